@@ -1,0 +1,333 @@
+"""The confusion matrix: rows are true classes, columns are predicted classes.
+
+``C[i, j]`` is the (possibly weighted) number of items of true class ``i`` predicted as ``j``.
+Counts are float64 so that weighted or "soft" counts are first-class; metric code never assumes
+integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from ._exceptions import InputError
+
+__all__ = ["ConfusionMatrix", "Label", "confusion_matrix", "normalise_labels"]
+
+Label = Union[int, str]
+
+# Integer labels whose span (max - min + 1) is at most this go through np.bincount directly.
+_MAX_DENSE_SPAN = 1 << 16
+
+
+class ConfusionMatrix:
+    """A k×k matrix of non-negative counts with the labels of its rows and columns.
+
+    Parameters
+    ----------
+    counts : array-like of shape (k, k)
+        ``counts[i, j]`` = mass of items of true class ``labels[i]`` predicted as ``labels[j]``.
+    labels : sequence of int or str, optional
+        One label per row/column; defaults to ``0 .. k-1``.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix([[5, 1], [2, 3]], labels=["neg", "pos"])
+    >>> cm.n, cm.k, cm.labels
+    (11.0, 2, ('neg', 'pos'))
+    >>> cm.true_sizes.tolist(), cm.predicted_sizes.tolist()
+    ([6.0, 5.0], [7.0, 4.0])
+    """
+
+    __slots__ = ("_counts", "_labels")
+
+    def __init__(self, counts: Any, labels: Sequence[Label] | None = None) -> None:
+        arr = _as_square_counts(counts, "counts")
+        k = arr.shape[0]
+        if labels is None:
+            labs: tuple[Label, ...] = tuple(range(k))
+        else:
+            labs = tuple(normalise_labels(labels))
+            if len(labs) != k:
+                raise InputError(
+                    f"labels has {len(labs)} entries but the matrix is {k}×{k}; give one label per row."
+                )
+            if len(set(labs)) != k:
+                dupes = sorted({str(x) for x in labs if labs.count(x) > 1})
+                raise InputError(f"labels must be unique; repeated: {', '.join(dupes)}.")
+        arr.setflags(write=False)
+        self._counts = arr
+        self._labels = labs
+
+    # -- basic views -------------------------------------------------------------------------
+    @property
+    def counts(self) -> np.ndarray:
+        """The k×k float64 array (read-only)."""
+        return self._counts
+
+    @property
+    def labels(self) -> tuple[Label, ...]:
+        return self._labels
+
+    @property
+    def k(self) -> int:
+        return self._counts.shape[0]
+
+    @property
+    def n(self) -> float:
+        """Total mass ``Σ C``."""
+        return float(self._counts.sum())
+
+    @property
+    def true_sizes(self) -> np.ndarray:
+        """``a_i = Σ_j C[i, j]``: how many items truly belong to each class."""
+        return self._counts.sum(axis=1)
+
+    @property
+    def predicted_sizes(self) -> np.ndarray:
+        """``b_j = Σ_i C[i, j]``: how many items were predicted as each class."""
+        return self._counts.sum(axis=0)
+
+    def index_of(self, label: Any) -> int:
+        """Position of ``label``; a string that spells an integer label matches it too."""
+        for i, lab in enumerate(self._labels):
+            if lab == label or str(lab) == str(label):
+                return i
+        shown = ", ".join(repr(x) for x in self._labels[:20])
+        raise InputError(f"label {label!r} does not occur; the labels are {shown}.")
+
+    def normalised(self, axis: str = "true") -> np.ndarray:
+        """Row-normalised (``axis='true'``) or column-normalised (``'pred'``) matrix; empty rows stay 0."""
+        if axis not in ("true", "pred"):
+            raise InputError(f"axis must be 'true' or 'pred', got {axis!r}.")
+        sums = self.true_sizes[:, None] if axis == "true" else self.predicted_sizes[None, :]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(sums > 0, self._counts / np.where(sums > 0, sums, 1.0), 0.0)
+        return out
+
+    def transpose(self) -> ConfusionMatrix:
+        """The matrix with the roles of the two labelings exchanged."""
+        return ConfusionMatrix(self._counts.T.copy(), self._labels)
+
+    # -- conversions -------------------------------------------------------------------------
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._counts.astype(dtype) if dtype is not None else self._counts.copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"labels": [...], "matrix": [[...], ...]}`` (JSON-ready)."""
+        return {"labels": list(self._labels), "matrix": self._counts.tolist()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ConfusionMatrix:
+        if not isinstance(data, dict) or "matrix" not in data:
+            raise InputError('a confusion matrix object needs a "matrix" key (and optionally "labels").')
+        return cls(data["matrix"], data.get("labels"))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return self._labels == other._labels and np.array_equal(self._counts, other._counts)
+
+    def __hash__(self) -> int:  # pragma: no cover - rarely used
+        return hash((self._labels, self._counts.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"ConfusionMatrix(labels={list(self._labels)!r}, counts={self._counts.tolist()!r})"
+
+
+def _as_square_counts(counts: Any, name: str) -> np.ndarray:
+    if isinstance(counts, ConfusionMatrix):
+        return counts.counts.astype(np.float64, copy=True)
+    try:
+        arr = np.array(counts, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a square table of numbers; it contains a non-numeric entry.") from None
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:
+        raise InputError(f"{name} must be a non-empty square k×k table; got shape {arr.shape}.")
+    if not np.all(np.isfinite(arr)):
+        raise InputError(f"{name} contains a missing, infinite or NaN entry; every cell must be a finite count.")
+    if np.any(arr < 0):
+        i, j = np.argwhere(arr < 0)[0]
+        raise InputError(f"{name} has a negative count {arr[i, j]:g} at row {i}, column {j}; counts must be ≥ 0.")
+    return arr
+
+
+def normalise_labels(values: Iterable[Any]) -> list[Label]:
+    """Turn labels into ints or strings: integral floats and numpy scalars become ``int``."""
+    out: list[Label] = []
+    for v in values:
+        if isinstance(v, (bool, np.bool_)):
+            out.append(int(v))
+        elif isinstance(v, (int, np.integer)):
+            out.append(int(v))
+        elif isinstance(v, (float, np.floating)):
+            if not np.isfinite(v) or float(v) != int(v):
+                raise InputError(f"label {v!r} is not an integer or a string; labels must be ints or strings.")
+            out.append(int(v))
+        elif isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, bytes):
+            out.append(v.decode("utf-8", errors="replace"))
+        else:
+            raise InputError(f"label {v!r} of type {type(v).__name__} is not allowed; labels must be ints or strings.")
+    return out
+
+
+def _sort_labels(labels: Iterable[Label]) -> list[Label]:
+    """Sorted union: integers numerically first, then strings."""
+    return sorted(set(labels), key=lambda x: (isinstance(x, str), x))
+
+
+def _to_array(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        arr = arr.reshape(-1) if arr.ndim == 0 or arr.size == 0 else arr
+    if arr.ndim != 1:
+        raise InputError(f"{name} must be one-dimensional; got shape {arr.shape}.")
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)):
+            raise InputError(f"{name} contains a missing or NaN label.")
+        if np.any(arr != np.round(arr)):
+            raise InputError(f"{name} contains a non-integer number; labels must be ints or strings.")
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    return arr
+
+
+def confusion_matrix(
+    y_true: Any,
+    y_pred: Any,
+    labels: Sequence[Label] | None = None,
+    sample_weight: Any = None,
+) -> ConfusionMatrix:
+    """Count how often each true class was predicted as each class.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        True and predicted labels (ints or strings).
+    labels : sequence, optional
+        The classes and their order. By default the sorted union of the labels occurring in either
+        array. A label outside ``labels`` is an error rather than silently dropped.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weight of each item; the matrix then holds weighted (soft) counts.
+
+    Returns
+    -------
+    ConfusionMatrix
+        Rows are true classes, columns predicted classes.
+
+    Examples
+    --------
+    >>> cm = confusion_matrix(["a", "b", "b", "c"], ["a", "b", "c", "c"])
+    >>> cm.labels
+    ('a', 'b', 'c')
+    >>> cm.counts.tolist()
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 1.0], [0.0, 0.0, 1.0]]
+    """
+    t = _to_array(y_true, "y_true")
+    p = _to_array(y_pred, "y_pred")
+    if t.shape[0] != p.shape[0]:
+        raise InputError(f"y_true has {t.shape[0]} items but y_pred has {p.shape[0]}; they must be the same length.")
+    if t.shape[0] == 0:
+        raise InputError("y_true and y_pred are empty; there is nothing to count.")
+    w = None
+    if sample_weight is not None:
+        w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+        if w.shape[0] != t.shape[0]:
+            raise InputError(f"sample_weight has {w.shape[0]} entries but there are {t.shape[0]} items.")
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise InputError("sample_weight must hold finite, non-negative numbers.")
+
+    if t.dtype.kind in "iu" and p.dtype.kind in "iu":
+        fast = _integer_fast_path(t, p, labels, w)
+        if fast is not None:
+            return fast
+    return _generic_path(t, p, labels, w)
+
+
+def _integer_fast_path(
+    t: np.ndarray, p: np.ndarray, labels: Sequence[Label] | None, w: np.ndarray | None
+) -> ConfusionMatrix | None:
+    """Counting with one ``np.bincount`` over ``(y_true - lo) * span + (y_pred - lo)``; no sorting."""
+    lo = int(min(t.min(), p.min()))
+    hi = int(max(t.max(), p.max()))
+    span = hi - lo + 1
+    if span > _MAX_DENSE_SPAN:
+        return None
+    if labels is not None:
+        labs = normalise_labels(labels)
+        if not all(isinstance(x, int) for x in labs):
+            return None
+    if lo == 0:
+        idx = t.astype(np.intp, copy=False) * span
+        idx += p
+    else:
+        idx = (t.astype(np.intp) - lo) * span + (p.astype(np.intp) - lo)
+    dense_occ = np.bincount(idx, minlength=span * span).reshape(span, span)
+    if w is None:
+        dense = dense_occ.astype(np.float64)
+    else:
+        dense = np.bincount(idx, weights=w, minlength=span * span).reshape(span, span)
+    occurs = (dense_occ.sum(axis=1) > 0) | (dense_occ.sum(axis=0) > 0)
+    present = [lo + int(i) for i in np.flatnonzero(occurs)]
+    if labels is None:
+        sel = np.flatnonzero(occurs)
+        return ConfusionMatrix(dense[np.ix_(sel, sel)], present)
+    labs_int = [int(x) for x in normalise_labels(labels)]
+    missing = sorted(set(present) - set(labs_int))
+    if missing:
+        raise InputError(
+            f"the data contain label {missing[0]!r}, which is not in labels={labs_int!r}; "
+            "add it to labels or remove those items."
+        )
+    k = len(labs_int)
+    out = np.zeros((k, k))
+    inside = [(pos, lab - lo) for pos, lab in enumerate(labs_int) if lo <= lab <= hi]
+    if inside:
+        pos_idx = np.array([x for x, _ in inside])
+        den_idx = np.array([y for _, y in inside])
+        out[np.ix_(pos_idx, pos_idx)] = dense[np.ix_(den_idx, den_idx)]
+    return ConfusionMatrix(out, labs_int)
+
+
+def _generic_path(
+    t: np.ndarray, p: np.ndarray, labels: Sequence[Label] | None, w: np.ndarray | None
+) -> ConfusionMatrix:
+    t_list = t.astype(object) if t.dtype.kind not in "OU" else t
+    p_list = p.astype(object) if p.dtype.kind not in "OU" else p
+    uniq_t, inv_t = np.unique(np.asarray(normalise_labels(t_list), dtype=object).astype(str), return_inverse=True)
+    uniq_p, inv_p = np.unique(np.asarray(normalise_labels(p_list), dtype=object).astype(str), return_inverse=True)
+    # Recover the original (int or str) label for each unique string.
+    first_t = {s: lab for s, lab in zip(uniq_t, _first_labels(t_list, inv_t, len(uniq_t)))}
+    first_p = {s: lab for s, lab in zip(uniq_p, _first_labels(p_list, inv_p, len(uniq_p)))}
+    occurring = {**first_p, **first_t}
+    if labels is None:
+        labs = _sort_labels(occurring.values())
+    else:
+        labs = normalise_labels(labels)
+        known = {str(x) for x in labs}
+        missing = sorted(s for s in occurring if s not in known)
+        if missing:
+            raise InputError(
+                f"the data contain label {occurring[missing[0]]!r}, which is not in labels; "
+                "add it to labels or remove those items."
+            )
+    pos = {str(lab): i for i, lab in enumerate(labs)}
+    map_t = np.array([pos[s] for s in uniq_t], dtype=np.intp)
+    map_p = np.array([pos[s] for s in uniq_p], dtype=np.intp)
+    k = len(labs)
+    idx = map_t[inv_t.reshape(-1)] * k + map_p[inv_p.reshape(-1)]
+    counts = np.bincount(idx, weights=w, minlength=k * k).reshape(k, k).astype(np.float64)
+    return ConfusionMatrix(counts, labs)
+
+
+def _first_labels(values: np.ndarray, inverse: np.ndarray, m: int) -> list[Label]:
+    first = np.full(m, -1, dtype=np.intp)
+    inv = inverse.reshape(-1)
+    order = np.arange(inv.shape[0])[::-1]
+    first[inv[order]] = order
+    return normalise_labels(values[first])

@@ -1,0 +1,785 @@
+"""Every metric of the science brief (§2), computed from confusion matrices.
+
+Design
+------
+* One pass of shared statistics (``a_i`` true sizes, ``b_i`` predicted sizes, ``TP_i``, ``n``) feeds
+  every metric; each per-class quantity (recall, precision, F1, ...) is defined once in
+  :data:`_COMPONENTS` and each metric once in :data:`METRICS`. Binary metrics are the per-class
+  quantities of the positive class, not a second copy of the formulas.
+* Everything is vectorised over leading batch axes: ``counts`` may have shape ``(..., k, k)``, so the
+  bootstrap evaluates thousands of resampled matrices in one call.
+* Undefined values (zero denominators) are resolved by one of three conventions and every resolution
+  is recorded (for unbatched input) so reports can say what happened:
+
+  ``zero``     undefined ratios count as 0; MCC and kappa are 0 when their denominator is 0
+               (scikit-learn's default; Opitz & Burst 2019).
+  ``baseline`` Gösgens et al. (2021), Appendix B: a ratio ``C_ii / a_i`` with ``a_i = 0`` takes its
+               expected value ``b_i / n``; singularities that only occur at maximal agreement (e.g.
+               F1 or Jaccard with ``a_i = b_i = 0``) take the maximum; a correlation whose
+               denominator vanishes takes 1 (both labelings constant and equal), −1 (constant and
+               different) or 0 (only one constant: constant baseline).
+  ``omit``     undefined per-class values are left out of averages; a scalar metric that is itself
+               undefined is NaN ("not reported").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ._confusion import ConfusionMatrix, Label
+from ._exceptions import InputError, UnknownMetricError
+
+__all__ = [
+    "BINARY_METRICS",
+    "CONVENTIONS",
+    "METRICS",
+    "MULTICLASS_METRICS",
+    "PER_CLASS_FIELDS",
+    "PROBABILITY_METRICS",
+    "MetricResult",
+    "UndefinedValue",
+    "chance_levels",
+    "compute_metrics",
+    "evaluate_batch",
+    "per_class",
+    "reference_matrices",
+]
+
+CONVENTIONS = ("zero", "baseline", "omit")
+
+# Relative tolerance under which a denominator counts as zero (exact for integer counts < 2**26).
+_TOL = 1e-12
+
+
+@dataclass(frozen=True)
+class UndefinedValue:
+    """One undefined quantity and how it was resolved."""
+
+    metric: str
+    quantity: str
+    label: Label | None
+    reason: str
+    resolution: str
+    value: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "quantity": self.quantity,
+            "label": self.label,
+            "reason": self.reason,
+            "resolution": self.resolution,
+            "value": None if self.value is None or not np.isfinite(self.value) else float(self.value),
+        }
+
+
+class MetricResult(Mapping[str, Any]):
+    """Mapping metric id → value (a float, or an array for batched input) plus provenance.
+
+    Attributes
+    ----------
+    undefined : list of UndefinedValue
+        Every undefined quantity met while computing, with its resolution (unbatched input only).
+    convention : str
+        The undefined-value convention used.
+    labels : tuple
+        The class labels of the matrix.
+    positive_label : int or str or None
+    beta : float
+    """
+
+    def __init__(
+        self,
+        values: dict[str, Any],
+        undefined: list[UndefinedValue],
+        convention: str,
+        labels: tuple[Label, ...],
+        positive_label: Label | None,
+        beta: float,
+    ) -> None:
+        self._values = values
+        self.undefined = undefined
+        self.convention = convention
+        self.labels = labels
+        self.positive_label = positive_label
+        self.beta = beta
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the values (floats; NaN stays NaN)."""
+        return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
+
+
+# ----------------------------------------------------------------------------------------------
+# Shared statistics
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class _Component:
+    """A per-class quantity: resolved values (..., k), the undefined mask and how it was resolved."""
+
+    value: np.ndarray
+    undefined: np.ndarray
+    reason: str
+    resolution: str  # human text for the convention in force
+
+
+class _Stats:
+    """Shared intermediate quantities of a batch of confusion matrices ``(..., k, k)``."""
+
+    def __init__(self, counts: np.ndarray, convention: str, beta: float, pos: int | None) -> None:
+        self.C = counts
+        self.k = counts.shape[-1]
+        self.convention = convention
+        self.beta = beta
+        self.pos = pos
+        self.a = counts.sum(axis=-1)  # true sizes (..., k)
+        self.b = counts.sum(axis=-2)  # predicted sizes (..., k)
+        self.tp = np.diagonal(counts, axis1=-2, axis2=-1)
+        self.n = self.a.sum(axis=-1)  # (...)
+        self.nk = self.n[..., None]
+        # Access log: metric id -> component names used; and scalar-level undefined events.
+        self.current: str | None = None
+        self.used: dict[str, list[str]] = {}
+        self.scalar_events: list[tuple[str, str, np.ndarray, str, str]] = []
+        self._cache: dict[str, _Component] = {}
+
+    # -- components -----------------------------------------------------------------------
+    def comp(self, name: str) -> _Component:
+        if self.current is not None:
+            self.used.setdefault(self.current, [])
+            if name not in self.used[self.current]:
+                self.used[self.current].append(name)
+        if name not in self._cache:
+            self._cache[name] = _COMPONENTS[name](self)
+        return self._cache[name]
+
+    def ratio(
+        self,
+        num: np.ndarray,
+        den: np.ndarray,
+        baseline: np.ndarray | float,
+        reason: str,
+        baseline_text: str,
+    ) -> _Component:
+        """``num / den`` with zero denominators resolved by the convention in force."""
+        scale = np.maximum(self.nk, 1.0)
+        undef = den <= _TOL * scale
+        safe = np.where(undef, 1.0, den)
+        val = num / safe
+        if self.convention == "zero":
+            fill: np.ndarray | float = 0.0
+            text = "set to 0 (zero convention)"
+        elif self.convention == "baseline":
+            fill = baseline
+            text = f"set to {baseline_text} (baseline convention, Gösgens et al. 2021, App. B)"
+        else:
+            fill = np.nan
+            text = "left out of the average (omit convention)"
+        val = np.where(undef, fill, val)
+        return _Component(val, undef, reason, text)
+
+    def flag(self, quantity: str, mask: np.ndarray, reason: str, resolution: str) -> None:
+        """Record a scalar-level undefined value for the current metric."""
+        if self.current is not None and np.any(mask):
+            self.scalar_events.append((self.current, quantity, mask, reason, resolution))
+
+    def mean(self, values: np.ndarray) -> np.ndarray:
+        """Unweighted mean over classes; under ``omit`` NaN entries are left out."""
+        if self.convention == "omit":
+            return _nanmean(values)
+        return values.mean(axis=-1)
+
+    def weighted(self, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """``Σ w_i v_i / Σ w_i``; under ``omit`` NaN entries and their weights are left out."""
+        if self.convention == "omit":
+            ok = ~np.isnan(values)
+            w = np.where(ok, weights, 0.0)
+            tot = w.sum(axis=-1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where(tot > 0, (w * np.where(ok, values, 0.0)).sum(axis=-1) / np.where(tot > 0, tot, 1), np.nan)
+        return (weights * values).sum(axis=-1) / weights.sum(axis=-1)
+
+    def scalar_undefined(self, value: np.ndarray, undef: np.ndarray, zero: Any, baseline: Any, quantity: str,
+                         reason: str, baseline_text: str) -> np.ndarray:
+        """Resolve a scalar metric whose own denominator vanished."""
+        if self.convention == "zero":
+            fill, text = zero, "set to 0 (zero convention)"
+        elif self.convention == "baseline":
+            fill, text = baseline, f"set to {baseline_text} (baseline convention, Gösgens et al. 2021, App. B)"
+        else:
+            fill, text = np.nan, "not reported (omit convention)"
+        self.flag(quantity, undef, reason, text)
+        return np.where(undef, fill, value)
+
+
+def _nanmean(values: np.ndarray) -> np.ndarray:
+    ok = ~np.isnan(values)
+    cnt = ok.sum(axis=-1)
+    tot = np.where(ok, values, 0.0).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(cnt > 0, tot / np.where(cnt > 0, cnt, 1), np.nan)
+
+
+def _harmonic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Harmonic mean, continuously extended by H(0, y) = 0."""
+    s = x + y
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(s > 0, 2 * x * y / np.where(s > 0, s, 1.0), np.where(np.isnan(s), np.nan, 0.0))
+
+
+# ----------------------------------------------------------------------------------------------
+# Per-class components (one-vs-rest counts of science.md §1)
+# ----------------------------------------------------------------------------------------------
+def _recall(s: _Stats) -> _Component:
+    return s.ratio(s.tp, s.a, s.b / np.maximum(s.nk, 1e-300), "class has no true items (a_i = 0)", "b_i/n")
+
+
+def _precision(s: _Stats) -> _Component:
+    return s.ratio(s.tp, s.b, s.a / np.maximum(s.nk, 1e-300), "class is never predicted (b_i = 0)", "a_i/n")
+
+
+def _f1(s: _Stats) -> _Component:
+    return s.ratio(2 * s.tp, s.a + s.b, 1.0, "class absent from truth and predictions (a_i = b_i = 0)",
+                   "1 (maximal agreement)")
+
+
+def _fbeta(s: _Stats) -> _Component:
+    b2 = s.beta**2
+    return s.ratio((1 + b2) * s.tp, b2 * s.a + s.b, 1.0,
+                   "class absent from truth and predictions (a_i = b_i = 0)", "1 (maximal agreement)")
+
+
+def _jaccard(s: _Stats) -> _Component:
+    return s.ratio(s.tp, s.a + s.b - s.tp, 1.0, "class absent from truth and predictions (a_i = b_i = 0)",
+                   "1 (maximal agreement)")
+
+
+def _tn(s: _Stats) -> np.ndarray:
+    return s.nk - s.a - s.b + s.tp
+
+
+def _specificity(s: _Stats) -> _Component:
+    base = (s.nk - s.b) / np.maximum(s.nk, 1e-300)
+    return s.ratio(_tn(s), s.nk - s.a, base, "every item belongs to this class (n − a_i = 0)", "(n − b_i)/n")
+
+
+def _npv(s: _Stats) -> _Component:
+    base = (s.nk - s.a) / np.maximum(s.nk, 1e-300)
+    return s.ratio(_tn(s), s.nk - s.b, base, "every item is predicted as this class (n − b_i = 0)", "(n − a_i)/n")
+
+
+def _gm1_ovr(s: _Stats) -> _Component:
+    """Generalized mean measure GM_1 of each one-vs-rest binary problem (Gösgens et al. Table 1)."""
+    num = s.nk * s.tp - s.a * s.b
+    den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b))
+    # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
+    same = np.isclose(s.a, s.b)
+    comp = s.ratio(num, den, np.where(same, 1.0, -1.0), "both one-vs-rest labelings are constant",
+                   "1 if they agree, −1 if not")
+    comp.value = np.clip(comp.value, -1.0, 1.0)
+    return comp
+
+
+_COMPONENTS: dict[str, Callable[[_Stats], _Component]] = {
+    "recall": _recall,
+    "precision": _precision,
+    "f1": _f1,
+    "f_beta": _fbeta,
+    "jaccard": _jaccard,
+    "specificity": _specificity,
+    "npv": _npv,
+    "gm1": _gm1_ovr,
+}
+
+PER_CLASS_FIELDS = ("support", "predicted", "precision", "recall", "f1", "jaccard", "specificity", "npv")
+
+
+# ----------------------------------------------------------------------------------------------
+# Metrics
+# ----------------------------------------------------------------------------------------------
+def _accuracy(s: _Stats) -> np.ndarray:
+    return s.tp.sum(axis=-1) / s.n
+
+
+def _balanced_accuracy(s: _Stats) -> np.ndarray:
+    return s.mean(s.comp("recall").value)
+
+
+def _adjusted_balanced_accuracy(s: _Stats) -> np.ndarray:
+    return (_balanced_accuracy(s) - 1.0 / s.k) / (1.0 - 1.0 / s.k)
+
+
+def _macro_precision(s: _Stats) -> np.ndarray:
+    return s.mean(s.comp("precision").value)
+
+
+def _macro_f1(s: _Stats) -> np.ndarray:
+    return s.mean(s.comp("f1").value)
+
+
+def _f1_of_averages(s: _Stats) -> np.ndarray:
+    return _harmonic(_macro_precision(s), _balanced_accuracy(s))
+
+
+def _weighted_f1(s: _Stats) -> np.ndarray:
+    return s.weighted(s.comp("f1").value, s.a)
+
+
+def _macro_jaccard(s: _Stats) -> np.ndarray:
+    return s.mean(s.comp("jaccard").value)
+
+
+def _weighted_jaccard(s: _Stats) -> np.ndarray:
+    return s.weighted(s.comp("jaccard").value, s.a)
+
+
+def _micro_jaccard(s: _Stats) -> np.ndarray:
+    t = s.tp.sum(axis=-1)
+    return t / (2 * s.n - t)
+
+
+def _cohen_kappa(s: _Stats) -> np.ndarray:
+    n2 = s.n**2
+    agree = (s.a * s.b).sum(axis=-1)
+    num = s.n * s.tp.sum(axis=-1) - agree
+    den = n2 - agree
+    undef = den <= _TOL * n2
+    val = num / np.where(undef, 1.0, den)
+    return s.scalar_undefined(val, undef, 0.0, 1.0, "kappa denominator n² − Σ a_i b_i",
+                              "both labelings put every item in the same single class", "1 (maximal agreement)")
+
+
+def _mcc_parts(s: _Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n2 = s.n**2
+    num = s.n * s.tp.sum(axis=-1) - (s.a * s.b).sum(axis=-1)
+    var_b = n2 - (s.b**2).sum(axis=-1)
+    var_a = n2 - (s.a**2).sum(axis=-1)
+    const_a = var_a <= _TOL * n2
+    const_b = var_b <= _TOL * n2
+    return num, var_a * var_b, const_a, const_b
+
+
+def _mcc(s: _Stats) -> np.ndarray:
+    num, den2, const_a, const_b = _mcc_parts(s)
+    undef = const_a | const_b
+    val = np.clip(num / np.sqrt(np.where(undef, 1.0, den2)), -1.0, 1.0)
+    # Baseline resolution (Gösgens et al. App. B): both constant -> 1 if the same class, else -1;
+    # only one constant -> 0 (constant baseline).
+    same = np.all(np.isclose(s.a, s.b), axis=-1)
+    base = np.where(const_a & const_b, np.where(same, 1.0, -1.0), 0.0)
+    return s.scalar_undefined(val, undef, 0.0, base, "MCC denominator",
+                              "one labeling puts every item in the same class",
+                              "1 / −1 if both labelings are constant (same / different class), else 0")
+
+
+def _sba(s: _Stats) -> np.ndarray:
+    # SBA = (1/2k) Σ (C_ii/a_i + C_ii/b_i) = ½ (BA(C) + BA(Cᵀ)), seed 003 Table 1.
+    return 0.5 * (_balanced_accuracy(s) + _macro_precision(s))
+
+
+def _gm1(s: _Stats) -> np.ndarray:
+    return s.mean(s.comp("gm1").value)
+
+
+def _correlation_distance(s: _Stats) -> np.ndarray:
+    return np.arccos(np.clip(_mcc(s), -1.0, 1.0)) / np.pi
+
+
+def _confusion_entropy(s: _Stats) -> np.ndarray:
+    # Seed 003 Table 1 (after Wei et al. 2010):
+    # CE = −1/(2n) Σ_{i≠j} [c_ji log_{2k−2}(c_ji/(a_j+b_j)) + c_ij log_{2k−2}(c_ij/(a_j+b_j))]
+    C = s.C
+    S = s.a + s.b  # (..., k)
+    off = ~np.eye(s.k, dtype=bool)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        row_term = np.where(C > 0, C * np.log(C / np.maximum(S[..., :, None], 1e-300)), 0.0)  # c_ji over row j
+        col_term = np.where(C > 0, C * np.log(C / np.maximum(S[..., None, :], 1e-300)), 0.0)  # c_ij over col j
+    total = (row_term * off).sum(axis=(-2, -1)) + (col_term * off).sum(axis=(-2, -1))
+    return -total / (2 * s.n * np.log(2 * s.k - 2))
+
+
+def _geometric_macro_recall(s: _Stats) -> np.ndarray:
+    r = s.comp("recall").value
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(r > 0, np.log(np.where(r > 0, r, 1.0)), -np.inf)
+        logs = np.where(np.isnan(r), np.nan, logs)
+    m = s.mean(logs) if s.convention == "omit" else logs.mean(axis=-1)
+    return np.exp(m)
+
+
+def _harmonic_macro_recall(s: _Stats) -> np.ndarray:
+    r = s.comp("recall").value
+    ok = ~np.isnan(r)
+    cnt = ok.sum(axis=-1)
+    zero_any = np.any(ok & (r <= 0), axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(ok & (r > 0), 1.0 / np.where(r > 0, r, 1.0), 0.0).sum(axis=-1)
+        val = np.where(zero_any, 0.0, cnt / np.where(inv > 0, inv, 1.0))
+    return np.where(cnt > 0, val, np.nan)
+
+
+def _minority_weighted_f1(s: _Stats) -> np.ndarray:
+    # Seed 004: harmonic mean of Σ w_i P_i and Σ w_i R_i with w_i = (n − a_i)/((k − 1) n).
+    w = (s.nk - s.a) / ((s.k - 1) * s.nk)
+    return _harmonic(s.weighted(s.comp("precision").value, w), s.weighted(s.comp("recall").value, w))
+
+
+# -- binary metrics: the positive class's per-class quantities ----------------------------------
+def _positive(name: str) -> Callable[[_Stats], np.ndarray]:
+    def metric(s: _Stats) -> np.ndarray:
+        assert s.pos is not None
+        return s.comp(name).value[..., s.pos]
+
+    metric.__name__ = f"_positive_{name}"
+    return metric
+
+
+def _fowlkes_mallows(s: _Stats) -> np.ndarray:
+    return np.sqrt(_positive("precision")(s) * _positive("recall")(s))
+
+
+def _informedness(s: _Stats) -> np.ndarray:
+    return _positive("recall")(s) + _positive("specificity")(s) - 1.0
+
+
+def _markedness(s: _Stats) -> np.ndarray:
+    return _positive("precision")(s) + _positive("npv")(s) - 1.0
+
+
+def _likelihood_ratio(s: _Stats, num: np.ndarray, den: np.ndarray, name: str) -> np.ndarray:
+    """``num/den``; ``x/0`` with x > 0 is +inf (the limit), ``0/0`` is undefined (baseline: 1)."""
+    undef = (den <= _TOL) & (num <= _TOL)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = np.where(den > _TOL, num / np.where(den > _TOL, den, 1.0), np.inf)
+    return s.scalar_undefined(val, undef, 0.0, 1.0, f"{name} 0/0",
+                              "the classifier is constant, so both error rates in the ratio are 0",
+                              "1 (an uninformative test)")
+
+
+def _lr_plus(s: _Stats) -> np.ndarray:
+    tpr, tnr = _positive("recall")(s), _positive("specificity")(s)
+    return _likelihood_ratio(s, tpr, 1.0 - tnr, "LR+")
+
+
+def _lr_minus(s: _Stats) -> np.ndarray:
+    tpr, tnr = _positive("recall")(s), _positive("specificity")(s)
+    return _likelihood_ratio(s, 1.0 - tpr, tnr, "LR−")
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """How to compute one metric id."""
+
+    id: str
+    fn: Callable[[_Stats], np.ndarray]
+    binary_only: bool = False
+    needs_probabilities: bool = False
+    alias_of: str | None = None
+
+
+def _spec_table() -> dict[str, MetricSpec]:
+    multi: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
+        ("accuracy", _accuracy),
+        ("balanced_accuracy", _balanced_accuracy),
+        ("macro_recall", _balanced_accuracy),
+        ("adjusted_balanced_accuracy", _adjusted_balanced_accuracy),
+        ("macro_precision", _macro_precision),
+        ("macro_f1", _macro_f1),
+        ("f1_of_averages", _f1_of_averages),
+        ("weighted_f1", _weighted_f1),
+        ("micro_f1", _accuracy),
+        ("macro_jaccard", _macro_jaccard),
+        ("weighted_jaccard", _weighted_jaccard),
+        ("micro_jaccard", _micro_jaccard),
+        ("cohen_kappa", _cohen_kappa),
+        ("mcc", _mcc),
+        ("sba", _sba),
+        ("gm1", _gm1),
+        ("correlation_distance", _correlation_distance),
+        ("confusion_entropy", _confusion_entropy),
+        ("geometric_macro_recall", _geometric_macro_recall),
+        ("harmonic_macro_recall", _harmonic_macro_recall),
+        ("minority_weighted_f1", _minority_weighted_f1),
+    ]
+    binary: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
+        ("precision", _positive("precision")),
+        ("recall", _positive("recall")),
+        ("f1", _positive("f1")),
+        ("f_beta", _positive("f_beta")),
+        ("specificity", _positive("specificity")),
+        ("npv", _positive("npv")),
+        ("jaccard", _positive("jaccard")),
+        ("fowlkes_mallows", _fowlkes_mallows),
+        ("informedness", _informedness),
+        ("markedness", _markedness),
+        ("lr_plus", _lr_plus),
+        ("lr_minus", _lr_minus),
+    ]
+    table = {mid: MetricSpec(mid, fn) for mid, fn in multi}
+    table["macro_recall"] = MetricSpec("macro_recall", _balanced_accuracy, alias_of="balanced_accuracy")
+    table["micro_f1"] = MetricSpec("micro_f1", _accuracy, alias_of="accuracy")
+    table.update({mid: MetricSpec(mid, fn, binary_only=True) for mid, fn in binary})
+    for mid in ("log_loss", "brier"):
+        table[mid] = MetricSpec(mid, _needs_probabilities, needs_probabilities=True)
+    return table
+
+
+def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded in _resolve_ids
+    raise InputError("log_loss and brier need predicted probabilities, not a confusion matrix.")
+
+
+METRICS: dict[str, MetricSpec] = _spec_table()
+MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities)
+BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only)
+PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
+
+
+# ----------------------------------------------------------------------------------------------
+# Public entry points
+# ----------------------------------------------------------------------------------------------
+def _counts_and_labels(matrix: Any) -> tuple[np.ndarray, tuple[Label, ...]]:
+    if isinstance(matrix, ConfusionMatrix):
+        return matrix.counts, matrix.labels
+    try:
+        arr = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("matrix must be a ConfusionMatrix or a k×k array of numbers.") from None
+    if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
+        raise InputError(f"matrix must have shape (..., k, k); got {arr.shape}.")
+    if not np.all(np.isfinite(arr)):
+        raise InputError("matrix contains a NaN or infinite count; every cell must be a finite count.")
+    if np.any(arr < 0):
+        raise InputError("matrix contains a negative count; counts must be ≥ 0.")
+    return arr, tuple(range(arr.shape[-1]))
+
+
+def _check_convention(undefined: str) -> None:
+    if undefined not in CONVENTIONS:
+        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+
+
+def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> list[str]:
+    if metrics is None:
+        ids = list(MULTICLASS_METRICS)
+        if k == 2 and has_positive:
+            ids += list(BINARY_METRICS)
+        return ids
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    ids = []
+    for m in metrics:
+        if m not in METRICS:
+            from difflib import get_close_matches
+
+            hint = get_close_matches(m, METRICS.keys(), n=1)
+            extra = f" Did you mean {hint[0]!r}?" if hint else ""
+            raise UnknownMetricError(f"unknown metric id {m!r}.{extra} Known ids: {', '.join(METRICS)}.")
+        spec = METRICS[m]
+        if spec.needs_probabilities:
+            raise InputError(f"{m} needs predicted probabilities (one column per class), not a confusion matrix.")
+        if spec.binary_only and (k != 2 or not has_positive):
+            why = f"the task has {k} classes" if k != 2 else "no positive label was given"
+            raise InputError(f"{m} is a binary metric of a positive class, but {why}; pass a positive label for a 2-class task.")
+        if m not in ids:
+            ids.append(m)
+    return ids
+
+
+def evaluate_batch(
+    counts: np.ndarray,
+    metrics: Sequence[str],
+    *,
+    positive_index: int | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+) -> dict[str, np.ndarray]:
+    """Evaluate ``metrics`` on a stack of matrices ``(..., k, k)`` without provenance records.
+
+    The fast path used by the bootstrap; ids must already be valid.
+    """
+    s = _Stats(np.asarray(counts, dtype=np.float64), undefined, beta, positive_index)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {m: METRICS[m].fn(s) for m in metrics}
+
+
+def compute_metrics(
+    matrix: Any,
+    metrics: Sequence[str] | None = None,
+    *,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+) -> MetricResult:
+    r"""Compute classification metrics from a confusion matrix.
+
+    Parameters
+    ----------
+    matrix : ConfusionMatrix or array-like of shape (k, k) or (..., k, k)
+        Rows are true classes, columns predicted classes. Leading axes are a batch.
+    metrics : sequence of str, optional
+        Metric ids (see :data:`METRICS`). By default every multi-class metric, plus the binary ones
+        when ``k == 2`` and ``positive_label`` is given.
+    positive_label : int or str, optional
+        The class the binary metrics (precision, recall, F1, ...) refer to. For a bare array it is
+        the class index.
+    beta : float
+        The β of ``f_beta`` (recall weighted β times as much as precision).
+    undefined : {"zero", "baseline", "omit"}
+        How undefined values are resolved (see the module docstring); each one is listed in
+        ``result.undefined``.
+
+    Returns
+    -------
+    MetricResult
+        Mapping metric id → float (arrays for batched input).
+
+    Examples
+    --------
+    >>> r = compute_metrics([[5, 1], [2, 3]])
+    >>> round(r["accuracy"], 4), round(r["balanced_accuracy"], 4), round(r["mcc"], 4)
+    (0.7273, 0.7167, 0.4485)
+    >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])
+    >>> r["macro_precision"], r.undefined[0].reason
+    (0.3571428571428571, 'class is never predicted (b_i = 0)')
+    """
+    counts, labels = _counts_and_labels(matrix)
+    _check_convention(undefined)
+    if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
+        raise InputError(f"beta must be a positive number; got {beta!r}.")
+    k = counts.shape[-1]
+    if k < 2:
+        raise InputError(f"the matrix has only {k} class; metrics need at least two classes (pass the full label set).")
+    n = counts.sum(axis=(-2, -1))
+    if np.any(n <= 0):
+        raise InputError("the confusion matrix is all zeros: there is nothing to evaluate.")
+    pos = None
+    pos_label = None
+    if positive_label is not None:
+        pos = ConfusionMatrix(np.ones((k, k)), labels).index_of(positive_label) if not isinstance(matrix, ConfusionMatrix) else matrix.index_of(positive_label)
+        pos_label = labels[pos]
+    ids = _resolve_ids(metrics, k, pos is not None)
+    s = _Stats(counts, undefined, float(beta), pos)
+    values: dict[str, Any] = {}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for m in ids:
+            s.current = m
+            v = METRICS[m].fn(s)
+            values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
+    s.current = None
+    records = _records(s, ids, labels, values) if counts.ndim == 2 else []
+    return MetricResult(values, records, undefined, labels, pos_label, float(beta))
+
+
+def _records(
+    s: _Stats, ids: list[str], labels: tuple[Label, ...], values: dict[str, Any] | None = None
+) -> list[UndefinedValue]:
+    out: list[UndefinedValue] = []
+    for m in ids:
+        for name in s.used.get(m, []):
+            comp = s._cache[name]
+            idx = np.flatnonzero(comp.undefined)
+            if METRICS[m].binary_only and s.pos is not None:
+                idx = [i for i in idx if i == s.pos]
+            for i in idx:
+                val = comp.value[i]
+                out.append(UndefinedValue(m, name, labels[i], comp.reason, comp.resolution,
+                                          None if np.isnan(val) else float(val)))
+    for m, quantity, mask, reason, resolution in s.scalar_events:
+        if np.any(mask):
+            val = (values or {}).get(m)
+            resolved = None if val is None or np.ndim(val) or np.isnan(val) else float(val)
+            out.append(UndefinedValue(m, quantity, None, reason, resolution, resolved))
+    return out
+
+
+def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> MetricResult:
+    """Per-class table: support, predicted count, precision, recall, F1, Jaccard, specificity, NPV.
+
+    Returns a :class:`MetricResult` mapping each label to a dict of those fields; undefined values are
+    resolved by ``undefined`` and listed in ``result.undefined`` (with ``metric="per_class"``).
+
+    Examples
+    --------
+    >>> t = per_class(ConfusionMatrix([[5, 1], [2, 3]], ["neg", "pos"]))
+    >>> t["pos"]["recall"], t["pos"]["support"]
+    (0.6, 5.0)
+    """
+    counts, labels = _counts_and_labels(matrix)
+    _check_convention(undefined)
+    if counts.ndim != 2:
+        raise InputError("per_class takes a single k×k matrix.")
+    if counts.sum() <= 0:
+        raise InputError("the confusion matrix is all zeros: there is nothing to evaluate.")
+    s = _Stats(counts, undefined, float(beta), None)
+    s.current = "per_class"
+    comps = {f: s.comp(f) for f in PER_CLASS_FIELDS[2:]}
+    rows: dict[Any, Any] = {}
+    for i, lab in enumerate(labels):
+        row = {"support": float(s.a[i]), "predicted": float(s.b[i])}
+        row.update({f: float(c.value[i]) for f, c in comps.items()})
+        rows[lab] = row
+    return MetricResult(rows, _records(s, ["per_class"], labels), undefined, labels, None, float(beta))
+
+
+def reference_matrices(matrix: Any) -> dict[str, np.ndarray]:
+    """The three reference classifiers of science.md §2 on the observed true class sizes ``a``.
+
+    ``uniform``: ``C[i, j] = a_i / k``; ``prevalence``: ``C[i, j] = a_i a_j / n``;
+    ``majority``: every item predicted as the largest class (first one on ties).
+    """
+    counts, _ = _counts_and_labels(matrix)
+    a = counts.sum(axis=1)
+    n, k = a.sum(), a.shape[0]
+    maj = np.zeros_like(counts)
+    maj[:, int(np.argmax(a))] = a
+    return {
+        "uniform": np.repeat(a[:, None] / k, k, axis=1),
+        "prevalence": np.outer(a, a) / n,
+        "majority": maj,
+    }
+
+
+def chance_levels(
+    matrix: Any,
+    metrics: Sequence[str] | None = None,
+    *,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+) -> dict[str, dict[str, float]]:
+    """Each metric's value for the uniform-random, prevalence-matched random and majority predictors.
+
+    Examples
+    --------
+    >>> ch = chance_levels([[80, 10], [15, 5]], ["accuracy", "balanced_accuracy"])
+    >>> ch["balanced_accuracy"]
+    {'uniform': 0.5, 'prevalence': 0.5, 'majority': 0.5}
+    >>> round(ch["accuracy"]["majority"], 4)
+    0.8182
+    """
+    counts, labels = _counts_and_labels(matrix)
+    refs = reference_matrices(counts)
+    cm = ConfusionMatrix(counts, labels) if not isinstance(matrix, ConfusionMatrix) else matrix
+    out: dict[str, dict[str, float]] = {}
+    for name, ref in refs.items():
+        res = compute_metrics(ConfusionMatrix(ref, cm.labels), metrics, positive_label=positive_label,
+                              beta=beta, undefined=undefined)
+        for m, v in res.items():
+            out.setdefault(m, {})[name] = float(v)
+    return out

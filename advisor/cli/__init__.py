@@ -1,0 +1,36 @@
+"""The ``advisor`` command line: a thin layer over the library.
+
+One module per command group; each exposes ``register(app)``. Modules keep heavy imports inside
+command bodies so ``advisor --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="advisor",
+    help="Choose, compute and justify classification metrics.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# command-group modules, in the order their commands appear in --help
+_GROUPS = ("compute", "catalogue", "advise", "compare", "report")
+
+for _name in _GROUPS:
+    try:
+        _mod = importlib.import_module(f"{__name__}._{_name}")
+    except ModuleNotFoundError as exc:  # a group not written yet
+        if exc.name != f"{__name__}._{_name}":
+            raise
+        continue
+    _mod.register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

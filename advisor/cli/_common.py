@@ -1,0 +1,82 @@
+"""Helpers shared by the command modules: error handling and output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from .._exceptions import AdvisorError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one sentence to stderr and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn expected failures into one clear sentence and exit status 2 — never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except AdvisorError as exc:
+            raise fail(str(exc)) from None
+        except FileNotFoundError as exc:
+            raise fail(f"file not found: {exc.filename}") from None
+        except IsADirectoryError as exc:
+            raise fail(f"{exc.filename} is a directory, not a file") from None
+        except PermissionError as exc:
+            raise fail(f"permission denied: {exc.filename}") from None
+        except UnicodeDecodeError:
+            raise fail("an input file is not valid UTF-8 text (is it a binary file?)") from None
+        except OSError as exc:
+            raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted", 130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _clean(obj: Any) -> Any:
+    """JSON-safe copy: NaN → null, ±inf → "inf"/"-inf", numpy scalars/arrays → Python."""
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if hasattr(obj, "tolist") and not isinstance(obj, (str, bytes)):
+        return _clean(obj.tolist())
+    if isinstance(obj, float):
+        if math.isnan(obj):
+            return None
+        if math.isinf(obj):
+            return "inf" if obj > 0 else "-inf"
+    return obj
+
+
+def to_json(obj: Any) -> str:
+    """Strict JSON text (no NaN/Infinity literals)."""
+    return json.dumps(_clean(obj), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def echo_json(obj: Any) -> None:
+    sys.stdout.write(to_json(obj) + "\n")
+
+
+def parse_id_list(value: str | None) -> list[str] | None:
+    """``"a,b , c"`` → ``["a", "b", "c"]``; empty or None → None."""
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
