@@ -1,0 +1,140 @@
+"""Joint table of (true label, prediction of system 1, …, prediction of system m) combinations.
+
+Several systems evaluated on the same items are summarised, without keeping the items, by the
+distinct combinations of their labels and the mass of each combination. Every system's confusion
+matrix is a marginal of this table, and resampling its cells from a multinomial is exactly a paired
+item-level bootstrap — at a cost that does not grow with the number of items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._confusion import ConfusionMatrix, Label, confusion_matrix, normalise_labels
+from ._exceptions import InputError
+
+__all__ = ["JointCounts"]
+
+
+@dataclass(frozen=True)
+class JointCounts:
+    """Distinct (true, pred_1, …, pred_m) combinations and their masses.
+
+    Attributes
+    ----------
+    labels : tuple
+        Class labels; ``codes`` index into them.
+    systems : tuple of str
+        System names, in column order (column 0 of ``codes`` is the true label).
+    codes : ndarray of shape (cells, 1 + m), int
+    counts : ndarray of shape (cells,), float
+    """
+
+    labels: tuple[Label, ...]
+    systems: tuple[str, ...]
+    codes: np.ndarray
+    counts: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.codes.ndim != 2 or self.codes.shape[1] != 1 + len(self.systems):
+            raise InputError("joint codes must have one column for the truth and one per system.")
+        if self.counts.shape != (self.codes.shape[0],):
+            raise InputError("joint counts must have one entry per combination.")
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n(self) -> float:
+        return float(self.counts.sum())
+
+    def matrices_from_counts(self, counts: np.ndarray) -> np.ndarray:
+        """Confusion matrices of every system for cell masses ``counts`` of shape (..., cells).
+
+        Returns an array of shape (..., m, k, k). Used by the paired bootstrap with resampled masses.
+        """
+        k, m = self.k, len(self.systems)
+        counts = np.asarray(counts, dtype=np.float64)
+        batch = counts.shape[:-1]
+        flat = counts.reshape(-1, counts.shape[-1])
+        out = np.empty((flat.shape[0], m, k * k))
+        for s in range(m):
+            idx = self.codes[:, 0] * k + self.codes[:, 1 + s]
+            # one-hot projection cells -> k*k, applied to every resample at once
+            proj = np.zeros((self.codes.shape[0], k * k))
+            proj[np.arange(self.codes.shape[0]), idx] = 1.0
+            out[:, s, :] = flat @ proj
+        return out.reshape(*batch, m, k, k)
+
+    def matrix(self, system: str) -> ConfusionMatrix:
+        """The confusion matrix of one system (a marginal of the joint table)."""
+        if system not in self.systems:
+            raise InputError(f"no system named {system!r}; systems are {', '.join(self.systems)}.")
+        return ConfusionMatrix(self.matrices_from_counts(self.counts)[self.systems.index(system)], self.labels)
+
+    def matrices(self) -> dict[str, ConfusionMatrix]:
+        stack = self.matrices_from_counts(self.counts)
+        return {name: ConfusionMatrix(stack[i], self.labels) for i, name in enumerate(self.systems)}
+
+    @classmethod
+    def from_arrays(
+        cls,
+        y_true: Any,
+        predictions: Mapping[str, Any],
+        labels: Sequence[Label] | None = None,
+        sample_weight: Any = None,
+    ) -> JointCounts:
+        """Build the table from item-level arrays (all systems predict the same items)."""
+        if not predictions:
+            raise InputError("predictions is empty; give at least one system.")
+        names = tuple(str(n) for n in predictions)
+        t = np.asarray(y_true)
+        preds = [np.asarray(p) for p in predictions.values()]
+        for name, p in zip(names, preds):
+            if p.shape[0] != t.shape[0]:
+                raise InputError(
+                    f"system {name!r} has {p.shape[0]} predictions but y_true has {t.shape[0]} items."
+                )
+        if labels is None:
+            # the sorted union over truth and every system, via the engine's own label handling
+            union: set[Label] = set()
+            for p in preds:
+                union.update(confusion_matrix(t, p).labels)
+            labs = sorted(union, key=lambda x: (isinstance(x, str), x))
+        else:
+            labs = normalise_labels(labels)
+        pos = {str(lab): i for i, lab in enumerate(labs)}
+
+        def encode(arr: np.ndarray, what: str) -> np.ndarray:
+            vals = normalise_labels(np.unique(arr)) if arr.dtype.kind in "iufb" else None
+            if vals is not None and all(isinstance(v, int) for v in vals):
+                lut_keys = np.array(vals)
+                codes_u = np.array([pos.get(str(v), -1) for v in vals])
+                out = codes_u[np.searchsorted(lut_keys, arr.astype(np.int64))]
+            else:
+                uniq, inv = np.unique(np.asarray(arr).astype(str), return_inverse=True)
+                codes_u = np.array([pos.get(str(u), -1) for u in uniq])
+                out = codes_u[inv.reshape(-1)]
+            if np.any(out < 0):
+                raise InputError(f"{what} contains a label that is not in labels.")
+            return out
+
+        cols = [encode(t, "y_true")] + [encode(p, f"system {n!r}") for n, p in zip(names, preds)]
+        k = len(labs)
+        key = np.zeros(t.shape[0], dtype=np.int64)
+        for c in cols:
+            key = key * k + c
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        uniq, inv = np.unique(key, return_inverse=True)
+        counts = np.bincount(inv.reshape(-1), weights=w, minlength=uniq.shape[0]).astype(np.float64)
+        codes = np.empty((uniq.shape[0], len(cols)), dtype=np.int64)
+        rem = uniq.copy()
+        for j in range(len(cols) - 1, -1, -1):
+            codes[:, j] = rem % k
+            rem //= k
+        return cls(tuple(labs), names, codes, counts)

@@ -1,0 +1,102 @@
+"""Pydantic models of the metric catalogue (the interface other stages build on).
+
+The catalogue is data (``advisor/catalogue/metrics.yaml``) validated by these models: one
+:class:`MetricRecord` per metric id of the engine, each stating every property of both frameworks.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "GOESGENS_PROPERTIES",
+    "OPITZ_PROPERTIES",
+    "PROPERTY_IDS",
+    "Catalogue",
+    "ChanceCorrection",
+    "Counterexample",
+    "MetricRecord",
+    "PropertyClaim",
+    "PropertyStatus",
+]
+
+OPITZ_PROPERTIES = (
+    "opitz_monotonicity",
+    "class_sensitivity",
+    "class_decomposability",
+    "prevalence_invariance",
+    "chance_correction",
+)
+GOESGENS_PROPERTIES = (
+    "max_agreement",
+    "min_agreement",
+    "class_symmetry",
+    "symmetry",
+    "distance",
+    "monotonicity",
+    "strong_monotonicity",
+    "constant_baseline",
+    "approximate_constant_baseline",
+)
+PROPERTY_IDS = OPITZ_PROPERTIES + GOESGENS_PROPERTIES
+
+PropertyStatus = Literal["holds", "fails", "binary_only", "after_calibration", "conditional"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Counterexample(_Strict):
+    """Matrices (rows = true, columns = predicted) that show a property failing, and what they show."""
+
+    matrices: list[list[list[float]]]
+    values: list[float] = Field(default_factory=list, description="the metric's value on each matrix")
+    explanation: str
+    source: str = Field(description="'checker' if found by advisor's own search, else the paper/table")
+
+
+class ChanceCorrection(_Strict):
+    """Details of Opitz's PV for a metric that has it."""
+
+    strict: bool
+    complete: bool
+    baseline: str = Field(description="the chance value ω(k), e.g. '1/k' or '0'")
+
+
+class PropertyClaim(_Strict):
+    status: PropertyStatus
+    source: str = Field(description="paper and table/section the claim comes from, or 'advisor' if derived")
+    verified: bool = Field(False, description="confirmed by advisor's property checker")
+    condition: str | None = Field(None, description="written-out condition when status is 'conditional'")
+    counterexample: Counterexample | None = None
+    paper_claim: str | None = Field(
+        None, description="what the paper says, when our checker refutes it (both are recorded)"
+    )
+    chance_correction: ChanceCorrection | None = None
+    note: str | None = None
+
+
+class MetricRecord(_Strict):
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    formula: str = Field(description="LaTeX, the single source for docs, explain and reports")
+    interpretation: str
+    range: tuple[float, float]
+    higher_is_better: bool
+    binary_only: bool = False
+    needs_probabilities: bool = False
+    chance_level: str
+    pitfalls: list[str] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list, description="BibTeX keys in references.bib")
+    properties: dict[str, PropertyClaim]
+    alias_of: str | None = None
+
+
+class Catalogue(_Strict):
+    metrics: dict[str, MetricRecord]
+    # names that are ambiguous or misleading, resolved to explanations (e.g. "macro F1")
+    name_notes: dict[str, str] = Field(default_factory=dict)
