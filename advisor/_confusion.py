@@ -167,7 +167,7 @@ def normalise_labels(values: Iterable[Any]) -> list[Label]:
                 raise InputError(f"label {v!r} is not an integer or a string; labels must be ints or strings.")
             out.append(int(v))
         elif isinstance(v, str):
-            out.append(v)
+            out.append(str(v))  # np.str_ -> str
         elif isinstance(v, bytes):
             out.append(v.decode("utf-8", errors="replace"))
         else:
