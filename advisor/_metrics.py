@@ -694,7 +694,8 @@ def _records(
         for name in s.used.get(m, []):
             comp = s._cache[name]
             idx = np.flatnonzero(comp.undefined)
-            if METRICS[m].binary_only and s.pos is not None:
+            spec = METRICS.get(m)  # None for the per-class table ("per_class")
+            if spec is not None and spec.binary_only and s.pos is not None:
                 idx = [i for i in idx if i == s.pos]
             for i in idx:
                 val = comp.value[i]
