@@ -1,0 +1,143 @@
+"""``advisor compare``: several systems on the same items, with paired bootstrap uncertainty."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from ._common import echo_json, fail, handle_errors, parse_id_list
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .._compare import Comparison
+
+CONVENTIONS = ("zero", "baseline", "omit")
+
+
+@contextmanager
+def progress_callback(total_label: str = "resampling") -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` callback drawing a Rich bar on stderr — only when stderr is a TTY."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
+    )
+    task = bar.add_task(total_label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+def match_label(labels: Sequence[Any], text: str | None, option: str) -> Any:
+    """The label whose text is ``text`` (labels may be ints); one-sentence error if none."""
+    if text is None:
+        return None
+    for lab in labels:
+        if str(lab) == text:
+            return lab
+    raise fail(f"{option} {text!r} is not a class label; labels are {', '.join(map(str, labels))}.")
+
+
+def _fmt(x: float | None, digits: int = 4) -> str:
+    if x is None:
+        return "undefined"
+    return f"{x:.{digits}f}" if abs(x) != float("inf") else ("∞" if x > 0 else "−∞")
+
+
+def render(comparison: Comparison) -> None:
+    """Print the comparison as Rich tables on stdout."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    pct = f"{comparison.confidence:.0%}"
+    console.print(
+        f"{len(comparison.systems)} systems, {comparison.n:g} items, {comparison.n_resamples} paired bootstrap "
+        f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
+        + (f", seed {comparison.seed}" if comparison.seed is not None else "")
+    )
+    for mid, mc in comparison.metrics.items():
+        direction = "higher" if mc.higher_is_better else "lower"
+        table = Table(title=f"{mid} ({direction} is better)", title_justify="left")
+        table.add_column("system")
+        table.add_column("estimate", justify="right")
+        table.add_column(f"{pct} interval", justify="right")
+        table.add_column("P(rank 1)", justify="right")
+        table.add_column("winner")
+        for name, r in mc.systems.items():
+            table.add_row(
+                name, _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
+                _fmt(r.p_first, 3), "yes" if name in mc.winners else "",
+            )
+        console.print(table)
+        if mc.winners:
+            console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}")
+    ra = comparison.ranking_agreement
+    if len(ra.metrics) > 1:
+        table = Table(
+            title="ranking agreement between metrics: Spearman ρ below the diagonal, Kendall τ_b above",
+            title_justify="left",
+        )
+        table.add_column("metric")
+        for i in range(len(ra.metrics)):
+            table.add_column(str(i + 1), justify="right")
+        for i, mid in enumerate(ra.metrics):
+            cells = []
+            for j in range(len(ra.metrics)):
+                v = ra.spearman[i][j] if j < i else ra.kendall[i][j] if j > i else None
+                cells.append("·" if i == j else ("–" if v is None else f"{v:.2f}"))
+            table.add_row(f"{i + 1} {mid}", *cells)
+        console.print(table)
+        if ra.note:
+            console.print(f"note: {ra.note}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("compare")
+    @handle_errors
+    def compare(
+        files: list[Path] = typer.Argument(..., help="Prediction files (one system per file, or several columns)."),
+        true_col: str | None = typer.Option(None, "--true-col", help="Column with the true labels."),
+        pred_col: str | None = typer.Option(None, "--pred-col", help="Column with the predicted labels."),
+        metrics: str | None = typer.Option(None, "--metrics", help="Comma-separated metric ids (default: all)."),
+        n_boot: int = typer.Option(2000, "--bootstrap", help="Number of paired bootstrap resamples."),
+        confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage, between 0 and 1."),
+        seed: int | None = typer.Option(None, "--seed", help="Random seed, for reproducible intervals."),
+        positive: str | None = typer.Option(None, "--positive", help="Positive class (binary metrics)."),
+        undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+    ) -> None:
+        """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
+        if n_boot < 1:
+            raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+        if not 0.0 < confidence < 1.0:
+            raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+        if undefined not in CONVENTIONS:
+            raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+        from .._compare import compare_joint
+        from .._readers import read_predictions
+
+        predictions = read_predictions(files, true_col=true_col, pred_col=pred_col)
+        joint = predictions.joint
+        pos = match_label(joint.labels, positive, "--positive")
+        with progress_callback("paired bootstrap") as progress:
+            comparison = compare_joint(
+                joint, n_boot, seed, parse_id_list(metrics), confidence=confidence,
+                positive_label=pos, undefined=undefined, progress=progress,
+            )
+        if as_json:
+            echo_json(comparison.to_dict())
+        else:
+            render(comparison)
