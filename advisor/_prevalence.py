@@ -1,0 +1,247 @@
+r"""Project metrics to another class distribution (science.md §4; seed 000 §4, §6.3).
+
+A classifier's behaviour on items of true class ``i`` is its row of the confusion matrix divided by
+the class size, ``C[i, j] / a_i`` — the per-class recall and confusion rates, which do not depend on
+how many items of each class the test set holds. Under a target class distribution ``π`` (shares
+summing to 1) with the same total mass ``n`` the expected matrix is therefore
+
+    ``C'[i, j] = π_i · n · C[i, j] / a_i``,
+
+and every metric can be evaluated on ``C'``. Recall transfers unchanged; precision does not: the
+projected precision is ``P_i' = R_i π_i / Σ_j π_j C[j, i] / a_j`` (seed 000 §6.3). Equal shares
+``π_i = 1/k`` are Opitz's prevalence calibration (seed 000, Eq. 6), under which accuracy becomes
+balanced accuracy. This is an idealised projection: it assumes the class-conditional behaviour is
+the same in the target population (no domain shift).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._confusion import ConfusionMatrix, Label
+from ._exceptions import InputError
+from ._metrics import MetricResult, compute_metrics
+
+__all__ = ["PrevalenceProjection", "project_to_prevalence", "prevalence_sensitivity"]
+
+
+class PrevalenceProjection(MetricResult):
+    """A :class:`MetricResult` of the projected matrix, plus the projection itself.
+
+    Attributes
+    ----------
+    matrix : ConfusionMatrix
+        The projected matrix ``C'``.
+    target : dict
+        Label → target share ``π_i``.
+    observed : dict
+        Label → observed share ``a_i / n``.
+    """
+
+    def __init__(self, result: MetricResult, matrix: ConfusionMatrix, target: np.ndarray, observed: np.ndarray) -> None:
+        super().__init__(
+            dict(result), result.undefined, result.convention, result.labels, result.positive_label, result.beta
+        )
+        self.matrix = matrix
+        self.target = {lab: float(t) for lab, t in zip(matrix.labels, target)}
+        self.observed = {lab: float(o) for lab, o in zip(matrix.labels, observed)}
+
+    def __repr__(self) -> str:
+        return f"PrevalenceProjection({self._values!r}, target={self.target!r})"
+
+
+def _as_matrix(matrix: Any) -> ConfusionMatrix:
+    if isinstance(matrix, ConfusionMatrix):
+        return matrix
+    try:
+        return ConfusionMatrix(matrix)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError("matrix must be a ConfusionMatrix or a k×k array of numbers.") from None
+
+
+def _target_shares(cm: ConfusionMatrix, target: Any) -> np.ndarray:
+    """Target shares as an array aligned with ``cm.labels``, normalised to sum to 1."""
+    k = cm.k
+    if isinstance(target, str):
+        if target in ("equal", "balanced", "uniform"):
+            return np.full(k, 1.0 / k)
+        raise InputError(f"target must be shares per class or 'equal'; got {target!r}.")
+    if isinstance(target, Mapping):
+        shares = np.zeros(k)
+        for lab, v in target.items():
+            shares[cm.index_of(lab)] = _share_value(v, lab)
+    else:
+        try:
+            shares = np.asarray(target, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise InputError("target must be a sequence of numbers, a mapping label → share, or 'equal'.") from None
+        if shares.shape[0] != k:
+            raise InputError(f"target has {shares.shape[0]} shares but the matrix has {k} classes; give one per class.")
+    if not np.all(np.isfinite(shares)) or np.any(shares < 0) or shares.sum() <= 0:
+        raise InputError(f"target shares must be finite, ≥ 0 and not all zero; got {shares.tolist()}.")
+    return shares / shares.sum()
+
+
+def _share_value(v: Any, lab: Label) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise InputError(f"the target share of class {lab!r} must be a number; got {v!r}.") from None
+
+
+def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]) -> np.ndarray:
+    """``C'[..., i, j] = π_i · n · C[i, j] / a_i`` for shares ``π`` of shape (..., k).
+
+    Rows with ``π_i = 0`` become 0. A row with ``a_i = 0`` cannot be given a positive share.
+
+    # TODO(lead): advisor._calibrate.calibrate does the equal-share case; share one helper once it lands.
+    """
+    a = counts.sum(axis=1)
+    n = a.sum()
+    empty = (a <= 0) & np.any(np.asarray(shares) > 0, axis=tuple(range(np.ndim(shares) - 1)))
+    if np.any(empty):
+        lab = labels[int(np.flatnonzero(empty)[0])]
+        raise InputError(
+            f"class {lab!r} has no true items, so its row cannot be rescaled to a positive target share; "
+            "give it share 0 or evaluate on data that contains it."
+        )
+    rates = counts / np.where(a > 0, a, 1.0)[:, None]  # row-conditional rates C[i, j] / a_i
+    return np.asarray(shares)[..., :, None] * n * rates
+
+
+def project_to_prevalence(
+    matrix: Any,
+    target: Any,
+    metrics: Sequence[str] | None = None,
+    *,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+) -> PrevalenceProjection:
+    r"""Evaluate metrics on the matrix projected to a target class distribution.
+
+    Parameters
+    ----------
+    matrix : ConfusionMatrix or array-like (k, k)
+        Rows are true classes, columns predicted classes.
+    target : sequence of k numbers, mapping label → number, or "equal"
+        Target class shares ``π`` (normalised to sum to 1). ``"equal"`` is prevalence calibration.
+    metrics, positive_label, beta, undefined
+        As in :func:`advisor.compute_metrics`.
+
+    Returns
+    -------
+    PrevalenceProjection
+        Metric id → value on ``C'[i, j] = π_i n C[i, j] / a_i``, with ``.matrix``, ``.target`` and
+        ``.observed``.
+
+    Examples
+    --------
+    >>> r = project_to_prevalence([[90, 10], [5, 15]], "equal", ["accuracy", "balanced_accuracy"])
+    >>> round(r["accuracy"], 4), round(r["balanced_accuracy"], 4)
+    (0.825, 0.825)
+    >>> round(project_to_prevalence([[90, 10], [5, 15]], [0.5, 0.5], ["macro_precision"])["macro_precision"], 4)
+    0.8325
+    """
+    cm = _as_matrix(matrix)
+    shares = _target_shares(cm, target)
+    projected = ConfusionMatrix(rescale_rows(cm.counts, shares, cm.labels), cm.labels)
+    result = compute_metrics(projected, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    return PrevalenceProjection(result, projected, shares, cm.true_sizes / cm.n)
+
+
+def _grid(grid: Any) -> np.ndarray:
+    if grid is None:
+        grid = 99
+    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
+        if grid < 2:
+            raise InputError(f"grid must be at least 2 points; got {grid}.")
+        return np.linspace(0.0, 1.0, int(grid) + 2)[1:-1]
+    try:
+        g = np.asarray(grid, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise InputError("grid must be a number of points or a sequence of shares in [0, 1].") from None
+    if g.size == 0 or not np.all(np.isfinite(g)) or np.any((g < 0) | (g > 1)):
+        raise InputError("grid must be a number of points or a non-empty sequence of shares in [0, 1].")
+    return g
+
+
+def prevalence_sensitivity(
+    matrix: Any,
+    metric: str,
+    class_label: Label | None = None,
+    grid: int | Sequence[float] | None = None,
+    *,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+) -> dict[str, Any]:
+    r"""A metric as one class's share sweeps its range, the others keeping their relative sizes.
+
+    For share ``s`` of class ``c`` the target is ``π_c = s`` and ``π_j = (1 − s) a_j / Σ_{l≠c} a_l``
+    for the other classes; the metric is evaluated on the projected matrix (see
+    :func:`project_to_prevalence`). For the report's sensitivity plot.
+
+    Parameters
+    ----------
+    matrix : ConfusionMatrix or array-like (k, k)
+    metric : str
+        One metric id.
+    class_label : int or str, optional
+        The class whose share sweeps; by default the minority class (smallest non-zero ``a_i``).
+    grid : int or sequence of float, optional
+        Number of shares evenly spaced in the open interval (0, 1) (default 99), or the shares
+        themselves (in [0, 1]).
+    positive_label, beta, undefined
+        As in :func:`advisor.compute_metrics`.
+
+    Returns
+    -------
+    dict
+        ``share`` (array), ``value`` (array), ``observed_share``, ``observed_value``,
+        ``class_label`` and ``metric``.
+
+    Examples
+    --------
+    >>> s = prevalence_sensitivity([[90, 10], [5, 15]], "balanced_accuracy", grid=3)
+    >>> s["class_label"], s["share"].tolist(), s["value"].round(4).tolist()
+    (1, [0.25, 0.5, 0.75], [0.825, 0.825, 0.825])
+    """
+    if not isinstance(metric, str):
+        raise InputError(f"metric must be one metric id; got {metric!r}.")
+    cm = _as_matrix(matrix)
+    a = cm.true_sizes
+    if class_label is None:
+        present = np.flatnonzero(a > 0)
+        if present.size == 0:
+            raise InputError("the confusion matrix is all zeros: there is nothing to evaluate.")
+        idx = int(present[np.argmin(a[present])])
+    else:
+        idx = cm.index_of(class_label)
+    others = a.copy()
+    others[idx] = 0.0
+    if a[idx] <= 0 or others.sum() <= 0:
+        raise InputError(
+            f"class {cm.labels[idx]!r} cannot sweep its share: it and at least one other class need true items."
+        )
+    shares = _grid(grid)
+    targets = (1.0 - shares)[:, None] * (others / others.sum())[None, :]
+    targets[:, idx] = shares
+    stack = rescale_rows(cm.counts, targets, cm.labels)
+    # a bare stack has labels 0..k-1, so the positive label goes in as its index
+    pos = None if positive_label is None else cm.index_of(positive_label)
+    values = compute_metrics(stack, [metric], positive_label=pos, beta=beta, undefined=undefined)[metric]
+    observed = compute_metrics(cm, [metric], positive_label=positive_label, beta=beta, undefined=undefined)[metric]
+    return {
+        "metric": metric,
+        "class_label": cm.labels[idx],
+        "share": shares,
+        "value": np.asarray(values, dtype=np.float64).reshape(-1),
+        "observed_share": float(a[idx] / cm.n),
+        "observed_value": float(observed),
+    }
