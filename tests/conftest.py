@@ -1,0 +1,52 @@
+"""Shared fixtures: writing small tables in every supported format, and running the CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TABLE_FORMATS = ("csv", "tsv", "jsonl", "parquet")
+
+
+def write_table(path: Path, columns: dict[str, Sequence[Any]]) -> Path:
+    """Write ``columns`` to ``path`` in the format its extension names (csv, tsv, jsonl, parquet)."""
+    names = list(columns)
+    rows = list(zip(*columns.values()))
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh, delimiter="," if suffix == ".csv" else "\t", lineterminator="\n")
+            writer.writerow(names)
+            writer.writerows(rows)
+    elif suffix in (".jsonl", ".ndjson"):
+        with path.open("w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(dict(zip(names, row))) + "\n")
+    elif suffix in (".parquet", ".pq"):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({n: list(v) for n, v in columns.items()}), path)
+    else:  # pragma: no cover - test helper misuse
+        raise ValueError(path)
+    return path
+
+
+@pytest.fixture
+def cli() -> Callable[..., Any]:
+    """``cli(*args)`` runs ``advisor`` in-process and returns the click Result (stderr separate)."""
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    runner = CliRunner()
+
+    def run(*args: Any) -> Any:
+        return runner.invoke(app, [str(a) for a in args])
+
+    return run
