@@ -276,7 +276,7 @@ def fake_reader(monkeypatch, three):
     y, preds = three
     calls = {}
 
-    def read_predictions(paths, *, true_col, pred_col, labels=None):
+    def read_predictions(paths, *, true_col="y_true", pred_col="y_pred", labels=None):
         for p in paths:
             open(p).close()  # a missing file raises FileNotFoundError like the real reader
         calls.update(paths=list(paths), true_col=true_col, pred_col=pred_col)
@@ -319,7 +319,7 @@ def test_cli_json(app, fake_reader, tmp_path):
     assert set(out["metrics"]) == {"accuracy", "mcc"}
     assert "weak" not in out["metrics"]["accuracy"]["winners"]
     assert out["ranking_agreement"]["spearman"][0][0] == 1.0
-    assert fake_reader["true_col"] == "gold" and fake_reader["pred_col"] is None
+    assert fake_reader["true_col"] == "gold" and fake_reader["pred_col"] == "y_pred"
 
 
 def test_cli_tables(app, fake_reader, tmp_path):

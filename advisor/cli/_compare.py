@@ -86,10 +86,8 @@ def render(comparison: Comparison) -> None:
             console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}")
     ra = comparison.ranking_agreement
     if len(ra.metrics) > 1:
-        table = Table(
-            title="ranking agreement between metrics: Spearman ρ below the diagonal, Kendall τ_b above",
-            title_justify="left",
-        )
+        console.print("ranking agreement between metrics: Spearman ρ below the diagonal, Kendall τ_b above")
+        table = Table()
         table.add_column("metric")
         for i in range(len(ra.metrics)):
             table.add_column(str(i + 1), justify="right")
@@ -109,8 +107,8 @@ def register(app: typer.Typer) -> None:
     @handle_errors
     def compare(
         files: list[Path] = typer.Argument(..., help="Prediction files (one system per file, or several columns)."),
-        true_col: str | None = typer.Option(None, "--true-col", help="Column with the true labels."),
-        pred_col: str | None = typer.Option(None, "--pred-col", help="Column with the predicted labels."),
+        true_col: str | None = typer.Option(None, "--true-col", help="Column of true labels (default y_true)."),
+        pred_col: str | None = typer.Option(None, "--pred-col", help="Column of predicted labels (default y_pred)."),
         metrics: str | None = typer.Option(None, "--metrics", help="Comma-separated metric ids (default: all)."),
         n_boot: int = typer.Option(2000, "--bootstrap", help="Number of paired bootstrap resamples."),
         confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage, between 0 and 1."),
@@ -129,7 +127,8 @@ def register(app: typer.Typer) -> None:
         from .._compare import compare_joint
         from .._readers import read_predictions
 
-        predictions = read_predictions(files, true_col=true_col, pred_col=pred_col)
+        columns = {"true_col": true_col, "pred_col": pred_col}
+        predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
         joint = predictions.joint
         pos = match_label(joint.labels, positive, "--positive")
         with progress_callback("paired bootstrap") as progress:
