@@ -418,7 +418,7 @@ def compare_joint(
         n=joint.n,
         n_resamples=int(n_resamples),
         confidence=float(confidence),
-        seed=seed,
+        seed=int(seed) if isinstance(seed, (int, np.integer)) else None,  # a Generator is not recorded
         convention=undefined,
         positive_label=first.positive_label,
         beta=float(beta),

@@ -363,3 +363,38 @@ def test_evaluate_batch_used_for_resamples_matches_compute_metrics(three):
     vals = evaluate_batch(mats, ["accuracy"])["accuracy"]
     c = compare_joint(joint, n_resamples=10, seed=0, metrics=["accuracy"])
     assert [c.metrics["accuracy"].systems[s].estimate for s in c.systems] == pytest.approx(vals.tolist())
+
+
+def test_cli_with_the_real_reader(app, tmp_path):
+    pytest.importorskip("advisor._readers")
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 150)
+    for name, acc in (("alpha", 0.9), ("beta", 0.5)):
+        p = noisy(y, acc, rng)
+        (tmp_path / f"{name}.csv").write_text("y_true,y_pred\n" + "".join(f"{t},{q}\n" for t, q in zip(y, p)))
+    files = [str(tmp_path / "alpha.csv"), str(tmp_path / "beta.csv")]
+    res = invoke(app, [*files, "--json", "--bootstrap", "100", "--seed", "3", "--metrics", "accuracy"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["systems"] == ["alpha", "beta"] and out["metrics"]["accuracy"]["winners"] == ["alpha"]
+    res = invoke(app, [*files, "--true-col", "gold"])
+    assert res.exit_code == 2 and "gold" in res.stderr
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    from advisor.cli._compare import progress_callback
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    with progress_callback() as cb:
+        assert cb is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    with progress_callback() as cb:
+        assert callable(cb)
+        cb(5, 10)
+        cb(10, 10)
+
+
+def test_generator_seed_is_not_recorded(three):
+    y, preds = three
+    c = compare_systems(y, preds, n_resamples=20, seed=np.random.default_rng(0), metrics=["accuracy"])
+    assert c.seed is None
