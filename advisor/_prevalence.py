@@ -69,7 +69,10 @@ def _target_shares(cm: ConfusionMatrix, target: Any) -> np.ndarray:
     k = cm.k
     if isinstance(target, str):
         if target in ("equal", "balanced", "uniform"):
-            return np.full(k, 1.0 / k)
+            # equal shares among the classes present in the truth, as advisor.calibrate does: an
+            # absent class has no recall to project, so it keeps share 0
+            present = (cm.true_sizes > 0).astype(np.float64)
+            return present / present.sum()
         raise InputError(f"target must be shares per class or 'equal'; got {target!r}.")
     if isinstance(target, Mapping):
         shares = np.zeros(k)
@@ -99,7 +102,8 @@ def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]
 
     Rows with ``π_i = 0`` become 0. A row with ``a_i = 0`` cannot be given a positive share.
 
-    # TODO(lead): advisor._calibrate.calibrate does the equal-share case; share one helper once it lands.
+    TODO(lead): for equal shares this is ``advisor._calibrate.calibrate_counts`` (tested to agree);
+    once that module is committed the two could share one helper.
     """
     a = counts.sum(axis=1)
     n = a.sum()
@@ -130,7 +134,8 @@ def project_to_prevalence(
     matrix : ConfusionMatrix or array-like (k, k)
         Rows are true classes, columns predicted classes.
     target : sequence of k numbers, mapping label → number, or "equal"
-        Target class shares ``π`` (normalised to sum to 1). ``"equal"`` is prevalence calibration.
+        Target class shares ``π`` (normalised to sum to 1). ``"equal"`` is prevalence calibration:
+        equal shares for the classes present in the truth (an absent class keeps share 0).
     metrics, positive_label, beta, undefined
         As in :func:`advisor.compute_metrics`.
 

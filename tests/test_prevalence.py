@@ -94,10 +94,18 @@ def test_bad_targets(target, match):
         project_to_prevalence(C, target)
 
 
+def test_equal_prevalence_agrees_with_calibrate():
+    calibrate = pytest.importorskip("advisor._calibrate").calibrate
+    for cm in (C, np.array([[10, 2, 0], [3, 9, 1], [0, 0, 0]], dtype=float)):
+        assert np.allclose(project_to_prevalence(cm, "equal").matrix.counts, calibrate(cm).counts)
+
+
 def test_absent_class_cannot_get_a_positive_share():
     cm = [[10, 2, 0], [3, 9, 1], [0, 0, 0]]
     with pytest.raises(InputError, match="no true items"):
-        project_to_prevalence(cm, "equal")
+        project_to_prevalence(cm, [1, 1, 1])
+    eq = project_to_prevalence(cm, "equal", ["accuracy"])  # equal shares among the classes present
+    assert eq.target == pytest.approx({0: 0.5, 1: 0.5, 2: 0.0})
     r = project_to_prevalence(cm, [0.5, 0.5, 0.0], ["accuracy"])
     assert r["accuracy"] == pytest.approx(0.5 * 10 / 12 + 0.5 * 9 / 13)
 
