@@ -165,7 +165,10 @@ class Comparison(_Model):
         d = pr.difference
         if not flipped:
             return d
-        neg = lambda x: None if x is None else -x  # noqa: E731
+
+        def neg(x: float | None) -> float | None:
+            return None if x is None else -x
+
         return Interval(estimate=neg(d.estimate), low=neg(d.high), high=neg(d.low))
 
     def probability_first(self, metric: str) -> dict[str, float | None]:
@@ -356,7 +359,7 @@ def _summarise(
 # ----------------------------------------------------------------------------------------------
 # Entry points
 # ----------------------------------------------------------------------------------------------
-def _default_ids(k: int, has_positive: bool) -> list[str] | None:
+def _default_ids(k: int, has_positive: bool) -> list[str]:
     from ._metrics import BINARY_METRICS, MULTICLASS_METRICS
 
     ids = [m for m in MULTICLASS_METRICS if METRICS[m].alias_of is None]
