@@ -1,0 +1,110 @@
+r"""Prevalence calibration (Opitz 2024, §3.4 eq. 6 and §5.2).
+
+Scaling the row of true class *i* by :math:`\lambda_i = n / (k\,a_i)` gives every class the same
+mass :math:`n/k` while keeping the proportions of each class's errors. A metric computed on the
+calibrated matrix (written *metric~*) is prevalence-invariant (Opitz's PIV) by construction:
+
+* accuracy~ = balanced accuracy (macro recall),
+* Cohen's kappa~ = adjusted balanced accuracy :math:`(\mathrm{BA} - 1/k)/(1 - 1/k)`,
+* weighted F1~ = macro F1~.
+
+A class absent from the truth (:math:`a_i = 0`) has no recall and nothing to scale. Its row stays
+empty; the other rows get mass :math:`n/k'` where :math:`k'` is the number of classes present in the
+truth, so the total stays :math:`n`. On such a matrix accuracy~ is the mean recall over the
+:math:`k'` classes present (balanced accuracy under the ``omit`` convention), and the calibrated
+matrix still records how often the absent class was *predicted*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._confusion import ConfusionMatrix, Label
+from ._exceptions import InputError
+from ._metrics import MetricResult, UndefinedValue, compute_metrics
+
+__all__ = ["calibrate", "calibrate_counts", "calibrated_metrics"]
+
+SUFFIX = "~"
+
+
+def calibrate_counts(counts: np.ndarray) -> np.ndarray:
+    """Calibrate a stack of count matrices ``(..., k, k)``; rows with ``a_i = 0`` stay zero.
+
+    >>> calibrate_counts(np.array([[8.0, 2.0], [1.0, 1.0]])).tolist()
+    [[4.8, 1.2], [3.0, 3.0]]
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    a = c.sum(axis=-1)
+    n = a.sum(axis=-1)
+    present = (a > 0).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        target = np.where(present > 0, n / np.maximum(present, 1), 0.0)
+        scale = np.where(a > 0, target[..., None] / np.where(a > 0, a, 1.0), 0.0)
+    return c * scale[..., :, None]
+
+
+def calibrate(matrix: Any) -> ConfusionMatrix:
+    r"""Prevalence-calibrated copy of a confusion matrix (rows = true classes).
+
+    Row *i* is scaled by :math:`n / (k\,a_i)` so that every true class has mass :math:`n/k`
+    (Opitz 2024, eq. 6). Rows of classes absent from the truth stay zero and the remaining
+    :math:`k'` rows get :math:`n/k'` each (see the module docstring).
+
+    Parameters
+    ----------
+    matrix : ConfusionMatrix or array-like of shape (k, k)
+
+    Returns
+    -------
+    ConfusionMatrix
+        Same labels; soft (non-integer) counts with the same total mass.
+
+    Examples
+    --------
+    >>> cm = calibrate([[8, 2], [1, 1]])
+    >>> cm.counts.tolist()
+    [[4.8, 1.2], [3.0, 3.0]]
+    >>> from advisor import compute_metrics
+    >>> raw = compute_metrics([[8, 2], [1, 1]], ["balanced_accuracy"])["balanced_accuracy"]
+    >>> round(compute_metrics(cm, ["accuracy"])["accuracy"], 12) == round(raw, 12)
+    True
+    """
+    cm = matrix if isinstance(matrix, ConfusionMatrix) else ConfusionMatrix(matrix)
+    if cm.n <= 0:
+        raise InputError("the confusion matrix is all zeros: there is nothing to calibrate.")
+    return ConfusionMatrix(calibrate_counts(cm.counts), cm.labels)
+
+
+def calibrated_metrics(
+    matrix: Any,
+    metrics: Sequence[str] | None = None,
+    *,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+) -> MetricResult:
+    """Metrics of the prevalence-calibrated matrix, keyed ``"<id>~"`` (e.g. ``"accuracy~"``).
+
+    The suffix keeps calibrated and raw values apart when both are reported; undefined-value
+    records carry the suffixed id too. Arguments are those of :func:`advisor.compute_metrics`.
+
+    Examples
+    --------
+    >>> r = calibrated_metrics([[8, 2], [1, 1]], ["accuracy", "cohen_kappa"])
+    >>> sorted(r)
+    ['accuracy~', 'cohen_kappa~']
+    >>> round(r["accuracy~"], 4), round(r["cohen_kappa~"], 4)
+    (0.65, 0.3)
+    """
+    cm = calibrate(matrix)
+    res = compute_metrics(cm, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    values = {f"{k}{SUFFIX}": v for k, v in res.items()}
+    undef = [
+        UndefinedValue(f"{u.metric}{SUFFIX}", u.quantity, u.label, u.reason, u.resolution, u.value)
+        for u in res.undefined
+    ]
+    return MetricResult(values, undef, res.convention, res.labels, res.positive_label, res.beta)
