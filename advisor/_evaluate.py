@@ -1,0 +1,211 @@
+"""One call from confusion matrices (and optional probability scores) to everything a table shows.
+
+:func:`evaluate` is what the command line and the report call: for each system its metric values, its
+per-class table and every undefined value with its resolution, plus the chance levels of each metric
+(which depend on the true class sizes only, so they are shared by all systems).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Union
+
+from pydantic import BaseModel, ConfigDict
+
+from ._confusion import ConfusionMatrix, Label
+from ._exceptions import InputError
+
+__all__ = ["Evaluation", "check_metric_ids", "evaluate"]
+
+_Value = Union[float, None]
+
+
+class Evaluation(BaseModel):
+    """Metrics of several systems on the same items.
+
+    Attributes
+    ----------
+    labels : list of int or str
+    systems : list of str
+        System names, in input order.
+    convention : str
+        The undefined-value convention used (``zero``, ``baseline`` or ``omit``).
+    positive_label : int or str or None
+    beta : float
+    n : float
+        Number (mass) of items.
+    metrics : {system: {metric id: value}}
+        Matrix metrics, then ``log_loss``/``brier`` for systems with probabilities. ``omit`` may give
+        NaN ("not reported").
+    per_class : {system: {label text: {support, predicted, precision, recall, f1, jaccard,
+        specificity, npv}}}
+    chance : {metric id: {"uniform", "prevalence", "majority"}}
+        Each metric's value for a uniform-random, a prevalence-matched random and a majority-class
+        predictor on the observed class sizes (for ``log_loss``/``brier``: see
+        :func:`advisor._probabilities.probability_chance_levels`).
+    undefined : {system: [record, …]}
+        Every undefined quantity and how it was resolved (``UndefinedValue.to_dict()``); per-class
+        table entries carry ``metric = "per_class"``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    labels: list[Union[int, str]]
+    systems: list[str]
+    convention: str
+    positive_label: Union[int, str, None] = None
+    beta: float = 1.0
+    n: float
+    metrics: dict[str, dict[str, _Value]]
+    per_class: dict[str, dict[str, dict[str, _Value]]]
+    chance: dict[str, dict[str, _Value]]
+    undefined: dict[str, list[dict[str, Any]]]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """``{"metrics", "per_class", "chance", "undefined", "labels", "convention", "positive_label",
+        "beta", "n"}`` as plain Python. Non-finite floats are kept as floats; serialise with
+        ``advisor.cli._common.to_json`` (NaN → null, ∞ → "inf")."""
+        return {
+            "metrics": self.metrics,
+            "per_class": self.per_class,
+            "chance": self.chance,
+            "undefined": self.undefined,
+            "labels": self.labels,
+            "convention": self.convention,
+            "positive_label": self.positive_label,
+            "beta": self.beta,
+            "n": self.n,
+        }
+
+
+def _as_matrix(name: str, matrix: Any) -> ConfusionMatrix:
+    if isinstance(matrix, ConfusionMatrix):
+        return matrix
+    try:
+        return ConfusionMatrix(matrix)
+    except InputError as exc:
+        raise InputError(f"system {name!r}: {exc}") from None
+
+
+def evaluate(
+    systems: Mapping[str, Any],
+    *,
+    metrics: Sequence[str] | None = None,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+    probabilities: Mapping[str, Mapping[str, float]] | None = None,
+) -> Evaluation:
+    """Evaluate every system: metrics, per-class table, chance levels and undefined values.
+
+    Parameters
+    ----------
+    systems : mapping name → ConfusionMatrix (or k×k array)
+        All on the same labels and the same items (equal true class sizes).
+    metrics : sequence of str, optional
+        Metric ids. By default every multi-class metric (plus the binary ones for a two-class task
+        with ``positive_label``), plus ``log_loss`` and ``brier`` for systems with probabilities.
+        Asking for ``log_loss``/``brier`` explicitly requires probabilities for every system.
+    positive_label, beta, undefined
+        As in :func:`advisor.compute_metrics`.
+    probabilities : mapping name → {"log_loss", "brier"}, optional
+        Probability scores (e.g. ``PredictionSet.probabilities``).
+
+    Examples
+    --------
+    >>> ev = evaluate({"a": [[5, 1], [2, 3]], "b": [[6, 0], [4, 1]]}, metrics=["accuracy"])
+    >>> ev.metrics["b"]["accuracy"], round(ev.chance["accuracy"]["majority"], 4)
+    (0.6363636363636364, 0.5455)
+    """
+    from ._metrics import PROBABILITY_METRICS, chance_levels, compute_metrics, per_class
+    from ._probabilities import probability_chance_levels
+
+    if not systems:
+        raise InputError("no systems to evaluate; give at least one prediction file or matrix.")
+    mats = {str(name): _as_matrix(str(name), m) for name, m in systems.items()}
+    names = list(mats)
+    first = mats[names[0]]
+    for name in names[1:]:
+        cm = mats[name]
+        if [str(x) for x in cm.labels] != [str(x) for x in first.labels]:
+            raise InputError(f"systems {names[0]!r} and {name!r} have different labels "
+                             f"({list(first.labels)!r} vs {list(cm.labels)!r}); they must be evaluated on the same classes.")
+        if not _close(cm.true_sizes, first.true_sizes):
+            raise InputError(f"systems {names[0]!r} and {name!r} have different true class sizes "
+                             f"({_fmt(first.true_sizes)} vs {_fmt(cm.true_sizes)}); they were not evaluated on the same items.")
+    if positive_label is not None:
+        if not any(lab == positive_label or str(lab) == str(positive_label) for lab in first.labels):
+            shown = ", ".join(str(x) for x in first.labels[:20])
+            raise InputError(f"positive label {positive_label!r} does not occur; the labels are {shown}.")
+
+    probs = {str(k): dict(v) for k, v in (probabilities or {}).items()}
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if metrics is None:
+        matrix_ids: list[str] | None = None
+        prob_ids = [m for m in PROBABILITY_METRICS if any(m in probs.get(n, {}) for n in names)]
+    else:
+        matrix_ids = [m for m in metrics if m not in PROBABILITY_METRICS]
+        prob_ids = [m for m in metrics if m in PROBABILITY_METRICS]
+        for m in prob_ids:
+            lacking = [n for n in names if m not in probs.get(n, {})]
+            if lacking:
+                raise InputError(f"{m} needs predicted probabilities (columns p_<label>, one per class), "
+                                 f"but system {lacking[0]!r} has none.")
+
+    out_metrics: dict[str, dict[str, _Value]] = {}
+    out_per_class: dict[str, dict[str, dict[str, _Value]]] = {}
+    out_undefined: dict[str, list[dict[str, Any]]] = {}
+    pos_label: Label | None = None
+    resolved_ids: list[str] = []
+    for name, cm in mats.items():
+        res = compute_metrics(cm, matrix_ids, positive_label=positive_label, beta=beta, undefined=undefined)
+        pos_label = res.positive_label
+        resolved_ids = list(res)
+        values: dict[str, _Value] = {m: float(v) for m, v in res.items()}
+        for m in prob_ids:
+            if m in probs.get(name, {}):
+                values[m] = float(probs[name][m])
+        table = per_class(cm, beta=beta, undefined=undefined)
+        out_metrics[name] = values
+        out_per_class[name] = {str(lab): {f: float(v) for f, v in row.items()} for lab, row in table.items()}
+        out_undefined[name] = [u.to_dict() for u in [*res.undefined, *table.undefined]]
+
+    chance: dict[str, dict[str, _Value]] = {}
+    if resolved_ids:
+        chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined))
+    if prob_ids:
+        pchance = probability_chance_levels(first.true_sizes)
+        chance.update({m: dict(pchance[m]) for m in prob_ids})
+    return Evaluation(
+        labels=list(first.labels),
+        systems=names,
+        convention=undefined,
+        positive_label=pos_label,
+        beta=float(beta),
+        n=first.n,
+        metrics=out_metrics,
+        per_class=out_per_class,
+        chance=chance,
+        undefined=out_undefined,
+    )
+
+
+def _close(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-9))
+
+
+def _fmt(sizes: Any) -> str:
+    return "[" + ", ".join(f"{x:g}" for x in sizes) + "]"
+
+
+def check_metric_ids(metrics: Sequence[str] | None) -> None:
+    """Raise :class:`~advisor.UnknownMetricError` for an unknown id, before any file is read."""
+    if not metrics:
+        return
+    from ._metrics import PROBABILITY_METRICS, _resolve_ids
+
+    # k = 2 with a positive label admits every matrix id, so only unknown ids fail here
+    _resolve_ids([m for m in metrics if m not in PROBABILITY_METRICS], 2, True)
