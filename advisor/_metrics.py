@@ -467,6 +467,7 @@ def _likelihood_ratio(s: _Stats, num: np.ndarray, den: np.ndarray, name: str) ->
     undef = (den <= _TOL) & (num <= _TOL)
     with np.errstate(divide="ignore", invalid="ignore"):
         val = np.where(den > _TOL, num / np.where(den > _TOL, den, 1.0), np.inf)
+    val = np.where(np.isnan(num) | np.isnan(den), np.nan, val)  # an omitted TPR/TNR is not x/0
     return s.scalar_undefined(val, undef, 0.0, 1.0, f"{name} 0/0",
                               "the classifier is constant, so both error rates in the ratio are 0",
                               "1 (an uninformative test)")
