@@ -411,7 +411,7 @@ def _confusion_entropy(s: _Stats) -> np.ndarray:
         row_term = np.where(C > 0, C * np.log(C / np.maximum(S[..., :, None], 1e-300)), 0.0)  # c_ji over row j
         col_term = np.where(C > 0, C * np.log(C / np.maximum(S[..., None, :], 1e-300)), 0.0)  # c_ij over col j
     total = (row_term * off).sum(axis=(-2, -1)) + (col_term * off).sum(axis=(-2, -1))
-    return -total / (2 * s.n * np.log(2 * s.k - 2))
+    return 0.0 - total / (2 * s.n * np.log(2 * s.k - 2))  # 0.0 − x: no negative zero
 
 
 def _geometric_macro_recall(s: _Stats) -> np.ndarray:
