@@ -446,3 +446,10 @@ def test_sklearn_parity_zero_convention(name):
         p, rc, f, _ = skm.precision_recall_fscore_support(yt, yp, **kw)
         for m, ref in (("precision", p), ("recall", rc), ("f1", f), ("jaccard", skm.jaccard_score(yt, yp, **kw))):
             assert rb[m] == pytest.approx(ref, abs=1e-12), (pos, m, rb[m], ref)
+
+
+def test_confusion_entropy_zero_is_not_negative_zero():
+    # A diagonal matrix has CE = 0; it must print as 0.0, not -0.0, in tables and JSON.
+    for C in ([[5, 0], [0, 3]], [[5, 0], [0, 0]], [[1, 0, 0], [0, 2, 0], [0, 0, 0]]):
+        v = compute_metrics(C, ["confusion_entropy"])["confusion_entropy"]
+        assert v == 0.0 and math.copysign(1.0, v) == 1.0
