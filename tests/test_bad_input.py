@@ -48,6 +48,7 @@ CASES: dict[str, tuple[dict[str, bytes], list[str], list[str]]] = {
                               ["p.csv", "row 1", "summing to 1.2"]),
     "bad convention": ({"s.csv": b"y_true,y_pred\n1,0\n0,0\n"}, ["s.csv", "--undefined", "maybe"], ["'maybe'"]),
     "no input": ({}, [], ["no input"]),
+    "bad bootstrap count": ({"s.csv": b"y_true,y_pred\n1,0\n0,0\n"}, ["s.csv", "--bootstrap", "0"], ["--bootstrap"]),
 }
 
 

@@ -110,3 +110,17 @@ def test_installed_console_script(tmp_path: Path) -> None:
     bad = subprocess.run([str(script), "compute", str(tmp_path / "missing.csv")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
+
+
+def test_bootstrap_intervals(cli, two_systems: list[Path]) -> None:
+    args = ["compute", *two_systems, "--json", "--metrics", "accuracy,mcc", "--bootstrap", "300", "--seed", "7"]
+    data = _json(cli(*args))
+    assert data["bootstrap"] == {"n_resamples": 300, "confidence": 0.95, "seed": 7, "method": "percentile"}
+    for name in ("alpha", "beta"):
+        for m in ("accuracy", "mcc"):
+            iv = data["intervals"][name][m]
+            assert iv["estimate"] == pytest.approx(data["metrics"][name][m])
+            assert iv["low"] <= iv["estimate"] <= iv["high"]
+    assert _json(cli(*args)) == data  # same seed, same intervals
+    table = cli("compute", *two_systems, "--metrics", "accuracy", "--bootstrap", "100", "--seed", "1")
+    assert table.exit_code == 0 and "percentile bootstrap" in table.stdout

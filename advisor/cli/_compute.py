@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ._common import echo_json, handle_errors, parse_id_list
+from ._common import echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._evaluate import Evaluation
@@ -47,6 +48,11 @@ def compute(
     ),
     undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
     beta: float = typer.Option(1.0, "--beta", help="β of f_beta."),
+    n_boot: Optional[int] = typer.Option(
+        None, "--bootstrap", show_default=False, help="Add percentile bootstrap intervals from N resamples per system.",
+    ),
+    confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage (with --bootstrap)."),
+    seed: Optional[int] = typer.Option(None, "--seed", show_default=False, help="Random seed (with --bootstrap)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
@@ -54,24 +60,52 @@ def compute(
 
     ids = parse_id_list(metrics)
     check_metric_ids(ids)  # fail on a typo before reading large files
+    if n_boot is not None and n_boot < 1:
+        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    if not 0.0 < confidence < 1.0:
+        raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
     systems, probabilities, notes = _load(files or [], matrix or [], counts or [], true_col, pred_col, count_col)
     ev = evaluate(systems, metrics=ids, positive_label=positive, beta=beta, undefined=undefined,
                   probabilities=probabilities)
 
-    # -- uncertainty (--bootstrap N --confidence C --seed S) -------------------------------------
-    # Reserved for advisor._bootstrap: call bootstrap(matrix, n_resamples=N, confidence=C, seed=S,
-    # metrics=ids, positive_label=positive, beta=beta, undefined=undefined) per system and add its
-    # {id: {"estimate", "low", "high"}} to the output here; rendering below stays unchanged.
+    # -- uncertainty: --bootstrap N --confidence C --seed S ----------------------------------------
+    intervals = None
+    if n_boot is not None:
+        intervals = _intervals(systems, ev, n_boot, confidence, seed)
 
     for note in notes:
         typer.echo(f"note: {note}", err=True)
     if as_json:
         data = ev.to_json_dict()
+        if intervals is not None:
+            data["intervals"] = intervals
+            data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile"}
         if notes:
             data["notes"] = notes
         echo_json(data)
     else:
-        _print_table(ev)
+        _print_table(ev, intervals, confidence)
+
+
+def _intervals(
+    systems: dict[str, Any], ev: Evaluation, n_boot: int, confidence: float, seed: int | None,
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Percentile bootstrap intervals of every matrix metric of every system (not paired: see compare)."""
+    from .._bootstrap import bootstrap
+    from .._metrics import PROBABILITY_METRICS
+    from ._compare import progress_callback
+
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for name, cm in systems.items():
+        ids = [m for m in ev.metrics[name] if m not in PROBABILITY_METRICS]
+        if not ids:
+            continue
+        with progress_callback(f"bootstrap {name}") as progress:
+            res = bootstrap(cm, n_resamples=n_boot, confidence=confidence, seed=seed, metrics=ids,
+                            positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
+                            progress=progress)
+        out[name] = {m: dict(res[m]) for m in res}
+    return out
 
 
 def _load(
@@ -121,26 +155,37 @@ def _fmt(value: Any) -> str:
     return f"{v:.4f}"
 
 
-def _print_table(ev: Evaluation) -> None:
+def _cell(value: Any, interval: dict[str, float] | None) -> str:
+    if interval is None:
+        return _fmt(value)
+    return f"{_fmt(value)} [{_fmt(interval['low'])}, {_fmt(interval['high'])}]"
+
+
+def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False)
+    # piped output is not cut to 80 columns: the table keeps its natural width
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     k = len(ev.labels)
-    labels = ", ".join(str(x) for x in ev.labels[:12]) + (" …" if k > 12 else "")
-    pos = f" · positive class {ev.positive_label}" if ev.positive_label is not None else ""
+    labels = escape(", ".join(str(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
+    pos = f" · positive class {escape(str(ev.positive_label))}" if ev.positive_label is not None else ""
     table = Table(title=f"n = {ev.n:g} items · {k} classes ({labels}){pos}", title_justify="left")
-    table.add_column("metric")
+    table.add_column("metric", no_wrap=True)
     for name in ev.systems:
-        table.add_column(name, justify="right")
-    table.add_column("majority", justify="right", style="dim")
-    table.add_column("prevalence", justify="right", style="dim")
+        table.add_column(escape(name), justify="right", no_wrap=True)
+    table.add_column("majority", justify="right", style="dim", no_wrap=True)
+    table.add_column("prevalence", justify="right", style="dim", no_wrap=True)
     ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
     for m in ids:
         chance = ev.chance.get(m, {})
-        table.add_row(m, *(_fmt(ev.metrics[s].get(m)) for s in ev.systems),
+        table.add_row(m, *(escape(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
                       _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
+    if intervals:
+        console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
+                      "own (use advisor compare for paired differences).", style="dim", markup=False)
     console.print("majority / prevalence: the metric for a constant majority-class predictor and for random "
                   "predictions matching the class sizes.", style="dim")
     lines = _undefined_lines(ev)
