@@ -186,6 +186,7 @@ def test_read_matrix_json(tmp_path: Path) -> None:
         (",a,b\na,1,\nb,3,4\n", "empty"),
         (",a,b\na,0,0\nb,0,0\n", "all zeros"),
         (",a,c\na,1,2\nb,3,4\n", "differ"),
+        (",a,b\n", "no rows of counts"),
     ],
 )
 def test_read_matrix_rejects(tmp_path: Path, text: str, words: str) -> None:
