@@ -21,11 +21,10 @@ Rows are counted from 1, not counting a header line.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
@@ -36,6 +35,7 @@ from ._confusion import ConfusionMatrix, Label, normalise_labels
 from ._exceptions import InputError
 from ._joint import JointCounts
 from ._probabilities import ProbabilityAccumulator
+from ._tables import CANONICAL_INT, Cells, Columns, Encoder, check_file, first_bad_row, rows_text, table_format
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -44,18 +44,7 @@ __all__ = ["PredictionSet", "read_counts", "read_matrix", "read_predictions"]
 
 PathLike = Union[str, Path]
 
-_TABLE_FORMATS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
-_CANONICAL_INT = re.compile(r"-?[1-9][0-9]*|0")
 _PROBA_PREFIX = re.compile(r"^(?:p|proba)_(.+)$")
-_SNIFF_BYTES = 8192
 
 
 # ----------------------------------------------------------------------------------------------
@@ -94,386 +83,6 @@ class PredictionSet:
 
 
 # ----------------------------------------------------------------------------------------------
-# Files and formats
-# ----------------------------------------------------------------------------------------------
-def _table_format(path: Path, allowed: Mapping[str, str] = _TABLE_FORMATS) -> str:
-    fmt = allowed.get(path.suffix.lower())
-    if fmt is None:
-        exts = ", ".join(sorted(allowed))
-        raise InputError(f"{path} has extension {path.suffix or '(none)'!r}; supported extensions are {exts}.")
-    return fmt
-
-
-def _check_file(path: Path, fmt: str) -> None:
-    """Exists, is a non-empty file, and — for text formats — looks like UTF-8 text."""
-    if not path.exists():
-        raise InputError(f"file not found: {path}.")
-    if path.is_dir():
-        raise InputError(f"{path} is a directory, not a file.")
-    if path.stat().st_size == 0:
-        raise InputError(f"{path} is empty; it needs a header line and at least one row.")
-    if fmt in ("parquet",):
-        return
-    with path.open("rb") as fh:
-        head = fh.read(_SNIFF_BYTES)
-    try:
-        if b"\x00" in head:
-            raise UnicodeDecodeError("utf-8", head, 0, 1, "NUL byte")
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not a UTF-8 text file (it looks binary); expected {fmt.upper()} text.") from None
-
-
-def _arrow_error(path: Path, fmt: str, exc: Exception) -> InputError:
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    first = first.split(". ")[0]  # one sentence
-    return InputError(f"could not read {path} as {fmt.upper()}: {first.rstrip('.')}.")
-
-
-def _csv_header(path: Path, delimiter: str) -> list[str]:
-    with path.open("r", encoding="utf-8-sig", newline="") as fh:
-        row = next(csv.reader(fh, delimiter=delimiter), None)
-    if not row or not any(c.strip() for c in row):
-        raise InputError(f"{path} has no header line; the first line must name the columns.")
-    return [c.strip() for c in row]
-
-
-def _label_text(value: Any) -> str | None:
-    """A JSON/Python label value as text (None for a missing value)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, bool):
-        return str(int(value))
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float) and np.isfinite(value) and value == int(value):
-        return str(int(value))
-    raise InputError(f"label {value!r} is not an integer or a string")
-
-
-def _number(value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise ValueError(value)
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        return float(value.strip()) if value.strip() else None
-    raise ValueError(value)
-
-
-class _Columns:
-    """Chunks of selected columns of one table file: labels as text, numbers as float64.
-
-    Every chunk is a dict column → ``pyarrow.Array``; label arrays are strings (nulls for missing
-    cells), number arrays float64 (nulls for missing cells).
-    """
-
-    def __init__(self, path: Path, fmt: str, chunk_rows: int) -> None:
-        self.path, self.fmt, self.chunk_rows = path, fmt, chunk_rows
-        _check_file(path, fmt)
-        self.columns = self._read_columns()
-
-    # -- schema --------------------------------------------------------------------------------
-    def _read_columns(self) -> list[str]:
-        if self.fmt in ("csv", "tsv"):
-            return _csv_header(self.path, "," if self.fmt == "csv" else "\t")
-        if self.fmt == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            try:
-                return list(pq.ParquetFile(self.path).schema_arrow.names)
-            except (pa.ArrowException, OSError) as exc:
-                raise _arrow_error(self.path, self.fmt, exc) from None
-        for _, record in self._json_records():
-            return list(record)
-        raise InputError(f"{self.path} has no JSON records; it needs at least one line.")
-
-    def require(self, wanted: Sequence[str], what: str = "column") -> None:
-        missing = [c for c in wanted if c not in self.columns]
-        if missing:
-            have = ", ".join(repr(c) for c in self.columns[:30]) or "none"
-            raise InputError(f"{self.path} has no {what} {missing[0]!r}; its columns are {have}.")
-
-    # -- chunks ---------------------------------------------------------------------------------
-    def chunks(self, label_cols: Sequence[str], number_cols: Sequence[str]) -> Iterator[dict[str, pa.Array]]:
-        self.require([*label_cols, *number_cols])
-        if self.fmt in ("csv", "tsv"):
-            gen = self._csv_chunks(label_cols, number_cols)
-        elif self.fmt == "parquet":
-            gen = self._parquet_chunks(label_cols, number_cols)
-        else:
-            gen = self._json_chunks(label_cols, number_cols)
-        return _rechunk(gen, self.chunk_rows)
-
-    def _csv_chunks(self, label_cols: Sequence[str], number_cols: Sequence[str]) -> Iterator[dict[str, pa.Array]]:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.csv as pcsv
-
-        cols = list(dict.fromkeys([*label_cols, *number_cols]))
-        names = self.columns
-        reader_opts = pcsv.ReadOptions(block_size=1 << 18, column_names=names, skip_rows=1, use_threads=False)
-        parse = pcsv.ParseOptions(delimiter="," if self.fmt == "csv" else "\t")
-        convert = pcsv.ConvertOptions(column_types={c: pa.string() for c in cols}, include_columns=cols,
-                                      strings_can_be_null=False, quoted_strings_can_be_null=False)
-        offset = 0
-        try:
-            # Arrow's streaming reader reads ahead about 32 blocks (given a path, even more), so memory
-            # is bounded by the block size: 256 KiB blocks through a Python file object stay under ~10 MB.
-            with self.path.open("rb") as fh, pcsv.open_csv(pa.PythonFile(fh, mode="r"), read_options=reader_opts,
-                                                           parse_options=parse, convert_options=convert) as reader:
-                for batch in reader:
-                    out = {c: pc.utf8_trim_whitespace(batch.column(c)) for c in label_cols}
-                    for c in number_cols:
-                        out[c] = _text_to_float(batch.column(c), self.path, c, offset)
-                    offset += batch.num_rows
-                    yield out
-        except pa.ArrowException as exc:
-            raise _arrow_error(self.path, self.fmt, exc) from None
-
-    def _parquet_chunks(self, label_cols: Sequence[str], number_cols: Sequence[str]) -> Iterator[dict[str, pa.Array]]:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        cols = list(dict.fromkeys([*label_cols, *number_cols]))
-        offset = 0
-        try:
-            pf = pq.ParquetFile(self.path)
-            for batch in pf.iter_batches(batch_size=self.chunk_rows, columns=cols):
-                out = {c: _arrow_labels(batch.column(c), self.path, c, offset) for c in label_cols}
-                for c in number_cols:
-                    out[c] = _arrow_numbers(batch.column(c), self.path, c, offset)
-                offset += batch.num_rows
-                yield out
-        except pa.ArrowException as exc:
-            raise _arrow_error(self.path, self.fmt, exc) from None
-
-    def _json_records(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        row = 0
-        with self.path.open("r", encoding="utf-8-sig") as fh:
-            for line in fh:
-                if not line.strip():
-                    continue
-                row += 1
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"{self.path} row {row} is not valid JSON ({exc.msg}).") from None
-                if not isinstance(record, dict):
-                    raise InputError(f"{self.path} row {row} is not a JSON object; each line must be one record.")
-                yield row, record
-
-    def _json_chunks(self, label_cols: Sequence[str], number_cols: Sequence[str]) -> Iterator[dict[str, pa.Array]]:
-        import pyarrow as pa
-
-        def flush(buf: dict[str, list[Any]]) -> dict[str, pa.Array]:
-            out = {c: pa.array(buf[c], type=pa.string()) for c in label_cols}
-            out.update({c: pa.array(buf[c], type=pa.float64()) for c in number_cols})
-            return out
-
-        buf: dict[str, list[Any]] = {c: [] for c in [*label_cols, *number_cols]}
-        size = 0
-        for row, record in self._json_records():
-            for c in label_cols:
-                try:
-                    buf[c].append(_label_text(record.get(c)))
-                except InputError as exc:
-                    raise InputError(f"{self.path} row {row}: {c} {exc}.") from None
-            for c in number_cols:
-                try:
-                    buf[c].append(_number(record.get(c)))
-                except ValueError:
-                    raise InputError(f"{self.path} row {row}: {c} is {record.get(c)!r}, not a number.") from None
-            size += 1
-            if size >= min(self.chunk_rows, 1 << 16):  # Python lists are bulky: hand over to Arrow often
-                yield flush(buf)
-                buf = {c: [] for c in buf}
-                size = 0
-        if size:
-            yield flush(buf)
-
-
-def _rechunk(chunks: Iterator[dict[str, pa.Array]], rows: int) -> Iterator[dict[str, pa.Array]]:
-    """Regroup chunks of any size into chunks of exactly ``rows`` rows (the last may be shorter)."""
-    import pyarrow as pa
-
-    pending: list[dict[str, pa.Array]] = []
-    have = 0
-    for chunk in chunks:
-        size = len(next(iter(chunk.values())))
-        if size == 0:
-            continue
-        pending.append(chunk)
-        have += size
-        while have >= rows:
-            merged = {c: pa.concat_arrays([p[c] for p in pending]) if len(pending) > 1 else pending[0][c]
-                      for c in chunk}
-            yield {c: a.slice(0, rows) for c, a in merged.items()}
-            have -= rows
-            pending = [{c: a.slice(rows) for c, a in merged.items()}] if have else []
-    if have:
-        cols = pending[0].keys()
-        yield {c: pa.concat_arrays([p[c] for p in pending]) if len(pending) > 1 else pending[0][c] for c in cols}
-
-
-def _rows(n: int) -> str:
-    return f"{n} row" if n == 1 else f"{n} rows"
-
-
-def _first_bad_row(bad: np.ndarray) -> int:
-    return int(np.flatnonzero(bad)[0])
-
-
-def _text_to_float(arr: pa.Array, path: Path, col: str, offset: int) -> pa.Array:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    text = pc.utf8_trim_whitespace(arr)
-    text = pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
-    try:
-        return pc.cast(text, pa.float64())
-    except pa.ArrowInvalid:
-        for i, value in enumerate(text.to_pylist()):
-            try:
-                _number(value)
-            except ValueError:
-                raise InputError(f"{path} row {offset + i + 1}: {col} is {value!r}, not a number.") from None
-        raise  # pragma: no cover - pyarrow and float() disagree
-
-
-def _arrow_labels(arr: pa.Array, path: Path, col: str, offset: int) -> pa.Array:
-    """A typed Arrow column of labels as text (integers and integral floats as decimal text)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    t = arr.type
-    if pa.types.is_dictionary(t):
-        return _arrow_labels(arr.dictionary_decode(), path, col, offset)
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return pc.utf8_trim_whitespace(arr.cast(pa.string()))
-    if pa.types.is_boolean(t):
-        return arr.cast(pa.int8()).cast(pa.string())
-    if pa.types.is_integer(t):
-        return arr.cast(pa.string())
-    if pa.types.is_floating(t):
-        values = arr.to_numpy(zero_copy_only=False)
-        ok = np.isnan(values) | (values == np.round(values))
-        if not ok.all():
-            i = _first_bad_row(~ok)
-            raise InputError(f"{path} row {offset + i + 1}: {col} is {values[i]!r}, not an integer or a string label.")
-        return pc.cast(pc.cast(arr, pa.int64(), safe=False), pa.string())
-    raise InputError(f"{path}: column {col!r} has type {t}; labels must be integers or strings.")
-
-
-def _arrow_numbers(arr: pa.Array, path: Path, col: str, offset: int) -> pa.Array:
-    import pyarrow as pa
-
-    t = arr.type
-    if pa.types.is_dictionary(t):
-        arr, t = arr.dictionary_decode(), arr.type.value_type
-    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
-        return arr.cast(pa.float64())
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return _text_to_float(arr.cast(pa.string()), path, col, offset)
-    raise InputError(f"{path}: column {col!r} has type {t}; it must hold numbers.")
-
-
-# ----------------------------------------------------------------------------------------------
-# Labels → codes, cells → counts
-# ----------------------------------------------------------------------------------------------
-class _Encoder:
-    """Map label texts to integer codes, growing as new labels appear (or fixed by ``labels=``)."""
-
-    def __init__(self, labels: Sequence[Label] | None) -> None:
-        self.fixed = None if labels is None else normalise_labels(labels)
-        self.codes: dict[str, int] = {}
-        if self.fixed is not None:
-            for lab in self.fixed:
-                if str(lab) in self.codes:
-                    raise InputError(f"labels must be unique; {lab!r} is repeated.")
-                self.codes[str(lab)] = len(self.codes)
-
-    def encode(self, arr: pa.Array, path: Path, col: str, offset: int) -> np.ndarray:
-        import pyarrow.compute as pc
-
-        empty = pc.fill_null(pc.equal(arr, ""), True).to_numpy(zero_copy_only=False)
-        if empty.any():
-            row = offset + _first_bad_row(empty) + 1
-            raise InputError(f"{path} row {row}: the {col} cell is empty; every row needs a label.")
-        enc = arr.dictionary_encode()
-        lut = np.empty(len(enc.dictionary), dtype=np.int64)
-        for j, text in enumerate(enc.dictionary.to_pylist()):
-            code = self.codes.get(text)
-            if code is None:
-                if self.fixed is not None:
-                    row = offset + int(np.flatnonzero(pc.equal(arr, text).to_numpy(zero_copy_only=False))[0]) + 1
-                    raise InputError(f"{path} row {row}: {col} {text!r} is not one of labels={self.fixed!r}.")
-                code = self.codes[text] = len(self.codes)
-            lut[j] = code
-        return lut[enc.indices.to_numpy(zero_copy_only=False)]
-
-    @property
-    def size(self) -> int:
-        return len(self.codes)
-
-    def finish(self) -> tuple[tuple[Label, ...], np.ndarray]:
-        """Typed labels in their final order and the permutation old code → new code."""
-        texts = list(self.codes)
-        if self.fixed is not None:
-            return tuple(self.fixed), np.arange(len(texts))
-        typed: list[Label] = [int(s) for s in texts] if all(_CANONICAL_INT.fullmatch(s) for s in texts) else texts
-        order = sorted(range(len(typed)), key=lambda i: (isinstance(typed[i], str), typed[i]))
-        perm = np.empty(len(order), dtype=np.int64)
-        perm[order] = np.arange(len(order))
-        return tuple(typed[i] for i in order), perm
-
-
-class _Cells:
-    """Distinct rows of codes and their summed weights, merged chunk by chunk."""
-
-    _DENSE_LIMIT = 1 << 22
-
-    def __init__(self, width: int) -> None:
-        self.codes = np.empty((0, width), dtype=np.int64)
-        self.counts = np.empty(0, dtype=np.float64)
-
-    def add(self, columns: Sequence[np.ndarray], weights: np.ndarray | None, base: int) -> None:
-        chunk = np.stack(columns, axis=1).astype(np.int64, copy=False)
-        w = np.ones(chunk.shape[0]) if weights is None else weights
-        codes = np.concatenate([self.codes, chunk])
-        mass = np.concatenate([self.counts, w])
-        width = codes.shape[1]
-        base = max(base, 1)
-        if base ** width < (1 << 62):
-            key = np.zeros(codes.shape[0], dtype=np.int64)
-            for j in range(width):
-                key = key * base + codes[:, j]
-            if base ** width <= self._DENSE_LIMIT:
-                occupied = np.bincount(key, minlength=base ** width) > 0
-                summed = np.bincount(key, weights=mass, minlength=base ** width)
-                uniq = np.flatnonzero(occupied)
-                self.counts = summed[uniq]
-            else:
-                uniq, inv = np.unique(key, return_inverse=True)
-                self.counts = np.bincount(inv.reshape(-1), weights=mass, minlength=uniq.shape[0])
-            out = np.empty((uniq.shape[0], width), dtype=np.int64)
-            rem = uniq.astype(np.int64)
-            for j in range(width - 1, -1, -1):
-                out[:, j] = rem % base
-                rem //= base
-            self.codes = out
-        else:  # pragma: no cover - needs ~k**(1+m) ≥ 2**62
-            uniq_rows, inv = np.unique(codes, axis=0, return_inverse=True)
-            self.counts = np.bincount(inv.reshape(-1), weights=mass, minlength=uniq_rows.shape[0])
-            self.codes = uniq_rows
-
-
-# ----------------------------------------------------------------------------------------------
 # Predictions
 # ----------------------------------------------------------------------------------------------
 def _system_names(paths: Sequence[Path]) -> list[str]:
@@ -500,7 +109,7 @@ def _system_names(paths: Sequence[Path]) -> list[str]:
     return out
 
 
-def _probability_columns(table: _Columns, proba_cols: Any) -> list[tuple[str, str]]:
+def _probability_columns(table: Columns, proba_cols: Any) -> list[tuple[str, str]]:
     """``[(label text, column), …]`` of one file's probability columns (empty: none)."""
     if proba_cols is None:
         return []
@@ -586,15 +195,15 @@ def read_predictions(
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
     names = _system_names(path_list)
-    tables = [_Columns(p, _table_format(p), chunk_rows) for p in path_list]
+    tables = [Columns(p, table_format(p), chunk_rows) for p in path_list]
     probas: list[_ProbaState | None] = []
     for t in tables:
         t.require([true_col, pred_col])
         cols = _probability_columns(t, proba_cols)
         probas.append(_ProbaState(cols, ProbabilityAccumulator(max(len(cols), 2)), proba_cols == "auto") if cols else None)
 
-    encoder = _Encoder(labels)
-    cells = _Cells(1 + len(tables))
+    encoder = Encoder(labels)
+    cells = Cells(1 + len(tables))
     streams = [
         t.chunks([true_col, pred_col], [c for _, c in (st.columns if st else [])])
         for t, st in zip(tables, probas)
@@ -609,7 +218,7 @@ def read_predictions(
             short = int(np.argmin(sizes))
             long = int(np.argmax(sizes))
             raise InputError(
-                f"{path_list[short]} has {_rows(offset + sizes[short])} but {path_list[long]} has more; "
+                f"{path_list[short]} has {rows_text(offset + sizes[short])} but {path_list[long]} has more; "
                 "every system file must list the same items in the same order."
             )
         truth = encoder.encode(parts[0][true_col], path_list[0], true_col, offset)  # type: ignore[index]
@@ -619,7 +228,7 @@ def read_predictions(
             if i:
                 other = encoder.encode(part[true_col], path_list[i], true_col, offset)
                 if not np.array_equal(other, truth):
-                    r = _first_bad_row(other != truth)
+                    r = first_bad_row(other != truth)
                     texts = {c: s for s, c in encoder.codes.items()}
                     raise InputError(
                         f"{path_list[i]} row {offset + r + 1}: {true_col} is {texts[int(other[r])]!r} but "
@@ -656,7 +265,7 @@ def read_predictions(
 
 
 def _add_probabilities(
-    st: _ProbaState, part: dict[str, pa.Array], truth: np.ndarray, encoder: _Encoder, path: Path, offset: int
+    st: _ProbaState, part: dict[str, pa.Array], truth: np.ndarray, encoder: Encoder, path: Path, offset: int
 ) -> None:
     """Validate one chunk of probability columns and add it to the file's accumulator."""
     p = np.column_stack([part[c].to_numpy(zero_copy_only=False) for _, c in st.columns]).astype(np.float64)
@@ -673,7 +282,7 @@ def _add_probabilities(
     else:
         true_index = lut[truth]
         if (true_index < 0).any():
-            r = _first_bad_row(true_index < 0)
+            r = first_bad_row(true_index < 0)
             have = ", ".join(c for _, c in st.columns)
             raise InputError(f"{path} row {offset + r + 1}: label {texts[int(truth[r])]!r} has no probability column "
                              f"(found {have}).")
@@ -689,7 +298,7 @@ def _add_probabilities(
 # ----------------------------------------------------------------------------------------------
 def _type_labels(texts: Sequence[str]) -> list[Label]:
     """The module's rule: all canonical integers → ints, else the strings as written."""
-    return [int(s) for s in texts] if all(_CANONICAL_INT.fullmatch(s) for s in texts) else list(texts)
+    return [int(s) for s in texts] if all(CANONICAL_INT.fullmatch(s) for s in texts) else list(texts)
 
 
 def read_matrix(path: PathLike) -> ConfusionMatrix:
@@ -714,8 +323,8 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
     ConfusionMatrix(labels=['neg', 'pos'], counts=[[50.0, 10.0], [5.0, 35.0]])
     """
     p = Path(path)
-    fmt = _table_format(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})
-    _check_file(p, fmt)
+    fmt = table_format(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})
+    check_file(p, fmt)
     try:
         cm = _matrix_json(p) if fmt == "json" else _matrix_csv(p, "," if fmt == "csv" else "\t")
     except InputError as exc:
@@ -801,15 +410,15 @@ def read_counts(
     [[45.0, 5.0], [10.0, 42.0]]
     """
     p = Path(path)
-    table = _Columns(p, _table_format(p), chunk_rows)
-    encoder = _Encoder(None)
-    cells = _Cells(2)
+    table = Columns(p, table_format(p), chunk_rows)
+    encoder = Encoder(None)
+    cells = Cells(2)
     offset = 0
     for part in table.chunks([true_col, pred_col], [count_col]):
         w = part[count_col].to_numpy(zero_copy_only=False).astype(np.float64)
         bad = ~np.isfinite(w) | (w < 0)
         if bad.any():
-            r = _first_bad_row(bad)
+            r = first_bad_row(bad)
             what = "empty" if np.isnan(w[r]) else f"{w[r]:g}"
             raise InputError(f"{p} row {offset + r + 1}: {count_col} is {what}; counts must be finite numbers ≥ 0.")
         t = encoder.encode(part[true_col], p, true_col, offset)
