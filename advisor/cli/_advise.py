@@ -1,0 +1,121 @@
+"""``advisor ask`` (the interactive questionnaire) and ``advisor recommend``."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from ._common import echo_json, fail, handle_errors
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ask")(ask)
+    app.command("recommend")(recommend)
+
+
+_DATA_HELP = "Prediction file (CSV, TSV, JSON Lines, Parquet), one per system; repeatable."
+_MATRIX_HELP = "A confusion matrix (CSV with labels, or JSON); repeatable."
+
+
+def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None) -> Any:
+    """Predictions and/or matrices → what :func:`advisor.recommend` takes as ``data`` (None if nothing)."""
+    from .._readers import read_matrix, read_predictions
+
+    if not files and not matrices:
+        return None
+    ps = read_predictions(files, true_col=true_col or "y_true", pred_col=pred_col or "y_pred") if files else None
+    if not matrices:
+        return ps
+    systems: dict[str, Any] = dict(ps.systems) if ps is not None else {}
+    for path in matrices:
+        name, i = path.stem, 1
+        while name in systems:
+            i += 1
+            name = f"{path.stem}#{i}"
+        systems[name] = read_matrix(path)
+    return systems
+
+
+def _write_new(path: Path, text: str, force: bool) -> None:
+    """Write ``text`` atomically (temporary file + rename); never replace a file unless ``force``."""
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if force:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails if path exists: no race with a file created meanwhile
+            os.unlink(tmp)
+    except FileExistsError:
+        os.unlink(tmp)
+        raise fail(f"{path} already exists; pass --force to overwrite it or --out to choose another file.") from None
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@handle_errors
+def ask(
+    out: Path = typer.Option(Path("answers.yaml"), "--out", "-o", help="Where to save the answers (YAML)."),
+    data: Optional[list[Path]] = typer.Option(None, "--data", show_default=False, help=_DATA_HELP),
+    matrix: Optional[list[Path]] = typer.Option(None, "--matrix", show_default=False, help=_MATRIX_HELP),
+    true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column [y_true]."),
+    pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column [y_pred]."),
+    force: bool = typer.Option(False, "--force", help="Overwrite --out if it exists."),
+) -> None:
+    """Describe your evaluation situation, question by question, and get a justified metric choice.
+
+    Enter accepts the default in brackets, '?' explains why a question matters. With --data the
+    task, the classes and the balance are read from the data and only need confirming.
+    """
+    from ..questionnaire import answers_to_yaml, load_rules, recommend
+    from ..questionnaire._ask import ask_questions, inferred_answers
+    from ..questionnaire._infer import summarize
+
+    if out.exists() and not force:
+        raise fail(f"{out} already exists; pass --force to overwrite it or --out to choose another file.")
+    loaded = _read_data(data or [], matrix or [], true_col, pred_col)
+    inferred = None
+    if loaded is not None:
+        inferred = inferred_answers(summarize(loaded), load_rules().settings.balance_ratio)
+    typer.echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
+
+    def read(prompt: str) -> str:
+        return typer.prompt(prompt, default="", show_default=False, prompt_suffix="")
+
+    try:
+        answers = ask_questions(read, typer.echo, inferred)
+    except typer.Abort:
+        raise fail("the input ended before every question was answered; nothing was saved.") from None
+    _write_new(out, answers_to_yaml(answers), force)
+    typer.echo(f"\nSaved your answers to {out}.\n")
+    typer.echo(recommend(answers, data=loaded).to_text(), nl=False)
+
+
+@handle_errors
+def recommend(
+    answers: Path = typer.Option(..., "--answers", "-a", help="Answers file (YAML or JSON), e.g. from `advisor ask`."),
+    data: Optional[list[Path]] = typer.Option(None, "--data", show_default=False, help=_DATA_HELP),
+    matrix: Optional[list[Path]] = typer.Option(None, "--matrix", show_default=False, help=_MATRIX_HELP),
+    true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column [y_true]."),
+    pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column [y_pred]."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """Recommend a primary metric, what to report beside it and what to avoid — with reasons."""
+    from ..questionnaire import load_answers
+    from ..questionnaire import recommend as _recommend
+
+    parsed = load_answers(answers)
+    loaded = _read_data(data or [], matrix or [], true_col, pred_col)
+    rec = _recommend(parsed, data=loaded)
+    if as_json:
+        echo_json(rec.to_json_dict())
+    else:
+        typer.echo(rec.to_text(), nl=False)

@@ -1,0 +1,474 @@
+"""The questionnaire's answers (:class:`Answers`) and its questions (:data:`QUESTIONS`).
+
+An answers file (YAML or JSON) uses exactly the keys of :class:`Answers`; anything else is refused
+with one sentence that names the key, the value and what is allowed::
+
+    task: multiclass
+    n_classes: 3
+    deployment_prevalence: unknown
+    class_weighting: equal
+    planned_metrics: [macro F1]
+
+The questions themselves — prompt, "why this matters" help naming the property each decides,
+allowed values, default and when they apply — are data in ``questions.yaml``.
+
+>>> a = Answers(task="binary", positive_class="spam", error_costs={"false_negative": 4, "false_positive": 1})
+>>> a.k, a.cost_ratio()
+(2, 4.0)
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, Union
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from .._exceptions import InputError
+from ._conditions import DERIVED_FACTS, validate_condition
+
+__all__ = [
+    "QUESTIONS",
+    "Answers",
+    "ErrorCosts",
+    "Question",
+    "answers_from_mapping",
+    "answers_to_yaml",
+    "error_key",
+    "error_sentence",
+    "format_validation_error",
+    "load_answers",
+]
+
+Label = Union[int, str]
+
+
+class ErrorCosts(BaseModel):
+    """Costs of the two binary errors, or a full cost matrix (rows true, columns predicted)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    false_negative: float | None = Field(None, gt=0, description="cost of missing a positive")
+    false_positive: float | None = Field(None, gt=0, description="cost of a false alarm")
+    matrix: list[list[float]] | None = Field(
+        None, description="k×k costs, rows = true class, columns = predicted, in the order of `classes`"
+    )
+
+    @model_validator(mode="after")
+    def _complete(self) -> ErrorCosts:
+        pair = (self.false_negative is None, self.false_positive is None)
+        if pair[0] != pair[1]:
+            given = "false_negative" if pair[1] else "false_positive"
+            missing = "false_positive" if pair[1] else "false_negative"
+            raise PydanticCustomError(
+                "answers",
+                "only {given} is given; give both false_negative and false_positive (positive numbers)",
+                {"key": f"error_costs.{missing}", "value": None, "given": given},
+            )
+        if pair[0] and self.matrix is None:
+            raise PydanticCustomError(
+                "answers",
+                "give false_negative and false_positive, or a cost matrix under 'matrix'",
+                {"key": "error_costs", "value": {}},
+            )
+        if self.matrix is not None:
+            k = len(self.matrix)
+            if k < 2 or any(len(row) != k for row in self.matrix):
+                raise PydanticCustomError(
+                    "answers", "the cost matrix must be square (k×k with k ≥ 2)",
+                    {"key": "error_costs.matrix", "value": self.matrix},
+                )
+            if any(not math.isfinite(c) or c < 0 for row in self.matrix for c in row):
+                raise PydanticCustomError(
+                    "answers", "cost matrix entries must be finite numbers ≥ 0",
+                    {"key": "error_costs.matrix", "value": self.matrix},
+                )
+        return self
+
+
+class Answers(BaseModel):
+    """A user's evaluation situation. Field names are the keys of an answers file."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    task: Literal["binary", "multiclass"] = "multiclass"
+    n_classes: int | None = Field(None, ge=2)
+    classes: list[Label] | None = None
+    positive_class: Label | None = None
+    deployment_prevalence: Literal["same", "shifted", "unknown"] = "unknown"
+    target_prevalence: dict[Label, float] | None = None
+    class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
+    class_weights: dict[Label, float] | None = None
+    chance_correction: Literal["required", "preferred", "not_needed"] = "preferred"
+    symmetric: bool = False
+    distance: bool = False
+    true_negatives_meaningful: bool | None = None
+    error_costs: ErrorCosts | None = None
+    strict_monotonicity: bool = False
+    ranking: bool = False
+    test_set_balanced: bool | None = None
+    probabilities: bool = False
+    planned_metrics: list[str] = Field(default_factory=list)
+    notes: str | None = None
+
+    # -- validation --------------------------------------------------------------------------
+    @model_validator(mode="before")
+    @classmethod
+    def _infer_task(cls, data: Any) -> Any:
+        """A file that gives two classes but no task is a binary task (three or more: multiclass)."""
+        if isinstance(data, Mapping) and data.get("task") is None:
+            n = data.get("n_classes")
+            classes = data.get("classes")
+            count = n if isinstance(n, int) and not isinstance(n, bool) else (
+                len(classes) if isinstance(classes, list) else None
+            )
+            if count is not None:
+                data = {**data, "task": "binary" if count == 2 else "multiclass"}
+            elif "task" in data:  # explicit null: the default
+                data = {k: v for k, v in data.items() if k != "task"}
+        return data
+
+    @field_validator("classes")
+    @classmethod
+    def _distinct(cls, v: list[Label] | None) -> list[Label] | None:
+        if v is None:
+            return v
+        if len(v) < 2:
+            raise PydanticCustomError("answers", "give at least two classes", {"key": "classes", "value": v})
+        seen: set[str] = set()
+        for x in v:
+            if str(x) in seen:
+                raise PydanticCustomError(
+                    "answers", "class {dup} is listed twice; class names must be distinct",
+                    {"key": "classes", "value": v, "dup": repr(x)},
+                )
+            seen.add(str(x))
+        return v
+
+    @field_validator("planned_metrics", mode="before")
+    @classmethod
+    def _one_name(cls, v: Any) -> Any:
+        if v is None:
+            return []
+        if isinstance(v, str):  # a single name is a list of one
+            return [v]
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Answers:
+        k = self.k
+        if self.n_classes is not None and self.classes is not None and self.n_classes != len(self.classes):
+            _fail("n_classes", self.n_classes, f"it must equal the number of classes listed ({len(self.classes)})")
+        if self.task == "binary" and k is not None and k != 2:
+            _fail("task", self.task, f"a binary task has exactly 2 classes, but {k} are given; use multiclass")
+        if self.task == "multiclass" and k is not None and k < 3:
+            _fail("task", self.task, "a task with 2 classes is binary; use binary")
+        if self.positive_class is not None and self.classes is not None and not self._known(self.positive_class):
+            _fail("positive_class", self.positive_class, "it must be one of the classes " + _names(self.classes) + ", or null")
+        for key in ("target_prevalence", "class_weights"):
+            mapping = getattr(self, key)
+            if mapping is None:
+                continue
+            for cls_, w in mapping.items():
+                if not math.isfinite(w) or w < 0:
+                    _fail(f"{key}.{cls_}", w, "shares and weights must be finite numbers ≥ 0")
+                if self.classes is not None and not self._known(cls_):
+                    _fail(key, {str(c): v for c, v in mapping.items()}, "its keys must be among the classes " + _names(self.classes))
+            if not mapping or sum(mapping.values()) <= 0:
+                _fail(key, dict(mapping), "give at least one class with a positive value")
+        if self.target_prevalence is not None and abs(sum(self.target_prevalence.values()) - 1.0) > 1e-3:
+            total = sum(self.target_prevalence.values())
+            _fail("target_prevalence", {str(c): v for c, v in self.target_prevalence.items()},
+                  f"the shares must sum to 1 (they sum to {total:g})")
+        if self.class_weighting == "custom" and self.class_weights is None:
+            _fail("class_weights", None, "class_weighting is custom, so give a mapping of class name to weight")
+        if self.class_weights is not None and self.class_weighting != "custom":
+            _fail("class_weights", {str(c): v for c, v in self.class_weights.items()},
+                  f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
+        costs = self.error_costs
+        if costs is not None and costs.matrix is not None and k is not None and len(costs.matrix) != k:
+            _fail("error_costs.matrix", costs.matrix, f"the cost matrix must be {k}×{k}, one row and column per class")
+        return self
+
+    def _known(self, label: Any) -> bool:
+        return self.classes is not None and any(str(label) == str(c) for c in self.classes)
+
+    # -- derived quantities -------------------------------------------------------------------
+    @property
+    def k(self) -> int | None:
+        """Number of classes if known (2 for a binary task)."""
+        if self.n_classes is not None:
+            return self.n_classes
+        if self.classes is not None:
+            return len(self.classes)
+        return 2 if self.task == "binary" else None
+
+    def costs(self) -> tuple[float, float] | None:
+        """``(cost_FN, cost_FP)`` for a binary task, from the pair or from a 2×2 cost matrix."""
+        c = self.error_costs
+        if c is None:
+            return None
+        if c.false_negative is not None and c.false_positive is not None:
+            return c.false_negative, c.false_positive
+        if (
+            c.matrix is not None and len(c.matrix) == 2 and self.positive_class is not None
+            and self.classes is not None
+        ):
+            pos = next(i for i, x in enumerate(self.classes) if str(x) == str(self.positive_class))
+            neg = 1 - pos
+            fn, fp = c.matrix[pos][neg], c.matrix[neg][pos]
+            if fn > 0 and fp > 0:
+                return float(fn), float(fp)
+        return None
+
+    def cost_ratio(self) -> float | None:
+        """``cost_FN / cost_FP`` (None without binary costs)."""
+        pair = self.costs()
+        return None if pair is None else pair[0] / pair[1]
+
+    def facts(self) -> dict[str, Any]:
+        """The answers plus the derived facts rules and questions are conditioned on."""
+        out = self.model_dump(mode="json")
+        k = self.k
+        costs = self.error_costs
+        out.update(
+            k=k,
+            multiclass=self.task == "multiclass" or (k is not None and k >= 3),
+            has_positive_class=self.positive_class is not None,
+            tn_meaningful=self.true_negatives_meaningful is not False,
+            has_costs=self.costs() is not None,
+            cost_ratio=self.cost_ratio(),
+            has_cost_matrix=costs is not None and costs.matrix is not None,
+            has_target_prevalence=self.target_prevalence is not None,
+            has_planned=bool(self.planned_metrics),
+            imbalanced=None if self.test_set_balanced is None else not self.test_set_balanced,
+            has_data=False,
+            n_systems=None,
+        )
+        return out
+
+    def to_file_dict(self) -> dict[str, Any]:
+        """JSON-ready answers in question order, leaving out what is null or empty."""
+        raw = self.model_dump(mode="json", exclude_none=True)
+        order = [q.key for q in QUESTIONS]
+        out = {key: raw[key] for key in order if key in raw and raw[key] != []}
+        if "error_costs" in out:
+            out["error_costs"] = {k: v for k, v in out["error_costs"].items() if v is not None}
+        return out
+
+
+def _names(labels: list[Any]) -> str:
+    return ", ".join(str(x) for x in labels)
+
+
+def _fail(key: str, value: Any, why: str) -> None:
+    raise PydanticCustomError("answers", why, {"key": key, "value": value})
+
+
+# ----------------------------------------------------------------------------------------------
+# Questions (data in questions.yaml)
+# ----------------------------------------------------------------------------------------------
+Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text"]
+
+
+class Question(BaseModel):
+    """One question of the questionnaire."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    key: str
+    prompt: str
+    help: str
+    decides: list[str]
+    kind: Kind
+    choices: list[str] = Field(default_factory=list)
+    default: Any = None
+    applies_when: dict[str, Any] | None = None
+    allowed: str
+
+    @model_validator(mode="after")
+    def _check(self) -> Question:
+        if self.key not in Answers.model_fields:
+            raise ValueError(f"question {self.key!r} is not a key of Answers")
+        facts = set(Answers.model_fields) | set(DERIVED_FACTS)
+        validate_condition(self.applies_when, facts, f"question {self.key}: applies_when")
+        return self
+
+
+@lru_cache(maxsize=1)
+def _load_questions() -> tuple[Question, ...]:
+    text = resources.files(__package__).joinpath("questions.yaml").read_text(encoding="utf-8")
+    questions = tuple(Question.model_validate(q) for q in yaml.safe_load(text))
+    keys = [q.key for q in questions]
+    missing = set(Answers.model_fields) - set(keys)
+    if missing or len(keys) != len(set(keys)):  # pragma: no cover - guarded by tests
+        raise RuntimeError(f"questions.yaml must ask every answers key once; missing {sorted(missing)}")
+    return questions
+
+
+QUESTIONS: tuple[Question, ...] = _load_questions()
+_BY_KEY = {q.key: q for q in QUESTIONS}
+_COST_KEYS = tuple(ErrorCosts.model_fields)
+
+
+# ----------------------------------------------------------------------------------------------
+# Loading and error sentences
+# ----------------------------------------------------------------------------------------------
+def _show(value: Any, limit: int = 60) -> str:
+    if isinstance(value, str):
+        text = repr(value)
+    elif value is None:
+        text = "null"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_TYPE_ERRORS = {
+    "bool_parsing", "bool_type", "int_parsing", "int_type", "int_from_float", "float_parsing",
+    "float_type", "string_type", "list_type", "dict_type", "model_type", "model_attributes_type",
+    "literal_error", "enum", "greater_than", "greater_than_equal", "finite_number", "missing",
+}
+
+
+_WRONG_TYPE = {t for t in _TYPE_ERRORS if t.endswith(("_type", "_parsing"))} | {"int_from_float"}
+_KIND_NAMES = {
+    "NoneType": "null", "dict": "a mapping", "list": "a list", "int": "an integer", "float": "a number",
+    "bool": "a boolean", "str": "a string",
+}
+
+
+def _key_of(loc: tuple[Any, ...]) -> str:
+    """``('classes', 0, 'str')`` → ``classes[0]``; drops pydantic's union-member tags."""
+    parts: list[str] = []
+    for i, item in enumerate(loc):
+        if isinstance(item, int):
+            parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
+        elif i == 0 or item in _COST_KEYS or (parts and parts[0] in ("target_prevalence", "class_weights") and len(parts) == 1):
+            parts.append(str(item))
+        # other strings are union tags ('int', 'str', 'list[...]') or '[key]' markers
+    return ".".join(parts) if parts else "answers"
+
+
+def _allowed_for(key: str) -> str:
+    top = key.split(".")[0].split("[")[0]
+    if top == "error_costs":
+        if "matrix" in key:
+            return "a square matrix of numbers ≥ 0 (rows = true class, columns = predicted)"
+        if key != "error_costs":
+            return "a positive number"
+    if top in ("target_prevalence", "class_weights") and "." in key:
+        return "a number ≥ 0"
+    if top == "classes" and "[" in key:
+        return "a class name (a string or an integer)"
+    q = _BY_KEY.get(top)
+    return q.allowed if q else "see `advisor ask` for the allowed keys"
+
+
+def error_key(error: Mapping[str, Any]) -> str:
+    """The answers key a pydantic error dict is about (``error_costs.false_negative``, ``classes[1]``)."""
+    ctx = error.get("ctx") or {}
+    if error["type"] == "answers" and "key" in ctx:
+        return str(ctx["key"])
+    if error["type"] == "extra_forbidden":
+        return ".".join(str(p) for p in error["loc"])
+    return _key_of(tuple(error["loc"]))
+
+
+def error_sentence(error: Mapping[str, Any], source: str = "answers", tail: str = "") -> str:
+    """One sentence for one pydantic error dict: the key, the value and what is allowed."""
+    loc = tuple(error["loc"])
+    if error["type"] == "extra_forbidden":
+        key = ".".join(str(p) for p in loc)
+        parent, _, leaf = key.rpartition(".")
+        pool = list(_COST_KEYS) if parent == "error_costs" else [q.key for q in QUESTIONS]
+        close = difflib.get_close_matches(leaf, pool, n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)} — " if close else ""
+        return (
+            f"{source}: unknown key {key!r} (value {_show(error['input'])}); {hint}"
+            f"the allowed keys are {', '.join(pool)}{tail}."
+        )
+    ctx = error.get("ctx") or {}
+    key = error_key(error)
+    if error["type"] == "answers":
+        value = ctx.get("value", error["input"])
+        return f"{source}: key {key!r} has the value {_show(value)}: {error['msg']}{tail}."
+    value = error["input"]
+    kind = _KIND_NAMES.get(type(value).__name__, type(value).__name__)
+    what = f" ({kind})" if error["type"] in _WRONG_TYPE and not isinstance(value, str) else ""
+    if error["type"] in _TYPE_ERRORS or error["type"].endswith("_type"):
+        why = f"allowed: {_allowed_for(key)}"
+    else:
+        msg = error["msg"].removeprefix("Value error, ")
+        why = f"{msg}; allowed: {_allowed_for(key)}"
+    return f"{source}: key {key!r} has the value {_show(value)}{what}; {why}{tail}."
+
+
+def format_validation_error(exc: ValidationError, source: str = "answers") -> str:
+    """Turn pydantic's error list into one sentence naming the key, the value and what is allowed."""
+    errors = exc.errors()
+    more = len({error_key(e) for e in errors}) - 1
+    tail = f" ({more} more problem{'s' if more > 1 else ''} after this one)" if more > 0 else ""
+    return error_sentence(errors[0], source, tail)
+
+
+def answers_from_mapping(data: Any, source: str = "answers") -> Answers:
+    """Validate a mapping (e.g. parsed YAML) into :class:`Answers`, or raise one-sentence InputError."""
+    if data is None:
+        data = {}
+    if isinstance(data, Answers):
+        return data
+    if not isinstance(data, Mapping):
+        raise InputError(
+            f"{source} must be a mapping of question keys to answers (e.g. 'task: binary'), "
+            f"not a {type(data).__name__}."
+        )
+    bad = [k for k in data if not isinstance(k, str)]
+    if bad:
+        raise InputError(f"{source}: key {_show(bad[0])} is not a question key; keys are names like 'task'.")
+    try:
+        return Answers.model_validate(dict(data))
+    except ValidationError as exc:
+        raise InputError(format_validation_error(exc, source)) from None
+
+
+def load_answers(path: str | Path) -> Answers:
+    """Read an answers file (YAML or JSON) into :class:`Answers`.
+
+    Raises
+    ------
+    InputError
+        One sentence naming the file, the key, its value and what is allowed.
+    """
+    p = Path(path)
+    text = p.read_text(encoding="utf-8")
+    source = f"answers file {str(p)!r}"
+    try:
+        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise InputError(f"{source} is not valid YAML{where} ({problem}).") from None
+    return answers_from_mapping(data, source)
+
+
+def answers_to_yaml(answers: Answers) -> str:
+    """The answers as YAML text, in question order (what ``advisor ask`` saves)."""
+    header = "# advisor answers — edit freely; `advisor recommend --answers FILE` reads this file.\n"
+    return header + yaml.safe_dump(answers.to_file_dict(), sort_keys=False, allow_unicode=True, width=100)

@@ -1,0 +1,612 @@
+"""The rule engine: answers (+ data) → fired rules → property terms → ranked catalogue metrics.
+
+Steps
+-----
+1. Facts: the answers, derived facts and — with data — what the data shows (:mod:`._infer`).
+2. Every rule of ``rules.yaml`` whose condition holds fires; its ``require``/``forbid`` terms filter
+   the catalogue's applicable metrics, its ``prefer`` terms rank them.
+3. A property claim counts when its status is accepted (``binary_only`` counts as ``holds`` for two
+   classes) **and the property checker verified it**. If no metric passes on verified claims alone,
+   published claims are used and an ``unverified_claims`` warning says so.
+4. Impossibility theorems (``impossibilities`` in the rule book): when a situation demands a set of
+   properties no measure can have, the engine says so and takes the stated way out.
+5. Conflicts: if no metric meets every requirement, the requirement with the lowest priority is
+   dropped (then re-added if possible) and a ``conflicting_requirements`` warning names it.
+6. Score = Σ weights of the preferred properties a metric verifiably has + a small bonus for the
+   papers' own suggestions (only a tie-breaker: below any property's weight). The best is primary.
+7. Complementary and discouraged metrics, warnings, checks, duties and the planned metrics'
+   comments follow; every step leaves a rationale entry naming the answers and properties behind it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..catalogue._models import Catalogue, MetricRecord, PropertyClaim
+from ._answers import Answers, answers_from_mapping
+from ._conditions import DERIVED_FACTS, holds
+from ._infer import apply_data, data_warnings, summarize
+from ._planned import Resolution, default_resolver, resolve_name
+from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation, Warning
+from ._rules import PropertyTerm, Rule, RuleBook, Suggestion, load_rules
+
+__all__ = ["recommend"]
+
+_STATUS_WORDS = {
+    "holds": "holds",
+    "fails": "fails",
+    "binary_only": "holds for two classes only",
+    "after_calibration": "holds only after prevalence calibration",
+    "conditional": "holds only under a condition",
+}
+
+
+@dataclass(frozen=True)
+class _Active:
+    """A property term of a fired rule."""
+
+    term: PropertyTerm
+    kind: str  # require | prefer | forbid
+    rule: Rule
+
+
+class _Fmt(string.Formatter):
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if value is None:
+            return "not given"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        try:
+            return super().format_field(value, format_spec)
+        except (TypeError, ValueError):
+            return str(value)
+
+
+class _Ctx(dict):
+    def __missing__(self, key: str) -> str:  # validated at load time; defensive only
+        return "?"
+
+
+def _render(template: str, ctx: dict[str, Any]) -> str:
+    return " ".join(_Fmt().vformat(template, (), _Ctx(ctx)).split())
+
+
+# ----------------------------------------------------------------------------------------------
+# Claims
+# ----------------------------------------------------------------------------------------------
+def _claim(metric: MetricRecord, term: PropertyTerm, k: int | None) -> tuple[bool, bool, PropertyClaim | None]:
+    """(the claim satisfies the term, the claim is verified, the claim)."""
+    claim = metric.properties.get(term.property)
+    if claim is None:
+        return False, False, None
+    ok = claim.status in term.accept or (claim.status == "binary_only" and k == 2 and "holds" in term.accept)
+    if ok and term.detail is not None:
+        cc = claim.chance_correction
+        ok = cc is not None and bool(getattr(cc, term.detail))
+    return ok, claim.verified, claim
+
+
+def _phrase(metric: MetricRecord, term: PropertyTerm, k: int | None) -> str:
+    """E.g. ``prevalence_invariance fails (seed 000 Table 5; verified)``."""
+    ok, _, claim = _claim(metric, term, k)
+    if claim is None:
+        return f"{term.label} is not stated in the catalogue"
+    if term.detail is not None and claim.status in ("holds", "binary_only"):
+        cc = claim.chance_correction
+        word = f"holds but not {term.detail}" if not ok else f"holds ({term.detail})"
+        if cc is None and not ok:
+            word = f"holds, {term.detail} not stated"
+    else:
+        word = _STATUS_WORDS.get(claim.status, claim.status)
+        if claim.status == "binary_only" and k == 2:
+            word = "holds (two classes)"
+        if claim.status == "conditional" and claim.condition:
+            word = f"holds only if {claim.condition}"
+    checked = "verified" if claim.verified else "not verified by the checker"
+    return f"{term.label} {word} ({claim.source}; {checked})"
+
+
+def _satisfies(m: MetricRecord, a: _Active, k: int | None, trust_claims: bool) -> bool:
+    ok, verified, _ = _claim(m, a.term, k)
+    if a.kind == "forbid":
+        return not ok  # a claimed holds is enough to exclude
+    return ok and (verified or trust_claims)
+
+
+def _violates(m: MetricRecord, a: _Active, k: int | None) -> bool:
+    ok, _, _ = _claim(m, a.term, k)
+    return ok if a.kind == "forbid" else not ok
+
+
+# ----------------------------------------------------------------------------------------------
+# Candidates
+# ----------------------------------------------------------------------------------------------
+def _applicable(cat: Catalogue, answers: Answers) -> list[MetricRecord]:
+    """Metrics that can be computed as decision metrics for this task (no aliases, no probabilities)."""
+    binary = answers.task == "binary"
+    out = []
+    for m in cat.metrics.values():
+        if m.alias_of or m.needs_probabilities:
+            continue
+        if m.binary_only:
+            if not binary:
+                continue
+            sym = m.properties.get("class_symmetry")
+            if answers.positive_class is None and not (sym and sym.status in ("holds", "binary_only")):
+                continue  # a class-asymmetric binary metric needs a positive class
+            if m.id == "f_beta" and answers.cost_ratio() is None:
+                continue  # Fβ without costs is F1
+        out.append(m)
+    return out
+
+
+def _filter(pool: list[MetricRecord], terms: list[_Active], k: int | None) -> tuple[list[MetricRecord], bool]:
+    """Metrics meeting every term on verified claims, else on published claims (flag True)."""
+    for trust in (False, True):
+        passing = [m for m in pool if all(_satisfies(m, a, k, trust) for a in terms)]
+        if passing:
+            return passing, trust
+    return [], True
+
+
+def _resolve_conflicts(
+    pool: list[MetricRecord], terms: list[_Active], k: int | None
+) -> tuple[list[MetricRecord], list[_Active], list[_Active], bool]:
+    """Drop the lowest-priority terms until some metric passes, then re-add what still fits."""
+    kept = list(terms)
+    dropped: list[_Active] = []
+    passing, trusted = _filter(pool, kept, k)
+    for a in sorted(terms, key=lambda a: a.term.priority):
+        if passing:
+            break
+        kept.remove(a)
+        dropped.append(a)
+        passing, trusted = _filter(pool, kept, k)
+    for a in sorted(dropped, key=lambda a: -a.term.priority):
+        trial, t = _filter(pool, [*kept, a], k)
+        if trial:
+            kept.append(a)
+            dropped.remove(a)
+            passing, trusted = trial, t
+    if not passing:  # nothing at all: rank the whole pool
+        passing, trusted = pool, True
+    return passing, kept, dropped, trusted
+
+
+# ----------------------------------------------------------------------------------------------
+# The engine
+# ----------------------------------------------------------------------------------------------
+class _Run:
+    def __init__(self, answers: Answers, cat: Catalogue, book: RuleBook, resolver: Callable[[str], Any]) -> None:
+        self.answers = answers
+        self.cat = cat
+        self.book = book
+        self.settings = book.settings
+        self.resolver = resolver
+        self.k = answers.k
+        self.facts: dict[str, Any] = answers.facts()
+        self.warnings: list[Warning] = []
+        self.rationale: list[RationaleEntry] = []
+
+    # -- helpers --------------------------------------------------------------------------------
+    def name(self, mid: str) -> str:
+        m = self.cat.metrics.get(mid)
+        return m.name if m else mid
+
+    def answers_of(self, facts: Iterable[str]) -> dict[str, Any]:
+        """The answer keys (with their values) behind a set of facts."""
+        dumped = self.answers.model_dump(mode="json")
+        out: dict[str, Any] = {}
+        for f in sorted(facts):
+            keys = DERIVED_FACTS[f][0] if f in DERIVED_FACTS else (f,)
+            for key in keys:
+                if key in dumped:
+                    out[key] = dumped[key]
+        return out
+
+    def warn(self, code: str, message: str) -> None:
+        for w in self.warnings:
+            if w.code == code and w.message == message:
+                return
+        self.warnings.append(Warning(code=code, message=message))
+
+    def ctx(self, **extra: Any) -> dict[str, Any]:
+        c = dict(self.facts)
+        costs = self.answers.costs()
+        if costs is not None:
+            fn, fp = costs
+            c.update(cost_fn=fn, cost_fp=fp, beta_squared=fn / fp, beta=math.sqrt(fn / fp))
+        c["small_k"] = self.settings.small_k
+        c["shares"] = _mapping_text(self.answers.target_prevalence)
+        c["weights"] = _mapping_text(self.answers.class_weights)
+        c.update(extra)
+        return c
+
+    # -- main -----------------------------------------------------------------------------------
+    def run(self) -> Recommendation:
+        fired = [r for r in self.book.rules if holds(r.when, self.facts)]
+        self.fired = fired
+        terms = [_Active(t, kind, r) for r in fired for kind in ("require", "prefer", "forbid") for t in getattr(r, kind)]
+        pool = _applicable(self.cat, self.answers)
+        imp_complementary = self.impossibilities(terms, pool)
+        hard = [a for a in terms if a.kind != "prefer"]
+        prefs = [a for a in terms if a.kind == "prefer"]
+        passing, kept, dropped, trusted = _resolve_conflicts(pool, hard, self.k)
+        self.kept = kept
+        if dropped:
+            self.conflict_warning(kept, dropped)
+        if trusted:
+            self.warn("unverified_claims", (
+                "No metric meets the requirements on claims the property checker verified; the "
+                "published (unverified) claims were used for: "
+                + ", ".join(sorted({a.term.label for a in kept})) + "."
+            ))
+        ranked = self.rank(passing, prefs, fired)
+        primary = ranked[0][0]
+        if primary.id == "f_beta" and self.answers.cost_ratio() == 1.0:
+            primary = next((m for m, _ in ranked if m.id == "f1"), primary)
+        self.primary = primary
+        choice = self.primary_choice(primary, ranked, kept, prefs, fired)
+        ctx = self.ctx(primary=primary.id, primary_name=primary.name)
+        complementary = self.complementary(fired, imp_complementary, ranked, ctx)
+        discouraged = self.discouraged(fired, terms, ctx)
+        self.rule_warnings(fired, ctx)
+        self.planned(kept, complementary, discouraged)
+        self.checks(fired, complementary)
+        for r in fired:
+            self.rationale.append(RationaleEntry(
+                rule=r.id, title=r.title, text=_render(r.rationale, ctx), source=r.source,
+                answers=self.answers_of(r.facts), properties=r.properties,
+                duties=[_render(d.text, ctx) for d in r.duties if holds(d.when, self.facts)],
+            ))
+        return Recommendation(
+            primary=choice, complementary=complementary, discouraged=discouraged,
+            warnings=self.warnings, rationale=self.rationale, answers=self.answers,
+        )
+
+    # -- impossibility --------------------------------------------------------------------------
+    def impossibilities(self, terms: list[_Active], pool: list[MetricRecord]) -> list[Suggestion]:
+        out: list[Suggestion] = []
+        for imp in self.book.impossibilities:
+            required = {a.term.property for a in terms if a.kind == "require"}
+            demanded = required | {a.term.property for a in terms if a.kind == "prefer"}
+            if not set(imp.properties) <= demanded or len(set(imp.properties) & required) < imp.min_required:
+                continue
+            probe = [_Active(PropertyTerm(property=p, why=""), "require", self.fired[0]) for p in imp.properties]
+            if any(all(_satisfies(m, a, self.k, True) for a in probe) for m in pool):
+                continue  # the catalogue disagrees with the theorem: say nothing
+            self.warn(imp.code, _render(imp.message, self.ctx()))
+            for a in [a for a in terms if a.kind == "require" and a.term.property in imp.replace]:
+                new = imp.replace[a.term.property]
+                i = terms.index(a)
+                if new is None:
+                    del terms[i]
+                    continue
+                terms[i] = _Active(a.term.model_copy(update={
+                    "property": new, "detail": None,
+                    "why": f"{a.term.why} — approximately, because of the impossibility theorem",
+                }), a.kind, a.rule)
+            out.extend(imp.complementary)
+            self.rationale.append(RationaleEntry(
+                rule=imp.id, title="Impossibility theorem", text=_render(imp.message, self.ctx()),
+                source=imp.source,
+                properties=list(dict.fromkeys([*imp.properties, *imp.replace, *(v for v in imp.replace.values() if v)])),
+                answers=self.answers_of({f for r in self.fired for a in terms if a.rule is r
+                                         and a.term.property in imp.properties for f in r.facts}),
+            ))
+        return out
+
+    def conflict_warning(self, kept: list[_Active], dropped: list[_Active]) -> None:
+        lost = "; ".join(f"{a.term.label} ({a.kind}d by rule {a.rule.id}: {a.term.why})" for a in dropped)
+        keep = ", ".join(sorted({f"{a.term.label}" for a in kept})) or "nothing"
+        self.warn("conflicting_requirements", (
+            f"No metric in the catalogue meets all requirements at once; dropped the least important: "
+            f"{lost}. Kept: {keep}."
+        ))
+        facts = {f for a in dropped for f in a.rule.facts} | {f for a in kept for f in a.rule.facts}
+        self.rationale.append(RationaleEntry(
+            rule="conflicting_requirements", title="Requirements that cannot all be met",
+            text=f"Dropped {', '.join(a.term.label for a in dropped)} (lowest priority) so that a metric "
+                 f"meets the rest: {keep}.",
+            answers=self.answers_of(facts),
+            properties=sorted({a.term.property for a in (*dropped, *kept)}),
+        ))
+
+    # -- ranking --------------------------------------------------------------------------------
+    def rank(self, passing: list[MetricRecord], prefs: list[_Active], fired: list[Rule]) -> list[tuple[MetricRecord, float]]:
+        bonus: dict[str, float] = {}
+        first_seen: dict[str, int] = {}
+        for r in fired:
+            live = [s for s in r.primary if holds(s.when, self.facts)]
+            for pos, s in enumerate(live):
+                bonus[s.metric] = bonus.get(s.metric, 0.0) + self.settings.suggestion_bonus / (pos + 1)
+                first_seen.setdefault(s.metric, len(first_seen))
+        order = {mid: i for i, mid in enumerate(self.cat.metrics)}
+        scored = []
+        for m in passing:
+            score = bonus.get(m.id, 0.0)
+            for a in prefs:
+                ok, verified, _ = _claim(m, a.term, self.k)
+                if ok:
+                    score += a.term.weight * (1.0 if verified else self.settings.unverified_weight)
+            scored.append((m, round(score, 9)))
+        scored.sort(key=lambda t: (-t[1], first_seen.get(t[0].id, 10**6), order.get(t[0].id, 10**6)))
+        return scored
+
+    def params(self, m: MetricRecord, suggestions: list[Suggestion]) -> dict[str, Any]:
+        ctx = self.ctx()
+        out: dict[str, Any] = {}
+        sym = m.properties.get("class_symmetry")
+        if m.binary_only and self.answers.positive_class is not None and not (sym and sym.status == "holds"):
+            out["positive_label"] = self.answers.positive_class
+        if m.id == "f_beta":
+            out["beta"] = ctx.get("beta", 1.0)
+        for s in suggestions:
+            if s.metric == m.id:
+                for key, value_name in s.params.items():
+                    if ctx.get(value_name) is not None:
+                        out[key] = ctx[value_name]
+        return out
+
+    def primary_choice(self, m: MetricRecord, ranked: list[tuple[MetricRecord, float]], kept: list[_Active],
+                       prefs: list[_Active], fired: list[Rule]) -> MetricChoice:
+        required = [a for a in kept if a.kind == "require"]
+        forbidden = [a for a in kept if a.kind == "forbid"]
+        has = [a for a in prefs if _claim(m, a.term, self.k)[0]]
+        parts = []
+        if required:
+            parts.append("required: " + "; ".join(_phrase(m, a.term, self.k) for a in required))
+        if forbidden:
+            parts.append("must not have: " + "; ".join(_phrase(m, a.term, self.k) for a in forbidden))
+        if has:
+            parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
+        score = ranked[0][1]
+        runner = f"; runner-up {ranked[1][0].name} ({ranked[1][0].id}, score {ranked[1][1]:g})" if len(ranked) > 1 else ""
+        suggested = [r.id for r in fired for s in r.primary if s.metric == m.id and holds(s.when, self.facts)]
+        why = f" It is the choice the papers name in rule(s) {', '.join(suggested)}." if suggested else ""
+        reason = (
+            f"{m.name} leads with score {score:g} — " + ("; ".join(parts) or "no property was demanded")
+            + f"{runner}.{why} {m.interpretation}"
+        ).strip()
+        rule_facts = {f for a in (*required, *forbidden, *has) for f in a.rule.facts}
+        self.rationale.append(RationaleEntry(
+            rule="primary", title=f"Primary metric: {m.name}", text=reason,
+            source="; ".join(sorted({a.rule.source for a in (*required, *forbidden)})),
+            answers=self.answers_of(rule_facts),
+            properties=list(dict.fromkeys(a.term.property for a in (*required, *forbidden, *has))),
+        ))
+        suggestions = [s for r in fired for s in r.primary if holds(s.when, self.facts)]
+        return MetricChoice(metric=m.id, name=m.name, params=self.params(m, suggestions), reason=reason)
+
+    # -- beside and against --------------------------------------------------------------------
+    def complementary(self, fired: list[Rule], extra: list[Suggestion], ranked: list[tuple[MetricRecord, float]],
+                      ctx: dict[str, Any]) -> list[Advice]:
+        out: dict[str, Advice] = {}
+        suggestions = [s for r in fired for s in r.complementary if holds(s.when, self.facts)] + extra
+        for s in suggestions:
+            m = self.cat.metrics.get(s.metric)
+            if m is None or m.id == self.primary.id or not self._computable(m):
+                continue
+            reason = _render(s.reason, ctx)
+            if m.id in out:
+                if reason not in out[m.id].reason:
+                    out[m.id] = out[m.id].model_copy(update={"reason": out[m.id].reason + "; " + reason})
+                continue
+            out[m.id] = Advice(metric=m.id, name=m.name, reason=reason, params=self.params(m, suggestions))
+        n_extra = max((r.ranked_complementary for r in fired), default=0)
+        for m, score in ranked[1:]:
+            if n_extra <= 0:
+                break
+            if m.id in out or any(self.book.equivalent(m.id, other) for other in [self.primary.id, *out]):
+                continue
+            out[m.id] = Advice(
+                metric=m.id, name=m.name, params=self.params(m, []),
+                reason=f"runner-up among the metrics meeting every requirement (score {score:g}); "
+                       "metrics differ in their rankings, so report it too (seed 000 §8)",
+            )
+            n_extra -= 1
+        return list(out.values())
+
+    def _computable(self, m: MetricRecord) -> bool:
+        if m.needs_probabilities:
+            return self.answers.probabilities
+        if m.binary_only:
+            return self.answers.task == "binary" and (
+                self.answers.positive_class is not None
+                or (m.properties.get("class_symmetry") is not None
+                    and m.properties["class_symmetry"].status in ("holds", "binary_only"))
+            )
+        return True
+
+    def discouraged(self, fired: list[Rule], terms: list[_Active], ctx: dict[str, Any]) -> list[Advice]:
+        out: dict[str, Advice] = {}
+        for r in fired:
+            own = [a for a in terms if a.rule is r]
+            for d in r.discouraged:
+                m = self.cat.metrics.get(d.metric)
+                if m is None or m.id == self.primary.id or not holds(d.when, self.facts):
+                    continue
+                if m.binary_only and self.answers.task != "binary":
+                    continue
+                parts = []
+                if d.because:
+                    hits = [a for a in own if a.term.property in d.because and _violates(m, a, self.k)]
+                    if not hits and not d.reason:
+                        self.rationale.append(RationaleEntry(
+                            rule=r.id, title="Catalogue disagrees",
+                            text=f"Rule {r.id} would discourage {m.name} for lacking "
+                                 f"{', '.join(d.because)}, but the catalogue says it has them; not discouraged.",
+                            properties=list(d.because), answers=self.answers_of(r.facts),
+                        ))
+                        continue
+                    parts += [f"{_phrase(m, a.term, self.k)}, but {a.term.why}" for a in hits]
+                if d.reason:
+                    parts.append(_render(d.reason, ctx))
+                reason = "; ".join(parts) + f" (rule {r.id}; {r.source}). Use {self.primary.name} instead."
+                if m.id not in out:
+                    out[m.id] = Advice(metric=m.id, name=m.name, reason=reason)
+        return list(out.values())
+
+    def rule_warnings(self, fired: list[Rule], ctx: dict[str, Any]) -> None:
+        for r in fired:
+            for w in r.warnings:
+                if holds(w.when, self.facts):
+                    self.warn(w.code, _render(w.message, ctx))
+
+    def checks(self, fired: list[Rule], complementary: list[Advice]) -> None:
+        groups = {
+            "primary": [self.primary.id],
+            "complementary": [a.metric for a in complementary],
+            "planned": [i for res in self.resolutions for i in res.ids],
+        }
+        warned: dict[str, set[str]] = {}
+        for r in fired:
+            for c in r.checks:
+                ids: list[str] = []
+                for t in c.targets:
+                    if t == "holders":
+                        among = PropertyTerm(property=c.among or c.property, why="")
+                        ids += [m.id for m in _applicable(self.cat, self.answers) if _claim(m, among, self.k)[0]]
+                    else:
+                        ids += groups[t]
+                term = PropertyTerm(property=c.property, why="")
+                lacking = []
+                for mid in dict.fromkeys(ids):
+                    m = self.cat.metrics.get(mid)
+                    if m is None or m.needs_probabilities:
+                        continue
+                    ok, _, claim = _claim(m, term, self.k)
+                    if claim is not None and not ok and m.id not in warned.get(c.code, set()):
+                        lacking.append(m)
+                warned.setdefault(c.code, set()).update(m.id for m in lacking)
+                if lacking:
+                    names = ", ".join(f"{m.name} ({_STATUS_WORDS.get(m.properties[c.property].status)})" for m in lacking)
+                    self.warn(c.code, _render(c.message, self.ctx(metrics=names, primary_name=self.primary.name)))
+
+    # -- planned metrics ------------------------------------------------------------------------
+    def planned(self, kept: list[_Active], complementary: list[Advice], discouraged: list[Advice]) -> None:
+        self.resolutions: list[Resolution] = [resolve_name(n, self.resolver, self.cat) for n in self.answers.planned_metrics]
+        ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
+        for res in self.resolutions:
+            for nc in self.book.name_checks:
+                if nc.ambiguous_between:
+                    hit = res.ambiguous and set(nc.ambiguous_between) <= set(res.ids)
+                else:
+                    hit = res.ids == [nc.resolves_to] and bool(re.search(nc.pattern or "", res.name.lower()))
+                if hit:
+                    self.warn(nc.code, _render(nc.message, {**ctx, "name": res.name}))
+            comments = []
+            if not res.known:
+                self.warn("unknown_metric", (
+                    f"The planned metric {res.name!r} is not in the catalogue"
+                    + (f" ({res.note})" if res.note else "") + "; `advisor metrics` lists the known names."
+                ))
+                comments.append(f"{res.name!r}: not in the catalogue, so nothing can be said about its properties.")
+            for mid in res.ids:
+                comments.append(self.comment_planned(res, mid, kept, complementary, discouraged))
+            facts = {f for a in kept for f in a.rule.facts}
+            self.rationale.append(RationaleEntry(
+                rule="planned_metric", title=f"Planned: {res.name}",
+                text=" ".join(comments) + (f" Catalogue note: {res.note}" if res.note and res.known else ""),
+                answers={"planned_metrics": self.answers.planned_metrics, **self.answers_of(facts)},
+                properties=list(dict.fromkeys(a.term.property for a in kept)),
+            ))
+
+    def comment_planned(self, res: Resolution, mid: str, kept: list[_Active], complementary: list[Advice],
+                        discouraged: list[Advice]) -> str:
+        m = self.cat.metrics[mid]
+        label = f"{res.name!r} → {m.name} ({mid})"
+        if mid == self.primary.id:
+            return f"{label}: fits — it is the recommended primary metric."
+        if not self._computable(m):
+            why = "needs probabilities" if m.needs_probabilities else "is defined for binary tasks with a positive class only"
+            return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
+        bad = [a for a in kept if _violates(m, a, self.k)]
+        beside = next((c for c in complementary if c.metric == mid), None)
+        if bad and beside is not None:
+            reason = "; ".join(_phrase(m, a.term, self.k) for a in bad)
+            return (f"{label}: not as the lead metric ({reason}), but report it beside "
+                    f"{self.primary.name}: {beside.reason}.")
+        if bad:
+            reason = "; ".join(f"{_phrase(m, a.term, self.k)}, but {a.term.why}" for a in bad)
+            text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"
+            if not any(d.metric == mid for d in discouraged):
+                discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))
+            return f"{label}: {text}."
+        if not any(c.metric == mid for c in complementary):
+            complementary.append(Advice(
+                metric=mid, name=m.name, params=self.params(m, []),
+                reason=f"you planned it ({res.name!r}) and it meets every requirement"
+                       + (f" ({', '.join(sorted({a.term.label for a in kept}))})" if kept else ""),
+            ))
+        return f"{label}: fits — it meets every requirement; report it beside {self.primary.name}."
+
+
+def _mapping_text(mapping: dict[Any, float] | None) -> str:
+    if not mapping:
+        return "not given"
+    return ", ".join(f"{k}: {v:g}" for k, v in mapping.items())
+
+
+def recommend(
+    answers: Answers | dict[str, Any],
+    data: Any = None,
+    *,
+    catalogue: Catalogue | None = None,
+    rules: RuleBook | None = None,
+    resolver: Callable[[str], Any] | None = None,
+) -> Recommendation:
+    """Recommend a primary metric, metrics to report beside it and metrics to avoid, with reasons.
+
+    Parameters
+    ----------
+    answers : Answers or mapping
+        The questionnaire's answers (a mapping is validated like an answers file).
+    data : PredictionSet, ConfusionMatrix or mapping of name → ConfusionMatrix, optional
+        Predictions or matrices: the task, classes, balance, number of systems and probabilities are
+        read from them, and ``undefined_values`` / ``small_sample`` warnings added.
+    catalogue, rules, resolver
+        Alternatives to the packaged catalogue, rule book and name resolver (for tests).
+
+    Returns
+    -------
+    Recommendation
+        ``.to_json_dict()`` gives ``{"primary": {"metric", "params"}, "complementary": [...],
+        "discouraged": [...], "warnings": [...], "rationale": [...], "answers": {...}}``.
+    """
+    if not isinstance(answers, Answers):
+        answers = answers_from_mapping(answers)
+    book = rules or load_rules()
+    if catalogue is None:
+        from ..catalogue import get_catalogue
+
+        catalogue = get_catalogue()
+    resolver = resolver or default_resolver()
+    pre_warnings: list[Warning] = []
+    data_entry: RationaleEntry | None = None
+    summary = None
+    if data is not None:
+        summary = summarize(data)
+        answers, mismatch, notes = apply_data(answers, summary, book.settings)
+        pre_warnings += mismatch + data_warnings(summary, book.settings)
+        data_entry = RationaleEntry(
+            rule="data", title="What the data shows", text="From the data: " + "; ".join(notes) + ".",
+            source="advisor (data inference)",
+            answers={k: v for k, v in answers.model_dump(mode="json").items()
+                     if k in ("task", "n_classes", "classes", "test_set_balanced", "ranking", "probabilities")},
+        )
+    run = _Run(answers, catalogue, book, resolver)
+    if summary is not None:
+        run.facts.update(
+            has_data=True, n_systems=len(summary.systems),
+            imbalanced=not summary.balanced(book.settings.balance_ratio),
+        )
+    run.warnings.extend(pre_warnings)
+    if data_entry is not None:
+        run.rationale.append(data_entry)
+    return run.run()

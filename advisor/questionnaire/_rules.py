@@ -1,0 +1,329 @@
+"""Schema of the rule book (``rules.yaml``), validated by pydantic when first used.
+
+A rule is data: a condition over the facts of a situation and its effects —
+
+* ``require`` / ``prefer`` / ``forbid``: catalogue properties a lead metric must have, should have
+  (weighted), or must not have. Each term names the property, the claim statuses accepted (a
+  ``binary_only`` claim counts as ``holds`` when the task has two classes), for chance correction
+  optionally ``strict`` or ``complete``, and why it matters in this situation.
+* ``primary`` / ``complementary`` / ``discouraged``: metrics the cited papers name. A primary
+  suggestion only breaks ties among metrics that pass the property filter; a discouraged metric is
+  checked against the catalogue (the properties in ``because`` must really be violated).
+* ``duties`` (reporting duties), ``warnings`` (code + message template), ``checks`` (warn when a
+  chosen or planned metric lacks a property), ``params`` (e.g. β of Fβ).
+* ``source`` (seed + section) and ``rationale`` (why, in words naming answers and properties).
+
+Templates may use the facts (answers and derived facts) and the computed values listed in
+:data:`TEMPLATE_VALUES`.
+"""
+
+from __future__ import annotations
+
+import string
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..catalogue._models import PROPERTY_IDS, PropertyStatus
+from ._answers import Answers
+from ._conditions import DERIVED_FACTS, condition_facts, validate_condition
+
+__all__ = [
+    "KNOWN_FACTS",
+    "TEMPLATE_VALUES",
+    "Discouragement",
+    "Impossibility",
+    "NameCheck",
+    "PropertyCheck",
+    "PropertyTerm",
+    "Rule",
+    "RuleBook",
+    "Settings",
+    "Suggestion",
+    "WarningSpec",
+    "load_rules",
+]
+
+KNOWN_FACTS: set[str] = set(Answers.model_fields) | set(DERIVED_FACTS)
+
+# values computed by the engine that templates may use besides the facts
+TEMPLATE_VALUES = {
+    "beta": "β of Fβ, √(cost_FN / cost_FP)",
+    "beta_squared": "β² = cost_FN / cost_FP",
+    "cost_fn": "cost of a false negative",
+    "cost_fp": "cost of a false positive",
+    "primary": "id of the primary metric",
+    "primary_name": "name of the primary metric",
+    "metrics": "names of the metrics a check or name check is about",
+    "name": "the planned metric name a name check is about",
+    "small_k": "largest number of classes reported class by class",
+    "shares": "target_prevalence, written out",
+    "weights": "class_weights, written out",
+}
+
+
+def _template_fields(text: str) -> set[str]:
+    fields = set()
+    for _, name, _, _ in string.Formatter().parse(text):
+        if name:
+            fields.add(name.split(".")[0].split("[")[0].split("!")[0].split(":")[0])
+    return fields
+
+
+def _check_template(text: str) -> str:
+    unknown = _template_fields(text) - KNOWN_FACTS - set(TEMPLATE_VALUES)
+    if unknown:
+        raise ValueError(f"template uses unknown value(s) {sorted(unknown)}: {text[:60]!r}")
+    return text
+
+
+def _check_condition(value: Any) -> Any:
+    validate_condition(value, KNOWN_FACTS)
+    return value
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("reason", "message", "text", "rationale", check_fields=False)
+    @classmethod
+    def _templates(cls, v: str | None) -> str | None:
+        return v if v is None else _check_template(v)
+
+    @field_validator("when", check_fields=False)
+    @classmethod
+    def _conditions(cls, v: Any) -> Any:
+        return _check_condition(v)
+
+
+class PropertyTerm(_Strict):
+    property: str
+    detail: Literal["strict", "complete"] | None = None
+    accept: list[PropertyStatus] = Field(default_factory=lambda: ["holds"])
+    weight: float = Field(1.0, gt=0, description="prefer only: points for having the property")
+    priority: int = Field(50, description="require/forbid: higher is kept longer when requirements conflict")
+    why: str
+
+    @field_validator("property")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in PROPERTY_IDS:
+            raise ValueError(f"unknown property {v!r}; use one of {', '.join(PROPERTY_IDS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _detail(self) -> PropertyTerm:
+        if self.detail is not None and self.property != "chance_correction":
+            raise ValueError("'detail' (strict/complete) applies to chance_correction only")
+        return self
+
+    @property
+    def label(self) -> str:
+        return f"{self.property} ({self.detail})" if self.detail else self.property
+
+
+class Suggestion(_Strict):
+    metric: str
+    reason: str
+    when: dict[str, Any] | None = None
+    params: dict[str, str] = Field(default_factory=dict, description="param name → template value name")
+
+
+
+class Discouragement(_Strict):
+    metric: str
+    because: list[str] = Field(
+        default_factory=list, description="properties of this rule's terms the metric violates"
+    )
+    reason: str | None = None
+    when: dict[str, Any] | None = None
+
+
+    @model_validator(mode="after")
+    def _some_reason(self) -> Discouragement:
+        if not self.because and not self.reason:
+            raise ValueError(f"discouraging {self.metric} needs 'because' (properties) or a 'reason'")
+        return self
+
+
+class WarningSpec(_Strict):
+    code: str
+    message: str
+    when: dict[str, Any] | None = None
+
+
+
+Target = Literal["primary", "complementary", "planned", "holders"]
+
+
+class PropertyCheck(_Strict):
+    """Warn (one warning, listing them) when metrics in ``targets`` lack ``property`` at this k.
+
+    ``holders`` are all applicable catalogue metrics that have the property ``among`` (e.g. the
+    chance-corrected ones).
+    """
+
+    code: str
+    property: str
+    targets: list[Target]
+    among: str | None = None
+    message: str
+
+
+    @field_validator("property", "among")
+    @classmethod
+    def _known(cls, v: str | None) -> str | None:
+        if v is not None and v not in PROPERTY_IDS:
+            raise ValueError(f"unknown property {v!r}")
+        return v
+
+    @model_validator(mode="after")
+    def _among(self) -> PropertyCheck:
+        if ("holders" in self.targets) != (self.among is not None):
+            raise ValueError("the 'holders' target and 'among' go together")
+        return self
+
+
+class Duty(_Strict):
+    text: str
+    when: dict[str, Any] | None = None
+
+
+
+class Rule(_Strict):
+    id: str
+    title: str
+    when: dict[str, Any] = Field(default_factory=dict)
+    require: list[PropertyTerm] = Field(default_factory=list)
+    prefer: list[PropertyTerm] = Field(default_factory=list)
+    forbid: list[PropertyTerm] = Field(default_factory=list)
+    primary: list[Suggestion] = Field(default_factory=list)
+    complementary: list[Suggestion] = Field(default_factory=list)
+    ranked_complementary: int = Field(0, ge=0, description="also suggest this many runners-up")
+    discouraged: list[Discouragement] = Field(default_factory=list)
+    params: dict[str, str] = Field(default_factory=dict)
+    duties: list[Duty] = Field(default_factory=list)
+    warnings: list[WarningSpec] = Field(default_factory=list)
+    checks: list[PropertyCheck] = Field(default_factory=list)
+    source: str
+    rationale: str
+
+
+    @model_validator(mode="after")
+    def _because_known(self) -> Rule:
+        own = {t.property for t in (*self.require, *self.prefer, *self.forbid)}
+        for d in self.discouraged:
+            missing = set(d.because) - own
+            if missing:
+                raise ValueError(
+                    f"rule {self.id}: discouraging {d.metric} because of {sorted(missing)}, "
+                    "which the rule neither requires, prefers nor forbids"
+                )
+        if "seed" not in self.source and "decision theory" not in self.source:
+            raise ValueError(f"rule {self.id}: source must cite a seed passage, e.g. 'seed 000 §8'")
+        return self
+
+    @property
+    def properties(self) -> list[str]:
+        """Every property the rule rests on, in order of appearance."""
+        seen: list[str] = []
+        for p in [t.property for t in (*self.require, *self.prefer, *self.forbid)] + [
+            c.property for c in self.checks
+        ] + [c.among for c in self.checks if c.among]:
+            if p not in seen:
+                seen.append(p)
+        return seen
+
+    @property
+    def facts(self) -> set[str]:
+        """Every fact the rule's conditions mention."""
+        out = condition_facts(self.when)
+        for part in (*self.primary, *self.complementary, *self.discouraged, *self.warnings, *self.duties):
+            out |= condition_facts(part.when)
+        return out
+
+
+class Impossibility(_Strict):
+    """A set of properties no measure can have at once (a theorem), and the way out taken."""
+
+    id: str
+    properties: list[str]
+    min_required: int = Field(2, ge=1, description="fires when all are demanded and this many required")
+    replace: dict[str, str | None] = Field(
+        description="required property → the weaker one kept instead (null: dropped)"
+    )
+    complementary: list[Suggestion] = Field(default_factory=list)
+    code: str
+    message: str
+    source: str
+
+
+
+class NameCheck(_Strict):
+    """A warning about a planned metric's *name* (e.g. the two formulas called "macro F1")."""
+
+    code: str
+    ambiguous_between: list[str] = Field(default_factory=list)
+    resolves_to: str | None = None
+    pattern: str | None = Field(None, description="regular expression the lower-cased name must match")
+    message: str
+    source: str
+
+
+    @model_validator(mode="after")
+    def _some_test(self) -> NameCheck:
+        if not self.ambiguous_between and self.resolves_to is None:
+            raise ValueError(f"name check {self.code}: give ambiguous_between or resolves_to")
+        return self
+
+
+class Settings(_Strict):
+    small_k: int = Field(5, ge=2, description="report per-class recall up to this many classes")
+    min_class_items: int = Field(30, ge=1, description="small_sample below this many items in a class")
+    min_items: int = Field(100, ge=1, description="small_sample below this many items overall")
+    balance_ratio: float = Field(1.2, ge=1, description="test set counts as balanced if max/min class size ≤ this")
+    suggestion_bonus: float = Field(0.5, ge=0, description="points for being a rule's first primary suggestion")
+    unverified_weight: float = Field(0.0, ge=0, le=1, description="share of a preference's weight for an unverified claim")
+
+
+class RuleBook(_Strict):
+    settings: Settings = Field(default_factory=Settings)
+    rules: list[Rule]
+    impossibilities: list[Impossibility] = Field(default_factory=list)
+    name_checks: list[NameCheck] = Field(default_factory=list)
+    same_ranking: list[list[str]] = Field(default_factory=list)
+
+    def equivalent(self, a: str, b: str) -> bool:
+        """Whether two metrics always rank systems alike (listed together in ``same_ranking``)."""
+        return a == b or any(a in group and b in group for group in self.same_ranking)
+
+    @model_validator(mode="after")
+    def _unique(self) -> RuleBook:
+        ids = [r.id for r in self.rules]
+        dupes = {i for i in ids if ids.count(i) > 1}
+        if dupes:
+            raise ValueError(f"duplicate rule ids {sorted(dupes)}")
+        return self
+
+    def metric_ids(self) -> set[str]:
+        """Every metric id the rule book names (tests check them against the catalogue)."""
+        out: set[str] = set()
+        for r in self.rules:
+            out |= {s.metric for s in (*r.primary, *r.complementary)} | {d.metric for d in r.discouraged}
+        for imp in self.impossibilities:
+            out |= {s.metric for s in imp.complementary}
+        for nc in self.name_checks:
+            out |= set(nc.ambiguous_between) | ({nc.resolves_to} if nc.resolves_to else set())
+        for group in self.same_ranking:
+            out |= set(group)
+        return out
+
+
+@lru_cache(maxsize=1)
+def load_rules() -> RuleBook:
+    """The packaged rule book, validated."""
+    text = resources.files(__package__).joinpath("rules.yaml").read_text(encoding="utf-8")
+    return RuleBook.model_validate(yaml.safe_load(text))
