@@ -34,10 +34,10 @@ def compute(
         None, "--counts", show_default=False, help="A true,pred,count table (e.g. a GROUP BY result); repeatable.",
     ),
     true_col: Optional[str] = typer.Option(
-        None, "--true-col", show_default=False, help="True-label column [predictions: y_true, counts: true].",
+        None, "--true-col", show_default=False, help="True-label column (default y_true; for --counts tables, true).",
     ),
     pred_col: Optional[str] = typer.Option(
-        None, "--pred-col", show_default=False, help="Predicted-label column [predictions: y_pred, counts: pred].",
+        None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred; for --counts tables, pred).",
     ),
     count_col: str = typer.Option("count", "--count-col", help="Count column of --counts tables."),
     metrics: Optional[str] = typer.Option(
