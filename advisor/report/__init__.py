@@ -1,0 +1,35 @@
+"""Report generator: from answers and predictions to the evaluation section, in every format.
+
+Stages (each a pydantic model or a pure function, so a report can be re-rendered from its JSON):
+
+1. :func:`build_report` computes everything — recommendation, metrics, intervals, winners,
+   per-class tables, chance levels, undefined values, figure data, references — into a
+   :class:`ReportContext`.
+2. :func:`render_report` turns a context into Markdown, LaTeX, HTML, PDF or JSON through the
+   sandboxed Jinja templates in ``templates/``.
+3. :func:`methods_paragraph` writes the methods paragraph alone, from the answers (no data).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "FORMATS": "._render",
+    "ReportContext": "._models",
+    "build_report": "._build",
+    "methods_paragraph": "._methods",
+    "render_report": "._render",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'advisor.report' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value

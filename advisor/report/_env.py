@@ -1,0 +1,131 @@
+"""Sandboxed Jinja environments, one per output format, with escaping that cannot be forgotten.
+
+* Every environment is an :class:`~jinja2.sandbox.ImmutableSandboxedEnvironment`: templates cannot
+  reach Python internals or mutate the context, and user strings are only ever *data* — no template
+  is built from user text, so ``{{ 7*7 }}`` in a class name stays literal.
+* Autoescaping is on in every format. HTML uses Jinja's own escaping; for Markdown and LaTeX a
+  ``finalize`` hook escapes every value that is not already :class:`~markupsafe.Markup` with the
+  format's escaper, so each ``{{ … }}`` is escaped unless a filter deliberately produced markup
+  (``math``, ``cite``, numbers).
+* LaTeX templates use ``((* … *))`` for statements and ``((( … )))`` for expressions, so TeX braces
+  never collide with Jinja syntax.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import FileSystemLoader, StrictUndefined
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
+
+from ._escape import html_escape, latex_escape, markdown_escape
+
+__all__ = ["environment", "fmt_num", "template_dir"]
+
+_ESCAPERS: dict[str, Callable[[object], str]] = {
+    "html": html_escape,
+    "md": markdown_escape,
+    "tex": latex_escape,
+}
+
+
+def template_dir() -> Path:
+    """``advisor/templates`` in an installed wheel, else ``<repository>/templates``."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "report.html.j2").is_file():
+            return candidate
+    raise FileNotFoundError("advisor's report templates are missing (expected advisor/templates or templates/).")
+
+
+def fmt_num(value: Any, digits: int = 4) -> str:
+    """A number as the reports print it: fixed ``digits`` decimals; undefined → ``n/a``.
+
+    >>> fmt_num(0.81234), fmt_num(None), fmt_num(float("inf")), fmt_num(3.0, 0)
+    ('0.8123', 'n/a', 'inf', '3')
+    """
+    if value is None:
+        return "n/a"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return "n/a"
+    if math.isnan(v):
+        return "n/a"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    s = f"{v:.{digits}f}"
+    if s.startswith("-") and float(s) == 0:
+        s = s[1:]
+    return s
+
+
+def fmt_count(value: Any) -> str:
+    """Counts: integers without decimals, fractional masses with two."""
+    if value is None:
+        return "n/a"
+    v = float(value)
+    return f"{v:.0f}" if v.is_integer() else f"{v:.2f}"
+
+
+def _make_finalize(escape: Callable[[object], str]) -> Callable[[Any], Any]:
+    def finalize(value: Any) -> Any:
+        if isinstance(value, Markup):
+            return value
+        if value is None:
+            return Markup("")
+        return Markup(escape(value))
+
+    return finalize
+
+
+def _make_join(escape: Callable[[object], str]) -> Callable[..., Markup]:
+    def join(items: Iterable[Any], sep: str = ", ") -> Markup:
+        parts = [v if isinstance(v, Markup) else Markup(escape(v)) for v in items]
+        return Markup(escape(sep) if not isinstance(sep, Markup) else sep).join(parts)
+
+    return join
+
+
+@lru_cache(maxsize=8)
+def environment(fmt: str) -> ImmutableSandboxedEnvironment:
+    """The sandboxed environment for ``fmt`` (``html``, ``md`` or ``tex``), cached."""
+    escape = _ESCAPERS[fmt]
+    options: dict[str, Any] = {
+        "loader": FileSystemLoader(str(template_dir())),
+        "autoescape": True,
+        "undefined": StrictUndefined,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "keep_trailing_newline": True,
+    }
+    if fmt != "html":
+        options["finalize"] = _make_finalize(escape)
+    if fmt == "tex":
+        options.update(
+            block_start_string="((*",
+            block_end_string="*))",
+            variable_start_string="(((",
+            variable_end_string=")))",
+            comment_start_string="((=",
+            comment_end_string="=))",
+        )
+    env = ImmutableSandboxedEnvironment(**options)
+
+    def esc(value: Any) -> Markup:
+        return value if isinstance(value, Markup) else Markup(escape(value))
+
+    env.filters["esc"] = esc
+    env.filters["join"] = _make_join(escape)
+    env.filters["num"] = lambda v, digits=4: Markup(escape(fmt_num(v, digits)))
+    env.filters["count"] = lambda v: Markup(escape(fmt_count(v)))
+    env.filters["capitalize_first"] = lambda v: esc(str(v)[:1].upper() + str(v)[1:])
+    env.filters["anchor"] = lambda v: Markup(re.sub(r"[^A-Za-z0-9_-]", "-", str(v)))
+    env.filters["pct"] = lambda v, digits=0: Markup(escape("n/a" if v is None else f"{100 * float(v):.{digits}f}%"))
+    return env

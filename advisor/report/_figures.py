@@ -1,0 +1,303 @@
+"""The report's figures, drawn with matplotlib from the report context alone.
+
+Five figures (each skipped when the data cannot support it):
+
+``confusion``   row-normalised confusion-matrix heatmap per system, counts written in the cells;
+``metrics``     recommended metrics by system: point estimate and bootstrap interval;
+``recall``      per-class recall of every system (grouped bars);
+``ranking``     agreement between the rankings that different metrics give the systems (Kendall's τ_b);
+``prevalence``  the primary metric as one class's share sweeps its range (observed share marked).
+
+matplotlib is imported lazily and used without pyplot (no backend or global state); every figure is drawn inside an
+``rc_context`` so the caller's settings are untouched. SVG output has its text as paths and no
+external references; PDF output is for LaTeX's ``\\includegraphics``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ._models import ReportContext
+
+__all__ = ["Figure", "render_figures"]
+
+# Okabe–Ito palette: distinguishable with the common colour-vision deficiencies.
+_PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+_RC = {
+    "font.size": 8.0,
+    "axes.titlesize": 9.0,
+    "axes.labelsize": 8.0,
+    "xtick.labelsize": 7.5,
+    "ytick.labelsize": 7.5,
+    "legend.fontsize": 7.5,
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans"],
+    "svg.hashsalt": "advisor-report",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "figure.dpi": 100,
+    "pdf.fonttype": 42,
+}
+
+_WIDTH = 6.3  # inches: the text width of an A4 page with 2.5 cm margins
+
+
+@dataclass
+class Figure:
+    """One drawn figure: its id, caption (plain text) and the bytes/text in each format asked for."""
+
+    id: str
+    caption: str
+    svg: str | None = None
+    pdf: bytes | None = None
+
+
+def _text(s: object, limit: int = 24) -> str:
+    """User text for matplotlib: no mathtext (``$`` escaped), shortened for axis labels."""
+    s = " ".join(str(s).split())
+    if len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return s.replace("$", r"\$")
+
+
+def _colour(i: int) -> str:
+    return _PALETTE[i % len(_PALETTE)]
+
+
+class _Factory:
+    """Creates figures without pyplot: no global figure registry, no backend switching."""
+
+    def __init__(self) -> None:
+        from matplotlib.figure import Figure as _MplFigure
+
+        self._cls = _MplFigure
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], squeeze: bool = True) -> Any:
+        fig = self._cls(figsize=figsize)
+        axes = fig.subplots(nrows, ncols, squeeze=squeeze)
+        return fig, axes
+
+
+def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    import numpy as np
+
+    systems = [s for s in ctx.systems if s.confusion]
+    if not systems or ctx.task is None:
+        return None
+    k = ctx.task.k
+    ncol = min(len(systems), 2 if k > 6 else 3)
+    nrow = -(-len(systems) // ncol)
+    side = _WIDTH / ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(_WIDTH, side * nrow * 0.92), squeeze=False)
+    labels = [_text(lab, 12) for lab in ctx.task.labels]
+    annotate = k <= 6  # larger matrices: the count tables beside the figure carry the numbers
+    for ax, sysrep in zip(axes.flat, systems):
+        counts = np.asarray(sysrep.confusion, dtype=float)
+        rows = counts.sum(axis=1, keepdims=True)
+        norm = np.divide(counts, rows, out=np.zeros_like(counts), where=rows > 0)
+        ax.pcolormesh(norm, cmap="Blues", vmin=0.0, vmax=1.0, edgecolors="white", linewidth=0.4)
+        ax.set_xlim(0, k)
+        ax.set_ylim(k, 0)
+        ax.set_aspect("equal")
+        ax.set_title(_text(sysrep.name, 40))
+        ax.set_xticks([i + 0.5 for i in range(k)])
+        ax.set_yticks([i + 0.5 for i in range(k)])
+        fs = 7.0 if k <= 6 else max(4.5, 7.0 - 0.25 * (k - 6))
+        ax.set_xticklabels(labels, rotation=90 if k > 4 else 0, fontsize=fs)
+        ax.set_yticklabels(labels, fontsize=fs)
+        ax.set_xlabel("predicted class")
+        ax.set_ylabel("true class")
+        ax.spines[:].set_visible(False)
+        if annotate:
+            for i in range(k):
+                for j in range(k):
+                    c = counts[i, j]
+                    txt = f"{c:.0f}" if float(c).is_integer() else f"{c:.1f}"
+                    ax.text(j + 0.5, i + 0.5, txt, ha="center", va="center", fontsize=fs - 0.5,
+                            color="white" if norm[i, j] > 0.55 else "#222222")
+    for ax in list(axes.flat)[len(systems):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    cap = ("Confusion matrices (rows: true class, columns: predicted class). Colour: share of the true "
+           "class (row-normalised)" + ("; numbers: counts." if annotate else "."))
+    return fig, cap
+
+
+def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    rec = [m for m in ctx.recommended if any(m.id in s.values for s in ctx.systems)]
+    if not rec or not ctx.systems:
+        return None
+    m_count, s_count = len(rec), len(ctx.systems)
+    fig, ax = plt.subplots(figsize=(_WIDTH, 0.55 + 0.32 * m_count * max(1.0, s_count / 2.5)))
+    step = 0.7 / max(s_count, 1)
+    for si, sysrep in enumerate(ctx.systems):
+        for mi, m in enumerate(rec):
+            y = mi + (si - (s_count - 1) / 2) * step
+            iv = sysrep.intervals.get(m.id)
+            x = iv.estimate if iv is not None else sysrep.values.get(m.id)
+            if x is None:
+                continue
+            if iv is not None and iv.low is not None and iv.high is not None:
+                ax.plot([iv.low, iv.high], [y, y], color=_colour(si), lw=1.6, solid_capstyle="butt")
+            ax.plot([x], [y], "o", color=_colour(si), ms=4.5, label=_text(sysrep.name, 30) if mi == 0 else None)
+    ax.set_yticks(range(m_count))
+    ax.set_yticklabels([_text(m.name, 34) for m in rec])
+    ax.invert_yaxis()
+    ax.grid(axis="x", color="#dddddd", lw=0.6)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("value" + (" (point estimate and bootstrap interval)" if ctx.intervals else ""))
+    if s_count > 1:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25 if m_count < 4 else -0.12),
+                  ncol=min(s_count, 4), frameon=False)
+    fig.tight_layout()
+    cap = "Recommended metrics by system" + (
+        f": point estimates with {ctx.intervals.confidence:.0%} bootstrap intervals." if ctx.intervals else "."
+    )
+    return fig, cap
+
+
+def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    import numpy as np
+
+    systems = [s for s in ctx.systems if s.per_class]
+    if not systems or ctx.task is None:
+        return None
+    k, s_count = ctx.task.k, len(systems)
+    fig, ax = plt.subplots(figsize=(_WIDTH, 2.6 if k <= 20 else 3.2))
+    width = 0.8 / s_count
+    x = np.arange(k)
+    for si, sysrep in enumerate(systems):
+        vals = [np.nan if r.recall is None else r.recall for r in sysrep.per_class]
+        ax.bar(x + (si - (s_count - 1) / 2) * width, vals, width * 0.92, color=_colour(si),
+               label=_text(sysrep.name, 30))
+    ax.set_xticks(x)
+    ax.set_xticklabels([_text(lab, 14) for lab in ctx.task.labels], rotation=90 if k > 8 else 0,
+                       fontsize=7 if k <= 20 else 5.5)
+    ax.set_ylim(0, 1.0)
+    ax.set_ylabel("recall")
+    ax.set_xlabel("true class")
+    ax.grid(axis="y", color="#dddddd", lw=0.6)
+    ax.set_axisbelow(True)
+    if s_count > 1:
+        ax.legend(loc="lower right", ncol=min(s_count, 4), frameon=True, framealpha=0.9)
+    fig.tight_layout()
+    return fig, "Per-class recall of each system (the share of each true class predicted correctly)."
+
+
+def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    import numpy as np
+
+    rk = ctx.figures.ranking
+    if rk is None or len(rk.metrics) < 2 or len(ctx.systems) < 2:
+        return None
+    tau = np.array([[np.nan if v is None else v for v in row] for row in rk.kendall], dtype=float)
+    names = []
+    for mid in rk.metrics:
+        try:
+            names.append(_text(ctx.metric(mid).name, 28))
+        except KeyError:
+            names.append(_text(mid, 28))
+    n = len(names)
+    side = min(_WIDTH, 1.6 + 0.24 * n)
+    fig, ax = plt.subplots(figsize=(side + 0.9, side))
+    im = ax.pcolormesh(np.ma.masked_invalid(tau), cmap="RdBu", vmin=-1, vmax=1, edgecolors="white", linewidth=0.3)
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks([i + 0.5 for i in range(n)])
+    ax.set_yticks([i + 0.5 for i in range(n)])
+    ax.set_xticklabels(names, rotation=90, fontsize=6.5)
+    ax.set_yticklabels(names, fontsize=6.5)
+    ax.spines[:].set_visible(False)
+    if n <= 14 and len(ctx.systems) > 2:
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(tau[i, j]):
+                    ax.text(j + 0.5, i + 0.5, f"{tau[i, j]:.1f}", ha="center", va="center", fontsize=5.5,
+                            color="white" if abs(tau[i, j]) > 0.6 else "#222222")
+    cbar = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="Kendall's τ_b")
+    cbar.solids.set_rasterized(False)
+    cbar.outline.set_visible(False)
+    fig.tight_layout()
+    cap = ("Agreement between the rankings of the systems by different metrics (Kendall's τ_b of the "
+           "point-estimate rankings; 1: same order, −1: reversed, blank: undefined because of ties).")
+    if len(ctx.systems) == 2:
+        cap += " With two systems each ranking is a single comparison, so τ_b is +1 or −1."
+    return fig, cap
+
+
+def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    curves = ctx.figures.prevalence
+    if not curves or ctx.figures.prevalence_metric is None:
+        return None
+    try:
+        mname = ctx.metric(ctx.figures.prevalence_metric).name
+    except KeyError:
+        mname = ctx.figures.prevalence_metric
+    fig, ax = plt.subplots(figsize=(_WIDTH * 0.75, 2.6))
+    for si, c in enumerate(curves):
+        vals = [float("nan") if v is None else v for v in c.value]
+        ax.plot(c.share, vals, color=_colour(si), lw=1.4, label=_text(c.system, 30))
+        if c.observed_value is not None:
+            ax.plot([c.observed_share], [c.observed_value], "o", color=_colour(si), ms=4)
+    ax.axvline(curves[0].observed_share, color="#777777", lw=0.8, ls="--")
+    cls = _text(ctx.figures.prevalence_class or "", 20)
+    ax.set_xlabel(f"share of class {cls} in the evaluated population")
+    ax.set_ylabel(_text(mname, 30))
+    ax.set_xlim(0, 1)
+    ax.grid(color="#eeeeee", lw=0.6)
+    ax.set_axisbelow(True)
+    if len(curves) > 1:
+        ax.legend(frameon=False)
+    fig.tight_layout()
+    cap = (f"Sensitivity of the primary metric to prevalence: its value if class {ctx.figures.prevalence_class} "
+           "made up the share on the horizontal axis (other classes keeping their relative sizes, per-class "
+           "recall and confusion pattern unchanged). Dashed line and dots: the test set.")
+    return fig, cap
+
+
+_DRAWERS = {
+    "confusion": _confusion,
+    "metrics": _metrics,
+    "recall": _recall,
+    "ranking": _ranking,
+    "prevalence": _prevalence,
+}
+
+
+def render_figures(ctx: ReportContext, formats: tuple[str, ...] = ("svg",)) -> list[Figure]:
+    """Draw every figure the context supports, in each of ``formats`` (``"svg"``, ``"pdf"``)."""
+    return list(_iter_figures(ctx, formats))
+
+
+def _iter_figures(ctx: ReportContext, formats: tuple[str, ...]) -> Iterator[Figure]:
+    if not ctx.systems:
+        return
+    import matplotlib
+
+    plt = _Factory()
+
+    with matplotlib.rc_context(_RC):
+        for fid, draw in _DRAWERS.items():
+            drawn = draw(ctx, plt)
+            if drawn is None:
+                continue
+            fig, caption = drawn
+            out = Figure(fid, caption)
+            try:
+                if "svg" in formats:
+                    buf = io.StringIO()
+                    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+                    out.svg = buf.getvalue()
+                if "pdf" in formats:
+                    bbuf = io.BytesIO()
+                    fig.savefig(bbuf, format="pdf", metadata={"CreationDate": None, "Creator": None})
+                    out.pdf = bbuf.getvalue()
+            finally:
+                fig.clear()
+            yield out

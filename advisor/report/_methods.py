@@ -1,0 +1,394 @@
+r"""The methods paragraph: which metrics and why, their formulas, conventions, chance and intervals.
+
+The text is assembled as :class:`~advisor.report._models.Paragraph` objects made of spans (plain
+text, trusted math, citations) so that each output format renders it with its own escaping, math
+and citation style. It needs only the answers and the recommendation; with data the paragraphs also
+report the undefined values met, the chance levels measured on the test set and how the intervals
+were computed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
+
+__all__ = ["build_methods", "methods_paragraph", "PROPERTY_WORDS", "VARIANT_NOTES"]
+
+#: How each catalogue property is said in running text.
+PROPERTY_WORDS: dict[str, str] = {
+    "opitz_monotonicity": "monotone (a correct prediction never lowers the score)",
+    "class_sensitivity": "class-sensitive",
+    "class_decomposability": "class-decomposable (an unweighted mean of per-class scores)",
+    "prevalence_invariance": "prevalence-invariant (rescaling the size of a true class leaves it unchanged)",
+    "chance_correction": "chance-corrected",
+    "max_agreement": "maximal for perfect agreement",
+    "min_agreement": "minimal for complete disagreement",
+    "class_symmetry": "invariant to renaming the classes",
+    "symmetry": "symmetric in the two labelings",
+    "distance": "a distance (it satisfies the triangle inequality)",
+    "monotonicity": "monotone (moving an item onto the diagonal raises it)",
+    "strong_monotonicity": "strongly monotone",
+    "constant_baseline": "constant-baseline (every random labeling gets the same expected score)",
+    "approximate_constant_baseline": "approximately constant-baseline",
+}
+
+#: Variants named in words, so no "macro F1" is ever left ambiguous (seed 001).
+VARIANT_NOTES: dict[str, str] = {
+    "macro_f1": ("“macro F1” here is the unweighted mean of the per-class F1 scores (“averaged F1”, "
+                 "scikit-learn's average='macro'), not the F1 of macro-averaged precision and recall"),
+    "f1_of_averages": ("this is the harmonic mean of macro precision and macro recall (“F1 of averages”), "
+                       "not the mean of the per-class F1 scores"),
+    "weighted_f1": "per-class F1 scores weighted by class size (scikit-learn's average='weighted')",
+    "micro_f1": "for single-label classification micro F1 equals accuracy",
+    "macro_recall": "macro recall is balanced accuracy",
+    "minority_weighted_f1": "the harmonic mean of weighted precision and recall with weights favouring rare classes",
+}
+_VARIANT_CITES = {"macro_f1": ("Burst", "2019"), "f1_of_averages": ("Burst", "2019")}
+
+_ANSWER_WORDS: dict[str, dict[Any, str]] = {
+    "deployment_prevalence": {
+        "same": "the class distribution in deployment matches the test set",
+        "shifted": "the class distribution in deployment differs from the test set",
+        "unknown": "the class distribution in deployment is unknown",
+    },
+    "class_weighting": {
+        "equal": "every class matters equally",
+        "per_instance": "every item matters equally",
+        "custom": "classes carry custom weights",
+    },
+    "chance_correction": {
+        "required": "a random or constant classifier must get a fixed, known score",
+        "preferred": "chance correction is preferred",
+    },
+}
+
+# which properties each answer makes relevant (what the methods paragraph argues with)
+_RELEVANT: list[tuple[str, Any, tuple[str, ...]]] = [
+    ("deployment_prevalence", ("shifted", "unknown"), ("prevalence_invariance",)),
+    ("class_weighting", ("equal",), ("class_decomposability", "prevalence_invariance")),
+    ("chance_correction", ("required", "preferred"), ("chance_correction", "constant_baseline")),
+    ("symmetric", (True,), ("symmetry",)),
+    ("distance", (True,), ("distance",)),
+    ("strict_monotonicity", (True,), ("monotonicity", "strong_monotonicity")),
+]
+
+
+class _Text:
+    """Accumulates spans; adjacent text is merged."""
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+
+    def t(self, text: str) -> _Text:
+        if text:
+            if self.spans and self.spans[-1].kind == "text":
+                self.spans[-1] = Span(kind="text", text=self.spans[-1].text + text)
+            else:
+                self.spans.append(Span(kind="text", text=text))
+        return self
+
+    def m(self, tex: str) -> _Text:
+        self.spans.append(Span(kind="math", text=tex))
+        return self
+
+    def b(self, text: str) -> _Text:
+        self.spans.append(Span(kind="strong", text=text))
+        return self
+
+    def cite(self, keys: Sequence[str]) -> _Text:
+        keys = [k for k in dict.fromkeys(keys) if k]
+        if keys:
+            self.t(" ")
+            self.spans.append(Span(kind="cite", keys=keys))
+        return self
+
+    def para(self, heading: str | None = None) -> Paragraph:
+        return Paragraph(heading=heading, spans=self.spans)
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def _join_words(items: Sequence[str]) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def situation(answers: Mapping[str, Any], task: TaskInfo | None = None) -> list[str]:
+    """The answers that shaped the choice, as plain phrases (user strings unescaped)."""
+    out: list[str] = []
+    kind = answers.get("task") or (task.kind if task else None)
+    k = answers.get("n_classes") or (len(answers["classes"]) if answers.get("classes") else None)
+    if task is not None:
+        k = task.k
+    if kind == "binary":
+        out.append("a binary task")
+    elif kind:
+        out.append(f"a multi-class task with {k} classes" if k else "a multi-class task")
+    pos = answers.get("positive_class")
+    if pos is not None:
+        out.append(f"class “{pos}” is of special interest")
+    for key, words in _ANSWER_WORDS.items():
+        val = answers.get(key)
+        if val in words:
+            out.append(words[val])
+    if answers.get("target_prevalence"):
+        out.append("a target class distribution is known")
+    if answers.get("true_negatives_meaningful") is False:
+        out.append("true negatives are not meaningful")
+    costs = answers.get("error_costs") or {}
+    if costs.get("false_negative") and costs.get("false_positive"):
+        out.append(f"a missed positive costs {costs['false_negative']:g} times what a false alarm costs "
+                   f"{costs['false_positive']:g}" if costs["false_positive"] != 1 else
+                   f"a missed positive costs {costs['false_negative']:g} times as much as a false alarm")
+    if answers.get("symmetric"):
+        out.append("the two labelings are interchangeable")
+    if answers.get("distance"):
+        out.append("a true distance is needed")
+    if answers.get("strict_monotonicity"):
+        out.append("every corrected error must raise the score")
+    if answers.get("ranking"):
+        out.append("several systems are ranked")
+    if answers.get("test_set_balanced") is True:
+        out.append("the test set is balanced")
+    if answers.get("probabilities"):
+        out.append("predicted probabilities are available")
+    return out
+
+
+def relevant_properties(answers: Mapping[str, Any]) -> list[str]:
+    props: list[str] = []
+    for key, values, ids in _RELEVANT:
+        if answers.get(key) in values:
+            props += [p for p in ids if p not in props]
+    return props
+
+
+def _fmt(v: float | None, digits: int) -> str:
+    from ._env import fmt_num
+
+    return fmt_num(v, digits)
+
+
+def build_methods(
+    answers: Mapping[str, Any],
+    recommendation: Mapping[str, Any],
+    metrics: Sequence[MetricEntry],
+    *,
+    property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]] | None = None,
+    cite: Any = None,
+    cite_source: Any = None,
+    task: TaskInfo | None = None,
+    convention: str = "zero",
+    undefined_count: int | None = None,
+    chance: Sequence[ChanceRow] = (),
+    intervals: IntervalSettings | None = None,
+    n_systems: int = 0,
+    digits: int = 4,
+) -> list[Paragraph]:
+    """The methods paragraphs.
+
+    ``property_status[metric][property] = (status, bib keys)`` comes from the catalogue; ``cite`` maps
+    (author substring, year) to a BibTeX key or None; ``cite_source`` maps a free-text source
+    ("Opitz 2024, §8") to BibTeX keys.
+    """
+    cite = cite or (lambda author, year: None)
+    cite_source = cite_source or (lambda source: [])
+    property_status = property_status or {}
+    rec = [m for m in metrics if m.role != "appendix"]
+    primary = next((m for m in rec if m.role == "primary"), None)
+    paras: list[Paragraph] = []
+
+    # 1. choice of metrics ------------------------------------------------------------------
+    p = _Text()
+    sit = situation(answers, task)
+    if sit:
+        p.t("The evaluation situation, as described in the questionnaire: " + "; ".join(sit) + ". ")
+    if primary is not None:
+        p.t("We report ").b(primary.name).t(" as the primary metric")
+        if primary.params:
+            p.t(" (" + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                                 for k, v in primary.params.items()) + ")")
+        if primary.reason:
+            p.t(": " + primary.reason.rstrip(".") )
+        p.cite(primary.references)
+        p.t(". ")
+    props = relevant_properties(answers)
+    for m in rec:
+        status = property_status.get(m.id, {})
+        holds = [(pid, status[pid][1]) for pid in props if pid in status and status[pid][0] == "holds"]
+        fails = [(pid, status[pid][1]) for pid in props if pid in status and status[pid][0] == "fails"]
+        binary = [(pid, status[pid][1]) for pid in props if pid in status and status[pid][0] == "binary_only"]
+        if not (holds or fails or binary):
+            continue
+        p.t(f"{m.name} is ")
+        parts = []
+        if holds:
+            parts.append(_join_words([PROPERTY_WORDS.get(pid, pid) for pid, _ in holds]))
+        if binary:
+            parts.append(_join_words([PROPERTY_WORDS.get(pid, pid).split(" (")[0] for pid, _ in binary])
+                         + " for two classes only")
+        if fails:
+            parts.append("not " + _join_words([PROPERTY_WORDS.get(pid, pid).split(" (")[0] for pid, _ in fails]))
+        p.t("; ".join(parts))
+        p.cite([k for _, keys in holds + fails + binary for k in keys])
+        p.t(". ")
+    comp = [m for m in rec if m.role == "complementary"]
+    if comp:
+        p.t("Beside it we report ")
+        for i, m in enumerate(comp):
+            if i:
+                p.t("; " if i < len(comp) - 1 else "; and ")
+            p.b(m.name)
+            if m.reason:
+                p.t(" (" + m.reason.rstrip(".") + ")")
+            p.cite(m.references)
+        p.t(".")
+    paras.append(p.para("Choice of metrics"))
+
+    steps = [r for r in recommendation.get("rationale") or [] if (r if isinstance(r, str) else _get(r, "text"))]
+    if steps:
+        r = _Text()
+        r.t("The recommendation rests on these steps, each tied to the answers and to the properties it uses:")
+        para = r.para("Reasoning")
+        for item in steps:
+            it = _Text()
+            if isinstance(item, str):
+                it.t(item.strip())
+            else:
+                title = str(_get(item, "title") or "").strip()
+                if title:
+                    it.b(title.rstrip(".") + ".").t(" ")
+                it.t(str(_get(item, "text")).strip())
+                it.cite(cite_source(_get(item, "source")))
+            para.items.append(it.spans)
+        paras.append(para)
+
+    disc = recommendation.get("discouraged") or []
+    if disc:
+        d = _Text()
+        d.t("We do not lead with ")
+        for i, item in enumerate(disc):
+            if i:
+                d.t("; " if i < len(disc) - 1 else "; nor with ")
+            d.b(str(_get(item, "name") or _get(item, "metric")))
+            reason = _get(item, "reason")
+            if reason:
+                d.t(" (" + str(reason).rstrip(".") + ")")
+        d.t(".")
+        paras.append(d.para("Metrics not used"))
+
+    # 2. definitions ------------------------------------------------------------------------
+    q = _Text()
+    q.t("Notation: ").m(r"C").t(" is the ").m(r"k \times k").t(
+        " confusion matrix, rows the true and columns the predicted classes; ")
+    q.m(r"n = \sum_{i,j} C_{ij}").t(" items, ").m(r"a_i = \sum_j C_{ij}").t(" the size of true class ").m("i").t(", ")
+    q.m(r"b_j = \sum_i C_{ij}").t(" the number of items predicted as ").m("j").t("; per class, recall ")
+    q.m(r"R_i = C_{ii}/a_i").t(", precision ").m(r"P_i = C_{ii}/b_i").t(" and ")
+    q.m(r"F_{1,i} = 2C_{ii}/(a_i + b_i)").t(". Every metric reported is defined below")
+    variants = [m for m in rec if m.variant]
+    if variants:
+        q.t("; note that ")
+        for i, m in enumerate(variants):
+            if i:
+                q.t("; ")
+            q.t(m.variant or "")
+            key = _VARIANT_CITES.get(m.id)
+            if key:
+                q.cite([k for k in [cite(*key)] if k])
+    q.t(".")
+    paras.append(q.para("Definitions"))
+
+    # 3. undefined values -------------------------------------------------------------------
+    u = _Text()
+    u.t("Undefined values (a zero denominator, such as the precision of a class that is never predicted) ")
+    if convention == "zero":
+        u.t("are set to 0, the convention of scikit-learn")
+        u.cite([k for k in [cite("Burst", "2019")] if k])
+    elif convention == "baseline":
+        u.t("are resolved by the property that should hold — the maximum at perfect agreement, the chance "
+            "value when one labeling is constant, and ").m(r"b_i/n").t(" for a ratio ").m(r"C_{ii}/a_i").t(
+            " with ").m("a_i = 0")
+        u.cite([k for k in [cite("sgens", "2021")] if k])
+    else:
+        u.t("are left out of the averages (a metric that is itself undefined is not reported)")
+    u.t(". ")
+    if undefined_count is not None:
+        if undefined_count == 0:
+            u.t("No value was undefined on this test set.")
+        else:
+            u.t(f"On this test set {undefined_count} value{'s were' if undefined_count != 1 else ' was'} "
+                "undefined; each is listed with its resolution in the table of undefined values.")
+    paras.append(u.para("Undefined values"))
+
+    # 4. chance levels ----------------------------------------------------------------------
+    c = _Text()
+    c.t("A score means little without its baseline, so each metric is also given for three reference "
+        "classifiers on the test set's class sizes: uniform random (").m(r"\bar C_{ij} = a_i/k").t(
+        "), prevalence-matched random (").m(r"\bar C_{ij} = a_i a_j / n").t(") and the constant "
+        "majority-class predictor")
+    c.cite([k for k in [cite("Opitz", "2024")] if k])
+    c.t(".")
+    if primary is not None:
+        row = next((r for r in chance if r.metric == primary.id), None)
+        if row is not None:
+            c.t(f" On this test set {primary.name} scores {_fmt(row.uniform, digits)} for the uniform, "
+                f"{_fmt(row.prevalence, digits)} for the prevalence-matched random classifier and "
+                f"{_fmt(row.majority, digits)} for the majority-class predictor.")
+        elif primary.chance_level:
+            c.t(f" For {primary.name}: {primary.chance_level.rstrip('.')}.")
+    paras.append(c.para("Chance levels"))
+
+    # 5. intervals --------------------------------------------------------------------------
+    if intervals is not None:
+        iv = _Text()
+        iv.t(f"Intervals are {intervals.confidence:.0%} {intervals.method} bootstrap intervals from "
+             f"{intervals.n_resamples:,} resamples")
+        if intervals.seed is not None:
+            iv.t(f" (seed {intervals.seed})")
+        iv.t(". Each resample draws the test items with replacement, computed exactly as a multinomial draw of ")
+        if intervals.paired:
+            iv.t("the joint table of (true class, prediction of every system) combinations, so all systems "
+                 "are resampled on the same items (a paired bootstrap). A system counts among the winners "
+                 "on a metric when the interval of its paired difference to the best system contains 0, "
+                 "with no correction for multiple comparisons; several winners mean the data do not "
+                 "separate them.")
+        else:
+            iv.t("the confusion-matrix cells")
+            if n_systems > 1:
+                iv.t(", separately for each system (the items were not paired, so no winners are declared)")
+            iv.t(".")
+        paras.append(iv.para("Uncertainty"))
+    return paras
+
+
+def methods_paragraph(
+    answers: Any,
+    fmt: str = "md",
+    *,
+    bootstrap: int = 2000,
+    confidence: float = 0.95,
+    undefined: str = "zero",
+) -> str:
+    """The methods paragraph alone, from the answers (no data), as Markdown, LaTeX or HTML text.
+
+    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file.
+    """
+    from ._build import build_report
+    from ._render import render_methods
+
+    if isinstance(answers, (str, os.PathLike, Path)):
+        from ..questionnaire import load_answers
+
+        answers = load_answers(answers)
+    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined)
+    return render_methods(ctx, fmt)

@@ -1,0 +1,208 @@
+"""The report context: everything the templates need, already computed, as pydantic models.
+
+A :class:`ReportContext` is JSON-serialisable (``context.model_dump_json()``) and can be loaded back
+(``ReportContext.model_validate_json(text)``) to re-render a report in another format without
+recomputing anything. Labels and system names are stored as display strings; every string that came
+from the user is escaped by the renderer, never here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChanceRow",
+    "Estimate",
+    "FigureData",
+    "IntervalSettings",
+    "MetricEntry",
+    "Paragraph",
+    "PerClassRow",
+    "PrevalenceCurve",
+    "RankingData",
+    "Reference",
+    "ReportContext",
+    "Span",
+    "SystemReport",
+    "TaskInfo",
+    "UndefinedEntry",
+    "WarningEntry",
+]
+
+SCHEMA_VERSION = 1
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Span(_M):
+    """A piece of running text: plain ``text`` (escaped on output), inline ``math`` (trusted LaTeX
+    from the catalogue or advisor), a citation of BibTeX ``keys``, or emphasised ``strong`` text."""
+
+    kind: Literal["text", "math", "cite", "strong"] = "text"
+    text: str = ""
+    keys: list[str] = Field(default_factory=list)
+
+
+class Paragraph(_M):
+    """A paragraph (run-in ``heading``, then ``spans``), optionally followed by a bulleted list."""
+
+    heading: str | None = None
+    spans: list[Span] = Field(default_factory=list)
+    items: list[list[Span]] = Field(default_factory=list)
+
+
+class Estimate(_M):
+    estimate: float | None
+    low: float | None = None
+    high: float | None = None
+
+
+class MetricEntry(_M):
+    """A metric as the report presents it."""
+
+    id: str
+    name: str
+    formula: str = Field(description="LaTeX, the catalogue's single source")
+    interpretation: str = ""
+    higher_is_better: bool = True
+    role: Literal["primary", "complementary", "appendix"] = "appendix"
+    reason: str | None = None
+    variant: str | None = Field(None, description="the variant named in words (e.g. which macro F1)")
+    params: dict[str, Any] = Field(default_factory=dict)
+    references: list[str] = Field(default_factory=list)
+    chance_level: str = ""
+    properties: list[str] = Field(default_factory=list, description="verified properties, in words")
+
+
+class PerClassRow(_M):
+    label: str
+    support: float
+    predicted: float
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    jaccard: float | None = None
+    specificity: float | None = None
+    npv: float | None = None
+
+
+class UndefinedEntry(_M):
+    metric: str
+    quantity: str
+    label: str | None
+    reason: str
+    resolution: str
+    value: float | None
+
+
+class SystemReport(_M):
+    name: str
+    values: dict[str, float | None] = Field(description="every computed metric id → value")
+    intervals: dict[str, Estimate] = Field(default_factory=dict)
+    p_first: dict[str, float | None] = Field(default_factory=dict)
+    per_class: list[PerClassRow] = Field(default_factory=list)
+    confusion: list[list[float]] = Field(default_factory=list, description="counts, rows = true class")
+    undefined: list[UndefinedEntry] = Field(default_factory=list)
+
+
+class ChanceRow(_M):
+    metric: str
+    uniform: float | None
+    prevalence: float | None
+    majority: float | None
+
+
+class TaskInfo(_M):
+    kind: Literal["binary", "multiclass"]
+    k: int
+    labels: list[str]
+    class_sizes: list[float]
+    n: float
+    positive_label: str | None = None
+
+
+class IntervalSettings(_M):
+    method: str = "percentile"
+    n_resamples: int
+    confidence: float
+    seed: int | None = None
+    paired: bool = False
+
+
+class WarningEntry(_M):
+    code: str
+    message: str
+    source: Literal["recommendation", "report"] = "recommendation"
+
+
+class Reference(_M):
+    key: str
+    text: str = Field(description="formatted citation, plain text")
+    short: str = Field(description="author–year label for in-text citations")
+    bibtex: str = ""
+
+
+class RankingData(_M):
+    metrics: list[str]
+    kendall: list[list[float | None]]
+    spearman: list[list[float | None]]
+    note: str | None = None
+
+
+class PrevalenceCurve(_M):
+    system: str
+    share: list[float]
+    value: list[float | None]
+    observed_share: float
+    observed_value: float | None
+
+
+class FigureData(_M):
+    ranking: RankingData | None = None
+    prevalence_metric: str | None = None
+    prevalence_class: str | None = None
+    prevalence: list[PrevalenceCurve] = Field(default_factory=list)
+
+
+class ReportContext(_M):
+    """Everything a report shows; render it with :func:`advisor.report.render_report`."""
+
+    schema_version: int = SCHEMA_VERSION
+    advisor_version: str
+    title: str
+    digits: int = 4
+    task: TaskInfo | None = None
+    convention: str = "zero"
+    answers: dict[str, Any] = Field(default_factory=dict)
+    primary: str
+    metrics: list[MetricEntry] = Field(description="recommended metrics first, then the appendix ones")
+    discouraged: list[dict[str, str]] = Field(default_factory=list)
+    methods: list[Paragraph] = Field(default_factory=list)
+    systems: list[SystemReport] = Field(default_factory=list)
+    winners: dict[str, list[str]] = Field(default_factory=dict)
+    chance: list[ChanceRow] = Field(default_factory=list)
+    intervals: IntervalSettings | None = None
+    warnings: list[WarningEntry] = Field(default_factory=list)
+    references: list[Reference] = Field(default_factory=list)
+    figures: FigureData = Field(default_factory=FigureData)
+    notes: str | None = None
+
+    # -- conveniences for templates and renderers ---------------------------------------------
+    def metric(self, metric_id: str) -> MetricEntry:
+        for m in self.metrics:
+            if m.id == metric_id:
+                return m
+        raise KeyError(metric_id)
+
+    @property
+    def recommended(self) -> list[MetricEntry]:
+        return [m for m in self.metrics if m.role != "appendix"]
+
+    @property
+    def has_data(self) -> bool:
+        return bool(self.systems)

@@ -1,0 +1,324 @@
+"""Stage 2: render a :class:`ReportContext` as Markdown, LaTeX, HTML, PDF or JSON.
+
+Markdown and LaTeX come with their figure files (SVG, PDF) in a folder beside the report and LaTeX
+with a ``.bib`` file; HTML is one self-contained file (inline CSS and SVG, no script, no URL); the
+PDF is WeasyPrint's rendering of that HTML with print styles, through a URL fetcher that loads
+nothing. Files are written atomically and never over an input file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from .._exceptions import InputError
+from ._env import environment
+from ._escape import html_escape, latex_escape, markdown_escape, safe_filename
+from ._models import ReportContext
+
+__all__ = ["EXTENSIONS", "FORMATS", "format_for", "render_files", "render_methods", "render_report", "render_text"]
+
+FORMATS = ("md", "tex", "html", "pdf", "json")
+EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".htm": "html",
+              ".pdf": "pdf", ".json": "json"}
+
+
+def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
+    """The output format: ``fmt`` if given, else from the file extension."""
+    if fmt is not None:
+        f = fmt.lower().lstrip(".")
+        f = {"markdown": "md", "latex": "tex", "htm": "html"}.get(f, f)
+        if f not in FORMATS:
+            raise InputError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+        return f
+    if path is None:
+        raise InputError("give an output file (-o) or a --format.")
+    ext = Path(path).suffix.lower()
+    if ext not in EXTENSIONS:
+        raise InputError(f"cannot tell the report format from the extension of {path} "
+                         f"(use .md, .tex, .html, .pdf or .json, or pass --format).")
+    return EXTENSIONS[ext]
+
+
+# ----------------------------------------------------------------------------------------------
+# View: derived data the templates share
+# ----------------------------------------------------------------------------------------------
+class _Fig:
+    def __init__(self, fig: Any, number: int) -> None:
+        self.id = fig.id
+        self.caption = fig.caption
+        self.svg = fig.svg
+        self.pdf = fig.pdf
+        self.number = number
+        self.path = ""
+
+
+def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
+    from ._figures import render_figures
+
+    figs: dict[str, _Fig] = {}
+    if figure_formats:
+        order = ["metrics", "recall", "confusion", "ranking", "prevalence"]
+        drawn = {f.id: f for f in render_figures(ctx, figure_formats)}
+        for i, fid in enumerate([f for f in order if f in drawn], start=1):
+            figs[fid] = _Fig(drawn[fid], i)
+    rec = [m for m in ctx.metrics if m.role != "appendix"]
+    rec_ids = {m.id for m in rec}
+    norm = {}
+    for s in ctx.systems:
+        rows = []
+        for row in s.confusion:
+            tot = sum(row)
+            rows.append([v / tot if tot > 0 else None for v in row])
+        norm[s.name] = rows
+    undefined_rows = []
+    seen = set()
+    for s in ctx.systems:
+        for u in s.undefined:
+            key = (s.name, u.metric, u.quantity, u.label)
+            if key in seen:
+                continue
+            seen.add(key)
+            undefined_rows.append({"system": s.name, **u.model_dump()})
+    return {
+        "ctx": ctx,
+        "rec": rec,
+        "figs": figs,
+        "refs": {r.key: r for r in ctx.references},
+        "names": {m.id: m.name for m in ctx.metrics},
+        "norm": norm,
+        "show_matrices": ctx.task is not None and ctx.task.k <= 20,
+        "undefined_rows": undefined_rows,
+        "chance_rec": [c for c in ctx.chance if c.metric in rec_ids],
+        "pfirst": any(s.p_first for s in ctx.systems) and len(ctx.systems) > 1,
+    }
+
+
+def _capitalize_first(s: Any) -> Any:
+    text = str(s)
+    out = text[:1].upper() + text[1:]
+    return Markup(html_escape(out)) if not isinstance(s, Markup) else Markup(out)
+
+
+def _anchor(key: Any) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "-", str(key))
+
+
+# ----------------------------------------------------------------------------------------------
+# HTML
+# ----------------------------------------------------------------------------------------------
+def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) -> str:
+    from ._math import formula_svg
+    from ._svg import clean_svg
+
+    env = environment("html")
+    refs = view["refs"]
+
+    def cite(keys: Iterable[str]) -> Markup:
+        items = [Markup('<a href="#ref-{}">{}</a>').format(_anchor(k), refs[k].short) for k in keys if k in refs]
+        if not items:
+            return Markup("")
+        return Markup("(") + Markup("; ").join(items) + Markup(")")
+
+    def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
+        if not tex:
+            return Markup('<span class="muted">(no formula in the catalogue)</span>')
+        return formula_svg(tex, display=display, size=15.0 if display else 13.5, label=label)
+
+    def figure_svg(fig: _Fig) -> Markup:
+        return Markup(clean_svg(fig.svg or "", prefix=f"f{fig.number}-", inline=True,
+                                extra_attrs=f'role="img" aria-label="{html_escape(fig.caption)}"'))
+
+    tmpl = env.get_template("report.html.j2")
+    return tmpl.render(cite=cite, formula=formula, figure_svg=figure_svg, for_print=for_print, **view)
+
+
+_DATA_URI = re.compile(r"data:(image/(?:png|jpeg));base64,([A-Za-z0-9+/=]+)")
+
+
+def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
+    """``data:`` images embedded in figures advisor drew: the only URLs the PDF renderer may load."""
+    import base64
+
+    out: dict[str, tuple[bytes, str]] = {}
+    for svg in svgs:
+        for m in _DATA_URI.finditer(svg or ""):
+            out[m.group(0)] = (base64.b64decode(m.group(2)), m.group(1))
+    return out
+
+
+def html_to_pdf(html: str, resources: Any = None, *, fetcher: Any = None) -> bytes:
+    """WeasyPrint's PDF of ``html``; it may load only ``resources`` (URL → (bytes, mime)), nothing else."""
+    import logging
+
+    from weasyprint import HTML
+
+    from ._fetcher import make_fetcher
+
+    for name in ("weasyprint", "fontTools"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    fetcher = fetcher if fetcher is not None else make_fetcher(resources or {})
+    return HTML(string=html, url_fetcher=fetcher, base_url=None).write_pdf()
+
+
+def _pdf(html: str, view: dict[str, Any]) -> bytes:
+    return html_to_pdf(html, _created_resources(f.svg or "" for f in view["figs"].values()))
+
+
+# ----------------------------------------------------------------------------------------------
+# Markdown and LaTeX
+# ----------------------------------------------------------------------------------------------
+def _math_functions(fmt: str) -> tuple[Any, Any]:
+    from ._texsafe import safe_math
+
+    def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
+        safe = safe_math(tex) if tex else None
+        if safe is None:
+            text = "(no formula in the catalogue)" if not tex else tex
+            return Markup(markdown_escape(text) if fmt == "md" else r"\texttt{" + latex_escape(text) + "}")
+        if fmt == "md":
+            return Markup(f"$${safe}$$" if display else f"${safe}$")
+        return Markup(f"\\[ {safe} \\]" if display else f"\\({safe}\\)")
+
+    return formula, safe_math
+
+
+def _text_doc(ctx: ReportContext, view: dict[str, Any], fmt: str, *, fragment: bool, figdir: str,
+              template: str | None = None) -> str:
+    env = environment(fmt)
+    refs = view["refs"]
+    formula, _ = _math_functions(fmt)
+
+    def cite(keys: Iterable[str]) -> Markup:
+        keys = [k for k in keys if k in refs]
+        if not keys:
+            return Markup("")
+        if fmt == "tex":
+            return Markup(r"\citep{" + ",".join(_anchor(k) for k in keys) + "}")
+        return Markup(markdown_escape("(" + "; ".join(refs[k].short for k in keys) + ")"))
+
+    for fig in view["figs"].values():
+        fig.path = Markup(f"{figdir}/{fig.id}.{'pdf' if fmt == 'tex' else 'svg'}")  # sanitised name
+    name = template or f"report.{fmt}.j2"
+    return env.get_template(name).render(cite=cite, formula=formula, fragment=fragment, **view)
+
+
+def _bib(ctx: ReportContext) -> str:
+    parts = [f"% BibTeX entries cited by the report (advisor {ctx.advisor_version})."]
+    for r in ctx.references:
+        if r.bibtex and r.bibtex.lstrip().startswith("@") and "\\input" not in r.bibtex and "\\write" not in r.bibtex:
+            parts.append(r.bibtex.strip())
+    return "\n\n".join(parts) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# Public API
+# ----------------------------------------------------------------------------------------------
+def _figdir_name(out_path: Path) -> str:
+    return safe_filename(out_path.stem, "report") + "-figures"
+
+
+def render_files(
+    ctx: ReportContext,
+    fmt: str,
+    out_path: str | os.PathLike[str],
+    *,
+    fragment: bool = False,
+    figures: bool = True,
+) -> dict[Path, bytes | str]:
+    """Every file of the report in ``fmt`` (main document first), as path → content; nothing written."""
+    fmt = format_for(out_path, fmt)
+    out = Path(out_path)
+    files: dict[Path, bytes | str] = {}
+    if fmt == "json":
+        files[out] = ctx.model_dump_json(indent=2) + "\n"
+        return files
+    if fmt in ("html", "pdf"):
+        view = _view(ctx, ("svg",) if figures else ())
+        html = _html(ctx, view, for_print=fmt == "pdf")
+        files[out] = html if fmt == "html" else _pdf(html, view)
+        return files
+    figfmt = ("pdf",) if fmt == "tex" else ("svg",)
+    view = _view(ctx, figfmt if figures else ())
+    figdir = _figdir_name(out)
+    files[out] = _text_doc(ctx, view, fmt, fragment=fragment, figdir=figdir)
+    for fig in view["figs"].values():
+        if fmt == "tex":
+            files[out.parent / fig.path] = fig.pdf or b""
+        else:
+            from ._svg import clean_svg
+
+            files[out.parent / fig.path] = clean_svg(fig.svg or "", inline=False)
+    if fmt == "tex" and ctx.references:
+        files[out.with_suffix(".bib")] = _bib(ctx)
+    return files
+
+
+def render_text(ctx: ReportContext, fmt: str, *, fragment: bool = False) -> str | bytes:
+    """The main document alone (no figure files for Markdown/LaTeX): text, or PDF bytes."""
+    fmt = format_for(None, fmt)
+    if fmt == "json":
+        return ctx.model_dump_json(indent=2) + "\n"
+    if fmt in ("html", "pdf"):
+        view = _view(ctx, ("svg",))
+        html = _html(ctx, view, for_print=fmt == "pdf")
+        return html if fmt == "html" else _pdf(html, view)
+    view = _view(ctx, ())
+    return _text_doc(ctx, view, fmt, fragment=fragment, figdir="figures")
+
+
+def render_report(
+    context: ReportContext,
+    fmt: str | None = None,
+    out_path: str | os.PathLike[str] | None = None,
+    *,
+    fragment: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    figures: bool = True,
+) -> list[Path] | str | bytes:
+    """Render ``context`` as ``fmt`` (md, tex, html, pdf, json; default from ``out_path``'s extension).
+
+    With ``out_path`` every file (the document, its figure folder, the ``.bib`` beside LaTeX) is
+    written atomically, after checking that none of them is one of ``inputs``; the paths written are
+    returned. Without ``out_path`` the main document is returned (str, or bytes for PDF).
+    """
+    from ._safe_io import write_outputs
+
+    if not isinstance(context, ReportContext):
+        raise InputError(f"context must be a ReportContext (from build_report); got {type(context).__name__}.")
+    if out_path is None:
+        return render_text(context, format_for(None, fmt), fragment=fragment)
+    fmt = format_for(out_path, fmt)
+    from ._safe_io import check_outputs
+
+    check_outputs([out_path], inputs)  # fail fast, before any expensive rendering
+    files = render_files(context, fmt, out_path, fragment=fragment, figures=figures)
+    return write_outputs(files, inputs)
+
+
+def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
+    """The methods section alone (``advisor methods``)."""
+    fmt = format_for(None, fmt)
+    if fmt not in ("md", "tex", "html"):
+        raise InputError(f"the methods paragraph is written as md, tex or html; got {fmt!r}.")
+    view = _view(ctx, ())
+    if fmt == "html":
+        from ._math import formula_svg
+
+        env = environment("html")
+        refs = view["refs"]
+
+        def cite(keys: Iterable[str]) -> Markup:
+            items = [refs[k].short for k in keys if k in refs]
+            return Markup(html_escape("(" + "; ".join(items) + ")")) if items else Markup("")
+
+        def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
+            return formula_svg(tex, display=display, label=label) if tex else Markup("")
+
+        return env.get_template("methods.html.j2").render(cite=cite, formula=formula, **view)
+    return _text_doc(ctx, view, fmt, fragment=True, figdir="figures", template=f"methods.{fmt}.j2")
