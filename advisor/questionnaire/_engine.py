@@ -246,6 +246,7 @@ class _Run:
                 "published (unverified) claims were used for: "
                 + ", ".join(sorted({a.term.label for a in kept})) + "."
             ))
+        self.prefs = prefs
         ranked = self.rank(passing, prefs, fired)
         primary = ranked[0][0]
         if primary.id == "f_beta" and self.answers.cost_ratio() == 1.0:
@@ -439,7 +440,7 @@ class _Run:
                     if not hits and not d.reason:
                         self.rationale.append(RationaleEntry(
                             rule=r.id, title="Catalogue disagrees",
-                            text=f"Rule {r.id} would discourage {m.name} for lacking "
+                            text=f"Rule {r.id} would discourage {m.name} ({m.id}) for lacking "
                                  f"{', '.join(d.because)}, but the catalogue says it has them; not discouraged.",
                             properties=list(d.because), answers=self.answers_of(r.facts),
                         ))
@@ -538,13 +539,18 @@ class _Run:
             if not any(d.metric == mid for d in discouraged):
                 discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))
             return f"{label}: {text}."
+        lacks = sorted({
+            a.term.label for a in self.prefs
+            if _claim(self.primary, a.term, self.k)[0] and not _claim(m, a.term, self.k)[0]
+        })
+        short = f", but unlike {self.primary.name} it lacks {', '.join(lacks)}" if lacks else ""
         if not any(c.metric == mid for c in complementary):
             complementary.append(Advice(
                 metric=mid, name=m.name, params=self.params(m, []),
                 reason=f"you planned it ({res.name!r}) and it meets every requirement"
-                       + (f" ({', '.join(sorted({a.term.label for a in kept}))})" if kept else ""),
+                       + (f" ({', '.join(sorted({a.term.label for a in kept}))})" if kept else "") + short,
             ))
-        return f"{label}: fits — it meets every requirement; report it beside {self.primary.name}."
+        return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
 
 
 def _mapping_text(mapping: dict[Any, float] | None) -> str:
