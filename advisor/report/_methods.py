@@ -218,8 +218,6 @@ def build_methods(
         if primary.params:
             p.t(" (" + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
                                  for k, v in primary.params.items()) + ")")
-        if primary.reason:
-            p.t(": " + primary.reason.rstrip(".") )
         p.cite(primary.references)
         p.t(". ")
     props = relevant_properties(answers)

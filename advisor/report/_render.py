@@ -205,7 +205,7 @@ def _text_doc(ctx: ReportContext, view: dict[str, Any], fmt: str, *, fragment: b
     for fig in view["figs"].values():
         fig.path = Markup(f"{figdir}/{fig.id}.{'pdf' if fmt == 'tex' else 'svg'}")  # sanitised name
     name = template or f"report.{fmt}.j2"
-    return env.get_template(name).render(cite=cite, formula=formula, fragment=fragment, **view)
+    return env.get_template(name).render(cite=cite, formula=formula, fragment=fragment, figdir=figdir, **view)
 
 
 def _bib(ctx: ReportContext) -> str:

@@ -1,0 +1,150 @@
+"""``advisor report`` and ``advisor methods``: the evaluation section, written.
+
+Thin commands over :mod:`advisor.report`; heavy imports happen inside the command bodies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ._common import fail, handle_errors
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)
+    app.command("methods")(methods)
+
+
+def _load_context(path: Path):  # noqa: ANN202 - returns a ReportContext (imported lazily)
+    from pydantic import ValidationError
+
+    from .._exceptions import InputError
+    from ..report import ReportContext
+
+    text = path.read_text(encoding="utf-8")
+    try:
+        return ReportContext.model_validate_json(text)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or "the top level"
+        raise InputError(f"{path} is not a report context written by advisor (at {where}: {err.get('msg')}).") from None
+
+
+@handle_errors
+def report(
+    files: Optional[list[Path]] = typer.Argument(
+        None, metavar="PRED...", show_default=False,
+        help="Prediction files (CSV, TSV, JSON Lines, Parquet), one per system, same items in the same order.",
+    ),
+    answers: Optional[Path] = typer.Option(
+        None, "--answers", show_default=False, help="Answers file (YAML or JSON) from `advisor ask`.",
+    ),
+    matrix: Optional[list[Path]] = typer.Option(
+        None, "--matrix", show_default=False, help="A confusion matrix (CSV with labels, or JSON); repeatable.",
+    ),
+    output: Path = typer.Option(..., "-o", "--output", help="Report file; the format follows its extension."),
+    fmt: Optional[str] = typer.Option(
+        None, "--format", show_default=False, help="md, tex, html, pdf or json (default: from the extension of -o).",
+    ),
+    fragment: bool = typer.Option(False, "--fragment", help="LaTeX: a section to \\input, not a whole document."),
+    title: Optional[str] = typer.Option(None, "--title", show_default=False, help="Report title."),
+    n_boot: int = typer.Option(2000, "--bootstrap", help="Bootstrap resamples for the intervals (0: none)."),
+    confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage."),
+    seed: Optional[int] = typer.Option(None, "--seed", show_default=False, help="Random seed of the bootstrap."),
+    true_col: str = typer.Option("y_true", "--true-col", help="True-label column of the prediction files."),
+    pred_col: str = typer.Option("y_pred", "--pred-col", help="Predicted-label column of the prediction files."),
+    positive: Optional[str] = typer.Option(
+        None, "--positive", show_default=False, help="Positive class of a binary task (default: from the answers).",
+    ),
+    undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+    context: Optional[Path] = typer.Option(
+        None, "--context", show_default=False, help="Re-render a report from its JSON context (no recomputation).",
+    ),
+) -> None:
+    """Write the evaluation report: methods, results with intervals, figures, references."""
+    from ..report._render import format_for, render_report
+
+    out_fmt = format_for(output, fmt)
+    if fragment and out_fmt != "tex":
+        raise fail("--fragment applies to LaTeX output only (.tex or --format tex).")
+    if context is not None:
+        if files or matrix or answers is not None:
+            raise fail("--context re-renders a saved report; give no prediction files, --matrix or --answers with it.")
+        ctx = _load_context(context)
+        inputs: list[Path] = [context]
+    else:
+        if answers is None:
+            raise fail("--answers is required (the answers file from `advisor ask`), or re-render with --context.")
+        if not files and not matrix:
+            raise fail("give at least one prediction file or --matrix to report on.")
+        if n_boot < 0:
+            raise fail(f"--bootstrap must be a whole number ≥ 0; got {n_boot}.")
+        if not 0.0 < confidence < 1.0:
+            raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+        inputs = [answers, *(files or []), *(matrix or [])]
+        from ..report._safe_io import check_outputs
+
+        check_outputs([output], inputs)  # before reading anything large
+        data = _read_data(files or [], matrix or [], true_col, pred_col)
+        from ..report import build_report
+
+        ctx = build_report(answers, data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                           positive_label=positive, undefined=undefined)
+    written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs)
+    for path in written:  # type: ignore[union-attr]
+        typer.echo(f"wrote {path}")
+
+
+def _read_data(files: list[Path], matrices: list[Path], true_col: str, pred_col: str):  # noqa: ANN202
+    from .._readers import read_matrix, read_predictions
+
+    if files and not matrices:
+        ps = read_predictions(files, true_col=true_col, pred_col=pred_col)
+        for note in getattr(ps, "notes", []) or []:
+            typer.echo(f"note: {note}", err=True)
+        return ps
+    systems = {}
+    if files:
+        ps = read_predictions(files, true_col=true_col, pred_col=pred_col)
+        systems.update(ps.systems)
+        typer.echo("note: prediction files and matrices are mixed, so the systems are not compared on paired items.",
+                   err=True)
+    for path in matrices:
+        name = path.stem
+        i = 2
+        while name in systems:
+            name, i = f"{path.stem}-{i}", i + 1
+        systems[name] = read_matrix(path)
+    return systems
+
+
+@handle_errors
+def methods(
+    answers: Path = typer.Option(..., "--answers", help="Answers file (YAML or JSON) from `advisor ask`."),
+    fmt: str = typer.Option("md", "--format", help="md, tex or html."),
+    output: Optional[Path] = typer.Option(
+        None, "-o", "--output", show_default=False, help="Write to this file instead of standard output.",
+    ),
+    n_boot: int = typer.Option(2000, "--bootstrap", help="Bootstrap resamples the text announces (0: no intervals)."),
+    undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+) -> None:
+    """Print the methods paragraph for these answers: metrics and why, formulas, conventions (no data needed)."""
+    from ..report._render import format_for
+    from ..report._safe_io import check_outputs, write_outputs
+
+    out_fmt = format_for(None, fmt)
+    if out_fmt not in ("md", "tex", "html"):
+        raise fail(f"--format must be md, tex or html for the methods paragraph; got {fmt!r}.")
+    if output is not None:
+        check_outputs([output], [answers])
+    from ..report import methods_paragraph
+
+    text = methods_paragraph(answers, out_fmt, bootstrap=n_boot, undefined=undefined)
+    if output is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+    else:
+        write_outputs({output: text}, [answers])
+        typer.echo(f"wrote {output}")
