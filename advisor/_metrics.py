@@ -178,7 +178,7 @@ class _Stats:
         baseline_text: str,
     ) -> _Component:
         """``num / den`` with zero denominators resolved by the convention in force."""
-        scale = np.maximum(self.nk, 1.0)
+        scale = self.nk  # relative to n, so that scaling all counts changes nothing
         undef = den <= _TOL * scale
         safe = np.where(undef, 1.0, den)
         val = num / safe
@@ -271,7 +271,10 @@ def _jaccard(s: _Stats) -> _Component:
 
 
 def _tn(s: _Stats) -> np.ndarray:
-    return s.nk - s.a - s.b + s.tp
+    # clipped to [0, min(n − a_i, n − b_i)]: with real-valued counts n − a_i − b_i + TP_i can round
+    # to a value just outside, which would put specificity or NPV outside [0, 1]
+    tn = s.nk - s.a - s.b + s.tp
+    return np.clip(tn, 0.0, np.maximum(np.minimum(s.nk - s.a, s.nk - s.b), 0.0))
 
 
 def _specificity(s: _Stats) -> _Component:
@@ -286,8 +289,10 @@ def _npv(s: _Stats) -> _Component:
 
 def _gm1_ovr(s: _Stats) -> _Component:
     """Generalized mean measure GM_1 of each one-vs-rest binary problem (Gösgens et al. Table 1)."""
-    num = s.nk * s.tp - s.a * s.b
-    den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b))
+    # divided by n so that the denominator has the units of a count (ratio()'s tolerance is n·1e-12)
+    nn = np.maximum(s.nk, 1e-300)
+    num = (s.nk * s.tp - s.a * s.b) / nn
+    den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b)) / nn
     # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
     same = np.isclose(s.a, s.b)
     comp = s.ratio(num, den, np.where(same, 1.0, -1.0), "both one-vs-rest labelings are constant",
