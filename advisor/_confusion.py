@@ -182,6 +182,10 @@ def _sort_labels(labels: Iterable[Label]) -> list[Label]:
 
 def _to_array(values: Any, name: str) -> np.ndarray:
     arr = np.asarray(values)
+    if arr.dtype.kind in "US" and not isinstance(values, np.ndarray):
+        # A list mixing numbers and strings: numpy would turn 2 into "2" (sorted after "10").
+        if any(not isinstance(v, (str, bytes)) for v in values):
+            arr = np.asarray(values, dtype=object)
     if arr.ndim != 1:
         arr = arr.reshape(-1) if arr.ndim == 0 or arr.size == 0 else arr
     if arr.ndim != 1:
