@@ -791,3 +791,32 @@ class TestI2ML:
         assert sr == pytest.approx(metrics(C)["accuracy"])
         assert metrics(C)["weighted_f1"] == pytest.approx(sum(v[i] * pc[i]["f1"] for i in range(g)))
         assert metrics(C)["weighted_f1"] != pytest.approx(2 * sp * sr / (sp + sr), abs=1e-6)
+
+
+# =================================================================================================
+# The bundled copies in examples/papers/ (written by examples/make_examples.py) are these matrices.
+# =================================================================================================
+def test_bundled_paper_matrices():
+    from pathlib import Path
+
+    from advisor import read_matrix
+
+    folder = Path(__file__).resolve().parents[1] / "examples" / "papers"
+    expect = {
+        "grandini2020_fig1": GRANDINI_FIG1,
+        "grandini2020_fig3": GRANDINI_FIG3,
+        "grandini2020_fig4": GRANDINI_FIG4,
+        "grandini2020_fig2": np.array([[20, 5], [10, 15]]),
+        "opitz2024_table2": OPITZ_TABLE2,
+        "opitz2024_table4": OPITZ_TABLE4,
+        "opitz_burst2019_table3": from_pred_true([[100, 10000], [0, 100]]),
+        "opitz2024_table8": from_pred_true([[10, 43, 0], [1, 1, 0], [0, 10, 1]]),
+        "gosgens2021_cc_mon_c2": np.array([[1, 0, 0], [7, 0, 0], [0, 0, 1]]),
+    }
+    for name, C in expect.items():
+        np.testing.assert_array_equal(read_matrix(folder / f"{name}.csv").counts, C, err_msg=name)
+    r = metrics(read_matrix(folder / "opitz_burst2019_table3.csv"))
+    assert r["f1_of_averages"] == pytest.approx(0.504950495049505, abs=1e-15)
+    assert len(list(folder.glob("*.csv"))) >= 25
+    for f in folder.glob("*.csv"):
+        assert read_matrix(f).n > 0
