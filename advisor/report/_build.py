@@ -16,6 +16,7 @@ from typing import Any
 from .._exceptions import InputError
 from ._models import (
     ChanceRow,
+    DifferenceRow,
     Estimate,
     FigureData,
     IntervalSettings,
@@ -389,6 +390,18 @@ def build_report(
                         rep.p_first[mid] = _f(sr.p_first)
                 if len(reports) > 1:
                     winners = {mid: list(mc.winners) for mid, mc in cmp.metrics.items()}
+                if len(reports) == 2:
+                    a, b = reports[0].name, reports[1].name
+                    figures.difference_pair = [a, b]
+                    for mid in cmp.metrics:
+                        d = cmp.difference(a, b, mid)
+                        sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
+                        lo, hi = _f(d.low), _f(d.high)
+                        if sign < 0 and lo is not None and hi is not None:
+                            lo, hi = -hi, -lo
+                        est = _f(d.estimate)
+                        figures.differences.append(DifferenceRow(
+                            metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
                 ra = getattr(cmp, "ranking_agreement", None)
                 ra = ra() if callable(ra) else ra
                 if ra is not None and len(reports) > 1:
@@ -454,7 +467,9 @@ def build_report(
         return None
 
     methods = build_methods(
-        answers_dict, rec_json, entries, property_status=status, cite=cite,
+        answers_dict, rec_json, entries, names={**{m: r.name for m, r in cat.metrics.items()},
+                                                **{m.id: m.name for m in entries}},
+        property_status=status, cite=cite,
         cite_source=lambda src: [k for k in _keys_in(src, bib) if k in bib], task=task, convention=undefined,
         undefined_count=undefined_total if ev is not None else None, chance=chance, intervals=intervals,
         n_systems=len(reports), digits=digits,

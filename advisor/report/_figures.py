@@ -41,6 +41,7 @@ _RC = {
     "axes.spines.top": False,
     "axes.spines.right": False,
     "figure.dpi": 100,
+    "savefig.dpi": 150,  # resolution of the heatmaps' embedded images
     "pdf.fonttype": 42,
 }
 
@@ -100,13 +101,10 @@ def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
         counts = np.asarray(sysrep.confusion, dtype=float)
         rows = counts.sum(axis=1, keepdims=True)
         norm = np.divide(counts, rows, out=np.zeros_like(counts), where=rows > 0)
-        ax.pcolormesh(norm, cmap="Blues", vmin=0.0, vmax=1.0, edgecolors="white", linewidth=0.4)
-        ax.set_xlim(0, k)
-        ax.set_ylim(k, 0)
-        ax.set_aspect("equal")
+        ax.imshow(norm, cmap="Blues", vmin=0.0, vmax=1.0, interpolation="nearest")
         ax.set_title(_text(sysrep.name, 40))
-        ax.set_xticks([i + 0.5 for i in range(k)])
-        ax.set_yticks([i + 0.5 for i in range(k)])
+        ax.set_xticks(range(k))
+        ax.set_yticks(range(k))
         fs = 7.0 if k <= 6 else max(4.5, 7.0 - 0.25 * (k - 6))
         ax.set_xticklabels(labels, rotation=90 if k > 4 else 0, fontsize=fs)
         ax.set_yticklabels(labels, fontsize=fs)
@@ -118,7 +116,7 @@ def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
                 for j in range(k):
                     c = counts[i, j]
                     txt = f"{c:.0f}" if float(c).is_integer() else f"{c:.1f}"
-                    ax.text(j + 0.5, i + 0.5, txt, ha="center", va="center", fontsize=fs - 0.5,
+                    ax.text(j, i, txt, ha="center", va="center", fontsize=fs - 0.5,
                             color="white" if norm[i, j] > 0.55 else "#222222")
     for ax in list(axes.flat)[len(systems):]:
         ax.set_visible(False)
@@ -189,9 +187,46 @@ def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     return fig, "Per-class recall of each system (the share of each true class predicted correctly)."
 
 
+def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    """Two systems: each metric's paired difference — metrics on the same side of 0 agree on the order."""
+    rows = [r for r in ctx.figures.differences if r.estimate is not None]
+    if len(rows) < 2 or len(ctx.figures.difference_pair) != 2:
+        return None
+    a, b = ctx.figures.difference_pair
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(_WIDTH, 0.6 + 0.2 * n))
+    for i, r in enumerate(rows):
+        colour = _colour(0) if r.estimate > 0 else _colour(1) if r.estimate < 0 else "#777777"
+        if r.low is not None and r.high is not None:
+            ax.plot([r.low, r.high], [i, i], color=colour, lw=1.4, solid_capstyle="butt")
+        ax.plot([r.estimate], [i], "o", color=colour, ms=3.8)
+    names = []
+    for r in rows:
+        try:
+            names.append(_text(ctx.metric(r.metric).name, 34))
+        except KeyError:
+            names.append(_text(r.metric, 34))
+    ax.set_yticks(range(n))
+    ax.set_yticklabels(names, fontsize=6.8)
+    ax.invert_yaxis()
+    ax.axvline(0.0, color="#444444", lw=0.8)
+    ax.grid(axis="x", color="#eeeeee", lw=0.6)
+    ax.set_axisbelow(True)
+    ax.set_xlabel(f"← {_text(b, 20)} better        paired difference        {_text(a, 20)} better →")
+    fig.tight_layout()
+    cap = (f"Agreement between metrics on the order of the two systems: each metric's paired difference "
+           f"{a} − {b} (sign flipped where lower is better)")
+    if ctx.intervals:
+        cap += f" with its {ctx.intervals.confidence:.0%} bootstrap interval"
+    cap += ". Metrics on the same side of 0 rank the systems the same way; an interval across 0 does not separate them."
+    return fig, cap
+
+
 def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     import numpy as np
 
+    if len(ctx.systems) == 2 and ctx.figures.differences:
+        return _differences(ctx, plt)
     rk = ctx.figures.ranking
     if rk is None or len(rk.metrics) < 2 or len(ctx.systems) < 2:
         return None
@@ -205,12 +240,9 @@ def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     n = len(names)
     side = min(_WIDTH, 1.6 + 0.24 * n)
     fig, ax = plt.subplots(figsize=(side + 0.9, side))
-    im = ax.pcolormesh(np.ma.masked_invalid(tau), cmap="RdBu", vmin=-1, vmax=1, edgecolors="white", linewidth=0.3)
-    ax.set_xlim(0, n)
-    ax.set_ylim(n, 0)
-    ax.set_aspect("equal")
-    ax.set_xticks([i + 0.5 for i in range(n)])
-    ax.set_yticks([i + 0.5 for i in range(n)])
+    im = ax.imshow(np.ma.masked_invalid(tau), cmap="RdBu", vmin=-1, vmax=1, interpolation="nearest")
+    ax.set_xticks(range(n))
+    ax.set_yticks(range(n))
     ax.set_xticklabels(names, rotation=90, fontsize=6.5)
     ax.set_yticklabels(names, fontsize=6.5)
     ax.spines[:].set_visible(False)
@@ -218,10 +250,9 @@ def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
         for i in range(n):
             for j in range(n):
                 if np.isfinite(tau[i, j]):
-                    ax.text(j + 0.5, i + 0.5, f"{tau[i, j]:.1f}", ha="center", va="center", fontsize=5.5,
+                    ax.text(j, i, f"{tau[i, j]:.1f}", ha="center", va="center", fontsize=5.5,
                             color="white" if abs(tau[i, j]) > 0.6 else "#222222")
     cbar = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="Kendall's τ_b")
-    cbar.solids.set_rasterized(False)
     cbar.outline.set_visible(False)
     fig.tight_layout()
     cap = ("Agreement between the rankings of the systems by different metrics (Kendall's τ_b of the "

@@ -184,6 +184,7 @@ def build_methods(
     recommendation: Mapping[str, Any],
     metrics: Sequence[MetricEntry],
     *,
+    names: Mapping[str, str] | None = None,
     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]] | None = None,
     cite: Any = None,
     cite_source: Any = None,
@@ -278,7 +279,8 @@ def build_methods(
         for i, item in enumerate(disc):
             if i:
                 d.t("; " if i < len(disc) - 1 else "; nor with ")
-            d.b(str(_get(item, "name") or _get(item, "metric")))
+            mid = str(_get(item, "metric"))
+            d.b(str(_get(item, "name") or (names or {}).get(mid, mid)))
             reason = _get(item, "reason")
             if reason:
                 d.t(" (" + str(reason).rstrip(".") + ")")

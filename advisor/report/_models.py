@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "SCHEMA_VERSION",
     "ChanceRow",
+    "DifferenceRow",
     "Estimate",
     "FigureData",
     "IntervalSettings",
@@ -162,8 +163,19 @@ class PrevalenceCurve(_M):
     observed_value: float | None
 
 
+class DifferenceRow(_M):
+    """Paired difference ``first − second`` on one metric, oriented so positive means ``first`` is better."""
+
+    metric: str
+    estimate: float | None
+    low: float | None = None
+    high: float | None = None
+
+
 class FigureData(_M):
     ranking: RankingData | None = None
+    difference_pair: list[str] = Field(default_factory=list)
+    differences: list[DifferenceRow] = Field(default_factory=list)
     prevalence_metric: str | None = None
     prevalence_class: str | None = None
     prevalence: list[PrevalenceCurve] = Field(default_factory=list)

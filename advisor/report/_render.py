@@ -134,11 +134,15 @@ def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) 
         return Markup(clean_svg(fig.svg or "", prefix=f"f{fig.number}-", inline=True,
                                 extra_attrs=f'role="img" aria-label="{html_escape(fig.caption)}"'))
 
+    from ._math import flush_formula_cache
+
     tmpl = env.get_template("report.html.j2")
-    return tmpl.render(cite=cite, formula=formula, figure_svg=figure_svg, for_print=for_print, **view)
+    html = tmpl.render(cite=cite, formula=formula, figure_svg=figure_svg, for_print=for_print, **view)
+    flush_formula_cache()
+    return html
 
 
-_DATA_URI = re.compile(r"data:(image/(?:png|jpeg));base64,([A-Za-z0-9+/=]+)")
+_DATA_URI = re.compile(r"data:(image/(?:png|jpeg));base64,([A-Za-z0-9+/=\s]+)")
 
 
 def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
@@ -148,7 +152,8 @@ def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
     out: dict[str, tuple[bytes, str]] = {}
     for svg in svgs:
         for m in _DATA_URI.finditer(svg or ""):
-            out[m.group(0)] = (base64.b64decode(m.group(2)), m.group(1))
+            b64 = re.sub(r"\s+", "", m.group(2))  # as clean_svg writes it into the page
+            out[f"data:{m.group(1)};base64,{b64}"] = (base64.b64decode(b64), m.group(1))
     return out
 
 
@@ -320,5 +325,9 @@ def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
         def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
             return formula_svg(tex, display=display, label=label) if tex else Markup("")
 
-        return env.get_template("methods.html.j2").render(cite=cite, formula=formula, **view)
+        from ._math import flush_formula_cache
+
+        html = env.get_template("methods.html.j2").render(cite=cite, formula=formula, **view)
+        flush_formula_cache()
+        return html
     return _text_doc(ctx, view, fmt, fragment=True, figdir="figures", template=f"methods.{fmt}.j2")

@@ -32,6 +32,7 @@ _ID = re.compile(r'\sid="([^"]+)"')
 _REF = re.compile(r'(href="#|url\(#)([^")]+)')
 _NS = re.compile(r'\s(xmlns(?::\w+)?|version)="[^"]*"')
 _PROP = re.compile(r"^[a-z-]+$")
+_DATA_HREF = re.compile(r'href="data:[^"]*"')
 
 
 def _style_to_attrs(style: str) -> str:
@@ -67,6 +68,7 @@ def clean_svg(svg: str, *, prefix: str = "", inline: bool = True, extra_attrs: s
         svg = _STYLE_ELEMENT.sub("", svg)
         svg = re.sub(r"<defs>\s*</defs>", "", svg)
     svg = _STYLE_ATTR.sub(lambda mm: _style_to_attrs(mm.group(1)), svg)
+    svg = _DATA_HREF.sub(lambda mm: re.sub(r"\s+", "", mm.group(0)), svg)  # wrapped base64 → one URL
     if prefix:
         svg = _ID.sub(lambda mm: f' id="{prefix}{mm.group(1)}"', svg)
         svg = _REF.sub(lambda mm: f"{mm.group(1)}{prefix}{mm.group(2)}", svg)
