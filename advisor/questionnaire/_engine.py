@@ -282,6 +282,7 @@ class _Run:
             if any(all(_satisfies(m, a, self.k, True) for a in probe) for m in pool):
                 continue  # the catalogue disagrees with the theorem: say nothing
             self.warn(imp.code, _render(imp.message, self.ctx()))
+            behind = {f for a in terms if a.term.property in imp.properties for f in a.rule.facts}
             for a in [a for a in terms if a.kind == "require" and a.term.property in imp.replace]:
                 new = imp.replace[a.term.property]
                 i = terms.index(a)
@@ -297,8 +298,7 @@ class _Run:
                 rule=imp.id, title="Impossibility theorem", text=_render(imp.message, self.ctx()),
                 source=imp.source,
                 properties=list(dict.fromkeys([*imp.properties, *imp.replace, *(v for v in imp.replace.values() if v)])),
-                answers=self.answers_of({f for r in self.fired for a in terms if a.rule is r
-                                         and a.term.property in imp.properties for f in r.facts}),
+                answers=self.answers_of(behind),
             ))
         return out
 

@@ -118,7 +118,7 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
             message=f"The answers say {key} = {said}, but the data shows {seen}; the data is used.",
         ))
 
-    if "task" in given and answers.task != task:
+    if "task" in given and answers.task != task and answers.n_classes is None and answers.classes is None:
         mismatch("task", answers.task, f"{k} classes ({task})")
     if answers.n_classes is not None and answers.n_classes != k:
         mismatch("n_classes", answers.n_classes, f"{k} classes")
