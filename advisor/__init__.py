@@ -45,6 +45,7 @@ _LAZY: dict[str, str] = {
     "confusion_matrix": "._confusion",
     "evaluate": "._evaluate",
     "get_catalogue": ".catalogue",
+    "load_answers": ".questionnaire",
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",
     "project_to_prevalence": "._prevalence",

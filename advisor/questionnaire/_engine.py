@@ -504,8 +504,8 @@ class _Run:
             comments = []
             if not res.known:
                 self.warn("unknown_metric", (
-                    f"The planned metric {res.name!r} is not in the catalogue"
-                    + (f" ({res.note})" if res.note else "") + "; `advisor metrics` lists the known names."
+                    f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
+                    "about its properties; `advisor metrics` lists the known names."
                 ))
                 comments.append(f"{res.name!r}: not in the catalogue, so nothing can be said about its properties.")
             for mid in res.ids:
@@ -592,7 +592,13 @@ def recommend(
         from ..catalogue import get_catalogue
 
         catalogue = get_catalogue()
-    resolver = resolver or default_resolver()
+    if resolver is None:
+        resolve_metric = default_resolver()
+        chosen = catalogue
+
+        def resolver(name: str) -> Any:
+            return resolve_metric(name, chosen)
+
     pre_warnings: list[Warning] = []
     data_entry: RationaleEntry | None = None
     summary = None
