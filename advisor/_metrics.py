@@ -14,8 +14,10 @@ Design
   ``zero``     undefined ratios count as 0; MCC and kappa are 0 when their denominator is 0
                (scikit-learn's default; Opitz & Burst 2019).
   ``baseline`` Gösgens et al. (2021), Appendix B: a ratio ``C_ii / a_i`` with ``a_i = 0`` takes its
-               expected value ``b_i / n``; singularities that only occur at maximal agreement (e.g.
-               F1 or Jaccard with ``a_i = b_i = 0``) take the maximum; a correlation whose
+               expected value ``b_i / n`` (and 1 when ``b_i = 0`` too: a class absent from both
+               labelings is one they agree on completely, so maximal agreement holds);
+               singularities that only occur at maximal agreement (e.g. F1 or Jaccard with
+               ``a_i = b_i = 0``) take the maximum; a correlation whose
                denominator vanishes takes 1 (both labelings constant and equal), −1 (constant and
                different) or 0 (only one constant: constant baseline).
   ``omit``     undefined per-class values are left out of averages; a scalar metric that is itself
@@ -246,12 +248,30 @@ def _harmonic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # Per-class components (one-vs-rest counts of science.md §1)
 # ----------------------------------------------------------------------------------------------
+def _near_zero(s: _Stats, x: np.ndarray) -> np.ndarray:
+    """``x == 0`` up to the engine's count tolerance (n·1e-12), whatever the unit of the counts."""
+    return np.abs(x) <= _TOL * np.maximum(s.nk, 1.0)
+
+
+def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarray) -> np.ndarray:
+    """Baseline fill of a ratio ``C_ii / d_i`` with ``d_i = 0``.
+
+    Gösgens et al. (App. B) resolve it algebraically, ``C_ii = a_i b_i / n``, which gives the expected
+    value ``expected_num / n``. When the other labeling is empty for that class too, both labelings
+    agree completely about it, and maximal agreement (1) is the resolution that keeps the property
+    Max: a diagonal matrix with an absent class must still score the maximum.
+    """
+    return np.where(other_empty, 1.0, expected_num / np.maximum(s.nk, 1e-300))
+
+
 def _recall(s: _Stats) -> _Component:
-    return s.ratio(s.tp, s.a, s.b / np.maximum(s.nk, 1e-300), "class has no true items (a_i = 0)", "b_i/n")
+    base = _expected_or_max(s, s.b, _near_zero(s, s.b))
+    return s.ratio(s.tp, s.a, base, "class has no true items (a_i = 0)", "b_i/n, or 1 if also b_i = 0")
 
 
 def _precision(s: _Stats) -> _Component:
-    return s.ratio(s.tp, s.b, s.a / np.maximum(s.nk, 1e-300), "class is never predicted (b_i = 0)", "a_i/n")
+    base = _expected_or_max(s, s.a, _near_zero(s, s.a))
+    return s.ratio(s.tp, s.b, base, "class is never predicted (b_i = 0)", "a_i/n, or 1 if also a_i = 0")
 
 
 def _f1(s: _Stats) -> _Component:
@@ -278,13 +298,15 @@ def _tn(s: _Stats) -> np.ndarray:
 
 
 def _specificity(s: _Stats) -> _Component:
-    base = (s.nk - s.b) / np.maximum(s.nk, 1e-300)
-    return s.ratio(_tn(s), s.nk - s.a, base, "every item belongs to this class (n − a_i = 0)", "(n − b_i)/n")
+    base = _expected_or_max(s, s.nk - s.b, _near_zero(s, s.nk - s.b))
+    return s.ratio(_tn(s), s.nk - s.a, base, "every item belongs to this class (n − a_i = 0)",
+                   "(n − b_i)/n, or 1 if also n − b_i = 0")
 
 
 def _npv(s: _Stats) -> _Component:
-    base = (s.nk - s.a) / np.maximum(s.nk, 1e-300)
-    return s.ratio(_tn(s), s.nk - s.b, base, "every item is predicted as this class (n − b_i = 0)", "(n − a_i)/n")
+    base = _expected_or_max(s, s.nk - s.a, _near_zero(s, s.nk - s.a))
+    return s.ratio(_tn(s), s.nk - s.b, base, "every item is predicted as this class (n − b_i = 0)",
+                   "(n − a_i)/n, or 1 if also n − a_i = 0")
 
 
 def _gm1_ovr(s: _Stats) -> _Component:
@@ -294,7 +316,7 @@ def _gm1_ovr(s: _Stats) -> _Component:
     num = (s.nk * s.tp - s.a * s.b) / nn
     den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b)) / nn
     # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
-    same = np.isclose(s.a, s.b)
+    same = _near_zero(s, s.a - s.b)
     comp = s.ratio(num, den, np.where(same, 1.0, -1.0), "both one-vs-rest labelings are constant",
                    "1 if they agree, −1 if not")
     comp.value = np.clip(comp.value, -1.0, 1.0)
@@ -386,7 +408,7 @@ def _mcc(s: _Stats) -> np.ndarray:
     val = np.clip(num / np.sqrt(np.where(undef, 1.0, den2)), -1.0, 1.0)
     # Baseline resolution (Gösgens et al. App. B): both constant -> 1 if the same class, else -1;
     # only one constant -> 0 (constant baseline).
-    same = np.all(np.isclose(s.a, s.b), axis=-1)
+    same = np.all(_near_zero(s, s.a - s.b), axis=-1)
     base = np.where(const_a & const_b, np.where(same, 1.0, -1.0), 0.0)
     return s.scalar_undefined(val, undef, 0.0, base, "MCC denominator",
                               "one labeling puts every item in the same class",
@@ -661,8 +683,8 @@ def compute_metrics(
     >>> round(r["accuracy"], 4), round(r["balanced_accuracy"], 4), round(r["mcc"], 4)
     (0.7273, 0.7167, 0.4485)
     >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])
-    >>> r["macro_precision"], r.undefined[0].reason
-    (0.3571428571428571, 'class is never predicted (b_i = 0)')
+    >>> round(r["macro_precision"], 4), r.undefined[0].reason
+    (0.3571, 'class is never predicted (b_i = 0)')
     """
     counts, labels = _counts_and_labels(matrix)
     _check_convention(undefined)

@@ -14,9 +14,11 @@ science.md §1):
 ``omit``      undefined per-class values are left out of averages (NaN if nothing is left); a scalar
               metric that is itself undefined is NaN.
 
-Note on ``baseline``: applied literally, App. B's b_i/n rule gives balanced accuracy 0.5 for the
-diagonal matrix [[5, 0], [0, 0]] (both labelings constant and equal), although Gösgens et al.'s
-maximal-agreement property would ask for 1; the tests assert the documented rule.
+Note on ``baseline``: App. B's algebraic rule (C_ii/a_i → b_i/n) is applied when the other
+labeling is non-empty for that class; a class absent from BOTH labelings (a_i = b_i = 0) is one
+they agree on completely and resolves to 1, so that maximal agreement holds (the diagonal matrix
+[[5, 0], [0, 0]] scores the maximum, as Gösgens et al.'s property Max requires). Likewise for
+specificity/NPV when n − a_i = n − b_i = 0.
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def case_absent_from_both():
     C = [[4, 1, 0], [1, 3, 0], [0, 0, 0]]
     s = 0.8 + 0.75
     j = 4 / 6 + 3 / 5
-    ba = zbo(s / 3, s / 3, s / 2)
+    ba = zbo(s / 3, (s + 1) / 3, s / 2)  # baseline: R_2 = P_2 = 1 (class 2 absent from both: maximal agreement)
     values = {
         "accuracy": 7 / 9, "balanced_accuracy": ba, "macro_recall": ba, "macro_precision": ba,
         "adjusted_balanced_accuracy": {c: (ba[c] - 1 / 3) * 1.5 for c in CONVENTIONS},
@@ -147,12 +149,13 @@ def case_absent_from_both():
         "macro_f1": zbo(s / 3, (s + 1) / 3, s / 2), "weighted_f1": 7 / 9,
         "macro_jaccard": zbo(j / 3, (j + 1) / 3, j / 2), "weighted_jaccard": (5 * 4 / 6 + 4 * 3 / 5) / 9,
         "gm1": zbo(1.1 / 3, 2.1 / 3, 0.55),  # one-vs-rest GM_1 of classes 0 and 1: 11/20 each
-        "geometric_macro_recall": zbo(0.0, 0.0, math.sqrt(0.6)),
-        "harmonic_macro_recall": zbo(0.0, 0.0, 2 / (1 / 0.8 + 1 / 0.75)),
-        "minority_weighted_f1": zbo(6.95 / 18, 6.95 / 18, 6.95 / 9),
+        "geometric_macro_recall": zbo(0.0, 0.6 ** (1 / 3), math.sqrt(0.6)),
+        "harmonic_macro_recall": zbo(0.0, 3 / (1 / 0.8 + 1 / 0.75 + 1), 2 / (1 / 0.8 + 1 / 0.75)),
+        # w = (n − a_i)/((k − 1) n) = [4, 5, 9]/18; baseline adds w_2 · 1 to both weighted sums
+        "minority_weighted_f1": zbo(6.95 / 18, 15.95 / 18, 6.95 / 9),
         "mcc": 0.55, "cohen_kappa": 0.55, "confusion_entropy": ce(C),
     }
-    undef = {("recall", 2): 0.0, ("precision", 2): 0.0, ("f1", 2): 1.0, ("jaccard", 2): 1.0, ("gm1", 2): 1.0}
+    undef = {("recall", 2): 1.0, ("precision", 2): 1.0, ("f1", 2): 1.0, ("jaccard", 2): 1.0, ("gm1", 2): 1.0}
     return C, undef, set(), values
 
 
@@ -187,39 +190,44 @@ def case_constant_classifier():
 
 
 def case_both_constant_same():
-    # truth and predictions put all 5 items in class 0
+    # truth and predictions put all 5 items in class 0. Under baseline, class 1 is absent from both
+    # labelings and class 0 fills both: every undefined ratio resolves to 1 (maximal agreement), so
+    # every metric with Max takes its maximum on this diagonal matrix.
     C = [[5, 0], [0, 0]]
-    half = zbo(0.5, 0.5, 1.0)
+    half = zbo(0.5, 1.0, 1.0)
     values = {
         "accuracy": 1.0, "micro_f1": 1.0, "micro_jaccard": 1.0,
         "balanced_accuracy": half, "macro_recall": half, "macro_precision": half, "sba": half,
-        "f1_of_averages": half, "adjusted_balanced_accuracy": zbo(0.0, 0.0, 1.0),
+        "f1_of_averages": half, "adjusted_balanced_accuracy": zbo(0.0, 1.0, 1.0),
         "macro_f1": zbo(0.5, 1.0, 1.0), "macro_jaccard": zbo(0.5, 1.0, 1.0),
         "weighted_f1": 1.0, "weighted_jaccard": 1.0,
         "mcc": zbo(0.0, 1.0, NAN), "cohen_kappa": zbo(0.0, 1.0, NAN), "correlation_distance": zbo(0.5, 0.0, NAN),
         "gm1": zbo(0.0, 1.0, NAN), "confusion_entropy": 0.0,
-        "geometric_macro_recall": zbo(0.0, 0.0, 1.0), "harmonic_macro_recall": zbo(0.0, 0.0, 1.0),
-        "minority_weighted_f1": zbo(0.0, 0.0, NAN),  # w = [0, 1]: all weight on the empty class
+        "geometric_macro_recall": zbo(0.0, 1.0, 1.0), "harmonic_macro_recall": zbo(0.0, 1.0, 1.0),
+        "minority_weighted_f1": zbo(0.0, 1.0, NAN),  # w = [0, 1]: all weight on the empty class
     }
     pos0 = {
         "precision": 1.0, "recall": 1.0, "f1": 1.0, "f_beta": 1.0, "jaccard": 1.0, "fowlkes_mallows": 1.0,
-        "specificity": zbo(0.0, 0.0, NAN), "npv": zbo(0.0, 0.0, NAN),
-        "informedness": zbo(0.0, 0.0, NAN), "markedness": zbo(0.0, 0.0, NAN),
-        "lr_plus": zbo(1.0, 1.0, NAN), "lr_minus": zbo(0.0, 1.0, NAN),  # LR− = 0/TNR with TNR = 0 → 0/0
+        "specificity": zbo(0.0, 1.0, NAN), "npv": zbo(0.0, 1.0, NAN),
+        "informedness": zbo(0.0, 1.0, NAN), "markedness": zbo(0.0, 1.0, NAN),
+        # LR+ = TPR/(1 − TNR): zero 1/1; baseline 1/0 → +inf (the limit, not 0/0)
+        "lr_plus": zbo(1.0, math.inf, NAN),
+        "lr_minus": zbo(0.0, 0.0, NAN),  # (1 − TPR)/TNR: zero 0/0 → 0; baseline 0/1
     }
     pos1 = {
-        "precision": zbo(0.0, 0.0, NAN), "recall": zbo(0.0, 0.0, NAN), "f1": zbo(0.0, 1.0, NAN),
-        "f_beta": zbo(0.0, 1.0, NAN), "jaccard": zbo(0.0, 1.0, NAN), "fowlkes_mallows": zbo(0.0, 0.0, NAN),
-        "specificity": 1.0, "npv": 1.0, "informedness": zbo(0.0, 0.0, NAN), "markedness": zbo(0.0, 0.0, NAN),
-        "lr_plus": zbo(0.0, 1.0, NAN),  # LR+ = TPR/0 with TPR = 0 → 0/0
-        "lr_minus": zbo(1.0, 1.0, NAN),
+        "precision": zbo(0.0, 1.0, NAN), "recall": zbo(0.0, 1.0, NAN), "f1": zbo(0.0, 1.0, NAN),
+        "f_beta": zbo(0.0, 1.0, NAN), "jaccard": zbo(0.0, 1.0, NAN), "fowlkes_mallows": zbo(0.0, 1.0, NAN),
+        "specificity": 1.0, "npv": 1.0, "informedness": zbo(0.0, 1.0, NAN), "markedness": zbo(0.0, 1.0, NAN),
+        "lr_plus": zbo(0.0, math.inf, NAN),  # TPR/(1 − TNR) with 1 − TNR = 0: zero 0/0 → 0; baseline 1/0
+        "lr_minus": zbo(1.0, 0.0, NAN),  # (1 − TPR)/TNR: zero 1/1; baseline 0/1
     }
-    undef = {("recall", 1): 0.0, ("precision", 1): 0.0, ("f1", 1): 1.0, ("f_beta", 1): 1.0, ("jaccard", 1): 1.0,
-             ("specificity", 0): 0.0, ("npv", 0): 0.0, ("gm1", 0): 1.0, ("gm1", 1): 1.0}
+    undef = {("recall", 1): 1.0, ("precision", 1): 1.0, ("f1", 1): 1.0, ("f_beta", 1): 1.0, ("jaccard", 1): 1.0,
+             ("specificity", 0): 1.0, ("npv", 0): 1.0, ("gm1", 0): 1.0, ("gm1", 1): 1.0}
     scal = {"mcc", "correlation_distance", "cohen_kappa"}
-    # A likelihood ratio is a recorded 0/0 only when both rates are numbers: not under omit, where the
-    # undefined TNR / TPR already makes it NaN ("not reported").
-    bscal = {0: zbo({"lr_minus"}, {"lr_minus"}, set()), 1: zbo({"lr_plus"}, {"lr_plus"}, set())}
+    # A likelihood ratio is a recorded 0/0 only when both rates are numbers and zero: under zero the
+    # resolved rates make it 0/0; under baseline they are 1, so it is 1/0 = +inf or 0/1; under omit
+    # the undefined TNR / TPR already makes it NaN ("not reported").
+    bscal = {0: zbo({"lr_minus"}, set(), set()), 1: zbo({"lr_plus"}, set(), set())}
     return C, undef, scal, values, {0: pos0, 1: pos1}, bscal
 
 
@@ -262,19 +270,22 @@ def case_both_constant_different():
 def case_single_item():
     # one item, true class 1, predicted class 2, three classes
     C = [[0, 0, 0], [0, 0, 1], [0, 0, 0]]
+    # baseline: class 0 is absent from both labelings → R_0 = P_0 = 1 (maximal agreement);
+    # R_2 = b_2/n = 1, P_1 = a_1/n = 1 (expected values, App. B)
     values = {
         "accuracy": 0.0, "micro_jaccard": 0.0,
-        "balanced_accuracy": zbo(0.0, 1 / 3, 0.0), "macro_recall": zbo(0.0, 1 / 3, 0.0),
-        "adjusted_balanced_accuracy": zbo(-0.5, 0.0, -0.5),
-        "macro_precision": zbo(0.0, 1 / 3, 0.0), "sba": zbo(0.0, 1 / 3, 0.0), "f1_of_averages": zbo(0.0, 1 / 3, 0.0),
+        "balanced_accuracy": zbo(0.0, 2 / 3, 0.0), "macro_recall": zbo(0.0, 2 / 3, 0.0),
+        "adjusted_balanced_accuracy": zbo(-0.5, 0.5, -0.5),
+        "macro_precision": zbo(0.0, 2 / 3, 0.0), "sba": zbo(0.0, 2 / 3, 0.0), "f1_of_averages": zbo(0.0, 2 / 3, 0.0),
         "macro_f1": zbo(0.0, 1 / 3, 0.0), "macro_jaccard": zbo(0.0, 1 / 3, 0.0),
         "weighted_f1": 0.0, "weighted_jaccard": 0.0,
         "mcc": zbo(0.0, -1.0, NAN), "correlation_distance": zbo(0.5, 1.0, NAN), "cohen_kappa": 0.0,
         "gm1": zbo(0.0, -1 / 3, NAN), "confusion_entropy": 0.0,
         "geometric_macro_recall": 0.0, "harmonic_macro_recall": 0.0,
-        "minority_weighted_f1": zbo(0.0, 0.0, NAN),
+        # w = (n − a_i)/((k − 1) n) = [0.5, 0, 0.5]; baseline ΣwP = 0.5, ΣwR = 1 → H = 2/3
+        "minority_weighted_f1": zbo(0.0, 2 / 3, NAN),
     }
-    undef = {("recall", 0): 0.0, ("recall", 2): 1.0, ("precision", 0): 0.0, ("precision", 1): 1.0,
+    undef = {("recall", 0): 1.0, ("recall", 2): 1.0, ("precision", 0): 1.0, ("precision", 1): 1.0,
              ("f1", 0): 1.0, ("jaccard", 0): 1.0, ("specificity", 1): 1.0, ("npv", 2): 1.0,
              ("gm1", 0): 1.0, ("gm1", 1): -1.0, ("gm1", 2): -1.0}
     return C, undef, {"mcc", "correlation_distance"}, values
