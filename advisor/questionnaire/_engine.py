@@ -194,10 +194,6 @@ class _Run:
         self.rationale: list[RationaleEntry] = []
 
     # -- helpers --------------------------------------------------------------------------------
-    def name(self, mid: str) -> str:
-        m = self.cat.metrics.get(mid)
-        return m.name if m else mid
-
     def answers_of(self, facts: Iterable[str]) -> dict[str, Any]:
         """The answer keys (with their values) behind a set of facts."""
         dumped = self.answers.model_dump(mode="json")
@@ -240,7 +236,7 @@ class _Run:
         self.kept = kept
         if dropped:
             self.conflict_warning(kept, dropped)
-        if trusted:
+        if trusted and kept:
             self.warn("unverified_claims", (
                 "No metric meets the requirements on claims the property checker verified; the "
                 "published (unverified) claims were used for: "
