@@ -158,3 +158,14 @@ def test_clean_svg_inlines_safely() -> None:
     assert "http" not in out and "<style" not in out and "<?xml" not in out
     assert 'id="f1-c1"' in out and "url(#f1-c1)" in out and 'xlink:href="#f1-c1"' in out
     assert 'fill="#fff"' in out and 'stroke-linejoin="round"' in out
+
+
+def test_every_catalogue_formula_is_allowed_and_typesets() -> None:
+    from advisor.catalogue import get_catalogue
+    from advisor.report._math import formula_svg
+
+    for mid, rec in get_catalogue().metrics.items():
+        assert rec.formula, mid
+        assert safe_math(rec.formula) == rec.formula, (mid, rec.formula)
+        svg = formula_svg(rec.formula, display=True)
+        assert svg.startswith("<svg") and "http" not in svg, mid

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 
 __all__ = ["BibEntry", "parse_bibtex", "tex_to_text"]
 
@@ -35,7 +36,8 @@ def tex_to_text(s: str) -> str:
     s = re.sub(r"\{?\\([cuvH])\s*\{([A-Za-z])\}\}?", accent, s)
     s = re.sub(r"\{?\\([cuvH]) ([A-Za-z])\}?", accent, s)
     for k, v in _SYMBOLS.items():
-        s = re.sub(re.escape(k) + r"(?![A-Za-z])\s?", v, s)
+        tail = r"(?![A-Za-z])\s?" if k[1:].isalpha() else ""  # "\ss x" eats its space; "\& x" keeps it
+        s = re.sub(re.escape(k) + tail, v, s)
     s = re.sub(r"\\(?:emph|textit|textbf|textrm|mathrm|url|texttt)\s*\{([^{}]*)\}", r"\1", s)
     s = s.replace("---", "—").replace("--", "–").replace("~", "\u00a0")
     s = s.replace("{", "").replace("}", "")
@@ -54,9 +56,13 @@ class BibEntry:
         """(last, first) pairs."""
         text = self.fields.get("author") or self.fields.get("editor") or ""
         out = []
-        for name in re.split(r"\s+and\s+", text):
-            name = tex_to_text(name).strip()
+        for raw in re.split(r"\s+and\s+", text):
+            raw = raw.strip()
+            name = tex_to_text(raw).strip()
             if not name:
+                continue
+            if raw.startswith("{") and raw.endswith("}") and raw.count("{") == raw.count("}"):
+                out.append((name, ""))  # a corporate author: {Introduction to Machine Learning (I2ML)}
                 continue
             if "," in name:
                 last, first = (x.strip() for x in name.split(",", 1))
@@ -66,11 +72,11 @@ class BibEntry:
             out.append((last, first))
         return out
 
-    @property
+    @cached_property
     def year(self) -> str:
         return tex_to_text(self.fields.get("year", "n.d."))
 
-    @property
+    @cached_property
     def short(self) -> str:
         names = self._authors()
         if not names:
@@ -83,12 +89,12 @@ class BibEntry:
             who = f"{names[0][0]} et al."
         return f"{who} {self.year}"
 
-    @property
+    @cached_property
     def text(self) -> str:
         def initials(first: str) -> str:
             return " ".join(p[0] + "." for p in re.split(r"[\s]+", first) if p and p[0].isalpha())
 
-        names = [f"{last}, {initials(first)}".rstrip(", ") for last, first in self._authors()]
+        names = [f"{last}, {initials(first)}" if first else last for last, first in self._authors()]
         if len(names) > 1:
             who = ", ".join(names[:-1]) + ", & " + names[-1]
         else:

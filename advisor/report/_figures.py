@@ -127,7 +127,11 @@ def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
-    rec = [m for m in ctx.recommended if any(m.id in s.values for s in ctx.systems)]
+    def bounded(mid: str) -> bool:  # one axis for scores in [-1, 1]; log loss, likelihood ratios apart
+        vals = [s.values.get(mid) for s in ctx.systems]
+        return any(v is not None for v in vals) and all(v is None or -1.0 <= v <= 1.0 for v in vals)
+
+    rec = [m for m in ctx.recommended if bounded(m.id)]
     if not rec or not ctx.systems:
         return None
     m_count, s_count = len(rec), len(ctx.systems)
@@ -150,12 +154,14 @@ def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     ax.set_axisbelow(True)
     ax.set_xlabel("value" + (" (point estimate and bootstrap interval)" if ctx.intervals else ""))
     if s_count > 1:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25 if m_count < 4 else -0.12),
-                  ncol=min(s_count, 4), frameon=False)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(s_count, 4), frameon=False)
     fig.tight_layout()
     cap = "Recommended metrics by system" + (
         f": point estimates with {ctx.intervals.confidence:.0%} bootstrap intervals." if ctx.intervals else "."
     )
+    left_out = [m.name for m in ctx.recommended if m not in rec]
+    if left_out:
+        cap += f" Not on this scale (see Table 1): {', '.join(left_out)}."
     return fig, cap
 
 
@@ -182,7 +188,7 @@ def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     ax.grid(axis="y", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
     if s_count > 1:
-        ax.legend(loc="lower right", ncol=min(s_count, 4), frameon=True, framealpha=0.9)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(s_count, 4), frameon=False)
     fig.tight_layout()
     return fig, "Per-class recall of each system (the share of each true class predicted correctly)."
 
