@@ -56,6 +56,9 @@ class Counterexample(_Strict):
     values: list[float] = Field(default_factory=list, description="the metric's value on each matrix")
     explanation: str
     source: str = Field(description="'checker' if found by advisor's own search, else the paper/table")
+    labelings: list[list[int]] | None = Field(
+        None, description="for a triangle-inequality violation: the labelings A, B, C (class indices per item)"
+    )
 
 
 class ChanceCorrection(_Strict):
@@ -77,6 +80,15 @@ class PropertyClaim(_Strict):
     )
     chance_correction: ChanceCorrection | None = None
     note: str | None = None
+    restriction: str | None = Field(
+        None,
+        description="for a 'conditional' claim: the checker's name of the condition "
+        "('truth_complete', 'prediction_complete' or 'regular'); the claim holds on matrices satisfying it",
+    )
+    calibrated_counterexample: Counterexample | None = Field(
+        None, description="counterexample for metric~ (the calibrated metric) when a paper claims the property "
+        "after calibration but the checker refutes it",
+    )
 
 
 class MetricRecord(_Strict):

@@ -1,0 +1,58 @@
+"""The metric catalogue: what each metric computes, means and promises — checked against the code.
+
+* :func:`get_catalogue` — the validated catalogue (``metrics.yaml`` + ``verification.yaml``), cached.
+* :func:`resolve_metric` — forgiving name lookup ("Macro-F1", "MCC", "kappa", "micro F1", …).
+* :func:`audit` — every property claim re-checked against the implementation.
+
+The BibTeX file the records cite ships next to the data: :data:`BIB_FILE`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__all__ = [
+    "BIB_FILE",
+    "AuditReport",
+    "Catalogue",
+    "MetricRecord",
+    "PropertyClaim",
+    "Resolution",
+    "audit",
+    "get_catalogue",
+    "resolve_metric",
+]
+
+_LAZY = {
+    "AuditReport": "._audit",
+    "audit": "._audit",
+    "BIB_FILE": "._load",
+    "get_catalogue": "._load",
+    "Resolution": "._resolve",
+    "resolve_metric": "._resolve",
+    "Catalogue": "._models",
+    "MetricRecord": "._models",
+    "PropertyClaim": "._models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'advisor.catalogue' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._audit import AuditReport, audit
+    from ._load import BIB_FILE, get_catalogue
+    from ._models import Catalogue, MetricRecord, PropertyClaim
+    from ._resolve import Resolution, resolve_metric

@@ -1,0 +1,146 @@
+"""Loading the catalogue: ``metrics.yaml`` (hand-written knowledge) + ``verification.yaml`` (checker output).
+
+``metrics.yaml`` holds one record per metric id; an alias record (``alias_of``) takes every field it
+does not set from its target. ``verification.yaml`` is written by ``python -m advisor.catalogue``:
+per claim, whether the checker confirmed it and the counterexample it found. The loader merges both,
+validates them with the pydantic models and checks completeness (every engine metric, every
+property, a counterexample for every failure, known BibTeX keys).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import AdvisorError
+from ._models import PROPERTY_IDS, Catalogue
+
+__all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "raw_metrics"]
+
+DATA_DIR = Path(__file__).resolve().parent
+METRICS_FILE = DATA_DIR / "metrics.yaml"
+VERIFICATION_FILE = DATA_DIR / "verification.yaml"
+BIB_FILE = DATA_DIR / "references.bib"
+
+# statuses whose claim must come with a counterexample of the raw metric
+NEEDS_COUNTEREXAMPLE = ("fails", "binary_only", "after_calibration")
+
+
+class CatalogueError(AdvisorError):
+    """The shipped catalogue data are inconsistent (a bug in advisor, not in the user's input)."""
+
+
+def _yaml(path: Path) -> Any:
+    import yaml
+
+    with path.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def raw_metrics(path: Path = METRICS_FILE) -> dict[str, Any]:
+    """The hand-written records with aliases resolved (no verification merged)."""
+    data = _yaml(path)
+    metrics: dict[str, Any] = data["metrics"]
+    out: dict[str, Any] = {}
+    for mid, rec in metrics.items():
+        rec = dict(rec)
+        rec["id"] = mid
+        target = rec.get("alias_of")
+        if target:
+            base = copy.deepcopy(metrics[target])
+            base.pop("aliases", None)
+            base.update(rec)
+            rec = base
+        out[mid] = rec
+    return {"metrics": out, "name_notes": data.get("name_notes", {})}
+
+
+def bib_keys(path: Path = BIB_FILE) -> set[str]:
+    """The entry keys of ``references.bib``."""
+    return set(re.findall(r"@\w+\s*\{\s*([^,\s]+)\s*,", path.read_text(encoding="utf-8")))
+
+
+def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | None = VERIFICATION_FILE,
+                   *, strict: bool = True) -> Catalogue:
+    """Read, merge and validate the catalogue (uncached; see :func:`get_catalogue`).
+
+    ``strict=False`` skips the completeness checks that need the verification file (used while
+    regenerating it).
+    """
+    data = raw_metrics(metrics_path)
+    ver: dict[str, Any] = {}
+    if verification_path is not None and verification_path.exists():
+        ver = (_yaml(verification_path) or {}).get("claims", {})
+    for mid, rec in data["metrics"].items():
+        for pid, claim in rec.get("properties", {}).items():
+            v = ver.get(mid, {}).get(pid)
+            if not v:
+                continue
+            claim["verified"] = bool(v.get("verified", False))
+            for key in ("counterexample", "calibrated_counterexample"):
+                if claim.get(key) is None and v.get(key) is not None:
+                    claim[key] = v[key]
+    cat = Catalogue.model_validate(data)
+    _check(cat, strict=strict)
+    return cat
+
+
+def _check(cat: Catalogue, *, strict: bool) -> None:
+    from .._metrics import METRICS
+
+    problems: list[str] = []
+    missing = sorted(set(METRICS) - set(cat.metrics))
+    if missing:
+        problems.append(f"no record for {', '.join(missing)}")
+    extra = sorted(set(cat.metrics) - set(METRICS))
+    if extra:
+        problems.append(f"records without an engine metric: {', '.join(extra)}")
+    keys = bib_keys()
+    for mid, rec in cat.metrics.items():
+        spec = METRICS.get(mid)
+        if spec is not None:
+            if rec.binary_only != spec.binary_only or rec.needs_probabilities != spec.needs_probabilities:
+                problems.append(f"{mid}: binary_only/needs_probabilities disagree with the engine")
+            if rec.alias_of != spec.alias_of:
+                problems.append(f"{mid}: alias_of disagrees with the engine")
+        absent = [p for p in PROPERTY_IDS if p not in rec.properties]
+        if absent:
+            problems.append(f"{mid}: no claim for {', '.join(absent)}")
+        unknown = [p for p in rec.properties if p not in PROPERTY_IDS]
+        if unknown:
+            problems.append(f"{mid}: unknown properties {', '.join(unknown)}")
+        bad_refs = [r for r in rec.references if r not in keys]
+        if bad_refs:
+            problems.append(f"{mid}: references not in references.bib: {', '.join(bad_refs)}")
+        for pid, claim in rec.properties.items():
+            where = f"{mid}.{pid}"
+            if claim.status == "conditional" and not claim.condition:
+                problems.append(f"{where}: a conditional claim needs its condition written out")
+            if claim.status == "holds" and claim.counterexample is not None:
+                problems.append(f"{where}: a 'holds' claim cannot carry a counterexample")
+            if pid == "chance_correction" and claim.status in ("holds", "after_calibration") \
+                    and claim.chance_correction is None:
+                problems.append(f"{where}: chance correction needs strict/complete/baseline details")
+            if strict and claim.status in NEEDS_COUNTEREXAMPLE and claim.counterexample is None \
+                    and not rec.needs_probabilities:
+                problems.append(f"{where}: status {claim.status!r} needs a counterexample")
+    if problems:
+        raise CatalogueError("the metric catalogue is inconsistent: " + "; ".join(problems[:12])
+                             + (f" (and {len(problems) - 12} more)" if len(problems) > 12 else "") + ".")
+
+
+@functools.lru_cache(maxsize=1)
+def get_catalogue() -> Catalogue:
+    """The validated metric catalogue (loaded once, then cached).
+
+    Examples
+    --------
+    >>> cat = get_catalogue()
+    >>> rec = cat.metrics["balanced_accuracy"]
+    >>> rec.name, rec.properties["prevalence_invariance"].status
+    ('Balanced accuracy', 'holds')
+    """
+    return load_catalogue()

@@ -1,0 +1,222 @@
+"""The space the property checker searches: metric functions on stacks of matrices, and samplers.
+
+Domains
+-------
+*full*     every class occurs in at least one of the two labelings (``a_i + b_i > 0``). Gösgens et
+           al.'s properties are checked here, under the ``baseline`` convention for undefined values
+           (their Appendix B). A matrix produced by a perturbation that empties a class is evaluated
+           on the classes that remain ("squeezed"): a class neither labeling uses is not a class of
+           the evaluation. Two identical constant labelings (one class left) score the metric's
+           value on a diagonal matrix. Binary metrics of a positive class are never squeezed.
+*regular*  every class is present in the truth and predicted at least once (``a_i > 0``,
+           ``b_i > 0``), so no value is undefined and all conventions agree. Opitz's properties are
+           checked here: his definitions (derivatives, scalings) presuppose defined values.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import numpy as np
+
+from .._calibrate import calibrate_counts
+from .._metrics import METRICS, evaluate_batch
+
+__all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "close", "sort_by_size", "strictly_less"]
+
+TOL = 1e-9
+
+
+def close(x: np.ndarray, y: np.ndarray, tol: float = TOL) -> np.ndarray:
+    """Elementwise equality up to a relative tolerance; equal infinities are equal."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    with np.errstate(invalid="ignore"):
+        scale = np.maximum(1.0, np.maximum(np.abs(x), np.abs(y)))
+        near = np.abs(x - y) <= tol * scale
+    return (x == y) | np.where(np.isfinite(x) & np.isfinite(y), near, False)
+
+
+def strictly_less(x: np.ndarray, y: np.ndarray, tol: float = TOL) -> np.ndarray:
+    """``x < y`` by more than the tolerance."""
+    return (np.asarray(x) < np.asarray(y)) & ~close(x, y, tol)
+
+
+class MetricFunction:
+    """A metric as the checker sees it: oriented scores of a stack of matrices ``(N, k, k)``.
+
+    ``score`` is ``+value`` for higher-is-better metrics and ``−value`` otherwise, so every property
+    can be stated as "higher is more similar". ``calibrated=True`` evaluates ``metric~``, the metric
+    of the prevalence-calibrated matrix.
+    """
+
+    def __init__(self, metric_id: str, higher_is_better: bool, *, calibrated: bool = False,
+                 convention: str = "baseline", restrict: str | None = None) -> None:
+        spec = METRICS[metric_id]
+        if spec.needs_probabilities:
+            raise ValueError(f"{metric_id} is not a confusion-matrix metric")
+        self.id = metric_id
+        self.binary = spec.binary_only
+        self.sign = 1.0 if higher_is_better else -1.0
+        self.calibrated = calibrated
+        self.convention = convention
+        self.restrict = restrict
+        self.tol = TOL
+        # arccos amplifies rounding: an error δ of MCC (≈ 1e-13 from n² − Σa_i² on skewed matrices)
+        # moves the correlation distance by δ/(π sin πv), at most √(2δ)/π near v = 0 or 1
+        self._arccos = metric_id == "correlation_distance"
+        self._top: float | None = None
+
+    def abs_tol(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Absolute tolerance for comparing two (oriented or raw) scores of this metric."""
+        x, y = np.abs(np.asarray(x, dtype=float)), np.abs(np.asarray(y, dtype=float))
+        with np.errstate(invalid="ignore"):
+            tol = self.tol * np.maximum(1.0, np.maximum(x, y))
+            if self._arccos:
+                delta = 1e-12
+                for v in (x, y):
+                    s = np.abs(np.sin(np.pi * v))
+                    tol = tol + np.minimum(np.sqrt(2 * delta) / np.pi, delta / (np.pi * np.maximum(s, 1e-300)))
+        return np.where(np.isfinite(tol), tol, 0.0)
+
+    def close(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Equal up to the metric's numerical tolerance (equal infinities are equal)."""
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        with np.errstate(invalid="ignore"):
+            near = np.abs(x - y) <= self.abs_tol(x, y)
+        return (x == y) | np.where(np.isfinite(x) & np.isfinite(y), near, False)
+
+    def less(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """``x < y`` by more than the tolerance."""
+        return (np.asarray(x) < np.asarray(y)) & ~self.close(x, y)
+
+    def admissible(self, counts: np.ndarray) -> np.ndarray:
+        """Mask of matrices inside the restriction of a conditional claim (all True without one)."""
+        c = np.asarray(counts, dtype=float)
+        if self.restrict is None:
+            return np.ones(c.shape[:-2], dtype=bool)
+        return RESTRICTIONS[self.restrict][1](c)
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        """Class counts the metric is defined for (binary metrics: 2 only)."""
+        return (2,) if self.binary else (2, 3, 4)
+
+    def _eval(self, counts: np.ndarray) -> np.ndarray:
+        pos = 1 if self.binary else None
+        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention)[self.id]
+
+    def values(self, counts: np.ndarray) -> np.ndarray:
+        """Metric values (not oriented) of a stack ``(N, k, k)``."""
+        c = np.asarray(counts, dtype=float)
+        if c.ndim == 2:
+            return self.values(c[None])[0]
+        if self.calibrated:
+            c = calibrate_counts(c)
+        out = np.empty(c.shape[0])
+        if c.shape[0] == 0:
+            return out
+        if self.binary:
+            return np.asarray(self._eval(c), dtype=float)
+        present = (c.sum(axis=-1) + c.sum(axis=-2)) > 0
+        patterns, inverse = np.unique(present, axis=0, return_inverse=True)
+        inverse = np.asarray(inverse).reshape(-1)
+        for p_idx, pattern in enumerate(patterns):
+            rows = np.flatnonzero(inverse == p_idx)
+            keep = np.flatnonzero(pattern)
+            if keep.size <= 1:
+                out[rows] = self.top_value()
+                continue
+            sub = c[rows][:, keep][:, :, keep]
+            out[rows] = self._eval(sub)
+        return out
+
+    def __call__(self, counts: np.ndarray) -> np.ndarray:
+        """Oriented scores: higher means more similar labelings."""
+        return self.sign * self.values(counts)
+
+    def top_value(self) -> float:
+        """The metric's value on a diagonal matrix (two identical labelings)."""
+        if self._top is None:
+            self._top = float(self._eval(np.eye(2)[None] * 3.0)[0])
+        return self._top
+
+
+class Sampler:
+    """Reproducible generators of confusion matrices for one class count ``k``."""
+
+    def __init__(self, k: int, rng: np.random.Generator) -> None:
+        self.k = k
+        self.rng = rng
+
+    # -- raw generators ---------------------------------------------------------------------
+    def exhaustive(self, max_cell: int) -> np.ndarray:
+        """Every k×k matrix with integer cells 0..max_cell (use for k = 2 only)."""
+        grid = np.array(list(itertools.product(range(max_cell + 1), repeat=self.k * self.k)), dtype=float)
+        return grid.reshape(-1, self.k, self.k)
+
+    def integers(self, size: int, max_cell: int = 4, p_zero: float = 0.35) -> np.ndarray:
+        """Random small integer matrices with many zero cells (edge cases)."""
+        c = self.rng.integers(0, max_cell + 1, size=(size, self.k, self.k)).astype(float)
+        c[self.rng.random(c.shape) < p_zero] = 0.0
+        return c
+
+    def reals(self, size: int, p_zero: float = 0.2) -> np.ndarray:
+        """Random non-integer masses spread over several orders of magnitude."""
+        c = self.rng.exponential(1.0, size=(size, self.k, self.k)) * 10 ** self.rng.uniform(-1, 2, (size, 1, 1))
+        c[self.rng.random(c.shape) < p_zero] = 0.0
+        return c
+
+    def skewed(self, size: int) -> np.ndarray:
+        """Sparse integer matrices with a few large cells (counterexamples often need one)."""
+        c = self.integers(size, max_cell=3, p_zero=0.5)
+        big = self.rng.random(c.shape) < 1.5 / c[0].size
+        c[big] = np.round(np.exp(self.rng.uniform(np.log(4), np.log(60), int(big.sum()))))
+        return c
+
+    def mixed(self, size: int) -> np.ndarray:
+        """A third small integers, a third sparse integers with large cells, a third real masses."""
+        t = size // 3
+        return np.concatenate([self.integers(size - 2 * t), self.skewed(t), self.reals(t)])
+
+    # -- domains ----------------------------------------------------------------------------
+    @staticmethod
+    def full(c: np.ndarray) -> np.ndarray:
+        """Mask: n > 0 and every class occurs in at least one labeling."""
+        return (c.sum(axis=(-1, -2)) > 0) & np.all((c.sum(axis=-1) + c.sum(axis=-2)) > 0, axis=-1)
+
+    @staticmethod
+    def regular(c: np.ndarray) -> np.ndarray:
+        """Mask: every class is present in the truth and predicted at least once."""
+        return np.all(c.sum(axis=-1) > 0, axis=-1) & np.all(c.sum(axis=-2) > 0, axis=-1)
+
+    @staticmethod
+    def non_unary(c: np.ndarray) -> np.ndarray:
+        """Mask: neither labeling puts every item in one class (no row or column sum equals n)."""
+        n = c.sum(axis=(-1, -2))[..., None]
+        return ~np.any(np.isclose(c.sum(axis=-1), n), axis=-1) & ~np.any(np.isclose(c.sum(axis=-2), n), axis=-1)
+
+    def sample(self, size: int, domain: Callable[[np.ndarray], np.ndarray], exhaustive_max: int = 5) -> np.ndarray:
+        """``size`` random matrices of the domain; for k = 2 also every matrix with cells ≤ 5."""
+        parts = []
+        if self.k == 2:
+            parts.append(self.exhaustive(exhaustive_max))
+        parts.append(self.mixed(max(size, 8)))
+        c = np.concatenate(parts)
+        return c[domain(c)]
+
+
+def sort_by_size(c: np.ndarray) -> np.ndarray:
+    """Integer matrices first, then by total mass and number of non-zero cells: first hit = simplest."""
+    ints = np.all(c == np.round(c), axis=(-1, -2))
+    key = c.sum(axis=(-1, -2)) + 1e-3 * (c > 0).sum(axis=(-1, -2)) + np.where(ints, 0.0, 1e9)
+    return c[np.argsort(key, kind="stable")]
+
+
+RESTRICTIONS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
+    "truth_complete": ("every class occurs in the truth (a_i > 0)", lambda c: np.all(c.sum(axis=-1) > 0, axis=-1)),
+    "prediction_complete": ("every class is predicted at least once (b_i > 0)",
+                            lambda c: np.all(c.sum(axis=-2) > 0, axis=-1)),
+    "regular": ("every class occurs in the truth and is predicted (a_i > 0, b_i > 0)",
+                lambda c: np.all(c.sum(axis=-1) > 0, axis=-1) & np.all(c.sum(axis=-2) > 0, axis=-1)),
+}
