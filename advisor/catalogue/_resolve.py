@@ -147,6 +147,15 @@ def resolve_metric(name: str, catalogue: Catalogue | None = None) -> Resolution:
 
     cat = catalogue or get_catalogue()
     idx = _index(cat)
+    literal = name.strip().lower()
+    if literal in cat.metrics:  # an id is never ambiguous ("macro_f1" is the mean of per-class F1)
+        rec = cat.metrics[literal]
+        if rec.alias_of:
+            return Resolution(name, (cat.metrics[rec.alias_of],), idx.notes.get(normalise_name(name))
+                              or rec.interpretation)
+        key = normalise_name(name)
+        single = len(idx.keys.get(key, ())) == 1
+        return Resolution(name, (rec,), idx.notes.get(key) if single else None)
     key = normalise_name(name)
     ids = idx.keys.get(key)
     if ids is None:
@@ -165,12 +174,12 @@ def resolve_metric(name: str, catalogue: Catalogue | None = None) -> Resolution:
 
 
 def _unknown(name: str, key: str, idx: _Index) -> str:
-    close = difflib.get_close_matches(key, idx.keys, n=4, cutoff=0.6) if key else []
+    cutoff = 0.6 if len(key) > 4 else 0.75
+    close = difflib.get_close_matches(key, idx.keys, n=4, cutoff=cutoff) if key else []
     shown = []
     for k in close:
         label = idx.display[k]
         if label not in shown:
             shown.append(label)
-    hint = f" Close names: {', '.join(repr(s) for s in shown)}." if shown else ""
-    return (f"unknown metric name {name!r}; run `advisor metrics` for the list of metrics and their aliases."
-            f"{hint}")
+    hint = f" (close names: {', '.join(repr(s) for s in shown)})" if shown else ""
+    return f"unknown metric name {name!r}{hint}; `advisor metrics` lists every metric and its aliases."

@@ -1,0 +1,118 @@
+"""``advisor metrics``, ``advisor explain`` and ``advisor audit``: the metric catalogue on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ._common import echo_json, fail, handle_errors
+
+_FORMATS_METRICS = ("table", "md", "json")
+_FORMATS_EXPLAIN = ("md", "tex", "json")
+
+
+def _write_or_print(text: str, out: Path | None, force: bool) -> None:
+    if out is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+        return
+    if out.exists() and not force:
+        raise fail(f"--out {out} already exists; pass --force to overwrite it.")
+    if out.is_dir():
+        raise fail(f"--out {out} is a directory; give a file name.")
+    out.write_text(text, encoding="utf-8")
+    typer.echo(f"wrote {out}", err=True)
+
+
+def _table(cat) -> str:  # noqa: ANN001 - Catalogue, imported lazily
+    from ..catalogue._models import PROPERTY_IDS
+    from ..catalogue._render import SHORT, SYMBOLS
+
+    width = max(len(mid) for mid in cat.metrics) + 2
+    cols = [SHORT[p] for p in PROPERTY_IDS]
+    lines = ["metric".ljust(width) + " ".join(c.ljust(5) for c in cols)]
+    for mid, rec in cat.metrics.items():
+        cells = []
+        for p in PROPERTY_IDS:
+            c = rec.properties[p]
+            mark = SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities else "?")
+            cells.append(mark.ljust(5))
+        lines.append(mid.ljust(width) + " ".join(cells))
+    lines += ["", "✓ holds  ✗ fails  b two classes only  (✓) after prevalence calibration  c under a condition  "
+              "? not verified", "Details: advisor explain NAME, advisor metrics --json, docs/metrics.md"]
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("metrics")
+    @handle_errors
+    def metrics_cmd(
+        json_out: bool = typer.Option(False, "--json", help="Print the catalogue as JSON."),
+        fmt: str = typer.Option("table", "--format", "-f",
+                                help="table (metrics × properties), md (the reference page) or json."),
+        out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file instead of printing."),
+        force: bool = typer.Option(False, "--force", help="Allow --out to overwrite an existing file."),
+    ) -> None:
+        """List every metric with the properties it has (two frameworks, checked against the code)."""
+        if json_out:
+            fmt = "json"
+        if fmt not in _FORMATS_METRICS:
+            raise fail(f"--format must be one of {', '.join(_FORMATS_METRICS)}; got {fmt!r}.")
+        from ..catalogue import get_catalogue
+
+        cat = get_catalogue()
+        if fmt == "json":
+            from ..catalogue._render import metrics_json
+
+            if out is None:
+                echo_json(metrics_json(cat))
+                return
+            from ._common import to_json
+
+            _write_or_print(to_json(metrics_json(cat)) + "\n", out, force)
+            return
+        if fmt == "md":
+            from ..catalogue._render import metrics_markdown
+
+            _write_or_print(metrics_markdown(cat), out, force)
+            return
+        _write_or_print(_table(cat) + "\n", out, force)
+
+    @app.command("explain")
+    @handle_errors
+    def explain_cmd(
+        name: str = typer.Argument(..., help="A metric id, name or alias, e.g. 'macro F1', MCC, kappa."),
+        fmt: str = typer.Option("md", "--format", "-f", help="md, tex or json."),
+    ) -> None:
+        """Explain what a metric name really computes: formula, meaning, properties, pitfalls, references."""
+        if fmt not in _FORMATS_EXPLAIN:
+            raise fail(f"--format must be one of {', '.join(_FORMATS_EXPLAIN)}; got {fmt!r}.")
+        from ..catalogue import resolve_metric
+        from ..catalogue._render import explain
+
+        text = explain(resolve_metric(name), fmt)
+        typer.echo(text, nl=not text.endswith("\n"))
+
+    @app.command("audit")
+    @handle_errors
+    def audit_cmd(
+        budget: int = typer.Option(300, "--budget", "-b", min=10,
+                                   help="Random matrices per property and class count (larger = slower, surer)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the random search."),
+        json_out: bool = typer.Option(False, "--json", help="Print every check as JSON."),
+        metric: list[str] = typer.Option([], "--metric", "-m", help="Audit only this metric id (repeatable)."),
+    ) -> None:
+        """Re-check every property claim of the catalogue against the implementation (exit 1 if one is refuted)."""
+        from ..catalogue import audit, get_catalogue
+
+        cat = get_catalogue()
+        unknown = [m for m in metric if m not in cat.metrics]
+        if unknown:
+            raise fail(f"--metric {unknown[0]!r} is not a metric id; run `advisor metrics` for the list.")
+        report = audit(budget, seed=seed, metrics=metric or None)
+        if json_out:
+            echo_json(report.to_dict())
+        else:
+            typer.echo(report.summary())
+        if not report.ok:
+            raise typer.Exit(1)

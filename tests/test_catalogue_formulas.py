@@ -1,0 +1,265 @@
+"""The catalogue's LaTeX formulas mean what the engine computes.
+
+Each formula is the single source for docs, ``advisor explain`` and reports, so a typo there would
+mislead every reader. This test parses the (deliberately small) LaTeX subset the catalogue uses —
+\\frac, \\sum, \\prod, \\sqrt, \\log_b, \\arccos, \\left( \\right), ^, _, \\cdot, \\mathrm{...},
+",\\quad NAME = ..." definitions — evaluates it on random confusion matrices and compares with
+:func:`advisor.compute_metrics`. It also checks that every formula renders with ziamath and passes
+the report generator's LaTeX allow-list.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+
+import numpy as np
+import pytest
+
+from advisor import compute_metrics
+from advisor.catalogue import get_catalogue
+
+CAT = get_catalogue()
+FORMULA_IDS = [m for m, r in CAT.metrics.items() if not r.alias_of]
+MATRIX_IDS = [m for m in FORMULA_IDS if not CAT.metrics[m].needs_probabilities]
+
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\[,;! ]|\d+(?:\.\d+)?|[A-Za-z]|[{}()\[\]^_+\-=/,']|\S")
+
+
+class _Parser:
+    """Recursive-descent evaluator of the catalogue's formula language on one matrix."""
+
+    def __init__(self, text: str, env: dict[str, object]) -> None:
+        self.toks = [t for t in _TOKEN.findall(text) if t not in ("\\,", "\\;", "\\!", "\\ ")]
+        self.pos = 0
+        self.env = env
+
+    # -- token helpers -------------------------------------------------------------------
+    def peek(self, off: int = 0) -> str | None:
+        i = self.pos + off
+        return self.toks[i] if i < len(self.toks) else None
+
+    def take(self, expected: str | None = None) -> str:
+        tok = self.peek()
+        if tok is None or (expected is not None and tok != expected):
+            raise SyntaxError(f"expected {expected!r}, got {tok!r} at {self.pos} in {' '.join(self.toks)}")
+        self.pos += 1
+        return tok
+
+    def group_text(self) -> list[str]:
+        """Tokens of a {...} group (or a single token)."""
+        if self.peek() != "{":
+            return [self.take()]
+        self.take("{")
+        depth, out = 1, []
+        while True:
+            tok = self.take()
+            depth += tok == "{"
+            depth -= tok == "}"
+            if depth == 0:
+                return out
+            out.append(tok)
+
+    def sub(self, toks: list[str], **extra: object) -> float:
+        p = _Parser("", {**self.env, **extra})
+        p.toks = toks
+        v = p.expr()
+        if p.peek() is not None:
+            raise SyntaxError(f"trailing tokens {p.toks[p.pos:]}")
+        return v
+
+    # -- grammar -------------------------------------------------------------------------
+    def expr(self) -> float:
+        v = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()
+            w = self.term()
+            v = v + w if op == "+" else v - w
+        return v
+
+    def term(self) -> float:
+        v = self.factor()
+        while self.peek() not in (None, "+", "-", "}", ")", "\\right", "]", "=", ","):
+            if self.peek() == "/":
+                self.take()
+                v = v / self.factor()
+                continue
+            if self.peek() == "\\cdot":
+                self.take()
+            w = self.factor()
+            v = 0.0 if v == 0 or w == 0 else v * w  # 0·log 0 = 0
+        return v
+
+    def factor(self) -> float:
+        if self.peek() == "-":
+            self.take()
+            return -self.factor()
+        v = self.atom()
+        if self.peek() == "^":
+            self.take()
+            v = v ** self.sub(self.group_text())
+        return v
+
+    def atom(self) -> float:
+        tok = self.take()
+        if re.fullmatch(r"\d+(\.\d+)?", tok):
+            return float(tok)
+        if tok == "\\frac":
+            num, den = self.sub(self.group_text()), self.sub(self.group_text())
+            return num / den if den != 0 else (math.inf if num > 0 else math.nan)
+        if tok == "\\sqrt":
+            return math.sqrt(self.sub(self.group_text()))
+        if tok in ("(", "\\left"):
+            if tok == "\\left":
+                self.take("(")
+            v = self.expr()
+            if self.peek() == "\\right":
+                self.take()
+            self.take(")")
+            return v
+        if tok == "{":
+            self.pos -= 1
+            return self.sub(self.group_text())
+        if tok in ("\\sum", "\\prod"):
+            return self.big(tok)
+        if tok == "\\log":
+            self.take("_")
+            base = self.sub(self.group_text())
+            arg = self.factor()
+            return math.log(arg) / math.log(base) if arg > 0 else -math.inf
+        if tok == "\\arccos":
+            return math.acos(max(-1.0, min(1.0, self.factor())))
+        if tok == "\\pi":
+            return math.pi
+        if tok == "\\beta":
+            return float(self.env["beta"])  # type: ignore[arg-type]
+        if tok == "\\mathrm":
+            name = "".join(self.group_text())
+            return self.lookup(name)
+        if re.fullmatch(r"[A-Za-z]", tok):
+            idx: list[str] = []
+            if self.peek() == "_":
+                self.take()
+                idx = [t for t in self.group_text() if t != ","]
+            return self.lookup(tok, idx)
+        raise SyntaxError(f"unexpected token {tok!r}")
+
+    def big(self, op: str) -> float:
+        self.take("_")
+        bound = self.group_text()
+        var = bound[0]
+        if len(bound) >= 3 and bound[1] == "=":
+            lo = int(self.sub(bound[2:]))
+            self.take("^")
+            hi = int(self.sub(self.group_text()))
+            values = range(lo, hi + 1)
+            skip = None
+        elif bound[1:2] == ["\\neq"]:
+            values = range(1, int(self.env["k"]) + 1)  # type: ignore[arg-type]
+            skip = int(self.env[bound[2]])  # type: ignore[arg-type]
+        else:
+            raise SyntaxError(f"unsupported bound {bound}")
+        start = self.pos
+        acc = 0.0 if op == "\\sum" else 1.0
+        end = start
+        for val in values:
+            self.pos = start
+            self.env[var] = val
+            if val == skip:
+                self.term()
+                end = self.pos
+                continue
+            v = self.term()
+            end = self.pos
+            acc = acc + v if op == "\\sum" else acc * v
+        self.pos = end
+        return acc
+
+    def lookup(self, name: str, idx: list[str] | None = None) -> float:
+        idx = idx or []
+        ix = [int(self.env[i]) - 1 for i in idx]  # type: ignore[arg-type]
+        C = self.env["C"]
+        if name == "C":
+            return float(C[ix[0], ix[1]])  # type: ignore[index]
+        if name in ("a", "b"):
+            arr = self.env[name]
+            return float(arr[ix[0]])  # type: ignore[index]
+        if name in ("n", "k"):
+            return float(self.env[name])  # type: ignore[arg-type]
+        defs = self.env["defs"]
+        if name in defs:  # type: ignore[operator]
+            toks, var = defs[name]  # type: ignore[index]
+            extra = {var: self.env[idx[0]]} if var else {}
+            return self.sub(toks, **extra)
+        binary = {"TP": (1, 1), "FN": (1, 0), "FP": (0, 1), "TN": (0, 0)}
+        if name in binary:
+            return float(C[binary[name]])  # type: ignore[index]
+        raise SyntaxError(f"unknown symbol {name}")
+
+
+def evaluate_formula(formula: str, C: np.ndarray, beta: float = 1.0) -> float:
+    """Evaluate a catalogue formula on matrix C (rows = truth); ``NAME = expr`` clauses define names."""
+    parts = [p.strip() for p in re.split(r",\s*\\quad", formula)]
+    defs: dict[str, tuple[list[str], str | None]] = {}
+    for part in parts[1:]:
+        lhs, rhs = part.split("=", 1)
+        lhs = lhs.strip()
+        m = re.fullmatch(r"\\mathrm\{(\w+)\}", lhs) or re.fullmatch(r"(\w)_(\w)", lhs)
+        assert m, f"cannot read definition {part!r}"
+        name = m.group(1)
+        var = m.group(2) if m.re.pattern.startswith("(") else None
+        defs[name] = (_TOKEN.findall(rhs), var)
+    env: dict[str, object] = {"C": C, "a": C.sum(axis=1), "b": C.sum(axis=0), "n": C.sum(), "k": C.shape[0],
+                              "beta": beta, "defs": defs}
+    p = _Parser(parts[0], env)
+    v = p.expr()
+    assert p.peek() is None, f"trailing tokens in {formula!r}: {p.toks[p.pos:]}"
+    return v
+
+
+def _matrices(k: int, count: int, rng: np.random.Generator) -> list[np.ndarray]:
+    out = []
+    while len(out) < count:
+        C = rng.integers(0, 9, size=(k, k)).astype(float) + np.eye(k) * rng.integers(1, 5, k)
+        if rng.random() < 0.5:
+            C = C * rng.uniform(0.1, 3.0, size=(k, k))  # soft counts
+        if np.all(C.sum(0) > 0) and np.all(C.sum(1) > 0) and np.all(np.diag(C) > 0):
+            out.append(C)
+    return out
+
+
+@pytest.mark.parametrize("mid", MATRIX_IDS)
+def test_formula_computes_what_the_engine_computes(mid):
+    rec = CAT.metrics[mid]
+    rng = np.random.default_rng(sum(map(ord, mid)))
+    ks = (2,) if rec.binary_only else (2, 3, 4)
+    for k in ks:
+        for C in _matrices(k, 8, rng):
+            expected = compute_metrics(C, [mid], positive_label=1 if rec.binary_only else None)[mid]
+            got = evaluate_formula(rec.formula, C)
+            assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (mid, C.tolist())
+
+
+def test_evaluator_is_not_vacuous():
+    # a wrong formula must be caught: swap a_i for b_i in balanced accuracy
+    C = np.array([[5.0, 1.0], [3.0, 2.0]])
+    wrong = CAT.metrics["balanced_accuracy"].formula.replace("a_i", "b_i")
+    assert evaluate_formula(wrong, C) != pytest.approx(compute_metrics(C, ["balanced_accuracy"])["balanced_accuracy"])
+
+
+@pytest.mark.parametrize("mid", FORMULA_IDS)
+def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
+    ziamath = pytest.importorskip("ziamath")
+    from advisor.report._texsafe import safe_math
+
+    formula = CAT.metrics[mid].formula
+    assert safe_math(formula) == formula
+    assert formula.count("{") == formula.count("}")
+    t0 = time.perf_counter()
+    svg = ziamath.Math.fromlatex(formula).svg()
+    assert "<svg" in svg and time.perf_counter() - t0 < 5.0
+    # only the standard math of the catalogue's style guide
+    commands = set(re.findall(r"\\([A-Za-z]+)", formula))
+    assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
+                        "quad", "neq", "beta", "pi"}, commands
