@@ -39,6 +39,7 @@ _LAZY: dict[str, str] = {
     "bootstrap": "._bootstrap",
     "build_report": ".report",
     "calibrate": "._calibrate",
+    "calibrated_metrics": "._calibrate",
     "chance_levels": "._metrics",
     "compare_joint": "._compare",
     "compare_systems": "._compare",
