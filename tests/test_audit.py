@@ -188,3 +188,20 @@ def test_restricted_claims_hold_inside_and_fail_outside_their_condition():
     assert value("balanced_accuracy", [[0, 0], [1, 0]], "zero") == pytest.approx(0.0)
     inside = mf("balanced_accuracy", restrict="truth_complete")
     assert all(PROPERTIES["min_agreement"].search(inside, k, np.random.default_rng(k), 200) is None for k in (2, 3))
+
+
+def test_stored_counterexample_values_are_the_engines():
+    """Every value printed next to a stored counterexample is what the implementation computes."""
+    n = 0
+    for rec in CAT.metrics.values():
+        if rec.needs_probabilities:
+            continue
+        for pid, c in rec.properties.items():
+            for stored, calibrated in ((c.counterexample, False), (c.calibrated_counterexample, True)):
+                if stored is None or pid == "constant_baseline":  # CB stores exact expectations
+                    continue
+                f = mf(rec.id, calibrated=calibrated)
+                got = [float(f.values(np.asarray(m, float))) for m in stored.matrices]
+                assert got == pytest.approx(stored.values, rel=1e-9, abs=1e-9), (rec.id, pid)
+                n += 1
+    assert n > 200

@@ -175,3 +175,25 @@ def test_unknown_names_fail_with_one_sentence_and_close_matches():
         resolve_metric("   ")
     with pytest.raises(InputError):
         resolve_metric(3)  # type: ignore[arg-type]
+
+
+def test_probability_metrics_reduce_to_accuracy_on_hard_predictions():
+    """The catalogue's claims for log loss and Brier rest on this reduction (one-hot probabilities)."""
+    import numpy as np
+
+    from advisor._probabilities import LOG_LOSS_EPS, probability_metrics
+
+    rng = np.random.default_rng(3)
+    labels = ["a", "b", "c"]
+    y = rng.choice(labels, 200)
+    pred = np.where(rng.random(200) < 0.7, y, rng.choice(labels, 200))
+    onehot = (pred[:, None] == np.array(labels)[None, :]).astype(float)
+    r = probability_metrics(list(y), onehot, labels)
+    acc = float(np.mean(y == pred))
+    assert r["brier"] == pytest.approx(2 * (1 - acc))
+    assert r["log_loss"] == pytest.approx(-np.log(LOG_LOSS_EPS) * (1 - acc), rel=1e-9, abs=1e-12)
+    for mid in ("log_loss", "brier"):
+        rec = CAT.metrics[mid]
+        acc_claims = CAT.metrics["accuracy"].properties
+        for pid, c in rec.properties.items():
+            assert (c.status == "conditional") == (acc_claims[pid].status == "holds"), (mid, pid)

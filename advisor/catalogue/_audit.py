@@ -30,7 +30,7 @@ import numpy as np
 
 from ._checker import PROPERTIES, Property, piii_separable, random_classifiers
 from ._models import Catalogue, Counterexample, MetricRecord, PropertyClaim
-from ._space import MetricFunction, close
+from ._space import MetricFunction
 
 __all__ = ["AuditReport", "ClaimCheck", "audit", "check_claim", "omega"]
 

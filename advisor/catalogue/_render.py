@@ -52,12 +52,23 @@ def references() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for m in re.finditer(r"@\w+\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", text, flags=re.S):
         fields = dict(re.findall(r"(\w+)\s*=\s*\{(.*?)\},?\s*\n", m.group(2) + "\n", flags=re.S))
-        clean = {k: re.sub(r"[{}]|\\[\"']", "", " ".join(v.split())).replace("--", "–") for k, v in fields.items()}
+        clean = {k: _detex(v) for k, v in fields.items()}
         where = clean.get("journal") or clean.get("booktitle") or clean.get("howpublished") or (
             f"arXiv:{clean['eprint']}" if "eprint" in clean else "")
         out[m.group(1)] = {"author": clean.get("author", ""), "title": clean.get("title", ""),
                            "year": clean.get("year", ""), "where": where}
     return out
+
+
+_ACCENTS = {'\\"o': "ö", '\\"a': "ä", '\\"u': "ü", "\\'e": "é", "\\&": "&"}
+
+
+def _detex(value: str) -> str:
+    """BibTeX field → plain text (accents, braces, en dashes)."""
+    text = " ".join(value.split())
+    for tex, char in _ACCENTS.items():
+        text = text.replace("{" + tex + "}", char).replace(tex, char)
+    return re.sub(r"[{}]", "", text).replace("--", "–")
 
 
 def _cite(key: str) -> str:
@@ -69,7 +80,7 @@ def _cite(key: str) -> str:
     who = surname + (" et al." if len(authors) > 2 else f" & {authors[1].split(',')[0]}" if len(authors) == 2 else "")
     year = f" ({r['year']})" if r["year"] else ""
     where = f" {r['where']}." if r["where"] else ""
-    return f"{who}{year}. {r['title']}.{where}"
+    return f"{who}{year}. {r['title']}.{where}".replace("..", ".")
 
 
 # ----------------------------------------------------------------------------------------------
