@@ -36,8 +36,9 @@ class CatalogueError(AdvisorError):
 def _yaml(path: Path) -> Any:
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: 5× faster
     with path.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return yaml.load(fh, Loader=loader)  # noqa: S506 - a safe loader
 
 
 def raw_metrics(path: Path = METRICS_FILE) -> dict[str, Any]:
