@@ -383,9 +383,9 @@ def _micro_jaccard(s: _Stats) -> np.ndarray:
 
 def _cohen_kappa(s: _Stats) -> np.ndarray:
     n2 = s.n**2
-    agree = (s.a * s.b).sum(axis=-1)
-    num = s.n * s.tp.sum(axis=-1) - agree
-    den = n2 - agree
+    num = s.n * s.tp.sum(axis=-1) - (s.a * s.b).sum(axis=-1)
+    # n² − Σ a_i b_i written as Σ a_i (n − b_i): a sum of non-negative terms, no cancellation
+    den = (s.a * (s.nk - s.b)).sum(axis=-1)
     undef = den <= _TOL * n2
     val = num / np.where(undef, 1.0, den)
     return s.scalar_undefined(val, undef, 0.0, 1.0, "kappa denominator n² − Σ a_i b_i",
@@ -395,8 +395,10 @@ def _cohen_kappa(s: _Stats) -> np.ndarray:
 def _mcc_parts(s: _Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n2 = s.n**2
     num = s.n * s.tp.sum(axis=-1) - (s.a * s.b).sum(axis=-1)
-    var_b = n2 - (s.b**2).sum(axis=-1)
-    var_a = n2 - (s.a**2).sum(axis=-1)
+    # n² − Σ a_i² written as Σ a_i (n − a_i) (Σ a_i = n): non-negative terms, so rounding is not
+    # amplified near |MCC| = 1, where correlation_distance = arccos(MCC)/π is most sensitive
+    var_b = (s.b * (s.nk - s.b)).sum(axis=-1)
+    var_a = (s.a * (s.nk - s.a)).sum(axis=-1)
     const_a = var_a <= _TOL * n2
     const_b = var_b <= _TOL * n2
     return num, var_a * var_b, const_a, const_b
