@@ -31,20 +31,36 @@ __all__ = ["calibrate", "calibrate_counts", "calibrated_metrics"]
 SUFFIX = "~"
 
 
-def calibrate_counts(counts: np.ndarray) -> np.ndarray:
-    """Calibrate a stack of count matrices ``(..., k, k)``; rows with ``a_i = 0`` stay zero.
+def rescale_counts(counts: np.ndarray, shares: np.ndarray) -> np.ndarray:
+    """Give true class *i* the share ``π_i`` of the mass: ``C'[i, j] = π_i · n · C[i, j] / a_i``.
 
-    >>> calibrate_counts(np.array([[8.0, 2.0], [1.0, 1.0]])).tolist()
+    Row-conditional rates ``C[i, j] / a_i`` (so every recall) are kept; rows with ``a_i = 0`` stay
+    zero. ``counts`` is ``(..., k, k)``, ``shares`` broadcasts against ``(..., k)`` (a leading grid
+    axis is allowed, as for a sensitivity curve).
+
+    >>> rescale_counts(np.array([[8.0, 2.0], [1.0, 1.0]]), np.array([0.5, 0.5])).tolist()
     [[4.8, 1.2], [3.0, 3.0]]
     """
     c = np.asarray(counts, dtype=np.float64)
     a = c.sum(axis=-1)
     n = a.sum(axis=-1)
-    present = (a > 0).sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        target = np.where(present > 0, n / np.maximum(present, 1), 0.0)
-        scale = np.where(a > 0, target[..., None] / np.where(a > 0, a, 1.0), 0.0)
+    target = np.asarray(shares, dtype=np.float64) * np.asarray(n)[..., None]  # π_i · n
+    scale = np.where(a > 0, target / np.where(a > 0, a, 1.0), 0.0)
     return c * scale[..., :, None]
+
+
+def calibrate_counts(counts: np.ndarray) -> np.ndarray:
+    """Calibrate a stack of count matrices ``(..., k, k)``; rows with ``a_i = 0`` stay zero.
+
+    Equal shares ``1/k'`` over the ``k'`` classes present in the truth (:func:`rescale_counts`).
+
+    >>> calibrate_counts(np.array([[8.0, 2.0], [1.0, 1.0]])).tolist()
+    [[4.8, 1.2], [3.0, 3.0]]
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    present = (c.sum(axis=-1) > 0).astype(np.float64)
+    shares = present / np.maximum(present.sum(axis=-1, keepdims=True), 1.0)
+    return rescale_counts(c, shares)
 
 
 def calibrate(matrix: Any) -> ConfusionMatrix:

@@ -381,20 +381,30 @@ def _micro_jaccard(s: _Stats) -> np.ndarray:
     return t / (2 * s.n - t)
 
 
-def _cohen_kappa(s: _Stats) -> np.ndarray:
-    n2 = s.n**2
-    num = s.n * s.tp.sum(axis=-1) - (s.a * s.b).sum(axis=-1)
-    # n² − Σ a_i b_i written as Σ a_i (n − b_i): a sum of non-negative terms, no cancellation
+def _chance_disagreement(s: _Stats) -> tuple[np.ndarray, np.ndarray]:
+    """``n² − Σ a_i b_i`` and ``n · (mass off the diagonal)``, both without cancellation.
+
+    ``n Σ C_ii − Σ a_i b_i = (n² − Σ a_i b_i) − n (n − Σ C_ii)``; writing the first term as
+    ``Σ a_i (n − b_i)`` (non-negative terms) and the second from the off-diagonal cells makes kappa
+    and MCC exactly 1 on a diagonal matrix and keeps rounding small near |MCC| = 1.
+    """
     den = (s.a * (s.nk - s.b)).sum(axis=-1)
-    undef = den <= _TOL * n2
-    val = num / np.where(undef, 1.0, den)
+    off = (s.C * (1.0 - np.eye(s.k))).sum(axis=(-2, -1))  # summed directly: exactly 0 when diagonal
+    return den, s.n * off
+
+
+def _cohen_kappa(s: _Stats) -> np.ndarray:
+    den, n_off = _chance_disagreement(s)
+    undef = den <= _TOL * s.n**2
+    val = (den - n_off) / np.where(undef, 1.0, den)
     return s.scalar_undefined(val, undef, 0.0, 1.0, "kappa denominator n² − Σ a_i b_i",
                               "both labelings put every item in the same single class", "1 (maximal agreement)")
 
 
 def _mcc_parts(s: _Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n2 = s.n**2
-    num = s.n * s.tp.sum(axis=-1) - (s.a * s.b).sum(axis=-1)
+    chance, n_off = _chance_disagreement(s)
+    num = chance - n_off  # = n Σ C_ii − Σ a_i b_i
     # n² − Σ a_i² written as Σ a_i (n − a_i) (Σ a_i = n): non-negative terms, so rounding is not
     # amplified near |MCC| = 1, where correlation_distance = arccos(MCC)/π is most sensitive
     var_b = (s.b * (s.nk - s.b)).sum(axis=-1)

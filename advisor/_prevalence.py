@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ._calibrate import rescale_counts
 from ._confusion import ConfusionMatrix, Label
 from ._exceptions import InputError
 from ._metrics import MetricResult, compute_metrics
@@ -101,12 +102,9 @@ def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]
     """``C'[..., i, j] = π_i · n · C[i, j] / a_i`` for shares ``π`` of shape (..., k).
 
     Rows with ``π_i = 0`` become 0. A row with ``a_i = 0`` cannot be given a positive share.
-
-    TODO(lead): for equal shares this is ``advisor._calibrate.calibrate_counts`` (tested to agree);
-    once that module is committed the two could share one helper.
+    The arithmetic is :func:`advisor._calibrate.rescale_counts` (calibration is its equal-shares case).
     """
     a = counts.sum(axis=1)
-    n = a.sum()
     empty = (a <= 0) & np.any(np.asarray(shares) > 0, axis=tuple(range(np.ndim(shares) - 1)))
     if np.any(empty):
         lab = labels[int(np.flatnonzero(empty)[0])]
@@ -114,8 +112,7 @@ def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]
             f"class {lab!r} has no true items, so its row cannot be rescaled to a positive target share; "
             "give it share 0 or evaluate on data that contains it."
         )
-    rates = counts / np.where(a > 0, a, 1.0)[:, None]  # row-conditional rates C[i, j] / a_i
-    return np.asarray(shares)[..., :, None] * n * rates
+    return rescale_counts(counts, shares)
 
 
 def project_to_prevalence(
