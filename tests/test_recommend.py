@@ -17,6 +17,7 @@ from advisor._confusion import ConfusionMatrix
 from advisor._exceptions import InputError
 from advisor.catalogue import get_catalogue
 from advisor.catalogue._models import PROPERTY_IDS
+from advisor.catalogue._render import LONG
 from advisor.questionnaire import Answers, load_answers, load_rules, recommend
 from advisor.questionnaire._conditions import DERIVED_FACTS
 
@@ -110,8 +111,9 @@ def test_rationale_names_answers_and_properties(name) -> None:
         for key, value in entry.answers.items():
             assert r.answers.model_dump(mode="json")[key] == value
     primary = next(e for e in r.rationale if e.rule == "primary")
-    for prop in primary.properties:
-        assert prop in primary.text
+    for prop in primary.properties:  # named in words, e.g. "prevalence invariance (PIV)"
+        name = LONG[prop]
+        assert name[0].lower() + name[1:] in primary.text, prop
     assert r.primary.metric in get_catalogue().metrics
 
 
@@ -136,7 +138,7 @@ def test_shared_task_with_unknown_deployment_prevalence() -> None:
     assert pi.status == "holds" and pi.verified
     assert {"macro_f1", "f1_of_averages"} <= set(metrics(r.discouraged))
     reason = next(a.reason for a in r.discouraged if a.metric == "macro_f1")
-    assert "prevalence_invariance" in reason
+    assert "prevalence invariance (PIV)" in reason
     assert "accuracy" in metrics(r.complementary) and len(r.complementary) >= 3
     assert {"macro_f1_ambiguous", "ranking_sensitivity", "prevalence_dependent"} <= set(r.warning_codes)
     duties = " ".join(r.duties)
@@ -229,7 +231,7 @@ def test_positive_class_with_meaningless_true_negatives() -> None:
     assert {"precision", "recall"} <= set(metrics(r.complementary))
     assert claim("f1", "class_symmetry").status != "holds"
     planned = next(e.text for e in r.rationale if e.rule == "planned_metric")
-    assert "does not fit" in planned and "class_symmetry" in planned
+    assert "does not fit" in planned and "class symmetry" in planned
 
 
 def test_error_costs_set_beta() -> None:

@@ -363,12 +363,14 @@ class _Run:
         if has:
             parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
         score = ranked[0][1]
-        runner = f"; runner-up {ranked[1][0].name} ({ranked[1][0].id}, score {ranked[1][1]:g})" if len(ranked) > 1 else ""
+        runner = (f" The runner-up is {ranked[1][0].name} (score {ranked[1][1]:g})." if len(ranked) > 1 else "")
         suggested = [r.id for r in fired for s in r.primary if s.metric == m.id and holds(s.when, self.facts)]
-        why = f" It is the choice the papers name in rule(s) {', '.join(suggested)}." if suggested else ""
+        why = (f" It is also the metric the papers name for this situation (rule {', '.join(suggested)})."
+               if suggested else "")
         reason = (
-            f"{m.name} leads with score {score:g} — " + ("; ".join(parts) or "no property was demanded")
-            + f"{runner}.{why} {m.interpretation}"
+            f"{m.name} matches the properties asked for best (score {score:g}, the weighted count of preferred "
+            "properties it verifiably has among those meeting the requirements) — "
+            + ("; ".join(parts) or "no property was demanded") + f".{runner}{why} {m.interpretation}"
         ).strip()
         rule_facts = {f for a in (*required, *forbidden, *has) for f in a.rule.facts}
         self.rationale.append(RationaleEntry(
@@ -403,7 +405,7 @@ class _Run:
                 continue
             out[m.id] = Advice(
                 metric=m.id, name=m.name, params=self.params(m, []),
-                reason=f"runner-up among the metrics meeting every requirement (score {score:g}); "
+                reason=f"runner-up among the metrics that meet every requirement (property score {score:g}); "
                        "metrics differ in their rankings, so report it too (seed 000 §8)",
             )
             n_extra -= 1

@@ -122,7 +122,12 @@ class PropertyTerm(_Strict):
 
     @property
     def label(self) -> str:
-        return f"{self.property} ({self.detail})" if self.detail else self.property
+        """Readable name with its framework tag, e.g. ``prevalence invariance (PIV)``."""
+        from ..catalogue._render import LONG
+
+        name = LONG.get(self.property, self.property)
+        name = name[0].lower() + name[1:]
+        return f"{name}, {self.detail}" if self.detail else name
 
 
 class Suggestion(_Strict):
