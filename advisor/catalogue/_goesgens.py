@@ -343,7 +343,7 @@ def expected_under_random_labelings(f: MetricFunction, tables: np.ndarray) -> tu
 
 def _cb_groups(k: int, n_max: int) -> np.ndarray:
     tabs = np.concatenate([_all_tables(k, n) for n in range(2, n_max + 1)])
-    a, b = tabs.sum(axis=-1), tabs.sum(axis=-2)
+    b = tabs.sum(axis=-2)
     keep = Sampler.full(tabs) & ~np.any(b == tabs.sum(axis=(-1, -2))[:, None], axis=-1)
     return tabs[keep]
 

@@ -86,7 +86,6 @@ def _dump(ce: Counterexample | None) -> dict[str, Any] | None:
 
 def regenerate(budget: int = 3000, seed: int = 0, path: Path = VERIFICATION_FILE, *, log: Any = None) -> Catalogue:
     """Search counterexamples, audit everything and write ``verification.yaml``; returns the catalogue."""
-    import yaml
 
     say = log or (lambda *_: None)
     base = load_catalogue(verification_path=None, strict=False)

@@ -51,9 +51,9 @@ def match_label(labels: Sequence[Any], text: str | None, option: str) -> Any:
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:
-    if x is None:
-        return "undefined"
-    return f"{x:.{digits}f}" if abs(x) != float("inf") else ("∞" if x > 0 else "−∞")
+    from .._format import format_number
+
+    return format_number(x, digits, none="undefined", nan="undefined", inf=("∞", "−∞"))
 
 
 def render(comparison: Comparison) -> None:

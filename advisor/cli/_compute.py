@@ -145,14 +145,9 @@ def _load(
 
 
 def _fmt(value: Any) -> str:
-    if value is None:
-        return "—"
-    v = float(value)
-    if v != v:
-        return "n/a"
-    if v in (float("inf"), float("-inf")):
-        return "∞" if v > 0 else "−∞"
-    return f"{v:.4f}"
+    from .._format import format_number
+
+    return format_number(value, none="—", inf=("∞", "−∞"))
 
 
 def _cell(value: Any, interval: dict[str, float] | None) -> str:
@@ -190,7 +185,8 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
                   "predictions matching the class sizes.", style="dim")
     lines = _undefined_lines(ev)
     if not lines:
-        console.print(f"No undefined values (convention: {ev.convention}).")
+        console.print(f"No undefined values in the systems' metrics (convention: {ev.convention}; it also "
+                      "resolves those of the reference predictors).")
         return
     console.print(f"Undefined values (convention: {ev.convention}):")
     for line in lines[:_MAX_UNDEFINED_LINES]:

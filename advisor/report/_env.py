@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -45,25 +44,14 @@ def template_dir() -> Path:
 
 
 def fmt_num(value: Any, digits: int = 4) -> str:
-    """A number as the reports print it: fixed ``digits`` decimals; undefined → ``n/a``.
+    """A number as the reports print it (:func:`advisor._format.format_number`): undefined → ``n/a``.
 
     >>> fmt_num(0.81234), fmt_num(None), fmt_num(float("inf")), fmt_num(3.0, 0)
     ('0.8123', 'n/a', 'inf', '3')
     """
-    if value is None:
-        return "n/a"
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return "n/a"
-    if math.isnan(v):
-        return "n/a"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    s = f"{v:.{digits}f}"
-    if s.startswith("-") and float(s) == 0:
-        s = s[1:]
-    return s
+    from .._format import format_number
+
+    return format_number(value, digits)
 
 
 def fmt_count(value: Any) -> str:
