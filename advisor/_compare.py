@@ -11,7 +11,7 @@ Definitions
 * **Interval** of a system or of a difference ``a − b``: percentile interval of the paired resamples
   (see :mod:`advisor._bootstrap`; undefined resamples are left out and counted).
 * ``probability_better(a, b, metric)``: share of resamples in which ``a`` scores better than ``b`` —
-  higher for most metrics, lower for :data:`LOWER_IS_BETTER` — with ties counting half, so
+  higher for most metrics, lower where the catalogue says ``higher_is_better: false`` — with ties counting half, so
   ``P(a, b) + P(b, a) = 1`` and identical systems give exactly 0.5.
 * **Probability of ranking first**: share of resamples in which a system has the best value; ``t``
   systems tied for best each get ``1/t`` of that resample.
@@ -48,10 +48,14 @@ from ._exceptions import InputError
 from ._joint import JointCounts
 from ._metrics import METRICS, compute_metrics, evaluate_batch
 
-__all__ = ["LOWER_IS_BETTER", "Comparison", "compare_joint", "compare_systems", "kendall_tau_b", "spearman_rho"]
+__all__ = ["Comparison", "compare_joint", "compare_systems", "kendall_tau_b", "spearman_rho"]
 
-#: Metric ids for which a smaller value is better.
-LOWER_IS_BETTER = frozenset({"confusion_entropy", "correlation_distance", "log_loss", "brier", "lr_minus"})
+
+def _lower_is_better() -> frozenset[str]:
+    """Metric ids where a smaller value is better — the catalogue's ``higher_is_better``, in one place."""
+    from .catalogue import lower_is_better
+
+    return lower_is_better()
 
 
 def _num(x: Any) -> float | None:
@@ -242,7 +246,7 @@ def kendall_tau_b(rankings: np.ndarray) -> np.ndarray:
 
 def _ranking_agreement(ids: list[str], systems: list[str], points: np.ndarray) -> RankingAgreement:
     """``points`` (metrics, systems) → rank correlations between the metrics' rankings."""
-    oriented = np.where([[m in LOWER_IS_BETTER] for m in ids], -points, points)
+    oriented = np.where([[m in _lower_is_better()] for m in ids], -points, points)
     ranks = average_ranks(oriented)
     undefined = np.isnan(points).any(axis=1)
     ranks[undefined] = np.nan
@@ -307,7 +311,7 @@ def _summarise(
     metric: str, systems: list[str], points: np.ndarray, values: np.ndarray, confidence: float
 ) -> MetricComparison:
     """``points`` (systems,), ``values`` (resamples, systems) → one :class:`MetricComparison`."""
-    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
+    sign = -1.0 if metric in _lower_is_better() else 1.0
     oriented = sign * values
     low, high = percentile_interval(values, confidence)
     first = _first_shares(oriented)

@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 import advisor
 from advisor import InputError
 from advisor._compare import (
-    LOWER_IS_BETTER,
     Comparison,
     average_ranks,
     compare_joint,
@@ -23,6 +22,7 @@ from advisor._compare import (
     spearman_rho,
 )
 from advisor._joint import JointCounts
+from advisor.catalogue import get_catalogue
 from advisor._metrics import evaluate_batch
 
 
@@ -63,7 +63,7 @@ def test_dominated_system_loses_with_probability_near_one(three):
         assert c.probability_better("weak", "strong", m) < 0.01, m
         assert "weak" not in c.winners(m), m
         assert c.probability_first(m)["weak"] < 0.01
-        assert mc.higher_is_better == (m not in LOWER_IS_BETTER)
+        assert mc.higher_is_better == get_catalogue().metrics[m].higher_is_better
     # strong and medium are close: not separable on accuracy
     assert set(c.winners("accuracy")) == {"strong", "medium"}
 

@@ -20,6 +20,7 @@ __all__ = [
     "Resolution",
     "audit",
     "get_catalogue",
+    "lower_is_better",
     "resolve_metric",
 ]
 
@@ -28,6 +29,7 @@ _LAZY = {
     "audit": "._audit",
     "BIB_FILE": "._load",
     "get_catalogue": "._load",
+    "lower_is_better": "._load",
     "Resolution": "._resolve",
     "resolve_metric": "._resolve",
     "Catalogue": "._models",
@@ -53,6 +55,6 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._audit import AuditReport, audit
-    from ._load import BIB_FILE, get_catalogue
+    from ._load import BIB_FILE, get_catalogue, lower_is_better
     from ._models import Catalogue, MetricRecord, PropertyClaim
     from ._resolve import Resolution, resolve_metric

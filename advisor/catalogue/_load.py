@@ -18,7 +18,7 @@ from typing import Any
 from .._exceptions import AdvisorError
 from ._models import PROPERTY_IDS, Catalogue
 
-__all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "raw_metrics"]
+__all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "lower_is_better", "raw_metrics"]
 
 DATA_DIR = Path(__file__).resolve().parent
 METRICS_FILE = DATA_DIR / "metrics.yaml"
@@ -145,3 +145,13 @@ def get_catalogue() -> Catalogue:
     ('Balanced accuracy', 'holds')
     """
     return load_catalogue()
+
+
+@functools.lru_cache(maxsize=1)
+def lower_is_better() -> frozenset[str]:
+    """Ids of the metrics where a lower score is better (from each record's ``higher_is_better``).
+
+    >>> sorted(lower_is_better())[:2]
+    ['brier', 'confusion_entropy']
+    """
+    return frozenset(mid for mid, rec in get_catalogue().metrics.items() if not rec.higher_is_better)

@@ -522,13 +522,14 @@ def _point_ranking(reports: Sequence[SystemReport], ids: Sequence[str]) -> Ranki
     """Rank agreement from point estimates, when no paired comparison was run."""
     import numpy as np
 
-    from .._compare import LOWER_IS_BETTER, average_ranks, kendall_tau_b, spearman_rho
+    from .._compare import average_ranks, kendall_tau_b, spearman_rho
+    from ..catalogue import lower_is_better
 
     ids = [m for m in ids if all(r.values.get(m) is not None for r in reports)]
     if len(ids) < 2:
         return None
     pts = np.array([[r.values[m] for r in reports] for m in ids], dtype=float)
-    sign = np.array([-1.0 if m in LOWER_IS_BETTER else 1.0 for m in ids])[:, None]
+    sign = np.array([-1.0 if m in lower_is_better() else 1.0 for m in ids])[:, None]
     ranks = average_ranks(pts * sign)
 
     def clean(a: Any) -> list[list[float | None]]:
