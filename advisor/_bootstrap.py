@@ -67,6 +67,17 @@ def check_arguments(n_resamples: Any, confidence: Any, method: str = "percentile
         raise InputError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
 
 
+def make_rng(seed: Any) -> np.random.Generator:
+    """A numpy Generator from ``seed``: None, a whole number ≥ 0, a SeedSequence or a Generator.
+
+    Anything else raises a one-sentence :class:`InputError` (numpy's own errors are not user-facing).
+    """
+    if not isinstance(seed, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence, type(None))):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise InputError(f"seed must be a whole number ≥ 0 (or None for a random seed); got {seed!r}.")
+    return np.random.default_rng(seed)
+
+
 def trials_and_probabilities(masses: np.ndarray, what: str) -> tuple[int, np.ndarray, float]:
     """Number of multinomial trials, cell probabilities and the scale back to the observed mass."""
     total = float(masses.sum())
@@ -381,7 +392,7 @@ def bootstrap(
     pos = positive_index_of(estimates)
     k = counts.shape[0]
     trials, p, scale = trials_and_probabilities(counts, "the confusion matrix")
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     values = np.empty((n_resamples, len(ids)))
     size = chunk_size(4 * k * k, n_resamples)
     for start, draw in iter_resamples(rng, trials, p, n_resamples, size, scale):

@@ -39,6 +39,7 @@ from ._bootstrap import (
     check_arguments,
     chunk_size,
     iter_resamples,
+    make_rng,
     percentile_interval,
     positive_index_of,
     trials_and_probabilities,
@@ -407,7 +408,7 @@ def compare_joint(
 
     trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
     k, m, cells = joint.k, len(systems), joint.counts.shape[0]
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
     size = chunk_size(2 * cells + 4 * m * k * k, n_resamples)
     for start, draw in iter_resamples(rng, trials, p, n_resamples, size, scale):

@@ -377,6 +377,10 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
         from .._exceptions import InputError
 
         raise InputError(f"budget must be an integer ≥ 10; got {budget!r}.")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        from .._exceptions import InputError
+
+        raise InputError(f"seed must be a whole number ≥ 0; got {seed!r}.")
     cat = catalogue or get_catalogue()
     wanted_m = set(metrics) if metrics is not None else None
     wanted_p = set(properties) if properties is not None else None

@@ -1,0 +1,45 @@
+"""Regression tests for defects found by exploratory testing of the CLI and the Python API.
+
+Each test names the defect it pins down. Bad input must give exit status 2 and one "error: …" line on
+stderr — never a traceback — and must leave the user's files alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+DIGITS = [EXAMPLES / "digits" / "logreg.csv", EXAMPLES / "digits" / "tree.csv"]
+DIGITS_ANSWERS = EXAMPLES / "report" / "digits_answers.yaml"
+
+
+def assert_one_error(result, *words: str) -> None:  # noqa: ANN001 - click Result
+    """Exit 2, a single ``error:`` line on stderr naming ``words``, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr, result.exception)
+    err = result.stderr
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for word in words:
+        assert word in err, (word, err)
+
+
+# -- a negative or non-integer seed reached numpy and came back as a traceback -----------------------
+@pytest.mark.parametrize("args", [
+    ["compute", DIGITS[0], "--bootstrap", "10", "--seed", "-1"],
+    ["compare", *DIGITS, "--bootstrap", "10", "--seed", "-1"],
+    ["audit", "--budget", "10", "--seed", "-1", "--metric", "accuracy"],
+])
+def test_negative_seed_is_one_sentence(cli, args: list) -> None:
+    assert_one_error(cli(*args), "seed", "-1")
+
+
+@pytest.mark.parametrize("seed", [-1, "x", 1.5, True])
+def test_bad_seed_raises_input_error(seed: object) -> None:
+    from advisor import InputError, bootstrap, compare_systems
+
+    with pytest.raises(InputError, match="seed"):
+        bootstrap([[3, 1], [1, 3]], n_resamples=10, seed=seed, metrics=["accuracy"])
+    with pytest.raises(InputError, match="seed"):
+        compare_systems([0, 1, 1, 0], {"a": [0, 1, 0, 0]}, n_resamples=10, seed=seed, metrics=["accuracy"])
