@@ -4,7 +4,7 @@ Design
 ------
 * One pass of shared statistics (``a_i`` true sizes, ``b_i`` predicted sizes, ``TP_i``, ``n``) feeds
   every metric; each per-class quantity (recall, precision, F1, ...) is defined once in
-  :data:`_COMPONENTS` and each metric once in :data:`METRICS`. Binary metrics are the per-class
+  :mod:`advisor._components` and each metric once in :data:`METRICS`. Binary metrics are the per-class
   quantities of the positive class, not a second copy of the formulas.
 * Everything is vectorised over leading batch axes: ``counts`` may have shape ``(..., k, k)``, so the
   bootstrap evaluates thousands of resampled matrices in one call.
@@ -26,12 +26,22 @@ Design
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ._components import (
+    _TOL,
+    CONVENTIONS,
+    PER_CLASS_FIELDS,
+    MetricResult,
+    UndefinedValue,
+    _harmonic,
+    _near_zero,
+    _Stats,
+)
 from ._confusion import ConfusionMatrix, Label
 from ._exceptions import InputError, UnknownMetricError
 
@@ -50,291 +60,6 @@ __all__ = [
     "per_class",
     "reference_matrices",
 ]
-
-CONVENTIONS = ("zero", "baseline", "omit")
-
-# Relative tolerance under which a denominator counts as zero (exact for integer counts < 2**26).
-_TOL = 1e-12
-
-
-@dataclass(frozen=True)
-class UndefinedValue:
-    """One undefined quantity and how it was resolved."""
-
-    metric: str
-    quantity: str
-    label: Label | None
-    reason: str
-    resolution: str
-    value: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "metric": self.metric,
-            "quantity": self.quantity,
-            "label": self.label,
-            "reason": self.reason,
-            "resolution": self.resolution,
-            "value": None if self.value is None or not np.isfinite(self.value) else float(self.value),
-        }
-
-
-class MetricResult(Mapping[str, Any]):
-    """Mapping metric id → value (a float, or an array for batched input) plus provenance.
-
-    Attributes
-    ----------
-    undefined : list of UndefinedValue
-        Every undefined quantity met while computing, with its resolution (unbatched input only).
-    convention : str
-        The undefined-value convention used.
-    labels : tuple
-        The class labels of the matrix.
-    positive_label : int or str or None
-    beta : float
-    """
-
-    def __init__(
-        self,
-        values: dict[str, Any],
-        undefined: list[UndefinedValue],
-        convention: str,
-        labels: tuple[Label, ...],
-        positive_label: Label | None,
-        beta: float,
-    ) -> None:
-        self._values = values
-        self.undefined = undefined
-        self.convention = convention
-        self.labels = labels
-        self.positive_label = positive_label
-        self.beta = beta
-
-    def __getitem__(self, key: str) -> Any:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __repr__(self) -> str:
-        return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the values (floats; NaN stays NaN)."""
-        return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
-
-
-# ----------------------------------------------------------------------------------------------
-# Shared statistics
-# ----------------------------------------------------------------------------------------------
-@dataclass
-class _Component:
-    """A per-class quantity: resolved values (..., k), the undefined mask and how it was resolved."""
-
-    value: np.ndarray
-    undefined: np.ndarray
-    reason: str
-    resolution: str  # human text for the convention in force
-
-
-class _Stats:
-    """Shared intermediate quantities of a batch of confusion matrices ``(..., k, k)``."""
-
-    def __init__(self, counts: np.ndarray, convention: str, beta: float, pos: int | None) -> None:
-        self.C = counts
-        self.k = counts.shape[-1]
-        self.convention = convention
-        self.beta = beta
-        self.pos = pos
-        self.a = counts.sum(axis=-1)  # true sizes (..., k)
-        self.b = counts.sum(axis=-2)  # predicted sizes (..., k)
-        self.tp = np.diagonal(counts, axis1=-2, axis2=-1)
-        self.n = self.a.sum(axis=-1)  # (...)
-        self.nk = self.n[..., None]
-        # Access log: metric id -> component names used; and scalar-level undefined events.
-        self.current: str | None = None
-        self.used: dict[str, list[str]] = {}
-        self.scalar_events: list[tuple[str, str, np.ndarray, str, str]] = []
-        self._cache: dict[str, _Component] = {}
-
-    # -- components -----------------------------------------------------------------------
-    def comp(self, name: str) -> _Component:
-        if self.current is not None:
-            self.used.setdefault(self.current, [])
-            if name not in self.used[self.current]:
-                self.used[self.current].append(name)
-        if name not in self._cache:
-            self._cache[name] = _COMPONENTS[name](self)
-        return self._cache[name]
-
-    def ratio(
-        self,
-        num: np.ndarray,
-        den: np.ndarray,
-        baseline: np.ndarray | float,
-        reason: str,
-        baseline_text: str,
-    ) -> _Component:
-        """``num / den`` with zero denominators resolved by the convention in force."""
-        scale = self.nk  # relative to n, so that scaling all counts changes nothing
-        undef = den <= _TOL * scale
-        safe = np.where(undef, 1.0, den)
-        val = num / safe
-        if self.convention == "zero":
-            fill: np.ndarray | float = 0.0
-            text = "set to 0 (zero convention)"
-        elif self.convention == "baseline":
-            fill = baseline
-            text = f"set to {baseline_text} (baseline convention, Gösgens et al. 2021, App. B)"
-        else:
-            fill = np.nan
-            text = "left out of the average (omit convention)"
-        val = np.where(undef, fill, val)
-        return _Component(val, undef, reason, text)
-
-    def flag(self, quantity: str, mask: np.ndarray, reason: str, resolution: str) -> None:
-        """Record a scalar-level undefined value for the current metric."""
-        if self.current is not None and np.any(mask):
-            self.scalar_events.append((self.current, quantity, mask, reason, resolution))
-
-    def mean(self, values: np.ndarray) -> np.ndarray:
-        """Unweighted mean over classes; under ``omit`` NaN entries are left out."""
-        if self.convention == "omit":
-            return _nanmean(values)
-        return values.mean(axis=-1)
-
-    def weighted(self, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """``Σ w_i v_i / Σ w_i``; under ``omit`` NaN entries and their weights are left out."""
-        if self.convention == "omit":
-            ok = ~np.isnan(values)
-            w = np.where(ok, weights, 0.0)
-            tot = w.sum(axis=-1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.where(tot > 0, (w * np.where(ok, values, 0.0)).sum(axis=-1) / np.where(tot > 0, tot, 1), np.nan)
-        return (weights * values).sum(axis=-1) / weights.sum(axis=-1)
-
-    def scalar_undefined(self, value: np.ndarray, undef: np.ndarray, zero: Any, baseline: Any, quantity: str,
-                         reason: str, baseline_text: str) -> np.ndarray:
-        """Resolve a scalar metric whose own denominator vanished."""
-        if self.convention == "zero":
-            fill, text = zero, "set to 0 (zero convention)"
-        elif self.convention == "baseline":
-            fill, text = baseline, f"set to {baseline_text} (baseline convention, Gösgens et al. 2021, App. B)"
-        else:
-            fill, text = np.nan, "not reported (omit convention)"
-        self.flag(quantity, undef, reason, text)
-        return np.where(undef, fill, value)
-
-
-def _nanmean(values: np.ndarray) -> np.ndarray:
-    ok = ~np.isnan(values)
-    cnt = ok.sum(axis=-1)
-    tot = np.where(ok, values, 0.0).sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(cnt > 0, tot / np.where(cnt > 0, cnt, 1), np.nan)
-
-
-def _harmonic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Harmonic mean, continuously extended by H(0, y) = 0."""
-    s = x + y
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(s > 0, 2 * x * y / np.where(s > 0, s, 1.0), np.where(np.isnan(s), np.nan, 0.0))
-
-
-# ----------------------------------------------------------------------------------------------
-# Per-class components (one-vs-rest counts of science.md §1)
-# ----------------------------------------------------------------------------------------------
-def _near_zero(s: _Stats, x: np.ndarray) -> np.ndarray:
-    """``x == 0`` up to the engine's count tolerance (n·1e-12), whatever the unit of the counts."""
-    return np.abs(x) <= _TOL * np.maximum(s.nk, 1.0)
-
-
-def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarray) -> np.ndarray:
-    """Baseline fill of a ratio ``C_ii / d_i`` with ``d_i = 0``.
-
-    Gösgens et al. (App. B) resolve it algebraically, ``C_ii = a_i b_i / n``, which gives the expected
-    value ``expected_num / n``. When the other labeling is empty for that class too, both labelings
-    agree completely about it, and maximal agreement (1) is the resolution that keeps the property
-    Max: a diagonal matrix with an absent class must still score the maximum.
-    """
-    return np.where(other_empty, 1.0, expected_num / np.maximum(s.nk, 1e-300))
-
-
-def _recall(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.b, _near_zero(s, s.b))
-    return s.ratio(s.tp, s.a, base, "class has no true items (a_i = 0)", "b_i/n, or 1 if also b_i = 0")
-
-
-def _precision(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.a, _near_zero(s, s.a))
-    return s.ratio(s.tp, s.b, base, "class is never predicted (b_i = 0)", "a_i/n, or 1 if also a_i = 0")
-
-
-def _f1(s: _Stats) -> _Component:
-    return s.ratio(2 * s.tp, s.a + s.b, 1.0, "class absent from truth and predictions (a_i = b_i = 0)",
-                   "1 (maximal agreement)")
-
-
-def _fbeta(s: _Stats) -> _Component:
-    b2 = s.beta**2
-    return s.ratio((1 + b2) * s.tp, b2 * s.a + s.b, 1.0,
-                   "class absent from truth and predictions (a_i = b_i = 0)", "1 (maximal agreement)")
-
-
-def _jaccard(s: _Stats) -> _Component:
-    return s.ratio(s.tp, s.a + s.b - s.tp, 1.0, "class absent from truth and predictions (a_i = b_i = 0)",
-                   "1 (maximal agreement)")
-
-
-def _tn(s: _Stats) -> np.ndarray:
-    # clipped to [0, min(n − a_i, n − b_i)]: with real-valued counts n − a_i − b_i + TP_i can round
-    # to a value just outside, which would put specificity or NPV outside [0, 1]
-    tn = s.nk - s.a - s.b + s.tp
-    return np.clip(tn, 0.0, np.maximum(np.minimum(s.nk - s.a, s.nk - s.b), 0.0))
-
-
-def _specificity(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.nk - s.b, _near_zero(s, s.nk - s.b))
-    return s.ratio(_tn(s), s.nk - s.a, base, "every item belongs to this class (n − a_i = 0)",
-                   "(n − b_i)/n, or 1 if also n − b_i = 0")
-
-
-def _npv(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.nk - s.a, _near_zero(s, s.nk - s.a))
-    return s.ratio(_tn(s), s.nk - s.b, base, "every item is predicted as this class (n − b_i = 0)",
-                   "(n − a_i)/n, or 1 if also n − a_i = 0")
-
-
-def _gm1_ovr(s: _Stats) -> _Component:
-    """Generalized mean measure GM_1 of each one-vs-rest binary problem (Gösgens et al. Table 1)."""
-    # divided by n so that the denominator has the units of a count (ratio()'s tolerance is n·1e-12)
-    nn = np.maximum(s.nk, 1e-300)
-    num = (s.nk * s.tp - s.a * s.b) / nn
-    den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b)) / nn
-    # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
-    same = _near_zero(s, s.a - s.b)
-    comp = s.ratio(num, den, np.where(same, 1.0, -1.0), "both one-vs-rest labelings are constant",
-                   "1 if they agree, −1 if not")
-    comp.value = np.clip(comp.value, -1.0, 1.0)
-    return comp
-
-
-_COMPONENTS: dict[str, Callable[[_Stats], _Component]] = {
-    "recall": _recall,
-    "precision": _precision,
-    "f1": _f1,
-    "f_beta": _fbeta,
-    "jaccard": _jaccard,
-    "specificity": _specificity,
-    "npv": _npv,
-    "gm1": _gm1_ovr,
-}
-
-PER_CLASS_FIELDS = ("support", "predicted", "precision", "recall", "f1", "jaccard", "specificity", "npv")
-
 
 # ----------------------------------------------------------------------------------------------
 # Metrics
@@ -777,49 +502,5 @@ def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> Met
     return MetricResult(rows, _records(s, ["per_class"], labels), undefined, labels, None, float(beta))
 
 
-def reference_matrices(matrix: Any) -> dict[str, np.ndarray]:
-    """The three reference classifiers of science.md §2 on the observed true class sizes ``a``.
-
-    ``uniform``: ``C[i, j] = a_i / k``; ``prevalence``: ``C[i, j] = a_i a_j / n``;
-    ``majority``: every item predicted as the largest class (first one on ties).
-    """
-    counts, _ = _counts_and_labels(matrix)
-    a = counts.sum(axis=1)
-    n, k = a.sum(), a.shape[0]
-    maj = np.zeros_like(counts)
-    maj[:, int(np.argmax(a))] = a
-    return {
-        "uniform": np.repeat(a[:, None] / k, k, axis=1),
-        "prevalence": np.outer(a, a) / n,
-        "majority": maj,
-    }
-
-
-def chance_levels(
-    matrix: Any,
-    metrics: Sequence[str] | None = None,
-    *,
-    positive_label: Label | None = None,
-    beta: float = 1.0,
-    undefined: str = "zero",
-) -> dict[str, dict[str, float]]:
-    """Each metric's value for the uniform-random, prevalence-matched random and majority predictors.
-
-    Examples
-    --------
-    >>> ch = chance_levels([[80, 10], [15, 5]], ["accuracy", "balanced_accuracy"])
-    >>> ch["balanced_accuracy"]
-    {'uniform': 0.5, 'prevalence': 0.5, 'majority': 0.5}
-    >>> round(ch["accuracy"]["majority"], 4)
-    0.8182
-    """
-    counts, labels = _counts_and_labels(matrix)
-    refs = reference_matrices(counts)
-    cm = ConfusionMatrix(counts, labels) if not isinstance(matrix, ConfusionMatrix) else matrix
-    out: dict[str, dict[str, float]] = {}
-    for name, ref in refs.items():
-        res = compute_metrics(ConfusionMatrix(ref, cm.labels), metrics, positive_label=positive_label,
-                              beta=beta, undefined=undefined)
-        for m, v in res.items():
-            out.setdefault(m, {})[name] = float(v)
-    return out
+# The reference predictors live in their own module; re-exported here for one import site.
+from ._chance import chance_levels, reference_matrices  # noqa: E402
