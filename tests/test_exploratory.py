@@ -43,3 +43,12 @@ def test_bad_seed_raises_input_error(seed: object) -> None:
         bootstrap([[3, 1], [1, 3]], n_resamples=10, seed=seed, metrics=["accuracy"])
     with pytest.raises(InputError, match="seed"):
         compare_systems([0, 1, 1, 0], {"a": [0, 1, 0, 0]}, n_resamples=10, seed=seed, metrics=["accuracy"])
+
+
+# -- a report on a single system crashed in every format but JSON (no ranking figure to show) -------
+@pytest.mark.parametrize("suffix", ["md", "html", "tex"])
+def test_report_of_one_system(cli, tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"one.{suffix}"
+    result = cli("report", DIGITS[0], "--answers", DIGITS_ANSWERS, "-o", out, "--bootstrap", "0")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert "logreg" in out.read_text(encoding="utf-8")

@@ -58,10 +58,17 @@ class _Fig:
         self.path = ""
 
 
+class _Figs(dict):
+    """Figures by id; a figure that was not drawn (no ranking plot for one system) reads as None."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
     from ._figures import render_figures
 
-    figs: dict[str, _Fig] = {}
+    figs: dict[str, _Fig] = _Figs()
     if figure_formats:
         order = ["metrics", "recall", "confusion", "ranking", "prevalence"]
         drawn = {f.id: f for f in render_figures(ctx, figure_formats)}
