@@ -54,9 +54,11 @@ class ConfusionMatrix:
                 raise InputError(
                     f"labels has {len(labs)} entries but the matrix is {k}×{k}; give one label per row."
                 )
-            if len(set(labs)) != k:
-                dupes = sorted({str(x) for x in labs if labs.count(x) > 1})
-                raise InputError(f"labels must be unique; repeated: {', '.join(dupes)}.")
+            texts = [str(x) for x in labs]  # 1 and "1" would print, key JSON and match --positive alike
+            if len(set(texts)) != k:
+                dupes = sorted({t for t in texts if texts.count(t) > 1})
+                same = " (the number 1 and the text '1' count as the same label)" if len(set(labs)) == k else ""
+                raise InputError(f"labels must be unique{same}; repeated: {', '.join(dupes)}.")
         arr.setflags(write=False)
         self._counts = arr
         self._labels = labs

@@ -52,3 +52,14 @@ def test_report_of_one_system(cli, tmp_path: Path, suffix: str) -> None:
     result = cli("report", DIGITS[0], "--answers", DIGITS_ANSWERS, "-o", out, "--bootstrap", "0")
     assert result.exit_code == 0, (result.stderr, result.exception)
     assert "logreg" in out.read_text(encoding="utf-8")
+
+
+# -- labels 1 and "1" were two classes that print, key JSON and match --positive identically ---------
+def test_labels_equal_as_text_are_refused(cli, tmp_path: Path) -> None:
+    from advisor import ConfusionMatrix, InputError
+
+    with pytest.raises(InputError, match="unique"):
+        ConfusionMatrix([[1, 2], [3, 4]], labels=["1", 1])
+    path = tmp_path / "m.json"
+    path.write_text('{"labels": ["1", 1], "matrix": [[1, 2], [3, 4]]}', encoding="utf-8")
+    assert_one_error(cli("compute", "--matrix", path), "m.json", "unique")
