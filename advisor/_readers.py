@@ -92,8 +92,11 @@ def _system_names(paths: Sequence[Path]) -> list[str]:
     """
     resolved = [p.resolve() for p in paths]
 
+    def leaf(p: Path) -> str:  # the extension only where a sibling shares the stem (a.csv, a.parquet)
+        return p.name if any(q.parent == p.parent and q.stem == p.stem and q != p for q in resolved) else p.stem
+
     def name(p: Path, depth: int) -> str:
-        return "/".join([*p.parent.parts[len(p.parent.parts) - depth + 1:], p.stem]) if depth > 1 else p.stem
+        return "/".join([*p.parent.parts[len(p.parent.parts) - depth + 1:], leaf(p)]) if depth > 1 else leaf(p)
 
     names = []
     for p in resolved:

@@ -157,6 +157,10 @@ class Columns:
         if missing:
             have = ", ".join(repr(c) for c in self.columns[:30]) or "none"
             raise InputError(f"{self.path} has no {what} {missing[0]!r}; its columns are {have}.")
+        repeated = [c for c in wanted if self.columns.count(c) > 1]
+        if repeated:
+            raise InputError(f"{self.path} has {self.columns.count(repeated[0])} columns named {repeated[0]!r}; "
+                             "rename all but one so it is clear which to read.")
 
     # -- chunks ---------------------------------------------------------------------------------
     def chunks(self, label_cols: Sequence[str], number_cols: Sequence[str]) -> Iterator[dict[str, pa.Array]]:

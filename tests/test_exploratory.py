@@ -63,3 +63,22 @@ def test_labels_equal_as_text_are_refused(cli, tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     path.write_text('{"labels": ["1", 1], "matrix": [[1, 2], [3, 4]]}', encoding="utf-8")
     assert_one_error(cli("compute", "--matrix", path), "m.json", "unique")
+
+
+# -- two files with the same stem in one folder were named after the whole path ('//tmp/…/a') --------
+def test_same_stem_different_format_system_names(tmp_path: Path) -> None:
+    from advisor import read_predictions
+
+    from conftest import write_table
+
+    cols = {"y_true": ["a", "b", "a"], "y_pred": ["a", "a", "b"]}
+    ps = read_predictions([write_table(tmp_path / "sys.csv", cols), write_table(tmp_path / "sys.jsonl", cols)])
+    assert list(ps.systems) == ["sys.csv", "sys.jsonl"]
+
+
+# -- a repeated column name was read silently (the first of the two) ----------------------------------
+@pytest.mark.parametrize("content", [b"y_true,y_pred,y_true\na,a,b\nb,a,a\n", b"y_true,y_pred,y_pred\na,a,b\nb,a,a\n"])
+def test_repeated_column_is_refused(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes) -> None:
+    (tmp_path / "d.csv").write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    assert_one_error(cli("compute", "d.csv"), "d.csv", "2 columns named")
