@@ -82,3 +82,8 @@ def test_repeated_column_is_refused(cli, tmp_path: Path, monkeypatch: pytest.Mon
     (tmp_path / "d.csv").write_bytes(content)
     monkeypatch.chdir(tmp_path)
     assert_one_error(cli("compute", "d.csv"), "d.csv", "2 columns named")
+
+
+# -- `methods --undefined maybe` succeeded and described the omit convention ---------------------------
+def test_methods_refuses_unknown_convention(cli) -> None:
+    assert_one_error(cli("methods", "--answers", DIGITS_ANSWERS, "--undefined", "maybe"), "--undefined", "'maybe'")

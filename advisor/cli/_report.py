@@ -138,6 +138,10 @@ def methods(
     out_fmt = format_for(None, fmt)
     if out_fmt not in ("md", "tex", "html"):
         raise fail(f"--format must be md, tex or html for the methods paragraph; got {fmt!r}.")
+    from ._compare import CONVENTIONS
+
+    if undefined not in CONVENTIONS:  # no data is read, so nothing else would catch it
+        raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
     if output is not None:
         check_outputs([output], [answers])
     from ..report import methods_paragraph
