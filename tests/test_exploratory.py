@@ -87,3 +87,18 @@ def test_repeated_column_is_refused(cli, tmp_path: Path, monkeypatch: pytest.Mon
 # -- `methods --undefined maybe` succeeded and described the omit convention ---------------------------
 def test_methods_refuses_unknown_convention(cli) -> None:
     assert_one_error(cli("methods", "--answers", DIGITS_ANSWERS, "--undefined", "maybe"), "--undefined", "'maybe'")
+
+
+# -- `ask --out` into a missing folder asked every question, then failed naming a temporary file ------
+def test_ask_checks_the_output_folder_before_asking(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    for out in (tmp_path / "missing" / "answers.yaml", tmp_path):
+        result = CliRunner().invoke(app, ["ask", "--out", str(out), "--force"], input="\n" * 40)
+        assert result.exit_code == 2, (result.stdout, result.stderr)
+        assert "1." not in result.stdout  # failed before the first question
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+        assert ".tmp" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -79,8 +79,14 @@ def ask(
     from ..questionnaire._ask import ask_questions, inferred_answers
     from ..questionnaire._infer import summarize
 
+    if out.is_dir():
+        raise fail(f"--out {out} is a directory; give a file name.")
     if out.exists() and not force:
         raise fail(f"{out} already exists; pass --force to overwrite it or --out to choose another file.")
+    folder = out.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):  # say so now, not after every question
+        why = "does not exist" if not folder.is_dir() else "is not writable"
+        raise fail(f"cannot save the answers to {out}: the folder {folder} {why}.")
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
     inferred = None
     if loaded is not None:
