@@ -102,3 +102,13 @@ def test_ask_checks_the_output_folder_before_asking(tmp_path: Path) -> None:
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
         assert ".tmp" not in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+# -- an infinite error cost (or an overflowing ratio) gave β = inf, which every later step refused ----
+@pytest.mark.parametrize("costs", ["{false_negative: .inf, false_positive: 1}",
+                                   "{false_negative: 1e300, false_positive: 1e-300}",
+                                   "{false_negative: 1e-300, false_positive: 1e300}"])
+def test_error_costs_must_give_a_finite_beta(cli, tmp_path: Path, costs: str) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text(f"task: binary\nclasses: [neg, pos]\npositive_class: pos\nerror_costs: {costs}\n", encoding="utf-8")
+    assert_one_error(cli("recommend", "--answers", path), "a.yaml", "error_costs")

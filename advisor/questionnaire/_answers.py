@@ -56,8 +56,8 @@ class ErrorCosts(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    false_negative: float | None = Field(None, gt=0, description="cost of missing a positive")
-    false_positive: float | None = Field(None, gt=0, description="cost of a false alarm")
+    false_negative: float | None = Field(None, gt=0, allow_inf_nan=False, description="cost of missing a positive")
+    false_positive: float | None = Field(None, gt=0, allow_inf_nan=False, description="cost of a false alarm")
     matrix: list[list[float]] | None = Field(
         None, description="k×k costs, rows = true class, columns = predicted, in the order of `classes`"
     )
@@ -72,6 +72,12 @@ class ErrorCosts(BaseModel):
                 "answers",
                 "only {given} is given; give both false_negative and false_positive (positive numbers)",
                 {"key": f"error_costs.{missing}", "value": None, "given": given},
+            )
+        if not pair[0] and not 0 < self.false_negative / self.false_positive < math.inf:  # β = √ratio must exist
+            raise PydanticCustomError(
+                "answers", "the ratio false_negative / false_positive must be a finite positive number",
+                {"key": "error_costs", "value": {"false_negative": self.false_negative,
+                                                 "false_positive": self.false_positive}},
             )
         if pair[0] and self.matrix is None:
             raise PydanticCustomError(
@@ -369,7 +375,7 @@ def _allowed_for(key: str) -> str:
         if "matrix" in key:
             return "a square matrix of numbers ≥ 0 (rows = true class, columns = predicted)"
         if key != "error_costs":
-            return "a positive number"
+            return "a finite positive number"
     if top in ("target_prevalence", "class_weights") and "." in key:
         return "a number ≥ 0"
     if top == "classes" and "[" in key:
