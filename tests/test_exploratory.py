@@ -112,3 +112,16 @@ def test_error_costs_must_give_a_finite_beta(cli, tmp_path: Path, costs: str) ->
     path = tmp_path / "a.yaml"
     path.write_text(f"task: binary\nclasses: [neg, pos]\npositive_class: pos\nerror_costs: {costs}\n", encoding="utf-8")
     assert_one_error(cli("recommend", "--answers", path), "a.yaml", "error_costs")
+
+
+# -- a binary answers file got a generic "an input file is not valid UTF-8" without its name; a BOM ---
+# -- at the start of a JSON answers file (Windows editors write one) was a JSON syntax error -----------
+def test_answers_file_encoding(cli, tmp_path: Path) -> None:
+    garbage = tmp_path / "a.yaml"
+    garbage.write_bytes(b"\xff\xfe\x00\x81garbage" * 10)
+    assert_one_error(cli("recommend", "--answers", garbage), "a.yaml")
+    bom = tmp_path / "b.json"
+    bom.write_bytes(b'\xef\xbb\xbf{"task": "binary"}\r\n')
+    result = cli("recommend", "--answers", bom, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert '"task": "binary"' in result.stdout

@@ -460,8 +460,11 @@ def load_answers(path: str | Path) -> Answers:
         One sentence naming the file, the key, its value and what is allowed.
     """
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
     source = f"answers file {str(p)!r}"
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{source} is not UTF-8 text (is it a binary file?); expected YAML or JSON.") from None
     try:
         data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except json.JSONDecodeError as exc:
