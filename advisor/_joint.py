@@ -90,6 +90,9 @@ class JointCounts:
         sample_weight: Any = None,
     ) -> JointCounts:
         """Build the table from item-level arrays (all systems predict the same items)."""
+        if not isinstance(predictions, Mapping):
+            raise InputError("predictions must map each system's name to its predicted labels, e.g. "
+                             f"{{'model': y_pred}}; got a {type(predictions).__name__}.")
         if not predictions:
             raise InputError("predictions is empty; give at least one system.")
         names = tuple(str(n) for n in predictions)

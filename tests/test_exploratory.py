@@ -125,3 +125,11 @@ def test_answers_file_encoding(cli, tmp_path: Path) -> None:
     result = cli("recommend", "--answers", bom, "--json")
     assert result.exit_code == 0, result.stderr
     assert '"task": "binary"' in result.stdout
+
+
+# -- compare_systems(y, [y_pred]) raised AttributeError ('list' object has no attribute 'values') -----
+def test_compare_systems_needs_a_mapping() -> None:
+    from advisor import InputError, compare_systems
+
+    with pytest.raises(InputError, match="name"):
+        compare_systems([0, 1, 1], [[0, 1, 0]], n_resamples=10, seed=0)
