@@ -118,7 +118,8 @@ def test_recommend_json_has_exactly_the_documented_shape(tmp_path) -> None:
     data = json.loads(result.output)
     assert set(data) == {"primary", "complementary", "discouraged", "warnings", "rationale", "answers"}
     assert set(data["primary"]) == {"metric", "params"}
-    assert all(set(c) == {"metric", "reason"} for c in data["complementary"] + data["discouraged"])
+    assert all(set(c) == {"metric", "reason", "params"} for c in data["complementary"])
+    assert all(set(c) == {"metric", "reason"} for c in data["discouraged"])
     assert all(set(w) == {"code", "message"} for w in data["warnings"])
     assert set(data["answers"]) == set(Answers.model_fields)
     assert {"macro_f1_ambiguous", "ranking_sensitivity"} <= {w["code"] for w in data["warnings"]}

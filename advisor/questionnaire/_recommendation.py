@@ -55,7 +55,7 @@ class Recommendation(_Model):
 
     ``to_json_dict()`` gives the documented JSON shape::
 
-        {"primary": {"metric", "params"}, "complementary": [{"metric", "reason"}],
+        {"primary": {"metric", "params"}, "complementary": [{"metric", "reason", "params"}],
          "discouraged": [{"metric", "reason"}], "warnings": [{"code", "message"}],
          "rationale": [...], "answers": {...}}
     """
@@ -93,7 +93,8 @@ class Recommendation(_Model):
     def to_json_dict(self) -> dict[str, Any]:
         return {
             "primary": {"metric": self.primary.metric, "params": dict(self.primary.params)},
-            "complementary": [{"metric": a.metric, "reason": a.reason} for a in self.complementary],
+            "complementary": [{"metric": a.metric, "reason": a.reason, "params": dict(a.params)}
+                              for a in self.complementary],
             "discouraged": [{"metric": a.metric, "reason": a.reason} for a in self.discouraged],
             "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
             "rationale": [e.model_dump() for e in self.rationale],
