@@ -328,7 +328,7 @@ def _arrow_labels(arr: pa.Array, path: Path, col: str, offset: int) -> pa.Array:
         ok = np.isnan(values) | (values == np.round(values))
         if not ok.all():
             i = first_bad_row(~ok)
-            raise InputError(f"{path} row {offset + i + 1}: {col} is {values[i]!r}, not an integer or a string label.")
+            raise InputError(f"{path} row {offset + i + 1}: {col} is {float(values[i])!r}, not an integer or a string label.")
         return pc.cast(pc.cast(arr, pa.int64(), safe=False), pa.string())
     raise InputError(f"{path}: column {col!r} has type {t}; labels must be integers or strings.")
 

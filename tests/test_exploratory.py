@@ -133,3 +133,14 @@ def test_compare_systems_needs_a_mapping() -> None:
 
     with pytest.raises(InputError, match="name"):
         compare_systems([0, 1, 1], [[0, 1, 0]], n_resamples=10, seed=0)
+
+
+# -- a fractional label in a Parquet float column was shown as "np.float64(1.5)" ----------------------
+def test_fractional_parquet_label_message(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import write_table
+
+    write_table(tmp_path / "f.parquet", {"y_true": [1.5, 2.0], "y_pred": [1, 2]})
+    monkeypatch.chdir(tmp_path)
+    result = cli("compute", "f.parquet")
+    assert_one_error(result, "f.parquet", "row 1", "1.5")
+    assert "np." not in result.stderr
