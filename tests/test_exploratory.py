@@ -144,3 +144,12 @@ def test_fractional_parquet_label_message(cli, tmp_path: Path, monkeypatch: pyte
     result = cli("compute", "f.parquet")
     assert_one_error(result, "f.parquet", "row 1", "1.5")
     assert "np." not in result.stderr
+
+
+# -- `ask --out DATA --data DATA --force` replaced the prediction file with the answers --------------
+def test_ask_never_overwrites_its_data(cli, tmp_path: Path) -> None:
+    data = tmp_path / "d.csv"
+    data.write_bytes(DIGITS[0].read_bytes())
+    result = cli("ask", "--out", data, "--data", data, "--force")
+    assert_one_error(result, "input")
+    assert data.read_bytes() == DIGITS[0].read_bytes()

@@ -81,6 +81,8 @@ def ask(
 
     if out.is_dir():
         raise fail(f"--out {out} is a directory; give a file name.")
+    if out.exists() and any(src.exists() and os.path.samefile(out, src) for src in [*(data or []), *(matrix or [])]):
+        raise fail(f"--out {out} is one of the input files; choose another file for the answers.")
     if out.exists() and not force:
         raise fail(f"{out} already exists; pass --force to overwrite it or --out to choose another file.")
     folder = out.parent
