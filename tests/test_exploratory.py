@@ -150,6 +150,10 @@ def test_fractional_parquet_label_message(cli, tmp_path: Path, monkeypatch: pyte
 def test_ask_never_overwrites_its_data(cli, tmp_path: Path) -> None:
     data = tmp_path / "d.csv"
     data.write_bytes(DIGITS[0].read_bytes())
-    result = cli("ask", "--out", data, "--data", data, "--force")
-    assert_one_error(result, "input")
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    result = CliRunner().invoke(app, ["ask", "--out", str(data), "--data", str(data), "--force"], input="\n" * 40)
+    assert_one_error(result, "one of the input files")
     assert data.read_bytes() == DIGITS[0].read_bytes()
