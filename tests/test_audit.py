@@ -6,12 +6,13 @@ Includes the counterexamples printed in Gösgens et al. (2021), Appendix C (seed
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
 import pytest
 
-from advisor import compute_metrics
+from advisor import calibrated_metrics, compute_metrics
 from advisor._exceptions import InputError
 from advisor.catalogue import audit, get_catalogue
 from advisor.catalogue._audit import check_claim, omega
@@ -190,18 +191,198 @@ def test_restricted_claims_hold_inside_and_fail_outside_their_condition():
     assert all(PROPERTIES["min_agreement"].search(inside, k, np.random.default_rng(k), 200) is None for k in (2, 3))
 
 
-def test_stored_counterexample_values_are_the_engines():
-    """Every value printed next to a stored counterexample is what the implementation computes."""
-    n = 0
+def _stored(kind: str | None = None):
+    """(record, property id, counterexample, calibrated) for every stored counterexample."""
     for rec in CAT.metrics.values():
         if rec.needs_probabilities:
             continue
         for pid, c in rec.properties.items():
             for stored, calibrated in ((c.counterexample, False), (c.calibrated_counterexample, True)):
-                if stored is None or pid == "constant_baseline":  # CB stores exact expectations
-                    continue
-                f = mf(rec.id, calibrated=calibrated)
-                got = [float(f.values(np.asarray(m, float))) for m in stored.matrices]
-                assert got == pytest.approx(stored.values, rel=1e-9, abs=1e-9), (rec.id, pid)
-                n += 1
+                if stored is not None and (kind is None or stored.kind == kind):
+                    yield rec, pid, stored, calibrated
+
+
+def test_stored_counterexample_values_are_the_checkers():
+    """Every value printed next to a stored counterexample is what the property checker computes."""
+    n = 0
+    for rec, pid, stored, calibrated in _stored("matrices"):
+        f = mf(rec.id, calibrated=calibrated)
+        got = [float(f.values(np.asarray(m, float))) for m in stored.matrices]
+        assert got == pytest.approx(stored.values, rel=1e-9, abs=1e-9), (rec.id, pid)
+        n += 1
     assert n > 200
+
+
+def test_counterexample_kinds_are_explicit():
+    """Constant-baseline counterexamples store expectations; every other one stores the matrices' values."""
+    kinds = {(pid, ce.kind) for _, pid, ce, _ in _stored()}
+    assert ("constant_baseline", "expectations") in kinds
+    for rec, pid, ce, _ in _stored():
+        assert ce.kind == ("expectations" if pid == "constant_baseline" else "matrices"), (rec.id, pid)
+        assert ce.convention == "baseline", (rec.id, pid)  # the checker's convention, stated in the data
+        assert len(ce.values) == len(ce.matrices), (rec.id, pid)
+
+
+def _engine(rec, m: np.ndarray, convention: str, calibrated: bool) -> float:
+    """The public engine's value: compute_metrics, or calibrated_metrics for metric~."""
+    if m.shape == (1, 1):  # one class left: identical constant labelings score as a diagonal matrix
+        m = np.eye(2) * 3.0
+    fn = calibrated_metrics if calibrated else compute_metrics
+    res = fn(m, [rec.id], positive_label=1 if rec.binary_only else None, undefined=convention)
+    return float(res[rec.id + ("~" if calibrated else "")])
+
+
+def test_every_stored_counterexample_reproduces_with_compute_metrics():
+    """The values shown are compute_metrics(M, undefined=convention), M the reduced matrix where one is stored.
+
+    The checker drops a class that occurs in neither labeling; ``reduced`` must record exactly that
+    (and nothing for binary metrics, which are never reduced).
+    """
+    n = reduced = 0
+    for rec, pid, ce, calibrated in _stored("matrices"):
+        red = ce.reduced or [None] * len(ce.matrices)
+        assert len(red) == len(ce.matrices), (rec.id, pid)
+        for m, r, v in zip(ce.matrices, red, ce.values):
+            m = np.asarray(m, float)
+            present = (m.sum(axis=0) + m.sum(axis=1)) > 0
+            if rec.binary_only or present.all():
+                assert r is None, (rec.id, pid)
+                target = m
+            else:
+                target = m[np.ix_(present, present)]
+                assert r is not None and np.array_equal(np.asarray(r, float), target), (rec.id, pid)
+                reduced += 1
+            got = _engine(rec, target, ce.convention, calibrated)
+            assert got == pytest.approx(v, rel=1e-9, abs=1e-9), (rec.id, pid, m.tolist(), got, v)
+            n += 1
+        if ce.reduced is not None:
+            assert "neither labeling" in ce.explanation and "reduced matrix" in ce.explanation, (rec.id, pid)
+    assert n > 450 and reduced >= 2
+
+
+def test_constant_baseline_expectations_reproduce_with_compute_metrics():
+    """Expectation-kind values: the mean of compute_metrics over every arrangement of the predicted labels."""
+    n = 0
+    for rec, pid, ce, calibrated in _stored("expectations"):
+        assert not calibrated
+        for m, v in zip(ce.matrices, ce.values):
+            m = np.asarray(m, float)
+            a, b = m.sum(axis=1).astype(int), m.sum(axis=0).astype(int)
+            k = len(a)
+            assert np.all(a + b > 0) and m.sum() <= 8, (rec.id, m.tolist())
+            truth = np.repeat(np.arange(k), a)
+            preds = np.array(sorted(set(itertools.permutations(np.repeat(np.arange(k), b)))))
+            mats = np.zeros((len(preds), k, k))
+            for i in range(k):
+                for j in range(k):
+                    mats[:, i, j] = ((truth == i)[None, :] & (preds == j)).sum(axis=1)
+            vals = compute_metrics(mats, [rec.id], positive_label=1 if rec.binary_only else None,
+                                   undefined=ce.convention)[rec.id]
+            assert float(np.mean(vals)) == pytest.approx(v, rel=1e-9, abs=1e-9), (rec.id, m.tolist())
+            n += 1
+    assert n >= 20
+
+
+def test_gm1_monotonicity_counterexample_says_the_engine_rises():
+    """The reviewer's case: the checker's failure needs a dropped class; the engine on k×k rises (and says so)."""
+    claim = CAT.metrics["gm1"].properties["monotonicity"]
+    ce = claim.counterexample
+    assert claim.status == "conditional" and claim.restriction == "occurring"
+    assert ce.reduced is not None and ce.reduced[0] is None and ce.reduced[1] is not None
+    full = [value("gm1", m) for m in ce.matrices]
+    assert ce.values[1] < ce.values[0]  # on the reduced matrix the score falls ...
+    assert full[1] > full[0]  # ... the engine on the k×k matrices rises, as the note says
+    assert "rises" in claim.note and "1 (maximal agreement)" in claim.note
+    from advisor.catalogue._render import _ce_md
+
+    assert f"matrix 2 evaluated as `{_matrix(ce.reduced[1])}`" in _ce_md(ce)
+    assert "`undefined=baseline`" in _ce_md(ce)
+
+
+def _matrix(m) -> str:
+    from advisor.catalogue._render import _matrix as fmt
+
+    return fmt(m)
+
+
+# ----------------------------------------------------------------------------------------------
+# classes absent from both labelings: the engine's baseline scores them 1 (maximal agreement)
+# ----------------------------------------------------------------------------------------------
+Z = [[0, 5, 0], [5, 0, 0], [0, 0, 0]]
+
+
+def test_unused_class_counts_as_agreement_under_baseline():
+    for mid in ("balanced_accuracy", "macro_f1", "sba", "macro_precision", "macro_jaccard"):
+        assert value(mid, Z) == pytest.approx(1 / 3), mid
+        assert value(mid, Z, "zero") == 0.0, mid
+    assert value("adjusted_balanced_accuracy", Z) == pytest.approx(0.0)
+    assert value("minority_weighted_f1", Z) == pytest.approx(0.5)
+
+
+def _zero_diagonal_with_unused_classes(rng: np.random.Generator) -> list[np.ndarray]:
+    out = []
+    for k in (3, 4):
+        for _ in range(20):
+            m = rng.integers(0, 6, (k, k)).astype(float)
+            np.fill_diagonal(m, 0.0)
+            gone = rng.choice(k, size=int(rng.integers(1, k - 1)), replace=False)
+            m[gone, :] = 0.0
+            m[:, gone] = 0.0
+            if m.sum() > 0:
+                out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("mid", [m for m, r in CAT.metrics.items() if not r.binary_only and not r.needs_probabilities
+                                 and r.properties["min_agreement"].status in ("holds", "conditional")])
+def test_min_agreement_claims_state_what_an_unused_class_does(mid):
+    """A Min claim is unconditional only if a class absent from both labelings cannot lift a zero-diagonal score."""
+    from advisor.catalogue._space import RESTRICTIONS
+
+    claim = CAT.metrics[mid].properties["min_agreement"]
+    mats = _zero_diagonal_with_unused_classes(np.random.default_rng(5))
+    for m in mats:
+        k = m.shape[0]
+        c_min = value(mid, np.ones((k, k)) - np.eye(k))
+        lifted = value(mid, m) != pytest.approx(c_min, abs=1e-12)
+        if claim.status == "holds":
+            assert not lifted, (mid, m.tolist())
+            assert value(mid, m, "zero") == pytest.approx(value(mid, np.ones((k, k)) - np.eye(k), "zero"))
+        elif lifted:
+            assert not RESTRICTIONS[claim.restriction][1](m[None])[0], (mid, m.tolist())
+    text = f"{claim.condition or ''} {claim.note or ''}"
+    if claim.status == "holds":
+        assert "neither labeling" in text, mid
+    else:
+        assert "maximal agreement" in text and "[[0, 5, 0], [5, 0, 0], [0, 0, 0]]" in text, mid
+
+
+# ----------------------------------------------------------------------------------------------
+# chance levels: random classifiers (expected matrices) versus the constant majority predictor
+# ----------------------------------------------------------------------------------------------
+def test_chance_texts_say_expected_matrix_where_the_exact_expectation_differs():
+    for mid, rec in CAT.metrics.items():
+        pv, cb = rec.properties["chance_correction"], rec.properties["constant_baseline"]
+        if rec.needs_probabilities or pv.status != "holds" or not pv.chance_correction.strict or cb.status != "fails":
+            continue
+        assert "expected matrix" in rec.chance_level and "not always" in rec.chance_level, mid
+        if pv.note and "exactly" in pv.note:
+            assert "expected matrix" in pv.note, mid
+
+
+def test_majority_predictor_values_that_depend_on_the_convention_are_flagged():
+    from advisor import chance_levels
+
+    flagged = set()
+    rng = np.random.default_rng(2)
+    for k in (2, 3):
+        for _ in range(6):
+            m = rng.integers(1, 20, (k, k))
+            for pos in ((0, 1) if k == 2 else (None,)):
+                z = chance_levels(m, None, positive_label=pos, undefined="zero")
+                b = chance_levels(m, None, positive_label=pos, undefined="baseline")
+                flagged |= {mid for mid in z if z[mid]["majority"] != pytest.approx(b[mid]["majority"])}
+    assert {"markedness", "lr_plus", "precision", "macro_precision"} <= flagged
+    for mid in flagged:
+        text = CAT.metrics[mid].chance_level
+        assert "majority-class predictor" in text and "undefined-value convention" in text, mid

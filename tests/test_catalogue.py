@@ -122,6 +122,11 @@ def test_inconsistent_data_is_rejected(tmp_path):
     path.write_text(yaml.safe_dump(broken, allow_unicode=True), encoding="utf-8")
     with pytest.raises(AdvisorError, match="needs a counterexample"):
         load_catalogue(path, None)
+    broken = copy.deepcopy(data)
+    broken["metrics"]["macro_f1"]["properties"]["min_agreement"]["restriction"] = "sometimes"
+    path.write_text(yaml.safe_dump(broken, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(AdvisorError, match="unknown restriction 'sometimes'"):
+        load_catalogue(path, None, strict=False)
 
 
 def test_catalogue_is_cached_and_validated():

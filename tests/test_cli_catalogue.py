@@ -50,6 +50,20 @@ def test_metrics_table_and_markdown(cli, tmp_path):
     assert res.exit_code == 2 and "--format" in res.stderr
 
 
+def test_reference_page_and_explain_state_what_an_unused_class_does(cli):
+    from advisor.catalogue._render import ABSENT_CLASSES
+
+    text = DOCS.read_text(encoding="utf-8")
+    assert ABSENT_CLASSES in text and "[[0, 5, 0], [5, 0, 0], [0, 0, 0]]" in text
+    assert "evaluated as `" in text  # the reduced matrices of counterexamples are shown
+    res = cli("explain", "macro F1")
+    assert res.exit_code == 0, res.stderr
+    assert "truth or the prediction" in res.stdout and "maximal agreement" in res.stdout
+    res = cli("explain", "macro_f1", "--format", "tex")
+    assert res.exit_code == 0, res.stderr
+    assert "truth or the prediction" in res.stdout and "maximal agreement" in res.stdout
+
+
 def test_committed_reference_page_is_up_to_date():
     assert DOCS.read_text(encoding="utf-8") == metrics_markdown(get_catalogue()), (
         "docs/metrics.md is stale: run `advisor metrics --format md --out docs/metrics.md --force`")

@@ -362,7 +362,8 @@ def _cb_search(f, k, rng, size):
         return _ce(f, [rep[0], rep[bad]], "the expected score of a random prediction (uniform over labelings with the "
                    "predicted class sizes b, true labeling fixed) differs between these settings; each matrix stands "
                    "for its margins: true sizes a = row sums, predicted sizes b = column sums; values are the exact "
-                   "expectations (sign as the metric)", values=[f.sign * exp[0], f.sign * exp[bad]])
+                   "expectations (sign as the metric)", values=[f.sign * exp[0], f.sign * exp[bad]],
+                   kind="expectations")
     return None
 
 
@@ -375,6 +376,8 @@ def _tables_with_margins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _cb_recheck(f, ce):
+    if ce.kind != "expectations":
+        return "a constant-baseline counterexample stores exact expectations (kind 'expectations')"
     err = _shape_ok(ce, 2)
     if err:
         return err

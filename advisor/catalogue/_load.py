@@ -91,6 +91,7 @@ def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | 
 
 def _check(cat: Catalogue, *, strict: bool) -> None:
     from .._metrics import METRICS
+    from ._space import RESTRICTIONS
 
     problems: list[str] = []
     missing = sorted(set(METRICS) - set(cat.metrics))
@@ -120,6 +121,8 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
             where = f"{mid}.{pid}"
             if claim.status == "conditional" and not claim.condition:
                 problems.append(f"{where}: a conditional claim needs its condition written out")
+            if claim.restriction is not None and claim.restriction not in RESTRICTIONS:
+                problems.append(f"{where}: unknown restriction {claim.restriction!r}")
             if claim.status == "holds" and claim.counterexample is not None:
                 problems.append(f"{where}: a 'holds' claim cannot carry a counterexample")
             if pid == "chance_correction" and claim.status in ("holds", "after_calibration") \

@@ -16,7 +16,9 @@ __all__ = [
     "PROPERTY_IDS",
     "Catalogue",
     "ChanceCorrection",
+    "Convention",
     "Counterexample",
+    "CounterexampleKind",
     "MetricRecord",
     "PropertyClaim",
     "PropertyStatus",
@@ -49,11 +51,34 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+CounterexampleKind = Literal["matrices", "expectations"]
+Convention = Literal["zero", "baseline", "omit"]
+
+
 class Counterexample(_Strict):
-    """Matrices (rows = true, columns = predicted) that show a property failing, and what they show."""
+    """Matrices (rows = true, columns = predicted) that show a property failing, and what they show.
+
+    Two kinds: ``matrices`` — ``values[i]`` is the metric of matrix ``i``, reproducible with
+    ``compute_metrics(reduced[i] or matrices[i], [id], undefined=convention)`` (``positive_label=1``
+    for binary metrics; :func:`advisor.calibrated_metrics` for a calibrated counterexample);
+    ``expectations`` — each matrix only stands for its margins (true sizes = row sums, predicted
+    sizes = column sums) and ``values[i]`` is the exact expected metric of a uniformly random
+    prediction with those margins (constant baseline).
+    """
 
     matrices: list[list[list[float]]]
     values: list[float] = Field(default_factory=list, description="the metric's value on each matrix")
+    kind: CounterexampleKind = Field(
+        "matrices", description="'matrices': values are the metric of the matrices; 'expectations': values are "
+        "exact expectations over random predictions with each matrix's margins")
+    convention: Convention = Field(
+        "baseline", description="the undefined-value convention the values are computed under "
+        "(compute_metrics(..., undefined=convention))")
+    reduced: list[list[list[float]] | None] | None = Field(
+        None, description="per matrix, the matrix the value is computed from when some class occurs in neither "
+        "labeling: the property checker drops such a class (a class no labeling uses is not a class of the "
+        "evaluation); null where nothing is dropped. A 1×1 entry means one class is left: the value is that of "
+        "identical labelings (a diagonal matrix)")
     explanation: str
     source: str = Field(description="'checker' if found by advisor's own search, else the paper/table")
     labelings: list[list[int]] | None = Field(
@@ -83,7 +108,8 @@ class PropertyClaim(_Strict):
     restriction: str | None = Field(
         None,
         description="for a 'conditional' claim: the checker's name of the condition "
-        "('truth_complete', 'prediction_complete' or 'regular'); the claim holds on matrices satisfying it",
+        "('occurring', 'truth_complete', 'prediction_complete' or 'regular'); the claim holds on matrices "
+        "satisfying it",
     )
     calibrated_counterexample: Counterexample | None = Field(
         None, description="counterexample for metric~ (the calibrated metric) when a paper claims the property "

@@ -16,8 +16,18 @@ from ._load import BIB_FILE, VERIFICATION_FILE
 from ._models import GOESGENS_PROPERTIES, OPITZ_PROPERTIES, PROPERTY_IDS, Catalogue, Counterexample, MetricRecord
 from ._resolve import Resolution
 
-__all__ = ["SYMBOLS", "explain", "metric_dict", "metrics_json", "metrics_markdown", "references"]
+__all__ = ["ABSENT_CLASSES", "SYMBOLS", "explain", "metric_dict", "metrics_json", "metrics_markdown", "references"]
 
+ABSENT_CLASSES = (
+    "A class absent from both labelings (`a_i = b_i = 0`) is not a class of Gösgens et al.'s evaluation: when a "
+    "perturbation empties a class, the checker drops it and evaluates the remaining classes (shown as the "
+    "reduced matrix of a counterexample). The engine does not drop classes: under `undefined=\"baseline\"` "
+    "such a class counts as maximal agreement — recall, precision, F1 and Jaccard 1, and specificity/NPV 1 "
+    "when `n − a_i = n − b_i = 0` — so a macro average over a label set with an unused class is pulled up: "
+    "the zero-diagonal `[[0, 5, 0], [5, 0, 0], [0, 0, 0]]` scores balanced accuracy = macro F1 = SBA = 1/3, "
+    "not 0. The minimal-agreement claims of such averages therefore hold only when every class occurs in the "
+    "truth or the prediction (each says so); under `undefined=\"zero\"` the unused class contributes 0 instead."
+)
 SYMBOLS = {"holds": "✓", "fails": "✗", "binary_only": "b", "after_calibration": "(✓)", "conditional": "c"}
 STATUS_WORDS = {
     "holds": "holds",
@@ -136,7 +146,13 @@ def _ce_md(ce: Counterexample) -> str:
     vals = ", ".join(f"{v:.4g}" for v in ce.values)
     labs = f" (labelings {', '.join(str(tuple(x)) for x in ce.labelings)})" if ce.labelings else ""
     src = "" if ce.source == "checker" else f" — {ce.source}"
-    return f"{mats}{labs}; values {vals}: {ce.explanation}{src}"
+    what = "exact expected values" if ce.kind == "expectations" else "values"
+    how = [f"`undefined={ce.convention}`"]
+    for i, r in enumerate(ce.reduced or [], 1):
+        if r is not None:
+            how.append(f"matrix {i} evaluated as `{_matrix(r)}`" if len(r) > 1 else
+                       f"matrix {i} has one class left and scores as identical labelings")
+    return f"{mats}{labs}; {what} {vals} ({'; '.join(how)}): {ce.explanation}{src}"
 
 
 def _claim_md(rec: MetricRecord, pid: str) -> str:
@@ -235,6 +251,14 @@ def metrics_markdown(cat: Catalogue) -> str:
         "`baseline` convention for undefined values (their App. B) on every matrix in which each class occurs "
         "in at least one labeling; Opitz's on matrices where every class occurs in the truth and is predicted. "
         "Binary metrics refer to the positive class.",
+        "",
+        ABSENT_CLASSES,
+        "",
+        "Every counterexample states the convention its values are computed under: `compute_metrics(M, [id], "
+        "undefined=...)` (with `positive_label=1` for binary metrics, `calibrated_metrics` for the calibrated "
+        "metric) reproduces them, using the reduced matrix where one is given. Constant-baseline counterexamples "
+        "are different: each matrix stands for its margins and the values are exact expectations over random "
+        "predictions with those class sizes.",
         "",
         _audit_line(),
         "",
@@ -350,8 +374,9 @@ def _explain_tex(res: Resolution) -> str:
             c = rec.properties[pid]
             extra = f" if {c.condition}" if c.condition else ""
             checked = "verified" if c.verified else "not verified"
+            note = f" {latex_escape(c.note)}" if c.note else ""
             out.append(f"  \\item {latex_escape(LONG[pid])}: {latex_escape(STATUS_WORDS[c.status] + extra)} "
-                       f"({latex_escape(c.source)}; {checked}).")
+                       f"({latex_escape(c.source)}; {checked}).{note}")
         out.append("\\end{itemize}")
         if rec.references:
             out.append("References: \\cite{" + ",".join(rec.references) + "}.")

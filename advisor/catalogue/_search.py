@@ -10,23 +10,51 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._models import Counterexample
-from ._space import MetricFunction
+from ._space import MetricFunction, drop_absent
 
 
 # ----------------------------------------------------------------------------------------------
 # helpers
 # ----------------------------------------------------------------------------------------------
 def _ce(f: MetricFunction, mats: list[np.ndarray], explanation: str, labelings: list[list[int]] | None = None,
-        values: list[float] | None = None) -> Counterexample:
+        values: list[float] | None = None, kind: str = "matrices") -> Counterexample:
+    """A stored counterexample; ``values`` default to the metric of ``mats`` (kind ``matrices``)."""
     mats = [np.asarray(m, dtype=float) for m in mats]
     vals = values if values is not None else [float(f.values(m)) for m in mats]
+    reduced = None
+    if kind == "matrices" and not f.binary:
+        drops = [drop_absent(m) for m in mats]
+        if any(d for _, d in drops):
+            reduced = [_tidy(r) if d else None for r, d in drops]
+            explanation += " " + reduction_note([d for _, d in drops])
     return Counterexample(
         matrices=[_tidy(m) for m in mats],
         values=[_num(v) for v in vals],
+        kind=kind,
+        convention=f.convention,
+        reduced=reduced,
         explanation=explanation,
         source="checker",
         labelings=labelings,
     )
+
+
+def reduction_note(dropped: list[list[int]]) -> str:
+    """The sentence that says which classes of which matrices the checker dropped before evaluating.
+
+    >>> reduction_note([[], [1]])
+    '(Matrix 2 uses class 1 in neither labeling; the checker drops such a class, so its value is that of the reduced matrix)'
+    """
+    parts = []
+    for i, d in enumerate(dropped, 1):
+        if d:
+            cls = f"class {d[0]}" if len(d) == 1 else "classes " + ", ".join(map(str, d))
+            parts.append(f"matrix {i} uses {cls} in neither labeling")
+    text = "; ".join(parts)
+    many = sum(bool(d) for d in dropped) > 1
+    return (f"({text[0].upper()}{text[1:]}; the checker drops such a class, so "
+            f"{'their values are those' if many else 'its value is that'} of the reduced "
+            f"{'matrices' if many else 'matrix'})")
 
 
 def _tidy(m: np.ndarray) -> list[list[float]]:

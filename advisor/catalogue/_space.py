@@ -8,6 +8,11 @@ Domains
            on the classes that remain ("squeezed"): a class neither labeling uses is not a class of
            the evaluation. Two identical constant labelings (one class left) score the metric's
            value on a diagonal matrix. Binary metrics of a positive class are never squeezed.
+           Stored counterexamples keep the k×k matrices and record the reduced matrix actually
+           evaluated (``Counterexample.reduced``), so every stored value is reproducible with
+           :func:`advisor.compute_metrics` under ``undefined="baseline"``. The engine itself does not
+           drop classes: under ``baseline`` it scores a class absent from both labelings as maximal
+           agreement (recall, precision, F1, Jaccard = 1), so outside *full* its values differ.
 *regular*  every class is present in the truth and predicted at least once (``a_i > 0``,
            ``b_i > 0``), so no value is undefined and all conventions agree. Opitz's properties are
            checked here: his definitions (derivatives, scalings) presuppose defined values.
@@ -23,7 +28,7 @@ import numpy as np
 from .._calibrate import calibrate_counts
 from .._metrics import METRICS, evaluate_batch
 
-__all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "close", "sort_by_size", "strictly_less"]
+__all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "close", "drop_absent", "sort_by_size", "strictly_less"]
 
 TOL = 1e-9
 
@@ -40,6 +45,21 @@ def close(x: np.ndarray, y: np.ndarray, tol: float = TOL) -> np.ndarray:
 def strictly_less(x: np.ndarray, y: np.ndarray, tol: float = TOL) -> np.ndarray:
     """``x < y`` by more than the tolerance."""
     return (np.asarray(x) < np.asarray(y)) & ~close(x, y, tol)
+
+
+def drop_absent(m: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """The matrix without the classes neither labeling uses (``a_i + b_i = 0``), and those classes.
+
+    This is how the checker evaluates a non-binary metric on a matrix outside the *full* domain.
+
+    >>> r, dropped = drop_absent(np.array([[5.0, 0, 1], [0, 0, 0], [2, 0, 0]]))
+    >>> r.tolist(), dropped
+    ([[5.0, 1.0], [2.0, 0.0]], [1])
+    """
+    m = np.asarray(m, dtype=float)
+    present = (m.sum(axis=-1) + m.sum(axis=-2)) > 0
+    keep = np.flatnonzero(present)
+    return m[np.ix_(keep, keep)], [int(i) for i in np.flatnonzero(~present)]
 
 
 class MetricFunction:
@@ -217,6 +237,7 @@ RESTRICTIONS: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
     "truth_complete": ("every class occurs in the truth (a_i > 0)", lambda c: np.all(c.sum(axis=-1) > 0, axis=-1)),
     "prediction_complete": ("every class is predicted at least once (b_i > 0)",
                             lambda c: np.all(c.sum(axis=-2) > 0, axis=-1)),
+    "occurring": ("every class occurs in the truth or the prediction (a_i + b_i > 0)", Sampler.full),
     "regular": ("every class occurs in the truth and is predicted (a_i > 0, b_i > 0)",
                 lambda c: np.all(c.sum(axis=-1) > 0, axis=-1) & np.all(c.sum(axis=-2) > 0, axis=-1)),
 }

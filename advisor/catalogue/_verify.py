@@ -7,7 +7,9 @@ Run by maintainers after editing ``metrics.yaml`` or the metric engine::
 For every claim that must show a failure (``fails``, ``binary_only``, ``after_calibration``, and the
 outside of a ``conditional`` claim) and has no counterexample written in ``metrics.yaml``, the checker
 searches one, preferring matrices where every class occurs in the truth and is predicted (so the
-counterexample does not depend on an undefined-value convention), then only the truth, then any.
+counterexample does not depend on an undefined-value convention), then only the truth, then every
+class in at least one labeling (so the checker drops no class and ``compute_metrics`` reproduces
+the values as shown), then any.
 The audit then sets ``verified`` per claim. The file records the budget and seed used.
 """
 
@@ -57,9 +59,10 @@ def find_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, *,
         f = MetricFunction(record.id, record.higher_is_better, calibrated=calibrated)
         return pii_illustration(f)
     ks: tuple[int, ...] = (3, 4) if claim.status == "binary_only" else ((2,) if record.binary_only else (2, 3, 4))
-    restrictions: tuple[str | None, ...] = ("regular", "truth_complete", None)
+    # prefer counterexamples whose values need no convention, then ones needing no dropped class
+    restrictions: tuple[str | None, ...] = ("regular", "truth_complete", "occurring", None)
     if claim.status == "conditional":
-        restrictions = (None,)
+        restrictions = ("occurring", None)
     for restrict in restrictions:
         f = MetricFunction(record.id, record.higher_is_better, calibrated=calibrated, restrict=restrict)
         for k in ks:
