@@ -50,6 +50,42 @@ def test_metrics_table_and_markdown(cli, tmp_path):
     assert res.exit_code == 2 and "--format" in res.stderr
 
 
+def test_metrics_out_is_written_atomically(cli, tmp_path, monkeypatch):
+    """A failed write leaves neither half a file nor a temporary file; an existing file is never touched."""
+    import os
+
+    out = tmp_path / "metrics.md"
+    out.write_text("mine\n", encoding="utf-8")
+    res = cli("metrics", "--format", "md", "-o", out)
+    assert res.exit_code == 2 and "--force" in res.stderr and "Traceback" not in res.stderr
+    assert out.read_text(encoding="utf-8") == "mine\n"
+
+    def broken_fsync(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    res = cli("metrics", "--format", "md", "-o", out, "--force")
+    assert res.exit_code == 2 and res.stderr.startswith("error: No space left on device")
+    assert out.read_text(encoding="utf-8") == "mine\n"  # the old file survives a failed overwrite
+    new = tmp_path / "new.md"
+    res = cli("metrics", "--format", "md", "-o", new)
+    assert res.exit_code == 2 and not new.exists()
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["metrics.md"]  # no temporary file left behind
+    monkeypatch.undo()
+
+    res = cli("metrics", "--format", "md", "-o", new)
+    assert res.exit_code == 0, res.stderr
+    assert new.read_text(encoding="utf-8") == metrics_markdown(get_catalogue())
+    res = cli("metrics", "--format", "md", "-o", tmp_path / "missing" / "x.md")
+    assert res.exit_code == 2 and "does not exist" in res.stderr and res.stderr.count("\n") == 1
+    link = tmp_path / "link.md"
+    link.symlink_to(tmp_path / "nowhere.md")  # a dangling link is not silently replaced either
+    res = cli("metrics", "-o", link)
+    assert res.exit_code == 2 and "already exists" in res.stderr and link.is_symlink()
+    res = cli("metrics", "-o", tmp_path)
+    assert res.exit_code == 2 and "directory" in res.stderr
+
+
 def test_reference_page_and_explain_state_what_an_unused_class_does(cli):
     from advisor.catalogue._render import ABSENT_CLASSES
 

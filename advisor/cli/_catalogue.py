@@ -13,14 +13,20 @@ _FORMATS_EXPLAIN = ("md", "tex", "json")
 
 
 def _write_or_print(text: str, out: Path | None, force: bool) -> None:
+    """Print ``text``, or write it to ``out`` atomically (never half a file; no overwrite without --force)."""
     if out is None:
         typer.echo(text, nl=not text.endswith("\n"))
         return
-    if out.exists() and not force:
-        raise fail(f"--out {out} already exists; pass --force to overwrite it.")
     if out.is_dir():
         raise fail(f"--out {out} is a directory; give a file name.")
-    out.write_text(text, encoding="utf-8")
+    if (out.exists() or out.is_symlink()) and not force:
+        raise fail(f"--out {out} already exists; pass --force to overwrite it.")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise fail(f"--out {out}: the directory {parent} does not exist; create it first.")
+    from ..report._safe_io import atomic_write
+
+    atomic_write(out, text)
     typer.echo(f"wrote {out}", err=True)
 
 
