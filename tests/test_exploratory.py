@@ -157,3 +157,20 @@ def test_ask_never_overwrites_its_data(cli, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["ask", "--out", str(data), "--data", str(data), "--force"], input="\n" * 40)
     assert_one_error(result, "one of the input files")
     assert data.read_bytes() == DIGITS[0].read_bytes()
+
+
+# -- compare printed system names as Rich markup: '[bold]x' lost its brackets, 'q[/]z' crashed -------
+def test_compare_prints_system_names_literally(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import write_table
+
+    cols = {"y_true": ["a", "b", "a", "b"], "y_pred": ["a", "b", "b", "b"]}
+    for folder in ("q[", "r["):
+        (tmp_path / folder).mkdir()
+        write_table(tmp_path / folder / "]z.csv", cols)
+    write_table(tmp_path / "[bold]x.csv", cols)
+    monkeypatch.chdir(tmp_path)
+    result = cli("compare", "q[/]z.csv", "r[/]z.csv", "[bold]x.csv", "--bootstrap", "20", "--seed", "0",
+                 "--metrics", "accuracy")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    for name in ("q[/]z", "r[/]z", "[bold]x"):
+        assert name in result.stdout

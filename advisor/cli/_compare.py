@@ -59,6 +59,7 @@ def _fmt(x: float | None, digits: int = 4) -> str:
 def render(comparison: Comparison) -> None:
     """Print the comparison as Rich tables on stdout."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -78,12 +79,12 @@ def render(comparison: Comparison) -> None:
         table.add_column("winner")
         for name, r in mc.systems.items():
             table.add_row(
-                name, _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
+                escape(name), _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
                 _fmt(r.p_first, 3), "yes" if name in mc.winners else "",
             )
         console.print(table)
         if mc.winners:
-            console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}")
+            console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}", markup=False)
     ra = comparison.ranking_agreement
     if len(ra.metrics) > 1:
         console.print("ranking agreement between metrics: Spearman ρ below the diagonal, Kendall τ_b above")
