@@ -174,3 +174,20 @@ def test_compare_prints_system_names_literally(cli, tmp_path: Path, monkeypatch:
     assert result.exit_code == 0, (result.stderr, result.exception)
     for name in ("q[/]z", "r[/]z", "[bold]x"):
         assert name in result.stdout
+
+
+# -- YAML 1.1 read `classes: [no, yes]` as booleans, so the classes became 0 and 1 --------------------
+def test_answers_yes_no_class_names(cli, tmp_path: Path) -> None:
+    import json
+
+    from conftest import write_table
+
+    answers = tmp_path / "a.yaml"
+    answers.write_text("task: binary\nclasses: [no, yes]\npositive_class: yes\nsymmetric: no\nranking: yes\n",
+                       encoding="utf-8")
+    data = write_table(tmp_path / "d.csv", {"y_true": ["yes", "no", "no"], "y_pred": ["yes", "yes", "no"]})
+    result = cli("recommend", "--answers", answers, "--data", data, "--json")
+    assert result.exit_code == 0, result.stderr
+    got = json.loads(result.stdout)["answers"]
+    assert got["classes"] == ["no", "yes"] and got["positive_class"] == "yes"
+    assert got["symmetric"] is False and got["ranking"] is True

@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -451,6 +452,19 @@ def answers_from_mapping(data: Any, source: str = "answers") -> Answers:
         raise InputError(format_validation_error(exc, source)) from None
 
 
+class _AnswersLoader(yaml.SafeLoader):
+    """YAML 1.2 booleans: only true/false. With YAML 1.1's yes/no/on/off, ``classes: [no, yes]`` became
+    the classes 0 and 1; as text, a class keeps its name and ``symmetric: yes`` still reads as true."""
+
+
+_AnswersLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_AnswersLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
 def load_answers(path: str | Path) -> Answers:
     """Read an answers file (YAML or JSON) into :class:`Answers`.
 
@@ -466,7 +480,7 @@ def load_answers(path: str | Path) -> Answers:
     except UnicodeDecodeError:
         raise InputError(f"{source} is not UTF-8 text (is it a binary file?); expected YAML or JSON.") from None
     try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.load(text, Loader=_AnswersLoader)  # noqa: S506
     except json.JSONDecodeError as exc:
         raise InputError(f"{source} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
     except yaml.YAMLError as exc:
