@@ -191,3 +191,13 @@ def test_answers_yes_no_class_names(cli, tmp_path: Path) -> None:
     got = json.loads(result.stdout)["answers"]
     assert got["classes"] == ["no", "yes"] and got["positive_class"] == "yes"
     assert got["symmetric"] is False and got["ranking"] is True
+
+
+# -- …and read zero-padded or hex-looking class names as numbers: [01, 02, 08] became [1, 2, '08'] -----
+def test_answers_class_names_keep_their_spelling(tmp_path: Path) -> None:
+    from advisor import load_answers
+
+    path = tmp_path / "a.yaml"
+    path.write_text("classes: [01, 02, 08, 0x1A, '1:30', 7]\nn_classes: 6\n", encoding="utf-8")
+    answers = load_answers(path)
+    assert list(answers.classes) == ["01", "02", "08", "0x1A", "1:30", 7]

@@ -453,16 +453,19 @@ def answers_from_mapping(data: Any, source: str = "answers") -> Answers:
 
 
 class _AnswersLoader(yaml.SafeLoader):
-    """YAML 1.2 booleans: only true/false. With YAML 1.1's yes/no/on/off, ``classes: [no, yes]`` became
-    the classes 0 and 1; as text, a class keeps its name and ``symmetric: yes`` still reads as true."""
+    """Class names keep their spelling. YAML 1.1 read ``classes: [no, yes]`` as the booleans 0 and 1,
+    ``01`` as octal 1, ``0x1A`` as 26 and ``1:30`` as 90. Here only true/false are booleans and only
+    canonical decimals (``-?[1-9][0-9]*|0``, the rule the data readers use) are integers; anything
+    else stays text — ``symmetric: yes`` and ``n_classes: 010`` still validate as true and 10."""
 
 
 _AnswersLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int")]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _AnswersLoader.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_AnswersLoader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:-?[1-9][0-9]*|0)$"), list("-0123456789"))
 
 
 def load_answers(path: str | Path) -> Answers:
