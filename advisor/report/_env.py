@@ -23,9 +23,9 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
-from ._escape import html_escape, latex_escape, markdown_escape
+from ._escape import html_escape, latex_escape, markdown_code, markdown_escape
 
-__all__ = ["environment", "fmt_num", "template_dir"]
+__all__ = ["anchor", "environment", "fmt_num", "template_dir"]
 
 _ESCAPERS: dict[str, Callable[[object], str]] = {
     "html": html_escape,
@@ -52,6 +52,15 @@ def fmt_num(value: Any, digits: int = 4) -> str:
     from .._format import format_number
 
     return format_number(value, digits)
+
+
+def anchor(key: Any) -> Markup:
+    """An id or citation key safe in HTML ids and LaTeX ``\\cite``: ASCII letters, digits, ``_`` and ``-``.
+
+    >>> str(anchor("opitz2024closer")), str(anchor('x"><script>'))
+    ('opitz2024closer', 'x---script-')
+    """
+    return Markup(re.sub(r"[^A-Za-z0-9_-]", "-", str(key)))
 
 
 def fmt_count(value: Any) -> str:
@@ -114,6 +123,7 @@ def environment(fmt: str) -> ImmutableSandboxedEnvironment:
     env.filters["num"] = lambda v, digits=4: Markup(escape(fmt_num(v, digits)))
     env.filters["count"] = lambda v: Markup(escape(fmt_count(v)))
     env.filters["capitalize_first"] = lambda v: esc(str(v)[:1].upper() + str(v)[1:])
-    env.filters["anchor"] = lambda v: Markup(re.sub(r"[^A-Za-z0-9_-]", "-", str(v)))
+    env.filters["anchor"] = anchor
+    env.filters["code"] = (lambda v: Markup(markdown_code(v))) if fmt == "md" else esc
     env.filters["pct"] = lambda v, digits=0: Markup(escape("n/a" if v is None else f"{100 * float(v):.{digits}f}%"))
     return env

@@ -20,7 +20,7 @@ import unicodedata
 
 from markupsafe import escape as _html_escape
 
-__all__ = ["html_escape", "latex_escape", "markdown_escape", "plain_text", "safe_filename"]
+__all__ = ["html_escape", "latex_escape", "markdown_code", "markdown_escape", "safe_filename"]
 
 # LaTeX special characters (text mode). Order matters only for the backslash, handled per character.
 _LATEX_SPECIAL = {
@@ -109,9 +109,17 @@ def html_escape(text: object) -> str:
     return str(_html_escape(str(text)))
 
 
-def plain_text(text: object) -> str:
-    """Collapse whitespace; used for JSON and terminal output (no markup to escape)."""
-    return re.sub(r"\s+", " ", str(text)).strip()
+def markdown_code(text: object) -> str:
+    """``text`` as a CommonMark code span: shown literally, fenced by more backticks than it contains.
+
+    >>> markdown_code("advisor compute --seed 1"), markdown_code("a`b")
+    ('`advisor compute --seed 1`', '`` a`b ``')
+    """
+    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    runs = [len(r) for r in re.findall(r"`+", s)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if runs or s.startswith(" ") or s.endswith(" ") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
 
 
 def safe_filename(text: object, default: str = "item") -> str:

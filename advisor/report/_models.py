@@ -41,10 +41,11 @@ class _M(BaseModel):
 
 
 class Span(_M):
-    """A piece of running text: plain ``text`` (escaped on output), inline ``math`` (trusted LaTeX
-    from the catalogue or advisor), a citation of BibTeX ``keys``, or emphasised ``strong`` text."""
+    """A piece of running text: plain ``text`` (escaped on output), inline ``math`` (LaTeX from the
+    catalogue or advisor, checked against an allow-list when rendered), a citation of BibTeX ``keys``,
+    emphasised ``strong`` text, or a command line in ``code`` (typewriter)."""
 
-    kind: Literal["text", "math", "cite", "strong"] = "text"
+    kind: Literal["text", "math", "cite", "strong", "code"] = "text"
     text: str = ""
     keys: list[str] = Field(default_factory=list)
 

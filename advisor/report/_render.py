@@ -8,6 +8,7 @@ nothing. Files are written atomically and never over an input file.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .._exceptions import InputError
-from ._env import environment
+from ._env import anchor, environment
 from ._escape import html_escape, latex_escape, markdown_escape, safe_filename
 from ._models import ReportContext
 
@@ -106,28 +107,34 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
     }
 
 
-def _capitalize_first(s: Any) -> Any:
-    text = str(s)
-    out = text[:1].upper() + text[1:]
-    return Markup(html_escape(out)) if not isinstance(s, Markup) else Markup(out)
-
-
-def _anchor(key: Any) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "-", str(key))
-
-
 # ----------------------------------------------------------------------------------------------
 # HTML
 # ----------------------------------------------------------------------------------------------
-def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) -> str:
+def _html_formula(tex: str, *, display: bool = False, size: float = 14.0, label: str | None = None) -> Markup:
+    """Inline SVG of an allow-listed formula; anything else (a context file is user input) as text.
+
+    The same allow-list as the Markdown and LaTeX output (:func:`~._texsafe.safe_math`); a formula
+    it accepts that the typesetter still cannot draw is shown as escaped text too, never a traceback.
+    """
     from ._math import formula_svg
+    from ._texsafe import safe_math
+
+    if safe_math(tex) is not None:
+        try:
+            return formula_svg(tex, display=display, size=size, label=label)
+        except Exception as exc:  # noqa: BLE001 - ziamath raises anything (IndexError, KeyError…) on odd input
+            logging.getLogger(__name__).info("formula shown as text, ziamath failed on %r: %r", tex, exc)
+    return Markup('<code class="formula-text">{}</code>').format(tex)
+
+
+def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) -> str:
     from ._svg import clean_svg
 
     env = environment("html")
     refs = view["refs"]
 
     def cite(keys: Iterable[str]) -> Markup:
-        items = [Markup('<a href="#ref-{}">{}</a>').format(_anchor(k), refs[k].short) for k in keys if k in refs]
+        items = [Markup('<a href="#ref-{}">{}</a>').format(anchor(k), refs[k].short) for k in keys if k in refs]
         if not items:
             return Markup("")
         return Markup("(") + Markup("; ").join(items) + Markup(")")
@@ -135,7 +142,7 @@ def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) 
     def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
         if not tex:
             return Markup('<span class="muted">(no formula in the catalogue)</span>')
-        return formula_svg(tex, display=display, size=15.0 if display else 13.5, label=label)
+        return _html_formula(tex, display=display, size=15.0 if display else 13.5, label=label)
 
     def figure_svg(fig: _Fig) -> Markup:
         return Markup(clean_svg(fig.svg or "", prefix=f"f{fig.number}-", inline=True,
@@ -166,8 +173,6 @@ def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
 
 def html_to_pdf(html: str, resources: Any = None, *, fetcher: Any = None) -> bytes:
     """WeasyPrint's PDF of ``html``; it may load only ``resources`` (URL → (bytes, mime)), nothing else."""
-    import logging
-
     from weasyprint import HTML
 
     from ._fetcher import make_fetcher
@@ -211,7 +216,7 @@ def _text_doc(ctx: ReportContext, view: dict[str, Any], fmt: str, *, fragment: b
         if not keys:
             return Markup("")
         if fmt == "tex":
-            return Markup(r"\citep{" + ",".join(_anchor(k) for k in keys) + "}")
+            return Markup(r"\citep{" + ",".join(anchor(k) for k in keys) + "}")
         return Markup(markdown_escape("(" + "; ".join(refs[k].short for k in keys) + ")"))
 
     for fig in view["figs"].values():
@@ -221,10 +226,20 @@ def _text_doc(ctx: ReportContext, view: dict[str, Any], fmt: str, *, fragment: b
 
 
 def _bib(ctx: ReportContext) -> str:
+    """The ``.bib`` beside a LaTeX report: advisor's own entries for the keys cited, by key.
+
+    BibTeX text stored in the context is ignored (a context file may come from anyone); a key that
+    is not in advisor's ``references.bib`` gets no entry.
+    """
+    from ..catalogue import BIB_FILE
+    from ._bib import parse_bibtex
+
+    packaged = parse_bibtex(BIB_FILE.read_text(encoding="utf-8"))
     parts = [f"% BibTeX entries cited by the report (advisor {ctx.advisor_version})."]
     for r in ctx.references:
-        if r.bibtex and r.bibtex.lstrip().startswith("@") and "\\input" not in r.bibtex and "\\write" not in r.bibtex:
-            parts.append(r.bibtex.strip())
+        entry = packaged.get(r.key)
+        if entry is not None and entry.raw.strip():
+            parts.append(entry.raw.strip())
     return "\n\n".join(parts) + "\n"
 
 
@@ -320,8 +335,6 @@ def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
         raise InputError(f"the methods paragraph is written as md, tex or html; got {fmt!r}.")
     view = _view(ctx, ())
     if fmt == "html":
-        from ._math import formula_svg
-
         env = environment("html")
         refs = view["refs"]
 
@@ -330,7 +343,7 @@ def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
             return Markup(html_escape("(" + "; ".join(items) + ")")) if items else Markup("")
 
         def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
-            return formula_svg(tex, display=display, label=label) if tex else Markup("")
+            return _html_formula(tex, display=display, label=label) if tex else Markup("")
 
         from ._math import flush_formula_cache
 
