@@ -65,7 +65,7 @@ def _load_answers(answers: Any) -> Any:
     if isinstance(answers, (str, os.PathLike)):
         return load_answers(Path(answers))
     if isinstance(answers, Mapping):
-        from ..questionnaire import answers_from_mapping
+        from ..questionnaire._answers import answers_from_mapping
 
         return answers_from_mapping(dict(answers))
     if answers is None:
@@ -115,13 +115,11 @@ def _catalogue() -> Any:
 
 
 def _bibliography() -> dict[str, Any]:
+    from ..catalogue import BIB_FILE
     from ._bib import parse_bibtex
 
-    from .. import catalogue
-
-    path = Path(catalogue.__file__).resolve().parent / "references.bib"
     try:
-        return parse_bibtex(path.read_text(encoding="utf-8"))
+        return parse_bibtex(BIB_FILE.read_text(encoding="utf-8"))
     except FileNotFoundError:
         _LOG.warning("references.bib not found beside the catalogue; the report has no bibliography")
         return {}
@@ -179,10 +177,7 @@ def _property_status(cat: Any, ids: Sequence[str], bib: Mapping[str, Any]) -> di
             continue
         out[mid] = {}
         for pid, claim in rec.properties.items():
-            status = claim.status
-            if status == "holds" and claim.chance_correction is not None and pid == "chance_correction":
-                status = "holds"
-            out[mid][pid] = (status, [k for k in _keys_in(claim.source, bib) if k in bib])
+            out[mid][pid] = (claim.status, [k for k in _keys_in(claim.source, bib) if k in bib])
     return out
 
 
@@ -241,6 +236,8 @@ def build_report(
     from ._methods import build_methods
 
     ans = _load_answers(answers)
+    # the keys the user answered; the methods text marks the others as the questionnaire's defaults
+    given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = _systems_of(data)
     if bootstrap is None:
         bootstrap = 0
@@ -253,13 +250,14 @@ def build_report(
     if recommendation is None:
         from ..questionnaire import recommend
 
-        recommendation = recommend(ans, data=data) if data is not None else recommend(ans)
+        # the matrices as read here (a mapping may hold plain lists of counts)
+        recommendation = (recommend(ans, data=data if hasattr(data, "systems") else systems) if systems
+                          else recommend(ans))
     rec_json: dict[str, Any] = (recommendation.to_json_dict() if hasattr(recommendation, "to_json_dict")
                                 else dict(recommendation))
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     primary_id = str(rec_json["primary"]["metric"])
     primary_params = dict(rec_json["primary"].get("params") or {})
-    beta = float(primary_params.get("beta", 1.0)) if primary_id == "f_beta" else 1.0
 
     cat = _catalogue()
     bib = _bibliography()
@@ -292,6 +290,9 @@ def build_report(
     ]
     for item in rec_json.get("complementary") or []:
         rec_items.append(("complementary", str(item["metric"]), _get(item, "reason"), dict(_get(item, "params") or {})))
+    # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
+    beta = next((float(params["beta"]) for _, mid, _, params in rec_items
+                 if mid == "f_beta" and params.get("beta") is not None), 1.0)
 
     from .._metrics import METRICS
 
@@ -402,9 +403,8 @@ def build_report(
                         est = _f(d.estimate)
                         figures.differences.append(DifferenceRow(
                             metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
-                ra = getattr(cmp, "ranking_agreement", None)
-                ra = ra() if callable(ra) else ra
-                if ra is not None and len(reports) > 1:
+                ra = cmp.ranking_agreement
+                if len(reports) > 1:
                     figures.ranking = RankingData(metrics=list(ra.metrics), kendall=ra.kendall,
                                                   spearman=ra.spearman, note=ra.note)
                 intervals = IntervalSettings(method=cmp.method, n_resamples=bootstrap, confidence=confidence,
@@ -412,9 +412,10 @@ def build_report(
             else:
                 from .._bootstrap import bootstrap as run_bootstrap
 
-                for i, rep in enumerate(reports):
-                    s = None if seed is None else seed + i
-                    bs = run_bootstrap(systems[rep.name], n_resamples=bootstrap, confidence=confidence, seed=s,
+                # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
+                # interval can be reproduced from its own matrix alone
+                for rep in reports:
+                    bs = run_bootstrap(systems[rep.name], n_resamples=bootstrap, confidence=confidence, seed=seed,
                                        metrics=matrix_ids, positive_label=pos, beta=beta, undefined=undefined)
                     for mid in matrix_ids:
                         r = bs[mid]
@@ -446,13 +447,9 @@ def build_report(
                 figures.prevalence = []
                 _LOG.info("no prevalence curve: %s", exc)
 
+        # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         for note in data_notes:
             warnings.append(WarningEntry(code="data", message=str(note), source="report"))
-        if task is not None and task.n < 30:
-            if not any(w.code == "small_sample" for w in warnings):
-                warnings.append(WarningEntry(code="small_sample", source="report",
-                                             message=f"The test set has only {task.n:g} items; every number "
-                                                     "here is uncertain and the intervals are rough."))
 
     elif bootstrap > 0:
         intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
@@ -469,7 +466,7 @@ def build_report(
     methods = build_methods(
         answers_dict, rec_json, entries, names={**{m: r.name for m, r in cat.metrics.items()},
                                                 **{m.id: m.name for m in entries}},
-        property_status=status, cite=cite,
+        property_status=status, cite=cite, given=given,
         cite_source=lambda src: [k for k in _keys_in(src, bib) if k in bib], task=task, convention=undefined,
         undefined_count=undefined_total if ev is not None else None, chance=chance, intervals=intervals,
         n_systems=len(reports), digits=digits,

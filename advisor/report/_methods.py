@@ -10,7 +10,7 @@ were computed.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,8 @@ __all__ = ["build_methods", "methods_paragraph", "PROPERTY_WORDS", "VARIANT_NOTE
 PROPERTY_WORDS: dict[str, str] = {
     "opitz_monotonicity": "monotone (a correct prediction never lowers the score)",
     "class_sensitivity": "class-sensitive",
-    "class_decomposability": "class-decomposable (an unweighted mean of per-class scores)",
+    "class_decomposability": "class-decomposable (an unweighted arithmetic, geometric or harmonic mean of "
+                             "per-class scores)",
     "prevalence_invariance": "prevalence-invariant (rescaling the size of a true class leaves it unchanged)",
     "chance_correction": "chance-corrected",
     "max_agreement": "maximal for perfect agreement",
@@ -99,6 +100,10 @@ class _Text:
         self.spans.append(Span(kind="strong", text=text))
         return self
 
+    def code(self, text: str) -> _Text:
+        self.spans.append(Span(kind="code", text=text))
+        return self
+
     def cite(self, keys: Sequence[str]) -> _Text:
         keys = [k for k in dict.fromkeys(keys) if k]
         if keys:
@@ -116,40 +121,83 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
     return getattr(obj, key, default)
 
 
-def _join_words(items: Sequence[str]) -> str:
+def _join_words(items: Sequence[str], conj: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or with another conjunction).
+
+    >>> _join_words(["x", "y", "z"]), _join_words(["x", "y"], "nor")
+    ('x, y and z', 'x nor y')
+    """
     items = [i for i in items if i]
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
 
-def situation(answers: Mapping[str, Any], task: TaskInfo | None = None) -> list[str]:
-    """The answers that shaped the choice, as plain phrases (user strings unescaped)."""
+def _negated(items: Sequence[str]) -> str:
+    """Properties that fail, said so that each one is denied (not merely their conjunction).
+
+    >>> _negated(["symmetric"]), _negated(["symmetric", "a distance"])
+    ('not symmetric', 'neither symmetric nor a distance')
+    >>> _negated(["a", "b", "c"])
+    'not a, not b and not c'
+    """
+    items = [i for i in items if i]
+    if len(items) == 2:
+        return f"neither {items[0]} nor {items[1]}"
+    return _join_words([f"not {i}" for i in items])
+
+
+def _cost_phrase(fn: float, fp: float) -> str:
+    """The two error costs and their ratio.
+
+    >>> _cost_phrase(10, 1)
+    'a missed positive costs 10 times as much as a false alarm'
+    >>> _cost_phrase(8, 4)
+    'a missed positive costs 8 and a false alarm 4 (ratio 2)'
+    """
+    if fp == 1:
+        return f"a missed positive costs {fn:g} times as much as a false alarm"
+    return f"a missed positive costs {fn:g} and a false alarm {fp:g} (ratio {fn / fp:.3g})"
+
+
+def situation(answers: Mapping[str, Any], task: TaskInfo | None = None,
+              given: Collection[str] | None = None) -> tuple[list[str], list[str]]:
+    """The answers that shaped the choice, as plain phrases (user strings unescaped).
+
+    Returns ``(stated, defaults)``: what the user answered or the data showed, and what was assumed
+    because the question was not answered (``given`` holds the keys the user answered; None: all).
+    """
     out: list[str] = []
+    defaults: list[str] = []
+
+    def add(key: str, phrase: str) -> None:
+        (out if given is None or key in given else defaults).append(phrase)
+
     kind = answers.get("task") or (task.kind if task else None)
     k = answers.get("n_classes") or (len(answers["classes"]) if answers.get("classes") else None)
     if task is not None:
         k = task.k
-    if kind == "binary":
-        out.append("a binary task")
-    elif kind:
-        out.append(f"a multi-class task with {k} classes" if k else "a multi-class task")
+    if kind:
+        phrase = "a binary task" if kind == "binary" else (
+            f"a multi-class task with {k} classes" if k else "a multi-class task")
+        if task is not None:
+            out.append(phrase)  # the data shows it
+        else:
+            add("task", phrase)
     pos = answers.get("positive_class")
     if pos is not None:
         out.append(f"class “{pos}” is of special interest")
     for key, words in _ANSWER_WORDS.items():
         val = answers.get(key)
         if val in words:
-            out.append(words[val])
+            add(key, words[val])
     if answers.get("target_prevalence"):
         out.append("a target class distribution is known")
     if answers.get("true_negatives_meaningful") is False:
         out.append("true negatives are not meaningful")
     costs = answers.get("error_costs") or {}
     if costs.get("false_negative") and costs.get("false_positive"):
-        out.append(f"a missed positive costs {costs['false_negative']:g} times what a false alarm costs "
-                   f"{costs['false_positive']:g}" if costs["false_positive"] != 1 else
-                   f"a missed positive costs {costs['false_negative']:g} times as much as a false alarm")
+        out.append(_cost_phrase(float(costs["false_negative"]), float(costs["false_positive"])))
     if answers.get("symmetric"):
         out.append("the two labelings are interchangeable")
     if answers.get("distance"):
@@ -162,7 +210,26 @@ def situation(answers: Mapping[str, Any], task: TaskInfo | None = None) -> list[
         out.append("the test set is balanced")
     if answers.get("probabilities"):
         out.append("predicted probabilities are available")
-    return out
+    return out, defaults
+
+
+def _property_words(pid: str, metric_id: str, *, short: bool = False) -> str:
+    """A property in words; the gloss is dropped when asked or when it does not fit the metric.
+
+    A binary metric of the positive class is not a mean of per-class scores, so class
+    decomposability is named without the gloss that says so.
+    """
+    words = PROPERTY_WORDS.get(pid, pid)
+    if short or (pid == "class_decomposability" and _binary_only(metric_id)):
+        return words.split(" (")[0]
+    return words
+
+
+def _binary_only(metric_id: str) -> bool:
+    from .._metrics import METRICS
+
+    spec = METRICS.get(metric_id)
+    return bool(spec is not None and spec.binary_only)
 
 
 def relevant_properties(answers: Mapping[str, Any]) -> list[str]:
@@ -195,12 +262,14 @@ def build_methods(
     intervals: IntervalSettings | None = None,
     n_systems: int = 0,
     digits: int = 4,
+    given: Collection[str] | None = None,
 ) -> list[Paragraph]:
     """The methods paragraphs.
 
     ``property_status[metric][property] = (status, bib keys)`` comes from the catalogue; ``cite`` maps
     (author substring, year) to a BibTeX key or None; ``cite_source`` maps a free-text source
-    ("Opitz 2024, §8") to BibTeX keys.
+    ("Opitz 2024, §8") to BibTeX keys; ``given`` holds the answers keys the user gave (None: all), so
+    that defaults are not presented as the user's answers.
     """
     cite = cite or (lambda author, year: None)
     cite_source = cite_source or (lambda source: [])
@@ -211,9 +280,11 @@ def build_methods(
 
     # 1. choice of metrics ------------------------------------------------------------------
     p = _Text()
-    sit = situation(answers, task)
+    sit, assumed = situation(answers, task, given)
     if sit:
         p.t("The evaluation situation, as described in the questionnaire: " + "; ".join(sit) + ". ")
+    if assumed:
+        p.t("Not answered, so the questionnaire's defaults were assumed: " + "; ".join(assumed) + ". ")
     if primary is not None:
         p.t("We report ").b(primary.name).t(" as the primary metric")
         if primary.params:
@@ -232,12 +303,12 @@ def build_methods(
         p.t(f"{m.name} is ")
         parts = []
         if holds:
-            parts.append(_join_words([PROPERTY_WORDS.get(pid, pid) for pid, _ in holds]))
+            parts.append(_join_words([_property_words(pid, m.id) for pid, _ in holds]))
         if binary:
-            parts.append(_join_words([PROPERTY_WORDS.get(pid, pid).split(" (")[0] for pid, _ in binary])
+            parts.append(_join_words([_property_words(pid, m.id, short=True) for pid, _ in binary])
                          + " for two classes only")
         if fails:
-            parts.append("not " + _join_words([PROPERTY_WORDS.get(pid, pid).split(" (")[0] for pid, _ in fails]))
+            parts.append(_negated([_property_words(pid, m.id, short=True) for pid, _ in fails]))
         p.t("; ".join(parts))
         p.cite([k for _, keys in holds + fails + binary for k in keys])
         p.t(". ")
@@ -315,10 +386,15 @@ def build_methods(
         u.t("are set to 0, the convention of scikit-learn")
         u.cite([k for k in [cite("Burst", "2019")] if k])
     elif convention == "baseline":
-        u.t("are resolved by the property that should hold — the maximum at perfect agreement, the chance "
-            "value when one labeling is constant, and ").m(r"b_i/n").t(" for a ratio ").m(r"C_{ii}/a_i").t(
-            " with ").m("a_i = 0")
+        u.t("are resolved by the property that should hold")
         u.cite([k for k in [cite("sgens", "2021")] if k])
+        u.t(": a ratio ").m(r"C_{ii}/a_i").t(" with ").m("a_i = 0").t(" (the recall of a class absent from "
+            "the test set) takes its expected value ").m(r"b_i/n").t(", and a ratio ").m(r"C_{ii}/b_i").t(
+            " with ").m("b_i = 0").t(" (the precision of a class never predicted) takes ").m(r"a_i/n").t(
+            "; when ").m("a_i = b_i = 0").t(" the class is absent from both labelings, which agree on it "
+            "completely, so the ratio takes 1 (maximal agreement), as do F1 and Jaccard of such a class. "
+            "A correlation or kappa whose denominator vanishes takes 1 when both labelings are constant on "
+            "the same class, −1 when they are constant on different classes, and 0 when only one is constant")
     else:
         u.t("are left out of the averages (a metric that is itself undefined is not reported)")
     u.t(". ")
@@ -354,7 +430,14 @@ def build_methods(
         iv.t(f"Intervals are {intervals.confidence:.0%} {intervals.method} bootstrap intervals from "
              f"{intervals.n_resamples:,} resamples")
         if intervals.seed is not None:
-            iv.t(f" (seed {intervals.seed})")
+            iv.t(f" (seed {intervals.seed}")
+            if not intervals.paired:
+                iv.t(", the same for every system, so that " if n_systems > 1 else "; ")
+                iv.code(f"advisor compute --bootstrap {intervals.n_resamples} --seed {intervals.seed}")
+                iv.t(" gives the same interval" + (" for each system" if n_systems > 1 else ""))
+            iv.t(")")
+        else:
+            iv.t(" (no seed was set, so a rerun gives slightly different intervals)")
         iv.t(". Each resample draws the test items with replacement, computed exactly as a multinomial draw of ")
         if intervals.paired:
             iv.t("the joint table of (true class, prediction of every system) combinations, so all systems "
