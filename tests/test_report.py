@@ -19,15 +19,18 @@ pypdf = pytest.importorskip("pypdf")
 
 EVIL = ["<script>alert(1)</script>", r"\input{/etc/passwd}", "{{ 7*7 }}"]
 PLAIN = ["cat", "dog", "bird"]
+# system names are file stems: hostile ones too
+EVIL_SYSTEMS = ["<script>x", r"\input{y}", "{{7*7}}"]
 runner = CliRunner()
 
 
-def _write_predictions(folder: Path, labels: list[str], seed: int) -> list[Path]:
+def _write_predictions(folder: Path, labels: list[str], seed: int,
+                       names: tuple[str, ...] = ("system_a", "system_b")) -> list[Path]:
     rng = np.random.default_rng(seed)
     n = 150
     y = rng.integers(0, len(labels), n)
     paths = []
-    for name, noise in (("system_a", 0.15), ("system_b", 0.4)):
+    for name, noise in zip(names, (0.15, 0.4, 0.3)):
         pred = y.copy()
         flip = rng.random(n) < noise
         pred[flip] = rng.integers(0, len(labels), int(flip.sum()))
@@ -53,11 +56,11 @@ notes: "<b>note</b> \\\\input{x} {{ 7*7 }}"
 @pytest.fixture(scope="module")
 def evil(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("evil")
-    files = _write_predictions(d, EVIL, seed=3)
+    files = _write_predictions(d, EVIL, seed=3, names=tuple(EVIL_SYSTEMS))
     (d / "answers.yaml").write_text(ANSWERS, encoding="utf-8")
     out = {"dir": d, "answers": d / "answers.yaml", "a": files[0], "b": files[1]}
     for fmt in ("html", "md", "tex", "json", "pdf"):
-        res = runner.invoke(app, ["report", "--answers", str(out["answers"]), str(files[0]), str(files[1]),
+        res = runner.invoke(app, ["report", "--answers", str(out["answers"]), *map(str, files),
                                   "-o", str(d / f"report.{fmt}"), "--bootstrap", "200", "--seed", "7",
                                   "--title", "Title <i>x</i> \\input{t} {{ 1+1 }}"])
         assert res.exit_code == 0, res.output
@@ -87,6 +90,7 @@ def test_html_is_self_contained_and_escaped(evil: dict[str, Path]) -> None:
     assert "<script" not in html.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert r"\input{/etc/passwd}" in html and "{{ 7*7 }}" in html and "{{ 1+1 }}" in html
+    assert "&lt;script&gt;x" in html and r"\input{y}" in html and "{{7*7}}" in html  # system names
     assert "<i>x</i>" not in html and "<b>note</b>" not in html
     for m in re.finditer(r"""\b(?:src|href)\s*=\s*["']?([^"'\s>]*)""", html, re.I):
         assert m.group(1).startswith(("#", "data:image/")), m.group(0)
@@ -102,6 +106,8 @@ def test_markdown_escapes_labels(evil: dict[str, Path]) -> None:
     assert r"\<script\>alert(1)\</script\>" in md
     assert r"\{\{ 7\*7 \}\}" in md
     assert r"\\input\{/etc/passwd\}" in md
+    assert r"\<script\>x" in md and r"\\input\{y\}" in md and r"\{\{7\*7\}\}" in md  # system names
+    assert re.search(r"\| \*\*\d\.\d{4}\*\* \[", md) and r"\*\*" not in md  # winners in bold, not \*\*
     figures = sorted(p.name for p in (evil["dir"] / "report-figures").glob("*.svg"))
     assert figures and all(f"report-figures/{f}" in md for f in figures)
 
@@ -112,12 +118,14 @@ def test_latex_escapes_labels(evil: dict[str, Path]) -> None:
     assert r"\textbackslash{}input\{/etc/passwd\}" in tex
     assert r"\textless{}script\textgreater{}" in tex
     assert r"\{\{ 7*7 \}\}" in tex
+    assert r"\input{y}" not in tex and r"\textbackslash{}input\{y\}" in tex  # system names
+    assert r"\textless{}script\textgreater{}x" in tex and r"\{\{7*7\}\}" in tex
     assert (evil["dir"] / "report.bib").is_file()
 
 
 def test_pdf_text_shows_labels_literally(evil: dict[str, Path]) -> None:
     text = _pdf_text(evil["pdf"])
-    for label in EVIL:
+    for label in EVIL + EVIL_SYSTEMS:
         assert label in text
     assert "Title <i>x</i> \\input{t} {{ 1+1 }}" in text
     assert "<b>note</b>" in text
@@ -128,6 +136,7 @@ def test_json_context_round_trips(evil: dict[str, Path]) -> None:
 
     data = json.loads(evil["json"].read_text(encoding="utf-8"))
     assert data["task"]["labels"] == EVIL  # raw in JSON: escaping happens when rendering
+    assert [s["name"] for s in data["systems"]] == EVIL_SYSTEMS
     ctx = ReportContext.model_validate(data)
     assert ctx.model_dump(mode="json") == data
 
