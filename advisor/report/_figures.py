@@ -93,8 +93,8 @@ def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     k = ctx.task.k
     ncol = min(len(systems), 2 if k > 6 else 3)
     nrow = -(-len(systems) // ncol)
-    side = _WIDTH / ncol
-    fig, axes = plt.subplots(nrow, ncol, figsize=(_WIDTH, side * nrow * 0.92), squeeze=False)
+    side = min(_WIDTH / ncol, 3.2 + 0.25 * k)  # a lone 2×2 matrix need not fill the page width
+    fig, axes = plt.subplots(nrow, ncol, figsize=(side * ncol, side * nrow * 0.92), squeeze=False)
     labels = [_text(lab, 12) for lab in ctx.task.labels]
     annotate = k <= 6  # larger matrices: the count tables beside the figure carry the numbers
     for ax, sysrep in zip(axes.flat, systems):

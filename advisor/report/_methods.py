@@ -293,6 +293,7 @@ def build_methods(
         p.cite(primary.references)
         p.t(". ")
     props = relevant_properties(answers)
+    glossed: set[str] = set()  # properties explained once in the paragraph
     for m in rec:
         status = property_status.get(m.id, {})
         holds = [(pid, status[pid][1]) for pid in props if pid in status and status[pid][0] == "holds"]
@@ -303,7 +304,8 @@ def build_methods(
         p.t(f"{m.name} is ")
         parts = []
         if holds:
-            parts.append(_join_words([_property_words(pid, m.id) for pid, _ in holds]))
+            parts.append(_join_words([_property_words(pid, m.id, short=pid in glossed) for pid, _ in holds]))
+            glossed.update(pid for pid, _ in holds if not _binary_only(m.id) or pid != "class_decomposability")
         if binary:
             parts.append(_join_words([_property_words(pid, m.id, short=True) for pid, _ in binary])
                          + " for two classes only")
@@ -439,7 +441,7 @@ def build_methods(
         else:
             iv.t(" (no seed was set, so a rerun gives slightly different intervals)")
         iv.t(". Each resample draws the test items with replacement, computed exactly as a multinomial draw of ")
-        if intervals.paired:
+        if intervals.paired and n_systems > 1:
             iv.t("the joint table of (true class, prediction of every system) combinations, so all systems "
                  "are resampled on the same items (a paired bootstrap). A system counts among the winners "
                  "on a metric when the interval of its paired difference to the best system contains 0, "
