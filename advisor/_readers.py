@@ -254,6 +254,10 @@ def read_predictions(
     joint = JointCounts(final_labels, tuple(names), perm[cells.codes], cells.counts)
     result = PredictionSet(final_labels, joint.matrices(), joint, offset,
                            files=dict(zip(names, path_list)))
+    lookalike = _same_number(final_labels)
+    if lookalike:
+        result.notes.append(f"the labels {' and '.join(map(repr, lookalike))} are different classes because they are "
+                            "written differently; if they mean the same class, write them the same way in every file.")
     for name, st, path in zip(names, probas, path_list):
         if st is None:
             continue
@@ -302,6 +306,23 @@ def _add_probabilities(
 def _type_labels(texts: Sequence[str]) -> list[Label]:
     """The module's rule: all canonical integers → ints, else the strings as written."""
     return [int(s) for s in texts] if all(CANONICAL_INT.fullmatch(s) for s in texts) else list(texts)
+
+
+def _same_number(labels: Sequence[Label]) -> list[str]:
+    """The first group of label texts that spell the same number (``1`` and ``1.0``, ``01``), if any.
+
+    >>> _same_number(["1", "1.0", "2"]), _same_number(["a", "b"])
+    (['1', '1.0'], [])
+    """
+    groups: dict[float, list[str]] = {}
+    for lab in labels:
+        try:
+            value = float(lab)
+        except (TypeError, ValueError):
+            continue
+        if value == value:  # not NaN
+            groups.setdefault(value, []).append(str(lab))
+    return next((texts for texts in groups.values() if len(texts) > 1), [])
 
 
 def read_matrix(path: PathLike) -> ConfusionMatrix:

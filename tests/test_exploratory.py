@@ -201,3 +201,12 @@ def test_answers_class_names_keep_their_spelling(tmp_path: Path) -> None:
     path.write_text("classes: [01, 02, 08, 0x1A, '1:30', 7]\nn_classes: 6\n", encoding="utf-8")
     answers = load_answers(path)
     assert list(answers.classes) == ["01", "02", "08", "0x1A", "1:30", 7]
+
+
+# -- y_pred written as floats by pandas ("1.0") silently made every prediction wrong in a CSV ----------
+def test_labels_spelling_the_same_number_get_a_note(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "p.csv").write_text("y_true,y_pred\n0,0.0\n1,1.0\n1,1.0\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = cli("compute", "p.csv", "--metrics", "accuracy")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("note: ") and "'0' and '0.0'" in result.stderr
