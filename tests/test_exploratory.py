@@ -210,3 +210,16 @@ def test_labels_spelling_the_same_number_get_a_note(cli, tmp_path: Path, monkeyp
     result = cli("compute", "p.csv", "--metrics", "accuracy")
     assert result.exit_code == 0, result.stderr
     assert result.stderr.startswith("note: ") and "'0' and '0.0'" in result.stderr
+
+
+# -- a binary --context file got a generic message without its name; a BOM made the JSON invalid -------
+def test_report_context_encoding(cli, tmp_path: Path) -> None:
+    garbage = tmp_path / "g.json"
+    garbage.write_bytes(b"\xff\xfe\x00\x81" * 20)
+    assert_one_error(cli("report", "--context", garbage, "-o", tmp_path / "g.md"), "g.json")
+    ctx = tmp_path / "c.json"
+    assert cli("report", DIGITS[0], "--answers", DIGITS_ANSWERS, "-o", ctx, "--bootstrap", "0").exit_code == 0
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + ctx.read_bytes())
+    result = cli("report", "--context", bom, "-o", tmp_path / "bom.md")
+    assert result.exit_code == 0, result.stderr

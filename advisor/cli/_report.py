@@ -24,7 +24,11 @@ def _load_context(path: Path):  # noqa: ANN202 - returns a ReportContext (import
     from .._exceptions import InputError
     from ..report import ReportContext
 
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text (is it a binary file?); --context takes the JSON that "
+                         "`advisor report -o FILE.json` writes.") from None
     try:
         return ReportContext.model_validate_json(text)
     except ValidationError as exc:
