@@ -354,6 +354,8 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
     except InputError as exc:
         msg = str(exc)
         raise InputError(msg if msg.startswith(str(p)) else f"{p}: {msg}") from None
+    except UnicodeDecodeError:  # the first 8 KiB were sniffed; a bad byte can come later
+        raise InputError(f"{p} is not valid UTF-8 text; save it as UTF-8.") from None
     if cm.n <= 0:
         raise InputError(f"{p}: the confusion matrix is all zeros; there is nothing to evaluate.")
     return cm

@@ -219,7 +219,14 @@ class Columns:
     def _json_records(self) -> Iterator[tuple[int, dict[str, Any]]]:
         row = 0
         with self.path.open("r", encoding="utf-8-sig") as fh:
-            for line in fh:
+            lines = iter(fh)
+            while True:
+                try:
+                    line = next(lines)
+                except StopIteration:
+                    return
+                except UnicodeDecodeError:  # the first 8 KiB were sniffed; a bad byte can come later
+                    raise InputError(f"{self.path} is not valid UTF-8 text; save it as UTF-8.") from None
                 if not line.strip():
                     continue
                 row += 1

@@ -223,3 +223,16 @@ def test_report_context_encoding(cli, tmp_path: Path) -> None:
     bom.write_bytes(b"\xef\xbb\xbf" + ctx.read_bytes())
     result = cli("report", "--context", bom, "-o", tmp_path / "bom.md")
     assert result.exit_code == 0, result.stderr
+
+
+# -- a bad byte after the sniffed start of a JSONL or matrix file gave a message without the file ------
+@pytest.mark.parametrize("name,args,content", [
+    ("late.jsonl", [], b'{"y_true": "a", "y_pred": "b"}\n' * 600 + b'{"y_true": "\xff", "y_pred": "b"}\n'),
+    ("late.csv", ["--matrix"], b",a,b\na,1,2\nb,3,4\n" + b" " * 9000 + b"\n\xff,1,1\n"),
+    ("late.json", ["--matrix"], b"[[1, 2], [3, 4]]" + b" " * 9000 + b"\xff"),
+])
+def test_late_invalid_utf8_names_the_file(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          name: str, args: list, content: bytes) -> None:
+    (tmp_path / name).write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    assert_one_error(cli("compute", *args, name), name, "UTF-8")
