@@ -127,7 +127,7 @@ class PropertyTerm(_Strict):
 
         name = LONG.get(self.property, self.property)
         name = name[0].lower() + name[1:]
-        return f"{name}, {self.detail}" if self.detail else name
+        return f"{self.detail} {name}" if self.detail else name  # e.g. "strict chance correction (PV)"
 
 
 class Suggestion(_Strict):
