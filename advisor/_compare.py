@@ -189,8 +189,10 @@ class Comparison(_Model):
         return self.model_dump()
 
     def to_json(self, indent: int | None = 2) -> str:
-        """JSON text; undefined values are null and infinities the strings "Infinity"/"-Infinity"."""
-        return self.model_dump_json(indent=indent)
+        """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
+        from ._jsonio import dumps
+
+        return dumps(self.model_dump(), indent=indent)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ._confusion import Label
+from ._conventions import CONVENTIONS
 
 __all__ = [
     "CONVENTIONS",
@@ -24,7 +25,6 @@ __all__ = [
     "UndefinedValue",
 ]
 
-CONVENTIONS = ("zero", "baseline", "omit")
 
 # Relative tolerance under which a denominator counts as zero (exact for integer counts < 2**26).
 _TOL = 1e-12

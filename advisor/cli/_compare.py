@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from .._conventions import CONVENTIONS
 from ._common import echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from .._compare import Comparison
-
-CONVENTIONS = ("zero", "baseline", "omit")
 
 
 @contextmanager
@@ -115,6 +114,7 @@ def register(app: typer.Typer) -> None:
         confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage, between 0 and 1."),
         seed: int | None = typer.Option(None, "--seed", help="Random seed, for reproducible intervals."),
         positive: str | None = typer.Option(None, "--positive", help="Positive class (binary metrics)."),
+        beta: float = typer.Option(1.0, "--beta", help="β of f_beta (recall weighted β times precision)."),
         undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
     ) -> None:
@@ -135,7 +135,7 @@ def register(app: typer.Typer) -> None:
         with progress_callback("paired bootstrap") as progress:
             comparison = compare_joint(
                 joint, n_boot, seed, parse_id_list(metrics), confidence=confidence,
-                positive_label=pos, undefined=undefined, progress=progress,
+                positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )
         if as_json:
             echo_json(comparison.to_dict())

@@ -1,0 +1,8 @@
+"""The undefined-value conventions (see :mod:`advisor._metrics`): one definition, importable without numpy."""
+
+from __future__ import annotations
+
+__all__ = ["CONVENTIONS"]
+
+#: ``zero`` (scikit-learn's default), ``baseline`` (Gösgens et al. 2021, App. B), ``omit``.
+CONVENTIONS: tuple[str, ...] = ("zero", "baseline", "omit")
