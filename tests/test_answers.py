@@ -255,7 +255,7 @@ def test_dialogue_skips_what_does_not_apply_and_reasks_nonsense() -> None:
     assert answers.positive_class == "spam" and answers.true_negatives_meaningful is False
     assert answers.cost_ratio() == 4.0
     assert any("exactly 2 classes" in line for line in lines)  # three classes for a binary task: re-asked
-    assert any("seed 004" in line for line in lines)  # '?' showed the help
+    assert any("I2ML slides" in line for line in lines)  # '?' showed the help
     assert not any("How many classes" in line for line in lines)  # n_classes skipped for binary
     assert not any("every class matter equally" in line for line in lines)  # weighting skipped: TNs meaningless
 

@@ -19,7 +19,7 @@ from advisor.catalogue._models import PROPERTY_IDS, Catalogue, ChanceCorrection,
 from advisor.questionnaire import load_rules, recommend
 from advisor.questionnaire._conditions import condition_facts, describe, holds, validate_condition
 from advisor.questionnaire._planned import _ids_from, resolve_name
-from advisor.questionnaire._rules import RuleBook
+from advisor.questionnaire._rules import CITED_PASSAGE, INTERNAL_CITATION, RuleBook
 
 # ----------------------------------------------------------------------------------------------
 # A fake catalogue (test-only): columns in PROPERTY_IDS order
@@ -101,8 +101,10 @@ def test_rule_book_loads_and_every_rule_cites_a_passage() -> None:
     book = load_rules()
     assert len(book.rules) >= 20
     for r in book.rules:
-        assert "seed" in r.source or "decision theory" in r.source, r.id
+        assert CITED_PASSAGE.search(r.source) or "decision theory" in r.source, r.id
         assert r.rationale.strip() and r.title.strip()
+    for s in [i.source for i in book.impossibilities] + [n.source for n in book.name_checks]:
+        assert CITED_PASSAGE.search(s), s
     assert {i.code for i in book.impossibilities} == {"impossible_combination"}
     assert {n.code for n in book.name_checks} >= {"macro_f1_ambiguous", "micro_f1_is_accuracy"}
 
@@ -116,7 +118,7 @@ def test_rule_book_covers_every_warning_code_of_the_issue() -> None:
 
 
 def _minimal_rule(**extra):
-    return {"id": "r", "title": "t", "source": "seed 000 §8", "rationale": "x", **extra}
+    return {"id": "r", "title": "t", "source": "Opitz (2024), §8", "rationale": "x", **extra}
 
 
 @pytest.mark.parametrize(
@@ -128,13 +130,38 @@ def _minimal_rule(**extra):
         (_minimal_rule(rationale="{nonsense}"), "unknown value"),
         (_minimal_rule(discouraged=[{"metric": "macro_f1", "because": ["symmetry"]}]), "neither requires"),
         (_minimal_rule(require=[{"property": "symmetry", "detail": "strict", "why": "w"}]), "chance_correction only"),
-        ({**_minimal_rule(), "source": "folklore"}, "must cite a seed"),
+        ({**_minimal_rule(), "source": "folklore"}, "must cite a passage by author and year"),
+        ({**_minimal_rule(), "source": "Opitz (2024)"}, "must cite a passage by author and year"),
+        ({**_minimal_rule(), "source": "seed 000 §8"}, "internal file"),
+        (_minimal_rule(rationale="as seed 003 shows"), "internal file name"),
         (_minimal_rule(surprise=1), "Extra inputs"),
     ],
 )
 def test_malformed_rules_are_refused(rule, fragment) -> None:
     with pytest.raises(ValidationError, match=fragment):
         RuleBook.model_validate({"rules": [rule]})
+
+
+def _strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("name", ["rules.yaml", "questions.yaml"])
+def test_user_facing_texts_cite_papers_not_internal_file_names(name) -> None:
+    # every string a reader can see (help, reasons, warnings, sources); YAML comments are for developers
+    import yaml
+    from importlib import resources
+    data = yaml.safe_load(resources.files("advisor.questionnaire").joinpath(name).read_text(encoding="utf-8"))
+    texts = list(_strings(data))
+    assert texts
+    assert [s for s in texts if INTERNAL_CITATION.search(s) or "seed paper" in s] == []
 
 
 def test_conditions() -> None:

@@ -92,7 +92,7 @@ def _claim(metric: MetricRecord, term: PropertyTerm, k: int | None) -> tuple[boo
 
 
 def _phrase(metric: MetricRecord, term: PropertyTerm, k: int | None) -> str:
-    """E.g. ``prevalence_invariance fails (seed 000 Table 5; verified)``."""
+    """E.g. ``prevalence_invariance fails (Opitz (2024), Table 5; verified)``."""
     ok, _, claim = _claim(metric, term, k)
     if claim is None:
         return f"{term.label} is not stated in the catalogue"
@@ -406,7 +406,7 @@ class _Run:
             out[m.id] = Advice(
                 metric=m.id, name=m.name, params=self.params(m, []),
                 reason=f"runner-up among the metrics that meet every requirement (property score {score:g}); "
-                       "metrics differ in their rankings, so report it too (seed 000 §8)",
+                       "metrics differ in their rankings, so report it too (Opitz (2024), §8)",
             )
             n_extra -= 1
         return list(out.values())

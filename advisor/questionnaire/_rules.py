@@ -11,7 +11,7 @@ A rule is data: a condition over the facts of a situation and its effects —
   checked against the catalogue (the properties in ``because`` must really be violated).
 * ``duties`` (reporting duties), ``warnings`` (code + message template), ``checks`` (warn when a
   chosen or planned metric lacks a property), ``params`` (e.g. β of Fβ).
-* ``source`` (seed + section) and ``rationale`` (why, in words naming answers and properties).
+* ``source`` (author-year citation + passage, e.g. ``Opitz (2024), §8``) and ``rationale`` (why, in words naming answers and properties).
 
 Templates may use the facts (answers and derived facts) and the computed values listed in
 :data:`TEMPLATE_VALUES`.
@@ -19,6 +19,7 @@ Templates may use the facts (answers and derived facts) and the computed values 
 
 from __future__ import annotations
 
+import re
 import string
 from functools import lru_cache
 from importlib import resources
@@ -80,6 +81,36 @@ def _check_template(text: str) -> str:
     return text
 
 
+#: An author-year citation followed by the passage: ``Opitz (2024), §8``, ``Gösgens et al. (2021),
+#: App. C.4``, ``Opitz & Burst (2019), §2–4``; the undated I2ML slides by topic: ``I2ML slides (Fβ)``.
+CITED_PASSAGE = re.compile(
+    r"(?:\b[A-Z][\w'’-]+(?: et al\.| & [A-Z][\w'’-]+)? \((?:1[89]|20)\d\d\)"
+    r", (?:§|Table|App\.|Definition|Theorem|Figure|Eq\.|Statement)"
+    r"|\bI2ML slides \()"
+)
+#: The project's internal names of its source papers, which mean nothing to a reader.
+INTERNAL_CITATION = re.compile(r"\bseeds?\s*0\d\d\b", re.IGNORECASE)
+
+
+def check_source(owner: str, source: str) -> str:
+    """Require a user-readable citation of a passage (the one exception: decision theory).
+
+    >>> check_source("rule r", "Opitz (2024), §3.4, §8; Gösgens et al. (2021), App. C.4")
+    'Opitz (2024), §3.4, §8; Gösgens et al. (2021), App. C.4'
+    >>> check_source("rule r", "seed 000 §8")
+    Traceback (most recent call last):
+    ...
+    ValueError: rule r: source 'seed 000 §8' names an internal file; cite the paper by author and year, e.g. 'Opitz (2024), §8'
+    """
+    if INTERNAL_CITATION.search(source):
+        raise ValueError(f"{owner}: source {source!r} names an internal file; cite the paper by author and "
+                         "year, e.g. 'Opitz (2024), §8'")
+    if not CITED_PASSAGE.search(source) and "decision theory" not in source:
+        raise ValueError(f"{owner}: source {source!r} must cite a passage by author and year, "
+                         "e.g. 'Opitz (2024), §8' or 'Gösgens et al. (2021), Table 2'")
+    return source
+
+
 def _check_condition(value: Any) -> Any:
     validate_condition(value, KNOWN_FACTS)
     return value
@@ -92,6 +123,14 @@ class _Strict(BaseModel):
     @classmethod
     def _templates(cls, v: str | None) -> str | None:
         return v if v is None else _check_template(v)
+
+    @field_validator("title", "reason", "message", "text", "rationale", "why", "source", check_fields=False)
+    @classmethod
+    def _readable_citations(cls, v: str | None) -> str | None:
+        if v is not None and INTERNAL_CITATION.search(v):
+            raise ValueError(f"{v[:60]!r} cites an internal file name ('seed NNN'); cite the paper by author "
+                             "and year, e.g. 'Opitz (2024), §8'")
+        return v
 
     @field_validator("when", check_fields=False)
     @classmethod
@@ -227,8 +266,7 @@ class Rule(_Strict):
                     f"rule {self.id}: discouraging {d.metric} because of {sorted(missing)}, "
                     "which the rule neither requires, prefers nor forbids"
                 )
-        if "seed" not in self.source and "decision theory" not in self.source:
-            raise ValueError(f"rule {self.id}: source must cite a seed passage, e.g. 'seed 000 §8'")
+        check_source(f"rule {self.id}", self.source)
         return self
 
     @property
@@ -265,6 +303,10 @@ class Impossibility(_Strict):
     message: str
     source: str
 
+    @model_validator(mode="after")
+    def _cited(self) -> Impossibility:
+        check_source(f"impossibility {self.id}", self.source)
+        return self
 
 
 class NameCheck(_Strict):
@@ -282,6 +324,7 @@ class NameCheck(_Strict):
     def _some_test(self) -> NameCheck:
         if not self.ambiguous_between and self.resolves_to is None:
             raise ValueError(f"name check {self.code}: give ambiguous_between or resolves_to")
+        check_source(f"name check {self.code}", self.source)
         return self
 
 

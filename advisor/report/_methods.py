@@ -37,7 +37,7 @@ PROPERTY_WORDS: dict[str, str] = {
     "approximate_constant_baseline": "approximately constant-baseline",
 }
 
-#: Variants named in words, so no "macro F1" is ever left ambiguous (seed 001).
+#: Variants named in words, so no "macro F1" is ever left ambiguous (Opitz & Burst (2019), §2).
 VARIANT_NOTES: dict[str, str] = {
     "macro_f1": ("“macro F1” here is the unweighted mean of the per-class F1 scores (“averaged F1”, "
                  "scikit-learn's average='macro'), not the F1 of macro-averaged precision and recall"),
