@@ -11,7 +11,8 @@ A rule is data: a condition over the facts of a situation and its effects —
   checked against the catalogue (the properties in ``because`` must really be violated).
 * ``duties`` (reporting duties), ``warnings`` (code + message template), ``checks`` (warn when a
   chosen or planned metric lacks a property), ``params`` (e.g. β of Fβ).
-* ``source`` (author-year citation + passage, e.g. ``Opitz (2024), §8``) and ``rationale`` (why, in words naming answers and properties).
+* ``source`` (author-year citation + passage, e.g. ``Opitz (2024), §8``) and ``rationale`` (why, in
+  words naming answers and properties).
 
 Templates may use the facts (answers and derived facts) and the computed values listed in
 :data:`TEMPLATE_VALUES`.
@@ -97,10 +98,10 @@ def check_source(owner: str, source: str) -> str:
 
     >>> check_source("rule r", "Opitz (2024), §3.4, §8; Gösgens et al. (2021), App. C.4")
     'Opitz (2024), §3.4, §8; Gösgens et al. (2021), App. C.4'
-    >>> check_source("rule r", "seed 000 §8")
+    >>> check_source("rule r", "seed 000 §8")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: rule r: source 'seed 000 §8' names an internal file; cite the paper by author and year, e.g. 'Opitz (2024), §8'
+    ValueError: rule r: source 'seed 000 §8' names an internal file; cite the paper by author and year, ...
     """
     if INTERNAL_CITATION.search(source):
         raise ValueError(f"{owner}: source {source!r} names an internal file; cite the paper by author and "
