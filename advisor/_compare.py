@@ -17,9 +17,9 @@ Definitions
   systems tied for best each get ``1/t`` of that resample.
 * **Winners**: the best system(s) by point estimate, plus every system whose paired difference
   interval to the best contains 0 — the systems the data cannot separate from the best at the chosen
-  confidence (seed 000 §8: admit several winners). The comparison to the best is made once per
+  confidence (Opitz (2024), §8: admit several winners). The comparison to the best is made once per
   system, with no multiplicity correction.
-* **Ranking agreement** (seed 000, Figure 1): each metric ranks the systems by their point estimates
+* **Ranking agreement** (Opitz (2024), Figure 1): each metric ranks the systems by their point estimates
   (rank 1 = best, tied systems share the average rank); Spearman's ρ (Pearson correlation of those
   ranks) and Kendall's τ_b (with its tie correction) are computed for every pair of metrics. With two
   systems a ranking is one comparison, so every coefficient is +1, −1 or undefined (a tie); with
@@ -108,7 +108,7 @@ class MetricComparison(_Model):
 
 
 class RankingAgreement(_Model):
-    """Metrics × metrics rank correlations of the systems' rankings (seed 000, Figure 1)."""
+    """Metrics × metrics rank correlations of the systems' rankings (Opitz (2024), Figure 1)."""
 
     metrics: list[str]
     ranks: dict[str, dict[str, float | None]]

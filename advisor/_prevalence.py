@@ -1,4 +1,4 @@
-r"""Project metrics to another class distribution (science.md §4; seed 000 §4, §6.3).
+r"""Project metrics to another class distribution (Opitz (2024), §4, §6.3).
 
 A classifier's behaviour on items of true class ``i`` is its row of the confusion matrix divided by
 the class size, ``C[i, j] / a_i`` — the per-class recall and confusion rates, which do not depend on
@@ -8,8 +8,8 @@ summing to 1) with the same total mass ``n`` the expected matrix is therefore
     ``C'[i, j] = π_i · n · C[i, j] / a_i``,
 
 and every metric can be evaluated on ``C'``. Recall transfers unchanged; precision does not: the
-projected precision is ``P_i' = R_i π_i / Σ_j π_j C[j, i] / a_j`` (seed 000 §6.3). Equal shares
-``π_i = 1/k`` are Opitz's prevalence calibration (seed 000, Eq. 6), under which accuracy becomes
+projected precision is ``P_i' = R_i π_i / Σ_j π_j C[j, i] / a_j`` (Opitz (2024), §6.3). Equal shares
+``π_i = 1/k`` are the prevalence calibration of Opitz (2024), Eq. 6, under which accuracy becomes
 balanced accuracy. This is an idealised projection: it assumes the class-conditional behaviour is
 the same in the target population (no domain shift).
 """

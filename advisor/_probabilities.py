@@ -1,12 +1,12 @@
 r"""Metrics of predicted probabilities: log loss and the Brier score.
 
 These score the probabilities a classifier outputs, not its decisions, so they need one probability
-column per class rather than a confusion matrix (seed 002, Grandini et al. 2020, §4.4).
+column per class rather than a confusion matrix (Grandini et al. (2020), §4.4).
 
 Definitions, for ``n`` items with true classes ``t_i`` and predicted distributions ``p_i`` over the
 ``k`` classes:
 
-* **log loss** (cross-entropy, seed 002 §4.4 eq. 22–23, averaged over items):
+* **log loss** (cross-entropy, Grandini et al. (2020), §4.4, Eq. 22–23, averaged over items):
   ``LL = −(1/n) Σ_i ln p_i[t_i]``. Probabilities are clipped to ``[ε, 1 − ε]`` with ``ε`` the
   float64 machine epsilon (≈ 2.2e-16) before taking the logarithm, so a confident mistake costs
   ``−ln ε ≈ 36.04`` instead of infinity. This is exactly what scikit-learn ≥ 1.5 does
@@ -139,7 +139,7 @@ def probability_metrics(y_true: Any, proba: Any, labels: Sequence[Label]) -> dic
     dict
         ``{"log_loss": −(1/n) Σ ln p_i[t_i], "brier": (1/n) Σ_i Σ_c (p_ic − y_ic)²}`` — see the module
         docstring for clipping (float64 ε, as scikit-learn) and the Brier convention (Brier 1950, range
-        [0, 2]; twice scikit-learn's default for a binary task). Log loss: seed 002 §4.4.
+        [0, 2]; twice scikit-learn's default for a binary task). Log loss: Grandini et al. (2020), §4.4.
 
     Examples
     --------
