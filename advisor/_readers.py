@@ -40,7 +40,7 @@ from ._tables import CANONICAL_INT, Cells, Columns, Encoder, check_file, first_b
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["PredictionSet", "read_counts", "read_matrix", "read_predictions"]
+__all__ = ["LoadedInputs", "PredictionSet", "load_inputs", "read_counts", "read_matrix", "read_predictions"]
 
 PathLike = Union[str, Path]
 
@@ -462,3 +462,98 @@ def read_counts(
     if k < 2:
         raise InputError(f"{p}: only one class ({labels[0]!r}) occurs; metrics need at least two.")
     return ConfusionMatrix(counts, labels)
+
+
+# ----------------------------------------------------------------------------------------------
+# Every input of a command at once
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class LoadedInputs:
+    """What :func:`load_inputs` read: one confusion matrix per system, and the paired predictions if any.
+
+    Attributes
+    ----------
+    systems : dict of str → ConfusionMatrix
+        Every system, in the order given: prediction files, then matrices, then count tables.
+    predictions : PredictionSet or None
+        The predictions when every input is a prediction file (the systems are then paired: the
+        same items); None when matrices or count tables are among the inputs.
+    probabilities : dict of str → dict
+        Probability scores of the systems whose prediction file has probability columns.
+    notes : list of str
+        What the readers noted (see :attr:`PredictionSet.notes`).
+    mixed : bool
+        Prediction files together with matrices or count tables: the systems are not paired.
+    """
+
+    systems: dict[str, ConfusionMatrix]
+    predictions: PredictionSet | None = None
+    probabilities: dict[str, dict[str, float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    mixed: bool = False
+
+    @property
+    def data(self) -> PredictionSet | dict[str, ConfusionMatrix]:
+        """The predictions if paired, else the matrices by system: what ``recommend`` and ``build_report`` take."""
+        return self.predictions if self.predictions is not None else self.systems
+
+
+def load_inputs(
+    prediction_files: Sequence[PathLike] = (),
+    matrix_files: Sequence[PathLike] = (),
+    count_files: Sequence[PathLike] = (),
+    *,
+    true_col: str | None = None,
+    pred_col: str | None = None,
+    count_col: str = "count",
+) -> LoadedInputs:
+    """Read the prediction files, confusion matrices and count tables of a command into one set of systems.
+
+    Parameters
+    ----------
+    prediction_files, matrix_files, count_files : sequences of paths
+        Read with :func:`read_predictions`, :func:`read_matrix` and :func:`read_counts`.
+    true_col, pred_col : str, optional
+        Label columns; the default is ``y_true``/``y_pred`` for prediction files and ``true``/``pred``
+        for count tables.
+    count_col : str
+        Count column of the count tables.
+
+    Every system is named by one rule, :func:`read_predictions`' own, over all the files together:
+    the file stem; the extension too where a file beside it shares the stem (``m.csv``,
+    ``m.json``); parent folders where files elsewhere share the name (``x/m``, ``y/m``); and
+    ``#2``, ``#3``… for the same file given again.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "m.json").write_text(json.dumps([[5, 1], [2, 4]]))
+    >>> got = load_inputs(matrix_files=[d / "m.json", d / "m.json"])
+    >>> list(got.systems), got.predictions is None
+    (['m', 'm#2'], True)
+    """
+    preds = [Path(p) for p in prediction_files]
+    mats = [Path(p) for p in matrix_files]
+    tables = [Path(p) for p in count_files]
+    if not (preds or mats or tables):
+        raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
+    names = _system_names([*preds, *mats, *tables])
+    out = LoadedInputs({})
+    if preds:
+        ps = read_predictions(preds, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+        out.notes.extend(ps.notes)
+        for given, name in zip(ps.joint.systems, names):  # the same rule, so the same names when alone
+            out.systems[name] = ps.systems[given]
+            if given in ps.probabilities:
+                out.probabilities[name] = ps.probabilities[given]
+        if mats or tables:
+            out.mixed = True
+        else:
+            out.predictions = ps
+    rest = names[len(preds):]
+    for path, name in zip(mats, rest):
+        out.systems[name] = read_matrix(path)
+    for path, name in zip(tables, rest[len(mats):]):
+        out.systems[name] = read_counts(path, true_col or "true", pred_col or "pred", count_col)
+    return out

@@ -23,21 +23,11 @@ _MATRIX_HELP = "A confusion matrix (CSV with labels, or JSON); repeatable."
 
 def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None) -> Any:
     """Predictions and/or matrices → what :func:`advisor.recommend` takes as ``data`` (None if nothing)."""
-    from .._readers import read_matrix, read_predictions
+    from .._readers import load_inputs
 
     if not files and not matrices:
         return None
-    ps = read_predictions(files, true_col=true_col or "y_true", pred_col=pred_col or "y_pred") if files else None
-    if not matrices:
-        return ps
-    systems: dict[str, Any] = dict(ps.systems) if ps is not None else {}
-    for path in matrices:
-        name, i = path.stem, 1
-        while name in systems:
-            i += 1
-            name = f"{path.stem}#{i}"
-        systems[name] = read_matrix(path)
-    return systems
+    return load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
 
 
 def _write_new(path: Path, text: str, force: bool) -> None:

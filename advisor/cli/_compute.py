@@ -64,7 +64,13 @@ def compute(
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
     if not 0.0 < confidence < 1.0:
         raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
-    systems, probabilities, notes = _load(files or [], matrix or [], counts or [], true_col, pred_col, count_col)
+    from .._readers import load_inputs
+
+    if not (files or matrix or counts):
+        raise fail("no input given; pass prediction files, --matrix FILE or --counts FILE.")
+    loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
+                         count_col=count_col)
+    systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
     ev = evaluate(systems, metrics=ids, positive_label=positive, beta=beta, undefined=undefined,
                   probabilities=probabilities)
 
@@ -106,42 +112,6 @@ def _intervals(
                             progress=progress)
         out[name] = {m: dict(res[m]) for m in res}
     return out
-
-
-def _load(
-    files: list[Path], matrices: list[Path], count_files: list[Path],
-    true_col: str | None, pred_col: str | None, count_col: str,
-) -> tuple[dict[str, Any], dict[str, dict[str, float]], list[str]]:
-    """Read every input into {system: ConfusionMatrix}, probability scores and reader notes."""
-    from .._exceptions import InputError
-    from .._readers import read_counts, read_matrix, read_predictions
-
-    if not (files or matrices or count_files):
-        raise InputError("no input given; pass prediction files, --matrix FILE or --counts FILE.")
-    systems: dict[str, Any] = {}
-    probabilities: dict[str, dict[str, float]] = {}
-    notes: list[str] = []
-
-    def add(name: str, cm: Any) -> str:
-        unique, i = name, 1
-        while unique in systems:
-            i += 1
-            unique = f"{name}#{i}"
-        systems[unique] = cm
-        return unique
-
-    if files:
-        ps = read_predictions(files, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
-        for name, cm in ps.systems.items():
-            given = add(name, cm)
-            if name in ps.probabilities:
-                probabilities[given] = ps.probabilities[name]
-        notes.extend(ps.notes)
-    for path in matrices:
-        add(path.stem, read_matrix(path))
-    for path in count_files:
-        add(path.stem, read_counts(path, true_col or "true", pred_col or "pred", count_col))
-    return systems, probabilities, notes
 
 
 def _fmt(value: Any) -> str:
