@@ -22,9 +22,12 @@ from ._env import anchor, environment
 from ._escape import html_escape, latex_escape, markdown_escape, safe_filename
 from ._models import ReportContext
 
-__all__ = ["EXTENSIONS", "FORMATS", "format_for", "render_files", "render_methods", "render_report", "render_text"]
+__all__ = ["EXTENSIONS", "FORMATS", "format_for", "output_plan", "render_files", "render_methods", "render_report",
+           "render_text"]
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
+#: The figures a report may draw, in the order they are numbered; ``<id>.svg`` or ``<id>.pdf`` on disk.
+FIGURE_IDS = ("metrics", "recall", "confusion", "ranking", "prevalence")
 EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".htm": "html",
               ".pdf": "pdf", ".json": "json"}
 
@@ -71,9 +74,8 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
 
     figs: dict[str, _Fig] = _Figs()
     if figure_formats:
-        order = ["metrics", "recall", "confusion", "ranking", "prevalence"]
         drawn = {f.id: f for f in render_figures(ctx, figure_formats)}
-        for i, fid in enumerate([f for f in order if f in drawn], start=1):
+        for i, fid in enumerate([f for f in FIGURE_IDS if f in drawn], start=1):
             figs[fid] = _Fig(drawn[fid], i)
     rec = [m for m in ctx.metrics if m.role != "appendix"]
     rec_ids = {m.id for m in rec}
@@ -299,6 +301,25 @@ def render_text(ctx: ReportContext, fmt: str, *, fragment: bool = False) -> str 
     return _text_doc(ctx, view, fmt, fragment=fragment, figdir="figures")
 
 
+def output_plan(
+    out_path: str | os.PathLike[str], fmt: str | None = None, *, figures: bool = True, references: bool = True,
+) -> list[Path]:
+    """Every file a report at ``out_path`` may write, known before rendering it.
+
+    The document; for LaTeX the ``.bib`` beside it (``references``); for Markdown and LaTeX each
+    figure it may draw in the ``<stem>-figures`` folder (``figures``) — whether drawn or not.
+    """
+    fmt = format_for(out_path, fmt)
+    out = Path(out_path)
+    files = [out]
+    if fmt == "tex" and references:
+        files.append(out.with_suffix(".bib"))
+    if fmt in ("md", "tex") and figures:
+        folder = out.parent / _figdir_name(out)
+        files += [folder / f"{fid}.{'pdf' if fmt == 'tex' else 'svg'}" for fid in FIGURE_IDS]
+    return files
+
+
 def render_report(
     context: ReportContext,
     fmt: str | None = None,
@@ -307,25 +328,28 @@ def render_report(
     fragment: bool = False,
     inputs: Iterable[str | os.PathLike[str]] = (),
     figures: bool = True,
+    force: bool = False,
 ) -> list[Path] | str | bytes:
     """Render ``context`` as ``fmt`` (md, tex, html, pdf, json; default from ``out_path``'s extension).
 
-    With ``out_path`` every file (the document, its figure folder, the ``.bib`` beside LaTeX) is
-    written atomically, after checking that none of them is one of ``inputs``; the paths written are
-    returned. Without ``out_path`` the main document is returned (str, or bytes for PDF).
+    With ``out_path`` every file (the document, the figures in the ``<stem>-figures`` folder, the
+    ``.bib`` beside LaTeX) is checked first — none may be one of ``inputs`` or lie below a file, and
+    without ``force`` none may exist — then all are written atomically, or none; the paths written
+    are returned. Other files in the figure folder are never touched. Without ``out_path`` the main
+    document is returned (str, or bytes for PDF).
     """
-    from ._safe_io import write_outputs
+    from ._safe_io import check_outputs, write_outputs
 
     if not isinstance(context, ReportContext):
         raise InputError(f"context must be a ReportContext (from build_report); got {type(context).__name__}.")
     if out_path is None:
         return render_text(context, format_for(None, fmt), fragment=fragment)
     fmt = format_for(out_path, fmt)
-    from ._safe_io import check_outputs
-
-    check_outputs([out_path], inputs)  # fail fast, before any expensive rendering
+    planned = output_plan(out_path, fmt, figures=figures and bool(context.systems),
+                          references=bool(context.references))
+    check_outputs(planned, inputs, force=force)  # fail fast, before any expensive rendering
     files = render_files(context, fmt, out_path, fragment=fragment, figures=figures)
-    return write_outputs(files, inputs)
+    return write_outputs(files, inputs, force=force)
 
 
 def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
