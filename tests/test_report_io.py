@@ -100,4 +100,49 @@ def test_write_outputs_failure_midway_leaves_nothing_new(tmp_path: Path, monkeyp
 
 
 # -- 4. --positive against the answers' positive_class ----------------------------------------------------
+def test_build_report_refuses_a_contradicting_positive_label(inputs: dict[str, Path]) -> None:
+    from advisor import InputError
+    from advisor.report import build_report
+
+    with pytest.raises(InputError, match="positive"):
+        build_report(inputs["answers"], {"sys": MATRIX["matrix"]}, bootstrap=0, positive_label=0)
+    ctx = build_report({"task": "binary"}, {"sys": MATRIX["matrix"]}, bootstrap=0, positive_label=0)
+    assert ctx.task is not None and ctx.task.positive_label == "0"
+
+
 # -- 5. build_report's own arguments ---------------------------------------------------------------------
+@pytest.mark.parametrize("data", [None, {"sys": MATRIX["matrix"]}])
+def test_build_report_unknown_convention(data: object) -> None:
+    from advisor import InputError
+    from advisor.report import build_report
+
+    with pytest.raises(InputError) as info:
+        build_report({"task": "binary"}, data, undefined="x")
+    msg = str(info.value)
+    assert "undefined" in msg and "'x'" in msg and "zero, baseline, omit" in msg
+
+
+def test_methods_paragraph_unknown_convention() -> None:
+    from advisor import InputError
+    from advisor.report import methods_paragraph
+
+    with pytest.raises(InputError, match="undefined"):
+        methods_paragraph({"task": "binary"}, undefined="x")
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"title": 5}, ["title", "5", "text"]),
+    ({"title": ["a"]}, ["title", "['a']"]),
+    ({"digits": -1}, ["digits", "-1"]),
+    ({"digits": "4"}, ["digits", "'4'"]),
+])
+def test_build_report_bad_arguments_are_one_sentence(kwargs: dict, words: list[str]) -> None:
+    from advisor import InputError
+    from advisor.report import build_report
+
+    with pytest.raises(InputError) as info:
+        build_report({"task": "binary"}, None, **kwargs)
+    msg = str(info.value)
+    assert msg.count("\n") == 0 and msg.endswith(".")
+    for w in words:
+        assert w in msg, (w, msg)

@@ -105,6 +105,27 @@ def _match_label(labels: Sequence[Any], wanted: Any, what: str) -> Any:
     raise InputError(f"{what} {wanted!r} is not one of the classes in the data ({shown}).")
 
 
+def _check_arguments(*, title: Any, undefined: Any, digits: Any) -> None:
+    """One sentence naming the argument, the value and what is allowed — before any work is done."""
+    from .._metrics import CONVENTIONS
+
+    if title is not None and not isinstance(title, str):
+        raise InputError(f"title must be text (a str) or None; got {title!r} ({type(title).__name__}).")
+    if not isinstance(undefined, str) or undefined not in CONVENTIONS:
+        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 15:
+        raise InputError(f"digits must be a whole number of decimals from 0 to 15; got {digits!r}.")
+
+
+def _check_positive(positive_label: Any, answered: Any) -> None:
+    """Refuse a positive class that contradicts the answers: the methods text and the numbers would disagree."""
+    if positive_label is None or answered is None or str(positive_label) == str(answered):
+        return
+    raise InputError(f"the positive class {str(positive_label)!r} (positive_label, --positive) contradicts "
+                     f"positive_class {str(answered)!r} in the answers; give the same class, or change the "
+                     "answers and leave --positive out.")
+
+
 # ----------------------------------------------------------------------------------------------
 # Catalogue and references
 # ----------------------------------------------------------------------------------------------
@@ -235,7 +256,9 @@ def build_report(
     from .. import __version__
     from ._methods import build_methods
 
+    _check_arguments(title=title, undefined=undefined, digits=digits)
     ans = _load_answers(answers)
+    _check_positive(positive_label, ans.positive_class)
     # the keys the user answered; the methods text marks the others as the questionnaire's defaults
     given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = _systems_of(data)
