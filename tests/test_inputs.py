@@ -67,6 +67,21 @@ def test_nothing_to_load_is_an_input_error() -> None:
         load_inputs()
 
 
+def test_every_command_names_a_repeated_matrix_alike(cli, tmp_path: Path) -> None:
+    mat = _matrix(tmp_path / "m.json")
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: binary\n", encoding="utf-8")
+    res = cli("compute", "--matrix", mat, "--matrix", mat, "--json")
+    assert res.exit_code == 0, res.stderr
+    assert list(json.loads(res.stdout)["metrics"]) == ["m", "m#2"]
+    out = tmp_path / "r.json"
+    res = cli("report", "--answers", answers, "--matrix", mat, "--matrix", mat, "--bootstrap", "0", "-o", out)
+    assert res.exit_code == 0, res.stderr
+    assert [s["name"] for s in json.loads(out.read_text(encoding="utf-8"))["systems"]] == ["m", "m#2"]
+    res = cli("recommend", "--answers", answers, "--matrix", mat, "--matrix", mat, "--json")
+    assert res.exit_code == 0, res.stderr
+
+
 # -- the last-resort handler -------------------------------------------------------------------------
 def _break_evaluate(monkeypatch: pytest.MonkeyPatch) -> None:
     import advisor._evaluate

@@ -45,7 +45,100 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 # -- 1. a figures "folder" that is a file: nothing is written ------------------------------------------
+def test_figures_path_that_is_a_file_is_refused_before_anything_is_written(cli, inputs: dict[str, Path]) -> None:
+    out = inputs["out"]
+    (out / "q-figures").write_text("my notes", encoding="utf-8")
+    before = _tree(out)
+    result = _report(cli, inputs, out / "q.md")
+    assert_one_error(result, "q-figures")
+    assert _tree(out) == before  # no q.md, no temporary file
+
+
+def test_output_folder_below_a_file_is_refused(cli, inputs: dict[str, Path]) -> None:
+    out = inputs["out"]
+    (out / "blocker").write_text("x", encoding="utf-8")
+    before = _tree(out)
+    assert_one_error(_report(cli, inputs, out / "blocker" / "sub" / "q.md"), "blocker")
+    assert _tree(out) == before
+
+
+def test_missing_output_folders_are_created(cli, inputs: dict[str, Path]) -> None:
+    target = inputs["out"] / "new" / "deeper" / "q.md"
+    result = _report(cli, inputs, target)
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert target.is_file() and (target.parent / "q-figures").is_dir()
+
+
 # -- 2. overwriting needs --force ----------------------------------------------------------------------
+@pytest.mark.parametrize("suffix", ["md", "json", "html"])
+def test_report_refuses_an_existing_output_without_force(cli, inputs: dict[str, Path], suffix: str) -> None:
+    target = inputs["out"] / f"q.{suffix}"
+    target.write_text("mine", encoding="utf-8")
+    before = _tree(inputs["out"])
+    assert_one_error(_report(cli, inputs, target), str(target), "--force")
+    assert _tree(inputs["out"]) == before
+    result = _report(cli, inputs, target, "--force")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert target.read_text(encoding="utf-8") != "mine"
+
+
+def test_report_refuses_its_figure_files_existing_without_force(cli, inputs: dict[str, Path]) -> None:
+    out = inputs["out"]
+    figs = out / "q-figures"
+    figs.mkdir()
+    (figs / "notes.txt").write_text("keep me", encoding="utf-8")
+    (figs / "metrics.svg").write_text("my own drawing", encoding="utf-8")
+    before = _tree(out)
+    assert_one_error(_report(cli, inputs, out / "q.md"), str(figs / "metrics.svg"), "--force")
+    assert _tree(out) == before
+    result = _report(cli, inputs, out / "q.md", "--force")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert (figs / "notes.txt").read_text(encoding="utf-8") == "keep me"  # not the report's: left alone
+    assert (figs / "metrics.svg").read_text(encoding="utf-8").lstrip().startswith("<svg")  # the report's: replaced
+
+
+def test_other_files_in_the_figure_folder_are_left_alone(cli, inputs: dict[str, Path]) -> None:
+    figs = inputs["out"] / "q-figures"
+    figs.mkdir()
+    (figs / "notes.txt").write_text("keep me", encoding="utf-8")
+    result = _report(cli, inputs, inputs["out"] / "q.md")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert (figs / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    assert (figs / "metrics.svg").is_file()
+    # a LaTeX report of the same name shares the folder: its figures are PDFs, nothing collides
+    result = _report(cli, inputs, inputs["out"] / "q.tex")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert (figs / "metrics.pdf").is_file() and (figs / "metrics.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_a_second_run_needs_force(cli, inputs: dict[str, Path]) -> None:
+    target = inputs["out"] / "q.md"
+    assert _report(cli, inputs, target).exit_code == 0
+    first = _tree(inputs["out"])
+    assert_one_error(_report(cli, inputs, target), "q.md", "--force")
+    assert _tree(inputs["out"]) == first
+    assert _report(cli, inputs, target, "--force").exit_code == 0
+    assert set(_tree(inputs["out"])) == set(first)
+
+
+def test_latex_bib_beside_the_report_is_not_overwritten(cli, inputs: dict[str, Path]) -> None:
+    out = inputs["out"]
+    (out / "q.bib").write_text("% my bibliography", encoding="utf-8")
+    before = _tree(out)
+    assert_one_error(_report(cli, inputs, out / "q.tex"), "q.bib", "--force")
+    assert _tree(out) == before
+
+
+def test_methods_refuses_an_existing_output_without_force(cli, inputs: dict[str, Path]) -> None:
+    target = inputs["out"] / "methods.md"
+    target.write_text("mine", encoding="utf-8")
+    assert_one_error(cli("methods", "--answers", inputs["answers"], "-o", target), str(target), "--force")
+    assert target.read_text(encoding="utf-8") == "mine"
+    result = cli("methods", "--answers", inputs["answers"], "-o", target, "--force")
+    assert result.exit_code == 0, (result.stderr, result.exception)
+    assert "Methods" in target.read_text(encoding="utf-8") or target.read_text(encoding="utf-8") != "mine"
+
+
 def test_render_report_refuses_an_existing_file_unless_forced(inputs: dict[str, Path]) -> None:
     from advisor import UnsafeOutputError
     from advisor.report import build_report, render_report
@@ -80,6 +173,16 @@ def test_atomic_write_error_names_the_output(tmp_path: Path, monkeypatch: pytest
     assert os.listdir(tmp_path) == []
 
 
+def test_cli_write_error_names_the_output_and_leaves_nothing(cli, inputs: dict[str, Path],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    target = inputs["out"] / "new" / "q.md"
+    _deny_replace_and_link(monkeypatch)
+    result = _report(cli, inputs, target)
+    assert_one_error(result, "permission denied", str(inputs["out"] / "new"))
+    assert ".tmp" not in result.stderr
+    assert list(inputs["out"].iterdir()) == []  # the folders it created are gone again
+
+
 def test_write_outputs_failure_midway_leaves_nothing_new(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from advisor.report._safe_io import write_outputs
 
@@ -100,6 +203,14 @@ def test_write_outputs_failure_midway_leaves_nothing_new(tmp_path: Path, monkeyp
 
 
 # -- 4. --positive against the answers' positive_class ----------------------------------------------------
+def test_positive_contradicting_the_answers_is_refused(cli, inputs: dict[str, Path]) -> None:
+    before = _tree(inputs["out"])
+    assert_one_error(_report(cli, inputs, inputs["out"] / "q.json", "--positive", "0"), "--positive", "0", "1")
+    assert _tree(inputs["out"]) == before
+    result = _report(cli, inputs, inputs["out"] / "q.json", "--positive", "1")  # the same class: fine
+    assert result.exit_code == 0, (result.stderr, result.exception)
+
+
 def test_build_report_refuses_a_contradicting_positive_label(inputs: dict[str, Path]) -> None:
     from advisor import InputError
     from advisor.report import build_report

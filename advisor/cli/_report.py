@@ -67,9 +67,13 @@ def report(
     context: Optional[Path] = typer.Option(
         None, "--context", show_default=False, help="Re-render a report from its JSON context (no recomputation).",
     ),
+    force: bool = typer.Option(
+        False, "--force", help="Overwrite an existing report and its own figure files (other files are never touched).",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
-    from ..report._render import format_for, render_report
+    from ..report._render import format_for, output_plan, render_report
+    from ..report._safe_io import check_outputs
 
     out_fmt = format_for(output, fmt)
     if fragment and out_fmt != "tex":
@@ -77,7 +81,6 @@ def report(
     if context is not None:
         if files or matrix or answers is not None:
             raise fail("--context re-renders a saved report; give no prediction files, --matrix or --answers with it.")
-        ctx = _load_context(context)
         inputs: list[Path] = [context]
     else:
         if answers is None:
@@ -89,40 +92,25 @@ def report(
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         inputs = [answers, *(files or []), *(matrix or [])]
-        from ..report._safe_io import check_outputs
-
-        check_outputs([output], inputs)  # before reading anything large
-        data = _read_data(files or [], matrix or [], true_col, pred_col)
+    # every place the report writes, before reading anything large or rendering anything
+    check_outputs(output_plan(output, out_fmt), inputs, force=force)
+    if context is not None:
+        ctx = _load_context(context)
+    else:
+        from .._readers import load_inputs
         from ..report import build_report
 
-        ctx = build_report(answers, data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+        loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col)
+        for note in loaded.notes:
+            typer.echo(f"note: {note}", err=True)
+        if loaded.mixed:
+            typer.echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
+                       "items.", err=True)
+        ctx = build_report(answers, loaded.data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                            positive_label=positive, undefined=undefined)
-    written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs)
+    written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
         typer.echo(f"wrote {path}")
-
-
-def _read_data(files: list[Path], matrices: list[Path], true_col: str, pred_col: str):  # noqa: ANN202
-    from .._readers import read_matrix, read_predictions
-
-    if files and not matrices:
-        ps = read_predictions(files, true_col=true_col, pred_col=pred_col)
-        for note in getattr(ps, "notes", []) or []:
-            typer.echo(f"note: {note}", err=True)
-        return ps
-    systems = {}
-    if files:
-        ps = read_predictions(files, true_col=true_col, pred_col=pred_col)
-        systems.update(ps.systems)
-        typer.echo("note: prediction files and matrices are mixed, so the systems are not compared on paired items.",
-                   err=True)
-    for path in matrices:
-        name = path.stem
-        i = 2
-        while name in systems:
-            name, i = f"{path.stem}-{i}", i + 1
-        systems[name] = read_matrix(path)
-    return systems
 
 
 @handle_errors
@@ -134,6 +122,7 @@ def methods(
     ),
     n_boot: int = typer.Option(2000, "--bootstrap", help="Bootstrap resamples the text announces (0: no intervals)."),
     undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+    force: bool = typer.Option(False, "--force", help="Overwrite -o if it exists."),
 ) -> None:
     """Print the methods paragraph for these answers: metrics and why, formulas, conventions (no data needed)."""
     from ..report._render import format_for
@@ -142,17 +131,17 @@ def methods(
     out_fmt = format_for(None, fmt)
     if out_fmt not in ("md", "tex", "html"):
         raise fail(f"--format must be md, tex or html for the methods paragraph; got {fmt!r}.")
-    from ._compare import CONVENTIONS
+    from .._metrics import CONVENTIONS
 
     if undefined not in CONVENTIONS:  # no data is read, so nothing else would catch it
         raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
     if output is not None:
-        check_outputs([output], [answers])
+        check_outputs([output], [answers], force=force)
     from ..report import methods_paragraph
 
     text = methods_paragraph(answers, out_fmt, bootstrap=n_boot, undefined=undefined)
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
-        write_outputs({output: text}, [answers])
+        write_outputs({output: text}, [answers], force=force)
         typer.echo(f"wrote {output}")
