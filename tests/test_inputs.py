@@ -92,4 +92,24 @@ def _break_evaluate(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(advisor._evaluate, "evaluate", boom)
 
 
+def test_an_internal_error_is_one_sentence_and_exit_1(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ADVISOR_DEBUG", raising=False)
+    _break_evaluate(monkeypatch)
+    res = cli("compute", "--matrix", _matrix(tmp_path / "m.json"))
+    assert res.exit_code == 1, (res.stderr, res.exception)
+    err = res.stderr
+    assert err.startswith("error: internal error (RuntimeError: boom)") and err.count("\n") == 1, err
+    assert "ADVISOR_DEBUG=1" in err and "report" in err and "Traceback" not in err
+    assert isinstance(res.exception, SystemExit)
+
+
+def test_advisor_debug_shows_the_exception(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADVISOR_DEBUG", "1")
+    _break_evaluate(monkeypatch)
+    res = cli("compute", "--matrix", _matrix(tmp_path / "m.json"))
+    assert res.exit_code == 1
+    assert isinstance(res.exception, RuntimeError) and str(res.exception) == "boom"
+    assert "internal error" not in res.stderr
+
+
 # -- compute's table title -----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -23,7 +24,11 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def handle_errors(fn: F) -> F:
-    """Turn expected failures into one clear sentence and exit status 2 — never a traceback."""
+    """Turn expected failures into one clear sentence and exit status 2 — never a traceback.
+
+    Anything else is a bug: one sentence naming the exception and exit status 1, or the traceback
+    when the environment variable ``ADVISOR_DEBUG`` is set (to anything but 0).
+    """
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -45,6 +50,15 @@ def handle_errors(fn: F) -> F:
             raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
+        except typer.TyperException:  # click's own usage errors (BadParameter…): click reports them
+            raise
+        except Exception as exc:  # a bug, not bad input: one sentence, unless asked for the traceback
+            if os.environ.get("ADVISOR_DEBUG", "").strip() not in ("", "0"):
+                raise
+            what = " ".join(str(exc).split())
+            what = f"{type(exc).__name__}: {what}" if what else type(exc).__name__
+            raise fail(f"internal error ({what}); please report it — set ADVISOR_DEBUG=1 to see the traceback", 1) \
+                from None
 
     return wrapper  # type: ignore[return-value]
 
