@@ -113,3 +113,16 @@ def test_advisor_debug_shows_the_exception(cli, tmp_path: Path, monkeypatch: pyt
 
 
 # -- compute's table title -----------------------------------------------------------------------------
+def test_compute_title_says_one_item_and_quotes_labels_with_commas(cli, tmp_path: Path) -> None:
+    f = write_table(tmp_path / "s.csv", {"y_true": ["a, b"], "y_pred": ["c d"]})
+    res = cli("compute", f)
+    assert res.exit_code == 0, res.stderr
+    assert "1 items" not in res.stdout and "n = 1 item " in res.stdout
+    assert "'a, b'" in res.stdout and "'c d'" in res.stdout
+
+
+def test_compute_title_leaves_plain_labels_alone(cli, tmp_path: Path) -> None:
+    f = write_table(tmp_path / "s.csv", {"y_true": ["a", "b", "a"], "y_pred": ["a", "b", "b"]})
+    res = cli("compute", f)
+    assert res.exit_code == 0, res.stderr
+    assert "n = 3 items" in res.stdout and "(a, b)" in res.stdout

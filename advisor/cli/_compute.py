@@ -114,6 +114,18 @@ def _intervals(
     return out
 
 
+def _label_text(label: Any) -> str:
+    """A class label as shown in a list: quoted (``'a, b'``) when a comma, space or quote would blur it.
+
+    >>> _label_text("cat"), _label_text(3), _label_text("a, b"), _label_text("")
+    ('cat', '3', "'a, b'", "''")
+    """
+    text = str(label)
+    if text == "" or text != text.strip() or any(c in text for c in ",'\"…") or any(c.isspace() for c in text):
+        return repr(text)
+    return text
+
+
 def _fmt(value: Any) -> str:
     from .._format import format_number
 
@@ -134,9 +146,10 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
     # piped output is not cut to 80 columns: the table keeps its natural width
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     k = len(ev.labels)
-    labels = escape(", ".join(str(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
-    pos = f" · positive class {escape(str(ev.positive_label))}" if ev.positive_label is not None else ""
-    table = Table(title=f"n = {ev.n:g} items · {k} classes ({labels}){pos}", title_justify="left")
+    labels = escape(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
+    pos = f" · positive class {escape(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
+    items = "item" if ev.n == 1 else "items"
+    table = Table(title=f"n = {ev.n:g} {items} · {k} classes ({labels}){pos}", title_justify="left")
     table.add_column("metric", no_wrap=True)
     for name in ev.systems:
         table.add_column(escape(name), justify="right", no_wrap=True)
