@@ -58,7 +58,7 @@ def end_to_end(folder: Path, files: list[Path], fmt: str) -> float:
     out = folder / f"report.{fmt}"
     cmd = [sys.executable, "-c", "from advisor.cli import main; main()", "report",
            "--answers", str(folder / "answers.yaml"), *map(str, files), "-o", str(out),
-           "--bootstrap", "2000", "--seed", "1"]
+           "--bootstrap", "2000", "--seed", "1", "--force"]  # repeated runs write the same file
     t = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True)
     return time.perf_counter() - t
