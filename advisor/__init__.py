@@ -48,6 +48,7 @@ _LAZY: dict[str, str] = {
     "evaluate": "._evaluate",
     "get_catalogue": ".catalogue",
     "load_answers": ".questionnaire",
+    "load_inputs": "._readers",
     "methods_paragraph": ".report",
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -63,25 +61,11 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _clean(obj: Any) -> Any:
-    """JSON-safe copy: NaN → null, ±inf → "inf"/"-inf", numpy scalars/arrays → Python."""
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if hasattr(obj, "tolist") and not isinstance(obj, (str, bytes)):
-        return _clean(obj.tolist())
-    if isinstance(obj, float):
-        if math.isnan(obj):
-            return None
-        if math.isinf(obj):
-            return "inf" if obj > 0 else "-inf"
-    return obj
-
-
 def to_json(obj: Any) -> str:
-    """Strict JSON text (no NaN/Infinity literals)."""
-    return json.dumps(_clean(obj), indent=2, ensure_ascii=False, allow_nan=False)
+    """Strict JSON text (no NaN/Infinity literals): :func:`advisor._jsonio.dumps`."""
+    from .._jsonio import dumps
+
+    return dumps(obj)
 
 
 def echo_json(obj: Any) -> None:
