@@ -82,10 +82,10 @@ def trials_and_probabilities(masses: np.ndarray, what: str) -> tuple[int, np.nda
     """Number of multinomial trials, cell probabilities and the scale back to the observed mass."""
     total = float(masses.sum())
     trials = int(round(total))
-    if trials < 1:
+    if trials < 2:
         raise InputError(
             f"{what} holds a total mass of {total:g}; the bootstrap resamples items and needs counts "
-            "(a total of at least 1 item), not proportions."
+            "of at least 2 items, not proportions (a matrix of shares carries no sample size)."
         )
     p = masses.reshape(-1) / total
     return trials, p / p.sum(), total / trials

@@ -361,15 +361,30 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
     return cm
 
 
+def _check_json_counts(p: Path, rows: Any) -> None:
+    """Counts in JSON must be numbers: ``"2"`` or ``true`` are refused rather than silently converted."""
+    if not isinstance(rows, list):
+        return  # the matrix constructor reports the shape
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row if isinstance(row, list) else []):
+            if isinstance(cell, bool) or not isinstance(cell, (int, float)):
+                raise InputError(f"{p}: the count at row {i + 1}, column {j + 1} is {cell!r}; counts must be numbers.")
+
+
 def _matrix_json(p: Path) -> ConfusionMatrix:
     try:
         data = json.loads(p.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as exc:
         raise InputError(f"{p} is not valid JSON ({exc.msg} at line {exc.lineno}).") from None
-    if isinstance(data, list):
-        return ConfusionMatrix(data)
     if isinstance(data, dict) and "matrix" in data:
+        labels = data.get("labels")
+        if labels is not None and not isinstance(labels, list):
+            raise InputError(f'{p}: "labels" must be a list with one label per row; got {type(labels).__name__}.')
+        _check_json_counts(p, data["matrix"])
         return ConfusionMatrix.from_dict(data)
+    if isinstance(data, list):
+        _check_json_counts(p, data)
+        return ConfusionMatrix(data)
     raise InputError('a confusion matrix in JSON is {"labels": [...], "matrix": [[...], ...]} or a list of lists.')
 
 

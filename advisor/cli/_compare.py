@@ -131,6 +131,9 @@ def register(app: typer.Typer) -> None:
         columns = {"true_col": true_col, "pred_col": pred_col}
         predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
         joint = predictions.joint
+        if len(joint.systems) < 2:
+            raise fail(f"compare needs at least two systems (prediction files) on the same items; got "
+                       f"{len(joint.systems)}. For one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
         with progress_callback("paired bootstrap") as progress:
             comparison = compare_joint(
