@@ -51,3 +51,13 @@ def test_matrix_json_is_not_coerced(tmp_path, doc, match) -> None:
     res = runner.invoke(app, ["compute", "--matrix", str(f)])
     assert res.exit_code == 2
     assert f.read_bytes() == before
+
+
+def test_positive_on_a_multiclass_task_is_explained(tmp_path) -> None:
+    f = tmp_path / "three.csv"
+    f.write_text("y_true,y_pred\na,a\nb,b\nc,a\nc,c\n")
+    res = runner.invoke(app, ["compute", str(f), "--positive", "c", "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert "precision" not in data["metrics"]["three"]  # binary metrics need two classes
+    assert any("per-class" in note for note in data["notes"])

@@ -73,6 +73,9 @@ def compute(
     systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
     ev = evaluate(systems, metrics=ids, positive_label=positive, beta=beta, undefined=undefined,
                   probabilities=probabilities)
+    if ev.positive_label is not None and len(ev.labels) != 2:
+        notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
+                         f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
 
     # -- uncertainty: --bootstrap N --confidence C --seed S ----------------------------------------
     intervals = None
