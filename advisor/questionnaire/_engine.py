@@ -299,7 +299,7 @@ class _Run:
         return out
 
     def conflict_warning(self, kept: list[_Active], dropped: list[_Active]) -> None:
-        lost = "; ".join(f"{a.term.label} ({a.kind}d by rule {a.rule.id}: {a.term.why})" for a in dropped)
+        lost = "; ".join(f"{a.term.label} ({a.kind}d because {a.term.why})" for a in dropped)
         keep = ", ".join(sorted({f"{a.term.label}" for a in kept})) or "nothing"
         self.warn("conflicting_requirements", (
             f"No metric in the catalogue meets all requirements at once; dropped the least important: "
@@ -365,8 +365,8 @@ class _Run:
         score = ranked[0][1]
         runner = (f" The runner-up is {ranked[1][0].name} (score {ranked[1][1]:g})." if len(ranked) > 1 else "")
         suggested = [r.id for r in fired for s in r.primary if s.metric == m.id and holds(s.when, self.facts)]
-        why = (f" It is also the metric the papers name for this situation (rule {', '.join(suggested)})."
-               if suggested else "")
+        # the rule ids stay in the structured rationale (entry.rule); the prose names no internals
+        why = " It is also the metric the papers name for this situation." if suggested else ""
         reason = (
             f"{m.name} matches the properties asked for best (score {score:g}, the weighted count of preferred "
             "properties it verifiably has among those meeting the requirements) — "
@@ -446,7 +446,7 @@ class _Run:
                     parts += [f"{_phrase(m, a.term, self.k)}, but {a.term.why}" for a in hits]
                 if d.reason:
                     parts.append(_render(d.reason, ctx))
-                reason = "; ".join(parts) + f" (rule {r.id}; {r.source}). Use {self.primary.name} instead."
+                reason = "; ".join(parts) + f" ({r.source}). Use {self.primary.name} instead."
                 if m.id not in out:
                     out[m.id] = Advice(metric=m.id, name=m.name, reason=reason)
         return list(out.values())
