@@ -56,8 +56,8 @@ def ask(
     out: Path = typer.Option(Path("answers.yaml"), "--out", "-o", help="Where to save the answers (YAML)."),
     data: Optional[list[Path]] = typer.Option(None, "--data", show_default=False, help=_DATA_HELP),
     matrix: Optional[list[Path]] = typer.Option(None, "--matrix", show_default=False, help=_MATRIX_HELP),
-    true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column [y_true]."),
-    pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column [y_pred]."),
+    true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column (default y_true)."),
+    pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred)."),
     force: bool = typer.Option(False, "--force", help="Overwrite --out if it exists."),
 ) -> None:
     """Describe your evaluation situation, question by question, and get a justified metric choice.
@@ -102,8 +102,8 @@ def recommend(
     answers: Path = typer.Option(..., "--answers", "-a", help="Answers file (YAML or JSON), e.g. from `advisor ask`."),
     data: Optional[list[Path]] = typer.Option(None, "--data", show_default=False, help=_DATA_HELP),
     matrix: Optional[list[Path]] = typer.Option(None, "--matrix", show_default=False, help=_MATRIX_HELP),
-    true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column [y_true]."),
-    pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column [y_pred]."),
+    true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column (default y_true)."),
+    pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Recommend a primary metric, what to report beside it and what to avoid — with reasons."""
