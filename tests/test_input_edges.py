@@ -61,3 +61,29 @@ def test_positive_on_a_multiclass_task_is_explained(tmp_path) -> None:
     data = json.loads(res.stdout)
     assert "precision" not in data["metrics"]["three"]  # binary metrics need two classes
     assert any("per-class" in note for note in data["notes"])
+
+
+def test_compute_table_shows_the_per_class_results(tmp_path) -> None:
+    # the README promises a per-class table; it used to appear only with --json
+    f = tmp_path / "sys.csv"
+    f.write_text("y_true,y_pred\nneg,neg\nneg,pos\npos,pos\npos,pos\npos,neg\n")
+    res = runner.invoke(app, ["compute", str(f), "--positive", "pos"])
+    assert res.exit_code == 0
+    assert "per class" in res.stdout and "specificity" in res.stdout
+    per = advisor.per_class(advisor.read_predictions([f]).systems["sys"])
+    assert f"{per['pos']['recall']:.4f}" in res.stdout and f"{per['neg']['precision']:.4f}" in res.stdout
+
+
+def test_compare_table_shows_paired_differences_and_a_readable_agreement(tmp_path) -> None:
+    rows = ["y_true,y_pred"] + [f"{t},{p}" for t, p in zip("aabbccaabbcc", "aabbccabbbca")]
+    (tmp_path / "good.csv").write_text("\n".join(rows) + "\n")
+    rows_bad = ["y_true,y_pred"] + [f"{t},{p}" for t, p in zip("aabbccaabbcc", "abcabcabcabc")]
+    (tmp_path / "weak.csv").write_text("\n".join(rows_bad) + "\n")
+    res = runner.invoke(app, ["compare", str(tmp_path / "good.csv"), str(tmp_path / "weak.csv"),
+                              "--bootstrap", "200", "--seed", "3"])
+    assert res.exit_code == 0
+    assert "good − weak" in res.stdout and "P(good better)" in res.stdout
+    assert "least agreeing metric" in res.stdout  # > 8 metrics: a summary, not a 19-column matrix
+    narrow = runner.invoke(app, ["compare", str(tmp_path / "good.csv"), str(tmp_path / "weak.csv"),
+                                 "--bootstrap", "200", "--seed", "3", "--metrics", "accuracy,mcc"])
+    assert narrow.exit_code == 0 and "Kendall τ_b above" in narrow.stdout

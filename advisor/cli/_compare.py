@@ -82,24 +82,59 @@ def render(comparison: Comparison) -> None:
                 _fmt(r.p_first, 3), "yes" if name in mc.winners else "",
             )
         console.print(table)
+        for pair in mc.pairs:  # paired differences: the question a comparison is asked to answer
+            d = pair.difference
+            console.print(
+                f"  {pair.a} − {pair.b}: {_fmt(d.estimate)} [{_fmt(d.low)}, {_fmt(d.high)}], "
+                f"P({pair.a} better) = {_fmt(pair.p_a_better, 3)}", markup=False,
+            )
         if mc.winners:
             console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}", markup=False)
+    _render_agreement(console, comparison)
+
+
+_MAX_MATRIX_METRICS = 8
+
+
+def _render_agreement(console: Any, comparison: Comparison) -> None:
+    """The metrics × metrics agreement matrix when it fits; otherwise one summary row per metric."""
+    from rich.markup import escape
+    from rich.table import Table
+
     ra = comparison.ranking_agreement
-    if len(ra.metrics) > 1:
+    m = len(ra.metrics)
+    if m <= 1:
+        return
+    if m <= _MAX_MATRIX_METRICS:
         console.print("ranking agreement between metrics: Spearman ρ below the diagonal, Kendall τ_b above")
         table = Table()
         table.add_column("metric")
-        for i in range(len(ra.metrics)):
+        for i in range(m):
             table.add_column(str(i + 1), justify="right")
         for i, mid in enumerate(ra.metrics):
             cells = []
-            for j in range(len(ra.metrics)):
+            for j in range(m):
                 v = ra.spearman[i][j] if j < i else ra.kendall[i][j] if j > i else None
                 cells.append("·" if i == j else ("–" if v is None else f"{v:.2f}"))
-            table.add_row(f"{i + 1} {mid}", *cells)
-        console.print(table)
-        if ra.note:
-            console.print(f"note: {ra.note}")
+            table.add_row(f"{i + 1} {escape(mid)}", *cells)
+    else:  # a 21 × 21 matrix does not fit a terminal: summarise each metric's agreement instead
+        console.print(f"ranking agreement between the {m} metrics (Kendall τ_b of their system rankings; "
+                      "the full matrix is in --json):")
+        table = Table()
+        table.add_column("metric")
+        table.add_column("mean τ_b", justify="right")
+        table.add_column("least agreeing metric (τ_b)")
+        for i, mid in enumerate(ra.metrics):
+            others = [(ra.kendall[i][j], ra.metrics[j]) for j in range(m) if j != i and ra.kendall[i][j] is not None]
+            if not others:
+                table.add_row(escape(mid), "–", "–")
+                continue
+            mean = sum(v for v, _ in others) / len(others)
+            low_v, low_m = min(others)
+            table.add_row(escape(mid), f"{mean:.2f}", f"{escape(low_m)} ({low_v:.2f})")
+    console.print(table)
+    if ra.note:
+        console.print(f"note: {ra.note}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

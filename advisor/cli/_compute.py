@@ -164,6 +164,7 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         table.add_row(m, *(escape(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
                       _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
+    _print_per_class(console, ev)
     if intervals:
         console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
                       "own (use advisor compare for paired differences).", style="dim", markup=False)
@@ -179,6 +180,30 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         console.print(f"  • {line}", markup=False)
     if len(lines) > _MAX_UNDEFINED_LINES:
         console.print(f"  … and {len(lines) - _MAX_UNDEFINED_LINES} more (see --json).")
+
+
+_PER_CLASS_COLUMNS = ("support", "predicted", "precision", "recall", "f1", "specificity")
+_MAX_PER_CLASS_ROWS = 30
+
+
+def _print_per_class(console: Any, ev: Evaluation) -> None:
+    """One per-class table per system (all fields are in --json); long label sets are cut with a note."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    for name in ev.systems:
+        rows = list(ev.per_class[name].items())
+        table = Table(title=f"per class · {escape(name)}", title_justify="left")
+        table.add_column("class", no_wrap=True)
+        for col in _PER_CLASS_COLUMNS:
+            table.add_column(col, justify="right", no_wrap=True)
+        for label, row in rows[:_MAX_PER_CLASS_ROWS]:
+            marker = " (positive)" if ev.positive_label is not None and str(label) == str(ev.positive_label) else ""
+            cells = [f"{row[c]:g}" if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
+            table.add_row(escape(str(label)) + marker, *cells)
+        console.print(table)
+        if len(rows) > _MAX_PER_CLASS_ROWS:
+            console.print(f"  … {len(rows) - _MAX_PER_CLASS_ROWS} more classes (see --json).", style="dim")
 
 
 def _undefined_lines(ev: Evaluation) -> list[str]:
