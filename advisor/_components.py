@@ -222,7 +222,7 @@ def _harmonic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 def _near_zero(s: _Stats, x: np.ndarray) -> np.ndarray:
     """``x == 0`` up to the engine's count tolerance (n·1e-12), whatever the unit of the counts."""
-    return np.abs(x) <= _TOL * np.maximum(s.nk, 1.0)
+    return np.abs(x) <= _TOL * s.nk  # as ratio(): relative to n, so scaling all counts changes nothing
 
 
 def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["format_number"]
+__all__ = ["format_count", "format_number"]
 
 
 def format_number(
@@ -37,3 +37,15 @@ def format_number(
     if s.startswith("-") and float(s) == 0:
         s = s[1:]
     return s
+
+
+def format_count(value: Any) -> str:
+    """Counts: integers without decimals (no exponent however large), fractional masses with two.
+
+    >>> format_count(1234567.0), format_count(2.5), format_count(None)
+    ('1234567', '2.50', 'n/a')
+    """
+    if value is None:
+        return "n/a"
+    v = float(value)
+    return f"{v:.0f}" if v.is_integer() else f"{v:.2f}"

@@ -75,16 +75,26 @@ def test_compute_table_shows_the_per_class_results(tmp_path) -> None:
 
 
 def test_compare_table_shows_paired_differences_and_a_readable_agreement(tmp_path) -> None:
-    rows = ["y_true,y_pred"] + [f"{t},{p}" for t, p in zip("aabbccaabbcc", "aabbccabbbca")]
-    (tmp_path / "good.csv").write_text("\n".join(rows) + "\n")
-    rows_bad = ["y_true,y_pred"] + [f"{t},{p}" for t, p in zip("aabbccaabbcc", "abcabcabcabc")]
-    (tmp_path / "weak.csv").write_text("\n".join(rows_bad) + "\n")
-    res = runner.invoke(app, ["compare", str(tmp_path / "good.csv"), str(tmp_path / "weak.csv"),
-                              "--bootstrap", "200", "--seed", "3"])
+    truth = "aabbccaabbcc"
+    for name, pred in {"good": "aabbccabbbca", "weak": "abcabcabcabc", "mid": "aabbcaabcbcc"}.items():
+        rows = ["y_true,y_pred"] + [f"{t},{p}" for t, p in zip(truth, pred)]
+        (tmp_path / f"{name}.csv").write_text("\n".join(rows) + "\n")
+    files = [str(tmp_path / f"{n}.csv") for n in ("good", "weak", "mid")]
+    res = runner.invoke(app, ["compare", *files, "--bootstrap", "200", "--seed", "3"])
     assert res.exit_code == 0
     text = " ".join(res.stdout.split())  # Rich wraps lines at the terminal width
     assert "good − weak" in text and "P(good better)" in text
     assert "least agreeing metric" in text  # > 8 metrics: a summary, not a 19-column matrix
-    narrow = runner.invoke(app, ["compare", str(tmp_path / "good.csv"), str(tmp_path / "weak.csv"),
-                                 "--bootstrap", "200", "--seed", "3", "--metrics", "accuracy,mcc"])
+    narrow = runner.invoke(app, ["compare", *files, "--bootstrap", "200", "--seed", "3", "--metrics", "accuracy,mcc"])
     assert narrow.exit_code == 0 and "Kendall τ_b above" in " ".join(narrow.stdout.split())
+    two = runner.invoke(app, ["compare", *files[:2], "--bootstrap", "200", "--seed", "3"])
+    assert two.exit_code == 0  # two systems: every coefficient is ±1, so only the note is printed
+    assert "least agreeing" not in two.stdout and "single comparison" in " ".join(two.stdout.split())
+
+
+def test_per_class_counts_print_in_full(tmp_path) -> None:
+    f = tmp_path / "big.json"
+    f.write_text(json.dumps({"labels": ["x", "y"], "matrix": [[1234567, 3], [5, 7654321]]}))
+    res = runner.invoke(app, ["compute", "--matrix", str(f)])
+    assert res.exit_code == 0
+    assert "1234570" in res.stdout and "7654326" in res.stdout and "e+06" not in res.stdout

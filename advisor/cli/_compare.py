@@ -61,10 +61,12 @@ def render(comparison: Comparison) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from .._format import format_count
+
     console = Console()
     pct = f"{comparison.confidence:.0%}"
     console.print(
-        f"{len(comparison.systems)} systems, {comparison.n:g} items, {comparison.n_resamples} paired bootstrap "
+        f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
         f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
         + (f", seed {comparison.seed}" if comparison.seed is not None else "")
     )
@@ -105,6 +107,9 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
     m = len(ra.metrics)
     if m <= 1:
         return
+    if len(comparison.systems) < 3 and ra.note:  # every coefficient is ±1 or undefined: the note says it all
+        console.print(f"ranking agreement: {ra.note}", markup=False)
+        return
     if m <= _MAX_MATRIX_METRICS:
         console.print("ranking agreement between metrics: Spearman ρ below the diagonal, Kendall τ_b above")
         table = Table()
@@ -131,7 +136,9 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
                 continue
             mean = sum(v for v, _ in others) / len(others)
             low_v, low_m = min(others)
-            table.add_row(escape(mid), f"{mean:.2f}", f"{escape(low_m)} ({low_v:.2f})")
+            least = "– (agrees with every metric alike)" if low_v == max(v for v, _ in others) else \
+                f"{escape(low_m)} ({low_v:.2f})"
+            table.add_row(escape(mid), f"{mean:.2f}", least)
     console.print(table)
     if ra.note:
         console.print(f"note: {ra.note}", markup=False)

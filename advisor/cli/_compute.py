@@ -152,7 +152,9 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
     labels = escape(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
     pos = f" · positive class {escape(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
     items = "item" if ev.n == 1 else "items"
-    table = Table(title=f"n = {ev.n:g} {items} · {k} classes ({labels}){pos}", title_justify="left")
+    from .._format import format_count
+
+    table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
     table.add_column("metric", no_wrap=True)
     for name in ev.systems:
         table.add_column(escape(name), justify="right", no_wrap=True)
@@ -164,12 +166,12 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         table.add_row(m, *(escape(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
                       _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
-    _print_per_class(console, ev)
     if intervals:
         console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
                       "own (use advisor compare for paired differences).", style="dim", markup=False)
     console.print("majority / prevalence: the metric for a constant majority-class predictor and for random "
                   "predictions matching the class sizes.", style="dim")
+    _print_per_class(console, ev)
     lines = _undefined_lines(ev)
     if not lines:
         console.print(f"No undefined values in the systems' metrics (convention: {ev.convention}; it also "
@@ -191,15 +193,18 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from .._format import format_count
+
     for name in ev.systems:
         rows = list(ev.per_class[name].items())
         table = Table(title=f"per class · {escape(name)}", title_justify="left")
         table.add_column("class", no_wrap=True)
         for col in _PER_CLASS_COLUMNS:
             table.add_column(col, justify="right", no_wrap=True)
-        for label, row in rows[:_MAX_PER_CLASS_ROWS]:
-            marker = " (positive)" if ev.positive_label is not None and str(label) == str(ev.positive_label) else ""
-            cells = [f"{row[c]:g}" if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
+        # rows follow ev.labels (the JSON keys are label strings, so compare the labels themselves)
+        for label, (_, row) in list(zip(ev.labels, rows))[:_MAX_PER_CLASS_ROWS]:
+            marker = " (positive)" if ev.positive_label is not None and label == ev.positive_label else ""
+            cells = [format_count(row[c]) if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
             table.add_row(escape(str(label)) + marker, *cells)
         console.print(table)
         if len(rows) > _MAX_PER_CLASS_ROWS:

@@ -96,11 +96,14 @@ def _phrase(metric: MetricRecord, term: PropertyTerm, k: int | None) -> str:
     ok, _, claim = _claim(metric, term, k)
     if claim is None:
         return f"{term.label} is not stated in the catalogue"
+    label = term.label
     if term.detail is not None and claim.status in ("holds", "binary_only"):
-        cc = claim.chance_correction
-        word = f"holds but not {term.detail}" if not ok else f"holds ({term.detail})"
-        if cc is None and not ok:
-            word = f"holds, {term.detail} not stated"
+        # the detail is said once, in the verdict: "chance correction (PV) holds, but not strictly"
+        label = term.model_copy(update={"detail": None}).label
+        adverb = {"strict": "strictly", "complete": "completely"}.get(term.detail, term.detail)
+        word = f"holds {adverb}" if ok else f"holds, but not {adverb}"
+        if claim.chance_correction is None and not ok:
+            word = f"holds; whether {adverb} is not stated"
     else:
         word = _STATUS_WORDS.get(claim.status, claim.status)
         if claim.status == "binary_only" and k == 2:
@@ -108,7 +111,7 @@ def _phrase(metric: MetricRecord, term: PropertyTerm, k: int | None) -> str:
         if claim.status == "conditional" and claim.condition:
             word = f"holds only if {claim.condition}"
     checked = "verified" if claim.verified else "not verified by the checker"
-    return f"{term.label} {word} ({claim.source}; {checked})"
+    return f"{label} {word} ({claim.source}; {checked})"
 
 
 def _satisfies(m: MetricRecord, a: _Active, k: int | None, trust_claims: bool) -> bool:
@@ -299,7 +302,8 @@ class _Run:
         return out
 
     def conflict_warning(self, kept: list[_Active], dropped: list[_Active]) -> None:
-        lost = "; ".join(f"{a.term.label} ({a.kind}d because {a.term.why})" for a in dropped)
+        verb = {"require": "required", "prefer": "preferred", "forbid": "forbidden"}
+        lost = "; ".join(f"{a.term.label} ({verb.get(a.kind, a.kind)} because {a.term.why})" for a in dropped)
         keep = ", ".join(sorted({f"{a.term.label}" for a in kept})) or "nothing"
         self.warn("conflicting_requirements", (
             f"No metric in the catalogue meets all requirements at once; dropped the least important: "

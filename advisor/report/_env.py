@@ -64,11 +64,10 @@ def anchor(key: Any) -> Markup:
 
 
 def fmt_count(value: Any) -> str:
-    """Counts: integers without decimals, fractional masses with two."""
-    if value is None:
-        return "n/a"
-    v = float(value)
-    return f"{v:.0f}" if v.is_integer() else f"{v:.2f}"
+    """Counts as the reports print them (:func:`advisor._format.format_count`)."""
+    from .._format import format_count
+
+    return format_count(value)
 
 
 def _make_finalize(escape: Callable[[object], str]) -> Callable[[Any], Any]:
