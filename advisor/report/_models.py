@@ -1,6 +1,6 @@
 """The report context: everything the templates need, already computed, as pydantic models.
 
-A :class:`ReportContext` is JSON-serialisable (``context.model_dump_json()``) and can be loaded back
+A :class:`ReportContext` is JSON-serialisable (``render_report(ctx, "json", path)``, strict JSON with ±inf as "inf") and can be loaded back
 (``ReportContext.model_validate_json(text)``) to re-render a report in another format without
 recomputing anything. Labels and system names are stored as display strings; every string that came
 from the user is escaped by the renderer, never here.

@@ -32,6 +32,16 @@ EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".
               ".pdf": "pdf", ".json": "json"}
 
 
+
+def _context_json(ctx: ReportContext) -> str:
+    """The context as strict JSON (:mod:`advisor._jsonio`): ±inf survive as "inf", undefined is null.
+
+    pydantic's own JSON would write an infinite LR+ as null, which would read back as undefined.
+    """
+    from .._jsonio import dumps
+
+    return dumps(ctx.model_dump()) + "\n"
+
 def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
     """The output format: ``fmt`` if given, else from the file extension."""
     if fmt is not None:
@@ -265,7 +275,7 @@ def render_files(
     out = Path(out_path)
     files: dict[Path, bytes | str] = {}
     if fmt == "json":
-        files[out] = ctx.model_dump_json(indent=2) + "\n"
+        files[out] = _context_json(ctx)
         return files
     if fmt in ("html", "pdf"):
         view = _view(ctx, ("svg",) if figures else ())
@@ -292,7 +302,7 @@ def render_text(ctx: ReportContext, fmt: str, *, fragment: bool = False) -> str 
     """The main document alone (no figure files for Markdown/LaTeX): text, or PDF bytes."""
     fmt = format_for(None, fmt)
     if fmt == "json":
-        return ctx.model_dump_json(indent=2) + "\n"
+        return _context_json(ctx)
     if fmt in ("html", "pdf"):
         view = _view(ctx, ("svg",))
         html = _html(ctx, view, for_print=fmt == "pdf")
