@@ -30,12 +30,13 @@ Decisions
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
+from ._components import ValuesMapping
 from ._confusion import ConfusionMatrix, Label
 from ._exceptions import InputError
 from ._metrics import MetricResult, compute_metrics, evaluate_batch
@@ -229,7 +230,7 @@ def bca_levels(
 # ----------------------------------------------------------------------------------------------
 # Result
 # ----------------------------------------------------------------------------------------------
-class BootstrapResult(Mapping[str, dict[str, float]]):
+class BootstrapResult(ValuesMapping):
     """Mapping metric id → ``{"estimate", "low", "high"}`` plus how the intervals were made.
 
     Attributes
@@ -269,15 +270,6 @@ class BootstrapResult(Mapping[str, dict[str, float]]):
         self.std_error = std_error
         self.estimates = estimates
         self.resamples = resamples
-
-    def __getitem__(self, key: str) -> dict[str, float]:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
 
     def __repr__(self) -> str:
         return (

@@ -52,7 +52,22 @@ class UndefinedValue:
         }
 
 
-class MetricResult(Mapping[str, Any]):
+class ValuesMapping(Mapping[str, Any]):
+    """Read-only mapping over ``self._values``: the shared base of advisor's result objects."""
+
+    _values: dict[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+class MetricResult(ValuesMapping):
     """Mapping metric id → value (a float, or an array for batched input) plus provenance.
 
     Attributes
@@ -82,15 +97,6 @@ class MetricResult(Mapping[str, Any]):
         self.labels = labels
         self.positive_label = positive_label
         self.beta = beta
-
-    def __getitem__(self, key: str) -> Any:
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
