@@ -1,11 +1,40 @@
-"""How advisor prints a number: one rule for the terminal tables, the report and its tests."""
+r"""How advisor prints numbers and user-supplied text: one rule for the terminal, the report and its tests.
+
+Numbers: :func:`format_number`, :func:`format_count`.
+
+Escaping of user-supplied text for every output format.
+
+Every string that did not come from advisor itself (class labels, system names, titles, notes,
+file names) passes through one of these functions before it reaches a document. The Jinja
+environments apply them automatically to every ``{{ … }}`` whose value is not explicitly marked
+safe (see :mod:`advisor.report._env`), so a template cannot forget.
+
+>>> latex_escape(r"\input{/etc/passwd} 50% & <b>")
+'\\textbackslash{}input\\{/etc/passwd\\} 50\\% \\& \\textless{}b\\textgreater{}'
+>>> markdown_escape("<script>alert(1)</script> a|b")
+'\\<script\\>alert(1)\\</script\\> a\\|b'
+>>> html_escape('<a href="x">')
+'&lt;a href=&#34;x&#34;&gt;'
+"""
 
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from typing import Any
 
-__all__ = ["format_count", "format_number"]
+from markupsafe import escape as _html_escape
+
+__all__ = [
+    "format_count",
+    "format_number",
+    "html_escape",
+    "latex_escape",
+    "markdown_code",
+    "markdown_escape",
+    "safe_filename",
+]
 
 
 def format_number(
@@ -49,3 +78,113 @@ def format_count(value: Any) -> str:
         return "n/a"
     v = float(value)
     return f"{v:.0f}" if v.is_integer() else f"{v:.2f}"
+
+# LaTeX special characters (text mode). Order matters only for the backslash, handled per character.
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"$\$$",  # text-mode \$ needs the TS1 font (bitmap) under pdflatex's default OT1
+    "&": r"\&",
+    "%": r"\%",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    '"': r"{\ttfamily\char34}",
+    "\n": " ",
+    "\r": " ",
+    "\t": " ",
+}
+
+# Non-Latin-1 characters that pdflatex's default set-up cannot typeset from UTF-8 input: spelled
+# out in math mode or as text commands.
+_LATEX_UNICODE = {
+    "≥": r"$\geq$", "≤": r"$\leq$", "≠": r"$\neq$", "≈": r"$\approx$", "±": r"$\pm$",
+    "×": r"$\times$", "·": r"$\cdot$", "−": r"$-$", "→": r"$\rightarrow$", "←": r"$\leftarrow$",
+    "∞": r"$\infty$", "∑": r"$\sum$", "√": r"$\surd$", "∈": r"$\in$", "⊂": r"$\subset$",
+    "α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$", "δ": r"$\delta$", "ε": r"$\varepsilon$",
+    "κ": r"$\kappa$", "λ": r"$\lambda$", "μ": r"$\mu$", "π": r"$\pi$", "ρ": r"$\rho$",
+    "σ": r"$\sigma$", "τ": r"$\tau$", "φ": r"$\phi$", "χ": r"$\chi$", "ω": r"$\omega$",
+    "Ω": r"$\Omega$", "Σ": r"$\Sigma$", "Δ": r"$\Delta$",
+    "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "…": r"\ldots{}",
+    "\u00a0": "~", "•": r"$\bullet$", "✓": "yes", "✗": "no",
+    "₀": r"$_0$", "₁": r"$_1$", "₂": r"$_2$", "ₑ": r"$_e$", "ᵢ": r"$_i$", "²": r"$^2$",
+    "ʳ": r"$^r$", "§": r"$\S$", "¶": r"$\P$", "°": r"$^\circ$", "µ": r"$\mu$", "¬": r"$\neg$",
+    "©": "(c)", "½": r"$\frac12$", "¼": r"$\frac14$", "¾": r"$\frac34$", "¹": r"$^1$",
+    "³": r"$^3$", "«": r"$\ll$", "»": r"$\gg$", "£": "GBP", "÷": r"$\div$", "¡": "!`",
+    "¿": "?`", "¦": r"$|$", "¯": r"$^-$", "´": "'", "¸": ",", "¨": r"\"{}", "ª": r"$^a$", "º": r"$^o$",
+    "Þ": "Th", "þ": "th", "Ð": "D", "ð": "d", "ł": r"\l{}", "Ł": r"\L{}", "œ": r"\oe{}", "Œ": r"\OE{}",
+    "®": "(R)", "¢": "c", "¥": "Y", "¤": "[U+00A4]", "\u00ad": "",
+}
+
+# Markdown (CommonMark) punctuation that can start markup inline or inside a table cell.
+_MD_SPECIAL = set("\\`*_{}[]<>#|$~&!")
+
+
+def latex_escape(text: object) -> str:
+    """Escape ``text`` for LaTeX text mode (pdflatex, default OT1/UTF-8 set-up).
+
+    Every LaTeX special character becomes a command that prints it; characters outside Latin-1
+    that pdflatex cannot typeset are spelled out (``≥`` → ``$\\geq$``) or, when unknown, replaced
+    by ``[U+XXXX]`` so compilation never fails on a label.
+    """
+    out: list[str] = []
+    for ch in str(text):
+        if ch in _LATEX_SPECIAL:
+            out.append(_LATEX_SPECIAL[ch])
+        elif ord(ch) < 0x80:
+            out.append(ch if ch.isprintable() else " ")
+        elif not ch.isprintable() and ch != "\u00a0":
+            out.append(" ")
+        elif ch in _LATEX_UNICODE:
+            out.append(_LATEX_UNICODE[ch])
+        elif ord(ch) <= 0xFF and unicodedata.category(ch)[0] == "L":
+            out.append(ch)  # Latin-1 letters: the utf8 input encoding builds them from OT1 accents
+        else:
+            decomposed = unicodedata.normalize("NFKD", ch)
+            base = "".join(c for c in decomposed if ord(c) < 0x80 and c.isalnum())
+            out.append(base if base else f"[U+{ord(ch):04X}]")
+    return "".join(out)
+
+
+def markdown_escape(text: object) -> str:
+    """Escape ``text`` for CommonMark inline content, table cells included.
+
+    Punctuation that could open markup (emphasis, links, raw HTML, math, tables) is
+    backslash-escaped; line breaks become spaces so a label cannot break a table row.
+    """
+    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
+
+
+def html_escape(text: object) -> str:
+    """Escape ``text`` for HTML element content and attribute values."""
+    return str(_html_escape(str(text)))
+
+
+def markdown_code(text: object) -> str:
+    """``text`` as a CommonMark code span: shown literally, fenced by more backticks than it contains.
+
+    >>> markdown_code("advisor compute --seed 1"), markdown_code("a`b")
+    ('`advisor compute --seed 1`', '`` a`b ``')
+    """
+    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    runs = [len(r) for r in re.findall(r"`+", s)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if runs or s.startswith(" ") or s.endswith(" ") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def safe_filename(text: object, default: str = "item") -> str:
+    """A file-name fragment derived from user text: ASCII letters, digits, ``-`` and ``_`` only.
+
+    >>> safe_filename("../../etc/passwd")
+    'etc-passwd'
+    """
+    s = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
+    s = re.sub(r"[^A-Za-z0-9_-]+", "-", s).strip("-_")
+    return s[:40] or default

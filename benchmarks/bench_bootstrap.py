@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from advisor._bootstrap import bootstrap
-from advisor._metrics import BINARY_METRICS, MULTICLASS_METRICS, evaluate_batch
+from advisor.stats._bootstrap import bootstrap
+from advisor.engine._metrics import BINARY_METRICS, MULTICLASS_METRICS, evaluate_batch
 
 
 def table(k: int, n: int, seed: int = 0) -> np.ndarray:

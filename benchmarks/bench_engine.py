@@ -15,7 +15,7 @@ Goals: advisor ≥ 20× faster than scikit-learn and ≤ 3× the bare bincount. 
 best-of-``--repeat``; scikit-learn runs once (it takes tens of seconds at 10^7).
 
 Part 2 writes CSV files of 10^6 and 10^7 rows (``y_true,y_pred``) to a temporary directory and, in a
-fresh subprocess per size, streams each through ``advisor._readers.read_predictions`` and computes
+fresh subprocess per size, streams each through ``advisor.io._readers.read_predictions`` and computes
 every metric, reporting wall time, peak resident memory (``VmHWM``) and the peak of memory
 allocated while reading (``tracemalloc``, in a second subprocess so that tracing does not slow the
 timed run). The files are deleted afterwards.
@@ -52,7 +52,7 @@ def best_of(fn, repeat: int) -> float:
 
 def run_advisor(y_true, y_pred):
     from advisor import compute_metrics, confusion_matrix, per_class
-    from advisor._metrics import MULTICLASS_METRICS
+    from advisor.engine._metrics import MULTICLASS_METRICS
 
     cm = confusion_matrix(y_true, y_pred)
     return compute_metrics(cm, list(MULTICLASS_METRICS)), per_class(cm)
@@ -114,7 +114,7 @@ def peak_rss_kb():
 
 import numpy, pyarrow  # imported up front so the baseline includes them
 from advisor import compute_metrics
-from advisor._readers import read_predictions
+from advisor.io._readers import read_predictions
 base_rss = peak_rss_kb()
 if mode == "traced":
     import tracemalloc

@@ -1,4 +1,4 @@
-"""Bootstrap intervals from multinomial cell resampling (advisor._bootstrap)."""
+"""Bootstrap intervals from multinomial cell resampling (advisor.stats._bootstrap)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 import advisor
 from advisor import ConfusionMatrix, InputError
-from advisor._bootstrap import bootstrap, jackknife_acceleration, quantiles
-from advisor._metrics import evaluate_batch
+from advisor.stats._bootstrap import bootstrap, jackknife_acceleration, quantiles
+from advisor.engine._metrics import evaluate_batch
 
 C3 = np.array([[80, 12, 8], [10, 60, 10], [6, 9, 105]], dtype=float)  # n = 300
 Z975 = NormalDist().inv_cdf(0.975)
@@ -107,7 +107,7 @@ def test_reproducible_with_a_seed_and_independent_of_chunking(monkeypatch):
     assert dict(a) == dict(b)
     c = bootstrap(C3, n_resamples=500, seed=43)
     assert dict(a) != dict(c)
-    import advisor._bootstrap as mod
+    import advisor.stats._bootstrap as mod
 
     monkeypatch.setattr(mod, "_CHUNK_CELLS", 9 * 4 * 7)  # chunks of 7 resamples
     d = bootstrap(C3, n_resamples=500, seed=42)
@@ -120,7 +120,7 @@ def test_generator_seed_is_accepted():
 
 
 def test_progress_callback_reports_every_chunk(monkeypatch):
-    import advisor._bootstrap as mod
+    import advisor.stats._bootstrap as mod
 
     monkeypatch.setattr(mod, "_CHUNK_CELLS", 9 * 4 * 100)
     calls: list[tuple[int, int]] = []

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor import ConfusionMatrix, calibrate, compute_metrics
-from advisor._calibrate import calibrate_counts, calibrated_metrics
+from advisor.stats._calibrate import calibrate_counts, calibrated_metrics
 from advisor._exceptions import InputError
 
 

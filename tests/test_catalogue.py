@@ -9,7 +9,7 @@ import yaml
 
 from advisor import UnknownMetricError, resolve_metric
 from advisor._exceptions import AdvisorError, InputError
-from advisor._metrics import METRICS
+from advisor.engine._metrics import METRICS
 from advisor.catalogue import BIB_FILE, get_catalogue
 from advisor.catalogue._load import VERIFICATION_FILE, bib_keys, load_catalogue, raw_metrics
 from advisor.catalogue._models import PROPERTY_IDS, Catalogue
@@ -186,7 +186,7 @@ def test_probability_metrics_reduce_to_accuracy_on_hard_predictions():
     """The catalogue's claims for log loss and Brier rest on this reduction (one-hot probabilities)."""
     import numpy as np
 
-    from advisor._probabilities import LOG_LOSS_EPS, probability_metrics
+    from advisor.engine._probabilities import LOG_LOSS_EPS, probability_metrics
 
     rng = np.random.default_rng(3)
     labels = ["a", "b", "c"]

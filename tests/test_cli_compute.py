@@ -12,7 +12,7 @@ import pytest
 from conftest import write_table
 
 from advisor import chance_levels, compute_metrics, confusion_matrix, per_class
-from advisor._metrics import MULTICLASS_METRICS
+from advisor.engine._metrics import MULTICLASS_METRICS
 
 Y = ["a", "b", "c", "a", "b", "a", "c", "b"]
 P1 = ["a", "b", "a", "a", "c", "a", "c", "b"]

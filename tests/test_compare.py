@@ -1,4 +1,4 @@
-"""Paired bootstrap comparison of systems (advisor._compare) and the ``advisor compare`` command."""
+"""Paired bootstrap comparison of systems (advisor.stats._compare) and the ``advisor compare`` command."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import advisor
 from advisor import InputError
-from advisor._compare import (
+from advisor.stats._compare import (
     Comparison,
     average_ranks,
     compare_joint,
@@ -21,9 +21,9 @@ from advisor._compare import (
     kendall_tau_b,
     spearman_rho,
 )
-from advisor._joint import JointCounts
+from advisor.engine._joint import JointCounts
 from advisor.catalogue import get_catalogue
-from advisor._metrics import evaluate_batch
+from advisor.engine._metrics import evaluate_batch
 
 
 def noisy(y: np.ndarray, accuracy: float, rng: np.random.Generator, k: int = 3) -> np.ndarray:
@@ -272,7 +272,7 @@ def test_errors_are_one_sentence(three):
 # ----------------------------------------------------------------------------------------------
 @pytest.fixture()
 def fake_reader(monkeypatch, three):
-    """Stand-in for advisor._readers.read_predictions (tests the command, not the reader)."""
+    """Stand-in for advisor.io._readers.read_predictions (tests the command, not the reader)."""
     y, preds = three
     calls = {}
 
@@ -283,9 +283,9 @@ def fake_reader(monkeypatch, three):
         joint = JointCounts.from_arrays(y, preds)
         return types.SimpleNamespace(joint=joint, systems=joint.matrices())
 
-    module = types.ModuleType("advisor._readers")
+    module = types.ModuleType("advisor.io._readers")
     module.read_predictions = read_predictions  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "advisor._readers", module)
+    monkeypatch.setitem(sys.modules, "advisor.io._readers", module)
     return calls
 
 
@@ -366,7 +366,7 @@ def test_evaluate_batch_used_for_resamples_matches_compute_metrics(three):
 
 
 def test_cli_with_the_real_reader(app, tmp_path):
-    pytest.importorskip("advisor._readers")
+    pytest.importorskip("advisor.io._readers")
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 150)
     for name, acc in (("alpha", 0.9), ("beta", 0.5)):

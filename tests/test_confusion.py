@@ -8,7 +8,7 @@ import pytest
 import sklearn.metrics as skm
 
 from advisor import ConfusionMatrix, InputError, confusion_matrix
-from advisor._confusion import _MAX_DENSE_SPAN
+from advisor.engine._confusion import _MAX_DENSE_SPAN
 
 
 def random_labels(seed: int, n: int, k: int, offset: int = 0):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from advisor import compute_metrics
-from advisor._metrics import evaluate_batch
+from advisor.engine._metrics import evaluate_batch
 
 IDS = ["mcc", "cohen_kappa", "correlation_distance"]
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import write_table
 
 from advisor import ConfusionMatrix, InputError
-from advisor._readers import PredictionSet, load_inputs
+from advisor.io._readers import PredictionSet, load_inputs
 
 M = {"labels": ["a", "b"], "matrix": [[5, 1], [2, 4]]}
 
@@ -84,12 +84,12 @@ def test_every_command_names_a_repeated_matrix_alike(cli, tmp_path: Path) -> Non
 
 # -- the last-resort handler -------------------------------------------------------------------------
 def _break_evaluate(monkeypatch: pytest.MonkeyPatch) -> None:
-    import advisor._evaluate
+    import advisor.engine._evaluate
 
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(advisor._evaluate, "evaluate", boom)
+    monkeypatch.setattr(advisor.engine._evaluate, "evaluate", boom)
 
 
 def test_an_internal_error_is_one_sentence_and_exit_1(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

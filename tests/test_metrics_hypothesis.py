@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from advisor import InputError, chance_levels, compute_metrics, per_class
-from advisor._metrics import BINARY_METRICS, MULTICLASS_METRICS, evaluate_batch
+from advisor.engine._metrics import BINARY_METRICS, MULTICLASS_METRICS, evaluate_batch
 
 CONVENTIONS = ("zero", "baseline", "omit")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

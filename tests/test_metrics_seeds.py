@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from advisor import ConfusionMatrix, compute_metrics, confusion_matrix, per_class
-from advisor._metrics import evaluate_batch
+from advisor.engine._metrics import evaluate_batch
 
 
 def from_pred_true(m: list[list[float]]) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Projection of metrics to another class distribution (advisor._prevalence)."""
+"""Projection of metrics to another class distribution (advisor.stats._prevalence)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 import advisor
 from advisor import ConfusionMatrix, InputError, compute_metrics, per_class
-from advisor._prevalence import project_to_prevalence, prevalence_sensitivity
+from advisor.stats._prevalence import project_to_prevalence, prevalence_sensitivity
 
 C = np.array([[50, 6, 4], [3, 20, 7], [2, 2, 6]], dtype=float)  # a = (60, 30, 10)
 
@@ -95,7 +95,7 @@ def test_bad_targets(target, match):
 
 
 def test_equal_prevalence_agrees_with_calibrate():
-    calibrate = pytest.importorskip("advisor._calibrate").calibrate
+    calibrate = pytest.importorskip("advisor.stats._calibrate").calibrate
     for cm in (C, np.array([[10, 2, 0], [3, 9, 1], [0, 0, 0]], dtype=float)):
         assert np.allclose(project_to_prevalence(cm, "equal").matrix.counts, calibrate(cm).counts)
 

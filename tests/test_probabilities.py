@@ -1,4 +1,4 @@
-"""Log loss and Brier score (advisor._probabilities) against scikit-learn and their definitions."""
+"""Log loss and Brier score (advisor.engine._probabilities) against scikit-learn and their definitions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from advisor import InputError, probability_metrics
-from advisor._probabilities import LOG_LOSS_EPS, ProbabilityAccumulator, probability_chance_levels
+from advisor.engine._probabilities import LOG_LOSS_EPS, ProbabilityAccumulator, probability_chance_levels
 
 sk_metrics = pytest.importorskip("sklearn.metrics")
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import TABLE_FORMATS, write_table
 
 from advisor import InputError, confusion_matrix, probability_metrics, read_counts, read_matrix, read_predictions
-from advisor._joint import JointCounts
+from advisor.engine._joint import JointCounts
 
 
 def _data(n: int = 40, k: int = 3, seed: int = 0) -> dict[str, np.ndarray]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor._confusion import ConfusionMatrix
+from advisor.engine._confusion import ConfusionMatrix
 from advisor._exceptions import InputError
 from advisor.catalogue import get_catalogue
 from advisor.catalogue._models import PROPERTY_IDS
@@ -329,7 +329,7 @@ def test_data_contradicting_answers_wins_with_a_warning() -> None:
 
 
 def test_prediction_files_with_probabilities(tmp_path) -> None:
-    from advisor._readers import read_predictions
+    from advisor.io._readers import read_predictions
 
     f = tmp_path / "model.csv"
     rows = ["y_true,y_pred,p_neg,p_pos"] + ["neg,neg,0.8,0.2"] * 40 + ["pos,pos,0.3,0.7"] * 35 + ["pos,neg,0.6,0.4"] * 5

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from advisor.cli import app
 from advisor.questionnaire import Answers
 from advisor.report import build_report, render_report
-from advisor.report._methods import build_methods, methods_paragraph
+from advisor.report._methods import build_methods
+from advisor.report import methods_paragraph
 from advisor.report._models import MetricEntry, ReportContext
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,7 @@ def screening(tmp_path_factory: pytest.TempPathFactory) -> tuple[ReportContext, 
 
 def test_fbeta_uses_the_beta_of_the_costs(screening: tuple[ReportContext, float]) -> None:
     from advisor import read_predictions
-    from advisor._metrics import compute_metrics
+    from advisor.engine._metrics import compute_metrics
 
     ctx, beta = screening
     assert beta == pytest.approx(10 ** 0.5)
@@ -183,8 +184,8 @@ def test_baseline_convention_described_as_the_engine_does(fmt: str) -> None:
 
 
 def test_baseline_convention_matches_the_engine() -> None:
-    from advisor._confusion import ConfusionMatrix
-    from advisor._metrics import compute_metrics
+    from advisor.engine._confusion import ConfusionMatrix
+    from advisor.engine._metrics import compute_metrics
 
     absent = ConfusionMatrix([[5, 1, 0], [2, 4, 0], [0, 0, 0]], labels=["a", "b", "c"])
     never = ConfusionMatrix([[5, 1, 0], [2, 4, 0], [1, 2, 0]], labels=["a", "b", "c"])
@@ -227,7 +228,7 @@ def test_unpaired_intervals_use_the_same_seed_as_compute(tmp_path: Path) -> None
 # -- 9., 10. a context file is user input: formulas and BibTeX ------------------------------------
 @pytest.fixture()
 def hostile_context(tmp_path: Path) -> Path:
-    from advisor._confusion import ConfusionMatrix
+    from advisor.engine._confusion import ConfusionMatrix
 
     ctx = build_report(Answers(task="binary", positive_class=1), {"s": ConfusionMatrix([[50, 10], [5, 35]])},
                        bootstrap=0)
@@ -272,7 +273,7 @@ def test_bib_comes_from_advisors_references_by_key(hostile_context: Path, tmp_pa
 
 # -- 11. small test sets: the recommendation's warning, no second threshold -------------------------
 def test_small_sample_warning_comes_from_the_recommendation() -> None:
-    from advisor._confusion import ConfusionMatrix
+    from advisor.engine._confusion import ConfusionMatrix
     from advisor.questionnaire import recommend
 
     small = {"s": ConfusionMatrix([[8, 2], [3, 7]])}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor import UnsafeOutputError
-from advisor.report._escape import html_escape, latex_escape, markdown_escape, safe_filename
+from advisor._format import html_escape, latex_escape, markdown_escape, safe_filename
 from advisor.report._fetcher import make_fetcher
 from advisor.report._safe_io import atomic_write, check_outputs, write_outputs
 from advisor.report._svg import clean_svg

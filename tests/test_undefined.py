@@ -1,6 +1,6 @@
 """Degenerate confusion matrices under the three undefined-value conventions.
 
-Every expected value below was derived by hand from the rules in ``advisor/_metrics.py``'s module
+Every expected value below was derived by hand from the rules in ``advisor/engine/_metrics.py``'s module
 docstring and science.md §2 "Undefined values" (rows = true, columns = predicted; n, a_i, b_i as in
 science.md §1):
 
@@ -31,7 +31,7 @@ import pytest
 import sklearn.metrics as skm
 
 from advisor import ConfusionMatrix, compute_metrics, per_class
-from advisor._metrics import BINARY_METRICS, MULTICLASS_METRICS
+from advisor.engine._metrics import BINARY_METRICS, MULTICLASS_METRICS
 
 NAN = math.nan
 CONVENTIONS = ("zero", "baseline", "omit")

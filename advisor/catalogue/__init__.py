@@ -5,6 +5,9 @@
 * :func:`audit` — every property claim re-checked against the implementation.
 
 The BibTeX file the records cite ships next to the data: :data:`BIB_FILE`.
+
+It may import the engine and stats (the property checker evaluates metrics) and the base modules;
+never the questionnaire, the report or the CLI.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ from typing import Any
 from .._exceptions import AdvisorError
 from ._models import PROPERTY_IDS, Catalogue
 
-__all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "lower_is_better", "raw_metrics"]
+__all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "lower_is_better", "metric_files",
+           "raw_metrics"]
 
 DATA_DIR = Path(__file__).resolve().parent
 METRICS_FILE = DATA_DIR / "metrics.yaml"
@@ -41,10 +42,22 @@ def _yaml(path: Path) -> Any:
         return yaml.load(fh, Loader=loader)  # noqa: S506 - a safe loader
 
 
+def metric_files(path: Path = METRICS_FILE) -> list[Path]:
+    """``metrics.yaml`` and its companions ``metrics_<topic>.yaml`` beside it (one topic a file)."""
+    return [path, *sorted(path.parent.glob(f"{path.stem}_*{path.suffix}"))]
+
+
 def raw_metrics(path: Path = METRICS_FILE) -> dict[str, Any]:
     """The hand-written records with aliases resolved (no verification merged)."""
-    data = _yaml(path)
-    metrics: dict[str, Any] = data["metrics"]
+    metrics: dict[str, Any] = {}
+    notes: dict[str, Any] = {}
+    for part in metric_files(path):
+        data = _yaml(part) or {}
+        clash = sorted(set(metrics) & set(data.get("metrics") or {}))
+        if clash:
+            raise CatalogueError(f"{part.name} defines metric(s) again: {', '.join(clash)}")
+        metrics.update(data.get("metrics") or {})
+        notes.update(data.get("name_notes") or {})
     out: dict[str, Any] = {}
     for mid, rec in metrics.items():
         rec = dict(rec)
@@ -56,7 +69,7 @@ def raw_metrics(path: Path = METRICS_FILE) -> dict[str, Any]:
             base.update(rec)
             rec = base
         out[mid] = rec
-    return {"metrics": out, "name_notes": data.get("name_notes", {})}
+    return {"metrics": out, "name_notes": notes}
 
 
 def bib_keys(path: Path = BIB_FILE) -> set[str]:
@@ -90,7 +103,7 @@ def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | 
 
 
 def _check(cat: Catalogue, *, strict: bool) -> None:
-    from .._metrics import METRICS
+    from ..engine._metrics import METRICS
     from ._space import RESTRICTIONS
 
     problems: list[str] = []
@@ -108,6 +121,8 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
                 problems.append(f"{mid}: binary_only/needs_probabilities disagree with the engine")
             if rec.alias_of != spec.alias_of:
                 problems.append(f"{mid}: alias_of disagrees with the engine")
+            if rec.higher_is_better != spec.higher_is_better:
+                problems.append(f"{mid}: higher_is_better disagrees with the engine")
         absent = [p for p in PROPERTY_IDS if p not in rec.properties]
         if absent:
             problems.append(f"{mid}: no claim for {', '.join(absent)}")

@@ -1,7 +1,7 @@
 """The catalogue as JSON, as the Markdown reference page (docs/metrics.md) and as ``explain`` text.
 
 Only advisor's own data reach these documents, except the name a user asked about, which is
-escaped (:func:`advisor.report._escape.markdown_escape` / ``latex_escape``).
+escaped (:func:`advisor._format.markdown_escape` / ``latex_escape``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,14 @@ from typing import Any
 
 from ._checker import PROPERTIES
 from ._load import BIB_FILE, VERIFICATION_FILE
-from ._models import GOESGENS_PROPERTIES, OPITZ_PROPERTIES, PROPERTY_IDS, Catalogue, Counterexample, MetricRecord
+from ._models import (
+    GOESGENS_PROPERTIES,
+    OPITZ_PROPERTIES,
+    PROPERTY_IDS,
+    Catalogue,
+    Counterexample,
+    MetricRecord,
+)
 from ._resolve import Resolution
 
 __all__ = ["ABSENT_CLASSES", "SYMBOLS", "explain", "metric_dict", "metrics_json", "metrics_markdown", "references"]
@@ -330,7 +337,7 @@ def _json_default(x: Any) -> Any:
 
 
 def _explain_md(res: Resolution) -> str:
-    from ..report._escape import markdown_escape
+    from .._format import markdown_escape
 
     q = markdown_escape(res.query)
     out: list[str] = []
@@ -351,7 +358,7 @@ def _explain_md(res: Resolution) -> str:
 
 
 def _explain_tex(res: Resolution) -> str:
-    from ..report._escape import latex_escape
+    from .._format import latex_escape
 
     out = [f"% advisor explain {latex_escape(res.query)}"]
     if res.ambiguous:

@@ -25,8 +25,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._calibrate import calibrate_counts
-from .._metrics import METRICS, evaluate_batch
+from ..stats._calibrate import calibrate_counts
+from ..engine._metrics import METRICS, evaluate_batch
 
 __all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "close", "drop_absent", "sort_by_size", "strictly_less"]
 

@@ -2,6 +2,8 @@
 
 One module per command group; each exposes ``register(app)``. Modules keep heavy imports inside
 command bodies so ``advisor --help`` stays instant.
+
+It sits on top and may import every stage; nothing imports it.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ _MATRIX_HELP = "A confusion matrix (CSV with labels, or JSON); repeatable."
 
 def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None) -> Any:
     """Predictions and/or matrices → what :func:`advisor.recommend` takes as ``data`` (None if nothing)."""
-    from .._readers import load_inputs
+    from ..io._readers import load_inputs
 
     if not files and not matrices:
         return None

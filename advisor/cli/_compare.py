@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from .._conventions import CONVENTIONS
+from ..engine._conventions import CONVENTIONS
 from ._common import echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .._compare import Comparison
+    from ..stats._compare import Comparison
 
 
 @contextmanager
@@ -24,7 +24,13 @@ def progress_callback(total_label: str = "resampling") -> Iterator[Callable[[int
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     bar = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -167,8 +173,8 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-        from .._compare import compare_joint
-        from .._readers import read_predictions
+        from ..io._readers import read_predictions
+        from ..stats._compare import compare_joint
 
         columns = {"true_col": true_col, "pred_col": pred_col}
         predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})

@@ -11,7 +11,7 @@ import typer
 from ._common import echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .._evaluate import Evaluation
+    from ..engine._evaluate import Evaluation
 
 # How many undefined-value lines the table view lists before pointing to --json.
 _MAX_UNDEFINED_LINES = 12
@@ -56,7 +56,7 @@ def compute(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
-    from .._evaluate import check_metric_ids, evaluate
+    from ..engine._evaluate import check_metric_ids, evaluate
 
     ids = parse_id_list(metrics)
     check_metric_ids(ids)  # fail on a typo before reading large files
@@ -64,7 +64,7 @@ def compute(
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
     if not 0.0 < confidence < 1.0:
         raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
-    from .._readers import load_inputs
+    from ..io._readers import load_inputs
 
     if not (files or matrix or counts):
         raise fail("no input given; pass prediction files, --matrix FILE or --counts FILE.")
@@ -100,8 +100,8 @@ def _intervals(
     systems: dict[str, Any], ev: Evaluation, n_boot: int, confidence: float, seed: int | None,
 ) -> dict[str, dict[str, dict[str, float]]]:
     """Percentile bootstrap intervals of every matrix metric of every system (not paired: see compare)."""
-    from .._bootstrap import bootstrap
-    from .._metrics import PROBABILITY_METRICS
+    from ..engine._metrics import PROBABILITY_METRICS
+    from ..stats._bootstrap import bootstrap
     from ._compare import progress_callback
 
     out: dict[str, dict[str, dict[str, float]]] = {}

@@ -97,7 +97,7 @@ def report(
     if context is not None:
         ctx = _load_context(context)
     else:
-        from .._readers import load_inputs
+        from ..io._readers import load_inputs
         from ..report import build_report
 
         loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col)
@@ -131,7 +131,7 @@ def methods(
     out_fmt = format_for(None, fmt)
     if out_fmt not in ("md", "tex", "html"):
         raise fail(f"--format must be md, tex or html for the methods paragraph; got {fmt!r}.")
-    from .._metrics import CONVENTIONS
+    from ..engine._metrics import CONVENTIONS
 
     if undefined not in CONVENTIONS:  # no data is read, so nothing else would catch it
         raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")

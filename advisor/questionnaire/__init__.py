@@ -1,5 +1,8 @@
 """The questionnaire and rule engine: from a user's situation to a justified metric choice.
 
+It may import the catalogue, stats, io and the engine (to read what the data says) and the base
+modules; never the report or the CLI.
+
 >>> from advisor.questionnaire import Answers, QUESTIONS
 >>> Answers(task="multiclass", n_classes=3).k
 3

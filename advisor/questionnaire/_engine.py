@@ -24,35 +24,33 @@ import math
 import re
 import string
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from ..catalogue._models import Catalogue, MetricRecord, PropertyClaim
+from ..catalogue._models import Catalogue, MetricRecord
 from ._answers import Answers, answers_from_mapping
 from ._conditions import DERIVED_FACTS, holds
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, resolve_name
-from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation, Warning
+from ._recommendation import (
+    Advice,
+    MetricChoice,
+    RationaleEntry,
+    Recommendation,
+    Warning,
+)
 from ._rules import PropertyTerm, Rule, RuleBook, Suggestion, load_rules
+from ._select import (
+    STATUS_WORDS,
+    Active,
+    applicable,
+    claim_of,
+    phrase,
+    resolve_conflicts,
+    satisfies,
+    violates,
+)
 
 __all__ = ["recommend"]
-
-_STATUS_WORDS = {
-    "holds": "holds",
-    "fails": "fails",
-    "binary_only": "holds for two classes only",
-    "after_calibration": "holds only after prevalence calibration",
-    "conditional": "holds only under a condition",
-}
-
-
-@dataclass(frozen=True)
-class _Active:
-    """A property term of a fired rule."""
-
-    term: PropertyTerm
-    kind: str  # require | prefer | forbid
-    rule: Rule
 
 
 class _Fmt(string.Formatter):
@@ -74,111 +72,6 @@ class _Ctx(dict):
 
 def _render(template: str, ctx: dict[str, Any]) -> str:
     return " ".join(_Fmt().vformat(template, (), _Ctx(ctx)).split())
-
-
-# ----------------------------------------------------------------------------------------------
-# Claims
-# ----------------------------------------------------------------------------------------------
-def _claim(metric: MetricRecord, term: PropertyTerm, k: int | None) -> tuple[bool, bool, PropertyClaim | None]:
-    """(the claim satisfies the term, the claim is verified, the claim)."""
-    claim = metric.properties.get(term.property)
-    if claim is None:
-        return False, False, None
-    ok = claim.status in term.accept or (claim.status == "binary_only" and k == 2 and "holds" in term.accept)
-    if ok and term.detail is not None:
-        cc = claim.chance_correction
-        ok = cc is not None and bool(getattr(cc, term.detail))
-    return ok, claim.verified, claim
-
-
-def _phrase(metric: MetricRecord, term: PropertyTerm, k: int | None) -> str:
-    """E.g. ``prevalence_invariance fails (Opitz (2024), Table 5; verified)``."""
-    ok, _, claim = _claim(metric, term, k)
-    if claim is None:
-        return f"{term.label} is not stated in the catalogue"
-    label = term.label
-    if term.detail is not None and claim.status in ("holds", "binary_only"):
-        # the detail is said once, in the verdict: "chance correction (PV) holds, but not strictly"
-        label = term.model_copy(update={"detail": None}).label
-        adverb = {"strict": "strictly", "complete": "completely"}.get(term.detail, term.detail)
-        word = f"holds {adverb}" if ok else f"holds, but not {adverb}"
-        if claim.chance_correction is None and not ok:
-            word = f"holds; whether {adverb} is not stated"
-    else:
-        word = _STATUS_WORDS.get(claim.status, claim.status)
-        if claim.status == "binary_only" and k == 2:
-            word = "holds (two classes)"
-        if claim.status == "conditional" and claim.condition:
-            word = f"holds only if {claim.condition}"
-    checked = "verified" if claim.verified else "not verified by the checker"
-    return f"{label} {word} ({claim.source}; {checked})"
-
-
-def _satisfies(m: MetricRecord, a: _Active, k: int | None, trust_claims: bool) -> bool:
-    ok, verified, _ = _claim(m, a.term, k)
-    if a.kind == "forbid":
-        return not ok  # a claimed holds is enough to exclude
-    return ok and (verified or trust_claims)
-
-
-def _violates(m: MetricRecord, a: _Active, k: int | None) -> bool:
-    ok, _, _ = _claim(m, a.term, k)
-    return ok if a.kind == "forbid" else not ok
-
-
-# ----------------------------------------------------------------------------------------------
-# Candidates
-# ----------------------------------------------------------------------------------------------
-def _applicable(cat: Catalogue, answers: Answers) -> list[MetricRecord]:
-    """Metrics that can be computed as decision metrics for this task (no aliases, no probabilities)."""
-    binary = answers.task == "binary"
-    out = []
-    for m in cat.metrics.values():
-        if m.alias_of or m.needs_probabilities:
-            continue
-        if m.binary_only:
-            if not binary:
-                continue
-            sym = m.properties.get("class_symmetry")
-            if answers.positive_class is None and not (sym and sym.status in ("holds", "binary_only")):
-                continue  # a class-asymmetric binary metric needs a positive class
-            if m.id == "f_beta" and answers.cost_ratio() is None:
-                continue  # Fβ without costs is F1
-        out.append(m)
-    return out
-
-
-def _filter(pool: list[MetricRecord], terms: list[_Active], k: int | None) -> tuple[list[MetricRecord], bool]:
-    """Metrics meeting every term on verified claims, else on published claims (flag True)."""
-    for trust in (False, True):
-        passing = [m for m in pool if all(_satisfies(m, a, k, trust) for a in terms)]
-        if passing:
-            return passing, trust
-    return [], True
-
-
-def _resolve_conflicts(
-    pool: list[MetricRecord], terms: list[_Active], k: int | None
-) -> tuple[list[MetricRecord], list[_Active], list[_Active], bool]:
-    """Drop the lowest-priority terms until some metric passes, then re-add what still fits."""
-    kept = list(terms)
-    dropped: list[_Active] = []
-    passing, trusted = _filter(pool, kept, k)
-    for a in sorted(terms, key=lambda a: a.term.priority):
-        if passing:
-            break
-        kept.remove(a)
-        dropped.append(a)
-        passing, trusted = _filter(pool, kept, k)
-    for a in sorted(dropped, key=lambda a: -a.term.priority):
-        trial, t = _filter(pool, [*kept, a], k)
-        if trial:
-            kept.append(a)
-            dropped.remove(a)
-            passing, trusted = trial, t
-    if not passing:  # nothing at all: rank the whole pool
-        passing, trusted = pool, True
-    return passing, kept, dropped, trusted
 
 
 # ----------------------------------------------------------------------------------------------
@@ -230,12 +123,12 @@ class _Run:
     def run(self) -> Recommendation:
         fired = [r for r in self.book.rules if holds(r.when, self.facts)]
         self.fired = fired
-        terms = [_Active(t, kind, r) for r in fired for kind in ("require", "prefer", "forbid") for t in getattr(r, kind)]
-        pool = _applicable(self.cat, self.answers)
+        terms = [Active(t, kind, r) for r in fired for kind in ("require", "prefer", "forbid") for t in getattr(r, kind)]
+        pool = applicable(self.cat, self.answers)
         imp_complementary = self.impossibilities(terms, pool)
         hard = [a for a in terms if a.kind != "prefer"]
         prefs = [a for a in terms if a.kind == "prefer"]
-        passing, kept, dropped, trusted = _resolve_conflicts(pool, hard, self.k)
+        passing, kept, dropped, trusted = resolve_conflicts(pool, hard, self.k)
         self.kept = kept
         if dropped:
             self.conflict_warning(kept, dropped)
@@ -270,15 +163,15 @@ class _Run:
         )
 
     # -- impossibility --------------------------------------------------------------------------
-    def impossibilities(self, terms: list[_Active], pool: list[MetricRecord]) -> list[Suggestion]:
+    def impossibilities(self, terms: list[Active], pool: list[MetricRecord]) -> list[Suggestion]:
         out: list[Suggestion] = []
         for imp in self.book.impossibilities:
             required = {a.term.property for a in terms if a.kind == "require"}
             demanded = required | {a.term.property for a in terms if a.kind == "prefer"}
             if not set(imp.properties) <= demanded or len(set(imp.properties) & required) < imp.min_required:
                 continue
-            probe = [_Active(PropertyTerm(property=p, why=""), "require", self.fired[0]) for p in imp.properties]
-            if any(all(_satisfies(m, a, self.k, True) for a in probe) for m in pool):
+            probe = [Active(PropertyTerm(property=p, why=""), "require", self.fired[0]) for p in imp.properties]
+            if any(all(satisfies(m, a, self.k, True) for a in probe) for m in pool):
                 continue  # the catalogue disagrees with the theorem: say nothing
             self.warn(imp.code, _render(imp.message, self.ctx()))
             behind = {f for a in terms if a.term.property in imp.properties for f in a.rule.facts}
@@ -288,7 +181,7 @@ class _Run:
                 if new is None:
                     del terms[i]
                     continue
-                terms[i] = _Active(a.term.model_copy(update={
+                terms[i] = Active(a.term.model_copy(update={
                     "property": new, "detail": None,
                     "why": f"{a.term.why} — approximately, because of the impossibility theorem",
                 }), a.kind, a.rule)
@@ -301,7 +194,7 @@ class _Run:
             ))
         return out
 
-    def conflict_warning(self, kept: list[_Active], dropped: list[_Active]) -> None:
+    def conflict_warning(self, kept: list[Active], dropped: list[Active]) -> None:
         verb = {"require": "required", "prefer": "preferred", "forbid": "forbidden"}
         lost = "; ".join(f"{a.term.label} ({verb.get(a.kind, a.kind)} because {a.term.why})" for a in dropped)
         keep = ", ".join(sorted({f"{a.term.label}" for a in kept})) or "nothing"
@@ -319,7 +212,7 @@ class _Run:
         ))
 
     # -- ranking --------------------------------------------------------------------------------
-    def rank(self, passing: list[MetricRecord], prefs: list[_Active], fired: list[Rule]) -> list[tuple[MetricRecord, float]]:
+    def rank(self, passing: list[MetricRecord], prefs: list[Active], fired: list[Rule]) -> list[tuple[MetricRecord, float]]:
         bonus: dict[str, float] = {}
         first_seen: dict[str, int] = {}
         for r in fired:
@@ -332,7 +225,7 @@ class _Run:
         for m in passing:
             score = bonus.get(m.id, 0.0)
             for a in prefs:
-                ok, verified, _ = _claim(m, a.term, self.k)
+                ok, verified, _ = claim_of(m, a.term, self.k)
                 if ok:
                     score += a.term.weight * (1.0 if verified else self.settings.unverified_weight)
             scored.append((m, round(score, 9)))
@@ -354,16 +247,16 @@ class _Run:
                         out[key] = ctx[value_name]
         return out
 
-    def primary_choice(self, m: MetricRecord, ranked: list[tuple[MetricRecord, float]], kept: list[_Active],
-                       prefs: list[_Active], fired: list[Rule]) -> MetricChoice:
+    def primary_choice(self, m: MetricRecord, ranked: list[tuple[MetricRecord, float]], kept: list[Active],
+                       prefs: list[Active], fired: list[Rule]) -> MetricChoice:
         required = [a for a in kept if a.kind == "require"]
         forbidden = [a for a in kept if a.kind == "forbid"]
-        has = [a for a in prefs if _claim(m, a.term, self.k)[0]]
+        has = [a for a in prefs if claim_of(m, a.term, self.k)[0]]
         parts = []
         if required:
-            parts.append("required: " + "; ".join(_phrase(m, a.term, self.k) for a in required))
+            parts.append("required: " + "; ".join(phrase(m, a.term, self.k) for a in required))
         if forbidden:
-            parts.append("must not have: " + "; ".join(_phrase(m, a.term, self.k) for a in forbidden))
+            parts.append("must not have: " + "; ".join(phrase(m, a.term, self.k) for a in forbidden))
         if has:
             parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
         score = ranked[0][1]
@@ -426,7 +319,7 @@ class _Run:
             )
         return True
 
-    def discouraged(self, fired: list[Rule], terms: list[_Active], ctx: dict[str, Any]) -> list[Advice]:
+    def discouraged(self, fired: list[Rule], terms: list[Active], ctx: dict[str, Any]) -> list[Advice]:
         out: dict[str, Advice] = {}
         for r in fired:
             own = [a for a in terms if a.rule is r]
@@ -438,7 +331,7 @@ class _Run:
                     continue
                 parts = []
                 if d.because:
-                    hits = [a for a in own if a.term.property in d.because and _violates(m, a, self.k)]
+                    hits = [a for a in own if a.term.property in d.because and violates(m, a, self.k)]
                     if not hits and not d.reason:
                         self.rationale.append(RationaleEntry(
                             rule=r.id, title="Catalogue disagrees",
@@ -447,7 +340,7 @@ class _Run:
                             properties=list(d.because), answers=self.answers_of(r.facts),
                         ))
                         continue
-                    parts += [f"{_phrase(m, a.term, self.k)}, but {a.term.why}" for a in hits]
+                    parts += [f"{phrase(m, a.term, self.k)}, but {a.term.why}" for a in hits]
                 if d.reason:
                     parts.append(_render(d.reason, ctx))
                 reason = "; ".join(parts) + f" ({r.source}). Use {self.primary.name} instead."
@@ -474,7 +367,7 @@ class _Run:
                 for t in c.targets:
                     if t == "holders":
                         among = PropertyTerm(property=c.among or c.property, why="")
-                        ids += [m.id for m in _applicable(self.cat, self.answers) if _claim(m, among, self.k)[0]]
+                        ids += [m.id for m in applicable(self.cat, self.answers) if claim_of(m, among, self.k)[0]]
                     else:
                         ids += groups[t]
                 term = PropertyTerm(property=c.property, why="")
@@ -483,16 +376,16 @@ class _Run:
                     m = self.cat.metrics.get(mid)
                     if m is None or m.needs_probabilities:
                         continue
-                    ok, _, claim = _claim(m, term, self.k)
+                    ok, _, claim = claim_of(m, term, self.k)
                     if claim is not None and not ok and m.id not in warned.get(c.code, set()):
                         lacking.append(m)
                 warned.setdefault(c.code, set()).update(m.id for m in lacking)
                 if lacking:
-                    names = ", ".join(f"{m.name} ({_STATUS_WORDS.get(m.properties[c.property].status)})" for m in lacking)
+                    names = ", ".join(f"{m.name} ({STATUS_WORDS.get(m.properties[c.property].status)})" for m in lacking)
                     self.warn(c.code, _render(c.message, self.ctx(metrics=names, primary_name=self.primary.name)))
 
     # -- planned metrics ------------------------------------------------------------------------
-    def planned(self, kept: list[_Active], complementary: list[Advice], discouraged: list[Advice]) -> None:
+    def planned(self, kept: list[Active], complementary: list[Advice], discouraged: list[Advice]) -> None:
         self.resolutions: list[Resolution] = [resolve_name(n, self.resolver, self.cat) for n in self.answers.planned_metrics]
         ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         for res in self.resolutions:
@@ -520,7 +413,7 @@ class _Run:
                 properties=list(dict.fromkeys(a.term.property for a in kept)),
             ))
 
-    def comment_planned(self, res: Resolution, mid: str, kept: list[_Active], complementary: list[Advice],
+    def comment_planned(self, res: Resolution, mid: str, kept: list[Active], complementary: list[Advice],
                         discouraged: list[Advice]) -> str:
         m = self.cat.metrics[mid]
         label = f"{res.name!r} → {m.name} ({mid})"
@@ -529,21 +422,21 @@ class _Run:
         if not self._computable(m):
             why = "needs probabilities" if m.needs_probabilities else "is defined for binary tasks with a positive class only"
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
-        bad = [a for a in kept if _violates(m, a, self.k)]
+        bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
         if bad and beside is not None:
-            reason = "; ".join(_phrase(m, a.term, self.k) for a in bad)
+            reason = "; ".join(phrase(m, a.term, self.k) for a in bad)
             return (f"{label}: not as the lead metric ({reason}), but report it beside "
                     f"{self.primary.name}: {beside.reason}.")
         if bad:
-            reason = "; ".join(f"{_phrase(m, a.term, self.k)}, but {a.term.why}" for a in bad)
+            reason = "; ".join(f"{phrase(m, a.term, self.k)}, but {a.term.why}" for a in bad)
             text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"
             if not any(d.metric == mid for d in discouraged):
                 discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))
             return f"{label}: {text}."
         lacks = sorted({
             a.term.label for a in self.prefs
-            if _claim(self.primary, a.term, self.k)[0] and not _claim(m, a.term, self.k)[0]
+            if claim_of(self.primary, a.term, self.k)[0] and not claim_of(m, a.term, self.k)[0]
         })
         short = f", but unlike {self.primary.name} it lacks {', '.join(lacks)}" if lacks else ""
         if not any(c.metric == mid for c in complementary):

@@ -1,6 +1,6 @@
 """What the data can tell about the situation: task, classes, balance, systems, problems.
 
-``data`` is a :class:`~advisor._readers.PredictionSet` (anything with ``.systems``, a mapping of
+``data`` is a :class:`~advisor.io._readers.PredictionSet` (anything with ``.systems``, a mapping of
 system name to :class:`~advisor.ConfusionMatrix`), a single ConfusionMatrix, or a mapping of names
 to ConfusionMatrix. Every system is evaluated on the same items, so the true class sizes ``a_i``
 are those of any one of them.
@@ -61,7 +61,7 @@ class DataSummary:
 
 
 def _matrices(data: Any) -> tuple[dict[str, Any], bool]:
-    from .._confusion import ConfusionMatrix
+    from ..engine._confusion import ConfusionMatrix
 
     if isinstance(data, ConfusionMatrix):
         return {"system": data}, False

@@ -374,5 +374,17 @@ class RuleBook(_Strict):
 @lru_cache(maxsize=1)
 def load_rules() -> RuleBook:
     """The packaged rule book, validated."""
-    text = resources.files(__package__).joinpath("rules.yaml").read_text(encoding="utf-8")
-    return RuleBook.model_validate(yaml.safe_load(text))
+    folder = resources.files(__package__)
+    book = yaml.safe_load(folder.joinpath("rules.yaml").read_text(encoding="utf-8"))
+    # companions rules_<topic>.yaml add rules, impossibilities, name checks and ranking groups
+    extra = sorted((f for f in folder.iterdir() if f.name.startswith("rules_") and f.name.endswith(".yaml")),
+                   key=lambda f: f.name)
+    for part in extra:
+        data = yaml.safe_load(part.read_text(encoding="utf-8")) or {}
+        unknown = set(data) - {"rules", "impossibilities", "name_checks", "same_ranking"}
+        if unknown:
+            raise ValueError(f"{part.name}: only rules, impossibilities, name_checks and same_ranking may be "
+                             f"added by a companion file; got {sorted(unknown)}")
+        for key, items in data.items():
+            book.setdefault(key, []).extend(items or [])
+    return RuleBook.model_validate(book)

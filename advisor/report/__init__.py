@@ -8,6 +8,9 @@ Stages (each a pydantic model or a pure function, so a report can be re-rendered
 2. :func:`render_report` turns a context into Markdown, LaTeX, HTML, PDF or JSON through the
    sandboxed Jinja templates in ``templates/``.
 3. :func:`methods_paragraph` writes the methods paragraph alone, from the answers (no data).
+
+It may import every stage below it (questionnaire, catalogue, stats, io, engine) and the base
+modules; never the CLI.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ _LAZY = {
     "FORMATS": "._render",
     "ReportContext": "._models",
     "build_report": "._build",
-    "methods_paragraph": "._methods",
+    "methods_paragraph": "._render",
     "render_report": "._render",
 }
 

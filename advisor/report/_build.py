@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import InputError
+from ._inputs import (
+    check_arguments,
+    check_positive,
+    check_resampling,
+    load_answers,
+    match_label,
+    systems_of,
+)
 from ._models import (
     ChanceRow,
     DifferenceRow,
@@ -52,78 +59,6 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
     if isinstance(obj, Mapping):
         return obj.get(key, default)
     return getattr(obj, key, default)
-
-
-# ----------------------------------------------------------------------------------------------
-# Inputs
-# ----------------------------------------------------------------------------------------------
-def _load_answers(answers: Any) -> Any:
-    from ..questionnaire import Answers, load_answers
-
-    if isinstance(answers, Answers):
-        return answers
-    if isinstance(answers, (str, os.PathLike)):
-        return load_answers(Path(answers))
-    if isinstance(answers, Mapping):
-        from ..questionnaire._answers import answers_from_mapping
-
-        return answers_from_mapping(dict(answers))
-    if answers is None:
-        return Answers()
-    raise InputError(f"answers must be an Answers object, a mapping or an answers file; got {type(answers).__name__}.")
-
-
-def _systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, float]], list[str]]:
-    """(name → ConfusionMatrix, joint table or None, probability scores, notes)."""
-    from .._confusion import ConfusionMatrix
-
-    if data is None:
-        return {}, None, {}, []
-    if hasattr(data, "systems") and hasattr(data, "joint"):
-        return (dict(data.systems), data.joint, dict(getattr(data, "probabilities", {}) or {}),
-                list(getattr(data, "notes", []) or []))
-    if isinstance(data, ConfusionMatrix):
-        return {"system": data}, None, {}, []
-    if isinstance(data, Mapping):
-        out = {}
-        for name, m in data.items():
-            out[str(name)] = m if isinstance(m, ConfusionMatrix) else ConfusionMatrix(m)
-        if not out:
-            raise InputError("no systems to report on; give at least one prediction file or matrix.")
-        return out, None, {}, []
-    raise InputError(
-        f"data must be a PredictionSet (read_predictions) or a mapping of system name to confusion matrix; "
-        f"got {type(data).__name__}."
-    )
-
-
-def _match_label(labels: Sequence[Any], wanted: Any, what: str) -> Any:
-    for lab in labels:
-        if lab == wanted or str(lab) == str(wanted):
-            return lab
-    shown = ", ".join(str(x) for x in labels[:20])
-    raise InputError(f"{what} {wanted!r} is not one of the classes in the data ({shown}).")
-
-
-def _check_arguments(*, title: Any, undefined: Any, digits: Any) -> None:
-    """One sentence naming the argument, the value and what is allowed — before any work is done."""
-    from .._metrics import CONVENTIONS
-
-    if title is not None and not isinstance(title, str):
-        raise InputError(f"title must be text (a str) or None; got {title!r} ({type(title).__name__}).")
-    if not isinstance(undefined, str) or undefined not in CONVENTIONS:
-        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-    if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 15:
-        raise InputError(f"digits must be a whole number of decimals from 0 to 15; got {digits!r}.")
-
-
-def _check_positive(positive_label: Any, answered: Any) -> None:
-    """Refuse a positive class that contradicts the answers: the methods text and the numbers would disagree."""
-    if positive_label is None or answered is None or str(positive_label) == str(answered):
-        return
-    raise InputError(f"the positive class {str(positive_label)!r} (positive_label, --positive) contradicts "
-                     f"positive_class {str(answered)!r} in the answers; give the same class, or change the "
-                     "answers and leave --positive out.")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -253,23 +188,79 @@ def build_report(
     >>> ctx.primary in ctx.systems[0].values  # doctest: +SKIP
     True
     """
-    from .. import __version__
-    from ._methods import build_methods
-
-    _check_arguments(title=title, undefined=undefined, digits=digits)
-    ans = _load_answers(answers)
-    _check_positive(positive_label, ans.positive_class)
+    check_arguments(title=title, undefined=undefined, digits=digits)
+    bootstrap = check_resampling(bootstrap, confidence)
+    ans = load_answers(answers)
+    check_positive(positive_label, ans.positive_class)
     # the keys the user answered; the methods text marks the others as the questionnaire's defaults
     given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
-    systems, joint, probs, data_notes = _systems_of(data)
-    if bootstrap is None:
-        bootstrap = 0
-    if not isinstance(bootstrap, int) or isinstance(bootstrap, bool) or bootstrap < 0:
-        raise InputError(f"bootstrap must be a whole number of resamples ≥ 0; got {bootstrap!r}.")
-    if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
-        raise InputError(f"confidence must be a number between 0 and 1; got {confidence!r}.")
+    systems, joint, probs, data_notes = systems_of(data)
 
-    # -- recommendation --------------------------------------------------------------------
+    rec_json, primary_reason = _recommendation(ans, recommendation, data, systems)
+    answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
+    cat, bib = _catalogue(), _bibliography()
+    warnings = [WarningEntry(code=str(_get(w, "code", "note")), message=str(_get(w, "message", w)))
+                for w in rec_json.get("warnings") or []]
+    task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
+    rec_items = _recommended_items(rec_json, primary_reason)
+    # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
+    beta = next((float(params["beta"]) for _, mid, _, params in rec_items
+                 if mid == "f_beta" and params.get("beta") is not None), 1.0)
+
+    ev = None
+    if systems:
+        from ..engine._evaluate import evaluate
+
+        ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None)
+    entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings)
+    results = _Results()
+    if ev is not None:
+        results = _results(ev, systems, entries)
+        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress)
+        _uncertainty(results, systems, joint, entries, cat, settings)
+        _prevalence_figure(results, systems, rec_json, ev, settings)
+        # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
+        warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
+    elif bootstrap > 0:
+        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
+
+    methods, references = _methods_and_references(
+        answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
+        results=results, evaluated=ev is not None, digits=digits)
+    return _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
+                    results, warnings, references)
+
+
+# ----------------------------------------------------------------------------------------------
+# The steps of the build
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class _Settings:
+    """How intervals and curves are computed (the report's arguments, resolved)."""
+
+    bootstrap: int
+    confidence: float
+    seed: int | None
+    pos: Any
+    beta: float
+    undefined: str
+    progress: Any
+
+
+@dataclass
+class _Results:
+    """What the data gives: per-system results, chance rows, intervals, winners and figure data."""
+
+    reports: list[SystemReport] = field(default_factory=list)
+    chance: list[ChanceRow] = field(default_factory=list)
+    winners: dict[str, list[str]] = field(default_factory=dict)
+    intervals: IntervalSettings | None = None
+    figures: FigureData = field(default_factory=FigureData)
+    undefined_total: int = 0
+
+
+def _recommendation(ans: Any, recommendation: Any, data: Any, systems: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The recommendation as JSON (computed from the answers and data unless given), and the lead's reason."""
     if recommendation is None:
         from ..questionnaire import recommend
 
@@ -278,62 +269,51 @@ def build_report(
                           else recommend(ans))
     rec_json: dict[str, Any] = (recommendation.to_json_dict() if hasattr(recommendation, "to_json_dict")
                                 else dict(recommendation))
-    answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
-    primary_id = str(rec_json["primary"]["metric"])
-    primary_params = dict(rec_json["primary"].get("params") or {})
+    reason = getattr(getattr(recommendation, "primary", None), "reason", None) or rec_json["primary"].get("reason")
+    return rec_json, reason
 
-    cat = _catalogue()
-    bib = _bibliography()
-    warnings = [WarningEntry(code=str(_get(w, "code", "note")), message=str(_get(w, "message", w)))
-                for w in rec_json.get("warnings") or []]
 
-    # -- data ------------------------------------------------------------------------------
-    first = next(iter(systems.values()), None)
-    pos = positive_label if positive_label is not None else answers_dict.get("positive_class")
-    task: TaskInfo | None = None
-    if first is not None:
-        if pos is not None:
-            if first.k == 2 or positive_label is not None:
-                pos = _match_label(first.labels, pos, "positive label")
-            else:
-                pos = None
-        task = TaskInfo(
-            kind="binary" if first.k == 2 else "multiclass",
-            k=first.k,
-            labels=[str(x) for x in first.labels],
-            class_sizes=[float(x) for x in first.true_sizes],
-            n=float(first.n),
-            positive_label=None if pos is None else str(pos),
-        )
+def _task_info(first: Any, positive_label: Any, answered: Any) -> tuple[TaskInfo | None, Any]:
+    """The task as the data shows it, and the positive label matched to the data's labels."""
+    pos = positive_label if positive_label is not None else answered
+    if first is None:
+        return None, pos
+    if pos is not None:
+        pos = match_label(first.labels, pos, "positive label") if first.k == 2 or positive_label is not None else None
+    task = TaskInfo(
+        kind="binary" if first.k == 2 else "multiclass",
+        k=first.k,
+        labels=[str(x) for x in first.labels],
+        class_sizes=[float(x) for x in first.true_sizes],
+        n=float(first.n),
+        positive_label=None if pos is None else str(pos),
+    )
+    return task, pos
 
-    # -- metrics ---------------------------------------------------------------------------
-    primary_reason = getattr(getattr(recommendation, "primary", None), "reason", None) or rec_json["primary"].get("reason")
-    rec_items: list[tuple[str, str, str | None, dict[str, Any]]] = [
-        ("primary", primary_id, primary_reason or None, primary_params)
+
+def _recommended_items(rec_json: Mapping[str, Any], primary_reason: Any) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """(role, metric id, reason, parameters) of the lead and the complementary metrics."""
+    items: list[tuple[str, str, str | None, dict[str, Any]]] = [
+        ("primary", str(rec_json["primary"]["metric"]), primary_reason or None, dict(rec_json["primary"].get("params") or {}))
     ]
     for item in rec_json.get("complementary") or []:
-        rec_items.append(("complementary", str(item["metric"]), _get(item, "reason"), dict(_get(item, "params") or {})))
-    # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
-    beta = next((float(params["beta"]) for _, mid, _, params in rec_items
-                 if mid == "f_beta" and params.get("beta") is not None), 1.0)
+        items.append(("complementary", str(item["metric"]), _get(item, "reason"), dict(_get(item, "params") or {})))
+    return items
 
-    from .._metrics import METRICS
 
-    ev = None
-    computed: list[str] = []
-    if systems:
-        from .._evaluate import evaluate
+def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, Any]]], ev: Any, cat: Any, pos: Any,
+                    beta: float, warnings: list[WarningEntry]) -> list[MetricEntry]:
+    """The recommended metrics, then every other computed one (appendix); a recommended metric the
+    data cannot give is a warning."""
+    from ..engine._metrics import METRICS
 
-        ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined,
-                      probabilities=probs or None)
-        computed = list(ev.metrics[next(iter(ev.metrics))])
-
+    computed = list(ev.metrics[next(iter(ev.metrics))]) if ev is not None else []
     entries: list[MetricEntry] = []
     seen: set[str] = set()
     for role, mid, reason, params in rec_items:
         if mid in seen:
             continue
-        if systems and mid not in computed:
+        if ev is not None and mid not in computed:
             spec = METRICS.get(mid)
             why = ("it needs predicted probabilities" if spec is not None and spec.needs_probabilities
                    else "it needs a positive class of a two-class task" if spec is not None and spec.binary_only
@@ -344,140 +324,153 @@ def build_report(
                 continue
         seen.add(mid)
         entries.append(_metric_entry(mid, cat.metrics.get(mid), role, reason, params, pos, beta))
-    appendix_ids = [m for m in computed if m not in seen and not (METRICS.get(m) and METRICS[m].alias_of)]
-    for mid in appendix_ids:
-        entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
-        seen.add(mid)
+    for mid in computed:
+        if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
+            entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
+            seen.add(mid)
     for m in entries:
         if not m.formula:
             _LOG.warning("metric %s has no formula in the catalogue", m.id)
+    return entries
 
-    discouraged = []
-    for item in rec_json.get("discouraged") or []:
-        mid = str(_get(item, "metric"))
-        rec = cat.metrics.get(mid)
-        discouraged.append({"metric": mid, "name": rec.name if rec else mid, "reason": str(_get(item, "reason", ""))})
 
-    # -- per system ------------------------------------------------------------------------
-    reports: list[SystemReport] = []
-    chance: list[ChanceRow] = []
-    winners: dict[str, list[str]] = {}
-    intervals: IntervalSettings | None = None
-    figures = FigureData()
-    undefined_total = 0
-    if ev is not None:
-        for name in ev.systems:
-            cm = systems[name]
-            rows = []
-            for lab in cm.labels:
-                r = ev.per_class[name][str(lab)]
-                rows.append(PerClassRow(label=str(lab), support=r["support"], predicted=r["predicted"],
-                                        precision=_f(r["precision"]), recall=_f(r["recall"]), f1=_f(r["f1"]),
-                                        jaccard=_f(r.get("jaccard")), specificity=_f(r.get("specificity")),
-                                        npv=_f(r.get("npv"))))
-            und = []
-            for u in ev.undefined[name]:
-                und.append(UndefinedEntry(metric=str(u["metric"]), quantity=str(u["quantity"]),
-                                          label=None if u.get("label") is None else str(u["label"]),
-                                          reason=str(u["reason"]), resolution=str(u["resolution"]),
-                                          value=_f(u.get("value"))))
-            undefined_total += len(und)
-            reports.append(SystemReport(
-                name=name,
-                values={m: _f(v) for m, v in ev.metrics[name].items()},
-                per_class=rows,
-                confusion=[[float(x) for x in row] for row in cm.counts],
-                undefined=und,
-            ))
-        for m in entries:
-            if m.id in ev.chance:
-                ch = ev.chance[m.id]
-                chance.append(ChanceRow(metric=m.id, uniform=_f(ch.get("uniform")),
+def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]) -> _Results:
+    """Per-system values, per-class rows, confusion counts and undefined values; chance rows."""
+    out = _Results()
+    for name in ev.systems:
+        cm = systems[name]
+        rows = []
+        for lab in cm.labels:
+            r = ev.per_class[name][str(lab)]
+            rows.append(PerClassRow(label=str(lab), support=r["support"], predicted=r["predicted"],
+                                    precision=_f(r["precision"]), recall=_f(r["recall"]), f1=_f(r["f1"]),
+                                    jaccard=_f(r.get("jaccard")), specificity=_f(r.get("specificity")),
+                                    npv=_f(r.get("npv"))))
+        und = [UndefinedEntry(metric=str(u["metric"]), quantity=str(u["quantity"]),
+                              label=None if u.get("label") is None else str(u["label"]),
+                              reason=str(u["reason"]), resolution=str(u["resolution"]), value=_f(u.get("value")))
+               for u in ev.undefined[name]]
+        out.undefined_total += len(und)
+        out.reports.append(SystemReport(
+            name=name,
+            values={m: _f(v) for m, v in ev.metrics[name].items()},
+            per_class=rows,
+            confusion=[[float(x) for x in row] for row in cm.counts],
+            undefined=und,
+        ))
+    for m in entries:
+        if m.id in ev.chance:
+            ch = ev.chance[m.id]
+            out.chance.append(ChanceRow(metric=m.id, uniform=_f(ch.get("uniform")),
                                         prevalence=_f(ch.get("prevalence")), majority=_f(ch.get("majority"))))
+    return out
 
-        # -- intervals, winners, ranking agreement ------------------------------------------
-        matrix_ids = [m.id for m in entries if m.id in computed and m.id in METRICS
-                      and not METRICS[m.id].needs_probabilities]
-        if bootstrap > 0 and matrix_ids:
-            if joint is not None:
-                from .._compare import compare_joint
 
-                cmp = compare_joint(joint, n_resamples=bootstrap, seed=seed, metrics=matrix_ids,
-                                    confidence=confidence, positive_label=pos, beta=beta,
-                                    undefined=undefined, progress=progress)
-                for rep in reports:
-                    for mid, mc in cmp.metrics.items():
-                        sr = mc.systems.get(rep.name)
-                        if sr is None:
-                            continue
-                        rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
-                        rep.p_first[mid] = _f(sr.p_first)
-                if len(reports) > 1:
-                    winners = {mid: list(mc.winners) for mid, mc in cmp.metrics.items()}
-                if len(reports) == 2:
-                    a, b = reports[0].name, reports[1].name
-                    figures.difference_pair = [a, b]
-                    for mid in cmp.metrics:
-                        d = cmp.difference(a, b, mid)
-                        sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
-                        lo, hi = _f(d.low), _f(d.high)
-                        if sign < 0 and lo is not None and hi is not None:
-                            lo, hi = -hi, -lo
-                        est = _f(d.estimate)
-                        figures.differences.append(DifferenceRow(
-                            metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
-                ra = cmp.ranking_agreement
-                if len(reports) > 1:
-                    figures.ranking = RankingData(metrics=list(ra.metrics), kendall=ra.kendall,
-                                                  spearman=ra.spearman, note=ra.note)
-                intervals = IntervalSettings(method=cmp.method, n_resamples=bootstrap, confidence=confidence,
-                                             seed=seed, paired=True)
-            else:
-                from .._bootstrap import bootstrap as run_bootstrap
+def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entries: Sequence[MetricEntry],
+                 cat: Any, st: _Settings) -> None:
+    """Intervals (paired when the systems share items), winners, differences and ranking agreement."""
+    from ..engine._metrics import METRICS
 
-                # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
-                # interval can be reproduced from its own matrix alone
-                for rep in reports:
-                    bs = run_bootstrap(systems[rep.name], n_resamples=bootstrap, confidence=confidence, seed=seed,
-                                       metrics=matrix_ids, positive_label=pos, beta=beta, undefined=undefined)
-                    for mid in matrix_ids:
-                        r = bs[mid]
-                        rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
-                intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
-        if figures.ranking is None and len(reports) > 1:
-            figures.ranking = _point_ranking(reports, [m.id for m in entries if m.id in METRICS
-                                                       and not METRICS[m.id].needs_probabilities])
+    computed = set(results.reports[0].values) if results.reports else set()
+    matrix_ids = [m.id for m in entries if m.id in computed and m.id in METRICS and not METRICS[m.id].needs_probabilities]
+    if st.bootstrap > 0 and matrix_ids:
+        if joint is not None:
+            _paired_intervals(results, joint, matrix_ids, cat, st)
+        else:
+            _unpaired_intervals(results, systems, matrix_ids, st)
+    if results.figures.ranking is None and len(results.reports) > 1:
+        results.figures.ranking = _point_ranking(results.reports, [
+            m.id for m in entries if m.id in METRICS and not METRICS[m.id].needs_probabilities])
 
-        # -- prevalence sensitivity of the primary metric -----------------------------------
-        if primary_id in computed and not METRICS[primary_id].needs_probabilities:
-            from .._prevalence import prevalence_sensitivity
 
-            cls = pos if (pos is not None and first is not None and first.k == 2) else None
-            try:
-                for rep in reports:
-                    s = prevalence_sensitivity(systems[rep.name], primary_id, class_label=cls, grid=49,
-                                               positive_label=pos, beta=beta, undefined=undefined)
-                    figures.prevalence.append(PrevalenceCurve(
-                        system=rep.name,
-                        share=[float(x) for x in s["share"]],
-                        value=[_f(x) for x in s["value"]],
-                        observed_share=float(s["observed_share"]),
-                        observed_value=_f(s.get("observed_value")),
-                    ))
-                    figures.prevalence_class = str(s["class_label"])
-                figures.prevalence_metric = primary_id
-            except InputError as exc:
-                figures.prevalence = []
-                _LOG.info("no prevalence curve: %s", exc)
+def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: _Settings) -> None:
+    from ..stats._compare import compare_joint
 
-        # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
-        for note in data_notes:
-            warnings.append(WarningEntry(code="data", message=str(note), source="report"))
+    cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
+                        confidence=st.confidence, positive_label=st.pos, beta=st.beta,
+                        undefined=st.undefined, progress=st.progress)
+    reports, figures = results.reports, results.figures
+    for rep in reports:
+        for mid, mc in cmp.metrics.items():
+            sr = mc.systems.get(rep.name)
+            if sr is None:
+                continue
+            rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
+            rep.p_first[mid] = _f(sr.p_first)
+    if len(reports) > 1:
+        results.winners = {mid: list(mc.winners) for mid, mc in cmp.metrics.items()}
+        ra = cmp.ranking_agreement
+        figures.ranking = RankingData(metrics=list(ra.metrics), kendall=ra.kendall, spearman=ra.spearman, note=ra.note)
+    if len(reports) == 2:
+        a, b = reports[0].name, reports[1].name
+        figures.difference_pair = [a, b]
+        for mid in cmp.metrics:
+            d = cmp.difference(a, b, mid)
+            sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
+            lo, hi = _f(d.low), _f(d.high)
+            if sign < 0 and lo is not None and hi is not None:
+                lo, hi = -hi, -lo
+            est = _f(d.estimate)
+            figures.differences.append(DifferenceRow(
+                metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
+    results.intervals = IntervalSettings(method=cmp.method, n_resamples=st.bootstrap, confidence=st.confidence,
+                                         seed=st.seed, paired=True)
 
-    elif bootstrap > 0:
-        intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
 
-    # -- methods and references ------------------------------------------------------------
+def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:
+    from ..stats._bootstrap import bootstrap as run_bootstrap
+
+    # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
+    # interval can be reproduced from its own matrix alone
+    for rep in results.reports:
+        bs = run_bootstrap(systems[rep.name], n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
+                           metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined)
+        for mid in matrix_ids:
+            r = bs[mid]
+            rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
+    results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
+                                         paired=False)
+
+
+def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: Mapping[str, Any], ev: Any,
+                       st: _Settings) -> None:
+    """How the primary metric moves with the share of one class (left out when it cannot be drawn)."""
+    from ..engine._metrics import METRICS
+
+    primary_id = str(rec_json["primary"]["metric"])
+    computed = ev.metrics[next(iter(ev.metrics))]
+    if primary_id not in computed or METRICS[primary_id].needs_probabilities:
+        return
+    from ..stats._prevalence import prevalence_sensitivity
+
+    first = next(iter(systems.values()))
+    cls = st.pos if (st.pos is not None and first.k == 2) else None
+    figures = results.figures
+    try:
+        for rep in results.reports:
+            s = prevalence_sensitivity(systems[rep.name], primary_id, class_label=cls, grid=49,
+                                       positive_label=st.pos, beta=st.beta, undefined=st.undefined)
+            figures.prevalence.append(PrevalenceCurve(
+                system=rep.name,
+                share=[float(x) for x in s["share"]],
+                value=[_f(x) for x in s["value"]],
+                observed_share=float(s["observed_share"]),
+                observed_value=_f(s.get("observed_value")),
+            ))
+            figures.prevalence_class = str(s["class_label"])
+        figures.prevalence_metric = primary_id
+    except InputError as exc:
+        figures.prevalence = []
+        _LOG.info("no prevalence curve: %s", exc)
+
+
+def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[str, Any],
+                            entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
+                            given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
+                            evaluated: bool, digits: int) -> tuple[list[Any], list[Reference]]:
+    """The methods paragraphs, and the references they and the metric entries cite (cited ones only)."""
+    from ._methods import build_methods
+
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"], bib)
 
     def cite(author: str, year: str) -> str | None:
@@ -491,31 +484,36 @@ def build_report(
                                                 **{m.id: m.name for m in entries}},
         property_status=status, cite=cite, given=given,
         cite_source=lambda src: [k for k in _keys_in(src, bib) if k in bib], task=task, convention=undefined,
-        undefined_count=undefined_total if ev is not None else None, chance=chance, intervals=intervals,
-        n_systems=len(reports), digits=digits,
+        undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
+        intervals=results.intervals, n_systems=len(results.reports), digits=digits,
     )
-    used: list[str] = []
-    for p in methods:
-        for sp in p.spans:
-            if sp.kind == "cite":
-                used += sp.keys
-    for m in entries:
-        used += m.references
-    references = []
-    for key in dict.fromkeys(used):
-        e = bib.get(key)
-        if e is not None:
-            references.append(Reference(key=key, text=e.text, short=e.short, bibtex=e.raw))
+    used: list[str] = [k for p in methods for sp in p.spans if sp.kind == "cite" for k in sp.keys]
+    used += [k for m in entries for k in m.references]
+    references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
+                  for key in dict.fromkeys(used) if key in bib]
     for m in entries:
         m.references = [k for k in m.references if k in bib]
     for p in methods:
         for sp in p.spans:
             if sp.kind == "cite":
                 sp.keys = [k for k in sp.keys if k in bib]
+    return methods, references
 
+
+def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: str, answers_dict: dict[str, Any],
+             rec_json: Mapping[str, Any], entries: list[MetricEntry], cat: Any, methods: list[Any],
+             results: _Results, warnings: list[WarningEntry], references: list[Reference]) -> ReportContext:
+    from .. import __version__
+
+    reports = results.reports
     if title is None:
         title = "Evaluation of " + (", ".join(s.name for s in reports) if 0 < len(reports) <= 4 else
                                     f"{len(reports)} classifiers" if reports else "a classifier")
+    discouraged = []
+    for item in rec_json.get("discouraged") or []:
+        mid = str(_get(item, "metric"))
+        rec = cat.metrics.get(mid)
+        discouraged.append({"metric": mid, "name": rec.name if rec else mid, "reason": str(_get(item, "reason", ""))})
     return ReportContext(
         advisor_version=__version__,
         title=title,
@@ -523,17 +521,17 @@ def build_report(
         task=task,
         convention=undefined,
         answers=answers_dict,
-        primary=primary_id,
+        primary=str(rec_json["primary"]["metric"]),
         metrics=entries,
         discouraged=discouraged,
         methods=methods,
         systems=reports,
-        winners=winners,
-        chance=chance,
-        intervals=intervals,
+        winners=results.winners,
+        chance=results.chance,
+        intervals=results.intervals,
         warnings=warnings,
         references=references,
-        figures=figures,
+        figures=results.figures,
         notes=answers_dict.get("notes"),
     )
 
@@ -542,8 +540,8 @@ def _point_ranking(reports: Sequence[SystemReport], ids: Sequence[str]) -> Ranki
     """Rank agreement from point estimates, when no paired comparison was run."""
     import numpy as np
 
-    from .._compare import average_ranks, kendall_tau_b, spearman_rho
     from ..catalogue import lower_is_better
+    from ..stats._compare import average_ranks, kendall_tau_b, spearman_rho
 
     ids = [m for m in ids if all(r.values.get(m) is not None for r in reports)]
     if len(ids) < 2:

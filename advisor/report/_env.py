@@ -23,7 +23,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
-from ._escape import html_escape, latex_escape, markdown_code, markdown_escape
+from .._format import html_escape, latex_escape, markdown_code, markdown_escape
 
 __all__ = ["anchor", "environment", "fmt_num", "template_dir"]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ._escape import html_escape
+from .._format import html_escape
 from ._svg import clean_svg
 
 __all__ = ["flush_formula_cache", "formula_svg"]

@@ -9,14 +9,12 @@ were computed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Collection, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
-__all__ = ["build_methods", "methods_paragraph", "PROPERTY_WORDS", "VARIANT_NOTES"]
+__all__ = ["PROPERTY_WORDS", "VARIANT_NOTES", "build_methods"]
 
 #: How each catalogue property is said in running text.
 PROPERTY_WORDS: dict[str, str] = {
@@ -226,7 +224,7 @@ def _property_words(pid: str, metric_id: str, *, short: bool = False) -> str:
 
 
 def _binary_only(metric_id: str) -> bool:
-    from .._metrics import METRICS
+    from ..engine._metrics import METRICS
 
     spec = METRICS.get(metric_id)
     return bool(spec is not None and spec.binary_only)
@@ -278,7 +276,34 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     paras: list[Paragraph] = []
 
-    # 1. choice of metrics ------------------------------------------------------------------
+    # 1. choice of metrics, the reasoning behind it and the metrics not used
+    paras.append(_choice_paragraph(answers, rec, primary, property_status, task, given))
+    reasoning = _reasoning_paragraph(recommendation, cite_source)
+    if reasoning is not None:
+        paras.append(reasoning)
+    discouraged = _discouraged_paragraph(recommendation, names)
+    if discouraged is not None:
+        paras.append(discouraged)
+    # 2. definitions, 3. undefined values, 4. chance levels
+    paras.append(_definitions_paragraph(rec, cite))
+    paras.append(_undefined_paragraph(convention, undefined_count, cite))
+    paras.append(_chance_paragraph(primary, chance, digits, cite))
+    # 5. intervals
+    if intervals is not None:
+        paras.append(_intervals_paragraph(intervals, n_systems))
+    return paras
+
+
+def _choice_paragraph(
+    answers: Mapping[str, Any],
+    rec: Sequence[MetricEntry],
+    primary: MetricEntry | None,
+    property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
+    task: TaskInfo | None,
+    given: Collection[str] | None,
+) -> Paragraph:
+    """The "Choice of metrics" paragraph: the situation, the primary metric, the properties that
+    argue for each recommended metric and the complementary metrics."""
     p = _Text()
     sit, assumed = situation(answers, task, given)
     if sit:
@@ -286,12 +311,30 @@ def build_methods(
     if assumed:
         p.t("Not answered, so the questionnaire's defaults were assumed: " + "; ".join(assumed) + ". ")
     if primary is not None:
-        p.t("We report ").b(primary.name).t(" as the primary metric")
-        if primary.params:
-            p.t(" (" + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
-                                 for k, v in primary.params.items()) + ")")
-        p.cite(primary.references)
-        p.t(". ")
+        _primary_sentence(p, primary)
+    _property_sentences(p, answers, rec, property_status)
+    _complementary_sentence(p, rec)
+    return p.para("Choice of metrics")
+
+
+def _primary_sentence(p: _Text, primary: MetricEntry) -> None:
+    """The sentence naming the primary metric, with its parameters and references."""
+    p.t("We report ").b(primary.name).t(" as the primary metric")
+    if primary.params:
+        p.t(" (" + ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}"
+                             for k, v in primary.params.items()) + ")")
+    p.cite(primary.references)
+    p.t(". ")
+
+
+def _property_sentences(
+    p: _Text,
+    answers: Mapping[str, Any],
+    rec: Sequence[MetricEntry],
+    property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
+) -> None:
+    """One sentence per recommended metric: which of the relevant properties hold, hold for two
+    classes only, or fail; each property is glossed only the first time it is named."""
     props = relevant_properties(answers)
     glossed: set[str] = set()  # properties explained once in the paragraph
     for m in rec:
@@ -314,6 +357,10 @@ def build_methods(
         p.t("; ".join(parts))
         p.cite([k for _, keys in holds + fails + binary for k in keys])
         p.t(". ")
+
+
+def _complementary_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
+    """The sentence naming the complementary metrics and why (nothing when there are none)."""
     comp = [m for m in rec if m.role == "complementary"]
     if comp:
         p.t("Beside it we report ")
@@ -325,42 +372,51 @@ def build_methods(
                 p.t(" (" + m.reason.rstrip(".") + ")")
             p.cite(m.references)
         p.t(".")
-    paras.append(p.para("Choice of metrics"))
 
+
+def _reasoning_paragraph(recommendation: Mapping[str, Any], cite_source: Any) -> Paragraph | None:
+    """The "Reasoning" paragraph: the recommendation's rationale steps as a list (None: no steps)."""
     steps = [r for r in recommendation.get("rationale") or [] if (r if isinstance(r, str) else _get(r, "text"))]
-    if steps:
-        r = _Text()
-        r.t("The recommendation rests on these steps, each tied to the answers and to the properties it uses:")
-        para = r.para("Reasoning")
-        for item in steps:
-            it = _Text()
-            if isinstance(item, str):
-                it.t(item.strip())
-            else:
-                title = str(_get(item, "title") or "").strip()
-                if title:
-                    it.b(title.rstrip(".") + ".").t(" ")
-                it.t(str(_get(item, "text")).strip())
-                it.cite(cite_source(_get(item, "source")))
-            para.items.append(it.spans)
-        paras.append(para)
+    if not steps:
+        return None
+    r = _Text()
+    r.t("The recommendation rests on these steps, each tied to the answers and to the properties it uses:")
+    para = r.para("Reasoning")
+    for item in steps:
+        it = _Text()
+        if isinstance(item, str):
+            it.t(item.strip())
+        else:
+            title = str(_get(item, "title") or "").strip()
+            if title:
+                it.b(title.rstrip(".") + ".").t(" ")
+            it.t(str(_get(item, "text")).strip())
+            it.cite(cite_source(_get(item, "source")))
+        para.items.append(it.spans)
+    return para
 
+
+def _discouraged_paragraph(recommendation: Mapping[str, Any], names: Mapping[str, str] | None) -> Paragraph | None:
+    """The "Metrics not used" paragraph: the discouraged metrics and why (None: none discouraged)."""
     disc = recommendation.get("discouraged") or []
-    if disc:
-        d = _Text()
-        d.t("We do not lead with ")
-        for i, item in enumerate(disc):
-            if i:
-                d.t("; " if i < len(disc) - 1 else "; nor with ")
-            mid = str(_get(item, "metric"))
-            d.b(str(_get(item, "name") or (names or {}).get(mid, mid)))
-            reason = _get(item, "reason")
-            if reason:
-                d.t(" (" + str(reason).rstrip(".") + ")")
-        d.t(".")
-        paras.append(d.para("Metrics not used"))
+    if not disc:
+        return None
+    d = _Text()
+    d.t("We do not lead with ")
+    for i, item in enumerate(disc):
+        if i:
+            d.t("; " if i < len(disc) - 1 else "; nor with ")
+        mid = str(_get(item, "metric"))
+        d.b(str(_get(item, "name") or (names or {}).get(mid, mid)))
+        reason = _get(item, "reason")
+        if reason:
+            d.t(" (" + str(reason).rstrip(".") + ")")
+    d.t(".")
+    return d.para("Metrics not used")
 
-    # 2. definitions ------------------------------------------------------------------------
+
+def _definitions_paragraph(rec: Sequence[MetricEntry], cite: Any) -> Paragraph:
+    """The "Definitions" paragraph: the notation, and the variant notes of the recommended metrics."""
     q = _Text()
     q.t("Notation: ").m(r"C").t(" is the ").m(r"k \times k").t(
         " confusion matrix, rows the true and columns the predicted classes; ")
@@ -379,9 +435,11 @@ def build_methods(
             if key:
                 q.cite([k for k in [cite(*key)] if k])
     q.t(".")
-    paras.append(q.para("Definitions"))
+    return q.para("Definitions")
 
-    # 3. undefined values -------------------------------------------------------------------
+
+def _undefined_paragraph(convention: str, undefined_count: int | None, cite: Any) -> Paragraph:
+    """The "Undefined values" paragraph: the convention used and, with data, how many values were undefined."""
     u = _Text()
     u.t("Undefined values (a zero denominator, such as the precision of a class that is never predicted) ")
     if convention == "zero":
@@ -406,9 +464,11 @@ def build_methods(
         else:
             u.t(f"On this test set {undefined_count} value{'s were' if undefined_count != 1 else ' was'} "
                 "undefined; each is listed with its resolution in the table of undefined values.")
-    paras.append(u.para("Undefined values"))
+    return u.para("Undefined values")
 
-    # 4. chance levels ----------------------------------------------------------------------
+
+def _chance_paragraph(primary: MetricEntry | None, chance: Sequence[ChanceRow], digits: int, cite: Any) -> Paragraph:
+    """The "Chance levels" paragraph: the reference classifiers and, if known, the primary metric's scores."""
     c = _Text()
     c.t("A score means little without its baseline, so each metric is also given for three reference "
         "classifiers on the test set's class sizes: uniform random (").m(r"\bar C_{ij} = a_i/k").t(
@@ -424,56 +484,33 @@ def build_methods(
                 f"{_fmt(row.majority, digits)} for the majority-class predictor.")
         elif primary.chance_level:
             c.t(f" For {primary.name}: {primary.chance_level.rstrip('.')}.")
-    paras.append(c.para("Chance levels"))
-
-    # 5. intervals --------------------------------------------------------------------------
-    if intervals is not None:
-        iv = _Text()
-        iv.t(f"Intervals are {intervals.confidence:.0%} {intervals.method} bootstrap intervals from "
-             f"{intervals.n_resamples:,} resamples")
-        if intervals.seed is not None:
-            iv.t(f" (seed {intervals.seed}")
-            if not intervals.paired:
-                iv.t(", the same for every system, so that " if n_systems > 1 else "; ")
-                iv.code(f"advisor compute --bootstrap {intervals.n_resamples} --seed {intervals.seed}")
-                iv.t(" gives the same interval" + (" for each system" if n_systems > 1 else ""))
-            iv.t(")")
-        else:
-            iv.t(" (no seed was set, so a rerun gives slightly different intervals)")
-        iv.t(". Each resample draws the test items with replacement, computed exactly as a multinomial draw of ")
-        if intervals.paired and n_systems > 1:
-            iv.t("the joint table of (true class, prediction of every system) combinations, so all systems "
-                 "are resampled on the same items (a paired bootstrap). A system counts among the winners "
-                 "on a metric when the interval of its paired difference to the best system contains 0, "
-                 "with no correction for multiple comparisons; several winners mean the data do not "
-                 "separate them.")
-        else:
-            iv.t("the confusion-matrix cells")
-            if n_systems > 1:
-                iv.t(", separately for each system (the items were not paired, so no winners are declared)")
-            iv.t(".")
-        paras.append(iv.para("Uncertainty"))
-    return paras
+    return c.para("Chance levels")
 
 
-def methods_paragraph(
-    answers: Any,
-    fmt: str = "md",
-    *,
-    bootstrap: int = 2000,
-    confidence: float = 0.95,
-    undefined: str = "zero",
-) -> str:
-    """The methods paragraph alone, from the answers (no data), as Markdown, LaTeX or HTML text.
-
-    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file.
-    """
-    from ._build import build_report
-    from ._render import render_methods
-
-    if isinstance(answers, (str, os.PathLike, Path)):
-        from ..questionnaire import load_answers
-
-        answers = load_answers(answers)
-    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined)
-    return render_methods(ctx, fmt)
+def _intervals_paragraph(intervals: IntervalSettings, n_systems: int) -> Paragraph:
+    """The "Uncertainty" paragraph: how the bootstrap intervals were computed and how to reproduce them."""
+    iv = _Text()
+    iv.t(f"Intervals are {intervals.confidence:.0%} {intervals.method} bootstrap intervals from "
+         f"{intervals.n_resamples:,} resamples")
+    if intervals.seed is not None:
+        iv.t(f" (seed {intervals.seed}")
+        if not intervals.paired:
+            iv.t(", the same for every system, so that " if n_systems > 1 else "; ")
+            iv.code(f"advisor compute --bootstrap {intervals.n_resamples} --seed {intervals.seed}")
+            iv.t(" gives the same interval" + (" for each system" if n_systems > 1 else ""))
+        iv.t(")")
+    else:
+        iv.t(" (no seed was set, so a rerun gives slightly different intervals)")
+    iv.t(". Each resample draws the test items with replacement, computed exactly as a multinomial draw of ")
+    if intervals.paired and n_systems > 1:
+        iv.t("the joint table of (true class, prediction of every system) combinations, so all systems "
+             "are resampled on the same items (a paired bootstrap). A system counts among the winners "
+             "on a metric when the interval of its paired difference to the best system contains 0, "
+             "with no correction for multiple comparisons; several winners mean the data do not "
+             "separate them.")
+    else:
+        iv.t("the confusion-matrix cells")
+        if n_systems > 1:
+            iv.t(", separately for each system (the items were not paired, so no winners are declared)")
+        iv.t(".")
+    return iv.para("Uncertainty")

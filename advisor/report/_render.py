@@ -18,12 +18,12 @@ from typing import Any
 from markupsafe import Markup
 
 from .._exceptions import InputError
+from .._format import html_escape, latex_escape, markdown_escape, safe_filename
 from ._env import anchor, environment
-from ._escape import html_escape, latex_escape, markdown_escape, safe_filename
 from ._models import ReportContext
 
-__all__ = ["EXTENSIONS", "FORMATS", "format_for", "output_plan", "render_files", "render_methods", "render_report",
-           "render_text"]
+__all__ = ["EXTENSIONS", "FORMATS", "format_for", "methods_paragraph", "output_plan", "render_files", "render_methods",
+           "render_report", "render_text"]
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 #: The figures a report may draw, in the order they are numbered; ``<id>.svg`` or ``<id>.pdf`` on disk.
@@ -385,3 +385,25 @@ def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
         flush_formula_cache()
         return html
     return _text_doc(ctx, view, fmt, fragment=True, figdir="figures", template=f"methods.{fmt}.j2")
+
+
+def methods_paragraph(
+    answers: Any,
+    fmt: str = "md",
+    *,
+    bootstrap: int = 2000,
+    confidence: float = 0.95,
+    undefined: str = "zero",
+) -> str:
+    """The methods paragraph alone, from the answers (no data), as Markdown, LaTeX or HTML text.
+
+    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file.
+    """
+    from ._build import build_report
+
+    if isinstance(answers, (str, os.PathLike, Path)):
+        from ..questionnaire import load_answers
+
+        answers = load_answers(answers)
+    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined)
+    return render_methods(ctx, fmt)

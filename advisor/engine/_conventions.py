@@ -1,4 +1,4 @@
-"""The undefined-value conventions (see :mod:`advisor._metrics`): one definition, importable without numpy."""
+"""The undefined-value conventions (see :mod:`advisor.engine._metrics`): one definition, importable without numpy."""
 
 from __future__ import annotations
 

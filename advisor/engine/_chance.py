@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ._confusion import ConfusionMatrix, Label
+from ._confusion import ConfusionMatrix, Label, counts_and_labels
+from ._metrics import compute_metrics
 
 __all__ = ["chance_levels", "reference_matrices"]
 
@@ -22,9 +23,8 @@ def reference_matrices(matrix: Any) -> dict[str, np.ndarray]:
     ``uniform``: ``C[i, j] = a_i / k``; ``prevalence``: ``C[i, j] = a_i a_j / n``;
     ``majority``: every item predicted as the largest class (first one on ties).
     """
-    from ._metrics import _counts_and_labels  # _metrics re-exports this module: import late
 
-    counts, _ = _counts_and_labels(matrix)
+    counts, _ = counts_and_labels(matrix)
     a = counts.sum(axis=1)
     n, k = a.sum(), a.shape[0]
     maj = np.zeros_like(counts)
@@ -54,9 +54,8 @@ def chance_levels(
     >>> round(ch["accuracy"]["majority"], 4)
     0.8182
     """
-    from ._metrics import _counts_and_labels, compute_metrics
 
-    counts, labels = _counts_and_labels(matrix)
+    counts, labels = counts_and_labels(matrix)
     refs = reference_matrices(counts)
     cm = ConfusionMatrix(counts, labels) if not isinstance(matrix, ConfusionMatrix) else matrix
     out: dict[str, dict[str, float]] = {}

@@ -3,7 +3,7 @@
 :class:`_Stats` computes ``a_i`` (true sizes), ``b_i`` (predicted sizes), ``TP_i`` and ``n`` once for
 a stack of matrices ``(..., k, k)``; each per-class quantity (recall, precision, F1, ...) is defined
 once in :data:`_COMPONENTS`, with its undefined-value resolution for the three conventions (see
-:mod:`advisor._metrics`). The records of what was undefined (:class:`UndefinedValue`) and the
+:mod:`advisor.engine._metrics`). The records of what was undefined (:class:`UndefinedValue`) and the
 result mapping (:class:`MetricResult`) live here too, so every stage shares one provenance format.
 """
 

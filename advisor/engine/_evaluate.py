@@ -12,8 +12,8 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict
 
+from .._exceptions import InputError
 from ._confusion import ConfusionMatrix, Label
-from ._exceptions import InputError
 
 __all__ = ["Evaluation", "check_metric_ids", "evaluate"]
 
@@ -42,7 +42,7 @@ class Evaluation(BaseModel):
     chance : {metric id: {"uniform", "prevalence", "majority"}}
         Each metric's value for a uniform-random, a prevalence-matched random and a majority-class
         predictor on the observed class sizes (for ``log_loss``/``brier``: see
-        :func:`advisor._probabilities.probability_chance_levels`).
+        :func:`advisor.engine._probabilities.probability_chance_levels`).
     undefined : {system: [record, …]}
         Every undefined quantity and how it was resolved (``UndefinedValue.to_dict()``); per-class
         table entries carry ``metric = "per_class"``.
@@ -117,41 +117,19 @@ def evaluate(
     >>> ev.metrics["b"]["accuracy"], round(ev.chance["accuracy"]["majority"], 4)
     (0.6363636363636364, 0.5455)
     """
-    from ._metrics import PROBABILITY_METRICS, chance_levels, compute_metrics, per_class
-    from ._probabilities import probability_chance_levels
+    from ._metrics import compute_metrics, per_class
 
     if not systems:
         raise InputError("no systems to evaluate; give at least one prediction file or matrix.")
     mats = {str(name): _as_matrix(str(name), m) for name, m in systems.items()}
     names = list(mats)
     first = mats[names[0]]
-    for name in names[1:]:
-        cm = mats[name]
-        if [str(x) for x in cm.labels] != [str(x) for x in first.labels]:
-            raise InputError(f"systems {names[0]!r} and {name!r} have different labels "
-                             f"({list(first.labels)!r} vs {list(cm.labels)!r}); they must be evaluated on the same classes.")
-        if not _close(cm.true_sizes, first.true_sizes):
-            raise InputError(f"systems {names[0]!r} and {name!r} have different true class sizes "
-                             f"({_fmt(first.true_sizes)} vs {_fmt(cm.true_sizes)}); they were not evaluated on the same items.")
+    _check_same_items(mats)
     if positive_label is not None:
-        if not any(lab == positive_label or str(lab) == str(positive_label) for lab in first.labels):
-            shown = ", ".join(str(x) for x in first.labels[:20])
-            raise InputError(f"positive label {positive_label!r} does not occur; the labels are {shown}.")
+        _check_positive_label(first, positive_label)
 
     probs = {str(k): dict(v) for k, v in (probabilities or {}).items()}
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if metrics is None:
-        matrix_ids: list[str] | None = None
-        prob_ids = [m for m in PROBABILITY_METRICS if any(m in probs.get(n, {}) for n in names)]
-    else:
-        matrix_ids = [m for m in metrics if m not in PROBABILITY_METRICS]
-        prob_ids = [m for m in metrics if m in PROBABILITY_METRICS]
-        for m in prob_ids:
-            lacking = [n for n in names if m not in probs.get(n, {})]
-            if lacking:
-                raise InputError(f"{m} needs predicted probabilities (columns p_<label>, one per class), "
-                                 f"but system {lacking[0]!r} has none.")
+    matrix_ids, prob_ids = _split_metric_ids(metrics, names, probs)
 
     out_metrics: dict[str, dict[str, _Value]] = {}
     out_per_class: dict[str, dict[str, dict[str, _Value]]] = {}
@@ -171,12 +149,7 @@ def evaluate(
         out_per_class[name] = {str(lab): {f: float(v) for f, v in row.items()} for lab, row in table.items()}
         out_undefined[name] = [u.to_dict() for u in [*res.undefined, *table.undefined]]
 
-    chance: dict[str, dict[str, _Value]] = {}
-    if resolved_ids:
-        chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined))
-    if prob_ids:
-        pchance = probability_chance_levels(first.true_sizes)
-        chance.update({m: dict(pchance[m]) for m in prob_ids})
+    chance = _chance_table(first, resolved_ids, prob_ids, positive_label, beta, undefined)
     return Evaluation(
         labels=list(first.labels),
         systems=names,
@@ -189,6 +162,74 @@ def evaluate(
         chance=chance,
         undefined=out_undefined,
     )
+
+
+def _check_same_items(mats: Mapping[str, ConfusionMatrix]) -> None:
+    """Every system must have the first one's labels and true class sizes (the same items)."""
+    names = list(mats)
+    first = mats[names[0]]
+    for name in names[1:]:
+        cm = mats[name]
+        if [str(x) for x in cm.labels] != [str(x) for x in first.labels]:
+            raise InputError(f"systems {names[0]!r} and {name!r} have different labels "
+                             f"({list(first.labels)!r} vs {list(cm.labels)!r}); they must be evaluated on the same classes.")
+        if not _close(cm.true_sizes, first.true_sizes):
+            raise InputError(f"systems {names[0]!r} and {name!r} have different true class sizes "
+                             f"({_fmt(first.true_sizes)} vs {_fmt(cm.true_sizes)}); they were not evaluated on the same items.")
+
+
+def _check_positive_label(cm: ConfusionMatrix, positive_label: Label) -> None:
+    """The positive label must be one of the labels (compared as written or as text)."""
+    if not any(lab == positive_label or str(lab) == str(positive_label) for lab in cm.labels):
+        shown = ", ".join(str(x) for x in cm.labels[:20])
+        raise InputError(f"positive label {positive_label!r} does not occur; the labels are {shown}.")
+
+
+def _split_metric_ids(
+    metrics: Sequence[str] | None, names: Sequence[str], probs: Mapping[str, Mapping[str, float]]
+) -> tuple[list[str] | None, list[str]]:
+    """``(matrix metric ids or None for the default, probability metric ids)``.
+
+    By default the probability metrics are those some system has; asked for explicitly, every
+    system must have them.
+    """
+    from ._metrics import PROBABILITY_METRICS
+
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if metrics is None:
+        matrix_ids: list[str] | None = None
+        prob_ids = [m for m in PROBABILITY_METRICS if any(m in probs.get(n, {}) for n in names)]
+    else:
+        matrix_ids = [m for m in metrics if m not in PROBABILITY_METRICS]
+        prob_ids = [m for m in metrics if m in PROBABILITY_METRICS]
+        for m in prob_ids:
+            lacking = [n for n in names if m not in probs.get(n, {})]
+            if lacking:
+                raise InputError(f"{m} needs predicted probabilities (columns p_<label>, one per class), "
+                                 f"but system {lacking[0]!r} has none.")
+    return matrix_ids, prob_ids
+
+
+def _chance_table(
+    first: ConfusionMatrix,
+    resolved_ids: Sequence[str],
+    prob_ids: Sequence[str],
+    positive_label: Label | None,
+    beta: float,
+    undefined: str,
+) -> dict[str, dict[str, _Value]]:
+    """Chance levels of the matrix metrics and the probability metrics, on the true class sizes."""
+    from ._chance import chance_levels
+    from ._probabilities import probability_chance_levels
+
+    chance: dict[str, dict[str, _Value]] = {}
+    if resolved_ids:
+        chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined))
+    if prob_ids:
+        pchance = probability_chance_levels(first.true_sizes)
+        chance.update({m: dict(pchance[m]) for m in prob_ids})
+    return chance
 
 
 def _close(a: Any, b: Any) -> bool:

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ._confusion import ConfusionMatrix, Label
-from ._exceptions import InputError
-from ._metrics import MetricResult, UndefinedValue, compute_metrics
+from .._exceptions import InputError
+from ..engine._confusion import ConfusionMatrix, Label
+from ..engine._metrics import MetricResult, UndefinedValue, compute_metrics
 
 __all__ = ["calibrate", "calibrate_counts", "calibrated_metrics"]
 

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from .._exceptions import InputError
 from ._confusion import Label, normalise_labels
-from ._exceptions import InputError
 
 __all__ = [
     "LOG_LOSS_EPS",

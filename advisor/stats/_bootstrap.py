@@ -4,7 +4,7 @@ Resampling ``n`` items i.i.d. from a test set and tabulating them gives a confus
 follow a multinomial distribution with ``n`` trials and the observed cell proportions
 ``p_ij = C[i, j] / n``. Drawing that multinomial directly is therefore *exactly* the item-level
 (non-parametric) bootstrap, at a cost that depends on ``k²`` rather than ``n``; all resamples are then
-evaluated in one vectorised pass through :func:`advisor._metrics.evaluate_batch`.
+evaluated in one vectorised pass through :func:`advisor.engine._metrics.evaluate_batch`.
 
 Decisions
 ---------
@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from ._components import ValuesMapping
-from ._confusion import ConfusionMatrix, Label
-from ._exceptions import InputError
-from ._metrics import MetricResult, compute_metrics, evaluate_batch
+from .._exceptions import InputError
+from ..engine._components import ValuesMapping
+from ..engine._confusion import ConfusionMatrix, Label
+from ..engine._metrics import MetricResult, compute_metrics, evaluate_batch
 
 __all__ = ["BootstrapResult", "bootstrap"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .._exceptions import InputError
 from ._confusion import ConfusionMatrix, Label, confusion_matrix, normalise_labels
-from ._exceptions import InputError
 
 __all__ = ["JointCounts"]
 

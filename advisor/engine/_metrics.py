@@ -4,7 +4,7 @@ Design
 ------
 * One pass of shared statistics (``a_i`` true sizes, ``b_i`` predicted sizes, ``TP_i``, ``n``) feeds
   every metric; each per-class quantity (recall, precision, F1, ...) is defined once in
-  :mod:`advisor._components` and each metric once in :data:`METRICS`. Binary metrics are the per-class
+  :mod:`advisor.engine._components` and each metric once in :data:`METRICS`. Binary metrics are the per-class
   quantities of the positive class, not a second copy of the formulas.
 * Everything is vectorised over leading batch axes: ``counts`` may have shape ``(..., k, k)``, so the
   bootstrap evaluates thousands of resampled matrices in one call.
@@ -27,11 +27,12 @@ Design
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from .._exceptions import InputError, UnknownMetricError
 from ._components import (
     _TOL,
     CONVENTIONS,
@@ -42,23 +43,21 @@ from ._components import (
     _near_zero,
     _Stats,
 )
-from ._confusion import ConfusionMatrix, Label
-from ._exceptions import InputError, UnknownMetricError
+from ._confusion import ConfusionMatrix, Label, counts_and_labels
 
 __all__ = [
     "BINARY_METRICS",
     "CONVENTIONS",
+    "LOWER_IS_BETTER",
     "METRICS",
     "MULTICLASS_METRICS",
     "PER_CLASS_FIELDS",
     "PROBABILITY_METRICS",
     "MetricResult",
     "UndefinedValue",
-    "chance_levels",
     "compute_metrics",
     "evaluate_batch",
     "per_class",
-    "reference_matrices",
 ]
 
 # ----------------------------------------------------------------------------------------------
@@ -255,6 +254,7 @@ class MetricSpec:
     binary_only: bool = False
     needs_probabilities: bool = False
     alias_of: str | None = None
+    higher_is_better: bool = True
 
 
 def _spec_table() -> dict[str, MetricSpec]:
@@ -301,6 +301,8 @@ def _spec_table() -> dict[str, MetricSpec]:
     table.update({mid: MetricSpec(mid, fn, binary_only=True) for mid, fn in binary})
     for mid in ("log_loss", "brier"):
         table[mid] = MetricSpec(mid, _needs_probabilities, needs_probabilities=True)
+    for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "log_loss", "brier"):
+        table[mid] = replace(table[mid], higher_is_better=False)
     return table
 
 
@@ -312,27 +314,12 @@ METRICS: dict[str, MetricSpec] = _spec_table()
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities)
 BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only)
 PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
+LOWER_IS_BETTER: frozenset[str] = frozenset(m for m, s in METRICS.items() if not s.higher_is_better)
 
 
 # ----------------------------------------------------------------------------------------------
 # Public entry points
 # ----------------------------------------------------------------------------------------------
-def _counts_and_labels(matrix: Any) -> tuple[np.ndarray, tuple[Label, ...]]:
-    if isinstance(matrix, ConfusionMatrix):
-        return matrix.counts, matrix.labels
-    try:
-        arr = np.asarray(matrix, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError("matrix must be a ConfusionMatrix or a k×k array of numbers.") from None
-    if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
-        raise InputError(f"matrix must have shape (..., k, k); got {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        raise InputError("matrix contains a NaN or infinite count; every cell must be a finite count.")
-    if np.any(arr < 0):
-        raise InputError("matrix contains a negative count; counts must be ≥ 0.")
-    return arr, tuple(range(arr.shape[-1]))
-
-
 def _check_convention(undefined: str) -> None:
     if undefined not in CONVENTIONS:
         raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
@@ -422,7 +409,7 @@ def compute_metrics(
     >>> round(r["macro_precision"], 4), r.undefined[0].reason
     (0.3571, 'class is never predicted (b_i = 0)')
     """
-    counts, labels = _counts_and_labels(matrix)
+    counts, labels = counts_and_labels(matrix)
     _check_convention(undefined)
     if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
         raise InputError(f"beta must be a positive number; got {beta!r}.")
@@ -485,7 +472,7 @@ def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> Met
     >>> t["pos"]["recall"], t["pos"]["support"]
     (0.6, 5.0)
     """
-    counts, labels = _counts_and_labels(matrix)
+    counts, labels = counts_and_labels(matrix)
     _check_convention(undefined)
     if counts.ndim != 2:
         raise InputError("per_class takes a single k×k matrix.")
@@ -501,6 +488,3 @@ def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> Met
         rows[lab] = row
     return MetricResult(rows, _records(s, ["per_class"], labels), undefined, labels, None, float(beta))
 
-
-# The reference predictors live in their own module; re-exported here for one import site.
-from ._chance import chance_levels, reference_matrices  # noqa: E402

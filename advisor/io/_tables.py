@@ -1,10 +1,10 @@
 """Table files read in chunks: columns as text or numbers, labels as growing integer codes.
 
-The machinery under :mod:`advisor._readers`: pick the format from the extension, check the file, stream
+The machinery under :mod:`advisor.io._readers`: pick the format from the extension, check the file, stream
 selected columns in chunks of a fixed number of rows (pyarrow's CSV stream reader, Parquet row batches,
 JSON Lines line by line), map label texts to integer codes chunk by chunk, and merge the distinct code
 combinations with their counts — so memory depends on the chunk size and the number of distinct
-combinations, never on the number of rows. See :mod:`advisor._readers` for the label-typing rule.
+combinations, never on the number of rows. See :mod:`advisor.io._readers` for the label-typing rule.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._confusion import Label, normalise_labels
-from ._exceptions import InputError
+from .._exceptions import InputError
+from ..engine._confusion import Label, normalise_labels
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa

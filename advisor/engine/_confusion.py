@@ -12,9 +12,9 @@ from typing import Any, Union
 
 import numpy as np
 
-from ._exceptions import InputError
+from .._exceptions import InputError
 
-__all__ = ["ConfusionMatrix", "Label", "confusion_matrix", "normalise_labels"]
+__all__ = ["ConfusionMatrix", "Label", "confusion_matrix", "counts_and_labels", "normalise_labels"]
 
 Label = Union[int, str]
 
@@ -337,3 +337,20 @@ def _first_labels(values: np.ndarray, inverse: np.ndarray, m: int) -> list[Label
     order = np.arange(inv.shape[0])[::-1]
     first[inv[order]] = order
     return normalise_labels(values[first])
+
+
+def counts_and_labels(matrix: Any) -> tuple[np.ndarray, tuple[Label, ...]]:
+    """Counts (float64, shape ``(..., k, k)``) and labels of a :class:`ConfusionMatrix` or array."""
+    if isinstance(matrix, ConfusionMatrix):
+        return matrix.counts, matrix.labels
+    try:
+        arr = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("matrix must be a ConfusionMatrix or a k×k array of numbers.") from None
+    if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
+        raise InputError(f"matrix must have shape (..., k, k); got {arr.shape}.")
+    if not np.all(np.isfinite(arr)):
+        raise InputError("matrix contains a NaN or infinite count; every cell must be a finite count.")
+    if np.any(arr < 0):
+        raise InputError("matrix contains a negative count; counts must be ≥ 0.")
+    return arr, tuple(range(arr.shape[-1]))

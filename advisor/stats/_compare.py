@@ -1,7 +1,7 @@
 r"""Paired comparison of several systems evaluated on the same items.
 
 The items are summarised by the joint table of (true label, prediction of each system) combinations
-(:class:`advisor._joint.JointCounts`). Drawing the table's cell masses from ``Multinomial(n, p)`` is
+(:class:`advisor.engine._joint.JointCounts`). Drawing the table's cell masses from ``Multinomial(n, p)`` is
 exactly a paired item-level bootstrap: every resample is one set of ``n`` items drawn with
 replacement, seen by all systems at once, and each system's confusion matrix is a marginal of the
 resampled table. The cost depends on the number of distinct combinations, never on ``n`` itself.
@@ -9,9 +9,9 @@ resampled table. The cost depends on the number of distinct combinations, never 
 Definitions
 -----------
 * **Interval** of a system or of a difference ``a − b``: percentile interval of the paired resamples
-  (see :mod:`advisor._bootstrap`; undefined resamples are left out and counted).
+  (see :mod:`advisor.stats._bootstrap`; undefined resamples are left out and counted).
 * ``probability_better(a, b, metric)``: share of resamples in which ``a`` scores better than ``b`` —
-  higher for most metrics, lower where the catalogue says ``higher_is_better: false`` — with ties counting half, so
+  higher for most metrics, lower where the engine's metric spec says ``higher_is_better=False`` — with ties counting half, so
   ``P(a, b) + P(b, a) = 1`` and identical systems give exactly 0.5.
 * **Probability of ranking first**: share of resamples in which a system has the best value; ``t``
   systems tied for best each get ``1/t`` of that resample.
@@ -34,6 +34,10 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from .._exceptions import InputError
+from ..engine._confusion import Label
+from ..engine._joint import JointCounts
+from ..engine._metrics import LOWER_IS_BETTER, METRICS, compute_metrics, evaluate_batch
 from ._bootstrap import (
     Progress,
     check_arguments,
@@ -44,19 +48,8 @@ from ._bootstrap import (
     positive_index_of,
     trials_and_probabilities,
 )
-from ._confusion import Label
-from ._exceptions import InputError
-from ._joint import JointCounts
-from ._metrics import METRICS, compute_metrics, evaluate_batch
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "kendall_tau_b", "spearman_rho"]
-
-
-def _lower_is_better() -> frozenset[str]:
-    """Metric ids where a smaller value is better — the catalogue's ``higher_is_better``, in one place."""
-    from .catalogue import lower_is_better
-
-    return lower_is_better()
 
 
 def _num(x: Any) -> float | None:
@@ -190,7 +183,7 @@ class Comparison(_Model):
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
-        from ._jsonio import dumps
+        from .._jsonio import dumps
 
         return dumps(self.model_dump(), indent=indent)
 
@@ -249,7 +242,7 @@ def kendall_tau_b(rankings: np.ndarray) -> np.ndarray:
 
 def _ranking_agreement(ids: list[str], systems: list[str], points: np.ndarray) -> RankingAgreement:
     """``points`` (metrics, systems) → rank correlations between the metrics' rankings."""
-    oriented = np.where([[m in _lower_is_better()] for m in ids], -points, points)
+    oriented = np.where([[m in LOWER_IS_BETTER] for m in ids], -points, points)
     ranks = average_ranks(oriented)
     undefined = np.isnan(points).any(axis=1)
     ranks[undefined] = np.nan
@@ -314,7 +307,7 @@ def _summarise(
     metric: str, systems: list[str], points: np.ndarray, values: np.ndarray, confidence: float
 ) -> MetricComparison:
     """``points`` (systems,), ``values`` (resamples, systems) → one :class:`MetricComparison`."""
-    sign = -1.0 if metric in _lower_is_better() else 1.0
+    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
     oriented = sign * values
     low, high = percentile_interval(values, confidence)
     first = _first_shares(oriented)
@@ -367,7 +360,7 @@ def _summarise(
 # Entry points
 # ----------------------------------------------------------------------------------------------
 def _default_ids(k: int, has_positive: bool) -> list[str]:
-    from ._metrics import BINARY_METRICS, MULTICLASS_METRICS
+    from ..engine._metrics import BINARY_METRICS, MULTICLASS_METRICS
 
     ids = [m for m in MULTICLASS_METRICS if METRICS[m].alias_of is None]
     if k == 2 and has_positive:
@@ -471,7 +464,7 @@ def compare_systems(
     labels : sequence, optional
         The full label set (default: every label seen in the truth or any prediction).
     sample_weight : array-like (n,), optional
-        Item weights (see :mod:`advisor._bootstrap` for how non-integer masses are resampled).
+        Item weights (see :mod:`advisor.stats._bootstrap` for how non-integer masses are resampled).
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk of resamples.
 

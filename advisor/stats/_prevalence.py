@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from .._exceptions import InputError
+from ..engine._confusion import ConfusionMatrix, Label
+from ..engine._metrics import MetricResult, compute_metrics
 from ._calibrate import rescale_counts
-from ._confusion import ConfusionMatrix, Label
-from ._exceptions import InputError
-from ._metrics import MetricResult, compute_metrics
 
 __all__ = ["PrevalenceProjection", "project_to_prevalence", "prevalence_sensitivity"]
 
@@ -102,7 +102,7 @@ def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]
     """``C'[..., i, j] = π_i · n · C[i, j] / a_i`` for shares ``π`` of shape (..., k).
 
     Rows with ``π_i = 0`` become 0. A row with ``a_i = 0`` cannot be given a positive share.
-    The arithmetic is :func:`advisor._calibrate.rescale_counts` (calibration is its equal-shares case).
+    The arithmetic is :func:`advisor.stats._calibrate.rescale_counts` (calibration is its equal-shares case).
     """
     a = counts.sum(axis=1)
     empty = (a <= 0) & np.any(np.asarray(shares) > 0, axis=tuple(range(np.ndim(shares) - 1)))

@@ -1,0 +1,35 @@
+"""The metric engine: count tables in, numbers out.
+
+Owns confusion data (:class:`ConfusionMatrix`, paired joint tables), every metric of the catalogue,
+the per-class components, chance levels, undefined-value conventions and probability scores.
+It reads no files and imports only numpy, pydantic and advisor's base modules.
+"""
+
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_LAZY: dict[str, str] = {
+    "BINARY_METRICS": "._metrics",
+    "CONVENTIONS": "._conventions",
+    "ConfusionMatrix": "._confusion",
+    "Evaluation": "._evaluate",
+    "JointCounts": "._joint",
+    "LOWER_IS_BETTER": "._metrics",
+    "METRICS": "._metrics",
+    "MULTICLASS_METRICS": "._metrics",
+    "MetricResult": "._metrics",
+    "PROBABILITY_METRICS": "._metrics",
+    "UndefinedValue": "._metrics",
+    "chance_levels": "._chance",
+    "compute_metrics": "._metrics",
+    "confusion_matrix": "._confusion",
+    "evaluate": "._evaluate",
+    "per_class": "._metrics",
+    "probability_metrics": "._probabilities",
+    "reference_matrices": "._chance",
+}
+
+__all__ = sorted(_LAZY)
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -1,0 +1,186 @@
+"""Confusion matrices (CSV or JSON) and ``true,pred,count`` tables, read into the engine's tables."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+
+from .._exceptions import InputError
+from ..engine._confusion import ConfusionMatrix, Label
+from ._tables import (
+    CANONICAL_INT,
+    Cells,
+    Columns,
+    Encoder,
+    check_file,
+    first_bad_row,
+    table_format,
+)
+
+__all__ = ["read_counts", "read_matrix"]
+
+PathLike = Union[str, Path]
+
+
+def _type_labels(texts: Sequence[str]) -> list[Label]:
+    """The module's rule: all canonical integers → ints, else the strings as written."""
+    return [int(s) for s in texts] if all(CANONICAL_INT.fullmatch(s) for s in texts) else list(texts)
+
+
+def read_matrix(path: PathLike) -> ConfusionMatrix:
+    """Read a confusion matrix (rows = true classes, columns = predicted classes).
+
+    Formats
+    -------
+    CSV/TSV
+        First row: the predicted labels (the top-left cell is ignored); first column: the true labels;
+        the cells are counts. Columns may be in another order than the rows — they are matched by label.
+    JSON
+        ``{"labels": [...], "matrix": [[...], ...]}`` or a bare list of lists (labels ``0 … k−1``).
+
+    Counts may be non-integer but must be finite and ≥ 0; the matrix must be square and not all zero.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "m.csv"
+    >>> _ = f.write_text("true\\\\pred,neg,pos\\nneg,50,10\\npos,5,35\\n")
+    >>> read_matrix(f)
+    ConfusionMatrix(labels=['neg', 'pos'], counts=[[50.0, 10.0], [5.0, 35.0]])
+    """
+    p = Path(path)
+    fmt = table_format(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})
+    check_file(p, fmt)
+    try:
+        cm = _matrix_json(p) if fmt == "json" else _matrix_csv(p, "," if fmt == "csv" else "\t")
+    except InputError as exc:
+        msg = str(exc)
+        raise InputError(msg if msg.startswith(str(p)) else f"{p}: {msg}") from None
+    except UnicodeDecodeError:  # the first 8 KiB were sniffed; a bad byte can come later
+        raise InputError(f"{p} is not valid UTF-8 text; save it as UTF-8.") from None
+    if cm.n <= 0:
+        raise InputError(f"{p}: the confusion matrix is all zeros; there is nothing to evaluate.")
+    return cm
+
+
+def _check_json_counts(p: Path, rows: Any) -> None:
+    """Counts in JSON must be numbers: ``"2"`` or ``true`` are refused rather than silently converted."""
+    if not isinstance(rows, list):
+        return  # the matrix constructor reports the shape
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row if isinstance(row, list) else []):
+            if isinstance(cell, bool) or not isinstance(cell, (int, float)):
+                raise InputError(f"{p}: the count at row {i + 1}, column {j + 1} is {cell!r}; counts must be numbers.")
+
+
+def _matrix_json(p: Path) -> ConfusionMatrix:
+    try:
+        data = json.loads(p.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{p} is not valid JSON ({exc.msg} at line {exc.lineno}).") from None
+    if isinstance(data, dict) and "matrix" in data:
+        labels = data.get("labels")
+        if labels is not None and not isinstance(labels, list):
+            raise InputError(f'{p}: "labels" must be a list with one label per row; got {type(labels).__name__}.')
+        _check_json_counts(p, data["matrix"])
+        return ConfusionMatrix.from_dict(data)
+    if isinstance(data, list):
+        _check_json_counts(p, data)
+        return ConfusionMatrix(data)
+    raise InputError('a confusion matrix in JSON is {"labels": [...], "matrix": [[...], ...]} or a list of lists.')
+
+
+def _matrix_csv(p: Path, delimiter: str) -> ConfusionMatrix:
+    with p.open("r", encoding="utf-8-sig", newline="") as fh:
+        rows = [r for r in csv.reader(fh, delimiter=delimiter) if any(c.strip() for c in r)]
+    if not rows:
+        raise InputError("the file has no rows.")
+    header = [c.strip() for c in rows[0][1:]]
+    body = rows[1:]
+    if not body:
+        raise InputError("the file has a header row of predicted labels but no rows of counts.")
+    k = len(body)
+    if len(header) != k:
+        raise InputError(f"the matrix is not square: {k} rows of true labels but {len(header)} predicted-label columns.")
+    row_texts = [r[0].strip() for r in body]
+    for what, texts in (("predicted", header), ("true", row_texts)):
+        if any(t == "" for t in texts):
+            raise InputError(f"a {what} label is empty; the first row and first column must name the classes.")
+        if len(set(texts)) != len(texts):
+            dup = next(t for t in texts if texts.count(t) > 1)
+            raise InputError(f"{what} label {dup!r} appears twice.")
+    if set(header) != set(row_texts):
+        extra = sorted(set(header) ^ set(row_texts))
+        raise InputError(f"the row labels and column labels differ (e.g. {extra[0]!r}); they must name the same classes.")
+    counts = np.empty((k, k))
+    for i, r in enumerate(body):
+        cells = r[1:]
+        if len(cells) != k:
+            raise InputError(f"row {i + 1} (true label {row_texts[i]!r}) has {len(cells)} counts but there are {k} columns; the matrix must be square.")
+        for j, cell in enumerate(cells):
+            try:
+                counts[i, j] = float(cell.strip())
+            except ValueError:
+                what = "empty" if not cell.strip() else f"{cell.strip()!r}, not a number"
+                raise InputError(f"row {i + 1} (true {row_texts[i]!r}), column {header[j]!r}: the count is {what}.") from None
+            if not (np.isfinite(counts[i, j]) and counts[i, j] >= 0):
+                raise InputError(f"row {i + 1} (true {row_texts[i]!r}), column {header[j]!r}: the count is "
+                                 f"{counts[i, j]:g}; counts must be finite and ≥ 0 (a negative count is not allowed).")
+    order = [header.index(t) for t in row_texts]
+    return ConfusionMatrix(counts[:, order], _type_labels(row_texts))
+
+
+def read_counts(
+    path: PathLike,
+    true_col: str = "true",
+    pred_col: str = "pred",
+    count_col: str = "count",
+    *,
+    chunk_rows: int = 1_000_000,
+) -> ConfusionMatrix:
+    """Read a ``true, pred, count`` table — what ``GROUP BY true, pred`` in SQL, Spark or DuckDB gives.
+
+    Repeated (true, pred) pairs are summed; counts may be non-integer but must be finite and ≥ 0.
+    CSV, TSV, JSON Lines and Parquet; read in chunks like :func:`read_predictions`, with the same
+    label typing.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "counts.csv"
+    >>> _ = f.write_text("true,pred,count\\n1,1,40\\n1,0,10\\n0,0,45\\n0,1,5\\n1,1,2\\n")
+    >>> read_counts(f).counts.tolist()
+    [[45.0, 5.0], [10.0, 42.0]]
+    """
+    p = Path(path)
+    table = Columns(p, table_format(p), chunk_rows)
+    encoder = Encoder(None)
+    cells = Cells(2)
+    offset = 0
+    for part in table.chunks([true_col, pred_col], [count_col]):
+        w = part[count_col].to_numpy(zero_copy_only=False).astype(np.float64)
+        bad = ~np.isfinite(w) | (w < 0)
+        if bad.any():
+            r = first_bad_row(bad)
+            what = "empty" if np.isnan(w[r]) else f"{w[r]:g}"
+            raise InputError(f"{p} row {offset + r + 1}: {count_col} is {what}; counts must be finite numbers ≥ 0.")
+        t = encoder.encode(part[true_col], p, true_col, offset)
+        q = encoder.encode(part[pred_col], p, pred_col, offset)
+        cells.add([t, q], w, encoder.size)
+        offset += len(w)
+    if offset == 0:
+        raise InputError(f"{p} has a header but no data rows.")
+    labels, perm = encoder.finish()
+    k = len(labels)
+    counts = np.zeros((k, k))
+    np.add.at(counts, (perm[cells.codes[:, 0]], perm[cells.codes[:, 1]]), cells.counts)
+    if counts.sum() <= 0:
+        raise InputError(f"{p}: every count is zero; there is nothing to evaluate.")
+    if k < 2:
+        raise InputError(f"{p}: only one class ({labels[0]!r}) occurs; metrics need at least two.")
+    return ConfusionMatrix(counts, labels)

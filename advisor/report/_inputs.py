@@ -1,0 +1,95 @@
+"""The report's inputs, checked and normalised before any work is done: answers, data, arguments."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+
+__all__ = ["check_arguments", "check_positive", "check_resampling", "load_answers", "match_label", "systems_of"]
+
+
+# ----------------------------------------------------------------------------------------------
+def load_answers(answers: Any) -> Any:
+    from ..questionnaire import Answers
+    from ..questionnaire import load_answers as load_file
+
+    if isinstance(answers, Answers):
+        return answers
+    if isinstance(answers, (str, os.PathLike)):
+        return load_file(Path(answers))
+    if isinstance(answers, Mapping):
+        from ..questionnaire._answers import answers_from_mapping
+
+        return answers_from_mapping(dict(answers))
+    if answers is None:
+        return Answers()
+    raise InputError(f"answers must be an Answers object, a mapping or an answers file; got {type(answers).__name__}.")
+
+
+def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, float]], list[str]]:
+    """(name → ConfusionMatrix, joint table or None, probability scores, notes)."""
+    from ..engine._confusion import ConfusionMatrix
+
+    if data is None:
+        return {}, None, {}, []
+    if hasattr(data, "systems") and hasattr(data, "joint"):
+        return (dict(data.systems), data.joint, dict(getattr(data, "probabilities", {}) or {}),
+                list(getattr(data, "notes", []) or []))
+    if isinstance(data, ConfusionMatrix):
+        return {"system": data}, None, {}, []
+    if isinstance(data, Mapping):
+        out = {}
+        for name, m in data.items():
+            out[str(name)] = m if isinstance(m, ConfusionMatrix) else ConfusionMatrix(m)
+        if not out:
+            raise InputError("no systems to report on; give at least one prediction file or matrix.")
+        return out, None, {}, []
+    raise InputError(
+        f"data must be a PredictionSet (read_predictions) or a mapping of system name to confusion matrix; "
+        f"got {type(data).__name__}."
+    )
+
+
+def match_label(labels: Sequence[Any], wanted: Any, what: str) -> Any:
+    for lab in labels:
+        if lab == wanted or str(lab) == str(wanted):
+            return lab
+    shown = ", ".join(str(x) for x in labels[:20])
+    raise InputError(f"{what} {wanted!r} is not one of the classes in the data ({shown}).")
+
+
+def check_arguments(*, title: Any, undefined: Any, digits: Any) -> None:
+    """One sentence naming the argument, the value and what is allowed — before any work is done."""
+    from ..engine._metrics import CONVENTIONS
+
+    if title is not None and not isinstance(title, str):
+        raise InputError(f"title must be text (a str) or None; got {title!r} ({type(title).__name__}).")
+    if not isinstance(undefined, str) or undefined not in CONVENTIONS:
+        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 15:
+        raise InputError(f"digits must be a whole number of decimals from 0 to 15; got {digits!r}.")
+
+
+def check_positive(positive_label: Any, answered: Any) -> None:
+    """Refuse a positive class that contradicts the answers: the methods text and the numbers would disagree."""
+    if positive_label is None or answered is None or str(positive_label) == str(answered):
+        return
+    raise InputError(f"the positive class {str(positive_label)!r} (positive_label, --positive) contradicts "
+                     f"positive_class {str(answered)!r} in the answers; give the same class, or change the "
+                     "answers and leave --positive out.")
+
+
+
+
+def check_resampling(bootstrap: Any, confidence: Any) -> int:
+    if bootstrap is None:
+        bootstrap = 0
+    if not isinstance(bootstrap, int) or isinstance(bootstrap, bool) or bootstrap < 0:
+        raise InputError(f"bootstrap must be a whole number of resamples ≥ 0; got {bootstrap!r}.")
+    if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
+        raise InputError(f"confidence must be a number between 0 and 1; got {confidence!r}.")
+    return bootstrap
