@@ -103,10 +103,12 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     from ._methods import VARIANT_NOTES
 
     variant = VARIANT_NOTES.get(mid)
-    if mid in ("precision", "recall", "f1", "f_beta", "jaccard", "specificity", "npv") and pos_label is not None:
-        variant = f"{_get(rec, 'name', mid)} refers to the positive class “{pos_label}”"
+    if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
+        variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":
-            variant += f", with β = {beta:g} (recall weighted β times as much as precision)"
+            variant += f", with β = {beta:.3g}: recall weighs β times as much as precision"
+    elif mid in ("specificity", "npv") and pos_label is not None:
+        variant = f"computed for the items outside the positive class “{pos_label}”"
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
@@ -224,11 +226,13 @@ def build_report(
     elif bootstrap > 0:
         results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
 
-    methods, references = _methods_and_references(
+    methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits)
-    return _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
-                    results, warnings, references)
+    ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
+                   results, warnings, references)
+    ctx.justification = justification
+    return ctx
 
 
 # ----------------------------------------------------------------------------------------------
@@ -467,11 +471,12 @@ def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: 
 def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[str, Any],
                             entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
-                            evaluated: bool, digits: int) -> tuple[list[Any], list[Reference]]:
-    """The methods paragraphs, and the references they and the metric entries cite (cited ones only)."""
-    from ._methods import build_methods
+                            evaluated: bool, digits: int) -> tuple[list[Any], Any, list[Reference]]:
+    """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
+    from ._methods import build_justification, build_methods
 
-    status = _property_status(cat, [m.id for m in entries if m.role != "appendix"], bib)
+    status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
+                              + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
 
     def cite(author: str, year: str) -> str | None:
         for k, e in bib.items():
@@ -487,17 +492,21 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
     )
-    used: list[str] = [k for p in methods for sp in p.spans if sp.kind == "cite" for k in sp.keys]
-    used += [k for m in entries for k in m.references]
+    names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
+    justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)
+    paras = [*methods, *([justification] if justification is not None else [])]
+    used: list[str] = [k for p in paras for spans in [p.spans, *p.items] for sp in spans if sp.kind == "cite"
+                       for k in sp.keys]
     references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
                   for key in dict.fromkeys(used) if key in bib]
     for m in entries:
         m.references = [k for k in m.references if k in bib]
-    for p in methods:
-        for sp in p.spans:
-            if sp.kind == "cite":
-                sp.keys = [k for k in sp.keys if k in bib]
-    return methods, references
+    for p in paras:
+        for spans in [p.spans, *p.items]:
+            for sp in spans:
+                if sp.kind == "cite":
+                    sp.keys = [k for k in sp.keys if k in bib]
+    return methods, justification, references
 
 
 def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: str, answers_dict: dict[str, Any],

@@ -196,6 +196,7 @@ class ReportContext(_M):
     metrics: list[MetricEntry] = Field(description="recommended metrics first, then the appendix ones")
     discouraged: list[dict[str, str]] = Field(default_factory=list)
     methods: list[Paragraph] = Field(default_factory=list)
+    justification: Paragraph | None = Field(None, description="the full reasoning, for the appendix")
     systems: list[SystemReport] = Field(default_factory=list)
     winners: dict[str, list[str]] = Field(default_factory=dict)
     chance: list[ChanceRow] = Field(default_factory=list)

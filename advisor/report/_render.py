@@ -362,12 +362,25 @@ def render_report(
     return write_outputs(files, inputs, force=force)
 
 
-def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
-    """The methods section alone (``advisor methods``)."""
+def cited_keys(paragraphs: Iterable[Any]) -> list[str]:
+    """The citation keys of these paragraphs (their spans and list items), in order, once each."""
+    keys = [k for p in paragraphs if p is not None for spans in [p.spans, *p.items] for sp in spans
+            if sp.kind == "cite" for k in sp.keys]
+    return list(dict.fromkeys(keys))
+
+
+def render_methods(ctx: ReportContext, fmt: str = "md", *, justify: bool = False) -> str:
+    """The methods section alone (``advisor methods``); with ``justify`` the justification follows it.
+
+    The reference list holds exactly the works the printed text cites.
+    """
     fmt = format_for(None, fmt)
     if fmt not in ("md", "tex", "html"):
         raise InputError(f"the methods paragraph is written as md, tex or html; got {fmt!r}.")
+    used = set(cited_keys([*ctx.methods, ctx.justification if justify else None]))
+    ctx = ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]})
     view = _view(ctx, ())
+    view["justify"] = justify
     if fmt == "html":
         env = environment("html")
         refs = view["refs"]
@@ -394,16 +407,28 @@ def methods_paragraph(
     bootstrap: int = 2000,
     confidence: float = 0.95,
     undefined: str = "zero",
+    seed: int | None = None,
+    justify: bool = False,
 ) -> str:
     """The methods paragraph alone, from the answers (no data), as Markdown, LaTeX or HTML text.
 
-    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file.
+    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file; ``seed``
+    is the seed the intervals will be drawn with; ``justify`` appends the full reasoning.
     """
+    return methods_texts(answers, fmt, bootstrap=bootstrap, confidence=confidence, undefined=undefined,
+                         seed=seed, justify=justify)[0]
+
+
+def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
+                  undefined: str = "zero", seed: int | None = None, justify: bool = False) -> tuple[str, str]:
+    """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``)."""
     from ._build import build_report
 
     if isinstance(answers, (str, os.PathLike, Path)):
         from ..questionnaire import load_answers
 
         answers = load_answers(answers)
-    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined)
-    return render_methods(ctx, fmt)
+    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed)
+    text = render_methods(ctx, fmt, justify=justify)
+    used = set(cited_keys([*ctx.methods, ctx.justification if justify else None]))
+    return text, _bib(ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]}))
