@@ -237,7 +237,7 @@ def test_rerender_from_context(evil: dict[str, Path], tmp_path: Path) -> None:
 def test_methods_command(plain: dict[str, Path], tmp_path: Path) -> None:
     res = runner.invoke(app, ["methods", "--answers", str(plain["answers"])])
     assert res.exit_code == 0, res.output
-    assert "Choice of metrics" in res.output and "$" in res.output  # Markdown with $…$ formulas
+    assert "**Evaluation.**" in res.output and "$" in res.output  # Markdown with $…$ formulas
     res = runner.invoke(app, ["methods", "--answers", str(plain["answers"]), "--format", "tex"])
     assert res.exit_code == 0 and "\\(" in res.output
     res = runner.invoke(app, ["methods", "--answers", str(plain["answers"]), "--format", "html",

@@ -20,6 +20,12 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from ..questionnaire._screen import RELEVANT as _RELEVANT
+from ..questionnaire._screen import agree as _agree
+from ..questionnaire._screen import avoid_reason, situation
+from ..questionnaire._screen import flatten as flatten_parentheses
+from ..questionnaire._screen import join as _join_words
+from ..questionnaire._screen import lower_name as _lower_name
 from . import _methods_text as W
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -27,15 +33,6 @@ __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_par
 
 VARIANT_NOTES: dict[str, str] = W.VARIANT
 
-#: Which answers make which properties argue for the lead (in this order of importance).
-_RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
-    ("deployment_prevalence", ("shifted", "unknown"), ("prevalence_invariance",)),
-    ("symmetric", (True,), ("symmetry",)),
-    ("distance", (True,), ("distance",)),
-    ("chance_correction", ("required",), ("chance_correction", "constant_baseline")),
-    ("class_weighting", ("equal",), ("class_decomposability",)),
-    ("strict_monotonicity", (True,), ("strong_monotonicity",)),
-]
 _HOLDS = ("holds",)
 
 
@@ -82,56 +79,22 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
     return getattr(obj, key, default)
 
 
-def _join_words(items: Sequence[str], conj: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c`` (or with another conjunction).
+def _holds(property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> Any:
+    """The catalogue statuses as the question "does metric m have property p?" (None: no claim)."""
 
-    >>> _join_words(["x", "y", "z"]), _join_words(["x", "y"], "or")
-    ('x, y and z', 'x or y')
-    """
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
+    def holds(mid: str, pid: str) -> bool | None:
+        if pid not in property_status.get(mid, {}):
+            return None
+        return _status(property_status, mid, pid, binary)[0]
 
-
-def _lower_name(name: str) -> str:
-    """A metric name in running text: "Balanced accuracy" → "balanced accuracy", acronyms kept.
-
-    >>> _lower_name("Balanced accuracy"), _lower_name("F1 of averages"), _lower_name("Cohen's kappa")
-    ('balanced accuracy', 'F1 of averages', "Cohen's kappa")
-    """
-    first, _, rest = name.partition(" ")
-    if first[:1].isupper() and first[1:].islower() and first.isalpha() and first not in _PROPER:
-        first = first.lower()
-    return f"{first} {rest}".strip() if rest else first
+    return holds
 
 
-_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss"}
+def _binary_only(metric_id: str) -> bool:
+    from ..engine._metrics import METRICS
 
-
-def _short_name(name: str) -> str:
-    """Drop a parenthetical gloss from a catalogue name: "Log loss (cross-entropy)" → "Log loss"."""
-    return re.sub(r"\s*\([^)]*\)", "", name).strip()
-
-
-def flatten_parentheses(text: str) -> str:
-    """Keep one level of parentheses: an inner "(…)" loses its brackets.
-
-    >>> flatten_parentheses("as shown (Opitz (2024), §8) here")
-    'as shown (Opitz 2024, §8) here'
-    """
-    out, depth = [], 0
-    for ch in text:
-        if ch == "(":
-            depth += 1
-            if depth > 1:
-                continue
-        elif ch == ")":
-            depth = max(depth - 1, 0)
-            if depth >= 1:
-                continue
-        out.append(ch)
-    return "".join(out)
+    spec = METRICS.get(metric_id)
+    return bool(spec is not None and spec.binary_only)
 
 
 def _status(property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], mid: str, pid: str,
@@ -173,7 +136,7 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     p = _Text()
-    _situation_sentence(p, answers, task)
+    _situation_sentence(p, answers, task, given)
     if primary is not None:
         _lead_sentences(p, answers, primary, property_status, binary, cite)
     _beside_sentence(p, rec)
@@ -189,7 +152,8 @@ def build_methods(
     return paras
 
 
-def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | None) -> None:
+def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | None,
+                        given: Collection[str] | None = None) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
@@ -200,28 +164,17 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
             else W.S["task_multi_plain"])
     if task is not None:
         p.t(W.S["task_data"].format(n=f"{int(task.n):,}"))
-    clauses = []
     prev = answers.get("deployment_prevalence")
     target = answers.get("target_prevalence") or {}
-    if prev == "shifted" and pos is not None and str(pos) in {str(c) for c in target} and kind == "binary":
+    given_now = None if given is None else set(given)
+    shares_said = (prev == "shifted" and pos is not None and kind == "binary"
+                   and str(pos) in {str(c) for c in target})
+    if shares_said:
         share = next(v for c, v in target.items() if str(c) == str(pos))
         p.t(W.S["pos_share"].format(share=f"{float(share):.0%}"))
-        clauses.append("")
-    elif prev in ("shifted", "unknown"):
-        clauses.append(W.SITUATION[prev])
-    costs = answers.get("error_costs") or {}
-    if costs.get("false_negative") and costs.get("false_positive"):
-        ratio = float(costs["false_negative"]) / float(costs["false_positive"])
-        clauses.append(W.SITUATION["costs"].format(ratio=f"{ratio:g}"))
-    if answers.get("true_negatives_meaningful") is False:
-        clauses.append(W.SITUATION["no_tn"])
-    for key in ("symmetric", "distance"):
-        if answers.get(key):
-            clauses.append(W.SITUATION[key])
-    if answers.get("chance_correction") == "required":
-        clauses.append(W.SITUATION["chance"])
-    if answers.get("class_weighting") in ("equal", "per_instance"):
-        clauses.append(W.SITUATION[answers["class_weighting"]])
+    clauses = situation(answers, given_now)
+    if shares_said and clauses and clauses[0] == W.SITUATION["shifted"]:
+        clauses[0] = ""
     shown = [c for c in clauses[:2] if c]  # an empty clause stands for the share said above
     if shown:
         p.t(W.S["in_which"] + _join_words(shown))
@@ -231,7 +184,7 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
 def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any) -> None:
-    p.t(W.S["lead"].format(name=_lower_name(_short_name(primary.name))))
+    p.t(W.S["lead"].format(name=_lower_name(primary.name)))
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=f"{float(beta):.3g}"))
@@ -241,6 +194,8 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
             props += [pid for pid in ids if pid not in props]
     said, keys = [], []
     for pid in props:
+        if pid == "class_decomposability" and _binary_only(primary.id):
+            continue  # a score of the positive class is no mean of per-class scores
         ok, src = _status(property_status, primary.id, pid, binary)
         if ok and pid in W.PROPERTY:
             said.append(W.PROPERTY[pid])
@@ -269,41 +224,10 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS:
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        named = _join_words([_lower_name(_short_name(m.name)) for m in ms])
+        named = _join_words([_lower_name(m.name) for m in ms])
         verb = adds
         parts.append(named + (W.S["which"] + verb if adds else ""))
     p.t(W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". ")
-
-
-def _agree(phrase: str, n: int) -> str:
-    """The verb of a phrase agreed with the number of its subjects ("score …" / "scores …").
-
-    >>> _agree("score the probabilities", 1), _agree("is a mean", 2), _agree("keeps it", 2)
-    ('scores the probabilities', 'are a mean', 'keep it')
-    """
-    verb, _, rest = phrase.partition(" ")
-    singular = {"is": "is", "are": "is", "give": "gives", "score": "scores", "weigh": "weighs"}
-    plural = {"is": "are", "gives": "give", "scores": "score", "weighs": "weigh", "keeps": "keep", "counts": "count",
-              "lacks": "lack", "changes": "change", "lets": "let", "needs": "need", "fits": "fit"}
-    verb = singular.get(verb, verb) if n == 1 else plural.get(verb, verb)
-    return f"{verb} {rest}".strip()
-
-
-def _avoid_reason(mid: str, answers: Mapping[str, Any],
-                  property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> str:
-    """The one property a discouraged metric lacks that matters most here (a key of ``AVOID``)."""
-    status = property_status.get(mid, {})
-    if answers.get("true_negatives_meaningful") is False and (
-            mid in ("accuracy", "balanced_accuracy", "specificity", "npv")
-            or status.get("class_symmetry", ("",))[0] == "holds"):
-        return "true_negatives"
-    checks = [("opitz_monotonicity", answers.get("task") != "binary")]
-    checks += [(pid, answers.get(key) in values) for key, values, ids in _RELEVANT for pid in ids]
-    checks += [("class_sensitivity", answers.get("class_weighting") == "equal")]
-    for pid, relevant in checks:
-        if relevant and pid in status and not _status(property_status, mid, pid, binary)[0]:
-            return pid
-    return "other"
 
 
 def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
@@ -330,8 +254,8 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
     lead_reason = _lead_property(answers, recommendation, property_status, binary)
     for item in disc:
         mid = str(_get(item, "metric"))
-        name = _lower_name(_short_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " ")))))
-        reason = _avoid_reason(mid, answers, property_status, binary)
+        name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
+        reason = avoid_reason(mid, answers, _holds(property_status, binary))
         groups.setdefault("same" if reason == lead_reason else reason, []).append(name)
     parts = []
     for reason, ms in groups.items():
@@ -368,9 +292,10 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
 
 
 def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any) -> None:
-    p.t(W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
     if convention == "baseline":
-        p.cite([k for k in [cite("sgens", "2021")] if k])
+        p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
+    else:
+        p.t(W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
     p.t(".")
     if undefined_count is not None:
         if undefined_count == 0:
@@ -389,7 +314,7 @@ def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[Cha
     if row is None or row.uniform is None or row.majority is None:
         return
     p.t(W.S["chance"].format(uniform=f"{row.uniform:.2f}", majority=f"{row.majority:.2f}",
-                             name=_lower_name(_short_name(primary.name))) + " ")
+                             name=_lower_name(primary.name)) + " ")
 
 
 def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems: int,
@@ -400,6 +325,8 @@ def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems:
     p.t(W.S["intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
                                 n=f"{intervals.n_resamples:,}", paired="paired " if paired else ""))
     p.t(W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"])
+    if intervals.seed is not None and not intervals.paired and n_systems > 1:
+        p.t(W.S["same_seed"])
     if paired or (n_systems == 0 and answers.get("ranking")):
         p.t(W.S["winners"])
     p.t(". ")

@@ -8,64 +8,9 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "LEAD_COSTS", "PROPERTY", "S", "SITUATION", "VARIANT"]
+__all__ = ["ADDS", "AVOID", "DUTY", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
 
-#: A property of the lead metric, said positively and in reader terms ("{name} … ").
-PROPERTY: dict[str, str] = {
-    "prevalence_invariance": "does not change when a class becomes more or less frequent",
-    "class_decomposability": "is a plain mean of per-class scores",
-    "chance_correction": "gives a classifier that guesses at random a fixed score",
-    "constant_baseline": "gives every random labeling the same expected score",
-    "symmetry": "stays the same when the two labelings swap roles",
-    "distance": "satisfies the triangle inequality",
-    "monotonicity": "rises whenever an error is corrected",
-    "opitz_monotonicity": "never falls when a prediction is corrected",
-    "strong_monotonicity": "rises with every corrected error",
-    "class_sensitivity": "responds to the errors on every class",
-}
-
-#: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.
-AVOID: dict[str, str] = {
-    "true_negatives": "counts true negatives, which carry no information here",
-    "opitz_monotonicity": "can fall when a prediction is corrected",
-    "prevalence_invariance": "changes when a class becomes more or less frequent",
-    "symmetry": "changes when the two labelings swap roles",
-    "distance": "is not a distance",
-    "chance_correction": "gives a random classifier a score that depends on the class sizes",
-    "constant_baseline": "gives random labelings different expected scores",
-    "class_sensitivity": "lets the large classes decide",
-    "probabilities": "needs predicted probabilities",
-    "other": "fits this setting less well",
-    "same": "lacks this property",
-}
-
-#: Why Fβ leads when the error costs are given.
-LEAD_ITEMS = "weighs every item equally"
-LEAD_COSTS = "weighs recall β times as much as precision, as the error costs ask"
-
-#: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
-#: the same phrase are named together.
-ADDS: dict[str, str] = {
-    "accuracy": "comparable with earlier work but tied to this class mix",
-    "balanced_accuracy": "to show how much the class distribution matters",
-    "log_loss": "to judge the probabilities",
-    "brier": "to judge the probabilities",
-    "geometric_macro_recall": "stricter with a neglected class",
-    "harmonic_macro_recall": "stricter with a neglected class",
-    "recall": "the two class recalls",
-    "recall_alone": "the share of positives found",
-    "specificity_alone": "the share of negatives cleared",
-    "specificity": "the two class recalls",
-    "precision": "the share of positive predictions that are right",
-    "npv": "the share of negative predictions that are right",
-    "f1": "the harmonic mean of precision and recall",
-    "f_beta": "weighing the errors as the costs say",
-    "macro_f1": "which readers of this field expect",
-    "cohen_kappa": "the agreement figure readers expect",
-    "mcc": "exactly constant-baseline but no distance",
-    "sba": "monotone with a constant baseline for any number of classes",
-    "jaccard": "the overlap of predicted and true positives",
-}
+from ..questionnaire._words import ADDS, AVOID, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
@@ -80,20 +25,6 @@ VARIANT: dict[str, str] = {
     "macro_f1": "macro F1 is the mean of the per-class F1 scores, not the F1 of macro precision and recall",
     "f1_of_averages": "this F1 is the harmonic mean of macro precision and macro recall",
     "weighted_f1": "per-class F1 scores are weighted by class size",
-}
-
-#: Phrases of the situation ("We compare … , in which {a}, {b} and {c}.").
-SITUATION: dict[str, str] = {
-    "shifted": "the class distribution in use differs from the test set's",
-    "shifted_target": "class “{cls}” makes up {share} of the cases in use",
-    "unknown": "the class distribution in use is unknown",
-    "equal": "every class counts equally",
-    "per_instance": "every item counts equally",
-    "costs": "a missed positive costs {ratio} times as much as a false alarm",
-    "no_tn": "true negatives carry no information",
-    "symmetric": "neither labeling is the reference",
-    "distance": "a true distance between labelings is needed",
-    "chance": "chance agreement must get a fixed score",
 }
 
 #: Sentence patterns.
@@ -121,8 +52,9 @@ S: dict[str, str] = {
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count the true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
     "undefined_zero": "A zero denominator, as in the precision of a never-predicted class, gives 0",
-    "undefined_baseline": ("A ratio with a zero denominator takes the value a random labeling would get in "
-                           "expectation, and 1 when a class is absent from both labelings"),
+    "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
+                           "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "
+                           "takes 1, maximal agreement"),
     "undefined_omit": "A per-class score with a zero denominator is left out of the average",
     "undefined_count": " {count} value{s} {were} undefined on this test set.",
     "undefined_none": " No value was undefined on this test set.",
@@ -131,6 +63,7 @@ S: dict[str, str] = {
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the items",
     "seed": ", seed {seed}",
     "no_seed": ", drawn without a fixed seed",
+    "same_seed": ", the same for every system",
     "winners": "; a system is among the winners when the interval of its difference to the best contains 0",
     "duties": "We also give ",
 }
