@@ -15,7 +15,7 @@ from typing import Any
 from ._words import ADDS, AVOID, CAVEAT, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SCREEN, SITUATION, WARNING
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
-           "lower_name", "screen_text", "situation"]
+           "lower_name", "screen_text", "situation", "warning_words"]
 
 #: Which answers make which properties argue for the lead (in this order of importance).
 RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
@@ -212,20 +212,20 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
         lines += [SCREEN["avoid"], *_table(rows)]
     if warnings:
         lines.append(SCREEN["warnings"])
-        for text in warnings:
+        for _, text in warnings:
             lines += _wrap(text, 2)
     lines.append(SCREEN["explain"])
     return "\n".join(lines) + "\n"
 
 
-def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[str]]:
+def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     """Warnings said as caveats of the metrics beside the lead, dropped when they concern only metrics
     the view already advises against, and the rest in plain words."""
     answers = rec.answers.model_dump(mode="json")
     beside = {a.name: a.metric for a in rec.complementary if a.name}
     avoided = {a.name for a in rec.discouraged if a.name}
     caveats: dict[str, list[str]] = {}
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for w in rec.warnings:
         named = _named(w.message.split(":")[0], [rec.primary.name, *beside, *avoided])
         if w.code in CAVEAT and named:
@@ -242,9 +242,18 @@ def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[str]]:
         else:
             first = re.split(r"(?<=[.!?])\s+", _ID.sub("", w.message).strip())[0]
             text = flatten(first)
-        if text not in out:
-            out.append(text)
+        if text not in [t for _, t in out]:
+            out.append((w.code, text))
     return caveats, out
+
+
+def warning_words(rec: Any, *, citations: bool = True) -> list[tuple[str, str]]:
+    """(code, plain words) of each warning that still says something beside the recommendation;
+    without ``citations`` the author–year sources are dropped (a report cites in its own style)."""
+    out = _sorted_warnings(rec)[1]
+    if not citations:
+        out = [(c, re.sub(r"\s*\([^()]*\b(?:19|20)\d\d[^()]*\)", "", t)) for c, t in out]
+    return out
 
 
 def flatten(text: str) -> str:

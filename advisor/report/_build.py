@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import InputError
+from ._confusions import top_confusions
 from ._inputs import (
     check_arguments,
     check_positive,
@@ -22,6 +23,7 @@ from ._inputs import (
     systems_of,
 )
 from ._models import (
+    MANY_CLASSES,
     ChanceRow,
     DifferenceRow,
     Estimate,
@@ -198,11 +200,10 @@ def build_report(
     given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = systems_of(data)
 
-    rec_json, primary_reason = _recommendation(ans, recommendation, data, systems)
+    rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
-    warnings = [WarningEntry(code=str(_get(w, "code", "note")), message=str(_get(w, "message", w)))
-                for w in rec_json.get("warnings") or []]
+    warnings = _warnings_in_words(recommendation, rec_json)
     task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
     rec_items = _recommended_items(rec_json, primary_reason)
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
@@ -263,8 +264,10 @@ class _Results:
     undefined_total: int = 0
 
 
-def _recommendation(ans: Any, recommendation: Any, data: Any, systems: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
-    """The recommendation as JSON (computed from the answers and data unless given), and the lead's reason."""
+def _recommendation(ans: Any, recommendation: Any, data: Any,
+                    systems: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any]:
+    """The recommendation as JSON (computed from the answers and data unless given), the lead's reason
+    and the recommendation itself."""
     if recommendation is None:
         from ..questionnaire import recommend
 
@@ -274,7 +277,19 @@ def _recommendation(ans: Any, recommendation: Any, data: Any, systems: Mapping[s
     rec_json: dict[str, Any] = (recommendation.to_json_dict() if hasattr(recommendation, "to_json_dict")
                                 else dict(recommendation))
     reason = getattr(getattr(recommendation, "primary", None), "reason", None) or rec_json["primary"].get("reason")
-    return rec_json, reason
+    return rec_json, reason, recommendation
+
+
+def _warnings_in_words(recommendation: Any, rec_json: Mapping[str, Any]) -> list[WarningEntry]:
+    """The recommendation's warnings as the one-screen view says them: plain words, no ids, none
+    about a metric the report already advises against, caveats of reported metrics kept."""
+    from ..questionnaire._screen import flatten, warning_words
+
+    if hasattr(recommendation, "primary") and hasattr(recommendation, "warnings"):
+        return [WarningEntry(code=code, message=text)
+                for code, text in warning_words(recommendation, citations=False)]
+    return [WarningEntry(code=str(_get(w, "code", "note")), message=flatten(str(_get(w, "message", w))))
+            for w in rec_json.get("warnings") or []]
 
 
 def _task_info(first: Any, positive_label: Any, answered: Any) -> tuple[TaskInfo | None, Any]:
@@ -359,7 +374,9 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
             name=name,
             values={m: _f(v) for m, v in ev.metrics[name].items()},
             per_class=rows,
-            confusion=[[float(x) for x in row] for row in cm.counts],
+            # the k × k matrix only where a reader looks at it; above MANY_CLASSES the top confusions
+            confusion=[[float(x) for x in row] for row in cm.counts] if cm.k <= MANY_CLASSES else [],
+            top_confusions=top_confusions(cm),
             undefined=und,
         ))
     for m in entries:
@@ -463,9 +480,16 @@ def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: 
             ))
             figures.prevalence_class = str(s["class_label"])
         figures.prevalence_metric = primary_id
+        if all(_flat(c.value) for c in figures.prevalence):
+            figures.prevalence = []  # a prevalence-invariant metric: a flat line says nothing
     except InputError as exc:
         figures.prevalence = []
         _LOG.info("no prevalence curve: %s", exc)
+
+
+def _flat(values: Sequence[float | None]) -> bool:
+    vals = [v for v in values if v is not None]
+    return not vals or max(vals) - min(vals) < 1e-9
 
 
 def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[str, Any],
