@@ -246,7 +246,7 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     import numpy as np
 
-    if len(ctx.systems) == 2 and ctx.figures.differences:
+    if len(ctx.systems) == 2:  # a two-system τ is ±1 everywhere: show the paired differences or nothing
         return _differences(ctx, plt)
     rk = ctx.figures.ranking
     if rk is None or len(rk.metrics) < 2 or len(ctx.systems) < 2:

@@ -119,6 +119,8 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "T": T,
         "dg": dg,
         "large": k > MANY_CLASSES,
+        # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it
+        "appendix_per_class": MANY_CLASSES < k <= 300,
         "diag": diagnostics(ctx) if ctx.systems else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
         "csv": None,
