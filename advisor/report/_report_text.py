@@ -24,6 +24,7 @@ T: dict[str, str] = {
     "confusions_caption": "The most frequent errors: true class → predicted class, count and share of the true class.",
     "worst_best": ("{system}: per-class recall ranges from {lo} for {worst} to {hi} for {best}, "
                    "standard deviation {sd}."),
+    "all_equal": "{system}: every class has recall {lo}.",
     "zero_recall": "{system}: {n} of {k} classes are never recognised.",
     "per_class_appendix": "The full per-class table is in the appendix and in {csv} beside this report.",
     "per_class_appendix_nocsv": "The full per-class table is in the appendix.",
@@ -84,6 +85,9 @@ def diagnostics(ctx: Any) -> list[str]:
         sd = (sum((r.recall - mean) ** 2 for r in rows) / len(rows)) ** 0.5
         worst_s = _names(worst) + (f" and {len(worst) - 3} more" if len(worst) > 3 else "")
         best_s = _names(best) + (f" and {len(best) - 3} more" if len(best) > 3 else "")
+        if lo == hi:
+            out.append(T["all_equal"].format(system=s.name, lo=f"{lo:.2f}"))
+            continue
         out.append(T["worst_best"].format(system=s.name, lo=f"{lo:.2f}", hi=f"{hi:.2f}", worst=worst_s,
                                           best=best_s, sd=f"{sd:.2f}"))
         zero = [r for r in rows if r.recall == 0]
