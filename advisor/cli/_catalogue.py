@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ._common import echo_json, fail, handle_errors
+from ._common import echo, echo_json, fail, handle_errors
 
 _FORMATS_METRICS = ("table", "md", "json")
 _FORMATS_EXPLAIN = ("md", "tex", "json")
@@ -15,7 +15,7 @@ _FORMATS_EXPLAIN = ("md", "tex", "json")
 def _write_or_print(text: str, out: Path | None, force: bool) -> None:
     """Print ``text``, or write it to ``out`` atomically (never half a file; no overwrite without --force)."""
     if out is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
         return
     if out.is_dir():
         raise fail(f"--out {out} is a directory; give a file name.")
@@ -27,7 +27,7 @@ def _write_or_print(text: str, out: Path | None, force: bool) -> None:
     from ..report._safe_io import atomic_write
 
     atomic_write(out, text)
-    typer.echo(f"wrote {out}", err=True)
+    echo(f"wrote {out}", err=True)
 
 
 def _table(cat) -> str:  # noqa: ANN001 - Catalogue, imported lazily
@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
         from ..catalogue._render import explain
 
         text = explain(resolve_metric(name), fmt)
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
 
     @app.command("audit")
     @handle_errors
@@ -119,6 +119,6 @@ def register(app: typer.Typer) -> None:
         if json_out:
             echo_json(report.to_dict())
         else:
-            typer.echo(report.summary())
+            echo(report.summary())
         if not report.ok:
             raise typer.Exit(1)

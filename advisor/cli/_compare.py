@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..engine._conventions import CONVENTIONS
-from ._common import echo_json, fail, handle_errors, parse_id_list
+from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._compare import Comparison
@@ -64,7 +64,6 @@ def _fmt(x: float | None, digits: int = 4) -> str:
 def render(comparison: Comparison) -> None:
     """Print the comparison as Rich tables on stdout."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from .._format import format_count
@@ -86,7 +85,7 @@ def render(comparison: Comparison) -> None:
         table.add_column("winner")
         for name, r in mc.systems.items():
             table.add_row(
-                escape(name), _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
+                cell(name), _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
                 _fmt(r.p_first, 3), "yes" if name in mc.winners else "",
             )
         console.print(table)
@@ -106,7 +105,6 @@ _MAX_MATRIX_METRICS = 8
 
 def _render_agreement(console: Any, comparison: Comparison) -> None:
     """The metrics × metrics agreement matrix when it fits; otherwise one summary row per metric."""
-    from rich.markup import escape
     from rich.table import Table
 
     ra = comparison.ranking_agreement
@@ -127,7 +125,7 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
             for j in range(m):
                 v = ra.spearman[i][j] if j < i else ra.kendall[i][j] if j > i else None
                 cells.append("·" if i == j else ("–" if v is None else f"{v:.2f}"))
-            table.add_row(f"{i + 1} {escape(mid)}", *cells)
+            table.add_row(f"{i + 1} {cell(mid)}", *cells)
     else:  # a 21 × 21 matrix does not fit a terminal: summarise each metric's agreement instead
         console.print(f"ranking agreement between the {m} metrics (Kendall τ_b of their system rankings; "
                       "the full matrix is in --json):")
@@ -138,13 +136,13 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
         for i, mid in enumerate(ra.metrics):
             others = [(ra.kendall[i][j], ra.metrics[j]) for j in range(m) if j != i and ra.kendall[i][j] is not None]
             if not others:
-                table.add_row(escape(mid), "–", "–")
+                table.add_row(cell(mid), "–", "–")
                 continue
             mean = sum(v for v, _ in others) / len(others)
             low_v, low_m = min(others)
             least = "– (agrees with every metric alike)" if low_v == max(v for v, _ in others) else \
-                f"{escape(low_m)} ({low_v:.2f})"
-            table.add_row(escape(mid), f"{mean:.2f}", least)
+                f"{cell(low_m)} ({low_v:.2f})"
+            table.add_row(cell(mid), f"{mean:.2f}", least)
     console.print(table)
     if ra.note:
         console.print(f"note: {ra.note}", markup=False)
