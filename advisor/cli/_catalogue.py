@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from ._common import echo, echo_json, fail, handle_errors
+from ._common import echo, echo_json, fail, handle_errors, print_markdown
 
 _FORMATS_METRICS = ("table", "md", "json")
-_FORMATS_EXPLAIN = ("md", "tex", "json")
+_FORMATS_EXPLAIN = ("text", "md", "tex", "json")
 
 
 def _write_or_print(text: str, out: Path | None, force: bool) -> None:
@@ -28,25 +28,6 @@ def _write_or_print(text: str, out: Path | None, force: bool) -> None:
 
     atomic_write(out, text)
     echo(f"wrote {out}", err=True)
-
-
-def _table(cat) -> str:  # noqa: ANN001 - Catalogue, imported lazily
-    from ..catalogue._models import PROPERTY_IDS
-    from ..catalogue._render import SHORT, SYMBOLS
-
-    width = max(len(mid) for mid in cat.metrics) + 2
-    cols = [SHORT[p] for p in PROPERTY_IDS]
-    lines = ["metric".ljust(width) + " ".join(c.ljust(5) for c in cols)]
-    for mid, rec in cat.metrics.items():
-        cells = []
-        for p in PROPERTY_IDS:
-            c = rec.properties[p]
-            mark = SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities else "?")
-            cells.append(mark.ljust(5))
-        lines.append(mid.ljust(width) + " ".join(cells))
-    lines += ["", "✓ holds  ✗ fails  b two classes only  (✓) after prevalence calibration  c under a condition  "
-              "? not verified", "Details: advisor explain NAME, advisor metrics --json, docs/metrics.md"]
-    return "\n".join(lines)
 
 
 def register(app: typer.Typer) -> None:
@@ -82,21 +63,35 @@ def register(app: typer.Typer) -> None:
 
             _write_or_print(metrics_markdown(cat), out, force)
             return
-        _write_or_print(_table(cat) + "\n", out, force)
+        from ..catalogue._terminal import metrics_table
+
+        _write_or_print(metrics_table(cat) + "\n", out, force)
 
     @app.command("explain")
     @handle_errors
     def explain_cmd(
         name: str = typer.Argument(..., help="A metric id, name or alias, e.g. 'macro F1', MCC, kappa."),
-        fmt: str = typer.Option("md", "--format", "-f", help="md, tex or json."),
+        fmt: str | None = typer.Option(None, "--format", "-f", show_default=False,
+                                       help="text (rendered for the terminal; the default on a terminal), md (the "
+                                            "default otherwise), tex or json."),
     ) -> None:
         """Explain what a metric name really computes: formula, meaning, properties, pitfalls, references."""
+        import sys
+
+        if fmt is None:
+            fmt = "text" if sys.stdout.isatty() else "md"
         if fmt not in _FORMATS_EXPLAIN:
             raise fail(f"--format must be one of {', '.join(_FORMATS_EXPLAIN)}; got {fmt!r}.")
         from ..catalogue import resolve_metric
         from ..catalogue._render import explain
 
-        text = explain(resolve_metric(name), fmt)
+        res = resolve_metric(name)
+        if fmt == "text":
+            from ..catalogue._terminal import explain_terminal
+
+            print_markdown(explain_terminal(res))
+            return
+        text = explain(res, fmt)
         echo(text, nl=not text.endswith("\n"))
 
     @app.command("audit")

@@ -105,3 +105,14 @@ def parse_id_list(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+def print_markdown(text: str) -> None:
+    """Render Markdown for the terminal (Rich): headings, lists, emphasis, code blocks. User data in
+    ``text`` must already be terminal-safe; every control character is made visible here too."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from .._format import terminal_safe
+
+    Console(highlight=False).print(Markdown(terminal_safe(text, keep_newlines=True), code_theme="ansi_dark"))

@@ -62,42 +62,63 @@ def _fmt(x: float | None, digits: int = 4) -> str:
 
 
 def render(comparison: Comparison) -> None:
-    """Print the comparison as Rich tables on stdout."""
+    """Print the comparison on stdout: one table per metric group, systems as columns."""
     from rich.console import Console
-    from rich.table import Table
 
     from .._format import format_count
+    from ..catalogue._terminal import group_metrics
 
-    console = Console()
+    console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
     console.print(
         f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
         f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
-        + (f", seed {comparison.seed}" if comparison.seed is not None else "")
+        + (f", seed {comparison.seed}" if comparison.seed is not None else ""), markup=False,
     )
-    for mid, mc in comparison.metrics.items():
-        direction = "higher" if mc.higher_is_better else "lower"
-        table = Table(title=f"{mid} ({direction} is better)", title_justify="left")
-        table.add_column("system")
-        table.add_column("estimate", justify="right")
-        table.add_column(f"{pct} interval", justify="right")
-        table.add_column("P(rank 1)", justify="right")
-        table.add_column("winner")
-        for name, r in mc.systems.items():
-            table.add_row(
-                cell(name), _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
-                _fmt(r.p_first, 3), "yes" if name in mc.winners else "",
-            )
-        console.print(table)
-        for pair in mc.pairs:  # paired differences: the question a comparison is asked to answer
-            d = pair.difference
-            console.print(
-                f"  {pair.a} − {pair.b}: {_fmt(d.estimate)} [{_fmt(d.low)}, {_fmt(d.high)}], "
-                f"P({pair.a} better) = {_fmt(pair.p_a_better, 3)}", markup=False,
-            )
-        if mc.winners:
-            console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}", markup=False)
+    for group, ids in group_metrics(comparison.metrics).items():
+        console.print(_group_table(comparison, group, ids))
+    from .._format import terminal_safe
+
+    legend = (f"Each cell: the estimate over its {pct} interval; * marks the winners (not separable from the best "
+              f"at {pct}); ↓ lower is better.")
+    if len(comparison.systems) == 2:
+        a, b = (terminal_safe(s) for s in comparison.systems)
+        legend += f" Last column: the paired difference {a} − {b} over its interval, and P({a} better)."
+    console.print(legend, style="dim", markup=False)
     _render_agreement(console, comparison)
+
+
+def _signed(x: float | None) -> str:
+    text = _fmt(x)
+    return text if x is None or text.startswith("-") or text == "undefined" else "+" + text
+
+
+def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
+    """One metric group as a table: a row per metric, a column per system (and the paired
+    difference when there are exactly two systems)."""
+    from rich import box
+    from rich.table import Table
+
+    systems = comparison.systems
+    table = Table(title=group, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("metric", no_wrap=True)
+    for name in systems:
+        table.add_column(cell(name), justify="right", min_width=14)
+    if len(systems) == 2:
+        table.add_column(f"{cell(systems[0])} − {cell(systems[1])}", justify="right", min_width=16)
+    for mid in ids:
+        mc = comparison.metrics[mid]
+        row = [mid + ("" if mc.higher_is_better else " ↓")]
+        for name in systems:
+            r = mc.systems[name]
+            star = "*" if name in mc.winners and len(mc.winners) < len(systems) else ""
+            row.append(f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]")
+        if len(systems) == 2:
+            d = mc.pairs[0].difference if mc.pairs else None
+            row.append("" if d is None else f"{_signed(d.estimate)} P={_fmt(mc.pairs[0].p_a_better, 2)}\n"
+                                            f"[{_fmt(d.low, 3)}, {_fmt(d.high, 3)}]")
+        table.add_row(*row)
+    return table
 
 
 _MAX_MATRIX_METRICS = 8
