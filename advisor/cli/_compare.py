@@ -75,17 +75,57 @@ def render(comparison: Comparison) -> None:
         f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
         + (f", seed {comparison.seed}" if comparison.seed is not None else ""), markup=False,
     )
+    pairs = _shown_pairs(comparison)
     for group, ids in group_metrics(comparison.metrics).items():
         console.print(_group_table(comparison, group, ids))
+        if len(comparison.systems) > 2:
+            console.print(_pairs_table(comparison, f"{group}: paired differences", ids, pairs))
     from .._format import terminal_safe
 
     legend = (f"Each cell: the estimate over its {pct} interval; * marks the winners (not separable from the best "
               f"at {pct}); ↓ lower is better.")
-    if len(comparison.systems) == 2:
-        a, b = (terminal_safe(s) for s in comparison.systems)
-        legend += f" Last column: the paired difference {a} − {b} over its interval, and P({a} better)."
+    a, b = (terminal_safe(s) for s in pairs[0])
+    legend += (f" {a} − {b}: the paired difference over its interval, and P({a} better), the share of paired "
+               f"resamples in which {a} is better.")
+    if len(pairs) < len(comparison.systems) * (len(comparison.systems) - 1) // 2:
+        legend += " Differences to the first system only; all pairs are in --json."
     console.print(legend, style="dim", markup=False)
     _render_agreement(console, comparison)
+
+
+_MAX_PAIR_COLUMNS = 2
+
+
+def _shown_pairs(comparison: Comparison) -> list[tuple[str, str]]:
+    """The pairs printed (80 columns hold two): all of them up to two, otherwise each system against the first."""
+    first = next(iter(comparison.metrics.values()))
+    pairs = [(p.a, p.b) for p in first.pairs] or [(comparison.systems[0], comparison.systems[1])]
+    if len(pairs) > _MAX_PAIR_COLUMNS:
+        pairs = [(a, b) for a, b in pairs if a == comparison.systems[0]]
+    return pairs
+
+
+def _difference_cell(mc: Any, a: str, b: str) -> str:
+    pair = next((p for p in mc.pairs if (p.a, p.b) == (a, b)), None)
+    if pair is None:
+        return ""
+    d = pair.difference
+    return f"{_signed(d.estimate)} P={_fmt(pair.p_a_better, 2)}\n[{_fmt(d.low, 3)}, {_fmt(d.high, 3)}]"
+
+
+def _pairs_table(comparison: Comparison, title: str, ids: list[str], pairs: list[tuple[str, str]]) -> Any:
+    """Paired differences of three or more systems: a row per metric, a column per pair."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("metric", no_wrap=True)
+    for a, b in pairs:
+        table.add_column(f"{cell(a)} − {cell(b)}", justify="right", min_width=16)
+    for mid in ids:
+        mc = comparison.metrics[mid]
+        table.add_row(mid + ("" if mc.higher_is_better else " ↓"), *(_difference_cell(mc, a, b) for a, b in pairs))
+    return table
 
 
 def _signed(x: float | None) -> str:
@@ -114,9 +154,7 @@ def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
             star = "*" if name in mc.winners and len(mc.winners) < len(systems) else ""
             row.append(f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]")
         if len(systems) == 2:
-            d = mc.pairs[0].difference if mc.pairs else None
-            row.append("" if d is None else f"{_signed(d.estimate)} P={_fmt(mc.pairs[0].p_a_better, 2)}\n"
-                                            f"[{_fmt(d.low, 3)}, {_fmt(d.high, 3)}]")
+            row.append(_difference_cell(mc, systems[0], systems[1]))
         table.add_row(*row)
     return table
 
