@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -49,7 +50,9 @@ def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
         except AdvisorError as exc:
@@ -77,6 +80,12 @@ def handle_errors(fn: F) -> F:
                 from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """A library warning (matplotlib naming a missing glyph of a label, …) as one terminal-safe line."""
+    echo(f"warning: {message}", err=True)
 
 
 def to_json(obj: Any) -> str:
