@@ -30,6 +30,7 @@ __all__ = [
     "format_count",
     "format_number",
     "html_escape",
+    "html_table",
     "latex_escape",
     "markdown_code",
     "markdown_escape",
@@ -226,3 +227,21 @@ def terminal_safe(text: object, *, keep_newlines: bool = False) -> str:
         return "\n".join("\t".join(_TERMINAL_UNSAFE.sub(_visible, part) for part in line.split("\t"))
                          for line in s.split("\n"))
     return _TERMINAL_UNSAFE.sub(_visible, s)
+
+
+def html_table(columns: list[str], rows: list[list[Any]], caption: str | None = None) -> str:
+    """A plain HTML table (what a notebook shows for ``_repr_html_``); every cell escaped, numbers
+    with four decimals.
+
+    >>> html_table(["class", "recall"], [["<b>", 0.5]], caption="per class")
+    '<table><caption>per class</caption><thead><tr><th>class</th><th>recall</th></tr></thead><tbody><tr><td>&lt;b&gt;</td><td style="text-align:right">0.5000</td></tr></tbody></table>'
+    """
+    def td(value: Any) -> str:
+        if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
+            return f'<td style="text-align:right">{html_escape(format_number(value))}</td>'
+        return f"<td>{html_escape('' if value is None else value)}</td>"
+
+    head = "".join(f"<th>{html_escape(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(td(v) for v in row) + "</tr>" for row in rows)
+    cap = f"<caption>{html_escape(caption)}</caption>" if caption else ""
+    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -106,10 +106,17 @@ def register(app: typer.Typer) -> None:
         """Re-check every property claim of the catalogue against the implementation (exit 1 if one is refuted)."""
         from ..catalogue import audit, get_catalogue
 
+        from .._exceptions import UnknownMetricError
+        from ..catalogue._names import metric_id_for
+
         cat = get_catalogue()
-        unknown = [m for m in metric if m not in cat.metrics]
-        if unknown:
-            raise fail(f"--metric {unknown[0]!r} is not a metric id; run `advisor metrics` for the list.")
+        ids = []
+        for m in metric:  # ids, names or aliases
+            try:
+                ids.append(metric_id_for(m))
+            except UnknownMetricError:
+                raise fail(f"--metric {m!r} is not a metric id or name; run `advisor metrics` for the list.") from None
+        metric = ids
         report = audit(budget, seed=seed, metrics=metric or None)
         if json_out:
             echo_json(report.to_dict())

@@ -214,7 +214,8 @@ def register(app: typer.Typer) -> None:
         files: list[Path] = typer.Argument(..., help="Prediction files (one system per file, or several columns)."),
         true_col: str | None = typer.Option(None, "--true-col", help="Column of true labels (default y_true)."),
         pred_col: str | None = typer.Option(None, "--pred-col", help="Column of predicted labels (default y_pred)."),
-        metrics: str | None = typer.Option(None, "--metrics", help="Comma-separated metric ids (default: all)."),
+        metrics: str | None = typer.Option(None, "--metrics",
+                                           help="Comma-separated metric ids, names or aliases (default: all)."),
         n_boot: int = typer.Option(2000, "--bootstrap", help="Number of paired bootstrap resamples."),
         confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage, between 0 and 1."),
         seed: int | None = typer.Option(None, "--seed", help="Random seed, for reproducible intervals."),
@@ -230,9 +231,11 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+        from ..catalogue._names import metric_ids_for
         from ..io._readers import read_predictions
         from ..stats._compare import compare_joint
 
+        ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
         columns = {"true_col": true_col, "pred_col": pred_col}
         predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
         joint = predictions.joint
@@ -242,7 +245,7 @@ def register(app: typer.Typer) -> None:
         pos = match_label(joint.labels, positive, "--positive")
         with progress_callback("paired bootstrap") as progress:
             comparison = compare_joint(
-                joint, n_boot, seed, parse_id_list(metrics), confidence=confidence,
+                joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )
         if as_json:

@@ -41,7 +41,8 @@ def compute(
     ),
     count_col: str = typer.Option("count", "--count-col", help="Count column of --counts tables."),
     metrics: Optional[str] = typer.Option(
-        None, "--metrics", show_default=False, help="Comma-separated metric ids (default: all that apply).",
+        None, "--metrics", show_default=False,
+        help="Comma-separated metric ids, names or aliases (default: all that apply).",
     ),
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (enables precision, recall, F1, …).",
@@ -58,7 +59,9 @@ def compute(
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
 
-    ids = parse_id_list(metrics)
+    from ..catalogue._names import metric_ids_for
+
+    ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     check_metric_ids(ids)  # fail on a typo before reading large files
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
