@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -79,7 +80,7 @@ def ask(
     answer is kept in <out>.draft as it is given: after Ctrl-C, continue with --resume.
     """
     from ..questionnaire import answers_to_yaml, load_rules, recommend
-    from ..questionnaire._ask import ask_questions, inferred_answers
+    from ..questionnaire._ask import ask_questions, inferred_answers, wrap_for_terminal
     from ..questionnaire._draft import draft_path, load_draft, remove_draft, save_draft
     from ..questionnaire._infer import summarize
 
@@ -112,7 +113,9 @@ def ask(
         kept["n"] = len(so_far)
 
     try:
-        answers = ask_questions(_read_line, echo, inferred, given=given, on_answer=keep)
+        columns = shutil.get_terminal_size().columns
+        answers = ask_questions(_read_line, lambda text: echo(wrap_for_terminal(text, columns)), inferred,
+                                given=given, on_answer=keep)
     except (KeyboardInterrupt, EOFError) as exc:
         interrupted = isinstance(exc, KeyboardInterrupt)
         what = "interrupted" if interrupted else "the input ended before every question was answered"
@@ -123,7 +126,7 @@ def ask(
     _write_new(out, answers_to_yaml(answers), force)
     remove_draft(draft)
     echo(f"\nSaved your answers to {out}.\n")
-    echo(recommend(answers, data=loaded).to_text(), nl=False)
+    echo(wrap_for_terminal(recommend(answers, data=loaded).to_text(), columns), nl=False)
 
 
 @handle_errors

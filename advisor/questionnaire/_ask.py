@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable
 from typing import Any, get_args
 
@@ -32,7 +31,7 @@ from .._format import terminal_safe
 from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
 from ._conditions import holds
 
-__all__ = ["allowed_words", "ask_questions", "inferred_answers", "parse_reply", "show_value"]
+__all__ = ["allowed_words", "ask_questions", "inferred_answers", "parse_reply", "show_value", "wrap_for_terminal"]
 
 _YES = {"y", "yes", "true", "t", "1", "ja", "oui"}
 _NO = {"n", "no", "false", "f", "0", "nein", "non"}
@@ -145,6 +144,26 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             return []
         return [t.strip() for t in re.split(r"[,;]", text) if t.strip()]
     return text or None  # text
+
+
+def wrap_for_terminal(text: str, width: int = 80) -> str:
+    """Each line of ``text`` wrapped to ``width - 1`` columns between words, continuation lines
+    indented like the line (a numbered question's by three spaces), so an 80-column terminal never
+    breaks a word.
+
+    >>> print(wrap_for_terminal("12. " + "word " * 20, width=40))
+    12. word word word word word word word
+       word word word word word word word
+       word word word word word word
+    """
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        lead = line[: len(line) - len(line.lstrip(" "))] or ("   " if re.match(r"\d+\. ", line) else "")
+        out.append(textwrap.fill(line, width=max(width - 1, 20), subsequent_indent=lead, break_long_words=False,
+                                 break_on_hyphens=False) if line.strip() else line)
+    return "\n".join(out)
 
 
 def inferred_answers(summary: Any, balance_ratio: float = 1.2) -> dict[str, Any]:
@@ -268,7 +287,7 @@ def _ask_one(
     while True:
         raw = read(_prompt(q, default))
         if raw.strip() == "?":
-            write(textwrap.fill(q.help, width=78, initial_indent="   ", subsequent_indent="   "))
+            write("   " + q.help)
             write(f"   Allowed: {allowed_words(q)}.")
             continue
         try:
@@ -281,6 +300,7 @@ def _ask_one(
             write(f"   {terminal_safe(problem)} Please answer again.")
             continue
         return value
+
 
 
 def _missing_followup(answers: dict[str, Any]) -> Question | None:
