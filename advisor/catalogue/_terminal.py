@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Iterable
 
 from ._models import GOESGENS_PROPERTIES, OPITZ_PROPERTIES, PROPERTY_IDS, Catalogue, MetricRecord
-from ._render import LONG, SHORT, STATUS_WORDS, SYMBOLS, _cite
+from ._render import LONG, SHORT, STATUS_WORDS, SYMBOLS, _explain_md, record_body
 from ._resolve import Resolution
 
 __all__ = ["METRIC_GROUPS", "explain_terminal", "group_metrics", "metrics_table"]
@@ -71,24 +71,10 @@ def _formula_lines(formula: str) -> list[str]:
 
 
 def _record(rec: MetricRecord, heading: str) -> list[str]:
-    lo, hi = rec.range
-    lines = [heading, ""]
-    if rec.aliases:
-        lines += ["Also called: " + ", ".join(rec.aliases) + ".", ""]
-    lines += ["```latex", *_formula_lines(rec.formula), "```", "", rec.interpretation, ""]
-    tags = [f"range [{lo:g}, {hi:g}]", "higher is better" if rec.higher_is_better else "lower is better"]
-    if rec.binary_only:
-        tags.append("binary (positive class)")
-    if rec.needs_probabilities:
-        tags.append("needs predicted probabilities")
-    lines += ["*" + "; ".join(tags) + ".*", "", f"**Chance level.** {rec.chance_level}", ""]
-    if rec.pitfalls:
-        lines += ["**Pitfalls.**", ""] + [f"- {p}" for p in rec.pitfalls] + [""]
-    lines += ["**Properties** (sources and counterexamples: `--format md`).", ""]
-    lines += [f"- {_claim_line(rec, pid)}" for pid in PROPERTY_IDS if pid in rec.properties] + [""]
-    if rec.references:
-        lines += ["**References.** " + "; ".join(_cite(k) for k in rec.references), ""]
-    return lines
+    formula = ["```latex", *_formula_lines(rec.formula), "```"]
+    properties = ["**Properties** (sources and counterexamples: `--format md`).", ""]
+    properties += [f"- {_claim_line(rec, pid)}" for pid in PROPERTY_IDS if pid in rec.properties] + [""]
+    return [heading, "", *record_body(rec, formula, properties)]
 
 
 def explain_terminal(res: Resolution) -> str:
@@ -96,22 +82,7 @@ def explain_terminal(res: Resolution) -> str:
     properties one short line each. The user's query is shown as an inline code span."""
     from .._format import markdown_code
 
-    q = markdown_code(res.query)
-    out: list[str] = []
-    if res.ambiguous:
-        ids = " and ".join(f"`{r.id}`" for r in res.candidates)
-        out += [f"# {q} is ambiguous", "", f"It can mean {len(res.candidates)} different metrics: {ids}.", ""]
-    elif res.note:
-        out += [f"# What {q} computes", ""]
-    if res.note:
-        out += [res.note, ""]
-    for i, rec in enumerate(res.candidates, 1):
-        title = f"{rec.name} (`{rec.id}`)"
-        if res.ambiguous:
-            out += _record(rec, f"## Meaning {i} of {len(res.candidates)}: {title}")
-        else:
-            out += _record(rec, ("## " if out else "# ") + title)
-    return "\n".join(out).rstrip() + "\n"
+    return _explain_md(res, quoted=markdown_code(res.query), record=_record)
 
 
 # ----------------------------------------------------------------------------------------------
