@@ -100,6 +100,14 @@ def test_yes_no_unknown_and_maybe_where_unknown_is_offered(reply, expected) -> N
     assert parse_reply(_BY_KEY["test_set_balanced"], reply, {}) is expected
 
 
+def test_maybe_where_unknown_is_a_choice_or_a_count_is_not_known() -> None:
+    assert parse_reply(_BY_KEY["deployment_prevalence"], "not sure", {}) == "unknown"
+    assert parse_reply(_BY_KEY["deployment_prevalence"], "maybe", {}) == "unknown"
+    assert parse_reply(_BY_KEY["n_classes"], "maybe", {}) is None
+    with pytest.raises(ValueError, match="not one of"):  # no 'unknown' among the choices
+        parse_reply(_BY_KEY["chance_correction"], "maybe", {})
+
+
 def test_maybe_where_only_yes_or_no_is_offered_says_what_to_do() -> None:
     with pytest.raises(ValueError, match="needs a yes or a no.*press Enter"):
         parse_reply(_BY_KEY["symmetric"], "maybe", {})

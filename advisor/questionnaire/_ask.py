@@ -87,6 +87,8 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
     low = text.lower()
     classes = answers.get("classes")
     if q.kind == "choice":
+        if "unknown" in q.choices and low in _UNKNOWN | _MAYBE:  # "maybe", "not sure" where unknown is a choice
+            return "unknown"
         canon = low.replace("-", "_").replace(" ", "_")
         if canon.isdigit() and 1 <= int(canon) <= len(q.choices):
             return q.choices[int(canon) - 1]
@@ -106,7 +108,7 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
                              "for the default in brackets, or type ? to see what it decides")
         raise ValueError(f"{text!r} is not yes or no" + (" (or unknown)" if _nullable(q) else ""))
     if q.kind == "int":
-        if low in _UNKNOWN:
+        if low in _UNKNOWN | _MAYBE:
             return None
         if not re.fullmatch(r"\d+", text):
             raise ValueError(f"{text!r} is not a whole number")
