@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import sys
 from pathlib import Path
 
@@ -146,7 +145,7 @@ def test_ctrl_c_keeps_the_draft_exits_130_and_resume_continues(tmp_path: Path) -
         child.sendline(reply)
     child.expect("interchangeable")
     child.expect(PROMPT)
-    child.kill(signal.SIGINT)  # what Ctrl-C sends
+    child.sendintr()  # Ctrl-C: the terminal sends SIGINT
     child.expect("interrupted")
     child.expect(pexpect.EOF)
     child.close()
