@@ -132,3 +132,23 @@ def test_error_messages_naming_a_hostile_file(tmp_path) -> None:
     res = _run("compute", bad)
     assert res.exit_code == 2
     _assert_safe(res)
+
+
+def test_no_text_keeps_an_acting_character() -> None:
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    acting = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
+    def check(s: str) -> None:
+        assert not acting.search(terminal_safe(s))
+        kept = terminal_safe(s, keep_newlines=True)
+        assert not acting.search(kept.replace("\n", "").replace("\t", ""))
+        if not acting.search(s):
+            assert terminal_safe(s) == s  # ordinary text is left alone
+
+    check()
