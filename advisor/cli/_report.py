@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from ._common import fail, handle_errors
+from ._common import echo, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -102,15 +102,15 @@ def report(
 
         loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col)
         for note in loaded.notes:
-            typer.echo(f"note: {note}", err=True)
+            echo(f"note: {note}", err=True)
         if loaded.mixed:
-            typer.echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
+            echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
                        "items.", err=True)
         ctx = build_report(answers, loaded.data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                            positive_label=positive, undefined=undefined)
     written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")
 
 
 @handle_errors
@@ -144,11 +144,11 @@ def methods(
 
     text, bib = methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed, justify=justify)
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
     else:
         files = {output: text}
         if out_fmt == "tex":  # the .bib the \citep keys refer to, beside the .tex
             files[output.with_suffix(".bib")] = bib
         written = write_outputs(files, [answers], force=force)
         for path in written or files:
-            typer.echo(f"wrote {path}")
+            echo(f"wrote {path}")
