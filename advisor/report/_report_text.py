@@ -17,8 +17,8 @@ T: dict[str, str] = {
     "results_caption": "Recommended metrics by system: estimate and {conf} bootstrap interval.",
     "results_caption_plain": "Recommended metrics by system.",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
-                     "interval containing 0. ↓: lower is better."),
-    "lower_note": "↓: lower is better.",
+                     "interval containing 0."),
+    "lower_note": ": lower is better.",
     "chance_caption": "Each recommended metric for three reference classifiers on this test set's class sizes.",
     "per_class_caption": "Per-class precision, recall and F1.",
     "confusions_caption": "The most frequent errors: true class → predicted class, count and share of the true class.",
@@ -49,7 +49,7 @@ def natural_key(label: Any) -> list[Any]:
 def digits_for(low: float | None, high: float | None, default: int) -> int:
     """Decimals that show the interval's half-width to two significant digits.
 
-    >>> digits_for(0.9, 0.95, 4), digits_for(0.5, 0.6, 4), digits_for(None, None, 4)
+    >>> digits_for(0.9, 0.95, 4), digits_for(0.5, 0.9, 4), digits_for(None, None, 4)
     (3, 2, 4)
     """
     if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
