@@ -46,8 +46,8 @@ def handle_errors(fn: F) -> F:
             raise fail("an input file is not valid UTF-8 text (is it a binary file?)") from None
         except OSError as exc:
             raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted", 130) from None
+        except KeyboardInterrupt as exc:  # SIGINT; SIGTERM/SIGHUP while writing exit 128 + signal number
+            raise fail(str(exc) or "interrupted", getattr(exc, "exit_code", 130)) from None
         except typer.TyperException:  # click's own usage errors (BadParameter…): click reports them
             raise
         except Exception as exc:  # a bug, not bad input: one sentence, unless asked for the traceback
