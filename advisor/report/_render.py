@@ -79,9 +79,50 @@ class _Figs(dict):
         return None
 
 
+def _shorten_all(node: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(node, str):
+        for full, short in mapping.items():
+            if full in node:
+                node = node.replace(full, short)
+        return node
+    if isinstance(node, dict):
+        return {_shorten_all(k, mapping): _shorten_all(v, mapping) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_shorten_all(v, mapping) for v in node]
+    return node
+
+
+def display_context(ctx: ReportContext) -> ReportContext:
+    """``ctx`` with every class label and system name longer than :data:`LABEL_DISPLAY_LIMIT`
+    shortened (:func:`~advisor._format.display_label`) wherever it occurs — tables, text, figures —
+    each to a distinct display name; ``ctx`` itself (and so the JSON context) keeps them whole.
+
+    A 5,000-character label would otherwise widen every table past the page, break the LaTeX
+    build and keep the PDF renderer busy for minutes.
+    """
+    from .._format import LABEL_DISPLAY_LIMIT, display_label
+
+    names = list(ctx.task.labels if ctx.task is not None else []) + [s.name for s in ctx.systems]
+    long = sorted({n for n in names if len(n) > LABEL_DISPLAY_LIMIT}, key=len, reverse=True)
+    if not long:
+        return ctx
+    taken = {n for n in names if len(n) <= LABEL_DISPLAY_LIMIT}
+    mapping: dict[str, str] = {}
+    for full in long:
+        short, i = display_label(full), 1
+        while short in taken:  # two labels alike in their first 59 characters stay apart
+            i += 1
+            tag = f"…#{i}"
+            short = display_label(full, LABEL_DISPLAY_LIMIT - len(tag) + 1)[:-1] + tag
+        taken.add(short)
+        mapping[full] = short
+    return ReportContext.model_validate(_shorten_all(ctx.model_dump(), mapping))
+
+
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
     from ._figures import render_figures
 
+    ctx = display_context(ctx)
     figs: dict[str, _Fig] = _Figs()
     if figure_formats:
         drawn = {f.id: f for f in render_figures(ctx, figure_formats)}
