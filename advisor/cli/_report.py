@@ -81,6 +81,10 @@ def report(
         inputs = [answers, *(files or []), *(matrix or [])]
     # every place the report writes, before reading anything large or rendering anything
     check_outputs(output_plan(output, out_fmt), inputs, force=force)
+    if out_fmt == "pdf":  # WeasyPrint's system libraries: missing ones are said now, not after the work
+        from ..report._render import require_pdf_engine
+
+        require_pdf_engine()
     if context is not None:
         ctx = _load_context(context)
     else:

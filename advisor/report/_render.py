@@ -224,11 +224,32 @@ def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
     return out
 
 
+PDF_LIBRARIES = (
+    "PDF output needs WeasyPrint and its system libraries (Pango, HarfBuzz, fontconfig), which could not be "
+    "loaded ({detail}); install them (Debian/Ubuntu: sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 "
+    "libharfbuzz0b libfontconfig1; macOS: brew install pango) or write HTML instead (-o report.html), which "
+    "needs none"
+)
+
+
+def require_pdf_engine() -> Any:
+    """WeasyPrint's ``HTML`` class, or :class:`AdvisorError` (one sentence) when WeasyPrint or the
+    system libraries it loads (Pango…) are missing — checked before any work, not at the last step."""
+    from .._exceptions import AdvisorError
+
+    try:
+        from weasyprint import HTML
+    except (ImportError, OSError) as exc:
+        detail = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise AdvisorError(PDF_LIBRARIES.format(detail=detail) + ".") from None
+    return HTML
+
+
 def html_to_pdf(html: str, resources: Any = None, *, fetcher: Any = None) -> bytes:
     """WeasyPrint's PDF of ``html``; it may load only ``resources`` (URL → (bytes, mime)), nothing else."""
-    from weasyprint import HTML
-
     from ._fetcher import make_fetcher
+
+    HTML = require_pdf_engine()  # noqa: N806 - WeasyPrint's class
 
     for name in ("weasyprint", "fontTools"):
         logging.getLogger(name).setLevel(logging.ERROR)
@@ -396,6 +417,8 @@ def render_report(
     if out_path is None:
         return render_text(context, format_for(None, fmt), fragment=fragment)
     fmt = format_for(out_path, fmt)
+    if fmt == "pdf":
+        require_pdf_engine()
     planned = output_plan(out_path, fmt, figures=figures and bool(context.systems),
                           references=bool(context.references))
     check_outputs(planned, inputs, force=force)  # fail fast, before any expensive rendering
