@@ -191,3 +191,27 @@ def test_signal_during_write_leaves_no_temporary_file(inputs: dict[str, Path], s
     assert "Traceback" not in err and "internal error" not in err
     assert sorted(os.listdir(inputs["out"])) == ["r.md"], os.listdir(inputs["out"])
     assert out.read_text() == "previous report"
+
+
+def test_no_hard_links_falls_back_to_an_exclusive_create(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    def no_links(*a: object, **k: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(_safe_io.os, "link", no_links)
+    target = tmp_path / "r.md"
+    write_outputs({target: "one"})
+    assert target.read_text() == "one"
+    with pytest.raises(UnsafeOutputError, match="already exists"):
+        write_outputs({target: "two"})
+    assert target.read_text() == "one"
+    assert sorted(os.listdir(tmp_path)) == ["r.md"]
+
+
+def test_atomic_write_refuses_a_device(tmp_path: Path) -> None:
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    with pytest.raises(UnsafeOutputError, match="FIFO"):
+        _safe_io.atomic_write(fifo, "x")
+    assert fifo.is_fifo()

@@ -187,7 +187,9 @@ def _place(tmp: str, path: Path, force: bool) -> None:
     except OSError as exc:
         if exc.errno not in _NO_LINKS:
             raise
-        if _exists(path):
+        try:  # no hard links here: reserve the name by an exclusive create, then move the file onto it
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        except FileExistsError:
             raise UnsafeOutputError(_EXISTS.format(path)) from None
         os.replace(tmp, path)
         return
@@ -197,11 +199,15 @@ def _place(tmp: str, path: Path, force: bool) -> None:
 def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory and :func:`os.replace`.
 
-    The temporary file is removed if anything fails, so no partial file is ever left behind, and an
-    :class:`OSError` names ``path``. Existing permissions of ``path`` are kept; new files get the
+    The temporary file is removed if anything fails (SIGTERM and SIGHUP included), so no partial file
+    is ever left behind, and an :class:`OSError` names ``path``; an existing ``path`` that is not a
+    regular file (a device, a FIFO) is refused. Existing permissions of ``path`` are kept; new files get the
     usual umask-derived mode. This replaces an existing file: callers check first.
     """
     path = Path(path)
+    kind = _not_regular(path)
+    if kind is not None:
+        raise UnsafeOutputError(f"{path} exists and is {kind}, not a regular file; advisor writes only regular files.")
     tmp = None
     with _signals_raise():
         try:
