@@ -33,7 +33,7 @@ MAX_DEPTH = 64
 MAX_FORMULA_CHARS = 2_000
 MAX_DIGITS = 10
 MAX_SYSTEMS = 100
-MAX_CLASSES = 5_000
+MAX_CLASSES = 100_000  # the scale work aims at 100,000 classes; the 50 MB cap bounds the rest
 
 
 class _Bad(Exception):
