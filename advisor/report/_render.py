@@ -79,16 +79,19 @@ class _Figs(dict):
         return None
 
 
-def _shorten_all(node: Any, mapping: dict[str, str]) -> Any:
+def _shorten_all(node: Any, mapping: dict[str, str], shortest: int = 0) -> Any:
     if isinstance(node, str):
-        for full, short in mapping.items():
-            if full in node:
-                node = node.replace(full, short)
+        if node in mapping:
+            return mapping[node]
+        if len(node) > shortest:  # running text that may name a long label
+            for full, short in mapping.items():
+                if full in node:
+                    node = node.replace(full, short)
         return node
     if isinstance(node, dict):
-        return {_shorten_all(k, mapping): _shorten_all(v, mapping) for k, v in node.items()}
+        return {_shorten_all(k, mapping, shortest): _shorten_all(v, mapping, shortest) for k, v in node.items()}
     if isinstance(node, list):
-        return [_shorten_all(v, mapping) for v in node]
+        return [_shorten_all(v, mapping, shortest) for v in node]
     return node
 
 
@@ -116,7 +119,7 @@ def display_context(ctx: ReportContext) -> ReportContext:
             short = display_label(full, LABEL_DISPLAY_LIMIT - len(tag) + 1)[:-1] + tag
         taken.add(short)
         mapping[full] = short
-    return ReportContext.model_validate(_shorten_all(ctx.model_dump(), mapping))
+    return ReportContext.model_validate(_shorten_all(ctx.model_dump(), mapping, min(map(len, mapping))))
 
 
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
