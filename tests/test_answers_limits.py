@@ -93,3 +93,24 @@ def test_cli_alias_bomb_is_one_sentence(cli, tmp_path: Path) -> None:
     p.write_text(_bomb(), encoding="utf-8")
     res = cli("recommend", "--answers", p)
     assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "alias" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dir", "device"])
+def test_answers_and_context_must_be_regular_files(tmp_path: Path, kind: str) -> None:
+    import os
+
+    from advisor.report._context_check import load_context
+
+    if kind == "fifo":
+        p = tmp_path / "a.yaml"
+        os.mkfifo(p)  # reading it would block forever
+    elif kind == "dir":
+        p = tmp_path
+    else:
+        p = Path("/dev/zero")
+        if not p.exists():
+            pytest.skip("no /dev/zero")
+    with pytest.raises(InputError, match="not a regular file"):
+        load_answers(p)
+    with pytest.raises(InputError, match="not a regular file"):
+        load_context(p)

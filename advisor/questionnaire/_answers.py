@@ -517,11 +517,10 @@ def load_answers(path: str | Path) -> Answers:
     """
     p = Path(path)
     source = f"answers file {str(p)!r}"
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_ANSWERS_BYTES + 1)
-    except IsADirectoryError:
-        raise InputError(f"{source} is a directory; give the answers file (YAML or JSON).") from None
+    if p.exists() and not p.is_file():  # a folder, FIFO or device: refused before it can block
+        raise InputError(f"{source} is not a regular file; give the answers file (YAML or JSON).")
+    with p.open("rb") as fh:
+        raw = fh.read(MAX_ANSWERS_BYTES + 1)
     if len(raw) > MAX_ANSWERS_BYTES:
         raise InputError(f"{source} is larger than {MAX_ANSWERS_BYTES:,} bytes, the limit for answers files "
                          "(they hold a few answers); is it the right file?")

@@ -73,6 +73,8 @@ def load_context(path: str | os.PathLike[str]) -> ReportContext:
 
     p = Path(path)
     hint = "--context takes the JSON that `advisor report -o FILE.json` writes"
+    if p.exists() and not p.is_file():  # a FIFO or device would block or never end
+        raise InputError(f"{p} is not a regular file; {hint}.")
     with p.open("rb") as fh:
         raw = fh.read(MAX_CONTEXT_BYTES + 1)
     if len(raw) > MAX_CONTEXT_BYTES:
