@@ -32,10 +32,12 @@ __all__ = [
     "format_count",
     "format_number",
     "html_escape",
+    "html_table",
     "latex_escape",
     "markdown_code",
     "markdown_escape",
     "safe_filename",
+    "terminal_safe",
     "visible_controls",
 ]
 
@@ -199,6 +201,61 @@ def safe_filename(text: object, default: str = "item") -> str:
     return s[:40] or default
 
 
+# Characters a terminal acts on instead of showing: C0 controls (ESC, BEL, backspace, carriage
+# return, …), DEL, C1 controls (U+0080–U+009F, e.g. the 8-bit CSI U+009B), and the bidirectional
+# overrides, embeddings, isolates and marks that reorder what is shown (U+202A–U+202E,
+# U+2066–U+2069, U+200E, U+200F, U+061C), plus the line and paragraph separators.
+_TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_TERMINAL_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _TERMINAL_NAMED:
+        return _TERMINAL_NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_safe(text: object, *, keep_newlines: bool = False) -> str:
+    r"""``text`` with every character a terminal would act on shown as a visible escape.
+
+    The one sanitiser for user data printed to a terminal (class labels, system and file names,
+    notes, queries) and for error messages: an escape sequence in a label cannot set the window
+    title, clear the screen, write the clipboard or forge a hyperlink, and a bidi override cannot
+    reorder what is shown. ``keep_newlines`` keeps line breaks (and tabs) of advisor's own
+    multi-line text.
+
+    >>> terminal_safe("\x1b]0;pwned\x07a"), terminal_safe("\x1b[2Jb"), terminal_safe("a\u202eb\x9bc")
+    ('\\x1b]0;pwned\\x07a', '\\x1b[2Jb', 'a\\u202eb\\x9bc')
+    >>> terminal_safe("two\nlines"), terminal_safe("two\nlines", keep_newlines=True)
+    ('two\\nlines', 'two\nlines')
+    """
+    s = str(text)
+    if keep_newlines:
+        return "\n".join("\t".join(_TERMINAL_UNSAFE.sub(_visible, part) for part in line.split("\t"))
+                         for line in s.split("\n"))
+    return _TERMINAL_UNSAFE.sub(_visible, s)
+
+
+def html_table(columns: list[str], rows: list[list[Any]], caption: str | None = None) -> str:
+    """A plain HTML table (what a notebook shows for ``_repr_html_``); every cell escaped, numbers
+    with four decimals.
+
+    >>> html_table(["class", "recall"], [["<b>", 0.5]], caption="per class")
+    '<table><caption>per class</caption><thead><tr><th>class</th><th>recall</th></tr></thead><tbody><tr><td>&lt;b&gt;</td><td style="text-align:right">0.5000</td></tr></tbody></table>'
+    """
+    def td(value: Any) -> str:
+        if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
+            return f'<td style="text-align:right">{html_escape(format_number(value))}</td>'
+        return f"<td>{html_escape('' if value is None else value)}</td>"
+
+    head = "".join(f"<th>{html_escape(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(td(v) for v in row) + "</tr>" for row in rows)
+    cap = f"<caption>{html_escape(caption)}</caption>" if caption else ""
+    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 # ----------------------------------------------------------------------------------------------
 # User strings on display: control characters visible, long labels shortened
 # ----------------------------------------------------------------------------------------------
@@ -206,15 +263,10 @@ def safe_filename(text: object, default: str = "item") -> str:
 #: (report tables, text and figures) with a trailing "…"; the JSON context keeps them whole.
 LABEL_DISPLAY_LIMIT = 60
 
-# C0 and C1 control characters (tab, newline and carriage return excepted: they are whitespace to
-# every format), DEL, and the invisible format characters that reorder or hide text (bidi
-# overrides and isolates, zero-width characters, the BOM).
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
-
-
-def _visible(m: re.Match[str]) -> str:
-    code = ord(m.group(0))
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+# In documents: what terminal_safe shows, except tab, newline and carriage return (whitespace to every
+# format), plus the invisible characters that hide text (zero-width ones, word joiner, BOM).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+                      "\u2060-\u2069\ufeff]")
 
 
 def visible_controls(text: object) -> str:
@@ -222,7 +274,8 @@ def visible_controls(text: object) -> str:
 
     Tab, newline and carriage return stay (each format turns them into spaces); everything else
     in the C0/C1 ranges, DEL, bidi overrides and zero-width characters becomes ``\xNN`` or
-    ``\uNNNN``, so a label can neither drive a terminal nor make an SVG file invalid XML nor hide text.
+    ``\uNNNN`` (as :func:`terminal_safe` writes them), so a label can neither drive a terminal nor make
+    an SVG file invalid XML nor hide text.
 
     >>> visible_controls("\x1b]0;pwned\x07a"), visible_controls("abc\u202edef")
     ('\\x1b]0;pwned\\x07a', 'abc\\u202edef')

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -23,7 +24,7 @@ _ASCII = {"−": "-", "–": "-", "—": "--", "·": ".", "×": "x", "≥": ">="
 
 def _spell_out(exc: UnicodeError) -> tuple[str, int]:
     """Codec error handler: what an encoding cannot write is spelled in ASCII (``≥`` → ``>=``),
-    stripped of accents (``é`` → ``e``) or written as a visible escape (``\u03ba``) — never an error."""
+    stripped of accents (``é`` → ``e``) or written as a visible escape (``\\u03ba``) — never an error."""
     import unicodedata
 
     if not isinstance(exc, UnicodeEncodeError):
@@ -56,9 +57,27 @@ def tolerant_output() -> None:
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one sentence to stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print one sentence to stderr (control characters made visible) and return the Exit to raise."""
+    echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+def echo(text: Any = "", *, err: bool = False, nl: bool = True) -> None:
+    """``typer.echo`` for every line advisor prints: user data in it (labels, file names, notes)
+    cannot act on the terminal — control characters and bidi overrides are shown as escapes
+    (:func:`advisor._format.terminal_safe`); advisor's own line breaks are kept."""
+    from .._format import terminal_safe
+
+    typer.echo(terminal_safe(text, keep_newlines=True), err=err, nl=nl)
+
+
+def cell(value: Any) -> str:
+    """User data for a Rich table cell, title or markup line: terminal-safe, then markup-escaped."""
+    from rich.markup import escape
+
+    from .._format import terminal_safe
+
+    return escape(terminal_safe(value))
 
 
 def handle_errors(fn: F) -> F:
@@ -71,7 +90,9 @@ def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
         except AdvisorError as exc:
@@ -101,6 +122,12 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """A library warning (matplotlib naming a missing glyph of a label, …) as one terminal-safe line."""
+    echo(f"warning: {message}", err=True)
+
+
 def to_json(obj: Any) -> str:
     """Strict JSON text (no NaN/Infinity literals): :func:`advisor._jsonio.dumps`."""
     from .._jsonio import dumps
@@ -109,7 +136,16 @@ def to_json(obj: Any) -> str:
 
 
 def echo_json(obj: Any) -> None:
-    sys.stdout.write(to_json(obj) + "\n")
+    """Print strict JSON; characters a terminal would act on (C1 controls, bidi overrides — JSON
+    itself escapes C0) are written as ``\\uXXXX`` escapes, which decode to the same strings."""
+    from .._format import _TERMINAL_UNSAFE
+
+    def code(m: Any) -> str:  # JSON's own layout (newlines, indentation) stays as it is
+        ch = m.group()
+        return ch if ch in "\n\t\r" else f"\\u{ord(ch):04x}"
+
+    text = _TERMINAL_UNSAFE.sub(code, to_json(obj))
+    sys.stdout.write(text + "\n")
 
 
 def parse_id_list(value: str | None) -> list[str] | None:
@@ -118,3 +154,14 @@ def parse_id_list(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+def print_markdown(text: str) -> None:
+    """Render Markdown for the terminal (Rich): headings, lists, emphasis, code blocks. User data in
+    ``text`` must already be terminal-safe; every control character is made visible here too."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from .._format import terminal_safe
+
+    Console(highlight=False).print(Markdown(terminal_safe(text, keep_newlines=True), code_theme="ansi_dark"))

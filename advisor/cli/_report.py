@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from ._common import fail, handle_errors
+from ._common import echo, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -96,9 +96,9 @@ def report(
 
         check_count_totals(loaded.systems)
         for note in loaded.notes:
-            typer.echo(f"note: {note}", err=True)
+            echo(f"note: {note}", err=True)
         if loaded.mixed:
-            typer.echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
+            echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
                        "items.", err=True)
         ctx = build_report(answers, loaded.data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                            positive_label=positive, undefined=undefined)
@@ -109,7 +109,7 @@ def report(
     else:
         written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")
 
 
 @handle_errors
@@ -140,7 +140,7 @@ def methods(
 
     text = methods_paragraph(answers, out_fmt, bootstrap=n_boot, undefined=undefined)
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
     else:
         write_outputs({output: text}, [answers], force=force)
-        typer.echo(f"wrote {output}")
+        echo(f"wrote {output}")
