@@ -27,6 +27,8 @@ from typing import Any
 from markupsafe import escape as _html_escape
 
 __all__ = [
+    "LABEL_DISPLAY_LIMIT",
+    "display_label",
     "format_count",
     "format_number",
     "html_escape",
@@ -36,6 +38,7 @@ __all__ = [
     "markdown_escape",
     "safe_filename",
     "terminal_safe",
+    "visible_controls",
 ]
 
 
@@ -97,6 +100,8 @@ _LATEX_SPECIAL = {
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
     '"': r"{\ttfamily\char34}",
+    "[": "{[}",  # a '[' after a table row's \\ would be read as the row's optional skip: \\[UNK]
+    "]": "{]}",
     "\n": " ",
     "\r": " ",
     "\t": " ",
@@ -135,7 +140,7 @@ def latex_escape(text: object) -> str:
     by ``[U+XXXX]`` so compilation never fails on a label.
     """
     out: list[str] = []
-    for ch in str(text):
+    for ch in visible_controls(text):
         if ch in _LATEX_SPECIAL:
             out.append(_LATEX_SPECIAL[ch])
         elif ord(ch) < 0x80:
@@ -159,13 +164,17 @@ def markdown_escape(text: object) -> str:
     Punctuation that could open markup (emphasis, links, raw HTML, math, tables) is
     backslash-escaped; line breaks become spaces so a label cannot break a table row.
     """
-    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    s = re.sub(r"[\r\n\t]+", " ", visible_controls(text))
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
 
 
 def html_escape(text: object) -> str:
-    """Escape ``text`` for HTML element content and attribute values."""
-    return str(_html_escape(str(text)))
+    r"""Escape ``text`` for HTML element content and attribute values (control characters made visible).
+
+    >>> html_escape("a\x1b[2Jb")
+    'a\\x1b[2Jb'
+    """
+    return str(_html_escape(visible_controls(text)))
 
 
 def markdown_code(text: object) -> str:
@@ -245,3 +254,41 @@ def html_table(columns: list[str], rows: list[list[Any]], caption: str | None = 
     body = "".join("<tr>" + "".join(td(v) for v in row) + "</tr>" for row in rows)
     cap = f"<caption>{html_escape(caption)}</caption>" if caption else ""
     return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# ----------------------------------------------------------------------------------------------
+# User strings on display: control characters visible, long labels shortened
+# ----------------------------------------------------------------------------------------------
+#: Class labels and system names longer than this many characters are shortened in display
+#: (report tables, text and figures) with a trailing "…"; the JSON context keeps them whole.
+LABEL_DISPLAY_LIMIT = 60
+
+# In documents: what terminal_safe shows, except tab, newline and carriage return (whitespace to every
+# format), plus the invisible characters that hide text (zero-width ones, word joiner, BOM).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+                      "\u2060-\u2069\ufeff]")
+
+
+def visible_controls(text: object) -> str:
+    r"""``text`` with control and invisible format characters written as visible escapes.
+
+    Tab, newline and carriage return stay (each format turns them into spaces); everything else
+    in the C0/C1 ranges, DEL, bidi overrides and zero-width characters becomes ``\xNN`` or
+    ``\uNNNN`` (as :func:`terminal_safe` writes them), so a label can neither drive a terminal nor make
+    an SVG file invalid XML nor hide text.
+
+    >>> visible_controls("\x1b]0;pwned\x07a"), visible_controls("abc\u202edef")
+    ('\\x1b]0;pwned\\x07a', 'abc\\u202edef')
+    """
+    return _CONTROL.sub(_visible, str(text))
+
+
+def display_label(text: object, limit: int = LABEL_DISPLAY_LIMIT) -> str:
+    r"""A class label or system name for display: controls visible, whitespace runs as one space, at
+    most ``limit`` characters (longer ones end in "…"). Escape it for the output format afterwards.
+
+    >>> display_label("a\tb\x07"), display_label("x" * 100, 10)
+    ('a b\\x07', 'xxxxxxxxx…')
+    """
+    s = " ".join(visible_controls(text).split())
+    return s if len(s) <= limit else s[: max(limit - 1, 0)] + "…"

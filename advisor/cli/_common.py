@@ -16,6 +16,46 @@ from .._exceptions import AdvisorError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# Characters advisor itself prints, spelled in ASCII for a terminal that cannot show them.
+_ASCII = {"−": "-", "–": "-", "—": "--", "·": ".", "×": "x", "≥": ">=", "≤": "<=", "≠": "!=", "≈": "~",
+          "±": "+/-", "…": "...", "‘": "'", "’": "'", "“": '"', "”": '"', "→": "->", "←": "<-", "∞": "inf",
+          "•": "*", "✓": "yes", "✗": "no", "│": "|", "─": "-", "━": "-", "┃": "|"}
+
+
+def _spell_out(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: what an encoding cannot write is spelled in ASCII (``≥`` → ``>=``),
+    stripped of accents (``é`` → ``e``) or written as a visible escape (``\\u03ba``) — never an error."""
+    import unicodedata
+
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        plain = _ASCII.get(ch) or "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 0x80)
+        out.append(plain if plain else ch.encode("ascii", "backslashreplace").decode("ascii"))
+    return "".join(out), exc.end
+
+
+def tolerant_output() -> None:
+    """Let standard output and error write in any encoding (``PYTHONIOENCODING=ascii``, ``LANG=C``):
+    characters the encoding lacks are spelled out (:func:`_spell_out`) instead of raising
+    UnicodeEncodeError."""
+    import codecs
+
+    try:
+        codecs.lookup_error("advisor-spell-out")
+    except LookupError:
+        codecs.register_error("advisor-spell-out", _spell_out)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:
+            continue
+        try:
+            "≥κ€".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            reconfigure(errors="advisor-spell-out")
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one sentence to stderr (control characters made visible) and return the Exit to raise."""
     echo(f"error: {message}", err=True)
@@ -67,8 +107,8 @@ def handle_errors(fn: F) -> F:
             raise fail("an input file is not valid UTF-8 text (is it a binary file?)") from None
         except OSError as exc:
             raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted", 130) from None
+        except KeyboardInterrupt as exc:  # SIGINT; SIGTERM/SIGHUP while writing exit 128 + signal number
+            raise fail(str(exc) or "interrupted", getattr(exc, "exit_code", 130)) from None
         except typer.TyperException:  # click's own usage errors (BadParameter…): click reports them
             raise
         except Exception as exc:  # a bug, not bad input: one sentence, unless asked for the traceback
