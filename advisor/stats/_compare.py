@@ -46,8 +46,10 @@ from ._bootstrap import (
     make_rng,
     percentile_interval,
     positive_index_of,
+    resample_cells,
     trials_and_probabilities,
 )
+from ._limits import check_resampling
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "kendall_tau_b", "spearman_rho"]
 
@@ -401,16 +403,19 @@ def compare_joint(
     pos = positive_index_of(first)
     points = np.array([[results[s][mid] for s in systems] for mid in ids], dtype=np.float64)
 
-    trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
     k, m, cells = joint.k, len(systems), joint.counts.shape[0]
+    nnz = sum(c.nnz for c in joint.system_cells())
+    check_resampling(int(n_resamples), len(ids) * m, cells + nnz + m * k, "paired bootstrap")
+    trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
-    size = chunk_size(2 * cells + 4 * m * k * k, n_resamples)
+    size = chunk_size(2 * cells + m * resample_cells(nnz // max(m, 1), k), n_resamples)
     for start, draw in iter_resamples(rng, trials, p, n_resamples, size, scale):
-        mats = joint.matrices_from_counts(draw)  # (chunk, m, k, k)
-        out = evaluate_batch(mats, ids, positive_index=pos, beta=float(beta), undefined=undefined)
-        for i, mid in enumerate(ids):
-            values[i, start : start + draw.shape[0], :] = out[mid]
+        # each system's resampled cells: a marginal of the resampled joint table, no k×k table
+        for j, sys_cells in enumerate(joint.system_cells(draw)):
+            out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
+            for i, mid in enumerate(ids):
+                values[i, start : start + draw.shape[0], j] = out[mid]
         if progress is not None:
             progress(start + draw.shape[0], n_resamples)
 

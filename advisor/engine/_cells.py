@@ -1,0 +1,200 @@
+"""Confusion data as nonzero cells: what every metric is computed from, for any number of classes.
+
+A confusion matrix of ``k`` classes has ``k²`` cells but at most ``n`` of them are non-zero (and
+usually far fewer). :class:`Cells` keeps only the non-zero cells — true index, predicted index and
+mass, sorted row-major — possibly for a whole batch of matrices that share one cell pattern (the
+bootstrap's resamples: ``w`` has shape ``(..., nnz)``). From them it derives, in ``O(nnz + k)`` per
+matrix, the sums every metric needs (science.md §1):
+
+* ``a_i`` (true sizes, row sums), ``b_i`` (predicted sizes, column sums), ``TP_i`` (the diagonal),
+  ``n``;
+* the off-diagonal mass ``n − Σ TP_i``, summed directly from the off-diagonal cells, so that it is
+  exactly 0 for a diagonal matrix and exact for integer counts;
+* the cell term of the confusion entropy, which is the only metric that needs single cells.
+
+No ``k × k`` array is ever built here except by :meth:`Cells.to_dense`, which is for people looking
+at small matrices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Cells", "MAX_TOTAL"]
+
+# The largest total mass the metric formulas can square twice without overflow (MCC's denominator
+# is a product of two sums of a_i (n − a_i), i.e. of order n⁴ ≤ 1.8e308).
+MAX_TOTAL = 1e75
+
+# Counts below 2**53 are exact integers in float64.
+_EXACT_LIMIT = float(2**53)
+
+
+class Cells:
+    """A batch of confusion matrices that share one pattern of non-zero cells.
+
+    Parameters
+    ----------
+    rows, cols : int arrays of shape (nnz,)
+        True and predicted class index of each cell; unique pairs in row-major order.
+    w : float array of shape (..., nnz)
+        Mass of each cell in each matrix of the batch (zeros allowed, e.g. in resamples).
+    k : int
+        Number of classes.
+
+    Examples
+    --------
+    >>> c = Cells.from_dense(np.array([[5.0, 1.0], [0.0, 3.0]]))
+    >>> c.rows.tolist(), c.cols.tolist(), c.w.tolist()
+    ([0, 0, 1], [0, 1, 1], [5.0, 1.0, 3.0])
+    >>> c.a.tolist(), c.b.tolist(), c.tp.tolist(), float(c.n), float(c.off)
+    ([6.0, 3.0], [5.0, 4.0], [5.0, 3.0], 9.0, 1.0)
+    """
+
+    __slots__ = ("_cache", "cols", "k", "rows", "w")
+
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int) -> None:
+        self.rows = np.asarray(rows, dtype=np.int64)
+        self.cols = np.asarray(cols, dtype=np.int64)
+        self.w = np.asarray(w, dtype=np.float64)
+        self.k = int(k)
+        self._cache: dict[str, Any] = {}
+
+    @classmethod
+    def from_dense(cls, counts: Any) -> Cells:
+        """The non-zero cells of a (stack of) dense matrices ``(..., k, k)`` (union of the patterns)."""
+        c = np.asarray(counts, dtype=np.float64)
+        k = c.shape[-1]
+        flat = c.reshape(c.shape[:-2] + (k * k,))
+        mask = flat != 0 if flat.ndim == 1 else np.any(flat.reshape(-1, k * k) != 0, axis=0)
+        idx = np.flatnonzero(mask)
+        return cls(idx // k, idx % k, flat[..., idx], k)
+
+    @classmethod
+    def from_pairs(cls, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int) -> Cells:
+        """Cells from unsorted, possibly repeated ``(row, col)`` pairs; repeats are summed.
+
+        ``w`` may be batched ``(..., m)``; the result has one column per distinct pair.
+        """
+        key = np.asarray(rows, dtype=np.int64) * k + np.asarray(cols, dtype=np.int64)
+        uniq, inv = np.unique(key, return_inverse=True)
+        inv = inv.reshape(-1)
+        return cls(uniq // k, uniq % k, aggregate(np.asarray(w, dtype=np.float64), inv, uniq.shape[0]), k)
+
+    # -- shape -----------------------------------------------------------------------------
+    @property
+    def batch(self) -> tuple[int, ...]:
+        return self.w.shape[:-1]
+
+    @property
+    def nnz(self) -> int:
+        return int(self.rows.shape[0])
+
+    def _flat(self) -> np.ndarray:
+        rows = int(np.prod(self.batch, dtype=np.int64))
+        return self.w.reshape(rows, self.nnz)
+
+    def _per_class(self, name: str, values: np.ndarray) -> np.ndarray:
+        self._cache[name] = values.reshape(self.batch + (self.k,))
+        return self._cache[name]
+
+    # -- sums ------------------------------------------------------------------------------
+    @property
+    def a(self) -> np.ndarray:
+        """True sizes ``a_i`` (row sums), shape ``(..., k)``."""
+        if "a" not in self._cache:
+            self._per_class("a", _segment_sums(self._flat(), self.rows, self.k))
+        return self._cache["a"]
+
+    @property
+    def b(self) -> np.ndarray:
+        """Predicted sizes ``b_j`` (column sums), shape ``(..., k)``."""
+        if "b" not in self._cache:
+            order = np.argsort(self.cols, kind="stable")
+            self._per_class("b", _segment_sums(self._flat()[:, order], self.cols[order], self.k))
+        return self._cache["b"]
+
+    @property
+    def tp(self) -> np.ndarray:
+        """The diagonal ``TP_i = C_ii``, shape ``(..., k)``."""
+        if "tp" not in self._cache:
+            diag = self.rows == self.cols
+            flat = self._flat()
+            out = np.zeros((flat.shape[0], self.k))
+            out[:, self.rows[diag]] = flat[:, diag]
+            self._per_class("tp", out)
+        return self._cache["tp"]
+
+    @property
+    def n(self) -> np.ndarray:
+        """Total mass ``n = Σ a_i``, shape ``(...)``."""
+        if "n" not in self._cache:
+            self._cache["n"] = self.a.sum(axis=-1)
+        return self._cache["n"]
+
+    @property
+    def off(self) -> np.ndarray:
+        """Mass off the diagonal, summed from the off-diagonal cells (exactly 0 for a diagonal matrix)."""
+        if "off" not in self._cache:
+            offd = self.rows != self.cols
+            self._cache["off"] = self._flat()[:, offd].sum(axis=-1).reshape(self.batch)
+        return self._cache["off"]
+
+    @property
+    def exact(self) -> bool:
+        """True when every mass is a whole number and every total is below 2⁵³ (float64 is exact)."""
+        if "exact" not in self._cache:
+            w = self.w
+            self._cache["exact"] = bool(np.all(w == np.floor(w)) and np.all(self.n < _EXACT_LIMIT))
+        return self._cache["exact"]
+
+    def entropy_sum(self) -> np.ndarray:
+        """``Σ_{i≠j} C_ij [log(C_ij / (a_i + b_i)) + log(C_ij / (a_j + b_j))]``, shape ``(...)``.
+
+        The cell sum of the confusion entropy (seed 003, Table 1), over the non-zero off-diagonal
+        cells only.
+        """
+        offd = self.rows != self.cols
+        r, c = self.rows[offd], self.cols[offd]
+        w = self._flat()[:, offd]
+        s = (self.a + self.b).reshape(-1, self.k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # log w − log S rather than log(w / S): a subnormal w / S would round to 0 (log → −∞)
+            log_w = np.log(w)
+            row_term = np.where(w > 0, w * (log_w - np.log(np.maximum(s[:, r], 1e-300))), 0.0)
+            col_term = np.where(w > 0, w * (log_w - np.log(np.maximum(s[:, c], 1e-300))), 0.0)
+        return (row_term.sum(axis=-1) + col_term.sum(axis=-1)).reshape(self.batch)
+
+    # -- views -----------------------------------------------------------------------------
+    def to_dense(self) -> np.ndarray:
+        """The dense ``(..., k, k)`` array (for people looking at small matrices)."""
+        out = np.zeros(self.batch + (self.k * self.k,))
+        out[..., self.rows * self.k + self.cols] = self.w
+        return out.reshape(self.batch + (self.k, self.k))
+
+    def take(self, index: Any) -> Cells:
+        """The matrices ``index`` of the batch (same cell pattern)."""
+        return Cells(self.rows, self.cols, self.w[index], self.k)
+
+
+def aggregate(w: np.ndarray, inverse: np.ndarray, size: int) -> np.ndarray:
+    """Sum the columns of ``w`` (..., m) into ``size`` groups given by ``inverse`` (m,)."""
+    if w.ndim == 1:
+        return np.bincount(inverse, weights=w, minlength=size).astype(np.float64)
+    flat = w.reshape(-1, w.shape[-1])
+    rows = flat.shape[0]
+    key = (np.arange(rows, dtype=np.int64)[:, None] * size + inverse[None, :]).reshape(-1)
+    out = np.bincount(key, weights=flat.reshape(-1), minlength=rows * size)
+    return out.reshape(w.shape[:-1] + (size,))
+
+
+def _segment_sums(flat: np.ndarray, keys: np.ndarray, k: int) -> np.ndarray:
+    """Sums of the columns of ``flat`` (B, nnz) per value of the sorted ``keys`` → (B, k)."""
+    out = np.zeros((flat.shape[0], k))
+    if keys.shape[0] == 0:
+        return out
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    out[:, keys[starts]] = np.add.reduceat(flat, starts, axis=1)
+    return out
