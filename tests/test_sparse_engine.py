@@ -188,3 +188,33 @@ def test_from_cells_refuses_bad_cells() -> None:
         ConfusionMatrix.from_cells([0, 1], [1], [1], ["a", "b"])
     with pytest.raises(InputError, match="unique"):
         ConfusionMatrix.from_cells([0], [1], [1], ["a", "a"])
+
+
+def test_item_draws_and_cell_draws_agree_within_monte_carlo_error() -> None:
+    # Same distribution, different random streams (advisor.stats._draws). Tolerances as in
+    # test_bootstrap.test_cell_bootstrap_matches_instance_bootstrap_within_monte_carlo_error:
+    # SD ratio within 8 %, 2.5 %/97.5 % quantiles within 0.28 σ + one lattice step, means 0.11 σ.
+    rng = np.random.default_rng(9)
+    k, n = 200, 12_000
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+    cm = advisor.confusion_matrix(y, p, labels=list(range(k)))
+    ids = ["accuracy", "macro_f1", "mcc", "balanced_accuracy", "confusion_entropy"]
+    B = 3000
+    auto = bootstrap(cm, n_resamples=B, seed=1, metrics=ids, keep_resamples=True)
+    items = bootstrap(cm, n_resamples=B, seed=1, metrics=ids, keep_resamples=True, draw="items")
+    cells = bootstrap(cm, n_resamples=B, seed=2, metrics=ids, keep_resamples=True, draw="cells")
+    assert auto.resamples["accuracy"].tolist() == items.resamples["accuracy"].tolist()  # auto chose items
+    for m in ids:
+        sd = cells.std_error[m]
+        assert abs(items.std_error[m] / sd - 1) < 0.08, m
+        for side in ("low", "high"):
+            assert abs(items[m][side] - cells[m][side]) < 0.28 * sd + 1 / n, (m, side)
+        assert abs(items.resamples[m].mean() - cells.resamples[m].mean()) < 0.11 * sd, m
+
+
+def test_draw_is_checked() -> None:
+    with pytest.raises(InputError, match="draw must be one of"):
+        bootstrap([[40, 10], [5, 45]], n_resamples=10, seed=0, draw="rows")
+    with pytest.raises(InputError, match="whole-number counts"):
+        bootstrap([[40.5, 10], [5, 45]], n_resamples=10, seed=0, draw="items")

@@ -53,14 +53,34 @@ class Cells:
     ([6.0, 3.0], [5.0, 4.0], [5.0, 3.0], 9.0, 1.0)
     """
 
-    __slots__ = ("_cache", "cols", "k", "rows", "w")
+    __slots__ = ("_cache", "_pattern", "cols", "k", "rows", "w")
 
-    def __init__(self, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int) -> None:
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int, *, exact: bool | None = None) -> None:
         self.rows = np.asarray(rows, dtype=np.int64)
         self.cols = np.asarray(cols, dtype=np.int64)
         self.w = np.asarray(w, dtype=np.float64)
         self.k = int(k)
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[str, Any] = {} if exact is None else {"exact": bool(exact)}
+        self._pattern: dict[str, Any] = {}  # index arrays that depend on rows/cols only
+
+    def with_masses(self, w: np.ndarray, *, exact: bool | None = None) -> Cells:
+        """Cells with the same pattern and new masses ``w`` (..., nnz), sharing the pattern's index
+        arrays (the bootstrap calls this once per chunk of resamples). ``exact`` may be given when the
+        caller knows the masses are whole numbers (multinomial draws)."""
+        out = Cells(self.rows, self.cols, w, self.k, exact=exact)
+        out._pattern = self._pattern
+        return out
+
+    def _index(self, name: str) -> Any:
+        pat = self._pattern
+        if name not in pat:
+            if name == "diag":
+                pat[name] = self.rows == self.cols
+            elif name == "offd":
+                pat[name] = np.flatnonzero(self.rows != self.cols)
+            elif name == "col_order":
+                pat[name] = np.argsort(self.cols, kind="stable")
+        return pat[name]
 
     @classmethod
     def from_dense(cls, counts: Any) -> Cells:
@@ -112,7 +132,7 @@ class Cells:
     def b(self) -> np.ndarray:
         """Predicted sizes ``b_j`` (column sums), shape ``(..., k)``."""
         if "b" not in self._cache:
-            order = np.argsort(self.cols, kind="stable")
+            order = self._index("col_order")
             self._per_class("b", _segment_sums(self._flat()[:, order], self.cols[order], self.k))
         return self._cache["b"]
 
@@ -120,7 +140,7 @@ class Cells:
     def tp(self) -> np.ndarray:
         """The diagonal ``TP_i = C_ii``, shape ``(..., k)``."""
         if "tp" not in self._cache:
-            diag = self.rows == self.cols
+            diag = self._index("diag")
             flat = self._flat()
             out = np.zeros((flat.shape[0], self.k))
             out[:, self.rows[diag]] = flat[:, diag]
@@ -138,9 +158,17 @@ class Cells:
     def off(self) -> np.ndarray:
         """Mass off the diagonal, summed from the off-diagonal cells (exactly 0 for a diagonal matrix)."""
         if "off" not in self._cache:
-            offd = self.rows != self.cols
-            self._cache["off"] = self._flat()[:, offd].sum(axis=-1).reshape(self.batch)
+            if self.exact:  # whole numbers below 2⁵³: n − Σ TP is exact
+                self._cache["off"] = self.n - self.tp.sum(axis=-1)
+            else:
+                self._cache["off"] = self._off_masses().sum(axis=-1).reshape(self.batch)
         return self._cache["off"]
+
+    def _off_masses(self) -> np.ndarray:
+        """The masses of the off-diagonal cells, (B, nnz_off) (gathered once)."""
+        if "offw" not in self._cache:
+            self._cache["offw"] = self._flat()[:, self._index("offd")]
+        return self._cache["offw"]
 
     @property
     def exact(self) -> bool:
@@ -153,19 +181,19 @@ class Cells:
     def entropy_sum(self) -> np.ndarray:
         """``Σ_{i≠j} C_ij [log(C_ij / (a_i + b_i)) + log(C_ij / (a_j + b_j))]``, shape ``(...)``.
 
-        The cell sum of the confusion entropy (seed 003, Table 1), over the non-zero off-diagonal
-        cells only.
+        The cell sum of the confusion entropy (seed 003, Table 1). Only ``Σ C_ij log C_ij`` needs the
+        non-zero off-diagonal cells; the ``log S`` terms collect per class, since
+        ``Σ_{j≠i} C_ij = a_i − TP_i`` and ``Σ_{i≠j} C_ij = b_j − TP_j``:
+        ``2 Σ_{i≠j} C_ij log C_ij − Σ_i (a_i − TP_i) log S_i − Σ_j (b_j − TP_j) log S_j``, ``S = a + b``.
         """
-        offd = self.rows != self.cols
-        r, c = self.rows[offd], self.cols[offd]
-        w = self._flat()[:, offd]
-        s = (self.a + self.b).reshape(-1, self.k)
+        w = self._off_masses()
         with np.errstate(invalid="ignore", divide="ignore"):
-            # log w − log S rather than log(w / S): a subnormal w / S would round to 0 (log → −∞)
-            log_w = np.log(w)
-            row_term = np.where(w > 0, w * (log_w - np.log(np.maximum(s[:, r], 1e-300))), 0.0)
-            col_term = np.where(w > 0, w * (log_w - np.log(np.maximum(s[:, c], 1e-300))), 0.0)
-        return (row_term.sum(axis=-1) + col_term.sum(axis=-1)).reshape(self.batch)
+            wlogw = _xlogx(w, self.exact).sum(axis=-1).reshape(self.batch)
+            log_s = np.log(np.maximum(self.a + self.b, 1e-300))
+        tp = self.tp
+        row_mass = np.maximum(self.a - tp, 0.0)  # off-diagonal mass of each row / column
+        col_mass = np.maximum(self.b - tp, 0.0)
+        return 2.0 * wlogw - (row_mass * log_s).sum(axis=-1) - (col_mass * log_s).sum(axis=-1)
 
     # -- views -----------------------------------------------------------------------------
     def to_dense(self) -> np.ndarray:
@@ -177,6 +205,23 @@ class Cells:
     def take(self, index: Any) -> Cells:
         """The matrices ``index`` of the batch (same cell pattern)."""
         return Cells(self.rows, self.cols, self.w[index], self.k)
+
+
+def _xlogx(w: np.ndarray, exact: bool) -> np.ndarray:
+    """``w log w`` (0 at 0); whole-number masses (resamples) are looked up in a table of ``v log v``."""
+    top = float(w.max()) if w.size else 0.0
+    if exact and top <= _XLOGX_TABLE:
+        global _TABLE
+        if _TABLE.shape[0] <= top:
+            v = np.arange(max(int(top) + 1, 2 * _TABLE.shape[0]), dtype=np.float64)
+            _TABLE = v * np.log(np.maximum(v, 1.0))
+        return _TABLE[w.astype(np.intp)]
+    return np.where(w > 0, w * np.log(np.where(w > 0, w, 1.0)), 0.0)
+
+
+# Whole-number masses up to this use a lookup table for w log w (16 MB at most), grown on demand.
+_XLOGX_TABLE = 1 << 20
+_TABLE = np.zeros(1)
 
 
 def aggregate(w: np.ndarray, inverse: np.ndarray, size: int) -> np.ndarray:

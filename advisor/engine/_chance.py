@@ -67,7 +67,7 @@ def chance_levels(
     out: dict[str, dict[str, float]] = {}
     for name, source in reference_sums(cells.a).items():
         res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,  # type: ignore[arg-type]
-                               beta=beta, undefined=undefined)
+                               beta=beta, undefined=undefined, records=False)
         for m, v in res.items():
             out.setdefault(m, {})[name] = float(v)
     return out

@@ -408,7 +408,7 @@ def _integer_fast_path(
         if not all(isinstance(x, int) for x in labs):
             return None
     if span > _MAX_DENSE_SPAN:
-        return _integer_sparse_path(t, p, labels, w)
+        return _integer_sparse_path(t, p, labels, w, lo, span)
     if lo == 0:
         idx = t.astype(np.intp, copy=False) * span
         idx += p
@@ -442,10 +442,18 @@ def _integer_fast_path(
 
 
 def _integer_sparse_path(
-    t: np.ndarray, p: np.ndarray, labels: Sequence[Label] | None, w: np.ndarray | None
+    t: np.ndarray, p: np.ndarray, labels: Sequence[Label] | None, w: np.ndarray | None, lo: int, span: int
 ) -> ConfusionMatrix:
-    """Integer labels spread over a wide range: codes by sorting, cells by ``np.unique``; no k² array."""
-    present = np.unique(np.concatenate([np.unique(t), np.unique(p)]))
+    """Integer labels spread over a wide range: class codes by a lookup table over the range (or by
+    sorting when the range is huge), then the cells by ``np.unique``; no k² array."""
+    table = span <= _MAX_LOOKUP_SPAN
+    if table:
+        seen = np.zeros(span, dtype=bool)
+        seen[t - lo] = True
+        seen[p - lo] = True
+        present = np.flatnonzero(seen) + lo
+    else:
+        present = np.unique(np.concatenate([np.unique(t), np.unique(p)]))
     if labels is None:
         labs = present
     else:
@@ -456,12 +464,22 @@ def _integer_sparse_path(
                 f"the data contain label {int(missing[0])!r}, which is not in labels; "
                 "add it to labels or remove those items."
             )
-    order = np.argsort(labs, kind="stable")
-    sorted_labs = labs[order]
-    ti = order[np.searchsorted(sorted_labs, t)]
-    pi = order[np.searchsorted(sorted_labs, p)]
+    if table:
+        inside = (labs >= lo) & (labs < lo + span)
+        lut = np.full(span, -1, dtype=np.int64)
+        lut[labs[inside] - lo] = np.flatnonzero(inside)
+        ti, pi = lut[t - lo], lut[p - lo]
+    else:
+        order = np.argsort(labs, kind="stable")
+        sorted_labs = labs[order]
+        ti = order[np.searchsorted(sorted_labs, t)]
+        pi = order[np.searchsorted(sorted_labs, p)]
     ones = np.ones(t.shape[0]) if w is None else w
-    return ConfusionMatrix.from_cells(ti, pi, ones, [int(x) for x in labs])
+    return ConfusionMatrix.from_cells(ti, pi, ones, labs.tolist())
+
+
+# Integer label ranges up to this many values are coded through a lookup table (8 bytes a value).
+_MAX_LOOKUP_SPAN = 1 << 24
 
 
 def _generic_path(

@@ -58,8 +58,9 @@ class JointCounts:
     def n(self) -> float:
         return float(self.counts.sum())
 
-    def _system_maps(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Per system: the distinct (true, predicted) cells, row-major, and each joint cell's one."""
+    def _system_maps(self) -> list[tuple[Cells, np.ndarray]]:
+        """Per system: its distinct (true, predicted) cells, row-major (a pattern shared by every
+        resample), and the index of each joint cell's one."""
         cached = self.__dict__.get("_maps")
         if cached is None:
             k = self.k
@@ -67,7 +68,7 @@ class JointCounts:
             for s in range(len(self.systems)):
                 key = self.codes[:, 0].astype(np.int64) * k + self.codes[:, 1 + s]
                 uniq, inv = np.unique(key, return_inverse=True)
-                cached.append((uniq // k, uniq % k, inv.reshape(-1)))
+                cached.append((Cells(uniq // k, uniq % k, np.zeros(uniq.shape[0]), k), inv.reshape(-1)))
             object.__setattr__(self, "_maps", cached)
         return cached
 
@@ -79,8 +80,7 @@ class JointCounts:
         resampled masses. Without ``counts`` the observed masses are used.
         """
         w = self.counts if counts is None else np.asarray(counts, dtype=np.float64)
-        return [Cells(rows, cols, aggregate(w, inv, rows.shape[0]), self.k)
-                for rows, cols, inv in self._system_maps()]
+        return [base.with_masses(aggregate(w, inv, base.nnz)) for base, inv in self._system_maps()]
 
     def matrices_from_counts(self, counts: np.ndarray) -> np.ndarray:
         """Dense confusion matrices of every system for cell masses ``counts`` of shape (..., cells).

@@ -438,8 +438,12 @@ def metrics_of_cells(
     positive_label: Label | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    records: bool = True,
 ) -> MetricResult:
-    """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them)."""
+    """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
+
+    ``records=False`` skips the undefined-value records (for callers that only need the values).
+    """
     _check_convention(undefined)
     if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
         raise InputError(f"beta must be a positive number; got {beta!r}.")
@@ -462,8 +466,8 @@ def metrics_of_cells(
             v = METRICS[m].fn(s)
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
-    records = _records(s, ids, labels, values) if not cells.batch else []
-    return MetricResult(values, records, undefined, labels, pos_label, float(beta))
+    found = _records(s, ids, labels, values) if records and not cells.batch else []
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta))
 
 
 def _records(

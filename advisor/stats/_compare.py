@@ -49,6 +49,7 @@ from ._bootstrap import (
     resample_cells,
     trials_and_probabilities,
 )
+from ._draws import iter_item_resamples, use_items
 from ._limits import check_resampling
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "kendall_tau_b", "spearman_rho"]
@@ -381,6 +382,7 @@ def compare_joint(
     beta: float = 1.0,
     undefined: str = "zero",
     progress: Progress | None = None,
+    draw: str = "auto",
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table.
 
@@ -410,14 +412,18 @@ def compare_joint(
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
     size = chunk_size(2 * cells + m * resample_cells(nnz // max(m, 1), k), n_resamples)
-    for start, draw in iter_resamples(rng, trials, p, n_resamples, size, scale):
+    if use_items(joint.counts, draw):
+        draws = iter_item_resamples(rng, joint.counts, n_resamples, size)
+    else:
+        draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
+    for start, masses in draws:
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
-        for j, sys_cells in enumerate(joint.system_cells(draw)):
+        for j, sys_cells in enumerate(joint.system_cells(masses)):
             out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
             for i, mid in enumerate(ids):
-                values[i, start : start + draw.shape[0], j] = out[mid]
+                values[i, start : start + masses.shape[0], j] = out[mid]
         if progress is not None:
-            progress(start + draw.shape[0], n_resamples)
+            progress(start + masses.shape[0], n_resamples)
 
     per_metric = {mid: _summarise(mid, systems, points[i], values[i], float(confidence)) for i, mid in enumerate(ids)}
     return Comparison(
@@ -450,6 +456,7 @@ def compare_systems(
     labels: Sequence[Label] | None = None,
     sample_weight: Any = None,
     progress: Progress | None = None,
+    draw: str = "auto",
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -472,6 +479,8 @@ def compare_systems(
         Item weights (see :mod:`advisor.stats._bootstrap` for how non-integer masses are resampled).
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk of resamples.
+    draw : {"auto", "cells", "items"}
+        How resamples are drawn (see :func:`advisor.bootstrap`).
 
     Returns
     -------
@@ -490,5 +499,5 @@ def compare_systems(
     joint = JointCounts.from_arrays(y_true, predictions, labels=labels, sample_weight=sample_weight)
     return compare_joint(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
-        beta=beta, undefined=undefined, progress=progress,
+        beta=beta, undefined=undefined, progress=progress, draw=draw,
     )
