@@ -67,7 +67,12 @@ class Cells:
         """Cells with the same pattern and new masses ``w`` (..., nnz), sharing the pattern's index
         arrays (the bootstrap calls this once per chunk of resamples). ``exact`` may be given when the
         caller knows the masses are whole numbers (multinomial draws)."""
-        out = Cells(self.rows, self.cols, w, self.k, exact=exact)
+        counts = np.asarray(w)
+        if counts.dtype.kind in "iu":  # whole numbers (draws): kept for the w log w lookup
+            out = Cells(self.rows, self.cols, counts.astype(np.float64), self.k, exact=exact)
+            out._cache["wint"] = counts
+        else:
+            out = Cells(self.rows, self.cols, counts, self.k, exact=exact)
         out._pattern = self._pattern
         return out
 
@@ -186,11 +191,16 @@ class Cells:
         ``Σ_{j≠i} C_ij = a_i − TP_i`` and ``Σ_{i≠j} C_ij = b_j − TP_j``:
         ``2 Σ_{i≠j} C_ij log C_ij − Σ_i (a_i − TP_i) log S_i − Σ_j (b_j − TP_j) log S_j``, ``S = a + b``.
         """
-        w = self._off_masses()
-        with np.errstate(invalid="ignore", divide="ignore"):
-            wlogw = _xlogx(w, self.exact).sum(axis=-1).reshape(self.batch)
-            log_s = np.log(np.maximum(self.a + self.b, 1e-300))
         tp = self.tp
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if "wint" in self._cache and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
+                flat = self._cache["wint"].reshape(-1, self.nnz)
+                table = _xlogx_table(int(flat.max()) if flat.size else 0)
+                diag = table[tp.astype(np.intp)].sum(axis=-1)
+                wlogw = table[flat].sum(axis=-1).reshape(self.batch) - diag
+            else:
+                wlogw = _xlogx(self._off_masses(), self.exact).sum(axis=-1).reshape(self.batch)
+            log_s = np.log(np.maximum(self.a + self.b, 1e-300))
         row_mass = np.maximum(self.a - tp, 0.0)  # off-diagonal mass of each row / column
         col_mass = np.maximum(self.b - tp, 0.0)
         return 2.0 * wlogw - (row_mass * log_s).sum(axis=-1) - (col_mass * log_s).sum(axis=-1)
@@ -211,12 +221,17 @@ def _xlogx(w: np.ndarray, exact: bool) -> np.ndarray:
     """``w log w`` (0 at 0); whole-number masses (resamples) are looked up in a table of ``v log v``."""
     top = float(w.max()) if w.size else 0.0
     if exact and top <= _XLOGX_TABLE:
-        global _TABLE
-        if _TABLE.shape[0] <= top:
-            v = np.arange(max(int(top) + 1, 2 * _TABLE.shape[0]), dtype=np.float64)
-            _TABLE = v * np.log(np.maximum(v, 1.0))
-        return _TABLE[w.astype(np.intp)]
+        return _xlogx_table(int(top))[w.astype(np.intp)]
     return np.where(w > 0, w * np.log(np.where(w > 0, w, 1.0)), 0.0)
+
+
+def _xlogx_table(top: int) -> np.ndarray:
+    """``v log v`` for ``v = 0 .. ≥ top`` (cached, grown on demand)."""
+    global _TABLE
+    if _TABLE.shape[0] <= top:
+        v = np.arange(max(top + 1, 2 * _TABLE.shape[0]), dtype=np.float64)
+        _TABLE = v * np.log(np.maximum(v, 1.0))
+    return _TABLE
 
 
 # Whole-number masses up to this use a lookup table for w log w (16 MB at most), grown on demand.

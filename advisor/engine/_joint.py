@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ._cells import Cells, aggregate
+from ._cells import Cells
 from ._confusion import ConfusionMatrix, Label, confusion_matrix, normalise_labels
 
 __all__ = ["JointCounts"]
@@ -58,9 +58,9 @@ class JointCounts:
     def n(self) -> float:
         return float(self.counts.sum())
 
-    def _system_maps(self) -> list[tuple[Cells, np.ndarray]]:
+    def _system_maps(self) -> list[tuple[Cells, np.ndarray, np.ndarray]]:
         """Per system: its distinct (true, predicted) cells, row-major (a pattern shared by every
-        resample), and the index of each joint cell's one."""
+        resample), the joint cells ordered by the system cell they add to, and where each group starts."""
         cached = self.__dict__.get("_maps")
         if cached is None:
             k = self.k
@@ -68,7 +68,9 @@ class JointCounts:
             for s in range(len(self.systems)):
                 key = self.codes[:, 0].astype(np.int64) * k + self.codes[:, 1 + s]
                 uniq, inv = np.unique(key, return_inverse=True)
-                cached.append((Cells(uniq // k, uniq % k, np.zeros(uniq.shape[0]), k), inv.reshape(-1)))
+                order = np.argsort(inv.reshape(-1), kind="stable")
+                starts = np.flatnonzero(np.concatenate(([True], np.diff(inv.reshape(-1)[order]) != 0)))
+                cached.append((Cells(uniq // k, uniq % k, np.zeros(uniq.shape[0]), k), order, starts))
             object.__setattr__(self, "_maps", cached)
         return cached
 
@@ -79,8 +81,14 @@ class JointCounts:
         (a bincount over the batch), so no k×k table is built; used by the paired bootstrap with
         resampled masses. Without ``counts`` the observed masses are used.
         """
-        w = self.counts if counts is None else np.asarray(counts, dtype=np.float64)
-        return [base.with_masses(aggregate(w, inv, base.nnz)) for base, inv in self._system_maps()]
+        w = self.counts if counts is None else np.asarray(counts)
+        whole = True if w.dtype.kind in "iu" and self.n < 2.0**53 else None  # resampled item counts
+        out = []
+        for base, order, starts in self._system_maps():
+            # joint cells grouped by the system's cell (every group non-empty): integers stay integers
+            masses = np.add.reduceat(w[..., order], starts, axis=-1)
+            out.append(base.with_masses(masses, exact=whole))
+        return out
 
     def matrices_from_counts(self, counts: np.ndarray) -> np.ndarray:
         """Dense confusion matrices of every system for cell masses ``counts`` of shape (..., cells).

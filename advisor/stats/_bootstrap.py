@@ -144,10 +144,8 @@ def iter_resamples(
     """
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        draw = rng.multinomial(trials, p, size=rows).astype(np.float64)
-        if scale != 1.0:
-            draw *= scale
-        yield start, draw
+        draw = rng.multinomial(trials, p, size=rows)  # whole numbers stay integers (exact, cheap w log w)
+        yield start, draw if scale == 1.0 else draw * scale
 
 
 def quantiles(values: np.ndarray, q: np.ndarray | float) -> np.ndarray:
@@ -380,7 +378,8 @@ def _resampled_values(
     else:
         draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
     for start, masses in draws:
-        out = evaluate_batch(drawn.with_masses(masses, exact=True if scale == 1.0 else None), ids, **options)
+        whole = True if scale == 1.0 and trials < 2**53 else None  # draws of whole items, exact in float64
+        out = evaluate_batch(drawn.with_masses(masses, exact=whole), ids, **options)
         for j, m in enumerate(ids):
             values[start : start + masses.shape[0], j] = out[m]
         if progress is not None:

@@ -60,7 +60,7 @@ def iter_item_resamples(
     n = item_cell.shape[0]
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        out = np.empty((rows, cells))
+        out = np.empty((rows, cells), dtype=np.int64)
         for r in range(rows):
             out[r] = np.bincount(item_cell[rng.integers(0, n, n)], minlength=cells)
         yield start, out
