@@ -218,3 +218,22 @@ def test_draw_is_checked() -> None:
         bootstrap([[40, 10], [5, 45]], n_resamples=10, seed=0, draw="rows")
     with pytest.raises(InputError, match="whole-number counts"):
         bootstrap([[40.5, 10], [5, 45]], n_resamples=10, seed=0, draw="items")
+
+
+def test_paired_items_tabulate_into_every_systems_cells() -> None:
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 30, 3000)
+    preds = {s: np.where(rng.random(3000) < q, y, rng.integers(0, 30, 3000)) for s, q in (("a", 0.8), ("b", 0.6))}
+    joint = JointCounts.from_arrays(y, preds)
+    bases, maps = joint.system_item_cells()
+    for base, item_cells, cells in zip(bases, maps, joint.system_cells()):
+        np.testing.assert_array_equal(np.bincount(item_cells, minlength=base.nnz), cells.w)  # all items once
+        np.testing.assert_array_equal(base.rows, cells.rows)
+    ids = ["accuracy", "macro_f1", "mcc"]
+    by_items = advisor.compare_systems(y, preds, n_resamples=2000, seed=1, metrics=ids, draw="items")
+    by_cells = advisor.compare_systems(y, preds, n_resamples=2000, seed=2, metrics=ids, draw="cells")
+    for m in ids:
+        d_items, d_cells = by_items.difference("a", "b", m), by_cells.difference("a", "b", m)
+        assert d_items.estimate == d_cells.estimate
+        width = d_cells.high - d_cells.low
+        assert abs(d_items.low - d_cells.low) < 0.15 * width and abs(d_items.high - d_cells.high) < 0.15 * width, m

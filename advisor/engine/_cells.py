@@ -58,7 +58,9 @@ class Cells:
     def __init__(self, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int, *, exact: bool | None = None) -> None:
         self.rows = np.asarray(rows, dtype=np.int64)
         self.cols = np.asarray(cols, dtype=np.int64)
-        self.w = np.asarray(w, dtype=np.float64)
+        w = np.asarray(w)
+        # whole-number draws stay integers (sums of them are exact; per-class sums are float64)
+        self.w = w if w.dtype.kind in "iu" else w.astype(np.float64, copy=False)
         self.k = int(k)
         self._cache: dict[str, Any] = {} if exact is None else {"exact": bool(exact)}
         self._pattern: dict[str, Any] = {}  # index arrays that depend on rows/cols only
@@ -67,12 +69,7 @@ class Cells:
         """Cells with the same pattern and new masses ``w`` (..., nnz), sharing the pattern's index
         arrays (the bootstrap calls this once per chunk of resamples). ``exact`` may be given when the
         caller knows the masses are whole numbers (multinomial draws)."""
-        counts = np.asarray(w)
-        if counts.dtype.kind in "iu":  # whole numbers (draws): kept for the w log w lookup
-            out = Cells(self.rows, self.cols, counts.astype(np.float64), self.k, exact=exact)
-            out._cache["wint"] = counts
-        else:
-            out = Cells(self.rows, self.cols, counts, self.k, exact=exact)
+        out = Cells(self.rows, self.cols, w, self.k, exact=exact)
         out._pattern = self._pattern
         return out
 
@@ -85,6 +82,10 @@ class Cells:
                 pat[name] = np.flatnonzero(self.rows != self.cols)
             elif name == "col_order":
                 pat[name] = np.argsort(self.cols, kind="stable")
+            elif name == "row_starts":
+                pat[name] = _starts(self.rows)
+            elif name == "col_starts":
+                pat[name] = _starts(self.cols[self._index("col_order")])
         return pat[name]
 
     @classmethod
@@ -130,7 +131,7 @@ class Cells:
     def a(self) -> np.ndarray:
         """True sizes ``a_i`` (row sums), shape ``(..., k)``."""
         if "a" not in self._cache:
-            self._per_class("a", _segment_sums(self._flat(), self.rows, self.k))
+            self._per_class("a", _segment_sums(self._flat(), self.rows, self.k, self._index("row_starts")))
         return self._cache["a"]
 
     @property
@@ -138,7 +139,8 @@ class Cells:
         """Predicted sizes ``b_j`` (column sums), shape ``(..., k)``."""
         if "b" not in self._cache:
             order = self._index("col_order")
-            self._per_class("b", _segment_sums(self._flat()[:, order], self.cols[order], self.k))
+            self._per_class("b", _segment_sums(self._flat()[:, order], self.cols[order], self.k,
+                                               self._index("col_starts")))
         return self._cache["b"]
 
     @property
@@ -156,7 +158,7 @@ class Cells:
     def n(self) -> np.ndarray:
         """Total mass ``n = Σ a_i``, shape ``(...)``."""
         if "n" not in self._cache:
-            self._cache["n"] = self.a.sum(axis=-1)
+            self._cache["n"] = self.a.sum(axis=-1)  # float64: a is float64
         return self._cache["n"]
 
     @property
@@ -180,7 +182,8 @@ class Cells:
         """True when every mass is a whole number and every total is below 2⁵³ (float64 is exact)."""
         if "exact" not in self._cache:
             w = self.w
-            self._cache["exact"] = bool(np.all(w == np.floor(w)) and np.all(self.n < _EXACT_LIMIT))
+            whole = w.dtype.kind in "iu" or bool(np.all(w == np.floor(w)))
+            self._cache["exact"] = whole and bool(np.all(self.n < _EXACT_LIMIT))
         return self._cache["exact"]
 
     def entropy_sum(self) -> np.ndarray:
@@ -193,8 +196,8 @@ class Cells:
         """
         tp = self.tp
         with np.errstate(invalid="ignore", divide="ignore"):
-            if "wint" in self._cache and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
-                flat = self._cache["wint"].reshape(-1, self.nnz)
+            if self.w.dtype.kind in "iu" and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
+                flat = self._flat()
                 table = _xlogx_table(int(flat.max()) if flat.size else 0)
                 diag = table[tp.astype(np.intp)].sum(axis=-1)
                 wlogw = table[flat].sum(axis=-1).reshape(self.batch) - diag
@@ -250,11 +253,18 @@ def aggregate(w: np.ndarray, inverse: np.ndarray, size: int) -> np.ndarray:
     return out.reshape(w.shape[:-1] + (size,))
 
 
-def _segment_sums(flat: np.ndarray, keys: np.ndarray, k: int) -> np.ndarray:
-    """Sums of the columns of ``flat`` (B, nnz) per value of the sorted ``keys`` → (B, k)."""
+def _segment_sums(flat: np.ndarray, keys: np.ndarray, k: int, starts: np.ndarray) -> np.ndarray:
+    """Sums of the columns of ``flat`` (B, nnz) per value of the sorted ``keys`` (segments beginning
+    at ``starts``) → (B, k) float64."""
     out = np.zeros((flat.shape[0], k))
     if keys.shape[0] == 0:
         return out
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     out[:, keys[starts]] = np.add.reduceat(flat, starts, axis=1)
     return out
+
+
+def _starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the sorted ``keys`` begins."""
+    if keys.shape[0] == 0:
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))

@@ -45,7 +45,7 @@ from ..engine._components import ValuesMapping
 from ..engine._cells import Cells
 from ..engine._confusion import ConfusionMatrix, Label, cells_and_labels
 from ..engine._metrics import MetricResult, compute_metrics, evaluate_batch
-from ._draws import iter_item_resamples, use_items
+from ._draws import items_of, iter_item_resamples, use_items
 from ._limits import check_jackknife, check_resampling, dense_order_sum
 
 __all__ = ["BootstrapResult", "bootstrap"]
@@ -206,7 +206,7 @@ def jackknife_acceleration(
     For accuracy this is the acceleration of a binomial proportion, ``(1 − 2p) / (6 √(n p (1 − p)))``.
     """
     cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
-    base = cells.w[cells.w > 0]
+    base = cells.w[cells.w > 0].astype(np.float64)
     keep = cells.w > 0
     rows, cols = cells.rows[keep], cells.cols[keep]
     nnz = base.shape[0]
@@ -374,7 +374,8 @@ def _resampled_values(
     values = np.empty((n_resamples, len(ids)))
     size = chunk_size(resample_cells(drawn.nnz, k), n_resamples)
     if use_items(drawn.w, draw):
-        draws = iter_item_resamples(rng, drawn.w, n_resamples, size)
+        draws = ((start, outs[0]) for start, outs in
+                 iter_item_resamples(rng, [items_of(drawn.w)], [drawn.nnz], n_resamples, size))
     else:
         draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
     for start, masses in draws:

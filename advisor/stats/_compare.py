@@ -28,13 +28,14 @@ Definitions
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
+from ..engine._cells import Cells
 from ..engine._confusion import Label
 from ..engine._joint import JointCounts
 from ..engine._metrics import LOWER_IS_BETTER, METRICS, compute_metrics, evaluate_batch
@@ -371,6 +372,21 @@ def _default_ids(k: int, has_positive: bool) -> list[str]:
     return ids
 
 
+def _paired_draws(
+    joint: JointCounts, rng: np.random.Generator, trials: int, p: np.ndarray, scale: float,
+    n_resamples: int, size: int, draw: str,
+) -> Iterator[tuple[int, list[Cells]]]:
+    """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
+    each system's marginal; or the same ``n`` items tabulated straight into every system's cells."""
+    if use_items(joint.counts, draw):
+        bases, item_cells = joint.system_item_cells()
+        for start, outs in iter_item_resamples(rng, item_cells, [b.nnz for b in bases], n_resamples, size):
+            yield start, [b.with_masses(o, exact=True) for b, o in zip(bases, outs)]
+    else:
+        for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):
+            yield start, joint.system_cells(masses)
+
+
 def compare_joint(
     joint: JointCounts,
     n_resamples: int = 10000,
@@ -412,18 +428,14 @@ def compare_joint(
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
     size = chunk_size(2 * cells + m * resample_cells(nnz // max(m, 1), k), n_resamples)
-    if use_items(joint.counts, draw):
-        draws = iter_item_resamples(rng, joint.counts, n_resamples, size)
-    else:
-        draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
-    for start, masses in draws:
+    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, draw):
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
-        for j, sys_cells in enumerate(joint.system_cells(masses)):
+        for j, sys_cells in enumerate(per_system):
             out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
             for i, mid in enumerate(ids):
-                values[i, start : start + masses.shape[0], j] = out[mid]
+                values[i, start : start + sys_cells.w.shape[0], j] = out[mid]
         if progress is not None:
-            progress(start + masses.shape[0], n_resamples)
+            progress(start + per_system[0].w.shape[0], n_resamples)
 
     per_metric = {mid: _summarise(mid, systems, points[i], values[i], float(confidence)) for i, mid in enumerate(ids)}
     return Comparison(

@@ -10,13 +10,13 @@ stream differs, so this path is used where it is clearly faster, or when asked f
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from .._exceptions import InputError
 
-__all__ = ["DRAWS", "iter_item_resamples", "use_items"]
+__all__ = ["DRAWS", "items_of", "iter_item_resamples", "use_items"]
 
 DRAWS = ("auto", "cells", "items")
 
@@ -47,20 +47,27 @@ def use_items(masses: np.ndarray, draw: str) -> bool:
     return whole and n >= _MIN_ITEMS and n <= _ITEMS_PER_CELL * cells
 
 
-def iter_item_resamples(
-    rng: np.random.Generator, masses: np.ndarray, n_resamples: int, size: int
-) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield ``(start, masses)`` of shape (chunk, cells): ``n`` items drawn with replacement, tabulated.
+def items_of(masses: np.ndarray) -> np.ndarray:
+    """The cell index of every item of a whole-number table (``n`` entries, cells in order)."""
+    return np.repeat(np.arange(masses.shape[0], dtype=np.intp), masses.astype(np.int64))
 
-    Memory is one item vector (``n`` cell indices) plus the chunk.
+
+def iter_item_resamples(
+    rng: np.random.Generator, item_cells: Sequence[np.ndarray], sizes: Sequence[int], n_resamples: int, size: int
+) -> Iterator[tuple[int, list[np.ndarray]]]:
+    """Yield ``(start, [masses, ...])``: per resample ``n`` items drawn with replacement (one draw of
+    ``rng.integers(0, n, n)``), tabulated into each of the tables ``item_cells`` maps them to
+    (``item_cells[t][i]`` = cell of item ``i`` in table ``t``, which has ``sizes[t]`` cells); each
+    ``masses`` has shape (chunk, sizes[t]), integer. A paired bootstrap maps the same items into
+    every system's table. Memory is the item maps plus the chunk.
     """
-    counts = masses.astype(np.int64)
-    cells = counts.shape[0]
-    item_cell = np.repeat(np.arange(cells, dtype=np.intp), counts)
-    n = item_cell.shape[0]
+    n = item_cells[0].shape[0]
+    kind = np.int32 if n < 2**31 else np.int64  # 32-bit draws are about twice as fast
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        out = np.empty((rows, cells), dtype=np.int64)
+        outs = [np.empty((rows, c), dtype=np.int64) for c in sizes]
         for r in range(rows):
-            out[r] = np.bincount(item_cell[rng.integers(0, n, n)], minlength=cells)
-        yield start, out
+            idx = rng.integers(0, n, n, dtype=kind)
+            for out, cells_of, c in zip(outs, item_cells, sizes):
+                out[r] = np.bincount(cells_of[idx], minlength=c)
+        yield start, outs
