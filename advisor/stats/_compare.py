@@ -4,7 +4,10 @@ The items are summarised by the joint table of (true label, prediction of each s
 (:class:`advisor.engine._joint.JointCounts`). Drawing the table's cell masses from ``Multinomial(n, p)`` is
 exactly a paired item-level bootstrap: every resample is one set of ``n`` items drawn with
 replacement, seen by all systems at once, and each system's confusion matrix is a marginal of the
-resampled table. The cost depends on the number of distinct combinations, never on ``n`` itself.
+resampled table. The cost depends on the number of distinct combinations, never on ``n`` itself;
+where there are almost as many combinations as items (many classes), the ``n`` items are drawn
+instead and tabulated straight into each system's non-zero cells (:mod:`advisor.stats._draws`) —
+the same distribution. No ``k × k`` table is built at any point.
 
 Definitions
 -----------
