@@ -177,7 +177,9 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "names": {m.id: m.name for m in ctx.metrics},
         "norm": norm,
         "show_matrices": False,  # the heatmap figure carries the counts; the JSON context holds them all
-        "undefined_rows": undefined_rows,
+        # a few hundred undefined per-class values say nothing row by row: the JSON context keeps them all
+        "undefined_rows": undefined_rows[:40],
+        "undefined_more": max(len(undefined_rows) - 40, 0),
         "chance_rec": [c for c in ctx.chance if c.metric in rec_ids],
         # with two systems the probability of ranking first is 1 and 0 everywhere: no information
         "pfirst": any(s.p_first for s in ctx.systems) and len(ctx.systems) > 2,

@@ -29,6 +29,7 @@ T: dict[str, str] = {
     "per_class_appendix": "The full per-class table is in the appendix and in {csv} beside this report.",
     "per_class_appendix_nocsv": "The full per-class table is in the appendix.",
     "per_class_csv_only": "The full per-class table, {k} rows a system, is in {csv} beside this report.",
+    "undefined_more": "{n} more undefined values, resolved the same way, are listed in the JSON context.",
     "appendix_caption": "Every metric that applies, for every system.",
     "log_loss_zero": ("Log loss clips each probability to [ε, 1 − ε] with ε = {eps:.1e}, machine precision; "
                       "{n} of {total} items got probability 0 for their true class in {system}."),
