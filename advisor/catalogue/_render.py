@@ -35,13 +35,14 @@ ABSENT_CLASSES = (
     "not 0. The minimal-agreement claims of such averages therefore hold only when every class occurs in the "
     "truth or the prediction (each says so); under `undefined=\"zero\"` the unused class contributes 0 instead."
 )
-SYMBOLS = {"holds": "✓", "fails": "✗", "binary_only": "b", "after_calibration": "(✓)", "conditional": "c"}
+SYMBOLS = {"holds": "✓", "fails": "✗", "binary_only": "b", "after_calibration": "(✓)", "conditional": "c", "not_applicable": "–"}
 STATUS_WORDS = {
     "holds": "holds",
     "fails": "fails",
     "binary_only": "holds for two classes only",
     "after_calibration": "holds after prevalence calibration",
     "conditional": "holds under a condition",
+    "not_applicable": "does not apply to this kind of task",
 }
 SHORT = {
     "opitz_monotonicity": "PI", "class_sensitivity": "PII", "class_decomposability": "PIII",

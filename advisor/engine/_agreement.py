@@ -71,11 +71,19 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
     if bad:
         raise InputError(f"a rating {bad[0]!r} is not among the categories {', '.join(map(str, cats))}.")
     codes = np.array([[-1 if v is None else index[str(v)] for v in r] for r in cells], dtype=np.int64)
-    counts = np.zeros((len(rows), len(cats)))
-    for j in range(width):
+    return _ratings_from_codes(codes, len(cats), names, cats)
+
+
+def _ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, raters: Sequence[str] | None = None,
+                        categories: Sequence[Any] | None = None) -> Ratings:
+    """:class:`Ratings` from category indices ``(items, raters)`` with −1 for a missing rating."""
+    c = n_categories if n_categories is not None else max(int(codes.max()) + 1, 1)
+    counts = np.zeros((codes.shape[0], c))
+    for j in range(codes.shape[1]):
         ok = codes[:, j] >= 0
         np.add.at(counts, (np.flatnonzero(ok), codes[ok, j]), 1.0)
-    return Ratings(counts, names, cats, codes)
+    names = tuple(raters) if raters is not None else tuple(f"rater_{i + 1}" for i in range(codes.shape[1]))
+    return Ratings(counts, names, tuple(categories) if categories is not None else tuple(range(c)), codes)
 
 
 def _missing(v: Any) -> Any:
@@ -183,3 +191,26 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
     records = [UndefinedValue(m, "chance disagreement", None, "every rating is in the same category", res,
                               None if np.isnan(vals[m]) else float(vals[m])) for m in ids if bool(ev[m])]
     return MetricResult({m: float(vals[m]) for m in ids}, records, undefined, r.categories, None, 1.0)
+
+
+def pairwise_kappa(r: Ratings) -> dict[str, float | None]:
+    """Cohen's kappa of every pair of annotators on the items both rated (``"a | b"`` → κ or None).
+
+    >>> pairwise_kappa(ratings_table([["x", "x", "y"], ["y", "y", "y"], ["x", "y", "x"]], ["a", "b", "c"]))["a | b"]
+    0.4
+    """
+    from ._metrics import compute_metrics
+
+    c = len(r.categories)
+    out: dict[str, float | None] = {}
+    for i in range(len(r.raters)):
+        for j in range(i + 1, len(r.raters)):
+            both = (r.codes[:, i] >= 0) & (r.codes[:, j] >= 0)
+            key = f"{r.raters[i]} | {r.raters[j]}"
+            if not both.any() or c < 2:
+                out[key] = None
+                continue
+            m = np.zeros((c, c))
+            np.add.at(m, (r.codes[both, i], r.codes[both, j]), 1.0)
+            out[key] = float(compute_metrics(m, ["cohen_kappa"])["cohen_kappa"])
+    return out

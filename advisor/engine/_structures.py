@@ -1,0 +1,91 @@
+"""The registry of metrics for tasks that are not single-label nominal classification.
+
+Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`) and agreement
+(:mod:`._agreement`) metrics are not computed from a nominal confusion matrix, so they stay out of
+:data:`advisor.engine.METRICS` (and out of ``compute_metrics``' defaults); this table tells the
+catalogue loader their ids, orientation and structure, the same way ``METRICS`` does for the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._agreement import AGREEMENT_METRICS
+from ._multilabel import MULTILABEL_METRICS
+from ._ordinal import ORDINAL_METRICS
+
+__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec"]
+
+STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement")
+
+
+@dataclass(frozen=True)
+class StructureSpec:
+    """The facts the catalogue loader checks (as for :class:`advisor.engine._metrics.MetricSpec`)."""
+
+    id: str
+    structure: str
+    higher_is_better: bool = True
+    binary_only: bool = False
+    needs_probabilities: bool = False
+    alias_of: str | None = None
+
+
+def _table() -> dict[str, StructureSpec]:
+    lower = {"mae", "mae_macro", "hamming_loss"}
+    out: dict[str, StructureSpec] = {}
+    for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
+                           ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS)):
+        for mid in ids:
+            out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
+    return out
+
+
+STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
+
+
+def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | None = None,
+                       metrics: list[str] | None = None) -> dict[str, object]:
+    """Every metric of one system's structured input: ``{"values": {id: float}, "undefined": [...], ...}``.
+
+    ``data`` is :class:`~._ordinal.OrdinalCells` (ordinal metrics, plus accuracy and macro recall beside
+    them), :class:`~._multilabel.LabelSets` (multi-label metrics plus every binary metric per label),
+    ``(scores, true_index, labels)`` for top-k (plus top-1 accuracy) or :class:`~._agreement.Ratings`.
+    """
+    import numpy as np
+
+    from ._agreement import Ratings, agreement_metrics
+    from ._multilabel import LabelSets, multilabel_metrics, per_label_metrics
+    from ._ordinal import OrdinalCells, ordinal_metrics
+
+    out: dict[str, object] = {}
+    if isinstance(data, OrdinalCells):
+        res = ordinal_metrics(data, metrics, undefined=undefined)
+        w = np.asarray(data.counts, float)
+        diag = data.rows == data.cols
+        a = np.bincount(data.rows, weights=w, minlength=data.k)
+        hit = np.bincount(data.rows[diag], weights=w[diag], minlength=data.k)
+        beside = {"accuracy": float(w[diag].sum() / w.sum()),
+                  "balanced_accuracy": float(np.mean(hit[a > 0] / a[a > 0]))}  # over classes in the truth
+        out["values"] = {**res, **({} if metrics else beside)}
+    elif isinstance(data, LabelSets):
+        res = multilabel_metrics(data, metrics=metrics, undefined=undefined)
+        out["values"] = dict(res)
+        out["per_label"] = {str(k): v for k, v in per_label_metrics(data, undefined=undefined).items()}
+    elif isinstance(data, Ratings):
+        res = agreement_metrics(data, metrics, undefined=undefined)
+        out["values"] = dict(res)
+    else:
+        from ._topk import top_k_accuracy, top_k_hits
+
+        scores, true_index, labels = data  # type: ignore[misc]
+        if top_k is None:
+            from .._exceptions import InputError
+
+            raise InputError("top_k is required for top-k accuracy (--top-k K).")
+        res = top_k_accuracy(scores, true_index, top_k, labels)
+        out["values"] = {"top_k_accuracy": res["top_k_accuracy"],
+                         "accuracy": float(top_k_hits(scores, true_index, 1).mean())}
+        out["k"] = top_k
+    out["undefined"] = [u.to_dict() for u in res.undefined]
+    return out
