@@ -190,3 +190,23 @@ def test_answers_keys_validate_with_one_sentence():
         answers_from_mapping({"annotators": 3, "symmetric": False})
     assert answers_from_mapping({"annotators": 3}).symmetric is True
     assert np.isclose(top_k_accuracy([[1.0, 0.0]], [0], 1)["top_k_accuracy"], 1.0)
+
+
+def test_bundled_structure_reports_render(tmp_path):
+    import shutil
+
+    for name in ("ordinal_answers.yaml", "ordinal_near.csv", "ordinal_far.csv", "annotators_answers.yaml",
+                 "annotators.csv"):
+        shutil.copy(EX / name, tmp_path / name)
+    res = runner.invoke(app, ["report", "--answers", str(tmp_path / "ordinal_answers.yaml"),
+                              str(tmp_path / "ordinal_near.csv"), str(tmp_path / "ordinal_far.csv"),
+                              "--bootstrap", "100", "--seed", "1", "-o", str(tmp_path / "r.md")])
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "Macro-averaged mean absolute error" in text and "r_figure.png" in text and "Cohen, J. (1968)" in text
+    assert (tmp_path / "r_figure.png").read_bytes()[:4] == b"\x89PNG"
+    res = runner.invoke(app, ["report", "--answers", str(tmp_path / "annotators_answers.yaml"),
+                              str(tmp_path / "annotators.csv"), "--bootstrap", "0", "-o", str(tmp_path / "a.html")])
+    assert res.exit_code == 2 and "written as Markdown" in res.output
+    for structure in ("ordinal", "multilabel", "topk", "annotators"):
+        assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report_figure.png").is_file()

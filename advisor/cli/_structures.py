@@ -34,29 +34,6 @@ def parse_order(order: str | None) -> list[Any] | None:
     return out
 
 
-def _evaluate(inputs: Any, undefined: str, metrics: list[str] | None) -> dict[str, Any]:
-    from ..engine._agreement import pairwise_kappa
-    from ..engine._structures import evaluate_structure
-
-    data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
-                            "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
-    for name, d in inputs.systems.items():
-        res = evaluate_structure(d, undefined=undefined, top_k=inputs.top_k, metrics=metrics)
-        data["metrics"][name] = res["values"]
-        data["undefined"][name] = res["undefined"]
-        if "per_label" in res:
-            data.setdefault("per_label", {})[name] = res["per_label"]
-    if inputs.structure == "ordinal":
-        data["order"] = data.pop("labels")
-    if inputs.structure == "top_k":
-        data["k"] = inputs.top_k
-    if inputs.structure == "agreement":
-        r = inputs.systems["agreement"]
-        data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
-        data["pairs"] = pairwise_kappa(r)
-    return data
-
-
 def run_structured(files: list[Any], *, order: str | None, label_sep: str | None, top_k: int | None,
                    true_col: str | None, pred_col: str | None, metrics: list[str] | None, undefined: str,
                    n_boot: int | None, confidence: float, seed: int | None, as_json: bool,
@@ -70,7 +47,9 @@ def run_structured(files: list[Any], *, order: str | None, label_sep: str | None
                              true_col=true_col, pred_col=pred_col)
     if inputs is None:
         return False
-    data = _evaluate(inputs, undefined, metrics)
+    from ..engine._structures import evaluate_inputs
+
+    data = evaluate_inputs(inputs, undefined, metrics)
     ids = [m for m in next(iter(data["metrics"].values()))]
     if n_boot is not None and compare:
         from ..stats._structures import structure_compare
@@ -120,3 +99,50 @@ def _print(data: dict[str, Any]) -> None:
     for s, recs in data["undefined"].items():
         for u in recs:
             typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
+
+
+def report_structured(files: list[Any], answers: Any, output: Any, *, out_fmt: str, order: str | None,
+                      label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
+                      title: str | None, n_boot: int, confidence: float, seed: int | None, undefined: str,
+                      force: bool) -> bool:
+    """``advisor report`` for structured inputs: Markdown with one PNG figure beside it."""
+    from pathlib import Path
+
+    from ..io._structures import is_structured, load_structured
+    from ..questionnaire import load_answers
+
+    ans = load_answers(answers)
+    top_k = top_k or ans.top_k
+    if ans.label_structure == "multilabel" and label_sep is None:
+        label_sep = "|"
+    ordered = parse_order(order) or (ans.classes if ans.label_structure == "ordinal" else None)
+    if not is_structured(files, order=ordered, label_sep=label_sep, top_k=top_k):
+        return False
+    if out_fmt != "md":
+        raise fail(f"reports of ordinal, multi-label, top-k and agreement data are written as Markdown (.md) for now; "
+                   f"got {out_fmt}.")
+    from ..engine._structures import evaluate_inputs
+    from ..questionnaire import recommend
+    from ..report._figures_structures import structure_figure
+    from ..report._safe_io import check_outputs, write_outputs
+    from ..report._structures import structure_report_markdown
+    from ..stats._structures import structure_bootstrap
+
+    out = Path(output)
+    fig_path = out.with_name(out.stem + "_figure.png")
+    inputs_paths = [answers, *files]
+    check_outputs([out, fig_path], inputs_paths, force=force)
+    inputs = load_structured(files, order=ordered, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                             pred_col=pred_col)
+    data = evaluate_inputs(inputs, undefined)
+    ids = list(next(iter(data["metrics"].values())))
+    intervals = None
+    if n_boot:
+        intervals = {s: structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot, confidence=confidence,
+                                            seed=seed, undefined=undefined, top_k=inputs.top_k)
+                     for s, d in inputs.systems.items()}
+    text = structure_report_markdown(data, recommend(ans), figure=fig_path.name, title=title, intervals=intervals,
+                                     n_boot=n_boot, confidence=confidence, undefined=undefined)
+    for path in write_outputs({out: text, fig_path: structure_figure(inputs, data)}, inputs_paths, force=force):
+        typer.echo(f"wrote {path}")
+    return True

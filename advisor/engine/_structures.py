@@ -9,12 +9,13 @@ catalogue loader their ids, orientation and structure, the same way ``METRICS`` 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ._agreement import AGREEMENT_METRICS
 from ._multilabel import MULTILABEL_METRICS
 from ._ordinal import ORDINAL_METRICS
 
-__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec"]
+__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "evaluate_inputs", "evaluate_structure"]
 
 STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement")
 
@@ -89,3 +90,27 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
         out["k"] = top_k
     out["undefined"] = [u.to_dict() for u in res.undefined]
     return out
+
+
+def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | None = None) -> dict[str, Any]:
+    """The JSON of ``advisor compute`` for structured inputs (:class:`advisor.io._structures.StructuredInputs`)."""
+    from ._agreement import pairwise_kappa
+
+    data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
+                            "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
+    for name, d in inputs.systems.items():
+        res = evaluate_structure(d, undefined=undefined, top_k=inputs.top_k, metrics=metrics)
+        data["metrics"][name] = res["values"]
+        data["undefined"][name] = res["undefined"]
+        if "per_label" in res:
+            data.setdefault("per_label", {})[name] = res["per_label"]
+    if inputs.structure == "ordinal":
+        data["order"] = data.pop("labels")
+    if inputs.structure == "top_k":
+        data["k"] = inputs.top_k
+    if inputs.structure == "agreement":
+        r = inputs.systems["agreement"]
+        data["n_items"] = int(r.codes.shape[0])
+        data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
+        data["pairs"] = pairwise_kappa(r)
+    return data
