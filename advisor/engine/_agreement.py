@@ -25,7 +25,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ._components import MetricResult, UndefinedValue
-from ._conventions import CONVENTIONS
+from ._structure_args import resolve_ids
 
 __all__ = ["AGREEMENT_METRICS", "Ratings", "agreement_metrics", "ratings_table"]
 
@@ -175,14 +175,9 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
     (0.489362, 0.531915)
     """
     r = data if isinstance(data, Ratings) else ratings_table(data, raters, categories)
-    if undefined not in CONVENTIONS:
-        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
     complete = bool(np.all(r.codes >= 0))
-    ids = ([m for m in AGREEMENT_METRICS if complete or m != "fleiss_kappa"] if metrics is None
-           else [metrics] if isinstance(metrics, str) else list(metrics))
-    bad = [m for m in ids if m not in AGREEMENT_METRICS]
-    if bad:
-        raise InputError(f"{bad[0]!r} is not an agreement metric; they are {', '.join(AGREEMENT_METRICS)}.")
+    ids = resolve_ids(metrics, undefined, AGREEMENT_METRICS, "an agreement",
+                      default=[m for m in AGREEMENT_METRICS if complete or m != "fleiss_kappa"])
     if (r.counts.sum(1) >= 2).sum() == 0:
         raise InputError("no item has two or more ratings, so there is no agreement to measure.")
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ._components import MetricResult, UndefinedValue
-from ._conventions import CONVENTIONS
+from ._structure_args import resolve_ids
 
 __all__ = ["MULTILABEL_METRICS", "LabelSets", "label_sets", "multilabel_metrics", "per_label_metrics"]
 
@@ -120,16 +120,6 @@ def evaluate_multilabel_batch(s: LabelSets, ids: Sequence[str], weights: np.ndar
         return _evaluate(s, ids, undefined, weights)[0]
 
 
-def _check(ids: Sequence[str] | str | None, undefined: str) -> list[str]:
-    if undefined not in CONVENTIONS:
-        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-    out = list(MULTILABEL_METRICS) if ids is None else [ids] if isinstance(ids, str) else list(ids)
-    bad = [m for m in out if m not in MULTILABEL_METRICS]
-    if bad:
-        raise InputError(f"{bad[0]!r} is not a multi-label metric; they are {', '.join(MULTILABEL_METRICS)}.")
-    return out
-
-
 def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Sequence[str] | None = None, *,
                        labels: Sequence[Any] | None = None, undefined: str = "zero") -> MetricResult:
     """Micro, macro and samples F1, Hamming loss and subset accuracy of label sets.
@@ -139,7 +129,7 @@ def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Seque
     (0.6666666666666666, 0.3333333333333333, 0.0)
     """
     s = data if isinstance(data, LabelSets) else label_sets(data, y_pred, labels)
-    ids = _check(metrics, undefined)
+    ids = resolve_ids(metrics, undefined, MULTILABEL_METRICS, "a multi-label")
     with np.errstate(invalid="ignore", divide="ignore"):
         vals, events = _evaluate(s, ids, undefined)
     res = {"zero": "0", "baseline": "1 (the labelings agree there)", "omit": "left out of the average"}[undefined]

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ._components import _TOL, MetricResult, UndefinedValue
-from ._conventions import CONVENTIONS
+from ._structure_args import resolve_ids
 
 __all__ = ["ORDINAL_METRICS", "OrdinalCells", "ordinal_cells", "ordinal_metrics"]
 
@@ -168,12 +168,7 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
     (0.75, 0.333333, 0.333333)
     """
     cells = data if isinstance(data, OrdinalCells) else ordinal_cells(data, labels)
-    if undefined not in CONVENTIONS:
-        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-    ids = list(ORDINAL_METRICS) if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
-    unknown = [m for m in ids if m not in ORDINAL_METRICS]
-    if unknown:
-        raise InputError(f"{unknown[0]!r} is not an ordinal metric; ordinal metrics are {', '.join(ORDINAL_METRICS)}.")
+    ids = resolve_ids(metrics, undefined, ORDINAL_METRICS, "an ordinal")
     if cells.k < 2:
         raise InputError("an ordinal evaluation needs at least two ordered classes.")
     if np.asarray(cells.counts).sum() <= 0:
