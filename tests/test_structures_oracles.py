@@ -172,3 +172,13 @@ def test_agreement_bad_input():
     with pytest.raises(InputError, match="same number"):
         agreement_metrics([["x", "x", None], ["y", "y", "y"]], ["fleiss_kappa"])
     assert "fleiss_kappa" not in agreement_metrics([["x", "x", None], ["y", "y", "x"]])
+
+
+def test_nominal_metrics_beside_the_ordinal_ones_equal_the_engine():
+    from advisor.engine import compute_metrics
+    from advisor.engine._structures import nominal_beside
+
+    m = np.array([[5, 2, 0], [1, 4, 2], [0, 3, 6]])
+    got = nominal_beside(ordinal_cells(m))
+    ref = compute_metrics(m, ["accuracy", "balanced_accuracy"])
+    assert abs(got["accuracy"] - ref["accuracy"]) <= TOL and abs(got["balanced_accuracy"] - ref["balanced_accuracy"]) <= TOL

@@ -45,6 +45,27 @@ def _table() -> dict[str, StructureSpec]:
 STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
 
 
+NOMINAL_BESIDE = ("accuracy", "balanced_accuracy")
+
+
+def nominal_beside(cells: Any) -> dict[str, Any]:
+    """Accuracy and macro recall (over the classes in the truth) of ordinal cells, ``counts`` ``(..., nnz)``.
+
+    Reported beside the ordinal metrics, never instead (``evaluate_structure``, the bootstrap).
+    """
+    import numpy as np
+
+    from ._ordinal import _class_sums
+
+    w = np.asarray(cells.counts, dtype=np.float64)
+    diag = cells.rows == cells.cols
+    a = _class_sums(cells.rows, w, cells.k)
+    hit = _class_sums(cells.rows, np.where(diag, w, 0.0), cells.k)
+    present = a > 0
+    recall = np.where(present, hit / np.where(present, a, 1.0), 0.0)
+    return {"accuracy": (w * diag).sum(-1) / w.sum(-1), "balanced_accuracy": recall.sum(-1) / present.sum(-1)}
+
+
 def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | None = None,
                        metrics: list[str] | None = None) -> dict[str, object]:
     """Every metric of one system's structured input: ``{"values": {id: float}, "undefined": [...], ...}``.
@@ -61,14 +82,10 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
 
     out: dict[str, object] = {}
     if isinstance(data, OrdinalCells):
-        res = ordinal_metrics(data, metrics, undefined=undefined)
-        w = np.asarray(data.counts, float)
-        diag = data.rows == data.cols
-        a = np.bincount(data.rows, weights=w, minlength=data.k)
-        hit = np.bincount(data.rows[diag], weights=w[diag], minlength=data.k)
-        beside = {"accuracy": float(w[diag].sum() / w.sum()),
-                  "balanced_accuracy": float(np.mean(hit[a > 0] / a[a > 0]))}  # over classes in the truth
-        out["values"] = {**res, **({} if metrics else beside)}
+        res = ordinal_metrics(data, [m for m in metrics if m not in NOMINAL_BESIDE] if metrics else None,
+                              undefined=undefined)
+        beside = {m: float(v) for m, v in nominal_beside(data).items() if not metrics or m in metrics}
+        out["values"] = {**res, **beside}
     elif isinstance(data, LabelSets):
         res = multilabel_metrics(data, metrics=metrics, undefined=undefined)
         out["values"] = dict(res)
