@@ -210,3 +210,17 @@ def test_bundled_structure_reports_render(tmp_path):
     assert res.exit_code == 2 and "written as Markdown" in res.output
     for structure in ("ordinal", "multilabel", "topk", "annotators"):
         assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report_figure.png").is_file()
+
+
+def test_ordinal_metrics_of_a_count_table(tmp_path):
+    table = tmp_path / "counts.csv"
+    table.write_text("true,pred,count\n1,1,26\n1,2,7\n2,1,13\n2,2,26\n3,3,10\n5,4,3\n", encoding="utf-8")
+    res = runner.invoke(app, ["compute", "--counts", str(table), "--order", "1,2,3,4,5", "--json"])
+    got = json.loads(res.output)["metrics"]["counts"]
+    m = np.zeros((5, 5))
+    for t, p, c in [(1, 1, 26), (1, 2, 7), (2, 1, 13), (2, 2, 26), (3, 3, 10), (5, 4, 3)]:
+        m[t - 1, p - 1] = c
+    ref = ordinal_metrics(m)
+    assert all(abs(got[k] - ref[k]) <= 1e-12 for k in ref)
+    res = runner.invoke(app, ["compute", "--counts", str(table), "--order", "1,2,3"])
+    assert res.exit_code == 2 and "class '4' is not in the ordinal order" in res.output

@@ -218,7 +218,7 @@ def _overview(cat: Catalogue, pids: tuple[str, ...]) -> list[str]:
         cells = []
         for p in pids:
             c = rec.properties[p]
-            cells.append(SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities else "?")
+            cells.append(SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities or c.status == "not_applicable" else "?")
                          + ("†" if c.paper_claim else ""))
         rows.append(f"| [{rec.name}](#{_anchor(rec)}) | " + " | ".join(cells) + " |")
     return [head, rule, *rows]
@@ -274,7 +274,7 @@ def metrics_markdown(cat: Catalogue) -> str:
         "",
         "✓ holds · ✗ fails (with a counterexample) · b holds for two classes only · (✓) holds after prevalence "
         "calibration (the metric of the matrix whose rows are rescaled to equal class sizes) · c holds under a "
-        "written condition · ? not confirmed by the checker · † disagrees with the paper's table.",
+        "written condition · – does not apply to the metric's kind of input (the note says why) · ? not confirmed by the checker · † disagrees with the paper's table.",
         "",
         "### Opitz (2024)",
         "",

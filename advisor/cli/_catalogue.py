@@ -41,11 +41,11 @@ def _table(cat) -> str:  # noqa: ANN001 - Catalogue, imported lazily
         cells = []
         for p in PROPERTY_IDS:
             c = rec.properties[p]
-            mark = SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities else "?")
+            mark = SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities or c.status == "not_applicable" else "?")
             cells.append(mark.ljust(5))
         lines.append(mid.ljust(width) + " ".join(cells))
     lines += ["", "✓ holds  ✗ fails  b two classes only  (✓) after prevalence calibration  c under a condition  "
-              "? not verified", "Details: advisor explain NAME, advisor metrics --json, docs/metrics.md"]
+              "– does not apply  ? not verified", "Details: advisor explain NAME, advisor metrics --json, docs/metrics.md"]
     return "\n".join(lines)
 
 

@@ -86,6 +86,13 @@ def compute(
         raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
     from ..io._readers import load_inputs
 
+    if order is not None and not files and (matrix or counts):  # ordinal metrics of count tables (issue 12)
+        from ._structures import run_structured_tables
+
+        loaded = load_inputs([], matrix or [], counts or [], true_col=true_col, pred_col=pred_col, count_col=count_col)
+        run_structured_tables(loaded.systems, order=order, metrics=ids, undefined=undefined, n_boot=n_boot,
+                              confidence=confidence, seed=seed, as_json=as_json)
+        return
     if not (files or matrix or counts):
         raise fail("no input given; pass prediction files, --matrix FILE or --counts FILE.")
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,

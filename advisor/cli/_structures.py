@@ -47,6 +47,22 @@ def run_structured(files: list[Any], *, order: str | None, label_sep: str | None
                              true_col=true_col, pred_col=pred_col)
     if inputs is None:
         return False
+    _output(inputs, metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
+            as_json=as_json, compare=compare)
+    return True
+
+
+def run_structured_tables(systems: dict[str, Any], *, order: str, metrics: list[str] | None, undefined: str,
+                          n_boot: int | None, confidence: float, seed: int | None, as_json: bool) -> None:
+    """Ordinal metrics of confusion matrices / count tables (``--matrix`` or ``--counts`` with ``--order``)."""
+    from ..io._structures import ordinal_from_tables
+
+    _output(ordinal_from_tables(systems, parse_order(order) or []), metrics=metrics, undefined=undefined,
+            n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, compare=False)
+
+
+def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: int | None, confidence: float,
+            seed: int | None, as_json: bool, compare: bool) -> None:
     from ..engine._structures import evaluate_inputs
 
     data = evaluate_inputs(inputs, undefined, metrics)
@@ -70,7 +86,6 @@ def run_structured(files: list[Any], *, order: str | None, label_sep: str | None
         echo_json(data)
     else:
         _print(data)
-    return True
 
 
 def _print(data: dict[str, Any]) -> None:

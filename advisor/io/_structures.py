@@ -279,3 +279,26 @@ def is_structured(files: Sequence[Any], *, order: Any = None, label_sep: str | N
     if order is not None or label_sep is not None or top_k is not None:
         return True
     return any(detect_structure(peek_columns(f)) is not None for f in files)
+
+
+def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> StructuredInputs:
+    """Ordinal inputs from confusion matrices or ``true,pred,count`` tables (``--matrix`` / ``--counts``).
+
+    Each matrix's classes are put in ``order``; a class with counts that is not in the order is an error.
+    """
+    from ..engine._ordinal import OrdinalCells
+
+    index = {str(o): i for i, o in enumerate(order)}
+    out: dict[str, Any] = {}
+    for name, cm in systems.items():
+        labels = [str(x) for x in cm.labels]
+        counts = np.asarray(cm.counts, dtype=np.float64)
+        used = counts.sum(0) + counts.sum(1) > 0
+        bad = [lab for lab, u in zip(labels, used) if u and lab not in index]
+        if bad:
+            raise InputError(f"{name}: class {bad[0]!r} is not in the ordinal order {', '.join(map(str, order))}; "
+                             "list every class in --order.")
+        rows, cols = np.nonzero(counts)
+        pos = np.array([index.get(lab, -1) for lab in labels])
+        out[name] = OrdinalCells(pos[rows], pos[cols], counts[rows, cols], tuple(order))
+    return StructuredInputs("ordinal", out, tuple(order))
