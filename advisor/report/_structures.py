@@ -79,6 +79,12 @@ def _results(data: dict[str, Any], cat: Any, intervals: dict[str, Any] | None) -
         for u in recs:
             out.append(markdown_escape(f"* {s}: {u['metric']} — {u['quantity']}: {u['reason']}; resolved as "
                                        f"{u['resolution']}."))
+    if "per_label" in data:  # each label its own binary task
+        out += ["", "Per label (each label a binary task; precision / recall / F1):", "",
+                "| label | " + " | ".join(markdown_escape(s) for s in systems) + " |", "|---|" + "---:|" * len(systems)]
+        for lab in data["per_label"][systems[0]]:
+            cells = [" / ".join(_n(data["per_label"][s][lab][m]) for m in ("precision", "recall", "f1")) for s in systems]
+            out.append(f"| {markdown_escape(lab)} | " + " | ".join(cells) + " |")
     if data["structure"] == "agreement":
         out += ["", markdown_escape("Ratings per annotator: " + ", ".join(f"{k} {v}" for k, v in data["raters"].items())
                                     + ". Cohen's kappa per pair: " + ", ".join(
