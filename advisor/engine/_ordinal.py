@@ -84,8 +84,13 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
 
 
 def _ranks(values: Any, index: dict[str, int], name: str, order: list[Any]) -> np.ndarray:
-    vals = np.asarray(values, dtype=object).reshape(-1)
-    uniq, inv = np.unique(np.array([str(v) for v in vals], dtype=object), return_inverse=True)
+    arr = np.asarray(values).reshape(-1)
+    if arr.dtype.kind in "iuU":  # one type: find the distinct values first, name only those
+        distinct, inv = np.unique(arr, return_inverse=True)
+        uniq = np.array([str(v) for v in distinct.tolist()], dtype=object)
+    else:
+        vals = np.asarray(values, dtype=object).reshape(-1)
+        uniq, inv = np.unique(np.array([str(v) for v in vals], dtype=object), return_inverse=True)
     bad = [u for u in uniq if u not in index]
     if bad:
         raise InputError(f"{name} holds {bad[0]!r}, which is not in the ordinal order "
