@@ -71,16 +71,11 @@ def compute(
     from ..catalogue._names import metric_ids_for
 
     ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
-    from ..io._structures import is_structured  # ordered classes, label sets, top-k, annotators (issue 12)
+    from ._structures import compute_structured  # ordered classes, label sets, top-k, annotators (issue 12)
 
-    if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
-        from ._structures import run_structured
-
-        if n_boot is not None and n_boot < 1:
-            raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
-        run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                       pred_col=pred_col, metrics=ids, undefined=undefined, n_boot=n_boot,
-                       confidence=confidence, seed=seed, as_json=as_json)
+    if compute_structured(files or [], matrix or [], counts or [], order=order, label_sep=label_sep, top_k=top_k,
+                          true_col=true_col, pred_col=pred_col, count_col=count_col, metrics=ids,
+                          undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json):
         return
     check_metric_ids(ids)  # fail on a typo before reading large files
     if n_boot is not None and n_boot < 1:
@@ -89,13 +84,6 @@ def compute(
         raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
     from ..io._readers import load_inputs
 
-    if order is not None and not files and (matrix or counts):  # ordinal metrics of count tables (issue 12)
-        from ._structures import run_structured_tables
-
-        loaded = load_inputs([], matrix or [], counts or [], true_col=true_col, pred_col=pred_col, count_col=count_col)
-        run_structured_tables(loaded.systems, order=order, metrics=ids, undefined=undefined, n_boot=n_boot,
-                              confidence=confidence, seed=seed, as_json=as_json)
-        return
     if not (files or matrix or counts):
         raise fail("no input given; pass prediction files, --matrix FILE or --counts FILE.")
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,

@@ -52,6 +52,29 @@ def run_structured(files: list[Any], *, order: str | None, label_sep: str | None
     return True
 
 
+def compute_structured(files: list[Any], matrix: list[Any], counts: list[Any], *, order: str | None,
+                       label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
+                       count_col: str, metrics: list[str] | None, undefined: str, n_boot: int | None,
+                       confidence: float, seed: int | None, as_json: bool) -> bool:
+    """``advisor compute`` for structured files, or ordinal count tables (``--order`` with ``--matrix``/``--counts``)."""
+    from ..io._structures import is_structured
+
+    if n_boot is not None and n_boot < 1:
+        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    common = dict(metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
+                  as_json=as_json)
+    if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
+        return run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                              pred_col=pred_col, **common)  # type: ignore[arg-type]
+    if order is not None and not files and (matrix or counts):
+        from ..io._readers import load_inputs
+
+        loaded = load_inputs([], matrix, counts, true_col=true_col, pred_col=pred_col, count_col=count_col)
+        run_structured_tables(loaded.systems, order=order, **common)  # type: ignore[arg-type]
+        return True
+    return False
+
+
 def run_structured_tables(systems: dict[str, Any], *, order: str, metrics: list[str] | None, undefined: str,
                           n_boot: int | None, confidence: float, seed: int | None, as_json: bool) -> None:
     """Ordinal metrics of confusion matrices / count tables (``--matrix`` or ``--counts`` with ``--order``)."""
