@@ -174,6 +174,7 @@ def _claim_md(rec: MetricRecord, pid: str) -> str:
         kind = "complete" if cc.complete else "strict" if cc.strict else "upper bound"
         parts.append(f"(ω(k) = {cc.baseline}, {kind})")
     text = " ".join(parts) + f". Source: {c.source}" + ("; verified by the checker." if c.verified else
+                                                          "." if c.status == "not_applicable" else
                                                           "; not verified by the checker.")
     if c.paper_claim:
         text += f" The paper says: {c.paper_claim}."
