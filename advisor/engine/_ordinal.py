@@ -25,11 +25,13 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ._components import _TOL, MetricResult, UndefinedValue
+from ._components import MetricResult, UndefinedValue
 from ._structure_args import resolve_ids
 
 __all__ = ["ORDINAL_METRICS", "OrdinalCells", "ordinal_cells", "ordinal_metrics"]
 
+# relative size under which weighted kappa's chance term counts as zero (0 exactly for integer counts)
+_TOL = 1e-12
 ORDINAL_METRICS: tuple[str, ...] = ("weighted_kappa_linear", "weighted_kappa_quadratic", "mae", "mae_macro")
 
 
