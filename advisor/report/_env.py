@@ -89,6 +89,26 @@ def _make_join(escape: Callable[[object], str]) -> Callable[..., Markup]:
     return join
 
 
+def _make_fill(escape: Callable[[object], str]) -> Callable[..., Markup]:
+    """``pattern|fill(name=value, …)``: a prose pattern of :mod:`._report_text` with its fields filled.
+
+    The pattern's words and plain values are escaped for the format; a value that is already markup
+    (a ``\\usepackage`` line, a formula) goes in as it is.
+    """
+    import string
+
+    def fill(pattern: Any, **parts: Any) -> Markup:
+        out = []
+        for literal, field, spec, _ in string.Formatter().parse(str(pattern)):
+            out.append(escape(literal) if literal else "")
+            if field is not None:
+                value = parts[field]
+                out.append(str(value) if isinstance(value, Markup) else escape(format(value, spec or "")))
+        return Markup("".join(out))
+
+    return fill
+
+
 @lru_cache(maxsize=8)
 def environment(fmt: str) -> ImmutableSandboxedEnvironment:
     """The sandboxed environment for ``fmt`` (``html``, ``md`` or ``tex``), cached."""
@@ -118,6 +138,8 @@ def environment(fmt: str) -> ImmutableSandboxedEnvironment:
 
     env.filters["esc"] = esc
     env.filters["join"] = _make_join(escape)
+    env.filters["fill"] = _make_fill(escape)
+    env.globals["raw"] = Markup
     env.filters["num"] = lambda v, digits=4: Markup(escape(fmt_num(v, digits)))
     env.filters["count"] = lambda v: Markup(escape(fmt_count(v)))
     env.filters["capitalize_first"] = lambda v: esc(str(v)[:1].upper() + str(v)[1:])

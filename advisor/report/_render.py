@@ -149,7 +149,6 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
                 continue
             seen.add(key)
             undefined_rows.append({"system": s.name, **u.model_dump()})
-    from ..engine._probabilities import LOG_LOSS_EPS
     from ._models import MANY_CLASSES
     from ._report_text import T, diagnostics, digits_for, natural_key
 
@@ -168,8 +167,6 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "diag": diagnostics(ctx) if ctx.systems else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
         "csv": None,
-        "log_loss_note": (T["log_loss_none"].format(eps=LOG_LOSS_EPS).split(";")[0] + "."
-                          if any(m.id == "log_loss" for m in rec) and ctx.systems else None),
         "ctx": ctx,
         "rec": rec,
         "figs": figs,
