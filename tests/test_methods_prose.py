@@ -120,3 +120,24 @@ def test_tex_methods_writes_its_bib_beside(tmp_path):
     keys = {k for group in keys for k in group.split(",")}
     assert keys and all(f"{{{k}," in bib for k in keys)
     assert len(re.findall(r"^@", bib, flags=re.M)) == len(keys)
+
+
+def test_digits_report_methods_section_reads_like_a_paper():
+    """The report's own Methods section, with the data's sentences (item count, undefined values, chance
+    level, log loss's zero-probability items), as the README's main job writes it: the same limits."""
+    from advisor.io import read_predictions
+    from advisor.report import build_report
+    from advisor.report._render import render_methods
+
+    data = read_predictions([ROOT / "examples/digits/logreg.csv", ROOT / "examples/digits/tree.csv"])
+    ctx = build_report(ROOT / "examples/report/digits_answers.yaml", data, seed=2024)
+    text, _ = prose_of(render_methods(ctx, "md"))
+    assert len(words(text)) <= 220, (len(words(text)), text)
+    assert max_depth(text) <= 1, text
+    assert not [s for s in sentences(text) if len(words(s)) > 40]
+    assert repeated_ngram(text) is None, repeated_ngram(text)
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text)
+    # the content the shorter paragraph must keep
+    for needed in ("412 test items", "0.10 balanced accuracy", "seed 2024", "2,000 paired bootstrap",
+                   "zero denominator", "none occurred", "clips each probability", "logreg 0, tree 36"):
+        assert needed in text, needed

@@ -10,7 +10,9 @@ Definitions, for ``n`` items with true classes ``t_i`` and predicted distributio
   ``LL = −(1/n) Σ_i ln p_i[t_i]``. Probabilities are clipped to ``[ε, 1 − ε]`` with ``ε`` the
   float64 machine epsilon (≈ 2.2e-16) before taking the logarithm, so a confident mistake costs
   ``−ln ε ≈ 36.04`` instead of infinity. This is exactly what scikit-learn ≥ 1.5 does
-  (``sklearn.metrics.log_loss``); older releases clipped at 1e-15.
+  (``sklearn.metrics.log_loss``); older releases clipped at 1e-15. The items whose true class got
+  probability 0 (anything below ``ε``, which clipping raises to ``ε``) are counted in
+  :attr:`ProbabilityAccumulator.zero`, so a report can say how much of the log loss they carry.
 * **Brier score** (Brier 1950, the original multi-class form):
   ``BS = (1/n) Σ_i Σ_c (p_i[c] − y_i[c])²`` with ``y_i`` the one-hot truth; range ``[0, 2]``.
   scikit-learn 1.9's ``brier_score_loss`` computes the same sum for k ≥ 3, and for k = 2 with
@@ -68,12 +70,17 @@ class ProbabilityAccumulator:
     >>> acc.update(np.array([1]), np.array([[0.5, 0.5]]))
     >>> {m: round(v, 4) for m, v in acc.result().items()}
     {'log_loss': 0.4757, 'brier': 0.3}
+    >>> acc.update(np.array([0]), np.array([[0.0, 1.0]]))
+    >>> acc.zero, round(acc.result()["log_loss"], 2)
+    (1, 9.37)
     """
 
     def __init__(self, k: int) -> None:
         self.k = int(k)
         self.n = 0
         self.renormalised = 0
+        #: Items whose true class got probability 0 (below ε): each costs −ln ε ≈ 36.04 of log loss.
+        self.zero = 0
         self._log_loss = 0.0
         self._brier = 0.0
 
@@ -108,7 +115,9 @@ class ProbabilityAccumulator:
             proba[fix] /= sums[fix, None]
             self.renormalised += int(fix.sum())
         r = np.arange(rows)
-        p_true = np.clip(proba[r, true_index], LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
+        raw_true = proba[r, true_index]
+        self.zero += int((raw_true < LOG_LOSS_EPS).sum())
+        p_true = np.clip(raw_true, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
         self._log_loss += float(-np.log(p_true).sum())
         diff = proba.copy()
         diff[r, true_index] -= 1.0

@@ -69,6 +69,9 @@ class PredictionSet:
         The file each system was read from.
     notes : list of str
         Things the reader did that a report should mention (e.g. renormalised probability rows).
+    log_loss_zero : dict of str → int
+        For the systems with probabilities: how many items got probability 0 (below the clipping
+        ``ε`` of log loss) for their true class.
     """
 
     labels: tuple[Label, ...]
@@ -78,6 +81,7 @@ class PredictionSet:
     probabilities: dict[str, dict[str, float]] = field(default_factory=dict)
     files: dict[str, Path] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    log_loss_zero: dict[str, int] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -309,6 +313,7 @@ def _finish_probabilities(
             raise InputError(f"{path} has one probability column ({st.columns[0][1]!r}); that form needs a two-class "
                              f"task with {st.columns[0][0]!r} as one of the classes — otherwise give one p_<label> column per class.")
         result.probabilities[name] = st.acc.result()
+        result.log_loss_zero[name] = st.acc.zero
         if st.acc.renormalised:
             result.notes.append(f"{path}: {st.acc.renormalised} probability rows summed to within 1e-3 of 1 "
                                 "and were renormalised.")

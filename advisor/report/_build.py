@@ -21,6 +21,7 @@ from ._inputs import (
     load_answers,
     match_label,
     systems_of,
+    zero_probability_counts,
 )
 from ._models import (
     MANY_CLASSES,
@@ -218,7 +219,7 @@ def build_report(
     entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings)
     results = _Results()
     if ev is not None:
-        results = _results(ev, systems, entries)
+        results = _results(ev, systems, entries, zero_probability_counts(data))
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress)
         _uncertainty(results, systems, joint, entries, cat, settings)
         _prevalence_figure(results, systems, rec_json, ev, settings)
@@ -353,7 +354,7 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
     return entries
 
 
-def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]) -> _Results:
+def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry], zero: Mapping[str, int]) -> _Results:
     """Per-system values, per-class rows, confusion counts and undefined values; chance rows."""
     out = _Results()
     for name in ev.systems:
@@ -378,6 +379,7 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
             confusion=[[float(x) for x in row] for row in cm.counts] if cm.k <= MANY_CLASSES else [],
             top_confusions=top_confusions(cm),
             undefined=und,
+            log_loss_zero=zero.get(name) if "log_loss" in ev.metrics[name] else None,
         ))
     for m in entries:
         if m.id in ev.chance:
@@ -514,6 +516,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         property_status=status, cite=cite, given=given,
         cite_source=lambda src: [k for k in _keys_in(src, bib) if k in bib], task=task, convention=undefined,
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
+        log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}

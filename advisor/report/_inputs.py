@@ -9,7 +9,8 @@ from typing import Any
 
 from .._exceptions import InputError
 
-__all__ = ["check_arguments", "check_positive", "check_resampling", "load_answers", "match_label", "systems_of"]
+__all__ = ["check_arguments", "check_positive", "check_resampling", "load_answers", "match_label", "systems_of",
+           "zero_probability_counts"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -112,6 +113,17 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
         f"of label arrays with y_true, or a DataFrame with y_true and predicted-label columns; got "
         f"{type(data).__name__}."
     )
+
+
+def zero_probability_counts(data: Any) -> dict[str, int]:
+    """Per system, the items whose true class got probability 0 (a PredictionSet records them), else empty.
+
+    >>> zero_probability_counts({"a": [[1, 0], [0, 1]]})
+    {}
+    """
+    if hasattr(data, "systems") and hasattr(data, "joint"):
+        return {str(k): int(v) for k, v in (getattr(data, "log_loss_zero", None) or {}).items()}
+    return {}
 
 
 def match_label(labels: Sequence[Any], wanted: Any, what: str) -> Any:

@@ -118,6 +118,7 @@ def build_methods(
     task: TaskInfo | None = None,
     convention: str = "zero",
     undefined_count: int | None = None,
+    log_loss_zero: Mapping[str, int] | None = None,
     chance: Sequence[ChanceRow] = (),
     intervals: IntervalSettings | None = None,
     n_systems: int = 0,
@@ -143,6 +144,7 @@ def build_methods(
     _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
     _notation_sentence(p, rec, task, answers)
     _undefined_sentence(p, convention, undefined_count, cite)
+    _log_loss_sentence(p, rec, log_loss_zero, task)
     _chance_sentence(p, primary, chance)
     _intervals_sentence(p, intervals, n_systems, answers)
     _duties_sentence(p, answers, recommendation, task)
@@ -224,10 +226,28 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS:
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        named = _join_words([_lower_name(m.name) for m in ms])
+        named = _shared_tail([_lower_name(m.name) for m in ms])
         verb = adds
         parts.append(named + (W.S["which"] + verb if adds else ""))
     p.t(W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". ")
+
+
+def _shared_tail(names: Sequence[str]) -> str:
+    """Names joined, a shared ending said once.
+
+    >>> _shared_tail(["geometric mean of recalls", "harmonic mean of recalls"])
+    'geometric and harmonic mean of recalls'
+    >>> _shared_tail(["log loss", "Brier score"])
+    'log loss and Brier score'
+    """
+    parts = [n.split() for n in names]
+    tail = 0
+    while len(parts) > 1 and all(len(w) > tail + 1 for w in parts) and len({" ".join(w[len(w) - tail - 1:])
+                                                                            for w in parts}) == 1:
+        tail += 1
+    if tail < 2:
+        return _join_words(list(names))
+    return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(parts[0][-tail:])
 
 
 def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
@@ -244,10 +264,26 @@ def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
     return None
 
 
+def _planned_ids(answers: Mapping[str, Any]) -> set[str]:
+    """Every metric id the planned metric names can mean ("macro F1": both of its formulas)."""
+    from ..catalogue._resolve import UnknownMetricError, resolve_metric
+
+    ids: set[str] = set()
+    for name in answers.get("planned_metrics") or []:
+        try:
+            ids.update(resolve_metric(str(name)).ids)
+        except UnknownMetricError:
+            continue
+    return ids
+
+
 def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool) -> None:
     disc = recommendation.get("discouraged") or []
+    planned = _planned_ids(answers)
+    # the reader's own candidates when the author planned some (the justification names the rest)
+    disc = [d for d in disc if str(_get(d, "metric")) in planned] or disc
     if not disc:
         return
     groups: dict[str, list[str]] = {}
@@ -259,10 +295,11 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
         groups.setdefault("same" if reason == lead_reason else reason, []).append(name)
     parts = []
     for reason, ms in groups.items():
+        n = len(ms)  # "both variants of macro F1" stays plural
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
             ms = ["both variants of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
-        they = "it" if len(ms) == 1 else "they"
-        words = _agree(W.AVOID[reason], len(ms))
+        words = _agree(W.AVOID[reason], n)
+        they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
     p.t(W.S["avoid"] + "; nor with ".join(parts) + ". ")
 
@@ -277,7 +314,7 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
         return
     said = []
     if matrix:
-        said.append(W.S["notation_matrix"])
+        said.append(W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a"])
     if probs:
         said.append(W.S["notation_probs"])
     if counts:
@@ -295,8 +332,8 @@ def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, 
     if convention == "baseline":
         p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
     else:
-        p.t(W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
-    p.t(".")
+        none = undefined_count == 0 and convention == "zero"  # no example needed when nothing was undefined
+        p.t(W.S["undefined_zero_none"] if none else W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
     if undefined_count is not None:
         if undefined_count == 0:
             p.t(W.S["undefined_none"])
@@ -304,7 +341,22 @@ def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, 
             many = undefined_count != 1
             p.t(W.S["undefined_count"].format(count=undefined_count, s="s" if many else "",
                                               were="were" if many else "was"))
-    p.t(" ")
+    p.t(". ")
+
+
+def _log_loss_sentence(p: _Text, rec: Sequence[MetricEntry], zero: Mapping[str, int] | None,
+                       task: TaskInfo | None) -> None:
+    """The clipping ε of log loss and, with data, how many items each system gave probability 0."""
+    if not any(m.id == "log_loss" for m in rec):
+        return
+    from ..engine._probabilities import LOG_LOSS_EPS
+
+    mant, exp = f"{LOG_LOSS_EPS:.1e}".split("e")
+    p.say(W.S["log_loss_clip"].format(mant=mant, exp=int(exp)))
+    if zero and task is not None:
+        counts = [W.S["log_loss_count"].format(system=name, count=f"{n:,}") for name, n in zero.items()]
+        p.t(W.S["log_loss_zero"].format(counts=", ".join(counts)))
+    p.t(". ")
 
 
 def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[ChanceRow]) -> None:
@@ -313,7 +365,8 @@ def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[Cha
     row = next((r for r in chance if r.metric == primary.id), None)
     if row is None or row.uniform is None or row.majority is None:
         return
-    p.t(W.S["chance"].format(uniform=f"{row.uniform:.2f}", majority=f"{row.majority:.2f}",
+    same = f"{row.uniform:.2f}" == f"{row.majority:.2f}"
+    p.t(W.S["chance_same" if same else "chance"].format(uniform=f"{row.uniform:.2f}", majority=f"{row.majority:.2f}",
                              name=_lower_name(primary.name)) + " ")
 
 

@@ -14,7 +14,7 @@ from ..questionnaire._words import ADDS, AVOID, LEAD_COSTS, LEAD_ITEMS, PROPERTY
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
-    "per_class_large_k": "the minimum, maximum and standard deviation of per-class recall",
+    "per_class_large_k": "the range and standard deviation of per-class recall",
     "per_class_small_k": "the recall of every class",
     "target_prevalence_projection": "each metric projected to the shares met in use",
     "error_costs_beta": "the expected cost per item",
@@ -31,7 +31,7 @@ VARIANT: dict[str, str] = {
 S: dict[str, str] = {
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
     "task_binary_plain": "We evaluate the agreement of two binary labelings",
-    "task_multi": "We evaluate a classifier of {k} classes",
+    "task_multi": "We evaluate a {k}-class classifier",
     "task_multi_plain": "We evaluate a multi-class classifier",
     "task_agree": "We evaluate the agreement of two labelings with {k} classes",
     "task_data": " on {n} test items",
@@ -48,7 +48,9 @@ S: dict[str, str] = {
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
                         "true class $i$ and predicted class $j$, $n$ and $k$ count items and classes"),
-    "notation_probs": "$p_{tj}$ is the probability given to class $j$ for item $t$ of true class $y_t$",
+    "notation_matrix_a": ("$C$ is the confusion matrix with true classes as rows, $a_i$ the size of true class $i$, "
+                          "and $n$ and $k$ count items and classes"),
+    "notation_probs": "for item $t$ of true class $y_t$, $p_{tj}$ is its probability for class $j$",
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count the true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
     "undefined_zero": "A zero denominator, as in the precision of a never-predicted class, gives 0",
@@ -56,14 +58,19 @@ S: dict[str, str] = {
                            "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "
                            "takes 1, maximal agreement"),
     "undefined_omit": "A per-class score with a zero denominator is left out of the average",
-    "undefined_count": " {count} value{s} {were} undefined on this test set.",
-    "undefined_none": " No value was undefined on this test set.",
-    "chance": ("A classifier that guesses uniformly at random scores {uniform} {name} on this test set, "
-               "and one that always predicts the largest class {majority}."),
-    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the items",
+    "undefined_count": "; {count} value{s} {were} undefined here",
+    "undefined_none": "; none occurred",
+    "undefined_zero_none": "A zero denominator would give 0",
+    "chance": "Guessing uniformly at random scores {uniform} {name} here, always predicting the largest class {majority}.",
+    "chance_same": "Guessing uniformly at random or always predicting the largest class scores {uniform} {name} here.",
+    "log_loss_clip": ("Log loss clips each probability to $[\\varepsilon, 1 - \\varepsilon]$, "
+                      "$\\varepsilon = {mant} \\times 10^{{{exp}}}$"),
+    "log_loss_zero": "; items whose true class got probability 0: {counts}",
+    "log_loss_count": "{system} {count}",
+    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples",
     "seed": ", seed {seed}",
     "no_seed": ", drawn without a fixed seed",
     "same_seed": ", the same for every system",
-    "winners": "; a system is among the winners when the interval of its difference to the best contains 0",
+    "winners": "; the winners are those whose difference to the best has an interval containing 0",
     "duties": "We also give ",
 }

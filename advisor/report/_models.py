@@ -127,6 +127,8 @@ class SystemReport(_M):
                                          description="counts, rows = true class (empty above 15 classes)")
     top_confusions: list[ConfusionCell] = Field(default_factory=list, description="most frequent errors first")
     undefined: list[UndefinedEntry] = Field(default_factory=list)
+    log_loss_zero: int | None = Field(None, description="items whose true class got probability 0 (below the "
+                                                        "clipping ε of log loss); None: not recorded")
 
 
 class ChanceRow(_M):
