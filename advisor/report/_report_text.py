@@ -74,7 +74,7 @@ T: dict[str, str] = {
     "c_count": "Count",
     "c_share": "Share",
     "c_uniform": "Uniform random",
-    "c_prevalence": "Prevalence-matched random",
+    "c_prevalence": "Prevalence-matched",
     "c_majority": "Majority class",
     "c_system": "System",
     "c_quantity": "Quantity",
