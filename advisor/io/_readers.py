@@ -31,6 +31,7 @@ from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._joint import JointCounts
 from ._duck import Source, connect, file_source
 from ._matrices import PathLike, read_counts, read_matrix
+from ._lines import scan_lines
 from ._scan import Scan, Side, matrix_from_cells, scan
 
 __all__ = ["LoadedInputs", "PredictionSet", "load_inputs", "read_predictions"]
@@ -199,7 +200,7 @@ def read_predictions(
     con = connect()
     try:
         sides = [_side(file_source(con, p), true_col, pred_col, proba_cols) for p in path_list]
-        counted = scan(con, sides, labels=labels, id_col=id_col)
+        counted = scan_lines(con, sides, labels) or scan(con, sides, labels=labels, id_col=id_col)
     finally:
         con.close()
     return prediction_set(counted, names, [str(p) for p in path_list], files=dict(zip(names, path_list)))
