@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -154,7 +154,8 @@ def register(app: typer.Typer) -> None:
     @app.command("compare")
     @handle_errors
     def compare(
-        files: list[Path] = typer.Argument(..., help="Prediction files (one system per file, or several columns)."),
+        files: Optional[list[Path]] = typer.Argument(None, help="Prediction files (one system per file, or several columns)."),
+        sql: Optional[str] = typer.Option(None, "--sql", help="A DuckDB query returning y_true and y_pred (or one column per system; optional id and p_<label> columns), instead of files."),
         true_col: str | None = typer.Option(None, "--true-col", help="Column of true labels (default y_true)."),
         pred_col: str | None = typer.Option(None, "--pred-col", help="Column of predicted labels (default y_pred)."),
         metrics: str | None = typer.Option(None, "--metrics", help="Comma-separated metric ids (default: all)."),
@@ -173,11 +174,13 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-        from ..io._readers import read_predictions
+        from ..io._readers import load_inputs
         from ..stats._compare import compare_joint
 
-        columns = {"true_col": true_col, "pred_col": pred_col}
-        predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
+        if not files and not sql:
+            raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
+        predictions = load_inputs(files or [], true_col=true_col, pred_col=pred_col, sql=sql).predictions
+        assert predictions is not None  # prediction files only: always paired
         joint = predictions.joint
         if len(joint.systems) < 2:
             raise fail(f"compare needs at least two systems (prediction files) on the same items; got "

@@ -81,7 +81,7 @@ def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
     """One sentence from a DuckDB error: ``could not read X as FMT: <first line>.``"""
     text = str(exc).strip()
     first = next((line.strip() for line in text.splitlines() if line.strip()), type(exc).__name__)
-    first = re.sub(r"^[A-Za-z ]*Error: ", "", first).split(". ")[0].rstrip(".")
+    first = re.sub(r"^[A-Za-z ]*Error: ", "", first).split(". ")[0].rstrip(".!")
     if len(first) > 200:
         first = first[:200] + "…"
     if "unicode" in first.lower() or "utf-8" in first.lower() or "utf8" in first.lower():

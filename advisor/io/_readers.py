@@ -308,6 +308,7 @@ def load_inputs(
     true_col: str | None = None,
     pred_col: str | None = None,
     count_col: str = "count",
+    sql: str | None = None,
 ) -> LoadedInputs:
     """Read the prediction files, confusion matrices and count tables of a command into one set of systems.
 
@@ -320,6 +321,9 @@ def load_inputs(
         for count tables.
     count_col : str
         Count column of the count tables.
+    sql : str, optional
+        A DuckDB query returning ``y_true`` and ``y_pred`` (or one column per system, optional ``id``
+        and ``p_<label>`` columns); see :func:`advisor.io._frames.read_sql`. It replaces the files.
 
     Every system is named by one rule, :func:`read_predictions`' own, over all the files together:
     the file stem; the extension too where a file beside it shares the stem (``m.csv``,
@@ -338,6 +342,13 @@ def load_inputs(
     preds = [Path(p) for p in prediction_files]
     mats = [Path(p) for p in matrix_files]
     tables = [Path(p) for p in count_files]
+    if sql is not None:
+        if preds or mats or tables:
+            raise InputError("--sql replaces the input files; give either files or --sql, not both.")
+        from ._frames import read_sql
+
+        ps = read_sql(sql, y_true=true_col or "y_true", systems=[pred_col] if pred_col and pred_col != "y_pred" else None)
+        return LoadedInputs(dict(ps.systems), ps, dict(ps.probabilities), list(ps.notes))
     if not (preds or mats or tables):
         raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
     names = _system_names([*preds, *mats, *tables])

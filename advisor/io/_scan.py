@@ -112,9 +112,12 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
          id_col: str | None = "id") -> Scan:
     """Count the joint table of ``sides`` (all on the same items) in one DuckDB pass, with every check."""
     m = len(sides)
-    use_id = bool(id_col) and m > 1 and all(id_col in s.source.columns for s in sides)
+    shared = m > 1 and all(s.source is sides[0].source for s in sides)  # several columns of one table
+    use_id = bool(id_col) and m > 1 and not shared and all(id_col in s.source.columns for s in sides)
     subs = [f"s{i} AS ({_side_sql(i, s, id_col if use_id else None)})" for i, s in enumerate(sides)]
-    if use_id:
+    if shared:
+        subs, join = [f"s0 AS ({_shared_sql(sides)})"], "s0"
+    elif use_id:
         for s in sides:
             _check_unique_ids(con, s, id_col)  # type: ignore[arg-type]
         join = "s0" + "".join(
@@ -144,6 +147,15 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
                 raise _bad_label(con, s.source, col)
     _check_alignment(con, sides, res, n, present, use_id)
     return _build(con, sides, res, n, labels)
+
+
+def _shared_sql(sides: Sequence[Side]) -> str:
+    """One table, one true-label column and several prediction columns (no probabilities)."""
+    src = sides[0].source
+    inner = [f"{src.label_sql(sides[0].true_col)} AS t0"] + [f"{src.label_sql(s.pred_col)} AS p{i}"
+                                                               for i, s in enumerate(sides)]
+    outer = ["t0"] + [f"t0 AS t{i}" for i in range(1, len(sides))] + [f"p{i}, 1 AS h{i}" for i in range(len(sides))]
+    return f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {src.relation})"
 
 
 def _isnull(a: Any) -> np.ndarray:
