@@ -29,7 +29,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._joint import JointCounts
-from ._duck import Source, connect, file_source
+from ._duck import COMPRESSIONS, Source, connect, file_source
 from ._matrices import PathLike, read_counts, read_matrix
 from ._lines import scan_lines
 from ._scan import Scan, Side, matrix_from_cells, scan
@@ -85,8 +85,11 @@ def _system_names(paths: Sequence[Path]) -> list[str]:
     """
     resolved = [p.resolve() for p in paths]
 
+    def stem(p: Path) -> str:  # m.csv.gz → m
+        return Path(p.stem).stem if p.suffix.lower() in COMPRESSIONS else p.stem
+
     def leaf(p: Path) -> str:  # the extension only where a sibling shares the stem (a.csv, a.parquet)
-        return p.name if any(q.parent == p.parent and q.stem == p.stem and q != p for q in resolved) else p.stem
+        return p.name if any(q.parent == p.parent and stem(q) == stem(p) and q != p for q in resolved) else stem(p)
 
     def name(p: Path, depth: int) -> str:
         return "/".join([*p.parent.parts[len(p.parent.parts) - depth + 1:], leaf(p)]) if depth > 1 else leaf(p)
