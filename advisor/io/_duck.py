@@ -80,6 +80,9 @@ def connect() -> Any:
 def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
     """One sentence from a DuckDB error: ``could not read X as FMT: <first line>.``"""
     text = str(exc).strip()
+    line = re.search(r"CSV Error on Line: (\d+)", text)
+    if line:
+        return InputError(f"{what} row {max(int(line.group(1)) - 1, 1)}: {_csv_reason(text)}.")
     first = next((line.strip() for line in text.splitlines() if line.strip()), type(exc).__name__)
     first = re.sub(r"^[A-Za-z ]*Error: ", "", first).split(". ")[0].rstrip(".!")
     if len(first) > 200:
@@ -87,6 +90,20 @@ def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
     if "unicode" in first.lower() or "utf-8" in first.lower() or "utf8" in first.lower():
         return InputError(f"{what} is not UTF-8 text: convert it with iconv (e.g. iconv -f LATIN1 -t UTF-8).")
     return InputError(f"could not read {what} as {fmt}: {first}.")
+
+
+def _csv_reason(text: str) -> str:
+    cols = re.search(r"Expected Number of Columns: (\d+) Found: (\d+)", text)
+    if cols:
+        return f"the row has {cols.group(2)} cells but the header names {cols.group(1)} columns"
+    low = text.lower()
+    if "unterminated quote" in low:
+        return "a quoted cell is never closed (a \" without its partner)"
+    if "maximum line size" in low or "line size" in low:
+        return "the line is longer than 16 MB, far more than a label needs"
+    if "unicode" in low:
+        return "the text is not UTF-8: convert it with iconv (e.g. iconv -f LATIN1 -t UTF-8)"
+    return "it is not valid CSV here"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -99,9 +99,12 @@ def _csv_parser(side: Side) -> Any:
     ti, pi = names.index(side.true_col), names.index(side.pred_col)
 
     def parse(line: str | None) -> tuple[str, str] | None:
-        if line is None or '"' in line or "\r" in line.rstrip("\r"):
+        if line is None or '"' in line or "\r" in line.rstrip("\r") or len(line) > 4 * MAX_LABEL_CHARS:
             return None
-        cells = next(csv.reader([line.rstrip("\r")], delimiter=delim), [])
+        try:
+            cells = next(csv.reader([line.rstrip("\r")], delimiter=delim), [])
+        except csv.Error:
+            return None
         if len(cells) != len(names):
             return None
         t, p = cells[ti].strip(), cells[pi].strip()

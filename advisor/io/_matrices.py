@@ -13,7 +13,7 @@ import numpy as np
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label
 from ._duck import check_file, connect, file_source, json_relation, table_format
-from ._scan import matrix_from_cells, scan_counts, type_labels
+from ._scan import count_range_problem, matrix_from_cells, scan_counts, type_labels
 
 __all__ = ["read_counts", "read_matrix"]
 
@@ -57,6 +57,9 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
         raise InputError(msg if msg.startswith(str(p)) else f"{p}: {msg}") from None
     except UnicodeDecodeError:  # the first 8 KiB were sniffed; a bad byte can come later
         raise InputError(f"{p} is not valid UTF-8 text; save it as UTF-8.") from None
+    problem = count_range_problem(cm.counts)
+    if problem:
+        raise InputError(f"{p}: {problem}.")
     if cm.n <= 0:
         raise InputError(f"{p}: the confusion matrix is all zeros; there is nothing to evaluate.")
     return cm
@@ -163,6 +166,9 @@ def read_counts(
         labels, ti, pi, w = scan_counts(con, src, true_col, pred_col, count_col)
     finally:
         con.close()
+    problem = count_range_problem(w)
+    if problem:
+        raise InputError(f"{p}: {problem}.")
     if w.sum() <= 0:
         raise InputError(f"{p}: every count is zero; there is nothing to evaluate.")
     if len(labels) < 2:

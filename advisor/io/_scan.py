@@ -44,6 +44,25 @@ def type_labels(texts: Sequence[str]) -> list[Label]:
     return sorted(typed, key=lambda x: (isinstance(x, str), x))
 
 
+#: Smallest positive count accepted: below it float arithmetic on the counts loses its precision.
+MIN_COUNT = 1e-9
+#: Largest total accepted: above 2**53 float64 no longer counts exactly.
+MAX_TOTAL = 2.0 ** 53
+
+
+def count_range_problem(counts: np.ndarray) -> str | None:
+    """Why ``counts`` (finite, ≥ 0) cannot be used, or None."""
+    w = np.asarray(counts, dtype=np.float64)
+    tiny = w[(w > 0) & (w < MIN_COUNT)]
+    if tiny.size:
+        return f"a count is {float(tiny[0]):g}; a positive count must be at least {MIN_COUNT:g} (rescale the weights)"
+    total = float(w.sum())
+    if total > MAX_TOTAL:
+        return (f"the counts sum to {total:.4g}, above 2**53 ≈ 9.0e15, where floating-point counting stops being exact; "
+                "rescale them")
+    return None
+
+
 def matrix_from_cells(true_idx: np.ndarray, pred_idx: np.ndarray, counts: np.ndarray,
                       labels: Sequence[Label], what: str) -> ConfusionMatrix:
     """A confusion matrix from nonzero cells — the one place to switch to the sparse engine."""
