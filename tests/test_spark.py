@@ -17,7 +17,7 @@ import advisor.spark
 
 _MISSING = None
 try:
-    import pyspark  # noqa: F401
+    import pyspark  # noqa: F401  (only whether it is there)
 except ImportError:  # pragma: no cover - depends on the machine
     _MISSING = "pyspark is not installed (pip install 'advisor[spark]')"
 if _MISSING is None and shutil.which("java") is None and not os.environ.get("JAVA_HOME"):

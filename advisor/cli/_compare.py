@@ -174,12 +174,19 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-        from ..io._readers import load_inputs
         from ..stats._compare import compare_joint
 
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
-        predictions = load_inputs(files or [], true_col=true_col, pred_col=pred_col, sql=sql).predictions
+        columns = {"true_col": true_col, "pred_col": pred_col}
+        if sql is not None:
+            from ..io._readers import load_inputs
+
+            predictions = load_inputs(files or [], sql=sql, **columns).predictions
+        else:
+            from ..io._readers import read_predictions
+
+            predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
         assert predictions is not None  # prediction files only: always paired
         joint = predictions.joint
         if len(joint.systems) < 2:

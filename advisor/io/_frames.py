@@ -18,7 +18,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine._confusion import Label
 from ._duck import Source, connect, duck_error
-from ._readers import PredictionSet, _probability_columns, prediction_set
+from ._predset import PredictionSet, _probability_columns, prediction_set
 from ._scan import Side, scan
 
 __all__ = ["evaluate", "read_frame", "read_sql"]

@@ -20,7 +20,7 @@ import numpy as np
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._probabilities import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE, ProbabilityAccumulator
-from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error, quote
+from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error
 
 __all__ = ["CANONICAL_TEST", "Scan", "Side", "matrix_from_cells", "rows_text", "scan", "type_labels"]
 
@@ -141,7 +141,7 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
             _check_unique_ids(con, s, id_col)  # type: ignore[arg-type]
         join = "s0" + "".join(
             f" FULL OUTER JOIN s{i} ON coalesce({', '.join(f's{j}.id{j}' for j in range(i))}) = s{i}.id{i}"
-            if i > 1 else f" FULL OUTER JOIN s1 ON s0.id0 = s1.id1" for i in range(1, m))
+            if i > 1 else " FULL OUTER JOIN s1 ON s0.id0 = s1.id1" for i in range(1, m))
     else:
         join = " POSITIONAL JOIN ".join(f"s{i}" for i in range(m))
     keys = [f"{c}{i}" for i in range(m) for c in ("t", "p", "h")]
