@@ -57,6 +57,15 @@ def _sides(src: Source, y_true: str, systems: Sequence[str] | str | None, proba_
     return [Side(src, y_true, s, proba, auto) for s in systems]
 
 
+def _count(con: Any, src: Source, y_true: str, systems: Sequence[str] | str | None,
+           labels: Sequence[Label] | None, proba_cols: Any) -> PredictionSet:
+    """One table, a true-label column and one column per system → the PredictionSet."""
+    sides = _sides(src, y_true, systems, proba_cols)
+    counted = scan(con, sides, labels=labels, id_col=None)
+    names = [s.pred_col for s in sides]
+    return prediction_set(counted, names, [src.what] * len(names))
+
+
 def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
                labels: Sequence[Label] | None = None, proba_cols: Any = None) -> PredictionSet:
     """Count a DataFrame (pandas, polars), a pyarrow Table or a RecordBatchReader in place with DuckDB.
@@ -91,12 +100,9 @@ def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str 
             raise InputError(f"cannot read a {type(frame).__name__} as a table ({str(exc).splitlines()[0][:150]}); "
                              "pass a pandas or polars DataFrame or a pyarrow Table.") from None
         src = _describe(con, "advisor_frame", "the DataFrame", "table")
-        sides = _sides(src, y_true, systems, proba_cols)
-        counted = scan(con, sides, labels=labels, id_col=None)
+        return _count(con, src, y_true, systems, labels, proba_cols)
     finally:
         con.close()
-    names = [s.pred_col for s in sides]
-    return prediction_set(counted, names, [src.what] * len(names))
 
 
 def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str | None = None,
@@ -118,12 +124,9 @@ def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str
     con = connect()
     try:
         src = _describe(con, f"({query.strip().rstrip(';')})", "the --sql query", "sql")
-        sides = _sides(src, y_true, systems, proba_cols)
-        counted = scan(con, sides, labels=labels, id_col=None)
+        return _count(con, src, y_true, systems, labels, proba_cols)
     finally:
         con.close()
-    names = [s.pred_col for s in sides]
-    return prediction_set(counted, names, [src.what] * len(names))
 
 
 def _is_frame(x: Any) -> bool:
