@@ -83,6 +83,9 @@ def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
     line = re.search(r"CSV Error on Line: (\d+)", text)
     if line:
         return InputError(f"{what} row {max(int(line.group(1)) - 1, 1)}: {_csv_reason(text)}.")
+    if "maximum_object_size" in text or "maximum recursion depth" in text:
+        return InputError(f"{what} has a JSON record larger than 16 MB or nested deeper than 128 levels; a record "
+                          f"holds a few labels, and a label may have at most {MAX_LABEL_CHARS:,} characters.")
     first = next((line.strip() for line in text.splitlines() if line.strip()), type(exc).__name__)
     first = re.sub(r"^[A-Za-z ]*Error: ", "", first).split(". ")[0].rstrip(".!")
     if len(first) > 200:
