@@ -27,6 +27,7 @@ from .._exceptions import InputError
 
 __all__ = [
     "MAX_LABEL_CHARS",
+    "Connection",
     "TABLE_FORMATS",
     "Source",
     "check_file",
@@ -67,14 +68,42 @@ def _literal(text: str) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
 
-def connect() -> Any:
-    """A fresh in-memory DuckDB connection (progress bar off, insertion order kept)."""
-    import duckdb
+#: DuckDB's memory budget. Counting needs little (the hash table of distinct cells); without a budget
+#: DuckDB keeps file buffers it has read cached, so the process grows with the file. Beyond the
+#: budget it spills to a private temporary folder, never to the user's working directory.
+DUCKDB_MEMORY = "64MB"
 
-    con = duckdb.connect(":memory:")
-    con.execute("SET enable_progress_bar = false")
-    con.execute("SET preserve_insertion_order = true")
-    return con
+
+class Connection:
+    """An in-memory DuckDB connection whose ``close`` also removes its private spill folder."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        import duckdb
+
+        self._tmp = tempfile.mkdtemp(prefix="advisor-duckdb-")
+        self._con = duckdb.connect(":memory:")
+        for setting in ("enable_progress_bar = false", "preserve_insertion_order = true",
+                        f"memory_limit = '{DUCKDB_MEMORY}'", f"temp_directory = {_literal(self._tmp)}"):
+            self._con.execute(f"SET {setting}")
+
+    def execute(self, sql: str) -> Any:
+        return self._con.execute(sql)
+
+    def register(self, name: str, obj: Any) -> None:
+        self._con.register(name, obj)
+
+    def close(self) -> None:
+        import shutil
+
+        self._con.close()
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+def connect() -> Connection:
+    """A fresh in-memory DuckDB connection (progress bar off, insertion order kept, memory bounded)."""
+    return Connection()
 
 
 def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
@@ -103,7 +132,7 @@ def _csv_reason(text: str) -> str:
     if "unterminated quote" in low:
         return "a quoted cell is never closed (a \" without its partner)"
     if "maximum line size" in low or "line size" in low:
-        return "the line is longer than 16 MB, far more than a label needs"
+        return "the line is longer than 2 MB, far more than a few labels need"
     if "unicode" in low:
         return "the text is not UTF-8: convert it with iconv (e.g. iconv -f LATIN1 -t UTF-8)"
     return "it is not valid CSV here"
@@ -312,7 +341,7 @@ def _csv_source(con: Any, path: Path, fmt: str) -> Source:
     physical = {n: f"c{i}" for i, n in reversed(list(enumerate(names)))}  # the first of repeated names
     cols = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names)))
     relation = (f"read_csv({_literal(str(path))}, columns={{{cols}}}, header=false, skip=1, delim={_literal(delim)}, "
-                "quote='\"', escape='\"', auto_detect=false, null_padding=false, max_line_size=16777216, "
+                "quote='\"', escape='\"', auto_detect=false, null_padding=false, "
                 "compression='auto', parallel=true)")
     return Source(str(path), fmt, relation, names, {n: "VARCHAR" for n in names}, physical)
 

@@ -44,7 +44,7 @@ def _lines_relation(side: Side) -> str:
     path = _literal(src.what)
     skip = 1 if src.fmt in ("csv", "tsv") else 0
     return (f"read_csv({path}, columns={{'l': 'VARCHAR'}}, header=false, skip={skip}, delim='\x01', quote='', "
-            "escape='', auto_detect=false, null_padding=false, compression='auto', max_line_size=16777216)")
+            "escape='', auto_detect=false, null_padding=false, compression='auto')")
 
 
 def scan_lines(con: Any, sides: Sequence[Side], labels: Sequence[Label] | None) -> Scan | None:
