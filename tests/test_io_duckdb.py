@@ -245,3 +245,11 @@ def test_many_labels_in_a_count_table_is_a_clear_refusal_or_works(tmp_path: Path
         assert "20,000 classes" in str(exc) and "limited" in str(exc)
     else:
         assert cm.k == k
+
+
+@pytest.mark.parametrize("name", ["{{7*7}}", "\\input{y}", "x[1]", "a?b", "it's"])
+def test_file_names_with_glob_characters_are_read_as_files(tmp_path: Path, name: str) -> None:
+    for fmt in ("csv", "jsonl", "parquet"):
+        f = write_table(tmp_path / f"{name}.{fmt}", {"y_true": [0, 1, 1], "y_pred": [0, 1, 0]})
+        write_table(tmp_path / f"other.{fmt}", {"y_true": [5], "y_pred": [5]})  # a glob must not pick this up
+        assert read_predictions(f).systems[name].counts.tolist() == [[1, 0], [1, 1]]

@@ -91,6 +91,18 @@ class Connection:
     def execute(self, sql: str) -> Any:
         return self._con.execute(sql)
 
+    def path_for(self, path: Path) -> str:
+        """The path to give DuckDB: a link with a plain name where ``path`` has glob characters
+        (DuckDB would read ``{a,b}.csv`` or ``x[1].csv`` as a pattern, not as the file)."""
+        text = str(path)
+        if not re.search(r"[*?\[\]{}\\]", text):
+            return text
+        import os
+
+        link = Path(self._tmp) / f"input{len(os.listdir(self._tmp))}{''.join(path.suffixes[-2:])}"
+        link.symlink_to(path.resolve())
+        return str(link)
+
     def register(self, name: str, obj: Any) -> None:
         self._con.register(name, obj)
 
@@ -231,6 +243,8 @@ class Source:
         Column names as the user wrote them.
     types : dict column → DuckDB type name (``JSON`` for JSON Lines values; ``VARCHAR`` for CSV cells)
     physical : dict column → column name in ``relation``
+    location : str
+        The path DuckDB reads, for a file (see :meth:`Connection.path_for`).
     """
 
     what: str
@@ -239,6 +253,7 @@ class Source:
     columns: list[str]
     types: dict[str, str] = field(default_factory=dict)
     physical: dict[str, str] = field(default_factory=dict)
+    location: str = ""  # the path DuckDB reads (a file source)
 
     def require(self, wanted: Sequence[str], what: str = "column") -> None:
         missing = [c for c in wanted if c not in self.columns]
@@ -297,9 +312,10 @@ def file_source(con: Any, path: Path, fmt: str | None = None) -> Source:
     """The :class:`Source` of a prediction or count file (checked first: see :func:`check_file`)."""
     fmt = fmt or table_format(path)
     check_file(path, fmt)
-    p = _literal(str(path))
+    location = con.path_for(path)
+    p = _literal(location)
     if fmt in ("csv", "tsv"):
-        return _csv_source(con, path, fmt)
+        return _csv_source(con, path, fmt, location)
     if fmt == "parquet":
         relation = f"read_parquet({p})"
     else:
@@ -310,10 +326,10 @@ def file_source(con: Any, path: Path, fmt: str | None = None) -> Source:
         raise duck_error(str(path), "Parquet" if fmt == "parquet" else "JSON Lines", exc) from None
     names = [row[0] for row in desc]
     if fmt == "parquet":
-        return Source(str(path), fmt, relation, names, {row[0]: str(row[1]) for row in desc})
+        return Source(str(path), fmt, relation, names, {row[0]: str(row[1]) for row in desc}, location=location)
     if not names or names == ["json"]:
         raise InputError(f"{path} has no JSON records; each line must be one JSON object.")
-    return Source(str(path), fmt, relation, names, {n: "JSON" for n in names})
+    return Source(str(path), fmt, relation, names, {n: "JSON" for n in names}, location=location)
 
 
 def json_relation(source: Source, wanted: Sequence[str]) -> None:
@@ -324,13 +340,13 @@ def json_relation(source: Source, wanted: Sequence[str]) -> None:
                        "maximum_object_size=16777216)")
 
 
-def _csv_source(con: Any, path: Path, fmt: str) -> Source:
+def _csv_source(con: Any, path: Path, fmt: str, location: str) -> Source:
     delim = "," if fmt == "csv" else "\t"
     try:
         with _open_text(path) as fh:
             header = next(csv.reader(fh, delimiter=delim), None)
     except _NoPythonReader:
-        header = _duck_header(con, path, delim)
+        header = _duck_header(con, path, location, delim)
     except UnicodeDecodeError:
         raise InputError(f"{path} is not UTF-8 text: convert it with iconv (e.g. iconv -f LATIN1 -t UTF-8).") from None
     except (OSError, EOFError, csv.Error) as exc:
@@ -340,15 +356,15 @@ def _csv_source(con: Any, path: Path, fmt: str) -> Source:
     names = [c.strip() for c in header]
     physical = {n: f"c{i}" for i, n in reversed(list(enumerate(names)))}  # the first of repeated names
     cols = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names)))
-    relation = (f"read_csv({_literal(str(path))}, columns={{{cols}}}, header=false, skip=1, delim={_literal(delim)}, "
+    relation = (f"read_csv({_literal(location)}, columns={{{cols}}}, header=false, skip=1, delim={_literal(delim)}, "
                 "quote='\"', escape='\"', auto_detect=false, null_padding=false, "
                 "compression='auto', parallel=true)")
-    return Source(str(path), fmt, relation, names, {n: "VARCHAR" for n in names}, physical)
+    return Source(str(path), fmt, relation, names, {n: "VARCHAR" for n in names}, physical, location)
 
 
-def _duck_header(con: Any, path: Path, delim: str) -> list[str]:
+def _duck_header(con: Any, path: Path, location: str, delim: str) -> list[str]:
     try:
-        row = con.execute(f"SELECT * FROM read_csv({_literal(str(path))}, header=false, all_varchar=true, "
+        row = con.execute(f"SELECT * FROM read_csv({_literal(location)}, header=false, all_varchar=true, "
                           f"delim={_literal(delim)}, quote='\"', escape='\"', null_padding=true) LIMIT 1").fetchone()
     except Exception as exc:  # noqa: BLE001
         raise duck_error(str(path), "CSV", exc) from None

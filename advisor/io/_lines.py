@@ -41,7 +41,7 @@ def _eligible(side: Side) -> bool:
 
 def _lines_relation(side: Side) -> str:
     src = side.source
-    path = _literal(src.what)
+    path = _literal(src.location or src.what)
     skip = 1 if src.fmt in ("csv", "tsv") else 0
     return (f"read_csv({path}, columns={{'l': 'VARCHAR'}}, header=false, skip={skip}, delim='\x01', quote='', "
             "escape='', auto_detect=false, null_padding=false, compression='auto')")
