@@ -1,8 +1,10 @@
 """advisor on Spark: count where the data is, evaluate at home (``pip install 'advisor[spark]'``).
 
->>> import advisor.spark                                                 # doctest: +SKIP
->>> ev = advisor.spark.evaluate(df, y_true="label", systems=["model_a", "model_b"])   # doctest: +SKIP
->>> cmp = advisor.spark.compare(df, y_true="label", systems=["model_a", "model_b"], seed=0)  # doctest: +SKIP
+::
+
+    import advisor.spark
+    ev = advisor.spark.evaluate(df, y_true="label", systems=["model_a", "model_b"])
+    cmp = advisor.spark.compare(df, y_true="label", systems=["model_a", "model_b"], seed=0)
 
 Spark's own ``groupBy`` counts the distinct (true, prediction, …) combinations on the cluster; only
 those aggregates (and, with probability columns, the log-loss and Brier sums) are collected. They are
