@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import TABLE_FORMATS, write_table
+from conftest import TABLE_FORMATS, label_data, write_table
 
 import advisor
 from advisor import InputError, confusion_matrix, read_counts, read_predictions
@@ -18,13 +18,7 @@ from advisor.engine._joint import JointCounts
 
 
 def _data(n: int = 300, k: int = 4, seed: int = 0) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, size=n)
-    y[:k] = np.arange(k)
-    a = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, size=n))
-    b = np.where(rng.random(n) < 0.5, y, rng.integers(0, k, size=n))
-    p = rng.dirichlet(np.ones(k), size=n)
-    return {"y": y, "a": a, "b": b, "p": p}
+    return label_data(n, k, seed)
 
 
 def _cells(joint: JointCounts) -> dict[tuple, float]:
