@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ._common import echo_json, fail, handle_errors, parse_id_list
+from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
@@ -44,7 +44,8 @@ def compute(
         None, "--sql", show_default=False, help="A DuckDB query returning y_true and y_pred (or one column per system; optional id and p_<label> columns), instead of files.",
     ),
     metrics: Optional[str] = typer.Option(
-        None, "--metrics", show_default=False, help="Comma-separated metric ids (default: all that apply).",
+        None, "--metrics", show_default=False,
+        help="Comma-separated metric ids, names or aliases (default: all that apply).",
     ),
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (enables precision, recall, F1, …).",
@@ -61,7 +62,9 @@ def compute(
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
 
-    ids = parse_id_list(metrics)
+    from ..catalogue._names import metric_ids_for
+
+    ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     check_metric_ids(ids)  # fail on a typo before reading large files
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
@@ -86,7 +89,7 @@ def compute(
         intervals = _intervals(systems, ev, n_boot, confidence, seed)
 
     for note in notes:
-        typer.echo(f"note: {note}", err=True)
+        echo(f"note: {note}", err=True)
     if as_json:
         data = ev.to_json_dict()
         if intervals is not None:
@@ -146,27 +149,26 @@ def _cell(value: Any, interval: dict[str, float] | None) -> str:
 
 def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     # piped output is not cut to 80 columns: the table keeps its natural width
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     k = len(ev.labels)
-    labels = escape(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
-    pos = f" · positive class {escape(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
+    labels = cell(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
+    pos = f" · positive class {cell(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
     items = "item" if ev.n == 1 else "items"
     from .._format import format_count
 
     table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
     table.add_column("metric", no_wrap=True)
     for name in ev.systems:
-        table.add_column(escape(name), justify="right", no_wrap=True)
+        table.add_column(cell(name), justify="right", no_wrap=True)
     table.add_column("majority", justify="right", style="dim", no_wrap=True)
     table.add_column("prevalence", justify="right", style="dim", no_wrap=True)
     ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
     for m in ids:
         chance = ev.chance.get(m, {})
-        table.add_row(m, *(escape(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
+        table.add_row(m, *(cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
                       _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
     if intervals:
@@ -182,7 +184,7 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         return
     console.print(f"Undefined values (convention: {ev.convention}):")
     for line in lines[:_MAX_UNDEFINED_LINES]:
-        console.print(f"  • {line}", markup=False)
+        console.print(f"  • {cell(line)}")
     if len(lines) > _MAX_UNDEFINED_LINES:
         console.print(f"  … and {len(lines) - _MAX_UNDEFINED_LINES} more (see --json).")
 
@@ -193,14 +195,13 @@ _MAX_PER_CLASS_ROWS = 30
 
 def _print_per_class(console: Any, ev: Evaluation) -> None:
     """One per-class table per system (all fields are in --json); long label sets are cut with a note."""
-    from rich.markup import escape
     from rich.table import Table
 
     from .._format import format_count
 
     for name in ev.systems:
         rows = list(ev.per_class[name].items())
-        table = Table(title=f"per class · {escape(name)}", title_justify="left")
+        table = Table(title=f"per class · {cell(name)}", title_justify="left")
         table.add_column("class", no_wrap=True)
         for col in _PER_CLASS_COLUMNS:
             table.add_column(col, justify="right", no_wrap=True)
@@ -208,7 +209,7 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
         for label, (_, row) in list(zip(ev.labels, rows))[:_MAX_PER_CLASS_ROWS]:
             marker = " (positive)" if ev.positive_label is not None and label == ev.positive_label else ""
             cells = [format_count(row[c]) if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
-            table.add_row(escape(str(label)) + marker, *cells)
+            table.add_row(cell(str(label)) + marker, *cells)
         console.print(table)
         if len(rows) > _MAX_PER_CLASS_ROWS:
             console.print(f"  … {len(rows) - _MAX_PER_CLASS_ROWS} more classes (see --json).", style="dim")
