@@ -247,3 +247,12 @@ def test_file_names_with_glob_characters_are_read_as_files(tmp_path: Path, name:
         f = write_table(tmp_path / f"{name}.{fmt}", {"y_true": [0, 1, 1], "y_pred": [0, 1, 0]})
         write_table(tmp_path / f"other.{fmt}", {"y_true": [5], "y_pred": [5]})  # a glob must not pick this up
         assert read_predictions(f).systems[name].counts.tolist() == [[1, 0], [1, 1]]
+
+
+def test_labels_ending_in_nul_stay_distinct(tmp_path: Path) -> None:
+    f = tmp_path / "z.jsonl"
+    f.write_text('{"y_true": "a\\u0000", "y_pred": "a"}\n{"y_true": "a", "y_pred": "a"}\n')
+    assert read_predictions(f).labels == ("a", "a\x00")
+    c = tmp_path / "c.jsonl"
+    c.write_text('{"true": "\\u0000", "pred": "b", "count": 2}\n{"true": "b", "pred": "b", "count": 1}\n')
+    assert read_counts(c).labels == ("\x00", "b")

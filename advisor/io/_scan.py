@@ -307,7 +307,8 @@ def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
     index = {str(lab): j for j, lab in enumerate(final)}
     codes = np.empty((len(n), 1 + m), dtype=np.int64)
     for j, c in enumerate(cols):
-        uniq, inv = np.unique(c.astype(str), return_inverse=True)
+        # object dtype: numpy's fixed-width str would drop trailing NUL characters of a label
+        uniq, inv = np.unique(np.array([str(x) for x in c], dtype=object), return_inverse=True)
         codes[:, j] = np.array([index[u] for u in uniq], dtype=np.int64)[inv.reshape(-1)]
     counts = n.astype(np.float64)
     probas: list[dict[str, float] | None] = []
@@ -403,7 +404,7 @@ def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: 
             raise InputError(f"{src.what} row {r}: {count_col} is {raw.strip()!r}, not a number.")
         what = "empty" if v is None else f"{v:g}"
         raise InputError(f"{src.what} row {r}: {count_col} is {what}; counts must be finite numbers ≥ 0.")
-    t, p = _col(res, "t").astype(str), _col(res, "p").astype(str)
+    t, p = [str(x) for x in _col(res, "t")], [str(x) for x in _col(res, "p")]
     labels = tuple(type_labels(sorted(set(t) | set(p))))
     index = {str(lab): j for j, lab in enumerate(labels)}
     ti = np.array([index[x] for x in t], dtype=np.int64)
