@@ -256,3 +256,14 @@ def test_labels_ending_in_nul_stay_distinct(tmp_path: Path) -> None:
     c = tmp_path / "c.jsonl"
     c.write_text('{"true": "\\u0000", "pred": "b", "count": 2}\n{"true": "b", "pred": "b", "count": 1}\n')
     assert read_counts(c).labels == ("\x00", "b")
+
+
+def test_report_takes_sql(tmp_path: Path, cli) -> None:
+    d = _data(n=120, k=3, seed=6)
+    f = write_table(tmp_path / "m.parquet", {"y_true": d["y"].tolist(), "a": d["a"].tolist(), "b": d["b"].tolist()})
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: multiclass\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    res = cli("report", "--answers", answers, "--sql", f"SELECT y_true, a, b FROM '{f}'", "--bootstrap", "0", "-o", out)
+    assert res.exit_code == 0, res.stderr
+    assert [s["name"] for s in json.loads(out.read_text(encoding="utf-8"))["systems"]] == ["a", "b"]
