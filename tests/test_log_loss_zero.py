@@ -48,3 +48,15 @@ def test_report_context_and_methods_carry_the_count(tmp_path):
 
     again = ReportContext.model_validate_json(ctx.model_dump_json())
     assert again.systems[1].log_loss_zero == ctx.systems[1].log_loss_zero
+
+
+def test_dataframe_path_counts_the_same_in_sql():
+    """The DuckDB scan of a DataFrame (SQL, not the accumulator) gives the same count."""
+    import pandas as pd
+
+    from advisor.io import read_frame
+
+    path = ROOT / "examples/digits/tree.csv"
+    df = pd.read_csv(path)
+    ps = read_frame(df, systems="y_pred", proba_cols="auto")
+    assert ps.log_loss_zero == {"y_pred": _zero_by_hand(path)}
