@@ -212,7 +212,9 @@ class Cells:
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.w.dtype.kind in "iu" and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
                 flat = self._flat()
-                table = _xlogx_table(int(flat.max()) if flat.size else 0)
+                # no cell exceeds its row's sum: the (smaller) row sums bound the table
+                top = float(self.a.max()) if flat.size else 0.0
+                table = _xlogx_table(int(top) if top <= _XLOGX_TABLE else int(flat.max()))
                 diag = table[tp.astype(np.intp)].sum(axis=-1)
                 wlogw = table[flat].sum(axis=-1).reshape(self.batch) - diag
             else:
