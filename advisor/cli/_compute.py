@@ -55,6 +55,15 @@ def compute(
     confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage (with --bootstrap)."),
     seed: Optional[int] = typer.Option(None, "--seed", show_default=False, help="Random seed (with --bootstrap)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    order: Optional[str] = typer.Option(
+        None, "--order", show_default=False, help="Ordered classes, lowest first (e.g. 1,2,3,4,5): ordinal metrics.",
+    ),
+    label_sep: Optional[str] = typer.Option(
+        None, "--label-sep", show_default=False, help="Separator of label sets in y_true/y_pred (e.g. '|'): multi-label.",
+    ),
+    top_k: Optional[int] = typer.Option(
+        None, "--top-k", show_default=False, help="Top-k accuracy from the p_<label> score columns.",
+    ),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
@@ -62,6 +71,12 @@ def compute(
     from ..catalogue._names import metric_ids_for
 
     ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
+    from ._structures import compute_structured  # ordered classes, label sets, top-k, annotators (issue 12)
+
+    if compute_structured(files or [], matrix or [], counts or [], order=order, label_sep=label_sep, top_k=top_k,
+                          true_col=true_col, pred_col=pred_col, count_col=count_col, metrics=ids,
+                          undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json):
+        return
     check_metric_ids(ids)  # fail on a typo before reading large files
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
