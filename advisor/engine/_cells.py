@@ -210,11 +210,13 @@ class Cells:
         """
         tp = self.tp
         with np.errstate(invalid="ignore", divide="ignore"):
-            if self.w.dtype.kind in "iu" and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
-                flat = self._flat()
-                # no cell exceeds its row's sum: the (smaller) row sums bound the table
-                top = float(self.a.max()) if flat.size else 0.0
-                table = _xlogx_table(int(top) if top <= _XLOGX_TABLE else int(flat.max()))
+            flat = self._flat() if self.w.dtype.kind in "iu" and self.exact else None
+            # no cell exceeds its row's sum: the (smaller) row sums bound the lookup table
+            top = (float(self.a.max()) if flat.size else 0.0) if flat is not None else 0.0
+            if flat is not None and top > _XLOGX_TABLE and flat.size:
+                top = float(flat.max())
+            if flat is not None and top <= _XLOGX_TABLE:  # whole numbers: Σ_all − Σ_diagonal, by lookup
+                table = _xlogx_table(int(top))
                 diag = table[tp.astype(np.intp)].sum(axis=-1)
                 wlogw = table[flat].sum(axis=-1).reshape(self.batch) - diag
             else:
