@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._joint import JointCounts
@@ -102,7 +104,10 @@ def prediction_set(counted: Scan, names: Sequence[str], whats: Sequence[str],
             f"only one class ({final_labels[0]!r}) occurs in {', '.join(whats)}; "
             "metrics need at least two (pass labels= to name the others)."
         )
-    codes, counts = counted.codes, counted.counts
+    # one canonical cell order (lexicographic in the codes, truth first), whatever order the reader
+    # grouped in: the bootstrap draws cells in this order, so intervals do not depend on the reader
+    order = np.lexsort(counted.codes.T[::-1])
+    codes, counts = counted.codes[order], counted.counts[order]
     joint = JointCounts(final_labels, tuple(names), codes, counts)
     systems = {name: matrix_from_cells(codes[:, 0], codes[:, 1 + s], counts, final_labels, whats[s])
                for s, name in enumerate(names)}
