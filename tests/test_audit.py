@@ -45,8 +45,9 @@ def test_audit_refutes_no_claim():
     report = audit(BUDGET, seed=1)
     elapsed = time.perf_counter() - t0
     assert report.refuted == 0, report.summary()
-    n_prob = sum(r.needs_probabilities for r in CAT.metrics.values()) * 14
-    assert report.unverified == n_prob  # only log loss and Brier are outside the checker's reach
+    # score and probability metrics are checked on their hard outputs: nothing is out of reach (issue 11)
+    n_prob = 0
+    assert report.unverified == n_prob
     assert report.checked == sum(len(r.properties) for r in CAT.metrics.values())
     assert report.confirmed == report.checked - n_prob
     assert report.counterexamples >= 200
@@ -208,7 +209,7 @@ def test_stored_counterexample_values_are_the_checkers():
     for rec, pid, stored, calibrated in _stored("matrices"):
         f = mf(rec.id, calibrated=calibrated)
         got = [float(f.values(np.asarray(m, float))) for m in stored.matrices]
-        assert got == pytest.approx(stored.values, rel=1e-9, abs=1e-9), (rec.id, pid)
+        assert got == pytest.approx(stored.values, rel=1e-9, abs=1e-9, nan_ok=True), (rec.id, pid)  # NaN: undefined
         n += 1
     assert n > 200
 
@@ -253,7 +254,7 @@ def test_every_stored_counterexample_reproduces_with_compute_metrics():
                 assert r is not None and np.array_equal(np.asarray(r, float), target), (rec.id, pid)
                 reduced += 1
             got = _engine(rec, target, ce.convention, calibrated)
-            assert got == pytest.approx(v, rel=1e-9, abs=1e-9), (rec.id, pid, m.tolist(), got, v)
+            assert got == pytest.approx(v, rel=1e-9, abs=1e-9, nan_ok=True), (rec.id, pid, m.tolist(), got, v)
             n += 1
         if ce.reduced is not None:
             assert "neither labeling" in ce.explanation and "reduced matrix" in ce.explanation, (rec.id, pid)

@@ -73,7 +73,10 @@ class MetricFunction:
     def __init__(self, metric_id: str, higher_is_better: bool, *, calibrated: bool = False,
                  convention: str = "baseline", restrict: str | None = None) -> None:
         spec = METRICS[metric_id]
-        if spec.needs_probabilities:
+        from ._check_scores import hard_evaluator  # score metrics: evaluated on hard outputs
+
+        self._hard = hard_evaluator(metric_id) if spec.needs_probabilities else None
+        if spec.needs_probabilities and self._hard is None:
             raise ValueError(f"{metric_id} is not a confusion-matrix metric")
         self.id = metric_id
         self.binary = spec.binary_only
@@ -123,6 +126,9 @@ class MetricFunction:
         return (2,) if self.binary else (2, 3, 4)
 
     def _eval(self, counts: np.ndarray) -> np.ndarray:
+        if self._hard is not None:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return self._hard(np.asarray(counts, dtype=float))
         pos = 1 if self.binary else None
         return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention)[self.id]
 

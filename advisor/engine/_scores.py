@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 #: Ids of the metrics computed from item-level scores or probabilities (not from a confusion matrix).
-SCORE_METRICS: tuple[str, ...] = ("roc_auc", "average_precision", "brier_binary", "ece", "calibration_loss")
+SCORE_METRICS: tuple[str, ...] = ("roc_auc", "average_precision", "brier_binary", "ece")
 ECE_BINS = 15
 CV_FOLDS = 5
 
@@ -71,6 +71,37 @@ class Ranking:
         new[1:] = ss[1:] != ss[:-1]
         self.starts = np.flatnonzero(new)
         self.tied = self.starts.shape[0] < ss.shape[0]
+
+    def binary(self, w: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(AUC, AP)`` under item weights ``w`` (original order) for the 0/1 mask ``positive``.
+
+        One gather of the weights into score order and two cumulative sums serve both; without tied
+        scores only the positive items' positions are visited after the sums.
+        """
+        if self.tied:
+            y = np.asarray(positive, dtype=np.float64)
+            return self.auc(w * y, w * (1 - y)), self.ap(w * y, w * (1 - y))
+        if getattr(self, "_pos_key", None) is not positive:
+            self._pos_key = positive
+            self._ys = np.asarray(positive, dtype=np.float64)[self.order]
+            self._at = np.flatnonzero(self._ys)
+        w = np.asarray(w)
+        # whole-number float32 weights (the bootstrap's counts) have exact float32 running sums below
+        # 2^24; everything after the sums is float64
+        exact32 = w.dtype == np.float32 and w.shape[-1] < 2**24
+        ws = w[..., self.order] if exact32 else np.asarray(w, dtype=np.float64)[..., self.order]
+        cumw = np.cumsum(ws, axis=-1)
+        g1 = ws[..., self._at].astype(np.float64)  # positives, in decreasing score order
+        cum1 = np.cumsum(g1, axis=-1)  # positive weight at or above each positive
+        cumw_at = cumw[..., self._at].astype(np.float64)
+        n1, n = cum1[..., -1] if self._at.size else np.zeros(ws.shape[:-1]), cumw[..., -1].astype(np.float64)
+        den = n1 * (n - n1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            above0 = ((g1 * (cumw_at - cum1)).sum(axis=-1))  # Σ w⁺ · negative weight scored above it
+            auc = np.where(den > 0, (den - above0) / np.where(den > 0, den, 1.0), np.nan)
+            prec = np.where(g1 > 0, cum1 / np.where(g1 > 0, cumw_at, 1.0), 0.0)
+            ap = np.where(n1 > 0, (g1 * prec).sum(axis=-1) / np.where(n1 > 0, n1, 1.0), np.nan)
+        return auc, ap
 
     def _groups(self, w: np.ndarray) -> np.ndarray:
         ws = np.asarray(w, dtype=np.float64)[..., self.order]
@@ -270,7 +301,10 @@ class Calibration:
             if self.binning == "equal_width":
                 pref = np.concatenate([[0.0], diff[r][self.width_cuts - 1] * (self.width_cuts > 0), [diff[r, -1]]])
             else:
-                pos = np.floor(np.arange(self.bins + 1) * total[r] / self.bins)
+                pos = np.arange(self.bins + 1) * total[r] / self.bins
+                if total[r] == np.round(total[r]):  # whole items: cut at ⌊b n / B⌋
+                    pos = np.floor(pos)
+                pos[-1] = total[r]
                 j = np.minimum(np.searchsorted(cw[r], pos, side="left"), cw.shape[1] - 1)
                 before_w = np.where(j > 0, cw[r][j - 1], 0.0)
                 before_d = np.where(j > 0, diff[r][j - 1], 0.0)
@@ -350,3 +384,38 @@ def calibration_loss(y_true: Any, proba: Any, labels: Sequence[Label] | None = N
     ll.update(idx, s)
     raw = ll.result()["log_loss"]
     return float((raw - lp.mean()) / raw) if raw > 0 else 0.0
+
+
+#: Ids of the cost metrics: confusion-matrix metrics that are computed only when asked for (or when
+#: costs are given), not by default; from a bare matrix they use 0/1 costs at the test priors.
+COST_METRICS: tuple[str, ...] = ("expected_cost", "normalized_expected_cost")
+
+
+def _expected_cost_default(s: Any) -> np.ndarray:
+    from ._costs import expected_cost_batch
+
+    return expected_cost_batch(s.C, 1.0 - np.eye(s.k), None)[0]
+
+
+def _nec_default(s: Any) -> np.ndarray:
+    from ._costs import expected_cost_batch
+
+    return expected_cost_batch(s.C, 1.0 - np.eye(s.k), None)[1]
+
+
+def _item_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded in _resolve_ids
+    raise InputError("this metric needs item-level scores or probabilities, not a confusion matrix.")
+
+
+def extra_specs(spec: Any) -> dict[str, Any]:
+    """The :class:`MetricSpec` records of the cost and score metrics (``spec`` is the class)."""
+    out = {
+        "expected_cost": spec("expected_cost", _expected_cost_default, higher_is_better=False),
+        "normalized_expected_cost": spec("normalized_expected_cost", _nec_default, higher_is_better=False),
+        "roc_auc": spec("roc_auc", _item_level, needs_probabilities=True),
+        "average_precision": spec("average_precision", _item_level, needs_probabilities=True),
+        "brier_binary": spec("brier_binary", _item_level, binary_only=True, needs_probabilities=True,
+                             higher_is_better=False),
+        "ece": spec("ece", _item_level, needs_probabilities=True, higher_is_better=False),
+    }
+    return out
