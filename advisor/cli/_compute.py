@@ -54,11 +54,23 @@ def compute(
     confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage (with --bootstrap)."),
     seed: Optional[int] = typer.Option(None, "--seed", show_default=False, help="Random seed (with --bootstrap)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    costs: Optional[str] = typer.Option(
+        None, "--costs", show_default=False,
+        help="Error costs: fn=10,fp=1 (binary, with --positive) or a cost-matrix CSV (rows true, columns decision).",
+    ),
+    priors: Optional[str] = typer.Option(
+        None, "--priors", show_default=False, help="Deployment class shares for the expected cost: LABEL=SHARE,…",
+    ),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
+    from ..engine._score_eval import COST_IDS, SCORE_IDS
+    from ._scores import parse_costs, parse_priors
 
     ids = parse_id_list(metrics)
+    new_ids = [m for m in ids or [] if m in SCORE_IDS + COST_IDS]  # item-level / cost metrics (issue 11)
+    ids = [m for m in ids if m not in new_ids] if ids is not None else None
+    cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
     check_metric_ids(ids)  # fail on a typo before reading large files
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
@@ -71,8 +83,14 @@ def compute(
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
                          count_col=count_col)
     systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
-    ev = evaluate(systems, metrics=ids, positive_label=positive, beta=beta, undefined=undefined,
-                  probabilities=probabilities)
+    ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
+                  beta=beta, undefined=undefined, probabilities=probabilities)
+    from ._scores import score_results
+
+    extra, details = score_results(list(files or []), list(systems)[:len(files or [])], systems, list(ev.labels),
+                                   positive, cost_spec, prior_spec, true_col, pred_col)
+    if new_ids:
+        extra = {s: {m: v for m, v in vals.items() if m in new_ids} for s, vals in extra.items()}
     if ev.positive_label is not None and len(ev.labels) != 2:
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
@@ -86,6 +104,10 @@ def compute(
         typer.echo(f"note: {note}", err=True)
     if as_json:
         data = ev.to_json_dict()
+        for name, vals in extra.items():
+            data["metrics"].setdefault(name, {}).update(vals)
+        if details:
+            data["score_details"] = details
         if intervals is not None:
             data["intervals"] = intervals
             data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile"}
@@ -94,6 +116,9 @@ def compute(
         echo_json(data)
     else:
         _print_table(ev, intervals, confidence)
+        for name, vals in extra.items():
+            shown = ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())
+            typer.echo(f"{name}: {shown}")
 
 
 def _intervals(
