@@ -73,7 +73,16 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(["__version__", *_LAZY])
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+_lazy_getattr, __dir__ = lazy_exports(__name__, _LAZY)
+
+
+def __getattr__(name: str) -> object:
+    # the catalogue registers its metric names and aliases with the engine on import, so every
+    # public function that takes metric ids takes names too (advisor/engine/_names.py)
+    import importlib
+
+    importlib.import_module(".catalogue", __name__)
+    return _lazy_getattr(name)
 
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -27,13 +27,18 @@ from typing import Any
 from markupsafe import escape as _html_escape
 
 __all__ = [
+    "LABEL_DISPLAY_LIMIT",
+    "display_label",
     "format_count",
     "format_number",
     "html_escape",
+    "html_table",
     "latex_escape",
     "markdown_code",
     "markdown_escape",
     "safe_filename",
+    "terminal_safe",
+    "visible_controls",
 ]
 
 
@@ -95,6 +100,8 @@ _LATEX_SPECIAL = {
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
     '"': r"{\ttfamily\char34}",
+    "[": "{[}",  # a '[' after a table row's \\ would be read as the row's optional skip: \\[UNK]
+    "]": "{]}",
     "\n": " ",
     "\r": " ",
     "\t": " ",
@@ -133,7 +140,7 @@ def latex_escape(text: object) -> str:
     by ``[U+XXXX]`` so compilation never fails on a label.
     """
     out: list[str] = []
-    for ch in str(text):
+    for ch in visible_controls(text):
         if ch in _LATEX_SPECIAL:
             out.append(_LATEX_SPECIAL[ch])
         elif ord(ch) < 0x80:
@@ -157,13 +164,17 @@ def markdown_escape(text: object) -> str:
     Punctuation that could open markup (emphasis, links, raw HTML, math, tables) is
     backslash-escaped; line breaks become spaces so a label cannot break a table row.
     """
-    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    s = re.sub(r"[\r\n\t]+", " ", visible_controls(text))
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
 
 
 def html_escape(text: object) -> str:
-    """Escape ``text`` for HTML element content and attribute values."""
-    return str(_html_escape(str(text)))
+    r"""Escape ``text`` for HTML element content and attribute values (control characters made visible).
+
+    >>> html_escape("a\x1b[2Jb")
+    'a\\x1b[2Jb'
+    """
+    return str(_html_escape(visible_controls(text)))
 
 
 def markdown_code(text: object) -> str:
@@ -188,3 +199,96 @@ def safe_filename(text: object, default: str = "item") -> str:
     s = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
     s = re.sub(r"[^A-Za-z0-9_-]+", "-", s).strip("-_")
     return s[:40] or default
+
+
+# Characters a terminal acts on instead of showing: C0 controls (ESC, BEL, backspace, carriage
+# return, …), DEL, C1 controls (U+0080–U+009F, e.g. the 8-bit CSI U+009B), and the bidirectional
+# overrides, embeddings, isolates and marks that reorder what is shown (U+202A–U+202E,
+# U+2066–U+2069, U+200E, U+200F, U+061C), plus the line and paragraph separators.
+_TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_TERMINAL_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _TERMINAL_NAMED:
+        return _TERMINAL_NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_safe(text: object, *, keep_newlines: bool = False) -> str:
+    r"""``text`` with every character a terminal would act on shown as a visible escape.
+
+    The one sanitiser for user data printed to a terminal (class labels, system and file names,
+    notes, queries) and for error messages: an escape sequence in a label cannot set the window
+    title, clear the screen, write the clipboard or forge a hyperlink, and a bidi override cannot
+    reorder what is shown. ``keep_newlines`` keeps line breaks (and tabs) of advisor's own
+    multi-line text.
+
+    >>> terminal_safe("\x1b]0;pwned\x07a"), terminal_safe("\x1b[2Jb"), terminal_safe("a\u202eb\x9bc")
+    ('\\x1b]0;pwned\\x07a', '\\x1b[2Jb', 'a\\u202eb\\x9bc')
+    >>> terminal_safe("two\nlines"), terminal_safe("two\nlines", keep_newlines=True)
+    ('two\\nlines', 'two\nlines')
+    """
+    s = str(text)
+    if keep_newlines:
+        return "\n".join("\t".join(_TERMINAL_UNSAFE.sub(_visible, part) for part in line.split("\t"))
+                         for line in s.split("\n"))
+    return _TERMINAL_UNSAFE.sub(_visible, s)
+
+
+def html_table(columns: list[str], rows: list[list[Any]], caption: str | None = None) -> str:
+    """A plain HTML table (what a notebook shows for ``_repr_html_``); every cell escaped, numbers
+    with four decimals.
+
+    >>> html_table(["class", "recall"], [["<b>", 0.5]], caption="per class")
+    '<table><caption>per class</caption><thead><tr><th>class</th><th>recall</th></tr></thead><tbody><tr><td>&lt;b&gt;</td><td style="text-align:right">0.5000</td></tr></tbody></table>'
+    """
+    def td(value: Any) -> str:
+        if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
+            return f'<td style="text-align:right">{html_escape(format_number(value))}</td>'
+        return f"<td>{html_escape('' if value is None else value)}</td>"
+
+    head = "".join(f"<th>{html_escape(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(td(v) for v in row) + "</tr>" for row in rows)
+    cap = f"<caption>{html_escape(caption)}</caption>" if caption else ""
+    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# ----------------------------------------------------------------------------------------------
+# User strings on display: control characters visible, long labels shortened
+# ----------------------------------------------------------------------------------------------
+#: Class labels and system names longer than this many characters are shortened in display
+#: (report tables, text and figures) with a trailing "…"; the JSON context keeps them whole.
+LABEL_DISPLAY_LIMIT = 60
+
+# In documents: what terminal_safe shows, except tab, newline and carriage return (whitespace to every
+# format), plus the invisible characters that hide text (zero-width ones, word joiner, BOM).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+                      "\u2060-\u2069\ufeff]")
+
+
+def visible_controls(text: object) -> str:
+    r"""``text`` with control and invisible format characters written as visible escapes.
+
+    Tab, newline and carriage return stay (each format turns them into spaces); everything else
+    in the C0/C1 ranges, DEL, bidi overrides and zero-width characters becomes ``\xNN`` or
+    ``\uNNNN`` (as :func:`terminal_safe` writes them), so a label can neither drive a terminal nor make
+    an SVG file invalid XML nor hide text.
+
+    >>> visible_controls("\x1b]0;pwned\x07a"), visible_controls("abc\u202edef")
+    ('\\x1b]0;pwned\\x07a', 'abc\\u202edef')
+    """
+    return _CONTROL.sub(_visible, str(text))
+
+
+def display_label(text: object, limit: int = LABEL_DISPLAY_LIMIT) -> str:
+    r"""A class label or system name for display: controls visible, whitespace runs as one space, at
+    most ``limit`` characters (longer ones end in "…"). Escape it for the output format afterwards.
+
+    >>> display_label("a\tb\x07"), display_label("x" * 100, 10)
+    ('a b\\x07', 'xxxxxxxxx…')
+    """
+    s = " ".join(visible_controls(text).split())
+    return s if len(s) <= limit else s[: max(limit - 1, 0)] + "…"

@@ -27,12 +27,19 @@ def test_questions_cover_exactly_the_answers_keys_in_order() -> None:
     assert QUESTIONS[0].key == "task"
 
 
+def _plain(prop: str) -> str:
+    """A property's name in words: 'Chance correction (PV)' → 'chance correction'."""
+    from advisor.catalogue._render import LONG
+
+    return LONG[prop].split(" (")[0].lower()
+
+
 @pytest.mark.parametrize("q", QUESTIONS, ids=lambda q: q.key)
 def test_every_question_names_what_it_decides_and_has_a_valid_default(q) -> None:
     assert q.prompt and q.help and q.allowed
     assert set(q.decides) <= set(PROPERTY_IDS)
-    for prop in q.decides:  # the help text names the property it decides
-        assert prop in q.help, (q.key, prop)
+    for prop in q.decides:  # the help text names the property it decides — in plain words, not its id
+        assert _plain(prop) in q.help.lower(), (q.key, prop)
     Answers.model_validate({q.key: q.default} if q.default is not None else {})
     field = Answers.model_fields[q.key]
     literal = [a for a in typing.get_args(field.annotation) if a is not type(None)] or [field.annotation]

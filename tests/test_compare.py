@@ -264,7 +264,7 @@ def test_errors_are_one_sentence(three):
     with pytest.raises(InputError, match="predictions"):
         compare_systems(y, {"a": y[:-1]})
     with pytest.raises(advisor.UnknownMetricError):
-        compare_systems(y, preds, n_resamples=10, metrics=["acc"])
+        compare_systems(y, preds, n_resamples=10, metrics=["acurracy"])  # "acc" is now the alias ACC
 
 
 # ----------------------------------------------------------------------------------------------

@@ -46,6 +46,18 @@ _LAZY = {
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
+def _metric_id_for(name: str) -> str:
+    from ._names import metric_id_for
+
+    return metric_id_for(name)
+
+
+# every function of the engine and stats that takes metric ids takes the catalogue's names too
+from ..engine._names import set_name_resolver  # noqa: E402 - registration, cheap (no numpy)
+
+set_name_resolver(_metric_id_for)
+
+
 if TYPE_CHECKING:  # pragma: no cover
     from ._audit import AuditReport, audit
     from ._load import BIB_FILE, get_catalogue, lower_is_better

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -184,13 +185,12 @@ def _claim_md(rec: MetricRecord, pid: str) -> str:
     return text
 
 
-def record_markdown(rec: MetricRecord, level: int = 2, *, heading: bool = True) -> str:
-    h = "#" * level
+def record_body(rec: MetricRecord, formula: list[str], properties: list[str]) -> list[str]:
+    """A record's Markdown lines below its heading, with the formula block and the properties
+    section given (the reference page and the terminal view differ only there)."""
     lo, hi = rec.range
-    lines = [f"{h} {rec.name} (`{rec.id}`)", ""] if heading else []
-    if rec.aliases:
-        lines += ["Also called: " + ", ".join(rec.aliases) + ".", ""]
-    lines += ["$$", rec.formula, "$$", "", rec.interpretation, ""]
+    lines = ["Also called: " + ", ".join(rec.aliases) + ".", ""] if rec.aliases else []
+    lines += [*formula, "", rec.interpretation, ""]
     tags = [f"range [{lo:g}, {hi:g}]", "higher is better" if rec.higher_is_better else "lower is better"]
     if rec.binary_only:
         tags.append("binary (positive class)")
@@ -199,11 +199,18 @@ def record_markdown(rec: MetricRecord, level: int = 2, *, heading: bool = True) 
     lines += ["*" + "; ".join(tags) + ".*", "", f"**Chance level.** {rec.chance_level}", ""]
     if rec.pitfalls:
         lines += ["**Pitfalls.**", ""] + [f"- {p}" for p in rec.pitfalls] + [""]
-    lines += ["**Properties.**", ""]
-    lines += [f"- {LONG[pid]}: {_claim_md(rec, pid)}" for pid in PROPERTY_IDS if pid in rec.properties]
-    lines += [""]
+    lines += properties
     if rec.references:
         lines += ["**References.** " + "; ".join(_cite(k) for k in rec.references), ""]
+    return lines
+
+
+def record_markdown(rec: MetricRecord, level: int = 2, *, heading: bool = True) -> str:
+    h = "#" * level
+    lines = [f"{h} {rec.name} (`{rec.id}`)", ""] if heading else []
+    properties = ["**Properties.**", ""]
+    properties += [f"- {LONG[pid]}: {_claim_md(rec, pid)}" for pid in PROPERTY_IDS if pid in rec.properties]
+    lines += record_body(rec, ["$$", rec.formula, "$$"], properties + [""])
     return "\n".join(lines)
 
 
@@ -336,24 +343,32 @@ def _json_default(x: Any) -> Any:
     raise TypeError(type(x).__name__)
 
 
-def _explain_md(res: Resolution) -> str:
+def _record_md(rec: MetricRecord, heading: str) -> list[str]:
+    return [heading, "", record_markdown(rec, heading=False)]
+
+
+def _explain_md(
+    res: Resolution,
+    quoted: str | None = None,
+    record: Callable[[MetricRecord, str], list[str]] = _record_md,
+) -> str:
+    """Markdown of ``explain``: the query as ``quoted`` (default: escaped, in quotes), each
+    candidate as ``record(rec, heading)`` (the terminal view passes a shorter record)."""
     from .._format import markdown_escape
 
-    q = markdown_escape(res.query)
+    q = quoted if quoted is not None else f"“{markdown_escape(res.query)}”"
     out: list[str] = []
     if res.ambiguous:
         ids = " and ".join(f"`{r.id}`" for r in res.candidates)
-        out += [f"# “{q}” is ambiguous", "", f"It can mean {len(res.candidates)} different metrics: {ids}.", ""]
+        out += [f"# {q} is ambiguous", "", f"It can mean {len(res.candidates)} different metrics: {ids}.", ""]
     elif res.note:
-        out += [f"# What “{q}” computes", ""]
+        out += [f"# What {q} computes", ""]
     if res.note:
         out += [res.note, ""]
     for i, rec in enumerate(res.candidates, 1):
-        if res.ambiguous:
-            out += [f"## Meaning {i} of {len(res.candidates)}: {rec.name} (`{rec.id}`)", ""]
-            out.append(record_markdown(rec, heading=False))
-        else:
-            out.append(record_markdown(rec, level=2 if out else 1))
+        title = f"{rec.name} (`{rec.id}`)"
+        out += record(rec, f"## Meaning {i} of {len(res.candidates)}: {title}" if res.ambiguous
+                      else ("## " if out else "# ") + title)
     return "\n".join(out).rstrip() + "\n"
 
 

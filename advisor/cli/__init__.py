@@ -35,4 +35,7 @@ for _name in _GROUPS:
 
 def main() -> None:
     """Console-script entry point."""
+    from ._common import tolerant_output
+
+    tolerant_output()  # any output encoding: PYTHONIOENCODING=ascii must not end in UnicodeEncodeError
     app()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from ._common import echo_json, fail, handle_errors
+from ._common import echo, echo_json, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -51,6 +53,16 @@ def _write_new(path: Path, text: str, force: bool) -> None:
         raise
 
 
+def _read_line(prompt: str) -> str:
+    """One line from the user; Ctrl-C (KeyboardInterrupt) and end of input (EOFError) propagate."""
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401 - line editing for input()
+        except ImportError:  # pragma: no cover - not on every platform
+            pass
+    return input(prompt)
+
+
 @handle_errors
 def ask(
     out: Path = typer.Option(Path("answers.yaml"), "--out", "-o", help="Where to save the answers (YAML)."),
@@ -59,14 +71,17 @@ def ask(
     true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column (default y_true)."),
     pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred)."),
     force: bool = typer.Option(False, "--force", help="Overwrite --out if it exists."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the unfinished answers kept in <out>.draft."),
 ) -> None:
     """Describe your evaluation situation, question by question, and get a justified metric choice.
 
     Enter accepts the default in brackets, '?' explains why a question matters. With --data the
-    task, the classes and the balance are read from the data and only need confirming.
+    task, the classes and the balance are read from the data and only need confirming. Every
+    answer is kept in <out>.draft as it is given: after Ctrl-C, continue with --resume.
     """
     from ..questionnaire import answers_to_yaml, load_rules, recommend
-    from ..questionnaire._ask import ask_questions, inferred_answers
+    from ..questionnaire._ask import ask_questions, inferred_answers, wrap_for_terminal
+    from ..questionnaire._draft import draft_path, load_draft, remove_draft, save_draft
     from ..questionnaire._infer import summarize
 
     if out.is_dir():
@@ -79,22 +94,39 @@ def ask(
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # say so now, not after every question
         why = "does not exist" if not folder.is_dir() else "is not writable"
         raise fail(f"cannot save the answers to {out}: the folder {folder} {why}.")
+    draft = draft_path(out)
+    if not resume and (draft.exists() or draft.is_symlink()):
+        raise fail(f"unfinished answers are kept in {draft}: continue them with --resume, or delete that file "
+                   "to start afresh.")
+    given = load_draft(draft) if resume else None
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
     inferred = None
     if loaded is not None:
         inferred = inferred_answers(summarize(loaded), load_rules().settings.balance_ratio)
-    typer.echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
+    echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
+    if given:
+        echo(f"Resuming: {len(given)} answers kept in {draft}.")
+    kept = {"n": len(given or {})}
 
-    def read(prompt: str) -> str:
-        return typer.prompt(prompt, default="", show_default=False, prompt_suffix="")
+    def keep(so_far: dict[str, Any]) -> None:
+        save_draft(draft, so_far)
+        kept["n"] = len(so_far)
 
     try:
-        answers = ask_questions(read, typer.echo, inferred)
-    except typer.Abort:
-        raise fail("the input ended before every question was answered; nothing was saved.") from None
+        columns = shutil.get_terminal_size().columns
+        answers = ask_questions(_read_line, lambda text: echo(wrap_for_terminal(text, columns)), inferred,
+                                given=given, on_answer=keep)
+    except (KeyboardInterrupt, EOFError) as exc:
+        interrupted = isinstance(exc, KeyboardInterrupt)
+        what = "interrupted" if interrupted else "the input ended before every question was answered"
+        where = (f"your {kept['n']} answers so far are kept in {draft}; continue with: advisor ask --out {out} --resume"
+                 if kept["n"] else "no answer was given yet, so nothing was saved")
+        echo("")
+        raise fail(f"{what}; {where}.", 130 if interrupted else 2) from None
     _write_new(out, answers_to_yaml(answers), force)
-    typer.echo(f"\nSaved your answers to {out}.\n")
-    typer.echo(recommend(answers, data=loaded).to_text(), nl=False)
+    remove_draft(draft)
+    echo(f"\nSaved your answers to {out}.\n")
+    echo(wrap_for_terminal(recommend(answers, data=loaded).to_text(), columns), nl=False)
 
 
 @handle_errors
@@ -116,4 +148,4 @@ def recommend(
     if as_json:
         echo_json(rec.to_json_dict())
     else:
-        typer.echo(rec.to_text(), nl=False)
+        echo(rec.to_text(), nl=False)

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import typer
 
-from ._common import echo_json, fail, handle_errors
+from ._common import echo, echo_json, fail, handle_errors, print_markdown
 
 _FORMATS_METRICS = ("table", "md", "json")
-_FORMATS_EXPLAIN = ("md", "tex", "json")
+_FORMATS_EXPLAIN = ("text", "md", "tex", "json")
 
 
 def _write_or_print(text: str, out: Path | None, force: bool) -> None:
     """Print ``text``, or write it to ``out`` atomically (never half a file; no overwrite without --force)."""
     if out is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
         return
     if out.is_dir():
         raise fail(f"--out {out} is a directory; give a file name.")
@@ -27,26 +27,7 @@ def _write_or_print(text: str, out: Path | None, force: bool) -> None:
     from ..report._safe_io import atomic_write
 
     atomic_write(out, text)
-    typer.echo(f"wrote {out}", err=True)
-
-
-def _table(cat) -> str:  # noqa: ANN001 - Catalogue, imported lazily
-    from ..catalogue._models import PROPERTY_IDS
-    from ..catalogue._render import SHORT, SYMBOLS
-
-    width = max(len(mid) for mid in cat.metrics) + 2
-    cols = [SHORT[p] for p in PROPERTY_IDS]
-    lines = ["metric".ljust(width) + " ".join(c.ljust(5) for c in cols)]
-    for mid, rec in cat.metrics.items():
-        cells = []
-        for p in PROPERTY_IDS:
-            c = rec.properties[p]
-            mark = SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities else "?")
-            cells.append(mark.ljust(5))
-        lines.append(mid.ljust(width) + " ".join(cells))
-    lines += ["", "✓ holds  ✗ fails  b two classes only  (✓) after prevalence calibration  c under a condition  "
-              "? not verified", "Details: advisor explain NAME, advisor metrics --json, docs/metrics.md"]
-    return "\n".join(lines)
+    echo(f"wrote {out}", err=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -82,22 +63,36 @@ def register(app: typer.Typer) -> None:
 
             _write_or_print(metrics_markdown(cat), out, force)
             return
-        _write_or_print(_table(cat) + "\n", out, force)
+        from ..catalogue._terminal import metrics_table
+
+        _write_or_print(metrics_table(cat) + "\n", out, force)
 
     @app.command("explain")
     @handle_errors
     def explain_cmd(
         name: str = typer.Argument(..., help="A metric id, name or alias, e.g. 'macro F1', MCC, kappa."),
-        fmt: str = typer.Option("md", "--format", "-f", help="md, tex or json."),
+        fmt: str | None = typer.Option(None, "--format", "-f", show_default=False,
+                                       help="text (rendered for the terminal; the default on a terminal), md (the "
+                                            "default otherwise), tex or json."),
     ) -> None:
         """Explain what a metric name really computes: formula, meaning, properties, pitfalls, references."""
+        import sys
+
+        if fmt is None:
+            fmt = "text" if sys.stdout.isatty() else "md"
         if fmt not in _FORMATS_EXPLAIN:
             raise fail(f"--format must be one of {', '.join(_FORMATS_EXPLAIN)}; got {fmt!r}.")
         from ..catalogue import resolve_metric
         from ..catalogue._render import explain
 
-        text = explain(resolve_metric(name), fmt)
-        typer.echo(text, nl=not text.endswith("\n"))
+        res = resolve_metric(name)
+        if fmt == "text":
+            from ..catalogue._terminal import explain_terminal
+
+            print_markdown(explain_terminal(res))
+            return
+        text = explain(res, fmt)
+        echo(text, nl=not text.endswith("\n"))
 
     @app.command("audit")
     @handle_errors
@@ -111,14 +106,21 @@ def register(app: typer.Typer) -> None:
         """Re-check every property claim of the catalogue against the implementation (exit 1 if one is refuted)."""
         from ..catalogue import audit, get_catalogue
 
+        from .._exceptions import UnknownMetricError
+        from ..catalogue._names import metric_id_for
+
         cat = get_catalogue()
-        unknown = [m for m in metric if m not in cat.metrics]
-        if unknown:
-            raise fail(f"--metric {unknown[0]!r} is not a metric id; run `advisor metrics` for the list.")
+        ids = []
+        for m in metric:  # ids, names or aliases
+            try:
+                ids.append(metric_id_for(m))
+            except UnknownMetricError:
+                raise fail(f"--metric {m!r} is not a metric id or name; run `advisor metrics` for the list.") from None
+        metric = ids
         report = audit(budget, seed=seed, metrics=metric or None)
         if json_out:
             echo_json(report.to_dict())
         else:
-            typer.echo(report.summary())
+            echo(report.summary())
         if not report.ok:
             raise typer.Exit(1)

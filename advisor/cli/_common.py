@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -15,10 +16,68 @@ from .._exceptions import AdvisorError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# Characters advisor itself prints, spelled in ASCII for a terminal that cannot show them.
+_ASCII = {"−": "-", "–": "-", "—": "--", "·": ".", "×": "x", "≥": ">=", "≤": "<=", "≠": "!=", "≈": "~",
+          "±": "+/-", "…": "...", "‘": "'", "’": "'", "“": '"', "”": '"', "→": "->", "←": "<-", "∞": "inf",
+          "•": "*", "✓": "yes", "✗": "no", "│": "|", "─": "-", "━": "-", "┃": "|"}
+
+
+def _spell_out(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: what an encoding cannot write is spelled in ASCII (``≥`` → ``>=``),
+    stripped of accents (``é`` → ``e``) or written as a visible escape (``\\u03ba``) — never an error."""
+    import unicodedata
+
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        plain = _ASCII.get(ch) or "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 0x80)
+        out.append(plain if plain else ch.encode("ascii", "backslashreplace").decode("ascii"))
+    return "".join(out), exc.end
+
+
+def tolerant_output() -> None:
+    """Let standard output and error write in any encoding (``PYTHONIOENCODING=ascii``, ``LANG=C``):
+    characters the encoding lacks are spelled out (:func:`_spell_out`) instead of raising
+    UnicodeEncodeError."""
+    import codecs
+
+    try:
+        codecs.lookup_error("advisor-spell-out")
+    except LookupError:
+        codecs.register_error("advisor-spell-out", _spell_out)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:
+            continue
+        try:
+            "≥κ€".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            reconfigure(errors="advisor-spell-out")
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one sentence to stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print one sentence to stderr (control characters made visible) and return the Exit to raise."""
+    echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+def echo(text: Any = "", *, err: bool = False, nl: bool = True) -> None:
+    """``typer.echo`` for every line advisor prints: user data in it (labels, file names, notes)
+    cannot act on the terminal — control characters and bidi overrides are shown as escapes
+    (:func:`advisor._format.terminal_safe`); advisor's own line breaks are kept."""
+    from .._format import terminal_safe
+
+    typer.echo(terminal_safe(text, keep_newlines=True), err=err, nl=nl)
+
+
+def cell(value: Any) -> str:
+    """User data for a Rich table cell, title or markup line: terminal-safe, then markup-escaped."""
+    from rich.markup import escape
+
+    from .._format import terminal_safe
+
+    return escape(terminal_safe(value))
 
 
 def handle_errors(fn: F) -> F:
@@ -31,7 +90,9 @@ def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
         except AdvisorError as exc:
@@ -46,8 +107,8 @@ def handle_errors(fn: F) -> F:
             raise fail("an input file is not valid UTF-8 text (is it a binary file?)") from None
         except OSError as exc:
             raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted", 130) from None
+        except KeyboardInterrupt as exc:  # SIGINT; SIGTERM/SIGHUP while writing exit 128 + signal number
+            raise fail(str(exc) or "interrupted", getattr(exc, "exit_code", 130)) from None
         except typer.TyperException:  # click's own usage errors (BadParameter…): click reports them
             raise
         except Exception as exc:  # a bug, not bad input: one sentence, unless asked for the traceback
@@ -61,6 +122,12 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _show_warning(message: Any, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """A library warning (matplotlib naming a missing glyph of a label, …) as one terminal-safe line."""
+    echo(f"warning: {message}", err=True)
+
+
 def to_json(obj: Any) -> str:
     """Strict JSON text (no NaN/Infinity literals): :func:`advisor._jsonio.dumps`."""
     from .._jsonio import dumps
@@ -69,7 +136,16 @@ def to_json(obj: Any) -> str:
 
 
 def echo_json(obj: Any) -> None:
-    sys.stdout.write(to_json(obj) + "\n")
+    """Print strict JSON; characters a terminal would act on (C1 controls, bidi overrides — JSON
+    itself escapes C0) are written as ``\\uXXXX`` escapes, which decode to the same strings."""
+    from .._format import _TERMINAL_UNSAFE
+
+    def code(m: Any) -> str:  # JSON's own layout (newlines, indentation) stays as it is
+        ch = m.group()
+        return ch if ch in "\n\t\r" else f"\\u{ord(ch):04x}"
+
+    text = _TERMINAL_UNSAFE.sub(code, to_json(obj))
+    sys.stdout.write(text + "\n")
 
 
 def parse_id_list(value: str | None) -> list[str] | None:
@@ -78,3 +154,14 @@ def parse_id_list(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+def print_markdown(text: str) -> None:
+    """Render Markdown for the terminal (Rich): headings, lists, emphasis, code blocks. User data in
+    ``text`` must already be terminal-safe; every control character is made visible here too."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from .._format import terminal_safe
+
+    Console(highlight=False).print(Markdown(terminal_safe(text, keep_newlines=True), code_theme="ansi_dark"))

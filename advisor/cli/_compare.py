@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ..engine._conventions import CONVENTIONS
-from ._common import echo_json, fail, handle_errors, parse_id_list
+from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._compare import Comparison
@@ -62,43 +62,101 @@ def _fmt(x: float | None, digits: int = 4) -> str:
 
 
 def render(comparison: Comparison) -> None:
-    """Print the comparison as Rich tables on stdout."""
+    """Print the comparison on stdout: one table per metric group, systems as columns."""
     from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
 
     from .._format import format_count
+    from ..catalogue._terminal import group_metrics
 
-    console = Console()
+    console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
     console.print(
         f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
         f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
-        + (f", seed {comparison.seed}" if comparison.seed is not None else "")
+        + (f", seed {comparison.seed}" if comparison.seed is not None else ""), markup=False,
     )
-    for mid, mc in comparison.metrics.items():
-        direction = "higher" if mc.higher_is_better else "lower"
-        table = Table(title=f"{mid} ({direction} is better)", title_justify="left")
-        table.add_column("system")
-        table.add_column("estimate", justify="right")
-        table.add_column(f"{pct} interval", justify="right")
-        table.add_column("P(rank 1)", justify="right")
-        table.add_column("winner")
-        for name, r in mc.systems.items():
-            table.add_row(
-                escape(name), _fmt(r.estimate), f"[{_fmt(r.low)}, {_fmt(r.high)}]",
-                _fmt(r.p_first, 3), "yes" if name in mc.winners else "",
-            )
-        console.print(table)
-        for pair in mc.pairs:  # paired differences: the question a comparison is asked to answer
-            d = pair.difference
-            console.print(
-                f"  {pair.a} − {pair.b}: {_fmt(d.estimate)} [{_fmt(d.low)}, {_fmt(d.high)}], "
-                f"P({pair.a} better) = {_fmt(pair.p_a_better, 3)}", markup=False,
-            )
-        if mc.winners:
-            console.print(f"winners (not separable from the best at {pct}): {', '.join(mc.winners)}", markup=False)
+    pairs = _shown_pairs(comparison)
+    for group, ids in group_metrics(comparison.metrics).items():
+        console.print(_group_table(comparison, group, ids))
+        if len(comparison.systems) > 2:
+            console.print(_pairs_table(comparison, f"{group}: paired differences", ids, pairs))
+    from .._format import terminal_safe
+
+    legend = (f"Each cell: the estimate over its {pct} interval; * marks the winners (not separable from the best "
+              f"at {pct}); ↓ lower is better.")
+    a, b = (terminal_safe(s) for s in pairs[0])
+    legend += (f" {a} − {b}: the paired difference over its interval, and P({a} better), the share of paired "
+               f"resamples in which {a} is better.")
+    if len(pairs) < len(comparison.systems) * (len(comparison.systems) - 1) // 2:
+        legend += " Differences to the first system only; all pairs are in --json."
+    console.print(legend, style="dim", markup=False)
     _render_agreement(console, comparison)
+
+
+_MAX_PAIR_COLUMNS = 2
+
+
+def _shown_pairs(comparison: Comparison) -> list[tuple[str, str]]:
+    """The pairs printed (80 columns hold two): all of them up to two, otherwise each system against the first."""
+    first = next(iter(comparison.metrics.values()))
+    pairs = [(p.a, p.b) for p in first.pairs] or [(comparison.systems[0], comparison.systems[1])]
+    if len(pairs) > _MAX_PAIR_COLUMNS:
+        pairs = [(a, b) for a, b in pairs if a == comparison.systems[0]]
+    return pairs
+
+
+def _difference_cell(mc: Any, a: str, b: str) -> str:
+    pair = next((p for p in mc.pairs if (p.a, p.b) == (a, b)), None)
+    if pair is None:
+        return ""
+    d = pair.difference
+    return f"{_signed(d.estimate)} P={_fmt(pair.p_a_better, 2)}\n[{_fmt(d.low, 3)}, {_fmt(d.high, 3)}]"
+
+
+def _pairs_table(comparison: Comparison, title: str, ids: list[str], pairs: list[tuple[str, str]]) -> Any:
+    """Paired differences of three or more systems: a row per metric, a column per pair."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("metric", no_wrap=True)
+    for a, b in pairs:
+        table.add_column(f"{cell(a)} − {cell(b)}", justify="right", min_width=16)
+    for mid in ids:
+        mc = comparison.metrics[mid]
+        table.add_row(mid + ("" if mc.higher_is_better else " ↓"), *(_difference_cell(mc, a, b) for a, b in pairs))
+    return table
+
+
+def _signed(x: float | None) -> str:
+    text = _fmt(x)
+    return text if x is None or text.startswith("-") or text == "undefined" else "+" + text
+
+
+def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
+    """One metric group as a table: a row per metric, a column per system (and the paired
+    difference when there are exactly two systems)."""
+    from rich import box
+    from rich.table import Table
+
+    systems = comparison.systems
+    table = Table(title=group, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("metric", no_wrap=True)
+    for name in systems:
+        table.add_column(cell(name), justify="right", min_width=14)
+    if len(systems) == 2:
+        table.add_column(f"{cell(systems[0])} − {cell(systems[1])}", justify="right", min_width=16)
+    for mid in ids:
+        mc = comparison.metrics[mid]
+        row = [mid + ("" if mc.higher_is_better else " ↓")]
+        for name in systems:
+            r = mc.systems[name]
+            star = "*" if name in mc.winners and len(mc.winners) < len(systems) else ""
+            row.append(f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]")
+        if len(systems) == 2:
+            row.append(_difference_cell(mc, systems[0], systems[1]))
+        table.add_row(*row)
+    return table
 
 
 _MAX_MATRIX_METRICS = 8
@@ -106,7 +164,6 @@ _MAX_MATRIX_METRICS = 8
 
 def _render_agreement(console: Any, comparison: Comparison) -> None:
     """The metrics × metrics agreement matrix when it fits; otherwise one summary row per metric."""
-    from rich.markup import escape
     from rich.table import Table
 
     ra = comparison.ranking_agreement
@@ -127,7 +184,7 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
             for j in range(m):
                 v = ra.spearman[i][j] if j < i else ra.kendall[i][j] if j > i else None
                 cells.append("·" if i == j else ("–" if v is None else f"{v:.2f}"))
-            table.add_row(f"{i + 1} {escape(mid)}", *cells)
+            table.add_row(f"{i + 1} {cell(mid)}", *cells)
     else:  # a 21 × 21 matrix does not fit a terminal: summarise each metric's agreement instead
         console.print(f"ranking agreement between the {m} metrics (Kendall τ_b of their system rankings; "
                       "the full matrix is in --json):")
@@ -138,13 +195,13 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
         for i, mid in enumerate(ra.metrics):
             others = [(ra.kendall[i][j], ra.metrics[j]) for j in range(m) if j != i and ra.kendall[i][j] is not None]
             if not others:
-                table.add_row(escape(mid), "–", "–")
+                table.add_row(cell(mid), "–", "–")
                 continue
             mean = sum(v for v, _ in others) / len(others)
             low_v, low_m = min(others)
             least = "– (agrees with every metric alike)" if low_v == max(v for v, _ in others) else \
-                f"{escape(low_m)} ({low_v:.2f})"
-            table.add_row(escape(mid), f"{mean:.2f}", least)
+                f"{cell(low_m)} ({low_v:.2f})"
+            table.add_row(cell(mid), f"{mean:.2f}", least)
     console.print(table)
     if ra.note:
         console.print(f"note: {ra.note}", markup=False)
@@ -157,7 +214,8 @@ def register(app: typer.Typer) -> None:
         files: list[Path] = typer.Argument(..., help="Prediction files (one system per file, or several columns)."),
         true_col: str | None = typer.Option(None, "--true-col", help="Column of true labels (default y_true)."),
         pred_col: str | None = typer.Option(None, "--pred-col", help="Column of predicted labels (default y_pred)."),
-        metrics: str | None = typer.Option(None, "--metrics", help="Comma-separated metric ids (default: all)."),
+        metrics: str | None = typer.Option(None, "--metrics",
+                                           help="Comma-separated metric ids, names or aliases (default: all)."),
         n_boot: int = typer.Option(2000, "--bootstrap", help="Number of paired bootstrap resamples."),
         confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage, between 0 and 1."),
         seed: int | None = typer.Option(None, "--seed", help="Random seed, for reproducible intervals."),
@@ -173,9 +231,11 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+        from ..catalogue._names import metric_ids_for
         from ..io._readers import read_predictions
         from ..stats._compare import compare_joint
 
+        ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
         columns = {"true_col": true_col, "pred_col": pred_col}
         predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
         joint = predictions.joint
@@ -185,7 +245,7 @@ def register(app: typer.Typer) -> None:
         pos = match_label(joint.labels, positive, "--positive")
         with progress_callback("paired bootstrap") as progress:
             comparison = compare_joint(
-                joint, n_boot, seed, parse_id_list(metrics), confidence=confidence,
+                joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )
         if as_json:

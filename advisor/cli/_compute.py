@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ._common import echo_json, fail, handle_errors, parse_id_list
+from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
@@ -41,7 +41,8 @@ def compute(
     ),
     count_col: str = typer.Option("count", "--count-col", help="Count column of --counts tables."),
     metrics: Optional[str] = typer.Option(
-        None, "--metrics", show_default=False, help="Comma-separated metric ids (default: all that apply).",
+        None, "--metrics", show_default=False,
+        help="Comma-separated metric ids, names or aliases (default: all that apply).",
     ),
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (enables precision, recall, F1, …).",
@@ -67,7 +68,9 @@ def compute(
     from ..engine._score_eval import COST_IDS, SCORE_IDS
     from ._scores import parse_costs, parse_priors
 
-    ids = parse_id_list(metrics)
+    from ..catalogue._names import metric_ids_for
+
+    ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     new_ids = [m for m in ids or [] if m in SCORE_IDS + COST_IDS]  # item-level / cost metrics (issue 11)
     ids = [m for m in ids if m not in new_ids] if ids is not None else None
     cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
@@ -101,7 +104,7 @@ def compute(
         intervals = _intervals(systems, ev, n_boot, confidence, seed)
 
     for note in notes:
-        typer.echo(f"note: {note}", err=True)
+        echo(f"note: {note}", err=True)
     if as_json:
         data = ev.to_json_dict()
         for name, vals in extra.items():
@@ -118,7 +121,7 @@ def compute(
         _print_table(ev, intervals, confidence)
         for name, vals in extra.items():
             shown = ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())
-            typer.echo(f"{name}: {shown}")
+            echo(f"{name}: {shown}")
 
 
 def _intervals(
@@ -168,27 +171,26 @@ def _cell(value: Any, interval: dict[str, float] | None) -> str:
 
 def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     # piped output is not cut to 80 columns: the table keeps its natural width
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     k = len(ev.labels)
-    labels = escape(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
-    pos = f" · positive class {escape(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
+    labels = cell(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
+    pos = f" · positive class {cell(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
     items = "item" if ev.n == 1 else "items"
     from .._format import format_count
 
     table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
     table.add_column("metric", no_wrap=True)
     for name in ev.systems:
-        table.add_column(escape(name), justify="right", no_wrap=True)
+        table.add_column(cell(name), justify="right", no_wrap=True)
     table.add_column("majority", justify="right", style="dim", no_wrap=True)
     table.add_column("prevalence", justify="right", style="dim", no_wrap=True)
     ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
     for m in ids:
         chance = ev.chance.get(m, {})
-        table.add_row(m, *(escape(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
+        table.add_row(m, *(cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
                       _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
     if intervals:
@@ -204,7 +206,7 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         return
     console.print(f"Undefined values (convention: {ev.convention}):")
     for line in lines[:_MAX_UNDEFINED_LINES]:
-        console.print(f"  • {line}", markup=False)
+        console.print(f"  • {cell(line)}")
     if len(lines) > _MAX_UNDEFINED_LINES:
         console.print(f"  … and {len(lines) - _MAX_UNDEFINED_LINES} more (see --json).")
 
@@ -215,14 +217,13 @@ _MAX_PER_CLASS_ROWS = 30
 
 def _print_per_class(console: Any, ev: Evaluation) -> None:
     """One per-class table per system (all fields are in --json); long label sets are cut with a note."""
-    from rich.markup import escape
     from rich.table import Table
 
     from .._format import format_count
 
     for name in ev.systems:
         rows = list(ev.per_class[name].items())
-        table = Table(title=f"per class · {escape(name)}", title_justify="left")
+        table = Table(title=f"per class · {cell(name)}", title_justify="left")
         table.add_column("class", no_wrap=True)
         for col in _PER_CLASS_COLUMNS:
             table.add_column(col, justify="right", no_wrap=True)
@@ -230,7 +231,7 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
         for label, (_, row) in list(zip(ev.labels, rows))[:_MAX_PER_CLASS_ROWS]:
             marker = " (positive)" if ev.positive_label is not None and label == ev.positive_label else ""
             cells = [format_count(row[c]) if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
-            table.add_row(escape(str(label)) + marker, *cells)
+            table.add_row(cell(str(label)) + marker, *cells)
         console.print(table)
         if len(rows) > _MAX_PER_CLASS_ROWS:
             console.print(f"  … {len(rows) - _MAX_PER_CLASS_ROWS} more classes (see --json).", style="dim")

@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from ._common import fail, handle_errors
+from ._common import echo, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -19,22 +19,9 @@ def register(app: typer.Typer) -> None:
 
 
 def _load_context(path: Path):  # noqa: ANN202 - returns a ReportContext (imported lazily)
-    from pydantic import ValidationError
+    from ..report._context_check import load_context
 
-    from .._exceptions import InputError
-    from ..report import ReportContext
-
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text (is it a binary file?); --context takes the JSON that "
-                         "`advisor report -o FILE.json` writes.") from None
-    try:
-        return ReportContext.model_validate_json(text)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err.get("loc", ())) or "the top level"
-        raise InputError(f"{path} is not a report context written by advisor (at {where}: {err.get('msg')}).") from None
+    return load_context(path)
 
 
 @handle_errors
@@ -94,6 +81,10 @@ def report(
         inputs = [answers, *(files or []), *(matrix or [])]
     # every place the report writes, before reading anything large or rendering anything
     check_outputs(output_plan(output, out_fmt), inputs, force=force)
+    if out_fmt == "pdf":  # WeasyPrint's system libraries: missing ones are said now, not after the work
+        from ..report._render import require_pdf_engine
+
+        require_pdf_engine()
     if context is not None:
         ctx = _load_context(context)
     else:
@@ -101,16 +92,24 @@ def report(
         from ..report import build_report
 
         loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col)
+        from ..report._context_check import check_count_totals
+
+        check_count_totals(loaded.systems)
         for note in loaded.notes:
-            typer.echo(f"note: {note}", err=True)
+            echo(f"note: {note}", err=True)
         if loaded.mixed:
-            typer.echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
+            echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
                        "items.", err=True)
         ctx = build_report(answers, loaded.data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                            positive_label=positive, undefined=undefined)
-    written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
+    if context is not None:
+        from ..report._context_check import render_checked
+
+        written = render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
+    else:
+        written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
-        typer.echo(f"wrote {path}")
+        echo(f"wrote {path}")
 
 
 @handle_errors
@@ -141,7 +140,7 @@ def methods(
 
     text = methods_paragraph(answers, out_fmt, bootstrap=n_boot, undefined=undefined)
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        echo(text, nl=not text.endswith("\n"))
     else:
         write_outputs({output: text}, [answers], force=force)
-        typer.echo(f"wrote {output}")
+        echo(f"wrote {output}")

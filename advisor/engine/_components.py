@@ -66,6 +66,24 @@ class ValuesMapping(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._values)
 
+    # -- tables: pandas and notebooks (advisor/engine/_frames.py) --------------------------------
+    def records(self) -> list[dict[str, Any]]:
+        """One dict per class (per-class table) or per metric: ``pandas.DataFrame(res.records())``."""
+        from ._frames import records
+
+        return records(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame indexed by class label or metric id."""
+        from ._frames import to_frame
+
+        return to_frame(self)
+
+    def _repr_html_(self) -> str:
+        from ._frames import to_html
+
+        return to_html(self)
+
 
 class MetricResult(ValuesMapping):
     """Mapping metric id → value (a float, or an array for batched input) plus provenance.

@@ -197,6 +197,10 @@ def _split_metric_ids(
 
     if isinstance(metrics, str):
         metrics = [metrics]
+    if metrics is not None:  # catalogue names and aliases → ids (advisor/engine/_names.py)
+        from ._names import metric_id
+
+        metrics = [metric_id(m) for m in metrics]
     if metrics is None:
         matrix_ids: list[str] | None = None
         prob_ids = [m for m in PROBABILITY_METRICS if any(m in probs.get(n, {}) for n in names)]

@@ -330,6 +330,8 @@ def _check_convention(undefined: str) -> None:
 
 
 def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> list[str]:
+    from ._names import metric_id
+
     if metrics is None:
         ids = list(MULTICLASS_METRICS)
         if k == 2 and has_positive:
@@ -339,6 +341,7 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         metrics = [metrics]
     ids = []
     for m in metrics:
+        m = metric_id(m)  # a catalogue name or alias → its id (advisor/engine/_names.py)
         if m not in METRICS:
             from difflib import get_close_matches
 

@@ -23,6 +23,7 @@ import difflib
 import json
 import math
 import re
+import reprlib
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -335,17 +336,26 @@ _COST_KEYS = tuple(ErrorCosts.model_fields)
 # Loading and error sentences
 # ----------------------------------------------------------------------------------------------
 def _show(value: Any, limit: int = 60) -> str:
+    """``value`` as YAML/JSON-like text, at most ``limit`` characters — built piece by piece and stopped
+    at the limit, so a huge value is never serialised whole just to be shortened."""
     if isinstance(value, str):
-        text = repr(value)
+        text = repr(value[: limit + 1])
     elif value is None:
         text = "null"
     elif isinstance(value, bool):
         text = "true" if value else "false"
     else:
+        pieces: list[str] = []
+        size = 0
         try:
-            text = json.dumps(value, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            text = repr(value)
+            for chunk in json.JSONEncoder(ensure_ascii=False, default=str).iterencode(value):
+                pieces.append(chunk[: limit + 1])
+                size += len(pieces[-1])
+                if size > limit:
+                    break
+        except (TypeError, ValueError, RecursionError):
+            pieces = [reprlib.repr(value)]
+        text = "".join(pieces)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -463,6 +473,35 @@ class _AnswersLoader(yaml.SafeLoader):
     canonical decimals (``-?[1-9][0-9]*|0``, the rule the data readers use) are integers; anything
     else stays text — ``symmetric: yes`` and ``n_classes: 010`` still validate as true and 10."""
 
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """Refuse aliases (``*name``): nine levels of nine aliases in 435 bytes expand to billions of
+        values. Answers never need them. Nesting deeper than :data:`MAX_DEPTH` is refused too."""
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise _AnswersTooBig(f"uses the YAML alias *{_show(event.anchor, 40)[1:-1]} at line "
+                                 f"{event.start_mark.line + 1}; answers files take no aliases (anchors '&' and "
+                                 "'*'): write the value out")
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise _AnswersTooBig(f"nests values more than {MAX_DEPTH} levels deep (line {mark.line + 1}); "
+                                     "answers are flat mappings, lists and numbers")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _AnswersTooBig(Exception):
+    """An answers file beyond the limits (aliases, size, depth): the reason, to end one sentence."""
+
+
+#: Largest answers file read (bytes). Real ones are a few hundred bytes; a cost matrix for 300
+#: classes with three-digit costs is about 400 KB.
+MAX_ANSWERS_BYTES = 1_000_000
+#: Deepest nesting of values in an answers file (a cost matrix is 3 levels deep).
+MAX_DEPTH = 20
+
 
 _AnswersLoader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int")]
@@ -483,8 +522,15 @@ def load_answers(path: str | Path) -> Answers:
     """
     p = Path(path)
     source = f"answers file {str(p)!r}"
+    if p.exists() and not p.is_file():  # a folder, FIFO or device: refused before it can block
+        raise InputError(f"{source} is not a regular file; give the answers file (YAML or JSON).")
+    with p.open("rb") as fh:
+        raw = fh.read(MAX_ANSWERS_BYTES + 1)
+    if len(raw) > MAX_ANSWERS_BYTES:
+        raise InputError(f"{source} is larger than {MAX_ANSWERS_BYTES:,} bytes, the limit for answers files "
+                         "(they hold a few answers); is it the right file?")
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{source} is not UTF-8 text (is it a binary file?); expected YAML or JSON.") from None
     try:
@@ -496,6 +542,10 @@ def load_answers(path: str | Path) -> Answers:
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "syntax error"
         raise InputError(f"{source} is not valid YAML{where} ({problem}).") from None
+    except _AnswersTooBig as exc:
+        raise InputError(f"{source} {exc}.") from None
+    except RecursionError:
+        raise InputError(f"{source} nests values too deeply; answers are flat mappings, lists and numbers.") from None
     return answers_from_mapping(data, source)
 
 

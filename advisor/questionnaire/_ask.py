@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from ._answers import QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
+from .._format import terminal_safe
+from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
 from ._conditions import holds
 
-__all__ = ["ask_questions", "inferred_answers", "parse_reply", "show_value"]
+__all__ = ["allowed_words", "ask_questions", "inferred_answers", "parse_reply", "show_value", "wrap_for_terminal"]
 
 _YES = {"y", "yes", "true", "t", "1", "ja", "oui"}
 _NO = {"n", "no", "false", "f", "0", "nein", "non"}
 _NONE = {"none", "null", "-", "no", "nothing", "skip", "n/a", "na"}
 _UNKNOWN = {"unknown", "don't know", "dont know", "not sure", "null", "none", "?unknown"}
+_MAYBE = {"maybe", "perhaps", "possibly", "unsure", "idk", "dunno", "depends", "it depends", "sometimes", "partly"}
 
 
 def show_value(q: Question, value: Any) -> str:
@@ -85,6 +87,8 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
     low = text.lower()
     classes = answers.get("classes")
     if q.kind == "choice":
+        if "unknown" in q.choices and low in _UNKNOWN | _MAYBE:  # "maybe", "not sure" where unknown is a choice
+            return "unknown"
         canon = low.replace("-", "_").replace(" ", "_")
         if canon.isdigit() and 1 <= int(canon) <= len(q.choices):
             return q.choices[int(canon) - 1]
@@ -97,11 +101,14 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             return True
         if low in _NO:
             return False
-        if q.default is None and low in _UNKNOWN:
-            return None
-        raise ValueError(f"{text!r} is not yes or no" + (" (or unknown)" if q.default is None else ""))
+        if low in _UNKNOWN | _MAYBE:
+            if _nullable(q):  # "maybe" where unknown is allowed: it is not known
+                return None
+            raise ValueError(f"{text!r} — this question needs a yes or a no; if you are not sure, press Enter "
+                             "for the default in brackets, or type ? to see what it decides")
+        raise ValueError(f"{text!r} is not yes or no" + (" (or unknown)" if _nullable(q) else ""))
     if q.kind == "int":
-        if low in _UNKNOWN:
+        if low in _UNKNOWN | _MAYBE:
             return None
         if not re.fullmatch(r"\d+", text):
             raise ValueError(f"{text!r} is not a whole number")
@@ -155,6 +162,26 @@ def _cost_matrix(text: str, classes: list[Any] | None) -> list[list[float]]:
     return rows
 
 
+def wrap_for_terminal(text: str, width: int = 80) -> str:
+    """Each line of ``text`` wrapped to ``width - 1`` columns between words, continuation lines
+    indented like the line (a numbered question's by three spaces), so an 80-column terminal never
+    breaks a word.
+
+    >>> print(wrap_for_terminal("12. " + "word " * 20, width=40))
+    12. word word word word word word word
+       word word word word word word word
+       word word word word word word
+    """
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        lead = line[: len(line) - len(line.lstrip(" "))] or ("   " if re.match(r"\d+\. ", line) else "")
+        out.append(textwrap.fill(line, width=max(width - 1, 20), subsequent_indent=lead, break_long_words=False,
+                                 break_on_hyphens=False) if line.strip() else line)
+    return "\n".join(out)
+
+
 def inferred_answers(summary: Any, balance_ratio: float = 1.2) -> dict[str, Any]:
     """The answers a :class:`~advisor.questionnaire._infer.DataSummary` suggests (to be confirmed)."""
     out: dict[str, Any] = {
@@ -172,18 +199,27 @@ def inferred_answers(summary: Any, balance_ratio: float = 1.2) -> dict[str, Any]
 
 
 def _facts(answers: dict[str, Any]) -> dict[str, Any]:
-    """Facts of the answers so far; keys in an incomplete combination (custom weights not yet asked)
-    are left out until the combination is complete."""
+    """Facts of the answers so far. An invalid answer is left out; an answer that waits for its
+    follow-up (``class_weighting: custom`` before the weights are asked) is validated without it
+    but still counts as a fact, so the follow-up question applies."""
     current = dict(answers)
-    for _ in range(len(current) + 1):
+    waiting: dict[str, Any] = {}
+    for _ in range(len(answers) + 1):
         try:
-            return Answers.model_validate(current).facts()
+            facts = Answers.model_validate(current).facts()
         except ValidationError as exc:
-            bad = {re.split(r"[.\[]", error_key(e))[0] for e in exc.errors()} & set(current)
-            if not bad:
+            bad = {re.split(r"[.\[]", error_key(e))[0] for e in exc.errors()}
+            if bad & set(current):
+                for key in bad & set(current):
+                    current.pop(key)
+            elif current:  # the problem is an unanswered key: set the latest answer aside
+                last = next(reversed(current))
+                waiting[last] = current.pop(last)
+            else:
                 break
-            for key in bad:
-                current.pop(key)
+            continue
+        facts.update({k: v for k, v in waiting.items() if isinstance(v, (str, int, float, bool))})
+        return facts
     return Answers().facts()
 
 
@@ -191,40 +227,108 @@ def ask_questions(
     read: Callable[[str], str],
     write: Callable[[str], None],
     inferred: dict[str, Any] | None = None,
+    given: dict[str, Any] | None = None,
+    on_answer: Callable[[dict[str, Any]], None] | None = None,
 ) -> Answers:
-    """Ask every applicable question and return the validated answers (see the module docstring)."""
+    """Ask every applicable question and return the validated answers (see the module docstring).
+
+    ``given`` are answers kept from an earlier, interrupted run (a draft): each that still fits is
+    taken without asking. ``on_answer(answers_so_far)`` is called after every answer, so a caller
+    can save the answers as they are given. A follow-up that an answer makes necessary (the
+    weights after ``class_weighting: custom``) is always asked.
+    """
     inferred = inferred or {}
+    given = dict(given or {})
     answers: dict[str, Any] = {}
     number = 0
     for q in QUESTIONS:
         if not holds(q.applies_when, _facts(answers)):
             continue
         number += 1
-        default = inferred.get(q.key, q.default)
-        write("")
-        write(f"{number}. {q.prompt}")
-        if q.choices:
-            write("   choices: " + ", ".join(q.choices))
-        if q.key in inferred:
-            write(f"   The data shows: {show_value(q, default)} — press Enter to confirm.")
-        while True:
-            raw = read(f"   [{show_value(q, default)}] (? for help) > ")
-            if raw.strip() == "?":
-                write("   " + q.help)
-                write(f"   Allowed: {q.allowed}.")
-                continue
-            try:
-                value = default if not raw.strip() else parse_reply(q, raw, answers)
-            except ValueError as exc:
-                write(f"   Not allowed: {exc}; allowed: {q.allowed}. Please answer again.")
-                continue
-            problem = _conflict({**answers, q.key: value}, asked={*answers, q.key})
-            if problem:
-                write(f"   {problem} Please answer again.")
-                continue
-            answers[q.key] = value
+        if q.key in given and _conflict({**answers, q.key: given[q.key]}, asked={*answers, q.key}) is None:
+            answers[q.key] = given.pop(q.key)
+            write(f"{number}. {q.key}: {terminal_safe(show_value(q, answers[q.key]))} (kept from the draft)")
+            continue
+        answers[q.key] = _ask_one(q, number, read, write, inferred, answers)
+        if on_answer is not None:
+            on_answer(dict(answers))
+    for _ in range(len(QUESTIONS)):  # safety net: a required follow-up that no condition asked for
+        q = _missing_followup(answers)
+        if q is None:
             break
+        number += 1
+        answers[q.key] = _ask_one(q, number, read, write, inferred, answers)
+        if on_answer is not None:
+            on_answer(dict(answers))
     return answers_from_mapping(answers, "your answers")
+
+
+def _nullable(q: Question) -> bool:
+    """Whether the answers key of ``q`` may be null ("unknown")."""
+    return type(None) in get_args(Answers.model_fields[q.key].annotation)
+
+
+def allowed_words(q: Question) -> str:
+    """What may be typed at the prompt of ``q``, in the prompt's own words (yes/no, unknown, none).
+
+    >>> from advisor.questionnaire._answers import _BY_KEY
+    >>> allowed_words(_BY_KEY["symmetric"]), allowed_words(_BY_KEY["test_set_balanced"])
+    ('yes or no', 'yes, no or unknown')
+    """
+    if q.kind == "bool":
+        return "yes, no or unknown" if _nullable(q) else "yes or no"
+    text = q.allowed.replace("null (not known)", "unknown").replace("null when not known", "unknown")
+    return re.sub(r"\bnull\b", "none", text)
+
+
+def _prompt(q: Question, default: Any) -> str:
+    choices = ""
+    if q.kind == "bool":
+        choices = "yes/no/unknown " if _nullable(q) else "yes/no "
+    return f"   {choices}[{terminal_safe(show_value(q, default))}] (? for help) > "
+
+
+def _ask_one(
+    q: Question, number: int, read: Callable[[str], str], write: Callable[[str], None],
+    inferred: dict[str, Any], answers: dict[str, Any],
+) -> Any:
+    """Ask question ``q`` until the reply is allowed and fits the answers so far; return its value."""
+    default = inferred.get(q.key, q.default)
+    write("")
+    write(f"{number}. {q.prompt}")
+    if q.choices:
+        write("   choices: " + ", ".join(q.choices))
+    if q.key in inferred:
+        write(f"   The data shows: {terminal_safe(show_value(q, default))} — press Enter to confirm.")
+    while True:
+        raw = read(_prompt(q, default))
+        if raw.strip() == "?":
+            write("   " + q.help)
+            write(f"   Allowed: {allowed_words(q)}.")
+            continue
+        try:
+            value = default if not raw.strip() else parse_reply(q, raw, answers)
+        except ValueError as exc:
+            write(f"   Not allowed: {terminal_safe(exc)}; allowed: {allowed_words(q)}. Please answer again.")
+            continue
+        problem = _conflict({**answers, q.key: value}, asked={*answers, q.key})
+        if problem:
+            write(f"   {terminal_safe(problem)} Please answer again.")
+            continue
+        return value
+
+
+
+def _missing_followup(answers: dict[str, Any]) -> Question | None:
+    """The question whose answer the answers so far require but do not have (None if complete)."""
+    try:
+        Answers.model_validate(answers)
+    except ValidationError as exc:
+        for err in exc.errors():
+            key = re.split(r"[.\[]", error_key(err))[0]
+            if key in _BY_KEY and key not in answers:
+                return _BY_KEY[key]
+    return None
 
 
 def _conflict(answers: dict[str, Any], asked: set[str]) -> str | None:

@@ -101,6 +101,12 @@ class Recommendation(_Model):
             "answers": self.answers.model_dump(mode="json"),
         }
 
+    def _repr_html_(self) -> str:
+        """The recommendation as an HTML table in a notebook (:mod:`advisor.questionnaire._html`)."""
+        from ._html import recommendation_html
+
+        return recommendation_html(self)
+
     def to_text(self) -> str:
         """Readable plain text: primary with params, beside, avoid, warnings, duties, rationale."""
         lines: list[str] = []

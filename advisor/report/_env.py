@@ -3,9 +3,9 @@
 * Every environment is an :class:`~jinja2.sandbox.ImmutableSandboxedEnvironment`: templates cannot
   reach Python internals or mutate the context, and user strings are only ever *data* — no template
   is built from user text, so ``{{ 7*7 }}`` in a class name stays literal.
-* Autoescaping is on in every format. HTML uses Jinja's own escaping; for Markdown and LaTeX a
-  ``finalize`` hook escapes every value that is not already :class:`~markupsafe.Markup` with the
-  format's escaper, so each ``{{ … }}`` is escaped unless a filter deliberately produced markup
+* Autoescaping is on in every format, and a ``finalize`` hook escapes every value that is not
+  already :class:`~markupsafe.Markup` with the format's escaper (for HTML
+  :func:`~advisor._format.html_escape`, which also shows control characters as visible escapes), so each ``{{ … }}`` is escaped unless a filter deliberately produced markup
   (``math``, ``cite``, numbers).
 * LaTeX templates use ``((* … *))`` for statements and ``((( … )))`` for expressions, so TeX braces
   never collide with Jinja syntax.
@@ -101,8 +101,7 @@ def environment(fmt: str) -> ImmutableSandboxedEnvironment:
         "lstrip_blocks": True,
         "keep_trailing_newline": True,
     }
-    if fmt != "html":
-        options["finalize"] = _make_finalize(escape)
+    options["finalize"] = _make_finalize(escape)  # HTML too: html_escape also makes control characters visible
     if fmt == "tex":
         options.update(
             block_start_string="((*",

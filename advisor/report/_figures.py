@@ -59,11 +59,11 @@ class Figure:
 
 
 def _text(s: object, limit: int = 24) -> str:
-    """User text for matplotlib: no mathtext (``$`` escaped), shortened for axis labels."""
-    s = " ".join(str(s).split())
-    if len(s) > limit:
-        s = s[: limit - 1] + "…"
-    return s.replace("$", r"\$")
+    """User text for matplotlib: shortened and control characters visible (:func:`display_label`; the
+    SVG stays valid XML), no mathtext (``$`` escaped)."""
+    from .._format import display_label
+
+    return display_label(s, limit).replace("$", r"\$")
 
 
 def _colour(i: int) -> str:

@@ -30,12 +30,71 @@ def load_answers(answers: Any) -> Any:
     raise InputError(f"answers must be an Answers object, a mapping or an answers file; got {type(answers).__name__}.")
 
 
+def _is_frame(data: Any) -> bool:
+    """A pandas (or polars) DataFrame, recognised without importing pandas."""
+    return hasattr(data, "columns") and hasattr(data, "shape") and not isinstance(data, Mapping)
+
+
+def _frame_columns(frame: Any) -> tuple[dict[str, Any], list[str]]:
+    """A DataFrame's label columns as a mapping (``y_true`` + one per system) and notes."""
+    columns = [str(c) for c in frame.columns]
+    if "y_true" not in columns:
+        raise InputError(f"a DataFrame given as data needs a y_true column (the true labels) and one column of "
+                         f"predicted labels per system; its columns are {', '.join(columns) or 'none'}.")
+    probs = [c for c in columns if c.startswith("p_")]
+    out = {c: frame[c].to_numpy() for c in columns if c not in probs}
+    if list(out) == ["y_true", "y_pred"]:  # the prediction-file layout: one system
+        out = {"y_true": out["y_true"], "system": out["y_pred"]}
+    notes = [f"the probability columns ({', '.join(probs)}) of a DataFrame are not used; write it to a file and "
+             "read it with advisor.read_predictions for log loss and the Brier score."] if probs else []
+    return out, notes
+
+
+def _label_arrays(data: Mapping[str, Any], notes: list[str]) -> tuple[dict[str, Any], Any, dict, list[str]]:
+    """``{"y_true": labels, name: predicted labels, …}`` → paired systems on the same items."""
+    from ..engine._joint import JointCounts
+
+    preds = {str(k): v for k, v in data.items() if k != "y_true"}
+    if not preds:
+        raise InputError("data has y_true but no system; add one entry of predicted labels per system, e.g. "
+                         "{'y_true': y_true, 'model': y_pred}.")
+    joint = JointCounts.from_arrays(data["y_true"], preds)
+    return joint.matrices(), joint, {}, notes
+
+
+def _one_dimensional(value: Any) -> bool:
+    import numpy as np
+
+    try:
+        return np.asarray(value, dtype=object).ndim == 1
+    except (ValueError, TypeError):
+        return False
+
+
 def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, float]], list[str]]:
-    """(name → ConfusionMatrix, joint table or None, probability scores, notes)."""
+    """(name → ConfusionMatrix, joint table or None, probability scores, notes).
+
+    ``data`` is a PredictionSet, a ConfusionMatrix, a mapping of system name → confusion matrix,
+    a mapping of label arrays ``{"y_true": y_true, "model_a": pred_a, …}`` (paired: the systems
+    predict the same items), or a DataFrame with a ``y_true`` column and one predicted-label column
+    per system (or ``y_pred`` for one).
+
+    >>> systems, joint, _, _ = systems_of({"y_true": ["a", "b", "b"], "m": ["a", "b", "a"]})
+    >>> int(systems["m"].counts[1][0]), int(systems["m"].counts[1][1]), joint.systems
+    (1, 1, ('m',))
+    """
     from ..engine._confusion import ConfusionMatrix
 
     if data is None:
         return {}, None, {}, []
+    notes: list[str] = []
+    if _is_frame(data):
+        data, notes = _frame_columns(data)
+    if isinstance(data, Mapping) and "y_true" in data:
+        return _label_arrays(data, notes)
+    if isinstance(data, Mapping) and data and all(_one_dimensional(v) for v in data.values()):
+        raise InputError("data looks like predicted labels (one list per system) but has no y_true; give the true "
+                         "labels too: {'y_true': y_true, 'model': y_pred, …}, or confusion matrices.")
     if hasattr(data, "systems") and hasattr(data, "joint"):
         return (dict(data.systems), data.joint, dict(getattr(data, "probabilities", {}) or {}),
                 list(getattr(data, "notes", []) or []))
@@ -49,8 +108,9 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
             raise InputError("no systems to report on; give at least one prediction file or matrix.")
         return out, None, {}, []
     raise InputError(
-        f"data must be a PredictionSet (read_predictions) or a mapping of system name to confusion matrix; "
-        f"got {type(data).__name__}."
+        f"data must be a PredictionSet (read_predictions), a mapping of system name to confusion matrix, a mapping "
+        f"of label arrays with y_true, or a DataFrame with y_true and predicted-label columns; got "
+        f"{type(data).__name__}."
     )
 
 

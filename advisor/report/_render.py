@@ -79,9 +79,53 @@ class _Figs(dict):
         return None
 
 
+def _shorten_all(node: Any, mapping: dict[str, str], shortest: int = 0) -> Any:
+    if isinstance(node, str):
+        if node in mapping:
+            return mapping[node]
+        if len(node) > shortest:  # running text that may name a long label
+            for full, short in mapping.items():
+                if full in node:
+                    node = node.replace(full, short)
+        return node
+    if isinstance(node, dict):
+        return {_shorten_all(k, mapping, shortest): _shorten_all(v, mapping, shortest) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_shorten_all(v, mapping, shortest) for v in node]
+    return node
+
+
+def display_context(ctx: ReportContext) -> ReportContext:
+    """``ctx`` with every class label and system name longer than :data:`LABEL_DISPLAY_LIMIT`
+    shortened (:func:`~advisor._format.display_label`) wherever it occurs — tables, text, figures —
+    each to a distinct display name; ``ctx`` itself (and so the JSON context) keeps them whole.
+
+    A 5,000-character label would otherwise widen every table past the page, break the LaTeX
+    build and keep the PDF renderer busy for minutes.
+    """
+    from .._format import LABEL_DISPLAY_LIMIT, display_label
+
+    names = list(ctx.task.labels if ctx.task is not None else []) + [s.name for s in ctx.systems]
+    long = sorted({n for n in names if len(n) > LABEL_DISPLAY_LIMIT}, key=len, reverse=True)
+    if not long:
+        return ctx
+    taken = {n for n in names if len(n) <= LABEL_DISPLAY_LIMIT}
+    mapping: dict[str, str] = {}
+    for full in long:
+        short, i = display_label(full), 1
+        while short in taken:  # two labels alike in their first 59 characters stay apart
+            i += 1
+            tag = f"…#{i}"
+            short = display_label(full, LABEL_DISPLAY_LIMIT - len(tag) + 1)[:-1] + tag
+        taken.add(short)
+        mapping[full] = short
+    return ReportContext.model_validate(_shorten_all(ctx.model_dump(), mapping, min(map(len, mapping))))
+
+
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
     from ._figures import render_figures
 
+    ctx = display_context(ctx)
     figs: dict[str, _Fig] = _Figs()
     if figure_formats:
         drawn = {f.id: f for f in render_figures(ctx, figure_formats)}
@@ -183,11 +227,32 @@ def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
     return out
 
 
+PDF_LIBRARIES = (
+    "PDF output needs WeasyPrint and its system libraries (Pango, HarfBuzz, fontconfig), which could not be "
+    "loaded ({detail}); install them (Debian/Ubuntu: sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 "
+    "libharfbuzz0b libfontconfig1; macOS: brew install pango) or write HTML instead (-o report.html), which "
+    "needs none"
+)
+
+
+def require_pdf_engine() -> Any:
+    """WeasyPrint's ``HTML`` class, or :class:`AdvisorError` (one sentence) when WeasyPrint or the
+    system libraries it loads (Pango…) are missing — checked before any work, not at the last step."""
+    from .._exceptions import AdvisorError
+
+    try:
+        from weasyprint import HTML
+    except (ImportError, OSError) as exc:
+        detail = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise AdvisorError(PDF_LIBRARIES.format(detail=detail) + ".") from None
+    return HTML
+
+
 def html_to_pdf(html: str, resources: Any = None, *, fetcher: Any = None) -> bytes:
     """WeasyPrint's PDF of ``html``; it may load only ``resources`` (URL → (bytes, mime)), nothing else."""
-    from weasyprint import HTML
-
     from ._fetcher import make_fetcher
+
+    HTML = require_pdf_engine()  # noqa: N806 - WeasyPrint's class
 
     for name in ("weasyprint", "fontTools"):
         logging.getLogger(name).setLevel(logging.ERROR)
@@ -355,6 +420,8 @@ def render_report(
     if out_path is None:
         return render_text(context, format_for(None, fmt), fragment=fragment)
     fmt = format_for(out_path, fmt)
+    if fmt == "pdf":
+        require_pdf_engine()
     planned = output_plan(out_path, fmt, figures=figures and bool(context.systems),
                           references=bool(context.references))
     check_outputs(planned, inputs, force=force)  # fail fast, before any expensive rendering

@@ -1,28 +1,37 @@
 """Writing report files safely: checked first, atomically, and never over the user's files.
 
 Before anything is written every destination is checked (:func:`check_outputs`): none may be an
-input file, a directory, or lie below something that is a file rather than a folder; and without
-``force`` none may exist already. With ``force`` the existing files among the destinations are
-replaced; no other file is ever touched (a figure folder may hold the user's own files).
+input file, a directory, anything but a regular file (a device such as ``/dev/full``, a FIFO, a
+socket — ``--force`` or not), or lie below something that is a file rather than a folder, and no
+folder on the way may be a symbolic link created by someone else (a ``<output>-figures`` link
+planted beside the report would send figures elsewhere); without ``force`` none may exist already.
+With ``force`` the existing files among the destinations are replaced; no other file is ever
+touched (a figure folder may hold the user's own files).
 
 Then (:func:`write_outputs`) the missing folders are created, every file is written to a temporary
 file beside its destination and flushed to disk, and only then are the files moved into place —
-without ``force`` by a hard link that fails if the name was taken meanwhile. If anything fails,
-the temporary files, the files already placed and the folders created are removed again, so a
+without ``force`` by a hard link that fails if the name was taken meanwhile (an exclusive create:
+of two concurrent runs one wins, the other is refused). If anything fails — an error, or SIGTERM /
+SIGINT / SIGHUP while writing — the temporary files, the files already placed and the folders
+created are removed again and files replaced under ``force`` get their previous content back, so a
 failed run leaves nothing new behind, and the error names the output path, not a temporary file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import signal
+import stat
 import tempfile
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from .._exceptions import UnsafeOutputError
 
-__all__ = ["atomic_write", "check_outputs", "write_outputs"]
+__all__ = ["WriteInterrupted", "atomic_write", "check_outputs", "write_outputs"]
 
 _EXISTS = "{} already exists; pass --force to overwrite it, or choose another output name."
 
@@ -51,6 +60,35 @@ def _exists(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
 
+def _not_regular(path: Path) -> str | None:
+    """What ``path`` is if it exists and is not a regular file (a symlink counts by its target)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a dangling symbolic link" if path.is_symlink() else None
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket")]
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def _linked_folder(path: Path, anchor: Path) -> Path | None:
+    """The first folder between ``anchor`` (the report's own folder) and ``path`` that is a symlink."""
+    try:
+        rel = path.parent.relative_to(anchor)
+    except ValueError:
+        return None
+    folder = anchor
+    for part in rel.parts:
+        folder = folder / part
+        if folder.is_symlink():
+            return folder
+    return None
+
+
 def check_outputs(
     outputs: Iterable[str | os.PathLike[str]],
     inputs: Iterable[str | os.PathLike[str]],
@@ -59,8 +97,9 @@ def check_outputs(
 ) -> None:
     """Raise :class:`UnsafeOutputError` unless every output can be written without harm.
 
-    An output may not be one of ``inputs``, a directory, the same file as another output, or lie
-    below a file; without ``force`` it may not exist.
+    An output may not be one of ``inputs``, a directory or anything else but a regular file, the
+    same file as another output, lie below a file, or below a symbolic link inside the first
+    output's folder (the figure folder); without ``force`` it may not exist.
     """
     ins = [Path(p) for p in inputs]
     seen: list[Path] = []
@@ -72,10 +111,19 @@ def check_outputs(
                 )
         if out.is_dir():
             raise UnsafeOutputError(f"output path {out} is a directory; give a file name.")
+        kind = _not_regular(out)
+        if kind is not None:
+            raise UnsafeOutputError(f"output path {out} exists and is {kind}, not a regular file; advisor writes "
+                                    "only regular files (--force or not): choose another output path.")
         if any(_same_file(out, s) for s in seen):
             raise UnsafeOutputError(f"two report outputs would be written to the same file {out}.")
         seen.append(out)
+    anchor = seen[0].parent if seen else Path(".")
     for out in seen:
+        link = _linked_folder(out, anchor)
+        if link is not None:
+            raise UnsafeOutputError(f"cannot write {out}: the folder {link} is a symbolic link, which advisor does not "
+                                    "follow; remove it or choose another output name.")
         block = _blocking_file(out)
         if block is not None:
             raise UnsafeOutputError(f"cannot write {out}: {block} is a file, not a folder; "
@@ -139,7 +187,9 @@ def _place(tmp: str, path: Path, force: bool) -> None:
     except OSError as exc:
         if exc.errno not in _NO_LINKS:
             raise
-        if _exists(path):
+        try:  # no hard links here: reserve the name by an exclusive create, then move the file onto it
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        except FileExistsError:
             raise UnsafeOutputError(_EXISTS.format(path)) from None
         os.replace(tmp, path)
         return
@@ -149,23 +199,28 @@ def _place(tmp: str, path: Path, force: bool) -> None:
 def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory and :func:`os.replace`.
 
-    The temporary file is removed if anything fails, so no partial file is ever left behind, and an
-    :class:`OSError` names ``path``. Existing permissions of ``path`` are kept; new files get the
+    The temporary file is removed if anything fails (SIGTERM and SIGHUP included), so no partial file
+    is ever left behind, and an :class:`OSError` names ``path``; an existing ``path`` that is not a
+    regular file (a device, a FIFO) is refused. Existing permissions of ``path`` are kept; new files get the
     usual umask-derived mode. This replaces an existing file: callers check first.
     """
     path = Path(path)
+    kind = _not_regular(path)
+    if kind is not None:
+        raise UnsafeOutputError(f"{path} exists and is {kind}, not a regular file; advisor writes only regular files.")
     tmp = None
-    try:
-        tmp = _stage(path, data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            _unlink(tmp)
-        raise _naming(exc, path) from None
-    except BaseException:
-        if tmp is not None:
-            _unlink(tmp)
-        raise
+    with _signals_raise():
+        try:
+            tmp = _stage(path, data)
+            os.replace(tmp, path)
+        except OSError as exc:
+            if tmp is not None:
+                _unlink(tmp)
+            raise _naming(exc, path) from None
+        except BaseException:
+            if tmp is not None:
+                _unlink(tmp)
+            raise
 
 
 def _make_folders(paths: Iterable[Path]) -> list[Path]:
@@ -191,6 +246,51 @@ def _remove_folders(created: list[Path]) -> None:
             pass
 
 
+class WriteInterrupted(KeyboardInterrupt):
+    """A termination signal arrived while files were being written; they have been cleaned up."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name} while writing; "
+                         "the files being written were removed and any replaced file restored")
+        self.exit_code = 128 + signum
+
+
+_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """While writing, SIGTERM and SIGHUP raise :class:`WriteInterrupted` (SIGINT already raises
+    KeyboardInterrupt), so the clean-up below runs instead of the process dying mid-write."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum: int, frame: object) -> None:
+        raise WriteInterrupted(signum)
+
+    previous = {}
+    try:
+        for sig in _SIGNALS:
+            previous[sig] = signal.signal(sig, _raise)
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _backup(path: Path) -> str | None:
+    """A hard link to the existing ``path`` (to restore it if the run fails); None if not possible."""
+    if not path.is_file() or path.is_symlink():
+        return None
+    name = tempfile.mktemp(prefix=f".{path.name}.", suffix=".bak.tmp", dir=path.parent)  # noqa: S306 - link fails if taken
+    try:
+        os.link(path, name)
+    except OSError:
+        return None
+    return name
+
+
 def write_outputs(
     files: Mapping[str | os.PathLike[str], bytes | str],
     inputs: Iterable[str | os.PathLike[str]] = (),
@@ -200,31 +300,45 @@ def write_outputs(
     """Check every destination (:func:`check_outputs`), then write all files or none.
 
     Missing parent folders are created (figure folders beside a Markdown or LaTeX report); on
-    failure they are removed again with every file placed so far. Returns the paths written.
+    failure — an exception, or SIGTERM/SIGHUP/SIGINT while writing — they are removed again with
+    every file placed so far, and files replaced under ``force`` get their previous content back.
+    Returns the paths written.
     """
     paths = [Path(p) for p in files]
-    check_outputs(paths, list(inputs), force=force)
-    created = _make_folders(paths)
-    staged: list[tuple[str, Path]] = []
-    placed: list[Path] = []
-    current = paths[0] if paths else Path(".")
-    try:
-        for p, data in zip(paths, files.values()):
-            current = p
-            staged.append((_stage(p, data), p))
-        for tmp, p in staged:
-            current = p
-            existed = _exists(p)
-            _place(tmp, p, force)
-            if not existed:
-                placed.append(p)
-    except BaseException as exc:
-        for tmp, _ in staged:
-            _unlink(tmp)
-        for p in placed:  # new files only: with force a replaced file cannot be restored
-            _unlink(p)
-        _remove_folders(created)
-        if isinstance(exc, OSError):
-            raise _naming(exc, current) from None
-        raise
+    with _signals_raise():
+        check_outputs(paths, list(inputs), force=force)
+        created = _make_folders(paths)
+        staged: list[tuple[str, Path]] = []
+        placed: list[Path] = []
+        backups: list[tuple[str, Path]] = []
+        current = paths[0] if paths else Path(".")
+        try:
+            for p, data in zip(paths, files.values()):
+                current = p
+                staged.append((_stage(p, data), p))
+            for tmp, p in staged:
+                current = p
+                existed = _exists(p)
+                bak = _backup(p) if existed and force else None
+                if bak is not None:
+                    backups.append((bak, p))
+                _place(tmp, p, force)
+                if not existed:
+                    placed.append(p)
+        except BaseException as exc:
+            for tmp, _ in staged:
+                _unlink(tmp)
+            for p in placed:
+                _unlink(p)
+            for bak, p in backups:  # files replaced under force: the previous content comes back
+                with contextlib.suppress(OSError):
+                    if not os.path.samefile(bak, p):  # (rename between two links of one file is a no-op)
+                        os.replace(bak, p)
+                _unlink(bak)
+            _remove_folders(created)
+            if isinstance(exc, OSError):
+                raise _naming(exc, current) from None
+            raise
+        for bak, _ in backups:
+            _unlink(bak)
     return paths

@@ -128,6 +128,10 @@ class Comparison(_Model):
     undefined: dict[str, list[dict[str, Any]]]
 
     def _metric(self, metric: str) -> MetricComparison:
+        if metric not in self.metrics:  # a catalogue name or alias
+            from ..engine._names import metric_id
+
+            metric = metric_id(metric)
         if metric not in self.metrics:
             raise InputError(f"metric {metric!r} is not in this comparison; it has {', '.join(self.metrics)}.")
         return self.metrics[metric]
@@ -180,6 +184,23 @@ class Comparison(_Model):
     def to_dict(self) -> dict[str, Any]:
         """Plain Python structure (infinities stay floats; undefined values are None)."""
         return self.model_dump()
+
+    def records(self) -> list[dict[str, Any]]:
+        """One dict per metric and system: ``pandas.DataFrame(comparison.records())``."""
+        from ._frames import comparison_records
+
+        return comparison_records(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame indexed by (metric, system)."""
+        from ._frames import comparison_frame
+
+        return comparison_frame(self)
+
+    def _repr_html_(self) -> str:
+        from ._frames import comparison_html
+
+        return comparison_html(self)
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
