@@ -88,3 +88,20 @@ def test_probabilities_not_summing_to_one_is_one_sentence(tmp_path):
     f.write_text("y_true,y_pred,p_a,p_b\na,a,0.9,0.3\nb,b,0.2,0.8\n")
     r = CliRunner().invoke(app, ["compute", str(f)])
     assert r.exit_code != 0 and "sum" in r.output and "Traceback" not in r.output
+
+
+def test_compare_adds_paired_score_comparison(tmp_path):
+    y, s, p, sc, pr = _files(tmp_path)
+    sc2 = tmp_path / "scores2.csv"
+    rng = np.random.default_rng(1)
+    s2 = y + rng.normal(0, 3, len(y))
+    lab = np.where(y == 1, "pos", "neg")
+    sc2.write_text("y_true,y_pred,score\n" + "".join(f"{a},{'pos' if b > 1 else 'neg'},{b!r}\n"
+                                                     for a, b in zip(lab, s2.tolist())))
+    r = CliRunner().invoke(app, ["compare", str(sc), str(sc2), "--positive", "pos", "--bootstrap", "200", "--seed", "0",
+                                 "--costs", "fn=10,fp=1", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)["scores"]
+    assert d["metrics"]["scores"]["roc_auc"]["estimate"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-9)
+    assert "Holm" in d["method"] and set(d["winners"]) >= {"roc_auc", "average_precision", "expected_cost"}
+    assert set(d["rank_intervals"]["roc_auc"]) == {"scores", "scores2"}

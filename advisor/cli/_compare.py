@@ -223,6 +223,8 @@ def register(app: typer.Typer) -> None:
         beta: float = typer.Option(1.0, "--beta", help="β of f_beta (recall weighted β times precision)."),
         undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+        costs: str | None = typer.Option(None, "--costs", help="Error costs: fn=10,fp=1 or a cost-matrix CSV."),
+        priors: str | None = typer.Option(None, "--priors", help="Deployment class shares: LABEL=SHARE,…"),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -236,6 +238,12 @@ def register(app: typer.Typer) -> None:
         from ..stats._compare import compare_joint
 
         ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
+        from ..engine._score_eval import COST_IDS, SCORE_IDS
+        from ._scores import parse_costs, parse_priors, render_scored, scored_comparison
+
+        score_ids = [m for m in ids or [] if m in (*SCORE_IDS, *COST_IDS, "log_loss", "brier")]  # item level
+        ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
+        cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
         columns = {"true_col": true_col, "pred_col": pred_col}
         predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
         joint = predictions.joint
@@ -248,7 +256,14 @@ def register(app: typer.Typer) -> None:
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )
+        scored = scored_comparison(list(files), list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec,
+                                   n_boot, confidence, seed, true_col, pred_col, score_ids or None)
         if as_json:
-            echo_json(comparison.to_dict())
+            data = comparison.to_dict()
+            if scored is not None:
+                data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
+            echo_json(data)
         else:
             render(comparison)
+            for line in render_scored(scored) if scored is not None else []:
+                echo(line)

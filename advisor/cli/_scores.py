@@ -82,3 +82,52 @@ def score_results(files: list[Path], names: list[str], systems: dict[str, Any], 
         for name, cm in systems.items():
             values[name].update(cost_metrics(cm, costs, priors, positive_label=pos))
     return {k: v for k, v in values.items() if v}, details
+
+
+def scored_comparison(files: list[Path], names: list[str], labels: list[Any], positive: Any, costs: Any, priors: Any,
+                      n_boot: int, confidence: float, seed: Any, true_col: str | None, pred_col: str | None,
+                      metrics: list[str] | None = None) -> dict[str, Any] | None:
+    """Paired item bootstrap of the score/probability/cost metrics (None when no file has scores).
+
+    Every file must have the same kind of output (probability columns, or a score column)."""
+    from ..engine._score_eval import _align
+    from ..io._scores import has_scores, read_scored
+    from ..stats._items import compare_scored
+
+    if not files or not all(has_scores(p) for p in files):
+        return None
+    outs: dict[str, Any] = {}
+    decisions: dict[str, Any] = {}
+    y_true: list[str] = []
+    for name, path in zip(names, files):
+        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+        y_true = f.y_true
+        outs[name] = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, str(path))
+        if f.y_pred is not None and (costs is not None or priors is not None):
+            decisions[name] = f.y_pred
+    label_of = {str(lab): lab for lab in labels}
+    y = [label_of.get(t, t) for t in y_true]
+    dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
+    pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
+    if pos is None and len(labels) == 2 and all(getattr(o, "ndim", 1) == 2 for o in outs.values()):
+        pos = labels[1]  # ROC AUC and the Brier score do not depend on which class is positive
+    res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
+                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+    return res.to_dict()
+
+
+def render_scored(data: dict[str, Any]) -> list[str]:
+    """Plain lines for the terminal: estimate [low, high] per system and metric, winners, rank intervals."""
+    from .._format import format_number
+
+    lines = [f"Score metrics ({data['n_resamples']} paired item resamples; {data['method']}):"]
+    systems = list(data["metrics"])
+    ids = list(next(iter(data["metrics"].values())))
+    for m in ids:
+        cells = []
+        for s in systems:
+            v = data["metrics"][s][m]
+            cells.append(f"{s} {format_number(v['estimate'])} [{format_number(v['low'])}, {format_number(v['high'])}]"
+                         f" rank {data['rank_intervals'][m][s][0]:g}–{data['rank_intervals'][m][s][1]:g}")
+        lines.append(f"  {m}: " + "; ".join(cells) + f" · winners: {', '.join(data['winners'][m])}")
+    return lines

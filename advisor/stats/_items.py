@@ -176,13 +176,17 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         labels = labs
     k = len(labs)
     proba = all(s.ndim == 2 for _, s in prepared.values())
-    ids = list(metrics) if metrics is not None else [m for m in ITEM_METRICS if _applies(m, k, proba, costs)]
+    has_dec = proba or bool(decisions) and all(decisions.get(n) is not None for n in systems)
+    ids = list(metrics) if metrics is not None else [m for m in ITEM_METRICS
+                                                     if _applies(m, k, proba, costs is not None or priors is not None,
+                                                                 has_dec)]
     for m in ids:
         if m not in ITEM_METRICS:
             raise InputError(f"metric {m!r} is not resampled item by item; choose from {', '.join(ITEM_METRICS)}.")
-        if not _applies(m, k, proba, True):
-            raise InputError(f"{m} needs {'probability columns p_<label>' if not proba else 'a binary task'}; "
-                             "the systems given do not have them.")
+        if not _applies(m, k, proba, True, has_dec):
+            need = ("decisions (y_pred) or probabilities" if m.endswith("expected_cost") else
+                    "probability columns p_<label>" if not proba else "a binary task")
+            raise InputError(f"{m} needs {need}; the systems given do not have them.")
     c = cost_matrix(costs, labs, labs[pos] if pos is not None else None)
     idx0 = next(iter(prepared.values()))[0]
     pi = None if priors is None else resolve_priors(priors, labs, np.bincount(idx0, minlength=k))
@@ -225,9 +229,9 @@ def _p_value(observed: float, d: np.ndarray) -> float:
     return float(2.0 * (1.0 - NormalDist().cdf(abs(observed) / se)))
 
 
-def _applies(m: str, k: int, proba: bool, costs: Any) -> bool:
+def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
     if m in ("expected_cost", "normalized_expected_cost"):
-        return costs is not None and proba
+        return costs and decisions
     if m == "brier_binary":
         return k == 2 and proba
     if m in ("log_loss", "brier", "ece"):
