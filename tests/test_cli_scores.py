@@ -105,3 +105,18 @@ def test_compare_adds_paired_score_comparison(tmp_path):
     assert d["metrics"]["scores"]["roc_auc"]["estimate"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-9)
     assert "Holm" in d["method"] and set(d["winners"]) >= {"roc_auc", "average_precision", "expected_cost"}
     assert set(d["rank_intervals"]["roc_auc"]) == {"scores", "scores2"}
+
+
+def test_score_figures_are_drawn(tmp_path):
+    from advisor.report._figures_scores import curve_points, score_figures
+
+    y, s, p, _, _ = _files(tmp_path)
+    labels = ["neg", "pos"]
+    yt = np.where(y == 1, "pos", "neg")
+    f, t, _ = curve_points(y, s)
+    assert np.trapezoid(t, f) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    figs = score_figures(yt, {"a": s, "b": np.c_[1 - p, p]}, labels, positive_label="pos",
+                         decisions={"a": np.where(s > 1, "pos", "neg")}, costs={"fn": 10, "fp": 1},
+                         priors={"pos": 0.02, "neg": 0.98})
+    assert [f.id for f in figs] == ["roc_pr", "reliability", "cost_curve"]
+    assert all(f.svg and f.svg.lstrip().startswith("<?xml") for f in figs)
