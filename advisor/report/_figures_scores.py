@@ -11,13 +11,12 @@ sweeps (0, 1), the stated share marked (Ferrer 2022). Styling and output are tho
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ._figures import _RC, _WIDTH, Figure, _colour, _Factory, _text
+from ._figures import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
 
 __all__ = ["curve_points", "score_figures"]
 
@@ -35,22 +34,6 @@ def curve_points(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     tp, fp = np.cumsum(ys)[ends], np.cumsum(1 - ys)[ends]
     p, n = max(ys.sum(), 1.0), max((1 - ys).sum(), 1.0)
     return np.r_[0.0, fp / n], np.r_[0.0, tp / p], np.r_[1.0, tp / (tp + fp)]
-
-
-def _save(fid: str, caption: str, fig: Any, formats: Sequence[str]) -> Figure:
-    out = Figure(fid, caption)
-    try:
-        if "svg" in formats:
-            buf = io.StringIO()
-            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-            out.svg = buf.getvalue()
-        if "pdf" in formats:
-            bbuf = io.BytesIO()
-            fig.savefig(bbuf, format="pdf", metadata={"CreationDate": None, "Creator": None})
-            out.pdf = bbuf.getvalue()
-    finally:
-        fig.clear()
-    return out
 
 
 def _binary(y_pos: np.ndarray, systems: Mapping[str, np.ndarray], pos: int) -> dict[str, np.ndarray]:
@@ -88,7 +71,7 @@ def score_figures(y_true: Sequence[Any], systems: Mapping[str, Any], labels: Seq
             ax2.set(xlabel="recall", ylabel="precision", title="precision–recall", ylim=(0, 1.02))
             ax1.legend(loc="lower right", frameon=False)
             fig.tight_layout()
-            figs.append(_save("roc_pr", f"ROC curve (left; dotted: chance) and precision–recall curve (right; dotted: "
+            figs.append(save_figure("roc_pr", f"ROC curve (left; dotted: chance) and precision–recall curve (right; dotted: "
                               f"the positive share {y.mean():.3g}, the chance level of precision) of class "
                               f"{_text(labels[pos])}.", fig, formats))
         probs = {n: s for n, s in out.items() if s.ndim == 2}
@@ -105,7 +88,7 @@ def score_figures(y_true: Sequence[Any], systems: Mapping[str, Any], labels: Seq
                    xlim=(0, 1), ylim=(0, 1))
             ax.legend(loc="upper left", frameon=False)
             fig.tight_layout()
-            figs.append(_save("reliability", f"Reliability diagram: accuracy against confidence in {ECE_BINS} "
+            figs.append(save_figure("reliability", f"Reliability diagram: accuracy against confidence in {ECE_BINS} "
                               "equal-mass bins (the bins of the ECE); the dotted diagonal is perfect calibration.",
                               fig, formats))
         if costs is not None and decisions and k == 2 and pos is not None:
@@ -136,6 +119,6 @@ def _cost_curve(idx: np.ndarray, pos: int, decisions: Mapping[str, Sequence[Any]
     ax.legend(loc="upper right", frameon=False)
     fig.tight_layout()
     mark = f"; dashed: the stated share {stated:g}" if stated is not None else ""
-    return _save("cost_curve", f"Normalized expected cost of each system's decisions (c_FN = {c_fn:g}, c_FP = "
+    return save_figure("cost_curve", f"Normalized expected cost of each system's decisions (c_FN = {c_fn:g}, c_FP = "
                  f"{c_fp:g}) against the deployment share of the positive class; above the dotted line at 1 the "
                  f"input-blind decision is cheaper{mark}.", fig, formats)
