@@ -296,20 +296,25 @@ class Calibration:
         cw = np.cumsum(ws, axis=-1)
         diff = np.cumsum(ws * (self.correct - self.conf), axis=-1)
         total = cw[:, -1]
-        out = np.empty(ws.shape[0])
-        for r in range(ws.shape[0]):
-            if self.binning == "equal_width":
-                pref = np.concatenate([[0.0], diff[r][self.width_cuts - 1] * (self.width_cuts > 0), [diff[r, -1]]])
-            else:
-                pos = np.arange(self.bins + 1) * total[r] / self.bins
-                if total[r] == np.round(total[r]):  # whole items: cut at ⌊b n / B⌋
-                    pos = np.floor(pos)
-                pos[-1] = total[r]
-                j = np.minimum(np.searchsorted(cw[r], pos, side="left"), cw.shape[1] - 1)
-                before_w = np.where(j > 0, cw[r][j - 1], 0.0)
-                before_d = np.where(j > 0, diff[r][j - 1], 0.0)
-                pref = before_d + (pos - before_w) * (self.correct[j] - self.conf[j])
-            out[r] = np.abs(np.diff(pref)).sum() / total[r]
+        b, n = ws.shape
+        if self.binning == "equal_width":
+            cuts = self.width_cuts
+            inner = np.where(cuts > 0, diff[:, np.maximum(cuts - 1, 0)], 0.0)
+            pref = np.concatenate([np.zeros((b, 1)), inner, diff[:, -1:]], axis=1)
+        else:
+            pos = np.arange(self.bins + 1)[None, :] * total[:, None] / self.bins
+            whole = (total == np.round(total))[:, None]  # whole items: cut at ⌊b n / B⌋
+            pos = np.where(whole, np.floor(pos), pos)
+            pos[:, -1] = total
+            # one searchsorted for every row: rows shifted apart by more than any row's total
+            off = np.arange(b)[:, None] * (float(total.max()) + 1.0)
+            flat = np.searchsorted((cw + off).ravel(), (pos + off).ravel(), side="left").reshape(b, -1)
+            j = np.clip(flat - np.arange(b)[:, None] * n, 0, n - 1)
+            before_w = np.where(j > 0, np.take_along_axis(cw, np.maximum(j - 1, 0), axis=1), 0.0)
+            before_d = np.where(j > 0, np.take_along_axis(diff, np.maximum(j - 1, 0), axis=1), 0.0)
+            pref = before_d + (pos - before_w) * (self.correct[j] - self.conf[j])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.abs(np.diff(pref, axis=1)).sum(axis=1) / total
         return out if np.ndim(w) == 2 else out[0]
 
 

@@ -8,6 +8,7 @@ number, higher = more positive). Missing or non-numeric cells are an error namin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,9 +33,10 @@ class ScoredFile:
     score: np.ndarray | None
 
 
-def _proba_columns(table: Columns) -> list[tuple[str, str]]:
-    from ._readers import _PROBA_PREFIX
+_PROBA_PREFIX = re.compile(r"^(?:p|proba)_(.+)$")  # the prediction reader's naming of probability columns
 
+
+def _proba_columns(table: Columns) -> list[tuple[str, str]]:
     return [(m.group(1).strip(), c) for c in table.columns if (m := _PROBA_PREFIX.match(c))]
 
 
