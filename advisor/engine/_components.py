@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ._cells import Cells
 from ._confusion import Label
 from ._conventions import CONVENTIONS
 
@@ -26,8 +27,12 @@ __all__ = [
 ]
 
 
-# Relative tolerance under which a denominator counts as zero (exact for integer counts < 2**26).
-_TOL = 1e-12
+# Tolerances under which a quantity counts as zero. Integer counts (below 2**53) are exact in
+# float64, so for them zero means zero: a class of one item among 10^15 is a class. Fractional
+# (weighted, soft) counts get a tolerance of the size of the rounding of the sums involved —
+# a few units in the last place of n per level of pairwise summation — which no real class mass
+# that float64 can tell apart from n falls under.
+_ROUNDING = 16 * np.finfo(np.float64).eps
 
 
 @dataclass(frozen=True)
@@ -138,19 +143,31 @@ class _Component:
 
 
 class _Stats:
-    """Shared intermediate quantities of a batch of confusion matrices ``(..., k, k)``."""
+    """Shared intermediate quantities of a batch of confusion matrices held as non-zero cells.
 
-    def __init__(self, counts: np.ndarray, convention: str, beta: float, pos: int | None) -> None:
-        self.C = counts
-        self.k = counts.shape[-1]
+    ``cells`` is an :class:`advisor.engine._cells.Cells` (batch shape ``...``); every per-class
+    array has shape ``(..., k)``. Nothing here is ``O(k²)``.
+    """
+
+    def __init__(self, cells: Cells, convention: str, beta: float, pos: int | None) -> None:
+        self.cells = cells
+        self.k = cells.k
         self.convention = convention
         self.beta = beta
         self.pos = pos
-        self.a = counts.sum(axis=-1)  # true sizes (..., k)
-        self.b = counts.sum(axis=-2)  # predicted sizes (..., k)
-        self.tp = np.diagonal(counts, axis1=-2, axis2=-1)
-        self.n = self.a.sum(axis=-1)  # (...)
+        self.a = cells.a  # true sizes (..., k)
+        self.b = cells.b  # predicted sizes (..., k)
+        self.tp = cells.tp
+        self.n = cells.n  # (...)
         self.nk = self.n[..., None]
+        if cells.exact:
+            self.tol: np.ndarray | float = 0.0  # counts (...): zero means zero
+            self.rate_tol = 0.0  # rates in [0, 1]
+        else:
+            levels = max(1.0, float(np.log2(max(self.k, 2))))
+            self.tol = _ROUNDING * levels * self.n
+            self.rate_tol = _ROUNDING * levels
+        self.tolk = np.asarray(self.tol)[..., None] if np.ndim(self.tol) else self.tol
         # Access log: metric id -> component names used; and scalar-level undefined events.
         self.current: str | None = None
         self.used: dict[str, list[str]] = {}
@@ -176,8 +193,7 @@ class _Stats:
         baseline_text: str,
     ) -> _Component:
         """``num / den`` with zero denominators resolved by the convention in force."""
-        scale = self.nk  # relative to n, so that scaling all counts changes nothing
-        undef = den <= _TOL * scale
+        undef = den <= self.tolk  # exact for integer counts; relative to n otherwise (unit-free)
         safe = np.where(undef, 1.0, den)
         val = num / safe
         if self.convention == "zero":
@@ -245,8 +261,8 @@ def _harmonic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # Per-class components (one-vs-rest counts of science.md §1)
 # ----------------------------------------------------------------------------------------------
 def _near_zero(s: _Stats, x: np.ndarray) -> np.ndarray:
-    """``x == 0`` up to the engine's count tolerance (n·1e-12), whatever the unit of the counts."""
-    return np.abs(x) <= _TOL * s.nk  # as ratio(): relative to n, so scaling all counts changes nothing
+    """``x == 0``: exactly for integer counts, up to the rounding of the sums otherwise (unit-free)."""
+    return np.abs(x) <= s.tolk
 
 
 def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarray) -> np.ndarray:
@@ -307,9 +323,11 @@ def _npv(s: _Stats) -> _Component:
 
 def _gm1_ovr(s: _Stats) -> _Component:
     """Generalized mean measure GM_1 of each one-vs-rest binary problem (Gösgens et al. Table 1)."""
-    # divided by n so that the denominator has the units of a count (ratio()'s tolerance is n·1e-12)
+    # divided by n so that the denominator has the units of a count (ratio()'s tolerance is one)
     nn = np.maximum(s.nk, 1e-300)
-    num = (s.nk * s.tp - s.a * s.b) / nn
+    # n TP − a b written as TP TN − FN FP: no cancellation between two products of order n², so
+    # integer counts up to 10^15 keep their precision (a class of one item among 10^12 scores 1)
+    num = (s.tp * _tn(s) - (s.a - s.tp) * (s.b - s.tp)) / nn
     den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b)) / nn
     # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
     same = _near_zero(s, s.a - s.b)

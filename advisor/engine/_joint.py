@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ._cells import Cells
 from ._confusion import ConfusionMatrix, Label, confusion_matrix, normalise_labels
 
 __all__ = ["JointCounts"]
@@ -40,10 +41,14 @@ class JointCounts:
     counts: np.ndarray
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "codes", np.asarray(self.codes, dtype=np.int64))
+        object.__setattr__(self, "counts", np.asarray(self.counts, dtype=np.float64))
         if self.codes.ndim != 2 or self.codes.shape[1] != 1 + len(self.systems):
             raise InputError("joint codes must have one column for the truth and one per system.")
         if self.counts.shape != (self.codes.shape[0],):
             raise InputError("joint counts must have one entry per combination.")
+        if self.codes.size and (self.codes.min() < 0 or self.codes.max() >= len(self.labels)):
+            raise InputError(f"joint codes must be label indices in 0..{len(self.labels) - 1}.")
 
     @property
     def k(self) -> int:
@@ -53,33 +58,72 @@ class JointCounts:
     def n(self) -> float:
         return float(self.counts.sum())
 
-    def matrices_from_counts(self, counts: np.ndarray) -> np.ndarray:
-        """Confusion matrices of every system for cell masses ``counts`` of shape (..., cells).
+    def _system_maps(self) -> list[tuple[Cells, np.ndarray, np.ndarray]]:
+        """Per system: its distinct (true, predicted) cells, row-major (a pattern shared by every
+        resample), the joint cells ordered by the system cell they add to, and where each group starts."""
+        cached = self.__dict__.get("_maps")
+        if cached is None:
+            k = self.k
+            cached = []
+            for s in range(len(self.systems)):
+                key = self.codes[:, 0].astype(np.int64) * k + self.codes[:, 1 + s]
+                uniq, inv = np.unique(key, return_inverse=True)
+                order = np.argsort(inv.reshape(-1), kind="stable")
+                starts = np.flatnonzero(np.concatenate(([True], np.diff(inv.reshape(-1)[order]) != 0)))
+                cached.append((Cells(uniq // k, uniq % k, np.zeros(uniq.shape[0]), k), order, starts))
+            object.__setattr__(self, "_maps", cached)
+        return cached
 
-        Returns an array of shape (..., m, k, k). Used by the paired bootstrap with resampled masses.
+    def system_cells(self, counts: np.ndarray | None = None) -> list[Cells]:
+        """Each system's confusion data as cells, for joint masses ``counts`` (..., cells).
+
+        The marginal of system ``s`` adds the joint cells that share its (true, predicted) pair
+        (a bincount over the batch), so no k×k table is built; used by the paired bootstrap with
+        resampled masses. Without ``counts`` the observed masses are used.
         """
-        k, m = self.k, len(self.systems)
-        counts = np.asarray(counts, dtype=np.float64)
-        batch = counts.shape[:-1]
-        flat = counts.reshape(-1, counts.shape[-1])
-        out = np.empty((flat.shape[0], m, k * k))
-        for s in range(m):
-            idx = self.codes[:, 0] * k + self.codes[:, 1 + s]
-            # one-hot projection cells -> k*k, applied to every resample at once
-            proj = np.zeros((self.codes.shape[0], k * k))
-            proj[np.arange(self.codes.shape[0]), idx] = 1.0
-            out[:, s, :] = flat @ proj
-        return out.reshape(*batch, m, k, k)
+        w = self.counts if counts is None else np.asarray(counts)
+        whole = True if w.dtype.kind in "iu" and self.n < 2.0**53 else None  # resampled item counts
+        out = []
+        for base, order, starts in self._system_maps():
+            # joint cells grouped by the system's cell (every group non-empty): integers stay integers
+            masses = np.add.reduceat(w[..., order], starts, axis=-1)
+            out.append(base.with_masses(masses, exact=whole))
+        return out
+
+    def system_item_cells(self) -> tuple[list[Cells], list[np.ndarray]]:
+        """Each system's cell pattern and, for every item of the (whole-number) table, its cell in it.
+
+        Items are listed joint cell by joint cell, as :func:`advisor.stats._draws.items_of` lists them,
+        so drawing item indices and tabulating them here equals tabulating the joint table first.
+        """
+        item_joint = np.repeat(np.arange(self.counts.shape[0], dtype=np.intp), self.counts.astype(np.int64))
+        bases, maps = [], []
+        for base, order, starts in self._system_maps():
+            inv = np.empty(self.counts.shape[0], dtype=np.intp)
+            inv[order] = np.repeat(np.arange(base.nnz), np.diff(np.append(starts, order.shape[0])))
+            bases.append(base)
+            maps.append(inv[item_joint])
+        return bases, maps
+
+    def matrices_from_counts(self, counts: np.ndarray) -> np.ndarray:
+        """Dense confusion matrices of every system for cell masses ``counts`` of shape (..., cells).
+
+        Returns an array of shape (..., m, k, k) — a view for people at small k; the engine itself
+        works on :meth:`system_cells`.
+        """
+        return np.stack([c.to_dense() for c in self.system_cells(counts)], axis=-3)
 
     def matrix(self, system: str) -> ConfusionMatrix:
         """The confusion matrix of one system (a marginal of the joint table)."""
         if system not in self.systems:
             raise InputError(f"no system named {system!r}; systems are {', '.join(self.systems)}.")
-        return ConfusionMatrix(self.matrices_from_counts(self.counts)[self.systems.index(system)], self.labels)
+        return self.matrices()[system]
 
     def matrices(self) -> dict[str, ConfusionMatrix]:
-        stack = self.matrices_from_counts(self.counts)
-        return {name: ConfusionMatrix(stack[i], self.labels) for i, name in enumerate(self.systems)}
+        out = {}
+        for name, c in zip(self.systems, self.system_cells()):
+            out[name] = ConfusionMatrix.from_cells(c.rows, c.cols, c.w, self.labels)
+        return out
 
     @classmethod
     def from_arrays(
@@ -129,15 +173,18 @@ class JointCounts:
 
         cols = [encode(t, "y_true")] + [encode(p, f"system {n!r}") for n, p in zip(names, preds)]
         k = len(labs)
-        key = np.zeros(t.shape[0], dtype=np.int64)
-        for c in cols:
-            key = key * k + c
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        uniq, inv = np.unique(key, return_inverse=True)
-        counts = np.bincount(inv.reshape(-1), weights=w, minlength=uniq.shape[0]).astype(np.float64)
-        codes = np.empty((uniq.shape[0], len(cols)), dtype=np.int64)
-        rem = uniq.copy()
-        for j in range(len(cols) - 1, -1, -1):
-            codes[:, j] = rem % k
-            rem //= k
+        if k ** len(cols) < 2**62:  # one integer key per combination
+            key = np.zeros(t.shape[0], dtype=np.int64)
+            for c in cols:
+                key = key * k + c
+            uniq, inv = np.unique(key, return_inverse=True)
+            codes = np.empty((uniq.shape[0], len(cols)), dtype=np.int64)
+            rem = uniq.copy()
+            for j in range(len(cols) - 1, -1, -1):
+                codes[:, j] = rem % k
+                rem //= k
+        else:  # k^(systems + 1) would overflow a key: distinct rows instead (same order)
+            codes, inv = np.unique(np.stack(cols, axis=1).astype(np.int64), axis=0, return_inverse=True)
+        counts = np.bincount(inv.reshape(-1), weights=w, minlength=codes.shape[0]).astype(np.float64)
         return cls(tuple(labs), names, codes, counts)

@@ -6,13 +6,27 @@ Design
   every metric; each per-class quantity (recall, precision, F1, ...) is defined once in
   :mod:`advisor.engine._components` and each metric once in :data:`METRICS`. Binary metrics are the per-class
   quantities of the positive class, not a second copy of the formulas.
-* Everything is vectorised over leading batch axes: ``counts`` may have shape ``(..., k, k)``, so the
-  bootstrap evaluates thousands of resampled matrices in one call.
+* Confusion data are held as non-zero cells (:class:`advisor.engine._cells.Cells`): each metric is
+  computed from what it needs — the diagonal, row and column sums, the off-diagonal mass, and (for
+  the confusion entropy only) the non-zero off-diagonal cells — in ``O(nnz + k)``; no ``k × k``
+  table is built, so 100,000 classes cost what their non-zero cells cost.
+* Everything is vectorised over leading batch axes: a dense ``(..., k, k)`` stack or a batch of cells,
+  so the bootstrap evaluates thousands of resampled matrices in one call.
+* Integer counts (below 2⁵³) are exact in float64, so a zero test on them is exact: a class of one
+  item among 10¹⁵ is a class. Fractional (weighted) counts use a tolerance of the size of the
+  rounding of their sums (a few units in the last place of ``n``). Totals above 10⁷⁵, which the
+  formulas could not square without overflow, are refused with a clear message.
 * Undefined values (zero denominators) are resolved by one of three conventions and every resolution
   is recorded (for unbatched input) so reports can say what happened:
 
   ``zero``     undefined ratios count as 0; MCC and kappa are 0 when their denominator is 0
-               (scikit-learn's default; Opitz & Burst 2019).
+               (Opitz & Burst 2019). This is what scikit-learn's ``precision_score``,
+               ``recall_score``, ``f1_score``, ``fbeta_score`` and ``jaccard_score`` compute with
+               ``zero_division=0`` (macro averages over the union of the labels), and MCC matches
+               ``matthews_corrcoef``. It differs from ``balanced_accuracy_score``, which drops a class
+               absent from the truth (that is the ``omit`` convention here), and from
+               ``cohen_kappa_score``, which returns NaN where kappa is 0 here
+               (tests/test_exact_counts.py checks each of these statements).
   ``baseline`` Gösgens et al. (2021), Appendix B: a ratio ``C_ii / a_i`` with ``a_i = 0`` takes its
                expected value ``b_i / n`` (and 1 when ``b_i = 0`` too: a class absent from both
                labelings is one they agree on completely, so maximal agreement holds);
@@ -33,8 +47,8 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError, UnknownMetricError
+from ._cells import Cells
 from ._components import (
-    _TOL,
     CONVENTIONS,
     PER_CLASS_FIELDS,
     MetricResult,
@@ -43,7 +57,7 @@ from ._components import (
     _near_zero,
     _Stats,
 )
-from ._confusion import ConfusionMatrix, Label, counts_and_labels
+from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
 
 __all__ = [
     "BINARY_METRICS",
@@ -112,28 +126,27 @@ def _chance_disagreement(s: _Stats) -> tuple[np.ndarray, np.ndarray]:
     and MCC exactly 1 on a diagonal matrix and keeps rounding small near |MCC| = 1.
     """
     den = (s.a * (s.nk - s.b)).sum(axis=-1)
-    off = (s.C * (1.0 - np.eye(s.k))).sum(axis=(-2, -1))  # summed directly: exactly 0 when diagonal
+    off = s.cells.off  # summed from the off-diagonal cells: exactly 0 when diagonal
     return den, s.n * off
 
 
 def _cohen_kappa(s: _Stats) -> np.ndarray:
     den, n_off = _chance_disagreement(s)
-    undef = den <= _TOL * s.n**2
+    undef = den <= s.tol * s.n  # den = Σ a_i (n − b_i): each term's rounding is at most a_i · tol
     val = (den - n_off) / np.where(undef, 1.0, den)
     return s.scalar_undefined(val, undef, 0.0, 1.0, "kappa denominator n² − Σ a_i b_i",
                               "both labelings put every item in the same single class", "1 (maximal agreement)")
 
 
 def _mcc_parts(s: _Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    n2 = s.n**2
     chance, n_off = _chance_disagreement(s)
     num = chance - n_off  # = n Σ C_ii − Σ a_i b_i
     # n² − Σ a_i² written as Σ a_i (n − a_i) (Σ a_i = n): non-negative terms, so rounding is not
     # amplified near |MCC| = 1, where correlation_distance = arccos(MCC)/π is most sensitive
     var_b = (s.b * (s.nk - s.b)).sum(axis=-1)
     var_a = (s.a * (s.nk - s.a)).sum(axis=-1)
-    const_a = var_a <= _TOL * n2
-    const_b = var_b <= _TOL * n2
+    const_a = var_a <= s.tol * s.n  # exact 0 test for integer counts
+    const_b = var_b <= s.tol * s.n
     return num, var_a * var_b, const_a, const_b
 
 
@@ -166,13 +179,8 @@ def _correlation_distance(s: _Stats) -> np.ndarray:
 def _confusion_entropy(s: _Stats) -> np.ndarray:
     # Seed 003 Table 1 (after Wei et al. 2010):
     # CE = −1/(2n) Σ_{i≠j} [c_ji log_{2k−2}(c_ji/(a_j+b_j)) + c_ij log_{2k−2}(c_ij/(a_j+b_j))]
-    C = s.C
-    S = s.a + s.b  # (..., k)
-    off = ~np.eye(s.k, dtype=bool)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        row_term = np.where(C > 0, C * np.log(C / np.maximum(S[..., :, None], 1e-300)), 0.0)  # c_ji over row j
-        col_term = np.where(C > 0, C * np.log(C / np.maximum(S[..., None, :], 1e-300)), 0.0)  # c_ij over col j
-    total = (row_term * off).sum(axis=(-2, -1)) + (col_term * off).sum(axis=(-2, -1))
+    # summed over the non-zero off-diagonal cells only (advisor.engine._cells.Cells.entropy_sum)
+    total = s.cells.entropy_sum()
     return 0.0 - total / (2 * s.n * np.log(2 * s.k - 2))  # 0.0 − x: no negative zero
 
 
@@ -226,9 +234,10 @@ def _markedness(s: _Stats) -> np.ndarray:
 
 def _likelihood_ratio(s: _Stats, num: np.ndarray, den: np.ndarray, name: str) -> np.ndarray:
     """``num/den``; ``x/0`` with x > 0 is +inf (the limit), ``0/0`` is undefined (baseline: 1)."""
-    undef = (den <= _TOL) & (num <= _TOL)
+    tol = s.rate_tol  # 0 for integer counts: a rate of 1 − 10⁻¹⁵ is not 1
+    undef = (den <= tol) & (num <= tol)
     with np.errstate(divide="ignore", invalid="ignore"):
-        val = np.where(den > _TOL, num / np.where(den > _TOL, den, 1.0), np.inf)
+        val = np.where(den > tol, num / np.where(den > tol, den, 1.0), np.inf)
     val = np.where(np.isnan(num) | np.isnan(den), np.nan, val)  # an omitted TPR/TNR is not x/0
     return s.scalar_undefined(val, undef, 0.0, 1.0, f"{name} 0/0",
                               "the classifier is constant, so both error rates in the ratio are 0",
@@ -360,18 +369,21 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
 
 
 def evaluate_batch(
-    counts: np.ndarray,
+    counts: Any,
     metrics: Sequence[str],
     *,
     positive_index: int | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
 ) -> dict[str, np.ndarray]:
-    """Evaluate ``metrics`` on a stack of matrices ``(..., k, k)`` without provenance records.
+    """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
-    The fast path used by the bootstrap; ids must already be valid.
+    ``counts`` is a :class:`~advisor.engine._cells.Cells` batch (what the bootstrap draws) or a dense
+    stack ``(..., k, k)`` (converted to its non-zero cells). The fast path used by the bootstrap;
+    ids must already be valid.
     """
-    s = _Stats(np.asarray(counts, dtype=np.float64), undefined, beta, positive_index)
+    cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
+    s = _Stats(cells, undefined, beta, positive_index)
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m: METRICS[m].fn(s) for m in metrics}
 
@@ -389,7 +401,9 @@ def compute_metrics(
     Parameters
     ----------
     matrix : ConfusionMatrix or array-like of shape (k, k) or (..., k, k)
-        Rows are true classes, columns predicted classes. Leading axes are a batch.
+        Rows are true classes, columns predicted classes. Leading axes are a batch. A
+        :class:`ConfusionMatrix` built from cells (``ConfusionMatrix.from_cells``) is evaluated from
+        its non-zero cells in ``O(nnz + k)``, whatever ``k``.
     metrics : sequence of str, optional
         Metric ids (see :data:`METRICS`). By default every multi-class metric, plus the binary ones
         when ``k == 2`` and ``positive_label`` is given.
@@ -415,24 +429,43 @@ def compute_metrics(
     >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])
     >>> round(r["macro_precision"], 4), r.undefined[0].reason
     (0.3571, 'class is never predicted (b_i = 0)')
+    >>> r = compute_metrics([[2 * 10**12, 0], [0, 1]], ["balanced_accuracy", "mcc"])
+    >>> r["balanced_accuracy"], r["mcc"]
+    (1.0, 1.0)
     """
-    counts, labels = counts_and_labels(matrix)
+    cells, labels = cells_and_labels(matrix)
+    return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+
+
+def metrics_of_cells(
+    cells: Cells,
+    labels: tuple[Label, ...],
+    metrics: Sequence[str] | None = None,
+    *,
+    positive_label: Label | None = None,
+    beta: float = 1.0,
+    undefined: str = "zero",
+    records: bool = True,
+) -> MetricResult:
+    """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
+
+    ``records=False`` skips the undefined-value records (for callers that only need the values).
+    """
     _check_convention(undefined)
     if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
         raise InputError(f"beta must be a positive number; got {beta!r}.")
-    k = counts.shape[-1]
+    k = cells.k
     if k < 2:
         raise InputError(f"the matrix has only {k} class; metrics need at least two classes (pass the full label set).")
-    n = counts.sum(axis=(-2, -1))
-    if np.any(n <= 0):
+    if np.any(cells.n <= 0):
         raise InputError("the confusion matrix is all zeros: there is nothing to evaluate.")
     pos = None
     pos_label = None
     if positive_label is not None:
-        pos = ConfusionMatrix(np.ones((k, k)), labels).index_of(positive_label) if not isinstance(matrix, ConfusionMatrix) else matrix.index_of(positive_label)
+        pos = label_index(labels, positive_label)
         pos_label = labels[pos]
     ids = _resolve_ids(metrics, k, pos is not None)
-    s = _Stats(counts, undefined, float(beta), pos)
+    s = _Stats(cells, undefined, float(beta), pos)
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
@@ -440,8 +473,8 @@ def compute_metrics(
             v = METRICS[m].fn(s)
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
-    records = _records(s, ids, labels, values) if counts.ndim == 2 else []
-    return MetricResult(values, records, undefined, labels, pos_label, float(beta))
+    found = _records(s, ids, labels, values) if records and not cells.batch else []
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta))
 
 
 def _records(
@@ -479,13 +512,13 @@ def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> Met
     >>> t["pos"]["recall"], t["pos"]["support"]
     (0.6, 5.0)
     """
-    counts, labels = counts_and_labels(matrix)
+    cells, labels = cells_and_labels(matrix)
     _check_convention(undefined)
-    if counts.ndim != 2:
+    if cells.batch:
         raise InputError("per_class takes a single k×k matrix.")
-    if counts.sum() <= 0:
+    if cells.n <= 0:
         raise InputError("the confusion matrix is all zeros: there is nothing to evaluate.")
-    s = _Stats(counts, undefined, float(beta), None)
+    s = _Stats(cells, undefined, float(beta), None)
     s.current = "per_class"
     comps = {f: s.comp(f) for f in PER_CLASS_FIELDS[2:]}
     rows: dict[Any, Any] = {}

@@ -3,8 +3,12 @@ r"""Bootstrap confidence intervals for every metric, by resampling the confusion
 Resampling ``n`` items i.i.d. from a test set and tabulating them gives a confusion matrix whose cells
 follow a multinomial distribution with ``n`` trials and the observed cell proportions
 ``p_ij = C[i, j] / n``. Drawing that multinomial directly is therefore *exactly* the item-level
-(non-parametric) bootstrap, at a cost that depends on ``k²`` rather than ``n``; all resamples are then
-evaluated in one vectorised pass through :func:`advisor.engine._metrics.evaluate_batch`.
+(non-parametric) bootstrap. Only the non-zero cells can receive items, so the draw runs over them
+(in row-major order, the same random stream as a draw over all ``k²`` cells: numpy's multinomial
+skips zero-probability cells without consuming random numbers), at a cost that depends on the number
+of non-zero cells rather than on ``n`` or ``k²``; the resamples are then evaluated chunk by chunk
+from their cells (:class:`advisor.engine._cells.Cells`) through
+:func:`advisor.engine._metrics.evaluate_batch`, in ``O(nnz + k)`` each.
 
 Decisions
 ---------
@@ -23,7 +27,7 @@ Decisions
   ``z₀ = Φ⁻¹(#{θ* < θ̂}/B + ½ #{θ* = θ̂}/B)`` — ties count half, because resampled metrics of
   integer counts often hit the estimate exactly — and acceleration from the jackknife. Leaving one
   item out of a confusion matrix only depends on the cell it came from, so the jackknife needs
-  ``k²`` evaluations weighted by the cell counts instead of ``n``:
+  one evaluation per non-zero cell, weighted by the cell counts, instead of ``n``:
   ``a = Σ_c w_c (θ̄ − θ₍c₎)³ / (6 [Σ_c w_c (θ̄ − θ₍c₎)²]^{3/2})`` with ``θ̄ = Σ w_c θ₍c₎ / Σ w_c``.
   A cell with mass below 1 (soft counts) is treated as a single item of that mass.
 """
@@ -38,15 +42,18 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine._components import ValuesMapping
-from ..engine._confusion import ConfusionMatrix, Label
+from ..engine._cells import Cells
+from ..engine._confusion import ConfusionMatrix, Label, cells_and_labels
 from ..engine._metrics import MetricResult, compute_metrics, evaluate_batch
+from ._draws import items_of, iter_item_resamples, use_items
+from ._limits import check_jackknife, check_resampling, dense_order_sum
 
 __all__ = ["BootstrapResult", "bootstrap"]
 
 METHODS = ("percentile", "bca")
 
-# Upper bound on the float64 cells materialised per chunk of resamples (≈ 8 MB per array).
-_CHUNK_CELLS = 1_000_000
+# Upper bound on the float64 values materialised per chunk of resamples (≈ 32 MB per array).
+_CHUNK_CELLS = 4_000_000
 
 Progress = Callable[[int, int], None]
 
@@ -79,9 +86,19 @@ def make_rng(seed: Any) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def trials_and_probabilities(masses: np.ndarray, what: str) -> tuple[int, np.ndarray, float]:
-    """Number of multinomial trials, cell probabilities and the scale back to the observed mass."""
-    total = float(masses.sum())
+def trials_and_probabilities(
+    masses: np.ndarray, what: str, positions: np.ndarray | None = None, size: int = 0
+) -> tuple[int, np.ndarray, float]:
+    """Number of multinomial trials, cell probabilities and the scale back to the observed mass.
+
+    ``positions`` (with ``size``) place the masses in a larger table of mostly empty cells; sums are
+    then taken in that table's order where it is small, so that the probabilities are bit for bit
+    those of a draw over the whole table (see :func:`advisor.stats._limits.dense_order_sum`).
+    """
+    total = dense_order_sum(masses, positions, size)
+    if not np.isfinite(total) or total > 2.0**62:
+        raise InputError(f"{what} holds a total mass of {total:g}; the bootstrap draws that many items and "
+                         "allows at most 2^62 — divide every count by a common factor.")
     trials = int(round(total))
     if trials < 2:
         raise InputError(
@@ -89,7 +106,23 @@ def trials_and_probabilities(masses: np.ndarray, what: str) -> tuple[int, np.nda
             "of at least 2 items, not proportions (a matrix of shares carries no sample size)."
         )
     p = masses.reshape(-1) / total
-    return trials, p / p.sum(), total / trials
+    return trials, p / dense_order_sum(p, positions, size), total / trials
+
+
+def drawn_cells(cells: Cells) -> Cells:
+    """The cells a bootstrap draws over: the non-zero cells, plus the last cell ``(k−1, k−1)`` with
+    mass 0 when it is empty — numpy's multinomial gives its rounding remainder to the last category,
+    so this keeps the draws identical to a draw over all ``k²`` cells."""
+    k = cells.k
+    if cells.nnz and cells.rows[-1] == k - 1 and cells.cols[-1] == k - 1:
+        return cells
+    return Cells(np.append(cells.rows, k - 1), np.append(cells.cols, k - 1), np.append(cells.w, 0.0), k)
+
+
+def resample_cells(nnz: int, k: int) -> int:
+    """Float64 values one resample needs (its cells and per-class arrays), never more than a dense
+    table of ``4 k²``."""
+    return 4 * min(k * k, nnz + 4 * k)
 
 
 def chunk_size(cells_per_resample: int, n_resamples: int) -> int:
@@ -111,10 +144,8 @@ def iter_resamples(
     """
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        draw = rng.multinomial(trials, p, size=rows).astype(np.float64)
-        if scale != 1.0:
-            draw *= scale
-        yield start, draw
+        draw = rng.multinomial(trials, p, size=rows)  # whole numbers stay integers (exact, cheap w log w)
+        yield start, draw if scale == 1.0 else draw * scale
 
 
 def quantiles(values: np.ndarray, q: np.ndarray | float) -> np.ndarray:
@@ -162,31 +193,44 @@ def _phi_inv(p: np.ndarray) -> np.ndarray:
 
 
 def jackknife_acceleration(
-    counts: np.ndarray, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str
+    counts: Any, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str
 ) -> np.ndarray:
-    r"""Jackknife acceleration of every metric, from the ``k²`` leave-one-item-out matrices.
+    r"""Jackknife acceleration of every metric, from the leave-one-item-out matrices of each cell.
 
     ``a = Σ_c w_c (θ̄ − θ₍c₎)³ / (6 [Σ_c w_c (θ̄ − θ₍c₎)²]^{3/2})`` over the non-empty cells ``c``,
     with ``θ₍c₎`` the metric after removing one item (mass ``u_c = min(1, C_c)``) from cell ``c``
     and ``w_c = C_c / u_c`` the number of items in it. Returns one value per id (0 where the
-    jackknife values do not vary or are undefined).
+    jackknife values do not vary or are undefined). ``counts`` is a dense k×k array or
+    :class:`~advisor.engine._cells.Cells`; the leave-one-out matrices are evaluated in chunks.
 
     For accuracy this is the acceleration of a binomial proportion, ``(1 − 2p) / (6 √(n p (1 − p)))``.
     """
-    flat = counts.reshape(-1)
-    cells = np.flatnonzero(flat > 0)
-    unit = np.minimum(1.0, flat[cells])
-    w = flat[cells] / unit
-    loo = np.repeat(flat[None, :], cells.size, axis=0)
-    loo[np.arange(cells.size), cells] -= unit
-    k = counts.shape[-1]
-    stack = loo.reshape(-1, k, k)
-    ok = stack.sum(axis=(-2, -1)) > 0
-    vals = evaluate_batch(stack[ok], ids, positive_index=positive_index, beta=beta, undefined=undefined)
-    w = w[ok]
+    cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
+    base = cells.w[cells.w > 0].astype(np.float64)
+    keep = cells.w > 0
+    rows, cols = cells.rows[keep], cells.cols[keep]
+    nnz = base.shape[0]
+    unit = np.minimum(1.0, base)
+    w_all = base / unit
+    thetas = {m: np.empty(nnz) for m in ids}
+    ok_all = np.empty(nnz, dtype=bool)
+    size = chunk_size(nnz + 16 * cells.k, nnz)
+    for start in range(0, nnz, size):
+        stop = min(nnz, start + size)
+        loo = np.repeat(base[None, :], stop - start, axis=0)
+        loo[np.arange(stop - start), np.arange(start, stop)] -= unit[start:stop]
+        ok = loo.sum(axis=-1) > 0
+        ok_all[start:stop] = ok
+        vals = evaluate_batch(Cells(rows, cols, loo[ok], cells.k), ids, positive_index=positive_index,
+                              beta=beta, undefined=undefined)
+        for m in ids:
+            block = np.full(stop - start, np.nan)
+            block[ok] = vals[m]
+            thetas[m][start:stop] = block
+    w = w_all[ok_all]
     out = np.zeros(len(ids))
     for j, m in enumerate(ids):
-        theta = np.asarray(vals[m], dtype=np.float64)
+        theta = thetas[m][ok_all]
         good = np.isfinite(theta)
         if good.sum() < 2:
             continue
@@ -320,6 +364,30 @@ def std_error(values: np.ndarray) -> np.ndarray:
     return np.where(cnt > 1, np.sqrt(np.maximum(var, 0.0)), np.nan)
 
 
+def _resampled_values(
+    drawn: Cells, ids: list[str], n_resamples: int, rng: np.random.Generator, progress: Progress | None,
+    draw: str, **options: Any,
+) -> np.ndarray:
+    """Metric values (resamples, metrics) of multinomial resamples of ``drawn``'s cells, by chunks."""
+    k = drawn.k
+    trials, p, scale = trials_and_probabilities(drawn.w, "the confusion matrix", drawn.rows * k + drawn.cols, k * k)
+    values = np.empty((n_resamples, len(ids)))
+    size = chunk_size(resample_cells(drawn.nnz, k), n_resamples)
+    if use_items(drawn.w, draw):
+        draws = ((start, outs[0]) for start, outs in
+                 iter_item_resamples(rng, [items_of(drawn.w)], [drawn.nnz], n_resamples, size))
+    else:
+        draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
+    for start, masses in draws:
+        whole = True if scale == 1.0 and trials < 2**53 else None  # draws of whole items, exact in float64
+        out = evaluate_batch(drawn.with_masses(masses, exact=whole), ids, **options)
+        for j, m in enumerate(ids):
+            values[start : start + masses.shape[0], j] = out[m]
+        if progress is not None:
+            progress(start + masses.shape[0], n_resamples)
+    return values
+
+
 def bootstrap(
     matrix: Any,
     n_resamples: int = 10000,
@@ -333,6 +401,7 @@ def bootstrap(
     undefined: str = "zero",
     progress: Progress | None = None,
     keep_resamples: bool = False,
+    draw: str = "auto",
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
@@ -360,6 +429,11 @@ def bootstrap(
         Called as ``progress(done, total)`` after each chunk of resamples.
     keep_resamples : bool
         Keep the resampled values in ``result.resamples``.
+    draw : {"auto", "cells", "items"}
+        Draw the multinomial over the non-zero cells, or the ``n`` items themselves (same
+        distribution, different random stream; :mod:`advisor.stats._draws`). "auto" draws items only
+        for integer tables of at least 10,000 items with fewer than 8 items per non-zero cell, where
+        it is several times faster; the same seed and ``draw`` give the same intervals.
 
     Returns
     -------
@@ -376,27 +450,24 @@ def bootstrap(
     True
     """
     check_arguments(n_resamples, confidence, method)
+    if not isinstance(matrix, ConfusionMatrix):
+        shape = np.shape(matrix)
+        if len(shape) != 2:
+            raise InputError(f"bootstrap takes a single k×k matrix; got an array of shape {shape}.")
+    cells, _ = cells_and_labels(matrix)
     estimates = compute_metrics(matrix, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
-    counts = matrix.counts if isinstance(matrix, ConfusionMatrix) else np.asarray(matrix, dtype=np.float64)
-    if counts.ndim != 2:
-        raise InputError(f"bootstrap takes a single k×k matrix; got an array of shape {counts.shape}.")
     ids = list(estimates)
     pos = positive_index_of(estimates)
-    k = counts.shape[0]
-    trials, p, scale = trials_and_probabilities(counts, "the confusion matrix")
-    rng = make_rng(seed)
-    values = np.empty((n_resamples, len(ids)))
-    size = chunk_size(4 * k * k, n_resamples)
-    for start, draw in iter_resamples(rng, trials, p, n_resamples, size, scale):
-        out = evaluate_batch(draw.reshape(-1, k, k), ids, positive_index=pos, beta=float(beta), undefined=undefined)
-        for j, m in enumerate(ids):
-            values[start : start + draw.shape[0], j] = out[m]
-        if progress is not None:
-            progress(start + draw.shape[0], n_resamples)
-
+    k = cells.k
+    drawn = drawn_cells(cells)
+    check_resampling(int(n_resamples), len(ids), drawn.nnz + k, "bootstrap")
+    if method == "bca":
+        check_jackknife(cells.nnz, k)
+    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw,
+                               positive_index=pos, beta=float(beta), undefined=undefined)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
     if method == "bca":
-        accel = jackknife_acceleration(counts, ids, positive_index=pos, beta=float(beta), undefined=undefined)
+        accel = jackknife_acceleration(cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
         lo_q, hi_q = bca_levels(values, est, accel, float(confidence))
         low, high = quantiles(values, lo_q), quantiles(values, hi_q)
     else:

@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ..engine._cells import Cells
 from ..engine._confusion import ConfusionMatrix, Label
 from ..engine._metrics import MetricResult, UndefinedValue, compute_metrics
 
-__all__ = ["calibrate", "calibrate_counts", "calibrated_metrics"]
+__all__ = ["calibrate", "calibrate_counts", "calibrated_metrics", "rescale_cells"]
 
 SUFFIX = "~"
 
@@ -47,6 +48,18 @@ def rescale_counts(counts: np.ndarray, shares: np.ndarray) -> np.ndarray:
     target = np.asarray(shares, dtype=np.float64) * np.asarray(n)[..., None]  # π_i · n
     scale = np.where(a > 0, target / np.where(a > 0, a, 1.0), 0.0)
     return c * scale[..., :, None]
+
+
+def rescale_cells(cells: Cells, shares: np.ndarray) -> Cells:
+    """:func:`rescale_counts` on non-zero cells: ``w'_c = π_{row(c)} · n · w_c / a_{row(c)}``.
+
+    ``shares`` broadcasts against ``(..., k)``; a leading grid axis gives a batch of matrices with
+    the same cells. The arithmetic per cell is that of :func:`rescale_counts`; no k×k table.
+    """
+    a = cells.a
+    target = np.asarray(shares, dtype=np.float64) * np.asarray(cells.n)[..., None]
+    scale = np.where(a > 0, target / np.where(a > 0, a, 1.0), 0.0)
+    return Cells(cells.rows, cells.cols, cells.w * scale[..., cells.rows], cells.k)
 
 
 def calibrate_counts(counts: np.ndarray) -> np.ndarray:
@@ -92,7 +105,9 @@ def calibrate(matrix: Any) -> ConfusionMatrix:
     cm = matrix if isinstance(matrix, ConfusionMatrix) else ConfusionMatrix(matrix)
     if cm.n <= 0:
         raise InputError("the confusion matrix is all zeros: there is nothing to calibrate.")
-    return ConfusionMatrix(calibrate_counts(cm.counts), cm.labels)
+    present = (cm.cells.a > 0).astype(np.float64)
+    out = rescale_cells(cm.cells, present / max(present.sum(), 1.0))
+    return ConfusionMatrix.from_cells(out.rows, out.cols, out.w, cm.labels)
 
 
 def calibrated_metrics(

@@ -4,7 +4,10 @@ The items are summarised by the joint table of (true label, prediction of each s
 (:class:`advisor.engine._joint.JointCounts`). Drawing the table's cell masses from ``Multinomial(n, p)`` is
 exactly a paired item-level bootstrap: every resample is one set of ``n`` items drawn with
 replacement, seen by all systems at once, and each system's confusion matrix is a marginal of the
-resampled table. The cost depends on the number of distinct combinations, never on ``n`` itself.
+resampled table. The cost depends on the number of distinct combinations, never on ``n`` itself;
+where there are almost as many combinations as items (many classes), the ``n`` items are drawn
+instead and tabulated straight into each system's non-zero cells (:mod:`advisor.stats._draws`) —
+the same distribution. No ``k × k`` table is built at any point.
 
 Definitions
 -----------
@@ -28,13 +31,14 @@ Definitions
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
+from ..engine._cells import Cells
 from ..engine._confusion import Label
 from ..engine._joint import JointCounts
 from ..engine._metrics import LOWER_IS_BETTER, METRICS, compute_metrics, evaluate_batch
@@ -46,8 +50,11 @@ from ._bootstrap import (
     make_rng,
     percentile_interval,
     positive_index_of,
+    resample_cells,
     trials_and_probabilities,
 )
+from ._draws import iter_item_resamples, use_items
+from ._limits import check_resampling
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "familywise_winners", "kendall_tau_b", "spearman_rho"]
 
@@ -389,6 +396,21 @@ def _default_ids(k: int, has_positive: bool) -> list[str]:
     return ids
 
 
+def _paired_draws(
+    joint: JointCounts, rng: np.random.Generator, trials: int, p: np.ndarray, scale: float,
+    n_resamples: int, size: int, draw: str,
+) -> Iterator[tuple[int, list[Cells]]]:
+    """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
+    each system's marginal; or the same ``n`` items tabulated straight into every system's cells."""
+    if use_items(joint.counts, draw):
+        bases, item_cells = joint.system_item_cells()
+        for start, outs in iter_item_resamples(rng, item_cells, [b.nnz for b in bases], n_resamples, size):
+            yield start, [b.with_masses(o, exact=True) for b, o in zip(bases, outs)]
+    else:
+        for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):
+            yield start, joint.system_cells(masses)
+
+
 def compare_joint(
     joint: JointCounts,
     n_resamples: int = 10000,
@@ -400,6 +422,7 @@ def compare_joint(
     beta: float = 1.0,
     undefined: str = "zero",
     progress: Progress | None = None,
+    draw: str = "auto",
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table.
 
@@ -422,18 +445,21 @@ def compare_joint(
     pos = positive_index_of(first)
     points = np.array([[results[s][mid] for s in systems] for mid in ids], dtype=np.float64)
 
-    trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
     k, m, cells = joint.k, len(systems), joint.counts.shape[0]
+    nnz = sum(c.nnz for c in joint.system_cells())
+    check_resampling(int(n_resamples), len(ids) * m, cells + nnz + m * k, "paired bootstrap")
+    trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
-    size = chunk_size(2 * cells + 4 * m * k * k, n_resamples)
-    for start, draw in iter_resamples(rng, trials, p, n_resamples, size, scale):
-        mats = joint.matrices_from_counts(draw)  # (chunk, m, k, k)
-        out = evaluate_batch(mats, ids, positive_index=pos, beta=float(beta), undefined=undefined)
-        for i, mid in enumerate(ids):
-            values[i, start : start + draw.shape[0], :] = out[mid]
+    size = chunk_size(2 * cells + m * resample_cells(nnz // max(m, 1), k), n_resamples)
+    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, draw):
+        # each system's resampled cells: a marginal of the resampled joint table, no k×k table
+        for j, sys_cells in enumerate(per_system):
+            out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
+            for i, mid in enumerate(ids):
+                values[i, start : start + sys_cells.w.shape[0], j] = out[mid]
         if progress is not None:
-            progress(start + draw.shape[0], n_resamples)
+            progress(start + per_system[0].w.shape[0], n_resamples)
 
     per_metric = {mid: _summarise(mid, systems, points[i], values[i], float(confidence)) for i, mid in enumerate(ids)}
     return Comparison(
@@ -466,6 +492,7 @@ def compare_systems(
     labels: Sequence[Label] | None = None,
     sample_weight: Any = None,
     progress: Progress | None = None,
+    draw: str = "auto",
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -488,6 +515,8 @@ def compare_systems(
         Item weights (see :mod:`advisor.stats._bootstrap` for how non-integer masses are resampled).
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk of resamples.
+    draw : {"auto", "cells", "items"}
+        How resamples are drawn (see :func:`advisor.bootstrap`).
 
     Returns
     -------
@@ -506,7 +535,7 @@ def compare_systems(
     joint = JointCounts.from_arrays(y_true, predictions, labels=labels, sample_weight=sample_weight)
     return compare_joint(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
-        beta=beta, undefined=undefined, progress=progress,
+        beta=beta, undefined=undefined, progress=progress, draw=draw,
     )
 
 

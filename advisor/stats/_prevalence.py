@@ -23,8 +23,9 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label
-from ..engine._metrics import MetricResult, compute_metrics
-from ._calibrate import rescale_counts
+from ..engine._cells import Cells
+from ..engine._metrics import MetricResult, compute_metrics, metrics_of_cells
+from ._calibrate import rescale_cells
 
 __all__ = ["PrevalenceProjection", "project_to_prevalence", "prevalence_sensitivity"]
 
@@ -98,13 +99,13 @@ def _share_value(v: Any, lab: Label) -> float:
         raise InputError(f"the target share of class {lab!r} must be a number; got {v!r}.") from None
 
 
-def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]) -> np.ndarray:
-    """``C'[..., i, j] = π_i · n · C[i, j] / a_i`` for shares ``π`` of shape (..., k).
+def rescale_rows(cells: Cells, shares: np.ndarray, labels: Sequence[Label]) -> Cells:
+    """``C'[..., i, j] = π_i · n · C[i, j] / a_i`` for shares ``π`` of shape (..., k), on the cells.
 
     Rows with ``π_i = 0`` become 0. A row with ``a_i = 0`` cannot be given a positive share.
-    The arithmetic is :func:`advisor.stats._calibrate.rescale_counts` (calibration is its equal-shares case).
+    The arithmetic is :func:`advisor.stats._calibrate.rescale_cells` (calibration is its equal-shares case).
     """
-    a = counts.sum(axis=1)
+    a = cells.a
     empty = (a <= 0) & np.any(np.asarray(shares) > 0, axis=tuple(range(np.ndim(shares) - 1)))
     if np.any(empty):
         lab = labels[int(np.flatnonzero(empty)[0])]
@@ -112,7 +113,7 @@ def rescale_rows(counts: np.ndarray, shares: np.ndarray, labels: Sequence[Label]
             f"class {lab!r} has no true items, so its row cannot be rescaled to a positive target share; "
             "give it share 0 or evaluate on data that contains it."
         )
-    return rescale_counts(counts, shares)
+    return rescale_cells(cells, shares)
 
 
 def project_to_prevalence(
@@ -152,7 +153,8 @@ def project_to_prevalence(
     """
     cm = _as_matrix(matrix)
     shares = _target_shares(cm, target)
-    projected = ConfusionMatrix(rescale_rows(cm.counts, shares, cm.labels), cm.labels)
+    out = rescale_rows(cm.cells, shares, cm.labels)
+    projected = ConfusionMatrix.from_cells(out.rows, out.cols, out.w, cm.labels)
     result = compute_metrics(projected, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
     return PrevalenceProjection(result, projected, shares, cm.true_sizes / cm.n)
 
@@ -234,10 +236,9 @@ def prevalence_sensitivity(
     shares = _grid(grid)
     targets = (1.0 - shares)[:, None] * (others / others.sum())[None, :]
     targets[:, idx] = shares
-    stack = rescale_rows(cm.counts, targets, cm.labels)
-    # a bare stack has labels 0..k-1, so the positive label goes in as its index
-    pos = None if positive_label is None else cm.index_of(positive_label)
-    values = compute_metrics(stack, [metric], positive_label=pos, beta=beta, undefined=undefined)[metric]
+    stack = rescale_rows(cm.cells, targets, cm.labels)  # one batch of cells per share of the grid
+    values = metrics_of_cells(stack, cm.labels, [metric], positive_label=positive_label, beta=beta,
+                              undefined=undefined)[metric]
     observed = compute_metrics(cm, [metric], positive_label=positive_label, beta=beta, undefined=undefined)[metric]
     return {
         "metric": metric,

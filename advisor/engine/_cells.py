@@ -1,0 +1,270 @@
+"""Confusion data as nonzero cells: what every metric is computed from, for any number of classes.
+
+A confusion matrix of ``k`` classes has ``k²`` cells but at most ``n`` of them are non-zero (and
+usually far fewer). :class:`Cells` keeps only the non-zero cells — true index, predicted index and
+mass, sorted row-major — possibly for a whole batch of matrices that share one cell pattern (the
+bootstrap's resamples: ``w`` has shape ``(..., nnz)``). From them it derives, in ``O(nnz + k)`` per
+matrix, the sums every metric needs (science.md §1):
+
+* ``a_i`` (true sizes, row sums), ``b_i`` (predicted sizes, column sums), ``TP_i`` (the diagonal),
+  ``n``;
+* the off-diagonal mass ``n − Σ TP_i``, summed directly from the off-diagonal cells, so that it is
+  exactly 0 for a diagonal matrix and exact for integer counts;
+* the cell term of the confusion entropy, which is the only metric that needs single cells.
+
+No ``k × k`` array is ever built here except by :meth:`Cells.to_dense`, which is for people looking
+at small matrices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Cells", "MAX_TOTAL"]
+
+# The largest total mass the metric formulas can square twice without overflow (MCC's denominator
+# is a product of two sums of a_i (n − a_i), i.e. of order n⁴ ≤ 1.8e308).
+MAX_TOTAL = 1e75
+
+# Counts below 2**53 are exact integers in float64.
+_EXACT_LIMIT = float(2**53)
+
+
+class Cells:
+    """A batch of confusion matrices that share one pattern of non-zero cells.
+
+    Parameters
+    ----------
+    rows, cols : int arrays of shape (nnz,)
+        True and predicted class index of each cell; unique pairs in row-major order.
+    w : float array of shape (..., nnz)
+        Mass of each cell in each matrix of the batch (zeros allowed, e.g. in resamples).
+    k : int
+        Number of classes.
+
+    Examples
+    --------
+    >>> c = Cells.from_dense(np.array([[5.0, 1.0], [0.0, 3.0]]))
+    >>> c.rows.tolist(), c.cols.tolist(), c.w.tolist()
+    ([0, 0, 1], [0, 1, 1], [5.0, 1.0, 3.0])
+    >>> c.a.tolist(), c.b.tolist(), c.tp.tolist(), float(c.n), float(c.off)
+    ([6.0, 3.0], [5.0, 4.0], [5.0, 3.0], 9.0, 1.0)
+    """
+
+    __slots__ = ("_cache", "_pattern", "cols", "k", "rows", "w")
+
+    def __init__(self, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int, *, exact: bool | None = None) -> None:
+        self.rows = np.asarray(rows, dtype=np.int64)
+        self.cols = np.asarray(cols, dtype=np.int64)
+        w = np.asarray(w)
+        # whole-number draws stay integers (sums of them are exact; per-class sums are float64)
+        self.w = w if w.dtype.kind in "iu" else w.astype(np.float64, copy=False)
+        self.k = int(k)
+        self._cache: dict[str, Any] = {} if exact is None else {"exact": bool(exact)}
+        self._pattern: dict[str, Any] = {}  # index arrays that depend on rows/cols only
+
+    def with_masses(self, w: np.ndarray, *, exact: bool | None = None) -> Cells:
+        """Cells with the same pattern and new masses ``w`` (..., nnz), sharing the pattern's index
+        arrays (the bootstrap calls this once per chunk of resamples). ``exact`` may be given when the
+        caller knows the masses are whole numbers (multinomial draws)."""
+        out = Cells(self.rows, self.cols, w, self.k, exact=exact)
+        out._pattern = self._pattern
+        return out
+
+    def _index(self, name: str) -> Any:
+        pat = self._pattern
+        if name not in pat:
+            if name == "diag":
+                pat[name] = self.rows == self.cols
+            elif name == "offd":
+                pat[name] = np.flatnonzero(self.rows != self.cols)
+            elif name == "col_order":
+                pat[name] = np.argsort(self.cols, kind="stable")
+            elif name == "row_starts":
+                pat[name] = _starts(self.rows)
+            elif name == "col_starts":
+                pat[name] = _starts(self.cols[self._index("col_order")])
+        return pat[name]
+
+    @classmethod
+    def from_dense(cls, counts: Any) -> Cells:
+        """The non-zero cells of a (stack of) dense matrices ``(..., k, k)`` (union of the patterns)."""
+        c = np.asarray(counts, dtype=np.float64)
+        k = c.shape[-1]
+        flat = c.reshape(c.shape[:-2] + (k * k,))
+        mask = flat != 0 if flat.ndim == 1 else np.any(flat.reshape(-1, k * k) != 0, axis=0)
+        idx = np.flatnonzero(mask)
+        return cls(idx // k, idx % k, flat[..., idx], k)
+
+    @classmethod
+    def from_pairs(cls, rows: np.ndarray, cols: np.ndarray, w: np.ndarray, k: int) -> Cells:
+        """Cells from unsorted, possibly repeated ``(row, col)`` pairs; repeats are summed.
+
+        ``w`` may be batched ``(..., m)``; the result has one column per distinct pair.
+        """
+        key = np.asarray(rows, dtype=np.int64) * k + np.asarray(cols, dtype=np.int64)
+        uniq, inv = np.unique(key, return_inverse=True)
+        inv = inv.reshape(-1)
+        return cls(uniq // k, uniq % k, aggregate(np.asarray(w, dtype=np.float64), inv, uniq.shape[0]), k)
+
+    # -- shape -----------------------------------------------------------------------------
+    @property
+    def batch(self) -> tuple[int, ...]:
+        return self.w.shape[:-1]
+
+    @property
+    def nnz(self) -> int:
+        return int(self.rows.shape[0])
+
+    def _flat(self) -> np.ndarray:
+        rows = int(np.prod(self.batch, dtype=np.int64))
+        return self.w.reshape(rows, self.nnz)
+
+    def _per_class(self, name: str, values: np.ndarray) -> np.ndarray:
+        self._cache[name] = values.reshape(self.batch + (self.k,))
+        return self._cache[name]
+
+    # -- sums ------------------------------------------------------------------------------
+    @property
+    def a(self) -> np.ndarray:
+        """True sizes ``a_i`` (row sums), shape ``(..., k)``."""
+        if "a" not in self._cache:
+            self._per_class("a", _segment_sums(self._flat(), self.rows, self.k, self._index("row_starts")))
+        return self._cache["a"]
+
+    @property
+    def b(self) -> np.ndarray:
+        """Predicted sizes ``b_j`` (column sums), shape ``(..., k)``."""
+        if "b" not in self._cache:
+            order = self._index("col_order")
+            self._per_class("b", _segment_sums(self._flat()[:, order], self.cols[order], self.k,
+                                               self._index("col_starts")))
+        return self._cache["b"]
+
+    @property
+    def tp(self) -> np.ndarray:
+        """The diagonal ``TP_i = C_ii``, shape ``(..., k)``."""
+        if "tp" not in self._cache:
+            diag = self._index("diag")
+            flat = self._flat()
+            out = np.zeros((flat.shape[0], self.k))
+            out[:, self.rows[diag]] = flat[:, diag]
+            self._per_class("tp", out)
+        return self._cache["tp"]
+
+    @property
+    def n(self) -> np.ndarray:
+        """Total mass ``n = Σ a_i``, shape ``(...)``."""
+        if "n" not in self._cache:
+            self._cache["n"] = self.a.sum(axis=-1)  # float64: a is float64
+        return self._cache["n"]
+
+    @property
+    def off(self) -> np.ndarray:
+        """Mass off the diagonal, summed from the off-diagonal cells (exactly 0 for a diagonal matrix)."""
+        if "off" not in self._cache:
+            if self.exact:  # whole numbers below 2⁵³: n − Σ TP is exact
+                self._cache["off"] = self.n - self.tp.sum(axis=-1)
+            else:
+                self._cache["off"] = self._off_masses().sum(axis=-1).reshape(self.batch)
+        return self._cache["off"]
+
+    def _off_masses(self) -> np.ndarray:
+        """The masses of the off-diagonal cells, (B, nnz_off) (gathered once)."""
+        if "offw" not in self._cache:
+            self._cache["offw"] = self._flat()[:, self._index("offd")]
+        return self._cache["offw"]
+
+    @property
+    def exact(self) -> bool:
+        """True when every mass is a whole number and every total is below 2⁵³ (float64 is exact)."""
+        if "exact" not in self._cache:
+            w = self.w
+            whole = w.dtype.kind in "iu" or bool(np.all(w == np.floor(w)))
+            self._cache["exact"] = whole and bool(np.all(self.n < _EXACT_LIMIT))
+        return self._cache["exact"]
+
+    def entropy_sum(self) -> np.ndarray:
+        """``Σ_{i≠j} C_ij [log(C_ij / (a_i + b_i)) + log(C_ij / (a_j + b_j))]``, shape ``(...)``.
+
+        The cell sum of the confusion entropy (seed 003, Table 1). Only ``Σ C_ij log C_ij`` needs the
+        non-zero off-diagonal cells; the ``log S`` terms collect per class, since
+        ``Σ_{j≠i} C_ij = a_i − TP_i`` and ``Σ_{i≠j} C_ij = b_j − TP_j``:
+        ``2 Σ_{i≠j} C_ij log C_ij − Σ_i (a_i − TP_i) log S_i − Σ_j (b_j − TP_j) log S_j``, ``S = a + b``.
+        """
+        tp = self.tp
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if self.w.dtype.kind in "iu" and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
+                flat = self._flat()
+                table = _xlogx_table(int(flat.max()) if flat.size else 0)
+                diag = table[tp.astype(np.intp)].sum(axis=-1)
+                wlogw = table[flat].sum(axis=-1).reshape(self.batch) - diag
+            else:
+                wlogw = _xlogx(self._off_masses(), self.exact).sum(axis=-1).reshape(self.batch)
+            log_s = np.log(np.maximum(self.a + self.b, 1e-300))
+        row_mass = np.maximum(self.a - tp, 0.0)  # off-diagonal mass of each row / column
+        col_mass = np.maximum(self.b - tp, 0.0)
+        return 2.0 * wlogw - (row_mass * log_s).sum(axis=-1) - (col_mass * log_s).sum(axis=-1)
+
+    # -- views -----------------------------------------------------------------------------
+    def to_dense(self) -> np.ndarray:
+        """The dense ``(..., k, k)`` array (for people looking at small matrices)."""
+        out = np.zeros(self.batch + (self.k * self.k,))
+        out[..., self.rows * self.k + self.cols] = self.w
+        return out.reshape(self.batch + (self.k, self.k))
+
+    def take(self, index: Any) -> Cells:
+        """The matrices ``index`` of the batch (same cell pattern)."""
+        return Cells(self.rows, self.cols, self.w[index], self.k)
+
+
+def _xlogx(w: np.ndarray, exact: bool) -> np.ndarray:
+    """``w log w`` (0 at 0); whole-number masses (resamples) are looked up in a table of ``v log v``."""
+    top = float(w.max()) if w.size else 0.0
+    if exact and top <= _XLOGX_TABLE:
+        return _xlogx_table(int(top))[w.astype(np.intp)]
+    return np.where(w > 0, w * np.log(np.where(w > 0, w, 1.0)), 0.0)
+
+
+def _xlogx_table(top: int) -> np.ndarray:
+    """``v log v`` for ``v = 0 .. ≥ top`` (cached, grown on demand)."""
+    global _TABLE
+    if _TABLE.shape[0] <= top:
+        v = np.arange(max(top + 1, 2 * _TABLE.shape[0]), dtype=np.float64)
+        _TABLE = v * np.log(np.maximum(v, 1.0))
+    return _TABLE
+
+
+# Whole-number masses up to this use a lookup table for w log w (16 MB at most), grown on demand.
+_XLOGX_TABLE = 1 << 20
+_TABLE = np.zeros(1)
+
+
+def aggregate(w: np.ndarray, inverse: np.ndarray, size: int) -> np.ndarray:
+    """Sum the columns of ``w`` (..., m) into ``size`` groups given by ``inverse`` (m,)."""
+    if w.ndim == 1:
+        return np.bincount(inverse, weights=w, minlength=size).astype(np.float64)
+    flat = w.reshape(-1, w.shape[-1])
+    rows = flat.shape[0]
+    key = (np.arange(rows, dtype=np.int64)[:, None] * size + inverse[None, :]).reshape(-1)
+    out = np.bincount(key, weights=flat.reshape(-1), minlength=rows * size)
+    return out.reshape(w.shape[:-1] + (size,))
+
+
+def _segment_sums(flat: np.ndarray, keys: np.ndarray, k: int, starts: np.ndarray) -> np.ndarray:
+    """Sums of the columns of ``flat`` (B, nnz) per value of the sorted ``keys`` (segments beginning
+    at ``starts``) → (B, k) float64."""
+    out = np.zeros((flat.shape[0], k))
+    if keys.shape[0] == 0:
+        return out
+    out[:, keys[starts]] = np.add.reduceat(flat, starts, axis=1)
+    return out
+
+
+def _starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the sorted ``keys`` begins."""
+    if keys.shape[0] == 0:
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
