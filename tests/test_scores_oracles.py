@@ -202,3 +202,21 @@ def test_bad_input_is_one_sentence(call, message: str) -> None:
     with pytest.raises(InputError, match=message) as err:
         call()
     assert str(err.value).count(". ") == 0 or str(err.value).endswith(".")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_engine_default_expected_cost_equals_the_general_formula(seed: int) -> None:
+    from advisor.engine import compute_metrics
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 6))
+    cm = rng.integers(0, 7, (k, k)).astype(float) * (rng.random((k, k)) < 0.7)
+    cm[0, 0] += 1
+    cm[1, 1] += 1
+    got = compute_metrics(cm, ["expected_cost", "normalized_expected_cost"])
+    a = cm.sum(axis=1)
+    if (a > 0).all():
+        assert abs(got["expected_cost"] - expected_cost(cm)) < TOL
+        assert abs(got["normalized_expected_cost"] - normalized_expected_cost(cm)) < TOL
+    else:  # a class without items has prior 0 at the test shares: EC is still the error rate
+        assert abs(got["expected_cost"] - (cm.sum() - np.trace(cm)) / cm.sum()) < TOL
