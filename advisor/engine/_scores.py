@@ -83,18 +83,23 @@ class Ranking:
             return self.auc(w * y, w * (1 - y)), self.ap(w * y, w * (1 - y))
         if getattr(self, "_pos_key", None) is not positive:
             self._pos_key = positive
-            self._ys = np.asarray(positive, dtype=np.float64)[self.order]
-            self._at = np.flatnonzero(self._ys)
+            ys = np.asarray(positive, dtype=np.float64)[self.order]
+            self._at = np.flatnonzero(ys)
+            # segments of the score order that end at each positive (plus the tail after the last one):
+            # their sums, cumulated, are the weight at or above each positive — one pass, no full cumsum
+            starts = np.r_[0, self._at + 1]
+            self._seg = starts[starts < ys.shape[0]]
         w = np.asarray(w)
-        # whole-number float32 weights (the bootstrap's counts) have exact float32 running sums below
-        # 2^24; everything after the sums is float64
+        # whole-number float32 weights (the bootstrap's counts) have exact float32 sums below 2^24;
+        # everything after the segment sums is float64
         exact32 = w.dtype == np.float32 and w.shape[-1] < 2**24
         ws = w[..., self.order] if exact32 else np.asarray(w, dtype=np.float64)[..., self.order]
-        cumw = np.cumsum(ws, axis=-1)
+        m = self._at.size
+        seg = np.cumsum(np.add.reduceat(ws, self._seg, axis=-1).astype(np.float64), axis=-1)
+        cumw_at, n = seg[..., :m], seg[..., -1]
         g1 = ws[..., self._at].astype(np.float64)  # positives, in decreasing score order
         cum1 = np.cumsum(g1, axis=-1)  # positive weight at or above each positive
-        cumw_at = cumw[..., self._at].astype(np.float64)
-        n1, n = cum1[..., -1] if self._at.size else np.zeros(ws.shape[:-1]), cumw[..., -1].astype(np.float64)
+        n1 = cum1[..., -1] if m else np.zeros(ws.shape[:-1])
         den = n1 * (n - n1)
         with np.errstate(invalid="ignore", divide="ignore"):
             above0 = ((g1 * (cumw_at - cum1)).sum(axis=-1))  # Σ w⁺ · negative weight scored above it

@@ -136,8 +136,8 @@ def _num(x: Any) -> float | None:
 
 
 def _weights(rng: np.random.Generator, rows: int, n: int) -> np.ndarray:
-    draw = rng.integers(0, n, size=(rows, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
-    draw += (np.arange(rows, dtype=draw.dtype) * n)[:, None]
+    draw = rng.integers(0, n, size=(rows, n))  # intp: what bincount takes without a copy
+    draw += (np.arange(rows) * n)[:, None]
     counts = np.bincount(draw.ravel(), minlength=rows * n).reshape(rows, n)
     # float32 holds whole counts exactly (n < 2^24); the binary ranking sums them exactly in float32
     return counts.astype(np.float32 if n < 2**24 else np.float64)
