@@ -68,6 +68,12 @@ _LAZY: dict[str, str] = {
     "recommend": ".questionnaire",
     "render_report": ".report",
     "resolve_metric": ".catalogue",
+    # ordered classes, label sets, top-k, agreement (issue 12)
+    "agreement_metrics": ".engine",
+    "load_structured": ".io",
+    "multilabel_metrics": ".engine",
+    "ordinal_metrics": ".engine",
+    "top_k_accuracy": ".engine",
 }
 
 __all__ = sorted(["__version__", *_LAZY])

@@ -22,7 +22,10 @@ from advisor.catalogue import get_catalogue
 
 CAT = get_catalogue()
 FORMULA_IDS = [m for m, r in CAT.metrics.items() if not r.alias_of]
-MATRIX_IDS = [m for m in FORMULA_IDS if not CAT.metrics[m].needs_probabilities]
+# nominal confusion-matrix metrics; ordinal, multi-label, top-k and agreement formulas (issue 12) use notation
+# this small parser does not read (|i − j|, per-item and per-rater sums): tests/test_structures_oracles.py
+# checks their engine against scikit-learn, krippendorff and statsmodels instead
+MATRIX_IDS = [m for m in FORMULA_IDS if not CAT.metrics[m].needs_probabilities and CAT.metrics[m].structure == "nominal"]
 
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\[,;! ]|\d+(?:\.\d+)?|[A-Za-z]|[{}()\[\]^_+\-=/,']|\S")
 

@@ -285,6 +285,12 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
 
     if record.needs_probabilities and hard_evaluator(record.id) is None:
         return result(None, "not a confusion-matrix metric: the checker cannot evaluate it")
+    if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
+        from ._check_structures import check_structure
+
+        got = check_structure(record, pid, claim, rng, budget)
+        if got is not None:
+            return result(*got)
     prop = PROPERTIES[pid]
     hib = record.higher_is_better
     raw = MetricFunction(record.id, hib)

@@ -103,10 +103,12 @@ def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | 
 
 
 def _check(cat: Catalogue, *, strict: bool) -> None:
-    from ..engine._metrics import METRICS
+    from ..engine._metrics import METRICS as NOMINAL
+    from ..engine._structures import STRUCTURE_METRICS
     from ._check_scores import hard_evaluator
     from ._space import RESTRICTIONS
 
+    METRICS = {**NOMINAL, **STRUCTURE_METRICS}  # noqa: N806 - the engine's two spec tables
     problems: list[str] = []
     missing = sorted(set(METRICS) - set(cat.metrics))
     if missing:
@@ -124,6 +126,8 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
                 problems.append(f"{mid}: alias_of disagrees with the engine")
             if rec.higher_is_better != spec.higher_is_better:
                 problems.append(f"{mid}: higher_is_better disagrees with the engine")
+            if rec.structure != getattr(spec, "structure", "nominal"):
+                problems.append(f"{mid}: structure disagrees with the engine")
         absent = [p for p in PROPERTY_IDS if p not in rec.properties]
         if absent:
             problems.append(f"{mid}: no claim for {', '.join(absent)}")
@@ -135,6 +139,8 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
             problems.append(f"{mid}: references not in references.bib: {', '.join(bad_refs)}")
         for pid, claim in rec.properties.items():
             where = f"{mid}.{pid}"
+            if claim.status == "not_applicable" and not claim.note:
+                problems.append(f"{where}: a 'not_applicable' claim needs the reason in its note")
             if claim.status == "conditional" and not claim.condition:
                 problems.append(f"{where}: a conditional claim needs its condition written out")
             if claim.restriction is not None and claim.restriction not in RESTRICTIONS:

@@ -44,14 +44,18 @@ GOESGENS_PROPERTIES = (
 )
 PROPERTY_IDS = OPITZ_PROPERTIES + GOESGENS_PROPERTIES
 
-PropertyStatus = Literal["holds", "fails", "binary_only", "after_calibration", "conditional"]
+PropertyStatus = Literal["holds", "fails", "binary_only", "after_calibration", "conditional", "not_applicable"]
+#: what a metric scores: a nominal confusion matrix, or (issue 12) ordered classes, label sets, top-k scores or ratings
+Structure = Literal["nominal", "ordinal", "multilabel", "top_k", "agreement"]
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-CounterexampleKind = Literal["matrices", "expectations"]
+# "label_sets": matrices alternate truth / prediction 0/1 arrays (items × labels); "ratings": each matrix is a
+# ratings table (items × annotators, −1 = missing); "scores": [scores (items × classes), [[true class per item]]]
+CounterexampleKind = Literal["matrices", "expectations", "label_sets", "ratings", "scores"]
 Convention = Literal["zero", "baseline", "omit"]
 
 
@@ -132,6 +136,8 @@ class MetricRecord(_Strict):
     references: list[str] = Field(default_factory=list, description="BibTeX keys in references.bib")
     properties: dict[str, PropertyClaim]
     alias_of: str | None = None
+    structure: Structure = Field("nominal", description="what the metric scores; non-nominal properties are "
+                                 "checked on inputs of that kind (advisor/catalogue/_check_structures.py)")
 
 
 class Catalogue(_Strict):

@@ -36,13 +36,14 @@ ABSENT_CLASSES = (
     "not 0. The minimal-agreement claims of such averages therefore hold only when every class occurs in the "
     "truth or the prediction (each says so); under `undefined=\"zero\"` the unused class contributes 0 instead."
 )
-SYMBOLS = {"holds": "✓", "fails": "✗", "binary_only": "b", "after_calibration": "(✓)", "conditional": "c"}
+SYMBOLS = {"holds": "✓", "fails": "✗", "binary_only": "b", "after_calibration": "(✓)", "conditional": "c", "not_applicable": "–"}
 STATUS_WORDS = {
     "holds": "holds",
     "fails": "fails",
     "binary_only": "holds for two classes only",
     "after_calibration": "holds after prevalence calibration",
     "conditional": "holds under a condition",
+    "not_applicable": "does not apply to this kind of task",
 }
 SHORT = {
     "opitz_monotonicity": "PI", "class_sensitivity": "PII", "class_decomposability": "PIII",
@@ -173,6 +174,7 @@ def _claim_md(rec: MetricRecord, pid: str) -> str:
         kind = "complete" if cc.complete else "strict" if cc.strict else "upper bound"
         parts.append(f"(ω(k) = {cc.baseline}, {kind})")
     text = " ".join(parts) + f". Source: {c.source}" + ("; verified by the checker." if c.verified else
+                                                          "." if c.status == "not_applicable" else
                                                           "; not verified by the checker.")
     if c.paper_claim:
         text += f" The paper says: {c.paper_claim}."
@@ -224,7 +226,7 @@ def _overview(cat: Catalogue, pids: tuple[str, ...]) -> list[str]:
         cells = []
         for p in pids:
             c = rec.properties[p]
-            cells.append(SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities else "?")
+            cells.append(SYMBOLS[c.status] + ("" if c.verified or rec.needs_probabilities or c.status == "not_applicable" else "?")
                          + ("†" if c.paper_claim else ""))
         rows.append(f"| [{rec.name}](#{_anchor(rec)}) | " + " | ".join(cells) + " |")
     return [head, rule, *rows]
@@ -280,7 +282,7 @@ def metrics_markdown(cat: Catalogue) -> str:
         "",
         "✓ holds · ✗ fails (with a counterexample) · b holds for two classes only · (✓) holds after prevalence "
         "calibration (the metric of the matrix whose rows are rescaled to equal class sizes) · c holds under a "
-        "written condition · ? not confirmed by the checker · † disagrees with the paper's table.",
+        "written condition · – does not apply to the metric's kind of input (the note says why) · ? not confirmed by the checker · † disagrees with the paper's table.",
         "",
         "### Opitz (2024)",
         "",

@@ -62,6 +62,26 @@ def drop_absent(m: np.ndarray) -> tuple[np.ndarray, list[int]]:
     return m[np.ix_(keep, keep)], [int(i) for i in np.flatnonzero(~present)]
 
 
+def _ordinal_spec(metric_id: str) -> object:
+    from ..engine._structures import STRUCTURE_METRICS
+
+    spec = STRUCTURE_METRICS[metric_id]
+    if spec.structure != "ordinal":
+        raise ValueError(f"{metric_id} is not a confusion-matrix metric; see _check_structures")
+    return spec
+
+
+def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.ndarray:
+    """An ordinal metric of a stack ``(N, k, k)`` whose classes are in order (every cell passed)."""
+    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch
+
+    c = np.asarray(counts, dtype=float)
+    k = c.shape[-1]
+    rows, cols = np.divmod(np.arange(k * k), k)
+    cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), tuple(range(k)))
+    return evaluate_ordinal_batch(cells, [metric_id], convention)[metric_id]
+
+
 class MetricFunction:
     """A metric as the checker sees it: oriented scores of a stack of matrices ``(N, k, k)``.
 
@@ -72,7 +92,7 @@ class MetricFunction:
 
     def __init__(self, metric_id: str, higher_is_better: bool, *, calibrated: bool = False,
                  convention: str = "baseline", restrict: str | None = None) -> None:
-        spec = METRICS[metric_id]
+        spec = METRICS.get(metric_id) or _ordinal_spec(metric_id)
         from ._check_scores import hard_evaluator  # score metrics: evaluated on hard outputs
 
         self._hard = hard_evaluator(metric_id) if spec.needs_probabilities else None
@@ -80,6 +100,8 @@ class MetricFunction:
             raise ValueError(f"{metric_id} is not a confusion-matrix metric")
         self.id = metric_id
         self.binary = spec.binary_only
+        # ordered classes (issue 12): a class no labeling uses still holds its place in the order
+        self.ordinal = getattr(spec, "structure", "nominal") == "ordinal"
         self.sign = 1.0 if higher_is_better else -1.0
         self.calibrated = calibrated
         self.convention = convention
@@ -129,6 +151,8 @@ class MetricFunction:
         if self._hard is not None:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return self._hard(np.asarray(counts, dtype=float))
+        if self.ordinal:
+            return _ordinal_eval(self.id, counts, self.convention)
         pos = 1 if self.binary else None
         return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention)[self.id]
 
@@ -142,7 +166,7 @@ class MetricFunction:
         out = np.empty(c.shape[0])
         if c.shape[0] == 0:
             return out
-        if self.binary:
+        if self.binary or self.ordinal:
             return np.asarray(self._eval(c), dtype=float)
         present = (c.sum(axis=-1) + c.sum(axis=-2)) > 0
         patterns, inverse = np.unique(present, axis=0, return_inverse=True)

@@ -56,6 +56,8 @@ def _claim_line(rec: MetricRecord, pid: str) -> str:
         text += f" if {c.condition}"
     if c.chance_correction is not None:
         text += f" (ω(k) = {c.chance_correction.baseline})"
+    if c.status == "not_applicable":  # issue 12: the reason instead of a verification mark
+        return text + (f": {c.note}" if c.note else "")
     return text + ("" if c.verified or rec.needs_probabilities else " (not verified)")
 
 
@@ -94,7 +96,8 @@ def _block(cat: Catalogue, pids: tuple[str, ...], title: str, width: int) -> lis
     lines = [title, "metric".ljust(width) + "".join(c.ljust(cell) for c in cols).rstrip()]
     for mid, rec in cat.metrics.items():
         marks = [SYMBOLS[rec.properties[p].status] + ("" if rec.properties[p].verified or rec.needs_probabilities
-                                                      else "?") for p in pids]
+                                                      or rec.properties[p].status == "not_applicable" else "?")
+                 for p in pids]
         lines.append(mid.ljust(width) + "".join(m.ljust(cell) for m in marks).rstrip())
     return lines
 
@@ -111,7 +114,7 @@ def metrics_table(cat: Catalogue, columns: int = 80) -> str:
         lines += wrap.wrap(f"{title}: {words}")
     legend = [f"{mark} {words}".replace(" ", _NBSP) for mark, words in (
         ("✓", "holds"), ("✗", "fails"), ("b", "two classes only"), ("(✓)", "after prevalence calibration"),
-        ("c", "under a condition"), ("?", "not verified."))]
+        ("c", "under a condition"), ("–", "does not apply"), ("?", "not verified."))]
     lines += wrap.wrap("  ".join(legend) + " Details: advisor explain NAME, advisor metrics --json, docs/metrics.md")
     return "\n".join(lines).replace(_NBSP, " ")
 

@@ -52,6 +52,12 @@ def find_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, *,
                         seed: int = 0, calibrated: bool = False) -> Counterexample | None:
     """Search a counterexample showing that ``pid`` fails for the metric (or for metric~)."""
     rng = np.random.default_rng([seed, sum(map(ord, record.id)), sum(map(ord, pid)), int(calibrated)])
+    if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
+        from ._check_structures import structure_counterexample
+
+        handled, ce = structure_counterexample(record, pid, claim, rng, budget)
+        if handled:
+            return ce
     prop = PROPERTIES[pid]
     if pid == PV:
         return None if calibrated else _chance_witness(record, budget, rng)

@@ -225,6 +225,9 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
         costs: str | None = typer.Option(None, "--costs", help="Error costs: fn=10,fp=1 or a cost-matrix CSV."),
         priors: str | None = typer.Option(None, "--priors", help="Deployment class shares: LABEL=SHARE,…"),
+        order: str | None = typer.Option(None, "--order", help="Ordered classes, lowest first: ordinal metrics."),
+        label_sep: str | None = typer.Option(None, "--label-sep", help="Separator of label sets: multi-label."),
+        top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -234,6 +237,15 @@ def register(app: typer.Typer) -> None:
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
         from ..catalogue._names import metric_ids_for
+        from ..io._structures import is_structured  # ordered classes, label sets, top-k (issue 12)
+
+        if is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
+            from ._structures import run_structured
+
+            run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                           pred_col=pred_col, metrics=metric_ids_for(parse_id_list(metrics)), undefined=undefined,
+                           n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, compare=True)
+            return
         from ..io._readers import read_predictions
         from ..stats._compare import compare_joint
 

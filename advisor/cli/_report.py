@@ -57,6 +57,9 @@ def report(
     force: bool = typer.Option(
         False, "--force", help="Overwrite an existing report and its own figure files (other files are never touched).",
     ),
+    order: Optional[str] = typer.Option(None, "--order", show_default=False, help="Ordered classes: ordinal metrics."),
+    label_sep: Optional[str] = typer.Option(None, "--label-sep", show_default=False, help="Separator of label sets."),
+    top_k: Optional[int] = typer.Option(None, "--top-k", show_default=False, help="Top-k accuracy from scores."),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -79,6 +82,12 @@ def report(
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         inputs = [answers, *(files or []), *(matrix or [])]
+        from ._structures import report_structured  # ordered classes, label sets, top-k, annotators (issue 12)
+
+        if files and report_structured(list(files), answers, output, out_fmt=out_fmt, order=order, label_sep=label_sep,
+                                       top_k=top_k, true_col=true_col, pred_col=pred_col, title=title, n_boot=n_boot,
+                                       confidence=confidence, seed=seed, undefined=undefined, force=force):
+            return
     # every place the report writes, before reading anything large or rendering anything
     check_outputs(output_plan(output, out_fmt), inputs, force=force)
     if out_fmt == "pdf":  # WeasyPrint's system libraries: missing ones are said now, not after the work

@@ -56,9 +56,28 @@ def parse_priors(text: str | None) -> dict[str, float] | None:
     return None if text is None else _pairs(text, "--priors", "LABEL=SHARE,LABEL=SHARE (shares summing to 1)")
 
 
+def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None
+                    ) -> tuple[list[str] | None, list[str], Any, Any]:
+    """``(matrix ids, score/cost ids, costs, priors)``: the ids asked for split by where they are computed."""
+    from ..engine._score_eval import COST_IDS, SCORE_IDS
+
+    new_ids = [m for m in ids or [] if m in SCORE_IDS + COST_IDS]
+    rest = [m for m in ids if m not in new_ids] if ids is not None else None
+    return rest, new_ids, parse_costs(costs), parse_priors(priors)
+
+
+def with_scores(data: dict[str, Any], extra: dict[str, dict[str, float]], details: dict[str, Any]) -> dict[str, Any]:
+    """The JSON of an evaluation with the score/cost metrics under ``metrics[system][id]``."""
+    for name, vals in extra.items():
+        data["metrics"].setdefault(name, {}).update(vals)
+    if details:
+        data["score_details"] = details
+    return data
+
+
 def score_results(files: list[Path], names: list[str], systems: dict[str, Any], labels: list[Any],
-                  positive: Any, costs: Any, priors: Any, true_col: str | None, pred_col: str | None
-                  ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
+                  positive: Any, costs: Any, priors: Any, true_col: str | None, pred_col: str | None,
+                  only: list[str] | None = None) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
     """``({system: {id: value}}, {system: details})`` — score metrics of files with probability or score
     columns, and the expected costs of every system when ``costs`` are given."""
     from ..engine._score_eval import cost_metrics, score_metrics
@@ -81,6 +100,8 @@ def score_results(files: list[Path], names: list[str], systems: dict[str, Any], 
     if costs is not None or priors is not None:
         for name, cm in systems.items():
             values[name].update(cost_metrics(cm, costs, priors, positive_label=pos))
+    if only:
+        values = {s: {m: v for m, v in vals.items() if m in only} for s, vals in values.items()}
     return {k: v for k, v in values.items() if v}, details
 
 

@@ -35,6 +35,16 @@ _LAZY: dict[str, str] = {
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",
     "reference_matrices": "._chance",
+    # ordered classes, label sets, top-k and agreement (issue 12)
+    "STRUCTURE_METRICS": "._structures",
+    "agreement_metrics": "._agreement",
+    "label_sets": "._multilabel",
+    "multilabel_metrics": "._multilabel",
+    "ordinal_cells": "._ordinal",
+    "ordinal_metrics": "._ordinal",
+    "per_label_metrics": "._multilabel",
+    "ratings_table": "._agreement",
+    "top_k_accuracy": "._topk",
 }
 
 __all__ = sorted(_LAZY)

@@ -15,6 +15,7 @@ _LAZY: dict[str, str] = {
     "read_counts": "._matrices",
     "read_matrix": "._matrices",
     "read_predictions": "._readers",
+    "load_structured": "._structures",  # ordinal, multi-label, top-k, annotators (issue 12)
 }
 
 __all__ = sorted(_LAZY)

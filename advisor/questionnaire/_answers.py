@@ -129,6 +129,10 @@ class Answers(BaseModel):
     risk_estimates: bool = False
     planned_metrics: list[str] = Field(default_factory=list)
     notes: str | None = None
+    # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
+    label_structure: Literal["nominal", "ordinal", "multilabel", "spans", "ranking"] = "nominal"
+    top_k: int | None = Field(None, ge=1)
+    annotators: int | None = Field(None, ge=2)
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -145,6 +149,8 @@ class Answers(BaseModel):
                 data = {**data, "task": "binary" if count == 2 else "multiclass"}
             elif "task" in data:  # explicit null: the default
                 data = {k: v for k, v in data.items() if k != "task"}
+        if isinstance(data, Mapping) and data.get("annotators") is not None and "symmetric" not in data:
+            data = {**data, "symmetric": True}  # annotators compared without a gold standard are exchangeable
         return data
 
     @field_validator("classes")
@@ -204,10 +210,22 @@ class Answers(BaseModel):
         if self.class_weights is not None and self.class_weighting != "custom":
             _fail("class_weights", {str(c): v for c, v in self.class_weights.items()},
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
+        self._structure_consistent(k)
         costs = self.error_costs
         if costs is not None and costs.matrix is not None and k is not None and len(costs.matrix) != k:
             _fail("error_costs.matrix", costs.matrix, f"the cost matrix must be {k}×{k}, one row and column per class")
         return self
+
+    def _structure_consistent(self, k: int | None) -> None:
+        """Issue 12 keys: top_k within the classes, annotators without a gold standard."""
+        if self.top_k is not None and k is not None and self.top_k > k:
+            _fail("top_k", self.top_k, f"it must be at most the number of classes ({k})")
+        if self.top_k is not None and self.label_structure not in ("nominal", "ordinal"):
+            _fail("top_k", self.top_k, f"top-k accuracy scores one true class per item; label_structure is "
+                  f"{self.label_structure}")
+        if self.annotators is not None and not self.symmetric:
+            _fail("symmetric", self.symmetric, "annotators compared without a gold standard are exchangeable, so "
+                  "symmetric must be true")
 
     def _known(self, label: Any) -> bool:
         return self.classes is not None and any(str(label) == str(c) for c in self.classes)

@@ -415,7 +415,7 @@ class _Run:
                     hit = res.ambiguous and set(nc.ambiguous_between) <= set(res.ids)
                 else:
                     hit = res.ids == [nc.resolves_to] and bool(re.search(nc.pattern or "", res.name.lower()))
-                if hit:
+                if hit and holds(nc.when, self.facts):
                     self.warn(nc.code, _render(nc.message, {**ctx, "name": res.name}))
             comments = []
             if not res.known:
@@ -537,4 +537,7 @@ def recommend(
     run.warnings.extend(pre_warnings)
     if data_entry is not None:
         run.rationale.append(data_entry)
-    return run.run()
+    rec = run.run()
+    from ._structures import apply_structure  # ordered classes, label sets, top-k, annotators (issue 12)
+
+    return apply_structure(rec, run.fired, catalogue, run.facts, run.ctx(), _render, book)

@@ -323,6 +323,7 @@ class NameCheck(_Strict):
     pattern: str | None = Field(None, description="regular expression the lower-cased name must match")
     message: str
     source: str
+    when: dict[str, Any] | None = Field(None, description="fires only when this condition over the facts holds")
 
 
     @model_validator(mode="after")

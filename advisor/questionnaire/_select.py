@@ -18,6 +18,7 @@ STATUS_WORDS = {
     "binary_only": "holds for two classes only",
     "after_calibration": "holds only after prevalence calibration",
     "conditional": "holds only under a condition",
+    "not_applicable": "does not apply to this kind of task",
 }
 
 
@@ -88,8 +89,8 @@ def applicable(cat: Catalogue, answers: Answers) -> list[MetricRecord]:
     binary = answers.task == "binary"
     out = []
     for m in cat.metrics.values():
-        if m.alias_of or m.needs_probabilities:
-            continue
+        if m.alias_of or m.needs_probabilities or m.structure != "nominal":
+            continue  # ordinal, multi-label, top-k and agreement leads come from rules_structures.yaml
         if m.binary_only:
             if not binary:
                 continue

@@ -1,0 +1,445 @@
+"""Property claims of metrics that do not score a nominal confusion matrix, checked on their own inputs.
+
+Ordinal metrics score an *ordered* confusion matrix, so the general checker (:mod:`._checker`) runs on
+them unchanged (``_space.MetricFunction`` evaluates them without dropping unused classes, which would
+change the order distances); only macro MAE's and MAE's chance claims are decided here. Multi-label
+metrics are checked on pairs of 0/1 label arrays (items × labels), agreement coefficients on ratings
+tables (items × annotators, −1 = missing), top-k accuracy on score tables. Each property is a random
+generator of cases plus a predicate that says why a case violates it (or, for an existential
+property, why it is a witness); a found case is a proof, "none within budget" confirms up to the
+budget. Undefined values use the ``baseline`` convention (a label or item absent from both
+labelings is one they agree on). A property stated for the cells of a single-label confusion matrix
+and without a counterpart here is ``not_applicable``; the claim's note says why.
+
+Operational definitions (scores oriented: higher = better):
+
+* multi-label — Max: identical label sets, and only they, score the best value; Min: the worst value
+  exactly when every bit is wrong (Ŷ = 1 − Y); CSym: permuting the labels; Sym: exchanging truth and
+  prediction; Dist: best − score is a metric (identity, symmetry, triangle inequality over random
+  triples); Mon / PI: correcting one wrong bit strictly raises / never lowers the score; PII: moving
+  one new error from label a to label b can change the score (witness); PIII: the score equals the
+  mean of the same metric over each label's column alone; PV fails when a constant predictor (every
+  label, or none) scores within 5 % of the best value.
+* agreement — Max: value 1 exactly when the annotators agree on every item; CSym: renaming the
+  categories; Sym: reordering the annotators; Mon / PI: changing the one dissenting rating of an
+  item to the others' category strictly raises / never lowers the score; PV: independent annotators
+  (ratings drawn at random from one distribution, 20000 items, 20 draws) score 0 ± 0.03.
+* top-k — PI: raising the true class's score never lowers the score and lowering it never raises it;
+  CSym: permuting the classes; PV fails when random scores reach 5 % of the best value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._models import Counterexample, MetricRecord, PropertyClaim
+
+__all__ = ["check_structure", "structure_counterexample"]
+
+Case = list[np.ndarray]
+Result = tuple["bool | None", str, "Counterexample | None"]
+KIND = {"multilabel": "label_sets", "agreement": "ratings", "top_k": "scores"}
+NEAR = 0.05
+MAX_CASES = 800  # random cases per property and metric (the audit's budget, capped)
+
+
+# ----------------------------------------------------------------------------------------------
+# evaluation on the structure's own inputs
+# ----------------------------------------------------------------------------------------------
+def _value(record: MetricRecord, arrays: Case, **kw: Any) -> float:
+    mid = record.id
+    with np.errstate(all="ignore"):
+        if record.structure == "multilabel":
+            from ..engine._multilabel import LabelSets, _evaluate
+
+            y, p = (np.asarray(a) > 0 for a in arrays[:2])
+            return float(_evaluate(LabelSets(y, p, tuple(range(y.shape[1]))), [mid], "baseline")[0][mid])
+        if record.structure == "agreement":
+            from ..engine._agreement import _evaluate, _ratings_from_codes
+
+            return float(_evaluate(_ratings_from_codes(np.asarray(arrays[0], int), kw.get("c")), [mid], "baseline")[0][mid])
+        from ..engine._topk import top_k_hits
+
+        s, y, k = arrays
+        return float(top_k_hits(s, np.asarray(y).reshape(-1).astype(int), int(np.asarray(k).reshape(-1)[0])).mean())
+
+
+def _oriented(record: MetricRecord, arrays: Case, **kw: Any) -> float:
+    return (1.0 if record.higher_is_better else -1.0) * _value(record, arrays, **kw)
+
+
+def _best(record: MetricRecord) -> float:
+    return 0.0 if record.id == "hamming_loss" else 1.0
+
+
+def _close(x: float, y: float) -> bool:
+    return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
+
+
+# ----------------------------------------------------------------------------------------------
+# multi-label cases
+# ----------------------------------------------------------------------------------------------
+def _ml_pair(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    n, L = int(rng.integers(1, 6)), int(rng.integers(2, 5))
+    y = (rng.random((n, L)) < rng.uniform(0.1, 0.9)).astype(int)
+    p = np.where(rng.random((n, L)) < rng.uniform(0.3, 0.9), y, 1 - y)
+    return y, p
+
+
+def _ml_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
+    v = lambda y, p: _value(r, [y, p])  # noqa: E731
+    o = lambda y, p: _oriented(r, [y, p])  # noqa: E731
+    worst = 1.0 if r.id == "hamming_loss" else 0.0
+
+    def gen_max(rng):
+        y, p = _ml_pair(rng)
+        return [y, p]
+
+    def max_(c):
+        y, p = c
+        same = np.array_equal(y, p)
+        if same and not _close(v(y, p), _best(r)):
+            return f"identical label sets score {v(y, p):.6g}, not {_best(r):g}"
+        if not same and _close(v(y, p), _best(r)):
+            return f"different label sets score the best value {_best(r):g}"
+        return None
+
+    def gen_min(rng):
+        y, p = _ml_pair(rng)
+        return [y, 1 - y if rng.random() < 0.3 else p]
+
+    def min_(c):
+        y, p = c
+        opposite = np.array_equal(p, 1 - y)
+        at_worst = _close(v(y, p), worst)
+        if opposite != at_worst:
+            return (f"Ŷ = 1 − Y scores {v(y, p):.6g}, not the worst value {worst:g}" if opposite
+                    else f"label sets that agree somewhere score the worst value {worst:g}")
+        return None
+
+    def gen_perm(rng):
+        y, p = _ml_pair(rng)
+        perm = rng.permutation(y.shape[1])
+        return [y, p, y[:, perm], p[:, perm]]
+
+    def csym(c):
+        a, b = v(c[0], c[1]), v(c[2], c[3])
+        return None if _close(a, b) else f"permuting the labels changes the score from {a:.6g} to {b:.6g}"
+
+    def sym(c):
+        a, b = v(c[0], c[1]), v(c[1], c[0])
+        return None if _close(a, b) else f"exchanging truth and prediction changes the score from {a:.6g} to {b:.6g}"
+
+    def gen_tri(rng):
+        y, p = _ml_pair(rng)
+        z = np.where(rng.random(y.shape) < 0.5, y, p)
+        z = np.where(rng.random(y.shape) < 0.2, 1 - z, z)
+        return [y, z, p]
+
+    def dist(c):
+        y, z, p = c
+        d = lambda a, b: _best(r) * (1 if r.higher_is_better else -1) - o(a, b)  # noqa: E731
+        if d(y, p) > d(y, z) + d(z, p) + 1e-9:
+            return f"triangle inequality fails: d(Y,Ŷ) = {d(y, p):.6g} > d(Y,Z) + d(Z,Ŷ) = {d(y, z) + d(z, p):.6g}"
+        return None
+
+    def gen_fix(rng):
+        y, p = _ml_pair(rng)
+        wrong = np.argwhere(y != p)
+        if len(wrong) == 0:
+            p = p.copy()
+            p[0, 0] = 1 - p[0, 0]
+            wrong = np.argwhere(y != p)
+        i, j = wrong[int(rng.integers(len(wrong)))]
+        q = p.copy()
+        q[i, j] = y[i, j]
+        return [y, p, q]
+
+    def mon(strict: bool):
+        def check(c):
+            y, p, q = c
+            a, b = o(y, p), o(y, q)
+            if b < a - 1e-12 or (strict and _close(a, b)):
+                return f"correcting one wrong label bit moves the score from {v(y, p):.6g} to {v(y, q):.6g}"
+            return None
+        return check
+
+    return {"max_agreement": (gen_max, max_), "min_agreement": (gen_min, min_), "class_symmetry": (gen_perm, csym),
+            "symmetry": (gen_max, sym), "distance": (gen_tri, dist), "monotonicity": (gen_fix, mon(True)),
+            "opitz_monotonicity": (gen_fix, mon(False)), **_ml_class_checks(r)}
+
+
+def _ml_class_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
+    """Class sensitivity (PII), class decomposability (PIII) and chance correction (PV) on label sets."""
+    v = lambda y, p: _value(r, [y, p])  # noqa: E731
+
+    def gen_pii(rng):
+        y, p = _ml_pair(rng)
+        p = np.where(rng.random(y.shape) < 0.3, 1 - y, y)  # some errors already
+        i, (a, b) = int(rng.integers(y.shape[0])), rng.choice(y.shape[1], 2, replace=False)
+        if y[i, a] != y[i, b] or p[i, a] != y[i, a] or p[i, b] != y[i, b]:
+            return [y, p, p]  # not the same kind of new error on both labels: no witness from this case
+        p1, p2 = p.copy(), p.copy()
+        p1[i, a], p2[i, b] = 1 - p1[i, a], 1 - p2[i, b]
+        return [y, p1, p2]
+
+    def pii(c):  # a witness: one error on label a vs the same kind of error on label b
+        y, p1, p2 = c
+        a, b = v(y, p1), v(y, p2)
+        return None if _close(a, b) else f"the same new error costs differently on two labels ({a:.6g} vs {b:.6g})"
+
+    def piii(c):
+        y, p = c
+        mean = float(np.mean([v(y[:, [j]], p[:, [j]]) for j in range(y.shape[1])]))
+        a = v(y, p)
+        return None if _close(a, mean) else f"the score {a:.6g} is not the mean {mean:.6g} of the per-label scores"
+
+    def gen_pv(rng):
+        n, L = int(rng.integers(20, 41)), int(rng.integers(2, 4))
+        dense = rng.random() < 0.5
+        y = (rng.random((n, L)) < (0.98 if dense else 0.02)).astype(int)
+        return [y, np.full_like(y, 1 if dense else 0)]
+
+    def pv(c):
+        y, p = c
+        gap = abs(v(y, p) - _best(r))
+        return f"a constant predictor (every label or none) scores {v(y, p):.6g}, within 5 % of the best" \
+            if gap <= NEAR else None
+
+    return {"class_sensitivity": (gen_pii, pii), "class_decomposability": (lambda rng: list(_ml_pair(rng)), piii),
+            "chance_correction": (gen_pv, pv)}
+
+
+# ----------------------------------------------------------------------------------------------
+# agreement cases (codes: items × annotators, −1 = missing)
+# ----------------------------------------------------------------------------------------------
+def _ratings(rng: np.random.Generator, complete: bool) -> np.ndarray:
+    n, m, c = int(rng.integers(2, 7)), int(rng.integers(2, 5)), int(rng.integers(2, 5))
+    truth = rng.integers(0, c, n)
+    t = np.where(rng.random((n, m)) < rng.uniform(0.4, 0.9), truth[:, None], rng.integers(0, c, (n, m)))
+    if not complete:
+        t = np.where(rng.random(t.shape) < 0.15, -1, t)
+    return t
+
+
+def _ag_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
+    complete = r.id == "fleiss_kappa"
+    v = lambda t: _value(r, [t])  # noqa: E731
+
+    def gen_max(rng):
+        t = _ratings(rng, complete)
+        if rng.random() < 0.4:
+            t = np.where(t >= 0, np.arange(t.shape[0])[:, None] % 2, t)
+        return [t]
+
+    def max_(c):
+        t = c[0]
+        agree = all(len(set(row[row >= 0])) <= 1 for row in t)
+        if agree != _close(v(t), 1.0):
+            return f"{'unanimous' if agree else 'disagreeing'} ratings score {v(t):.6g}"
+        return None
+
+    def gen_perm(rng):
+        t = _ratings(rng, complete)
+        perm = rng.permutation(max(int(t.max()) + 1, 2))
+        return [t, np.where(t >= 0, perm[np.maximum(t, 0)], -1)]
+
+    def csym(c):
+        a, b = v(c[0]), v(c[1])
+        return None if _close(a, b) else f"renaming the categories changes the score from {a:.6g} to {b:.6g}"
+
+    def gen_sym(rng):
+        t = _ratings(rng, complete)
+        return [t, t[:, rng.permutation(t.shape[1])]]
+
+    def sym(c):
+        a, b = v(c[0]), v(c[1])
+        return None if _close(a, b) else f"reordering the annotators changes the score from {a:.6g} to {b:.6g}"
+
+    def gen_fix(rng):
+        for _ in range(50):
+            t = _ratings(rng, complete)
+            for i, row in enumerate(t):
+                vals = row[row >= 0]
+                u, cnt = np.unique(vals, return_counts=True)
+                if len(u) == 2 and cnt.min() == 1 and len(vals) >= 3:
+                    lone, major = (u[0], u[1]) if cnt[0] == 1 else (u[1], u[0])
+                    q = t.copy()
+                    q[i, np.flatnonzero(row == lone)[0]] = major
+                    return [t, q]
+        t = np.array([[0, 0, 1], [1, 1, 0]])
+        return [t, np.array([[0, 0, 0], [1, 1, 0]])]
+
+    def mon(strict: bool):
+        def check(c):
+            a, b = v(c[0]), v(c[1])
+            if b < a - 1e-12 or (strict and _close(a, b)):
+                return f"making a lone dissenting rating agree moves the score from {a:.6g} to {b:.6g}"
+            return None
+        return check
+
+    def gen_pv(rng):
+        c = int(rng.integers(2, 5))
+        probs = rng.dirichlet(np.ones(c) * 2)
+        return [rng.choice(c, size=(20000, 3), p=probs)]
+
+    def pv(c):
+        x = v(c[0])
+        return None if abs(x) <= 0.03 else f"independent annotators score {x:.4g}, not 0 ± 0.03"
+
+    return {"max_agreement": (gen_max, max_), "class_symmetry": (gen_perm, csym), "symmetry": (gen_sym, sym),
+            "monotonicity": (gen_fix, mon(True)), "opitz_monotonicity": (gen_fix, mon(False)),
+            "chance_correction": (gen_pv, pv)}
+
+
+# ----------------------------------------------------------------------------------------------
+# top-k cases
+# ----------------------------------------------------------------------------------------------
+def _tk_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
+    v = lambda c: _value(r, c)  # noqa: E731
+
+    def base(rng):
+        n, c = int(rng.integers(1, 6)), int(rng.integers(2, 7))
+        s = rng.integers(0, 4, (n, c)).astype(float)  # small integers: ties happen
+        return s, rng.integers(0, c, n), int(rng.integers(1, c + 1))
+
+    def gen_pi(rng):
+        s, y, k = base(rng)
+        i = int(rng.integers(len(y)))
+        s2 = s.copy()
+        s2[i, y[i]] += float(rng.integers(1, 3))
+        return [s, y[None], np.array([[k]]), s2]
+
+    def pi(c):
+        a, b = v(c[:3]), v([c[3], c[1], c[2]])
+        return None if b >= a - 1e-12 else f"raising the true class's score lowers top-k accuracy from {a:.6g} to {b:.6g}"
+
+    def gen_perm(rng):
+        s, y, k = base(rng)
+        perm = rng.permutation(s.shape[1])
+        inv = np.argsort(perm)
+        return [s, y[None], np.array([[k]]), s[:, perm], inv[y][None]]
+
+    def csym(c):
+        a, b = v(c[:3]), v([c[3], c[4], c[2]])
+        return None if _close(a, b) else f"permuting the classes changes the score from {a:.6g} to {b:.6g}"
+
+    def gen_pv(rng):
+        c = int(rng.integers(20, 41))
+        return [rng.random((200, c)), rng.integers(0, c, 200)[None], np.array([[c - 1]])]
+
+    def pv(c):
+        x = v(c)
+        return f"random scores reach {x:.4g} (k = {int(c[2][0][0])} of {c[0].shape[1]} classes), within 5 % of 1" \
+            if x >= 1 - NEAR else None
+
+    return {"opitz_monotonicity": (gen_pi, pi), "class_symmetry": (gen_perm, csym), "chance_correction": (gen_pv, pv)}
+
+
+_CHECKS = {"multilabel": _ml_checks, "agreement": _ag_checks, "top_k": _tk_checks}
+EXISTENTIAL = {"class_sensitivity"}
+
+
+# ----------------------------------------------------------------------------------------------
+# entry points (called from _audit.check_claim and _verify.find_counterexample)
+# ----------------------------------------------------------------------------------------------
+def _search(record: MetricRecord, pid: str, rng: np.random.Generator, budget: int) -> Counterexample | None:
+    gen, pred = _CHECKS[record.structure](record)[pid]
+    # PV cases are large simulations; other cases are evaluated one by one in Python, so at most MAX_CASES
+    reps = 20 if pid == "chance_correction" else min(max(budget, 50), MAX_CASES)
+    for _ in range(reps):
+        case = gen(rng)
+        why = pred(case)
+        if why is not None:
+            arrays = [np.asarray(a).tolist() for a in case]
+            values = [_value(record, case[:3] if record.structure == "top_k" else case[:2]
+                             if record.structure == "multilabel" else case[:1])]
+            return Counterexample(matrices=arrays, values=values, kind=KIND[record.structure], explanation=why,
+                                  source="checker")
+    return None
+
+
+def _recheck(record: MetricRecord, pid: str, ce: Counterexample) -> str | None:
+    pred = _CHECKS[record.structure](record)[pid][1]
+    return pred([np.asarray(a) for a in ce.matrices])
+
+
+def _ordinal_chance(record: MetricRecord, claim: PropertyClaim, rng: np.random.Generator, budget: int) -> Result | None:
+    """MAE has no finite range over all k: its failure is shown relative to k − 1 (the largest error)."""
+    if record.id != "mae" or claim.status != "fails":
+        return None
+    from ._checker import random_classifiers
+    from ._space import MetricFunction
+
+    f = MetricFunction(record.id, False)
+    for k in (3, 4):
+        c = random_classifiers(k, rng, max(budget, 200))
+        vals = f.values(c)
+        i = int(np.nanargmin(vals))
+        if vals[i] <= NEAR * (k - 1):
+            ce = Counterexample(matrices=[c[i].tolist()], values=[float(vals[i])], source="checker",
+                                explanation=f"a random classifier has MAE {vals[i]:.4g}, within 5 % of the range "
+                                f"0 … {k - 1} from the best value 0")
+            return True, ce.explanation, ce
+    return False, "no random classifier came near the best value", None
+
+
+def check_structure(record: MetricRecord, pid: str, claim: PropertyClaim, rng: np.random.Generator,
+                    budget: int) -> Result | None:
+    """Check one claim of a non-nominal metric; ``None`` leaves it to the general checker (ordinal)."""
+    if claim.status == "not_applicable":
+        if record.structure == "ordinal" or pid in _CHECKS[record.structure](record):
+            return False, f"{pid} has an operational definition on {record.structure} inputs: state the claim", None
+        return None, "not applicable: " + (claim.note or ""), None
+    if record.structure == "ordinal":
+        return _ordinal_chance(record, claim, rng, budget) if pid == "chance_correction" else None
+    checks = _CHECKS[record.structure](record)
+    if pid not in checks:
+        return False, f"no check of {pid} on {record.structure} inputs: mark the claim not_applicable", None
+    if claim.status not in ("holds", "fails"):
+        return False, f"status {claim.status!r} is not checked on {record.structure} inputs", None
+    found = _search(record, pid, rng, budget)
+    existential = pid in EXISTENTIAL
+    if claim.status == "holds":
+        if existential:
+            return (found is not None, "witness: " + found.explanation if found else "no witness found", found)
+        return (found is None, f"no counterexample among {min(max(budget, 50), MAX_CASES)} {KIND[record.structure]} cases"
+                if found is None else found.explanation, found)
+    if existential:
+        return (found is None, f"no witness among {min(max(budget, 50), MAX_CASES)} cases" if found is None
+                else "a witness exists: " + found.explanation, found or claim.counterexample)
+    stored = claim.counterexample
+    if stored is not None:
+        why = _recheck(record, pid, stored)
+        return (why is not None, "stored counterexample re-checked: " + why if why else
+                "the stored counterexample does not show the failure", stored)
+    return (found is not None, found.explanation if found else "no counterexample found", found)
+
+
+def structure_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, rng: np.random.Generator,
+                             budget: int) -> tuple[bool, Counterexample | None]:
+    """``(handled, counterexample)`` for the regeneration of verification.yaml."""
+    if record.structure == "ordinal":
+        if pid == "chance_correction" and record.id == "mae":
+            got = _ordinal_chance(record, claim, rng, budget)
+            return True, None if got is None else got[2]
+        return False, None
+    checks = _CHECKS[record.structure](record)
+    if claim.status == "not_applicable" or pid not in checks:
+        return True, None
+    if pid in EXISTENTIAL:
+        if claim.status != "fails":
+            return True, None
+        gen, pred = checks[pid]
+        case = gen(rng)
+        if pred(case) is not None:
+            return True, None
+        y, p1, p2 = case
+        return True, Counterexample(matrices=[np.asarray(a).tolist() for a in case], kind=KIND[record.structure],
+                                    values=[_value(record, [y, p1]), _value(record, [y, p2])], source="checker",
+                                    explanation="an error on one label or the same error on another label gives the "
+                                    "same score: the metric pools the labels")
+    return True, _search(record, pid, rng, budget)

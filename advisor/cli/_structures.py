@@ -1,0 +1,186 @@
+"""``compute`` / ``compare`` for ordered classes, label sets, top-k and annotator files (issue 12).
+
+Hooked into the commands by a few lines: when ``--order``, ``--label-sep``, ``--top-k``, ``rater_<name>``
+or ``true_<label>``/``pred_<label>`` columns say the files are not nominal predictions, these functions
+take over. JSON: ``{"structure", "systems", "labels", "metrics": {system: {id: value}}, "undefined",
+"per_label" (multi-label), "pairs" and "raters" (agreement), "intervals"/"comparison" (bootstrap)}``;
+an agreement study has one entry named ``agreement``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from ._common import echo_json, fail
+
+__all__ = ["parse_order", "run_structured"]
+
+LOWER = ("mae", "mae_macro", "hamming_loss")
+
+
+def parse_order(order: str | None) -> list[Any] | None:
+    """``--order A,B,C`` as a list (numbers stay numbers so ``1,2,3`` matches numeric labels)."""
+    if order is None:
+        return None
+    out: list[Any] = []
+    for part in order.split(","):
+        p = part.strip()
+        if not p:
+            raise fail(f"--order lists an empty class name in {order!r}; give the classes from lowest to highest, "
+                       "e.g. --order low,mid,high.")
+        out.append(int(p) if p.lstrip("-").isdigit() else p)
+    return out
+
+
+def run_structured(files: list[Any], *, order: str | None, label_sep: str | None, top_k: int | None,
+                   true_col: str | None, pred_col: str | None, metrics: list[str] | None, undefined: str,
+                   n_boot: int | None, confidence: float, seed: int | None, as_json: bool,
+                   compare: bool = False) -> bool:
+    """Handle structured inputs; False when the files are ordinary nominal predictions."""
+    from ..io._structures import load_structured
+
+    if top_k is not None and top_k < 1:
+        raise fail(f"--top-k must be a whole number ≥ 1; got {top_k}.")
+    inputs = load_structured(files, order=parse_order(order), label_sep=label_sep, top_k=top_k,
+                             true_col=true_col, pred_col=pred_col)
+    if inputs is None:
+        return False
+    _output(inputs, metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
+            as_json=as_json, compare=compare)
+    return True
+
+
+def compute_structured(files: list[Any], matrix: list[Any], counts: list[Any], *, order: str | None,
+                       label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
+                       count_col: str, metrics: list[str] | None, undefined: str, n_boot: int | None,
+                       confidence: float, seed: int | None, as_json: bool) -> bool:
+    """``advisor compute`` for structured files, or ordinal count tables (``--order`` with ``--matrix``/``--counts``)."""
+    from ..io._structures import is_structured
+
+    if n_boot is not None and n_boot < 1:
+        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    common = dict(metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
+                  as_json=as_json)
+    if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
+        return run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                              pred_col=pred_col, **common)  # type: ignore[arg-type]
+    if order is not None and not files and (matrix or counts):
+        from ..io._readers import load_inputs
+
+        loaded = load_inputs([], matrix, counts, true_col=true_col, pred_col=pred_col, count_col=count_col)
+        run_structured_tables(loaded.systems, order=order, **common)  # type: ignore[arg-type]
+        return True
+    return False
+
+
+def run_structured_tables(systems: dict[str, Any], *, order: str, metrics: list[str] | None, undefined: str,
+                          n_boot: int | None, confidence: float, seed: int | None, as_json: bool) -> None:
+    """Ordinal metrics of confusion matrices / count tables (``--matrix`` or ``--counts`` with ``--order``)."""
+    from ..io._structures import ordinal_from_tables
+
+    _output(ordinal_from_tables(systems, parse_order(order) or []), metrics=metrics, undefined=undefined,
+            n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, compare=False)
+
+
+def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: int | None, confidence: float,
+            seed: int | None, as_json: bool, compare: bool) -> None:
+    from ..engine._structures import evaluate_inputs
+
+    data = evaluate_inputs(inputs, undefined, metrics)
+    ids = [m for m in next(iter(data["metrics"].values()))]
+    if n_boot is not None and compare:
+        from ..stats._structures import structure_compare
+
+        data["comparison"] = structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
+                                               n_resamples=n_boot, confidence=confidence, seed=seed,
+                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items)
+    elif n_boot is not None:
+        from ..stats._structures import structure_bootstrap
+
+        data["intervals"] = {s: structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot, confidence=confidence,
+                                                    seed=seed, undefined=undefined, top_k=inputs.top_k)
+                             for s, d in inputs.systems.items()}
+    if n_boot is not None:
+        data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile",
+                             "resampling": "cells" if inputs.structure == "ordinal" else "items"}
+    if as_json:
+        echo_json(data)
+    else:
+        _print(data)
+
+
+def _print(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .._format import format_number
+
+    title = {"ordinal": "ordinal (order: " + ", ".join(map(str, data.get("order", []))) + ")",
+             "multilabel": "multi-label", "top_k": f"top-k (k = {data.get('k')})",
+             "agreement": "agreement among annotators"}[data["structure"]]
+    table = Table(title=escape(title))
+    table.add_column("metric")
+    for s in data["systems"]:
+        table.add_column(escape(s), justify="right")
+    ids = list(dict.fromkeys(m for s in data["systems"] for m in data["metrics"][s]))
+    for m in ids:
+        cells = []
+        for s in data["systems"]:
+            v = format_number(data["metrics"][s].get(m), none="—")
+            iv = data.get("intervals", {}).get(s, {}).get(m)
+            cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
+        table.add_row(m, *(escape(c) for c in cells))
+    Console().print(table)
+    for s, recs in data["undefined"].items():
+        for u in recs:
+            typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
+
+
+def report_structured(files: list[Any], answers: Any, output: Any, *, out_fmt: str, order: str | None,
+                      label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
+                      title: str | None, n_boot: int, confidence: float, seed: int | None, undefined: str,
+                      force: bool) -> bool:
+    """``advisor report`` for structured inputs: Markdown with one PNG figure beside it."""
+    from pathlib import Path
+
+    from ..io._structures import is_structured, load_structured
+    from ..questionnaire import load_answers
+
+    ans = load_answers(answers)
+    top_k = top_k or ans.top_k
+    if ans.label_structure == "multilabel" and label_sep is None:
+        label_sep = "|"
+    ordered = parse_order(order) or (ans.classes if ans.label_structure == "ordinal" else None)
+    if not is_structured(files, order=ordered, label_sep=label_sep, top_k=top_k):
+        return False
+    if out_fmt != "md":
+        raise fail(f"reports of ordinal, multi-label, top-k and agreement data are written as Markdown (.md) for now; "
+                   f"got {out_fmt}.")
+    from ..engine._structures import evaluate_inputs
+    from ..questionnaire import recommend
+    from ..report._figures_structures import structure_figure
+    from ..report._safe_io import check_outputs, write_outputs
+    from ..report._structures import structure_report_markdown
+    from ..stats._structures import structure_bootstrap
+
+    out = Path(output)
+    fig_path = out.with_name(out.stem + "_figure.png")
+    inputs_paths = [answers, *files]
+    check_outputs([out, fig_path], inputs_paths, force=force)
+    inputs = load_structured(files, order=ordered, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                             pred_col=pred_col)
+    data = evaluate_inputs(inputs, undefined)
+    ids = list(next(iter(data["metrics"].values())))
+    intervals = None
+    if n_boot:
+        intervals = {s: structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot, confidence=confidence,
+                                            seed=seed, undefined=undefined, top_k=inputs.top_k)
+                     for s, d in inputs.systems.items()}
+    text = structure_report_markdown(data, recommend(ans), figure=fig_path.name, title=title, intervals=intervals,
+                                     n_boot=n_boot, confidence=confidence, undefined=undefined)
+    for path in write_outputs({out: text, fig_path: structure_figure(inputs, data)}, inputs_paths, force=force):
+        typer.echo(f"wrote {path}")
+    return True

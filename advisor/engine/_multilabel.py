@@ -1,0 +1,166 @@
+r"""Multi-label metrics: every item carries a set of labels; each label is a binary task.
+
+Inputs are two 0/1 indicator arrays ``Y`` (truth) and ``Ŷ`` (prediction) of shape ``(n, L)``. With
+per-label counts ``TP_l, FP_l, FN_l, TN_l`` (summed over items):
+
+* ``multilabel_micro_f1 = 2 Σ_l TP_l / (2 Σ_l TP_l + Σ_l FP_l + Σ_l FN_l)`` (pooled; **not** accuracy);
+* ``multilabel_macro_f1 = (1/L) Σ_l 2 TP_l / (2 TP_l + FP_l + FN_l)``;
+* ``multilabel_samples_f1 = (1/n) Σ_i 2 |Y_i ∩ Ŷ_i| / (|Y_i| + |Ŷ_i|)``;
+* ``hamming_loss = (1/(nL)) Σ_i Σ_l [Y_il ≠ Ŷ_il]``; ``subset_accuracy = (1/n) Σ_i [Y_i = Ŷ_i]``.
+
+Each label is also a binary task with the 2×2 matrix ``[[TN_l, FP_l], [FN_l, TP_l]]`` (positive class:
+the label is assigned); :func:`per_label_metrics` gives every binary metric of the catalogue per label.
+Undefined values (a label absent from both labelings, an item with two empty sets, no label at all):
+``zero`` → 0 (scikit-learn's ``zero_division=0``), ``baseline`` → 1 (the two labelings agree
+completely there; ``zero_division=1``), ``omit`` → left out of the average.
+Item weights (``weights``, shape ``(..., n)``) carry the bootstrap's resampling counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+from ._components import MetricResult, UndefinedValue
+from ._structure_args import resolve_ids
+
+__all__ = ["MULTILABEL_METRICS", "LabelSets", "label_sets", "multilabel_metrics", "per_label_metrics"]
+
+MULTILABEL_METRICS: tuple[str, ...] = ("multilabel_micro_f1", "multilabel_macro_f1", "multilabel_samples_f1",
+                                       "hamming_loss", "subset_accuracy")
+_FILL = {"zero": 0.0, "baseline": 1.0, "omit": np.nan}
+
+
+@dataclass(frozen=True)
+class LabelSets:
+    """Truth and prediction as boolean indicator arrays ``(n, L)`` and the label names."""
+
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    labels: tuple[Any, ...]
+
+
+def label_sets(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> LabelSets:
+    """Validate two indicator arrays ``(n, L)`` (0/1 or bool).
+
+    >>> s = label_sets([[1, 0], [1, 1]], [[1, 1], [0, 1]], ["a", "b"])
+    >>> s.y_true.sum(), s.labels
+    (np.int64(3), ('a', 'b'))
+    """
+    t, p = _indicator(y_true, "y_true"), _indicator(y_pred, "y_pred")
+    if t.shape != p.shape:
+        raise InputError(f"y_true and y_pred must have the same shape (items × labels); got {t.shape} and {p.shape}.")
+    if t.shape[0] == 0:
+        raise InputError("there are no items to evaluate.")
+    labs = tuple(labels) if labels is not None else tuple(range(t.shape[1]))
+    if len(labs) != t.shape[1]:
+        raise InputError(f"labels has {len(labs)} names but the arrays have {t.shape[1]} label columns.")
+    return LabelSets(t, p, labs)
+
+
+def _indicator(x: Any, name: str) -> np.ndarray:
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a 0/1 indicator array of shape (items, labels).") from None
+    if arr.ndim != 2 or arr.shape[1] < 1:
+        raise InputError(f"{name} must be a 0/1 indicator array of shape (items, labels); got shape {arr.shape}.")
+    if not np.all((arr == 0) | (arr == 1)):
+        raise InputError(f"{name} must hold only 0 and 1 (label absent / present).")
+    return arr.astype(bool)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray, convention: str) -> tuple[np.ndarray, np.ndarray]:
+    undef = den <= 0
+    return np.where(undef, _FILL[convention], num / np.where(undef, 1.0, den)), undef
+
+
+def _mean(x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+    """Mean over the last axis ignoring NaN (omitted values), weighted by ``w`` when given."""
+    ok = ~np.isnan(x)
+    ww = ok * (1.0 if w is None else w)
+    return (np.where(ok, x, 0.0) * ww).sum(-1) / ww.sum(-1)
+
+
+def _evaluate(s: LabelSets, ids: Sequence[str], convention: str, weights: np.ndarray | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    t, p = s.y_true, s.y_pred
+    w = np.ones(t.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    tp_i, fp_i, fn_i = (t & p).astype(float), (~t & p).astype(float), (t & ~p).astype(float)
+    tp, fp, fn = w @ tp_i, w @ fp_i, w @ fn_i  # (..., L)
+    n = w.sum(-1)
+    out: dict[str, np.ndarray] = {}
+    events: dict[str, np.ndarray] = {}
+    if "multilabel_micro_f1" in ids:
+        out["multilabel_micro_f1"], events["multilabel_micro_f1"] = _ratio(
+            2 * tp.sum(-1), 2 * tp.sum(-1) + fp.sum(-1) + fn.sum(-1), convention)
+    if "multilabel_macro_f1" in ids:
+        per, events["multilabel_macro_f1"] = _ratio(2 * tp, 2 * tp + fp + fn, convention)
+        out["multilabel_macro_f1"] = _mean(per)
+    if "multilabel_samples_f1" in ids:
+        a, b, c = tp_i.sum(1), fp_i.sum(1), fn_i.sum(1)
+        per, undef = _ratio(2 * a, 2 * a + b + c, convention)
+        out["multilabel_samples_f1"] = _mean(np.broadcast_to(per, w.shape), w)
+        events["multilabel_samples_f1"] = undef
+    if "hamming_loss" in ids:
+        out["hamming_loss"] = (fp + fn).sum(-1) / (n * t.shape[1])
+    if "subset_accuracy" in ids:
+        out["subset_accuracy"] = (w @ np.all(t == p, axis=1).astype(float)) / n
+    return out, events
+
+
+def evaluate_multilabel_batch(s: LabelSets, ids: Sequence[str], weights: np.ndarray,
+                              undefined: str = "zero") -> dict[str, np.ndarray]:
+    """Fast path for the bootstrap: item weights ``(B, n)`` (resampling counts); no provenance."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _evaluate(s, ids, undefined, weights)[0]
+
+
+def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Sequence[str] | None = None, *,
+                       labels: Sequence[Any] | None = None, undefined: str = "zero") -> MetricResult:
+    """Micro, macro and samples F1, Hamming loss and subset accuracy of label sets.
+
+    >>> r = multilabel_metrics([[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]])
+    >>> r["multilabel_micro_f1"], r["hamming_loss"], r["subset_accuracy"]
+    (0.6666666666666666, 0.3333333333333333, 0.0)
+    """
+    s = data if isinstance(data, LabelSets) else label_sets(data, y_pred, labels)
+    ids = resolve_ids(metrics, undefined, MULTILABEL_METRICS, "a multi-label")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals, events = _evaluate(s, ids, undefined)
+    res = {"zero": "0", "baseline": "1 (the labelings agree there)", "omit": "left out of the average"}[undefined]
+    records: list[UndefinedValue] = []
+    for m, mask in events.items():
+        if m == "multilabel_macro_f1":
+            records += [UndefinedValue(m, "label F1", s.labels[i], "label is absent from both labelings", res,
+                                       None if undefined == "omit" else _FILL[undefined]) for i in np.flatnonzero(mask)]
+        elif m == "multilabel_samples_f1" and mask.any():
+            records.append(UndefinedValue(m, "item F1", None, f"{int(mask.sum())} item(s) have an empty true and "
+                                          "predicted label set", res, None if undefined == "omit" else _FILL[undefined]))
+        elif m == "multilabel_micro_f1" and bool(mask):
+            records.append(UndefinedValue(m, "micro F1", None, "no label is assigned in either labeling", res,
+                                          None if undefined == "omit" else _FILL[undefined]))
+    return MetricResult({m: float(vals[m]) for m in ids}, records, undefined, s.labels, None, 1.0)
+
+
+def per_label_metrics(data: LabelSets, metrics: Sequence[str] | None = None, *, beta: float = 1.0,
+                      undefined: str = "zero") -> dict[Any, dict[str, float]]:
+    """Every binary metric of the catalogue for each label (its own binary task, positive = assigned).
+
+    >>> t = per_label_metrics(label_sets([[1, 0], [1, 1], [0, 0]], [[1, 0], [0, 1], [0, 1]], ["a", "b"]))
+    >>> t["a"]["recall"], t["b"]["precision"]
+    (0.5, 0.5)
+    """
+    from ._metrics import BINARY_METRICS, compute_metrics
+
+    t, p = data.y_true, data.y_pred
+    tp, fp = (t & p).sum(0), (~t & p).sum(0)
+    fn, tn = (t & ~p).sum(0), (~t & ~p).sum(0)
+    stack = np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2).astype(np.float64)  # (L, 2, 2)
+    ids = list(BINARY_METRICS) if metrics is None else list(metrics)
+    res = compute_metrics(stack, ids, positive_label=1, beta=beta, undefined=undefined)
+    return {lab: {m: float(np.asarray(res[m])[i]) for m in ids} for i, lab in enumerate(data.labels)}

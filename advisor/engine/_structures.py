@@ -1,0 +1,133 @@
+"""The registry of metrics for tasks that are not single-label nominal classification.
+
+Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`) and agreement
+(:mod:`._agreement`) metrics are not computed from a nominal confusion matrix, so they stay out of
+:data:`advisor.engine.METRICS` (and out of ``compute_metrics``' defaults); this table tells the
+catalogue loader their ids, orientation and structure, the same way ``METRICS`` does for the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._agreement import AGREEMENT_METRICS
+from ._multilabel import MULTILABEL_METRICS
+from ._ordinal import ORDINAL_METRICS
+
+__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "evaluate_inputs", "evaluate_structure"]
+
+STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement")
+
+
+@dataclass(frozen=True)
+class StructureSpec:
+    """The facts the catalogue loader checks (as for :class:`advisor.engine._metrics.MetricSpec`)."""
+
+    id: str
+    structure: str
+    higher_is_better: bool = True
+    binary_only: bool = False
+    needs_probabilities: bool = False
+    alias_of: str | None = None
+
+
+def _table() -> dict[str, StructureSpec]:
+    lower = {"mae", "mae_macro", "hamming_loss"}
+    out: dict[str, StructureSpec] = {}
+    for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
+                           ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS)):
+        for mid in ids:
+            out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
+    return out
+
+
+STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
+
+
+NOMINAL_BESIDE = ("accuracy", "balanced_accuracy")
+
+
+def nominal_beside(cells: Any) -> dict[str, Any]:
+    """Accuracy and macro recall (over the classes in the truth) of ordinal cells, ``counts`` ``(..., nnz)``.
+
+    Reported beside the ordinal metrics, never instead (``evaluate_structure``, the bootstrap).
+    """
+    import numpy as np
+
+    from ._ordinal import _class_sums
+
+    w = np.asarray(cells.counts, dtype=np.float64)
+    diag = cells.rows == cells.cols
+    a = _class_sums(cells.rows, w, cells.k)
+    hit = _class_sums(cells.rows, np.where(diag, w, 0.0), cells.k)
+    present = a > 0
+    recall = np.where(present, hit / np.where(present, a, 1.0), 0.0)
+    return {"accuracy": (w * diag).sum(-1) / w.sum(-1), "balanced_accuracy": recall.sum(-1) / present.sum(-1)}
+
+
+def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | None = None,
+                       metrics: list[str] | None = None) -> dict[str, object]:
+    """Every metric of one system's structured input: ``{"values": {id: float}, "undefined": [...], ...}``.
+
+    ``data`` is :class:`~._ordinal.OrdinalCells` (ordinal metrics, plus accuracy and macro recall beside
+    them), :class:`~._multilabel.LabelSets` (multi-label metrics plus every binary metric per label),
+    ``(scores, true_index, labels)`` for top-k (plus top-1 accuracy) or :class:`~._agreement.Ratings`.
+    """
+    import numpy as np
+
+    from ._agreement import Ratings, agreement_metrics
+    from ._multilabel import LabelSets, multilabel_metrics, per_label_metrics
+    from ._ordinal import OrdinalCells, ordinal_metrics
+
+    out: dict[str, object] = {}
+    if isinstance(data, OrdinalCells):
+        res = ordinal_metrics(data, [m for m in metrics if m not in NOMINAL_BESIDE] if metrics else None,
+                              undefined=undefined)
+        beside = {m: float(v) for m, v in nominal_beside(data).items() if not metrics or m in metrics}
+        out["values"] = {**res, **beside}
+    elif isinstance(data, LabelSets):
+        res = multilabel_metrics(data, metrics=metrics, undefined=undefined)
+        out["values"] = dict(res)
+        out["per_label"] = {str(k): v for k, v in per_label_metrics(data, undefined=undefined).items()}
+    elif isinstance(data, Ratings):
+        res = agreement_metrics(data, metrics, undefined=undefined)
+        out["values"] = dict(res)
+    else:
+        from ._topk import top_k_accuracy, top_k_hits
+
+        scores, true_index, labels = data  # type: ignore[misc]
+        if top_k is None:
+            from .._exceptions import InputError
+
+            raise InputError("top_k is required for top-k accuracy (--top-k K).")
+        res = top_k_accuracy(scores, true_index, top_k, labels)
+        out["values"] = {"top_k_accuracy": res["top_k_accuracy"],
+                         "accuracy": float(top_k_hits(scores, true_index, 1).mean())}
+        out["k"] = top_k
+    out["undefined"] = [u.to_dict() for u in res.undefined]
+    return out
+
+
+def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | None = None) -> dict[str, Any]:
+    """The JSON of ``advisor compute`` for structured inputs (:class:`advisor.io._structures.StructuredInputs`)."""
+    from ._agreement import pairwise_kappa
+
+    data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
+                            "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
+    for name, d in inputs.systems.items():
+        res = evaluate_structure(d, undefined=undefined, top_k=inputs.top_k, metrics=metrics)
+        data["metrics"][name] = res["values"]
+        data["undefined"][name] = res["undefined"]
+        if "per_label" in res:
+            data.setdefault("per_label", {})[name] = res["per_label"]
+    if inputs.structure == "ordinal":
+        data["order"] = data.pop("labels")
+    if inputs.structure == "top_k":
+        data["k"] = inputs.top_k
+    if inputs.structure == "agreement":
+        r = inputs.systems["agreement"]
+        data["n_items"] = int(r.codes.shape[0])
+        data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
+        data["pairs"] = pairwise_kappa(r)
+    return data

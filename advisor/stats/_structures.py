@@ -1,0 +1,168 @@
+"""Bootstrap intervals and paired comparison for ordinal, multi-label, top-k and agreement metrics.
+
+Resampling follows the data: an ordinal confusion table is resampled by its non-zero cells
+(multinomial over the cells, n draws — the same as resampling items); label sets, top-k scores and
+ratings tables by items (multinomial item weights, so each resample is a weighted evaluation and no
+item table is copied). A paired comparison uses the *same* resample for every system: item weights
+shared across systems, or — for ordinal tables — cells of the joint table of (true, prediction of
+each system) codes. Intervals are percentile intervals; ``p_better[a][b]`` is the share of resamples
+in which system a scores better than b (ties count half).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+
+__all__ = ["structure_bootstrap", "structure_compare"]
+
+_CHUNK_CELLS = 4_000_000  # resamples × items evaluated at once
+
+
+def _check(n_resamples: int, confidence: float) -> None:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise InputError(f"n_resamples must be a whole number ≥ 1; got {n_resamples!r}.")
+    if not 0.0 < confidence < 1.0:
+        raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence!r}.")
+
+
+def _size(data: Any) -> int:
+    from ..engine._agreement import Ratings
+    from ..engine._multilabel import LabelSets
+
+    if isinstance(data, LabelSets):
+        return data.y_true.shape[0]
+    if isinstance(data, Ratings):
+        return data.counts.shape[0]
+    return len(data[1])
+
+
+def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
+    from ..engine._agreement import Ratings, evaluate_agreement_batch
+    from ..engine._multilabel import LabelSets, evaluate_multilabel_batch
+    from ..engine._topk import top_k_hits
+
+    if isinstance(data, LabelSets):
+        return evaluate_multilabel_batch(data, ids, w, undefined)
+    if isinstance(data, Ratings):
+        return evaluate_agreement_batch(data, ids, w, undefined)
+    scores, y, _ = data
+    out = {}
+    for m in ids:
+        hits = top_k_hits(scores, y, top_k if m == "top_k_accuracy" else 1)
+        out[m] = (w @ hits) / w.sum(-1)
+    return out
+
+
+def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, rng: np.random.Generator,
+                undefined: str, top_k: int | None) -> dict[str, dict[str, np.ndarray]]:
+    sizes = {_size(d) for d in systems.values()}
+    if len(sizes) != 1:
+        raise InputError(f"the systems have different numbers of items ({', '.join(map(str, sorted(sizes)))}); "
+                         "a paired comparison needs the same items in the same order.")
+    n = sizes.pop()
+    out: dict[str, dict[str, list[np.ndarray]]] = {s: {m: [] for m in ids} for s in systems}
+    step = max(1, _CHUNK_CELLS // max(n, 1))
+    for start in range(0, n_resamples, step):
+        w = rng.multinomial(n, np.full(n, 1.0 / n), size=min(step, n_resamples - start)).astype(np.float64)
+        for s, d in systems.items():
+            for m, v in _weighted(d, ids, w, undefined, top_k).items():
+                out[s][m].append(np.asarray(v))
+    return {s: {m: np.concatenate(v) for m, v in ms.items()} for s, ms in out.items()}
+
+
+def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]] | None, ids: Sequence[str],
+                n_resamples: int, rng: np.random.Generator, undefined: str) -> dict[str, dict[str, np.ndarray]]:
+    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch
+    from ..engine._structures import NOMINAL_BESIDE, nominal_beside
+
+    def evaluate(c: OrdinalCells) -> dict[str, np.ndarray]:
+        out = evaluate_ordinal_batch(c, [m for m in ids if m not in NOMINAL_BESIDE], undefined)
+        return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
+
+    names = list(systems)
+    if len(names) == 1 or items is None:  # one table: resample its own cells
+        out = {}
+        for s, c in systems.items():
+            total = float(np.sum(c.counts))
+            w = rng.multinomial(int(round(total)), np.asarray(c.counts) / total, size=n_resamples).astype(float)
+            out[s] = evaluate(OrdinalCells(c.rows, c.cols, w, c.labels))
+        return out
+    t = items[names[0]][0]
+    k = systems[names[0]].k
+    codes = t.astype(np.int64)
+    for s in names:
+        codes = codes * k + items[s][1]
+    joint, cnt = np.unique(codes, return_counts=True)
+    w = rng.multinomial(int(cnt.sum()), cnt / cnt.sum(), size=n_resamples).astype(float)
+    preds: dict[str, np.ndarray] = {}
+    rest = joint.copy()
+    for s in reversed(names):
+        preds[s], rest = rest % k, rest // k
+    out = {}
+    for s in names:  # each joint cell is one (true, pred_s) cell of system s; duplicates sum up in the metrics
+        out[s] = evaluate(OrdinalCells(rest, preds[s], w, systems[s].labels))
+    return out
+
+
+def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamples: int, seed: int | None,
+           undefined: str, top_k: int | None, items: Any) -> dict[str, dict[str, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    if structure == "ordinal":
+        return _cell_draws(systems, items, ids, n_resamples, rng, undefined)
+    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k)
+
+
+def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_resamples: int = 1000,
+                        confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                        top_k: int | None = None) -> dict[str, dict[str, float]]:
+    """Percentile intervals ``{id: {"estimate", "low", "high"}}`` of one system's structured input.
+
+    >>> from advisor.engine._ordinal import ordinal_cells
+    >>> r = structure_bootstrap("ordinal", ordinal_cells([[5, 1, 0], [1, 4, 1], [0, 1, 6]]), ["mae"], seed=0)
+    >>> r["mae"]["low"] <= r["mae"]["estimate"] <= r["mae"]["high"]
+    True
+    """
+    _check(n_resamples, confidence)
+    draws = _draws(structure, {"s": data}, list(metrics), n_resamples, seed, undefined, top_k, None)["s"]
+    return {m: _interval(v, confidence) for m, v in draws.items()}
+
+
+def _interval(v: np.ndarray, confidence: float) -> dict[str, float]:
+    v = np.asarray(v, dtype=float)
+    ok = v[~np.isnan(v)]
+    if ok.size == 0:
+        return {"estimate": float("nan"), "low": float("nan"), "high": float("nan")}
+    lo, hi = np.quantile(ok, [(1 - confidence) / 2, 1 - (1 - confidence) / 2])
+    return {"estimate": float(np.median(ok)), "low": float(lo), "high": float(hi)}
+
+
+def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
+                      lower_is_better: Sequence[str] = (), n_resamples: int = 1000, confidence: float = 0.95,
+                      seed: int | None = None, undefined: str = "zero", top_k: int | None = None,
+                      items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> dict[str, Any]:
+    """Paired bootstrap of several systems on the same items: intervals and P(a better than b) per metric."""
+    _check(n_resamples, confidence)
+    if structure == "agreement":
+        raise InputError("an agreement study has no systems to compare; it measures agreement among annotators.")
+    if len(systems) < 2:
+        raise InputError("a comparison needs at least two systems (files).")
+    if structure == "ordinal" and items is None:
+        raise InputError("a paired comparison of ordinal predictions needs the items (prediction files), not only tables.")
+    draws = _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items)
+    out: dict[str, Any] = {}
+    for m in metrics:
+        sign = -1.0 if m in lower_is_better else 1.0
+        p_better: dict[str, dict[str, float]] = {}
+        for a in systems:
+            p_better[a] = {}
+            for b in systems:
+                if a != b:
+                    da, db = sign * draws[a][m], sign * draws[b][m]
+                    p_better[a][b] = float(np.mean((da > db) + 0.5 * (da == db)))
+        out[m] = {"intervals": {s: _interval(draws[s][m], confidence) for s in systems}, "p_better": p_better}
+    return out
