@@ -50,7 +50,7 @@ def test_nonsense_is_reasked_defaults_carry_through_and_the_file_round_trips(tmp
     child.expect(PROMPT)
     child.sendline("no")
     _finish_with_defaults(child)
-    child.expect("Primary metric:")
+    child.expect("Lead with")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

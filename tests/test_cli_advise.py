@@ -35,7 +35,7 @@ def test_ask_defaults_carry_a_user_through_and_the_file_round_trips(tmp_path) ->
     assert result.exit_code == 0, result.output
     saved = load_answers(out)
     assert saved == Answers()
-    assert "Saved your answers" in result.output and "Primary metric:" in result.output
+    assert "Saved your answers" in result.output and "Lead with" in result.output
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["deployment_prevalence"] == "unknown"
 
 
@@ -98,8 +98,8 @@ def test_ask_with_data_infers_and_asks_only_to_confirm(tmp_path) -> None:
     saved = load_answers(out)
     assert saved.classes == ["cat", "dog", "owl"] and saved.n_classes == 3
     assert saved.test_set_balanced is False and saved.ranking is True
-    assert "[undefined_values]" in result.output  # sys_b never predicts dog or owl
-    assert "[small_sample]" in result.output  # owl has 10 items
+    assert "Undefined values:" in result.output  # sys_b never predicts dog or owl
+    assert "Small sample:" in result.output  # owl has 10 items
 
 
 # ----------------------------------------------------------------------------------------------
@@ -130,9 +130,15 @@ def test_recommend_text(tmp_path) -> None:
                                 "true_negatives_meaningful: false\nerror_costs: {false_negative: 4, false_positive: 1}\n")
     result = _invoke(["recommend", "--answers", str(f)])
     assert result.exit_code == 0, result.output
-    assert "Primary metric:" in result.output and "(f_beta) with" in result.output and "beta = 2" in result.output
-    for header in ("Report beside it:", "Avoid:", "Rationale:"):
+    # one screen, no internal ids; β stated; the full reasoning behind --explain (issue 10)
+    assert "Lead with F-beta score" in result.output and "β = 2" in result.output
+    assert "f_beta" not in result.output and "score 7" not in result.output
+    for header in ("Also report", "Avoid as the lead"):
         assert header in result.output
+    assert len(result.output.splitlines()) <= 25
+    full = _invoke(["recommend", "--answers", str(f), "--explain"])
+    assert full.exit_code == 0 and "Reasoning" in full.output and "[f_beta" not in result.output
+    assert len(full.output) > len(result.output)
 
 
 @pytest.mark.parametrize(

@@ -137,6 +137,7 @@ def recommend(
     true_col: Optional[str] = typer.Option(None, "--true-col", show_default=False, help="True-label column (default y_true)."),
     pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    explain: bool = typer.Option(False, "--explain", help="Add the full reasoning, the duties and the sources."),
 ) -> None:
     """Recommend a primary metric, what to report beside it and what to avoid — with reasons."""
     from ..questionnaire import load_answers
@@ -148,4 +149,4 @@ def recommend(
     if as_json:
         echo_json(rec.to_json_dict())
     else:
-        echo(rec.to_text(), nl=False)
+        echo(rec.to_explain_text() if explain else rec.to_text(), nl=False)

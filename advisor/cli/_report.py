@@ -130,6 +130,9 @@ def methods(
     ),
     n_boot: int = typer.Option(2000, "--bootstrap", help="Bootstrap resamples the text announces (0: no intervals)."),
     undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+    seed: Optional[int] = typer.Option(None, "--seed", show_default=False,
+                                       help="Seed the intervals will be drawn with, as on `advisor report`."),
+    justify: bool = typer.Option(False, "--justify", help="Append the full reasoning behind the choice."),
     force: bool = typer.Option(False, "--force", help="Overwrite -o if it exists."),
 ) -> None:
     """Print the methods paragraph for these answers: metrics and why, formulas, conventions (no data needed)."""
@@ -145,11 +148,15 @@ def methods(
         raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
     if output is not None:
         check_outputs([output], [answers], force=force)
-    from ..report import methods_paragraph
+    from ..report._render import methods_texts
 
-    text = methods_paragraph(answers, out_fmt, bootstrap=n_boot, undefined=undefined)
+    text, bib = methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed, justify=justify)
     if output is None:
         echo(text, nl=not text.endswith("\n"))
     else:
-        write_outputs({output: text}, [answers], force=force)
-        echo(f"wrote {output}")
+        files = {output: text}
+        if out_fmt == "tex":  # the .bib the \citep keys refer to, beside the .tex
+            files[output.with_suffix(".bib")] = bib
+        written = write_outputs(files, [answers], force=force)
+        for path in written or files:
+            echo(f"wrote {path}")

@@ -126,7 +126,7 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
         if sorted(map(str, answers.classes)) != sorted(map(str, labels)):
             mismatch("classes", ", ".join(map(str, answers.classes)), "the classes " + ", ".join(map(str, labels)))
     values.update(task=task, n_classes=k, classes=labels)
-    notes.append(f"the data has {k} classes ({', '.join(map(str, labels))}) and {summary.n:g} items")
+    notes.append(f"the data has {k} classes ({_few(labels)}) and {summary.n:g} items")
 
     if answers.positive_class is not None and not any(str(answers.positive_class) == str(x) for x in labels):
         raise InputError(
@@ -169,6 +169,18 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
     return effective, warnings, notes
 
 
+def _few(items: Any, limit: int = 5) -> str:
+    """A handful of names, the rest counted: no sentence lists more than ``limit`` classes.
+
+    >>> _few(["a", "b"]), _few([f"c{i}" for i in range(8)], 3)
+    ('a, b', 'c0, c1, c2 and 5 more')
+    """
+    items = [str(x) for x in items]
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
+
+
 def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     """``undefined_values`` and ``small_sample`` warnings (definitions in the module docstring)."""
     out: list[Warning] = []
@@ -177,13 +189,13 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     undefined: list[str] = []
     if absent:
         undefined.append(
-            f"the class(es) {', '.join(absent)} do not occur in the test set, so their recall is 0/0"
+            f"the class(es) {_few(absent)} do not occur in the test set, so their recall is 0/0"
         )
     for name, cm in summary.systems.items():
         never = [str(labels[j]) for j, b in enumerate(cm.predicted_sizes) if b <= 0]
         if never:
             undefined.append(
-                f"system {name!r} never predicts {', '.join(never)}, so precision and F1 of "
+                f"system {name!r} never predicts {_few(never)}, so precision and F1 of "
                 f"{'that class' if len(never) == 1 else 'those classes'} are 0/0"
             )
     if undefined:
@@ -195,7 +207,7 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     small = [(str(labels[i]), a) for i, a in enumerate(summary.true_sizes) if 0 < a < settings.min_class_items]
     parts: list[str] = []
     if small:
-        shown = ", ".join(f"{c} ({a:g} items, ±{0.98 / math.sqrt(a):.2f})" for c, a in small)
+        shown = _few([f"{c} ({a:g} items, ±{0.98 / math.sqrt(a):.2f})" for c, a in small])
         parts.append(
             f"class(es) with fewer than {settings.min_class_items} test items: {shown} — the ± is the "
             "half-width of a 95 % interval for that class's recall at 0.5"

@@ -108,39 +108,14 @@ class Recommendation(_Model):
         return recommendation_html(self)
 
     def to_text(self) -> str:
-        """Readable plain text: primary with params, beside, avoid, warnings, duties, rationale."""
-        lines: list[str] = []
-        p = self.primary
-        params = ", ".join(f"{k} = {_fmt(v)}" for k, v in p.params.items())
-        lines.append(f"Primary metric: {p.name or p.metric} ({p.metric})" + (f" with {params}" if params else ""))
-        if p.reason:
-            lines.append(_indent(p.reason))
-        if self.complementary:
-            lines += ["", "Report beside it:"]
-            lines += [f"  - {a.name or a.metric} ({a.metric}): {a.reason}" for a in self.complementary]
-        if self.discouraged:
-            lines += ["", "Avoid:"]
-            lines += [f"  - {a.name or a.metric} ({a.metric}): {a.reason}" for a in self.discouraged]
-        if self.warnings:
-            lines += ["", "Warnings:"]
-            lines += [f"  [{w.code}] {w.message}" for w in self.warnings]
-        if self.duties:
-            lines += ["", "Reporting duties:"]
-            lines += [f"  - {d}" for d in self.duties]
-        lines += ["", "Rationale:"]
-        for e in self.rationale:
-            head = f"  - [{e.rule}] {e.text}"
-            if e.source:
-                head += f" ({e.source})"
-            lines.append(head)
-        return "\n".join(lines) + "\n"
+        """The recommendation on one screen: the lead and why, what to report beside it, what to
+        avoid as the lead, warnings in plain words (no internal ids, no scores)."""
+        from ._screen import screen_text
 
+        return screen_text(self)
 
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
+    def to_explain_text(self) -> str:
+        """The one-screen view followed by the full reasoning, the duties and the warnings in full."""
+        from ._screen import explain_text
 
-
-def _indent(text: str) -> str:
-    return "  " + text
+        return explain_text(self)

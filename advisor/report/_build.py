@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import InputError
+from ._confusions import top_confusions
 from ._inputs import (
     check_arguments,
     check_positive,
@@ -22,6 +23,7 @@ from ._inputs import (
     systems_of,
 )
 from ._models import (
+    MANY_CLASSES,
     ChanceRow,
     DifferenceRow,
     Estimate,
@@ -103,10 +105,12 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     from ._methods import VARIANT_NOTES
 
     variant = VARIANT_NOTES.get(mid)
-    if mid in ("precision", "recall", "f1", "f_beta", "jaccard", "specificity", "npv") and pos_label is not None:
-        variant = f"{_get(rec, 'name', mid)} refers to the positive class “{pos_label}”"
+    if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
+        variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":
-            variant += f", with β = {beta:g} (recall weighted β times as much as precision)"
+            variant += f", with β = {beta:.3g}: recall weighs β times as much as precision"
+    elif mid in ("specificity", "npv") and pos_label is not None:
+        variant = f"computed for the items outside the positive class “{pos_label}”"
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
@@ -196,11 +200,10 @@ def build_report(
     given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = systems_of(data)
 
-    rec_json, primary_reason = _recommendation(ans, recommendation, data, systems)
+    rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
-    warnings = [WarningEntry(code=str(_get(w, "code", "note")), message=str(_get(w, "message", w)))
-                for w in rec_json.get("warnings") or []]
+    warnings = _warnings_in_words(recommendation, rec_json)
     task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
     rec_items = _recommended_items(rec_json, primary_reason)
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
@@ -224,11 +227,13 @@ def build_report(
     elif bootstrap > 0:
         results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
 
-    methods, references = _methods_and_references(
+    methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits)
-    return _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
-                    results, warnings, references)
+    ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
+                   results, warnings, references)
+    ctx.justification = justification
+    return ctx
 
 
 # ----------------------------------------------------------------------------------------------
@@ -259,8 +264,10 @@ class _Results:
     undefined_total: int = 0
 
 
-def _recommendation(ans: Any, recommendation: Any, data: Any, systems: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
-    """The recommendation as JSON (computed from the answers and data unless given), and the lead's reason."""
+def _recommendation(ans: Any, recommendation: Any, data: Any,
+                    systems: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any]:
+    """The recommendation as JSON (computed from the answers and data unless given), the lead's reason
+    and the recommendation itself."""
     if recommendation is None:
         from ..questionnaire import recommend
 
@@ -270,7 +277,19 @@ def _recommendation(ans: Any, recommendation: Any, data: Any, systems: Mapping[s
     rec_json: dict[str, Any] = (recommendation.to_json_dict() if hasattr(recommendation, "to_json_dict")
                                 else dict(recommendation))
     reason = getattr(getattr(recommendation, "primary", None), "reason", None) or rec_json["primary"].get("reason")
-    return rec_json, reason
+    return rec_json, reason, recommendation
+
+
+def _warnings_in_words(recommendation: Any, rec_json: Mapping[str, Any]) -> list[WarningEntry]:
+    """The recommendation's warnings as the one-screen view says them: plain words, no ids, none
+    about a metric the report already advises against, caveats of reported metrics kept."""
+    from ..questionnaire._screen import flatten, warning_words
+
+    if hasattr(recommendation, "primary") and hasattr(recommendation, "warnings"):
+        return [WarningEntry(code=code, message=text)
+                for code, text in warning_words(recommendation, citations=False)]
+    return [WarningEntry(code=str(_get(w, "code", "note")), message=flatten(str(_get(w, "message", w))))
+            for w in rec_json.get("warnings") or []]
 
 
 def _task_info(first: Any, positive_label: Any, answered: Any) -> tuple[TaskInfo | None, Any]:
@@ -355,7 +374,9 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
             name=name,
             values={m: _f(v) for m, v in ev.metrics[name].items()},
             per_class=rows,
-            confusion=[[float(x) for x in row] for row in cm.counts],
+            # the k × k matrix only where a reader looks at it; above MANY_CLASSES the top confusions
+            confusion=[[float(x) for x in row] for row in cm.counts] if cm.k <= MANY_CLASSES else [],
+            top_confusions=top_confusions(cm),
             undefined=und,
         ))
     for m in entries:
@@ -459,19 +480,27 @@ def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: 
             ))
             figures.prevalence_class = str(s["class_label"])
         figures.prevalence_metric = primary_id
+        if all(_flat(c.value) for c in figures.prevalence):
+            figures.prevalence = []  # a prevalence-invariant metric: a flat line says nothing
     except InputError as exc:
         figures.prevalence = []
         _LOG.info("no prevalence curve: %s", exc)
 
 
+def _flat(values: Sequence[float | None]) -> bool:
+    vals = [v for v in values if v is not None]
+    return not vals or max(vals) - min(vals) < 1e-9
+
+
 def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[str, Any],
                             entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
-                            evaluated: bool, digits: int) -> tuple[list[Any], list[Reference]]:
-    """The methods paragraphs, and the references they and the metric entries cite (cited ones only)."""
-    from ._methods import build_methods
+                            evaluated: bool, digits: int) -> tuple[list[Any], Any, list[Reference]]:
+    """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
+    from ._methods import build_justification, build_methods
 
-    status = _property_status(cat, [m.id for m in entries if m.role != "appendix"], bib)
+    status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
+                              + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
 
     def cite(author: str, year: str) -> str | None:
         for k, e in bib.items():
@@ -487,17 +516,21 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
     )
-    used: list[str] = [k for p in methods for sp in p.spans if sp.kind == "cite" for k in sp.keys]
-    used += [k for m in entries for k in m.references]
+    names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
+    justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)
+    paras = [*methods, *([justification] if justification is not None else [])]
+    used: list[str] = [k for p in paras for spans in [p.spans, *p.items] for sp in spans if sp.kind == "cite"
+                       for k in sp.keys]
     references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
                   for key in dict.fromkeys(used) if key in bib]
     for m in entries:
         m.references = [k for k in m.references if k in bib]
-    for p in methods:
-        for sp in p.spans:
-            if sp.kind == "cite":
-                sp.keys = [k for k in sp.keys if k in bib]
-    return methods, references
+    for p in paras:
+        for spans in [p.spans, *p.items]:
+            for sp in spans:
+                if sp.kind == "cite":
+                    sp.keys = [k for k in sp.keys if k in bib]
+    return methods, justification, references
 
 
 def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: str, answers_dict: dict[str, Any],

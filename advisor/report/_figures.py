@@ -95,17 +95,21 @@ def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     nrow = -(-len(systems) // ncol)
     side = min(_WIDTH / ncol, 3.2 + 0.25 * k)  # a lone 2×2 matrix need not fill the page width
     fig, axes = plt.subplots(nrow, ncol, figsize=(side * ncol, side * nrow * 0.92), squeeze=False)
-    labels = [_text(lab, 12) for lab in ctx.task.labels]
-    annotate = k <= 6  # larger matrices: the count tables beside the figure carry the numbers
+    labels = [_text(lab, 40) for lab in ctx.task.labels]
+    annotate = k <= 10  # the figure is the only place the counts are shown
     for ax, sysrep in zip(axes.flat, systems):
         counts = np.asarray(sysrep.confusion, dtype=float)
         rows = counts.sum(axis=1, keepdims=True)
         norm = np.divide(counts, rows, out=np.zeros_like(counts), where=rows > 0)
-        ax.imshow(norm, cmap="Blues", vmin=0.0, vmax=1.0, interpolation="nearest")
+        im = ax.imshow(norm, cmap="Blues", vmin=0.0, vmax=1.0, interpolation="nearest")
+        cbar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+        cbar.set_label("share of the true class", fontsize=6.5)
+        cbar.ax.tick_params(labelsize=6)
+        cbar.outline.set_visible(False)
         ax.set_title(_text(sysrep.name, 40))
         ax.set_xticks(range(k))
         ax.set_yticks(range(k))
-        fs = 7.0 if k <= 6 else max(4.5, 7.0 - 0.25 * (k - 6))
+        fs = 7.0 if k <= 10 else max(4.5, 7.0 - 0.25 * (k - 10))
         ax.set_xticklabels(labels, rotation=90 if k > 4 else 0, fontsize=fs)
         ax.set_yticklabels(labels, fontsize=fs)
         ax.set_xlabel("predicted class")
@@ -148,7 +152,8 @@ def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
                 ax.plot([iv.low, iv.high], [y, y], color=_colour(si), lw=1.6, solid_capstyle="butt")
             ax.plot([x], [y], "o", color=_colour(si), ms=4.5, label=_text(sysrep.name, 30) if mi == 0 else None)
     ax.set_yticks(range(m_count))
-    ax.set_yticklabels([_text(m.name, 34) for m in rec])
+    ax.set_yticklabels([_text(m.name, 60) + ("  (↓ lower is better)" if not m.higher_is_better else "")
+                        for m in rec])
     ax.invert_yaxis()
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
@@ -165,32 +170,42 @@ def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     return fig, cap
 
 
+def _recall_sorted(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
+    """Many classes: each system's per-class recall sorted, as a distribution (no class labels)."""
+    import numpy as np
+
+    systems = [s for s in ctx.systems if s.per_class]
+    fig, ax = plt.subplots(figsize=(_WIDTH, 2.6))
+    for si, sysrep in enumerate(systems):
+        vals = np.sort([r.recall for r in sysrep.per_class if r.recall is not None and r.support > 0])
+        if vals.size == 0:
+            continue
+        x = (np.arange(vals.size) + 0.5) / vals.size
+        ax.step(x, vals, where="mid", color=_colour(si), lw=1.4, label=_text(sysrep.name, 30))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("share of classes, sorted from worst to best recall")
+    ax.set_ylabel("per-class recall")
+    ax.grid(color="#eeeeee", lw=0.6)
+    ax.set_axisbelow(True)
+    if len(systems) > 1:
+        ax.legend(loc="lower right", frameon=False)
+    fig.tight_layout()
+    return fig, (f"Per-class recall of the {ctx.task.k if ctx.task else ''} classes, sorted: the left end shows "
+                 "the classes a system handles worst, a flat curve an even performance.")
+
+
 def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     import numpy as np
+
+    from ._models import MANY_CLASSES
 
     systems = [s for s in ctx.systems if s.per_class]
     if not systems or ctx.task is None:
         return None
-    k, s_count = ctx.task.k, len(systems)
-    fig, ax = plt.subplots(figsize=(_WIDTH, 2.6 if k <= 20 else 3.2))
-    width = 0.8 / s_count
-    x = np.arange(k)
-    for si, sysrep in enumerate(systems):
-        vals = [np.nan if r.recall is None else r.recall for r in sysrep.per_class]
-        ax.bar(x + (si - (s_count - 1) / 2) * width, vals, width * 0.92, color=_colour(si),
-               label=_text(sysrep.name, 30))
-    ax.set_xticks(x)
-    ax.set_xticklabels([_text(lab, 14) for lab in ctx.task.labels], rotation=90 if k > 8 else 0,
-                       fontsize=7 if k <= 20 else 5.5)
-    ax.set_ylim(0, 1.0)
-    ax.set_ylabel("recall")
-    ax.set_xlabel("true class")
-    ax.grid(axis="y", color="#dddddd", lw=0.6)
-    ax.set_axisbelow(True)
-    if s_count > 1:
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(s_count, 4), frameon=False)
-    fig.tight_layout()
-    return fig, "Per-class recall of each system (the share of each true class predicted correctly)."
+    if ctx.task.k > MANY_CLASSES:
+        return _recall_sorted(ctx, plt)
+    return None  # few classes: the per-class table says it, a bar chart would repeat it
 
 
 def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
@@ -209,9 +224,9 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     names = []
     for r in rows:
         try:
-            names.append(_text(ctx.metric(r.metric).name, 34))
+            names.append(_text(ctx.metric(r.metric).name, 60))
         except KeyError:
-            names.append(_text(r.metric, 34))
+            names.append(_text(r.metric, 60))
     ax.set_yticks(range(n))
     ax.set_yticklabels(names, fontsize=6.8)
     ax.invert_yaxis()
@@ -231,7 +246,7 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     import numpy as np
 
-    if len(ctx.systems) == 2 and ctx.figures.differences:
+    if len(ctx.systems) == 2:  # a two-system τ is ±1 everywhere: show the paired differences or nothing
         return _differences(ctx, plt)
     rk = ctx.figures.ranking
     if rk is None or len(rk.metrics) < 2 or len(ctx.systems) < 2:
@@ -240,9 +255,9 @@ def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     names = []
     for mid in rk.metrics:
         try:
-            names.append(_text(ctx.metric(mid).name, 28))
+            names.append(_text(ctx.metric(mid).name, 60))
         except KeyError:
-            names.append(_text(mid, 28))
+            names.append(_text(mid, 60))
     n = len(names)
     side = min(_WIDTH, 1.6 + 0.24 * n)
     fig, ax = plt.subplots(figsize=(side + 0.9, side))

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "SCHEMA_VERSION",
     "ChanceRow",
+    "ConfusionCell",
     "DifferenceRow",
     "Estimate",
     "FigureData",
@@ -102,13 +103,29 @@ class UndefinedEntry(_M):
     value: float | None
 
 
+#: Above this many classes the report shows distributions (sorted per-class scores, top confusions)
+#: and keeps no k × k matrix.
+MANY_CLASSES = 15
+
+
+class ConfusionCell(_M):
+    """An off-diagonal cell: items of class ``true`` predicted as ``predicted``; ``share`` of the true class."""
+
+    true: str
+    predicted: str
+    count: float
+    share: float | None = None
+
+
 class SystemReport(_M):
     name: str
     values: dict[str, float | None] = Field(description="every computed metric id → value")
     intervals: dict[str, Estimate] = Field(default_factory=dict)
     p_first: dict[str, float | None] = Field(default_factory=dict)
     per_class: list[PerClassRow] = Field(default_factory=list)
-    confusion: list[list[float]] = Field(default_factory=list, description="counts, rows = true class")
+    confusion: list[list[float]] = Field(default_factory=list,
+                                         description="counts, rows = true class (empty above 15 classes)")
+    top_confusions: list[ConfusionCell] = Field(default_factory=list, description="most frequent errors first")
     undefined: list[UndefinedEntry] = Field(default_factory=list)
 
 
@@ -196,6 +213,7 @@ class ReportContext(_M):
     metrics: list[MetricEntry] = Field(description="recommended metrics first, then the appendix ones")
     discouraged: list[dict[str, str]] = Field(default_factory=list)
     methods: list[Paragraph] = Field(default_factory=list)
+    justification: Paragraph | None = Field(None, description="the full reasoning, for the appendix")
     systems: list[SystemReport] = Field(default_factory=list)
     winners: dict[str, list[str]] = Field(default_factory=dict)
     chance: list[ChanceRow] = Field(default_factory=list)

@@ -27,7 +27,7 @@ __all__ = ["EXTENSIONS", "FORMATS", "format_for", "methods_paragraph", "output_p
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 #: The figures a report may draw, in the order they are numbered; ``<id>.svg`` or ``<id>.pdf`` on disk.
-FIGURE_IDS = ("metrics", "recall", "confusion", "ranking", "prevalence")
+FIGURE_IDS = ("metrics", "ranking", "recall", "confusion", "prevalence")
 EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".htm": "html",
               ".pdf": "pdf", ".json": "json"}
 
@@ -149,17 +149,40 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
                 continue
             seen.add(key)
             undefined_rows.append({"system": s.name, **u.model_dump()})
+    from ..engine._probabilities import LOG_LOSS_EPS
+    from ._models import MANY_CLASSES
+    from ._report_text import T, diagnostics, digits_for, natural_key
+
+    k = ctx.task.k if ctx.task is not None else 0
+
+    def dg(iv: Any) -> int:
+        """Decimals an estimate's interval supports (half-width to two significant digits)."""
+        return ctx.digits if iv is None else digits_for(iv.low, iv.high, ctx.digits)
+
     return {
+        "T": T,
+        "dg": dg,
+        "large": k > MANY_CLASSES,
+        # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it
+        "appendix_per_class": MANY_CLASSES < k <= 300,
+        "diag": diagnostics(ctx) if ctx.systems else [],
+        "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
+        "csv": None,
+        "log_loss_note": (T["log_loss_none"].format(eps=LOG_LOSS_EPS).split(";")[0] + "."
+                          if any(m.id == "log_loss" for m in rec) and ctx.systems else None),
         "ctx": ctx,
         "rec": rec,
         "figs": figs,
         "refs": {r.key: r for r in ctx.references},
         "names": {m.id: m.name for m in ctx.metrics},
         "norm": norm,
-        "show_matrices": ctx.task is not None and ctx.task.k <= 20,
-        "undefined_rows": undefined_rows,
+        "show_matrices": False,  # the heatmap figure carries the counts; the JSON context holds them all
+        # a few hundred undefined per-class values say nothing row by row: the JSON context keeps them all
+        "undefined_rows": undefined_rows[:40],
+        "undefined_more": max(len(undefined_rows) - 40, 0),
         "chance_rec": [c for c in ctx.chance if c.metric in rec_ids],
-        "pfirst": any(s.p_first for s in ctx.systems) and len(ctx.systems) > 1,
+        # with two systems the probability of ranking first is 1 and 0 everywhere: no information
+        "pfirst": any(s.p_first for s in ctx.systems) and len(ctx.systems) > 2,
     }
 
 
@@ -344,11 +367,20 @@ def render_files(
         return files
     if fmt in ("html", "pdf"):
         view = _view(ctx, ("svg",) if figures else ())
+        csv = _per_class_csv(ctx)
+        if csv is not None:
+            view["csv"] = out.stem + "-per-class.csv"
+            files[out.with_name(view["csv"])] = csv
         html = _html(ctx, view, for_print=fmt == "pdf")
         files[out] = html if fmt == "html" else _pdf(html, view)
         return files
+    csv = _per_class_csv(ctx)
+    if csv is not None:
+        files[out.with_name(out.stem + "-per-class.csv")] = csv
     figfmt = ("pdf",) if fmt == "tex" else ("svg",)
     view = _view(ctx, figfmt if figures else ())
+    if csv is not None:
+        view["csv"] = out.stem + "-per-class.csv"
     figdir = _figdir_name(out)
     files[out] = _text_doc(ctx, view, fmt, fragment=fragment, figdir=figdir)
     for fig in view["figs"].values():
@@ -361,6 +393,31 @@ def render_files(
     if fmt == "tex" and ctx.references:
         files[out.with_suffix(".bib")] = _bib(ctx)
     return files
+
+
+def _per_class_csv(ctx: ReportContext) -> str | None:
+    """Every class of every system as CSV (written beside reports with many classes)."""
+    from ._models import MANY_CLASSES
+    from ._report_text import natural_key
+
+    if ctx.task is None or ctx.task.k <= MANY_CLASSES or not ctx.systems:
+        return None
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["system", "class", "support", "predicted", "precision", "recall", "f1"])
+    for s in ctx.systems:
+        for r in sorted(s.per_class, key=lambda r: natural_key(r.label)):
+            w.writerow([_csv_cell(s.name), _csv_cell(r.label), f"{r.support:g}", f"{r.predicted:g}",
+                        *("" if v is None else repr(round(v, 6)) for v in (r.precision, r.recall, r.f1))])
+    return buf.getvalue()
+
+
+def _csv_cell(text: str) -> str:
+    """A user string in a CSV cell, never read as a spreadsheet formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def render_text(ctx: ReportContext, fmt: str, *, fragment: bool = False) -> str | bytes:
@@ -387,6 +444,8 @@ def output_plan(
     fmt = format_for(out_path, fmt)
     out = Path(out_path)
     files = [out]
+    if fmt != "json":  # the per-class CSV written beside reports with many classes
+        files.append(out.with_name(out.stem + "-per-class.csv"))
     if fmt == "tex" and references:
         files.append(out.with_suffix(".bib"))
     if fmt in ("md", "tex") and figures:
@@ -429,12 +488,25 @@ def render_report(
     return write_outputs(files, inputs, force=force)
 
 
-def render_methods(ctx: ReportContext, fmt: str = "md") -> str:
-    """The methods section alone (``advisor methods``)."""
+def cited_keys(paragraphs: Iterable[Any]) -> list[str]:
+    """The citation keys of these paragraphs (their spans and list items), in order, once each."""
+    keys = [k for p in paragraphs if p is not None for spans in [p.spans, *p.items] for sp in spans
+            if sp.kind == "cite" for k in sp.keys]
+    return list(dict.fromkeys(keys))
+
+
+def render_methods(ctx: ReportContext, fmt: str = "md", *, justify: bool = False) -> str:
+    """The methods section alone (``advisor methods``); with ``justify`` the justification follows it.
+
+    The reference list holds exactly the works the printed text cites.
+    """
     fmt = format_for(None, fmt)
     if fmt not in ("md", "tex", "html"):
         raise InputError(f"the methods paragraph is written as md, tex or html; got {fmt!r}.")
+    used = set(cited_keys([*ctx.methods, ctx.justification if justify else None]))
+    ctx = ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]})
     view = _view(ctx, ())
+    view["justify"] = justify
     if fmt == "html":
         env = environment("html")
         refs = view["refs"]
@@ -461,16 +533,28 @@ def methods_paragraph(
     bootstrap: int = 2000,
     confidence: float = 0.95,
     undefined: str = "zero",
+    seed: int | None = None,
+    justify: bool = False,
 ) -> str:
     """The methods paragraph alone, from the answers (no data), as Markdown, LaTeX or HTML text.
 
-    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file.
+    ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file; ``seed``
+    is the seed the intervals will be drawn with; ``justify`` appends the full reasoning.
     """
+    return methods_texts(answers, fmt, bootstrap=bootstrap, confidence=confidence, undefined=undefined,
+                         seed=seed, justify=justify)[0]
+
+
+def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
+                  undefined: str = "zero", seed: int | None = None, justify: bool = False) -> tuple[str, str]:
+    """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``)."""
     from ._build import build_report
 
     if isinstance(answers, (str, os.PathLike, Path)):
         from ..questionnaire import load_answers
 
         answers = load_answers(answers)
-    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined)
-    return render_methods(ctx, fmt)
+    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed)
+    text = render_methods(ctx, fmt, justify=justify)
+    used = set(cited_keys([*ctx.methods, ctx.justification if justify else None]))
+    return text, _bib(ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]}))

@@ -1,0 +1,314 @@
+"""The recommendation on one screen (``advisor recommend``) and in full (``--explain``).
+
+What to say is decided here — which property argues for the lead, which one a discouraged metric
+lacks, which warnings still say something new beside the recommendation; the words come from
+:mod:`advisor.questionnaire._words`.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ._words import ADDS, AVOID, CAVEAT, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SCREEN, SITUATION, WARNING
+
+__all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
+           "lower_name", "screen_text", "situation", "warning_words"]
+
+#: Which answers make which properties argue for the lead (in this order of importance).
+RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
+    ("deployment_prevalence", ("shifted", "unknown"), ("prevalence_invariance",)),
+    ("symmetric", (True,), ("symmetry",)),
+    ("distance", (True,), ("distance",)),
+    ("chance_correction", ("required",), ("chance_correction", "constant_baseline")),
+    ("class_weighting", ("equal",), ("class_decomposability",)),
+    ("strict_monotonicity", (True,), ("strong_monotonicity",)),
+]
+
+Holds = Callable[[str, str], "bool | None"]  # (metric, property) → holds / fails / None: no claim
+_WIDTH = 100
+_ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
+
+
+def relevant(answers: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, values, ids in RELEVANT:
+        if answers.get(key) in values:
+            out += [p for p in ids if p not in out]
+    return out
+
+
+def lead_properties(lead: str, answers: Mapping[str, Any], holds: Holds) -> list[str]:
+    """The relevant properties the lead metric has, in order of importance."""
+    return [pid for pid in relevant(answers) if pid in PROPERTY and holds(lead, pid)]
+
+
+def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
+    """The one property a discouraged metric lacks that matters most here (a key of ``AVOID``)."""
+    if answers.get("true_negatives_meaningful") is False and (
+            mid in ("accuracy", "balanced_accuracy", "specificity", "npv") or holds(mid, "class_symmetry")):
+        return "true_negatives"
+    checks = [("opitz_monotonicity", answers.get("task") != "binary")]
+    checks += [(pid, answers.get(key) in values) for key, values, ids in RELEVANT for pid in ids]
+    checks += [("class_sensitivity", answers.get("class_weighting") == "equal")]
+    for pid, matters in checks:
+        if matters and holds(mid, pid) is False:
+            return pid
+    return "other"
+
+
+def agree(phrase: str, n: int) -> str:
+    """The verb of a phrase agreed with the number of its subjects.
+
+    >>> agree("score the probabilities", 1), agree("is a mean", 2), agree("keeps it", 2)
+    ('scores the probabilities', 'are a mean', 'keep it')
+    """
+    verb, _, rest = phrase.partition(" ")
+    singular = {"are": "is", "give": "gives", "score": "scores", "weigh": "weighs"}
+    plural = {"is": "are", "gives": "give", "scores": "score", "weighs": "weigh", "keeps": "keep", "counts": "count",
+              "lacks": "lack", "changes": "change", "lets": "let", "needs": "need", "fits": "fit"}
+    verb = singular.get(verb, verb) if n == 1 else plural.get(verb, verb)
+    return f"{verb} {rest}".strip()
+
+
+def join(items: Sequence[str], conj: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> join(["x", "y", "z"]), join(["x", "y"], "or")
+    ('x, y and z', 'x or y')
+    """
+    items = [i for i in items if i]
+    return "".join(items) if len(items) <= 1 else ", ".join(items[:-1]) + f" {conj} " + items[-1]
+
+
+def lower_name(name: str) -> str:
+    """A metric name in running text, its gloss dropped: "Log loss (cross-entropy)" → "log loss".
+
+    >>> lower_name("Balanced accuracy"), lower_name("F1 of averages"), lower_name("Brier score")
+    ('balanced accuracy', 'F1 of averages', 'Brier score')
+    """
+    name = re.sub(r"\s*\([^)]*\)", "", name).strip()
+    first, _, rest = name.partition(" ")
+    if first[:1].isupper() and first[1:].islower() and first.isalpha() and first not in _PROPER:
+        first = first.lower()
+    return f"{first} {rest}".strip() if rest else first
+
+
+_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss"}
+
+
+def catalogue_holds(answers: Mapping[str, Any]) -> Holds:
+    """Whether the catalogue says a metric has a property (``binary_only`` counts for two classes)."""
+    from ..catalogue import get_catalogue
+
+    cat = get_catalogue()
+    binary = answers.get("task") == "binary"
+
+    def holds(mid: str, pid: str) -> bool | None:
+        m = cat.metrics.get(mid)
+        claim = m.properties.get(pid) if m is not None else None
+        if claim is None:
+            return None
+        return claim.status == "holds" or (binary and claim.status == "binary_only")
+
+    return holds
+
+
+def cost_phrase(fn: float, fp: float) -> str:
+    """The two error costs and their ratio.
+
+    >>> cost_phrase(10, 1)
+    'a missed positive costs 10 times as much as a false alarm'
+    >>> cost_phrase(8, 4)
+    'a missed positive costs 8 and a false alarm 4 (ratio 2)'
+    """
+    if fp == 1:
+        return SITUATION["costs"].format(ratio=f"{fn:g}")
+    return SITUATION["costs_both"].format(fn=f"{fn:g}", fp=f"{fp:g}", ratio=f"{fn / fp:.3g}")
+
+
+def situation(answers: Mapping[str, Any], given: Any = None) -> list[str]:
+    """The situation's phrases that bear on the choice, most important first; with ``given`` (the keys
+    the user answered) a default is never stated as the user's situation."""
+    if given is not None:
+        answers = {k: v for k, v in answers.items() if k in given}
+    out = []
+    prev = answers.get("deployment_prevalence")
+    if prev in ("shifted", "unknown"):
+        out.append(SITUATION[prev])
+    costs = answers.get("error_costs") or {}
+    if costs.get("false_negative") and costs.get("false_positive"):
+        out.append(cost_phrase(float(costs["false_negative"]), float(costs["false_positive"])))
+    if answers.get("true_negatives_meaningful") is False:
+        out.append(SITUATION["no_tn"])
+    out += [SITUATION[k] for k in ("symmetric", "distance") if answers.get(k)]
+    if answers.get("chance_correction") == "required":
+        out.append(SITUATION["chance"])
+    if answers.get("class_weighting") in ("equal", "per_instance"):
+        out.append(SITUATION[answers["class_weighting"]])
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# The screen
+# ----------------------------------------------------------------------------------------------
+def _wrap(text: str, indent: int, first: str = "") -> list[str]:
+    return textwrap.wrap(text, _WIDTH, initial_indent=first or " " * indent, subsequent_indent=" " * indent,
+                         break_on_hyphens=False)
+
+
+def _named(text: str, names: Sequence[str]) -> list[str]:
+    return [n for n in names if n and n in text]
+
+
+def _table(rows: list[tuple[str, str]]) -> list[str]:
+    col = min(max((len(a) for a, _ in rows), default=0) + 4, 34)
+    out = []
+    for a, b in rows:
+        if len(a) + 4 > col:
+            out += _wrap(a, 2)
+            out += _wrap(b, col)
+        else:
+            out += _wrap(b, col, first=f"  {a:<{col - 2}}")
+    return out
+
+
+def screen_text(rec: Any, holds: Holds | None = None) -> str:
+    """The one-screen view: lead and reason, metrics beside it, metrics to avoid, warnings in words."""
+    answers = rec.answers.model_dump(mode="json")
+    holds = holds or catalogue_holds(answers)
+    lead = rec.primary
+    lead_name = lower_name(lead.name or lead.metric)
+    props = lead_properties(lead.metric, answers, holds)
+    reasons = [PROPERTY[p] for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
+    if lead.metric == "f_beta" and lead.params.get("beta") is not None:
+        reasons = [LEAD_COSTS.replace("β", f"β = {float(lead.params['beta']):.3g}", 1)]
+    if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
+        reasons.insert(0, LEAD_ITEMS)
+    sit = situation(answers, rec.answers.model_fields_set)[:2]
+    because = SCREEN["because"].format(situation=join(sit).capitalize() if sit else "In this setting",
+                                         name=lead_name, reason=join(reasons[:2]) or AVOID["other"].replace("less", "best"))
+    lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]
+    caveats, warnings = _sorted_warnings(rec)
+    if rec.complementary:
+        groups: dict[str, list[Any]] = {}
+        for a in rec.complementary:
+            groups.setdefault(ADDS.get(a.metric, ""), []).append(a)
+        rows = []
+        for adds, ms in groups.items():
+            if len(ms) == 1 and f"{ms[0].metric}_alone" in ADDS:
+                adds = ADDS[f"{ms[0].metric}_alone"]
+            extra = [c for m in ms for c in caveats.get(m.metric, []) if c not in adds]
+            rows.append((", ".join(lower_name(m.name or m.metric) for m in ms),
+                         "; ".join([adds or "what readers of this field expect", *dict.fromkeys(extra)])))
+        lines += [SCREEN["beside"], *_table(rows)]
+    if rec.discouraged:
+        groups2: dict[str, list[str]] = {}
+        for a in rec.discouraged:
+            groups2.setdefault(avoid_reason(a.metric, answers, holds), []).append(lower_name(a.name or a.metric))
+        rows = [(", ".join(ms), agree(AVOID[r], len(ms))) for r, ms in groups2.items()]
+        lines += [SCREEN["avoid"], *_table(rows)]
+    if warnings:
+        lines.append(SCREEN["warnings"])
+        for _, text in warnings:
+            lines += _wrap(text, 2)
+    lines.append(SCREEN["explain"])
+    return "\n".join(lines) + "\n"
+
+
+def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """Warnings said as caveats of the metrics beside the lead, dropped when they concern only metrics
+    the view already advises against, and the rest in plain words."""
+    answers = rec.answers.model_dump(mode="json")
+    beside = {a.name: a.metric for a in rec.complementary if a.name}
+    avoided = {a.name for a in rec.discouraged if a.name}
+    caveats: dict[str, list[str]] = {}
+    out: list[tuple[str, str]] = []
+    for w in rec.warnings:
+        named = _named(w.message.split(":")[0], [rec.primary.name, *beside, *avoided])
+        if w.code in CAVEAT and named:
+            for n in named:
+                if n in beside:
+                    caveats.setdefault(beside[n], []).append(CAVEAT[w.code])
+            if rec.primary.name not in named:
+                continue
+            named = [rec.primary.name]
+        where = SCREEN["where_shifted" if answers.get("deployment_prevalence") == "shifted" else "where_unknown"]
+        if w.code in WARNING:
+            text = WARNING[w.code].format(metrics=join([lower_name(n) for n in named]).capitalize(), where=where,
+                                            lead=lower_name(rec.primary.name or rec.primary.metric))
+        else:
+            first = re.split(r"(?<=[.!?])\s+", _ID.sub("", w.message).strip())[0]
+            text = flatten(first)
+        if text not in [t for _, t in out]:
+            out.append((w.code, text))
+    return caveats, out
+
+
+def warning_words(rec: Any, *, citations: bool = True) -> list[tuple[str, str]]:
+    """(code, plain words) of each warning that still says something beside the recommendation;
+    without ``citations`` the author–year sources are dropped (a report cites in its own style)."""
+    out = _sorted_warnings(rec)[1]
+    if not citations:
+        out = [(c, re.sub(r"\s*\([^()]*\b(?:19|20)\d\d[^()]*\)", "", t)) for c, t in out]
+    return out
+
+
+def flatten(text: str) -> str:
+    """Keep one level of parentheses: an inner "(…)" loses its brackets.
+
+    >>> flatten("as shown (Opitz (2024), §8) here")
+    'as shown (Opitz 2024, §8) here'
+    """
+    out, depth = [], 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+            if depth > 1:
+                continue
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+            if depth >= 1:
+                continue
+        out.append(ch)
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------------------------
+# The full reasoning
+# ----------------------------------------------------------------------------------------------
+def explain_text(rec: Any) -> str:
+    """The one-screen view, then every step of the reasoning, the duties and the warnings in full:
+    one level of parentheses, no sentence twice (internal ids may appear)."""
+    lines = [screen_text(rec).rstrip("\n").rsplit("\n", 1)[0], "", "Reasoning"]
+    seen: set[str] = set()
+
+    def fresh(text: str) -> str:
+        kept = []
+        for s in re.split(r"(?<=[.!?])\s+(?=[A-Z“\"'])", flatten(text).strip()):
+            if s and s.lower() not in seen:
+                seen.add(s.lower())
+                kept.append(s)
+        return " ".join(kept)
+
+    for e in rec.rationale:
+        body = fresh(e.text + (f" Source: {e.source}." if e.source else ""))
+        if body:
+            lines += _wrap(f"[{e.rule}] {body}", 4, first="  - ")
+    for a in rec.discouraged:
+        body = fresh(a.reason)
+        if body:
+            lines += _wrap(f"{a.name or a.metric} is not the lead: {body}", 4, first="  - ")
+    if rec.duties:
+        lines.append("Reporting duties")
+        for d in rec.duties:
+            lines += _wrap(fresh(d) or d, 4, first="  - ")
+    if rec.warnings:
+        lines.append("Warnings in full")
+        for w in rec.warnings:
+            body = fresh(w.message)
+            if body:
+                lines += _wrap(f"[{w.code}] {body}", 4, first="  - ")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,120 @@
+"""Reader phrases shared by the one-screen recommendation and the methods paragraph.
+
+Each phrase says a property, a reason or a warning in the reader's terms, never with an internal id.
+The terminal view (:mod:`advisor.questionnaire._screen`) and the methods paragraph
+(:mod:`advisor.report._methods_text`) take their words from here, so a pattern has one source.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "SCREEN", "SITUATION", "WARNING"]
+
+#: A property of the lead metric, said positively and in reader terms ("{name} … ").
+PROPERTY: dict[str, str] = {
+    "prevalence_invariance": "does not change when a class becomes more or less frequent",
+    "class_decomposability": "is a plain mean of per-class scores",
+    "chance_correction": "gives a classifier that guesses at random a fixed score",
+    "constant_baseline": "gives every random labeling the same expected score",
+    "symmetry": "stays the same when the two labelings swap roles",
+    "distance": "satisfies the triangle inequality",
+    "monotonicity": "rises whenever an error is corrected",
+    "opitz_monotonicity": "never falls when a prediction is corrected",
+    "strong_monotonicity": "rises with every corrected error",
+    "class_sensitivity": "responds to the errors on every class",
+}
+
+#: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.
+AVOID: dict[str, str] = {
+    "true_negatives": "counts true negatives, which carry no information here",
+    "opitz_monotonicity": "can fall when a prediction is corrected",
+    "prevalence_invariance": "changes when a class becomes more or less frequent",
+    "symmetry": "changes when the two labelings swap roles",
+    "distance": "is not a distance",
+    "chance_correction": "gives a random classifier a score that depends on the class sizes",
+    "constant_baseline": "gives random labelings different expected scores",
+    "class_sensitivity": "lets the large classes decide",
+    "probabilities": "needs predicted probabilities",
+    "other": "fits this setting less well",
+    "same": "lacks this property",
+}
+
+#: Why Fβ leads when the error costs are given.
+LEAD_ITEMS = "weighs every item equally"
+LEAD_COSTS = "weighs recall β times as much as precision, as the error costs ask"
+
+#: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
+#: the same phrase are named together.
+ADDS: dict[str, str] = {
+    "accuracy": "comparable with earlier work but tied to this class mix",
+    "balanced_accuracy": "to show how much the class distribution matters",
+    "log_loss": "to judge the probabilities",
+    "brier": "to judge the probabilities",
+    "geometric_macro_recall": "stricter with a neglected class",
+    "harmonic_macro_recall": "stricter with a neglected class",
+    "recall": "the two class recalls",
+    "recall_alone": "the share of positives found",
+    "specificity_alone": "the share of negatives cleared",
+    "specificity": "the two class recalls",
+    "precision": "the share of positive predictions that are right",
+    "npv": "the share of negative predictions that are right",
+    "f1": "the harmonic mean of precision and recall",
+    "f_beta": "weighing the errors as the costs say",
+    "macro_f1": "which readers of this field expect",
+    "cohen_kappa": "the agreement figure readers expect",
+    "mcc": "exactly constant-baseline but no distance",
+    "sba": "monotone with a constant baseline for any number of classes",
+    "jaccard": "the overlap of predicted and true positives",
+}
+
+
+#: Phrases of the situation ("We compare … , in which {a}, {b} and {c}.").
+SITUATION: dict[str, str] = {
+    "shifted": "the class distribution in use differs from the test set's",
+    "shifted_target": "class “{cls}” makes up {share} of the cases in use",
+    "unknown": "the class distribution in use is unknown",
+    "equal": "every class counts equally",
+    "per_instance": "every item counts equally",
+    "costs": "a missed positive costs {ratio} times as much as a false alarm",
+    "costs_both": "a missed positive costs {fn} and a false alarm {fp} (ratio {ratio})",
+    "no_tn": "true negatives carry no information",
+    "symmetric": "neither labeling is the reference",
+    "distance": "a true distance between labelings is needed",
+    "chance": "chance agreement must get a fixed score",
+}
+
+#: A caveat folded into the line of a metric reported beside the lead (instead of a warning about it).
+CAVEAT: dict[str, str] = {
+    "prevalence_dependent": "tied to this class mix",
+    "imbalance_dominated": "the large classes dominate it here",
+    "non_monotone_multiclass": "not monotone beyond two classes",
+}
+
+#: Warnings in plain words, keyed by the recommendation's warning code ({lead}: the lead metric,
+#: {metrics}: the metrics concerned, {where}: how the class distribution in use relates to the test set).
+WARNING: dict[str, str] = {
+    "ranking_sensitivity": ("Rankings of systems change with the metric: admit several winners and check the "
+                            "ranking under resampling (Opitz, 2024)."),
+    "macro_f1_ambiguous": "“macro F1” names two different formulas; if you report it, state which one (Opitz & Burst, 2019).",
+    "prevalence_dependent": ("{metrics} changes with the class distribution, which {where}; report per-class recall "
+                             "beside it (Opitz, 2024)."),
+    "imbalance_dominated": "{metrics} is dominated by the large classes of this imbalanced test set.",
+    "non_monotone_multiclass": "{metrics} can fall when a prediction is corrected, with three or more classes.",
+    "balanced_test_set": ("A balanced test set makes accuracy equal balanced accuracy here only; it does not replace "
+                          "a metric that carries over to the class distribution in use."),
+    "micro_f1_is_accuracy": "“micro F1” is accuracy for single-label classification; call it accuracy (Opitz, 2024).",
+    "weighted_balanced_accuracy_is_accuracy": "“Weighted balanced accuracy” is accuracy; call it accuracy.",
+    "impossible_combination": ("No metric is monotone, a distance and constant-baseline at once; {lead} keeps the "
+                               "distance and an approximate constant baseline (Gösgens et al., 2021)."),
+}
+
+#: The headings and fixed lines of the one-screen view.
+SCREEN: dict[str, str] = {
+    "lead": "Lead with {name}",
+    "beside": "Also report",
+    "avoid": "Avoid as the lead",
+    "warnings": "Warnings",
+    "explain": "advisor recommend --explain shows the reasoning and the sources.",
+    "because": "{situation}; {name} {reason}.",
+    "where_shifted": "differs in use",
+    "where_unknown": "is unknown in use",
+}

@@ -1,0 +1,69 @@
+"""The words of the methods paragraph: every sentence pattern, in one place a writer can edit.
+
+:mod:`advisor.report._methods` decides *what* to say (which metric leads, which properties argue for
+it, which duties apply); this module says *how*. Patterns are ``str.format`` templates over plain
+values; the builder inserts formulas and citations as separate spans, so a pattern never holds
+markup. One source per pattern serves Markdown, LaTeX and HTML alike.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ADDS", "AVOID", "DUTY", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
+
+from ..questionnaire._words import ADDS, AVOID, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
+
+#: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
+DUTY: dict[str, str] = {
+    "per_class_large_k": "the minimum, maximum and standard deviation of per-class recall",
+    "per_class_small_k": "the recall of every class",
+    "target_prevalence_projection": "each metric projected to the shares met in use",
+    "error_costs_beta": "the expected cost per item",
+}
+
+#: What a variant is, when its name is ambiguous.
+VARIANT: dict[str, str] = {
+    "macro_f1": "macro F1 is the mean of the per-class F1 scores, not the F1 of macro precision and recall",
+    "f1_of_averages": "this F1 is the harmonic mean of macro precision and macro recall",
+    "weighted_f1": "per-class F1 scores are weighted by class size",
+}
+
+#: Sentence patterns.
+S: dict[str, str] = {
+    "task_binary": "We evaluate a classifier that detects class “{pos}”",
+    "task_binary_plain": "We evaluate the agreement of two binary labelings",
+    "task_multi": "We evaluate a classifier of {k} classes",
+    "task_multi_plain": "We evaluate a multi-class classifier",
+    "task_agree": "We evaluate the agreement of two labelings with {k} classes",
+    "task_data": " on {n} test items",
+    "in_which": ", where ",
+    "pos_share": ", which makes up {share} of the cases in use",
+    "lead": "We lead with {name}",
+    "lead_because": ", which ",
+    "lead_fallback": ", which fits the requirements of this setting best",
+    "beta": " with β = {beta}",
+    "beside": "We also report ",
+    "which": ", ",
+    "avoid": "We do not lead with ",
+    "avoid_because": ", because {they} ",
+    "definitions": "Below, ",
+    "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
+                        "true class $i$ and predicted class $j$, $n$ and $k$ count items and classes"),
+    "notation_probs": "$p_{tj}$ is the probability given to class $j$ for item $t$ of true class $y_t$",
+    "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count the true and false positives and negatives",
+    "notation_binary_pos": " of class “{pos}”",
+    "undefined_zero": "A zero denominator, as in the precision of a never-predicted class, gives 0",
+    "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
+                           "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "
+                           "takes 1, maximal agreement"),
+    "undefined_omit": "A per-class score with a zero denominator is left out of the average",
+    "undefined_count": " {count} value{s} {were} undefined on this test set.",
+    "undefined_none": " No value was undefined on this test set.",
+    "chance": ("A classifier that guesses uniformly at random scores {uniform} {name} on this test set, "
+               "and one that always predicts the largest class {majority}."),
+    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the items",
+    "seed": ", seed {seed}",
+    "no_seed": ", drawn without a fixed seed",
+    "same_seed": ", the same for every system",
+    "winners": "; a system is among the winners when the interval of its difference to the best contains 0",
+    "duties": "We also give ",
+}
