@@ -123,8 +123,7 @@ def compute(
         echo_json(data)
     else:
         _print_table(ev, intervals, confidence)
-        for name, vals in extra.items():
-            echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items()))
+        [echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())) for name, vals in extra.items()]
 
 
 def _intervals(

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 
 from .._exceptions import InputError
-from ._tables import Columns, table_format
 
 __all__ = ["SCORE_COLUMN", "ScoredFile", "has_scores", "read_scored"]
 
@@ -36,14 +35,41 @@ class ScoredFile:
 _PROBA_PREFIX = re.compile(r"^(?:p|proba)_(.+)$")  # the prediction reader's naming of probability columns
 
 
-def _proba_columns(table: Columns) -> list[tuple[str, str]]:
-    return [(m.group(1).strip(), c) for c in table.columns if (m := _PROBA_PREFIX.match(c))]
+def _table(path: Path, label_cols: tuple[str, ...] = ()) -> object:
+    """The whole file as a pyarrow Table (labels kept as text)."""
+    import pyarrow as pa
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix in (".parquet", ".pq"):
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path)
+        if suffix in (".jsonl", ".ndjson"):
+            import pyarrow.json as pj
+
+            return pj.read_json(path)
+        import pyarrow.csv as pc
+
+        delim = "\t" if suffix in (".tsv", ".tab") else ","
+        return pc.read_csv(path, parse_options=pc.ParseOptions(delimiter=delim),
+                           convert_options=pc.ConvertOptions(column_types={c: pa.string() for c in label_cols}))
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise InputError(f"{path} cannot be read as a table of scores: {str(exc).splitlines()[0]}") from None
+
+
+def _columns(path: Path) -> list[str]:
+    return list(_table(path).column_names)  # type: ignore[attr-defined]
+
+
+def _proba_columns(columns: list[str]) -> list[tuple[str, str]]:
+    return [(m.group(1).strip(), c) for c in columns if (m := _PROBA_PREFIX.match(c))]
 
 
 def has_scores(path: Path, chunk_rows: int = 1_000_000) -> bool:
     """Whether the file has probability columns or a ``score`` column."""
-    t = Columns(Path(path), table_format(Path(path)), chunk_rows)
-    return bool(_proba_columns(t)) or SCORE_COLUMN in t.columns
+    cols = _columns(Path(path))
+    return bool(_proba_columns(cols)) or SCORE_COLUMN in cols
 
 
 def read_scored(path: Path, *, true_col: str = "y_true", pred_col: str = "y_pred",
@@ -57,35 +83,33 @@ def read_scored(path: Path, *, true_col: str = "y_true", pred_col: str = "y_pred
     (['1', '0'], [2.5, -1.0], None)
     """
     path = Path(path)
-    t = Columns(path, table_format(path), chunk_rows)
-    pcols = _proba_columns(t)
-    score = SCORE_COLUMN in t.columns
+    t = _table(path, (true_col, pred_col))
+    cols = list(t.column_names)  # type: ignore[attr-defined]
+    if true_col not in cols:
+        raise InputError(f"{path} has no column {true_col!r}; its columns are {', '.join(cols)}.")
+    pcols = _proba_columns(cols)
+    score = SCORE_COLUMN in cols
     if pcols and score:
         raise InputError(f"{path} has both probability columns (p_<label>) and a {SCORE_COLUMN!r} column; keep one.")
-    pred = pred_col in t.columns
-    labels_cols = [true_col] + ([pred_col] if pred else [])
+
+    def text(c: str) -> list[str]:
+        return ["" if v is None else str(v).strip() for v in t.column(c).to_pylist()]  # type: ignore[attr-defined]
+
+    y = text(true_col)
+    if any(v == "" for v in y):
+        raise InputError(f"{path} row {y.index('') + 1}: {true_col} is empty; every item needs a true label.")
     numbers = [c for _, c in pcols] + ([SCORE_COLUMN] if score else [])
-    y: list[str] = []
-    yp: list[str] = []
-    nums: list[np.ndarray] = []
-    offset = 0
-    for chunk in t.chunks(labels_cols, numbers):
-        col = chunk[true_col].to_pylist()
-        for i, v in enumerate(col):
-            if v is None:
-                raise InputError(f"{path} row {offset + i + 1}: {true_col} is empty; every item needs a true label.")
-        y.extend(col)
-        if pred:
-            yp.extend("" if v is None else v for v in chunk[pred_col].to_pylist())
-        if numbers:
-            block = np.column_stack([chunk[c].to_numpy(zero_copy_only=False) for c in numbers]).astype(np.float64)
-            bad = ~np.isfinite(block)
-            if bad.any():
-                r, c = np.argwhere(bad)[0]
-                raise InputError(f"{path} row {offset + r + 1}: column {numbers[c]!r} is missing or not a finite number "
-                                 "(NaN); every item needs one.")
-            nums.append(block)
-        offset += len(col)
-    data = np.concatenate(nums) if nums else np.empty((0, len(numbers)))
-    return ScoredFile(y, yp if pred else None, data if pcols else None, [lab for lab, _ in pcols],
-                      data[:, 0] if score else None)
+    data = np.empty((len(y), len(numbers)))
+    for j, c in enumerate(numbers):
+        vals = t.column(c).to_pylist()  # type: ignore[attr-defined]
+        for i, v in enumerate(vals):
+            try:
+                data[i, j] = float(v)
+            except (TypeError, ValueError):
+                data[i, j] = np.nan
+        bad = ~np.isfinite(data[:, j])
+        if bad.any():
+            raise InputError(f"{path} row {int(np.argmax(bad)) + 1}: column {c!r} is missing or not a finite number "
+                             "(NaN); every item needs one.")
+    return ScoredFile(y, text(pred_col) if pred_col in cols else None, data if pcols else None,
+                      [lab for lab, _ in pcols], data[:, 0] if score else None)
