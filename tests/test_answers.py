@@ -250,8 +250,10 @@ def test_dialogue_defaults_carry_through() -> None:
     answers, prompts, _ = _dialogue([])
     assert answers == Answers(task="multiclass", **{k: v for k, v in Answers().model_dump().items() if k != "task"})
     asked = len(prompts)
+    # error costs are asked for multi-class tasks too (a cost matrix; issue 11); operating_point and
+    # risk_estimates only follow probability or score outputs
     assert asked == len([q for q in QUESTIONS if q.key not in (
-        "true_negatives_meaningful", "error_costs", "target_prevalence", "class_weights")])
+        "true_negatives_meaningful", "target_prevalence", "class_weights", "operating_point", "risk_estimates")])
 
 
 def test_dialogue_skips_what_does_not_apply_and_reasks_nonsense() -> None:

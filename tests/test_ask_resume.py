@@ -22,8 +22,9 @@ runner = CliRunner()
 PROMPT = r"\(\? for help\) > "
 SCRIPT = Path(sys.executable).parent / "advisor"
 
-# multiclass, 3 classes, custom class weights: the follow-up question must be asked
-CUSTOM = ["multiclass", "3", "a, b, c", "no", "no", "none", "same", "no", "custom", "a=1, b=2, c=3"]
+# multiclass, 3 classes, custom class weights: the follow-up question must be asked (the "none" after the
+# positive class answers the error-cost question, asked for multi-class tasks too since issue 11)
+CUSTOM = ["multiclass", "3", "a, b, c", "no", "no", "none", "none", "same", "no", "custom", "a=1, b=2, c=3"]
 
 
 def _dialogue(replies, **kw):

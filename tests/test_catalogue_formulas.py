@@ -124,7 +124,7 @@ class _Parser:
         if tok == "{":
             self.pos -= 1
             return self.sub(self.group_text())
-        if tok in ("\\sum", "\\prod"):
+        if tok in ("\\sum", "\\prod", "\\min"):
             return self.big(tok)
         if tok == "\\log":
             self.take("_")
@@ -134,6 +134,10 @@ class _Parser:
         if tok == "\\arccos":
             return math.acos(max(-1.0, min(1.0, self.factor())))
         if tok == "\\pi":
+            if self.peek() == "_":  # π_i: the class priors, by default the test set's shares a_i / n
+                self.take()
+                i = int(self.env[self.group_text()[0]]) - 1  # type: ignore[arg-type]
+                return float(self.env["a"][i] / self.env["n"])  # type: ignore[index, operator]
             return math.pi
         if tok == "\\beta":
             return float(self.env["beta"])  # type: ignore[arg-type]
@@ -158,13 +162,16 @@ class _Parser:
             hi = int(self.sub(self.group_text()))
             values = range(lo, hi + 1)
             skip = None
+        elif len(bound) == 1:  # \min_{j}: over every class
+            values = range(1, int(self.env["k"]) + 1)  # type: ignore[arg-type]
+            skip = None
         elif bound[1:2] == ["\\neq"]:
             values = range(1, int(self.env["k"]) + 1)  # type: ignore[arg-type]
             skip = int(self.env[bound[2]])  # type: ignore[arg-type]
         else:
             raise SyntaxError(f"unsupported bound {bound}")
         start = self.pos
-        acc = 0.0 if op == "\\sum" else 1.0
+        acc = 0.0 if op == "\\sum" else math.inf if op == "\\min" else 1.0
         end = start
         for val in values:
             self.pos = start
@@ -175,7 +182,7 @@ class _Parser:
                 continue
             v = self.term()
             end = self.pos
-            acc = acc + v if op == "\\sum" else acc * v
+            acc = acc + v if op == "\\sum" else min(acc, v) if op == "\\min" else acc * v
         self.pos = end
         return acc
 
@@ -195,6 +202,8 @@ class _Parser:
             toks, var = defs[name]  # type: ignore[index]
             extra = {var: self.env[idx[0]]} if var else {}
             return self.sub(toks, **extra)
+        if name == "c" and len(ix) == 2:  # the default cost matrix: 0/1 costs
+            return 0.0 if ix[0] == ix[1] else 1.0
         binary = {"TP": (1, 1), "FN": (1, 0), "FP": (0, 1), "TN": (0, 0)}
         if name in binary:
             return float(C[binary[name]])  # type: ignore[index]
@@ -265,4 +274,4 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "beta", "pi"}, commands
+                        "quad", "neq", "beta", "pi", "min"}, commands

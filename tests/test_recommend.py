@@ -49,6 +49,15 @@ SCENARIOS: dict[str, dict] = {
     "positive_multiclass": dict(classes=["spam", "promo", "mail"], positive_class="spam",
                                 error_costs={"matrix": [[0, 1, 1], [1, 0, 1], [5, 5, 0]]}),
     "imbalanced_accuracy": dict(n_classes=3, test_set_balanced=False, planned_metrics=["accuracy"]),
+    # issue 11: costs, scores and probabilities (rules_costs.yaml)
+    "screening_fixed_threshold": dict(task="binary", classes=["healthy", "ill"], positive_class="ill",
+                                      true_negatives_meaningful=True, error_costs={"false_negative": 10, "false_positive": 1},
+                                      deployment_prevalence="shifted", target_prevalence={"healthy": 0.98, "ill": 0.02},
+                                      test_set_balanced=True, outputs="probabilities", operating_point="fixed"),
+    "fraud_ranking": dict(task="binary", classes=["ok", "fraud"], positive_class="fraud", true_negatives_meaningful=False,
+                          test_set_balanced=False, outputs="scores", operating_point="open"),
+    "risk_scores": dict(task="binary", classes=["no", "yes"], positive_class="yes", probabilities=True,
+                        risk_estimates=True),
     # issue 12: ordered classes, label sets, top-k, annotators, spans, rankings
     "ordinal_ratings": dict(classes=[1, 2, 3, 4, 5], label_structure="ordinal"),
     "multilabel_tags": dict(label_structure="multilabel", planned_metrics=["micro F1"]),
@@ -356,7 +365,9 @@ def test_prediction_files_with_probabilities(tmp_path) -> None:
 # ----------------------------------------------------------------------------------------------
 EXPECTED_PRIMARY = {
     "shared_task_multiclass": "balanced_accuracy",
-    "medical_screening": "balanced_accuracy",
+    "medical_screening": "normalized_expected_cost",  # costs + 2 % prevalence + a fixed threshold (issue 11)
+    "fraud_ranking": "average_precision",
+    "risk_estimates": "log_loss",
     "annotator_agreement": "sba",
     "retrieval_rare_positives": "f_beta",
     "product_categories_per_item": "accuracy",

@@ -281,7 +281,9 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
         outcome = "unverified" if ok is None else "confirmed" if ok else "refuted"
         return ClaimCheck(record.id, pid, claim.status, outcome, detail, ce, claim.paper_claim)
 
-    if record.needs_probabilities:
+    from ._check_scores import hard_evaluator
+
+    if record.needs_probabilities and hard_evaluator(record.id) is None:
         return result(None, "not a confusion-matrix metric: the checker cannot evaluate it")
     if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
         from ._check_structures import check_structure

@@ -105,6 +105,7 @@ def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | 
 def _check(cat: Catalogue, *, strict: bool) -> None:
     from ..engine._metrics import METRICS as NOMINAL
     from ..engine._structures import STRUCTURE_METRICS
+    from ._check_scores import hard_evaluator
     from ._space import RESTRICTIONS
 
     METRICS = {**NOMINAL, **STRUCTURE_METRICS}  # noqa: N806 - the engine's two spec tables
@@ -150,7 +151,7 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
                     and claim.chance_correction is None:
                 problems.append(f"{where}: chance correction needs strict/complete/baseline details")
             if strict and claim.status in NEEDS_COUNTEREXAMPLE and claim.counterexample is None \
-                    and not rec.needs_probabilities:
+                    and not (rec.needs_probabilities and hard_evaluator(mid) is None):
                 problems.append(f"{where}: status {claim.status!r} needs a counterexample")
     if problems:
         raise CatalogueError("the metric catalogue is inconsistent: " + "; ".join(problems[:12])
@@ -176,6 +177,6 @@ def lower_is_better() -> frozenset[str]:
     """Ids of the metrics where a lower score is better (from each record's ``higher_is_better``).
 
     >>> sorted(lower_is_better())[:2]
-    ['brier', 'confusion_entropy']
+    ['brier', 'brier_binary']
     """
     return frozenset(mid for mid, rec in get_catalogue().metrics.items() if not rec.higher_is_better)

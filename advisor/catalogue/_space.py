@@ -93,7 +93,10 @@ class MetricFunction:
     def __init__(self, metric_id: str, higher_is_better: bool, *, calibrated: bool = False,
                  convention: str = "baseline", restrict: str | None = None) -> None:
         spec = METRICS.get(metric_id) or _ordinal_spec(metric_id)
-        if spec.needs_probabilities:
+        from ._check_scores import hard_evaluator  # score metrics: evaluated on hard outputs
+
+        self._hard = hard_evaluator(metric_id) if spec.needs_probabilities else None
+        if spec.needs_probabilities and self._hard is None:
             raise ValueError(f"{metric_id} is not a confusion-matrix metric")
         self.id = metric_id
         self.binary = spec.binary_only
@@ -145,6 +148,9 @@ class MetricFunction:
         return (2,) if self.binary else (2, 3, 4)
 
     def _eval(self, counts: np.ndarray) -> np.ndarray:
+        if self._hard is not None:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return self._hard(np.asarray(counts, dtype=float))
         if self.ordinal:
             return _ordinal_eval(self.id, counts, self.convention)
         pos = 1 if self.binary else None

@@ -79,7 +79,9 @@ def find_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, *,
 
 
 def _needs(record: MetricRecord, claim: PropertyClaim) -> bool:
-    if record.needs_probabilities or claim.counterexample is not None:
+    from ._check_scores import hard_evaluator  # score metrics are searched on their hard outputs
+
+    if (record.needs_probabilities and hard_evaluator(record.id) is None) or claim.counterexample is not None:
         return False
     return claim.status in NEEDS_COUNTEREXAMPLE or (claim.status == "conditional" and claim.restriction is not None)
 

@@ -227,6 +227,8 @@ def register(app: typer.Typer) -> None:
         beta: float = typer.Option(1.0, "--beta", help="β of f_beta (recall weighted β times precision)."),
         undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
+        costs: str | None = typer.Option(None, "--costs", help="Error costs: fn=10,fp=1 or a cost-matrix CSV."),
+        priors: str | None = typer.Option(None, "--priors", help="Deployment class shares: LABEL=SHARE,…"),
         order: str | None = typer.Option(None, "--order", help="Ordered classes, lowest first: ordinal metrics."),
         label_sep: str | None = typer.Option(None, "--label-sep", help="Separator of label sets: multi-label."),
         top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
@@ -253,6 +255,12 @@ def register(app: typer.Typer) -> None:
         ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
+        from ..engine._score_eval import COST_IDS, SCORE_IDS
+        from ._scores import parse_costs, parse_priors, render_scored, scored_comparison
+
+        score_ids = [m for m in ids or [] if m in (*SCORE_IDS, *COST_IDS, "log_loss", "brier")]  # item level
+        ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
+        cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
         columns = {"true_col": true_col, "pred_col": pred_col}
         if sql is not None:
             from ..io._readers import load_inputs
@@ -273,7 +281,14 @@ def register(app: typer.Typer) -> None:
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )
+        scored = scored_comparison(list(files or []), list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec,
+                                   n_boot, confidence, seed, true_col, pred_col, score_ids or None)
         if as_json:
-            echo_json(comparison.to_dict())
+            data = comparison.to_dict()
+            if scored is not None:
+                data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
+            echo_json(data)
         else:
             render(comparison)
+            for line in render_scored(scored) if scored is not None else []:
+                echo(line)

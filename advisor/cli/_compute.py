@@ -13,6 +13,8 @@ from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
 
+_COSTS_HELP = "Error costs: fn=10,fp=1 (binary, with --positive) or a cost-matrix CSV (rows true, columns decision)."
+_PRIORS_HELP = "Deployment class shares for the expected cost: LABEL=SHARE,…"
 # How many undefined-value lines the table view lists before pointing to --json.
 _MAX_UNDEFINED_LINES = 12
 
@@ -58,6 +60,8 @@ def compute(
     confidence: float = typer.Option(0.95, "--confidence", help="Interval coverage (with --bootstrap)."),
     seed: Optional[int] = typer.Option(None, "--seed", show_default=False, help="Random seed (with --bootstrap)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    costs: Optional[str] = typer.Option(None, "--costs", show_default=False, help=_COSTS_HELP),
+    priors: Optional[str] = typer.Option(None, "--priors", show_default=False, help=_PRIORS_HELP),
     order: Optional[str] = typer.Option(
         None, "--order", show_default=False, help="Ordered classes, lowest first (e.g. 1,2,3,4,5): ordinal metrics.",
     ),
@@ -70,10 +74,12 @@ def compute(
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
+    from ._scores import score_results, split_score_ids, with_scores
 
     from ..catalogue._names import metric_ids_for
 
     ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
+    ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
     from ._structures import compute_structured  # ordered classes, label sets, top-k, annotators (issue 12)
 
     if compute_structured(files or [], matrix or [], counts or [], order=order, label_sep=label_sep, top_k=top_k,
@@ -92,8 +98,10 @@ def compute(
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
                          count_col=count_col, sql=sql)
     systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
-    ev = evaluate(systems, metrics=ids, positive_label=positive, beta=beta, undefined=undefined,
-                  probabilities=probabilities)
+    ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
+                  beta=beta, undefined=undefined, probabilities=probabilities)
+    extra, details = score_results(list(files or []), list(systems)[:len(files or [])], systems, list(ev.labels),
+                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids)
     if ev.positive_label is not None and len(ev.labels) != 2:
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
@@ -106,7 +114,7 @@ def compute(
     for note in notes:
         echo(f"note: {note}", err=True)
     if as_json:
-        data = ev.to_json_dict()
+        data = with_scores(ev.to_json_dict(), extra, details)
         if intervals is not None:
             data["intervals"] = intervals
             data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile"}
@@ -115,6 +123,7 @@ def compute(
         echo_json(data)
     else:
         _print_table(ev, intervals, confidence)
+        [echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())) for name, vals in extra.items()]
 
 
 def _intervals(

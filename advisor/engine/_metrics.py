@@ -318,6 +318,9 @@ def _spec_table() -> dict[str, MetricSpec]:
         table[mid] = MetricSpec(mid, _needs_probabilities, needs_probabilities=True)
     for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "log_loss", "brier"):
         table[mid] = replace(table[mid], higher_is_better=False)
+    from ._scores import extra_specs  # cost and score metrics (issue 11), defined in their own module
+
+    table.update(extra_specs(MetricSpec))
     return table
 
 
@@ -326,8 +329,9 @@ def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded
 
 
 METRICS: dict[str, MetricSpec] = _spec_table()
-MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities)
-BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only)
+MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
+                                             and m not in ("expected_cost", "normalized_expected_cost"))
+BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only and not s.needs_probabilities)
 PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
 LOWER_IS_BETTER: frozenset[str] = frozenset(m for m, s in METRICS.items() if not s.higher_is_better)
 

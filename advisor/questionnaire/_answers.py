@@ -124,6 +124,9 @@ class Answers(BaseModel):
     ranking: bool = False
     test_set_balanced: bool | None = None
     probabilities: bool = False
+    outputs: Literal["labels", "probabilities", "scores"] | None = None
+    operating_point: Literal["fixed", "open"] | None = None
+    risk_estimates: bool = False
     planned_metrics: list[str] = Field(default_factory=list)
     notes: str | None = None
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
@@ -271,6 +274,8 @@ class Answers(BaseModel):
             has_positive_class=self.positive_class is not None,
             tn_meaningful=self.true_negatives_meaningful is not False,
             has_costs=self.costs() is not None,
+            # `probabilities: true` (the older key) means outputs: probabilities
+            outputs=self.outputs or ("probabilities" if self.probabilities else None),
             cost_ratio=self.cost_ratio(),
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,

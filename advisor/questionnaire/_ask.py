@@ -131,6 +131,8 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
     if q.kind == "costs":
         if low in _NONE:
             return None
+        if low.startswith("matrix"):
+            return {"matrix": _cost_matrix(low.split(":", 1)[-1] if ":" in low else low[6:], classes)}
         found: dict[str, float] = {}
         for part in re.split(r"[,;\s]+(?=[a-z_ ]+\s*[=:])", low):
             m = re.fullmatch(r"\s*(fn|fp|false_negative|false_positive|false negative|false positive)\s*[=:]\s*([0-9.eE+]+)\s*", part)
@@ -146,6 +148,18 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             return []
         return [t.strip() for t in re.split(r"[,;]", text) if t.strip()]
     return text or None  # text
+
+
+def _cost_matrix(text: str, classes: list[Any] | None) -> list[list[float]]:
+    """``'0 1 5; 1 0 1; 2 2 0'`` → rows of costs (rows = true class, columns = decision)."""
+    try:
+        rows = [[float(x) for x in re.split(r"[\s,]+", r.strip())] for r in text.split(";") if r.strip()]
+    except ValueError:
+        raise ValueError("a cost matrix is rows of numbers separated by ';', e.g. matrix: 0 1; 5 0") from None
+    k = len(rows)
+    if k < 2 or any(len(r) != k for r in rows) or (classes and k != len(classes)):
+        raise ValueError(f"the cost matrix must be square with one row per class ({len(classes) if classes else 'k'})")
+    return rows
 
 
 def wrap_for_terminal(text: str, width: int = 80) -> str:

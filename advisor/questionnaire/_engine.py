@@ -144,7 +144,11 @@ class _Run:
         if primary.id == "f_beta" and self.answers.cost_ratio() == 1.0:
             primary = next((m for m, _ in ranked if m.id == "f1"), primary)
         self.primary = primary
-        choice = self.primary_choice(primary, ranked, kept, prefs, fired)
+        lead = next(((r, s) for r in fired for s in r.lead if holds(s.when, self.facts)), None)
+        if lead is not None:  # the user's own numbers define the metric (rules_costs.yaml)
+            choice = self.lead_choice(*lead)
+        else:
+            choice = self.primary_choice(primary, ranked, kept, prefs, fired)
         ctx = self.ctx(primary=primary.id, primary_name=primary.name)
         complementary = self.complementary(fired, imp_complementary, ranked, ctx)
         discouraged = self.discouraged(fired, terms, ctx)
@@ -279,6 +283,19 @@ class _Run:
         suggestions = [s for r in fired for s in r.primary if holds(s.when, self.facts)]
         return MetricChoice(metric=m.id, name=m.name, params=self.params(m, suggestions), reason=reason)
 
+    def lead_choice(self, rule: Rule, s: Suggestion) -> MetricChoice:
+        """The primary metric a rule's ``lead`` names, with the rule's reason (no property trade-off)."""
+        m = self.cat.metrics[s.metric]
+        self.primary = m
+        if "priors" in s.params:
+            self.fixed_priors = m.id
+        reason = f"{_render(s.reason, self.ctx())} {m.interpretation}".strip()
+        self.rationale.append(RationaleEntry(
+            rule="primary", title=f"Primary metric: {m.name}", text=reason, source=rule.source,
+            answers=self.answers_of(rule.facts), properties=[],
+        ))
+        return MetricChoice(metric=m.id, name=m.name, params=self.params(m, [s]), reason=reason)
+
     # -- beside and against --------------------------------------------------------------------
     def complementary(self, fired: list[Rule], extra: list[Suggestion], ranked: list[tuple[MetricRecord, float]],
                       ctx: dict[str, Any]) -> list[Advice]:
@@ -310,7 +327,9 @@ class _Run:
 
     def _computable(self, m: MetricRecord) -> bool:
         if m.needs_probabilities:
-            return self.answers.probabilities
+            outputs = self.facts.get("outputs")
+            return outputs in ("probabilities", "scores") if m.id in ("roc_auc", "average_precision") \
+                else outputs == "probabilities"
         if m.binary_only:
             return self.answers.task == "binary" and (
                 self.answers.positive_class is not None
@@ -376,6 +395,8 @@ class _Run:
                     m = self.cat.metrics.get(mid)
                     if m is None or m.needs_probabilities:
                         continue
+                    if c.property == "prevalence_invariance" and getattr(self, "fixed_priors", None) == m.id:
+                        continue  # evaluated at the stated deployment shares: the class mix is fixed
                     ok, _, claim = claim_of(m, term, self.k)
                     if claim is not None and not ok and m.id not in warned.get(c.code, set()):
                         lacking.append(m)

@@ -246,6 +246,10 @@ class Rule(_Strict):
     prefer: list[PropertyTerm] = Field(default_factory=list)
     forbid: list[PropertyTerm] = Field(default_factory=list)
     primary: list[Suggestion] = Field(default_factory=list)
+    lead: list[Suggestion] = Field(
+        default_factory=list, description="a metric that leads whenever the rule fires, because the user's own "
+        "numbers define it (costs → expected cost; an open threshold → a ranking metric; risks → a proper scoring "
+        "rule); the first live one of the first firing rule wins, and the property ranking supplies the rest")
     complementary: list[Suggestion] = Field(default_factory=list)
     ranked_complementary: int = Field(0, ge=0, description="also suggest this many runners-up")
     discouraged: list[Discouragement] = Field(default_factory=list)
@@ -285,7 +289,7 @@ class Rule(_Strict):
     def facts(self) -> set[str]:
         """Every fact the rule's conditions mention."""
         out = condition_facts(self.when)
-        for part in (*self.primary, *self.complementary, *self.discouraged, *self.warnings, *self.duties):
+        for part in (*self.primary, *self.lead, *self.complementary, *self.discouraged, *self.warnings, *self.duties):
             out |= condition_facts(part.when)
         return out
 
@@ -362,7 +366,7 @@ class RuleBook(_Strict):
         """Every metric id the rule book names (tests check them against the catalogue)."""
         out: set[str] = set()
         for r in self.rules:
-            out |= {s.metric for s in (*r.primary, *r.complementary)} | {d.metric for d in r.discouraged}
+            out |= {s.metric for s in (*r.primary, *r.lead, *r.complementary)} | {d.metric for d in r.discouraged}
         for imp in self.impossibilities:
             out |= {s.metric for s in imp.complementary}
         for nc in self.name_checks:

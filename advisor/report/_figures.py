@@ -340,16 +340,21 @@ def _iter_figures(ctx: ReportContext, formats: tuple[str, ...]) -> Iterator[Figu
             if drawn is None:
                 continue
             fig, caption = drawn
-            out = Figure(fid, caption)
-            try:
-                if "svg" in formats:
-                    buf = io.StringIO()
-                    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-                    out.svg = buf.getvalue()
-                if "pdf" in formats:
-                    bbuf = io.BytesIO()
-                    fig.savefig(bbuf, format="pdf", metadata={"CreationDate": None, "Creator": None})
-                    out.pdf = bbuf.getvalue()
-            finally:
-                fig.clear()
-            yield out
+            yield save_figure(fid, caption, fig, formats)
+
+
+def save_figure(fid: str, caption: str, fig: Any, formats: tuple[str, ...] | Any) -> Figure:
+    """``fig`` written in each of ``formats`` (reproducible: no dates), then cleared."""
+    out = Figure(fid, caption)
+    try:
+        if "svg" in formats:
+            buf = io.StringIO()
+            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+            out.svg = buf.getvalue()
+        if "pdf" in formats:
+            bbuf = io.BytesIO()
+            fig.savefig(bbuf, format="pdf", metadata={"CreationDate": None, "Creator": None})
+            out.pdf = bbuf.getvalue()
+    finally:
+        fig.clear()
+    return out

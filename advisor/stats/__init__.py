@@ -16,6 +16,7 @@ _LAZY: dict[str, str] = {
     "calibrate": "._calibrate",
     "calibrated_metrics": "._calibrate",
     "compare_joint": "._compare",
+    "compare_scored": "._items",
     "compare_systems": "._compare",
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",

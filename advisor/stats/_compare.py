@@ -56,7 +56,7 @@ from ._bootstrap import (
 from ._draws import iter_item_resamples, use_items
 from ._limits import check_resampling
 
-__all__ = ["Comparison", "compare_joint", "compare_systems", "kendall_tau_b", "spearman_rho"]
+__all__ = ["Comparison", "compare_joint", "compare_systems", "familywise_winners", "kendall_tau_b", "spearman_rho"]
 
 
 def _num(x: Any) -> float | None:
@@ -541,3 +541,28 @@ def compare_systems(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw,
     )
+
+
+def familywise_winners(names: Sequence[str], oriented: Sequence[float], p_values: Mapping[tuple[str, str], float],
+                       alpha: float = 0.05) -> list[str]:
+    """Systems no other system beats after Holm's step-down over all pairs (family-wise error ≤ ``alpha``).
+
+    ``oriented`` are point estimates with higher = better; ``p_values[(a, b)]`` is the two-sided p-value of
+    the paired difference of ``a`` and ``b`` (each unordered pair once). Holm (1979): with the ``m`` p-values
+    sorted, ``p_(i)`` is rejected while ``p_(i) ≤ α / (m − i + 1)``; a rejected pair separates its worse
+    system from the better one. So with 20 systems and 190 pairs, the chance that any pair of equal
+    systems is called separable is at most α. A system that could not be evaluated (NaN) is never a winner.
+
+    >>> familywise_winners(["a", "b", "c"], [0.9, 0.8, 0.5], {("a", "b"): 0.2, ("a", "c"): 0.001, ("b", "c"): 0.01})
+    ['a', 'b']
+    """
+    keys = sorted(p_values, key=lambda key: p_values[key])
+    m = len(keys)
+    beaten: set[str] = set()
+    score = dict(zip(names, oriented))
+    for i, (a, b) in enumerate(keys):
+        if not p_values[(a, b)] <= alpha / (m - i):
+            break
+        if score[a] != score[b]:
+            beaten.add(b if score[a] > score[b] else a)
+    return [s for s in names if s not in beaten and not np.isnan(score[s])]

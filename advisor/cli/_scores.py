@@ -1,0 +1,154 @@
+"""``--costs`` / ``--priors`` and the score metrics of prediction files, for the evaluation commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+
+__all__ = ["parse_costs", "parse_priors", "score_results"]
+
+
+def _pairs(text: str, option: str, example: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for part in [p for p in text.split(",") if p.strip()]:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"{option} must look like {example}; got {text!r}.")
+        try:
+            out[key.strip()] = float(value)
+        except ValueError:
+            raise InputError(f"{option} must look like {example}; {key.strip()!r} has {value.strip()!r}, not a number.") from None
+    if not out:
+        raise InputError(f"{option} must look like {example}; got {text!r}.")
+    return out
+
+
+def parse_costs(text: str | None) -> Any:
+    """``fn=10,fp=1`` → ``{"fn": 10, "fp": 1}``; a path → ``{true: {decision: cost}}`` from a labelled CSV.
+
+    >>> parse_costs("fn=10,fp=1")
+    {'fn': 10.0, 'fp': 1.0}
+    """
+    if text is None:
+        return None
+    if "=" not in text:
+        from ..io._matrices import read_matrix
+
+        if not Path(text).exists():
+            raise InputError(f"--costs must be fn=COST,fp=COST or a cost-matrix CSV file; {text!r} is neither.")
+        m = read_matrix(Path(text))
+        return {t: {d: float(m.counts[i, j]) for j, d in enumerate(m.labels)} for i, t in enumerate(m.labels)}
+    costs = _pairs(text, "--costs", "fn=10,fp=1 (or a cost-matrix CSV file)")
+    unknown = sorted(set(costs) - {"fn", "fp"})
+    if unknown:
+        raise InputError(f"--costs takes fn and fp (or a cost-matrix CSV file); got {', '.join(unknown)}.")
+    return costs
+
+
+def parse_priors(text: str | None) -> dict[str, float] | None:
+    """``pos=0.02,neg=0.98`` → ``{"pos": 0.02, "neg": 0.98}`` (checked against the classes later).
+
+    >>> parse_priors("pos=0.02,neg=0.98")
+    {'pos': 0.02, 'neg': 0.98}
+    """
+    return None if text is None else _pairs(text, "--priors", "LABEL=SHARE,LABEL=SHARE (shares summing to 1)")
+
+
+def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None
+                    ) -> tuple[list[str] | None, list[str], Any, Any]:
+    """``(matrix ids, score/cost ids, costs, priors)``: the ids asked for split by where they are computed."""
+    from ..engine._score_eval import COST_IDS, SCORE_IDS
+
+    new_ids = [m for m in ids or [] if m in SCORE_IDS + COST_IDS]
+    rest = [m for m in ids if m not in new_ids] if ids is not None else None
+    return rest, new_ids, parse_costs(costs), parse_priors(priors)
+
+
+def with_scores(data: dict[str, Any], extra: dict[str, dict[str, float]], details: dict[str, Any]) -> dict[str, Any]:
+    """The JSON of an evaluation with the score/cost metrics under ``metrics[system][id]``."""
+    for name, vals in extra.items():
+        data["metrics"].setdefault(name, {}).update(vals)
+    if details:
+        data["score_details"] = details
+    return data
+
+
+def score_results(files: list[Path], names: list[str], systems: dict[str, Any], labels: list[Any],
+                  positive: Any, costs: Any, priors: Any, true_col: str | None, pred_col: str | None,
+                  only: list[str] | None = None) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
+    """``({system: {id: value}}, {system: details})`` — score metrics of files with probability or score
+    columns, and the expected costs of every system when ``costs`` are given."""
+    from ..engine._score_eval import cost_metrics, score_metrics
+    from ..io._scores import has_scores, read_scored
+
+    values: dict[str, dict[str, float]] = {name: {} for name in systems}
+    details: dict[str, dict[str, Any]] = {}
+    pos = None
+    if positive is not None:
+        pos = next((lab for lab in labels if str(lab) == str(positive)), positive)
+    for name, path in zip(names, files):
+        if not has_scores(path):
+            continue
+        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+        v, d = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
+                             positive_label=pos, what=str(path))
+        values[name].update(v)
+        if d:
+            details[name] = d
+    if costs is not None or priors is not None:
+        for name, cm in systems.items():
+            values[name].update(cost_metrics(cm, costs, priors, positive_label=pos))
+    if only:
+        values = {s: {m: v for m, v in vals.items() if m in only} for s, vals in values.items()}
+    return {k: v for k, v in values.items() if v}, details
+
+
+def scored_comparison(files: list[Path], names: list[str], labels: list[Any], positive: Any, costs: Any, priors: Any,
+                      n_boot: int, confidence: float, seed: Any, true_col: str | None, pred_col: str | None,
+                      metrics: list[str] | None = None) -> dict[str, Any] | None:
+    """Paired item bootstrap of the score/probability/cost metrics (None when no file has scores).
+
+    Every file must have the same kind of output (probability columns, or a score column)."""
+    from ..engine._score_eval import _align
+    from ..io._scores import has_scores, read_scored
+    from ..stats._items import compare_scored
+
+    if not files or not all(has_scores(p) for p in files):
+        return None
+    outs: dict[str, Any] = {}
+    decisions: dict[str, Any] = {}
+    y_true: list[str] = []
+    for name, path in zip(names, files):
+        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+        y_true = f.y_true
+        outs[name] = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, str(path))
+        if f.y_pred is not None and (costs is not None or priors is not None):
+            decisions[name] = f.y_pred
+    label_of = {str(lab): lab for lab in labels}
+    y = [label_of.get(t, t) for t in y_true]
+    dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
+    pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
+    if pos is None and len(labels) == 2 and all(getattr(o, "ndim", 1) == 2 for o in outs.values()):
+        pos = labels[1]  # ROC AUC and the Brier score do not depend on which class is positive
+    res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
+                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+    return res.to_dict()
+
+
+def render_scored(data: dict[str, Any]) -> list[str]:
+    """Plain lines for the terminal: estimate [low, high] per system and metric, winners, rank intervals."""
+    from .._format import format_number
+
+    lines = [f"Score metrics ({data['n_resamples']} paired item resamples; {data['method']}):"]
+    systems = list(data["metrics"])
+    ids = list(next(iter(data["metrics"].values())))
+    for m in ids:
+        cells = []
+        for s in systems:
+            v = data["metrics"][s][m]
+            cells.append(f"{s} {format_number(v['estimate'])} [{format_number(v['low'])}, {format_number(v['high'])}]"
+                         f" rank {data['rank_intervals'][m][s][0]:g}–{data['rank_intervals'][m][s][1]:g}")
+        lines.append(f"  {m}: " + "; ".join(cells) + f" · winners: {', '.join(data['winners'][m])}")
+    return lines

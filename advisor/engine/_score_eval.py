@@ -1,0 +1,130 @@
+"""Every score, probability and cost metric of one system, for the evaluation commands and the API.
+
+:func:`score_metrics` takes one system's item-level outputs (probability columns or a binary score)
+and returns the metric values plus what a report must state beside them: the log-loss clipping and
+the items whose true class got probability 0, the ECE binning, the calibration loss (share of the log
+loss removed by cross-validated temperature scaling). :func:`cost_metrics` takes a confusion matrix
+and costs/priors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+from ._confusion import Label
+
+__all__ = ["COST_IDS", "SCORE_IDS", "cost_metrics", "score_metrics"]
+
+SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
+COST_IDS = ("expected_cost", "normalized_expected_cost")
+
+
+def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str) -> np.ndarray:
+    """Probability columns reordered to ``labels``; a binary task may give one column (the other is 1 − p)."""
+    col = {str(lab): j for j, lab in enumerate(proba_labels)}
+    k = len(labels)
+    if k == 2 and len(proba_labels) == 1:
+        j = [str(x) for x in labels].index(str(proba_labels[0])) if str(proba_labels[0]) in map(str, labels) else None
+        if j is None:
+            raise InputError(f"{what} has a probability column for {proba_labels[0]!r}, which is not a class.")
+        out = np.empty((proba.shape[0], 2))
+        out[:, j], out[:, 1 - j] = proba[:, 0], 1.0 - proba[:, 0]
+        return out
+    missing = [lab for lab in labels if str(lab) not in col]
+    extra = [lab for lab in proba_labels if lab not in {str(x) for x in labels}]
+    if missing or extra:
+        raise InputError(f"{what} has probability columns for {', '.join(map(str, proba_labels))} but the classes are "
+                         f"{', '.join(map(str, labels))}; give one column p_<label> per class.")
+    return proba[:, [col[str(lab)] for lab in labels]]
+
+
+def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any = None,
+                  proba_labels: Sequence[str] = (), score: Any = None, positive_label: Label | None = None,
+                  metrics: Sequence[str] | None = None, what: str = "the system") -> tuple[dict[str, float], dict[str, Any]]:
+    """``(values, details)`` of the score metrics of one system.
+
+    ``average_precision`` refers to ``positive_label`` in a binary task; without one (or with more
+    classes) it is the one-vs-rest macro average. ROC AUC and the binary Brier score do not depend on
+    which of two classes is positive.
+
+    >>> v, d = score_metrics(["a", "b", "b", "a"], ["a", "b"], score=[0.1, 0.9, 0.4, 0.5], positive_label="b")
+    >>> v["roc_auc"], round(v["average_precision"], 4)
+    (0.75, 0.8333)
+    """
+    from ._scores import (
+        ECE_BINS,
+        average_precision,
+        brier_binary,
+        calibration_loss,
+        ece,
+        log_loss_details,
+        roc_auc,
+    )
+
+    k = len(labels)
+    if score is not None and k != 2:
+        raise InputError(f"{what} has a 'score' column but the task has {k} classes; a single score needs a binary "
+                         "task — give one probability column p_<label> per class instead.")
+    if score is not None and positive_label is None:
+        raise InputError(f"{what} has a 'score' column; name the class high scores point to with the positive label "
+                         "(--positive).")
+    out: dict[str, float] = {}
+    details: dict[str, Any] = {}
+    s = np.asarray(score, dtype=np.float64) if score is not None else _align(labels, np.asarray(proba, float), proba_labels, what)
+    default = ("roc_auc", "average_precision") if score is not None else \
+        [m for m in SCORE_IDS if m != "brier_binary" or k == 2]
+    want = list(metrics) if metrics is not None else list(default)
+    for m in want:
+        if score is not None and m in ("brier_binary", "ece"):
+            raise InputError(f"{m} needs probabilities (p_<label> columns); {what} has a score column, which is not a "
+                             "probability.")
+    pos = positive_label if k == 2 else None
+    if "roc_auc" in want:
+        out["roc_auc"] = roc_auc(y_true, s, labels, positive_label=pos if pos is not None else labels[1])
+    if "average_precision" in want:
+        out["average_precision"] = average_precision(y_true, s, labels, positive_label=pos) if pos is not None \
+            else float(np.mean([_ap_class(y_true, s, labels, c) for c in range(k)]))
+    if score is None:
+        if "brier_binary" in want:
+            out["brier_binary"] = brier_binary(y_true, s, labels, positive_label=labels[1])
+        if "ece" in want:
+            out["ece"] = ece(y_true, s, labels)
+        ll = log_loss_details(y_true, s, labels)
+        details = {"log_loss_clip_eps": ll["clip_eps"], "zero_probability_items": ll["zero_probability_items"],
+                   "ece_binning": f"{ECE_BINS} equal-mass bins of the top-label confidence",
+                   "calibration_loss": calibration_loss(y_true, s, labels),
+                   "calibration_loss_method": "5-fold cross-validated temperature scaling (seed 0); share of the "
+                                              "log loss it removes"}
+    return out, details
+
+
+def _ap_class(y_true: Sequence[Any], s: np.ndarray, labels: Sequence[Label], c: int) -> float:
+    from ._scores import Ranking
+
+    y = np.array([str(t) == str(labels[c]) for t in y_true], dtype=np.float64)
+    return float(Ranking(s[:, c]).ap(y, 1.0 - y))
+
+
+def cost_metrics(matrix: Any, costs: Any, priors: Any = None, *, positive_label: Label | None = None
+                 ) -> dict[str, float]:
+    """Expected cost and normalized expected cost of a confusion matrix (see :mod:`advisor.engine._costs`).
+
+    >>> round(cost_metrics([[90, 10], [5, 45]], {"fn": 10, "fp": 1}, [0.98, 0.02], positive_label=1)["normalized_expected_cost"], 9)
+    0.59
+    """
+    from ._confusion import ConfusionMatrix
+    from ._costs import expected_cost, normalized_expected_cost
+
+    if not isinstance(matrix, ConfusionMatrix):
+        arr = np.asarray(matrix, dtype=np.float64)
+        matrix = ConfusionMatrix(arr, list(range(arr.shape[0])))
+    ec = expected_cost(matrix, costs, priors, positive_label=positive_label)
+    try:
+        nec = normalized_expected_cost(matrix, costs, priors, positive_label=positive_label)
+    except InputError:
+        nec = float("nan")
+    return {"expected_cost": ec, "normalized_expected_cost": nec}

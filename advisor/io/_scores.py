@@ -1,0 +1,115 @@
+"""Reading item-level scores and probabilities (for ROC AUC, average precision, ECE, …).
+
+Score metrics sort the items, so unlike :func:`advisor.io._readers.read_predictions` this keeps one
+row per item: the true label (text), the predicted label when there is a ``y_pred`` column, the
+probability columns ``p_<label>``/``proba_<label>`` and a ``score`` column (binary tasks: any real
+number, higher = more positive). Missing or non-numeric cells are an error naming the row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .._exceptions import InputError
+
+__all__ = ["SCORE_COLUMN", "ScoredFile", "has_scores", "read_scored"]
+
+SCORE_COLUMN = "score"
+
+
+@dataclass
+class ScoredFile:
+    """One file's item-level outputs; ``proba`` columns follow ``proba_labels`` (label texts)."""
+
+    y_true: list[str]
+    y_pred: list[str] | None
+    proba: np.ndarray | None
+    proba_labels: list[str]
+    score: np.ndarray | None
+
+
+_PROBA_PREFIX = re.compile(r"^(?:p|proba)_(.+)$")  # the prediction reader's naming of probability columns
+
+
+def _table(path: Path, label_cols: tuple[str, ...] = ()) -> object:
+    """The whole file as a pyarrow Table (labels kept as text)."""
+    import pyarrow as pa
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix in (".parquet", ".pq"):
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path)
+        if suffix in (".jsonl", ".ndjson"):
+            import pyarrow.json as pj
+
+            return pj.read_json(path)
+        import pyarrow.csv as pc
+
+        delim = "\t" if suffix in (".tsv", ".tab") else ","
+        return pc.read_csv(path, parse_options=pc.ParseOptions(delimiter=delim),
+                           convert_options=pc.ConvertOptions(column_types={c: pa.string() for c in label_cols}))
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise InputError(f"{path} cannot be read as a table of scores: {str(exc).splitlines()[0]}") from None
+
+
+def _columns(path: Path) -> list[str]:
+    return list(_table(path).column_names)  # type: ignore[attr-defined]
+
+
+def _proba_columns(columns: list[str]) -> list[tuple[str, str]]:
+    return [(m.group(1).strip(), c) for c in columns if (m := _PROBA_PREFIX.match(c))]
+
+
+def has_scores(path: Path, chunk_rows: int = 1_000_000) -> bool:
+    """Whether the file has probability columns or a ``score`` column."""
+    cols = _columns(Path(path))
+    return bool(_proba_columns(cols)) or SCORE_COLUMN in cols
+
+
+def read_scored(path: Path, *, true_col: str = "y_true", pred_col: str = "y_pred",
+                chunk_rows: int = 1_000_000) -> ScoredFile:
+    """Read the labels, probability columns and score column of one prediction file, item by item.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp()); f = d / "m.csv"
+    >>> _ = f.write_text("y_true,score\\n1,2.5\\n0,-1\\n")
+    >>> r = read_scored(f); r.y_true, r.score.tolist(), r.y_pred
+    (['1', '0'], [2.5, -1.0], None)
+    """
+    path = Path(path)
+    t = _table(path, (true_col, pred_col))
+    cols = list(t.column_names)  # type: ignore[attr-defined]
+    if true_col not in cols:
+        raise InputError(f"{path} has no column {true_col!r}; its columns are {', '.join(cols)}.")
+    pcols = _proba_columns(cols)
+    score = SCORE_COLUMN in cols
+    if pcols and score:
+        raise InputError(f"{path} has both probability columns (p_<label>) and a {SCORE_COLUMN!r} column; keep one.")
+
+    def text(c: str) -> list[str]:
+        return ["" if v is None else str(v).strip() for v in t.column(c).to_pylist()]  # type: ignore[attr-defined]
+
+    y = text(true_col)
+    if any(v == "" for v in y):
+        raise InputError(f"{path} row {y.index('') + 1}: {true_col} is empty; every item needs a true label.")
+    numbers = [c for _, c in pcols] + ([SCORE_COLUMN] if score else [])
+    data = np.empty((len(y), len(numbers)))
+    for j, c in enumerate(numbers):
+        vals = t.column(c).to_pylist()  # type: ignore[attr-defined]
+        for i, v in enumerate(vals):
+            try:
+                data[i, j] = float(v)
+            except (TypeError, ValueError):
+                data[i, j] = np.nan
+        bad = ~np.isfinite(data[:, j])
+        if bad.any():
+            raise InputError(f"{path} row {int(np.argmax(bad)) + 1}: column {c!r} is missing or not a finite number "
+                             "(NaN); every item needs one.")
+    return ScoredFile(y, text(pred_col) if pred_col in cols else None, data if pcols else None,
+                      [lab for lab, _ in pcols], data[:, 0] if score else None)
