@@ -37,3 +37,16 @@ def test_baseline_resolution_ignores_the_unit_of_the_counts(scale) -> None:
     r = compute_metrics(C, undefined="baseline")
     for m in ("balanced_accuracy", "macro_precision", "sba", "macro_f1"):
         assert r[m] == pytest.approx(ref[m], rel=1e-9, abs=1e-12), m
+
+
+@pytest.mark.parametrize(
+    "matrix", [[[0, 0.122], [9.67, 2.95]], [[0, 0.00035], [0.183, 0]], [[0, 0.0018], [0.183, 0]],
+               [[0, 1e-9], [3e9 + 0.1, 7.7]]],
+)
+def test_an_empty_true_negative_cell_of_soft_counts_is_exactly_zero(matrix) -> None:
+    # TN = n − a − b + TP leaves a residue of order 10⁻¹⁵·n when the counts are not integers; read as
+    # a count it gave a specificity of 10⁻¹⁴ and LR− of 10¹⁴ where the limit is +inf (the audit's
+    # prevalence-invariance counterexamples for LR− came from this)
+    r = compute_metrics(np.array(matrix, dtype=float), ["specificity", "lr_minus", "npv"], positive_label=1)
+    assert r["specificity"] == 0.0 and r["npv"] == 0.0
+    assert r["lr_minus"] == np.inf

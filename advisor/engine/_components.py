@@ -320,7 +320,11 @@ def _tn(s: _Stats) -> np.ndarray:
 def _tn_values(s: _Stats) -> np.ndarray:
     # clipped to [0, min(n − a_i, n − b_i)]: with real-valued counts n − a_i − b_i + TP_i can round
     # to a value just outside, which would put specificity or NPV outside [0, 1]
+    # A true-negative count within rounding of zero (relative to n, as for every count here) is
+    # zero: with real-valued counts an empty TN cell otherwise comes out as a residue of order
+    # 10⁻¹⁵·n, and a specificity of 10⁻¹⁴ turns LR− = FNR/TNR from +inf into 10¹⁴.
     tn = s.nk - s.a - s.b + s.tp
+    tn = np.where(tn <= s.tolk, 0.0, tn)
     return np.clip(tn, 0.0, np.maximum(np.minimum(s.nk - s.a, s.nk - s.b), 0.0))
 
 
