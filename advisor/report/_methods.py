@@ -132,6 +132,8 @@ def build_methods(
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
+    if answers.get("label_structure") in ("spans", "ranking"):
+        return [_external_paragraph(answers, intervals, cite)]
     rec = [m for m in metrics if m.role != "appendix"]
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
@@ -157,7 +159,9 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    if kind == "binary":
+    if _structure_sentence(p, answers, k):
+        pass
+    elif kind == "binary":
         p.t(W.S["task_binary"].format(pos=pos) if pos is not None else W.S["task_binary_plain"])
     else:
         p.t(W.S["task_agree" if answers.get("symmetric") and k else "task_multi"].format(k=k) if k
@@ -179,6 +183,34 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     if shown:
         p.t(W.S["in_which"] + _join_words(shown))
     p.t(". ")
+
+
+def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings | None, cite: Any) -> Paragraph:
+    """Spans and rankings: what to measure and which tool computes it; no catalogue formula applies."""
+    spans = answers.get("label_structure") == "spans"
+    p = _Text()
+    p.t(W.S["spans" if spans else "ranking"])
+    p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
+    p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
+    if intervals is not None:
+        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
+                                             n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
+        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"]) + ".")
+    return p.para("Evaluation")
+
+
+def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any) -> bool:
+    """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
+    structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
+    if m and int(m) > 2:
+        p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k))
+    elif top_k and k:
+        p.t(W.S["task_top_k"].format(k=k, top_k=top_k))
+    elif structure in ("ordinal", "multilabel") and k:
+        p.t(W.S[f"task_{structure}"].format(k=k))
+    else:
+        return False
+    return True
 
 
 def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
@@ -273,13 +305,16 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
     matrix = bool(re.search(r"C_|a_|b_", formulas))
     counts = bool(re.search(r"\b(TP|FP|FN|TN)\b", formulas))
     probs = "p_{t" in formulas
-    if not rec or not (matrix or counts or probs):
+    top_k = "g_t" in formulas
+    if not rec or not (matrix or counts or probs or top_k):
         return
     said = []
     if matrix:
         said.append(W.S["notation_matrix"])
     if probs:
         said.append(W.S["notation_probs"])
+    if top_k:
+        said.append(W.S["notation_top_k"])
     if counts:
         pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
