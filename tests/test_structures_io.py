@@ -215,7 +215,7 @@ def test_bundled_structure_reports_render(tmp_path):
     ctx = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
     assert ctx["structure"]["kind"] == "agreement" and len(ctx["structure"]["pairs"]) == 3
     for structure in ("ordinal", "multilabel", "topk", "annotators"):
-        assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report.html").is_file()
+        assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report.pdf").is_file()
 
 
 def test_ordinal_metrics_of_a_count_table(tmp_path):

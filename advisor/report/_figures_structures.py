@@ -41,7 +41,8 @@ def _ordinal(ctx: Any, plt: Any) -> tuple[Any, str]:
             for i in range(k):
                 for j in range(k):
                     if m[i, j]:
-                        ax.text(j, i, f"{m[i, j]:g}", ha="center", va="center", fontsize=7)
+                        ax.text(j, i, f"{m[i, j]:g}", ha="center", va="center", fontsize=7,
+                                color="white" if dist[i, j] > 0.6 * (k - 1) else "#222222")
         ax.set_xticks(range(k))
         ax.set_yticks(range(k))
         ax.set_xticklabels(labels, fontsize=7)
