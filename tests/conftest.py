@@ -13,6 +13,19 @@ import pytest
 TABLE_FORMATS = ("csv", "tsv", "jsonl", "parquet")
 
 
+def label_data(n: int = 40, k: int = 3, seed: int = 0) -> dict[str, Any]:
+    """Truth ``y`` (every class present), two systems ``a`` (~70 % right) and ``b`` (~50 %), probabilities ``p``."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, size=n)
+    y[:k] = np.arange(k)
+    a = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, size=n))
+    b = np.where(rng.random(n) < 0.5, y, rng.integers(0, k, size=n))
+    p = rng.dirichlet(np.ones(k), size=n)
+    return {"y": y, "a": a, "b": b, "p": p}
+
+
 def write_table(path: Path, columns: dict[str, Sequence[Any]]) -> Path:
     """Write ``columns`` to ``path`` in the format its extension names (csv, tsv, jsonl, parquet)."""
     names = list(columns)

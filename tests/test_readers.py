@@ -7,20 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import TABLE_FORMATS, write_table
+from conftest import TABLE_FORMATS, label_data, write_table
 
 from advisor import InputError, confusion_matrix, probability_metrics, read_counts, read_matrix, read_predictions
 from advisor.engine._joint import JointCounts
 
 
 def _data(n: int = 40, k: int = 3, seed: int = 0) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, size=n)
-    y[:k] = np.arange(k)
-    a = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, size=n))
-    b = np.where(rng.random(n) < 0.5, y, rng.integers(0, k, size=n))
-    p = rng.dirichlet(np.ones(k), size=n)
-    return {"y": y, "a": a, "b": b, "p": p}
+    return label_data(n, k, seed)
 
 
 def _cells(joint: JointCounts) -> dict[tuple[int, ...], float]:

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -211,7 +211,11 @@ def register(app: typer.Typer) -> None:
     @app.command("compare")
     @handle_errors
     def compare(
-        files: list[Path] = typer.Argument(..., help="Prediction files (one system per file, or several columns)."),
+        files: Optional[list[Path]] = typer.Argument(
+            None, help="Prediction files (one system per file, or several columns)."),
+        sql: Optional[str] = typer.Option(
+            None, "--sql", help="A DuckDB query returning y_true and y_pred (or one column per system; "
+            "optional id and p_<label> columns), instead of files."),
         true_col: str | None = typer.Option(None, "--true-col", help="Column of true labels (default y_true)."),
         pred_col: str | None = typer.Option(None, "--pred-col", help="Column of predicted labels (default y_pred)."),
         metrics: str | None = typer.Option(None, "--metrics",
@@ -237,19 +241,28 @@ def register(app: typer.Typer) -> None:
         from ..catalogue._names import metric_ids_for
         from ..io._structures import is_structured  # ordered classes, label sets, top-k (issue 12)
 
-        if is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
+        if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
             from ._structures import run_structured
 
             run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
                            pred_col=pred_col, metrics=metric_ids_for(parse_id_list(metrics)), undefined=undefined,
                            n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, compare=True)
             return
-        from ..io._readers import read_predictions
         from ..stats._compare import compare_joint
 
         ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
+        if not files and not sql:
+            raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
         columns = {"true_col": true_col, "pred_col": pred_col}
-        predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
+        if sql is not None:
+            from ..io._readers import load_inputs
+
+            predictions = load_inputs(files or [], sql=sql, **columns).predictions
+        else:
+            from ..io._readers import read_predictions
+
+            predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
+        assert predictions is not None  # prediction files only: always paired
         joint = predictions.joint
         if len(joint.systems) < 2:
             raise fail(f"compare needs at least two systems (prediction files) on the same items; got "

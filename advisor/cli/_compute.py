@@ -40,6 +40,9 @@ def compute(
         None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred; for --counts tables, pred).",
     ),
     count_col: str = typer.Option("count", "--count-col", help="Count column of --counts tables."),
+    sql: Optional[str] = typer.Option(
+        None, "--sql", show_default=False, help="A DuckDB query returning y_true and y_pred (or one column per system; optional id and p_<label> columns), instead of files.",
+    ),
     metrics: Optional[str] = typer.Option(
         None, "--metrics", show_default=False,
         help="Comma-separated metric ids, names or aliases (default: all that apply).",
@@ -84,10 +87,10 @@ def compute(
         raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
     from ..io._readers import load_inputs
 
-    if not (files or matrix or counts):
-        raise fail("no input given; pass prediction files, --matrix FILE or --counts FILE.")
+    if not (files or matrix or counts or sql):
+        raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
-                         count_col=count_col)
+                         count_col=count_col, sql=sql)
     systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
     ev = evaluate(systems, metrics=ids, positive_label=positive, beta=beta, undefined=undefined,
                   probabilities=probabilities)

@@ -47,6 +47,10 @@ def report(
     seed: Optional[int] = typer.Option(None, "--seed", show_default=False, help="Random seed of the bootstrap."),
     true_col: str = typer.Option("y_true", "--true-col", help="True-label column of the prediction files."),
     pred_col: str = typer.Option("y_pred", "--pred-col", help="Predicted-label column of the prediction files."),
+    sql: Optional[str] = typer.Option(
+        None, "--sql", show_default=False,
+        help="A DuckDB query returning y_true and y_pred (or one column per system; optional id and p_<label> columns), instead of files.",
+    ),
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (default: from the answers).",
     ),
@@ -69,14 +73,14 @@ def report(
     if fragment and out_fmt != "tex":
         raise fail("--fragment applies to LaTeX output only (.tex or --format tex).")
     if context is not None:
-        if files or matrix or answers is not None:
+        if files or matrix or sql or answers is not None:
             raise fail("--context re-renders a saved report; give no prediction files, --matrix or --answers with it.")
         inputs: list[Path] = [context]
     else:
         if answers is None:
             raise fail("--answers is required (the answers file from `advisor ask`), or re-render with --context.")
-        if not files and not matrix:
-            raise fail("give at least one prediction file or --matrix to report on.")
+        if not files and not matrix and not sql:
+            raise fail("give at least one prediction file, --matrix or --sql to report on.")
         if n_boot < 0:
             raise fail(f"--bootstrap must be a whole number ≥ 0; got {n_boot}.")
         if not 0.0 < confidence < 1.0:
@@ -101,7 +105,7 @@ def report(
         from ..io._readers import load_inputs
         from ..report import build_report
 
-        loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col)
+        loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col, sql=sql)
         from ..report._context_check import check_count_totals
 
         check_count_totals(loaded.systems)

@@ -12,15 +12,8 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label
-from ._tables import (
-    CANONICAL_INT,
-    Cells,
-    Columns,
-    Encoder,
-    check_file,
-    first_bad_row,
-    table_format,
-)
+from ._duck import check_file, connect, file_source, json_relation, table_format
+from ._scan import count_range_problem, matrix_from_cells, scan_counts, type_labels
 
 __all__ = ["read_counts", "read_matrix"]
 
@@ -28,8 +21,9 @@ PathLike = Union[str, Path]
 
 
 def _type_labels(texts: Sequence[str]) -> list[Label]:
-    """The module's rule: all canonical integers → ints, else the strings as written."""
-    return [int(s) for s in texts] if all(CANONICAL_INT.fullmatch(s) for s in texts) else list(texts)
+    """The module's rule: all canonical integers → ints, else the strings as written (order kept)."""
+    typed = type_labels(list(texts))
+    return [int(s) for s in texts] if typed and isinstance(typed[0], int) else list(texts)
 
 
 def read_matrix(path: PathLike) -> ConfusionMatrix:
@@ -63,6 +57,9 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
         raise InputError(msg if msg.startswith(str(p)) else f"{p}: {msg}") from None
     except UnicodeDecodeError:  # the first 8 KiB were sniffed; a bad byte can come later
         raise InputError(f"{p} is not valid UTF-8 text; save it as UTF-8.") from None
+    problem = count_range_problem(cm.counts)
+    if problem:
+        raise InputError(f"{p}: {problem}.")
     if cm.n <= 0:
         raise InputError(f"{p}: the confusion matrix is all zeros; there is nothing to evaluate.")
     return cm
@@ -146,8 +143,8 @@ def read_counts(
     """Read a ``true, pred, count`` table — what ``GROUP BY true, pred`` in SQL, Spark or DuckDB gives.
 
     Repeated (true, pred) pairs are summed; counts may be non-integer but must be finite and ≥ 0.
-    CSV, TSV, JSON Lines and Parquet; read in chunks like :func:`read_predictions`, with the same
-    label typing.
+    CSV, TSV, JSON Lines and Parquet (compressed too), summed by DuckDB like :func:`read_predictions`,
+    with the same label typing. ``chunk_rows`` is kept for compatibility and unused.
 
     Examples
     --------
@@ -158,29 +155,22 @@ def read_counts(
     [[45.0, 5.0], [10.0, 42.0]]
     """
     p = Path(path)
-    table = Columns(p, table_format(p), chunk_rows)
-    encoder = Encoder(None)
-    cells = Cells(2)
-    offset = 0
-    for part in table.chunks([true_col, pred_col], [count_col]):
-        w = part[count_col].to_numpy(zero_copy_only=False).astype(np.float64)
-        bad = ~np.isfinite(w) | (w < 0)
-        if bad.any():
-            r = first_bad_row(bad)
-            what = "empty" if np.isnan(w[r]) else f"{w[r]:g}"
-            raise InputError(f"{p} row {offset + r + 1}: {count_col} is {what}; counts must be finite numbers ≥ 0.")
-        t = encoder.encode(part[true_col], p, true_col, offset)
-        q = encoder.encode(part[pred_col], p, pred_col, offset)
-        cells.add([t, q], w, encoder.size)
-        offset += len(w)
-    if offset == 0:
-        raise InputError(f"{p} has a header but no data rows.")
-    labels, perm = encoder.finish()
-    k = len(labels)
-    counts = np.zeros((k, k))
-    np.add.at(counts, (perm[cells.codes[:, 0]], perm[cells.codes[:, 1]]), cells.counts)
-    if counts.sum() <= 0:
+    if not isinstance(chunk_rows, int) or chunk_rows < 1:
+        raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
+    con = connect()
+    try:
+        src = file_source(con, p)
+        src.require([true_col, pred_col, count_col])
+        if src.fmt == "jsonl":
+            json_relation(src, [true_col, pred_col, count_col])
+        labels, ti, pi, w = scan_counts(con, src, true_col, pred_col, count_col)
+    finally:
+        con.close()
+    problem = count_range_problem(w)
+    if problem:
+        raise InputError(f"{p}: {problem}.")
+    if w.sum() <= 0:
         raise InputError(f"{p}: every count is zero; there is nothing to evaluate.")
-    if k < 2:
+    if len(labels) < 2:
         raise InputError(f"{p}: only one class ({labels[0]!r}) occurs; metrics need at least two.")
-    return ConfusionMatrix(counts, labels)
+    return matrix_from_cells(ti, pi, w, labels, str(p))

@@ -1,10 +1,9 @@
 """Reading predictions, confusion matrices and count tables from files.
 
 Formats are chosen by extension: ``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson`` (JSON Lines) and
-``.parquet``/``.pq``; a confusion matrix may also be ``.json``. Prediction and count files are read in
-chunks of ``chunk_rows`` rows (pyarrow's streaming CSV reader, Parquet row batches, JSON Lines line by
-line), and only the distinct label combinations are kept, so memory does not grow with the number of
-rows.
+``.parquet``/``.pq``; a confusion matrix may also be ``.json``. Prediction and count files are read
+through DuckDB (compressed ``.gz``/``.zst`` files too) with one ``GROUP BY`` over the label columns,
+so only the distinct label combinations come back and memory does not grow with the number of rows.
 
 Labels
 ------
@@ -21,63 +20,20 @@ Rows are counted from 1, not counting a header line.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import Any
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
-from ..engine._joint import JointCounts
-from ..engine._probabilities import ProbabilityAccumulator
+from ..engine._confusion import ConfusionMatrix, Label
+from ._duck import COMPRESSIONS, Source, connect, file_source
+from ._lines import scan_lines
 from ._matrices import PathLike, read_counts, read_matrix
-from ._tables import Cells, Columns, Encoder, first_bad_row, rows_text, table_format
-
-if TYPE_CHECKING:  # pragma: no cover
-    import pyarrow as pa
+from ._predset import PredictionSet, _probability_columns, prediction_set
+from ._scan import Side, scan
 
 __all__ = ["LoadedInputs", "PredictionSet", "load_inputs", "read_predictions"]
-
-
-_PROBA_PREFIX = re.compile(r"^(?:p|proba)_(.+)$")
-
-
-# ----------------------------------------------------------------------------------------------
-# Result type
-# ----------------------------------------------------------------------------------------------
-@dataclass
-class PredictionSet:
-    """Predictions of one or more systems on the same items, summarised without the items.
-
-    Attributes
-    ----------
-    labels : tuple of int or str
-        The classes, shared by every system.
-    systems : dict of str → ConfusionMatrix
-        One matrix per system (file), all on ``labels``.
-    joint : JointCounts
-        Distinct (true, pred_1, …, pred_m) combinations and their counts — what the paired bootstrap
-        resamples.
-    n_items : int
-        Number of items (rows per file).
-    probabilities : dict of str → dict
-        ``{system: {"log_loss": …, "brier": …}}`` for the systems whose file has probability columns.
-    files : dict of str → Path
-        The file each system was read from.
-    notes : list of str
-        Things the reader did that a report should mention (e.g. renormalised probability rows).
-    """
-
-    labels: tuple[Label, ...]
-    systems: dict[str, ConfusionMatrix]
-    joint: JointCounts
-    n_items: int
-    probabilities: dict[str, dict[str, float]] = field(default_factory=dict)
-    files: dict[str, Path] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -90,8 +46,11 @@ def _system_names(paths: Sequence[Path]) -> list[str]:
     """
     resolved = [p.resolve() for p in paths]
 
+    def stem(p: Path) -> str:  # m.csv.gz → m
+        return Path(p.stem).stem if p.suffix.lower() in COMPRESSIONS else p.stem
+
     def leaf(p: Path) -> str:  # the extension only where a sibling shares the stem (a.csv, a.parquet)
-        return p.name if any(q.parent == p.parent and q.stem == p.stem and q != p for q in resolved) else p.stem
+        return p.name if any(q.parent == p.parent and stem(q) == stem(p) and q != p for q in resolved) else stem(p)
 
     def name(p: Path, depth: int) -> str:
         return "/".join([*p.parent.parts[len(p.parent.parts) - depth + 1:], leaf(p)]) if depth > 1 else leaf(p)
@@ -110,42 +69,6 @@ def _system_names(paths: Sequence[Path]) -> list[str]:
     return out
 
 
-def _probability_columns(table: Columns, proba_cols: Any) -> list[tuple[str, str]]:
-    """``[(label text, column), …]`` of one file's probability columns (empty: none)."""
-    if proba_cols is None:
-        return []
-    if isinstance(proba_cols, str) and proba_cols == "auto":
-        found: dict[str, str] = {}
-        for col in table.columns:
-            m = _PROBA_PREFIX.match(col)
-            if m:
-                lab = m.group(1).strip()
-                if lab in found:
-                    raise InputError(f"{table.path} has two probability columns for label {lab!r}: {found[lab]!r} and {col!r}.")
-                found[lab] = col
-        return list(found.items())
-    if isinstance(proba_cols, str):
-        raise InputError(f"proba_cols must be None, 'auto', a list of columns or a label→column mapping; got {proba_cols!r}.")
-    if isinstance(proba_cols, Mapping):
-        pairs = [(str(normalise_labels([lab])[0]), str(col)) for lab, col in proba_cols.items()]
-    else:
-        pairs = []
-        for col in proba_cols:
-            m = _PROBA_PREFIX.match(str(col))
-            if not m:
-                raise InputError(f"probability column {col!r} is not named p_<label> or proba_<label>; pass a label→column mapping instead.")
-            pairs.append((m.group(1).strip(), str(col)))
-    table.require([c for _, c in pairs], "probability column")
-    return pairs
-
-
-@dataclass
-class _ProbaState:
-    columns: list[tuple[str, str]]
-    acc: ProbabilityAccumulator
-    auto: bool
-
-
 def read_predictions(
     paths: PathLike | Sequence[PathLike],
     *,
@@ -154,6 +77,7 @@ def read_predictions(
     labels: Sequence[Label] | None = None,
     proba_cols: Any = "auto",
     chunk_rows: int = 1_000_000,
+    id_col: str | None = "id",
 ) -> PredictionSet:
     """Read item-level predictions of one or more systems.
 
@@ -175,7 +99,12 @@ def read_predictions(
         Each row must hold numbers in [0, 1] summing to 1 (see :mod:`advisor.engine._probabilities` for the
         tolerance and renormalisation of rounded rows).
     chunk_rows : int
-        Rows read at a time; memory is proportional to this, not to the file length.
+        Kept for compatibility: DuckDB streams the files itself (memory grows with the number of
+        distinct label combinations, not with the number of rows).
+    id_col : str or None
+        With several files that all have this column, items are matched by it (a missing or extra
+        id is an error saying how many); otherwise by row order, with lengths checked. None: always
+        by row order.
 
     Returns
     -------
@@ -196,171 +125,24 @@ def read_predictions(
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
     names = _system_names(path_list)
-    tables = [Columns(p, table_format(p), chunk_rows) for p in path_list]
-    probas = _probability_states(tables, true_col, pred_col, proba_cols)
-
-    encoder = Encoder(labels)
-    cells = Cells(1 + len(tables))
-    n_items = _stream_predictions(tables, probas, path_list, true_col, pred_col, encoder, cells)
-    if n_items == 0:
-        raise InputError(f"{path_list[0]} has a header but no data rows.")
-    final_labels, perm = encoder.finish()
-    if len(final_labels) < 2:
-        raise InputError(
-            f"only one class ({final_labels[0]!r}) occurs in {', '.join(map(str, path_list))}; "
-            "metrics need at least two (pass labels= to name the others)."
-        )
-    joint = JointCounts(final_labels, tuple(names), perm[cells.codes], cells.counts)
-    result = PredictionSet(final_labels, joint.matrices(), joint, n_items,
-                           files=dict(zip(names, path_list)))
-    lookalike = _same_number(final_labels)
-    if lookalike:
-        result.notes.append(f"the labels {' and '.join(map(repr, lookalike))} are different classes because they are "
-                            "written differently; if they mean the same class, write them the same way in every file.")
-    _finish_probabilities(result, names, probas, path_list, encoder)
-    return result
+    con = connect()
+    try:
+        sides = [_side(file_source(con, p), true_col, pred_col, proba_cols) for p in path_list]
+        counted = scan_lines(con, sides, labels) or scan(con, sides, labels=labels, id_col=id_col)
+    finally:
+        con.close()
+    return prediction_set(counted, names, [str(p) for p in path_list], files=dict(zip(names, path_list)))
 
 
-def _probability_states(
-    tables: Sequence[Columns], true_col: str, pred_col: str, proba_cols: Any
-) -> list[_ProbaState | None]:
-    """Check each file's label columns and find its probability columns (None: the file has none)."""
-    probas: list[_ProbaState | None] = []
-    for t in tables:
-        t.require([true_col, pred_col])
-        cols = _probability_columns(t, proba_cols)
-        probas.append(_ProbaState(cols, ProbabilityAccumulator(max(len(cols), 2)), proba_cols == "auto") if cols else None)
-    return probas
+def _side(src: Source, true_col: str, pred_col: str, proba_cols: Any) -> Side:
+    """Check one input's label columns and find its probability columns."""
+    from ._duck import json_relation
 
-
-def _stream_predictions(
-    tables: Sequence[Columns],
-    probas: Sequence[_ProbaState | None],
-    path_list: Sequence[Path],
-    true_col: str,
-    pred_col: str,
-    encoder: Encoder,
-    cells: Cells,
-) -> int:
-    """Read all files in step, chunk by chunk, into ``cells`` (and the probability accumulators).
-
-    Checks that the files have the same length and the same true labels; returns the number of rows.
-    """
-    streams = [
-        t.chunks([true_col, pred_col], [c for _, c in (st.columns if st else [])])
-        for t, st in zip(tables, probas)
-    ]
-    offset = 0
-    while True:
-        parts = [next(s, None) for s in streams]
-        if all(p is None for p in parts):
-            break
-        sizes = [0 if p is None else len(p[true_col]) for p in parts]
-        if len(set(sizes)) > 1:
-            short = int(np.argmin(sizes))
-            long = int(np.argmax(sizes))
-            raise InputError(
-                f"{path_list[short]} has {rows_text(offset + sizes[short])} but {path_list[long]} has more; "
-                "every system file must list the same items in the same order."
-            )
-        truth = encoder.encode(parts[0][true_col], path_list[0], true_col, offset)  # type: ignore[index]
-        columns = [truth]
-        for i, part in enumerate(parts):
-            assert part is not None
-            if i:
-                other = encoder.encode(part[true_col], path_list[i], true_col, offset)
-                _check_same_truth(other, truth, encoder, path_list[i], path_list[0], true_col, offset)
-            columns.append(encoder.encode(part[pred_col], path_list[i], pred_col, offset))
-            if probas[i] is not None:
-                _add_probabilities(probas[i], part, truth, encoder, path_list[i], offset)  # type: ignore[arg-type]
-        cells.add(columns, None, encoder.size)
-        offset += sizes[0]
-    return offset
-
-
-def _check_same_truth(
-    other: np.ndarray, truth: np.ndarray, encoder: Encoder, path: Path, first_path: Path, true_col: str, offset: int
-) -> None:
-    """A later file's true labels must equal the first file's, row by row."""
-    if not np.array_equal(other, truth):
-        r = first_bad_row(other != truth)
-        texts = {c: s for s, c in encoder.codes.items()}
-        raise InputError(
-            f"{path} row {offset + r + 1}: {true_col} is {texts[int(other[r])]!r} but "
-            f"{first_path} has {texts[int(truth[r])]!r}; system files must list the same items in the same order."
-        )
-
-
-def _finish_probabilities(
-    result: PredictionSet,
-    names: Sequence[str],
-    probas: Sequence[_ProbaState | None],
-    path_list: Sequence[Path],
-    encoder: Encoder,
-) -> None:
-    """Add each file's probability scores (and renormalisation notes) to ``result``.
-
-    A single probability column is only allowed for a two-class task with its label as a class.
-    """
-    for name, st, path in zip(names, probas, path_list):
-        if st is None:
-            continue
-        if len(st.columns) == 1 and (len(result.labels) != 2 or st.columns[0][0] not in encoder.codes):
-            raise InputError(f"{path} has one probability column ({st.columns[0][1]!r}); that form needs a two-class "
-                             f"task with {st.columns[0][0]!r} as one of the classes — otherwise give one p_<label> column per class.")
-        result.probabilities[name] = st.acc.result()
-        if st.acc.renormalised:
-            result.notes.append(f"{path}: {st.acc.renormalised} probability rows summed to within 1e-3 of 1 "
-                                "and were renormalised.")
-
-
-def _add_probabilities(
-    st: _ProbaState, part: dict[str, pa.Array], truth: np.ndarray, encoder: Encoder, path: Path, offset: int
-) -> None:
-    """Validate one chunk of probability columns and add it to the file's accumulator."""
-    p = np.column_stack([part[c].to_numpy(zero_copy_only=False) for _, c in st.columns]).astype(np.float64)
-    col_of = {lab: j for j, (lab, _) in enumerate(st.columns)}
-    texts = list(encoder.codes)
-    lut = np.array([col_of.get(s, -1) for s in texts], dtype=np.int64)
-    if len(st.columns) == 1:  # binary task given as the probability of one label
-        if encoder.size > 2:
-            raise InputError(f"{path} has one probability column ({st.columns[0][1]!r}) but more than two classes occur; "
-                             "give one p_<label> column per class.")
-        is_pos = lut[truth] == 0
-        p = np.column_stack([1.0 - p[:, 0], p[:, 0]])
-        true_index = is_pos.astype(np.int64)
-    else:
-        true_index = lut[truth]
-        if (true_index < 0).any():
-            r = first_bad_row(true_index < 0)
-            have = ", ".join(c for _, c in st.columns)
-            raise InputError(f"{path} row {offset + r + 1}: label {texts[int(truth[r])]!r} has no probability column "
-                             f"(found {have}).")
-    problem = st.acc.check(p)
-    if problem is not None:
-        hint = " (columns named p_<label> or proba_<label> are read as class probabilities)" if st.auto else ""
-        raise InputError(f"{path} row {offset + problem[0] + 1} {problem[1]}{hint}.")
-    st.acc.update(true_index, p)
-
-
-# ----------------------------------------------------------------------------------------------
-# Confusion matrices and count tables
-# ----------------------------------------------------------------------------------------------
-def _same_number(labels: Sequence[Label]) -> list[str]:
-    """The first group of label texts that spell the same number (``1`` and ``1.0``, ``01``), if any.
-
-    >>> _same_number(["1", "1.0", "2"]), _same_number(["a", "b"])
-    (['1', '1.0'], [])
-    """
-    groups: dict[float, list[str]] = {}
-    for lab in labels:
-        try:
-            value = float(lab)
-        except (TypeError, ValueError):
-            continue
-        if value == value:  # not NaN
-            groups.setdefault(value, []).append(str(lab))
-    return next((texts for texts in groups.values() if len(texts) > 1), [])
+    src.require([true_col, pred_col])
+    cols = _probability_columns(src, proba_cols)
+    if src.fmt == "jsonl":
+        json_relation(src, [true_col, pred_col, "id", *[c for _, c in cols]])
+    return Side(src, true_col, pred_col, cols, isinstance(proba_cols, str) and proba_cols == "auto")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -405,6 +187,7 @@ def load_inputs(
     true_col: str | None = None,
     pred_col: str | None = None,
     count_col: str = "count",
+    sql: str | None = None,
 ) -> LoadedInputs:
     """Read the prediction files, confusion matrices and count tables of a command into one set of systems.
 
@@ -417,6 +200,9 @@ def load_inputs(
         for count tables.
     count_col : str
         Count column of the count tables.
+    sql : str, optional
+        A DuckDB query returning ``y_true`` and ``y_pred`` (or one column per system, optional ``id``
+        and ``p_<label>`` columns); see :func:`advisor.io._frames.read_sql`. It replaces the files.
 
     Every system is named by one rule, :func:`read_predictions`' own, over all the files together:
     the file stem; the extension too where a file beside it shares the stem (``m.csv``,
@@ -435,6 +221,13 @@ def load_inputs(
     preds = [Path(p) for p in prediction_files]
     mats = [Path(p) for p in matrix_files]
     tables = [Path(p) for p in count_files]
+    if sql is not None:
+        if preds or mats or tables:
+            raise InputError("--sql replaces the input files; give either files or --sql, not both.")
+        from ._frames import read_sql
+
+        ps = read_sql(sql, y_true=true_col or "y_true", systems=[pred_col] if pred_col and pred_col != "y_pred" else None)
+        return LoadedInputs(dict(ps.systems), ps, dict(ps.probabilities), list(ps.notes))
     if not (preds or mats or tables):
         raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
     names = _system_names([*preds, *mats, *tables])

@@ -1,0 +1,173 @@
+"""DataFrames, Arrow tables and SQL queries to the engine's count tables, counted by DuckDB in place.
+
+A pandas or polars DataFrame, a pyarrow Table (or anything else DuckDB can scan: a RecordBatchReader,
+a dataset) is registered with an in-process DuckDB connection and read where it lies — no copy of the
+rows is made — and a query (``advisor compute --sql``) is run as a subquery. Either way one ``GROUP BY``
+over the true-label column and one column per system gives the joint table, exactly as for files
+(same label typing, same checks, same messages naming the row).
+
+:func:`evaluate` is the public ``advisor.evaluate``: matrices as before, label arrays
+(``evaluate(y_true, y_pred)``), or a DataFrame with ``y_true=`` and ``systems=[column, …]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from ..engine._confusion import Label
+from ._duck import Source, connect, duck_error
+from ._predset import PredictionSet, _probability_columns, prediction_set
+from ._scan import Side, scan
+
+__all__ = ["evaluate", "read_frame", "read_sql"]
+
+_PROBA = ("p_", "proba_")
+
+
+def _describe(con: Any, relation: str, what: str, fmt: str) -> Source:
+    try:
+        desc = con.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()
+    except Exception as exc:  # noqa: BLE001 - one sentence naming the input
+        err = duck_error(what, "a table", exc)
+        if fmt == "sql":
+            raise InputError(str(err).replace(f"could not read {what} as a table:", f"{what} failed:")) from None
+        raise err from None
+    return Source(what, fmt, relation, [str(r[0]) for r in desc], {str(r[0]): str(r[1]) for r in desc})
+
+
+def _sides(src: Source, y_true: str, systems: Sequence[str] | str | None, proba_cols: Any) -> list[Side]:
+    """One side per system column of ``src``; probability columns only when there is one system."""
+    if isinstance(systems, str):
+        systems = [systems]
+    if systems is None and "y_pred" in src.columns:
+        systems = ["y_pred"]
+    elif systems is None:  # every column that is not the truth, an id or a probability
+        systems = [c for c in src.columns if c not in (y_true, "id") and not c.startswith(_PROBA)]
+    systems = [str(s) for s in systems]
+    if not systems:
+        raise InputError(f"{src.what} has no prediction column besides {y_true!r}; name them with systems=[…] "
+                         "(a query returns y_true and y_pred, or one column per system).")
+    if len(set(systems)) != len(systems):
+        raise InputError(f"systems lists a column twice: {systems!r}.")
+    src.require([y_true, *systems])
+    proba = _probability_columns(src, proba_cols) if len(systems) == 1 else []
+    auto = isinstance(proba_cols, str) and proba_cols == "auto"
+    return [Side(src, y_true, s, proba, auto) for s in systems]
+
+
+def _count(con: Any, src: Source, y_true: str, systems: Sequence[str] | str | None,
+           labels: Sequence[Label] | None, proba_cols: Any) -> PredictionSet:
+    """One table, a true-label column and one column per system → the PredictionSet."""
+    sides = _sides(src, y_true, systems, proba_cols)
+    counted = scan(con, sides, labels=labels, id_col=None)
+    names = [s.pred_col for s in sides]
+    return prediction_set(counted, names, [src.what] * len(names))
+
+
+def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
+               labels: Sequence[Label] | None = None, proba_cols: Any = None) -> PredictionSet:
+    """Count a DataFrame (pandas, polars), a pyarrow Table or a RecordBatchReader in place with DuckDB.
+
+    Parameters
+    ----------
+    frame : DataFrame or Arrow table
+        One row per item.
+    y_true : str
+        The true-label column.
+    systems : column name or list of column names, optional
+        One prediction column per system (the system is named after its column). By default
+        ``y_pred`` if there is such a column, else every other column except ``id`` and probability
+        columns.
+    labels, proba_cols
+        As in :func:`advisor.read_predictions` (probability columns only with one system; by default
+        none are read).
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> t = pa.table({"gold": ["a", "b", "b"], "m1": ["a", "b", "a"], "m2": ["b", "b", "b"]})
+    >>> ps = read_frame(t, "gold", ["m1", "m2"])
+    >>> ps.systems["m1"].counts.tolist(), ps.n_items
+    ([[1.0, 0.0], [1.0, 1.0]], 3)
+    """
+    con = connect()
+    try:
+        try:
+            con.register("advisor_frame", frame)
+        except Exception as exc:  # noqa: BLE001
+            raise InputError(f"cannot read a {type(frame).__name__} as a table ({str(exc).splitlines()[0][:150]}); "
+                             "pass a pandas or polars DataFrame or a pyarrow Table.") from None
+        src = _describe(con, "advisor_frame", "the DataFrame", "table")
+        return _count(con, src, y_true, systems, labels, proba_cols)
+    finally:
+        con.close()
+
+
+def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str | None = None,
+             labels: Sequence[Label] | None = None, proba_cols: Any = "auto") -> PredictionSet:
+    """Run ``query`` in DuckDB and count its result: ``y_true`` and ``y_pred`` or one column per system.
+
+    The query may read any file or folder DuckDB can (``FROM 'preds/*.parquet'``, ``read_csv(…)``), join
+    and filter; only the grouped counts come back. Columns ``p_<label>``/``proba_<label>`` are the
+    probabilities of a single system; a column ``id`` is ignored.
+
+    Examples
+    --------
+    >>> ps = read_sql("SELECT * FROM (VALUES (1, 1), (1, 0), (0, 0)) t(y_true, y_pred)")
+    >>> ps.labels, ps.systems["y_pred"].counts.tolist()
+    ((0, 1), [[1.0, 0.0], [1.0, 1.0]])
+    """
+    if not isinstance(query, str) or not query.strip():
+        raise InputError("--sql needs a query, e.g. \"SELECT label AS y_true, pred AS y_pred FROM 'preds.parquet'\".")
+    con = connect()
+    try:
+        src = _describe(con, f"({query.strip().rstrip(';')})", "the --sql query", "sql")
+        return _count(con, src, y_true, systems, labels, proba_cols)
+    finally:
+        con.close()
+
+
+def _is_frame(x: Any) -> bool:
+    mod = type(x).__module__.split(".")[0]
+    return mod in ("pandas", "polars", "pyarrow") and hasattr(x, "columns") or hasattr(x, "schema") and mod == "pyarrow"
+
+
+def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, systems: Sequence[str] | str | None = None,
+             labels: Sequence[Label] | None = None, **options: Any) -> Any:
+    """Evaluate systems given as matrices, as label arrays, or as columns of a DataFrame.
+
+    * ``evaluate({"a": cm_a, "b": cm_b}, …)`` — confusion matrices (see :func:`advisor.engine.evaluate`);
+    * ``evaluate(y_true, y_pred)`` or ``evaluate(y_true, {"a": pred_a, "b": pred_b})`` — label arrays
+      (lists, numpy, pandas/polars Series, pyarrow arrays); one system is named ``"y_pred"``;
+    * ``evaluate(df, y_true="gold", systems=["a", "b"])`` — a pandas/polars DataFrame or a pyarrow
+      Table, counted in place by DuckDB (probability columns ``p_<label>`` too, with one system).
+
+    Other keywords (``metrics``, ``positive_label``, ``beta``, ``undefined``, ``probabilities``) are
+    those of the engine's :func:`~advisor.engine._evaluate.evaluate`.
+
+    Examples
+    --------
+    >>> ev = evaluate([0, 1, 1, 0], [0, 1, 0, 0], metrics=["accuracy"])
+    >>> ev.systems, ev.metrics["y_pred"]["accuracy"]
+    (['y_pred'], 0.75)
+    """
+    from ..engine._evaluate import evaluate as evaluate_matrices
+
+    if y_true is not None or _is_frame(data):
+        if y_pred is not None:
+            raise InputError("give either a DataFrame with y_true= and systems=, or y_true and y_pred arrays, not both.")
+        proba_cols = options.pop("proba_cols", "auto")
+        ps = read_frame(data, y_true or "y_true", systems, labels=labels, proba_cols=proba_cols)
+        options.setdefault("probabilities", ps.probabilities or None)
+        return evaluate_matrices(ps.systems, **options)
+    if y_pred is not None:
+        from ..engine._joint import JointCounts
+
+        preds = dict(y_pred) if isinstance(y_pred, Mapping) else {"y_pred": y_pred}
+        joint = JointCounts.from_arrays(data, preds, labels=labels)
+        return evaluate_matrices(joint.matrices(), **options)
+    if systems is not None or labels is not None:
+        raise InputError("systems= and labels= go with a DataFrame (y_true=…) or with label arrays.")
+    return evaluate_matrices(data, **options)
