@@ -144,7 +144,7 @@ def build_methods(
     _beside_sentence(p, rec)
     _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
     _notation_sentence(p, rec, task, answers)
-    _undefined_sentence(p, convention, undefined_count, cite)
+    _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers))
     _chance_sentence(p, primary, chance)
     _intervals_sentence(p, intervals, n_systems, answers)
     _duties_sentence(p, answers, recommendation, task)
@@ -159,13 +159,16 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    if _structure_sentence(p, answers, k):
+    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items"):
         pass
     elif kind == "binary":
         p.t(W.S["task_binary"].format(pos=pos) if pos is not None else W.S["task_binary_plain"])
     else:
         p.t(W.S["task_agree" if answers.get("symmetric") and k else "task_multi"].format(k=k) if k
             else W.S["task_multi_plain"])
+    if _annotators(answers):  # several annotators, no reference: the situation is said in full here
+        p.t(W.S["task_annotators_data"] + ". ")
+        return
     if task is not None:
         p.t(W.S["task_data"].format(n=f"{int(task.n):,}"))
     prev = answers.get("deployment_prevalence")
@@ -199,11 +202,17 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     return p.para("Evaluation")
 
 
-def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any) -> bool:
+def _annotators(answers: Mapping[str, Any]) -> bool:
+    """Three or more annotators compared without a reference (issue 12)."""
+    m = answers.get("annotators")
+    return bool(m) and int(m) > 2
+
+
+def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None) -> bool:
     """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
     structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
     if m and int(m) > 2:
-        p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k))
+        p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k, items=items or "items"))
     elif top_k and k:
         p.t(W.S["task_top_k"].format(k=k, top_k=top_k))
     elif structure in ("ordinal", "multilabel") and k:
@@ -237,7 +246,9 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
         said.insert(0, W.LEAD_ITEMS)
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
-    if said:
+    if _annotators(answers) and primary.id in ("krippendorff_alpha", "krippendorff_alpha_ordinal"):
+        p.t(W.S["lead_annotators"])
+    elif said:
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
@@ -326,8 +337,12 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
         p.t("; ".join(variants)[:1].upper() + "; ".join(variants)[1:] + ". ")
 
 
-def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any) -> None:
-    if convention == "baseline":
+def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any,
+                        annotators: bool = False) -> None:
+    if annotators:
+        p.t(W.S["undefined_annotators"].format(value={"zero": "set to 0", "baseline": "set to 1, maximal agreement",
+                                                      "omit": "not reported"}.get(convention, "set to 0")))
+    elif convention == "baseline":
         p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
     else:
         p.t(W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
