@@ -237,3 +237,18 @@ def test_paired_items_tabulate_into_every_systems_cells() -> None:
         assert d_items.estimate == d_cells.estimate
         width = d_cells.high - d_cells.low
         assert abs(d_items.low - d_cells.low) < 0.15 * width and abs(d_items.high - d_cells.high) < 0.15 * width, m
+
+
+def test_confusion_entropy_of_huge_integer_resamples_needs_no_huge_table() -> None:
+    """Cells of ~10^9 items: the w log w lookup table is bounded, the direct formula takes over."""
+    import tracemalloc
+
+    import advisor
+
+    cm = np.array([[3 * 10**9, 2 * 10**9], [10**9, 4 * 10**9]])
+    tracemalloc.start()
+    res = advisor.bootstrap(cm, n_resamples=20, seed=1, metrics=["confusion_entropy"])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100 * 2**20
+    assert res["confusion_entropy"]["low"] <= advisor.compute_metrics(cm)["confusion_entropy"] <= res["confusion_entropy"]["high"]

@@ -31,6 +31,10 @@ MAX_TOTAL = 1e75
 # Counts below 2**53 are exact integers in float64.
 _EXACT_LIMIT = float(2**53)
 
+# From this many cells, column sums of whole-number batches are one bincount per matrix (the loop's
+# per-matrix overhead is then small against the gather of a segmented sum).
+_ROW_BINCOUNT = 2048
+
 
 class Cells:
     """A batch of confusion matrices that share one pattern of non-zero cells.
@@ -138,9 +142,19 @@ class Cells:
     def b(self) -> np.ndarray:
         """Predicted sizes ``b_j`` (column sums), shape ``(..., k)``."""
         if "b" not in self._cache:
-            order = self._index("col_order")
-            self._per_class("b", _segment_sums(self._flat()[:, order], self.cols[order], self.k,
-                                               self._index("col_starts")))
+            flat = self._flat()
+            if self.nnz >= _ROW_BINCOUNT and self.w.dtype.kind in "iu" and self.exact:
+                # many cells of whole numbers (item resamples): one bincount per matrix, while its row
+                # is in cache; every partial sum is a whole number below 2⁵³, so the order is moot
+                out = np.empty((flat.shape[0], self.k))
+                for r in range(flat.shape[0]):
+                    out[r] = np.bincount(self.cols, weights=flat[r], minlength=self.k)
+                self._per_class("b", out)
+            else:
+                order = self._index("col_order")
+                # np.take walks each matrix's row in turn; ``flat[:, order]`` copies strided columns
+                self._per_class("b", _segment_sums(np.take(flat, order, axis=1), self.cols[order], self.k,
+                                                   self._index("col_starts")))
         return self._cache["b"]
 
     @property
@@ -196,9 +210,13 @@ class Cells:
         """
         tp = self.tp
         with np.errstate(invalid="ignore", divide="ignore"):
-            if self.w.dtype.kind in "iu" and self.exact:  # whole numbers: Σ_all − Σ_diagonal, by lookup
-                flat = self._flat()
-                table = _xlogx_table(int(flat.max()) if flat.size else 0)
+            flat = self._flat() if self.w.dtype.kind in "iu" and self.exact else None
+            # no cell exceeds its row's sum: the (smaller) row sums bound the lookup table
+            top = (float(self.a.max()) if flat.size else 0.0) if flat is not None else 0.0
+            if flat is not None and top > _XLOGX_TABLE and flat.size:
+                top = float(flat.max())
+            if flat is not None and top <= _XLOGX_TABLE:  # whole numbers: Σ_all − Σ_diagonal, by lookup
+                table = _xlogx_table(int(top))
                 diag = table[tp.astype(np.intp)].sum(axis=-1)
                 wlogw = table[flat].sum(axis=-1).reshape(self.batch) - diag
             else:

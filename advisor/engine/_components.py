@@ -173,6 +173,17 @@ class _Stats:
         self.used: dict[str, list[str]] = {}
         self.scalar_events: list[tuple[str, str, np.ndarray, str, str]] = []
         self._cache: dict[str, _Component] = {}
+        self._once: dict[str, Any] = {}
+
+    def once(self, key: str, fn: Callable[[_Stats], Any]) -> Any:
+        """``fn(self)``, computed once per batch when no metric is being recorded (the bootstrap's
+        :func:`evaluate_batch`); while one is (``current`` set), recomputed so that every metric logs
+        the components it uses."""
+        if self.current is not None:
+            return fn(self)
+        if key not in self._once:
+            self._once[key] = fn(self)
+        return self._once[key]
 
     # -- components -----------------------------------------------------------------------
     def comp(self, name: str) -> _Component:
@@ -277,12 +288,12 @@ def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarra
 
 
 def _recall(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.b, _near_zero(s, s.b))
+    base = _expected_or_max(s, s.b, _near_zero(s, s.b)) if s.convention == "baseline" else 0.0
     return s.ratio(s.tp, s.a, base, "class has no true items (a_i = 0)", "b_i/n, or 1 if also b_i = 0")
 
 
 def _precision(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.a, _near_zero(s, s.a))
+    base = _expected_or_max(s, s.a, _near_zero(s, s.a)) if s.convention == "baseline" else 0.0
     return s.ratio(s.tp, s.b, base, "class is never predicted (b_i = 0)", "a_i/n, or 1 if also a_i = 0")
 
 
@@ -303,6 +314,10 @@ def _jaccard(s: _Stats) -> _Component:
 
 
 def _tn(s: _Stats) -> np.ndarray:
+    return s.once("tn", _tn_values)
+
+
+def _tn_values(s: _Stats) -> np.ndarray:
     # clipped to [0, min(n − a_i, n − b_i)]: with real-valued counts n − a_i − b_i + TP_i can round
     # to a value just outside, which would put specificity or NPV outside [0, 1]
     tn = s.nk - s.a - s.b + s.tp
@@ -310,13 +325,13 @@ def _tn(s: _Stats) -> np.ndarray:
 
 
 def _specificity(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.nk - s.b, _near_zero(s, s.nk - s.b))
+    base = _expected_or_max(s, s.nk - s.b, _near_zero(s, s.nk - s.b)) if s.convention == "baseline" else 0.0
     return s.ratio(_tn(s), s.nk - s.a, base, "every item belongs to this class (n − a_i = 0)",
                    "(n − b_i)/n, or 1 if also n − b_i = 0")
 
 
 def _npv(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.nk - s.a, _near_zero(s, s.nk - s.a))
+    base = _expected_or_max(s, s.nk - s.a, _near_zero(s, s.nk - s.a)) if s.convention == "baseline" else 0.0
     return s.ratio(_tn(s), s.nk - s.b, base, "every item is predicted as this class (n − b_i = 0)",
                    "(n − a_i)/n, or 1 if also n − a_i = 0")
 
@@ -330,8 +345,8 @@ def _gm1_ovr(s: _Stats) -> _Component:
     num = (s.tp * _tn(s) - (s.a - s.tp) * (s.b - s.tp)) / nn
     den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b)) / nn
     # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
-    same = _near_zero(s, s.a - s.b)
-    comp = s.ratio(num, den, np.where(same, 1.0, -1.0), "both one-vs-rest labelings are constant",
+    base = np.where(_near_zero(s, s.a - s.b), 1.0, -1.0) if s.convention == "baseline" else 0.0
+    comp = s.ratio(num, den, base, "both one-vs-rest labelings are constant",
                    "1 if they agree, −1 if not")
     comp.value = np.clip(comp.value, -1.0, 1.0)
     return comp

@@ -82,7 +82,7 @@ def _accuracy(s: _Stats) -> np.ndarray:
 
 
 def _balanced_accuracy(s: _Stats) -> np.ndarray:
-    return s.mean(s.comp("recall").value)
+    return s.once("balanced_accuracy", lambda s: s.mean(s.comp("recall").value))
 
 
 def _adjusted_balanced_accuracy(s: _Stats) -> np.ndarray:
@@ -90,7 +90,7 @@ def _adjusted_balanced_accuracy(s: _Stats) -> np.ndarray:
 
 
 def _macro_precision(s: _Stats) -> np.ndarray:
-    return s.mean(s.comp("precision").value)
+    return s.once("macro_precision", lambda s: s.mean(s.comp("precision").value))
 
 
 def _macro_f1(s: _Stats) -> np.ndarray:
@@ -125,7 +125,7 @@ def _chance_disagreement(s: _Stats) -> tuple[np.ndarray, np.ndarray]:
     ``Σ a_i (n − b_i)`` (non-negative terms) and the second from the off-diagonal cells makes kappa
     and MCC exactly 1 on a diagonal matrix and keeps rounding small near |MCC| = 1.
     """
-    den = (s.a * (s.nk - s.b)).sum(axis=-1)
+    den = s.once("chance", lambda s: (s.a * (s.nk - s.b)).sum(axis=-1))
     off = s.cells.off  # summed from the off-diagonal cells: exactly 0 when diagonal
     return den, s.n * off
 
@@ -151,13 +151,19 @@ def _mcc_parts(s: _Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 
 def _mcc(s: _Stats) -> np.ndarray:
+    return s.once("mcc", _mcc_values)
+
+
+def _mcc_values(s: _Stats) -> np.ndarray:
     num, den2, const_a, const_b = _mcc_parts(s)
     undef = const_a | const_b
     val = np.clip(num / np.sqrt(np.where(undef, 1.0, den2)), -1.0, 1.0)
     # Baseline resolution (Gösgens et al. App. B): both constant -> 1 if the same class, else -1;
     # only one constant -> 0 (constant baseline).
-    same = np.all(_near_zero(s, s.a - s.b), axis=-1)
-    base = np.where(const_a & const_b, np.where(same, 1.0, -1.0), 0.0)
+    base: Any = 0.0
+    if s.convention == "baseline":
+        same = np.all(_near_zero(s, s.a - s.b), axis=-1)
+        base = np.where(const_a & const_b, np.where(same, 1.0, -1.0), 0.0)
     return s.scalar_undefined(val, undef, 0.0, base, "MCC denominator",
                               "one labeling puts every item in the same class",
                               "1 / −1 if both labelings are constant (same / different class), else 0")

@@ -398,11 +398,11 @@ def _default_ids(k: int, has_positive: bool) -> list[str]:
 
 def _paired_draws(
     joint: JointCounts, rng: np.random.Generator, trials: int, p: np.ndarray, scale: float,
-    n_resamples: int, size: int, draw: str,
+    n_resamples: int, size: int, items: bool,
 ) -> Iterator[tuple[int, list[Cells]]]:
     """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
     each system's marginal; or the same ``n`` items tabulated straight into every system's cells."""
-    if use_items(joint.counts, draw):
+    if items:
         bases, item_cells = joint.system_item_cells()
         for start, outs in iter_item_resamples(rng, item_cells, [b.nnz for b in bases], n_resamples, size):
             yield start, [b.with_masses(o, exact=True) for b, o in zip(bases, outs)]
@@ -446,13 +446,17 @@ def compare_joint(
     points = np.array([[results[s][mid] for s in systems] for mid in ids], dtype=np.float64)
 
     k, m, cells = joint.k, len(systems), joint.counts.shape[0]
-    nnz = sum(c.nnz for c in joint.system_cells())
+    sizes = [c.nnz for c in joint.system_cells()]
+    nnz = sum(sizes)
     check_resampling(int(n_resamples), len(ids) * m, cells + nnz + m * k, "paired bootstrap")
     trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
-    size = chunk_size(2 * cells + m * resample_cells(nnz // max(m, 1), k), n_resamples)
-    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, draw):
+    items = use_items(joint.counts, draw)
+    # memory per resample: the drawn masses of every system (plus the joint cells when drawing cells)
+    # and the evaluation of one system at a time, whose arrays are freed before the next
+    size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
+    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items):
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
         for j, sys_cells in enumerate(per_system):
             out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)

@@ -67,7 +67,8 @@ def iter_item_resamples(
         rows = min(size, n_resamples - start)
         outs = [np.empty((rows, c), dtype=np.int64) for c in sizes]
         for r in range(rows):
-            idx = rng.integers(0, n, n, dtype=kind)
+            # pointer-sized indices gather faster (numpy converts others at every gather)
+            idx = rng.integers(0, n, n, dtype=kind).astype(np.intp, copy=False)
             for out, cells_of, c in zip(outs, item_cells, sizes):
                 out[r] = np.bincount(cells_of[idx], minlength=c)
         yield start, outs
