@@ -16,7 +16,8 @@ import pytest
 from advisor.report import methods_paragraph
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted([*ROOT.glob("examples/answers/*.yaml"), *ROOT.glob("examples/report/*answers*.yaml")])
+EXAMPLES = sorted([*ROOT.glob("examples/answers/*.yaml"), *ROOT.glob("examples/report/*answers*.yaml"),
+                   *ROOT.glob("examples/structures/*answers*.yaml")])  # ordinal, label sets, top-k, annotators
 
 
 def prose_of(md: str) -> tuple[str, list[str]]:

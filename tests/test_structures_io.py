@@ -203,13 +203,19 @@ def test_bundled_structure_reports_render(tmp_path):
                               "--bootstrap", "100", "--seed", "1", "-o", str(tmp_path / "r.md")])
     assert res.exit_code == 0, res.output
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "Macro-averaged mean absolute error" in text and "r_figure.png" in text and "Cohen, J. (1968)" in text
-    assert (tmp_path / "r_figure.png").read_bytes()[:4] == b"\x89PNG"
-    res = runner.invoke(app, ["report", "--answers", str(tmp_path / "annotators_answers.yaml"),
-                              str(tmp_path / "annotators.csv"), "--bootstrap", "0", "-o", str(tmp_path / "a.html")])
-    assert res.exit_code == 2 and "written as Markdown" in res.output
+    assert "Macro-averaged mean absolute error" in text and "r-figures/structure.svg" in text and "Cohen, J. (1968)" in text
+    assert (tmp_path / "r-figures" / "structure.svg").read_text(encoding="utf-8").lstrip().startswith("<svg")
+    # every format goes through the main pipeline (no Markdown-only side path)
+    for fmt in ("html", "tex", "json"):
+        res = runner.invoke(app, ["report", "--answers", str(tmp_path / "annotators_answers.yaml"),
+                                  str(tmp_path / "annotators.csv"), "--bootstrap", "0", "-o", str(tmp_path / f"a.{fmt}")])
+        assert res.exit_code == 0, res.output
+    html = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert "Krippendorff" in html and "Cohen's kappa of each pair of annotators" in html.replace("&#39;", "'")
+    ctx = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    assert ctx["structure"]["kind"] == "agreement" and len(ctx["structure"]["pairs"]) == 3
     for structure in ("ordinal", "multilabel", "topk", "annotators"):
-        assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report_figure.png").is_file()
+        assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report.pdf").is_file()
 
 
 def test_ordinal_metrics_of_a_count_table(tmp_path):

@@ -86,21 +86,22 @@ def report(
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         inputs = [answers, *(files or []), *(matrix or [])]
-        from ._structures import report_structured  # ordered classes, label sets, top-k, annotators (issue 12)
-
-        if files and report_structured(list(files), answers, output, out_fmt=out_fmt, order=order, label_sep=label_sep,
-                                       top_k=top_k, true_col=true_col, pred_col=pred_col, title=title, n_boot=n_boot,
-                                       confidence=confidence, seed=seed, undefined=undefined, force=force):
-            return
     # every place the report writes, before reading anything large or rendering anything
     check_outputs(output_plan(output, out_fmt), inputs, force=force)
     if out_fmt == "pdf":  # WeasyPrint's system libraries: missing ones are said now, not after the work
         from ..report._render import require_pdf_engine
 
         require_pdf_engine()
+    ctx = None
     if context is not None:
         ctx = _load_context(context)
-    else:
+    elif files:  # ordered classes, label sets, top-k, annotators (issue 12): the same pipeline from here
+        from ._structures import report_structured
+
+        ctx = report_structured(list(files), answers, order=order, label_sep=label_sep, top_k=top_k,
+                                true_col=true_col, pred_col=pred_col, title=title, n_boot=n_boot,
+                                confidence=confidence, seed=seed, undefined=undefined)
+    if ctx is None:
         from ..io._readers import load_inputs
         from ..report import build_report
 

@@ -139,13 +139,10 @@ def _print(data: dict[str, Any]) -> None:
             typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
 
 
-def report_structured(files: list[Any], answers: Any, output: Any, *, out_fmt: str, order: str | None,
-                      label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
-                      title: str | None, n_boot: int, confidence: float, seed: int | None, undefined: str,
-                      force: bool) -> bool:
-    """``advisor report`` for structured inputs: Markdown with one PNG figure beside it."""
-    from pathlib import Path
-
+def report_structured(files: list[Any], answers: Any, *, order: str | None, label_sep: str | None,
+                      top_k: int | None, true_col: str | None, pred_col: str | None, title: str | None, n_boot: int,
+                      confidence: float, seed: int | None, undefined: str) -> Any:
+    """The report context of structured inputs (the main pipeline renders it), or None for nominal files."""
     from ..io._structures import is_structured, load_structured
     from ..questionnaire import load_answers
 
@@ -155,32 +152,10 @@ def report_structured(files: list[Any], answers: Any, output: Any, *, out_fmt: s
         label_sep = "|"
     ordered = parse_order(order) or (ans.classes if ans.label_structure == "ordinal" else None)
     if not is_structured(files, order=ordered, label_sep=label_sep, top_k=top_k):
-        return False
-    if out_fmt != "md":
-        raise fail(f"reports of ordinal, multi-label, top-k and agreement data are written as Markdown (.md) for now; "
-                   f"got {out_fmt}.")
-    from ..engine._structures import evaluate_inputs
-    from ..questionnaire import recommend
-    from ..report._figures_structures import structure_figure
-    from ..report._safe_io import check_outputs, write_outputs
-    from ..report._structures import structure_report_markdown
-    from ..stats._structures import structure_bootstrap
+        return None
+    from ..report._build_structures import build_structured_report
 
-    out = Path(output)
-    fig_path = out.with_name(out.stem + "_figure.png")
-    inputs_paths = [answers, *files]
-    check_outputs([out, fig_path], inputs_paths, force=force)
     inputs = load_structured(files, order=ordered, label_sep=label_sep, top_k=top_k, true_col=true_col,
                              pred_col=pred_col)
-    data = evaluate_inputs(inputs, undefined)
-    ids = list(next(iter(data["metrics"].values())))
-    intervals = None
-    if n_boot:
-        intervals = {s: structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot, confidence=confidence,
-                                            seed=seed, undefined=undefined, top_k=inputs.top_k)
-                     for s, d in inputs.systems.items()}
-    text = structure_report_markdown(data, recommend(ans), figure=fig_path.name, title=title, intervals=intervals,
-                                     n_boot=n_boot, confidence=confidence, undefined=undefined)
-    for path in write_outputs({out: text, fig_path: structure_figure(inputs, data)}, inputs_paths, force=force):
-        typer.echo(f"wrote {path}")
-    return True
+    return build_structured_report(answers, inputs, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                                   undefined=undefined)

@@ -88,15 +88,19 @@ def lower_name(name: str) -> str:
 
     >>> lower_name("Balanced accuracy"), lower_name("F1 of averages"), lower_name("Brier score")
     ('balanced accuracy', 'F1 of averages', 'Brier score')
+    >>> lower_name("Macro-averaged F1 (multi-label)"), lower_name("Hamming loss"), lower_name("F-beta score")
+    ('macro-averaged F1', 'Hamming loss', 'F-beta score')
     """
     name = re.sub(r"\s*\([^)]*\)", "", name).strip()
     first, _, rest = name.partition(" ")
-    if first[:1].isupper() and first[1:].islower() and first.isalpha() and first not in _PROPER:
+    head = first.split("-")[0]  # "Macro-averaged" is a word; "F-beta" keeps its capital
+    if (first[:1].isupper() and first[1:].islower() and len(head) > 1 and first.replace("-", "").isalpha()
+            and first not in _PROPER):
         first = first.lower()
     return f"{first} {rest}".strip() if rest else first
 
 
-_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss"}
+_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss", "Hamming"}
 
 
 def catalogue_holds(answers: Mapping[str, Any]) -> Holds:

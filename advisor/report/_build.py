@@ -348,8 +348,11 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
             entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
             seen.add(mid)
+    from ..questionnaire._structures import EXTERNAL
+
+    external = {lead for lead, _, _ in EXTERNAL.values()}  # spans, rankings: measured by another tool
     for m in entries:
-        if not m.formula:
+        if not m.formula and m.id not in external:
             _LOG.warning("metric %s has no formula in the catalogue", m.id)
     return entries
 

@@ -313,12 +313,15 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     return fig, cap
 
 
+from ._figures_structures import draw_structure  # noqa: E402
+
 _DRAWERS = {
     "confusion": _confusion,
     "metrics": _metrics,
     "recall": _recall,
     "ranking": _ranking,
     "prevalence": _prevalence,
+    "structure": draw_structure,  # ordered classes, label sets, top-k, annotators (issue 12)
 }
 
 

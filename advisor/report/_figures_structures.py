@@ -1,4 +1,4 @@
-"""Figures for ordinal, multi-label, top-k and agreement evaluations (PNG bytes, matplotlib, lazily).
+"""The figure of an ordinal, multi-label, top-k or agreement report, drawn from the report context.
 
 * ordinal: the confusion matrix of each system in class order, cells shaded by the distance |i − j|
   of the error (the diagonal white), counts written in;
@@ -6,120 +6,137 @@
   share of items;
 * top-k: top-k accuracy for k = 1 … 10 (or the number of classes) per system, the chosen k marked;
 * agreement: Cohen's kappa of every pair of annotators as a matrix.
+
+Called by :mod:`._figures` like every other drawer: ``(ctx, plt) -> (figure, caption) | None``.
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-import numpy as np
+__all__ = ["draw_structure"]
 
-__all__ = ["structure_figure"]
-
-
-def _png(fig: Any) -> bytes:
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+_WIDTH = 6.3
 
 
-def _figure(ncols: int = 1, width: float = 4.2, height: float = 3.6) -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
-    return fig, axes[0]
+def _text(s: object, limit: int = 24) -> str:
+    t = str(s)
+    return t if len(t) <= limit else t[: limit - 1] + "…"
 
 
-def _ordinal(systems: dict[str, Any]) -> bytes:
-    fig, axes = _figure(len(systems))
-    for ax, (name, c) in zip(axes, systems.items()):
-        k = c.k
-        m = np.zeros((k, k))
-        np.add.at(m, (c.rows, c.cols), np.asarray(c.counts, float))
-        dist = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(float)
-        ax.imshow(dist, cmap="Oranges", vmin=0, vmax=max(k - 1, 1))
-        for i in range(k):
-            for j in range(k):
-                if m[i, j]:
-                    ax.text(j, i, f"{m[i, j]:g}", ha="center", va="center", fontsize=8)
-        ticks = [str(x) for x in c.labels]
-        ax.set_xticks(range(k), ticks)
-        ax.set_yticks(range(k), ticks)
+def _ordinal(ctx: Any, plt: Any) -> tuple[Any, str]:
+    import numpy as np
+
+    st = ctx.structure
+    names = list(st.confusion)
+    labels = [_text(x, 12) for x in ctx.task.labels]
+    k = len(labels)
+    side = min(_WIDTH / min(len(names), 3), 3.2 + 0.25 * k)
+    fig, axes = plt.subplots(1, min(len(names), 3), figsize=(side * min(len(names), 3), side * 0.95), squeeze=False)
+    dist = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(float)
+    for ax, name in zip(axes.flat, names):
+        m = np.asarray(st.confusion[name], dtype=float)
+        ax.imshow(dist, cmap="Oranges", vmin=0, vmax=max(k - 1, 1), interpolation="nearest")
+        if k <= 12:
+            for i in range(k):
+                for j in range(k):
+                    if m[i, j]:
+                        ax.text(j, i, f"{m[i, j]:g}", ha="center", va="center", fontsize=7,
+                                color="white" if dist[i, j] > 0.6 * (k - 1) else "#222222")
+        ax.set_xticks(range(k))
+        ax.set_yticks(range(k))
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_yticklabels(labels, fontsize=7)
         ax.set_xlabel("predicted class")
         ax.set_ylabel("true class")
-        ax.set_title(str(name), fontsize=10)
-    fig.suptitle("Confusion matrices in class order (shading: distance of the error)", fontsize=10)
-    return _png(fig)
+        ax.set_title(_text(name, 40))
+        ax.spines[:].set_visible(False)
+    fig.tight_layout()
+    return fig, ("Confusion matrices in class order (rows: true class, columns: predicted class); numbers: counts; "
+                 "the darker a cell, the further its error from the true class.")
 
 
-def _multilabel(per_label: dict[str, dict[str, dict[str, float]]], share: dict[str, float]) -> bytes:
-    names = list(per_label)
-    first = per_label[names[0]]
-    order = sorted(first, key=lambda lab: first[lab]["f1"])
-    fig, (ax,) = _figure(1, width=6.0, height=0.45 * len(order) + 1.2)
-    h = 0.8 / len(names)
-    for s_i, s in enumerate(names):
-        ax.barh(np.arange(len(order)) + s_i * h, [per_label[s][lab]["f1"] for lab in order], height=h, label=str(s))
-    ax.set_yticks(np.arange(len(order)) + 0.4 - h / 2,
-                  [f"{lab} ({100 * share.get(lab, 0):.0f} %)" for lab in order])
+def _multilabel(ctx: Any, plt: Any) -> tuple[Any, str]:
+    import numpy as np
+
+    systems = [s for s in ctx.systems if s.per_class]
+    first = {r.label: (r.f1 or 0.0) for r in systems[0].per_class}
+    order = sorted(first, key=lambda lab: first[lab])
+    fig, axes = plt.subplots(1, 1, figsize=(_WIDTH, 0.35 * len(order) + 1.2), squeeze=False)
+    ax = axes[0, 0]
+    h = 0.8 / len(systems)
+    for i, s in enumerate(systems):
+        f1 = {r.label: r.f1 for r in s.per_class}
+        ax.barh(np.arange(len(order)) + i * h, [f1.get(lab) or 0.0 for lab in order], height=h,
+                label=_text(s.name, 30))
+    share = ctx.structure.share
+    ax.set_yticks(np.arange(len(order)) + 0.4 - h / 2)
+    ax.set_yticklabels([f"{_text(lab)} ({100 * share.get(lab, 0.0):.0f}%)" for lab in order], fontsize=7)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("F1 of the label (each label a binary task)")
-    ax.legend(fontsize=8, loc="lower right")
-    ax.set_title("Per-label F1, sorted; in brackets the label's share of items", fontsize=10)
-    return _png(fig)
+    ax.set_xlabel("F1 of the label")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig, ("F1 of each label, each label taken as its own binary task, sorted by the first system; "
+                 "in brackets the share of items that carry the label.")
 
 
-def _top_k(systems: dict[str, Any], k: int) -> bytes:
-    from ..engine._topk import top_k_hits
-
-    fig, (ax,) = _figure(1, width=5.0)
-    for name, (scores, y, _) in systems.items():
-        ks = np.arange(1, min(10, scores.shape[1]) + 1)
-        ax.plot(ks, [top_k_hits(scores, y, int(j)).mean() for j in ks], marker="o", label=str(name))
-    ax.axvline(k, color="grey", linestyle=":", label=f"k = {k}")
+def _top_k(ctx: Any, plt: Any) -> tuple[Any, str]:
+    st = ctx.structure
+    fig, axes = plt.subplots(1, 1, figsize=(_WIDTH * 0.7, 3.0), squeeze=False)
+    ax = axes[0, 0]
+    for name, curve in st.top_k_curve.items():
+        ks = list(range(1, len(curve) + 1))
+        ax.plot(ks, [float("nan") if v is None else v for v in curve], marker="o", markersize=3, label=_text(name, 30))
+    if st.k is not None:
+        ax.axvline(st.k, color="grey", linestyle=":", linewidth=1)
     ax.set_xlabel("k")
     ax.set_ylabel("top-k accuracy")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
-    ax.set_title("Top-k accuracy as k grows", fontsize=10)
-    return _png(fig)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig, f"Top-k accuracy as k grows; the dotted line marks k = {st.k}, the k of the evaluation."
 
 
-def _agreement(raters: list[str], pairs: dict[str, float | None]) -> bytes:
+def _agreement(ctx: Any, plt: Any) -> tuple[Any, str]:
+    import numpy as np
+
+    st = ctx.structure
+    raters = list(st.raters)
     n = len(raters)
     m = np.full((n, n), np.nan)
-    np.fill_diagonal(m, 1.0)
     for i in range(n):
         for j in range(i + 1, n):
-            v = pairs.get(f"{raters[i]} | {raters[j]}")
+            v = st.pairs.get(f"{raters[i]} | {raters[j]}")
             m[i, j] = m[j, i] = np.nan if v is None else v
-    fig, (ax,) = _figure(1)
-    ax.imshow(m, cmap="Blues", vmin=0, vmax=1)
+    fig, axes = plt.subplots(1, 1, figsize=(3.2 + 0.4 * n, 2.8 + 0.4 * n), squeeze=False)
+    ax = axes[0, 0]
+    ax.imshow(m, cmap="Blues", vmin=0, vmax=1, interpolation="nearest")
     for i in range(n):
         for j in range(n):
             if i != j and not np.isnan(m[i, j]):
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=9)
-    ax.set_xticks(range(n), raters, rotation=30)
-    ax.set_yticks(range(n), raters)
-    ax.set_title("Cohen's kappa of each pair of annotators", fontsize=10)
-    return _png(fig)
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color="white" if m[i, j] > 0.6 else "#222222")
+    labels = [_text(r, 16) for r in raters]
+    ax.set_xticks(range(n))
+    ax.set_yticks(range(n))
+    ax.set_xticklabels(labels, rotation=30, fontsize=7)
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.spines[:].set_visible(False)
+    fig.tight_layout()
+    return fig, "Cohen's kappa of each pair of annotators, on the items both rated."
 
 
-def structure_figure(inputs: Any, data: dict[str, Any]) -> bytes:
-    """The figure for one structured evaluation (``inputs`` from io, ``data`` the computed JSON)."""
-    if inputs.structure == "ordinal":
-        return _ordinal(inputs.systems)
-    if inputs.structure == "multilabel":
-        first = next(iter(inputs.systems.values()))
-        share = {str(lab): float(first.y_true[:, j].mean()) for j, lab in enumerate(first.labels)}
-        return _multilabel(data["per_label"], share)
-    if inputs.structure == "top_k":
-        return _top_k(inputs.systems, int(inputs.top_k))
-    return _agreement(list(data["raters"]), data["pairs"])
+def draw_structure(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """The structure's figure, or None for a nominal report."""
+    st = getattr(ctx, "structure", None)
+    if st is None:
+        return None
+    if st.kind == "ordinal" and st.confusion and ctx.task is not None:
+        return _ordinal(ctx, plt)
+    if st.kind == "multilabel" and any(s.per_class for s in ctx.systems):
+        return _multilabel(ctx, plt)
+    if st.kind == "top_k" and st.top_k_curve:
+        return _top_k(ctx, plt)
+    if st.kind == "agreement" and len(st.raters) > 1:
+        return _agreement(ctx, plt)
+    return None

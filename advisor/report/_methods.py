@@ -133,6 +133,8 @@ def build_methods(
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
+    if answers.get("label_structure") in ("spans", "ranking"):
+        return [_external_paragraph(answers, intervals, cite)]
     rec = [m for m in metrics if m.role != "appendix"]
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
@@ -143,7 +145,7 @@ def build_methods(
     _beside_sentence(p, rec)
     _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
     _notation_sentence(p, rec, task, answers)
-    _undefined_sentence(p, convention, undefined_count, cite)
+    _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers))
     _log_loss_sentence(p, rec, log_loss_zero, task)
     _chance_sentence(p, primary, chance)
     _intervals_sentence(p, intervals, n_systems, answers)
@@ -159,11 +161,16 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    if kind == "binary":
+    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items"):
+        pass
+    elif kind == "binary":
         p.t(W.S["task_binary"].format(pos=pos) if pos is not None else W.S["task_binary_plain"])
     else:
         p.t(W.S["task_agree" if answers.get("symmetric") and k else "task_multi"].format(k=k) if k
             else W.S["task_multi_plain"])
+    if _annotators(answers):  # several annotators, no reference: the situation is said in full here
+        p.t(W.S["task_annotators_data"] + ". ")
+        return
     if task is not None:
         p.t(W.S["task_data"].format(n=f"{int(task.n):,}"))
     prev = answers.get("deployment_prevalence")
@@ -181,6 +188,40 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     if shown:
         p.t(W.S["in_which"] + _join_words(shown))
     p.t(". ")
+
+
+def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings | None, cite: Any) -> Paragraph:
+    """Spans and rankings: what to measure and which tool computes it; no catalogue formula applies."""
+    spans = answers.get("label_structure") == "spans"
+    p = _Text()
+    p.t(W.S["spans" if spans else "ranking"])
+    p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
+    p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
+    if intervals is not None:
+        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
+                                             n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
+        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"]) + ".")
+    return p.para("Evaluation")
+
+
+def _annotators(answers: Mapping[str, Any]) -> bool:
+    """Three or more annotators compared without a reference (issue 12)."""
+    m = answers.get("annotators")
+    return bool(m) and int(m) > 2
+
+
+def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None) -> bool:
+    """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
+    structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
+    if m and int(m) > 2:
+        p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k, items=items or "items"))
+    elif top_k and k:
+        p.t(W.S["task_top_k"].format(k=k, top_k=top_k))
+    elif structure in ("ordinal", "multilabel") and k:
+        p.t(W.S[f"task_{structure}"].format(k=k))
+    else:
+        return False
+    return True
 
 
 def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
@@ -207,7 +248,9 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
         said.insert(0, W.LEAD_ITEMS)
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
-    if said:
+    if _annotators(answers) and primary.id in ("krippendorff_alpha", "krippendorff_alpha_ordinal"):
+        p.t(W.S["lead_annotators"])
+    elif said:
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
@@ -310,13 +353,16 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
     matrix = bool(re.search(r"C_|a_|b_", formulas))
     counts = bool(re.search(r"\b(TP|FP|FN|TN)\b", formulas))
     probs = "p_{t" in formulas
-    if not rec or not (matrix or counts or probs):
+    top_k = "g_t" in formulas
+    if not rec or not (matrix or counts or probs or top_k):
         return
     said = []
     if matrix:
         said.append(W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a"])
     if probs:
         said.append(W.S["notation_probs"])
+    if top_k:
+        said.append(W.S["notation_top_k"])
     if counts:
         pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
@@ -328,8 +374,12 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
         p.t("; ".join(variants)[:1].upper() + "; ".join(variants)[1:] + ". ")
 
 
-def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any) -> None:
-    if convention == "baseline":
+def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any,
+                        annotators: bool = False) -> None:
+    if annotators:
+        p.t(W.S["undefined_annotators"].format(value={"zero": "set to 0", "baseline": "set to 1, maximal agreement",
+                                                      "omit": "not reported"}.get(convention, "set to 0")))
+    elif convention == "baseline":
         p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
     else:
         none = undefined_count == 0 and convention == "zero"  # no example needed when nothing was undefined

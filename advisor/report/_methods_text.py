@@ -34,6 +34,30 @@ S: dict[str, str] = {
     "task_multi": "We evaluate a {k}-class classifier",
     "task_multi_plain": "We evaluate a multi-class classifier",
     "task_agree": "We evaluate the agreement of two labelings with {k} classes",
+    "task_ordinal": "We evaluate a classifier of {k} ordered classes",
+    "task_multilabel": "We evaluate a classifier that gives each item any number of {k} labels",
+    "task_top_k": "We evaluate a classifier of {k} classes by whether the true class is among its {top_k} highest-scored",
+    "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
+    "task_annotators_plain": "We measure how well {m} annotators agree",
+    "notation_top_k": ("$g_t$ counts the classes scored above the true class of item $t$ and $e_t$ those scored "
+                       "equal to it, itself included"),
+    "spans": ("We evaluate the extraction of spans, such as named entities, rather than the classification of "
+              "items. We report precision, recall and F1 over whole spans, a span counting as found only when its "
+              "boundaries and type both match; they are micro-averaged over entities and also given per entity type, "
+              "and the background tag is never scored"),
+    "spans_tool": ("They are computed with the seqeval package. Token accuracy and token-level F1 count tokens "
+                   "rather than entities, so we do not use them. "),
+    "ranking": ("We evaluate a system that ranks documents for each query rather than one that classifies items. "
+                "We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
+                "recall@k, each computed per query and averaged over queries"),
+    "ranking_tool": ("They are computed with pytrec_eval or ranx from the relevance judgements and the run. Set "
+                     "metrics on a confusion matrix ignore the order of a ranking, so we do not use them. "),
+    "external_intervals": "Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}",
+    "task_annotators_data": "; no annotator is taken as the reference",
+    "lead_annotators": (", which takes any number of annotators and missing ratings and scores the agreement "
+                        "expected by chance as 0"),
+    "undefined_annotators": ("A coefficient whose chance disagreement is 0, as when every rating falls in one class, "
+                             "is {value}"),
     "task_data": " on {n} test items",
     "in_which": ", where ",
     "pos_share": ", which makes up {share} of the cases in use",

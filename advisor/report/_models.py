@@ -28,6 +28,7 @@ __all__ = [
     "Reference",
     "ReportContext",
     "Span",
+    "StructureData",
     "SystemReport",
     "TaskInfo",
     "UndefinedEntry",
@@ -201,6 +202,20 @@ class FigureData(_M):
     prevalence: list[PrevalenceCurve] = Field(default_factory=list)
 
 
+class StructureData(_M):
+    """Ordered classes, label sets, top-k or annotators (issue 12): what their figure needs."""
+
+    kind: Literal["ordinal", "multilabel", "top_k", "agreement"]
+    k: int | None = Field(None, description="top-k: the k of the evaluation")
+    confusion: dict[str, list[list[float]]] = Field(default_factory=dict,
+                                                    description="ordinal: counts per system, rows = true class in order")
+    share: dict[str, float] = Field(default_factory=dict, description="multi-label: share of items carrying each label")
+    top_k_curve: dict[str, list[float | None]] = Field(default_factory=dict,
+                                                       description="top-k accuracy per system for k = 1, 2, …")
+    raters: dict[str, int] = Field(default_factory=dict, description="agreement: ratings given per annotator")
+    pairs: dict[str, float | None] = Field(default_factory=dict, description="agreement: Cohen's kappa per pair")
+
+
 class ReportContext(_M):
     """Everything a report shows; render it with :func:`advisor.report.render_report`."""
 
@@ -224,6 +239,7 @@ class ReportContext(_M):
     references: list[Reference] = Field(default_factory=list)
     figures: FigureData = Field(default_factory=FigureData)
     notes: str | None = None
+    structure: StructureData | None = None
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:

@@ -1,0 +1,217 @@
+"""Stage 1 for ordered classes, label sets, top-k and annotator studies (issue 12).
+
+The same :class:`ReportContext` as :func:`advisor.report.build_report` builds — recommendation,
+metrics with their catalogue formulas, bootstrap intervals, undefined values, methods paragraph,
+references — from :class:`advisor.io._structures.StructuredInputs`, plus a
+:class:`~._models.StructureData` block the structure's figure is drawn from. Rendering to Markdown,
+LaTeX, HTML, PDF and JSON is the main pipeline's (:mod:`._render`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._models import (
+    Estimate,
+    IntervalSettings,
+    MetricEntry,
+    PerClassRow,
+    ReportContext,
+    StructureData,
+    SystemReport,
+    TaskInfo,
+    UndefinedEntry,
+    WarningEntry,
+)
+
+__all__ = ["build_structured_report"]
+
+
+def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
+                            confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                            digits: int = 4) -> ReportContext:
+    """The report context of a structured evaluation (``inputs`` from :func:`advisor.io._structures.load_structured`)."""
+    from ..engine._structures import evaluate_inputs
+    from ._build import (
+        _bibliography,
+        _catalogue,
+        _context,
+        _methods_and_references,
+        _recommendation,
+        _recommended_items,
+        _Results,
+        _warnings_in_words,
+    )
+    from ._inputs import check_arguments, check_resampling, load_answers
+
+    check_arguments(title=title, undefined=undefined, digits=digits)
+    bootstrap = check_resampling(bootstrap, confidence)
+    ans = load_answers(answers)
+    given = set(ans.model_fields_set) if answers is not None else None
+    data = evaluate_inputs(inputs, undefined)
+    rec_json, reason, recommendation = _recommendation(ans, None, None, {})
+    answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
+    cat, bib = _catalogue(), _bibliography()
+    warnings = _warnings_in_words(recommendation, rec_json)
+    computed = list(next(iter(data["metrics"].values())))
+    entries = _entries(_recommended_items(rec_json, reason), computed, cat, warnings)
+    results = _Results()
+    results.reports = _reports(inputs, data)
+    results.undefined_total = sum(len(r.undefined) for r in results.reports)
+    if bootstrap > 0:
+        _intervals(results, inputs, [m.id for m in entries], bootstrap, confidence, seed, undefined)
+    task = _task(inputs, data)
+    methods, justification, references = _methods_and_references(
+        answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
+        evaluated=True, digits=digits)
+    ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
+                   references)
+    ctx.justification = justification
+    ctx.structure = _structure(inputs, data)
+    return ctx
+
+
+#: Why a recommended metric is missing from a structured evaluation.
+_NOT_COMPUTED = {"fleiss_kappa": "it needs every item rated by the same number of annotators, and some ratings "
+                                 "are missing; Krippendorff's alpha takes them as they are",
+                 "balanced_accuracy": "a top-k evaluation scores the k highest-scored classes; the per-class recall of "
+                                      "the top-1 predictions is under Diagnostics",
+                 "log_loss": "the score columns are read here as rankings of the classes, not as probabilities",
+                 "brier": "the score columns are read here as rankings of the classes, not as probabilities"}
+
+
+def _entries(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], computed: list[str], cat: Any,
+             warnings: list[WarningEntry]) -> list[MetricEntry]:
+    """The recommended metrics this structure gives, then every other one computed (appendix)."""
+    from ._build import _metric_entry
+
+    entries: list[MetricEntry] = []
+    seen: set[str] = set()
+    for role, mid, reason, params in rec_items:
+        if mid in seen:
+            continue
+        if mid not in computed:
+            name = cat.metrics[mid].name if mid in cat.metrics else mid.replace("_", " ")
+            why = _NOT_COMPUTED.get(mid, "it does not apply to this kind of data")
+            warnings.append(WarningEntry(code="metric_not_computed", source="report",
+                                         message=f"{name} was recommended but is not reported: {why}."))
+            if role != "primary":
+                continue
+        seen.add(mid)
+        entries.append(_metric_entry(mid, cat.metrics.get(mid), role, reason, params, None, 1.0))
+    for mid in computed:
+        if mid not in seen:
+            entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, None, 1.0))
+            seen.add(mid)
+    return entries
+
+
+def _f(v: Any) -> float | None:
+    from ._build import _f as finite
+
+    return finite(v)
+
+
+def _reports(inputs: Any, data: Mapping[str, Any]) -> list[SystemReport]:
+    out = []
+    for name in data["systems"]:
+        und = [UndefinedEntry(metric=str(u["metric"]), quantity=str(u["quantity"]),
+                              label=None if u.get("label") is None else str(u["label"]),
+                              reason=str(u["reason"]), resolution=str(u["resolution"]), value=_f(u.get("value")))
+               for u in data["undefined"].get(name, [])]
+        out.append(SystemReport(name=str(name), values={m: _f(v) for m, v in data["metrics"][name].items()},
+                                per_class=_per_class(inputs, data, name), undefined=und))
+    return out
+
+
+def _per_class(inputs: Any, data: Mapping[str, Any], name: str) -> list[PerClassRow]:
+    """Multi-label: each label as its binary task; ordinal: each class of the confusion matrix."""
+    import numpy as np
+
+    d = inputs.systems[name]
+    if inputs.structure == "multilabel":
+        sup, pred = np.asarray(d.y_true).sum(axis=0), np.asarray(d.y_pred).sum(axis=0)
+        return [PerClassRow(label=str(lab), support=float(sup[j]), predicted=float(pred[j]),
+                            precision=_f(r.get("precision")), recall=_f(r.get("recall")), f1=_f(r.get("f1")))
+                for j, (lab, r) in enumerate(data["per_label"][name].items())]
+    if inputs.structure not in ("ordinal", "top_k"):
+        return []
+    from ..engine import confusion_matrix, per_class
+
+    if inputs.structure == "ordinal":
+        labels, res = d.labels, per_class(_dense(d))
+    else:  # top-k: the classes of the top-1 predictions, as the accuracy beside top-k accuracy
+        scores, y, labels = d
+        idx = list(range(len(labels)))
+        res = per_class(confusion_matrix(np.asarray(y), np.asarray(scores).argmax(axis=1), labels=idx))
+    return [PerClassRow(label=str(lab), support=float(r["support"]), predicted=float(r["predicted"]),
+                        precision=_f(r["precision"]), recall=_f(r["recall"]), f1=_f(r["f1"]))
+            for lab, r in zip(labels, res.values())]
+
+
+def _dense(cells: Any) -> list[list[float]]:
+    import numpy as np
+
+    m = np.zeros((cells.k, cells.k))
+    np.add.at(m, (cells.rows, cells.cols), np.asarray(cells.counts, float))
+    return m.tolist()
+
+
+def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None,
+               undefined: str) -> None:
+    """Percentile intervals per system, each from its own resamples with the same seed."""
+    from ..stats._structures import structure_bootstrap
+
+    for rep in results.reports:
+        ok = [m for m in ids if m in rep.values]
+        bs = structure_bootstrap(inputs.structure, inputs.systems[rep.name], ok, n_resamples=n, confidence=confidence,
+                                 seed=seed, undefined=undefined, top_k=inputs.top_k)
+        rep.intervals = {m: Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
+                         for m, r in bs.items()}
+    results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
+
+
+def _task(inputs: Any, data: Mapping[str, Any]) -> TaskInfo:
+    import numpy as np
+
+    first = next(iter(inputs.systems.values()))
+    s = inputs.structure
+    if s == "ordinal":
+        labels = [str(x) for x in first.labels]
+        sizes = np.asarray(_dense(first)).sum(axis=1)
+    elif s == "multilabel":
+        labels = [str(x) for x in first.labels]
+        sizes = np.asarray(first.y_true).sum(axis=0)
+    elif s == "top_k":
+        labels = [str(x) for x in inputs.labels]
+        sizes = np.bincount(np.asarray(first[1]), minlength=len(labels))
+    else:
+        labels = [str(x) for x in inputs.labels]
+        codes = np.asarray(first.codes)
+        sizes = np.bincount(codes[codes >= 0], minlength=len(labels))
+    n = float(data.get("n_items") or (np.asarray(first.y_true).shape[0] if s == "multilabel" else
+                                      sizes.sum() if s == "ordinal" else len(first[1]) if s == "top_k" else 0))
+    return TaskInfo(kind="multiclass", k=len(labels), labels=labels, class_sizes=[float(x) for x in sizes], n=n)
+
+
+def _structure(inputs: Any, data: Mapping[str, Any]) -> StructureData:
+    import numpy as np
+
+    s = inputs.structure
+    out = StructureData(kind=s, k=inputs.top_k)
+    if s == "ordinal":
+        out.confusion = {str(n): _dense(c) for n, c in inputs.systems.items()}
+    elif s == "multilabel":
+        first = next(iter(inputs.systems.values()))
+        out.share = {str(lab): float(np.asarray(first.y_true)[:, j].mean()) for j, lab in enumerate(first.labels)}
+    elif s == "top_k":
+        from ..engine._topk import top_k_hits
+
+        for name, (scores, y, _) in inputs.systems.items():
+            out.top_k_curve[str(name)] = [float(top_k_hits(scores, y, j).mean())
+                                          for j in range(1, min(10, scores.shape[1]) + 1)]
+    else:
+        out.raters = {str(k): int(v) for k, v in data["raters"].items()}
+        out.pairs = {str(k): _f(v) for k, v in data["pairs"].items()}
+    return out
