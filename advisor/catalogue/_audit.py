@@ -12,8 +12,12 @@ How each status is confirmed (``k`` ranges over 2, 3, 4; binary metrics over 2 o
 
 Chance correction (Opitz's PV) is checked against the claim's ω(k) on the expected matrices of
 random classifiers, including that a non-strict claim really has unequal chance scores and that an
-incomplete one really depends on k. A claim the checker cannot test (probability metrics) is
-``unverified``; a claim it contradicts is ``refuted``.
+incomplete one really depends on k. Score and probability metrics are checked on their hard outputs
+(:mod:`._check_scores`). A claim marked ``not_applicable`` with its reason on record (the property is
+not defined for the metric's kind of input; for label sets, rankings and ratings the checker first
+makes sure there is no operational definition it could test) is ``not_applicable``; a claim the
+checker cannot test otherwise — including ``not_applicable`` without a reason — is ``unverified``; a
+claim it contradicts is ``refuted``. ``advisor audit`` must report 0 unverified and 0 refuted.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ class ClaimCheck:
     metric: str
     property: str
     status: str
-    outcome: str  # "confirmed", "refuted" or "unverified"
+    outcome: str  # "confirmed", "refuted", "not_applicable" (reason on record) or "unverified"
     detail: str
     counterexample: Counterexample | None = None
     paper_claim: str | None = None
@@ -92,6 +96,11 @@ class AuditReport:
         return self._count("unverified")
 
     @property
+    def not_applicable(self) -> int:
+        """Claims marked not applicable, each with its reason on record (``detail``)."""
+        return self._count("not_applicable")
+
+    @property
     def counterexamples(self) -> int:
         """Confirmed claims backed by a counterexample (fails, binary_only, after_calibration, …)."""
         return sum(c.outcome == "confirmed" and c.counterexample is not None for c in self.checks)
@@ -114,6 +123,7 @@ class AuditReport:
             "confirmed": self.confirmed,
             "refuted": self.refuted,
             "unverified": self.unverified,
+            "not_applicable": self.not_applicable,
             "counterexamples": self.counterexamples,
             "paper_disagreements": len(self.paper_disagreements),
             "checks": [c.to_dict() for c in self.checks],
@@ -123,7 +133,7 @@ class AuditReport:
         lines = [
             f"{self.checked} claims checked in {self.seconds:.1f} s (budget {self.budget}, seed {self.seed}): "
             f"{self.confirmed} confirmed ({self.counterexamples} by a counterexample), {self.refuted} refuted, "
-            f"{self.unverified} not checkable.",
+            f"{self.unverified} not checkable, {self.not_applicable} not applicable (reason on record).",
             f"{len(self.paper_disagreements)} confirmed claims contradict a published table (paper_claim recorded).",
         ]
         for c in self.checks:
@@ -279,6 +289,8 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
 
     def result(ok: bool | None, detail: str, ce: Counterexample | None = None) -> ClaimCheck:
         outcome = "unverified" if ok is None else "confirmed" if ok else "refuted"
+        if ok is None and claim.status == "not_applicable" and (claim.note or "").strip():
+            outcome = "not_applicable"
         return ClaimCheck(record.id, pid, claim.status, outcome, detail, ce, claim.paper_claim)
 
     from ._check_scores import hard_evaluator
@@ -291,6 +303,8 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
         got = check_structure(record, pid, claim, rng, budget)
         if got is not None:
             return result(*got)
+    if claim.status == "not_applicable":  # a confusion-matrix metric: every property is defined for it
+        return result(False, f"{pid} is defined on confusion matrices, which {record.id} takes: state the claim")
     prop = PROPERTIES[pid]
     hib = record.higher_is_better
     raw = MetricFunction(record.id, hib)
