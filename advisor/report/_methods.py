@@ -431,7 +431,9 @@ def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems:
     if intervals.seed is not None and not intervals.paired and n_systems > 1:
         p.t(W.S["same_seed"])
     if paired or (n_systems == 0 and answers.get("ranking")):
-        p.t(W.S["winners"])
+        alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
+        p.t(W.S["winners"] if n_systems == 2 else W.S["winners_holm"].format(
+            pairs=n_systems * (n_systems - 1) // 2, alpha=alpha) if n_systems > 2 else W.S["winners_any"].format(alpha=alpha))
     p.t(". ")
 
 
