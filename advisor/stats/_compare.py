@@ -60,6 +60,7 @@ from ._bootstrap import (
     trials_and_probabilities,
 )
 from ._draws import iter_item_resamples, use_items
+from ._familywise import familywise_winners, paired_p_value, winners_method
 from ._limits import check_resampling
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "familywise_winners", "kendall_tau_b", "spearman_rho"]
@@ -340,20 +341,6 @@ def _first_shares(oriented: np.ndarray) -> np.ndarray:
     return (tied[rows] / cnt[rows]).sum(axis=0) / rows.sum()
 
 
-WINNERS_TWO = ("two systems: the best by point estimate, plus the other if the percentile interval of their paired "
-               "difference contains 0 (one pair, no multiplicity correction needed)")
-WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided paired-bootstrap "
-                "p-values (normal form with the bootstrap standard error) at α = {alpha:g}; the winners are the "
-                "systems no other system beats, with a family-wise error of at most α")
-
-
-def winners_method(m: int, confidence: float) -> str:
-    """The sentence that says how the winners of ``m`` systems were chosen."""
-    if m <= 2:
-        return WINNERS_TWO
-    return WINNERS_HOLM.format(pairs=m * (m - 1) // 2, alpha=round(1.0 - confidence, 12))
-
-
 def _rank_intervals(systems: list[str], oriented: np.ndarray, confidence: float) -> dict[str, tuple[float | None, float | None]]:
     """Percentile interval of each system's rank (1 = best) over the resamples; undefined → last."""
     r = average_ranks(np.where(np.isnan(oriented), -np.inf, oriented))
@@ -365,8 +352,6 @@ def _summarise(
     metric: str, systems: list[str], points: np.ndarray, values: np.ndarray, confidence: float
 ) -> MetricComparison:
     """``points`` (systems,), ``values`` (resamples, systems) → one :class:`MetricComparison`."""
-    from ._items import _p_value
-
     sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
     oriented = sign * values
     low, high = percentile_interval(values, confidence)
@@ -392,7 +377,7 @@ def _summarise(
             diff_interval[(a, b)] = (float(lo[0]), float(hi[0]))
             with np.errstate(invalid="ignore"):  # infinite values (LR+) give no standard error
                 od = sign * d
-                p = _p_value(float(sign * est), od[~np.isnan(od)])
+                p = paired_p_value(float(sign * est), od[~np.isnan(od)])
             p_values[(systems[a], systems[b])] = 1.0 if np.isnan(p) else p  # undefined: never separated
             pairs.append(
                 PairResult(
@@ -580,28 +565,3 @@ def compare_systems(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw,
     )
-
-
-def familywise_winners(names: Sequence[str], oriented: Sequence[float], p_values: Mapping[tuple[str, str], float],
-                       alpha: float = 0.05) -> list[str]:
-    """Systems no other system beats after Holm's step-down over all pairs (family-wise error ≤ ``alpha``).
-
-    ``oriented`` are point estimates with higher = better; ``p_values[(a, b)]`` is the two-sided p-value of
-    the paired difference of ``a`` and ``b`` (each unordered pair once). Holm (1979): with the ``m`` p-values
-    sorted, ``p_(i)`` is rejected while ``p_(i) ≤ α / (m − i + 1)``; a rejected pair separates its worse
-    system from the better one. So with 20 systems and 190 pairs, the chance that any pair of equal
-    systems is called separable is at most α. A system that could not be evaluated (NaN) is never a winner.
-
-    >>> familywise_winners(["a", "b", "c"], [0.9, 0.8, 0.5], {("a", "b"): 0.2, ("a", "c"): 0.001, ("b", "c"): 0.01})
-    ['a', 'b']
-    """
-    keys = sorted(p_values, key=lambda key: p_values[key])
-    m = len(keys)
-    beaten: set[str] = set()
-    score = dict(zip(names, oriented))
-    for i, (a, b) in enumerate(keys):
-        if not p_values[(a, b)] <= alpha / (m - i):
-            break
-        if score[a] != score[b]:
-            beaten.add(b if score[a] > score[b] else a)
-    return [s for s in names if s not in beaten and not np.isnan(score[s])]
