@@ -97,9 +97,8 @@ S: dict[str, str] = {
     "same_seed": ", the same for every system",
     "winners": "; the winners are those whose difference to the best has an interval containing 0",
     "winners_holm": ("; the winners are the systems no other system beats after Holm's correction over all "
-                     "{pairs} pairs of two-sided paired-bootstrap p-values, so the family-wise error is at most {alpha}"),
+                     "{pairs} pairs (family-wise error at most {alpha})"),
     "winners_any": ("; the winners are the systems no other system beats after Holm's correction over all pairs "
-                    "of two-sided paired-bootstrap p-values (with two systems: whose difference to the best has an "
-                    "interval containing 0), so the family-wise error is at most {alpha}"),
+                    "(family-wise error at most {alpha})"),
     "duties": "We also give ",
 }

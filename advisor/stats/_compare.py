@@ -195,7 +195,8 @@ class Comparison(_Model):
         return {s: r.p_first for s, r in self._metric(metric).systems.items()}
 
     def winners(self, metric: str) -> list[str]:
-        """Systems not separable from the best on ``metric`` (see the module docstring)."""
+        """The winners on ``metric``: with two systems those not separable from the best, with more those no
+        other system beats after Holm's correction over all pairs (see the module docstring)."""
         return list(self._metric(metric).winners)
 
     def to_dict(self) -> dict[str, Any]:
