@@ -269,7 +269,9 @@ class _Run:
         if has:
             parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
         score = ranked[0][1]
-        runner = (f" The runner-up is {ranked[1][0].name} (score {ranked[1][1]:g})." if len(ranked) > 1 else "")
+        # the runner-up that could rank systems differently (a monotone transform of the lead is no alternative)
+        other = next(((r, sc) for r, sc in ranked[1:] if not self.book.equivalent(r.id, m.id)), None)
+        runner = f" The runner-up is {other[0].name} (score {other[1]:g})." if other is not None else ""
         suggested = [r.id for r in fired for s in r.primary if s.metric == m.id and holds(s.when, self.facts)]
         # the rule ids stay in the structured rationale (entry.rule); the prose names no internals
         why = " It is also the metric the papers name for this situation." if suggested else ""
