@@ -72,3 +72,23 @@ def test_holm_step_down_stops_at_the_first_kept_pair():
     assert familywise_winners(["a", "b", "c"], [3.0, 2.0, 1.0], p) == ["a"]
     p[("a", "b")] = 0.02  # sorted 0.02, 0.02, 0.03: first threshold 0.0167 fails, nothing rejected
     assert familywise_winners(["a", "b", "c"], [3.0, 2.0, 1.0], p) == ["a", "b", "c"]
+
+
+def test_the_report_shows_holm_winners_and_rank_intervals(tmp_path):
+    from advisor.report import build_report
+    from advisor.report import render_report
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 600)
+    data = {"y_true": y}
+    for name, p in (("a", 0.9), ("b", 0.88), ("c", 0.5)):
+        data[name] = np.where(rng.random(y.size) < p, y, (y + 1) % 3)
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: multiclass\nn_classes: 3\nranking: true\n", encoding="utf-8")
+    ctx = build_report(answers, data, seed=0, bootstrap=1000)
+    lead = next(iter(ctx.winners))
+    assert "c" not in ctx.winners[lead]
+    c = next(s for s in ctx.systems if s.name == "c")
+    assert c.rank_interval[lead] == [3.0, 3.0]
+    text = render_report(ctx, "md", figures=False)
+    assert "Holm's correction" in text and "interval of its rank" in text

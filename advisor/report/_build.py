@@ -423,6 +423,9 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
                 continue
             rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
             rep.p_first[mid] = _f(sr.p_first)
+            lo, hi = mc.rank_intervals.get(rep.name, (None, None))
+            if lo is not None and hi is not None:
+                rep.rank_interval[mid] = [float(lo), float(hi)]
     if len(reports) > 1:
         results.winners = {mid: list(mc.winners) for mid, mc in cmp.metrics.items()}
         ra = cmp.ranking_agreement

@@ -67,7 +67,8 @@ T: dict[str, str] = {
     # captions
     "table": "Table {n}.",
     "figure": "Figure {n}.",
-    "pfirst_caption": "Probability of ranking first: the share of bootstrap resamples in which a system is best.",
+    "pfirst_caption": ("Probability of ranking first: the share of bootstrap resamples in which a system is best; "
+                       "in parentheses, the bootstrap interval of its rank (1 = best)."),
     "undefined_caption": "Every undefined value met and how it was resolved, {convention} convention.",
     # column headers
     "c_metric": "Metric",
