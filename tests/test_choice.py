@@ -117,3 +117,45 @@ def test_choice_names_only_catalogue_metrics():
     from advisor.catalogue import get_catalogue
 
     assert load_choice().metric_ids() <= set(get_catalogue().metrics)
+
+
+def _situations():
+    import itertools
+
+    tasks = [{"task": "binary", "classes": ["neg", "pos"], "positive_class": "pos"},
+             {"task": "binary", "classes": ["a", "b"]}, {"task": "multiclass", "n_classes": 4},
+             {"task": "multiclass", "n_classes": 40}]
+    extras = [{}, {"symmetric": True}, {"true_negatives_meaningful": False},
+              {"error_costs": {"false_negative": 5, "false_positive": 1}, "operating_point": "fixed"},
+              {"deployment_prevalence": "unknown", "class_weighting": "equal"},
+              {"class_weighting": "per_instance"}]
+    for task, extra, ranking, chance, planned in itertools.product(
+            tasks, extras, (True, False), ("preferred", "required", "not_needed"),
+            ([], ["macro F1"], ["accuracy", "G-mean"], ["MCC", "Cohen's kappa"])):
+        answers = {**task, **extra, "ranking": ranking, "chance_correction": chance, "planned_metrics": planned}
+        if task["task"] == "multiclass" and ("error_costs" in extra or "true_negatives_meaningful" in extra):
+            continue
+        if "positive_class" not in task and "true_negatives_meaningful" in extra:
+            continue
+        yield answers
+
+
+def test_principles_hold_in_every_situation_of_a_grid():
+    book, caveats = load_rules(), load_choice().caveats
+    n = 0
+    for answers in _situations():
+        r = recommend(answers)
+        recommended = [r.primary.metric, *(a.metric for a in r.complementary)]
+        assert len(recommended) == len(set(recommended)), answers
+        assert not set(recommended) & {d.metric for d in r.discouraged}, answers
+        for a in r.complementary:
+            assert "runner-up among" not in a.reason, answers
+            if a.metric in caveats:
+                assert caveats[a.metric] in a.reason, answers
+        names = {r.primary.metric: r.primary.name, **{a.metric: a.name for a in r.complementary}}
+        for i, a in enumerate(r.complementary):
+            for b in recommended[: i + 1]:  # the lead and the metrics named before it
+                said = names[b].lower() in a.reason.lower()
+                assert not book.equivalent(a.metric, b) or said, (answers, a.metric, b)
+        n += 1
+    assert n > 300
