@@ -420,3 +420,32 @@ def test_not_applicable_needs_a_reason_and_a_metric_it_cannot_apply_to():
     assert check_claim(topk, pid, claim, budget=BUDGET).outcome == "not_applicable"
     bare = claim.model_copy(update={"note": None})
     assert check_claim(topk, pid, bare, budget=BUDGET).outcome == "unverified"
+
+
+def test_cost_metric_claims_are_searched_under_other_costs_and_priors():
+    """Issue 11, item 5: expected cost is also searched over cost matrices and fixed priors. Its claims are
+    stated at 0/1 costs and test priors; the scope lists what does not carry over, with the costs used —
+    re-checked here with the engine's public function."""
+    from advisor.catalogue._check_costs import cost_scope
+    from advisor.engine._costs import expected_cost
+
+    scope = cost_scope(CAT, BUDGET, 0)
+    found = {(s["metric"], s["property"], s["scenario"]) for s in scope}
+    # a cheap error lowers the average cost: not monotone in Opitz's sense once the costs differ
+    assert ("expected_cost", "opitz_monotonicity", "costs") in found
+    assert ("expected_cost", "class_symmetry", "costs") in found
+    for s in scope:
+        before, after = (np.asarray(m, float) for m in s["matrices"][:2])
+        priors = None if s["priors"] is None else np.asarray(s["priors"])
+
+        def ec(m):
+            return expected_cost(m, np.asarray(s["costs"]), priors)
+
+        if s["property"] == "opitz_monotonicity":
+            assert ec(after) < ec(before), s  # an added error lowered the cost
+        elif s["property"] in ("monotonicity", "strong_monotonicity"):
+            assert ec(after) >= ec(before) - 1e-12, s  # a correction did not lower the cost
+        elif s["property"] in ("class_symmetry", "symmetry", "distance", "min_agreement"):
+            assert abs(ec(after) - ec(before)) > 1e-12, s
+    report = audit(BUDGET, seed=0, metrics=["expected_cost"])
+    assert report.scope and "Scope:" in report.summary() and report.to_dict()["scope"] == report.scope

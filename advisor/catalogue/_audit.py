@@ -75,6 +75,8 @@ class AuditReport:
     seed: int
     seconds: float = 0.0
     checks: list[ClaimCheck] = field(default_factory=list)
+    #: counterexamples to claims of the cost metrics under other costs or priors (:mod:`._check_costs`)
+    scope: list[dict[str, Any]] = field(default_factory=list)
 
     def _count(self, outcome: str) -> int:
         return sum(c.outcome == outcome for c in self.checks)
@@ -127,6 +129,7 @@ class AuditReport:
             "counterexamples": self.counterexamples,
             "paper_disagreements": len(self.paper_disagreements),
             "checks": [c.to_dict() for c in self.checks],
+            "scope": self.scope,
         }
 
     def summary(self) -> str:
@@ -136,6 +139,11 @@ class AuditReport:
             f"{self.unverified} not checkable, {self.not_applicable} not applicable (reason on record).",
             f"{len(self.paper_disagreements)} confirmed claims contradict a published table (paper_claim recorded).",
         ]
+        if self.scope:
+            by = sorted({f"{s['metric']}.{s['property']}" for s in self.scope})
+            lines.append(f"Scope: the claims of the cost metrics are stated at 0/1 costs and the test-set priors; with "
+                         f"other costs or fixed priors {len(by)} of them have a counterexample ({', '.join(by)}; "
+                         "--json lists them under 'scope').")
         for c in self.checks:
             if c.outcome == "refuted":
                 lines.append(f"REFUTED {c.metric}.{c.property} ({c.status}): {c.detail}")
@@ -416,5 +424,9 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
                 continue
             with np.errstate(all="ignore"):
                 report.checks.append(check_claim(record, pid, claim, budget=budget, seed=seed))
+    if wanted_p is None:
+        from ._check_costs import cost_scope
+
+        report.scope = cost_scope(cat, budget, seed, wanted_m)
     report.seconds = time.perf_counter() - t0
     return report
