@@ -134,6 +134,8 @@ def _print(data: dict[str, Any]) -> None:
             cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
         table.add_row(m, *(escape(c) for c in cells))
     Console().print(table)
+    for note in data.get("notes", []):
+        typer.echo(f"note: {note}")
     for s, recs in data["undefined"].items():
         for u in recs:
             typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
@@ -143,19 +145,11 @@ def report_structured(files: list[Any], answers: Any, *, order: str | None, labe
                       top_k: int | None, true_col: str | None, pred_col: str | None, title: str | None, n_boot: int,
                       confidence: float, seed: int | None, undefined: str) -> Any:
     """The report context of structured inputs (the main pipeline renders it), or None for nominal files."""
-    from ..io._structures import is_structured, load_structured
-    from ..questionnaire import load_answers
+    from ..report._build_structures import build_structured_report, inputs_for_answers
 
-    ans = load_answers(answers)
-    top_k = top_k or ans.top_k
-    if ans.label_structure == "multilabel" and label_sep is None:
-        label_sep = "|"
-    ordered = parse_order(order) or (ans.classes if ans.label_structure == "ordinal" else None)
-    if not is_structured(files, order=ordered, label_sep=label_sep, top_k=top_k):
+    inputs = inputs_for_answers(files, answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
+                                true_col=true_col, pred_col=pred_col)
+    if inputs is None:
         return None
-    from ..report._build_structures import build_structured_report
-
-    inputs = load_structured(files, order=ordered, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                             pred_col=pred_col)
     return build_structured_report(answers, inputs, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                                    undefined=undefined)

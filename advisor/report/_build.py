@@ -200,6 +200,10 @@ def build_report(
     # the keys the user answered; the methods text marks the others as the questionnaire's defaults
     given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = systems_of(data)
+    if systems:  # spans and rankings are scored by other tools (issue 12)
+        from ._build_structures import refuse_external
+
+        refuse_external(ans)
 
     rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
@@ -207,6 +211,10 @@ def build_report(
     warnings = _warnings_in_words(recommendation, rec_json)
     task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
     rec_items = _recommended_items(rec_json, primary_reason)
+    if not systems:  # the methods text alone: only what an evaluation of the lead's structure reports
+        from ._build_structures import reported_items
+
+        rec_items = reported_items(rec_items, cat)
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
     beta = next((float(params["beta"]) for _, mid, _, params in rec_items
                  if mid == "f_beta" and params.get("beta") is not None), 1.0)

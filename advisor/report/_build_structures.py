@@ -25,7 +25,7 @@ from ._models import (
     WarningEntry,
 )
 
-__all__ = ["build_structured_report"]
+__all__ = ["build_structured_report", "inputs_for_answers", "refuse_external", "reported_items"]
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
@@ -70,6 +70,70 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     ctx.justification = justification
     ctx.structure = _structure(inputs, data)
     return ctx
+
+
+def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any
+                   ) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """The recommended metrics an evaluation of the lead's structure reports (the methods text without data).
+
+    A top-k evaluation, for one, reports top-k and top-1 accuracy, not the balanced accuracy or the log
+    loss a nominal recommendation keeps beside them; nominal leads keep every item.
+    """
+    from ..engine._structures import reported_ids
+
+    lead = cat.metrics.get(rec_items[0][1]) if rec_items else None
+    ids = reported_ids(getattr(lead, "structure", "nominal"))
+    return [it for it in rec_items if it[0] == "primary" or it[1] in ids] if ids else rec_items
+
+
+def refuse_external(ans: Any) -> None:
+    """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
+    if getattr(ans, "label_structure", None) not in ("spans", "ranking"):
+        return
+    from .._exceptions import InputError
+
+    what = ("entity span, which advisor does not compute from item labels; compute entity-level precision, "
+            "recall and F1 over exactly matched spans with seqeval" if ans.label_structure == "spans" else
+            "query, which advisor does not compute from item labels; compute nDCG@k, MRR and recall@k per query "
+            "with pytrec_eval or ranx")
+    raise InputError(f"label_structure {ans.label_structure!r} is scored per {what}, and write the methods "
+                     "paragraph with `advisor methods --answers FILE` (no data).")
+
+
+def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
+                       top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None) -> Any:
+    """The structured inputs these answers and files describe, or None for nominal prediction files.
+
+    The answers fill in what the options leave out: ``top_k``; ``|`` as the separator of label sets;
+    for ``label_structure: ordinal`` the order of ``classes`` — or, without classes, the numeric order
+    of numeric labels. An order is never guessed: ordinal answers over labels that are not numbers
+    and have no order are an error saying how to give it. Span and ranking tasks are not scored here.
+    """
+    from .._exceptions import InputError
+    from ..io._structures import detect_structure, is_structured, load_structured, peek_columns
+    from ..questionnaire import load_answers
+
+    ans = load_answers(answers)
+    refuse_external(ans)
+    top_k = top_k or ans.top_k
+    if ans.label_structure == "multilabel" and label_sep is None:
+        label_sep = "|"
+    ordinal = ans.label_structure == "ordinal"
+    order = order or (list(ans.classes) if ordinal and ans.classes else None)
+    structure = None
+    if ordinal and order is None and top_k is None and label_sep is None and all(
+            detect_structure(peek_columns(f)) is None for f in files):
+        structure = "ordinal"  # y_true / y_pred on the numeric order of their labels (refused otherwise)
+    elif not is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
+        return None
+    inputs = load_structured(files, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                             pred_col=pred_col, structure=structure)
+    if ordinal and inputs is not None and inputs.structure == "agreement" and not inputs.systems["agreement"].ordered:
+        cats = ", ".join(map(str, inputs.labels))
+        raise InputError(f"the answers say the categories are ordered (label_structure: ordinal) but not in which order, "
+                         f"and {cats} are not numbers; list them from lowest to highest as classes in the answers "
+                         "or with --order.")
+    return inputs
 
 
 #: Why a recommended metric is missing from a structured evaluation.
