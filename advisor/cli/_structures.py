@@ -95,7 +95,8 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
 
         data["comparison"] = structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
                                                n_resamples=n_boot, confidence=confidence, seed=seed,
-                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items)
+                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items,
+                                               points=data["metrics"])
     elif n_boot is not None:
         from ..stats._structures import structure_bootstrap
 
@@ -125,15 +126,23 @@ def _print(data: dict[str, Any]) -> None:
     table.add_column("metric")
     for s in data["systems"]:
         table.add_column(escape(s), justify="right")
+    cmp = data.get("comparison") or {}
+    if cmp:
+        table.add_column("winners")
     ids = list(dict.fromkeys(m for s in data["systems"] for m in data["metrics"][s]))
     for m in ids:
         cells = []
         for s in data["systems"]:
             v = format_number(data["metrics"][s].get(m), none="—")
-            iv = data.get("intervals", {}).get(s, {}).get(m)
+            iv = cmp[m]["intervals"].get(s) if m in cmp else data.get("intervals", {}).get(s, {}).get(m)
             cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
+        if cmp:
+            cells.append(", ".join(cmp.get(m, {}).get("winners", [])))
         table.add_row(m, *(escape(c) for c in cells))
     Console().print(table)
+    if cmp:
+        typer.echo("Paired bootstrap on the same items; winners: the best system and every system whose paired "
+                   "difference to it has an interval containing 0.")
     for note in data.get("notes", []):
         typer.echo(f"note: {note}")
     for s, recs in data["undefined"].items():

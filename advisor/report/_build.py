@@ -423,6 +423,11 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
                         confidence=st.confidence, positive_label=st.pos, beta=st.beta,
                         undefined=st.undefined, progress=st.progress)
+    apply_comparison(results, cmp, cat)
+
+
+def apply_comparison(results: _Results, cmp: Any, cat: Any) -> None:
+    """A paired comparison's intervals, P(first), winners, ranking agreement and differences in the results."""
     reports, figures = results.reports, results.figures
     for rep in reports:
         for mid, mc in cmp.metrics.items():
@@ -447,8 +452,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
             est = _f(d.estimate)
             figures.differences.append(DifferenceRow(
                 metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
-    results.intervals = IntervalSettings(method=cmp.method, n_resamples=st.bootstrap, confidence=st.confidence,
-                                         seed=st.seed, paired=True)
+    results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
+                                         seed=cmp.seed, paired=True)
 
 
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:

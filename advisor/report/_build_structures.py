@@ -224,8 +224,21 @@ def _dense(cells: Any) -> list[list[float]]:
 
 def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None,
                undefined: str) -> None:
-    """Percentile intervals per system, each from its own resamples with the same seed."""
-    from ..stats._structures import structure_bootstrap
+    """Paired intervals, P(first), winners and differences when two or more systems share the items;
+    otherwise percentile intervals per system, each from its own resamples with the same seed."""
+    from ..stats._structures import structure_bootstrap, structure_comparison
+
+    if len(results.reports) > 1 and inputs.structure != "agreement":
+        from ._build import _catalogue, apply_comparison
+
+        ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
+        points = {rep.name: {m: float("nan") if rep.values[m] is None else rep.values[m] for m in ok}
+                  for rep in results.reports}
+        cmp = structure_comparison(inputs.structure, inputs.systems, ok, points, labels=inputs.labels, n_resamples=n,
+                                   confidence=confidence, seed=seed, undefined=undefined, top_k=inputs.top_k,
+                                   items=inputs.items)
+        apply_comparison(results, cmp, _catalogue())
+        return
 
     for rep in results.reports:
         ok = [m for m in ids if m in rep.values]
