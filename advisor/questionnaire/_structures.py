@@ -17,7 +17,7 @@ from typing import Any
 from ._conditions import holds
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
 
-__all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
+__all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure", "lead_in_words"]
 
 STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_top_k",
                    "structure_ordinal", "structure_multilabel")
@@ -55,8 +55,14 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         primary = MetricChoice(metric=s.metric, name=cat.metrics[s.metric].name, reason=render(s.reason, ctx))
     own = {s.metric for s in rule.complementary if holds(s.when, facts)}
     keep = rule.id in KEEP_NOMINAL
+    # only metrics an evaluation of this structure reports (top-k: not balanced accuracy, log loss, Brier)
+    from ..engine._structures import reported_ids
+
+    reported = set(reported_ids(_structure(cat, primary.metric))) or None
     complementary = [a for a in rec.complementary if a.metric != primary.metric
-                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")]
+                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
+                     and (reported is None or a.metric in reported)]
+    keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
     discouraged = [a for a in rec.discouraged if keep or _structure(cat, a.metric) != "nominal"]
     warnings = rec.warnings
     if not keep and book is not None:  # warnings about nominal metrics no longer recommended
@@ -72,7 +78,11 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         rule="primary", title=f"Primary metric: {primary.name}",
         text=(f"The lead is {primary.name} (rule {rule.id}), not the nominal choice {old.name}: {rule.title.lower()}."
               + (" The nominal choice is reported beside it." if keep else
-                 " Nominal single-label metrics answer a different question here and are left out.")),
+                 " Nominal single-label metrics answer a different question here and are left out."
+                 if not any(_structure(cat, a.metric) == "nominal" for a in complementary) else
+                 " Of the nominal single-label metrics only "
+                 + ", ".join(a.name or a.metric for a in complementary if _structure(cat, a.metric) == "nominal")
+                 + " is reported beside it, as the view of the highest-scored class.")),
         source=rule.source, answers={k: facts.get(k) for k in ("label_structure", "top_k", "annotators")},
     )
     if keep:  # the nominal reasoning now explains the metric reported beside the lead
@@ -88,3 +98,29 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
 def _structure(cat: Any, mid: str) -> str:
     m = cat.metrics.get(mid)
     return "nominal" if m is None else m.structure
+
+
+def lead_in_words(lead: Any, name: str) -> str | None:
+    """The one-screen reason of a top-k, agreement, span or ranking lead: its rule's own reason, sources
+    dropped (the nominal property sentences speak of two labelings or of class frequencies); None for
+    other leads.
+
+    >>> from types import SimpleNamespace as NS
+    >>> lead_in_words(NS(metric="top_k_accuracy", reason="the share of hits (Russakovsky et al. (2015), §4.1)"),
+    ...               "top-k accuracy")
+    'Top-k accuracy is the share of hits.'
+    """
+    import re
+
+    from ..engine._structures import STRUCTURE_METRICS
+
+    spec = STRUCTURE_METRICS.get(lead.metric)
+    external = lead.metric in {m for m, _, _ in EXTERNAL.values()}
+    if not lead.reason or not (external or (spec is not None and spec.structure in ("top_k", "agreement"))):
+        return None
+    nested = r"\s*\([^()]*\((?:19|20)\d\d[a-z]?\)[^()]*\)"  # (Author (2015), §4.1)
+    flat = r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\b[^()]*\)"  # (Author 2015)
+    text = re.sub(flat, "", re.sub(nested, "", lead.reason)).strip()
+    if text.startswith("the "):
+        text = f"{name} is {text}"
+    return text[:1].upper() + text[1:].rstrip(".") + "."
