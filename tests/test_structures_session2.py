@@ -270,3 +270,24 @@ def test_topk_recommendation_puts_only_reported_metrics_beside_the_lead():
     assert {a.metric for a in rec.complementary} <= set(reported_ids("top_k"))
     ordinal = recommend(load_answers(EX / "ordinal_answers.yaml"))
     assert "balanced_accuracy" in {a.metric for a in ordinal.complementary}  # ordinal keeps the nominal lead beside
+
+
+def test_report_from_confusion_matrices_with_ordinal_answers(tmp_path):
+    m = tmp_path / "m.csv"
+    m.write_text(",1,2,3\n1,5,1,0\n2,1,4,1\n3,0,2,6\n", encoding="utf-8")
+    ans = tmp_path / "a.yaml"
+    ans.write_text("task: multiclass\nlabel_structure: ordinal\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    res = runner.invoke(app, ["report", "--answers", str(ans), "--matrix", str(m), "--bootstrap", "50", "--seed", "1",
+                              "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    ctx = json.loads(out.read_text(encoding="utf-8"))
+    values = ctx["systems"][0]["values"]
+    from advisor.engine._ordinal import ordinal_cells, ordinal_metrics
+
+    expected = ordinal_metrics(ordinal_cells([[5, 1, 0], [1, 4, 1], [0, 2, 6]]))
+    assert values["mae_macro"] == pytest.approx(expected["mae_macro"], abs=1e-12)
+    for name in ("multilabel", "topk"):
+        res = runner.invoke(app, ["report", "--answers", str(EX / f"{name}_answers.yaml"), "--matrix", str(m),
+                                  "-o", str(tmp_path / "x.md")])
+        _one_sentence(res, "give prediction files instead of --matrix")

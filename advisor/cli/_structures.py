@@ -152,12 +152,17 @@ def _print(data: dict[str, Any]) -> None:
 
 def report_structured(files: list[Any], answers: Any, *, order: str | None, label_sep: str | None,
                       top_k: int | None, true_col: str | None, pred_col: str | None, title: str | None, n_boot: int,
-                      confidence: float, seed: int | None, undefined: str) -> Any:
-    """The report context of structured inputs (the main pipeline renders it), or None for nominal files."""
-    from ..report._build_structures import build_structured_report, inputs_for_answers
+                      confidence: float, seed: int | None, undefined: str, matrix: list[Any] | None = None) -> Any:
+    """The report context of structured inputs (the main pipeline renders it), or None for nominal files.
 
-    inputs = inputs_for_answers(files, answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
-                                true_col=true_col, pred_col=pred_col)
+    Confusion matrices (``--matrix``) are ordinal tables when the answers say the classes are ordered."""
+    from ..report._build_structures import build_structured_report, inputs_for_answers, ordinal_tables_for_answers
+
+    if matrix and not files:
+        inputs = ordinal_tables_for_answers(matrix, answers, order=parse_order(order))
+    else:
+        inputs = inputs_for_answers(files, answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
+                                    true_col=true_col, pred_col=pred_col)
     if inputs is None:
         return None
     return build_structured_report(answers, inputs, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,

@@ -25,7 +25,7 @@ from ._models import (
     WarningEntry,
 )
 
-__all__ = ["build_structured_report", "inputs_for_answers", "refuse_external", "reported_items"]
+__all__ = ["build_structured_report", "inputs_for_answers", "ordinal_tables_for_answers", "refuse_external", "reported_items"]
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
@@ -136,6 +136,34 @@ def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | Non
     return inputs
 
 
+def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list[Any] | None = None) -> Any:
+    """Ordinal inputs from confusion matrices when the answers say the classes are ordered, else None.
+
+    The order is ``order``, the answers' ``classes``, or the numeric order of numeric labels; labels
+    that are not numbers and have no order are an error saying how to give it.
+    """
+    from .._exceptions import InputError
+    from ..io._readers import load_inputs
+    from ..io._structures import _numeric_order, ordinal_from_tables
+    from ..questionnaire import load_answers
+
+    ans = load_answers(answers)
+    if ans.label_structure == "multilabel" or ans.top_k:
+        need = ("the label set of each item (y_true / y_pred holding 'a|b', or true_<label> / pred_<label> columns)"
+                if ans.label_structure == "multilabel" else "the score of every class for each item (p_<label> columns)")
+        raise InputError(f"a confusion matrix cannot give {'multi-label' if ans.label_structure == 'multilabel' else 'top-k'}"
+                         f" metrics, which need {need}; give prediction files instead of --matrix.")
+    if ans.label_structure != "ordinal":
+        return None
+    systems = load_inputs([], matrices).systems
+    if order is None and ans.classes:
+        order = list(ans.classes)
+    if order is None:
+        seen = [lab for cm in systems.values() for lab in cm.labels]
+        order = _numeric_order(seen, "the matrices")
+    return ordinal_from_tables(systems, order)
+
+
 #: Why a recommended metric is missing from a structured evaluation.
 _NOT_COMPUTED = {"fleiss_kappa": "it needs every item rated by the same number of annotators, and some ratings "
                                  "are missing; Krippendorff's alpha takes them as they are",
@@ -228,7 +256,7 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
     otherwise percentile intervals per system, each from its own resamples with the same seed."""
     from ..stats._structures import structure_bootstrap, structure_comparison
 
-    if len(results.reports) > 1 and inputs.structure != "agreement":
+    if len(results.reports) > 1 and inputs.structure != "agreement" and (inputs.items or inputs.structure != "ordinal"):
         from ._build import _catalogue, apply_comparison
 
         ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
