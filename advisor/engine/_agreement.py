@@ -62,7 +62,7 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
     >>> r.counts.tolist(), r.categories, r.level
     ([[2.0, 0.0], [1.0, 2.0]], ('a', 'b'), 'nominal')
     >>> ratings_table([[2, 10], [10, 10]]).categories, ratings_table([["lo", "hi"]], categories=["lo", "hi"]).level
-    ((2, 10), 'ordinal')
+    (('2', '10'), 'ordinal')
     """
     rows = [list(r) for r in ratings]
     if not rows:

@@ -16,27 +16,13 @@ from typing import Any
 
 from ._conditions import holds
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
+from ._structure_words import EXTERNAL
 
-__all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure", "lead_in_words"]
+__all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
 
 STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_top_k",
                    "structure_ordinal", "structure_multilabel")
 KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
-#: tasks no catalogue metric scores: what to measure and which well-kept tool computes it
-EXTERNAL: dict[str, tuple[str, str, str]] = {
-    "structure_spans": (
-        "entity_f1", "Entity-level F1 over exactly matched spans (not in the catalogue; computed by seqeval)",
-        "measure entity-level precision, recall and F1 over exactly matched spans, excluding the background tag "
-        "('O'), micro-averaged over entities and reported per entity type, as in the CoNLL shared tasks; the seqeval "
-        "package computes them (seqeval.metrics.classification_report). A token-level confusion matrix, token "
-        "accuracy or token-level F1 does not count entities and is not recommended"),
-    "structure_ranking": (
-        "ndcg_at_k", "nDCG@k, MRR and recall@k per query, averaged over queries (not in the catalogue; "
-        "computed by pytrec_eval or ranx)",
-        "measure a rank-aware score per query — nDCG@k for graded relevance, MRR for the first relevant result, "
-        "recall@k for coverage — and average it over queries; pytrec_eval and ranx compute them from a qrels file "
-        "and a run. Set metrics on a confusion matrix ignore the order of the ranking and are not recommended"),
-}
 
 
 def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict[str, Any],
@@ -99,28 +85,3 @@ def _structure(cat: Any, mid: str) -> str:
     m = cat.metrics.get(mid)
     return "nominal" if m is None else m.structure
 
-
-def lead_in_words(lead: Any, name: str) -> str | None:
-    """The one-screen reason of a top-k, agreement, span or ranking lead: its rule's own reason, sources
-    dropped (the nominal property sentences speak of two labelings or of class frequencies); None for
-    other leads.
-
-    >>> from types import SimpleNamespace as NS
-    >>> lead_in_words(NS(metric="top_k_accuracy", reason="the share of hits (Russakovsky et al. (2015), §4.1)"),
-    ...               "top-k accuracy")
-    'Top-k accuracy is the share of hits.'
-    """
-    import re
-
-    from ..engine._structures import STRUCTURE_METRICS
-
-    spec = STRUCTURE_METRICS.get(lead.metric)
-    external = lead.metric in {m for m, _, _ in EXTERNAL.values()}
-    if not lead.reason or not (external or (spec is not None and spec.structure in ("top_k", "agreement"))):
-        return None
-    nested = r"\s*\([^()]*\((?:19|20)\d\d[a-z]?\)[^()]*\)"  # (Author (2015), §4.1)
-    flat = r"\s*\([^()]*\b(?:19|20)\d\d[a-z]?\b[^()]*\)"  # (Author 2015)
-    text = re.sub(flat, "", re.sub(nested, "", lead.reason)).strip()
-    if text.startswith("the "):
-        text = f"{name} is {text}"
-    return text[:1].upper() + text[1:].rstrip(".") + "."

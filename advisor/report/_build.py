@@ -41,6 +41,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
+from ._structure_checks import structure_items
 
 __all__ = ["build_report"]
 
@@ -200,21 +201,13 @@ def build_report(
     # the keys the user answered; the methods text marks the others as the questionnaire's defaults
     given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = systems_of(data)
-    if systems:  # spans and rankings are scored by other tools (issue 12)
-        from ._build_structures import refuse_external
-
-        refuse_external(ans)
 
     rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
     warnings = _warnings_in_words(recommendation, rec_json)
     task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
-    rec_items = _recommended_items(rec_json, primary_reason)
-    if not systems:  # the methods text alone: only what an evaluation of the lead's structure reports
-        from ._build_structures import reported_items
-
-        rec_items = reported_items(rec_items, cat)
+    rec_items = structure_items(ans, bool(systems), _recommended_items(rec_json, primary_reason), cat)  # issue 12
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
     beta = next((float(params["beta"]) for _, mid, _, params in rec_items
                  if mid == "f_beta" and params.get("beta") is not None), 1.0)
@@ -417,17 +410,13 @@ def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entr
             m.id for m in entries if m.id in METRICS and not METRICS[m.id].needs_probabilities])
 
 
-def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: _Settings) -> None:
+def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: Any, cmp: Any = None) -> None:
     from ..stats._compare import compare_joint
 
-    cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
-                        confidence=st.confidence, positive_label=st.pos, beta=st.beta,
-                        undefined=st.undefined, progress=st.progress)
-    apply_comparison(results, cmp, cat)
-
-
-def apply_comparison(results: _Results, cmp: Any, cat: Any) -> None:
-    """A paired comparison's intervals, P(first), winners, ranking agreement and differences in the results."""
+    if cmp is None:  # structured systems bring their own (report/_build_structures.py)
+        cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
+                            confidence=st.confidence, positive_label=st.pos, beta=st.beta,
+                            undefined=st.undefined, progress=st.progress)
     reports, figures = results.reports, results.figures
     for rep in reports:
         for mid, mc in cmp.metrics.items():

@@ -25,7 +25,7 @@ from ._models import (
     WarningEntry,
 )
 
-__all__ = ["build_structured_report", "inputs_for_answers", "ordinal_tables_for_answers", "refuse_external", "reported_items"]
+__all__ = ["build_structured_report", "inputs_for_answers", "ordinal_tables_for_answers"]
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
@@ -72,34 +72,6 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     return ctx
 
 
-def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any
-                   ) -> list[tuple[str, str, str | None, dict[str, Any]]]:
-    """The recommended metrics an evaluation of the lead's structure reports (the methods text without data).
-
-    A top-k evaluation, for one, reports top-k and top-1 accuracy, not the balanced accuracy or the log
-    loss a nominal recommendation keeps beside them; nominal leads keep every item.
-    """
-    from ..engine._structures import reported_ids
-
-    lead = cat.metrics.get(rec_items[0][1]) if rec_items else None
-    ids = reported_ids(getattr(lead, "structure", "nominal"))
-    return [it for it in rec_items if it[0] == "primary" or it[1] in ids] if ids else rec_items
-
-
-def refuse_external(ans: Any) -> None:
-    """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
-    if getattr(ans, "label_structure", None) not in ("spans", "ranking"):
-        return
-    from .._exceptions import InputError
-
-    what = ("entity span, which advisor does not compute from item labels; compute entity-level precision, "
-            "recall and F1 over exactly matched spans with seqeval" if ans.label_structure == "spans" else
-            "query, which advisor does not compute from item labels; compute nDCG@k, MRR and recall@k per query "
-            "with pytrec_eval or ranx")
-    raise InputError(f"label_structure {ans.label_structure!r} is scored per {what}, and write the methods "
-                     "paragraph with `advisor methods --answers FILE` (no data).")
-
-
 def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
                        top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None) -> Any:
     """The structured inputs these answers and files describe, or None for nominal prediction files.
@@ -112,6 +84,7 @@ def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | Non
     from .._exceptions import InputError
     from ..io._structures import detect_structure, is_structured, load_structured, peek_columns
     from ..questionnaire import load_answers
+    from ._structure_checks import refuse_external
 
     ans = load_answers(answers)
     refuse_external(ans)
@@ -257,7 +230,7 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
     from ..stats._structures import structure_bootstrap, structure_comparison
 
     if len(results.reports) > 1 and inputs.structure != "agreement" and (inputs.items or inputs.structure != "ordinal"):
-        from ._build import _catalogue, apply_comparison
+        from ._build import _catalogue, _paired_intervals
 
         ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
         points = {rep.name: {m: float("nan") if rep.values[m] is None else rep.values[m] for m in ok}
@@ -265,7 +238,7 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
         cmp = structure_comparison(inputs.structure, inputs.systems, ok, points, labels=inputs.labels, n_resamples=n,
                                    confidence=confidence, seed=seed, undefined=undefined, top_k=inputs.top_k,
                                    items=inputs.items)
-        apply_comparison(results, cmp, _catalogue())
+        _paired_intervals(results, None, ok, _catalogue(), None, cmp=cmp)
         return
 
     for rep in results.reports:
