@@ -291,3 +291,10 @@ def test_report_from_confusion_matrices_with_ordinal_answers(tmp_path):
         res = runner.invoke(app, ["report", "--answers", str(EX / f"{name}_answers.yaml"), "--matrix", str(m),
                                   "-o", str(tmp_path / "x.md")])
         _one_sentence(res, "give prediction files instead of --matrix")
+
+
+def test_multilabel_methods_speak_of_labels():
+    for text in (runner.invoke(app, ["methods", "--answers", str(EX / "multilabel_answers.yaml")]).output,
+                 (EX / "multilabel_report.md").read_text(encoding="utf-8").split("## Results")[0]):
+        assert "every label counts equally" in text and "per-label scores" in text
+        assert "every class" not in text and "per-class scores" not in text and "never-predicted class" not in text

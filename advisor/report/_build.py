@@ -41,7 +41,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
-from ._structure_checks import structure_items
+from ._structure_checks import label_words, structure_items
 
 __all__ = ["build_report"]
 
@@ -232,6 +232,7 @@ def build_report(
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits)
+    methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
     ctx.justification = justification

@@ -44,6 +44,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         _warnings_in_words,
     )
     from ._inputs import check_arguments, check_resampling, load_answers
+    from ._structure_checks import label_words
 
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
@@ -65,6 +66,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
         evaluated=True, digits=digits)
+    methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
     ctx.justification = justification

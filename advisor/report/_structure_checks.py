@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["refuse_external", "reported_items", "structure_items"]
+__all__ = ["label_words", "refuse_external", "reported_items", "structure_items"]
 
 
 def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any
@@ -46,3 +46,32 @@ def structure_items(ans: Any, has_data: bool, rec_items: list[tuple[str, str, st
         refuse_external(ans)
         return rec_items
     return reported_items(rec_items, cat)
+
+
+#: the methods' nominal phrases and what they say when each item carries a set of labels
+_LABEL_WORDS = (("every class counts equally", "every label counts equally"),
+                ("a plain mean of per-class scores", "a plain mean of per-label scores"),
+                ("the precision of a never-predicted class", "the precision of a never-predicted label"))
+
+
+def label_words(paragraphs: list[Any], answers: Any) -> list[Any]:
+    """The methods paragraphs with 'label' where a multi-label task has labels, not classes.
+
+    >>> from advisor.report._models import Paragraph, Span
+    >>> p = [Paragraph(spans=[Span(text="where every class counts equally.")])]
+    >>> label_words(p, {"label_structure": "multilabel"})[0].spans[0].text
+    'where every label counts equally.'
+    """
+    if (answers or {}).get("label_structure") != "multilabel":
+        return paragraphs
+
+    def fix(span: Any) -> Any:
+        if span.kind != "text":
+            return span
+        text = span.text
+        for old, new in _LABEL_WORDS:
+            text = text.replace(old, new)
+        return span.model_copy(update={"text": text})
+
+    return [p.model_copy(update={"spans": [fix(s) for s in p.spans], "items": [[fix(s) for s in it] for it in p.items]})
+            for p in paragraphs]
