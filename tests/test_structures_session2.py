@@ -298,3 +298,12 @@ def test_multilabel_methods_speak_of_labels():
                  (EX / "multilabel_report.md").read_text(encoding="utf-8").split("## Results")[0]):
         assert "every label counts equally" in text and "per-label scores" in text
         assert "every class" not in text and "per-class scores" not in text and "never-predicted class" not in text
+
+
+def test_justification_cites_no_work_for_a_substring_of_a_word():
+    from advisor.report._build import _bibliography, _keys_in
+
+    bib = _bibliography()
+    assert _keys_in("class_weighting: equal (Tsoumakas et al. (2010), §7.1)", bib) == ["tsoumakas2010mining"]
+    assert "wei2010novel" in _keys_in("Wei et al. (2010)", bib)
+    assert "Wei, J." not in (EX / "multilabel_report.md").read_text(encoding="utf-8")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,7 +98,7 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
     for k, e in bib.items():
         short = e.short.lower()
         last = short.split(" ")[0].rstrip(",")
-        if e.year.lower() in low and last and last in low:
+        if e.year.lower() in low and last and re.search(rf"(?<!\w){re.escape(last)}(?!\w)", low):  # not 'wei' in 'weighting'
             out.append(k)
     return out[:2]
 
