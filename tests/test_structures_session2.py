@@ -307,3 +307,13 @@ def test_justification_cites_no_work_for_a_substring_of_a_word():
     assert _keys_in("class_weighting: equal (Tsoumakas et al. (2010), §7.1)", bib) == ["tsoumakas2010mining"]
     assert "wei2010novel" in _keys_in("Wei et al. (2010)", bib)
     assert "Wei, J." not in (EX / "multilabel_report.md").read_text(encoding="utf-8")
+
+
+def test_python_api_reports_structured_inputs():
+    import advisor
+
+    inputs = advisor.load_structured([EX / "ordinal_near.csv", EX / "ordinal_far.csv"], order=[1, 2, 3, 4, 5])
+    ctx = advisor.build_structured_report(str(EX / "ordinal_answers.yaml"), inputs, bootstrap=100, seed=1)
+    assert ctx.primary == "mae_macro" and ctx.intervals.paired and ctx.winners
+    with pytest.raises(InputError, match="build_structured_report"):
+        advisor.build_report(str(EX / "ordinal_answers.yaml"), inputs)

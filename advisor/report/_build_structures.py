@@ -31,7 +31,16 @@ __all__ = ["build_structured_report", "inputs_for_answers", "ordinal_tables_for_
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
                             confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
                             digits: int = 4) -> ReportContext:
-    """The report context of a structured evaluation (``inputs`` from :func:`advisor.io._structures.load_structured`)."""
+    """The report context of a structured evaluation (``inputs`` from :func:`advisor.load_structured`).
+
+    Render it with :func:`advisor.report.render_report`, as a context from :func:`advisor.build_report`.
+
+    >>> import advisor
+    >>> inputs = advisor.load_structured([{"y_true": [1, 2, 3, 3], "y_pred": [1, 3, 3, 2]}], order=[1, 2, 3])
+    >>> ctx = build_structured_report({"label_structure": "ordinal", "classes": [1, 2, 3]}, inputs, bootstrap=0)
+    >>> ctx.primary, ctx.systems[0].values["mae_macro"]
+    ('mae_macro', 0.5)
+    """
     from ..engine._structures import evaluate_inputs
     from ._build import (
         _bibliography,
