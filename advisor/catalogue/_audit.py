@@ -427,6 +427,6 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
     if wanted_p is None:
         from ._check_costs import cost_scope
 
-        report.scope = cost_scope(cat, budget, seed, wanted_m)
+        report.scope = cost_scope(cat, budget, seed, wanted_m, holds=_holds)
     report.seconds = time.perf_counter() - t0
     return report

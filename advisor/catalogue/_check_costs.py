@@ -12,7 +12,7 @@ and it is reported by ``advisor audit`` with the costs or priors that produce it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -37,14 +37,15 @@ def _scenario(kind: str, rng: np.random.Generator, ks: Iterable[int]) -> dict[in
     return out
 
 
-def cost_scope(catalogue: Catalogue, budget: int, seed: int, metrics: Iterable[str] | None = None) -> list[dict[str, Any]]:
+def cost_scope(catalogue: Catalogue, budget: int, seed: int, metrics: Iterable[str] | None, *,
+               holds: Callable[..., tuple[bool, str, Any]]) -> list[dict[str, Any]]:
     """Counterexamples to the ``holds`` claims of the cost metrics under other costs or priors.
 
-    Each entry: metric, property, scenario (``costs`` at test priors, or ``priors`` with 0/1 costs), the
-    cost matrix and priors used, the matrices and the explanation.
+    ``holds`` is the audit's search for a ``holds`` claim (passed in: the audit calls this module). Each
+    entry: metric, property, scenario (``costs`` at test priors, or ``priors`` with 0/1 costs), the cost
+    matrix and priors used, the matrices and the explanation.
     """
     from ..engine._costs import expected_cost_batch
-    from ._audit import _holds
     from ._checker import PROPERTIES
     from ._space import MetricFunction
 
@@ -69,7 +70,7 @@ def cost_scope(catalogue: Catalogue, budget: int, seed: int, metrics: Iterable[s
                     return ec if mid == "expected_cost" else nec
 
                 f._hard = ev  # the checker's hook for metrics it evaluates itself
-                ok, detail, ce = _holds(PROPERTIES[pid], f, f.ks, rng, budget)
+                ok, detail, ce = holds(PROPERTIES[pid], f, f.ks, rng, budget)
                 if ok or ce is None:
                     continue
                 k = len(ce.matrices[0])
