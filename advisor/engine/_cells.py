@@ -77,6 +77,14 @@ class Cells:
         out._pattern = self._pattern
         return out
 
+    def share_true_sizes(self, other: Cells) -> None:
+        """Take ``a`` and ``n`` from ``other``, a batch with the same items (a paired resample's other
+        system: the true classes are the same), when both hold whole numbers — the sums are then exact,
+        so the values are those this batch would compute itself."""
+        if "a" in other._cache and other.exact and self.w.dtype.kind in "iu" and self._cache.get("exact"):
+            self._cache["a"] = other._cache["a"]
+            self._cache["n"] = other.n
+
     def _index(self, name: str) -> Any:
         pat = self._pattern
         if name not in pat:
