@@ -63,12 +63,20 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def echo(text: Any = "", *, err: bool = False, nl: bool = True) -> None:
-    """``typer.echo`` for every line advisor prints: user data in it (labels, file names, notes)
-    cannot act on the terminal — control characters and bidi overrides are shown as escapes
-    (:func:`advisor._format.terminal_safe`); advisor's own line breaks are kept."""
+    """Print one piece of advisor's output: user data in it (labels, file names, notes) cannot act on
+    the terminal — control characters and bidi overrides are shown as escapes
+    (:func:`advisor._format.terminal_safe`); advisor's own line breaks are kept.
+
+    Written to ``sys.stdout``/``sys.stderr`` in the stream's own encoding, like Rich tables and JSON
+    (``typer.echo`` would write UTF-8 bytes to a stream declared ASCII, ``PYTHONIOENCODING=ascii``;
+    :func:`tolerant_output` spells out what the encoding lacks)."""
     from .._format import terminal_safe
 
-    typer.echo(terminal_safe(text, keep_newlines=True), err=err, nl=nl)
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:  # pythonw: no console
+        return
+    stream.write(terminal_safe(text, keep_newlines=True) + ("\n" if nl else ""))
+    stream.flush()
 
 
 def cell(value: Any) -> str:

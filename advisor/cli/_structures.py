@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from ._common import echo_json, fail
+from ._common import cell, echo, echo_json, fail
 
 __all__ = ["parse_order", "run_structured"]
 
@@ -113,7 +113,6 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
 
 def _print(data: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from .._format import format_number
@@ -121,10 +120,10 @@ def _print(data: dict[str, Any]) -> None:
     title = {"ordinal": "ordinal (order: " + ", ".join(map(str, data.get("order", []))) + ")",
              "multilabel": "multi-label", "top_k": f"top-k (k = {data.get('k')})",
              "agreement": "agreement among annotators"}[data["structure"]]
-    table = Table(title=escape(title))
+    table = Table(title=cell(title))
     table.add_column("metric")
     for s in data["systems"]:
-        table.add_column(escape(s), justify="right")
+        table.add_column(cell(s), justify="right")
     ids = list(dict.fromkeys(m for s in data["systems"] for m in data["metrics"][s]))
     for m in ids:
         cells = []
@@ -132,11 +131,11 @@ def _print(data: dict[str, Any]) -> None:
             v = format_number(data["metrics"][s].get(m), none="—")
             iv = data.get("intervals", {}).get(s, {}).get(m)
             cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
-        table.add_row(m, *(escape(c) for c in cells))
+        table.add_row(m, *(cell(c) for c in cells))
     Console().print(table)
     for s, recs in data["undefined"].items():
         for u in recs:
-            typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
+            echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
 
 
 def report_structured(files: list[Any], answers: Any, *, order: str | None, label_sep: str | None,

@@ -1,0 +1,49 @@
+"""Every ``--out``/``-o`` of the command line obeys the same rules (advisor/report/_safe_io.py): a
+device, FIFO or directory is refused with --force or not, nothing is half-written."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from advisor.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("args", [["metrics"], ["metrics", "--format", "md"], ["metrics", "--json"]])
+def test_metrics_out_never_replaces_a_fifo_or_a_device(tmp_path: Path, args: list[str]) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    res = runner.invoke(app, [*args, "-o", str(fifo), "--force"])
+    assert res.exit_code == 2 and "FIFO" in res.stderr and stat.S_ISFIFO(fifo.lstat().st_mode)
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if root:
+        full = tmp_path / "full"
+        os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        res = runner.invoke(app, [*args, "-o", str(full), "--force"])
+        assert res.exit_code == 2 and "character device" in res.stderr and stat.S_ISCHR(full.lstat().st_mode)
+    assert {p.name for p in tmp_path.iterdir()} == ({"pipe", "full"} if root else {"pipe"})  # no temporary file
+
+
+def test_metrics_out_is_an_exclusive_create(tmp_path: Path, monkeypatch) -> None:
+    """The name is taken between the check and the write: the other file survives."""
+    import advisor.report._safe_io as safe_io
+
+    out = tmp_path / "m.md"
+    real = safe_io._stage
+
+    def someone_else_writes_first(path, data):
+        tmp = real(path, data)
+        out.write_text("theirs\n", encoding="utf-8")
+        return tmp
+
+    monkeypatch.setattr(safe_io, "_stage", someone_else_writes_first)
+    res = runner.invoke(app, ["metrics", "--format", "md", "-o", str(out)])
+    assert res.exit_code == 2 and "already exists" in res.stderr
+    assert out.read_text(encoding="utf-8") == "theirs\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.md"]
