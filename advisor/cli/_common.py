@@ -88,6 +88,15 @@ def cell(value: Any) -> str:
     return escape(terminal_safe(value))
 
 
+def label_cell(value: Any) -> str:
+    """One class label or system name for a Rich table cell or title: shortened to
+    :data:`advisor._format.LABEL_DISPLAY_LIMIT` characters (a 10,000-character label would push every
+    number out of the table), control characters visible, markup-escaped."""
+    from .._format import display_label
+
+    return cell(display_label(value))
+
+
 def handle_errors(fn: F) -> F:
     """Turn expected failures into one clear sentence and exit status 2 — never a traceback.
 

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
+from .._format import display_label
+from ._common import cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
@@ -178,15 +179,15 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
     # piped output is not cut to 80 columns: the table keeps its natural width
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     k = len(ev.labels)
-    labels = cell(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
-    pos = f" · positive class {cell(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
+    labels = cell(", ".join(_label_text(display_label(x)) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
+    pos = f" · positive class {cell(_label_text(display_label(ev.positive_label)))}" if ev.positive_label is not None else ""
     items = "item" if ev.n == 1 else "items"
     from .._format import format_count
 
     table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
     table.add_column("metric", no_wrap=True)
     for name in ev.systems:
-        table.add_column(cell(name), justify="right", no_wrap=True)
+        table.add_column(label_cell(name), justify="right", no_wrap=True)
     table.add_column("majority", justify="right", style="dim", no_wrap=True)
     table.add_column("prevalence", justify="right", style="dim", no_wrap=True)
     ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
@@ -225,7 +226,7 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
 
     for name in ev.systems:
         rows = list(ev.per_class[name].items())
-        table = Table(title=f"per class · {cell(name)}", title_justify="left")
+        table = Table(title=f"per class · {label_cell(name)}", title_justify="left")
         table.add_column("class", no_wrap=True)
         for col in _PER_CLASS_COLUMNS:
             table.add_column(col, justify="right", no_wrap=True)
@@ -233,7 +234,7 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
         for label, (_, row) in list(zip(ev.labels, rows))[:_MAX_PER_CLASS_ROWS]:
             marker = " (positive)" if ev.positive_label is not None and label == ev.positive_label else ""
             cells = [format_count(row[c]) if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
-            table.add_row(cell(str(label)) + marker, *cells)
+            table.add_row(label_cell(label) + marker, *cells)
         console.print(table)
         if len(rows) > _MAX_PER_CLASS_ROWS:
             console.print(f"  … {len(rows) - _MAX_PER_CLASS_ROWS} more classes (see --json).", style="dim")
@@ -250,7 +251,7 @@ def _undefined_lines(ev: Evaluation) -> list[str]:
                 metrics.append(r["metric"])
     lines = []
     for (quantity, label, reason, resolution), where in groups.items():
-        of = f" of class {label}" if label is not None else ""
-        systems = "; ".join(f"{s}: {', '.join(ms)}" for s, ms in where.items())
+        of = f" of class {display_label(label)}" if label is not None else ""
+        systems = "; ".join(f"{display_label(s)}: {', '.join(ms)}" for s, ms in where.items())
         lines.append(f"{quantity}{of} — {reason}; {resolution} [{systems}]")
     return lines

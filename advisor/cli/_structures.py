@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
-
-from ._common import cell, echo, echo_json, fail
+from .._format import display_label
+from ._common import cell, echo, echo_json, fail, label_cell
 
 __all__ = ["parse_order", "run_structured"]
 
@@ -117,13 +116,13 @@ def _print(data: dict[str, Any]) -> None:
 
     from .._format import format_number
 
-    title = {"ordinal": "ordinal (order: " + ", ".join(map(str, data.get("order", []))) + ")",
+    title = {"ordinal": "ordinal (order: " + ", ".join(display_label(x) for x in data.get("order", [])) + ")",
              "multilabel": "multi-label", "top_k": f"top-k (k = {data.get('k')})",
              "agreement": "agreement among annotators"}[data["structure"]]
     table = Table(title=cell(title))
     table.add_column("metric")
     for s in data["systems"]:
-        table.add_column(cell(s), justify="right")
+        table.add_column(label_cell(s), justify="right")
     ids = list(dict.fromkeys(m for s in data["systems"] for m in data["metrics"][s]))
     for m in ids:
         cells = []

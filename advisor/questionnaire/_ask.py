@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from .._format import terminal_safe
+from .._format import display_label, terminal_safe
 from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
 from ._conditions import holds
 
@@ -40,19 +40,36 @@ _UNKNOWN = {"unknown", "don't know", "dont know", "not sure", "null", "none", "?
 _MAYBE = {"maybe", "perhaps", "possibly", "unsure", "idk", "dunno", "depends", "it depends", "sometimes", "partly"}
 
 
+_SHOWN_ITEMS = 12  # a default of 100,000 classes is shown as its first few and a count
+
+
+def _shown_items(parts: list[str]) -> str:
+    more = len(parts) - _SHOWN_ITEMS
+    return ", ".join(parts[:_SHOWN_ITEMS]) + (f", … ({len(parts)} in all)" if more > 0 else "")
+
+
 def show_value(q: Question, value: Any) -> str:
-    """How a value is shown as a default in the prompt."""
+    """How a value is shown as a default in the prompt: labels shortened for display
+    (:func:`advisor._format.display_label`), long lists cut to their first items and a count.
+
+    >>> from advisor.questionnaire._answers import _BY_KEY
+    >>> show_value(_BY_KEY["classes"], ["a", "b" * 100]) == "a, " + "b" * 59 + "…"
+    True
+    >>> show_value(_BY_KEY["classes"], [str(i) for i in range(20)])
+    '0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, … (20 in all)'
+    """
     if value is None:
         return "unknown" if q.kind in ("bool", "int") else "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value) if value else "none"
+        return _shown_items([display_label(v) for v in value]) if value else "none"
     if isinstance(value, dict):
         if q.kind == "costs":
             return f"fn={value.get('false_negative')}, fp={value.get('false_positive')}"
-        return ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}" for k, v in value.items())
-    return str(value)
+        return _shown_items([f"{display_label(k)}={v:g}" if isinstance(v, (int, float)) else
+                             f"{display_label(k)}={display_label(v)}" for k, v in value.items()])
+    return display_label(value)
 
 
 def _label(text: str, classes: list[Any] | None) -> Any:
