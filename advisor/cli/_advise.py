@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from ._common import echo, echo_json, fail, handle_errors
+from ._common import echo, echo_json, fail, handle_errors, terminal_columns
 
 
 def register(app: typer.Typer) -> None:
@@ -76,6 +76,7 @@ def ask(
     from ..questionnaire._ask import ask_questions, inferred_answers, wrap_for_terminal
     from ..questionnaire._draft import draft_path, draft_text, load_draft, remove_draft
     from ..questionnaire._infer import summarize
+    from ..questionnaire._screen import screen_width
 
     from ..report._safe_io import check_outputs
 
@@ -126,7 +127,8 @@ def ask(
     _save_answers(out, answers_to_yaml(answers), inputs, force, draft)
     remove_draft(draft)
     echo(f"\nSaved your answers to {out}.\n")
-    echo(wrap_for_terminal(recommend(answers, data=loaded).to_text(), columns), nl=False)
+    with screen_width(columns):  # laid out for the terminal, not re-wrapped after the fact
+        echo(recommend(answers, data=loaded).to_text(), nl=False)
 
 
 @handle_errors
@@ -148,5 +150,8 @@ def recommend(
     rec = _recommend(parsed, data=loaded)
     if as_json:
         echo_json(rec.to_json_dict())
-    else:
+        return
+    from ..questionnaire._screen import screen_width
+
+    with screen_width(terminal_columns()):  # a terminal narrower than 100 columns gets lines that fit it
         echo(rec.to_explain_text() if explain else rec.to_text(), nl=False)

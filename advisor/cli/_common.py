@@ -165,6 +165,16 @@ def echo_json(obj: Any) -> None:
     sys.stdout.write(text + "\n")
 
 
+def terminal_columns() -> int | None:
+    """The width of the terminal standard output is shown on (``COLUMNS`` when set); None when the
+    output goes to a file or a pipe, so piped text keeps its usual layout."""
+    import shutil
+
+    if not os.environ.get("COLUMNS", "").strip().isdigit() and not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns
+
+
 def parse_id_list(value: str | None) -> list[str] | None:
     """``"a,b , c"`` → ``["a", "b", "c"]``; empty or None → None."""
     if value is None:

@@ -146,7 +146,7 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             return None
         return _pairs(text, classes, "share" if q.kind == "shares" else "weight")
     if q.kind == "costs":
-        if low in _NONE:
+        if low in _NONE | _UNKNOWN | _MAYBE:  # the prompt: "'none' if they cost the same or you cannot say"
             return None
         if low.startswith("matrix"):
             return {"matrix": _cost_matrix(low.split(":", 1)[-1] if ":" in low else low[6:], classes)}
@@ -295,7 +295,7 @@ def allowed_words(q: Question) -> str:
     if q.kind == "bool":
         return "yes, no or unknown" if _nullable(q) else "yes or no"
     text = q.allowed.replace("null (not known)", "unknown").replace("null when not known", "unknown")
-    return re.sub(r"\bnull\b", "none", text)
+    return re.sub(r"\bnull\b", "none", re.sub(r"\bnull for none\b", "none", text))
 
 
 def _prompt(q: Question, default: Any) -> str:
@@ -328,7 +328,7 @@ def _ask_one(
         except ValueError as exc:
             write(f"   Not allowed: {terminal_safe(exc)}; allowed: {allowed_words(q)}. Please answer again.")
             continue
-        problem = _conflict({**answers, q.key: value}, asked={*answers, q.key})
+        problem = _conflict({**answers, q.key: value}, asked={*answers, q.key}, current=q.key)
         if problem:
             write(f"   {terminal_safe(problem)} Please answer again.")
             continue
@@ -348,13 +348,19 @@ def _missing_followup(answers: dict[str, Any]) -> Question | None:
     return None
 
 
-def _conflict(answers: dict[str, Any], asked: set[str]) -> str | None:
-    """The first validation problem about an asked key (problems with later keys wait for them)."""
+def _conflict(answers: dict[str, Any], asked: set[str], current: str | None = None) -> str | None:
+    """The first validation problem about an asked key (problems with later keys wait for them).
+
+    A problem with the reply just given is said in the prompt's words ("Not allowed: the shares must
+    sum to 1 (they sum to 0.9)."); one that involves an earlier answer names the key and the value.
+    """
     try:
         Answers.model_validate(answers)
     except ValidationError as exc:
         for err in exc.errors():
             key = error_key(err)
             if re.split(r"[.\[]", key)[0] in asked:
+                if key == current and err["type"] == "answers":
+                    return f"Not allowed: {err['msg']}."
                 return error_sentence(err, "answer")
     return None
