@@ -68,3 +68,18 @@ def test_refusals_speak_the_prompts_words() -> None:
     answers = ask_questions(lambda prompt: next(it), shown.append)
     assert "   Not allowed: the shares must sum to 1 (they sum to 0.9). Please answer again." in shown
     assert answers.target_prevalence == {"a": 0.5, "b": 0.5}
+
+
+def test_compare_with_scores_fits_80_columns() -> None:
+    """The score-metric part of compare was one unwrapped line per metric (up to 110 characters)."""
+    root = Path(__file__).resolve().parent.parent
+    files = [str(root / "examples/digits/logreg.csv"), str(root / "examples/digits/tree.csv")]
+    res = runner.invoke(app, ["compare", *files, "--bootstrap", "50", "--seed", "1"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    start = next(i for i, line in enumerate(lines) if line.startswith("score metrics"))
+    header = next(line for line in lines[start:] if line.strip().startswith("metric"))
+    assert "logreg" in header and "tree" in header  # systems as columns, as in the tables above
+    assert any(line.strip().startswith("log_loss ↓") for line in lines[start:])
+    assert "Holm" in " ".join(" ".join(lines[start:]).split())

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from ..engine._conventions import CONVENTIONS
-from ._common import cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import cell, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._compare import Comparison
@@ -256,7 +256,7 @@ def register(app: typer.Typer) -> None:
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
         from ..engine._score_eval import COST_IDS, SCORE_IDS
-        from ._scores import parse_costs, parse_priors, render_scored, scored_comparison
+        from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
 
         score_ids = [m for m in ids or [] if m in (*SCORE_IDS, *COST_IDS, "log_loss", "brier")]  # item level
         ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
@@ -290,5 +290,5 @@ def register(app: typer.Typer) -> None:
             echo_json(data)
         else:
             render(comparison)
-            for line in render_scored(scored) if scored is not None else []:
-                echo(line)
+            if scored is not None:
+                print_scored(scored)

@@ -137,18 +137,36 @@ def scored_comparison(files: list[Path], names: list[str], labels: list[Any], po
     return res.to_dict()
 
 
-def render_scored(data: dict[str, Any]) -> list[str]:
-    """Plain lines for the terminal: estimate [low, high] per system and metric, winners, rank intervals."""
-    from .._format import format_number
+def print_scored(data: dict[str, Any]) -> None:
+    """The score metrics as one more table of ``advisor compare`` (a row per metric, a column per
+    system: the estimate with * for the winners over its interval and its rank interval), then the
+    method in a wrapped note — lines that fit the terminal like the tables above them."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
 
-    lines = [f"Score metrics ({data['n_resamples']} paired item resamples; {data['method']}):"]
+    from .._format import format_number
+    from ..engine._metrics import LOWER_IS_BETTER
+    from ._common import label_cell
+
     systems = list(data["metrics"])
     ids = list(next(iter(data["metrics"].values())))
+    table = Table(title="score metrics (from the scores and probabilities)", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("metric", no_wrap=True)
+    for s in systems:
+        table.add_column(label_cell(s), justify="right", min_width=14)
     for m in ids:
         cells = []
         for s in systems:
             v = data["metrics"][s][m]
-            cells.append(f"{s} {format_number(v['estimate'])} [{format_number(v['low'])}, {format_number(v['high'])}]"
-                         f" rank {data['rank_intervals'][m][s][0]:g}–{data['rank_intervals'][m][s][1]:g}")
-        lines.append(f"  {m}: " + "; ".join(cells) + f" · winners: {', '.join(data['winners'][m])}")
-    return lines
+            lo, hi = data["rank_intervals"][m][s]
+            rank = f"rank {lo:g}" if lo == hi else f"rank {lo:g}–{hi:g}"
+            star = "*" if s in data["winners"][m] else " "
+            cells.append(f"{format_number(v['estimate'])}{star}\n[{format_number(v['low'], 3)}, "
+                         f"{format_number(v['high'], 3)}]\n{rank}")
+        table.add_row(m + (" ↓" if m in LOWER_IS_BETTER else ""), *cells)
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "
+                  "winners; rank: the interval of ranks over the resamples.", style="dim", markup=False)
