@@ -83,3 +83,33 @@ def test_compare_with_scores_fits_80_columns() -> None:
     assert "logreg" in header and "tree" in header  # systems as columns, as in the tables above
     assert any(line.strip().startswith("log_loss ↓") for line in lines[start:])
     assert "Holm" in " ".join(" ".join(lines[start:]).split())
+
+
+def test_compute_on_an_80_column_terminal_keeps_every_number_beside_long_labels(tmp_path: Path) -> None:
+    """On a terminal, a 60-character label (or system name) folds; the number columns keep their
+    width (they were crushed to '0…' and empty columns)."""
+    import os
+    import re
+    import sys
+
+    import pytest
+
+    pexpect = pytest.importorskip("pexpect")
+    script = Path(sys.executable).parent / "advisor"
+    if not script.exists():
+        pytest.skip(f"console script not installed at {script}")
+    labels = ["L" * 100, "short", "M" * 70]
+    rows = "".join(f"{labels[i % 3]},{labels[(i + (i % 4 == 0)) % 3]}\n" for i in range(90))
+    f = tmp_path / ("S" * 70 + ".csv")
+    f.write_text("y_true,y_pred\n" + rows, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    child = pexpect.spawn(str(script), ["compute", str(f)], env={**env, "TERM": "dumb"}, encoding="utf-8",
+                          dimensions=(60, 80), timeout=120)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    lines = child.before.replace("\r", "").splitlines()
+    assert max(len(line) for line in lines) <= 80
+    numbers = [line for line in lines if re.search(r"│\s+30 │\s+\d+ │\s+[01]\.\d{4} │", line)]
+    assert len(numbers) == 3, "\n".join(lines)  # one per class: support 30, predicted, precision …
+    assert any(re.search(r"│\s+0\.\d{4} │\s+0\.\d{4} │\s+0\.\d{4} │$", line) for line in lines)  # the metrics

@@ -81,7 +81,9 @@ def ask(
     from ..report._safe_io import check_outputs
 
     inputs = [*(data or []), *(matrix or [])]
-    check_outputs([out], inputs, force=force)  # before the first question: not a device, not an input, …
+    if out.exists() and any(src.exists() and os.path.samefile(out, src) for src in inputs):
+        raise fail(f"--out {out} is one of the input files; choose another file for the answers.")
+    check_outputs([out], inputs, force=force)  # before the first question: not a device, not a folder, …
     folder = out.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # say so now, not after every question
         why = "does not exist" if not folder.is_dir() else "is not writable"

@@ -185,16 +185,17 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
     from .._format import format_count
 
     table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
+    ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
+    rows = [[cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems] for m in ids]
     table.add_column("metric", no_wrap=True)
-    for name in ev.systems:
-        table.add_column(label_cell(name), justify="right", no_wrap=True)
+    for i, name in enumerate(ev.systems):  # a long system name folds; its numbers keep their width
+        width = max((len(r[i]) for r in rows), default=6)
+        table.add_column(label_cell(name), justify="right", overflow="fold", min_width=width)
     table.add_column("majority", justify="right", style="dim", no_wrap=True)
     table.add_column("prevalence", justify="right", style="dim", no_wrap=True)
-    ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
-    for m in ids:
+    for m, row in zip(ids, rows):
         chance = ev.chance.get(m, {})
-        table.add_row(m, *(cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
-                      _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
+        table.add_row(m, *row, _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
     if intervals:
         console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
@@ -227,9 +228,9 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
     for name in ev.systems:
         rows = list(ev.per_class[name].items())
         table = Table(title=f"per class · {label_cell(name)}", title_justify="left")
-        table.add_column("class", no_wrap=True)
+        table.add_column("class", overflow="fold")  # a long label wraps; the numbers keep their width
         for col in _PER_CLASS_COLUMNS:
-            table.add_column(col, justify="right", no_wrap=True)
+            table.add_column(col, justify="right", no_wrap=True, min_width=max(len(col), 6))
         # rows follow ev.labels (the JSON keys are label strings, so compare the labels themselves)
         for label, (_, row) in list(zip(ev.labels, rows))[:_MAX_PER_CLASS_ROWS]:
             marker = " (positive)" if ev.positive_label is not None and label == ev.positive_label else ""
