@@ -47,3 +47,25 @@ def test_metrics_out_is_an_exclusive_create(tmp_path: Path, monkeypatch) -> None
     assert res.exit_code == 2 and "already exists" in res.stderr
     assert out.read_text(encoding="utf-8") == "theirs\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.md"]
+
+
+def test_a_read_only_folder_is_refused_before_any_work(tmp_path: Path, monkeypatch) -> None:
+    """Checked with the other output rules, so a PDF job does not compute and render first. Root ignores
+    permission bits, so a read-only folder is simulated for it (a read-only mount gives EROFS alike)."""
+    import advisor.report._safe_io as safe_io
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    if os.access(folder, os.W_OK):  # root
+        real = os.access
+        monkeypatch.setattr(safe_io.os, "access", lambda p, mode: False if Path(p) == folder else real(p, mode))
+    root = Path(__file__).resolve().parent.parent
+    for args in (["report", "--answers", str(root / "examples/report/digits_answers.yaml"),
+                  str(root / "examples/digits/logreg.csv"), "-o", str(folder / "sub" / "r.pdf")],
+                 ["metrics", "--format", "md", "-o", str(folder / "m.md")],
+                 ["ask", "--out", str(folder / "a.yaml")]):
+        res = runner.invoke(app, args, input="binary\n")
+        assert res.exit_code == 2 and "not writable" in res.stderr, (args, res.stderr)
+    assert list(folder.iterdir()) == []
+    folder.chmod(0o755)
