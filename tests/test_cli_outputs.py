@@ -69,3 +69,15 @@ def test_a_read_only_folder_is_refused_before_any_work(tmp_path: Path, monkeypat
         assert res.exit_code == 2 and "not writable" in res.stderr, (args, res.stderr)
     assert list(folder.iterdir()) == []
     folder.chmod(0o755)
+
+
+def test_an_error_quoting_a_huge_label_stays_one_readable_sentence(tmp_path: Path) -> None:
+    f = tmp_path / "long.csv"
+    f.write_text("y_true,y_pred\n" + "x" * 50_000 + ",a\na,b\nb,b\n", encoding="utf-8")
+    for extra in ([], ["--order", "a,b"]):
+        res = runner.invoke(app, ["compute", str(f), *extra])
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1 and len(res.stderr) < 1300, res.stderr[:300]
+    deep = tmp_path / ("d" * 150) / ("e" * 150)
+    deep.mkdir(parents=True)
+    res = runner.invoke(app, ["compute", str(deep / "missing.csv")])
+    assert res.exit_code == 2 and str(deep / "missing.csv") in res.stderr  # a long path is shown whole

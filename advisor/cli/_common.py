@@ -56,9 +56,34 @@ def tolerant_output() -> None:
             reconfigure(errors="advisor-spell-out")
 
 
+_LONG_WORD = 200  # characters of one unbroken run (a label, a cell) shown in an error message
+_LONG_MESSAGE = 1200  # characters of a whole error message
+
+
+def short_message(message: str) -> str:
+    """An error message that stays one readable sentence whatever it quotes: an unbroken run longer
+    than 200 characters (a 50,000-character label; not a file path) keeps its first 60 and says how long it was, and a
+    message over 1,200 characters keeps its beginning and its end (the advice).
+
+    >>> short_message("label " + "x" * 500 + " is too long")
+    'label xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (500 characters) is too long'
+    """
+    import re
+
+    def cut(m: re.Match[str]) -> str:  # a file path is what the user needs in full; the overall cap bounds it
+        word = m.group()
+        return word if "/" in word or os.sep in word else f"{word[:60]}… ({len(word):,} characters)"
+
+    text = re.sub(r"\S{%d,}" % (_LONG_WORD + 1), cut, message)
+    if len(text) > _LONG_MESSAGE:
+        text = f"{text[:_LONG_MESSAGE - 300]} … {text[-250:]}"
+    return text
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one sentence to stderr (control characters made visible) and return the Exit to raise."""
-    echo(f"error: {message}", err=True)
+    """Print one sentence to stderr (control characters made visible, very long quoted values
+    shortened: :func:`short_message`) and return the Exit to raise."""
+    echo(f"error: {short_message(message)}", err=True)
     return typer.Exit(code)
 
 
