@@ -36,3 +36,15 @@ def test_a_deeply_nested_row_is_one_sentence(tmp_path: Path, args: list[str]) ->
     assert err.startswith("error: ") and err.count("\n") == 0 and "internal error" not in err, err
     assert "nested deeper than 128 levels" in err
     assert not (tmp_path / "r.md").exists()
+
+
+@pytest.mark.parametrize("extra", [[], ["--order", "a,b"], ["--label-sep", "|"]])
+def test_a_fifo_input_is_refused_at_once_not_waited_on(tmp_path: Path, extra: list[str]) -> None:
+    """The structure sniffing opened the FIFO and waited for a writer forever."""
+    import os
+
+    fifo = tmp_path / "in.csv"
+    os.mkfifo(fifo)
+    res = subprocess.run([sys.executable, "-c", "from advisor.cli import main; main()", "compute", str(fifo), *extra],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "FIFO" in res.stderr, res.stderr

@@ -51,7 +51,9 @@ def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:
         if fmt is None:
             raise InputError(f"{path.name}: unknown file type {path.suffix!r}; use .csv, .tsv, .jsonl or .parquet.")
         if not path.is_file():
-            raise InputError(f"{path}: no such file.")
+            what = "no such file" if not path.exists() else "not a regular file (a FIFO, a device or a folder); " \
+                "save the data to a file first"
+            raise InputError(f"{path}: {what}.")
         if fmt == "jsonl":
             _check_json_depth(path)
         try:
@@ -281,6 +283,8 @@ def peek_columns(path: Any) -> list[str]:
     """The column names of a file without reading its rows ([] when it cannot be peeked)."""
     p = Path(path)
     fmt = _FORMATS.get(p.suffix.lower())
+    if not p.is_file():  # a FIFO would block here until a writer came: the readers say what it is
+        return []
     try:
         if fmt in ("csv", "tsv"):
             import csv
