@@ -81,3 +81,11 @@ def test_an_error_quoting_a_huge_label_stays_one_readable_sentence(tmp_path: Pat
     deep.mkdir(parents=True)
     res = runner.invoke(app, ["compute", str(deep / "missing.csv")])
     assert res.exit_code == 2 and str(deep / "missing.csv") in res.stderr  # a long path is shown whole
+
+
+def test_counts_near_the_largest_float_are_one_sentence_without_a_numpy_warning(tmp_path: Path) -> None:
+    counts = tmp_path / "c.csv"
+    counts.write_text("true,pred,count\na,a,1e308\na,b,1e308\nb,b,1e308\n", encoding="utf-8")
+    res = runner.invoke(app, ["compute", "--counts", str(counts)])
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and res.stderr.count("\n") == 1, res.stderr
+    assert "overflow" in res.stderr and "warning" not in res.stderr
