@@ -122,7 +122,8 @@ def ask(
     except (KeyboardInterrupt, EOFError) as exc:
         interrupted = isinstance(exc, KeyboardInterrupt)
         what = "interrupted" if interrupted else "the input ended before every question was answered"
-        where = (f"your {kept['n']} answers so far are kept in {draft}; continue with: advisor ask --out {out} --resume"
+        so_far = "your one answer so far is" if kept["n"] == 1 else f"your {kept['n']} answers so far are"
+        where = (f"{so_far} kept in {draft}; continue with: advisor ask --out {out} --resume"
                  if kept["n"] else "no answer was given yet, so nothing was saved")
         echo("")
         raise fail(f"{what}; {where}.", 130 if interrupted else 2) from None
