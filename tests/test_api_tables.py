@@ -173,3 +173,14 @@ def test_build_report_says_what_label_data_lacks(arrays) -> None:
         advisor.build_report({}, pd.DataFrame({"truth": y, "good": good}), bootstrap=0)
     with pytest.raises(advisor.InputError, match="no system"):
         advisor.build_report({}, {"y_true": y}, bootstrap=0)
+
+
+def test_an_evaluation_converts_to_a_frame_and_shows_as_a_table(arrays) -> None:
+    y, good, weak = arrays
+    ev = advisor.evaluate(y, {"good": good, "<weak>": weak})
+    frame = ev.to_frame()
+    assert list(frame.columns) == ["good", "<weak>"] and frame.index.name == "metric"
+    assert frame.loc["mcc", "good"] == pytest.approx(ev.metrics["good"]["mcc"])
+    assert pd.DataFrame(ev.records()).shape == (len(frame), 3)
+    html = ev._repr_html_()
+    assert html.startswith("<table>") and "&lt;weak&gt;" in html and "<weak>" not in html
