@@ -5,55 +5,44 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
 
 __all__ = ["parse_costs", "parse_priors", "score_results"]
 
 
-def _pairs(text: str, option: str, example: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for part in [p for p in text.split(",") if p.strip()]:
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"{option} must look like {example}; got {text!r}.")
-        try:
-            out[key.strip()] = float(value)
-        except ValueError:
-            raise InputError(f"{option} must look like {example}; {key.strip()!r} has {value.strip()!r}, not a number.") from None
-    if not out:
-        raise InputError(f"{option} must look like {example}; got {text!r}.")
-    return out
-
-
 def parse_costs(text: str | None) -> Any:
-    """``fn=10,fp=1`` → ``{"fn": 10, "fp": 1}``; a path → ``{true: {decision: cost}}`` from a labelled CSV.
+    """``--costs``: ``fn=10,fp=1`` or a cost-matrix CSV (see :func:`advisor.io._costspec.parse_costs`).
 
     >>> parse_costs("fn=10,fp=1")
     {'fn': 10.0, 'fp': 1.0}
     """
-    if text is None:
-        return None
-    if "=" not in text:
-        from ..io._matrices import read_matrix
+    from ..io._costspec import parse_costs as parse
 
-        if not Path(text).exists():
-            raise InputError(f"--costs must be fn=COST,fp=COST or a cost-matrix CSV file; {text!r} is neither.")
-        m = read_matrix(Path(text))
-        return {t: {d: float(m.counts[i, j]) for j, d in enumerate(m.labels)} for i, t in enumerate(m.labels)}
-    costs = _pairs(text, "--costs", "fn=10,fp=1 (or a cost-matrix CSV file)")
-    unknown = sorted(set(costs) - {"fn", "fp"})
-    if unknown:
-        raise InputError(f"--costs takes fn and fp (or a cost-matrix CSV file); got {', '.join(unknown)}.")
-    return costs
+    return parse(text)
 
 
 def parse_priors(text: str | None) -> dict[str, float] | None:
-    """``pos=0.02,neg=0.98`` → ``{"pos": 0.02, "neg": 0.98}`` (checked against the classes later).
+    """``--priors``: ``pos=0.02,neg=0.98`` → ``{"pos": 0.02, "neg": 0.98}`` (checked against the classes later).
 
     >>> parse_priors("pos=0.02,neg=0.98")
     {'pos': 0.02, 'neg': 0.98}
     """
-    return None if text is None else _pairs(text, "--priors", "LABEL=SHARE,LABEL=SHARE (shares summing to 1)")
+    from ..io._costspec import parse_priors as parse
+
+    return parse(text)
+
+
+def report_scores(files: list[Path], names: list[str], sql: str | None, true_col: str | None,
+                  pred_col: str | None) -> dict[str, Any] | None:
+    """The item-level scores of the report's inputs: ``{system: ScoredFile}`` for the files with a ``score`` or
+    ``p_<label>`` columns, or the ``--sql`` query's (one system); None when there are none."""
+    from ..io._scores import has_scores, read_scored, read_scored_sql
+
+    cols = {"true_col": true_col or "y_true", "pred_col": pred_col or "y_pred"}
+    if sql is not None and not files:
+        f = read_scored_sql(sql, **cols)
+        return {names[0]: f} if f is not None and len(names) == 1 else None
+    out = {name: read_scored(path, **cols) for name, path in zip(names, files) if has_scores(path)}
+    return out or None
 
 
 def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None

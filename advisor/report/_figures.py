@@ -314,6 +314,7 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 from ._figures_structures import draw_structure  # noqa: E402
+from ._figures_scores import draw_cost_curve, draw_reliability, draw_roc_pr  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -322,6 +323,9 @@ _DRAWERS = {
     "ranking": _ranking,
     "prevalence": _prevalence,
     "structure": draw_structure,  # ordered classes, label sets, top-k, annotators (issue 12)
+    "roc_pr": draw_roc_pr,  # scores, probabilities and costs (issue 11)
+    "reliability": draw_reliability,
+    "cost_curve": draw_cost_curve,
 }
 
 
