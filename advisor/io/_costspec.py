@@ -43,9 +43,9 @@ def _check_costs(costs: Mapping[str, Any], option: str) -> None:
         try:
             x = float(v)
         except (TypeError, ValueError):
-            raise InputError(f"{option}: the cost {key} must be a number ≥ 0; got {v!r}.") from None
+            raise InputError(f"{option}: the cost {key} must be a non-negative number; got {v!r}.") from None
         if not math.isfinite(x) or x < 0:
-            raise InputError(f"{option}: the cost {key} must be a finite number ≥ 0 (a cost, not a gain); got {v!r}.")
+            raise InputError(f"{option}: the cost {key} must be a finite non-negative number (a cost, not a gain); got {v!r}.")
 
 
 def parse_costs(spec: Any, option: str = "--costs") -> Any:
@@ -57,7 +57,7 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
     >>> parse_costs("fn=-1,fp=1")
     Traceback (most recent call last):
     ...
-    advisor._exceptions.InputError: --costs: the cost fn must be a finite number ≥ 0 (a cost, not a gain); got -1.0.
+    advisor._exceptions.InputError: --costs: the cost fn must be a finite non-negative number (a cost, not a gain); got -1.0.
     """
     if spec is None:
         return None

@@ -349,53 +349,12 @@ def _pos_index(state: ScoreState) -> Any:
     return None if state.pos is None else state.labels.index(state.pos)
 
 
-def _thin(x: np.ndarray, y: np.ndarray) -> Curve:
-    if len(x) > _MAX_POINTS:
-        keep = np.unique(np.linspace(0, len(x) - 1, _MAX_POINTS).round().astype(int))
-        x, y = x[keep], y[keep]
-    return Curve(x=[float(v) for v in x], y=[_num(v) for v in y])
-
-
 def _curves(state: ScoreState, results: Any) -> None:
-    from ..engine._scores import ECE_BINS, Calibration
-    from ._figures_scores import curve_points
+    from ._curves_scores import cost_curves, item_curves
 
-    data, labels, k = state.data, state.labels, len(state.labels)
+    labels = state.labels
     pos = _pos_index(state)
     if state.y is not None:
-        idx = np.array([labels.index(v) for v in state.y])
-        if k == 2 and pos is not None:
-            y01 = (idx == pos).astype(int)
-            data.positive_label, data.positive_share = str(labels[pos]), float(y01.mean())
-            for name, s in state.outputs.items():
-                f, t, p = curve_points(y01, s if s.ndim == 1 else s[:, pos])
-                data.roc[name], data.pr[name] = _thin(f, t), _thin(t[1:], p[1:])
-        for name, s in state.outputs.items():
-            if s.ndim != 2:
-                continue
-            cal = Calibration(idx, s)
-            cuts = np.floor(np.arange(ECE_BINS + 1) * len(idx) / ECE_BINS).astype(int)
-            spans = [(lo, hi) for lo, hi in zip(cuts[:-1], cuts[1:]) if hi > lo]
-            data.reliability[name] = Curve(x=[float(cal.conf[lo:hi].mean()) for lo, hi in spans],
-                                           y=[float(cal.correct[lo:hi].mean()) for lo, hi in spans])
-            data.ece_bins = ECE_BINS
-    if state.cost_ids and k == 2 and pos is not None and data.costs is not None:
-        _cost_curve(state, results, pos)
-
-
-def _cost_curve(state: ScoreState, results: Any, pos: int) -> None:
-    """NEC of each system's decisions as the positive share π sweeps (0, 1): per-class error rates fixed."""
-    c = np.asarray(state.data.costs)
-    neg = 1 - pos
-    c_fn, c_fp = c[pos, neg], c[neg, pos]
-    if c_fn <= 0 or c_fp <= 0:
-        return
-    share = np.linspace(0.005, 0.995, 199)
-    for rep in results.reports:
-        m = np.asarray(rep.confusion, dtype=np.float64)
-        if m.shape != (2, 2) or m[pos].sum() == 0 or m[neg].sum() == 0:
-            continue
-        fnr, fpr = m[pos, neg] / m[pos].sum(), m[neg, pos] / m[neg].sum()
-        nec = (share * c_fn * fnr + (1 - share) * c_fp * fpr) / np.minimum(share * c_fn, (1 - share) * c_fp)
-        state.data.cost_curve[rep.name] = _thin(share, nec)
-    state.data.positive_label = str(state.labels[pos])
+        item_curves(state.data, np.array([labels.index(v) for v in state.y]), state.outputs, labels, pos)
+    if state.cost_ids and len(labels) == 2 and pos is not None and state.data.costs is not None:
+        cost_curves(state.data, {r.name: r.confusion for r in results.reports}, labels, pos)

@@ -11,41 +11,14 @@ decisions as the deployment share of the positive class sweeps (0, 1), the state
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_roc_pr"]
+from ._curves_scores import curve_points
 
-_WIDTH = 6.3  # the text width of :mod:`._figures` (imported from there it would make an import cycle)
-_PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]  # Okabe–Ito
+__all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_roc_pr", "score_figures"]
 
-
-def _colour(i: int) -> str:
-    return _PALETTE[i % len(_PALETTE)]
-
-
-def _text(s: object, limit: int = 24) -> str:
-    """User text for matplotlib: shortened, control characters visible, no mathtext."""
-    from .._format import display_label
-
-    return display_label(s, limit).replace("$", r"\$")
-
-
-def curve_points(y: Any, s: Any) -> tuple[Any, Any, Any]:
-    """``(fpr, tpr, precision)`` at every distinct threshold, highest first, from (0, 0).
-
-    >>> import numpy as np
-    >>> f, t, p = curve_points(np.array([0, 1, 1, 0]), np.array([0.1, 0.9, 0.4, 0.4]))
-    >>> f.tolist(), t.tolist(), p.round(3).tolist()
-    ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [1.0, 1.0, 0.667, 0.5])
-    """
-    import numpy as np
-
-    order = np.argsort(-s, kind="stable")
-    ys, ss = y[order].astype(float), s[order]
-    ends = np.r_[np.flatnonzero(ss[1:] != ss[:-1]), len(ss) - 1]
-    tp, fp = np.cumsum(ys)[ends], np.cumsum(1 - ys)[ends]
-    p, n = max(ys.sum(), 1.0), max((1 - ys).sum(), 1.0)
-    return np.r_[0.0, fp / n], np.r_[0.0, tp / p], np.r_[1.0, tp / (tp + fp)]
+from ._figure_io import _WIDTH, _colour, _text  # noqa: E402
 
 
 def _y(values: list[float | None]) -> list[float]:
@@ -118,3 +91,42 @@ def draw_cost_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     return fig, (f"Normalized expected cost of each system's decisions (a missed {sd.positive_label} costs "
                  f"{c_fn:g}, a false alarm {c_fp:g}) as the share of {sd.positive_label} in use varies, the "
                  f"per-class error rates fixed; above the dotted line at 1, ignoring the input is cheaper{mark}.")
+
+
+def score_figures(y_true: Sequence[Any], systems: Mapping[str, Any], labels: Sequence[Any], *,
+                  positive_label: Any = None, decisions: Mapping[str, Sequence[Any]] | None = None,
+                  costs: Any = None, priors: Any = None, formats: Sequence[str] = ("svg",)) -> list[Any]:
+    """Every score figure the item-level outputs support, drawn without a report (``costs``: fn/fp or a matrix)."""
+    import types
+
+    import matplotlib
+    import numpy as np
+
+    from ..engine._costs import cost_matrix, resolve_priors
+    from ._curves_scores import cost_curves, item_curves
+    from ._figure_io import _RC, _Factory, save_figure
+    from ._models_scores import ScoreData
+
+    col = {str(lab): j for j, lab in enumerate(labels)}
+    idx = np.array([col[str(t)] for t in y_true])
+    pos = col[str(positive_label)] if positive_label is not None else (1 if len(labels) == 2 else None)
+    data = ScoreData(cost_labels=[str(x) for x in labels])
+    item_curves(data, idx, {n: np.asarray(s, dtype=float) for n, s in systems.items()}, labels, pos)
+    if costs is not None and decisions and len(labels) == 2 and pos is not None:
+        data.costs = cost_matrix(costs, list(labels), labels[pos]).tolist()
+        if priors is not None:
+            pi = resolve_priors(priors, list(labels), np.ones(2))
+            data.priors = {str(lab): float(v) for lab, v in zip(labels, pi)}
+        conf = {}
+        for name, d in decisions.items():
+            dec = np.array([col[str(x)] for x in d])
+            conf[name] = np.bincount(idx * 2 + dec, minlength=4).reshape(2, 2)
+        cost_curves(data, conf, labels, pos)
+    ctx = types.SimpleNamespace(scores=data)
+    out = []
+    with matplotlib.rc_context(_RC):
+        for fid, draw in (("roc_pr", draw_roc_pr), ("reliability", draw_reliability), ("cost_curve", draw_cost_curve)):
+            drawn = draw(ctx, _Factory())
+            if drawn is not None:
+                out.append(save_figure(fid, drawn[1], drawn[0], formats))
+    return out

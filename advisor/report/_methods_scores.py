@@ -58,6 +58,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
     A missed “ill” item is taken to cost 10 and a false alarm 1, at the class shares in use, ill 2% and well 98%, rather than those of the test set
     The normalized expected cost divides the expected cost by that of the best decision that ignores the input, here “well” for every item; 1 is no better than that, and lower is better
     """
+    if scores is None:
+        return []
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:
