@@ -101,7 +101,7 @@ def compute(
     ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
                   beta=beta, undefined=undefined, probabilities=probabilities)
     extra, details = score_results(list(files or []), list(systems)[:len(files or [])], systems, list(ev.labels),
-                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids)
+                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids, sql=sql)
     if ev.positive_label is not None and len(ev.labels) != 2:
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]

@@ -66,23 +66,21 @@ def with_scores(data: dict[str, Any], extra: dict[str, dict[str, float]], detail
 
 def score_results(files: list[Path], names: list[str], systems: dict[str, Any], labels: list[Any],
                   positive: Any, costs: Any, priors: Any, true_col: str | None, pred_col: str | None,
-                  only: list[str] | None = None) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
+                  only: list[str] | None = None, sql: str | None = None
+                  ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
     """``({system: {id: value}}, {system: details})`` — score metrics of files with probability or score
     columns, and the expected costs of every system when ``costs`` are given."""
     from ..engine._score_eval import cost_metrics, score_metrics
-    from ..io._scores import has_scores, read_scored
 
     values: dict[str, dict[str, float]] = {name: {} for name in systems}
     details: dict[str, dict[str, Any]] = {}
     pos = None
     if positive is not None:
         pos = next((lab for lab in labels if str(lab) == str(positive)), positive)
-    for name, path in zip(names, files):
-        if not has_scores(path):
-            continue
-        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+    scored = report_scores(files, names if files else list(systems), sql, true_col, pred_col) or {}
+    for name, f in scored.items():  # files with score columns, or the --sql query's (one system)
         v, d = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                             positive_label=pos, what=str(path))
+                             positive_label=pos, what=name)
         values[name].update(v)
         if d:
             details[name] = d

@@ -113,8 +113,10 @@ def read_scored_sql(query: str, *, true_col: str = "y_true", pred_col: str = "y_
 
         select = ", ".join(quote(c) if c not in (true_col, pred_col) else f"CAST({quote(c)} AS VARCHAR) AS {quote(c)}"
                            for c in keep)
-        res = con.execute(f"SELECT {select} FROM {rel}")
-        table = res.to_arrow_table() if hasattr(res, "to_arrow_table") else res.fetch_arrow_table()
+        import pyarrow as pa
+
+        cols_np = con.execute(f"SELECT {select} FROM {rel}").fetchnumpy()
+        table = pa.table({c: [None if v is None else v for v in np.asarray(cols_np[c]).tolist()] for c in keep})
     finally:
         con.close()
     return scored_from_table(table, "the --sql query", true_col=true_col, pred_col=pred_col)

@@ -1,0 +1,143 @@
+"""Scores, probabilities and costs in reports (issue 11): build_report/advisor report with costs, priors
+and item-level scores through files, --sql, DataFrames and arrays; values under metrics[system][id]; bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from typer.testing import CliRunner
+
+import advisor
+from advisor.cli import app
+
+EX = Path(__file__).resolve().parent.parent / "examples"
+MED = EX / "answers" / "medical_screening.yaml"
+SCREEN = [EX / "scores" / "screening_sensitive.csv", EX / "scores" / "screening_specific.csv"]
+FRAUD = [EX / "scores" / "fraud_gbm.csv", EX / "scores" / "fraud_rules.csv"]
+
+
+def _data(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    s = y + rng.normal(0, 1, n)
+    pred = (s > 0.5).astype(int)
+    return y, s, pred
+
+
+def test_build_report_takes_costs_priors_and_scores():
+    y, s, pred = _data()
+    ctx = advisor.build_report({"task": "binary", "positive_class": 1}, {"y_true": y, "m": pred},
+                               scores={"m": s}, costs={"fn": 10, "fp": 1}, priors={1: 0.02, 0: 0.98},
+                               bootstrap=200, seed=1)
+    v = ctx.systems[0].values
+    assert v["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert v["average_precision"] == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
+    cm = skm.confusion_matrix(y, pred)
+    fnr, fpr = cm[1, 0] / cm[1].sum(), cm[0, 1] / cm[0].sum()
+    assert v["normalized_expected_cost"] == pytest.approx((0.2 * fnr + 0.98 * fpr) / 0.2, abs=1e-12)
+    assert ctx.scores is not None and ctx.scores.roc["m"].x[0] == 0.0
+    assert ctx.scores.cost_curve["m"].y and ctx.scores.priors == {"0": 0.98, "1": 0.02}
+    # the context re-renders from its JSON (figures included)
+    again = advisor.ReportContext.model_validate_json(ctx.model_dump_json())
+    assert again.scores == ctx.scores
+
+
+def test_string_costs_and_priors_as_on_the_command_line():
+    y, s, pred = _data()
+    a = advisor.build_report({"task": "binary", "positive_class": 1}, {"y_true": y, "m": pred}, costs="fn=10,fp=1",
+                             priors="1=0.02,0=0.98", bootstrap=0)
+    b = advisor.build_report({"task": "binary", "positive_class": 1}, {"y_true": y, "m": pred},
+                             costs={"fn": 10, "fp": 1}, priors={1: 0.02, 0: 0.98}, bootstrap=0)
+    assert a.systems[0].values["expected_cost"] == b.systems[0].values["expected_cost"]
+
+
+def test_dataframe_score_column_reaches_the_report():
+    pd = pytest.importorskip("pandas")
+    y, s, pred = _data()
+    df = pd.DataFrame({"y_true": y, "y_pred": pred, "score": s})
+    ctx = advisor.build_report({"task": "binary", "positive_class": 1}, df, bootstrap=0)
+    assert ctx.systems[0].values["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+
+
+def test_medical_screening_report_leads_with_nec_at_two_percent(tmp_path):
+    out = tmp_path / "med.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "200",
+                                 "--seed", "7", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "**Primary metric:** Normalized expected cost" in text
+    assert "disease 2% and healthy 98%" in text and "“healthy” for every item" in text
+    for fig in ("roc_pr", "reliability", "cost_curve"):
+        assert (tmp_path / "med-figures" / f"{fig}.svg").exists()
+    js = tmp_path / "med.json"
+    r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "100",
+                                 "--seed", "7", "-o", str(js)])
+    ctx = json.loads(js.read_text())
+    nec = {s["name"]: s["values"]["normalized_expected_cost"] for s in ctx["systems"]}
+    assert nec["screening_specific"] < 1 < nec["screening_sensitive"]
+    assert ctx["systems"][0]["intervals"]["normalized_expected_cost"]["low"] is not None
+
+
+def test_report_costs_option_overrides_the_answers(tmp_path):
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "0",
+                                 "--costs", "fn=1,fp=1", "--priors", "disease=0.5,healthy=0.5", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    v = json.loads(out.read_text())["systems"][1]["values"]
+    # 0/1 costs at equal shares: EC = 1 − balanced accuracy
+    assert v["expected_cost"] == pytest.approx(1 - v["balanced_accuracy"], abs=1e-12)
+
+
+def test_report_with_sql_reads_the_score_column(tmp_path):
+    out = tmp_path / "r.json"
+    q = f"SELECT y_true, y_pred, score FROM '{FRAUD[0]}'"
+    r = CliRunner().invoke(app, ["report", "--answers", str(EX / "answers" / "fraud_ranking.yaml"), "--sql", q,
+                                 "--bootstrap", "0", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    v = json.loads(out.read_text())["systems"][0]["values"]
+    import csv
+
+    rows = list(csv.DictReader(FRAUD[0].open()))
+    y = [r["y_true"] == "fraud" for r in rows]
+    s = [float(r["score"]) for r in rows]
+    assert v["average_precision"] == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
+
+
+@pytest.mark.parametrize("content,args,message", [
+    ("y_true,y_pred,score\na,a,0.1\nb,b,0.5\nc,c,0.9\n", [], "needs a binary task"),
+    ("y_true,y_pred,p_a,p_b\na,a,0.7,0.2\nb,b,0.1,0.9\n", [], "summing to 0.9"),
+    ("y_true,y_pred,score\na,a,0.1\nb,b,nan\n", [], "not a finite number"),
+    ("y_true,y_pred,score\na,a,0.1\nb,b,0.5\n", ["--costs", "fn=-1,fp=1"], "non-negative"),
+])
+def test_bad_score_input_is_one_sentence(tmp_path, content, args, message):
+    f = tmp_path / "m.csv"
+    f.write_text(content)
+    answers = tmp_path / "a.yaml"
+    answers.write_text("task: binary\npositive_class: b\n")
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(f), "--bootstrap", "0",
+                                 "-o", str(tmp_path / "r.md"), *args])
+    assert r.exit_code != 0
+    assert message in r.output and "Traceback" not in r.output and "internal error" not in r.output
+    assert len([line for line in r.output.splitlines() if line.strip()]) == 1
+
+
+def test_api_score_arrays_of_a_multiclass_task_are_refused():
+    with pytest.raises(advisor.InputError, match="single score needs a binary task"):
+        advisor.build_report({"task": "multiclass"}, {"y_true": ["a", "b", "c"], "m": ["a", "b", "b"]},
+                             scores={"m": [0.1, 0.2, 0.3]}, bootstrap=0)
+
+
+def test_compute_sql_score_column_in_json():
+    q = f"SELECT y_true, y_pred, score FROM '{FRAUD[0]}'"
+    r = CliRunner().invoke(app, ["compute", "--sql", q, "--positive", "fraud", "--costs", "fn=10,fp=1", "--json"])
+    assert r.exit_code == 0, r.output
+    m = json.loads(r.stdout)["metrics"]["y_pred"]
+    for mid in ("roc_auc", "average_precision", "expected_cost", "normalized_expected_cost"):
+        assert isinstance(m[mid], float)
+    f = json.loads(CliRunner().invoke(app, ["compute", str(FRAUD[0]), "--positive", "fraud", "--costs", "fn=10,fp=1",
+                                            "--json"]).stdout)["metrics"]["fraud_gbm"]
+    assert all(m[k] == pytest.approx(f[k], abs=1e-12) for k in ("roc_auc", "average_precision", "normalized_expected_cost"))
