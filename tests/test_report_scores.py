@@ -141,3 +141,38 @@ def test_compute_sql_score_column_in_json():
     f = json.loads(CliRunner().invoke(app, ["compute", str(FRAUD[0]), "--positive", "fraud", "--costs", "fn=10,fp=1",
                                             "--json"]).stdout)["metrics"]["fraud_gbm"]
     assert all(m[k] == pytest.approx(f[k], abs=1e-12) for k in ("roc_auc", "average_precision", "normalized_expected_cost"))
+
+
+def test_evaluate_takes_costs_priors_and_scores_like_the_cli():
+    pd = pytest.importorskip("pandas")
+    y, s, pred = _data()
+    ev = advisor.evaluate(y, pred, scores=s, costs="fn=10,fp=1", priors={1: 0.02, 0: 0.98}, positive_label=1)
+    m = ev.metrics["y_pred"]
+    assert m["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    cm = skm.confusion_matrix(y, pred)
+    fnr, fpr = cm[1, 0] / cm[1].sum(), cm[0, 1] / cm[0].sum()
+    assert m["expected_cost"] == pytest.approx(10 * 0.02 * fnr + 0.98 * fpr, abs=1e-12)
+    df = pd.DataFrame({"y_true": y, "y_pred": pred, "score": s})
+    m2 = advisor.evaluate(df, positive_label=1, costs={"fn": 10, "fp": 1}, priors="1=0.02,0=0.98").metrics["y_pred"]
+    assert m2["average_precision"] == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
+    assert m2["expected_cost"] == pytest.approx(m["expected_cost"], abs=1e-12)
+    df2 = pd.DataFrame({"gold": y, "m": pred})
+    m3 = advisor.evaluate(df2, y_true="gold", systems=["m"], scores={"m": s}, positive_label=1).metrics["m"]
+    assert m3["roc_auc"] == m["roc_auc"]
+    mats = advisor.evaluate({"a": cm}, costs={"fn": 10, "fp": 1}, priors=[0.98, 0.02], positive_label=1).metrics["a"]
+    assert mats["expected_cost"] == pytest.approx(m["expected_cost"], abs=1e-12)
+    p = np.c_[1 - 1 / (1 + np.exp(-s)), 1 / (1 + np.exp(-s))]
+    m4 = advisor.evaluate(y, pred, scores=p, positive_label=1).metrics["y_pred"]
+    assert m4["log_loss"] == pytest.approx(skm.log_loss(y, p), abs=1e-12)
+    assert m4["brier_binary"] == pytest.approx(skm.brier_score_loss(y, p[:, 1]), abs=1e-12)
+
+
+@pytest.mark.parametrize("kw,message", [
+    ({"costs": "fn=-2,fp=1"}, "non-negative"),
+    ({"costs": {"fn": 1, "fp": 1}, "priors": {0: 0.5, 1: 0.6}}, "sum to 1"),
+    ({"scores": [0.1, float("nan"), 0.3, 0.4]}, "NaN"),
+    ({"scores": [[0.5, 0.2], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]}, "sum to 1"),
+])
+def test_evaluate_bad_cost_and_score_input(kw, message):
+    with pytest.raises(advisor.InputError, match=message):
+        advisor.evaluate([0, 1, 1, 0], [0, 1, 0, 0], positive_label=1, **kw)
