@@ -176,3 +176,24 @@ def test_evaluate_takes_costs_priors_and_scores_like_the_cli():
 def test_evaluate_bad_cost_and_score_input(kw, message):
     with pytest.raises(advisor.InputError, match=message):
         advisor.evaluate([0, 1, 1, 0], [0, 1, 0, 0], positive_label=1, **kw)
+
+
+def test_score_only_files(tmp_path):
+    f = tmp_path / "s.csv"
+    f.write_text("y_true,score\n1,0.5\n0,-1\n1,2\n0,0.7\n")
+    r = CliRunner().invoke(app, ["compute", str(f), "--positive", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["metrics"]["s"]["roc_auc"] == pytest.approx(skm.roc_auc_score([1, 0, 1, 0],
+                                                                                             [0.5, -1, 2, 0.7]))
+    three = tmp_path / "t.csv"
+    three.write_text("y_true,score\na,0.5\nb,-1\nc,2\n")
+    answers = tmp_path / "a.yaml"
+    answers.write_text("task: binary\npositive_class: 1\n")
+    for args in (["compute", str(three), "--positive", "a"],
+                 ["report", "--answers", str(answers), str(three), "-o", str(tmp_path / "r.md")]):
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code != 0 and "a single score needs a binary task" in r.output
+        assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(f), "-o", str(tmp_path / "r.md")])
+    assert r.exit_code != 0 and "no y_pred column" in r.output and len(r.output.strip().splitlines()) == 1
+    assert not (tmp_path / "r.md").exists()

@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from .._exceptions import InputError
 from ._common import echo, fail, handle_errors
 
 
@@ -132,6 +133,14 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     from ._scores import parse_costs, parse_priors, report_scores
 
     cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)  # before reading anything large
+    from ._scores import score_only_files
+
+    for path in score_only_files(files, pred_col):
+        from ..io._scores import read_scored
+
+        read_scored(path, true_col=true_col, pred_col=pred_col)  # a score column of a multi-class task: said first
+        raise InputError(f"{path} has scores but no {pred_col} column; a report needs each system's decisions beside "
+                         "its scores (advisor compute gives the score metrics alone).")
     loaded = load_inputs(files, matrix, true_col=true_col, pred_col=pred_col, sql=sql)
     check_count_totals(loaded.systems)
     for note in loaded.notes:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .._exceptions import InputError
+
 
 __all__ = ["parse_costs", "parse_priors", "score_results"]
 
@@ -43,6 +45,44 @@ def report_scores(files: list[Path], names: list[str], sql: str | None, true_col
         return {names[0]: f} if f is not None and len(names) == 1 else None
     out = {name: read_scored(path, **cols) for name, path in zip(names, files) if has_scores(path)}
     return out or None
+
+
+def score_only_files(files: list[Path], pred_col: str | None) -> list[Path]:
+    """The files with scores (a ``score`` or ``p_<label>`` columns) but no predicted-label column."""
+    from ..io._scores import _columns, has_scores
+
+    return [f for f in files if has_scores(f) and (pred_col or "y_pred") not in _columns(f)]
+
+
+def compute_score_only(files: list[Path], names: list[str], positive: Any, costs: Any, priors: Any,
+                       true_col: str | None, pred_col: str | None, as_json: bool) -> bool:
+    """``advisor compute`` on files of true labels and scores only (no decisions): the score metrics alone.
+
+    False when some file has decisions (the ordinary path then reads them all)."""
+    from ..engine._score_eval import score_metrics
+    from ..io._scores import read_scored
+
+    if not files or len(score_only_files(files, pred_col)) != len(files):
+        return False
+    if costs is not None or priors is not None:
+        raise InputError("expected costs need decisions: the files have scores but no predicted-label column "
+                         f"({pred_col or 'y_pred'}); add one, or leave out --costs and --priors.")
+    metrics: dict[str, dict[str, float]] = {}
+    labels: list[str] = []
+    for name, path in zip(names, files):
+        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+        labels = sorted(set(f.y_true) | set(f.proba_labels))
+        v, _ = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
+                             positive_label=positive, what=str(path))
+        metrics[name] = v
+    from ._common import echo, echo_json
+
+    if as_json:
+        echo_json({"metrics": metrics, "labels": labels, "positive_label": positive})
+    else:
+        for name, vals in metrics.items():
+            echo(f"{name}: " + ", ".join(f"{m} = {v:.4g}" for m, v in vals.items()))
+    return True
 
 
 def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None
