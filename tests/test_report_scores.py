@@ -70,7 +70,9 @@ def test_medical_screening_report_leads_with_nec_at_two_percent(tmp_path):
     assert r.exit_code == 0, r.output
     text = out.read_text()
     assert "**Primary metric:** Normalized expected cost" in text
-    assert "disease 2% and healthy 98%" in text and "“healthy” for every item" in text
+    assert "2% of the cases in use" in text and "10 times as much as a false alarm" in text  # said once
+    assert "cost 10 and a false alarm 1" not in text
+    assert "“healthy” for everyone" in text and "above a probability of 0.83" in text
     for fig in ("roc_pr", "reliability", "cost_curve"):
         assert (tmp_path / "med-figures" / f"{fig}.svg").exists()
     js = tmp_path / "med.json"
@@ -197,3 +199,38 @@ def test_score_only_files(tmp_path):
     r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(f), "-o", str(tmp_path / "r.md")])
     assert r.exit_code != 0 and "no y_pred column" in r.output and len(r.output.strip().splitlines()) == 1
     assert not (tmp_path / "r.md").exists()
+
+
+def test_methods_state_normalisation_prior_adjustment_binning_and_convention():
+    from advisor.report._methods_scores import score_sentences
+    from advisor.report._models_scores import ScoreData
+
+    s = ScoreData(positive_label="ill", positive_share=0.5, costs=[[0, 1], [10, 0]], cost_labels=["well", "ill"],
+                  priors={"well": 0.98, "ill": 0.02}, bayes_threshold=0.83, ece_bins=15,
+                  calibration_loss={"a": 0.16})
+    text = " ".join(t for t, _ in score_sentences(["normalized_expected_cost", "brier_binary", "ece",
+                                                   "average_precision"], s))
+    for words in ("cost 10 and a false alarm 1", "ill 2% and well 98%", "“well” for everyone",
+                  "reweighted from the test set's class shares", "above a probability of 0.83",
+                  "without interpolation", "scikit-learn's binary form", "15 equal-mass bins", "16% of the log loss"):
+        assert words in text, words
+    assert "_" not in text and "--" not in text  # no internal ids, no flags
+    said = ScoreData(**{**s.model_dump(), "costs_said": True})
+    assert "cost 10" not in " ".join(t for t, _ in score_sentences(["normalized_expected_cost"], said))
+
+
+def test_bayes_threshold_is_the_prior_adjusted_cost_ratio():
+    y, s, pred = _data()
+    p = np.c_[1 - 1 / (1 + np.exp(-s)), 1 / (1 + np.exp(-s))]
+    ctx = advisor.build_report({"task": "binary", "positive_class": 1}, {"y_true": y, "m": pred}, scores={"m": p},
+                               costs={"fn": 10, "fp": 1}, priors={1: 0.02, 0: 0.98}, bootstrap=0)
+    rho1 = y.mean()
+    a, b = 0.02 / rho1 * 10, 0.98 / (1 - rho1) * 1
+    assert ctx.scores.bayes_threshold == pytest.approx(b / (a + b), abs=1e-12)
+    # the engine's Bayes decisions with the same prior adjustment switch at that probability
+    from advisor.engine._costs import bayes_decisions
+
+    grid = np.linspace(0.01, 0.99, 99)
+    dec = np.asarray(bayes_decisions(np.c_[1 - grid, grid], [0, 1], {"fn": 10, "fp": 1}, {0: 0.98, 1: 0.02},
+                                     train_priors=[1 - rho1, rho1], positive_label=1))
+    assert np.all((dec == 1) == (grid > ctx.scores.bayes_threshold))

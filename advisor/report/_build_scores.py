@@ -170,6 +170,7 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     labels = list(ev.labels)
     names = list(ev.systems)
     y, outputs, decisions = _items(scores, data, labels, names)
+    given = costs is not None or priors is not None
     costs, priors = resolve_costs(costs, priors, answers, rec_json, labels)
     if not outputs and costs is None and priors is None:
         return ev, None
@@ -181,6 +182,10 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     _score_values(state, values)
     if costs is not None or priors is not None:
         _cost_values(state, systems, values)
+        binary_costs = getattr(getattr(answers, "error_costs", None), "false_negative", None) is not None
+        state.data.costs_said = not given and binary_costs and k == 2
+        if k == 2 and pos is not None and any(s.ndim == 2 for s in outputs.values()):
+            state.data.bayes_threshold = _bayes_threshold(state, systems)
     return ev.model_copy(update={"metrics": values}), state
 
 
@@ -201,6 +206,21 @@ def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
                 values[name].setdefault(m, float(x))
             state.data.calibration_loss[name] = float(details["calibration_loss"])
             state.data.ece_bins = int(str(details["ece_binning"]).split()[0])
+
+
+def _bayes_threshold(state: ScoreState, systems: Mapping[str, Any]) -> float | None:
+    """Positive-class probability above which deciding positive costs less: with p estimated at the test
+    shares ρ and used at π, ``p π₊/ρ₊ · c_FN > (1 − p) π₋/ρ₋ · c_FP``."""
+    from ..engine._costs import cost_matrix, resolve_priors
+
+    first = next(iter(systems.values()))
+    rho = np.asarray(first.true_sizes, dtype=np.float64) / float(first.n)
+    pi = resolve_priors(state.priors, state.labels, np.asarray(first.true_sizes, dtype=np.float64))
+    c = cost_matrix(state.costs, state.labels, state.pos)
+    p = state.labels.index(state.pos)
+    a = pi[p] / rho[p] * c[p, 1 - p]
+    b = pi[1 - p] / rho[1 - p] * c[1 - p, p]
+    return float(b / (a + b)) if a + b > 0 and np.all(rho > 0) else None
 
 
 def _cost_values(state: ScoreState, systems: Mapping[str, Any], values: dict[str, dict[str, Any]]) -> None:

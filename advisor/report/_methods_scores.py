@@ -56,7 +56,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
     ...               priors={"well": 0.98, "ill": 0.02})
     >>> for text, _ in score_sentences(["normalized_expected_cost"], s): print(text)
     A missed “ill” item is taken to cost 10 and a false alarm 1, at the class shares in use, ill 2% and well 98%, rather than those of the test set
-    The normalized expected cost divides the expected cost by that of the best decision that ignores the input, here “well” for every item; 1 is no better than that, and lower is better
+    The normalized expected cost divides the expected cost by that of the best decision that ignores the input, here “well” for everyone; 1 is no better than that, lower is better
     """
     if scores is None:
         return []
@@ -68,12 +68,17 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
     out: list[tuple[str, list[str]]] = []
     ids = set(metrics)
     if ids & {"expected_cost", "normalized_expected_cost"} and scores.costs is not None:
-        out.append((_costs_sentence(scores), keys(("Ferrer", "2022"))))
+        if not scores.costs_said:  # the situation sentence states the answers' costs and shares
+            out.append((_costs_sentence(scores), keys(("Ferrer", "2022"))))
         if "normalized_expected_cost" in ids:
             best = _best_constant(scores)
-            here = f", here “{best}” for every item" if best is not None else ""
+            here = f", here “{best}” for everyone" if best is not None else ""
             out.append(("The normalized expected cost divides the expected cost by that of the best decision that "
-                        f"ignores the input{here}; 1 is no better than that, and lower is better", []))
+                        f"ignores the input{here}; 1 is no better than that, lower is better", []))
+        if scores.bayes_threshold is not None and scores.positive_label is not None:
+            out.append(("Decisions of least expected cost from the probabilities, reweighted from the test set's "
+                        f"class shares to those in use, would call an item “{scores.positive_label}” above a "
+                        f"probability of {scores.bayes_threshold:.2f}", []))
     if "roc_auc" in ids:
         out.append(("The area under the ROC curve counts tied scores as one half; 0.5 is chance", []))
     if "average_precision" in ids:

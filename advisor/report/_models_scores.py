@@ -38,6 +38,10 @@ class ScoreData(_M):
     costs: list[list[float]] | None = Field(None, description="cost matrix, rows true class, columns decision")
     cost_labels: list[str] = Field(default_factory=list)
     priors: dict[str, float] | None = Field(None, description="deployment class shares; None: the test set's")
+    costs_said: bool = Field(False, description="the costs and shares are the answers', which the situation states")
+    bayes_threshold: float | None = Field(None, description="binary, with probabilities: the positive-class "
+                                          "probability above which the Bayes decision is positive, after the "
+                                          "prior adjustment from the test shares to the deployment shares")
     calibration_loss: dict[str, float | None] = Field(default_factory=dict,
                                                       description="share of log loss removed by temperature scaling")
     item_bootstrap: bool = Field(False, description="score and cost intervals from an item bootstrap")
