@@ -8,7 +8,6 @@ checks them against the classes. A negative or non-finite cost is refused at onc
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,16 +35,16 @@ def _pairs(text: str, option: str, example: str) -> dict[str, float]:
 
 
 def _check_costs(costs: Mapping[str, Any], option: str) -> None:
+    from ..engine._costs import _cost_value
+
     for key, v in costs.items():
         if isinstance(v, Mapping):
             _check_costs(v, option)
             continue
         try:
-            x = float(v)
-        except (TypeError, ValueError):
-            raise InputError(f"{option}: the cost {key} must be a non-negative number; got {v!r}.") from None
-        if not math.isfinite(x) or x < 0:
-            raise InputError(f"{option}: the cost {key} must be a finite non-negative number (a cost, not a gain); got {v!r}.")
+            _cost_value(v, str(key))
+        except InputError as exc:
+            raise InputError(f"{option}: {exc}") from None
 
 
 def parse_costs(spec: Any, option: str = "--costs") -> Any:
@@ -57,7 +56,7 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
     >>> parse_costs("fn=-1,fp=1")
     Traceback (most recent call last):
     ...
-    advisor._exceptions.InputError: --costs: the cost fn must be a finite non-negative number (a cost, not a gain); got -1.0.
+    advisor._exceptions.InputError: --costs: cost fn must be a finite non-negative number; got -1.0.
     """
     if spec is None:
         return None
