@@ -234,3 +234,51 @@ def test_bayes_threshold_is_the_prior_adjusted_cost_ratio():
     dec = np.asarray(bayes_decisions(np.c_[1 - grid, grid], [0, 1], {"fn": 10, "fp": 1}, {0: 0.98, 1: 0.02},
                                      train_priors=[1 - rho1, rho1], positive_label=1))
     assert np.all((dec == 1) == (grid > ctx.scores.bayes_threshold))
+
+
+def test_matrices_get_unpaired_cost_intervals_and_a_cost_curve(tmp_path):
+    m1, m2 = tmp_path / "m1.csv", tmp_path / "m2.csv"
+    m1.write_text(",healthy,disease\nhealthy,290,10\ndisease,40,260\n")
+    m2.write_text(",healthy,disease\nhealthy,200,100\ndisease,5,295\n")
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(app, ["report", "--answers", str(MED), "--matrix", str(m1), "--matrix", str(m2),
+                                 "--bootstrap", "200", "--seed", "1", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    ctx = json.loads(out.read_text())
+    iv = ctx["systems"][0]["intervals"]["normalized_expected_cost"]
+    assert iv["low"] < ctx["systems"][0]["values"]["normalized_expected_cost"] < iv["high"]
+    assert set(ctx["scores"]["cost_curve"]) == {"m1", "m2"}
+    # re-rendered from the JSON context alone, with the cost curve
+    md = tmp_path / "again.md"
+    r = CliRunner().invoke(app, ["report", "--context", str(out), "-o", str(md)])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "again-figures" / "cost_curve.svg").exists()
+
+
+def test_sql_with_two_systems_and_a_cost_matrix(tmp_path):
+    costs = tmp_path / "costs.csv"
+    costs.write_text(",a,b,c\na,0,1,4\nb,1,0,1\nc,8,1,0\n")
+    data = tmp_path / "d.csv"
+    rng = np.random.default_rng(3)
+    y = rng.choice(["a", "b", "c"], 300)
+    p1 = np.where(rng.random(300) < 0.8, y, rng.choice(["a", "b", "c"], 300))
+    p2 = np.where(rng.random(300) < 0.6, y, rng.choice(["a", "b", "c"], 300))
+    data.write_text("y_true,m1,m2\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(y, p1, p2)))
+    answers = tmp_path / "a.yaml"
+    answers.write_text("task: multiclass\nclasses: [a, b, c]\n")
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), "--sql", f"SELECT * FROM '{data}'",
+                                 "--costs", str(costs), "--priors", "a=0.2,b=0.3,c=0.5", "--bootstrap", "200",
+                                 "--seed", "2", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    ctx = json.loads(out.read_text())
+    c = np.array([[0, 1, 4], [1, 0, 1], [8, 1, 0]], float)
+    pi = np.array([0.2, 0.3, 0.5])
+    for s, pred in zip(ctx["systems"], (p1, p2)):
+        cm = skm.confusion_matrix(y, pred, labels=["a", "b", "c"]).astype(float)
+        ec = float((pi[:, None] * c * cm / cm.sum(axis=1, keepdims=True)).sum())
+        assert s["values"]["expected_cost"] == pytest.approx(ec, abs=1e-12)
+        assert s["values"]["normalized_expected_cost"] == pytest.approx(ec / (pi @ c).min(), abs=1e-12)
+        assert s["intervals"]["expected_cost"]["low"] is not None
+    best = min(ctx["systems"], key=lambda s: s["values"]["expected_cost"])["name"]
+    assert best in ctx["winners"]["expected_cost"]  # lower is better: the cheapest system is among the winners

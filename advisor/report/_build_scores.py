@@ -41,6 +41,7 @@ class ScoreState:
     costs: Any = None
     priors: Any = None
     cost_ids: bool = False
+    systems: dict[str, Any] = field(default_factory=dict)
     data: ScoreData = field(default_factory=ScoreData)
 
 
@@ -177,7 +178,8 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     k = len(labels)
     if pos is None and k == 2:
         pos = ev.positive_label
-    state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors)
+    state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
+                       systems=dict(systems))
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
     if costs is not None or priors is not None:
@@ -261,6 +263,8 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
             uniform = np.full((len(y), len(state.labels)), 1.0 / len(state.labels))
             _apply(results, _compare({n: uniform for n in names}, state, cost_ids, st, y, dec), st)
             state.data.item_bootstrap = True
+        elif cost_ids and joint is None:
+            _unpaired_costs(state, results, cost_ids, st)
     _chance_rows(state, results, reported)
     _curves(state, results)
     return state.data
@@ -276,6 +280,24 @@ def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str
     return compare_scored(y, dict(outputs), state.labels, positive_label=state.pos, metrics=ids, decisions=dec,
                           costs=state.costs, priors=state.priors, n_resamples=st.bootstrap, confidence=st.confidence,
                           seed=st.seed)
+
+
+def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:
+    """Confusion matrices of unpaired systems: each one's items resampled on its own (the same seed for every
+    system, as the matrix metrics' unpaired intervals); no winners."""
+    for rep in results.reports:
+        m = np.asarray(state.systems[rep.name].counts, dtype=np.float64)
+        if not np.all(m == np.round(m)) or m.sum() > 5_000_000:
+            continue
+        t, d = np.nonzero(m)
+        reps = m[t, d].astype(np.int64)
+        y = [state.labels[i] for i in np.repeat(t, reps)]
+        dec = {rep.name: [state.labels[j] for j in np.repeat(d, reps)]}
+        uniform = np.full((len(y), len(state.labels)), 1.0 / len(state.labels))
+        cmp = _compare({rep.name: uniform}, state, ids, st, y, dec)
+        for mid in ids:
+            lo, hi = cmp.intervals[mid][rep.name]
+            rep.intervals[mid] = Estimate(estimate=_num(cmp.estimates[mid][rep.name]), low=_num(lo), high=_num(hi))
 
 
 def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tuple[Any, dict[str, Any]] | None:
