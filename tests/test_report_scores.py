@@ -282,3 +282,14 @@ def test_sql_with_two_systems_and_a_cost_matrix(tmp_path):
         assert s["intervals"]["expected_cost"]["low"] is not None
     best = min(ctx["systems"], key=lambda s: s["values"]["expected_cost"])["name"]
     assert best in ctx["winners"]["expected_cost"]  # lower is better: the cheapest system is among the winners
+
+
+def test_binary_probabilities_without_a_positive_class_still_report(tmp_path):
+    answers = tmp_path / "a.yaml"
+    answers.write_text("task: binary\n")
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(EX / "scores" / "risk_calibrated.csv"),
+                                 "--bootstrap", "0", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    v = json.loads(out.read_text())["systems"][0]["values"]
+    assert v["roc_auc"] is not None and v["log_loss"] is not None

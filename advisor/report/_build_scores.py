@@ -195,10 +195,7 @@ def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
     from ..engine._probabilities import probability_metrics
     from ..engine._score_eval import score_metrics
 
-    labels, k = state.labels, len(state.labels)
-    if state.outputs and k == 2 and state.pos is None:
-        raise InputError("ROC AUC and average precision need the positive class of the two: give positive_label "
-                         "(--positive) or positive_class in the answers.")
+    labels = state.labels
     for name, s in state.outputs.items():
         kw = {"score": s} if s.ndim == 1 else {"proba": s, "proba_labels": [str(x) for x in labels]}
         v, details = score_metrics(state.y, labels, positive_label=state.pos, what=name, **kw)  # type: ignore[arg-type]
@@ -248,15 +245,19 @@ def _cost_values(state: ScoreState, systems: Mapping[str, Any], values: dict[str
 def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], st: Any) -> ScoreData:
     """Item-bootstrap intervals, winners and differences of the score and cost metrics; chance rows; curves."""
     reported = [m.id for m in entries]
+    from ._models import MANY_CLASSES
+
+    # many classes: the item bootstrap of k rankings only for the recommended metrics (the appendix gives estimates)
+    recommended = reported if len(state.labels) <= MANY_CLASSES else [m.id for m in entries if m.role != "appendix"]
     names = [r.name for r in results.reports]
     if st.bootstrap > 0:
-        score_ids = [m for m in reported if m in (*ITEM_SCORE_IDS, "log_loss", "brier")
+        score_ids = [m for m in recommended if m in (*ITEM_SCORE_IDS, "log_loss", "brier")
                      and all(r.values.get(m) is not None for r in results.reports)]
         if score_ids and set(state.outputs) == set(names):
             _apply(results, _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y,
                                      state.decisions), st)
             state.data.item_bootstrap = True
-        cost_ids = [m for m in reported if m in COST_IDS and state.cost_ids]
+        cost_ids = [m for m in recommended if m in COST_IDS and state.cost_ids]
         items = _decision_items(state, names, joint) if cost_ids else None
         if items is not None:
             y, dec = items
