@@ -293,3 +293,26 @@ def test_binary_probabilities_without_a_positive_class_still_report(tmp_path):
     assert r.exit_code == 0, r.output
     v = json.loads(out.read_text())["systems"][0]["values"]
     assert v["roc_auc"] is not None and v["log_loss"] is not None
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
+def test_score_column_through_every_file_reader(tmp_path, suffix):
+    pa = pytest.importorskip("pyarrow")
+    y, s, pred = _data(200, seed=4)
+    t = pa.table({"y_true": y.astype(str), "y_pred": pred.astype(str), "score": s})
+    f = tmp_path / f"m{suffix}"
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        pq.write_table(t, f)
+    elif suffix == ".jsonl":
+        f.write_text("".join(json.dumps({"y_true": str(a), "y_pred": str(b), "score": float(c)}) + "\n"
+                             for a, b, c in zip(y, pred, s)))
+    else:
+        sep = "\t" if suffix == ".tsv" else ","
+        f.write_text(f"y_true{sep}y_pred{sep}score\n" + "".join(f"{a}{sep}{b}{sep}{float(c)!r}\n" for a, b, c in zip(y, pred, s)))
+    r = CliRunner().invoke(app, ["compute", str(f), "--positive", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    m = json.loads(r.stdout)["metrics"]["m"]
+    assert m["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    assert m["average_precision"] == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
