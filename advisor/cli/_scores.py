@@ -49,9 +49,18 @@ def report_scores(files: list[Path], names: list[str], sql: str | None, true_col
 
 def score_only_files(files: list[Path], pred_col: str | None) -> list[Path]:
     """The files with scores (a ``score`` or ``p_<label>`` columns) but no predicted-label column."""
-    from ..io._scores import _columns, has_scores
+    from .._exceptions import InputError
+    from ..io._scores import SCORE_COLUMN, _columns, _proba_columns
 
-    return [f for f in files if has_scores(f) and (pred_col or "y_pred") not in _columns(f)]
+    out = []
+    for f in files:
+        try:
+            cols = _columns(Path(f))
+        except InputError:  # missing or unreadable: the prediction reader says why, in its words
+            continue
+        if (SCORE_COLUMN in cols or _proba_columns(cols)) and (pred_col or "y_pred") not in cols:
+            out.append(f)
+    return out
 
 
 def compute_score_only(files: list[Path], names: list[str], positive: Any, costs: Any, priors: Any,

@@ -60,7 +60,28 @@ def _table(path: Path, label_cols: tuple[str, ...] = ()) -> object:
 
 
 def _columns(path: Path) -> list[str]:
-    return list(_table(path).column_names)  # type: ignore[attr-defined]
+    """The column names, from the header (CSV/TSV, first block), the schema (Parquet) or the first line (JSON Lines)."""
+    import pyarrow as pa
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix in (".parquet", ".pq"):
+            import pyarrow.parquet as pq
+
+            return list(pq.read_schema(path).names)
+        if suffix in (".jsonl", ".ndjson"):
+            import json
+
+            with open(path, encoding="utf-8") as f:
+                first = f.readline()
+            return list(json.loads(first)) if first.strip() else []
+        import pyarrow.csv as pc
+
+        delim = "\t" if suffix in (".tsv", ".tab") else ","
+        with pc.open_csv(path, parse_options=pc.ParseOptions(delimiter=delim)) as reader:
+            return list(reader.schema.names)
+    except (OSError, ValueError, pa.ArrowInvalid) as exc:
+        raise InputError(f"{path} cannot be read as a table of scores: {str(exc).splitlines()[0]}") from None
 
 
 def _proba_columns(columns: list[str]) -> list[tuple[str, str]]:
