@@ -194,6 +194,9 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     sit = situation(answers, rec.answers.model_fields_set)[:2]
     because = SCREEN["because"].format(situation=join(sit).capitalize() if sit else "In this setting",
                                          name=lead_name, reason=join(reasons[:2]) or AVOID["other"].replace("less", "best"))
+    from ._structure_words import lead_in_words  # top-k, annotators, spans, rankings: the structure rule's reason
+
+    because = lead_in_words(lead, lead_name) or because
     lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]
     caveats, warnings = _sorted_warnings(rec)
     if rec.complementary:

@@ -159,8 +159,10 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         """Decimals an estimate's interval supports (half-width to two significant digits)."""
         return ctx.digits if iv is None else digits_for(iv.low, iv.high, ctx.digits)
 
+    from ._structure_text import structure_text
+
     return {
-        "T": T,
+        "T": structure_text(ctx, T),
         "dg": dg,
         "large": k > MANY_CLASSES,
         # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it
