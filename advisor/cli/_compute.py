@@ -75,7 +75,7 @@ def compute(
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
-    from ._scores import score_results, split_score_ids, with_scores
+    from ._scores import compute_score_only, score_results, split_score_ids, with_scores
 
     from ..catalogue._names import metric_ids_for
 
@@ -88,21 +88,21 @@ def compute(
                           undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json):
         return
     check_metric_ids(ids)  # fail on a typo before reading large files
-    if n_boot is not None and n_boot < 1:
-        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
-    if not 0.0 < confidence < 1.0:
-        raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+    _check_resampling(n_boot, confidence)
     from ..io._readers import load_inputs
 
     if not (files or matrix or counts or sql):
         raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
+    if not (matrix or counts or sql) and compute_score_only(list(files or []), _names(files), positive, cost_spec,
+                                                            prior_spec, true_col, pred_col, as_json):
+        return  # files of true labels and scores only (issue 11)
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
                          count_col=count_col, sql=sql)
     systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
     ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
                   beta=beta, undefined=undefined, probabilities=probabilities)
     extra, details = score_results(list(files or []), list(systems)[:len(files or [])], systems, list(ev.labels),
-                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids)
+                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids, sql=sql)
     if ev.positive_label is not None and len(ev.labels) != 2:
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
@@ -125,6 +125,19 @@ def compute(
     else:
         _print_table(ev, intervals, confidence)
         [echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())) for name, vals in extra.items()]
+
+
+def _check_resampling(n_boot: Optional[int], confidence: float) -> None:
+    if n_boot is not None and n_boot < 1:
+        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    if not 0.0 < confidence < 1.0:
+        raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+
+
+def _names(files: Optional[list[Path]]) -> list[str]:
+    from ..io._readers import _system_names
+
+    return _system_names(list(files or []))
 
 
 def _intervals(
