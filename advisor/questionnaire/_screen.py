@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._words import ADDS, AVOID, CAVEAT, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SCREEN, SITUATION, WARNING
+from ._words import ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SCREEN, SITUATION, WARNING
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
            "lower_name", "screen_text", "situation", "warning_words"]
@@ -29,7 +29,9 @@ RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
 
 Holds = Callable[[str, str], "bool | None"]  # (metric, property) → holds / fails / None: no claim
 _WIDTH = 100
-_ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
+_ID = re.compile(r"\s*\((?:[a-z]+_[a-z0-9_]+)\)|\[[a-z_]+\]\s*")
+#: A sentence ends at . ! ? before a capital, but not after "et al." or "e.g." / "i.e.".
+SENTENCE_END = re.compile(r"(?<!\bal\.)(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?])\s+(?=[A-Z“\"'])")
 
 
 def relevant(answers: Mapping[str, Any]) -> list[str]:
@@ -100,7 +102,8 @@ def lower_name(name: str) -> str:
     return f"{first} {rest}".strip() if rest else first
 
 
-_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss", "Hamming"}
+_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss", "Hamming", "Jaccard", "Youden",
+           "Gini", "Kendall", "Spearman", "Pearson", "Hellinger", "Jensen"}
 
 
 def catalogue_holds(answers: Mapping[str, Any]) -> Holds:
@@ -147,7 +150,11 @@ def situation(answers: Mapping[str, Any], given: Any = None) -> list[str]:
         out.append(cost_phrase(float(costs["false_negative"]), float(costs["false_positive"])))
     if answers.get("true_negatives_meaningful") is False:
         out.append(SITUATION["no_tn"])
-    out += [SITUATION[k] for k in ("symmetric", "distance") if answers.get(k)]
+    several = answers.get("annotators") and int(answers["annotators"]) > 2
+    out += [SITUATION["annotators" if k == "symmetric" and several else k]
+            for k in ("symmetric", "distance") if answers.get(k)]
+    if answers.get("risk_estimates"):
+        out.append(SITUATION["risks"])
     if answers.get("chance_correction") == "required":
         out.append(SITUATION["chance"])
     if answers.get("class_weighting") in ("equal", "per_instance"):
@@ -189,11 +196,14 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     reasons = [PROPERTY[p] for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
         reasons = [LEAD_COSTS.replace("β", f"β = {float(lead.params['beta']):.3g}", 1)]
+    elif lead.metric in LEAD:
+        reasons = [LEAD[lead.metric].format(top_k=answers.get("top_k") or "k")]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
         reasons.insert(0, LEAD_ITEMS)
     sit = situation(answers, rec.answers.model_fields_set)[:2]
-    because = SCREEN["because"].format(situation=join(sit).capitalize() if sit else "In this setting",
-                                         name=lead_name, reason=join(reasons[:2]) or AVOID["other"].replace("less", "best"))
+    reason = join(reasons[:2]) or SCREEN["lead_fallback"]
+    because = (SCREEN["because"].format(situation=_capital(join(sit)), name=lead_name, reason=reason) if sit
+               else _capital(f"{lead_name} {reason}."))
     lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]
     caveats, warnings = _sorted_warnings(rec)
     if rec.complementary:
@@ -222,6 +232,11 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _capital(text: str) -> str:
+    """The first letter capitalised, the rest untouched ("macro F1 …" → "Macro F1 …")."""
+    return text[:1].upper() + text[1:]
+
+
 def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     """Warnings said as caveats of the metrics beside the lead, dropped when they concern only metrics
     the view already advises against, and the rest in plain words."""
@@ -244,7 +259,7 @@ def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, st
             text = WARNING[w.code].format(metrics=join([lower_name(n) for n in named]).capitalize(), where=where,
                                             lead=lower_name(rec.primary.name or rec.primary.metric))
         else:
-            first = re.split(r"(?<=[.!?])\s+", _ID.sub("", w.message).strip())[0]
+            first = SENTENCE_END.split(_ID.sub("", w.message).strip())[0]
             text = flatten(first)
         if text not in [t for _, t in out]:
             out.append((w.code, text))

@@ -139,7 +139,7 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     p = _Text()
-    _situation_sentence(p, answers, task, given)
+    _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
     if primary is not None:
         _lead_sentences(p, answers, primary, property_status, binary, cite)
     _beside_sentence(p, rec)
@@ -156,18 +156,40 @@ def build_methods(
     return paras
 
 
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def _systems(n_systems: int, answers: Mapping[str, Any]) -> str | None:
+    """How many classifiers the paragraph compares, in words ("two", "several"); None for one.
+
+    >>> _systems(2, {}), _systems(12, {}), _systems(0, {"ranking": True}), _systems(1, {"ranking": True})
+    ('two', '12', 'several', None)
+    """
+    if n_systems > 1:
+        return _NUMBER_WORDS.get(n_systems, f"{n_systems:,}")
+    return "several" if n_systems == 0 and answers.get("ranking") else None
+
+
+def _task_pattern(key: str, many: str | None) -> str:
+    """The sentence pattern for one classifier, or its plural when several are compared."""
+    return W.S[f"{key}_many"] if many and f"{key}_many" in W.S else W.S[key]
+
+
 def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | None,
-                        given: Collection[str] | None = None) -> None:
+                        given: Collection[str] | None = None, many: str | None = None) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items"):
+    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items", many):
         pass
     elif kind == "binary":
-        p.t(W.S["task_binary"].format(pos=pos) if pos is not None else W.S["task_binary_plain"])
+        p.t(_task_pattern("task_binary", many).format(pos=pos, n=many) if pos is not None
+            else W.S["task_binary_plain"])
+    elif answers.get("symmetric") and k:
+        p.t(W.S["task_agree"].format(k=k))
     else:
-        p.t(W.S["task_agree" if answers.get("symmetric") and k else "task_multi"].format(k=k) if k
-            else W.S["task_multi_plain"])
+        p.t(_task_pattern("task_multi", many).format(k=k, n=many) if k
+            else _task_pattern("task_multi_plain", many).format(n=many))
     if _annotators(answers):  # several annotators, no reference: the situation is said in full here
         p.t(W.S["task_annotators_data"] + ". ")
         return
@@ -210,15 +232,16 @@ def _annotators(answers: Mapping[str, Any]) -> bool:
     return bool(m) and int(m) > 2
 
 
-def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None) -> bool:
+def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
+                        many: str | None = None) -> bool:
     """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
     structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
     if m and int(m) > 2:
         p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k, items=items or "items"))
     elif top_k and k:
-        p.t(W.S["task_top_k"].format(k=k, top_k=top_k))
+        p.t(_task_pattern("task_top_k", many).format(k=k, top_k=top_k, n=many))
     elif structure in ("ordinal", "multilabel") and k:
-        p.t(W.S[f"task_{structure}"].format(k=k))
+        p.t(_task_pattern(f"task_{structure}", many).format(k=k, n=many))
     else:
         return False
     return True
@@ -248,13 +271,17 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
         said.insert(0, W.LEAD_ITEMS)
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
-    if _annotators(answers) and primary.id in ("krippendorff_alpha", "krippendorff_alpha_ordinal"):
-        p.t(W.S["lead_annotators"])
+    purpose = W.S["lead_top_k"] if primary.id == "top_k_accuracy" else W.LEAD.get(primary.id)
+    if purpose and not (primary.id == "f_beta" and beta is not None):
+        p.t(W.S["lead_because"] + purpose)
+        source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
+        keys = [source] if source else primary.references[:1]
     elif said:
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
-    p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]])
+    p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
+           if not purpose else keys)
     p.t(". ")
 
 
@@ -265,21 +292,28 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
     groups: dict[str, list[MetricEntry]] = {}
     for m in comp:
         groups.setdefault(W.ADDS.get(m.id, ""), []).append(m)
-    parts = []
+    said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS:
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        named = _shared_tail([_lower_name(m.name) for m in ms])
-        verb = adds
-        parts.append(named + (W.S["which"] + verb if adds else ""))
-    p.t(W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". ")
+        said.append(([_lower_name(m.name) for m in ms], adds))
+    while True:  # a sentence under 40 words: the last groups lose what they add and are only named
+        parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
+        sentence = W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". "
+        described = [i for i, (_, adds) in enumerate(said) if adds]
+        if len(sentence.split()) <= 36 or not described:
+            break
+        names, _ = said.pop(described[-1])
+        bare = said.pop() if said and not said[-1][1] else ([], "")
+        said.append(([*names, *bare[0]], ""))
+    p.t(sentence)
 
 
 def _shared_tail(names: Sequence[str]) -> str:
     """Names joined, a shared ending said once.
 
     >>> _shared_tail(["geometric mean of recalls", "harmonic mean of recalls"])
-    'geometric and harmonic mean of recalls'
+    'geometric and harmonic means of recalls'
     >>> _shared_tail(["log loss", "Brier score"])
     'log loss and Brier score'
     """
@@ -290,7 +324,9 @@ def _shared_tail(names: Sequence[str]) -> str:
         tail += 1
     if tail < 2:
         return _join_words(list(names))
-    return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(parts[0][-tail:])
+    shared = parts[0][-tail:]
+    shared = [shared[0] + "s" if shared[0] == "mean" else shared[0], *shared[1:]]  # two means of recalls
+    return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(shared)
 
 
 def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
@@ -338,9 +374,9 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
         groups.setdefault("same" if reason == lead_reason else reason, []).append(name)
     parts = []
     for reason, ms in groups.items():
-        n = len(ms)  # "both variants of macro F1" stays plural
+        n = len(ms)  # "either variant of macro F1" stays plural (they)
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
-            ms = ["both variants of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
+            ms = ["either variant of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
         words = _agree(W.AVOID[reason], n)
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
