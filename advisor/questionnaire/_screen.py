@@ -304,9 +304,14 @@ def explain_text(rec: Any) -> str:
     lines = [screen_text(rec).rstrip("\n").rsplit("\n", 1)[0], "", "Reasoning"]
     seen: set[str] = set()
 
+    from ..catalogue import get_catalogue
+    from ._plain import reader_terms
+
+    names = {m: r.name for m, r in get_catalogue().metrics.items()}
+
     def fresh(text: str) -> str:
         kept = []
-        for s in re.split(r"(?<=[.!?])\s+(?=[A-Z“\"'])", flatten(text).strip()):
+        for s in SENTENCE_END.split(flatten(reader_terms(text, names)).strip()):
             if s and s.lower() not in seen:
                 seen.add(s.lower())
                 kept.append(s)

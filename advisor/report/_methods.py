@@ -492,13 +492,15 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
 # ----------------------------------------------------------------------------------------------
 # The justification
 # ----------------------------------------------------------------------------------------------
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"'])")
+from ..questionnaire._screen import SENTENCE_END as _SENTENCE  # noqa: E402  (not after "et al.")
 _ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
 
 
-def _clean(text: str) -> str:
-    """Internal ids dropped, one level of parentheses."""
-    return flatten_parentheses(_ID.sub("", text)).strip()
+def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
+    """In reader terms (no ids, answers keys, property numbers or scores), one level of parentheses."""
+    from ..questionnaire._plain import reader_terms
+
+    return flatten_parentheses(reader_terms(_ID.sub("", text), names)).strip()
 
 
 def build_justification(recommendation: Mapping[str, Any], cite_source: Any = None,
@@ -510,14 +512,17 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
     seen: set[str] = set()
 
     def add(title: str, text: str, source: str = "") -> None:
-        sentences = [s for s in _SENTENCE.split(_clean(text)) if s]
-        fresh = [s for s in sentences if s.lower() not in seen]
-        seen.update(s.lower() for s in fresh)
+        sentences = [s[:1].upper() + s[1:] for s in _SENTENCE.split(_clean(text, names)) if s]
+        fresh = []
+        for s in sentences:  # a sentence said once, also within one step
+            if s.lower() not in seen:
+                seen.add(s.lower())
+                fresh.append(s)
         if not fresh:
             return
         it = _Text()
         if title:
-            it.spans.append(Span(kind="strong", text=title.rstrip(".") + "."))
+            it.spans.append(Span(kind="strong", text=_clean(title, names).rstrip(".") + "."))
             it.t(" ")
         it.t(" ".join(fresh))
         it.cite(cite_source(" ".join([source, *fresh])))
