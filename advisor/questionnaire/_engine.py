@@ -523,7 +523,8 @@ def recommend(
         answers, mismatch, notes = apply_data(answers, summary, book.settings)
         pre_warnings += mismatch + data_warnings(summary, book.settings)
         data_entry = RationaleEntry(
-            rule="data", title="What the data shows", text="From the data: " + "; ".join(notes) + ".",
+            rule="data", title="What the data shows",
+            text=("; ".join(notes)[:1].upper() + "; ".join(notes)[1:] + ".") if notes else "",
             source="advisor (data inference)",
             answers={k: v for k, v in answers.model_dump(mode="json").items()
                      if k in ("task", "n_classes", "classes", "test_set_balanced", "ranking", "probabilities")},

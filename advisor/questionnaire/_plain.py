@@ -60,4 +60,5 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
         return (label[:1].lower() + label[1:]) if label else ident.replace("_", " ")
 
     text = _SNAKE.sub(name, text)
+    text = re.sub(r"(?<!\bal)(?<!e\.g)(?<!i\.e)([.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
     return re.sub(r"\s+([,;:.])", r"\1", text)

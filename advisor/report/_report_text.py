@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["T", "diagnostics", "digits_for", "natural_key", "round_est"]
+__all__ = ["T", "diagnostics", "digits_for", "natural_key", "round_est", "significant_digits"]
 
 T: dict[str, str] = {
     "results_caption": "Recommended metrics by system: estimate and {conf} bootstrap interval.",
@@ -111,6 +111,19 @@ def digits_for(low: float | None, high: float | None, default: int) -> int:
     if half <= 0:
         return default
     return max(0, min(default, 1 - math.floor(math.log10(half))))
+
+
+def significant_digits(value: float | None, default: int, significant: int = 3) -> int:
+    """Decimals that show ``value`` to ``significant`` digits (at most ``default``), for a number without an interval.
+
+    >>> significant_digits(0.1046, 4), significant_digits(3.3618, 4), significant_digits(32.02, 4)
+    (3, 2, 1)
+    >>> significant_digits(None, 4), significant_digits(0.0, 4), significant_digits(1234.5, 4)
+    (4, 4, 0)
+    """
+    if value is None or not math.isfinite(value) or value == 0:
+        return default
+    return max(0, min(default, significant - 1 - math.floor(math.log10(abs(value)))))
 
 
 def round_est(value: float | None, low: float | None, high: float | None, default: int) -> int:
