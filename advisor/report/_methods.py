@@ -180,7 +180,8 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items", many):
+    data = "" if task is None else W.S["task_data"].format(n=f"{int(task.n):,}")
+    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items", many, data):
         pass
     elif kind == "binary":
         p.t(_task_pattern("task_binary", many).format(pos=pos, n=many) if pos is not None
@@ -193,8 +194,8 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     if _annotators(answers):  # several annotators, no reference: the situation is said in full here
         p.t(W.S["task_annotators_data"] + ". ")
         return
-    if task is not None:
-        p.t(W.S["task_data"].format(n=f"{int(task.n):,}"))
+    if not (answers.get("top_k") and k):  # top-k says the items inside its sentence
+        p.t(data)
     prev = answers.get("deployment_prevalence")
     target = answers.get("target_prevalence") or {}
     given_now = None if given is None else set(given)
@@ -233,13 +234,13 @@ def _annotators(answers: Mapping[str, Any]) -> bool:
 
 
 def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
-                        many: str | None = None) -> bool:
+                        many: str | None = None, data: str = "") -> bool:
     """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
     structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
     if m and int(m) > 2:
         p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k, items=items or "items"))
     elif top_k and k:
-        p.t(_task_pattern("task_top_k", many).format(k=k, top_k=top_k, n=many))
+        p.t(_task_pattern("task_top_k", many).format(k=k, top_k=top_k, n=many, data=data))
     elif structure in ("ordinal", "multilabel") and k:
         p.t(_task_pattern(f"task_{structure}", many).format(k=k, n=many))
     else:

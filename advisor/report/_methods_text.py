@@ -49,14 +49,14 @@ S: dict[str, str] = {
     "task_agree": "We evaluate the agreement of two labelings with {k} classes",
     "task_ordinal": "We evaluate a classifier of {k} ordered classes",
     "task_multilabel": "We evaluate a classifier that gives each item any number of {k} labels",
-    "task_top_k": "We evaluate a classifier of {k} classes by whether the true class is among its {top_k} highest-scored",
+    "task_top_k": "We evaluate a classifier of {k} classes{data} by whether the true class is among its {top_k} highest-scored",
     "task_binary_many": "We compare {n} classifiers that detect class “{pos}”",
     "task_multi_many": "We compare {n} {k}-class classifiers",
     "task_multi_plain_many": "We compare {n} multi-class classifiers",
     "task_ordinal_many": "We compare {n} classifiers of {k} ordered classes",
     "task_multilabel_many": "We compare {n} classifiers that give each item any number of {k} labels",
-    "task_top_k_many": ("We compare {n} classifiers of {k} classes by whether the true class is among their {top_k} "
-                        "highest-scored"),
+    "task_top_k_many": ("We compare {n} classifiers of {k} classes{data} by whether the true class is among their "
+                        "{top_k} highest-scored"),
     "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
     "task_annotators_plain": "We measure how well {m} annotators agree",
     "notation_top_k": ("$g_t$ counts the classes scored above the true class of item $t$ and $e_t$ those scored "

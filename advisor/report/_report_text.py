@@ -132,7 +132,14 @@ def round_est(value: float | None, low: float | None, high: float | None, defaul
 
 
 def _names(labels: Sequence[str], limit: int = 3) -> str:
+    """At most ``limit`` names, then how many more: one "and" in all.
+
+    >>> _names(["a", "b"]), _names(["a", "b", "c", "d", "e"])
+    ('“a” and “b”', '“a”, “b”, “c” and 2 more')
+    """
     shown = [f"“{x}”" for x in labels[:limit]]
+    if len(labels) > limit:
+        return ", ".join(shown) + f" and {len(labels) - limit} more"
     return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)
 
 
@@ -149,8 +156,7 @@ def diagnostics(ctx: Any) -> list[str]:
         best = [r.label for r in reversed(rec) if r.recall == hi]
         mean = sum(r.recall for r in rows) / len(rows)
         sd = (sum((r.recall - mean) ** 2 for r in rows) / len(rows)) ** 0.5
-        worst_s = _names(worst) + (f" and {len(worst) - 3} more" if len(worst) > 3 else "")
-        best_s = _names(best) + (f" and {len(best) - 3} more" if len(best) > 3 else "")
+        worst_s, best_s = _names(worst), _names(best)
         if lo == hi:
             out.append(T["all_equal"].format(system=s.name, lo=f"{lo:.2f}"))
             continue
