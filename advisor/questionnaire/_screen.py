@@ -12,10 +12,11 @@ import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._words import ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SCREEN, SITUATION, WARNING
+from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
+                     WARNING)
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
-           "lower_name", "screen_text", "situation", "warning_words"]
+           "lower_name", "property_words", "screen_text", "situation", "warning_words"]
 
 #: Which answers make which properties argue for the lead (in this order of importance).
 RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
@@ -45,6 +46,13 @@ def relevant(answers: Mapping[str, Any]) -> list[str]:
 def lead_properties(lead: str, answers: Mapping[str, Any], holds: Holds) -> list[str]:
     """The relevant properties the lead metric has, in order of importance."""
     return [pid for pid in relevant(answers) if pid in PROPERTY and holds(lead, pid)]
+
+
+def property_words(pid: str, answers: Mapping[str, Any]) -> str:
+    """A property in reader terms; labelings compared without a reference are no guessing classifier."""
+    if answers.get("symmetric") and pid in PROPERTY_SYMMETRIC:
+        return PROPERTY_SYMMETRIC[pid]
+    return PROPERTY[pid]
 
 
 def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
@@ -193,7 +201,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     lead = rec.primary
     lead_name = lower_name(lead.name or lead.metric)
     props = lead_properties(lead.metric, answers, holds)
-    reasons = [PROPERTY[p] for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
+    reasons = [property_words(p, answers) for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
         reasons = [LEAD_COSTS.replace("β", f"β = {float(lead.params['beta']):.3g}", 1)]
     elif lead.metric in LEAD:

@@ -7,7 +7,8 @@ The terminal view (:mod:`advisor.questionnaire._screen`) and the methods paragra
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "SCREEN", "SITUATION", "WARNING"]
+__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
+           "SITUATION", "WARNING"]
 
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
 PROPERTY: dict[str, str] = {
@@ -21,6 +22,11 @@ PROPERTY: dict[str, str] = {
     "opitz_monotonicity": "never falls when a prediction is corrected",
     "strong_monotonicity": "rises with every corrected error",
     "class_sensitivity": "responds to the errors on every class",
+}
+
+#: A property said of labelings compared without a reference (no classifier guesses there).
+PROPERTY_SYMMETRIC: dict[str, str] = {
+    "chance_correction": "gives a labeling made at random a fixed score",
 }
 
 #: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.

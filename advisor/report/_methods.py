@@ -26,6 +26,7 @@ from ..questionnaire._screen import avoid_reason, situation
 from ..questionnaire._screen import flatten as flatten_parentheses
 from ..questionnaire._screen import join as _join_words
 from ..questionnaire._screen import lower_name as _lower_name
+from ..questionnaire._screen import property_words as _property_words
 from . import _methods_text as W
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -265,7 +266,7 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
             continue  # a score of the positive class is no mean of per-class scores
         ok, src = _status(property_status, primary.id, pid, binary)
         if ok and pid in W.PROPERTY:
-            said.append(W.PROPERTY[pid])
+            said.append(_property_words(pid, answers))
             keys += src
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
@@ -399,7 +400,7 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
     if probs:
         said.append(W.S["notation_probs"])
     if top_k:
-        said.append(W.S["notation_top_k"])
+        said.append(W.S["notation_top_k"].format(top_k=answers.get("top_k") or "k"))
     if counts:
         pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))

@@ -59,8 +59,8 @@ S: dict[str, str] = {
                         "{top_k} highest-scored"),
     "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
     "task_annotators_plain": "We measure how well {m} annotators agree",
-    "notation_top_k": ("$g_t$ counts the classes scored above the true class of item $t$ and $e_t$ those scored "
-                       "equal to it, itself included"),
+    "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
+                       "included, and top-k accuracy's $k$ is the cut-off, {top_k}"),
     "spans": ("We evaluate the extraction of spans, such as named entities, rather than the classification of "
               "items. We report precision, recall and F1 over whole spans, a span counting as found only when its "
               "boundaries and type both match; they are micro-averaged over entities and also given per entity type, "
