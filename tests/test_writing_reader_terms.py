@@ -122,3 +122,26 @@ def test_several_classifiers_are_counted() -> None:
     assert not DECIMAL_LOOKALIKE.search(prose), DECIMAL_LOOKALIKE.findall(prose)
     single = methods_paragraph(ROOT / "examples/answers/product_categories_per_item.yaml", "md")
     assert "We evaluate a 12-class classifier" in single
+
+
+@pytest.mark.parametrize("path", ALL, ids=IDS)
+def test_a_missing_requirement_never_reads_as_the_metrics_property(path: Path) -> None:
+    """'Balanced accuracy … symmetry fails, but the score is the same when the labelings swap roles'
+    said the opposite of what was meant: a requirement is said as one."""
+    out = " ".join(runner.invoke(app, ["recommend", "--answers", str(path), "--explain"]).output.split())
+    just = " ".join(_justification(path).split())
+    for text in (out, just):
+        assert not re.search(r"(?:fails|holds only (?:after|if)[^()]*) \([^()]*\), but", text), text
+
+
+@pytest.mark.parametrize("path", ALL, ids=IDS)
+def test_warnings_name_the_lead_that_was_chosen(path: Path) -> None:
+    """A warning that tells the author what to report names the recommended lead, not a runner-up the
+    costs or structure rules replaced."""
+    import advisor
+
+    rec = advisor.recommend(advisor.load_answers(path))
+    for w in rec.warnings:
+        said = re.search(r"Report (.+?) with the metrics beside it", w.message)
+        if said:
+            assert said.group(1) == rec.primary.name, (w.code, said.group(1), rec.primary.name)

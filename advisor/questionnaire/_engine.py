@@ -149,7 +149,8 @@ class _Run:
             choice = self.lead_choice(*lead)
         else:
             choice = self.primary_choice(primary, ranked, kept, prefs, fired)
-        ctx = self.ctx(primary=primary.id, primary_name=primary.name)
+        # the words name the lead actually chosen (a rule's lead replaces the property ranking's first)
+        ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         complementary = self.complementary(fired, imp_complementary, ranked, ctx)
         discouraged = self.discouraged(fired, terms, ctx)
         self.rule_warnings(fired, ctx)
@@ -338,6 +339,13 @@ class _Run:
             )
         return True
 
+    def against(self, m: MetricRecord, a: Active) -> str:
+        """Why ``m`` fails the term ``a``: what it has, then what this setting asks — a requirement is said
+        as one ("symmetry fails; required here: the score is the same when …"), never as a "but" that
+        reads as the metric's own property."""
+        said = phrase(m, a.term, self.k)
+        return f"{said}; required here: {a.term.why}" if a.kind == "require" else f"{said}, but {a.term.why}"
+
     def discouraged(self, fired: list[Rule], terms: list[Active], ctx: dict[str, Any]) -> list[Advice]:
         out: dict[str, Advice] = {}
         for r in fired:
@@ -359,7 +367,7 @@ class _Run:
                             properties=list(d.because), answers=self.answers_of(r.facts),
                         ))
                         continue
-                    parts += [f"{phrase(m, a.term, self.k)}, but {a.term.why}" for a in hits]
+                    parts += [self.against(m, a) for a in hits]
                 if d.reason:
                     parts.append(_render(d.reason, ctx))
                 reason = "; ".join(parts) + f" ({r.source}). Use {self.primary.name} instead."
@@ -450,7 +458,7 @@ class _Run:
             return (f"{label}: not as the lead metric ({reason}), but report it beside "
                     f"{self.primary.name}: {beside.reason}.")
         if bad:
-            reason = "; ".join(f"{phrase(m, a.term, self.k)}, but {a.term.why}" for a in bad)
+            reason = "; ".join(self.against(m, a) for a in bad)
             text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"
             if not any(d.metric == mid for d in discouraged):
                 discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))

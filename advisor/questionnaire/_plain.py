@@ -27,7 +27,8 @@ _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
 def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
-    """``text`` with internal ids, answers keys, property numbers and scores replaced or dropped.
+    """``text`` with internal ids, answers keys, property numbers and scores replaced or dropped;
+    ``names`` maps a metric id to its name in running text.
 
     >>> reader_terms("Balanced accuracy matches best (score 7, the weighted count) — required: "
     ...              "prevalence invariance (PIV) holds (Opitz 2024, Table 5; verified).")
@@ -36,11 +37,10 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
     ...              "prevalence-invariant (Opitz PIV)")
     'every class should count equally, so it must be prevalence-invariant'
     >>> reader_terms("'macro F1' → Macro F1 (macro_f1): does not fit; macro_f1 is the mean",
-    ...              {"macro_f1": "Macro F1 (mean of per-class F1)"})
+    ...              {"macro_f1": "macro F1"})
     'Macro F1: does not fit; macro F1 is the mean'
     """
     from ..catalogue._render import LONG
-    from ._screen import lower_name
 
     names = names or {}
     text = _SCORE.sub("", text)
@@ -55,7 +55,7 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
     def name(m: re.Match[str]) -> str:
         ident = m.group(0)
         if ident in names:
-            return lower_name(names[ident])
+            return names[ident]
         label = _TAGS.sub("", LONG.get(ident, ""))
         return (label[:1].lower() + label[1:]) if label else ident.replace("_", " ")
 

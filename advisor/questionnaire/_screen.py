@@ -315,7 +315,7 @@ def explain_text(rec: Any) -> str:
     from ..catalogue import get_catalogue
     from ._plain import reader_terms
 
-    names = {m: r.name for m, r in get_catalogue().metrics.items()}
+    names = {m: lower_name(r.name) for m, r in get_catalogue().metrics.items()}
 
     def fresh(text: str) -> str:
         kept = []

@@ -502,7 +502,8 @@ def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
     """In reader terms (no ids, answers keys, property numbers or scores), one level of parentheses."""
     from ..questionnaire._plain import reader_terms
 
-    return flatten_parentheses(reader_terms(_ID.sub("", text), names)).strip()
+    running = {m: _lower_name(n) for m, n in (names or {}).items()}
+    return flatten_parentheses(reader_terms(_ID.sub("", text), running)).strip()
 
 
 def build_justification(recommendation: Mapping[str, Any], cite_source: Any = None,
