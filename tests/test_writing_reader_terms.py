@@ -145,3 +145,18 @@ def test_warnings_name_the_lead_that_was_chosen(path: Path) -> None:
         said = re.search(r"Report (.+?) with the metrics beside it", w.message)
         if said:
             assert said.group(1) == rec.primary.name, (w.code, said.group(1), rec.primary.name)
+
+
+@pytest.mark.parametrize("path", ALL, ids=IDS)
+def test_met_requirements_say_what_was_asked(path: Path) -> None:
+    """'F1 meets every requirement (class symmetry, …)' where lacking class symmetry was asked: a
+    forbidden property is listed as 'no …', and the lower-is-better lead is never told 'higher is better'."""
+    import advisor
+
+    rec = advisor.recommend(advisor.load_answers(path))
+    for c in rec.complementary:
+        listed = re.search(r"meets every requirement \(([^()]*)\)", c.reason)
+        if listed and rec.answers.true_negatives_meaningful is False:
+            assert "class symmetry" not in [x.strip() for x in listed.group(1).split(",")], c.reason
+    text = " ".join(e.text for e in rec.rationale)
+    assert "a higher score should mean better" not in text

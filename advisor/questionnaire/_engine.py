@@ -53,6 +53,11 @@ from ._select import (
 __all__ = ["recommend"]
 
 
+def _asked(a: Active) -> str:
+    """What a term asks, in words: a forbidden property is "no …" (F1 meets "no class symmetry")."""
+    return a.term.label if a.kind != "forbid" else f"no {a.term.label}"
+
+
 class _Fmt(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if value is None:
@@ -472,7 +477,7 @@ class _Run:
             complementary.append(Advice(
                 metric=mid, name=m.name, params=self.params(m, []),
                 reason=f"you planned it ({res.name!r}) and it meets every requirement"
-                       + (f" ({', '.join(sorted({a.term.label for a in kept}))})" if kept else "") + short,
+                       + (f" ({', '.join(sorted({_asked(a) for a in kept}))})" if kept else "") + short,
             ))
         return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
 
