@@ -264,9 +264,9 @@ class _Run:
         has = [a for a in prefs if claim_of(m, a.term, self.k)[0]]
         parts = []
         if required:
-            parts.append("required: " + "; ".join(phrase(m, a.term, self.k) for a in required))
+            parts.append("required: " + "; ".join(dict.fromkeys(phrase(m, a.term, self.k) for a in required)))
         if forbidden:
-            parts.append("must not have: " + "; ".join(phrase(m, a.term, self.k) for a in forbidden))
+            parts.append("must not have: " + "; ".join(dict.fromkeys(phrase(m, a.term, self.k) for a in forbidden)))
         if has:
             parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
         score = ranked[0][1]

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 __all__ = ["reader_terms"]
 
 _ROMAN = r"P(?:I|II|III|IV|V)"
-_TAGS = re.compile(rf"\s*\((?:Opitz\s+)?{_ROMAN}(?:,\s*(?:Opitz\s+)?{_ROMAN})*\)")  # "(PIV)", "(Opitz PI)"
+_TAGS = re.compile(rf"\s*\({_ROMAN}(?:,\s*{_ROMAN})*\)")  # "(PIV)"
+_OPITZ_LABEL = re.compile(rf"\(Opitz\s+{_ROMAN}\)")  # "monotonicity (Opitz PI)": which framework's, said by name
 _OPITZ_TAG = re.compile(rf"\bOpitz\s+{_ROMAN}\b")  # "Opitz PIV" in running text
 _BARE_TAG = re.compile(rf"\s+{_ROMAN}\b(?=\s+holds|\s+fails|,|;|\))")  # "prevalence invariance PIV holds"
 _SCORE = re.compile(r"\s*\((?:property\s+)?score\s[^()]*\)")  # "(score 7, the weighted count …)"
@@ -35,7 +36,7 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
     'Balanced accuracy matches best — required: prevalence invariance holds (Opitz 2024, Table 5; verified).'
     >>> reader_terms("every class should count equally (class_weighting = equal), so it must be "
     ...              "prevalence-invariant (Opitz PIV)")
-    'every class should count equally, so it must be prevalence-invariant'
+    'every class should count equally, so it must be prevalence-invariant (Opitz 2024)'
     >>> reader_terms("'macro F1' → Macro F1 (macro_f1): does not fit; macro_f1 is the mean",
     ...              {"macro_f1": "macro F1"})
     'Macro F1: does not fit; macro F1 is the mean'
@@ -46,6 +47,7 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
     text = _SCORE.sub("", text)
     text = _ANSWER.sub("", text)
     text = _TAGS.sub("", text)
+    text = _OPITZ_LABEL.sub("(Opitz 2024)", text)
     text = _OPITZ_TAG.sub("Opitz 2024", text)
     text = _BARE_TAG.sub("", text)
     text = _PLANNED.sub("", text)
@@ -56,7 +58,7 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
         ident = m.group(0)
         if ident in names:
             return names[ident]
-        label = _TAGS.sub("", LONG.get(ident, ""))
+        label = _OPITZ_LABEL.sub("(Opitz 2024)", _TAGS.sub("", LONG.get(ident, "")))
         return (label[:1].lower() + label[1:]) if label else ident.replace("_", " ")
 
     text = _SNAKE.sub(name, text)
