@@ -46,6 +46,7 @@ _LAZY: dict[str, str] = {
     "ece": ".engine",
     "score_metrics": ".engine",
     "build_report": ".report",
+    "build_structured_report": ".report",
     "calibrate": ".stats",
     "calibrated_metrics": ".stats",
     "chance_levels": ".engine",

@@ -95,12 +95,12 @@ def report(
     ctx = None
     if context is not None:
         ctx = _load_context(context)
-    elif files:  # ordered classes, label sets, top-k, annotators (issue 12): the same pipeline from here
+    elif files or (matrix and not sql):  # ordered classes, label sets, top-k, annotators (issue 12)
         from ._structures import report_structured
 
-        ctx = report_structured(list(files), answers, order=order, label_sep=label_sep, top_k=top_k,
+        ctx = report_structured(list(files or []), answers, order=order, label_sep=label_sep, top_k=top_k,
                                 true_col=true_col, pred_col=pred_col, title=title, n_boot=n_boot,
-                                confidence=confidence, seed=seed, undefined=undefined)
+                                confidence=confidence, seed=seed, undefined=undefined, matrix=list(matrix or []))
     if ctx is None:
         from ..io._readers import load_inputs
         from ..report import build_report

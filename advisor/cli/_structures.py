@@ -95,7 +95,8 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
 
         data["comparison"] = structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
                                                n_resamples=n_boot, confidence=confidence, seed=seed,
-                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items)
+                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items,
+                                               points=data["metrics"])
     elif n_boot is not None:
         from ..stats._structures import structure_bootstrap
 
@@ -125,15 +126,25 @@ def _print(data: dict[str, Any]) -> None:
     table.add_column("metric")
     for s in data["systems"]:
         table.add_column(escape(s), justify="right")
+    cmp = data.get("comparison") or {}
+    if cmp:
+        table.add_column("winners")
     ids = list(dict.fromkeys(m for s in data["systems"] for m in data["metrics"][s]))
     for m in ids:
         cells = []
         for s in data["systems"]:
             v = format_number(data["metrics"][s].get(m), none="—")
-            iv = data.get("intervals", {}).get(s, {}).get(m)
+            iv = cmp[m]["intervals"].get(s) if m in cmp else data.get("intervals", {}).get(s, {}).get(m)
             cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
+        if cmp:
+            cells.append(", ".join(cmp.get(m, {}).get("winners", [])))
         table.add_row(m, *(escape(c) for c in cells))
     Console().print(table)
+    if cmp:
+        typer.echo("Paired bootstrap on the same items; winners: the best system and every system whose paired "
+                   "difference to it has an interval containing 0.")
+    for note in data.get("notes", []):
+        typer.echo(f"note: {note}")
     for s, recs in data["undefined"].items():
         for u in recs:
             typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
@@ -141,21 +152,18 @@ def _print(data: dict[str, Any]) -> None:
 
 def report_structured(files: list[Any], answers: Any, *, order: str | None, label_sep: str | None,
                       top_k: int | None, true_col: str | None, pred_col: str | None, title: str | None, n_boot: int,
-                      confidence: float, seed: int | None, undefined: str) -> Any:
-    """The report context of structured inputs (the main pipeline renders it), or None for nominal files."""
-    from ..io._structures import is_structured, load_structured
-    from ..questionnaire import load_answers
+                      confidence: float, seed: int | None, undefined: str, matrix: list[Any] | None = None) -> Any:
+    """The report context of structured inputs (the main pipeline renders it), or None for nominal files.
 
-    ans = load_answers(answers)
-    top_k = top_k or ans.top_k
-    if ans.label_structure == "multilabel" and label_sep is None:
-        label_sep = "|"
-    ordered = parse_order(order) or (ans.classes if ans.label_structure == "ordinal" else None)
-    if not is_structured(files, order=ordered, label_sep=label_sep, top_k=top_k):
+    Confusion matrices (``--matrix``) are ordinal tables when the answers say the classes are ordered."""
+    from ..report._build_structures import build_structured_report, inputs_for_answers, ordinal_tables_for_answers
+
+    if matrix and not files:
+        inputs = ordinal_tables_for_answers(matrix, answers, order=parse_order(order))
+    else:
+        inputs = inputs_for_answers(files, answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
+                                    true_col=true_col, pred_col=pred_col)
+    if inputs is None:
         return None
-    from ..report._build_structures import build_structured_report
-
-    inputs = load_structured(files, order=ordered, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                             pred_col=pred_col)
     return build_structured_report(answers, inputs, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                                    undefined=undefined)

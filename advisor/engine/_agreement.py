@@ -41,17 +41,28 @@ class Ratings:
     raters: tuple[str, ...]
     categories: tuple[Any, ...]
     codes: np.ndarray  # (items, raters) category index, −1 = missing
+    ordered: bool = True  # whether the categories' order is known (given, or every label a number)
+
+    @property
+    def level(self) -> str:
+        """The level of measurement the ratings support here: ``ordinal`` or ``nominal``."""
+        return "ordinal" if self.ordered else "nominal"
 
 
 def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories: Sequence[Any] | None = None
                   ) -> Ratings:
     """Ratings ``(items, raters)`` of category labels (None/NaN/"" = missing) → :class:`Ratings`.
 
-    ``categories`` fixes the category order (needed for the ordinal α); by default sorted labels.
+    ``categories`` fixes the category order (needed for the ordinal α). Without it numeric labels are
+    put in numeric order; other labels are sorted only to index them, and the table is marked as
+    unordered (nominal level of measurement), so the ordinal α is refused rather than computed on an
+    alphabetical order.
 
     >>> r = ratings_table([["a", "a", None], ["b", "a", "b"]], ["x", "y", "z"])
-    >>> r.counts.tolist(), r.categories
-    ([[2.0, 0.0], [1.0, 2.0]], ('a', 'b'))
+    >>> r.counts.tolist(), r.categories, r.level
+    ([[2.0, 0.0], [1.0, 2.0]], ('a', 'b'), 'nominal')
+    >>> ratings_table([[2, 10], [10, 10]]).categories, ratings_table([["lo", "hi"]], categories=["lo", "hi"]).level
+    (('2', '10'), 'ordinal')
     """
     rows = [list(r) for r in ratings]
     if not rows:
@@ -71,11 +82,12 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
     if bad:
         raise InputError(f"a rating {bad[0]!r} is not among the categories {', '.join(map(str, cats))}.")
     codes = np.array([[-1 if v is None else index[str(v)] for v in r] for r in cells], dtype=np.int64)
-    return _ratings_from_codes(codes, len(cats), names, cats)
+    ordered = categories is not None or all(_natural(v)[0] == 0 for v in seen)
+    return _ratings_from_codes(codes, len(cats), names, cats, ordered=ordered)
 
 
 def _ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, raters: Sequence[str] | None = None,
-                        categories: Sequence[Any] | None = None) -> Ratings:
+                        categories: Sequence[Any] | None = None, *, ordered: bool = True) -> Ratings:
     """:class:`Ratings` from category indices ``(items, raters)`` with −1 for a missing rating."""
     c = n_categories if n_categories is not None else max(int(codes.max()) + 1, 1)
     counts = np.zeros((codes.shape[0], c))
@@ -83,7 +95,7 @@ def _ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, rate
         ok = codes[:, j] >= 0
         np.add.at(counts, (np.flatnonzero(ok), codes[ok, j]), 1.0)
     names = tuple(raters) if raters is not None else tuple(f"rater_{i + 1}" for i in range(codes.shape[1]))
-    return Ratings(counts, names, tuple(categories) if categories is not None else tuple(range(c)), codes)
+    return Ratings(counts, names, tuple(categories) if categories is not None else tuple(range(c)), codes, ordered)
 
 
 def _missing(v: Any) -> Any:
@@ -168,7 +180,9 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
                       categories: Sequence[Any] | None = None, undefined: str = "zero") -> MetricResult:
     """Fleiss' κ and Krippendorff's α (nominal; ``krippendorff_alpha_ordinal`` on the category order).
 
-    Fleiss' κ is left out by default when ratings are missing (it needs complete rows).
+    Fleiss' κ is left out by default when ratings are missing (it needs complete rows); the ordinal α
+    when the categories have no known order (labels that are not numbers and no ``categories`` given):
+    asking for it then is an error that says how to give the order.
 
     >>> r = agreement_metrics([[1, 1, 1], [1, 2, 2], [3, 3, 3], [2, 2, 1]])
     >>> round(r["fleiss_kappa"], 6), round(r["krippendorff_alpha"], 6)
@@ -177,7 +191,13 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
     r = data if isinstance(data, Ratings) else ratings_table(data, raters, categories)
     complete = bool(np.all(r.codes >= 0))
     ids = resolve_ids(metrics, undefined, AGREEMENT_METRICS, "an agreement",
-                      default=[m for m in AGREEMENT_METRICS if complete or m != "fleiss_kappa"])
+                      default=[m for m in AGREEMENT_METRICS if (complete or m != "fleiss_kappa")
+                               and (r.ordered or m != "krippendorff_alpha_ordinal")])
+    if not r.ordered and "krippendorff_alpha_ordinal" in ids:
+        raise InputError(f"krippendorff_alpha_ordinal needs the order of the categories "
+                         f"{', '.join(map(str, r.categories))}, which are not numbers; give it from lowest to highest "
+                         "(--order A,B,C, or classes with label_structure: ordinal in the answers, or categories= in "
+                         "Python).")
     if (r.counts.sum(1) >= 2).sum() == 0:
         raise InputError("no item has two or more ratings, so there is no agreement to measure.")
     with np.errstate(invalid="ignore", divide="ignore"):

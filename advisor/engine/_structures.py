@@ -48,6 +48,16 @@ STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
 NOMINAL_BESIDE = ("accuracy", "balanced_accuracy")
 
 
+def reported_ids(structure: str) -> tuple[str, ...]:
+    """The metric ids an evaluation of this structure reports (:func:`evaluate_structure`'s values).
+
+    >>> reported_ids("top_k")
+    ('top_k_accuracy', 'accuracy')
+    """
+    return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
+            "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS}.get(structure, ())
+
+
 def nominal_beside(cells: Any) -> dict[str, Any]:
     """Accuracy and macro recall (over the classes in the truth) of ordinal cells, ``counts`` ``(..., nnz)``.
 
@@ -130,4 +140,20 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["n_items"] = int(r.codes.shape[0])
         data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
         data["pairs"] = pairwise_kappa(r)
+        data["level"] = r.level
+        if not r.ordered:
+            data["notes"] = [level_note(r)]
     return data
+
+
+def level_note(r: Any) -> str:
+    """The sentence saying agreement was measured at the nominal level, and how to give the order.
+
+    >>> from ._agreement import ratings_table
+    >>> level_note(ratings_table([["lo", "hi"], ["hi", "hi"]]))[:60]
+    'Agreement is measured at the nominal level of measurement: t'
+    """
+    cats = ", ".join(map(str, r.categories))
+    return (f"Agreement is measured at the nominal level of measurement: the categories ({cats}) are not numbers and "
+            "no order was given, so every disagreement counts alike; if they are ordered, give the order from lowest "
+            "to highest with --order (or classes with label_structure: ordinal in the answers) for the ordinal alpha.")

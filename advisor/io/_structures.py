@@ -200,12 +200,49 @@ def _agreement(cols: dict[str, list[Any]], order: Sequence[Any] | None) -> Any:
     return ratings_table(rows, raters, list(order) if order is not None else None)
 
 
+def declared_order(source: Any, columns: Sequence[str] = ("y_true", "y_pred")) -> list[Any] | None:
+    """The category order a table declares itself, or None: an ordered pandas Categorical, or an ordered
+    dictionary column of a Parquet file (what pandas writes for one), among ``columns`` and ``rater_*``.
+
+    >>> import pandas as pd
+    >>> kind = pd.CategoricalDtype(["low", "mid", "high"], ordered=True)
+    >>> declared_order(pd.DataFrame({"rater_a": pd.Series(["high", "low"], dtype=kind)}))
+    ['low', 'mid', 'high']
+    """
+    wanted = lambda c: c in columns or str(c).startswith("rater_")  # noqa: E731
+    orders: list[list[Any]] = []
+    if hasattr(source, "dtypes") and hasattr(source, "columns"):
+        for c in source.columns:
+            dt = source[c].dtype
+            if wanted(str(c)) and getattr(dt, "ordered", False):
+                orders.append(list(dt.categories))
+    elif isinstance(source, (str, Path)) and _FORMATS.get(Path(source).suffix.lower()) == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            schema = pq.read_schema(source)
+            cols = [f.name for f in schema if wanted(f.name) and pa.types.is_dictionary(f.type) and f.type.ordered]
+            if cols:
+                table = pq.read_table(source, columns=cols)
+                orders = [table.column(c).combine_chunks().dictionary.to_pylist() for c in cols]
+        except (OSError, ValueError):
+            return None  # the reader says what is wrong with the file
+    if not orders:
+        return None
+    if any(o != orders[0] for o in orders):
+        raise InputError("the ordered category columns declare different orders; give one with --order A,B,C.")
+    return orders[0]
+
+
 def load_structured(sources: Sequence[Any], *, order: Sequence[Any] | None = None, label_sep: str | None = None,
                     top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None,
                     structure: str | None = None) -> StructuredInputs | None:
     """Read every source; None when they are plain nominal prediction files (the ordinary readers' job)."""
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     tables = [read_columns(s) for s in sources]
+    if order is None:  # an order the data declares (ordered Categorical, ordered Parquet dictionary)
+        order = next((o for o in (declared_order(s, (tc, pc)) for s in sources) if o is not None), None)
     if not tables:
         return None
     kinds = {structure or detect_structure(list(c), order=order, label_sep=label_sep, top_k=top_k) for _, c in tables}
@@ -278,7 +315,7 @@ def is_structured(files: Sequence[Any], *, order: Any = None, label_sep: str | N
     """Whether these inputs are for :func:`load_structured` (options given or structure columns present)."""
     if order is not None or label_sep is not None or top_k is not None:
         return True
-    return any(detect_structure(peek_columns(f)) is not None for f in files)
+    return any(detect_structure(peek_columns(f)) is not None or declared_order(f) is not None for f in files)
 
 
 def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> StructuredInputs:

@@ -212,6 +212,9 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     reason = join(reasons[:2]) or SCREEN["lead_fallback"]
     because = (SCREEN["because"].format(situation=_capital(join(sit)), name=lead_name, reason=reason) if sit
                else _capital(f"{lead_name} {reason}."))
+    from ._structure_words import lead_in_words  # top-k, annotators, spans, rankings: the structure rule's reason
+
+    because = lead_in_words(lead, lead_name) or because
     lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]
     caveats, warnings = _sorted_warnings(rec)
     if rec.complementary:

@@ -16,27 +16,13 @@ from typing import Any
 
 from ._conditions import holds
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
+from ._structure_words import EXTERNAL
 
 __all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
 
 STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_top_k",
                    "structure_ordinal", "structure_multilabel")
 KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
-#: tasks no catalogue metric scores: what to measure and which well-kept tool computes it
-EXTERNAL: dict[str, tuple[str, str, str]] = {
-    "structure_spans": (
-        "entity_f1", "Entity-level F1 over exactly matched spans (not in the catalogue; computed by seqeval)",
-        "measure entity-level precision, recall and F1 over exactly matched spans, excluding the background tag "
-        "('O'), micro-averaged over entities and reported per entity type, as in the CoNLL shared tasks; the seqeval "
-        "package computes them (seqeval.metrics.classification_report). A token-level confusion matrix, token "
-        "accuracy or token-level F1 does not count entities and is not recommended"),
-    "structure_ranking": (
-        "ndcg_at_k", "nDCG@k, MRR and recall@k per query, averaged over queries (not in the catalogue; "
-        "computed by pytrec_eval or ranx)",
-        "measure a rank-aware score per query — nDCG@k for graded relevance, MRR for the first relevant result, "
-        "recall@k for coverage — and average it over queries; pytrec_eval and ranx compute them from a qrels file "
-        "and a run. Set metrics on a confusion matrix ignore the order of the ranking and are not recommended"),
-}
 
 
 def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict[str, Any],
@@ -55,8 +41,14 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         primary = MetricChoice(metric=s.metric, name=cat.metrics[s.metric].name, reason=render(s.reason, ctx))
     own = {s.metric for s in rule.complementary if holds(s.when, facts)}
     keep = rule.id in KEEP_NOMINAL
+    # only metrics an evaluation of this structure reports (top-k: not balanced accuracy, log loss, Brier)
+    from ..engine._structures import reported_ids
+
+    reported = set(reported_ids(_structure(cat, primary.metric))) or None
     complementary = [a for a in rec.complementary if a.metric != primary.metric
-                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")]
+                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
+                     and (reported is None or a.metric in reported)]
+    keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
     discouraged = [a for a in rec.discouraged if keep or _structure(cat, a.metric) != "nominal"]
     warnings = rec.warnings
     if not keep and book is not None:  # warnings about nominal metrics no longer recommended
@@ -72,7 +64,11 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         rule="primary", title=f"Primary metric: {primary.name}",
         text=(f"The lead is {primary.name}, not the nominal choice {old.name}: {rule.title.lower()}."
               + (" The nominal choice is reported beside it." if keep else
-                 " Nominal single-label metrics answer a different question here and are left out.")),
+                 " Nominal single-label metrics answer a different question here and are left out."
+                 if not any(_structure(cat, a.metric) == "nominal" for a in complementary) else
+                 " Of the nominal single-label metrics only "
+                 + ", ".join(a.name or a.metric for a in complementary if _structure(cat, a.metric) == "nominal")
+                 + " is reported beside it, as the view of the highest-scored class.")),
         source=rule.source, answers={k: facts.get(k) for k in ("label_structure", "top_k", "annotators")},
     )
     if keep:  # the nominal reasoning now explains the metric reported beside the lead
@@ -88,3 +84,4 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
 def _structure(cat: Any, mid: str) -> str:
     m = cat.metrics.get(mid)
     return "nominal" if m is None else m.structure
+

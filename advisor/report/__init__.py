@@ -21,6 +21,7 @@ _LAZY = {
     "FORMATS": "._render",
     "ReportContext": "._models",
     "build_report": "._build",
+    "build_structured_report": "._build_structures",  # load_structured's inputs (issue 12)
     "methods_paragraph": "._render",
     "render_report": "._render",
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
+from ._structure_checks import label_words, structure_items
 
 __all__ = ["build_report"]
 
@@ -96,7 +98,7 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
     for k, e in bib.items():
         short = e.short.lower()
         last = short.split(" ")[0].rstrip(",")
-        if e.year.lower() in low and last and last in low:
+        if e.year.lower() in low and last and re.search(rf"(?<!\w){re.escape(last)}(?!\w)", low):  # not 'wei' in 'weighting'
             out.append(k)
     return out[:2]
 
@@ -206,7 +208,7 @@ def build_report(
     cat, bib = _catalogue(), _bibliography()
     warnings = _warnings_in_words(recommendation, rec_json)
     task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
-    rec_items = _recommended_items(rec_json, primary_reason)
+    rec_items = structure_items(ans, bool(systems), _recommended_items(rec_json, primary_reason), cat)  # issue 12
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
     beta = next((float(params["beta"]) for _, mid, _, params in rec_items
                  if mid == "f_beta" and params.get("beta") is not None), 1.0)
@@ -231,6 +233,7 @@ def build_report(
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits)
+    methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
     ctx.justification = justification
@@ -409,12 +412,13 @@ def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entr
             m.id for m in entries if m.id in METRICS and not METRICS[m.id].needs_probabilities])
 
 
-def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: _Settings) -> None:
+def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: Any, cmp: Any = None) -> None:
     from ..stats._compare import compare_joint
 
-    cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
-                        confidence=st.confidence, positive_label=st.pos, beta=st.beta,
-                        undefined=st.undefined, progress=st.progress)
+    if cmp is None:  # structured systems bring their own (report/_build_structures.py)
+        cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
+                            confidence=st.confidence, positive_label=st.pos, beta=st.beta,
+                            undefined=st.undefined, progress=st.progress)
     reports, figures = results.reports, results.figures
     for rep in reports:
         for mid, mc in cmp.metrics.items():
@@ -439,8 +443,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
             est = _f(d.estimate)
             figures.differences.append(DifferenceRow(
                 metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
-    results.intervals = IntervalSettings(method=cmp.method, n_resamples=st.bootstrap, confidence=st.confidence,
-                                         seed=st.seed, paired=True)
+    results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
+                                         seed=cmp.seed, paired=True)
 
 
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:

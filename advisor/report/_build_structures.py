@@ -25,13 +25,22 @@ from ._models import (
     WarningEntry,
 )
 
-__all__ = ["build_structured_report"]
+__all__ = ["build_structured_report", "inputs_for_answers", "ordinal_tables_for_answers"]
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
                             confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
                             digits: int = 4) -> ReportContext:
-    """The report context of a structured evaluation (``inputs`` from :func:`advisor.io._structures.load_structured`)."""
+    """The report context of a structured evaluation (``inputs`` from :func:`advisor.load_structured`).
+
+    Render it with :func:`advisor.report.render_report`, as a context from :func:`advisor.build_report`.
+
+    >>> import advisor
+    >>> inputs = advisor.load_structured([{"y_true": [1, 2, 3, 3], "y_pred": [1, 3, 3, 2]}], order=[1, 2, 3])
+    >>> ctx = build_structured_report({"label_structure": "ordinal", "classes": [1, 2, 3]}, inputs, bootstrap=0)
+    >>> ctx.primary, ctx.systems[0].values["mae_macro"]
+    ('mae_macro', 0.5)
+    """
     from ..engine._structures import evaluate_inputs
     from ._build import (
         _bibliography,
@@ -44,6 +53,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         _warnings_in_words,
     )
     from ._inputs import check_arguments, check_resampling, load_answers
+    from ._structure_checks import label_words
 
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
@@ -65,11 +75,77 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
         evaluated=True, digits=digits)
+    methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
     ctx.justification = justification
     ctx.structure = _structure(inputs, data)
     return ctx
+
+
+def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
+                       top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None) -> Any:
+    """The structured inputs these answers and files describe, or None for nominal prediction files.
+
+    The answers fill in what the options leave out: ``top_k``; ``|`` as the separator of label sets;
+    for ``label_structure: ordinal`` the order of ``classes`` — or, without classes, the numeric order
+    of numeric labels. An order is never guessed: ordinal answers over labels that are not numbers
+    and have no order are an error saying how to give it. Span and ranking tasks are not scored here.
+    """
+    from .._exceptions import InputError
+    from ..io._structures import detect_structure, is_structured, load_structured, peek_columns
+    from ..questionnaire import load_answers
+    from ._structure_checks import refuse_external
+
+    ans = load_answers(answers)
+    refuse_external(ans)
+    top_k = top_k or ans.top_k
+    if ans.label_structure == "multilabel" and label_sep is None:
+        label_sep = "|"
+    ordinal = ans.label_structure == "ordinal"
+    order = order or (list(ans.classes) if ordinal and ans.classes else None)
+    structure = None
+    if ordinal and order is None and top_k is None and label_sep is None and all(
+            detect_structure(peek_columns(f)) is None for f in files):
+        structure = "ordinal"  # y_true / y_pred on the numeric order of their labels (refused otherwise)
+    elif not is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
+        return None
+    inputs = load_structured(files, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                             pred_col=pred_col, structure=structure)
+    if ordinal and inputs is not None and inputs.structure == "agreement" and not inputs.systems["agreement"].ordered:
+        cats = ", ".join(map(str, inputs.labels))
+        raise InputError(f"the answers say the categories are ordered (label_structure: ordinal) but not in which order, "
+                         f"and {cats} are not numbers; list them from lowest to highest as classes in the answers "
+                         "or with --order.")
+    return inputs
+
+
+def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list[Any] | None = None) -> Any:
+    """Ordinal inputs from confusion matrices when the answers say the classes are ordered, else None.
+
+    The order is ``order``, the answers' ``classes``, or the numeric order of numeric labels; labels
+    that are not numbers and have no order are an error saying how to give it.
+    """
+    from .._exceptions import InputError
+    from ..io._readers import load_inputs
+    from ..io._structures import _numeric_order, ordinal_from_tables
+    from ..questionnaire import load_answers
+
+    ans = load_answers(answers)
+    if ans.label_structure == "multilabel" or ans.top_k:
+        need = ("the label set of each item (y_true / y_pred holding 'a|b', or true_<label> / pred_<label> columns)"
+                if ans.label_structure == "multilabel" else "the score of every class for each item (p_<label> columns)")
+        raise InputError(f"a confusion matrix cannot give {'multi-label' if ans.label_structure == 'multilabel' else 'top-k'}"
+                         f" metrics, which need {need}; give prediction files instead of --matrix.")
+    if ans.label_structure != "ordinal":
+        return None
+    systems = load_inputs([], matrices).systems
+    if order is None and ans.classes:
+        order = list(ans.classes)
+    if order is None:
+        seen = [lab for cm in systems.values() for lab in cm.labels]
+        order = _numeric_order(seen, "the matrices")
+    return ordinal_from_tables(systems, order)
 
 
 #: Why a recommended metric is missing from a structured evaluation.
@@ -160,8 +236,21 @@ def _dense(cells: Any) -> list[list[float]]:
 
 def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None,
                undefined: str) -> None:
-    """Percentile intervals per system, each from its own resamples with the same seed."""
-    from ..stats._structures import structure_bootstrap
+    """Paired intervals, P(first), winners and differences when two or more systems share the items;
+    otherwise percentile intervals per system, each from its own resamples with the same seed."""
+    from ..stats._structures import structure_bootstrap, structure_comparison
+
+    if len(results.reports) > 1 and inputs.structure != "agreement" and (inputs.items or inputs.structure != "ordinal"):
+        from ._build import _catalogue, _paired_intervals
+
+        ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
+        points = {rep.name: {m: float("nan") if rep.values[m] is None else rep.values[m] for m in ok}
+                  for rep in results.reports}
+        cmp = structure_comparison(inputs.structure, inputs.systems, ok, points, labels=inputs.labels, n_resamples=n,
+                                   confidence=confidence, seed=seed, undefined=undefined, top_k=inputs.top_k,
+                                   items=inputs.items)
+        _paired_intervals(results, None, ok, _catalogue(), None, cmp=cmp)
+        return
 
     for rep in results.reports:
         ok = [m for m in ids if m in rep.values]

@@ -88,6 +88,9 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
 
     if data is None:
         return {}, None, {}, []
+    if type(data).__name__ == "StructuredInputs":  # issue 12: its own builder
+        raise InputError("inputs from load_structured (ordered classes, label sets, top-k, annotators) are reported "
+                         "by build_structured_report(answers, inputs), not build_report.")
     notes: list[str] = []
     if _is_frame(data):
         data, notes = _frame_columns(data)

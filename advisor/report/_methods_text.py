@@ -62,8 +62,8 @@ S: dict[str, str] = {
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
                        "included, and top-k accuracy's $k$ is the cut-off, {top_k}"),
     "spans": ("We evaluate the extraction of spans, such as named entities, rather than the classification of "
-              "items. We report precision, recall and F1 over whole spans, a span counting as found only when its "
-              "boundaries and type both match; they are micro-averaged over entities and also given per entity type, "
+              "items. We report precision, recall and F1 over whole spans; a span counts as found only when its "
+              "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
               "and the background tag is never scored"),
     "spans_tool": ("They are computed with the seqeval package. Token accuracy and token-level F1 count tokens "
                    "rather than entities, so we do not use them. "),

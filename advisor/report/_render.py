@@ -161,8 +161,10 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             return digits_for(iv.low, iv.high, ctx.digits)
         return significant_digits(value, ctx.digits)
 
+    from ._structure_text import structure_text
+
     return {
-        "T": T,
+        "T": structure_text(ctx, T),
         "dg": dg,
         "large": k > MANY_CLASSES,
         # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it

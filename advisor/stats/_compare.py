@@ -31,7 +31,7 @@ Definitions
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -268,9 +268,10 @@ def kendall_tau_b(rankings: np.ndarray) -> np.ndarray:
     return _corr_matrix(s, (s**2).sum(axis=-1))
 
 
-def _ranking_agreement(ids: list[str], systems: list[str], points: np.ndarray) -> RankingAgreement:
-    """``points`` (metrics, systems) → rank correlations between the metrics' rankings."""
-    oriented = np.where([[m in LOWER_IS_BETTER] for m in ids], -points, points)
+def _ranking_agreement(ids: list[str], systems: list[str], points: np.ndarray,
+                       lower: Collection[str] = LOWER_IS_BETTER) -> RankingAgreement:
+    """``points`` (metrics, systems) → rank correlations between the metrics' rankings (``lower``: ids where lower is better)."""
+    oriented = np.where([[m in lower] for m in ids], -points, points)
     ranks = average_ranks(oriented)
     undefined = np.isnan(points).any(axis=1)
     ranks[undefined] = np.nan
@@ -332,10 +333,11 @@ def _first_shares(oriented: np.ndarray) -> np.ndarray:
 
 
 def _summarise(
-    metric: str, systems: list[str], points: np.ndarray, values: np.ndarray, confidence: float
+    metric: str, systems: list[str], points: np.ndarray, values: np.ndarray, confidence: float,
+    lower: Collection[str] = LOWER_IS_BETTER,
 ) -> MetricComparison:
     """``points`` (systems,), ``values`` (resamples, systems) → one :class:`MetricComparison`."""
-    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
+    sign = -1.0 if metric in lower else 1.0
     oriented = sign * values
     low, high = percentile_interval(values, confidence)
     first = _first_shares(oriented)

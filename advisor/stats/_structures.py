@@ -18,7 +18,7 @@ import numpy as np
 
 from .._exceptions import InputError
 
-__all__ = ["structure_bootstrap", "structure_compare"]
+__all__ = ["structure_bootstrap", "structure_compare", "structure_comparison"]
 
 _CHUNK_CELLS = 4_000_000  # resamples × items evaluated at once
 
@@ -141,11 +141,8 @@ def _interval(v: np.ndarray, confidence: float) -> dict[str, float]:
     return {"estimate": float(np.median(ok)), "low": float(lo), "high": float(hi)}
 
 
-def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
-                      lower_is_better: Sequence[str] = (), n_resamples: int = 1000, confidence: float = 0.95,
-                      seed: int | None = None, undefined: str = "zero", top_k: int | None = None,
-                      items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> dict[str, Any]:
-    """Paired bootstrap of several systems on the same items: intervals and P(a better than b) per metric."""
+def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_resamples: int, confidence: float,
+            seed: int | None, undefined: str, top_k: int | None, items: Any) -> dict[str, dict[str, np.ndarray]]:
     _check(n_resamples, confidence)
     if structure == "agreement":
         raise InputError("an agreement study has no systems to compare; it measures agreement among annotators.")
@@ -153,7 +150,19 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
         raise InputError("a comparison needs at least two systems (files).")
     if structure == "ordinal" and items is None:
         raise InputError("a paired comparison of ordinal predictions needs the items (prediction files), not only tables.")
-    draws = _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items)
+    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items)
+
+
+def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
+                      lower_is_better: Sequence[str] = (), n_resamples: int = 1000, confidence: float = 0.95,
+                      seed: int | None = None, undefined: str = "zero", top_k: int | None = None,
+                      items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+                      points: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+    """Paired bootstrap of several systems on the same items, per metric: ``intervals`` (estimate = median
+    of the resamples), ``p_better[a][b]``; with ``points`` (each system's values) also ``winners`` and
+    ``p_first`` as :func:`structure_comparison` defines them."""
+    draws = _paired(structure, systems, metrics, n_resamples, confidence, seed, undefined, top_k, items)
+    summary = _summary(systems, metrics, draws, points, confidence, lower_is_better) if points else {}
     out: dict[str, Any] = {}
     for m in metrics:
         sign = -1.0 if m in lower_is_better else 1.0
@@ -165,4 +174,57 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
                     da, db = sign * draws[a][m], sign * draws[b][m]
                     p_better[a][b] = float(np.mean((da > db) + 0.5 * (da == db)))
         out[m] = {"intervals": {s: _interval(draws[s][m], confidence) for s in systems}, "p_better": p_better}
+        if m in summary:
+            out[m]["winners"] = list(summary[m].winners)
+            out[m]["p_first"] = {s: r.p_first for s, r in summary[m].systems.items()}
     return out
+
+
+def _summary(systems: dict[str, Any], metrics: Sequence[str], draws: dict[str, dict[str, np.ndarray]],
+             points: dict[str, dict[str, float]], confidence: float, lower: Sequence[str]) -> dict[str, Any]:
+    from ._compare import _summarise
+
+    names = list(systems)
+    return {m: _summarise(m, names, np.array([points[s][m] for s in names], dtype=float),
+                          np.column_stack([draws[s][m] for s in names]), float(confidence), lower=frozenset(lower))
+            for m in metrics}
+
+
+def structure_comparison(structure: str, systems: dict[str, Any], metrics: Sequence[str],
+                         points: dict[str, dict[str, float]], *, labels: Sequence[Any] = (), n_resamples: int = 1000,
+                         confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                         top_k: int | None = None, items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+                         ) -> Any:
+    """The paired comparison of :func:`advisor.stats.compare_joint` for structured systems on the same items.
+
+    ``points[system][metric]`` are the systems' values (:func:`advisor.engine._structures.evaluate_structure`).
+    The same resamples serve every system (shared item weights; for ordinal predictions cells of the
+    joint table of true and predicted ranks), so the result has the same definitions as the nominal
+    one: percentile intervals, differences ``a − b``, P(a better than b) with ties counting half, the
+    probability of ranking first, winners (the best and every system whose paired difference to it
+    has an interval containing 0) and the rank agreement between the metrics.
+
+    >>> from advisor.engine._topk import top_k_hits  # noqa: F401
+    >>> import numpy as np
+    >>> s = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1]])
+    >>> good, bad = (s, np.array([0, 1, 2, 0]), ("x", "y", "z")), (s[:, ::-1], np.array([0, 1, 2, 0]), ("x", "y", "z"))
+    >>> c = structure_comparison("top_k", {"good": good, "bad": bad}, ["top_k_accuracy"],
+    ...                          {"good": {"top_k_accuracy": 1.0}, "bad": {"top_k_accuracy": 0.25}}, top_k=1, seed=0)
+    >>> c.winners("top_k_accuracy"), c.probability_better("good", "bad", "top_k_accuracy") > 0.9
+    (['good'], True)
+    """
+    from ..engine._structures import STRUCTURE_METRICS
+    from ._compare import Comparison, _ranking_agreement
+
+    ids = list(metrics)
+    names = list(systems)
+    lower = frozenset(m for m in ids if m in STRUCTURE_METRICS and not STRUCTURE_METRICS[m].higher_is_better)
+    draws = _paired(structure, systems, ids, n_resamples, confidence, seed, undefined, top_k, items)
+    per_metric = _summary(systems, ids, draws, points, confidence, tuple(lower))
+    matrix = np.array([[points[s][m] for s in names] for m in ids], dtype=float)
+    n = float(_size(next(iter(systems.values())))) if structure != "ordinal" else float(
+        np.sum(next(iter(systems.values())).counts))
+    return Comparison(systems=names, labels=[str(x) for x in labels], n=n, n_resamples=int(n_resamples),
+                      confidence=float(confidence), seed=int(seed) if isinstance(seed, (int, np.integer)) else None,
+                      convention=undefined, positive_label=None, beta=1.0, metrics=per_metric,
+                      ranking_agreement=_ranking_agreement(ids, names, matrix, lower), undefined={s: [] for s in names})

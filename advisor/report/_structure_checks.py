@@ -1,0 +1,77 @@
+"""Checks on the answers of a structured task that :func:`advisor.report.build_report` also makes (issue 12).
+
+Kept apart from :mod:`._build_structures`, which builds on :mod:`._build`, so both can use them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["label_words", "refuse_external", "reported_items", "structure_items"]
+
+
+def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any
+                   ) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """The recommended metrics an evaluation of the lead's structure reports (the methods text without data).
+
+    A top-k evaluation, for one, reports top-k and top-1 accuracy, not the balanced accuracy or the log
+    loss a nominal recommendation keeps beside them; nominal leads keep every item.
+    """
+    from ..engine._structures import reported_ids
+
+    lead = cat.metrics.get(rec_items[0][1]) if rec_items else None
+    ids = reported_ids(getattr(lead, "structure", "nominal"))
+    return [it for it in rec_items if it[0] == "primary" or it[1] in ids] if ids else rec_items
+
+
+def refuse_external(ans: Any) -> None:
+    """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
+    if getattr(ans, "label_structure", None) not in ("spans", "ranking"):
+        return
+    from .._exceptions import InputError
+
+    what = ("entity span, which advisor does not compute from item labels; compute entity-level precision, "
+            "recall and F1 over exactly matched spans with seqeval" if ans.label_structure == "spans" else
+            "query, which advisor does not compute from item labels; compute nDCG@k, MRR and recall@k per query "
+            "with pytrec_eval or ranx")
+    raise InputError(f"label_structure {ans.label_structure!r} is scored per {what}, and write the methods "
+                     "paragraph with `advisor methods --answers FILE` (no data).")
+
+
+def structure_items(ans: Any, has_data: bool, rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any
+                    ) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """:func:`advisor.report.build_report`'s recommended items: span and ranking answers with data are
+    refused; without data only what the lead's structure reports is kept."""
+    if has_data:
+        refuse_external(ans)
+        return rec_items
+    return reported_items(rec_items, cat)
+
+
+#: the methods' nominal phrases and what they say when each item carries a set of labels
+_LABEL_WORDS = (("every class counts equally", "every label counts equally"),
+                ("a plain mean of per-class scores", "a plain mean of per-label scores"),
+                ("the precision of a never-predicted class", "the precision of a never-predicted label"))
+
+
+def label_words(paragraphs: list[Any], answers: Any) -> list[Any]:
+    """The methods paragraphs with 'label' where a multi-label task has labels, not classes.
+
+    >>> from advisor.report._models import Paragraph, Span
+    >>> p = [Paragraph(spans=[Span(text="where every class counts equally.")])]
+    >>> label_words(p, {"label_structure": "multilabel"})[0].spans[0].text
+    'where every label counts equally.'
+    """
+    if (answers or {}).get("label_structure") != "multilabel":
+        return paragraphs
+
+    def fix(span: Any) -> Any:
+        if span.kind != "text":
+            return span
+        text = span.text
+        for old, new in _LABEL_WORDS:
+            text = text.replace(old, new)
+        return span.model_copy(update={"text": text})
+
+    return [p.model_copy(update={"spans": [fix(s) for s in p.spans], "items": [[fix(s) for s in it] for it in p.items]})
+            for p in paragraphs]
