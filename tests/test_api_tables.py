@@ -44,6 +44,40 @@ def test_metric_and_bootstrap_results_convert_to_frames() -> None:
     assert list(bf.columns) == ["estimate", "low", "high"] and list(bf.index) == ["accuracy", "mcc"]
 
 
+def test_pandas_reads_results_directly_as_the_dicts_they_are() -> None:
+    """pandas tests for ``dict``, not ``Mapping``: a Mapping became one column of class names."""
+    import copy
+    import json
+    import pickle
+
+    pc = advisor.per_class(CM)
+    direct = pd.DataFrame(pc)  # pandas' reading of a dict of dicts: one column per class
+    assert list(direct.columns) == ["cat", "dog", "<b>owl</b>"]
+    assert direct.loc["recall", "dog"] == pytest.approx(pc["dog"]["recall"])
+    rows = pd.DataFrame.from_dict(pc, orient="index")
+    pd.testing.assert_frame_equal(rows, pc.to_frame().rename_axis(None), check_dtype=False)
+    res = advisor.compute_metrics(CM)
+    assert pd.Series(res)["mcc"] == pytest.approx(res["mcc"])
+    one_row = pd.DataFrame([res])
+    assert one_row.shape == (1, len(res)) and one_row.loc[0, "mcc"] == pytest.approx(res["mcc"])
+    boot = advisor.bootstrap(CM, n_resamples=50, seed=0, metrics=["accuracy", "mcc"])
+    assert list(pd.DataFrame(boot).columns) == ["accuracy", "mcc"]
+    assert json.loads(json.dumps(res))["mcc"] == pytest.approx(res["mcc"])
+    # still read-only, and pickling/copying keeps the provenance
+    with pytest.raises(TypeError, match="read-only"):
+        res["mcc"] = 1.0
+    for change in (lambda r: r.update(mcc=1.0), lambda r: r.pop("mcc"), lambda r: r.clear(),
+                   lambda r: r.setdefault("x", 1), lambda r: r.popitem()):
+        with pytest.raises(TypeError, match="read-only"):
+            change(res)
+    assert res["mcc"] == pytest.approx(advisor.compute_metrics(CM)["mcc"])
+    for back in (pickle.loads(pickle.dumps(res)), copy.deepcopy(res), copy.copy(res)):
+        assert type(back) is type(res) and back == res and back.labels == res.labels
+        assert back.convention == res.convention and back.undefined == res.undefined
+    boot2 = pickle.loads(pickle.dumps(boot))
+    assert boot2 == boot and boot2.n_resamples == 50 and boot2.estimates == boot.estimates
+
+
 def test_comparison_converts_to_a_frame(arrays) -> None:
     y, good, weak = arrays
     c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=50, seed=0, metrics=["accuracy", "mcc"])
@@ -139,3 +173,14 @@ def test_build_report_says_what_label_data_lacks(arrays) -> None:
         advisor.build_report({}, pd.DataFrame({"truth": y, "good": good}), bootstrap=0)
     with pytest.raises(advisor.InputError, match="no system"):
         advisor.build_report({}, {"y_true": y}, bootstrap=0)
+
+
+def test_an_evaluation_converts_to_a_frame_and_shows_as_a_table(arrays) -> None:
+    y, good, weak = arrays
+    ev = advisor.evaluate(y, {"good": good, "<weak>": weak})
+    frame = ev.to_frame()
+    assert list(frame.columns) == ["good", "<weak>"] and frame.index.name == "metric"
+    assert frame.loc["mcc", "good"] == pytest.approx(ev.metrics["good"]["mcc"])
+    assert pd.DataFrame(ev.records()).shape == (len(frame), 3)
+    html = ev._repr_html_()
+    assert html.startswith("<table>") and "&lt;weak&gt;" in html and "<weak>" not in html

@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from ._common import echo, echo_json, fail, handle_errors
+from ._common import echo, echo_json, fail, handle_errors, terminal_columns
 
 
 def register(app: typer.Typer) -> None:
@@ -32,25 +31,19 @@ def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pr
     return load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
 
 
-def _write_new(path: Path, text: str, force: bool) -> None:
-    """Write ``text`` atomically (temporary file + rename); never replace a file unless ``force``."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+def _save_answers(out: Path, text: str, inputs: list[Path], force: bool, draft: Path) -> None:
+    """Write the answers file by the checked safe-write path every output takes
+    (:func:`advisor.report._safe_io.write_outputs`): a regular file only, exclusive create without
+    ``--force``, nothing half-written. If it fails the draft stays, and the message says where."""
+    from .._exceptions import AdvisorError
+    from ..report._safe_io import write_outputs
+
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        if force:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # fails if path exists: no race with a file created meanwhile
-            os.unlink(tmp)
-    except FileExistsError:
-        os.unlink(tmp)
-        raise fail(f"{path} already exists; pass --force to overwrite it or --out to choose another file.") from None
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        write_outputs({out: text}, inputs, force=force)
+    except (AdvisorError, OSError) as exc:
+        why = str(exc) if isinstance(exc, AdvisorError) else f"{exc.strerror or exc}: {exc.filename or out}"
+        raise fail(f"could not save the answers to {out} ({why.rstrip('.')}); every answer is kept in {draft}: "
+                   f"continue with: advisor ask --out {out} --resume") from None
 
 
 def _read_line(prompt: str) -> str:
@@ -81,15 +74,16 @@ def ask(
     """
     from ..questionnaire import answers_to_yaml, load_rules, recommend
     from ..questionnaire._ask import ask_questions, inferred_answers, wrap_for_terminal
-    from ..questionnaire._draft import draft_path, load_draft, remove_draft, save_draft
+    from ..questionnaire._draft import draft_path, draft_text, load_draft, remove_draft
     from ..questionnaire._infer import summarize
+    from ..questionnaire._screen import screen_width
 
-    if out.is_dir():
-        raise fail(f"--out {out} is a directory; give a file name.")
-    if out.exists() and any(src.exists() and os.path.samefile(out, src) for src in [*(data or []), *(matrix or [])]):
+    from ..report._safe_io import check_outputs
+
+    inputs = [*(data or []), *(matrix or [])]
+    if out.exists() and any(src.exists() and os.path.samefile(out, src) for src in inputs):
         raise fail(f"--out {out} is one of the input files; choose another file for the answers.")
-    if out.exists() and not force:
-        raise fail(f"{out} already exists; pass --force to overwrite it or --out to choose another file.")
+    check_outputs([out], inputs, force=force)  # before the first question: not a device, not a folder, …
     folder = out.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # say so now, not after every question
         why = "does not exist" if not folder.is_dir() else "is not writable"
@@ -109,7 +103,16 @@ def ask(
     kept = {"n": len(given or {})}
 
     def keep(so_far: dict[str, Any]) -> None:
-        save_draft(draft, so_far)
+        from .._exceptions import AdvisorError
+        from ..report._safe_io import atomic_write
+
+        try:  # the checked write every output takes: a regular file only, no temporary file left on a signal
+            atomic_write(draft, draft_text(draft, so_far))
+        except (AdvisorError, OSError) as exc:
+            why = str(exc).rstrip(".") if isinstance(exc, AdvisorError) else (exc.strerror or str(exc))
+            where = (f"the answers before it ({kept['n']}) are kept there; continue with: advisor ask --out {out} "
+                     "--resume" if kept["n"] else "nothing was saved")
+            raise fail(f"could not keep your last answer in {draft} ({why}); {where}.") from None
         kept["n"] = len(so_far)
 
     try:
@@ -119,14 +122,16 @@ def ask(
     except (KeyboardInterrupt, EOFError) as exc:
         interrupted = isinstance(exc, KeyboardInterrupt)
         what = "interrupted" if interrupted else "the input ended before every question was answered"
-        where = (f"your {kept['n']} answers so far are kept in {draft}; continue with: advisor ask --out {out} --resume"
+        so_far = "your one answer so far is" if kept["n"] == 1 else f"your {kept['n']} answers so far are"
+        where = (f"{so_far} kept in {draft}; continue with: advisor ask --out {out} --resume"
                  if kept["n"] else "no answer was given yet, so nothing was saved")
         echo("")
         raise fail(f"{what}; {where}.", 130 if interrupted else 2) from None
-    _write_new(out, answers_to_yaml(answers), force)
+    _save_answers(out, answers_to_yaml(answers), inputs, force, draft)
     remove_draft(draft)
     echo(f"\nSaved your answers to {out}.\n")
-    echo(wrap_for_terminal(recommend(answers, data=loaded).to_text(), columns), nl=False)
+    with screen_width(columns):  # laid out for the terminal, not re-wrapped after the fact
+        echo(recommend(answers, data=loaded).to_text(), nl=False)
 
 
 @handle_errors
@@ -148,5 +153,8 @@ def recommend(
     rec = _recommend(parsed, data=loaded)
     if as_json:
         echo_json(rec.to_json_dict())
-    else:
+        return
+    from ..questionnaire._screen import screen_width
+
+    with screen_width(terminal_columns()):  # a terminal narrower than 100 columns gets lines that fit it
         echo(rec.to_explain_text() if explain else rec.to_text(), nl=False)

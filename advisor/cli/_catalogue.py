@@ -13,21 +13,37 @@ _FORMATS_EXPLAIN = ("text", "md", "tex", "json")
 
 
 def _write_or_print(text: str, out: Path | None, force: bool) -> None:
-    """Print ``text``, or write it to ``out`` atomically (never half a file; no overwrite without --force)."""
+    """Print ``text``, or write it to ``out`` by the checked path every output takes
+    (:func:`advisor.report._safe_io.write_outputs`): a regular file only, no overwrite without
+    --force (an exclusive create), never half a file."""
     if out is None:
         echo(text, nl=not text.endswith("\n"))
         return
-    if out.is_dir():
-        raise fail(f"--out {out} is a directory; give a file name.")
-    if (out.exists() or out.is_symlink()) and not force:
+    if (out.exists() or out.is_symlink()) and not out.is_dir() and not force:
         raise fail(f"--out {out} already exists; pass --force to overwrite it.")
     parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
+    if not (parent.is_dir() or parent.is_symlink()) and not any(p.is_file() for p in out.parents):
         raise fail(f"--out {out}: the directory {parent} does not exist; create it first.")
-    from ..report._safe_io import atomic_write
+    from ..report._safe_io import write_outputs
 
-    atomic_write(out, text)
+    write_outputs({out: text}, (), force=force)
     echo(f"wrote {out}", err=True)
+
+
+# The marks of the properties table in one ASCII character each, so its columns stay aligned on a
+# terminal that cannot show them (the general fallback spells ✓ as "yes"); "–" (does not apply) → "-".
+_ASCII_MARKS = str.maketrans({"✓": "y", "✗": "n", "–": "-"})
+
+
+def _encodes(text: str) -> bool:
+    """Whether standard output's encoding can write ``text`` as it is."""
+    import sys
+
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def register(app: typer.Typer) -> None:
@@ -65,7 +81,8 @@ def register(app: typer.Typer) -> None:
             return
         from ..catalogue._terminal import metrics_table
 
-        _write_or_print(metrics_table(cat) + "\n", out, force)
+        table = metrics_table(cat) + "\n"
+        _write_or_print(table if out is not None or _encodes(table) else table.translate(_ASCII_MARKS), out, force)
 
     @app.command("explain")
     @handle_errors

@@ -56,19 +56,52 @@ def tolerant_output() -> None:
             reconfigure(errors="advisor-spell-out")
 
 
+_LONG_WORD = 200  # characters of one unbroken run (a label, a cell) shown in an error message
+_LONG_MESSAGE = 1200  # characters of a whole error message
+
+
+def short_message(message: str) -> str:
+    """An error message that stays one readable sentence whatever it quotes: an unbroken run longer
+    than 200 characters (a 50,000-character label; not a file path) keeps its first 60 and says how long it was, and a
+    message over 1,200 characters keeps its beginning and its end (the advice).
+
+    >>> short_message("label " + "x" * 500 + " is too long")
+    'label xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (500 characters) is too long'
+    """
+    import re
+
+    def cut(m: re.Match[str]) -> str:  # a file path is what the user needs in full; the overall cap bounds it
+        word = m.group()
+        return word if "/" in word or os.sep in word else f"{word[:60]}… ({len(word):,} characters)"
+
+    text = re.sub(r"\S{%d,}" % (_LONG_WORD + 1), cut, message)
+    if len(text) > _LONG_MESSAGE:
+        text = f"{text[:_LONG_MESSAGE - 300]} … {text[-250:]}"
+    return text
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one sentence to stderr (control characters made visible) and return the Exit to raise."""
-    echo(f"error: {message}", err=True)
+    """Print one sentence to stderr (control characters made visible, very long quoted values
+    shortened: :func:`short_message`) and return the Exit to raise."""
+    echo(f"error: {short_message(message)}", err=True)
     return typer.Exit(code)
 
 
 def echo(text: Any = "", *, err: bool = False, nl: bool = True) -> None:
-    """``typer.echo`` for every line advisor prints: user data in it (labels, file names, notes)
-    cannot act on the terminal — control characters and bidi overrides are shown as escapes
-    (:func:`advisor._format.terminal_safe`); advisor's own line breaks are kept."""
+    """Print one piece of advisor's output: user data in it (labels, file names, notes) cannot act on
+    the terminal — control characters and bidi overrides are shown as escapes
+    (:func:`advisor._format.terminal_safe`); advisor's own line breaks are kept.
+
+    Written to ``sys.stdout``/``sys.stderr`` in the stream's own encoding, like Rich tables and JSON
+    (``typer.echo`` would write UTF-8 bytes to a stream declared ASCII, ``PYTHONIOENCODING=ascii``;
+    :func:`tolerant_output` spells out what the encoding lacks)."""
     from .._format import terminal_safe
 
-    typer.echo(terminal_safe(text, keep_newlines=True), err=err, nl=nl)
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:  # pythonw: no console
+        return
+    stream.write(terminal_safe(text, keep_newlines=True) + ("\n" if nl else ""))
+    stream.flush()
 
 
 def cell(value: Any) -> str:
@@ -78,6 +111,15 @@ def cell(value: Any) -> str:
     from .._format import terminal_safe
 
     return escape(terminal_safe(value))
+
+
+def label_cell(value: Any) -> str:
+    """One class label or system name for a Rich table cell or title: shortened to
+    :data:`advisor._format.LABEL_DISPLAY_LIMIT` characters (a 10,000-character label would push every
+    number out of the table), control characters visible, markup-escaped."""
+    from .._format import display_label
+
+    return cell(display_label(value))
 
 
 def handle_errors(fn: F) -> F:
@@ -146,6 +188,16 @@ def echo_json(obj: Any) -> None:
 
     text = _TERMINAL_UNSAFE.sub(code, to_json(obj))
     sys.stdout.write(text + "\n")
+
+
+def terminal_columns() -> int | None:
+    """The width of the terminal standard output is shown on (``COLUMNS`` when set); None when the
+    output goes to a file or a pipe, so piped text keeps its usual layout."""
+    import shutil
+
+    if not os.environ.get("COLUMNS", "").strip().isdigit() and not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns
 
 
 def parse_id_list(value: str | None) -> list[str] | None:

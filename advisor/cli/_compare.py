@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from ..engine._conventions import CONVENTIONS
-from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
+from ._common import cell, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._compare import Comparison
@@ -121,7 +121,7 @@ def _pairs_table(comparison: Comparison, title: str, ids: list[str], pairs: list
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("metric", no_wrap=True)
     for a, b in pairs:
-        table.add_column(f"{cell(a)} − {cell(b)}", justify="right", min_width=16)
+        table.add_column(f"{label_cell(a)} − {label_cell(b)}", justify="right", min_width=16)
     for mid in ids:
         mc = comparison.metrics[mid]
         table.add_row(mid + ("" if mc.higher_is_better else " ↓"), *(_difference_cell(mc, a, b) for a, b in pairs))
@@ -143,9 +143,9 @@ def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
     table = Table(title=group, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("metric", no_wrap=True)
     for name in systems:
-        table.add_column(cell(name), justify="right", min_width=14)
+        table.add_column(label_cell(name), justify="right", min_width=14)
     if len(systems) == 2:
-        table.add_column(f"{cell(systems[0])} − {cell(systems[1])}", justify="right", min_width=16)
+        table.add_column(f"{label_cell(systems[0])} − {label_cell(systems[1])}", justify="right", min_width=16)
     for mid in ids:
         mc = comparison.metrics[mid]
         row = [mid + ("" if mc.higher_is_better else " ↓")]
@@ -256,7 +256,7 @@ def register(app: typer.Typer) -> None:
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
         from ..engine._score_eval import COST_IDS, SCORE_IDS
-        from ._scores import parse_costs, parse_priors, render_scored, scored_comparison
+        from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
 
         score_ids = [m for m in ids or [] if m in (*SCORE_IDS, *COST_IDS, "log_loss", "brier")]  # item level
         ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
@@ -290,5 +290,5 @@ def register(app: typer.Typer) -> None:
             echo_json(data)
         else:
             render(comparison)
-            for line in render_scored(scored) if scored is not None else []:
-                echo(line)
+            if scored is not None:
+                print_scored(scored)

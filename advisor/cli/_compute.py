@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ._common import cell, echo, echo_json, fail, handle_errors, parse_id_list
+from .._format import display_label
+from ._common import cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
@@ -74,7 +75,7 @@ def compute(
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import check_metric_ids, evaluate
-    from ._scores import score_results, split_score_ids, with_scores
+    from ._scores import compute_score_only, score_results, split_score_ids, with_scores
 
     from ..catalogue._names import metric_ids_for
 
@@ -87,21 +88,21 @@ def compute(
                           undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json):
         return
     check_metric_ids(ids)  # fail on a typo before reading large files
-    if n_boot is not None and n_boot < 1:
-        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
-    if not 0.0 < confidence < 1.0:
-        raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+    _check_resampling(n_boot, confidence)
     from ..io._readers import load_inputs
 
     if not (files or matrix or counts or sql):
         raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
+    if not (matrix or counts or sql) and compute_score_only(list(files or []), _names(files), positive, cost_spec,
+                                                            prior_spec, true_col, pred_col, as_json):
+        return  # files of true labels and scores only (issue 11)
     loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
                          count_col=count_col, sql=sql)
     systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
     ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
                   beta=beta, undefined=undefined, probabilities=probabilities)
     extra, details = score_results(list(files or []), list(systems)[:len(files or [])], systems, list(ev.labels),
-                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids)
+                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids, sql=sql)
     if ev.positive_label is not None and len(ev.labels) != 2:
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
@@ -124,6 +125,19 @@ def compute(
     else:
         _print_table(ev, intervals, confidence)
         [echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())) for name, vals in extra.items()]
+
+
+def _check_resampling(n_boot: Optional[int], confidence: float) -> None:
+    if n_boot is not None and n_boot < 1:
+        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    if not 0.0 < confidence < 1.0:
+        raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+
+
+def _names(files: Optional[list[Path]]) -> list[str]:
+    from ..io._readers import _system_names
+
+    return _system_names(list(files or []))
 
 
 def _intervals(
@@ -178,22 +192,23 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
     # piped output is not cut to 80 columns: the table keeps its natural width
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
     k = len(ev.labels)
-    labels = cell(", ".join(_label_text(x) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
-    pos = f" · positive class {cell(_label_text(ev.positive_label))}" if ev.positive_label is not None else ""
+    labels = cell(", ".join(_label_text(display_label(x)) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
+    pos = f" · positive class {cell(_label_text(display_label(ev.positive_label)))}" if ev.positive_label is not None else ""
     items = "item" if ev.n == 1 else "items"
     from .._format import format_count
 
     table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
+    ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
+    rows = [[cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems] for m in ids]
     table.add_column("metric", no_wrap=True)
-    for name in ev.systems:
-        table.add_column(cell(name), justify="right", no_wrap=True)
+    for i, name in enumerate(ev.systems):  # a long system name folds; its numbers keep their width
+        width = max((len(r[i]) for r in rows), default=6)
+        table.add_column(label_cell(name), justify="right", overflow="fold", min_width=width)
     table.add_column("majority", justify="right", style="dim", no_wrap=True)
     table.add_column("prevalence", justify="right", style="dim", no_wrap=True)
-    ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
-    for m in ids:
+    for m, row in zip(ids, rows):
         chance = ev.chance.get(m, {})
-        table.add_row(m, *(cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems),
-                      _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
+        table.add_row(m, *row, _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
     if intervals:
         console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
@@ -225,15 +240,15 @@ def _print_per_class(console: Any, ev: Evaluation) -> None:
 
     for name in ev.systems:
         rows = list(ev.per_class[name].items())
-        table = Table(title=f"per class · {cell(name)}", title_justify="left")
-        table.add_column("class", no_wrap=True)
+        table = Table(title=f"per class · {label_cell(name)}", title_justify="left")
+        table.add_column("class", overflow="fold")  # a long label wraps; the numbers keep their width
         for col in _PER_CLASS_COLUMNS:
-            table.add_column(col, justify="right", no_wrap=True)
+            table.add_column(col, justify="right", no_wrap=True, min_width=max(len(col), 6))
         # rows follow ev.labels (the JSON keys are label strings, so compare the labels themselves)
         for label, (_, row) in list(zip(ev.labels, rows))[:_MAX_PER_CLASS_ROWS]:
             marker = " (positive)" if ev.positive_label is not None and label == ev.positive_label else ""
             cells = [format_count(row[c]) if c in ("support", "predicted") else _fmt(row[c]) for c in _PER_CLASS_COLUMNS]
-            table.add_row(cell(str(label)) + marker, *cells)
+            table.add_row(label_cell(label) + marker, *cells)
         console.print(table)
         if len(rows) > _MAX_PER_CLASS_ROWS:
             console.print(f"  … {len(rows) - _MAX_PER_CLASS_ROWS} more classes (see --json).", style="dim")
@@ -250,7 +265,7 @@ def _undefined_lines(ev: Evaluation) -> list[str]:
                 metrics.append(r["metric"])
     lines = []
     for (quantity, label, reason, resolution), where in groups.items():
-        of = f" of class {label}" if label is not None else ""
-        systems = "; ".join(f"{s}: {', '.join(ms)}" for s, ms in where.items())
+        of = f" of class {display_label(label)}" if label is not None else ""
+        systems = "; ".join(f"{display_label(s)}: {', '.join(ms)}" for s, ms in where.items())
         lines.append(f"{quantity}{of} — {reason}; {resolution} [{systems}]")
     return lines

@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from .._exceptions import InputError
 from ._common import echo, fail, handle_errors
 
 
@@ -64,6 +65,13 @@ def report(
     order: Optional[str] = typer.Option(None, "--order", show_default=False, help="Ordered classes: ordinal metrics."),
     label_sep: Optional[str] = typer.Option(None, "--label-sep", show_default=False, help="Separator of label sets."),
     top_k: Optional[int] = typer.Option(None, "--top-k", show_default=False, help="Top-k accuracy from scores."),
+    costs: Optional[str] = typer.Option(
+        None, "--costs", show_default=False,
+        help="Error costs: fn=10,fp=1 or a cost-matrix CSV (rows true, columns decision); default: the answers'.",
+    ),
+    priors: Optional[str] = typer.Option(
+        None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; default: the answers'.",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -73,8 +81,9 @@ def report(
     if fragment and out_fmt != "tex":
         raise fail("--fragment applies to LaTeX output only (.tex or --format tex).")
     if context is not None:
-        if files or matrix or sql or answers is not None:
-            raise fail("--context re-renders a saved report; give no prediction files, --matrix or --answers with it.")
+        if files or matrix or sql or answers is not None or costs or priors:
+            raise fail("--context re-renders a saved report; give no prediction files, --matrix, --answers, --costs "
+                       "or --priors with it.")
         inputs: list[Path] = [context]
     else:
         if answers is None:
@@ -102,20 +111,9 @@ def report(
                                 true_col=true_col, pred_col=pred_col, title=title, n_boot=n_boot,
                                 confidence=confidence, seed=seed, undefined=undefined, matrix=list(matrix or []))
     if ctx is None:
-        from ..io._readers import load_inputs
-        from ..report import build_report
-
-        loaded = load_inputs(files or [], matrix or [], true_col=true_col, pred_col=pred_col, sql=sql)
-        from ..report._context_check import check_count_totals
-
-        check_count_totals(loaded.systems)
-        for note in loaded.notes:
-            echo(f"note: {note}", err=True)
-        if loaded.mixed:
-            echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
-                       "items.", err=True)
-        ctx = build_report(answers, loaded.data, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                           positive_label=positive, undefined=undefined)
+        ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
+                     costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                     positive_label=positive, undefined=undefined)
     if context is not None:
         from ..report._context_check import render_checked
 
@@ -124,6 +122,34 @@ def report(
         written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
         echo(f"wrote {path}")
+
+
+def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
+           pred_col: str, costs: Optional[str], priors: Optional[str], **options: object):  # noqa: ANN202
+    """Read the inputs (counts, and item-level scores for the score metrics) and build the report context."""
+    from ..io._readers import load_inputs
+    from ..report import build_report
+    from ..report._context_check import check_count_totals
+    from ._scores import parse_costs, parse_priors, report_scores
+
+    cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)  # before reading anything large
+    from ._scores import score_only_files
+
+    for path in score_only_files(files, pred_col):
+        from ..io._scores import read_scored
+
+        read_scored(path, true_col=true_col, pred_col=pred_col)  # a score column of a multi-class task: said first
+        raise InputError(f"{path} has scores but no {pred_col} column; a report needs each system's decisions beside "
+                         "its scores (advisor compute gives the score metrics alone).")
+    loaded = load_inputs(files, matrix, true_col=true_col, pred_col=pred_col, sql=sql)
+    check_count_totals(loaded.systems)
+    for note in loaded.notes:
+        echo(f"note: {note}", err=True)
+    if loaded.mixed:
+        echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
+             "items.", err=True)
+    scores = report_scores(files, list(loaded.systems), sql, true_col, pred_col)
+    return build_report(answers, loaded.data, costs=cost_spec, priors=prior_spec, scores=scores, **options)
 
 
 @handle_errors

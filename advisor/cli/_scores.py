@@ -7,53 +7,91 @@ from typing import Any
 
 from .._exceptions import InputError
 
+
 __all__ = ["parse_costs", "parse_priors", "score_results"]
 
 
-def _pairs(text: str, option: str, example: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for part in [p for p in text.split(",") if p.strip()]:
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"{option} must look like {example}; got {text!r}.")
-        try:
-            out[key.strip()] = float(value)
-        except ValueError:
-            raise InputError(f"{option} must look like {example}; {key.strip()!r} has {value.strip()!r}, not a number.") from None
-    if not out:
-        raise InputError(f"{option} must look like {example}; got {text!r}.")
-    return out
-
-
 def parse_costs(text: str | None) -> Any:
-    """``fn=10,fp=1`` → ``{"fn": 10, "fp": 1}``; a path → ``{true: {decision: cost}}`` from a labelled CSV.
+    """``--costs``: ``fn=10,fp=1`` or a cost-matrix CSV (see :func:`advisor.io._costspec.parse_costs`).
 
     >>> parse_costs("fn=10,fp=1")
     {'fn': 10.0, 'fp': 1.0}
     """
-    if text is None:
-        return None
-    if "=" not in text:
-        from ..io._matrices import read_matrix
+    from ..io._costspec import parse_costs as parse
 
-        if not Path(text).exists():
-            raise InputError(f"--costs must be fn=COST,fp=COST or a cost-matrix CSV file; {text!r} is neither.")
-        m = read_matrix(Path(text))
-        return {t: {d: float(m.counts[i, j]) for j, d in enumerate(m.labels)} for i, t in enumerate(m.labels)}
-    costs = _pairs(text, "--costs", "fn=10,fp=1 (or a cost-matrix CSV file)")
-    unknown = sorted(set(costs) - {"fn", "fp"})
-    if unknown:
-        raise InputError(f"--costs takes fn and fp (or a cost-matrix CSV file); got {', '.join(unknown)}.")
-    return costs
+    return parse(text)
 
 
 def parse_priors(text: str | None) -> dict[str, float] | None:
-    """``pos=0.02,neg=0.98`` → ``{"pos": 0.02, "neg": 0.98}`` (checked against the classes later).
+    """``--priors``: ``pos=0.02,neg=0.98`` → ``{"pos": 0.02, "neg": 0.98}`` (checked against the classes later).
 
     >>> parse_priors("pos=0.02,neg=0.98")
     {'pos': 0.02, 'neg': 0.98}
     """
-    return None if text is None else _pairs(text, "--priors", "LABEL=SHARE,LABEL=SHARE (shares summing to 1)")
+    from ..io._costspec import parse_priors as parse
+
+    return parse(text)
+
+
+def report_scores(files: list[Path], names: list[str], sql: str | None, true_col: str | None,
+                  pred_col: str | None) -> dict[str, Any] | None:
+    """The item-level scores of the report's inputs: ``{system: ScoredFile}`` for the files with a ``score`` or
+    ``p_<label>`` columns, or the ``--sql`` query's (one system); None when there are none."""
+    from ..io._scores import has_scores, read_scored, read_scored_sql
+
+    cols = {"true_col": true_col or "y_true", "pred_col": pred_col or "y_pred"}
+    if sql is not None and not files:
+        f = read_scored_sql(sql, **cols)
+        return {names[0]: f} if f is not None and len(names) == 1 else None
+    out = {name: read_scored(path, **cols) for name, path in zip(names, files) if has_scores(path)}
+    return out or None
+
+
+def score_only_files(files: list[Path], pred_col: str | None) -> list[Path]:
+    """The files with scores (a ``score`` or ``p_<label>`` columns) but no predicted-label column."""
+    from .._exceptions import InputError
+    from ..io._scores import SCORE_COLUMN, _columns, _proba_columns
+
+    out = []
+    for f in files:
+        try:
+            cols = _columns(Path(f))
+        except InputError:  # missing or unreadable: the prediction reader says why, in its words
+            continue
+        if (SCORE_COLUMN in cols or _proba_columns(cols)) and (pred_col or "y_pred") not in cols:
+            out.append(f)
+    return out
+
+
+def compute_score_only(files: list[Path], names: list[str], positive: Any, costs: Any, priors: Any,
+                       true_col: str | None, pred_col: str | None, as_json: bool) -> bool:
+    """``advisor compute`` on files of true labels and scores only (no decisions): the score metrics alone.
+
+    False when some file has decisions (the ordinary path then reads them all)."""
+    from ..engine._score_eval import score_metrics
+    from ..io._scores import read_scored
+
+    if not files or len(score_only_files(files, pred_col)) != len(files):
+        return False
+    if costs is not None or priors is not None:
+        raise InputError("expected costs need decisions: the files have scores but no predicted-label column "
+                         f"({pred_col or 'y_pred'}); add one, or leave out --costs and --priors.")
+    metrics: dict[str, dict[str, float]] = {}
+    labels: list[str] = []
+    for name, path in zip(names, files):
+        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+        labels = sorted(set(f.y_true) | set(f.proba_labels))
+        v, _ = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
+                             positive_label=positive, what=str(path))
+        metrics[name] = v
+    from ._common import echo, echo_json
+
+    if as_json:
+        echo_json({"metrics": metrics, "labels": labels, "positive_label": positive})
+    else:
+        for name, vals in metrics.items():
+            echo(f"{name}: " + ", ".join(f"{m} = {v:.4g}" for m, v in vals.items()))
+    return True
 
 
 def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None
@@ -77,23 +115,21 @@ def with_scores(data: dict[str, Any], extra: dict[str, dict[str, float]], detail
 
 def score_results(files: list[Path], names: list[str], systems: dict[str, Any], labels: list[Any],
                   positive: Any, costs: Any, priors: Any, true_col: str | None, pred_col: str | None,
-                  only: list[str] | None = None) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
+                  only: list[str] | None = None, sql: str | None = None
+                  ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
     """``({system: {id: value}}, {system: details})`` — score metrics of files with probability or score
     columns, and the expected costs of every system when ``costs`` are given."""
     from ..engine._score_eval import cost_metrics, score_metrics
-    from ..io._scores import has_scores, read_scored
 
     values: dict[str, dict[str, float]] = {name: {} for name in systems}
     details: dict[str, dict[str, Any]] = {}
     pos = None
     if positive is not None:
         pos = next((lab for lab in labels if str(lab) == str(positive)), positive)
-    for name, path in zip(names, files):
-        if not has_scores(path):
-            continue
-        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+    scored = report_scores(files, names if files else list(systems), sql, true_col, pred_col) or {}
+    for name, f in scored.items():  # files with score columns, or the --sql query's (one system)
         v, d = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                             positive_label=pos, what=str(path))
+                             positive_label=pos, what=name)
         values[name].update(v)
         if d:
             details[name] = d
@@ -137,18 +173,36 @@ def scored_comparison(files: list[Path], names: list[str], labels: list[Any], po
     return res.to_dict()
 
 
-def render_scored(data: dict[str, Any]) -> list[str]:
-    """Plain lines for the terminal: estimate [low, high] per system and metric, winners, rank intervals."""
-    from .._format import format_number
+def print_scored(data: dict[str, Any]) -> None:
+    """The score metrics as one more table of ``advisor compare`` (a row per metric, a column per
+    system: the estimate with * for the winners over its interval and its rank interval), then the
+    method in a wrapped note — lines that fit the terminal like the tables above them."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
 
-    lines = [f"Score metrics ({data['n_resamples']} paired item resamples; {data['method']}):"]
+    from .._format import format_number
+    from ..engine._metrics import LOWER_IS_BETTER
+    from ._common import label_cell
+
     systems = list(data["metrics"])
     ids = list(next(iter(data["metrics"].values())))
+    table = Table(title="score metrics (from the scores and probabilities)", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("metric", no_wrap=True)
+    for s in systems:
+        table.add_column(label_cell(s), justify="right", min_width=14)
     for m in ids:
         cells = []
         for s in systems:
             v = data["metrics"][s][m]
-            cells.append(f"{s} {format_number(v['estimate'])} [{format_number(v['low'])}, {format_number(v['high'])}]"
-                         f" rank {data['rank_intervals'][m][s][0]:g}–{data['rank_intervals'][m][s][1]:g}")
-        lines.append(f"  {m}: " + "; ".join(cells) + f" · winners: {', '.join(data['winners'][m])}")
-    return lines
+            lo, hi = data["rank_intervals"][m][s]
+            rank = f"rank {lo:g}" if lo == hi else f"rank {lo:g}–{hi:g}"
+            star = "*" if s in data["winners"][m] else " "
+            cells.append(f"{format_number(v['estimate'])}{star}\n[{format_number(v['low'], 3)}, "
+                         f"{format_number(v['high'], 3)}]\n{rank}")
+        table.add_row(m + (" ↓" if m in LOWER_IS_BETTER else ""), *cells)
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "
+                  "winners; rank: the interval of ranks over the resamples.", style="dim", markup=False)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
-
-from ._common import echo_json, fail
+from .._format import display_label
+from ._common import cell, echo, echo_json, fail, label_cell
 
 __all__ = ["parse_order", "run_structured"]
 
@@ -114,18 +113,17 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
 
 def _print(data: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
     from .._format import format_number
 
-    title = {"ordinal": "ordinal (order: " + ", ".join(map(str, data.get("order", []))) + ")",
+    title = {"ordinal": "ordinal (order: " + ", ".join(display_label(x) for x in data.get("order", [])) + ")",
              "multilabel": "multi-label", "top_k": f"top-k (k = {data.get('k')})",
              "agreement": "agreement among annotators"}[data["structure"]]
-    table = Table(title=escape(title))
+    table = Table(title=cell(title))
     table.add_column("metric")
     for s in data["systems"]:
-        table.add_column(escape(s), justify="right")
+        table.add_column(label_cell(s), justify="right")
     cmp = data.get("comparison") or {}
     if cmp:
         table.add_column("winners")
@@ -137,17 +135,17 @@ def _print(data: dict[str, Any]) -> None:
             iv = cmp[m]["intervals"].get(s) if m in cmp else data.get("intervals", {}).get(s, {}).get(m)
             cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
         if cmp:
-            cells.append(", ".join(cmp.get(m, {}).get("winners", [])))
-        table.add_row(m, *(escape(c) for c in cells))
+            cells.append(", ".join(display_label(w) for w in cmp.get(m, {}).get("winners", [])))
+        table.add_row(m, *(cell(c) for c in cells))
     Console().print(table)
     if cmp:
-        typer.echo("Paired bootstrap on the same items; winners: the best system and every system whose paired "
-                   "difference to it has an interval containing 0.")
+        echo("Paired bootstrap on the same items; winners: the best system and every system whose paired "
+             "difference to it has an interval containing 0.")
     for note in data.get("notes", []):
-        typer.echo(f"note: {note}")
+        echo(f"note: {note}")
     for s, recs in data["undefined"].items():
         for u in recs:
-            typer.echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
+            echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
 
 
 def report_structured(files: list[Any], answers: Any, *, order: str | None, label_sep: str | None,

@@ -77,6 +77,14 @@ class Cells:
         out._pattern = self._pattern
         return out
 
+    def share_true_sizes(self, other: Cells) -> None:
+        """Take ``a`` and ``n`` from ``other``, a batch with the same items (a paired resample's other
+        system: the true classes are the same), when both hold whole numbers — the sums are then exact,
+        so the values are those this batch would compute itself."""
+        if "a" in other._cache and other.exact and self.w.dtype.kind in "iu" and self._cache.get("exact"):
+            self._cache["a"] = other._cache["a"]
+            self._cache["n"] = other.n
+
     def _index(self, name: str) -> Any:
         pat = self._pattern
         if name not in pat:
@@ -241,7 +249,10 @@ class Cells:
 def _xlogx(w: np.ndarray, exact: bool) -> np.ndarray:
     """``w log w`` (0 at 0); whole-number masses (resamples) are looked up in a table of ``v log v``."""
     top = float(w.max()) if w.size else 0.0
-    if exact and top <= _XLOGX_TABLE:
+    # the table pays when it exists or when there are many masses per entry; a single matrix of large
+    # counts (10^7 items) would otherwise build an 8 MB table (and its temporaries) for a few cells.
+    # Both give the same numbers: the table holds exactly ``v * log(v)``
+    if exact and top <= _XLOGX_TABLE and (top < _TABLE.shape[0] or 4 * w.size >= top):
         return _xlogx_table(int(top))[w.astype(np.intp)]
     return np.where(w > 0, w * np.log(np.where(w > 0, w, 1.0)), 0.0)
 

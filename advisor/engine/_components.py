@@ -9,7 +9,7 @@ result mapping (:class:`MetricResult`) live here too, so every stage shares one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,19 +57,54 @@ class UndefinedValue:
         }
 
 
-class ValuesMapping(Mapping[str, Any]):
-    """Read-only mapping over ``self._values``: the shared base of advisor's result objects."""
+def _rebuild(cls: type, values: dict[str, Any], state: dict[str, Any]) -> Any:
+    """Unpickle/copy a :class:`ValuesMapping` (its mutators are closed, so the default route fails)."""
+    obj = dict.__new__(cls)
+    dict.update(obj, values)
+    obj.__dict__.update(state)
+    return obj
 
-    _values: dict[str, Any]
 
-    def __getitem__(self, key: str) -> Any:
-        return self._values[key]
+def _read_only(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError(f"{type(self).__name__} is read-only; copy it with dict(result) to change values.")
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
 
-    def __len__(self) -> int:
-        return len(self._values)
+class ValuesMapping(dict):  # type: ignore[type-arg]
+    """Read-only ``dict`` of results: the shared base of advisor's result objects.
+
+    A ``dict`` subclass (not only a ``Mapping``) so that libraries which test for ``dict`` read a
+    result as the dict it is: ``pandas.DataFrame(per_class(cm))`` is the per-class table (pandas
+    puts a dict's keys in columns: one column per class; ``.to_frame()`` or
+    ``DataFrame.from_dict(res, orient="index")`` give one row per class), ``pandas.Series(res)`` the
+    metric values, ``json.dumps`` works on plain values. Assigning to it raises ``TypeError``.
+
+    >>> from advisor.engine import ConfusionMatrix, per_class
+    >>> pc = per_class(ConfusionMatrix([[5, 1], [2, 3]], ["neg", "pos"]))
+    >>> isinstance(pc, dict), pc["pos"]["recall"]
+    (True, 0.6)
+    >>> pc["pos"] = {}
+    Traceback (most recent call last):
+    ...
+    TypeError: MetricResult is read-only; copy it with dict(result) to change values.
+    """
+
+    @property
+    def _values(self) -> dict[str, Any]:
+        return dict(self)
+
+    @_values.setter
+    def _values(self, values: Mapping[str, Any]) -> None:
+        dict.clear(self)
+        dict.update(self, values)
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), dict(self), dict(self.__dict__)))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self)!r})"
 
     # -- tables: pandas and notebooks (advisor/engine/_frames.py) --------------------------------
     def records(self) -> list[dict[str, Any]]:

@@ -61,6 +61,24 @@ class Evaluation(BaseModel):
     chance: dict[str, dict[str, _Value]]
     undefined: dict[str, list[dict[str, Any]]]
 
+    # -- tables: pandas and notebooks (advisor/engine/_frames.py) --------------------------------
+    def records(self) -> list[dict[str, Any]]:
+        """One dict per metric, a key per system: ``pandas.DataFrame(ev.records())``."""
+        from ._frames import evaluation_records
+
+        return evaluation_records(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: a metric per row, a system per column."""
+        from ._frames import evaluation_frame
+
+        return evaluation_frame(self)
+
+    def _repr_html_(self) -> str:
+        from ._frames import evaluation_html
+
+        return evaluation_html(self)
+
     def to_json_dict(self) -> dict[str, Any]:
         """``{"metrics", "per_class", "chance", "undefined", "labels", "convention", "positive_label",
         "beta", "n"}`` as plain Python. Non-finite floats are kept as floats; serialise with

@@ -76,3 +76,26 @@ def to_html(result: Mapping[str, Any], caption: str | None = None) -> str:
     columns = list(dict.fromkeys(c for r in rows for c in r))
     body = [[format_count(r.get(c)) if c in _COUNT_FIELDS else r.get(c) for c in columns] for r in rows]
     return html_table(columns, body, caption)
+
+
+def evaluation_records(ev: Any) -> list[dict[str, Any]]:
+    """One dict per metric of an :class:`~advisor.engine.Evaluation`: ``{"metric": id, <system>: value, …}``."""
+    ids = list(dict.fromkeys(m for s in ev.systems for m in ev.metrics[s]))
+    return [{"metric": m, **{s: _plain(ev.metrics[s].get(m)) for s in ev.systems}} for m in ids]
+
+
+def evaluation_frame(ev: Any) -> Any:
+    """A pandas DataFrame: a metric per row, a system per column (pandas must be installed)."""
+    import pandas as pd
+
+    rows = evaluation_records(ev)
+    return pd.DataFrame.from_records(rows).set_index("metric") if rows else pd.DataFrame()
+
+
+def evaluation_html(ev: Any) -> str:
+    """The metrics of every system as an HTML table (a notebook's ``_repr_html_``)."""
+    from .._format import format_count, html_table
+
+    rows = [[r["metric"], *(r[s] for s in ev.systems)] for r in evaluation_records(ev)]
+    caption = f"{format_count(ev.n)} items, {len(ev.labels)} classes (undefined values: {ev.convention})"
+    return html_table(["metric", *ev.systems], rows, caption)

@@ -96,17 +96,8 @@ class Ranking:
         ws = w[..., self.order] if exact32 else np.asarray(w, dtype=np.float64)[..., self.order]
         m = self._at.size
         seg = np.cumsum(np.add.reduceat(ws, self._seg, axis=-1).astype(np.float64), axis=-1)
-        cumw_at, n = seg[..., :m], seg[..., -1]
         g1 = ws[..., self._at].astype(np.float64)  # positives, in decreasing score order
-        cum1 = np.cumsum(g1, axis=-1)  # positive weight at or above each positive
-        n1 = cum1[..., -1] if m else np.zeros(ws.shape[:-1])
-        den = n1 * (n - n1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            above0 = ((g1 * (cumw_at - cum1)).sum(axis=-1))  # Σ w⁺ · negative weight scored above it
-            auc = np.where(den > 0, (den - above0) / np.where(den > 0, den, 1.0), np.nan)
-            prec = np.where(g1 > 0, cum1 / np.where(g1 > 0, cumw_at, 1.0), 0.0)
-            ap = np.where(n1 > 0, (g1 * prec).sum(axis=-1) / np.where(n1 > 0, n1, 1.0), np.nan)
-        return auc, ap
+        return untied_auc_ap(g1, np.cumsum(g1, axis=-1), seg[..., :m], seg[..., -1])
 
     def _groups(self, w: np.ndarray) -> np.ndarray:
         ws = np.asarray(w, dtype=np.float64)[..., self.order]
@@ -114,22 +105,44 @@ class Ranking:
 
     def auc(self, w_pos: np.ndarray, w_neg: np.ndarray) -> np.ndarray:
         """AUC with item weights ``w_pos`` (positives) and ``w_neg`` (negatives), original order."""
-        g1, g0 = self._groups(w_pos), self._groups(w_neg)
-        n1, n0 = g1.sum(axis=-1), g0.sum(axis=-1)
-        after0 = n0[..., None] - np.cumsum(g0, axis=-1)
-        num = (g1 * (after0 + 0.5 * g0)).sum(axis=-1)
-        den = n1 * n0
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        return grouped_auc(self._groups(w_pos), self._groups(w_neg))
 
     def ap(self, w_pos: np.ndarray, w_neg: np.ndarray) -> np.ndarray:
         """Average precision (step form) with weights ``w_pos``, ``w_neg`` in original order."""
-        g1, g0 = self._groups(w_pos), self._groups(w_neg)
-        tp = np.cumsum(g1, axis=-1)
-        seen = tp + np.cumsum(g0, axis=-1)
-        n1 = tp[..., -1]
-        prec = np.where(seen > 0, tp / np.where(seen > 0, seen, 1.0), 0.0)
-        val = (g1 * prec).sum(axis=-1)
-        return np.where(n1 > 0, val / np.where(n1 > 0, n1, 1.0), np.nan)
+        return grouped_ap(self._groups(w_pos), self._groups(w_neg))
+
+
+def untied_auc_ap(g1: np.ndarray, cum1: np.ndarray, cumw_at: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(AUC, AP)`` of untied scores from the positives' weights ``g1`` in decreasing score order, their
+    running sum ``cum1``, the total weight at or above each positive ``cumw_at`` and the total ``n``."""
+    m = g1.shape[-1]
+    n1 = cum1[..., -1] if m else np.zeros(g1.shape[:-1])
+    den = n1 * (n - n1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        above0 = ((g1 * (cumw_at - cum1)).sum(axis=-1))  # Σ w⁺ · negative weight scored above it
+        auc = np.where(den > 0, (den - above0) / np.where(den > 0, den, 1.0), np.nan)
+        prec = np.where(g1 > 0, cum1 / np.where(g1 > 0, cumw_at, 1.0), 0.0)
+        ap = np.where(n1 > 0, (g1 * prec).sum(axis=-1) / np.where(n1 > 0, n1, 1.0), np.nan)
+    return auc, ap
+
+
+def grouped_auc(g1: np.ndarray, g0: np.ndarray) -> np.ndarray:
+    """AUC from the positive and negative weights ``g1``, ``g0`` of the tie groups in decreasing score order."""
+    n1, n0 = g1.sum(axis=-1), g0.sum(axis=-1)
+    after0 = n0[..., None] - np.cumsum(g0, axis=-1)
+    num = (g1 * (after0 + 0.5 * g0)).sum(axis=-1)
+    den = n1 * n0
+    return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def grouped_ap(g1: np.ndarray, g0: np.ndarray) -> np.ndarray:
+    """Average precision (step form) from the tie groups' positive and negative weights ``g1``, ``g0``."""
+    tp = np.cumsum(g1, axis=-1)
+    seen = tp + np.cumsum(g0, axis=-1)
+    n1 = tp[..., -1]
+    prec = np.where(seen > 0, tp / np.where(seen > 0, seen, 1.0), 0.0)
+    val = (g1 * prec).sum(axis=-1)
+    return np.where(n1 > 0, val / np.where(n1 > 0, n1, 1.0), np.nan)
 
 
 def score_inputs(y_true: Any, scores: Any, labels: Sequence[Label] | None = None,
@@ -139,7 +152,8 @@ def score_inputs(y_true: Any, scores: Any, labels: Sequence[Label] | None = None
     A 1-D ``scores`` is a binary score (any real, higher = more positive) and needs two ``labels`` and
     ``positive_label``; a 2-D one holds probabilities, one column per label, rows summing to 1.
     """
-    t = normalise_labels(np.asarray(y_true, dtype=object).reshape(-1))
+    t, codes = _true_labels(y_true)
+    n = len(t) if codes is None else codes.shape[0]
     try:
         s = np.array(scores, dtype=np.float64)
     except (TypeError, ValueError):
@@ -156,19 +170,19 @@ def score_inputs(y_true: Any, scores: Any, labels: Sequence[Label] | None = None
             raise InputError("a single score column needs the positive label (the class high scores point to).")
     elif s.ndim != 2 or s.shape[1] != k:
         raise InputError(f"probabilities must have one column per label ({k}); got shape {s.shape}.")
-    if s.shape[0] != len(t):
-        raise InputError(f"y_true has {len(t)} items but the scores have {s.shape[0]} rows; they must match.")
-    if len(t) == 0:
+    if s.shape[0] != n:
+        raise InputError(f"y_true has {n} items but the scores have {s.shape[0]} rows; they must match.")
+    if n == 0:
         raise InputError("y_true is empty; there is nothing to score.")
     if not np.isfinite(s).all():
         raise InputError("scores contain a missing, infinite or non-numeric value (NaN); every item needs a score.")
     col = {str(lab): j for j, lab in enumerate(labs)}
-    idx = np.empty(len(t), dtype=np.intp)
-    for i, lab in enumerate(t):
-        j = col.get(str(lab))
-        if j is None:
-            raise InputError(f"y_true contains label {lab!r} at position {i}, which is not among the labels {labs!r}.")
-        idx[i] = j
+    found = np.array([col.get(str(lab), -1) for lab in t], dtype=np.intp)
+    idx = found if codes is None else found[codes]
+    if np.any(idx < 0):
+        i = int(np.flatnonzero(idx < 0)[0])
+        lab = t[i] if codes is None else t[codes[i]]
+        raise InputError(f"y_true contains label {lab!r} at position {i}, which is not among the labels {labs!r}.")
     if s.ndim == 2:
         problem = ProbabilityAccumulator(k).check(s)
         if problem is not None:
@@ -177,6 +191,17 @@ def score_inputs(y_true: Any, scores: Any, labels: Sequence[Label] | None = None
     if positive_label is not None and pos is None:
         raise InputError(f"positive label {positive_label!r} is not among the labels {labs!r}.")
     return idx, s, labs, pos
+
+
+def _true_labels(y_true: Any) -> tuple[list[Label], np.ndarray | None]:
+    """The normalised true labels, item by item — or, for an integer array, its distinct labels and each
+    item's index into them (``np.unique``: no Python loop over the items)."""
+    if isinstance(y_true, np.ndarray) or hasattr(y_true, "__array__"):
+        raw = np.asarray(y_true)
+        if raw.dtype.kind in "iub":
+            uniq, inv = np.unique(raw.reshape(-1), return_inverse=True)
+            return normalise_labels(uniq), inv.reshape(-1)
+    return normalise_labels(np.asarray(y_true, dtype=object).reshape(-1)), None
 
 
 def _binary_column(s: np.ndarray, pos: int | None) -> np.ndarray:

@@ -356,9 +356,11 @@ def _csv_source(con: Any, path: Path, fmt: str, location: str) -> Source:
     names = [c.strip() for c in header]
     physical = {n: f"c{i}" for i, n in reversed(list(enumerate(names)))}  # the first of repeated names
     cols = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names)))
+    # 2 MB buffers: DuckDB's default (32 MB, several in flight) made the peak memory grow with the file
+    # (104 -> 183 MB for 10^6 -> 10^7 rows with two probability columns; now 99 -> 105 MB, same CPU time)
     relation = (f"read_csv({_literal(location)}, columns={{{cols}}}, header=false, skip=1, delim={_literal(delim)}, "
                 "quote='\"', escape='\"', auto_detect=false, null_padding=false, "
-                "compression='auto', parallel=true)")
+                "compression='auto', parallel=true, buffer_size=2097152)")
     return Source(str(path), fmt, relation, names, {n: "VARCHAR" for n in names}, physical, location)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine._confusion import Label
 from ._duck import Source, connect, duck_error
+from ._evaluate_scores import add_scores
 from ._predset import PredictionSet, _probability_columns, prediction_set
 from ._scan import Side, scan
 
@@ -44,7 +45,7 @@ def _sides(src: Source, y_true: str, systems: Sequence[str] | str | None, proba_
     if systems is None and "y_pred" in src.columns:
         systems = ["y_pred"]
     elif systems is None:  # every column that is not the truth, an id or a probability
-        systems = [c for c in src.columns if c not in (y_true, "id") and not c.startswith(_PROBA)]
+        systems = [c for c in src.columns if c not in (y_true, "id", "score") and not c.startswith(_PROBA)]
     systems = [str(s) for s in systems]
     if not systems:
         raise InputError(f"{src.what} has no prediction column besides {y_true!r}; name them with systems=[…] "
@@ -135,7 +136,8 @@ def _is_frame(x: Any) -> bool:
 
 
 def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, systems: Sequence[str] | str | None = None,
-             labels: Sequence[Label] | None = None, **options: Any) -> Any:
+             labels: Sequence[Label] | None = None, costs: Any = None, priors: Any = None, scores: Any = None,
+             **options: Any) -> Any:
     """Evaluate systems given as matrices, as label arrays, or as columns of a DataFrame.
 
     * ``evaluate({"a": cm_a, "b": cm_b}, …)`` — confusion matrices (see :func:`advisor.engine.evaluate`);
@@ -145,7 +147,11 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
       Table, counted in place by DuckDB (probability columns ``p_<label>`` too, with one system).
 
     Other keywords (``metrics``, ``positive_label``, ``beta``, ``undefined``, ``probabilities``) are
-    those of the engine's :func:`~advisor.engine._evaluate.evaluate`.
+    those of the engine's :func:`~advisor.engine._evaluate.evaluate`. ``costs`` and ``priors`` (as on the
+    command line: ``"fn=10,fp=1"``, ``{"fn": 10, "fp": 1}``, a cost-matrix CSV, ``"ill=0.02,well=0.98"``)
+    add the expected costs; ``scores`` (system → n scores or n × k probabilities, with label arrays; a
+    DataFrame's ``score``/``p_<label>`` columns by default) add ROC AUC, average precision, Brier and ECE —
+    see :mod:`advisor.io._evaluate_scores`.
 
     Examples
     --------
@@ -161,13 +167,29 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
         proba_cols = options.pop("proba_cols", "auto")
         ps = read_frame(data, y_true or "y_true", systems, labels=labels, proba_cols=proba_cols)
         options.setdefault("probabilities", ps.probabilities or None)
-        return evaluate_matrices(ps.systems, **options)
+        ev = evaluate_matrices(ps.systems, **options)
+        if scores is None and len(ps.systems) == 1:
+            from ._scores import read_scored_frame
+
+            found = read_scored_frame(data, true_col=y_true or "y_true", pred_col=next(iter(ps.systems)))
+            scores = {next(iter(ps.systems)): found} if found is not None else None
+            return add_scores(ev, ps.systems, y_true=[], scores=scores, costs=costs, priors=priors)
+        items = None if scores is None else list(data.column(y_true or "y_true").to_pylist() if hasattr(data, "column")
+                                                 else data[y_true or "y_true"])
+        return add_scores(ev, ps.systems, y_true=items, scores=scores, costs=costs, priors=priors)
     if y_pred is not None:
         from ..engine._joint import JointCounts
 
         preds = dict(y_pred) if isinstance(y_pred, Mapping) else {"y_pred": y_pred}
         joint = JointCounts.from_arrays(data, preds, labels=labels)
-        return evaluate_matrices(joint.matrices(), **options)
+        mats = joint.matrices()
+        if scores is not None and not isinstance(scores, Mapping):
+            scores = {"y_pred": scores}  # one system: its scores as one array
+        return add_scores(evaluate_matrices(mats, **options), mats, y_true=list(data), scores=scores, costs=costs,
+                          priors=priors)
     if systems is not None or labels is not None:
         raise InputError("systems= and labels= go with a DataFrame (y_true=…) or with label arrays.")
-    return evaluate_matrices(data, **options)
+    if scores is not None:
+        raise InputError("scores need the true labels of the same items: evaluate(y_true, y_pred, scores=…).")
+    mats = dict(data) if isinstance(data, Mapping) else data
+    return add_scores(evaluate_matrices(data, **options), mats, costs=costs, priors=priors)

@@ -29,6 +29,13 @@ from ._scan import Scan, Side, _build
 __all__ = ["scan_lines"]
 
 _FLOAT_INT_LIMIT = 2.0 ** 53
+#: The line scan reads with one thread and 2 MB buffers. DuckDB's parallel reader holds more buffers
+#: (and more of its allocator's memory) the longer the file — its default 32 MB buffers with two
+#: threads took 75 → 112 → 158 MB peak for 10^6 → 10^7 → 3·10^7 CSV rows — whereas one thread with
+#: 2 MB buffers stays at ~78–80 MB for any length (``benchmarks/bench_io.py``). Counting distinct
+#: lines is cheap enough that one thread costs about what DuckDB's two-thread typed scan costs in CPU.
+_LINE_THREADS = 1
+_LINE_BUFFER_BYTES = 2 * 1024 * 1024
 
 
 def _eligible(side: Side) -> bool:
@@ -44,7 +51,8 @@ def _lines_relation(side: Side) -> str:
     path = _literal(src.location or src.what)
     skip = 1 if src.fmt in ("csv", "tsv") else 0
     return (f"read_csv({path}, columns={{'l': 'VARCHAR'}}, header=false, skip={skip}, delim='\x01', quote='', "
-            "escape='', auto_detect=false, null_padding=false, compression='auto')")
+            "escape='', auto_detect=false, null_padding=false, compression='auto', "
+            f"buffer_size={_LINE_BUFFER_BYTES})")
 
 
 def scan_lines(con: Any, sides: Sequence[Side], labels: Sequence[Label] | None) -> Scan | None:
@@ -56,9 +64,12 @@ def scan_lines(con: Any, sides: Sequence[Side], labels: Sequence[Label] | None) 
     join = " POSITIONAL JOIN ".join(f"s{i}" for i in range(m))
     keys = ", ".join(f"l{i}, h{i}" for i in range(m))
     try:
+        con.execute(f"SET threads = {_LINE_THREADS}")  # memory flat in the number of rows (see above)
         rows = con.execute(f"WITH {subs} SELECT {keys}, count(*) FROM {join} GROUP BY ALL").fetchall()
     except Exception:  # noqa: BLE001 - the general scan reports it properly
         return None
+    finally:
+        con.execute("RESET threads")
     parsers = [_csv_parser(s) if s.source.fmt in ("csv", "tsv") else _json_parser(s) for s in sides]
     cells: dict[tuple[str, ...], int] = {}
     for row in rows:

@@ -56,9 +56,11 @@ def count_range_problem(counts: np.ndarray) -> str | None:
     tiny = w[(w > 0) & (w < MIN_COUNT)]
     if tiny.size:
         return f"a count is {float(tiny[0]):g}; a positive count must be at least {MIN_COUNT:g} (rescale the weights)"
-    total = float(w.sum())
+    with np.errstate(over="ignore"):  # counts near 1e308: the sum overflows; say so, without numpy's warning
+        total = float(w.sum())
     if total > MAX_TOTAL:
-        return (f"the counts sum to {total:.4g}, above 2**53 ≈ 9.0e15, where floating-point counting stops being exact; "
+        said = f"{total:.4g}" if np.isfinite(total) else "more than 1.8e308 (they overflow)"
+        return (f"the counts sum to {said}, above 2**53 ≈ 9.0e15, where floating-point counting stops being exact; "
                 "rescale them")
     return None
 

@@ -51,7 +51,11 @@ def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:
         if fmt is None:
             raise InputError(f"{path.name}: unknown file type {path.suffix!r}; use .csv, .tsv, .jsonl or .parquet.")
         if not path.is_file():
-            raise InputError(f"{path}: no such file.")
+            what = "no such file" if not path.exists() else "not a regular file (a FIFO, a device or a folder); " \
+                "save the data to a file first"
+            raise InputError(f"{path}: {what}.")
+        if fmt == "jsonl":
+            _check_json_depth(path)
         try:
             table = _read(path, fmt)
         except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
@@ -78,6 +82,36 @@ def _read(path: Path, fmt: str) -> Any:
     import pyarrow.parquet as pq
 
     return pq.read_table(path)
+
+
+_MAX_JSON_DEPTH = 128  # as the DuckDB readers allow (io/_duck.py)
+
+
+def _json_depth(line: str) -> int:
+    """The deepest nesting of ``[``/``{`` in one JSON text, brackets inside strings not counted."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in line:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_json_depth(path: Path) -> None:
+    """Refuse a JSON Lines record nested deeper than the readers allow: pyarrow's JSON parser recurses
+    on the C stack, so a record nested 100,000 deep crashed the process (a segmentation fault)."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for number, line in enumerate(fh, start=1):
+            if line.count("[") + line.count("{") > _MAX_JSON_DEPTH and _json_depth(line) > _MAX_JSON_DEPTH:
+                raise InputError(f"{path.name} row {number}: a JSON record nested deeper than {_MAX_JSON_DEPTH} "
+                                 "levels; a record holds a few labels (or one list of labels).")
 
 
 def detect_structure(columns: Sequence[str], *, order: Sequence[Any] | None = None, label_sep: str | None = None,
@@ -286,6 +320,8 @@ def peek_columns(path: Any) -> list[str]:
     """The column names of a file without reading its rows ([] when it cannot be peeked)."""
     p = Path(path)
     fmt = _FORMATS.get(p.suffix.lower())
+    if not p.is_file():  # a FIFO would block here until a writer came: the readers say what it is
+        return []
     try:
         if fmt in ("csv", "tsv"):
             import csv
@@ -305,7 +341,7 @@ def peek_columns(path: Any) -> list[str]:
             import pyarrow.parquet as pq
 
             return list(pq.read_schema(p).names)
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):  # (a row nested 100,000 deep)
         return []  # the ordinary readers report the problem in their own words
     return []
 

@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from .._format import terminal_safe
+from .._format import display_label, terminal_safe
 from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
 from ._conditions import holds
 
@@ -40,19 +40,36 @@ _UNKNOWN = {"unknown", "don't know", "dont know", "not sure", "null", "none", "?
 _MAYBE = {"maybe", "perhaps", "possibly", "unsure", "idk", "dunno", "depends", "it depends", "sometimes", "partly"}
 
 
+_SHOWN_ITEMS = 12  # a default of 100,000 classes is shown as its first few and a count
+
+
+def _shown_items(parts: list[str]) -> str:
+    more = len(parts) - _SHOWN_ITEMS
+    return ", ".join(parts[:_SHOWN_ITEMS]) + (f", … ({len(parts)} in all)" if more > 0 else "")
+
+
 def show_value(q: Question, value: Any) -> str:
-    """How a value is shown as a default in the prompt."""
+    """How a value is shown as a default in the prompt: labels shortened for display
+    (:func:`advisor._format.display_label`), long lists cut to their first items and a count.
+
+    >>> from advisor.questionnaire._answers import _BY_KEY
+    >>> show_value(_BY_KEY["classes"], ["a", "b" * 100]) == "a, " + "b" * 59 + "…"
+    True
+    >>> show_value(_BY_KEY["classes"], [str(i) for i in range(20)])
+    '0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, … (20 in all)'
+    """
     if value is None:
         return "unknown" if q.kind in ("bool", "int") else "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value) if value else "none"
+        return _shown_items([display_label(v) for v in value]) if value else "none"
     if isinstance(value, dict):
         if q.kind == "costs":
             return f"fn={value.get('false_negative')}, fp={value.get('false_positive')}"
-        return ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}" for k, v in value.items())
-    return str(value)
+        return _shown_items([f"{display_label(k)}={v:g}" if isinstance(v, (int, float)) else
+                             f"{display_label(k)}={display_label(v)}" for k, v in value.items()])
+    return display_label(value)
 
 
 def _label(text: str, classes: list[Any] | None) -> Any:
@@ -129,7 +146,7 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             return None
         return _pairs(text, classes, "share" if q.kind == "shares" else "weight")
     if q.kind == "costs":
-        if low in _NONE:
+        if low in _NONE | _UNKNOWN | _MAYBE:  # the prompt: "'none' if they cost the same or you cannot say"
             return None
         if low.startswith("matrix"):
             return {"matrix": _cost_matrix(low.split(":", 1)[-1] if ":" in low else low[6:], classes)}
@@ -278,7 +295,7 @@ def allowed_words(q: Question) -> str:
     if q.kind == "bool":
         return "yes, no or unknown" if _nullable(q) else "yes or no"
     text = q.allowed.replace("null (not known)", "unknown").replace("null when not known", "unknown")
-    return re.sub(r"\bnull\b", "none", text)
+    return re.sub(r"\bnull\b", "none", re.sub(r"\bnull for none\b", "none", text))
 
 
 def _prompt(q: Question, default: Any) -> str:
@@ -311,7 +328,7 @@ def _ask_one(
         except ValueError as exc:
             write(f"   Not allowed: {terminal_safe(exc)}; allowed: {allowed_words(q)}. Please answer again.")
             continue
-        problem = _conflict({**answers, q.key: value}, asked={*answers, q.key})
+        problem = _conflict({**answers, q.key: value}, asked={*answers, q.key}, current=q.key)
         if problem:
             write(f"   {terminal_safe(problem)} Please answer again.")
             continue
@@ -331,13 +348,19 @@ def _missing_followup(answers: dict[str, Any]) -> Question | None:
     return None
 
 
-def _conflict(answers: dict[str, Any], asked: set[str]) -> str | None:
-    """The first validation problem about an asked key (problems with later keys wait for them)."""
+def _conflict(answers: dict[str, Any], asked: set[str], current: str | None = None) -> str | None:
+    """The first validation problem about an asked key (problems with later keys wait for them).
+
+    A problem with the reply just given is said in the prompt's words ("Not allowed: the shares must
+    sum to 1 (they sum to 0.9)."); one that involves an earlier answer names the key and the value.
+    """
     try:
         Answers.model_validate(answers)
     except ValidationError as exc:
         for err in exc.errors():
             key = error_key(err)
             if re.split(r"[.\[]", key)[0] in asked:
+                if key == current and err["type"] == "answers":
+                    return f"Not allowed: {err['msg']}."
                 return error_sentence(err, "answer")
     return None

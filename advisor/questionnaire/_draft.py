@@ -23,7 +23,7 @@ import yaml
 
 from .._exceptions import InputError
 
-__all__ = ["draft_path", "load_draft", "remove_draft", "save_draft"]
+__all__ = ["draft_path", "draft_text", "load_draft", "remove_draft", "save_draft"]
 
 # A draft holds one answer per question; anything larger was not written by advisor.
 _MAX_DRAFT_BYTES = 1_000_000
@@ -34,11 +34,16 @@ def draft_path(out: Path) -> Path:
     return out.with_name(out.name + ".draft")
 
 
-def save_draft(path: Path, answers: dict[str, Any]) -> None:
-    """Write the answers given so far to ``path`` (temporary file + rename: never half a draft)."""
+def draft_text(path: Path, answers: dict[str, Any]) -> str:
+    """The text of the draft ``path`` holding ``answers`` (a YAML document with a comment header)."""
     header = (f"# advisor ask: unfinished answers ({len(answers)} so far). Continue with\n"
               f"#   advisor ask --out {path.name[:-len('.draft')]} --resume\n")
-    text = header + yaml.safe_dump(dict(answers), sort_keys=False, allow_unicode=True, width=100)
+    return header + yaml.safe_dump(dict(answers), sort_keys=False, allow_unicode=True, width=100)
+
+
+def save_draft(path: Path, answers: dict[str, Any]) -> None:
+    """Write the answers given so far to ``path`` (temporary file + rename: never half a draft)."""
+    text = draft_text(path, answers)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

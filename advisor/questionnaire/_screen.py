@@ -7,16 +7,17 @@ lacks, which warnings still say something new beside the recommendation; the wor
 
 from __future__ import annotations
 
+import contextlib
 import re
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
-           "lower_name", "property_words", "screen_text", "situation", "warning_words"]
+           "lower_name", "property_words", "screen_text", "screen_width", "situation", "warning_words"]
 
 #: Which answers make which properties argue for the lead (in this order of importance).
 RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
@@ -347,3 +348,17 @@ def explain_text(rec: Any) -> str:
             if body:
                 lines += _wrap(f"[{w.code}] {body}", 4, first="  - ")
     return "\n".join(lines) + "\n"
+
+
+@contextlib.contextmanager
+def screen_width(columns: int | None) -> Iterator[None]:
+    """Lay out :func:`screen_text` and :func:`explain_text` for a terminal of ``columns`` columns
+    (lines of at most ``columns - 1`` characters, never wider than the usual 100; None: the usual)."""
+    global _WIDTH
+    saved = _WIDTH
+    if columns is not None:
+        _WIDTH = max(40, min(saved, columns - 1))
+    try:
+        yield
+    finally:
+        _WIDTH = saved

@@ -15,6 +15,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ._confusions import top_confusions
+from ._ranking import _point_ranking
 from ._inputs import (
     check_arguments,
     check_positive,
@@ -160,6 +161,7 @@ def build_report(
     recommendation: Any = None,
     digits: int = 4,
     progress: Any = None,
+    costs: Any = None, priors: Any = None, scores: Any = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -186,6 +188,8 @@ def build_report(
         Use this recommendation instead of computing one from the answers.
     digits : int
         Decimals printed (the same as ``advisor compute``).
+    costs, priors, scores : optional
+        As in ``advisor.evaluate`` (default: the answers' costs and shares, a DataFrame's score columns).
 
     Examples
     --------
@@ -218,13 +222,19 @@ def build_report(
         from ..engine._evaluate import evaluate
 
         ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None)
+        from ._build_scores import finish, item_ids, prepare  # scores, probabilities, costs (issue 11)
+        ev, score_state = prepare(ev, systems, scores, data, ans, rec_json, costs, priors, pos)
     entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings)
     results = _Results()
+    score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress)
-        _uncertainty(results, systems, joint, entries, cat, settings)
-        _prevalence_figure(results, systems, rec_json, ev, settings)
+        skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
+        _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
+        if str(rec_json["primary"]["metric"]) not in skip:
+            _prevalence_figure(results, systems, rec_json, ev, settings)
+        score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
@@ -232,11 +242,11 @@ def build_report(
 
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
-        results=results, evaluated=ev is not None, digits=digits)
+        results=results, evaluated=ev is not None, digits=digits, scores=score_data)
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
-    ctx.justification = justification
+    ctx.justification, ctx.scores = justification, score_data
     return ctx
 
 
@@ -504,9 +514,10 @@ def _flat(values: Sequence[float | None]) -> bool:
 def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[str, Any],
                             entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
-                            evaluated: bool, digits: int) -> tuple[list[Any], Any, list[Reference]]:
+                            evaluated: bool, digits: int, scores: Any = None) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
     from ._methods import build_justification, build_methods
+    from ._methods_scores import score_sentences
 
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
@@ -525,6 +536,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
+        extra=score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite),
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)
@@ -577,23 +589,3 @@ def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: s
         figures=results.figures,
         notes=answers_dict.get("notes"),
     )
-
-
-def _point_ranking(reports: Sequence[SystemReport], ids: Sequence[str]) -> RankingData | None:
-    """Rank agreement from point estimates, when no paired comparison was run."""
-    import numpy as np
-
-    from ..catalogue import lower_is_better
-    from ..stats._compare import average_ranks, kendall_tau_b, spearman_rho
-
-    ids = [m for m in ids if all(r.values.get(m) is not None for r in reports)]
-    if len(ids) < 2:
-        return None
-    pts = np.array([[r.values[m] for r in reports] for m in ids], dtype=float)
-    sign = np.array([-1.0 if m in lower_is_better() else 1.0 for m in ids])[:, None]
-    ranks = average_ranks(pts * sign)
-
-    def clean(a: Any) -> list[list[float | None]]:
-        return [[None if not np.isfinite(x) else float(x) for x in row] for row in np.asarray(a)]
-
-    return RankingData(metrics=list(ids), kendall=clean(kendall_tau_b(ranks)), spearman=clean(spearman_rho(ranks)))

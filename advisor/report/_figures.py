@@ -15,74 +15,13 @@ external references; PDF output is for LaTeX's ``\\includegraphics``.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
 from ._models import ReportContext
 
 __all__ = ["Figure", "render_figures"]
-
-# Okabe–Ito palette: distinguishable with the common colour-vision deficiencies.
-_PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
-
-_RC = {
-    "font.size": 8.0,
-    "axes.titlesize": 9.0,
-    "axes.labelsize": 8.0,
-    "xtick.labelsize": 7.5,
-    "ytick.labelsize": 7.5,
-    "legend.fontsize": 7.5,
-    "svg.fonttype": "none",
-    "font.family": "sans-serif",
-    "font.sans-serif": ["DejaVu Sans"],
-    "svg.hashsalt": "advisor-report",
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "figure.dpi": 100,
-    "savefig.dpi": 150,  # resolution of the heatmaps' embedded images
-    "pdf.fonttype": 42,
-}
-
-_WIDTH = 6.3  # inches: the text width of an A4 page with 2.5 cm margins
-
-
-@dataclass
-class Figure:
-    """One drawn figure: its id, caption (plain text) and the bytes/text in each format asked for."""
-
-    id: str
-    caption: str
-    svg: str | None = None
-    pdf: bytes | None = None
-
-
-def _text(s: object, limit: int = 24) -> str:
-    """User text for matplotlib: shortened and control characters visible (:func:`display_label`; the
-    SVG stays valid XML), no mathtext (``$`` escaped)."""
-    from .._format import display_label
-
-    return display_label(s, limit).replace("$", r"\$")
-
-
-def _colour(i: int) -> str:
-    return _PALETTE[i % len(_PALETTE)]
-
-
-class _Factory:
-    """Creates figures without pyplot: no global figure registry, no backend switching."""
-
-    def __init__(self) -> None:
-        from matplotlib.figure import Figure as _MplFigure
-
-        self._cls = _MplFigure
-
-    def subplots(self, nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], squeeze: bool = True) -> Any:
-        fig = self._cls(figsize=figsize)
-        axes = fig.subplots(nrows, ncols, squeeze=squeeze)
-        return fig, axes
-
 
 def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     import numpy as np
@@ -314,6 +253,7 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 from ._figures_structures import draw_structure  # noqa: E402
+from ._figures_scores import draw_cost_curve, draw_reliability, draw_roc_pr  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -322,6 +262,9 @@ _DRAWERS = {
     "ranking": _ranking,
     "prevalence": _prevalence,
     "structure": draw_structure,  # ordered classes, label sets, top-k, annotators (issue 12)
+    "roc_pr": draw_roc_pr,  # scores, probabilities and costs (issue 11)
+    "reliability": draw_reliability,
+    "cost_curve": draw_cost_curve,
 }
 
 
@@ -344,20 +287,3 @@ def _iter_figures(ctx: ReportContext, formats: tuple[str, ...]) -> Iterator[Figu
                 continue
             fig, caption = drawn
             yield save_figure(fid, caption, fig, formats)
-
-
-def save_figure(fid: str, caption: str, fig: Any, formats: tuple[str, ...] | Any) -> Figure:
-    """``fig`` written in each of ``formats`` (reproducible: no dates), then cleared."""
-    out = Figure(fid, caption)
-    try:
-        if "svg" in formats:
-            buf = io.StringIO()
-            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-            out.svg = buf.getvalue()
-        if "pdf" in formats:
-            bbuf = io.BytesIO()
-            fig.savefig(bbuf, format="pdf", metadata={"CreationDate": None, "Creator": None})
-            out.pdf = bbuf.getvalue()
-    finally:
-        fig.clear()
-    return out

@@ -1,12 +1,12 @@
 """Figures of scores, probabilities and costs: ROC and PR curves, reliability diagram, cost curve.
 
-Drawn from item-level outputs (not from the report context, so the report can call them wherever it
-puts them): ``roc`` and ``pr`` for binary tasks (PR with the prevalence as the chance line, Saito &
-Rehmsmeier 2015); ``reliability`` for probabilities (top-label confidence against accuracy in the
-same equal-mass bins as the ECE; Guo et al. 2017); ``cost_curve`` for binary decisions under costs:
-the normalized expected cost of each system's decisions as the deployment share of the positive class
-sweeps (0, 1), the stated share marked (Ferrer 2022). Styling and output are those of
-:mod:`advisor.report._figures`.
+Drawn from the report context alone (:class:`~advisor.report._models_scores.ScoreData`, filled by
+:mod:`advisor.report._build_scores`), so a report re-renders from its JSON: ``roc_pr`` for binary tasks
+(PR with the positive share as the chance line, Saito & Rehmsmeier 2015); ``reliability`` for
+probabilities (top-label confidence against accuracy in the equal-mass bins of the ECE; Guo et al.
+2017); ``cost_curve`` for binary decisions under costs: the normalized expected cost of each system's
+decisions as the deployment share of the positive class sweeps (0, 1), the stated share marked
+(Ferrer 2022). Styling and output are those of :mod:`advisor.report._figures`.
 """
 
 from __future__ import annotations
@@ -14,111 +14,119 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
+from ._curves_scores import curve_points
 
-from ._figures import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
+__all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_roc_pr", "score_figures"]
 
-__all__ = ["curve_points", "score_figures"]
-
-
-def curve_points(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(fpr, tpr, precision)`` at every distinct threshold, highest first, from (0, 0).
-
-    >>> f, t, p = curve_points(np.array([0, 1, 1, 0]), np.array([0.1, 0.9, 0.4, 0.4]))
-    >>> f.tolist(), t.tolist(), p.round(3).tolist()
-    ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [1.0, 1.0, 0.667, 0.5])
-    """
-    order = np.argsort(-s, kind="stable")
-    ys, ss = y[order].astype(float), s[order]
-    ends = np.r_[np.flatnonzero(ss[1:] != ss[:-1]), len(ss) - 1]
-    tp, fp = np.cumsum(ys)[ends], np.cumsum(1 - ys)[ends]
-    p, n = max(ys.sum(), 1.0), max((1 - ys).sum(), 1.0)
-    return np.r_[0.0, fp / n], np.r_[0.0, tp / p], np.r_[1.0, tp / (tp + fp)]
+from ._figure_io import _WIDTH, _colour, _text  # noqa: E402
 
 
-def _binary(y_pos: np.ndarray, systems: Mapping[str, np.ndarray], pos: int) -> dict[str, np.ndarray]:
-    return {name: (s if s.ndim == 1 else s[:, pos]) for name, s in systems.items()}
+def _y(values: list[float | None]) -> list[float]:
+    return [float("nan") if v is None else v for v in values]
+
+
+def draw_roc_pr(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """ROC curve and precision–recall curve of every system with scores (binary tasks)."""
+    sd = ctx.scores
+    if sd is None or not sd.roc:
+        return None
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(_WIDTH, 2.9))
+    for i, name in enumerate(sd.roc):
+        ax1.plot(sd.roc[name].x, _y(sd.roc[name].y), color=_colour(i), lw=1.3, label=_text(name))
+        if name in sd.pr:
+            ax2.step(sd.pr[name].x, _y(sd.pr[name].y), where="post", color=_colour(i), lw=1.3, label=_text(name))
+    ax1.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
+    if sd.positive_share is not None:
+        ax2.axhline(sd.positive_share, color="grey", lw=0.8, ls=":")
+    ax1.set(xlabel="false positive rate", ylabel="true positive rate", title="ROC curve", xlim=(0, 1), ylim=(0, 1.02))
+    ax2.set(xlabel="recall", ylabel="precision", title="precision–recall", xlim=(0, 1), ylim=(0, 1.02))
+    ax1.legend(loc="lower right", frameon=False)
+    fig.tight_layout()
+    share = f" {sd.positive_share:.3g}" if sd.positive_share is not None else ""
+    return fig, (f"ROC curve (left; dotted: chance) and precision–recall curve (right; dotted: the positive "
+                 f"share{share}, the precision of a random ranking) for class {sd.positive_label}.")
+
+
+def draw_reliability(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """Accuracy against mean confidence in the ECE's equal-mass bins, one line per system."""
+    sd = ctx.scores
+    if sd is None or not sd.reliability:
+        return None
+    fig, ax = plt.subplots(figsize=(_WIDTH * 0.55, 2.9))
+    for i, (name, c) in enumerate(sd.reliability.items()):
+        ax.plot(c.x, _y(c.y), marker="o", ms=3, lw=1.2, color=_colour(i), label=_text(name))
+    ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
+    ax.set(xlabel="confidence (top-label probability)", ylabel="accuracy", title="reliability", xlim=(0, 1),
+           ylim=(0, 1.02))
+    ax.legend(loc="upper left", frameon=False)
+    fig.tight_layout()
+    return fig, (f"Reliability diagram: accuracy against mean confidence in {sd.ece_bins} equal-mass bins, the "
+                 "bins of the expected calibration error; the dotted diagonal is perfect calibration.")
+
+
+def draw_cost_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """Normalized expected cost of each system's decisions against the deployment share of the positive class."""
+    import numpy as np
+
+    sd = ctx.scores
+    if sd is None or not sd.cost_curve or sd.costs is None or sd.positive_label not in sd.cost_labels:
+        return None
+    p = sd.cost_labels.index(sd.positive_label)
+    c_fn, c_fp = sd.costs[p][1 - p], sd.costs[1 - p][p]
+    fig, ax = plt.subplots(figsize=(_WIDTH * 0.75, 2.7))
+    top = 1.0
+    for i, (name, c) in enumerate(sd.cost_curve.items()):
+        y = np.array(_y(c.y))
+        ax.plot(c.x, y, color=_colour(i), lw=1.3, label=_text(name))
+        top = max(top, float(np.nanmin(y)) * 3)
+    ax.axhline(1.0, color="grey", lw=0.8, ls=":")
+    stated = (sd.priors or {}).get(sd.positive_label)
+    if stated is not None:
+        ax.axvline(stated, color="#444444", lw=0.8, ls="--")
+    ax.set(xlabel=f"share of {_text(sd.positive_label)} in use", ylabel="normalized expected cost",
+           xlim=(0, 1), ylim=(0, min(max(top, 1.5), 4.0)), title="cost curve")
+    ax.legend(loc="upper right", frameon=False)
+    fig.tight_layout()
+    mark = f"; dashed: the stated share {stated:.3g}" if stated is not None else ""
+    return fig, (f"Normalized expected cost of each system's decisions (a missed {sd.positive_label} costs "
+                 f"{c_fn:g}, a false alarm {c_fp:g}) as the share of {sd.positive_label} in use varies, the "
+                 f"per-class error rates fixed; above the dotted line at 1, ignoring the input is cheaper{mark}.")
 
 
 def score_figures(y_true: Sequence[Any], systems: Mapping[str, Any], labels: Sequence[Any], *,
                   positive_label: Any = None, decisions: Mapping[str, Sequence[Any]] | None = None,
-                  costs: Mapping[str, float] | None = None, priors: Mapping[Any, float] | None = None,
-                  formats: Sequence[str] = ("svg",)) -> list[Figure]:
-    """Every figure the outputs support; ``costs`` as ``{"fn", "fp"}`` for the cost curve (binary)."""
-    import matplotlib
+                  costs: Any = None, priors: Any = None, formats: Sequence[str] = ("svg",)) -> list[Any]:
+    """Every score figure the item-level outputs support, drawn without a report (``costs``: fn/fp or a matrix)."""
+    import types
 
-    from ..engine._scores import ECE_BINS, Calibration
+    import matplotlib
+    import numpy as np
+
+    from ..engine._costs import cost_matrix, resolve_priors
+    from ._curves_scores import cost_curves, item_curves
+    from ._figure_io import _RC, _Factory, save_figure
+    from ._models_scores import ScoreData
 
     col = {str(lab): j for j, lab in enumerate(labels)}
     idx = np.array([col[str(t)] for t in y_true])
-    out = {name: np.asarray(s, dtype=float) for name, s in systems.items()}
-    k = len(labels)
-    pos = col[str(positive_label)] if positive_label is not None else (1 if k == 2 else None)
-    plt = _Factory()
-    figs: list[Figure] = []
+    pos = col[str(positive_label)] if positive_label is not None else (1 if len(labels) == 2 else None)
+    data = ScoreData(cost_labels=[str(x) for x in labels])
+    item_curves(data, idx, {n: np.asarray(s, dtype=float) for n, s in systems.items()}, labels, pos)
+    if costs is not None and decisions and len(labels) == 2 and pos is not None:
+        data.costs = cost_matrix(costs, list(labels), labels[pos]).tolist()
+        if priors is not None:
+            pi = resolve_priors(priors, list(labels), np.ones(2))
+            data.priors = {str(lab): float(v) for lab, v in zip(labels, pi)}
+        conf = {}
+        for name, d in decisions.items():
+            dec = np.array([col[str(x)] for x in d])
+            conf[name] = np.bincount(idx * 2 + dec, minlength=4).reshape(2, 2)
+        cost_curves(data, conf, labels, pos)
+    ctx = types.SimpleNamespace(scores=data)
+    out = []
     with matplotlib.rc_context(_RC):
-        if k == 2 and pos is not None:
-            y = (idx == pos).astype(int)
-            scores = _binary(y, out, pos)
-            fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(_WIDTH, 2.9))
-            for i, (name, s) in enumerate(scores.items()):
-                f, t, p = curve_points(y, s)
-                ax1.plot(f, t, color=_colour(i), label=_text(name), drawstyle="default")
-                ax2.step(t[1:], p[1:], where="post", color=_colour(i), label=_text(name))
-            ax1.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
-            ax2.axhline(y.mean(), color="grey", lw=0.8, ls=":")
-            ax1.set(xlabel="false positive rate", ylabel="true positive rate", title="ROC curve")
-            ax2.set(xlabel="recall", ylabel="precision", title="precision–recall", ylim=(0, 1.02))
-            ax1.legend(loc="lower right", frameon=False)
-            fig.tight_layout()
-            figs.append(save_figure("roc_pr", f"ROC curve (left; dotted: chance) and precision–recall curve (right; dotted: "
-                              f"the positive share {y.mean():.3g}, the chance level of precision) of class "
-                              f"{_text(labels[pos])}.", fig, formats))
-        probs = {n: s for n, s in out.items() if s.ndim == 2}
-        if probs:
-            fig, ax = plt.subplots(figsize=(_WIDTH / 2, 2.9))
-            for i, (name, p) in enumerate(probs.items()):
-                cal = Calibration(idx, p)
-                cuts = np.floor(np.arange(ECE_BINS + 1) * len(idx) / ECE_BINS).astype(int)
-                conf = [cal.conf[a:b].mean() for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
-                acc = [cal.correct[a:b].mean() for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
-                ax.plot(conf, acc, marker="o", ms=3, color=_colour(i), label=_text(name))
-            ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
-            ax.set(xlabel="confidence (top-label probability)", ylabel="accuracy", title="reliability",
-                   xlim=(0, 1), ylim=(0, 1))
-            ax.legend(loc="upper left", frameon=False)
-            fig.tight_layout()
-            figs.append(save_figure("reliability", f"Reliability diagram: accuracy against confidence in {ECE_BINS} "
-                              "equal-mass bins (the bins of the ECE); the dotted diagonal is perfect calibration.",
-                              fig, formats))
-        if costs is not None and decisions and k == 2 and pos is not None:
-            figs.append(_cost_curve(idx, pos, decisions, col, costs, priors, labels, plt, formats))
-    return figs
-
-
-def _cost_curve(idx: np.ndarray, pos: int, decisions: Mapping[str, Sequence[Any]], col: dict[str, int],
-                costs: Mapping[str, float], priors: Mapping[Any, float] | None, labels: Sequence[Any], plt: Any,
-                formats: Sequence[str]) -> Figure:
-    c_fn, c_fp = float(costs["fn"]), float(costs["fp"])
-    share = np.linspace(0.001, 0.999, 400)
-    fig, ax = plt.subplots(figsize=(_WIDTH / 2, 2.9))
-    for i, (name, d) in enumerate(decisions.items()):
-        dec = np.array([col[str(x)] for x in d])
-        fnr = np.mean(dec[idx == pos] != pos)
-        fpr = np.mean(dec[idx != pos] == pos)
-        ec = share * c_fn * fnr + (1 - share) * c_fp * fpr
-        ax.plot(share, ec / np.minimum(share * c_fn, (1 - share) * c_fp), color=_colour(i), label=_text(name))
-    ax.axhline(1.0, color="grey", lw=0.8, ls=":")
-    stated = None
-    if priors is not None:
-        stated = next((float(v) for key, v in priors.items() if str(key) == str(labels[pos])), None)
-        if stated is not None:
-            ax.axvline(stated, color="black", lw=0.8, ls="--")
-    ax.set(xlabel=f"deployment share of {_text(labels[pos])}", ylabel="normalized expected cost", ylim=(0, 2),
-           title="cost curve")
-    ax.legend(loc="upper right", frameon=False)
-    fig.tight_layout()
-    mark = f"; dashed: the stated share {stated:g}" if stated is not None else ""
-    return save_figure("cost_curve", f"Normalized expected cost of each system's decisions (c_FN = {c_fn:g}, c_FP = "
-                 f"{c_fp:g}) against the deployment share of the positive class; above the dotted line at 1 the "
-                 f"input-blind decision is cheaper{mark}.", fig, formats)
+        for fid, draw in (("roc_pr", draw_roc_pr), ("reliability", draw_reliability), ("cost_curve", draw_cost_curve)):
+            drawn = draw(ctx, _Factory())
+            if drawn is not None:
+                out.append(save_figure(fid, drawn[1], drawn[0], formats))
+    return out

@@ -42,12 +42,12 @@ def _frame_columns(frame: Any) -> tuple[dict[str, Any], list[str]]:
     if "y_true" not in columns:
         raise InputError(f"a DataFrame given as data needs a y_true column (the true labels) and one column of "
                          f"predicted labels per system; its columns are {', '.join(columns) or 'none'}.")
-    probs = [c for c in columns if c.startswith("p_")]
+    probs = [c for c in columns if c.startswith(("p_", "proba_")) or c == "score"]
     out = {c: frame[c].to_numpy() for c in columns if c not in probs}
-    if list(out) == ["y_true", "y_pred"]:  # the prediction-file layout: one system
-        out = {"y_true": out["y_true"], "system": out["y_pred"]}
-    notes = [f"the probability columns ({', '.join(probs)}) of a DataFrame are not used; write it to a file and "
-             "read it with advisor.read_predictions for log loss and the Brier score."] if probs else []
+    if list(out) == ["y_true", "y_pred"]:  # the prediction-file layout: one system, its scores read by the report
+        return {"y_true": out["y_true"], "system": out["y_pred"]}, []
+    notes = [f"the score columns ({', '.join(probs)}) of a DataFrame with several systems are not used; give "
+             "scores={system: …} for ROC AUC, average precision, log loss and the Brier score."] if probs else []
     return out, notes
 
 

@@ -125,6 +125,7 @@ def build_methods(
     n_systems: int = 0,
     digits: int = 4,
     given: Collection[str] | None = None,
+    extra: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -148,6 +149,8 @@ def build_methods(
     _notation_sentence(p, rec, task, answers)
     _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers))
     _log_loss_sentence(p, rec, log_loss_zero, task)
+    for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
+        p.say(sentence).cite(keys).t(". ")
     _chance_sentence(p, primary, chance)
     _intervals_sentence(p, intervals, n_systems, answers)
     _duties_sentence(p, answers, recommendation, task)

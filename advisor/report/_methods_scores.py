@@ -1,63 +1,101 @@
 """Methods sentences for the cost, score and probability metrics, in the register of the methods paragraph.
 
-Each function returns plain sentences (no markup, no internal ids) that the methods builder can place
-after the lead-metric sentence; formulas are written in the notation of the catalogue.
+:func:`score_sentences` returns ``(sentence, citation keys)`` pairs that the methods builder places after
+the notation and log-loss sentences: what the costs and the class shares in use are, how the expected
+cost is normalised, how average precision is computed and what chance is for it, how the Brier score
+is defined, how the ECE bins, and how much of the log loss recalibration removes. Formulas themselves
+are in the Definitions block (the catalogue's); ``$…$`` marks inline math. No internal ids, no flags.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["score_sentences"]
 
 
-def _share(priors: Mapping[Any, float] | None, positive: Any) -> float | None:
-    if priors is None or positive is None:
+def _pct(x: float) -> str:
+    return f"{x:.0%}" if x >= 0.01 else f"{x:.1%}" if x >= 0.001 else f"{x:.2g}"
+
+
+def _join(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _costs_sentence(s: Any) -> str:
+    labels, c = s.cost_labels, s.costs
+    pos = s.positive_label
+    if pos is not None and len(labels) == 2 and pos in labels:
+        p = labels.index(pos)
+        fn, fp = c[p][1 - p], c[1 - p][p]
+        what = f"A missed “{pos}” item is taken to cost {fn:g} and a false alarm {fp:g}"
+    else:
+        what = "Each error is weighed by the stated cost of its true class and decision"
+    if s.priors:
+        order = sorted(s.priors.items(), key=lambda kv: kv[1])
+        shares = _join([f"{lab} {_pct(v)}" for lab, v in order])
+        return f"{what}, at the class shares in use, {shares}, rather than those of the test set"
+    return f"{what}, at the class shares of the test set"
+
+
+def _best_constant(s: Any) -> str | None:
+    """The decision the normalisation refers to: argmin_j Σ_i π_i c_ij (the test shares when none are given)."""
+    if not s.priors:
         return None
-    return next((float(v) for k, v in priors.items() if str(k) == str(positive)), None)
+    pi = [s.priors.get(lab, 0.0) for lab in s.cost_labels]
+    cost = [sum(pi[i] * s.costs[i][j] for i in range(len(pi))) for j in range(len(pi))]
+    return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
 
 
-def score_sentences(metrics: Sequence[str], *, costs: Mapping[str, float] | None = None,
-                    priors: Mapping[Any, float] | None = None, positive: Any = None,
-                    negative_action: str = "the best decision that ignores the classifier",
-                    ece_bins: int = 15) -> list[str]:
-    """Sentences stating what the cost, score and probability metrics in ``metrics`` compute.
+def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> list[tuple[str, list[str]]]:
+    """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
 
-    >>> s = score_sentences(["normalized_expected_cost"], costs={"fn": 10, "fp": 1}, priors={"ill": 0.02}, positive="ill")
-    >>> print(s[0])
-    We lead with the normalized expected cost at the deployment prevalence π = 0.02 (Ferrer, 2022), NEC = [10·π·(1 − Se) + 1·(1 − π)·(1 − Sp)] / min(10·π, 1·(1 − π)), where Se and Sp are sensitivity and specificity.
+    >>> from advisor.report._models_scores import ScoreData
+    >>> s = ScoreData(positive_label="ill", costs=[[0, 1], [10, 0]], cost_labels=["well", "ill"],
+    ...               priors={"well": 0.98, "ill": 0.02})
+    >>> for text, _ in score_sentences(["normalized_expected_cost"], s): print(text)
+    A missed “ill” item is taken to cost 10 and a false alarm 1, at the class shares in use, ill 2% and well 98%, rather than those of the test set
+    The normalized expected cost divides the expected cost by that of the best decision that ignores the input, here “well” for everyone; 1 is no better than that, lower is better
     """
-    out: list[str] = []
-    pi = _share(priors, positive)
-    if "normalized_expected_cost" in metrics or "expected_cost" in metrics:
-        if costs is not None and {"fn", "fp"} <= set(costs):
-            fn, fp = f"{float(costs['fn']):g}", f"{float(costs['fp']):g}"
-            at = f"at the deployment prevalence π = {pi:g}" if pi is not None else "at the test set's prevalence π"
-            out.append(f"We lead with the normalized expected cost {at} (Ferrer, 2022), NEC = [{fn}·π·(1 − Se) + "
-                       f"{fp}·(1 − π)·(1 − Sp)] / min({fn}·π, {fp}·(1 − π)), where Se and Sp are sensitivity and "
-                       "specificity.")
-        else:
-            at = "at the deployment class shares" if priors is not None else "at the test set's class shares"
-            out.append(f"We lead with the normalized expected cost {at} (Ferrer, 2022), the average cost "
-                       "Σ_i π_i Σ_j c_ij R_ij of the decisions, with R_ij the share of class i given decision j, "
-                       "divided by that of the cheapest constant decision.")
-        out.append(f"NEC = 1 is the cost of {negative_action}; lower is better.")
-    if "roc_auc" in metrics:
-        out.append("The area under the ROC curve is the probability that a random positive item is scored above a "
-                   "random negative one, ties counting one half; it does not depend on the prevalence.")
-    if "average_precision" in metrics:
-        out.append("Average precision is Σ_n (R_n − R_{n−1}) P_n over the score thresholds, without interpolation "
-                   "(Saito and Rehmsmeier, 2015); its chance level is the positive share, which we report beside it.")
-    if "log_loss" in metrics:
-        out.append("Log loss is −(1/n) Σ_t ln p_t, with p_t the probability given to the true class, clipped to "
-                   "[ε, 1 − ε] with ε = 2⁻⁵²; we state how many items received probability 0.")
-    if "brier" in metrics or "brier_binary" in metrics:
-        which = ("the binary form (1/n) Σ_t (p_t − y_t)²" if "brier_binary" in metrics else
-                 "the multi-class sum (1/n) Σ_t Σ_j (p_tj − y_tj)², twice the binary form for two classes")
-        out.append(f"The Brier score is {which} (Brier, 1950).")
-    if "ece" in metrics:
-        out.append(f"Calibration is summarised by the expected calibration error over {ece_bins} equal-mass bins of "
-                   "the top-label confidence, ECE = Σ_b (|B_b|/n)·|acc(B_b) − conf(B_b)|, shown in a reliability "
-                   "diagram (Guo et al., 2017).")
+    if scores is None:
+        return []
+    cite = cite or (lambda author, year: None)
+
+    def keys(*pairs: tuple[str, str]) -> list[str]:
+        return [k for k in (cite(a, y) for a, y in pairs) if k]
+
+    out: list[tuple[str, list[str]]] = []
+    ids = set(metrics)
+    if ids & {"expected_cost", "normalized_expected_cost"} and scores.costs is not None:
+        if not scores.costs_said:  # the situation sentence states the answers' costs and shares
+            out.append((_costs_sentence(scores), keys(("Ferrer", "2022"))))
+        if "normalized_expected_cost" in ids:
+            best = _best_constant(scores)
+            here = f", here “{best}” for everyone" if best is not None else ""
+            out.append(("The normalized expected cost divides the expected cost by that of the best decision that "
+                        f"ignores the input{here}; 1 is no better than that, lower is better", []))
+        if scores.bayes_threshold is not None and scores.positive_label is not None:
+            out.append(("Decisions of least expected cost from the probabilities, reweighted from the test set's "
+                        f"class shares to those in use, would call an item “{scores.positive_label}” above a "
+                        f"probability of {scores.bayes_threshold:.2f}", []))
+    if "roc_auc" in ids:
+        out.append(("The area under the ROC curve counts tied scores as one half; 0.5 is chance", []))
+    if "average_precision" in ids:
+        out.append(("Average precision is the step-wise area under the precision–recall curve without "
+                    "interpolation, as scikit-learn computes it", keys(("Saito", "2015"))))
+    if "brier_binary" in ids:
+        out.append(("The Brier score is the mean squared error of the positive-class probability, scikit-learn's "
+                    "binary form; the sum over both classes is twice it", keys(("Brier", "1950"))))
+    elif "brier" in ids and scores.positive_share is not None:  # a binary task: say which convention
+        out.append(("The Brier score sums over both classes, twice scikit-learn's binary form",
+                    keys(("Brier", "1950"))))
+    if "ece" in ids and scores.ece_bins:
+        out.append((f"The expected calibration error averages |accuracy − confidence| over {scores.ece_bins} "
+                    "equal-mass bins of the top-label confidence, weighted by their size", keys(("Guo", "2017"))))
+    loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
+    if loss and "ece" in ids:
+        parts = [f"{max(v, 0.0):.0%} of the log loss of {n}" for n, v in loss.items()]
+        out.append(("Temperature scaling fitted on held-out folds removes " + _join(parts) +
+                    ", the share due to miscalibration", []))
     return out

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._models_scores import ScoreData
+
 __all__ = [
     "SCHEMA_VERSION",
     "ChanceRow",
@@ -240,6 +242,7 @@ class ReportContext(_M):
     figures: FigureData = Field(default_factory=FigureData)
     notes: str | None = None
     structure: StructureData | None = None
+    scores: ScoreData | None = Field(None, description="scores, probabilities and costs: curves and settings")
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:

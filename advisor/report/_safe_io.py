@@ -56,6 +56,14 @@ def _blocking_file(path: Path) -> Path | None:
     return None
 
 
+def _existing_folder(path: Path) -> Path:
+    """The nearest existing folder above ``path`` (where its file, or its first missing folder, goes)."""
+    for parent in path.parents:
+        if parent.is_dir():
+            return parent
+    return Path(".")
+
+
 def _exists(path: Path) -> bool:
     return path.exists() or path.is_symlink()
 
@@ -128,6 +136,10 @@ def check_outputs(
         if block is not None:
             raise UnsafeOutputError(f"cannot write {out}: {block} is a file, not a folder; "
                                     "move it away or choose another output path.")
+        folder = _existing_folder(out)
+        if not os.access(folder, os.W_OK | os.X_OK):  # say so before the work, not after it (EROFS too)
+            raise UnsafeOutputError(f"cannot write {out}: the folder {folder} is not writable (read-only or "
+                                    "not yours); choose another output path.")
     if not force:
         for out in seen:
             if _exists(out):

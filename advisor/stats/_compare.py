@@ -461,6 +461,8 @@ def compare_joint(
     for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items):
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
         for j, sys_cells in enumerate(per_system):
+            if j:  # the same resampled items: every system's true-class sizes are the first one's
+                sys_cells.share_true_sizes(per_system[0])
             out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
             for i, mid in enumerate(ids):
                 values[i, start : start + sys_cells.w.shape[0], j] = out[mid]

@@ -25,7 +25,7 @@ import numpy as np
 from .._exceptions import InputError
 from ..engine._confusion import Label
 
-__all__ = ["ITEM_METRICS", "ItemComparison", "ScoredSystem", "compare_scored"]
+__all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSystem", "compare_scored"]
 
 #: Metrics the item bootstrap resamples.
 ITEM_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "brier_binary", "ece",
@@ -72,13 +72,19 @@ class ScoredSystem:
             self.cell_starts = np.flatnonzero(np.r_[True, sc[1:] != sc[:-1]])
             self.cell_ids = sc[self.cell_starts]
 
-    def evaluate(self, w: np.ndarray) -> dict[str, np.ndarray]:
-        """Every metric under item weights ``w`` (shape (b, n) or (n,))."""
+    def evaluate(self, w: np.ndarray | Draws) -> dict[str, np.ndarray]:
+        """Every metric under item weights ``w`` (shape (b, n) or (n,)) or a chunk of drawn resamples."""
         from ..engine._costs import expected_cost_batch
         from ..engine._scores import _multiclass_auc
 
         out: dict[str, np.ndarray] = {}
-        w32, w = w, np.asarray(w, dtype=np.float64) if set(self.metrics) - {"roc_auc", "average_precision"} else w
+        ranking_only = self.k == 2 and not set(self.metrics) - {"roc_auc", "average_precision"}
+        if isinstance(w, Draws):
+            if ranking_only:  # one bincount of the weights in item order; nothing gathered into score order
+                out["roc_auc"], out["average_precision"] = self._drawn_ranking()(w.w)
+                return {m: out[m] for m in self.metrics}
+            w = w.w
+        w32, w = w, w if ranking_only else np.asarray(w, dtype=np.float64)
         total = w.sum(axis=-1, dtype=np.float64)
         for m in self.metrics:
             if m in ("roc_auc", "average_precision") and self.k == 2:
@@ -99,6 +105,90 @@ class ScoredSystem:
                 ec, nec = expected_cost_batch(cells.reshape(w.shape[:-1] + (self.k, self.k)), self.costs, self.priors)
                 out["expected_cost"], out["normalized_expected_cost"] = ec, nec
         return {m: out[m] for m in self.metrics}
+
+    def _drawn_ranking(self) -> DrawnRanking:
+        if getattr(self, "_drawn", None) is None:
+            self._drawn = DrawnRanking(self.binary, self.y > 0)
+        return self._drawn
+
+
+class Draws:
+    """A chunk of paired resamples: the drawn item indices ``idx`` (rows, n), shared by every system,
+    and the item weights ``w`` (times each item was drawn) tabulated once, when a metric needs them."""
+
+    def __init__(self, idx: np.ndarray) -> None:
+        self.idx = idx
+        self._w: np.ndarray | None = None
+
+    @property
+    def w(self) -> np.ndarray:
+        if self._w is None:
+            rows, n = self.idx.shape
+            self._w = np.empty((rows, n))
+            for r in range(rows):  # one resample at a time: its counts stay in cache
+                self._w[r] = np.bincount(self.idx[r], minlength=n)
+        return self._w
+
+
+class DrawnRanking:
+    """Binary ROC AUC and AP straight from drawn item indices, through the ranking sorted once.
+
+    Every item is given a bin once: a positive its own (its place among the positives in decreasing
+    score order), a negative the gap between positives it falls in — or, with tied scores, each item
+    its tie group, positives and negatives apart. A resample is then one weighted ``bincount`` of the
+    item weights, read in item order, into ``O(positives)`` bins, from which the cumulative weights at
+    each positive follow; nothing is gathered into score order. The sums are whole numbers, exact in
+    float64, so the values equal :meth:`Ranking.binary` on the same weights bit for bit.
+    """
+
+    def __init__(self, ranking: Any, positive: np.ndarray) -> None:
+        pos = np.asarray(positive, dtype=bool)
+        order = ranking.order
+        ys = pos[order]
+        self.tied = bool(ranking.tied)
+        before = np.cumsum(ys)  # positives at or above each place in score order
+        if self.tied:
+            group = np.zeros(order.shape[0], dtype=np.intp)
+            group[ranking.starts[1:]] = 1
+            group = np.cumsum(group)
+            self.split = int(ranking.starts.shape[0])
+            sorted_bins = np.where(ys, group, self.split + group)
+        else:
+            self.split = int(ys.sum())
+            sorted_bins = np.where(ys, before - 1, self.split + before)
+        self.size = 2 * self.split + (0 if self.tied else 1)
+        self.bins = np.empty(order.shape[0], dtype=np.intp)
+        self.bins[order] = sorted_bins
+
+    def __call__(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(AUC, AP)`` of each row of whole-number item weights ``w`` (rows, n), float64."""
+        from ..engine._scores import grouped_auc, grouped_ap, untied_auc_ap
+
+        m = self.split
+        cnt = np.empty((w.shape[0], self.size))
+        for r in range(w.shape[0]):
+            cnt[r] = np.bincount(self.bins, weights=w[r], minlength=self.size)
+        if self.tied:
+            return grouped_auc(cnt[:, :m], cnt[:, m:]), grouped_ap(cnt[:, :m], cnt[:, m:])
+        g1 = cnt[:, :m]
+        cum1 = np.cumsum(g1, axis=-1)
+        neg = np.cumsum(cnt[:, m:], axis=-1)  # negative weight above each positive, then in total
+        if m == 0:
+            return untied_auc_ap(g1, cum1, cum1, neg[:, -1])
+        # untied_auc_ap's arithmetic in fewer passes, exact on whole counts: the negative weight above a
+        # positive is ``neg`` itself, and a drawn positive (g1 ≥ 1) has cumulative weight ≥ 1, so the
+        # precision needs no mask (0 · finite where g1 = 0) — the same numbers, bit for bit
+        n1, n0 = cum1[:, -1], neg[:, -1]
+        den = n1 * n0
+        above0 = (g1 * neg[:, :m]).sum(axis=-1)
+        prec = cum1 + neg[:, :m]
+        np.maximum(prec, 1.0, out=prec)
+        np.divide(cum1, prec, out=prec)
+        prec *= g1
+        with np.errstate(invalid="ignore", divide="ignore"):
+            auc = np.where(den > 0, (den - above0) / np.where(den > 0, den, 1.0), np.nan)
+            ap = np.where(n1 > 0, prec.sum(axis=-1) / np.where(n1 > 0, n1, 1.0), np.nan)
+        return auc, ap
 
 
 @dataclass
@@ -133,14 +223,6 @@ class ItemComparison:
 def _num(x: Any) -> float | None:
     v = float(x)
     return None if np.isnan(v) else v
-
-
-def _weights(rng: np.random.Generator, rows: int, n: int) -> np.ndarray:
-    draw = rng.integers(0, n, size=(rows, n))  # intp: what bincount takes without a copy
-    draw += (np.arange(rows) * n)[:, None]
-    counts = np.bincount(draw.ravel(), minlength=rows * n).reshape(rows, n)
-    # float32 holds whole counts exactly (n < 2^24); the binary ranking sums them exactly in float32
-    return counts.astype(np.float32 if n < 2**24 else np.float64)
 
 
 def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Label] | None = None, *,
@@ -205,7 +287,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     size = max(1, min(n_resamples, _CHUNK_ITEMS // max(n, 1)))
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        w = _weights(rng, rows, n)
+        w = Draws(rng.integers(0, n, size=(rows, n)))  # intp: what gathers and bincount take without a copy
         for j, name in enumerate(names):
             for m, v in sys_[name].evaluate(w).items():
                 draws[m][start:start + rows, j] = v

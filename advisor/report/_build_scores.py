@@ -1,0 +1,403 @@
+"""The report's scores, probabilities and costs (issue 11): values, item-bootstrap intervals, curves.
+
+:func:`prepare` runs before the metric entries are chosen: it reads the item-level outputs (a
+``score`` column or ``p_<label>`` columns, from files, ``--sql``, a DataFrame or arrays), resolves the
+costs and priors (given, else the answers' ``error_costs`` and deployment shares) and adds ROC AUC,
+average precision, the binary Brier score, ECE, log loss/Brier where missing, and the expected costs
+to every system's values. :func:`finish` runs after the matrix-metric intervals: paired item-bootstrap
+intervals, winners (Holm over all pairs) and paired differences of those metrics, their chance levels,
+and the curves of the ROC/PR figure, the reliability diagram and the cost curve (thinned, kept in the
+context so the report re-renders from JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+from ._models import ChanceRow, DifferenceRow, Estimate
+from ._models_scores import Curve, ScoreData
+
+__all__ = ["ScoreState", "finish", "item_ids", "prepare"]
+
+ITEM_SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
+COST_IDS = ("expected_cost", "normalized_expected_cost")
+_MAX_POINTS = 400  # points kept per curve in the context
+
+
+@dataclass
+class ScoreState:
+    """What :func:`prepare` found, for :func:`finish`."""
+
+    labels: list[Any]
+    pos: Any
+    y: list[Any] | None = None
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    decisions: dict[str, list[Any]] = field(default_factory=dict)
+    costs: Any = None
+    priors: Any = None
+    cost_ids: bool = False
+    systems: dict[str, Any] = field(default_factory=dict)
+    data: ScoreData = field(default_factory=ScoreData)
+
+
+def item_ids(state: ScoreState | None) -> set[str]:
+    """Metric ids whose intervals come from the item bootstrap here, not from the confusion matrices."""
+    if state is None:
+        return set()
+    return {*ITEM_SCORE_IDS, "log_loss", "brier", *(COST_IDS if state.cost_ids else ())}
+
+
+# ----------------------------------------------------------------------------------------------
+# Inputs
+# ----------------------------------------------------------------------------------------------
+def _scored_like(x: Any) -> bool:
+    return hasattr(x, "y_true") and hasattr(x, "proba") and hasattr(x, "score")
+
+
+def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) -> tuple[list[Any] | None, dict[str, np.ndarray], dict[str, list[Any]]]:
+    """``(y_true, outputs aligned to labels, item decisions)`` from the forms ``scores`` may take."""
+    from ..engine._score_eval import _align
+
+    label_of = {str(lab): lab for lab in labels}
+
+    def match(values: Sequence[Any], what: str) -> list[Any]:
+        out = []
+        for i, v in enumerate(values):
+            lab = label_of.get(str(v).strip() if isinstance(v, str) else str(v))
+            if lab is None:
+                raise InputError(f"{what} item {i + 1} has label {v!r}, which is not one of the classes "
+                                 f"({', '.join(map(str, labels[:20]))}).")
+            out.append(lab)
+        return out
+
+    if scores is None and _frame(data):
+        from ..io._scores import read_scored_frame
+
+        f = read_scored_frame(data)
+        if f is None:
+            return None, {}, {}
+        name = names[0] if len(names) == 1 else None
+        if name is None:
+            raise InputError("a DataFrame with score or p_<label> columns must hold one system (y_true, y_pred and its "
+                             "scores); give scores={system: …} for several.")
+        scores = {name: f}
+    if not scores:
+        return None, {}, {}
+    if not isinstance(scores, Mapping):
+        raise InputError(f"scores must map each system to its scores (n values) or probabilities (n × k); got "
+                         f"{type(scores).__name__}.")
+    y: list[Any] | None = None
+    outputs: dict[str, np.ndarray] = {}
+    decisions: dict[str, list[Any]] = {}
+    for name, s in scores.items():
+        name = str(name)
+        if name not in names:
+            raise InputError(f"scores are given for {name!r}, which is not one of the systems ({', '.join(names)}).")
+        if _scored_like(s):
+            y_s = match(s.y_true, name)
+            if s.score is not None:
+                outputs[name] = np.asarray(s.score, dtype=np.float64)
+            elif s.proba is not None:
+                outputs[name] = _align(labels, s.proba, s.proba_labels, name)
+            if s.y_pred is not None:
+                decisions[name] = match(s.y_pred, name)
+        else:
+            if not isinstance(data, Mapping) or "y_true" not in data:
+                raise InputError("scores given as arrays need the true labels beside them: data={'y_true': …, "
+                                 f"'{name}': predicted labels}}.")
+            y_s = match(list(data["y_true"]), "y_true")
+            outputs[name] = _array(s, len(y_s), len(labels), name)
+            if name in data:
+                decisions[name] = match(list(data[name]), name)
+        if y is not None and [str(v) for v in y] != [str(v) for v in y_s]:
+            raise InputError(f"the scores of {name!r} are not on the same items as the others (true labels differ); "
+                             "every system must score the same items in the same order.")
+        y = y_s
+    return y, outputs, decisions
+
+
+def _array(s: Any, n: int, k: int, name: str) -> np.ndarray:
+    try:
+        a = np.asarray(s, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"the scores of {name!r} must be numbers; they contain a non-numeric entry.") from None
+    if a.ndim == 1 and k != 2:
+        raise InputError(f"the scores of {name!r} are a single column but the task has {k} classes; a single "
+                         "score needs a binary task — give probabilities, one column per class, instead.")
+    if a.shape[0] != n or (a.ndim == 2 and a.shape[1] != k) or a.ndim > 2:
+        raise InputError(f"the scores of {name!r} have shape {a.shape}; expected ({n},) for a binary score or "
+                         f"({n}, {k}) probabilities.")
+    return a
+
+
+def _frame(data: Any) -> bool:
+    return hasattr(data, "columns") and hasattr(data, "shape") and not isinstance(data, Mapping) or (
+        type(data).__module__.split(".")[0] == "pyarrow" and hasattr(data, "column_names"))
+
+
+def resolve_costs(costs: Any, priors: Any, answers: Any, rec_json: Mapping[str, Any],
+                  labels: Sequence[Any]) -> tuple[Any, Any]:
+    """Costs and priors as given (text, path, mapping), else from the answers (``error_costs``, deployment shares)."""
+    from ..io._costspec import parse_costs, parse_priors
+
+    costs = parse_costs(costs, "costs")
+    priors = parse_priors(priors, "priors")
+    ec = getattr(answers, "error_costs", None)
+    if costs is None and ec is not None:
+        if ec.false_negative is not None:
+            costs = {"fn": ec.false_negative, "fp": ec.false_positive}
+        elif ec.matrix is not None and answers.classes and len(answers.classes) == len(ec.matrix):
+            costs = {t: dict(zip(answers.classes, row)) for t, row in zip(answers.classes, ec.matrix)}
+    if priors is None:
+        params = (rec_json.get("primary") or {}).get("params") or {}
+        if params.get("priors"):
+            priors = dict(params["priors"])
+        elif getattr(answers, "deployment_prevalence", None) == "shifted" and answers.target_prevalence:
+            priors = dict(answers.target_prevalence)
+    return costs, priors
+
+
+# ----------------------------------------------------------------------------------------------
+# Values
+# ----------------------------------------------------------------------------------------------
+def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers: Any,
+            rec_json: Mapping[str, Any], costs: Any, priors: Any, pos: Any) -> tuple[Any, ScoreState | None]:
+    """``(evaluation with the score and cost metrics added, state)``; the state is None when there are none."""
+    labels = list(ev.labels)
+    names = list(ev.systems)
+    y, outputs, decisions = _items(scores, data, labels, names)
+    given = costs is not None or priors is not None
+    costs, priors = resolve_costs(costs, priors, answers, rec_json, labels)
+    if not outputs and costs is None and priors is None:
+        return ev, None
+    k = len(labels)
+    if pos is None and k == 2:
+        pos = ev.positive_label
+    state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
+                       systems=dict(systems))
+    values = {name: dict(ev.metrics[name]) for name in names}
+    _score_values(state, values)
+    if costs is not None or priors is not None:
+        _cost_values(state, systems, values)
+        binary_costs = getattr(getattr(answers, "error_costs", None), "false_negative", None) is not None
+        state.data.costs_said = not given and binary_costs and k == 2
+        if k == 2 and pos is not None and any(s.ndim == 2 for s in outputs.values()):
+            state.data.bayes_threshold = _bayes_threshold(state, systems)
+    return ev.model_copy(update={"metrics": values}), state
+
+
+def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
+    from ..engine._probabilities import probability_metrics
+    from ..engine._score_eval import score_metrics
+
+    labels = state.labels
+    for name, s in state.outputs.items():
+        kw = {"score": s} if s.ndim == 1 else {"proba": s, "proba_labels": [str(x) for x in labels]}
+        v, details = score_metrics(state.y, labels, positive_label=state.pos, what=name, **kw)  # type: ignore[arg-type]
+        values[name].update(v)
+        if s.ndim == 2:
+            for m, x in probability_metrics(state.y, s, labels).items():
+                values[name].setdefault(m, float(x))
+            state.data.calibration_loss[name] = float(details["calibration_loss"])
+            state.data.ece_bins = int(str(details["ece_binning"]).split()[0])
+
+
+def _bayes_threshold(state: ScoreState, systems: Mapping[str, Any]) -> float | None:
+    """Positive-class probability above which deciding positive costs less: with p estimated at the test
+    shares ρ and used at π, ``p π₊/ρ₊ · c_FN > (1 − p) π₋/ρ₋ · c_FP``."""
+    from ..engine._costs import cost_matrix, resolve_priors
+
+    first = next(iter(systems.values()))
+    rho = np.asarray(first.true_sizes, dtype=np.float64) / float(first.n)
+    pi = resolve_priors(state.priors, state.labels, np.asarray(first.true_sizes, dtype=np.float64))
+    c = cost_matrix(state.costs, state.labels, state.pos)
+    p = state.labels.index(state.pos)
+    a = pi[p] / rho[p] * c[p, 1 - p]
+    b = pi[1 - p] / rho[1 - p] * c[1 - p, p]
+    return float(b / (a + b)) if a + b > 0 and np.all(rho > 0) else None
+
+
+def _cost_values(state: ScoreState, systems: Mapping[str, Any], values: dict[str, dict[str, Any]]) -> None:
+    from ..engine._costs import cost_matrix
+    from ..engine._score_eval import cost_metrics
+
+    for name, cm in systems.items():
+        values[str(name)].update(cost_metrics(cm, state.costs, state.priors, positive_label=state.pos))
+    state.cost_ids = True
+    c = cost_matrix(state.costs, state.labels, state.pos)
+    state.data.costs = [[float(x) for x in row] for row in c]
+    state.data.cost_labels = [str(x) for x in state.labels]
+    if state.priors is not None:
+        from ..engine._costs import resolve_priors
+
+        pi = resolve_priors(state.priors, state.labels, np.ones(len(state.labels)))
+        state.data.priors = {str(lab): float(p) for lab, p in zip(state.labels, pi)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Intervals, winners, chance levels and curves
+# ----------------------------------------------------------------------------------------------
+def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], st: Any) -> ScoreData:
+    """Item-bootstrap intervals, winners and differences of the score and cost metrics; chance rows; curves."""
+    reported = [m.id for m in entries]
+    from ._models import MANY_CLASSES
+
+    # many classes: the item bootstrap of k rankings only for the recommended metrics (the appendix gives estimates)
+    recommended = reported if len(state.labels) <= MANY_CLASSES else [m.id for m in entries if m.role != "appendix"]
+    names = [r.name for r in results.reports]
+    if st.bootstrap > 0:
+        score_ids = [m for m in recommended if m in (*ITEM_SCORE_IDS, "log_loss", "brier")
+                     and all(r.values.get(m) is not None for r in results.reports)]
+        if score_ids and set(state.outputs) == set(names):
+            _apply(results, _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y,
+                                     state.decisions), st)
+            state.data.item_bootstrap = True
+        cost_ids = [m for m in recommended if m in COST_IDS and state.cost_ids]
+        items = _decision_items(state, names, joint) if cost_ids else None
+        if items is not None:
+            y, dec = items
+            uniform = np.full((len(y), len(state.labels)), 1.0 / len(state.labels))
+            _apply(results, _compare({n: uniform for n in names}, state, cost_ids, st, y, dec), st)
+            state.data.item_bootstrap = True
+        elif cost_ids and joint is None:
+            _unpaired_costs(state, results, cost_ids, st)
+    _chance_rows(state, results, reported)
+    _curves(state, results)
+    return state.data
+
+
+def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str], st: Any, y: Any,
+             decisions: Mapping[str, Any]) -> Any:
+    from ..stats._items import compare_scored
+
+    dec = {n: decisions[n] for n in outputs if n in decisions} if decisions else None
+    if dec is not None and set(dec) != set(outputs):
+        dec = None
+    return compare_scored(y, dict(outputs), state.labels, positive_label=state.pos, metrics=ids, decisions=dec,
+                          costs=state.costs, priors=state.priors, n_resamples=st.bootstrap, confidence=st.confidence,
+                          seed=st.seed)
+
+
+def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:
+    """Confusion matrices of unpaired systems: each one's items resampled on its own (the same seed for every
+    system, as the matrix metrics' unpaired intervals); no winners."""
+    for rep in results.reports:
+        m = np.asarray(state.systems[rep.name].counts, dtype=np.float64)
+        if not np.all(m == np.round(m)) or m.sum() > 5_000_000:
+            continue
+        t, d = np.nonzero(m)
+        reps = m[t, d].astype(np.int64)
+        y = [state.labels[i] for i in np.repeat(t, reps)]
+        dec = {rep.name: [state.labels[j] for j in np.repeat(d, reps)]}
+        uniform = np.full((len(y), len(state.labels)), 1.0 / len(state.labels))
+        cmp = _compare({rep.name: uniform}, state, ids, st, y, dec)
+        for mid in ids:
+            lo, hi = cmp.intervals[mid][rep.name]
+            rep.intervals[mid] = Estimate(estimate=_num(cmp.estimates[mid][rep.name]), low=_num(lo), high=_num(hi))
+
+
+def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tuple[Any, dict[str, Any]] | None:
+    """Item-level true labels and decisions for the cost bootstrap: the files' rows, else the joint table's
+    whole counts expanded (the items' order does not matter, only that they are paired)."""
+    if state.y is not None and set(state.decisions) >= set(names):
+        return state.y, state.decisions
+    if joint is None or list(joint.systems) != list(names):
+        return None
+    counts = np.asarray(joint.counts, dtype=np.float64)
+    if not np.all(counts == np.round(counts)) or counts.sum() > 5_000_000:
+        return None
+    reps = counts.astype(np.int64)
+    labels = list(joint.labels)
+    y = [labels[i] for i in np.repeat(joint.codes[:, 0], reps)]
+    dec = {n: [labels[i] for i in np.repeat(joint.codes[:, j + 1], reps)] for j, n in enumerate(names)}
+    return y, dec
+
+
+def _num(x: Any) -> float | None:
+    if x is None:
+        return None
+    v = float(x)
+    return None if np.isnan(v) else v
+
+
+def _apply(results: Any, cmp: Any, st: Any) -> None:
+    from ..engine._metrics import LOWER_IS_BETTER
+    from ._models import IntervalSettings
+
+    reports = results.reports
+    for rep in reports:
+        for m in cmp.metrics:
+            lo, hi = cmp.intervals[m][rep.name]
+            rep.intervals[m] = Estimate(estimate=_num(cmp.estimates[m][rep.name]), low=_num(lo), high=_num(hi))
+    if len(reports) > 1:
+        for m in cmp.metrics:
+            results.winners[m] = list(cmp.winners[m])
+    if len(reports) == 2:
+        a, b = reports[0].name, reports[1].name
+        for m in cmp.metrics:
+            pair = next(p for p in cmp.pairs[m] if {p["a"], p["b"]} == {a, b})
+            flip = 1.0 if pair["a"] == a else -1.0
+            sign = -1.0 if m in LOWER_IS_BETTER else 1.0
+            d = pair["difference"]
+            lo, hi = (d["low"], d["high"]) if flip > 0 else (_neg(d["high"]), _neg(d["low"]))
+            est = _num(sign * (cmp.estimates[m][a] - cmp.estimates[m][b]))
+            results.figures.differences = [r for r in results.figures.differences if r.metric != m]
+            results.figures.differences.append(DifferenceRow(metric=m, estimate=est, low=lo, high=hi))
+    if results.intervals is None:
+        results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
+                                             paired=len(reports) > 1)
+
+
+def _neg(x: float | None) -> float | None:
+    return None if x is None else -x
+
+
+def _chance_rows(state: ScoreState, results: Any, reported: Sequence[str]) -> None:
+    """Chance levels: ROC AUC 0.5; average precision the positive share; the expected costs of the three
+    reference classifiers' expected confusion matrices."""
+    rows: list[ChanceRow] = []
+    first = results.reports[0] if results.reports else None
+    if first is None or not first.confusion:
+        return
+    a = np.asarray(first.confusion, dtype=np.float64).sum(axis=1)
+    k, n = len(a), float(a.sum())
+    if "roc_auc" in reported and state.outputs:
+        rows.append(ChanceRow(metric="roc_auc", uniform=0.5, prevalence=0.5, majority=0.5))
+    if "average_precision" in reported and state.outputs and k == 2 and state.pos is not None:
+        share = float(a[state.labels.index(state.pos)] / n)
+        rows.append(ChanceRow(metric="average_precision", uniform=share, prevalence=share, majority=share))
+    if state.cost_ids and any(m in reported for m in COST_IDS):
+        from ..engine._confusion import ConfusionMatrix
+        from ..engine._score_eval import cost_metrics
+
+        ref = {"uniform": np.outer(a, np.ones(k)) / k, "prevalence": np.outer(a, a) / n,
+               "majority": np.outer(a, np.eye(k)[int(np.argmax(a))])}
+        vals = {key: cost_metrics(ConfusionMatrix(m, state.labels), state.costs, state.priors, positive_label=state.pos)
+                for key, m in ref.items()}
+        for mid in COST_IDS:
+            if mid in reported:
+                rows.append(ChanceRow(metric=mid, **{key: _num(v[mid]) for key, v in vals.items()}))
+    have = {r.metric for r in results.chance}
+    results.chance += [r for r in rows if r.metric not in have]
+    order = {m: i for i, m in enumerate(reported)}
+    results.chance.sort(key=lambda r: order.get(r.metric, len(order)))
+
+
+def _pos_index(state: ScoreState) -> Any:
+    return None if state.pos is None else state.labels.index(state.pos)
+
+
+def _curves(state: ScoreState, results: Any) -> None:
+    from ._curves_scores import cost_curves, item_curves
+
+    labels = state.labels
+    pos = _pos_index(state)
+    if state.y is not None:
+        item_curves(state.data, np.array([labels.index(v) for v in state.y]), state.outputs, labels, pos)
+    if state.cost_ids and len(labels) == 2 and pos is not None and state.data.costs is not None:
+        cost_curves(state.data, {r.name: r.confusion for r in results.reports}, labels, pos)

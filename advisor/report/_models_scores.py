@@ -1,0 +1,47 @@
+"""The report context's part for scores, probabilities and costs (issue 11): figure data and what the
+methods text states about them (clipping, binning, costs, priors).
+
+Kept as data, like every other part of :class:`~advisor.report._models.ReportContext`, so a report
+re-renders from its JSON context (curves are thinned to a few hundred points).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Curve", "ScoreData"]
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Curve(_M):
+    """One system's curve: ``x`` and ``y`` of the same length (``None``: undefined at that point)."""
+
+    x: list[float]
+    y: list[float | None]
+
+
+class ScoreData(_M):
+    """Scores, probabilities and costs: the curves the figures draw and the settings the text states."""
+
+    positive_label: str | None = Field(None, description="the class of the ROC and PR curves")
+    positive_share: float | None = Field(None, description="share of the positive class in the test set")
+    roc: dict[str, Curve] = Field(default_factory=dict, description="false positive rate → true positive rate")
+    pr: dict[str, Curve] = Field(default_factory=dict, description="recall → precision (step)")
+    reliability: dict[str, Curve] = Field(default_factory=dict,
+                                          description="mean confidence → accuracy per equal-mass bin")
+    ece_bins: int | None = None
+    cost_curve: dict[str, Curve] = Field(default_factory=dict,
+                                         description="deployment share of the positive class → NEC")
+    costs: list[list[float]] | None = Field(None, description="cost matrix, rows true class, columns decision")
+    cost_labels: list[str] = Field(default_factory=list)
+    priors: dict[str, float] | None = Field(None, description="deployment class shares; None: the test set's")
+    costs_said: bool = Field(False, description="the costs and shares are the answers', which the situation states")
+    bayes_threshold: float | None = Field(None, description="binary, with probabilities: the positive-class "
+                                          "probability above which the Bayes decision is positive, after the "
+                                          "prior adjustment from the test shares to the deployment shares")
+    calibration_loss: dict[str, float | None] = Field(default_factory=dict,
+                                                      description="share of log loss removed by temperature scaling")
+    item_bootstrap: bool = Field(False, description="score and cost intervals from an item bootstrap")
