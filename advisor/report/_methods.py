@@ -207,13 +207,13 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
                    and str(pos) in {str(c) for c in target})
     if shares_said:
         share = next(v for c, v in target.items() if str(c) == str(pos))
-        p.t(W.S["pos_share"].format(share=f"{float(share):.0%}"))
+        p.t(W.S["pos_share"].format(share=f"{float(share):.0%}", pos=pos))
     clauses = situation(answers, given_now)
     if shares_said and clauses and clauses[0] == W.SITUATION["shifted"]:
         clauses[0] = ""
     shown = [c for c in clauses[:2] if c]  # an empty clause stands for the share said above
     if shown:
-        p.t(W.S["in_which"] + _join_words(shown))
+        p.t(W.S["and_which" if shares_said else "in_which"] + _join_words(shown))  # "which" never after the items
     p.t(". ")
 
 
