@@ -48,3 +48,15 @@ def test_a_fifo_input_is_refused_at_once_not_waited_on(tmp_path: Path, extra: li
     res = subprocess.run([sys.executable, "-c", "from advisor.cli import main; main()", "compute", str(fifo), *extra],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "FIFO" in res.stderr, res.stderr
+
+
+def test_a_deeply_nested_row_in_a_score_file_is_one_sentence(tmp_path: Path) -> None:
+    """Files of true labels and scores are read whole by pyarrow's JSON reader (io/_scores.py): the
+    depth check runs before it, on every row, not only the first line the column sniffing reads."""
+    a = tmp_path / "s.jsonl"
+    a.write_text('{"y_true": "x", "score": 0.3}\n' + DEEP.replace('"y_pred": "a"', '"score": 0.5'), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-c", "from advisor.cli import main; main()", "compute", str(a)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 2, (res.returncode, res.stderr[-500:])
+    err = res.stderr.strip()
+    assert err.startswith("error: ") and err.count("\n") == 0 and "nested deeper than 128 levels" in err, err

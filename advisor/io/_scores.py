@@ -40,7 +40,14 @@ def _table(path: Path, label_cols: tuple[str, ...] = ()) -> object:
     """The whole file as a pyarrow Table (labels kept as text)."""
     import pyarrow as pa
 
+    from ._duck import check_file
+    from ._structures import _check_json_depth
+
     suffix = path.suffix.lower()
+    # regular, non-empty, UTF-8 text where text is expected: a FIFO would block the read
+    check_file(path, "parquet" if suffix in (".parquet", ".pq") else "json" if suffix in (".jsonl", ".ndjson") else "csv")
+    if suffix in (".jsonl", ".ndjson"):
+        _check_json_depth(path)  # pyarrow's JSON parser recurses on the C stack
     try:
         if suffix in (".parquet", ".pq"):
             import pyarrow.parquet as pq
@@ -59,10 +66,15 @@ def _table(path: Path, label_cols: tuple[str, ...] = ()) -> object:
         raise InputError(f"{path} cannot be read as a table of scores: {str(exc).splitlines()[0]}") from None
 
 
+_MAX_JSON_LINE = 16 * 1024 * 1024  # the largest record the JSON readers take
+
+
 def _columns(path: Path) -> list[str]:
     """The column names, from the header (CSV/TSV, first block), the schema (Parquet) or the first line (JSON Lines)."""
     import pyarrow as pa
 
+    if not path.is_file():  # a FIFO would block the read until a writer comes; the readers say why
+        raise InputError(f"{path} is not a regular file; save the data to a file first.")
     suffix = path.suffix.lower()
     try:
         if suffix in (".parquet", ".pq"):
@@ -72,9 +84,15 @@ def _columns(path: Path) -> list[str]:
         if suffix in (".jsonl", ".ndjson"):
             import json
 
+            from ._structures import _MAX_JSON_DEPTH, _json_depth
+
             with open(path, encoding="utf-8") as f:
-                first = f.readline()
-            return list(json.loads(first)) if first.strip() else []
+                first = f.readline(_MAX_JSON_LINE)
+            if _json_depth(first) > _MAX_JSON_DEPTH:  # json.loads recurses: RecursionError past ~1000
+                raise InputError(f"{path.name} row 1: a JSON record nested deeper than {_MAX_JSON_DEPTH} levels; "
+                                 "a record holds a few labels and scores.")
+            record = json.loads(first) if first.strip() else {}
+            return list(record) if isinstance(record, dict) else []
         import pyarrow.csv as pc
 
         delim = "\t" if suffix in (".tsv", ".tab") else ","
