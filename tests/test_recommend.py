@@ -266,7 +266,7 @@ def test_error_costs_set_beta() -> None:
     assert r.primary.params["beta"] == pytest.approx(2.0)
     assert r.primary.params["positive_label"] == "hit"
     entry = next(e for e in r.rationale if e.rule == "error_costs_beta")
-    assert "β² = cost_FN / cost_FP = 4" in entry.text and "van Rijsbergen" in entry.text
+    assert "β² = 4, the ratio of the two costs" in entry.text and "van Rijsbergen" in entry.text
 
 
 def test_medical_screening() -> None:

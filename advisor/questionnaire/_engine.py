@@ -53,6 +53,11 @@ from ._select import (
 __all__ = ["recommend"]
 
 
+def _asked(a: Active) -> str:
+    """What a term asks, in words: a forbidden property is "no …" (F1 meets "no class symmetry")."""
+    return a.term.label if a.kind != "forbid" else f"no {a.term.label}"
+
+
 class _Fmt(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if value is None:
@@ -152,7 +157,8 @@ class _Run:
             choice = self.lead_choice(*lead)
         else:
             choice = self.primary_choice(primary, ranked, kept, prefs, fired)
-        ctx = self.ctx(primary=primary.id, primary_name=primary.name)
+        # the words name the lead actually chosen (a rule's lead replaces the property ranking's first)
+        ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         complementary = self.complementary(fired, imp_complementary, ranked, ctx)
         discouraged = self.discouraged(fired, terms, ctx)
         self.add_views(complementary, discouraged, ctx)
@@ -263,9 +269,9 @@ class _Run:
         has = [a for a in prefs if claim_of(m, a.term, self.k)[0]]
         parts = []
         if required:
-            parts.append("required: " + "; ".join(phrase(m, a.term, self.k) for a in required))
+            parts.append("required: " + "; ".join(dict.fromkeys(phrase(m, a.term, self.k) for a in required)))
         if forbidden:
-            parts.append("must not have: " + "; ".join(phrase(m, a.term, self.k) for a in forbidden))
+            parts.append("must not have: " + "; ".join(dict.fromkeys(phrase(m, a.term, self.k) for a in forbidden)))
         if has:
             parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
         score = ranked[0][1]
@@ -363,6 +369,13 @@ class _Run:
             )
         return True
 
+    def against(self, m: MetricRecord, a: Active) -> str:
+        """Why ``m`` fails the term ``a``: what it has, then what this setting asks — a requirement is said
+        as one ("symmetry fails; required here: the score is the same when …"), never as a "but" that
+        reads as the metric's own property."""
+        said = phrase(m, a.term, self.k)
+        return f"{said}; required here: {a.term.why}" if a.kind == "require" else f"{said}, but {a.term.why}"
+
     def discouraged(self, fired: list[Rule], terms: list[Active], ctx: dict[str, Any]) -> list[Advice]:
         out: dict[str, Advice] = {}
         for r in fired:
@@ -384,7 +397,7 @@ class _Run:
                             properties=list(d.because), answers=self.answers_of(r.facts),
                         ))
                         continue
-                    parts += [f"{phrase(m, a.term, self.k)}, but {a.term.why}" for a in hits]
+                    parts += [self.against(m, a) for a in hits]
                 if d.reason:
                     parts.append(_render(d.reason, ctx))
                 reason = "; ".join(parts) + f" ({r.source}). Use {self.primary.name} instead."
@@ -485,7 +498,7 @@ class _Run:
             return (f"{label}: not as the lead ({lacks}), but reported beside {self.primary.name} as the figure the "
                     f"community reports, with its formula: {formula}.")
         if bad:
-            reason = "; ".join(f"{phrase(m, a.term, self.k)}, but {a.term.why}" for a in bad)
+            reason = "; ".join(self.against(m, a) for a in bad)
             text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"
             if not any(d.metric == mid for d in discouraged):
                 discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))
@@ -499,7 +512,7 @@ class _Run:
             complementary.append(Advice(
                 metric=mid, name=m.name, params=self.params(m, []),
                 reason=f"you planned it ({res.name!r}) and it meets every requirement"
-                       + (f" ({', '.join(sorted({a.term.label for a in kept}))})" if kept else "") + short,
+                       + (f" ({', '.join(sorted({_asked(a) for a in kept}))})" if kept else "") + short,
             ))
         return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
 
@@ -558,7 +571,8 @@ def recommend(
         answers, mismatch, notes = apply_data(answers, summary, book.settings)
         pre_warnings += mismatch + data_warnings(summary, book.settings)
         data_entry = RationaleEntry(
-            rule="data", title="What the data shows", text="From the data: " + "; ".join(notes) + ".",
+            rule="data", title="What the data shows",
+            text=("; ".join(notes)[:1].upper() + "; ".join(notes)[1:] + ".") if notes else "",
             source="advisor (data inference)",
             answers={k: v for k, v in answers.model_dump(mode="json").items()
                      if k in ("task", "n_classes", "classes", "test_set_balanced", "ranking", "probabilities")},

@@ -189,7 +189,9 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     undefined: list[str] = []
     if absent:
         undefined.append(
-            f"the class(es) {_few(absent)} do not occur in the test set, so their recall is 0/0"
+            f"{'class' if len(absent) == 1 else 'classes'} {_few(absent)} "
+            f"{'does' if len(absent) == 1 else 'do'} not occur in the test set, so "
+            f"{'its' if len(absent) == 1 else 'their'} recall is 0/0"
         )
     for name, cm in summary.systems.items():
         never = [str(labels[j]) for j, b in enumerate(cm.predicted_sizes) if b <= 0]
@@ -208,9 +210,10 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     parts: list[str] = []
     if small:
         shown = _few([f"{c} ({a:g} items, ±{0.98 / math.sqrt(a):.2f})" for c, a in small])
+        one = len(small) == 1
         parts.append(
-            f"class(es) with fewer than {settings.min_class_items} test items: {shown} — the ± is the "
-            "half-width of a 95 % interval for that class's recall at 0.5"
+            f"{'class' if one else 'classes'} {shown} {'has' if one else 'have'} fewer than "
+            f"{settings.min_class_items} test items; ± is the half-width of a 95% interval for a recall of 0.5 there"
         )
     if summary.n < settings.min_items:
         parts.append(f"only {summary.n:g} items in all (fewer than {settings.min_items})")

@@ -13,10 +13,11 @@ import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ._words import ADDS, AVOID, CAVEAT, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SCREEN, SITUATION, WARNING
+from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
+                     WARNING)
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
-           "lower_name", "screen_text", "screen_width", "situation", "warning_words"]
+           "lower_name", "property_words", "screen_text", "screen_width", "situation", "warning_words"]
 
 #: Which answers make which properties argue for the lead (in this order of importance).
 RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
@@ -30,7 +31,9 @@ RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
 
 Holds = Callable[[str, str], "bool | None"]  # (metric, property) → holds / fails / None: no claim
 _WIDTH = 100
-_ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
+_ID = re.compile(r"\s*\((?:[a-z]+_[a-z0-9_]+)\)|\[[a-z_]+\]\s*")
+#: A sentence ends at . ! ? before a capital, but not after "et al." or "e.g." / "i.e.".
+SENTENCE_END = re.compile(r"(?<!\bal\.)(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?])\s+(?=[A-Z“\"'])")
 
 
 def relevant(answers: Mapping[str, Any]) -> list[str]:
@@ -44,6 +47,13 @@ def relevant(answers: Mapping[str, Any]) -> list[str]:
 def lead_properties(lead: str, answers: Mapping[str, Any], holds: Holds) -> list[str]:
     """The relevant properties the lead metric has, in order of importance."""
     return [pid for pid in relevant(answers) if pid in PROPERTY and holds(lead, pid)]
+
+
+def property_words(pid: str, answers: Mapping[str, Any]) -> str:
+    """A property in reader terms; labelings compared without a reference are no guessing classifier."""
+    if answers.get("symmetric") and pid in PROPERTY_SYMMETRIC:
+        return PROPERTY_SYMMETRIC[pid]
+    return PROPERTY[pid]
 
 
 def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
@@ -101,7 +111,8 @@ def lower_name(name: str) -> str:
     return f"{first} {rest}".strip() if rest else first
 
 
-_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss", "Hamming"}
+_PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fleiss", "Hamming", "Jaccard", "Youden",
+           "Gini", "Kendall", "Spearman", "Pearson", "Hellinger", "Jensen"}
 
 
 def catalogue_holds(answers: Mapping[str, Any]) -> Holds:
@@ -148,7 +159,11 @@ def situation(answers: Mapping[str, Any], given: Any = None) -> list[str]:
         out.append(cost_phrase(float(costs["false_negative"]), float(costs["false_positive"])))
     if answers.get("true_negatives_meaningful") is False:
         out.append(SITUATION["no_tn"])
-    out += [SITUATION[k] for k in ("symmetric", "distance") if answers.get(k)]
+    several = answers.get("annotators") and int(answers["annotators"]) > 2
+    out += [SITUATION["annotators" if k == "symmetric" and several else k]
+            for k in ("symmetric", "distance") if answers.get(k)]
+    if answers.get("risk_estimates"):
+        out.append(SITUATION["risks"])
     if answers.get("chance_correction") == "required":
         out.append(SITUATION["chance"])
     if answers.get("class_weighting") in ("equal", "per_instance"):
@@ -187,14 +202,17 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     lead = rec.primary
     lead_name = lower_name(lead.name or lead.metric)
     props = lead_properties(lead.metric, answers, holds)
-    reasons = [PROPERTY[p] for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
+    reasons = [property_words(p, answers) for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
         reasons = [LEAD_COSTS.replace("β", f"β = {float(lead.params['beta']):.3g}", 1)]
+    elif lead.metric in LEAD:
+        reasons = [LEAD[lead.metric].format(top_k=answers.get("top_k") or "k")]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
         reasons.insert(0, LEAD_ITEMS)
     sit = situation(answers, rec.answers.model_fields_set)[:2]
-    because = SCREEN["because"].format(situation=join(sit).capitalize() if sit else "In this setting",
-                                         name=lead_name, reason=join(reasons[:2]) or AVOID["other"].replace("less", "best"))
+    reason = join(reasons[:2]) or SCREEN["lead_fallback"]
+    because = (SCREEN["because"].format(situation=_capital(join(sit)), name=lead_name, reason=reason) if sit
+               else _capital(f"{lead_name} {reason}."))
     from ._structure_words import lead_in_words  # top-k, annotators, spans, rankings: the structure rule's reason
 
     because = lead_in_words(lead, lead_name) or because
@@ -226,6 +244,11 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _capital(text: str) -> str:
+    """The first letter capitalised, the rest untouched ("macro F1 …" → "Macro F1 …")."""
+    return text[:1].upper() + text[1:]
+
+
 def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
     """Warnings said as caveats of the metrics beside the lead, dropped when they concern only metrics
     the view already advises against, and the rest in plain words."""
@@ -248,7 +271,7 @@ def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, st
             text = WARNING[w.code].format(metrics=join([lower_name(n) for n in named]).capitalize(), where=where,
                                             lead=lower_name(rec.primary.name or rec.primary.metric))
         else:
-            first = re.split(r"(?<=[.!?])\s+", _ID.sub("", w.message).strip())[0]
+            first = SENTENCE_END.split(_ID.sub("", w.message).strip())[0]
             text = flatten(first)
         if text not in [t for _, t in out]:
             out.append((w.code, text))
@@ -293,9 +316,14 @@ def explain_text(rec: Any) -> str:
     lines = [screen_text(rec).rstrip("\n").rsplit("\n", 1)[0], "", "Reasoning"]
     seen: set[str] = set()
 
+    from ..catalogue import get_catalogue
+    from ._plain import reader_terms
+
+    names = {m: lower_name(r.name) for m, r in get_catalogue().metrics.items()}
+
     def fresh(text: str) -> str:
         kept = []
-        for s in re.split(r"(?<=[.!?])\s+(?=[A-Z“\"'])", flatten(text).strip()):
+        for s in SENTENCE_END.split(flatten(reader_terms(text, names)).strip()):
             if s and s.lower() not in seen:
                 seen.add(s.lower())
                 kept.append(s)

@@ -62,7 +62,7 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         complementary = [beside, *[a for a in complementary if a.metric != old.metric]]
     note = RationaleEntry(
         rule="primary", title=f"Primary metric: {primary.name}",
-        text=(f"The lead is {primary.name} (rule {rule.id}), not the nominal choice {old.name}: {rule.title.lower()}."
+        text=(f"The lead is {primary.name}, not the nominal choice {old.name}: {rule.title.lower()}."
               + (" The nominal choice is reported beside it." if keep else
                  " Nominal single-label metrics answer a different question here and are left out."
                  if not any(_structure(cat, a.metric) == "nominal" for a in complementary) else
@@ -73,7 +73,7 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     )
     if keep:  # the nominal reasoning now explains the metric reported beside the lead
         rationale = [e.model_copy(update={"rule": "nominal_beside", "title": "Beside the lead: "
-                                          + (e.title or "the nominal choice")})
+                                          + (e.title or "the nominal choice").split(": ", 1)[-1]})
                      if e.rule == "primary" else e for e in rec.rationale]
     else:  # nominal reasoning (and planned names read as nominal metrics) answers a different question
         rationale = [e for e in rec.rationale if e.rule in ("data", "sound_basics") or e.rule.startswith("structure")]

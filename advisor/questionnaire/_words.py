@@ -7,7 +7,8 @@ The terminal view (:mod:`advisor.questionnaire._screen`) and the methods paragra
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "SCREEN", "SITUATION", "WARNING"]
+__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
+           "SITUATION", "WARNING"]
 
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
 PROPERTY: dict[str, str] = {
@@ -21,6 +22,11 @@ PROPERTY: dict[str, str] = {
     "opitz_monotonicity": "never falls when a prediction is corrected",
     "strong_monotonicity": "rises with every corrected error",
     "class_sensitivity": "responds to the errors on every class",
+}
+
+#: A property said of labelings compared without a reference (no classifier guesses there).
+PROPERTY_SYMMETRIC: dict[str, str] = {
+    "chance_correction": "gives a labeling made at random a fixed score",
 }
 
 #: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.
@@ -41,6 +47,21 @@ AVOID: dict[str, str] = {
 #: Why Fβ leads when the error costs are given.
 LEAD_ITEMS = "weighs every item equally"
 LEAD_COSTS = "weighs recall β times as much as precision, as the error costs ask"
+
+#: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
+LEAD: dict[str, str] = {
+    "normalized_expected_cost": "weighs each kind of error by its cost at the class shares met in use",
+    "expected_cost": "weighs each kind of error by its cost at the class shares met in use",
+    "average_precision": "sums up precision over every level of recall without counting true negatives",
+    "log_loss": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
+    "brier": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
+    "top_k_accuracy": "counts an item as right when its true class is among the {top_k} highest-scored, as in use",
+    "roc_auc": "judges how the scores order positives above negatives, at every threshold",
+    "krippendorff_alpha": ("takes any number of annotators and missing ratings and scores the agreement "
+                           "expected by chance as 0"),
+    "krippendorff_alpha_ordinal": ("takes any number of annotators and missing ratings and scores the agreement "
+                                   "expected by chance as 0"),
+}
 
 #: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
 #: the same phrase are named together.
@@ -63,9 +84,20 @@ ADDS: dict[str, str] = {
     # "what readers of this field expect"
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
     "cohen_kappa": "the agreement figure readers expect",
-    "mcc": "0 for every random labeling, but not a distance",
-    "sba": "monotone with a constant baseline for any number of classes",
+    "mcc": "zero for every random labeling, though not a distance",
+    "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
+    "weighted_kappa_quadratic": "chance-corrected agreement that weighs far errors more",
+    "weighted_kappa_linear": "chance-corrected agreement that weighs far errors more",
+    "mae": "the mean distance between true and predicted class",
+    "fowlkes_mallows": "the geometric mean of precision and recall",
+    "roc_auc": "how well the scores rank positives above negatives",
+    "ece": "how far the stated probabilities are from the observed frequencies",
+    "fleiss_kappa": "the agreement figure readers expect",
+    "hamming_loss": "the share of wrong label decisions",
+    "subset_accuracy": "the share of items whose label set is exactly right",
+    "multilabel_micro_f1": "pooled over all labels, so frequent labels weigh more",
+    "multilabel_samples_f1": "the mean F1 of the items",
 }
 
 
@@ -82,6 +114,8 @@ SITUATION: dict[str, str] = {
     "symmetric": "neither labeling is the reference",
     "distance": "a true distance between labelings is needed",
     "chance": "chance agreement must get a fixed score",
+    "annotators": "no annotator is taken as the reference",
+    "risks": "the predicted probabilities are used as risks",
 }
 
 #: A caveat folded into the line of a metric reported beside the lead (instead of a warning about it).
@@ -101,12 +135,15 @@ WARNING: dict[str, str] = {
                              "beside it (Opitz, 2024)."),
     "imbalance_dominated": "{metrics} is dominated by the large classes of this imbalanced test set.",
     "non_monotone_multiclass": "{metrics} can fall when a prediction is corrected, with three or more classes.",
-    "balanced_test_set": ("A balanced test set makes accuracy equal balanced accuracy here only; it does not replace "
-                          "a metric that carries over to the class distribution in use."),
+    "balanced_test_set": ("Accuracy equals balanced accuracy on this balanced test set only; in use, where the "
+                          "class distribution differs, it does not."),
     "micro_f1_is_accuracy": "“micro F1” is accuracy for single-label classification; call it accuracy (Opitz, 2024).",
+    "micro_f1_is_not_accuracy_multilabel": ("“micro F1” pools the errors of all labels; it is not accuracy, because "
+                                            "an item can be partly right (Tsoumakas et al., 2010)."),
     "weighted_balanced_accuracy_is_accuracy": "“Weighted balanced accuracy” is accuracy; call it accuracy.",
-    "impossible_combination": ("No metric is monotone, a distance and constant-baseline at once; {lead} keeps the "
-                               "distance and an approximate constant baseline (Gösgens et al., 2021)."),
+    "impossible_combination": ("No metric rises with every correction, is a distance and gives all random labelings "
+                               "one score at once; {lead} is a distance and nearly keeps that score "
+                               "(Gösgens et al., 2021)."),
 }
 
 #: The headings and fixed lines of the one-screen view.
@@ -116,6 +153,7 @@ SCREEN: dict[str, str] = {
     "avoid": "Avoid as the lead",
     "warnings": "Warnings",
     "explain": "advisor recommend --explain shows the reasoning and the sources.",
+    "lead_fallback": "has the properties this setting asks for",
     "because": "{situation}; {name} {reason}.",
     "where_shifted": "differs in use",
     "where_unknown": "is unknown in use",

@@ -562,7 +562,7 @@ def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: s
 
     reports = results.reports
     if title is None:
-        title = "Evaluation of " + (", ".join(s.name for s in reports) if 0 < len(reports) <= 4 else
+        title = "Evaluation of " + (re.sub(r", (?=[^,]*$)", " and ", ", ".join(s.name for s in reports)) if 0 < len(reports) <= 4 else
                                     f"{len(reports)} classifiers" if reports else "a classifier")
     discouraged = []
     for item in rec_json.get("discouraged") or []:

@@ -26,6 +26,7 @@ from ..questionnaire._screen import avoid_reason, situation
 from ..questionnaire._screen import flatten as flatten_parentheses
 from ..questionnaire._screen import join as _join_words
 from ..questionnaire._screen import lower_name as _lower_name
+from ..questionnaire._screen import property_words as _property_words
 from . import _methods_text as W
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -140,7 +141,7 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     p = _Text()
-    _situation_sentence(p, answers, task, given)
+    _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
     if primary is not None:
         _lead_sentences(p, answers, primary, property_status, binary, cite)
     _beside_sentence(p, rec)
@@ -159,23 +160,46 @@ def build_methods(
     return paras
 
 
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def _systems(n_systems: int, answers: Mapping[str, Any]) -> str | None:
+    """How many classifiers the paragraph compares, in words ("two", "several"); None for one.
+
+    >>> _systems(2, {}), _systems(12, {}), _systems(0, {"ranking": True}), _systems(1, {"ranking": True})
+    ('two', '12', 'several', None)
+    """
+    if n_systems > 1:
+        return _NUMBER_WORDS.get(n_systems, f"{n_systems:,}")
+    return "several" if n_systems == 0 and answers.get("ranking") else None
+
+
+def _task_pattern(key: str, many: str | None) -> str:
+    """The sentence pattern for one classifier, or its plural when several are compared."""
+    return W.S[f"{key}_many"] if many and f"{key}_many" in W.S else W.S[key]
+
+
 def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | None,
-                        given: Collection[str] | None = None) -> None:
+                        given: Collection[str] | None = None, many: str | None = None) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items"):
+    data = "" if task is None else W.S["task_data"].format(n=f"{int(task.n):,}")
+    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items", many, data):
         pass
     elif kind == "binary":
-        p.t(W.S["task_binary"].format(pos=pos) if pos is not None else W.S["task_binary_plain"])
+        p.t(_task_pattern("task_binary", many).format(pos=pos, n=many) if pos is not None
+            else W.S["task_binary_plain"])
+    elif answers.get("symmetric") and k:
+        p.t(W.S["task_agree"].format(k=k))
     else:
-        p.t(W.S["task_agree" if answers.get("symmetric") and k else "task_multi"].format(k=k) if k
-            else W.S["task_multi_plain"])
+        p.t(_task_pattern("task_multi", many).format(k=k, n=many) if k
+            else _task_pattern("task_multi_plain", many).format(n=many))
     if _annotators(answers):  # several annotators, no reference: the situation is said in full here
         p.t(W.S["task_annotators_data"] + ". ")
         return
-    if task is not None:
-        p.t(W.S["task_data"].format(n=f"{int(task.n):,}"))
+    if not (answers.get("top_k") and k):  # top-k says the items inside its sentence
+        p.t(data)
     prev = answers.get("deployment_prevalence")
     target = answers.get("target_prevalence") or {}
     given_now = None if given is None else set(given)
@@ -183,13 +207,13 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
                    and str(pos) in {str(c) for c in target})
     if shares_said:
         share = next(v for c, v in target.items() if str(c) == str(pos))
-        p.t(W.S["pos_share"].format(share=f"{float(share):.0%}"))
+        p.t(W.S["pos_share"].format(share=f"{float(share):.0%}", pos=pos))
     clauses = situation(answers, given_now)
     if shares_said and clauses and clauses[0] == W.SITUATION["shifted"]:
         clauses[0] = ""
     shown = [c for c in clauses[:2] if c]  # an empty clause stands for the share said above
     if shown:
-        p.t(W.S["in_which"] + _join_words(shown))
+        p.t(W.S["and_which" if shares_said else "in_which"] + _join_words(shown))  # "which" never after the items
     p.t(". ")
 
 
@@ -213,15 +237,16 @@ def _annotators(answers: Mapping[str, Any]) -> bool:
     return bool(m) and int(m) > 2
 
 
-def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None) -> bool:
+def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
+                        many: str | None = None, data: str = "") -> bool:
     """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
     structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
     if m and int(m) > 2:
         p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k, items=items or "items"))
     elif top_k and k:
-        p.t(W.S["task_top_k"].format(k=k, top_k=top_k))
+        p.t(_task_pattern("task_top_k", many).format(k=k, top_k=top_k, n=many, data=data))
     elif structure in ("ordinal", "multilabel") and k:
-        p.t(W.S[f"task_{structure}"].format(k=k))
+        p.t(_task_pattern(f"task_{structure}", many).format(k=k, n=many))
     else:
         return False
     return True
@@ -244,20 +269,24 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
             continue  # a score of the positive class is no mean of per-class scores
         ok, src = _status(property_status, primary.id, pid, binary)
         if ok and pid in W.PROPERTY:
-            said.append(W.PROPERTY[pid])
+            said.append(_property_words(pid, answers))
             keys += src
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
         said.insert(0, W.LEAD_ITEMS)
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
-    if _annotators(answers) and primary.id in ("krippendorff_alpha", "krippendorff_alpha_ordinal"):
-        p.t(W.S["lead_annotators"])
+    purpose = W.S["lead_top_k"] if primary.id == "top_k_accuracy" else W.LEAD.get(primary.id)
+    if purpose and not (primary.id == "f_beta" and beta is not None):
+        p.t(W.S["lead_because"] + purpose)
+        source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
+        keys = [source] if source else primary.references[:1]
     elif said:
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
-    p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]])
+    p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
+           if not purpose else keys)
     p.t(". ")
 
 
@@ -268,21 +297,28 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
     groups: dict[str, list[MetricEntry]] = {}
     for m in comp:
         groups.setdefault(W.ADDS.get(m.id, ""), []).append(m)
-    parts = []
+    said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS:
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        named = _shared_tail([_lower_name(m.name) for m in ms])
-        verb = adds
-        parts.append(named + (W.S["which"] + verb if adds else ""))
-    p.t(W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". ")
+        said.append(([_lower_name(m.name) for m in ms], adds))
+    while True:  # a sentence under 40 words: the last groups lose what they add and are only named
+        parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
+        sentence = W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". "
+        described = [i for i, (_, adds) in enumerate(said) if adds]
+        if len(sentence.split()) <= 36 or not described:
+            break
+        names, _ = said.pop(described[-1])
+        bare = said.pop() if said and not said[-1][1] else ([], "")
+        said.append(([*names, *bare[0]], ""))
+    p.t(sentence)
 
 
 def _shared_tail(names: Sequence[str]) -> str:
     """Names joined, a shared ending said once.
 
     >>> _shared_tail(["geometric mean of recalls", "harmonic mean of recalls"])
-    'geometric and harmonic mean of recalls'
+    'geometric and harmonic means of recalls'
     >>> _shared_tail(["log loss", "Brier score"])
     'log loss and Brier score'
     """
@@ -293,7 +329,9 @@ def _shared_tail(names: Sequence[str]) -> str:
         tail += 1
     if tail < 2:
         return _join_words(list(names))
-    return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(parts[0][-tail:])
+    shared = parts[0][-tail:]
+    shared = [shared[0] + "s" if shared[0] == "mean" else shared[0], *shared[1:]]  # two means of recalls
+    return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(shared)
 
 
 def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
@@ -347,9 +385,9 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
         groups.setdefault("same" if reason == lead_reason else reason, []).append(name)
     parts = []
     for reason, ms in groups.items():
-        n = len(ms)  # "both variants of macro F1" stays plural
+        n = len(ms)  # "either variant of macro F1" stays plural (they)
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
-            ms = ["both variants of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
+            ms = ["either variant of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
         words = _agree(W.AVOID[reason], n)
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
@@ -371,7 +409,7 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
     if probs:
         said.append(W.S["notation_probs"])
     if top_k:
-        said.append(W.S["notation_top_k"])
+        said.append(W.S["notation_top_k"].format(top_k=answers.get("top_k") or "k"))
     if counts:
         pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
@@ -467,13 +505,16 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
 # ----------------------------------------------------------------------------------------------
 # The justification
 # ----------------------------------------------------------------------------------------------
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"'])")
+from ..questionnaire._screen import SENTENCE_END as _SENTENCE  # noqa: E402  (not after "et al.")
 _ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
 
 
-def _clean(text: str) -> str:
-    """Internal ids dropped, one level of parentheses."""
-    return flatten_parentheses(_ID.sub("", text)).strip()
+def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
+    """In reader terms (no ids, answers keys, property numbers or scores), one level of parentheses."""
+    from ..questionnaire._plain import reader_terms
+
+    running = {m: _lower_name(n) for m, n in (names or {}).items()}
+    return flatten_parentheses(reader_terms(_ID.sub("", text), running)).strip()
 
 
 def build_justification(recommendation: Mapping[str, Any], cite_source: Any = None,
@@ -485,14 +526,17 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
     seen: set[str] = set()
 
     def add(title: str, text: str, source: str = "") -> None:
-        sentences = [s for s in _SENTENCE.split(_clean(text)) if s]
-        fresh = [s for s in sentences if s.lower() not in seen]
-        seen.update(s.lower() for s in fresh)
+        sentences = [s[:1].upper() + s[1:] for s in _SENTENCE.split(_clean(text, names)) if s]
+        fresh = []
+        for s in sentences:  # a sentence said once, also within one step
+            if s.lower() not in seen:
+                seen.add(s.lower())
+                fresh.append(s)
         if not fresh:
             return
         it = _Text()
         if title:
-            it.spans.append(Span(kind="strong", text=title.rstrip(".") + "."))
+            it.spans.append(Span(kind="strong", text=_clean(title, names).rstrip(".") + "."))
             it.t(" ")
         it.t(" ".join(fresh))
         it.cite(cite_source(" ".join([source, *fresh])))

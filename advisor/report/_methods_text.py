@@ -8,9 +8,9 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
+__all__ = ["ADDS", "AVOID", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
 
-from ..questionnaire._words import ADDS, AVOID, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
+from ..questionnaire._words import ADDS, AVOID, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
@@ -27,6 +27,19 @@ VARIANT: dict[str, str] = {
     "weighted_f1": "per-class F1 scores are weighted by class size",
 }
 
+#: The work that argues for a lead metric's purpose (author substring, year), when it is not the
+#: metric's own first reference.
+LEAD_CITE: dict[str, tuple[str, str]] = {
+    "log_loss": ("Gneiting", "2007"),
+    "brier": ("Gneiting", "2007"),
+    "normalized_expected_cost": ("Ferrer", "2022"),
+    "expected_cost": ("Ferrer", "2022"),
+    "average_precision": ("Saito", "2015"),
+    "krippendorff_alpha": ("Krippendorff", "2011"),
+    "krippendorff_alpha_ordinal": ("Krippendorff", "2011"),
+    "top_k_accuracy": ("Russakovsky", "2015"),
+}
+
 #: Sentence patterns.
 S: dict[str, str] = {
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
@@ -36,11 +49,18 @@ S: dict[str, str] = {
     "task_agree": "We evaluate the agreement of two labelings with {k} classes",
     "task_ordinal": "We evaluate a classifier of {k} ordered classes",
     "task_multilabel": "We evaluate a classifier that gives each item any number of {k} labels",
-    "task_top_k": "We evaluate a classifier of {k} classes by whether the true class is among its {top_k} highest-scored",
+    "task_top_k": "We evaluate a classifier of {k} classes{data} by whether the true class is among its {top_k} highest-scored",
+    "task_binary_many": "We compare {n} classifiers that detect class “{pos}”",
+    "task_multi_many": "We compare {n} {k}-class classifiers",
+    "task_multi_plain_many": "We compare {n} multi-class classifiers",
+    "task_ordinal_many": "We compare {n} classifiers of {k} ordered classes",
+    "task_multilabel_many": "We compare {n} classifiers that give each item any number of {k} labels",
+    "task_top_k_many": ("We compare {n} classifiers of {k} classes{data} by whether the true class is among their "
+                        "{top_k} highest-scored"),
     "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
     "task_annotators_plain": "We measure how well {m} annotators agree",
-    "notation_top_k": ("$g_t$ counts the classes scored above the true class of item $t$ and $e_t$ those scored "
-                       "equal to it, itself included"),
+    "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
+                       "included, and top-k accuracy's $k$ is the cut-off, {top_k}"),
     "spans": ("We evaluate the extraction of spans, such as named entities, rather than the classification of "
               "items. We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
@@ -54,16 +74,16 @@ S: dict[str, str] = {
                      "metrics on a confusion matrix ignore the order of a ranking, so we do not use them. "),
     "external_intervals": "Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}",
     "task_annotators_data": "; no annotator is taken as the reference",
-    "lead_annotators": (", which takes any number of annotators and missing ratings and scores the agreement "
-                        "expected by chance as 0"),
     "undefined_annotators": ("A coefficient whose chance disagreement is 0, as when every rating falls in one class, "
                              "is {value}"),
     "task_data": " on {n} test items",
     "in_which": ", where ",
-    "pos_share": ", which makes up {share} of the cases in use",
+    "pos_share": "; “{pos}” makes up {share} of the cases in use",
+    "and_which": ", and ",
     "lead": "We lead with {name}",
     "lead_because": ", which ",
-    "lead_fallback": ", which fits the requirements of this setting best",
+    "lead_fallback": ", which has the properties this setting asks for",
+    "lead_top_k": "is the share of items whose true class is among them",
     "beta": " with β = {beta}",
     "beside": "We also report ",
     "which": ", ",

@@ -151,13 +151,16 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             seen.add(key)
             undefined_rows.append({"system": s.name, **u.model_dump()})
     from ._models import MANY_CLASSES
-    from ._report_text import T, diagnostics, digits_for, natural_key
+    from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
 
     k = ctx.task.k if ctx.task is not None else 0
 
-    def dg(iv: Any) -> int:
-        """Decimals an estimate's interval supports (half-width to two significant digits)."""
-        return ctx.digits if iv is None else digits_for(iv.low, iv.high, ctx.digits)
+    def dg(iv: Any, value: float | None = None) -> int:
+        """Decimals an estimate's interval supports (half-width to two significant digits); without an
+        interval, three significant digits of the value (0.105, 3.36, 32.0)."""
+        if iv is not None and iv.low is not None:
+            return digits_for(iv.low, iv.high, ctx.digits)
+        return significant_digits(value, ctx.digits)
 
     from ._structure_text import structure_text
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["T", "diagnostics", "digits_for", "natural_key", "round_est"]
+__all__ = ["T", "diagnostics", "digits_for", "natural_key", "round_est", "significant_digits"]
 
 T: dict[str, str] = {
     "results_caption": "Recommended metrics by system: estimate and {conf} bootstrap interval.",
@@ -116,13 +116,33 @@ def digits_for(low: float | None, high: float | None, default: int) -> int:
     return max(0, min(default, 1 - math.floor(math.log10(half))))
 
 
+def significant_digits(value: float | None, default: int, significant: int = 3) -> int:
+    """Decimals that show ``value`` to ``significant`` digits (at most ``default``), for a number without an interval.
+
+    >>> significant_digits(0.1046, 4), significant_digits(3.3618, 4), significant_digits(32.02, 4)
+    (3, 2, 1)
+    >>> significant_digits(None, 4), significant_digits(0.0, 4), significant_digits(1234.5, 4)
+    (4, 4, 0)
+    """
+    if value is None or not math.isfinite(value) or value == 0:
+        return default
+    return max(0, min(default, significant - 1 - math.floor(math.log10(abs(value)))))
+
+
 def round_est(value: float | None, low: float | None, high: float | None, default: int) -> int:
     """The decimals of an estimate and its interval (the same for all three numbers)."""
     return digits_for(low, high, default)
 
 
 def _names(labels: Sequence[str], limit: int = 3) -> str:
+    """At most ``limit`` names, then how many more: one "and" in all.
+
+    >>> _names(["a", "b"]), _names(["a", "b", "c", "d", "e"])
+    ('“a” and “b”', '“a”, “b”, “c” and 2 more')
+    """
     shown = [f"“{x}”" for x in labels[:limit]]
+    if len(labels) > limit:
+        return ", ".join(shown) + f" and {len(labels) - limit} more"
     return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)
 
 
@@ -139,8 +159,7 @@ def diagnostics(ctx: Any) -> list[str]:
         best = [r.label for r in reversed(rec) if r.recall == hi]
         mean = sum(r.recall for r in rows) / len(rows)
         sd = (sum((r.recall - mean) ** 2 for r in rows) / len(rows)) ** 0.5
-        worst_s = _names(worst) + (f" and {len(worst) - 3} more" if len(worst) > 3 else "")
-        best_s = _names(best) + (f" and {len(best) - 3} more" if len(best) > 3 else "")
+        worst_s, best_s = _names(worst), _names(best)
         if lo == hi:
             out.append(T["all_equal"].format(system=s.name, lo=f"{lo:.2f}"))
             continue
