@@ -84,7 +84,7 @@ ADDS: dict[str, str] = {
     # "what readers of this field expect"
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
     "cohen_kappa": "the agreement figure readers expect",
-    "mcc": "zero for every random labeling, though not a distance",
+    "mcc": "chance-corrected, 0 for every random labeling",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
     "weighted_kappa_quadratic": "chance-corrected agreement that weighs far errors more",

@@ -28,6 +28,9 @@ from ..questionnaire._screen import join as _join_words
 from ..questionnaire._screen import lower_name as _lower_name
 from ..questionnaire._screen import property_words as _property_words
 from . import _methods_text as W
+from ._methods_lists import listed as _listed
+from ._methods_lists import shared_tail as _shared_tail
+from ._methods_lists import systems_in_words as _systems
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -140,38 +143,42 @@ def build_methods(
     rec = [m for m in metrics if m.role != "appendix"]
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
-    p = _Text()
-    _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
-    if primary is not None:
-        _lead_sentences(p, answers, primary, property_status, binary, cite)
-    _beside_sentence(p, rec)
-    _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
-    _notation_sentence(p, rec, task, answers)
-    _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers))
-    _log_loss_sentence(p, rec, log_loss_zero, task)
-    for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
-        p.say(sentence).cite(keys).t(". ")
-    _chance_sentence(p, primary, chance)
-    _intervals_sentence(p, intervals, n_systems, answers)
-    _duties_sentence(p, answers, recommendation, task)
+    from ._methods_scores import Convention
+
+    def paragraph(avoid: bool) -> _Text:
+        p = _Text()
+        _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
+        if primary is not None:
+            _lead_sentences(p, answers, primary, property_status, binary, cite)
+        _beside_sentence(p, rec)
+        if avoid:
+            _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
+        _variant_sentence(p, rec)
+        clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
+        if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean):
+            _log_loss_zero_sentence(p, rec, log_loss_zero, task)
+        for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
+            if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
+                p.say(sentence).cite(keys).t(". ")
+        _chance_sentence(p, primary, chance)
+        _intervals_sentence(p, intervals, n_systems, answers)
+        _duties_sentence(p, answers, recommendation, task)
+        return p
+
+    p = paragraph(avoid=True)
+    if _word_count(p.spans) > MAX_WORDS:  # what is not used is the first to go; the justification keeps it
+        p = paragraph(avoid=False)
     paras = [p.para("Evaluation")]
-    if rec:
-        paras.append(Paragraph(heading="Definitions"))
+    if rec:  # the notation introduces the formulas it serves, beside them rather than in the paragraph
+        notation = _Text()
+        _notation_sentence(notation, rec, task, answers)
+        if not (log_loss_zero and task is not None and any(log_loss_zero.values())):  # else said in the paragraph
+            _log_loss_clip(notation, rec)
+        for sentence, keys in extra:
+            if isinstance(sentence, Convention):
+                notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
+        paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     return paras
-
-
-_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
-
-
-def _systems(n_systems: int, answers: Mapping[str, Any]) -> str | None:
-    """How many classifiers the paragraph compares, in words ("two", "several"); None for one.
-
-    >>> _systems(2, {}), _systems(12, {}), _systems(0, {"ranking": True}), _systems(1, {"ranking": True})
-    ('two', '12', 'several', None)
-    """
-    if n_systems > 1:
-        return _NUMBER_WORDS.get(n_systems, f"{n_systems:,}")
-    return "several" if n_systems == 0 and answers.get("ranking") else None
 
 
 def _task_pattern(key: str, many: str | None) -> str:
@@ -296,42 +303,20 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
         return
     groups: dict[str, list[MetricEntry]] = {}
     for m in comp:
-        groups.setdefault(W.ADDS.get(m.id, ""), []).append(m)
+        groups.setdefault(W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id, W.S["adds_fallback"]), []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS:
             adds = W.ADDS[f"{ms[0].id}_alone"]
         said.append(([_lower_name(m.name) for m in ms], adds))
-    while True:  # a sentence under 40 words: the last groups lose what they add and are only named
-        parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
-        sentence = W.S["beside"] + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". "
-        described = [i for i, (_, adds) in enumerate(said) if adds]
-        if len(sentence.split()) <= 36 or not described:
-            break
-        names, _ = said.pop(described[-1])
-        bare = said.pop() if said and not said[-1][1] else ([], "")
-        said.append(([*names, *bare[0]], ""))
-    p.t(sentence)
-
-
-def _shared_tail(names: Sequence[str]) -> str:
-    """Names joined, a shared ending said once.
-
-    >>> _shared_tail(["geometric mean of recalls", "harmonic mean of recalls"])
-    'geometric and harmonic means of recalls'
-    >>> _shared_tail(["log loss", "Brier score"])
-    'log loss and Brier score'
-    """
-    parts = [n.split() for n in names]
-    tail = 0
-    while len(parts) > 1 and all(len(w) > tail + 1 for w in parts) and len({" ".join(w[len(w) - tail - 1:])
-                                                                            for w in parts}) == 1:
-        tail += 1
-    if tail < 2:
-        return _join_words(list(names))
-    shared = parts[0][-tail:]
-    shared = [shared[0] + "s" if shared[0] == "mean" else shared[0], *shared[1:]]  # two means of recalls
-    return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(shared)
+    parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
+    # every metric keeps what it adds; a list too long for one sentence goes on in a second
+    cut = len(parts)
+    while cut > 1 and len(_listed(W.S["beside"], parts[:cut]).split()) > 34:
+        cut -= 1
+    p.t(_listed(W.S["beside"], parts[:cut]))
+    if cut < len(parts):
+        p.t(_listed(W.S["beside_more"], parts[cut:]))
 
 
 def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
@@ -415,14 +400,21 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
     for i, sentence in enumerate(said):
         p.t(W.S["definitions"] if i == 0 else "").say(sentence[:1].upper() + sentence[1:] if i else sentence)
-        p.t(". ")
-    variants = [W.VARIANT[m.id] for m in rec if m.id in W.VARIANT]
+        p.t(". " if i < len(said) - 1 else ".")
+
+
+def _variant_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
+    """Which formula an ambiguous name stands for ("macro F1 is the mean of the per-class F1 scores")."""
+    variants = [W.VARIANT[m.id] for m in rec if m.id in W.VARIANT
+                and not (m.role == "complementary" and m.id in W.VARIANT_BESIDE)]  # else said beside the lead
     if variants:
         p.t("; ".join(variants)[:1].upper() + "; ".join(variants)[1:] + ". ")
 
 
 def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any,
-                        annotators: bool = False) -> None:
+                        annotators: bool = False, no_zero_probability: bool = False) -> bool:
+    """The undefined-value convention and, with data, how often it applied; True when it also said that no
+    true class got probability 0 (``no_zero_probability``: one sentence for both)."""
     if annotators:
         p.t(W.S["undefined_annotators"].format(value={"zero": "set to 0", "baseline": "set to 1, maximal agreement",
                                                       "omit": "not reported"}.get(convention, "set to 0")))
@@ -431,7 +423,10 @@ def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, 
     else:
         none = undefined_count == 0 and convention == "zero"  # no example needed when nothing was undefined
         p.t(W.S["undefined_zero_none"] if none else W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
-    if undefined_count is not None:
+    both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
+    if both:
+        p.t(W.S["undefined_and_clip_none"])
+    elif undefined_count is not None:
         if undefined_count == 0:
             p.t(W.S["undefined_none"])
         else:
@@ -439,21 +434,44 @@ def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, 
             p.t(W.S["undefined_count"].format(count=undefined_count, s="s" if many else "",
                                               were="were" if many else "was"))
     p.t(". ")
+    return both
 
 
-def _log_loss_sentence(p: _Text, rec: Sequence[MetricEntry], zero: Mapping[str, int] | None,
-                       task: TaskInfo | None) -> None:
-    """The clipping ε of log loss and, with data, how many items each system gave probability 0."""
+def _log_loss_clip(p: _Text, rec: Sequence[MetricEntry], end: str = ".") -> None:
+    """The clipping ε of log loss: beside the formula, or in the paragraph when it applied to some item."""
     if not any(m.id == "log_loss" for m in rec):
         return
     from ..engine._probabilities import LOG_LOSS_EPS
 
     mant, exp = f"{LOG_LOSS_EPS:.1e}".split("e")
-    p.say(W.S["log_loss_clip"].format(mant=mant, exp=int(exp)))
-    if zero and task is not None:
+    p.t(" " if p.spans and p.spans[-1].text[-1:] != " " else "").say(
+        W.S["log_loss_clip"].format(mant=mant, exp=int(exp))).t(end)
+
+
+def _log_loss_zero_sentence(p: _Text, rec: Sequence[MetricEntry], zero: Mapping[str, int] | None,
+                            task: TaskInfo | None, said: bool = True) -> bool:
+    """With data, how many items each system gave probability 0 for their true class (systems named only
+    when one of them did). With ``said=False`` only whether none did: the undefined sentence then says it."""
+    if not any(m.id == "log_loss" for m in rec) or not zero or task is None:
+        return False
+    if not said:
+        return not any(zero.values())
+    if any(zero.values()):  # clipping applied: the ε and the counts in one sentence
         counts = [W.S["log_loss_count"].format(system=name, count=f"{n:,}") for name, n in zero.items()]
+        _log_loss_clip(p, rec, end="")
         p.t(W.S["log_loss_zero"].format(counts=", ".join(counts)))
+    else:
+        p.t(W.S["log_loss_zero_none"])
     p.t(". ")
+    return True
+
+
+MAX_WORDS = 220  # a paper's metrics paragraph
+
+
+def _word_count(spans: Sequence[Span]) -> int:
+    """Words of the paragraph as a reader counts them: an inline formula or a citation is one word."""
+    return 1 + sum(len(sp.text.split()) if sp.kind == "text" else 1 for sp in spans)  # 1: the run-in heading
 
 
 def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[ChanceRow]) -> None:

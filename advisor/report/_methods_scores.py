@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["score_sentences"]
+__all__ = ["Convention", "score_sentences"]
+
+
+class Convention(str):
+    """A sentence that states how a formula is computed (ties, interpolation, binning, which Brier form):
+    it is printed beside the formulas, not in the paragraph."""
 
 
 def _pct(x: float) -> str:
@@ -56,7 +61,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
     ...               priors={"well": 0.98, "ill": 0.02})
     >>> for text, _ in score_sentences(["normalized_expected_cost"], s): print(text)
     A missed “ill” item is taken to cost 10 and a false alarm 1, at the class shares in use, ill 2% and well 98%, rather than those of the test set
-    The normalized expected cost divides the expected cost by that of the best decision that ignores the input, here “well” for everyone; 1 is no better than that, lower is better
+    Normalized expected cost is 1 for the best decision that ignores the input, here “well” for everyone; lower is better
     """
     if scores is None:
         return []
@@ -73,29 +78,30 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
         if "normalized_expected_cost" in ids:
             best = _best_constant(scores)
             here = f", here “{best}” for everyone" if best is not None else ""
-            out.append(("The normalized expected cost divides the expected cost by that of the best decision that "
-                        f"ignores the input{here}; 1 is no better than that, lower is better", []))
+            out.append((f"Normalized expected cost is 1 for the best decision that ignores the input{here}; "
+                        "lower is better", []))
         if scores.bayes_threshold is not None and scores.positive_label is not None:
-            out.append(("Decisions of least expected cost from the probabilities, reweighted from the test set's "
-                        f"class shares to those in use, would call an item “{scores.positive_label}” above a "
-                        f"probability of {scores.bayes_threshold:.2f}", []))
+            out.append(("With the probabilities reweighted from the test set's class shares to those in use, "
+                        f"least-cost decisions call “{scores.positive_label}” above a probability of "
+                        f"{scores.bayes_threshold:.2f}", []))
     if "roc_auc" in ids:
-        out.append(("The area under the ROC curve counts tied scores as one half; 0.5 is chance", []))
+        out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance"), []))
     if "average_precision" in ids:
-        out.append(("Average precision is the step-wise area under the precision–recall curve without "
-                    "interpolation, as scikit-learn computes it", keys(("Saito", "2015"))))
+        out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
+                               "interpolation"), keys(("Saito", "2015"))))
     if "brier_binary" in ids:
-        out.append(("The Brier score is the mean squared error of the positive-class probability, scikit-learn's "
-                    "binary form; the sum over both classes is twice it", keys(("Brier", "1950"))))
+        out.append((Convention("The Brier score is the mean squared error of the positive-class probability, "
+                               "scikit-learn's binary form; the sum over both classes is twice it"), keys(("Brier", "1950"))))
     elif "brier" in ids and scores.positive_share is not None:  # a binary task: say which convention
-        out.append(("The Brier score sums over both classes, twice scikit-learn's binary form",
+        out.append((Convention("The Brier score sums over both classes, twice scikit-learn's binary form"),
                     keys(("Brier", "1950"))))
     if "ece" in ids and scores.ece_bins:
-        out.append((f"The expected calibration error averages |accuracy − confidence| over {scores.ece_bins} "
-                    "equal-mass bins of the top-label confidence, weighted by their size", keys(("Guo", "2017"))))
+        out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
+                               "top-label confidence"), keys(("Guo", "2017"))))
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
-        parts = [f"{max(v, 0.0):.0%} of the log loss of {n}" for n, v in loss.items()]
+        parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
+                 for i, (n, v) in enumerate(loss.items())]
         out.append(("Temperature scaling fitted on held-out folds removes " + _join(parts) +
-                    ", the share due to miscalibration", []))
+                    ", the part due to miscalibration", []))
     return out

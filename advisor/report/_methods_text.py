@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
+__all__ = ["ADDS", "AVOID", "DUTY", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
 
 from ..questionnaire._words import ADDS, AVOID, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
 
@@ -16,7 +16,7 @@ from ..questionnaire._words import ADDS, AVOID, LEAD, LEAD_COSTS, LEAD_ITEMS, PR
 DUTY: dict[str, str] = {
     "per_class_large_k": "the range and standard deviation of per-class recall",
     "per_class_small_k": "the recall of every class",
-    "target_prevalence_projection": "each metric projected to the shares met in use",
+    "target_prevalence_projection": "each metric at the shares in use",
     "error_costs_beta": "the expected cost per item",
 }
 
@@ -25,6 +25,12 @@ VARIANT: dict[str, str] = {
     "macro_f1": "macro F1 is the mean of the per-class F1 scores, not the F1 of macro precision and recall",
     "f1_of_averages": "this F1 is the harmonic mean of macro precision and macro recall",
     "weighted_f1": "per-class F1 scores are weighted by class size",
+}
+
+#: What a metric with an ambiguous name adds, said with the formula it stands for, beside the lead (its
+#: variant note is then not repeated).
+VARIANT_BESIDE: dict[str, str] = {
+    "macro_f1": "the mean of per-class F1 scores that readers expect, not the F1 of macro precision and recall",
 }
 
 #: The work that argues for a lead metric's purpose (author substring, year), when it is not the
@@ -86,6 +92,8 @@ S: dict[str, str] = {
     "lead_top_k": "is the share of items whose true class is among them",
     "beta": " with β = {beta}",
     "beside": "We also report ",
+    "beside_more": "We add ",
+    "adds_fallback": "what readers of this field expect",
     "which": ", ",
     "avoid": "We do not lead with ",
     "avoid_because": ", because {they} ",
@@ -93,9 +101,9 @@ S: dict[str, str] = {
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
                         "true class $i$ and predicted class $j$, $n$ and $k$ count items and classes"),
     "notation_matrix_a": ("$C$ is the confusion matrix with true classes as rows, $a_i$ the size of true class $i$, "
-                          "and $n$ and $k$ count items and classes"),
-    "notation_probs": "for item $t$ of true class $y_t$, $p_{tj}$ is its probability for class $j$",
-    "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count the true and false positives and negatives",
+                          "$n$ and $k$ count items and classes"),
+    "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
+    "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
     "undefined_zero": "A zero denominator, as in the precision of a never-predicted class, gives 0",
     "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
@@ -104,18 +112,20 @@ S: dict[str, str] = {
     "undefined_omit": "A per-class score with a zero denominator is left out of the average",
     "undefined_count": "; {count} value{s} {were} undefined here",
     "undefined_none": "; none occurred",
+    "undefined_and_clip_none": " and log loss would clip a probability of 0; neither occurred",
     "undefined_zero_none": "A zero denominator would give 0",
     "chance": "Guessing uniformly at random scores {uniform} {name} here, always predicting the largest class {majority}.",
     "chance_same": "Guessing uniformly at random or always predicting the largest class scores {uniform} {name} here.",
     "log_loss_clip": ("Log loss clips each probability to $[\\varepsilon, 1 - \\varepsilon]$, "
                       "$\\varepsilon = {mant} \\times 10^{{{exp}}}$"),
     "log_loss_zero": "; items whose true class got probability 0: {counts}",
+    "log_loss_zero_none": "No true class got probability 0, so log loss needed no clipping",
     "log_loss_count": "{system} {count}",
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples",
     "seed": ", seed {seed}",
     "no_seed": ", drawn without a fixed seed",
     "same_seed": ", the same for every system",
-    "winners": "; the winners are those whose difference to the best has an interval containing 0",
+    "winners": "; both systems win unless the interval of their paired difference excludes 0",
     "winners_holm": ("; the winners are the systems no other system beats after Holm's correction over all "
                      "{pairs} pairs (family-wise error at most {alpha})"),
     "winners_any": ("; the winners are the systems no other system beats after Holm's correction over all pairs "

@@ -10,8 +10,9 @@ cumulative sums of the weights — no re-sorting, no copies of the items
 Reported per metric: the point estimate and the percentile interval per system; per pair, the
 interval of the difference, ``P(a better than b)`` (ties count half) and the two-sided paired
 bootstrap p-value ``2 (1 − Φ(|d̂| / se_boot))`` of the oriented difference ``d``; the
-percentile interval of each system's rank; and the winners, chosen by
-:func:`advisor.stats._compare.familywise_winners` (Holm over all pairs, family-wise error ≤ α).
+percentile interval of each system's rank; and the winners: with two systems, as the confusion-matrix
+comparison decides them (the best, and the other when the interval of their difference contains 0); with
+more, by :func:`advisor.stats._compare.familywise_winners` (Holm over all pairs, family-wise error ≤ α).
 """
 
 from __future__ import annotations
@@ -205,7 +206,8 @@ class ItemComparison:
     pairs: dict[str, list[dict[str, Any]]]
     rank_intervals: dict[str, dict[str, tuple[float, float]]]
     winners: dict[str, list[str]]
-    method: str = ("percentile intervals; paired differences; winners: systems not separated from any better one by "
+    method: str = ("percentile intervals; paired differences; winners: of two systems, the best and the other when the "
+                   "interval of their difference contains 0; of more, systems not separated from any better one by "
                    "Holm's step-down over all pairs of two-sided paired-bootstrap p-values (normal form with the "
                    "bootstrap standard error; family-wise error ≤ 1 − confidence)")
     extra: dict[str, Any] = field(default_factory=dict)
@@ -305,6 +307,24 @@ def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
     return True
 
 
+def _two_winners(names: list[str], oriented: list[float], pairs: list[dict[str, Any]]) -> list[str]:
+    """Two systems, as :func:`advisor.stats.compare_joint` decides them: the best by point estimate, and the
+    other too when the percentile interval of their paired difference contains 0 (one pair, no correction).
+
+    >>> _two_winners(["a", "b"], [0.9, 0.8], [{"difference": {"low": -0.01, "high": 0.2}}])
+    ['a', 'b']
+    >>> _two_winners(["a", "b"], [0.7, 0.8], [{"difference": {"low": -0.3, "high": -0.02}}])
+    ['b']
+    """
+    if any(np.isnan(x) for x in oriented):
+        return [s for s, x in zip(names, oriented) if not np.isnan(x)]
+    lo, hi = pairs[0]["difference"]["low"], pairs[0]["difference"]["high"]
+    together = lo is not None and hi is not None and lo <= 0.0 <= hi
+    if together or oriented[0] == oriented[1]:
+        return list(names)
+    return [names[0] if oriented[0] > oriented[1] else names[1]]
+
+
 def _summarise(names: list[str], ids: list[str], point: dict[str, dict[str, np.ndarray]], draws: dict[str, np.ndarray],
                n_resamples: int, confidence: float, winners_fn: Any, interval_fn: Any) -> ItemComparison:
     from ..engine._metrics import LOWER_IS_BETTER
@@ -334,7 +354,8 @@ def _summarise(names: list[str], ids: list[str], point: dict[str, dict[str, np.n
                 pv[(names[a], names[b])] = p
                 pairs[m].append({"a": names[a], "b": names[b], "difference": {"low": _num(dlo[0]), "high": _num(dhi[0])},
                                  "probability_better": _num(better), "p_value": p})
-        wins[m] = winners_fn(names, [sign * est[m][s] for s in names], pv, alpha)
+        wins[m] = (_two_winners(names, [sign * est[m][s] for s in names], pairs[m]) if len(names) == 2
+                   else winners_fn(names, [sign * est[m][s] for s in names], pv, alpha))
         oriented = np.where(np.isnan(v), -np.inf, sign * v)
         r = average_ranks(oriented)
         rlo, rhi = interval_fn(r, confidence)
