@@ -66,8 +66,13 @@ def _write(kind: str, rows: list[list[str]], path: Path) -> list[str]:
         return [str(path)]
     labels = sorted({r[0] for r in rows})[:6] or ["a"]
     if kind == "matrix_json":
-        matrix = [[(json.loads(c) if c.lstrip("-").isdigit() else c) for c in (r + ["0"] * 6)[: len(labels)]]
-                  for r in rows[: len(labels)]]
+        def cell(c: str) -> object:  # a number where the text is one ("01" is not JSON), the text otherwise
+            try:
+                return int(c) if c.lstrip("-").isdigit() else c
+            except ValueError:
+                return c
+
+        matrix = [[cell(c) for c in (r + ["0"] * 6)[: len(labels)]] for r in rows[: len(labels)]]
         path.write_text(json.dumps({"labels": labels, "matrix": matrix}), encoding="utf-8")
         return ["--matrix", str(path)]
     lines = [",".join(["", *labels])] + [",".join([lab, *(r + ["0"] * 6)[: len(labels)]]) for lab, r in zip(labels, rows)]

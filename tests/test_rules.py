@@ -244,11 +244,13 @@ def test_discouragement_is_dropped_when_the_catalogue_disagrees() -> None:
     assert any(e.title == "Catalogue disagrees" and "macro_f1" in e.text for e in r.rationale)
 
 
-def test_runners_up_skip_metrics_that_rank_like_the_primary() -> None:
-    r = rec({"n_classes": 3, "ranking": True})
+def test_views_beside_the_lead_skip_metrics_that_rank_like_the_primary() -> None:
+    # issue 11, item 6: metrics beside the lead add a view (choice.yaml), they are no runners-up
+    r = rec({"n_classes": 3, "ranking": True, "chance_correction": "preferred"})
     ids = [c.metric for c in r.complementary]
     assert "adjusted_balanced_accuracy" not in ids  # (BA − 1/k)/(1 − 1/k) ranks like BA
-    assert any("runner-up" in c.reason for c in r.complementary)
+    assert "accuracy" in ids  # the customary, item-level view
+    assert not any("runner-up" in c.reason for c in r.complementary)
 
 
 def test_beta_from_costs_and_f1_when_costs_are_equal() -> None:

@@ -12,8 +12,12 @@ How each status is confirmed (``k`` ranges over 2, 3, 4; binary metrics over 2 o
 
 Chance correction (Opitz's PV) is checked against the claim's ω(k) on the expected matrices of
 random classifiers, including that a non-strict claim really has unequal chance scores and that an
-incomplete one really depends on k. A claim the checker cannot test (probability metrics) is
-``unverified``; a claim it contradicts is ``refuted``.
+incomplete one really depends on k. Score and probability metrics are checked on their hard outputs
+(:mod:`._check_scores`). A claim marked ``not_applicable`` with its reason on record (the property is
+not defined for the metric's kind of input; for label sets, rankings and ratings the checker first
+makes sure there is no operational definition it could test) is ``not_applicable``; a claim the
+checker cannot test otherwise — including ``not_applicable`` without a reason — is ``unverified``; a
+claim it contradicts is ``refuted``. ``advisor audit`` must report 0 unverified and 0 refuted.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ class ClaimCheck:
     metric: str
     property: str
     status: str
-    outcome: str  # "confirmed", "refuted" or "unverified"
+    outcome: str  # "confirmed", "refuted", "not_applicable" (reason on record) or "unverified"
     detail: str
     counterexample: Counterexample | None = None
     paper_claim: str | None = None
@@ -71,6 +75,8 @@ class AuditReport:
     seed: int
     seconds: float = 0.0
     checks: list[ClaimCheck] = field(default_factory=list)
+    #: counterexamples to claims of the cost metrics under other costs or priors (:mod:`._check_costs`)
+    scope: list[dict[str, Any]] = field(default_factory=list)
 
     def _count(self, outcome: str) -> int:
         return sum(c.outcome == outcome for c in self.checks)
@@ -90,6 +96,11 @@ class AuditReport:
     @property
     def unverified(self) -> int:
         return self._count("unverified")
+
+    @property
+    def not_applicable(self) -> int:
+        """Claims marked not applicable, each with its reason on record (``detail``)."""
+        return self._count("not_applicable")
 
     @property
     def counterexamples(self) -> int:
@@ -114,18 +125,25 @@ class AuditReport:
             "confirmed": self.confirmed,
             "refuted": self.refuted,
             "unverified": self.unverified,
+            "not_applicable": self.not_applicable,
             "counterexamples": self.counterexamples,
             "paper_disagreements": len(self.paper_disagreements),
             "checks": [c.to_dict() for c in self.checks],
+            "scope": self.scope,
         }
 
     def summary(self) -> str:
         lines = [
             f"{self.checked} claims checked in {self.seconds:.1f} s (budget {self.budget}, seed {self.seed}): "
             f"{self.confirmed} confirmed ({self.counterexamples} by a counterexample), {self.refuted} refuted, "
-            f"{self.unverified} not checkable.",
+            f"{self.unverified} not checkable, {self.not_applicable} not applicable (reason on record).",
             f"{len(self.paper_disagreements)} confirmed claims contradict a published table (paper_claim recorded).",
         ]
+        if self.scope:
+            by = sorted({f"{s['metric']}.{s['property']}" for s in self.scope})
+            lines.append(f"Scope: the claims of the cost metrics are stated at 0/1 costs and the test-set priors; with "
+                         f"other costs or fixed priors {len(by)} of them have a counterexample ({', '.join(by)}; "
+                         "--json lists them under 'scope').")
         for c in self.checks:
             if c.outcome == "refuted":
                 lines.append(f"REFUTED {c.metric}.{c.property} ({c.status}): {c.detail}")
@@ -279,6 +297,8 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
 
     def result(ok: bool | None, detail: str, ce: Counterexample | None = None) -> ClaimCheck:
         outcome = "unverified" if ok is None else "confirmed" if ok else "refuted"
+        if ok is None and claim.status == "not_applicable" and (claim.note or "").strip():
+            outcome = "not_applicable"
         return ClaimCheck(record.id, pid, claim.status, outcome, detail, ce, claim.paper_claim)
 
     from ._check_scores import hard_evaluator
@@ -291,6 +311,8 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
         got = check_structure(record, pid, claim, rng, budget)
         if got is not None:
             return result(*got)
+    if claim.status == "not_applicable":  # a confusion-matrix metric: every property is defined for it
+        return result(False, f"{pid} is defined on confusion matrices, which {record.id} takes: state the claim")
     prop = PROPERTIES[pid]
     hib = record.higher_is_better
     raw = MetricFunction(record.id, hib)
@@ -402,5 +424,9 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
                 continue
             with np.errstate(all="ignore"):
                 report.checks.append(check_claim(record, pid, claim, budget=budget, seed=seed))
+    if wanted_p is None:
+        from ._check_costs import cost_scope
+
+        report.scope = cost_scope(cat, budget, seed, wanted_m, holds=_holds)
     report.seconds = time.perf_counter() - t0
     return report

@@ -247,7 +247,7 @@ def _audit_line() -> str:
     return (f"Last full audit (`python -m advisor.catalogue --budget {data.get('budget')}`): "
             f"{a.get('claims_checked')} claims checked, {a.get('confirmed')} confirmed "
             f"({a.get('counterexamples')} by a counterexample), {a.get('refuted')} refuted, "
-            f"{a.get('unverified')} not checkable (probability metrics).")
+            f"{a.get('unverified')} not checkable, {a.get('not_applicable', 0)} not applicable (reason on record).")
 
 
 def metrics_markdown(cat: Catalogue) -> str:

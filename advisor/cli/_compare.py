@@ -82,8 +82,14 @@ def render(comparison: Comparison) -> None:
             console.print(_pairs_table(comparison, f"{group}: paired differences", ids, pairs))
     from .._format import terminal_safe
 
-    legend = (f"Each cell: the estimate over its {pct} interval; * marks the winners (not separable from the best "
-              f"at {pct}); ↓ lower is better.")
+    if len(comparison.systems) > 2:
+        m = len(comparison.systems)
+        legend = (f"Each cell: the estimate over its {pct} interval and the {pct} interval of its rank; * marks the "
+                  f"winners, the systems no other system beats after Holm's correction over all {m * (m - 1) // 2} "
+                  f"pairs (family-wise error ≤ {1 - comparison.confidence:.0%}); ↓ lower is better.")
+    else:
+        legend = (f"Each cell: the estimate over its {pct} interval; * marks the winners (not separable from the best "
+                  f"at {pct}); ↓ lower is better.")
     a, b = (terminal_safe(s) for s in pairs[0])
     legend += (f" {a} − {b}: the paired difference over its interval, and P({a} better), the share of paired "
                f"resamples in which {a} is better.")
@@ -152,7 +158,11 @@ def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
         for name in systems:
             r = mc.systems[name]
             star = "*" if name in mc.winners and len(mc.winners) < len(systems) else ""
-            row.append(f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]")
+            text = f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]"
+            lo, hi = mc.rank_intervals.get(name, (None, None))
+            if len(systems) > 2 and lo is not None and hi is not None:
+                text += f"\nrank {lo:g}" + ("" if lo == hi else f"–{hi:g}")
+            row.append(text)
         if len(systems) == 2:
             row.append(_difference_cell(mc, systems[0], systems[1]))
         table.add_row(*row)

@@ -93,6 +93,9 @@ class _Run:
         self.facts: dict[str, Any] = answers.facts()
         self.warnings: list[Warning] = []
         self.rationale: list[RationaleEntry] = []
+        from ._choice import load_choice
+
+        self.choice = load_choice()
 
     # -- helpers --------------------------------------------------------------------------------
     def answers_of(self, facts: Iterable[str]) -> dict[str, Any]:
@@ -158,8 +161,10 @@ class _Run:
         ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         complementary = self.complementary(fired, imp_complementary, ranked, ctx)
         discouraged = self.discouraged(fired, terms, ctx)
+        self.add_views(complementary, discouraged, ctx)
         self.rule_warnings(fired, ctx)
         self.planned(kept, complementary, discouraged)
+        discouraged = self.settle(complementary, discouraged)
         self.checks(fired, complementary)
         for r in fired:
             self.rationale.append(RationaleEntry(
@@ -270,7 +275,9 @@ class _Run:
         if has:
             parts.append("preferred and present: " + ", ".join(sorted({a.term.label for a in has})))
         score = ranked[0][1]
-        runner = (f" The runner-up is {ranked[1][0].name} (score {ranked[1][1]:g})." if len(ranked) > 1 else "")
+        # the runner-up that could rank systems differently (a monotone transform of the lead is no alternative)
+        other = next(((r, sc) for r, sc in ranked[1:] if not self.book.equivalent(r.id, m.id)), None)
+        runner = f" The runner-up is {other[0].name} (score {other[1]:g})." if other is not None else ""
         suggested = [r.id for r in fired for s in r.primary if s.metric == m.id and holds(s.when, self.facts)]
         # the rule ids stay in the structured rationale (entry.rule); the prose names no internals
         why = " It is also the metric the papers name for this situation." if suggested else ""
@@ -317,19 +324,37 @@ class _Run:
                     out[m.id] = out[m.id].model_copy(update={"reason": out[m.id].reason + "; " + reason})
                 continue
             out[m.id] = Advice(metric=m.id, name=m.name, reason=reason, params=self.params(m, suggestions))
-        n_extra = max((r.ranked_complementary for r in fired), default=0)
-        for m, score in ranked[1:]:
-            if n_extra <= 0:
-                break
-            if m.id in out or any(self.book.equivalent(m.id, other) for other in [self.primary.id, *out]):
-                continue
-            out[m.id] = Advice(
-                metric=m.id, name=m.name, params=self.params(m, []),
-                reason=f"runner-up among the metrics that meet every requirement (property score {score:g}); "
-                       "metrics differ in their rankings, so report it too (Opitz (2024), §8)",
-            )
-            n_extra -= 1
         return list(out.values())
+
+    def add_views(self, complementary: list[Advice], discouraged: list[Advice], ctx: dict[str, Any]) -> None:
+        """Metrics beside the lead for the views no recommended metric gives yet (choice.yaml)."""
+        from ._choice import fill_views
+
+        against = {d.metric for d in discouraged}
+        chosen = [self.primary.id, *(a.metric for a in complementary)]
+
+        def usable(mid: str) -> bool:
+            m = self.cat.metrics.get(mid)
+            return (m is not None and mid not in against and self._computable(m)
+                    and not any(self.book.equivalent(mid, other) for other in chosen))
+
+        def covers(mid: str, term: PropertyTerm) -> bool:
+            m = self.cat.metrics.get(mid)
+            return m is not None and all(claim_of(m, term, self.k)[:2])
+
+        for s, reason in fill_views(self.choice, self.facts, chosen, covers=covers, usable=usable,
+                                    render=lambda t: _render(t, ctx)):
+            m = self.cat.metrics[s.metric]
+            complementary.append(Advice(metric=m.id, name=m.name, reason=reason, params=self.params(m, [s])))
+
+    def settle(self, complementary: list[Advice], discouraged: list[Advice]) -> list[Advice]:
+        """Caveats said wherever a metric is offered; nothing both recommended and advised against."""
+        for i, a in enumerate(complementary):
+            caveat = self.choice.caveats.get(a.metric)
+            if caveat and caveat not in a.reason:
+                complementary[i] = a.model_copy(update={"reason": f"{a.reason}; {caveat}"})
+        recommended = {self.primary.id, *(a.metric for a in complementary)}
+        return [d for d in discouraged if d.metric not in recommended]
 
     def _computable(self, m: MetricRecord) -> bool:
         if m.needs_probabilities:
@@ -462,6 +487,16 @@ class _Run:
             reason = "; ".join(phrase(m, a.term, self.k) for a in bad)
             return (f"{label}: not as the lead metric ({reason}), but report it beside "
                     f"{self.primary.name}: {beside.reason}.")
+        formula = self.choice.community_formula(mid, self.facts) if bad and beside is None else None
+        if formula is not None:  # the community's figure: beside the lead with its formula (issue 11)
+            formula = _render(formula, self.ctx())
+            lacks = "; ".join(phrase(m, a.term, self.k) for a in bad)
+            complementary.append(Advice(metric=mid, name=m.name, params=self.params(m, []), reason=(
+                f"you planned it ({res.name!r}), the figure this community reports — {formula}; reported beside "
+                f"{self.primary.name}, not as the lead ({lacks})")))
+            discouraged[:] = [d for d in discouraged if d.metric != mid]
+            return (f"{label}: not as the lead ({lacks}), but reported beside {self.primary.name} as the figure the "
+                    f"community reports, with its formula: {formula}.")
         if bad:
             reason = "; ".join(self.against(m, a) for a in bad)
             text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"

@@ -251,7 +251,6 @@ class Rule(_Strict):
         "numbers define it (costs → expected cost; an open threshold → a ranking metric; risks → a proper scoring "
         "rule); the first live one of the first firing rule wins, and the property ranking supplies the rest")
     complementary: list[Suggestion] = Field(default_factory=list)
-    ranked_complementary: int = Field(0, ge=0, description="also suggest this many runners-up")
     discouraged: list[Discouragement] = Field(default_factory=list)
     params: dict[str, str] = Field(default_factory=dict)
     duties: list[Duty] = Field(default_factory=list)

@@ -70,8 +70,8 @@ ADDS: dict[str, str] = {
     "balanced_accuracy": "to show how much the class distribution matters",
     "log_loss": "to judge the probabilities",
     "brier": "to judge the probabilities",
-    "geometric_macro_recall": "stricter with a neglected class",
-    "harmonic_macro_recall": "stricter with a neglected class",
+    "geometric_macro_recall": "stricter with a neglected class, but 0 as soon as one class has recall 0",
+    "harmonic_macro_recall": "stricter with a neglected class, but 0 as soon as one class has recall 0",
     "recall": "the two class recalls",
     "recall_alone": "the share of positives found",
     "specificity_alone": "the share of negatives cleared",
@@ -80,7 +80,9 @@ ADDS: dict[str, str] = {
     "npv": "the share of negative predictions that are right",
     "f1": "the harmonic mean of precision and recall",
     "f_beta": "weighing the errors as the costs say",
-    "macro_f1": "which readers of this field expect",
+    # macro_f1: no phrase — the methods paragraph's variant note says what it is; the screen says
+    # "what readers of this field expect"
+    "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
     "cohen_kappa": "the agreement figure readers expect",
     "mcc": "zero for every random labeling, though not a distance",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",

@@ -432,11 +432,11 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     reports, figures = results.reports, results.figures
     for rep in reports:
         for mid, mc in cmp.metrics.items():
-            sr = mc.systems.get(rep.name)
-            if sr is None:
+            if (sr := mc.systems.get(rep.name)) is None:
                 continue
             rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
             rep.p_first[mid] = _f(sr.p_first)
+            rep.rank_interval.update({mid: list(mc.rank_intervals[rep.name])} if rep.name in mc.rank_intervals else {})
     if len(reports) > 1:
         results.winners = {mid: list(mc.winners) for mid, mc in cmp.metrics.items()}
         ra = cmp.ranking_agreement

@@ -348,16 +348,19 @@ def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
     return None
 
 
-def _planned_ids(answers: Mapping[str, Any]) -> set[str]:
-    """Every metric id the planned metric names can mean ("macro F1": both of its formulas)."""
+def _planned_ids(answers: Mapping[str, Any], reported: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+    """Every metric id the planned metric names can mean ("macro F1": both of its formulas) — except an
+    ambiguous name one of whose readings is reported: the variant note names that formula (issue 11)."""
     from ..catalogue._resolve import UnknownMetricError, resolve_metric
 
     ids: set[str] = set()
     for name in answers.get("planned_metrics") or []:
         try:
-            ids.update(resolve_metric(str(name)).ids)
+            readings = set(resolve_metric(str(name)).ids)
         except UnknownMetricError:
             continue
+        if not (len(readings) > 1 and readings & reported):
+            ids.update(readings)
     return ids
 
 
@@ -365,9 +368,12 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool) -> None:
     disc = recommendation.get("discouraged") or []
-    planned = _planned_ids(answers)
+    planned = _planned_ids(answers, {str(_get(c, "metric")) for c in recommendation.get("complementary") or []})
     # the reader's own candidates when the author planned some (the justification names the rest)
-    disc = [d for d in disc if str(_get(d, "metric")) in planned] or disc
+    mine = [d for d in disc if str(_get(d, "metric")) in planned]
+    if not mine and any(str(_get(d, "metric")) in _planned_ids(answers) for d in disc):
+        return  # the reader's candidate is reported beside the lead, its formula named (issue 11)
+    disc = mine or disc
     if not disc:
         return
     groups: dict[str, list[str]] = {}
@@ -472,7 +478,9 @@ def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems:
     if intervals.seed is not None and not intervals.paired and n_systems > 1:
         p.t(W.S["same_seed"])
     if paired or (n_systems == 0 and answers.get("ranking")):
-        p.t(W.S["winners"])
+        alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
+        p.t(W.S["winners"] if n_systems == 2 else W.S["winners_holm"].format(
+            pairs=n_systems * (n_systems - 1) // 2, alpha=alpha) if n_systems > 2 else W.S["winners_any"].format(alpha=alpha))
     p.t(". ")
 
 

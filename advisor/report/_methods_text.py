@@ -116,5 +116,9 @@ S: dict[str, str] = {
     "no_seed": ", drawn without a fixed seed",
     "same_seed": ", the same for every system",
     "winners": "; the winners are those whose difference to the best has an interval containing 0",
+    "winners_holm": ("; the winners are the systems no other system beats after Holm's correction over all "
+                     "{pairs} pairs (family-wise error at most {alpha})"),
+    "winners_any": ("; the winners are the systems no other system beats after Holm's correction over all pairs "
+                    "(family-wise error at most {alpha})"),
     "duties": "We also give ",
 }

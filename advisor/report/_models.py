@@ -125,6 +125,8 @@ class SystemReport(_M):
     values: dict[str, float | None] = Field(description="every computed metric id → value")
     intervals: dict[str, Estimate] = Field(default_factory=dict)
     p_first: dict[str, float | None] = Field(default_factory=dict)
+    rank_interval: dict[str, list[float]] = Field(default_factory=dict,
+                                                  description="metric id → bootstrap interval of the rank, 1 = best")
     per_class: list[PerClassRow] = Field(default_factory=list)
     confusion: list[list[float]] = Field(default_factory=list,
                                          description="counts, rows = true class (empty above 15 classes)")

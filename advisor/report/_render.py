@@ -165,7 +165,9 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
     from ._structure_text import structure_text
 
     return {
-        "T": structure_text(ctx, T),
+        # more than two systems: the winners control the family-wise error (Holm, issue 11)
+        "T": structure_text(ctx, T if len(ctx.systems) <= 2 or ctx.intervals is None else {
+            **T, "winners_note": T["winners_note_holm"].format(alpha=f"{1 - ctx.intervals.confidence:.0%}")}),
         "dg": dg,
         "large": k > MANY_CLASSES,
         # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it

@@ -18,6 +18,8 @@ T: dict[str, str] = {
     "results_caption_plain": "Recommended metrics by system.",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),
+    "winners_note_holm": ("Bold: among the winners, the systems no other system beats after Holm's correction "
+                          "over all pairs of paired-bootstrap p-values (family-wise error at most {alpha})."),
     "lower_note": ": lower is better.",
     "chance_caption": "Each recommended metric for three reference classifiers on this test set's class sizes.",
     "per_class_caption": "Per-class precision, recall and F1.",
@@ -65,7 +67,8 @@ T: dict[str, str] = {
     # captions
     "table": "Table {n}.",
     "figure": "Figure {n}.",
-    "pfirst_caption": "Probability of ranking first: the share of bootstrap resamples in which a system is best.",
+    "pfirst_caption": ("Probability of ranking first: the share of bootstrap resamples in which a system is best; "
+                       "in parentheses, the bootstrap interval of its rank (1 = best)."),
     "undefined_caption": "Every undefined value met and how it was resolved, {convention} convention.",
     # column headers
     "c_metric": "Metric",

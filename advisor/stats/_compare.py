@@ -18,10 +18,16 @@ Definitions
   ``P(a, b) + P(b, a) = 1`` and identical systems give exactly 0.5.
 * **Probability of ranking first**: share of resamples in which a system has the best value; ``t``
   systems tied for best each get ``1/t`` of that resample.
-* **Winners**: the best system(s) by point estimate, plus every system whose paired difference
-  interval to the best contains 0 — the systems the data cannot separate from the best at the chosen
-  confidence (Opitz (2024), §8: admit several winners). The comparison to the best is made once per
-  system, with no multiplicity correction.
+* **Winners** (Opitz (2024), §8: admit several winners): with two systems, the best by point estimate
+  plus the other one if the interval of their paired difference contains 0 (one pair, nothing to
+  correct). With more than two, the winners control the family-wise error over all ``m(m−1)/2``
+  pairs: every pair gets the two-sided paired-bootstrap p-value ``2 (1 − Φ(|d̂| / se_boot))``, Holm's
+  step-down (Holm 1979) at ``α = 1 − confidence`` decides which pairs are separated, and the winners
+  are the systems no other system beats (:func:`familywise_winners`). So with 20 systems of equal
+  quality (190 pairs) the chance that any system is called separable is at most α. The rule used is
+  recorded in ``Comparison.winners_method``.
+* **Rank interval**: the percentile interval of each system's rank (1 = best, ties share the average
+  rank) over the paired resamples.
 * **Ranking agreement** (Opitz (2024), Figure 1): each metric ranks the systems by their point estimates
   (rank 1 = best, tied systems share the average rank); Spearman's ρ (Pearson correlation of those
   ranks) and Kendall's τ_b (with its tie correction) are computed for every pair of metrics. With two
@@ -54,6 +60,7 @@ from ._bootstrap import (
     trials_and_probabilities,
 )
 from ._draws import iter_item_resamples, use_items
+from ._familywise import familywise_winners, paired_p_value, winners_method
 from ._limits import check_resampling
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "familywise_winners", "kendall_tau_b", "spearman_rho"]
@@ -94,6 +101,7 @@ class PairResult(_Model):
     b: str
     difference: Interval
     p_a_better: float | None
+    p_value: float | None = None  # two-sided paired-bootstrap p-value (normal form), used by Holm's step-down
 
 
 class MetricComparison(_Model):
@@ -105,6 +113,7 @@ class MetricComparison(_Model):
     pairs: list[PairResult]
     best: list[str]
     winners: list[str]
+    rank_intervals: dict[str, tuple[float | None, float | None]] = {}
 
 
 class RankingAgreement(_Model):
@@ -127,6 +136,7 @@ class Comparison(_Model):
     confidence: float
     seed: int | None
     method: str = "percentile"
+    winners_method: str = ""
     convention: str
     positive_label: Label | None
     beta: float
@@ -185,7 +195,8 @@ class Comparison(_Model):
         return {s: r.p_first for s, r in self._metric(metric).systems.items()}
 
     def winners(self, metric: str) -> list[str]:
-        """Systems not separable from the best on ``metric`` (see the module docstring)."""
+        """The winners on ``metric``: with two systems those not separable from the best, with more those no
+        other system beats after Holm's correction over all pairs (see the module docstring)."""
         return list(self._metric(metric).winners)
 
     def to_dict(self) -> dict[str, Any]:
@@ -332,6 +343,13 @@ def _first_shares(oriented: np.ndarray) -> np.ndarray:
     return (tied[rows] / cnt[rows]).sum(axis=0) / rows.sum()
 
 
+def _rank_intervals(systems: list[str], oriented: np.ndarray, confidence: float) -> dict[str, tuple[float | None, float | None]]:
+    """Percentile interval of each system's rank (1 = best) over the resamples; undefined → last."""
+    r = average_ranks(np.where(np.isnan(oriented), -np.inf, oriented))
+    lo, hi = percentile_interval(r, confidence)
+    return {s: (_num(lo[j]), _num(hi[j])) for j, s in enumerate(systems)}
+
+
 def _summarise(
     metric: str, systems: list[str], points: np.ndarray, values: np.ndarray, confidence: float,
     lower: Collection[str] = LOWER_IS_BETTER,
@@ -352,6 +370,7 @@ def _summarise(
     m = len(systems)
     pairs: list[PairResult] = []
     diff_interval: dict[tuple[int, int], tuple[float, float]] = {}
+    p_values: dict[tuple[str, str], float] = {}
     for a in range(m):
         for b in range(a + 1, m):
             with np.errstate(invalid="ignore"):
@@ -359,11 +378,15 @@ def _summarise(
                 est = points[a] - points[b]
             lo, hi = percentile_interval(d[:, None], confidence)
             diff_interval[(a, b)] = (float(lo[0]), float(hi[0]))
+            with np.errstate(invalid="ignore"):  # infinite values (LR+) give no standard error
+                od = sign * d
+                p = paired_p_value(float(sign * est), od[~np.isnan(od)])
+            p_values[(systems[a], systems[b])] = 1.0 if np.isnan(p) else p  # undefined: never separated
             pairs.append(
                 PairResult(
                     a=systems[a], b=systems[b],
                     difference=Interval(estimate=_num(est), low=_num(lo[0]), high=_num(hi[0])),
-                    p_a_better=_num(_better_share(oriented[:, a], oriented[:, b])),
+                    p_a_better=_num(_better_share(oriented[:, a], oriented[:, b])), p_value=_num(p),
                 )
             )
     opoints = sign * points
@@ -372,17 +395,18 @@ def _summarise(
     if np.any(~np.isnan(opoints)):
         top = np.nanmax(opoints)
         best_idx = [j for j in range(m) if opoints[j] == top]
-        ref = best_idx[0]
-        for j in range(m):
-            if j in best_idx:
-                winners.append(systems[j])
-                continue
-            lo, hi = diff_interval[(min(ref, j), max(ref, j))]
-            if lo <= 0.0 <= hi:
-                winners.append(systems[j])
         best = [systems[j] for j in best_idx]
+        if m > 2:  # family-wise error over all pairs (issue 11)
+            winners = familywise_winners(systems, list(opoints), p_values, 1.0 - confidence)
+        else:
+            ref = best_idx[0]
+            for j in range(m):
+                lo, hi = diff_interval.get((min(ref, j), max(ref, j)), (0.0, 0.0))
+                if j in best_idx or lo <= 0.0 <= hi:
+                    winners.append(systems[j])
     return MetricComparison(
-        metric=metric, higher_is_better=sign > 0, systems=sys_out, pairs=pairs, best=best, winners=winners
+        metric=metric, higher_is_better=sign > 0, systems=sys_out, pairs=pairs, best=best, winners=winners,
+        rank_intervals=_rank_intervals(systems, oriented, confidence),
     )
 
 
@@ -477,6 +501,7 @@ def compare_joint(
         n_resamples=int(n_resamples),
         confidence=float(confidence),
         seed=int(seed) if isinstance(seed, (int, np.integer)) else None,  # a Generator is not recorded
+        winners_method=winners_method(m, float(confidence)),
         convention=undefined,
         positive_label=first.positive_label,
         beta=float(beta),
@@ -545,28 +570,3 @@ def compare_systems(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw,
     )
-
-
-def familywise_winners(names: Sequence[str], oriented: Sequence[float], p_values: Mapping[tuple[str, str], float],
-                       alpha: float = 0.05) -> list[str]:
-    """Systems no other system beats after Holm's step-down over all pairs (family-wise error ≤ ``alpha``).
-
-    ``oriented`` are point estimates with higher = better; ``p_values[(a, b)]`` is the two-sided p-value of
-    the paired difference of ``a`` and ``b`` (each unordered pair once). Holm (1979): with the ``m`` p-values
-    sorted, ``p_(i)`` is rejected while ``p_(i) ≤ α / (m − i + 1)``; a rejected pair separates its worse
-    system from the better one. So with 20 systems and 190 pairs, the chance that any pair of equal
-    systems is called separable is at most α. A system that could not be evaluated (NaN) is never a winner.
-
-    >>> familywise_winners(["a", "b", "c"], [0.9, 0.8, 0.5], {("a", "b"): 0.2, ("a", "c"): 0.001, ("b", "c"): 0.01})
-    ['a', 'b']
-    """
-    keys = sorted(p_values, key=lambda key: p_values[key])
-    m = len(keys)
-    beaten: set[str] = set()
-    score = dict(zip(names, oriented))
-    for i, (a, b) in enumerate(keys):
-        if not p_values[(a, b)] <= alpha / (m - i):
-            break
-        if score[a] != score[b]:
-            beaten.add(b if score[a] > score[b] else a)
-    return [s for s in names if s not in beaten and not np.isnan(score[s])]

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine._confusion import Label
+from ._familywise import paired_p_value as _p_value
 
 __all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSystem", "compare_scored"]
 
@@ -292,23 +293,6 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             for m, v in sys_[name].evaluate(w).items():
                 draws[m][start:start + rows, j] = v
     return _summarise(names, ids, point, draws, n_resamples, float(confidence), familywise_winners, percentile_interval)
-
-
-def _p_value(observed: float, d: np.ndarray) -> float:
-    """Two-sided p-value of a paired difference: ``2 (1 − Φ(|d̂| / se))`` with ``se`` the bootstrap SD of ``d``.
-
-    The normal form keeps resolution below ``1/B``, which Holm's thresholds (α/190 for 20 systems) need;
-    the share of resamples on one side cannot go below ``1/B``. A difference with no spread is 0 when it
-    is not 0 and 1 otherwise.
-    """
-    from statistics import NormalDist
-
-    if d.size < 2 or np.isnan(observed):
-        return 1.0
-    se = float(d.std(ddof=1))
-    if se == 0.0:
-        return 1.0 if observed == 0 else 0.0
-    return float(2.0 * (1.0 - NormalDist().cdf(abs(observed) / se)))
 
 
 def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
