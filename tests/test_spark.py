@@ -95,3 +95,90 @@ def test_missing_labels_are_refused(spark) -> None:
     df = _frame(spark, {"y_true": [0.0, 1.0, float("nan")], "y_pred": [0, 1, 1]})
     with pytest.raises(advisor.InputError, match="1 rows with a missing or unusable label"):
         advisor.spark.evaluate(df)
+
+
+def _scored(n: int = 300, seed: int = 4) -> dict[str, list]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    score = np.round(rng.normal(y, 1.0), 1)  # about 50 distinct values: ties across the classes
+    names = np.array(["neg", "pos"])
+    return {"y_true": names[y].tolist(), "y_pred": names[(score > 0.5).astype(int)].tolist(),
+            "score": [float(x) for x in score]}
+
+
+def _same(ev, ref) -> None:
+    """Equal Evaluations, the score metrics to 1e-12."""
+    for name in ref.metrics:
+        assert ev.metrics[name].keys() == ref.metrics[name].keys()
+        for m, v in ref.metrics[name].items():
+            assert ev.metrics[name][m] == pytest.approx(v, abs=1e-12, nan_ok=True), m
+    assert ev.model_copy(update={"metrics": ref.metrics}) == ref
+
+
+def test_score_column_equals_the_dataframe_path(spark) -> None:
+    import pandas as pd
+
+    cols = _scored()
+    kw = {"positive_label": "pos", "costs": "fn=10,fp=1", "priors": "pos=0.02,neg=0.98"}
+    ev = advisor.spark.evaluate(_frame(spark, cols), **kw)
+    ref = advisor.evaluate(pd.DataFrame(cols), **kw)
+    assert {"roc_auc", "average_precision", "normalized_expected_cost"} <= set(ev.metrics["y_pred"])
+    _same(ev, ref)
+    only = advisor.spark.evaluate(_frame(spark, cols), positive_label="pos", metrics=["accuracy", "roc_auc"])
+    assert list(only.metrics["y_pred"]) == ["accuracy", "roc_auc"]
+    assert only.metrics["y_pred"]["roc_auc"] == pytest.approx(ref.metrics["y_pred"]["roc_auc"], abs=1e-12)
+
+
+@pytest.mark.parametrize("case", ["constant", "single_class"])
+def test_constant_scores_and_a_single_class(spark, case: str) -> None:
+    import pandas as pd
+
+    cols = _scored(40)
+    if case == "constant":
+        cols["score"] = [0.25] * 40
+    else:
+        cols["y_true"] = ["pos"] * 40
+    kw = {"positive_label": "pos", "labels": ["neg", "pos"]}
+    ev = advisor.spark.evaluate(_frame(spark, cols), **kw)
+    _same(ev, advisor.evaluate(pd.DataFrame(cols), **kw))
+    auc = ev.metrics["y_pred"]["roc_auc"]
+    assert auc == 0.5 if case == "constant" else np.isnan(auc)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_probability_columns_give_the_score_metrics_of_the_dataframe_path(spark, k: int) -> None:
+    import pandas as pd
+
+    d = _data(seed=5, k=k)
+    d["y"][::4], d["p"][::4] = d["y"][1::4], d["p"][1::4]  # tied probabilities (of the same class)
+    cols = {"y_true": [int(x) for x in d["y"]], "y_pred": [int(x) for x in d["a"]]}
+    cols.update({f"p_{j}": [float(x) for x in d["p"][:, j]] for j in range(k)})
+    kw = {"positive_label": 1} if k == 2 else {}
+    ev = advisor.spark.evaluate(_frame(spark, cols), proba_cols="auto", metrics=["accuracy"], **kw)
+    ref = advisor.evaluate(pd.DataFrame(cols), metrics=["accuracy"], **kw)
+    assert {"roc_auc", "average_precision", "ece"} <= set(ev.metrics["y_pred"]) and ("brier_binary" in
+                                                                                     ev.metrics["y_pred"]) == (k == 2)
+    _same(ev, ref)
+
+
+def test_bad_scores_are_one_sentence(spark) -> None:
+    d = _data(seed=6)
+    multi = {"y_true": [int(x) for x in d["y"]], "y_pred": [int(x) for x in d["a"]],
+             "score": [float(x) for x in d["p"][:, 0]]}
+    with pytest.raises(advisor.InputError, match="has a 'score' column but the task has 3 classes"):
+        advisor.spark.evaluate(_frame(spark, multi), positive_label=1)
+    cols = _scored(20)
+    cols["score"][3] = float("nan")
+    with pytest.raises(advisor.InputError, match="1 rows whose column 'score' is missing or not a finite number"):
+        advisor.spark.evaluate(_frame(spark, cols), positive_label="pos")
+    with pytest.raises(advisor.InputError, match="name the class high scores point to"):
+        advisor.spark.evaluate(_frame(spark, _scored(20)))
+
+
+def test_ece_is_refused_when_the_row_order_would_decide_it(spark) -> None:
+    y = [0, 1, 0, 1] + [0] * 26  # a run of equal confidence, half right, cut by an equal-mass edge
+    cols = {"y_true": y, "y_pred": [0] * 30, "p_0": [0.6] * 4 + [0.9] * 26, "p_1": [0.4] * 4 + [0.1] * 26}
+    with pytest.raises(advisor.InputError, match="ece cannot be computed exactly from the counts"):
+        advisor.spark.evaluate(_frame(spark, cols), proba_cols="auto", positive_label=1)
+    ev = advisor.spark.evaluate(_frame(spark, cols), proba_cols="auto", positive_label=1, metrics=["roc_auc"])
+    assert list(ev.metrics["y_pred"]) == ["roc_auc"]

@@ -44,26 +44,31 @@ def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[st
 
 def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any = None,
                   proba_labels: Sequence[str] = (), score: Any = None, positive_label: Label | None = None,
-                  metrics: Sequence[str] | None = None, what: str = "the system") -> tuple[dict[str, float], dict[str, Any]]:
+                  metrics: Sequence[str] | None = None, what: str = "the system",
+                  weights: Any = None) -> tuple[dict[str, float], dict[str, Any]]:
     """``(values, details)`` of the score metrics of one system.
 
     ``average_precision`` refers to ``positive_label`` in a binary task; without one (or with more
     classes) it is the one-vs-rest macro average. ROC AUC and the binary Brier score do not depend on
     which of two classes is positive.
 
+    ``weights`` (one whole count per item) make each item stand for that many identical items — the
+    distinct (true label, score) rows a ``GROUP BY`` returns — with the values of the expanded items:
+    ROC AUC and average precision depend only on the tie groups, the Brier score is a weighted mean,
+    and the equal-mass ECE bins cut the cumulative weight at ``⌊b n / B⌋``. When such a cut falls
+    inside a run of equal confidences holding both right and wrong items, the ECE depends on the item
+    order, which counts do not keep, and it is refused. With weights no details come back (the
+    calibration loss needs the items themselves).
+
     >>> v, d = score_metrics(["a", "b", "b", "a"], ["a", "b"], score=[0.1, 0.9, 0.4, 0.5], positive_label="b")
     >>> v["roc_auc"], round(v["average_precision"], 4)
     (0.75, 0.8333)
+    >>> items = score_metrics(list("abbaa"), ["a", "b"], score=[.1, .9, .4, .5, .1], positive_label="b")[0]
+    >>> items == score_metrics(list("abba"), ["a", "b"], score=[.1, .9, .4, .5], positive_label="b",
+    ...                        weights=[2, 1, 1, 1])[0]
+    True
     """
-    from ._scores import (
-        ECE_BINS,
-        average_precision,
-        brier_binary,
-        calibration_loss,
-        ece,
-        log_loss_details,
-        roc_auc,
-    )
+    from ._scores import ECE_BINS, calibration_loss, log_loss_details
 
     k = len(labels)
     if score is not None and k != 2:
@@ -72,7 +77,6 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
     if score is not None and positive_label is None:
         raise InputError(f"{what} has a 'score' column; name the class high scores point to with the positive label "
                          "(--positive).")
-    out: dict[str, float] = {}
     details: dict[str, Any] = {}
     s = np.asarray(score, dtype=np.float64) if score is not None else _align(labels, np.asarray(proba, float), proba_labels, what)
     default = ("roc_auc", "average_precision") if score is not None else \
@@ -82,17 +86,8 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
         if score is not None and m in ("brier_binary", "ece"):
             raise InputError(f"{m} needs probabilities (p_<label> columns); {what} has a score column, which is not a "
                              "probability.")
-    pos = positive_label if k == 2 else None
-    if "roc_auc" in want:
-        out["roc_auc"] = roc_auc(y_true, s, labels, positive_label=pos if pos is not None else labels[1])
-    if "average_precision" in want:
-        out["average_precision"] = average_precision(y_true, s, labels, positive_label=pos) if pos is not None \
-            else float(np.mean([_ap_class(y_true, s, labels, c) for c in range(k)]))
-    if score is None:
-        if "brier_binary" in want:
-            out["brier_binary"] = brier_binary(y_true, s, labels, positive_label=labels[1])
-        if "ece" in want:
-            out["ece"] = ece(y_true, s, labels)
+    out = _values(y_true, labels, s, want, positive_label if k == 2 else None, weights, what)
+    if score is None and weights is None:
         ll = log_loss_details(y_true, s, labels)
         details = {"log_loss_clip_eps": ll["clip_eps"], "zero_probability_items": ll["zero_probability_items"],
                    "ece_binning": f"{ECE_BINS} equal-mass bins of the top-label confidence",
@@ -102,11 +97,53 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
     return out, details
 
 
-def _ap_class(y_true: Sequence[Any], s: np.ndarray, labels: Sequence[Label], c: int) -> float:
-    from ._scores import Ranking
+def _values(y_true: Sequence[Any], labels: Sequence[Label], s: np.ndarray, want: Sequence[str],
+            pos_label: Label | None, weights: Any, what: str) -> dict[str, float]:
+    """The metric values of :func:`score_metrics` under item weights (unit weights when None)."""
+    from ._scores import Calibration, Ranking, _multiclass_auc, score_inputs
 
-    y = np.array([str(t) == str(labels[c]) for t in y_true], dtype=np.float64)
-    return float(Ranking(s[:, c]).ap(y, 1.0 - y))
+    k = len(labels)
+    idx, s, _, p = score_inputs(y_true, s, labels, pos_label if pos_label is not None else labels[1])
+    w = np.ones(idx.shape[0]) if weights is None else _counts(weights, idx.shape[0], what)
+    out: dict[str, float] = {}
+    if "roc_auc" in want:
+        if k == 2:
+            y = (idx == p).astype(np.float64)
+            out["roc_auc"] = float(Ranking(s if s.ndim == 1 else s[:, p]).auc(w * y, w * (1 - y)))
+        else:
+            out["roc_auc"] = _multiclass_auc(idx, s, k, "ovr", "macro", w)
+    if "average_precision" in want:
+        if pos_label is not None:
+            y = (idx == p).astype(np.float64)
+            out["average_precision"] = float(Ranking(s if s.ndim == 1 else s[:, p]).ap(w * y, w * (1 - y)))
+        else:
+            out["average_precision"] = float(np.mean([Ranking(s[:, c]).ap(w * (idx == c), w * (idx != c))
+                                                      for c in range(k)]))
+    if "brier_binary" in want:
+        if k != 2 or s.ndim != 2:
+            raise InputError("the binary Brier score needs a binary task with probability columns p_<label>.")
+        out["brier_binary"] = float(np.sum(w * (s[:, 1] - (idx == 1)) ** 2) / np.sum(w))
+    if "ece" in want:
+        cal = Calibration(idx, s)
+        if weights is not None and not cal.order_free(w):
+            raise InputError(f"ece cannot be computed exactly from the counts of {what}: an equal-mass bin edge falls "
+                             "inside a run of equal confidences with both right and wrong items, whose bins depend "
+                             "on the item order that counts do not keep; leave ece out (metrics=[…]) or evaluate "
+                             "the items themselves.")
+        out["ece"] = float(cal.ece(w))
+    return out
+
+
+def _counts(weights: Any, n: int, what: str) -> np.ndarray:
+    """Item weights: one whole, non-negative count per item."""
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"the item counts of {what} must be numbers.") from None
+    if w.shape != (n,) or not np.isfinite(w).all() or (w < 0).any() or (w != np.round(w)).any():
+        raise InputError(f"the item counts of {what} must be one whole, non-negative number per item ({n}); "
+                         f"got shape {w.shape}.")
+    return w
 
 
 def cost_metrics(matrix: Any, costs: Any, priors: Any = None, *, positive_label: Label | None = None

@@ -320,6 +320,28 @@ class Calibration:
         edges = np.arange(1, self.bins) / self.bins
         self.width_cuts = np.searchsorted(self.conf, edges, side="right")  # item positions, bins (lo, hi]
 
+    def order_free(self, w: np.ndarray) -> bool:
+        """Whether the equal-mass ECE under whole item weights ``w`` (original order, shape (n,)) is the
+        same for every order of tied confidences: no bin cut ``⌊b n / B⌋`` falls strictly inside a run of
+        equal confidences that holds both right and wrong items (weight > 0 of each).
+
+        >>> c = Calibration(np.array([0, 1, 0, 0]), np.array([[.6, .4], [.6, .4], [.9, .1], [.8, .2]]), n_bins=4)
+        >>> c.order_free(np.ones(4)), c.order_free(np.array([2.0, 0, 1, 1]))
+        (False, True)
+        """
+        if self.binning != "equal_mass":
+            return True
+        ws = np.asarray(w, dtype=np.float64)[self.order]
+        cw = np.cumsum(ws)
+        run = np.flatnonzero(np.r_[True, self.conf[1:] != self.conf[:-1]])
+        end = np.cumsum(np.add.reduceat(ws, run)) if ws.size else np.zeros(0)
+        right = np.add.reduceat(ws * self.correct, run) if ws.size else np.zeros(0)
+        mixed = (right > 0) & (right < end - np.r_[0.0, end[:-1]])
+        cuts = np.floor(np.arange(1, self.bins) * (cw[-1] if cw.size else 0.0) / self.bins)
+        r = np.minimum(np.searchsorted(end, cuts, side="right"), max(end.size - 1, 0))
+        start = np.r_[0.0, end[:-1]][r] if end.size else cuts
+        return not bool(np.any(mixed[r] & (start < cuts) & (cuts < end[r]))) if end.size else True
+
     def ece(self, w: np.ndarray) -> np.ndarray:
         """ECE under item weights ``w`` (original order; shape (n,) or (b, n))."""
         ws = np.atleast_2d(np.asarray(w, dtype=np.float64)[..., self.order])

@@ -29,12 +29,14 @@ from ._scan import Scan, Side, _build
 __all__ = ["scan_lines"]
 
 _FLOAT_INT_LIMIT = 2.0 ** 53
-#: The line scan reads with one thread and 2 MB buffers. DuckDB's parallel reader holds more buffers
-#: (and more of its allocator's memory) the longer the file — its default 32 MB buffers with two
-#: threads took 75 → 112 → 158 MB peak for 10^6 → 10^7 → 3·10^7 CSV rows — whereas one thread with
-#: 2 MB buffers stays at ~78–80 MB for any length (``benchmarks/bench_io.py``). Counting distinct
-#: lines is cheap enough that one thread costs about what DuckDB's two-thread typed scan costs in CPU.
-_LINE_THREADS = 1
+#: Threads of the line scan, per format. DuckDB's parallel reader holds more buffers (and more of its
+#: allocator's memory) the longer the file: with its default 32 MB buffers even a bare count took
+#: 75 → 112 → 158 MB peak for 10^6 → 10^7 → 3·10^7 CSV rows. CSV/TSV keep DuckDB's threads (all
+#: cores) with 2 MB buffers: ~93 → 104 → 114 MB on two cores, and the wall time of DuckDB's own scan;
+#: one thread would stay at ~91 MB but take twice that on an idle machine. JSON Lines read with one
+#: thread stays at ~112 MB for any length (two threads: 127 → 167 MB) at about the same wall time.
+#: ``None``: DuckDB's default (one per core). See ``benchmarks/bench_io.py``.
+_LINE_THREADS: dict[str, int | None] = {"csv": None, "tsv": None, "jsonl": 1}
 _LINE_BUFFER_BYTES = 2 * 1024 * 1024
 
 
@@ -63,13 +65,17 @@ def scan_lines(con: Any, sides: Sequence[Side], labels: Sequence[Label] | None) 
     subs = ", ".join(f"s{i} AS (SELECT l AS l{i}, 1 AS h{i} FROM {_lines_relation(s)})" for i, s in enumerate(sides))
     join = " POSITIONAL JOIN ".join(f"s{i}" for i in range(m))
     keys = ", ".join(f"l{i}, h{i}" for i in range(m))
+    fixed = [n for s in sides if (n := _LINE_THREADS.get(s.source.fmt)) is not None]
+    threads = min(fixed) if fixed else None  # the fewest any side's format asks for
     try:
-        con.execute(f"SET threads = {_LINE_THREADS}")  # memory flat in the number of rows (see above)
+        if threads is not None:
+            con.execute(f"SET threads = {threads}")
         rows = con.execute(f"WITH {subs} SELECT {keys}, count(*) FROM {join} GROUP BY ALL").fetchall()
     except Exception:  # noqa: BLE001 - the general scan reports it properly
         return None
     finally:
-        con.execute("RESET threads")
+        if threads is not None:
+            con.execute("RESET threads")
     parsers = [_csv_parser(s) if s.source.fmt in ("csv", "tsv") else _json_parser(s) for s in sides]
     cells: dict[tuple[str, ...], int] = {}
     for row in rows:

@@ -7,7 +7,9 @@
     cmp = advisor.spark.compare(df, y_true="label", systems=["model_a", "model_b"], seed=0)
 
 Spark's own ``groupBy`` counts the distinct (true, prediction, …) combinations on the cluster; only
-those aggregates (and, with probability columns, the log-loss and Brier sums) are collected. They are
+those aggregates (and, with probability columns, the log-loss and Brier sums; with a ``score`` or
+probability columns, the ``groupBy(true label, score)`` counts for ROC AUC, average precision, the
+binary Brier score and the ECE) are collected. They are
 handed to the same engine as a file or a DataFrame, so :func:`evaluate` returns the
 :class:`~advisor.Evaluation` of :func:`advisor.evaluate` and :func:`compare` the
 :class:`~advisor.Comparison` of :func:`advisor.compare_systems`.

@@ -13,7 +13,8 @@ __all__ = ["compare", "evaluate"]
 
 
 def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
-             labels: Sequence[Label] | None = None, proba_cols: Any = None, **options: Any) -> Any:
+             labels: Sequence[Label] | None = None, proba_cols: Any = None, costs: Any = None, priors: Any = None,
+             **options: Any) -> Any:
     """Metrics, per-class tables and chance levels of the systems in a Spark DataFrame.
 
     Parameters
@@ -24,13 +25,23 @@ def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | Non
         The true-label column.
     systems : column name or list of column names, optional
         One prediction column per system; by default ``y_pred`` if present, else every other column
-        except ``id`` and probability columns.
+        except ``id``, ``score`` and probability columns.
     labels : sequence, optional
         Fix the classes and their order.
     proba_cols : None, "auto" or mapping label → column
-        Probability columns (one system only): log loss and Brier score.
+        Probability columns (one system only): log loss and Brier score, and the score metrics.
+    costs, priors
+        As in :func:`advisor.evaluate`: the expected costs of the confusion matrices.
     **options
         ``metrics``, ``positive_label``, ``beta``, ``undefined`` — as in :func:`advisor.evaluate`.
+        ``metrics`` may also name score metrics (``roc_auc``, ``average_precision``, ``brier_binary``,
+        ``ece``) to compute only those.
+
+    With one system, a ``score`` column (binary tasks; any real number, higher = more positive; needs
+    ``positive_label``) or the probability columns add ROC AUC and average precision (with
+    probabilities also the binary Brier score and the ECE), computed from Spark's
+    ``groupBy(true label, score)`` counts — exactly the values of the items themselves; the ECE is
+    refused where its equal-mass bins would depend on the row order.
 
     Returns
     -------
@@ -38,10 +49,41 @@ def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | Non
         The same object :func:`advisor.evaluate` returns for the same data.
     """
     from ..engine._evaluate import evaluate as evaluate_matrices
+    from ..engine._score_eval import score_metrics
+    from ..io._evaluate_scores import add_scores
+    from ._count import _label, _proba_columns
+    from ._scores import count_scores
 
     ps = count_spark(df, y_true, systems, labels=labels, proba_cols=proba_cols)
     options.setdefault("probabilities", ps.probabilities or None)
-    return evaluate_matrices(ps.systems, **options)
+    matrix_ids, score_ids = _split_metrics(options.pop("metrics", None))
+    ev = evaluate_matrices(ps.systems, metrics=matrix_ids, **options)
+    found = None
+    if len(ps.systems) == 1:
+        found = count_scores(df, _label(df, y_true), _proba_columns(df, proba_cols))
+    if found is not None:
+        name = next(iter(ps.systems))
+        v, _ = score_metrics(found.y_true, list(ev.labels), proba=found.proba, proba_labels=found.proba_labels,
+                             score=found.score, positive_label=ev.positive_label, metrics=score_ids,
+                             what="the Spark DataFrame", weights=found.weights)
+        values = {n: dict(m) for n, m in ev.metrics.items()}
+        values[name].update(v)
+        ev = ev.model_copy(update={"metrics": values})
+    elif score_ids:
+        raise InputError(f"{score_ids[0]} needs a 'score' column or probability columns (proba_cols=…) of one system.")
+    return add_scores(ev, ps.systems, costs=costs, priors=priors)
+
+
+def _split_metrics(metrics: Any) -> tuple[list[str] | None, list[str] | None]:
+    """``metrics`` split into confusion-matrix ids and score ids (None: each side's defaults)."""
+    from ..engine._names import metric_id
+    from ..engine._score_eval import SCORE_IDS
+
+    if metrics is None:
+        return None, None
+    ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    scored = [m for m in ids if m in SCORE_IDS]
+    return [m for m in ids if m not in SCORE_IDS], scored or None
 
 
 def compare(df: Any, y_true: str = "y_true", systems: Sequence[str] | None = None, n_resamples: int = 10000,

@@ -105,7 +105,7 @@ def count_spark(df: Any, y_true: str, systems: Sequence[str] | str | None, *,
         systems = [systems]
     if systems is None:
         systems = ["y_pred"] if "y_pred" in df.columns else [
-            c for c in df.columns if c not in (y_true, "id") and not c.startswith(("p_", "proba_"))]
+            c for c in df.columns if c not in (y_true, "id", "score") and not c.startswith(("p_", "proba_"))]
     systems = [str(s) for s in systems]
     for c in [y_true, *systems]:
         if c not in df.columns:
