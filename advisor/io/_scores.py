@@ -40,26 +40,26 @@ def _table(path: Path, label_cols: tuple[str, ...] = ()) -> object:
     """The whole file as a pyarrow Table (labels kept as text)."""
     import pyarrow as pa
 
-    from ._duck import check_file
+    from ._duck import TABLE_FORMATS, check_file
     from ._structures import _check_json_depth
 
     suffix = path.suffix.lower()
-    # regular, non-empty, UTF-8 text where text is expected: a FIFO would block the read
-    check_file(path, "parquet" if suffix in (".parquet", ".pq") else "json" if suffix in (".jsonl", ".ndjson") else "csv")
-    if suffix in (".jsonl", ".ndjson"):
+    fmt = TABLE_FORMATS.get(suffix, "csv")  # any other extension (.gz/.zst too) is read as CSV, as before
+    check_file(path, fmt)  # regular, non-empty, UTF-8 text where text is expected: a FIFO would block the read
+    if fmt == "jsonl":
         _check_json_depth(path)  # pyarrow's JSON parser recurses on the C stack
     try:
-        if suffix in (".parquet", ".pq"):
+        if fmt == "parquet":
             import pyarrow.parquet as pq
 
             return pq.read_table(path)
-        if suffix in (".jsonl", ".ndjson"):
+        if fmt == "jsonl":
             import pyarrow.json as pj
 
             return pj.read_json(path)
         import pyarrow.csv as pc
 
-        delim = "\t" if suffix in (".tsv", ".tab") else ","
+        delim = "\t" if fmt == "tsv" else ","
         return pc.read_csv(path, parse_options=pc.ParseOptions(delimiter=delim),
                            convert_options=pc.ConvertOptions(column_types={c: pa.string() for c in label_cols}))
     except (OSError, pa.ArrowInvalid) as exc:
