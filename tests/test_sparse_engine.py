@@ -252,3 +252,84 @@ def test_confusion_entropy_of_huge_integer_resamples_needs_no_huge_table() -> No
     tracemalloc.stop()
     assert peak < 100 * 2**20
     assert res["confusion_entropy"]["low"] <= advisor.compute_metrics(cm)["confusion_entropy"] <= res["confusion_entropy"]["high"]
+
+
+@pytest.mark.parametrize("integer", [True, False])
+def test_cells_in_any_order_give_the_row_major_sums(integer) -> None:
+    """Row and column sums, the diagonal and the entropy term do not depend on the order of the cells
+    (column-major from ``by_columns``, or shuffled); integer sums are exactly equal."""
+    rng = np.random.default_rng(11)
+    for k in (1, 2, 5, 60):
+        stack = np.stack([random_matrix(rng, k, integer) for _ in range(9)])
+        if integer:
+            stack = stack.astype(np.int64)
+        ref = Cells.from_dense(stack)
+        if integer:  # whole numbers stay integers, as item resamples are
+            ref = Cells(ref.rows, ref.cols, ref.w.astype(np.int64), k)
+        by_cols, position = ref.by_columns()
+        assert np.all(np.diff(by_cols.cols) >= 0)
+        np.testing.assert_array_equal(by_cols.w[:, position], ref.w)
+        perm = rng.permutation(ref.nnz)
+        shuffled = Cells(ref.rows[perm], ref.cols[perm], ref.w[:, perm], k)
+        for other in (by_cols, shuffled):
+            for name in ("a", "b", "tp", "n", "off"):
+                if integer:
+                    np.testing.assert_array_equal(getattr(other, name), getattr(ref, name), err_msg=name)
+                else:
+                    np.testing.assert_allclose(getattr(other, name), getattr(ref, name), rtol=1e-14, atol=1e-300)
+            np.testing.assert_allclose(other.entropy_sum(), ref.entropy_sum(), rtol=1e-13, atol=1e-12)
+            np.testing.assert_array_equal(other.to_dense(), ref.to_dense())
+
+
+def test_item_resamples_are_one_index_vector_tabulated_into_every_table() -> None:
+    """The drawing of items: per resample one vector of ``n`` indices from the generator's 32-bit
+    stream (the same values whatever integer width is asked for), counted into each table."""
+    from advisor.stats._draws import iter_item_resamples
+
+    rng = np.random.default_rng(2)
+    n = 5_003
+    maps = [rng.integers(0, c, n) for c in (7, 300, 4_999)]
+    sizes = [int(m.max()) + 1 for m in maps]
+    got = [np.concatenate(parts) for parts in zip(*(outs for _, outs in
+                                                     iter_item_resamples(np.random.default_rng(8), maps, sizes, 23, 5)))]
+    ref = np.random.default_rng(8)
+    want = [[], [], []]
+    for _ in range(23):
+        idx = ref.integers(0, n, n, dtype=np.int32)
+        for t, m in enumerate(maps):
+            want[t].append(np.bincount(m[idx], minlength=sizes[t]))
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, np.stack(w))
+
+
+def test_paired_item_comparison_evaluates_each_systems_own_resampled_matrix() -> None:
+    """``compare_systems(draw="items")`` against a plain recount: the same seed's index vectors over the
+    items (listed joint cell by joint cell, as the engine lists them), each system's dense matrix
+    counted from the drawn items, every metric computed on it, percentile intervals taken."""
+    rng = np.random.default_rng(6)
+    k, n, B = 30, 4_000, 150
+    y = rng.integers(0, k, n)
+    preds = {
+        "good": np.where(rng.random(n) < 0.8, y, rng.integers(0, k, n)),
+        "other items": rng.integers(0, k, n),  # about one cell per item: the column-ordered path
+        "fair": np.where(rng.random(n) < 0.5, y, rng.integers(0, k, n)),
+    }
+    ids = [m for m in MULTICLASS_METRICS if advisor.METRICS[m].alias_of is None]
+    got = advisor.compare_systems(y, preds, n_resamples=B, seed=3, metrics=ids, draw="items", confidence=0.9)
+    joint = JointCounts.from_arrays(y, preds)
+    items = np.repeat(joint.codes, joint.counts.astype(np.int64), axis=0)  # (n, 1 + systems)
+    gen = np.random.default_rng(3)
+    values = {s: {m: [] for m in ids} for s in preds}
+    for _ in range(B):
+        drawn = items[gen.integers(0, n, n)]
+        for j, s in enumerate(preds):
+            dense = np.bincount(drawn[:, 0] * k + drawn[:, 1 + j], minlength=k * k).reshape(k, k)
+            res = compute_metrics(dense, ids)
+            for m in ids:
+                values[s][m].append(res[m])
+    for m in ids:
+        for s in preds:
+            low, high = np.percentile(values[s][m], [5.0, 95.0])
+            sys_out = got.metrics[m].systems[s]
+            assert sys_out.low == pytest.approx(low, rel=1e-9, abs=1e-12), (m, s)
+            assert sys_out.high == pytest.approx(high, rel=1e-9, abs=1e-12), (m, s)

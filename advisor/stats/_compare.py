@@ -427,10 +427,19 @@ def _paired_draws(
     n_resamples: int, size: int, items: bool,
 ) -> Iterator[tuple[int, list[Cells]]]:
     """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
-    each system's marginal; or the same ``n`` items tabulated straight into every system's cells."""
+    each system's marginal; or the same ``n`` items tabulated straight into every system's cells.
+
+    Drawing items, the systems after the first hold their cells column by column: their true-class
+    sizes are the first system's (:meth:`Cells.share_true_sizes`), so only their column sums are
+    needed, and those are then contiguous runs. Integer sums are exact in any order."""
     if items:
         bases, item_cells = joint.system_item_cells()
-        for start, outs in iter_item_resamples(rng, item_cells, [b.nnz for b in bases], n_resamples, size):
+        for j in range(1, len(bases)):
+            bases[j], position = bases[j].by_columns()
+            item_cells[j] = position[item_cells[j]]
+        draws = iter_item_resamples(rng, item_cells, [b.nnz for b in bases], n_resamples, size)
+        del item_cells  # held by the draws until they stack them into one table
+        for start, outs in draws:
             yield start, [b.with_masses(o, exact=True) for b, o in zip(bases, outs)]
     else:
         for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):

@@ -59,16 +59,24 @@ def iter_item_resamples(
     ``rng.integers(0, n, n)``), tabulated into each of the tables ``item_cells`` maps them to
     (``item_cells[t][i]`` = cell of item ``i`` in table ``t``, which has ``sizes[t]`` cells); each
     ``masses`` has shape (chunk, sizes[t]), integer. A paired bootstrap maps the same items into
-    every system's table. Memory is the item maps plus the chunk.
+    every system's table. Memory is the item maps (stacked into one table of ``n`` rows) plus the chunk.
     """
     n = item_cells[0].shape[0]
-    kind = np.int32 if n < 2**31 else np.int64  # 32-bit draws are about twice as fast
+    # one row per item holding its cell in every table, each table's cells offset after the previous
+    # ones: a single gather fetches all of an item's cells at once (one random access instead of one
+    # per table) and a single bincount tabulates every table
+    offsets = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
+    table = np.stack([np.asarray(c, dtype=np.intp) + off for c, off in zip(item_cells, offsets[:-1])], axis=1)
+    total = int(offsets[-1])
+    del item_cells  # the stacked table replaces the maps (the caller may let go of its own)
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        outs = [np.empty((rows, c), dtype=np.int64) for c in sizes]
+        outs = [np.empty((rows, c), dtype=np.int64) for c in sizes]  # contiguous: later gathers are faster
         for r in range(rows):
-            # pointer-sized indices gather faster (numpy converts others at every gather)
-            idx = rng.integers(0, n, n, dtype=kind).astype(np.intp, copy=False)
-            for out, cells_of, c in zip(outs, item_cells, sizes):
-                out[r] = np.bincount(cells_of[idx], minlength=c)
+            # pointer-sized indices gather fastest; below 2³² numpy draws them from the same 32-bit
+            # stream as a 32-bit request would, so the resamples do not depend on the width asked for
+            idx = rng.integers(0, n, n, dtype=np.intp)
+            counts = np.bincount(np.take(table, idx, axis=0).ravel(), minlength=total)
+            for out, lo, hi in zip(outs, offsets[:-1], offsets[1:]):
+                out[r] = counts[lo:hi]
         yield start, outs
