@@ -29,6 +29,7 @@ from markupsafe import escape as _html_escape
 __all__ = [
     "LABEL_DISPLAY_LIMIT",
     "display_label",
+    "few_names",
     "format_count",
     "format_number",
     "html_escape",
@@ -292,3 +293,15 @@ def display_label(text: object, limit: int = LABEL_DISPLAY_LIMIT) -> str:
     """
     s = " ".join(visible_controls(text).split())
     return s if len(s) <= limit else s[: max(limit - 1, 0)] + "…"
+
+
+def few_names(items: Any, limit: int = 10) -> str:
+    """Names for a sentence: at most ``limit`` of them (each through :func:`display_label`), then how
+    many more — a message about a thousand classes stays one line.
+
+    >>> few_names(["a", "b"]), few_names([f"c{i}" for i in range(8)], 3)
+    ('a, b', 'c0, c1, c2 and 5 more')
+    """
+    items = list(items)
+    shown = ", ".join(display_label(x) for x in items[:limit])
+    return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"

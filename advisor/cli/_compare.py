@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from .._format import few_names
 from ..engine._conventions import CONVENTIONS
 from ._common import cell, echo_json, fail, handle_errors, label_cell, parse_id_list
 
@@ -52,7 +53,7 @@ def match_label(labels: Sequence[Any], text: str | None, option: str) -> Any:
     for lab in labels:
         if str(lab) == text:
             return lab
-    raise fail(f"{option} {text!r} is not a class label; labels are {', '.join(map(str, labels))}.")
+    raise fail(f"{option} {text!r} is not a class label; labels are {few_names(labels)}.")
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import display_label, few_names
 from ._components import MetricResult, UndefinedValue
 from ._structure_args import resolve_ids
 
@@ -80,7 +81,7 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
     index = {str(c): i for i, c in enumerate(cats)}
     bad = [v for v in seen if v not in index]
     if bad:
-        raise InputError(f"a rating {bad[0]!r} is not among the categories {', '.join(map(str, cats))}.")
+        raise InputError(f"a rating {display_label(bad[0])!r} is not among the categories {few_names(cats)}.")
     codes = np.array([[-1 if v is None else index[str(v)] for v in r] for r in cells], dtype=np.int64)
     ordered = categories is not None or all(_natural(v)[0] == 0 for v in seen)
     return _ratings_from_codes(codes, len(cats), names, cats, ordered=ordered)
@@ -195,7 +196,7 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
                                and (r.ordered or m != "krippendorff_alpha_ordinal")])
     if not r.ordered and "krippendorff_alpha_ordinal" in ids:
         raise InputError(f"krippendorff_alpha_ordinal needs the order of the categories "
-                         f"{', '.join(map(str, r.categories))}, which are not numbers; give it from lowest to highest "
+                         f"{few_names(r.categories)}, which are not numbers; give it from lowest to highest "
                          "(--order A,B,C, or classes with label_structure: ordinal in the answers, or categories= in "
                          "Python).")
     if (r.counts.sum(1) >= 2).sum() == 0:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._structure_args import resolve_ids
 
@@ -96,7 +97,7 @@ def _ranks(values: Any, index: dict[str, int], name: str, order: list[Any]) -> n
     bad = [u for u in uniq if u not in index]
     if bad:
         raise InputError(f"{name} holds {bad[0]!r}, which is not in the ordinal order "
-                         f"{', '.join(map(str, order))}; list every class in --order / classes.")
+                         f"{few_names(order)}; list every class in --order / classes.")
     return np.array([index[u] for u in uniq], dtype=np.int64)[inv]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 from ._confusion import Label
 
 __all__ = ["COST_IDS", "SCORE_IDS", "cost_metrics", "score_metrics"]
@@ -37,8 +38,8 @@ def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[st
     missing = [lab for lab in labels if str(lab) not in col]
     extra = [lab for lab in proba_labels if lab not in {str(x) for x in labels}]
     if missing or extra:
-        raise InputError(f"{what} has probability columns for {', '.join(map(str, proba_labels))} but the classes are "
-                         f"{', '.join(map(str, labels))}; give one column p_<label> per class.")
+        raise InputError(f"{what} has probability columns for {few_names(proba_labels)} but the classes are "
+                         f"{few_names(labels)}; give one column p_<label> per class.")
     return proba[:, [col[str(lab)] for lab in labels]]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._format import few_names
 from ._agreement import AGREEMENT_METRICS
 from ._multilabel import MULTILABEL_METRICS
 from ._ordinal import ORDINAL_METRICS
@@ -153,7 +154,7 @@ def level_note(r: Any) -> str:
     >>> level_note(ratings_table([["lo", "hi"], ["hi", "hi"]]))[:60]
     'Agreement is measured at the nominal level of measurement: t'
     """
-    cats = ", ".join(map(str, r.categories))
+    cats = few_names(r.categories)
     return (f"Agreement is measured at the nominal level of measurement: the categories ({cats}) are not numbers and "
             "no order was given, so every disagreement counts alike; if they are ordered, give the order from lowest "
             "to highest with --order (or classes with label_structure: ordinal in the answers) for the ordinal alpha.")

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 
 __all__ = ["StructuredInputs", "detect_structure", "load_structured", "read_columns"]
 
@@ -369,7 +370,7 @@ def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> Str
         used = counts.sum(0) + counts.sum(1) > 0
         bad = [lab for lab, u in zip(labels, used) if u and lab not in index]
         if bad:
-            raise InputError(f"{name}: class {bad[0]!r} is not in the ordinal order {', '.join(map(str, order))}; "
+            raise InputError(f"{name}: class {bad[0]!r} is not in the ordinal order {few_names(order)}; "
                              "list every class in --order.")
         rows, cols = np.nonzero(counts)
         pos = np.array([index.get(lab, -1) for lab in labels])

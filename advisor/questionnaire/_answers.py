@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import PydanticCustomError
 
 from .._exceptions import InputError
+from .._format import few_names
 from ._conditions import DERIVED_FACTS, validate_condition
 
 __all__ = [
@@ -297,7 +298,7 @@ class Answers(BaseModel):
 
 
 def _names(labels: list[Any]) -> str:
-    return ", ".join(str(x) for x in labels)
+    return few_names(labels)
 
 
 def _fail(key: str, value: Any, why: str) -> None:

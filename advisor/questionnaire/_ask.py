@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from .._format import display_label, terminal_safe
+from .._format import display_label, few_names, terminal_safe
 from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
 from ._conditions import holds
 
@@ -139,7 +139,7 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
         if low in _NONE:
             return None
         if classes and not any(str(c) == text for c in classes):
-            raise ValueError(f"{text!r} is not one of the classes {', '.join(map(str, classes))}")
+            raise ValueError(f"{text!r} is not one of the classes {few_names(classes)}")
         return _label(text, classes)
     if q.kind in ("shares", "weights"):
         if low in _NONE:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import InputError
+from .._format import few_names
 from ._answers import Answers, answers_from_mapping
 from ._recommendation import Warning
 from ._rules import Settings
@@ -124,14 +125,14 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
         mismatch("n_classes", answers.n_classes, f"{k} classes")
     if answers.classes is not None and [str(c) for c in answers.classes] != [str(c) for c in labels]:
         if sorted(map(str, answers.classes)) != sorted(map(str, labels)):
-            mismatch("classes", ", ".join(map(str, answers.classes)), "the classes " + ", ".join(map(str, labels)))
+            mismatch("classes", few_names(answers.classes), f"the {k} classes {few_names(labels)}")
     values.update(task=task, n_classes=k, classes=labels)
-    notes.append(f"the data has {k} classes ({_few(labels)}) and {summary.n:g} items")
+    notes.append(f"the data has {k} classes ({few_names(labels, 5)}) and {summary.n:g} items")
 
     if answers.positive_class is not None and not any(str(answers.positive_class) == str(x) for x in labels):
         raise InputError(
             f"positive_class {answers.positive_class!r} does not occur in the data, whose classes are "
-            f"{', '.join(map(str, labels))}."
+            f"{few_names(labels)}."
         )
     if answers.positive_class is not None:  # use the data's typed label
         values["positive_class"] = next(x for x in labels if str(x) == str(answers.positive_class))
@@ -169,18 +170,6 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
     return effective, warnings, notes
 
 
-def _few(items: Any, limit: int = 5) -> str:
-    """A handful of names, the rest counted: no sentence lists more than ``limit`` classes.
-
-    >>> _few(["a", "b"]), _few([f"c{i}" for i in range(8)], 3)
-    ('a, b', 'c0, c1, c2 and 5 more')
-    """
-    items = [str(x) for x in items]
-    if len(items) <= limit:
-        return ", ".join(items)
-    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
-
-
 def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     """``undefined_values`` and ``small_sample`` warnings (definitions in the module docstring)."""
     out: list[Warning] = []
@@ -189,7 +178,7 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     undefined: list[str] = []
     if absent:
         undefined.append(
-            f"{'class' if len(absent) == 1 else 'classes'} {_few(absent)} "
+            f"{'class' if len(absent) == 1 else 'classes'} {few_names(absent, 5)} "
             f"{'does' if len(absent) == 1 else 'do'} not occur in the test set, so "
             f"{'its' if len(absent) == 1 else 'their'} recall is 0/0"
         )
@@ -197,7 +186,7 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
         never = [str(labels[j]) for j, b in enumerate(cm.predicted_sizes) if b <= 0]
         if never:
             undefined.append(
-                f"system {name!r} never predicts {_few(never)}, so precision and F1 of "
+                f"system {name!r} never predicts {few_names(never, 5)}, so precision and F1 of "
                 f"{'that class' if len(never) == 1 else 'those classes'} are 0/0"
             )
     if undefined:
@@ -209,7 +198,7 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
     small = [(str(labels[i]), a) for i, a in enumerate(summary.true_sizes) if 0 < a < settings.min_class_items]
     parts: list[str] = []
     if small:
-        shown = _few([f"{c} ({a:g} items, ±{0.98 / math.sqrt(a):.2f})" for c, a in small])
+        shown = few_names([f"{c} ({a:g} items, ±{0.98 / math.sqrt(a):.2f})" for c, a in small], 5)
         one = len(small) == 1
         parts.append(
             f"{'class' if one else 'classes'} {shown} {'has' if one else 'have'} fewer than "

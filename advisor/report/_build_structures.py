@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._format import few_names
 from ._models import (
     Estimate,
     IntervalSettings,
@@ -113,7 +114,7 @@ def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | Non
     inputs = load_structured(files, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
                              pred_col=pred_col, structure=structure)
     if ordinal and inputs is not None and inputs.structure == "agreement" and not inputs.systems["agreement"].ordered:
-        cats = ", ".join(map(str, inputs.labels))
+        cats = few_names(inputs.labels)
         raise InputError(f"the answers say the categories are ordered (label_structure: ordinal) but not in which order, "
                          f"and {cats} are not numbers; list them from lowest to highest as classes in the answers "
                          "or with --order.")
