@@ -296,12 +296,18 @@ def display_label(text: object, limit: int = LABEL_DISPLAY_LIMIT) -> str:
 
 
 def few_names(items: Any, limit: int = 10) -> str:
-    """Names for a sentence: at most ``limit`` of them (each through :func:`display_label`), then how
-    many more — a message about a thousand classes stays one line.
+    r"""Names for a sentence: at most ``limit`` of them, then how many more — a message about a
+    thousand classes stays one line. Each name keeps its spaces (it can be copied back) but shows
+    control characters and line breaks as escapes and is cut at ``LABEL_DISPLAY_LIMIT`` characters.
 
-    >>> few_names(["a", "b"]), few_names([f"c{i}" for i in range(8)], 3)
-    ('a, b', 'c0, c1, c2 and 5 more')
+    >>> few_names(["a", "b"]), few_names([f"c{i}" for i in range(8)], 3), few_names(["x  y\n"])
+    ('a, b', 'c0, c1, c2 and 5 more', 'x  y\\n')
     """
     items = list(items)
-    shown = ", ".join(display_label(x) for x in items[:limit])
+    shown = ", ".join(_name(x) for x in items[:limit])
     return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"
+
+
+def _name(text: object) -> str:
+    s = visible_controls(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return s if len(s) <= LABEL_DISPLAY_LIMIT else s[: LABEL_DISPLAY_LIMIT - 1] + "…"

@@ -31,8 +31,30 @@ def test_few_names_counts_the_rest_and_shortens_each_name() -> None:
 def test_answers_naming_other_classes_get_a_one_line_warning() -> None:
     rec = recommend({"task": "multiclass", "classes": ["negative", "neutral", "positive"]}, data=_matrix())
     text = " ".join(w.message for w in rec.warnings if w.code == "answers_data_mismatch")
-    assert "the 1000 classes class_0000" in text and "and 990 more" in text
+    assert "1000 classes: class_0000, class_0001" in text and "and 990 more are not in the answers" in text
+    assert "negative, neutral, positive are not in the data" in text
     assert len(text) < 400
+
+
+def test_the_class_mismatch_names_what_differs_even_beyond_the_first_ten() -> None:
+    labels = [f"class_{i:02d}" for i in range(30)]
+    rng = np.random.default_rng(1)
+    y = [labels[i] for i in rng.integers(0, 30, 3000)]
+    said = labels[:20] + ["class_2O"] + labels[21:]  # a typo at position 20
+    rec = recommend({"task": "multiclass", "classes": said}, data=advisor.confusion_matrix(y, y, labels=labels))
+    text = " ".join(w.message for w in rec.warnings if w.code == "answers_data_mismatch")
+    assert "class_20 is not in the answers" in text and "class_2O is not in the data" in text
+
+
+def test_probability_columns_name_the_missing_and_the_unknown_class() -> None:
+    from advisor.engine._score_eval import _align
+
+    labels = [f"class_{i:02d}" for i in range(30)]
+    columns = [c for c in labels if c != "class_25"] + ["class_99"]
+    with pytest.raises(InputError) as err:
+        _align(labels, np.full((3, 30), 1 / 30), columns, "scores.csv")
+    msg = str(err.value)
+    assert "no column for class_25" in msg and "columns for class_99, which is not a class" in msg
 
 
 def test_an_unknown_positive_class_names_a_few_classes() -> None:

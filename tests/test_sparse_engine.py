@@ -225,8 +225,9 @@ def test_paired_items_tabulate_into_every_systems_cells() -> None:
     y = rng.integers(0, 30, 3000)
     preds = {s: np.where(rng.random(3000) < q, y, rng.integers(0, 30, 3000)) for s, q in (("a", 0.8), ("b", 0.6))}
     joint = JointCounts.from_arrays(y, preds)
-    bases, maps = joint.system_item_cells()
-    for base, item_cells, cells in zip(bases, maps, joint.system_cells()):
+    bases, table = joint.system_item_cells()
+    assert table.shape == (3000, 2)
+    for base, item_cells, cells in zip(bases, table.T, joint.system_cells()):
         np.testing.assert_array_equal(np.bincount(item_cells, minlength=base.nnz), cells.w)  # all items once
         np.testing.assert_array_equal(base.rows, cells.rows)
     ids = ["accuracy", "macro_f1", "mcc"]
@@ -271,6 +272,11 @@ def test_cells_in_any_order_give_the_row_major_sums(integer) -> None:
         np.testing.assert_array_equal(by_cols.w[:, position], ref.w)
         perm = rng.permutation(ref.nnz)
         shuffled = Cells(ref.rows[perm], ref.cols[perm], ref.w[:, perm], k)
+        # column-major cells give the very same row and column sums (each summed in the same order);
+        # shuffled ones the same integers, and floats up to rounding; sums over the cells themselves
+        # run in storage order
+        for name in ("a", "b", "tp", "n"):
+            np.testing.assert_array_equal(getattr(by_cols, name), getattr(ref, name), err_msg=name)
         for other in (by_cols, shuffled):
             for name in ("a", "b", "tp", "n", "off"):
                 if integer:
@@ -281,17 +287,23 @@ def test_cells_in_any_order_give_the_row_major_sums(integer) -> None:
             np.testing.assert_array_equal(other.to_dense(), ref.to_dense())
 
 
-def test_item_resamples_are_one_index_vector_tabulated_into_every_table() -> None:
+@pytest.mark.parametrize("gather_cells", [None, 1000])
+def test_item_resamples_are_one_index_vector_tabulated_into_every_table(gather_cells, monkeypatch) -> None:
     """The drawing of items: per resample one vector of ``n`` indices from the generator's 32-bit
-    stream (the same values whatever integer width is asked for), counted into each table."""
+    stream (the same values whatever integer width is asked for), counted into each table — in one
+    gather, or block by block for large draws."""
+    from advisor.stats import _draws
     from advisor.stats._draws import iter_item_resamples
+
+    if gather_cells is not None:
+        monkeypatch.setattr(_draws, "_GATHER_CELLS", gather_cells)
 
     rng = np.random.default_rng(2)
     n = 5_003
     maps = [rng.integers(0, c, n) for c in (7, 300, 4_999)]
     sizes = [int(m.max()) + 1 for m in maps]
     got = [np.concatenate(parts) for parts in zip(*(outs for _, outs in
-                                                     iter_item_resamples(np.random.default_rng(8), maps, sizes, 23, 5)))]
+                                                     iter_item_resamples(np.random.default_rng(8), np.stack(maps, axis=1), sizes, 23, 5)))]
     ref = np.random.default_rng(8)
     want = [[], [], []]
     for _ in range(23):
@@ -333,3 +345,20 @@ def test_paired_item_comparison_evaluates_each_systems_own_resampled_matrix() ->
             sys_out = got.metrics[m].systems[s]
             assert sys_out.low == pytest.approx(low, rel=1e-9, abs=1e-12), (m, s)
             assert sys_out.high == pytest.approx(high, rel=1e-9, abs=1e-12), (m, s)
+
+
+@pytest.mark.parametrize("draw", ["items", "cells"])
+def test_identical_systems_tie_exactly_in_every_resample(draw) -> None:
+    """Two systems with the same predictions: every paired difference is exactly 0, each is better
+    in half the resamples by the tie rule, and their rank intervals coincide — whatever order the
+    engine keeps each system's cells in."""
+    rng = np.random.default_rng(12)
+    k, n = 60, 20_000
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
+    got = advisor.compare_systems(y, {"a": p, "b": p.copy()}, n_resamples=200, seed=0, draw=draw)
+    for m, res in got.metrics.items():
+        pair = res.pairs[0]
+        assert (pair.difference.low, pair.difference.high) == (0.0, 0.0), m
+        assert pair.p_a_better == 0.5, m
+        assert res.rank_intervals["a"] == res.rank_intervals["b"], m

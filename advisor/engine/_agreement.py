@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from .._format import display_label, few_names
+from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._structure_args import resolve_ids
 
@@ -81,7 +81,7 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
     index = {str(c): i for i, c in enumerate(cats)}
     bad = [v for v in seen if v not in index]
     if bad:
-        raise InputError(f"a rating {display_label(bad[0])!r} is not among the categories {few_names(cats)}.")
+        raise InputError(f"a rating {bad[0]!r} is not among the categories {few_names(cats)}.")
     codes = np.array([[-1 if v is None else index[str(v)] for v in r] for r in cells], dtype=np.int64)
     ordered = categories is not None or all(_natural(v)[0] == 0 for v in seen)
     return _ratings_from_codes(codes, len(cats), names, cats, ordered=ordered)

@@ -88,9 +88,11 @@ class Cells:
             self._cache["n"] = other.n
 
     def _index(self, name: str) -> Any:
-        """Index arrays of the cell pattern, per axis ``rows`` or ``cols``: ``<axis>_sorted`` (the
-        cells are in that axis's order, so its sums are contiguous runs), ``<axis>_order`` (a stable
-        sort of the cells by that axis) and ``<axis>_starts`` (where each run begins once sorted)."""
+        """Index arrays of the cell pattern: the diagonal and off-diagonal cells, and per axis ``rows``
+        or ``cols``: ``<axis>_sorted`` (the cells are in that axis's order, so its sums are contiguous
+        runs), ``<axis>_order`` (a stable sort of the cells by that axis) and ``<axis>_starts`` (where
+        each run begins once sorted). Sums over the cells themselves (``off``, the entropy's
+        ``Σ C log C``) run in storage order, so cells in another order can differ in the last bit."""
         pat = self._pattern
         if name not in pat:
             if name == "diag":  # positions of the diagonal cells, and their class

@@ -90,20 +90,23 @@ class JointCounts:
             out.append(base.with_masses(masses, exact=whole))
         return out
 
-    def system_item_cells(self) -> tuple[list[Cells], list[np.ndarray]]:
-        """Each system's cell pattern and, for every item of the (whole-number) table, its cell in it.
+    def system_item_cells(self) -> tuple[list[Cells], np.ndarray]:
+        """Each system's cell pattern and, for every item of the (whole-number) table, its cell in each
+        system: an ``(n, systems)`` array (one column per system, filled in turn, so no second copy).
 
         Items are listed joint cell by joint cell, as :func:`advisor.stats._draws.items_of` lists them,
         so drawing item indices and tabulating them here equals tabulating the joint table first.
         """
         item_joint = np.repeat(np.arange(self.counts.shape[0], dtype=np.intp), self.counts.astype(np.int64))
-        bases, maps = [], []
-        for base, order, starts in self._system_maps():
+        maps = self._system_maps()
+        table = np.empty((item_joint.shape[0], len(maps)), dtype=np.intp)
+        bases = []
+        for t, (base, order, starts) in enumerate(maps):
             inv = np.empty(self.counts.shape[0], dtype=np.intp)
             inv[order] = np.repeat(np.arange(base.nnz), np.diff(np.append(starts, order.shape[0])))
             bases.append(base)
-            maps.append(inv[item_joint])
-        return bases, maps
+            table[:, t] = inv[item_joint]
+        return bases, table
 
     def matrices_from_counts(self, counts: np.ndarray) -> np.ndarray:
         """Dense confusion matrices of every system for cell masses ``counts`` of shape (..., cells).

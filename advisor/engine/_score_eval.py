@@ -38,8 +38,12 @@ def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[st
     missing = [lab for lab in labels if str(lab) not in col]
     extra = [lab for lab in proba_labels if lab not in {str(x) for x in labels}]
     if missing or extra:
+        differ = [f"no column for {few_names(missing)}"] if missing else []
+        if extra:
+            differ.append(f"columns for {few_names(extra)}, which {'is' if len(extra) == 1 else 'are'} not "
+                          f"{'a class' if len(extra) == 1 else 'classes'}")
         raise InputError(f"{what} has probability columns for {few_names(proba_labels)} but the classes are "
-                         f"{few_names(labels)}; give one column p_<label> per class.")
+                         f"{few_names(labels)}: {'; '.join(differ)}; give one column p_<label> per class.")
     return proba[:, [col[str(lab)] for lab in labels]]
 
 

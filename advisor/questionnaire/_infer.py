@@ -125,7 +125,7 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
         mismatch("n_classes", answers.n_classes, f"{k} classes")
     if answers.classes is not None and [str(c) for c in answers.classes] != [str(c) for c in labels]:
         if sorted(map(str, answers.classes)) != sorted(map(str, labels)):
-            mismatch("classes", few_names(answers.classes), f"the {k} classes {few_names(labels)}")
+            mismatch("classes", few_names(answers.classes), _class_difference(answers.classes, labels))
     values.update(task=task, n_classes=k, classes=labels)
     notes.append(f"the data has {k} classes ({few_names(labels, 5)}) and {summary.n:g} items")
 
@@ -168,6 +168,18 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
         notes.append("the prediction files have probability columns")
     effective = answers_from_mapping(values, "answers (with the data)")
     return effective, warnings, notes
+
+
+def _class_difference(said: list[Any], labels: list[Any]) -> str:
+    """What the data shows against the classes the answers name: the classes on one side only (a
+    few names each), or the data's classes when the two differ only in repeats."""
+    words, seen = {str(c) for c in said}, {str(c) for c in labels}
+    parts = []
+    for names, where in (([c for c in labels if str(c) not in words], "the answers"),
+                         ([c for c in said if str(c) not in seen], "the data")):
+        if names:
+            parts.append(f"{few_names(names)} {'is' if len(names) == 1 else 'are'} not in {where}")
+    return f"{len(labels)} classes: " + "; ".join(parts) if parts else f"the classes {few_names(labels)}"
 
 
 def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:

@@ -375,7 +375,7 @@ def _resampled_values(
     size = chunk_size(resample_cells(drawn.nnz, k), n_resamples)
     if use_items(drawn.w, draw):
         draws = ((start, outs[0]) for start, outs in
-                 iter_item_resamples(rng, [items_of(drawn.w)], [drawn.nnz], n_resamples, size))
+                 iter_item_resamples(rng, items_of(drawn.w)[:, None], [drawn.nnz], n_resamples, size))
     else:
         draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
     for start, masses in draws:

@@ -429,17 +429,16 @@ def _paired_draws(
     """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
     each system's marginal; or the same ``n`` items tabulated straight into every system's cells.
 
-    Drawing items, the systems after the first hold their cells column by column: their true-class
-    sizes are the first system's (:meth:`Cells.share_true_sizes`), so only their column sums are
-    needed, and those are then contiguous runs. Integer sums are exact in any order."""
+    Drawing items, every system holds its cells column by column: the true-class sizes of the
+    systems after the first are the first one's (:meth:`Cells.share_true_sizes`), so they need only
+    column sums, and those are then contiguous runs. One layout for all systems keeps float sums
+    over the cells in the same order, so that two identical systems tie exactly in every resample."""
     if items:
-        bases, item_cells = joint.system_item_cells()
-        for j in range(1, len(bases)):
-            bases[j], position = bases[j].by_columns()
-            item_cells[j] = position[item_cells[j]]
-        draws = iter_item_resamples(rng, item_cells, [b.nnz for b in bases], n_resamples, size)
-        del item_cells  # held by the draws until they stack them into one table
-        for start, outs in draws:
+        bases, item_table = joint.system_item_cells()
+        for j, base in enumerate(bases):
+            bases[j], position = base.by_columns()
+            item_table[:, j] = position[item_table[:, j]]
+        for start, outs in iter_item_resamples(rng, item_table, [b.nnz for b in bases], n_resamples, size):
             yield start, [b.with_masses(o, exact=True) for b, o in zip(bases, outs)]
     else:
         for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):

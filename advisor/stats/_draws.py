@@ -53,22 +53,24 @@ def items_of(masses: np.ndarray) -> np.ndarray:
 
 
 def iter_item_resamples(
-    rng: np.random.Generator, item_cells: Sequence[np.ndarray], sizes: Sequence[int], n_resamples: int, size: int
+    rng: np.random.Generator, item_table: np.ndarray, sizes: Sequence[int], n_resamples: int, size: int
 ) -> Iterator[tuple[int, list[np.ndarray]]]:
     """Yield ``(start, [masses, ...])``: per resample ``n`` items drawn with replacement (one draw of
-    ``rng.integers(0, n, n)``), tabulated into each of the tables ``item_cells`` maps them to
-    (``item_cells[t][i]`` = cell of item ``i`` in table ``t``, which has ``sizes[t]`` cells); each
-    ``masses`` has shape (chunk, sizes[t]), integer. A paired bootstrap maps the same items into
-    every system's table. Memory is the item maps (stacked into one table of ``n`` rows) plus the chunk.
+    ``rng.integers(0, n, n)``), tabulated into each of the tables whose columns ``item_table`` holds
+    (``item_table[i, t]`` = cell of item ``i`` in table ``t``, which has ``sizes[t]`` cells; shape
+    ``(n, tables)``, ``intp``); each ``masses`` has shape (chunk, sizes[t]), integer. A paired
+    bootstrap maps the same items into every system's table.
+
+    The draws take the table over: each table's cells are offset in place after the previous tables'
+    ones, so that a single gather fetches all of an item's cells at once (one random access instead
+    of one per table) and a single bincount tabulates every table. Memory is the table, one index
+    vector, a block of gathered cells and the chunk.
     """
-    n = item_cells[0].shape[0]
-    # one row per item holding its cell in every table, each table's cells offset after the previous
-    # ones: a single gather fetches all of an item's cells at once (one random access instead of one
-    # per table) and a single bincount tabulates every table
+    n = item_table.shape[0]
     offsets = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
-    table = np.stack([np.asarray(c, dtype=np.intp) + off for c, off in zip(item_cells, offsets[:-1])], axis=1)
+    item_table += offsets[:-1].astype(np.intp)
     total = int(offsets[-1])
-    del item_cells  # the stacked table replaces the maps (the caller may let go of its own)
+    block = max(1, _GATHER_CELLS // len(sizes))  # items gathered at once: ~_GATHER_CELLS cells
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
         outs = [np.empty((rows, c), dtype=np.int64) for c in sizes]  # contiguous: later gathers are faster
@@ -76,7 +78,13 @@ def iter_item_resamples(
             # pointer-sized indices gather fastest; below 2³² numpy draws them from the same 32-bit
             # stream as a 32-bit request would, so the resamples do not depend on the width asked for
             idx = rng.integers(0, n, n, dtype=np.intp)
-            counts = np.bincount(np.take(table, idx, axis=0).ravel(), minlength=total)
+            counts = np.bincount(np.take(item_table, idx[:block], axis=0).ravel(), minlength=total)
+            for lo in range(block, n, block):
+                counts += np.bincount(np.take(item_table, idx[lo : lo + block], axis=0).ravel(), minlength=total)
             for out, lo, hi in zip(outs, offsets[:-1], offsets[1:]):
                 out[r] = counts[lo:hi]
         yield start, outs
+
+
+# Cells of all tables gathered at once for one resample (8 MB of indices); larger draws go by blocks.
+_GATHER_CELLS = 1 << 20
