@@ -63,8 +63,10 @@ def test_applies_when_conditions_skip_questions_that_do_not_apply() -> None:
 # ----------------------------------------------------------------------------------------------
 def test_defaults_and_derived_facts() -> None:
     a = Answers()
+    # chance_correction not answered is None (issue 19: "not answered" is not "preferred"); the questionnaire's
+    # Enter still accepts "preferred" as an answer
     assert (a.task, a.deployment_prevalence, a.class_weighting, a.chance_correction) == (
-        "multiclass", "unknown", "equal", "preferred")
+        "multiclass", "unknown", "equal", None)
     assert a.k is None and a.facts()["multiclass"] is True
     b = Answers(n_classes=2)
     assert b.task == "binary" and b.k == 2  # two classes and no task: binary
@@ -248,7 +250,8 @@ def _dialogue(replies: list[str], inferred=None):
 
 def test_dialogue_defaults_carry_through() -> None:
     answers, prompts, _ = _dialogue([])
-    assert answers == Answers(task="multiclass", **{k: v for k, v in Answers().model_dump().items() if k != "task"})
+    expected = {**Answers().model_dump(), "task": "multiclass", "chance_correction": "preferred"}  # Enter accepts it
+    assert answers == Answers(**expected)
     asked = len(prompts)
     # error costs are asked for multi-class tasks too (a cost matrix; issue 11); operating_point and
     # risk_estimates only follow probability or score outputs

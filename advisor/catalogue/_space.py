@@ -26,7 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..stats._calibrate import calibrate_counts
-from ..engine._metrics import METRICS, evaluate_batch
+from ..engine._metrics import METRICS, NEEDS_PARAMETERS, evaluate_batch
 
 __all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "close", "drop_absent", "sort_by_size", "strictly_less"]
 
@@ -154,7 +154,10 @@ class MetricFunction:
         if self.ordinal:
             return _ordinal_eval(self.id, counts, self.convention)
         pos = 1 if self.binary else None
-        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention)[self.id]
+        # a metric with user weights is checked with the fixed unequal weights 1, 2, …, k
+        weights = np.arange(1.0, counts.shape[-1] + 1) if self.id in NEEDS_PARAMETERS else None
+        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention,
+                              class_weights=weights)[self.id]
 
     def values(self, counts: np.ndarray) -> np.ndarray:
         """Metric values (not oriented) of a stack ``(N, k, k)``."""

@@ -45,6 +45,7 @@ def chance_levels(
     positive_label: Label | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: Any = None,
 ) -> dict[str, dict[str, float]]:
     """Each metric's value for the uniform-random, prevalence-matched random and majority predictors.
 
@@ -67,7 +68,7 @@ def chance_levels(
     out: dict[str, dict[str, float]] = {}
     for name, source in reference_sums(cells.a).items():
         res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,  # type: ignore[arg-type]
-                               beta=beta, undefined=undefined, records=False)
+                               beta=beta, undefined=undefined, records=False, class_weights=class_weights)
         for m, v in res.items():
             out.setdefault(m, {})[name] = float(v)
     return out

@@ -138,6 +138,8 @@ class MetricResult(ValuesMapping):
         The class labels of the matrix.
     positive_label : int or str or None
     beta : float
+    class_weights : array of k weights or None
+        The weights of ``class_weighted_recall``, in the order of ``labels``.
     """
 
     def __init__(
@@ -148,6 +150,7 @@ class MetricResult(ValuesMapping):
         labels: tuple[Label, ...],
         positive_label: Label | None,
         beta: float,
+        class_weights: np.ndarray | None = None,
     ) -> None:
         self._values = values
         self.undefined = undefined
@@ -155,6 +158,7 @@ class MetricResult(ValuesMapping):
         self.labels = labels
         self.positive_label = positive_label
         self.beta = beta
+        self.class_weights = class_weights
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
@@ -190,6 +194,7 @@ class _Stats:
         self.convention = convention
         self.beta = beta
         self.pos = pos
+        self.weights: np.ndarray | None = None  # class weights of class_weighted_recall, in label order
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp

@@ -65,10 +65,13 @@ __all__ = [
     "LOWER_IS_BETTER",
     "METRICS",
     "MULTICLASS_METRICS",
+    "NEEDS_PARAMETERS",
+    "ONE_VS_REST",
     "PER_CLASS_FIELDS",
     "PROBABILITY_METRICS",
     "MetricResult",
     "UndefinedValue",
+    "class_weight_vector",
     "compute_metrics",
     "evaluate_batch",
     "per_class",
@@ -87,6 +90,13 @@ def _balanced_accuracy(s: _Stats) -> np.ndarray:
 
 def _adjusted_balanced_accuracy(s: _Stats) -> np.ndarray:
     return (_balanced_accuracy(s) - 1.0 / s.k) / (1.0 - 1.0 / s.k)
+
+
+def _class_weighted_recall(s: _Stats) -> np.ndarray:
+    """``Σ_i w_i R_i / Σ_i w_i`` with the user's class weights (balanced accuracy when they are equal)."""
+    if s.weights is None:
+        raise InputError("class_weighted_recall needs class weights (class_weights={class: weight, …}).")
+    return s.weighted(s.comp("recall").value, s.weights)
 
 
 def _macro_precision(s: _Stats) -> np.ndarray:
@@ -295,6 +305,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("geometric_macro_recall", _geometric_macro_recall),
         ("harmonic_macro_recall", _harmonic_macro_recall),
         ("minority_weighted_f1", _minority_weighted_f1),
+        ("class_weighted_recall", _class_weighted_recall),
     ]
     binary: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
         ("precision", _positive("precision")),
@@ -329,8 +340,13 @@ def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded
 
 
 METRICS: dict[str, MetricSpec] = _spec_table()
+#: metrics that need a parameter nobody can default (the user's class weights): computed when asked for
+NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall",)
+#: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
+ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
-                                             and m not in ("expected_cost", "normalized_expected_cost"))
+                                             and m not in ("expected_cost", "normalized_expected_cost")
+                                             and m not in NEEDS_PARAMETERS)
 BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only and not s.needs_probabilities)
 PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
 LOWER_IS_BETTER: frozenset[str] = frozenset(m for m, s in METRICS.items() if not s.higher_is_better)
@@ -366,9 +382,11 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         spec = METRICS[m]
         if spec.needs_probabilities:
             raise InputError(f"{m} needs predicted probabilities (one column per class), not a confusion matrix.")
-        if spec.binary_only and (k != 2 or not has_positive):
-            why = f"the task has {k} classes" if k != 2 else "no positive label was given"
-            raise InputError(f"{m} is a binary metric of a positive class, but {why}; pass a positive label for a 2-class task.")
+        if spec.binary_only and not has_positive:
+            raise InputError(f"{m} is a metric of one class, but no positive label (class of interest) was given.")
+        if spec.binary_only and k != 2 and m not in ONE_VS_REST:
+            raise InputError(f"{m} is a binary metric of a positive class, but the task has {k} classes; for a class "
+                             f"of interest among several, {', '.join(ONE_VS_REST)} are computed one-vs-rest.")
         if m not in ids:
             ids.append(m)
     return ids
@@ -381,6 +399,7 @@ def evaluate_batch(
     positive_index: int | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
@@ -390,6 +409,7 @@ def evaluate_batch(
     """
     cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
     s = _Stats(cells, undefined, beta, positive_index)
+    s.weights = class_weights
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m: METRICS[m].fn(s) for m in metrics}
 
@@ -401,6 +421,7 @@ def compute_metrics(
     positive_label: Label | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: Any = None,
 ) -> MetricResult:
     r"""Compute classification metrics from a confusion matrix.
 
@@ -421,6 +442,8 @@ def compute_metrics(
     undefined : {"zero", "baseline", "omit"}
         How undefined values are resolved (see the module docstring); each one is listed in
         ``result.undefined``.
+    class_weights : mapping label → weight, or k weights in label order, optional
+        The weights of ``class_weighted_recall``, ``Σ w_i R_i / Σ w_i`` (every class needs one; 0 is allowed).
 
     Returns
     -------
@@ -440,7 +463,41 @@ def compute_metrics(
     (1.0, 1.0)
     """
     cells, labels = cells_and_labels(matrix)
-    return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
+                            class_weights=class_weights)
+
+
+def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | None:
+    """The class weights in the order of ``labels`` (None for None); every class needs a finite weight ≥ 0 and
+    at least one must be positive.
+
+    >>> class_weight_vector({"b": 1, "a": 3}, ["a", "b"]).tolist()
+    [3.0, 1.0]
+    """
+    if weights is None:
+        return None
+    if hasattr(weights, "items"):
+        by_text = {str(c): w for c, w in weights.items()}
+        unknown = [c for c in by_text if c not in {str(lab) for lab in labels}]
+        if unknown:
+            raise InputError(f"class_weights names {unknown[0]!r}, which is not a class; the classes are "
+                             f"{', '.join(map(str, labels[:10]))}{' …' if len(labels) > 10 else ''}.")
+        missing = [lab for lab in labels if str(lab) not in by_text]
+        if missing:
+            raise InputError(f"class_weights gives no weight for class {missing[0]!r}; give every class a weight "
+                             "(0 leaves a class out).")
+        values = [by_text[str(lab)] for lab in labels]
+    else:
+        values = list(weights)
+        if len(values) != len(labels):
+            raise InputError(f"class_weights has {len(values)} weights for {len(labels)} classes.")
+    try:
+        w = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("class_weights must be numbers.") from None
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
+        raise InputError(f"class_weights must be finite numbers ≥ 0, at least one positive; got {values!r}.")
+    return w
 
 
 def metrics_of_cells(
@@ -452,6 +509,7 @@ def metrics_of_cells(
     beta: float = 1.0,
     undefined: str = "zero",
     records: bool = True,
+    class_weights: Any = None,
 ) -> MetricResult:
     """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
 
@@ -471,7 +529,11 @@ def metrics_of_cells(
         pos = label_index(labels, positive_label)
         pos_label = labels[pos]
     ids = _resolve_ids(metrics, k, pos is not None)
+    weights = class_weight_vector(class_weights, labels)
+    if weights is None and any(m in NEEDS_PARAMETERS for m in ids):
+        raise InputError("class_weighted_recall needs class weights (class_weights={class: weight, …}).")
     s = _Stats(cells, undefined, float(beta), pos)
+    s.weights = weights
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
@@ -480,7 +542,7 @@ def metrics_of_cells(
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
     found = _records(s, ids, labels, values) if records and not cells.batch else []
-    return MetricResult(values, found, undefined, labels, pos_label, float(beta))
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights)
 
 
 def _records(

@@ -116,7 +116,8 @@ class Answers(BaseModel):
     target_prevalence: dict[Label, float] | None = None
     class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
     class_weights: dict[Label, float] | None = None
-    chance_correction: Literal["required", "preferred", "not_needed"] = "preferred"
+    # None: not answered — ranked as "preferred", but never stated as the author's wish (issue 19, item 12)
+    chance_correction: Literal["required", "preferred", "not_needed"] | None = None
     symmetric: bool = False
     distance: bool = False
     true_negatives_meaningful: bool | None = None

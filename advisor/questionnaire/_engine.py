@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..catalogue._models import Catalogue, MetricRecord
+from ..engine import ONE_VS_REST
 from ._answers import Answers, answers_from_mapping
 from ._conditions import DERIVED_FACTS, holds
 from ._infer import apply_data, data_warnings, summarize
@@ -171,6 +172,7 @@ class _Run:
                 rule=r.id, title=r.title, text=_render(r.rationale, ctx), source=r.source,
                 answers=self.answers_of(r.facts), properties=r.properties,
                 duties=[_render(d.text, ctx) for d in r.duties if holds(d.when, self.facts)],
+                diagnostics=[d.diagnostic for d in r.duties if d.diagnostic and holds(d.when, self.facts)],
             ))
         return Recommendation(
             primary=choice, complementary=complementary, discouraged=discouraged,
@@ -362,11 +364,13 @@ class _Run:
             return outputs in ("probabilities", "scores") if m.id in ("roc_auc", "average_precision") \
                 else outputs == "probabilities"
         if m.binary_only:
-            return self.answers.task == "binary" and (
-                self.answers.positive_class is not None
-                or (m.properties.get("class_symmetry") is not None
-                    and m.properties["class_symmetry"].status in ("holds", "binary_only"))
-            )
+            if self.answers.task != "binary":  # one-vs-rest scores of a class of interest among several
+                return self.answers.positive_class is not None and m.id in ONE_VS_REST
+            return self.answers.positive_class is not None or (
+                m.properties.get("class_symmetry") is not None
+                and m.properties["class_symmetry"].status in ("holds", "binary_only"))
+        if m.id == "class_weighted_recall":
+            return bool(self.answers.class_weights)
         return True
 
     def against(self, m: MetricRecord, a: Active) -> str:

@@ -65,7 +65,7 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     checks += [(pid, answers.get(key) in values) for key, values, ids in RELEVANT for pid in ids]
     checks += [("class_sensitivity", answers.get("class_weighting") == "equal")]
     for pid, matters in checks:
-        if matters and holds(mid, pid) is False:
+        if matters and holds(mid, pid) is False and pid in AVOID:
             return pid
     return "other"
 
@@ -221,13 +221,16 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     if rec.complementary:
         groups: dict[str, list[Any]] = {}
         for a in rec.complementary:
-            groups.setdefault(ADDS.get(a.metric, ""), []).append(a)
+            groups.setdefault(ADDS["class_of_interest"] if _of_class(a, answers) else ADDS.get(a.metric, ""),
+                              []).append(a)
         rows = []
         for adds, ms in groups.items():
             if len(ms) == 1 and f"{ms[0].metric}_alone" in ADDS:
                 adds = ADDS[f"{ms[0].metric}_alone"]
             extra = [c for m in ms for c in caveats.get(m.metric, []) if c not in adds]
-            rows.append((", ".join(lower_name(m.name or m.metric) for m in ms),
+            names = ", ".join(lower_name(m.name or m.metric) for m in ms)
+            pos = next((m.params["positive_label"] for m in ms if _of_class(m, answers)), None)
+            rows.append((names + (f" of “{pos}”" if pos is not None else ""),
                          "; ".join([adds or "what readers of this field expect", *dict.fromkeys(extra)])))
         lines += [SCREEN["beside"], *_table(rows)]
     if rec.discouraged:
@@ -242,6 +245,11 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             lines += _wrap(text, 2)
     lines.append(SCREEN["explain"])
     return "\n".join(lines) + "\n"
+
+
+def _of_class(advice: Any, answers: Mapping[str, Any]) -> bool:
+    """A one-vs-rest score of the class of interest among three or more classes."""
+    return answers.get("task") == "multiclass" and advice.params.get("positive_label") is not None
 
 
 def _capital(text: str) -> str:
