@@ -97,7 +97,13 @@ def test_costs_from_pair_and_from_matrix() -> None:
         ({"class_weights": {"a": 1}}, "class_weights", "only with class_weighting: custom"),
         ({"error_costs": {"false_negative": 2}}, "error_costs.false_positive", "give both"),
         ({"error_costs": {"false_negative": -2, "false_positive": 1}}, "error_costs.false_negative", "positive number"),
-        ({"n_classes": 3, "error_costs": {"matrix": [[0, 1], [1, 0]]}}, "error_costs.matrix", "3×3"),
+        ({"classes": ["a", "b", "c"], "error_costs": {"matrix": [[0, 1], [1, 0]]}}, "error_costs.matrix", "3×3"),
+        ({"n_classes": 3, "error_costs": {"matrix": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}}, "error_costs.matrix",
+         "class names"),
+        ({"task": "binary", "error_costs": {"false_negative": 5, "false_positive": 1}}, "error_costs",
+         "positive class"),
+        ({"n_classes": 4, "positive_class": None, "error_costs": {"false_negative": 5, "false_positive": 1}},
+         "error_costs", "cost matrix"),
     ],
 )
 def test_inconsistent_answers_name_the_key_and_the_rule(data, key, fragment) -> None:

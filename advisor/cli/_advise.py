@@ -171,6 +171,5 @@ def recommend(
         return
     from ..questionnaire._screen import screen_width
 
-    columns = terminal_columns()
-    with screen_width(columns):  # a terminal narrower than 100 columns gets lines that fit it
-        echo(plan_text(plan, explain=explain, width=min(100, columns or 100)), nl=False)
+    with screen_width(terminal_columns()):  # a terminal narrower than 100 columns gets lines that fit it
+        echo(plan_text(plan, explain=explain), nl=False)

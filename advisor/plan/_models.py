@@ -157,6 +157,8 @@ class Plan(_Model):
     design: Design = Field(default_factory=Design)
     answers: list[AnswerUse] = Field(default_factory=list)
     conflicts: list[str] = Field(default_factory=list, description="where two answers pull apart, which leads and why")
+    not_computed: list[Avoided] = Field(default_factory=list, description="metrics the data cannot give, and why "
+                                        "(set when the plan is carried out on data)")
     warnings: list[PlanWarning] = Field(default_factory=list)
     out_of_scope: list[ScopeNote] = Field(default_factory=list)
     recommendation: dict[str, Any] = Field(default_factory=dict, description="the rule engine's full reasoning")

@@ -86,14 +86,22 @@ def _rule_uses(key: str, value: Any, answers: Answers, facts: Mapping[str, Any],
     return out
 
 
+def _readings(name: str, structure: str) -> list[str]:
+    """The metric ids a planned name can mean here: in a multi-label task "micro F1" is the multi-label form."""
+    ids = list(resolve_planned(name).ids)
+    if structure == "multilabel":
+        ids = list(resolve_planned(f"{name} (multi-label)").ids) + ids
+    return ids
+
+
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
-                  avoid: Sequence[Avoided]) -> list[AnswerUse]:
+                  avoid: Sequence[Avoided], structure: str = "nominal") -> list[AnswerUse]:
     """One entry per planned name: leads, reported beside, advised against, or not evaluated."""
     out: list[AnswerUse] = []
     for name in names:
-        res = resolve_planned(name)
+        ids = _readings(name, structure)
         used: list[str] = []
-        for mid in res.ids:
+        for mid in ids:
             if mid == lead.id:
                 used.append(f"leads: {lead.name}")
             elif any(m.id == mid for m in beside):
@@ -103,12 +111,12 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
                 used.append(f"advised against as the lead: {a.name} ({a.reason})")
         if used:
             out.append(AnswerUse(key="planned_metrics", value=name, used_by=used))
-        elif res.ids:
+        elif ids:
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                "it is not computed for this kind of task or output, so it is neither reported nor advised against")))
+                "it is not computed for this kind of task or output, so it is neither reported nor advised against.")))
         else:
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                "advisor does not know this metric, so it neither evaluates it nor can say whether it fits")))
+                "advisor does not know this metric, so it neither evaluates it nor can say whether it fits.")))
     return out
 
 
@@ -131,6 +139,8 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append(_TASK_KEYS[key])
         if key == "notes" and value:
             used.append("kept with the report as the author's note (not evaluated)")
+        if key in ("outputs", "probabilities"):  # which metrics can be computed at all (scores, probabilities)
+            used.append("decides which metrics can be computed from the classifier's outputs")
         for m in (lead, *beside):
             if key in m.answers:
                 used.append(f"{'lead' if m.role == 'lead' else 'beside the lead'}: {m.name}")
@@ -145,9 +155,10 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
         if not use.used_by:
             cond = q.applies_when
             if cond and not condition_holds(cond, facts):
-                use.unused = f"this question applies only when {describe_condition(cond)}, which is not the case here"
+                use.unused = f"this question applies only when {describe_condition(cond)}, which is not the case here."
             else:
-                use.unused = "no metric, diagnostic or rule of this situation depends on it"
+                use.unused = "no metric, diagnostic or rule of this situation depends on it."
         out.append(use)
-    out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid)
+    out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
+                         effective.label_structure)
     return out

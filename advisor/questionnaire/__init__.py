@@ -20,6 +20,7 @@ from ._engine import recommend
 from ._planned import Resolution, resolve_planned
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
 from ._rules import RuleBook, load_rules
+from ._screen import screen_columns, screen_width
 from ._structure_words import EXTERNAL
 
 __all__ = [
@@ -43,4 +44,6 @@ __all__ = [
     "load_rules",
     "recommend",
     "resolve_planned",
+    "screen_columns",
+    "screen_width",
 ]

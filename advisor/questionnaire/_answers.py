@@ -214,6 +214,17 @@ class Answers(BaseModel):
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
         self._structure_consistent(k)
         costs = self.error_costs
+        if costs is not None and costs.false_negative is not None:
+            if self.task != "binary" or (k is not None and k != 2):
+                _fail("error_costs", costs.model_dump(exclude_none=True),
+                      "false_negative and false_positive are the errors of a two-class task; with several classes "
+                      "give a cost matrix under 'matrix' (rows = true class, columns = predicted)")
+            if self.positive_class is None:
+                _fail("error_costs", costs.model_dump(exclude_none=True),
+                      "a false negative and a false positive need the positive class; name it with positive_class")
+        if costs is not None and costs.matrix is not None and self.classes is None:
+            _fail("error_costs.matrix", costs.matrix, "a cost matrix needs the class names under 'classes', in the "
+                  "order of its rows and columns")
         if costs is not None and costs.matrix is not None and k is not None and len(costs.matrix) != k:
             _fail("error_costs.matrix", costs.matrix, f"the cost matrix must be {k}×{k}, one row and column per class")
         return self
@@ -289,10 +300,12 @@ class Answers(BaseModel):
         return out
 
     def to_file_dict(self) -> dict[str, Any]:
-        """JSON-ready answers in question order, leaving out what is null or empty."""
+        """JSON-ready answers in question order: only the answers given (a question that was skipped or never
+        asked writes nothing, so its default never reads as the author's answer), leaving out null and empty."""
         raw = self.model_dump(mode="json", exclude_none=True)
         order = [q.key for q in QUESTIONS]
-        out = {key: raw[key] for key in order if key in raw and raw[key] != []}
+        given = self.model_fields_set | {"task"} if self.model_fields_set else set(order)
+        out = {key: raw[key] for key in order if key in raw and raw[key] != [] and key in given}
         if "error_costs" in out:
             out["error_costs"] = {k: v for k, v in out["error_costs"].items() if v is not None}
         return out

@@ -359,6 +359,10 @@ class _Run:
         return [d for d in discouraged if d.metric not in recommended]
 
     def _computable(self, m: MetricRecord) -> bool:
+        if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
+            return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
+                    "ordinal": self.answers.label_structure == "ordinal",
+                    "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
         if m.needs_probabilities:
             outputs = self.facts.get("outputs")
             return outputs in ("probabilities", "scores") if m.id in ("roc_auc", "average_precision") \
@@ -483,7 +487,8 @@ class _Run:
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
         if not self._computable(m):
-            why = "needs probabilities" if m.needs_probabilities else "is defined for binary tasks with a positive class only"
+            why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
+                   if m.needs_probabilities else "is defined for binary tasks with a positive class only")
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
@@ -519,6 +524,15 @@ class _Run:
                        + (f" ({', '.join(sorted({_asked(a) for a in kept}))})" if kept else "") + short,
             ))
         return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
+
+
+#: why a metric of another structure cannot be computed in this situation
+_STRUCTURE_NEEDS = {
+    "agreement": "scores the agreement of several annotators, which needs their ratings (no annotators are given)",
+    "top_k": "scores the k highest-scored classes, which needs top_k and the class scores",
+    "ordinal": "needs ordered classes (label_structure: ordinal)",
+    "multilabel": "scores sets of labels per item (label_structure: multilabel)",
+}
 
 
 def _mapping_text(mapping: dict[Any, float] | None) -> str:

@@ -17,7 +17,8 @@ from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY
                      WARNING)
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
-           "lower_name", "property_words", "screen_text", "screen_width", "situation", "warning_words"]
+           "lower_name", "property_words", "screen_columns", "screen_text", "screen_width", "situation",
+           "warning_words"]
 
 #: Which answers make which properties argue for the lead (in this order of importance).
 RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
@@ -139,7 +140,11 @@ def cost_phrase(fn: float, fp: float) -> str:
     'a missed positive costs 10 times as much as a false alarm'
     >>> cost_phrase(8, 4)
     'a missed positive costs 8 and a false alarm 4 (ratio 2)'
+    >>> cost_phrase(1, 1)
+    'a missed positive costs as much as a false alarm'
     """
+    if fn == fp:
+        return SITUATION["costs_equal"]
     if fp == 1:
         return SITUATION["costs"].format(ratio=f"{fn:g}")
     return SITUATION["costs_both"].format(fn=f"{fn:g}", fp=f"{fp:g}", ratio=f"{fn / fp:.3g}")
@@ -356,6 +361,11 @@ def explain_text(rec: Any) -> str:
             if body:
                 lines += _wrap(f"[{w.code}] {body}", 4, first="  - ")
     return "\n".join(lines) + "\n"
+
+
+def screen_columns() -> int:
+    """The width the screen views are laid out for (see :func:`screen_width`)."""
+    return _WIDTH
 
 
 @contextlib.contextmanager
