@@ -170,7 +170,8 @@ def _ordinal(cols: dict[str, list[Any]], name: str, order: Sequence[Any] | None,
     from ..engine._ordinal import ordinal_cells
 
     t, p = _labels(cols, tc, name), _labels(cols, pc, name)
-    return ordinal_cells(y_true=t, y_pred=p, order=list(order) if order is not None else _numeric_order(t + p, name))
+    return ordinal_cells(y_true=t, y_pred=p, order=list(order) if order is not None else _numeric_order(t + p, name),
+                         declared=order is not None)
 
 
 def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str, pc: str) -> Any:
@@ -355,13 +356,18 @@ def is_structured(files: Sequence[Any], *, order: Any = None, label_sep: str | N
     return any(detect_structure(peek_columns(f)) is not None or declared_order(f) is not None for f in files)
 
 
-def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> StructuredInputs:
+def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any] | None) -> StructuredInputs:
     """Ordinal inputs from confusion matrices or ``true,pred,count`` tables (``--matrix`` / ``--counts``).
 
     Each matrix's classes are put in ``order``; a class with counts that is not in the order is an error.
+    Without an order the classes must be numbers, ordered (and spaced) by their values.
     """
-    from ..engine._ordinal import OrdinalCells
+    from ..engine._ordinal import OrdinalCells, class_values
 
+    declared = order is not None
+    if order is None:
+        order = _numeric_order([lab for cm in systems.values() for lab in cm.labels], "the matrices")
+    values = class_values(order)
     index = {str(o): i for i, o in enumerate(order)}
     out: dict[str, Any] = {}
     for name, cm in systems.items():
@@ -374,5 +380,5 @@ def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> Str
                              "list every class in --order.")
         rows, cols = np.nonzero(counts)
         pos = np.array([index.get(lab, -1) for lab in labels])
-        out[name] = OrdinalCells(pos[rows], pos[cols], counts[rows, cols], tuple(order))
+        out[name] = OrdinalCells(pos[rows], pos[cols], counts[rows, cols], tuple(order), values, declared)
     return StructuredInputs("ordinal", out, tuple(order))

@@ -65,6 +65,8 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
     warnings = _warnings_in_words(recommendation, rec_json)
+    warnings += [WarningEntry(code="ordinal_distance", source="report", message=note)  # values or ranks (issue 25)
+                 for note in (data.get("notes", []) if inputs.structure == "ordinal" else [])]
     computed = list(next(iter(data["metrics"].values())))
     entries = _entries(_recommended_items(rec_json, reason), computed, cat, warnings)
     results = _Results()
@@ -129,7 +131,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     """
     from .._exceptions import InputError
     from ..io._readers import load_inputs
-    from ..io._structures import _numeric_order, ordinal_from_tables
+    from ..io._structures import ordinal_from_tables
     from ..questionnaire import load_answers
 
     ans = load_answers(answers)
@@ -143,10 +145,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     systems = load_inputs([], matrices).systems
     if order is None and ans.classes:
         order = list(ans.classes)
-    if order is None:
-        seen = [lab for cm in systems.values() for lab in cm.labels]
-        order = _numeric_order(seen, "the matrices")
-    return ordinal_from_tables(systems, order)
+    return ordinal_from_tables(systems, order)  # without an order: the numeric labels' values
 
 
 #: Why a recommended metric is missing from a structured evaluation.

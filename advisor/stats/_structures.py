@@ -77,7 +77,7 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
 
 def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]] | None, ids: Sequence[str],
                 n_resamples: int, rng: np.random.Generator, undefined: str) -> dict[str, dict[str, np.ndarray]]:
-    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch
+    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch, with_counts
     from ..engine._structures import NOMINAL_BESIDE, nominal_beside
 
     def evaluate(c: OrdinalCells) -> dict[str, np.ndarray]:
@@ -90,7 +90,7 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
         for s, c in systems.items():
             total = float(np.sum(c.counts))
             w = rng.multinomial(int(round(total)), np.asarray(c.counts) / total, size=n_resamples).astype(float)
-            out[s] = evaluate(OrdinalCells(c.rows, c.cols, w, c.labels))
+            out[s] = evaluate(with_counts(c, w))
         return out
     t = items[names[0]][0]
     k = systems[names[0]].k
@@ -105,7 +105,7 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
         preds[s], rest = rest % k, rest // k
     out = {}
     for s in names:  # each joint cell is one (true, pred_s) cell of system s; duplicates sum up in the metrics
-        out[s] = evaluate(OrdinalCells(rest, preds[s], w, systems[s].labels))
+        out[s] = evaluate(with_counts(systems[s], w, rest, preds[s]))
     return out
 
 
