@@ -126,6 +126,7 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
 
     data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
                             "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
+    notes = list(getattr(inputs, "notes", None) or [])  # what the reader decided (e.g. a label never predicted)
     for name, d in inputs.systems.items():
         res = evaluate_structure(d, undefined=undefined, top_k=inputs.top_k, metrics=metrics)
         data["metrics"][name] = res["values"]
@@ -136,7 +137,7 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["order"] = data.pop("labels")
         first = next(iter(inputs.systems.values()))
         data["distance"], data["kappa_distance"] = first.distance, first.kappa_distance
-        data["notes"] = [distance_note(first)]
+        notes.append(distance_note(first))
     if inputs.structure == "top_k":
         data["k"] = inputs.top_k
     if inputs.structure == "agreement":
@@ -146,7 +147,9 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["pairs"] = pairwise_kappa(r)
         data["level"] = r.level
         if not r.ordered:
-            data["notes"] = [level_note(r)]
+            notes.append(level_note(r))
+    if notes:
+        data["notes"] = notes
     return data
 
 

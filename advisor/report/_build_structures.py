@@ -65,8 +65,8 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
     warnings = _warnings_in_words(recommendation, rec_json)
-    warnings += [WarningEntry(code="ordinal_distance", source="report", message=note)  # values or ranks (issue 25)
-                 for note in (data.get("notes", []) if inputs.structure == "ordinal" else [])]
+    warnings += [WarningEntry(code="data_note", source="report", message=note)  # issue 25: distances, labels kept
+                 for note in (data.get("notes", []) if inputs.structure in ("ordinal", "multilabel") else [])]
     computed = list(next(iter(data["metrics"].values())))
     entries = _entries(_recommended_items(rec_json, reason), computed, cat, warnings)
     results = _Results()
