@@ -75,11 +75,27 @@ def _check_json_counts(p: Path, rows: Any) -> None:
                 raise InputError(f"{p}: the count at row {i + 1}, column {j + 1} is {cell!r}; counts must be numbers.")
 
 
+#: Longest integer literal read from a JSON matrix: a count or label with more digits is refused (Python's
+#: own limit, 4,300 digits, would otherwise end in an internal error; no count needs a hundred digits).
+MAX_JSON_DIGITS = 100
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise InputError(f"a number in it has {digits:,} digits; counts and labels have at most {MAX_JSON_DIGITS} "
+                         "(a count that large would not be exact anyway — divide the counts by a common factor).")
+    return int(text)
+
+
 def _matrix_json(p: Path) -> ConfusionMatrix:
     try:
-        data = json.loads(p.read_text(encoding="utf-8-sig"))
+        data = json.loads(p.read_text(encoding="utf-8-sig"), parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise InputError(f"{p} is not valid JSON ({exc.msg} at line {exc.lineno}).") from None
+    except RecursionError:  # the decoder recurses once per level: 100,000 levels exhaust the stack
+        raise InputError(f"{p}: the JSON is nested too deeply to be a confusion matrix, which is "
+                         '{"labels": [...], "matrix": [[...], ...]} (two levels of lists).') from None
     if isinstance(data, dict) and "matrix" in data:
         labels = data.get("labels")
         if labels is not None and not isinstance(labels, list):
