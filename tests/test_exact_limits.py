@@ -87,7 +87,7 @@ def close(got, want, rel=1e-12):
 ])
 def test_whole_number_totals_from_2_53_are_refused(matrix):
     for call in (lambda: advisor.compute_metrics(matrix), lambda: advisor.ConfusionMatrix(matrix),
-                 lambda: advisor.bootstrap(matrix, n_resamples=100, seed=0)):
+                 lambda: advisor.bootstrap(matrix, n_resamples=200, seed=0)):
         with pytest.raises(InputError, match=r"2\*\*53.*divide every count"):
             call()
 

@@ -24,10 +24,9 @@ _CHUNK_CELLS = 4_000_000  # resamples × items evaluated at once
 
 
 def _check(n_resamples: int, confidence: float) -> None:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise InputError(f"n_resamples must be a whole number ≥ 1; got {n_resamples!r}.")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence!r}.")
+    from ._bootstrap import check_arguments
+
+    check_arguments(n_resamples, confidence)  # the same checks (and minimum) as every bootstrap
 
 
 def _size(data: Any) -> int:
