@@ -144,3 +144,22 @@ def test_answers_cost_matrix_with_classes_gives_the_plain_mean_cost(tmp_path, cl
                 walk(v)
     walk(ctx)
     assert found and all(v == pytest.approx(_plain_ec(costs), abs=1e-9) for v in found)
+
+
+def test_a_cost_csv_is_read_as_costs_not_counts(tmp_path, cli):
+    """Limits of counts (smallest positive count, not all zero) do not apply to costs; errors say 'cost'."""
+    f = _data(tmp_path)
+    tiny = tmp_path / "tiny.csv"
+    tiny.write_text(",a,b,c\na,0,1e-12,1\nb,1,0,1\nc,1,1,0\n")
+    r = cli("compute", f, "--costs", tiny, "--json")
+    assert r.exit_code == 0, r.output
+    costs = {"a": {"a": 0, "b": 1e-12, "c": 1}, "b": {"a": 1, "b": 0, "c": 1}, "c": {"a": 1, "b": 1, "c": 0}}
+    assert json.loads(r.stdout)["metrics"]["preds"]["expected_cost"] == pytest.approx(_plain_ec(costs))
+    zero = tmp_path / "zero.csv"
+    zero.write_text(",a,b,c\na,0,0,0\nb,0,0,0\nc,0,0,0\n")
+    r = cli("compute", f, "--costs", zero, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["metrics"]["preds"]["expected_cost"] == 0.0
+    neg = tmp_path / "neg.csv"
+    neg.write_text(",a,b,c\na,0,1,1\nb,1,0,1\nc,1,-2,0\n")
+    r = cli("compute", f, "--costs", neg)
+    assert r.exit_code == 2 and "the cost is -2" in r.output and "count" not in r.output

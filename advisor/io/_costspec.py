@@ -65,7 +65,7 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
 
         if not Path(spec).exists():
             raise InputError(f"{option} must be fn=COST,fp=COST or a cost-matrix CSV file; {str(spec)!r} is neither.")
-        m = read_matrix(Path(spec))
+        m = read_matrix(Path(spec), costs=True)
         out = {t: {d: float(m.counts[i, j]) for j, d in enumerate(m.labels)} for i, t in enumerate(m.labels)}
         _check_costs(out, option)
         return out
