@@ -163,3 +163,19 @@ def test_a_cost_csv_is_read_as_costs_not_counts(tmp_path, cli):
     neg.write_text(",a,b,c\na,0,1,1\nb,1,0,1\nc,1,-2,0\n")
     r = cli("compute", f, "--costs", neg)
     assert r.exit_code == 2 and "the cost is -2" in r.output and "count" not in r.output
+
+
+def test_priors_must_give_every_class_a_share(tmp_path, cli):
+    """The same principle for deployment shares: a class left out weighed nothing in the expected cost."""
+    f = _data(tmp_path)
+    costs = tmp_path / "c.csv"
+    costs.write_text(",a,b,c\na,0,1,1\nb,1,0,1\nc,1,1,0\n")
+    r = cli("compute", f, "--costs", costs, "--priors", "a=0.5,b=0.5")
+    assert r.exit_code == 2 and "no share for c" in r.output
+    with pytest.raises(InputError, match="no share for c"):
+        advisor.evaluate(Y, P, costs={"a": {"b": 1, "c": 1}, "b": {"a": 1, "c": 1}, "c": {"a": 1, "b": 1}},
+                         priors={"a": 0.5, "b": 0.5})
+    r = cli("compute", f, "--costs", costs, "--priors", "a=0.5,b=0.5,c=0", "--json")
+    assert r.exit_code == 0, r.output
+    # EC = Σ_i π_i (errors of class i / items of class i): a has 1 error of 2, b 1 of 2, c left at 0
+    assert json.loads(r.stdout)["metrics"]["preds"]["expected_cost"] == pytest.approx(0.5 * 1 / 2 + 0.5 * 1 / 2)
