@@ -182,7 +182,7 @@ def test_the_report_computes_and_shows_every_plan_metric(name: str, answers: Ans
     rng = np.random.default_rng(sum(map(ord, name)))
     plan = make_plan(answers)
     data, scores = _data(answers, plan, rng)
-    ctx = build_report(answers, data, bootstrap=30, seed=1, scores=scores)
+    ctx = build_report(answers, data, bootstrap=200, seed=1, scores=scores)
     plan = ctx.plan
     assert plan is not None
     for m in plan["metrics"]:
@@ -243,7 +243,7 @@ STRUCTURED = [(n, a) for n, a in CASES if (a.label_structure in ("ordinal", "mul
 @pytest.mark.parametrize(("name", "answers"), STRUCTURED[::2], ids=[n for n, _ in STRUCTURED[::2]])
 def test_structured_reports_compute_every_plan_metric(name: str, answers: Answers, tmp_path) -> None:
     inputs = _structured(answers, np.random.default_rng(sum(map(ord, name))))
-    ctx = build_structured_report(answers, inputs, bootstrap=20, seed=1)
+    ctx = build_structured_report(answers, inputs, bootstrap=200, seed=1)
     plan = ctx.plan
     assert plan is not None
     for m in plan["metrics"]:

@@ -77,7 +77,7 @@ def test_compare_with_scores_fits_80_columns() -> None:
     """The score-metric part of compare was one unwrapped line per metric (up to 110 characters)."""
     root = Path(__file__).resolve().parent.parent
     files = [str(root / "examples/digits/logreg.csv"), str(root / "examples/digits/tree.csv")]
-    res = runner.invoke(app, ["compare", *files, "--bootstrap", "50", "--seed", "1"], env={"COLUMNS": "80"})
+    res = runner.invoke(app, ["compare", *files, "--bootstrap", "200", "--seed", "1"], env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.stderr
     lines = res.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80, max(lines, key=len)

@@ -85,7 +85,7 @@ def compute(
 
     if compute_structured(files or [], matrix or [], counts or [], order=order, label_sep=label_sep, top_k=top_k,
                           true_col=true_col, pred_col=pred_col, count_col=count_col, metrics=ids,
-                          undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json):
+                          undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, sql=sql):
         return
     check_metric_ids(ids)  # fail on a typo before reading large files
     _check_resampling(n_boot, confidence)

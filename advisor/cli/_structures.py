@@ -14,7 +14,7 @@ from typing import Any
 from .._format import display_label
 from ._common import cell, echo, echo_json, fail, label_cell
 
-__all__ = ["parse_order", "run_structured"]
+__all__ = ["parse_order", "refuse_sql_structure", "run_structured"]
 
 LOWER = ("mae", "mae_macro", "hamming_loss")
 
@@ -51,24 +51,57 @@ def run_structured(files: list[Any], *, order: str | None, label_sep: str | None
     return True
 
 
+def refuse_sql_structure(sql: str | None, *, order: Any = None, label_sep: str | None = None, top_k: int | None = None,
+                         answers: Any = None, command: str = "compute") -> None:
+    """``--sql`` counts (true, predicted) pairs of single labels: label sets and top-k scores (and, for
+    ``compare`` and ``report``, the items an ordinal evaluation resamples) are not in those counts, so
+    the options that ask for them are refused rather than silently ignored (issue 25)."""
+    if sql is None:
+        return
+    items = "the items themselves (an ordinal comparison or report resamples them)"
+    asked = [(opt, need) for opt, v, need in (("--order", order, items), ("--label-sep", label_sep, "the label sets"),
+                                             ("--top-k", top_k, "the per-class scores"))
+             if v is not None and not (opt == "--order" and command == "compute")]
+    if answers is not None and not asked:
+        from ..questionnaire import load_answers
+
+        ans = load_answers(answers)
+        if ans.label_structure in ("ordinal", "multilabel"):
+            asked.append((f"label_structure: {ans.label_structure} (in the answers)",
+                          items if ans.label_structure == "ordinal" else "the label sets"))
+        if ans.top_k:
+            asked.append(("top_k (in the answers)", "the per-class scores"))
+    if asked:
+        what, need = asked[0]
+        raise fail(f"--sql gives counts of single-label predictions, without {need} that {what} needs; write "
+                   "the query's rows to a file (COPY (SELECT …) TO 'rows.parquet') and pass that file instead"
+                   + (" (advisor compute takes --order with --sql)." if what == "--order" else "."))
+
+
 def compute_structured(files: list[Any], matrix: list[Any], counts: list[Any], *, order: str | None,
                        label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
                        count_col: str, metrics: list[str] | None, undefined: str, n_boot: int | None,
-                       confidence: float, seed: int | None, as_json: bool) -> bool:
-    """``advisor compute`` for structured files, or ordinal count tables (``--order`` with ``--matrix``/``--counts``)."""
+                       confidence: float, seed: int | None, as_json: bool, sql: str | None = None) -> bool:
+    """``advisor compute`` for structured files, or ordinal count tables (``--order`` with ``--matrix``/``--counts``
+    or ``--sql``)."""
     from ..io._structures import is_structured
 
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    if n_boot is not None and 0.0 < confidence < 1.0:  # enough resamples, before reading anything (issue 25)
+        from ..stats._limits import check_enough_resamples
+
+        check_enough_resamples(n_boot, confidence)
+    refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k)
     common = dict(metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
                   as_json=as_json)
     if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
         return run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
                               pred_col=pred_col, **common)  # type: ignore[arg-type]
-    if order is not None and not files and (matrix or counts):
+    if order is not None and not files and (matrix or counts or sql):
         from ..io._readers import load_inputs
 
-        loaded = load_inputs([], matrix, counts, true_col=true_col, pred_col=pred_col, count_col=count_col)
+        loaded = load_inputs([], matrix, counts, true_col=true_col, pred_col=pred_col, count_col=count_col, sql=sql)
         run_structured_tables(loaded.systems, order=order, **common)  # type: ignore[arg-type]
         return True
     return False

@@ -67,6 +67,8 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     cat, bib = _catalogue(), _bibliography()
     warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
                 *_warnings_in_words(recommendation, rec_json)]
+    warnings += [WarningEntry(code="data_note", source="report", message=note)  # issue 25: distances, labels kept
+                 for note in (data.get("notes", []) if inputs.structure in ("ordinal", "multilabel") else [])]
     computed = list(next(iter(data["metrics"].values())))
     reasons: dict[str, str] = {}
     entries = _entries(metric_items(plan), computed, cat, warnings, reasons)
@@ -136,7 +138,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     """
     from .._exceptions import InputError
     from ..io._readers import load_inputs
-    from ..io._structures import _numeric_order, ordinal_from_tables
+    from ..io._structures import ordinal_from_tables
     from ..questionnaire import load_answers
 
     ans = load_answers(answers)
@@ -150,10 +152,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     systems = load_inputs([], matrices).systems
     if order is None and ans.classes:
         order = list(ans.classes)
-    if order is None:
-        seen = [lab for cm in systems.values() for lab in cm.labels]
-        order = _numeric_order(seen, "the matrices")
-    return ordinal_from_tables(systems, order)
+    return ordinal_from_tables(systems, order)  # without an order: the numeric labels' values
 
 
 #: Why a recommended metric is missing from a structured evaluation.

@@ -46,7 +46,7 @@ from ..engine._cells import Cells
 from ..engine._confusion import ConfusionMatrix, Label, cells_and_labels
 from ..engine._metrics import MetricResult, compute_metrics, evaluate_batch
 from ._draws import items_of, iter_item_resamples, use_items
-from ._limits import check_jackknife, check_resampling, dense_order_sum
+from ._limits import check_enough_resamples, check_jackknife, check_resampling, dense_order_sum
 
 __all__ = ["BootstrapResult", "bootstrap"]
 
@@ -73,6 +73,7 @@ def check_arguments(n_resamples: Any, confidence: Any, method: str = "percentile
         raise InputError(f"confidence must be a number strictly between 0 and 1 (e.g. 0.95); got {confidence!r}.")
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
+    check_enough_resamples(int(n_resamples), float(confidence))
 
 
 def make_rng(seed: Any) -> np.random.Generator:
