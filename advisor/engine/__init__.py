@@ -40,6 +40,7 @@ _LAZY: dict[str, str] = {
     "reference_matrices": "._chance",
     # ordered classes, label sets, top-k and agreement (issue 12)
     "STRUCTURE_METRICS": "._structures",
+    "evaluate_inputs": "._structures",
     "agreement_metrics": "._agreement",
     "label_sets": "._multilabel",
     "multilabel_metrics": "._multilabel",

@@ -20,6 +20,7 @@ _LAZY: dict[str, str] = {
     "read_predictions": "._readers",
     "read_sql": "._frames",
     "load_structured": "._structures",
+    "ordinal_from_tables": "._structures",
     "parse_costs": "._costspec",
     "parse_priors": "._costspec",  # ordinal, multi-label, top-k, annotators (issue 12)
 }
