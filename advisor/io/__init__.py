@@ -22,7 +22,7 @@ _LAZY: dict[str, str] = {
     "read_frame": "._frames",
     "read_predictions": "._readers",
     "read_sql": "._frames",
-    "load_structured": "._structures",  # ordinal, multi-label, top-k, annotators (issue 12)
+    "load_structured": "._structured_api",  # ordinal, multi-label, top-k, annotators (issue 12)
 }
 
 __all__ = sorted(_LAZY)

@@ -17,7 +17,7 @@ __all__ = ["count_tables"]
 def count_tables(con: Any, paths: list[Path], true_col: str, pred_col: str, count_col: str
                  ) -> list[tuple[ConfusionMatrix, SourceInfo]]:
     """One confusion matrix per count table, each file read once (each staged on its own: they are not paired)."""
-    from ._load import part_info
+    from ._load_common import part_info
     from ._scan import count_range_problem, matrix_from_cells, scan_counts
 
     out = []

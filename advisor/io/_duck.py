@@ -93,9 +93,14 @@ class Connection:
 
         import duckdb
 
+        from ._fdfs import fd_filesystem
+
         self._tmp = tempfile.mkdtemp(prefix="advisor-duckdb-")
         self._con = duckdb.connect(":memory:")
         self.memory = duckdb_memory()
+        self._fs = fd_filesystem()  # Parquet files are read through one descriptor each (see _fdfs.py)
+        if self._fs is not None:
+            self._con.register_filesystem(self._fs)
         # no extension is installed or loaded behind the user's back (a query naming an s3:// path or a
         # .xlsx file would otherwise download and write an extension); the settings are locked before
         # any user query runs, so a query cannot change them
@@ -120,6 +125,10 @@ class Connection:
         link.symlink_to(path.resolve())
         return str(link)
 
+    def open_once(self, path: Path) -> str | None:
+        """Open ``path`` here, once, and return the name DuckDB reads it by (None: DuckDB opens the path)."""
+        return self._fs.add(path) if self._fs is not None else None
+
     def register(self, name: str, obj: Any) -> None:
         self._con.register(name, obj)
 
@@ -127,6 +136,8 @@ class Connection:
         import shutil
 
         self._con.close()
+        if self._fs is not None:
+            self._fs.close_all()
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
@@ -149,8 +160,12 @@ def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
         return InputError(f"reading {what} needs more memory than DuckDB's budget of {duckdb_memory()} (half of this "
                           "machine's memory); read fewer files at once, or run on a machine with more memory.")
     json_line = re.search(r"Malformed JSON in file .*?, at byte \d+ in line (\d+)", text)
-    if json_line:
-        return InputError(f"{what} line {json_line.group(1)} is not valid JSON; each line must be one JSON object.")
+    if json_line:  # DuckDB 2.0.1 counts the lines from 2
+        row = max(int(json_line.group(1)) - 1, 1)
+        if "utf-8" in low:
+            return InputError(f"{what} row {row} is not UTF-8 text: convert it with iconv (e.g. iconv -f LATIN1 -t "
+                              "UTF-8).")
+        return InputError(f"{what} row {row} is not valid JSON; each line must be one JSON object.")
     first = next((line.strip() for line in text.splitlines() if line.strip()), type(exc).__name__)
     first = re.sub(r"^[A-Za-z ]*Error: ", "", first).split(". ")[0].rstrip(".!")
     if len(first) > 200:

@@ -85,7 +85,7 @@ def _predictions(ds: Any, what: str) -> PredictionSet:
 
 
 def _is_frame(x: Any) -> bool:
-    from ._load import _is_frame as is_table
+    from ._load_common import is_frame as is_table
 
     return is_table(x)
 

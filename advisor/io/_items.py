@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,9 +23,20 @@ from .._exceptions import InputError
 from ._duck import quote
 from ._stage import FIRST, WEIGHT, StagedPart
 
-__all__ = ["SCORE_COLUMN", "columns_of", "probability_columns", "scored_of"]
+__all__ = ["SCORE_COLUMN", "ScoredFile", "columns_of", "probability_columns", "scored_of"]
 
 SCORE_COLUMN = "score"
+
+
+@dataclass
+class ScoredFile:
+    """One system's item-level outputs; ``proba`` columns follow ``proba_labels`` (label texts)."""
+
+    y_true: list[str]
+    y_pred: list[str] | None
+    proba: np.ndarray | None
+    proba_labels: list[str]
+    score: np.ndarray | None
 _PROBA = re.compile(r"^(?:p|proba)_(.+)$")
 
 
@@ -60,7 +72,6 @@ def _plain(a: Any) -> np.ndarray:
 def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: str = "y_pred",
               what: str | None = None) -> Any:
     """The :class:`~advisor.io._scores.ScoredFile` of one staged part, or None without score columns."""
-    from ._scores import ScoredFile
 
     what = what or sp.part.what
     cols = list(sp.columns)

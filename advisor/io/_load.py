@@ -11,8 +11,7 @@ options ask for them.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,27 +19,10 @@ from .._exceptions import InputError
 from ..engine._confusion import Label
 from ._dataset import Dataset, SourceInfo
 from ._duck import connect
+from ._load_common import as_paths, is_frame
 from ._naming import system_names
-from ._open import Part, file_part, frame_part, sql_part
-from ._stage import PREFIXES, StagedPart, role_regex, stage, unpack_json
 
 __all__ = ["load"]
-
-_PROBA = ("p_", "proba_")
-
-
-def _is_frame(x: Any) -> bool:
-    mod = type(x).__module__.split(".")[0]
-    return (mod in ("pandas", "polars", "pyarrow") and (hasattr(x, "columns") or hasattr(x, "schema")))
-
-
-def _paths(sources: Any) -> list[Path]:
-    if sources is None:
-        return []
-    if isinstance(sources, (str, Path)):
-        return [Path(sources)]
-    return [Path(p) for p in sources]
-
 
 def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] = (), counts: Sequence[Any] = (),
          true_col: str | None = None, pred_col: str | None = None, count_col: str = "count",
@@ -86,8 +68,8 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     >>> ds.sources[0].format, ds.sources[0].columns
     ('csv', ['y_true', 'y_pred', 'p_cat', 'p_dog'])
     """
-    frame = sources if _is_frame(sources) else None
-    paths = [] if frame is not None else _paths(sources)
+    frame = sources if is_frame(sources) else None
+    paths = [] if frame is not None else as_paths(sources)
     mats, tabs = [Path(p) for p in matrices], [Path(p) for p in counts]
     if sql is not None and (paths or frame is not None or mats or tabs):
         raise InputError("--sql replaces the input files; give either files or --sql, not both.")
@@ -129,53 +111,3 @@ def _load_tables(con: Any, ds: Dataset, mats: list[Path], tabs: list[Path], name
         ds.systems[name] = cm
         info.systems = [name]
         ds.sources.append(info)
-
-
-def part_info(sp: StagedPart, kind: str = "predictions", query: str | None = None) -> SourceInfo:
-    p = sp.part
-    cols = [c for c in sp.columns if not c.startswith("#")]
-    return SourceInfo(p.what, kind, p.kind, p.fmt, p.compression, cols, query)
-
-
-def frame_columns(frame: Any) -> list[str]:
-    """A DataFrame's or Arrow table's column names, without reading its rows."""
-    if hasattr(frame, "column_names"):
-        return [str(c) for c in frame.column_names]
-    if hasattr(frame, "columns"):
-        return [str(c) for c in frame.columns]
-    schema = getattr(frame, "schema", None)
-    return [str(n) for n in getattr(schema, "names", [])]
-
-
-def system_columns(columns: Sequence[str], y_true: str, systems: Sequence[str] | str | None, what: str) -> list[str]:
-    """The prediction columns of a table: as given, ``y_pred``, or every column that is not the truth, an id or
-    a score/probability column."""
-    if isinstance(systems, str):
-        systems = [systems]
-    if systems is None and "y_pred" in columns:
-        systems = ["y_pred"]
-    elif systems is None:
-        systems = [c for c in columns if c not in (y_true, "id", "score") and not c.startswith(_PROBA)
-                   and not re.match(rf"^(?:{'|'.join(PREFIXES)})_.", c)]
-    systems = [str(s) for s in systems]
-    if not systems:
-        raise InputError(f"{what} has no prediction column besides {y_true!r}; name them with systems=[…] "
-                         "(a query returns y_true and y_pred, or one column per system).")
-    if len(set(systems)) != len(systems):
-        raise InputError(f"systems lists a column twice: {systems!r}.")
-    return systems
-
-
-def _regexes_for(parts: list[Part], names: list[str], frame_cols: list[str] | None) -> list[str | None]:
-    """Per part, the columns it contributes (None: every column, for a query)."""
-    out: list[str | None] = []
-    for p in parts:
-        if p.kind == "sql":
-            out.append(None)
-        else:
-            out.append(role_regex([*names, *(frame_cols or [])]))
-    return out
-
-
-def mapping_like(x: Any) -> bool:
-    return isinstance(x, Mapping)

@@ -20,7 +20,7 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
                      proba_cols: Any, order: Any, label_sep: str | None, top_k: int | None,
                      structure: str | None) -> None:
     """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs)."""
-    from ._load import frame_columns, part_info, system_columns
+    from ._load_common import frame_columns, part_info, system_columns
 
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     frame_sys: list[str] = []
@@ -34,7 +34,7 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
             raise InputError(f"the DataFrame has no column {missing[0]!r}; its columns are "
                              f"{', '.join(map(repr, cols[:30]))}.")
         parts: list[Part] = [frame_part(con, frame)]
-        regexes: list[str | None] = [role_regex([tc, *frame_sys, "id"])]
+        regexes: list[str | None] = [role_regex([tc, *frame_sys, "id", SCORE_COLUMN])]
     elif sql is not None:
         parts, regexes = [sql_part(sql)], [None]
     else:
@@ -102,11 +102,11 @@ def _structure_kind(staged: Staged, order: Any, label_sep: str | None, top_k: in
 
     if structure == "nominal":  # the caller reads label columns only
         return None
-    if structure is not None:
+    if structure is not None and structure != "ordinal_default":
         return structure
     kinds = {detect_structure(list(sp.columns), order=order, label_sep=label_sep, top_k=top_k) for sp in staged.parts}
     if kinds == {None}:
-        return None
+        return "ordinal" if structure == "ordinal_default" else None
     if len(kinds) > 1:
         raise InputError("the inputs hold different kinds of data (e.g. one with rater_ columns, one without); "
                          "give files of one kind.")

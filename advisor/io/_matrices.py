@@ -167,6 +167,11 @@ def read_counts(
     p = Path(path)
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
-    from ._load import load
+    from ._counts import count_tables
+    from ._duck import connect
 
-    return next(iter(load(counts=[p], true_col=true_col, pred_col=pred_col, count_col=count_col).systems.values()))
+    con = connect()
+    try:
+        return count_tables(con, [p], true_col, pred_col, count_col)[0][0]
+    finally:
+        con.close()

@@ -116,8 +116,9 @@ def file_part(con: Any, path: Path, fmt: str | None = None, buffer: int | None =
     if fmt in ("csv", "tsv"):
         size = buffer or csv_buffer(path)
         return Part(str(path), "file", fmt, _csv_relation(location, fmt, size), path, comp, size, location)
-    if fmt == "parquet":
-        return Part(str(path), "file", fmt, f"read_parquet({_literal(location)})", path, comp, 0, location)
+    if fmt == "parquet":  # through one descriptor: DuckDB alone opens a Parquet file three times (_fdfs.py)
+        named = con.open_once(path) or location
+        return Part(str(path), "file", fmt, f"read_parquet({_literal(named)})", path, comp, 0, named)
     limit = max(_JSON_OBJECT, path.stat().st_size + 1) if comp is None else 16 * _JSON_OBJECT
     relation = (f"read_ndjson_objects({_literal(location)}, compression='auto', "
                 f"maximum_object_size={buffer or limit})")

@@ -139,14 +139,13 @@ def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequ
         if m:
             sp = staged[int(m.group(1))]
             user = m.group(2)
-            if user == "#h":
+            if user == "#h" or user == "#dup:#pad":
+                continue
+            if user.startswith("#dup:"):
+                sp.duplicated.append(user[5:])
                 continue
             sp.columns[user] = str(name)
             sp.types[user] = "JSON" if user == "#json" else str(dtype)
-            continue
-        d = re.match(r'^count\("?([0-9]+):#dup:(.*?)"?\)$', str(name))
-        if d and d.group(2) != "#pad":
-            staged[int(d.group(1))].duplicated.append(d.group(2))
     rows = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
     return Staged(staged, int(rows), table)
 

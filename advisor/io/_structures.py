@@ -1,7 +1,7 @@
 """Reading ordinal, multi-label, top-k and annotator files (issue 12) into the engine's inputs.
 
-A file (CSV, TSV, JSON Lines, Parquet — read whole with pyarrow) or a table in memory (a pandas
-DataFrame or a mapping of column → values) is one system; which structure it holds is decided by its
+A file (CSV, TSV, JSON Lines, Parquet — read once by :func:`advisor.load`, which hands the columns
+here) or a table in memory (a pandas DataFrame or a mapping of column → values) is one system; which structure it holds is decided by its
 columns and the options:
 
 * ``rater_<name>`` columns — an agreement study (one file; one row per item; empty cells are missing
@@ -25,7 +25,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 
-__all__ = ["StructuredInputs", "detect_structure", "load_structured", "read_columns"]
+__all__ = ["StructuredInputs", "detect_structure", "read_columns", "structured_from_tables"]
 
 _SCORE = re.compile(r"^(?:p|proba|score)_(.+)$")
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -45,74 +45,15 @@ class StructuredInputs:
 
 
 def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:
-    """``(name, {column: values})`` of a file path, a pandas DataFrame or a mapping of columns."""
+    """``(name, {column: values})`` of a pandas DataFrame or a mapping of columns (files: :func:`advisor.load`)."""
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        fmt = _FORMATS.get(path.suffix.lower())
-        if fmt is None:
-            raise InputError(f"{path.name}: unknown file type {path.suffix!r}; use .csv, .tsv, .jsonl or .parquet.")
-        if not path.is_file():
-            what = "no such file" if not path.exists() else "not a regular file (a FIFO, a device or a folder); " \
-                "save the data to a file first"
-            raise InputError(f"{path}: {what}.")
-        if fmt == "jsonl":
-            _check_json_depth(path)
-        try:
-            table = _read(path, fmt)
-        except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputError(f"{path.name}: cannot be read as {fmt.upper()} ({first}).") from None
-        return path.stem, table.to_pydict()
+        raise InputError("files are read by advisor.load (load_structured passes them on); read_columns takes a "
+                         "DataFrame or a mapping of column name to values.")
     if hasattr(source, "to_dict") and hasattr(source, "columns"):
         return "system", {str(c): list(source[c]) for c in source.columns}
     if isinstance(source, Mapping):
         return "system", {str(k): list(v) for k, v in source.items()}
     raise InputError("an input must be a file path, a pandas DataFrame or a mapping of column name to values.")
-
-
-def _read(path: Path, fmt: str) -> Any:
-    import pyarrow.csv as pcsv
-
-    if fmt in ("csv", "tsv"):
-        opts = pcsv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
-        return pcsv.read_csv(path, parse_options=opts)
-    if fmt == "jsonl":
-        import pyarrow.json as pjson
-
-        return pjson.read_json(path)
-    import pyarrow.parquet as pq
-
-    return pq.read_table(path)
-
-
-_MAX_JSON_DEPTH = 128  # as the DuckDB readers allow (io/_duck.py)
-
-
-def _json_depth(line: str) -> int:
-    """The deepest nesting of ``[``/``{`` in one JSON text, brackets inside strings not counted."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in line:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _check_json_depth(path: Path) -> None:
-    """Refuse a JSON Lines record nested deeper than the readers allow: pyarrow's JSON parser recurses
-    on the C stack, so a record nested 100,000 deep crashed the process (a segmentation fault)."""
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, start=1):
-            if line.count("[") + line.count("{") > _MAX_JSON_DEPTH and _json_depth(line) > _MAX_JSON_DEPTH:
-                raise InputError(f"{path.name} row {number}: a JSON record nested deeper than {_MAX_JSON_DEPTH} "
-                                 "levels; a record holds a few labels (or one list of labels).")
 
 
 def detect_structure(columns: Sequence[str], *, order: Sequence[Any] | None = None, label_sep: str | None = None,
@@ -270,30 +211,6 @@ def declared_order(source: Any, columns: Sequence[str] = ("y_true", "y_pred")) -
     return orders[0]
 
 
-def load_structured(sources: Sequence[Any], *, order: Sequence[Any] | None = None, label_sep: str | None = None,
-                    top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None,
-                    structure: str | None = None) -> StructuredInputs | None:
-    """Read every source; None when they are plain nominal prediction files (the ordinary readers' job).
-
-    Files are read by :func:`advisor.load` (each once, by DuckDB); DataFrames and mappings of columns
-    are taken as they are.
-    """
-    sources = list(sources)
-    if sources and all(isinstance(s, (str, Path)) for s in sources):
-        from ._load import load
-
-        return load([Path(s) for s in sources], order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                    pred_col=pred_col, structure=structure, id_col=None).structured
-    tc, pc = true_col or "y_true", pred_col or "y_pred"
-    if any(isinstance(s, (str, Path)) for s in sources):
-        raise InputError("give either files or tables (DataFrames, mappings of columns) to load_structured, not both.")
-    tables = [read_columns(s) for s in sources]
-    if order is None:  # an order the data declares (an ordered Categorical)
-        order = next((o for o in (declared_order(s, (tc, pc)) for s in sources) if o is not None), None)
-    return structured_from_tables(tables, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                                  pred_col=pred_col, structure=structure)
-
-
 def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *, order: Sequence[Any] | None = None,
                            label_sep: str | None = None, top_k: int | None = None, true_col: str | None = None,
                            pred_col: str | None = None, structure: str | None = None) -> StructuredInputs | None:
@@ -336,44 +253,6 @@ def _ranks_of(cols: dict[str, list[Any]], order: Sequence[Any], tc: str, pc: str
     index = {str(o): i for i, o in enumerate(order)}
     return (_ranks([_label(v) for v in cols[tc]], index, tc, list(order)),
             _ranks([_label(v) for v in cols[pc]], index, pc, list(order)))
-
-
-def peek_columns(path: Any) -> list[str]:
-    """The column names of a file without reading its rows ([] when it cannot be peeked)."""
-    p = Path(path)
-    fmt = _FORMATS.get(p.suffix.lower())
-    if not p.is_file():  # a FIFO would block here until a writer came: the readers say what it is
-        return []
-    try:
-        if fmt in ("csv", "tsv"):
-            import csv
-
-            with p.open(encoding="utf-8", newline="") as fh:
-                return next(csv.reader(fh, delimiter="\t" if fmt == "tsv" else ","), [])
-        if fmt == "jsonl":
-            import json
-
-            with p.open(encoding="utf-8") as fh:
-                for line in fh:
-                    if line.strip():
-                        row = json.loads(line)
-                        return list(row) if isinstance(row, dict) else []
-            return []
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            return list(pq.read_schema(p).names)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):  # (a row nested 100,000 deep)
-        return []  # the ordinary readers report the problem in their own words
-    return []
-
-
-def is_structured(files: Sequence[Any], *, order: Any = None, label_sep: str | None = None,
-                  top_k: int | None = None) -> bool:
-    """Whether these inputs are for :func:`load_structured` (options given or structure columns present)."""
-    if order is not None or label_sep is not None or top_k is not None:
-        return True
-    return any(detect_structure(peek_columns(f)) is not None or declared_order(f) is not None for f in files)
 
 
 def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> StructuredInputs:
