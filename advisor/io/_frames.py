@@ -116,6 +116,36 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     """
     from ..engine._evaluate import evaluate as evaluate_matrices
 
+    asked = _cost_ids(options, costs)
+    ev = _evaluate(data, y_pred, y_true, systems, labels, costs, priors, scores, options, evaluate_matrices)
+    if asked is None:
+        return ev
+    keep = {name: {m: v for m, v in vals.items() if m in asked} for name, vals in ev.metrics.items()}
+    return ev.model_copy(update={"metrics": keep})
+
+
+def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
+    """Expected costs asked for in ``metrics``: computed from ``costs`` beside the matrix metrics — never with
+    silent unit costs (without ``costs`` it is one sentence, as on the command line). None: nothing to filter."""
+    metrics = options.get("metrics")
+    if metrics is None:
+        return None
+    from ..engine._names import metric_id
+    from ..engine._score_eval import COST_IDS
+
+    ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    cost = [m for m in ids if m in COST_IDS]
+    if not cost:
+        return None
+    if costs is None:
+        raise InputError(f"metrics {', '.join(cost)} need the error costs: give costs='fn=10,fp=1' (binary, with "
+                         "positive_label=) or a cost matrix; advisor does not assume unit costs.")
+    options["metrics"] = [m for m in ids if m not in COST_IDS] or ["accuracy"]
+    return ids
+
+
+def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: Any, costs: Any, priors: Any,
+              scores: Any, options: dict[str, Any], evaluate_matrices: Any) -> Any:
     if y_true is not None or _is_frame(data):
         if y_pred is not None:
             raise InputError("give either a DataFrame with y_true= and systems=, or y_true and y_pred arrays, not both.")
