@@ -9,8 +9,9 @@ from .._exceptions import InputError
 from ._dataset import Dataset
 from ._duck import quote
 from ._items import SCORE_COLUMN, probability_columns
+from ._duck import table_format
 from ._open import Part, file_part, frame_part, sql_part
-from ._stage import Staged, StagedPart, _re_escape, role_regex, stage, unpack_json
+from ._stage import LinesFailed, Staged, StagedPart, _re_escape, role_regex, stage, unpack_json
 
 __all__ = ["load_predictions"]
 
@@ -38,12 +39,12 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
     elif sql is not None:
         parts, regexes = [sql_part(sql)], [None]
     else:
-        parts = [file_part(con, p) for p in paths]
         wanted = [tc, pc, SCORE_COLUMN, *([id_col] if id_col and len(paths) > 1 else [])]
-        regexes = [role_regex(wanted) for _ in parts]
-    dups = [f"^((?:{_re_escape(tc)}|{_re_escape(pc)})_[0-9]+|#pad)$" if p.fmt in ("csv", "tsv") else None
-            for p in parts]
-    staged = stage(con, parts, regexes, dups)
+        regexes = [role_regex(wanted) for _ in paths]
+        staged = _stage_files(con, paths, regexes, tc, pc)
+        parts = [sp.part for sp in staged.parts]
+    if frame is not None or sql is not None:
+        staged = stage(con, parts, regexes)
     unpack_json(con, staged, regexes)
     for sp in staged.parts:
         _check_duplicates(sp, (tc, pc))
@@ -67,6 +68,24 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
     ds.sources = [part_info(sp, "predictions", sql) for sp in staged.parts]
     for info, sp in zip(ds.sources, staged.parts):
         info.systems = [n for n, p in owners.items() if p is sp.part]
+
+
+def _stage_files(con: Any, paths: list[Path], regexes: list[str | None], tc: str, pc: str) -> Staged:
+    """Stage the files: CSV/TSV files (when every file is one) as lines, checked and split afterwards
+    (:mod:`advisor.io._csv_lines`); otherwise, or when the lines cannot be trusted, by DuckDB's readers."""
+    from ._csv_lines import Reparse, unpack_lines
+
+    if all(table_format(p) in ("csv", "tsv") for p in paths):
+        try:
+            staged = stage(con, [file_part(con, p, lines=True) for p in paths], regexes)
+            unpack_lines(con, staged, regexes)
+            return staged
+        except (Reparse, LinesFailed):  # a lost or multi-line record: read again by the CSV parser, with a
+            pass                         # buffer no line of these files exceeds
+    parts = [file_part(con, p) for p in paths]
+    dups = [f"^((?:{_re_escape(tc)}|{_re_escape(pc)})_[0-9]+|#pad)$" if p.fmt in ("csv", "tsv") else None
+            for p in parts]
+    return stage(con, parts, regexes, dups)
 
 
 def _check_duplicates(sp: StagedPart, wanted: tuple[str, ...]) -> None:

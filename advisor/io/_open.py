@@ -48,6 +48,9 @@ MB = 1024 * 1024
 WHOLE_FILE_BUFFER = 64 * MB
 #: The CSV buffer for larger and compressed files (DuckDB's default size): lines up to it are exact.
 LARGE_BUFFER = 32 * MB
+#: The buffer of an uncompressed CSV/TSV read as lines: small (memory flat in the file's length), because
+#: every byte is accounted for afterwards (a lost line is found and the file read again).
+LINE_BUFFER = 2 * MB
 #: The largest buffer a retry asks for: a line longer than this is refused with its row named.
 MAX_BUFFER = 1024 * MB
 _JSON_OBJECT = 16 * MB
@@ -83,6 +86,7 @@ class Part:
     compression: str | None = None
     buffer: int = 0
     location: str = ""
+    mode: str = "parsed"  # "lines": a CSV/TSV read as whole lines (advisor/io/_csv_lines.py)
 
     def opened(self) -> None:
         """Count one statement that reads this part (files only)."""
@@ -107,22 +111,33 @@ def csv_buffer(path: Path) -> int:
     return LARGE_BUFFER
 
 
-def file_part(con: Any, path: Path, fmt: str | None = None, buffer: int | None = None) -> Part:
-    """The :class:`Part` of a prediction or count file (checked first from ``stat``: see :func:`check_file`)."""
+def file_part(con: Any, path: Path, fmt: str | None = None, buffer: int | None = None, lines: bool = False) -> Part:
+    """The :class:`Part` of a prediction or count file (checked first from ``stat``: see :func:`check_file`).
+
+    ``lines``: a CSV/TSV read as whole lines, with small buffers and every byte accounted for afterwards
+    (:mod:`advisor.io._csv_lines`).
+    """
     fmt = fmt or table_format(path)
     check_file(path, fmt)
     location = con.path_for(path)
     comp = compression(path)
+    if fmt in ("csv", "tsv") and lines:
+        size = buffer or (LINE_BUFFER if comp is None else LARGE_BUFFER)
+        relation = (f"read_csv({_literal(location)}, columns={{'l': 'VARCHAR'}}, header=false, delim='\x01', "
+                    f"quote='', escape='', comment='', skip=0, auto_detect=false, strict_mode=true, "
+                    f"null_padding=false, compression='auto', buffer_size={size})")
+        return Part(str(path), "file", fmt, relation, path, comp, size, location, "lines")
     if fmt in ("csv", "tsv"):
         size = buffer or csv_buffer(path)
         return Part(str(path), "file", fmt, _csv_relation(location, fmt, size), path, comp, size, location)
     if fmt == "parquet":  # through one descriptor: DuckDB alone opens a Parquet file three times (_fdfs.py)
         named = con.open_once(path) or location
         return Part(str(path), "file", fmt, f"read_parquet({_literal(named)})", path, comp, 0, named)
-    limit = max(_JSON_OBJECT, path.stat().st_size + 1) if comp is None else 16 * _JSON_OBJECT
-    relation = (f"read_ndjson_objects({_literal(location)}, compression='auto', "
-                f"maximum_object_size={buffer or limit})")
-    return Part(str(path), "file", "jsonl", relation, path, comp, buffer or limit, location)
+    # a record over maximum_object_size is an error (never a lost row) and is read again with room for it
+    # (retry_buffer); the limit sizes the reader's buffers, so it stays small: memory flat in the file's length
+    limit = buffer or _JSON_OBJECT
+    relation = f"read_ndjson_objects({_literal(location)}, compression='auto', maximum_object_size={limit})"
+    return Part(str(path), "file", "jsonl", relation, path, comp, limit, location)
 
 
 def retry_buffer(part: Part, exc: Exception) -> int | None:

@@ -32,7 +32,7 @@ from .._exceptions import InputError
 from ._duck import Source, diagnose_text, duck_error, quote
 from ._open import Part, file_part, retry_buffer
 
-__all__ = ["Staged", "StagedPart", "role_regex", "stage"]
+__all__ = ["LinesFailed", "Staged", "StagedPart", "role_regex", "stage"]
 
 TABLE = "staged"
 WEIGHT = '"#n"'
@@ -68,10 +68,12 @@ class StagedPart:
     duplicated: list[str] = field(default_factory=list)
     table: str = TABLE
 
+    alone: bool = False
+
     @property
     def present(self) -> str:
-        """The column that is NULL on the rows a shorter part lacks."""
-        return quote(f"{self.index}:#h")
+        """SQL that is NULL on the rows a shorter part lacks (always 1 for the only part)."""
+        return "1" if self.alone else quote(f"{self.index}:#h")
 
     def source(self) -> Source:
         """A :class:`Source` whose label and number SQL read this part's staged columns."""
@@ -88,25 +90,32 @@ class Staged:
     table: str = TABLE
 
 
-def _part_sql(sp: Part, i: int, regex: str | None, dup_regex: str | None) -> str:
+def _part_sql(sp: Part, i: int, regex: str | None, dup_regex: str | None, alone: bool) -> str:
+    """One part's select. ``alone``: the only part, so every row is present and no ``#h`` column is needed
+    (a constant grouping key costs a third of the scan's time on a label-only file)."""
+    h = "" if alone else f", 1 AS {quote(f'{i}:#h')}"
+    if sp.mode == "lines":
+        return f"SELECT l AS {quote(f'{i}:#line')}{h} FROM {sp.relation}"
     if sp.fmt == "jsonl":
-        return f"SELECT json AS {quote(f'{i}:#json')}, 1 AS {quote(f'{i}:#h')} FROM {sp.relation}"
-    cols = f"COLUMNS('{regex}') AS '{i}:\\1'" if regex else f"COLUMNS('^(.*)$') AS '{i}:\\1', 1 AS {quote(f'{i}:#h')}"
-    extra = ""
-    if dup_regex:
-        cols += f", COLUMNS('{dup_regex}') AS '{i}:#dup:\\1'"
-        extra = ', NULL::VARCHAR AS "#pad"'
-    inner = f"(SELECT *, 1 AS \"#h\"{extra} FROM {sp.relation})" if regex else sp.relation
-    return f"SELECT {cols} FROM {inner}"
+        return f"SELECT json AS {quote(f'{i}:#json')}{h} FROM {sp.relation}"
+    if regex is None:
+        return f"SELECT COLUMNS('^(.*)$') AS '{i}:\\1'{h} FROM {sp.relation}"
+    cols = f"COLUMNS('{regex}') AS '{i}:\\1'{h}"
+    if not dup_regex:
+        return f"SELECT {cols} FROM {sp.relation}"
+    cols += f", COLUMNS('{dup_regex}') AS '{i}:#dup:\\1'"
+    return f"SELECT {cols} FROM (SELECT *, NULL::VARCHAR AS \"#pad\" FROM {sp.relation})"
 
 
 def _statement(parts: Sequence[Part], regexes: Sequence[str | None], dups: Sequence[str | None], table: str) -> str:
-    subs = [f"({_part_sql(p, i, r, d)})" for i, (p, r, d) in enumerate(zip(parts, regexes, dups))]
+    alone = len(parts) == 1
+    subs = [f"({_part_sql(p, i, r, d, alone)})" for i, (p, r, d) in enumerate(zip(parts, regexes, dups))]
     joined = " POSITIONAL JOIN ".join(subs)
-    keys = "COLUMNS('^[0-9]+:([^#]|#h$|#json$)')"
+    keys = "COLUMNS('^[0-9]+:([^#]|#h$|#json$|#line$)')"
     dup_aggs = ", count(COLUMNS('^[0-9]+:#dup:'))" if any(dups) else ""
+    first = 'min("#rn") - 1' if any(p.mode == "lines" for p in parts) else 'min("#rn")'  # lines: row 0 is the header
     return (f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT {keys}{dup_aggs}, count(*) AS {WEIGHT}, "
-            f'min("#rn") AS {FIRST} FROM (SELECT *, row_number() OVER () AS "#rn" FROM {joined}) GROUP BY ALL')
+            f'{first} AS {FIRST} FROM (SELECT *, row_number() OVER () AS "#rn" FROM {joined}) GROUP BY ALL')
 
 
 def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequence[str | None] | None = None,
@@ -127,13 +136,18 @@ def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequ
             raise
         except Exception as exc:  # noqa: BLE001 - every DuckDB error becomes one sentence naming the input
             culprit = _culprit(parts, exc)
+            if "No matching columns" in str(exc):
+                raise _no_columns(con, parts, regexes) from None
+            if culprit.mode == "lines" and "Maximum line size" not in str(exc):
+                raise LinesFailed from None  # the CSV reader proper reads it again and names the problem
             bigger = retry_buffer(culprit, exc)
             if bigger is None:
                 raise _stage_error(culprit, exc) from None
             at = parts.index(culprit)
-            parts[at] = file_part(con, culprit.path, culprit.fmt, bigger)  # type: ignore[arg-type]
+            parts[at] = file_part(con, culprit.path, culprit.fmt, bigger,  # type: ignore[arg-type]
+                                  lines=culprit.mode == "lines")
     desc = con.execute(f"DESCRIBE {table}").fetchall()
-    staged = [StagedPart(p, i, table=table) for i, p in enumerate(parts)]
+    staged = [StagedPart(p, i, table=table, alone=len(parts) == 1) for i, p in enumerate(parts)]
     for name, dtype, *_ in desc:
         m = re.match(r"^([0-9]+):(.*)$", str(name))
         if m:
@@ -150,14 +164,34 @@ def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequ
     return Staged(staged, int(rows), table)
 
 
+def _no_columns(con: Any, parts: Sequence[Part], regexes: Sequence[str | None]) -> InputError:
+    """None of the columns advisor reads is in a part: say which part and what it has (read again: error path)."""
+    for p, rx in zip(parts, regexes):
+        try:
+            names = [str(r[0]) for r in con.execute(f"DESCRIBE SELECT * FROM {p.relation}").fetchall()]
+        except Exception:  # noqa: BLE001
+            continue
+        if rx is not None and not any(re.fullmatch(rx, n) for n in names):
+            wanted = re.sub(r"[\\^$()]|\|#h|\|\(\?:.*", "", rx).replace("|", ", ")
+            have = ", ".join(repr(n) for n in names[:30]) or "none"
+            return InputError(f"{p.what} has none of the columns advisor reads ({wanted}, p_<label>, …); its columns "
+                              f"are {have}.")
+    return InputError(f"{parts[0].what} has none of the columns advisor reads.")
+
+
 def _culprit(parts: Sequence[Part], exc: Exception) -> Part:
     text = str(exc)
     return next((p for p in parts if p.kind == "file" and (p.location in text or p.what in text)), parts[0])
 
 
+class LinesFailed(Exception):
+    """A CSV/TSV read as lines failed in DuckDB (a line holding the \\x01 separator, bad bytes): read it again
+    with DuckDB's CSV parser, which names the problem (:mod:`advisor.io._csv_lines`)."""
+
+
 def _stage_error(part: Part, exc: Exception) -> InputError:
-    if part.kind == "file" and part.path is not None and re.search(r"unicode|utf-?8", str(exc), re.IGNORECASE):
-        diagnose_text(part.path, part.fmt)  # says which encoding it is, when it can
+    if part.kind == "file" and part.path is not None and part.fmt in ("csv", "tsv", "jsonl"):
+        diagnose_text(part.path, part.fmt)  # an encoding problem (UTF-16, binary) is the message, when it is one
     err = duck_error(part.what, _FMT_NAMES.get(part.fmt, part.fmt), exc)
     if part.kind == "sql":
         return InputError(str(err).replace(f"could not read {part.what} as a query result:", f"{part.what} failed:"))
