@@ -93,14 +93,10 @@ class Connection:
 
         import duckdb
 
-        from ._fdfs import fd_filesystem
-
         self._tmp = tempfile.mkdtemp(prefix="advisor-duckdb-")
         self._con = duckdb.connect(":memory:")
         self.memory = duckdb_memory()
-        self._fs = fd_filesystem()  # Parquet files are read through one descriptor each (see _fdfs.py)
-        if self._fs is not None:
-            self._con.register_filesystem(self._fs)
+        self._fs: Any = None  # Parquet files are read through one descriptor each (see _fdfs.py), on first use
         # no extension is installed or loaded behind the user's back (a query naming an s3:// path or a
         # .xlsx file would otherwise download and write an extension); the settings are locked before
         # any user query runs, so a query cannot change them
@@ -127,7 +123,14 @@ class Connection:
 
     def open_once(self, path: Path) -> str | None:
         """Open ``path`` here, once, and return the name DuckDB reads it by (None: DuckDB opens the path)."""
-        return self._fs.add(path) if self._fs is not None else None
+        if self._fs is None:
+            from ._fdfs import fd_filesystem
+
+            self._fs = fd_filesystem()
+            if self._fs is None:
+                return None
+            self._con.register_filesystem(self._fs)
+        return self._fs.add(path)
 
     def register(self, name: str, obj: Any) -> None:
         self._con.register(name, obj)
