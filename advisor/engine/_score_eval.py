@@ -20,17 +20,10 @@ from ._confusion import Label
 
 __all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "score_metrics"]
 
+from ._scores import ap_note  # noqa: E402 - one sentence, shared with advisor.average_precision
+
 SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
-
-
-def ap_note(k: int) -> str:
-    """Why average precision is not reported, and how to get it."""
-    if k == 2:
-        return ("average precision is the precision-recall area of the positive class, so it needs one: give "
-                "--positive LABEL (positive_label= in Python) to get it.")
-    return (f"average precision is the precision-recall area of one positive class in a two-class task; with {k} "
-            "classes it is not reported (ROC AUC is the one-vs-rest average).")
 
 
 def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str) -> np.ndarray:

@@ -56,6 +56,12 @@ def read_scored_frame(frame: object, *, true_col: str = "y_true", pred_col: str 
     >>> read_scored_frame(pd.DataFrame({"y_true": [1, 0], "y_pred": [1, 1], "score": [0.3, 0.1]})).score.tolist()
     [0.3, 0.1]
     """
+    from ._items import probability_columns
     from ._load import load
+    from ._load_common import frame_columns
 
-    return _only(load(frame, true_col=true_col, systems=[pred_col], structure="nominal"))
+    cols = frame_columns(frame)
+    if not (SCORE_COLUMN in cols or probability_columns(cols)):
+        return None
+    return _only(load(frame, true_col=true_col, systems=[pred_col] if pred_col in cols else None,
+                      structure="nominal"))
