@@ -33,24 +33,20 @@ class Reparse(Exception):
     """The lines cannot be trusted or split as lines: read the files with DuckDB's CSV parser instead."""
 
 
-def _header(con: Any, sp: StagedPart, col: str, table: str) -> list[str]:
-    row = con.execute(f"SELECT {col} FROM {table} WHERE {FIRST} = 0").fetchone()
-    if row is None or row[0] is None or not str(row[0]).strip():
+def _header(sp: StagedPart, line: Any) -> list[str]:
+    if line is None or not str(line).strip():
         raise InputError(f"{sp.part.what} has no header line; the first line must name the columns.")
     delim = "," if sp.part.fmt == "csv" else "\t"
     try:
-        return [c.strip() for c in next(csv.reader([str(row[0]).lstrip("\ufeff")], delimiter=delim))]
+        return [c.strip() for c in next(csv.reader([str(line).lstrip("\ufeff")], delimiter=delim))]
     except csv.Error:
         raise Reparse from None
 
 
-def _check_bytes(con: Any, sp: StagedPart, col: str, table: str) -> None:
+def _check_bytes(sp: StagedPart, lines: int, chars: int) -> None:
     """Every byte of an uncompressed file is in the staged lines (or its line ends, a BOM, a last newline)."""
     if sp.part.path is None or sp.part.compression is not None:
         return
-    lines, chars = con.execute(f"SELECT sum({WEIGHT}), sum({WEIGHT} * (coalesce(strlen({col}), 0) + 1)) FROM {table} "
-                               f"WHERE {sp.present} IS NOT NULL").fetchone()
-    lines, chars = int(lines or 0), int(chars or 0)
     left = sp.part.path.stat().st_size - chars
     if any(left - crs in (-1, 0, 2, 3) for crs in (0, lines - 1, lines)):  # LF or CRLF ends, a BOM, no last newline
         return
@@ -96,64 +92,66 @@ def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
 
 
 def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
-    import re
-
     parts = [sp for sp in staged.parts if "#line" in sp.columns]
     if not parts:
         return
     table = staged.table
-    selects, drops = [], []
+    outs: list[str] = []
+    inner: list[str] = []
+    lines_of: dict[int, str] = {}
     for sp in parts:
         col = quote(sp.columns.pop("#line"))
         sp.types.pop("#line", None)
-        _check_bytes(con, sp, col, table)
-        header = _header(con, sp, col, table)
+        lines_of[sp.index] = col
         delim = "," if sp.part.fmt == "csv" else "\t"
-        bad = con.execute(f"SELECT min({FIRST}) FROM {table} WHERE {FIRST} > 0 AND {col} IS NOT NULL AND "
-                          f"NOT ({_quoted_ok_sql(col, delim)})").fetchone()[0]
+        # one pass over the staged lines: bytes, header, lines that do not split as CSV
+        lines, chars, head, bad = con.execute(
+            f"SELECT sum({WEIGHT}), sum({WEIGHT} * (coalesce(strlen({col}), 0) + 1)), "
+            f"max(CASE WHEN {FIRST} = 0 THEN {col} END), "
+            f"min(CASE WHEN {FIRST} > 0 AND {col} IS NOT NULL AND NOT ({_quoted_ok_sql(col, delim)}) THEN 1 END) "
+            f"FROM {table} WHERE {sp.present} IS NOT NULL").fetchone()
+        _check_bytes(sp, int(lines or 0), int(chars or 0))
         if bad is not None:
             raise Reparse
-        cells = quote(f"{sp.index}:#cells")
-        selects.append(f"{_cells_sql(col, delim)} AS {cells}")
-        drops.append(col)
-        rx = regexes[sp.index]
-        for j, name in enumerate(header):
-            if name in sp.columns or (rx is not None and not re.fullmatch(rx, name)):
-                continue
-            sp.columns[name] = f"{sp.index}:{name}"
-            sp.types[name] = "VARCHAR"
-        sp.header = header  # type: ignore[attr-defined]
-    _drop_header(con, table)
-    _blank_rows(con, table, parts)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT *, {', '.join(selects)} FROM {table}")
-    outs = []
-    for sp in parts:
-        cells = quote(f"{sp.index}:#cells")
-        n = len(sp.header)  # type: ignore[attr-defined]
-        row = con.execute(f"SELECT {FIRST}, len({cells}) FROM {table} WHERE {cells} IS NOT NULL AND len({cells}) <> {n} "
-                          f"ORDER BY {FIRST} LIMIT 1").fetchone()
+        sp.header = _header(sp, head)
+        _take_columns(sp, regexes[sp.index])
+        cells = _cells_sql(col, delim)
+        n = len(sp.header)
+        row = con.execute(f"SELECT {FIRST}, len({cells}) AS k FROM {table} WHERE {FIRST} > 0 AND {col} IS NOT NULL AND "
+                          f"len({cells}) <> {n} ORDER BY {FIRST} LIMIT 1").fetchone()
         if row is not None:
             raise InputError(f"{sp.part.what} row {row[0]}: the row has {row[1]} cells but the header names {n} "
                              "columns.")
-        for name, target in list(sp.columns.items()):
-            outs.append(f"{cells}[{sp.header.index(name) + 1}] AS {quote(target)}")  # type: ignore[attr-defined]
-        drops.append(cells)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * EXCLUDE ({', '.join(drops)}), {', '.join(outs)} "
-                f"FROM {table} ORDER BY {FIRST}")
+        name = quote(f"{sp.index}:#cells")
+        inner.append(f"{cells} AS {name}")
+        outs += [f"{name}[{sp.header.index(c) + 1}] AS {quote(t)}" for c, t in sp.columns.items()]
+    blank = " AND ".join(f"coalesce(trim({c}), '') = ''" for c in lines_of.values())
+    keep = ", ".join(quote(c) for c in _other_columns(con, table, list(lines_of.values())))
+    # the header lines (row 0) are no data; a data row equal to them keeps its count (and is placed at row 1)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT {keep}{', ' if keep else ''}"
+                f"{WEIGHT} - CASE WHEN {FIRST} = 0 THEN 1 ELSE 0 END AS {WEIGHT}, greatest({FIRST}, 1) AS {FIRST}, "
+                f"{', '.join(outs)} FROM (SELECT *, {', '.join(inner)} FROM {table} WHERE NOT ({blank}) AND "
+                f"NOT ({FIRST} = 0 AND {WEIGHT} = 1)) ORDER BY {FIRST}")
     for sp in parts:
-        repeated = next((c for c in sp.header if sp.header.count(c) > 1 and c in sp.columns), None)  # type: ignore
+        header = sp.header or []
+        repeated = next((c for c in header if header.count(c) > 1 and c in sp.columns), None)
         if repeated is not None:
-            raise InputError(f"{sp.part.what} has {sp.header.count(repeated)} columns named {repeated!r}; rename "  # type: ignore
+            raise InputError(f"{sp.part.what} has {header.count(repeated)} columns named {repeated!r}; rename "
                              "all but one so it is clear which to read.")
 
 
-def _drop_header(con: Any, table: str) -> None:
-    """The header lines (row 0) are no data; a data row equal to them keeps its count."""
-    con.execute(f"UPDATE {table} SET {WEIGHT} = {WEIGHT} - 1, {FIRST} = 1 WHERE {FIRST} = 0")
-    con.execute(f"DELETE FROM {table} WHERE {WEIGHT} = 0")
+def _take_columns(sp: StagedPart, rx: str | None) -> None:
+    """The header's columns this part contributes (those the part's regular expression selects)."""
+    import re
+
+    for name in sp.header or []:
+        if name in sp.columns or (rx is not None and not re.fullmatch(rx, name)):
+            continue
+        sp.columns[name] = f"{sp.index}:{name}"
+        sp.types[name] = "VARCHAR"
 
 
-def _blank_rows(con: Any, table: str, parts: list[StagedPart]) -> None:
-    """Rows blank in every file are not items (a trailing empty line)."""
-    blank = " AND ".join(f"coalesce(trim({quote(f'{sp.index}:#line')}), '') = ''" for sp in parts)
-    con.execute(f"DELETE FROM {table} WHERE {blank}")
+def _other_columns(con: Any, table: str, lines: list[str]) -> list[str]:
+    """The staged columns that are neither lines nor the weight and first row (the parts' ``#h``)."""
+    skip = {c.strip('"').replace('""', '"') for c in lines} | {WEIGHT.strip('"'), FIRST.strip('"')}
+    return [str(r[0]) for r in con.execute(f"DESCRIBE {table}").fetchall() if str(r[0]) not in skip]

@@ -7,7 +7,6 @@ from typing import Any
 
 from .._exceptions import InputError
 from ._dataset import Dataset
-from ._duck import quote
 from ._items import SCORE_COLUMN, probability_columns
 from ._duck import table_format
 from ._open import Part, file_part, frame_part, sql_part
@@ -204,5 +203,3 @@ def _align_scores_by_id(con: Any, ds: Dataset, staged: Staged, entries: list, id
                                   None if f.proba is None else f.proba[perm], f.proba_labels,
                                   None if f.score is None else f.score[perm])
 
-
-_ = quote  # re-exported helpers stay importable

@@ -170,7 +170,9 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
         raise _first_error(sides, exc) from None
     n = np.asarray(res["n"], dtype=np.int64)
     if n.sum() == 0:
-        raise InputError(f"{sides[0].source.what} has a header but no data rows.")
+        src = sides[0].source
+        raise InputError(f"{src.what} returned no rows." if src.fmt == "sql" else f"{src.what} has a header but no "
+                         "data rows." if src.fmt in ("csv", "tsv") else f"{src.what} has no rows.")
     present = [~_isnull(res[f"h{i}"]) for i in range(m)]
     for i, s in enumerate(sides):
         for c, col in (("t", s.true_col), ("p", s.pred_col)):

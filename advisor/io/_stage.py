@@ -86,7 +86,6 @@ class Staged:
     """The staged table of a run and its parts."""
 
     parts: list[StagedPart]
-    rows: int  # staged rows (distinct combinations)
     table: str = TABLE
 
 
@@ -160,8 +159,7 @@ def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequ
                 continue
             sp.columns[user] = str(name)
             sp.types[user] = "JSON" if user == "#json" else str(dtype)
-    rows = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-    return Staged(staged, int(rows), table)
+    return Staged(staged, table)
 
 
 def _no_columns(con: Any, parts: Sequence[Part], regexes: Sequence[str | None]) -> InputError:
