@@ -9,18 +9,24 @@ scores, structured columns, error rows) reads the staged table, never the file a
 
 How each format is read, and why:
 
-* CSV/TSV: ``read_csv`` with the dialect fixed (delimiter, ``"`` quote and escape, no comment
-  character, no rows skipped) and every cell as text; DuckDB reads the header line itself, in the same
-  scan. Its parallel reader drops or splits a line longer than its buffer without always saying so
-  (DuckDB 2.0.1: a 5 MB last line of a 300,000-row file was silently lost with 2 MB buffers, a quoted
-  3 MB cell raised a false "unterminated quote"). An uncompressed file up to :data:`WHOLE_FILE_BUFFER`
-  is therefore read with a buffer larger than the file, so no line can exceed it; larger or compressed
-  files use :data:`LARGE_BUFFER`, and a line DuckDB reports as longer is read again with a buffer that
-  holds it (:func:`retry_buffer`).
+* CSV/TSV: when every input of a run is CSV/TSV, as whole lines (:mod:`advisor.io._csv_lines`: a
+  label-only file has few distinct lines, so this is as fast as DuckDB's bare ``GROUP BY``) with 2 MB
+  buffers; otherwise, and whenever the lines cannot be trusted, by ``read_csv`` with the dialect fixed
+  (delimiter, ``"`` quote and escape, no comment character, no rows skipped) and every cell as text,
+  DuckDB reading the header line itself in the same scan. DuckDB's CSV reader drops or splits a line
+  longer than its buffer without always saying so (DuckDB 2.0.1: a 5 MB last line of a 300,000-row file
+  was silently lost with 2 MB buffers, a quoted 3 MB cell raised a false "unterminated quote"). The
+  lines are therefore checked byte for byte against the file's size; the CSV reader proper reads an
+  uncompressed file up to :data:`WHOLE_FILE_BUFFER` with a buffer larger than the file, so no line can
+  exceed it, and larger or compressed files with :data:`LARGE_BUFFER`, a line DuckDB reports as longer
+  being read again with a buffer that holds it (:func:`retry_buffer`). Those fallbacks read the file a
+  second time; a line of a compressed file longer than :data:`LARGE_BUFFER` that DuckDB drops without
+  an error cannot be detected (the uncompressed size is not known without reading).
 * JSON Lines: ``read_ndjson_objects`` — each line one JSON value, parsed once; its reader is exact for
   long lines (a record over ``maximum_object_size`` is an error, never a lost row), and needs no schema:
   the keys are read from the staged records.
-* Parquet, DataFrames, Arrow tables: DuckDB's own scans (no pyarrow on any read path).
+* Parquet: through one open descriptor (:mod:`advisor.io._fdfs`; DuckDB alone opens it three times).
+* DataFrames, Arrow tables: DuckDB's own scans in place (no pyarrow on any read path).
 * ``--sql``: exactly one ``SELECT`` statement (parsed by DuckDB), run once.
 
 :data:`OPENS` counts, per file, how often a statement that reads it was run — the in-process half
