@@ -184,7 +184,7 @@ def markdown_code(text: object) -> str:
     >>> markdown_code("advisor compute --seed 1"), markdown_code("a`b")
     ('`advisor compute --seed 1`', '`` a`b ``')
     """
-    s = re.sub(r"[\r\n\t]+", " ", str(text))
+    s = XML_INVALID.sub(_visible, re.sub(r"[\r\n\t]+", " ", str(text)))
     runs = [len(r) for r in re.findall(r"`+", s)]
     fence = "`" * (max(runs, default=0) + 1)
     pad = " " if runs or s.startswith(" ") or s.endswith(" ") else ""
@@ -206,7 +206,10 @@ def safe_filename(text: object, default: str = "item") -> str:
 # return, …), DEL, C1 controls (U+0080–U+009F, e.g. the 8-bit CSI U+009B), and the bidirectional
 # overrides, embeddings, isolates and marks that reorder what is shown (U+202A–U+202E,
 # U+2066–U+2069, U+200E, U+200F, U+061C), plus the line and paragraph separators.
-_TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Also what no text encoding or XML parser accepts: lone surrogates (U+D800–U+DFFF, which cannot even be
+# written as UTF-8) and the non-characters U+FFFE and U+FFFF.
+_TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                              "\ud800-\udfff\ufffe\uffff]")
 _TERMINAL_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -265,9 +268,13 @@ def html_table(columns: list[str], rows: list[list[Any]], caption: str | None = 
 LABEL_DISPLAY_LIMIT = 60
 
 # In documents: what terminal_safe shows, except tab, newline and carriage return (whitespace to every
-# format), plus the invisible characters that hide text (zero-width ones, word joiner, BOM).
+# format), plus the invisible characters that hide text (zero-width ones, word joiner, BOM). Every code
+# point XML 1.0 forbids is among them (C0 controls but tab/LF/CR, lone surrogates, U+FFFE, U+FFFF), so an
+# SVG or HTML file holding user text always parses.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
-                      "\u2060-\u2069\ufeff]")
+                      "\u2060-\u2069\ufeff\ud800-\udfff\ufffe\uffff]")
+#: What XML 1.0 forbids in a document (the last net of advisor.report._svg.clean_svg).
+XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def visible_controls(text: object) -> str:

@@ -63,8 +63,10 @@ def test_applies_when_conditions_skip_questions_that_do_not_apply() -> None:
 # ----------------------------------------------------------------------------------------------
 def test_defaults_and_derived_facts() -> None:
     a = Answers()
+    # chance_correction not answered is None (issue 19: "not answered" is not "preferred"); the questionnaire's
+    # Enter still accepts "preferred" as an answer
     assert (a.task, a.deployment_prevalence, a.class_weighting, a.chance_correction) == (
-        "multiclass", "unknown", "equal", "preferred")
+        "multiclass", "unknown", "equal", None)
     assert a.k is None and a.facts()["multiclass"] is True
     b = Answers(n_classes=2)
     assert b.task == "binary" and b.k == 2  # two classes and no task: binary
@@ -95,7 +97,13 @@ def test_costs_from_pair_and_from_matrix() -> None:
         ({"class_weights": {"a": 1}}, "class_weights", "only with class_weighting: custom"),
         ({"error_costs": {"false_negative": 2}}, "error_costs.false_positive", "give both"),
         ({"error_costs": {"false_negative": -2, "false_positive": 1}}, "error_costs.false_negative", "positive number"),
-        ({"n_classes": 3, "error_costs": {"matrix": [[0, 1], [1, 0]]}}, "error_costs.matrix", "3×3"),
+        ({"classes": ["a", "b", "c"], "error_costs": {"matrix": [[0, 1], [1, 0]]}}, "error_costs.matrix", "3×3"),
+        ({"n_classes": 3, "error_costs": {"matrix": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}}, "error_costs.matrix",
+         "class names"),
+        ({"task": "binary", "error_costs": {"false_negative": 5, "false_positive": 1}}, "error_costs",
+         "positive class"),
+        ({"n_classes": 4, "positive_class": None, "error_costs": {"false_negative": 5, "false_positive": 1}},
+         "error_costs", "cost matrix"),
     ],
 )
 def test_inconsistent_answers_name_the_key_and_the_rule(data, key, fragment) -> None:
@@ -248,7 +256,8 @@ def _dialogue(replies: list[str], inferred=None):
 
 def test_dialogue_defaults_carry_through() -> None:
     answers, prompts, _ = _dialogue([])
-    assert answers == Answers(task="multiclass", **{k: v for k, v in Answers().model_dump().items() if k != "task"})
+    expected = {**Answers().model_dump(), "task": "multiclass", "chance_correction": "preferred"}  # Enter accepts it
+    assert answers == Answers(**expected)
     asked = len(prompts)
     # error costs are asked for multi-class tasks too (a cost matrix; issue 11); operating_point and
     # risk_estimates only follow probability or score outputs

@@ -39,7 +39,7 @@ def test_metric_and_bootstrap_results_convert_to_frames() -> None:
     res = advisor.compute_metrics(CM)
     frame = res.to_frame()
     assert frame.index.name == "metric" and frame.loc["mcc", "value"] == pytest.approx(res["mcc"])
-    boot = advisor.bootstrap(CM, n_resamples=50, seed=0, metrics=["accuracy", "mcc"])
+    boot = advisor.bootstrap(CM, n_resamples=200, seed=0, metrics=["accuracy", "mcc"])
     bf = boot.to_frame()
     assert list(bf.columns) == ["estimate", "low", "high"] and list(bf.index) == ["accuracy", "mcc"]
 
@@ -60,7 +60,7 @@ def test_pandas_reads_results_directly_as_the_dicts_they_are() -> None:
     assert pd.Series(res)["mcc"] == pytest.approx(res["mcc"])
     one_row = pd.DataFrame([res])
     assert one_row.shape == (1, len(res)) and one_row.loc[0, "mcc"] == pytest.approx(res["mcc"])
-    boot = advisor.bootstrap(CM, n_resamples=50, seed=0, metrics=["accuracy", "mcc"])
+    boot = advisor.bootstrap(CM, n_resamples=200, seed=0, metrics=["accuracy", "mcc"])
     assert list(pd.DataFrame(boot).columns) == ["accuracy", "mcc"]
     assert json.loads(json.dumps(res))["mcc"] == pytest.approx(res["mcc"])
     # still read-only, and pickling/copying keeps the provenance
@@ -75,12 +75,12 @@ def test_pandas_reads_results_directly_as_the_dicts_they_are() -> None:
         assert type(back) is type(res) and back == res and back.labels == res.labels
         assert back.convention == res.convention and back.undefined == res.undefined
     boot2 = pickle.loads(pickle.dumps(boot))
-    assert boot2 == boot and boot2.n_resamples == 50 and boot2.estimates == boot.estimates
+    assert boot2 == boot and boot2.n_resamples == 200 and boot2.estimates == boot.estimates
 
 
 def test_comparison_converts_to_a_frame(arrays) -> None:
     y, good, weak = arrays
-    c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=50, seed=0, metrics=["accuracy", "mcc"])
+    c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=200, seed=0, metrics=["accuracy", "mcc"])
     frame = c.to_frame()
     assert frame.index.names == ["metric", "system"] and len(frame) == 4
     assert bool(frame.loc[("accuracy", "good"), "winner"]) is True
@@ -94,8 +94,8 @@ def test_results_comparisons_and_recommendations_show_as_html_tables(arrays) -> 
     assert html.startswith("<table>") and "<th>recall</th>" in html
     assert "&lt;b&gt;owl&lt;/b&gt;" in html and "<b>owl" not in html  # labels escaped
     assert "<td>mcc</td>" in advisor.compute_metrics(CM)._repr_html_()
-    assert "<th>estimate</th>" in advisor.bootstrap(CM, n_resamples=20, seed=0, metrics=["mcc"])._repr_html_()
-    c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=20, seed=0, metrics=["accuracy"])
+    assert "<th>estimate</th>" in advisor.bootstrap(CM, n_resamples=200, seed=0, metrics=["mcc"])._repr_html_()
+    c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=200, seed=0, metrics=["accuracy"])
     assert "<th>good</th><th>weak</th>" in c._repr_html_()
     rec = advisor.recommend(advisor.Answers(task="binary", classes=["ham", "spam"], positive_class="spam"))
     html = rec._repr_html_()
@@ -108,9 +108,9 @@ def test_every_function_that_takes_metric_ids_takes_names_and_aliases(arrays) ->
     res = advisor.compute_metrics(CM, metrics=["MCC", "Youden's J", "balanced accuracy", "kappa"])
     assert list(res) == ["mcc", "adjusted_balanced_accuracy", "balanced_accuracy", "cohen_kappa"]
     assert res["mcc"] == advisor.compute_metrics(CM, metrics=["mcc"])["mcc"]
-    assert list(advisor.bootstrap(CM, n_resamples=20, seed=0, metrics=["Matthews correlation"])) == ["mcc"]
+    assert list(advisor.bootstrap(CM, n_resamples=200, seed=0, metrics=["Matthews correlation"])) == ["mcc"]
     assert list(advisor.chance_levels(CM, metrics=["Cohen's kappa"])) == ["cohen_kappa"]
-    c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=20, seed=0, metrics=["MCC", "UAR"])
+    c = advisor.compare_systems(y, {"good": good, "weak": weak}, n_resamples=200, seed=0, metrics=["MCC", "UAR"])
     assert list(c.metrics) == ["mcc", "balanced_accuracy"]
     assert c.winners("Matthews correlation coefficient") == c.winners("mcc")
     ev = advisor.evaluate({"a": CM}, metrics=["MCC"])
@@ -139,7 +139,7 @@ def test_cli_metrics_options_take_names(tmp_path, arrays) -> None:
     import json
 
     assert list(json.loads(res.stdout)["metrics"]["good"]) == ["mcc", "balanced_accuracy"]
-    res = runner.invoke(app, ["compare", *files, "--metrics", "kappa", "--bootstrap", "20", "--json"])
+    res = runner.invoke(app, ["compare", *files, "--metrics", "kappa", "--bootstrap", "200", "--json"])
     assert res.exit_code == 0 and list(json.loads(res.stdout)["metrics"]) == ["cohen_kappa"]
     res = runner.invoke(app, ["compute", files[0], "--metrics", "macro F1"])
     assert res.exit_code == 2 and "ambiguous" in res.stderr and res.stderr.count("\n") == 1
@@ -149,15 +149,15 @@ def test_cli_metrics_options_take_names(tmp_path, arrays) -> None:
 def test_build_report_takes_label_arrays_and_a_dataframe_like_files(tmp_path, arrays) -> None:
     y, good, weak = arrays
     answers = {"task": "multiclass"}
-    from_arrays = advisor.build_report(answers, {"y_true": y, "good": good, "weak": weak}, bootstrap=50, seed=1)
+    from_arrays = advisor.build_report(answers, {"y_true": y, "good": good, "weak": weak}, bootstrap=200, seed=1)
     frame = pd.DataFrame({"y_true": y, "good": good, "weak": weak})
-    from_frame = advisor.build_report(answers, frame, bootstrap=50, seed=1)
+    from_frame = advisor.build_report(answers, frame, bootstrap=200, seed=1)
     files = []
     for name, pred in (("good", good), ("weak", weak)):
         f = tmp_path / f"{name}.csv"
         f.write_text("y_true,y_pred\n" + "".join(f"{t},{p}\n" for t, p in zip(y, pred)), encoding="utf-8")
         files.append(f)
-    from_files = advisor.build_report(answers, advisor.read_predictions(files), bootstrap=50, seed=1)
+    from_files = advisor.build_report(answers, advisor.read_predictions(files), bootstrap=200, seed=1)
     assert [s.name for s in from_arrays.systems] == ["good", "weak"]
     assert from_arrays.model_dump() == from_frame.model_dump()
     assert [s.values for s in from_arrays.systems] == [s.values for s in from_files.systems]

@@ -8,6 +8,7 @@ functions, which run later but still make one module depend on another); imports
 from __future__ import annotations
 
 import ast
+import warnings
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,9 @@ LAYERS: dict[str, set[str]] = {
     "catalogue": {"base", "engine", "stats", "catalogue"},
     "questionnaire": {"base", "engine", "io", "stats", "catalogue", "questionnaire"},
     "spark": {"base", "engine", "io", "stats", "spark"},
-    "report": {"base", "engine", "io", "stats", "catalogue", "questionnaire", "report"},
-    "cli": {"base", "engine", "io", "stats", "catalogue", "questionnaire", "report", "cli", "spark"},
+    "plan": {"base", "engine", "io", "stats", "catalogue", "questionnaire", "plan"},
+    "report": {"base", "engine", "io", "stats", "catalogue", "questionnaire", "plan", "report"},
+    "cli": {"base", "engine", "io", "stats", "catalogue", "questionnaire", "plan", "report", "cli", "spark"},
 }
 MAX_FUNCTION_LINES = 100
 MAX_MODULE_LINES = 600
@@ -136,6 +138,8 @@ def test_cycle_detector_sees_a_cycle(tmp_path: Path) -> None:
 
 
 def test_functions_and_modules_a_reader_can_hold() -> None:
+    """Size is a review signal, not a rule: code is split by responsibility, never to meet a line count. Long
+    functions and modules are reported as warnings for the reviewer (issue 19, acceptance 4)."""
     long_functions, long_modules = [], []
     for path in sorted(ROOT.rglob("*.py")):
         text = path.read_text(encoding="utf-8")
@@ -147,8 +151,10 @@ def test_functions_and_modules_a_reader_can_hold() -> None:
                 n = node.end_lineno - node.lineno + 1
                 if n > MAX_FUNCTION_LINES:
                     long_functions.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} {node.name}: {n} lines")
-    assert not long_functions, "functions over 100 lines:\n" + "\n".join(long_functions)
-    assert not long_modules, "modules over 600 lines:\n" + "\n".join(long_modules)
+    if long_functions:
+        warnings.warn("review: functions over 100 lines:\n" + "\n".join(long_functions), stacklevel=1)
+    if long_modules:
+        warnings.warn("review: modules over 600 lines:\n" + "\n".join(long_modules), stacklevel=1)
 
 
 def test_few_modules_directly_in_the_package() -> None:
@@ -156,7 +162,7 @@ def test_few_modules_directly_in_the_package() -> None:
     assert len(top) <= MAX_TOP_LEVEL_MODULES, top
 
 
-@pytest.mark.parametrize("package", ["engine", "io", "stats", "catalogue", "questionnaire", "report", "cli"])
+@pytest.mark.parametrize("package", ["engine", "io", "stats", "catalogue", "questionnaire", "plan", "report", "cli"])
 def test_each_stage_says_what_it_owns(package: str) -> None:
     doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
     assert doc and len(doc.split()) >= 12, f"advisor/{package}/__init__.py needs a docstring saying what it owns"

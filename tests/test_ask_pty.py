@@ -55,7 +55,8 @@ def test_nonsense_is_reasked_defaults_carry_through_and_the_file_round_trips(tmp
     child.close()
     assert child.exitstatus == 0
     saved = load_answers(out)
-    assert saved == Answers(task="binary", classes=["neg", "pos"])
+    # Enter accepts each default, "preferred" chance correction included (an answer, not the unanswered None)
+    assert saved == Answers(task="binary", classes=["neg", "pos"], chance_correction="preferred")
 
 
 def test_an_existing_file_is_not_overwritten(tmp_path) -> None:

@@ -17,6 +17,7 @@ from advisor._exceptions import InputError
 from advisor.catalogue import audit, get_catalogue
 from advisor.catalogue._audit import check_claim, omega
 from advisor.catalogue._checker import PROPERTIES, pii_illustration
+from advisor.catalogue._space import checker_parameters
 from advisor.catalogue._models import Counterexample, PropertyClaim
 from advisor.catalogue._space import MetricFunction
 
@@ -29,7 +30,8 @@ def mf(mid: str, **kw) -> MetricFunction:
 
 
 def value(mid: str, m, conv: str = "baseline") -> float:
-    return compute_metrics(np.asarray(m, float), [mid], undefined=conv)[mid]
+    m = np.asarray(m, float)
+    return compute_metrics(m, [mid], undefined=conv, **checker_parameters(mid, m.shape[-1]))[mid]
 
 
 def ce(*mats, **kw) -> Counterexample:
@@ -237,7 +239,8 @@ def _engine(rec, m: np.ndarray, convention: str, calibrated: bool) -> float:
     if m.shape == (1, 1):  # one class left: identical constant labelings score as a diagonal matrix
         m = np.eye(2) * 3.0
     fn = calibrated_metrics if calibrated else compute_metrics
-    res = fn(m, [rec.id], positive_label=1 if rec.binary_only else None, undefined=convention)
+    res = fn(m, [rec.id], positive_label=1 if rec.binary_only else None, undefined=convention,
+             **checker_parameters(rec.id, m.shape[-1]))
     return float(res[rec.id + ("~" if calibrated else "")])
 
 
@@ -286,7 +289,7 @@ def test_constant_baseline_expectations_reproduce_with_compute_metrics():
                 for j in range(k):
                     mats[:, i, j] = ((truth == i)[None, :] & (preds == j)).sum(axis=1)
             vals = compute_metrics(mats, [rec.id], positive_label=1 if rec.binary_only else None,
-                                   undefined=ce.convention)[rec.id]
+                                   undefined=ce.convention, **checker_parameters(rec.id, k))[rec.id]
             assert float(np.mean(vals)) == pytest.approx(v, rel=1e-9, abs=1e-9), (rec.id, m.tolist())
             n += 1
     assert n >= 20

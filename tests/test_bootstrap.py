@@ -115,7 +115,7 @@ def test_reproducible_with_a_seed_and_independent_of_chunking(monkeypatch):
 
 
 def test_generator_seed_is_accepted():
-    r = bootstrap(C3, n_resamples=50, seed=np.random.default_rng(5), metrics=["accuracy"])
+    r = bootstrap(C3, n_resamples=200, seed=np.random.default_rng(5), metrics=["accuracy"])
     assert 0 < r["accuracy"]["low"] <= r["accuracy"]["high"] < 1
 
 
@@ -177,8 +177,8 @@ def test_omit_convention_leaves_undefined_resamples_out_and_counts_them():
     z = bootstrap(cm, n_resamples=B, seed=5, metrics=["mcc"], undefined="zero")
     assert z.nan_resamples["mcc"] == 0
     # every resample undefined: the interval is undefined too
-    allnan = bootstrap([[50, 0], [1, 0]], n_resamples=100, seed=5, metrics=["mcc"], undefined="omit")
-    assert allnan.nan_resamples["mcc"] == 100 and math.isnan(allnan["mcc"]["low"])
+    allnan = bootstrap([[50, 0], [1, 0]], n_resamples=200, seed=5, metrics=["mcc"], undefined="omit")
+    assert allnan.nan_resamples["mcc"] == 200 and math.isnan(allnan["mcc"]["low"])
 
 
 def test_binary_metrics_with_a_positive_label_and_infinite_values():
@@ -208,7 +208,7 @@ def test_soft_counts_resample_round_n_items_and_keep_the_total_mass():
     # accuracies are multiples of 1/100 (100 items), not of 1/99.5
     assert np.allclose(r.resamples["accuracy"] * 100, np.round(r.resamples["accuracy"] * 100))
     with pytest.raises(InputError, match="proportions"):
-        bootstrap([[0.2, 0.1], [0.1, 0.05]], n_resamples=10)
+        bootstrap([[0.2, 0.1], [0.1, 0.05]], n_resamples=200)
 
 
 @pytest.mark.parametrize(
@@ -235,6 +235,6 @@ def test_bad_arguments_give_one_sentence(kwargs, match):
 
 def test_unknown_metric_and_batched_input():
     with pytest.raises(advisor.UnknownMetricError):
-        bootstrap(C3, n_resamples=10, metrics=["acuracy"])
+        bootstrap(C3, n_resamples=200, metrics=["acuracy"])
     with pytest.raises(InputError, match="single"):
-        bootstrap(np.stack([C3, C3]), n_resamples=10)
+        bootstrap(np.stack([C3, C3]), n_resamples=200)

@@ -19,6 +19,7 @@ import pytest
 
 from advisor import compute_metrics
 from advisor.catalogue import get_catalogue
+from advisor.engine import NEEDS_PARAMETERS
 
 CAT = get_catalogue()
 FORMULA_IDS = [m for m, r in CAT.metrics.items() if not r.alias_of]
@@ -202,6 +203,8 @@ class _Parser:
             toks, var = defs[name]  # type: ignore[index]
             extra = {var: self.env[idx[0]]} if var else {}
             return self.sub(toks, **extra)
+        if name == "w" and len(ix) == 1:  # class weights: the test's weights 1, 2, …, k
+            return float(ix[0] + 1)
         if name == "c" and len(ix) == 2:  # the default cost matrix: 0/1 costs
             return 0.0 if ix[0] == ix[1] else 1.0
         binary = {"TP": (1, 1), "FN": (1, 0), "FP": (0, 1), "TN": (0, 0)}
@@ -248,7 +251,9 @@ def test_formula_computes_what_the_engine_computes(mid):
     ks = (2,) if rec.binary_only else (2, 3, 4)
     for k in ks:
         for C in _matrices(k, 8, rng):
-            expected = compute_metrics(C, [mid], positive_label=1 if rec.binary_only else None)[mid]
+            weights = np.arange(1.0, k + 1) if mid in NEEDS_PARAMETERS else None
+            expected = compute_metrics(C, [mid], positive_label=1 if rec.binary_only else None,
+                                       class_weights=weights)[mid]
             got = evaluate_formula(rec.formula, C)
             assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (mid, C.tolist())
 

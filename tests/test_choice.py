@@ -135,8 +135,8 @@ def _situations():
         answers = {**task, **extra, "ranking": ranking, "chance_correction": chance, "planned_metrics": planned}
         if task["task"] == "multiclass" and ("error_costs" in extra or "true_negatives_meaningful" in extra):
             continue
-        if "positive_class" not in task and "true_negatives_meaningful" in extra:
-            continue
+        if "positive_class" not in task and ("true_negatives_meaningful" in extra or "error_costs" in extra):
+            continue  # a false negative needs a positive class (the answers refuse fn/fp costs without one)
         yield answers
 
 

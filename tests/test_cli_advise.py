@@ -34,7 +34,7 @@ def test_ask_defaults_carry_a_user_through_and_the_file_round_trips(tmp_path) ->
     result = _invoke(["ask", "--out", str(out)], ENTER_ALL)
     assert result.exit_code == 0, result.output
     saved = load_answers(out)
-    assert saved == Answers()
+    assert saved == Answers(chance_correction="preferred")  # Enter accepts the question's default as an answer
     assert "Saved your answers" in result.output and "Lead with" in result.output
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["deployment_prevalence"] == "unknown"
 
@@ -68,7 +68,7 @@ def test_ask_refuses_to_overwrite_unless_forced(tmp_path) -> None:
     assert out.read_text(encoding="utf-8") == "task: binary\n"
     forced = _invoke(["ask", "--out", str(out), "--force"], ENTER_ALL)
     assert forced.exit_code == 0, forced.output
-    assert load_answers(out) == Answers()
+    assert load_answers(out) == Answers(chance_correction="preferred")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["answers.yaml"]  # no temporary file left
 
 
@@ -116,7 +116,8 @@ def test_recommend_json_has_exactly_the_documented_shape(tmp_path) -> None:
     result = _invoke(["recommend", "--answers", str(f), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"primary", "complementary", "discouraged", "warnings", "rationale", "answers"}
+    assert set(data) == {"plan", "primary", "complementary", "discouraged", "warnings", "rationale", "answers"}
+    assert {"metrics", "diagnostics", "design", "answers", "unused", "conflicts", "avoid"} <= set(data["plan"])
     assert set(data["primary"]) == {"metric", "params"}
     assert all(set(c) == {"metric", "reason", "params"} for c in data["complementary"])
     assert all(set(c) == {"metric", "reason"} for c in data["discouraged"])

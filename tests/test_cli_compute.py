@@ -122,5 +122,5 @@ def test_bootstrap_intervals(cli, two_systems: list[Path]) -> None:
             assert iv["estimate"] == pytest.approx(data["metrics"][name][m])
             assert iv["low"] <= iv["estimate"] <= iv["high"]
     assert _json(cli(*args)) == data  # same seed, same intervals
-    table = cli("compute", *two_systems, "--metrics", "accuracy", "--bootstrap", "100", "--seed", "1")
+    table = cli("compute", *two_systems, "--metrics", "accuracy", "--bootstrap", "200", "--seed", "1")
     assert table.exit_code == 0 and "percentile bootstrap" in table.stdout

@@ -121,7 +121,7 @@ def test_cost_depends_on_the_joint_table_not_on_n():
     p = np.roll(y, 1)
     joint = JointCounts.from_arrays(y, {"x": y, "y": p})
     assert joint.counts.shape[0] == 3  # distinct (true, pred_x, pred_y) combinations: (0,0,2), (1,1,0), (2,2,1)
-    c = compare_joint(joint, n_resamples=100, seed=0, metrics=["accuracy"])
+    c = compare_joint(joint, n_resamples=200, seed=0, metrics=["accuracy"])
     assert c.n == 30000
 
 
@@ -152,18 +152,18 @@ def test_winners_definition():
 
 def test_default_metrics_skip_aliases_and_binary_metrics_need_a_positive_label(three):
     y, preds = three
-    c = compare_systems(y, preds, n_resamples=50, seed=0)
+    c = compare_systems(y, preds, n_resamples=200, seed=0)
     assert "micro_f1" not in c.metrics and "macro_recall" not in c.metrics and "accuracy" in c.metrics
     yb = (y == 0).astype(int)
     pb = {k: (v == 0).astype(int) for k, v in preds.items()}
-    cb = compare_systems(yb, pb, n_resamples=50, seed=0, positive_label=1)
+    cb = compare_systems(yb, pb, n_resamples=200, seed=0, positive_label=1)
     assert "recall" in cb.metrics and cb.positive_label == 1
 
 
 def test_json_round_trip_keeps_infinities_and_undefined_values():
     y = np.array([0] * 30 + [1] * 20)
     preds = {"perfect": y.copy(), "noisy": np.r_[[0] * 28, [1] * 2, [1] * 15, [0] * 5]}
-    c = compare_systems(y, preds, n_resamples=100, seed=0, metrics=["lr_plus", "mcc"], positive_label=1)
+    c = compare_systems(y, preds, n_resamples=200, seed=0, metrics=["lr_plus", "mcc"], positive_label=1)
     assert c.metrics["lr_plus"].systems["perfect"].estimate == math.inf
     text = c.to_json()
     json.loads(text)
@@ -223,7 +223,7 @@ def test_rank_correlations_agree_with_scipy():
 
 def test_ranking_agreement_matrix_like_seed_000_figure_1(three):
     y, preds = three
-    c = compare_systems(y, preds, n_resamples=50, seed=0, metrics=["accuracy", "balanced_accuracy", "mcc"])
+    c = compare_systems(y, preds, n_resamples=200, seed=0, metrics=["accuracy", "balanced_accuracy", "mcc"])
     ra = c.ranking_agreement
     assert ra.metrics == ["accuracy", "balanced_accuracy", "mcc"]
     assert set(ra.ranks["accuracy"]) == set(c.systems)
@@ -237,11 +237,11 @@ def test_ranking_agreement_matrix_like_seed_000_figure_1(three):
 def test_two_systems_give_degenerate_agreement_with_a_note():
     rng = np.random.default_rng(8)
     y = rng.integers(0, 3, 100)
-    c = compare_systems(y, {"a": noisy(y, 0.8, rng), "b": noisy(y, 0.6, rng)}, n_resamples=50, seed=0)
+    c = compare_systems(y, {"a": noisy(y, 0.8, rng), "b": noisy(y, 0.6, rng)}, n_resamples=200, seed=0)
     vals = {v for row in c.ranking_agreement.spearman for v in row}
     assert vals <= {1.0, -1.0, None}
     assert "two systems" in c.ranking_agreement.note
-    one = compare_systems(y, {"a": y}, n_resamples=20, seed=0, metrics=["accuracy"])
+    one = compare_systems(y, {"a": y}, n_resamples=200, seed=0, metrics=["accuracy"])
     assert one.winners("accuracy") == ["a"] and "fewer than two" in one.ranking_agreement.note
 
 
@@ -250,7 +250,7 @@ def test_two_systems_give_degenerate_agreement_with_a_note():
 # ----------------------------------------------------------------------------------------------
 def test_errors_are_one_sentence(three):
     y, preds = three
-    c = compare_systems(y, preds, n_resamples=20, seed=0, metrics=["accuracy"])
+    c = compare_systems(y, preds, n_resamples=200, seed=0, metrics=["accuracy"])
     with pytest.raises(InputError, match="no system named 'nope'"):
         c.probability_better("strong", "nope", "accuracy")
     with pytest.raises(InputError, match="not in this comparison"):
@@ -260,11 +260,11 @@ def test_errors_are_one_sentence(three):
     with pytest.raises(InputError, match="n_resamples"):
         compare_systems(y, preds, n_resamples=0)
     with pytest.raises(InputError, match="confidence"):
-        compare_systems(y, preds, n_resamples=10, confidence=1.5)
+        compare_systems(y, preds, n_resamples=200, confidence=1.5)
     with pytest.raises(InputError, match="predictions"):
         compare_systems(y, {"a": y[:-1]})
     with pytest.raises(advisor.UnknownMetricError):
-        compare_systems(y, preds, n_resamples=10, metrics=["acurracy"])  # "acc" is now the alias ACC
+        compare_systems(y, preds, n_resamples=200, metrics=["acurracy"])  # "acc" is now the alias ACC
 
 
 # ----------------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_cli_json(app, fake_reader, tmp_path):
 def test_cli_tables(app, fake_reader, tmp_path):
     f = tmp_path / "preds.csv"
     f.write_text("x\n")
-    res = invoke(app, [str(f), "--bootstrap", "100", "--seed", "1", "--metrics", "accuracy,sba,mcc"])
+    res = invoke(app, [str(f), "--bootstrap", "200", "--seed", "1", "--metrics", "accuracy,sba,mcc"])
     assert res.exit_code == 0, res.output
     assert "strong" in res.stdout and "winners" in res.stdout and "Spearman" in res.stdout
 
@@ -343,7 +343,7 @@ def test_cli_tables(app, fake_reader, tmp_path):
 def test_cli_bad_options_one_sentence(app, fake_reader, tmp_path, args, match):
     f = tmp_path / "preds.csv"
     f.write_text("x\n")
-    res = invoke(app, [str(f), "--bootstrap", "20", *args] if args[0] != "--bootstrap" else [str(f), *args])
+    res = invoke(app, [str(f), "--bootstrap", "200", *args] if args[0] != "--bootstrap" else [str(f), *args])
     assert res.exit_code == 2
     assert match in res.stderr and "Traceback" not in res.output
     assert res.stderr.startswith("error: ")
@@ -361,7 +361,7 @@ def test_evaluate_batch_used_for_resamples_matches_compute_metrics(three):
     joint = JointCounts.from_arrays(y, preds)
     mats = joint.matrices_from_counts(joint.counts)
     vals = evaluate_batch(mats, ["accuracy"])["accuracy"]
-    c = compare_joint(joint, n_resamples=10, seed=0, metrics=["accuracy"])
+    c = compare_joint(joint, n_resamples=200, seed=0, metrics=["accuracy"])
     assert [c.metrics["accuracy"].systems[s].estimate for s in c.systems] == pytest.approx(vals.tolist())
 
 
@@ -373,7 +373,7 @@ def test_cli_with_the_real_reader(app, tmp_path):
         p = noisy(y, acc, rng)
         (tmp_path / f"{name}.csv").write_text("y_true,y_pred\n" + "".join(f"{t},{q}\n" for t, q in zip(y, p)))
     files = [str(tmp_path / "alpha.csv"), str(tmp_path / "beta.csv")]
-    res = invoke(app, [*files, "--json", "--bootstrap", "100", "--seed", "3", "--metrics", "accuracy"])
+    res = invoke(app, [*files, "--json", "--bootstrap", "200", "--seed", "3", "--metrics", "accuracy"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert out["systems"] == ["alpha", "beta"] and out["metrics"]["accuracy"]["winners"] == ["alpha"]
@@ -396,5 +396,5 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
 
 def test_generator_seed_is_not_recorded(three):
     y, preds = three
-    c = compare_systems(y, preds, n_resamples=20, seed=np.random.default_rng(0), metrics=["accuracy"])
+    c = compare_systems(y, preds, n_resamples=200, seed=np.random.default_rng(0), metrics=["accuracy"])
     assert c.seed is None

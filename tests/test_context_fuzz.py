@@ -27,7 +27,7 @@ def _base() -> str:
     from advisor import build_report
 
     ctx = build_report({"task": "multiclass", "n_classes": 3}, {k: v["matrix"] for k, v in MATRICES.items()},
-                       bootstrap=20, seed=1)
+                       bootstrap=200, seed=1)
     check_context(ctx)  # advisor's own contexts pass the checks
     from advisor.report._render import _context_json
 

@@ -16,7 +16,7 @@ DEEP = '{"y_true": ' + "[" * 100_000 + "]" * 100_000 + ', "y_pred": "a"}\n'
 
 @pytest.mark.parametrize("args", [
     ["compute", "{a}"], ["compute", "{a}", "--order", "x,y"], ["compute", "{a}", "--label-sep", "|"],
-    ["compare", "{a}", "{b}", "--bootstrap", "10"], ["compare", "{a}", "{b}", "--order", "x,y", "--bootstrap", "10"],
+    ["compare", "{a}", "{b}", "--bootstrap", "200"], ["compare", "{a}", "{b}", "--order", "x,y", "--bootstrap", "200"],
     ["recommend", "--answers", "{answers}", "--data", "{a}"],
     ["report", "--answers", "{answers}", "{a}", "-o", "{out}"],
     ["report", "--answers", "{answers}", "{a}", "--label-sep", "|", "-o", "{out}"],

@@ -27,8 +27,8 @@ def assert_one_error(result, *words: str) -> None:  # noqa: ANN001 - click Resul
 
 # -- a negative or non-integer seed reached numpy and came back as a traceback -----------------------
 @pytest.mark.parametrize("args", [
-    ["compute", DIGITS[0], "--bootstrap", "10", "--seed", "-1"],
-    ["compare", *DIGITS, "--bootstrap", "10", "--seed", "-1"],
+    ["compute", DIGITS[0], "--bootstrap", "200", "--seed", "-1"],
+    ["compare", *DIGITS, "--bootstrap", "200", "--seed", "-1"],
     ["audit", "--budget", "10", "--seed", "-1", "--metric", "accuracy"],
 ])
 def test_negative_seed_is_one_sentence(cli, args: list) -> None:
@@ -40,9 +40,9 @@ def test_bad_seed_raises_input_error(seed: object) -> None:
     from advisor import InputError, bootstrap, compare_systems
 
     with pytest.raises(InputError, match="seed"):
-        bootstrap([[3, 1], [1, 3]], n_resamples=10, seed=seed, metrics=["accuracy"])
+        bootstrap([[3, 1], [1, 3]], n_resamples=200, seed=seed, metrics=["accuracy"])
     with pytest.raises(InputError, match="seed"):
-        compare_systems([0, 1, 1, 0], {"a": [0, 1, 0, 0]}, n_resamples=10, seed=seed, metrics=["accuracy"])
+        compare_systems([0, 1, 1, 0], {"a": [0, 1, 0, 0]}, n_resamples=200, seed=seed, metrics=["accuracy"])
 
 
 # -- a report on a single system crashed in every format but JSON (no ranking figure to show) -------
@@ -132,7 +132,7 @@ def test_compare_systems_needs_a_mapping() -> None:
     from advisor import InputError, compare_systems
 
     with pytest.raises(InputError, match="name"):
-        compare_systems([0, 1, 1], [[0, 1, 0]], n_resamples=10, seed=0)
+        compare_systems([0, 1, 1], [[0, 1, 0]], n_resamples=200, seed=0)
 
 
 # -- a fractional label in a Parquet float column was shown as "np.float64(1.5)" ----------------------
@@ -169,7 +169,7 @@ def test_compare_prints_system_names_literally(cli, tmp_path: Path, monkeypatch:
         write_table(tmp_path / folder / "]z.csv", cols)
     write_table(tmp_path / "[bold]x.csv", cols)
     monkeypatch.chdir(tmp_path)
-    result = cli("compare", "q[/]z.csv", "r[/]z.csv", "[bold]x.csv", "--bootstrap", "20", "--seed", "0",
+    result = cli("compare", "q[/]z.csv", "r[/]z.csv", "[bold]x.csv", "--bootstrap", "200", "--seed", "0",
                  "--metrics", "accuracy")
     assert result.exit_code == 0, (result.stderr, result.exception)
     for name in ("q[/]z", "r[/]z", "[bold]x"):

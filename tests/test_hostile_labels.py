@@ -86,7 +86,7 @@ def _safe(result) -> str:
     return text
 
 
-@pytest.mark.parametrize("extra", [[], ["--json"], ["--bootstrap", "30", "--seed", "1"]])
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--bootstrap", "200", "--seed", "1"]])
 def test_compute_shows_every_number_beside_a_long_label(files, extra) -> None:
     res = runner.invoke(app, ["compute", str(files["sys\x1b[31mA"]), str(files["b"]), *extra])
     assert res.exit_code == 0, res.stderr
@@ -100,7 +100,7 @@ def test_compute_shows_every_number_beside_a_long_label(files, extra) -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["compare", "--bootstrap", "30", "--seed", "1"], ["compare", "--bootstrap", "30", "--seed", "1", "--json"],
+    ["compare", "--bootstrap", "200", "--seed", "1"], ["compare", "--bootstrap", "200", "--seed", "1", "--json"],
 ])
 def test_compare(files, args) -> None:
     res = runner.invoke(app, [args[0], str(files["sys\x1b[31mA"]), str(files["b"]), *args[1:]])
@@ -125,7 +125,7 @@ def test_report_in_every_format_escapes_and_fetches_nothing(files, server, fmt) 
     port, hits = server
     out = files["folder"] / f"report.{fmt}"
     res = runner.invoke(app, ["report", "--answers", str(files["answers"]), str(files["sys\x1b[31mA"]),
-                              str(files["b"]), "--bootstrap", "30", "--seed", "1", "-o", str(out), "--force"])
+                              str(files["b"]), "--bootstrap", "200", "--seed", "1", "-o", str(out), "--force"])
     assert res.exit_code == 0, res.stderr
     _safe(res)
     assert hits == []  # nothing was fetched, whatever the format

@@ -18,18 +18,18 @@ def test_bootstrap_refuses_a_matrix_of_proportions() -> None:
     # shares summing to 1 carry no sample size: resampling "one item" gave intervals that exclude
     # their own estimate (balanced accuracy 0.71 in [0, 0.5])
     with pytest.raises(InputError, match="at least 2 items"):
-        advisor.bootstrap([[0.5, 0.1], [0.1, 0.3]], n_resamples=50, seed=0)
+        advisor.bootstrap([[0.5, 0.1], [0.1, 0.3]], n_resamples=200, seed=0)
 
 
 def test_bootstrap_still_accepts_two_items() -> None:
-    out = advisor.bootstrap([[1, 0], [0, 1]], n_resamples=20, seed=0, metrics=["accuracy"])
+    out = advisor.bootstrap([[1, 0], [0, 1]], n_resamples=200, seed=0, metrics=["accuracy"])
     assert 0.0 <= out["accuracy"]["low"] <= out["accuracy"]["high"] <= 1.0
 
 
 def test_compare_needs_two_systems(tmp_path) -> None:
     f = tmp_path / "only.csv"
     f.write_text("y_true,y_pred\na,a\nb,a\na,b\nb,b\n")
-    res = runner.invoke(app, ["compare", str(f), "--bootstrap", "20"])
+    res = runner.invoke(app, ["compare", str(f), "--bootstrap", "200"])
     assert res.exit_code == 2
     assert "at least two systems" in res.output and "Traceback" not in res.output
 

@@ -130,8 +130,8 @@ def test_series_and_arrow_arrays_are_arrays() -> None:
     ref = confusion_matrix(d["y"], d["a"])
     for conv in (pd.Series, pl.Series, pa.array, lambda x: pa.chunked_array([x])):
         assert confusion_matrix(conv(d["y"]), conv(d["a"])) == ref
-        cmp = advisor.compare_systems(conv(d["y"]), {"a": conv(d["a"]), "b": conv(d["b"])}, n_resamples=50, seed=0)
-        assert cmp.to_dict() == advisor.compare_systems(d["y"], {"a": d["a"], "b": d["b"]}, n_resamples=50,
+        cmp = advisor.compare_systems(conv(d["y"]), {"a": conv(d["a"]), "b": conv(d["b"])}, n_resamples=200, seed=0)
+        assert cmp.to_dict() == advisor.compare_systems(d["y"], {"a": d["a"], "b": d["b"]}, n_resamples=200,
                                                         seed=0).to_dict()
 
 
@@ -168,7 +168,7 @@ def test_sql_equals_the_file(tmp_path: Path, cli) -> None:
     res = cli("compute", "--sql", f"SELECT y_true, y_pred FROM '{f}'", "--json", "--metrics", "accuracy")
     assert res.exit_code == 0, res.stderr
     assert json.loads(res.stdout)["metrics"]["y_pred"]["accuracy"] == pytest.approx(float(np.mean(d["y"] == d["a"])))
-    res = cli("compare", "--sql", f"SELECT y_true, y_pred AS a, other AS b FROM '{f}'", "--bootstrap", "50", "--json")
+    res = cli("compare", "--sql", f"SELECT y_true, y_pred AS a, other AS b FROM '{f}'", "--bootstrap", "200", "--json")
     assert res.exit_code == 0, res.stderr
     bad = cli("compute", "--sql", "SELEC 1")
     assert bad.exit_code == 2 and bad.stderr.startswith("error: the --sql query failed") and bad.stderr.count("\n") == 1

@@ -39,7 +39,7 @@ def test_compare_costs_on_label_files_are_computed(tmp_path: Path, cli) -> None:
     d = _binary()
     a = write_table(tmp_path / "a.csv", {"y_true": d["y_true"], "y_pred": d["y_pred"]})
     b = write_table(tmp_path / "b.csv", {"y_true": d["y_true"], "y_pred": d["y_true"]})
-    res = cli("compare", a, b, "--costs", "fn=10,fp=1", "--positive", "yes", "--bootstrap", "50", "--seed", "0",
+    res = cli("compare", a, b, "--costs", "fn=10,fp=1", "--positive", "yes", "--bootstrap", "200", "--seed", "0",
               "--json")
     assert res.exit_code == 0, res.stderr
     got = json.loads(res.stdout)["scores"]["metrics"]
@@ -68,11 +68,11 @@ def test_average_precision_means_the_positive_class_everywhere(tmp_path: Path, c
     comp = cli("compute", a, "--json")
     assert comp.exit_code == 0 and "average_precision" not in json.loads(comp.stdout)["metrics"]["a"]
     assert "--positive" in comp.stderr  # the note says how to get it
-    cmp = cli("compare", a, b, "--bootstrap", "20", "--seed", "0", "--json")
+    cmp = cli("compare", a, b, "--bootstrap", "200", "--seed", "0", "--json")
     assert cmp.exit_code == 0 and "average_precision" not in json.loads(cmp.stdout)["scores"]["metrics"]["a"]
     ref = skm.average_precision_score(np.array(d["y_true"]) == "yes", d["p_yes"])
     comp = json.loads(cli("compute", a, "--positive", "yes", "--json").stdout)["metrics"]["a"]["average_precision"]
-    cmp = json.loads(cli("compare", a, b, "--positive", "yes", "--bootstrap", "20", "--seed", "0", "--json").stdout)
+    cmp = json.loads(cli("compare", a, b, "--positive", "yes", "--bootstrap", "200", "--seed", "0", "--json").stdout)
     api = advisor.evaluate(d["y_true"], d["y_pred"], scores=np.column_stack([d["p_no"], d["p_yes"]]),
                            positive_label="yes").metrics["y_pred"]["average_precision"]
     assert comp == pytest.approx(ref, abs=1e-12) and api == pytest.approx(ref, abs=1e-12)
@@ -209,7 +209,7 @@ def test_compare_of_100_files_of_10000_items(tmp_path: Path, cli) -> None:
         f = tmp_path / f"s{i:03d}.csv"
         f.write_text("y_true,y_pred\n" + "".join(f"{a},{b}\n" for a, b in zip(y, p)), encoding="utf-8")
         files.append(f)
-    res = cli("compare", *files, "--bootstrap", "10", "--seed", "0", "--metrics", "accuracy", "--json")
+    res = cli("compare", *files, "--bootstrap", "200", "--seed", "0", "--metrics", "accuracy", "--json")
     assert res.exit_code == 0, res.stderr
     got = json.loads(res.stdout)
     assert len(got["systems"]) == 100

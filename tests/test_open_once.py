@@ -50,8 +50,8 @@ def _commands(tmp_path: Path, files: list[Path]) -> dict[str, list[str]]:
     answers.write_text("task: binary\nclasses: [no, yes]\npositive_class: yes\n", encoding="utf-8")
     a, b = (str(f) for f in files)
     return {"compute": ["compute", a, b, "--positive", "yes", "--json"],
-            "compare": ["compare", a, b, "--bootstrap", "20", "--seed", "1", "--json"],
-            "report": ["report", "--answers", str(answers), a, b, "--bootstrap", "20", "--seed", "1", "-o",
+            "compare": ["compare", a, b, "--bootstrap", "200", "--seed", "1", "--json"],
+            "report": ["report", "--answers", str(answers), a, b, "--bootstrap", "200", "--seed", "1", "-o",
                        str(tmp_path / "out" / "r.md")]}
 
 

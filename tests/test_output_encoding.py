@@ -22,7 +22,7 @@ def _advisor(*args: str, encoding: str = "ascii") -> subprocess.CompletedProcess
 
 @pytest.mark.parametrize("args", [
     ["compute", *EXAMPLE],
-    ["compare", *EXAMPLE, "--bootstrap", "20", "--seed", "1"],
+    ["compare", *EXAMPLE, "--bootstrap", "200", "--seed", "1"],
     ["recommend", "--answers", str(ROOT / "examples/report/digits_answers.yaml")],
     ["compute", "--matrix", "no-such-file-≥.json"],
 ])
@@ -64,7 +64,7 @@ def test_missing_pdf_libraries_are_one_sentence_before_any_work(tmp_path: Path) 
     assert not out.exists()
     html = tmp_path / "r.html"  # HTML still works on that machine
     res = subprocess.run([sys.executable, "-c", "from advisor.cli import main; main()", "report", "--answers",
-                          str(ROOT / "examples/report/digits_answers.yaml"), *EXAMPLE, "--bootstrap", "20",
+                          str(ROOT / "examples/report/digits_answers.yaml"), *EXAMPLE, "--bootstrap", "200",
                           "-o", str(html)], capture_output=True, env=env, timeout=300, text=True)
     assert res.returncode == 0, res.stderr
     assert html.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")

@@ -47,7 +47,7 @@ def _text(paragraphs: list) -> str:
 def one_system(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("one")
     res = runner.invoke(app, ["report", "--answers", str(DIGITS_ANSWERS), str(DIGITS[0]), "-o", str(d / "one.json"),
-                              "--bootstrap", "50", "--seed", "1"])
+                              "--bootstrap", "200", "--seed", "1"])
     assert res.exit_code == 0, res.output
     return d
 

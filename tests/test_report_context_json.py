@@ -13,7 +13,7 @@ def test_infinite_values_survive_the_json_round_trip(tmp_path) -> None:
     cm = advisor.ConfusionMatrix([[50, 0], [10, 40]], ["neg", "pos"])  # no false positives: LR+ = inf
     assert math.isinf(advisor.compute_metrics(cm, ["lr_plus"], positive_label="pos")["lr_plus"])
     ctx = build_report({"task": "binary", "classes": ["neg", "pos"], "positive_class": "pos"}, {"s": cm},
-                       bootstrap=50, seed=1)
+                       bootstrap=200, seed=1)
     out = tmp_path / "ctx.json"
     render_report(ctx, "json", out)
     text = out.read_text(encoding="utf-8")

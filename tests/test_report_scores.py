@@ -76,7 +76,7 @@ def test_medical_screening_report_leads_with_nec_at_two_percent(tmp_path):
     for fig in ("roc_pr", "reliability", "cost_curve"):
         assert (tmp_path / "med-figures" / f"{fig}.svg").exists()
     js = tmp_path / "med.json"
-    r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "100",
+    r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "200",
                                  "--seed", "7", "-o", str(js)])
     ctx = json.loads(js.read_text())
     nec = {s["name"]: s["values"]["normalized_expected_cost"] for s in ctx["systems"]}

@@ -22,9 +22,16 @@ def test_medical_screening_example_leads_with_nec_at_two_percent() -> None:
     assert not any("Normalized expected cost" in w.message for w in r.warnings if w.code == "prevalence_dependent")
 
 
-def test_without_the_new_keys_recommendations_do_not_change() -> None:
+def test_without_the_new_keys_the_costs_still_define_the_lead() -> None:
+    """Issue 19, item 1: labels (or outputs not stated) are decisions at a fixed operating point, so known costs
+    define the lead whether or not operating_point is answered; only an open threshold changes that."""
     data = load_answers(EXAMPLES / "medical_screening.yaml").model_dump()
     data.pop("operating_point")
+    assert recommend(Answers(**data)).primary.metric == "normalized_expected_cost"
+    for outputs in ("labels", None):
+        assert recommend(Answers(**{**data, "outputs": outputs, "probabilities": False})).primary.metric == \
+            "normalized_expected_cost"
+    data.pop("error_costs")
     assert recommend(Answers(**data)).primary.metric == "balanced_accuracy"
 
 

@@ -215,9 +215,9 @@ def test_item_draws_and_cell_draws_agree_within_monte_carlo_error() -> None:
 
 def test_draw_is_checked() -> None:
     with pytest.raises(InputError, match="draw must be one of"):
-        bootstrap([[40, 10], [5, 45]], n_resamples=10, seed=0, draw="rows")
+        bootstrap([[40, 10], [5, 45]], n_resamples=200, seed=0, draw="rows")
     with pytest.raises(InputError, match="whole-number counts"):
-        bootstrap([[40.5, 10], [5, 45]], n_resamples=10, seed=0, draw="items")
+        bootstrap([[40.5, 10], [5, 45]], n_resamples=200, seed=0, draw="items")
 
 
 def test_paired_items_tabulate_into_every_systems_cells() -> None:
@@ -248,7 +248,7 @@ def test_confusion_entropy_of_huge_integer_resamples_needs_no_huge_table() -> No
 
     cm = np.array([[3 * 10**9, 2 * 10**9], [10**9, 4 * 10**9]])
     tracemalloc.start()
-    res = advisor.bootstrap(cm, n_resamples=20, seed=1, metrics=["confusion_entropy"])
+    res = advisor.bootstrap(cm, n_resamples=200, seed=1, metrics=["confusion_entropy"])
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 100 * 2**20

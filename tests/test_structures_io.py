@@ -200,7 +200,7 @@ def test_bundled_structure_reports_render(tmp_path):
         shutil.copy(EX / name, tmp_path / name)
     res = runner.invoke(app, ["report", "--answers", str(tmp_path / "ordinal_answers.yaml"),
                               str(tmp_path / "ordinal_near.csv"), str(tmp_path / "ordinal_far.csv"),
-                              "--bootstrap", "100", "--seed", "1", "-o", str(tmp_path / "r.md")])
+                              "--bootstrap", "200", "--seed", "1", "-o", str(tmp_path / "r.md")])
     assert res.exit_code == 0, res.output
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
     assert "Macro-averaged mean absolute error" in text and "r-figures/structure.svg" in text and "Cohen, J. (1968)" in text

@@ -36,7 +36,7 @@ def _run(tmp_path: Path, name: str, ext: str) -> tuple[Path, str]:
     files, _, _ = CASES[name]
     out = tmp_path / ext / f"{name}.{ext}"  # a folder per format: each writes its own figure files beside it
     out.parent.mkdir(exist_ok=True)
-    args = ["report", "--answers", str(EX / files[0]), *(str(EX / f) for f in files[1:]), "--bootstrap", "50",
+    args = ["report", "--answers", str(EX / files[0]), *(str(EX / f) for f in files[1:]), "--bootstrap", "200",
             "--seed", "3", "-o", str(out)]
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output

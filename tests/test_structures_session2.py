@@ -278,7 +278,7 @@ def test_report_from_confusion_matrices_with_ordinal_answers(tmp_path):
     ans = tmp_path / "a.yaml"
     ans.write_text("task: multiclass\nlabel_structure: ordinal\n", encoding="utf-8")
     out = tmp_path / "r.json"
-    res = runner.invoke(app, ["report", "--answers", str(ans), "--matrix", str(m), "--bootstrap", "50", "--seed", "1",
+    res = runner.invoke(app, ["report", "--answers", str(ans), "--matrix", str(m), "--bootstrap", "200", "--seed", "1",
                               "-o", str(out)])
     assert res.exit_code == 0, res.output
     ctx = json.loads(out.read_text(encoding="utf-8"))
@@ -313,7 +313,7 @@ def test_python_api_reports_structured_inputs():
     import advisor
 
     inputs = advisor.load_structured([EX / "ordinal_near.csv", EX / "ordinal_far.csv"], order=[1, 2, 3, 4, 5])
-    ctx = advisor.build_structured_report(str(EX / "ordinal_answers.yaml"), inputs, bootstrap=100, seed=1)
+    ctx = advisor.build_structured_report(str(EX / "ordinal_answers.yaml"), inputs, bootstrap=200, seed=1)
     assert ctx.primary == "mae_macro" and ctx.intervals.paired and ctx.winners
     with pytest.raises(InputError, match="build_structured_report"):
         advisor.build_report(str(EX / "ordinal_answers.yaml"), inputs)

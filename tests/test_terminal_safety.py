@@ -74,7 +74,7 @@ def test_compute_table_json_and_notes(hostile) -> None:
 
 
 def test_compare(hostile) -> None:
-    res = _run("compare", hostile["sys_one"], hostile["sys_two"], "--bootstrap", "50", "--seed", "1")
+    res = _run("compare", hostile["sys_one"], hostile["sys_two"], "--bootstrap", "200", "--seed", "1")
     assert res.exit_code == 0, res.stderr
     _assert_safe(res)
 
@@ -82,7 +82,7 @@ def test_compare(hostile) -> None:
 def test_compare_with_a_hostile_system_name(tmp_path, hostile) -> None:
     odd = tmp_path / f"{TITLE}.csv"
     odd.write_bytes(hostile["sys_two"].read_bytes())
-    res = _run("compare", hostile["sys_one"], odd, "--bootstrap", "50", "--seed", "1")
+    res = _run("compare", hostile["sys_one"], odd, "--bootstrap", "200", "--seed", "1")
     assert res.exit_code == 0, res.stderr
     _assert_safe(res, TITLE)
 
@@ -99,7 +99,7 @@ def test_methods_and_report_terminal_messages(tmp_path, hostile) -> None:
     _assert_safe(res)
     out = tmp_path / f"{CLEAR}report.md"
     res = _run("report", "--answers", hostile["answers"], hostile["sys_one"], hostile["sys_two"], "-o", out,
-               "--bootstrap", "20", "--seed", "1")
+               "--bootstrap", "200", "--seed", "1")
     assert res.exit_code == 0, res.stderr
     _assert_safe(res, str(out))
 

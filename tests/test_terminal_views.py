@@ -80,7 +80,7 @@ def test_compare_prints_one_table_per_group_with_systems_as_columns(tmp_path) ->
         f = tmp_path / f"{name}.csv"
         f.write_text("y_true,y_pred\n" + "".join(f"{t},{q}\n" for t, q in zip(y, pred)), encoding="utf-8")
         files.append(str(f))
-    res = _runner().invoke(app, ["compare", *files, "--bootstrap", "100", "--seed", "1"])
+    res = _runner().invoke(app, ["compare", *files, "--bootstrap", "200", "--seed", "1"])
     assert res.exit_code == 0, res.stderr
     out = res.stdout
     assert _width(out) <= 80

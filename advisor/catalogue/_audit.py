@@ -380,6 +380,11 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
     return result(False, f"unknown status {st!r}")
 
 
+#: Largest budget: the random searches hold ``budget`` matrices at once (about 250 MB at 100,000, and an hour
+#: of checking per metric); 10⁹ asked for 10 GB and was killed.
+MAX_BUDGET = 100_000
+
+
 def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = None,
           properties: Iterable[str] | None = None, catalogue: Catalogue | None = None) -> AuditReport:
     """Check every claim of the catalogue against the implementation.
@@ -403,10 +408,11 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
     """
     from ._load import get_catalogue
 
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 10:
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 10 <= budget <= MAX_BUDGET:
         from .._exceptions import InputError
 
-        raise InputError(f"budget must be an integer ≥ 10; got {budget!r}.")
+        raise InputError(f"budget must be a whole number from 10 to {MAX_BUDGET:,} (random matrices per property "
+                         f"and class count; the searches hold them in memory, about 2.5 KB each); got {budget!r}.")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         from .._exceptions import InputError
 

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..stats._calibrate import calibrate_counts
-from ..engine._metrics import METRICS, evaluate_batch
+from ..engine._metrics import METRICS, NEEDS_PARAMETERS, evaluate_batch
 
-__all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "close", "drop_absent", "sort_by_size", "strictly_less"]
+__all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "checker_parameters", "close", "drop_absent", "sort_by_size",
+           "strictly_less"]
 
 TOL = 1e-9
 
@@ -80,6 +82,12 @@ def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.nda
     rows, cols = np.divmod(np.arange(k * k), k)
     cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), tuple(range(k)))
     return evaluate_ordinal_batch(cells, [metric_id], convention)[metric_id]
+
+
+def checker_parameters(metric_id: str, k: int) -> dict[str, Any]:
+    """The parameters the property checker evaluates a metric with: a metric with user weights is checked with
+    the fixed unequal weights 1, 2, …, k (its catalogue claims say so); every other metric needs none."""
+    return {"class_weights": np.arange(1.0, k + 1)} if metric_id in NEEDS_PARAMETERS else {}
 
 
 class MetricFunction:
@@ -154,7 +162,8 @@ class MetricFunction:
         if self.ordinal:
             return _ordinal_eval(self.id, counts, self.convention)
         pos = 1 if self.binary else None
-        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention)[self.id]
+        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention,
+                              **checker_parameters(self.id, counts.shape[-1]))[self.id]
 
     def values(self, counts: np.ndarray) -> np.ndarray:
         """Metric values (not oriented) of a stack ``(N, k, k)``."""

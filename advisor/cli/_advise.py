@@ -143,18 +143,33 @@ def recommend(
     pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
     explain: bool = typer.Option(False, "--explain", help="Add the full reasoning, the duties and the sources."),
+    costs: Optional[str] = typer.Option(
+        None, "--costs", show_default=False,
+        help="Error costs: fn=10,fp=1 or a cost-matrix CSV; replaces the answers' costs.",
+    ),
+    priors: Optional[str] = typer.Option(
+        None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; replaces the answers'.",
+    ),
+    positive: Optional[str] = typer.Option(
+        None, "--positive", show_default=False, help="The class of interest; replaces the answers' positive_class.",
+    ),
 ) -> None:
-    """Recommend a primary metric, what to report beside it and what to avoid — with reasons."""
+    """Recommend a primary metric, what to report beside it and what to avoid — with reasons.
+
+    With --json the whole evaluation plan is printed under "plan": every metric with its parameters,
+    the diagnostics, the design, every answer with where it went, and the answers not used ("unused").
+    """
+    from ..plan import PlanOptions, make_plan, plan_text
     from ..questionnaire import load_answers
-    from ..questionnaire import recommend as _recommend
 
     parsed = load_answers(answers)
+    options = PlanOptions(costs=costs, priors=priors, positive_label=positive).check()
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
-    rec = _recommend(parsed, data=loaded)
+    plan = make_plan(parsed, data=loaded, options=options)
     if as_json:
-        echo_json(rec.to_json_dict())
+        echo_json({"plan": plan.to_json_dict(), **plan.recommendation})
         return
     from ..questionnaire._screen import screen_width
 
     with screen_width(terminal_columns()):  # a terminal narrower than 100 columns gets lines that fit it
-        echo(rec.to_explain_text() if explain else rec.to_text(), nl=False)
+        echo(plan_text(plan, explain=explain), nl=False)

@@ -283,8 +283,12 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+        from ..stats._limits import check_enough_resamples  # before reading anything (issue 25)
+        check_enough_resamples(n_boot, confidence)
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+        from ._structures import refuse_sql_structure  # --sql with --order/--label-sep/--top-k (issue 25)
+        refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, command="compare")
         from ..catalogue._names import metric_ids_for
         from ._structures import check_structure_options, output_structured, parse_order
 

@@ -81,12 +81,13 @@ def compute(
 
     ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
-    from ._structures import check_structure_options, output_structured, parse_order
+    from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
-    check_structure_options(n_boot, top_k)
+    check_structure_options(n_boot, top_k, confidence)
+    refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k)  # (issue 25)
     if not (files or matrix or counts or sql):
         raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
-    structured_tables = order is not None and not files and not sql and bool(matrix or counts)
+    structured_tables = order is not None and not files and bool(matrix or counts or sql)
     early = _early_check(ids, order or label_sep or top_k)
     _check_resampling(n_boot, confidence)
     from ..io._load import load

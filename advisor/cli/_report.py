@@ -94,6 +94,10 @@ def report(
             raise fail(f"--bootstrap must be a whole number ≥ 0; got {n_boot}.")
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
+        from ..report._inputs import check_resampling  # enough resamples, before reading anything (issue 25)
+        check_resampling(n_boot, confidence)
+        from ._structures import refuse_sql_structure  # --sql cannot give ordered items, label sets, top-k
+        refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         inputs = [answers, *(files or []), *(matrix or [])]
     # every place the report writes, before reading anything large or rendering anything
     check_outputs(output_plan(output, out_fmt), inputs, force=force)

@@ -14,7 +14,7 @@ from typing import Any
 from .._format import display_label
 from ._common import cell, echo, echo_json, fail, label_cell
 
-__all__ = ["check_structure_options", "output_structured", "parse_order"]
+__all__ = ["check_structure_options", "output_structured", "parse_order", "refuse_sql_structure"]
 
 LOWER = ("mae", "mae_macro", "hamming_loss")
 
@@ -33,12 +33,16 @@ def parse_order(order: str | None) -> list[Any] | None:
     return out
 
 
-def check_structure_options(n_boot: int | None, top_k: int | None) -> None:
+def check_structure_options(n_boot: int | None, top_k: int | None, confidence: float | None = None) -> None:
     """The structure options' own checks, before anything is read."""
     if top_k is not None and top_k < 1:
         raise fail(f"--top-k must be a whole number ≥ 1; got {top_k}.")
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    if n_boot is not None and confidence is not None and 0.0 < confidence < 1.0:  # enough resamples (issue 25)
+        from ..stats._limits import check_enough_resamples
+
+        check_enough_resamples(n_boot, confidence)
 
 
 def output_structured(ds: Any, tables_order: str | None, *, metrics: list[str] | None, undefined: str,
@@ -55,6 +59,33 @@ def output_structured(ds: Any, tables_order: str | None, *, metrics: list[str] |
         run_structured_tables(ds.systems, order=tables_order, **common)  # type: ignore[arg-type]
         return True
     return False
+
+
+def refuse_sql_structure(sql: str | None, *, order: Any = None, label_sep: str | None = None, top_k: int | None = None,
+                         answers: Any = None, command: str = "compute") -> None:
+    """``--sql`` counts (true, predicted) pairs of single labels: label sets and top-k scores (and, for
+    ``compare`` and ``report``, the items an ordinal evaluation resamples) are not in those counts, so
+    the options that ask for them are refused rather than silently ignored (issue 25)."""
+    if sql is None:
+        return
+    items = "the items themselves (an ordinal comparison or report resamples them)"
+    asked = [(opt, need) for opt, v, need in (("--order", order, items), ("--label-sep", label_sep, "the label sets"),
+                                             ("--top-k", top_k, "the per-class scores"))
+             if v is not None and not (opt == "--order" and command == "compute")]
+    if answers is not None and not asked:
+        from ..questionnaire import load_answers
+
+        ans = load_answers(answers)
+        if ans.label_structure in ("ordinal", "multilabel"):
+            asked.append((f"label_structure: {ans.label_structure} (in the answers)",
+                          items if ans.label_structure == "ordinal" else "the label sets"))
+        if ans.top_k:
+            asked.append(("top_k (in the answers)", "the per-class scores"))
+    if asked:
+        what, need = asked[0]
+        raise fail(f"--sql gives counts of single-label predictions, without {need} that {what} needs; write "
+                   "the query's rows to a file (COPY (SELECT …) TO 'rows.parquet') and pass that file instead"
+                   + (" (advisor compute takes --order with --sql)." if what == "--order" else "."))
 
 
 def run_structured_tables(systems: dict[str, Any], *, order: str, metrics: list[str] | None, undefined: str,

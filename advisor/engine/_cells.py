@@ -23,14 +23,19 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Cells", "MAX_TOTAL"]
+__all__ = ["EXACT_LIMIT", "Cells", "MAX_TOTAL", "others"]
 
 # The largest total mass the metric formulas can square twice without overflow (MCC's denominator
 # is a product of two sums of a_i (n − a_i), i.e. of order n⁴ ≤ 1.8e308).
 MAX_TOTAL = 1e75
 
-# Counts below 2**53 are exact integers in float64.
-_EXACT_LIMIT = float(2**53)
+# Counts below 2**53 are exact integers in float64; whole-number totals from there on are refused
+# (advisor.engine._confusion._check_total): a class of a few items would vanish in the sums.
+EXACT_LIMIT = 2**53
+_EXACT_LIMIT = float(EXACT_LIMIT)
+
+# Up to this many classes the off-diagonal mass outside a row and column is summed directly per class.
+_DIRECT_OUTSIDE = 64
 
 # From this many cells, column sums of whole-number batches are one bincount per matrix (the loop's
 # per-matrix overhead is then small against the gather of a segmented sum).
@@ -226,6 +231,38 @@ class Cells:
             self._cache["offw"] = self._flat()[:, self._index("offd")]
         return self._cache["offw"]
 
+    def off_sums(self, axis: str) -> np.ndarray:
+        """Off-diagonal mass of each row (``"rows"``: ``FN_i = a_i − TP_i``) or column (``"cols"``:
+        ``FP_j = b_j − TP_j``), summed from the off-diagonal cells (no difference of large sums)."""
+        key = f"off_{axis}"
+        if key not in self._cache:
+            idx = self._index("offd")
+            keys = (self.rows if axis == "rows" else self.cols)[idx]
+            sums = _per_key(self._off_masses(), keys, self.k)
+            self._cache[key] = sums.reshape(self.batch + (self.k,))
+        return self._cache[key]
+
+    def off_outside(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per class ``i``, the off-diagonal mass outside row ``i`` and column ``i`` (part of ``TN_i``), and
+        whether it is positive — decided by counting positive cells, so a tiny mass is never taken for 0."""
+        if "outside" not in self._cache:
+            offw = self._off_masses()
+            idx = self._index("offd")
+            r, c = self.rows[idx], self.cols[idx]
+            pos = (offw > 0).astype(np.float64)
+            count = pos.sum(axis=-1)[:, None] - _per_key(pos, r, self.k) - _per_key(pos, c, self.k)
+            if self.k <= _DIRECT_OUTSIDE:  # a sum of non-negative masses per class
+                classes = np.arange(self.k)[:, None]
+                value = offw @ ((r[None, :] != classes) & (c[None, :] != classes)).T.astype(np.float64)
+            else:
+                rows = self.off_sums("rows").reshape(-1, self.k)
+                cols = self.off_sums("cols").reshape(-1, self.k)
+                value = np.maximum(offw.sum(axis=-1)[:, None] - rows - cols, 0.0)
+            positive = count > 0
+            self._cache["outside"] = (np.where(positive, value, 0.0).reshape(self.batch + (self.k,)),
+                                      positive.reshape(self.batch + (self.k,)))
+        return self._cache["outside"]
+
     @property
     def exact(self) -> bool:
         """True when every mass is a whole number and every total is below 2⁵³ (float64 is exact)."""
@@ -308,6 +345,23 @@ def aggregate(w: np.ndarray, inverse: np.ndarray, size: int) -> np.ndarray:
     key = (np.arange(rows, dtype=np.int64)[:, None] * size + inverse[None, :]).reshape(-1)
     out = np.bincount(key, weights=flat.reshape(-1), minlength=rows * size)
     return out.reshape(w.shape[:-1] + (size,))
+
+
+def _per_key(flat: np.ndarray, keys: np.ndarray, k: int) -> np.ndarray:
+    """Sums of the columns of ``flat`` (B, m) per key (m,) → (B, k); no columns → zeros."""
+    if flat.shape[-1] == 0:
+        return np.zeros((flat.shape[0], k))
+    return aggregate(flat, keys, k)
+
+
+def others(x: np.ndarray) -> np.ndarray:
+    """``Σ_{j≠i} x_j`` for every ``i`` along the last axis, as running sums from both ends — sums of
+    non-negative terms, so it is 0 exactly when every other entry is 0 (``n − a_i`` is not)."""
+    x = np.asarray(x, dtype=np.float64)
+    zero = np.zeros(x.shape[:-1] + (1,))
+    left = np.concatenate([zero, np.cumsum(x[..., :-1], axis=-1)], axis=-1)
+    right = np.concatenate([np.cumsum(x[..., :0:-1], axis=-1)[..., ::-1], zero], axis=-1)
+    return left + right
 
 
 def _segment_sums(flat: np.ndarray, keys: np.ndarray, k: int, starts: np.ndarray) -> np.ndarray:

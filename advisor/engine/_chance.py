@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ._cells import Cells
+from ._cells import Cells, others
 from ._confusion import Label, cells_and_labels, counts_and_labels
 from ._metrics import metrics_of_cells
 
@@ -45,6 +45,7 @@ def chance_levels(
     positive_label: Label | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: Any = None,
 ) -> dict[str, dict[str, float]]:
     """Each metric's value for the uniform-random, prevalence-matched random and majority predictors.
 
@@ -67,7 +68,7 @@ def chance_levels(
     out: dict[str, dict[str, float]] = {}
     for name, source in reference_sums(cells.a).items():
         res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,  # type: ignore[arg-type]
-                               beta=beta, undefined=undefined, records=False)
+                               beta=beta, undefined=undefined, records=False, class_weights=class_weights)
         for m, v in res.items():
             out.setdefault(m, {})[name] = float(v)
     return out
@@ -79,16 +80,27 @@ class _Sums:
 
     batch: tuple[int, ...] = ()
 
-    def __init__(self, a: np.ndarray, b: np.ndarray, tp: np.ndarray, off: float, exact: bool, ce: float) -> None:
+    def __init__(self, a: np.ndarray, b: np.ndarray, tp: np.ndarray, off: float, exact: bool, ce: float,
+                 off_rows: np.ndarray, off_cols: np.ndarray, outside: tuple[np.ndarray, np.ndarray]) -> None:
         self.k = a.shape[0]
         self.a, self.b, self.tp = a, b, tp
         self.n = a.sum()
         self.off = np.float64(off)
         self.exact = exact
         self._ce = np.float64(ce)
+        self._off = {"rows": off_rows, "cols": off_cols}
+        self._outside = outside
 
     def entropy_sum(self) -> np.ndarray:
         return self._ce
+
+    def off_sums(self, axis: str) -> np.ndarray:
+        """Off-diagonal mass per row or column (as :meth:`advisor.engine._cells.Cells.off_sums`)."""
+        return self._off[axis]
+
+    def off_outside(self) -> tuple[np.ndarray, np.ndarray]:
+        """Off-diagonal mass outside row and column ``i``, and whether it is positive (as ``Cells``)."""
+        return self._outside
 
 
 def reference_sums(a: np.ndarray) -> dict[str, Any]:
@@ -111,11 +123,19 @@ def reference_sums(a: np.ndarray) -> dict[str, Any]:
     log_s = np.log(s_u)
     ce_u = np.sum(np.where(present, (a / k) * (2 * (k - 1) * (logs - np.log(k)) - (k - 2) * log_s - log_s.sum()), 0.0))
     exact_u = bool(np.all(a % k == 0))
-    uniform = _Sums(a, b_u, a / k, float(np.sum(a * (k - 1) / k)), exact_u, float(ce_u))
+    rest = others(a)  # n − a_i as a sum of the other classes
+    # C_ij = a_i / k: each row's off-diagonal mass is a_i (k−1)/k; column j's is Σ_{i≠j} a_i / k
+    outside_u = (rest * (k - 2) / k, (rest > 0) & (k >= 3))
+    uniform = _Sums(a, b_u, a / k, float(np.sum(a * (k - 1) / k)), exact_u, float(ce_u), a * (k - 1) / k, rest / k,
+                    outside_u)
     # prevalence
-    rest = n - a
     ce_p = 2.0 / n * np.sum(a * rest * logs) - 2.0 * np.log(2.0 * n) * np.sum(a * rest) / n
-    prevalence = _Sums(a, a.copy(), a * a / n, float(np.sum(a * rest) / n), False, float(ce_p))
+    # C_ij = a_i a_j / n: outside row and column i, Σ_{r≠i} a_r (Σ_{c∉{r,i}} a_c) / n
+    pair = a * rest
+    others_present = present.sum() - present
+    outside_p = (np.maximum(others(pair) - pair, 0.0) / n, others_present >= 2)
+    prevalence = _Sums(a, a.copy(), a * a / n, float(np.sum(a * rest) / n), False, float(ce_p), pair / n, pair / n,
+                       outside_p)
     # majority
     m = int(np.argmax(a))
     rows = np.flatnonzero(present)

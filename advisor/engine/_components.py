@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._cells import Cells
+from ._cells import Cells, others
 from ._confusion import Label
 from ._conventions import CONVENTIONS
 
@@ -27,12 +27,12 @@ __all__ = [
 ]
 
 
-# Tolerances under which a quantity counts as zero. Integer counts (below 2**53) are exact in
-# float64, so for them zero means zero: a class of one item among 10^15 is a class. Fractional
-# (weighted, soft) counts get a tolerance of the size of the rounding of the sums involved —
-# a few units in the last place of n per level of pairwise summation — which no real class mass
-# that float64 can tell apart from n falls under.
-_ROUNDING = 16 * np.finfo(np.float64).eps
+# No tolerance decides that a quantity is zero. Every denominator is zero exactly when a sum of
+# non-negative masses is (a class with no true items, no item outside a class, …); those sums are
+# formed without subtracting large sums (``others``: Σ_{j≠i} x_j, off-diagonal masses from the cells),
+# and a sum of non-negative numbers is 0 only when every term is. So a class with positive mass is a
+# class — one item among 10¹⁵, or a weight of 10⁻³ beside 10¹⁵ — for integer and fractional counts
+# alike. (Whole-number totals of 2⁵³ or more, which float64 cannot count, are refused.)
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,8 @@ class MetricResult(ValuesMapping):
         The class labels of the matrix.
     positive_label : int or str or None
     beta : float
+    class_weights : array of k weights or None
+        The weights of ``class_weighted_recall``, in the order of ``labels``.
     """
 
     def __init__(
@@ -148,6 +150,7 @@ class MetricResult(ValuesMapping):
         labels: tuple[Label, ...],
         positive_label: Label | None,
         beta: float,
+        class_weights: np.ndarray | None = None,
     ) -> None:
         self._values = values
         self.undefined = undefined
@@ -155,6 +158,7 @@ class MetricResult(ValuesMapping):
         self.labels = labels
         self.positive_label = positive_label
         self.beta = beta
+        self.class_weights = class_weights
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
@@ -190,19 +194,12 @@ class _Stats:
         self.convention = convention
         self.beta = beta
         self.pos = pos
+        self.weights: np.ndarray | None = None  # class weights of class_weighted_recall, in label order
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp
         self.n = cells.n  # (...)
         self.nk = self.n[..., None]
-        if cells.exact:
-            self.tol: np.ndarray | float = 0.0  # counts (...): zero means zero
-            self.rate_tol = 0.0  # rates in [0, 1]
-        else:
-            levels = max(1.0, float(np.log2(max(self.k, 2))))
-            self.tol = _ROUNDING * levels * self.n
-            self.rate_tol = _ROUNDING * levels
-        self.tolk = np.asarray(self.tol)[..., None] if np.ndim(self.tol) else self.tol
         # Access log: metric id -> component names used; and scalar-level undefined events.
         self.current: str | None = None
         self.used: dict[str, list[str]] = {}
@@ -219,6 +216,27 @@ class _Stats:
         if key not in self._once:
             self._once[key] = fn(self)
         return self._once[key]
+
+    # -- sums without cancellation ---------------------------------------------------------
+    @property
+    def others_a(self) -> np.ndarray:
+        """``n − a_i`` as ``Σ_{j≠i} a_j``: zero exactly when every item is of class ``i``."""
+        return self.once("others_a", lambda s: others(s.a))
+
+    @property
+    def others_b(self) -> np.ndarray:
+        """``n − b_i`` as ``Σ_{j≠i} b_j``: zero exactly when every item is predicted as ``i``."""
+        return self.once("others_b", lambda s: others(s.b))
+
+    @property
+    def fn(self) -> np.ndarray:
+        """``FN_i = a_i − TP_i``, the off-diagonal mass of row ``i`` (exact for integer counts)."""
+        return self.once("fn", lambda s: s.a - s.tp if s.cells.exact else s.cells.off_sums("rows"))
+
+    @property
+    def fp(self) -> np.ndarray:
+        """``FP_i = b_i − TP_i``, the off-diagonal mass of column ``i``."""
+        return self.once("fp", lambda s: s.b - s.tp if s.cells.exact else s.cells.off_sums("cols"))
 
     # -- components -----------------------------------------------------------------------
     def comp(self, name: str) -> _Component:
@@ -237,9 +255,13 @@ class _Stats:
         baseline: np.ndarray | float,
         reason: str,
         baseline_text: str,
+        undef: np.ndarray | None = None,
     ) -> _Component:
-        """``num / den`` with zero denominators resolved by the convention in force."""
-        undef = den <= self.tolk  # exact for integer counts; relative to n otherwise (unit-free)
+        """``num / den`` with zero denominators resolved by the convention in force. ``den`` is zero
+        exactly when ``undef`` (default ``den <= 0``: a sum of non-negative masses, no tolerance)."""
+        if undef is None:
+            undef = den <= 0
+        undef = undef | ~(den > 0)  # (a denominator that underflowed: nothing to divide by)
         safe = np.where(undef, 1.0, den)
         val = num / safe
         if self.convention == "zero":
@@ -306,11 +328,6 @@ def _harmonic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # Per-class components (one-vs-rest counts of science.md §1)
 # ----------------------------------------------------------------------------------------------
-def _near_zero(s: _Stats, x: np.ndarray) -> np.ndarray:
-    """``x == 0``: exactly for integer counts, up to the rounding of the sums otherwise (unit-free)."""
-    return np.abs(x) <= s.tolk
-
-
 def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarray) -> np.ndarray:
     """Baseline fill of a ratio ``C_ii / d_i`` with ``d_i = 0``.
 
@@ -323,12 +340,12 @@ def _expected_or_max(s: _Stats, expected_num: np.ndarray, other_empty: np.ndarra
 
 
 def _recall(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.b, _near_zero(s, s.b)) if s.convention == "baseline" else 0.0
+    base = _expected_or_max(s, s.b, s.b <= 0) if s.convention == "baseline" else 0.0
     return s.ratio(s.tp, s.a, base, "class has no true items (a_i = 0)", "b_i/n, or 1 if also b_i = 0")
 
 
 def _precision(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.a, _near_zero(s, s.a)) if s.convention == "baseline" else 0.0
+    base = _expected_or_max(s, s.a, s.a <= 0) if s.convention == "baseline" else 0.0
     return s.ratio(s.tp, s.b, base, "class is never predicted (b_i = 0)", "a_i/n, or 1 if also a_i = 0")
 
 
@@ -344,7 +361,7 @@ def _fbeta(s: _Stats) -> _Component:
 
 
 def _jaccard(s: _Stats) -> _Component:
-    return s.ratio(s.tp, s.a + s.b - s.tp, 1.0, "class absent from truth and predictions (a_i = b_i = 0)",
+    return s.ratio(s.tp, s.a + s.fp, 1.0, "class absent from truth and predictions (a_i = b_i = 0)",
                    "1 (maximal agreement)")
 
 
@@ -353,40 +370,43 @@ def _tn(s: _Stats) -> np.ndarray:
 
 
 def _tn_values(s: _Stats) -> np.ndarray:
-    # clipped to [0, min(n − a_i, n − b_i)]: with real-valued counts n − a_i − b_i + TP_i can round
-    # to a value just outside, which would put specificity or NPV outside [0, 1]
-    # A true-negative count within rounding of zero (relative to n, as for every count here) is
-    # zero: with real-valued counts an empty TN cell otherwise comes out as a residue of order
-    # 10⁻¹⁵·n, and a specificity of 10⁻¹⁴ turns LR− = FNR/TNR from +inf into 10¹⁴.
-    tn = s.nk - s.a - s.b + s.tp
-    tn = np.where(tn <= s.tolk, 0.0, tn)
-    return np.clip(tn, 0.0, np.maximum(np.minimum(s.nk - s.a, s.nk - s.b), 0.0))
+    """``TN_i`` — the mass outside row ``i`` and column ``i``. Integer counts: ``n − a_i − b_i + TP_i``
+    (exact). Fractional ones: the other classes' diagonal ``Σ_{j≠i} TP_j`` plus the off-diagonal mass
+    outside row and column ``i`` (zero exactly when no such cell is positive), never a difference of
+    sums of order n, whose residue of 10⁻¹⁶·n would be a phantom TN (or swallow a real one)."""
+    if s.cells.exact:
+        tn = s.nk - s.a - s.b + s.tp
+    else:
+        outside, _ = s.cells.off_outside()
+        tn = others(s.tp) + outside
+    return np.clip(tn, 0.0, np.minimum(s.others_a, s.others_b))
 
 
 def _specificity(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.nk - s.b, _near_zero(s, s.nk - s.b)) if s.convention == "baseline" else 0.0
-    return s.ratio(_tn(s), s.nk - s.a, base, "every item belongs to this class (n − a_i = 0)",
+    base = _expected_or_max(s, s.others_b, s.others_b <= 0) if s.convention == "baseline" else 0.0
+    return s.ratio(_tn(s), s.others_a, base, "every item belongs to this class (n − a_i = 0)",
                    "(n − b_i)/n, or 1 if also n − b_i = 0")
 
 
 def _npv(s: _Stats) -> _Component:
-    base = _expected_or_max(s, s.nk - s.a, _near_zero(s, s.nk - s.a)) if s.convention == "baseline" else 0.0
-    return s.ratio(_tn(s), s.nk - s.b, base, "every item is predicted as this class (n − b_i = 0)",
+    base = _expected_or_max(s, s.others_a, s.others_a <= 0) if s.convention == "baseline" else 0.0
+    return s.ratio(_tn(s), s.others_b, base, "every item is predicted as this class (n − b_i = 0)",
                    "(n − a_i)/n, or 1 if also n − a_i = 0")
 
 
 def _gm1_ovr(s: _Stats) -> _Component:
     """Generalized mean measure GM_1 of each one-vs-rest binary problem (Gösgens et al. Table 1)."""
-    # divided by n so that the denominator has the units of a count (ratio()'s tolerance is one)
     nn = np.maximum(s.nk, 1e-300)
     # n TP − a b written as TP TN − FN FP: no cancellation between two products of order n², so
     # integer counts up to 10^15 keep their precision (a class of one item among 10^12 scores 1)
-    num = (s.tp * _tn(s) - (s.a - s.tp) * (s.b - s.tp)) / nn
-    den = 0.5 * (s.a * (s.nk - s.a) + s.b * (s.nk - s.b)) / nn
+    num = (s.tp * _tn(s) - s.fn * s.fp) / nn
+    den = 0.5 * (s.a * s.others_a + s.b * s.others_b) / nn
+    # each one-vs-rest labeling is constant when its class is empty or holds everything
+    const = ((s.a <= 0) | (s.others_a <= 0)) & ((s.b <= 0) | (s.others_b <= 0))
     # Both one-vs-rest labelings constant: equal -> maximal agreement (1), different -> minimal (-1).
-    base = np.where(_near_zero(s, s.a - s.b), 1.0, -1.0) if s.convention == "baseline" else 0.0
+    base = np.where((s.a > 0) == (s.b > 0), 1.0, -1.0) if s.convention == "baseline" else 0.0
     comp = s.ratio(num, den, base, "both one-vs-rest labelings are constant",
-                   "1 if they agree, −1 if not")
+                   "1 if they agree, −1 if not", undef=const)
     comp.value = np.clip(comp.value, -1.0, 1.0)
     return comp
 

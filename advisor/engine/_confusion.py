@@ -13,7 +13,7 @@ from typing import Any, Union
 import numpy as np
 
 from .._exceptions import InputError
-from ._cells import MAX_TOTAL, Cells
+from ._cells import EXACT_LIMIT, MAX_TOTAL, Cells
 
 __all__ = ["ConfusionMatrix", "Label", "cells_and_labels", "confusion_matrix", "counts_and_labels", "label_index",
            "normalise_labels"]
@@ -92,7 +92,7 @@ class ConfusionMatrix:
             )
         _check_masses(w, "counts")
         with np.errstate(over="ignore"):
-            _check_total(float(w.sum()), "counts")
+            _check_total(float(w.sum()), "counts", w)
         keep = w != 0
         cells = Cells.from_pairs(t[keep], p[keep], w[keep], k)
         out = cls.__new__(cls)
@@ -268,13 +268,25 @@ def _check_masses(arr: np.ndarray, name: str) -> None:
         raise InputError(f"{name} has a negative count {float(arr[arr < 0][0]):g}; counts must be ≥ 0.")
 
 
-def _check_total(total: float, name: str) -> None:
-    """Refuse totals the metric formulas cannot square without overflow (decided before computing)."""
+def _check_total(total: float, name: str, masses: np.ndarray | None = None) -> None:
+    """Refuse totals the metric formulas cannot square without overflow, and whole-number counts that
+    total 2⁵³ or more, which float64 cannot count exactly (decided before computing).
+
+    Whole numbers below 2⁵³ add up exactly in float64, so the float total is ≥ 2⁵³ exactly when the
+    true total is. From there on ``2⁵³ + 1`` is ``2⁵³``, a class of a few items is lost beside the
+    others, and the metrics would be silently wrong; no tolerance can make them right.
+    """
     if not np.isfinite(total) or total > MAX_TOTAL:
         shown = "more than the largest float" if not np.isfinite(total) else f"{total:.3g}"
         raise InputError(
             f"{name} add up to {shown}, above the {MAX_TOTAL:g} that the metric formulas can square "
             "without overflow; divide every count by a common factor (no metric changes)."
+        )
+    if total >= EXACT_LIMIT and masses is not None and bool(np.all(masses == np.floor(masses))):
+        raise InputError(
+            f"{name} are whole numbers adding up to {total:,.0f}, at or above 2**53 = {EXACT_LIMIT:,}, beyond "
+            "which floating-point counts are not exact (a class of a few items would vanish); divide every "
+            "count by a common factor, e.g. 1,000 (no metric changes)."
         )
 
 
@@ -293,7 +305,7 @@ def _as_square_counts(counts: Any, name: str) -> np.ndarray:
         i, j = np.argwhere(arr < 0)[0]
         raise InputError(f"{name} has a negative count {arr[i, j]:g} at row {i}, column {j}; counts must be ≥ 0.")
     with np.errstate(over="ignore"):
-        _check_total(float(arr.sum()), name)
+        _check_total(float(arr.sum()), name, arr)
     return arr
 
 
@@ -535,7 +547,7 @@ def counts_and_labels(matrix: Any) -> tuple[np.ndarray, tuple[Label, ...]]:
         raise InputError("matrix contains a negative count; counts must be ≥ 0.")
     with np.errstate(over="ignore"):
         totals = arr.sum(axis=(-2, -1))
-    _check_total(float(np.max(totals)) if totals.size else 0.0, "the matrix's counts")
+    _check_total(float(np.max(totals)) if totals.size else 0.0, "the matrix's counts", arr)
     return arr, tuple(range(arr.shape[-1]))
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 from ._confusion import ConfusionMatrix, Label, counts_and_labels
 
 __all__ = [
@@ -50,11 +51,18 @@ def _find(labels: Sequence[Label], label: Any, what: str) -> int:
 def cost_matrix(costs: Any, labels: Sequence[Label], positive_label: Label | None = None) -> np.ndarray:
     """The ``k × k`` cost matrix (rows true class, columns decision) from any accepted form.
 
-    ``None`` → 0/1 costs; ``{"fn": x, "fp": y}`` (binary, needs ``positive_label``); a nested mapping
-    ``{true: {decision: cost}}`` (missing cells 0); or a ``k × k`` array in the order of ``labels``.
+    ``None`` → 0/1 costs; ``{"fn": x, "fp": y}`` (binary, needs ``positive_label`` and both costs); a nested
+    mapping ``{true: {decision: cost}}`` with a row for every class and a cost for every error (a missing
+    diagonal cell is 0: a right decision costs nothing unless said); or a ``k × k`` array in the order of
+    ``labels``. A cost left out is refused, naming it, rather than taken as 0 — which would make every
+    error involving that class free.
 
     >>> cost_matrix({"fn": 10, "fp": 1}, ["neg", "pos"], "pos").tolist()
     [[0.0, 1.0], [10.0, 0.0]]
+    >>> cost_matrix({"fn": 10}, ["neg", "pos"], "pos")
+    Traceback (most recent call last):
+    ...
+    advisor._exceptions.InputError: costs given as fn/fp need both: fn (a missed positive) and fp (a false alarm); fp is missing.
     """
     k = len(labels)
     if costs is None:
@@ -63,19 +71,18 @@ def cost_matrix(costs: Any, labels: Sequence[Label], positive_label: Label | Non
         if k != 2 or positive_label is None:
             raise InputError(f"costs given as fn/fp need a binary task with a positive label; got {k} classes"
                              + ("" if positive_label is not None else " and no positive label") + ".")
+        given = {str(key): v for key, v in costs.items()}
+        missing = [key for key in ("fn", "fp") if key not in given]
+        if missing:
+            raise InputError("costs given as fn/fp need both: fn (a missed positive) and fp (a false alarm); "
+                             f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing.")
         p = _find(labels, positive_label, "the positive label")
         c = np.zeros((2, 2))
-        c[p, 1 - p] = _cost_value(costs.get("fn", 0.0), "fn")
-        c[1 - p, p] = _cost_value(costs.get("fp", 0.0), "fp")
+        c[p, 1 - p] = _cost_value(given["fn"], "fn")
+        c[1 - p, p] = _cost_value(given["fp"], "fp")
         return c
     if isinstance(costs, Mapping):
-        c = np.zeros((k, k))
-        for t, row in costs.items():
-            if not isinstance(row, Mapping):
-                raise InputError(f"costs must map each true class to {{decision: cost}}; class {t!r} maps to {row!r}.")
-            for d, v in row.items():
-                c[_find(labels, t, "costs"), _find(labels, d, "costs")] = _cost_value(v, f"{t}→{d}")
-        return c
+        return _nested_costs(costs, labels)
     try:
         c = np.array(costs, dtype=np.float64)
     except (TypeError, ValueError):
@@ -85,6 +92,33 @@ def cost_matrix(costs: Any, labels: Sequence[Label], positive_label: Label | Non
     for v in c.ravel():
         _cost_value(v, "a cost matrix entry")
     return c
+
+
+def _nested_costs(costs: Mapping[Any, Any], labels: Sequence[Label]) -> np.ndarray:
+    """``{true: {decision: cost}}`` → the ``k × k`` matrix; every class needs a row and every error a cost."""
+    k = len(labels)
+    c = np.zeros((k, k))
+    given = np.eye(k, dtype=bool)  # a right decision costs 0 unless given
+    has_row = np.zeros(k, dtype=bool)
+    for t, row in costs.items():
+        if not isinstance(row, Mapping):
+            raise InputError(f"costs must map each true class to {{decision: cost}}; class {t!r} maps to {row!r}.")
+        i = _find(labels, t, "costs")
+        has_row[i] = True
+        for d, v in row.items():
+            j = _find(labels, d, "costs")
+            c[i, j] = _cost_value(v, f"{t}→{d}")
+            given[i, j] = True
+    if given.all():
+        return c
+    rows = [labels[i] for i in range(k) if not has_row[i]]
+    if rows:
+        raise InputError(f"the costs give no row for class{'es' if len(rows) > 1 else ''} {few_names(rows)} (the "
+                         f"data's classes are {few_names(labels)}); give the cost of every error, true class × "
+                         "decision — a class left out would make its errors cost 0.")
+    cells = [f"{labels[i]}→{labels[j]}" for i, j in zip(*np.nonzero(~given))]
+    raise InputError(f"the costs leave out {len(cells)} error{'s' if len(cells) > 1 else ''} ({few_names(cells)}; "
+                     "true class→decision); give the cost of every error — one left out would cost 0.")
 
 
 def _cost_value(v: Any, name: str) -> float:
@@ -112,8 +146,14 @@ def resolve_priors(priors: Any, labels: Sequence[Label], sizes: np.ndarray) -> n
         return a / a.sum(axis=-1, keepdims=True)
     if isinstance(priors, Mapping):
         pi = np.zeros(k)
+        given = np.zeros(k, dtype=bool)
         for lab, v in priors.items():
-            pi[_find(labels, lab, "priors")] = _prior_value(v, lab)
+            i = _find(labels, lab, "priors")
+            pi[i], given[i] = _prior_value(v, lab), True
+        if not given.all():  # a class left out would silently weigh nothing in the expected cost
+            missing = [labels[i] for i in np.flatnonzero(~given)]
+            raise InputError(f"priors give no share for {few_names(missing)}; give every class a share (0 for a class "
+                             f"that does not occur in use); the classes are {few_names(labels)}.")
     else:
         try:
             pi = np.array(priors, dtype=np.float64).reshape(-1)

@@ -113,6 +113,7 @@ def evaluate(
     beta: float = 1.0,
     undefined: str = "zero",
     probabilities: Mapping[str, Mapping[str, float]] | None = None,
+    class_weights: Any = None,
 ) -> Evaluation:
     """Evaluate every system: metrics, per-class table, chance levels and undefined values.
 
@@ -124,7 +125,7 @@ def evaluate(
         Metric ids. By default every multi-class metric (plus the binary ones for a two-class task
         with ``positive_label``), plus ``log_loss`` and ``brier`` for systems with probabilities.
         Asking for ``log_loss``/``brier`` explicitly requires probabilities for every system.
-    positive_label, beta, undefined
+    positive_label, beta, undefined, class_weights
         As in :func:`advisor.compute_metrics`.
     probabilities : mapping name → {"log_loss", "brier"}, optional
         Probability scores (e.g. ``PredictionSet.probabilities``).
@@ -155,7 +156,8 @@ def evaluate(
     pos_label: Label | None = None
     resolved_ids: list[str] = []
     for name, cm in mats.items():
-        res = compute_metrics(cm, matrix_ids, positive_label=positive_label, beta=beta, undefined=undefined)
+        res = compute_metrics(cm, matrix_ids, positive_label=positive_label, beta=beta, undefined=undefined,
+                              class_weights=class_weights)
         pos_label = res.positive_label
         resolved_ids = list(res)
         values: dict[str, _Value] = {m: float(v) for m, v in res.items()}
@@ -167,7 +169,7 @@ def evaluate(
         out_per_class[name] = {str(lab): {f: float(v) for f, v in row.items()} for lab, row in table.items()}
         out_undefined[name] = [u.to_dict() for u in [*res.undefined, *table.undefined]]
 
-    chance = _chance_table(first, resolved_ids, prob_ids, positive_label, beta, undefined)
+    chance = _chance_table(first, resolved_ids, prob_ids, positive_label, beta, undefined, class_weights)
     return Evaluation(
         labels=list(first.labels),
         systems=names,
@@ -240,6 +242,7 @@ def _chance_table(
     positive_label: Label | None,
     beta: float,
     undefined: str,
+    class_weights: Any = None,
 ) -> dict[str, dict[str, _Value]]:
     """Chance levels of the matrix metrics and the probability metrics, on the true class sizes."""
     from ._chance import chance_levels
@@ -247,7 +250,8 @@ def _chance_table(
 
     chance: dict[str, dict[str, _Value]] = {}
     if resolved_ids:
-        chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined))
+        chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined,
+                                    class_weights=class_weights))
     if prob_ids:
         pchance = probability_chance_levels(first.true_sizes)
         chance.update({m: dict(pchance[m]) for m in prob_ids})

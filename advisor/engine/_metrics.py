@@ -12,10 +12,13 @@ Design
   table is built, so 100,000 classes cost what their non-zero cells cost.
 * Everything is vectorised over leading batch axes: a dense ``(..., k, k)`` stack or a batch of cells,
   so the bootstrap evaluates thousands of resampled matrices in one call.
-* Integer counts (below 2⁵³) are exact in float64, so a zero test on them is exact: a class of one
-  item among 10¹⁵ is a class. Fractional (weighted) counts use a tolerance of the size of the
-  rounding of their sums (a few units in the last place of ``n``). Totals above 10⁷⁵, which the
-  formulas could not square without overflow, are refused with a clear message.
+* No tolerance decides that something is zero: every zero test is on a sum of non-negative masses
+  (``Σ_{j≠i} a_j`` rather than ``n − a_i``; false negatives and positives from the off-diagonal cells),
+  which is 0 only when every term is — a class of one item among 10¹⁵, or of weight 10⁻³ beside 10¹⁵,
+  is a class. Integer counts are exact in float64 below 2⁵³; whole-number totals from 2⁵³ on are
+  refused (a class of a few items would vanish in the sums), as are totals above 10⁷⁵, which the
+  formulas could not square without overflow. Rates that are differences from 1 (FPR = 1 − TNR,
+  FNR, the false omission rate) are computed from the counts, so LR± do not cancel.
 * Undefined values (zero denominators) are resolved by one of three conventions and every resolution
   is recorded (for unbatched input) so reports can say what happened:
 
@@ -54,7 +57,6 @@ from ._components import (
     MetricResult,
     UndefinedValue,
     _harmonic,
-    _near_zero,
     _Stats,
 )
 from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
@@ -65,10 +67,13 @@ __all__ = [
     "LOWER_IS_BETTER",
     "METRICS",
     "MULTICLASS_METRICS",
+    "NEEDS_PARAMETERS",
+    "ONE_VS_REST",
     "PER_CLASS_FIELDS",
     "PROBABILITY_METRICS",
     "MetricResult",
     "UndefinedValue",
+    "class_weight_vector",
     "compute_metrics",
     "evaluate_batch",
     "per_class",
@@ -87,6 +92,13 @@ def _balanced_accuracy(s: _Stats) -> np.ndarray:
 
 def _adjusted_balanced_accuracy(s: _Stats) -> np.ndarray:
     return (_balanced_accuracy(s) - 1.0 / s.k) / (1.0 - 1.0 / s.k)
+
+
+def _class_weighted_recall(s: _Stats) -> np.ndarray:
+    """``Σ_i w_i R_i / Σ_i w_i`` with the user's class weights (balanced accuracy when they are equal)."""
+    if s.weights is None:
+        raise InputError("class_weighted_recall needs class weights (class_weights={class: weight, …}).")
+    return s.weighted(s.comp("recall").value, s.weights)
 
 
 def _macro_precision(s: _Stats) -> np.ndarray:
@@ -125,14 +137,20 @@ def _chance_disagreement(s: _Stats) -> tuple[np.ndarray, np.ndarray]:
     ``Σ a_i (n − b_i)`` (non-negative terms) and the second from the off-diagonal cells makes kappa
     and MCC exactly 1 on a diagonal matrix and keeps rounding small near |MCC| = 1.
     """
-    den = s.once("chance", lambda s: (s.a * (s.nk - s.b)).sum(axis=-1))
+    den = s.once("chance", lambda s: (s.a * s.others_b).sum(axis=-1))
     off = s.cells.off  # summed from the off-diagonal cells: exactly 0 when diagonal
     return den, s.n * off
 
 
+def _single_class(x: np.ndarray) -> np.ndarray:
+    """Whether one class holds all the mass (decided by which sizes are positive, not by a tolerance)."""
+    return (x > 0).sum(axis=-1) <= 1
+
+
 def _cohen_kappa(s: _Stats) -> np.ndarray:
     den, n_off = _chance_disagreement(s)
-    undef = den <= s.tol * s.n  # den = Σ a_i (n − b_i): each term's rounding is at most a_i · tol
+    # Σ a_i (n − b_i) is 0 exactly when every true class's items all go to that same one predicted class
+    undef = ~np.any((s.a > 0) & (s.others_b > 0), axis=-1) | ~(den > 0)
     val = (den - n_off) / np.where(undef, 1.0, den)
     return s.scalar_undefined(val, undef, 0.0, 1.0, "kappa denominator n² − Σ a_i b_i",
                               "both labelings put every item in the same single class", "1 (maximal agreement)")
@@ -143,10 +161,10 @@ def _mcc_parts(s: _Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     num = chance - n_off  # = n Σ C_ii − Σ a_i b_i
     # n² − Σ a_i² written as Σ a_i (n − a_i) (Σ a_i = n): non-negative terms, so rounding is not
     # amplified near |MCC| = 1, where correlation_distance = arccos(MCC)/π is most sensitive
-    var_b = (s.b * (s.nk - s.b)).sum(axis=-1)
-    var_a = (s.a * (s.nk - s.a)).sum(axis=-1)
-    const_a = var_a <= s.tol * s.n  # exact 0 test for integer counts
-    const_b = var_b <= s.tol * s.n
+    var_b = (s.b * s.others_b).sum(axis=-1)
+    var_a = (s.a * s.others_a).sum(axis=-1)
+    const_a = _single_class(s.a) | ~(var_a > 0)  # (or every product underflowed)
+    const_b = _single_class(s.b) | ~(var_b > 0)
     return num, var_a * var_b, const_a, const_b
 
 
@@ -162,7 +180,7 @@ def _mcc_values(s: _Stats) -> np.ndarray:
     # only one constant -> 0 (constant baseline).
     base: Any = 0.0
     if s.convention == "baseline":
-        same = np.all(_near_zero(s, s.a - s.b), axis=-1)
+        same = np.all((s.a > 0) == (s.b > 0), axis=-1)
         base = np.where(const_a & const_b, np.where(same, 1.0, -1.0), 0.0)
     return s.scalar_undefined(val, undef, 0.0, base, "MCC denominator",
                               "one labeling puts every item in the same class",
@@ -212,7 +230,7 @@ def _harmonic_macro_recall(s: _Stats) -> np.ndarray:
 
 def _minority_weighted_f1(s: _Stats) -> np.ndarray:
     # Seed 004: harmonic mean of Σ w_i P_i and Σ w_i R_i with w_i = (n − a_i)/((k − 1) n).
-    w = (s.nk - s.a) / ((s.k - 1) * s.nk)
+    w = s.others_a / ((s.k - 1) * s.nk)
     return _harmonic(s.weighted(s.comp("precision").value, w), s.weighted(s.comp("recall").value, w))
 
 
@@ -230,20 +248,40 @@ def _fowlkes_mallows(s: _Stats) -> np.ndarray:
     return np.sqrt(_positive("precision")(s) * _positive("recall")(s))
 
 
+def _complement(s: _Stats, name: str, count: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """``1 − rate`` of the positive class computed as ``count / size`` from the counts (FPR = FP/(n − a),
+    FNR = FN/a, false omission rate = FN/(n − b)): ``1 − x`` cancels when x is within 10⁻¹² of 1. Where
+    the rate itself is undefined its resolution stands, as ``1 −`` the resolved value."""
+    comp = s.comp(name)
+    p = s.pos
+    rate = comp.value[..., p]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = count[..., p] / np.where(size[..., p] > 0, size[..., p], 1.0)
+    return np.where(comp.undefined[..., p], 1.0 - rate, direct)
+
+
+def _fpr(s: _Stats) -> np.ndarray:
+    return _complement(s, "specificity", s.fp, s.others_a)
+
+
+def _fnr(s: _Stats) -> np.ndarray:
+    return _complement(s, "recall", s.fn, s.a)
+
+
 def _informedness(s: _Stats) -> np.ndarray:
-    return _positive("recall")(s) + _positive("specificity")(s) - 1.0
+    return _positive("recall")(s) - _fpr(s)  # TPR + TNR − 1, without the cancellation of 1 − TNR
 
 
 def _markedness(s: _Stats) -> np.ndarray:
-    return _positive("precision")(s) + _positive("npv")(s) - 1.0
+    return _positive("precision")(s) - _complement(s, "npv", s.fn, s.others_b)  # PPV + NPV − 1 = PPV − FOR
 
 
 def _likelihood_ratio(s: _Stats, num: np.ndarray, den: np.ndarray, name: str) -> np.ndarray:
-    """``num/den``; ``x/0`` with x > 0 is +inf (the limit), ``0/0`` is undefined (baseline: 1)."""
-    tol = s.rate_tol  # 0 for integer counts: a rate of 1 − 10⁻¹⁵ is not 1
-    undef = (den <= tol) & (num <= tol)
+    """``num/den``; ``x/0`` with x > 0 is +inf (the limit), ``0/0`` is undefined (baseline: 1). Both rates
+    come from the counts, so they are 0 exactly when their count is."""
+    undef = (den <= 0) & (num <= 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        val = np.where(den > tol, num / np.where(den > tol, den, 1.0), np.inf)
+        val = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.inf)
     val = np.where(np.isnan(num) | np.isnan(den), np.nan, val)  # an omitted TPR/TNR is not x/0
     return s.scalar_undefined(val, undef, 0.0, 1.0, f"{name} 0/0",
                               "the classifier is constant, so both error rates in the ratio are 0",
@@ -251,13 +289,11 @@ def _likelihood_ratio(s: _Stats, num: np.ndarray, den: np.ndarray, name: str) ->
 
 
 def _lr_plus(s: _Stats) -> np.ndarray:
-    tpr, tnr = _positive("recall")(s), _positive("specificity")(s)
-    return _likelihood_ratio(s, tpr, 1.0 - tnr, "LR+")
+    return _likelihood_ratio(s, _positive("recall")(s), _fpr(s), "LR+")  # TPR / FPR, FPR = FP / (FP + TN)
 
 
 def _lr_minus(s: _Stats) -> np.ndarray:
-    tpr, tnr = _positive("recall")(s), _positive("specificity")(s)
-    return _likelihood_ratio(s, 1.0 - tpr, tnr, "LR−")
+    return _likelihood_ratio(s, _fnr(s), _positive("specificity")(s), "LR−")  # FNR / TNR, FNR = FN / (TP + FN)
 
 
 @dataclass(frozen=True)
@@ -295,6 +331,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("geometric_macro_recall", _geometric_macro_recall),
         ("harmonic_macro_recall", _harmonic_macro_recall),
         ("minority_weighted_f1", _minority_weighted_f1),
+        ("class_weighted_recall", _class_weighted_recall),
     ]
     binary: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
         ("precision", _positive("precision")),
@@ -329,8 +366,13 @@ def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded
 
 
 METRICS: dict[str, MetricSpec] = _spec_table()
+#: metrics that need a parameter nobody can default (the user's class weights): computed when asked for
+NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall",)
+#: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
+ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
-                                             and m not in ("expected_cost", "normalized_expected_cost"))
+                                             and m not in ("expected_cost", "normalized_expected_cost")
+                                             and m not in NEEDS_PARAMETERS)
 BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only and not s.needs_probabilities)
 PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
 LOWER_IS_BETTER: frozenset[str] = frozenset(m for m, s in METRICS.items() if not s.higher_is_better)
@@ -366,9 +408,11 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         spec = METRICS[m]
         if spec.needs_probabilities:
             raise InputError(f"{m} needs predicted probabilities (one column per class), not a confusion matrix.")
-        if spec.binary_only and (k != 2 or not has_positive):
-            why = f"the task has {k} classes" if k != 2 else "no positive label was given"
-            raise InputError(f"{m} is a binary metric of a positive class, but {why}; pass a positive label for a 2-class task.")
+        if spec.binary_only and not has_positive:
+            raise InputError(f"{m} is a metric of one class, but no positive label (class of interest) was given.")
+        if spec.binary_only and k != 2 and m not in ONE_VS_REST:
+            raise InputError(f"{m} is a binary metric of a positive class, but the task has {k} classes; for a class "
+                             f"of interest among several, {', '.join(ONE_VS_REST)} are computed one-vs-rest.")
         if m not in ids:
             ids.append(m)
     return ids
@@ -381,6 +425,7 @@ def evaluate_batch(
     positive_index: int | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
@@ -390,6 +435,7 @@ def evaluate_batch(
     """
     cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
     s = _Stats(cells, undefined, beta, positive_index)
+    s.weights = class_weights
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m: METRICS[m].fn(s) for m in metrics}
 
@@ -401,6 +447,7 @@ def compute_metrics(
     positive_label: Label | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: Any = None,
 ) -> MetricResult:
     r"""Compute classification metrics from a confusion matrix.
 
@@ -421,6 +468,8 @@ def compute_metrics(
     undefined : {"zero", "baseline", "omit"}
         How undefined values are resolved (see the module docstring); each one is listed in
         ``result.undefined``.
+    class_weights : mapping label → weight, or k weights in label order, optional
+        The weights of ``class_weighted_recall``, ``Σ w_i R_i / Σ w_i`` (every class needs one; 0 is allowed).
 
     Returns
     -------
@@ -440,7 +489,41 @@ def compute_metrics(
     (1.0, 1.0)
     """
     cells, labels = cells_and_labels(matrix)
-    return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
+                            class_weights=class_weights)
+
+
+def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | None:
+    """The class weights in the order of ``labels`` (None for None); every class needs a finite weight ≥ 0 and
+    at least one must be positive.
+
+    >>> class_weight_vector({"b": 1, "a": 3}, ["a", "b"]).tolist()
+    [3.0, 1.0]
+    """
+    if weights is None:
+        return None
+    if hasattr(weights, "items"):
+        by_text = {str(c): w for c, w in weights.items()}
+        unknown = [c for c in by_text if c not in {str(lab) for lab in labels}]
+        if unknown:
+            raise InputError(f"class_weights names {unknown[0]!r}, which is not a class; the classes are "
+                             f"{', '.join(map(str, labels[:10]))}{' …' if len(labels) > 10 else ''}.")
+        missing = [lab for lab in labels if str(lab) not in by_text]
+        if missing:
+            raise InputError(f"class_weights gives no weight for class {missing[0]!r}; give every class a weight "
+                             "(0 leaves a class out).")
+        values = [by_text[str(lab)] for lab in labels]
+    else:
+        values = list(weights)
+        if len(values) != len(labels):
+            raise InputError(f"class_weights has {len(values)} weights for {len(labels)} classes.")
+    try:
+        w = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("class_weights must be numbers.") from None
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
+        raise InputError(f"class_weights must be finite numbers ≥ 0, at least one positive; got {values!r}.")
+    return w
 
 
 def metrics_of_cells(
@@ -452,6 +535,7 @@ def metrics_of_cells(
     beta: float = 1.0,
     undefined: str = "zero",
     records: bool = True,
+    class_weights: Any = None,
 ) -> MetricResult:
     """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
 
@@ -471,7 +555,11 @@ def metrics_of_cells(
         pos = label_index(labels, positive_label)
         pos_label = labels[pos]
     ids = _resolve_ids(metrics, k, pos is not None)
+    weights = class_weight_vector(class_weights, labels)
+    if weights is None and any(m in NEEDS_PARAMETERS for m in ids):
+        raise InputError("class_weighted_recall needs class weights (class_weights={class: weight, …}).")
     s = _Stats(cells, undefined, float(beta), pos)
+    s.weights = weights
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
@@ -480,7 +568,7 @@ def metrics_of_cells(
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
     found = _records(s, ids, labels, values) if records and not cells.batch else []
-    return MetricResult(values, found, undefined, labels, pos_label, float(beta))
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights)
 
 
 def _records(

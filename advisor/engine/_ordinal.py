@@ -1,16 +1,27 @@
 r"""Metrics of ordered classes: weighted kappa (Cohen 1968) and (macro-averaged) mean absolute error.
 
-Classes are ordered ``0 … k−1`` (the order of ``labels``); the distance of an error is the rank
-distance ``|i − j|``. Everything is computed from the non-zero cells ``(i, j, c_ij)`` of the
-confusion matrix and from moments or class sums, never from a dense k×k array:
+Classes are ordered ``0 … k−1`` (the order of ``labels``). Each class ``i`` has a position ``x_i``
+on which the distance of an error ``|x_i − x_j|`` is measured (:attr:`OrdinalCells.distance`):
 
-* ``mae = Σ c_ij |i − j| / n``;
-* ``mae_macro = (1/k') Σ_{i: a_i>0} (Σ_j c_ij |i − j|) / a_i`` over the k' classes present in the truth
-  (Baccianella, Esuli & Sebastiani 2009; a class absent from the truth has no items to average and is
-  left out under every convention — it is recorded);
-* ``κ_w = 1 − n Σ c_ij w_ij / Σ_ij a_i b_j w_ij`` with ``w_ij = |i − j|`` (linear) or ``(i − j)²``
-  (quadratic). The quadratic chance term is ``n Σ a_i i² + n Σ b_j j² − 2 (Σ a_i i)(Σ b_j j)``
-  (moments only); the linear one is ``Σ_i a_i Σ_j b_j |i − j|`` by cumulative sums over the classes.
+* ``"values"`` — the classes are numbers (ratings 1–5, grades): ``x_i`` is the label's value, so an
+  error of 1 → 4 counts 3 even when nobody chose 2 or 3 and the order was inferred from the labels
+  present, and MAE is scikit-learn's ``mean_absolute_error`` of the values;
+* ``"ranks"`` — the classes are not numbers (low, mid, high): ``x_i = i``, steps of the declared order.
+
+Weighted kappa weighs by the same positions, except that a *declared* order (``--order``, the answers'
+``classes``, an ordered categorical) is its scale as Cohen (1968) and scikit-learn's
+``cohen_kappa_score(labels=order)`` define it: the ranks of every declared category, present or not.
+Everything is computed from the non-zero cells ``(i, j, c_ij)`` of the confusion matrix and from
+moments or class sums, never from a dense k×k array:
+
+* ``mae = Σ c_ij |x_i − x_j| / n``;
+* ``mae_macro = (1/k') Σ_{i: a_i>0} (Σ_j c_ij |x_i − x_j|) / a_i`` over the k' classes present in the
+  truth (Baccianella, Esuli & Sebastiani 2009; a class absent from the truth has no items to average
+  and is left out under every convention — it is recorded);
+* ``κ_w = 1 − n Σ c_ij w_ij / Σ_ij a_i b_j w_ij`` with ``w_ij = |x_i − x_j|`` (linear) or ``(x_i − x_j)²``
+  (quadratic). The quadratic chance term is ``n Σ a_i x_i² + n Σ b_j x_j² − 2 (Σ a_i x_i)(Σ b_j x_j)``
+  (moments only, positions centred and scaled to a unit span first, which leaves κ unchanged); the
+  linear one is ``Σ_i a_i Σ_j b_j |x_i − x_j|`` by cumulative sums over the classes in position order.
 
 Counts may carry a leading batch axis (``counts`` of shape ``(..., nnz)``), which is how the bootstrap
 evaluates thousands of resampled cell tables in one call.
@@ -18,6 +29,7 @@ evaluates thousands of resampled cell tables in one call.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,34 +41,92 @@ from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._structure_args import resolve_ids
 
-__all__ = ["ORDINAL_METRICS", "OrdinalCells", "ordinal_cells", "ordinal_metrics"]
+__all__ = ["ORDINAL_METRICS", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
 
-# relative size under which weighted kappa's chance term counts as zero (0 exactly for integer counts)
-_TOL = 1e-12
 ORDINAL_METRICS: tuple[str, ...] = ("weighted_kappa_linear", "weighted_kappa_quadratic", "mae", "mae_macro")
+
+
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def class_values(labels: Sequence[Any]) -> tuple[float, ...] | None:
+    """Each label's value when every label is a finite number (or a number written as text), else None.
+
+    >>> class_values([1, 2, 10]), class_values(["1", "2.5"]), class_values(["low", "high"]), class_values([True, 2])
+    ((1.0, 2.0, 10.0), (1.0, 2.5), None, None)
+    """
+    out = []
+    for lab in labels:
+        if isinstance(lab, bool) or not isinstance(lab, (int, float, np.integer, np.floating, str)):
+            return None
+        if isinstance(lab, str) and not _NUMBER.fullmatch(lab.strip()):
+            return None
+        x = float(lab)
+        if not np.isfinite(x):
+            return None
+        out.append(x)
+    if len(set(out)) < len(out):
+        twins = [lab for lab, x in zip(labels, out) if out.count(x) > 1]
+        raise InputError(f"the ordered classes {few_names([repr(t) for t in twins])} are the same number written "
+                         "differently, so their distance would be 0; write each class one way.")
+    return tuple(out)
 
 
 @dataclass(frozen=True)
 class OrdinalCells:
-    """The non-zero cells of an ordered confusion matrix: ``rows[c]``, ``cols[c]`` (ranks), ``counts[..., c]``."""
+    """The non-zero cells of an ordered confusion matrix: ``rows[c]``, ``cols[c]`` (ranks), ``counts[..., c]``.
+
+    ``values`` are the classes' numeric values (None when they are not numbers): errors are then measured
+    as differences of values (:attr:`distance` ``"values"``), else in ranks. ``declared`` says the order
+    was declared rather than inferred from numeric labels; weighted kappa then weighs by its ranks.
+    """
 
     rows: np.ndarray
     cols: np.ndarray
     counts: np.ndarray
     labels: tuple[Any, ...]
+    values: tuple[float, ...] | None = None
+    declared: bool = True
 
     @property
     def k(self) -> int:
         return len(self.labels)
 
+    @property
+    def distance(self) -> str:
+        """``"values"`` or ``"ranks"``: how MAE and macro MAE measure an error."""
+        return "ranks" if self.values is None else "values"
+
+    @property
+    def kappa_distance(self) -> str:
+        """``"values"`` or ``"ranks"``: what weighted kappa's weights are differences of."""
+        return "ranks" if self.values is None or self.declared else "values"
+
+    def positions(self, what: str) -> np.ndarray:
+        """Each class's position for ``"mae"`` or ``"kappa"`` distances."""
+        kind = self.distance if what == "mae" else self.kappa_distance
+        if kind == "values":
+            return np.asarray(self.values, dtype=np.float64)
+        return np.arange(self.k, dtype=np.float64)
+
+
+def with_counts(cells: OrdinalCells, counts: np.ndarray, rows: np.ndarray | None = None,
+                cols: np.ndarray | None = None) -> OrdinalCells:
+    """The same classes, values and order with other counts (and cells): what the bootstrap evaluates."""
+    return OrdinalCells(cells.rows if rows is None else rows, cells.cols if cols is None else cols, counts,
+                        cells.labels, cells.values, cells.declared)
+
 
 def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_true: Any = None,
-                  y_pred: Any = None, order: Sequence[Any] | None = None) -> OrdinalCells:
+                  y_pred: Any = None, order: Sequence[Any] | None = None, declared: bool = True) -> OrdinalCells:
     """Non-zero cells from a matrix ordered as ``labels`` or from two label sequences and an ``order``.
 
+    Numeric classes keep their values (errors measured as value differences); ``declared=False`` says
+    the order was inferred from the labels rather than given.
+
     >>> c = ordinal_cells(y_true=["lo", "hi", "mid"], y_pred=["mid", "hi", "mid"], order=["lo", "mid", "hi"])
-    >>> c.rows.tolist(), c.cols.tolist(), c.counts.tolist()
-    ([0, 1, 2], [1, 1, 2], [1.0, 1.0, 1.0])
+    >>> c.rows.tolist(), c.cols.tolist(), c.counts.tolist(), c.distance
+    ([0, 1, 2], [1, 1, 2], [1.0, 1.0, 1.0], 'ranks')
     """
     if matrix is not None:
         from ._confusion import counts_and_labels
@@ -68,7 +138,7 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
         lab = tuple(labels) if labels is not None else labs
         if len(lab) != counts.shape[0]:
             raise InputError(f"labels has {len(lab)} entries but the matrix has {counts.shape[0]} classes.")
-        return OrdinalCells(rows, cols, counts[rows, cols], lab)
+        return OrdinalCells(rows, cols, counts[rows, cols], lab, class_values(lab), declared)
     if order is None:
         raise InputError("order is required for ordinal metrics from labels (the classes from lowest to highest).")
     order = list(order)
@@ -83,7 +153,7 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
         raise InputError("y_true is empty: there is nothing to evaluate.")
     k = len(order)
     codes, cnt = np.unique(t * k + p, return_counts=True)
-    return OrdinalCells(codes // k, codes % k, cnt.astype(np.float64), tuple(order))
+    return OrdinalCells(codes // k, codes % k, cnt.astype(np.float64), tuple(order), class_values(order), declared)
 
 
 def _ranks(values: Any, index: dict[str, int], name: str, order: list[Any]) -> np.ndarray:
@@ -109,51 +179,70 @@ def _class_sums(idx: np.ndarray, w: np.ndarray, k: int) -> np.ndarray:
     return out.reshape(w.shape[:-1] + (k,))
 
 
-def _linear_chance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``Σ_i a_i Σ_j b_j |i − j|`` in O(k) per matrix by cumulative sums."""
-    x = np.arange(a.shape[-1], dtype=np.float64)
-    bc = np.cumsum(b, axis=-1)
-    mc = np.cumsum(b * x, axis=-1)
-    n = bc[..., -1:]
-    mt = mc[..., -1:]
-    f = x * bc - mc + (mt - mc) - x * (n - bc)
-    return (a * f).sum(axis=-1)
+def _linear_chance(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``Σ_i a_i Σ_j b_j |x_i − x_j|`` in O(k log k) per matrix, in position order.
+
+    ``Σ_j b_j |x_i − x_j|`` is the part below ``x_i`` plus the part above, each a running sum of
+    non-negative terms (no difference of large sums, so a class of one item among 10¹⁵ still counts).
+    """
+    by = np.argsort(x, kind="stable")
+    x, a, b = x[by], a[..., by], b[..., by]
+    step = np.diff(x)
+    below = np.cumsum(b, axis=-1)[..., :-1] * step  # moving up one class: everything at or below moves away
+    above = np.cumsum(b[..., ::-1], axis=-1)[..., :-1][..., ::-1] * step
+    zero = np.zeros(b.shape[:-1] + (1,))
+    left = np.concatenate([zero, np.cumsum(below, axis=-1)], axis=-1)
+    right = np.concatenate([np.cumsum(above[..., ::-1], axis=-1)[..., ::-1], zero], axis=-1)
+    return (a * (left + right)).sum(axis=-1)
 
 
-def _kappa(num: np.ndarray, chance: np.ndarray, n: np.ndarray, convention: str) -> tuple[np.ndarray, np.ndarray]:
-    undef = chance <= _TOL * np.maximum(n, 1.0) ** 2
+def _quadratic_chance(a: np.ndarray, b: np.ndarray, x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``Σ_ij a_i b_j (x_i − x_j)²`` from moments about the pooled mean m of both labelings:
+    ``n Σ a_i d_i² + n Σ b_j d_j² + 2 (Σ a_i d_i)²`` with ``d = x − m`` — a sum of non-negative terms."""
+    m = ((a + b) * x).sum(axis=-1) / (2.0 * np.where(n > 0, n, 1.0))
+    d = x - m[..., None]
+    s = (a * d).sum(axis=-1)
+    return n * (a * d * d).sum(axis=-1) + n * (b * d * d).sum(axis=-1) + 2.0 * s * s
+
+
+def _kappa(num: np.ndarray, chance: np.ndarray, n: np.ndarray, single: np.ndarray,
+           convention: str) -> tuple[np.ndarray, np.ndarray]:
+    """κ_w; undefined exactly when both labelings put every item in one and the same class (``single``)
+    — decided from the class sums, not by a tolerance that a class of one item among 10¹⁵ would fall under."""
+    undef = single | ~(chance > 0)
     val = 1.0 - n * num / np.where(undef, 1.0, chance)
     fill = {"zero": 0.0, "baseline": 1.0, "omit": np.nan}[convention]
     return np.where(undef, fill, val), undef
 
 
 def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    r, c = cells.rows.astype(np.float64), cells.cols.astype(np.float64)
+    xm = cells.positions("mae")
     w = np.asarray(cells.counts, dtype=np.float64)
     n = w.sum(axis=-1)
-    dist = np.abs(r - c)
+    dist = np.abs(xm[cells.rows] - xm[cells.cols])
     out: dict[str, np.ndarray] = {}
     events: dict[str, Any] = {}
     if "mae" in ids:
         out["mae"] = (w * dist).sum(axis=-1) / n
+    a = _class_sums(cells.rows, w, cells.k)
     if "mae_macro" in ids:
-        a = _class_sums(cells.rows, w, cells.k)
         err = _class_sums(cells.rows, w * dist, cells.k)
         present = a > 0
         per = np.where(present, err / np.where(present, a, 1.0), 0.0)
         out["mae_macro"] = per.sum(axis=-1) / present.sum(axis=-1)
         events["mae_macro"] = ~present
-    if "weighted_kappa_quadratic" in ids:
-        s1a, s2a = (w * r).sum(-1), (w * r * r).sum(-1)
-        s1b, s2b = (w * c).sum(-1), (w * c * c).sum(-1)
-        chance = n * s2a + n * s2b - 2.0 * s1a * s1b
-        out["weighted_kappa_quadratic"], events["weighted_kappa_quadratic"] = _kappa(
-            (w * dist * dist).sum(-1), chance, n, convention)
-    if "weighted_kappa_linear" in ids:
-        a = _class_sums(cells.rows, w, cells.k)
+    kappas = [m for m in ("weighted_kappa_quadratic", "weighted_kappa_linear") if m in ids]
+    if kappas:
+        xk = cells.positions("kappa")
         b = _class_sums(cells.cols, w, cells.k)
-        out["weighted_kappa_linear"], events["weighted_kappa_linear"] = _kappa(
-            (w * dist).sum(-1), _linear_chance(a, b), n, convention)
+        single = ((a > 0).sum(-1) == 1) & ((b > 0).sum(-1) == 1) & (a.argmax(-1) == b.argmax(-1))
+        kdist = np.abs(xk[cells.rows] - xk[cells.cols])
+        if "weighted_kappa_quadratic" in ids:
+            out["weighted_kappa_quadratic"], events["weighted_kappa_quadratic"] = _kappa(
+                (w * kdist * kdist).sum(-1), _quadratic_chance(a, b, xk, n), n, single, convention)
+        if "weighted_kappa_linear" in ids:
+            out["weighted_kappa_linear"], events["weighted_kappa_linear"] = _kappa(
+                (w * kdist).sum(-1), _linear_chance(a, b, xk), n, single, convention)
     return out, events
 
 

@@ -28,8 +28,13 @@ COST_IDS = ("expected_cost", "normalized_expected_cost")
 
 def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str) -> np.ndarray:
     """Probability columns reordered to ``labels``; a binary task may give one column (the other is 1 − p)."""
-    col = {str(lab): j for j, lab in enumerate(proba_labels)}
     k = len(labels)
+    if proba.ndim != 2 or proba.shape[1] != len(proba_labels):
+        got = f"{proba.shape[1]} columns" if proba.ndim == 2 else f"shape {proba.shape}"
+        raise InputError(f"{what} are probabilities with {got}, but {len(proba_labels)} are needed, one per class "
+                         f"({few_names(proba_labels)}); give an items × {len(proba_labels)} array whose columns "
+                         "follow that order.")
+    col = {str(lab): j for j, lab in enumerate(proba_labels)}
     if k == 2 and len(proba_labels) == 1:
         j = [str(x) for x in labels].index(str(proba_labels[0])) if str(proba_labels[0]) in map(str, labels) else None
         if j is None:
@@ -87,6 +92,9 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
                          "(--positive).")
     details: dict[str, Any] = {}
     s = np.asarray(score, dtype=np.float64) if score is not None else _align(labels, np.asarray(proba, float), proba_labels, what)
+    if s.ndim == 0 or s.shape[0] != len(y_true):
+        raise InputError(f"{what} give {s.shape[0] if s.ndim else 1} rows but there are {len(y_true)} items; give one "
+                         "score (or one row of probabilities) per item, in the items' order.")
     default = ("roc_auc", "average_precision") if score is not None else \
         [m for m in SCORE_IDS if m != "brier_binary" or k == 2]
     want = list(metrics) if metrics is not None else list(default)

@@ -16,7 +16,7 @@ from ._agreement import AGREEMENT_METRICS
 from ._multilabel import MULTILABEL_METRICS
 from ._ordinal import ORDINAL_METRICS
 
-__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "evaluate_inputs", "evaluate_structure"]
+__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
 
 STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement")
 
@@ -126,6 +126,7 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
 
     data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
                             "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
+    notes = list(getattr(inputs, "notes", None) or [])  # what the reader decided (e.g. a label never predicted)
     for name, d in inputs.systems.items():
         res = evaluate_structure(d, undefined=undefined, top_k=inputs.top_k, metrics=metrics)
         data["metrics"][name] = res["values"]
@@ -134,6 +135,9 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
             data.setdefault("per_label", {})[name] = res["per_label"]
     if inputs.structure == "ordinal":
         data["order"] = data.pop("labels")
+        first = next(iter(inputs.systems.values()))
+        data["distance"], data["kappa_distance"] = first.distance, first.kappa_distance
+        notes.append(distance_note(first))
     if inputs.structure == "top_k":
         data["k"] = inputs.top_k
     if inputs.structure == "agreement":
@@ -143,8 +147,29 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["pairs"] = pairwise_kappa(r)
         data["level"] = r.level
         if not r.ordered:
-            data["notes"] = [level_note(r)]
+            notes.append(level_note(r))
+    if notes:
+        data["notes"] = notes
     return data
+
+
+def distance_note(cells: Any) -> str:
+    """The sentence saying how the ordinal metrics measure an error: label values or ranks of the order.
+
+    >>> from ._ordinal import ordinal_cells
+    >>> distance_note(ordinal_cells(y_true=[1, 5], y_pred=[2, 5], order=[1, 2, 5], declared=False))[:67]
+    'MAE and macro MAE measure each error as the difference of the label'
+    """
+    order = few_names(cells.labels)
+    if cells.distance == "ranks":
+        return (f"The classes ({order}) are not numbers, so MAE, macro MAE and weighted kappa measure each error "
+                "in steps of the order (rank distance: neighbouring classes are 1 apart).")
+    mae = ("MAE and macro MAE measure each error as the difference of the label values (the classes are numbers: "
+           "1 → 4 counts 3 even if nobody chose 2 or 3)")
+    if cells.kappa_distance == "values":
+        return mae + "; weighted kappa weighs disagreements by the same differences."
+    return (mae + f"; weighted kappa weighs disagreements by their distance in the declared order ({order}), every "
+            "declared class counting in the scale as Cohen (1968) defines it.")
 
 
 def level_note(r: Any) -> str:

@@ -23,6 +23,8 @@ _LAZY: dict[str, str] = {
     "read_predictions": "._readers",
     "read_sql": "._frames",
     "load_structured": "._structured_api",  # ordinal, multi-label, top-k, annotators (issue 12)
+    "parse_costs": "._costspec",
+    "parse_priors": "._costspec",
 }
 
 __all__ = sorted(_LAZY)

@@ -65,7 +65,7 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
 
         if not Path(spec).exists():
             raise InputError(f"{option} must be fn=COST,fp=COST or a cost-matrix CSV file; {str(spec)!r} is neither.")
-        m = read_matrix(Path(spec))
+        m = read_matrix(Path(spec), costs=True)
         out = {t: {d: float(m.counts[i, j]) for j, d in enumerate(m.labels)} for i, t in enumerate(m.labels)}
         _check_costs(out, option)
         return out
@@ -75,10 +75,22 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
         if unknown:
             raise InputError(f"{option} takes fn and fp (or a cost-matrix CSV file); got {', '.join(unknown)}.")
         _check_costs(costs, option)
+        _both(costs, option)
         return costs
     if isinstance(spec, Mapping):
         _check_costs(spec, option)
+        if spec and set(map(str, spec)) <= {"fn", "fp"}:
+            _both(spec, option)
     return spec
+
+
+def _both(costs: Mapping[Any, Any], option: str) -> None:
+    """fn without fp (or the reverse) is refused: the other error would silently cost 0."""
+    missing = [key for key in ("fn", "fp") if key not in set(map(str, costs))]
+    if missing:
+        given = ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v!r}" for k, v in costs.items())
+        raise InputError(f"{option} needs both fn (the cost of a missed positive) and fp (the cost of a false "
+                         f"alarm); got {given}, so {missing[0]} is missing — give e.g. fn=10,fp=1.")
 
 
 def parse_priors(spec: Any, option: str = "--priors") -> Any:

@@ -149,7 +149,7 @@ def columns_of(con: Any, sp: StagedPart) -> dict[str, list[Any]]:
     if not select:
         return {}
     got = _fetch(con, sp, select)
-    out: dict[str, list[Any]] = {}
+    out: dict[str, list[Any]] = {"#rows": got["r_"].tolist()}  # the row messages name (see _structures.ROWS)
     for j, c in enumerate(cols):
         v = got[f"c{j}"]
         t = sp.types[c]

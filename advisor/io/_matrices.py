@@ -25,7 +25,7 @@ def _type_labels(texts: Sequence[str]) -> list[Label]:
     return [int(s) for s in texts] if typed and isinstance(typed[0], int) else list(texts)
 
 
-def read_matrix(path: PathLike) -> ConfusionMatrix:
+def read_matrix(path: PathLike, *, costs: bool = False) -> ConfusionMatrix:
     """Read a confusion matrix (rows = true classes, columns = predicted classes).
 
     Formats
@@ -37,6 +37,8 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
         ``{"labels": [...], "matrix": [[...], ...]}`` or a bare list of lists (labels ``0 … k−1``).
 
     Counts may be non-integer but must be finite and ≥ 0; the matrix must be square and not all zero.
+    ``costs=True`` reads a cost matrix in the same layout: the limits of counts (smallest positive count,
+    total, not all zero) do not apply to costs, which the cost parser checks itself.
 
     Examples
     --------
@@ -52,12 +54,15 @@ def read_matrix(path: PathLike) -> ConfusionMatrix:
     fmt, raw = read_small(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})  # the one open
     try:
         text = _text(p, raw, fmt)
-        cm = _matrix_json(p, text) if fmt == "json" else _matrix_csv(p, "," if fmt == "csv" else "\t", text)
+        cm = _matrix_json(p, text) if fmt == "json" else _matrix_csv(p, "," if fmt == "csv" else "\t", text,
+                                                                     "cost" if costs else "count")
     except InputError as exc:
         msg = str(exc)
         raise InputError(msg if msg.startswith(str(p)) else f"{p}: {msg}") from None
     except UnicodeDecodeError:  # the first 8 KiB were sniffed; a bad byte can come later
         raise InputError(f"{p} is not valid UTF-8 text; save it as UTF-8.") from None
+    if costs:
+        return cm
     problem = count_range_problem(cm.counts)
     if problem:
         raise InputError(f"{p}: {problem}.")
@@ -84,11 +89,27 @@ def _check_json_counts(p: Path, rows: Any) -> None:
                 raise InputError(f"{p}: the count at row {i + 1}, column {j + 1} is {cell!r}; counts must be numbers.")
 
 
+#: Longest integer literal read from a JSON matrix: a count or label with more digits is refused (Python's
+#: own limit, 4,300 digits, would otherwise end in an internal error; no count needs a hundred digits).
+MAX_JSON_DIGITS = 100
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_JSON_DIGITS:
+        raise InputError(f"a number in it has {digits:,} digits; counts and labels have at most {MAX_JSON_DIGITS} "
+                         "(a count that large would not be exact anyway — divide the counts by a common factor).")
+    return int(text)
+
+
 def _matrix_json(p: Path, text: str) -> ConfusionMatrix:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise InputError(f"{p} is not valid JSON ({exc.msg} at line {exc.lineno}).") from None
+    except RecursionError:  # the decoder recurses once per level: 100,000 levels exhaust the stack
+        raise InputError(f"{p}: the JSON is nested too deeply to be a confusion matrix, which is "
+                         '{"labels": [...], "matrix": [[...], ...]} (two levels of lists).') from None
     if isinstance(data, dict) and "matrix" in data:
         labels = data.get("labels")
         if labels is not None and not isinstance(labels, list):
@@ -101,7 +122,7 @@ def _matrix_json(p: Path, text: str) -> ConfusionMatrix:
     raise InputError('a confusion matrix in JSON is {"labels": [...], "matrix": [[...], ...]} or a list of lists.')
 
 
-def _matrix_csv(p: Path, delimiter: str, text: str) -> ConfusionMatrix:
+def _matrix_csv(p: Path, delimiter: str, text: str, word: str = "count") -> ConfusionMatrix:
     import io
 
     rows = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if any(c.strip() for c in r)]
@@ -134,10 +155,10 @@ def _matrix_csv(p: Path, delimiter: str, text: str) -> ConfusionMatrix:
                 counts[i, j] = float(cell.strip())
             except ValueError:
                 what = "empty" if not cell.strip() else f"{cell.strip()!r}, not a number"
-                raise InputError(f"row {i + 1} (true {row_texts[i]!r}), column {header[j]!r}: the count is {what}.") from None
+                raise InputError(f"row {i + 1} (true {row_texts[i]!r}), column {header[j]!r}: the {word} is {what}.") from None
             if not (np.isfinite(counts[i, j]) and counts[i, j] >= 0):
-                raise InputError(f"row {i + 1} (true {row_texts[i]!r}), column {header[j]!r}: the count is "
-                                 f"{counts[i, j]:g}; counts must be finite and ≥ 0 (a negative count is not allowed).")
+                raise InputError(f"row {i + 1} (true {row_texts[i]!r}), column {header[j]!r}: the {word} is "
+                                 f"{counts[i, j]:g}; {word}s must be finite and ≥ 0 (a negative {word} is not allowed).")
     order = [header.index(t) for t in row_texts]
     return ConfusionMatrix(counts[:, order], _type_labels(row_texts))
 

@@ -68,14 +68,25 @@ def detect_structure(columns: Sequence[str], *, order: Sequence[Any] | None = No
     cols = set(columns)
     if any(c.startswith("rater_") for c in cols):
         return "agreement"
-    pairs = [c[5:] for c in cols if c.startswith("true_") and f"pred_{c[5:]}" in cols]
-    if label_sep is not None or pairs:
+    trues, preds = _indicator_columns(cols)
+    if label_sep is not None or (trues and preds):
         return "multilabel"
     if top_k is not None:
         return "top_k"
     if order is not None:
         return "ordinal"
     return None
+
+
+#: Key of a table's item row numbers, when its items are not its rows in order (files read by advisor.load
+#: come grouped: identical rows are placed at the first of them, which is the row messages name).
+ROWS = "#rows"
+
+
+def _row(cols: dict[str, list[Any]], i: int) -> int:
+    """The file row of item ``i`` (counted from 1 without the header)."""
+    rows = cols.get(ROWS)
+    return int(rows[i]) if rows is not None else i + 1
 
 
 def _label(v: Any) -> Any:
@@ -89,11 +100,12 @@ def _label(v: Any) -> Any:
 
 def _labels(cols: dict[str, list[Any]], col: str, name: str) -> list[Any]:
     if col not in cols:
-        raise InputError(f"{name}: no column {col!r}; columns are {', '.join(cols) or 'none'}.")
+        have = ", ".join(c for c in cols if c != ROWS) or "none"
+        raise InputError(f"{name}: no column {col!r}; columns are {have}.")
     out = [_label(v) for v in cols[col]]
     empty = next((i for i, v in enumerate(out) if v is None), None)
     if empty is not None:
-        raise InputError(f"{name}: row {empty + 1} has an empty {col}; every item needs a class here "
+        raise InputError(f"{name}: row {_row(cols, empty)} has an empty {col}; every item needs a class here "
                          "(only multi-label sets may be empty).")
     return out
 
@@ -107,27 +119,69 @@ def _numeric_order(values: list[Any], name: str) -> list[Any]:
                          "unknown; give it with --order A,B,C (or classes in the answers).") from None
 
 
-def _ordinal(cols: dict[str, list[Any]], name: str, order: Sequence[Any] | None, tc: str, pc: str) -> Any:
+def _ordinal(cols: dict[str, list[Any]], name: str, order: Sequence[Any] | None, tc: str, pc: str,
+             declared: bool = True) -> Any:
     from ..engine._ordinal import ordinal_cells
 
     t, p = _labels(cols, tc, name), _labels(cols, pc, name)
-    return ordinal_cells(y_true=t, y_pred=p, order=list(order) if order is not None else _numeric_order(t + p, name))
+    return ordinal_cells(y_true=t, y_pred=p, order=list(order) if order is not None else _numeric_order(t + p, name),
+                         declared=declared and order is not None)
 
 
-def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str, pc: str) -> Any:
+def _indicator_columns(columns: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """``({label: true_<label> column}, {label: pred_<label> column})`` among ``columns``."""
+    trues = {str(c)[5:]: str(c) for c in columns if str(c).startswith("true_")}
+    preds = {str(c)[5:]: str(c) for c in columns if str(c).startswith("pred_")}
+    return trues, preds
+
+
+def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: list[str]) -> Any:
+    """Label sets from ``true_<label>`` / ``pred_<label>`` 0/1 columns. A label with only a ``true_`` column is
+    one the system never predicts (all 0); with only a ``pred_`` column, one that is never true — both kept,
+    and said in ``notes``. A ``y_true``/``y_pred`` column beside them is refused: which one holds the truth
+    (or the prediction) would be a guess."""
     from ..engine._multilabel import label_sets
 
-    pairs = sorted(c[5:] for c in cols if c.startswith("true_") and f"pred_{c[5:]}" in cols)
-    if pairs and sep is None:
-        def bits(c: str) -> list[float]:
-            vals = [_label(v) for v in cols[c]]
-            bad = next((i for i, v in enumerate(vals) if v not in (0, 1, True, False)), None)
-            if bad is not None:
-                raise InputError(f"{name}: column {c!r} row {bad + 1} holds {cols[c][bad]!r}; label columns hold 0 or 1.")
-            return [float(v) for v in vals]
+    trues, preds = _indicator_columns(cols)
+    stray = [c for c in (tc, pc) if c in cols]
+    if stray:
+        raise InputError(f"{name}: has true_<label> / pred_<label> 0/1 columns and also {' and '.join(map(repr, stray))}, "
+                         "so which columns hold the labels is ambiguous; keep one form (drop or rename "
+                         f"{' and '.join(map(repr, stray))}, or the true_/pred_ columns).")
+    if "" in trues or "" in preds:
+        raise InputError(f"{name}: column {'true_' if '' in trues else 'pred_'!r} names no label; write true_<label>.")
+    if not trues:
+        raise InputError(f"{name}: pred_<label> columns but no true_<label> column, so there is no truth to "
+                         "compare with; add a true_<label> 0/1 column per label.")
+    labels = sorted(set(trues) | set(preds))
+    n = len(next(iter(cols.values())))
 
-        return label_sets(np.array([bits(f"true_{lab}") for lab in pairs]).T,
-                          np.array([bits(f"pred_{lab}") for lab in pairs]).T, pairs)
+    def bits(c: str | None) -> list[float]:
+        if c is None:
+            return [0.0] * n
+        vals = [_label(v) for v in cols[c]]
+        bad = next((i for i, v in enumerate(vals) if v not in (0, 1, True, False)), None)
+        if bad is not None:
+            raise InputError(f"{name}: column {c!r} row {_row(cols, bad)} holds {cols[c][bad]!r}; label columns hold "
+                             "0 or 1.")
+        return [float(v) for v in vals]
+
+    never_pred = [lab for lab in labels if lab not in preds]
+    never_true = [lab for lab in labels if lab not in trues]
+    if never_pred:
+        notes.append(f"{name}: no pred_ column for {few_names(never_pred)}: taken as never predicted (all 0).")
+    if never_true:
+        notes.append(f"{name}: no true_ column for {few_names(never_true)}: taken as never true (all 0).")
+    return label_sets(np.array([bits(trues.get(lab)) for lab in labels]).T,
+                      np.array([bits(preds.get(lab)) for lab in labels]).T, labels)
+
+
+def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str, pc: str, notes: list[str]) -> Any:
+    from ..engine._multilabel import label_sets
+
+    trues, preds = _indicator_columns(cols)
+    if trues or preds:  # 0/1 columns, also when a separator is given (the answers' default '|')
+        return _indicators(cols, name, tc, pc, notes)
     sep = sep or "|"
     if tc not in cols or pc not in cols:
         raise InputError(f"{name}: a multi-label file needs {tc!r} and {pc!r} label-set columns (e.g. 'a{sep}b') "
@@ -233,18 +287,82 @@ def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *
         return StructuredInputs("agreement", {"agreement": data}, data.categories)
     systems: dict[str, Any] = {}
     items: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    notes: list[str] = []
+    declared = order is not None
+    if kind == "ordinal" and order is None and len(tables) > 1:  # one numeric order for every system
+        order = _numeric_order([v for name, cols in tables for c in (tc, pc) for v in _labels(cols, c, name)],
+                               "the files")
     for name, cols in tables:
         key = name if name not in systems else f"{name}_{len(systems) + 1}"
         if kind == "ordinal":
-            systems[key] = _ordinal(cols, name, order, tc, pc)
+            systems[key] = _ordinal(cols, name, order, tc, pc, declared)
             items[key] = _ranks_of(cols, systems[key].labels, tc, pc)
         elif kind == "multilabel":
-            systems[key] = _multilabel(cols, name, label_sep, tc, pc)
+            systems[key] = _multilabel(cols, name, label_sep, tc, pc, notes)
         else:
             systems[key] = _top_k(cols, name, tc)
+    if kind == "multilabel" and len(systems) > 1:
+        systems = _same_labels(systems, notes)
+    if len(systems) > 1:
+        _same_truth(kind, systems, items, tables[0][1].get(ROWS))
     first = next(iter(systems.values()))
     labels = first[2] if kind == "top_k" else first.labels
-    return StructuredInputs(kind, systems, tuple(labels), top_k, items=items or None)
+    return StructuredInputs(kind, systems, tuple(labels), top_k, notes=notes, items=items or None)
+
+
+def _same_labels(systems: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """Every system's label sets over the union of all labels: a label a file does not hold is never
+    predicted (nor true) there — kept, said in ``notes`` — rather than dropped from the other systems."""
+    from ..engine._multilabel import LabelSets
+
+    union = sorted({str(x) for d in systems.values() for x in d.labels})
+    out = {}
+    for name, d in systems.items():
+        have = {str(x): j for j, x in enumerate(d.labels)}
+        lacking = [lab for lab in union if lab not in have]
+        if not lacking:
+            out[name] = d if list(map(str, d.labels)) == union else LabelSets(
+                d.y_true[:, [have[x] for x in union]], d.y_pred[:, [have[x] for x in union]], tuple(union))
+            continue
+        notes.append(f"{name}: holds no label {few_names(lacking)}, which other inputs hold: taken as never "
+                     "predicted (all 0).")
+        n = d.y_true.shape[0]
+
+        def widen(a: np.ndarray) -> np.ndarray:
+            return np.stack([a[:, have[x]] if x in have else np.zeros(n, dtype=bool) for x in union], axis=1)
+
+        out[name] = LabelSets(widen(d.y_true), widen(d.y_pred), tuple(union))
+    return out
+
+
+def _truth_of(kind: str, data: Any, items: dict[str, tuple[np.ndarray, np.ndarray]], name: str) -> np.ndarray:
+    if kind == "multilabel":
+        return np.asarray(data.y_true)
+    if kind == "ordinal":
+        return np.asarray(items[name][0])
+    return np.asarray(data[1])  # top-k: the true class of each item
+
+
+def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]],
+                rows: Sequence[int] | None = None) -> None:
+    """Several files are several systems on the same items: the same number of rows and the same truth."""
+    names = list(systems)
+    first = _truth_of(kind, systems[names[0]], items, names[0])
+    for name in names[1:]:
+        t = _truth_of(kind, systems[name], items, name)
+        if t.shape[0] != first.shape[0]:
+            raise InputError(f"{name} has {t.shape[0]} rows but {names[0]} has {first.shape[0]}; every system file "
+                             "must list the same items in the same order.")
+        if kind == "top_k" and tuple(map(str, systems[name][2])) != tuple(map(str, systems[names[0]][2])):
+            raise InputError(f"{name} scores the classes {few_names(systems[name][2])} but {names[0]} scores "
+                             f"{few_names(systems[names[0]][2])}; give every system the same score columns.")
+        if kind == "ordinal" and tuple(map(str, systems[name].labels)) != tuple(map(str, systems[names[0]].labels)):
+            raise InputError(f"{name} and {names[0]} have different class orders; give one with --order.")
+        diff = np.flatnonzero((t != first).reshape(t.shape[0], -1).any(axis=1))
+        if diff.size:
+            raise InputError(f"{name} row {rows[int(diff[0])] if rows else int(diff[0]) + 1}: the true labels differ "
+                             f"from {names[0]}'s; every system "
+                             "file must list the same items, with the same truth, in the same order.")
 
 
 def _ranks_of(cols: dict[str, list[Any]], order: Sequence[Any], tc: str, pc: str) -> tuple[np.ndarray, np.ndarray]:
@@ -255,13 +373,18 @@ def _ranks_of(cols: dict[str, list[Any]], order: Sequence[Any], tc: str, pc: str
             _ranks([_label(v) for v in cols[pc]], index, pc, list(order)))
 
 
-def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> StructuredInputs:
+def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any] | None) -> StructuredInputs:
     """Ordinal inputs from confusion matrices or ``true,pred,count`` tables (``--matrix`` / ``--counts``).
 
     Each matrix's classes are put in ``order``; a class with counts that is not in the order is an error.
+    Without an order the classes must be numbers, ordered (and spaced) by their values.
     """
-    from ..engine._ordinal import OrdinalCells
+    from ..engine._ordinal import OrdinalCells, class_values
 
+    declared = order is not None
+    if order is None:
+        order = _numeric_order([lab for cm in systems.values() for lab in cm.labels], "the matrices")
+    values = class_values(order)
     index = {str(o): i for i, o in enumerate(order)}
     out: dict[str, Any] = {}
     for name, cm in systems.items():
@@ -274,5 +397,5 @@ def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any]) -> Str
                              "list every class in --order.")
         rows, cols = np.nonzero(counts)
         pos = np.array([index.get(lab, -1) for lab in labels])
-        out[name] = OrdinalCells(pos[rows], pos[cols], counts[rows, cols], tuple(order))
+        out[name] = OrdinalCells(pos[rows], pos[cols], counts[rows, cols], tuple(order), values, declared)
     return StructuredInputs("ordinal", out, tuple(order))

@@ -12,12 +12,20 @@ modules; never the report or the CLI.
 
 from __future__ import annotations
 
-from ._answers import QUESTIONS, Answers, ErrorCosts, Question, answers_to_yaml, load_answers
+from ._answers import QUESTIONS, Answers, ErrorCosts, Question, answers_from_mapping, answers_to_yaml, load_answers
+from ._conditions import DERIVED_FACTS
+from ._conditions import describe as describe_condition
+from ._conditions import holds as condition_holds
 from ._engine import recommend
+from ._planned import Resolution, resolve_planned
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
-from ._rules import load_rules
+from ._rules import RuleBook, load_rules
+from ._screen import screen_columns, screen_width
+from ._structure_words import EXTERNAL
 
 __all__ = [
+    "DERIVED_FACTS",
+    "EXTERNAL",
     "QUESTIONS",
     "Advice",
     "Answers",
@@ -26,8 +34,16 @@ __all__ = [
     "Question",
     "RationaleEntry",
     "Recommendation",
+    "Resolution",
+    "RuleBook",
+    "answers_from_mapping",
     "answers_to_yaml",
+    "condition_holds",
+    "describe_condition",
     "load_answers",
     "load_rules",
     "recommend",
+    "resolve_planned",
+    "screen_columns",
+    "screen_width",
 ]

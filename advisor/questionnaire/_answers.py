@@ -22,8 +22,6 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import re
-import reprlib
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -36,6 +34,16 @@ from pydantic_core import PydanticCustomError
 
 from .._exceptions import InputError
 from .._format import few_names
+from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader's too
+    MAX_ANSWERS_BYTES,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    _AnswersLoader,
+    _AnswersTooBig,
+    _json_int,
+    _show,
+    _unique_pairs,
+)
 from ._conditions import DERIVED_FACTS, validate_condition
 
 __all__ = [
@@ -116,7 +124,8 @@ class Answers(BaseModel):
     target_prevalence: dict[Label, float] | None = None
     class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
     class_weights: dict[Label, float] | None = None
-    chance_correction: Literal["required", "preferred", "not_needed"] = "preferred"
+    # None: not answered — ranked as "preferred", but never stated as the author's wish (issue 19, item 12)
+    chance_correction: Literal["required", "preferred", "not_needed"] | None = None
     symmetric: bool = False
     distance: bool = False
     true_negatives_meaningful: bool | None = None
@@ -213,6 +222,17 @@ class Answers(BaseModel):
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
         self._structure_consistent(k)
         costs = self.error_costs
+        if costs is not None and costs.false_negative is not None:
+            if self.task != "binary" or (k is not None and k != 2):
+                _fail("error_costs", costs.model_dump(exclude_none=True),
+                      "false_negative and false_positive are the errors of a two-class task; with several classes "
+                      "give a cost matrix under 'matrix' (rows = true class, columns = predicted)")
+            if self.positive_class is None:
+                _fail("error_costs", costs.model_dump(exclude_none=True),
+                      "a false negative and a false positive need the positive class; name it with positive_class")
+        if costs is not None and costs.matrix is not None and self.classes is None:
+            _fail("error_costs.matrix", costs.matrix, "a cost matrix needs the class names under 'classes', in the "
+                  "order of its rows and columns")
         if costs is not None and costs.matrix is not None and k is not None and len(costs.matrix) != k:
             _fail("error_costs.matrix", costs.matrix, f"the cost matrix must be {k}×{k}, one row and column per class")
         return self
@@ -288,10 +308,12 @@ class Answers(BaseModel):
         return out
 
     def to_file_dict(self) -> dict[str, Any]:
-        """JSON-ready answers in question order, leaving out what is null or empty."""
+        """JSON-ready answers in question order: only the answers given (a question that was skipped or never
+        asked writes nothing, so its default never reads as the author's answer), leaving out null and empty."""
         raw = self.model_dump(mode="json", exclude_none=True)
         order = [q.key for q in QUESTIONS]
-        out = {key: raw[key] for key in order if key in raw and raw[key] != []}
+        given = self.model_fields_set | {"task"} if self.model_fields_set else set(order)
+        out = {key: raw[key] for key in order if key in raw and raw[key] != [] and key in given}
         if "error_costs" in out:
             out["error_costs"] = {k: v for k, v in out["error_costs"].items() if v is not None}
         return out
@@ -354,30 +376,6 @@ _COST_KEYS = tuple(ErrorCosts.model_fields)
 # ----------------------------------------------------------------------------------------------
 # Loading and error sentences
 # ----------------------------------------------------------------------------------------------
-def _show(value: Any, limit: int = 60) -> str:
-    """``value`` as YAML/JSON-like text, at most ``limit`` characters — built piece by piece and stopped
-    at the limit, so a huge value is never serialised whole just to be shortened."""
-    if isinstance(value, str):
-        text = repr(value[: limit + 1])
-    elif value is None:
-        text = "null"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    else:
-        pieces: list[str] = []
-        size = 0
-        try:
-            for chunk in json.JSONEncoder(ensure_ascii=False, default=str).iterencode(value):
-                pieces.append(chunk[: limit + 1])
-                size += len(pieces[-1])
-                if size > limit:
-                    break
-        except (TypeError, ValueError, RecursionError):
-            pieces = [reprlib.repr(value)]
-        text = "".join(pieces)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 _TYPE_ERRORS = {
     "bool_parsing", "bool_type", "int_parsing", "int_type", "int_from_float", "float_parsing",
     "float_type", "string_type", "list_type", "dict_type", "model_type", "model_attributes_type",
@@ -486,51 +484,6 @@ def answers_from_mapping(data: Any, source: str = "answers") -> Answers:
         raise InputError(format_validation_error(exc, source)) from None
 
 
-class _AnswersLoader(yaml.SafeLoader):
-    """Class names keep their spelling. YAML 1.1 read ``classes: [no, yes]`` as the booleans 0 and 1,
-    ``01`` as octal 1, ``0x1A`` as 26 and ``1:30`` as 90. Here only true/false are booleans and only
-    canonical decimals (``-?[1-9][0-9]*|0``, the rule the data readers use) are integers; anything
-    else stays text — ``symmetric: yes`` and ``n_classes: 010`` still validate as true and 10."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        """Refuse aliases (``*name``): nine levels of nine aliases in 435 bytes expand to billions of
-        values. Answers never need them. Nesting deeper than :data:`MAX_DEPTH` is refused too."""
-        if self.check_event(yaml.AliasEvent):
-            event = self.get_event()
-            raise _AnswersTooBig(f"uses the YAML alias *{_show(event.anchor, 40)[1:-1]} at line "
-                                 f"{event.start_mark.line + 1}; answers files take no aliases (anchors '&' and "
-                                 "'*'): write the value out")
-        self._depth = getattr(self, "_depth", 0) + 1
-        try:
-            if self._depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark
-                raise _AnswersTooBig(f"nests values more than {MAX_DEPTH} levels deep (line {mark.line + 1}); "
-                                     "answers are flat mappings, lists and numbers")
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
-class _AnswersTooBig(Exception):
-    """An answers file beyond the limits (aliases, size, depth): the reason, to end one sentence."""
-
-
-#: Largest answers file read (bytes). Real ones are a few hundred bytes; a cost matrix for 300
-#: classes with three-digit costs is about 400 KB.
-MAX_ANSWERS_BYTES = 1_000_000
-#: Deepest nesting of values in an answers file (a cost matrix is 3 levels deep).
-MAX_DEPTH = 20
-
-
-_AnswersLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int")]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_AnswersLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-_AnswersLoader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:-?[1-9][0-9]*|0)$"), list("-0123456789"))
-
-
 def load_answers(path: str | Path) -> Answers:
     """Read an answers file (YAML or JSON) into :class:`Answers`.
 
@@ -553,16 +506,17 @@ def load_answers(path: str | Path) -> Answers:
     except UnicodeDecodeError:
         raise InputError(f"{source} is not UTF-8 text (is it a binary file?); expected YAML or JSON.") from None
     try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.load(text, Loader=_AnswersLoader)  # noqa: S506
+        data = (json.loads(text, object_pairs_hook=_unique_pairs, parse_int=_json_int) if p.suffix.lower() == ".json"
+                else yaml.load(text, Loader=_AnswersLoader))  # noqa: S506
     except json.JSONDecodeError as exc:
         raise InputError(f"{source} is not valid JSON (line {exc.lineno}: {exc.msg}).") from None
+    except _AnswersTooBig as exc:
+        raise InputError(f"{source} {exc}.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "syntax error"
         raise InputError(f"{source} is not valid YAML{where} ({problem}).") from None
-    except _AnswersTooBig as exc:
-        raise InputError(f"{source} {exc}.") from None
     except RecursionError:
         raise InputError(f"{source} nests values too deeply; answers are flat mappings, lists and numbers.") from None
     return answers_from_mapping(data, source)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..catalogue._models import Catalogue, MetricRecord
+from ..engine import ONE_VS_REST
 from ._answers import Answers, answers_from_mapping
 from ._conditions import DERIVED_FACTS, holds
 from ._infer import apply_data, data_warnings, summarize
@@ -171,6 +172,7 @@ class _Run:
                 rule=r.id, title=r.title, text=_render(r.rationale, ctx), source=r.source,
                 answers=self.answers_of(r.facts), properties=r.properties,
                 duties=[_render(d.text, ctx) for d in r.duties if holds(d.when, self.facts)],
+                diagnostics=[d.diagnostic for d in r.duties if d.diagnostic and holds(d.when, self.facts)],
             ))
         return Recommendation(
             primary=choice, complementary=complementary, discouraged=discouraged,
@@ -357,16 +359,22 @@ class _Run:
         return [d for d in discouraged if d.metric not in recommended]
 
     def _computable(self, m: MetricRecord) -> bool:
+        if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
+            return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
+                    "ordinal": self.answers.label_structure == "ordinal",
+                    "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
         if m.needs_probabilities:
             outputs = self.facts.get("outputs")
             return outputs in ("probabilities", "scores") if m.id in ("roc_auc", "average_precision") \
                 else outputs == "probabilities"
         if m.binary_only:
-            return self.answers.task == "binary" and (
-                self.answers.positive_class is not None
-                or (m.properties.get("class_symmetry") is not None
-                    and m.properties["class_symmetry"].status in ("holds", "binary_only"))
-            )
+            if self.answers.task != "binary":  # one-vs-rest scores of a class of interest among several
+                return self.answers.positive_class is not None and m.id in ONE_VS_REST
+            return self.answers.positive_class is not None or (
+                m.properties.get("class_symmetry") is not None
+                and m.properties["class_symmetry"].status in ("holds", "binary_only"))
+        if m.id == "class_weighted_recall":
+            return bool(self.answers.class_weights)
         return True
 
     def against(self, m: MetricRecord, a: Active) -> str:
@@ -479,7 +487,8 @@ class _Run:
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
         if not self._computable(m):
-            why = "needs probabilities" if m.needs_probabilities else "is defined for binary tasks with a positive class only"
+            why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
+                   if m.needs_probabilities else "is defined for binary tasks with a positive class only")
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
@@ -515,6 +524,15 @@ class _Run:
                        + (f" ({', '.join(sorted({_asked(a) for a in kept}))})" if kept else "") + short,
             ))
         return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
+
+
+#: why a metric of another structure cannot be computed in this situation
+_STRUCTURE_NEEDS = {
+    "agreement": "scores the agreement of several annotators, which needs their ratings (no annotators are given)",
+    "top_k": "scores the k highest-scored classes, which needs top_k and the class scores",
+    "ordinal": "needs ordered classes (label_structure: ordinal)",
+    "multilabel": "scores sets of labels per item (label_structure: multilabel)",
+}
 
 
 def _mapping_text(mapping: dict[Any, float] | None) -> str:

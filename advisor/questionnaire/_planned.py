@@ -8,7 +8,7 @@ from typing import Any
 
 from .._exceptions import AdvisorError
 
-__all__ = ["Resolution", "default_resolver", "resolve_name"]
+__all__ = ["Resolution", "default_resolver", "resolve_name", "resolve_planned"]
 
 
 @dataclass
@@ -84,3 +84,11 @@ def resolve_name(name: str, resolver: Callable[[str], Any], catalogue: Any) -> R
         key = name.strip().lower()
         note = next((v for k, v in notes.items() if k.strip().lower() == key), None)
     return Resolution(name, ids, note)
+
+
+def resolve_planned(name: str) -> Resolution:
+    """What a planned metric's name refers to in the packaged catalogue (ids; none when unknown)."""
+    from ..catalogue import get_catalogue
+
+    cat = get_catalogue()
+    return resolve_name(name, lambda n: default_resolver()(n, cat), cat)

@@ -48,6 +48,7 @@ class RationaleEntry(_Model):
     answers: dict[str, Any] = Field(default_factory=dict)
     properties: list[str] = Field(default_factory=list)
     duties: list[str] = Field(default_factory=list)
+    diagnostics: list[str] = Field(default_factory=list, description="what the report shows for the duties")
 
 
 class Recommendation(_Model):

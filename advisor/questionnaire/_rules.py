@@ -235,6 +235,9 @@ class PropertyCheck(_Strict):
 class Duty(_Strict):
     text: str
     when: dict[str, Any] | None = None
+    diagnostic: str | None = Field(
+        None, description="what the report shows to carry the duty out (a diagnostic id of advisor.plan); a duty "
+        "without one is advice to the author, never promised in the methods paragraph")
 
 
 

@@ -17,7 +17,8 @@ from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY
                      WARNING)
 
 __all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
-           "lower_name", "property_words", "screen_text", "screen_width", "situation", "warning_words"]
+           "lower_name", "property_words", "screen_columns", "screen_text", "screen_width", "situation",
+           "warning_words"]
 
 #: Which answers make which properties argue for the lead (in this order of importance).
 RELEVANT: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = [
@@ -65,7 +66,7 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     checks += [(pid, answers.get(key) in values) for key, values, ids in RELEVANT for pid in ids]
     checks += [("class_sensitivity", answers.get("class_weighting") == "equal")]
     for pid, matters in checks:
-        if matters and holds(mid, pid) is False:
+        if matters and holds(mid, pid) is False and pid in AVOID:
             return pid
     return "other"
 
@@ -139,7 +140,11 @@ def cost_phrase(fn: float, fp: float) -> str:
     'a missed positive costs 10 times as much as a false alarm'
     >>> cost_phrase(8, 4)
     'a missed positive costs 8 and a false alarm 4 (ratio 2)'
+    >>> cost_phrase(1, 1)
+    'a missed positive costs as much as a false alarm'
     """
+    if fn == fp:
+        return SITUATION["costs_equal"]
     if fp == 1:
         return SITUATION["costs"].format(ratio=f"{fn:g}")
     return SITUATION["costs_both"].format(fn=f"{fn:g}", fp=f"{fp:g}", ratio=f"{fn / fp:.3g}")
@@ -221,13 +226,16 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     if rec.complementary:
         groups: dict[str, list[Any]] = {}
         for a in rec.complementary:
-            groups.setdefault(ADDS.get(a.metric, ""), []).append(a)
+            groups.setdefault(ADDS["class_of_interest"] if _of_class(a, answers) else ADDS.get(a.metric, ""),
+                              []).append(a)
         rows = []
         for adds, ms in groups.items():
             if len(ms) == 1 and f"{ms[0].metric}_alone" in ADDS:
                 adds = ADDS[f"{ms[0].metric}_alone"]
             extra = [c for m in ms for c in caveats.get(m.metric, []) if c not in adds]
-            rows.append((", ".join(lower_name(m.name or m.metric) for m in ms),
+            names = ", ".join(lower_name(m.name or m.metric) for m in ms)
+            pos = next((m.params["positive_label"] for m in ms if _of_class(m, answers)), None)
+            rows.append((names + (f" of “{pos}”" if pos is not None else ""),
                          "; ".join([adds or "what readers of this field expect", *dict.fromkeys(extra)])))
         lines += [SCREEN["beside"], *_table(rows)]
     if rec.discouraged:
@@ -242,6 +250,11 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             lines += _wrap(text, 2)
     lines.append(SCREEN["explain"])
     return "\n".join(lines) + "\n"
+
+
+def _of_class(advice: Any, answers: Mapping[str, Any]) -> bool:
+    """A one-vs-rest score of the class of interest among three or more classes."""
+    return answers.get("task") == "multiclass" and advice.params.get("positive_label") is not None
 
 
 def _capital(text: str) -> str:
@@ -348,6 +361,11 @@ def explain_text(rec: Any) -> str:
             if body:
                 lines += _wrap(f"[{w.code}] {body}", 4, first="  - ")
     return "\n".join(lines) + "\n"
+
+
+def screen_columns() -> int:
+    """The width the screen views are laid out for (see :func:`screen_width`)."""
+    return _WIDTH
 
 
 @contextlib.contextmanager

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._conditions import holds
+from ._planned import resolve_planned
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
 from ._structure_words import EXTERNAL
 
@@ -49,7 +50,17 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                      and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
                      and (reported is None or a.metric in reported)]
     keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
-    discouraged = [a for a in rec.discouraged if keep or _structure(cat, a.metric) != "nominal"]
+    # an ambiguous planned name ("Krippendorff's alpha") one of whose readings now leads: the other readings
+    # were only added because they were planned
+    other_readings = {mid for name in facts.get("planned_metrics") or []
+                      for ids in [resolve_planned(str(name)).ids] if primary.metric in ids for mid in ids
+                      if mid != primary.metric}
+    complementary = [a for a in complementary if not (a.metric in other_readings and "you planned it" in a.reason)]
+    chosen = {primary.metric, *(a.metric for a in complementary)}
+    # nothing is both the lead (or beside it) and advised against: a planned name that the nominal ranking
+    # turned down may be the structure's own lead
+    discouraged = [a for a in rec.discouraged if (keep or _structure(cat, a.metric) != "nominal")
+                   and a.metric not in chosen]
     warnings = rec.warnings
     if not keep and book is not None:  # warnings about nominal metrics no longer recommended
         nominal = {w.code for r in book.rules if not r.id.startswith("structure_") for w in (*r.checks, *r.warnings)}
@@ -77,8 +88,24 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                      if e.rule == "primary" else e for e in rec.rationale]
     else:  # nominal reasoning (and planned names read as nominal metrics) answers a different question
         rationale = [e for e in rec.rationale if e.rule in ("data", "sound_basics") or e.rule.startswith("structure")]
+    rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "warnings": warnings, "rationale": [note, *rationale]})
+
+
+def _planned_now(entry: RationaleEntry, primary: MetricChoice, complementary: list[Advice]) -> RationaleEntry:
+    """A planned metric's comment, said again once the structure's lead is known: it leads, or it is reported
+    beside the lead (the nominal ranking's verdict on it no longer applies)."""
+    name = entry.title.removeprefix("Planned: ")
+    ids = resolve_planned(name).ids
+    if primary.metric in ids:
+        text = f"{name!r} → {primary.name}: fits — it is the lead for this task."
+    elif any(a.metric in ids for a in complementary):
+        beside = next(a for a in complementary if a.metric in ids)
+        text = f"{name!r} → {beside.name}: reported beside the lead {primary.name}."
+    else:
+        return entry
+    return entry.model_copy(update={"text": text})
 
 
 def _structure(cat: Any, mid: str) -> str:

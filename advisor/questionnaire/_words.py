@@ -51,6 +51,7 @@ LEAD_COSTS = "weighs recall β times as much as precision, as the error costs as
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {
     "normalized_expected_cost": "weighs each kind of error by its cost at the class shares met in use",
+    "class_weighted_recall": "weighs each class's recall by its stated weight, however often the class occurs",
     "expected_cost": "weighs each kind of error by its cost at the class shares met in use",
     "average_precision": "sums up precision over every level of recall without counting true negatives",
     "log_loss": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
@@ -79,7 +80,9 @@ ADDS: dict[str, str] = {
     "precision": "the share of positive predictions that are right",
     "npv": "the share of negative predictions that are right",
     "f1": "the harmonic mean of precision and recall",
-    "f_beta": "weighing the errors as the costs say",
+    "f_beta": "in which a missed positive weighs as much as β² false alarms and true negatives do not count",
+    "class_weighted_recall": "the per-class recalls weighted by your class weights",
+    "class_of_interest": "how the class of interest fares, one-vs-rest",
     # macro_f1: no phrase — the methods paragraph's variant note says what it is; the screen says
     # "what readers of this field expect"
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
@@ -108,6 +111,7 @@ SITUATION: dict[str, str] = {
     "unknown": "the class distribution in use is unknown",
     "equal": "every class counts equally",
     "per_instance": "every item counts equally",
+    "costs_equal": "a missed positive costs as much as a false alarm",
     "costs": "a missed positive costs {ratio} times as much as a false alarm",
     "costs_both": "a missed positive costs {fn} and a false alarm {fp} (ratio {ratio})",
     "no_tn": "true negatives carry no information",

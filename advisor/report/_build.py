@@ -9,11 +9,14 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import InputError
+from ..engine import chance_levels, compute_metrics, evaluate
+from ..plan import Plan, PlanOptions
+from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._ranking import _point_ranking
 from ._inputs import (
@@ -39,9 +42,23 @@ from ._models import (
     Reference,
     ReportContext,
     SystemReport,
+    TableBlock,
     TaskInfo,
     UndefinedEntry,
     WarningEntry,
+)
+from ._methods import VARIANT_NOTES, weights_text
+from ._plan import (
+    settle,
+    class_weights_of,
+    diagnostic_tables,
+    extra_metric_ids,
+    metric_items,
+    plan_for,
+    promises,
+    rec_json_of,
+    shown_diagnostics,
+    wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
 
@@ -106,7 +123,6 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
 
 def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Mapping[str, Any],
                   pos_label: Any, beta: float) -> MetricEntry:
-    from ._methods import VARIANT_NOTES
 
     variant = VARIANT_NOTES.get(mid)
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
@@ -115,6 +131,8 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
             variant += f", with β = {beta:.3g}: recall weighs β times as much as precision"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
+    if mid == "class_weighted_recall" and params.get("class_weights"):
+        variant = f"with the class weights wᵢ = {weights_text(params['class_weights'])}"
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
@@ -201,35 +219,58 @@ def build_report(
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
-    ans = load_answers(answers)
-    check_positive(positive_label, ans.positive_class)
-    # the keys the user answered; the methods text marks the others as the questionnaire's defaults
-    given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
     systems, joint, probs, data_notes = systems_of(data)
-
-    rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
+    if recommendation is not None:  # a recommendation given as is: its metrics, no plan of the answers' options
+        ans = load_answers(answers)
+        check_positive(positive_label, ans.positive_class)
+        given: set[str] | None = set(ans.model_fields_set) if answers is not None else None
+        plan = None
+        rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
+        rec_items = _recommended_items(rec_json, primary_reason)
+    else:  # the plan: the answers as the run's options override them, checked against the data
+        if not isinstance(answers, Plan):
+            check_positive(positive_label, load_answers(answers).positive_class)
+        plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
+            costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
+            seed=seed, undefined=undefined))
+        ans, recommendation = plan._rec.answers, plan._rec
+        given = plan.given()
+        rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
+        rec_items = metric_items(plan)
+        costs = priors = None  # applied to the answers by the plan
     answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
     warnings = _warnings_in_words(recommendation, rec_json)
-    task, pos = _task_info(next(iter(systems.values()), None), positive_label, answers_dict.get("positive_class"))
-    rec_items = structure_items(ans, bool(systems), _recommended_items(rec_json, primary_reason), cat)  # issue 12
+    if plan is not None:  # where two answers (or an answer and an option) pull apart, and which one leads
+        warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
+                    *warnings]
+    first = next(iter(systems.values()), None)
+    of_interest = plan is not None and wants_class_of_interest(plan) and first is not None and first.k > 2
+    task, pos = _task_info(first, positive_label if not of_interest else plan.task.positive_class,  # type: ignore[union-attr]
+                           answers_dict.get("positive_class"))
+    rec_items = structure_items(ans, bool(systems), rec_items, cat)  # issue 12
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
     beta = next((float(params["beta"]) for _, mid, _, params in rec_items
                  if mid == "f_beta" and params.get("beta") is not None), 1.0)
+    weights = class_weights_of(plan) if plan is not None else None
 
     ev = None
     if systems:
-        from ..engine._evaluate import evaluate
-
         ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None)
-        from ._build_scores import finish, item_ids, prepare  # scores, probabilities, costs (issue 11)
-        ev, score_state = prepare(ev, systems, scores, data, ans, rec_json, costs, priors, pos)
-    entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings)
+        if plan is not None:
+            ev = _with_extra_metrics(ev, systems, extra_metric_ids(plan, first.k), pos, beta, undefined, weights)
+        # scores, probabilities, costs (issue 11); a class of interest among several is no binary positive class
+        ev, score_state = prepare(ev, systems, scores, data, ans, rec_json, costs, priors,
+                                  pos if first.k == 2 else None)
+    reasons: dict[str, str] = {}
+    entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons)
+    if plan is not None and ev is not None:  # the plan as carried out: what the data cannot give, said
+        plan = settle(plan, {m.id for m in entries if m.id not in reasons}, reasons)
     results = _Results()
     score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
-        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress)
+        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights)
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if str(rec_json["primary"]["metric"]) not in skip:
@@ -240,14 +281,40 @@ def build_report(
     elif bootstrap > 0:
         results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
 
+    tables: list[TableBlock] = []
+    shown: list[str] | None = None
+    if plan is not None and ev is not None:
+        names = {m.id: m.name for m in entries}
+        tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
+                                   undefined=undefined, digits=digits)
+        shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
-        results=results, evaluated=ev is not None, digits=digits, scores=score_data)
+        results=results, evaluated=ev is not None, digits=digits, scores=score_data,
+        promised=promises(plan, shown) if plan is not None else None)
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
-    ctx.justification, ctx.scores = justification, score_data
+    ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
+    ctx.plan = plan.to_json_dict() if plan is not None else None
     return ctx
+
+
+def _with_extra_metrics(ev: Any, systems: Mapping[str, Any], ids: Sequence[str], pos: Any, beta: float,
+                        undefined: str, weights: Any) -> Any:
+    """The evaluation with the plan's metrics the default set leaves out (class weights, a class of interest
+    among several), and their chance levels."""
+    if not ids:
+        return ev
+    values = {name: dict(ev.metrics[name]) for name in ev.systems}
+    for name in ev.systems:
+        res = compute_metrics(systems[name], list(ids), positive_label=pos, beta=beta, undefined=undefined,
+                              class_weights=weights)
+        values[name].update({m: float(v) for m, v in res.items()})
+    chance = dict(ev.chance)
+    chance.update(chance_levels(next(iter(systems.values())), list(ids), positive_label=pos, beta=beta,
+                                undefined=undefined, class_weights=weights))
+    return ev.model_copy(update={"metrics": values, "chance": chance})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -264,6 +331,7 @@ class _Settings:
     beta: float
     undefined: str
     progress: Any
+    weights: Any = None  # the class weights of class_weighted_recall
 
 
 @dataclass
@@ -335,12 +403,14 @@ def _recommended_items(rec_json: Mapping[str, Any], primary_reason: Any) -> list
 
 
 def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, Any]]], ev: Any, cat: Any, pos: Any,
-                    beta: float, warnings: list[WarningEntry]) -> list[MetricEntry]:
+                    beta: float, warnings: list[WarningEntry], reasons: dict[str, str] | None = None,
+                    extra: Collection[str] = ()) -> list[MetricEntry]:
     """The recommended metrics, then every other computed one (appendix); a recommended metric the
-    data cannot give is a warning."""
+    data cannot give is a warning, its reason kept in ``reasons``. ``extra``: ids computed apart (the score
+    and cost metrics of the item-level outputs)."""
     from ..engine._metrics import METRICS
 
-    computed = list(ev.metrics[next(iter(ev.metrics))]) if ev is not None else []
+    computed = [*(ev.metrics[next(iter(ev.metrics))] if ev is not None else []), *extra]
     entries: list[MetricEntry] = []
     seen: set[str] = set()
     for role, mid, reason, params in rec_items:
@@ -353,6 +423,8 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
                    else "it is not computed from a confusion matrix")
             warnings.append(WarningEntry(code="metric_not_computed", source="report",
                                          message=f"{mid} was recommended but is not reported: {why}."))
+            if reasons is not None:
+                reasons[mid] = why
             if role != "primary":
                 continue
         seen.add(mid)
@@ -428,7 +500,7 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     if cmp is None:  # structured systems bring their own (report/_build_structures.py)
         cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
-                            undefined=st.undefined, progress=st.progress)
+                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None))
     reports, figures = results.reports, results.figures
     for rep in reports:
         for mid, mc in cmp.metrics.items():
@@ -464,7 +536,8 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
     # interval can be reproduced from its own matrix alone
     for rep in results.reports:
         bs = run_bootstrap(systems[rep.name], n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
-                           metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined)
+                           metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined,
+                           class_weights=st.weights)
         for mid in matrix_ids:
             r = bs[mid]
             rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
@@ -514,7 +587,8 @@ def _flat(values: Sequence[float | None]) -> bool:
 def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[str, Any],
                             entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
-                            evaluated: bool, digits: int, scores: Any = None) -> tuple[list[Any], Any, list[Reference]]:
+                            evaluated: bool, digits: int, scores: Any = None,
+                            promised: Sequence[str] | None = None) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
     from ._methods import build_justification, build_methods
     from ._methods_scores import score_sentences
@@ -536,7 +610,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
-        extra=score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite),
+        extra=score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite), promised=promised,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)

@@ -155,6 +155,9 @@ def resolve_costs(costs: Any, priors: Any, answers: Any, rec_json: Mapping[str, 
             costs = {"fn": ec.false_negative, "fp": ec.false_positive}
         elif ec.matrix is not None and answers.classes and len(answers.classes) == len(ec.matrix):
             costs = {t: dict(zip(answers.classes, row)) for t, row in zip(answers.classes, ec.matrix)}
+        elif ec.matrix is not None:  # rows and columns follow `classes`: without them the matrix cannot be placed
+            raise InputError("the answers give error_costs.matrix but no classes, whose order its rows and columns "
+                             "follow; add classes: [...] to the answers.")
     if priors is None:
         params = (rec_json.get("primary") or {}).get("params") or {}
         if params.get("priors"):

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._format import few_names
+from ..plan import Plan, PlanOptions
+from ._plan import diagnostic_tables, metric_items, plan_for, promises, rec_json_of, settle, shown_diagnostics
 from ._models import (
     Estimate,
     IntervalSettings,
@@ -49,8 +51,6 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         _catalogue,
         _context,
         _methods_and_references,
-        _recommendation,
-        _recommended_items,
         _Results,
         _warnings_in_words,
     )
@@ -59,29 +59,38 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
 
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
-    ans = load_answers(answers)
-    given = set(ans.model_fields_set) if answers is not None else None
+    plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,
+                    PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, undefined=undefined))
+    given = plan.given()
     data = evaluate_inputs(inputs, undefined)
-    rec_json, reason, recommendation = _recommendation(ans, None, None, {})
-    answers_dict = rec_json.get("answers") or ans.model_dump(mode="json")
+    rec_json, recommendation = rec_json_of(plan), plan._rec
+    answers_dict = rec_json.get("answers") or recommendation.answers.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
-    warnings = _warnings_in_words(recommendation, rec_json)
+    warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
+                *_warnings_in_words(recommendation, rec_json)]
+    warnings += [WarningEntry(code="data_note", source="report", message=note)  # issue 25: distances, labels kept
+                 for note in (data.get("notes", []) if inputs.structure in ("ordinal", "multilabel") else [])]
     computed = list(next(iter(data["metrics"].values())))
-    entries = _entries(_recommended_items(rec_json, reason), computed, cat, warnings)
+    reasons: dict[str, str] = {}
+    entries = _entries(metric_items(plan), computed, cat, warnings, reasons)
+    plan = settle(plan, set(computed), reasons)  # what this data cannot give is said, not promised
     results = _Results()
     results.reports = _reports(inputs, data)
     results.undefined_total = sum(len(r.undefined) for r in results.reports)
     if bootstrap > 0:
         _intervals(results, inputs, [m.id for m in entries], bootstrap, confidence, seed, undefined)
     task = _task(inputs, data)
+    structure = _structure(inputs, data)
+    tables = diagnostic_tables(plan, results.reports, {}, task=task, names={m.id: m.name for m in entries}, pos=None,
+                               beta=1.0, undefined=undefined, digits=digits, structure=structure, items=task.n)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
-        evaluated=True, digits=digits)
+        evaluated=True, digits=digits, promised=promises(plan, shown_diagnostics(plan, results.reports, tables,
+                                                                                 results.intervals)))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
-    ctx.justification = justification
-    ctx.structure = _structure(inputs, data)
+    ctx.justification, ctx.structure, ctx.tables, ctx.plan = justification, structure, tables, plan.to_json_dict()
     return ctx
 
 
@@ -147,7 +156,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     as already read (by :func:`advisor.load`); otherwise they are read here.
     """
     from .._exceptions import InputError
-    from ..io._structures import _numeric_order, ordinal_from_tables
+    from ..io._structures import ordinal_from_tables
     from ..questionnaire import load_answers
 
     ans = load_answers(answers)
@@ -164,10 +173,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
         systems = load(matrices=matrices).systems
     if order is None and ans.classes:
         order = list(ans.classes)
-    if order is None:
-        seen = [lab for cm in systems.values() for lab in cm.labels]
-        order = _numeric_order(seen, "the matrices")
-    return ordinal_from_tables(systems, order)
+    return ordinal_from_tables(systems, order)  # without an order: the numeric labels' values
 
 
 #: Why a recommended metric is missing from a structured evaluation.
@@ -180,7 +186,7 @@ _NOT_COMPUTED = {"fleiss_kappa": "it needs every item rated by the same number o
 
 
 def _entries(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], computed: list[str], cat: Any,
-             warnings: list[WarningEntry]) -> list[MetricEntry]:
+             warnings: list[WarningEntry], reasons: dict[str, str] | None = None) -> list[MetricEntry]:
     """The recommended metrics this structure gives, then every other one computed (appendix)."""
     from ._build import _metric_entry
 
@@ -194,6 +200,8 @@ def _entries(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], compu
             why = _NOT_COMPUTED.get(mid, "it does not apply to this kind of data")
             warnings.append(WarningEntry(code="metric_not_computed", source="report",
                                          message=f"{name} was recommended but is not reported: {why}."))
+            if reasons is not None:
+                reasons[mid] = why
             if role != "primary":
                 continue
         seen.add(mid)

@@ -3,8 +3,9 @@
 A context file may come from anyone, so before anything is rendered it is
 
 * bounded: at most :data:`MAX_CONTEXT_BYTES` read, nesting at most :data:`MAX_DEPTH` deep,
-  every formula at most :data:`MAX_FORMULA_CHARS` characters (the catalogue's longest is about
-  200), ``digits`` between 0 and :data:`MAX_DIGITS`, at most :data:`MAX_SYSTEMS` systems and
+  every formula and inline math span within :func:`advisor.report._texsafe.math_bounds` (at most
+  2,000 characters, groups nested at most 16 deep — the catalogue's longest is about 200 characters, its
+  deepest 4), ``digits`` between 0 and :data:`MAX_DIGITS`, at most :data:`MAX_SYSTEMS` systems and
   :data:`MAX_CLASSES` classes;
 * checked for consistency (:func:`check_context`): the number of classes agrees with the labels, class sizes and
   every confusion matrix; every metric, system and class a table or figure refers to exists;
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ __all__ = ["MAX_CONTEXT_BYTES", "check_context", "load_context"]
 #: Largest context file read (bytes); advisor's own contexts of 20 classes are a few hundred KB.
 MAX_CONTEXT_BYTES = 50_000_000
 MAX_DEPTH = 64
-MAX_FORMULA_CHARS = 2_000
+MAX_FORMULA_CHARS = 2_000  # (advisor.report._texsafe.MAX_MATH_CHARS)
 MAX_DIGITS = 10
 MAX_SYSTEMS = 100
 MAX_CLASSES = 100_000  # the scale work aims at 100,000 classes; the 50 MB cap bounds the rest
@@ -127,9 +128,7 @@ def check_context(ctx: ReportContext) -> None:
     ids = [m.id for m in ctx.metrics]
     if len(set(ids)) != len(ids):
         raise _Bad("metrics", "a metric id is listed twice")
-    for i, m in enumerate(ctx.metrics):
-        if len(m.formula) > MAX_FORMULA_CHARS:
-            raise _Bad(f"metrics[{i}].formula", f"{len(m.formula):,} characters; at most {MAX_FORMULA_CHARS:,}")
+    _check_formulas(ctx)
     known = set(ids)
     _among([ctx.primary], known, "primary", "metrics")
     labels = _check_task(ctx)
@@ -149,6 +148,38 @@ def check_context(ctx: ReportContext) -> None:
         if not 0 < ctx.intervals.confidence < 1 or ctx.intervals.n_resamples < 0:
             raise _Bad("intervals", "confidence must lie strictly between 0 and 1 and n_resamples be ≥ 0")
     _check_figures(ctx, known, set(names), labels)
+
+
+def _math_spans(obj: Any, where: str) -> Iterator[tuple[str, str]]:
+    """``(field path, LaTeX)`` of every inline math span anywhere in a context (methods, justification, …)."""
+    from pydantic import BaseModel
+
+    from ._models import Span
+
+    if isinstance(obj, Span):
+        if obj.kind == "math":
+            yield where, obj.text
+    elif isinstance(obj, BaseModel):
+        for name in type(obj).model_fields:
+            yield from _math_spans(getattr(obj, name), f"{where}.{name}" if where else name)
+    elif isinstance(obj, (list, tuple)):
+        for i, x in enumerate(obj):
+            yield from _math_spans(x, f"{where}[{i}]")
+    elif isinstance(obj, dict):
+        for k, x in obj.items():
+            yield from _math_spans(x, f"{where}.{k}")
+
+
+def _check_formulas(ctx: ReportContext) -> None:
+    """Every formula and math span within the bounds TeX and the typesetter can take (:func:`math_bounds`):
+    a formula 900 braces deep passed the allow-list and ended pdflatex with "TeX capacity exceeded"."""
+    from ._texsafe import math_bounds
+
+    formulas = [(f"metrics[{i}].formula", m.formula) for i, m in enumerate(ctx.metrics)]
+    for where, tex in [*formulas, *_math_spans(ctx, "")]:
+        why = math_bounds(tex)
+        if why is not None:
+            raise _Bad(where, why)
 
 
 def _check_task(ctx: ReportContext) -> set[str]:

@@ -167,4 +167,8 @@ def check_resampling(bootstrap: Any, confidence: Any) -> int:
         raise InputError(f"bootstrap must be a whole number of resamples ≥ 0; got {bootstrap!r}.")
     if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
         raise InputError(f"confidence must be a number between 0 and 1; got {confidence!r}.")
+    if bootstrap > 0:  # 0: no intervals; otherwise enough resamples for the interval asked (issue 25)
+        from ..stats._limits import check_enough_resamples
+
+        check_enough_resamples(bootstrap, float(confidence))
     return bootstrap

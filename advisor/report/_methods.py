@@ -129,12 +129,14 @@ def build_methods(
     digits: int = 4,
     given: Collection[str] | None = None,
     extra: Sequence[tuple[str, Sequence[str]]] = (),
+    promised: Sequence[str] | None = None,
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
     ``property_status[metric][property] = (status, bib keys)`` comes from the catalogue; ``cite`` maps
-    (author substring, year) to a BibTeX key or None. ``given`` is accepted for compatibility: the
-    paragraph states the situation as the author's, never how it was described.
+    (author substring, year) to a BibTeX key or None. ``given`` are the answers the author gave: a default
+    is never stated as the situation. ``promised`` are the diagnostics the report shows ("we also give …");
+    None keeps the rule book's duties (a recommendation given without a plan).
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -145,12 +147,12 @@ def build_methods(
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     from ._methods_scores import Convention
 
-    def paragraph(avoid: bool) -> _Text:
+    def paragraph(avoid: bool, promises: int = 3) -> _Text:
         p = _Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
         if primary is not None:
             _lead_sentences(p, answers, primary, property_status, binary, cite)
-        _beside_sentence(p, rec)
+        _beside_sentence(p, rec, multiclass=not binary)
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
         _variant_sentence(p, rec)
@@ -162,21 +164,28 @@ def build_methods(
                 p.say(sentence).cite(keys).t(". ")
         _chance_sentence(p, primary, chance)
         _intervals_sentence(p, intervals, n_systems, answers)
-        _duties_sentence(p, answers, recommendation, task)
+        if promised is None:
+            _duties_sentence(p, answers, recommendation, task)
+        elif promised and promises:  # only what the report shows (the plan's diagnostics)
+            p.t(W.S["duties"] + _join_words(list(promised)[:promises]) + ".")
         return p
 
-    p = paragraph(avoid=True)
-    if _word_count(p.spans) > MAX_WORDS:  # what is not used is the first to go; the justification keeps it
-        p = paragraph(avoid=False)
-    paras = [p.para("Evaluation")]
+    notation = _Text()
     if rec:  # the notation introduces the formulas it serves, beside them rather than in the paragraph
-        notation = _Text()
         _notation_sentence(notation, rec, task, answers)
         if not (log_loss_zero and task is not None and any(log_loss_zero.values())):  # else said in the paragraph
             _log_loss_clip(notation, rec)
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
+    # a paper's methods run to about 220 words, the notation included: what is not used is the first to go (the
+    # justification keeps it), then the diagnostics beyond the first (the report shows them all the same)
+    for avoid, promises in ((True, 3), (False, 3), (False, 1), (False, 0)):
+        p = paragraph(avoid=avoid, promises=promises)
+        if _word_count(p.spans) + _word_count(notation.spans) - 1 <= MAX_WORDS:
+            break
+    paras = [p.para("Evaluation")]
+    if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     return paras
 
@@ -266,6 +275,8 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=f"{float(beta):.3g}"))
+    if primary.id == "class_weighted_recall" and primary.params.get("class_weights"):
+        p.t(W.S["weights"].format(weights=weights_text(primary.params["class_weights"])))
     props: list[str] = []
     for key, values, ids in _RELEVANT:
         if answers.get(key) in values:
@@ -297,18 +308,35 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.t(". ")
 
 
-def _beside_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
+def weights_text(weights: Mapping[str, Any]) -> str:
+    """``5, 3 and 1 for “Present”, “Unknown” and “Absent”`` (a ratio when they share a factor is not assumed).
+
+    >>> weights_text({"Present": 5, "Unknown": 3, "Absent": 1})
+    '5, 3 and 1 for “Present”, “Unknown” and “Absent”'
+    """
+    values = _join_words([f"{float(w):g}" for w in weights.values()])
+    return f"{values} for " + _join_words([f"“{c}”" for c in weights])
+
+
+def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = False) -> None:
     comp = [m for m in rec if m.role == "complementary"]
     if not comp:
         return
     groups: dict[str, list[MetricEntry]] = {}
     for m in comp:
-        groups.setdefault(W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id, W.S["adds_fallback"]), []).append(m)
+        if multiclass and m.params.get("positive_label") is not None:  # a class of interest among several
+            adds = W.S["of_interest"].format(pos=m.params["positive_label"])
+        else:
+            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id, W.S["adds_fallback"])
+        groups.setdefault(adds, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
-        if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS:
+        if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS and not (multiclass and ms[0].params.get("positive_label")):
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        said.append(([_lower_name(m.name) for m in ms], adds))
+        names = [_lower_name(m.name) for m in ms]
+        if multiclass and ms[0].params.get("positive_label") is not None:
+            names[-1] += f" of “{ms[0].params['positive_label']}”"
+        said.append((names, adds))
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
     # every metric keeps what it adds; a list too long for one sentence goes on in a second
     cut = len(parts)

@@ -91,6 +91,8 @@ S: dict[str, str] = {
     "lead_fallback": ", which has the properties this setting asks for",
     "lead_top_k": "is the share of items whose true class is among them",
     "beta": " with β = {beta}",
+    "weights": " with the class weights {weights}",
+    "of_interest": "which show how this class of special interest fares against all others",
     "beside": "We also report ",
     "beside_more": "We add ",
     "adds_fallback": "what readers of this field expect",

@@ -32,6 +32,7 @@ __all__ = [
     "Span",
     "StructureData",
     "SystemReport",
+    "TableBlock",
     "TaskInfo",
     "UndefinedEntry",
     "WarningEntry",
@@ -163,7 +164,7 @@ class IntervalSettings(_M):
 class WarningEntry(_M):
     code: str
     message: str
-    source: Literal["recommendation", "report"] = "recommendation"
+    source: Literal["recommendation", "report", "plan"] = "recommendation"
 
 
 class Reference(_M):
@@ -220,6 +221,18 @@ class StructureData(_M):
     pairs: dict[str, float | None] = Field(default_factory=dict, description="agreement: Cohen's kappa per pair")
 
 
+class TableBlock(_M):
+    """A table the report shows for one diagnostic of the plan: format-neutral, its cells already text
+    (numbers formatted, user strings raw — every renderer escapes them)."""
+
+    id: str = Field(description="the plan diagnostic it shows")
+    title: str
+    caption: str = ""
+    columns: list[str]
+    numeric: list[bool] = Field(description="per column: right-aligned numbers")
+    rows: list[list[str]]
+
+
 class ReportContext(_M):
     """Everything a report shows; render it with :func:`advisor.report.render_report`."""
 
@@ -245,6 +258,8 @@ class ReportContext(_M):
     notes: str | None = None
     structure: StructureData | None = None
     scores: ScoreData | None = Field(None, description="scores, probabilities and costs: curves and settings")
+    tables: list[TableBlock] = Field(default_factory=list, description="the plan's diagnostics, one table each")
+    plan: dict[str, Any] | None = Field(None, description="the evaluation plan the report carries out (its JSON)")
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:

@@ -28,6 +28,7 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from .._exceptions import UnsafeOutputError
 
@@ -164,10 +165,15 @@ def _mode_for(path: Path) -> int:
 
 
 def _stage(path: Path, data: bytes | str) -> str:
-    """Write ``data`` to a flushed temporary file beside ``path``; return its name."""
+    """Write ``data`` to a flushed temporary file beside ``path``; return its name.
+
+    The name is recorded in this thread's writing run (:func:`_run`) in the same critical section that
+    creates the file, so no signal can leave a temporary file that the clean-up does not know about."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    with _critical():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        _record("tmps", tmp)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
@@ -175,9 +181,32 @@ def _stage(path: Path, data: bytes | str) -> str:
             os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(path))
     except BaseException:
-        _unlink(tmp)
+        with _critical():
+            _unlink(tmp)
         raise
     return tmp
+
+
+_LOCAL = threading.local()
+
+
+def _record(kind: str, item: Any) -> None:
+    """Note a temporary file (``"tmps"``) or a created folder (``"folders"``) in this thread's run."""
+    run = getattr(_LOCAL, "run", None)
+    if run is not None:
+        run[kind].append(item)
+
+
+@contextlib.contextmanager
+def _run() -> Iterator[dict[str, list[Any]]]:
+    """One writing run of this thread: every temporary file and folder it creates is recorded here as it
+    is created, for the clean-up (a name returned but not yet stored by the caller is not lost)."""
+    outer = getattr(_LOCAL, "run", None)
+    _LOCAL.run = {"tmps": [], "folders": []}
+    try:
+        yield _LOCAL.run
+    finally:
+        _LOCAL.run = outer
 
 
 def _unlink(path: str | Path) -> None:
@@ -188,7 +217,8 @@ def _unlink(path: str | Path) -> None:
 
 
 def _place(tmp: str, path: Path, force: bool) -> None:
-    """Move ``tmp`` to ``path``: replacing it with ``force``, else only if the name is still free."""
+    """Move ``tmp`` to ``path``: replacing it with ``force``, else only if the name is still free.
+    Called in a critical section, with the caller recording the result in the same one."""
     if force:
         os.replace(tmp, path)
         return
@@ -203,7 +233,11 @@ def _place(tmp: str, path: Path, force: bool) -> None:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
         except FileExistsError:
             raise UnsafeOutputError(_EXISTS.format(path)) from None
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            _unlink(path)  # the empty file that reserved the name is ours
+            raise
         return
     _unlink(tmp)
 
@@ -211,8 +245,8 @@ def _place(tmp: str, path: Path, force: bool) -> None:
 def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory and :func:`os.replace`.
 
-    The temporary file is removed if anything fails (SIGTERM and SIGHUP included), so no partial file
-    is ever left behind, and an :class:`OSError` names ``path``; an existing ``path`` that is not a
+    The temporary file is removed if anything fails (SIGTERM, SIGHUP and SIGINT included), so no partial
+    file is ever left behind, and an :class:`OSError` names ``path``; an existing ``path`` that is not a
     regular file (a device, a FIFO) is refused. Existing permissions of ``path`` are kept; new files get the
     usual umask-derived mode. This replaces an existing file: callers check first.
     """
@@ -220,32 +254,36 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     kind = _not_regular(path)
     if kind is not None:
         raise UnsafeOutputError(f"{path} exists and is {kind}, not a regular file; advisor writes only regular files.")
-    tmp = None
-    with _signals_raise():
+    with _signals_raise(), _run() as run:
         try:
             tmp = _stage(path, data)
-            os.replace(tmp, path)
-        except OSError as exc:
-            if tmp is not None:
-                _unlink(tmp)
-            raise _naming(exc, path) from None
-        except BaseException:
-            if tmp is not None:
-                _unlink(tmp)
+            with _critical(deliver=False):  # once moved, the file is complete: a late signal is not a failure
+                os.replace(tmp, path)
+                run["tmps"].clear()
+        except BaseException as exc:
+            with _critical():
+                for t in run["tmps"]:
+                    _unlink(t)
+            if isinstance(exc, OSError):
+                raise _naming(exc, path) from None
             raise
 
 
 def _make_folders(paths: Iterable[Path]) -> list[Path]:
-    """Create the missing parent folders of ``paths``; return those created, outermost first."""
+    """Create the missing parent folders of ``paths``; return those created, outermost first (each is also
+    recorded in this thread's run as it is created)."""
     created: list[Path] = []
     try:
         for p in paths:
             missing = [d for d in reversed(p.parents) if not _exists(d)]
             for d in missing:
-                d.mkdir()
-                created.append(d)
+                with _critical():
+                    d.mkdir()
+                    created.append(d)
+                    _record("folders", d)
     except BaseException:
-        _remove_folders(created)  # mkdir's error names the folder it could not create
+        with _critical():
+            _remove_folders(created)  # mkdir's error names the folder it could not create
         raise
     return created
 
@@ -267,28 +305,76 @@ class WriteInterrupted(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
-_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, n))
+
+
+class _Guard:
+    """Signal state of the main thread while writing: how deep in critical sections it is, and the
+    signals that arrived there (delivered when the outermost section ends)."""
+
+    depth = 0
+    pending: list[int] = []
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    """While writing: outside a critical section raise at once (the clean-up knows every file); inside
+    one, remember the signal and raise when the section ends, so a file is never created, moved or
+    removed without its record, and a second signal cannot cut the clean-up short."""
+    if _Guard.depth > 0:
+        _Guard.pending.append(signum)
+        return
+    raise WriteInterrupted(signum)
+
+
+@contextlib.contextmanager
+def _critical(deliver: bool = True) -> Iterator[None]:
+    """A section no termination signal interrupts: a file operation and its record, or the clean-up.
+    A signal that arrived meanwhile is raised at the end — unless an exception is already on its way (it
+    then waits for the end of the next section, the clean-up) or ``deliver`` is false (the files are
+    complete: :func:`_signals_raise` hands it to the previous handler when the writing is over)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _Guard.depth += 1
+    failed = True
+    try:
+        yield
+        failed = False
+    finally:
+        _Guard.depth -= 1
+        if _Guard.depth == 0 and _Guard.pending and not failed and deliver:
+            signum = _Guard.pending[0]
+            _Guard.pending = []
+            raise WriteInterrupted(signum)
 
 
 @contextlib.contextmanager
 def _signals_raise() -> Iterator[None]:
-    """While writing, SIGTERM and SIGHUP raise :class:`WriteInterrupted` (SIGINT already raises
-    KeyboardInterrupt), so the clean-up below runs instead of the process dying mid-write."""
+    """While writing, SIGTERM, SIGHUP and SIGINT raise :class:`WriteInterrupted` (exit 128 + signal), at once
+    or, in a critical section, at its end — so the clean-up below runs instead of the process dying
+    mid-write, and it always knows every file it must remove. A signal left pending when the writing is
+    over (the files are complete) is delivered again to the previous handler."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-
-    def _raise(signum: int, frame: object) -> None:
-        raise WriteInterrupted(signum)
-
     previous = {}
+    outer = not _installed()
     try:
         for sig in _SIGNALS:
-            previous[sig] = signal.signal(sig, _raise)
+            previous[sig] = signal.signal(sig, _on_signal)
         yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if outer and _Guard.pending and _Guard.depth == 0:
+            late, _Guard.pending = _Guard.pending, []
+            for signum in dict.fromkeys(late):
+                os.kill(os.getpid(), signum)  # the previous handler (or the default action) takes it
+
+
+def _installed() -> bool:
+    """Whether :func:`_signals_raise` is already in force (nested writing)."""
+    return any(signal.getsignal(sig) is _on_signal for sig in _SIGNALS)
 
 
 def _backup(path: Path) -> str | None:
@@ -317,40 +403,49 @@ def write_outputs(
     Returns the paths written.
     """
     paths = [Path(p) for p in files]
-    with _signals_raise():
+    with _signals_raise(), _run() as run:
         check_outputs(paths, list(inputs), force=force)
-        created = _make_folders(paths)
         staged: list[tuple[str, Path]] = []
         placed: list[Path] = []
         backups: list[tuple[str, Path]] = []
         current = paths[0] if paths else Path(".")
         try:
+            _make_folders(paths)
             for p, data in zip(paths, files.values()):
                 current = p
                 staged.append((_stage(p, data), p))
             for tmp, p in staged:
                 current = p
-                existed = _exists(p)
-                bak = _backup(p) if existed and force else None
-                if bak is not None:
-                    backups.append((bak, p))
-                _place(tmp, p, force)
-                if not existed:
-                    placed.append(p)
+                with _critical():  # each step together with its record
+                    existed = _exists(p)
+                    bak = _backup(p) if existed and force else None
+                    if bak is not None:
+                        backups.append((bak, p))
+                with _critical():
+                    _place(tmp, p, force)
+                    if not existed:
+                        placed.append(p)
         except BaseException as exc:
-            for tmp, _ in staged:
-                _unlink(tmp)
-            for p in placed:
-                _unlink(p)
-            for bak, p in backups:  # files replaced under force: the previous content comes back
-                with contextlib.suppress(OSError):
-                    if not os.path.samefile(bak, p):  # (rename between two links of one file is a no-op)
-                        os.replace(bak, p)
-                _unlink(bak)
-            _remove_folders(created)
+            with _critical():  # the clean-up runs to its end, whatever signal comes
+                _undo(run["tmps"], placed, backups, run["folders"])
             if isinstance(exc, OSError):
                 raise _naming(exc, current) from None
             raise
-        for bak, _ in backups:
-            _unlink(bak)
+        with _critical(deliver=False):  # every file is in place: a late signal is not a failure
+            for bak, _ in backups:
+                _unlink(bak)
     return paths
+
+
+def _undo(tmps: list[str], placed: list[Path], backups: list[tuple[str, Path]], created: list[Path]) -> None:
+    """Remove what a failed run wrote and put back what it replaced."""
+    for tmp in tmps:
+        _unlink(tmp)
+    for p in placed:
+        _unlink(p)
+    for bak, p in backups:  # files replaced under force: the previous content comes back
+        with contextlib.suppress(OSError):
+            if not os.path.samefile(bak, p):  # (rename between two links of one file is a no-op)
+                os.replace(bak, p)
+        _unlink(bak)
+    _remove_folders(created)

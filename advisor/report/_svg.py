@@ -7,7 +7,8 @@ Inline SVG shares the page's id namespace and CSS, so each picture is cleaned:
   becomes attributes of the root (a stylesheet inside inline SVG would apply to the whole page);
 * every ``id`` gets a per-picture prefix and every ``#id`` / ``url(#id)`` reference follows it;
 * for inlining, the namespace declarations (URLs) are dropped: HTML parsing puts ``<svg>`` in the
-  SVG namespace by itself, and the report then contains no URL at all.
+  SVG namespace by itself, and the report then contains no URL at all;
+* a code point XML forbids (U+FFFE, a lone surrogate, a C0 control) becomes a visible ``\\uNNNN``.
 
 >>> s = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><path id="a" style="fill: red"/><use xlink:href="#a"/></svg>'
 >>> clean_svg(s, prefix="f1-", inline=True)
@@ -17,6 +18,8 @@ Inline SVG shares the page's id namespace and CSS, so each picture is cleaned:
 from __future__ import annotations
 
 import re
+
+from .._format import XML_INVALID
 
 __all__ = ["clean_svg"]
 
@@ -58,6 +61,9 @@ def clean_svg(svg: str, *, prefix: str = "", inline: bool = True, extra_attrs: s
     extra_attrs : str
         Attributes (already escaped) to add to the root ``<svg>`` element, e.g. ``role="img"``.
     """
+    # the last net: a code point XML forbids (a control, a lone surrogate, U+FFFE/U+FFFF) is written as a
+    # visible escape, so the picture parses whatever text reached it (labels are escaped before drawing)
+    svg = XML_INVALID.sub(lambda mm: f"\\u{ord(mm.group()):04x}", svg)
     for pat in _DROP:
         svg = pat.sub("", svg)
     root_attrs = ""

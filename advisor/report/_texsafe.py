@@ -16,7 +16,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ALLOWED_COMMANDS", "safe_math"]
+__all__ = ["ALLOWED_COMMANDS", "MAX_MATH_CHARS", "MAX_MATH_DEPTH", "MAX_MATH_PALETTE", "math_bounds", "safe_math"]
+
+#: Longest formula written (the catalogue's longest is about 200 characters).
+MAX_MATH_CHARS = 2_000
+#: Deepest nesting of groups — braces, ``\left…\right``, ``\begin…\end`` — (the catalogue's deepest is 4;
+#: TeX stops at 255 and a formula 900 braces deep ended pdflatex with "TeX capacity exceeded").
+MAX_MATH_DEPTH = 16
+#: Most commands typeset in all four math styles (``\sqrt``, ``\boldsymbol``: TeX's \mathchoice), whose
+#: nesting multiplies the work by four per level (the catalogue uses at most one).
+MAX_MATH_PALETTE = 6
+_PALETTE = ("sqrt", "boldsymbol")
+_OPEN, _CLOSE = ("{", r"\left", r"\begin"), ("}", r"\right", r"\end")
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}]")
 
 ALLOWED_COMMANDS = frozenset(
     """
@@ -46,9 +58,38 @@ _ENVIRONMENTS = frozenset({"cases", "matrix", "pmatrix", "bmatrix", "vmatrix", "
 _COMMAND = re.compile(r"\\([A-Za-z]+)\*?|\\(.)")
 
 
+def math_bounds(tex: str) -> str | None:
+    r"""Why ``tex`` is beyond what a formula may be (length, group nesting, \sqrt-like commands), or None.
+
+    >>> math_bounds("x^{2}"), math_bounds("{" * 900 + "}" * 900).split("; ")[1]
+    (None, 'a formula nests at most 16')
+    """
+    if len(tex) > MAX_MATH_CHARS:
+        return f"it has {len(tex):,} characters; a formula has at most {MAX_MATH_CHARS:,}"
+    depth = deepest = palette = 0
+    for m in _TOKEN.finditer(tex):
+        t = m.group()
+        if t in _OPEN:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif t in _CLOSE:
+            depth -= 1
+        elif t[1:] in _PALETTE:
+            palette += 1
+    if deepest > MAX_MATH_DEPTH:
+        return (f"its groups (braces, \\left…\\right, \\begin…\\end) nest {deepest} deep; a formula nests at most "
+                f"{MAX_MATH_DEPTH}")
+    if palette > MAX_MATH_PALETTE:
+        return (f"it has {palette} \\sqrt/\\boldsymbol, each typeset four times over; a formula has at most "
+                f"{MAX_MATH_PALETTE}")
+    return None
+
+
 def safe_math(tex: str) -> str | None:
-    """``tex`` if it uses only allow-listed math commands, else None."""
+    """``tex`` if it uses only allow-listed math commands within the bounds of :func:`math_bounds`, else None."""
     if not isinstance(tex, str) or "$" in tex or "^^" in tex or "%" in tex.replace(r"\%", "") or "#" in tex:
+        return None
+    if math_bounds(tex) is not None:
         return None
     if tex.count("{") - tex.count(r"\{") != tex.count("}") - tex.count(r"\}"):
         return None

@@ -46,7 +46,7 @@ from ..engine._cells import Cells
 from ..engine._confusion import ConfusionMatrix, Label, cells_and_labels
 from ..engine._metrics import MetricResult, compute_metrics, evaluate_batch
 from ._draws import items_of, iter_item_resamples, use_items
-from ._limits import check_jackknife, check_resampling, dense_order_sum
+from ._limits import check_enough_resamples, check_jackknife, check_resampling, dense_order_sum
 
 __all__ = ["BootstrapResult", "bootstrap"]
 
@@ -73,6 +73,7 @@ def check_arguments(n_resamples: Any, confidence: Any, method: str = "percentile
         raise InputError(f"confidence must be a number strictly between 0 and 1 (e.g. 0.95); got {confidence!r}.")
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
+    check_enough_resamples(int(n_resamples), float(confidence))
 
 
 def make_rng(seed: Any) -> np.random.Generator:
@@ -193,7 +194,8 @@ def _phi_inv(p: np.ndarray) -> np.ndarray:
 
 
 def jackknife_acceleration(
-    counts: Any, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str
+    counts: Any, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str,
+    class_weights: np.ndarray | None = None,
 ) -> np.ndarray:
     r"""Jackknife acceleration of every metric, from the leave-one-item-out matrices of each cell.
 
@@ -222,7 +224,7 @@ def jackknife_acceleration(
         ok = loo.sum(axis=-1) > 0
         ok_all[start:stop] = ok
         vals = evaluate_batch(Cells(rows, cols, loo[ok], cells.k), ids, positive_index=positive_index,
-                              beta=beta, undefined=undefined)
+                              beta=beta, undefined=undefined, class_weights=class_weights)
         for m in ids:
             block = np.full(stop - start, np.nan)
             block[ok] = vals[m]
@@ -402,6 +404,7 @@ def bootstrap(
     progress: Progress | None = None,
     keep_resamples: bool = False,
     draw: str = "auto",
+    class_weights: Any = None,
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
@@ -423,10 +426,10 @@ def bootstrap(
         Metric ids; by default those :func:`advisor.compute_metrics` reports.
     method : {"percentile", "bca"}
         Percentile interval, or bias-corrected and accelerated (Efron 1987).
-    positive_label, beta, undefined
+    positive_label, beta, undefined, class_weights
         As in :func:`advisor.compute_metrics`.
     progress : callable, optional
-        Called as ``progress(done, total)`` after each chunk of resamples.
+        ``progress(done, total)`` after each chunk of resamples.
     keep_resamples : bool
         Keep the resampled values in ``result.resamples``.
     draw : {"auto", "cells", "items"}
@@ -455,7 +458,8 @@ def bootstrap(
         if len(shape) != 2:
             raise InputError(f"bootstrap takes a single k×k matrix; got an array of shape {shape}.")
     cells, _ = cells_and_labels(matrix)
-    estimates = compute_metrics(matrix, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    estimates = compute_metrics(matrix, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
+                                class_weights=class_weights)
     ids = list(estimates)
     pos = positive_index_of(estimates)
     k = cells.k
@@ -464,10 +468,12 @@ def bootstrap(
     if method == "bca":
         check_jackknife(cells.nnz, k)
     values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw,
-                               positive_index=pos, beta=float(beta), undefined=undefined)
+                               positive_index=pos, beta=float(beta), undefined=undefined,
+                               class_weights=estimates.class_weights)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
     if method == "bca":
-        accel = jackknife_acceleration(cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
+        accel = jackknife_acceleration(cells, ids, positive_index=pos, beta=float(beta), undefined=undefined,
+                                       class_weights=estimates.class_weights)
         lo_q, hi_q = bca_levels(values, est, accel, float(confidence))
         low, high = quantiles(values, lo_q), quantiles(values, hi_q)
     else:

@@ -117,6 +117,7 @@ def calibrated_metrics(
     positive_label: Label | None = None,
     beta: float = 1.0,
     undefined: str = "zero",
+    class_weights: Any = None,
 ) -> MetricResult:
     """Metrics of the prevalence-calibrated matrix, keyed ``"<id>~"`` (e.g. ``"accuracy~"``).
 
@@ -132,7 +133,8 @@ def calibrated_metrics(
     (0.65, 0.3)
     """
     cm = calibrate(matrix)
-    res = compute_metrics(cm, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    res = compute_metrics(cm, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
+                          class_weights=class_weights)
     values = {f"{k}{SUFFIX}": v for k, v in res.items()}
     undef = [
         UndefinedValue(f"{u.metric}{SUFFIX}", u.quantity, u.label, u.reason, u.resolution, u.value)

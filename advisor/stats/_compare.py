@@ -457,6 +457,7 @@ def compare_joint(
     undefined: str = "zero",
     progress: Progress | None = None,
     draw: str = "auto",
+    class_weights: Any = None,
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table.
 
@@ -471,7 +472,8 @@ def compare_joint(
     if metrics is None:
         metrics = _default_ids(joint.k, positive_label is not None)
     results = {
-        s: compute_metrics(matrices[s], metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+        s: compute_metrics(matrices[s], metrics, positive_label=positive_label, beta=beta, undefined=undefined,
+                           class_weights=class_weights)
         for s in systems
     }
     first = results[systems[0]]
@@ -495,7 +497,8 @@ def compare_joint(
         for j, sys_cells in enumerate(per_system):
             if j:  # the same resampled items: every system's true-class sizes are the first one's
                 sys_cells.share_true_sizes(per_system[0])
-            out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined)
+            out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined,
+                                 class_weights=first.class_weights)
             for i, mid in enumerate(ids):
                 values[i, start : start + sys_cells.w.shape[0], j] = out[mid]
         if progress is not None:
@@ -534,6 +537,7 @@ def compare_systems(
     sample_weight: Any = None,
     progress: Progress | None = None,
     draw: str = "auto",
+    class_weights: Any = None,
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -548,7 +552,7 @@ def compare_systems(
     metrics : sequence of str, optional
         Metric ids; by default every multi-class metric without its aliases (``macro_recall``,
         ``micro_f1``), plus the binary ones when the task has two classes and a positive label.
-    positive_label, beta, undefined
+    positive_label, beta, undefined, class_weights
         As in :func:`advisor.compute_metrics`.
     labels : sequence, optional
         The full label set (default: every label seen in the truth or any prediction).
@@ -576,5 +580,5 @@ def compare_systems(
     joint = JointCounts.from_arrays(y_true, predictions, labels=labels, sample_weight=sample_weight)
     return compare_joint(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
-        beta=beta, undefined=undefined, progress=progress, draw=draw,
+        beta=beta, undefined=undefined, progress=progress, draw=draw, class_weights=class_weights,
     )

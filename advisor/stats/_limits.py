@@ -13,7 +13,13 @@ import numpy as np
 
 from .._exceptions import InputError
 
-__all__ = ["MAX_VALUES_BYTES", "MAX_WORK", "check_jackknife", "check_resampling", "dense_order_sum"]
+__all__ = ["MAX_VALUES_BYTES", "MAX_WORK", "MIN_TAIL_DRAWS", "check_enough_resamples", "check_jackknife",
+           "check_resampling", "dense_order_sum", "min_resamples"]
+
+#: Resampled values expected beyond each end of an interval at the least: a 95% interval is read from the
+#: 2.5% and 97.5% quantiles of the resamples, and from 1 resample (or 20) those are the resample itself —
+#: a "95% interval" that can exclude its own estimate.
+MIN_TAIL_DRAWS = 5
 
 # The resampled values kept in memory (resamples × metrics × systems × 8 bytes).
 MAX_VALUES_BYTES = 1024**3
@@ -47,6 +53,34 @@ def check_resampling(n_resamples: int, values_per_resample: int, work_per_resamp
             f"a {what} of {n_resamples:,} resamples over {work_per_resample:,} cells and classes each is "
             f"{work:.2g} cell evaluations, above the limit of {MAX_WORK:.0e} (about an hour); use fewer "
             "resamples (10,000 give stable 95% intervals)."
+        )
+
+
+def min_resamples(confidence: float) -> int:
+    """The fewest resamples for an interval at ``confidence``: :data:`MIN_TAIL_DRAWS` expected in each tail.
+
+    >>> min_resamples(0.95), min_resamples(0.9), min_resamples(0.99)
+    (200, 100, 1000)
+    """
+    tail = (1.0 - float(confidence)) / 2.0
+    return int(np.ceil(round(MIN_TAIL_DRAWS / tail, 6)))
+
+
+def check_enough_resamples(n_resamples: int, confidence: float) -> None:
+    """Refuse fewer resamples than :func:`min_resamples` asks for this confidence (one sentence).
+
+    >>> check_enough_resamples(1, 0.95)
+    Traceback (most recent call last):
+    ...
+    advisor._exceptions.InputError: a 95% bootstrap interval needs at least 200 resamples (--bootstrap, n_resamples), so that about 5 fall beyond each of its ends; got 1 — use 200 or more (10,000 give stable intervals).
+    """
+    need = min_resamples(confidence)
+    if n_resamples < need:
+        level = f"{100 * float(confidence):.10g}%"
+        raise InputError(
+            f"a {level} bootstrap interval needs at least {need:,} resamples (--bootstrap, n_resamples), so that about "
+            f"{MIN_TAIL_DRAWS} fall beyond each of its ends; got {n_resamples:,} — use {need:,} or more (10,000 give "
+            "stable intervals)."
         )
 
 

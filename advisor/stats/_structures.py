@@ -24,10 +24,9 @@ _CHUNK_CELLS = 4_000_000  # resamples × items evaluated at once
 
 
 def _check(n_resamples: int, confidence: float) -> None:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise InputError(f"n_resamples must be a whole number ≥ 1; got {n_resamples!r}.")
-    if not 0.0 < confidence < 1.0:
-        raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence!r}.")
+    from ._bootstrap import check_arguments
+
+    check_arguments(n_resamples, confidence)  # the same checks (and minimum) as every bootstrap
 
 
 def _size(data: Any) -> int:
@@ -77,7 +76,7 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
 
 def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]] | None, ids: Sequence[str],
                 n_resamples: int, rng: np.random.Generator, undefined: str) -> dict[str, dict[str, np.ndarray]]:
-    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch
+    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch, with_counts
     from ..engine._structures import NOMINAL_BESIDE, nominal_beside
 
     def evaluate(c: OrdinalCells) -> dict[str, np.ndarray]:
@@ -90,7 +89,7 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
         for s, c in systems.items():
             total = float(np.sum(c.counts))
             w = rng.multinomial(int(round(total)), np.asarray(c.counts) / total, size=n_resamples).astype(float)
-            out[s] = evaluate(OrdinalCells(c.rows, c.cols, w, c.labels))
+            out[s] = evaluate(with_counts(c, w))
         return out
     t = items[names[0]][0]
     k = systems[names[0]].k
@@ -105,7 +104,7 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
         preds[s], rest = rest % k, rest // k
     out = {}
     for s in names:  # each joint cell is one (true, pred_s) cell of system s; duplicates sum up in the metrics
-        out[s] = evaluate(OrdinalCells(rest, preds[s], w, systems[s].labels))
+        out[s] = evaluate(with_counts(systems[s], w, rest, preds[s]))
     return out
 
 

@@ -1,0 +1,34 @@
+"""The evaluation plan: what will be evaluated, with which parameters, and why — one object for every stage.
+
+``answers → Plan → evaluate(Plan, data) → results → document``: :func:`make_plan` turns the answers (with
+the options of a run and, when known, the data) into a :class:`Plan`; ``advisor recommend --json``
+prints it, the methods paragraph is written from it and the report computes and shows exactly its
+metrics and diagnostics.
+
+It may import the questionnaire, the catalogue, io, stats, the engine and the base modules; the report
+and the CLI import it.
+"""
+
+from __future__ import annotations
+
+from .._lazy import lazy_exports
+
+_LAZY: dict[str, str] = {
+    "DIAGNOSTICS": "._models",
+    "AnswerUse": "._models",
+    "Avoided": "._models",
+    "Design": "._models",
+    "Diagnostic": "._models",
+    "MetricSpec": "._models",
+    "Plan": "._models",
+    "PlanOptions": "._options",
+    "PlanWarning": "._models",
+    "ScopeNote": "._models",
+    "TaskSpec": "._models",
+    "make_plan": "._build",
+    "plan_text": "._screen",
+}
+
+__all__ = sorted(_LAZY)
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -1,0 +1,170 @@
+"""``make_plan``: from the answers (and the options of a run, and the data when known) to the :class:`Plan`.
+
+1. The options of the run override the answers (:mod:`._options`): every later step sees one set of
+   costs, shares and positive class.
+2. The rule engine recommends (:func:`advisor.questionnaire.recommend`).
+3. Its choices become metric specs with their parameters (:mod:`._specs`); the duties of the rules
+   that fired become the diagnostics the report shows; the run's options become the design.
+4. Every answer is accounted for (:mod:`._usage`), answers that pull apart are said with the one that
+   leads, and what advisor does not evaluate is said with what to use instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..catalogue import get_catalogue
+from ..questionnaire import (
+    EXTERNAL,
+    Answers,
+    Recommendation,
+    answers_from_mapping,
+    load_answers,
+    load_rules,
+    recommend,
+    resolve_planned,
+)
+from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
+from ._options import PlanOptions, apply_options
+from ._specs import metric_specs
+from ._usage import answer_uses
+
+__all__ = ["make_plan"]
+
+#: diagnostics that need several systems to be shown
+_SEVERAL_SYSTEMS = ("ranking_stability",)
+
+
+def _answers(answers: Any) -> Answers:
+    if isinstance(answers, Answers):
+        return answers
+    if answers is None or isinstance(answers, Mapping):
+        return answers_from_mapping(answers or {})
+    return load_answers(answers)
+
+
+def _data_facts(data: Any) -> tuple[int | None, int | None]:
+    """``(k, number of systems)`` the data shows, when given."""
+    if data is None:
+        return None, None
+    systems = getattr(data, "systems", None)
+    if isinstance(systems, Mapping) and systems:
+        first = next(iter(systems.values()))
+        return getattr(first, "k", None), len(systems)
+    if isinstance(data, Mapping) and data:
+        first = next(iter(data.values()))
+        return getattr(first, "k", None), len(data)
+    return None, None
+
+
+def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems: int | None) -> list[Diagnostic]:
+    """The duties of the rules that fired, as what the report will show."""
+    small_k = load_rules().settings.small_k
+    out: dict[str, Diagnostic] = {}
+    for entry in rec.rationale:
+        for did in entry.diagnostics:
+            if did == "per_class_recall_or_spread":
+                did = "recall_spread" if k is not None and k > small_k else "per_class_recall"
+            if did in _SEVERAL_SYSTEMS and n_systems is not None and n_systems < 2:
+                continue
+            if did in out or did not in DIAGNOSTICS:
+                continue
+            keys = sorted(k_ for k_ in entry.answers if k_ in answers.model_fields_set)
+            params: dict[str, Any] = {}
+            if did == "at_priors" and answers.target_prevalence:
+                params["priors"] = {str(c): float(v) for c, v in answers.target_prevalence.items()}
+                keys = sorted({*keys, "target_prevalence"})
+            out[did] = Diagnostic(id=did, promise=DIAGNOSTICS[did], params=params, reason=entry.title, answers=keys)
+    return list(out.values())
+
+
+def _design(options: PlanOptions, n_systems: int | None, paired: bool) -> Design:
+    several = n_systems is None or n_systems > 1
+    return Design(
+        resamples=options.resamples, confidence=options.confidence, seed=options.seed, undefined=options.undefined,
+        systems=n_systems, paired=paired and bool(n_systems and n_systems > 1),
+        test="paired bootstrap of the difference" if several and options.resamples > 0 else None,
+        multiplicity="Holm" if (n_systems is None or n_systems > 2) and options.resamples > 0 else None,
+    )
+
+
+def _conflicts(answers: Answers, replaced: Mapping[str, str], lead_id: str) -> list[str]:
+    """Sentences for answers that pull apart: which one leads, and why."""
+    out: list[str] = []
+    costs = answers.error_costs is not None
+    if costs and answers.class_weighting == "custom" and answers.class_weights:
+        if lead_id in ("normalized_expected_cost", "expected_cost"):
+            out.append("You gave both error costs and class weights: the expected cost under your costs leads, because "
+                       "the costs price every kind of error while the weights only say how much each class counts; "
+                       "the weighted mean recall under your weights is reported beside it.")
+        elif lead_id in ("f_beta", "f1"):
+            out.append("You gave both error costs and class weights: Fβ with β from your costs leads, because true "
+                       "negatives carry no information here; the weighted mean recall under your weights is reported "
+                       "beside it.")
+    for key, what in replaced.items():
+        if "(the answers" in what:
+            out.append(f"The {what.split(' (')[0]} replaces the answers' {key.replace('_', ' ')}; every metric, "
+                       "parameter and sentence uses the value of the option.")
+    if answers.target_prevalence and answers.deployment_prevalence == "same":
+        out.append("The answers give deployment shares but say the class mix in use is the same as in the test set; "
+                   "the test set's shares are used and the stated shares are not.")
+    return out
+
+
+def _scope(rec: Recommendation, answers: Answers) -> list[ScopeNote]:
+    out = []
+    for rule, (mid, name, reason) in EXTERNAL.items():
+        if rec.primary.metric == mid:
+            what = "span extraction" if "spans" in rule else "ranked retrieval"
+            tool = "seqeval" if "spans" in rule else "pytrec_eval or ranx"
+            out.append(ScopeNote(what=what, use=tool, why=reason))
+    return out
+
+
+def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[str, Any] | None = None,
+              paired: bool = True) -> Plan:
+    """The evaluation plan for these answers (a path, mapping or :class:`~advisor.questionnaire.Answers`).
+
+    ``data`` (a prediction set or mapping of confusion matrices) lets the data confirm the task, classes and
+    balance, as in :func:`advisor.recommend`; ``options`` are the run's (``costs``, ``priors``,
+    ``positive_label``, ``resamples``, ``confidence``, ``seed``, ``undefined``).
+
+    >>> plan = make_plan({"task": "binary", "classes": ["ok", "defect"], "positive_class": "defect",
+    ...                   "error_costs": {"false_negative": 400, "false_positive": 4}, "outputs": "labels"})
+    >>> plan.lead.id, plan.lead.params["costs"]
+    ('normalized_expected_cost', {'fn': 400.0, 'fp': 4.0})
+    """
+    opts = options if isinstance(options, PlanOptions) else PlanOptions(**dict(options or {}))
+    opts.check()
+    original = _answers(answers)
+    effective, replaced = apply_options(original, opts)
+    rec = recommend(effective, data=data)
+    cat = get_catalogue()
+    k, n_systems = _data_facts(data)
+    ans = rec.answers  # as the data confirmed them
+    planned: dict[str, str] = {}
+    for name in effective.planned_metrics:
+        for mid in resolve_planned(name).ids:
+            planned.setdefault(mid, name)
+    lead, beside = metric_specs(rec, ans, cat, planned)
+    avoid = [Avoided(id=a.metric, name=a.name or a.metric, reason=a.reason) for a in rec.discouraged
+             if a.metric not in {lead.id, *(m.id for m in beside)}]
+    diagnostics = _diagnostics(rec, ans, k if k is not None else ans.k, n_systems)
+    inferred = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
+                if key in original.model_fields_set and data is not None
+                and str(getattr(ans, key)) != str(getattr(original, key))}
+    facts = ans.facts()
+    uses = answer_uses(original, effective, replaced, rec, load_rules(), facts, lead, beside, avoid, diagnostics,
+                       inferred)
+    task = TaskSpec(kind=ans.task, k=ans.k, classes=list(ans.classes) if ans.classes else None,
+                    positive_class=ans.positive_class, structure=ans.label_structure, top_k=ans.top_k,
+                    annotators=ans.annotators)
+    plan = Plan(
+        task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
+        design=_design(opts, n_systems, paired), answers=uses, conflicts=_conflicts(ans, replaced, lead.id),
+        warnings=[PlanWarning(code=w.code, message=w.message) for w in rec.warnings],
+        out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
+    )
+    plan._rec = rec
+    return plan

@@ -1,0 +1,196 @@
+"""The evaluation plan: what will be evaluated, with which parameters, and why.
+
+A :class:`Plan` is the one object every later stage works from — ``advisor recommend`` prints it,
+``advisor methods`` writes its paragraph from it, ``advisor report`` computes and shows exactly its
+metrics and diagnostics. It holds
+
+* the lead metric and every metric reported beside it, each a :class:`MetricSpec` with every
+  parameter that changes its number (class of interest, β, costs, priors, class weights, k, order)
+  and the reason it is there;
+* the diagnostics the report shows beside the metrics (:class:`Diagnostic`), each a promise the
+  methods paragraph may make because the report keeps it;
+* the evaluation design (:class:`Design`): what is resampled, how many times, the seed, the
+  interval method, the paired test and the correction for many comparisons;
+* every answer given, with where it went or why it was not used (:class:`AnswerUse`);
+* the metrics advised against, the warnings, where two answers pull apart and which one leads
+  (``conflicts``), and what advisor does not evaluate (``out_of_scope``).
+
+Everything is plain data (pydantic), so a plan round-trips through JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+__all__ = [
+    "AnswerUse",
+    "Avoided",
+    "Design",
+    "Diagnostic",
+    "MetricSpec",
+    "Plan",
+    "PlanWarning",
+    "ScopeNote",
+    "TaskSpec",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+#: Parameters that change a metric's number, in the order they are shown.
+PARAMETER_ORDER = ("positive_label", "beta", "class_weights", "costs", "priors", "top_k", "order", "threshold")
+
+
+class MetricSpec(_Model):
+    """One metric of the plan: what is computed, with which parameters, and why it is there."""
+
+    id: str = Field(description="the metric id of the registry (advisor metrics lists them)")
+    name: str = Field(description="the metric's name for readers")
+    role: Literal["lead", "beside"]
+    params: dict[str, Any] = Field(default_factory=dict, description="every parameter that changes the number")
+    reason: str = ""
+    answers: list[str] = Field(default_factory=list, description="the answers keys this metric rests on")
+    higher_is_better: bool = True
+    family: str = Field("confusion", description="what it is computed from: confusion, cost, score, probability, "
+                        "ordinal, multilabel, top_k, agreement or external")
+    planned_as: str | None = Field(None, description="the user's own name for it, when it was planned")
+
+
+class Avoided(_Model):
+    """A metric advised against as the lead, and why."""
+
+    id: str
+    name: str
+    reason: str
+
+
+class Diagnostic(_Model):
+    """Something the report shows beside the metrics, promised in the methods paragraph.
+
+    ``id`` is one of :data:`DIAGNOSTICS`; ``promise`` is the noun phrase the methods paragraph says
+    it with ("the recall of every class"), so the paragraph promises only what the report keeps.
+    """
+
+    id: str
+    promise: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
+    answers: list[str] = Field(default_factory=list)
+
+
+#: The diagnostics a plan may carry; each is computed and shown by the report.
+DIAGNOSTICS: dict[str, str] = {
+    "per_class_recall": "the recall of every class (the per-class table)",
+    "recall_spread": "the minimum, maximum and standard deviation over classes of per-class recall",
+    "at_priors": "the prevalence-dependent metrics at the deployment shares",
+    "class_of_interest": "recall, precision and F1 of the class of special interest",
+    "ranking_stability": "how often each system keeps its rank under paired resampling, and the set of winners",
+    "class_order": "the order of the classes the distances are counted in",
+    "per_label": "precision, recall and F1 of every label",
+    "top_1": "top-1 accuracy beside top-k",
+    "annotator_counts": "how many items each annotator rated and how many ratings are missing",
+}
+
+
+class Design(_Model):
+    """How uncertainty is quantified and systems are compared."""
+
+    unit: str = Field("item", description="what one resample draws")
+    unit_words: str = Field("test items", description="the unit as the methods paragraph names it")
+    resamples: int = Field(2000, ge=0, description="bootstrap resamples (0: no intervals)")
+    confidence: float = Field(0.95, gt=0, lt=1)
+    seed: int | None = None
+    interval_method: str = "percentile"
+    paired: bool = Field(False, description="systems resampled on the same items")
+    test: str | None = Field(None, description="how two systems are compared")
+    multiplicity: str | None = Field(None, description="correction for many comparisons")
+    undefined: str = Field("zero", description="the undefined-value convention")
+    systems: int | None = Field(None, description="number of systems, when the data are known")
+
+
+class AnswerUse(_Model):
+    """One answer and what became of it."""
+
+    key: str
+    value: Any = None
+    given: bool = Field(True, description="answered by the user (False: the questionnaire's default or the data)")
+    source: Literal["answers", "option", "data", "default"] = "answers"
+    used_by: list[str] = Field(default_factory=list)
+    unused: str | None = Field(None, description="why the answer changed nothing, when it did not")
+
+
+class PlanWarning(_Model):
+    code: str
+    message: str
+
+
+class ScopeNote(_Model):
+    """Something the situation asks for that advisor does not evaluate, and what to use instead."""
+
+    what: str
+    use: str
+    why: str
+
+
+class TaskSpec(_Model):
+    kind: Literal["binary", "multiclass"]
+    k: int | None = None
+    classes: list[Any] | None = None
+    positive_class: Any = None
+    structure: str = "nominal"
+    top_k: int | None = None
+    annotators: int | None = None
+
+
+class Plan(_Model):
+    """The evaluation plan (see the module docstring)."""
+
+    task: TaskSpec
+    lead: MetricSpec
+    beside: list[MetricSpec] = Field(default_factory=list)
+    avoid: list[Avoided] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    design: Design = Field(default_factory=Design)
+    answers: list[AnswerUse] = Field(default_factory=list)
+    conflicts: list[str] = Field(default_factory=list, description="where two answers pull apart, which leads and why")
+    not_computed: list[Avoided] = Field(default_factory=list, description="metrics the data cannot give, and why "
+                                        "(set when the plan is carried out on data)")
+    warnings: list[PlanWarning] = Field(default_factory=list)
+    out_of_scope: list[ScopeNote] = Field(default_factory=list)
+    recommendation: dict[str, Any] = Field(default_factory=dict, description="the rule engine's full reasoning")
+    _rec: Any = PrivateAttr(default=None)  # the Recommendation object itself, for its text views
+
+    @property
+    def metrics(self) -> list[MetricSpec]:
+        """The lead, then every metric beside it."""
+        return [self.lead, *self.beside]
+
+    @property
+    def metric_ids(self) -> list[str]:
+        return [m.id for m in self.metrics]
+
+    @property
+    def unused(self) -> list[AnswerUse]:
+        return [a for a in self.answers if a.unused is not None]
+
+    def spec(self, metric_id: str) -> MetricSpec | None:
+        return next((m for m in self.metrics if m.id == metric_id), None)
+
+    def diagnostic(self, diagnostic_id: str) -> Diagnostic | None:
+        return next((d for d in self.diagnostics if d.id == diagnostic_id), None)
+
+    def given(self) -> set[str]:
+        """The answers keys the user gave (not defaults, not inferred from data)."""
+        return {a.key for a in self.answers if a.given and a.source in ("answers", "option")}
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The plan as JSON: ``metrics`` (lead first), ``diagnostics``, ``design``, ``answers`` and
+        ``unused`` (every answer that changed nothing, with the reason)."""
+        out = self.model_dump(mode="json", exclude={"recommendation"})
+        out["metrics"] = [m.model_dump(mode="json") for m in self.metrics]
+        out["unused"] = [{"key": a.key, "value": a.value, "reason": a.unused} for a in self.unused]
+        return out

@@ -1,0 +1,122 @@
+"""What a run adds to the answers: command-line options and API arguments that change the plan.
+
+``--costs``, ``--priors`` and ``--positive`` (``costs=``, ``priors=``, ``positive_label=``) override the
+answers' ``error_costs``, ``target_prevalence`` and ``positive_class``; the plan is then made from the
+answers *as overridden*, so every sentence and every parameter (β of Fβ, the priors of the expected
+cost) says the same costs and shares. The resampling options become the plan's design.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .._exceptions import InputError
+from ..engine import CONVENTIONS
+from ..io import parse_costs, parse_priors
+from ..questionnaire import Answers, answers_from_mapping
+
+__all__ = ["PlanOptions", "apply_options"]
+
+
+class PlanOptions(BaseModel):
+    """Options of a run that change the plan (all optional)."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    costs: Any = Field(None, description="error costs: 'fn=10,fp=1', a cost-matrix CSV path, or a mapping")
+    priors: Any = Field(None, description="deployment class shares: 'a=0.02,b=0.98' or a mapping")
+    positive_label: Any = None
+    resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
+    confidence: float = 0.95
+    seed: int | None = None
+    undefined: str = "zero"
+
+    def check(self) -> PlanOptions:
+        """Refuse impossible values in one sentence, before any work."""
+        if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 0:
+            raise InputError(f"the number of bootstrap resamples must be a whole number ≥ 0; got {self.resamples!r}.")
+        if not isinstance(self.confidence, (int, float)) or not 0.0 < float(self.confidence) < 1.0:
+            raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95); got {self.confidence!r}.")
+        if self.undefined not in CONVENTIONS:
+            raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {self.undefined!r}.")
+        return self
+
+
+def _costs_as_answers(costs: Any, classes: Sequence[Any] | None) -> tuple[dict[str, Any], list[Any] | None]:
+    """``error_costs`` of an answers file for parsed costs, and the classes a labelled matrix brings."""
+    if isinstance(costs, Mapping) and costs and set(map(str, costs)) <= {"fn", "fp"}:
+        if set(map(str, costs)) != {"fn", "fp"}:
+            given = ", ".join(sorted(map(str, costs)))
+            raise InputError(f"costs given as fn/fp need both: the cost of a missed positive (fn) and of a false "
+                             f"alarm (fp); got only {given}.")
+        fn, fp = float(costs["fn"]), float(costs["fp"])
+        if not (fn > 0 and fp > 0 and math.isfinite(fn) and math.isfinite(fp)):
+            raise InputError(f"costs fn and fp must be finite positive numbers; got fn={fn:g}, fp={fp:g}.")
+        return {"false_negative": fn, "false_positive": fp}, None
+    if isinstance(costs, Mapping):  # {true: {decision: cost}}
+        labels = list(costs)
+        order = list(classes) if classes is not None else labels
+        by_text = {str(t): row for t, row in costs.items()}
+        missing = [c for c in order if str(c) not in by_text]
+        if missing:
+            raise InputError(f"the cost matrix has no row for class {missing[0]!r}; give the costs of every true "
+                             f"class ({', '.join(map(str, order))}).")
+        matrix = []
+        for t in order:
+            row = {str(d): v for d, v in by_text[str(t)].items()}
+            absent = [d for d in order if str(d) not in row]
+            if absent:
+                raise InputError(f"the cost matrix has no column for decision {absent[0]!r} in the row of class "
+                                 f"{t!r}; give the cost of every decision for every true class.")
+            matrix.append([float(row[str(d)]) for d in order])
+        return {"matrix": matrix}, (None if classes is not None else labels)
+    raise InputError("costs must be fn=COST,fp=COST, a cost-matrix CSV file or a mapping {true: {decision: cost}}.")
+
+
+def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOptions) -> tuple[Answers, dict[str, str]]:
+    """``(answers as overridden by the options, {answers key: what replaced it})``.
+
+    The second value says, for every key an option set, the option and what the answers said before,
+    so the plan can state it ("--costs replaces the answers' costs").
+    """
+    ans = answers if isinstance(answers, Answers) else answers_from_mapping(answers or {})
+    updates: dict[str, Any] = {}
+    replaced: dict[str, str] = {}
+    if options.costs is not None:
+        costs = parse_costs(options.costs, "costs")
+        error_costs, classes = _costs_as_answers(costs, ans.classes)
+        updates["error_costs"] = error_costs
+        if classes is not None:
+            updates["classes"] = classes
+            updates["n_classes"] = None
+        replaced["error_costs"] = "costs option" + (" (the answers gave other costs)" if ans.error_costs else "")
+    if options.priors is not None:
+        priors = parse_priors(options.priors, "priors")
+        if not isinstance(priors, Mapping):
+            raise InputError("priors must name each class's share, e.g. ill=0.02,well=0.98.")
+        updates["target_prevalence"] = {k: float(v) for k, v in priors.items()}
+        if ans.deployment_prevalence != "shifted":
+            updates["deployment_prevalence"] = "shifted"
+        replaced["target_prevalence"] = "priors option" + (" (the answers gave other shares)"
+                                                           if ans.target_prevalence else "")
+    if options.positive_label is not None:
+        if ans.positive_class is not None and str(ans.positive_class) != str(options.positive_label):
+            replaced["positive_class"] = f"positive option (the answers named {ans.positive_class!r})"
+        else:
+            replaced["positive_class"] = "positive option"
+        updates["positive_class"] = options.positive_label
+    if not updates:
+        return ans, replaced
+    data = {k: getattr(ans, k) for k in ans.model_fields_set}
+    data = {k: (v.model_dump(exclude_none=True) if hasattr(v, "model_dump") else v) for k, v in data.items()}
+    data.update({k: v for k, v in updates.items() if v is not None})
+    for k, v in updates.items():
+        if v is None:
+            data.pop(k, None)
+    if "classes" in updates and ans.positive_class is not None and "positive_class" not in data:
+        data["positive_class"] = ans.positive_class
+    return answers_from_mapping(data, "answers and options"), replaced

@@ -1,0 +1,74 @@
+"""The plan on one screen (``advisor recommend``) and in full (``--explain``).
+
+The recommendation's own view (:mod:`advisor.questionnaire._screen`: the lead and why, what to report
+beside it, what to avoid, warnings), then what the plan adds, in the reader's words (no answers keys):
+where two answers pull apart and which one leads, every answer that changed nothing and why, and what
+advisor does not evaluate.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from ..questionnaire import screen_columns
+from ._models import AnswerUse, Plan
+
+__all__ = ["ANSWER_WORDS", "plan_text", "unused_words"]
+
+#: What each answer is, for the reader ("the class of interest"), never its key.
+ANSWER_WORDS: dict[str, str] = {
+    "task": "the kind of task", "n_classes": "the number of classes", "classes": "the class names",
+    "positive_class": "the class of special interest", "deployment_prevalence": "the class mix in use",
+    "target_prevalence": "the class shares in use", "class_weighting": "how the classes count",
+    "class_weights": "the class weights", "chance_correction": "the wish for a fixed chance score",
+    "symmetric": "interchangeable labelings", "distance": "the need for a true distance",
+    "true_negatives_meaningful": "whether true negatives count", "error_costs": "the error costs",
+    "strict_monotonicity": "that every corrected error must raise the score", "ranking": "ranking several systems",
+    "test_set_balanced": "whether the test set is balanced", "probabilities": "probabilities being available",
+    "outputs": "what the classifier outputs", "operating_point": "how the threshold is set",
+    "risk_estimates": "the probabilities being used as risks", "planned_metrics": "the planned metric",
+    "notes": "your note", "label_structure": "the kind of labels", "top_k": "the k of top-k accuracy",
+    "annotators": "the number of annotators",
+}
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return f"“{value}”"
+    return str(value)
+
+
+def unused_words(use: AnswerUse) -> str:
+    """One unused answer in words: what it is, its value and why it changed nothing."""
+    return f"{ANSWER_WORDS.get(use.key, use.key.replace('_', ' '))} ({_value(use.value)}): {use.unused}"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+
+
+def plan_text(plan: Plan, *, explain: bool = False) -> str:
+    """The screen for ``plan``, laid out like the recommendation's own view (its width); ``explain`` adds the
+    full reasoning, the duties and the sources."""
+    rec = plan._rec
+    width = screen_columns()
+    body = rec.to_explain_text() if explain else rec.to_text()
+    lines = body.rstrip("\n").split("\n")
+    tail = [] if explain else lines[-1:]  # "advisor recommend --explain shows …" stays last
+    lines = lines if explain else lines[:-1]
+    if plan.conflicts:
+        lines.append("Where your answers pull apart")
+        for c in plan.conflicts:
+            lines += _wrap(c, width)
+    if plan.unused:
+        lines.append("Answers not used")
+        for a in plan.unused:
+            lines += _wrap(unused_words(a), width)
+    if plan.out_of_scope:
+        lines.append("Not evaluated by advisor")
+        for s in plan.out_of_scope:
+            lines += _wrap(f"{s.what}: use {s.use}.", width)
+    return "\n".join([*lines, *tail]) + "\n"

@@ -1,0 +1,120 @@
+"""The plan's metrics: the recommendation's choices as specs with every parameter that changes a number.
+
+A metric id alone does not say what was computed: recall *of which class*, Fβ *with which β*, the
+expected cost *under which costs and shares*, the weighted mean recall *with which weights*. Each
+:class:`~._models.MetricSpec` carries those parameters, taken from the answers (as overridden by the
+run's options), and the answers keys it rests on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..catalogue import Catalogue
+from ..engine import METRICS
+from ..questionnaire import Answers, Recommendation
+from ._models import MetricSpec
+
+__all__ = ["family_of", "metric_specs", "cost_parameters"]
+
+COST_IDS = ("expected_cost", "normalized_expected_cost")
+SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
+PROBABILITY_IDS = ("log_loss", "brier")
+EXTERNAL_IDS = ("entity_f1", "ndcg_at_k")
+
+
+def family_of(metric_id: str, catalogue: Catalogue) -> str:
+    """What a metric is computed from: ``confusion``, ``cost``, ``score``, ``probability``, a structure
+    (``ordinal``, ``multilabel``, ``top_k``, ``agreement``) or ``external`` (another tool scores it)."""
+    if metric_id in COST_IDS:
+        return "cost"
+    if metric_id in SCORE_IDS:
+        return "score"
+    if metric_id in PROBABILITY_IDS:
+        return "probability"
+    if metric_id in EXTERNAL_IDS:
+        return "external"
+    rec = catalogue.metrics.get(metric_id)
+    if rec is not None and rec.structure != "nominal":
+        return str(rec.structure)
+    return "confusion"
+
+
+def cost_parameters(answers: Answers) -> dict[str, Any]:
+    """The costs and priors an expected cost is taken under, as the plan states them."""
+    out: dict[str, Any] = {}
+    ec = answers.error_costs
+    if ec is not None and ec.false_negative is not None:
+        out["costs"] = {"fn": ec.false_negative, "fp": ec.false_positive}
+    elif ec is not None and ec.matrix is not None:
+        out["costs"] = {"matrix": [list(map(float, row)) for row in ec.matrix],
+                        "classes": list(answers.classes) if answers.classes else None}
+    if answers.target_prevalence and answers.deployment_prevalence != "same":
+        out["priors"] = {str(c): float(v) for c, v in answers.target_prevalence.items()}
+    else:
+        out["priors"] = "test-set shares"
+    return out
+
+
+def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: str) -> tuple[dict[str, Any], list[str]]:
+    """Every parameter that changes the number, and the answers keys behind them."""
+    params: dict[str, Any] = {}
+    keys: list[str] = []
+    spec = METRICS.get(metric_id)
+    if (spec is not None and spec.binary_only) or metric_id == "average_precision":
+        pos = given.get("positive_label", answers.positive_class)
+        if pos is not None:
+            params["positive_label"] = pos
+            keys.append("positive_class")
+    if metric_id == "f_beta":
+        beta = given.get("beta")
+        if beta is None:
+            ratio = answers.cost_ratio()
+            beta = math.sqrt(ratio) if ratio else 1.0
+        params["beta"] = float(beta)
+        if answers.cost_ratio():
+            keys.append("error_costs")
+    if metric_id == "class_weighted_recall" and answers.class_weights:
+        params["class_weights"] = {str(c): float(w) for c, w in answers.class_weights.items()}
+        keys.append("class_weights")
+    if family == "cost":
+        costs = cost_parameters(answers)
+        params.update(costs)
+        if "costs" in costs:
+            keys.append("error_costs")
+        if isinstance(costs.get("priors"), dict):
+            keys.append("target_prevalence")
+    if family == "top_k" and answers.top_k:
+        params["top_k"] = answers.top_k
+        keys.append("top_k")
+    if family == "ordinal" and answers.classes:
+        params["order"] = list(answers.classes)
+        keys.append("classes")
+    for key, value in given.items():  # anything else the rules set (e.g. a named β)
+        params.setdefault(key, value)
+    return params, keys
+
+
+def metric_specs(rec: Recommendation, answers: Answers, catalogue: Catalogue,
+                 planned: Mapping[str, str]) -> tuple[MetricSpec, list[MetricSpec]]:
+    """``(lead, metrics beside it)`` with their parameters; ``planned`` maps a metric id to the user's name."""
+    lead_keys = sorted({k for e in rec.rationale if e.rule == "primary" for k in e.answers})
+
+    def spec(mid: str, name: str, role: str, params: Mapping[str, Any], reason: str, keys: Sequence[str]) -> MetricSpec:
+        rec_ = catalogue.metrics.get(mid)
+        family = family_of(mid, catalogue)
+        full, param_keys = _params(mid, params, answers, family)
+        behind = list(dict.fromkeys([*keys, *param_keys, *(["planned_metrics"] if mid in planned else [])]))
+        return MetricSpec(
+            id=mid, name=(rec_.name if rec_ is not None else name or mid.replace("_", " ")), role=role,  # type: ignore[arg-type]
+            params=full, reason=reason, answers=behind,
+            higher_is_better=True if rec_ is None else bool(rec_.higher_is_better),
+            family=family, planned_as=planned.get(mid),
+        )
+
+    lead = spec(rec.primary.metric, rec.primary.name, "lead", rec.primary.params, rec.primary.reason, lead_keys)
+    beside = [spec(a.metric, a.name, "beside", a.params, a.reason, []) for a in rec.complementary
+              if a.metric != lead.id]
+    return lead, beside

@@ -1,0 +1,164 @@
+"""Where every answer went: the metric, parameter, diagnostic or rule it decided — or why it changed nothing.
+
+An answer *decided* something when
+
+* a metric's parameter comes from it (the class of interest, β, the costs, the shares, the weights);
+* a diagnostic the report shows rests on it;
+* a rule of the situation fired and its condition names the answer, or a rule did not fire *because* of
+  it — the same rule fires when only this answer takes another of its allowed values;
+* it is the task itself (the task, the number and names of the classes) or the user's own note.
+
+Otherwise it is ``unused``, with the reason: the question does not apply to this situation (its
+condition, in words), or no rule, metric or diagnostic of this situation depends on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..questionnaire import (
+    DERIVED_FACTS,
+    QUESTIONS,
+    Answers,
+    Recommendation,
+    RuleBook,
+    condition_holds,
+    describe_condition,
+    resolve_planned,
+)
+from ._models import AnswerUse, Avoided, Diagnostic, MetricSpec
+
+__all__ = ["answer_uses"]
+
+_QUESTION = {q.key: q for q in QUESTIONS}
+#: keys that state the task itself: used whenever given
+_TASK_KEYS = {"task": "the task (binary or multi-class)", "n_classes": "the number of classes",
+              "classes": "the class names, matched with the data and named in the text"}
+#: facts each answers key feeds
+_FACTS: dict[str, set[str]] = {}
+for _fact, (_keys, _) in DERIVED_FACTS.items():
+    for _k in _keys:
+        _FACTS.setdefault(_k, set()).add(_fact)
+#: alternatives tried for a key when asking "would a rule fire with another answer?"
+_ALTERNATIVES: dict[str, list[Any]] = {
+    "true_negatives_meaningful": [True, False],
+    "test_set_balanced": [True, False],
+    "outputs": ["labels", "probabilities", "scores"],
+    "operating_point": ["fixed", "open"],
+}
+
+
+def _alternatives(key: str, value: Any) -> list[Any]:
+    if key in _ALTERNATIVES:
+        return [v for v in _ALTERNATIVES[key] if v != value]
+    q = _QUESTION.get(key)
+    if q is None:
+        return []
+    if q.kind == "choice":
+        return [c for c in q.choices if c != value]
+    if q.kind == "bool":
+        return [not value] if isinstance(value, bool) else [True, False]
+    return []
+
+
+def _rule_uses(key: str, value: Any, answers: Answers, facts: Mapping[str, Any], book: RuleBook,
+               fired: set[str]) -> list[str]:
+    """Rules this answer decided: fired with a condition on it, or not fired because of it."""
+    touched = {key} | _FACTS.get(key, set())
+    out: list[str] = []
+    for rule in book.rules:
+        if not (rule.facts & touched):
+            continue
+        if rule.id in fired:
+            out.append(f"rule: {rule.title}")
+            continue
+        for alt in _alternatives(key, value):
+            try:
+                other = answers.model_copy(update={key: alt}).facts()
+            except (ValueError, TypeError):  # pragma: no cover - an alternative the model refuses
+                continue
+            other.update({f: facts[f] for f in ("has_data", "n_systems", "imbalanced") if f in facts and key not in
+                          DERIVED_FACTS.get(f, ((), ""))[0]})
+            if condition_holds(rule.when, other):
+                out.append(f"decided that this does not apply: {rule.title}")
+                break
+    return out
+
+
+def _readings(name: str, structure: str) -> list[str]:
+    """The metric ids a planned name can mean here: in a multi-label task "micro F1" is the multi-label form."""
+    ids = list(resolve_planned(name).ids)
+    if structure == "multilabel":
+        ids = list(resolve_planned(f"{name} (multi-label)").ids) + ids
+    return ids
+
+
+def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
+                  avoid: Sequence[Avoided], structure: str = "nominal") -> list[AnswerUse]:
+    """One entry per planned name: leads, reported beside, advised against, or not evaluated."""
+    out: list[AnswerUse] = []
+    for name in names:
+        ids = _readings(name, structure)
+        used: list[str] = []
+        for mid in ids:
+            if mid == lead.id:
+                used.append(f"leads: {lead.name}")
+            elif any(m.id == mid for m in beside):
+                used.append(f"reported beside the lead: {next(m.name for m in beside if m.id == mid)}")
+            elif any(a.id == mid for a in avoid):
+                a = next(a for a in avoid if a.id == mid)
+                used.append(f"advised against as the lead: {a.name} ({a.reason})")
+        if used:
+            out.append(AnswerUse(key="planned_metrics", value=name, used_by=used))
+        elif ids:
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
+                "it is not computed for this kind of task or output, so it is neither reported nor advised against.")))
+        else:
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
+                "advisor does not know this metric, so it neither evaluates it nor can say whether it fits.")))
+    return out
+
+
+def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, str], rec: Recommendation,
+                book: RuleBook, facts: Mapping[str, Any], lead: MetricSpec, beside: Sequence[MetricSpec],
+                avoid: Sequence[Avoided], diagnostics: Iterable[Diagnostic], inferred: Mapping[str, Any]) -> list[AnswerUse]:
+    """Every answer given (and every key an option set), with what it decided or why it was not used."""
+    given = set(original.model_fields_set) | set(replaced)
+    fired = {e.rule for e in rec.rationale}
+    dumped = effective.model_dump(mode="json")
+    diagnostics = list(diagnostics)
+    out: list[AnswerUse] = []
+    for q in QUESTIONS:
+        key = q.key
+        if key not in given or key == "planned_metrics":
+            continue
+        value = dumped.get(key)
+        used: list[str] = []
+        if key in _TASK_KEYS:
+            used.append(_TASK_KEYS[key])
+        if key == "notes" and value:
+            used.append("kept with the report as the author's note (not evaluated)")
+        if key in ("outputs", "probabilities"):  # which metrics can be computed at all (scores, probabilities)
+            used.append("decides which metrics can be computed from the classifier's outputs")
+        for m in (lead, *beside):
+            if key in m.answers:
+                used.append(f"{'lead' if m.role == 'lead' else 'beside the lead'}: {m.name}")
+        for d in diagnostics:
+            if key in d.answers:
+                used.append(f"shown in the report: {d.promise}")
+        used += [u for u in _rule_uses(key, getattr(effective, key), effective, facts, book, fired) if u not in used]
+        use = AnswerUse(key=key, value=value, source="option" if key in replaced else "answers",
+                        used_by=list(dict.fromkeys(used)))
+        if key in inferred:
+            use.used_by.append(f"the data shows {inferred[key]!r}, which is used instead")
+        if not use.used_by:
+            cond = q.applies_when
+            if cond and not condition_holds(cond, facts):
+                use.unused = f"this question applies only when {describe_condition(cond)}, which is not the case here."
+            else:
+                use.unused = "no metric, diagnostic or rule of this situation depends on it."
+        out.append(use)
+    out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
+                         effective.label_structure)
+    return out

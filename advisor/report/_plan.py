@@ -1,0 +1,258 @@
+"""The report carries out the plan: its metrics with their parameters, its diagnostics as tables, its promises.
+
+The methods paragraph says "we also give …" only for diagnostics the report shows, and every metric of
+the plan is computed with the parameters the plan states (the class of interest, β, the class weights,
+the costs and shares).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from .._format import few_names
+from ..catalogue import get_catalogue
+from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, compute_metrics
+from ..plan import Avoided, Plan, PlanOptions, make_plan
+from ..stats import project_to_prevalence
+from ._models import SystemReport, TableBlock
+
+__all__ = [
+    "class_weights_of",
+    "diagnostic_tables",
+    "extra_metric_ids",
+    "metric_items",
+    "plan_for",
+    "promises",
+    "rec_json_of",
+    "settle",
+    "wants_class_of_interest",
+]
+
+
+def plan_for(answers: Any, data: Any, options: PlanOptions) -> Plan:
+    """The plan of a report: the given one, or made from the answers, the data and the run's options."""
+    if isinstance(answers, Plan):
+        return answers
+    return make_plan(answers, data=data, options=options)
+
+
+def rec_json_of(plan: Plan) -> dict[str, Any]:
+    """The recommendation's JSON with the plan's metrics and parameters in the lead and beside it."""
+    rec = dict(plan.recommendation)
+    rec["primary"] = {"metric": plan.lead.id, "params": _legacy(plan.lead.params)}
+    rec["complementary"] = [{"metric": m.id, "reason": m.reason, "params": _legacy(m.params)} for m in plan.beside]
+    rec["discouraged"] = [{"metric": a.id, "reason": a.reason} for a in plan.avoid]
+    return rec
+
+
+def _legacy(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters as the report's builders read them: priors only as shares (the test set's are the default)."""
+    return {k: v for k, v in params.items() if not (k == "priors" and not isinstance(v, Mapping))}
+
+
+def metric_items(plan: Plan) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+    """``(role, id, reason, params)`` of the lead and every metric beside it."""
+    return [("primary", plan.lead.id, plan.lead.reason or None, _legacy(plan.lead.params)),
+            *[("complementary", m.id, m.reason or None, _legacy(m.params)) for m in plan.beside]]
+
+
+def settle(plan: Plan, computed: Collection[str], reasons: Mapping[str, str]) -> Plan:
+    """The plan as carried out on the data: metrics beside the lead that the data cannot give move to
+    ``not_computed`` with the reason; a lead the data cannot give is refused in one sentence."""
+    def missing(m: Any) -> bool:
+        return m.family != "external" and m.id not in computed
+
+    if missing(plan.lead):
+        why = reasons.get(plan.lead.id, "the data do not give it")
+        raise InputError(f"the plan leads with {plan.lead.name}, which these data cannot give ({why}); give the "
+                         "outputs it needs, or change the answers.")
+    gone = [m for m in plan.beside if missing(m)]
+    if not gone:
+        return plan
+    settled = plan.model_copy(update={
+        "beside": [m for m in plan.beside if not missing(m)],
+        "not_computed": [*plan.not_computed, *(Avoided(id=m.id, name=m.name, reason=reasons.get(
+            m.id, "the data do not give it")) for m in gone)],
+    })
+    settled._rec = plan._rec
+    return settled
+
+
+def class_weights_of(plan: Plan) -> dict[str, float] | None:
+    spec = plan.spec("class_weighted_recall")
+    return None if spec is None else spec.params.get("class_weights")
+
+
+def wants_class_of_interest(plan: Plan) -> bool:
+    """A one-vs-rest score of a class of interest among three or more classes is in the plan."""
+    return plan.task.kind == "multiclass" and any(m.id in ONE_VS_REST and m.params.get("positive_label") is not None
+                                                  for m in plan.metrics)
+
+
+def extra_metric_ids(plan: Plan, k: int) -> list[str]:
+    """Plan metrics the default evaluation does not compute: those with user parameters (class weights) and
+    one-vs-rest scores of a class of interest among several."""
+    return [m.id for m in plan.metrics if m.family == "confusion"
+            and (m.id in NEEDS_PARAMETERS or (k > 2 and m.id in ONE_VS_REST))]
+
+
+# ----------------------------------------------------------------------------------------------
+# Diagnostics
+# ----------------------------------------------------------------------------------------------
+def _num(v: float | None, digits: int) -> str:
+    return "—" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def _recall_spread(reports: Sequence[SystemReport], digits: int) -> TableBlock | None:
+    rows = []
+    for r in reports:
+        rec = [(p.label, p.recall) for p in r.per_class if p.recall is not None and p.support > 0]
+        if len(rec) < 2:
+            continue
+        values = [v for _, v in rec]
+        mean = sum(values) / len(values)
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        lo = min(rec, key=lambda t: t[1])
+        hi = max(rec, key=lambda t: t[1])
+        rows.append([r.name, f"{_num(lo[1], 2)} ({lo[0]})", f"{_num(hi[1], 2)} ({hi[0]})", _num(sd, 2),
+                     _num(mean, 2), str(len(values))])
+    if not rows:
+        return None
+    return TableBlock(id="recall_spread", title="Spread of per-class recall",
+                      caption="The lowest and highest recall of a class (the class in brackets), the standard deviation "
+                              "and the mean over the classes present in the test set.",
+                      columns=["system", "minimum", "maximum", "standard deviation", "mean", "classes"],
+                      numeric=[False, True, True, True, True, True], rows=rows)
+
+
+def _dependent(metric_ids: Sequence[str]) -> list[str]:
+    """The metrics whose value depends on the class shares (prevalence invariance does not hold)."""
+    cat = get_catalogue()
+    out = []
+    for mid in metric_ids:
+        rec = cat.metrics.get(mid)
+        claim = rec.properties.get("prevalence_invariance") if rec is not None else None
+        if claim is not None and claim.status != "holds":
+            out.append(mid)
+    return out
+
+
+def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str], pos: Any, beta: float,
+               undefined: str, digits: int) -> TableBlock | None:
+    diag = plan.diagnostic("at_priors")
+    priors = (diag.params.get("priors") if diag is not None else None) or {}
+    if not priors or not systems:
+        return None
+    first = next(iter(systems.values()))
+    binary = first.k == 2 and pos is not None
+    candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
+    candidates += ["accuracy"] + (["precision", "npv", "f1"] if binary else ["macro_precision", "macro_f1"])
+    ids = _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
+    if not ids:
+        return None
+    target = {str(k): float(v) for k, v in priors.items()}
+    rows = []
+    for name, cm in systems.items():
+        try:
+            now = compute_metrics(cm, ids, positive_label=pos, beta=beta, undefined=undefined)
+            there = project_to_prevalence(cm, {lab: target.get(str(lab), 0.0) for lab in cm.labels}, ids,
+                                          positive_label=pos, beta=beta, undefined=undefined)
+        except InputError:
+            return None
+        for mid in ids:
+            rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits)])
+    shares = ", ".join(f"{c} {v:.0%}" for c, v in target.items())
+    return TableBlock(id="at_priors", title="At the class shares in use",
+                      caption=f"Metrics that depend on the class shares, on the test set and projected to the shares "
+                              f"in use ({shares}) from the per-class rates: each true class's row of the confusion "
+                              "matrix is rescaled to its share (Opitz 2024, §6.3).",
+                      columns=["metric", "system", "test set", "in use"], numeric=[False, False, True, True], rows=rows)
+
+
+def _annotators(structure: Any, items: float | None) -> TableBlock | None:
+    raters = getattr(structure, "raters", None) or {}
+    if not raters:
+        return None
+    total = items or max(raters.values())
+    rows = [[name, f"{n:,}", f"{max(int(total) - n, 0):,}"] for name, n in raters.items()]
+    return TableBlock(id="annotator_counts", title="Ratings per annotator",
+                      caption="How many items each annotator rated and how many of the items they left unrated.",
+                      columns=["annotator", "items rated", "missing"], numeric=[False, True, True], rows=rows)
+
+
+def _class_order(plan: Plan, task: Any) -> TableBlock | None:
+    labels = list(getattr(task, "labels", None) or plan.task.classes or [])
+    if len(labels) < 2:
+        return None
+    return TableBlock(id="class_order", title="Order of the classes",
+                      caption="Distances between classes are counted in steps of this order, lowest first.",
+                      columns=["position", "class"], numeric=[True, False],
+                      rows=[[str(i + 1), str(lab)] for i, lab in enumerate(labels)])
+
+
+def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapping[str, Any], *, task: Any,
+                      names: Mapping[str, str], pos: Any, beta: float, undefined: str, digits: int,
+                      structure: Any = None, items: float | None = None) -> list[TableBlock]:
+    """One table for each diagnostic of the plan that is not shown elsewhere in the report."""
+    out: list[TableBlock | None] = []
+    for d in plan.diagnostics:
+        if d.id == "recall_spread":
+            out.append(_recall_spread(reports, 2))
+        elif d.id == "at_priors":
+            out.append(_at_priors(plan, systems, names, pos, beta, undefined, digits))
+        elif d.id == "annotator_counts":
+            out.append(_annotators(structure, items))
+        elif d.id == "class_order":
+            out.append(_class_order(plan, task))
+    return [t for t in out if t is not None]
+
+
+def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Sequence[TableBlock],
+                      intervals: Any) -> list[str]:
+    """The plan's diagnostics the report shows (a table, the per-class table, the ranking under resampling)."""
+    ids = {t.id for t in tables}
+    out = []
+    for d in plan.diagnostics:
+        if d.id in ids:
+            out.append(d.id)
+        elif d.id in ("per_class_recall", "per_label") and reports and all(r.per_class for r in reports):
+            out.append(d.id)
+        elif d.id == "ranking_stability" and len(reports) > 2 and intervals is not None and \
+                any(r.p_first for r in reports):
+            out.append(d.id)  # the table of P(rank 1) and rank intervals
+        elif d.id == "ranking_stability" and len(reports) == 2 and intervals is not None:
+            out.append("paired_difference")  # the figure of the paired differences
+    return out
+
+
+#: How the methods paragraph promises each diagnostic ("We also give …").
+PROMISE: dict[str, str] = {
+    "per_class_recall": "the recall of every class",
+    "recall_spread": "the spread of per-class recall",
+    "at_priors": "the metrics at the class shares in use",
+    "ranking_stability": "how often each system ranks first",
+    "paired_difference": "each metric's paired difference",
+    "class_order": "the order of the classes",
+    "per_label": "precision, recall and F1 of every label",
+    "annotator_counts": "how many items each annotator rated",
+}
+
+
+def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
+    """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
+    ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
+    return [PROMISE[i] for i in ids if i in PROMISE]
+
+
+def class_of_interest(plan: Plan, labels: Sequence[Any]) -> Any:
+    """The class of interest matched to the data's labels (None when the plan has none)."""
+    pos = plan.task.positive_class
+    if pos is None:
+        return None
+    for lab in labels:
+        if lab == pos or str(lab) == str(pos):
+            return lab
+    raise InputError(f"the class of interest {pos!r} is not one of the classes in the data ({few_names(labels)}).")
