@@ -16,7 +16,7 @@ from advisor._exceptions import InputError
 from advisor.cli import app
 from advisor.engine._agreement import agreement_metrics, ratings_table
 from advisor.engine._structures import reported_ids
-from advisor.io._structures import load_structured
+from advisor.io import load_structured
 from advisor.report import build_report
 from advisor.report._build_structures import build_structured_report, inputs_for_answers
 from advisor.stats._structures import structure_compare, structure_comparison
