@@ -26,6 +26,7 @@ _LAZY: dict[str, str] = {
     "UndefinedValue": "._metrics",
     "average_precision": "._scores",
     "bayes_decisions": "._costs",
+    "cost_matrix": "._costs",
     "ece": "._scores",
     "expected_cost": "._costs",
     "normalized_expected_cost": "._costs",
