@@ -240,6 +240,20 @@ def test_risks_of_ordered_classes_are_reported_with_the_ordinal_view(tmp_path) -
             assert iv.low <= s.values[m] <= iv.high, (s.name, m)
 
 
+def test_a_report_of_ordered_risks_from_files_leads_with_the_scoring_rule(tmp_path) -> None:
+    labels = RAIN["classes"]
+    rng = np.random.default_rng(8)
+    files = _predictions(tmp_path, labels, ["near", "far"], rng=rng, proba=True)
+    text = _report(tmp_path, _answers(tmp_path, RAIN), files)
+    table = text.split("## Results")[1]
+    first = next(line for line in table.splitlines() if line.startswith("| ") and "Metric" not in line
+                 and "---" not in line)
+    assert first.startswith("| Log loss")
+    for name in ("Brier score", "Macro-averaged mean absolute error", "Quadratically weighted kappa"):
+        assert f"| {name}" in table, name
+    assert "*Order of the classes.*" in text
+
+
 # ----------------------------------------------------------------------------------------------
 # 7. Promises the report keeps
 # ----------------------------------------------------------------------------------------------

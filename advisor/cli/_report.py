@@ -158,7 +158,8 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     if ds.mixed:
         echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
              "items.", err=True)
-    return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None, **options)
+    return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
+                        order=parse_order(order), **options)
 
 
 @handle_errors

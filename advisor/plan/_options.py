@@ -30,6 +30,7 @@ class PlanOptions(BaseModel):
     costs: Any = Field(None, description="error costs: 'fn=10,fp=1', a cost-matrix CSV path, or a mapping")
     priors: Any = Field(None, description="deployment class shares: 'a=0.02,b=0.98' or a mapping")
     positive_label: Any = None
+    order: list[Any] | None = Field(None, description="ordered classes, lowest first (--order)")
     resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
     confidence: float = 0.95
     seed: int | None = None
@@ -97,6 +98,11 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
             updates["deployment_prevalence"] = "shifted"
         replaced["target_prevalence"] = "priors option" + (" (the answers gave other shares)"
                                                            if ans.target_prevalence else "")
+    if options.order is not None and (ans.label_structure == "ordinal" or ans.classes is None):
+        if ans.classes is not None and [str(c) for c in ans.classes] != [str(c) for c in options.order]:
+            replaced["classes"] = "order option (the answers listed the classes in another order)"
+        updates["classes"] = list(options.order)
+        updates["n_classes"] = None
     if options.positive_label is not None:
         if ans.positive_class is not None and str(ans.positive_class) != str(options.positive_label):
             replaced["positive_class"] = f"positive option (the answers named {ans.positive_class!r})"

@@ -180,7 +180,7 @@ def build_report(
     recommendation: Any = None,
     digits: int = 4,
     progress: Any = None,
-    costs: Any = None, priors: Any = None, scores: Any = None,
+    costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -209,6 +209,8 @@ def build_report(
         Decimals printed (the same as ``advisor compute``).
     costs, priors, scores : optional
         As in ``advisor.evaluate`` (default: the answers' costs and shares, a DataFrame's score columns).
+    order : sequence, optional
+        Ordered classes, lowest first, for the plan's ordinal metrics (default: the answers' ``classes``).
 
     Examples
     --------
@@ -233,7 +235,7 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, undefined=undefined))
+            seed=seed, undefined=undefined, order=list(order) if order is not None else None))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason

@@ -108,6 +108,11 @@ def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep
 
     ans = load_answers(answers)
     refuse_external(ans)
+    if (ans.label_structure == "ordinal" and ans.risk_estimates and not (top_k or ans.top_k) and not ans.annotators
+            and (ans.outputs == "probabilities" or ans.probabilities)):
+        # probabilities of ordered classes used as risks: read as scored items (the plan leads with a proper
+        # scoring rule); the ordinal metrics of the decisions come from the counts in the plan's order
+        return {"order": None, "label_sep": label_sep, "top_k": None, "structure": None}
     top_k = top_k or ans.top_k
     if ans.label_structure == "multilabel" and label_sep is None:
         label_sep = "|"
