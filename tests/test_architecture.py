@@ -167,3 +167,87 @@ def test_each_stage_says_what_it_owns(package: str) -> None:
     doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
     assert doc and len(doc.split()) >= 12, f"advisor/{package}/__init__.py needs a docstring saying what it owns"
 
+
+
+# ----------------------------------------------------------------------------------------------
+# Issue 19, acceptance 4: packages talk through their public names; imports are made once, at the top
+# ----------------------------------------------------------------------------------------------
+def _import_nodes(path: Path) -> list[tuple[ast.AST, bool]]:
+    """Every import statement of a module and whether it sits inside a function (TYPE_CHECKING left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: list[tuple[ast.AST, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for sub in child.orelse:
+                    visit(sub, in_function)
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                out.append((child, in_function))
+            visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(tree, False)
+    return out
+
+
+def _targets(node: ast.AST, module: str, is_package: bool) -> list[tuple[str, list[str]]]:
+    """``(module imported, names imported from it)`` of one import statement, advisor modules only."""
+    package = module if is_package else module.rpartition(".")[0]
+    if isinstance(node, ast.Import):
+        return [(a.name, []) for a in node.names if a.name.split(".")[0] == "advisor"]
+    assert isinstance(node, ast.ImportFrom)
+    if node.level:
+        base = package.split(".")
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    return [(target, [a.name for a in node.names])] if target.split(".")[0] == "advisor" else []
+
+
+def _package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and not parts[1].startswith("_") else "base"
+
+
+def test_no_private_names_across_packages() -> None:
+    """A package uses another only through its public names (its ``__init__``), never a private module or a
+    private name of it; base modules (``advisor._format``, …) are shared by all."""
+    wrong = []
+    for path in sorted(ROOT.rglob("*.py")):
+        module = _module_name(path)
+        own = _package_of(module)
+        for node, _ in _import_nodes(path):
+            for target, names in _targets(node, module, path.name == "__init__.py"):
+                other = _package_of(target)
+                if other in ("base", own):
+                    continue
+                parts = target.split(".")
+                private_module = any(p.startswith("_") for p in parts[2:])
+                private_names = [n for n in names if n.startswith("_")]
+                if private_module or private_names:
+                    wrong.append(f"{module} imports {target}" + (f" ({', '.join(private_names)})" if private_names
+                                                                 else ""))
+    assert not wrong, f"{len(wrong)} private imports across packages:\n" + "\n".join(wrong)
+
+
+def test_no_function_level_imports_of_advisor_modules() -> None:
+    """advisor's own modules are imported at the top of a module; only heavy third-party libraries are imported
+    where they are needed, and only those :data:`advisor._lazy.HEAVY` declares."""
+    from advisor._lazy import HEAVY
+
+    own, third = [], []
+    for path in sorted(ROOT.rglob("*.py")):
+        module = _module_name(path)
+        for node, in_function in _import_nodes(path):
+            if not in_function:
+                continue
+            if _targets(node, module, path.name == "__init__.py"):
+                own.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}")
+                continue
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            third += [f"{path.relative_to(ROOT.parent)}:{node.lineno} {n}" for n in names
+                      if n.split(".")[0] not in HEAVY]
+    assert not own, f"{len(own)} function-level imports of advisor modules:\n" + "\n".join(own)
+    assert not third, "function-level imports of libraries not declared heavy:\n" + "\n".join(third)
