@@ -47,12 +47,12 @@ def test_the_class_mismatch_names_what_differs_even_beyond_the_first_ten() -> No
 
 
 def test_probability_columns_name_the_missing_and_the_unknown_class() -> None:
-    from advisor.engine._score_eval import _align
+    from advisor.engine._score_eval import align_probabilities
 
     labels = [f"class_{i:02d}" for i in range(30)]
     columns = [c for c in labels if c != "class_25"] + ["class_99"]
     with pytest.raises(InputError) as err:
-        _align(labels, np.full((3, 30), 1 / 30), columns, "scores.csv")
+        align_probabilities(labels, np.full((3, 30), 1 / 30), columns, "scores.csv")
     msg = str(err.value)
     assert "no column for class_25" in msg and "columns for class_99, which is not a class" in msg
 

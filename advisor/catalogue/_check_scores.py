@@ -59,7 +59,7 @@ def _brier_binary(true: np.ndarray, proba: np.ndarray) -> np.ndarray:
 
 def _ranking(kind: str) -> Callable[[np.ndarray], np.ndarray]:
     def ev(counts: np.ndarray) -> np.ndarray:
-        from ..engine._scores import Ranking, _multiclass_auc
+        from ..engine._scores import Ranking, multiclass_auc
 
         k = counts.shape[-1]
         true, proba = _items(k)
@@ -69,7 +69,7 @@ def _ranking(kind: str) -> Callable[[np.ndarray], np.ndarray]:
             r = Ranking(proba[:, 1])
             return r.auc(w * y, w * (1 - y)) if kind == "auc" else r.ap(w * y, w * (1 - y))
         if kind == "auc":
-            return _multiclass_auc(true, proba, k, "ovr", "macro", w)
+            return multiclass_auc(true, proba, k, "ovr", "macro", w)
         onehot = (true[:, None] == np.arange(k)).astype(np.float64)
         return np.mean([Ranking(proba[:, c]).ap(w * onehot[:, c], w * (1 - onehot[:, c])) for c in range(k)], axis=0)
     return ev

@@ -58,9 +58,9 @@ def _value(record: MetricRecord, arrays: Case, **kw: Any) -> float:
             y, p = (np.asarray(a) > 0 for a in arrays[:2])
             return float(_evaluate(LabelSets(y, p, tuple(range(y.shape[1]))), [mid], "baseline")[0][mid])
         if record.structure == "agreement":
-            from ..engine._agreement import _evaluate, _ratings_from_codes
+            from ..engine._agreement import _evaluate, ratings_from_codes
 
-            return float(_evaluate(_ratings_from_codes(np.asarray(arrays[0], int), kw.get("c")), [mid], "baseline")[0][mid])
+            return float(_evaluate(ratings_from_codes(np.asarray(arrays[0], int), kw.get("c")), [mid], "baseline")[0][mid])
         from ..engine._topk import top_k_hits
 
         s, y, k = arrays

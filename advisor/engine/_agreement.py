@@ -26,6 +26,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
+from ._metrics import compute_metrics
 from ._structure_args import resolve_ids
 
 __all__ = ["AGREEMENT_METRICS", "Ratings", "agreement_metrics", "ratings_table"]
@@ -84,10 +85,10 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
         raise InputError(f"a rating {bad[0]!r} is not among the categories {few_names(cats)}.")
     codes = np.array([[-1 if v is None else index[str(v)] for v in r] for r in cells], dtype=np.int64)
     ordered = categories is not None or all(_natural(v)[0] == 0 for v in seen)
-    return _ratings_from_codes(codes, len(cats), names, cats, ordered=ordered)
+    return ratings_from_codes(codes, len(cats), names, cats, ordered=ordered)
 
 
-def _ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, raters: Sequence[str] | None = None,
+def ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, raters: Sequence[str] | None = None,
                         categories: Sequence[Any] | None = None, *, ordered: bool = True) -> Ratings:
     """:class:`Ratings` from category indices ``(items, raters)`` with −1 for a missing rating."""
     c = n_categories if n_categories is not None else max(int(codes.max()) + 1, 1)
@@ -215,8 +216,6 @@ def pairwise_kappa(r: Ratings) -> dict[str, float | None]:
     >>> pairwise_kappa(ratings_table([["x", "x", "y"], ["y", "y", "y"], ["x", "y", "x"]], ["a", "b", "c"]))["a | b"]
     0.4
     """
-    from ._metrics import compute_metrics
-
     c = len(r.categories)
     out: dict[str, float | None] = {}
     for i in range(len(r.raters)):

@@ -18,6 +18,7 @@ import numpy as np
 from ._cells import Cells, others
 from ._confusion import Label
 from ._conventions import CONVENTIONS
+from ._frames import records, to_frame, to_html
 
 __all__ = [
     "CONVENTIONS",
@@ -109,19 +110,13 @@ class ValuesMapping(dict):  # type: ignore[type-arg]
     # -- tables: pandas and notebooks (advisor/engine/_frames.py) --------------------------------
     def records(self) -> list[dict[str, Any]]:
         """One dict per class (per-class table) or per metric: ``pandas.DataFrame(res.records())``."""
-        from ._frames import records
-
         return records(self)
 
     def to_frame(self) -> Any:
         """A pandas DataFrame indexed by class label or metric id."""
-        from ._frames import to_frame
-
         return to_frame(self)
 
     def _repr_html_(self) -> str:
-        from ._frames import to_html
-
         return to_html(self)
 
 

@@ -7,6 +7,7 @@ integers.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Union
 
@@ -236,8 +237,6 @@ def _checked_labels(labels: Sequence[Label] | None, k: int | None) -> tuple[Labe
         raise InputError("labels is empty; give at least one class.")
     texts = [str(x) for x in labs]  # 1 and "1" would print, key JSON and match --positive alike
     if len(set(texts)) != len(labs):
-        from collections import Counter
-
         dupes = sorted(t for t, c in Counter(texts).items() if c > 1)
         same = " (the number 1 and the text '1' count as the same label)" if len(set(labs)) == len(labs) else ""
         raise InputError(f"labels must be unique{same}; repeated: {', '.join(dupes[:20])}.")

@@ -78,8 +78,8 @@ def cost_matrix(costs: Any, labels: Sequence[Label], positive_label: Label | Non
                              f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing.")
         p = _find(labels, positive_label, "the positive label")
         c = np.zeros((2, 2))
-        c[p, 1 - p] = _cost_value(given["fn"], "fn")
-        c[1 - p, p] = _cost_value(given["fp"], "fp")
+        c[p, 1 - p] = cost_value(given["fn"], "fn")
+        c[1 - p, p] = cost_value(given["fp"], "fp")
         return c
     if isinstance(costs, Mapping):
         return _nested_costs(costs, labels)
@@ -90,7 +90,7 @@ def cost_matrix(costs: Any, labels: Sequence[Label], positive_label: Label | Non
     if c.shape != (k, k):
         raise InputError(f"costs must be a {k}×{k} matrix (rows true class, columns decision); got shape {c.shape}.")
     for v in c.ravel():
-        _cost_value(v, "a cost matrix entry")
+        cost_value(v, "a cost matrix entry")
     return c
 
 
@@ -107,7 +107,7 @@ def _nested_costs(costs: Mapping[Any, Any], labels: Sequence[Label]) -> np.ndarr
         has_row[i] = True
         for d, v in row.items():
             j = _find(labels, d, "costs")
-            c[i, j] = _cost_value(v, f"{t}→{d}")
+            c[i, j] = cost_value(v, f"{t}→{d}")
             given[i, j] = True
     if given.all():
         return c
@@ -121,7 +121,7 @@ def _nested_costs(costs: Mapping[Any, Any], labels: Sequence[Label]) -> np.ndarr
                      "true class→decision); give the cost of every error — one left out would cost 0.")
 
 
-def _cost_value(v: Any, name: str) -> float:
+def cost_value(v: Any, name: str) -> float:
     try:
         x = float(v)
     except (TypeError, ValueError):

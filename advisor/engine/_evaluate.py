@@ -13,7 +13,12 @@ from typing import Any, Union
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
+from ._chance import chance_levels
 from ._confusion import ConfusionMatrix, Label
+from ._frames import evaluation_frame, evaluation_html, evaluation_records
+from ._metrics import PROBABILITY_METRICS, _resolve_ids, compute_metrics, per_class
+from ._names import metric_id
+from ._probabilities import probability_chance_levels
 
 __all__ = ["Evaluation", "check_metric_ids", "evaluate"]
 
@@ -64,19 +69,13 @@ class Evaluation(BaseModel):
     # -- tables: pandas and notebooks (advisor/engine/_frames.py) --------------------------------
     def records(self) -> list[dict[str, Any]]:
         """One dict per metric, a key per system: ``pandas.DataFrame(ev.records())``."""
-        from ._frames import evaluation_records
-
         return evaluation_records(self)
 
     def to_frame(self) -> Any:
         """A pandas DataFrame: a metric per row, a system per column."""
-        from ._frames import evaluation_frame
-
         return evaluation_frame(self)
 
     def _repr_html_(self) -> str:
-        from ._frames import evaluation_html
-
         return evaluation_html(self)
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -136,8 +135,6 @@ def evaluate(
     >>> ev.metrics["b"]["accuracy"], round(ev.chance["accuracy"]["majority"], 4)
     (0.6363636363636364, 0.5455)
     """
-    from ._metrics import compute_metrics, per_class
-
     if not systems:
         raise InputError("no systems to evaluate; give at least one prediction file or matrix.")
     mats = {str(name): _as_matrix(str(name), m) for name, m in systems.items()}
@@ -213,12 +210,9 @@ def _split_metric_ids(
     By default the probability metrics are those some system has; asked for explicitly, every
     system must have them.
     """
-    from ._metrics import PROBABILITY_METRICS
-
     if isinstance(metrics, str):
         metrics = [metrics]
     if metrics is not None:  # catalogue names and aliases → ids (advisor/engine/_names.py)
-        from ._names import metric_id
 
         metrics = [metric_id(m) for m in metrics]
     if metrics is None:
@@ -245,9 +239,6 @@ def _chance_table(
     class_weights: Any = None,
 ) -> dict[str, dict[str, _Value]]:
     """Chance levels of the matrix metrics and the probability metrics, on the true class sizes."""
-    from ._chance import chance_levels
-    from ._probabilities import probability_chance_levels
-
     chance: dict[str, dict[str, _Value]] = {}
     if resolved_ids:
         chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined,
@@ -272,7 +263,6 @@ def check_metric_ids(metrics: Sequence[str] | None) -> None:
     """Raise :class:`~advisor.UnknownMetricError` for an unknown id, before any file is read."""
     if not metrics:
         return
-    from ._metrics import PROBABILITY_METRICS, _resolve_ids
 
     # k = 2 with a positive label admits every matrix id, so only unknown ids fail here
     _resolve_ids([m for m in metrics if m not in PROBABILITY_METRICS], 2, True)

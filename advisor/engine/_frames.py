@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import InputError
+from .._format import format_count, html_table
+
 __all__ = ["records", "to_frame", "to_html"]
 
 _COUNT_FIELDS = ("support", "predicted")
@@ -51,8 +54,6 @@ def to_frame(result: Mapping[str, Any]) -> Any:
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - depends on the environment
-        from .._exceptions import InputError
-
         raise InputError("to_frame() needs pandas (pip install pandas); records() gives the same rows as "
                          "dicts.") from None
     rows = records(result)
@@ -64,8 +65,6 @@ def to_frame(result: Mapping[str, Any]) -> Any:
 
 def to_html(result: Mapping[str, Any], caption: str | None = None) -> str:
     """The records as an HTML table (for a notebook's ``_repr_html_``)."""
-    from .._format import format_count, html_table
-
     if caption is None:
         caption = "per class" if _key_name(result) == "class" else "metrics"
         convention = getattr(result, "convention", None)
@@ -94,8 +93,6 @@ def evaluation_frame(ev: Any) -> Any:
 
 def evaluation_html(ev: Any) -> str:
     """The metrics of every system as an HTML table (a notebook's ``_repr_html_``)."""
-    from .._format import format_count, html_table
-
     rows = [[r["metric"], *(r[s] for s in ev.systems)] for r in evaluation_records(ev)]
     caption = f"{format_count(ev.n)} items, {len(ev.labels)} classes (undefined values: {ev.convention})"
     return html_table(["metric", *ev.systems], rows, caption)

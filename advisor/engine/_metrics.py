@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,8 @@ from ._components import (
     _Stats,
 )
 from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
+from ._names import metric_id
+from ._scores import extra_specs
 
 __all__ = [
     "BINARY_METRICS",
@@ -355,7 +358,6 @@ def _spec_table() -> dict[str, MetricSpec]:
         table[mid] = MetricSpec(mid, _needs_probabilities, needs_probabilities=True)
     for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "log_loss", "brier"):
         table[mid] = replace(table[mid], higher_is_better=False)
-    from ._scores import extra_specs  # cost and score metrics (issue 11), defined in their own module
 
     table.update(extra_specs(MetricSpec))
     return table
@@ -387,8 +389,6 @@ def _check_convention(undefined: str) -> None:
 
 
 def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> list[str]:
-    from ._names import metric_id
-
     if metrics is None:
         ids = list(MULTICLASS_METRICS)
         if k == 2 and has_positive:
@@ -400,8 +400,6 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
     for m in metrics:
         m = metric_id(m)  # a catalogue name or alias → its id (advisor/engine/_names.py)
         if m not in METRICS:
-            from difflib import get_close_matches
-
             hint = get_close_matches(m, METRICS.keys(), n=1)
             extra = f" Did you mean {hint[0]!r}?" if hint else ""
             raise UnknownMetricError(f"unknown metric id {m!r}.{extra} Known ids: {', '.join(METRICS)}.")

@@ -26,6 +26,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ._components import MetricResult, UndefinedValue
+from ._metrics import BINARY_METRICS, compute_metrics
 from ._structure_args import resolve_ids
 
 __all__ = ["MULTILABEL_METRICS", "LabelSets", "label_sets", "multilabel_metrics", "per_label_metrics"]
@@ -155,8 +156,6 @@ def per_label_metrics(data: LabelSets, metrics: Sequence[str] | None = None, *, 
     >>> t["a"]["recall"], t["b"]["precision"]
     (0.5, 0.5)
     """
-    from ._metrics import BINARY_METRICS, compute_metrics
-
     t, p = data.y_true, data.y_pred
     tp, fp = (t & p).sum(0), (~t & p).sum(0)
     fn, tn = (t & ~p).sum(0), (~t & ~p).sum(0)

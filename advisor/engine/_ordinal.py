@@ -39,6 +39,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
+from ._confusion import counts_and_labels
 from ._structure_args import resolve_ids
 
 __all__ = ["ORDINAL_METRICS", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
@@ -129,8 +130,6 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
     ([0, 1, 2], [1, 1, 2], [1.0, 1.0, 1.0], 'ranks')
     """
     if matrix is not None:
-        from ._confusion import counts_and_labels
-
         counts, labs = counts_and_labels(matrix)
         if counts.ndim != 2:
             raise InputError("matrix must be a single k×k confusion matrix in class order.")
@@ -145,8 +144,8 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
     if len(set(map(str, order))) != len(order) or len(order) < 2:
         raise InputError(f"order must list at least two distinct classes; got {order!r}.")
     index = {str(o): i for i, o in enumerate(order)}
-    t = _ranks(y_true, index, "y_true", order)
-    p = _ranks(y_pred, index, "y_pred", order)
+    t = ordinal_ranks(y_true, index, "y_true", order)
+    p = ordinal_ranks(y_pred, index, "y_pred", order)
     if t.shape != p.shape:
         raise InputError(f"y_true and y_pred differ in length ({t.size} vs {p.size}).")
     if t.size == 0:
@@ -156,7 +155,7 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
     return OrdinalCells(codes // k, codes % k, cnt.astype(np.float64), tuple(order), class_values(order), declared)
 
 
-def _ranks(values: Any, index: dict[str, int], name: str, order: list[Any]) -> np.ndarray:
+def ordinal_ranks(values: Any, index: dict[str, int], name: str, order: list[Any]) -> np.ndarray:
     arr = np.asarray(values).reshape(-1)
     if arr.dtype.kind in "iuU":  # one type: find the distinct values first, name only those
         distinct, inv = np.unique(arr, return_inverse=True)

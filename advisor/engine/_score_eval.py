@@ -16,7 +16,9 @@ import numpy as np
 
 from .._exceptions import InputError
 from .._format import few_names
-from ._confusion import Label
+from ._confusion import ConfusionMatrix, Label
+from ._costs import expected_cost, normalized_expected_cost
+from ._scores import ECE_BINS, Calibration, Ranking, multiclass_auc, calibration_loss, log_loss_details, score_inputs
 
 __all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "score_metrics"]
 
@@ -26,7 +28,7 @@ SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
 
 
-def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str) -> np.ndarray:
+def align_probabilities(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str) -> np.ndarray:
     """Probability columns reordered to ``labels``; a binary task may give one column (the other is 1 − p)."""
     k = len(labels)
     if proba.ndim != 2 or proba.shape[1] != len(proba_labels):
@@ -81,8 +83,6 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
     ...                        weights=[2, 1, 1, 1])[0]
     True
     """
-    from ._scores import ECE_BINS, calibration_loss, log_loss_details
-
     k = len(labels)
     if score is not None and k != 2:
         raise InputError(f"{what} has a 'score' column but the task has {k} classes; a single score needs a binary "
@@ -91,7 +91,7 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
         raise InputError(f"{what} has a 'score' column; name the class high scores point to with the positive label "
                          "(--positive).")
     details: dict[str, Any] = {}
-    s = np.asarray(score, dtype=np.float64) if score is not None else _align(labels, np.asarray(proba, float), proba_labels, what)
+    s = np.asarray(score, dtype=np.float64) if score is not None else align_probabilities(labels, np.asarray(proba, float), proba_labels, what)
     if s.ndim == 0 or s.shape[0] != len(y_true):
         raise InputError(f"{what} give {s.shape[0] if s.ndim else 1} rows but there are {len(y_true)} items; give one "
                          "score (or one row of probabilities) per item, in the items' order.")
@@ -122,8 +122,6 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
 def _values(y_true: Sequence[Any], labels: Sequence[Label], s: np.ndarray, want: Sequence[str],
             pos_label: Label | None, weights: Any, what: str) -> dict[str, float]:
     """The metric values of :func:`score_metrics` under item weights (unit weights when None)."""
-    from ._scores import Calibration, Ranking, _multiclass_auc, score_inputs
-
     k = len(labels)
     idx, s, _, p = score_inputs(y_true, s, labels, pos_label if pos_label is not None else labels[1])
     w = np.ones(idx.shape[0]) if weights is None else _counts(weights, idx.shape[0], what)
@@ -133,7 +131,7 @@ def _values(y_true: Sequence[Any], labels: Sequence[Label], s: np.ndarray, want:
             y = (idx == p).astype(np.float64)
             out["roc_auc"] = float(Ranking(s if s.ndim == 1 else s[:, p]).auc(w * y, w * (1 - y)))
         else:
-            out["roc_auc"] = _multiclass_auc(idx, s, k, "ovr", "macro", w)
+            out["roc_auc"] = multiclass_auc(idx, s, k, "ovr", "macro", w)
     if "average_precision" in want:  # the positive class's (score_metrics leaves it out without one)
         y = (idx == p).astype(np.float64)
         out["average_precision"] = float(Ranking(s if s.ndim == 1 else s[:, p]).ap(w * y, w * (1 - y)))
@@ -171,9 +169,6 @@ def cost_metrics(matrix: Any, costs: Any, priors: Any = None, *, positive_label:
     >>> round(cost_metrics([[90, 10], [5, 45]], {"fn": 10, "fp": 1}, [0.98, 0.02], positive_label=1)["normalized_expected_cost"], 9)
     0.59
     """
-    from ._confusion import ConfusionMatrix
-    from ._costs import expected_cost, normalized_expected_cost
-
     if not isinstance(matrix, ConfusionMatrix):
         arr = np.asarray(matrix, dtype=np.float64)
         matrix = ConfusionMatrix(arr, list(range(arr.shape[0])))

@@ -231,10 +231,10 @@ def roc_auc(y_true: Any, scores: Any, labels: Sequence[Label] | None = None, *, 
         p = 1 if pos is None else pos
         y = (idx == p).astype(np.float64)
         return float(Ranking(_binary_column(s, pos)).auc(y, 1.0 - y))
-    return _multiclass_auc(idx, s, k, multi_class, average, np.ones(len(idx)))
+    return multiclass_auc(idx, s, k, multi_class, average, np.ones(len(idx)))
 
 
-def _multiclass_auc(idx: np.ndarray, s: np.ndarray, k: int, multi_class: str, average: str | None,
+def multiclass_auc(idx: np.ndarray, s: np.ndarray, k: int, multi_class: str, average: str | None,
                     w: np.ndarray, rankings: list[Ranking] | None = None) -> Any:
     rankings = rankings or [Ranking(s[:, c]) for c in range(k)]
     onehot = (idx[:, None] == np.arange(k)).astype(np.float64).T  # (k, n)

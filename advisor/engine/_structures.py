@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._exceptions import InputError
 from .._format import few_names
-from ._agreement import AGREEMENT_METRICS
-from ._multilabel import MULTILABEL_METRICS
-from ._ordinal import ORDINAL_METRICS
+from ._agreement import AGREEMENT_METRICS, Ratings, agreement_metrics, pairwise_kappa
+from ._multilabel import MULTILABEL_METRICS, LabelSets, multilabel_metrics, per_label_metrics
+from ._ordinal import ORDINAL_METRICS, OrdinalCells, _class_sums, ordinal_metrics
+from ._topk import top_k_accuracy, top_k_hits
 
 __all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
 
@@ -66,8 +68,6 @@ def nominal_beside(cells: Any) -> dict[str, Any]:
     """
     import numpy as np
 
-    from ._ordinal import _class_sums
-
     w = np.asarray(cells.counts, dtype=np.float64)
     diag = cells.rows == cells.cols
     a = _class_sums(cells.rows, w, cells.k)
@@ -87,10 +87,6 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
     """
     import numpy as np
 
-    from ._agreement import Ratings, agreement_metrics
-    from ._multilabel import LabelSets, multilabel_metrics, per_label_metrics
-    from ._ordinal import OrdinalCells, ordinal_metrics
-
     out: dict[str, object] = {}
     if isinstance(data, OrdinalCells):
         res = ordinal_metrics(data, [m for m in metrics if m not in NOMINAL_BESIDE] if metrics else None,
@@ -105,12 +101,8 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
         res = agreement_metrics(data, metrics, undefined=undefined)
         out["values"] = dict(res)
     else:
-        from ._topk import top_k_accuracy, top_k_hits
-
         scores, true_index, labels = data  # type: ignore[misc]
         if top_k is None:
-            from .._exceptions import InputError
-
             raise InputError("top_k is required for top-k accuracy (--top-k K).")
         res = top_k_accuracy(scores, true_index, top_k, labels)
         out["values"] = {"top_k_accuracy": res["top_k_accuracy"],
@@ -122,8 +114,6 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
 
 def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | None = None) -> dict[str, Any]:
     """The JSON of ``advisor compute`` for structured inputs (:class:`advisor.io._structures.StructuredInputs`)."""
-    from ._agreement import pairwise_kappa
-
     data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
                             "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
     notes = list(getattr(inputs, "notes", None) or [])  # what the reader decided (e.g. a label never predicted)

@@ -35,14 +35,14 @@ def _pairs(text: str, option: str, example: str) -> dict[str, float]:
 
 
 def _check_costs(costs: Mapping[str, Any], option: str) -> None:
-    from ..engine._costs import _cost_value
+    from ..engine._costs import cost_value
 
     for key, v in costs.items():
         if isinstance(v, Mapping):
             _check_costs(v, option)
             continue
         try:
-            _cost_value(v, str(key))
+            cost_value(v, str(key))
         except InputError as exc:
             raise InputError(f"{option}: {exc}") from None
 

@@ -366,11 +366,11 @@ def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.nd
 
 
 def _ranks_of(cols: dict[str, list[Any]], order: Sequence[Any], tc: str, pc: str) -> tuple[np.ndarray, np.ndarray]:
-    from ..engine._ordinal import _ranks
+    from ..engine._ordinal import ordinal_ranks
 
     index = {str(o): i for i, o in enumerate(order)}
-    return (_ranks([_label(v) for v in cols[tc]], index, tc, list(order)),
-            _ranks([_label(v) for v in cols[pc]], index, pc, list(order)))
+    return (ordinal_ranks([_label(v) for v in cols[tc]], index, tc, list(order)),
+            ordinal_ranks([_label(v) for v in cols[pc]], index, pc, list(order)))
 
 
 def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any] | None) -> StructuredInputs:

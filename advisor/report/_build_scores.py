@@ -61,7 +61,7 @@ def _scored_like(x: Any) -> bool:
 
 def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) -> tuple[list[Any] | None, dict[str, np.ndarray], dict[str, list[Any]]]:
     """``(y_true, outputs aligned to labels, item decisions)`` from the forms ``scores`` may take."""
-    from ..engine._score_eval import _align
+    from ..engine._score_eval import align_probabilities
 
     label_of = {str(lab): lab for lab in labels}
 
@@ -105,7 +105,7 @@ def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) 
             if s.score is not None:
                 outputs[name] = np.asarray(s.score, dtype=np.float64)
             elif s.proba is not None:
-                outputs[name] = _align(labels, s.proba, s.proba_labels, name)
+                outputs[name] = align_probabilities(labels, s.proba, s.proba_labels, name)
             if s.y_pred is not None:
                 decisions[name] = match(s.y_pred, name)
         else:

@@ -77,7 +77,7 @@ class ScoredSystem:
     def evaluate(self, w: np.ndarray | Draws) -> dict[str, np.ndarray]:
         """Every metric under item weights ``w`` (shape (b, n) or (n,)) or a chunk of drawn resamples."""
         from ..engine._costs import expected_cost_batch
-        from ..engine._scores import _multiclass_auc
+        from ..engine._scores import multiclass_auc
 
         out: dict[str, np.ndarray] = {}
         ranking_only = self.k == 2 and not set(self.metrics) - {"roc_auc", "average_precision"}
@@ -93,7 +93,7 @@ class ScoredSystem:
                 if m not in out:
                     out["roc_auc"], out["average_precision"] = self.binary.binary(w32, self.y)
             elif m == "roc_auc":
-                out[m] = _multiclass_auc(self.idx, np.empty((0, self.k)), self.k, "ovr", "macro", w, self.rankings)
+                out[m] = multiclass_auc(self.idx, np.empty((0, self.k)), self.k, "ovr", "macro", w, self.rankings)
             elif m == "average_precision":
                 out[m] = np.mean([r.ap(w * self.onehot[c], w * (1 - self.onehot[c]))
                                   for c, r in enumerate(self.rankings)], axis=0)
