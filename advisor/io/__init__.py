@@ -26,6 +26,15 @@ _LAZY: dict[str, str] = {
     "ordinal_from_tables": "._structures",
     "parse_costs": "._costspec",
     "parse_priors": "._costspec",
+    # the readers' building blocks that advisor.spark, the report and the CLI share
+    "MAX_LABEL_CHARS": "._duck",
+    "SCORE_COLUMN": "._items",
+    "Scan": "._scan",
+    "ScoredFile": "._items",
+    "add_scores": "._evaluate_scores",
+    "prediction_set": "._predset",
+    "read_scored_frame": "._scores",
+    "type_labels": "._scan",
 }
 
 __all__ = sorted(_LAZY)

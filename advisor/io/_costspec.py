@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..engine import cost_value
+from ._matrices import read_matrix
 
 __all__ = ["parse_costs", "parse_priors"]
 
@@ -35,8 +37,6 @@ def _pairs(text: str, option: str, example: str) -> dict[str, float]:
 
 
 def _check_costs(costs: Mapping[str, Any], option: str) -> None:
-    from ..engine._costs import cost_value
-
     for key, v in costs.items():
         if isinstance(v, Mapping):
             _check_costs(v, option)
@@ -61,8 +61,6 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
     if spec is None:
         return None
     if isinstance(spec, (str, os.PathLike)) and "=" not in str(spec):
-        from ._matrices import read_matrix
-
         if not Path(spec).exists():
             raise InputError(f"{option} must be fn=COST,fp=COST or a cost-matrix CSV file; {str(spec)!r} is neither.")
         m = read_matrix(Path(spec), costs=True)

@@ -6,9 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix
+from ..engine import ConfusionMatrix
 from ._dataset import SourceInfo
+from ._load_common import part_info
 from ._open import file_part
+from ._scan import count_range_problem, matrix_from_cells, scan_counts
 from ._stage import role_regex, stage, unpack_json
 
 __all__ = ["count_tables"]
@@ -17,9 +19,6 @@ __all__ = ["count_tables"]
 def count_tables(con: Any, paths: list[Path], true_col: str, pred_col: str, count_col: str
                  ) -> list[tuple[ConfusionMatrix, SourceInfo]]:
     """One confusion matrix per count table, each file read once (each staged on its own: they are not paired)."""
-    from ._load_common import part_info
-    from ._scan import count_range_problem, matrix_from_cells, scan_counts
-
     out = []
     for k, path in enumerate(paths):
         regex = role_regex([true_col, pred_col, count_col], prefixes=False)

@@ -20,10 +20,11 @@ Two checks make sure no line was lost or misread, and send the run to the ordina
 from __future__ import annotations
 
 import csv
+import re
 from typing import Any
 
 from .._exceptions import InputError
-from ._duck import _literal, quote
+from ._duck import _literal, diagnose_text, quote
 from ._stage import FIRST, WEIGHT, Staged, StagedPart
 
 __all__ = ["Reparse", "unpack_lines"]
@@ -80,8 +81,6 @@ def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
 
     A file that does not split as CSV is first looked at for its encoding (UTF-16, binary), which then
     is the message."""
-    from ._duck import diagnose_text
-
     try:
         _unpack(con, staged, regexes)
     except InputError:
@@ -142,8 +141,6 @@ def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
 
 def _take_columns(sp: StagedPart, rx: str | None) -> None:
     """The header's columns this part contributes (those the part's regular expression selects)."""
-    import re
-
     for name in sp.header or []:
         if name in sp.columns or (rx is not None and not re.fullmatch(rx, name)):
             continue

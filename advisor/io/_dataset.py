@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine._confusion import ConfusionMatrix, Label
+from ..engine import ConfusionMatrix, Label
 
 __all__ = ["Dataset", "SourceInfo"]
 

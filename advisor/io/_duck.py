@@ -13,14 +13,18 @@ reader thread outlives the command).
 from __future__ import annotations
 
 import codecs
+import os
 import re
+import shutil
 import stat
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ._fdfs import fd_filesystem
 
 __all__ = [
     "MAX_LABEL_CHARS",
@@ -76,8 +80,6 @@ def duckdb_memory() -> str:
     user's working directory. When the budget is still too small, the message names it
     (:func:`duck_error`).
     """
-    import os
-
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not a POSIX system
@@ -89,8 +91,6 @@ class Connection:
     """An in-memory DuckDB connection whose ``close`` also removes its private spill folder."""
 
     def __init__(self) -> None:
-        import tempfile
-
         import duckdb
 
         self._tmp = tempfile.mkdtemp(prefix="advisor-duckdb-")
@@ -115,7 +115,6 @@ class Connection:
         text = str(path)
         if not re.search(r"[*?\[\]{}\\]", text):
             return text
-        import os
 
         link = Path(self._tmp) / f"input{len(os.listdir(self._tmp))}{''.join(path.suffixes[-2:])}"
         link.symlink_to(path.resolve())
@@ -124,8 +123,6 @@ class Connection:
     def open_once(self, path: Path) -> str | None:
         """Open ``path`` here, once, and return the name DuckDB reads it by (None: DuckDB opens the path)."""
         if self._fs is None:
-            from ._fdfs import fd_filesystem
-
             self._fs = fd_filesystem()
             if self._fs is None:
                 return None
@@ -136,8 +133,6 @@ class Connection:
         self._con.register(name, obj)
 
     def close(self) -> None:
-        import shutil
-
         self._con.close()
         if self._fs is not None:
             self._fs.close_all()

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
+from ..engine import cost_metrics, probability_metrics, score_metrics
+from ._costspec import parse_costs, parse_priors
 
 __all__ = ["add_scores"]
 
@@ -27,9 +29,6 @@ def add_scores(ev: Any, systems: Mapping[str, Any], *, y_true: Sequence[Any] | N
     0.59
     """
     import numpy as np
-
-    from ..engine._score_eval import cost_metrics, score_metrics
-    from ._costspec import parse_costs, parse_priors
 
     costs, priors = parse_costs(costs, "costs"), parse_priors(priors, "priors")
     if not scores and costs is None and priors is None:
@@ -52,8 +51,6 @@ def add_scores(ev: Any, systems: Mapping[str, Any], *, y_true: Sequence[Any] | N
             v, _ = score_metrics(list(y_true), labels, positive_label=ev.positive_label, what=f"the scores of {name!r}",
                                  **kw)  # type: ignore[arg-type]
             if a.ndim == 2:
-                from ..engine._probabilities import probability_metrics
-
                 for m, x in probability_metrics(list(y_true), a, labels).items():
                     v.setdefault(m, float(x))
         values[name].update(v)

@@ -10,6 +10,7 @@ not a new open of the file. Without fsspec installed, DuckDB reads the path itse
 
 from __future__ import annotations
 
+import datetime
 import io
 import os
 from pathlib import Path
@@ -92,8 +93,6 @@ def fd_filesystem() -> Any:
             return [entry] if detail else [entry["name"]]
 
         def modified(self, path: str) -> Any:
-            import datetime
-
             return datetime.datetime.fromtimestamp(0, datetime.timezone.utc)
 
         def close_all(self) -> None:

@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine._confusion import Label
+from ..engine import COST_IDS, JointCounts, Label, evaluate as evaluate_matrices, metric_id
 from ._evaluate_scores import add_scores
+from ._load import load
+from ._load_common import is_frame as is_table
 from ._predset import PredictionSet
 
 __all__ = ["evaluate", "read_frame", "read_sql"]
@@ -51,8 +53,6 @@ def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str 
     >>> ps.systems["m1"].counts.tolist(), ps.n_items
     ([[1.0, 0.0], [1.0, 1.0]], 3)
     """
-    from ._load import load
-
     return _predictions(load(frame, true_col=y_true, systems=systems, labels=labels, proba_cols=proba_cols,
                              structure="nominal"), "the DataFrame")
 
@@ -71,8 +71,6 @@ def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str
     >>> ps.labels, ps.systems["y_pred"].counts.tolist()
     ((0, 1), [[1.0, 0.0], [1.0, 1.0]])
     """
-    from ._load import load
-
     return _predictions(load(sql=query, true_col=y_true, systems=systems, labels=labels, proba_cols=proba_cols,
                              structure="nominal"), "the --sql query")
 
@@ -85,8 +83,6 @@ def _predictions(ds: Any, what: str) -> PredictionSet:
 
 
 def _is_frame(x: Any) -> bool:
-    from ._load_common import is_frame as is_table
-
     return is_table(x)
 
 
@@ -114,8 +110,6 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     >>> ev.systems, ev.metrics["y_pred"]["accuracy"]
     (['y_pred'], 0.75)
     """
-    from ..engine._evaluate import evaluate as evaluate_matrices
-
     asked = _cost_ids(options, costs)
     ev = _evaluate(data, y_pred, y_true, systems, labels, costs, priors, scores, options, evaluate_matrices)
     if asked is None:
@@ -130,8 +124,6 @@ def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
     metrics = options.get("metrics")
     if metrics is None:
         return None
-    from ..engine._names import metric_id
-    from ..engine._score_eval import COST_IDS
 
     ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
     cost = [m for m in ids if m in COST_IDS]
@@ -150,7 +142,6 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
         if y_pred is not None:
             raise InputError("give either a DataFrame with y_true= and systems=, or y_true and y_pred arrays, not both.")
         proba_cols = options.pop("proba_cols", "auto")
-        from ._load import load
 
         ds = load(data, true_col=y_true or "y_true", systems=systems, labels=labels, proba_cols=proba_cols,
                   structure="nominal")  # one scan of the table: counts, probability sums and scores
@@ -165,8 +156,6 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
                                                  else data[y_true or "y_true"])
         return add_scores(ev, ps.systems, y_true=items, scores=scores, costs=costs, priors=priors)
     if y_pred is not None:
-        from ..engine._joint import JointCounts
-
         preds = dict(y_pred) if isinstance(y_pred, Mapping) else {"y_pred": y_pred}
         joint = JointCounts.from_arrays(data, preds, labels=labels)
         mats = joint.matrices()

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine._confusion import Label
+from ..engine import Label
+from ._counts import count_tables
 from ._dataset import Dataset, SourceInfo
 from ._duck import connect
 from ._load_common import as_paths, is_frame
+from ._load_predictions import load_predictions
+from ._matrices import read_matrix
 from ._naming import system_names
 
 __all__ = ["load"]
@@ -82,8 +85,6 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     con = connect()
     try:
         if paths or frame is not None or sql is not None:
-            from ._load_predictions import load_predictions
-
             load_predictions(con, ds, paths, names[:len(paths)], frame=frame, sql=sql, **opts)
         _load_tables(con, ds, mats, tabs, names[len(paths):], true_col, pred_col, count_col)
     finally:
@@ -96,15 +97,12 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
 def _load_tables(con: Any, ds: Dataset, mats: list[Path], tabs: list[Path], names: list[str],
                  true_col: str | None, pred_col: str | None, count_col: str) -> None:
     """Confusion matrices (read by Python, once each) and count tables (one staging statement)."""
-    from ._matrices import read_matrix
-
     for path, name in zip(mats, names):
         ds.systems[name] = read_matrix(path)
         fmt = "json" if path.suffix.lower() == ".json" else "tsv" if path.suffix.lower() in (".tsv", ".tab") else "csv"
         ds.sources.append(SourceInfo(str(path), "matrix", "file", fmt, systems=[name]))
     if not tabs:
         return
-    from ._counts import count_tables
 
     for name, (cm, info) in zip(names[len(mats):], count_tables(con, tabs, true_col or "true", pred_col or "pred",
                                                                   count_col)):

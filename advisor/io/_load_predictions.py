@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ._csv_lines import Reparse, unpack_lines
 from ._dataset import Dataset
-from ._items import SCORE_COLUMN, probability_columns
+from ._items import SCORE_COLUMN, probability_columns, scored_of
 from ._duck import table_format
+from ._load_common import frame_columns, part_info, system_columns
+from ._load_structured import structured_inputs
 from ._open import Part, file_part, frame_part, sql_part
+from ._predset import _probability_columns, prediction_set
+from ._scan import Side, scan
 from ._stage import LinesFailed, Staged, StagedPart, _re_escape, role_regex, stage, unpack_json
+from ._structures import detect_structure
 
 __all__ = ["load_predictions"]
 
@@ -20,8 +29,6 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
                      proba_cols: Any, order: Any, label_sep: str | None, top_k: int | None,
                      structure: str | None) -> None:
     """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs)."""
-    from ._load_common import frame_columns, part_info, system_columns
-
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     frame_sys: list[str] = []
     if frame is not None:
@@ -49,8 +56,6 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
         _check_duplicates(sp, (tc, pc))
     kind = _structure_kind(staged, order, label_sep, top_k, structure, tc, pc)
     if kind is not None:
-        from ._load_structured import structured_inputs
-
         ds.structured = structured_inputs(con, staged, kind, names, frame=frame, order=order, label_sep=label_sep,
                                           top_k=top_k, true_col=true_col, pred_col=pred_col)
         ds.sources = [part_info(sp, "predictions", sql) for sp in staged.parts]
@@ -72,8 +77,6 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
 def _stage_files(con: Any, paths: list[Path], regexes: list[str | None], tc: str, pc: str) -> Staged:
     """Stage the files: CSV/TSV files (when every file is one) as lines, checked and split afterwards
     (:mod:`advisor.io._csv_lines`); otherwise, or when the lines cannot be trusted, by DuckDB's readers."""
-    from ._csv_lines import Reparse, unpack_lines
-
     if all(table_format(p) in ("csv", "tsv") for p in paths):
         try:
             staged = stage(con, [file_part(con, p, lines=True) for p in paths], regexes)
@@ -100,10 +103,6 @@ def _check_duplicates(sp: StagedPart, wanted: tuple[str, ...]) -> None:
 
 def _header(part: Part) -> list[str]:
     """The header line of a CSV/TSV file, read again (only to confirm a repeated column name)."""
-    import csv
-    import gzip
-    import io
-
     assert part.path is not None
     opener = gzip.open if part.compression == "gzip" else open
     try:
@@ -116,8 +115,6 @@ def _header(part: Part) -> list[str]:
 
 def _structure_kind(staged: Staged, order: Any, label_sep: str | None, top_k: int | None, structure: str | None,
                     tc: str, pc: str) -> str | None:
-    from ._structures import detect_structure
-
     if structure == "nominal":  # the caller reads label columns only
         return None
     if structure is not None and structure != "ordinal_default":
@@ -134,10 +131,6 @@ def _structure_kind(staged: Staged, order: Any, label_sep: str | None, top_k: in
 def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPart, str, str, str]], labels: Any,
              proba_cols: Any, id_col: str | None) -> dict[str, Part]:
     """Counts, paired items, probability sums and item-level scores of nominal predictions."""
-    from ._items import scored_of
-    from ._predset import _probability_columns, prediction_set
-    from ._scan import Side, scan
-
     sides, names, owners = [], [], {}
     single = len({id(sp) for sp, *_ in entries}) == 1 and len(entries) > 1  # several columns of one table
     for sp, tc, pc, name in entries:

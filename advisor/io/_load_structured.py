@@ -7,6 +7,7 @@ from typing import Any
 
 from ._items import columns_of
 from ._stage import Staged
+from ._structures import declared_order, structured_from_tables
 
 __all__ = ["structured_inputs"]
 
@@ -14,8 +15,6 @@ __all__ = ["structured_inputs"]
 def structured_inputs(con: Any, staged: Staged, kind: str, names: list[str], *, frame: Any, order: Any,
                       label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None) -> Any:
     """The :class:`~advisor.io._structures.StructuredInputs` of the staged parts (one table per file)."""
-    from ._structures import declared_order, structured_from_tables
-
     tables = []
     for sp in staged.parts:
         name = Path(sp.part.what).stem if sp.part.kind == "file" else "system"
@@ -39,10 +38,6 @@ def _parquet_order(path: Any, columns: tuple[str, str]) -> Any:
     file's schema and the ordered columns a second time, only for an agreement or ordinal file without an
     order.
     """
-    try:
-        from ._structures import declared_order
-    except ImportError:  # pragma: no cover
-        return None
     try:
         import pyarrow  # noqa: F401
     except ImportError:  # pragma: no cover - pyarrow is optional here

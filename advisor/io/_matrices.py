@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,7 +12,10 @@ from typing import Any, Union
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix, Label
+from ..engine import ConfusionMatrix, Label
+from ._counts import count_tables
+from ._duck import _check_text, connect
+from ._open import read_small
 from ._scan import count_range_problem, type_labels
 
 __all__ = ["read_counts", "read_matrix"]
@@ -48,8 +52,6 @@ def read_matrix(path: PathLike, *, costs: bool = False) -> ConfusionMatrix:
     >>> read_matrix(f)
     ConfusionMatrix(labels=['neg', 'pos'], counts=[[50.0, 10.0], [5.0, 35.0]])
     """
-    from ._open import read_small
-
     p = Path(path)
     fmt, raw = read_small(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})  # the one open
     try:
@@ -73,8 +75,6 @@ def read_matrix(path: PathLike, *, costs: bool = False) -> ConfusionMatrix:
 
 def _text(p: Path, raw: bytes, fmt: str) -> str:
     """The file's text (UTF-8, a BOM dropped); an encoding problem is one sentence."""
-    from ._duck import _check_text
-
     _check_text(p, raw[:8192], fmt)
     return raw.decode("utf-8-sig")
 
@@ -123,8 +123,6 @@ def _matrix_json(p: Path, text: str) -> ConfusionMatrix:
 
 
 def _matrix_csv(p: Path, delimiter: str, text: str, word: str = "count") -> ConfusionMatrix:
-    import io
-
     rows = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if any(c.strip() for c in r)]
     if not rows:
         raise InputError("the file has no rows.")
@@ -188,8 +186,6 @@ def read_counts(
     p = Path(path)
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
-    from ._counts import count_tables
-    from ._duck import connect
 
     con = connect()
     try:

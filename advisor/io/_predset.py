@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
-from ..engine._joint import JointCounts
+from ..engine import ConfusionMatrix, JointCounts, Label, normalise_labels
 from ._duck import Source
 from ._scan import Scan, matrix_from_cells
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix, Label
+from ..engine import ConfusionMatrix, Label
+from ._load import load
 from ._matrices import PathLike
 from ._naming import _system_names
 from ._predset import PredictionSet
@@ -93,7 +94,6 @@ def read_predictions(
         raise InputError("no prediction files were given.")
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
-    from ._load import load
 
     ds = load(path_list, true_col=true_col, pred_col=pred_col, labels=labels, proba_cols=proba_cols, id_col=id_col,
               structure="nominal")
@@ -175,8 +175,6 @@ def load_inputs(
     >>> list(got.systems), got.predictions is None
     (['m', 'm#2'], True)
     """
-    from ._load import load
-
     systems = [pred_col] if sql is not None and pred_col and pred_col != "y_pred" else None
     ds = load(list(prediction_files), sql=sql, matrices=list(matrix_files), counts=list(count_files),
               true_col=true_col, pred_col=pred_col, count_col=count_col, systems=systems, structure="nominal")

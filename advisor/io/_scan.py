@@ -19,8 +19,15 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
-from ..engine._probabilities import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE, ProbabilityAccumulator
+from ..engine import (
+    LOG_LOSS_EPS,
+    RENORMALISE_TOLERANCE,
+    SUM_TOLERANCE,
+    ConfusionMatrix,
+    Label,
+    ProbabilityAccumulator,
+    normalise_labels,
+)
 from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error, quote
 
 __all__ = ["CANONICAL_TEST", "Scan", "Side", "matrix_from_cells", "rows_text", "scan", "type_labels"]

@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ._items import SCORE_COLUMN, ScoredFile
+from ._items import SCORE_COLUMN, ScoredFile, probability_columns
+from ._load import load
+from ._load_common import frame_columns
 
 __all__ = ["SCORE_COLUMN", "ScoredFile", "read_scored", "read_scored_frame", "read_scored_sql"]
 
@@ -32,8 +34,6 @@ def read_scored(path: Path, *, true_col: str = "y_true", pred_col: str = "y_pred
     >>> r = read_scored(f); r.y_true, r.score.tolist(), r.y_pred
     (['1', '0'], [2.5, -1.0], None)
     """
-    from ._load import load
-
     return _only(load(Path(path), true_col=true_col, pred_col=pred_col, structure="nominal"))
 
 
@@ -44,8 +44,6 @@ def read_scored_sql(query: str, *, true_col: str = "y_true", pred_col: str = "y_
     >>> r.y_true, r.score.tolist()
     (['a', 'b'], [0.9, 0.2])
     """
-    from ._load import load
-
     return _only(load(sql=query, true_col=true_col, systems=[pred_col], structure="nominal"))
 
 
@@ -56,10 +54,6 @@ def read_scored_frame(frame: object, *, true_col: str = "y_true", pred_col: str 
     >>> read_scored_frame(pd.DataFrame({"y_true": [1, 0], "y_pred": [1, 1], "score": [0.3, 0.1]})).score.tolist()
     [0.3, 0.1]
     """
-    from ._items import probability_columns
-    from ._load import load
-    from ._load_common import frame_columns
-
     cols = frame_columns(frame)
     if not (SCORE_COLUMN in cols or probability_columns(cols)):
         return None

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from .._format import few_names
+from ..engine import LabelSets, OrdinalCells, class_values, label_sets, ordinal_cells, ordinal_ranks, ratings_table
 
 __all__ = ["StructuredInputs", "detect_structure", "read_columns", "structured_from_tables"]
 
@@ -121,8 +122,6 @@ def _numeric_order(values: list[Any], name: str) -> list[Any]:
 
 def _ordinal(cols: dict[str, list[Any]], name: str, order: Sequence[Any] | None, tc: str, pc: str,
              declared: bool = True) -> Any:
-    from ..engine._ordinal import ordinal_cells
-
     t, p = _labels(cols, tc, name), _labels(cols, pc, name)
     return ordinal_cells(y_true=t, y_pred=p, order=list(order) if order is not None else _numeric_order(t + p, name),
                          declared=declared and order is not None)
@@ -140,8 +139,6 @@ def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: 
     one the system never predicts (all 0); with only a ``pred_`` column, one that is never true — both kept,
     and said in ``notes``. A ``y_true``/``y_pred`` column beside them is refused: which one holds the truth
     (or the prediction) would be a guess."""
-    from ..engine._multilabel import label_sets
-
     trues, preds = _indicator_columns(cols)
     stray = [c for c in (tc, pc) if c in cols]
     if stray:
@@ -177,8 +174,6 @@ def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: 
 
 
 def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str, pc: str, notes: list[str]) -> Any:
-    from ..engine._multilabel import label_sets
-
     trues, preds = _indicator_columns(cols)
     if trues or preds:  # 0/1 columns, also when a separator is given (the answers' default '|')
         return _indicators(cols, name, tc, pc, notes)
@@ -221,8 +216,6 @@ def _top_k(cols: dict[str, list[Any]], name: str, tc: str) -> Any:
 
 
 def _agreement(cols: dict[str, list[Any]], order: Sequence[Any] | None) -> Any:
-    from ..engine._agreement import ratings_table
-
     raters = [c for c in cols if c.startswith("rater_")]
     if len(raters) < 2:
         raise InputError(f"an agreement study needs at least two rater_<name> columns; got {len(raters)}.")
@@ -313,8 +306,6 @@ def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *
 def _same_labels(systems: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """Every system's label sets over the union of all labels: a label a file does not hold is never
     predicted (nor true) there — kept, said in ``notes`` — rather than dropped from the other systems."""
-    from ..engine._multilabel import LabelSets
-
     union = sorted({str(x) for d in systems.values() for x in d.labels})
     out = {}
     for name, d in systems.items():
@@ -366,8 +357,6 @@ def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.nd
 
 
 def _ranks_of(cols: dict[str, list[Any]], order: Sequence[Any], tc: str, pc: str) -> tuple[np.ndarray, np.ndarray]:
-    from ..engine._ordinal import ordinal_ranks
-
     index = {str(o): i for i, o in enumerate(order)}
     return (ordinal_ranks([_label(v) for v in cols[tc]], index, tc, list(order)),
             ordinal_ranks([_label(v) for v in cols[pc]], index, pc, list(order)))
@@ -379,8 +368,6 @@ def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any] | None)
     Each matrix's classes are put in ``order``; a class with counts that is not in the order is an error.
     Without an order the classes must be numbers, ordered (and spaced) by their values.
     """
-    from ..engine._ordinal import OrdinalCells, class_values
-
     declared = order is not None
     if order is None:
         order = _numeric_order([lab for cm in systems.values() for lab in cm.labels], "the matrices")
