@@ -22,6 +22,13 @@ _LAZY: dict[str, str] = {
     "project_to_prevalence": "._prevalence",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
+    # used by the catalogue's checker, the report and the CLI
+    "average_ranks": "._compare",
+    "calibrate_counts": "._calibrate",
+    "check_enough_resamples": "._limits",
+    "kendall_tau_b": "._compare",
+    "spearman_rho": "._compare",
+    "structure_compare": "._structures",
 }
 
 __all__ = sorted(_LAZY)

@@ -41,10 +41,16 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._components import ValuesMapping
-from ..engine._cells import Cells
-from ..engine._confusion import ConfusionMatrix, Label, cells_and_labels
-from ..engine._metrics import MetricResult, compute_metrics, evaluate_batch
+from ..engine import (
+    Cells,
+    ConfusionMatrix,
+    Label,
+    MetricResult,
+    ValuesMapping,
+    cells_and_labels,
+    compute_metrics,
+    evaluate_batch,
+)
 from ._draws import items_of, iter_item_resamples, use_items
 from ._limits import check_enough_resamples, check_jackknife, check_resampling, dense_order_sum
 

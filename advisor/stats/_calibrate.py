@@ -23,9 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._cells import Cells
-from ..engine._confusion import ConfusionMatrix, Label
-from ..engine._metrics import MetricResult, UndefinedValue, compute_metrics
+from ..engine import Cells, ConfusionMatrix, Label, MetricResult, UndefinedValue, compute_metrics
 
 __all__ = ["calibrate", "calibrate_counts", "calibrated_metrics", "rescale_cells"]
 

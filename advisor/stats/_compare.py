@@ -44,10 +44,19 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
-from ..engine._cells import Cells
-from ..engine._confusion import Label
-from ..engine._joint import JointCounts
-from ..engine._metrics import LOWER_IS_BETTER, METRICS, compute_metrics, evaluate_batch
+from .._jsonio import dumps
+from ..engine import (
+    BINARY_METRICS,
+    LOWER_IS_BETTER,
+    METRICS,
+    MULTICLASS_METRICS,
+    Cells,
+    JointCounts,
+    Label,
+    compute_metrics,
+    evaluate_batch,
+    metric_id,
+)
 from ._bootstrap import (
     Progress,
     check_arguments,
@@ -61,6 +70,7 @@ from ._bootstrap import (
 )
 from ._draws import iter_item_resamples, use_items
 from ._familywise import familywise_winners, paired_p_value, winners_method
+from ._frames import comparison_frame, comparison_html, comparison_records
 from ._limits import check_resampling
 
 __all__ = ["Comparison", "compare_joint", "compare_systems", "familywise_winners", "kendall_tau_b", "spearman_rho"]
@@ -146,8 +156,6 @@ class Comparison(_Model):
 
     def _metric(self, metric: str) -> MetricComparison:
         if metric not in self.metrics:  # a catalogue name or alias
-            from ..engine._names import metric_id
-
             metric = metric_id(metric)
         if metric not in self.metrics:
             raise InputError(f"metric {metric!r} is not in this comparison; it has {', '.join(self.metrics)}.")
@@ -205,25 +213,17 @@ class Comparison(_Model):
 
     def records(self) -> list[dict[str, Any]]:
         """One dict per metric and system: ``pandas.DataFrame(comparison.records())``."""
-        from ._frames import comparison_records
-
         return comparison_records(self)
 
     def to_frame(self) -> Any:
         """A pandas DataFrame indexed by (metric, system)."""
-        from ._frames import comparison_frame
-
         return comparison_frame(self)
 
     def _repr_html_(self) -> str:
-        from ._frames import comparison_html
-
         return comparison_html(self)
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
-        from .._jsonio import dumps
-
         return dumps(self.model_dump(), indent=indent)
 
 
@@ -414,8 +414,6 @@ def _summarise(
 # Entry points
 # ----------------------------------------------------------------------------------------------
 def _default_ids(k: int, has_positive: bool) -> list[str]:
-    from ..engine._metrics import BINARY_METRICS, MULTICLASS_METRICS
-
     ids = [m for m in MULTICLASS_METRICS if METRICS[m].alias_of is None]
     if k == 2 and has_positive:
         ids += [m for m in BINARY_METRICS if METRICS[m].alias_of is None]

@@ -9,6 +9,7 @@ false call at most ``α``; the winners are the systems no other system beats.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from statistics import NormalDist
 
 import numpy as np
 
@@ -36,8 +37,6 @@ def paired_p_value(observed: float, d: np.ndarray) -> float:
     the share of resamples on one side cannot go below ``1/B``. A difference with no spread is 0 when it
     is not 0 and 1 otherwise.
     """
-    from statistics import NormalDist
-
     if d.size < 2 or np.isnan(observed):
         return 1.0
     se = float(d.std(ddof=1))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._format import format_number, html_table
+
 __all__ = ["comparison_html", "comparison_records", "comparison_frame"]
 
 
@@ -27,8 +29,6 @@ def comparison_frame(comparison: Any) -> Any:
 
 def comparison_html(comparison: Any) -> str:
     """A metric per row, a system per column (estimate [low, high], * for the winners)."""
-    from .._format import format_number, html_table
-
     def fmt(x: Any) -> str:
         return format_number(x, none="undefined", nan="undefined", inf=("∞", "−∞"))
 

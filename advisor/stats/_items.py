@@ -24,7 +24,24 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._confusion import Label
+from ..engine import (
+    LOG_LOSS_EPS,
+    LOWER_IS_BETTER,
+    Calibration,
+    Label,
+    Ranking,
+    ap_note,
+    cost_matrix,
+    expected_cost_batch,
+    grouped_ap,
+    grouped_auc,
+    multiclass_auc,
+    resolve_priors,
+    score_inputs,
+    untied_auc_ap,
+)
+from ._bootstrap import check_arguments, make_rng, percentile_interval
+from ._compare import average_ranks, familywise_winners
 from ._familywise import paired_p_value as _p_value
 
 __all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSystem", "compare_scored"]
@@ -40,9 +57,6 @@ class ScoredSystem:
 
     def __init__(self, idx: np.ndarray, scores: np.ndarray, k: int, pos: int | None, decisions: np.ndarray | None,
                  costs: np.ndarray, priors: np.ndarray | None, metrics: Sequence[str]) -> None:
-        from ..engine._probabilities import LOG_LOSS_EPS
-        from ..engine._scores import Calibration, Ranking
-
         self.k, self.metrics, self.costs, self.priors = k, list(metrics), costs, priors
         self.idx = idx
         n = idx.shape[0]
@@ -76,9 +90,6 @@ class ScoredSystem:
 
     def evaluate(self, w: np.ndarray | Draws) -> dict[str, np.ndarray]:
         """Every metric under item weights ``w`` (shape (b, n) or (n,)) or a chunk of drawn resamples."""
-        from ..engine._costs import expected_cost_batch
-        from ..engine._scores import multiclass_auc
-
         out: dict[str, np.ndarray] = {}
         ranking_only = self.k == 2 and not set(self.metrics) - {"roc_auc", "average_precision"}
         if isinstance(w, Draws):
@@ -164,8 +175,6 @@ class DrawnRanking:
 
     def __call__(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(AUC, AP)`` of each row of whole-number item weights ``w`` (rows, n), float64."""
-        from ..engine._scores import grouped_auc, grouped_ap, untied_auc_ap
-
         m = self.split
         cnt = np.empty((w.shape[0], self.size))
         for r in range(w.shape[0]):
@@ -244,11 +253,6 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     >>> r.winners["roc_auc"], r.estimates["roc_auc"]["good"] > 0.8
     (['good'], True)
     """
-    from ..engine._costs import cost_matrix, resolve_priors
-    from ..engine._scores import score_inputs
-    from ._bootstrap import check_arguments, make_rng, percentile_interval
-    from ._compare import familywise_winners
-
     check_arguments(n_resamples, confidence)
     if not systems:
         raise InputError("systems is empty; give at least one system's scores.")
@@ -266,8 +270,6 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                                                      if _applies(m, k, proba, costs is not None or priors is not None,
                                                                  has_dec)]
     if k != 2 or pos is None:  # average precision is the positive class's: one id, one definition
-        from ..engine._score_eval import ap_note
-
         if metrics is not None and "average_precision" in ids:
             raise InputError(ap_note(k))
         ids = [m for m in ids if m != "average_precision"]
@@ -333,9 +335,6 @@ def _two_winners(names: list[str], oriented: list[float], pairs: list[dict[str, 
 
 def _summarise(names: list[str], ids: list[str], point: dict[str, dict[str, np.ndarray]], draws: dict[str, np.ndarray],
                n_resamples: int, confidence: float, winners_fn: Any, interval_fn: Any) -> ItemComparison:
-    from ..engine._metrics import LOWER_IS_BETTER
-    from ._compare import average_ranks
-
     est: dict[str, dict[str, float]] = {}
     ivs: dict[str, dict[str, tuple[float, float]]] = {}
     pairs: dict[str, list[dict[str, Any]]] = {}

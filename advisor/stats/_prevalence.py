@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._confusion import ConfusionMatrix, Label
-from ..engine._cells import Cells
-from ..engine._metrics import MetricResult, compute_metrics, metrics_of_cells
+from ..engine import Cells, ConfusionMatrix, Label, MetricResult, compute_metrics, metrics_of_cells
 from ._calibrate import rescale_cells
 
 __all__ = ["PrevalenceProjection", "project_to_prevalence", "prevalence_sensitivity"]

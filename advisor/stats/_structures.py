@@ -17,6 +17,21 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ..engine import (
+    NOMINAL_BESIDE,
+    STRUCTURE_METRICS,
+    LabelSets,
+    OrdinalCells,
+    Ratings,
+    evaluate_agreement_batch,
+    evaluate_multilabel_batch,
+    evaluate_ordinal_batch,
+    nominal_beside,
+    top_k_hits,
+    with_counts,
+)
+from ._bootstrap import check_arguments
+from ._compare import Comparison, _ranking_agreement, _summarise
 
 __all__ = ["structure_bootstrap", "structure_compare", "structure_comparison"]
 
@@ -24,15 +39,10 @@ _CHUNK_CELLS = 4_000_000  # resamples × items evaluated at once
 
 
 def _check(n_resamples: int, confidence: float) -> None:
-    from ._bootstrap import check_arguments
-
     check_arguments(n_resamples, confidence)  # the same checks (and minimum) as every bootstrap
 
 
 def _size(data: Any) -> int:
-    from ..engine._agreement import Ratings
-    from ..engine._multilabel import LabelSets
-
     if isinstance(data, LabelSets):
         return data.y_true.shape[0]
     if isinstance(data, Ratings):
@@ -41,10 +51,6 @@ def _size(data: Any) -> int:
 
 
 def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
-    from ..engine._agreement import Ratings, evaluate_agreement_batch
-    from ..engine._multilabel import LabelSets, evaluate_multilabel_batch
-    from ..engine._topk import top_k_hits
-
     if isinstance(data, LabelSets):
         return evaluate_multilabel_batch(data, ids, w, undefined)
     if isinstance(data, Ratings):
@@ -76,9 +82,6 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
 
 def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]] | None, ids: Sequence[str],
                 n_resamples: int, rng: np.random.Generator, undefined: str) -> dict[str, dict[str, np.ndarray]]:
-    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch, with_counts
-    from ..engine._structures import NOMINAL_BESIDE, nominal_beside
-
     def evaluate(c: OrdinalCells) -> dict[str, np.ndarray]:
         out = evaluate_ordinal_batch(c, [m for m in ids if m not in NOMINAL_BESIDE], undefined)
         return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
@@ -181,8 +184,6 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
 
 def _summary(systems: dict[str, Any], metrics: Sequence[str], draws: dict[str, dict[str, np.ndarray]],
              points: dict[str, dict[str, float]], confidence: float, lower: Sequence[str]) -> dict[str, Any]:
-    from ._compare import _summarise
-
     names = list(systems)
     return {m: _summarise(m, names, np.array([points[s][m] for s in names], dtype=float),
                           np.column_stack([draws[s][m] for s in names]), float(confidence), lower=frozenset(lower))
@@ -212,9 +213,6 @@ def structure_comparison(structure: str, systems: dict[str, Any], metrics: Seque
     >>> c.winners("top_k_accuracy"), c.probability_better("good", "bad", "top_k_accuracy") > 0.9
     (['good'], True)
     """
-    from ..engine._structures import STRUCTURE_METRICS
-    from ._compare import Comparison, _ranking_agreement
-
     ids = list(metrics)
     names = list(systems)
     lower = frozenset(m for m in ids if m in STRUCTURE_METRICS and not STRUCTURE_METRICS[m].higher_is_better)
