@@ -1,7 +1,8 @@
 """Lazy re-exports for package ``__init__`` modules (PEP 562), written once.
 
 A package lists ``public name -> private module`` and gets a module ``__getattr__`` that imports the
-module on first use and caches the attribute, so ``import advisor`` stays cheap.
+module on first use and caches the attribute, so ``import advisor`` stays cheap. A name the module
+defines under another name is listed as ``"._module:name"``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ def lazy_exports(package: str, table: Mapping[str, str]) -> tuple[Callable[[str]
         module = table.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module, package), name)
+        module, _, defined_as = module.partition(":")
+        value = getattr(importlib.import_module(module, package), defined_as or name)
         setattr(sys.modules[package], name, value)  # cached: later lookups skip __getattr__
         return value
 
