@@ -18,14 +18,25 @@ from .._lazy import lazy_exports
 
 __all__ = [
     "BIB_FILE",
+    "PROPERTY_IDS",
+    "PROPERTY_NAMES",
     "AuditReport",
     "Catalogue",
     "MetricRecord",
     "PropertyClaim",
+    "PropertyStatus",
     "Resolution",
     "audit",
+    "explain",
+    "explain_terminal",
     "get_catalogue",
+    "group_metrics",
     "lower_is_better",
+    "metric_id_for",
+    "metric_ids_for",
+    "metrics_json",
+    "metrics_markdown",
+    "metrics_table",
     "resolve_metric",
 ]
 
@@ -40,6 +51,18 @@ _LAZY = {
     "Catalogue": "._models",
     "MetricRecord": "._models",
     "PropertyClaim": "._models",
+    "metric_id_for": "._names",
+    "metric_ids_for": "._names",
+    # the catalogue's words and views, used by the questionnaire and the CLI
+    "PROPERTY_IDS": "._models",
+    "PROPERTY_NAMES": "._render:LONG",
+    "PropertyStatus": "._models",
+    "explain": "._render",
+    "explain_terminal": "._terminal",
+    "group_metrics": "._terminal",
+    "metrics_json": "._render",
+    "metrics_markdown": "._render",
+    "metrics_table": "._terminal",
 }
 
 
@@ -47,13 +70,11 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 def _metric_id_for(name: str) -> str:
-    from ._names import metric_id_for
-
-    return metric_id_for(name)
+    return __getattr__("metric_id_for")(name)  # the lazy table: advisor.catalogue._names loads on first use
 
 
 # every function of the engine and stats that takes metric ids takes the catalogue's names too
-from ..engine._names import set_name_resolver  # noqa: E402 - registration, cheap (no numpy)
+from ..engine import set_name_resolver  # noqa: E402 - registration, cheap (no numpy)
 
 set_name_resolver(_metric_id_for)
 

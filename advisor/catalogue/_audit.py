@@ -32,7 +32,12 @@ from typing import Any
 
 import numpy as np
 
+from .._exceptions import InputError
+from ._check_costs import cost_scope
+from ._check_scores import hard_evaluator
+from ._check_structures import check_structure
 from ._checker import PROPERTIES, Property, piii_separable, random_classifiers
+from ._load import get_catalogue
 from ._models import Catalogue, Counterexample, MetricRecord, PropertyClaim
 from ._space import MetricFunction
 
@@ -301,13 +306,9 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
             outcome = "not_applicable"
         return ClaimCheck(record.id, pid, claim.status, outcome, detail, ce, claim.paper_claim)
 
-    from ._check_scores import hard_evaluator
-
     if record.needs_probabilities and hard_evaluator(record.id) is None:
         return result(None, "not a confusion-matrix metric: the checker cannot evaluate it")
     if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
-        from ._check_structures import check_structure
-
         got = check_structure(record, pid, claim, rng, budget)
         if got is not None:
             return result(*got)
@@ -406,16 +407,10 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
     AuditReport
         ``report.refuted`` must be 0: a refuted claim means the catalogue and the code disagree.
     """
-    from ._load import get_catalogue
-
     if isinstance(budget, bool) or not isinstance(budget, int) or not 10 <= budget <= MAX_BUDGET:
-        from .._exceptions import InputError
-
         raise InputError(f"budget must be a whole number from 10 to {MAX_BUDGET:,} (random matrices per property "
                          f"and class count; the searches hold them in memory, about 2.5 KB each); got {budget!r}.")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        from .._exceptions import InputError
-
         raise InputError(f"seed must be a whole number ≥ 0; got {seed!r}.")
     cat = catalogue or get_catalogue()
     wanted_m = set(metrics) if metrics is not None else None
@@ -431,8 +426,6 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
             with np.errstate(all="ignore"):
                 report.checks.append(check_claim(record, pid, claim, budget=budget, seed=seed))
     if wanted_p is None:
-        from ._check_costs import cost_scope
-
         report.scope = cost_scope(cat, budget, seed, wanted_m, holds=_holds)
     report.seconds = time.perf_counter() - t0
     return report

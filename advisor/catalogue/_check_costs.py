@@ -17,7 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import expected_cost_batch
+from ._checker import PROPERTIES
 from ._models import Catalogue
+from ._space import MetricFunction
 
 __all__ = ["COST_METRICS", "cost_scope"]
 
@@ -45,10 +48,6 @@ def cost_scope(catalogue: Catalogue, budget: int, seed: int, metrics: Iterable[s
     entry: metric, property, scenario (``costs`` at test priors, or ``priors`` with 0/1 costs), the cost
     matrix and priors used, the matrices and the explanation.
     """
-    from ..engine._costs import expected_cost_batch
-    from ._checker import PROPERTIES
-    from ._space import MetricFunction
-
     wanted = [m for m in COST_METRICS if m in catalogue.metrics and (metrics is None or m in set(metrics))]
     out: list[dict[str, Any]] = []
     for mid in wanted:

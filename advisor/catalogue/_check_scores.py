@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..engine import LOG_LOSS_EPS, Calibration, Ranking, multiclass_auc
+
 __all__ = ["HARD_OUTPUT_METRICS", "hard_evaluator"]
 
 HARD_OUTPUT_METRICS = ("log_loss", "brier", "roc_auc", "average_precision", "brier_binary", "ece")
@@ -42,8 +44,6 @@ def _mean_loss(loss: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable
 
 
 def _log_loss(true: np.ndarray, proba: np.ndarray) -> np.ndarray:
-    from ..engine._probabilities import LOG_LOSS_EPS
-
     p = np.clip(proba[np.arange(len(true)), true], LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
     return -np.log(p)
 
@@ -59,8 +59,6 @@ def _brier_binary(true: np.ndarray, proba: np.ndarray) -> np.ndarray:
 
 def _ranking(kind: str) -> Callable[[np.ndarray], np.ndarray]:
     def ev(counts: np.ndarray) -> np.ndarray:
-        from ..engine._scores import Ranking, multiclass_auc
-
         k = counts.shape[-1]
         true, proba = _items(k)
         w = _weights(counts)
@@ -76,8 +74,6 @@ def _ranking(kind: str) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def _ece(counts: np.ndarray) -> np.ndarray:
-    from ..engine._scores import Calibration
-
     k = counts.shape[-1]
     true, proba = _items(k)
     return Calibration(true, proba).ece(_weights(counts))

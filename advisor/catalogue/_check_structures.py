@@ -35,7 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import LabelSets, evaluate_agreement_batch, evaluate_multilabel_batch, ratings_from_codes, top_k_hits
+from ._checker import random_classifiers
 from ._models import Counterexample, MetricRecord, PropertyClaim
+from ._space import MetricFunction
 
 __all__ = ["check_structure", "structure_counterexample"]
 
@@ -53,15 +56,12 @@ def _value(record: MetricRecord, arrays: Case, **kw: Any) -> float:
     mid = record.id
     with np.errstate(all="ignore"):
         if record.structure == "multilabel":
-            from ..engine._multilabel import LabelSets, _evaluate
-
             y, p = (np.asarray(a) > 0 for a in arrays[:2])
-            return float(_evaluate(LabelSets(y, p, tuple(range(y.shape[1]))), [mid], "baseline")[0][mid])
+            sets = LabelSets(y, p, tuple(range(y.shape[1])))
+            return float(evaluate_multilabel_batch(sets, [mid], np.ones(y.shape[0]), "baseline")[mid])
         if record.structure == "agreement":
-            from ..engine._agreement import _evaluate, ratings_from_codes
-
-            return float(_evaluate(ratings_from_codes(np.asarray(arrays[0], int), kw.get("c")), [mid], "baseline")[0][mid])
-        from ..engine._topk import top_k_hits
+            r = ratings_from_codes(np.asarray(arrays[0], int), kw.get("c"))
+            return float(evaluate_agreement_batch(r, [mid], np.ones(r.counts.shape[0]), "baseline")[mid])
 
         s, y, k = arrays
         return float(top_k_hits(s, np.asarray(y).reshape(-1).astype(int), int(np.asarray(k).reshape(-1)[0])).mean())
@@ -371,8 +371,6 @@ def _ordinal_chance(record: MetricRecord, claim: PropertyClaim, rng: np.random.G
     """MAE has no finite range over all k: its failure is shown relative to k − 1 (the largest error)."""
     if record.id != "mae" or claim.status != "fails":
         return None
-    from ._checker import random_classifiers
-    from ._space import MetricFunction
 
     f = MetricFunction(record.id, False)
     for k in (3, 4):

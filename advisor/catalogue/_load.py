@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import AdvisorError
+from ..engine import METRICS as NOMINAL, STRUCTURE_METRICS
+from ._check_scores import hard_evaluator
 from ._models import PROPERTY_IDS, Catalogue
+from ._space import RESTRICTIONS
 
 __all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "lower_is_better", "metric_files",
            "raw_metrics"]
@@ -103,11 +106,6 @@ def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | 
 
 
 def _check(cat: Catalogue, *, strict: bool) -> None:
-    from ..engine._metrics import METRICS as NOMINAL
-    from ..engine._structures import STRUCTURE_METRICS
-    from ._check_scores import hard_evaluator
-    from ._space import RESTRICTIONS
-
     METRICS = {**NOMINAL, **STRUCTURE_METRICS}  # noqa: N806 - the engine's two spec tables
     problems: list[str] = []
     missing = sorted(set(METRICS) - set(cat.metrics))

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .._exceptions import InputError
+from ..engine import METRICS
+from ._resolve import resolve_metric
 
 __all__ = ["metric_id_for", "metric_ids_for"]
 
@@ -23,9 +25,6 @@ def metric_id_for(name: str) -> str:
     Raises ``UnknownMetricError`` for an unknown name (with close names) and ``InputError`` naming
     every meaning of an ambiguous one.
     """
-    from ..engine._metrics import METRICS
-    from ._resolve import resolve_metric
-
     if name in METRICS:  # engine ids as they are (micro_f1 stays micro_f1)
         return name
     res = resolve_metric(name)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from .._format import latex_escape, markdown_escape
 from ._checker import PROPERTIES
 from ._load import BIB_FILE, VERIFICATION_FILE
 from ._models import (
@@ -356,8 +357,6 @@ def _explain_md(
 ) -> str:
     """Markdown of ``explain``: the query as ``quoted`` (default: escaped, in quotes), each
     candidate as ``record(rec, heading)`` (the terminal view passes a shorter record)."""
-    from .._format import markdown_escape
-
     q = quoted if quoted is not None else f"“{markdown_escape(res.query)}”"
     out: list[str] = []
     if res.ambiguous:
@@ -375,8 +374,6 @@ def _explain_md(
 
 
 def _explain_tex(res: Resolution) -> str:
-    from .._format import latex_escape
-
     out = [f"% advisor explain {latex_escape(res.query)}"]
     if res.ambiguous:
         out.append(f"\\paragraph{{``{latex_escape(res.query)}'' is ambiguous.}} It can mean "

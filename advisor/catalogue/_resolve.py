@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .._exceptions import InputError, UnknownMetricError
+from ._load import get_catalogue
 from ._models import Catalogue, MetricRecord
 
 __all__ = ["Resolution", "normalise_name", "resolve_metric"]
@@ -143,7 +144,6 @@ def resolve_metric(name: str, catalogue: Catalogue | None = None) -> Resolution:
     """
     if not isinstance(name, str):
         raise InputError(f"a metric name must be a string; got {type(name).__name__}.")
-    from ._load import get_catalogue
 
     cat = catalogue or get_catalogue()
     idx = _index(cat)

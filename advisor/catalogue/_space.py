@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from ..stats._calibrate import calibrate_counts
-from ..engine._metrics import METRICS, NEEDS_PARAMETERS, evaluate_batch
+from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, OrdinalCells, evaluate_batch, evaluate_ordinal_batch
+from ..stats import calibrate_counts
+from ._check_scores import hard_evaluator
 
 __all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "checker_parameters", "close", "drop_absent", "sort_by_size",
            "strictly_less"]
@@ -65,8 +66,6 @@ def drop_absent(m: np.ndarray) -> tuple[np.ndarray, list[int]]:
 
 
 def _ordinal_spec(metric_id: str) -> object:
-    from ..engine._structures import STRUCTURE_METRICS
-
     spec = STRUCTURE_METRICS[metric_id]
     if spec.structure != "ordinal":
         raise ValueError(f"{metric_id} is not a confusion-matrix metric; see _check_structures")
@@ -75,8 +74,6 @@ def _ordinal_spec(metric_id: str) -> object:
 
 def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.ndarray:
     """An ordinal metric of a stack ``(N, k, k)`` whose classes are in order (every cell passed)."""
-    from ..engine._ordinal import OrdinalCells, evaluate_ordinal_batch
-
     c = np.asarray(counts, dtype=float)
     k = c.shape[-1]
     rows, cols = np.divmod(np.arange(k * k), k)
@@ -101,8 +98,7 @@ class MetricFunction:
     def __init__(self, metric_id: str, higher_is_better: bool, *, calibrated: bool = False,
                  convention: str = "baseline", restrict: str | None = None) -> None:
         spec = METRICS.get(metric_id) or _ordinal_spec(metric_id)
-        from ._check_scores import hard_evaluator  # score metrics: evaluated on hard outputs
-
+        # score metrics: evaluated on hard outputs
         self._hard = hard_evaluator(metric_id) if spec.needs_probabilities else None
         if spec.needs_probabilities and self._hard is None:
             raise ValueError(f"{metric_id} is not a confusion-matrix metric")

@@ -13,6 +13,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 
+from .._format import markdown_code
 from ._models import GOESGENS_PROPERTIES, OPITZ_PROPERTIES, PROPERTY_IDS, Catalogue, MetricRecord
 from ._render import LONG, SHORT, STATUS_WORDS, SYMBOLS, _explain_md, record_body
 from ._resolve import Resolution
@@ -82,8 +83,6 @@ def _record(rec: MetricRecord, heading: str) -> list[str]:
 def explain_terminal(res: Resolution) -> str:
     """``advisor explain`` as Markdown for a terminal renderer: formulas as LaTeX code blocks,
     properties one short line each. The user's query is shown as an inline code span."""
-    from .._format import markdown_code
-
     return _explain_md(res, quoted=markdown_code(res.query), record=_record)
 
 

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from ._audit import PV, PV_NEAR_BEST, audit
+from ._check_scores import hard_evaluator
+from ._check_structures import structure_counterexample
 from ._checker import PROPERTIES, pii_illustration, random_classifiers
 from ._load import NEEDS_COUNTEREXAMPLE, VERIFICATION_FILE, load_catalogue
 from ._models import Catalogue, Counterexample, MetricRecord, PropertyClaim
@@ -53,8 +55,6 @@ def find_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, *,
     """Search a counterexample showing that ``pid`` fails for the metric (or for metric~)."""
     rng = np.random.default_rng([seed, sum(map(ord, record.id)), sum(map(ord, pid)), int(calibrated)])
     if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
-        from ._check_structures import structure_counterexample
-
         handled, ce = structure_counterexample(record, pid, claim, rng, budget)
         if handled:
             return ce
@@ -79,8 +79,7 @@ def find_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, *,
 
 
 def _needs(record: MetricRecord, claim: PropertyClaim) -> bool:
-    from ._check_scores import hard_evaluator  # score metrics are searched on their hard outputs
-
+    # score metrics are searched on their hard outputs
     if (record.needs_probabilities and hard_evaluator(record.id) is None) or claim.counterexample is not None:
         return False
     return claim.status in NEEDS_COUNTEREXAMPLE or (claim.status == "conditional" and claim.restriction is not None)
