@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable
 from typing import Any, get_args
 
@@ -189,8 +190,6 @@ def wrap_for_terminal(text: str, width: int = 80) -> str:
        word word word word word word word
        word word word word word word
     """
-    import textwrap
-
     out = []
     for line in text.split("\n"):
         lead = line[: len(line) - len(line.lstrip(" "))] or ("   " if re.match(r"\d+\. ", line) else "")

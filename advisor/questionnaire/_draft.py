@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from .._exceptions import InputError
+from ._answers import Answers, _AnswersLoader
 
 __all__ = ["draft_path", "draft_text", "load_draft", "remove_draft", "save_draft"]
 
@@ -60,8 +61,6 @@ def load_draft(path: Path) -> dict[str, Any]:
 
     Raises ``InputError`` in one sentence when there is no draft or it is not one advisor wrote.
     """
-    from ._answers import Answers, _AnswersLoader
-
     if not path.is_file():
         raise InputError(f"there is no draft to resume at {path}; run advisor ask without --resume to start.")
     if path.stat().st_size > _MAX_DRAFT_BYTES:

@@ -26,9 +26,10 @@ import string
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..catalogue._models import Catalogue, MetricRecord
+from ..catalogue import Catalogue, MetricRecord, get_catalogue
 from ..engine import ONE_VS_REST
 from ._answers import Answers, answers_from_mapping
+from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, resolve_name
@@ -50,6 +51,7 @@ from ._select import (
     satisfies,
     violates,
 )
+from ._structures import apply_structure
 
 __all__ = ["recommend"]
 
@@ -94,7 +96,6 @@ class _Run:
         self.facts: dict[str, Any] = answers.facts()
         self.warnings: list[Warning] = []
         self.rationale: list[RationaleEntry] = []
-        from ._choice import load_choice
 
         self.choice = load_choice()
 
@@ -330,8 +331,6 @@ class _Run:
 
     def add_views(self, complementary: list[Advice], discouraged: list[Advice], ctx: dict[str, Any]) -> None:
         """Metrics beside the lead for the views no recommended metric gives yet (choice.yaml)."""
-        from ._choice import fill_views
-
         against = {d.metric for d in discouraged}
         chosen = [self.primary.id, *(a.metric for a in complementary)]
 
@@ -571,8 +570,6 @@ def recommend(
         answers = answers_from_mapping(answers)
     book = rules or load_rules()
     if catalogue is None:
-        from ..catalogue import get_catalogue
-
         catalogue = get_catalogue()
     if resolver is None:
         resolve_metric = default_resolver()
@@ -605,6 +602,5 @@ def recommend(
     if data_entry is not None:
         run.rationale.append(data_entry)
     rec = run.run()
-    from ._structures import apply_structure  # ordered classes, label sets, top-k, annotators (issue 12)
-
+    # ordered classes, label sets, top-k, annotators (issue 12)
     return apply_structure(rec, run.fired, catalogue, run.facts, run.ctx(), _render, book)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._format import html_table
+
 __all__ = ["recommendation_html"]
 
 
 def recommendation_html(rec: Any) -> str:
     """One row per metric (primary, report beside, avoid) and per warning: role, metric, why."""
-    from .._format import html_table
-
     p = rec.primary
     params = ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}" for k, v in p.params.items())
     rows: list[list[Any]] = [["primary", f"{p.name or p.metric} ({p.metric})" + (f" with {params}" if params else ""),

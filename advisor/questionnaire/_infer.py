@@ -24,6 +24,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from .._format import few_names
+from ..engine import ConfusionMatrix
 from ._answers import Answers, answers_from_mapping
 from ._recommendation import Warning
 from ._rules import Settings
@@ -62,8 +63,6 @@ class DataSummary:
 
 
 def _matrices(data: Any) -> tuple[dict[str, Any], bool]:
-    from ..engine._confusion import ConfusionMatrix
-
     if isinstance(data, ConfusionMatrix):
         return {"system": data}, False
     systems = getattr(data, "systems", None)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..catalogue import PROPERTY_NAMES
+
 __all__ = ["reader_terms"]
 
 _ROMAN = r"P(?:I|II|III|IV|V)"
@@ -41,8 +43,6 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
     ...              {"macro_f1": "macro F1"})
     'Macro F1: does not fit; macro F1 is the mean'
     """
-    from ..catalogue._render import LONG
-
     names = names or {}
     text = _SCORE.sub("", text)
     text = _ANSWER.sub("", text)
@@ -58,7 +58,7 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
         ident = m.group(0)
         if ident in names:
             return names[ident]
-        label = _OPITZ_LABEL.sub("(Opitz 2024)", _TAGS.sub("", LONG.get(ident, "")))
+        label = _OPITZ_LABEL.sub("(Opitz 2024)", _TAGS.sub("", PROPERTY_NAMES.get(ident, "")))
         return (label[:1].lower() + label[1:]) if label else ident.replace("_", " ")
 
     text = _SNAKE.sub(name, text)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import AdvisorError
+from ..catalogue import get_catalogue, resolve_metric
 
 __all__ = ["Resolution", "default_resolver", "resolve_name", "resolve_planned"]
 
@@ -29,8 +30,6 @@ class Resolution:
 
 
 def default_resolver() -> Callable[[str], Any]:
-    from ..catalogue import resolve_metric
-
     return resolve_metric
 
 
@@ -88,7 +87,5 @@ def resolve_name(name: str, resolver: Callable[[str], Any], catalogue: Any) -> R
 
 def resolve_planned(name: str) -> Resolution:
     """What a planned metric's name refers to in the packaged catalogue (ids; none when unknown)."""
-    from ..catalogue import get_catalogue
-
     cat = get_catalogue()
     return resolve_name(name, lambda n: default_resolver()(n, cat), cat)

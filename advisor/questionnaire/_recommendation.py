@@ -7,6 +7,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ._answers import Answers
+from ._html import recommendation_html
+from ._screen import explain_text, screen_text
 
 __all__ = ["Advice", "MetricChoice", "RationaleEntry", "Recommendation", "Warning"]
 
@@ -104,19 +106,13 @@ class Recommendation(_Model):
 
     def _repr_html_(self) -> str:
         """The recommendation as an HTML table in a notebook (:mod:`advisor.questionnaire._html`)."""
-        from ._html import recommendation_html
-
         return recommendation_html(self)
 
     def to_text(self) -> str:
         """The recommendation on one screen: the lead and why, what to report beside it, what to
         avoid as the lead, warnings in plain words (no internal ids, no scores)."""
-        from ._screen import screen_text
-
         return screen_text(self)
 
     def to_explain_text(self) -> str:
         """The one-screen view followed by the full reasoning, the duties and the warnings in full."""
-        from ._screen import explain_text
-
         return explain_text(self)

@@ -29,7 +29,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..catalogue._models import PROPERTY_IDS, PropertyStatus
+from ..catalogue import PROPERTY_IDS, PROPERTY_NAMES, PropertyStatus
 from ._answers import Answers
 from ._conditions import DERIVED_FACTS, condition_facts, validate_condition
 
@@ -163,9 +163,7 @@ class PropertyTerm(_Strict):
     @property
     def label(self) -> str:
         """Readable name with its framework tag, e.g. ``prevalence invariance (PIV)``."""
-        from ..catalogue._render import LONG
-
-        name = LONG.get(self.property, self.property)
+        name = PROPERTY_NAMES.get(self.property, self.property)
         name = name[0].lower() + name[1:]
         return f"{self.detail} {name}" if self.detail else name  # e.g. "strict chance correction (PV)"
 

@@ -13,6 +13,9 @@ import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ..catalogue import get_catalogue
+from ._plain import reader_terms
+from ._structure_words import lead_in_words
 from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
@@ -118,8 +121,6 @@ _PROPER = {"Brier", "Cohen", "Matthews", "Fowlkes", "Krippendorff", "Scott", "Fl
 
 def catalogue_holds(answers: Mapping[str, Any]) -> Holds:
     """Whether the catalogue says a metric has a property (``binary_only`` counts for two classes)."""
-    from ..catalogue import get_catalogue
-
     cat = get_catalogue()
     binary = answers.get("task") == "binary"
 
@@ -218,8 +219,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     reason = join(reasons[:2]) or SCREEN["lead_fallback"]
     because = (SCREEN["because"].format(situation=_capital(join(sit)), name=lead_name, reason=reason) if sit
                else _capital(f"{lead_name} {reason}."))
-    from ._structure_words import lead_in_words  # top-k, annotators, spans, rankings: the structure rule's reason
-
+    # top-k, annotators, spans, rankings: the structure rule's reason
     because = lead_in_words(lead, lead_name) or because
     lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]
     caveats, warnings = _sorted_warnings(rec)
@@ -328,9 +328,6 @@ def explain_text(rec: Any) -> str:
     one level of parentheses, no sentence twice (internal ids may appear)."""
     lines = [screen_text(rec).rstrip("\n").rsplit("\n", 1)[0], "", "Reasoning"]
     seen: set[str] = set()
-
-    from ..catalogue import get_catalogue
-    from ._plain import reader_terms
 
     names = {m: lower_name(r.name) for m, r in get_catalogue().metrics.items()}
 

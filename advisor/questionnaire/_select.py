@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..catalogue._models import Catalogue, MetricRecord, PropertyClaim
+from ..catalogue import Catalogue, MetricRecord, PropertyClaim
 from ._answers import Answers
 from ._rules import PropertyTerm, Rule
 

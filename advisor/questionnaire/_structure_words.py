@@ -7,7 +7,10 @@ recommendation model, so the one-screen view can use them without an import cycl
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from ..engine import STRUCTURE_METRICS
 
 __all__ = ["EXTERNAL", "lead_in_words"]
 
@@ -38,10 +41,6 @@ def lead_in_words(lead: Any, name: str) -> str | None:
     ...               "top-k accuracy")
     'Top-k accuracy is the share of hits.'
     """
-    import re
-
-    from ..engine._structures import STRUCTURE_METRICS
-
     spec = STRUCTURE_METRICS.get(lead.metric)
     external = lead.metric in {m for m, _, _ in EXTERNAL.values()}
     if not lead.reason or not (external or (spec is not None and spec.structure in ("top_k", "agreement"))):

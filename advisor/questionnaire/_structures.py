@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..engine import reported_ids
 from ._conditions import holds
 from ._planned import resolve_planned
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
@@ -48,7 +49,6 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     own = {s.metric for s in rule.complementary if holds(s.when, facts)}
     keep = rule.id in KEEP_NOMINAL
     # only metrics an evaluation of this structure reports (top-k: not balanced accuracy, log loss, Brier)
-    from ..engine._structures import reported_ids
 
     reported = set(reported_ids(_structure(cat, primary.metric))) or None
     complementary = [a for a in rec.complementary if a.metric != primary.metric
