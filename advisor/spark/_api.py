@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine._confusion import Label
-from ._count import count_spark
+from ..engine import SCORE_IDS, Label, evaluate as evaluate_matrices, metric_id, score_metrics
+from ..io import add_scores
+from ..stats import compare_joint
+from ._count import _label, _proba_columns, count_spark
+from ._scores import count_scores
 
 __all__ = ["compare", "evaluate"]
 
@@ -48,12 +51,6 @@ def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | Non
     Evaluation
         The same object :func:`advisor.evaluate` returns for the same data.
     """
-    from ..engine._evaluate import evaluate as evaluate_matrices
-    from ..engine._score_eval import score_metrics
-    from ..io._evaluate_scores import add_scores
-    from ._count import _label, _proba_columns
-    from ._scores import count_scores
-
     ps = count_spark(df, y_true, systems, labels=labels, proba_cols=proba_cols)
     options.setdefault("probabilities", ps.probabilities or None)
     matrix_ids, score_ids = _split_metrics(options.pop("metrics", None))
@@ -76,9 +73,6 @@ def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | Non
 
 def _split_metrics(metrics: Any) -> tuple[list[str] | None, list[str] | None]:
     """``metrics`` split into confusion-matrix ids and score ids (None: each side's defaults)."""
-    from ..engine._names import metric_id
-    from ..engine._score_eval import SCORE_IDS
-
     if metrics is None:
         return None, None
     ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
@@ -99,8 +93,6 @@ def compare(df: Any, y_true: str = "y_true", systems: Sequence[str] | None = Non
     -------
     Comparison
     """
-    from ..stats._compare import compare_joint
-
     ps = count_spark(df, y_true, systems, labels=labels)
     if len(ps.joint.systems) < 2:
         raise InputError(f"compare needs at least two systems (prediction columns); got {len(ps.joint.systems)}.")

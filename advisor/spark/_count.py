@@ -17,11 +17,8 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine._confusion import Label
-from ..engine._probabilities import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE
-from ..io._duck import MAX_LABEL_CHARS
-from ..io._predset import PredictionSet, prediction_set
-from ..io._scan import Scan, type_labels
+from ..engine import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE, Label
+from ..io import MAX_LABEL_CHARS, PredictionSet, Scan, prediction_set, type_labels
 
 __all__ = ["count_spark"]
 

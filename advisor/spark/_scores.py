@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..io._scores import SCORE_COLUMN, ScoredFile
+from ..io import SCORE_COLUMN, ScoredFile
 
 __all__ = ["CountedScores", "count_scores"]
 
