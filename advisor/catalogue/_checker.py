@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _goesgens as G, _opitz as O
+from . import _goesgens as G
+from . import _opitz as O
 from ._models import Counterexample
 from ._opitz import pii_illustration, piii_separable, random_classifiers
 from ._space import MetricFunction

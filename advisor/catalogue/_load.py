@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import AdvisorError
-from ..engine import METRICS as NOMINAL, STRUCTURE_METRICS
+from ..engine import METRICS as NOMINAL
+from ..engine import STRUCTURE_METRICS
 from ._check_scores import hard_evaluator
 from ._models import PROPERTY_IDS, Catalogue
 from ._space import RESTRICTIONS

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine import COST_IDS, JointCounts, Label, evaluate as evaluate_matrices, metric_id
+from ..engine import COST_IDS, JointCounts, Label, metric_id
+from ..engine import evaluate as evaluate_matrices
 from ._evaluate_scores import add_scores
 from ._load import load
 from ._load_common import is_frame as is_table

@@ -24,6 +24,21 @@ _LAZY = {
     "build_structured_report": "._build_structures",  # load_structured's inputs (issue 12)
     "methods_paragraph": "._render",
     "render_report": "._render",
+    # what the CLI's report, methods, advise and catalogue commands need beside the three stages
+    "atomic_write": "._safe_io",
+    "check_count_totals": "._context_check",
+    "check_outputs": "._safe_io",
+    "check_resampling": "._inputs",
+    "check_structured": "._build_structures",
+    "format_for": "._render",
+    "load_context": "._context_check",
+    "methods_texts": "._render",
+    "ordinal_tables_for_answers": "._build_structures",
+    "output_plan": "._render",
+    "render_checked": "._context_check",
+    "require_pdf_engine": "._render",
+    "structure_options": "._build_structures",
+    "write_outputs": "._safe_io",
 }
 
 __all__ = sorted(_LAZY)

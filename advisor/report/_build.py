@@ -13,11 +13,19 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import __version__
 from .._exceptions import InputError
-from ..engine import chance_levels, compute_metrics, evaluate
+from ..catalogue import BIB_FILE, get_catalogue
+from ..engine import METRICS, chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
+from ..questionnaire import EXTERNAL, recommend, warning_words
+from ..questionnaire import flatten_parentheses as flatten
+from ..stats import bootstrap as run_bootstrap
+from ..stats import compare_joint, prevalence_sensitivity
+from ._bib import parse_bibtex
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
+from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
     check_arguments,
@@ -47,7 +55,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
-from ._methods import VARIANT_NOTES, weights_text
+from ._methods import VARIANT_NOTES, build_justification, build_methods, weights_text
 from ._ordinal import ordinal_intervals, plan_ordinal_ids, try_ordinal
 from ._plan import (
     settle,
@@ -89,15 +97,10 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
 # Catalogue and references
 # ----------------------------------------------------------------------------------------------
 def _catalogue() -> Any:
-    from ..catalogue import get_catalogue
-
     return get_catalogue()
 
 
 def _bibliography() -> dict[str, Any]:
-    from ..catalogue import BIB_FILE
-    from ._bib import parse_bibtex
-
     try:
         return parse_bibtex(BIB_FILE.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -363,8 +366,6 @@ def _recommendation(ans: Any, recommendation: Any, data: Any,
     """The recommendation as JSON (computed from the answers and data unless given), the lead's reason
     and the recommendation itself."""
     if recommendation is None:
-        from ..questionnaire import recommend
-
         # the matrices as read here (a mapping may hold plain lists of counts)
         recommendation = (recommend(ans, data=data if hasattr(data, "systems") else systems) if systems
                           else recommend(ans))
@@ -377,8 +378,6 @@ def _recommendation(ans: Any, recommendation: Any, data: Any,
 def _warnings_in_words(recommendation: Any, rec_json: Mapping[str, Any]) -> list[WarningEntry]:
     """The recommendation's warnings as the one-screen view says them: plain words, no ids, none
     about a metric the report already advises against, caveats of reported metrics kept."""
-    from ..questionnaire._screen import flatten, warning_words
-
     if hasattr(recommendation, "primary") and hasattr(recommendation, "warnings"):
         return [WarningEntry(code=code, message=text)
                 for code, text in warning_words(recommendation, citations=False)]
@@ -420,8 +419,6 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
     """The recommended metrics, then every other computed one (appendix); a recommended metric the
     data cannot give is a warning, its reason kept in ``reasons``. ``extra``: ids computed apart (the score
     and cost metrics of the item-level outputs)."""
-    from ..engine._metrics import METRICS
-
     computed = [*(ev.metrics[next(iter(ev.metrics))] if ev is not None else []), *extra]
     entries: list[MetricEntry] = []
     seen: set[str] = set()
@@ -445,7 +442,6 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
             entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
             seen.add(mid)
-    from ..questionnaire._structures import EXTERNAL
 
     external = {lead for lead, _, _ in EXTERNAL.values()}  # spans, rankings: measured by another tool
     for m in entries:
@@ -492,8 +488,6 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
 def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entries: Sequence[MetricEntry],
                  cat: Any, st: _Settings) -> None:
     """Intervals (paired when the systems share items), winners, differences and ranking agreement."""
-    from ..engine._metrics import METRICS
-
     computed = set(results.reports[0].values) if results.reports else set()
     matrix_ids = [m.id for m in entries if m.id in computed and m.id in METRICS and not METRICS[m.id].needs_probabilities]
     if st.bootstrap > 0 and matrix_ids:
@@ -507,8 +501,6 @@ def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entr
 
 
 def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: Any, cmp: Any = None) -> None:
-    from ..stats._compare import compare_joint
-
     if cmp is None:  # structured systems bring their own (report/_build_structures.py)
         cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
@@ -542,8 +534,6 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
 
 
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:
-    from ..stats._bootstrap import bootstrap as run_bootstrap
-
     # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
     # interval can be reproduced from its own matrix alone
     for rep in results.reports:
@@ -560,13 +550,10 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
 def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: Mapping[str, Any], ev: Any,
                        st: _Settings) -> None:
     """How the primary metric moves with the share of one class (left out when it cannot be drawn)."""
-    from ..engine._metrics import METRICS
-
     primary_id = str(rec_json["primary"]["metric"])
     computed = ev.metrics[next(iter(ev.metrics))]
     if primary_id not in computed or METRICS[primary_id].needs_probabilities:
         return
-    from ..stats._prevalence import prevalence_sensitivity
 
     first = next(iter(systems.values()))
     cls = st.pos if (st.pos is not None and first.k == 2) else None
@@ -602,9 +589,6 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             evaluated: bool, digits: int, scores: Any = None,
                             promised: Sequence[str] | None = None) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
-    from ._methods import build_justification, build_methods
-    from ._methods_scores import score_sentences
-
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
 
@@ -644,8 +628,6 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
 def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: str, answers_dict: dict[str, Any],
              rec_json: Mapping[str, Any], entries: list[MetricEntry], cat: Any, methods: list[Any],
              results: _Results, warnings: list[WarningEntry], references: list[Reference]) -> ReportContext:
-    from .. import __version__
-
     reports = results.reports
     if title is None:
         title = "Evaluation of " + (re.sub(r", (?=[^,]*$)", " and ", ", ".join(s.name for s in reports)) if 0 < len(reports) <= 4 else

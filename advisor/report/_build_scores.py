@@ -19,7 +19,20 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ._models import ChanceRow, DifferenceRow, Estimate
+from ..engine import (
+    LOWER_IS_BETTER,
+    ConfusionMatrix,
+    align_probabilities,
+    cost_matrix,
+    cost_metrics,
+    probability_metrics,
+    resolve_priors,
+    score_metrics,
+)
+from ..io import parse_costs, parse_priors, read_scored_frame
+from ..stats import compare_scored
+from ._curves_scores import cost_curves, item_curves
+from ._models import MANY_CLASSES, ChanceRow, DifferenceRow, Estimate, IntervalSettings
 from ._models_scores import Curve, ScoreData
 
 __all__ = ["ScoreState", "finish", "item_ids", "prepare"]
@@ -61,8 +74,6 @@ def _scored_like(x: Any) -> bool:
 
 def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) -> tuple[list[Any] | None, dict[str, np.ndarray], dict[str, list[Any]]]:
     """``(y_true, outputs aligned to labels, item decisions)`` from the forms ``scores`` may take."""
-    from ..engine._score_eval import align_probabilities
-
     label_of = {str(lab): lab for lab in labels}
 
     def match(values: Sequence[Any], what: str) -> list[Any]:
@@ -78,8 +89,6 @@ def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) 
     if scores is None and type(data).__name__ == "Dataset" and getattr(data, "scores", None):
         scores = {k: v for k, v in data.scores.items() if k in names}  # read with the counts (advisor.load)
     if scores is None and _frame(data):
-        from ..io._scores import read_scored_frame
-
         f = read_scored_frame(data)
         if f is None:
             return None, {}, {}
@@ -145,8 +154,6 @@ def _frame(data: Any) -> bool:
 def resolve_costs(costs: Any, priors: Any, answers: Any, rec_json: Mapping[str, Any],
                   labels: Sequence[Any]) -> tuple[Any, Any]:
     """Costs and priors as given (text, path, mapping), else from the answers (``error_costs``, deployment shares)."""
-    from ..io._costspec import parse_costs, parse_priors
-
     costs = parse_costs(costs, "costs")
     priors = parse_priors(priors, "priors")
     ec = getattr(answers, "error_costs", None)
@@ -197,9 +204,6 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
 
 
 def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
-    from ..engine._probabilities import probability_metrics
-    from ..engine._score_eval import score_metrics
-
     labels = state.labels
     for name, s in state.outputs.items():
         kw = {"score": s} if s.ndim == 1 else {"proba": s, "proba_labels": [str(x) for x in labels]}
@@ -215,8 +219,6 @@ def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
 def _bayes_threshold(state: ScoreState, systems: Mapping[str, Any]) -> float | None:
     """Positive-class probability above which deciding positive costs less: with p estimated at the test
     shares ρ and used at π, ``p π₊/ρ₊ · c_FN > (1 − p) π₋/ρ₋ · c_FP``."""
-    from ..engine._costs import cost_matrix, resolve_priors
-
     first = next(iter(systems.values()))
     rho = np.asarray(first.true_sizes, dtype=np.float64) / float(first.n)
     pi = resolve_priors(state.priors, state.labels, np.asarray(first.true_sizes, dtype=np.float64))
@@ -228,9 +230,6 @@ def _bayes_threshold(state: ScoreState, systems: Mapping[str, Any]) -> float | N
 
 
 def _cost_values(state: ScoreState, systems: Mapping[str, Any], values: dict[str, dict[str, Any]]) -> None:
-    from ..engine._costs import cost_matrix
-    from ..engine._score_eval import cost_metrics
-
     for name, cm in systems.items():
         values[str(name)].update(cost_metrics(cm, state.costs, state.priors, positive_label=state.pos))
     state.cost_ids = True
@@ -238,8 +237,6 @@ def _cost_values(state: ScoreState, systems: Mapping[str, Any], values: dict[str
     state.data.costs = [[float(x) for x in row] for row in c]
     state.data.cost_labels = [str(x) for x in state.labels]
     if state.priors is not None:
-        from ..engine._costs import resolve_priors
-
         pi = resolve_priors(state.priors, state.labels, np.ones(len(state.labels)))
         state.data.priors = {str(lab): float(p) for lab, p in zip(state.labels, pi)}
 
@@ -250,7 +247,6 @@ def _cost_values(state: ScoreState, systems: Mapping[str, Any], values: dict[str
 def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], st: Any) -> ScoreData:
     """Item-bootstrap intervals, winners and differences of the score and cost metrics; chance rows; curves."""
     reported = [m.id for m in entries]
-    from ._models import MANY_CLASSES
 
     # many classes: the item bootstrap of k rankings only for the recommended metrics (the appendix gives estimates)
     recommended = reported if len(state.labels) <= MANY_CLASSES else [m.id for m in entries if m.role != "appendix"]
@@ -278,8 +274,6 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
 
 def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str], st: Any, y: Any,
              decisions: Mapping[str, Any]) -> Any:
-    from ..stats._items import compare_scored
-
     dec = {n: decisions[n] for n in outputs if n in decisions} if decisions else None
     if dec is not None and set(dec) != set(outputs):
         dec = None
@@ -331,9 +325,6 @@ def _num(x: Any) -> float | None:
 
 
 def _apply(results: Any, cmp: Any, st: Any) -> None:
-    from ..engine._metrics import LOWER_IS_BETTER
-    from ._models import IntervalSettings
-
     reports = results.reports
     for rep in reports:
         for m in cmp.metrics:
@@ -377,9 +368,6 @@ def _chance_rows(state: ScoreState, results: Any, reported: Sequence[str]) -> No
         share = float(a[state.labels.index(state.pos)] / n)
         rows.append(ChanceRow(metric="average_precision", uniform=share, prevalence=share, majority=share))
     if state.cost_ids and any(m in reported for m in COST_IDS):
-        from ..engine._confusion import ConfusionMatrix
-        from ..engine._score_eval import cost_metrics
-
         ref = {"uniform": np.outer(a, np.ones(k)) / k, "prevalence": np.outer(a, a) / n,
                "majority": np.outer(a, np.eye(k)[int(np.argmax(a))])}
         vals = {key: cost_metrics(ConfusionMatrix(m, state.labels), state.costs, state.priors, positive_label=state.pos)
@@ -398,8 +386,6 @@ def _pos_index(state: ScoreState) -> Any:
 
 
 def _curves(state: ScoreState, results: Any) -> None:
-    from ._curves_scores import cost_curves, item_curves
-
     labels = state.labels
     pos = _pos_index(state)
     if state.y is not None:

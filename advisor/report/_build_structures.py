@@ -12,8 +12,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import InputError
 from .._format import few_names
+from ..engine import confusion_matrix, evaluate_inputs, per_class, top_k_hits
+from ..io import load, ordinal_from_tables
 from ..plan import Plan, PlanOptions
+from ..questionnaire import load_answers as load_answers_file
+from ..stats import structure_bootstrap, structure_comparison
+from ._build import (
+    _bibliography,
+    _catalogue,
+    _context,
+    _methods_and_references,
+    _metric_entry,
+    _paired_intervals,
+    _Results,
+    _warnings_in_words,
+)
+from ._build import _f as finite
+from ._inputs import check_arguments, check_resampling, load_answers
 from ._plan import diagnostic_tables, metric_items, plan_for, promises, rec_json_of, settle, shown_diagnostics
 from ._models import (
     Estimate,
@@ -27,6 +44,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
+from ._structure_checks import label_words, refuse_external
 
 __all__ = ["build_structured_report", "check_structured", "inputs_for_answers", "ordinal_tables_for_answers",
            "structure_options"]
@@ -45,18 +63,6 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     >>> ctx.primary, ctx.systems[0].values["mae_macro"]
     ('mae_macro', 0.5)
     """
-    from ..engine._structures import evaluate_inputs
-    from ._build import (
-        _bibliography,
-        _catalogue,
-        _context,
-        _methods_and_references,
-        _Results,
-        _warnings_in_words,
-    )
-    from ._inputs import check_arguments, check_resampling, load_answers
-    from ._structure_checks import label_words
-
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
     plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,
@@ -103,10 +109,7 @@ def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep
     for ``label_structure: ordinal`` the order of ``classes`` — or, without classes, the numeric order of
     numeric labels (``structure="ordinal_default"``: ordinal unless the columns say otherwise).
     """
-    from ..questionnaire import load_answers
-    from ._structure_checks import refuse_external
-
-    ans = load_answers(answers)
+    ans = load_answers_file(answers)
     refuse_external(ans)
     if (ans.label_structure == "ordinal" and ans.risk_estimates and not (top_k or ans.top_k) and not ans.annotators
             and (ans.outputs == "probabilities" or ans.probabilities)):
@@ -124,10 +127,7 @@ def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep
 
 def check_structured(inputs: Any, answers: Any) -> Any:
     """Refuse an agreement study the answers call ordinal while its categories have no order."""
-    from .._exceptions import InputError
-    from ..questionnaire import load_answers
-
-    ans = load_answers(answers)
+    ans = load_answers_file(answers)
     if (ans.label_structure == "ordinal" and inputs is not None and inputs.structure == "agreement"
             and not inputs.systems["agreement"].ordered):
         cats = few_names(inputs.labels)
@@ -145,8 +145,6 @@ def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | Non
     guessed: ordinal answers over labels that are not numbers and have no order are an error saying how
     to give it. Span and ranking tasks are not scored here.
     """
-    from ..io._load import load
-
     opts = structure_options(answers, order=order, label_sep=label_sep, top_k=top_k)
     ds = load(files, true_col=true_col, pred_col=pred_col, id_col=None, **opts)
     return check_structured(ds.structured, answers)
@@ -160,11 +158,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     that are not numbers and have no order are an error saying how to give it. ``systems``: the matrices
     as already read (by :func:`advisor.load`); otherwise they are read here.
     """
-    from .._exceptions import InputError
-    from ..io._structures import ordinal_from_tables
-    from ..questionnaire import load_answers
-
-    ans = load_answers(answers)
+    ans = load_answers_file(answers)
     if ans.label_structure == "multilabel" or ans.top_k:
         need = ("the label set of each item (y_true / y_pred holding 'a|b', or true_<label> / pred_<label> columns)"
                 if ans.label_structure == "multilabel" else "the score of every class for each item (p_<label> columns)")
@@ -173,8 +167,6 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
     if ans.label_structure != "ordinal":
         return None
     if systems is None:
-        from ..io._load import load
-
         systems = load(matrices=matrices).systems
     if order is None and ans.classes:
         order = list(ans.classes)
@@ -193,8 +185,6 @@ _NOT_COMPUTED = {"fleiss_kappa": "it needs every item rated by the same number o
 def _entries(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], computed: list[str], cat: Any,
              warnings: list[WarningEntry], reasons: dict[str, str] | None = None) -> list[MetricEntry]:
     """The recommended metrics this structure gives, then every other one computed (appendix)."""
-    from ._build import _metric_entry
-
     entries: list[MetricEntry] = []
     seen: set[str] = set()
     for role, mid, reason, params in rec_items:
@@ -219,8 +209,6 @@ def _entries(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], compu
 
 
 def _f(v: Any) -> float | None:
-    from ._build import _f as finite
-
     return finite(v)
 
 
@@ -248,7 +236,6 @@ def _per_class(inputs: Any, data: Mapping[str, Any], name: str) -> list[PerClass
                 for j, (lab, r) in enumerate(data["per_label"][name].items())]
     if inputs.structure not in ("ordinal", "top_k"):
         return []
-    from ..engine import confusion_matrix, per_class
 
     if inputs.structure == "ordinal":
         labels, res = d.labels, per_class(_dense(d))
@@ -273,11 +260,7 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
                undefined: str) -> None:
     """Paired intervals, P(first), winners and differences when two or more systems share the items;
     otherwise percentile intervals per system, each from its own resamples with the same seed."""
-    from ..stats._structures import structure_bootstrap, structure_comparison
-
     if len(results.reports) > 1 and inputs.structure != "agreement" and (inputs.items or inputs.structure != "ordinal"):
-        from ._build import _catalogue, _paired_intervals
-
         ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
         points = {rep.name: {m: float("nan") if rep.values[m] is None else rep.values[m] for m in ok}
                   for rep in results.reports}
@@ -330,8 +313,6 @@ def _structure(inputs: Any, data: Mapping[str, Any]) -> StructureData:
         first = next(iter(inputs.systems.values()))
         out.share = {str(lab): float(np.asarray(first.y_true)[:, j].mean()) for j, lab in enumerate(first.labels)}
     elif s == "top_k":
-        from ..engine._topk import top_k_hits
-
         for name, (scores, y, _) in inputs.systems.items():
             out.top_k_curve[str(name)] = [float(top_k_hits(scores, y, j).mean())
                                           for j in range(1, min(10, scores.shape[1]) + 1)]

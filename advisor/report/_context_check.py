@@ -17,14 +17,18 @@ crafted file ends quickly with a clear error instead of an internal one or minut
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from pydantic import BaseModel, ValidationError
 from typing import Any
 
-from .._exceptions import InputError
-from ._models import ReportContext
+from .._exceptions import AdvisorError, InputError
+from ._models import ReportContext, Span
+from ._render import render_report
+from ._texsafe import math_bounds
 
 __all__ = ["MAX_CONTEXT_BYTES", "check_context", "load_context"]
 
@@ -70,8 +74,6 @@ def _nesting(text: str) -> int:
 
 def load_context(path: str | os.PathLike[str]) -> ReportContext:
     """Read, validate and check a report context file; :class:`InputError` (one sentence) if it is unfit."""
-    from pydantic import ValidationError
-
     p = Path(path)
     hint = "--context takes the JSON that `advisor report -o FILE.json` writes"
     if p.exists() and not p.is_file():  # a FIFO or device would block or never end
@@ -152,10 +154,6 @@ def check_context(ctx: ReportContext) -> None:
 
 def _math_spans(obj: Any, where: str) -> Iterator[tuple[str, str]]:
     """``(field path, LaTeX)`` of every inline math span anywhere in a context (methods, justification, …)."""
-    from pydantic import BaseModel
-
-    from ._models import Span
-
     if isinstance(obj, Span):
         if obj.kind == "math":
             yield where, obj.text
@@ -173,8 +171,6 @@ def _math_spans(obj: Any, where: str) -> Iterator[tuple[str, str]]:
 def _check_formulas(ctx: ReportContext) -> None:
     """Every formula and math span within the bounds TeX and the typesetter can take (:func:`math_bounds`):
     a formula 900 braces deep passed the allow-list and ended pdflatex with "TeX capacity exceeded"."""
-    from ._texsafe import math_bounds
-
     formulas = [(f"metrics[{i}].formula", m.formula) for i, m in enumerate(ctx.metrics)]
     for where, tex in [*formulas, *_math_spans(ctx, "")]:
         why = math_bounds(tex)
@@ -255,11 +251,6 @@ def render_checked(source: str | os.PathLike[str], ctx: ReportContext, fmt: str,
     """:func:`render_report` of a context loaded from ``source``, whose content is the user's: a
     combination of values the checks above did not foresee that the renderer cannot draw is a
     problem of that file (one sentence naming it), not an internal error."""
-    import logging
-
-    from .._exceptions import AdvisorError
-    from ._render import render_report
-
     try:
         return render_report(ctx, fmt, out_path, inputs=[source], **options)
     except (AdvisorError, OSError):

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import ECE_BINS, Calibration
 from ._models_scores import Curve, ScoreData
 
 __all__ = ["cost_curves", "curve_points", "item_curves"]
@@ -44,8 +45,6 @@ def _thin(x: np.ndarray, y: np.ndarray) -> Curve:
 def item_curves(data: ScoreData, idx: np.ndarray, outputs: Mapping[str, np.ndarray], labels: Sequence[Any],
                 pos: int | None) -> None:
     """ROC and PR curves (binary, ``pos`` the positive column) and reliability bins (probabilities) into ``data``."""
-    from ..engine._scores import ECE_BINS, Calibration
-
     if len(labels) == 2 and pos is not None:
         y01 = (idx == pos).astype(int)
         data.positive_label, data.positive_share = str(labels[pos]), float(y01.mean())

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -23,7 +24,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
-from .._format import html_escape, latex_escape, markdown_code, markdown_escape
+from .._format import format_count, format_number, html_escape, latex_escape, markdown_code, markdown_escape
 
 __all__ = ["anchor", "environment", "fmt_num", "template_dir"]
 
@@ -49,8 +50,6 @@ def fmt_num(value: Any, digits: int = 4) -> str:
     >>> fmt_num(0.81234), fmt_num(None), fmt_num(float("inf")), fmt_num(3.0, 0)
     ('0.8123', 'n/a', 'inf', '3')
     """
-    from .._format import format_number
-
     return format_number(value, digits)
 
 
@@ -65,8 +64,6 @@ def anchor(key: Any) -> Markup:
 
 def fmt_count(value: Any) -> str:
     """Counts as the reports print them (:func:`advisor._format.format_count`)."""
-    from .._format import format_count
-
     return format_count(value)
 
 
@@ -95,8 +92,6 @@ def _make_fill(escape: Callable[[object], str]) -> Callable[..., Markup]:
     The pattern's words and plain values are escaped for the format; a value that is already markup
     (a ``\\usepackage`` line, a formula) goes in as it is.
     """
-    import string
-
     def fill(pattern: Any, **parts: Any) -> Markup:
         out = []
         for literal, field, spec, _ in string.Formatter().parse(str(pattern)):

@@ -6,6 +6,8 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from .._format import display_label
+
 __all__ = ["Figure", "save_figure"]
 
 # Okabe–Ito palette: distinguishable with the common colour-vision deficiencies.
@@ -18,8 +20,6 @@ _WIDTH = 6.3  # inches: the text width of an A4 page with 2.5 cm margins
 def _text(s: object, limit: int = 24) -> str:
     """User text for matplotlib: shortened and control characters visible (:func:`display_label`; the
     SVG stays valid XML), no mathtext (``$`` escaped)."""
-    from .._format import display_label
-
     return display_label(s, limit).replace("$", r"\$")
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
-from ._models import ReportContext
+from ._models import MANY_CLASSES, ReportContext
 
 __all__ = ["Figure", "render_figures"]
 
@@ -136,8 +136,6 @@ def _recall_sorted(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     import numpy as np
-
-    from ._models import MANY_CLASSES
 
     systems = [s for s in ctx.systems if s.per_class]
     if not systems or ctx.task is None:

@@ -11,10 +11,14 @@ decisions as the deployment share of the positive class sweeps (0, 1), the state
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._curves_scores import curve_points
+from ..engine import cost_matrix, resolve_priors
+from ._curves_scores import cost_curves, curve_points, item_curves
+from ._figure_io import _RC, _Factory, save_figure
+from ._models_scores import ScoreData
 
 __all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_roc_pr", "score_figures"]
 
@@ -97,15 +101,8 @@ def score_figures(y_true: Sequence[Any], systems: Mapping[str, Any], labels: Seq
                   positive_label: Any = None, decisions: Mapping[str, Sequence[Any]] | None = None,
                   costs: Any = None, priors: Any = None, formats: Sequence[str] = ("svg",)) -> list[Any]:
     """Every score figure the item-level outputs support, drawn without a report (``costs``: fn/fp or a matrix)."""
-    import types
-
     import matplotlib
     import numpy as np
-
-    from ..engine._costs import cost_matrix, resolve_priors
-    from ._curves_scores import cost_curves, item_curves
-    from ._figure_io import _RC, _Factory, save_figure
-    from ._models_scores import ScoreData
 
     col = {str(lab): j for j, lab in enumerate(labels)}
     idx = np.array([col[str(t)] for t in y_true])

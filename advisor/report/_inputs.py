@@ -8,6 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..engine import CONVENTIONS, ConfusionMatrix, JointCounts
+from ..questionnaire import Answers, answers_from_mapping
+from ..questionnaire import load_answers as load_file
+from ..stats import check_enough_resamples
 
 __all__ = ["check_arguments", "check_positive", "check_resampling", "load_answers", "match_label", "systems_of",
            "zero_probability_counts"]
@@ -15,16 +19,11 @@ __all__ = ["check_arguments", "check_positive", "check_resampling", "load_answer
 
 # ----------------------------------------------------------------------------------------------
 def load_answers(answers: Any) -> Any:
-    from ..questionnaire import Answers
-    from ..questionnaire import load_answers as load_file
-
     if isinstance(answers, Answers):
         return answers
     if isinstance(answers, (str, os.PathLike)):
         return load_file(Path(answers))
     if isinstance(answers, Mapping):
-        from ..questionnaire._answers import answers_from_mapping
-
         return answers_from_mapping(dict(answers))
     if answers is None:
         return Answers()
@@ -53,8 +52,6 @@ def _frame_columns(frame: Any) -> tuple[dict[str, Any], list[str]]:
 
 def _label_arrays(data: Mapping[str, Any], notes: list[str]) -> tuple[dict[str, Any], Any, dict, list[str]]:
     """``{"y_true": labels, name: predicted labels, …}`` → paired systems on the same items."""
-    from ..engine._joint import JointCounts
-
     preds = {str(k): v for k, v in data.items() if k != "y_true"}
     if not preds:
         raise InputError("data has y_true but no system; add one entry of predicted labels per system, e.g. "
@@ -84,8 +81,6 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
     >>> int(systems["m"].counts[1][0]), int(systems["m"].counts[1][1]), joint.systems
     (1, 1, ('m',))
     """
-    from ..engine._confusion import ConfusionMatrix
-
     if data is None:
         return {}, None, {}, []
     if type(data).__name__ == "StructuredInputs":  # issue 12: its own builder
@@ -139,8 +134,6 @@ def match_label(labels: Sequence[Any], wanted: Any, what: str) -> Any:
 
 def check_arguments(*, title: Any, undefined: Any, digits: Any) -> None:
     """One sentence naming the argument, the value and what is allowed — before any work is done."""
-    from ..engine._metrics import CONVENTIONS
-
     if title is not None and not isinstance(title, str):
         raise InputError(f"title must be text (a str) or None; got {title!r} ({type(title).__name__}).")
     if not isinstance(undefined, str) or undefined not in CONVENTIONS:
@@ -168,7 +161,5 @@ def check_resampling(bootstrap: Any, confidence: Any) -> int:
     if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
         raise InputError(f"confidence must be a number between 0 and 1; got {confidence!r}.")
     if bootstrap > 0:  # 0: no intervals; otherwise enough resamples for the interval asked (issue 25)
-        from ..stats._limits import check_enough_resamples
-
         check_enough_resamples(bootstrap, float(confidence))
     return bootstrap

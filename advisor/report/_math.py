@@ -18,11 +18,13 @@ import json
 import os
 import threading
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 
 from markupsafe import Markup
 
 from .._format import html_escape
+from ._safe_io import atomic_write
 from ._svg import clean_svg
 
 __all__ = ["flush_formula_cache", "formula_svg"]
@@ -41,8 +43,6 @@ def _cache_file() -> Path | None:
     if not base:
         return None
     try:
-        from importlib.metadata import version
-
         zv = version("ziamath")
     except Exception:  # pragma: no cover - metadata missing
         zv = "unknown"
@@ -73,8 +73,6 @@ def flush_formula_cache() -> None:
     if not _dirty or path is None or _disk is None:
         return
     try:
-        from ._safe_io import atomic_write
-
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps(_disk))
         _dirty = False

@@ -20,17 +20,20 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from ..questionnaire._screen import RELEVANT as _RELEVANT
-from ..questionnaire._screen import agree as _agree
-from ..questionnaire._screen import avoid_reason, situation
-from ..questionnaire._screen import flatten as flatten_parentheses
-from ..questionnaire._screen import join as _join_words
-from ..questionnaire._screen import lower_name as _lower_name
-from ..questionnaire._screen import property_words as _property_words
+from .._exceptions import UnknownMetricError
+from ..catalogue import resolve_metric
+from ..engine import LOG_LOSS_EPS, METRICS
+from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
+from ..questionnaire import agree_verb as _agree
+from ..questionnaire import avoid_reason, flatten_parentheses, reader_terms, situation
+from ..questionnaire import join_words as _join_words
+from ..questionnaire import lower_name as _lower_name
+from ..questionnaire import property_words as _property_words
 from . import _methods_text as W
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
+from ._methods_scores import Convention
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -95,8 +98,6 @@ def _holds(property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], b
 
 
 def _binary_only(metric_id: str) -> bool:
-    from ..engine._metrics import METRICS
-
     spec = METRICS.get(metric_id)
     return bool(spec is not None and spec.binary_only)
 
@@ -145,7 +146,6 @@ def build_methods(
     rec = [m for m in metrics if m.role != "appendix"]
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
-    from ._methods_scores import Convention
 
     def paragraph(avoid: bool, promises: int = 3) -> _Text:
         p = _Text()
@@ -364,8 +364,6 @@ def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
 def _planned_ids(answers: Mapping[str, Any], reported: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
     """Every metric id the planned metric names can mean ("macro F1": both of its formulas) — except an
     ambiguous name one of whose readings is reported: the variant note names that formula (issue 11)."""
-    from ..catalogue._resolve import UnknownMetricError, resolve_metric
-
     ids: set[str] = set()
     for name in answers.get("planned_metrics") or []:
         try:
@@ -469,7 +467,6 @@ def _log_loss_clip(p: _Text, rec: Sequence[MetricEntry], end: str = ".") -> None
     """The clipping ε of log loss: beside the formula, or in the paragraph when it applied to some item."""
     if not any(m.id == "log_loss" for m in rec):
         return
-    from ..engine._probabilities import LOG_LOSS_EPS
 
     mant, exp = f"{LOG_LOSS_EPS:.1e}".split("e")
     p.t(" " if p.spans and p.spans[-1].text[-1:] != " " else "").say(
@@ -551,14 +548,12 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
 # ----------------------------------------------------------------------------------------------
 # The justification
 # ----------------------------------------------------------------------------------------------
-from ..questionnaire._screen import SENTENCE_END as _SENTENCE  # noqa: E402  (not after "et al.")
+from ..questionnaire import SENTENCE_END as _SENTENCE  # noqa: E402  (not after "et al.")
 _ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
 
 
 def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
     """In reader terms (no ids, answers keys, property numbers or scores), one level of parentheses."""
-    from ..questionnaire._plain import reader_terms
-
     running = {m: _lower_name(n) for m, n in (names or {}).items()}
     return flatten_parentheses(reader_terms(_ID.sub("", text), running)).strip()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..questionnaire._screen import join as _join_words
+from ..questionnaire import join_words as _join_words
 
 __all__ = ["listed", "shared_tail", "systems_in_words"]
 

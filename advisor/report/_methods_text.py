@@ -10,7 +10,13 @@ from __future__ import annotations
 
 __all__ = ["ADDS", "AVOID", "DUTY", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
 
-from ..questionnaire._words import ADDS, AVOID, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
+from ..questionnaire import ADDS_PHRASES as ADDS
+from ..questionnaire import AVOID_PHRASES as AVOID
+from ..questionnaire import LEAD_COSTS_PHRASE as LEAD_COSTS
+from ..questionnaire import LEAD_ITEMS_PHRASE as LEAD_ITEMS
+from ..questionnaire import LEAD_PHRASES as LEAD
+from ..questionnaire import PROPERTY_PHRASES as PROPERTY
+from ..questionnaire import SITUATION_PHRASES as SITUATION
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {

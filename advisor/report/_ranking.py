@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..catalogue import lower_is_better
+from ..stats import average_ranks, kendall_tau_b, spearman_rho
 from ._models import RankingData, SystemReport
 
 __all__ = ["_point_ranking"]
@@ -13,9 +15,6 @@ __all__ = ["_point_ranking"]
 def _point_ranking(reports: Sequence[SystemReport], ids: Sequence[str]) -> RankingData | None:
     """Rank agreement from point estimates, when no paired comparison was run."""
     import numpy as np
-
-    from ..catalogue import lower_is_better
-    from ..stats._compare import average_ranks, kendall_tau_b, spearman_rho
 
     ids = [m for m in ids if all(r.values.get(m) is not None for r in reports)]
     if len(ids) < 2:

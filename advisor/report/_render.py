@@ -8,6 +8,9 @@ nothing. Files are written atomically and never over an input file.
 
 from __future__ import annotations
 
+import base64
+import csv
+import io
 import logging
 import os
 import re
@@ -17,10 +20,23 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .._exceptions import InputError
-from .._format import html_escape, latex_escape, markdown_escape, safe_filename
+from .._exceptions import AdvisorError, InputError
+from .._format import LABEL_DISPLAY_LIMIT, display_label, html_escape, latex_escape, markdown_escape, safe_filename
+from .._jsonio import dumps
+from ..catalogue import BIB_FILE
+from ..questionnaire import load_answers
+from ._bib import parse_bibtex
+from ._build import build_report
 from ._env import anchor, environment
-from ._models import ReportContext
+from ._fetcher import make_fetcher
+from ._figures import render_figures
+from ._math import flush_formula_cache, formula_svg
+from ._models import MANY_CLASSES, ReportContext
+from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
+from ._safe_io import check_outputs, write_outputs
+from ._structure_text import structure_text
+from ._svg import clean_svg
+from ._texsafe import safe_math
 
 __all__ = ["EXTENSIONS", "FORMATS", "format_for", "methods_paragraph", "output_plan", "render_files", "render_methods",
            "render_report", "render_text"]
@@ -39,8 +55,6 @@ def _context_json(ctx: ReportContext) -> str:
 
     pydantic's own JSON would write an infinite LR+ as null, which would read back as undefined.
     """
-    from .._jsonio import dumps
-
     return dumps(ctx.model_dump()) + "\n"
 
 def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
@@ -104,8 +118,6 @@ def display_context(ctx: ReportContext) -> ReportContext:
     A 5,000-character label would otherwise widen every table past the page, break the LaTeX
     build and keep the PDF renderer busy for minutes.
     """
-    from .._format import LABEL_DISPLAY_LIMIT, display_label
-
     names = list(ctx.task.labels if ctx.task is not None else []) + [s.name for s in ctx.systems]
     long = sorted({n for n in names if len(n) > LABEL_DISPLAY_LIMIT}, key=len, reverse=True)
     if not long:
@@ -124,8 +136,6 @@ def display_context(ctx: ReportContext) -> ReportContext:
 
 
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
-    from ._figures import render_figures
-
     ctx = display_context(ctx)
     figs: dict[str, _Fig] = _Figs()
     if figure_formats:
@@ -150,8 +160,6 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
                 continue
             seen.add(key)
             undefined_rows.append({"system": s.name, **u.model_dump()})
-    from ._models import MANY_CLASSES
-    from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
 
     k = ctx.task.k if ctx.task is not None else 0
 
@@ -161,8 +169,6 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         if iv is not None and iv.low is not None:
             return digits_for(iv.low, iv.high, ctx.digits)
         return significant_digits(value, ctx.digits)
-
-    from ._structure_text import structure_text
 
     return {
         # more than two systems: the winners control the family-wise error (Holm, issue 11)
@@ -200,9 +206,6 @@ def _html_formula(tex: str, *, display: bool = False, size: float = 14.0, label:
     The same allow-list as the Markdown and LaTeX output (:func:`~._texsafe.safe_math`); a formula
     it accepts that the typesetter still cannot draw is shown as escaped text too, never a traceback.
     """
-    from ._math import formula_svg
-    from ._texsafe import safe_math
-
     if safe_math(tex) is not None:
         try:
             return formula_svg(tex, display=display, size=size, label=label)
@@ -212,8 +215,6 @@ def _html_formula(tex: str, *, display: bool = False, size: float = 14.0, label:
 
 
 def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) -> str:
-    from ._svg import clean_svg
-
     env = environment("html")
     refs = view["refs"]
 
@@ -232,8 +233,6 @@ def _html(ctx: ReportContext, view: dict[str, Any], *, for_print: bool = False) 
         return Markup(clean_svg(fig.svg or "", prefix=f"f{fig.number}-", inline=True,
                                 extra_attrs=f'role="img" aria-label="{html_escape(fig.caption)}"'))
 
-    from ._math import flush_formula_cache
-
     tmpl = env.get_template("report.html.j2")
     html = tmpl.render(cite=cite, formula=formula, figure_svg=figure_svg, for_print=for_print, **view)
     flush_formula_cache()
@@ -245,8 +244,6 @@ _DATA_URI = re.compile(r"data:(image/(?:png|jpeg));base64,([A-Za-z0-9+/=\s]+)")
 
 def _created_resources(svgs: Iterable[str]) -> dict[str, tuple[bytes, str]]:
     """``data:`` images embedded in figures advisor drew: the only URLs the PDF renderer may load."""
-    import base64
-
     out: dict[str, tuple[bytes, str]] = {}
     for svg in svgs:
         for m in _DATA_URI.finditer(svg or ""):
@@ -266,8 +263,6 @@ PDF_LIBRARIES = (
 def require_pdf_engine() -> Any:
     """WeasyPrint's ``HTML`` class, or :class:`AdvisorError` (one sentence) when WeasyPrint or the
     system libraries it loads (Pango…) are missing — checked before any work, not at the last step."""
-    from .._exceptions import AdvisorError
-
     try:
         from weasyprint import HTML
     except (ImportError, OSError) as exc:
@@ -278,8 +273,6 @@ def require_pdf_engine() -> Any:
 
 def html_to_pdf(html: str, resources: Any = None, *, fetcher: Any = None) -> bytes:
     """WeasyPrint's PDF of ``html``; it may load only ``resources`` (URL → (bytes, mime)), nothing else."""
-    from ._fetcher import make_fetcher
-
     HTML = require_pdf_engine()  # noqa: N806 - WeasyPrint's class
 
     for name in ("weasyprint", "fontTools"):
@@ -296,8 +289,6 @@ def _pdf(html: str, view: dict[str, Any]) -> bytes:
 # Markdown and LaTeX
 # ----------------------------------------------------------------------------------------------
 def _math_functions(fmt: str) -> tuple[Any, Any]:
-    from ._texsafe import safe_math
-
     def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
         safe = safe_math(tex) if tex else None
         if safe is None:
@@ -336,9 +327,6 @@ def _bib(ctx: ReportContext) -> str:
     BibTeX text stored in the context is ignored (a context file may come from anyone); a key that
     is not in advisor's ``references.bib`` gets no entry.
     """
-    from ..catalogue import BIB_FILE
-    from ._bib import parse_bibtex
-
     packaged = parse_bibtex(BIB_FILE.read_text(encoding="utf-8"))
     parts = [f"% BibTeX entries cited by the report (advisor {ctx.advisor_version})."]
     for r in ctx.references:
@@ -392,8 +380,6 @@ def render_files(
         if fmt == "tex":
             files[out.parent / fig.path] = fig.pdf or b""
         else:
-            from ._svg import clean_svg
-
             files[out.parent / fig.path] = clean_svg(fig.svg or "", inline=False)
     if fmt == "tex" and ctx.references:
         files[out.with_suffix(".bib")] = _bib(ctx)
@@ -402,13 +388,8 @@ def render_files(
 
 def _per_class_csv(ctx: ReportContext) -> str | None:
     """Every class of every system as CSV (written beside reports with many classes)."""
-    from ._models import MANY_CLASSES
-    from ._report_text import natural_key
-
     if ctx.task is None or ctx.task.k <= MANY_CLASSES or not ctx.systems:
         return None
-    import csv
-    import io
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -477,8 +458,6 @@ def render_report(
     are returned. Other files in the figure folder are never touched. Without ``out_path`` the main
     document is returned (str, or bytes for PDF).
     """
-    from ._safe_io import check_outputs, write_outputs
-
     if not isinstance(context, ReportContext):
         raise InputError(f"context must be a ReportContext (from build_report); got {type(context).__name__}.")
     if out_path is None:
@@ -523,8 +502,6 @@ def render_methods(ctx: ReportContext, fmt: str = "md", *, justify: bool = False
         def formula(tex: str, display: bool = False, label: str | None = None) -> Markup:
             return _html_formula(tex, display=display, label=label) if tex else Markup("")
 
-        from ._math import flush_formula_cache
-
         html = env.get_template("methods.html.j2").render(cite=cite, formula=formula, **view)
         flush_formula_cache()
         return html
@@ -553,11 +530,7 @@ def methods_paragraph(
 def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
                   undefined: str = "zero", seed: int | None = None, justify: bool = False) -> tuple[str, str]:
     """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``)."""
-    from ._build import build_report
-
     if isinstance(answers, (str, os.PathLike, Path)):
-        from ..questionnaire import load_answers
-
         answers = load_answers(answers)
     ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed)
     text = render_methods(ctx, fmt, justify=justify)

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._exceptions import InputError
+from ..engine import reported_ids
+
 __all__ = ["label_words", "refuse_external", "reported_items", "structure_items"]
 
 
@@ -17,8 +20,6 @@ def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]],
     A top-k evaluation, for one, reports top-k and top-1 accuracy, not the balanced accuracy or the log
     loss a nominal recommendation keeps beside them; nominal leads keep every item.
     """
-    from ..engine._structures import reported_ids
-
     lead = cat.metrics.get(rec_items[0][1]) if rec_items else None
     ids = reported_ids(getattr(lead, "structure", "nominal"))
     return [it for it in rec_items if it[0] == "primary" or it[1] in ids] if ids else rec_items
@@ -28,7 +29,6 @@ def refuse_external(ans: Any) -> None:
     """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
     if getattr(ans, "label_structure", None) not in ("spans", "ranking"):
         return
-    from .._exceptions import InputError
 
     what = ("entity span, which advisor does not compute from item labels; compute entity-level precision, "
             "recall and F1 over exactly matched spans with seqeval" if ans.label_structure == "spans" else

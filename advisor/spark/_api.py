@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine import SCORE_IDS, Label, evaluate as evaluate_matrices, metric_id, score_metrics
+from ..engine import SCORE_IDS, Label, metric_id, score_metrics
+from ..engine import evaluate as evaluate_matrices
 from ..io import add_scores
 from ..stats import compare_joint
 from ._count import _label, _proba_columns, count_spark
