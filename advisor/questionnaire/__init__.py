@@ -41,6 +41,7 @@ _LAZY: dict[str, str] = {
     "screen_width": "._screen",
     # the reader's words: the methods paragraph says the situation, reasons and warnings as the one-screen view does
     "ADDS_PHRASES": "._words:ADDS",
+    "BACKQUOTED_FORMULA": "._plain:FORMULA",
     "AVOID_PHRASES": "._words:AVOID",
     "LEAD_COSTS_PHRASE": "._words:LEAD_COSTS",
     "LEAD_ITEMS_PHRASE": "._words:LEAD_ITEMS",
@@ -54,6 +55,7 @@ _LAZY: dict[str, str] = {
     "flatten_parentheses": "._screen:flatten",
     "join_words": "._screen:join",
     "lower_name": "._screen",
+    "plain_formulas": "._plain",
     "property_words": "._screen",
     "reader_terms": "._plain",
     "situation": "._screen",

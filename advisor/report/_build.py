@@ -18,7 +18,7 @@ from .._exceptions import InputError
 from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
-from ..questionnaire import EXTERNAL, recommend, warning_words
+from ..questionnaire import EXTERNAL, plain_formulas, recommend, warning_words
 from ..questionnaire import flatten_parentheses as flatten
 from ..stats import bootstrap as run_bootstrap
 from ..stats import compare_joint, prevalence_sensitivity
@@ -381,7 +381,7 @@ def _warnings_in_words(recommendation: Any, rec_json: Mapping[str, Any]) -> list
     if hasattr(recommendation, "primary") and hasattr(recommendation, "warnings"):
         return [WarningEntry(code=code, message=text)
                 for code, text in warning_words(recommendation, citations=False)]
-    return [WarningEntry(code=str(_get(w, "code", "note")), message=flatten(str(_get(w, "message", w))))
+    return [WarningEntry(code=str(_get(w, "code", "note")), message=plain_formulas(flatten(str(_get(w, "message", w)))))
             for w in rec_json.get("warnings") or []]
 
 

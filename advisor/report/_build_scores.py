@@ -341,6 +341,8 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
             sign = -1.0 if m in LOWER_IS_BETTER else 1.0
             d = pair["difference"]
             lo, hi = (d["low"], d["high"]) if flip > 0 else (_neg(d["high"]), _neg(d["low"]))
+            if sign < 0:  # lower is better: the interval turns with its dot, so positive means a is better
+                lo, hi = _neg(hi), _neg(lo)
             est = _num(sign * (cmp.estimates[m][a] - cmp.estimates[m][b]))
             results.figures.differences = [r for r in results.figures.differences if r.metric != m]
             results.figures.differences.append(DifferenceRow(metric=m, estimate=est, low=lo, high=hi))

@@ -23,6 +23,7 @@ from typing import Any
 from .._exceptions import UnknownMetricError
 from ..catalogue import resolve_metric
 from ..engine import LOG_LOSS_EPS, METRICS
+from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
 from ..questionnaire import avoid_reason, flatten_parentheses, reader_terms, situation
@@ -579,7 +580,11 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
         if title:
             it.spans.append(Span(kind="strong", text=_clean(title, names).rstrip(".") + "."))
             it.t(" ")
-        it.t(" ".join(fresh))
+        for i, part in enumerate(FORMULA.split(" ".join(fresh))):  # a backquoted formula: as written, in type
+            if i % 2:
+                it.spans.append(Span(kind="code", text=part.strip("`")))
+            else:
+                it.t(part)
         it.cite(cite_source(" ".join([source, *fresh])))
         out.items.append(it.spans)
 
