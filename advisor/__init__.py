@@ -11,6 +11,7 @@ The public API is re-exported here and imported lazily, so ``import advisor`` (a
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from ._lazy import lazy_exports
@@ -93,8 +94,6 @@ _lazy_getattr, __dir__ = lazy_exports(__name__, _LAZY)
 def __getattr__(name: str) -> object:
     # the catalogue registers its metric names and aliases with the engine on import, so every
     # public function that takes metric ids takes names too (advisor/engine/_names.py)
-    import importlib
-
     importlib.import_module(".catalogue", __name__)
     return _lazy_getattr(name)
 
