@@ -81,7 +81,7 @@ def test_an_input_file_is_refused_as_the_output(tmp_path: Path) -> None:
 
 def test_a_file_created_meanwhile_is_not_overwritten_and_the_draft_keeps_every_answer(tmp_path, monkeypatch):
     """The exclusive create: another run wrote the file while the questions were answered."""
-    import advisor.questionnaire._ask as ask_module
+    import advisor.questionnaire as ask_module  # the CLI asks through the questionnaire's public name
 
     out = tmp_path / "answers.yaml"
     real = ask_module.ask_questions

@@ -84,12 +84,12 @@ def test_every_command_names_a_repeated_matrix_alike(cli, tmp_path: Path) -> Non
 
 # -- the last-resort handler -------------------------------------------------------------------------
 def _break_evaluate(monkeypatch: pytest.MonkeyPatch) -> None:
-    import advisor.engine._evaluate
+    import advisor.engine
 
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(advisor.engine._evaluate, "evaluate", boom)
+    monkeypatch.setattr(advisor.engine, "evaluate", boom)  # the CLI evaluates through the engine's public name
 
 
 def test_an_internal_error_is_one_sentence_and_exit_1(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,7 +1,7 @@
 """The ``advisor`` command line: a thin layer over the library.
 
-One module per command group; each exposes ``register(app)``. Modules keep heavy imports inside
-command bodies so ``advisor --help`` stays instant.
+One module per command group; each exposes ``register(app)``. Modules import the stages as packages,
+whose names load on first use, so ``advisor --help`` stays instant.
 
 It sits on top and may import every stage; nothing imports it.
 """
@@ -13,6 +13,7 @@ import importlib
 import typer
 
 from .. import __version__
+from ._common import tolerant_output
 
 app = typer.Typer(
     name="advisor",
@@ -51,7 +52,5 @@ for _name in _GROUPS:
 
 def main() -> None:
     """Console-script entry point."""
-    from ._common import tolerant_output
-
     tolerant_output()  # any output encoding: PYTHONIOENCODING=ascii must not end in UnicodeEncodeError
     app()

@@ -10,6 +10,11 @@ from typing import Any, Optional
 
 import typer
 
+from .. import io as io_api
+from .. import plan as plan_api
+from .. import questionnaire as questionnaire_api
+from .. import report as report_api
+from .._exceptions import AdvisorError
 from ._common import echo, echo_json, fail, handle_errors, terminal_columns
 
 
@@ -24,22 +29,17 @@ _MATRIX_HELP = "A confusion matrix (CSV with labels, or JSON); repeatable."
 
 def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None) -> Any:
     """Predictions and/or matrices → what :func:`advisor.recommend` takes as ``data`` (None if nothing)."""
-    from ..io._readers import load_inputs
-
     if not files and not matrices:
         return None
-    return load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
+    return io_api.load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
 
 
 def _save_answers(out: Path, text: str, inputs: list[Path], force: bool, draft: Path) -> None:
     """Write the answers file by the checked safe-write path every output takes
     (:func:`advisor.report._safe_io.write_outputs`): a regular file only, exclusive create without
     ``--force``, nothing half-written. If it fails the draft stays, and the message says where."""
-    from .._exceptions import AdvisorError
-    from ..report._safe_io import write_outputs
-
     try:
-        write_outputs({out: text}, inputs, force=force)
+        report_api.write_outputs({out: text}, inputs, force=force)
     except (AdvisorError, OSError) as exc:
         why = str(exc) if isinstance(exc, AdvisorError) else f"{exc.strerror or exc}: {exc.filename or out}"
         raise fail(f"could not save the answers to {out} ({why.rstrip('.')}); every answer is kept in {draft}: "
@@ -72,42 +72,32 @@ def ask(
     task, the classes and the balance are read from the data and only need confirming. Every
     answer is kept in <out>.draft as it is given: after Ctrl-C, continue with --resume.
     """
-    from ..questionnaire import answers_to_yaml, load_rules, recommend
-    from ..questionnaire._ask import ask_questions, inferred_answers, wrap_for_terminal
-    from ..questionnaire._draft import draft_path, draft_text, load_draft, remove_draft
-    from ..questionnaire._infer import summarize
-    from ..questionnaire._screen import screen_width
-
-    from ..report._safe_io import check_outputs
-
     inputs = [*(data or []), *(matrix or [])]
     if out.exists() and any(src.exists() and os.path.samefile(out, src) for src in inputs):
         raise fail(f"--out {out} is one of the input files; choose another file for the answers.")
-    check_outputs([out], inputs, force=force)  # before the first question: not a device, not a folder, …
+    report_api.check_outputs([out], inputs, force=force)  # before the first question: not a device, not a folder, …
     folder = out.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):  # say so now, not after every question
         why = "does not exist" if not folder.is_dir() else "is not writable"
         raise fail(f"cannot save the answers to {out}: the folder {folder} {why}.")
-    draft = draft_path(out)
+    draft = questionnaire_api.draft_path(out)
     if not resume and (draft.exists() or draft.is_symlink()):
         raise fail(f"unfinished answers are kept in {draft}: continue them with --resume, or delete that file "
                    "to start afresh.")
-    given = load_draft(draft) if resume else None
+    given = questionnaire_api.load_draft(draft) if resume else None
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
     inferred = None
     if loaded is not None:
-        inferred = inferred_answers(summarize(loaded), load_rules().settings.balance_ratio)
+        inferred = questionnaire_api.inferred_answers(questionnaire_api.summarize_data(loaded),
+                                                      questionnaire_api.load_rules().settings.balance_ratio)
     echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
     if given:
         echo(f"Resuming: {len(given)} answers kept in {draft}.")
     kept = {"n": len(given or {})}
 
     def keep(so_far: dict[str, Any]) -> None:
-        from .._exceptions import AdvisorError
-        from ..report._safe_io import atomic_write
-
         try:  # the checked write every output takes: a regular file only, no temporary file left on a signal
-            atomic_write(draft, draft_text(draft, so_far))
+            report_api.atomic_write(draft, questionnaire_api.draft_text(draft, so_far))
         except (AdvisorError, OSError) as exc:
             why = str(exc).rstrip(".") if isinstance(exc, AdvisorError) else (exc.strerror or str(exc))
             where = (f"the answers before it ({kept['n']}) are kept there; continue with: advisor ask --out {out} "
@@ -117,8 +107,9 @@ def ask(
 
     try:
         columns = shutil.get_terminal_size().columns
-        answers = ask_questions(_read_line, lambda text: echo(wrap_for_terminal(text, columns)), inferred,
-                                given=given, on_answer=keep)
+        answers = questionnaire_api.ask_questions(
+            _read_line, lambda text: echo(questionnaire_api.wrap_for_terminal(text, columns)), inferred,
+            given=given, on_answer=keep)
     except (KeyboardInterrupt, EOFError) as exc:
         interrupted = isinstance(exc, KeyboardInterrupt)
         what = "interrupted" if interrupted else "the input ended before every question was answered"
@@ -127,11 +118,11 @@ def ask(
                  if kept["n"] else "no answer was given yet, so nothing was saved")
         echo("")
         raise fail(f"{what}; {where}.", 130 if interrupted else 2) from None
-    _save_answers(out, answers_to_yaml(answers), inputs, force, draft)
-    remove_draft(draft)
+    _save_answers(out, questionnaire_api.answers_to_yaml(answers), inputs, force, draft)
+    questionnaire_api.remove_draft(draft)
     echo(f"\nSaved your answers to {out}.\n")
-    with screen_width(columns):  # laid out for the terminal, not re-wrapped after the fact
-        echo(recommend(answers, data=loaded).to_text(), nl=False)
+    with questionnaire_api.screen_width(columns):  # laid out for the terminal, not re-wrapped after the fact
+        echo(questionnaire_api.recommend(answers, data=loaded).to_text(), nl=False)
 
 
 @handle_errors
@@ -159,17 +150,13 @@ def recommend(
     With --json the whole evaluation plan is printed under "plan": every metric with its parameters,
     the diagnostics, the design, every answer with where it went, and the answers not used ("unused").
     """
-    from ..plan import PlanOptions, make_plan, plan_text
-    from ..questionnaire import load_answers
-
-    parsed = load_answers(answers)
-    options = PlanOptions(costs=costs, priors=priors, positive_label=positive).check()
+    parsed = questionnaire_api.load_answers(answers)
+    options = plan_api.PlanOptions(costs=costs, priors=priors, positive_label=positive).check()
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
-    plan = make_plan(parsed, data=loaded, options=options)
+    plan = plan_api.make_plan(parsed, data=loaded, options=options)
     if as_json:
         echo_json({"plan": plan.to_json_dict(), **plan.recommendation})
         return
-    from ..questionnaire._screen import screen_width
-
-    with screen_width(terminal_columns()):  # a terminal narrower than 100 columns gets lines that fit it
-        echo(plan_text(plan, explain=explain), nl=False)
+    # a terminal narrower than 100 columns gets lines that fit it
+    with questionnaire_api.screen_width(terminal_columns()):
+        echo(plan_api.plan_text(plan, explain=explain), nl=False)

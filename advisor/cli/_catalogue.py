@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
 
-from ._common import echo, echo_json, fail, handle_errors, print_markdown
+from .. import catalogue as catalogue_api
+from .. import report as report_api
+from .._exceptions import UnknownMetricError
+from ._common import echo, echo_json, fail, handle_errors, print_markdown, to_json
 
 _FORMATS_METRICS = ("table", "md", "json")
 _FORMATS_EXPLAIN = ("text", "md", "tex", "json")
@@ -24,9 +28,7 @@ def _write_or_print(text: str, out: Path | None, force: bool) -> None:
     parent = out.parent if str(out.parent) else Path(".")
     if not (parent.is_dir() or parent.is_symlink()) and not any(p.is_file() for p in out.parents):
         raise fail(f"--out {out}: the directory {parent} does not exist; create it first.")
-    from ..report._safe_io import write_outputs
-
-    write_outputs({out: text}, (), force=force)
+    report_api.write_outputs({out: text}, (), force=force)
     echo(f"wrote {out}", err=True)
 
 
@@ -37,8 +39,6 @@ _ASCII_MARKS = str.maketrans({"✓": "y", "✗": "n", "–": "-"})
 
 def _encodes(text: str) -> bool:
     """Whether standard output's encoding can write ``text`` as it is."""
-    import sys
-
     try:
         text.encode(getattr(sys.stdout, "encoding", None) or "ascii")
     except (UnicodeEncodeError, LookupError):
@@ -61,27 +61,17 @@ def register(app: typer.Typer) -> None:
             fmt = "json"
         if fmt not in _FORMATS_METRICS:
             raise fail(f"--format must be one of {', '.join(_FORMATS_METRICS)}; got {fmt!r}.")
-        from ..catalogue import get_catalogue
-
-        cat = get_catalogue()
+        cat = catalogue_api.get_catalogue()
         if fmt == "json":
-            from ..catalogue._render import metrics_json
-
             if out is None:
-                echo_json(metrics_json(cat))
+                echo_json(catalogue_api.metrics_json(cat))
                 return
-            from ._common import to_json
-
-            _write_or_print(to_json(metrics_json(cat)) + "\n", out, force)
+            _write_or_print(to_json(catalogue_api.metrics_json(cat)) + "\n", out, force)
             return
         if fmt == "md":
-            from ..catalogue._render import metrics_markdown
-
-            _write_or_print(metrics_markdown(cat), out, force)
+            _write_or_print(catalogue_api.metrics_markdown(cat), out, force)
             return
-        from ..catalogue._terminal import metrics_table
-
-        table = metrics_table(cat) + "\n"
+        table = catalogue_api.metrics_table(cat) + "\n"
         _write_or_print(table if out is not None or _encodes(table) else table.translate(_ASCII_MARKS), out, force)
 
     @app.command("explain")
@@ -93,22 +83,15 @@ def register(app: typer.Typer) -> None:
                                             "default otherwise), tex or json."),
     ) -> None:
         """Explain what a metric name really computes: formula, meaning, properties, pitfalls, references."""
-        import sys
-
         if fmt is None:
             fmt = "text" if sys.stdout.isatty() else "md"
         if fmt not in _FORMATS_EXPLAIN:
             raise fail(f"--format must be one of {', '.join(_FORMATS_EXPLAIN)}; got {fmt!r}.")
-        from ..catalogue import resolve_metric
-        from ..catalogue._render import explain
-
-        res = resolve_metric(name)
+        res = catalogue_api.resolve_metric(name)
         if fmt == "text":
-            from ..catalogue._terminal import explain_terminal
-
-            print_markdown(explain_terminal(res))
+            print_markdown(catalogue_api.explain_terminal(res))
             return
-        text = explain(res, fmt)
+        text = catalogue_api.explain(res, fmt)
         echo(text, nl=not text.endswith("\n"))
 
     @app.command("audit")
@@ -121,20 +104,15 @@ def register(app: typer.Typer) -> None:
         metric: list[str] = typer.Option([], "--metric", "-m", help="Audit only this metric id (repeatable)."),
     ) -> None:
         """Re-check every property claim of the catalogue against the implementation (exit 1 if one is refuted)."""
-        from ..catalogue import audit, get_catalogue
-
-        from .._exceptions import UnknownMetricError
-        from ..catalogue._names import metric_id_for
-
-        cat = get_catalogue()
+        cat = catalogue_api.get_catalogue()
         ids = []
         for m in metric:  # ids, names or aliases
             try:
-                ids.append(metric_id_for(m))
+                ids.append(catalogue_api.metric_id_for(m))
             except UnknownMetricError:
                 raise fail(f"--metric {m!r} is not a metric id or name; run `advisor metrics` for the list.") from None
         metric = ids
-        report = audit(budget, seed=seed, metrics=metric or None)
+        report = catalogue_api.audit(budget, seed=seed, metrics=metric or None)
         if json_out:
             echo_json(report.to_dict())
         else:

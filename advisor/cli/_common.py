@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import codecs
 import functools
 import os
+import re
+import shutil
 import sys
+import unicodedata
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -12,6 +16,8 @@ from typing import Any, TypeVar
 import typer
 
 from .._exceptions import AdvisorError
+from .._format import _TERMINAL_UNSAFE, display_label, terminal_safe
+from .._jsonio import dumps
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,8 +31,6 @@ _ASCII = {"−": "-", "–": "-", "—": "--", "·": ".", "×": "x", "≥": ">="
 def _spell_out(exc: UnicodeError) -> tuple[str, int]:
     """Codec error handler: what an encoding cannot write is spelled in ASCII (``≥`` → ``>=``),
     stripped of accents (``é`` → ``e``) or written as a visible escape (``\\u03ba``) — never an error."""
-    import unicodedata
-
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
     out = []
@@ -40,8 +44,6 @@ def tolerant_output() -> None:
     """Let standard output and error write in any encoding (``PYTHONIOENCODING=ascii``, ``LANG=C``):
     characters the encoding lacks are spelled out (:func:`_spell_out`) instead of raising
     UnicodeEncodeError."""
-    import codecs
-
     try:
         codecs.lookup_error("advisor-spell-out")
     except LookupError:
@@ -68,8 +70,6 @@ def short_message(message: str) -> str:
     >>> short_message("label " + "x" * 500 + " is too long")
     'label xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (500 characters) is too long'
     """
-    import re
-
     def cut(m: re.Match[str]) -> str:  # a file path is what the user needs in full; the overall cap bounds it
         word = m.group()
         return word if "/" in word or os.sep in word else f"{word[:60]}… ({len(word):,} characters)"
@@ -95,8 +95,6 @@ def echo(text: Any = "", *, err: bool = False, nl: bool = True) -> None:
     Written to ``sys.stdout``/``sys.stderr`` in the stream's own encoding, like Rich tables and JSON
     (``typer.echo`` would write UTF-8 bytes to a stream declared ASCII, ``PYTHONIOENCODING=ascii``;
     :func:`tolerant_output` spells out what the encoding lacks)."""
-    from .._format import terminal_safe
-
     stream = sys.stderr if err else sys.stdout
     if stream is None:  # pythonw: no console
         return
@@ -108,8 +106,6 @@ def cell(value: Any) -> str:
     """User data for a Rich table cell, title or markup line: terminal-safe, then markup-escaped."""
     from rich.markup import escape
 
-    from .._format import terminal_safe
-
     return escape(terminal_safe(value))
 
 
@@ -117,8 +113,6 @@ def label_cell(value: Any) -> str:
     """One class label or system name for a Rich table cell or title: shortened to
     :data:`advisor._format.LABEL_DISPLAY_LIMIT` characters (a 10,000-character label would push every
     number out of the table), control characters visible, markup-escaped."""
-    from .._format import display_label
-
     return cell(display_label(value))
 
 
@@ -172,16 +166,12 @@ def _show_warning(message: Any, category: type[Warning], filename: str, lineno: 
 
 def to_json(obj: Any) -> str:
     """Strict JSON text (no NaN/Infinity literals): :func:`advisor._jsonio.dumps`."""
-    from .._jsonio import dumps
-
     return dumps(obj)
 
 
 def echo_json(obj: Any) -> None:
     """Print strict JSON; characters a terminal would act on (C1 controls, bidi overrides — JSON
     itself escapes C0) are written as ``\\uXXXX`` escapes, which decode to the same strings."""
-    from .._format import _TERMINAL_UNSAFE
-
     def code(m: Any) -> str:  # JSON's own layout (newlines, indentation) stays as it is
         ch = m.group()
         return ch if ch in "\n\t\r" else f"\\u{ord(ch):04x}"
@@ -193,8 +183,6 @@ def echo_json(obj: Any) -> None:
 def terminal_columns() -> int | None:
     """The width of the terminal standard output is shown on (``COLUMNS`` when set); None when the
     output goes to a file or a pipe, so piped text keeps its usual layout."""
-    import shutil
-
     if not os.environ.get("COLUMNS", "").strip().isdigit() and not sys.stdout.isatty():
         return None
     return shutil.get_terminal_size().columns
@@ -213,7 +201,5 @@ def print_markdown(text: str) -> None:
     ``text`` must already be terminal-safe; every control character is made visible here too."""
     from rich.console import Console
     from rich.markdown import Markdown
-
-    from .._format import terminal_safe
 
     Console(highlight=False).print(Markdown(terminal_safe(text, keep_newlines=True), code_theme="ansi_dark"))

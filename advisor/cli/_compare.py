@@ -10,12 +10,18 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .._format import few_names
-from ..engine._conventions import CONVENTIONS
+from .. import catalogue as catalogue_api
+from .. import engine as engine_api
+from .. import io as io_api
+from .. import stats as stats_api
+from .._format import few_names, format_count, format_number, terminal_safe
+from ..engine import CONVENTIONS
 from ._common import cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
+from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..stats._compare import Comparison
+    from ..stats import Comparison
 
 
 @contextmanager
@@ -57,17 +63,12 @@ def match_label(labels: Sequence[Any], text: str | None, option: str) -> Any:
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:
-    from .._format import format_number
-
     return format_number(x, digits, none="undefined", nan="undefined", inf=("∞", "−∞"))
 
 
 def render(comparison: Comparison) -> None:
     """Print the comparison on stdout: one table per metric group, systems as columns."""
     from rich.console import Console
-
-    from .._format import format_count
-    from ..catalogue._terminal import group_metrics
 
     console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
@@ -77,12 +78,10 @@ def render(comparison: Comparison) -> None:
         + (f", seed {comparison.seed}" if comparison.seed is not None else ""), markup=False,
     )
     pairs = _shown_pairs(comparison)
-    for group, ids in group_metrics(comparison.metrics).items():
+    for group, ids in catalogue_api.group_metrics(comparison.metrics).items():
         console.print(_group_table(comparison, group, ids))
         if len(comparison.systems) > 2:
             console.print(_pairs_table(comparison, f"{group}: paired differences", ids, pairs))
-    from .._format import terminal_safe
-
     if len(comparison.systems) > 2:
         m = len(comparison.systems)
         legend = (f"Each cell: the estimate over its {pct} interval and the {pct} interval of its rank; * marks the "
@@ -224,13 +223,10 @@ def _scored(ds: Any, names: list[str], labels: list[Any], pos: Any, costs: Any, 
 
     With --costs/--priors and label files only (no score columns), the expected costs are compared on the
     items' decisions: each system's predicted labels, from the joint table of the counts."""
-    from ..engine._score_eval import COST_IDS
-    from ._scores import scored_comparison
-
     scored = dict(ds.scores)
     if (costs is not None or priors is not None) and not all(n in scored for n in names):
         scored = _decision_items(ds, names)  # label files: the expected costs of the decisions
-        score_ids = [m for m in score_ids or COST_IDS if m in COST_IDS]
+        score_ids = [m for m in score_ids or engine_api.COST_IDS if m in engine_api.COST_IDS]
     if not scored:
         return None
     return scored_comparison(scored, names, labels, pos, costs, priors, n_boot, confidence, seed, score_ids)
@@ -241,14 +237,12 @@ def _decision_items(ds: Any, names: list[str]) -> dict[str, Any]:
     with uniform probabilities standing in for scores: only the decisions enter the expected costs."""
     import numpy as np
 
-    from ..io._items import ScoredFile
-
     joint = ds.joint
     reps = np.asarray(joint.counts, dtype=np.int64)
     labels = [str(x) for x in joint.labels]
     y = [labels[c] for c in np.repeat(joint.codes[:, 0], reps)]
     flat = np.full((len(y), len(labels)), 1.0 / len(labels))
-    return {n: ScoredFile(y, [labels[c] for c in np.repeat(joint.codes[:, 1 + j], reps)], flat, labels, None)
+    return {n: io_api.ScoredFile(y, [labels[c] for c in np.repeat(joint.codes[:, 1 + j], reps)], flat, labels, None)
             for j, n in enumerate(names)}
 
 
@@ -283,31 +277,23 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
-        from ..stats._limits import check_enough_resamples  # before reading anything (issue 25)
-        check_enough_resamples(n_boot, confidence)
+        stats_api.check_enough_resamples(n_boot, confidence)  # before reading anything (issue 25)
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-        from ._structures import refuse_sql_structure  # --sql with --order/--label-sep/--top-k (issue 25)
+        # --sql with --order/--label-sep/--top-k (issue 25)
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, command="compare")
-        from ..catalogue._names import metric_ids_for
-        from ._structures import check_structure_options, output_structured, parse_order
-
         check_structure_options(n_boot, top_k)
-        ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
+        ids = catalogue_api.metric_ids_for(parse_id_list(metrics))  # before reading any file
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
-        from ..engine._score_eval import COST_IDS, SCORE_IDS
-        from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
-
         cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
-        from ..io._load import load
-
-        ds = load(files or [], sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                  label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
+        ds = io_api.load(files or [], sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
+                         label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
-        score_ids = [m for m in ids or [] if m in (*SCORE_IDS, *COST_IDS, "log_loss", "brier")]  # item level
+        item_level = (*engine_api.SCORE_IDS, *engine_api.COST_IDS, "log_loss", "brier")
+        score_ids = [m for m in ids or [] if m in item_level]  # item level
         ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
         joint = ds.joint
         if joint is None or len(joint.systems) < 2:
@@ -315,10 +301,8 @@ def register(app: typer.Typer) -> None:
             raise fail(f"compare needs at least two systems (prediction files) on the same items; got {got}. For "
                        "one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
-        from ..stats._compare import compare_joint
-
         with progress_callback("paired bootstrap") as progress:
-            comparison = compare_joint(
+            comparison = stats_api.compare_joint(
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )

@@ -8,11 +8,18 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from .._format import display_label
+from .. import catalogue as catalogue_api
+from .. import engine as engine_api
+from .. import io as io_api
+from .. import stats as stats_api
+from .._format import display_label, format_count, format_number
 from ._common import cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._compare import progress_callback
+from ._scores import compute_score_only, score_results, split_score_ids, with_scores
+from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine._evaluate import Evaluation
+    from ..engine import Evaluation
 
 _COSTS_HELP = "Error costs: fn=10,fp=1 (binary, with --positive) or a cost-matrix CSV (rows true, columns decision)."
 _PRIORS_HELP = "Deployment class shares for the expected cost: LABEL=SHARE,…"
@@ -74,15 +81,8 @@ def compute(
     ),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
-    from ..engine._evaluate import evaluate
-    from ._scores import compute_score_only, score_results, split_score_ids
-
-    from ..catalogue._names import metric_ids_for
-
-    ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
+    ids = catalogue_api.metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
-    from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
-
     check_structure_options(n_boot, top_k, confidence)
     refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k)  # (issue 25)
     if not (files or matrix or counts or sql):
@@ -90,11 +90,9 @@ def compute(
     structured_tables = order is not None and not files and bool(matrix or counts or sql)
     early = _early_check(ids, order or label_sep or top_k)
     _check_resampling(n_boot, confidence)
-    from ..io._load import load
-
-    ds = load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
-              count_col=count_col, order=None if structured_tables else parse_order(order), label_sep=label_sep,
-              top_k=top_k)  # every input read once (advisor.load)
+    ds = io_api.load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
+                     pred_col=pred_col, count_col=count_col, order=None if structured_tables else parse_order(order),
+                     label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
     common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return
@@ -104,8 +102,8 @@ def compute(
         return  # files of true labels and scores only (issue 11)
     _refuse_unit_costs(new_ids, cost_spec, prior_spec)
     systems, probabilities, notes = ds.systems, ds.probabilities, list(ds.notes)
-    ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
-                  beta=beta, undefined=undefined, probabilities=probabilities)
+    ev = engine_api.evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"],
+                             positive_label=positive, beta=beta, undefined=undefined, probabilities=probabilities)
     extra, details = score_results(ds.scores, systems, list(ev.labels), positive, cost_spec, prior_spec, new_ids,
                                    notes=notes)
     if ev.positive_label is not None and len(ev.labels) != 2:
@@ -119,8 +117,6 @@ def compute(
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
           n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool) -> None:
     """Print the notes (stderr), then the results as JSON or as tables."""
-    from ._scores import with_scores
-
     for note in notes:
         echo(f"note: {note}", err=True)
     if as_json:
@@ -146,12 +142,10 @@ def _check_resampling(n_boot: Optional[int], confidence: float) -> None:
 def _early_check(ids: Any, structured: Any) -> Exception | None:
     """An unknown metric id, found before reading (raised after it when the inputs turn out nominal: the
     columns of a file can still make it an ordinal, multi-label, top-k or annotator file)."""
-    from ..engine._evaluate import check_metric_ids
-
     if structured:
         return None
     try:
-        check_metric_ids(ids)
+        engine_api.check_metric_ids(ids)
     except Exception as exc:  # noqa: BLE001
         return exc
     return None
@@ -159,9 +153,7 @@ def _early_check(ids: Any, structured: Any) -> Exception | None:
 
 def _refuse_unit_costs(new_ids: list[str], costs: Any, priors: Any) -> None:
     """Cost metrics asked for without costs: one sentence (the project's rule is no silent unit costs)."""
-    from ..engine._score_eval import COST_IDS
-
-    asked = [m for m in new_ids if m in COST_IDS]
+    asked = [m for m in new_ids if m in engine_api.COST_IDS]
     if asked and costs is None:
         raise fail(f"--metrics {','.join(asked)} needs the error costs: give --costs fn=10,fp=1 (binary, with "
                    "--positive) or a cost-matrix CSV; advisor does not assume unit costs.")
@@ -171,19 +163,15 @@ def _intervals(
     systems: dict[str, Any], ev: Evaluation, n_boot: int, confidence: float, seed: int | None,
 ) -> dict[str, dict[str, dict[str, float]]]:
     """Percentile bootstrap intervals of every matrix metric of every system (not paired: see compare)."""
-    from ..engine._metrics import PROBABILITY_METRICS
-    from ..stats._bootstrap import bootstrap
-    from ._compare import progress_callback
-
     out: dict[str, dict[str, dict[str, float]]] = {}
     for name, cm in systems.items():
-        ids = [m for m in ev.metrics[name] if m not in PROBABILITY_METRICS]
+        ids = [m for m in ev.metrics[name] if m not in engine_api.PROBABILITY_METRICS]
         if not ids:
             continue
         with progress_callback(f"bootstrap {name}") as progress:
-            res = bootstrap(cm, n_resamples=n_boot, confidence=confidence, seed=seed, metrics=ids,
-                            positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
-                            progress=progress)
+            res = stats_api.bootstrap(cm, n_resamples=n_boot, confidence=confidence, seed=seed, metrics=ids,
+                                      positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
+                                      progress=progress)
         out[name] = {m: dict(res[m]) for m in res}
     return out
 
@@ -201,8 +189,6 @@ def _label_text(label: Any) -> str:
 
 
 def _fmt(value: Any) -> str:
-    from .._format import format_number
-
     return format_number(value, none="—", inf=("∞", "−∞"))
 
 
@@ -222,8 +208,6 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
     labels = cell(", ".join(_label_text(display_label(x)) for x in ev.labels[:12]) + (" …" if k > 12 else ""))
     pos = f" · positive class {cell(_label_text(display_label(ev.positive_label)))}" if ev.positive_label is not None else ""
     items = "item" if ev.n == 1 else "items"
-    from .._format import format_count
-
     table = Table(title=f"n = {format_count(ev.n)} {items} · {k} classes ({labels}){pos}", title_justify="left")
     ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name]))
     rows = [[cell(_cell(ev.metrics[s].get(m), (intervals or {}).get(s, {}).get(m))) for s in ev.systems] for m in ids]
@@ -262,8 +246,6 @@ _MAX_PER_CLASS_ROWS = 30
 def _print_per_class(console: Any, ev: Evaluation) -> None:
     """One per-class table per system (all fields are in --json); long label sets are cut with a note."""
     from rich.table import Table
-
-    from .._format import format_count
 
     for name in ev.systems:
         rows = list(ev.per_class[name].items())

@@ -1,6 +1,7 @@
 """``advisor report`` and ``advisor methods``: the evaluation section, written.
 
-Thin commands over :mod:`advisor.report`; heavy imports happen inside the command bodies.
+Thin commands over :mod:`advisor.report`, used through its package: its modules (and numpy, matplotlib,
+WeasyPrint) load when a command runs, not when the CLI starts.
 """
 
 from __future__ import annotations
@@ -10,8 +11,13 @@ from typing import Optional
 
 import typer
 
+from .. import engine as engine_api
+from .. import io as io_api
+from .. import report as report_api
 from .._exceptions import InputError
 from ._common import echo, fail, handle_errors
+from ._scores import parse_costs, parse_priors
+from ._structures import parse_order, refuse_sql_structure
 
 
 def register(app: typer.Typer) -> None:
@@ -19,10 +25,8 @@ def register(app: typer.Typer) -> None:
     app.command("methods")(methods)
 
 
-def _load_context(path: Path):  # noqa: ANN202 - returns a ReportContext (imported lazily)
-    from ..report._context_check import load_context
-
-    return load_context(path)
+def _load_context(path: Path):  # noqa: ANN202 - returns a ReportContext (loaded on use)
+    return report_api.load_context(path)
 
 
 @handle_errors
@@ -74,10 +78,7 @@ def report(
     ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
-    from ..report._render import format_for, output_plan, render_report
-    from ..report._safe_io import check_outputs
-
-    out_fmt = format_for(output, fmt)
+    out_fmt = report_api.format_for(output, fmt)
     if fragment and out_fmt != "tex":
         raise fail("--fragment applies to LaTeX output only (.tex or --format tex).")
     if context is not None:
@@ -94,17 +95,14 @@ def report(
             raise fail(f"--bootstrap must be a whole number ≥ 0; got {n_boot}.")
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
-        from ..report._inputs import check_resampling  # enough resamples, before reading anything (issue 25)
-        check_resampling(n_boot, confidence)
-        from ._structures import refuse_sql_structure  # --sql cannot give ordered items, label sets, top-k
+        report_api.check_resampling(n_boot, confidence)  # enough resamples, before reading anything (issue 25)
+        # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         inputs = [answers, *(files or []), *(matrix or [])]
     # every place the report writes, before reading anything large or rendering anything
-    check_outputs(output_plan(output, out_fmt), inputs, force=force)
+    report_api.check_outputs(report_api.output_plan(output, out_fmt), inputs, force=force)
     if out_fmt == "pdf":  # WeasyPrint's system libraries: missing ones are said now, not after the work
-        from ..report._render import require_pdf_engine
-
-        require_pdf_engine()
+        report_api.require_pdf_engine()
     ctx = None
     if context is not None:
         ctx = _load_context(context)
@@ -113,11 +111,9 @@ def report(
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k)
     if context is not None:
-        from ..report._context_check import render_checked
-
-        written = render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
+        written = report_api.render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
     else:
-        written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
+        written = report_api.render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
         echo(f"wrote {path}")
 
@@ -127,39 +123,33 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
            top_k: Optional[int], **options: object):  # noqa: ANN202
     """Read every input once (:func:`advisor.load`) and build the report context: structured (ordered classes,
     label sets, top-k, annotators) or nominal (counts, item-level scores, costs)."""
-    from ..io._load import load
-    from ..report import build_report
-    from ..report._build_structures import (build_structured_report, check_structured, ordinal_tables_for_answers,
-                                            structure_options)
-    from ..report._context_check import check_count_totals
-    from ._scores import parse_costs, parse_priors
-    from ._structures import parse_order
-
     cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)  # before reading anything large
     if top_k is not None and top_k < 1:
         raise InputError(f"--top-k must be a whole number ≥ 1; got {top_k}.")
     structured = {k: v for k, v in options.items() if k in ("title", "confidence", "seed", "undefined")}
     structured["bootstrap"] = options["bootstrap"]
-    opts = structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k) if files else {}
-    ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
+    opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k)
+            if files else {})
+    ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
     if ds.structured is not None:
-        return build_structured_report(answers, check_structured(ds.structured, answers), **structured)
+        return report_api.build_structured_report(answers, report_api.check_structured(ds.structured, answers),
+                                                  **structured)
     if matrix and not files and not sql:
-        inputs = ordinal_tables_for_answers(matrix, answers, order=parse_order(order), systems=ds.systems)
+        inputs = report_api.ordinal_tables_for_answers(matrix, answers, order=parse_order(order), systems=ds.systems)
         if inputs is not None:
-            return build_structured_report(answers, inputs, **structured)
+            return report_api.build_structured_report(answers, inputs, **structured)
     if ds.score_only:
         name = ds.score_only[0]
         raise InputError(f"{name} has scores but no {pred_col} column; a report needs each system's decisions beside "
                          "its scores (advisor compute gives the score metrics alone).")
-    check_count_totals(ds.systems)
+    report_api.check_count_totals(ds.systems)
     for note in ds.notes:
         echo(f"note: {note}", err=True)
     if ds.mixed:
         echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
              "items.", err=True)
-    return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
-                        order=parse_order(order), **options)
+    return report_api.build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
+                                   order=parse_order(order), **options)
 
 
 @handle_errors
@@ -177,27 +167,21 @@ def methods(
     force: bool = typer.Option(False, "--force", help="Overwrite -o if it exists."),
 ) -> None:
     """Print the methods paragraph for these answers: metrics and why, formulas, conventions (no data needed)."""
-    from ..report._render import format_for
-    from ..report._safe_io import check_outputs, write_outputs
-
-    out_fmt = format_for(None, fmt)
+    out_fmt = report_api.format_for(None, fmt)
     if out_fmt not in ("md", "tex", "html"):
         raise fail(f"--format must be md, tex or html for the methods paragraph; got {fmt!r}.")
-    from ..engine._metrics import CONVENTIONS
-
-    if undefined not in CONVENTIONS:  # no data is read, so nothing else would catch it
-        raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+    if undefined not in engine_api.CONVENTIONS:  # no data is read, so nothing else would catch it
+        raise fail(f"--undefined must be one of {', '.join(engine_api.CONVENTIONS)}; got {undefined!r}.")
     if output is not None:
-        check_outputs([output], [answers], force=force)
-    from ..report._render import methods_texts
-
-    text, bib = methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed, justify=justify)
+        report_api.check_outputs([output], [answers], force=force)
+    text, bib = report_api.methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed,
+                                         justify=justify)
     if output is None:
         echo(text, nl=not text.endswith("\n"))
     else:
         files = {output: text}
         if out_fmt == "tex":  # the .bib the \citep keys refer to, beside the .tex
             files[output.with_suffix(".bib")] = bib
-        written = write_outputs(files, [answers], force=force)
+        written = report_api.write_outputs(files, [answers], force=force)
         for path in written or files:
             echo(f"wrote {path}")

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import engine as engine_api
+from .. import io as io_api
+from .. import stats as stats_api
 from .._exceptions import InputError
-
+from .._format import format_number
+from ._common import echo, echo_json, label_cell
 
 __all__ = ["compute_score_only", "parse_costs", "parse_priors", "score_results", "scored_comparison"]
 
@@ -16,9 +20,7 @@ def parse_costs(text: str | None) -> Any:
     >>> parse_costs("fn=10,fp=1")
     {'fn': 10.0, 'fp': 1.0}
     """
-    from ..io._costspec import parse_costs as parse
-
-    return parse(text)
+    return io_api.parse_costs(text)
 
 
 def parse_priors(text: str | None) -> dict[str, float] | None:
@@ -27,17 +29,13 @@ def parse_priors(text: str | None) -> dict[str, float] | None:
     >>> parse_priors("pos=0.02,neg=0.98")
     {'pos': 0.02, 'neg': 0.98}
     """
-    from ..io._costspec import parse_priors as parse
-
-    return parse(text)
+    return io_api.parse_priors(text)
 
 
 def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json: bool) -> bool:
     """``advisor compute`` on files of true labels and scores only (no decisions): the score metrics alone.
 
     False when the inputs have decisions (the ordinary path then evaluates them)."""
-    from ..engine._score_eval import score_metrics
-
     if not ds.score_only:
         return False
     if ds.systems:
@@ -53,11 +51,9 @@ def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json:
     for name in ds.score_only:
         f = ds.scores[name]
         labels = sorted(set(f.y_true) | set(f.proba_labels))
-        v, _ = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                             positive_label=positive, what=name, notes=notes)
+        v, _ = engine_api.score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
+                                        positive_label=positive, what=name, notes=notes)
         metrics[name] = v
-    from ._common import echo, echo_json
-
     for note in dict.fromkeys(notes):
         echo(f"note: {note}", err=True)
     if as_json:
@@ -72,9 +68,7 @@ def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json:
 def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None
                     ) -> tuple[list[str] | None, list[str], Any, Any]:
     """``(matrix ids, score/cost ids, costs, priors)``: the ids asked for split by where they are computed."""
-    from ..engine._score_eval import COST_IDS, SCORE_IDS
-
-    new_ids = [m for m in ids or [] if m in SCORE_IDS + COST_IDS]
+    new_ids = [m for m in ids or [] if m in engine_api.SCORE_IDS + engine_api.COST_IDS]
     rest = [m for m in ids if m not in new_ids] if ids is not None else None
     return rest, new_ids, parse_costs(costs), parse_priors(priors)
 
@@ -93,22 +87,20 @@ def score_results(scored: dict[str, Any], systems: dict[str, Any], labels: list[
                   ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
     """``({system: {id: value}}, {system: details})`` — score metrics of the systems with item-level scores
     (:attr:`advisor.Dataset.scores`), and the expected costs of every system when ``costs`` are given."""
-    from ..engine._score_eval import cost_metrics, score_metrics
-
     values: dict[str, dict[str, float]] = {name: {} for name in systems}
     details: dict[str, dict[str, Any]] = {}
     pos = None
     if positive is not None:
         pos = next((lab for lab in labels if str(lab) == str(positive)), positive)
     for name, f in scored.items():
-        v, d = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                             positive_label=pos, what=name, notes=notes)
+        v, d = engine_api.score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
+                                        positive_label=pos, what=name, notes=notes)
         values.setdefault(name, {}).update(v)
         if d:
             details[name] = d
     if costs is not None or priors is not None:
         for name, cm in systems.items():
-            values[name].update(cost_metrics(cm, costs, priors, positive_label=pos))
+            values[name].update(engine_api.cost_metrics(cm, costs, priors, positive_label=pos))
     if only:
         values = {s: {m: v for m, v in vals.items() if m in only} for s, vals in values.items()}
     return {k: v for k, v in values.items() if v}, details
@@ -121,9 +113,6 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
 
     None when not every system has scores and no costs are asked for. Every system must have the same kind of
     output (probability columns, or a score column)."""
-    from ..engine._score_eval import align_probabilities
-    from ..stats._items import compare_scored
-
     if not names or not all(n in scored for n in names):
         return None
     outs: dict[str, Any] = {}
@@ -132,15 +121,16 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
     for name in names:
         f = scored[name]
         y_true = f.y_true
-        outs[name] = f.score if f.score is not None else align_probabilities(labels, f.proba, f.proba_labels, name)
+        outs[name] = (f.score if f.score is not None
+                      else engine_api.align_probabilities(labels, f.proba, f.proba_labels, name))
         if f.y_pred is not None and (costs is not None or priors is not None):
             decisions[name] = f.y_pred
     label_of = {str(lab): lab for lab in labels}
     y = [label_of.get(t, t) for t in y_true]
     dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
-    res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+    res = stats_api.compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
+                                   priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
     return res.to_dict()
 
 
@@ -151,10 +141,6 @@ def print_scored(data: dict[str, Any]) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
-
-    from .._format import format_number
-    from ..engine._metrics import LOWER_IS_BETTER
-    from ._common import label_cell
 
     systems = list(data["metrics"])
     ids = list(next(iter(data["metrics"].values())))
@@ -172,7 +158,7 @@ def print_scored(data: dict[str, Any]) -> None:
             star = "*" if s in data["winners"][m] else " "
             cells.append(f"{format_number(v['estimate'])}{star}\n[{format_number(v['low'], 3)}, "
                          f"{format_number(v['high'], 3)}]\n{rank}")
-        table.add_row(m + (" ↓" if m in LOWER_IS_BETTER else ""), *cells)
+        table.add_row(m + (" ↓" if m in engine_api.LOWER_IS_BETTER else ""), *cells)
     console = Console(highlight=False)
     console.print(table)
     console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._format import display_label
+from .. import engine as engine_api
+from .. import io as io_api
+from .. import questionnaire as questionnaire_api
+from .. import stats as stats_api
+from .._format import display_label, format_number
 from ._common import cell, echo, echo_json, fail, label_cell
 
 __all__ = ["check_structure_options", "output_structured", "parse_order", "refuse_sql_structure"]
@@ -40,9 +44,7 @@ def check_structure_options(n_boot: int | None, top_k: int | None, confidence: f
     if n_boot is not None and n_boot < 1:
         raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
     if n_boot is not None and confidence is not None and 0.0 < confidence < 1.0:  # enough resamples (issue 25)
-        from ..stats._limits import check_enough_resamples
-
-        check_enough_resamples(n_boot, confidence)
+        stats_api.check_enough_resamples(n_boot, confidence)
 
 
 def output_structured(ds: Any, tables_order: str | None, *, metrics: list[str] | None, undefined: str,
@@ -73,9 +75,7 @@ def refuse_sql_structure(sql: str | None, *, order: Any = None, label_sep: str |
                                              ("--top-k", top_k, "the per-class scores"))
              if v is not None and not (opt == "--order" and command == "compute")]
     if answers is not None and not asked:
-        from ..questionnaire import load_answers
-
-        ans = load_answers(answers)
+        ans = questionnaire_api.load_answers(answers)
         if ans.label_structure in ("ordinal", "multilabel"):
             asked.append((f"label_structure: {ans.label_structure} (in the answers)",
                           items if ans.label_structure == "ordinal" else "the label sets"))
@@ -91,30 +91,23 @@ def refuse_sql_structure(sql: str | None, *, order: Any = None, label_sep: str |
 def run_structured_tables(systems: dict[str, Any], *, order: str, metrics: list[str] | None, undefined: str,
                           n_boot: int | None, confidence: float, seed: int | None, as_json: bool) -> None:
     """Ordinal metrics of confusion matrices / count tables (``--matrix`` or ``--counts`` with ``--order``)."""
-    from ..io._structures import ordinal_from_tables
-
-    _output(ordinal_from_tables(systems, parse_order(order) or []), metrics=metrics, undefined=undefined,
+    _output(io_api.ordinal_from_tables(systems, parse_order(order) or []), metrics=metrics, undefined=undefined,
             n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, compare=False)
 
 
 def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: int | None, confidence: float,
             seed: int | None, as_json: bool, compare: bool) -> None:
-    from ..engine._structures import evaluate_inputs
-
-    data = evaluate_inputs(inputs, undefined, metrics)
+    data = engine_api.evaluate_inputs(inputs, undefined, metrics)
     ids = [m for m in next(iter(data["metrics"].values()))]
     if n_boot is not None and compare:
-        from ..stats._structures import structure_compare
-
-        data["comparison"] = structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
-                                               n_resamples=n_boot, confidence=confidence, seed=seed,
-                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items,
-                                               points=data["metrics"])
+        data["comparison"] = stats_api.structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
+                                                         n_resamples=n_boot, confidence=confidence, seed=seed,
+                                                         undefined=undefined, top_k=inputs.top_k, items=inputs.items,
+                                                         points=data["metrics"])
     elif n_boot is not None:
-        from ..stats._structures import structure_bootstrap
-
-        data["intervals"] = {s: structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot, confidence=confidence,
-                                                    seed=seed, undefined=undefined, top_k=inputs.top_k)
+        data["intervals"] = {s: stats_api.structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot,
+                                                              confidence=confidence, seed=seed, undefined=undefined,
+                                                              top_k=inputs.top_k)
                              for s, d in inputs.systems.items()}
     if n_boot is not None:
         data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile",
@@ -128,8 +121,6 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
 def _print(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
-
-    from .._format import format_number
 
     title = {"ordinal": "ordinal (order: " + ", ".join(display_label(x) for x in data.get("order", [])) + ")",
              "multilabel": "multi-label", "top_k": f"top-k (k = {data.get('k')})",
