@@ -213,7 +213,6 @@ def _split_metric_ids(
     if isinstance(metrics, str):
         metrics = [metrics]
     if metrics is not None:  # catalogue names and aliases → ids (advisor/engine/_names.py)
-
         metrics = [metric_id(m) for m in metrics]
     if metrics is None:
         matrix_ids: list[str] | None = None

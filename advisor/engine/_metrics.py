@@ -358,8 +358,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         table[mid] = MetricSpec(mid, _needs_probabilities, needs_probabilities=True)
     for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "log_loss", "brier"):
         table[mid] = replace(table[mid], higher_is_better=False)
-
-    table.update(extra_specs(MetricSpec))
+    table.update(extra_specs(MetricSpec))  # cost and score metrics (issue 11), defined in their own module
     return table
 
 

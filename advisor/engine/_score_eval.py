@@ -18,7 +18,7 @@ from .._exceptions import InputError
 from .._format import few_names
 from ._confusion import ConfusionMatrix, Label
 from ._costs import expected_cost, normalized_expected_cost
-from ._scores import ECE_BINS, Calibration, Ranking, multiclass_auc, calibration_loss, log_loss_details, score_inputs
+from ._scores import ECE_BINS, Calibration, Ranking, calibration_loss, log_loss_details, multiclass_auc, score_inputs
 
 __all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "score_metrics"]
 
@@ -28,7 +28,8 @@ SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
 
 
-def align_probabilities(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str) -> np.ndarray:
+def align_probabilities(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str
+                        ) -> np.ndarray:
     """Probability columns reordered to ``labels``; a binary task may give one column (the other is 1 − p)."""
     k = len(labels)
     if proba.ndim != 2 or proba.shape[1] != len(proba_labels):
@@ -91,7 +92,8 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
         raise InputError(f"{what} has a 'score' column; name the class high scores point to with the positive label "
                          "(--positive).")
     details: dict[str, Any] = {}
-    s = np.asarray(score, dtype=np.float64) if score is not None else align_probabilities(labels, np.asarray(proba, float), proba_labels, what)
+    s = (np.asarray(score, dtype=np.float64) if score is not None
+         else align_probabilities(labels, np.asarray(proba, float), proba_labels, what))
     if s.ndim == 0 or s.shape[0] != len(y_true):
         raise InputError(f"{what} give {s.shape[0] if s.ndim else 1} rows but there are {len(y_true)} items; give one "
                          "score (or one row of probabilities) per item, in the items' order.")
