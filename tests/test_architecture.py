@@ -251,3 +251,16 @@ def test_no_function_level_imports_of_advisor_modules() -> None:
                       if n.split(".")[0] not in HEAVY]
     assert not own, f"{len(own)} function-level imports of advisor modules:\n" + "\n".join(own)
     assert not third, "function-level imports of libraries not declared heavy:\n" + "\n".join(third)
+
+
+def test_the_cli_loads_no_heavy_library() -> None:
+    """``advisor --help`` imports every command module: the stages are used through their lazy packages, so none
+    of the heavy libraries loads before a command runs (the CLI imports advisor's modules at the top)."""
+    import subprocess
+    import sys
+
+    heavy = ("numpy", "pandas", "duckdb", "matplotlib", "weasyprint", "pyarrow", "pyspark", "scipy")
+    code = ("import sys, advisor.cli; "
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
