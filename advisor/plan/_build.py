@@ -24,6 +24,7 @@ from ..questionnaire import (
     load_rules,
     recommend,
     resolve_planned,
+    suggest_field,
 )
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
 from ._options import PlanOptions, apply_options
@@ -169,10 +170,16 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     task = TaskSpec(kind=ans.task, k=ans.k, classes=list(ans.classes) if ans.classes else None,
                     positive_class=ans.positive_class, structure=ans.label_structure, top_k=ans.top_k,
                     annotators=ans.annotators)
+    warnings = [PlanWarning(code=w.code, message=w.message) for w in rec.warnings]
+    suggested = suggest_field(ans.context) if ans.context and not ans.field else None
+    if suggested is not None:  # a field is never set from the context, only offered
+        warnings.append(PlanWarning(code="field_suggested", message=(
+            f"The context reads like {suggested.name}, where {suggested.cite} report {suggested.reports}; name the "
+            f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
         design=_design(opts, n_systems, paired), answers=uses, conflicts=_conflicts(ans, replaced, lead.id),
-        warnings=[PlanWarning(code=w.code, message=w.message) for w in rec.warnings],
+        warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
     plan._rec = rec

@@ -115,6 +115,7 @@ def metric_specs(rec: Recommendation, answers: Answers, catalogue: Catalogue,
         )
 
     lead = spec(rec.primary.metric, rec.primary.name, "lead", rec.primary.params, rec.primary.reason, lead_keys)
-    beside = [spec(a.metric, a.name, "beside", a.params, a.reason, []) for a in rec.complementary
+    beside = [spec(a.metric, a.name, "beside", a.params, a.reason,
+                   ["field"] if a.reason.startswith("the figure reported in") else []) for a in rec.complementary
               if a.metric != lead.id]
     return lead, beside

@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -45,6 +46,7 @@ from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader'
     _unique_pairs,
 )
 from ._conditions import DERIVED_FACTS, validate_condition
+from ._fields import load_fields
 
 __all__ = [
     "QUESTIONS",
@@ -139,6 +141,10 @@ class Answers(BaseModel):
     risk_estimates: bool = False
     planned_metrics: list[str] = Field(default_factory=list)
     notes: str | None = None
+    # issue 22: the situation in the author's words
+    context: str | None = Field(None, description="what is classified, for whom, what each error costs")
+    item_name: str | None = Field(None, description="what one test item is: patient, tweet, claim")
+    field: str | None = Field(None, description="the community whose customary figure is reported beside the lead")
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
     label_structure: Literal["nominal", "ordinal", "multilabel", "spans", "ranking"] = "nominal"
     top_k: int | None = Field(None, ge=1)
@@ -178,6 +184,39 @@ class Answers(BaseModel):
                     {"key": "classes", "value": v, "dup": repr(x)},
                 )
             seen.add(str(x))
+        return v
+
+    @field_validator("context", "item_name", "field", mode="before")
+    @classmethod
+    def _words(cls, v: Any, info: Any) -> Any:
+        if isinstance(v, str):
+            v = " ".join(v.split())
+            if not v or v.lower() in ("none", "null"):
+                return None
+        return v
+
+    @field_validator("context")
+    @classmethod
+    def _context(cls, v: str | None) -> str | None:
+        if v is not None and len(v) > 600:
+            raise PydanticCustomError("answers", "the context is {n} characters; say it in at most 600 (a sentence "
+                                      "or two)", {"key": "context", "value": v, "n": len(v)})
+        return v
+
+    @field_validator("item_name")
+    @classmethod
+    def _item(cls, v: str | None) -> str | None:
+        if v is not None and (len(v) > 40 or len(v.split()) > 4 or not re.fullmatch(r"[^\W\d_][\w' -]*", v)):
+            raise PydanticCustomError("answers", "give a noun for one test item, e.g. patient, tweet or claim (at "
+                                      "most four words)", {"key": "item_name", "value": v})
+        return v
+
+    @field_validator("field")
+    @classmethod
+    def _field(cls, v: str | None) -> str | None:
+        if v is not None and v not in load_fields():
+            raise PydanticCustomError("answers", "it is not a field advisor knows; the fields are {known}, or null",
+                                      {"key": "field", "value": v, "known": ", ".join(load_fields())})
         return v
 
     @field_validator("planned_metrics", mode="before")

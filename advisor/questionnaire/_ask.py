@@ -10,7 +10,7 @@ functions — ``read(prompt) -> str`` and ``write(text)`` — so the command lin
 * an answer that cannot be parsed, or that contradicts an earlier answer, is refused with a
   one-line reason and the question is asked again.
 
->>> replies = iter(["binary", "", "maybe", "no"] + [""] * 30)
+>>> replies = iter(["", "", "", "binary", "", "maybe", "no"] + [""] * 30)
 >>> shown = []
 >>> a = ask_questions(lambda prompt: next(replies), shown.append)
 >>> a.task, a.symmetric
@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from .._format import display_label, few_names, terminal_safe
 from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
+from ._fields import suggest_field
 from ._conditions import holds
 
 __all__ = ["allowed_words", "ask_questions", "inferred_answers", "parse_reply", "show_value", "wrap_for_terminal"]
@@ -311,12 +312,18 @@ def _ask_one(
 ) -> Any:
     """Ask question ``q`` until the reply is allowed and fits the answers so far; return its value."""
     default = inferred.get(q.key, q.default)
+    suggested = suggest_field(answers.get("context")) if q.key == "field" and q.key not in inferred else None
+    if suggested is not None:  # the context reads like a field: offered, never set without the user's Enter
+        default = suggested.id
     write("")
     write(f"{number}. {q.prompt}")
     if q.choices:
         write("   choices: " + ", ".join(q.choices))
     if q.key in inferred:
         write(f"   The data shows: {terminal_safe(show_value(q, default))} — press Enter to confirm.")
+    if suggested is not None:
+        write(f"   Your context reads like {terminal_safe(suggested.name)} ({suggested.id}); {suggested.cite} "
+              f"report {terminal_safe(suggested.reports)}. Press Enter to confirm, or type none.")
     while True:
         raw = read(_prompt(q, default))
         if raw.strip() == "?":

@@ -93,7 +93,7 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                      if e.rule == "primary" else e for e in rec.rationale]
     else:  # nominal reasoning (and planned names read as nominal metrics) answers a different question; ranking
         # several systems does not (except in an agreement study, which has annotators, not systems)
-        general = ("data", "sound_basics") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
+        general = ("data", "sound_basics", "field") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
         rationale = [e for e in rec.rationale if e.rule in general or e.rule.startswith("structure")]
     rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,

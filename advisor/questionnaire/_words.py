@@ -67,7 +67,7 @@ LEAD: dict[str, str] = {
 #: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
 #: the same phrase are named together.
 ADDS: dict[str, str] = {
-    "accuracy": "comparable with earlier work but tied to this class mix",
+    "accuracy": "tied to this test set's class mix",
     "balanced_accuracy": "to show how much the class distribution matters",
     "log_loss": "to judge the probabilities",
     "brier": "to judge the probabilities",
@@ -84,10 +84,12 @@ ADDS: dict[str, str] = {
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
     "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
-    # macro_f1: no phrase — the methods paragraph's variant note says what it is; the screen says
-    # "what readers of this field expect"
+    "planned": "as planned, with its formula named",
+    "field": "the figure reported in this field",
+    # macro_f1: no phrase — the methods paragraph's variant note says what it is. What a field reports is said
+    # only from fields.yaml, with its citation (issue 22); "planned" says the author asked for it
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
-    "cohen_kappa": "the agreement figure readers expect",
+    "cohen_kappa": "agreement beyond chance, 0 when the labelings agree only by chance",
     "mcc": "chance-corrected, 0 for every random labeling",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
@@ -97,7 +99,7 @@ ADDS: dict[str, str] = {
     "fowlkes_mallows": "the geometric mean of precision and recall",
     "roc_auc": "how well the scores rank positives above negatives",
     "ece": "how far the stated probabilities are from the observed frequencies",
-    "fleiss_kappa": "the agreement figure readers expect",
+    "fleiss_kappa": "agreement beyond chance among all annotators, for complete designs",
     "hamming_loss": "the share of wrong label decisions",
     "subset_accuracy": "the share of items whose label set is exactly right",
     "multilabel_micro_f1": "pooled over all labels, so frequent labels weigh more",
