@@ -38,6 +38,7 @@ _LAZY: dict[str, str] = {
     "evaluate": "._evaluate",
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",
+    "undefined_case": "._probe",
     "reference_matrices": "._chance",
     # ordered classes, label sets, top-k and agreement (issue 12)
     "STRUCTURE_METRICS": "._structures",
