@@ -80,6 +80,7 @@ class MetricEntry(_M):
     role: Literal["primary", "complementary", "appendix"] = "appendix"
     reason: str | None = None
     variant: str | None = Field(None, description="the variant named in words (e.g. which macro F1)")
+    where: Paragraph | None = Field(None, description="what the formula's own symbols mean (the catalogue's symbols)")
     params: dict[str, Any] = Field(default_factory=dict)
     references: list[str] = Field(default_factory=list)
     chance_level: str = ""
