@@ -47,7 +47,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
-from ._methods import VARIANT_NOTES, weights_text
+from ._methods import VARIANT_NOTES, log_loss_clip_text, weights_text, where_clause, with_convention
 from ._ordinal import ordinal_intervals, plan_ordinal_ids, try_ordinal
 from ._plan import (
     settle,
@@ -129,7 +129,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
         variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":
-            variant += f", with β = {beta:.3g}: recall weighs β times as much as precision"
+            variant += f", with β = {beta:.3g}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
     if mid == "class_weighted_recall" and params.get("class_weights"):
@@ -146,6 +146,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
         role=role,  # type: ignore[arg-type]
         reason=reason,
         variant=variant,
+        where=where_clause(rec.symbols),
         params=dict(params),
         references=list(rec.references),
         chance_level=rec.chance_level,
@@ -615,6 +616,16 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                 return k
         return None
 
+    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite)
+    beside = {m.id: m for m in entries}
+    for sentence, keys in extra:  # a convention of one formula is said after that formula
+        owner = beside.get(getattr(sentence, "metric", None) or "")
+        if owner is not None:
+            owner.where = with_convention(owner.where, sentence, keys)
+    extra = [(s, k) for s, k in extra if getattr(s, "metric", None) not in beside]
+    zero = {r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None}
+    if "log_loss" in beside and not (evaluated and any(zero.values())):  # else the paragraph says it, with counts
+        beside["log_loss"].where = with_convention(beside["log_loss"].where, log_loss_clip_text(), [])
     methods = build_methods(
         answers_dict, rec_json, entries, names={**{m: r.name for m, r in cat.metrics.items()},
                                                 **{m.id: m.name for m in entries}},
@@ -623,18 +634,19 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
-        extra=score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite), promised=promised,
+        extra=extra, promised=promised,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)
     paras = [*methods, *([justification] if justification is not None else [])]
-    used: list[str] = [k for p in paras for spans in [p.spans, *p.items] for sp in spans if sp.kind == "cite"
-                       for k in sp.keys]
+    paras_and_formulas = [*paras, *[m.where for m in entries if m.where is not None]]
+    used: list[str] = [k for p in paras_and_formulas for spans in [p.spans, *p.items] for sp in spans
+                       if sp.kind == "cite" for k in sp.keys]
     references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
                   for key in dict.fromkeys(used) if key in bib]
     for m in entries:
         m.references = [k for k in m.references if k in bib]
-    for p in paras:
+    for p in paras_and_formulas:
         for spans in [p.spans, *p.items]:
             for sp in spans:
                 if sp.kind == "cite":

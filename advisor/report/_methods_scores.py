@@ -17,7 +17,14 @@ __all__ = ["Convention", "score_sentences"]
 
 class Convention(str):
     """A sentence that states how a formula is computed (ties, interpolation, binning, which Brier form):
-    it is printed beside the formulas, not in the paragraph."""
+    it is printed beside the formulas, not in the paragraph — after the formula of ``metric`` when given."""
+
+    metric: str | None
+
+    def __new__(cls, text: str, metric: str | None = None) -> Convention:
+        obj = super().__new__(cls, text)
+        obj.metric = metric
+        return obj
 
 
 def _pct(x: float) -> str:
@@ -85,19 +92,20 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
                         f"least-cost decisions call “{scores.positive_label}” above a probability of "
                         f"{scores.bayes_threshold:.2f}", []))
     if "roc_auc" in ids:
-        out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance"), []))
+        out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
-                               "interpolation"), keys(("Saito", "2015"))))
+                               "interpolation", "average_precision"), keys(("Saito", "2015"))))
     if "brier_binary" in ids:
         out.append((Convention("The Brier score is the mean squared error of the positive-class probability, "
-                               "scikit-learn's binary form; the sum over both classes is twice it"), keys(("Brier", "1950"))))
+                               "scikit-learn's binary form; the sum over both classes is twice it", "brier_binary"),
+                    keys(("Brier", "1950"))))
     elif "brier" in ids and scores.positive_share is not None:  # a binary task: say which convention
-        out.append((Convention("The Brier score sums over both classes, twice scikit-learn's binary form"),
+        out.append((Convention("The Brier score sums over both classes, twice scikit-learn's binary form", "brier"),
                     keys(("Brier", "1950"))))
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
-                               "top-label confidence"), keys(("Guo", "2017"))))
+                               "top-label confidence", "ece"), keys(("Guo", "2017"))))
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
