@@ -362,3 +362,25 @@ def rps_skill(idx: Any, proba: Any, w: Any = None) -> np.ndarray:
     clim = (c * (1.0 - c)).sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(clim > 0, 1.0 - rps / np.where(clim > 0, clim, 1.0), np.nan)
+
+
+#: metrics whose ideal is a value, not an end of the scale (intercept 0, slope 1): no system "wins" them
+TARGET_VALUED = {"calibration_intercept": 0.0, "calibration_slope": 1.0}
+#: metrics that a single binary score (not only probabilities) gives
+SCORE_ONLY = ("tpr_at_fpr", "precision_at_k", "recall_at_k")
+
+
+def _item_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded where metrics are resolved
+    raise InputError("this metric needs item-level scores or probabilities, not a confusion matrix.")
+
+
+def extra_specs(spec: Any) -> dict[str, Any]:
+    """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
+    binary = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici",
+              "net_benefit")
+    out = {mid: spec(mid, _item_level, binary_only=True, needs_probabilities=True) for mid in binary}
+    out["ici"] = spec("ici", _item_level, binary_only=True, needs_probabilities=True, higher_is_better=False)
+    out["ranked_probability_score"] = spec("ranked_probability_score", _item_level, needs_probabilities=True,
+                                           higher_is_better=False)
+    out["rps_skill"] = spec("rps_skill", _item_level, needs_probabilities=True)
+    return out
