@@ -67,6 +67,22 @@ def _data_labels(data: Any) -> list[Any] | None:
     return list(labels) if labels is not None else None
 
 
+def _net_benefits(beside: list[Any]) -> list[Any]:
+    """Net benefit is one metric per risk threshold at which users act: ``net_benefit@t`` (issue 21)."""
+    from ..engine import net_benefit_id
+
+    out = []
+    for m in beside:
+        if m.id != "net_benefit":
+            out.append(m)
+            continue
+        for t in m.params.get("thresholds") or []:
+            params = {k: v for k, v in m.params.items() if k != "thresholds"}
+            out.append(m.model_copy(update={"id": net_benefit_id(t), "name": f"Net benefit at risk threshold {t:g}",
+                                            "params": {**params, "threshold": float(t)}}))
+    return out
+
+
 def _data_items(data: Any) -> float | None:
     """The number of test items the data shows (every system's matrix holds them all), when given."""
     systems = getattr(data, "systems", None) if data is not None else None
@@ -166,6 +182,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         for mid in resolve_planned(name).ids:
             planned.setdefault(mid, name)
     lead, beside = metric_specs(rec, ans, cat, planned)
+    beside = _net_benefits(beside)
     if opts.alerts is not None:  # a review budget given as items of this test set (issue 21)
         for m in (lead, *beside):
             if m.id in ("precision_at_k", "recall_at_k"):

@@ -31,6 +31,8 @@ def family_of(metric_id: str, catalogue: Catalogue) -> str:
     (``ordinal``, ``multilabel``, ``top_k``, ``agreement``) or ``external`` (another tool scores it)."""
     if metric_id in COST_IDS:
         return "cost"
+    if metric_id.startswith("net_benefit@"):  # one per risk threshold (issue 21)
+        return "score"
     if metric_id in SCORE_IDS:
         return "score"
     if metric_id in PROBABILITY_IDS:
