@@ -61,6 +61,7 @@ _LAZY: dict[str, str] = {
     "net_benefit_id": "._decisions",
     "precision_recall_at_k": "._decisions",
     "ranked_probability_score": "._decisions",
+    "recalibration_loss": "._decisions",
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
 }

@@ -16,6 +16,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine import chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
+from ._build_decisions import decision_tables
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._ranking import _point_ranking
@@ -137,9 +138,10 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
+    at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
     return MetricEntry(
         id=mid,
-        name=rec.name,
+        name=rec.name if at is None else f"{rec.name} at risk threshold {at}",
         formula=rec.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
@@ -299,6 +301,7 @@ def build_report(
         names = {m.id: m.name for m in entries}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits)
+        tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
@@ -440,7 +443,7 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
             if role != "primary":
                 continue
         seen.add(mid)
-        entries.append(_metric_entry(mid, cat.metrics.get(mid), role, reason, params, pos, beta))
+        entries.append(_metric_entry(mid, cat.metrics.get(mid.split("@", 1)[0]), role, reason, params, pos, beta))
     for mid in computed:
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
             entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
