@@ -183,6 +183,7 @@ def build_report(
     digits: int = 4,
     progress: Any = None,
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
+    max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -213,6 +214,10 @@ def build_report(
         As in ``advisor.evaluate`` (default: the answers' costs and shares, a DataFrame's score columns).
     order : sequence, optional
         Ordered classes, lowest first, for the plan's ordinal metrics (default: the answers' ``classes``).
+    max_fpr, alerts, decision_thresholds : optional
+        Operating constraints of the run (issue 21), as ``--max-fpr``, ``--alerts`` and ``--decision-thresholds``:
+        they replace the answers' ``fpr_budget``, ``review_share`` (K items of this test set) and
+        ``decision_thresholds``.
 
     Examples
     --------
@@ -237,7 +242,8 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, undefined=undefined, order=list(order) if order is not None else None))
+            seed=seed, undefined=undefined, order=list(order) if order is not None else None, max_fpr=max_fpr,
+            alerts=alerts, decision_thresholds=decision_thresholds))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
@@ -567,7 +573,8 @@ def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: 
 
     primary_id = str(rec_json["primary"]["metric"])
     computed = ev.metrics[next(iter(ev.metrics))]
-    if primary_id not in computed or METRICS[primary_id].needs_probabilities:
+    spec = METRICS.get(primary_id)  # an ordinal lead beside risks is no confusion-matrix metric of the registry
+    if primary_id not in computed or spec is None or spec.needs_probabilities:
         return
     from ..stats._prevalence import prevalence_sensitivity
 
