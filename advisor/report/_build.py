@@ -305,8 +305,9 @@ def build_report(
     shown: list[str] | None = None
     if plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
+        at_priors: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits)
+                                   undefined=undefined, digits=digits, at_priors=at_priors)
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     methods, justification, references = _methods_and_references(
@@ -318,6 +319,7 @@ def build_report(
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.plan = plan.to_json_dict() if plan is not None else None
+    ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     return ctx
 
 

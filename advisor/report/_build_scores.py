@@ -194,7 +194,7 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     _score_values(state, values)
     decision_values(state, values, rec_json)  # issue 21: budgets, clinical calibration, net benefit
     state.values_seen = list(values.values())
-    if costs is not None or priors is not None:
+    if costs is not None:  # shares without costs give no expected cost: unit costs would be costs nobody chose
         _cost_values(state, systems, values)
         binary_costs = getattr(getattr(answers, "error_costs", None), "false_negative", None) is not None
         state.data.costs_said = not given and binary_costs and k == 2
