@@ -147,3 +147,31 @@ def test_answers_refuse_bad_budgets_in_one_sentence() -> None:
                      ({"task": "multiclass", "fpr_budget": 0.05}, "fpr_budget")):
         with pytest.raises(InputError, match=key):
             answers_from_mapping(bad)
+
+
+def test_ordered_forecasts_lead_with_the_ranked_probability_score_in_the_class_order() -> None:
+    order = ["none", "light", "heavy"]
+    answers = {"task": "multiclass", "classes": order, "label_structure": "ordinal", "risk_estimates": True,
+               "outputs": "probabilities"}
+    plan = make_plan(answers)
+    assert plan.lead.id == "ranked_probability_score" and plan.lead.params["order"] == order
+    assert {"log_loss", "rps_skill"} <= {m.id for m in plan.beside}
+    rng = np.random.default_rng(3)
+    y = rng.choice(order, size=300)
+    proba = rng.dirichlet(np.ones(3), size=300) * 0.4
+    proba[np.arange(300), [order.index(v) for v in y]] += 0.6
+    pred = np.array(order)[proba.argmax(axis=1)]
+    labels = sorted(order)  # probability arrays follow the data's classes (sorted), not the order of the answers
+    given = proba[:, [order.index(c) for c in labels]]
+    ctx = build_report(answers, {"y_true": list(y), "m": list(pred)}, scores={"m": given}, bootstrap=200, seed=1)
+    assert ctx.scores.rps_order == order
+    # a direct double loop over items and the k − 1 cumulative categories, in the class order
+    total = 0.0
+    for t in range(300):
+        for j in range(2):
+            total += (proba[t, : j + 1].sum() - float(order.index(y[t]) <= j)) ** 2
+    v = ctx.systems[0].values
+    assert v["ranked_probability_score"] == pytest.approx(total / 300)
+    assert ctx.primary == "ranked_probability_score" and 0 < v["rps_skill"] < 1
+    iv = ctx.systems[0].intervals["ranked_probability_score"]
+    assert iv.low <= iv.estimate <= iv.high

@@ -92,7 +92,7 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
     if family == "top_k" and answers.top_k:
         params["top_k"] = answers.top_k
         keys.append("top_k")
-    if family == "ordinal" and answers.classes:
+    if (family == "ordinal" or metric_id in ("ranked_probability_score", "rps_skill")) and answers.classes:
         params["order"] = list(answers.classes)
         keys.append("classes")
     for param, key in (("max_fpr", "fpr_budget"), ("review_share", "review_share"), ("alerts", "review_share"),

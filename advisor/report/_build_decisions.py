@@ -31,7 +31,8 @@ from ._models_scores import Curve
 __all__ = ["DECISION_REPORT_IDS", "decision_params", "decision_tables", "decision_values", "is_decision_id"]
 
 DECISION_REPORT_IDS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope",
-                       "ici")
+                       "ici", "ranked_probability_score", "rps_skill")
+RPS_IDS = ("ranked_probability_score", "rps_skill")
 
 
 def is_decision_id(mid: str) -> bool:
@@ -66,6 +67,8 @@ def decision_params(rec_json: Mapping[str, Any], n: int) -> dict[str, Any]:
 def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any]) -> None:
     """Add the plan's issue-21 metrics to every system's values; keep what the tables and text state."""
     planned = [m for m in _planned(rec_json) if is_decision_id(m)]
+    if set(planned) & set(RPS_IDS) and state.y is not None:
+        _rps_values(state, values, _planned(rec_json))
     if not planned or state.y is None or len(state.labels) != 2 or state.pos is None:
         return
     p_idx = state.labels.index(state.pos)
@@ -110,6 +113,27 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
                 v[f"net_benefit@{t:g}"] = float(x)
             data.net_benefit_all = {f"{t:g}": float(x) for t, x in zip(thresholds, everyone)}
             data.net_benefit_thresholds = thresholds
+
+
+def _rps_values(state: Any, values: dict[str, dict[str, Any]], planned: Mapping[str, Mapping[str, Any]]) -> None:
+    """The ranked probability score and its skill, with the classes in the plan's order (issue 21, item 6)."""
+    from ..engine import ranked_probability_score, rps_skill
+
+    order = next((list(planned[m]["order"]) for m in RPS_IDS if planned.get(m, {}).get("order")), None)
+    labels = [str(x) for x in state.labels]
+    order = [str(x) for x in order] if order else labels
+    if sorted(order) != sorted(labels):
+        return
+    perm = [labels.index(c) for c in order]
+    rank = {lab: i for i, lab in enumerate(order)}
+    idx = np.array([rank[str(v)] for v in state.y])
+    state.decision_params["order_index"] = perm
+    state.data.rps_order = order
+    for name, s in state.outputs.items():
+        if s.ndim != 2:
+            continue
+        values[name]["ranked_probability_score"] = float(ranked_probability_score(idx, s[:, perm]))
+        values[name]["rps_skill"] = float(rps_skill(idx, s[:, perm]))
 
 
 def _fmt(v: Any, digits: int) -> str:

@@ -137,9 +137,16 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
                  for i, (n, v) in enumerate(loss.items())]
         out.append(("A logistic recalibration, intercept and slope, fitted on held-out folds removes " + _join(parts)
                     + ", the part due to miscalibration", []))
-    if s.labels_given and ids & _DECISION_IDS:
-        out.append(("Accuracy-type metrics score the labels supplied with the scores, at the threshold that made "
-                    "them", []))
+    if ids & {"ranked_probability_score", "rps_skill"} and s.rps_order:
+        order = ", ".join(s.rps_order)
+        out.append((Convention(f"The ranked probability score sums the squared differences of the cumulative "
+                               f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
+                               "divided by k − 1; its skill score compares it with forecasting the test set's class "
+                               "shares for every item"), keys(("Murphy", "1971"))))
+    if s.labels_given and ids & _DECISION_IDS:  # which threshold made the labels: the one they were given with
+        what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
+        out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "
+                    "evaluation", []))
     return out
 
 

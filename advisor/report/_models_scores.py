@@ -60,5 +60,6 @@ class ScoreData(_M):
     recalibration_loss: dict[str, float | None] = Field(default_factory=dict, description="share of log loss "
                                                         "removed by a cross-fitted logistic recalibration")
     net_benefit_thresholds: list[float] = Field(default_factory=list)
+    rps_order: list[str] = Field(default_factory=list, description="the class order of the ranked probability score")
     labels_given: bool = Field(False, description="the decision metrics score labels supplied with the scores")
     net_benefit_all: dict[str, float] = Field(default_factory=dict, description="treat-all net benefit per threshold")

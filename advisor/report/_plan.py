@@ -171,21 +171,22 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
         record["metrics"][name] = {}
         for mid in ids:
             lo, hi = bands.get(mid, (None, None))
-            band = f" [{_num(lo, digits)}, {_num(hi, digits)}]" if lo is not None and hi is not None else ""
-            rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits) + band])
+            band = f"{_num(lo, digits)} to {_num(hi, digits)}" if lo is not None and hi is not None else "—"
+            rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits), band])
             record["metrics"][name][mid] = {"test_set": _finite(now[mid]), "estimate": _finite(there[mid]),
                                             "low": _finite(lo), "high": _finite(hi)}
     said = ", ".join(f"{c} {v:.0%}" for c, v in target.items())
     costs_note = ("" if has_costs else " No error costs were given, so no expected cost is computed: unit costs "
                   "would be costs nobody chose.")
-    band_note = (f" In brackets, {confidence:.0%} bootstrap intervals: each resample of the test items is projected "
-                 "in turn." if resamples else "")
+    band_note = (f" The interval is a {confidence:.0%} bootstrap interval: each resample of the test items is "
+                 "projected in turn." if resamples else "")
     at_priors_json.update(record)
     return TableBlock(id="at_priors", title="At the class shares in use",
                       caption=f"Metrics that depend on the class shares, on the test set and projected to the shares "
                               f"in use ({said}) from the per-class rates: each true class's row of the confusion "
                               f"matrix is rescaled to its share (Opitz 2024, §6.3).{band_note}{costs_note}",
-                      columns=["metric", "system", "test set", "in use"], numeric=[False, False, True, True], rows=rows)
+                      columns=["metric", "system", "test set", "in use", "interval in use"],
+                      numeric=[False, False, True, True, False], rows=rows)
 
 
 def _finite(v: Any) -> float | None:

@@ -39,8 +39,13 @@ DECISION_ITEM_METRICS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibra
                          "ici")
 
 
+#: forecasts of ordered classes: the ranked probability score and its skill (``params["order_index"]``: the
+#: probability columns in the class order, lowest first)
+RPS_ITEM_METRICS = ("ranked_probability_score", "rps_skill")
+
+
 def _decision_metric(m: str) -> bool:
-    return m in DECISION_ITEM_METRICS or m.startswith("net_benefit@")
+    return m in DECISION_ITEM_METRICS or m in RPS_ITEM_METRICS or m.startswith("net_benefit@")
 _CHUNK_ITEMS = 800_000  # weights held at once (resamples × items): small enough for the caches
 
 
@@ -69,6 +74,7 @@ class ScoredSystem:
             self.rankings = [Ranking(s[:, c]) for c in range(k)]
         self.loss: dict[str, np.ndarray] = {}
         if proba:
+            self.proba = s
             r = np.arange(n)
             self.loss["log_loss"] = -np.log(np.clip(s[r, idx], LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))
             d = s - self.onehot.T
@@ -125,6 +131,12 @@ class ScoredSystem:
         """Issue 21: the metric ``m`` of the positive class's score or risk under item weights ``w``."""
         from ..engine import _decisions as D
 
+        if m in RPS_ITEM_METRICS:
+            perm = list(self.params.get("order_index") or range(self.k))
+            rank = np.argsort(perm)[self.idx]
+            proba = self.proba[:, perm]
+            return {"ranked_probability_score": D.ranked_probability_score(rank, proba, w),
+                    "rps_skill": D.rps_skill(rank, proba, w)}
         col, y = self.decision_column, self.y
         if m == "tpr_at_fpr":
             return {m: D.tpr_at_fpr(y, col, float(self.params["max_fpr"]), w)[0]}
@@ -305,6 +317,10 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             raise InputError(ap_note(k))
         ids = [m for m in ids if m != "average_precision"]
     for m in ids:
+        if m in RPS_ITEM_METRICS:  # issue 21: forecasts of ordered classes
+            if not proba:
+                raise InputError(f"{m} needs probabilities, one column per ordered class.")
+            continue
         if _decision_metric(m):  # issue 21: a binary task's score or risk, with its parameters
             need = {"tpr_at_fpr": "max_fpr", "precision_at_k": "k", "recall_at_k": "k"}.get(m)
             if k != 2:
