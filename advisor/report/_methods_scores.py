@@ -143,7 +143,7 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
                                f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
                                "divided by k − 1; its skill score compares it with forecasting the test set's class "
                                "shares for every item"), keys(("Murphy", "1971"))))
-    if s.labels_given and ids & _DECISION_IDS:  # which threshold made the labels: the one they were given with
+    if s.labels_given and ids & _DECISION_IDS and s.bayes_threshold is None:  # the threshold of given labels
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "
                     "evaluation", []))
