@@ -52,6 +52,7 @@ _LAZY: dict[str, str] = {
     "top_k_accuracy": "._topk",
     # operating constraints, clinical calibration, decision curves, ordered forecasts (issue 21)
     "DECISION_IDS": "._decisions",
+    "TARGET_VALUED": "._decisions",
     "calibration_fit": "._decisions",
     "check_budget": "._decisions",
     "check_decision_thresholds": "._decisions",

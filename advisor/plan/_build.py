@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..catalogue import get_catalogue
+from ..engine import net_benefit_id
 from ..questionnaire import (
     EXTERNAL,
     Answers,
@@ -69,8 +70,6 @@ def _data_labels(data: Any) -> list[Any] | None:
 
 def _net_benefits(beside: list[Any]) -> list[Any]:
     """Net benefit is one metric per risk threshold at which users act: ``net_benefit@t`` (issue 21)."""
-    from ..engine import net_benefit_id
-
     out = []
     for m in beside:
         if m.id != "net_benefit":

@@ -24,6 +24,16 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ..engine import (
+    TARGET_VALUED,
+    calibration_fit,
+    ici,
+    net_benefit,
+    precision_recall_at_k,
+    ranked_probability_score,
+    rps_skill,
+    tpr_at_fpr,
+)
 from ..engine._confusion import Label
 from ._familywise import paired_p_value as _p_value
 
@@ -129,27 +139,25 @@ class ScoredSystem:
 
     def _decision(self, m: str, w: np.ndarray) -> dict[str, np.ndarray]:
         """Issue 21: the metric ``m`` of the positive class's score or risk under item weights ``w``."""
-        from ..engine import _decisions as D
-
         if m in RPS_ITEM_METRICS:
             perm = list(self.params.get("order_index") or range(self.k))
             rank = np.argsort(perm)[self.idx]
             proba = self.proba[:, perm]
-            return {"ranked_probability_score": D.ranked_probability_score(rank, proba, w),
-                    "rps_skill": D.rps_skill(rank, proba, w)}
+            return {"ranked_probability_score": ranked_probability_score(rank, proba, w),
+                    "rps_skill": rps_skill(rank, proba, w)}
         col, y = self.decision_column, self.y
         if m == "tpr_at_fpr":
-            return {m: D.tpr_at_fpr(y, col, float(self.params["max_fpr"]), w)[0]}
+            return {m: tpr_at_fpr(y, col, float(self.params["max_fpr"]), w)[0]}
         if m in ("precision_at_k", "recall_at_k"):
-            p, r = D.precision_recall_at_k(y, col, float(self.params["k"]), w)
+            p, r = precision_recall_at_k(y, col, float(self.params["k"]), w)
             return {"precision_at_k": p, "recall_at_k": r}
         if m in ("calibration_intercept", "calibration_slope"):
-            fit = D.calibration_fit(y, col, w)
+            fit = calibration_fit(y, col, w)
             return {"calibration_intercept": fit["intercept"], "calibration_slope": fit["slope"]}
         if m == "ici":
-            return {m: D.ici(y, col, w)}
+            return {m: ici(y, col, w)}
         t = float(m.split("@", 1)[1])
-        return {m: D.net_benefit(y, col, [t], w)[0][..., 0]}
+        return {m: net_benefit(y, col, [t], w)[0][..., 0]}
 
     def _drawn_ranking(self) -> DrawnRanking:
         if getattr(self, "_drawn", None) is None:
@@ -361,8 +369,6 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             for m, v in sys_[name].evaluate(w).items():
                 draws[m][start:start + rows, j] = v
     out = _summarise(names, ids, point, draws, n_resamples, float(confidence), familywise_winners, percentile_interval)
-    from ..engine._decisions import TARGET_VALUED
-
     for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller
         if m in TARGET_VALUED:
             out.winners[m] = []
