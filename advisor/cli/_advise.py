@@ -158,6 +158,15 @@ def recommend(
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="The class of interest; replaces the answers' positive_class.",
     ),
+    max_fpr: Optional[float] = typer.Option(
+        None, "--max-fpr", show_default=False, help="False positive rate budget; replaces the answers' fpr_budget.",
+    ),
+    alerts: Optional[int] = typer.Option(
+        None, "--alerts", show_default=False, help="Review budget: K items of the --data test set reviewed.",
+    ),
+    decision_thresholds: Optional[str] = typer.Option(
+        None, "--decision-thresholds", show_default=False, help="Risk thresholds a,b,… at which users act.",
+    ),
 ) -> None:
     """Recommend a primary metric, what to report beside it and what to avoid — with reasons.
 
@@ -168,7 +177,11 @@ def recommend(
     from ..questionnaire import load_answers
 
     parsed = load_answers(answers)
-    options = PlanOptions(costs=costs, priors=priors, positive_label=positive).check()
+    from ._report import _check_constraints
+
+    _check_constraints(max_fpr, alerts, decision_thresholds)  # one sentence naming the option (issue 21)
+    options = PlanOptions(costs=costs, priors=priors, positive_label=positive, max_fpr=max_fpr, alerts=alerts,
+                          decision_thresholds=decision_thresholds).check()
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
     plan = make_plan(parsed, data=loaded, options=options)
     if as_json:

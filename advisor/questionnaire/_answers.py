@@ -149,6 +149,10 @@ class Answers(BaseModel):
     label_structure: Literal["nominal", "ordinal", "multilabel", "spans", "ranking"] = "nominal"
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
+    # issue 21: operating constraints and the risks at which users act
+    fpr_budget: float | None = Field(None, description="the largest false positive rate acceptable in use")
+    review_share: float | None = Field(None, description="the share of items that can be reviewed")
+    decision_thresholds: list[float] | None = Field(None, description="the risks at which users act, increasing")
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -260,6 +264,7 @@ class Answers(BaseModel):
             _fail("class_weights", {str(c): v for c, v in self.class_weights.items()},
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
         self._structure_consistent(k)
+        self._constraints_consistent()
         costs = self.error_costs
         if costs is not None and costs.false_negative is not None:
             if self.task != "binary" or (k is not None and k != 2):
@@ -286,6 +291,29 @@ class Answers(BaseModel):
         if self.annotators is not None and not self.symmetric:
             _fail("symmetric", self.symmetric, "annotators compared without a gold standard are exchangeable, so "
                   "symmetric must be true")
+
+    def _constraints_consistent(self) -> None:
+        """Issue 21 keys: budgets are shares strictly between 0 and 1, thresholds increasing inside (0, 1)."""
+        for key in ("fpr_budget", "review_share"):
+            v = getattr(self, key)
+            if v is not None and not (math.isfinite(v) and 0.0 < v < 1.0):
+                _fail(key, v, "it must be a share strictly between 0 and 1 (e.g. 0.05)")
+        t = self.decision_thresholds
+        if t is not None:
+            if not t:
+                _fail("decision_thresholds", t, "give at least one risk threshold, or leave the key out")
+            for i, v in enumerate(t):
+                if not (math.isfinite(v) and 0.0 < v < 1.0):
+                    _fail("decision_thresholds", t, f"every threshold must be strictly between 0 and 1 ({v:g} is not)")
+                if i and v <= t[i - 1]:
+                    _fail("decision_thresholds", t, f"the thresholds must increase ({v:g} follows {t[i - 1]:g})")
+            if len(t) > 50:
+                _fail("decision_thresholds", t, "give at most 50 thresholds")
+        binary_scores = self.task == "binary"
+        for key in ("fpr_budget", "review_share", "decision_thresholds"):
+            if getattr(self, key) is not None and not binary_scores:
+                _fail(key, getattr(self, key), "an operating constraint or decision threshold applies to the scores "
+                      "of a binary task (task: binary)")
 
     def _known(self, label: Any) -> bool:
         return self.classes is not None and any(str(label) == str(c) for c in self.classes)
@@ -340,6 +368,9 @@ class Answers(BaseModel):
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,
             has_planned=bool(self.planned_metrics),
+            has_fpr_budget=self.fpr_budget is not None,
+            has_review_budget=self.review_share is not None,
+            has_decision_thresholds=bool(self.decision_thresholds),
             imbalanced=None if self.test_set_balanced is None else not self.test_set_balanced,
             has_data=False,
             n_systems=None,
@@ -369,7 +400,8 @@ def _fail(key: str, value: Any, why: str) -> None:
 # ----------------------------------------------------------------------------------------------
 # Questions (data in questions.yaml)
 # ----------------------------------------------------------------------------------------------
-Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text"]
+Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text", "share",
+               "numbers"]
 
 
 class Question(BaseModel):

@@ -161,6 +161,26 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
         if set(found) != {"false_negative", "false_positive"}:
             raise ValueError("give both fn=<cost> and fp=<cost>")
         return found
+    if q.kind == "share":  # issue 21: a budget, a number strictly between 0 and 1 (a percentage is read as one)
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return None
+        m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(%?)", low)
+        if not m:
+            raise ValueError(f"{text!r} is not a share such as 0.05 or 5%")
+        v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
+        if not 0.0 < v < 1.0:
+            raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)")
+        return v
+    if q.kind == "numbers":  # issue 21: risk thresholds, increasing, strictly between 0 and 1
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return None
+        try:
+            values = [float(t) for t in re.split(r"[,;\s]+", low) if t]
+        except ValueError:
+            raise ValueError(f"{text!r} is not a list of numbers such as 0.05, 0.1, 0.2") from None
+        if not values or any(not 0.0 < v < 1.0 for v in values) or any(b <= a for a, b in zip(values, values[1:])):
+            raise ValueError(f"{text!r}: give increasing risks strictly between 0 and 1, such as 0.05, 0.1, 0.2")
+        return values
     if q.kind == "names":
         if low in _NONE:
             return []

@@ -392,8 +392,11 @@ class _Run:
                     "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
         if m.needs_probabilities:
             outputs = self.facts.get("outputs")
-            return outputs in ("probabilities", "scores") if m.id in ("roc_auc", "average_precision") \
-                else outputs == "probabilities"
+            if m.binary_only and self.answers.task != "binary":
+                return False
+            return outputs in ("probabilities", "scores") if m.id in _SCORE_ONLY else outputs == "probabilities"
+        if self.unchosen_threshold(m):
+            return False
         if m.binary_only:
             if self.answers.task != "binary":  # one-vs-rest scores of a class of interest among several
                 return self.answers.positive_class is not None and m.id in ONE_VS_REST
@@ -403,6 +406,16 @@ class _Run:
         if m.id == "class_weighted_recall":
             return bool(self.answers.class_weights)
         return True
+
+    def unchosen_threshold(self, m: MetricRecord) -> bool:
+        """A decision metric at a threshold nobody chose (issue 21, item 2): the lead scores the scores or
+        probabilities themselves, the outputs are scores or probabilities and no operating point was fixed — then
+        a confusion-matrix metric would judge labels at an arbitrary cut, and it is not recommended beside it."""
+        primary = getattr(self, "primary", None)
+        return (primary is not None and primary.needs_probabilities and not m.needs_probabilities
+                and m.id not in ("expected_cost", "normalized_expected_cost")
+                and self.facts.get("outputs") in ("probabilities", "scores")
+                and self.facts.get("operating_point") != "fixed")
 
     def against(self, m: MetricRecord, a: Active) -> str:
         """Why ``m`` fails the term ``a``: what it has, then what this setting asks — a requirement is said
@@ -515,7 +528,8 @@ class _Run:
             return f"{label}: fits — it is the recommended primary metric."
         if not self._computable(m):
             why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
-                   if m.needs_probabilities else "is defined for binary tasks with a positive class only")
+                   if m.needs_probabilities else _UNCHOSEN if self.unchosen_threshold(m)
+                   else "is defined for binary tasks with a positive class only")
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
@@ -552,6 +566,11 @@ class _Run:
             ))
         return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
 
+
+#: score metrics a single binary score gives (the others need probabilities)
+_SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
+_UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
+             "fixed, or a budget, to evaluate decisions)")
 
 #: why a metric of another structure cannot be computed in this situation
 _STRUCTURE_NEEDS = {

@@ -58,6 +58,12 @@ LEAD: dict[str, str] = {
     "brier": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
     "top_k_accuracy": "counts an item as right when its true class is among the {top_k} highest-scored, as in use",
     "roc_auc": "judges how the scores order positives above negatives, at every threshold",
+    # issue 21: operating constraints and ordered forecasts
+    "tpr_at_fpr": ("counts the positives found at the best threshold that flags no more negatives than the false "
+                   "positive rate budget allows in use"),
+    "precision_at_k": "counts the positives among the items the review budget can open",
+    "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
+                                 "from the observed class more than probability put near it"),
     "krippendorff_alpha": ("takes any number of annotators and missing ratings and scores the agreement "
                            "expected by chance as 0"),
     "krippendorff_alpha_ordinal": ("takes any number of annotators and missing ratings and scores the agreement "
@@ -104,6 +110,17 @@ ADDS: dict[str, str] = {
     "subset_accuracy": "the share of items whose label set is exactly right",
     "multilabel_micro_f1": "pooled over all labels, so frequent labels weigh more",
     "multilabel_samples_f1": "the mean F1 of the items",
+    # issue 21
+    "average_precision": "precision over every level of recall",
+    "tpr_at_fpr": "the share of positives found within the false positive rate budget",
+    "precision_at_k": "the share of positives among the items reviewed",
+    "recall_at_k": "the share of all positives the review budget finds",
+    "calibration_intercept": "whether the risks are right on average and neither too extreme nor too modest",
+    "calibration_slope": "whether the risks are right on average and neither too extreme nor too modest",
+    "ici": "the mean distance of the risks from a smoothed calibration curve",
+    "net_benefit": "the net benefit of acting on the risks, against treating everyone or no one",
+    "rps_skill": "the share of the ranked probability score of the test set's class shares that is removed",
+    "ranked_probability_score": "a proper score of the forecasts that respects the class order",
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine import chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
+from ._build_decisions import decision_tables
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._ranking import _point_ranking
@@ -137,9 +138,10 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
+    at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
     return MetricEntry(
         id=mid,
-        name=rec.name,
+        name=rec.name if at is None else f"{rec.name} at risk threshold {at}",
         formula=rec.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
@@ -182,6 +184,7 @@ def build_report(
     digits: int = 4,
     progress: Any = None,
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
+    max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -212,6 +215,10 @@ def build_report(
         As in ``advisor.evaluate`` (default: the answers' costs and shares, a DataFrame's score columns).
     order : sequence, optional
         Ordered classes, lowest first, for the plan's ordinal metrics (default: the answers' ``classes``).
+    max_fpr, alerts, decision_thresholds : optional
+        Operating constraints of the run (issue 21), as ``--max-fpr``, ``--alerts`` and ``--decision-thresholds``:
+        they replace the answers' ``fpr_budget``, ``review_share`` (K items of this test set) and
+        ``decision_thresholds``.
 
     Examples
     --------
@@ -236,7 +243,8 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, undefined=undefined, order=list(order) if order is not None else None))
+            seed=seed, undefined=undefined, order=list(order) if order is not None else None, max_fpr=max_fpr,
+            alerts=alerts, decision_thresholds=decision_thresholds))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
@@ -298,8 +306,10 @@ def build_report(
     shown: list[str] | None = None
     if plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
+        at_priors: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits)
+                                   undefined=undefined, digits=digits, at_priors=at_priors)
+        tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
@@ -310,6 +320,7 @@ def build_report(
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.plan = plan.to_json_dict() if plan is not None else None
+    ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     return ctx
 
 
@@ -442,7 +453,7 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
             if role != "primary":
                 continue
         seen.add(mid)
-        entries.append(_metric_entry(mid, cat.metrics.get(mid), role, reason, params, pos, beta))
+        entries.append(_metric_entry(mid, cat.metrics.get(mid.split("@", 1)[0]), role, reason, params, pos, beta))
     for mid in computed:
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
             entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
@@ -566,7 +577,8 @@ def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: 
 
     primary_id = str(rec_json["primary"]["metric"])
     computed = ev.metrics[next(iter(ev.metrics))]
-    if primary_id not in computed or METRICS[primary_id].needs_probabilities:
+    spec = METRICS.get(primary_id)  # an ordinal lead beside risks is no confusion-matrix metric of the registry
+    if primary_id not in computed or spec is None or spec.needs_probabilities:
         return
     from ..stats._prevalence import prevalence_sensitivity
 

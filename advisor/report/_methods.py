@@ -370,8 +370,24 @@ def weights_text(weights: Mapping[str, Any]) -> str:
     return f"{values} for " + _join_words([f"“{c}”" for c in weights])
 
 
+def _net_benefits(comp: list[MetricEntry]) -> list[MetricEntry]:
+    """Net benefit at several risk thresholds said once: "net benefit at risk thresholds 0.05, 0.1 and 0.2"."""
+    nb = [m for m in comp if m.id.startswith("net_benefit@")]
+    if len(nb) < 2:
+        return comp
+    at = _join_words([m.id.split("@", 1)[1] for m in nb])
+    one = nb[0].model_copy(update={"id": "net_benefit@", "name": f"net benefit at risk thresholds {at}"})
+    out: list[MetricEntry] = []
+    for m in comp:
+        if m is nb[0]:
+            out.append(one)
+        elif not m.id.startswith("net_benefit@"):
+            out.append(m)
+    return out
+
+
 def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0) -> None:
-    comp = [m for m in rec if m.role == "complementary"]
+    comp = _net_benefits([m for m in rec if m.role == "complementary"])
     if not comp:
         return
     groups: dict[str, list[MetricEntry]] = {}
@@ -379,7 +395,7 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
         if multiclass and m.params.get("positive_label") is not None:  # a class of interest among several
             adds = W.S["of_interest"].format(pos=m.params["positive_label"])
         else:
-            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id, W.S["adds_fallback"])
+            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id.split("@", 1)[0], W.S["adds_fallback"])
         groups.setdefault(adds, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():

@@ -44,6 +44,8 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "krippendorff_alpha": ("Krippendorff", "2011"),
     "krippendorff_alpha_ordinal": ("Krippendorff", "2011"),
     "top_k_accuracy": ("Russakovsky", "2015"),
+    "ranked_probability_score": ("Epstein", "1969"),
+    "tpr_at_fpr": ("Jesus", "2022"),
 }
 
 #: Sentence patterns.

@@ -261,6 +261,9 @@ class ReportContext(_M):
     scores: ScoreData | None = Field(None, description="scores, probabilities and costs: curves and settings")
     tables: list[TableBlock] = Field(default_factory=list, description="the plan's diagnostics, one table each")
     plan: dict[str, Any] | None = Field(None, description="the evaluation plan the report carries out (its JSON)")
+    at_priors: dict[str, Any] | None = Field(None, description="the prevalence-dependent metrics projected to the "
+                                             "deployment shares: priors, and per system and metric the test-set value, "
+                                             "the projected estimate and its bootstrap interval")
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:
