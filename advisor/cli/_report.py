@@ -76,6 +76,17 @@ def report(
     priors: Optional[str] = typer.Option(
         None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; default: the answers'.",
     ),
+    max_fpr: Optional[float] = typer.Option(
+        None, "--max-fpr", show_default=False,
+        help="False positive rate budget F: the lead is the TPR of the best threshold with FPR ≤ F on the test set.",
+    ),
+    alerts: Optional[int] = typer.Option(
+        None, "--alerts", show_default=False, help="Review budget: K test items reviewed (precision and recall at K).",
+    ),
+    decision_thresholds: Optional[str] = typer.Option(
+        None, "--decision-thresholds", show_default=False,
+        help="Risk thresholds a,b,… at which users act: net benefit at each (a decision curve).",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     out_fmt = report_api.format_for(output, fmt)
@@ -96,6 +107,7 @@ def report(
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         report_api.check_resampling(n_boot, confidence)  # enough resamples, before reading anything (issue 25)
+        _check_constraints(max_fpr, alerts, decision_thresholds)
         # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         inputs = [answers, *(files or []), *(matrix or [])]
@@ -109,13 +121,26 @@ def report(
     else:
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                     positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k)
+                     positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
+                     max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds)
     if context is not None:
         written = report_api.render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
     else:
         written = report_api.render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
         echo(f"wrote {path}")
+
+
+def _check_constraints(max_fpr: Optional[float], alerts: Optional[int], thresholds: Optional[str]) -> None:
+    """Issue 21: a budget outside (0, 1), alerts below 1, thresholds outside (0, 1) or unsorted — one sentence
+    naming the option, before anything is read (alerts above the test set's size are refused once it is known)."""
+    if max_fpr is not None:
+        engine_api.check_budget(max_fpr, "--max-fpr (the false positive rate budget)")
+    if alerts is not None and alerts < 1:
+        raise InputError(f"--alerts (the test items that can be reviewed) must be a whole number of at least 1; got "
+                         f"{alerts}.")
+    if thresholds is not None:
+        engine_api.check_decision_thresholds(thresholds, "--decision-thresholds (the risks at which users act)")
 
 
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
@@ -131,6 +156,11 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k)
             if files else {})
     ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
+    given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
+                            ("--decision-thresholds", options.get("decision_thresholds"))) if v is not None]
+    if given and (ds.structured is not None or (matrix and not files and not sql)):
+        raise InputError(f"{given[0]} applies to the scores or risks of a binary task's items; these inputs are "
+                         "ordered classes, label sets, top-k scores, ratings or matrices, which have none.")
     if ds.structured is not None:
         return report_api.build_structured_report(answers, report_api.check_structured(ds.structured, answers),
                                                   **structured)

@@ -61,6 +61,7 @@ from ._components import (
     _Stats,
 )
 from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
+from ._decisions import extra_specs as decision_specs
 from ._names import metric_id
 from ._scores import extra_specs
 
@@ -359,6 +360,7 @@ def _spec_table() -> dict[str, MetricSpec]:
     for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "log_loss", "brier"):
         table[mid] = replace(table[mid], higher_is_better=False)
     table.update(extra_specs(MetricSpec))  # cost and score metrics (issue 11), defined in their own module
+    table.update(decision_specs(MetricSpec))  # operating constraints, calibration, forecasts (issue 21)
     return table
 
 

@@ -6,8 +6,8 @@ modules; never the report or the CLI.
 >>> from advisor.questionnaire import Answers, QUESTIONS
 >>> Answers(task="multiclass", n_classes=3).k
 3
->>> [q.key for q in QUESTIONS][:3]
-['task', 'n_classes', 'classes']
+>>> [q.key for q in QUESTIONS][:5]
+['context', 'item_name', 'field', 'task', 'n_classes']
 """
 
 from __future__ import annotations
@@ -29,16 +29,20 @@ _LAZY: dict[str, str] = {
     "Recommendation": "._recommendation",
     "Resolution": "._planned",
     "RuleBook": "._rules",
+    "CommunityField": "._fields",
     "answers_from_mapping": "._answers",
     "answers_to_yaml": "._answers",
     "condition_holds": "._conditions:holds",
     "describe_condition": "._conditions:describe",
     "load_answers": "._answers",
+    "load_fields": "._fields",
     "load_rules": "._rules",
+    "plural": "._fields",
     "recommend": "._engine",
     "resolve_planned": "._planned",
     "screen_columns": "._screen",
     "screen_width": "._screen",
+    "suggest_field": "._fields",
     # the reader's words: the methods paragraph says the situation, reasons and warnings as the one-screen view does
     "ADDS_PHRASES": "._words:ADDS",
     "BACKQUOTED_FORMULA": "._plain:FORMULA",
@@ -82,6 +86,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._conditions import describe as describe_condition
     from ._conditions import holds as condition_holds
     from ._engine import recommend
+    from ._fields import CommunityField, load_fields, plural, suggest_field
     from ._planned import Resolution, resolve_planned
     from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
     from ._rules import RuleBook, load_rules
