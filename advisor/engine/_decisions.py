@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ._probabilities import LOG_LOSS_EPS
 
 __all__ = [
     "DECISION_IDS",
@@ -397,8 +398,6 @@ def recalibration_loss(y: Any, p: Any, *, folds: int = 5, seed: int = 0) -> floa
     >>> recalibration_loss(y, q) < 0.01 < recalibration_loss(y, np.clip(q * 2.7, 0, 0.99))
     True
     """
-    from ._probabilities import LOG_LOSS_EPS
-
     y = np.asarray(y, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
     n = y.shape[0]

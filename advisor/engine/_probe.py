@@ -14,6 +14,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from ._agreement import agreement_metrics
+from ._metrics import METRICS, compute_metrics
+from ._multilabel import multilabel_metrics
+from ._ordinal import ordinal_metrics
+from ._structures import STRUCTURE_METRICS
+
 __all__ = ["CASES", "undefined_case"]
 
 #: The degenerate situations, in the order the text prefers them as an example.
@@ -37,8 +43,6 @@ def _nominal(case: str, k: int, c: int) -> np.ndarray:
 
 
 def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
-    from ._metrics import METRICS, compute_metrics
-
     spec = METRICS[metric]
     binary = spec.binary_only or positive
     size = 2 if binary else max(3, min(k, 4))
@@ -58,15 +62,11 @@ def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
 
 def _structure_case(metric: str, structure: str) -> str | None:
     if structure == "ordinal":
-        from ._ordinal import ordinal_metrics
-
         for case in CASES[:4]:
             r = ordinal_metrics(_nominal(case, 3, 0), [metric])
             if any(u.metric == metric for u in r.undefined):
                 return case
     elif structure == "multilabel":
-        from ._multilabel import multilabel_metrics
-
         probes = {"absent_both": ([[1, 0], [1, 0]], [[1, 0], [0, 0]]),  # label 2 in neither labeling
                   "empty_item": ([[1, 1], [0, 0]], [[1, 0], [0, 0]]),  # item 2 has no label, none predicted
                   "constant": ([[0, 0], [0, 0]], [[0, 0], [0, 0]])}
@@ -75,8 +75,6 @@ def _structure_case(metric: str, structure: str) -> str | None:
             if any(u.metric == metric for u in r.undefined):
                 return case
     elif structure == "agreement":
-        from ._agreement import agreement_metrics
-
         r = agreement_metrics([[1, 1], [1, 1], [1, 1]], [metric], categories=[1, 2])
         if any(u.metric == metric for u in r.undefined):
             return "constant"
@@ -95,9 +93,6 @@ def undefined_case(metric: str, k: int = 3, positive: bool = False) -> str | Non
     >>> undefined_case("multilabel_samples_f1"), undefined_case("mae"), undefined_case("mae_macro")
     ('empty_item', None, 'absent')
     """
-    from ._metrics import METRICS
-    from ._structures import STRUCTURE_METRICS
-
     if metric in METRICS and not METRICS[metric].needs_probabilities:
         return _nominal_case(metric, k, positive)
     spec = STRUCTURE_METRICS.get(metric)
