@@ -22,7 +22,9 @@ from ..engine import (
     loess_curve,
     net_benefit,
     precision_recall_at_k,
+    ranked_probability_score,
     recalibration_loss,
+    rps_skill,
     tpr_at_fpr,
 )
 from ._models import TableBlock
@@ -117,8 +119,6 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
 
 def _rps_values(state: Any, values: dict[str, dict[str, Any]], planned: Mapping[str, Mapping[str, Any]]) -> None:
     """The ranked probability score and its skill, with the classes in the plan's order (issue 21, item 6)."""
-    from ..engine import ranked_probability_score, rps_skill
-
     order = next((list(planned[m]["order"]) for m in RPS_IDS if planned.get(m, {}).get("order")), None)
     labels = [str(x) for x in state.labels]
     order = [str(x) for x in order] if order else labels

@@ -14,7 +14,7 @@ from typing import Any
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import get_catalogue
-from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, compute_metrics
+from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..stats import project_to_prevalence
 from ._models import SystemReport, TableBlock
@@ -198,8 +198,6 @@ def _projected_intervals(cm: Any, shares: Mapping[Any, float], ids: Sequence[str
     """Percentile intervals of the projected metrics: resample the test items (the cells of the matrix), then
     project each resample to the shares in use (issue 21, item 5)."""
     import numpy as np
-
-    from ..engine import ConfusionMatrix
 
     counts = np.asarray(cm.counts, dtype=np.float64)
     n = counts.sum()
