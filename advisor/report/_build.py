@@ -106,6 +106,10 @@ def _bibliography() -> dict[str, Any]:
         return {}
 
 
+#: answers an option can replace that the author's context may state in numbers
+_CONTEXT_FACTS = ("error_costs", "target_prevalence", "positive_class", "fpr_budget", "review_share")
+
+
 def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
     """BibTeX keys a free-text source ("opitz2024, Table 5" or "Opitz (2024)") refers to."""
     if not source:
@@ -247,6 +251,8 @@ def build_report(
             alerts=alerts, decision_thresholds=decision_thresholds))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
+        if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):
+            given.discard("context")  # the author's words state the costs or shares an option replaced
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
         rec_items = metric_items(plan)
         costs = priors = None  # applied to the answers by the plan
@@ -628,7 +634,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                 return k
         return None
 
-    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite)
+    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
+                            k=task.k if task is not None else None)
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")
@@ -654,6 +661,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
     paras_and_formulas = [*paras, *[m.where for m in entries if m.where is not None]]
     used: list[str] = [k for p in paras_and_formulas for spans in [p.spans, *p.items] for sp in spans
                        if sp.kind == "cite" for k in sp.keys]
+    if justification is not None:  # works a step names in its text are not cited after it again
+        used += _keys_in(" ".join(sp.text for spans in justification.items for sp in spans), bib)
     references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
                   for key in dict.fromkeys(used) if key in bib]
     for m in entries:

@@ -150,8 +150,10 @@ def build_methods(
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     from ._methods_scores import Convention
 
+    unmet = undefined_count == 0 and not any((log_loss_zero or {}).values())  # no convention applied to the data
+
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
-                  example: bool = True) -> _Text:
+                  example: bool = True, conventions: bool = True) -> _Text:
         p = _Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         if primary is not None:
@@ -164,10 +166,11 @@ def build_methods(
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
         _variant_sentence(p, rec)
-        clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
-        if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                   example=_undefined_example(rec, task, answers), named=example):
-            _log_loss_zero_sentence(p, rec, log_loss_zero, task)
+        if conventions or not unmet:  # a convention no value needed is the first thing a full paragraph drops
+            clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
+            if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
+                                       example=_undefined_example(rec, task, answers), named=example):
+                _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
@@ -186,20 +189,24 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
-    # a paper's methods run to about 220 words, the notation included: what is not used is the first to go (the
-    # justification keeps it), then the diagnostics beyond the first (the report shows them all the same)
-    # with the author's context, our paraphrase of the situation is the next to go: the context says it;
+    # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
+    # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
+    # shows them all the same); with the author's context, our paraphrase of the situation is the next to go: the context says it;
     steps = [(True, 3, True), (False, 3, True)] + ([(False, 3, False), (False, 1, False), (False, 0, False)]
                                                    if answers.get("context") else [(False, 1, True), (False, 0, True)])
     # then the chance sentence (the report's chance table gives the same numbers), and only then do the metrics
     # beside the lead lose what each adds (the Definitions and the justification say it)
     # then the metric named as an example of the zero-denominator convention
+    # then the conventions when the data met none of them (the formulas' notes keep them), and only then do the
+    # metrics beside the lead lose what each adds
     last = steps[-1]
-    trials = ([(*s, 0, True, True) for s in steps] + [(*last, 0, False, True), (*last, 0, False, False)]
-              + [(*last, t, False, False) for t in range(1, 9)])
-    for avoid, promises, clauses, terse, odds, example in trials:
-        p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example)
-        if _word_count(p.spans) + _word_count(notation.spans) - 1 <= MAX_WORDS:
+    trials = ([(*s, 0, True, True, True) for s in steps]
+              + [(*last, 0, False, True, True), (*last, 0, False, False, True), (*last, 0, False, False, False)]
+              + [(*last, t, False, False, False) for t in range(1, 9)])
+    for avoid, promises, clauses, terse, odds, example, conventions in trials:
+        p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
+                      conventions=conventions)
+        if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
             break
     paras = [p.para("Evaluation")]
     if rec:
@@ -643,6 +650,12 @@ def _word_count(spans: Sequence[Span]) -> int:
                    else 1 for sp in spans)  # 1: the run-in heading
 
 
+def _bib_file() -> Any:
+    from ..catalogue import BIB_FILE
+
+    return BIB_FILE
+
+
 @lru_cache(maxsize=256)
 def _cite_words(keys: tuple[str, ...]) -> int:
     from ..catalogue import BIB_FILE
@@ -715,6 +728,7 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
 # ----------------------------------------------------------------------------------------------
 from ..questionnaire._screen import SENTENCE_END as _SENTENCE  # noqa: E402  (not after "et al.")
 _ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
+_VERIFIED = re.compile(r";\s*verified(?=\))")  # the default, said once above the steps
 
 
 def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
@@ -722,14 +736,16 @@ def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
     from ..questionnaire._plain import reader_terms
 
     running = {m: _lower_name(n) for m, n in (names or {}).items()}
-    return flatten_parentheses(reader_terms(_ID.sub("", text), running)).strip()
+    text = _VERIFIED.sub("", _ID.sub("", text)).replace("not verified by the checker", "not checked by computation")
+    return flatten_parentheses(reader_terms(text, running)).strip()
 
 
 def build_justification(recommendation: Mapping[str, Any], cite_source: Any = None,
                         names: Mapping[str, str] | None = None) -> Paragraph | None:
     """Every step of the reasoning, the metrics not used and why, the warnings — no sentence twice."""
     cite_source = cite_source or (lambda source: [])
-    para = _Text().t("Each step below names the situation it answers and the sources it rests on.")
+    para = _Text().t("Each step below names the situation it answers and the sources it rests on; a property "
+                     "said to hold or fail was also checked by computing the metric, unless marked otherwise.")
     out = para.para("Justification")
     seen: set[str] = set()
 
@@ -751,7 +767,12 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
                 it.spans.append(Span(kind="code", text=part.strip("`")))
             else:
                 it.t(part)
-        it.cite(cite_source(" ".join([source, *fresh])))
+        said = " ".join(fresh)
+        keys = cite_source(" ".join([source, *fresh]))
+        named = _bib_entries(_bib_file())
+        # a work the sentence already names (Opitz 2024) is not cited again after it; the references list
+        # takes it from the text (cited_in_text)
+        it.cite([k for k in keys if k not in named or named[k].short not in said])
         out.items.append(it.spans)
 
     for r in recommendation.get("rationale") or []:
