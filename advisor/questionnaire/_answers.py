@@ -356,6 +356,9 @@ class Answers(BaseModel):
         out = self.model_dump(mode="json")
         k = self.k
         costs = self.error_costs
+        if self.costs() is not None or (costs is not None and costs.matrix is not None):
+            if self.model_fields_set and "class_weighting" not in self.model_fields_set:
+                out["class_weighting"] = None  # the costs weigh the classes; the default is not the author's word
         out.update(
             k=k,
             multiclass=self.task == "multiclass" or (k is not None and k >= 3),

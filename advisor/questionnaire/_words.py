@@ -19,7 +19,7 @@ PROPERTY: dict[str, str] = {
     "symmetry": "stays the same when the two labelings swap roles",
     "distance": "satisfies the triangle inequality",
     "monotonicity": "rises whenever an error is corrected",
-    "opitz_monotonicity": "never falls when a prediction is corrected",
+    "opitz_monotonicity": "never gets worse when a correct prediction is added, nor better when an error is",
     "strong_monotonicity": "rises with every corrected error",
     "class_sensitivity": "responds to the errors on every class",
 }
@@ -32,7 +32,7 @@ PROPERTY_SYMMETRIC: dict[str, str] = {
 #: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.
 AVOID: dict[str, str] = {
     "true_negatives": "counts true negatives, which carry no information here",
-    "opitz_monotonicity": "can fall when a prediction is corrected",
+    "opitz_monotonicity": "can get worse when a correct prediction is added, or better when an error is",
     "prevalence_invariance": "changes when a class becomes more or less frequent",
     "symmetry": "changes when the two labelings swap roles",
     "distance": "is not a distance",
@@ -158,7 +158,8 @@ WARNING: dict[str, str] = {
     "prevalence_dependent": ("{metrics} changes with the class distribution, which {where}; report per-class recall "
                              "beside it (Opitz, 2024)."),
     "imbalance_dominated": "{metrics} is dominated by the large classes of this imbalanced test set.",
-    "non_monotone_multiclass": "{metrics} can fall when a prediction is corrected, with three or more classes.",
+    "non_monotone_multiclass": ("{metrics} can get worse when a correct prediction is added, or better when an "
+                                "error is, with three or more classes."),
     "balanced_test_set": ("Accuracy equals balanced accuracy on this balanced test set only; in use, where the "
                           "class distribution differs, it does not."),
     "micro_f1_is_accuracy": "“micro F1” is accuracy for single-label classification; call it accuracy (Opitz, 2024).",
