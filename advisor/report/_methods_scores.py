@@ -60,7 +60,8 @@ def _best_constant(s: Any) -> str | None:
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
 
 
-def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> list[tuple[str, list[str]]]:
+def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
+                    k: int | None = None) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
 
     >>> from advisor.report._models_scores import ScoreData
@@ -91,7 +92,11 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
             out.append(("With the probabilities reweighted from the test set's class shares to those in use, "
                         f"least-cost decisions call “{scores.positive_label}” above a probability of "
                         f"{scores.bayes_threshold:.2f}", []))
-    if "roc_auc" in ids:
+    if "roc_auc" in ids and k is not None and k > 2 and scores.positive_label is None:
+        out.append((Convention(f"With {k} classes, ROC AUC is the unweighted mean over the classes of each class's "
+                               "one-vs-rest area (scikit-learn's multi_class='ovr', average='macro'); it counts tied "
+                               "scores as one half; 0.5 is chance", "roc_auc"), keys(("Fawcett", "2006"))))
+    elif "roc_auc" in ids:
         out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "

@@ -279,3 +279,15 @@ class ReportContext(_M):
     @property
     def has_data(self) -> bool:
         return bool(self.systems)
+
+    @property
+    def appendix_metrics(self) -> list[MetricEntry]:
+        """The metrics the appendix tabulates: those Table 1 does not show (the appendix never repeats it)."""
+        return [m for m in self.metrics if m.role == "appendix"]
+
+    @property
+    def any_bold(self) -> bool:
+        """Whether Table 1 sets any value in bold: a recommended metric whose winners are some systems, not all
+        (the note that explains bold type is printed only then)."""
+        n = len(self.systems)
+        return any(0 < len(self.winners.get(m.id, [])) < n for m in self.recommended)

@@ -141,15 +141,7 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             tot = sum(row)
             rows.append([v / tot if tot > 0 else None for v in row])
         norm[s.name] = rows
-    undefined_rows = []
-    seen = set()
-    for s in ctx.systems:
-        for u in s.undefined:
-            key = (s.name, u.metric, u.quantity, u.label)
-            if key in seen:
-                continue
-            seen.add(key)
-            undefined_rows.append({"system": s.name, **u.model_dump()})
+    undefined_rows = _undefined_by_cause(ctx)
     from ._models import MANY_CLASSES
     from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
 
@@ -170,8 +162,9 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             **T, "winners_note": T["winners_note_holm"].format(alpha=f"{1 - ctx.intervals.confidence:.0%}")}),
         "dg": dg,
         "large": k > MANY_CLASSES,
-        # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it
-        "appendix_per_class": MANY_CLASSES < k <= 300,
+        # the full per-class table in the appendix up to 20 classes; beyond, the CSV beside the report holds it
+        # (with the sorted per-class recall figure in the body): pages of half-width rows inform nobody
+        "appendix_per_class": MANY_CLASSES < k <= PER_CLASS_APPENDIX_MAX,
         "diag": diagnostics(ctx) if ctx.systems else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
         "csv": None,
@@ -353,6 +346,32 @@ def _bib(ctx: ReportContext) -> str:
 # ----------------------------------------------------------------------------------------------
 def _figdir_name(out_path: Path) -> str:
     return safe_filename(out_path.stem, "report") + "-figures"
+
+
+def _undefined_by_cause(ctx: ReportContext) -> list[dict[str, Any]]:
+    """The undefined values met, one row per cause (system, metric, quantity, reason, resolution): the classes
+    it touched named in one cell, the first few and how many more (issue 22: a row per class repeated one fact)."""
+    groups: dict[tuple[Any, ...], list[str | None]] = {}
+    for s in ctx.systems:
+        for u in s.undefined:
+            labels = groups.setdefault((s.name, u.metric, u.quantity, u.reason, u.resolution, u.value), [])
+            if u.label not in labels:
+                labels.append(u.label)
+    rows = []
+    for (system, metric, quantity, reason, resolution, value), labels in groups.items():
+        named = [str(x) for x in labels if x is not None]
+        cell = None if not named else ", ".join(named[:UNDEFINED_LABELS]) + (
+            f" and {len(named) - UNDEFINED_LABELS:,} more" if len(named) > UNDEFINED_LABELS else "")
+        rows.append({"system": system, "metric": metric, "quantity": quantity, "label": cell, "reason": reason,
+                     "resolution": resolution, "value": value})
+    return rows
+
+
+#: classes named in one row of the undefined-values table before "and N more"
+UNDEFINED_LABELS = 6
+
+#: the most classes whose per-class table the appendix prints (issue 22: beyond, a CSV and a sorted figure)
+PER_CLASS_APPENDIX_MAX = 20
 
 
 def render_files(

@@ -32,7 +32,7 @@ T: dict[str, str] = {
     "per_class_appendix_nocsv": "The full per-class table is in the appendix.",
     "per_class_csv_only": "The full per-class table, {k} rows a system, is in {csv} beside this report.",
     "undefined_more": "{n} more undefined values, resolved the same way, are listed in the JSON context.",
-    "appendix_caption": "Every metric that applies, for every system.",
+    "appendix_caption": "Every other metric that applies, for every system; Table 1 gives the recommended ones.",
     # headings
     "h_methods": "Methods",
     "h_results": "Results",
@@ -40,7 +40,7 @@ T: dict[str, str] = {
     "h_warnings": "Warnings",
     "h_notes": "Notes",
     "h_appendix": "Appendix",
-    "h_every_metric": "Every metric",
+    "h_every_metric": "Every other metric",
     "h_definitions": "Definitions",
     "h_justification": "Justification",
     "h_undefined": "Undefined values",
@@ -69,7 +69,8 @@ T: dict[str, str] = {
     "figure": "Figure {n}.",
     "pfirst_caption": ("Probability of ranking first: the share of bootstrap resamples in which a system is best; "
                        "in parentheses, the bootstrap interval of its rank (1 = best)."),
-    "undefined_caption": "Every undefined value met and how it was resolved, {convention} convention.",
+    "undefined_caption": ("The undefined values met, one row per cause with the classes it touched, and how each "
+                          "was resolved ({convention} convention)."),
     # column headers
     "c_metric": "Metric",
     "c_true": "True class",
@@ -82,6 +83,7 @@ T: dict[str, str] = {
     "c_system": "System",
     "c_quantity": "Quantity",
     "c_class": "Class",
+    "c_classes": "Classes",
     "c_reason": "Reason",
     "c_resolution": "Resolution",
     "c_value": "Value",
