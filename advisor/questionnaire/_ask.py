@@ -171,6 +171,16 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
         if not 0.0 < v < 1.0:
             raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)")
         return v
+    if q.kind == "coverage":  # issue 23: the share answered by a system that abstains, in (0, 1] (a percentage too)
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return None
+        m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(%?)", low)
+        if not m:
+            raise ValueError(f"{text!r} is not a share such as 0.8 or 80%")
+        v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
+        if not 0.0 < v <= 1.0:
+            raise ValueError(f"{text!r} is not greater than 0 and at most 1 (100%)")
+        return v
     if q.kind == "numbers":  # issue 21: risk thresholds, increasing, strictly between 0 and 1
         if low in _NONE | _UNKNOWN | _MAYBE:
             return None
