@@ -155,3 +155,28 @@ def test_bad_inputs_are_refused_in_one_sentence() -> None:
         selective_items(["a", "b"], ["a", "b"], reject_label="b")
     with pytest.raises(InputError, match="needs a confidence"):
         selective_items(["a", "b"], ["a", "b"])
+
+
+def test_item_bootstrap_estimates_equal_the_engine_and_rank_a_confident_system_first() -> None:
+    from advisor.stats._items import compare_scored
+
+    rng = np.random.default_rng(4)
+    n, k = 300, 4
+    y = rng.integers(0, k, n)
+    logits = rng.normal(0, 1, (n, k))
+    sharp = logits.copy()
+    sharp[np.arange(n), y] += 2.0  # knows the class, and is surer when right
+    soft = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    good = np.exp(sharp) / np.exp(sharp).sum(axis=1, keepdims=True)
+    r = compare_scored(y, {"good": good, "noise": soft}, list(range(k)), metrics=["aurc", "selective_risk"],
+                       params={"coverage": 0.5}, n_resamples=200, seed=1)
+    for name, p in (("good", good), ("noise", soft)):
+        e = (p.argmax(axis=1) != y).astype(float)
+        assert r.estimates["aurc"][name] == pytest.approx(float(aurc(e, p.max(axis=1))), abs=1e-12)
+        assert r.estimates["selective_risk"][name] == pytest.approx(float(selective_risk(e, p.max(axis=1), 0.5)),
+                                                                    abs=1e-12)
+        low, high = r.intervals["aurc"][name]
+        assert low <= r.estimates["aurc"][name] <= high
+    assert r.winners["aurc"] == ["good"] and r.winners["selective_risk"] == ["good"]  # lower is better
+    with pytest.raises(InputError, match="needs its parameter coverage"):
+        compare_scored(y, {"good": good}, list(range(k)), metrics=["selective_risk"], n_resamples=200)
