@@ -185,6 +185,7 @@ def build_report(
     progress: Any = None,
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
     max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
+    coverage: float | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -219,6 +220,9 @@ def build_report(
         Operating constraints of the run (issue 21), as ``--max-fpr``, ``--alerts`` and ``--decision-thresholds``:
         they replace the answers' ``fpr_budget``, ``review_share`` (K items of this test set) and
         ``decision_thresholds``.
+    coverage : float, optional
+        Selective prediction (issue 23), as ``--coverage``: the share in (0, 1] of the items a system that abstains
+        answers; replaces the answers' ``target_coverage`` (and implies ``abstention: true``).
 
     Examples
     --------
@@ -244,7 +248,7 @@ def build_report(
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
             seed=seed, undefined=undefined, order=list(order) if order is not None else None, max_fpr=max_fpr,
-            alerts=alerts, decision_thresholds=decision_thresholds))
+            alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
