@@ -83,3 +83,9 @@ def test_the_questionnaire_asks_coverage_only_of_a_system_that_abstains() -> Non
     for bad in ("0", "1.2", "most"):
         with pytest.raises(ValueError):
             parse_reply(q, bad, {})
+
+
+def test_abstention_with_labels_alone_warns_instead_of_promising_a_selective_risk() -> None:
+    plan = make_plan({**DERM, "outputs": "labels", "target_coverage": 0.8})
+    assert plan.lead.id not in ("selective_risk", "aurc")
+    assert "abstention_without_confidence" in [w.code for w in plan.warnings]
