@@ -117,6 +117,8 @@ def draw(rng: random.Random) -> dict[str, Any]:
         d["abstention"] = True
         if sub.random() < 0.6:
             d["target_coverage"] = sub.choice([0.5, 0.8, 0.95, 1.0])
+        if sub.random() < 0.3:
+            d["target_risk"] = sub.choice([0.01, 0.05, 0.2])
     return d
 
 

@@ -128,3 +128,26 @@ def test_cli_refuses_a_reject_label_the_data_has_as_a_true_class(tmp_path: Path)
     r = CliRunner().invoke(app, ["recommend", "--answers", str(answers), "--data", str(data),
                                  "--reject-label", "keratosis"])
     assert r.exit_code == 2 and "also a true class" in r.output and "Traceback" not in r.output
+
+
+def test_coverage_at_a_target_risk_is_the_largest_share_within_it() -> None:
+    y, p, pred = _derm(seed=3)
+    ctx = build_report({**DERM, "target_risk": 0.1}, {"y_true": y, "derm": pred}, scores={"derm": p}, bootstrap=200,
+                       seed=1)
+    table = next(t for t in ctx.tables if t.id == "selective_prediction")
+    assert table.columns[-1] == "coverage at risk ≤ 0.1"
+    n = len(y)
+    brute = max([i / n for i in range(1, n + 1)
+                 if _loop_selective_risk(y, p, pred, i / n) <= 0.1 + 1e-12], default=0.0)
+    assert float(table.rows[0][-1]) == pytest.approx(brute, abs=5e-4)  # printed to three decimals
+    assert ctx.scores.selective["derm"]["coverage_at_risk"] == pytest.approx(brute, abs=1e-12)
+
+
+def test_target_risk_outside_zero_one_or_without_abstention_is_refused() -> None:
+    from advisor import InputError
+    from advisor.questionnaire import answers_from_mapping
+
+    for bad in ({**DERM, "target_risk": 0}, {**DERM, "target_risk": 1.0},
+                {**DERM, "abstention": False, "target_coverage": None, "target_risk": 0.1}):
+        with pytest.raises(InputError, match="target_risk"):
+            answers_from_mapping(bad, "answers")

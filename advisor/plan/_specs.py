@@ -99,6 +99,9 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
             params["reject_label"] = answers.reject_label
             params["confidence_from"] = "reject label (abstentions last), then the top-label probability"
             keys.append("reject_label")
+        if answers.target_risk is not None:  # the coverage at which the selective risk is at most this
+            params["target_risk"] = answers.target_risk
+            keys.append("target_risk")
     if (family == "ordinal" or metric_id in ("ranked_probability_score", "rps_skill")) and answers.classes:
         params["order"] = list(answers.classes)
         keys.append("classes")

@@ -157,6 +157,7 @@ class Answers(BaseModel):
     abstention: bool = Field(False, description="whether the system may abstain (defer, reject) on some items")
     target_coverage: float | None = Field(None, description="the share of the items the system is to answer, in (0, 1]")
     reject_label: Label | None = Field(None, description="the label the system writes when it abstains (not a class)")
+    target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers, in (0, 1)")
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -331,6 +332,13 @@ class Answers(BaseModel):
             if self._known(r):
                 _fail("reject_label", r, "the reject label is also one of the classes; a system's abstention must be "
                       "a label no item has as its truth")
+        t = self.target_risk
+        if t is not None:
+            if not (math.isfinite(t) and 0.0 < t < 1.0):
+                _fail("target_risk", t, "it must be an error rate strictly between 0 and 1 (e.g. 0.02)")
+            if not self.abstention:
+                _fail("target_risk", t, "a target risk is the error rate a system that may abstain keeps among its "
+                      "answers; give abstention: true with it")
         c = self.target_coverage
         if c is None:
             return

@@ -17,6 +17,7 @@ from .._exceptions import InputError
 from ..engine import chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
 from ._build_decisions import decision_tables
+from ._build_selective import selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._ranking import _point_ranking
@@ -314,6 +315,7 @@ def build_report(
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits, at_priors=at_priors)
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
+        tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import SELECTIVE_IDS, aurc, risk_coverage_curve, selective_risk
+from ..engine import SELECTIVE_IDS, aurc, coverage_at_risk, risk_coverage_curve, selective_risk
 from ..engine._selective import answered_count
 from ._models_scores import Curve
 
-__all__ = ["selective_values"]
+__all__ = ["selective_table", "selective_values"]
 
 _MAX_POINTS = 400
 
@@ -45,9 +45,11 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     col = {lab: j for j, lab in enumerate(labels)}
     truth = np.array([col[str(v)] for v in state.y])
     coverage = next((float(p["coverage"]) for p in planned.values() if p.get("coverage") is not None), None)
+    target_risk = next((float(p["target_risk"]) for p in planned.values() if p.get("target_risk") is not None), None)
     data = state.data
     n = truth.shape[0]
     data.selective_n = n
+    data.selective_target_risk = target_risk
     if coverage is not None:
         state.decision_params["coverage"] = coverage
         data.selective_coverage = coverage
@@ -65,3 +67,45 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
         if "selective_risk" in planned and coverage is not None:
             v["selective_risk"] = float(selective_risk(error, conf, coverage))
         data.risk_coverage[name] = _thin(*risk_coverage_curve(error, conf))
+        row = {"error_rate": float(error.mean())}
+        if coverage is not None:
+            row["selective_risk"] = float(selective_risk(error, conf, coverage))
+        if target_risk is not None:
+            row["coverage_at_risk"] = coverage_at_risk(error, conf, target_risk)
+        data.selective[name] = row
+
+
+def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
+    """Per system: the error rate of answering every item, the selective risk at the target coverage (with its
+    interval) and the largest coverage whose selective risk is within the target risk."""
+    from ._build_decisions import _fmt, _with_interval
+    from ._models import TableBlock
+
+    if data is None or not data.selective:
+        return []
+    by = {r.name: r for r in reports}
+    c, r = data.selective_coverage, data.selective_target_risk
+    columns, numeric = ["system", "error rate, every item answered"], [False, True]
+    if c is not None:
+        columns.append(f"selective risk at coverage {c:g}")
+    if r is not None:
+        columns.append(f"coverage at risk ≤ {r:g}")
+    numeric += [True] * (len(columns) - 2)
+    rows = []
+    for name, v in data.selective.items():
+        row = [name, _fmt(v["error_rate"], digits)]
+        if c is not None:
+            rep = by.get(name)
+            row.append(_with_interval(rep, "selective_risk", digits) if rep is not None and "selective_risk" in
+                       rep.values else _fmt(v.get("selective_risk"), digits))
+        if r is not None:
+            row.append(_fmt(v.get("coverage_at_risk"), digits))
+        rows.append(row)
+    caption = ("The items are answered most confident first (top-label probability; ties shared fractionally). "
+               + (f"The selective risk is the error rate among the ⌈c·n⌉ = {data.selective_answered:,} most confident "
+                  f"of the {data.selective_n:,} items. " if c is not None else "")
+               + (f"The coverage at risk ≤ {r:g} is the largest share of the items, most confident first, whose "
+                  "error rate is at most that; chosen on the test set, it is optimistic for new data."
+                  if r is not None else ""))
+    return [TableBlock(id="selective_prediction", title="Selective prediction", caption=caption.strip(),
+                       columns=columns, numeric=numeric, rows=rows)]

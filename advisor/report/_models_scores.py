@@ -69,5 +69,8 @@ class ScoreData(_M):
     selective_coverage: float | None = Field(None, description="the target coverage of the selective risk")
     selective_answered: int | None = Field(None, description="⌈c·n⌉, the items answered at the target coverage")
     selective_n: int | None = Field(None, description="the number of test items ranked by confidence")
+    selective_target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers")
+    selective: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: the selective risk "
+                                                   "at the target coverage and the coverage at the target risk")
     selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "
                                          "probabilities (else the top label)")
