@@ -83,6 +83,11 @@ def report(
         None, "--decision-thresholds", show_default=False,
         help="Risk thresholds a,b,… at which users act: net benefit at each (a decision curve).",
     ),
+    coverage: Optional[str] = typer.Option(
+        None, "--coverage", show_default=False,
+        help="Share C in (0, 1] of the items a system that abstains answers: the error rate among the ⌈C·n⌉ most "
+             "confident (top-label probability).",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -108,6 +113,7 @@ def report(
         from ..report._inputs import check_resampling  # enough resamples, before reading anything (issue 25)
         check_resampling(n_boot, confidence)
         _check_constraints(max_fpr, alerts, decision_thresholds)
+        _check_selective(coverage, None, None)
         from ._structures import refuse_sql_structure  # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         inputs = [answers, *(files or []), *(matrix or [])]
@@ -124,7 +130,8 @@ def report(
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
-                     max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds)
+                     max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
+                     coverage=None if coverage is None else float(coverage))
     if context is not None:
         from ..report._context_check import render_checked
 
@@ -149,6 +156,17 @@ def _check_constraints(max_fpr: Optional[float], alerts: Optional[int], threshol
         check_decision_thresholds(thresholds, "--decision-thresholds (the risks at which users act)")
 
 
+def _check_selective(coverage: Optional[str], reject_label: Optional[str], answers: object) -> None:
+    """Issue 23: a coverage outside (0, 1], or a reject label that is one of the answers' classes — one sentence
+    naming the option, before anything is read (the data's true classes are checked once read)."""
+    from ..engine import check_coverage, check_reject_label
+
+    if coverage is not None:
+        check_coverage(coverage, "--coverage")
+    if reject_label is not None:
+        check_reject_label(reject_label, getattr(answers, "classes", None) or ())
+
+
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
            pred_col: str, costs: Optional[str], priors: Optional[str], order: Optional[str], label_sep: Optional[str],
            top_k: Optional[int], **options: object):  # noqa: ANN202
@@ -170,10 +188,13 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     opts = structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k) if files else {}
     ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
-                            ("--decision-thresholds", options.get("decision_thresholds"))) if v is not None]
+                            ("--decision-thresholds", options.get("decision_thresholds")),
+                            ("--coverage", options.get("coverage"))) if v is not None]
     if given and (ds.structured is not None or (matrix and not files and not sql)):
-        raise InputError(f"{given[0]} applies to the scores or risks of a binary task's items; these inputs are "
-                         "ordered classes, label sets, top-k scores, ratings or matrices, which have none.")
+        what = ("the class probabilities of single-label items" if given[0] == "--coverage" else
+                "the scores or risks of a binary task's items")
+        raise InputError(f"{given[0]} applies to {what}; these inputs are ordered classes, label sets, top-k scores, "
+                         "ratings or matrices, which have none.")
     if ds.structured is not None:
         return build_structured_report(answers, check_structured(ds.structured, answers), **structured)
     if matrix and not files and not sql:

@@ -66,6 +66,15 @@ _LAZY: dict[str, str] = {
     "recalibration_loss": "._decisions",
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
+    # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
+    "SELECTIVE_IDS": "._selective",
+    "aurc": "._selective",
+    "check_coverage": "._selective",
+    "check_reject_label": "._selective",
+    "coverage_at_risk": "._selective",
+    "risk_coverage_curve": "._selective",
+    "selective_items": "._selective",
+    "selective_risk": "._selective",
 }
 
 __all__ = sorted(_LAZY)

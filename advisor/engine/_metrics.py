@@ -361,6 +361,9 @@ def _spec_table() -> dict[str, MetricSpec]:
     from ._decisions import extra_specs as decision_specs  # operating constraints, calibration, forecasts (issue 21)
 
     table.update(decision_specs(MetricSpec))
+    from ._selective import extra_specs as selective_specs  # selective prediction (issue 23 item 2)
+
+    table.update(selective_specs(MetricSpec))
     return table
 
 

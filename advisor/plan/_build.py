@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..catalogue import get_catalogue
-from ..engine import net_benefit_id
+from ..engine import check_reject_label, net_benefit_id
 from ..questionnaire import (
     EXTERNAL,
     Answers,
@@ -67,6 +67,17 @@ def _data_labels(data: Any) -> list[Any] | None:
     first = next(iter(systems.values()), None) if systems else None
     labels = getattr(first, "labels", None)
     return list(labels) if labels is not None else None
+
+
+def _true_labels(data: Any) -> list[Any]:
+    """The classes some item of the data truly has (a label only predicted, such as a reject label, is none)."""
+    systems = getattr(data, "systems", None) if data is not None else None
+    systems = systems if isinstance(systems, Mapping) else data if isinstance(data, Mapping) else None
+    first = next(iter(systems.values()), None) if systems else None
+    labels, sizes = getattr(first, "labels", None), getattr(first, "true_sizes", None)
+    if labels is None or sizes is None:
+        return []
+    return [lab for lab, size in zip(labels, sizes) if size > 0]
 
 
 def _net_benefits(beside: list[Any]) -> list[Any]:
@@ -172,6 +183,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     opts = options if isinstance(options, PlanOptions) else PlanOptions(**dict(options or {}))
     opts.check()
     original = _answers(answers)
+    if opts.reject_label is not None:  # issue 23: a reject label that some item truly has is a class
+        check_reject_label(opts.reject_label, _true_labels(data))
     effective, replaced = apply_options(original, opts, _data_labels(data), _data_items(data))
     rec = recommend(effective, data=data)
     cat = get_catalogue()

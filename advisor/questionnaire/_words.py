@@ -62,6 +62,9 @@ LEAD: dict[str, str] = {
     "tpr_at_fpr": ("counts the positives found at the best threshold that flags no more negatives than the false "
                    "positive rate budget allows in use"),
     "precision_at_k": "counts the positives among the items the review budget can open",
+    # issue 23: selective prediction
+    "selective_risk": "counts the errors among the answers the system gives, the items it is surest of",
+    "aurc": "averages the error rate of the most confident answers over every share of the items answered",
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     "krippendorff_alpha": ("takes any number of annotators and missing ratings and scores the agreement "
@@ -121,6 +124,9 @@ ADDS: dict[str, str] = {
     "net_benefit": "the net benefit of acting on the risks, against treating everyone or no one",
     "rps_skill": "the share of the ranked probability score of the test set's class shares that is removed",
     "ranked_probability_score": "a proper score of the forecasts that respects the class order",
+    # issue 23
+    "aurc": "the error rate of the most confident answers averaged over every coverage",
+    "selective_risk": "the error rate among the answers given at the target coverage",
 }
 
 

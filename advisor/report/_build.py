@@ -17,6 +17,7 @@ from .._exceptions import InputError
 from ..engine import chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
 from ._build_decisions import decision_tables
+from ._build_selective import selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._ranking import _point_ranking
@@ -189,6 +190,7 @@ def build_report(
     progress: Any = None,
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
     max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
+    coverage: float | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -223,6 +225,9 @@ def build_report(
         Operating constraints of the run (issue 21), as ``--max-fpr``, ``--alerts`` and ``--decision-thresholds``:
         they replace the answers' ``fpr_budget``, ``review_share`` (K items of this test set) and
         ``decision_thresholds``.
+    coverage : float, optional
+        Selective prediction (issue 23), as ``--coverage``: the share in (0, 1] of the items a system that abstains
+        answers; replaces the answers' ``target_coverage`` (and implies ``abstention: true``).
 
     Examples
     --------
@@ -248,7 +253,7 @@ def build_report(
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
             seed=seed, undefined=undefined, order=list(order) if order is not None else None, max_fpr=max_fpr,
-            alerts=alerts, decision_thresholds=decision_thresholds))
+            alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):
@@ -316,6 +321,7 @@ def build_report(
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits, at_priors=at_priors)
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
+        tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,

@@ -36,7 +36,8 @@ RPS_IDS = ("ranked_probability_score", "rps_skill")
 
 
 def is_decision_id(mid: str) -> bool:
-    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@")
+    """A metric of the item bootstrap with parameters: issue 21's, and selective prediction's (issue 23)."""
+    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@") or mid in ("aurc", "selective_risk")
 
 
 def _planned(rec_json: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

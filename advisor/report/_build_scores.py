@@ -21,6 +21,7 @@ import numpy as np
 from .._exceptions import InputError
 from ._models import ChanceRow, DifferenceRow, Estimate
 from ._build_decisions import decision_values, is_decision_id
+from ._build_selective import selective_values
 from ._models_scores import Curve, ScoreData
 
 __all__ = ["ScoreState", "finish", "item_ids", "prepare"]
@@ -193,6 +194,7 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
     decision_values(state, values, rec_json)  # issue 21: budgets, clinical calibration, net benefit
+    selective_values(state, values, rec_json)  # issue 23: AURC, selective risk, the risk–coverage curve
     state.values_seen = list(values.values())
     if costs is not None:  # shares without costs give no expected cost: unit costs would be costs nobody chose
         _cost_values(state, systems, values)

@@ -279,7 +279,7 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 from ._figures_structures import draw_structure  # noqa: E402
-from ._figures_scores import draw_cost_curve, draw_reliability, draw_roc_pr  # noqa: E402
+from ._figures_scores import draw_cost_curve, draw_reliability, draw_risk_coverage, draw_roc_pr  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -291,6 +291,7 @@ _DRAWERS = {
     "roc_pr": draw_roc_pr,  # scores, probabilities and costs (issue 11)
     "reliability": draw_reliability,
     "cost_curve": draw_cost_curve,
+    "risk_coverage": draw_risk_coverage,  # selective prediction (issue 23)
 }
 
 

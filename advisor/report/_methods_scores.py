@@ -156,6 +156,16 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
                                f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
                                "divided by k − 1; its skill score compares it with forecasting the test set's class "
                                "shares for every item", "ranked_probability_score"), keys(("Murphy", "1971"))))
+    if ids & {"aurc", "selective_risk"} and s.selective_n:  # issue 23: how the confidence was taken, the coverage
+        answer = "the predicted label" if s.selective_given_labels else "the most probable class"
+        at = (f"; the selective risk is the error rate among the ⌈c·n⌉ = {s.selective_answered:,} most confident of "
+              f"the {s.selective_n:,} test items, at coverage c = {s.selective_coverage:g}"
+              if "selective_risk" in ids and s.selective_coverage is not None else "")
+        out.append((Convention(f"Selective prediction ranks the items by the top-label probability, the confidence, "
+                               f"and answers the most confident with {answer}{at}; a tie of equal confidences is "
+                               "shared fractionally, the mean over the orders within it",
+                               "selective_risk" if "selective_risk" in ids else "aurc"),
+                    keys(("Geifman", "2017"))))
     if s.labels_given and ids & _DECISION_IDS and s.bayes_threshold is None:  # the threshold of given labels
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "

@@ -46,6 +46,7 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "top_k_accuracy": ("Russakovsky", "2015"),
     "ranked_probability_score": ("Epstein", "1969"),
     "tpr_at_fpr": ("Jesus", "2022"),
+    "selective_risk": ("Geifman", "2017"),
 }
 
 #: Sentence patterns.

@@ -63,3 +63,14 @@ class ScoreData(_M):
     rps_order: list[str] = Field(default_factory=list, description="the class order of the ranked probability score")
     labels_given: bool = Field(False, description="the decision metrics score labels supplied with the scores")
     net_benefit_all: dict[str, float] = Field(default_factory=dict, description="treat-all net benefit per threshold")
+    # issue 23 item 2: selective prediction
+    risk_coverage: dict[str, Curve] = Field(default_factory=dict, description="per system: coverage → selective risk, "
+                                            "the items ranked by top-label probability")
+    selective_coverage: float | None = Field(None, description="the target coverage of the selective risk")
+    selective_answered: int | None = Field(None, description="⌈c·n⌉, the items answered at the target coverage")
+    selective_n: int | None = Field(None, description="the number of test items ranked by confidence")
+    selective_target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers")
+    selective: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: the selective risk "
+                                                   "at the target coverage and the coverage at the target risk")
+    selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "
+                                         "probabilities (else the top label)")

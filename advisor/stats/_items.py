@@ -26,12 +26,14 @@ import numpy as np
 from .._exceptions import InputError
 from ..engine import (
     TARGET_VALUED,
+    aurc,
     calibration_fit,
     ici,
     net_benefit,
     precision_recall_at_k,
     ranked_probability_score,
     rps_skill,
+    selective_risk,
     tpr_at_fpr,
 )
 from ..engine._confusion import Label
@@ -52,6 +54,12 @@ DECISION_ITEM_METRICS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibra
 #: forecasts of ordered classes: the ranked probability score and its skill (``params["order_index"]``: the
 #: probability columns in the class order, lowest first)
 RPS_ITEM_METRICS = ("ranked_probability_score", "rps_skill")
+
+
+#: selective prediction (issue 23 item 2): the top-label probability ranks the items, an item errs when its answer
+#: (the system's decision when given, else the top label) is not its class; ``params["coverage"]`` for the
+#: selective risk. Evaluated under the resample's item weights by :mod:`advisor.engine._selective`.
+SELECTIVE_ITEM_METRICS = ("aurc", "selective_risk")
 
 
 def _decision_metric(m: str) -> bool:
@@ -92,6 +100,9 @@ class ScoredSystem:
             if k == 2:
                 self.loss["brier_binary"] = (s[:, 1 if pos is None else pos] - self.y) ** 2
             self.calibration = Calibration(idx, s)
+        if proba:  # issue 23: each answer's error and the top-label probability as its confidence
+            answer = decisions if decisions is not None else s.argmax(axis=1)
+            self.selective = ((answer != idx).astype(np.float64), s.max(axis=1))
         if decisions is None and proba:
             decisions = np.argmin(s @ costs, axis=1)  # Bayes decisions under the costs
         if decisions is not None:
@@ -128,6 +139,10 @@ class ScoredSystem:
                 out[m] = (w @ self.loss[m]) / total
             elif m == "ece":
                 out[m] = self.calibration.ece(w)
+            elif m == "aurc":
+                out[m] = aurc(*self.selective, w)
+            elif m == "selective_risk":
+                out[m] = selective_risk(*self.selective, float(self.params["coverage"]), w)
             elif _decision_metric(m) and m not in out:
                 out.update(self._decision(m, w))
             elif m in ("expected_cost", "normalized_expected_cost") and "expected_cost" not in out:
@@ -325,6 +340,13 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             raise InputError(ap_note(k))
         ids = [m for m in ids if m != "average_precision"]
     for m in ids:
+        if m in SELECTIVE_ITEM_METRICS:  # issue 23: selective prediction ranks by the top-label probability
+            if not proba:
+                raise InputError(f"{m} needs probabilities (p_<label> columns): the top-label probability is the "
+                                 f"confidence that ranks the items.")
+            if m == "selective_risk" and (params or {}).get("coverage") is None:
+                raise InputError("selective_risk needs its parameter coverage; give params={'coverage': …}.")
+            continue
         if m in RPS_ITEM_METRICS:  # issue 21: forecasts of ordered classes
             if not proba:
                 raise InputError(f"{m} needs probabilities, one column per ordered class.")
