@@ -33,6 +33,7 @@ from ._conditions import DERIVED_FACTS, holds
 from ._fields import load_fields
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, resolve_name
+from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
     MetricChoice,
@@ -504,7 +505,11 @@ class _Run:
                 if hit and holds(nc.when, self.facts):
                     self.warn(nc.code, _render(nc.message, {**ctx, "name": res.name}))
             comments = []
-            if not res.known:
+            external = external_metrics(res.name) if not res.known else []
+            # a metric of a task advisor does not evaluate (issue 23, item 5): said here and, first on the screen,
+            # in the plan's out_of_scope notes — never "nothing can be said about its properties"
+            comments += [scope_sentence(ext) for ext in external]
+            if not res.known and not external:
                 self.warn("unknown_metric", (
                     f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
                     "about its properties; `advisor metrics` lists the known names."

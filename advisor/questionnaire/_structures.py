@@ -21,7 +21,8 @@ from ._structure_words import EXTERNAL
 
 __all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
 
-STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_top_k",
+STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_detection",
+                   "structure_segmentation", "structure_regression", "structure_generation", "structure_top_k",
                    "structure_ordinal", "structure_multilabel")
 KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
 #: leads the user's own use of the outputs defines (risks: a proper scoring rule of the probabilities); with
