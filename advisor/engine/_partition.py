@@ -17,7 +17,8 @@ second; the confusion matrix the one reader counts, empty rows and columns dropp
   is not monotone. So the correlation coefficient is the lead for comparing partitions.
 
 A partition with one cluster (or fewer than two items) has no pair of items apart: every index is 0/0 there and
-is refused in one sentence.
+is refused in one sentence; so is the pair correlation of a partition whose clusters are all single items (no pair
+of items together: the pair indicator is constant).
 """
 
 from __future__ import annotations
@@ -96,6 +97,11 @@ def partition_metrics(counts: Any, metrics: Sequence[str] | None = None) -> dict
     c = contingency_table(counts)
     a, b, n = c.sum(1), c.sum(0), c.sum()
     n11, pa, pb, pn = _pairs(c).sum(), _pairs(a).sum(), _pairs(b).sum(), _pairs(np.float64(n))
+    if (pa == 0 or pb == 0) and {"pair_correlation", "pair_correlation_distance"} & set(ids):
+        side = "y_true" if pa == 0 else "y_pred"
+        raise InputError(f"the partition in {side} puts every item in a cluster of its own, so no pair of items is "
+                         "together and the pair correlation is undefined; compare partitions with at least one "
+                         "cluster of two or more items each.")
     out: dict[str, float] = {}
     expected = pa * pb / pn
     cc = (pn * n11 - pa * pb) / np.sqrt(pa * pb * (pn - pa) * (pn - pb)) if pa < pn and pb < pn else np.nan
