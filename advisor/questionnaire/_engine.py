@@ -390,7 +390,8 @@ class _Run:
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
-                    "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
+                    "multilabel": self.answers.label_structure == "multilabel",
+                    "partition": self.answers.label_structure == "partition"}.get(m.structure, False)
         if m.needs_probabilities:
             outputs = self.facts.get("outputs")
             if m.binary_only and self.answers.task != "binary":
@@ -583,6 +584,7 @@ _STRUCTURE_NEEDS = {
     "top_k": "scores the k highest-scored classes, which needs top_k and the class scores",
     "ordinal": "needs ordered classes (label_structure: ordinal)",
     "multilabel": "scores sets of labels per item (label_structure: multilabel)",
+    "partition": "compares two partitions with arbitrary cluster ids (label_structure: partition)",
 }
 
 
