@@ -84,3 +84,72 @@ def test_bad_partitions_one_sentence_exit_2(tmp_path, rows: str, extra: list[str
 def test_one_cluster_refused_by_the_engine() -> None:
     with pytest.raises(InputError, match="one cluster"):
         partition_metrics([[3, 4]])
+
+
+# ----------------------------------------------------------------------------------------------
+# issue 23, item 3: the one registry, the answers and the rule
+# ----------------------------------------------------------------------------------------------
+PARTITION_IDS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info")
+
+
+def test_partition_metrics_are_in_the_one_registry_and_the_catalogue() -> None:
+    from advisor.catalogue import get_catalogue
+    from advisor.engine._structures import STRUCTURE_METRICS, reported_ids
+
+    cat = get_catalogue()
+    for mid in PARTITION_IDS:
+        assert STRUCTURE_METRICS[mid].structure == "partition" == cat.metrics[mid].structure
+        rec = cat.metrics[mid]
+        # the stated properties are checked by computation on pairs of partitions
+        for pid in ("class_symmetry", "symmetry", "max_agreement"):
+            assert rec.properties[pid].status == "holds" and rec.properties[pid].verified, (mid, pid)
+    assert not STRUCTURE_METRICS["pair_correlation_distance"].higher_is_better
+    assert cat.metrics["pair_correlation_distance"].properties["distance"].status == "holds"
+    assert cat.metrics["pair_correlation"].properties["distance"].status == "fails"
+    assert set(reported_ids("partition")) == set(PARTITION_IDS)
+
+
+def test_the_partition_checks_are_not_vacuous() -> None:
+    """Renamed ids are the same partition (best value); the stored AMI counterexample still shows a perfect split
+    that does not raise it, while the pair correlation rises on the same split."""
+    from advisor.catalogue import get_catalogue
+    from advisor.catalogue._check_structures import _pt_checks, _recheck
+
+    cat = get_catalogue()
+    t = np.array([[0, 0, 1, 1, 2]])
+    _, best = _pt_checks(cat.metrics["pair_correlation"])["max_agreement"]
+    assert best([t, t * 7 + 3]) is None and best([t, np.array([[0, 1, 1, 1, 2]])]) is None
+    ami = cat.metrics["adjusted_mutual_info"].properties["monotonicity"]
+    assert ami.status == "fails" and _recheck(cat.metrics["adjusted_mutual_info"], "monotonicity", ami.counterexample)
+    assert _recheck(cat.metrics["pair_correlation"], "monotonicity", ami.counterexample) is None
+
+
+def test_the_rule_leads_with_pair_correlation_and_no_classification_metric() -> None:
+    from advisor.questionnaire import recommend
+
+    rec = recommend({"task": "multiclass", "label_structure": "partition"})
+    assert rec.primary.metric == "pair_correlation"
+    beside = [a.metric for a in rec.complementary]
+    assert {"adjusted_rand_index", "adjusted_mutual_info"} <= set(beside)
+    from advisor.catalogue import get_catalogue
+
+    cat = get_catalogue()
+    assert all(cat.metrics[m].structure == "partition" for m in beside), beside
+    assert "accuracy" not in beside
+
+
+def test_partition_answers_refuse_top_k() -> None:
+    from advisor.questionnaire._answers import Answers
+
+    assert Answers.model_validate({"task": "multiclass", "label_structure": "partition"}).label_structure == "partition"
+    with pytest.raises(Exception):
+        Answers.model_validate({"task": "multiclass", "label_structure": "partition", "top_k": 3})
+
+
+def test_report_with_partition_data_refused_in_one_sentence(tmp_path) -> None:
+    f = tmp_path / "c.csv"
+    f.write_text("y_true,y_pred\na,7\nb,3\na,7\nb,7\n", encoding="utf-8")
+    a = tmp_path / "answers.yaml"
+    a.write_text("task: multiclass\nlabel_structure: partition\n", encoding="utf-8")
+    res = runner.invoke(app, ["report", "--answers", str(a), "-o", str(tmp_path / "r.md"), str(f)])
+    assert res.exit_code == 2 and "--partitions" in res.output and "Traceback" not in res.output, res.output
