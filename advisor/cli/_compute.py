@@ -72,8 +72,19 @@ def compute(
     top_k: Optional[int] = typer.Option(
         None, "--top-k", show_default=False, help="Top-k accuracy from the p_<label> score columns.",
     ),
+    partitions: bool = typer.Option(
+        False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair correlation, ARI, AMI.",
+    ),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
+    if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
+        from ._structures import run_partitions
+
+        run_partitions(files, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
+                       count_col=count_col, metrics=metrics, as_json=as_json,
+                       others={"--order": order, "--label-sep": label_sep, "--top-k": top_k, "--positive": positive,
+                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot})
+        return
     from ..engine._evaluate import evaluate
     from ._scores import compute_score_only, score_results, split_score_ids
 

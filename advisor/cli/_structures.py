@@ -160,3 +160,42 @@ def _print(data: dict[str, Any]) -> None:
     for s, recs in data["undefined"].items():
         for u in recs:
             echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
+
+
+def run_partitions(files: Any, *, matrix: Any, counts: Any, sql: str | None, true_col: str | None,
+                   pred_col: str | None, count_col: str, metrics: str | None, as_json: bool,
+                   others: dict[str, Any]) -> None:
+    """``compute --partitions``: y_true and y_pred are cluster ids of two partitions of the same items. The one
+    reader counts their contingency table (the confusion matrix of the ids); only partition indices are computed
+    from it (issue 23, item 3). Intervals are not computed yet, so --bootstrap is refused."""
+    from ..engine._partition import PARTITION_METRICS, partition_metrics
+    from ..io._load import load
+
+    given = [opt for opt, v in others.items() if v is not None]
+    if given:
+        raise fail(f"{given[0]} does not apply to --partitions: cluster ids have no order, positive class, costs or "
+                   "scores" + (", and intervals for partition indices are not implemented yet." if given[0] ==
+                               "--bootstrap" else "."))
+    ids = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else list(PARTITION_METRICS)
+    bad = [m for m in ids if m not in PARTITION_METRICS]
+    if bad:
+        raise fail(f"{bad[0]!r} is not a partition metric; with --partitions they are {', '.join(PARTITION_METRICS)}.")
+    if not (files or matrix or counts or sql):
+        raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
+    ds = load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
+              count_col=count_col)
+    data: dict[str, Any] = {"structure": "partition", "systems": list(ds.systems), "metrics": {}, "clusters": {}}
+    for name, cm in ds.systems.items():
+        data["metrics"][name] = partition_metrics(cm.counts, ids)
+        c = __import__("numpy").asarray(cm.counts)
+        data["clusters"][name] = {"true": int((c.sum(1) > 0).sum()), "predicted": int((c.sum(0) > 0).sum())}
+    if as_json:
+        echo_json(data)
+        return
+    from .._format import format_number
+
+    for name in data["systems"]:
+        cl = data["clusters"][name]
+        echo(f"{display_label(name)}: {cl['true']} true clusters, {cl['predicted']} predicted clusters")
+        for m, v in data["metrics"][name].items():
+            echo(f"  {m}: {format_number(v)}")

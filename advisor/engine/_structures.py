@@ -1,7 +1,7 @@
 """The registry of metrics for tasks that are not single-label nominal classification.
 
-Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`) and agreement
-(:mod:`._agreement`) metrics are not computed from a nominal confusion matrix, so they stay out of
+Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`), agreement
+(:mod:`._agreement`) and partition (:mod:`._partition`, cluster ids of two clusterings) metrics are not computed from a nominal confusion matrix, so they stay out of
 :data:`advisor.engine.METRICS` (and out of ``compute_metrics``' defaults); this table tells the
 catalogue loader their ids, orientation and structure, the same way ``METRICS`` does for the rest.
 """
@@ -15,10 +15,11 @@ from .._format import few_names
 from ._agreement import AGREEMENT_METRICS
 from ._multilabel import MULTILABEL_METRICS
 from ._ordinal import ORDINAL_METRICS
+from ._partition import PARTITION_METRICS
 
 __all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
 
-STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement")
+STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement", "partition")
 
 
 @dataclass(frozen=True)
@@ -34,10 +35,11 @@ class StructureSpec:
 
 
 def _table() -> dict[str, StructureSpec]:
-    lower = {"mae", "mae_macro", "hamming_loss"}
+    lower = {"mae", "mae_macro", "hamming_loss", "pair_correlation_distance"}
     out: dict[str, StructureSpec] = {}
     for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
-                           ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS)):
+                           ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS),
+                           ("partition", PARTITION_METRICS)):
         for mid in ids:
             out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
     return out
@@ -56,7 +58,8 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     ('top_k_accuracy', 'accuracy')
     """
     return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
-            "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS}.get(structure, ())
+            "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
+            "partition": PARTITION_METRICS}.get(structure, ())
 
 
 def nominal_beside(cells: Any) -> dict[str, Any]:

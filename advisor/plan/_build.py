@@ -17,7 +17,6 @@ from typing import Any
 from ..catalogue import get_catalogue
 from ..engine import check_reject_label, net_benefit_id
 from ..questionnaire import (
-    EXTERNAL,
     Answers,
     Recommendation,
     answers_from_mapping,
@@ -158,13 +157,13 @@ def _conflicts(answers: Answers, replaced: Mapping[str, str], lead_id: str) -> l
 
 
 def _scope(rec: Recommendation, answers: Answers) -> list[ScopeNote]:
-    out = []
-    for rule, (mid, name, reason) in EXTERNAL.items():
-        if rec.primary.metric == mid:
-            what = "span extraction" if "spans" in rule else "ranked retrieval"
-            tool = "seqeval" if "spans" in rule else "pytrec_eval or ranx"
-            out.append(ScopeNote(what=what, use=tool, why=reason))
-    return out
+    """What advisor does not evaluate (issue 23, item 5): the task itself when its outputs are not one class per
+    item (spans, rankings, boxes, masks, numbers, texts), and every planned metric the catalogue does not know but
+    the table of external metrics does (nDCG, mAP, Dice, BLEU, RMSE, Spearman, …), each with what to use and why."""
+    from ..questionnaire._scope import scope_notes
+
+    return [ScopeNote(what=n.what, use=n.use, why=n.because, task=n.task, planned_as=n.name)
+            for n in scope_notes(answers.label_structure, answers.planned_metrics)]
 
 
 def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[str, Any] | None = None,

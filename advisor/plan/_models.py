@@ -134,6 +134,8 @@ class ScopeNote(_Model):
     what: str
     use: str
     why: str
+    task: str | None = Field(None, description="the kind of task it belongs to (a key of questionnaire/scope.yaml)")
+    planned_as: str | None = Field(None, description="the planned metric's name, when a planned metric led here")
 
 
 class TaskSpec(_Model):

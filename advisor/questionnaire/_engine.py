@@ -33,6 +33,7 @@ from ._conditions import DERIVED_FACTS, holds
 from ._fields import load_fields
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, resolve_name
+from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
     MetricChoice,
@@ -401,7 +402,8 @@ class _Run:
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
-                    "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
+                    "multilabel": self.answers.label_structure == "multilabel",
+                    "partition": self.answers.label_structure == "partition"}.get(m.structure, False)
         if m.id in _BUDGET and getattr(self.answers, _BUDGET[m.id]) is None:
             return False  # a rate at a budget nobody stated
         if m.needs_probabilities:
@@ -518,7 +520,11 @@ class _Run:
                 if hit and holds(nc.when, self.facts):
                     self.warn(nc.code, _render(nc.message, {**ctx, "name": res.name}))
             comments = []
-            if not res.known:
+            external = external_metrics(res.name) if not res.known else []
+            # a metric of a task advisor does not evaluate (issue 23, item 5): said here and, first on the screen,
+            # in the plan's out_of_scope notes — never "nothing can be said about its properties"
+            comments += [scope_sentence(ext) for ext in external]
+            if not res.known and not external:
                 self.warn("unknown_metric", (
                     f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
                     "about its properties; `advisor metrics` lists the known names."
@@ -601,6 +607,7 @@ _STRUCTURE_NEEDS = {
     "top_k": "scores the k highest-scored classes, which needs top_k and the class scores",
     "ordinal": "needs ordered classes (label_structure: ordinal)",
     "multilabel": "scores sets of labels per item (label_structure: multilabel)",
+    "partition": "compares two partitions with arbitrary cluster ids (label_structure: partition)",
 }
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..questionnaire import load_fields, plural
 from ..questionnaire._plain import FORMULA
+from ..questionnaire._scope import scope_tasks
 from ..questionnaire._screen import RELEVANT as _RELEVANT
 from ..questionnaire._screen import agree as _agree
 from ..questionnaire._screen import avoid_reason, situation
@@ -143,8 +144,11 @@ def build_methods(
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
+    scope = _scope_paragraph(answers)  # what advisor does not evaluate, first (issue 23, item 5)
     if answers.get("label_structure") in ("spans", "ranking"):
-        return [_external_paragraph(answers, intervals, cite)]
+        return [*scope, _external_paragraph(answers, intervals, cite)]
+    if answers.get("label_structure") in scope_tasks():  # boxes, masks, numbers, texts: no classification text
+        return scope
     rec = [m for m in metrics if m.role != "appendix"]
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
@@ -208,10 +212,23 @@ def build_methods(
                       conventions=conventions)
         if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
             break
-    paras = [p.para("Evaluation")]
+    paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     return paras
+
+
+def _scope_paragraph(answers: Mapping[str, Any]) -> list[Paragraph]:
+    """What advisor does not evaluate (the task, or planned metrics of another kind of task), before anything
+    else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates."""
+    from ..questionnaire._scope import scope_notes, scope_sentences
+
+    sentences = scope_sentences(scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ()))
+    if not sentences:
+        return []
+    p = _Text()
+    p.t(" ".join(sentences))
+    return [p.para("Not evaluated by advisor")]
 
 
 def _task_pattern(key: str, many: str | None) -> str:
