@@ -121,7 +121,7 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
 
     None when not every system has scores and no costs are asked for. Every system must have the same kind of
     output (probability columns, or a score column)."""
-    from ..engine._score_eval import _align
+    from ..engine._score_eval import _align, score_classes
     from ..stats._items import compare_scored
 
     if not names or not all(n in scored for n in names):
@@ -133,6 +133,8 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
         f = scored[name]
         y_true = f.y_true
         outs[name] = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, name)
+        if f.score is None and outs[name].shape[1] > len(labels):  # columns for classes no item has
+            labels = score_classes(labels, f.proba_labels)
         if f.y_pred is not None and (costs is not None or priors is not None):
             decisions[name] = f.y_pred
     label_of = {str(lab): lab for lab in labels}

@@ -19,12 +19,13 @@ Two checks make sure no line was lost or misread, and send the run to the ordina
 
 from __future__ import annotations
 
+import collections
 import csv
 from typing import Any
 
 from .._exceptions import InputError
-from ._duck import _literal, quote
-from ._stage import FIRST, WEIGHT, Staged, StagedPart
+from ._duck import _literal, number_of, quote
+from ._stage import FIRST, PACK, PACK_RAW, PACKED, WEIGHT, Staged, StagedPart
 
 __all__ = ["Reparse", "unpack_lines"]
 
@@ -98,6 +99,7 @@ def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
     table = staged.table
     outs: list[str] = []
     inner: list[str] = []
+    raws: list[tuple[str, str, str]] = []  # (packed list, its cells as written, the raw column) per packing part
     lines_of: dict[int, str] = {}
     for sp in parts:
         col = quote(sp.columns.pop("#line"))
@@ -124,19 +126,38 @@ def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
                              "columns.")
         name = quote(f"{sp.index}:#cells")
         inner.append(f"{cells} AS {name}")
-        outs += [f"{name}[{sp.header.index(c) + 1}] AS {quote(t)}" for c, t in sp.columns.items()]
+        at = {}  # each name's first position (a repeated name is refused below)
+        for j, c in enumerate(sp.header):
+            at.setdefault(c, j)
+        packed = [c for c in sp.columns if PACKED.match(c)]
+        outs += [f"{name}[{at[c] + 1}] AS {quote(t)}" for c, t in sp.columns.items() if not PACKED.match(c)]
+        if packed:  # the score columns as one DOUBLE[] (see advisor.io._stage)
+            texts = f"list_select({name}, [{', '.join(str(at[c] + 1) for c in packed)}])"
+            pcol, tcol = quote(f"{sp.index}:{PACK}"), quote(f"{sp.index}:#ptext")
+            outs += [f"list_transform({texts}, lambda x: {number_of('x', 'VARCHAR')}) AS {pcol}", f"{texts} AS {tcol}"]
+            raws.append((pcol, tcol, quote(f"{sp.index}:{PACK_RAW}")))
+            for c in packed:
+                del sp.columns[c]
+                sp.types.pop(c, None)
+            sp.set_pack(packed, True)
+            sp.columns = dict(sorted(sp.columns.items(), key=lambda kv: at.get(kv[0], len(at))))
     blank = " AND ".join(f"coalesce(trim({c}), '') = ''" for c in lines_of.values())
     keep = ", ".join(quote(c) for c in _other_columns(con, table, list(lines_of.values())))
     # the header lines (row 0) are no data; a data row equal to them keeps its count (and is placed at row 1)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT {keep}{', ' if keep else ''}"
-                f"{WEIGHT} - CASE WHEN {FIRST} = 0 THEN 1 ELSE 0 END AS {WEIGHT}, greatest({FIRST}, 1) AS {FIRST}, "
-                f"{', '.join(outs)} FROM (SELECT *, {', '.join(inner)} FROM {table} WHERE NOT ({blank}) AND "
-                f"NOT ({FIRST} = 0 AND {WEIGHT} = 1)) ORDER BY {FIRST}")
+    select = (f"SELECT {keep}{', ' if keep else ''}"
+              f"{WEIGHT} - CASE WHEN {FIRST} = 0 THEN 1 ELSE 0 END AS {WEIGHT}, greatest({FIRST}, 1) AS {FIRST}, "
+              f"{', '.join(outs)} FROM (SELECT *, {', '.join(inner)} FROM {table} WHERE NOT ({blank}) AND "
+              f"NOT ({FIRST} = 0 AND {WEIGHT} = 1))")
+    if raws:  # the cells as written stay only on the rows where one of them is not a number
+        select = (f"SELECT * EXCLUDE ({', '.join(t for _, t, _ in raws)}), "
+                  + ", ".join(f"CASE WHEN list_count({p}) < len({p}) THEN {t} END AS {r}" for p, t, r in raws)
+                  + f" FROM ({select})")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS {select} ORDER BY {FIRST}")
     for sp in parts:
-        header = sp.header or []
-        repeated = next((c for c in header if header.count(c) > 1 and c in sp.columns), None)
+        times = collections.Counter(sp.header or [])
+        repeated = next((c for c in sp.header or [] if times[c] > 1 and c in sp.columns), None)
         if repeated is not None:
-            raise InputError(f"{sp.part.what} has {header.count(repeated)} columns named {repeated!r}; rename "
+            raise InputError(f"{sp.part.what} has {times[repeated]} columns named {repeated!r}; rename "
                              "all but one so it is clear which to read.")
 
 
