@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import collections
 import csv
+from collections.abc import Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ._duck import _literal, number_of, quote
+from ._duck import _WS, _literal, number_of, quote
+from ._label_limits import check_labels
 from ._stage import FIRST, PACK, PACK_RAW, PACKED, WEIGHT, Staged, StagedPart
 
 __all__ = ["Reparse", "unpack_lines"]
@@ -72,11 +74,12 @@ def _quoted_ok_sql(col: str, delim: str) -> str:
     esc = "\\t" if delim == "\t" else delim
     field = f'("(?:[^"]|"")*"|[^{esc}"]*)({esc}|$)'
     raw = f"regexp_extract_all({col}, {_literal(field)}, 0)"
-    return (f"(NOT contains({col}, '\"') OR (list_sum(list_transform({raw}, lambda x: strlen(x))) = strlen({col}) "
-            f"AND (strlen({col}) - strlen(replace({col}, '\"', ''))) % 2 = 0))")
+    # CASE: the regular expression runs on the lines with a quote only (an OR evaluates both sides on every line)
+    return (f"(CASE WHEN contains({col}, '\"') THEN list_sum(list_transform({raw}, lambda x: strlen(x))) = strlen({col}) "
+            f"AND (strlen({col}) - strlen(replace({col}, '\"', ''))) % 2 = 0 ELSE true END)")
 
 
-def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
+def unpack_lines(con: Any, staged: Staged, regexes: list[str | None], labels: Sequence[str] = ()) -> None:
     """Replace each lines part's lines by the cells of the columns it contributes (VARCHAR, as written).
 
     A file that does not split as CSV is first looked at for its encoding (UTF-16, binary), which then
@@ -84,7 +87,7 @@ def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
     from ._duck import diagnose_text
 
     try:
-        _unpack(con, staged, regexes)
+        _unpack(con, staged, regexes, labels)
     except InputError:
         for sp in staged.parts:
             if sp.part.path is not None:
@@ -92,7 +95,7 @@ def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
         raise
 
 
-def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
+def _unpack(con: Any, staged: Staged, regexes: list[str | None], labels: Sequence[str]) -> None:
     parts = [sp for sp in staged.parts if "#line" in sp.columns]
     if not parts:
         return
@@ -124,6 +127,11 @@ def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
         if row is not None:
             raise InputError(f"{sp.part.what} row {row[0]}: the row has {row[1]} cells but the header names {n} "
                              "columns.")
+        # an id column taken for the labels is refused before ten million lines are split (issue 25 item 9)
+        cell = {c: f"({cells})[{sp.header.index(c) + 1}]" for c in labels if c in sp.header}
+        check_labels(con, sp.part.what, sp.part.fmt, table,
+                     {c: (x, f"trim({x}, {_WS})") for c, x in cell.items()}, f"{col} IS NOT NULL AND {FIRST} > 0 AND "
+                     f"{sp.present}")
         name = quote(f"{sp.index}:#cells")
         inner.append(f"{cells} AS {name}")
         at = {}  # each name's first position (a repeated name is refused below)

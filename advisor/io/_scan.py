@@ -23,6 +23,7 @@ from .._format import few_names
 from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._probabilities import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE, ProbabilityAccumulator
 from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error, quote
+from ._label_limits import check_label_columns
 
 __all__ = ["CANONICAL_TEST", "Scan", "Side", "matrix_from_cells", "rows_text", "scan", "type_labels"]
 
@@ -173,6 +174,11 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
     """
     m = len(sides)
     relation, weight = sides[0].source.relation, WEIGHT
+    checked: set[tuple[str, str, str]] = set()
+    for s in sides:  # an id column taken for the labels is refused before any work per label
+        cols = [c for c in (s.true_col, s.pred_col) if (s.source.relation, s.present, c) not in checked]
+        check_label_columns(con, s.source, cols, s.present)
+        checked.update((s.source.relation, s.present, c) for c in cols)
     if id_col:
         for s in sides:
             _check_unique_ids(con, s, id_col)
@@ -449,6 +455,7 @@ def _invalid_row(src: Source, s: Side, r: int, values: list[Any], raws: list[Any
 def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: str) -> tuple[tuple[Label, ...], np.ndarray, np.ndarray, np.ndarray]:
     """``(labels, true index, pred index, counts)`` of a ``true, pred, count`` table (repeated pairs summed)."""
     src.require([true_col, pred_col, count_col])
+    check_label_columns(con, src, [true_col, pred_col], rows_are_items=False)
     w = src.number_sql(count_col)
     sql = (f"SELECT t, p, sum(w * n) AS w, sum(n) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0) AS bad, "
            f"max(length(t)) AS lt, max(length(p)) AS lp FROM (SELECT {src.label_sql(true_col)} AS t, "
