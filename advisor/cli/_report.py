@@ -11,7 +11,8 @@ from typing import Optional
 import typer
 
 from .._exceptions import InputError
-from ._common import echo, fail, handle_errors
+from ._progress import job
+from ._common import QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -72,6 +73,7 @@ def report(
     priors: Optional[str] = typer.Option(
         None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; default: the answers'.",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -158,8 +160,10 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     if ds.mixed:
         echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
              "items.", err=True)
-    return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
-                        order=parse_order(order), **options)
+    with job("bootstrap of the report", unit="resamples", option="--bootstrap", value=int(options["bootstrap"]),
+             usual=USUAL_RESAMPLES) as progress:
+        return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
+                            order=parse_order(order), progress=progress, **options)
 
 
 @handle_errors

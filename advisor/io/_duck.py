@@ -101,7 +101,9 @@ class Connection:
         # no extension is installed or loaded behind the user's back (a query naming an s3:// path or a
         # .xlsx file would otherwise download and write an extension); the settings are locked before
         # any user query runs, so a query cannot change them
-        for setting in ("enable_progress_bar = false", "preserve_insertion_order = true",
+        # progress is tracked (a long read is estimated and shown by advisor._progress) but never printed by DuckDB
+        for setting in ("enable_progress_bar = true", "enable_progress_bar_print = false",
+                        "preserve_insertion_order = true",
                         f"memory_limit = '{self.memory}'", f"temp_directory = {_literal(self._tmp)}",
                         "autoinstall_known_extensions = false", "autoload_known_extensions = false",
                         "lock_configuration = true"):
@@ -109,6 +111,10 @@ class Connection:
 
     def execute(self, sql: str) -> Any:
         return self._con.execute(sql)
+
+    def query_progress(self) -> float:
+        """How far the running statement is, in percent (negative while DuckDB cannot tell)."""
+        return float(self._con.query_progress())
 
     def path_for(self, path: Path) -> str:
         """The path to give DuckDB: a link with a plain name where ``path`` has glob characters

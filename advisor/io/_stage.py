@@ -43,6 +43,7 @@ from typing import Any
 from .._exceptions import InputError
 from ._duck import _INT_TYPES, Source, diagnose_text, duck_error, number_of, quote
 from ._open import Part, file_part, retry_buffer
+from ._watch import read_watch
 
 __all__ = ["PACKED", "LinesFailed", "Staged", "StagedPart", "pack_lists", "role_regex", "stage"]
 
@@ -202,7 +203,8 @@ def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequ
                 packs.append(pack)
             for p in parts:
                 p.opened()
-            con.execute(_statement(parts, regexes, dups, table, packs))
+            with read_watch(_reading(parts), con.query_progress):  # a long read is estimated and shown
+                con.execute(_statement(parts, regexes, dups, table, packs))
             break
         except InputError:
             raise
@@ -243,6 +245,17 @@ def stage(con: Any, parts: list[Part], regexes: Sequence[str | None], dups: Sequ
             rank = {c: j for j, c in enumerate(order)}
             sp.columns = dict(sorted(sp.columns.items(), key=lambda kv: rank.get(kv[0], len(rank))))
     return Staged(staged, table)
+
+
+def _reading(parts: Sequence[Part]) -> str:
+    """What a read is called in the sentence that estimates it: ``reading a.csv and b.csv (1.2 GB)``."""
+    names = [p.path.name if p.path is not None else p.what for p in parts]
+    sizes = [p.path.stat().st_size for p in parts if p.path is not None]
+    shown = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}" if len(names) <= 3 \
+        else f"{names[0]} and {len(names) - 1} more files"
+    total = sum(sizes)
+    size = "" if not sizes else f" ({total / 1e9:.1f} GB)" if total >= 1e9 else f" ({max(total / 1e6, 1):.0f} MB)"
+    return f"reading {shown}{size}"
 
 
 def _parsed_columns(con: Any, part: Part, regex: str | None) -> tuple[list[str], list[tuple[str, str]]]:

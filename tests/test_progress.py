@@ -1,0 +1,137 @@
+"""Long runs are estimated and said before they run on, and shown while they run (issue 25 item 12).
+
+Before: ``compare --bootstrap 1000000`` ran 23 minutes without a word. Now one mechanism
+(``advisor/_progress.py``) times each long job over its first part and, when the estimate passes ~10 s,
+says so in one sentence on standard error — with the usual size and its time — and draws a Rich bar on a
+terminal only (never with ``--json``); ``--quiet`` turns off both. These tests never measure time: the
+jobs' clock is replaced by one that advances a fixed step per reading.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from advisor.cli import _progress
+from conftest import write_table
+
+
+class _Clock:
+    """A clock that advances ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.t, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def _pair(tmp_path: Path, n: int = 3_000) -> tuple[Path, Path]:
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, n)
+    out = []
+    for name, right in (("a", 0.7), ("b", 0.6)):
+        pred = np.where(rng.random(n) < right, y, rng.integers(0, 3, n))
+        out.append(write_table(tmp_path / f"{name}.csv", {"y_true": y.tolist(), "y_pred": pred.tolist()}))
+    return out[0], out[1]
+
+
+def test_durations_read_as_people_say_them() -> None:
+    assert [_progress.duration(s) for s in (0.2, 7, 89, 240, 7200)] == \
+        ["under 1 s", "7 s", "89 s", "4 minutes", "2 hours"]
+
+
+def test_a_long_job_is_said_once_with_the_usual_size(monkeypatch) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(_progress, "_clock", _Clock(1.0))
+    with _progress.reporting(say=said.append):
+        with _progress.job("paired bootstrap", unit="resamples", option="--bootstrap", value=1_000_000,
+                           usual=2000) as progress:
+            assert progress is not None
+            for done in range(10_000, 1_000_001, 10_000):
+                progress(done, 1_000_000)
+    assert len(said) == 1
+    assert said[0].startswith("paired bootstrap: this will take about ")
+    assert "(1,000,000 resamples); --bootstrap 2000 takes under 1 s." in said[0]
+
+
+def test_a_short_job_is_not_said(monkeypatch) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(_progress, "_clock", _Clock(0.01))
+    with _progress.reporting(say=said.append), _progress.job("bootstrap", unit="resamples") as progress:
+        for done in range(100, 2001, 100):
+            progress(done, 2000)
+    assert said == []
+
+
+def test_outside_a_command_nothing_is_timed_or_shown() -> None:
+    with _progress.job("bootstrap") as progress:
+        assert progress is None
+    with _progress.reporting(quiet=True), _progress.job("bootstrap") as progress:
+        assert progress is None  # --quiet: no sentence, no bar
+
+
+def test_the_bar_is_for_terminals_without_json(monkeypatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    with _progress.reporting() as rep:
+        assert rep.bar
+    with _progress.reporting(as_json=True) as rep:
+        assert not rep.bar and rep.say is not None  # the sentence stays (on stderr), the bar goes
+    with _progress.reporting(quiet=True) as rep:
+        assert not rep.bar and rep.say is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    with _progress.reporting() as rep:
+        assert not rep.bar  # a pipe
+
+
+def test_compare_says_how_long_before_it_runs_on(tmp_path: Path, cli, monkeypatch) -> None:
+    monkeypatch.setattr(_progress, "_clock", _Clock(5.0))  # every chunk of resamples "takes" 5 s
+    a, b = _pair(tmp_path)
+    res = cli("compare", a, b, "--bootstrap", "200000", "--seed", "1", "--json")
+    assert res.exit_code == 0, res.stderr
+    json.loads(res.stdout)  # the JSON is untouched
+    assert "paired bootstrap: this will take about" in res.stderr
+    assert "(200,000 resamples); --bootstrap 2000 takes" in res.stderr
+    quiet = cli("compare", a, b, "--bootstrap", "200000", "--seed", "1", "--json", "--quiet")
+    assert quiet.exit_code == 0 and "this will take" not in quiet.stderr
+    assert json.loads(quiet.stdout) == json.loads(res.stdout)  # said or not, the same results
+
+
+def test_compute_report_and_audit_say_it_too(tmp_path: Path, cli, monkeypatch) -> None:
+    monkeypatch.setattr(_progress, "_clock", _Clock(60.0))  # a chunk "takes" a minute
+    a, b = _pair(tmp_path)
+    res = cli("compute", a, "--bootstrap", "200000", "--seed", "1")
+    assert res.exit_code == 0, res.stderr
+    assert "bootstrap of a: this will take about" in res.stderr
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: multiclass\n")
+    res = cli("report", "--answers", answers, a, b, "--bootstrap", "100000", "--seed", "1", "-o", tmp_path / "r.md")
+    assert res.exit_code == 0, res.stderr
+    assert "bootstrap of the report: this will take about" in res.stderr and "(100,000 resamples)" in res.stderr
+    res = cli("audit", "--budget", "10", "--metric", "mcc", "--json")
+    assert res.exit_code in (0, 1), res.stderr
+    assert "audit: this will take about" in res.stderr
+    json.loads(res.stdout)
+
+
+def test_a_long_read_is_said(monkeypatch) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(_progress, "_clock", _Clock(2.0))
+    ticks = iter([-1.0, 2.0, 5.0, 9.0, 30.0, 60.0] + [99.0] * 100)
+    with _progress.reporting(say=said.append):
+        with _progress.watch("reading big.csv (3.2 GB)", lambda: next(ticks)):
+            import time
+
+            time.sleep(1.0)  # the poller reads the progress five times a second
+    assert said and said[0].startswith("reading big.csv (3.2 GB): this will take about")
+
+
+@pytest.mark.parametrize("command", ["compute", "compare", "report", "audit"])
+def test_every_long_command_takes_quiet(cli, command: str) -> None:
+    res = cli(command, "--help")
+    assert res.exit_code == 0 and "--quiet" in res.stdout
