@@ -1,7 +1,7 @@
 """Long runs are estimated and said before they run on, and shown while they run (issue 25 item 12).
 
 Before: ``compare --bootstrap 1000000`` ran 23 minutes without a word. Now one mechanism
-(``advisor/_progress.py``) times each long job over its first part and, when the estimate passes ~10 s,
+(``advisor/cli/_progress.py``) times each long job over its first part and, when the estimate passes ~10 s,
 says so in one sentence on standard error — with the usual size and its time — and draws a Rich bar on a
 terminal only (never with ``--json``); ``--quiet`` turns off both. These tests never measure time: the
 jobs' clock is replaced by one that advances a fixed step per reading.
@@ -135,3 +135,34 @@ def test_a_long_read_is_said(monkeypatch) -> None:
 def test_every_long_command_takes_quiet(cli, command: str) -> None:
     res = cli(command, "--help")
     assert res.exit_code == 0 and "--quiet" in res.stdout
+
+
+def test_the_bootstraps_of_scores_and_label_structures_say_it_too(tmp_path: Path, cli, monkeypatch) -> None:
+    """The paired item bootstrap of score metrics and the item bootstrap of top-k (any structured input) are
+    long jobs like the others."""
+    monkeypatch.setattr(_progress, "_clock", _Clock(60.0))
+    rng = np.random.default_rng(3)
+    n = 400
+    y = rng.integers(0, 2, n)
+    paths = []
+    for name in ("a", "b"):
+        s = y + rng.normal(0, 1, n)
+        paths.append(write_table(tmp_path / f"{name}.csv", {"y_true": y.tolist(), "y_pred": (s > 0.5).astype(int).tolist(),
+                                                              "score": s.tolist()}))
+    res = cli("compare", *paths, "--positive", "1", "--bootstrap", "5000", "--seed", "1", "--json")
+    assert res.exit_code == 0, res.stderr
+    assert "paired bootstrap of the scores: this will take about" in res.stderr and "(5,000 resamples)" in res.stderr
+    n = 2_000  # 2,000 resamples a chunk: 10,000 resamples are five chunks
+    p = rng.dirichlet(np.ones(4), size=n)
+    truth = rng.integers(0, 4, n)
+    top = []
+    for name in ("a", "b"):
+        top.append(write_table(tmp_path / f"top_{name}.csv", {"y_true": [f"c{t}" for t in truth],
+                                                              **{f"p_c{j}": p[:, j].tolist() for j in range(4)}}))
+    res = cli("compute", top[0], "--top-k", "2", "--bootstrap", "10000", "--seed", "1", "--json")
+    assert res.exit_code == 0, res.stderr
+    assert "bootstrap of top_a: this will take about" in res.stderr
+    res = cli("compare", *top, "--top-k", "2", "--bootstrap", "10000", "--seed", "1", "--json", "--quiet")
+    assert res.exit_code == 0 and "this will take" not in res.stderr
+    res = cli("compare", *top, "--top-k", "2", "--bootstrap", "10000", "--seed", "1", "--json")
+    assert res.exit_code == 0 and "paired bootstrap: this will take about" in res.stderr

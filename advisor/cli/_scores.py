@@ -141,8 +141,13 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
     y = [label_of.get(t, t) for t in y_true]
     dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
-    res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+    from ._common import USUAL_RESAMPLES
+    from ._progress import job
+
+    with job("paired bootstrap of the scores", unit="resamples", option="--bootstrap", value=n_boot,
+             usual=USUAL_RESAMPLES) as progress:
+        res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
+                             priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, progress=progress)
     return res.to_dict()
 
 
