@@ -60,6 +60,29 @@ def test_a_long_job_is_said_once_with_the_usual_size(monkeypatch) -> None:
     assert "(1,000,000 resamples); --bootstrap 2000 takes under 1 s." in said[0]
 
 
+def test_work_before_the_first_part_does_not_inflate_the_estimate(monkeypatch) -> None:
+    """A report read and evaluated its inputs for 30 s, then its 200 resamples took 0.1 s each chunk: the rate
+    is measured between updates, so nothing is said (it once said "about 40 minutes" and took 44 s)."""
+    said: list[str] = []
+    clock = _Clock(0.0)
+    monkeypatch.setattr(_progress, "_clock", clock)
+    with _progress.reporting(say=said.append):
+        with _progress.job("bootstrap of the report", unit="resamples") as progress:
+            clock.t += 30.0  # reading, point estimates
+            for done in range(10, 201, 10):
+                clock.t += 0.1
+                progress(done, 200)
+    assert said == []
+    # the same set-up before a job that is long: said, with the time still to go (18 chunks of 4 s)
+    with _progress.reporting(say=said.append):
+        with _progress.job("bootstrap of the report", unit="resamples") as progress:
+            clock.t += 30.0
+            for done in range(10, 201, 10):
+                clock.t += 4.0
+                progress(done, 200)
+    assert said == ["bootstrap of the report: this will take about 72 s (200 resamples)."]
+
+
 def test_a_short_job_is_not_said(monkeypatch) -> None:
     said: list[str] = []
     monkeypatch.setattr(_progress, "_clock", _Clock(0.01))
