@@ -11,39 +11,23 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from .._format import few_names
+from ._progress import job, reporting
 from ..engine._conventions import CONVENTIONS
-from ._common import cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._compare import Comparison
 
 
 @contextmanager
-def progress_callback(total_label: str = "resampling") -> Iterator[Callable[[int, int], None] | None]:
-    """A ``progress(done, total)`` callback drawing a Rich bar on stderr — only when stderr is a TTY."""
+def progress_callback(total_label: str = "resampling") -> Iterator[Callable[[float, float], None] | None]:
+    """A ``progress(done, total)`` callback with the Rich bar, on a terminal only (None elsewhere): the earlier
+    helper, now one :func:`advisor.cli._progress.job` — the commands open their jobs themselves."""
     if not sys.stderr.isatty():
         yield None
         return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True,
-    )
-    task = bar.add_task(total_label, total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    with bar:
-        yield update
+    with reporting(), job(total_label) as progress:
+        yield progress
 
 
 def match_label(labels: Sequence[Any], text: str | None, option: str) -> Any:
@@ -277,6 +261,7 @@ def register(app: typer.Typer) -> None:
         order: str | None = typer.Option(None, "--order", help="Ordered classes, lowest first: ordinal metrics."),
         label_sep: str | None = typer.Option(None, "--label-sep", help="Separator of label sets: multi-label."),
         top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -317,7 +302,8 @@ def register(app: typer.Typer) -> None:
         pos = match_label(joint.labels, positive, "--positive")
         from ..stats._compare import compare_joint
 
-        with progress_callback("paired bootstrap") as progress:
+        with job("paired bootstrap", unit="resamples", option="--bootstrap", value=n_boot, usual=USUAL_RESAMPLES) \
+                as progress:
             comparison = compare_joint(
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,

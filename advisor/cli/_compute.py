@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from .._format import display_label
-from ._common import cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._progress import job
+from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
@@ -75,6 +76,7 @@ def compute(
     partitions: bool = typer.Option(
         False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair correlation, ARI, AMI.",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
@@ -184,14 +186,14 @@ def _intervals(
     """Percentile bootstrap intervals of every matrix metric of every system (not paired: see compare)."""
     from ..engine._metrics import PROBABILITY_METRICS
     from ..stats._bootstrap import bootstrap
-    from ._compare import progress_callback
 
     out: dict[str, dict[str, dict[str, float]]] = {}
     for name, cm in systems.items():
         ids = [m for m in ev.metrics[name] if m not in PROBABILITY_METRICS]
         if not ids:
             continue
-        with progress_callback(f"bootstrap {name}") as progress:
+        with job(f"bootstrap of {name}", unit="resamples", option="--bootstrap", value=n_boot,
+                 usual=USUAL_RESAMPLES) as progress:
             res = bootstrap(cm, n_resamples=n_boot, confidence=confidence, seed=seed, metrics=ids,
                             positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
                             progress=progress)

@@ -11,7 +11,8 @@ from typing import Optional
 import typer
 
 from .._exceptions import InputError
-from ._common import echo, fail, handle_errors
+from ._progress import job
+from ._common import QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -88,6 +89,7 @@ def report(
         help="Share C in (0, 1] of the items a system that abstains answers: the error rate among the ⌈C·n⌉ most "
              "confident (top-label probability).",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -211,8 +213,10 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     if ds.mixed:
         echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
              "items.", err=True)
-    return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
-                        order=parse_order(order), **options)
+    with job("bootstrap of the report", unit="resamples", option="--bootstrap", value=int(options["bootstrap"]),
+             usual=USUAL_RESAMPLES) as progress:
+        return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
+                            order=parse_order(order), progress=progress, **options)
 
 
 @handle_errors

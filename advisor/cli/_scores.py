@@ -121,7 +121,7 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
 
     None when not every system has scores and no costs are asked for. Every system must have the same kind of
     output (probability columns, or a score column)."""
-    from ..engine._score_eval import _align
+    from ..engine._score_eval import _align, score_classes
     from ..stats._items import compare_scored
 
     if not names or not all(n in scored for n in names):
@@ -133,14 +133,21 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
         f = scored[name]
         y_true = f.y_true
         outs[name] = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, name)
+        if f.score is None and outs[name].shape[1] > len(labels):  # columns for classes no item has
+            labels = score_classes(labels, f.proba_labels)
         if f.y_pred is not None and (costs is not None or priors is not None):
             decisions[name] = f.y_pred
     label_of = {str(lab): lab for lab in labels}
     y = [label_of.get(t, t) for t in y_true]
     dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
-    res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+    from ._common import USUAL_RESAMPLES
+    from ._progress import job
+
+    with job("paired bootstrap of the scores", unit="resamples", option="--bootstrap", value=n_boot,
+             usual=USUAL_RESAMPLES) as progress:
+        res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
+                             priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, progress=progress)
     return res.to_dict()
 
 

@@ -103,19 +103,29 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
 
     data = evaluate_inputs(inputs, undefined, metrics)
     ids = [m for m in next(iter(data["metrics"].values()))]
+    from ._common import USUAL_RESAMPLES
+    from ._progress import job
+
+    def timed(what: str) -> Any:
+        return job(what, unit="resamples", option="--bootstrap", value=n_boot, usual=USUAL_RESAMPLES)
+
     if n_boot is not None and compare:
         from ..stats._structures import structure_compare
 
-        data["comparison"] = structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
-                                               n_resamples=n_boot, confidence=confidence, seed=seed,
-                                               undefined=undefined, top_k=inputs.top_k, items=inputs.items,
-                                               points=data["metrics"])
+        with timed("paired bootstrap") as progress:
+            data["comparison"] = structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
+                                                   n_resamples=n_boot, confidence=confidence, seed=seed,
+                                                   undefined=undefined, top_k=inputs.top_k, items=inputs.items,
+                                                   points=data["metrics"], progress=progress)
     elif n_boot is not None:
         from ..stats._structures import structure_bootstrap
 
-        data["intervals"] = {s: structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot, confidence=confidence,
-                                                    seed=seed, undefined=undefined, top_k=inputs.top_k)
-                             for s, d in inputs.systems.items()}
+        data["intervals"] = {}
+        for s, d in inputs.systems.items():
+            with timed(f"bootstrap of {s}") as progress:
+                data["intervals"][s] = structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot,
+                                                           confidence=confidence, seed=seed, undefined=undefined,
+                                                           top_k=inputs.top_k, progress=progress)
     if n_boot is not None:
         data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile",
                              "resampling": "cells" if inputs.structure == "ordinal" else "items"}

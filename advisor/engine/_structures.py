@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._format import few_names
-from ._agreement import AGREEMENT_METRICS
+from ._agreement import AGREEMENT_METRICS, MAX_PAIRWISE_RATERS, kappa_pairs, kappa_summary, pairwise_kappa
 from ._multilabel import MULTILABEL_METRICS
 from ._ordinal import ORDINAL_METRICS
 from ._partition import PARTITION_METRICS
@@ -125,8 +125,6 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
 
 def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | None = None) -> dict[str, Any]:
     """The JSON of ``advisor compute`` for structured inputs (:class:`advisor.io._structures.StructuredInputs`)."""
-    from ._agreement import pairwise_kappa
-
     data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
                             "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
     notes = list(getattr(inputs, "notes", None) or [])  # what the reader decided (e.g. a label never predicted)
@@ -147,7 +145,17 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         r = inputs.systems["agreement"]
         data["n_items"] = int(r.codes.shape[0])
         data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
-        data["pairs"] = pairwise_kappa(r)
+        if len(r.raters) <= MAX_PAIRWISE_RATERS:  # every pair at once (a few matrix products), and their summary
+            pairs = kappa_pairs(r)
+            data["pairs"] = pairwise_kappa(r, pairs)
+            data["pair_summary"] = kappa_summary(r, pairs=pairs)
+        else:
+            data["pairs"] = {}
+            n = len(r.raters)
+            notes.append(f"Cohen's kappa of each pair of annotators is not computed for {n:,} annotators "
+                         f"({n * (n - 1) // 2:,} pairs; at most {MAX_PAIRWISE_RATERS:,} annotators are compared in "
+                         "pairs): Krippendorff's alpha and Fleiss' kappa measure the agreement of all of them; to "
+                         "compare pairs, keep fewer rater_ columns.")
         data["level"] = r.level
         if not r.ordered:
             notes.append(level_note(r))

@@ -77,7 +77,7 @@ def _stage_files(con: Any, paths: list[Path], regexes: list[str | None], tc: str
     if all(table_format(p) in ("csv", "tsv") for p in paths):
         try:
             staged = stage(con, [file_part(con, p, lines=True) for p in paths], regexes)
-            unpack_lines(con, staged, regexes)
+            unpack_lines(con, staged, regexes, (tc, pc))
             return staged
         except (Reparse, LinesFailed):  # a lost or multi-line record: read again by the CSV parser, with a
             pass                         # buffer no line of these files exceeds

@@ -20,9 +20,11 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._probabilities import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE, ProbabilityAccumulator
 from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error, quote
+from ._label_limits import check_label_columns
 
 __all__ = ["CANONICAL_TEST", "Scan", "Side", "matrix_from_cells", "rows_text", "scan", "type_labels"]
 
@@ -117,6 +119,9 @@ def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
             f"CASE WHEN {side.present} IS NOT NULL THEN 1 END AS h{i}"]
     if not side.proba:
         return base, [], [f"t{i}", f"p{i}", f"h{i}"]
+    pack = src.pack([c for _, c in side.proba]) if len(side.proba) > 1 else None
+    if pack is not None:  # the score columns as one list: one expression however many classes (see _stage)
+        return _side_list_sql(i, side, pack, base)
     base += [f"{src.number_sql(c)} AS q{i}_{j}" for j, (_, c) in enumerate(side.proba)]
     if len(side.proba) == 1:  # a two-class task given as the probability of one label
         qs = [f"(1 - q{i}_0)", f"q{i}_0"]
@@ -127,9 +132,31 @@ def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
                  + " END")
     ok = " AND ".join(f"isfinite({q}) AND {q} >= 0 AND {q} <= 1" for q in qs)
     total = "(" + " + ".join(qs) + ")"
-    off = f"abs({total} - 1)"
     pt, sn = f"pt{i}", f"sn{i}"
     brier = " + ".join(f"({q} / {sn}) * ({q} / {sn})" for q in qs) + f" - 2 * {pt} / {sn} + 1"
+    return base, *_terms(i, ptrue, total, ok, brier)
+
+
+def list_ok(q: str) -> str:
+    """SQL: every element of the ``DOUBLE[]`` ``q`` is a number in [0, 1] (NULL elements fail)."""
+    return f"(list_count({q}) = len({q}) AND list_bool_and(list_transform({q}, lambda x: isfinite(x) AND x >= 0 AND x <= 1)))"
+
+
+def _side_list_sql(i: int, side: Side, pack: str, base: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """:func:`_side_sql` for probabilities packed in one list ``q<i>``."""
+    q, pt, sn = f"q{i}", f"pt{i}", f"sn{i}"
+    base = [*base, f"{pack} AS {q}"]
+    labels = "[" + ", ".join(_literal(lab) for lab, _ in side.proba) + "]"
+    ptrue = f"{q}[list_position({labels}, t{i})]"
+    brier = f"list_sum(list_transform({q}, lambda x: (x / {sn}) * (x / {sn}))) - 2 * {pt} / {sn} + 1"
+    return base, *_terms(i, ptrue, f"list_sum({q})", list_ok(q), brier)
+
+
+def _terms(i: int, ptrue: str, total: str, ok: str, brier: str) -> tuple[list[str], list[str]]:
+    """The middle and outer select lists of a system with probabilities: the true class's probability and the
+    sum, then the per-row terms (invalid, renormalised, log loss, Brier, zero probability)."""
+    off = f"abs({total} - 1)"
+    pt, sn = f"pt{i}", f"sn{i}"
     mid = [f"{ptrue} AS {pt}", f"CASE WHEN {off} > {SUM_TOLERANCE!r} THEN {total} ELSE 1.0 END AS {sn}"]
     out = [f"t{i}", f"p{i}", f"h{i}",
            f"CASE WHEN coalesce({ok} AND {off} <= {RENORMALISE_TOLERANCE!r}, false) THEN 0 ELSE 1 END AS bad{i}",
@@ -137,7 +164,7 @@ def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
            f"-ln(greatest(least({pt} / {sn}, {1 - LOG_LOSS_EPS!r}), {LOG_LOSS_EPS!r})) AS ll{i}",
            f"{brier} AS br{i}",
            f"CASE WHEN {pt} / {sn} < {LOG_LOSS_EPS!r} THEN 1 ELSE 0 END AS z{i}"]
-    return base, mid, out
+    return mid, out
 
 
 def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = None,
@@ -148,6 +175,11 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
     """
     m = len(sides)
     relation, weight = sides[0].source.relation, WEIGHT
+    checked: set[tuple[str, str, str]] = set()
+    for s in sides:  # an id column taken for the labels is refused before any work per label
+        cols = [c for c in (s.true_col, s.pred_col) if (s.source.relation, s.present, c) not in checked]
+        check_label_columns(con, s.source, cols, s.present)
+        checked.update((s.source.relation, s.present, c) for c in cols)
     if id_col:
         for s in sides:
             _check_unique_ids(con, s, id_col)
@@ -191,6 +223,8 @@ def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[
     for i, s in enumerate(sides):
         src = s.source
         cols = ", ".join(dict.fromkeys(quote(c) for c in src.physical.values()))
+        if src.raw_list is not None:
+            cols += f", {quote(src.raw_list)}"
         subs.append(f"s{i} AS (SELECT {cols}, {src.label_sql(id_col)} AS id{i}, {FIRST} AS \"#row{i}\" "
                     f"FROM {src.relation} WHERE {s.present} IS NOT NULL)")
     join = "s0" + "".join(
@@ -199,7 +233,8 @@ def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[
     con.execute(f"CREATE OR REPLACE TEMP TABLE joined AS WITH {', '.join(subs)} SELECT * FROM {join}")
     for i, s in enumerate(sides):
         src = s.source
-        joined = Source(src.what, src.fmt, "joined", src.columns, src.types, src.physical, src.location)
+        joined = Source(src.what, src.fmt, "joined", src.columns, src.types, src.physical, src.location,
+                        src.elements, src.raw_list)
         out.append(Side(joined, s.true_col, s.pred_col, s.proba, s.auto, f'"#row{i}"'))
     return "joined", out, "1"
 
@@ -379,10 +414,18 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
         if lacking:
             row = _ordered(con, src, f"{src.label_sql(s.true_col)} AS lab_", f"lab_ = {_literal(lacking[0])}")
             r = row[0] if row else "?"
-            found = ", ".join(c for _, c in s.proba)
+            found = few_names([c for _, c in s.proba])
             raise InputError(f"{src.what} row {r}: label {lacking[0]!r} has no probability column (found {found}).")
     if float(np.sum(_col(res, f"bad{i}_").astype(float))) == 0:
         return
+    names = [c for _, c in s.proba]
+    pack = src.pack(names) if len(names) > 1 else None
+    if pack is not None:  # one list expression, however many classes
+        where = f"NOT coalesce({list_ok('q_')} AND abs(list_sum(q_) - 1) <= {RENORMALISE_TOLERANCE!r}, false)"
+        found = _ordered(con, src, f"{pack} AS q_, {src.pack_raw(names)} AS r_", where)
+        if found is None:  # pragma: no cover
+            raise InputError(f"{src.what} has an invalid probability row.")
+        _invalid_row(src, s, found[0], list(found[1]), list(found[2]))
     select = ", ".join([f"{src.number_sql(c)} AS q{j}" for j, (_, c) in enumerate(s.proba)]
                        + [f"{src.raw_sql(c)} AS r{j}" for j, (_, c) in enumerate(s.proba)])
     qs = [f"q{j}" for j in range(len(s.proba))]
@@ -393,13 +436,17 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
     row = _ordered(con, src, select, where)
     if row is None:  # pragma: no cover
         raise InputError(f"{src.what} has an invalid probability row.")
-    r, k = row[0], len(s.proba)
-    values, raws = row[1:1 + k], row[1 + k:]
+    k = len(s.proba)
+    _invalid_row(src, s, row[0], list(row[1:1 + k]), list(row[1 + k:]))
+
+
+def _invalid_row(src: Source, s: Side, r: int, values: list[Any], raws: list[Any]) -> None:
+    """Raise the one sentence that says what is wrong with probability row ``r`` (its values and cells)."""
     for (_, c), v, raw in zip(s.proba, values, raws):
         if v is None and raw is not None and raw.strip() not in ("", "null"):
             raise InputError(f"{src.what} row {r}: {c} is {raw.strip()!r}, not a number.")
     p = np.array([[np.nan if v is None else float(v) for v in values]])
-    if k == 1:
+    if len(values) == 1:
         p = np.column_stack([1.0 - p[:, 0], p[:, 0]])
     problem = ProbabilityAccumulator(p.shape[1]).check(p)
     why = problem[1] if problem else "has an invalid probability"
@@ -410,6 +457,7 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
 def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: str) -> tuple[tuple[Label, ...], np.ndarray, np.ndarray, np.ndarray]:
     """``(labels, true index, pred index, counts)`` of a ``true, pred, count`` table (repeated pairs summed)."""
     src.require([true_col, pred_col, count_col])
+    check_label_columns(con, src, [true_col, pred_col], rows_are_items=False)
     w = src.number_sql(count_col)
     sql = (f"SELECT t, p, sum(w * n) AS w, sum(n) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0) AS bad, "
            f"max(length(t)) AS lt, max(length(p)) AS lp FROM (SELECT {src.label_sql(true_col)} AS t, "

@@ -571,10 +571,13 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
 
     # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
     # interval can be reproduced from its own matrix alone
-    for rep in results.reports:
+    m = len(results.reports)
+    for i, rep in enumerate(results.reports):
+        # one progress over every system's resamples (the i-th system's after the i before it)
+        step = None if st.progress is None else (lambda done, total, i=i: st.progress(i * total + done, m * total))
         bs = run_bootstrap(systems[rep.name], n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                            metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined,
-                           class_weights=st.weights)
+                           class_weights=st.weights, progress=step)
         for mid in matrix_ids:
             r = bs[mid]
             rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))

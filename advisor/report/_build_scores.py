@@ -47,6 +47,8 @@ class ScoreState:
     data: ScoreData = field(default_factory=ScoreData)
     decision_params: dict[str, Any] = field(default_factory=dict)  # issue 21: max_fpr, k
     values_seen: list[dict[str, Any]] = field(default_factory=list)
+    #: the classes of the probability columns: ``labels``, then classes no item has (engine ``score_classes``)
+    score_labels: list[Any] = field(default_factory=list)
 
 
 def item_ids(state: ScoreState | None) -> set[str]:
@@ -189,7 +191,7 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     if pos is None and k == 2:
         pos = ev.positive_label
     state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
-                       systems=dict(systems))
+                       systems=dict(systems), score_labels=_score_labels(labels, scores, data, outputs))
     state.data.labels_given = bool(outputs)  # the labels are the predictions supplied beside the scores
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
@@ -205,11 +207,25 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     return ev.model_copy(update={"metrics": values}), state
 
 
+def _score_labels(labels: list[Any], scores: Any, data: Any, outputs: Mapping[str, np.ndarray]) -> list[Any]:
+    """The classes of the probability columns (wider than ``labels`` when a column is for a class no item has)."""
+    from ..engine._score_eval import score_classes
+
+    wide = [s for s in outputs.values() if s.ndim == 2 and s.shape[1] > len(labels)]
+    if not wide:
+        return list(labels)
+    found = scores if scores else getattr(data, "scores", None) or {}
+    for f in (found.values() if isinstance(found, Mapping) else ()):
+        if _scored_like(f) and f.proba is not None and f.proba.shape[1] == wide[0].shape[1]:
+            return score_classes(labels, f.proba_labels)
+    return list(labels)  # pragma: no cover - wide outputs come from scored files
+
+
 def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
     from ..engine._probabilities import probability_metrics
     from ..engine._score_eval import score_metrics
 
-    labels = state.labels
+    labels = state.score_labels or state.labels
     for name, s in state.outputs.items():
         kw = {"score": s} if s.ndim == 1 else {"proba": s, "proba_labels": [str(x) for x in labels]}
         v, details = score_metrics(state.y, labels, positive_label=state.pos, what=name, **kw)  # type: ignore[arg-type]
@@ -269,7 +285,7 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
                      and all(r.values.get(m) is not None for r in results.reports)]
         if score_ids and set(state.outputs) == set(names):
             _apply(results, _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y,
-                                     state.decisions), st)
+                                     state.decisions, scores=True), st)
             state.data.item_bootstrap = True
         cost_ids = [m for m in recommended if m in COST_IDS and state.cost_ids]
         items = _decision_items(state, names, joint) if cost_ids else None
@@ -286,15 +302,20 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
 
 
 def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str], st: Any, y: Any,
-             decisions: Mapping[str, Any]) -> Any:
+             decisions: Mapping[str, Any], scores: bool = False) -> Any:
+    """The paired item bootstrap of ``ids``; ``scores``: probability metrics over the probability columns' classes
+    (wider than the items' classes when a column is for a class no item has; costs are not among them then)."""
     from ..stats._items import compare_scored
 
-    dec = {n: decisions[n] for n in outputs if n in decisions} if decisions else None
+    labels = state.score_labels if scores and state.score_labels else state.labels
+    wide = len(labels) > len(state.labels)
+    dec = {n: decisions[n] for n in outputs if n in decisions} if decisions and not wide else None
     if dec is not None and set(dec) != set(outputs):
         dec = None
-    return compare_scored(y, dict(outputs), state.labels, positive_label=state.pos, metrics=ids, decisions=dec,
-                          costs=state.costs, priors=state.priors, n_resamples=st.bootstrap, confidence=st.confidence,
-                          seed=st.seed, params=state.decision_params)
+    return compare_scored(y, dict(outputs), labels, positive_label=state.pos, metrics=ids, decisions=dec,
+                          costs=None if wide else state.costs, priors=None if wide else state.priors,
+                          n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
+                          params=state.decision_params)
 
 
 def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:
@@ -414,6 +435,8 @@ def _curves(state: ScoreState, results: Any) -> None:
     labels = state.labels
     pos = _pos_index(state)
     if state.y is not None:
-        item_curves(state.data, np.array([labels.index(v) for v in state.y]), state.outputs, labels, pos)
+        every = state.score_labels or labels
+        at = {str(v): j for j, v in enumerate(every)}
+        item_curves(state.data, np.array([at[str(v)] for v in state.y]), state.outputs, every, pos)
     if state.cost_ids and len(labels) == 2 and pos is not None and state.data.costs is not None:
         cost_curves(state.data, {r.name: r.confusion for r in results.reports}, labels, pos)

@@ -14,7 +14,16 @@ from typing import Any
 
 from .._format import few_names
 from ..plan import Plan, PlanOptions
-from ._plan import diagnostic_tables, metric_items, plan_for, promises, rec_json_of, settle, shown_diagnostics
+from ._plan import (
+    agreement_tables,
+    diagnostic_tables,
+    metric_items,
+    plan_for,
+    promises,
+    rec_json_of,
+    settle,
+    shown_diagnostics,
+)
 from ._models import (
     Estimate,
     IntervalSettings,
@@ -83,6 +92,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     structure = _structure(inputs, data)
     tables = diagnostic_tables(plan, results.reports, {}, task=task, names={m.id: m.name for m in entries}, pos=None,
                                beta=1.0, undefined=undefined, digits=digits, structure=structure, items=task.n)
+    tables += agreement_tables(structure, digits)  # many annotators: their pairs summarised
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
         evaluated=True, digits=digits, promised=promises(plan, shown_diagnostics(plan, results.reports, tables,
@@ -338,4 +348,8 @@ def _structure(inputs: Any, data: Mapping[str, Any]) -> StructureData:
     else:
         out.raters = {str(k): int(v) for k, v in data["raters"].items()}
         out.pairs = {str(k): _f(v) for k, v in data["pairs"].items()}
+        summary = dict(data.get("pair_summary") or {})
+        out.rater_kappa = {str(k): _f(v) for k, v in (summary.pop("rater_mean", None) or {}).items()}
+        out.lowest_pairs = list(summary.pop("lowest", None) or [])
+        out.pair_summary = summary
     return out

@@ -111,6 +111,10 @@ class UndefinedEntry(_M):
 #: Above this many classes the report shows distributions (sorted per-class scores, top confusions)
 #: and keeps no k × k matrix.
 MANY_CLASSES = 15
+#: Up to this many annotators the report draws Cohen's kappa of every pair as a matrix; beyond it (66 pairs)
+#: it summarises them — their spread, the lowest pairs, each annotator's mean kappa — and writes every pair to
+#: a CSV beside the report.
+HEATMAP_RATERS = 12
 
 
 class ConfusionCell(_M):
@@ -220,6 +224,13 @@ class StructureData(_M):
                                                        description="top-k accuracy per system for k = 1, 2, …")
     raters: dict[str, int] = Field(default_factory=dict, description="agreement: ratings given per annotator")
     pairs: dict[str, float | None] = Field(default_factory=dict, description="agreement: Cohen's kappa per pair")
+    pair_summary: dict[str, float | int] = Field(
+        default_factory=dict, description="agreement: how the pairwise kappas spread (pairs, defined, min, q1, median, "
+                                          "q3, max, mean)")
+    lowest_pairs: list[dict[str, Any]] = Field(
+        default_factory=list, description="agreement: the pairs that agree least (pair, kappa, items both rated)")
+    rater_kappa: dict[str, float | None] = Field(
+        default_factory=dict, description="agreement: each annotator's mean Cohen's kappa with the others")
 
 
 class TableBlock(_M):

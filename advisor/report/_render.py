@@ -389,6 +389,8 @@ def render_files(
     if fmt == "json":
         files[out] = _context_json(ctx)
         return files
+    for suffix, text in _agreement_csvs(ctx).items():  # many annotators: every pair and annotator
+        files[out.with_name(out.stem + suffix)] = text
     if fmt in ("html", "pdf"):
         view = _view(ctx, ("svg",) if figures else ())
         csv = _per_class_csv(ctx)
@@ -439,6 +441,38 @@ def _per_class_csv(ctx: ReportContext) -> str | None:
     return buf.getvalue()
 
 
+#: The files written beside a report on more than ``HEATMAP_RATERS`` annotators, which shows their pairs summarised.
+AGREEMENT_CSVS = ("-pairs.csv", "-annotators.csv")
+
+
+def _agreement_csvs(ctx: ReportContext) -> dict[str, str]:
+    """Every pair of annotators (their Cohen's kappa) and every annotator (items rated, mean kappa) as CSV, for a
+    report on more annotators than its figure and tables show one by one."""
+    from ._models import HEATMAP_RATERS
+
+    st = ctx.structure
+    if st is None or st.kind != "agreement" or len(st.raters) <= HEATMAP_RATERS or not st.pairs:
+        return {}
+    import csv
+    import io
+
+    names = list(st.raters)
+    pairs = io.StringIO()
+    w = csv.writer(pairs, lineterminator="\n")
+    w.writerow(["annotator_a", "annotator_b", "kappa"])
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            v = st.pairs.get(f"{a} | {b}")
+            w.writerow([_csv_cell(a), _csv_cell(b), "" if v is None else repr(round(v, 6))])
+    raters = io.StringIO()
+    w = csv.writer(raters, lineterminator="\n")
+    w.writerow(["annotator", "items_rated", "mean_kappa"])
+    for name, n in st.raters.items():
+        v = st.rater_kappa.get(name)
+        w.writerow([_csv_cell(name), n, "" if v is None else repr(round(v, 6))])
+    return {AGREEMENT_CSVS[0]: pairs.getvalue(), AGREEMENT_CSVS[1]: raters.getvalue()}
+
+
 def _csv_cell(text: str) -> str:
     """A user string in a CSV cell, never read as a spreadsheet formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -468,8 +502,8 @@ def output_plan(
     fmt = format_for(out_path, fmt)
     out = Path(out_path)
     files = [out]
-    if fmt != "json":  # the per-class CSV written beside reports with many classes
-        files.append(out.with_name(out.stem + "-per-class.csv"))
+    if fmt != "json":  # the per-class CSV written beside reports with many classes, the pairs of many annotators
+        files += [out.with_name(out.stem + suffix) for suffix in ("-per-class.csv", *AGREEMENT_CSVS)]
     if fmt == "tex" and references:
         files.append(out.with_suffix(".bib"))
     if fmt in ("md", "tex") and figures:

@@ -298,13 +298,14 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    positive_label: Label | None = None, metrics: Sequence[str] | None = None,
                    decisions: Mapping[str, Any] | None = None, costs: Any = None, priors: Any = None,
                    n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
-                   params: Mapping[str, Any] | None = None) -> ItemComparison:
+                   params: Mapping[str, Any] | None = None, progress: Any = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
     ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
     ``decisions`` optionally maps names to predicted labels for the expected cost (by default the Bayes
     decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``params`` holds the parameters of the issue-21
     metrics of a binary task: ``max_fpr`` (TPR at an FPR budget) and ``k`` (precision and recall at K).
+    ``progress``: called as ``progress(done, total)`` after each chunk of resamples.
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -390,6 +391,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         for j, name in enumerate(names):
             for m, v in sys_[name].evaluate(w).items():
                 draws[m][start:start + rows, j] = v
+        if progress is not None:
+            progress(start + rows, n_resamples)
     out = _summarise(names, ids, point, draws, n_resamples, float(confidence), familywise_winners, percentile_interval)
     for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller
         if m in TARGET_VALUED:

@@ -58,7 +58,7 @@ def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_
 
 
 def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, rng: np.random.Generator,
-                undefined: str, top_k: int | None) -> dict[str, dict[str, np.ndarray]]:
+                undefined: str, top_k: int | None, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
     sizes = {_size(d) for d in systems.values()}
     if len(sizes) != 1:
         raise InputError(f"the systems have different numbers of items ({', '.join(map(str, sorted(sizes)))}); "
@@ -71,6 +71,8 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
         for s, d in systems.items():
             for m, v in _weighted(d, ids, w, undefined, top_k).items():
                 out[s][m].append(np.asarray(v))
+        if progress is not None:
+            progress(min(start + step, n_resamples), n_resamples)
     return {s: {m: np.concatenate(v) for m, v in ms.items()} for s, ms in out.items()}
 
 
@@ -109,17 +111,19 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
 
 
 def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamples: int, seed: int | None,
-           undefined: str, top_k: int | None, items: Any) -> dict[str, dict[str, np.ndarray]]:
+           undefined: str, top_k: int | None, items: Any, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
+    """``progress(done, total)`` after each chunk of item resamples (ordinal cells are drawn at once: cheap)."""
     rng = np.random.default_rng(seed)
     if structure == "ordinal":
         return _cell_draws(systems, items, ids, n_resamples, rng, undefined)
-    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k)
+    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k, progress)
 
 
 def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_resamples: int = 1000,
                         confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
-                        top_k: int | None = None) -> dict[str, dict[str, float]]:
-    """Percentile intervals ``{id: {"estimate", "low", "high"}}`` of one system's structured input.
+                        top_k: int | None = None, progress: Any = None) -> dict[str, dict[str, float]]:
+    """Percentile intervals ``{id: {"estimate", "low", "high"}}`` of one system's structured input
+    (``progress(done, total)`` after each chunk of item resamples).
 
     >>> from advisor.engine._ordinal import ordinal_cells
     >>> r = structure_bootstrap("ordinal", ordinal_cells([[5, 1, 0], [1, 4, 1], [0, 1, 6]]), ["mae"], seed=0)
@@ -127,7 +131,7 @@ def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_
     True
     """
     _check(n_resamples, confidence)
-    draws = _draws(structure, {"s": data}, list(metrics), n_resamples, seed, undefined, top_k, None)["s"]
+    draws = _draws(structure, {"s": data}, list(metrics), n_resamples, seed, undefined, top_k, None, progress)["s"]
     return {m: _interval(v, confidence) for m, v in draws.items()}
 
 
@@ -141,7 +145,8 @@ def _interval(v: np.ndarray, confidence: float) -> dict[str, float]:
 
 
 def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_resamples: int, confidence: float,
-            seed: int | None, undefined: str, top_k: int | None, items: Any) -> dict[str, dict[str, np.ndarray]]:
+            seed: int | None, undefined: str, top_k: int | None, items: Any, progress: Any = None
+            ) -> dict[str, dict[str, np.ndarray]]:
     _check(n_resamples, confidence)
     if structure == "agreement":
         raise InputError("an agreement study has no systems to compare; it measures agreement among annotators.")
@@ -149,18 +154,18 @@ def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_r
         raise InputError("a comparison needs at least two systems (files).")
     if structure == "ordinal" and items is None:
         raise InputError("a paired comparison of ordinal predictions needs the items (prediction files), not only tables.")
-    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items)
+    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items, progress)
 
 
 def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
                       lower_is_better: Sequence[str] = (), n_resamples: int = 1000, confidence: float = 0.95,
                       seed: int | None = None, undefined: str = "zero", top_k: int | None = None,
                       items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-                      points: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+                      points: dict[str, dict[str, float]] | None = None, progress: Any = None) -> dict[str, Any]:
     """Paired bootstrap of several systems on the same items, per metric: ``intervals`` (estimate = median
     of the resamples), ``p_better[a][b]``; with ``points`` (each system's values) also ``winners`` and
     ``p_first`` as :func:`structure_comparison` defines them."""
-    draws = _paired(structure, systems, metrics, n_resamples, confidence, seed, undefined, top_k, items)
+    draws = _paired(structure, systems, metrics, n_resamples, confidence, seed, undefined, top_k, items, progress)
     summary = _summary(systems, metrics, draws, points, confidence, lower_is_better) if points else {}
     out: dict[str, Any] = {}
     for m in metrics:
