@@ -9,19 +9,25 @@ can exclude it (macro F1 0.7396 with 95 % interval [0.7236, 0.7393] at 1,000 cla
   levels ``Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α)))``, with the bias correction ``z₀`` from the share of
   resamples below the estimate (ties count half) and the acceleration ``a`` from a jackknife over the
   resampling unit (:mod:`._jackknife`). It corrects bias and skewness to second order. Its levels
-  move into the tails as the bias grows; they are **supported** when at least
-  :data:`~._limits.MIN_TAIL_DRAWS` resamples lie beyond each of them (the rule every advisor interval
-  follows), i.e. ``B α₁ ≥ 5`` and ``B (1 − α₂) ≥ 5``.
-* **basic** (reflected percentile; Davison & Hinkley 1997, eq. 5.6): ``[2θ̂ − q_{1−α/2}, 2θ̂ − q_{α/2}]``.
-  It corrects the bias to first order from the central quantiles only, so it needs no far tail; for
-  a normal resampling distribution it equals BCa without acceleration. Kept inside the metric's range.
+  move into the tails as the bias grows: with 2,000 resamples and a bias of one standard error the
+  upper level is 0.99996, far beyond the largest resample. Where fewer than
+  :data:`~._limits.MIN_TAIL_DRAWS` resamples lie beyond a level (the rule every advisor interval
+  follows), that end is read from the normal approximation of the resamples, ``mean + sd Φ⁻¹(α)``,
+  when it lies farther out than the empirical quantile — BCa's own value for a normal resampling
+  distribution — and kept inside the metric's range. Simulations (``benchmarks/bench_coverage.py``)
+  show why: at 1,000 classes macro F1's bias is about one standard error and the empirical far
+  quantile (the largest resample) cut the upper end short (coverage 0.92, geometric mean of recalls
+  0.77); at 60 items the resampling distribution is skewed and bounded, and BCa's empirical tails
+  hold (0.95–0.96) where a normal interval falls to 0.92.
+* **basic** (reflected percentile; Davison & Hinkley 1997, eq. 5.6): ``[2θ̂ − q_{1−α/2}, 2θ̂ − q_{α/2}]``,
+  kept inside the metric's range (only when asked for).
 * **percentile**: ``[q_{α/2}, q_{1−α/2}]`` (only when asked for).
 
-``auto`` takes BCa where its levels are supported, else the basic interval. Whatever the method, an
-interval that does not contain its estimate is not given (NaN) and the reason is kept: the estimate
-is then biased by more than its sampling error, which the reason states in numbers. A statistic
-whose resamples do not vary at all (a perfect classifier's MCC) gets no interval under ``auto``
-either: the bootstrap cannot see the uncertainty of a value at the edge of its range.
+``auto`` is BCa. Whatever the method, an interval that does not contain its estimate is not given
+(NaN) and the reason is kept: the estimate is then biased by more than its sampling error, which the
+reason states in numbers. A statistic whose resamples do not vary at all (a perfect classifier's
+MCC) gets no interval under ``auto`` either: the bootstrap cannot see the uncertainty of a value at
+the edge of its range.
 """
 
 from __future__ import annotations
@@ -155,20 +161,46 @@ def resampled_intervals(values: np.ndarray, estimate: np.ndarray, confidence: fl
     l1, l2 = bca_levels(values, est, acc, confidence)
     b_lo, b_hi = quantiles(values, l1), quantiles(values, l2)
     count = (~np.isnan(values)).sum(axis=0)
+    b_lo, b_hi = _normal_tails(values, count, (l1, l2), (b_lo, b_hi), bounds)
     out = Intervals(np.full(m, np.nan), np.full(m, np.nan))
     for j in range(m):
         lo, hi, method, reason = _one(values[:, j], float(est[j]), wanted[j], int(count[j]),
                                       (float(q_lo[j]), float(q_hi[j])), (float(b_lo[j]), float(b_hi[j])),
-                                      (float(l1[j]), float(l2[j])), None if bounds is None else bounds[j], degenerate)
+                                      None if bounds is None else bounds[j], degenerate)
         out.low[j], out.high[j] = lo, hi
         out.methods.append(method)
         out.reasons.append(reason)
     return out
 
 
+def _normal_tails(values: np.ndarray, count: np.ndarray, levels: tuple[np.ndarray, np.ndarray],
+                  ends: tuple[np.ndarray, np.ndarray], bounds: Sequence[tuple[float, float]] | None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """BCa's ends where fewer than :data:`MIN_TAIL_DRAWS` resamples lie beyond their level: the farther of the
+    empirical quantile and the normal approximation's ``mean + sd Φ⁻¹(level)``, inside the metric's range."""
+    fin = np.isfinite(values)
+    cnt = fin.sum(axis=0)
+    x = np.where(fin, values, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = x.sum(axis=0) / cnt
+        sd = np.sqrt(np.where(fin, (values - mean) ** 2, 0.0).sum(axis=0) / (cnt - 1))
+    lo_b = np.array([b[0] for b in bounds]) if bounds is not None else np.full(values.shape[1], -np.inf)
+    hi_b = np.array([b[1] for b in bounds]) if bounds is not None else np.full(values.shape[1], np.inf)
+    low, high = ends[0].copy(), ends[1].copy()
+    ok = (cnt > 1) & (cnt == count) & np.isfinite(sd)  # no infinite resamples (LR+): their tails stay empirical
+    few_lo = ok & (count * levels[0] < MIN_TAIL_DRAWS) & (levels[0] > 0)
+    few_hi = ok & (count * (1.0 - levels[1]) < MIN_TAIL_DRAWS) & (levels[1] < 1)
+    if few_lo.any():
+        z = _phi_inv(np.clip(levels[0][few_lo], 1e-300, 1.0))
+        low[few_lo] = np.maximum(np.minimum(low[few_lo], mean[few_lo] + sd[few_lo] * z), lo_b[few_lo])
+    if few_hi.any():
+        z = _phi_inv(np.clip(levels[1][few_hi], 0.0, 1.0 - 1e-16))
+        high[few_hi] = np.minimum(np.maximum(high[few_hi], mean[few_hi] + sd[few_hi] * z), hi_b[few_hi])
+    return low, high
+
+
 def _one(v: np.ndarray, est: float, wanted: str, count: int, pct: tuple[float, float], bca: tuple[float, float],
-         levels: tuple[float, float], bounds: tuple[float, float] | None,
-         degenerate: str) -> tuple[float, float, str, str | None]:
+         bounds: tuple[float, float] | None, degenerate: str) -> tuple[float, float, str, str | None]:
     nan = float("nan")
     if count == 0:
         return nan, nan, "none", "every resampled value is undefined"
@@ -183,11 +215,8 @@ def _one(v: np.ndarray, est: float, wanted: str, count: int, pct: tuple[float, f
     basic = (2 * est - pct[1], 2 * est - pct[0])
     if bounds is not None:
         basic = (max(basic[0], bounds[0]), min(basic[1], bounds[1]))
-    if wanted == "auto":
-        supported = count * levels[0] >= MIN_TAIL_DRAWS and count * (1.0 - levels[1]) >= MIN_TAIL_DRAWS
-        method, (lo, hi) = ("bca", bca) if supported and bca[0] <= est <= bca[1] else ("basic", basic)
-    else:
-        method, (lo, hi) = wanted, {"bca": bca, "basic": basic, "percentile": pct}[wanted]
+    method = "bca" if wanted == "auto" else wanted
+    lo, hi = {"bca": bca, "basic": basic, "percentile": pct}[method]
     if not lo <= est <= hi:  # NaN ends fail too
         return nan, nan, "none", _bias_reason(defined, est)
     return lo, hi, method, None

@@ -53,6 +53,7 @@ class PairedInputs:
     """
 
     methods: Sequence[str] | str = "auto"
+    no_interval: str | None = None  # why a method "none" gives no interval
     accel: np.ndarray | None = None
     diff_accel: Mapping[tuple[int, int], float] = field(default_factory=dict)
     proportions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
@@ -94,6 +95,10 @@ def _systems(metric: str, systems: list[str], points: np.ndarray, values: np.nda
     wanted = [extra.methods] * m if isinstance(extra.methods, str) else list(extra.methods)
     resampled = ["auto" if w not in ("bca", "basic", "percentile") else w for w in wanted]
     iv = resampled_intervals(values, points, confidence, resampled, extra.accel, [bounds_of(metric)] * m)
+    for j, w in enumerate(wanted):
+        if w == "none":
+            iv.low[j] = iv.high[j] = np.nan
+            iv.methods[j], iv.reasons[j] = "none", extra.no_interval
     for j, (lo, hi) in extra.proportions.items():
         iv.low[j], iv.high[j] = lo, hi
         iv.methods[j], iv.reasons[j] = wanted[j], None

@@ -1,0 +1,75 @@
+"""How the evaluation commands print intervals: the cell, which method made them, and the seed.
+
+An interval is printed only when it contains its estimate (:mod:`advisor.stats._intervals`); otherwise
+the cell says "no interval" and a note below the table says why. Every interval names its method, and
+the seed is always stated — picked when none was given, so the numbers can be reproduced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["interval_cell", "methods_note", "pick_seed", "seed_note"]
+
+NO_INTERVAL = "no interval"
+
+
+def _missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and x != x)
+
+
+def interval_cell(value: str, interval: Mapping[str, Any] | None, fmt: Any) -> str:
+    """``value [low, high]``, ``value (no interval)`` where the interval was withheld, or ``value`` alone.
+
+    >>> interval_cell("0.8", {"low": 0.7, "high": 0.9}, str), interval_cell("0.8", {"low": None, "high": None}, str)
+    ('0.8 [0.7, 0.9]', '0.8 (no interval)')
+    """
+    if interval is None:
+        return value
+    if _missing(interval.get("low")) or _missing(interval.get("high")):
+        return f"{value} ({NO_INTERVAL})"
+    return f"{value} [{fmt(interval['low'])}, {fmt(interval['high'])}]"
+
+
+def methods_note(entries: Iterable[tuple[str, str, str | None, str | None]]) -> list[str]:
+    """Lines naming each interval method and the metrics it served, then each withheld interval and why.
+
+    ``entries``: (system, metric, method, reason).
+
+    >>> methods_note([("a", "accuracy", "clopper_pearson", None), ("a", "mcc", "bca", None)])
+    ['intervals: Clopper–Pearson for accuracy; BCa for mcc']
+    """
+    from ..stats._choice import METHOD_WORDS
+
+    by_method: dict[str, list[str]] = {}
+    missing: list[str] = []
+    for system, metric, method, reason in entries:
+        if method == "none" or method is None:
+            if reason:
+                missing.append(f"{metric} of {system}: {reason}" if system else f"{metric}: {reason}")
+            continue
+        names = by_method.setdefault(METHOD_WORDS.get(method, method), [])
+        if metric not in names:
+            names.append(metric)
+    lines = []
+    if by_method:
+        lines.append("intervals: " + "; ".join(f"{m} for {', '.join(ids)}" for m, ids in by_method.items()))
+    lines += [f"no interval for {line}" for line in dict.fromkeys(missing)]
+    return lines
+
+
+def pick_seed(seed: int | None) -> tuple[int, bool]:
+    """``(seed, given)``: the seed passed, or one picked now."""
+    from ..stats._bootstrap import pick_seed as pick
+
+    return int(pick(seed)), seed is not None
+
+
+def seed_note(seed: int, given: bool) -> str:
+    """The seed as the output states it.
+
+    >>> seed_note(7, True), seed_note(12, False)
+    ('seed 7', 'seed 12 (picked; --seed 12 reproduces these intervals)')
+    """
+    return f"seed {seed}" if given else f"seed {seed} (picked; --seed {seed} reproduces these intervals)"
