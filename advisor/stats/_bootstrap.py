@@ -35,7 +35,6 @@ Decisions
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np

@@ -29,7 +29,6 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine._confusion import Label
-from ._familywise import paired_p_value as _p_value
 
 __all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSystem", "compare_scored"]
 

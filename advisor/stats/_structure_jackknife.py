@@ -18,6 +18,7 @@ from ._bounds import bounds_of
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration, item_groups, leave_out_values
 from ._paired import PairedInputs
 from ._proportions import proportion_interval
+from ._structure_eval import _size, _weighted
 
 __all__ = ["paired_structure_inputs", "structure_intervals"]
 
@@ -34,8 +35,6 @@ def _ordinal(c: Any, ids: Sequence[str], undefined: str) -> dict[str, np.ndarray
 
 
 def _items(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
-    from ._structures import _weighted
-
     return _weighted(data, ids, w, undefined, top_k)
 
 
@@ -65,8 +64,6 @@ def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k
         theta, weights = leave_out_values(base, len(ids), lambda m: stack(_ordinal(with_counts(data, m), ids, undefined)),
                                           max(1, 4_000_000 // max(base.size, 1)))
         return point, theta, weights, float(base.sum())
-    from ._structures import _size
-
     n = _size(data)
     point = stack(_items(data, ids, np.ones((1, n)), undefined, top_k))[0]
     theta, weights = _item_theta(lambda w: stack(_items(data, ids, w, undefined, top_k)), n, len(ids))
@@ -133,8 +130,6 @@ def _ordinal_joint_theta(systems: dict[str, Any], ids: list[str], items: Any, un
 def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[str], points: dict[str, dict[str, float]],
                             undefined: str, top_k: int | None, items: Any, confidence: float) -> dict[str, PairedInputs]:
     """Per metric the :class:`PairedInputs` of a paired structured comparison (the same deletions for all)."""
-    from ._structures import _size
-
     names = list(systems)
     m = len(names)
     if structure == "ordinal":

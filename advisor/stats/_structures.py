@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ._structure_eval import _size, _weighted
 
 __all__ = ["structure_bootstrap", "structure_compare", "structure_comparison"]
 
@@ -32,34 +33,6 @@ def _check(n_resamples: int, confidence: float) -> None:
     from ._bootstrap import check_arguments
 
     check_arguments(n_resamples, confidence)  # the same checks (and minimum) as every bootstrap
-
-
-def _size(data: Any) -> int:
-    from ..engine._agreement import Ratings
-    from ..engine._multilabel import LabelSets
-
-    if isinstance(data, LabelSets):
-        return data.y_true.shape[0]
-    if isinstance(data, Ratings):
-        return data.counts.shape[0]
-    return len(data[1])
-
-
-def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
-    from ..engine._agreement import Ratings, evaluate_agreement_batch
-    from ..engine._multilabel import LabelSets, evaluate_multilabel_batch
-    from ..engine._topk import top_k_hits
-
-    if isinstance(data, LabelSets):
-        return evaluate_multilabel_batch(data, ids, w, undefined)
-    if isinstance(data, Ratings):
-        return evaluate_agreement_batch(data, ids, w, undefined)
-    scores, y, _ = data
-    out = {}
-    for m in ids:
-        hits = top_k_hits(scores, y, top_k if m == "top_k_accuracy" else 1)
-        out[m] = (w @ hits) / w.sum(-1)
-    return out
 
 
 def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, rng: np.random.Generator,
