@@ -108,9 +108,24 @@ def compute(
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
 
     # -- uncertainty: --bootstrap N --confidence C --seed S ----------------------------------------
-    intervals = None
+    intervals = calibration = None
+    seed_given = seed is not None
     if n_boot is not None:
+        from ._intervals import pick_seed
+
+        seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
         intervals = _intervals(systems, ev, n_boot, confidence, seed)
+        from ._scores import report_scores
+        from ._score_intervals import score_intervals
+
+        shown = {name: {**{m: v for m, v in ev.metrics[name].items() if m in ("log_loss", "brier")},
+                        **extra.get(name, {})} for name in ev.systems}
+        scored = report_scores(list(files or []), list(systems)[:len(files or [])] if files else list(systems), sql,
+                               true_col, pred_col) or {} if any(shown.values()) else {}
+        more, calibration = score_intervals(scored, systems, shown, list(ev.labels), positive, cost_spec, prior_spec,
+                                            n_boot, confidence, seed)
+        for name, vals in more.items():
+            intervals.setdefault(name, {}).update(vals)
 
     for note in notes:
         echo(f"note: {note}", err=True)
@@ -118,13 +133,21 @@ def compute(
         data = with_scores(ev.to_json_dict(), extra, details)
         if intervals is not None:
             data["intervals"] = intervals
-            data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile"}
+            data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed,
+                                 "seed_given": seed_given, "method": "auto"}
+            if calibration:
+                data["calibration"] = calibration
         if notes:
             data["notes"] = notes
         echo_json(data)
     else:
-        _print_table(ev, intervals, confidence)
-        [echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())) for name, vals in extra.items()]
+        _print_table(ev, intervals, confidence, extra)
+        if intervals is not None:
+            from ._intervals import methods_note, seed_note
+
+            entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]
+            for line in [*methods_note(entries), *_calibration_lines(calibration), seed_note(seed, seed_given)]:
+                echo(line)
 
 
 def _check_resampling(n_boot: Optional[int], confidence: float) -> None:
@@ -157,8 +180,23 @@ def _intervals(
             res = bootstrap(cm, n_resamples=n_boot, confidence=confidence, seed=seed, metrics=ids,
                             positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
                             progress=progress)
-        out[name] = {m: dict(res[m]) for m in res}
+        out[name] = {m: {**res[m], "method": res.methods[m], **({"reason": res.reasons[m]} if res.reasons[m] else {})}
+                     for m in res}
     return out
+
+
+def _calibration_lines(calibration: dict[str, Any] | None) -> list[str]:
+    """The debiased calibration error beside each plug-in ECE (the ECE itself gets no interval)."""
+    from .._format import format_number
+
+    lines = []
+    for name, parts in (calibration or {}).items():
+        for part, c in parts.items():
+            what = "top-label confidence" if part == "top_label" else "positive-class probability"
+            iv = "" if c.get("low") is None else f" [{format_number(c['low'])}, {format_number(c['high'])}]"
+            lines.append(f"{name}: calibration of the {what}: ECE {format_number(c['ece'])} (plug-in, biased "
+                         f"upwards), debiased RMS calibration error {format_number(c['rms_debiased'])}{iv}")
+    return lines
 
 
 def _label_text(label: Any) -> str:
@@ -180,12 +218,13 @@ def _fmt(value: Any) -> str:
 
 
 def _cell(value: Any, interval: dict[str, float] | None) -> str:
-    if interval is None:
-        return _fmt(value)
-    return f"{_fmt(value)} [{_fmt(interval['low'])}, {_fmt(interval['high'])}]"
+    from ._intervals import interval_cell
+
+    return interval_cell(_fmt(value), interval, _fmt)
 
 
-def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95) -> None:
+def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95,
+                 extra: dict[str, dict[str, float]] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -210,9 +249,12 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         chance = ev.chance.get(m, {})
         table.add_row(m, *row, _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
+    for name, vals in (extra or {}).items():  # score and cost metrics, with their intervals
+        console.print(f"{label_cell(name)}: " + ", ".join(f"{m} = {_cell(v, (intervals or {}).get(name, {}).get(m))}"
+                                                         for m, v in vals.items()), markup=False)
     if intervals:
-        console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
-                      "own (use advisor compare for paired differences).", style="dim", markup=False)
+        console.print(f"[low, high]: {confidence:.0%} intervals, each system resampled on its own, the method per "
+                      "metric below (use advisor compare for paired differences).", style="dim", markup=False)
     console.print("majority / prevalence: the metric for a constant majority-class predictor and for random "
                   "predictions matching the class sizes.", style="dim")
     _print_per_class(console, ev)

@@ -409,6 +409,15 @@ class Calibration:
             out = (wb * (gap2 - var)).sum(axis=1) / total
         return out if np.ndim(w) == 2 else out[0]
 
+    def squared_plugin(self, w: np.ndarray) -> np.ndarray:
+        """Plug-in squared ℓ2 calibration error ``Σ_b (W_b/W)(ȳ_b − p̄_b)²`` over the bins of :meth:`ece` —
+        what :meth:`squared_debiased` estimates, as it is in a resampling world built from these items."""
+        cw, d, _, total = self._prefixes(w)
+        wb, db = np.diff(cw, axis=1), np.diff(d, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(wb > 0, db * db / np.where(wb > 0, wb, 1.0), 0.0).sum(axis=1) / total
+        return out if np.ndim(w) == 2 else out[0]
+
     def edges(self) -> np.ndarray:
         """The item positions (in confidence order) where the bins of the unit-weight ECE start and end."""
         cw, _, _, _ = self._prefixes(np.ones(self.conf.shape[0]))

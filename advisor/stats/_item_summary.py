@@ -11,8 +11,12 @@ the winners.
 perfectly calibrated model at n = 100 — so it gets no interval. Beside it, every system with
 probabilities gets the debiased squared ℓ2 calibration error of Kumar, Liang & Ma (2019),
 ``T = Σ_b (W_b/W)[(ȳ_b − p̄_b)² − ȳ_b(1 − ȳ_b)/(W_b − 1)]`` over the same tie-safe bins, unbiased for a
-fixed binning; its BCa interval is computed on ``T`` (which can be negative) and reported on the scale
-of the root-mean-square calibration error, ``√max(T, 0)``, so a calibrated model's interval reaches 0.
+fixed binning. ``T`` is not the plug-in of its target: in the resampling world the target is the
+plug-in ``P = Σ_b (W_b/W)(ȳ_b − p̄_b)²`` of the observed items, so ``T* − P`` stands for ``T − CE²`` and the
+interval is the basic bootstrap one on that pivot, ``[T + P − q*_{1−α/2}, T + P − q*_{α/2}]`` (BCa would
+take the resamples' upward shift ``P − T`` for a bias of ``T`` and push the interval below 0). It is
+computed on ``T``, which can be negative, and reported on the scale of the root-mean-square
+calibration error, ``√max(T, 0)``, so a calibrated model's interval reaches 0.
 Binary tasks get the same for the positive-class probability ``p_t⁺`` against ``y_t = +`` — the
 calibration a risk model is judged by — beside the top label's.
 """
@@ -77,7 +81,7 @@ def _inputs(key: str, theta: dict[str, np.ndarray], weights: np.ndarray, m: int)
 
 
 def _calibration(names: list[str], point: dict[str, dict[str, np.ndarray]], draws: dict[str, np.ndarray],
-                 theta: dict[str, np.ndarray], weights: np.ndarray, confidence: float) -> dict[str, dict[str, Any]]:
+                 confidence: float) -> dict[str, dict[str, Any]]:
     """Per system: the plug-in ECE and the debiased ℓ2 calibration error with its interval, of the top label
     and (binary) of the positive-class probability."""
     out: dict[str, dict[str, Any]] = {s: {} for s in names}
@@ -85,10 +89,15 @@ def _calibration(names: list[str], point: dict[str, dict[str, np.ndarray]], draw
         if sq not in draws:
             continue
         est = np.array([float(point[s][sq]) for s in names])
-        iv = resampled_intervals(draws[sq], est, confidence, "auto", acceleration(theta[sq], weights),
+        target = np.array([float(point[s][sq + "_plugin"]) for s in names])
+        # the basic interval on the pivot T* − P (P: the target in the resampling world): shift the resamples
+        # so that P sits where T is, then reflect about T
+        iv = resampled_intervals(draws[sq] - (target - est)[None, :], est, confidence, "basic", None,
                                  [(-1.0, 1.0)] * len(names))
+        def root(x: float) -> float | None:
+            return None if np.isnan(x) else float(np.sqrt(max(x, 0.0)))
+
         for j, s in enumerate(names):
-            root = (lambda x: None if np.isnan(x) else float(np.sqrt(max(x, 0.0))))
             out[s][part] = {
                 "ece": float(point[s][plug]),
                 "rms_debiased": root(est[j]), "low": root(iv.low[j]), "high": root(iv.high[j]),
@@ -108,4 +117,4 @@ def summarise_items(systems: dict[str, Any], ids: list[str], point: dict[str, di
     for m in ids:
         pts = np.array([float(point[s][m]) for s in names])
         out[m] = summarise(m, names, pts, draws[m], confidence, extra=_inputs(m, theta, weights, len(names)))
-    return out, _calibration(names, point, draws, theta, weights, confidence)
+    return out, _calibration(names, point, draws, confidence)

@@ -108,6 +108,10 @@ class ScoredSystem:
                 if self.calibration_pos is not None:
                     out["_ece_pos"] = self.calibration_pos.ece(w)
                     out["_ece_pos_sq"] = self.calibration_pos.squared_debiased(w)
+                if np.ndim(w) == 1:  # the observed items: the target of the resampling world
+                    out["_ece_sq_plugin"] = self.calibration.squared_plugin(w)
+                    if self.calibration_pos is not None:
+                        out["_ece_pos_sq_plugin"] = self.calibration_pos.squared_plugin(w)
             elif m in ("expected_cost", "normalized_expected_cost") and "expected_cost" not in out:
                 cells = np.zeros(w.shape[:-1] + (self.k * self.k,))
                 cells[..., self.cell_ids] = np.add.reduceat(w[..., self.cell_order], self.cell_starts, axis=-1)
