@@ -62,19 +62,21 @@ def _fmt(x: float | None, digits: int = 4) -> str:
     return format_number(x, digits, none="undefined", nan="undefined", inf=("∞", "−∞"))
 
 
-def render(comparison: Comparison) -> None:
+def render(comparison: Comparison, seed_given: bool = True) -> None:
     """Print the comparison on stdout: one table per metric group, systems as columns."""
     from rich.console import Console
 
     from .._format import format_count
     from ..catalogue._terminal import group_metrics
+    from ._intervals import seed_note
 
     console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
     console.print(
         f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
-        f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
-        + (f", seed {comparison.seed}" if comparison.seed is not None else ""), markup=False,
+        f"resamples ({pct} intervals, the method per metric below), undefined values: {comparison.convention} "
+        "convention" + (f", {seed_note(comparison.seed, seed_given)}" if comparison.seed is not None else ""),
+        markup=False,
     )
     pairs = _shown_pairs(comparison)
     for group, ids in group_metrics(comparison.metrics).items():
@@ -97,6 +99,7 @@ def render(comparison: Comparison) -> None:
     if len(pairs) < len(comparison.systems) * (len(comparison.systems) - 1) // 2:
         legend += " Differences to the first system only; all pairs are in --json."
     console.print(legend, style="dim", markup=False)
+    _render_tests(console, comparison, pairs)
     _render_agreement(console, comparison)
 
 
@@ -112,12 +115,41 @@ def _shown_pairs(comparison: Comparison) -> list[tuple[str, str]]:
     return pairs
 
 
+def _interval_text(low: float | None, high: float | None) -> str:
+    return "(no interval)" if low is None or high is None else f"[{_fmt(low, 3)}, {_fmt(high, 3)}]"
+
+
 def _difference_cell(mc: Any, a: str, b: str) -> str:
     pair = next((p for p in mc.pairs if (p.a, p.b) == (a, b)), None)
     if pair is None:
         return ""
     d = pair.difference
-    return f"{_signed(d.estimate)} P={_fmt(pair.p_a_better, 2)}\n[{_fmt(d.low, 3)}, {_fmt(d.high, 3)}]"
+    return f"{_signed(d.estimate)} P={_fmt(pair.p_a_better, 2)}\n{_interval_text(d.low, d.high)}"
+
+
+def _render_tests(console: Any, comparison: Comparison, pairs: list[tuple[str, str]]) -> None:
+    """The methods of the intervals, each pair's test (McNemar's exact test for accuracy, the paired-bootstrap
+    test for the rest) and the smallest difference it resolves, so that "not separable" has a size."""
+    from .._format import terminal_safe
+    from ._intervals import methods_note, p_clause, p_text
+
+    entries = [(s, mid, r.method, r.reason) for mid, mc in comparison.metrics.items() for s, r in mc.systems.items()]
+    for line in methods_note(entries):
+        console.print(line, style="dim", markup=False)
+    for t in comparison.mcnemar:
+        if (t.a, t.b) in pairs or len(comparison.systems) == 2:
+            holm = f", Holm-adjusted {p_text(t.p_holm)}" if t.p_holm is not None else ""
+            console.print(f"accuracy, McNemar's exact test: {terminal_safe(t.a)} right and {terminal_safe(t.b)} wrong "
+                          f"on {t.a_only:g} items, the reverse on {t.b_only:g}; {p_clause(t.p)}{holm}.", markup=False)
+    a, b = pairs[0]
+    sizes = [f"{mid} {_fmt(p.resolvable, 3)}" for mid, mc in comparison.metrics.items() for p in mc.pairs
+             if (p.a, p.b) == (a, b) and p.resolvable is not None]
+    if sizes:
+        console.print(f"Smallest difference {terminal_safe(a)} − {terminal_safe(b)} this test set resolves at "
+                      f"{comparison.confidence:.0%} (from the paired resampling spread; McNemar's threshold for "
+                      "accuracy): " + ", ".join(sizes) + ".", style="dim", markup=False)
+    if comparison.test:
+        console.print(f"Paired test behind the winners: {comparison.test}.", style="dim", markup=False)
 
 
 def _pairs_table(comparison: Comparison, title: str, ids: list[str], pairs: list[tuple[str, str]]) -> Any:
@@ -159,7 +191,7 @@ def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
         for name in systems:
             r = mc.systems[name]
             star = "*" if name in mc.winners and len(mc.winners) < len(systems) else ""
-            text = f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]"
+            text = f"{_fmt(r.estimate)}{star}\n{_interval_text(r.low, r.high)}"
             lo, hi = mc.rank_intervals.get(name, (None, None))
             if len(systems) > 2 and lo is not None and hi is not None:
                 text += f"\nrank {lo:g}" + ("" if lo == hi else f"–{hi:g}")
@@ -291,6 +323,9 @@ def register(app: typer.Typer) -> None:
             raise fail(f"compare needs at least two systems (prediction files) on the same items; got "
                        f"{len(joint.systems)}. For one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
+        from ._intervals import pick_seed
+
+        seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
         with progress_callback("paired bootstrap") as progress:
             comparison = compare_joint(
                 joint, n_boot, seed, ids, confidence=confidence,
@@ -299,11 +334,11 @@ def register(app: typer.Typer) -> None:
         scored = scored_comparison(list(files or []), list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec,
                                    n_boot, confidence, seed, true_col, pred_col, score_ids or None)
         if as_json:
-            data = comparison.to_dict()
+            data = {**comparison.to_dict(), "seed_given": seed_given}
             if scored is not None:
                 data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
             echo_json(data)
         else:
-            render(comparison)
+            render(comparison, seed_given)
             if scored is not None:
                 print_scored(scored)

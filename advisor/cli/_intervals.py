@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["interval_cell", "methods_note", "pick_seed", "seed_note"]
+__all__ = ["interval_cell", "methods_note", "p_clause", "p_text", "pick_seed", "seed_note"]
 
 NO_INTERVAL = "no interval"
 
@@ -57,6 +57,23 @@ def methods_note(entries: Iterable[tuple[str, str, str | None, str | None]]) -> 
         lines.append("intervals: " + "; ".join(f"{m} for {', '.join(ids)}" for m, ids in by_method.items()))
     lines += [f"no interval for {line}" for line in dict.fromkeys(missing)]
     return lines
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as printed: three decimals, or "< 0.001".
+
+    >>> p_text(0.03857), p_text(2e-9), p_text(None)
+    ('0.039', '< 0.001', 'undefined')
+    """
+    if p is None:
+        return "undefined"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_clause(p: float | None) -> str:
+    """``p = 0.039`` or ``p < 0.001``."""
+    text = p_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def pick_seed(seed: int | None) -> tuple[int, bool]:

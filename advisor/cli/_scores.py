@@ -199,10 +199,15 @@ def print_scored(data: dict[str, Any]) -> None:
             lo, hi = data["rank_intervals"][m][s]
             rank = f"rank {lo:g}" if lo == hi else f"rank {lo:g}–{hi:g}"
             star = "*" if s in data["winners"][m] else " "
-            cells.append(f"{format_number(v['estimate'])}{star}\n[{format_number(v['low'], 3)}, "
-                         f"{format_number(v['high'], 3)}]\n{rank}")
+            iv = "(no interval)" if v["low"] is None or v["high"] is None else \
+                f"[{format_number(v['low'], 3)}, {format_number(v['high'], 3)}]"
+            cells.append(f"{format_number(v['estimate'])}{star}\n{iv}\n{rank}")
         table.add_row(m + (" ↓" if m in LOWER_IS_BETTER else ""), *cells)
     console = Console(highlight=False)
     console.print(table)
     console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "
                   "winners; rank: the interval of ranks over the resamples.", style="dim", markup=False)
+    from ._compute import _calibration_lines
+
+    for line in _calibration_lines(data.get("calibration")):
+        console.print(line, markup=False)

@@ -217,9 +217,9 @@ class ItemComparison:
     pairs: dict[str, list[dict[str, Any]]]
     rank_intervals: dict[str, dict[str, tuple[float, float]]]
     winners: dict[str, list[str]]
-    method: str = ("intervals chosen per metric: BCa with the acceleration of a jackknife over the items (the basic "
-                   "interval where BCa's levels are not supported), none for the plug-in ECE, which is biased upwards "
-                   "(see calibration: the debiased ℓ2 calibration error with its interval); paired differences; "
+    method: str = ("intervals chosen per metric: BCa with the acceleration of a jackknife over the items, none for "
+                   "the plug-in ECE, which is biased upwards (see calibration: the debiased root-mean-square "
+                   "calibration error with its interval); paired differences; "
                    "winners: of two systems, the best and the other when the interval of their difference contains "
                    "0; of more, systems not separated from any better one by Holm's step-down over all pairs of "
                    "two-sided paired-bootstrap p-values (normal form with the bootstrap standard error; family-wise "
