@@ -139,15 +139,17 @@ def _render_tests(console: Any, comparison: Comparison, pairs: list[tuple[str, s
     for t in comparison.mcnemar:
         if (t.a, t.b) in pairs or len(comparison.systems) == 2:
             holm = f", Holm-adjusted {p_text(t.p_holm)}" if t.p_holm is not None else ""
+            size = "" if t.resolvable is None else f"; it separates accuracy differences of {_fmt(t.resolvable, 3)} or more"
             console.print(f"accuracy, McNemar's exact test: {terminal_safe(t.a)} right and {terminal_safe(t.b)} wrong "
-                          f"on {t.a_only:g} items, the reverse on {t.b_only:g}; {p_clause(t.p)}{holm}.", markup=False)
+                          f"on {t.a_only:g} items, the reverse on {t.b_only:g}; {p_clause(t.p)}{holm}{size}.",
+                          markup=False)
     a, b = pairs[0]
     sizes = [f"{mid} {_fmt(p.resolvable, 3)}" for mid, mc in comparison.metrics.items() for p in mc.pairs
              if (p.a, p.b) == (a, b) and p.resolvable is not None]
     if sizes:
         console.print(f"Smallest difference {terminal_safe(a)} − {terminal_safe(b)} this test set resolves at "
-                      f"{comparison.confidence:.0%} (from the paired resampling spread; McNemar's threshold for "
-                      "accuracy): " + ", ".join(sizes) + ".", style="dim", markup=False)
+                      f"{comparison.confidence:.0%} (from the paired resampling spread): " + ", ".join(sizes) + ".",
+                      style="dim", markup=False)
     if comparison.test:
         console.print(f"Paired test behind the winners: {comparison.test}.", style="dim", markup=False)
 

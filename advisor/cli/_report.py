@@ -185,6 +185,12 @@ def methods(
         check_outputs([output], [answers], force=force)
     from ..report._render import methods_texts
 
+    if n_boot > 0 and seed is None:  # a seed always (issue 20): picked, stated, and to be passed on
+        from ._intervals import pick_seed
+
+        seed, _ = pick_seed(None)
+        echo(f"note: seed {seed} picked; pass --seed {seed} to advisor report so its intervals are the ones this "
+             "paragraph announces.", err=True)
     text, bib = methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed, justify=justify)
     if output is None:
         echo(text, nl=not text.endswith("\n"))

@@ -31,8 +31,6 @@ from ._inputs import (
 from ._models import (
     MANY_CLASSES,
     ChanceRow,
-    DifferenceRow,
-    Estimate,
     FigureData,
     IntervalSettings,
     MetricEntry,
@@ -61,6 +59,7 @@ from ._plan import (
     wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
+from ._uncertainty import difference_row, estimate_of
 
 __all__ = ["build_report"]
 
@@ -219,6 +218,11 @@ def build_report(
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
+    seed_given = seed is not None
+    if bootstrap > 0:  # a seed always: picked when none is given, and stated (issue 20)
+        from ..stats._bootstrap import pick_seed
+
+        seed = pick_seed(seed)
     systems, joint, probs, data_notes = systems_of(data)
     if recommendation is not None:  # a recommendation given as is: its metrics, no plan of the answers' options
         ans = load_answers(answers)
@@ -232,7 +236,7 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, undefined=undefined))
+            seed=seed, seed_given=seed_given, undefined=undefined))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
@@ -276,10 +280,13 @@ def build_report(
         if str(rec_json["primary"]["metric"]) not in skip:
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
+        _settle_intervals(results, seed_given)
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
-        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
+        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
+                                             seed_given=seed_given, methods=dict(plan.design.interval_methods)
+                                             if plan is not None else {})
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
@@ -288,6 +295,7 @@ def build_report(
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits)
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
+        tables += _uncertainty_tables(results, entries, score_data)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
@@ -344,6 +352,8 @@ class _Results:
     intervals: IntervalSettings | None = None
     figures: FigureData = field(default_factory=FigureData)
     undefined_total: int = 0
+    test: str | None = None  # the paired test behind the winners, named
+    mcnemar: list[dict[str, Any]] = field(default_factory=list)  # accuracy: McNemar's exact test of each pair
 
 
 def _recommendation(ans: Any, recommendation: Any, data: Any,
@@ -502,11 +512,12 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
                             undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None))
     reports, figures = results.reports, results.figures
+    results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
     for rep in reports:
         for mid, mc in cmp.metrics.items():
             if (sr := mc.systems.get(rep.name)) is None:
                 continue
-            rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
+            rep.intervals[mid] = estimate_of(sr)
             rep.p_first[mid] = _f(sr.p_first)
             rep.rank_interval.update({mid: list(mc.rank_intervals[rep.name])} if rep.name in mc.rank_intervals else {})
     if len(reports) > 1:
@@ -519,12 +530,10 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
         for mid in cmp.metrics:
             d = cmp.difference(a, b, mid)
             sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
-            lo, hi = _f(d.low), _f(d.high)
-            if sign < 0 and lo is not None and hi is not None:
-                lo, hi = -hi, -lo
-            est = _f(d.estimate)
-            figures.differences.append(DifferenceRow(
-                metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
+            pair = next((p for p in cmp.metrics[mid].pairs if {p.a, p.b} == {a, b}), None)
+            info = {} if pair is None else {"p_a_better": cmp.probability_better(a, b, mid), "p_value": pair.p_value,
+                                            "test": pair.test, "resolvable": pair.resolvable}
+            figures.differences.append(difference_row(mid, d.estimate, d.low, d.high, sign, info))
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
                                          seed=cmp.seed, paired=True)
 
@@ -539,10 +548,36 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
                            metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined,
                            class_weights=st.weights)
         for mid in matrix_ids:
-            r = bs[mid]
-            rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
+            rep.intervals[mid] = estimate_of({**bs[mid], "method": bs.methods[mid], "reason": bs.reasons[mid]})
     results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                                          paired=False)
+
+
+def _settle_intervals(results: _Results, seed_given: bool) -> None:
+    """The context's ``intervals`` from the intervals the systems got: each metric's method, the withheld ones
+    and why, the seed and whether advisor picked it, the paired test (issue 20)."""
+    from ._uncertainty import interval_settings
+
+    iv = results.intervals
+    if iv is None:
+        return
+    results.intervals = interval_settings(results.reports, n_resamples=iv.n_resamples, confidence=iv.confidence,
+                                          seed=iv.seed, seed_given=seed_given, paired=iv.paired, test=results.test,
+                                          mcnemar=bool(results.mcnemar))
+
+
+def _uncertainty_tables(results: _Results, entries: Sequence[MetricEntry], scores: Any) -> list[TableBlock]:
+    """The paired differences of two systems and the calibration of their probabilities, as tables."""
+    from ._uncertainty import calibration_table, difference_table
+
+    out = []
+    conf = results.intervals.confidence if results.intervals is not None else 0.95
+    if len(results.reports) == 2 and results.intervals is not None and results.figures.difference_pair:
+        out.append(difference_table(results.figures.differences, results.figures.difference_pair, entries, conf,
+                                    mcnemar=results.mcnemar))
+    if scores is not None and scores.calibration:
+        out.append(calibration_table(scores.calibration, conf))
+    return [t for t in out if t is not None]
 
 
 def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: Mapping[str, Any], ev: Any,

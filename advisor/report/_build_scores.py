@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ._models import ChanceRow, DifferenceRow, Estimate
+from ._models import ChanceRow, Estimate
 from ._models_scores import Curve, ScoreData
 
 __all__ = ["ScoreState", "finish", "item_ids", "prepare"]
@@ -257,9 +257,10 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
         score_ids = [m for m in recommended if m in (*ITEM_SCORE_IDS, "log_loss", "brier")
                      and all(r.values.get(m) is not None for r in results.reports)]
         if score_ids and set(state.outputs) == set(names):
-            _apply(results, _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y,
-                                     state.decisions), st)
+            cmp = _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y, state.decisions)
+            _apply(results, cmp, st)
             state.data.item_bootstrap = True
+            state.data.calibration = dict(cmp.calibration)
         cost_ids = [m for m in recommended if m in COST_IDS and state.cost_ids]
         items = _decision_items(state, names, joint) if cost_ids else None
         if items is not None:
@@ -301,7 +302,9 @@ def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) ->
         cmp = _compare({rep.name: uniform}, state, ids, st, y, dec)
         for mid in ids:
             lo, hi = cmp.intervals[mid][rep.name]
-            rep.intervals[mid] = Estimate(estimate=_num(cmp.estimates[mid][rep.name]), low=_num(lo), high=_num(hi))
+            rep.intervals[mid] = Estimate(estimate=_num(cmp.estimates[mid][rep.name]), low=_num(lo), high=_num(hi),
+                                          method=cmp.methods.get(mid, {}).get(rep.name),
+                                          reason=cmp.reasons.get(mid, {}).get(rep.name))
 
 
 def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tuple[Any, dict[str, Any]] | None:
@@ -332,11 +335,15 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
     from ..engine._metrics import LOWER_IS_BETTER
     from ._models import IntervalSettings
 
+    from ._uncertainty import difference_row, estimate_of
+
     reports = results.reports
     for rep in reports:
         for m in cmp.metrics:
             lo, hi = cmp.intervals[m][rep.name]
-            rep.intervals[m] = Estimate(estimate=_num(cmp.estimates[m][rep.name]), low=_num(lo), high=_num(hi))
+            rep.intervals[m] = estimate_of({"estimate": cmp.estimates[m][rep.name], "low": lo, "high": hi,
+                                            "method": cmp.methods.get(m, {}).get(rep.name),
+                                            "reason": cmp.reasons.get(m, {}).get(rep.name)})
     if len(reports) > 1:
         for m in cmp.metrics:
             results.winners[m] = list(cmp.winners[m])
@@ -348,9 +355,13 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
             sign = -1.0 if m in LOWER_IS_BETTER else 1.0
             d = pair["difference"]
             lo, hi = (d["low"], d["high"]) if flip > 0 else (_neg(d["high"]), _neg(d["low"]))
-            est = _num(sign * (cmp.estimates[m][a] - cmp.estimates[m][b]))
+            better = pair["probability_better"] if flip > 0 or pair["probability_better"] is None else \
+                1.0 - pair["probability_better"]
             results.figures.differences = [r for r in results.figures.differences if r.metric != m]
-            results.figures.differences.append(DifferenceRow(metric=m, estimate=est, low=lo, high=hi))
+            results.figures.differences.append(difference_row(
+                m, cmp.estimates[m][a] - cmp.estimates[m][b], lo, hi, sign,
+                {"p_a_better": better, "p_value": pair["p_value"], "test": pair["test"],
+                 "resolvable": pair["resolvable"]}))
     if results.intervals is None:
         results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                                              paired=len(reports) > 1)

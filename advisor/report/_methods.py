@@ -31,6 +31,7 @@ from . import _methods_text as W
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
+from ._methods_intervals import intervals_sentence, method_words
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -147,7 +148,7 @@ def build_methods(
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     from ._methods_scores import Convention
 
-    def paragraph(avoid: bool, promises: int = 3) -> _Text:
+    def paragraph(avoid: bool, promises: int = 3, brief: bool = False) -> _Text:
         p = _Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
         if primary is not None:
@@ -163,7 +164,7 @@ def build_methods(
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
         _chance_sentence(p, primary, chance)
-        _intervals_sentence(p, intervals, n_systems, answers)
+        intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif promised and promises:  # only what the report shows (the plan's diagnostics)
@@ -180,8 +181,9 @@ def build_methods(
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
     # a paper's methods run to about 220 words, the notation included: what is not used is the first to go (the
     # justification keeps it), then the diagnostics beyond the first (the report shows them all the same)
-    for avoid, promises in ((True, 3), (False, 3), (False, 1), (False, 0)):
-        p = paragraph(avoid=avoid, promises=promises)
+    for avoid, promises, brief in ((True, 3, False), (False, 3, False), (False, 1, False), (False, 0, False),
+                                   (False, 0, True)):
+        p = paragraph(avoid=avoid, promises=promises, brief=brief)
         if _word_count(p.spans) + _word_count(notation.spans) - 1 <= MAX_WORDS:
             break
     paras = [p.para("Evaluation")]
@@ -241,9 +243,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
     if intervals is not None:
-        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
+        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
-        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"]) + ".")
+        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else "") + ".")
     return p.para("Evaluation")
 
 
@@ -511,23 +513,6 @@ def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[Cha
     same = f"{row.uniform:.2f}" == f"{row.majority:.2f}"
     p.t(W.S["chance_same" if same else "chance"].format(uniform=f"{row.uniform:.2f}", majority=f"{row.majority:.2f}",
                              name=_lower_name(primary.name)) + " ")
-
-
-def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems: int,
-                        answers: Mapping[str, Any]) -> None:
-    if intervals is None:
-        return
-    paired = intervals.paired and n_systems > 1
-    p.t(W.S["intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
-                                n=f"{intervals.n_resamples:,}", paired="paired " if paired else ""))
-    p.t(W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"])
-    if intervals.seed is not None and not intervals.paired and n_systems > 1:
-        p.t(W.S["same_seed"])
-    if paired or (n_systems == 0 and answers.get("ranking")):
-        alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
-        p.t(W.S["winners"] if n_systems == 2 else W.S["winners_holm"].format(
-            pairs=n_systems * (n_systems - 1) // 2, alpha=alpha) if n_systems > 2 else W.S["winners_any"].format(alpha=alpha))
-    p.t(". ")
 
 
 def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],

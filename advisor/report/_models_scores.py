@@ -7,6 +7,8 @@ re-renders from its JSON context (curves are thinned to a few hundred points).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["Curve", "ScoreData"]
@@ -45,3 +47,6 @@ class ScoreData(_M):
     calibration_loss: dict[str, float | None] = Field(default_factory=dict,
                                                       description="share of log loss removed by temperature scaling")
     item_bootstrap: bool = Field(False, description="score and cost intervals from an item bootstrap")
+    calibration: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
+        "system → top_label / positive_class → the plug-in ECE and the debiased root-mean-square calibration "
+        "error with its interval (Kumar et al. 2019; issue 20)"))

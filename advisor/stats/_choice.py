@@ -24,6 +24,8 @@ __all__ = ["METHOD_WORDS", "PROPORTIONS", "interval_method", "interval_methods",
 
 #: Metric ids that are one count of items over another.
 PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "npv", "jaccard")
+#: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
+SHARES = ("top_k_accuracy", "subset_accuracy")
 #: Metric ids whose estimate gets no interval, and why.
 NO_INTERVAL = {"ece": "the plug-in ECE is biased upwards by the sampling error of each bin's accuracy, so no interval "
                       "around it covers the calibration error; see the debiased calibration error"}
@@ -50,7 +52,7 @@ def interval_method(metric: str, *, whole_items: bool = True, proportion: str = 
     """
     if metric in NO_INTERVAL:
         return "none"
-    if metric in PROPORTIONS and whole_items:
+    if (metric in PROPORTIONS or metric in SHARES) and whole_items:
         return proportion
     return "auto"
 

@@ -50,8 +50,8 @@ class PairResult(_Model):
     b: str
     difference: Interval
     p_a_better: float | None
-    p_value: float | None = None  # two-sided p-value of the pair's test (``test``), used by Holm's step-down
-    test: str = "paired bootstrap"  # or "McNemar exact" (accuracy)
+    p_value: float | None = None  # two-sided paired-bootstrap p-value (normal form), used by Holm's step-down
+    test: str = "paired bootstrap"
     resolvable: float | None = None  # the smallest difference this test set resolves at the confidence level
 
 
@@ -76,6 +76,7 @@ class McNemar(_Model):
     b_only: float  # items b gets right and a wrong
     p: float  # two-sided exact p-value, min(1, 2 P(X ≤ min(a_only, b_only))), X ~ Binomial(a_only + b_only, ½)
     p_holm: float | None = None  # Holm-adjusted over all pairs (more than two systems)
+    resolvable: float | None = None  # smallest accuracy difference this test separates with these discordant items
 
 
 class RankingAgreement(_Model):
@@ -105,7 +106,7 @@ class Comparison(_Model):
     metrics: dict[str, MetricComparison]
     ranking_agreement: RankingAgreement
     undefined: dict[str, list[dict[str, Any]]]
-    mcnemar: list[McNemar] = []  # accuracy: McNemar's exact test of every pair (issue 20)
+    mcnemar: list[McNemar] = []  # accuracy: McNemar's exact test of every pair, beside the bootstrap (issue 20)
     test: str = ""  # the paired test behind the winners, named
 
     def _metric(self, metric: str) -> MetricComparison:

@@ -15,18 +15,17 @@ import numpy as np
 __all__ = ["familywise_winners", "paired_p_value", "paired_test_words", "winners_method"]
 
 
-WINNERS_TWO = ("two systems: the best by point estimate, plus the other if the pair's test does not separate them — "
-               "the interval of their paired difference contains 0, or for accuracy McNemar's exact p-value exceeds α "
-               "(one pair, no multiplicity correction needed)")
-WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided p-values (McNemar's exact "
-                "test for accuracy, otherwise the paired-bootstrap test in normal form with the bootstrap standard "
-                "error) at α = {alpha:g}; the winners are the systems no other system beats, with a family-wise error "
-                "of at most α")
+WINNERS_TWO = ("two systems: the best by point estimate, plus the other if the interval of their paired difference "
+               "contains 0 (one pair, no multiplicity correction needed)")
+WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided paired-bootstrap "
+                "p-values (normal form with the bootstrap standard error) at α = {alpha:g}; the winners are the "
+                "systems no other system beats, with a family-wise error of at most α")
 
 #: The paired test behind the winners, named (issue 20).
 TEST_BOOTSTRAP = ("two-sided paired-bootstrap test: p = 2(1 − Φ(|d| / se)), d the difference of the two systems and se "
                   "the standard deviation of its paired resamples")
-TEST_MCNEMAR = "McNemar's exact test on the items one system gets right and the other wrong (accuracy)"
+TEST_MCNEMAR = ("McNemar's exact test on the items one system gets right and the other wrong is reported beside it "
+                "for accuracy")
 
 
 def winners_method(m: int, confidence: float) -> str:

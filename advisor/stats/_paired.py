@@ -6,17 +6,17 @@ r"""One metric of a paired comparison: each system's interval, every pair's diff
 * **A difference** ``a − b``: the same, on the paired resampled differences, with the acceleration of
   the jackknife of the difference (the same unit leaves both systems). Systems that agree on every
   item have the difference 0 in every resample, and the interval ``[0, 0]``.
-* **The test of a pair**: for accuracy McNemar's exact test on the discordant items (:mod:`._mcnemar`);
-  for every other metric the two-sided paired-bootstrap test ``2 (1 − Φ(|d̂| / se*))`` with ``se*`` the
-  standard deviation of the resampled differences.
-* **Winners**: with two systems the best, and the other when the test does not separate them — for
-  accuracy McNemar's p-value above α, otherwise the difference's interval containing 0 (or, where the
-  difference has no interval, the bootstrap p-value above α). With more, Holm's step-down over all
-  pairs of those p-values (:func:`._familywise.familywise_winners`).
+* **The test of a pair**: the two-sided paired-bootstrap test ``2 (1 − Φ(|d̂| / se*))`` with ``se*`` the
+  standard deviation of the resampled differences, for every metric. For accuracy McNemar's exact test
+  on the discordant items is reported beside it (:mod:`._mcnemar`, ``Comparison.mcnemar``); the winners
+  rest on one procedure for every metric.
+* **Winners**: with two systems the best, and the other when the difference's interval contains 0 (or,
+  where the difference has no interval, the bootstrap p-value exceeds α). With more, Holm's step-down
+  over all pairs of bootstrap p-values (:func:`._familywise.familywise_winners`).
 * **Resolvable difference** of a pair: the smallest difference its test would call separable —
   ``z · se*`` with ``z = Φ⁻¹(1 − α/2)`` for two systems and ``Φ⁻¹(1 − α/(2K))`` for ``K`` pairs (Holm's
-  first step: a difference this large is separable whatever the other pairs show); for accuracy the
-  exact McNemar threshold over ``n``. It says what "not separable" means on this test set.
+  first step: a difference this large is separable whatever the other pairs show). It says what "not
+  separable" means on this test set.
 * ``P(a better)``: share of resamples in which ``a`` is better (ties half); P(rank 1) and rank intervals
   as before (percentile intervals of the resampled ranks).
 """
@@ -38,7 +38,7 @@ from ._ranks import average_ranks
 
 __all__ = ["PairedInputs", "summarise"]
 
-#: Metric ids whose pairs are tested with McNemar's exact test.
+#: Metric ids whose pairs are also tested with McNemar's exact test.
 MCNEMAR_IDS = ("accuracy", "micro_f1")
 
 
@@ -48,8 +48,7 @@ class PairedInputs:
 
     ``methods``: the interval method per system ("auto", "clopper_pearson", …); ``accel``: BCa's
     acceleration per system; ``diff_accel``: per pair of system indices; ``proportions``: per system the
-    ``(count, denominator)`` of a proportion and the interval it gives; ``mcnemar``: per pair of names
-    ``(p, resolvable)``.
+    ``(count, denominator)`` of a proportion and the interval it gives.
     """
 
     methods: Sequence[str] | str = "auto"
@@ -57,7 +56,6 @@ class PairedInputs:
     accel: np.ndarray | None = None
     diff_accel: Mapping[tuple[int, int], float] = field(default_factory=dict)
     proportions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
-    mcnemar: Mapping[tuple[str, str], tuple[float, float | None]] = field(default_factory=dict)
 
 
 def _better_share(x: np.ndarray, y: np.ndarray) -> float:
@@ -139,11 +137,9 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
                 test, p = "paired bootstrap", paired_p_value(float(sign * est), od)
             fin = od[np.isfinite(od)]
             resolvable = z * float(fin.std(ddof=1)) if fin.size > 1 and fin.size == od.size else None
-            if (systems[a], systems[b]) in extra.mcnemar:
-                test, (p, resolvable) = "McNemar exact", extra.mcnemar[(systems[a], systems[b])]
             p_values[(systems[a], systems[b])] = 1.0 if np.isnan(p) else p  # undefined: never separated
             lo, hi = iv.low[0], iv.high[0]
-            if test == "McNemar exact" or np.isnan(lo):
+            if np.isnan(lo):
                 separated[(a, b)] = p_values[(systems[a], systems[b])] <= alpha
             else:
                 separated[(a, b)] = not lo <= 0.0 <= hi

@@ -4,8 +4,9 @@
   table's items (:mod:`._jackknife`): deleting an item removes it from every system at once.
 * The exact intervals of the proportions (:mod:`._choice`, :mod:`._proportions`), each system's count
   over its denominator.
-* McNemar's exact test of every pair for accuracy (:mod:`._mcnemar`), with Holm's adjustment over the
-  pairs when there are more than two systems, and the smallest accuracy difference it resolves.
+* McNemar's exact test of every pair for accuracy (:mod:`._mcnemar`), reported beside the bootstrap, with
+  Holm's adjustment over the pairs when there are more than two systems, and the smallest accuracy
+  difference it resolves.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _holm(p: list[float]) -> list[float]:
     return out.tolist()
 
 
-def mcnemar_tests(joint: JointCounts, confidence: float) -> tuple[list[McNemar], dict[tuple[str, str], tuple[float, float | None]]]:
+def mcnemar_tests(joint: JointCounts, confidence: float) -> list[McNemar]:
     """McNemar's exact test of every pair (empty when the counts are not whole items)."""
     systems = list(joint.systems)
     m = len(systems)
@@ -69,13 +70,13 @@ def mcnemar_tests(joint: JointCounts, confidence: float) -> tuple[list[McNemar],
     for a, b in pairs:
         counts = discordant_counts(joint, a, b)
         if counts is None:
-            return [], {}
+            return []
         tests.append(McNemar(a=systems[a], b=systems[b], a_only=counts[0], b_only=counts[1],
-                             p=binomial_two_sided(int(counts[0]), int(counts[1]))))
+                             p=binomial_two_sided(int(counts[0]), int(counts[1])),
+                             resolvable=mcnemar_resolvable(counts[0] + counts[1], joint.n, alpha)))
     if m > 2:
         tests = [t.model_copy(update={"p_holm": q}) for t, q in zip(tests, _holm([t.p for t in tests]))]
-    by_pair = {(t.a, t.b): (t.p, mcnemar_resolvable(t.a_only + t.b_only, joint.n, alpha)) for t in tests}
-    return tests, by_pair
+    return tests
 
 
 def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, confidence: float, method: str,
@@ -112,10 +113,5 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
                 props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
             extra.proportions = props
         out[mid] = extra
-    tests: list[McNemar] = []
-    if m > 1 and any(mid in MCNEMAR_IDS for mid in ids):
-        tests, by_pair = mcnemar_tests(joint, confidence)
-        for mid in ids:
-            if mid in MCNEMAR_IDS:
-                out[mid].mcnemar = by_pair
+    tests = mcnemar_tests(joint, confidence) if m > 1 and any(mid in MCNEMAR_IDS for mid in ids) else []
     return out, tests

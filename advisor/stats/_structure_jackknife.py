@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ._bounds import bounds_of
+from ._choice import SHARES as CHOICE_SHARES
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration, item_groups, leave_out_values
 from ._paired import PairedInputs
 from ._proportions import proportion_interval
@@ -23,7 +24,7 @@ from ._structure_eval import _size, _weighted
 __all__ = ["paired_structure_inputs", "structure_intervals"]
 
 #: Structured ids that are a share of whole items.
-SHARES = ("accuracy", "top_k_accuracy", "subset_accuracy")
+SHARES = ("accuracy", *CHOICE_SHARES)
 
 
 def _ordinal(c: Any, ids: Sequence[str], undefined: str) -> dict[str, np.ndarray]:
