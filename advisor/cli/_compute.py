@@ -143,10 +143,10 @@ def compute(
     else:
         _print_table(ev, intervals, confidence, extra)
         if intervals is not None:
-            from ._intervals import methods_note, seed_note
+            from ._intervals import calibration_lines, methods_note, seed_note
 
             entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]
-            for line in [*methods_note(entries), *_calibration_lines(calibration), seed_note(seed, seed_given)]:
+            for line in [*methods_note(entries), *calibration_lines(calibration), seed_note(seed, seed_given)]:
                 echo(line)
 
 
@@ -183,20 +183,6 @@ def _intervals(
         out[name] = {m: {**res[m], "method": res.methods[m], **({"reason": res.reasons[m]} if res.reasons[m] else {})}
                      for m in res}
     return out
-
-
-def _calibration_lines(calibration: dict[str, Any] | None) -> list[str]:
-    """The debiased calibration error beside each plug-in ECE (the ECE itself gets no interval)."""
-    from .._format import format_number
-
-    lines = []
-    for name, parts in (calibration or {}).items():
-        for part, c in parts.items():
-            what = "top-label confidence" if part == "top_label" else "positive-class probability"
-            iv = "" if c.get("low") is None else f" [{format_number(c['low'])}, {format_number(c['high'])}]"
-            lines.append(f"{name}: calibration of the {what}: ECE {format_number(c['ece'])} (plug-in, biased "
-                         f"upwards), debiased RMS calibration error {format_number(c['rms_debiased'])}{iv}")
-    return lines
 
 
 def _label_text(label: Any) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["interval_cell", "methods_note", "p_clause", "p_text", "pick_seed", "seed_note"]
+__all__ = ["calibration_lines", "interval_cell", "methods_note", "p_clause", "p_text", "pick_seed", "seed_note"]
 
 NO_INTERVAL = "no interval"
 
@@ -90,3 +90,17 @@ def seed_note(seed: int, given: bool) -> str:
     ('seed 7', 'seed 12 (picked; --seed 12 reproduces these intervals)')
     """
     return f"seed {seed}" if given else f"seed {seed} (picked; --seed {seed} reproduces these intervals)"
+
+
+def calibration_lines(calibration: dict[str, Any] | None) -> list[str]:
+    """The debiased calibration error beside each plug-in ECE (the ECE itself gets no interval)."""
+    from .._format import format_number
+
+    lines = []
+    for name, parts in (calibration or {}).items():
+        for part, c in parts.items():
+            what = "top-label confidence" if part == "top_label" else "positive-class probability"
+            iv = "" if c.get("low") is None else f" [{format_number(c['low'])}, {format_number(c['high'])}]"
+            lines.append(f"{name}: calibration of the {what}: ECE {format_number(c['ece'])} (plug-in, biased "
+                         f"upwards), debiased RMS calibration error {format_number(c['rms_debiased'])}{iv}")
+    return lines

@@ -207,7 +207,7 @@ def print_scored(data: dict[str, Any]) -> None:
     console.print(table)
     console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "
                   "winners; rank: the interval of ranks over the resamples.", style="dim", markup=False)
-    from ._compute import _calibration_lines
+    from ._intervals import calibration_lines
 
-    for line in _calibration_lines(data.get("calibration")):
+    for line in calibration_lines(data.get("calibration")):
         console.print(line, markup=False)
