@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["HEAVY", "lazy_exports"]
 
 
 def lazy_exports(package: str, table: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
@@ -29,3 +29,12 @@ def lazy_exports(package: str, table: Mapping[str, str]) -> tuple[Callable[[str]
         return sorted(set(vars(sys.modules[package])) | set(table))
 
     return __getattr__, __dir__
+
+
+#: Third-party libraries imported where they are needed, never at a module's top: each costs a noticeable
+#: part of a second to import (or pulls a system library), and ``advisor --help`` must not pay for them.
+#: Everything else — advisor's own modules included — is imported at the top of the module that uses it.
+HEAVY: frozenset[str] = frozenset({
+    "numpy", "pandas", "polars", "pyarrow", "duckdb", "matplotlib", "weasyprint", "ziamath", "pyspark",
+    "scipy", "sklearn", "fsspec", "jinja2", "rich", "yaml", "readline", "pexpect",
+})

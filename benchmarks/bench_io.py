@@ -6,8 +6,8 @@
 For each size and format a file ``y_true,y_pred`` (k classes, 70 % correct) is written to a temporary
 directory, then, each in a fresh subprocess (so peak memory is per run):
 
-* advisor  ``advisor.read_predictions(file)`` + ``advisor.evaluate`` (every multi-class metric, per-class
-           table, chance levels) — what ``advisor compute FILE`` does, without printing;
+* advisor  ``advisor.load(file)`` + ``advisor.evaluate`` (every multi-class metric, per-class table, chance
+           levels) — what ``advisor compute FILE`` does, without printing;
 * duckdb   ``SELECT y_true, y_pred, count(*) FROM '<file>' GROUP BY ALL`` — the bare count, the floor.
 
 Both are best of ``--repeat`` runs inside their subprocess (the file is in the page cache for both).
@@ -37,9 +37,9 @@ for _ in range(repeat):
     t, c = time.perf_counter(), time.process_time()
     if which == "advisor":
         import advisor
-        ps = advisor.read_predictions(path)
-        ev = advisor.evaluate(ps.systems)
-        assert ev.n == ps.n_items
+        ds = advisor.load(path)
+        ev = advisor.evaluate(ds.systems)
+        assert ev.n == ds.n_items
     else:
         import duckdb
         con = duckdb.connect()

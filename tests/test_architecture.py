@@ -166,3 +166,4 @@ def test_few_modules_directly_in_the_package() -> None:
 def test_each_stage_says_what_it_owns(package: str) -> None:
     doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
     assert doc and len(doc.split()) >= 12, f"advisor/{package}/__init__.py needs a docstring saying what it owns"
+

@@ -272,20 +272,20 @@ def test_errors_are_one_sentence(three):
 # ----------------------------------------------------------------------------------------------
 @pytest.fixture()
 def fake_reader(monkeypatch, three):
-    """Stand-in for advisor.io._readers.read_predictions (tests the command, not the reader)."""
+    """Stand-in for the one reader, advisor.io._load.load (tests the command, not the reader)."""
     y, preds = three
     calls = {}
 
-    def read_predictions(paths, *, true_col="y_true", pred_col="y_pred", labels=None):
+    def load(paths=(), *, true_col=None, pred_col=None, **_options):
         for p in paths:
             open(p).close()  # a missing file raises FileNotFoundError like the real reader
-        calls.update(paths=list(paths), true_col=true_col, pred_col=pred_col)
+        calls.update(paths=list(paths), true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
         joint = JointCounts.from_arrays(y, preds)
-        return types.SimpleNamespace(joint=joint, systems=joint.matrices())
+        return types.SimpleNamespace(joint=joint, systems=joint.matrices(), structured=None, scores={})
 
-    module = types.ModuleType("advisor.io._readers")
-    module.read_predictions = read_predictions  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "advisor.io._readers", module)
+    module = types.ModuleType("advisor.io._load")
+    module.load = load  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "advisor.io._load", module)
     return calls
 
 

@@ -202,6 +202,59 @@ def test_chance_correction_preferred_on_a_shared_task_adds_a_chance_corrected_me
 
 
 # ----------------------------------------------------------------------------------------------
+# 6. Risks of ordered classes
+# ----------------------------------------------------------------------------------------------
+RAIN = {"task": "multiclass", "classes": ["none", "light", "heavy"], "label_structure": "ordinal",
+        "risk_estimates": True, "outputs": "probabilities", "planned_metrics": ["Brier score"]}
+
+
+def test_risks_of_ordered_classes_keep_a_proper_scoring_rule_and_the_planned_brier(tmp_path) -> None:
+    answers = _answers(tmp_path, RAIN)
+    plan = _plan(answers)
+    ids = [m["id"] for m in plan["metrics"]]
+    assert ids[0] == "log_loss"  # the probabilities are scored as probabilities, not the argmax's distance
+    assert "brier" in ids and "mae_macro" in ids[1:]
+    assert not plan["unused"]  # the planned Brier score, the outputs and the risks all decide something
+    screen = _screen(answers)
+    assert screen.startswith("Lead with log loss") and "Brier score" in screen
+
+
+def test_risks_of_ordered_classes_are_reported_with_the_ordinal_view(tmp_path) -> None:
+    from advisor.report import build_report
+
+    rng = np.random.default_rng(7)
+    labels = RAIN["classes"]
+    y = rng.choice(labels, size=300)
+    data, scores = {"y_true": list(y)}, {}
+    for j, name in enumerate(("near", "far")):
+        pred = np.where(rng.random(300) < 0.7 - 0.1 * j, y, rng.choice(labels, size=300))
+        data[name] = list(pred)
+        p = rng.dirichlet(np.ones(3), size=300) * 0.5
+        p[np.arange(300), [labels.index(v) for v in pred]] += 0.5
+        scores[name] = p
+    ctx = build_report(RAIN, data, scores=scores, bootstrap=200, seed=1)
+    assert [m.id for m in ctx.recommended][0] == "log_loss"
+    for s in ctx.systems:
+        for m in ("log_loss", "brier", "mae_macro", "weighted_kappa_quadratic"):
+            iv = s.intervals[m]
+            assert iv.low <= s.values[m] <= iv.high, (s.name, m)
+
+
+def test_a_report_of_ordered_risks_from_files_leads_with_the_scoring_rule(tmp_path) -> None:
+    labels = RAIN["classes"]
+    rng = np.random.default_rng(8)
+    files = _predictions(tmp_path, labels, ["near", "far"], rng=rng, proba=True)
+    text = _report(tmp_path, _answers(tmp_path, RAIN), files)
+    table = text.split("## Results")[1]
+    first = next(line for line in table.splitlines() if line.startswith("| ") and "Metric" not in line
+                 and "---" not in line)
+    assert first.startswith("| Log loss")
+    for name in ("Brier score", "Macro-averaged mean absolute error", "Quadratically weighted kappa"):
+        assert f"| {name}" in table, name
+    assert "*Order of the classes.*" in text
+
+
+# ----------------------------------------------------------------------------------------------
 # 7. Promises the report keeps
 # ----------------------------------------------------------------------------------------------
 def test_the_shares_in_use_promised_are_in_the_report(tmp_path) -> None:

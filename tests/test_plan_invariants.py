@@ -174,7 +174,13 @@ def _data(answers: Answers, plan: Any, rng: np.random.Generator) -> tuple[dict[s
     return data, (scores or None)
 
 
-NOMINAL = [(n, a) for n, a in CASES if a.label_structure == "nominal" and not a.top_k and not a.annotators]
+def _risks_of_ordered(a: Answers) -> bool:
+    """Probabilities of ordered classes used as risks: read as scored items, the ordinal metrics beside."""
+    return a.label_structure == "ordinal" and bool(a.risk_estimates) and not a.top_k and not a.annotators
+
+
+NOMINAL = [(n, a) for n, a in CASES
+           if (a.label_structure == "nominal" and not a.top_k and not a.annotators) or _risks_of_ordered(a)]
 
 
 @pytest.mark.parametrize(("name", "answers"), NOMINAL[::3], ids=[n for n, _ in NOMINAL[::3]])
@@ -237,7 +243,7 @@ def _structured(answers: Answers, rng: np.random.Generator) -> Any:
 
 
 STRUCTURED = [(n, a) for n, a in CASES if (a.label_structure in ("ordinal", "multilabel") or a.top_k or a.annotators)
-              and not (a.risk_estimates and a.label_structure == "ordinal" and not a.annotators)]
+              and not _risks_of_ordered(a)]
 
 
 @pytest.mark.parametrize(("name", "answers"), STRUCTURED[::2], ids=[n for n, _ in STRUCTURED[::2]])

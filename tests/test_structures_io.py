@@ -18,7 +18,7 @@ from advisor.engine._multilabel import multilabel_metrics
 from advisor.engine._ordinal import ordinal_cells, ordinal_metrics
 from advisor.engine._structures import evaluate_structure
 from advisor.engine._topk import top_k_accuracy
-from advisor.io._structures import load_structured
+from advisor.io import load_structured
 from advisor.stats._structures import structure_bootstrap, structure_compare
 
 pa = pytest.importorskip("pyarrow")

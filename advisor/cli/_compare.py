@@ -252,6 +252,40 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
         console.print(f"note: {ra.note}", markup=False)
 
 
+def _scored(ds: Any, names: list[str], labels: list[Any], pos: Any, costs: Any, priors: Any, n_boot: int,
+            confidence: float, seed: Any, score_ids: list[str] | None) -> dict[str, Any] | None:
+    """The item-level comparison of the score metrics, and of the expected costs (items from the same read).
+
+    With --costs/--priors and label files only (no score columns), the expected costs are compared on the
+    items' decisions: each system's predicted labels, from the joint table of the counts."""
+    from ..engine._score_eval import COST_IDS
+    from ._scores import scored_comparison
+
+    scored = dict(ds.scores)
+    if (costs is not None or priors is not None) and not all(n in scored for n in names):
+        scored = _decision_items(ds, names)  # label files: the expected costs of the decisions
+        score_ids = [m for m in score_ids or COST_IDS if m in COST_IDS]
+    if not scored:
+        return None
+    return scored_comparison(scored, names, labels, pos, costs, priors, n_boot, confidence, seed, score_ids)
+
+
+def _decision_items(ds: Any, names: list[str]) -> dict[str, Any]:
+    """Per system, its items' true and predicted labels (from the joint counts, in the joint table's order),
+    with uniform probabilities standing in for scores: only the decisions enter the expected costs."""
+    import numpy as np
+
+    from ..io._items import ScoredFile
+
+    joint = ds.joint
+    reps = np.asarray(joint.counts, dtype=np.int64)
+    labels = [str(x) for x in joint.labels]
+    y = [labels[c] for c in np.repeat(joint.codes[:, 0], reps)]
+    flat = np.full((len(y), len(labels)), 1.0 / len(labels))
+    return {n: ScoredFile(y, [labels[c] for c in np.repeat(joint.codes[:, 1 + j], reps)], flat, labels, None)
+            for j, n in enumerate(names)}
+
+
 def register(app: typer.Typer) -> None:
     @app.command("compare")
     @handle_errors
@@ -290,41 +324,32 @@ def register(app: typer.Typer) -> None:
         from ._structures import refuse_sql_structure  # --sql with --order/--label-sep/--top-k (issue 25)
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, command="compare")
         from ..catalogue._names import metric_ids_for
-        from ..io._structures import is_structured  # ordered classes, label sets, top-k (issue 12)
+        from ._structures import check_structure_options, output_structured, parse_order
 
-        if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
-            from ._structures import run_structured
-
-            run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                           pred_col=pred_col, metrics=metric_ids_for(parse_id_list(metrics)), undefined=undefined,
-                           n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, compare=True)
-            return
-        from ..stats._compare import compare_joint
-
+        check_structure_options(n_boot, top_k)
         ids = metric_ids_for(parse_id_list(metrics))  # before reading any file
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
         from ..engine._score_eval import COST_IDS, SCORE_IDS
         from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
 
+        cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
+        from ..io._load import load
+
+        ds = load(files or [], sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
+                  label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
+        if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
+                             seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
+            return
         score_ids = [m for m in ids or [] if m in (*SCORE_IDS, *COST_IDS, "log_loss", "brier")]  # item level
         ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
-        cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
-        columns = {"true_col": true_col, "pred_col": pred_col}
-        if sql is not None:
-            from ..io._readers import load_inputs
-
-            predictions = load_inputs(files or [], sql=sql, **columns).predictions
-        else:
-            from ..io._readers import read_predictions
-
-            predictions = read_predictions(files, **{k: v for k, v in columns.items() if v is not None})
-        assert predictions is not None  # prediction files only: always paired
-        joint = predictions.joint
-        if len(joint.systems) < 2:
-            raise fail(f"compare needs at least two systems (prediction files) on the same items; got "
-                       f"{len(joint.systems)}. For one system's intervals use advisor compute --bootstrap N.")
+        joint = ds.joint
+        if joint is None or len(joint.systems) < 2:
+            got = 0 if joint is None else len(joint.systems)
+            raise fail(f"compare needs at least two systems (prediction files) on the same items; got {got}. For "
+                       "one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
+        from ..stats._compare import compare_joint
         from ._intervals import pick_seed
 
         seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
@@ -333,8 +358,8 @@ def register(app: typer.Typer) -> None:
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
             )
-        scored = scored_comparison(list(files or []), list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec,
-                                   n_boot, confidence, seed, true_col, pred_col, score_ids or None)
+        scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
+                         confidence, seed, score_ids or None)
         if as_json:
             data = {**comparison.to_dict(), "seed_given": seed_given}
             if scored is not None:

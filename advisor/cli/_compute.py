@@ -74,35 +74,40 @@ def compute(
     ),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
-    from ..engine._evaluate import check_metric_ids, evaluate
-    from ._scores import compute_score_only, score_results, split_score_ids, with_scores
+    from ..engine._evaluate import evaluate
+    from ._scores import compute_score_only, score_results, split_score_ids
 
     from ..catalogue._names import metric_ids_for
 
     ids = metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
-    from ._structures import compute_structured  # ordered classes, label sets, top-k, annotators (issue 12)
+    from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
-    if compute_structured(files or [], matrix or [], counts or [], order=order, label_sep=label_sep, top_k=top_k,
-                          true_col=true_col, pred_col=pred_col, count_col=count_col, metrics=ids,
-                          undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json, sql=sql):
-        return
-    check_metric_ids(ids)  # fail on a typo before reading large files
-    _check_resampling(n_boot, confidence)
-    from ..io._readers import load_inputs
-
+    check_structure_options(n_boot, top_k, confidence)
+    refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k)  # (issue 25)
     if not (files or matrix or counts or sql):
         raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
-    if not (matrix or counts or sql) and compute_score_only(list(files or []), _names(files), positive, cost_spec,
-                                                            prior_spec, true_col, pred_col, as_json):
+    structured_tables = order is not None and not files and bool(matrix or counts or sql)
+    early = _early_check(ids, order or label_sep or top_k)
+    _check_resampling(n_boot, confidence)
+    from ..io._load import load
+
+    ds = load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
+              count_col=count_col, order=None if structured_tables else parse_order(order), label_sep=label_sep,
+              top_k=top_k)  # every input read once (advisor.load)
+    common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
+    if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
+        return
+    if early is not None:
+        raise early
+    if compute_score_only(ds, positive, cost_spec, prior_spec, as_json):
         return  # files of true labels and scores only (issue 11)
-    loaded = load_inputs(files or [], matrix or [], counts or [], true_col=true_col, pred_col=pred_col,
-                         count_col=count_col, sql=sql)
-    systems, probabilities, notes = loaded.systems, loaded.probabilities, loaded.notes
+    _refuse_unit_costs(new_ids, cost_spec, prior_spec)
+    systems, probabilities, notes = ds.systems, ds.probabilities, list(ds.notes)
     ev = evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"], positive_label=positive,
                   beta=beta, undefined=undefined, probabilities=probabilities)
-    extra, details = score_results(list(files or []), list(systems)[:len(files or [])], systems, list(ev.labels),
-                                   positive, cost_spec, prior_spec, true_col, pred_col, new_ids, sql=sql)
+    extra, details = score_results(ds.scores, systems, list(ev.labels), positive, cost_spec, prior_spec, new_ids,
+                                   notes=notes)
     if ev.positive_label is not None and len(ev.labels) != 2:
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
@@ -112,20 +117,24 @@ def compute(
     seed_given = seed is not None
     if n_boot is not None:
         from ._intervals import pick_seed
+        from ._score_intervals import score_intervals
 
         seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
         intervals = _intervals(systems, ev, n_boot, confidence, seed)
-        from ._scores import report_scores
-        from ._score_intervals import score_intervals
-
         shown = {name: {**{m: v for m, v in ev.metrics[name].items() if m in ("log_loss", "brier")},
                         **extra.get(name, {})} for name in ev.systems}
-        scored = report_scores(list(files or []), list(systems)[:len(files or [])] if files else list(systems), sql,
-                               true_col, pred_col) or {} if any(shown.values()) else {}
-        more, calibration = score_intervals(scored, systems, shown, list(ev.labels), positive, cost_spec, prior_spec,
-                                            n_boot, confidence, seed)
+        more, calibration = score_intervals(ds.scores or {}, systems, shown, list(ev.labels), positive, cost_spec,
+                                            prior_spec, n_boot, confidence, seed)
         for name, vals in more.items():
             intervals.setdefault(name, {}).update(vals)
+    _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration)
+
+
+def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
+          n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool, seed_given: bool = True,
+          calibration: dict[str, Any] | None = None) -> None:
+    """Print the notes (stderr), then the results as JSON or as tables."""
+    from ._scores import with_scores
 
     for note in notes:
         echo(f"note: {note}", err=True)
@@ -157,10 +166,28 @@ def _check_resampling(n_boot: Optional[int], confidence: float) -> None:
         raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
 
 
-def _names(files: Optional[list[Path]]) -> list[str]:
-    from ..io._readers import _system_names
+def _early_check(ids: Any, structured: Any) -> Exception | None:
+    """An unknown metric id, found before reading (raised after it when the inputs turn out nominal: the
+    columns of a file can still make it an ordinal, multi-label, top-k or annotator file)."""
+    from ..engine._evaluate import check_metric_ids
 
-    return _system_names(list(files or []))
+    if structured:
+        return None
+    try:
+        check_metric_ids(ids)
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    return None
+
+
+def _refuse_unit_costs(new_ids: list[str], costs: Any, priors: Any) -> None:
+    """Cost metrics asked for without costs: one sentence (the project's rule is no silent unit costs)."""
+    from ..engine._score_eval import COST_IDS
+
+    asked = [m for m in new_ids if m in COST_IDS]
+    if asked and costs is None:
+        raise fail(f"--metrics {','.join(asked)} needs the error costs: give --costs fn=10,fp=1 (binary, with "
+                   "--positive) or a cost-matrix CSV; advisor does not assume unit costs.")
 
 
 def _intervals(

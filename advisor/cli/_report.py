@@ -108,16 +108,10 @@ def report(
     ctx = None
     if context is not None:
         ctx = _load_context(context)
-    elif files or (matrix and not sql):  # ordered classes, label sets, top-k, annotators (issue 12)
-        from ._structures import report_structured
-
-        ctx = report_structured(list(files or []), answers, order=order, label_sep=label_sep, top_k=top_k,
-                                true_col=true_col, pred_col=pred_col, title=title, n_boot=n_boot,
-                                confidence=confidence, seed=seed, undefined=undefined, matrix=list(matrix or []))
-    if ctx is None:
+    else:
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                     positive_label=positive, undefined=undefined)
+                     positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k)
     if context is not None:
         from ..report._context_check import render_checked
 
@@ -129,31 +123,43 @@ def report(
 
 
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
-           pred_col: str, costs: Optional[str], priors: Optional[str], **options: object):  # noqa: ANN202
-    """Read the inputs (counts, and item-level scores for the score metrics) and build the report context."""
-    from ..io._readers import load_inputs
+           pred_col: str, costs: Optional[str], priors: Optional[str], order: Optional[str], label_sep: Optional[str],
+           top_k: Optional[int], **options: object):  # noqa: ANN202
+    """Read every input once (:func:`advisor.load`) and build the report context: structured (ordered classes,
+    label sets, top-k, annotators) or nominal (counts, item-level scores, costs)."""
+    from ..io._load import load
     from ..report import build_report
+    from ..report._build_structures import (build_structured_report, check_structured, ordinal_tables_for_answers,
+                                            structure_options)
     from ..report._context_check import check_count_totals
-    from ._scores import parse_costs, parse_priors, report_scores
+    from ._scores import parse_costs, parse_priors
+    from ._structures import parse_order
 
     cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)  # before reading anything large
-    from ._scores import score_only_files
-
-    for path in score_only_files(files, pred_col):
-        from ..io._scores import read_scored
-
-        read_scored(path, true_col=true_col, pred_col=pred_col)  # a score column of a multi-class task: said first
-        raise InputError(f"{path} has scores but no {pred_col} column; a report needs each system's decisions beside "
+    if top_k is not None and top_k < 1:
+        raise InputError(f"--top-k must be a whole number ≥ 1; got {top_k}.")
+    structured = {k: v for k, v in options.items() if k in ("title", "confidence", "seed", "undefined")}
+    structured["bootstrap"] = options["bootstrap"]
+    opts = structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k) if files else {}
+    ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
+    if ds.structured is not None:
+        return build_structured_report(answers, check_structured(ds.structured, answers), **structured)
+    if matrix and not files and not sql:
+        inputs = ordinal_tables_for_answers(matrix, answers, order=parse_order(order), systems=ds.systems)
+        if inputs is not None:
+            return build_structured_report(answers, inputs, **structured)
+    if ds.score_only:
+        name = ds.score_only[0]
+        raise InputError(f"{name} has scores but no {pred_col} column; a report needs each system's decisions beside "
                          "its scores (advisor compute gives the score metrics alone).")
-    loaded = load_inputs(files, matrix, true_col=true_col, pred_col=pred_col, sql=sql)
-    check_count_totals(loaded.systems)
-    for note in loaded.notes:
+    check_count_totals(ds.systems)
+    for note in ds.notes:
         echo(f"note: {note}", err=True)
-    if loaded.mixed:
+    if ds.mixed:
         echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
              "items.", err=True)
-    scores = report_scores(files, list(loaded.systems), sql, true_col, pred_col)
-    return build_report(answers, loaded.data, costs=cost_spec, priors=prior_spec, scores=scores, **options)
+    return build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
+                        order=parse_order(order), **options)
 
 
 @handle_errors

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
 
 
-__all__ = ["parse_costs", "parse_priors", "score_results"]
+__all__ = ["compute_score_only", "parse_costs", "parse_priors", "score_results", "scored_comparison"]
 
 
 def parse_costs(text: str | None) -> Any:
@@ -33,61 +32,37 @@ def parse_priors(text: str | None) -> dict[str, float] | None:
     return parse(text)
 
 
-def report_scores(files: list[Path], names: list[str], sql: str | None, true_col: str | None,
-                  pred_col: str | None) -> dict[str, Any] | None:
-    """The item-level scores of the report's inputs: ``{system: ScoredFile}`` for the files with a ``score`` or
-    ``p_<label>`` columns, or the ``--sql`` query's (one system); None when there are none."""
-    from ..io._scores import has_scores, read_scored, read_scored_sql
-
-    cols = {"true_col": true_col or "y_true", "pred_col": pred_col or "y_pred"}
-    if sql is not None and not files:
-        f = read_scored_sql(sql, **cols)
-        return {names[0]: f} if f is not None and len(names) == 1 else None
-    out = {name: read_scored(path, **cols) for name, path in zip(names, files) if has_scores(path)}
-    return out or None
-
-
-def score_only_files(files: list[Path], pred_col: str | None) -> list[Path]:
-    """The files with scores (a ``score`` or ``p_<label>`` columns) but no predicted-label column."""
-    from .._exceptions import InputError
-    from ..io._scores import SCORE_COLUMN, _columns, _proba_columns
-
-    out = []
-    for f in files:
-        try:
-            cols = _columns(Path(f))
-        except InputError:  # missing or unreadable: the prediction reader says why, in its words
-            continue
-        if (SCORE_COLUMN in cols or _proba_columns(cols)) and (pred_col or "y_pred") not in cols:
-            out.append(f)
-    return out
-
-
-def compute_score_only(files: list[Path], names: list[str], positive: Any, costs: Any, priors: Any,
-                       true_col: str | None, pred_col: str | None, as_json: bool) -> bool:
+def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json: bool) -> bool:
     """``advisor compute`` on files of true labels and scores only (no decisions): the score metrics alone.
 
-    False when some file has decisions (the ordinary path then reads them all)."""
+    False when the inputs have decisions (the ordinary path then evaluates them)."""
     from ..engine._score_eval import score_metrics
-    from ..io._scores import read_scored
 
-    if not files or len(score_only_files(files, pred_col)) != len(files):
+    if not ds.score_only:
         return False
+    if ds.systems:
+        name = ds.score_only[0]
+        raise InputError(f"{name} has scores but no predicted-label column while the other inputs have one; give "
+                         "every system's decisions, or only files of scores.")
     if costs is not None or priors is not None:
-        raise InputError("expected costs need decisions: the files have scores but no predicted-label column "
-                         f"({pred_col or 'y_pred'}); add one, or leave out --costs and --priors.")
+        raise InputError("expected costs need decisions: the files have scores but no predicted-label column; add "
+                         "one, or leave out --costs and --priors.")
     metrics: dict[str, dict[str, float]] = {}
     labels: list[str] = []
-    for name, path in zip(names, files):
-        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+    notes: list[str] = []
+    for name in ds.score_only:
+        f = ds.scores[name]
         labels = sorted(set(f.y_true) | set(f.proba_labels))
         v, _ = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                             positive_label=positive, what=str(path))
+                             positive_label=positive, what=name, notes=notes)
         metrics[name] = v
     from ._common import echo, echo_json
 
+    for note in dict.fromkeys(notes):
+        echo(f"note: {note}", err=True)
     if as_json:
-        echo_json({"metrics": metrics, "labels": labels, "positive_label": positive})
+        echo_json({"metrics": metrics, "labels": labels, "positive_label": positive,
+                   **({"notes": list(dict.fromkeys(notes))} if notes else {})})
     else:
         for name, vals in metrics.items():
             echo(f"{name}: " + ", ".join(f"{m} = {v:.4g}" for m, v in vals.items()))
@@ -113,12 +88,11 @@ def with_scores(data: dict[str, Any], extra: dict[str, dict[str, float]], detail
     return data
 
 
-def score_results(files: list[Path], names: list[str], systems: dict[str, Any], labels: list[Any],
-                  positive: Any, costs: Any, priors: Any, true_col: str | None, pred_col: str | None,
-                  only: list[str] | None = None, sql: str | None = None
+def score_results(scored: dict[str, Any], systems: dict[str, Any], labels: list[Any], positive: Any, costs: Any,
+                  priors: Any, only: list[str] | None = None, notes: list[str] | None = None
                   ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, Any]]]:
-    """``({system: {id: value}}, {system: details})`` — score metrics of files with probability or score
-    columns, and the expected costs of every system when ``costs`` are given."""
+    """``({system: {id: value}}, {system: details})`` — score metrics of the systems with item-level scores
+    (:attr:`advisor.Dataset.scores`), and the expected costs of every system when ``costs`` are given."""
     from ..engine._score_eval import cost_metrics, score_metrics
 
     values: dict[str, dict[str, float]] = {name: {} for name in systems}
@@ -126,11 +100,10 @@ def score_results(files: list[Path], names: list[str], systems: dict[str, Any], 
     pos = None
     if positive is not None:
         pos = next((lab for lab in labels if str(lab) == str(positive)), positive)
-    scored = report_scores(files, names if files else list(systems), sql, true_col, pred_col) or {}
-    for name, f in scored.items():  # files with score columns, or the --sql query's (one system)
+    for name, f in scored.items():
         v, d = score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                             positive_label=pos, what=name)
-        values[name].update(v)
+                             positive_label=pos, what=name, notes=notes)
+        values.setdefault(name, {}).update(v)
         if d:
             details[name] = d
     if costs is not None or priors is not None:
@@ -141,33 +114,31 @@ def score_results(files: list[Path], names: list[str], systems: dict[str, Any], 
     return {k: v for k, v in values.items() if v}, details
 
 
-def scored_comparison(files: list[Path], names: list[str], labels: list[Any], positive: Any, costs: Any, priors: Any,
-                      n_boot: int, confidence: float, seed: Any, true_col: str | None, pred_col: str | None,
-                      metrics: list[str] | None = None) -> dict[str, Any] | None:
-    """Paired item bootstrap of the score/probability/cost metrics (None when no file has scores).
+def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any], positive: Any, costs: Any,
+                      priors: Any, n_boot: int, confidence: float, seed: Any, metrics: list[str] | None = None,
+                      systems: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Paired item bootstrap of the score/probability/cost metrics of ``scored`` (:attr:`advisor.Dataset.scores`).
 
-    Every file must have the same kind of output (probability columns, or a score column)."""
+    None when not every system has scores and no costs are asked for. Every system must have the same kind of
+    output (probability columns, or a score column)."""
     from ..engine._score_eval import _align
-    from ..io._scores import has_scores, read_scored
     from ..stats._items import compare_scored
 
-    if not files or not all(has_scores(p) for p in files):
+    if not names or not all(n in scored for n in names):
         return None
     outs: dict[str, Any] = {}
     decisions: dict[str, Any] = {}
     y_true: list[str] = []
-    for name, path in zip(names, files):
-        f = read_scored(path, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
+    for name in names:
+        f = scored[name]
         y_true = f.y_true
-        outs[name] = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, str(path))
+        outs[name] = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, name)
         if f.y_pred is not None and (costs is not None or priors is not None):
             decisions[name] = f.y_pred
     label_of = {str(lab): lab for lab in labels}
     y = [label_of.get(t, t) for t in y_true]
     dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
-    if pos is None and len(labels) == 2 and all(getattr(o, "ndim", 1) == 2 for o in outs.values()):
-        pos = labels[1]  # ROC AUC and the Brier score do not depend on which class is positive
     res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
                          priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
     return res.to_dict()

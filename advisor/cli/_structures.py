@@ -14,7 +14,7 @@ from typing import Any
 from .._format import display_label
 from ._common import cell, echo, echo_json, fail, label_cell
 
-__all__ = ["parse_order", "refuse_sql_structure", "run_structured"]
+__all__ = ["check_structure_options", "output_structured", "parse_order", "refuse_sql_structure"]
 
 LOWER = ("mae", "mae_macro", "hamming_loss")
 
@@ -33,22 +33,32 @@ def parse_order(order: str | None) -> list[Any] | None:
     return out
 
 
-def run_structured(files: list[Any], *, order: str | None, label_sep: str | None, top_k: int | None,
-                   true_col: str | None, pred_col: str | None, metrics: list[str] | None, undefined: str,
-                   n_boot: int | None, confidence: float, seed: int | None, as_json: bool,
-                   compare: bool = False) -> bool:
-    """Handle structured inputs; False when the files are ordinary nominal predictions."""
-    from ..io._structures import load_structured
-
+def check_structure_options(n_boot: int | None, top_k: int | None, confidence: float | None = None) -> None:
+    """The structure options' own checks, before anything is read."""
     if top_k is not None and top_k < 1:
         raise fail(f"--top-k must be a whole number ≥ 1; got {top_k}.")
-    inputs = load_structured(files, order=parse_order(order), label_sep=label_sep, top_k=top_k,
-                             true_col=true_col, pred_col=pred_col)
-    if inputs is None:
-        return False
-    _output(inputs, metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
-            as_json=as_json, compare=compare)
-    return True
+    if n_boot is not None and n_boot < 1:
+        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
+    if n_boot is not None and confidence is not None and 0.0 < confidence < 1.0:  # enough resamples (issue 25)
+        from ..stats._limits import check_enough_resamples
+
+        check_enough_resamples(n_boot, confidence)
+
+
+def output_structured(ds: Any, tables_order: str | None, *, metrics: list[str] | None, undefined: str,
+                      n_boot: int | None, confidence: float, seed: int | None, as_json: bool,
+                      compare: bool = False) -> bool:
+    """Print the results of structured inputs (``ds.structured``), or of ordinal matrices / count tables
+    (``tables_order``: ``--order`` with ``--matrix``/``--counts``); False for ordinary nominal inputs."""
+    common = dict(metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
+                  as_json=as_json)
+    if ds.structured is not None:
+        _output(ds.structured, compare=compare, **common)  # type: ignore[arg-type]
+        return True
+    if tables_order is not None:
+        run_structured_tables(ds.systems, order=tables_order, **common)  # type: ignore[arg-type]
+        return True
+    return False
 
 
 def refuse_sql_structure(sql: str | None, *, order: Any = None, label_sep: str | None = None, top_k: int | None = None,
@@ -76,35 +86,6 @@ def refuse_sql_structure(sql: str | None, *, order: Any = None, label_sep: str |
         raise fail(f"--sql gives counts of single-label predictions, without {need} that {what} needs; write "
                    "the query's rows to a file (COPY (SELECT …) TO 'rows.parquet') and pass that file instead"
                    + (" (advisor compute takes --order with --sql)." if what == "--order" else "."))
-
-
-def compute_structured(files: list[Any], matrix: list[Any], counts: list[Any], *, order: str | None,
-                       label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
-                       count_col: str, metrics: list[str] | None, undefined: str, n_boot: int | None,
-                       confidence: float, seed: int | None, as_json: bool, sql: str | None = None) -> bool:
-    """``advisor compute`` for structured files, or ordinal count tables (``--order`` with ``--matrix``/``--counts``
-    or ``--sql``)."""
-    from ..io._structures import is_structured
-
-    if n_boot is not None and n_boot < 1:
-        raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
-    if n_boot is not None and 0.0 < confidence < 1.0:  # enough resamples, before reading anything (issue 25)
-        from ..stats._limits import check_enough_resamples
-
-        check_enough_resamples(n_boot, confidence)
-    refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k)
-    common = dict(metrics=metrics, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
-                  as_json=as_json)
-    if files and is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
-        return run_structured(list(files), order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                              pred_col=pred_col, **common)  # type: ignore[arg-type]
-    if order is not None and not files and (matrix or counts or sql):
-        from ..io._readers import load_inputs
-
-        loaded = load_inputs([], matrix, counts, true_col=true_col, pred_col=pred_col, count_col=count_col, sql=sql)
-        run_structured_tables(loaded.systems, order=order, **common)  # type: ignore[arg-type]
-        return True
-    return False
 
 
 def run_structured_tables(systems: dict[str, Any], *, order: str, metrics: list[str] | None, undefined: str,
@@ -190,22 +171,3 @@ def _print(data: dict[str, Any]) -> None:
     for s, recs in data["undefined"].items():
         for u in recs:
             echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
-
-
-def report_structured(files: list[Any], answers: Any, *, order: str | None, label_sep: str | None,
-                      top_k: int | None, true_col: str | None, pred_col: str | None, title: str | None, n_boot: int,
-                      confidence: float, seed: int | None, undefined: str, matrix: list[Any] | None = None) -> Any:
-    """The report context of structured inputs (the main pipeline renders it), or None for nominal files.
-
-    Confusion matrices (``--matrix``) are ordinal tables when the answers say the classes are ordered."""
-    from ..report._build_structures import build_structured_report, inputs_for_answers, ordinal_tables_for_answers
-
-    if matrix and not files:
-        inputs = ordinal_tables_for_answers(matrix, answers, order=parse_order(order))
-    else:
-        inputs = inputs_for_answers(files, answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
-                                    true_col=true_col, pred_col=pred_col)
-    if inputs is None:
-        return None
-    return build_structured_report(answers, inputs, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                                   undefined=undefined)

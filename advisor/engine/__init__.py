@@ -26,6 +26,7 @@ _LAZY: dict[str, str] = {
     "UndefinedValue": "._metrics",
     "average_precision": "._scores",
     "bayes_decisions": "._costs",
+    "cost_matrix": "._costs",
     "ece": "._scores",
     "expected_cost": "._costs",
     "normalized_expected_cost": "._costs",
@@ -40,6 +41,7 @@ _LAZY: dict[str, str] = {
     "reference_matrices": "._chance",
     # ordered classes, label sets, top-k and agreement (issue 12)
     "STRUCTURE_METRICS": "._structures",
+    "evaluate_inputs": "._structures",
     "agreement_metrics": "._agreement",
     "label_sets": "._multilabel",
     "multilabel_metrics": "._multilabel",

@@ -18,7 +18,9 @@ from .._exceptions import InputError
 from .._format import few_names
 from ._confusion import Label
 
-__all__ = ["COST_IDS", "SCORE_IDS", "cost_metrics", "score_metrics"]
+__all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "score_metrics"]
+
+from ._scores import ap_note  # noqa: E402 - one sentence, shared with advisor.average_precision
 
 SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
@@ -55,12 +57,13 @@ def _align(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[st
 def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any = None,
                   proba_labels: Sequence[str] = (), score: Any = None, positive_label: Label | None = None,
                   metrics: Sequence[str] | None = None, what: str = "the system",
-                  weights: Any = None) -> tuple[dict[str, float], dict[str, Any]]:
+                  weights: Any = None, notes: list[str] | None = None) -> tuple[dict[str, float], dict[str, Any]]:
     """``(values, details)`` of the score metrics of one system.
 
-    ``average_precision`` refers to ``positive_label`` in a binary task; without one (or with more
-    classes) it is the one-vs-rest macro average. ROC AUC and the binary Brier score do not depend on
-    which of two classes is positive.
+    ``average_precision`` is the average precision of the positive class: it needs ``positive_label``
+    in a two-class task, and is left out otherwise — with :data:`AP_NOTE` appended to ``notes`` — rather
+    than given another meaning (one id, one definition on every path: compute, compare, report, the API,
+    Spark). ROC AUC and the binary Brier score do not depend on which of two classes is positive.
 
     ``weights`` (one whole count per item) make each item stand for that many identical items — the
     distinct (true label, score) rows a ``GROUP BY`` returns — with the values of the expanded items:
@@ -99,6 +102,12 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
         if score is not None and m in ("brier_binary", "ece"):
             raise InputError(f"{m} needs probabilities (p_<label> columns); {what} has a score column, which is not a "
                              "probability.")
+    if "average_precision" in want and (k != 2 or positive_label is None):
+        if metrics is not None and "average_precision" in metrics:
+            raise InputError(ap_note(k))
+        want = [m for m in want if m != "average_precision"]
+        if notes is not None and ap_note(k) not in notes:
+            notes.append(ap_note(k))
     out = _values(y_true, labels, s, want, positive_label if k == 2 else None, weights, what)
     if score is None and weights is None:
         ll = log_loss_details(y_true, s, labels)
@@ -125,13 +134,9 @@ def _values(y_true: Sequence[Any], labels: Sequence[Label], s: np.ndarray, want:
             out["roc_auc"] = float(Ranking(s if s.ndim == 1 else s[:, p]).auc(w * y, w * (1 - y)))
         else:
             out["roc_auc"] = _multiclass_auc(idx, s, k, "ovr", "macro", w)
-    if "average_precision" in want:
-        if pos_label is not None:
-            y = (idx == p).astype(np.float64)
-            out["average_precision"] = float(Ranking(s if s.ndim == 1 else s[:, p]).ap(w * y, w * (1 - y)))
-        else:
-            out["average_precision"] = float(np.mean([Ranking(s[:, c]).ap(w * (idx == c), w * (idx != c))
-                                                      for c in range(k)]))
+    if "average_precision" in want:  # the positive class's (score_metrics leaves it out without one)
+        y = (idx == p).astype(np.float64)
+        out["average_precision"] = float(Ranking(s if s.ndim == 1 else s[:, p]).ap(w * y, w * (1 - y)))
     if "brier_binary" in want:
         if k != 2 or s.ndim != 2:
             raise InputError("the binary Brier score needs a binary task with probability columns p_<label>.")

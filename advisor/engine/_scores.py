@@ -260,20 +260,30 @@ def _multiclass_auc(idx: np.ndarray, s: np.ndarray, k: int, multi_class: str, av
     return float(out) if np.ndim(out) == 0 else out
 
 
+def ap_note(k: int) -> str:
+    """Why average precision is not reported, and how to get it."""
+    if k == 2:
+        return ("average precision is the precision-recall area of the positive class, so it needs one: give "
+                "--positive LABEL (positive_label= in Python) to get it.")
+    return (f"average precision is the precision-recall area of one positive class in a two-class task; with {k} "
+            "classes it is not reported (ROC AUC is the one-vs-rest average).")
+
+
 def average_precision(y_true: Any, scores: Any, labels: Sequence[Label] | None = None, *,
                       positive_label: Label | None = None) -> float:
-    r"""Average precision ``Σ_t (R_t − R_{t−1}) P_t`` (scikit-learn's step form); multi-class: OvR macro.
+    r"""Average precision ``Σ_t (R_t − R_{t−1}) P_t`` (scikit-learn's step form) of the positive class.
+
+    One definition on every path: the positive class of a two-class task, named by ``positive_label``;
+    without one, or with more classes, it is refused in one sentence saying how to get it.
 
     >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], positive_label=1), 4)
     0.8333
     """
     idx, s, labs, pos = score_inputs(y_true, scores, labels, positive_label)
-    if len(labs) == 2:
-        p = 1 if pos is None else pos
-        y = (idx == p).astype(np.float64)
-        return float(Ranking(_binary_column(s, pos)).ap(y, 1.0 - y))
-    vals = [Ranking(s[:, c]).ap((idx == c) * 1.0, (idx != c) * 1.0) for c in range(len(labs))]
-    return float(np.mean(vals))
+    if len(labs) != 2 or pos is None:
+        raise InputError(ap_note(len(labs)))
+    y = (idx == pos).astype(np.float64)
+    return float(Ranking(_binary_column(s, pos)).ap(y, 1.0 - y))
 
 
 def brier_binary(y_true: Any, proba: Any, labels: Sequence[Label] | None = None, *,

@@ -1,7 +1,8 @@
 """Input: prediction files, confusion matrices and count tables to the engine's count tables.
 
-Owns the readers (CSV, TSV, JSON Lines, Parquet, JSON matrices, DataFrames and SQL queries, all
-counted by DuckDB) and the naming of several systems.
+Owns the one reader, :func:`load` (CSV, TSV, JSON Lines, Parquet — compressed too — DataFrames, Arrow
+tables and SQL queries, each read once by DuckDB into a :class:`Dataset`; JSON and CSV confusion
+matrices), the thin public wrappers over it and the naming of several systems.
 It may import the engine and the base modules; the engine never reads files.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 from .._lazy import lazy_exports
 
 _LAZY: dict[str, str] = {
+    "Dataset": "._dataset",
+    "load": "._load",
     "LoadedInputs": "._readers",
     "PredictionSet": "._readers",
     "evaluate": "._frames",
@@ -19,9 +22,10 @@ _LAZY: dict[str, str] = {
     "read_frame": "._frames",
     "read_predictions": "._readers",
     "read_sql": "._frames",
-    "load_structured": "._structures",
+    "load_structured": "._structured_api",  # ordinal, multi-label, top-k, annotators (issue 12)
+    "ordinal_from_tables": "._structures",
     "parse_costs": "._costspec",
-    "parse_priors": "._costspec",  # ordinal, multi-label, top-k, annotators (issue 12)
+    "parse_priors": "._costspec",
 }
 
 __all__ = sorted(_LAZY)

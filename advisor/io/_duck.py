@@ -13,9 +13,6 @@ reader thread outlives the command).
 from __future__ import annotations
 
 import codecs
-import csv
-import gzip
-import io
 import re
 import stat
 from collections.abc import Sequence
@@ -32,8 +29,8 @@ __all__ = [
     "Source",
     "check_file",
     "connect",
+    "diagnose_text",
     "duck_error",
-    "file_source",
     "quote",
     "table_format",
 ]
@@ -68,10 +65,24 @@ def _literal(text: str) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
 
-#: DuckDB's memory budget. Counting needs little (the hash table of distinct cells, the readers'
-#: buffers — the JSON reader's are 32 MB); without a budget DuckDB may cache up to 80 % of RAM. Beyond
-#: it, it spills to a private temporary folder, never to the user's working directory.
-DUCKDB_MEMORY = "256MB"
+def duckdb_memory() -> str:
+    """DuckDB's memory budget, sized from the machine: half its memory, at least 256 MB.
+
+    A fixed 256 MB (the earlier setting) was too small for some inputs that are not large at all: a
+    12 MB label needs a 16 MB block, and 100 system files read side by side hold two buffers each, so
+    both failed with DuckDB's "failed to allocate"/"failed to pin block" instead of a clear answer.
+    Counting itself needs little — the hash table of distinct cells and the readers' buffers — and the
+    budget is only a ceiling; beyond it DuckDB spills to a private temporary folder, never to the
+    user's working directory. When the budget is still too small, the message names it
+    (:func:`duck_error`).
+    """
+    import os
+
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not a POSIX system
+        total = 0
+    return f"{max(256, total // 2 // 2**20)}MB"
 
 
 class Connection:
@@ -84,8 +95,15 @@ class Connection:
 
         self._tmp = tempfile.mkdtemp(prefix="advisor-duckdb-")
         self._con = duckdb.connect(":memory:")
+        self.memory = duckdb_memory()
+        self._fs: Any = None  # Parquet files are read through one descriptor each (see _fdfs.py), on first use
+        # no extension is installed or loaded behind the user's back (a query naming an s3:// path or a
+        # .xlsx file would otherwise download and write an extension); the settings are locked before
+        # any user query runs, so a query cannot change them
         for setting in ("enable_progress_bar = false", "preserve_insertion_order = true",
-                        f"memory_limit = '{DUCKDB_MEMORY}'", f"temp_directory = {_literal(self._tmp)}"):
+                        f"memory_limit = '{self.memory}'", f"temp_directory = {_literal(self._tmp)}",
+                        "autoinstall_known_extensions = false", "autoload_known_extensions = false",
+                        "lock_configuration = true"):
             self._con.execute(f"SET {setting}")
 
     def execute(self, sql: str) -> Any:
@@ -103,6 +121,17 @@ class Connection:
         link.symlink_to(path.resolve())
         return str(link)
 
+    def open_once(self, path: Path) -> str | None:
+        """Open ``path`` here, once, and return the name DuckDB reads it by (None: DuckDB opens the path)."""
+        if self._fs is None:
+            from ._fdfs import fd_filesystem
+
+            self._fs = fd_filesystem()
+            if self._fs is None:
+                return None
+            self._con.register_filesystem(self._fs)
+        return self._fs.add(path)
+
     def register(self, name: str, obj: Any) -> None:
         self._con.register(name, obj)
 
@@ -110,6 +139,8 @@ class Connection:
         import shutil
 
         self._con.close()
+        if self._fs is not None:
+            self._fs.close_all()
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
@@ -127,6 +158,17 @@ def duck_error(what: str, fmt: str, exc: Exception) -> InputError:
     if "maximum_object_size" in text or "maximum recursion depth" in text:
         return InputError(f"{what} has a JSON record larger than 16 MB or nested deeper than 128 levels; a record "
                           f"holds a few labels, and a label may have at most {MAX_LABEL_CHARS:,} characters.")
+    low = text.lower()
+    if "out of memory" in low or "failed to allocate" in low or "failed to pin" in low:
+        return InputError(f"reading {what} needs more memory than DuckDB's budget of {duckdb_memory()} (half of this "
+                          "machine's memory); read fewer files at once, or run on a machine with more memory.")
+    json_line = re.search(r"Malformed JSON in file .*?, at byte \d+ in line (\d+)", text)
+    if json_line:  # DuckDB 2.0.1 counts the lines from 2
+        row = max(int(json_line.group(1)) - 1, 1)
+        if "utf-8" in low:
+            return InputError(f"{what} row {row} is not UTF-8 text: convert it with iconv (e.g. iconv -f LATIN1 -t "
+                              "UTF-8).")
+        return InputError(f"{what} row {row} is not valid JSON; each line must be one JSON object.")
     first = next((line.strip() for line in text.splitlines() if line.strip()), type(exc).__name__)
     first = re.sub(r"^[A-Za-z ]*Error: ", "", first).split(". ")[0].rstrip(".!")
     if len(first) > 200:
@@ -170,7 +212,12 @@ def compression(path: Path) -> str | None:
 
 
 def check_file(path: Path, fmt: str) -> None:
-    """Exists, is a regular non-empty file, and — for uncompressed text formats — looks like UTF-8 text."""
+    """Exists, is a regular, non-empty file — from ``stat`` alone, without opening it.
+
+    The file is opened once, by the statement that reads it (:mod:`advisor.io._open`); whether text is
+    UTF-8 is found there, and only when that read fails is the file's start looked at again, to say
+    which encoding it is in (:func:`diagnose_text`).
+    """
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -185,10 +232,20 @@ def check_file(path: Path, fmt: str) -> None:
         raise InputError(f"{path} is {kind}, not a regular file; save the data to a file first.")
     if st.st_size == 0:
         raise InputError(f"{path} is empty; it needs a header line and at least one row.")
+
+
+def diagnose_text(path: Path, fmt: str) -> None:
+    """After a failed read: raise the encoding problem of an uncompressed text file, if it has one.
+
+    This opens the file a second time, on the error path only (the run stops with this message).
+    """
     if fmt == "parquet" or compression(path):
         return
-    with path.open("rb") as fh:
-        head = fh.read(_SNIFF_BYTES)
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError:
+        return
     _check_text(path, head, fmt)
 
 
@@ -210,18 +267,6 @@ def _check_text(path: Path, head: bytes, fmt: str) -> None:
         raise InputError(f"{path} is not a UTF-8 text file (it looks binary); expected {fmt.upper()} text.")
     raise InputError(f"{path} is not UTF-8 text (perhaps Latin-1 or Windows-1252): convert it with "
                      "iconv -f LATIN1 -t UTF-8.")
-
-
-def _open_text(path: Path) -> io.TextIOBase:
-    if compression(path) == "gzip":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", newline="")  # type: ignore[return-value]
-    if compression(path) == "zstd":
-        raise _NoPythonReader
-    return path.open("r", encoding="utf-8-sig", newline="")  # type: ignore[return-value]
-
-
-class _NoPythonReader(Exception):
-    pass
 
 
 # ----------------------------------------------------------------------------------------------
@@ -306,68 +351,3 @@ class Source:
 def _float_label(x: str) -> str:
     return (f"CASE WHEN isfinite({x}) AND {x} = trunc({x}) AND abs({x}) <= {_FLOAT_INT_LIMIT!r} "
             f"THEN CAST(CAST({x} AS BIGINT) AS VARCHAR) END")
-
-
-def file_source(con: Any, path: Path, fmt: str | None = None) -> Source:
-    """The :class:`Source` of a prediction or count file (checked first: see :func:`check_file`)."""
-    fmt = fmt or table_format(path)
-    check_file(path, fmt)
-    location = con.path_for(path)
-    p = _literal(location)
-    if fmt in ("csv", "tsv"):
-        return _csv_source(con, path, fmt, location)
-    if fmt == "parquet":
-        relation = f"read_parquet({p})"
-    else:
-        relation = f"read_json({p}, format='newline_delimited', maximum_depth=2)"
-    try:
-        desc = con.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()
-    except Exception as exc:  # noqa: BLE001 - every DuckDB error becomes one sentence
-        raise duck_error(str(path), "Parquet" if fmt == "parquet" else "JSON Lines", exc) from None
-    names = [row[0] for row in desc]
-    if fmt == "parquet":
-        return Source(str(path), fmt, relation, names, {row[0]: str(row[1]) for row in desc}, location=location)
-    if not names or names == ["json"]:
-        raise InputError(f"{path} has no JSON records; each line must be one JSON object.")
-    return Source(str(path), fmt, relation, names, {n: "JSON" for n in names}, location=location)
-
-
-def json_relation(source: Source, wanted: Sequence[str]) -> None:
-    """Read only ``wanted`` keys of a JSON Lines source, each as a raw JSON value."""
-    cols = ", ".join(f"{_literal(c)}: 'JSON'" for c in dict.fromkeys(wanted))
-    p = source.relation.split("(", 1)[1].split(",", 1)[0]
-    source.relation = (f"read_json({p}, format='newline_delimited', columns={{{cols}}}, "
-                       "maximum_object_size=16777216)")
-
-
-def _csv_source(con: Any, path: Path, fmt: str, location: str) -> Source:
-    delim = "," if fmt == "csv" else "\t"
-    try:
-        with _open_text(path) as fh:
-            header = next(csv.reader(fh, delimiter=delim), None)
-    except _NoPythonReader:
-        header = _duck_header(con, path, location, delim)
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text: convert it with iconv (e.g. iconv -f LATIN1 -t UTF-8).") from None
-    except (OSError, EOFError, csv.Error) as exc:
-        raise InputError(f"could not read {path} as {fmt.upper()}: {exc}.") from None
-    if not header or not any(c.strip() for c in header):
-        raise InputError(f"{path} has no header line; the first line must name the columns.")
-    names = [c.strip() for c in header]
-    physical = {n: f"c{i}" for i, n in reversed(list(enumerate(names)))}  # the first of repeated names
-    cols = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(names)))
-    # 2 MB buffers: DuckDB's default (32 MB, several in flight) made the peak memory grow with the file
-    # (104 -> 183 MB for 10^6 -> 10^7 rows with two probability columns; now 99 -> 105 MB, same CPU time)
-    relation = (f"read_csv({_literal(location)}, columns={{{cols}}}, header=false, skip=1, delim={_literal(delim)}, "
-                "quote='\"', escape='\"', auto_detect=false, null_padding=false, "
-                "compression='auto', parallel=true, buffer_size=2097152)")
-    return Source(str(path), fmt, relation, names, {n: "VARCHAR" for n in names}, physical, location)
-
-
-def _duck_header(con: Any, path: Path, location: str, delim: str) -> list[str]:
-    try:
-        row = con.execute(f"SELECT * FROM read_csv({_literal(location)}, header=false, all_varchar=true, "
-                          f"delim={_literal(delim)}, quote='\"', escape='\"', null_padding=true) LIMIT 1").fetchone()
-    except Exception as exc:  # noqa: BLE001
-        raise duck_error(str(path), "CSV", exc) from None
-    return [("" if v is None else str(v)) for v in (row or [])]

@@ -17,54 +17,12 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..engine._confusion import Label
-from ._duck import Source, connect, duck_error
 from ._evaluate_scores import add_scores
-from ._predset import PredictionSet, _probability_columns, prediction_set
-from ._scan import Side, scan
+from ._predset import PredictionSet
 
 __all__ = ["evaluate", "read_frame", "read_sql"]
 
 _PROBA = ("p_", "proba_")
-
-
-def _describe(con: Any, relation: str, what: str, fmt: str) -> Source:
-    try:
-        desc = con.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()
-    except Exception as exc:  # noqa: BLE001 - one sentence naming the input
-        err = duck_error(what, "a table", exc)
-        if fmt == "sql":
-            raise InputError(str(err).replace(f"could not read {what} as a table:", f"{what} failed:")) from None
-        raise err from None
-    return Source(what, fmt, relation, [str(r[0]) for r in desc], {str(r[0]): str(r[1]) for r in desc})
-
-
-def _sides(src: Source, y_true: str, systems: Sequence[str] | str | None, proba_cols: Any) -> list[Side]:
-    """One side per system column of ``src``; probability columns only when there is one system."""
-    if isinstance(systems, str):
-        systems = [systems]
-    if systems is None and "y_pred" in src.columns:
-        systems = ["y_pred"]
-    elif systems is None:  # every column that is not the truth, an id or a probability
-        systems = [c for c in src.columns if c not in (y_true, "id", "score") and not c.startswith(_PROBA)]
-    systems = [str(s) for s in systems]
-    if not systems:
-        raise InputError(f"{src.what} has no prediction column besides {y_true!r}; name them with systems=[…] "
-                         "(a query returns y_true and y_pred, or one column per system).")
-    if len(set(systems)) != len(systems):
-        raise InputError(f"systems lists a column twice: {systems!r}.")
-    src.require([y_true, *systems])
-    proba = _probability_columns(src, proba_cols) if len(systems) == 1 else []
-    auto = isinstance(proba_cols, str) and proba_cols == "auto"
-    return [Side(src, y_true, s, proba, auto) for s in systems]
-
-
-def _count(con: Any, src: Source, y_true: str, systems: Sequence[str] | str | None,
-           labels: Sequence[Label] | None, proba_cols: Any) -> PredictionSet:
-    """One table, a true-label column and one column per system → the PredictionSet."""
-    sides = _sides(src, y_true, systems, proba_cols)
-    counted = scan(con, sides, labels=labels, id_col=None)
-    names = [s.pred_col for s in sides]
-    return prediction_set(counted, names, [src.what] * len(names))
 
 
 def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
@@ -93,17 +51,10 @@ def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str 
     >>> ps.systems["m1"].counts.tolist(), ps.n_items
     ([[1.0, 0.0], [1.0, 1.0]], 3)
     """
-    con = connect()
-    try:
-        try:
-            con.register("advisor_frame", frame)
-        except Exception as exc:  # noqa: BLE001
-            raise InputError(f"cannot read a {type(frame).__name__} as a table ({str(exc).splitlines()[0][:150]}); "
-                             "pass a pandas or polars DataFrame or a pyarrow Table.") from None
-        src = _describe(con, "advisor_frame", "the DataFrame", "table")
-        return _count(con, src, y_true, systems, labels, proba_cols)
-    finally:
-        con.close()
+    from ._load import load
+
+    return _predictions(load(frame, true_col=y_true, systems=systems, labels=labels, proba_cols=proba_cols,
+                             structure="nominal"), "the DataFrame")
 
 
 def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str | None = None,
@@ -120,19 +71,23 @@ def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str
     >>> ps.labels, ps.systems["y_pred"].counts.tolist()
     ((0, 1), [[1.0, 0.0], [1.0, 1.0]])
     """
-    if not isinstance(query, str) or not query.strip():
-        raise InputError("--sql needs a query, e.g. \"SELECT label AS y_true, pred AS y_pred FROM 'preds.parquet'\".")
-    con = connect()
-    try:
-        src = _describe(con, f"({query.strip().rstrip(';')})", "the --sql query", "sql")
-        return _count(con, src, y_true, systems, labels, proba_cols)
-    finally:
-        con.close()
+    from ._load import load
+
+    return _predictions(load(sql=query, true_col=y_true, systems=systems, labels=labels, proba_cols=proba_cols,
+                             structure="nominal"), "the --sql query")
+
+
+def _predictions(ds: Any, what: str) -> PredictionSet:
+    if ds.predictions is None:
+        raise InputError(f"{what} has no prediction column; a query returns y_true and y_pred, or one column per "
+                         "system.")
+    return ds.predictions
 
 
 def _is_frame(x: Any) -> bool:
-    mod = type(x).__module__.split(".")[0]
-    return mod in ("pandas", "polars", "pyarrow") and hasattr(x, "columns") or hasattr(x, "schema") and mod == "pyarrow"
+    from ._load_common import is_frame as is_table
+
+    return is_table(x)
 
 
 def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, systems: Sequence[str] | str | None = None,
@@ -161,17 +116,49 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     """
     from ..engine._evaluate import evaluate as evaluate_matrices
 
+    asked = _cost_ids(options, costs)
+    ev = _evaluate(data, y_pred, y_true, systems, labels, costs, priors, scores, options, evaluate_matrices)
+    if asked is None:
+        return ev
+    keep = {name: {m: v for m, v in vals.items() if m in asked} for name, vals in ev.metrics.items()}
+    return ev.model_copy(update={"metrics": keep})
+
+
+def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
+    """Expected costs asked for in ``metrics``: computed from ``costs`` beside the matrix metrics — never with
+    silent unit costs (without ``costs`` it is one sentence, as on the command line). None: nothing to filter."""
+    metrics = options.get("metrics")
+    if metrics is None:
+        return None
+    from ..engine._names import metric_id
+    from ..engine._score_eval import COST_IDS
+
+    ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    cost = [m for m in ids if m in COST_IDS]
+    if not cost:
+        return None
+    if costs is None:
+        raise InputError(f"metrics {', '.join(cost)} need the error costs: give costs='fn=10,fp=1' (binary, with "
+                         "positive_label=) or a cost matrix; advisor does not assume unit costs.")
+    options["metrics"] = [m for m in ids if m not in COST_IDS] or ["accuracy"]
+    return ids
+
+
+def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: Any, costs: Any, priors: Any,
+              scores: Any, options: dict[str, Any], evaluate_matrices: Any) -> Any:
     if y_true is not None or _is_frame(data):
         if y_pred is not None:
             raise InputError("give either a DataFrame with y_true= and systems=, or y_true and y_pred arrays, not both.")
         proba_cols = options.pop("proba_cols", "auto")
-        ps = read_frame(data, y_true or "y_true", systems, labels=labels, proba_cols=proba_cols)
+        from ._load import load
+
+        ds = load(data, true_col=y_true or "y_true", systems=systems, labels=labels, proba_cols=proba_cols,
+                  structure="nominal")  # one scan of the table: counts, probability sums and scores
+        ps = _predictions(ds, "the DataFrame")
         options.setdefault("probabilities", ps.probabilities or None)
         ev = evaluate_matrices(ps.systems, **options)
         if scores is None and len(ps.systems) == 1:
-            from ._scores import read_scored_frame
-
-            found = read_scored_frame(data, true_col=y_true or "y_true", pred_col=next(iter(ps.systems)))
+            found = ds.scores.get(next(iter(ps.systems)))
             scores = {next(iter(ps.systems)): found} if found is not None else None
             return add_scores(ev, ps.systems, y_true=[], scores=scores, costs=costs, priors=priors)
         items = None if scores is None else list(data.column(y_true or "y_true").to_pylist() if hasattr(data, "column")

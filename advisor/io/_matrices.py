@@ -12,8 +12,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label
-from ._duck import check_file, connect, file_source, json_relation, table_format
-from ._scan import count_range_problem, matrix_from_cells, scan_counts, type_labels
+from ._scan import count_range_problem, type_labels
 
 __all__ = ["read_counts", "read_matrix"]
 
@@ -49,12 +48,14 @@ def read_matrix(path: PathLike, *, costs: bool = False) -> ConfusionMatrix:
     >>> read_matrix(f)
     ConfusionMatrix(labels=['neg', 'pos'], counts=[[50.0, 10.0], [5.0, 35.0]])
     """
+    from ._open import read_small
+
     p = Path(path)
-    fmt = table_format(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})
-    check_file(p, fmt)
+    fmt, raw = read_small(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})  # the one open
     try:
-        cm = _matrix_json(p) if fmt == "json" else _matrix_csv(p, "," if fmt == "csv" else "\t",
-                                                               "cost" if costs else "count")
+        text = _text(p, raw, fmt)
+        cm = _matrix_json(p, text) if fmt == "json" else _matrix_csv(p, "," if fmt == "csv" else "\t", text,
+                                                                     "cost" if costs else "count")
     except InputError as exc:
         msg = str(exc)
         raise InputError(msg if msg.startswith(str(p)) else f"{p}: {msg}") from None
@@ -68,6 +69,14 @@ def read_matrix(path: PathLike, *, costs: bool = False) -> ConfusionMatrix:
     if cm.n <= 0:
         raise InputError(f"{p}: the confusion matrix is all zeros; there is nothing to evaluate.")
     return cm
+
+
+def _text(p: Path, raw: bytes, fmt: str) -> str:
+    """The file's text (UTF-8, a BOM dropped); an encoding problem is one sentence."""
+    from ._duck import _check_text
+
+    _check_text(p, raw[:8192], fmt)
+    return raw.decode("utf-8-sig")
 
 
 def _check_json_counts(p: Path, rows: Any) -> None:
@@ -93,9 +102,9 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def _matrix_json(p: Path) -> ConfusionMatrix:
+def _matrix_json(p: Path, text: str) -> ConfusionMatrix:
     try:
-        data = json.loads(p.read_text(encoding="utf-8-sig"), parse_int=_json_int)
+        data = json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise InputError(f"{p} is not valid JSON ({exc.msg} at line {exc.lineno}).") from None
     except RecursionError:  # the decoder recurses once per level: 100,000 levels exhaust the stack
@@ -113,9 +122,10 @@ def _matrix_json(p: Path) -> ConfusionMatrix:
     raise InputError('a confusion matrix in JSON is {"labels": [...], "matrix": [[...], ...]} or a list of lists.')
 
 
-def _matrix_csv(p: Path, delimiter: str, word: str = "count") -> ConfusionMatrix:
-    with p.open("r", encoding="utf-8-sig", newline="") as fh:
-        rows = [r for r in csv.reader(fh, delimiter=delimiter) if any(c.strip() for c in r)]
+def _matrix_csv(p: Path, delimiter: str, text: str, word: str = "count") -> ConfusionMatrix:
+    import io
+
+    rows = [r for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if any(c.strip() for c in r)]
     if not rows:
         raise InputError("the file has no rows.")
     header = [c.strip() for c in rows[0][1:]]
@@ -178,20 +188,11 @@ def read_counts(
     p = Path(path)
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
+    from ._counts import count_tables
+    from ._duck import connect
+
     con = connect()
     try:
-        src = file_source(con, p)
-        src.require([true_col, pred_col, count_col])
-        if src.fmt == "jsonl":
-            json_relation(src, [true_col, pred_col, count_col])
-        labels, ti, pi, w = scan_counts(con, src, true_col, pred_col, count_col)
+        return count_tables(con, [p], true_col, pred_col, count_col)[0][0]
     finally:
         con.close()
-    problem = count_range_problem(w)
-    if problem:
-        raise InputError(f"{p}: {problem}.")
-    if w.sum() <= 0:
-        raise InputError(f"{p}: every count is zero; there is nothing to evaluate.")
-    if len(labels) < 2:
-        raise InputError(f"{p}: only one class ({labels[0]!r}) occurs; metrics need at least two.")
-    return matrix_from_cells(ti, pi, w, labels, str(p))

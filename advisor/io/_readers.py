@@ -1,6 +1,7 @@
-"""Reading predictions, confusion matrices and count tables from files.
+"""Reading predictions, confusion matrices and count tables from files — thin wrappers over :func:`advisor.load`.
 
-Formats are chosen by extension: ``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson`` (JSON Lines) and
+:func:`read_predictions` and :func:`load_inputs` are kept for the public API; both read through the one
+reader (:mod:`advisor.io._load`), which opens each file once. Formats are chosen by extension: ``.csv``, ``.tsv``/``.tab``, ``.jsonl``/``.ndjson`` (JSON Lines) and
 ``.parquet``/``.pq``; a confusion matrix may also be ``.json``. Prediction and count files are read
 through DuckDB (compressed ``.gz``/``.zst`` files too) with one ``GROUP BY`` over the label columns,
 so only the distinct label combinations come back and memory does not grow with the number of rows.
@@ -27,11 +28,9 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label
-from ._duck import COMPRESSIONS, Source, connect, file_source
-from ._lines import scan_lines
-from ._matrices import PathLike, read_counts, read_matrix
-from ._predset import PredictionSet, _probability_columns, prediction_set
-from ._scan import Side, scan
+from ._matrices import PathLike
+from ._naming import _system_names
+from ._predset import PredictionSet
 
 __all__ = ["LoadedInputs", "PredictionSet", "load_inputs", "read_predictions"]
 
@@ -39,36 +38,6 @@ __all__ = ["LoadedInputs", "PredictionSet", "load_inputs", "read_predictions"]
 # ----------------------------------------------------------------------------------------------
 # Predictions
 # ----------------------------------------------------------------------------------------------
-def _system_names(paths: Sequence[Path]) -> list[str]:
-    """File stems; where different files share a stem, enough parent folders to tell them apart.
-
-    The same file given twice gets ``#2``, ``#3``….
-    """
-    resolved = [p.resolve() for p in paths]
-
-    def stem(p: Path) -> str:  # m.csv.gz → m
-        return Path(p.stem).stem if p.suffix.lower() in COMPRESSIONS else p.stem
-
-    def leaf(p: Path) -> str:  # the extension only where a sibling shares the stem (a.csv, a.parquet)
-        return p.name if any(q.parent == p.parent and stem(q) == stem(p) and q != p for q in resolved) else stem(p)
-
-    def name(p: Path, depth: int) -> str:
-        return "/".join([*p.parent.parts[len(p.parent.parts) - depth + 1:], leaf(p)]) if depth > 1 else leaf(p)
-
-    names = []
-    for p in resolved:
-        depth = 1
-        while depth < len(p.parts) and any(q != p and name(q, depth) == name(p, depth) for q in resolved):
-            depth += 1
-        names.append(name(p, depth))
-    seen: dict[str, int] = {}
-    out = []
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
-    return out
-
-
 def read_predictions(
     paths: PathLike | Sequence[PathLike],
     *,
@@ -124,25 +93,13 @@ def read_predictions(
         raise InputError("no prediction files were given.")
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")
-    names = _system_names(path_list)
-    con = connect()
-    try:
-        sides = [_side(file_source(con, p), true_col, pred_col, proba_cols) for p in path_list]
-        counted = scan_lines(con, sides, labels) or scan(con, sides, labels=labels, id_col=id_col)
-    finally:
-        con.close()
-    return prediction_set(counted, names, [str(p) for p in path_list], files=dict(zip(names, path_list)))
+    from ._load import load
 
-
-def _side(src: Source, true_col: str, pred_col: str, proba_cols: Any) -> Side:
-    """Check one input's label columns and find its probability columns."""
-    from ._duck import json_relation
-
-    src.require([true_col, pred_col])
-    cols = _probability_columns(src, proba_cols)
-    if src.fmt == "jsonl":
-        json_relation(src, [true_col, pred_col, "id", *[c for _, c in cols]])
-    return Side(src, true_col, pred_col, cols, isinstance(proba_cols, str) and proba_cols == "auto")
+    ds = load(path_list, true_col=true_col, pred_col=pred_col, labels=labels, proba_cols=proba_cols, id_col=id_col,
+              structure="nominal")
+    if ds.predictions is None:  # files of true labels and scores only
+        raise InputError(f"{path_list[0]} has no column {pred_col!r}; a prediction file needs the predicted labels.")
+    return ds.predictions
 
 
 # ----------------------------------------------------------------------------------------------
@@ -218,34 +175,10 @@ def load_inputs(
     >>> list(got.systems), got.predictions is None
     (['m', 'm#2'], True)
     """
-    preds = [Path(p) for p in prediction_files]
-    mats = [Path(p) for p in matrix_files]
-    tables = [Path(p) for p in count_files]
-    if sql is not None:
-        if preds or mats or tables:
-            raise InputError("--sql replaces the input files; give either files or --sql, not both.")
-        from ._frames import read_sql
+    from ._load import load
 
-        ps = read_sql(sql, y_true=true_col or "y_true", systems=[pred_col] if pred_col and pred_col != "y_pred" else None)
-        return LoadedInputs(dict(ps.systems), ps, dict(ps.probabilities), list(ps.notes))
-    if not (preds or mats or tables):
-        raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
-    names = _system_names([*preds, *mats, *tables])
-    out = LoadedInputs({})
-    if preds:
-        ps = read_predictions(preds, true_col=true_col or "y_true", pred_col=pred_col or "y_pred")
-        out.notes.extend(ps.notes)
-        for given, name in zip(ps.joint.systems, names):  # the same rule, so the same names when alone
-            out.systems[name] = ps.systems[given]
-            if given in ps.probabilities:
-                out.probabilities[name] = ps.probabilities[given]
-        if mats or tables:
-            out.mixed = True
-        else:
-            out.predictions = ps
-    rest = names[len(preds):]
-    for path, name in zip(mats, rest):
-        out.systems[name] = read_matrix(path)
-    for path, name in zip(tables, rest[len(mats):]):
-        out.systems[name] = read_counts(path, true_col or "true", pred_col or "pred", count_col)
+    systems = [pred_col] if sql is not None and pred_col and pred_col != "y_pred" else None
+    ds = load(list(prediction_files), sql=sql, matrices=list(matrix_files), counts=list(count_files),
+              true_col=true_col, pred_col=pred_col, count_col=count_col, systems=systems, structure="nominal")
+    out = LoadedInputs(dict(ds.systems), ds.predictions, dict(ds.probabilities), list(ds.notes), ds.mixed)
     return out

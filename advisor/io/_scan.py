@@ -1,12 +1,13 @@
-"""Counting in DuckDB: one ``GROUP BY`` over the label columns of every system gives the joint table.
+"""Counting in DuckDB: one ``GROUP BY`` over the staged table gives the joint table of every system.
 
-Several systems are put side by side by row order (DuckDB's ``POSITIONAL JOIN``) or, when every
-input has an ``id`` column, by ``id`` (a full outer join, so missing and extra ids are counted). One
-scan groups by (true label, prediction) of every system and also sums, per group, the probability
-scores (log loss and Brier terms, with :mod:`advisor.engine._probabilities`' clipping and
-renormalisation) and the number of invalid probability rows. Every check is then made on that small
-table (missing labels, different lengths, different truths, invalid probabilities); only when one
-fails is the input scanned again, in order, to name the first offending row.
+The inputs of a run were read once into the staged table (:mod:`advisor.io._stage`), side by side by
+row order; when every file has an ``id`` column they are matched by ``id`` instead (a full outer join of
+the staged rows, so missing and extra ids are counted). One query groups by (true label, prediction)
+of every system and also sums, per group, the probability scores (log loss and Brier terms, with
+:mod:`advisor.engine._probabilities`' clipping and renormalisation) and the number of invalid
+probability rows — each staged row weighted by the number of input rows it stands for. Every check
+is then made on that small table (missing labels, different lengths, different truths, invalid
+probabilities); when one fails, the staged table — not the file — gives the first offending row.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from .._exceptions import InputError
 from ..engine._confusion import ConfusionMatrix, Label, normalise_labels
 from ..engine._probabilities import LOG_LOSS_EPS, RENORMALISE_TOLERANCE, SUM_TOLERANCE, ProbabilityAccumulator
-from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error
+from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error, quote
 
 __all__ = ["CANONICAL_TEST", "Scan", "Side", "matrix_from_cells", "rows_text", "scan", "type_labels"]
 
@@ -88,6 +89,8 @@ class Side:
     pred_col: str
     proba: list[tuple[str, str]] = field(default_factory=list)  # (label text, column)
     auto: bool = True
+    #: SQL that is NULL on the rows this system's input lacks (a shorter file)
+    present: str = "1"
 
 
 @dataclass
@@ -102,57 +105,63 @@ class Scan:
     zero: list[int] = field(default_factory=list)
 
 
-def _side_sql(i: int, side: Side, id_col: str | None) -> str:
-    """``SELECT t{i}, p{i}, h{i}[, id{i}][, bad{i}, ren{i}, ll{i}, br{i}]`` of one system, row by row."""
+WEIGHT = '"#n"'
+FIRST = '"#row"'
+
+
+def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
+    """The three nested select lists of system ``i``: its cells, its true-class probability, its terms."""
     src = side.source
-    cols = [f"{src.label_sql(side.true_col)} AS t", f"{src.label_sql(side.pred_col)} AS p"]
-    if id_col:
-        cols.append(f"{src.label_sql(id_col)} AS id")
-    out = [f"t AS t{i}", f"p AS p{i}", f"1 AS h{i}"] + ([f"id AS id{i}"] if id_col else [])
+    base = [f"{src.label_sql(side.true_col)} AS t{i}", f"{src.label_sql(side.pred_col)} AS p{i}",
+            f"CASE WHEN {side.present} IS NOT NULL THEN 1 END AS h{i}"]
     if not side.proba:
-        return f"SELECT {', '.join(out)} FROM (SELECT {', '.join(cols)} FROM {src.relation})"
-    cols += [f"{src.number_sql(c)} AS q{j}" for j, (_, c) in enumerate(side.proba)]
+        return base, [], [f"t{i}", f"p{i}", f"h{i}"]
+    base += [f"{src.number_sql(c)} AS q{i}_{j}" for j, (_, c) in enumerate(side.proba)]
     if len(side.proba) == 1:  # a two-class task given as the probability of one label
-        qs = ["(1 - q0)", "q0"]
-        ptrue = f"CASE WHEN t = {_literal(side.proba[0][0])} THEN q0 ELSE 1 - q0 END"
+        qs = [f"(1 - q{i}_0)", f"q{i}_0"]
+        ptrue = f"CASE WHEN t{i} = {_literal(side.proba[0][0])} THEN q{i}_0 ELSE 1 - q{i}_0 END"
     else:
-        qs = [f"q{j}" for j in range(len(side.proba))]
-        ptrue = "CASE t " + " ".join(f"WHEN {_literal(lab)} THEN q{j}" for j, (lab, _) in enumerate(side.proba)) + " END"
+        qs = [f"q{i}_{j}" for j in range(len(side.proba))]
+        ptrue = (f"CASE t{i} " + " ".join(f"WHEN {_literal(lab)} THEN q{i}_{j}" for j, (lab, _) in enumerate(side.proba))
+                 + " END")
     ok = " AND ".join(f"isfinite({q}) AND {q} >= 0 AND {q} <= 1" for q in qs)
     total = "(" + " + ".join(qs) + ")"
     off = f"abs({total} - 1)"
-    brier = " + ".join(f"({q} / sn) * ({q} / sn)" for q in qs) + " - 2 * pt / sn + 1"
-    out += [f"CASE WHEN coalesce({ok} AND {off} <= {RENORMALISE_TOLERANCE!r}, false) THEN 0 ELSE 1 END AS bad{i}",
-            f"CASE WHEN {off} > {SUM_TOLERANCE!r} THEN 1 ELSE 0 END AS ren{i}",
-            f"-ln(greatest(least(pt / sn, {1 - LOG_LOSS_EPS!r}), {LOG_LOSS_EPS!r})) AS ll{i}",
-            f"{brier} AS br{i}",
-            f"CASE WHEN pt / sn < {LOG_LOSS_EPS!r} THEN 1 ELSE 0 END AS z{i}"]
-    return (f"SELECT {', '.join(out)} FROM (SELECT *, {ptrue} AS pt, "
-            f"CASE WHEN {off} > {SUM_TOLERANCE!r} THEN {total} ELSE 1.0 END AS sn "
-            f"FROM (SELECT {', '.join(cols)} FROM {src.relation}))")
+    pt, sn = f"pt{i}", f"sn{i}"
+    brier = " + ".join(f"({q} / {sn}) * ({q} / {sn})" for q in qs) + f" - 2 * {pt} / {sn} + 1"
+    mid = [f"{ptrue} AS {pt}", f"CASE WHEN {off} > {SUM_TOLERANCE!r} THEN {total} ELSE 1.0 END AS {sn}"]
+    out = [f"t{i}", f"p{i}", f"h{i}",
+           f"CASE WHEN coalesce({ok} AND {off} <= {RENORMALISE_TOLERANCE!r}, false) THEN 0 ELSE 1 END AS bad{i}",
+           f"CASE WHEN {off} > {SUM_TOLERANCE!r} THEN 1 ELSE 0 END AS ren{i}",
+           f"-ln(greatest(least({pt} / {sn}, {1 - LOG_LOSS_EPS!r}), {LOG_LOSS_EPS!r})) AS ll{i}",
+           f"{brier} AS br{i}",
+           f"CASE WHEN {pt} / {sn} < {LOG_LOSS_EPS!r} THEN 1 ELSE 0 END AS z{i}"]
+    return base, mid, out
 
 
 def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = None,
-         id_col: str | None = "id") -> Scan:
-    """Count the joint table of ``sides`` (all on the same items) in one DuckDB pass, with every check."""
+         id_col: str | None = None) -> Scan:
+    """Count the joint table of ``sides`` (all on the same items, all in the staged table) with every check.
+
+    ``id_col``: match the items by this column (every side has it) instead of by row order.
+    """
     m = len(sides)
-    shared = m > 1 and all(s.source is sides[0].source for s in sides)  # several columns of one table
-    use_id = bool(id_col) and m > 1 and not shared and all(id_col in s.source.columns for s in sides)
-    subs = [f"s{i} AS ({_side_sql(i, s, id_col if use_id else None)})" for i, s in enumerate(sides)]
-    if shared:
-        subs, join = [f"s0 AS ({_shared_sql(sides)})"], "s0"
-    elif use_id:
+    relation, weight = sides[0].source.relation, WEIGHT
+    if id_col:
         for s in sides:
-            _check_unique_ids(con, s, id_col)  # type: ignore[arg-type]
-        join = "s0" + "".join(
-            f" FULL OUTER JOIN s{i} ON coalesce({', '.join(f's{j}.id{j}' for j in range(i))}) = s{i}.id{i}"
-            if i > 1 else " FULL OUTER JOIN s1 ON s0.id0 = s1.id1" for i in range(1, m))
-    else:
-        join = " POSITIONAL JOIN ".join(f"s{i}" for i in range(m))
+            _check_unique_ids(con, s, id_col)
+        relation, sides, weight = _id_joined(con, sides, id_col)
+    levels = [_side_sql(i, s) for i, s in enumerate(sides)]
+    base = [c for b, _, _ in levels for c in b] + [f"{weight} AS w_"]
+    mid = [c for _, md, _ in levels for c in md]
+    out = [c for _, _, o in levels for c in o] + ["w_"]
     keys = [f"{c}{i}" for i in range(m) for c in ("t", "p", "h")]
-    aggs = ["count(*) AS n"] + [f"sum({c}{i}) AS {c}{i}_" for i, s in enumerate(sides) if s.proba
-                                for c in ("bad", "ren", "ll", "br", "z")]
-    sql = f"WITH {', '.join(subs)} SELECT {', '.join(keys)}, {', '.join(aggs)} FROM {join} GROUP BY ALL"
+    aggs = ["sum(w_) AS n"] + [f"sum(w_ * {c}{i}) AS {c}{i}_" for i, s in enumerate(sides) if s.proba
+                               for c in ("bad", "ren", "ll", "br", "z")]
+    inner = f"SELECT {', '.join(base)} FROM {relation}"
+    if mid:
+        inner = f"SELECT *, {', '.join(mid)} FROM ({inner})"
+    sql = f"SELECT {', '.join(keys)}, {', '.join(aggs)} FROM (SELECT {', '.join(out)} FROM ({inner})) GROUP BY ALL"
     try:
         res = con.execute(sql).fetchnumpy()
     except InputError:
@@ -161,7 +170,9 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
         raise _first_error(sides, exc) from None
     n = np.asarray(res["n"], dtype=np.int64)
     if n.sum() == 0:
-        raise InputError(f"{sides[0].source.what} has a header but no data rows.")
+        src = sides[0].source
+        raise InputError(f"{src.what} returned no rows." if src.fmt == "sql" else f"{src.what} has a header but no "
+                         "data rows." if src.fmt in ("csv", "tsv") else f"{src.what} has no rows.")
     present = [~_isnull(res[f"h{i}"]) for i in range(m)]
     for i, s in enumerate(sides):
         for c, col in (("t", s.true_col), ("p", s.pred_col)):
@@ -169,17 +180,27 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
             bad = [j for j, x in enumerate(texts) if x is None or x == "" or len(x) > MAX_LABEL_CHARS]
             if bad:
                 raise _bad_label(con, s.source, col)
-    _check_alignment(con, sides, res, n, present, use_id)
+    _check_alignment(con, sides, res, n, present, bool(id_col))
     return _build(con, sides, res, n, labels)
 
 
-def _shared_sql(sides: Sequence[Side]) -> str:
-    """One table, one true-label column and several prediction columns (no probabilities)."""
-    src = sides[0].source
-    inner = [f"{src.label_sql(sides[0].true_col)} AS t0"] + [f"{src.label_sql(s.pred_col)} AS p{i}"
-                                                               for i, s in enumerate(sides)]
-    outer = ["t0"] + [f"t0 AS t{i}" for i in range(1, len(sides))] + [f"p{i}, 1 AS h{i}" for i in range(len(sides))]
-    return f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM {src.relation})"
+def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[Side], str]:
+    """The staged rows of each side matched by id (a full outer join) as a temporary table ``joined``."""
+    subs, out = [], []
+    for i, s in enumerate(sides):
+        src = s.source
+        cols = ", ".join(dict.fromkeys(quote(c) for c in src.physical.values()))
+        subs.append(f"s{i} AS (SELECT {cols}, {src.label_sql(id_col)} AS id{i}, {FIRST} AS \"#row{i}\" "
+                    f"FROM {src.relation} WHERE {s.present} IS NOT NULL)")
+    join = "s0" + "".join(
+        f" FULL OUTER JOIN s{i} ON coalesce({', '.join(f's{j}.id{j}' for j in range(i))}) = s{i}.id{i}"
+        if i > 1 else " FULL OUTER JOIN s1 ON s0.id0 = s1.id1" for i in range(1, len(sides)))
+    con.execute(f"CREATE OR REPLACE TEMP TABLE joined AS WITH {', '.join(subs)} SELECT * FROM {join}")
+    for i, s in enumerate(sides):
+        src = s.source
+        joined = Source(src.what, src.fmt, "joined", src.columns, src.types, src.physical, src.location)
+        out.append(Side(joined, s.true_col, s.pred_col, s.proba, s.auto, f'"#row{i}"'))
+    return "joined", out, "1"
 
 
 def _isnull(a: Any) -> np.ndarray:
@@ -208,9 +229,8 @@ def _first_error(sides: Sequence[Side], exc: Exception) -> InputError:
 
 def _ordered(con: Any, source: Source, select: str, where: str) -> tuple[Any, ...] | None:
     """The first row (in input order) of ``source`` matching ``where``, as (row number, *select)."""
-    con.execute("SET threads = 1")  # in input order
     try:
-        return con.execute(f"SELECT * FROM (SELECT row_number() OVER () AS rn_, {select} FROM {source.relation}) "
+        return con.execute(f"SELECT * FROM (SELECT {FIRST} AS rn_, {select} FROM {source.relation}) "
                            f"WHERE {where} ORDER BY rn_ LIMIT 1").fetchone()
     except Exception as exc:  # noqa: BLE001
         raise duck_error(source.what, source.fmt, exc) from None
@@ -240,8 +260,9 @@ def _bad_label(con: Any, src: Source, col: str) -> InputError:
 def _check_unique_ids(con: Any, side: Side, id_col: str) -> None:
     src = side.source
     try:
-        dup = con.execute(f"SELECT i, count(*) FROM (SELECT {src.label_sql(id_col)} AS i FROM {src.relation}) "
-                          "GROUP BY i HAVING count(*) > 1 OR i IS NULL OR i = '' LIMIT 1").fetchone()
+        dup = con.execute(f"SELECT i, sum(w) FROM (SELECT {src.label_sql(id_col)} AS i, {WEIGHT} AS w FROM "
+                          f"{src.relation} WHERE {side.present} IS NOT NULL) "
+                          "GROUP BY i HAVING sum(w) > 1 OR i IS NULL OR i = '' LIMIT 1").fetchone()
     except Exception as exc:  # noqa: BLE001
         raise duck_error(src.what, src.fmt, exc) from None
     if dup is not None:
@@ -276,18 +297,14 @@ def _check_alignment(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np
 def _truth_mismatch(con: Any, sides: Sequence[Side], i: int, use_id: bool) -> InputError:
     a, b = sides[0], sides[i]
     col = b.true_col
+    ta, tb = a.source.label_sql(a.true_col), b.source.label_sql(col)
     if use_id:
-        sql = (f"SELECT x.i, x.t, y.t FROM (SELECT {a.source.label_sql('id')} AS i, {a.source.label_sql(a.true_col)} AS t "
-               f"FROM {a.source.relation}) x JOIN (SELECT {b.source.label_sql('id')} AS i, {b.source.label_sql(col)} AS t "
-               f"FROM {b.source.relation}) y ON x.i = y.i WHERE x.t <> y.t ORDER BY x.i LIMIT 1")
-        row = con.execute(sql).fetchone()
+        row = con.execute(f"SELECT * FROM (SELECT id0 AS i, {ta} AS x, {tb} AS y FROM joined) WHERE x <> y "
+                          "ORDER BY i LIMIT 1").fetchone()
         return InputError(f"{b.source.what} id {row[0]!r}: {col} is {row[2]!r} but {a.source.what} has {row[1]!r}; "
                           "the systems must be evaluated on the same items.")
-    con.execute("SET threads = 1")
-    sql = (f"SELECT * FROM (SELECT row_number() OVER () AS rn_, x.t AS ta, y.t AS tb FROM "
-           f"(SELECT {a.source.label_sql(a.true_col)} AS t FROM {a.source.relation}) x POSITIONAL JOIN "
-           f"(SELECT {b.source.label_sql(col)} AS t FROM {b.source.relation}) y) WHERE ta <> tb ORDER BY rn_ LIMIT 1")
-    row = con.execute(sql).fetchone()
+    row = con.execute(f"SELECT * FROM (SELECT {FIRST} AS rn_, {ta} AS x, {tb} AS y FROM {a.source.relation}) "
+                      "WHERE x <> y ORDER BY rn_ LIMIT 1").fetchone()
     return InputError(f"{b.source.what} row {row[0]}: {col} is {row[2]!r} but {a.source.what} has {row[1]!r}; "
                       "system files must list the same items in the same order.")
 
@@ -392,9 +409,9 @@ def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: 
     """``(labels, true index, pred index, counts)`` of a ``true, pred, count`` table (repeated pairs summed)."""
     src.require([true_col, pred_col, count_col])
     w = src.number_sql(count_col)
-    sql = (f"SELECT t, p, sum(w) AS w, count(*) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0) AS bad, "
+    sql = (f"SELECT t, p, sum(w * n) AS w, sum(n) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0) AS bad, "
            f"max(length(t)) AS lt, max(length(p)) AS lp FROM (SELECT {src.label_sql(true_col)} AS t, "
-           f"{src.label_sql(pred_col)} AS p, {w} AS w FROM {src.relation}) GROUP BY ALL")
+           f"{src.label_sql(pred_col)} AS p, {w} AS w, {WEIGHT} AS n FROM {src.relation}) GROUP BY ALL")
     try:
         res = con.execute(sql).fetchnumpy()
     except Exception as exc:  # noqa: BLE001

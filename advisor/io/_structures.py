@@ -1,7 +1,7 @@
 """Reading ordinal, multi-label, top-k and annotator files (issue 12) into the engine's inputs.
 
-A file (CSV, TSV, JSON Lines, Parquet — read whole with pyarrow) or a table in memory (a pandas
-DataFrame or a mapping of column → values) is one system; which structure it holds is decided by its
+A file (CSV, TSV, JSON Lines, Parquet — read once by :func:`advisor.load`, which hands the columns
+here) or a table in memory (a pandas DataFrame or a mapping of column → values) is one system; which structure it holds is decided by its
 columns and the options:
 
 * ``rater_<name>`` columns — an agreement study (one file; one row per item; empty cells are missing
@@ -25,7 +25,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 
-__all__ = ["StructuredInputs", "detect_structure", "load_structured", "read_columns"]
+__all__ = ["StructuredInputs", "detect_structure", "read_columns", "structured_from_tables"]
 
 _SCORE = re.compile(r"^(?:p|proba|score)_(.+)$")
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -45,74 +45,15 @@ class StructuredInputs:
 
 
 def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:
-    """``(name, {column: values})`` of a file path, a pandas DataFrame or a mapping of columns."""
+    """``(name, {column: values})`` of a pandas DataFrame or a mapping of columns (files: :func:`advisor.load`)."""
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        fmt = _FORMATS.get(path.suffix.lower())
-        if fmt is None:
-            raise InputError(f"{path.name}: unknown file type {path.suffix!r}; use .csv, .tsv, .jsonl or .parquet.")
-        if not path.is_file():
-            what = "no such file" if not path.exists() else "not a regular file (a FIFO, a device or a folder); " \
-                "save the data to a file first"
-            raise InputError(f"{path}: {what}.")
-        if fmt == "jsonl":
-            _check_json_depth(path)
-        try:
-            table = _read(path, fmt)
-        except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputError(f"{path.name}: cannot be read as {fmt.upper()} ({first}).") from None
-        return path.stem, table.to_pydict()
+        raise InputError("files are read by advisor.load (load_structured passes them on); read_columns takes a "
+                         "DataFrame or a mapping of column name to values.")
     if hasattr(source, "to_dict") and hasattr(source, "columns"):
         return "system", {str(c): list(source[c]) for c in source.columns}
     if isinstance(source, Mapping):
         return "system", {str(k): list(v) for k, v in source.items()}
     raise InputError("an input must be a file path, a pandas DataFrame or a mapping of column name to values.")
-
-
-def _read(path: Path, fmt: str) -> Any:
-    import pyarrow.csv as pcsv
-
-    if fmt in ("csv", "tsv"):
-        opts = pcsv.ParseOptions(delimiter="\t" if fmt == "tsv" else ",")
-        return pcsv.read_csv(path, parse_options=opts)
-    if fmt == "jsonl":
-        import pyarrow.json as pjson
-
-        return pjson.read_json(path)
-    import pyarrow.parquet as pq
-
-    return pq.read_table(path)
-
-
-_MAX_JSON_DEPTH = 128  # as the DuckDB readers allow (io/_duck.py)
-
-
-def _json_depth(line: str) -> int:
-    """The deepest nesting of ``[``/``{`` in one JSON text, brackets inside strings not counted."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in line:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _check_json_depth(path: Path) -> None:
-    """Refuse a JSON Lines record nested deeper than the readers allow: pyarrow's JSON parser recurses
-    on the C stack, so a record nested 100,000 deep crashed the process (a segmentation fault)."""
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, start=1):
-            if line.count("[") + line.count("{") > _MAX_JSON_DEPTH and _json_depth(line) > _MAX_JSON_DEPTH:
-                raise InputError(f"{path.name} row {number}: a JSON record nested deeper than {_MAX_JSON_DEPTH} "
-                                 "levels; a record holds a few labels (or one list of labels).")
 
 
 def detect_structure(columns: Sequence[str], *, order: Sequence[Any] | None = None, label_sep: str | None = None,
@@ -137,6 +78,17 @@ def detect_structure(columns: Sequence[str], *, order: Sequence[Any] | None = No
     return None
 
 
+#: Key of a table's item row numbers, when its items are not its rows in order (files read by advisor.load
+#: come grouped: identical rows are placed at the first of them, which is the row messages name).
+ROWS = "#rows"
+
+
+def _row(cols: dict[str, list[Any]], i: int) -> int:
+    """The file row of item ``i`` (counted from 1 without the header)."""
+    rows = cols.get(ROWS)
+    return int(rows[i]) if rows is not None else i + 1
+
+
 def _label(v: Any) -> Any:
     """A cell as a label: None for empty, integral floats as ints, other values as they are."""
     if v is None or (isinstance(v, float) and np.isnan(v)) or (isinstance(v, str) and not v.strip()):
@@ -148,11 +100,12 @@ def _label(v: Any) -> Any:
 
 def _labels(cols: dict[str, list[Any]], col: str, name: str) -> list[Any]:
     if col not in cols:
-        raise InputError(f"{name}: no column {col!r}; columns are {', '.join(cols) or 'none'}.")
+        have = ", ".join(c for c in cols if c != ROWS) or "none"
+        raise InputError(f"{name}: no column {col!r}; columns are {have}.")
     out = [_label(v) for v in cols[col]]
     empty = next((i for i, v in enumerate(out) if v is None), None)
     if empty is not None:
-        raise InputError(f"{name}: row {empty + 1} has an empty {col}; every item needs a class here "
+        raise InputError(f"{name}: row {_row(cols, empty)} has an empty {col}; every item needs a class here "
                          "(only multi-label sets may be empty).")
     return out
 
@@ -209,7 +162,8 @@ def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: 
         vals = [_label(v) for v in cols[c]]
         bad = next((i for i, v in enumerate(vals) if v not in (0, 1, True, False)), None)
         if bad is not None:
-            raise InputError(f"{name}: column {c!r} row {bad + 1} holds {cols[c][bad]!r}; label columns hold 0 or 1.")
+            raise InputError(f"{name}: column {c!r} row {_row(cols, bad)} holds {cols[c][bad]!r}; label columns hold "
+                             "0 or 1.")
         return [float(v) for v in vals]
 
     never_pred = [lab for lab in labels if lab not in preds]
@@ -311,14 +265,11 @@ def declared_order(source: Any, columns: Sequence[str] = ("y_true", "y_pred")) -
     return orders[0]
 
 
-def load_structured(sources: Sequence[Any], *, order: Sequence[Any] | None = None, label_sep: str | None = None,
-                    top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None,
-                    structure: str | None = None) -> StructuredInputs | None:
-    """Read every source; None when they are plain nominal prediction files (the ordinary readers' job)."""
+def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *, order: Sequence[Any] | None = None,
+                           label_sep: str | None = None, top_k: int | None = None, true_col: str | None = None,
+                           pred_col: str | None = None, structure: str | None = None) -> StructuredInputs | None:
+    """The structured inputs of ``(name, {column: values})`` tables; None when they are nominal predictions."""
     tc, pc = true_col or "y_true", pred_col or "y_pred"
-    tables = [read_columns(s) for s in sources]
-    if order is None:  # an order the data declares (ordered Categorical, ordered Parquet dictionary)
-        order = next((o for o in (declared_order(s, (tc, pc)) for s in sources) if o is not None), None)
     if not tables:
         return None
     kinds = {structure or detect_structure(list(c), order=order, label_sep=label_sep, top_k=top_k) for _, c in tables}
@@ -353,7 +304,7 @@ def load_structured(sources: Sequence[Any], *, order: Sequence[Any] | None = Non
     if kind == "multilabel" and len(systems) > 1:
         systems = _same_labels(systems, notes)
     if len(systems) > 1:
-        _same_truth(kind, systems, items)
+        _same_truth(kind, systems, items, tables[0][1].get(ROWS))
     first = next(iter(systems.values()))
     labels = first[2] if kind == "top_k" else first.labels
     return StructuredInputs(kind, systems, tuple(labels), top_k, notes=notes, items=items or None)
@@ -392,7 +343,8 @@ def _truth_of(kind: str, data: Any, items: dict[str, tuple[np.ndarray, np.ndarra
     return np.asarray(data[1])  # top-k: the true class of each item
 
 
-def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]],
+                rows: Sequence[int] | None = None) -> None:
     """Several files are several systems on the same items: the same number of rows and the same truth."""
     names = list(systems)
     first = _truth_of(kind, systems[names[0]], items, names[0])
@@ -408,7 +360,8 @@ def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.nd
             raise InputError(f"{name} and {names[0]} have different class orders; give one with --order.")
         diff = np.flatnonzero((t != first).reshape(t.shape[0], -1).any(axis=1))
         if diff.size:
-            raise InputError(f"{name} row {int(diff[0]) + 1}: the true labels differ from {names[0]}'s; every system "
+            raise InputError(f"{name} row {rows[int(diff[0])] if rows else int(diff[0]) + 1}: the true labels differ "
+                             f"from {names[0]}'s; every system "
                              "file must list the same items, with the same truth, in the same order.")
 
 
@@ -418,44 +371,6 @@ def _ranks_of(cols: dict[str, list[Any]], order: Sequence[Any], tc: str, pc: str
     index = {str(o): i for i, o in enumerate(order)}
     return (_ranks([_label(v) for v in cols[tc]], index, tc, list(order)),
             _ranks([_label(v) for v in cols[pc]], index, pc, list(order)))
-
-
-def peek_columns(path: Any) -> list[str]:
-    """The column names of a file without reading its rows ([] when it cannot be peeked)."""
-    p = Path(path)
-    fmt = _FORMATS.get(p.suffix.lower())
-    if not p.is_file():  # a FIFO would block here until a writer came: the readers say what it is
-        return []
-    try:
-        if fmt in ("csv", "tsv"):
-            import csv
-
-            with p.open(encoding="utf-8", newline="") as fh:
-                return next(csv.reader(fh, delimiter="\t" if fmt == "tsv" else ","), [])
-        if fmt == "jsonl":
-            import json
-
-            with p.open(encoding="utf-8") as fh:
-                for line in fh:
-                    if line.strip():
-                        row = json.loads(line)
-                        return list(row) if isinstance(row, dict) else []
-            return []
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            return list(pq.read_schema(p).names)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):  # (a row nested 100,000 deep)
-        return []  # the ordinary readers report the problem in their own words
-    return []
-
-
-def is_structured(files: Sequence[Any], *, order: Any = None, label_sep: str | None = None,
-                  top_k: int | None = None) -> bool:
-    """Whether these inputs are for :func:`load_structured` (options given or structure columns present)."""
-    if order is not None or label_sep is not None or top_k is not None:
-        return True
-    return any(detect_structure(peek_columns(f)) is not None or declared_order(f) is not None for f in files)
 
 
 def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any] | None) -> StructuredInputs:

@@ -58,6 +58,15 @@ def _data_facts(data: Any) -> tuple[int | None, int | None]:
     return None, None
 
 
+def _data_labels(data: Any) -> list[Any] | None:
+    """The classes the data shows (every system's labels are the same), when given."""
+    systems = getattr(data, "systems", None) if data is not None else None
+    systems = systems if isinstance(systems, Mapping) else data if isinstance(data, Mapping) else None
+    first = next(iter(systems.values()), None) if systems else None
+    labels = getattr(first, "labels", None)
+    return list(labels) if labels is not None else None
+
+
 def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems: int | None) -> list[Diagnostic]:
     """The duties of the rules that fired, as what the report will show."""
     small_k = load_rules().settings.small_k
@@ -147,7 +156,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     opts = options if isinstance(options, PlanOptions) else PlanOptions(**dict(options or {}))
     opts.check()
     original = _answers(answers)
-    effective, replaced = apply_options(original, opts)
+    effective, replaced = apply_options(original, opts, _data_labels(data))
     rec = recommend(effective, data=data)
     cat = get_catalogue()
     k, n_systems = _data_facts(data)

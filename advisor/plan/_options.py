@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._exceptions import InputError
-from ..engine import CONVENTIONS
+from ..engine import CONVENTIONS, cost_matrix
 from ..io import parse_costs, parse_priors
 from ..questionnaire import Answers, answers_from_mapping
 
@@ -30,6 +30,7 @@ class PlanOptions(BaseModel):
     costs: Any = Field(None, description="error costs: 'fn=10,fp=1', a cost-matrix CSV path, or a mapping")
     priors: Any = Field(None, description="deployment class shares: 'a=0.02,b=0.98' or a mapping")
     positive_label: Any = None
+    order: list[Any] | None = Field(None, description="ordered classes, lowest first (--order)")
     resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
     confidence: float = 0.95
     seed: int | None = None
@@ -48,7 +49,11 @@ class PlanOptions(BaseModel):
 
 
 def _costs_as_answers(costs: Any, classes: Sequence[Any] | None) -> tuple[dict[str, Any], list[Any] | None]:
-    """``error_costs`` of an answers file for parsed costs, and the classes a labelled matrix brings."""
+    """``error_costs`` of an answers file for parsed costs, and the classes a labelled matrix brings.
+
+    A nested mapping ``{true: {decision: cost}}`` becomes a matrix over ``classes`` (the answers' or the
+    data's) through the engine's one cost-matrix builder, which refuses a class or an error left out; without
+    classes, the classes the costs name, in the order they name them."""
     if isinstance(costs, Mapping) and costs and set(map(str, costs)) <= {"fn", "fp"}:
         if set(map(str, costs)) != {"fn", "fp"}:
             given = ", ".join(sorted(map(str, costs)))
@@ -59,37 +64,27 @@ def _costs_as_answers(costs: Any, classes: Sequence[Any] | None) -> tuple[dict[s
             raise InputError(f"costs fn and fp must be finite positive numbers; got fn={fn:g}, fp={fp:g}.")
         return {"false_negative": fn, "false_positive": fp}, None
     if isinstance(costs, Mapping):  # {true: {decision: cost}}
-        labels = list(costs)
-        order = list(classes) if classes is not None else labels
-        by_text = {str(t): row for t, row in costs.items()}
-        missing = [c for c in order if str(c) not in by_text]
-        if missing:
-            raise InputError(f"the cost matrix has no row for class {missing[0]!r}; give the costs of every true "
-                             f"class ({', '.join(map(str, order))}).")
-        matrix = []
-        for t in order:
-            row = {str(d): v for d, v in by_text[str(t)].items()}
-            absent = [d for d in order if str(d) not in row]
-            if absent:
-                raise InputError(f"the cost matrix has no column for decision {absent[0]!r} in the row of class "
-                                 f"{t!r}; give the cost of every decision for every true class.")
-            matrix.append([float(row[str(d)]) for d in order])
-        return {"matrix": matrix}, (None if classes is not None else labels)
+        named = list(classes) if classes is not None else list(dict.fromkeys(
+            [*costs, *(d for row in costs.values() if isinstance(row, Mapping) for d in row)]))
+        matrix = cost_matrix(costs, named)
+        return {"matrix": matrix.tolist()}, (None if classes is not None else named)
     raise InputError("costs must be fn=COST,fp=COST, a cost-matrix CSV file or a mapping {true: {decision: cost}}.")
 
 
-def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOptions) -> tuple[Answers, dict[str, str]]:
+def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOptions,
+                  labels: Sequence[Any] | None = None) -> tuple[Answers, dict[str, str]]:
     """``(answers as overridden by the options, {answers key: what replaced it})``.
 
     The second value says, for every key an option set, the option and what the answers said before,
-    so the plan can state it ("--costs replaces the answers' costs").
+    so the plan can state it ("--costs replaces the answers' costs"). ``labels`` are the data's classes,
+    when known: a cost matrix must cover them.
     """
     ans = answers if isinstance(answers, Answers) else answers_from_mapping(answers or {})
     updates: dict[str, Any] = {}
     replaced: dict[str, str] = {}
     if options.costs is not None:
         costs = parse_costs(options.costs, "costs")
-        error_costs, classes = _costs_as_answers(costs, ans.classes)
+        error_costs, classes = _costs_as_answers(costs, ans.classes or (list(labels) if labels else None))
         updates["error_costs"] = error_costs
         if classes is not None:
             updates["classes"] = classes
@@ -104,6 +99,11 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
             updates["deployment_prevalence"] = "shifted"
         replaced["target_prevalence"] = "priors option" + (" (the answers gave other shares)"
                                                            if ans.target_prevalence else "")
+    if options.order is not None and (ans.label_structure == "ordinal" or ans.classes is None):
+        if ans.classes is not None and [str(c) for c in ans.classes] != [str(c) for c in options.order]:
+            replaced["classes"] = "order option (the answers listed the classes in another order)"
+        updates["classes"] = list(options.order)
+        updates["n_classes"] = None
     if options.positive_label is not None:
         if ans.positive_class is not None and str(ans.positive_class) != str(options.positive_label):
             replaced["positive_class"] = f"positive option (the answers named {ans.positive_class!r})"

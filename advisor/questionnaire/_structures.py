@@ -24,6 +24,9 @@ __all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
 STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_top_k",
                    "structure_ordinal", "structure_multilabel")
 KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
+#: leads the user's own use of the outputs defines (risks: a proper scoring rule of the probabilities); with
+#: ordered classes they stay the lead and the ordinal lead goes beside them (issue 19, item 6)
+RISK_LEADS = ("log_loss", "brier")
 
 
 def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict[str, Any],
@@ -34,6 +37,8 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     if rule is None:
         return rec
     old = rec.primary
+    if rule.id == "structure_ordinal" and old.metric in RISK_LEADS:
+        return _ordinal_beside_risks(rec, rule, cat, facts, ctx, render)
     if rule.id in EXTERNAL:
         mid, name, reason = EXTERNAL[rule.id]
         primary = MetricChoice(metric=mid, name=name, reason=reason)
@@ -91,6 +96,33 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "warnings": warnings, "rationale": [note, *rationale]})
+
+
+def _ordinal_beside_risks(rec: Recommendation, rule: Any, cat: Any, facts: dict[str, Any], ctx: dict[str, Any],
+                          render: Callable[[str, dict[str, Any]], str]) -> Recommendation:
+    """Probabilities of ordered classes used as risks: the proper scoring rule keeps the lead (every metric the
+    risk rule reports beside it stays, the Brier score included) and the ordinal metrics of the decisions come
+    beside it — the ordinal lead first — instead of replacing it with a score of the most probable class."""
+    s = next(s for s in rule.primary if holds(s.when, facts))
+    ordinal = [Advice(metric=s.metric, name=cat.metrics[s.metric].name, reason=(
+        "the ordinal view of the decisions (the most probable class): " + render(s.reason, ctx)))]
+    ordinal += [Advice(metric=c.metric, name=cat.metrics[c.metric].name, reason=render(c.reason, ctx))
+                for c in rule.complementary if holds(c.when, facts) and c.metric != s.metric]
+    chosen = {rec.primary.metric}
+    complementary = []
+    for a in [*rec.complementary, *ordinal]:
+        if a.metric not in chosen:
+            chosen.add(a.metric)
+            complementary.append(a)
+    note = RationaleEntry(
+        rule="primary", title=f"Primary metric: {rec.primary.name}",
+        text=(f"The lead stays {rec.primary.name}: the probabilities of the ordered classes are used as risks, so "
+              "they are scored as probabilities; the ordinal metrics score the decisions made from them and are "
+              "reported beside it."), source=rule.source,
+        answers={k: facts.get(k) for k in ("label_structure", "risk_estimates", "outputs")})
+    discouraged = [a for a in rec.discouraged if a.metric not in chosen]
+    return rec.model_copy(update={"complementary": complementary, "discouraged": discouraged,
+                                  "rationale": [note, *rec.rationale]})
 
 
 def _planned_now(entry: RationaleEntry, primary: MetricChoice, complementary: list[Advice]) -> RationaleEntry:

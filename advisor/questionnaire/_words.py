@@ -82,6 +82,7 @@ ADDS: dict[str, str] = {
     "f1": "the harmonic mean of precision and recall",
     "f_beta": "in which a missed positive weighs as much as β² false alarms and true negatives do not count",
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
+    "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
     # macro_f1: no phrase — the methods paragraph's variant note says what it is; the screen says
     # "what readers of this field expect"

@@ -46,6 +46,7 @@ from ._models import (
     WarningEntry,
 )
 from ._methods import VARIANT_NOTES, weights_text
+from ._ordinal import ordinal_intervals, plan_ordinal_ids, try_ordinal
 from ._plan import (
     settle,
     class_weights_of,
@@ -178,7 +179,7 @@ def build_report(
     recommendation: Any = None,
     digits: int = 4,
     progress: Any = None,
-    costs: Any = None, priors: Any = None, scores: Any = None,
+    costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -207,6 +208,8 @@ def build_report(
         Decimals printed (the same as ``advisor compute``).
     costs, priors, scores : optional
         As in ``advisor.evaluate`` (default: the answers' costs and shares, a DataFrame's score columns).
+    order : sequence, optional
+        Ordered classes, lowest first, for the plan's ordinal metrics (default: the answers' ``classes``).
 
     Examples
     --------
@@ -236,7 +239,7 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, seed_given=seed_given, undefined=undefined))
+            seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
@@ -259,15 +262,21 @@ def build_report(
     weights = class_weights_of(plan) if plan is not None else None
 
     ev = None
+    ordinal, ordinal_points, ordinal_reasons = None, {}, {}
     if systems:
         ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None)
         if plan is not None:
             ev = _with_extra_metrics(ev, systems, extra_metric_ids(plan, first.k), pos, beta, undefined, weights)
+            # ordered classes scored from the decisions beside a probability lead (issue 19, item 6)
+            ordinal, ordinal_points, ordinal_reasons = try_ordinal(systems, plan, undefined)
+            if ordinal_points:
+                ev = ev.model_copy(update={"metrics": {s: {**ev.metrics[s], **ordinal_points[s]} for s in ev.systems}})
         # scores, probabilities, costs (issue 11); a class of interest among several is no binary positive class
         ev, score_state = prepare(ev, systems, scores, data, ans, rec_json, costs, priors,
                                   pos if first.k == 2 else None)
     reasons: dict[str, str] = {}
     entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons)
+    reasons.update(ordinal_reasons)
     if plan is not None and ev is not None:  # the plan as carried out: what the data cannot give, said
         plan = settle(plan, {m.id for m in entries if m.id not in reasons}, reasons)
     results = _Results()
@@ -277,6 +286,9 @@ def build_report(
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights)
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
+        if plan is not None and ordinal_points and bootstrap > 0:
+            ordinal_intervals(results, ordinal, joint, list(next(iter(ordinal_points.values()))), ordinal_points,
+                              settings, [m.id for m in entries if not m.higher_is_better])
         if str(rec_json["primary"]["metric"]) not in skip:
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None

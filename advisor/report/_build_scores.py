@@ -75,6 +75,8 @@ def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) 
             out.append(lab)
         return out
 
+    if scores is None and type(data).__name__ == "Dataset" and getattr(data, "scores", None):
+        scores = {k: v for k, v in data.scores.items() if k in names}  # read with the counts (advisor.load)
     if scores is None and _frame(data):
         from ..io._scores import read_scored_frame
 

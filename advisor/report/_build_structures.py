@@ -27,7 +27,8 @@ from ._models import (
     WarningEntry,
 )
 
-__all__ = ["build_structured_report", "inputs_for_answers", "ordinal_tables_for_answers"]
+__all__ = ["build_structured_report", "check_structured", "inputs_for_answers", "ordinal_tables_for_answers",
+           "structure_options"]
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
@@ -102,36 +103,42 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     return ctx
 
 
-def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
-                       top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None) -> Any:
-    """The structured inputs these answers and files describe, or None for nominal prediction files.
+def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
+                      top_k: int | None = None) -> dict[str, Any]:
+    """The reading options (``order``, ``label_sep``, ``top_k``, ``structure``) these answers and options ask
+    for, decided before anything is read: :func:`advisor.load` takes them and reads each file once.
 
     The answers fill in what the options leave out: ``top_k``; ``|`` as the separator of label sets;
-    for ``label_structure: ordinal`` the order of ``classes`` — or, without classes, the numeric order
-    of numeric labels. An order is never guessed: ordinal answers over labels that are not numbers
-    and have no order are an error saying how to give it. Span and ranking tasks are not scored here.
+    for ``label_structure: ordinal`` the order of ``classes`` — or, without classes, the numeric order of
+    numeric labels (``structure="ordinal_default"``: ordinal unless the columns say otherwise).
     """
-    from .._exceptions import InputError
-    from ..io._structures import detect_structure, is_structured, load_structured, peek_columns
     from ..questionnaire import load_answers
     from ._structure_checks import refuse_external
 
     ans = load_answers(answers)
     refuse_external(ans)
+    if (ans.label_structure == "ordinal" and ans.risk_estimates and not (top_k or ans.top_k) and not ans.annotators
+            and (ans.outputs == "probabilities" or ans.probabilities)):
+        # probabilities of ordered classes used as risks: read as scored items (the plan leads with a proper
+        # scoring rule); the ordinal metrics of the decisions come from the counts in the plan's order
+        return {"order": None, "label_sep": label_sep, "top_k": None, "structure": None}
     top_k = top_k or ans.top_k
     if ans.label_structure == "multilabel" and label_sep is None:
         label_sep = "|"
     ordinal = ans.label_structure == "ordinal"
     order = order or (list(ans.classes) if ordinal and ans.classes else None)
-    structure = None
-    if ordinal and order is None and top_k is None and label_sep is None and all(
-            detect_structure(peek_columns(f)) is None for f in files):
-        structure = "ordinal"  # y_true / y_pred on the numeric order of their labels (refused otherwise)
-    elif not is_structured(files, order=order, label_sep=label_sep, top_k=top_k):
-        return None
-    inputs = load_structured(files, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                             pred_col=pred_col, structure=structure)
-    if ordinal and inputs is not None and inputs.structure == "agreement" and not inputs.systems["agreement"].ordered:
+    structure = "ordinal_default" if ordinal and order is None and top_k is None and label_sep is None else None
+    return {"order": order, "label_sep": label_sep, "top_k": top_k, "structure": structure}
+
+
+def check_structured(inputs: Any, answers: Any) -> Any:
+    """Refuse an agreement study the answers call ordinal while its categories have no order."""
+    from .._exceptions import InputError
+    from ..questionnaire import load_answers
+
+    ans = load_answers(answers)
+    if (ans.label_structure == "ordinal" and inputs is not None and inputs.structure == "agreement"
+            and not inputs.systems["agreement"].ordered):
         cats = few_names(inputs.labels)
         raise InputError(f"the answers say the categories are ordered (label_structure: ordinal) but not in which order, "
                          f"and {cats} are not numbers; list them from lowest to highest as classes in the answers "
@@ -139,14 +146,30 @@ def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | Non
     return inputs
 
 
-def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list[Any] | None = None) -> Any:
+def inputs_for_answers(files: list[Any], answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
+                       top_k: int | None = None, true_col: str | None = None, pred_col: str | None = None) -> Any:
+    """The structured inputs these answers and files describe, or None for nominal prediction files.
+
+    The files are read once by :func:`advisor.load` with :func:`structure_options`. An order is never
+    guessed: ordinal answers over labels that are not numbers and have no order are an error saying how
+    to give it. Span and ranking tasks are not scored here.
+    """
+    from ..io._load import load
+
+    opts = structure_options(answers, order=order, label_sep=label_sep, top_k=top_k)
+    ds = load(files, true_col=true_col, pred_col=pred_col, id_col=None, **opts)
+    return check_structured(ds.structured, answers)
+
+
+def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list[Any] | None = None,
+                               systems: Mapping[str, Any] | None = None) -> Any:
     """Ordinal inputs from confusion matrices when the answers say the classes are ordered, else None.
 
     The order is ``order``, the answers' ``classes``, or the numeric order of numeric labels; labels
-    that are not numbers and have no order are an error saying how to give it.
+    that are not numbers and have no order are an error saying how to give it. ``systems``: the matrices
+    as already read (by :func:`advisor.load`); otherwise they are read here.
     """
     from .._exceptions import InputError
-    from ..io._readers import load_inputs
     from ..io._structures import ordinal_from_tables
     from ..questionnaire import load_answers
 
@@ -158,7 +181,10 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
                          f" metrics, which need {need}; give prediction files instead of --matrix.")
     if ans.label_structure != "ordinal":
         return None
-    systems = load_inputs([], matrices).systems
+    if systems is None:
+        from ..io._load import load
+
+        systems = load(matrices=matrices).systems
     if order is None and ans.classes:
         order = list(ans.classes)
     return ordinal_from_tables(systems, order)  # without an order: the numeric labels' values

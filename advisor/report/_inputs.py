@@ -75,7 +75,7 @@ def _one_dimensional(value: Any) -> bool:
 def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, float]], list[str]]:
     """(name → ConfusionMatrix, joint table or None, probability scores, notes).
 
-    ``data`` is a PredictionSet, a ConfusionMatrix, a mapping of system name → confusion matrix,
+    ``data`` is a Dataset (:func:`advisor.load`), a PredictionSet, a ConfusionMatrix, a mapping of system name → confusion matrix,
     a mapping of label arrays ``{"y_true": y_true, "model_a": pred_a, …}`` (paired: the systems
     predict the same items), or a DataFrame with a ``y_true`` column and one predicted-label column
     per system (or ``y_pred`` for one).
@@ -112,7 +112,7 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
             raise InputError("no systems to report on; give at least one prediction file or matrix.")
         return out, None, {}, []
     raise InputError(
-        f"data must be a PredictionSet (read_predictions), a mapping of system name to confusion matrix, a mapping "
+        f"data must be a Dataset (advisor.load), a PredictionSet (read_predictions), a mapping of system name to confusion matrix, a mapping "
         f"of label arrays with y_true, or a DataFrame with y_true and predicted-label columns; got "
         f"{type(data).__name__}."
     )

@@ -20,6 +20,8 @@ _LAZY: dict[str, str] = {
     "compare_systems": "._compare",
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",
+    "structure_bootstrap": "._structures",
+    "structure_comparison": "._structures",
 }
 
 __all__ = sorted(_LAZY)

@@ -289,6 +289,12 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     ids = list(metrics) if metrics is not None else [m for m in ITEM_METRICS
                                                      if _applies(m, k, proba, costs is not None or priors is not None,
                                                                  has_dec)]
+    if k != 2 or pos is None:  # average precision is the positive class's: one id, one definition
+        from ..engine._score_eval import ap_note
+
+        if metrics is not None and "average_precision" in ids:
+            raise InputError(ap_note(k))
+        ids = [m for m in ids if m != "average_precision"]
     for m in ids:
         if m not in ITEM_METRICS:
             raise InputError(f"metric {m!r} is not resampled item by item; choose from {', '.join(ITEM_METRICS)}.")

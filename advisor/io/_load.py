@@ -1,0 +1,113 @@
+"""``advisor.load``: every input of a run read once into a :class:`~advisor.io._dataset.Dataset`.
+
+One DuckDB statement stages all prediction inputs of a run — files (CSV, TSV, JSON Lines, Parquet,
+compressed too), a ``--sql`` query or a DataFrame/Arrow table — side by side (:mod:`advisor.io._stage`);
+count tables are staged by a second statement of their own, and confusion matrices (small) are read by
+Python; so each file is opened once and a query runs once. Everything else comes from the staged
+tables: the joint counts and probability sums (:mod:`advisor.io._scan`), item-level scores and the
+columns of structured inputs (:mod:`advisor.io._items`) — the latter only where the columns or the
+options ask for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+from ..engine._confusion import Label
+from ._dataset import Dataset, SourceInfo
+from ._duck import connect
+from ._load_common import as_paths, is_frame
+from ._naming import system_names
+
+__all__ = ["load"]
+
+def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] = (), counts: Sequence[Any] = (),
+         true_col: str | None = None, pred_col: str | None = None, count_col: str = "count",
+         id_col: str | None = "id", systems: Sequence[str] | str | None = None, labels: Sequence[Label] | None = None,
+         proba_cols: Any = "auto", order: Sequence[Any] | None = None, label_sep: str | None = None,
+         top_k: int | None = None, structure: str | None = None) -> Dataset:
+    """Read the inputs of one evaluation, each once, into a :class:`~advisor.io._dataset.Dataset`.
+
+    Parameters
+    ----------
+    sources : path, sequence of paths, or a DataFrame / Arrow table
+        Prediction files (``.csv``, ``.tsv``, ``.jsonl``/``.ndjson``, ``.parquet``, each also ``.gz``/``.zst``),
+        one system per file on the same items (matched by ``id`` when every file has one, else by row
+        order); or one pandas/polars DataFrame or pyarrow Table with a true-label column and one column
+        per system.
+    sql : str, optional
+        Exactly one DuckDB ``SELECT`` returning the true labels and one column per system (``y_pred`` for
+        one), optionally ``p_<label>``/``score`` columns; it replaces ``sources`` and runs once.
+    matrices, counts : sequences of paths
+        Confusion matrices (CSV/JSON) and ``true,pred,count`` tables (``count_col`` holds the counts).
+    true_col, pred_col : str, optional
+        Label columns (default ``y_true``/``y_pred``; ``true``/``pred`` for count tables).
+    systems : column name or list, optional
+        A DataFrame's or query's prediction columns (default ``y_pred``, else every column that is not the
+        truth, ``id``, ``score`` or a probability column).
+    labels : sequence, optional
+        Fix the classes and their order.
+    proba_cols : "auto", None, list or mapping
+        Probability columns (``"auto"``: the ``p_<label>``/``proba_<label>`` columns).
+    order, label_sep, top_k, structure
+        Ordered classes, the separator of label sets, top-k, or the structure itself (``ordinal``,
+        ``multilabel``, ``top_k``, ``agreement``): the inputs are then read as structured inputs
+        (:attr:`Dataset.structured`), as are files with ``rater_<name>`` or ``true_<l>``/``pred_<l>`` columns.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "m.csv").write_text("y_true,y_pred,p_cat,p_dog\\ncat,cat,.9,.1\\ndog,cat,.6,.4\\ndog,dog,.2,.8\\n")
+    >>> ds = load(d / "m.csv")
+    >>> ds.systems["m"].counts.tolist(), sorted(ds.probabilities["m"]), ds.scores["m"].proba.shape
+    ([[1.0, 0.0], [1.0, 1.0]], ['brier', 'log_loss'], (3, 2))
+    >>> ds.sources[0].format, ds.sources[0].columns
+    ('csv', ['y_true', 'y_pred', 'p_cat', 'p_dog'])
+    """
+    frame = sources if is_frame(sources) else None
+    paths = [] if frame is not None else as_paths(sources)
+    mats, tabs = [Path(p) for p in matrices], [Path(p) for p in counts]
+    if sql is not None and (paths or frame is not None or mats or tabs):
+        raise InputError("--sql replaces the input files; give either files or --sql, not both.")
+    if not (paths or frame is not None or sql is not None or mats or tabs):
+        raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
+    opts = dict(true_col=true_col, pred_col=pred_col, id_col=id_col, systems=systems, labels=labels,
+                proba_cols=proba_cols, order=order, label_sep=label_sep, top_k=top_k, structure=structure)
+    names = system_names([*paths, *mats, *tabs])
+    ds = Dataset()
+    con = connect()
+    try:
+        if paths or frame is not None or sql is not None:
+            from ._load_predictions import load_predictions
+
+            load_predictions(con, ds, paths, names[:len(paths)], frame=frame, sql=sql, **opts)
+        _load_tables(con, ds, mats, tabs, names[len(paths):], true_col, pred_col, count_col)
+    finally:
+        con.close()
+    if paths and (mats or tabs):
+        ds.mixed, ds.predictions = True, None
+    return ds
+
+
+def _load_tables(con: Any, ds: Dataset, mats: list[Path], tabs: list[Path], names: list[str],
+                 true_col: str | None, pred_col: str | None, count_col: str) -> None:
+    """Confusion matrices (read by Python, once each) and count tables (one staging statement)."""
+    from ._matrices import read_matrix
+
+    for path, name in zip(mats, names):
+        ds.systems[name] = read_matrix(path)
+        fmt = "json" if path.suffix.lower() == ".json" else "tsv" if path.suffix.lower() in (".tsv", ".tab") else "csv"
+        ds.sources.append(SourceInfo(str(path), "matrix", "file", fmt, systems=[name]))
+    if not tabs:
+        return
+    from ._counts import count_tables
+
+    for name, (cm, info) in zip(names[len(mats):], count_tables(con, tabs, true_col or "true", pred_col or "pred",
+                                                                  count_col)):
+        ds.systems[name] = cm
+        info.systems = [name]
+        ds.sources.append(info)
