@@ -72,9 +72,10 @@ def render(comparison: Comparison, seed_given: bool = True) -> None:
 
     console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
+    of = f" of {comparison.groups:,} groups of items" if comparison.groups else ""
     console.print(
         f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
-        f"resamples ({pct} intervals, the method per metric below), undefined values: {comparison.convention} "
+        f"resamples{of} ({pct} intervals, the method per metric below), undefined values: {comparison.convention} "
         "convention" + (f", {seed_note(comparison.seed, seed_given)}" if comparison.seed is not None else ""),
         markup=False,
     )
@@ -311,6 +312,7 @@ def register(app: typer.Typer) -> None:
         order: str | None = typer.Option(None, "--order", help="Ordered classes, lowest first: ordinal metrics."),
         label_sep: str | None = typer.Option(None, "--label-sep", help="Separator of label sets: multi-label."),
         top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
+        group: str | None = typer.Option(None, "--group", help="Column naming each item's group (a patient, a document): resample groups, not items."),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -337,7 +339,7 @@ def register(app: typer.Typer) -> None:
         from ..io._load import load
 
         ds = load(files or [], sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                  label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
+                  label_sep=label_sep, top_k=top_k, group=group)  # every input read once (advisor.load)
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
@@ -350,18 +352,21 @@ def register(app: typer.Typer) -> None:
                        "one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
         from ..stats._compare import compare_joint
-        from ._intervals import pick_seed
+        from ._intervals import pick_seed, resampled_unit
 
         seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
         with progress_callback("paired bootstrap") as progress:
             comparison = compare_joint(
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
+                groups=getattr(getattr(ds, "predictions", None), "groups", None),  # --group (issue 20)
             )
         scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
                          confidence, seed, score_ids or None)
         if as_json:
-            data = {**comparison.to_dict(), "seed_given": seed_given}
+            data = {**comparison.to_dict(), "seed_given": seed_given,
+                    "resampled": resampled_unit(getattr(getattr(ds, "predictions", None), "group_col", None),
+                                                comparison.groups)}
             if scored is not None:
                 data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
             echo_json(data)

@@ -72,6 +72,7 @@ def compute(
     top_k: Optional[int] = typer.Option(
         None, "--top-k", show_default=False, help="Top-k accuracy from the p_<label> score columns.",
     ),
+    group: Optional[str] = typer.Option(None, "--group", show_default=False, help="Column naming each item's group (a patient, a document): resample groups, not items."),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     from ..engine._evaluate import evaluate
@@ -94,7 +95,7 @@ def compute(
 
     ds = load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
               count_col=count_col, order=None if structured_tables else parse_order(order), label_sep=label_sep,
-              top_k=top_k)  # every input read once (advisor.load)
+              top_k=top_k, group=group)  # every input read once (advisor.load)
     common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return
@@ -120,19 +121,25 @@ def compute(
         from ._score_intervals import score_intervals
 
         seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
-        intervals = _intervals(systems, ev, n_boot, confidence, seed)
+        grouped = getattr(ds.predictions, "groups", None) if ds.predictions is not None else None
+        intervals = _intervals(systems, ev, n_boot, confidence, seed) if grouped is None else \
+            _grouped_intervals(ds, ev, n_boot, confidence, seed)
         shown = {name: {**{m: v for m, v in ev.metrics[name].items() if m in ("log_loss", "brier")},
                         **extra.get(name, {})} for name in ev.systems}
         more, calibration = score_intervals(ds.scores or {}, systems, shown, list(ev.labels), positive, cost_spec,
                                             prior_spec, n_boot, confidence, seed)
         for name, vals in more.items():
             intervals.setdefault(name, {}).update(vals)
-    _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration)
+    ps = ds.predictions
+    from ._intervals import resampled_unit
+
+    _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration,
+          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None))
 
 
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
           n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool, seed_given: bool = True,
-          calibration: dict[str, Any] | None = None) -> None:
+          calibration: dict[str, Any] | None = None, resampled: Any = "items") -> None:
     """Print the notes (stderr), then the results as JSON or as tables."""
     from ._scores import with_scores
 
@@ -143,7 +150,7 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
         if intervals is not None:
             data["intervals"] = intervals
             data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed,
-                                 "seed_given": seed_given, "method": "auto"}
+                                 "seed_given": seed_given, "method": "auto", "resampled": resampled}
             if calibration:
                 data["calibration"] = calibration
         if notes:
@@ -155,7 +162,9 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
             from ._intervals import calibration_lines, methods_note, seed_note
 
             entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]
-            for line in [*methods_note(entries), *calibration_lines(calibration), seed_note(seed, seed_given)]:
+            unit = [] if resampled == "items" else [f"resampled: the {resampled['groups']:,} groups of column "
+                                                    f"{resampled['column']!r}, not single items"]
+            for line in [*unit, *methods_note(entries), *calibration_lines(calibration), seed_note(seed, seed_given)]:
                 echo(line)
 
 
@@ -210,6 +219,23 @@ def _intervals(
         out[name] = {m: {**res[m], "method": res.methods[m], **({"reason": res.reasons[m]} if res.reasons[m] else {})}
                      for m in res}
     return out
+
+
+def _grouped_intervals(ds: Any, ev: Any, n_boot: int, confidence: float, seed: int) -> dict[str, dict[str, Any]]:
+    """--group: every system's intervals from resampling the items' groups (the draws are shared by the
+    systems, which leaves each system's own intervals those of its group bootstrap)."""
+    from ..engine._metrics import PROBABILITY_METRICS
+    from ..stats._compare import compare_joint
+    from ._compare import progress_callback
+
+    ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name] if m not in PROBABILITY_METRICS))
+    with progress_callback("group bootstrap") as progress:
+        cmp = compare_joint(ds.joint, n_boot, seed, ids, confidence=confidence, positive_label=ev.positive_label,
+                            beta=ev.beta, undefined=ev.convention, progress=progress, groups=ds.predictions.groups)
+    return {name: {m: {k: v for k, v in mc.systems[name].model_dump().items()
+                       if k in ("estimate", "low", "high", "method") or (k == "reason" and v)}
+                   for m, mc in cmp.metrics.items() if name in mc.systems}
+            for name in ev.systems}
 
 
 def _label_text(label: Any) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["calibration_lines", "interval_cell", "methods_note", "p_clause", "p_text", "pick_seed", "seed_note"]
+__all__ = ["calibration_lines", "interval_cell", "resampled_unit", "methods_note", "p_clause", "p_text", "pick_seed", "seed_note"]
 
 NO_INTERVAL = "no interval"
 
@@ -104,3 +104,14 @@ def calibration_lines(calibration: dict[str, Any] | None) -> list[str]:
             lines.append(f"{name}: calibration of the {what}: ECE {format_number(c['ece'])} (plug-in, biased "
                          f"upwards), debiased RMS calibration error {format_number(c['rms_debiased'])}{iv}")
     return lines
+
+
+def resampled_unit(group_col: str | None, n_groups: int | None) -> Any:
+    """What the bootstrap resampled, for the JSON: ``"items"``, or the groups of ``--group`` (issue 20).
+
+    >>> resampled_unit(None, None), resampled_unit("patient", 30)
+    ('items', {'unit': 'groups', 'column': 'patient', 'groups': 30})
+    """
+    if group_col is None:
+        return "items"
+    return {"unit": "groups", "column": group_col, "groups": n_groups}

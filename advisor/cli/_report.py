@@ -72,6 +72,10 @@ def report(
     priors: Optional[str] = typer.Option(
         None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; default: the answers'.",
     ),
+    group: Optional[str] = typer.Option(
+        None, "--group", show_default=False,
+        help="Column naming each item's group (a patient, a document): resample groups, not items.",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -111,7 +115,8 @@ def report(
     else:
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                     positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k)
+                     positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
+                     group=group)
     if context is not None:
         from ..report._context_check import render_checked
 
@@ -124,7 +129,7 @@ def report(
 
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
            pred_col: str, costs: Optional[str], priors: Optional[str], order: Optional[str], label_sep: Optional[str],
-           top_k: Optional[int], **options: object):  # noqa: ANN202
+           top_k: Optional[int], group: Optional[str] = None, **options: object):  # noqa: ANN202
     """Read every input once (:func:`advisor.load`) and build the report context: structured (ordered classes,
     label sets, top-k, annotators) or nominal (counts, item-level scores, costs)."""
     from ..io._load import load
@@ -141,7 +146,7 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     structured = {k: v for k, v in options.items() if k in ("title", "confidence", "seed", "undefined")}
     structured["bootstrap"] = options["bootstrap"]
     opts = structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k) if files else {}
-    ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
+    ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group, **opts)
     if ds.structured is not None:
         return build_structured_report(answers, check_structured(ds.structured, answers), **structured)
     if matrix and not files and not sql:

@@ -25,12 +25,13 @@ def _entry(d: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _one(y: Sequence[Any], outputs: Any, labels: list[Any], pos: Any, ids: list[str], decisions: Any, costs: Any,
-         priors: Any, n_boot: int, confidence: float, seed: int, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+         priors: Any, n_boot: int, confidence: float, seed: int, name: str,
+         groups: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
     from ..stats._items import compare_scored
 
     res = compare_scored(list(y), {name: outputs}, labels, positive_label=pos, metrics=ids,
                          decisions=None if decisions is None else {name: decisions}, costs=costs, priors=priors,
-                         n_resamples=n_boot, confidence=confidence, seed=seed)
+                         n_resamples=n_boot, confidence=confidence, seed=seed, groups=groups)
     data = res.to_dict()
     return {m: _entry(v) for m, v in data["metrics"][name].items()}, data.get("calibration", {}).get(name, {})
 
@@ -47,10 +48,11 @@ def _expanded(cm: Any, labels: list[Any]) -> tuple[list[Any], list[Any]] | None:
 
 def score_intervals(scored: Mapping[str, Any], systems: Mapping[str, Any], shown: Mapping[str, Mapping[str, Any]],
                     labels: list[Any], positive: Any, costs: Any, priors: Any, n_boot: int, confidence: float,
-                    seed: int) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+                    seed: int, groups: Any = None) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """``({system: {metric: interval}}, {system: calibration})`` for the score and cost metrics each system
     shows (``shown[system]``): from its item-level outputs (``scored[system]``: ``y_true``, ``proba`` with
-    ``proba_labels`` or ``score``) and, for the costs, from its confusion matrix's items."""
+    ``proba_labels`` or ``score``, and ``group`` with --group) and, for the costs, from its confusion matrix's
+    items (not with groups: a matrix does not keep them; ``groups`` is the joint table's, when grouped)."""
     from ..engine._score_eval import _align
 
     label_of = {str(lab): lab for lab in labels}
@@ -64,12 +66,13 @@ def score_intervals(scored: Mapping[str, Any], systems: Mapping[str, Any], shown
             outputs = f.score if f.score is not None else _align(labels, f.proba, f.proba_labels, name)
             p = pos if pos is not None or getattr(outputs, "ndim", 1) == 1 or len(labels) != 2 else labels[1]
             y = [label_of.get(str(t), t) for t in f.y_true]
-            got, cal = _one(y, outputs, labels, p, ids, None, None, None, n_boot, confidence, seed, name)
+            got, cal = _one(y, outputs, labels, p, ids, None, None, None, n_boot, confidence, seed, name,
+                            getattr(f, "group", None))
             out.setdefault(name, {}).update(got)
             if cal:
                 calibration[name] = cal
         cost_ids = [m for m in COST_LEVEL if m in vals]
-        items = _expanded(systems[name], labels) if cost_ids and name in systems else None
+        items = _expanded(systems[name], labels) if cost_ids and name in systems and groups is None else None
         if items is not None:
             uniform = np.full((len(items[0]), len(labels)), 1.0 / len(labels))
             got, _ = _one(items[0], uniform, labels, pos, cost_ids, items[1], costs, priors, n_boot, confidence,

@@ -139,8 +139,9 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
     y = [label_of.get(t, t) for t in y_true]
     dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
+    groups = getattr(scored[names[0]], "group", None)  # --group: resample the items' groups (issue 20)
     res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, groups=groups)
     return res.to_dict()
 
 

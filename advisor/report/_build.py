@@ -283,7 +283,16 @@ def build_report(
     score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
-        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights)
+        ps = getattr(data, "predictions", data)  # a Dataset, or a PredictionSet
+        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights,
+                             getattr(ps, "groups", None), getattr(ps, "group_col", None))
+        if settings.groups is not None and ordinal_points:
+            raise InputError(f"--group {settings.group_col}: the ordinal metrics of these label files are resampled "
+                             "by items, not groups; leave --group out.")
+        results.group = None if settings.groups is None else (settings.group_col, len(getattr(ps, "group_labels", ())))
+        if plan is not None and results.group is not None:  # the design as carried out: groups, not items
+            plan.design = plan.design.model_copy(update={
+                "unit": "group", "unit_words": f"the {results.group[1]:,} groups given by {results.group[0]}"})
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if plan is not None and ordinal_points and bootstrap > 0:
@@ -352,6 +361,8 @@ class _Settings:
     undefined: str
     progress: Any
     weights: Any = None  # the class weights of class_weighted_recall
+    groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
+    group_col: str | None = None
 
 
 @dataclass
@@ -366,6 +377,7 @@ class _Results:
     undefined_total: int = 0
     test: str | None = None  # the paired test behind the winners, named
     mcnemar: list[dict[str, Any]] = field(default_factory=list)  # accuracy: McNemar's exact test of each pair
+    group: tuple[str, int] | None = None  # (column, number of groups) when groups were resampled (issue 20)
 
 
 def _recommendation(ans: Any, recommendation: Any, data: Any,
@@ -522,7 +534,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     if cmp is None:  # structured systems bring their own (report/_build_structures.py)
         cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
-                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None))
+                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None),
+                            groups=getattr(st, "groups", None))
     reports, figures = results.reports, results.figures
     results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
     for rep in reports:
@@ -575,7 +588,7 @@ def _settle_intervals(results: _Results, seed_given: bool) -> None:
         return
     results.intervals = interval_settings(results.reports, n_resamples=iv.n_resamples, confidence=iv.confidence,
                                           seed=iv.seed, seed_given=seed_given, paired=iv.paired, test=results.test,
-                                          mcnemar=bool(results.mcnemar))
+                                          mcnemar=bool(results.mcnemar), group=results.group)
 
 
 def _uncertainty_tables(results: _Results, entries: Sequence[MetricEntry], scores: Any) -> list[TableBlock]:

@@ -43,6 +43,7 @@ class ScoreState:
     cost_ids: bool = False
     systems: dict[str, Any] = field(default_factory=dict)
     data: ScoreData = field(default_factory=ScoreData)
+    groups: Any = None  # the group of each item (--group): the item bootstrap resamples groups (issue 20)
 
 
 def item_ids(state: ScoreState | None) -> set[str]:
@@ -185,6 +186,8 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
         pos = ev.positive_label
     state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
                        systems=dict(systems))
+    if isinstance(scores, Mapping):
+        state.groups = next((g for g in (getattr(v, "group", None) for v in scores.values()) if g is not None), None)
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
     if costs is not None or priors is not None:
@@ -259,16 +262,17 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
         score_ids = [m for m in recommended if m in (*ITEM_SCORE_IDS, "log_loss", "brier")
                      and all(r.values.get(m) is not None for r in results.reports)]
         if score_ids and set(state.outputs) == set(names):
-            cmp = _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y, state.decisions)
+            cmp = _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y, state.decisions,
+                           state.groups)
             _apply(results, cmp, st)
             state.data.item_bootstrap = True
             state.data.calibration = dict(cmp.calibration)
         cost_ids = [m for m in recommended if m in COST_IDS and state.cost_ids]
-        items = _decision_items(state, names, joint) if cost_ids else None
+        items = _decision_items(state, names, joint, getattr(st, "groups", None)) if cost_ids else None
         if items is not None:
-            y, dec = items
+            y, dec, _ = items
             uniform = np.full((len(y), len(state.labels)), 1.0 / len(state.labels))
-            _apply(results, _compare({n: uniform for n in names}, state, cost_ids, st, y, dec), st)
+            _apply(results, _compare({n: uniform for n in names}, state, cost_ids, st, y, dec, items[2]), st)
             state.data.item_bootstrap = True
         elif cost_ids and joint is None:
             _unpaired_costs(state, results, cost_ids, st)
@@ -278,7 +282,7 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
 
 
 def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str], st: Any, y: Any,
-             decisions: Mapping[str, Any]) -> Any:
+             decisions: Mapping[str, Any], groups: Any = None) -> Any:
     from ..stats._items import compare_scored
 
     dec = {n: decisions[n] for n in outputs if n in decisions} if decisions else None
@@ -286,7 +290,7 @@ def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str
         dec = None
     return compare_scored(y, dict(outputs), state.labels, positive_label=state.pos, metrics=ids, decisions=dec,
                           costs=state.costs, priors=state.priors, n_resamples=st.bootstrap, confidence=st.confidence,
-                          seed=st.seed)
+                          seed=st.seed, groups=groups)
 
 
 def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:
@@ -309,11 +313,13 @@ def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) ->
                                           reason=cmp.reasons.get(mid, {}).get(rep.name))
 
 
-def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tuple[Any, dict[str, Any]] | None:
-    """Item-level true labels and decisions for the cost bootstrap: the files' rows, else the joint table's
-    whole counts expanded (the items' order does not matter, only that they are paired)."""
+def _decision_items(state: ScoreState, names: Sequence[str], joint: Any,
+                    row_groups: Any = None) -> tuple[Any, dict[str, Any], Any] | None:
+    """Item-level true labels, decisions and groups (None without --group) for the cost bootstrap: the files'
+    rows, else the joint table's whole counts expanded (the items' order does not matter, only that they are
+    paired; ``row_groups``: the group of each joint row)."""
     if state.y is not None and set(state.decisions) >= set(names):
-        return state.y, state.decisions
+        return state.y, state.decisions, state.groups
     if joint is None or list(joint.systems) != list(names):
         return None
     counts = np.asarray(joint.counts, dtype=np.float64)
@@ -323,7 +329,7 @@ def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tupl
     labels = list(joint.labels)
     y = [labels[i] for i in np.repeat(joint.codes[:, 0], reps)]
     dec = {n: [labels[i] for i in np.repeat(joint.codes[:, j + 1], reps)] for j, n in enumerate(names)}
-    return y, dec
+    return y, dec, None if row_groups is None else np.repeat(np.asarray(row_groups), reps)
 
 
 def _num(x: Any) -> float | None:

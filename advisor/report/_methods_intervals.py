@@ -56,15 +56,17 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     resampled = [m for m in ids if methods.get(m) in _RESAMPLED] or (ids and not exact and not methods)
     paired = intervals.paired and n_systems > 1
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
+    unit = _UNIT if not intervals.group_column else W.S["groups_unit"].format(
+        groups=f"{intervals.groups:,}" if intervals.groups else "", column=intervals.group_column).replace("  ", " ")
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
-                                    unit=_UNIT))
+                                    unit=unit))
         if exact:
             p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact])))
     else:
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:
-            p.t(W.S["intervals_exact_pairs"].format(n=n, unit=_UNIT))
+            p.t(W.S["intervals_exact_pairs"].format(n=n, unit=unit))
     if intervals.seed is not None:
         p.t(W.S["seed"].format(seed=intervals.seed))
         if not intervals.paired and n_systems > 1:

@@ -167,6 +167,8 @@ class IntervalSettings(_M):
     seed_given: bool = Field(True, description="False: advisor picked the seed")
     test: str | None = Field(None, description="the paired test behind the winners, named")
     mcnemar: bool = Field(False, description="accuracy compared by McNemar's exact test")
+    group_column: str | None = Field(None, description="the column whose groups were resampled instead of items")
+    groups: int | None = Field(None, description="how many groups were resampled")
 
 
 class WarningEntry(_M):

@@ -51,8 +51,8 @@ def difference_row(metric: str, estimate: Any, low: Any, high: Any, sign: float,
 
 
 def interval_settings(reports: Sequence[Any], *, n_resamples: int, confidence: float, seed: int | None,
-                      seed_given: bool, paired: bool, test: str | None = None, mcnemar: bool = False
-                      ) -> IntervalSettings:
+                      seed_given: bool, paired: bool, test: str | None = None, mcnemar: bool = False,
+                      group: tuple[str, int] | None = None) -> IntervalSettings:
     """The context's ``intervals``, from the intervals the systems got."""
     methods: dict[str, Counter[str]] = {}
     withheld: dict[str, str] = {}
@@ -68,7 +68,9 @@ def interval_settings(reports: Sequence[Any], *, n_resamples: int, confidence: f
         given = [(n, m) for m, n in counts.items() if m != "none"]
         chosen[mid] = max(given)[1] if given else "none"
     return IntervalSettings(method="auto", n_resamples=n_resamples, confidence=confidence, seed=seed, paired=paired,
-                            methods=chosen, withheld=withheld, seed_given=seed_given, test=test, mcnemar=mcnemar)
+                            methods=chosen, withheld=withheld, seed_given=seed_given, test=test, mcnemar=mcnemar,
+                            group_column=None if group is None else group[0],
+                            groups=None if group is None else group[1])
 
 
 def _num(x: float | None, digits: int) -> str:

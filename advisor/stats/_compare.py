@@ -54,6 +54,7 @@ from ..engine._cells import Cells
 from ..engine._confusion import Label
 from ..engine._joint import JointCounts
 from ..engine._metrics import METRICS, compute_metrics, evaluate_batch
+from ._clusters import check_groups, iter_cluster_resamples
 from ._bootstrap import (
     Progress,
     check_arguments,
@@ -92,9 +93,46 @@ def _default_ids(k: int, has_positive: bool) -> list[str]:
     return ids
 
 
+def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, Any], groups: Any,
+                   sample_weight: Any) -> tuple[JointCounts, np.ndarray]:
+    """The joint table counted per group (a combination met in several groups has a row per group) and the
+    group of each row."""
+    from ..engine._confusion import normalise_labels
+
+    g = np.asarray(groups)
+    n = len(np.asarray(y_true).reshape(-1)) if not isinstance(y_true, (list, tuple)) else len(y_true)
+    if g.ndim != 1 or g.shape[0] != n:
+        raise InputError(f"groups must give one group per item ({n}); got shape {g.shape}.")
+    index = {str(lab): j for j, lab in enumerate(joint.labels)}
+
+    def coded(col: Any) -> np.ndarray:
+        arr = np.asarray(col)
+        if arr.dtype.kind in "iub" or arr.dtype.kind == "U":  # distinct values first: no Python loop over items
+            uniq, inv = np.unique(arr, return_inverse=True)
+            return np.array([index[str(v)] for v in normalise_labels(list(uniq))], dtype=np.int64)[inv.reshape(-1)]
+        return np.array([index[str(v)] for v in normalise_labels(list(col))], dtype=np.int64)
+
+    cols = [coded(c) for c in [y_true, *predictions.values()]]
+    _, gi = np.unique(g, return_inverse=True)
+    sizes = [joint.k] * len(cols) + [int(gi.max()) + 1]
+    if float(np.prod([float(x) for x in sizes])) < 2.0**62:  # one integer key per row: a fast 1-D unique
+        key = np.zeros(len(gi), dtype=np.int64)
+        for c, size in zip([*cols, gi.reshape(-1)], sizes):
+            key = key * size + c
+        uniq, inv = np.unique(key, return_inverse=True)
+        keys = np.empty((uniq.shape[0], len(sizes)), dtype=np.int64)
+        for j in range(len(sizes) - 1, -1, -1):
+            uniq, keys[:, j] = np.divmod(uniq, sizes[j])
+    else:
+        keys, inv = np.unique(np.column_stack([*cols, gi]), axis=0, return_inverse=True)
+    w = np.ones(len(g)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    counts = np.bincount(inv.reshape(-1), weights=w, minlength=keys.shape[0])
+    return JointCounts(joint.labels, joint.systems, keys[:, :-1], counts), keys[:, -1]
+
+
 def _paired_draws(
     joint: JointCounts, rng: np.random.Generator, trials: int, p: np.ndarray, scale: float,
-    n_resamples: int, size: int, items: bool,
+    n_resamples: int, size: int, items: bool, clusters: tuple[np.ndarray, int] | None = None,
 ) -> Iterator[tuple[int, list[Cells]]]:
     """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
     each system's marginal; or the same ``n`` items tabulated straight into every system's cells.
@@ -102,8 +140,12 @@ def _paired_draws(
     Drawing items, every system holds its cells column by column: the true-class sizes of the
     systems after the first are the first one's (:meth:`Cells.share_true_sizes`), so they need only
     column sums, and those are then contiguous runs. One layout for all systems keeps float sums
-    over the cells in the same order, so that two identical systems tie exactly in every resample."""
-    if items:
+    over the cells in the same order, so that two identical systems tie exactly in every resample.
+    With ``clusters`` (group of each joint row, number of groups) whole groups are drawn (:mod:`._clusters`)."""
+    if clusters is not None:
+        for start, masses in iter_cluster_resamples(rng, joint.counts, clusters[0], clusters[1], n_resamples, size):
+            yield start, joint.system_cells(masses)
+    elif items:
         bases, item_table = joint.system_item_cells()
         for j, base in enumerate(bases):
             bases[j], position = base.by_columns()
@@ -130,11 +172,14 @@ def compare_joint(
     class_weights: Any = None,
     method: str = "auto",
     proportion: str = "clopper_pearson",
+    groups: Any = None,
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table.
 
     Parameters are those of :func:`compare_systems`; ``joint`` is what the readers produce
-    (``read_predictions(...).joint``) or :meth:`JointCounts.from_arrays`.
+    (``read_predictions(...).joint``) or :meth:`JointCounts.from_arrays`. ``groups`` (one per row of the
+    joint table, e.g. ``PredictionSet.groups``) makes the bootstrap resample groups, not items
+    (:mod:`advisor.stats._clusters`).
     """
     if not isinstance(joint, JointCounts):
         raise InputError(f"joint must be a JointCounts table; got {type(joint).__name__}.")
@@ -158,14 +203,15 @@ def compare_joint(
     nnz = sum(sizes)
     check_resampling(int(n_resamples), len(ids) * m, cells + nnz + m * k, "paired bootstrap")
     trials, p, scale = trials_and_probabilities(joint.counts, "the joint table")
+    clusters = None if groups is None else check_groups(groups, cells, joint.counts)
     seed = pick_seed(seed)
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
-    items = use_items(joint.counts, draw)
+    items = use_items(joint.counts, draw) and clusters is None
     # memory per resample: the drawn masses of every system (plus the joint cells when drawing cells)
     # and the evaluation of one system at a time, whose arrays are freed before the next
     size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
-    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items):
+    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items, clusters):
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
         for j, sys_cells in enumerate(per_system):
             if j:  # the same resampled items: every system's true-class sizes are the first one's
@@ -178,7 +224,7 @@ def compare_joint(
             progress(start + per_system[0].w.shape[0], n_resamples)
 
     options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=first.class_weights)
-    extras, mcnemar = paired_inputs(joint, ids, points, float(confidence), method, proportion, options)
+    extras, mcnemar = paired_inputs(joint, ids, points, float(confidence), method, proportion, options, clusters)
     per_metric = {mid: summarise(mid, systems, points[i], values[i], float(confidence), extra=extras[mid])
                   for i, mid in enumerate(ids)}
     return Comparison(
@@ -198,6 +244,7 @@ def compare_joint(
         undefined={s: [u.to_dict() for u in results[s].undefined] for s in systems},
         mcnemar=mcnemar,
         test=paired_test_words(m, bool(mcnemar)),
+        groups=None if clusters is None else clusters[1],
     )
 
 
@@ -218,6 +265,7 @@ def compare_systems(
     draw: str = "auto",
     class_weights: Any = None,
     method: str = "auto",
+    groups: Any = None,
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -244,6 +292,8 @@ def compare_systems(
         How resamples are drawn (see :func:`advisor.bootstrap`).
     method : {"auto", "bca", "basic", "percentile"}
         How the intervals are made (see :func:`advisor.bootstrap`): "auto" chooses per metric.
+    groups : array-like (n,), optional
+        The group of each item (a patient, a document): resample groups, not items.
 
     Returns
     -------
@@ -260,7 +310,11 @@ def compare_systems(
     (['good'], 1.0)
     """
     joint = JointCounts.from_arrays(y_true, predictions, labels=labels, sample_weight=sample_weight)
+    rows = None
+    if groups is not None:
+        joint, rows = _grouped_joint(joint, y_true, predictions, groups, sample_weight)
     return compare_joint(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw, class_weights=class_weights, method=method,
+        groups=rows,
     )

@@ -52,12 +52,16 @@ def canonical_order(y: np.ndarray, outputs: list[np.ndarray]) -> np.ndarray:
     return np.lexsort((h2, h1, rows[:, 0]))
 
 
-def item_jackknife(systems: dict[str, Any], n: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def item_jackknife(systems: dict[str, Any], n: int, clusters: tuple[np.ndarray, int] | None = None
+                   ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """``({statistic: θ₍g₎ of shape (deletions, systems)}, weights)``: each item (up to
-    :data:`EXACT_UNITS`) or each of :data:`GROUPS` random groups of items left out in turn."""
+    :data:`EXACT_UNITS`) or each of :data:`GROUPS` random groups of items left out in turn; with
+    ``clusters`` (group of each item, number of groups) each group of items, or random sets of groups."""
     names = list(systems)
-    group = np.arange(n) if n <= EXACT_UNITS else item_groups(n)
-    count = n if n <= EXACT_UNITS else GROUPS
+    units = n if clusters is None else clusters[1]
+    deal = np.arange(units) if units <= EXACT_UNITS else item_groups(units)
+    group = deal if clusters is None else deal[clusters[0]]
+    count = units if units <= EXACT_UNITS else GROUPS
     out: dict[str, np.ndarray] = {}
     step = max(1, _CHUNK_ITEMS // max(n, 1))
     for start in range(0, count, step):
@@ -107,12 +111,13 @@ def _calibration(names: list[str], point: dict[str, dict[str, np.ndarray]], draw
 
 
 def summarise_items(systems: dict[str, Any], ids: list[str], point: dict[str, dict[str, np.ndarray]],
-                    draws: dict[str, np.ndarray], n: int, confidence: float) -> tuple[dict[str, MetricComparison],
-                                                                                        dict[str, dict[str, Any]]]:
+                    draws: dict[str, np.ndarray], n: int, confidence: float,
+                    clusters: tuple[np.ndarray, int] | None = None
+                    ) -> tuple[dict[str, MetricComparison], dict[str, dict[str, Any]]]:
     """``({metric: MetricComparison}, {system: calibration})`` from the point values and the resampled
     ``draws[statistic]`` (resamples, systems)."""
     names = list(systems)
-    theta, weights = item_jackknife(systems, n)
+    theta, weights = item_jackknife(systems, n, clusters)
     out = {}
     for m in ids:
         pts = np.array([float(point[s][m]) for s in names])

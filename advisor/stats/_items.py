@@ -229,6 +229,7 @@ class ItemComparison:
     reasons: dict[str, dict[str, str | None]] = field(default_factory=dict)  # why an interval is missing
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)  # system → top_label/positive_class
     seed: int | None = None
+    groups: int | None = None  # groups of items resampled instead of items (issue 20)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``metrics[system][id]`` = {"estimate", "low", "high", "method"} plus the comparisons."""
@@ -240,6 +241,7 @@ class ItemComparison:
 
         return {
             "method": self.method, "n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
+            **({"groups": self.groups} if self.groups is not None else {}),
             "metrics": {s: {m: entry(m, s) for m in self.metrics} for s in self.systems},
             "pairs": self.pairs, "winners": self.winners,
             "rank_intervals": {m: {s: list(v) for s, v in r.items()} for m, r in self.rank_intervals.items()},
@@ -255,12 +257,14 @@ def _num(x: Any) -> float | None:
 def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Label] | None = None, *,
                    positive_label: Label | None = None, metrics: Sequence[str] | None = None,
                    decisions: Mapping[str, Any] | None = None, costs: Any = None, priors: Any = None,
-                   n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0) -> ItemComparison:
+                   n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
+                   groups: Any = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
     ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
     ``decisions`` optionally maps names to predicted labels for the expected cost (by default the Bayes
-    decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities).
+    decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``groups`` (one per item: a patient, a document)
+    resamples groups of items instead of items (:mod:`advisor.stats._clusters`).
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -311,8 +315,15 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         if d is not None:
             dec[name] = score_inputs(d, np.zeros(len(idx0)) if k == 2 else np.full((len(idx0), k), 1.0 / k), labs,
                                      labs[pos] if pos is not None else labs[1] if k == 2 else None)[0]
+    gi = n_groups = None
+    if groups is not None:
+        from ._clusters import check_groups
+
+        gi, n_groups = check_groups(groups, idx0.shape[0], np.ones(idx0.shape[0]))
     # the items in an order fixed by their values: the same resamples whatever the order of the rows (issue 20)
-    perm = canonical_order(idx0, [s for _, s in prepared.values()] + list(dec.values()))
+    perm = canonical_order(idx0, [s for _, s in prepared.values()] + list(dec.values())
+                           + ([] if gi is None else [gi]))
+    gi = None if gi is None else gi[perm]
     sys_ = {name: ScoredSystem(idx[perm], s[perm], k, pos, dec[name][perm] if name in dec else None, c, pi, ids)
             for name, (idx, s) in prepared.items()}
     names = list(sys_)
@@ -324,11 +335,17 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     size = max(1, min(n_resamples, _CHUNK_ITEMS // max(n, 1)))
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        w = Draws(rng.integers(0, n, size=(rows, n)))  # intp: what gathers and bincount take without a copy
+        if gi is None:
+            w: Any = Draws(rng.integers(0, n, size=(rows, n)))  # intp: what gathers and bincount take without a copy
+        else:  # whole groups: each item weighs its group's multiplicity
+            from ._clusters import group_weights
+
+            w = group_weights(rng, int(n_groups), rows)[:, gi].astype(np.float64)
         for j, name in enumerate(names):
             for m, v in sys_[name].evaluate(w).items():
                 draws.setdefault(m, np.empty((n_resamples, len(names))))[start:start + rows, j] = v
-    return _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed)
+    return _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
+                       None if gi is None else (gi, int(n_groups)))
 
 
 def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
@@ -342,12 +359,13 @@ def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
 
 
 def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[str, dict[str, np.ndarray]],
-                draws: dict[str, np.ndarray], n: int, n_resamples: int, confidence: float, seed: Any) -> ItemComparison:
+                draws: dict[str, np.ndarray], n: int, n_resamples: int, confidence: float, seed: Any,
+                clusters: tuple[np.ndarray, int] | None = None) -> ItemComparison:
     """The :class:`ItemComparison` of the summaries of :func:`advisor.stats._item_summary.summarise_items`."""
     from ._item_summary import summarise_items
 
     names = list(systems)
-    summaries, calibration = summarise_items(systems, ids, point, draws, n, confidence)
+    summaries, calibration = summarise_items(systems, ids, point, draws, n, confidence, clusters)
     pairs = {m: [{"a": p.a, "b": p.b, "difference": {"estimate": p.difference.estimate, "low": p.difference.low,
                                                       "high": p.difference.high, "method": p.difference.method},
                   "probability_better": p.p_a_better, "p_value": p.p_value, "test": p.test,
@@ -366,4 +384,5 @@ def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[st
         methods={m: {s: str(r.method) for s, r in mc.systems.items()} for m, mc in summaries.items()},
         reasons={m: {s: r.reason for s, r in mc.systems.items()} for m, mc in summaries.items()},
         calibration=calibration, seed=int(seed) if isinstance(seed, (int, np.integer)) else None,
+        groups=None if clusters is None else clusters[1],
     )

@@ -92,16 +92,30 @@ def deletions(base: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def leave_out_values(base: np.ndarray, columns: int, evaluate: Callable[[np.ndarray], np.ndarray],
-                     chunk: int) -> tuple[np.ndarray, np.ndarray]:
+                     chunk: int, groups: tuple[np.ndarray, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(θ₍g₎ (deletions, columns), weights)``: ``evaluate(masses)`` gives the columns of a batch of
-    masses over the table's cells (rows of the batch, columns); deletions that empty the table are NaN."""
+    masses over the table's cells (rows of the batch, columns); deletions that empty the table are NaN.
+    ``groups`` = (group of each cell, number of groups): delete whole groups (:mod:`._clusters`) instead."""
     base = np.asarray(base, dtype=np.float64)
-    out, weights = deletions(base)
-    theta = np.full((out.shape[0], columns), np.nan)
+    if groups is None:
+        out, weights = deletions(base)
+        count = out.shape[0]
+
+        def removed(start: int, stop: int) -> np.ndarray:
+            return out[start:stop]
+    else:
+        of_cell, n_groups = groups
+        deal = np.arange(n_groups) if n_groups <= EXACT_UNITS else item_groups(n_groups)
+        count = n_groups if n_groups <= EXACT_UNITS else GROUPS
+        weights, of_cell = np.ones(count), deal[of_cell]
+
+        def removed(start: int, stop: int) -> np.ndarray:
+            return np.where(of_cell[None, :] == np.arange(start, stop)[:, None], base[None, :], 0.0)
+    theta = np.full((count, columns), np.nan)
     step = max(1, int(chunk))
-    for start in range(0, out.shape[0], step):
-        stop = min(out.shape[0], start + step)
-        masses = base[None, :] - out[start:stop]
+    for start in range(0, count, step):
+        stop = min(count, start + step)
+        masses = base[None, :] - removed(start, stop)
         ok = masses.sum(axis=-1) > 0
         if ok.any():
             block = theta[start:stop]

@@ -29,8 +29,9 @@ from ._proportions import PROPORTION_METHODS, binomial_two_sided, proportion_int
 __all__ = ["paired_inputs"]
 
 
-def _jackknife(joint: JointCounts, ids: Sequence[str], options: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """``(θ₍g₎ of shape (deletions, ids, systems), weights)`` from deleting items of the joint table."""
+def _jackknife(joint: JointCounts, ids: Sequence[str], options: dict[str, Any],
+               clusters: tuple[np.ndarray, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(θ₍g₎ of shape (deletions, ids, systems), weights)`` from deleting items (or groups) of the joint table."""
     m, k = len(joint.systems), joint.k
     ids = list(ids)
 
@@ -45,7 +46,7 @@ def _jackknife(joint: JointCounts, ids: Sequence[str], options: dict[str, Any]) 
     sizes = max((c.nnz for c in joint.system_cells()), default=0)
     base = np.asarray(joint.counts, dtype=np.float64)
     theta, weights = leave_out_values(base, len(ids) * m, evaluate,
-                                      chunk_size(2 * base.shape[0] + resample_cells(sizes, k), base.shape[0]))
+                                      chunk_size(2 * base.shape[0] + resample_cells(sizes, k), base.shape[0]), clusters)
     return theta.reshape(theta.shape[0], len(ids), m), weights
 
 
@@ -80,21 +81,24 @@ def mcnemar_tests(joint: JointCounts, confidence: float) -> list[McNemar]:
 
 
 def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, confidence: float, method: str,
-                  proportion: str, options: dict[str, Any]) -> tuple[dict[str, PairedInputs], list[McNemar]]:
+                  proportion: str, options: dict[str, Any], clusters: tuple[np.ndarray, int] | None = None
+                  ) -> tuple[dict[str, PairedInputs], list[McNemar]]:
     """Per metric id the :class:`PairedInputs` of its summary; and McNemar's tests when accuracy is compared.
 
     ``points`` (ids, systems) are the estimates; ``method`` is "auto" (chosen per metric) or one method for
-    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights).
+    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights); ``clusters`` (group of
+    each joint row, number of groups): items are not independent, so no proportion is binomial and McNemar's
+    test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric.
     """
     systems = list(joint.systems)
     m = len(systems)
     counts = np.asarray(joint.counts, dtype=np.float64)
-    whole = bool(np.all(counts == np.round(counts)))
+    whole = bool(np.all(counts == np.round(counts))) and clusters is None
     wanted = {mid: interval_method(mid, whole_items=whole, proportion=proportion) if method == "auto" else method
               for mid in ids}
     theta = weights = None
     if any(w in ("auto", "bca") for w in wanted.values()):
-        theta, weights = _jackknife(joint, ids, options)
+        theta, weights = _jackknife(joint, ids, options, clusters)
     own = joint.system_cells()
     out: dict[str, PairedInputs] = {}
     for i, mid in enumerate(ids):
@@ -113,5 +117,6 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
                 props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
             extra.proportions = props
         out[mid] = extra
-    tests = mcnemar_tests(joint, confidence) if m > 1 and any(mid in MCNEMAR_IDS for mid in ids) else []
+    tests = mcnemar_tests(joint, confidence) if (m > 1 and clusters is None
+                                                 and any(mid in MCNEMAR_IDS for mid in ids)) else []
     return out, tests
