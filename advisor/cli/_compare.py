@@ -67,12 +67,16 @@ def render(comparison: Comparison, seed_given: bool = True) -> None:
     from rich.console import Console
 
     from .._format import format_count
+    from .._format import terminal_safe as terminal_safe_name
     from ..catalogue._terminal import group_metrics
     from ._intervals import seed_note
 
     console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
     of = f" of {comparison.groups:,} groups of items" if comparison.groups else ""
+    if comparison.runs:
+        of = (of or " of items") + " and of each system's runs (" + ", ".join(f"{terminal_safe_name(s)}: {r}" for s, r in
+                                                       comparison.runs.items()) + "; each system is its mean over them)"
     console.print(
         f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
         f"resamples{of} ({pct} intervals, the method per metric below), undefined values: {comparison.convention} "
@@ -254,7 +258,8 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
 
 
 def _scored(ds: Any, names: list[str], labels: list[Any], pos: Any, costs: Any, priors: Any, n_boot: int,
-            confidence: float, seed: Any, score_ids: list[str] | None) -> dict[str, Any] | None:
+            confidence: float, seed: Any, score_ids: list[str] | None, runs: list[str] | None = None
+            ) -> dict[str, Any] | None:
     """The item-level comparison of the score metrics, and of the expected costs (items from the same read).
 
     With --costs/--priors and label files only (no score columns), the expected costs are compared on the
@@ -268,7 +273,8 @@ def _scored(ds: Any, names: list[str], labels: list[Any], pos: Any, costs: Any, 
         score_ids = [m for m in score_ids or COST_IDS if m in COST_IDS]
     if not scored:
         return None
-    return scored_comparison(scored, names, labels, pos, costs, priors, n_boot, confidence, seed, score_ids)
+    return scored_comparison(scored, names, labels, pos, costs, priors, n_boot, confidence, seed, score_ids,
+                             runs=runs)
 
 
 def _decision_items(ds: Any, names: list[str]) -> dict[str, Any]:
@@ -338,8 +344,11 @@ def register(app: typer.Typer) -> None:
         cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
         from ..io._load import load
 
-        ds = load(files or [], sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                  label_sep=label_sep, top_k=top_k, group=group)  # every input read once (advisor.load)
+        from ._runs import parse_runs
+
+        runs = parse_runs(files or [])  # NAME=FILE; a name repeated: runs of one system (issue 20)
+        ds = load(runs.paths, sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
+                  label_sep=label_sep, top_k=top_k, group=group, names=runs.columns)  # every input read once
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
@@ -360,9 +369,10 @@ def register(app: typer.Typer) -> None:
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
                 groups=getattr(getattr(ds, "predictions", None), "groups", None),  # --group (issue 20)
+                runs=runs.systems if runs.several else None,
             )
         scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
-                         confidence, seed, score_ids or None)
+                         confidence, seed, score_ids or None, runs.systems if runs.several else None)
         if as_json:
             data = {**comparison.to_dict(), "seed_given": seed_given,
                     "resampled": resampled_unit(getattr(getattr(ds, "predictions", None), "group_col", None),

@@ -93,9 +93,13 @@ def compute(
     _check_resampling(n_boot, confidence)
     from ..io._load import load
 
-    ds = load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
+    from ._runs import parse_runs, refuse_runs
+
+    runs = parse_runs(files or [])  # NAME=FILE names a system; several runs of one system are compare's
+    refuse_runs(runs, "compute")
+    ds = load(runs.paths, sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
               count_col=count_col, order=None if structured_tables else parse_order(order), label_sep=label_sep,
-              top_k=top_k, group=group)  # every input read once (advisor.load)
+              top_k=top_k, group=group, names=runs.columns)  # every input read once (advisor.load)
     common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return

@@ -146,7 +146,12 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     structured = {k: v for k, v in options.items() if k in ("title", "confidence", "seed", "undefined")}
     structured["bootstrap"] = options["bootstrap"]
     opts = structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k) if files else {}
-    ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group, **opts)
+    from ._runs import parse_runs, refuse_runs
+
+    runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
+    refuse_runs(runs, "report")
+    ds = load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
+              names=runs.columns, **opts)
     if ds.structured is not None:
         return build_structured_report(answers, check_structured(ds.structured, answers), **structured)
     if matrix and not files and not sql:

@@ -116,7 +116,7 @@ def score_results(scored: dict[str, Any], systems: dict[str, Any], labels: list[
 
 def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any], positive: Any, costs: Any,
                       priors: Any, n_boot: int, confidence: float, seed: Any, metrics: list[str] | None = None,
-                      systems: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                      systems: dict[str, Any] | None = None, runs: list[str] | None = None) -> dict[str, Any] | None:
     """Paired item bootstrap of the score/probability/cost metrics of ``scored`` (:attr:`advisor.Dataset.scores`).
 
     None when not every system has scores and no costs are asked for. Every system must have the same kind of
@@ -141,7 +141,8 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
     groups = getattr(scored[names[0]], "group", None)  # --group: resample the items' groups (issue 20)
     res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, groups=groups)
+                         priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, groups=groups,
+                         runs=runs)
     return res.to_dict()
 
 

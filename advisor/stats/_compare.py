@@ -73,6 +73,7 @@ from ._limits import check_resampling
 from ._paired import summarise
 from ._paired_inputs import paired_inputs
 from ._ranks import average_ranks, kendall_tau_b, ranking_agreement, spearman_rho
+from ._runs import RunLayout, combine_points, combine_resamples
 
 __all__ = ["Comparison", "Interval", "McNemar", "MetricComparison", "PairResult", "RankingAgreement", "SystemResult",
            "average_ranks", "compare_joint", "compare_systems", "familywise_winners", "kendall_tau_b", "spearman_rho"]
@@ -91,6 +92,16 @@ def _default_ids(k: int, has_positive: bool) -> list[str]:
     if k == 2 and has_positive:
         ids += [m for m in BINARY_METRICS if METRICS[m].alias_of is None]
     return ids
+
+
+def _layout(runs: Sequence[str] | None, columns: list[str]) -> RunLayout | None:
+    """The runs of each system (None when every system has one run)."""
+    if runs is None:
+        return None
+    if len(runs) != len(columns):
+        raise InputError(f"runs must name the system of each of the {len(columns)} columns; got {len(runs)}.")
+    layout = RunLayout([str(r) for r in runs])
+    return layout if layout.several else None
 
 
 def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, Any], groups: Any,
@@ -173,13 +184,16 @@ def compare_joint(
     method: str = "auto",
     proportion: str = "clopper_pearson",
     groups: Any = None,
+    runs: Sequence[str] | None = None,
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table.
 
     Parameters are those of :func:`compare_systems`; ``joint`` is what the readers produce
     (``read_predictions(...).joint``) or :meth:`JointCounts.from_arrays`. ``groups`` (one per row of the
     joint table, e.g. ``PredictionSet.groups``) makes the bootstrap resample groups, not items
-    (:mod:`advisor.stats._clusters`).
+    (:mod:`advisor.stats._clusters`). ``runs`` (the system of each column of the joint table, a name repeated
+    for the runs of one system) compares the systems' means over their runs, with two-stage resamples of
+    runs and items (:mod:`advisor.stats._runs`).
     """
     if not isinstance(joint, JointCounts):
         raise InputError(f"joint must be a JointCounts table; got {type(joint).__name__}.")
@@ -224,7 +238,15 @@ def compare_joint(
             progress(start + per_system[0].w.shape[0], n_resamples)
 
     options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=first.class_weights)
-    extras, mcnemar = paired_inputs(joint, ids, points, float(confidence), method, proportion, options, clusters)
+    layout = _layout(runs, systems)
+    extras, mcnemar = paired_inputs(joint, ids, points, float(confidence), method, proportion, options, clusters,
+                                    layout)
+    undefined_records = {s: [u.to_dict() for u in results[s].undefined] for s in systems}
+    if layout is not None:  # the systems' means over their runs, resampled over runs and items
+        values, points = combine_resamples(values, layout, rng), combine_points(points, layout)
+        undefined_records = {n: [r for j in cols for r in undefined_records[systems[j]]]
+                             for n, cols in zip(layout.names, layout.columns)}
+        systems, m = layout.names, len(layout.names)
     per_metric = {mid: summarise(mid, systems, points[i], values[i], float(confidence), extra=extras[mid])
                   for i, mid in enumerate(ids)}
     return Comparison(
@@ -241,10 +263,11 @@ def compare_joint(
         beta=float(beta),
         metrics=per_metric,
         ranking_agreement=ranking_agreement(ids, systems, points),
-        undefined={s: [u.to_dict() for u in results[s].undefined] for s in systems},
+        undefined=undefined_records,
         mcnemar=mcnemar,
         test=paired_test_words(m, bool(mcnemar)),
         groups=None if clusters is None else clusters[1],
+        runs=None if layout is None else layout.runs,
     )
 
 

@@ -109,6 +109,7 @@ class Comparison(_Model):
     mcnemar: list[McNemar] = []  # accuracy: McNemar's exact test of every pair, beside the bootstrap (issue 20)
     test: str = ""  # the paired test behind the winners, named
     groups: int | None = None  # the bootstrap resampled this many groups of items, not items (issue 20)
+    runs: dict[str, int] | None = None  # runs per system, each system its mean over them (issue 20)
 
     def _metric(self, metric: str) -> MetricComparison:
         if metric not in self.metrics:  # a catalogue name or alias

@@ -112,14 +112,23 @@ def _calibration(names: list[str], point: dict[str, dict[str, np.ndarray]], draw
 
 def summarise_items(systems: dict[str, Any], ids: list[str], point: dict[str, dict[str, np.ndarray]],
                     draws: dict[str, np.ndarray], n: int, confidence: float,
-                    clusters: tuple[np.ndarray, int] | None = None
+                    clusters: tuple[np.ndarray, int] | None = None, layout: Any = None,
+                    rng: np.random.Generator | None = None
                     ) -> tuple[dict[str, MetricComparison], dict[str, dict[str, Any]]]:
     """``({metric: MetricComparison}, {system: calibration})`` from the point values and the resampled
-    ``draws[statistic]`` (resamples, systems)."""
-    names = list(systems)
+    ``draws[statistic]`` (resamples, systems). With ``layout`` (:class:`advisor.stats._runs.RunLayout`) the
+    columns are runs: each system is summarised as its mean over runs, resampled over runs and items (the
+    calibration stays per run)."""
+    columns = list(systems)
     theta, weights = item_jackknife(systems, n, clusters)
+    names = columns if layout is None else layout.names
     out = {}
     for m in ids:
-        pts = np.array([float(point[s][m]) for s in names])
-        out[m] = summarise(m, names, pts, draws[m], confidence, extra=_inputs(m, theta, weights, len(names)))
-    return out, _calibration(names, point, draws, confidence)
+        pts, values, th = np.array([float(point[s][m]) for s in columns]), draws[m], dict(theta)
+        if layout is not None:
+            from ._runs import combine_points, combine_resamples
+
+            pts, values = combine_points(pts, layout), combine_resamples(values, layout, rng)
+            th = {m: combine_points(theta[m], layout)} if m in theta else {}
+        out[m] = summarise(m, names, pts, values, confidence, extra=_inputs(m, th, weights, len(names)))
+    return out, _calibration(columns, point, draws, confidence)

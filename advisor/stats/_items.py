@@ -230,6 +230,7 @@ class ItemComparison:
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)  # system → top_label/positive_class
     seed: int | None = None
     groups: int | None = None  # groups of items resampled instead of items (issue 20)
+    runs: dict[str, int] | None = None  # runs per system: each system is its mean over them (issue 20)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``metrics[system][id]`` = {"estimate", "low", "high", "method"} plus the comparisons."""
@@ -242,6 +243,7 @@ class ItemComparison:
         return {
             "method": self.method, "n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
             **({"groups": self.groups} if self.groups is not None else {}),
+            **({"runs": self.runs} if self.runs is not None else {}),
             "metrics": {s: {m: entry(m, s) for m in self.metrics} for s in self.systems},
             "pairs": self.pairs, "winners": self.winners,
             "rank_intervals": {m: {s: list(v) for s, v in r.items()} for m, r in self.rank_intervals.items()},
@@ -258,13 +260,14 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    positive_label: Label | None = None, metrics: Sequence[str] | None = None,
                    decisions: Mapping[str, Any] | None = None, costs: Any = None, priors: Any = None,
                    n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
-                   groups: Any = None) -> ItemComparison:
+                   groups: Any = None, runs: Sequence[str] | None = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
     ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
     ``decisions`` optionally maps names to predicted labels for the expected cost (by default the Bayes
     decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``groups`` (one per item: a patient, a document)
-    resamples groups of items instead of items (:mod:`advisor.stats._clusters`).
+    resamples groups of items instead of items (:mod:`advisor.stats._clusters`). ``runs`` (the system of each
+    entry of ``systems``, repeated for its runs) compares means over runs (:mod:`advisor.stats._runs`).
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -344,8 +347,16 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         for j, name in enumerate(names):
             for m, v in sys_[name].evaluate(w).items():
                 draws.setdefault(m, np.empty((n_resamples, len(names))))[start:start + rows, j] = v
+    layout = None
+    if runs is not None:
+        from ._runs import RunLayout
+
+        if len(runs) != len(sys_):
+            raise InputError(f"runs must name the system of each of the {len(sys_)} score inputs; got {len(runs)}.")
+        layout = RunLayout([str(r) for r in runs])
+        layout = layout if layout.several else None
     return _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
-                       None if gi is None else (gi, int(n_groups)))
+                       None if gi is None else (gi, int(n_groups)), layout, rng)
 
 
 def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
@@ -360,12 +371,18 @@ def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
 
 def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[str, dict[str, np.ndarray]],
                 draws: dict[str, np.ndarray], n: int, n_resamples: int, confidence: float, seed: Any,
-                clusters: tuple[np.ndarray, int] | None = None) -> ItemComparison:
+                clusters: tuple[np.ndarray, int] | None = None, layout: Any = None,
+                rng: Any = None) -> ItemComparison:
     """The :class:`ItemComparison` of the summaries of :func:`advisor.stats._item_summary.summarise_items`."""
     from ._item_summary import summarise_items
 
-    names = list(systems)
-    summaries, calibration = summarise_items(systems, ids, point, draws, n, confidence, clusters)
+    summaries, calibration = summarise_items(systems, ids, point, draws, n, confidence, clusters, layout, rng)
+    names = list(systems) if layout is None else layout.names
+    if layout is not None:
+        from ._runs import combine_points
+
+        point = {s: {m: float(combine_points(np.array([float(point[c][m]) for c in systems]), layout)[j])
+                     for m in ids} for j, s in enumerate(names)}
     pairs = {m: [{"a": p.a, "b": p.b, "difference": {"estimate": p.difference.estimate, "low": p.difference.low,
                                                       "high": p.difference.high, "method": p.difference.method},
                   "probability_better": p.p_a_better, "p_value": p.p_value, "test": p.test,
@@ -385,4 +402,5 @@ def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[st
         reasons={m: {s: r.reason for s, r in mc.systems.items()} for m, mc in summaries.items()},
         calibration=calibration, seed=int(seed) if isinstance(seed, (int, np.integer)) else None,
         groups=None if clusters is None else clusters[1],
+        runs=None if layout is None else layout.runs,
     )

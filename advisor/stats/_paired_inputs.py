@@ -81,24 +81,30 @@ def mcnemar_tests(joint: JointCounts, confidence: float) -> list[McNemar]:
 
 
 def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, confidence: float, method: str,
-                  proportion: str, options: dict[str, Any], clusters: tuple[np.ndarray, int] | None = None
-                  ) -> tuple[dict[str, PairedInputs], list[McNemar]]:
+                  proportion: str, options: dict[str, Any], clusters: tuple[np.ndarray, int] | None = None,
+                  layout: Any = None) -> tuple[dict[str, PairedInputs], list[McNemar]]:
     """Per metric id the :class:`PairedInputs` of its summary; and McNemar's tests when accuracy is compared.
 
     ``points`` (ids, systems) are the estimates; ``method`` is "auto" (chosen per metric) or one method for
     all; ``options`` are the engine's (positive_index, beta, undefined, class_weights); ``clusters`` (group of
     each joint row, number of groups): items are not independent, so no proportion is binomial and McNemar's
-    test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric.
+    test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric. ``layout``
+    (:class:`advisor.stats._runs.RunLayout`): the systems are means over runs — BCa for every metric, the
+    jackknife of the run means, no McNemar test.
     """
     systems = list(joint.systems)
     m = len(systems)
     counts = np.asarray(joint.counts, dtype=np.float64)
-    whole = bool(np.all(counts == np.round(counts))) and clusters is None
+    whole = bool(np.all(counts == np.round(counts))) and clusters is None and layout is None
     wanted = {mid: interval_method(mid, whole_items=whole, proportion=proportion) if method == "auto" else method
               for mid in ids}
     theta = weights = None
     if any(w in ("auto", "bca") for w in wanted.values()):
         theta, weights = _jackknife(joint, ids, options, clusters)
+        if layout is not None:
+            from ._runs import combine_points
+
+            theta, m = combine_points(theta, layout), len(layout.names)
     own = joint.system_cells()
     out: dict[str, PairedInputs] = {}
     for i, mid in enumerate(ids):
@@ -117,6 +123,6 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
                 props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
             extra.proportions = props
         out[mid] = extra
-    tests = mcnemar_tests(joint, confidence) if (m > 1 and clusters is None
+    tests = mcnemar_tests(joint, confidence) if (m > 1 and clusters is None and layout is None
                                                  and any(mid in MCNEMAR_IDS for mid in ids)) else []
     return out, tests
