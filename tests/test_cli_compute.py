@@ -117,7 +117,7 @@ def test_bootstrap_intervals(cli, two_systems: list[Path]) -> None:
     data = _json(cli(*args))
     # issue 20: the method is chosen per metric and each interval names it (it was one "percentile" for all)
     assert data["bootstrap"] == {"n_resamples": 300, "confidence": 0.95, "seed": 7, "seed_given": True,
-                                 "method": "auto"}
+                                 "method": "auto", "resampled": "items"}
     for name in ("alpha", "beta"):
         for m in ("accuracy", "mcc"):
             iv = data["intervals"][name][m]
