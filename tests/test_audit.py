@@ -7,7 +7,6 @@ Includes the counterexamples printed in Gösgens et al. (2021), Appendix C (seed
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import pytest
@@ -43,9 +42,7 @@ def ce(*mats, **kw) -> Counterexample:
 # the audit itself
 # ----------------------------------------------------------------------------------------------
 def test_audit_refutes_no_claim():
-    t0 = time.perf_counter()
-    report = audit(BUDGET, seed=1)
-    elapsed = time.perf_counter() - t0
+    report = audit(BUDGET, seed=1)  # its time is measured in benchmarks/, never asserted here
     assert report.refuted == 0, report.summary()
     from advisor.catalogue._check_scores import hard_evaluator
 
@@ -61,7 +58,6 @@ def test_audit_refutes_no_claim():
     assert report.checked == sum(len(r.properties) for r in CAT.metrics.values())
     assert report.confirmed == report.checked - n_prob
     assert report.counterexamples >= 200
-    assert elapsed < 45, f"audit took {elapsed:.1f} s"
     d = report.to_dict()
     assert d["refuted"] == 0 and len(d["checks"]) == report.checked
 

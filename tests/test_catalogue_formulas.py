@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 
 import numpy as np
 import pytest
@@ -273,9 +272,8 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     formula = CAT.metrics[mid].formula
     assert safe_math(formula) == formula
     assert formula.count("{") == formula.count("}")
-    t0 = time.perf_counter()
     svg = ziamath.Math.fromlatex(formula).svg()
-    assert "<svg" in svg and time.perf_counter() - t0 < 5.0
+    assert "<svg" in svg
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",

@@ -4,7 +4,6 @@ refused up front, and the ``zero`` convention is compared with scikit-learn func
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from fractions import Fraction
 from math import copysign
@@ -133,13 +132,12 @@ def test_counts_that_would_overflow_are_refused_before_computing(make, capfd) ->
 
 
 def test_an_absurd_bootstrap_is_refused_at_once() -> None:
-    start = time.perf_counter()
+    """Refused by the limit on resamples (how fast the refusal comes is measured in benchmarks/, not here)."""
     with pytest.raises(InputError, match="above the limit"):
         bootstrap([[40, 10], [5, 45]], n_resamples=10**9, seed=0)
     y = [0, 1, 1, 0] * 10
     with pytest.raises(InputError, match="above the limit"):
         advisor.compare_systems(y, {"a": y, "b": y[::-1]}, n_resamples=10**9)
-    assert time.perf_counter() - start < 5
 
 
 def test_the_cli_refuses_an_absurd_bootstrap_in_one_sentence(cli, tmp_path) -> None:

@@ -12,6 +12,8 @@ import importlib
 
 import typer
 
+from .. import __version__
+
 app = typer.Typer(
     name="advisor",
     help="Choose, compute and justify classification metrics.",
@@ -19,6 +21,20 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"advisor {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print advisor's version and exit."),
+) -> None:
+    """Choose, compute and justify classification metrics."""
+
 
 # command-group modules, in the order their commands appear in --help
 _GROUPS = ("compute", "catalogue", "advise", "compare", "report")

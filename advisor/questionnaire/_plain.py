@@ -11,8 +11,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["reader_terms"]
+__all__ = ["FORMULA", "plain_formulas", "protect_formulas", "reader_terms"]
+
+#: A formula in running text is written between backquotes (`Fβ = (1+β²)·TP / (…)`): prose helpers leave it as
+#: it is — its parentheses and subscripts are mathematics, not prose (issue 22: formulas are data).
+FORMULA = re.compile(r"(`[^`]*`)")
+
+
+def protect_formulas(text: str, fn: Any) -> str:
+    """``fn`` applied to the prose of ``text``, every backquoted formula kept exactly as written.
+
+    >>> protect_formulas("x_y `a_j (b)`", str.upper)
+    'X_Y `a_j (b)`'
+    """
+    return "".join(part if i % 2 else fn(part) for i, part in enumerate(FORMULA.split(text)))
+
+
+def plain_formulas(text: str) -> str:
+    """The text for a terminal: formulas without their backquotes."""
+    return text.replace("`", "")
+
 
 _ROMAN = r"P(?:I|II|III|IV|V)"
 _TAGS = re.compile(rf"\s*\({_ROMAN}(?:,\s*{_ROMAN})*\)")  # "(PIV)"
@@ -43,6 +63,8 @@ def reader_terms(text: str, names: Mapping[str, str] | None = None) -> str:
     """
     from ..catalogue._render import LONG
 
+    if "`" in text:  # a backquoted formula is mathematics: its subscripts and parentheses stay (issue 22)
+        return protect_formulas(text, lambda t: reader_terms(t, names))
     names = names or {}
     text = _SCORE.sub("", text)
     text = _ANSWER.sub("", text)

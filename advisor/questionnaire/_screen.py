@@ -13,6 +13,7 @@ import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ._plain import plain_formulas, protect_formulas
 from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
@@ -284,8 +285,8 @@ def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, st
             text = WARNING[w.code].format(metrics=join([lower_name(n) for n in named]).capitalize(), where=where,
                                             lead=lower_name(rec.primary.name or rec.primary.metric))
         else:
-            first = SENTENCE_END.split(_ID.sub("", w.message).strip())[0]
-            text = flatten(first)
+            first = SENTENCE_END.split(protect_formulas(w.message, lambda t: _ID.sub("", t)).strip())[0]
+            text = plain_formulas(flatten(first))
         if text not in [t for _, t in out]:
             out.append((w.code, text))
     return caveats, out
@@ -301,11 +302,13 @@ def warning_words(rec: Any, *, citations: bool = True) -> list[tuple[str, str]]:
 
 
 def flatten(text: str) -> str:
-    """Keep one level of parentheses: an inner "(…)" loses its brackets.
+    """Keep one level of parentheses: an inner "(…)" loses its brackets; backquoted formulas are kept whole.
 
     >>> flatten("as shown (Opitz (2024), §8) here")
     'as shown (Opitz 2024, §8) here'
     """
+    if "`" in text:
+        return protect_formulas(text, flatten)
     out, depth = [], 0
     for ch in text:
         if ch == "(":
@@ -336,7 +339,7 @@ def explain_text(rec: Any) -> str:
 
     def fresh(text: str) -> str:
         kept = []
-        for s in SENTENCE_END.split(flatten(reader_terms(text, names)).strip()):
+        for s in SENTENCE_END.split(plain_formulas(flatten(reader_terms(text, names))).strip()):
             if s and s.lower() not in seen:
                 seen.add(s.lower())
                 kept.append(s)

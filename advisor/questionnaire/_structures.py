@@ -91,8 +91,10 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         rationale = [e.model_copy(update={"rule": "nominal_beside", "title": "Beside the lead: "
                                           + (e.title or "the nominal choice").split(": ", 1)[-1]})
                      if e.rule == "primary" else e for e in rec.rationale]
-    else:  # nominal reasoning (and planned names read as nominal metrics) answers a different question
-        rationale = [e for e in rec.rationale if e.rule in ("data", "sound_basics") or e.rule.startswith("structure")]
+    else:  # nominal reasoning (and planned names read as nominal metrics) answers a different question; ranking
+        # several systems does not (except in an agreement study, which has annotators, not systems)
+        general = ("data", "sound_basics") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
+        rationale = [e for e in rec.rationale if e.rule in general or e.rule.startswith("structure")]
     rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "warnings": warnings, "rationale": [note, *rationale]})

@@ -399,12 +399,13 @@ def _recommendation(ans: Any, recommendation: Any, data: Any,
 def _warnings_in_words(recommendation: Any, rec_json: Mapping[str, Any]) -> list[WarningEntry]:
     """The recommendation's warnings as the one-screen view says them: plain words, no ids, none
     about a metric the report already advises against, caveats of reported metrics kept."""
+    from ..questionnaire._plain import plain_formulas
     from ..questionnaire._screen import flatten, warning_words
 
     if hasattr(recommendation, "primary") and hasattr(recommendation, "warnings"):
         return [WarningEntry(code=code, message=text)
                 for code, text in warning_words(recommendation, citations=False)]
-    return [WarningEntry(code=str(_get(w, "code", "note")), message=flatten(str(_get(w, "message", w))))
+    return [WarningEntry(code=str(_get(w, "code", "note")), message=plain_formulas(flatten(str(_get(w, "message", w)))))
             for w in rec_json.get("warnings") or []]
 
 

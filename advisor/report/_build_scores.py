@@ -363,6 +363,7 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
             sign = -1.0 if m in LOWER_IS_BETTER else 1.0
             d = pair["difference"]
             lo, hi = (d["low"], d["high"]) if flip > 0 else (_neg(d["high"]), _neg(d["low"]))
+            # difference_row turns a lower-is-better interval with its dot, so positive means a is better
             better = pair["probability_better"] if flip > 0 or pair["probability_better"] is None else \
                 1.0 - pair["probability_better"]
             results.figures.differences = [r for r in results.figures.differences if r.metric != m]

@@ -16,6 +16,7 @@ external references; PDF output is for LaTeX's ``\\includegraphics``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from statistics import NormalDist
 from typing import Any
 
 from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
@@ -154,12 +155,16 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
         return None
     a, b = ctx.figures.difference_pair
     n = len(rows)
+    scale = _difference_scales(rows, ctx.intervals.confidence if ctx.intervals else 0.95)
     fig, ax = plt.subplots(figsize=(_WIDTH, 0.6 + 0.2 * n))
-    for i, r in enumerate(rows):
+    for i, (r, s) in enumerate(zip(rows, scale)):
         colour = _colour(0) if r.estimate > 0 else _colour(1) if r.estimate < 0 else "#777777"
         if r.low is not None and r.high is not None:
-            ax.plot([r.low, r.high], [i, i], color=colour, lw=1.4, solid_capstyle="butt")
-        ax.plot([r.estimate], [i], "o", color=colour, ms=3.8)
+            ax.plot([r.low / s, r.high / s], [i, i], color=colour, lw=1.4, solid_capstyle="butt")
+        ax.plot([r.estimate / s], [i], "o", color=colour, ms=3.8)
+        right = max(r.estimate, r.high if r.high is not None else r.estimate) / s
+        ax.annotate(f"{r.estimate:+.3g}", (right, i), xytext=(3, 0), textcoords="offset points", va="center",
+                    fontsize=5.8, color="#444444")
     names = []
     for r in rows:
         try:
@@ -172,14 +177,35 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     ax.axvline(0.0, color="#444444", lw=0.8)
     ax.grid(axis="x", color="#eeeeee", lw=0.6)
     ax.set_axisbelow(True)
-    ax.set_xlabel(f"← {_text(b, 20)} better        paired difference        {_text(a, 20)} better →")
+    standard = all(r.low is not None and r.high is not None for r in rows)
+    unit = "difference ÷ its standard error" if standard else "difference ÷ its largest |value|"
+    lo, hi = ax.get_xlim()
+    ax.set_xlim(min(lo, -0.5), hi + 0.18 * (hi - min(lo, -0.5)))  # room for the numbers beside the intervals
+    ax.set_xlabel(f"← {_text(b, 16)} better   ·   {unit}   ·   {_text(a, 16)} better →", fontsize=7)
     fig.tight_layout()
     cap = (f"Agreement between metrics on the order of the two systems: each metric's paired difference "
-           f"{a} − {b} (sign flipped where lower is better)")
+           f"{a} − {b} (sign flipped where lower is better, the interval with it)")
     if ctx.intervals:
         cap += f" with its {ctx.intervals.confidence:.0%} bootstrap interval"
+    cap += (", on each metric's own scale — divided by its bootstrap standard error, so that no metric flattens the "
+            "others; the number beside each is the difference itself" if standard else
+            ", each divided by its largest absolute value; the number beside each is the difference itself")
     cap += ". Metrics on the same side of 0 rank the systems the same way; an interval across 0 does not separate them."
     return fig, cap
+
+
+def _difference_scales(rows: list[Any], confidence: float) -> list[float]:
+    """Per row, what its difference is divided by: the bootstrap standard error read off its interval (half its
+    width over the normal quantile), or — without intervals — its largest absolute value."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    out = []
+    for r in rows:
+        if r.low is not None and r.high is not None and r.high > r.low:
+            out.append((r.high - r.low) / (2 * z))
+        else:
+            big = max(abs(x) for x in (r.estimate, r.low, r.high) if x is not None)
+            out.append(big if big > 0 else 1.0)
+    return out
 
 
 def _ranking(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from ..questionnaire._plain import FORMULA
 from ..questionnaire._screen import RELEVANT as _RELEVANT
 from ..questionnaire._screen import agree as _agree
 from ..questionnaire._screen import avoid_reason, situation
@@ -569,7 +570,11 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
         if title:
             it.spans.append(Span(kind="strong", text=_clean(title, names).rstrip(".") + "."))
             it.t(" ")
-        it.t(" ".join(fresh))
+        for i, part in enumerate(FORMULA.split(" ".join(fresh))):  # a backquoted formula: as written, in type
+            if i % 2:
+                it.spans.append(Span(kind="code", text=part.strip("`")))
+            else:
+                it.t(part)
         it.cite(cite_source(" ".join([source, *fresh])))
         out.items.append(it.spans)
 
