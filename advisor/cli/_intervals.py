@@ -40,14 +40,15 @@ def methods_note(entries: Iterable[tuple[str, str, str | None, str | None]]) -> 
     >>> methods_note([("a", "accuracy", "clopper_pearson", None), ("a", "mcc", "bca", None)])
     ['intervals: Clopper–Pearson for accuracy; BCa for mcc']
     """
+    from .._format import terminal_safe
     from ..stats._choice import METHOD_WORDS
 
     by_method: dict[str, list[str]] = {}
     missing: list[str] = []
     for system, metric, method, reason in entries:
         if method == "none" or method is None:
-            if reason:
-                missing.append(f"{metric} of {system}: {reason}" if system else f"{metric}: {reason}")
+            if reason:  # a system name is the user's: shown with its control characters made visible
+                missing.append(f"{metric} of {terminal_safe(system)}: {reason}" if system else f"{metric}: {reason}")
             continue
         names = by_method.setdefault(METHOD_WORDS.get(method, method), [])
         if metric not in names:
@@ -94,15 +95,16 @@ def seed_note(seed: int, given: bool) -> str:
 
 def calibration_lines(calibration: dict[str, Any] | None) -> list[str]:
     """The debiased calibration error beside each plug-in ECE (the ECE itself gets no interval)."""
-    from .._format import format_number
+    from .._format import format_number, terminal_safe
 
     lines = []
     for name, parts in (calibration or {}).items():
         for part, c in parts.items():
             what = "top-label confidence" if part == "top_label" else "positive-class probability"
             iv = "" if c.get("low") is None else f" [{format_number(c['low'])}, {format_number(c['high'])}]"
-            lines.append(f"{name}: calibration of the {what}: ECE {format_number(c['ece'])} (plug-in, biased "
-                         f"upwards), debiased RMS calibration error {format_number(c['rms_debiased'])}{iv}")
+            lines.append(f"{terminal_safe(name)}: calibration of the {what}: ECE {format_number(c['ece'])} "
+                         f"(plug-in, biased upwards), debiased RMS calibration error "
+                         f"{format_number(c['rms_debiased'])}{iv}")
     return lines
 
 

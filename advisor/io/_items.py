@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,8 @@ class ScoredFile:
     proba: np.ndarray | None
     proba_labels: list[str]
     score: np.ndarray | None
-    group: list[str] | None = None  # with --group: the group of each item (issue 20)
+    # with --group: the group of each item (issue 20); keyword-only, so subclasses keep their positional fields
+    group: list[str] | None = field(default=None, kw_only=True)
 _PROBA = re.compile(r"^(?:p|proba)_(.+)$")
 
 
@@ -108,7 +109,7 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
                              "number (NaN); every item needs one.")
     pred = [str(v) for v in got["p_"]] if "p_" in got else None
     return ScoredFile([str(v) for v in y], pred, data if pcols else None, [lab for lab, _ in pcols],
-                      data[:, 0] if score else None, [str(v) for v in got["g_"]] if "g_" in got else None)
+                      data[:, 0] if score else None, group=[str(v) for v in got["g_"]] if "g_" in got else None)
 
 
 _INT = re.compile(r"^[+-]?\d+$")

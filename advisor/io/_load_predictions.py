@@ -213,5 +213,5 @@ def _align_scores_by_id(con: Any, ds: Dataset, staged: Staged, entries: list, id
         ds.scores[name] = type(f)([f.y_true[k] for k in perm], None if f.y_pred is None else [f.y_pred[k] for k in perm],
                                   None if f.proba is None else f.proba[perm], f.proba_labels,
                                   None if f.score is None else f.score[perm],
-                                  None if f.group is None else [f.group[k] for k in perm])
+                                  group=None if f.group is None else [f.group[k] for k in perm])
 

@@ -61,8 +61,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))
-        if exact:
-            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact])))
+        if exact:  # three proportions or more are named as such: accuracy, recall, specificity …
+            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) < 3
+                                                  else W.S["proportions"]))
     else:
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:

@@ -126,6 +126,7 @@ S: dict[str, str] = {
     # issue 20: the method per metric, the unit resampled, the seed always, the paired test named
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
     "intervals_exact_too": ", Clopper–Pearson for {names}",
+    "proportions": "the proportions",
     "groups_unit": "{groups} groups given by {column}, not of single test items",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
