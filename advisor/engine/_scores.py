@@ -376,9 +376,12 @@ class Calibration:
             pick = [np.concatenate([np.zeros((rows, 1)), np.where(ends > 0, c[:, np.maximum(ends - 1, 0)], 0.0)], 1)
                     for c in cum]
             return pick[0], pick[1], pick[2], cum[0][:, -1]
-        run_w = np.cumsum(np.add.reduceat(ws, self.runs, axis=-1), axis=-1)  # weight at each run's end
-        run_d = np.cumsum(np.add.reduceat(ws * (self.correct - self.conf), self.runs, axis=-1), axis=-1)
-        run_c = np.cumsum(np.add.reduceat(ws * self.correct, self.runs, axis=-1), axis=-1)
+        # cumulative sums item by item, read at each run's end: where no cut moves, the same sums — bit for
+        # bit — as the per-item bins before ties were kept together
+        ends = np.r_[self.runs[1:], ws.shape[1]] - 1
+        run_w = np.cumsum(ws, axis=-1)[:, ends]  # weight up to each run's end
+        run_d = np.cumsum(ws * (self.correct - self.conf), axis=-1)[:, ends]
+        run_c = np.cumsum(ws * self.correct, axis=-1)[:, ends]
         total = run_w[:, -1]
         pos = np.arange(1, self.bins)[None, :] * total[:, None] / self.bins
         pos = np.where((total == np.round(total))[:, None], np.floor(pos), pos)  # whole items: ⌊b n / B⌋
