@@ -117,28 +117,35 @@ def compute(
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
 
-    # -- uncertainty: --bootstrap N --confidence C --seed S ----------------------------------------
-    intervals = calibration = None
-    seed_given = seed is not None
-    if n_boot is not None:
-        from ._intervals import pick_seed
-        from ._score_intervals import score_intervals
-
-        seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
-        grouped = getattr(ds.predictions, "groups", None) if ds.predictions is not None else None
-        intervals = _intervals(systems, ev, n_boot, confidence, seed) if grouped is None else \
-            _grouped_intervals(ds, ev, n_boot, confidence, seed)
-        shown = {name: {**{m: v for m, v in ev.metrics[name].items() if m in ("log_loss", "brier")},
-                        **extra.get(name, {})} for name in ev.systems}
-        more, calibration = score_intervals(ds.scores or {}, systems, shown, list(ev.labels), positive, cost_spec,
-                                            prior_spec, n_boot, confidence, seed)
-        for name, vals in more.items():
-            intervals.setdefault(name, {}).update(vals)
+    intervals, calibration, seed, seed_given = _uncertainty(ds, systems, ev, extra, positive, cost_spec, prior_spec,
+                                                            n_boot, confidence, seed)
     ps = ds.predictions
     from ._intervals import resampled_unit
 
     _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration,
           resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None))
+
+
+def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any], positive: Any, costs: Any,
+                 priors: Any, n_boot: Optional[int], confidence: float, seed: Optional[int]) -> tuple[Any, Any, Any, bool]:
+    """``(intervals, calibration, seed, seed given)`` of --bootstrap N --confidence C --seed S: every metric
+    printed gets its interval, the seed is picked when not given (issue 20)."""
+    if n_boot is None:
+        return None, None, seed, seed is not None
+    from ._intervals import pick_seed
+    from ._score_intervals import score_intervals
+
+    seed, seed_given = pick_seed(seed)
+    grouped = getattr(ds.predictions, "groups", None) if ds.predictions is not None else None
+    intervals = _intervals(systems, ev, n_boot, confidence, seed) if grouped is None else \
+        _grouped_intervals(ds, ev, n_boot, confidence, seed)
+    shown = {name: {**{m: v for m, v in ev.metrics[name].items() if m in ("log_loss", "brier")},
+                    **extra.get(name, {})} for name in ev.systems}
+    more, calibration = score_intervals(ds.scores or {}, systems, shown, list(ev.labels), positive, costs, priors,
+                                        n_boot, confidence, seed)
+    for name, vals in more.items():
+        intervals.setdefault(name, {}).update(vals)
+    return intervals, calibration, seed, seed_given
 
 
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],

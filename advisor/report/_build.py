@@ -60,7 +60,7 @@ from ._plan import (
     wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
-from ._uncertainty import difference_row, estimate_of
+from ._uncertainty import difference_row, estimate_of, grouped, picked_seed, settle_intervals, uncertainty_tables
 
 __all__ = ["build_report"]
 
@@ -221,11 +221,7 @@ def build_report(
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
-    seed_given = seed is not None
-    if bootstrap > 0:  # a seed always: picked when none is given, and stated (issue 20)
-        from ..stats._bootstrap import pick_seed
-
-        seed = pick_seed(seed)
+    seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     systems, joint, probs, data_notes = systems_of(data)
     if recommendation is not None:  # a recommendation given as is: its metrics, no plan of the answers' options
         ans = load_answers(answers)
@@ -283,16 +279,8 @@ def build_report(
     score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
-        ps = getattr(data, "predictions", data)  # a Dataset, or a PredictionSet
-        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights,
-                             getattr(ps, "groups", None), getattr(ps, "group_col", None))
-        if settings.groups is not None and ordinal_points:
-            raise InputError(f"--group {settings.group_col}: the ordinal metrics of these label files are resampled "
-                             "by items, not groups; leave --group out.")
-        results.group = None if settings.groups is None else (settings.group_col, len(getattr(ps, "group_labels", ())))
-        if plan is not None and results.group is not None:  # the design as carried out: groups, not items
-            plan.design = plan.design.model_copy(update={
-                "unit": "group", "unit_words": f"the {results.group[1]:,} groups given by {results.group[0]}"})
+        settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights)
+        plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if plan is not None and ordinal_points and bootstrap > 0:
@@ -301,7 +289,7 @@ def build_report(
         if str(rec_json["primary"]["metric"]) not in skip:
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
-        _settle_intervals(results, seed_given)
+        settle_intervals(results, seed_given)
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
@@ -316,7 +304,7 @@ def build_report(
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits)
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
-        tables += _uncertainty_tables(results, entries, score_data)
+        tables += uncertainty_tables(results, entries, score_data)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
@@ -577,33 +565,6 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
             rep.intervals[mid] = estimate_of({**bs[mid], "method": bs.methods[mid], "reason": bs.reasons[mid]})
     results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                                          paired=False)
-
-
-def _settle_intervals(results: _Results, seed_given: bool) -> None:
-    """The context's ``intervals`` from the intervals the systems got: each metric's method, the withheld ones
-    and why, the seed and whether advisor picked it, the paired test (issue 20)."""
-    from ._uncertainty import interval_settings
-
-    iv = results.intervals
-    if iv is None:
-        return
-    results.intervals = interval_settings(results.reports, n_resamples=iv.n_resamples, confidence=iv.confidence,
-                                          seed=iv.seed, seed_given=seed_given, paired=iv.paired, test=results.test,
-                                          mcnemar=bool(results.mcnemar), group=results.group)
-
-
-def _uncertainty_tables(results: _Results, entries: Sequence[MetricEntry], scores: Any) -> list[TableBlock]:
-    """The paired differences of two systems and the calibration of their probabilities, as tables."""
-    from ._uncertainty import calibration_table, difference_table
-
-    out = []
-    conf = results.intervals.confidence if results.intervals is not None else 0.95
-    if len(results.reports) == 2 and results.intervals is not None and results.figures.difference_pair:
-        out.append(difference_table(results.figures.differences, results.figures.difference_pair, entries, conf,
-                                    mcnemar=results.mcnemar))
-    if scores is not None and scores.calibration:
-        out.append(calibration_table(scores.calibration, conf))
-    return [t for t in out if t is not None]
 
 
 def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: Mapping[str, Any], ev: Any,

@@ -51,20 +51,15 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         _context,
         _methods_and_references,
         _Results,
-        _settle_intervals,
-        _uncertainty_tables,
         _warnings_in_words,
     )
+    from ._uncertainty import picked_seed, settle_intervals, uncertainty_tables
     from ._inputs import check_arguments, check_resampling, load_answers
     from ._structure_checks import label_words
 
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
-    seed_given = seed is not None
-    if bootstrap > 0:  # a seed always: picked when none is given, and stated (issue 20)
-        from ..stats._bootstrap import pick_seed
-
-        seed = pick_seed(seed)
+    seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,
                     PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, seed_given=seed_given,
                                 undefined=undefined))
@@ -86,13 +81,13 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     results.undefined_total = sum(len(r.undefined) for r in results.reports)
     if bootstrap > 0:
         _intervals(results, inputs, [m.id for m in entries], bootstrap, confidence, seed, undefined)
-        _settle_intervals(results, seed_given)
+        settle_intervals(results, seed_given)
     task = _task(inputs, data)
     structure = _structure(inputs, data)
     tables = diagnostic_tables(plan, results.reports, {}, task=task, names={m.id: m.name for m in entries}, pos=None,
                                beta=1.0, undefined=undefined, digits=digits, structure=structure, items=task.n)
     shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
-    tables += _uncertainty_tables(results, entries, None)
+    tables += uncertainty_tables(results, entries, None)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
         evaluated=True, digits=digits, promised=promises(plan, shown))

@@ -21,7 +21,8 @@ from typing import Any
 
 from ._models import DifferenceRow, Estimate, IntervalSettings, TableBlock
 
-__all__ = ["calibration_table", "difference_row", "difference_table", "estimate_of", "interval_settings"]
+__all__ = ["calibration_table", "difference_row", "difference_table", "estimate_of", "grouped", "interval_settings",
+           "picked_seed", "settle_intervals", "uncertainty_tables"]
 
 
 def _f(x: Any) -> float | None:
@@ -138,3 +139,54 @@ def calibration_table(calibration: Mapping[str, Mapping[str, Any]], confidence: 
     return TableBlock(id="calibration", title="Calibration", caption=caption,
                       columns=["System", "Of the", "ECE", "RMS calibration error, debiased", f"{pct} interval"],
                       numeric=[False, False, True, True, True], rows=rows)
+
+
+def settle_intervals(results: Any, seed_given: bool) -> None:
+    """The context's ``intervals`` from the intervals the systems got: each metric's method, the withheld ones
+    and why, the seed and whether advisor picked it, the paired test (issue 20)."""
+    iv = results.intervals
+    if iv is None:
+        return
+    results.intervals = interval_settings(results.reports, n_resamples=iv.n_resamples, confidence=iv.confidence,
+                                          seed=iv.seed, seed_given=seed_given, paired=iv.paired, test=results.test,
+                                          mcnemar=bool(results.mcnemar), group=results.group)
+
+
+def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> list[TableBlock]:
+    """The paired differences of two systems and the calibration of their probabilities, as tables."""
+    out = []
+    conf = results.intervals.confidence if results.intervals is not None else 0.95
+    if len(results.reports) == 2 and results.intervals is not None and results.figures.difference_pair:
+        out.append(difference_table(results.figures.differences, results.figures.difference_pair, entries, conf,
+                                    mcnemar=results.mcnemar))
+    if scores is not None and scores.calibration:
+        out.append(calibration_table(scores.calibration, conf))
+    return [t for t in out if t is not None]
+
+
+def picked_seed(seed: int | None, bootstrap: int) -> tuple[int | None, bool]:
+    """``(seed, given)``: the seed passed, or — when intervals are drawn — one picked now (issue 20)."""
+    if seed is not None or bootstrap <= 0:
+        return seed, seed is not None
+    from ..stats._bootstrap import pick_seed
+
+    return pick_seed(None), False
+
+
+def grouped(settings: Any, results: Any, data: Any, plan: Any, ordinal: bool) -> Any:
+    """With ``--group``: the groups the bootstrap resamples, on the settings and the results, and the plan's
+    design as carried out (its unit the groups). Returns the plan."""
+    ps = getattr(data, "predictions", data)  # a Dataset, or a PredictionSet
+    settings.groups, settings.group_col = getattr(ps, "groups", None), getattr(ps, "group_col", None)
+    if settings.groups is None:
+        return plan
+    if ordinal:
+        from .._exceptions import InputError
+
+        raise InputError(f"--group {settings.group_col}: the ordinal metrics of these label files are resampled by "
+                         "items, not groups; leave --group out.")
+    results.group = (settings.group_col, len(getattr(ps, "group_labels", ())))
+    if plan is None:
+        return plan
+    return plan.model_copy(update={"design": plan.design.model_copy(update={
+        "unit": "group", "unit_words": f"the {results.group[1]:,} groups given by {results.group[0]}"})})

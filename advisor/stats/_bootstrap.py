@@ -362,17 +362,15 @@ def bootstrap(
     ----------
     matrix : ConfusionMatrix or array-like (k, k)
         Rows are true classes, columns predicted classes; counts of items.
-    n_resamples : int
-        Number of bootstrap resamples ``B``.
-    confidence : float
-        Coverage of the interval, strictly between 0 and 1.
+    n_resamples, confidence : int, float
+        Number of bootstrap resamples ``B``; coverage of the interval, strictly between 0 and 1.
     seed : int, optional
         Seed of :func:`numpy.random.default_rng` (picked and kept in ``result.seed`` when None).
     metrics : sequence of str, optional
         Metric ids; by default those :func:`advisor.compute_metrics` reports.
-    method : {"auto", "bca", "basic", "percentile"}
-        "auto" chooses per metric (:mod:`advisor.stats._choice`; Clopper–Pearson for proportions,
-        ``proportion`` = "wilson" on request, BCa else); another value applies to every metric. An
+    method, proportion : str
+        "auto" chooses per metric (:mod:`advisor.stats._choice`: ``proportion`` — "clopper_pearson" or
+        "wilson" — for proportions, BCa else); "bca", "basic" or "percentile" apply to every metric. An
         interval that would exclude its estimate is not given (NaN; ``result.reasons`` says why).
     positive_label, beta, undefined, class_weights
         As in :func:`advisor.compute_metrics`.

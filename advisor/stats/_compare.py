@@ -186,10 +186,8 @@ def compare_joint(
     groups: Any = None,
     runs: Sequence[str] | None = None,
 ) -> Comparison:
-    """Paired bootstrap comparison of the systems in a joint (true, predictions…) table.
-
-    Parameters are those of :func:`compare_systems`; ``joint`` is what the readers produce
-    (``read_predictions(...).joint``) or :meth:`JointCounts.from_arrays`. ``groups`` (one per row of the
+    """Paired bootstrap comparison of the systems in a joint (true, predictions…) table (``advisor.load(…).joint``
+    or :meth:`JointCounts.from_arrays`); parameters are those of :func:`compare_systems`. ``groups`` (one per row of the
     joint table, e.g. ``PredictionSet.groups``) makes the bootstrap resample groups, not items
     (:mod:`advisor.stats._clusters`). ``runs`` (the system of each column of the joint table, a name repeated
     for the runs of one system) compares the systems' means over their runs, with two-stage resamples of

@@ -263,9 +263,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    groups: Any = None, runs: Sequence[str] | None = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
-    ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
-    ``decisions`` optionally maps names to predicted labels for the expected cost (by default the Bayes
-    decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``groups`` (one per item: a patient, a document)
+    ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k); ``decisions``
+    maps names to predicted labels for the expected cost (default: the Bayes decisions ``argmin_j Σ_i c_ij p_i``). ``groups`` (one per item: a patient, a document)
     resamples groups of items instead of items (:mod:`advisor.stats._clusters`). ``runs`` (the system of each
     entry of ``systems``, repeated for its runs) compares means over runs (:mod:`advisor.stats._runs`).
 
