@@ -101,6 +101,15 @@ def draw(rng: random.Random) -> dict[str, Any]:
         d["planned_metrics"] = rng.sample(PLANNED, rng.choice([1, 1, 2, 3]))
     if rng.random() < 0.1:
         d["notes"] = "Decisions are reviewed by a person before anything happens."
+    # issue 21: operating constraints and the risks at which users act (a binary task's scores or risks; drawn
+    # now and then elsewhere too, where the validation refuses them)
+    if d.get("outputs") in ("probabilities", "scores") and (binary or rng.random() < 0.1):
+        if rng.random() < 0.25:
+            d["fpr_budget"] = rng.choice([0.01, 0.05, 0.1])
+        if rng.random() < 0.25:
+            d["review_share"] = rng.choice([0.002, 0.02, 0.1])
+        if d.get("risk_estimates") and rng.random() < 0.5:
+            d["decision_thresholds"] = rng.choice([[0.05, 0.1, 0.2], [0.3], [0.1, 0.5]])
     return d
 
 

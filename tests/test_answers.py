@@ -24,7 +24,8 @@ BY_KEY = {q.key: q for q in QUESTIONS}
 def test_questions_cover_exactly_the_answers_keys_in_order() -> None:
     assert sorted(BY_KEY) == sorted(Answers.model_fields)
     assert len(QUESTIONS) == len(BY_KEY)
-    assert QUESTIONS[0].key == "task"
+    # the situation in the author's words comes first (issue 22), then what kind of task it is
+    assert [q.key for q in QUESTIONS[:4]] == ["context", "item_name", "field", "task"]
 
 
 def _plain(prop: str) -> str:
@@ -144,7 +145,7 @@ def test_unknown_key_gets_one_sentence_with_key_value_and_close_match(tmp_path) 
     assert str(f) in msg
     assert "unknown key 'deploymnt_prevalence'" in msg and "'shifted'" in msg
     assert "did you mean 'deployment_prevalence'" in msg
-    assert "the allowed keys are task, n_classes" in msg
+    assert "the allowed keys are context, item_name, field, task, n_classes" in msg
 
 
 def test_bad_value_gets_one_sentence_with_key_value_and_allowed_values(tmp_path) -> None:
@@ -262,12 +263,13 @@ def test_dialogue_defaults_carry_through() -> None:
     # error costs are asked for multi-class tasks too (a cost matrix; issue 11); operating_point and
     # risk_estimates only follow probability or score outputs
     assert asked == len([q for q in QUESTIONS if q.key not in (
-        "true_negatives_meaningful", "target_prevalence", "class_weights", "operating_point", "risk_estimates")])
+        "true_negatives_meaningful", "target_prevalence", "class_weights", "operating_point", "risk_estimates",
+        "fpr_budget", "review_share", "decision_thresholds")])  # issue 21: asked only for binary scores
 
 
 def test_dialogue_skips_what_does_not_apply_and_reasks_nonsense() -> None:
     answers, prompts, lines = _dialogue(
-        ["binary", "spam, ham, eggs", "ham, spam", "no", "no", "spam", "?", "no", "fn=4, fp=1"]
+        ["", "", "", "binary", "spam, ham, eggs", "ham, spam", "no", "no", "spam", "?", "no", "fn=4, fp=1"]
     )
     assert answers.task == "binary" and answers.classes == ["ham", "spam"]
     assert answers.positive_class == "spam" and answers.true_negatives_meaningful is False

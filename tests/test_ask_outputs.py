@@ -18,7 +18,7 @@ from advisor.questionnaire._draft import draft_path, load_draft
 
 runner = CliRunner()
 ENTER_ALL = "\n" * (len(QUESTIONS) + 5)
-REPLIES = "binary\nneg, pos\n" + ENTER_ALL
+REPLIES = "\n" * 3 + "binary\nneg, pos\n" + ENTER_ALL  # context, item name, field skipped
 
 
 def _ask(out: Path, *extra: str, replies: str = REPLIES):
@@ -132,9 +132,9 @@ def test_a_full_disk_while_keeping_the_draft_says_what_is_kept(tmp_path, monkeyp
 
     real, calls = safe_io._stage, {"n": 0}
 
-    def full_after_two(path, data):
+    def full_after_two(path, data):  # two answers after the three skipped situation questions (kept as null)
         calls["n"] += 1
-        if calls["n"] > 2:
+        if calls["n"] > 5:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         return real(path, data)
 
@@ -145,5 +145,6 @@ def test_a_full_disk_while_keeping_the_draft_says_what_is_kept(tmp_path, monkeyp
     err = " ".join(result.stderr.split())
     assert "could not keep your last answer" in err and "No space left on device" in err
     assert "(2) are kept" in err and "--resume" in err and "internal error" not in err
-    assert load_draft(draft_path(out)) == {"task": "binary", "classes": ["neg", "pos"]}
+    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, "task": "binary",
+                                           "classes": ["neg", "pos"]}
     assert _leftovers(tmp_path) == [] and not out.exists()

@@ -24,7 +24,7 @@ SCRIPT = Path(sys.executable).parent / "advisor"
 
 # multiclass, 3 classes, custom class weights: the follow-up question must be asked (the "none" after the
 # positive class answers the error-cost question, asked for multi-class tasks too since issue 11)
-CUSTOM = ["multiclass", "3", "a, b, c", "no", "no", "none", "none", "same", "no", "custom", "a=1, b=2, c=3"]
+CUSTOM = ["", "", "", "multiclass", "3", "a, b, c", "no", "no", "none", "none", "same", "no", "custom", "a=1, b=2, c=3"]
 
 
 def _dialogue(replies, **kw):
@@ -52,11 +52,13 @@ def test_custom_weighting_through_the_cli_saves_the_weights(tmp_path: Path) -> N
 
 def test_every_answer_is_kept_in_the_draft_as_it_is_given(tmp_path: Path) -> None:
     out = tmp_path / "a.yaml"
-    result = runner.invoke(app, ["ask", "--out", str(out)], input="binary\nneg, pos\n")
+    result = runner.invoke(app, ["ask", "--out", str(out)], input="\n\n\nbinary\nneg, pos\n")
     assert result.exit_code == 2 and "input ended" in result.stderr
     assert "2 answers so far are kept" in result.stderr and "--resume" in result.stderr
     assert not out.exists()
-    assert load_draft(draft_path(out)) == {"task": "binary", "classes": ["neg", "pos"]}
+    # the situation questions skipped with Enter are kept as null, so --resume does not ask them again
+    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, "task": "binary",
+                                           "classes": ["neg", "pos"]}
     # without --resume a new run refuses to start over the draft
     again = runner.invoke(app, ["ask", "--out", str(out)], input="\n" * 30)
     assert again.exit_code == 2 and "--resume" in again.stderr
@@ -79,7 +81,7 @@ def test_resume_without_a_draft_or_with_a_foreign_one_is_one_sentence(tmp_path: 
 
 
 def test_a_draft_answer_that_no_longer_fits_is_asked_again() -> None:
-    answers, lines = _dialogue(["a, b"], given={"task": "binary", "classes": ["x", "y", "z"]})
+    answers, lines = _dialogue(["", "", "", "a, b"], given={"task": "binary", "classes": ["x", "y", "z"]})
     assert answers.task == "binary" and answers.classes == ["a", "b"]
     assert sum("kept from the draft" in line for line in lines) == 1
 
@@ -111,7 +113,7 @@ def test_maybe_where_unknown_is_a_choice_or_a_count_is_not_known() -> None:
 def test_maybe_where_only_yes_or_no_is_offered_says_what_to_do() -> None:
     with pytest.raises(ValueError, match="needs a yes or a no.*press Enter"):
         parse_reply(_BY_KEY["symmetric"], "maybe", {})
-    _, lines = _dialogue(["multiclass", "", "", "maybe", "no"])
+    _, lines = _dialogue(["", "", "", "multiclass", "", "", "maybe", "no"])
     refused = [line for line in lines if "Not allowed" in line]
     assert refused and "allowed: yes or no." in refused[0] and "true or false" not in refused[0]
 
@@ -141,7 +143,7 @@ def test_ctrl_c_keeps_the_draft_exits_130_and_resume_continues(tmp_path: Path) -
                              encoding="utf-8", timeout=60)
 
     child = spawn()
-    for reply in ["multiclass", "3", "a, b, c"]:
+    for reply in ["", "", "", "multiclass", "3", "a, b, c"]:  # context, item name, field skipped
         child.expect(PROMPT)
         child.sendline(reply)
     child.expect("interchangeable")
@@ -152,7 +154,8 @@ def test_ctrl_c_keeps_the_draft_exits_130_and_resume_continues(tmp_path: Path) -
     child.close()
     assert child.exitstatus == 130, child.before
     assert not out.exists()
-    assert load_draft(draft_path(out)) == {"task": "multiclass", "n_classes": 3, "classes": ["a", "b", "c"]}
+    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, "task": "multiclass",
+                                           "n_classes": 3, "classes": ["a", "b", "c"]}
 
     child = spawn("--resume")
     child.expect("Resuming: 3 answers")

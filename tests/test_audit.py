@@ -48,8 +48,12 @@ def test_audit_refutes_no_claim():
 
     # score and probability metrics are checked on their hard outputs (issue 11); a property that does not
     # apply to a metric's kind of input has nothing to check (issue 12)
-    n_prob = sum(r.needs_probabilities and hard_evaluator(r.id) is None for r in CAT.metrics.values()) * 14
-    n_prob += sum(c.status == "not_applicable" for r in CAT.metrics.values() for c in r.properties.values())
+    no_hard = [r for r in CAT.metrics.values() if r.needs_probabilities and hard_evaluator(r.id) is None]
+    # issue 21: a metric with no hard outputs to check it on (a budget picks its own threshold among the scores;
+    # the calibration intercept and slope need finite logits; net benefit; the forecast scores) states every
+    # labeling property not_applicable, with its reason — never an unverifiable claim
+    assert all(c.status == "not_applicable" and (c.note or "").strip() for r in no_hard for c in r.properties.values())
+    n_prob = sum(c.status == "not_applicable" for r in CAT.metrics.values() for c in r.properties.values())
     n_na = sum(c.status == "not_applicable" for r in CAT.metrics.values() for c in r.properties.values())
     # issue 11, item 5: nothing is left unverifiable — a claim is confirmed, or not applicable with its reason
     assert report.unverified == 0 == n_prob - n_na, [c for c in report.checks if c.outcome == "unverified"]

@@ -102,7 +102,9 @@ def test_planned_community_metric_is_reported_beside_the_lead_with_its_formula()
     assert "macro_f1" not in {d.metric for d in r.discouraged}
     assert "f1_of_averages" in {d.metric for d in r.discouraged}  # the other "macro F1" is still discouraged
     comment = next(e.text for e in r.rationale if e.rule == "planned_metric")
-    assert "community reports" in comment
+    # issue 22: what a community reports is said only from the table of fields, with its citation; a planned
+    # metric is reported "as planned", with its formula
+    assert "as planned, with its formula" in comment and "community reports" not in comment
 
 
 def test_chance_view_is_added_when_the_lead_has_no_fixed_chance_score():

@@ -13,6 +13,7 @@ from advisor.questionnaire import QUESTIONS, Answers, load_answers
 
 runner = CliRunner()
 ENTER_ALL = "\n" * (len(QUESTIONS) + 5)
+WORDS = "\n" * 3  # the situation in the author's words: context, item name, field (skipped)
 
 
 def _invoke(args: list[str], input: str | None = None):
@@ -41,7 +42,7 @@ def test_ask_defaults_carry_a_user_through_and_the_file_round_trips(tmp_path) ->
 
 def test_ask_reasks_a_nonsense_answer(tmp_path) -> None:
     out = tmp_path / "a.yaml"
-    result = _invoke(["ask", "--out", str(out)], "banana\nbinary\n" + ENTER_ALL)
+    result = _invoke(["ask", "--out", str(out)], WORDS + "banana\nbinary\n" + ENTER_ALL)
     assert result.exit_code == 0, result.output
     assert "Not allowed: 'banana' is not one of binary, multiclass" in result.output
     assert result.output.count("Is this a binary task") == 1  # the question is not repeated,
@@ -52,7 +53,7 @@ def test_ask_reasks_a_nonsense_answer(tmp_path) -> None:
 def test_ask_help_then_answers(tmp_path) -> None:
     out = tmp_path / "a.yaml"
     replies = ["multiclass", "4", "a, b, c, d", "?", "yes"] + [""] * 20
-    result = _invoke(["ask", "--out", str(out)], "\n".join(replies) + "\n")
+    result = _invoke(["ask", "--out", str(out)], WORDS + "\n".join(replies) + "\n")
     assert result.exit_code == 0, result.output
     assert "Gösgens et al. (2021), Definition 3" in result.output  # the help of the symmetric question
     saved = load_answers(out)
@@ -74,7 +75,7 @@ def test_ask_refuses_to_overwrite_unless_forced(tmp_path) -> None:
 
 def test_ask_input_ending_early_saves_nothing(tmp_path) -> None:
     out = tmp_path / "a.yaml"
-    result = _invoke(["ask", "--out", str(out)], "binary\n")
+    result = _invoke(["ask", "--out", str(out)], WORDS + "binary\n")
     assert result.exit_code == 2
     assert "input ended" in _stderr(result)
     assert not out.exists()

@@ -212,11 +212,13 @@ def test_risks_of_ordered_classes_keep_a_proper_scoring_rule_and_the_planned_bri
     answers = _answers(tmp_path, RAIN)
     plan = _plan(answers)
     ids = [m["id"] for m in plan["metrics"]]
-    assert ids[0] == "log_loss"  # the probabilities are scored as probabilities, not the argmax's distance
-    assert "brier" in ids and "mae_macro" in ids[1:]
+    # issue 21, item 6: ordered forecasts lead with the ranked probability score (was log loss, which ignores the
+    # order); still a proper scoring rule of the probabilities, not the argmax's distance; log loss beside it
+    assert ids[0] == "ranked_probability_score"
+    assert {"log_loss", "rps_skill", "brier"} <= set(ids[1:]) and "mae_macro" in ids[1:]
     assert not plan["unused"]  # the planned Brier score, the outputs and the risks all decide something
     screen = _screen(answers)
-    assert screen.startswith("Lead with log loss") and "Brier score" in screen
+    assert screen.startswith("Lead with ranked probability score") and "Brier score" in screen
 
 
 def test_risks_of_ordered_classes_are_reported_with_the_ordinal_view(tmp_path) -> None:
@@ -233,9 +235,10 @@ def test_risks_of_ordered_classes_are_reported_with_the_ordinal_view(tmp_path) -
         p[np.arange(300), [labels.index(v) for v in pred]] += 0.5
         scores[name] = p
     ctx = build_report(RAIN, data, scores=scores, bootstrap=200, seed=1)
-    assert [m.id for m in ctx.recommended][0] == "log_loss"
+    assert [m.id for m in ctx.recommended][0] == "ranked_probability_score"  # issue 21, item 6 (was log loss)
     for s in ctx.systems:
-        for m in ("log_loss", "brier", "mae_macro", "weighted_kappa_quadratic"):
+        for m in ("ranked_probability_score", "rps_skill", "log_loss", "brier", "mae_macro",
+                  "weighted_kappa_quadratic"):
             iv = s.intervals[m]
             assert iv.low <= s.values[m] <= iv.high, (s.name, m)
 
@@ -248,8 +251,8 @@ def test_a_report_of_ordered_risks_from_files_leads_with_the_scoring_rule(tmp_pa
     table = text.split("## Results")[1]
     first = next(line for line in table.splitlines() if line.startswith("| ") and "Metric" not in line
                  and "---" not in line)
-    assert first.startswith("| Log loss")
-    for name in ("Brier score", "Macro-averaged mean absolute error", "Quadratically weighted kappa"):
+    assert first.startswith("| Ranked probability score")  # issue 21, item 6 (was log loss)
+    for name in ("Log loss (cross-entropy)", "Brier score", "Macro-averaged mean absolute error", "Quadratically weighted kappa"):
         assert f"| {name}" in table, name
     assert "*Order of the classes.*" in text
 
@@ -268,7 +271,8 @@ def test_the_shares_in_use_promised_are_in_the_report(tmp_path) -> None:
     table = text.split("*At the class shares in use.*")[1].split("\n\n")[1]
     precision = [line for line in table.splitlines() if line.startswith("| Precision")]
     assert precision, table
-    now, there = (float(x) for x in precision[0].strip("| ").split(" | ")[-2:])
+    # columns: metric, system, test set, in use, and (issue 21, item 5) the interval in use
+    now, there = (float(x) for x in precision[0].strip("| ").split(" | ")[2:4])
     assert there < now  # at 3% positives the precision of a 50/50 test set falls
 
 

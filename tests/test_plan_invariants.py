@@ -114,7 +114,8 @@ def _methods_paragraph(ctx: Any) -> str:
 
 
 def _plan_ids(plan: Any) -> set[str]:
-    return {m.id for m in plan.metrics}
+    # net benefit is one plan metric per risk threshold, net_benefit@t (issue 21); the text names it once
+    return {m.id for m in plan.metrics} | {m.id.split("@", 1)[0] for m in plan.metrics if "@" in m.id}
 
 
 def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[str] | None) -> None:

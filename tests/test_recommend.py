@@ -58,6 +58,13 @@ SCENARIOS: dict[str, dict] = {
                           test_set_balanced=False, outputs="scores", operating_point="open"),
     "risk_scores": dict(task="binary", classes=["no", "yes"], positive_class="yes", probabilities=True,
                         risk_estimates=True),
+    # issue 21: operating constraints and decision curves
+    "fraud_fpr_budget": dict(task="binary", classes=["genuine", "fraud"], positive_class="fraud", outputs="scores",
+                             fpr_budget=0.05),
+    "review_desk": dict(task="binary", classes=["ok", "fraud"], positive_class="fraud", outputs="scores",
+                        review_share=0.002, true_negatives_meaningful=False),
+    "risks_acted_on": dict(task="binary", classes=["alive", "dead"], positive_class="dead", outputs="probabilities",
+                           risk_estimates=True, decision_thresholds=[0.05, 0.1, 0.2]),
     # issue 12: ordered classes, label sets, top-k, annotators, spans, rankings
     "ordinal_ratings": dict(classes=[1, 2, 3, 4, 5], label_structure="ordinal"),
     "multilabel_tags": dict(label_structure="multilabel", planned_metrics=["micro F1"]),

@@ -57,9 +57,15 @@ def test_new_keys_set_the_lead(answers: dict, lead: str) -> None:
     assert r.primary.metric not in [d.metric for d in r.discouraged]
 
 
-def test_risk_estimates_put_brier_and_ece_beside_log_loss() -> None:
+def test_risk_estimates_put_brier_and_calibration_beside_log_loss() -> None:
+    # issue 21: binary risks are checked the clinical way (intercept, slope, ICI), not by the top-label ECE, which
+    # can call risks that are all too high well calibrated; multi-class risks keep the ECE
     r = recommend(Answers(task="binary", classes=["no", "yes"], positive_class="yes", outputs="probabilities",
                           risk_estimates=True))
+    beside = {a.metric for a in r.complementary}
+    assert {"brier", "calibration_intercept", "calibration_slope", "ici"} <= beside and "ece" not in beside
+    assert not beside & {"accuracy", "recall", "specificity", "precision"}  # no decisions at a threshold nobody chose
+    r = recommend(Answers(task="multiclass", classes=["a", "b", "c"], outputs="probabilities", risk_estimates=True))
     assert {"brier", "ece"} <= {a.metric for a in r.complementary}
 
 

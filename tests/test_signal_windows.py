@@ -126,6 +126,8 @@ def test_signals_at_random_moments(setup: dict[str, Path]) -> None:
     out = setup["out"] / "report.html"
     for run in range(12):
         force = run % 2 == 1 and out.exists()
+        if run % 2 == 0 and out.exists():  # a fresh write (without --force an existing report is refused, exit 2)
+            out.unlink()
         before = _snapshot(setup["out"])
         proc = subprocess.Popen([sys.executable, "-c", _RANDOM, *_report_args(setup, out, force)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -126,6 +126,10 @@ class MetricRecord(_Strict):
     name: str
     aliases: list[str] = Field(default_factory=list)
     formula: str = Field(description="LaTeX, the single source for docs, explain and reports")
+    symbols: dict[str, str] = Field(default_factory=dict, description=(
+        "every symbol of the formula the shared notation does not define (C, a_i, b_j, n, k, TP/FP/FN/TN, "
+        "p_tj, y_t, g_t, e_t, bound indices, names defined inside the formula): LaTeX → its meaning, inline math "
+        "between $ signs"))
     interpretation: str
     range: tuple[float, float]
     higher_is_better: bool

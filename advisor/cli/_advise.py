@@ -31,6 +31,11 @@ def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pr
     return load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
 
 
+def _answered(so_far: dict[str, Any]) -> int:
+    """Answers given so far: a question skipped with Enter (no context, no item name) is kept, not counted."""
+    return sum(v is not None for v in so_far.values())
+
+
 def _save_answers(out: Path, text: str, inputs: list[Path], force: bool, draft: Path) -> None:
     """Write the answers file by the checked safe-write path every output takes
     (:func:`advisor.report._safe_io.write_outputs`): a regular file only, exclusive create without
@@ -99,8 +104,8 @@ def ask(
         inferred = inferred_answers(summarize(loaded), load_rules().settings.balance_ratio)
     echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
     if given:
-        echo(f"Resuming: {len(given)} answers kept in {draft}.")
-    kept = {"n": len(given or {})}
+        echo(f"Resuming: {_answered(given)} answers kept in {draft}.")
+    kept = {"n": _answered(given or {})}
 
     def keep(so_far: dict[str, Any]) -> None:
         from .._exceptions import AdvisorError
@@ -113,7 +118,7 @@ def ask(
             where = (f"the answers before it ({kept['n']}) are kept there; continue with: advisor ask --out {out} "
                      "--resume" if kept["n"] else "nothing was saved")
             raise fail(f"could not keep your last answer in {draft} ({why}); {where}.") from None
-        kept["n"] = len(so_far)
+        kept["n"] = _answered(so_far)
 
     try:
         columns = shutil.get_terminal_size().columns
@@ -153,6 +158,15 @@ def recommend(
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="The class of interest; replaces the answers' positive_class.",
     ),
+    max_fpr: Optional[float] = typer.Option(
+        None, "--max-fpr", show_default=False, help="False positive rate budget; replaces the answers' fpr_budget.",
+    ),
+    alerts: Optional[int] = typer.Option(
+        None, "--alerts", show_default=False, help="Review budget: K items of the --data test set reviewed.",
+    ),
+    decision_thresholds: Optional[str] = typer.Option(
+        None, "--decision-thresholds", show_default=False, help="Risk thresholds a,b,… at which users act.",
+    ),
 ) -> None:
     """Recommend a primary metric, what to report beside it and what to avoid — with reasons.
 
@@ -163,7 +177,11 @@ def recommend(
     from ..questionnaire import load_answers
 
     parsed = load_answers(answers)
-    options = PlanOptions(costs=costs, priors=priors, positive_label=positive).check()
+    from ._report import _check_constraints
+
+    _check_constraints(max_fpr, alerts, decision_thresholds)  # one sentence naming the option (issue 21)
+    options = PlanOptions(costs=costs, priors=priors, positive_label=positive, max_fpr=max_fpr, alerts=alerts,
+                          decision_thresholds=decision_thresholds).check()
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
     plan = make_plan(parsed, data=loaded, options=options)
     if as_json:

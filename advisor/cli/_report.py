@@ -76,6 +76,17 @@ def report(
         None, "--group", show_default=False,
         help="Column naming each item's group (a patient, a document): resample groups, not items.",
     ),
+    max_fpr: Optional[float] = typer.Option(
+        None, "--max-fpr", show_default=False,
+        help="False positive rate budget F: the lead is the TPR of the best threshold with FPR ≤ F on the test set.",
+    ),
+    alerts: Optional[int] = typer.Option(
+        None, "--alerts", show_default=False, help="Review budget: K test items reviewed (precision and recall at K).",
+    ),
+    decision_thresholds: Optional[str] = typer.Option(
+        None, "--decision-thresholds", show_default=False,
+        help="Risk thresholds a,b,… at which users act: net benefit at each (a decision curve).",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -100,6 +111,7 @@ def report(
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         from ..report._inputs import check_resampling  # enough resamples, before reading anything (issue 25)
         check_resampling(n_boot, confidence)
+        _check_constraints(max_fpr, alerts, decision_thresholds)
         from ._structures import refuse_sql_structure  # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         inputs = [answers, *(files or []), *(matrix or [])]
@@ -116,7 +128,7 @@ def report(
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
-                     group=group)
+                     group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds)
     if context is not None:
         from ..report._context_check import render_checked
 
@@ -125,6 +137,20 @@ def report(
         written = render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
     for path in written:  # type: ignore[union-attr]
         echo(f"wrote {path}")
+
+
+def _check_constraints(max_fpr: Optional[float], alerts: Optional[int], thresholds: Optional[str]) -> None:
+    """Issue 21: a budget outside (0, 1), alerts below 1, thresholds outside (0, 1) or unsorted — one sentence
+    naming the option, before anything is read (alerts above the test set's size are refused once it is known)."""
+    from ..engine import check_budget, check_decision_thresholds
+
+    if max_fpr is not None:
+        check_budget(max_fpr, "--max-fpr (the false positive rate budget)")
+    if alerts is not None and alerts < 1:
+        raise InputError(f"--alerts (the test items that can be reviewed) must be a whole number of at least 1; got "
+                         f"{alerts}.")
+    if thresholds is not None:
+        check_decision_thresholds(thresholds, "--decision-thresholds (the risks at which users act)")
 
 
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
@@ -152,6 +178,11 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     refuse_runs(runs, "report")
     ds = load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
               names=runs.columns, **opts)
+    given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
+                            ("--decision-thresholds", options.get("decision_thresholds"))) if v is not None]
+    if given and (ds.structured is not None or (matrix and not files and not sql)):
+        raise InputError(f"{given[0]} applies to the scores or risks of a binary task's items; these inputs are "
+                         "ordered classes, label sets, top-k scores, ratings or matrices, which have none.")
     if ds.structured is not None:
         return build_structured_report(answers, check_structured(ds.structured, answers), **structured)
     if matrix and not files and not sql:

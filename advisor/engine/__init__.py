@@ -38,6 +38,7 @@ _LAZY: dict[str, str] = {
     "evaluate": "._evaluate",
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",
+    "undefined_case": "._probe",
     "reference_matrices": "._chance",
     # ordered classes, label sets, top-k and agreement (issue 12)
     "STRUCTURE_METRICS": "._structures",
@@ -50,6 +51,21 @@ _LAZY: dict[str, str] = {
     "per_label_metrics": "._multilabel",
     "ratings_table": "._agreement",
     "top_k_accuracy": "._topk",
+    # operating constraints, clinical calibration, decision curves, ordered forecasts (issue 21)
+    "DECISION_IDS": "._decisions",
+    "TARGET_VALUED": "._decisions",
+    "calibration_fit": "._decisions",
+    "check_budget": "._decisions",
+    "check_decision_thresholds": "._decisions",
+    "ici": "._decisions",
+    "loess_curve": "._decisions",
+    "net_benefit": "._decisions",
+    "net_benefit_id": "._decisions",
+    "precision_recall_at_k": "._decisions",
+    "ranked_probability_score": "._decisions",
+    "recalibration_loss": "._decisions",
+    "rps_skill": "._decisions",
+    "tpr_at_fpr": "._decisions",
 }
 
 __all__ = sorted(_LAZY)

@@ -358,6 +358,9 @@ def _spec_table() -> dict[str, MetricSpec]:
     from ._scores import extra_specs  # cost and score metrics (issue 11), defined in their own module
 
     table.update(extra_specs(MetricSpec))
+    from ._decisions import extra_specs as decision_specs  # operating constraints, calibration, forecasts (issue 21)
+
+    table.update(decision_specs(MetricSpec))
     return table
 
 

@@ -12,6 +12,7 @@ probabilities); when one fails, the staged table — not the file — gives the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -369,8 +370,9 @@ def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
             continue
         _check_probabilities(con, s, res, i, final)
         total = float(n.sum())
-        probas.append({"log_loss": float(np.sum(_col(res, f"ll{i}_").astype(float))) / total,
-                       "brier": float(np.sum(_col(res, f"br{i}_").astype(float))) / total})
+        # math.fsum is correctly rounded, so the mean does not depend on the order DuckDB returns the groups in
+        probas.append({"log_loss": math.fsum(_col(res, f"ll{i}_").astype(float).tolist()) / total,
+                       "brier": math.fsum(_col(res, f"br{i}_").astype(float).tolist()) / total})
         renorm.append(int(np.sum(_col(res, f"ren{i}_").astype(float))))
         zero.append(int(np.sum(_col(res, f"z{i}_").astype(float))))
     group_labels: tuple[Label, ...] = ()

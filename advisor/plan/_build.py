@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..catalogue import get_catalogue
+from ..engine import net_benefit_id
 from ..questionnaire import (
     EXTERNAL,
     Answers,
@@ -24,6 +25,7 @@ from ..questionnaire import (
     load_rules,
     recommend,
     resolve_planned,
+    suggest_field,
 )
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
 from ._options import PlanOptions, apply_options
@@ -65,6 +67,29 @@ def _data_labels(data: Any) -> list[Any] | None:
     first = next(iter(systems.values()), None) if systems else None
     labels = getattr(first, "labels", None)
     return list(labels) if labels is not None else None
+
+
+def _net_benefits(beside: list[Any]) -> list[Any]:
+    """Net benefit is one metric per risk threshold at which users act: ``net_benefit@t`` (issue 21)."""
+    out = []
+    for m in beside:
+        if m.id != "net_benefit":
+            out.append(m)
+            continue
+        for t in m.params.get("thresholds") or []:
+            params = {k: v for k, v in m.params.items() if k != "thresholds"}
+            out.append(m.model_copy(update={"id": net_benefit_id(t), "name": f"Net benefit at risk threshold {t:g}",
+                                            "params": {**params, "threshold": float(t)}}))
+    return out
+
+
+def _data_items(data: Any) -> float | None:
+    """The number of test items the data shows (every system's matrix holds them all), when given."""
+    systems = getattr(data, "systems", None) if data is not None else None
+    systems = systems if isinstance(systems, Mapping) else data if isinstance(data, Mapping) else None
+    first = next(iter(systems.values()), None) if systems else None
+    n = getattr(first, "n", None)
+    return float(n) if n is not None else None
 
 
 def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems: int | None) -> list[Diagnostic]:
@@ -156,7 +181,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     opts = options if isinstance(options, PlanOptions) else PlanOptions(**dict(options or {}))
     opts.check()
     original = _answers(answers)
-    effective, replaced = apply_options(original, opts, _data_labels(data))
+    effective, replaced = apply_options(original, opts, _data_labels(data), _data_items(data))
     rec = recommend(effective, data=data)
     cat = get_catalogue()
     k, n_systems = _data_facts(data)
@@ -166,6 +191,11 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         for mid in resolve_planned(name).ids:
             planned.setdefault(mid, name)
     lead, beside = metric_specs(rec, ans, cat, planned)
+    beside = _net_benefits(beside)
+    if opts.alerts is not None:  # a review budget given as items of this test set (issue 21)
+        for m in (lead, *beside):
+            if m.id in ("precision_at_k", "recall_at_k"):
+                m.params["alerts"] = opts.alerts
     avoid = [Avoided(id=a.metric, name=a.name or a.metric, reason=a.reason) for a in rec.discouraged
              if a.metric not in {lead.id, *(m.id for m in beside)}]
     diagnostics = _diagnostics(rec, ans, k if k is not None else ans.k, n_systems)
@@ -178,10 +208,16 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     task = TaskSpec(kind=ans.task, k=ans.k, classes=list(ans.classes) if ans.classes else None,
                     positive_class=ans.positive_class, structure=ans.label_structure, top_k=ans.top_k,
                     annotators=ans.annotators)
+    warnings = [PlanWarning(code=w.code, message=w.message) for w in rec.warnings]
+    suggested = suggest_field(ans.context) if ans.context and not ans.field else None
+    if suggested is not None:  # a field is never set from the context, only offered
+        warnings.append(PlanWarning(code="field_suggested", message=(
+            f"The context reads like {suggested.name}, where {suggested.cite} report {suggested.reports}; name the "
+            f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
-        design=_design(opts, n_systems, paired, [lead.id, *(m.id for m in beside)]), answers=uses, conflicts=_conflicts(ans, replaced, lead.id),
-        warnings=[PlanWarning(code=w.code, message=w.message) for w in rec.warnings],
+        design=_design(opts, n_systems, paired, [lead.id, *(m.id for m in beside)]), answers=uses,
+        conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
     plan._rec = rec

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._exceptions import InputError
-from ..engine import CONVENTIONS, cost_matrix
+from ..engine import CONVENTIONS, check_budget, check_decision_thresholds, cost_matrix
 from ..io import parse_costs, parse_priors
 from ..questionnaire import Answers, answers_from_mapping
 
@@ -31,6 +31,10 @@ class PlanOptions(BaseModel):
     priors: Any = Field(None, description="deployment class shares: 'a=0.02,b=0.98' or a mapping")
     positive_label: Any = None
     order: list[Any] | None = Field(None, description="ordered classes, lowest first (--order)")
+    max_fpr: Any = Field(None, description="the largest false positive rate acceptable in use (--max-fpr)")
+    alerts: Any = Field(None, description="the number of test items that can be reviewed (--alerts)")
+    decision_thresholds: Any = Field(None, description="the risks at which users act, increasing "
+                                     "(--decision-thresholds)")
     resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
     confidence: float = 0.95
     seed: int | None = None
@@ -45,6 +49,18 @@ class PlanOptions(BaseModel):
             raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95); got {self.confidence!r}.")
         if self.undefined not in CONVENTIONS:
             raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {self.undefined!r}.")
+        if self.max_fpr is not None:
+            self.max_fpr = check_budget(self.max_fpr, "max_fpr (the false positive rate budget)")
+        if self.alerts is not None:
+            a = self.alerts
+            if isinstance(a, bool) or not isinstance(a, (int, float, str)) or not str(a).strip().isdigit() \
+                    or int(str(a).strip()) < 1:
+                raise InputError(f"alerts (the items that can be reviewed) must be a whole number of at least 1; "
+                                 f"got {a!r}.")
+            self.alerts = int(str(a).strip())
+        if self.decision_thresholds is not None:
+            self.decision_thresholds = check_decision_thresholds(self.decision_thresholds,
+                                                                 "decision_thresholds (the risks at which users act)")
         return self
 
 
@@ -72,12 +88,13 @@ def _costs_as_answers(costs: Any, classes: Sequence[Any] | None) -> tuple[dict[s
 
 
 def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOptions,
-                  labels: Sequence[Any] | None = None) -> tuple[Answers, dict[str, str]]:
+                  labels: Sequence[Any] | None = None, n_items: float | None = None) -> tuple[Answers, dict[str, str]]:
     """``(answers as overridden by the options, {answers key: what replaced it})``.
 
     The second value says, for every key an option set, the option and what the answers said before,
     so the plan can state it ("--costs replaces the answers' costs"). ``labels`` are the data's classes,
-    when known: a cost matrix must cover them.
+    when known: a cost matrix must cover them. ``n_items`` is the number of test items, when known: a review
+    budget of K alerts is the share K / n of them.
     """
     ans = answers if isinstance(answers, Answers) else answers_from_mapping(answers or {})
     updates: dict[str, Any] = {}
@@ -104,6 +121,22 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
             replaced["classes"] = "order option (the answers listed the classes in another order)"
         updates["classes"] = list(options.order)
         updates["n_classes"] = None
+    if options.max_fpr is not None:
+        updates["fpr_budget"] = options.max_fpr
+        replaced["fpr_budget"] = "max-fpr option" + (" (the answers gave another budget)" if ans.fpr_budget else "")
+    if options.alerts is not None:
+        if n_items is None:
+            raise InputError(f"alerts={options.alerts} counts items of the test set, which is not known here; give the "
+                             "predictions, or the review budget as a share with review_share in the answers.")
+        if options.alerts > n_items:
+            raise InputError(f"alerts={options.alerts} is larger than the test set ({int(n_items):,} items); give a "
+                             "review budget of at most as many items as the test set holds.")
+        updates["review_share"] = options.alerts / float(n_items)
+        replaced["review_share"] = "alerts option" + (" (the answers gave another share)" if ans.review_share else "")
+    if options.decision_thresholds is not None:
+        updates["decision_thresholds"] = list(options.decision_thresholds)
+        replaced["decision_thresholds"] = "decision-thresholds option" + (
+            " (the answers gave other thresholds)" if ans.decision_thresholds else "")
     if options.positive_label is not None:
         if ans.positive_class is not None and str(ans.positive_class) != str(options.positive_label):
             replaced["positive_class"] = f"positive option (the answers named {ans.positive_class!r})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..questionnaire import screen_columns
+from ..questionnaire import load_fields, screen_columns
 from ._models import AnswerUse, Plan
 
 __all__ = ["ANSWER_WORDS", "plan_text", "unused_words"]
@@ -43,7 +43,10 @@ def _value(value: Any) -> str:
 
 def unused_words(use: AnswerUse) -> str:
     """One unused answer in words: what it is, its value and why it changed nothing."""
-    return f"{ANSWER_WORDS.get(use.key, use.key.replace('_', ' '))} ({_value(use.value)}): {use.unused}"
+    value = use.value
+    if use.key == "field" and value in load_fields():  # a field by its name, not its id
+        value = load_fields()[value].name
+    return f"{ANSWER_WORDS.get(use.key, use.key.replace('_', ' '))} ({_value(value)}): {use.unused}"
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -67,6 +70,11 @@ def plan_text(plan: Plan, *, explain: bool = False) -> str:
         lines.append("Answers not used")
         for a in plan.unused:
             lines += _wrap(unused_words(a), width)
+    suggestions = [w.message for w in plan.warnings if w.code == "field_suggested"]
+    if suggestions:
+        lines.append("Your field")
+        for text in suggestions:
+            lines += _wrap(text, width)
     if plan.out_of_scope:
         lines.append("Not evaluated by advisor")
         for s in plan.out_of_scope:

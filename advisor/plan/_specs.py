@@ -20,8 +20,9 @@ from ._models import MetricSpec
 __all__ = ["family_of", "metric_specs", "cost_parameters"]
 
 COST_IDS = ("expected_cost", "normalized_expected_cost")
-SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
-PROBABILITY_IDS = ("log_loss", "brier")
+SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece", "tpr_at_fpr", "precision_at_k", "recall_at_k",
+             "calibration_intercept", "calibration_slope", "ici", "net_benefit")
+PROBABILITY_IDS = ("log_loss", "brier", "ranked_probability_score", "rps_skill")
 EXTERNAL_IDS = ("entity_f1", "ndcg_at_k")
 
 
@@ -30,6 +31,8 @@ def family_of(metric_id: str, catalogue: Catalogue) -> str:
     (``ordinal``, ``multilabel``, ``top_k``, ``agreement``) or ``external`` (another tool scores it)."""
     if metric_id in COST_IDS:
         return "cost"
+    if metric_id.startswith("net_benefit@"):  # one per risk threshold (issue 21)
+        return "score"
     if metric_id in SCORE_IDS:
         return "score"
     if metric_id in PROBABILITY_IDS:
@@ -89,9 +92,13 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
     if family == "top_k" and answers.top_k:
         params["top_k"] = answers.top_k
         keys.append("top_k")
-    if family == "ordinal" and answers.classes:
+    if (family == "ordinal" or metric_id in ("ranked_probability_score", "rps_skill")) and answers.classes:
         params["order"] = list(answers.classes)
         keys.append("classes")
+    for param, key in (("max_fpr", "fpr_budget"), ("review_share", "review_share"), ("alerts", "review_share"),
+                       ("thresholds", "decision_thresholds")):  # operating constraints (issue 21)
+        if param in given:
+            keys.append(key)
     for key, value in given.items():  # anything else the rules set (e.g. a named β)
         params.setdefault(key, value)
     return params, keys
@@ -115,6 +122,7 @@ def metric_specs(rec: Recommendation, answers: Answers, catalogue: Catalogue,
         )
 
     lead = spec(rec.primary.metric, rec.primary.name, "lead", rec.primary.params, rec.primary.reason, lead_keys)
-    beside = [spec(a.metric, a.name, "beside", a.params, a.reason, []) for a in rec.complementary
+    beside = [spec(a.metric, a.name, "beside", a.params, a.reason,
+                   ["field"] if a.reason.startswith("the figure reported in") else []) for a in rec.complementary
               if a.metric != lead.id]
     return lead, beside

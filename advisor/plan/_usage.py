@@ -32,9 +32,11 @@ from ._models import AnswerUse, Avoided, Diagnostic, MetricSpec
 __all__ = ["answer_uses"]
 
 _QUESTION = {q.key: q for q in QUESTIONS}
-#: keys that state the task itself: used whenever given
+#: keys that state the task itself, or the words the text speaks in: used whenever given
 _TASK_KEYS = {"task": "the task (binary or multi-class)", "n_classes": "the number of classes",
-              "classes": "the class names, matched with the data and named in the text"}
+              "classes": "the class names, matched with the data and named in the text",
+              "context": "opens the methods paragraph, in the author's words",
+              "item_name": "counts the test items and names what is resampled, in the author's words"}
 #: facts each answers key feeds
 _FACTS: dict[str, set[str]] = {}
 for _fact, (_keys, _) in DERIVED_FACTS.items():
@@ -148,6 +150,8 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             if key in d.answers:
                 used.append(f"shown in the report: {d.promise}")
         used += [u for u in _rule_uses(key, getattr(effective, key), effective, facts, book, fired) if u not in used]
+        used += [f"reasoning: {e.title}" for e in rec.rationale if e.rule not in book.rule_ids() and key in e.answers
+                 and e.rule not in ("primary", "planned_metric")]
         use = AnswerUse(key=key, value=value, source="option" if key in replaced else "answers",
                         used_by=list(dict.fromkeys(used)))
         if key in inferred:

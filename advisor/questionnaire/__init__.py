@@ -6,8 +6,8 @@ modules; never the report or the CLI.
 >>> from advisor.questionnaire import Answers, QUESTIONS
 >>> Answers(task="multiclass", n_classes=3).k
 3
->>> [q.key for q in QUESTIONS][:3]
-['task', 'n_classes', 'classes']
+>>> [q.key for q in QUESTIONS][:5]
+['context', 'item_name', 'field', 'task', 'n_classes']
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ._conditions import DERIVED_FACTS
 from ._conditions import describe as describe_condition
 from ._conditions import holds as condition_holds
 from ._engine import recommend
+from ._fields import CommunityField, load_fields, plural, suggest_field
 from ._planned import Resolution, resolve_planned
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
 from ._rules import RuleBook, load_rules
@@ -36,14 +37,18 @@ __all__ = [
     "Recommendation",
     "Resolution",
     "RuleBook",
+    "CommunityField",
     "answers_from_mapping",
     "answers_to_yaml",
     "condition_holds",
     "describe_condition",
     "load_answers",
+    "load_fields",
     "load_rules",
+    "plural",
     "recommend",
     "resolve_planned",
     "screen_columns",
     "screen_width",
+    "suggest_field",
 ]

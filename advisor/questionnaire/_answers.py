@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -45,6 +46,7 @@ from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader'
     _unique_pairs,
 )
 from ._conditions import DERIVED_FACTS, validate_condition
+from ._fields import load_fields
 
 __all__ = [
     "QUESTIONS",
@@ -139,10 +141,18 @@ class Answers(BaseModel):
     risk_estimates: bool = False
     planned_metrics: list[str] = Field(default_factory=list)
     notes: str | None = None
+    # issue 22: the situation in the author's words
+    context: str | None = Field(None, description="what is classified, for whom, what each error costs")
+    item_name: str | None = Field(None, description="what one test item is: patient, tweet, claim")
+    field: str | None = Field(None, description="the community whose customary figure is reported beside the lead")
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
     label_structure: Literal["nominal", "ordinal", "multilabel", "spans", "ranking"] = "nominal"
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
+    # issue 21: operating constraints and the risks at which users act
+    fpr_budget: float | None = Field(None, description="the largest false positive rate acceptable in use")
+    review_share: float | None = Field(None, description="the share of items that can be reviewed")
+    decision_thresholds: list[float] | None = Field(None, description="the risks at which users act, increasing")
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -178,6 +188,39 @@ class Answers(BaseModel):
                     {"key": "classes", "value": v, "dup": repr(x)},
                 )
             seen.add(str(x))
+        return v
+
+    @field_validator("context", "item_name", "field", mode="before")
+    @classmethod
+    def _words(cls, v: Any, info: Any) -> Any:
+        if isinstance(v, str):
+            v = " ".join(v.split())
+            if not v or v.lower() in ("none", "null"):
+                return None
+        return v
+
+    @field_validator("context")
+    @classmethod
+    def _context(cls, v: str | None) -> str | None:
+        if v is not None and len(v) > 600:
+            raise PydanticCustomError("answers", "the context is {n} characters; say it in at most 600 (a sentence "
+                                      "or two)", {"key": "context", "value": v, "n": len(v)})
+        return v
+
+    @field_validator("item_name")
+    @classmethod
+    def _item(cls, v: str | None) -> str | None:
+        if v is not None and (len(v) > 40 or len(v.split()) > 4 or not re.fullmatch(r"[^\W\d_][\w' -]*", v)):
+            raise PydanticCustomError("answers", "give a noun for one test item, e.g. patient, tweet or claim (at "
+                                      "most four words)", {"key": "item_name", "value": v})
+        return v
+
+    @field_validator("field")
+    @classmethod
+    def _field(cls, v: str | None) -> str | None:
+        if v is not None and v not in load_fields():
+            raise PydanticCustomError("answers", "it is not a field advisor knows; the fields are {known}, or null",
+                                      {"key": "field", "value": v, "known": ", ".join(load_fields())})
         return v
 
     @field_validator("planned_metrics", mode="before")
@@ -221,6 +264,7 @@ class Answers(BaseModel):
             _fail("class_weights", {str(c): v for c, v in self.class_weights.items()},
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
         self._structure_consistent(k)
+        self._constraints_consistent()
         costs = self.error_costs
         if costs is not None and costs.false_negative is not None:
             if self.task != "binary" or (k is not None and k != 2):
@@ -247,6 +291,29 @@ class Answers(BaseModel):
         if self.annotators is not None and not self.symmetric:
             _fail("symmetric", self.symmetric, "annotators compared without a gold standard are exchangeable, so "
                   "symmetric must be true")
+
+    def _constraints_consistent(self) -> None:
+        """Issue 21 keys: budgets are shares strictly between 0 and 1, thresholds increasing inside (0, 1)."""
+        for key in ("fpr_budget", "review_share"):
+            v = getattr(self, key)
+            if v is not None and not (math.isfinite(v) and 0.0 < v < 1.0):
+                _fail(key, v, "it must be a share strictly between 0 and 1 (e.g. 0.05)")
+        t = self.decision_thresholds
+        if t is not None:
+            if not t:
+                _fail("decision_thresholds", t, "give at least one risk threshold, or leave the key out")
+            for i, v in enumerate(t):
+                if not (math.isfinite(v) and 0.0 < v < 1.0):
+                    _fail("decision_thresholds", t, f"every threshold must be strictly between 0 and 1 ({v:g} is not)")
+                if i and v <= t[i - 1]:
+                    _fail("decision_thresholds", t, f"the thresholds must increase ({v:g} follows {t[i - 1]:g})")
+            if len(t) > 50:
+                _fail("decision_thresholds", t, "give at most 50 thresholds")
+        binary_scores = self.task == "binary"
+        for key in ("fpr_budget", "review_share", "decision_thresholds"):
+            if getattr(self, key) is not None and not binary_scores:
+                _fail(key, getattr(self, key), "an operating constraint or decision threshold applies to the scores "
+                      "of a binary task (task: binary)")
 
     def _known(self, label: Any) -> bool:
         return self.classes is not None and any(str(label) == str(c) for c in self.classes)
@@ -301,6 +368,9 @@ class Answers(BaseModel):
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,
             has_planned=bool(self.planned_metrics),
+            has_fpr_budget=self.fpr_budget is not None,
+            has_review_budget=self.review_share is not None,
+            has_decision_thresholds=bool(self.decision_thresholds),
             imbalanced=None if self.test_set_balanced is None else not self.test_set_balanced,
             has_data=False,
             n_systems=None,
@@ -330,7 +400,8 @@ def _fail(key: str, value: Any, why: str) -> None:
 # ----------------------------------------------------------------------------------------------
 # Questions (data in questions.yaml)
 # ----------------------------------------------------------------------------------------------
-Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text"]
+Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text", "share",
+               "numbers"]
 
 
 class Question(BaseModel):

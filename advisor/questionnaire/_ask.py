@@ -10,7 +10,7 @@ functions — ``read(prompt) -> str`` and ``write(text)`` — so the command lin
 * an answer that cannot be parsed, or that contradicts an earlier answer, is refused with a
   one-line reason and the question is asked again.
 
->>> replies = iter(["binary", "", "maybe", "no"] + [""] * 30)
+>>> replies = iter(["", "", "", "binary", "", "maybe", "no"] + [""] * 30)
 >>> shown = []
 >>> a = ask_questions(lambda prompt: next(replies), shown.append)
 >>> a.task, a.symmetric
@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from .._format import display_label, few_names, terminal_safe
 from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mapping, error_key, error_sentence
+from ._fields import suggest_field
 from ._conditions import holds
 
 __all__ = ["allowed_words", "ask_questions", "inferred_answers", "parse_reply", "show_value", "wrap_for_terminal"]
@@ -160,6 +161,26 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
         if set(found) != {"false_negative", "false_positive"}:
             raise ValueError("give both fn=<cost> and fp=<cost>")
         return found
+    if q.kind == "share":  # issue 21: a budget, a number strictly between 0 and 1 (a percentage is read as one)
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return None
+        m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(%?)", low)
+        if not m:
+            raise ValueError(f"{text!r} is not a share such as 0.05 or 5%")
+        v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
+        if not 0.0 < v < 1.0:
+            raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)")
+        return v
+    if q.kind == "numbers":  # issue 21: risk thresholds, increasing, strictly between 0 and 1
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return None
+        try:
+            values = [float(t) for t in re.split(r"[,;\s]+", low) if t]
+        except ValueError:
+            raise ValueError(f"{text!r} is not a list of numbers such as 0.05, 0.1, 0.2") from None
+        if not values or any(not 0.0 < v < 1.0 for v in values) or any(b <= a for a, b in zip(values, values[1:])):
+            raise ValueError(f"{text!r}: give increasing risks strictly between 0 and 1, such as 0.05, 0.1, 0.2")
+        return values
     if q.kind == "names":
         if low in _NONE:
             return []
@@ -311,12 +332,18 @@ def _ask_one(
 ) -> Any:
     """Ask question ``q`` until the reply is allowed and fits the answers so far; return its value."""
     default = inferred.get(q.key, q.default)
+    suggested = suggest_field(answers.get("context")) if q.key == "field" and q.key not in inferred else None
+    if suggested is not None:  # the context reads like a field: offered, never set without the user's Enter
+        default = suggested.id
     write("")
     write(f"{number}. {q.prompt}")
     if q.choices:
         write("   choices: " + ", ".join(q.choices))
     if q.key in inferred:
         write(f"   The data shows: {terminal_safe(show_value(q, default))} — press Enter to confirm.")
+    if suggested is not None:
+        write(f"   Your context reads like {terminal_safe(suggested.name)} ({suggested.id}); {suggested.cite} "
+              f"report {terminal_safe(suggested.reports)}. Press Enter to confirm, or type none.")
     while True:
         raw = read(_prompt(q, default))
         if raw.strip() == "?":

@@ -1,6 +1,6 @@
 """Choosing the metrics beside the lead for the information they add (issue 11, item 6).
 
-The data is ``choice.yaml``: *views* (the item-level figure readers expect, the per-class view, the
+The data is ``choice.yaml``: *views* (the item-level figure for comparison, the per-class view, the
 chance-corrected view, the cost view), *community* metrics (reported beside the lead with their formula
 when the user plans them, even where they cannot lead) and *caveats* said wherever a metric is offered.
 The property filter of the rule book still decides the lead; nothing here changes it.

@@ -30,6 +30,7 @@ from ..catalogue._models import Catalogue, MetricRecord
 from ..engine import ONE_VS_REST
 from ._answers import Answers, answers_from_mapping
 from ._conditions import DERIVED_FACTS, holds
+from ._fields import load_fields
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, resolve_name
 from ._recommendation import (
@@ -163,6 +164,7 @@ class _Run:
         complementary = self.complementary(fired, imp_complementary, ranked, ctx)
         discouraged = self.discouraged(fired, terms, ctx)
         self.add_views(complementary, discouraged, ctx)
+        self.field_metrics(complementary, discouraged)
         self.rule_warnings(fired, ctx)
         self.planned(kept, complementary, discouraged)
         discouraged = self.settle(complementary, discouraged)
@@ -349,6 +351,31 @@ class _Run:
             m = self.cat.metrics[s.metric]
             complementary.append(Advice(metric=m.id, name=m.name, reason=reason, params=self.params(m, [s])))
 
+    def field_metrics(self, complementary: list[Advice], discouraged: list[Advice]) -> None:
+        """The figure the author's field reports (fields.yaml), beside the lead for comparability, with the work
+        that establishes it — said only for a field the answers name (issue 22)."""
+        f = load_fields().get(self.answers.field) if self.answers.field else None
+        if f is None:
+            return
+        chosen = {self.primary.id, *(a.metric for a in complementary)}
+        added = []
+        for mid in f.metrics:
+            m = self.cat.metrics.get(mid)
+            if m is None or mid in chosen or not self._computable(m):
+                continue
+            reason = f"the figure reported in {f.name} ({f.reports}; {f.cite}), for comparison with earlier work"
+            complementary.append(Advice(metric=mid, name=m.name, reason=reason, params=self.params(m, [])))
+            discouraged[:] = [d for d in discouraged if d.metric != mid]  # reported for comparability, not avoided
+            chosen.add(mid)
+            added.append(m.name)
+        leads = self.primary.id in f.metrics
+        text = (f"In {f.name}, papers report {f.reports} ({f.cite}). "
+                + (f"{self.primary.name} leads and is that figure." if leads else
+                   f"It is reported beside the lead for comparison with earlier work: {', '.join(added)}." if added
+                   else "Its metric cannot be computed from these outputs, so it is not reported."))
+        self.rationale.append(RationaleEntry(rule="field", title=f"What {f.name} reports", text=text, source=f.cite,
+                                             answers={"field": f.id}))
+
     def settle(self, complementary: list[Advice], discouraged: list[Advice]) -> list[Advice]:
         """Caveats said wherever a metric is offered; nothing both recommended and advised against."""
         for i, a in enumerate(complementary):
@@ -365,8 +392,11 @@ class _Run:
                     "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
         if m.needs_probabilities:
             outputs = self.facts.get("outputs")
-            return outputs in ("probabilities", "scores") if m.id in ("roc_auc", "average_precision") \
-                else outputs == "probabilities"
+            if m.binary_only and self.answers.task != "binary":
+                return False
+            return outputs in ("probabilities", "scores") if m.id in _SCORE_ONLY else outputs == "probabilities"
+        if self.unchosen_threshold(m):
+            return False
         if m.binary_only:
             if self.answers.task != "binary":  # one-vs-rest scores of a class of interest among several
                 return self.answers.positive_class is not None and m.id in ONE_VS_REST
@@ -376,6 +406,16 @@ class _Run:
         if m.id == "class_weighted_recall":
             return bool(self.answers.class_weights)
         return True
+
+    def unchosen_threshold(self, m: MetricRecord) -> bool:
+        """A decision metric at a threshold nobody chose (issue 21, item 2): the lead scores the scores or
+        probabilities themselves, the outputs are scores or probabilities and no operating point was fixed — then
+        a confusion-matrix metric would judge labels at an arbitrary cut, and it is not recommended beside it."""
+        primary = getattr(self, "primary", None)
+        return (primary is not None and primary.needs_probabilities and not m.needs_probabilities
+                and m.id not in ("expected_cost", "normalized_expected_cost")
+                and self.facts.get("outputs") in ("probabilities", "scores")
+                and self.facts.get("operating_point") != "fixed")
 
     def against(self, m: MetricRecord, a: Active) -> str:
         """Why ``m`` fails the term ``a``: what it has, then what this setting asks — a requirement is said
@@ -488,7 +528,8 @@ class _Run:
             return f"{label}: fits — it is the recommended primary metric."
         if not self._computable(m):
             why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
-                   if m.needs_probabilities else "is defined for binary tasks with a positive class only")
+                   if m.needs_probabilities else _UNCHOSEN if self.unchosen_threshold(m)
+                   else "is defined for binary tasks with a positive class only")
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
@@ -501,11 +542,11 @@ class _Run:
             formula = _render(formula, self.ctx())
             lacks = "; ".join(phrase(m, a.term, self.k) for a in bad)
             complementary.append(Advice(metric=mid, name=m.name, params=self.params(m, []), reason=(
-                f"you planned it ({res.name!r}), the figure this community reports — {formula}; reported beside "
-                f"{self.primary.name}, not as the lead ({lacks})")))
+                f"you planned it ({res.name!r}); reported beside {self.primary.name} with its formula — {formula} — "
+                f"not as the lead ({lacks})")))
             discouraged[:] = [d for d in discouraged if d.metric != mid]
-            return (f"{label}: not as the lead ({lacks}), but reported beside {self.primary.name} as the figure the "
-                    f"community reports, with its formula: {formula}.")
+            return (f"{label}: not as the lead ({lacks}), but reported beside {self.primary.name} as planned, with its "
+                    f"formula: {formula}.")
         if bad:
             reason = "; ".join(self.against(m, a) for a in bad)
             text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"
@@ -525,6 +566,11 @@ class _Run:
             ))
         return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
 
+
+#: score metrics a single binary score gives (the others need probabilities)
+_SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
+_UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
+             "fixed, or a budget, to evaluate decisions)")
 
 #: why a metric of another structure cannot be computed in this situation
 _STRUCTURE_NEEDS = {

@@ -352,6 +352,9 @@ class RuleBook(_Strict):
     name_checks: list[NameCheck] = Field(default_factory=list)
     same_ranking: list[list[str]] = Field(default_factory=list)
 
+    def rule_ids(self) -> set[str]:
+        return {r.id for r in self.rules}
+
     def equivalent(self, a: str, b: str) -> bool:
         """Whether two metrics always rank systems alike (listed together in ``same_ranking``)."""
         return a == b or any(a in group and b in group for group in self.same_ranking)

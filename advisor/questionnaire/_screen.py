@@ -227,8 +227,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     if rec.complementary:
         groups: dict[str, list[Any]] = {}
         for a in rec.complementary:
-            groups.setdefault(ADDS["class_of_interest"] if _of_class(a, answers) else ADDS.get(a.metric, ""),
-                              []).append(a)
+            groups.setdefault(ADDS["class_of_interest"] if _of_class(a, answers) else _adds(a), []).append(a)
         rows = []
         for adds, ms in groups.items():
             if len(ms) == 1 and f"{ms[0].metric}_alone" in ADDS:
@@ -237,7 +236,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             names = ", ".join(lower_name(m.name or m.metric) for m in ms)
             pos = next((m.params["positive_label"] for m in ms if _of_class(m, answers)), None)
             rows.append((names + (f" of “{pos}”" if pos is not None else ""),
-                         "; ".join([adds or "what readers of this field expect", *dict.fromkeys(extra)])))
+                         "; ".join([adds or ADDS["planned"], *dict.fromkeys(extra)])))
         lines += [SCREEN["beside"], *_table(rows)]
     if rec.discouraged:
         groups2: dict[str, list[str]] = {}
@@ -251,6 +250,15 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             lines += _wrap(text, 2)
     lines.append(SCREEN["explain"])
     return "\n".join(lines) + "\n"
+
+
+def _adds(advice: Any) -> str:
+    """What a metric beside the lead adds, in a few words: the field's figure, as planned, or its own phrase."""
+    if advice.reason.startswith("the figure reported in "):
+        return ADDS["field"]
+    if advice.reason.startswith("you planned it") and advice.metric not in ADDS:
+        return ADDS["planned"]
+    return ADDS.get(advice.metric, "")
 
 
 def _of_class(advice: Any, answers: Mapping[str, Any]) -> bool:

@@ -93,7 +93,7 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                      if e.rule == "primary" else e for e in rec.rationale]
     else:  # nominal reasoning (and planned names read as nominal metrics) answers a different question; ranking
         # several systems does not (except in an agreement study, which has annotators, not systems)
-        general = ("data", "sound_basics") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
+        general = ("data", "sound_basics", "field") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
         rationale = [e for e in rec.rationale if e.rule in general or e.rule.startswith("structure")]
     rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
@@ -110,20 +110,33 @@ def _ordinal_beside_risks(rec: Recommendation, rule: Any, cat: Any, facts: dict[
         "the ordinal view of the decisions (the most probable class): " + render(s.reason, ctx)))]
     ordinal += [Advice(metric=c.metric, name=cat.metrics[c.metric].name, reason=render(c.reason, ctx))
                 for c in rule.complementary if holds(c.when, facts) and c.metric != s.metric]
-    chosen = {rec.primary.metric}
+    # issue 21, item 6: forecasts of ordered classes are scored by the ranked probability score, which respects the
+    # order (Epstein 1969; Murphy 1971); the risk rule's scoring rule goes beside it, with the skill score
+    rps = cat.metrics["ranked_probability_score"]
+    primary = MetricChoice(metric=rps.id, name=rps.name, reason=(
+        "The probabilities of ordered classes are used as forecasts, so they are scored by the ranked probability "
+        "score: the squared distance between the cumulative forecast and the cumulative outcome, which penalises "
+        "probability put far from the observed class more than probability put near it (Epstein 1969; Murphy "
+        "1971). Log loss, which ignores the order, is reported beside it."))
+    old = Advice(metric=rec.primary.metric, name=rec.primary.name, params=rec.primary.params,
+                 reason="the proper scoring rule that ignores the class order: " + (rec.primary.reason or ""))
+    skill = Advice(metric="rps_skill", name=cat.metrics["rps_skill"].name, reason=(
+        "the share of the ranked probability score of forecasting the test set's class shares for every item that "
+        "the forecasts remove (Murphy 1971)"))
+    chosen = {primary.metric}
     complementary = []
-    for a in [*rec.complementary, *ordinal]:
+    for a in [old, skill, *rec.complementary, *ordinal]:
         if a.metric not in chosen:
             chosen.add(a.metric)
             complementary.append(a)
     note = RationaleEntry(
-        rule="primary", title=f"Primary metric: {rec.primary.name}",
-        text=(f"The lead stays {rec.primary.name}: the probabilities of the ordered classes are used as risks, so "
-              "they are scored as probabilities; the ordinal metrics score the decisions made from them and are "
-              "reported beside it."), source=rule.source,
+        rule="primary", title=f"Primary metric: {rps.name}",
+        text=(f"The lead is the {rps.name.lower()}: the probabilities of the ordered classes are used as forecasts, so "
+              "they are scored as probabilities in the class order; log loss is reported beside it, and the ordinal "
+              "metrics score the decisions made from them (the most probable class)."), source=rule.source,
         answers={k: facts.get(k) for k in ("label_structure", "risk_estimates", "outputs")})
     discouraged = [a for a in rec.discouraged if a.metric not in chosen]
-    return rec.model_copy(update={"complementary": complementary, "discouraged": discouraged,
+    return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "rationale": [note, *rec.rationale]})
 
 

@@ -58,6 +58,12 @@ LEAD: dict[str, str] = {
     "brier": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
     "top_k_accuracy": "counts an item as right when its true class is among the {top_k} highest-scored, as in use",
     "roc_auc": "judges how the scores order positives above negatives, at every threshold",
+    # issue 21: operating constraints and ordered forecasts
+    "tpr_at_fpr": ("counts the positives found at the best threshold that flags no more negatives than the false "
+                   "positive rate budget allows in use"),
+    "precision_at_k": "counts the positives among the items the review budget can open",
+    "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
+                                 "from the observed class more than probability put near it"),
     "krippendorff_alpha": ("takes any number of annotators and missing ratings and scores the agreement "
                            "expected by chance as 0"),
     "krippendorff_alpha_ordinal": ("takes any number of annotators and missing ratings and scores the agreement "
@@ -67,7 +73,7 @@ LEAD: dict[str, str] = {
 #: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
 #: the same phrase are named together.
 ADDS: dict[str, str] = {
-    "accuracy": "comparable with earlier work but tied to this class mix",
+    "accuracy": "tied to this test set's class mix",
     "balanced_accuracy": "to show how much the class distribution matters",
     "log_loss": "to judge the probabilities",
     "brier": "to judge the probabilities",
@@ -84,10 +90,12 @@ ADDS: dict[str, str] = {
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
     "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
-    # macro_f1: no phrase — the methods paragraph's variant note says what it is; the screen says
-    # "what readers of this field expect"
+    "planned": "as planned, with its formula named",
+    "field": "the figure reported in this field",
+    # macro_f1: no phrase — the methods paragraph's variant note says what it is. What a field reports is said
+    # only from fields.yaml, with its citation (issue 22); "planned" says the author asked for it
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
-    "cohen_kappa": "the agreement figure readers expect",
+    "cohen_kappa": "agreement beyond chance, 0 when the labelings agree only by chance",
     "mcc": "chance-corrected, 0 for every random labeling",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
@@ -97,11 +105,22 @@ ADDS: dict[str, str] = {
     "fowlkes_mallows": "the geometric mean of precision and recall",
     "roc_auc": "how well the scores rank positives above negatives",
     "ece": "how far the stated probabilities are from the observed frequencies",
-    "fleiss_kappa": "the agreement figure readers expect",
+    "fleiss_kappa": "agreement beyond chance among all annotators, for complete designs",
     "hamming_loss": "the share of wrong label decisions",
     "subset_accuracy": "the share of items whose label set is exactly right",
     "multilabel_micro_f1": "pooled over all labels, so frequent labels weigh more",
     "multilabel_samples_f1": "the mean F1 of the items",
+    # issue 21
+    "average_precision": "precision over every level of recall",
+    "tpr_at_fpr": "the share of positives found within the false positive rate budget",
+    "precision_at_k": "the share of positives among the items reviewed",
+    "recall_at_k": "the share of all positives the review budget finds",
+    "calibration_intercept": "whether the risks are right on average and neither too extreme nor too modest",
+    "calibration_slope": "whether the risks are right on average and neither too extreme nor too modest",
+    "ici": "the mean distance of the risks from a smoothed calibration curve",
+    "net_benefit": "the net benefit of acting on the risks, against treating everyone or no one",
+    "rps_skill": "the share of the ranked probability score of the test set's class shares that is removed",
+    "ranked_probability_score": "a proper score of the forecasts that respects the class order",
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine import chance_levels, compute_metrics, evaluate
 from ..plan import Plan, PlanOptions
+from ._build_decisions import decision_tables
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._ranking import _point_ranking
@@ -45,7 +46,7 @@ from ._models import (
     UndefinedEntry,
     WarningEntry,
 )
-from ._methods import VARIANT_NOTES, weights_text
+from ._methods import VARIANT_NOTES, log_loss_clip_text, weights_text, where_clause, with_convention
 from ._ordinal import ordinal_intervals, plan_ordinal_ids, try_ordinal
 from ._plan import (
     settle,
@@ -128,7 +129,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
         variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":
-            variant += f", with β = {beta:.3g}: recall weighs β times as much as precision"
+            variant += f", with β = {beta:.3g}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
     if mid == "class_weighted_recall" and params.get("class_weights"):
@@ -136,15 +137,17 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
+    at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
     return MetricEntry(
         id=mid,
-        name=rec.name,
+        name=rec.name if at is None else f"{rec.name} at risk threshold {at}",
         formula=rec.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
         role=role,  # type: ignore[arg-type]
         reason=reason,
         variant=variant,
+        where=where_clause(rec.symbols),
         params=dict(params),
         references=list(rec.references),
         chance_level=rec.chance_level,
@@ -180,6 +183,7 @@ def build_report(
     digits: int = 4,
     progress: Any = None,
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
+    max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -210,6 +214,10 @@ def build_report(
         As in ``advisor.evaluate`` (default: the answers' costs and shares, a DataFrame's score columns).
     order : sequence, optional
         Ordered classes, lowest first, for the plan's ordinal metrics (default: the answers' ``classes``).
+    max_fpr, alerts, decision_thresholds : optional
+        Operating constraints of the run (issue 21), as ``--max-fpr``, ``--alerts`` and ``--decision-thresholds``:
+        they replace the answers' ``fpr_budget``, ``review_share`` (K items of this test set) and
+        ``decision_thresholds``.
 
     Examples
     --------
@@ -235,7 +243,8 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None))
+            seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
+            max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
@@ -301,8 +310,10 @@ def build_report(
     shown: list[str] | None = None
     if plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
+        at_priors: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits)
+                                   undefined=undefined, digits=digits, at_priors=at_priors)
+        tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
         tables += uncertainty_tables(results, entries, score_data)
     methods, justification, references = _methods_and_references(
@@ -314,6 +325,7 @@ def build_report(
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.plan = plan.to_json_dict() if plan is not None else None
+    ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     return ctx
 
 
@@ -451,7 +463,7 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
             if role != "primary":
                 continue
         seen.add(mid)
-        entries.append(_metric_entry(mid, cat.metrics.get(mid), role, reason, params, pos, beta))
+        entries.append(_metric_entry(mid, cat.metrics.get(mid.split("@", 1)[0]), role, reason, params, pos, beta))
     for mid in computed:
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
             entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
@@ -574,7 +586,8 @@ def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: 
 
     primary_id = str(rec_json["primary"]["metric"])
     computed = ev.metrics[next(iter(ev.metrics))]
-    if primary_id not in computed or METRICS[primary_id].needs_probabilities:
+    spec = METRICS.get(primary_id)  # an ordinal lead beside risks is no confusion-matrix metric of the registry
+    if primary_id not in computed or spec is None or spec.needs_probabilities:
         return
     from ..stats._prevalence import prevalence_sensitivity
 
@@ -624,6 +637,16 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                 return k
         return None
 
+    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite)
+    beside = {m.id: m for m in entries}
+    for sentence, keys in extra:  # a convention of one formula is said after that formula
+        owner = beside.get(getattr(sentence, "metric", None) or "")
+        if owner is not None:
+            owner.where = with_convention(owner.where, sentence, keys)
+    extra = [(s, k) for s, k in extra if getattr(s, "metric", None) not in beside]
+    zero = {r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None}
+    if "log_loss" in beside and not (evaluated and any(zero.values())):  # else the paragraph says it, with counts
+        beside["log_loss"].where = with_convention(beside["log_loss"].where, log_loss_clip_text(), [])
     methods = build_methods(
         answers_dict, rec_json, entries, names={**{m: r.name for m, r in cat.metrics.items()},
                                                 **{m.id: m.name for m in entries}},
@@ -632,18 +655,19 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
-        extra=score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite), promised=promised,
+        extra=extra, promised=promised,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)
     paras = [*methods, *([justification] if justification is not None else [])]
-    used: list[str] = [k for p in paras for spans in [p.spans, *p.items] for sp in spans if sp.kind == "cite"
-                       for k in sp.keys]
+    paras_and_formulas = [*paras, *[m.where for m in entries if m.where is not None]]
+    used: list[str] = [k for p in paras_and_formulas for spans in [p.spans, *p.items] for sp in spans
+                       if sp.kind == "cite" for k in sp.keys]
     references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
                   for key in dict.fromkeys(used) if key in bib]
     for m in entries:
         m.references = [k for k in m.references if k in bib]
-    for p in paras:
+    for p in paras_and_formulas:
         for spans in [p.spans, *p.items]:
             for sp in spans:
                 if sp.kind == "cite":

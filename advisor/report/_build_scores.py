@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ._build_decisions import decision_values, is_decision_id
 from ._models import ChanceRow, Estimate
 from ._models_scores import Curve, ScoreData
 
@@ -44,13 +45,16 @@ class ScoreState:
     systems: dict[str, Any] = field(default_factory=dict)
     data: ScoreData = field(default_factory=ScoreData)
     groups: Any = None  # the group of each item (--group): the item bootstrap resamples groups (issue 20)
+    decision_params: dict[str, Any] = field(default_factory=dict)  # issue 21: max_fpr, k
+    values_seen: list[dict[str, Any]] = field(default_factory=list)
 
 
 def item_ids(state: ScoreState | None) -> set[str]:
     """Metric ids whose intervals come from the item bootstrap here, not from the confusion matrices."""
     if state is None:
         return set()
-    return {*ITEM_SCORE_IDS, "log_loss", "brier", *(COST_IDS if state.cost_ids else ())}
+    decisions = {m for vals in state.values_seen for m in vals if is_decision_id(m)} if state.values_seen else set()
+    return {*ITEM_SCORE_IDS, "log_loss", "brier", *(COST_IDS if state.cost_ids else ()), *decisions}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -188,9 +192,12 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
                        systems=dict(systems))
     if isinstance(scores, Mapping):
         state.groups = next((g for g in (getattr(v, "group", None) for v in scores.values()) if g is not None), None)
+    state.data.labels_given = bool(outputs)  # the labels are the predictions supplied beside the scores
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
-    if costs is not None or priors is not None:
+    decision_values(state, values, rec_json)  # issue 21: budgets, clinical calibration, net benefit
+    state.values_seen = list(values.values())
+    if costs is not None:  # shares without costs give no expected cost: unit costs would be costs nobody chose
         _cost_values(state, systems, values)
         binary_costs = getattr(getattr(answers, "error_costs", None), "false_negative", None) is not None
         state.data.costs_said = not given and binary_costs and k == 2
@@ -259,7 +266,7 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
     recommended = reported if len(state.labels) <= MANY_CLASSES else [m.id for m in entries if m.role != "appendix"]
     names = [r.name for r in results.reports]
     if st.bootstrap > 0:
-        score_ids = [m for m in recommended if m in (*ITEM_SCORE_IDS, "log_loss", "brier")
+        score_ids = [m for m in recommended if (m in (*ITEM_SCORE_IDS, "log_loss", "brier") or is_decision_id(m))
                      and all(r.values.get(m) is not None for r in results.reports)]
         if score_ids and set(state.outputs) == set(names):
             cmp = _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y, state.decisions,
@@ -290,7 +297,7 @@ def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str
         dec = None
     return compare_scored(y, dict(outputs), state.labels, positive_label=state.pos, metrics=ids, decisions=dec,
                           costs=state.costs, priors=state.priors, n_resamples=st.bootstrap, confidence=st.confidence,
-                          seed=st.seed, groups=groups)
+                          seed=st.seed, groups=groups, params=state.decision_params)
 
 
 def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
+from ..questionnaire import load_fields, plural
 from ..questionnaire._plain import FORMULA
 from ..questionnaire._screen import RELEVANT as _RELEVANT
 from ..questionnaire._screen import agree as _agree
@@ -149,22 +151,29 @@ def build_methods(
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     from ._methods_scores import Convention
 
-    def paragraph(avoid: bool, promises: int = 3, brief: bool = False) -> _Text:
+    def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
+                  example: bool = True, brief: bool = False) -> _Text:
         p = _Text()
-        _situation_sentence(p, answers, task, given, _systems(n_systems, answers))
+        _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         if primary is not None:
             _lead_sentences(p, answers, primary, property_status, binary, cite)
-        _beside_sentence(p, rec, multiclass=not binary)
+        field_ids = _field_ids(answers)
+        _field_sentences(p, answers, rec, primary, cite, lead=True)
+        _beside_sentence(p, [m for m in rec if m.id not in field_ids or m.role != "complementary"],
+                         multiclass=not binary, terse=terse)
+        _field_sentences(p, answers, rec, primary, cite, lead=False)
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
         _variant_sentence(p, rec)
         clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
-        if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean):
+        if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
+                                   example=_undefined_example(rec, task, answers), named=example):
             _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
-        _chance_sentence(p, primary, chance)
+        if odds:  # the chance levels: also in the report's chance table
+            _chance_sentence(p, primary, chance)
         intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
@@ -175,16 +184,25 @@ def build_methods(
     notation = _Text()
     if rec:  # the notation introduces the formulas it serves, beside them rather than in the paragraph
         _notation_sentence(notation, rec, task, answers)
-        if not (log_loss_zero and task is not None and any(log_loss_zero.values())):  # else said in the paragraph
-            _log_loss_clip(notation, rec)
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
     # a paper's methods run to about 220 words, the notation included: what is not used is the first to go (the
     # justification keeps it), then the diagnostics beyond the first (the report shows them all the same)
-    for avoid, promises, brief in ((True, 3, False), (False, 3, False), (False, 1, False), (False, 0, False),
-                                   (False, 0, True)):
-        p = paragraph(avoid=avoid, promises=promises, brief=brief)
+    # with the author's context, our paraphrase of the situation is the next to go: the context says it;
+    steps = [(True, 3, True), (False, 3, True)] + ([(False, 3, False), (False, 1, False), (False, 0, False)]
+                                                   if answers.get("context") else [(False, 1, True), (False, 0, True)])
+    # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
+    # example of the zero-denominator convention, then the McNemar sentence (the results table gives the test),
+    # and only then do the metrics beside the lead lose what each adds (the Definitions and the justification say it)
+    last = steps[-1]
+    trials = ([(*s, 0, True, True, False) for s in steps] + [(*last, 0, False, True, False),
+                                                            (*last, 0, False, False, False),
+                                                            (*last, 0, False, False, True)]
+              + [(*last, t, False, False, True) for t in range(1, 9)])
+    for avoid, promises, clauses, terse, odds, example, brief in trials:
+        p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
+                      brief=brief)
         if _word_count(p.spans) + _word_count(notation.spans) - 1 <= MAX_WORDS:
             break
     paras = [p.para("Evaluation")]
@@ -199,12 +217,18 @@ def _task_pattern(key: str, many: str | None) -> str:
 
 
 def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | None,
-                        given: Collection[str] | None = None, many: str | None = None) -> None:
+                        given: Collection[str] | None = None, many: str | None = None, clauses: bool = True) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
-    data = "" if task is None else W.S["task_data"].format(n=f"{int(task.n):,}")
-    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} items", many, data):
+    context = answers.get("context") if given is None or "context" in given else None
+    if context:  # the situation in the author's own words opens the paragraph (issue 22)
+        p.t(context if context.rstrip()[-1:] in ".!?" else context.rstrip() + ".").t(" ")
+    items = _items(answers)
+    data = "" if task is None else (W.S["item_data"].format(n=f"{int(task.n):,}", items=items) if items else
+                                    W.S["task_data"].format(n=f"{int(task.n):,}"))
+    if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} {items or 'items'}", many,
+                           data):
         pass
     elif kind == "binary":
         p.t(_task_pattern("task_binary", many).format(pos=pos, n=many) if pos is not None
@@ -222,18 +246,47 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     prev = answers.get("deployment_prevalence")
     target = answers.get("target_prevalence") or {}
     given_now = None if given is None else set(given)
-    shares_said = (prev == "shifted" and pos is not None and kind == "binary"
+    shares_said = (clauses and prev == "shifted" and pos is not None and kind == "binary"
                    and str(pos) in {str(c) for c in target})
     if shares_said:
         share = next(v for c, v in target.items() if str(c) == str(pos))
         p.t(W.S["pos_share"].format(share=f"{float(share):.0%}", pos=pos))
-    clauses = situation(answers, given_now)
-    if shares_said and clauses and clauses[0] == W.SITUATION["shifted"]:
-        clauses[0] = ""
-    shown = [c for c in clauses[:2] if c]  # an empty clause stands for the share said above
+    said = situation(answers, given_now) if clauses else []  # without them, the author's context says it
+    if shares_said and said and said[0] == W.SITUATION["shifted"]:
+        said[0] = ""
+    shown = [c for c in said[:2] if c]  # an empty clause stands for the share said above
     if shown:
         p.t(W.S["and_which" if shares_said else "in_which"] + _join_words(shown))  # "which" never after the items
     p.t(". ")
+
+
+def _field_ids(answers: Mapping[str, Any]) -> set[str]:
+    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+    return set(field.metrics) if field is not None else set()
+
+
+def _items(answers: Mapping[str, Any]) -> str | None:
+    """The test items in the author's words, plural ("children"), or None when not given."""
+    name = answers.get("item_name")
+    return plural(str(name)) if name else None
+
+
+def _field_sentences(p: _Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None,
+                     cite: Any, lead: bool) -> None:
+    """What the author's field reports (fields.yaml, with its source): the lead is that figure, or it is
+    reported beside the lead for comparison — said only for a field the answers name."""
+    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+    if field is None:
+        return
+    key = [field.source]
+    leads = primary is not None and primary.id in field.metrics
+    if lead:
+        if leads:
+            p.t(W.S["field_lead"].format(field=field.name)).cite(key).t(". ")
+        return
+    names = [_lower_name(m.name) for m in rec if m.role == "complementary" and m.id in field.metrics]
+    if names and not leads:
+        p.t(W.S["field_beside"].format(names=_join_words(names), field=field.name)).cite(key).t(". ")
 
 
 def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings | None, cite: Any) -> Paragraph:
@@ -321,8 +374,24 @@ def weights_text(weights: Mapping[str, Any]) -> str:
     return f"{values} for " + _join_words([f"“{c}”" for c in weights])
 
 
-def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = False) -> None:
-    comp = [m for m in rec if m.role == "complementary"]
+def _net_benefits(comp: list[MetricEntry]) -> list[MetricEntry]:
+    """Net benefit at several risk thresholds said once: "net benefit at risk thresholds 0.05, 0.1 and 0.2"."""
+    nb = [m for m in comp if m.id.startswith("net_benefit@")]
+    if len(nb) < 2:
+        return comp
+    at = _join_words([m.id.split("@", 1)[1] for m in nb])
+    one = nb[0].model_copy(update={"id": "net_benefit@", "name": f"net benefit at risk thresholds {at}"})
+    out: list[MetricEntry] = []
+    for m in comp:
+        if m is nb[0]:
+            out.append(one)
+        elif not m.id.startswith("net_benefit@"):
+            out.append(m)
+    return out
+
+
+def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0) -> None:
+    comp = _net_benefits([m for m in rec if m.role == "complementary"])
     if not comp:
         return
     groups: dict[str, list[MetricEntry]] = {}
@@ -330,7 +399,7 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
         if multiclass and m.params.get("positive_label") is not None:  # a class of interest among several
             adds = W.S["of_interest"].format(pos=m.params["positive_label"])
         else:
-            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id, W.S["adds_fallback"])
+            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id.split("@", 1)[0], W.S["adds_fallback"])
         groups.setdefault(adds, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
@@ -340,6 +409,11 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
         if multiclass and ms[0].params.get("positive_label") is not None:
             names[-1] += f" of “{ms[0].params['positive_label']}”"
         said.append((names, adds))
+    if terse:  # groups lose what they add until the paragraph fits: the familiar metrics first, then from the end
+        first = [i for i, (ns, _) in enumerate(said) if set(ns) & set(W.TERSE_FIRST)]
+        order = first + [i for i in reversed(range(len(said))) if i not in first]
+        bare = set(order[:terse])
+        said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
     # every metric keeps what it adds; a list too long for one sentence goes on in a second
     cut = len(parts)
@@ -434,6 +508,31 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
         p.t(". " if i < len(said) - 1 else ".")
 
 
+def where_clause(symbols: Mapping[str, str]) -> Paragraph | None:
+    """What a formula's own symbols mean, after the formula: "where $\\pi_i$ is the share …; $c_{ij}$ is …".
+
+    >>> [s.text for s in where_clause({"w_i": "the weight of class $i$"}).spans]
+    ['where ', 'w_i', ' is the weight of class ', 'i']
+    """
+    if not symbols:
+        return None
+    p = _Text()
+    for i, (symbol, meaning) in enumerate(symbols.items()):
+        p.t("where " if i == 0 else "; ").m(symbol).say((" are " if "," in symbol else " is ") + meaning)
+    return p.para()
+
+
+def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str]) -> Paragraph:
+    """The text after a formula with one more sentence on how it is computed ("… The expected calibration error
+    uses 15 equal-mass bins of the top-label confidence (Guo et al. 2017)"); the renderer ends it with a period."""
+    p = _Text()
+    p.spans = list(where.spans) if where is not None else []
+    if p.spans:
+        p.t(". ")
+    p.say(sentence).cite(keys)
+    return p.para()
+
+
 def _variant_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
     """Which formula an ambiguous name stands for ("macro F1 is the mean of the per-class F1 scores")."""
     variants = [W.VARIANT[m.id] for m in rec if m.id in W.VARIANT
@@ -442,18 +541,51 @@ def _variant_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
         p.t("; ".join(variants)[:1].upper() + "; ".join(variants)[1:] + ". ")
 
 
+def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any]) -> str | None:
+    """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
+    the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`); None when no
+    reported metric can, so the convention is not stated for nothing (issue 22)."""
+    from ..engine import undefined_case
+
+    k = task.k if task is not None else int(answers.get("n_classes") or len(answers.get("classes") or []) or 3)
+    binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
+    item = answers.get("item_name") or "item"
+    for m in rec:
+        pos = m.params.get("positive_label")
+        pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
+        case = undefined_case(m.id, max(int(k or 3), 2), positive=pos is not None and binary or
+                              m.params.get("positive_label") is not None)
+        if case is None:
+            continue
+        if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
+            phrase = W.UNDEFINED_CASE[f"label_{case}"]
+        elif pos is not None and f"{case}_pos" in W.UNDEFINED_CASE or case.endswith("_negative"):
+            phrase = W.UNDEFINED_CASE.get(case if case.endswith("_negative") else f"{case}_pos", "")
+        else:
+            phrase = W.UNDEFINED_CASE.get(case, "")
+        if not phrase:
+            continue
+        return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=_items(answers) or "test items")
+    return None
+
+
 def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any,
-                        annotators: bool = False, no_zero_probability: bool = False) -> bool:
+                        annotators: bool = False, no_zero_probability: bool = False, example: str | None = None,
+                        named: bool = True) -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
-    true class got probability 0 (``no_zero_probability``: one sentence for both)."""
+    true class got probability 0 (``no_zero_probability``: one sentence for both). Nothing when no reported
+    metric can meet a zero denominator (``example`` None) and none was met."""
+    if example is None and not annotators and not undefined_count:
+        return False
     if annotators:
         p.t(W.S["undefined_annotators"].format(value={"zero": "set to 0", "baseline": "set to 1, maximal agreement",
                                                       "omit": "not reported"}.get(convention, "set to 0")))
     elif convention == "baseline":
         p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
     else:
-        none = undefined_count == 0 and convention == "zero"  # no example needed when nothing was undefined
-        p.t(W.S["undefined_zero_none"] if none else W.S.get(f"undefined_{convention}", W.S["undefined_zero"]))
+        none = undefined_count == 0 and convention == "zero"
+        key = "undefined_zero_none" if none else f"undefined_{convention}"
+        p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named else ""))
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
     if both:
         p.t(W.S["undefined_and_clip_none"])
@@ -466,6 +598,14 @@ def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, 
                                               were="were" if many else "was"))
     p.t(". ")
     return both
+
+
+def log_loss_clip_text() -> str:
+    """How log loss is kept finite, said after its formula: "Log loss clips each probability to [ε, 1 − ε] …"."""
+    from ..engine._probabilities import LOG_LOSS_EPS
+
+    mant, exp = f"{LOG_LOSS_EPS:.1e}".split("e")
+    return W.S["log_loss_clip"].format(mant=mant, exp=int(exp))
 
 
 def _log_loss_clip(p: _Text, rec: Sequence[MetricEntry], end: str = ".") -> None:
@@ -501,8 +641,28 @@ MAX_WORDS = 220  # a paper's metrics paragraph
 
 
 def _word_count(spans: Sequence[Span]) -> int:
-    """Words of the paragraph as a reader counts them: an inline formula or a citation is one word."""
-    return 1 + sum(len(sp.text.split()) if sp.kind == "text" else 1 for sp in spans)  # 1: the run-in heading
+    """Words of the paragraph as a reader counts them: an inline formula is one word, a citation the words
+    of its author–year text ("Brodersen et al. 2010; Opitz 2024" is five)."""
+    return 1 + sum(len(sp.text.split()) if sp.kind == "text" else _cite_words(tuple(sp.keys)) if sp.kind == "cite"
+                   else 1 for sp in spans)  # 1: the run-in heading
+
+
+@lru_cache(maxsize=256)
+def _cite_words(keys: tuple[str, ...]) -> int:
+    from ..catalogue import BIB_FILE
+
+    bib = _bib_entries(BIB_FILE)
+    return max(1, sum(len(bib[k].short.split()) if k in bib else 2 for k in keys))
+
+
+@lru_cache(maxsize=1)
+def _bib_entries(path: Any) -> dict[str, Any]:
+    from ._bib import parse_bibtex
+
+    try:
+        return parse_bibtex(path.read_text(encoding="utf-8"))
+    except OSError:
+        return {}
 
 
 def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[ChanceRow]) -> None:

@@ -2,7 +2,7 @@
 
 It says, in as few words as the 220-word paragraph allows: the interval method of the reported metrics
 (BCa for most, exact Clopper–Pearson for the proportions), the number of resamples and what they
-resample ("the test items"), the seed (always: picked when none was given), how systems are separated
+resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
 (the interval of the paired difference, McNemar's exact test for accuracy, Holm's correction over the
 paired bootstrap tests for more than two systems) and, for a reported metric without an interval, why.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..questionnaire import plural
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -56,8 +57,10 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     resampled = [m for m in ids if methods.get(m) in _RESAMPLED] or (ids and not exact and not methods)
     paired = intervals.paired and n_systems > 1
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
-    unit = _UNIT if not intervals.group_column else W.S["groups_unit"].format(
-        groups=f"{intervals.groups:,}" if intervals.groups else "", column=intervals.group_column).replace("  ", " ")
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
+    unit = items if not intervals.group_column else W.S["groups_unit"].format(
+        groups=f"{intervals.groups:,}" if intervals.groups else "", column=intervals.group_column,
+        items=items).replace("  ", " ")
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))

@@ -17,7 +17,14 @@ __all__ = ["Convention", "score_sentences"]
 
 class Convention(str):
     """A sentence that states how a formula is computed (ties, interpolation, binning, which Brier form):
-    it is printed beside the formulas, not in the paragraph."""
+    it is printed beside the formulas, not in the paragraph — after the formula of ``metric`` when given."""
+
+    metric: str | None
+
+    def __new__(cls, text: str, metric: str | None = None) -> Convention:
+        obj = super().__new__(cls, text)
+        obj.metric = metric
+        return obj
 
 
 def _pct(x: float) -> str:
@@ -85,19 +92,21 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
                         f"least-cost decisions call “{scores.positive_label}” above a probability of "
                         f"{scores.bayes_threshold:.2f}", []))
     if "roc_auc" in ids:
-        out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance"), []))
+        out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
-                               "interpolation"), keys(("Saito", "2015"))))
+                               "interpolation", "average_precision"), keys(("Saito", "2015"))))
     if "brier_binary" in ids:
         out.append((Convention("The Brier score is the mean squared error of the positive-class probability, "
-                               "scikit-learn's binary form; the sum over both classes is twice it"), keys(("Brier", "1950"))))
+                               "scikit-learn's binary form; the sum over both classes is twice it", "brier_binary"),
+                    keys(("Brier", "1950"))))
     elif "brier" in ids and scores.positive_share is not None:  # a binary task: say which convention
-        out.append((Convention("The Brier score sums over both classes, twice scikit-learn's binary form"),
+        out.append((Convention("The Brier score sums over both classes, twice scikit-learn's binary form", "brier"),
                     keys(("Brier", "1950"))))
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
-                               "top-label confidence"), keys(("Guo", "2017"))))
+                               "top-label confidence", "ece"), keys(("Guo", "2017"))))
+    out += _decision_sentences(ids, scores, keys)
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
@@ -105,3 +114,51 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
         out.append(("Temperature scaling fitted on held-out folds removes " + _join(parts) +
                     ", the part due to miscalibration", []))
     return out
+
+
+def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, list[str]]]:
+    """Issue 21: the threshold each budget chose and how, K, the clinical calibration, the decision curve, and
+    which threshold made the labels the decision metrics score."""
+    out: list[tuple[str, list[str]]] = []
+    if "tpr_at_fpr" in ids and s.decision_budget is not None:
+        out.append((f"The true positive rate is read at the highest threshold whose false positive rate on the test "
+                    f"set is at most {_pct(s.decision_budget)}, without interpolation; chosen on the test set, that "
+                    "threshold makes the rate optimistic", []))
+    if ids & {"precision_at_k", "recall_at_k"} and s.decision_k is not None and s.decision_n:
+        share = f", the share {s.decision_review_share:g} of them" if s.decision_review_share is not None else ""
+        out.append((f"Precision and recall at K count the K = {int(s.decision_k):,} highest-scored of the "
+                    f"{s.decision_n:,} test items{share}; a tie at the cut counts fractionally", []))
+    if ids & {"calibration_intercept", "calibration_slope"}:
+        out.append((Convention("The calibration intercept is that of a logistic regression of the outcome with the "
+                               "logit of the risk as offset, the slope that of a regression on the logit; risks are "
+                               "clipped to $[10^{-15}, 1 - 10^{-15}]$", "calibration_intercept"), keys(("McLernon", "2019"))))
+    if "ici" in ids:
+        out.append((Convention("The integrated calibration index averages the distance between each risk and a loess "
+                               "curve of the outcomes on the risks, locally linear with span 0.75", "ici"),
+                    keys(("Austin", "2019"))))
+    if any(i.startswith("net_benefit@") for i in ids):
+        out.append((Convention("Net benefit treats the items whose risk is at least t and weighs each false "
+                               "positive by the odds t/(1 − t)"), keys(("Vickers", "2006"))))
+    loss = {n: v for n, v in s.recalibration_loss.items() if v is not None}
+    if loss and ids & {"calibration_intercept", "calibration_slope", "ici"}:
+        parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
+                 for i, (n, v) in enumerate(loss.items())]
+        out.append(("A logistic recalibration, intercept and slope, fitted on held-out folds removes " + _join(parts)
+                    + ", the part due to miscalibration", []))
+    if ids & {"ranked_probability_score", "rps_skill"} and s.rps_order:
+        order = ", ".join(s.rps_order)
+        out.append((Convention(f"The ranked probability score sums the squared differences of the cumulative "
+                               f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
+                               "divided by k − 1; its skill score compares it with forecasting the test set's class "
+                               "shares for every item", "ranked_probability_score"), keys(("Murphy", "1971"))))
+    if s.labels_given and ids & _DECISION_IDS and s.bayes_threshold is None:  # the threshold of given labels
+        what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
+        out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "
+                    "evaluation", []))
+    return out
+
+
+#: decision metrics of labels (a confusion matrix): their threshold is said
+_DECISION_IDS = {"accuracy", "balanced_accuracy", "recall", "precision", "specificity", "npv", "f1", "f_beta", "mcc",
+                 "cohen_kappa", "macro_f1", "jaccard", "adjusted_balanced_accuracy", "sba", "gm1",
+                 "geometric_macro_recall", "harmonic_macro_recall", "weighted_f1", "macro_precision"}

@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
+__all__ = ["ADDS", "AVOID", "DUTY", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
 
 from ..questionnaire._words import ADDS, AVOID, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, SITUATION
 
@@ -30,7 +30,7 @@ VARIANT: dict[str, str] = {
 #: What a metric with an ambiguous name adds, said with the formula it stands for, beside the lead (its
 #: variant note is then not repeated).
 VARIANT_BESIDE: dict[str, str] = {
-    "macro_f1": "the mean of per-class F1 scores that readers expect, not the F1 of macro precision and recall",
+    "macro_f1": "the mean of the per-class F1 scores, not the F1 of macro precision and recall",
 }
 
 #: The work that argues for a lead metric's purpose (author substring, year), when it is not the
@@ -44,6 +44,8 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "krippendorff_alpha": ("Krippendorff", "2011"),
     "krippendorff_alpha_ordinal": ("Krippendorff", "2011"),
     "top_k_accuracy": ("Russakovsky", "2015"),
+    "ranked_probability_score": ("Epstein", "1969"),
+    "tpr_at_fpr": ("Jesus", "2022"),
 }
 
 #: Sentence patterns.
@@ -95,7 +97,10 @@ S: dict[str, str] = {
     "of_interest": "which show how this class of special interest fares against all others",
     "beside": "We also report ",
     "beside_more": "We add ",
-    "adds_fallback": "what readers of this field expect",
+    "adds_fallback": "as planned",
+    "field_lead": "It is the figure reported in {field}",
+    "field_beside": "For comparison with earlier work we also report {names}, the figure reported in {field}",
+    "item_data": " on {n} {items}",
     "which": ", ",
     "avoid": "We do not lead with ",
     "avoid_because": ", because {they} ",
@@ -107,15 +112,16 @@ S: dict[str, str] = {
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
-    "undefined_zero": "A zero denominator, as in the precision of a never-predicted class, gives 0",
+    "undefined_zero": "A zero denominator{example} gives 0",
+    "undefined_example": ", as in {example},",
     "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
                            "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "
                            "takes 1, maximal agreement"),
-    "undefined_omit": "A per-class score with a zero denominator is left out of the average",
+    "undefined_omit": "A per-class score with a zero denominator{example} is left out of the average",
     "undefined_count": "; {count} value{s} {were} undefined here",
     "undefined_none": "; none occurred",
     "undefined_and_clip_none": " and log loss would clip a probability of 0; neither occurred",
-    "undefined_zero_none": "A zero denominator would give 0",
+    "undefined_zero_none": "A zero denominator{example} would give 0",
     "chance": "Guessing uniformly at random scores {uniform} {name} here, always predicting the largest class {majority}.",
     "chance_same": "Guessing uniformly at random or always predicting the largest class scores {uniform} {name} here.",
     "log_loss_clip": ("Log loss clips each probability to $[\\varepsilon, 1 - \\varepsilon]$, "
@@ -127,7 +133,7 @@ S: dict[str, str] = {
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
     "intervals_exact_too": ", Clopper–Pearson for {names}",
     "proportions": "the proportions",
-    "groups_unit": "{groups} groups given by {column}, not of single test items",
+    "groups_unit": "{groups} groups given by {column}, not of single {items}",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
@@ -142,3 +148,25 @@ S: dict[str, str] = {
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "duties": "We also give ",
 }
+
+
+#: When a metric meets a zero denominator (:data:`advisor.engine._probe.CASES`), after its name: "recall {case}";
+#: ``_pos`` when a positive class is named, ``_negative`` for the binary negative class.
+UNDEFINED_CASE: dict[str, str] = {
+    "never_predicted": "when a class is never predicted",
+    "never_predicted_pos": "when “{pos}” is never predicted",
+    "never_predicted_negative": "when every {item} is predicted “{pos}”",
+    "absent": "when a class is absent from the {items}",
+    "absent_pos": "when no {item} is “{pos}”",
+    "absent_negative": "when every {item} is “{pos}”",
+    "absent_both": "when a class is neither true nor predicted",
+    "absent_both_pos": "when “{pos}” is neither true nor predicted",
+    "constant": "when every {item} has one and the same class",
+    "empty_item": "over {items} with no true and no predicted label",
+    "label_absent_both": "when a label is in neither labeling",
+    "label_constant": "when no label is assigned in either labeling",
+}
+
+
+#: Metrics whose appositive goes first when the paragraph must be shortened: readers know what they add.
+TERSE_FIRST: tuple[str, ...] = ("accuracy", "log loss", "Brier score", "balanced accuracy")

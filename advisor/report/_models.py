@@ -82,6 +82,7 @@ class MetricEntry(_M):
     role: Literal["primary", "complementary", "appendix"] = "appendix"
     reason: str | None = None
     variant: str | None = Field(None, description="the variant named in words (e.g. which macro F1)")
+    where: Paragraph | None = Field(None, description="what the formula's own symbols mean (the catalogue's symbols)")
     params: dict[str, Any] = Field(default_factory=dict)
     references: list[str] = Field(default_factory=list)
     chance_level: str = ""
@@ -274,6 +275,9 @@ class ReportContext(_M):
     scores: ScoreData | None = Field(None, description="scores, probabilities and costs: curves and settings")
     tables: list[TableBlock] = Field(default_factory=list, description="the plan's diagnostics, one table each")
     plan: dict[str, Any] | None = Field(None, description="the evaluation plan the report carries out (its JSON)")
+    at_priors: dict[str, Any] | None = Field(None, description="the prevalence-dependent metrics projected to the "
+                                             "deployment shares: priors, and per system and metric the test-set value, "
+                                             "the projected estimate and its bootstrap interval")
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:

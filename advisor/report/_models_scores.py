@@ -50,3 +50,21 @@ class ScoreData(_M):
     calibration: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
         "system → top_label / positive_class → the plug-in ECE and the debiased root-mean-square calibration "
         "error with its interval (Kumar et al. 2019; issue 20)"))
+    # issue 21: operating constraints, clinical calibration, decision curves
+    decision_budget: float | None = Field(None, description="the false positive rate budget")
+    decision_k: float | None = Field(None, description="K, the items of this test set that can be reviewed")
+    decision_review_share: float | None = Field(None, description="the review budget as a share of the items")
+    decision_n: int | None = Field(None, description="the number of test items")
+    operating: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: the threshold "
+                                                   "within the FPR budget, its TPR and FPR")
+    review: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: K, the score at the "
+                                                "cut, precision and recall at K")
+    clinical: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: mean risk, "
+                                                  "observed share, observed/expected")
+    smooth: dict[str, Curve] = Field(default_factory=dict, description="loess-smoothed calibration curve")
+    recalibration_loss: dict[str, float | None] = Field(default_factory=dict, description="share of log loss "
+                                                        "removed by a cross-fitted logistic recalibration")
+    net_benefit_thresholds: list[float] = Field(default_factory=list)
+    rps_order: list[str] = Field(default_factory=list, description="the class order of the ranked probability score")
+    labels_given: bool = Field(False, description="the decision metrics score labels supplied with the scores")
+    net_benefit_all: dict[str, float] = Field(default_factory=dict, description="treat-all net benefit per threshold")

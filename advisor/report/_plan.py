@@ -141,7 +141,7 @@ def _dependent(metric_ids: Sequence[str]) -> list[str]:
 
 
 def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str], pos: Any, beta: float,
-               undefined: str, digits: int) -> TableBlock | None:
+               undefined: str, digits: int, at_priors_json: dict[str, Any] | None = None) -> TableBlock | None:
     diag = plan.diagnostic("at_priors")
     priors = (diag.params.get("priors") if diag is not None else None) or {}
     if not priors or not systems:
@@ -153,23 +153,76 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
     ids = _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
     if not ids:
         return None
+    at_priors_json = {} if at_priors_json is None else at_priors_json
+    design = plan.design
+    resamples, confidence, seed = design.resamples, design.confidence, design.seed
+    has_costs = any(m.family == "cost" and "costs" in m.params for m in plan.metrics)
     target = {str(k): float(v) for k, v in priors.items()}
     rows = []
+    record: dict[str, Any] = {"priors": target, "metrics": {}}
     for name, cm in systems.items():
         try:
             now = compute_metrics(cm, ids, positive_label=pos, beta=beta, undefined=undefined)
-            there = project_to_prevalence(cm, {lab: target.get(str(lab), 0.0) for lab in cm.labels}, ids,
-                                          positive_label=pos, beta=beta, undefined=undefined)
+            shares = {lab: target.get(str(lab), 0.0) for lab in cm.labels}
+            there = project_to_prevalence(cm, shares, ids, positive_label=pos, beta=beta, undefined=undefined)
+            bands = _projected_intervals(cm, shares, ids, pos, beta, undefined, resamples, confidence, seed)
         except InputError:
             return None
+        record["metrics"][name] = {}
         for mid in ids:
-            rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits)])
-    shares = ", ".join(f"{c} {v:.0%}" for c, v in target.items())
+            lo, hi = bands.get(mid, (None, None))
+            band = f"{_num(lo, digits)} to {_num(hi, digits)}" if lo is not None and hi is not None else "—"
+            rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits), band])
+            record["metrics"][name][mid] = {"test_set": _finite(now[mid]), "estimate": _finite(there[mid]),
+                                            "low": _finite(lo), "high": _finite(hi)}
+    said = ", ".join(f"{c} {v:.0%}" for c, v in target.items())
+    costs_note = ("" if has_costs else " No error costs were given, so no expected cost is computed: unit costs "
+                  "would be costs nobody chose.")
+    band_note = (f" The interval is a {confidence:.0%} bootstrap interval: each resample of the test items is "
+                 "projected in turn." if resamples else "")
+    at_priors_json.update(record)
     return TableBlock(id="at_priors", title="At the class shares in use",
                       caption=f"Metrics that depend on the class shares, on the test set and projected to the shares "
-                              f"in use ({shares}) from the per-class rates: each true class's row of the confusion "
-                              "matrix is rescaled to its share (Opitz 2024, §6.3).",
-                      columns=["metric", "system", "test set", "in use"], numeric=[False, False, True, True], rows=rows)
+                              f"in use ({said}) from the per-class rates: each true class's row of the confusion "
+                              f"matrix is rescaled to its share (Opitz 2024, §6.3).{band_note}{costs_note}",
+                      columns=["metric", "system", "test set", "in use", "interval in use"],
+                      numeric=[False, False, True, True, False], rows=rows)
+
+
+def _finite(v: Any) -> float | None:
+    return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else float(v)
+
+
+def _projected_intervals(cm: Any, shares: Mapping[Any, float], ids: Sequence[str], pos: Any, beta: float,
+                         undefined: str, resamples: int, confidence: float, seed: Any) -> dict[str, tuple[float, float]]:
+    """Percentile intervals of the projected metrics: resample the test items (the cells of the matrix), then
+    project each resample to the shares in use (issue 21, item 5)."""
+    import numpy as np
+
+    from ..engine import ConfusionMatrix
+
+    counts = np.asarray(cm.counts, dtype=np.float64)
+    n = counts.sum()
+    if resamples <= 0 or n <= 0 or not np.all(counts == np.round(counts)):
+        return {}
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(int(n), (counts / n).ravel(), size=resamples).reshape((resamples, *counts.shape))
+    values: dict[str, list[float]] = {m: [] for m in ids}
+    for c in draws:
+        try:
+            r = project_to_prevalence(ConfusionMatrix(c.astype(np.float64), cm.labels), shares, ids,
+                                      positive_label=pos, beta=beta, undefined=undefined)
+        except InputError:  # a resample without a class the shares need: that resample gives no value
+            continue
+        for m in ids:
+            values[m].append(float(r[m]))
+    alpha = (1.0 - confidence) / 2.0
+    out = {}
+    for m, v in values.items():
+        arr = np.asarray([x for x in v if math.isfinite(x)])
+        if arr.size:
+            out[m] = (float(np.quantile(arr, alpha)), float(np.quantile(arr, 1.0 - alpha)))
+    return out
 
 
 def _annotators(structure: Any, items: float | None) -> TableBlock | None:
@@ -195,14 +248,16 @@ def _class_order(plan: Plan, task: Any) -> TableBlock | None:
 
 def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapping[str, Any], *, task: Any,
                       names: Mapping[str, str], pos: Any, beta: float, undefined: str, digits: int,
-                      structure: Any = None, items: float | None = None) -> list[TableBlock]:
-    """One table for each diagnostic of the plan that is not shown elsewhere in the report."""
+                      structure: Any = None, items: float | None = None,
+                      at_priors: dict[str, Any] | None = None) -> list[TableBlock]:
+    """One table for each diagnostic of the plan that is not shown elsewhere in the report; ``at_priors``, when
+    given, receives the projected metrics with their intervals (the report's JSON ``"at_priors"``)."""
     out: list[TableBlock | None] = []
     for d in plan.diagnostics:
         if d.id == "recall_spread":
             out.append(_recall_spread(reports, 2))
         elif d.id == "at_priors":
-            out.append(_at_priors(plan, systems, names, pos, beta, undefined, digits))
+            out.append(_at_priors(plan, systems, names, pos, beta, undefined, digits, at_priors))
         elif d.id == "annotator_counts":
             out.append(_annotators(structure, items))
         elif d.id == "class_order":

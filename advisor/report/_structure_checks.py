@@ -50,8 +50,7 @@ def structure_items(ans: Any, has_data: bool, rec_items: list[tuple[str, str, st
 
 #: the methods' nominal phrases and what they say when each item carries a set of labels
 _LABEL_WORDS = (("every class counts equally", "every label counts equally"),
-                ("a plain mean of per-class scores", "a plain mean of per-label scores"),
-                ("the precision of a never-predicted class", "the precision of a never-predicted label"))
+                ("a plain mean of per-class scores", "a plain mean of per-label scores"))
 
 
 def label_words(paragraphs: list[Any], answers: Any) -> list[Any]:

@@ -28,6 +28,16 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ..engine import (
+    TARGET_VALUED,
+    calibration_fit,
+    ici,
+    net_benefit,
+    precision_recall_at_k,
+    ranked_probability_score,
+    rps_skill,
+    tpr_at_fpr,
+)
 from ..engine._confusion import Label
 
 __all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSystem", "compare_scored"]
@@ -35,6 +45,20 @@ __all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSys
 #: Metrics the item bootstrap resamples.
 ITEM_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "brier_binary", "ece",
                 "expected_cost", "normalized_expected_cost")
+#: Issue 21 (additive): metrics of operating constraints, clinical calibration and decision curves of a binary
+#: score or risk, each evaluated under the resample's item weights by :mod:`advisor.engine._decisions`;
+#: ``net_benefit@t`` ids are accepted too. Their parameters come in ``params`` of :func:`compare_scored`.
+DECISION_ITEM_METRICS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope",
+                         "ici")
+
+
+#: forecasts of ordered classes: the ranked probability score and its skill (``params["order_index"]``: the
+#: probability columns in the class order, lowest first)
+RPS_ITEM_METRICS = ("ranked_probability_score", "rps_skill")
+
+
+def _decision_metric(m: str) -> bool:
+    return m in DECISION_ITEM_METRICS or m in RPS_ITEM_METRICS or m.startswith("net_benefit@")
 _CHUNK_ITEMS = 800_000  # weights held at once (resamples × items): small enough for the caches
 
 
@@ -47,6 +71,7 @@ class ScoredSystem:
         from ..engine._scores import Calibration, Ranking
 
         self.k, self.metrics, self.costs, self.priors = k, list(metrics), costs, priors
+        self.params: dict[str, Any] = {}
         self.idx = idx
         n = idx.shape[0]
         self.onehot = (idx[None, :] == np.arange(k)[:, None]).astype(np.float64)  # (k, n)
@@ -57,10 +82,12 @@ class ScoredSystem:
             col = s[:, p] if proba else s
             self.binary = Ranking(col)
             self.y = (idx == p).astype(np.float64)
+            self.decision_column = col
         else:
             self.rankings = [Ranking(s[:, c]) for c in range(k)]
         self.loss: dict[str, np.ndarray] = {}
         if proba:
+            self.proba = s
             r = np.arange(n)
             self.loss["log_loss"] = -np.log(np.clip(s[r, idx], LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS))
             d = s - self.onehot.T
@@ -112,12 +139,36 @@ class ScoredSystem:
                     out["_ece_sq_plugin"] = self.calibration.squared_plugin(w)
                     if self.calibration_pos is not None:
                         out["_ece_pos_sq_plugin"] = self.calibration_pos.squared_plugin(w)
+            elif _decision_metric(m) and m not in out:
+                out.update(self._decision(m, w))
             elif m in ("expected_cost", "normalized_expected_cost") and "expected_cost" not in out:
                 cells = np.zeros(w.shape[:-1] + (self.k * self.k,))
                 cells[..., self.cell_ids] = np.add.reduceat(w[..., self.cell_order], self.cell_starts, axis=-1)
                 ec, nec = expected_cost_batch(cells.reshape(w.shape[:-1] + (self.k, self.k)), self.costs, self.priors)
                 out["expected_cost"], out["normalized_expected_cost"] = ec, nec
         return {m: out[m] for m in self.metrics} | {key: v for key, v in out.items() if key.startswith("_")}
+
+    def _decision(self, m: str, w: np.ndarray) -> dict[str, np.ndarray]:
+        """Issue 21: the metric ``m`` of the positive class's score or risk under item weights ``w``."""
+        if m in RPS_ITEM_METRICS:
+            perm = list(self.params.get("order_index") or range(self.k))
+            rank = np.argsort(perm)[self.idx]
+            proba = self.proba[:, perm]
+            return {"ranked_probability_score": ranked_probability_score(rank, proba, w),
+                    "rps_skill": rps_skill(rank, proba, w)}
+        col, y = self.decision_column, self.y
+        if m == "tpr_at_fpr":
+            return {m: tpr_at_fpr(y, col, float(self.params["max_fpr"]), w)[0]}
+        if m in ("precision_at_k", "recall_at_k"):
+            p, r = precision_recall_at_k(y, col, float(self.params["k"]), w)
+            return {"precision_at_k": p, "recall_at_k": r}
+        if m in ("calibration_intercept", "calibration_slope"):
+            fit = calibration_fit(y, col, w)
+            return {"calibration_intercept": fit["intercept"], "calibration_slope": fit["slope"]}
+        if m == "ici":
+            return {m: ici(y, col, w)}
+        t = float(m.split("@", 1)[1])
+        return {m: net_benefit(y, col, [t], w)[0][..., 0]}
 
     def _drawn_ranking(self) -> DrawnRanking:
         if getattr(self, "_drawn", None) is None:
@@ -260,13 +311,17 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    positive_label: Label | None = None, metrics: Sequence[str] | None = None,
                    decisions: Mapping[str, Any] | None = None, costs: Any = None, priors: Any = None,
                    n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
-                   groups: Any = None, runs: Sequence[str] | None = None) -> ItemComparison:
+                   groups: Any = None, runs: Sequence[str] | None = None,
+                   params: Mapping[str, Any] | None = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
-    ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k); ``decisions``
-    maps names to predicted labels for the expected cost (default: the Bayes decisions ``argmin_j Σ_i c_ij p_i``). ``groups`` (one per item: a patient, a document)
+    ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
+    ``decisions`` optionally maps names to predicted labels for the expected cost (by default the Bayes
+    decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``groups`` (one per item: a patient, a document)
     resamples groups of items instead of items (:mod:`advisor.stats._clusters`). ``runs`` (the system of each
     entry of ``systems``, repeated for its runs) compares means over runs (:mod:`advisor.stats._runs`).
+    ``params`` holds the parameters of the issue-21 metrics of a binary task: ``max_fpr`` (TPR at an FPR
+    budget) and ``k`` (precision and recall at K).
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -302,6 +357,19 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             raise InputError(ap_note(k))
         ids = [m for m in ids if m != "average_precision"]
     for m in ids:
+        if m in RPS_ITEM_METRICS:  # issue 21: forecasts of ordered classes
+            if not proba:
+                raise InputError(f"{m} needs probabilities, one column per ordered class.")
+            continue
+        if _decision_metric(m):  # issue 21: a binary task's score or risk, with its parameters
+            need = {"tpr_at_fpr": "max_fpr", "precision_at_k": "k", "recall_at_k": "k"}.get(m)
+            if k != 2:
+                raise InputError(f"{m} needs a binary task; these systems have {k} classes.")
+            if need is not None and (params or {}).get(need) is None:
+                raise InputError(f"{m} needs its parameter {need}; give params={{'{need}': …}}.")
+            if m.startswith(("calibration_", "ici", "net_benefit@")) and not proba:
+                raise InputError(f"{m} needs probabilities (p_<label> columns); a score is not a risk.")
+            continue
         if m not in ITEM_METRICS:
             raise InputError(f"metric {m!r} is not resampled item by item; choose from {', '.join(ITEM_METRICS)}.")
         if not _applies(m, k, proba, True, has_dec):
@@ -328,6 +396,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     gi = None if gi is None else gi[perm]
     sys_ = {name: ScoredSystem(idx[perm], s[perm], k, pos, dec[name][perm] if name in dec else None, c, pi, ids)
             for name, (idx, s) in prepared.items()}
+    for system in sys_.values():
+        system.params = dict(params or {})
     names = list(sys_)
     n = idx0.shape[0]
     point = {name: sys_[name].evaluate(np.ones(n)) for name in names}
@@ -354,8 +424,12 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             raise InputError(f"runs must name the system of each of the {len(sys_)} score inputs; got {len(runs)}.")
         layout = RunLayout([str(r) for r in runs])
         layout = layout if layout.several else None
-    return _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
-                       None if gi is None else (gi, int(n_groups)), layout, rng)
+    out = _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
+                      None if gi is None else (gi, int(n_groups)), layout, rng)
+    for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller
+        if m in TARGET_VALUED:
+            out.winners[m] = []
+    return out
 
 
 def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:

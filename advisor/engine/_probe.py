@@ -1,0 +1,106 @@
+"""Which metrics can meet an undefined value, found by computing them on the matrices that cause one.
+
+The methods paragraph states the undefined-value convention only when a reported metric can hit it, and
+names that metric with the case that makes it undefined (issue 22: no clause for nothing). Whether a
+metric can hit a zero denominator is not declared by hand: it is read off the engine's own records of
+undefined values (:class:`~advisor.engine._components.UndefinedValue`) on a few small degenerate inputs —
+a class never predicted, a class absent from the truth, a class absent from both, one class for
+everything — so the text cannot drift from the formulas.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = ["CASES", "undefined_case"]
+
+#: The degenerate situations, in the order the text prefers them as an example.
+CASES: tuple[str, ...] = ("never_predicted", "absent", "absent_both", "constant", "empty_item")
+
+
+def _nominal(case: str, k: int, c: int) -> np.ndarray:
+    """A k×k matrix in which class ``c`` is in ``case`` and every other class is predicted right once."""
+    m = np.eye(k, dtype=np.int64)
+    other = (c + 1) % k
+    if case == "never_predicted":  # its items all go to another class
+        m[c, c], m[c, other] = 0, 1
+    elif case == "absent":  # no true item, one predicted
+        m[c, c], m[other, c] = 0, 1
+    elif case == "absent_both":
+        m[c, c] = 0
+    elif case == "constant":  # every item true and predicted as c
+        m[:] = 0
+        m[c, c] = 3
+    return m
+
+
+def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
+    from ._metrics import METRICS, compute_metrics
+
+    spec = METRICS[metric]
+    binary = spec.binary_only or positive
+    size = 2 if binary else max(3, min(k, 4))
+    focus = (0, 1) if binary else (0,)
+    for case in CASES[:4]:
+        for c in focus:
+            m = _nominal(case, size, c)
+            try:
+                r = compute_metrics(m, [metric], positive_label=0 if binary else None,
+                                    class_weights=np.ones(size) if metric == "class_weighted_recall" else None)
+            except Exception:  # a matrix the metric refuses (all zeros) is not a case it meets
+                continue
+            if any(u.metric == metric for u in r.undefined):
+                return case + ("_negative" if binary and c == 1 else "")
+    return None
+
+
+def _structure_case(metric: str, structure: str) -> str | None:
+    if structure == "ordinal":
+        from ._ordinal import ordinal_metrics
+
+        for case in CASES[:4]:
+            r = ordinal_metrics(_nominal(case, 3, 0), [metric])
+            if any(u.metric == metric for u in r.undefined):
+                return case
+    elif structure == "multilabel":
+        from ._multilabel import multilabel_metrics
+
+        probes = {"absent_both": ([[1, 0], [1, 0]], [[1, 0], [0, 0]]),  # label 2 in neither labeling
+                  "empty_item": ([[1, 1], [0, 0]], [[1, 0], [0, 0]]),  # item 2 has no label, none predicted
+                  "constant": ([[0, 0], [0, 0]], [[0, 0], [0, 0]])}
+        for case, (t, p) in probes.items():
+            r = multilabel_metrics(t, p, [metric])
+            if any(u.metric == metric for u in r.undefined):
+                return case
+    elif structure == "agreement":
+        from ._agreement import agreement_metrics
+
+        r = agreement_metrics([[1, 1], [1, 1], [1, 1]], [metric], categories=[1, 2])
+        if any(u.metric == metric for u in r.undefined):
+            return "constant"
+    return None
+
+
+@lru_cache(maxsize=512)
+def undefined_case(metric: str, k: int = 3, positive: bool = False) -> str | None:
+    """The first case (of :data:`CASES`, ``_negative`` appended when it is the negative class of a binary metric)
+    in which ``metric`` meets an undefined value, or None when it never does (accuracy, log loss, MAE).
+
+    >>> undefined_case("recall", 2, positive=True), undefined_case("specificity", 2, positive=True)
+    ('absent', 'absent_negative')
+    >>> undefined_case("macro_precision"), undefined_case("accuracy"), undefined_case("log_loss")
+    ('never_predicted', None, None)
+    >>> undefined_case("multilabel_samples_f1"), undefined_case("mae"), undefined_case("mae_macro")
+    ('empty_item', None, 'absent')
+    """
+    from ._metrics import METRICS
+    from ._structures import STRUCTURE_METRICS
+
+    if metric in METRICS and not METRICS[metric].needs_probabilities:
+        return _nominal_case(metric, k, positive)
+    spec = STRUCTURE_METRICS.get(metric)
+    if spec is not None:
+        return _structure_case(metric, spec.structure)
+    return None

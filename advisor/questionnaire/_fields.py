@@ -1,0 +1,79 @@
+"""What communities report (``fields.yaml``) and the author's own words for a test item.
+
+A field's customary figure is reported beside the lead, with the work that establishes it, only when the
+answers name the field (``field``); the answers' ``context`` may *suggest* one (its keywords), never set it.
+``item_name`` is what one test item is, in the author's words ("child", "tweet", "claim"); the text counts
+items by its plural.
+
+>>> plural("child"), plural("query"), plural("test image"), plural("analysis")
+('children', 'queries', 'test images', 'analyses')
+>>> load_fields()["sentiment_shared_task"].metrics
+['balanced_accuracy']
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["CommunityField", "load_fields", "plural", "suggest_field"]
+
+
+class CommunityField(BaseModel):
+    """A community and the figure its papers report."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: str = Field(description="the field in running text")
+    reports: str = Field(description="what its papers report, in their words")
+    metrics: list[str] = Field(min_length=1, description="catalogue ids of that figure, the customary one first")
+    source: str = Field(description="BibTeX key of the work that sets or documents the convention")
+    cite: str = Field(description="that work as author (year)")
+    keywords: list[str] = Field(default_factory=list, description="words of a context that suggest the field")
+
+
+@lru_cache(maxsize=1)
+def load_fields() -> dict[str, CommunityField]:
+    """The packaged table of fields, by id."""
+    text = resources.files(__package__).joinpath("fields.yaml").read_text(encoding="utf-8")
+    fields = [CommunityField.model_validate(f) for f in (yaml.safe_load(text) or {}).get("fields", [])]
+    return {f.id: f for f in fields}
+
+
+def suggest_field(context: str | None) -> CommunityField | None:
+    """The field whose keywords a context mentions (the one with most matches; None when none or a tie)."""
+    if not context:
+        return None
+    low = context.lower()
+    hits = sorted(((sum(k in low for k in f.keywords), f) for f in load_fields().values()), key=lambda t: -t[0])
+    if not hits or hits[0][0] == 0 or (len(hits) > 1 and hits[1][0] == hits[0][0]):
+        return None
+    return hits[0][1]
+
+
+_IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice",
+              "foot": "feet", "tooth": "teeth", "datum": "data", "criterion": "criteria", "phenomenon": "phenomena",
+              "fish": "fish", "sheep": "sheep", "series": "series", "species": "species"}
+
+
+def plural(noun: str) -> str:
+    """The plural of a noun phrase (its last word), for counting test items in the author's words."""
+    head, _, last = noun.strip().rpartition(" ")
+    low = last.lower()
+    if low in _IRREGULAR:
+        word = _IRREGULAR[low]
+        word = word[:1].upper() + word[1:] if last[:1].isupper() else word
+    elif re.search(r"(?:s|x|z|ch|sh)$", low) and not low.endswith("sis"):
+        word = last + "es"
+    elif low.endswith("sis"):
+        word = last[:-2] + "es"
+    elif re.search(r"[^aeiou]y$", low):
+        word = last[:-1] + "ies"
+    else:
+        word = last + "s"
+    return f"{head} {word}" if head else word

@@ -1,0 +1,214 @@
+"""The report's operating constraints, clinical calibration and decision curves (issue 21).
+
+:func:`decision_values` runs inside :func:`advisor.report._build_scores.prepare`: for a binary task with item
+scores or risks it computes the plan's TPR at an FPR budget (and the threshold that meets it), precision and
+recall at K, the calibration intercept and slope with the observed/expected ratio, the integrated calibration
+index and the net benefit at each risk threshold. Their item-bootstrap intervals come with the other score
+metrics (:func:`advisor.report._build_scores.finish`, ``params``); :func:`decision_tables` then lays out what
+the metrics table cannot hold: the threshold each budget chose, the calibration in the clinical form and the
+decision curve with treat-all and treat-none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine import (
+    calibration_fit,
+    ici,
+    loess_curve,
+    net_benefit,
+    precision_recall_at_k,
+    recalibration_loss,
+    tpr_at_fpr,
+)
+from ._models import TableBlock
+from ._models_scores import Curve
+
+__all__ = ["DECISION_REPORT_IDS", "decision_params", "decision_tables", "decision_values", "is_decision_id"]
+
+DECISION_REPORT_IDS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope",
+                       "ici", "ranked_probability_score", "rps_skill")
+RPS_IDS = ("ranked_probability_score", "rps_skill")
+
+
+def is_decision_id(mid: str) -> bool:
+    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@")
+
+
+def _planned(rec_json: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{metric id: params}`` of the lead and the metrics beside it."""
+    items = [rec_json.get("primary") or {}, *(rec_json.get("complementary") or [])]
+    return {str(i.get("metric")): dict(i.get("params") or {}) for i in items if i.get("metric")}
+
+
+def decision_params(rec_json: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """The parameters of the plan's issue-21 metrics: ``max_fpr``, ``k`` (items reviewed in this test set)."""
+    planned = _planned(rec_json)
+    out: dict[str, Any] = {}
+    fpr = planned.get("tpr_at_fpr", {}).get("max_fpr")
+    if fpr is not None:
+        out["max_fpr"] = float(fpr)
+    for mid in ("precision_at_k", "recall_at_k"):
+        p = planned.get(mid)
+        if p is None:
+            continue
+        if p.get("alerts") is not None:
+            out["k"] = int(p["alerts"])
+        elif p.get("review_share") is not None:
+            out["k"] = max(1, int(round(float(p["review_share"]) * n)))
+            out["review_share"] = float(p["review_share"])
+    return out
+
+
+def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any]) -> None:
+    """Add the plan's issue-21 metrics to every system's values; keep what the tables and text state."""
+    planned = [m for m in _planned(rec_json) if is_decision_id(m)]
+    if set(planned) & set(RPS_IDS) and state.y is not None:
+        _rps_values(state, values, _planned(rec_json))
+    if not planned or state.y is None or len(state.labels) != 2 or state.pos is None:
+        return
+    p_idx = state.labels.index(state.pos)
+    y = np.array([1.0 if v == state.pos or str(v) == str(state.pos) else 0.0 for v in state.y])
+    params = decision_params(rec_json, len(y))
+    state.decision_params = params
+    data = state.data
+    data.decision_budget = params.get("max_fpr")
+    data.decision_k = params.get("k")
+    data.decision_review_share = params.get("review_share")
+    data.decision_n = len(y)
+    thresholds = sorted(float(m.split("@", 1)[1]) for m in planned if m.startswith("net_benefit@"))
+    for name, s in state.outputs.items():
+        col = s if s.ndim == 1 else s[:, p_idx]
+        v = values[name]
+        if "tpr_at_fpr" in planned and "max_fpr" in params:
+            tpr, thr = tpr_at_fpr(y, col, params["max_fpr"])
+            v["tpr_at_fpr"] = float(tpr)
+            flagged = col >= thr
+            fpr = float(flagged[y == 0].mean()) if (y == 0).any() else float("nan")
+            data.operating[name] = {"threshold": float(thr), "tpr": float(tpr), "fpr": fpr}
+        if {"precision_at_k", "recall_at_k"} & set(planned) and "k" in params:
+            prec, rec = precision_recall_at_k(y, col, params["k"])
+            v["precision_at_k"], v["recall_at_k"] = float(prec), float(rec)
+            order = np.sort(col)[::-1]
+            data.review[name] = {"k": float(params["k"]), "precision": float(prec), "recall": float(rec),
+                                 "cut": float(order[min(int(params["k"]), len(order)) - 1])}
+        if s.ndim != 2:
+            continue
+        if {"calibration_intercept", "calibration_slope", "ici"} & set(planned):
+            fit = calibration_fit(y, col)
+            v["calibration_intercept"], v["calibration_slope"] = float(fit["intercept"]), float(fit["slope"])
+            v["ici"] = float(ici(y, col))
+            grid, curve = loess_curve(y, col)
+            data.clinical[name] = {"observed_expected": float(fit["observed_expected"]),
+                                      "mean_risk": float(col.mean()), "observed": float(y.mean())}
+            data.smooth[name] = Curve(x=[float(x) for x in grid], y=[float(x) for x in curve])
+            data.recalibration_loss[name] = float(recalibration_loss(y, col))
+        if thresholds:
+            nb, everyone = net_benefit(y, col, thresholds)
+            for t, x in zip(thresholds, nb):
+                v[f"net_benefit@{t:g}"] = float(x)
+            data.net_benefit_all = {f"{t:g}": float(x) for t, x in zip(thresholds, everyone)}
+            data.net_benefit_thresholds = thresholds
+
+
+def _rps_values(state: Any, values: dict[str, dict[str, Any]], planned: Mapping[str, Mapping[str, Any]]) -> None:
+    """The ranked probability score and its skill, with the classes in the plan's order (issue 21, item 6)."""
+    from ..engine import ranked_probability_score, rps_skill
+
+    order = next((list(planned[m]["order"]) for m in RPS_IDS if planned.get(m, {}).get("order")), None)
+    labels = [str(x) for x in state.labels]
+    order = [str(x) for x in order] if order else labels
+    if sorted(order) != sorted(labels):
+        return
+    perm = [labels.index(c) for c in order]
+    rank = {lab: i for i, lab in enumerate(order)}
+    idx = np.array([rank[str(v)] for v in state.y])
+    state.decision_params["order_index"] = perm
+    state.data.rps_order = order
+    for name, s in state.outputs.items():
+        if s.ndim != 2:
+            continue
+        values[name]["ranked_probability_score"] = float(ranked_probability_score(idx, s[:, perm]))
+        values[name]["rps_skill"] = float(rps_skill(idx, s[:, perm]))
+
+
+def _fmt(v: Any, digits: int) -> str:
+    if v is None or (isinstance(v, float) and not np.isfinite(v)):
+        return "—" if v is None or np.isnan(v) else ("∞" if v > 0 else "−∞")
+    return f"{v:.{digits}f}"
+
+
+def _with_interval(rep: Any, mid: str, digits: int) -> str:
+    value = rep.values.get(mid)
+    iv = rep.intervals.get(mid)
+    text = _fmt(value, digits)
+    if iv is not None and iv.low is not None and iv.high is not None:
+        text += f" [{_fmt(iv.low, digits)}, {_fmt(iv.high, digits)}]"
+    return text
+
+
+def decision_tables(data: Any, reports: Sequence[Any], digits: int = 3) -> list[TableBlock]:
+    """The threshold each budget chose, the calibration of the risks and the decision curve, as tables."""
+    if data is None:
+        return []
+    out: list[TableBlock] = []
+    if data.operating:
+        rows = [[name, _fmt(o["threshold"], 4), _fmt(o["tpr"], digits), _fmt(o["fpr"], digits)]
+                for name, o in data.operating.items()]
+        out.append(TableBlock(
+            id="operating_point", title="Threshold within the false positive rate budget",
+            caption=(f"For each system the highest-scoring threshold whose false positive rate on the test set is at "
+                     f"most {data.decision_budget:g} (items with a score at or above it are flagged) and the rates it "
+                     "gives. It was chosen on the test set, so the true positive rate is optimistic for new data."),
+            columns=["system", "threshold", "true positive rate", "false positive rate"],
+            numeric=[False, True, True, True], rows=rows))
+    if data.review:
+        k = data.decision_k
+        share = (f" ({data.decision_review_share:g} of the {data.decision_n:,} test items)"
+                 if data.decision_review_share is not None else f" of the {data.decision_n:,} test items")
+        rows = [[name, _fmt(r["cut"], 4), _fmt(r["precision"], digits), _fmt(r["recall"], digits)]
+                for name, r in data.review.items()]
+        out.append(TableBlock(
+            id="review_budget", title="The review budget",
+            caption=(f"The K = {int(k):,} highest-scored items{share} are reviewed; the score at the cut, and "
+                     "precision and recall among them. A tie at the cut is reviewed fractionally: each tied item "
+                     "counts for the share of the tie that fits in the budget."),
+            columns=["system", "score at the cut", "precision at K", "recall at K"],
+            numeric=[False, True, True, True], rows=rows))
+    if data.clinical:
+        by = {r.name: r for r in reports}
+        rows = []
+        for name, c in data.clinical.items():
+            rep = by.get(name)
+            if rep is None:
+                continue
+            rows.append([name, _fmt(c["mean_risk"], digits), _fmt(c["observed"], digits),
+                         _fmt(c["observed_expected"], 2), _with_interval(rep, "calibration_intercept", 2),
+                         _with_interval(rep, "calibration_slope", 2), _with_interval(rep, "ici", digits)])
+        out.append(TableBlock(
+            id="clinical_calibration", title="Calibration of the risks",
+            caption=("Mean predicted risk against the observed share, their ratio (observed/expected), the calibration "
+                     "intercept (ideal 0; negative when the risks are too high) and slope (ideal 1; below 1 when they "
+                     "are too extreme) of logistic recalibrations on the logit of the risk, and the integrated "
+                     "calibration index of a loess-smoothed calibration curve (span 0.75), with bootstrap intervals."),
+            columns=["system", "mean risk", "observed", "O/E", "intercept", "slope", "ICI"],
+            numeric=[False, True, True, True, True, True, True], rows=rows))
+    if data.net_benefit_thresholds:
+        names = [r.name for r in reports]
+        rows = []
+        for t in data.net_benefit_thresholds:
+            mid = f"net_benefit@{t:g}"
+            row = [f"{t:g}", _fmt(data.net_benefit_all.get(f"{t:g}"), digits), _fmt(0.0, digits)]
+            row += [_with_interval(r, mid, digits) for r in reports]
+            rows.append(row)
+        out.append(TableBlock(
+            id="decision_curve", title="Net benefit at the risk thresholds in use",
+            caption=("Net benefit TP/n − FP/n · t/(1 − t) of treating those whose risk is at least t, with bootstrap "
+                     "intervals, beside treating everyone and treating no one (Vickers & Elkin 2006)."),
+            columns=["risk threshold t", "treat all", "treat none", *names],
+            numeric=[True, True, True, *([True] * len(names))], rows=rows))
+    return out
