@@ -200,11 +200,17 @@ def build_methods(
                                                             (*last, 0, False, False, False),
                                                             (*last, 0, False, False, True)]
               + [(*last, t, False, False, True) for t in range(1, 9)])
+    # where the notation, which cannot be shortened, leaves too few words even for the shortest paragraph, the
+    # budget holds for the paragraph alone: the metrics beside the lead keep what each adds wherever that fits
+    paragraphs = []
     for avoid, promises, clauses, terse, odds, example, brief in trials:
         p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
                       brief=brief)
+        paragraphs.append(p)
         if _word_count(p.spans) + _word_count(notation.spans) - 1 <= MAX_WORDS:
             break
+    else:
+        p = next((q for q in paragraphs if _word_count(q.spans) <= MAX_WORDS), p)
     paras = [p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))

@@ -132,13 +132,13 @@ S: dict[str, str] = {
     # issue 20: the method per metric, the unit resampled, the seed always, the paired test named
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
     "intervals_exact_too": ", Clopper–Pearson for {names}",
-    "proportions": "the proportions",
+    "proportions": "proportions",
     "groups_unit": "{groups} groups given by {column}, not of single {items}",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
     "same_seed": ", the same for every system",
-    "winners": "Both systems win unless their paired difference's interval excludes 0",
+    "winners": "Both systems win unless their difference's interval excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
     "winners_holm": ("The winners are the systems no other system beats after Holm's correction over all "
                      "{pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),

@@ -110,6 +110,13 @@ def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries
                "paired resamples in which it is better; p is the two-sided paired bootstrap test's; 'resolvable' is "
                f"the smallest difference this test set separates at {pct} — a true difference smaller than that is "
                "mostly reported as not separable.")
+    from ..engine import TARGET_VALUED
+
+    ideal = [m for m in shown if m.id in TARGET_VALUED]
+    if ideal:  # ideal at a value: a larger value is not better, so no system is the better one
+        caption += (" " + " and ".join(f"{m.name.split(' (')[0].lower() if m.name[1:2].islower() else m.name} "
+                                       f"(ideal {TARGET_VALUED[m.id]:g})" for m in ideal).capitalize()
+                    + (" have" if len(ideal) > 1 else " has") + " an ideal value, not a direction: no P(better).")
     for t in mcnemar:
         if {t.get("a"), t.get("b")} == {a, b} and any(m.id == "accuracy" for m in shown):
             first, second = (t["a_only"], t["b_only"]) if t["a"] == a else (t["b_only"], t["a_only"])

@@ -426,9 +426,11 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         layout = layout if layout.several else None
     out = _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
                       None if gi is None else (gi, int(n_groups)), layout, rng)
-    for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller
-        if m in TARGET_VALUED:
+    for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller, and a
+        if m in TARGET_VALUED:  # larger value is not "better": the difference keeps its interval and test only
             out.winners[m] = []
+            for pair in out.pairs.get(m, []):
+                pair["probability_better"] = None
     return out
 
 
