@@ -73,6 +73,10 @@ def report(
     priors: Optional[str] = typer.Option(
         None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; default: the answers'.",
     ),
+    group: Optional[str] = typer.Option(
+        None, "--group", show_default=False,
+        help="Column naming each item's group (a patient, a document): resample groups, not items.",
+    ),
     max_fpr: Optional[float] = typer.Option(
         None, "--max-fpr", show_default=False,
         help="False positive rate budget F: the lead is the TPR of the best threshold with FPR ≤ F on the test set.",
@@ -132,7 +136,7 @@ def report(
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
-                     max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
+                     group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
                      coverage=None if coverage is None else float(coverage))
     if context is not None:
         from ..report._context_check import render_checked
@@ -171,7 +175,7 @@ def _check_selective(coverage: Optional[str], reject_label: Optional[str], answe
 
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
            pred_col: str, costs: Optional[str], priors: Optional[str], order: Optional[str], label_sep: Optional[str],
-           top_k: Optional[int], **options: object):  # noqa: ANN202
+           top_k: Optional[int], group: Optional[str] = None, **options: object):  # noqa: ANN202
     """Read every input once (:func:`advisor.load`) and build the report context: structured (ordered classes,
     label sets, top-k, annotators) or nominal (counts, item-level scores, costs)."""
     from ..io._load import load
@@ -188,7 +192,12 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     structured = {k: v for k, v in options.items() if k in ("title", "confidence", "seed", "undefined")}
     structured["bootstrap"] = options["bootstrap"]
     opts = structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k) if files else {}
-    ds = load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
+    from ._runs import parse_runs, refuse_runs
+
+    runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
+    refuse_runs(runs, "report")
+    ds = load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
+              names=runs.columns, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
                             ("--decision-thresholds", options.get("decision_thresholds")),
                             ("--coverage", options.get("coverage"))) if v is not None]
@@ -248,6 +257,12 @@ def methods(
         check_outputs([output], [answers], force=force)
     from ..report._render import methods_texts
 
+    if n_boot > 0 and seed is None:  # a seed always (issue 20): picked, stated, and to be passed on
+        from ._intervals import pick_seed
+
+        seed, _ = pick_seed(None)
+        echo(f"note: seed {seed} picked; pass --seed {seed} to advisor report so its intervals are the ones this "
+             "paragraph announces.", err=True)
     text, bib = methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed, justify=justify)
     if output is None:
         echo(text, nl=not text.endswith("\n"))

@@ -116,7 +116,7 @@ def score_results(scored: dict[str, Any], systems: dict[str, Any], labels: list[
 
 def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any], positive: Any, costs: Any,
                       priors: Any, n_boot: int, confidence: float, seed: Any, metrics: list[str] | None = None,
-                      systems: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                      systems: dict[str, Any] | None = None, runs: list[str] | None = None) -> dict[str, Any] | None:
     """Paired item bootstrap of the score/probability/cost metrics of ``scored`` (:attr:`advisor.Dataset.scores`).
 
     None when not every system has scores and no costs are asked for. Every system must have the same kind of
@@ -144,10 +144,12 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
     from ._common import USUAL_RESAMPLES
     from ._progress import job
 
+    groups = getattr(scored[names[0]], "group", None)  # --group: resample the items' groups (issue 20)
     with job("paired bootstrap of the scores", unit="resamples", option="--bootstrap", value=n_boot,
              usual=USUAL_RESAMPLES) as progress:
         res = compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                             priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, progress=progress)
+                             priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed, groups=groups,
+                             runs=runs, progress=progress)
     return res.to_dict()
 
 
@@ -177,10 +179,15 @@ def print_scored(data: dict[str, Any]) -> None:
             lo, hi = data["rank_intervals"][m][s]
             rank = f"rank {lo:g}" if lo == hi else f"rank {lo:g}–{hi:g}"
             star = "*" if s in data["winners"][m] else " "
-            cells.append(f"{format_number(v['estimate'])}{star}\n[{format_number(v['low'], 3)}, "
-                         f"{format_number(v['high'], 3)}]\n{rank}")
+            iv = "(no interval)" if v["low"] is None or v["high"] is None else \
+                f"[{format_number(v['low'], 3)}, {format_number(v['high'], 3)}]"
+            cells.append(f"{format_number(v['estimate'])}{star}\n{iv}\n{rank}")
         table.add_row(m + (" ↓" if m in LOWER_IS_BETTER else ""), *cells)
     console = Console(highlight=False)
     console.print(table)
     console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "
                   "winners; rank: the interval of ranks over the resamples.", style="dim", markup=False)
+    from ._intervals import calibration_lines
+
+    for line in calibration_lines(data.get("calibration")):
+        console.print(line, markup=False)

@@ -101,8 +101,11 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
             seed: int | None, as_json: bool, compare: bool) -> None:
     from ..engine._structures import evaluate_inputs
 
+    from ._intervals import pick_seed
+
     data = evaluate_inputs(inputs, undefined, metrics)
     ids = [m for m in next(iter(data["metrics"].values()))]
+    seed, given = pick_seed(seed)  # stated in the output (issue 20)
     from ._common import USUAL_RESAMPLES
     from ._progress import job
 
@@ -127,8 +130,8 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
                                                            confidence=confidence, seed=seed, undefined=undefined,
                                                            top_k=inputs.top_k, progress=progress)
     if n_boot is not None:
-        data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile",
-                             "resampling": "cells" if inputs.structure == "ordinal" else "items"}
+        data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "seed_given": given,
+                             "method": "auto", "resampling": "cells" if inputs.structure == "ordinal" else "items"}
     if as_json:
         echo_json(data)
     else:
@@ -140,6 +143,7 @@ def _print(data: dict[str, Any]) -> None:
     from rich.table import Table
 
     from .._format import format_number
+    from ._intervals import interval_cell, methods_note, seed_note
 
     title = {"ordinal": "ordinal (order: " + ", ".join(display_label(x) for x in data.get("order", [])) + ")",
              "multilabel": "multi-label", "top_k": f"top-k (k = {data.get('k')})",
@@ -157,7 +161,7 @@ def _print(data: dict[str, Any]) -> None:
         for s in data["systems"]:
             v = format_number(data["metrics"][s].get(m), none="—")
             iv = cmp[m]["intervals"].get(s) if m in cmp else data.get("intervals", {}).get(s, {}).get(m)
-            cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
+            cells.append(interval_cell(v, iv, format_number))
         if cmp:
             cells.append(", ".join(display_label(w) for w in cmp.get(m, {}).get("winners", [])))
         table.add_row(m, *(cell(c) for c in cells))
@@ -165,6 +169,13 @@ def _print(data: dict[str, Any]) -> None:
     if cmp:
         echo("Paired bootstrap on the same items; winners: the best system and every system whose paired "
              "difference to it has an interval containing 0.")
+    if data.get("bootstrap"):
+        entries = [(s, m, iv.get("method"), iv.get("reason"))
+                   for m, c in cmp.items() for s, iv in c["intervals"].items()] if cmp else \
+            [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in data.get("intervals", {}).items()
+             for m, iv in ivs.items()]
+        for line in methods_note(entries) + [seed_note(data["bootstrap"]["seed"], data["bootstrap"]["seed_given"])]:
+            echo(line)
     for note in data.get("notes", []):
         echo(f"note: {note}")
     for s, recs in data["undefined"].items():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,8 @@ class ScoredFile:
     proba: np.ndarray | None
     proba_labels: list[str]
     score: np.ndarray | None
+    # with --group: the group of each item (issue 20); keyword-only, so subclasses keep their positional fields
+    group: list[str] | None = field(default=None, kw_only=True)
 _PROBA = re.compile(r"^(?:p|proba)_(.+)$")
 
 
@@ -86,7 +88,7 @@ def _plain(a: Any) -> np.ndarray:
 
 
 def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: str = "y_pred",
-              what: str | None = None) -> Any:
+              what: str | None = None, group_col: str | None = None) -> Any:
     """The :class:`~advisor.io._scores.ScoredFile` of one staged part, or None without score columns."""
 
     what = what or sp.part.what
@@ -105,6 +107,8 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
     pack = src.pack(numbers)
     if pack is None:
         select += [f"{src.number_sql(c)} AS {quote('x' + str(j))}" for j, c in enumerate(numbers)]
+    if group_col and group_col in cols:
+        select.append(f"{src.label_sql(group_col)} AS g_")
     got = _fetch(con, sp, select)
     rows = got["r_"]
     y = got["t_"]
@@ -133,7 +137,7 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
                          "number (NaN); every item needs one.")
     pred = [str(v) for v in got["p_"]] if "p_" in got else None
     return ScoredFile([str(v) for v in y], pred, data if pcols else None, [lab for lab, _ in pcols],
-                      data[:, 0] if score else None)
+                      data[:, 0] if score else None, group=[str(v) for v in got["g_"]] if "g_" in got else None)
 
 
 _INT = re.compile(r"^[+-]?\d+$")

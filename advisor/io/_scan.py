@@ -106,6 +106,10 @@ class Scan:
     renormalised: list[int]
     #: per system, the items whose true class got probability 0 (below log loss's clipping ε)
     zero: list[int] = field(default_factory=list)
+    #: with a group column (issue 20): the group of each row of ``codes`` (index into ``group_labels``);
+    #: a (true, predictions) combination found in several groups has one row per group
+    groups: np.ndarray | None = None
+    group_labels: tuple[Label, ...] = ()
 
 
 WEIGHT = '"#n"'
@@ -168,10 +172,12 @@ def _terms(i: int, ptrue: str, total: str, ok: str, brier: str) -> tuple[list[st
 
 
 def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = None,
-         id_col: str | None = None) -> Scan:
+         id_col: str | None = None, group_col: str | None = None) -> Scan:
     """Count the joint table of ``sides`` (all on the same items, all in the staged table) with every check.
 
-    ``id_col``: match the items by this column (every side has it) instead of by row order.
+    ``id_col``: match the items by this column (every side has it) instead of by row order. ``group_col``:
+    the first input's column saying which group (patient, document, query) each item belongs to; the
+    table is then counted per group too, for resampling groups instead of items.
     """
     m = len(sides)
     relation, weight = sides[0].source.relation, WEIGHT
@@ -189,6 +195,10 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
     mid = [c for _, md, _ in levels for c in md]
     out = [c for _, _, o in levels for c in o] + ["w_"]
     keys = [f"{c}{i}" for i in range(m) for c in ("t", "p", "h")]
+    if group_col:
+        base.append(f"{sides[0].source.label_sql(group_col)} AS g_")
+        out.append("g_")
+        keys.append("g_")
     aggs = ["sum(w_) AS n"] + [f"sum(w_ * {c}{i}) AS {c}{i}_" for i, s in enumerate(sides) if s.proba
                                for c in ("bad", "ren", "ll", "br", "z")]
     inner = f"SELECT {', '.join(base)} FROM {relation}"
@@ -214,7 +224,22 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
             if bad:
                 raise _bad_label(con, s.source, col)
     _check_alignment(con, sides, res, n, present, bool(id_col))
-    return _build(con, sides, res, n, labels)
+    groups = _groups(con, sides[0], res, present[0], group_col) if group_col else None
+    return _build(con, sides, res, n, labels, groups)
+
+
+def _groups(con: Any, side: Side, res: dict[str, Any], present: np.ndarray, group_col: str) -> np.ndarray:
+    """The group text of every counted row; an empty group cell is one sentence naming its row."""
+    g = _col(res, "g_")
+    bad = present & np.array([x is None or x == "" or len(x) > MAX_LABEL_CHARS for x in g], dtype=bool)
+    if bad.any():
+        src = side.source
+        row = _ordered(con, src, f"{src.label_sql(group_col)} AS g_",
+                       f"g_ IS NULL OR g_ = '' OR length(g_) > {MAX_LABEL_CHARS}")
+        where = f" row {row[0]}" if row else ""
+        raise InputError(f"{src.what}{where}: the {group_col} cell (--group) is empty or too long; with --group every "
+                         "item needs the group it belongs to.")
+    return g
 
 
 def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[Side], str]:
@@ -346,7 +371,7 @@ def _truth_mismatch(con: Any, sides: Sequence[Side], i: int, use_id: bool) -> In
 
 
 def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
-           labels: Sequence[Label] | None) -> Scan:
+           labels: Sequence[Label] | None, groups: np.ndarray | None = None) -> Scan:
     m = len(sides)
     cols = [_col(res, "t0")] + [_col(res, f"p{i}") for i in range(m)]
     texts = sorted({str(x) for c in cols for x in c})
@@ -385,10 +410,19 @@ def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
                        "brier": math.fsum(_col(res, f"br{i}_").astype(float).tolist()) / total})
         renorm.append(int(np.sum(_col(res, f"ren{i}_").astype(float))))
         zero.append(int(np.sum(_col(res, f"z{i}_").astype(float))))
+    group_labels: tuple[Label, ...] = ()
+    if groups is not None:  # one row per (combination, group): the group bootstrap draws groups
+        texts_g = [str(x) for x in groups]
+        group_labels = tuple(type_labels(sorted(set(texts_g))))
+        gindex = {str(g): j for j, g in enumerate(group_labels)}
+        codes = np.column_stack([codes, np.array([gindex[t] for t in texts_g], dtype=np.int64)])
     # merge groups that differ only in columns not kept (h, and t_i equal to t_0)
     key_codes, inv = np.unique(codes, axis=0, return_inverse=True)
     merged = np.bincount(inv.reshape(-1), weights=counts, minlength=key_codes.shape[0])
-    return Scan(final, key_codes, merged, int(n.sum()), probas, renorm, zero)
+    if groups is None:
+        return Scan(final, key_codes, merged, int(n.sum()), probas, renorm, zero)
+    return Scan(final, key_codes[:, :-1], merged, int(n.sum()), probas, renorm, zero, groups=key_codes[:, -1],
+                group_labels=group_labels)
 
 
 def _outside(con: Any, sides: Sequence[Side], unknown: set[str], fixed: Sequence[Label]) -> InputError:

@@ -123,13 +123,22 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
     return list(out.values())
 
 
-def _design(options: PlanOptions, n_systems: int | None, paired: bool) -> Design:
+def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str]) -> Design:
+    from ..stats._choice import interval_methods
+
     several = n_systems is None or n_systems > 1
+    methods = interval_methods(metric_ids) if options.resamples > 0 else {}
+    test = None
+    if several and options.resamples > 0:
+        test = "paired bootstrap test of the difference" + (
+            "; McNemar's exact test reported beside it for accuracy" if {"accuracy", "micro_f1"} & set(metric_ids)
+            else "")
     return Design(
-        resamples=options.resamples, confidence=options.confidence, seed=options.seed, undefined=options.undefined,
-        systems=n_systems, paired=paired and bool(n_systems and n_systems > 1),
-        test="paired bootstrap of the difference" if several and options.resamples > 0 else None,
+        resamples=options.resamples, confidence=options.confidence, seed=options.seed,
+        seed_given=options.seed_given, undefined=options.undefined, systems=n_systems,
+        paired=paired and bool(n_systems and n_systems > 1), test=test,
         multiplicity="Holm" if (n_systems is None or n_systems > 2) and options.resamples > 0 else None,
+        interval_methods={m: ("bca" if v == "auto" else v) for m, v in methods.items()},
     )
 
 
@@ -219,8 +228,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
-        design=_design(opts, n_systems, paired), answers=uses, conflicts=_conflicts(ans, replaced, lead.id),
-        warnings=warnings,
+        design=_design(opts, n_systems, paired, [lead.id, *(m.id for m in beside)]), answers=uses,
+        conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
     plan._rec = rec

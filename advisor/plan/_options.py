@@ -48,6 +48,7 @@ class PlanOptions(BaseModel):
     resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
     confidence: float = 0.95
     seed: int | None = None
+    seed_given: bool = Field(True, description="False: the seed was picked by advisor, not given")
     undefined: str = "zero"
 
     def check(self) -> PlanOptions:

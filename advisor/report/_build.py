@@ -33,8 +33,6 @@ from ._inputs import (
 from ._models import (
     MANY_CLASSES,
     ChanceRow,
-    DifferenceRow,
-    Estimate,
     FigureData,
     IntervalSettings,
     MetricEntry,
@@ -64,6 +62,7 @@ from ._plan import (
     wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
+from ._uncertainty import difference_row, estimate_of, grouped, picked_seed, settle_intervals, uncertainty_tables
 
 __all__ = ["build_report"]
 
@@ -239,6 +238,7 @@ def build_report(
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
+    seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     systems, joint, probs, data_notes = systems_of(data)
     if recommendation is not None:  # a recommendation given as is: its metrics, no plan of the answers' options
         ans = load_answers(answers)
@@ -252,8 +252,8 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, undefined=undefined, order=list(order) if order is not None else None, max_fpr=max_fpr,
-            alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage))
+            seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
+            max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):
@@ -300,6 +300,7 @@ def build_report(
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights)
+        plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if plan is not None and ordinal_points and bootstrap > 0:
@@ -308,10 +309,13 @@ def build_report(
         if str(rec_json["primary"]["metric"]) not in skip:
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
+        settle_intervals(results, seed_given)
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
-        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
+        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
+                                             seed_given=seed_given, methods=dict(plan.design.interval_methods)
+                                             if plan is not None else {})
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
@@ -323,6 +327,7 @@ def build_report(
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
+        tables += uncertainty_tables(results, entries, score_data)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
@@ -368,6 +373,8 @@ class _Settings:
     undefined: str
     progress: Any
     weights: Any = None  # the class weights of class_weighted_recall
+    groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
+    group_col: str | None = None
 
 
 @dataclass
@@ -380,6 +387,9 @@ class _Results:
     intervals: IntervalSettings | None = None
     figures: FigureData = field(default_factory=FigureData)
     undefined_total: int = 0
+    test: str | None = None  # the paired test behind the winners, named
+    mcnemar: list[dict[str, Any]] = field(default_factory=list)  # accuracy: McNemar's exact test of each pair
+    group: tuple[str, int] | None = None  # (column, number of groups) when groups were resampled (issue 20)
 
 
 def _recommendation(ans: Any, recommendation: Any, data: Any,
@@ -537,13 +547,15 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     if cmp is None:  # structured systems bring their own (report/_build_structures.py)
         cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
-                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None))
+                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None),
+                            groups=getattr(st, "groups", None))
     reports, figures = results.reports, results.figures
+    results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
     for rep in reports:
         for mid, mc in cmp.metrics.items():
             if (sr := mc.systems.get(rep.name)) is None:
                 continue
-            rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
+            rep.intervals[mid] = estimate_of(sr)
             rep.p_first[mid] = _f(sr.p_first)
             rep.rank_interval.update({mid: list(mc.rank_intervals[rep.name])} if rep.name in mc.rank_intervals else {})
     if len(reports) > 1:
@@ -556,12 +568,10 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
         for mid in cmp.metrics:
             d = cmp.difference(a, b, mid)
             sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
-            lo, hi = _f(d.low), _f(d.high)
-            if sign < 0 and lo is not None and hi is not None:
-                lo, hi = -hi, -lo
-            est = _f(d.estimate)
-            figures.differences.append(DifferenceRow(
-                metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
+            pair = next((p for p in cmp.metrics[mid].pairs if {p.a, p.b} == {a, b}), None)
+            info = {} if pair is None else {"p_a_better": cmp.probability_better(a, b, mid), "p_value": pair.p_value,
+                                            "test": pair.test, "resolvable": pair.resolvable}
+            figures.differences.append(difference_row(mid, d.estimate, d.low, d.high, sign, info))
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
                                          seed=cmp.seed, paired=True)
 
@@ -579,8 +589,7 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
                            metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined,
                            class_weights=st.weights, progress=step)
         for mid in matrix_ids:
-            r = bs[mid]
-            rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
+            rep.intervals[mid] = estimate_of({**bs[mid], "method": bs.methods[mid], "reason": bs.reasons[mid]})
     results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                                          paired=False)
 

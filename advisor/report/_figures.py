@@ -150,7 +150,9 @@ def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     """Two systems: each metric's paired difference — metrics on the same side of 0 agree on the order."""
-    rows = [r for r in ctx.figures.differences if r.estimate is not None]
+    from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does not order the systems
+
+    rows = [r for r in ctx.figures.differences if r.estimate is not None and r.metric not in TARGET_VALUED]
     if len(rows) < 2 or len(ctx.figures.difference_pair) != 2:
         return None
     a, b = ctx.figures.difference_pair

@@ -35,6 +35,7 @@ from . import _methods_text as W
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
+from ._methods_intervals import intervals_sentence, method_words
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -157,7 +158,7 @@ def build_methods(
     unmet = undefined_count == 0 and not any((log_loss_zero or {}).values())  # no convention applied to the data
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
-                  example: bool = True, conventions: bool = True) -> _Text:
+                  example: bool = True, conventions: bool = True, brief: bool = False) -> _Text:
         p = _Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         if primary is not None:
@@ -180,7 +181,7 @@ def build_methods(
                 p.say(sentence).cite(keys).t(". ")
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
-        _intervals_sentence(p, intervals, n_systems, answers)
+        intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif promised and promises:  # only what the report shows (the plan's diagnostics)
@@ -198,18 +199,18 @@ def build_methods(
     # shows them all the same); with the author's context, our paraphrase of the situation is the next to go: the context says it;
     steps = [(True, 3, True), (False, 3, True)] + ([(False, 3, False), (False, 1, False), (False, 0, False)]
                                                    if answers.get("context") else [(False, 1, True), (False, 0, True)])
-    # then the chance sentence (the report's chance table gives the same numbers), and only then do the metrics
-    # beside the lead lose what each adds (the Definitions and the justification say it)
-    # then the metric named as an example of the zero-denominator convention
-    # then the conventions when the data met none of them (the formulas' notes keep them), and only then do the
-    # metrics beside the lead lose what each adds
+    # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
+    # example of the zero-denominator convention, then the conventions when the data met none of them (the
+    # formulas' notes keep them), then the McNemar sentence (the results table gives the test), and only then do
+    # the metrics beside the lead lose what each adds (the Definitions and the justification say it)
     last = steps[-1]
-    trials = ([(*s, 0, True, True, True) for s in steps]
-              + [(*last, 0, False, True, True), (*last, 0, False, False, True), (*last, 0, False, False, False)]
-              + [(*last, t, False, False, False) for t in range(1, 9)])
-    for avoid, promises, clauses, terse, odds, example, conventions in trials:
+    trials = ([(*s, 0, True, True, True, False) for s in steps]
+              + [(*last, 0, False, True, True, False), (*last, 0, False, False, True, False),
+                 (*last, 0, False, False, False, False), (*last, 0, False, False, False, True)]
+              + [(*last, t, False, False, False, True) for t in range(1, 9)])
+    for avoid, promises, clauses, terse, odds, example, conventions, brief in trials:
         p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
-                      conventions=conventions)
+                      conventions=conventions, brief=brief)
         if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
             break
     paras = [*scope, p.para("Evaluation")]
@@ -317,9 +318,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
     if intervals is not None:
-        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
+        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
-        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"]) + ".")
+        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else "") + ".")
     return p.para("Evaluation")
 
 
@@ -700,26 +701,6 @@ def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[Cha
     same = f"{row.uniform:.2f}" == f"{row.majority:.2f}"
     p.t(W.S["chance_same" if same else "chance"].format(uniform=f"{row.uniform:.2f}", majority=f"{row.majority:.2f}",
                              name=_lower_name(primary.name)) + " ")
-
-
-def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems: int,
-                        answers: Mapping[str, Any]) -> None:
-    if intervals is None:
-        return
-    paired = intervals.paired and n_systems > 1
-    p.t(W.S["intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
-                                n=f"{intervals.n_resamples:,}", paired="paired " if paired else ""))
-    items = _items(answers)
-    if items:  # what was resampled, in the author's words
-        p.t(W.S["intervals_unit"].format(items=items))
-    p.t(W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"])
-    if intervals.seed is not None and not intervals.paired and n_systems > 1:
-        p.t(W.S["same_seed"])
-    if paired or (n_systems == 0 and answers.get("ranking")):
-        alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
-        p.t(W.S["winners"] if n_systems == 2 else W.S["winners_holm"].format(
-            pairs=n_systems * (n_systems - 1) // 2, alpha=alpha) if n_systems > 2 else W.S["winners_any"].format(alpha=alpha))
-    p.t(". ")
 
 
 def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],

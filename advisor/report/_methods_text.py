@@ -102,7 +102,6 @@ S: dict[str, str] = {
     "field_lead": "It is the figure reported in {field}",
     "field_beside": "For comparison with earlier work we also report {names}, the figure reported in {field}",
     "item_data": " on {n} {items}",
-    "intervals_unit": " of the {items}",
     "which": ", ",
     "avoid": "We do not lead with ",
     "avoid_because": ", because {they} ",
@@ -131,15 +130,23 @@ S: dict[str, str] = {
     "log_loss_zero": "; items whose true class got probability 0: {counts}",
     "log_loss_zero_none": "No true class got probability 0, so log loss needed no clipping",
     "log_loss_count": "{system} {count}",
-    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples",
+    # issue 20: the method per metric, the unit resampled, the seed always, the paired test named
+    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
+    "intervals_exact_too": ", Clopper–Pearson for {names}",
+    "proportions": "proportions",
+    "groups_unit": "{groups} groups given by {column}, not of single {items}",
+    "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
+    "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
-    "no_seed": ", drawn without a fixed seed",
     "same_seed": ", the same for every system",
-    "winners": "; both systems win unless the interval of their paired difference excludes 0",
-    "winners_holm": ("; the winners are the systems no other system beats after Holm's correction over all "
-                     "{pairs} pairs (family-wise error at most {alpha})"),
-    "winners_any": ("; the winners are the systems no other system beats after Holm's correction over all pairs "
-                    "(family-wise error at most {alpha})"),
+    "winners": "Both systems win unless their difference's interval excludes 0",
+    "mcnemar": "Accuracy is also compared with McNemar's exact test",
+    "winners_holm": ("The winners are the systems no other system beats after Holm's correction over all "
+                     "{pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),
+    "winners_any": ("The winners are the systems no other system beats after Holm's correction over all pairs "
+                    "of paired bootstrap tests (family-wise error at most {alpha})"),
+    "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
+    "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "duties": "We also give ",
 }
 

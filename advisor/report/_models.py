@@ -67,6 +67,8 @@ class Estimate(_M):
     estimate: float | None
     low: float | None = None
     high: float | None = None
+    method: str | None = Field(None, description="clopper_pearson, bca, basic, percentile; none: withheld")
+    reason: str | None = Field(None, description="why no interval is given")
 
 
 class MetricEntry(_M):
@@ -159,11 +161,19 @@ class TaskInfo(_M):
 
 
 class IntervalSettings(_M):
-    method: str = "percentile"
+    method: str = "auto"
     n_resamples: int
     confidence: float
     seed: int | None = None
     paired: bool = False
+    methods: dict[str, str] = Field(default_factory=dict, description="metric id → interval method used (issue 20)")
+    withheld: dict[str, str] = Field(default_factory=dict,
+                                     description="metric id → why some system's interval is not given")
+    seed_given: bool = Field(True, description="False: advisor picked the seed")
+    test: str | None = Field(None, description="the paired test behind the winners, named")
+    mcnemar: bool = Field(False, description="accuracy compared by McNemar's exact test")
+    group_column: str | None = Field(None, description="the column whose groups were resampled instead of items")
+    groups: int | None = Field(None, description="how many groups were resampled")
 
 
 class WarningEntry(_M):
@@ -201,6 +211,10 @@ class DifferenceRow(_M):
     estimate: float | None
     low: float | None = None
     high: float | None = None
+    p_better: float | None = Field(None, description="share of paired resamples in which first is better")
+    p_value: float | None = Field(None, description="two-sided p-value of the pair's test")
+    test: str | None = Field(None, description="paired bootstrap, or McNemar exact (accuracy)")
+    resolvable: float | None = Field(None, description="smallest difference this test set resolves")
 
 
 class FigureData(_M):

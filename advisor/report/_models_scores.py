@@ -7,6 +7,8 @@ re-renders from its JSON context (curves are thinned to a few hundred points).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["Curve", "ScoreData"]
@@ -45,6 +47,9 @@ class ScoreData(_M):
     calibration_loss: dict[str, float | None] = Field(default_factory=dict,
                                                       description="share of log loss removed by temperature scaling")
     item_bootstrap: bool = Field(False, description="score and cost intervals from an item bootstrap")
+    calibration: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
+        "system → top_label / positive_class → the plug-in ECE and the debiased root-mean-square calibration "
+        "error with its interval (Kumar et al. 2019; issue 20)"))
     # issue 21: operating constraints, clinical calibration, decision curves
     decision_budget: float | None = Field(None, description="the false positive rate budget")
     decision_k: float | None = Field(None, description="K, the items of this test set that can be reviewed")
@@ -54,8 +59,8 @@ class ScoreData(_M):
                                                    "within the FPR budget, its TPR and FPR")
     review: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: K, the score at the "
                                                 "cut, precision and recall at K")
-    calibration: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: mean risk, "
-                                                     "observed share, observed/expected")
+    clinical: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: mean risk, "
+                                                  "observed share, observed/expected")
     smooth: dict[str, Curve] = Field(default_factory=dict, description="loess-smoothed calibration curve")
     recalibration_loss: dict[str, float | None] = Field(default_factory=dict, description="share of log loss "
                                                         "removed by a cross-fitted logistic recalibration")

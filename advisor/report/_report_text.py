@@ -15,7 +15,9 @@ from typing import Any
 __all__ = ["T", "diagnostics", "digits_for", "natural_key", "round_est", "significant_digits"]
 
 T: dict[str, str] = {
-    "results_caption": "Recommended metrics by system: estimate and {conf} bootstrap interval.",
+    "results_caption": ("Recommended metrics by system: estimate and {conf} interval (each metric's interval method "
+                        "is named in the Methods)."),
+    "no_interval": "no interval",
     "results_caption_plain": "Recommended metrics by system.",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),
