@@ -107,7 +107,10 @@ def scope_sentence(note: OutOfScope, names: Any = ()) -> str:
         planned = ", ".join(repr(str(n)) for n in names)
         what = what[:-1] + f"; you planned {planned})" if what.endswith(")") else f"{what} (you planned {planned})"
     head = f"{note.name!r} belongs to {what}: " if note.name else f"{what[:1].upper()}{what[1:]}: "
-    return f"{head}advisor does not evaluate this; use {note.use}, because {note.because}."
+    one = f"{head}advisor does not evaluate this; use {note.use}, because {note.because}."
+    if len(one.split()) <= 32:  # a methods sentence stays under 40 words, @ and / counting as breaks
+        return one
+    return f"{head}advisor does not evaluate this; use {note.use}. That is because {note.because}."  # two sentences
 
 
 def scope_notes(label_structure: str | None, planned: Any = ()) -> list[OutOfScope]:

@@ -118,13 +118,20 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
     keys = [k for k in bib if k.lower() in low]
     if keys:
         return keys
-    out = []
+    best: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}  # (first author, year) -> (authors named, key)
     for k, e in bib.items():
         short = e.short.lower()
         last = short.split(" ")[0].rstrip(",")
         if e.year.lower() in low and last and re.search(rf"(?<!\w){re.escape(last)}(?!\w)", low):  # not 'wei' in 'weighting'
-            out.append(k)
-    return out[:2]
+            # two works of one first author in one year (Gösgens et al. 2021, NeurIPS and ICML): the one whose
+            # co-authors the source names, else the first in the bibliography
+            authors = [a.split(",")[0].strip().strip("{}").lower() for a in e.fields.get("author", "").split(" and ")]
+            hits = sum(1 for a in authors if a and a in low)
+            # "et al." names one author of both: the first in the bibliography; a list of authors names one work
+            named = (hits, 0 if hits < 2 else hits - len(authors))
+            if (last, e.year) not in best or named > best[(last, e.year)][0]:
+                best[(last, e.year)] = (named, k)
+    return [k for _, k in best.values()][:2]
 
 
 def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Mapping[str, Any],

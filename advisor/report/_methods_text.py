@@ -74,13 +74,11 @@ S: dict[str, str] = {
               "items. We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
               "and the background tag is never scored"),
-    "spans_tool": ("They are computed with the seqeval package. Token accuracy and token-level F1 count tokens "
-                   "rather than entities, so we do not use them. "),
+    "spans_tool": "They are computed with the seqeval package. ",  # why not tokens: the scope note above says
     "ranking": ("We evaluate a system that ranks documents for each query rather than one that classifies items. "
                 "We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
                 "recall@k, each computed per query and averaged over queries"),
-    "ranking_tool": ("They are computed with pytrec_eval or ranx from the relevance judgements and the run. Set "
-                     "metrics on a confusion matrix ignore the order of a ranking, so we do not use them. "),
+    "ranking_tool": "They are computed with pytrec_eval or ranx from the relevance judgements and the run. ",
     "external_intervals": "Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}",
     "task_annotators_data": "; no annotator is taken as the reference",
     "undefined_annotators": ("A coefficient whose chance disagreement is 0, as when every rating falls in one class, "

@@ -14,7 +14,7 @@ __all__ = ["bounds_of", "difference_bounds"]
 _INF = math.inf
 _SIGNED = ("adjusted_balanced_accuracy", "cohen_kappa", "mcc", "gm1", "informedness", "markedness",
            "weighted_kappa_linear", "weighted_kappa_quadratic", "fleiss_kappa", "krippendorff_alpha",
-           "krippendorff_alpha_ordinal")
+           "krippendorff_alpha_ordinal", "pair_correlation")
 _UNBOUNDED_ABOVE = ("lr_plus", "lr_minus", "normalized_expected_cost", "mae", "mae_macro")
 _OTHER: dict[str, tuple[float, float]] = {
     "confusion_entropy": (0.0, 1.0615),
@@ -26,6 +26,9 @@ _OTHER: dict[str, tuple[float, float]] = {
     "net_benefit": (-1.0, 1.0),
     "ranked_probability_score": (0.0, 1e9),
     "rps_skill": (-1e9, 1.0),
+    # issue 23: partitions (the adjusted indices can fall below 0 by chance)
+    "adjusted_rand_index": (-0.5, 1.0),
+    "adjusted_mutual_info": (-1.0, 1.0),
 }
 _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "macro_recall", "macro_precision",
          "macro_f1", "f1_of_averages", "weighted_f1", "macro_jaccard", "weighted_jaccard", "micro_jaccard", "sba",
@@ -33,7 +36,7 @@ _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "
          "precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard", "fowlkes_mallows", "expected_cost",
          "roc_auc", "average_precision", "brier_binary", "ece", "multilabel_micro_f1", "multilabel_macro_f1",
          "multilabel_samples_f1", "hamming_loss", "subset_accuracy", "top_k_accuracy", "tpr_at_fpr",
-         "precision_at_k", "recall_at_k", "ici")
+         "precision_at_k", "recall_at_k", "ici", "aurc", "selective_risk", "pair_correlation_distance")
 
 
 def bounds_of(metric: str) -> tuple[float, float]:
