@@ -130,7 +130,9 @@ _LATEX_UNICODE = {
 }
 
 # Markdown (CommonMark) punctuation that can start markup inline or inside a table cell.
-_MD_SPECIAL = set("\\`*_{}[]<>#|$~&!")
+_MD_SPECIAL = set("\\`*_{}[]<>#|$~!")
+#: "&" opens markup only as an entity or character reference ("&amp;", "&#38;"); elsewhere it stays bare
+_MD_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 
 
 def latex_escape(text: object) -> str:
@@ -166,7 +168,7 @@ def markdown_escape(text: object) -> str:
     backslash-escaped; line breaks become spaces so a label cannot break a table row.
     """
     s = re.sub(r"[\r\n\t]+", " ", visible_controls(text))
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
+    return _MD_ENTITY.sub(r"\\&", "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))
 
 
 def html_escape(text: object) -> str:

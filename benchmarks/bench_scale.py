@@ -116,7 +116,7 @@ def bench_bootstrap(args: argparse.Namespace) -> None:
     p2 = predictions(y, k, 0.74, np.random.default_rng(1))  # a second system on the same items
     _, unrelated = labels(k, n, 0.74, seed=1)  # predictions made for other items: ~one cell per item
     cm = advisor.confusion_matrix(y, p1, labels=list(range(k)))
-    bootstrap(cm, 20, seed=0)  # warm-up
+    bootstrap(cm, 200, seed=0)  # warm-up (200: the fewest a 95% interval takes)
     scale = B / args.reference_resamples
 
     def reference(preds: list[np.ndarray], seed: int) -> Any:

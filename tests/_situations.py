@@ -110,6 +110,15 @@ def draw(rng: random.Random) -> dict[str, Any]:
             d["review_share"] = rng.choice([0.002, 0.02, 0.1])
         if d.get("risk_estimates") and rng.random() < 0.5:
             d["decision_thresholds"] = rng.choice([[0.05, 0.1, 0.2], [0.3], [0.1, 0.5]])
+    # issue 23: a system that may abstain, drawn from a generator seeded by the situation so far, so that the
+    # situations drawn before this key existed stay the same apart from it
+    sub = random.Random(repr(sorted(d.items(), key=lambda kv: kv[0])))
+    if structure == "nominal" and sub.random() < 0.15:
+        d["abstention"] = True
+        if sub.random() < 0.6:
+            d["target_coverage"] = sub.choice([0.5, 0.8, 0.95, 1.0])
+        if sub.random() < 0.3:
+            d["target_risk"] = sub.choice([0.01, 0.05, 0.2])
     return d
 
 

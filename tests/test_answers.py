@@ -264,7 +264,8 @@ def test_dialogue_defaults_carry_through() -> None:
     # risk_estimates only follow probability or score outputs
     assert asked == len([q for q in QUESTIONS if q.key not in (
         "true_negatives_meaningful", "target_prevalence", "class_weights", "operating_point", "risk_estimates",
-        "fpr_budget", "review_share", "decision_thresholds")])  # issue 21: asked only for binary scores
+        "fpr_budget", "review_share", "decision_thresholds",  # issue 21: asked only for binary scores
+        "target_coverage", "reject_label", "target_risk")])  # issue 23: asked only of a system that may abstain
 
 
 def test_dialogue_skips_what_does_not_apply_and_reasks_nonsense() -> None:

@@ -44,7 +44,9 @@ def test_mapping_interface_and_estimate_is_the_observed_value():
     assert r["accuracy"]["estimate"] == pytest.approx(245 / 300)
     for m, v in r.items():
         assert v["low"] <= v["high"], m
-    assert (r.n_resamples, r.confidence, r.method, r.seed) == (200, 0.95, "percentile", 0)
+    # the method is chosen per metric by default (issue 20): exact for a proportion, BCa otherwise
+    assert (r.n_resamples, r.confidence, r.method, r.seed) == (200, 0.95, "auto", 0)
+    assert r.methods["accuracy"] == "clopper_pearson" and r.methods["mcc"] in ("bca", "basic")
     d = r.to_dict()
     assert d["metrics"]["mcc"]["nan_resamples"] == 0 and d["convention"] == "zero"
 
@@ -59,7 +61,7 @@ def test_cell_bootstrap_matches_instance_bootstrap_within_monte_carlo_error():
     #   (≈ 1/n) because order statistics of discrete values jump: tolerance 0.28 σ + 1/n.
     ids = ["accuracy", "macro_f1", "mcc", "balanced_accuracy", "cohen_kappa"]
     B = 3000
-    cell = bootstrap(C3, n_resamples=B, seed=11, metrics=ids, keep_resamples=True)
+    cell = bootstrap(C3, n_resamples=B, seed=11, metrics=ids, keep_resamples=True, method="percentile")
     inst = instance_bootstrap(C3, ids, B, seed=12)
     for m in ids:
         sd_cell = cell.std_error[m]
@@ -77,7 +79,7 @@ def test_accuracy_resamples_are_binomial_and_interval_matches_wilson():
     n, correct = 400, 320  # accuracy 0.8
     cm = [[200, 40], [40, 120]]
     B = 4000
-    r = bootstrap(cm, n_resamples=B, seed=3, metrics=["accuracy"], keep_resamples=True)
+    r = bootstrap(cm, n_resamples=B, seed=3, metrics=["accuracy"], keep_resamples=True, method="percentile")
     x = r.resamples["accuracy"] * n
     assert np.allclose(x, np.round(x))  # whole numbers of correct items
     p = correct / n

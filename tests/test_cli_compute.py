@@ -115,12 +115,16 @@ def test_installed_console_script(tmp_path: Path) -> None:
 def test_bootstrap_intervals(cli, two_systems: list[Path]) -> None:
     args = ["compute", *two_systems, "--json", "--metrics", "accuracy,mcc", "--bootstrap", "300", "--seed", "7"]
     data = _json(cli(*args))
-    assert data["bootstrap"] == {"n_resamples": 300, "confidence": 0.95, "seed": 7, "method": "percentile"}
+    # issue 20: the method is chosen per metric and each interval names it (it was one "percentile" for all)
+    assert data["bootstrap"] == {"n_resamples": 300, "confidence": 0.95, "seed": 7, "seed_given": True,
+                                 "method": "auto", "resampled": "items"}
     for name in ("alpha", "beta"):
         for m in ("accuracy", "mcc"):
             iv = data["intervals"][name][m]
             assert iv["estimate"] == pytest.approx(data["metrics"][name][m])
             assert iv["low"] <= iv["estimate"] <= iv["high"]
+        assert data["intervals"][name]["accuracy"]["method"] == "clopper_pearson"
+        assert data["intervals"][name]["mcc"]["method"] == "bca"
     assert _json(cli(*args)) == data  # same seed, same intervals
     table = cli("compute", *two_systems, "--metrics", "accuracy", "--bootstrap", "200", "--seed", "1")
-    assert table.exit_code == 0 and "percentile bootstrap" in table.stdout
+    assert table.exit_code == 0 and "Clopper–Pearson for accuracy" in table.stdout and "seed 1" in table.stdout

@@ -39,7 +39,7 @@ def _samples_f1(Y, P):
     for t, p in zip(Y, P):
         tp = sum(a and b for a, b in zip(t, p))
         den = sum(t) + sum(p)
-        out.append(0.0 if den == 0 else 2 * tp / den)
+        out.append(1.0 if den == 0 else 2 * tp / den)  # two empty sets agree (issue 22)
     return sum(out) / len(out)
 
 

@@ -65,6 +65,10 @@ SCENARIOS: dict[str, dict] = {
                         review_share=0.002, true_negatives_meaningful=False),
     "risks_acted_on": dict(task="binary", classes=["alive", "dead"], positive_class="dead", outputs="probabilities",
                            risk_estimates=True, decision_thresholds=[0.05, 0.1, 0.2]),
+    # issue 23: a system that may abstain (the dermatology model that defers when unsure)
+    "derm_defers": dict(task="multiclass", classes=["melanoma", "nevus", "keratosis", "other"],
+                        outputs="probabilities", abstention=True, target_coverage=0.8),
+    "defers_labels_only": dict(task="multiclass", n_classes=4, outputs="labels", abstention=True),
     # issue 12: ordered classes, label sets, top-k, annotators, spans, rankings
     "ordinal_ratings": dict(classes=[1, 2, 3, 4, 5], label_structure="ordinal"),
     "multilabel_tags": dict(label_structure="multilabel", planned_metrics=["micro F1"]),

@@ -93,9 +93,24 @@ def _plain_ece(y: np.ndarray, p: np.ndarray, bins: int, binning: str) -> float:
     n = len(y)
     total = 0.0
     if binning == "equal_mass":
-        order = sorted(range(n), key=lambda t: conf[t])  # stable: ties in item order
-        for b in range(bins):
-            members = order[(b * n) // bins:((b + 1) * n) // bins]
+        # issue 20: tied confidences share a bin, so that the value does not depend on the row order; each
+        # cut ⌊b n / B⌋ that falls strictly inside a run of equal confidences moves to the nearer end of the
+        # run (the lower end when both are as near). (The expectation was "ties in item order" before.)
+        order = sorted(range(n), key=lambda t: conf[t])
+        cuts = [0]
+        for b in range(1, bins):
+            c = (b * n) // bins
+            if 0 < c < n and conf[order[c - 1]] == conf[order[c]]:  # strictly inside a run of ties
+                start, end = c, c
+                while start > 0 and conf[order[start - 1]] == conf[order[c]]:
+                    start -= 1
+                while end < n and conf[order[end]] == conf[order[c]]:
+                    end += 1
+                c = start if c - start <= end - c else end
+            cuts.append(c)
+        cuts.append(n)
+        for lo, hi in zip(cuts[:-1], cuts[1:]):
+            members = order[lo:hi] if hi > lo else []
             total += abs(sum(correct[t] - conf[t] for t in members))
     else:
         for b in range(bins):

@@ -176,10 +176,16 @@ def test_bad_scores_are_one_sentence(spark) -> None:
         advisor.spark.evaluate(_frame(spark, _scored(20)))
 
 
-def test_ece_is_refused_when_the_row_order_would_decide_it(spark) -> None:
-    y = [0, 1, 0, 1] + [0] * 26  # a run of equal confidence, half right, cut by an equal-mass edge
+def test_ece_from_counts_even_where_an_edge_falls_inside_tied_confidences(spark) -> None:
+    # a run of equal confidence, half right, where an equal-mass edge would fall: issue 20 keeps tied
+    # confidences in one bin, so the ECE no longer depends on the row order and the counts give it (it was
+    # refused here before)
+    import pandas as pd
+
+    y = [0, 1, 0, 1] + [0] * 26
     cols = {"y_true": y, "y_pred": [0] * 30, "p_0": [0.6] * 4 + [0.9] * 26, "p_1": [0.4] * 4 + [0.1] * 26}
-    with pytest.raises(advisor.InputError, match="ece cannot be computed exactly from the counts"):
-        advisor.spark.evaluate(_frame(spark, cols), proba_cols="auto", positive_label=1)
+    ev = advisor.spark.evaluate(_frame(spark, cols), proba_cols="auto", positive_label=1)
+    ref = advisor.evaluate(pd.DataFrame(cols), positive_label=1)
+    assert ev.metrics["y_pred"]["ece"] == pytest.approx(ref.metrics["y_pred"]["ece"], abs=1e-15)
     ev = advisor.spark.evaluate(_frame(spark, cols), proba_cols="auto", positive_label=1, metrics=["roc_auc"])
     assert list(ev.metrics["y_pred"]) == ["roc_auc"]

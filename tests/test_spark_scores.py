@@ -86,9 +86,11 @@ def test_one_probability_column_with_positive_label() -> None:
     _close(got, ref)
 
 
-def test_ece_is_refused_where_the_item_order_decides_it() -> None:
+def test_ece_from_counts_equals_the_items_in_every_row_order() -> None:
     # four items at confidence 0.6, two right (y = 0) and two wrong, then 26 right at 0.9: 30 items in
-    # 15 equal-mass bins of two, so the edge after the second item cuts the run at 0.6
+    # 15 equal-mass bins of two, so the edge after the second item falls inside the run at 0.6. Issue 20:
+    # tied confidences now share a bin, so the row order no longer decides the ECE and the counts give it
+    # (it was refused from counts, because the row order decided it).
     y = np.array([0, 1, 0, 1] + [0] * 26)
     p = np.array([[.6, .4]] * 4 + [[.9, .1]] * 26)
 
@@ -96,12 +98,10 @@ def test_ece_is_refused_where_the_item_order_decides_it() -> None:
         yy = np.r_[y[order], y[4:]]
         return score_metrics([str(v) for v in yy], [0, 1], proba=p, proba_labels=["0", "1"], metrics=["ece"])[0]["ece"]
 
-    assert item_ece([0, 1, 2, 3]) != pytest.approx(item_ece([0, 2, 1, 3]))  # the row order decides
+    assert item_ece([0, 1, 2, 3]) == pytest.approx(item_ece([0, 2, 1, 3]), abs=1e-15)
     ty, pp, w = _aggregate(y, p)
-    with pytest.raises(InputError, match="ece cannot be computed exactly from the counts"):
-        score_metrics(ty, [0, 1], proba=pp, proba_labels=["0", "1"], weights=w)
-    got, _ = score_metrics(ty, [0, 1], proba=pp, proba_labels=["0", "1"], weights=w,
-                           metrics=["roc_auc", "brier_binary"])
+    got, _ = score_metrics(ty, [0, 1], proba=pp, proba_labels=["0", "1"], weights=w)
+    assert got["ece"] == pytest.approx(item_ece([0, 1, 2, 3]), abs=1e-15)
     assert got["brier_binary"] == pytest.approx(np.mean((p[:, 1] - y) ** 2), abs=1e-15)
 
 

@@ -26,7 +26,7 @@ import ast
 import math
 import operator
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -387,7 +387,8 @@ MAX_BUDGET = 100_000
 
 
 def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = None,
-          properties: Iterable[str] | None = None, catalogue: Catalogue | None = None) -> AuditReport:
+          properties: Iterable[str] | None = None, catalogue: Catalogue | None = None,
+          progress: Callable[[int, int], None] | None = None) -> AuditReport:
     """Check every claim of the catalogue against the implementation.
 
     Parameters
@@ -401,6 +402,8 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
         Restrict the audit to these metric ids / property ids.
     catalogue : Catalogue, optional
         Defaults to :func:`advisor.catalogue.get_catalogue`.
+    progress : callable, optional
+        ``progress(done, total)`` after each claim checked (``advisor audit``'s estimate and bar).
 
     Returns
     -------
@@ -417,14 +420,13 @@ def audit(budget: int = 300, *, seed: int = 0, metrics: Iterable[str] | None = N
     wanted_p = set(properties) if properties is not None else None
     report = AuditReport(budget=budget, seed=seed)
     t0 = time.perf_counter()
-    for mid, record in cat.metrics.items():
-        if wanted_m is not None and mid not in wanted_m:
-            continue
-        for pid, claim in record.properties.items():
-            if wanted_p is not None and pid not in wanted_p:
-                continue
-            with np.errstate(all="ignore"):
-                report.checks.append(check_claim(record, pid, claim, budget=budget, seed=seed))
+    claims = [(record, pid, claim) for mid, record in cat.metrics.items() if wanted_m is None or mid in wanted_m
+              for pid, claim in record.properties.items() if wanted_p is None or pid in wanted_p]
+    for done, (record, pid, claim) in enumerate(claims, 1):
+        with np.errstate(all="ignore"):
+            report.checks.append(check_claim(record, pid, claim, budget=budget, seed=seed))
+        if progress is not None:
+            progress(done, len(claims))
     if wanted_p is None:
         report.scope = cost_scope(cat, budget, seed, wanted_m, holds=_holds)
     report.seconds = time.perf_counter() - t0

@@ -24,18 +24,36 @@ Operational definitions (scores oriented: higher = better):
   categories; Sym: reordering the annotators; Mon / PI: changing the one dissenting rating of an
   item to the others' category strictly raises / never lowers the score; PV: independent annotators
   (ratings drawn at random from one distribution, 20000 items, 20 draws) score 0 ± 0.03.
+* partition (two clusterings of the same items, arbitrary cluster ids; Gösgens, Tikhonov & Prokhorenkova
+  2021, §3) — Max: identical partitions (up to renaming), and only they, score the best value; CSym:
+  renaming the cluster ids of both sides; Sym: exchanging the two partitions; Dist: best − score is a
+  metric (triangle inequality over random triples); Mon / PI: an A-consistent improvement B′ of B (every
+  pair of items B classifies like A, together or apart, B′ classifies so too, and B′ ≠ B: a perfect
+  split or merge) strictly raises / never lowers the score; CB: the exact expected score over every
+  relabelling of the items of B (the permutation model: cluster sizes fixed) equals the chance value
+  (0; ½ for the correlation distance); ACB: for 3000 items the mean over 20 relabellings is within 0.01
+  of it; PV: independent random partitions of 2000 items score the chance value ± 0.03. Cases have two
+  or more clusters on each side and at least one cluster of two items (else the indices are undefined).
 * top-k — PI: raising the true class's score never lowers the score and lowering it never raises it;
   CSym: permuting the classes; PV fails when random scores reach 5 % of the best value.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..engine import LabelSets, evaluate_agreement_batch, evaluate_multilabel_batch, ratings_from_codes, top_k_hits
+from ..engine import (
+    LabelSets,
+    evaluate_agreement_batch,
+    evaluate_multilabel_batch,
+    partition_metrics,
+    ratings_from_codes,
+    top_k_hits,
+)
 from ._checker import random_classifiers
 from ._models import Counterexample, MetricRecord, PropertyClaim
 from ._space import MetricFunction
@@ -44,7 +62,7 @@ __all__ = ["check_structure", "structure_counterexample"]
 
 Case = list[np.ndarray]
 Result = tuple["bool | None", str, "Counterexample | None"]
-KIND = {"multilabel": "label_sets", "agreement": "ratings", "top_k": "scores"}
+KIND = {"multilabel": "label_sets", "agreement": "ratings", "top_k": "scores", "partition": "partitions"}
 NEAR = 0.05
 MAX_CASES = 800  # random cases per property and metric (the audit's budget, capped)
 
@@ -62,6 +80,8 @@ def _value(record: MetricRecord, arrays: Case, **kw: Any) -> float:
         if record.structure == "agreement":
             r = ratings_from_codes(np.asarray(arrays[0], int), kw.get("c"))
             return float(evaluate_agreement_batch(r, [mid], np.ones(r.counts.shape[0]), "baseline")[mid])
+        if record.structure == "partition":
+            return float(partition_metrics(_contingency(arrays[0], arrays[1]), [mid])[mid])
 
         s, y, k = arrays
         return float(top_k_hits(s, np.asarray(y).reshape(-1).astype(int), int(np.asarray(k).reshape(-1)[0])).mean())
@@ -72,7 +92,7 @@ def _oriented(record: MetricRecord, arrays: Case, **kw: Any) -> float:
 
 
 def _best(record: MetricRecord) -> float:
-    return 0.0 if record.id == "hamming_loss" else 1.0
+    return 0.0 if record.id in ("hamming_loss", "pair_correlation_distance") else 1.0
 
 
 def _close(x: float, y: float) -> bool:
@@ -296,6 +316,192 @@ def _ag_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
 
 
 # ----------------------------------------------------------------------------------------------
+# partition cases (cluster ids per item; each array is stored as one row, [[id per item]])
+# ----------------------------------------------------------------------------------------------
+def _contingency(t: Any, p: Any) -> np.ndarray:
+    t, p = np.asarray(t).reshape(-1), np.asarray(p).reshape(-1)
+    _, ti = np.unique(t, return_inverse=True)
+    _, pi = np.unique(p, return_inverse=True)
+    c = np.zeros((int(ti.max()) + 1, int(pi.max()) + 1))
+    np.add.at(c, (ti, pi), 1.0)
+    return c
+
+
+def _pt_valid(x: np.ndarray) -> bool:
+    """Two or more clusters and one of two or more items: every partition index is defined."""
+    _, cnt = np.unique(x, return_counts=True)
+    return len(cnt) >= 2 and cnt.max() >= 2
+
+
+def _same_partition(t: np.ndarray, p: np.ndarray) -> bool:
+    t, p = np.asarray(t).reshape(-1), np.asarray(p).reshape(-1)
+    return bool(np.array_equal(t[:, None] == t[None, :], p[:, None] == p[None, :]))
+
+
+def _relabel(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    u, inv = np.unique(x, return_inverse=True)
+    return (rng.permutation(len(u)) * 3 + 11)[inv]
+
+
+def _partition(rng: np.random.Generator, n: int, like: np.ndarray | None = None) -> np.ndarray:
+    for _ in range(100):
+        k = int(rng.integers(2, 5))
+        x = rng.integers(0, k, n)
+        if like is not None:
+            x = np.where(rng.random(n) < rng.uniform(0.3, 0.9), like, x + 5)
+        if _pt_valid(x):
+            return x
+    return np.arange(n) % 2
+
+
+def _pt_pair(rng: np.random.Generator, lo: int = 4, hi: int = 10) -> tuple[np.ndarray, np.ndarray]:
+    n = int(rng.integers(lo, hi))
+    t = _partition(rng, n)
+    return t, _partition(rng, n, like=t)
+
+
+def _row(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x).reshape(1, -1)
+
+
+def _improve(a: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """An A-consistent improvement of B: a perfect split (a cluster of B cut along A's clusters) or a perfect
+    merge (two clusters of B inside one cluster of A); None when B allows neither."""
+    moves = []
+    for c in np.unique(b):
+        inside = np.unique(a[b == c])
+        if len(inside) >= 2:
+            moves.append(("split", c, inside))
+    for g in np.unique(a):
+        within = [c for c in np.unique(b[a == g]) if np.all(a[b == c] == g)]
+        if len(within) >= 2:
+            moves.append(("merge", g, within))
+    if not moves:
+        return None
+    kind, key, parts = moves[int(rng.integers(len(moves)))]
+    q = b.copy()
+    if kind == "split":
+        side = rng.permutation(parts)[: int(rng.integers(1, len(parts)))]
+        q[(b == key) & np.isin(a, side)] = b.max() + 1
+    else:
+        two = rng.choice(parts, 2, replace=False)
+        q[b == two[1]] = two[0]
+    return q
+
+
+def _consistent_improvement(a: np.ndarray, b: np.ndarray, q: np.ndarray) -> bool:
+    same = lambda x: x[:, None] == x[None, :]  # noqa: E731
+    iu = np.triu_indices(len(a), 1)
+    ok_b, ok_q = (same(a) == same(b))[iu], (same(a) == same(q))[iu]
+    return bool(np.all(ok_q[ok_b]) and not np.array_equal(ok_b, ok_q))
+
+
+def _chance(r: MetricRecord) -> float:
+    return 0.5 if r.id == "pair_correlation_distance" else 0.0
+
+
+def _pt_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
+    v = lambda t, p: _value(r, [t, p])  # noqa: E731
+    o = lambda t, p: _oriented(r, [t, p])  # noqa: E731
+
+    def gen_max(rng):
+        t, p = _pt_pair(rng)
+        if rng.random() < 0.4:
+            p = _relabel(t, rng)
+        return [_row(t), _row(p)]
+
+    def max_(c):
+        t, p = c
+        same, x = _same_partition(t, p), v(t, p)
+        if same and not _close(x, _best(r)):
+            return f"identical partitions (the cluster ids renamed) score {x:.6g}, not {_best(r):g}"
+        if not same and _close(x, _best(r)):
+            return f"different partitions score the best value {_best(r):g}"
+        return None
+
+    def gen_perm(rng):
+        t, p = _pt_pair(rng)
+        return [_row(t), _row(p), _row(_relabel(t, rng)), _row(_relabel(p, rng))]
+
+    def csym(c):
+        a, b = v(c[0], c[1]), v(c[2], c[3])
+        return None if _close(a, b) else f"renaming the cluster ids changes the score from {a:.6g} to {b:.6g}"
+
+    def sym(c):
+        a, b = v(c[0], c[1]), v(c[1], c[0])
+        return None if _close(a, b) else f"exchanging the two partitions changes the score from {a:.6g} to {b:.6g}"
+
+    def gen_tri(rng):
+        n = int(rng.integers(4, 10))
+        a = _partition(rng, n)
+        return [_row(a), _row(_partition(rng, n, like=a)), _row(_partition(rng, n, like=a))]
+
+    def dist(c):
+        a, z, b = c
+        d = lambda x, y: _best(r) * (1 if r.higher_is_better else -1) - o(x, y)  # noqa: E731
+        if d(a, b) > d(a, z) + d(z, b) + 1e-9:
+            return (f"triangle inequality fails: d(A,B) = {d(a, b):.6g} > d(A,C) + d(C,B) = "
+                    f"{d(a, z) + d(z, b):.6g} (C the second partition)")
+        return None
+
+    def gen_fix(rng):
+        for _ in range(30):
+            a, b = _pt_pair(rng)
+            q = _improve(a, b, rng)
+            if q is not None and _pt_valid(q):
+                return [_row(a), _row(b), _row(q)]
+        return [_row(a), _row(b), _row(b)]
+
+    def mon(strict: bool):
+        def check(c):
+            a, b, q = (np.asarray(x).reshape(-1) for x in c)
+            if not _consistent_improvement(a, b, q):
+                return None  # no improvement in this case: nothing to check
+            x, y = o(a, b), o(a, q)
+            if y < x - 1e-12 or (strict and _close(x, y)):
+                return (f"B′ classifies every pair B classifies right, and more (a perfect split or merge), yet the "
+                        f"score moves from {v(a, b):.6g} to {v(a, q):.6g}")
+            return None
+        return check
+
+    def gen_cb(rng):
+        t, p = _pt_pair(rng, 4, 7)
+        return [_row(t), _row(p)]
+
+    def cb(c):
+        t, p = (np.asarray(x).reshape(-1) for x in c)
+        vals = [v(t, p[list(perm)]) for perm in itertools.permutations(range(len(p)))]
+        e = float(np.mean(vals))
+        return None if abs(e - _chance(r)) <= 1e-9 else (
+            f"over every relabelling of the items of the second partition (cluster sizes fixed) the expected score "
+            f"is {e:.9g}, not {_chance(r):g}")
+
+    def gen_big(rng):
+        n = 2000
+        ka, kb = int(rng.integers(2, 7)), int(rng.integers(2, 7))
+        t = rng.choice(ka, n, p=rng.dirichlet(np.ones(ka) * 2))
+        p = rng.choice(kb, n, p=rng.dirichlet(np.ones(kb) * 2))
+        return [_row(t), _row(p)]
+
+    def acb(c):
+        t, p = (np.asarray(x).reshape(-1) for x in c)
+        rng = np.random.default_rng(0)
+        e = float(np.mean([v(t, rng.permutation(p)) for _ in range(20)]))
+        return None if abs(e - _chance(r)) <= 0.01 else (
+            f"the mean score over 20 relabellings of {len(t)} items is {e:.4g}, not within 0.01 of {_chance(r):g}")
+
+    def pv(c):
+        x = v(c[0], c[1])
+        return None if abs(x - _chance(r)) <= 0.03 else (
+            f"independent partitions of {np.asarray(c[0]).size} items score {x:.4g}, not {_chance(r):g} ± 0.03")
+
+    return {"max_agreement": (gen_max, max_), "class_symmetry": (gen_perm, csym), "symmetry": (gen_max, sym),
+            "distance": (gen_tri, dist), "monotonicity": (gen_fix, mon(True)),
+            "opitz_monotonicity": (gen_fix, mon(False)), "constant_baseline": (gen_cb, cb),
+            "approximate_constant_baseline": (gen_big, acb), "chance_correction": (gen_big, pv)}
+
+
+# ----------------------------------------------------------------------------------------------
 # top-k cases
 # ----------------------------------------------------------------------------------------------
 def _tk_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
@@ -339,7 +545,9 @@ def _tk_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
     return {"opitz_monotonicity": (gen_pi, pi), "class_symmetry": (gen_perm, csym), "chance_correction": (gen_pv, pv)}
 
 
-_CHECKS = {"multilabel": _ml_checks, "agreement": _ag_checks, "top_k": _tk_checks}
+_CHECKS = {"multilabel": _ml_checks, "agreement": _ag_checks, "top_k": _tk_checks, "partition": _pt_checks}
+#: simulations and exhaustive expectations: a few cases each
+FEW = {"chance_correction": 20, "constant_baseline": 20, "approximate_constant_baseline": 10}
 EXISTENTIAL = {"class_sensitivity"}
 
 
@@ -349,14 +557,15 @@ EXISTENTIAL = {"class_sensitivity"}
 def _search(record: MetricRecord, pid: str, rng: np.random.Generator, budget: int) -> Counterexample | None:
     gen, pred = _CHECKS[record.structure](record)[pid]
     # PV cases are large simulations; other cases are evaluated one by one in Python, so at most MAX_CASES
-    reps = 20 if pid == "chance_correction" else min(max(budget, 50), MAX_CASES)
+    reps = (FEW[pid] if pid in FEW and (record.structure == "partition" or pid == "chance_correction")
+            else min(max(budget, 50), MAX_CASES))
     for _ in range(reps):
         case = gen(rng)
         why = pred(case)
         if why is not None:
             arrays = [np.asarray(a).tolist() for a in case]
             values = [_value(record, case[:3] if record.structure == "top_k" else case[:2]
-                             if record.structure == "multilabel" else case[:1])]
+                             if record.structure in ("multilabel", "partition") else case[:1])]
             return Counterexample(matrices=arrays, values=values, kind=KIND[record.structure], explanation=why,
                                   source="checker")
     return None

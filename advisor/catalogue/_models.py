@@ -46,7 +46,7 @@ PROPERTY_IDS = OPITZ_PROPERTIES + GOESGENS_PROPERTIES
 
 PropertyStatus = Literal["holds", "fails", "binary_only", "after_calibration", "conditional", "not_applicable"]
 #: what a metric scores: a nominal confusion matrix, or (issue 12) ordered classes, label sets, top-k scores or ratings
-Structure = Literal["nominal", "ordinal", "multilabel", "top_k", "agreement"]
+Structure = Literal["nominal", "ordinal", "multilabel", "top_k", "agreement", "partition"]
 
 
 class _Strict(BaseModel):
@@ -54,8 +54,9 @@ class _Strict(BaseModel):
 
 
 # "label_sets": matrices alternate truth / prediction 0/1 arrays (items × labels); "ratings": each matrix is a
-# ratings table (items × annotators, −1 = missing); "scores": [scores (items × classes), [[true class per item]]]
-CounterexampleKind = Literal["matrices", "expectations", "label_sets", "ratings", "scores"]
+# ratings table (items × annotators, −1 = missing); "scores": [scores (items × classes), [[true class per item]]];
+# "partitions": each matrix is one partition's cluster ids, [[id per item]] (issue 23)
+CounterexampleKind = Literal["matrices", "expectations", "label_sets", "ratings", "scores", "partitions"]
 Convention = Literal["zero", "baseline", "omit"]
 
 

@@ -16,7 +16,7 @@ from .. import questionnaire as questionnaire_api
 from .. import report as report_api
 from .._exceptions import AdvisorError
 from ._common import echo, echo_json, fail, handle_errors, terminal_columns
-from ._report import _check_constraints
+from ._report import _check_constraints, _check_selective
 
 
 def register(app: typer.Typer) -> None:
@@ -159,6 +159,13 @@ def recommend(
     decision_thresholds: Optional[str] = typer.Option(
         None, "--decision-thresholds", show_default=False, help="Risk thresholds a,b,… at which users act.",
     ),
+    coverage: Optional[str] = typer.Option(
+        None, "--coverage", show_default=False,
+        help="Share of the items a system that abstains answers, in (0, 1]; replaces the answers' target_coverage.",
+    ),
+    reject_label: Optional[str] = typer.Option(
+        None, "--reject-label", show_default=False, help="The label a system writes when it abstains (not a class).",
+    ),
 ) -> None:
     """Recommend a primary metric, what to report beside it and what to avoid — with reasons.
 
@@ -167,8 +174,10 @@ def recommend(
     """
     parsed = questionnaire_api.load_answers(answers)
     _check_constraints(max_fpr, alerts, decision_thresholds)  # one sentence naming the option (issue 21)
+    _check_selective(coverage, reject_label, parsed)  # issue 23, before reading any data
     options = plan_api.PlanOptions(costs=costs, priors=priors, positive_label=positive, max_fpr=max_fpr, alerts=alerts,
-                                   decision_thresholds=decision_thresholds).check()
+                                   decision_thresholds=decision_thresholds, coverage=coverage,
+                                   reject_label=reject_label).check()
     loaded = _read_data(data or [], matrix or [], true_col, pred_col)
     plan = plan_api.make_plan(parsed, data=loaded, options=options)
     if as_json:

@@ -10,7 +10,11 @@ import typer
 from .. import catalogue as catalogue_api
 from .. import report as report_api
 from .._exceptions import UnknownMetricError
-from ._common import echo, echo_json, fail, handle_errors, print_markdown, to_json
+from ._common import QUIET_HELP, echo, echo_json, fail, handle_errors, print_markdown, to_json
+from ._progress import job
+
+#: The audit's usual budget (random matrices per property and class count).
+AUDIT_BUDGET = 300
 
 _FORMATS_METRICS = ("table", "md", "json")
 _FORMATS_EXPLAIN = ("text", "md", "tex", "json")
@@ -97,11 +101,12 @@ def register(app: typer.Typer) -> None:
     @app.command("audit")
     @handle_errors
     def audit_cmd(
-        budget: int = typer.Option(300, "--budget", "-b", min=10,
+        budget: int = typer.Option(AUDIT_BUDGET, "--budget", "-b", min=10,
                                    help="Random matrices per property and class count (larger = slower, surer)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the random search."),
         json_out: bool = typer.Option(False, "--json", help="Print every check as JSON."),
         metric: list[str] = typer.Option([], "--metric", "-m", help="Audit only this metric id (repeatable)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     ) -> None:
         """Re-check every property claim of the catalogue against the implementation (exit 1 if one is refuted)."""
         cat = catalogue_api.get_catalogue()
@@ -112,7 +117,8 @@ def register(app: typer.Typer) -> None:
             except UnknownMetricError:
                 raise fail(f"--metric {m!r} is not a metric id or name; run `advisor metrics` for the list.") from None
         metric = ids
-        report = catalogue_api.audit(budget, seed=seed, metrics=metric or None)
+        with job("audit", unit="claims", option="--budget", value=budget, usual=AUDIT_BUDGET) as progress:
+            report = catalogue_api.audit(budget, seed=seed, metrics=metric or None, progress=progress)
         if json_out:
             echo_json(report.to_dict())
         else:

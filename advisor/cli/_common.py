@@ -18,6 +18,7 @@ import typer
 from .._exceptions import AdvisorError
 from .._format import _TERMINAL_UNSAFE, display_label, terminal_safe
 from .._jsonio import dumps
+from ._progress import reporting
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -116,8 +117,16 @@ def label_cell(value: Any) -> str:
     return cell(display_label(value))
 
 
+#: The ``--quiet`` option of the commands that run long jobs (see :mod:`advisor._progress`).
+QUIET_HELP = "No estimate of a long run's time and no progress bar."
+#: The resamples a long bootstrap's estimate is compared with ("--bootstrap 2000 takes about 1 s").
+USUAL_RESAMPLES = 2000
+
+
 def handle_errors(fn: F) -> F:
     """Turn expected failures into one clear sentence and exit status 2 — never a traceback.
+
+    The command runs inside :func:`advisor._progress.reporting` (``quiet``/``as_json`` keyword arguments).
 
     Anything else is a bug: one sentence naming the exception and exit status 1, or the traceback
     when the environment variable ``ADVISOR_DEBUG`` is set (to anything but 0).
@@ -126,7 +135,9 @@ def handle_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with warnings.catch_warnings():
+            # long jobs say their estimate and draw a bar (advisor._progress): --quiet turns both off, --json the bar
+            with warnings.catch_warnings(), reporting(quiet=bool(kwargs.get("quiet")),
+                                                      as_json=bool(kwargs.get("as_json") or kwargs.get("json_out"))):
                 warnings.showwarning = _show_warning
                 return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):

@@ -16,7 +16,10 @@ from .. import io as io_api
 from .. import stats as stats_api
 from .._format import few_names, format_count, format_number, terminal_safe
 from ..engine import CONVENTIONS
-from ._common import cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._intervals import methods_note, p_clause, p_text, pick_seed, resampled_unit, seed_note
+from ._progress import job, reporting
+from ._runs import parse_runs
 from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
 from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
@@ -25,31 +28,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @contextmanager
-def progress_callback(total_label: str = "resampling") -> Iterator[Callable[[int, int], None] | None]:
-    """A ``progress(done, total)`` callback drawing a Rich bar on stderr — only when stderr is a TTY."""
+def progress_callback(total_label: str = "resampling") -> Iterator[Callable[[float, float], None] | None]:
+    """A ``progress(done, total)`` callback with the Rich bar, on a terminal only (None elsewhere): the earlier
+    helper, now one :func:`advisor.cli._progress.job` — the commands open their jobs themselves."""
     if not sys.stderr.isatty():
         yield None
         return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True,
-    )
-    task = bar.add_task(total_label, total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    with bar:
-        yield update
+    with reporting(), job(total_label) as progress:
+        yield progress
 
 
 def match_label(labels: Sequence[Any], text: str | None, option: str) -> Any:
@@ -66,16 +52,21 @@ def _fmt(x: float | None, digits: int = 4) -> str:
     return format_number(x, digits, none="undefined", nan="undefined", inf=("∞", "−∞"))
 
 
-def render(comparison: Comparison) -> None:
+def render(comparison: Comparison, seed_given: bool = True) -> None:
     """Print the comparison on stdout: one table per metric group, systems as columns."""
     from rich.console import Console
 
     console = Console(highlight=False)
     pct = f"{comparison.confidence:.0%}"
+    of = f" of {comparison.groups:,} groups of items" if comparison.groups else ""
+    if comparison.runs:
+        of = (of or " of items") + " and of each system's runs (" + ", ".join(f"{terminal_safe(s)}: {r}" for s, r in
+                                                       comparison.runs.items()) + "; each system is its mean over them)"
     console.print(
         f"{len(comparison.systems)} systems, {format_count(comparison.n)} items, {comparison.n_resamples} paired bootstrap "
-        f"resamples (percentile {pct} intervals), undefined values: {comparison.convention} convention"
-        + (f", seed {comparison.seed}" if comparison.seed is not None else ""), markup=False,
+        f"resamples{of} ({pct} intervals, the method per metric below), undefined values: {comparison.convention} "
+        "convention" + (f", {seed_note(comparison.seed, seed_given)}" if comparison.seed is not None else ""),
+        markup=False,
     )
     pairs = _shown_pairs(comparison)
     for group, ids in catalogue_api.group_metrics(comparison.metrics).items():
@@ -96,6 +87,7 @@ def render(comparison: Comparison) -> None:
     if len(pairs) < len(comparison.systems) * (len(comparison.systems) - 1) // 2:
         legend += " Differences to the first system only; all pairs are in --json."
     console.print(legend, style="dim", markup=False)
+    _render_tests(console, comparison, pairs)
     _render_agreement(console, comparison)
 
 
@@ -111,12 +103,40 @@ def _shown_pairs(comparison: Comparison) -> list[tuple[str, str]]:
     return pairs
 
 
+def _interval_text(low: float | None, high: float | None) -> str:
+    return "(no interval)" if low is None or high is None else f"[{_fmt(low, 3)}, {_fmt(high, 3)}]"
+
+
 def _difference_cell(mc: Any, a: str, b: str) -> str:
     pair = next((p for p in mc.pairs if (p.a, p.b) == (a, b)), None)
     if pair is None:
         return ""
     d = pair.difference
-    return f"{_signed(d.estimate)} P={_fmt(pair.p_a_better, 2)}\n[{_fmt(d.low, 3)}, {_fmt(d.high, 3)}]"
+    return f"{_signed(d.estimate)} P={_fmt(pair.p_a_better, 2)}\n{_interval_text(d.low, d.high)}"
+
+
+def _render_tests(console: Any, comparison: Comparison, pairs: list[tuple[str, str]]) -> None:
+    """The methods of the intervals, each pair's test (McNemar's exact test for accuracy, the paired-bootstrap
+    test for the rest) and the smallest difference it resolves, so that "not separable" has a size."""
+    entries = [(s, mid, r.method, r.reason) for mid, mc in comparison.metrics.items() for s, r in mc.systems.items()]
+    for line in methods_note(entries):
+        console.print(line, style="dim", markup=False)
+    for t in comparison.mcnemar:
+        if (t.a, t.b) in pairs or len(comparison.systems) == 2:
+            holm = f", Holm-adjusted {p_text(t.p_holm)}" if t.p_holm is not None else ""
+            size = "" if t.resolvable is None else f"; it separates accuracy differences of {_fmt(t.resolvable, 3)} or more"
+            console.print(f"accuracy, McNemar's exact test: {terminal_safe(t.a)} right and {terminal_safe(t.b)} wrong "
+                          f"on {t.a_only:g} items, the reverse on {t.b_only:g}; {p_clause(t.p)}{holm}{size}.",
+                          markup=False)
+    a, b = pairs[0]
+    sizes = [f"{mid} {_fmt(p.resolvable, 3)}" for mid, mc in comparison.metrics.items() for p in mc.pairs
+             if (p.a, p.b) == (a, b) and p.resolvable is not None]
+    if sizes:
+        console.print(f"Smallest difference {terminal_safe(a)} − {terminal_safe(b)} this test set resolves at "
+                      f"{comparison.confidence:.0%} (from the paired resampling spread): " + ", ".join(sizes) + ".",
+                      style="dim", markup=False)
+    if comparison.test:
+        console.print(f"Paired test behind the winners: {comparison.test}.", style="dim", markup=False)
 
 
 def _pairs_table(comparison: Comparison, title: str, ids: list[str], pairs: list[tuple[str, str]]) -> Any:
@@ -158,7 +178,7 @@ def _group_table(comparison: Comparison, group: str, ids: list[str]) -> Any:
         for name in systems:
             r = mc.systems[name]
             star = "*" if name in mc.winners and len(mc.winners) < len(systems) else ""
-            text = f"{_fmt(r.estimate)}{star}\n[{_fmt(r.low, 3)}, {_fmt(r.high, 3)}]"
+            text = f"{_fmt(r.estimate)}{star}\n{_interval_text(r.low, r.high)}"
             lo, hi = mc.rank_intervals.get(name, (None, None))
             if len(systems) > 2 and lo is not None and hi is not None:
                 text += f"\nrank {lo:g}" + ("" if lo == hi else f"–{hi:g}")
@@ -218,7 +238,8 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
 
 
 def _scored(ds: Any, names: list[str], labels: list[Any], pos: Any, costs: Any, priors: Any, n_boot: int,
-            confidence: float, seed: Any, score_ids: list[str] | None) -> dict[str, Any] | None:
+            confidence: float, seed: Any, score_ids: list[str] | None, runs: list[str] | None = None
+            ) -> dict[str, Any] | None:
     """The item-level comparison of the score metrics, and of the expected costs (items from the same read).
 
     With --costs/--priors and label files only (no score columns), the expected costs are compared on the
@@ -229,7 +250,8 @@ def _scored(ds: Any, names: list[str], labels: list[Any], pos: Any, costs: Any, 
         score_ids = [m for m in score_ids or engine_api.COST_IDS if m in engine_api.COST_IDS]
     if not scored:
         return None
-    return scored_comparison(scored, names, labels, pos, costs, priors, n_boot, confidence, seed, score_ids)
+    return scored_comparison(scored, names, labels, pos, costs, priors, n_boot, confidence, seed, score_ids,
+                             runs=runs)
 
 
 def _decision_items(ds: Any, names: list[str]) -> dict[str, Any]:
@@ -271,6 +293,8 @@ def register(app: typer.Typer) -> None:
         order: str | None = typer.Option(None, "--order", help="Ordered classes, lowest first: ordinal metrics."),
         label_sep: str | None = typer.Option(None, "--label-sep", help="Separator of label sets: multi-label."),
         top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+        group: str | None = typer.Option(None, "--group", help="Column naming each item's group (a patient, a document): resample groups, not items."),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -287,8 +311,9 @@ def register(app: typer.Typer) -> None:
         if not files and not sql:
             raise fail("no input given; pass prediction files (one per system) or --sql QUERY.")
         cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
-        ds = io_api.load(files or [], sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                         label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
+        runs = parse_runs(files or [])  # NAME=FILE; a name repeated: runs of one system (issue 20)
+        ds = io_api.load(runs.paths, sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
+                         label_sep=label_sep, top_k=top_k, group=group, names=runs.columns)  # every input read once
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
@@ -301,19 +326,25 @@ def register(app: typer.Typer) -> None:
             raise fail(f"compare needs at least two systems (prediction files) on the same items; got {got}. For "
                        "one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
-        with progress_callback("paired bootstrap") as progress:
+        seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
+        with job("paired bootstrap", unit="resamples", option="--bootstrap", value=n_boot, usual=USUAL_RESAMPLES) \
+                as progress:
             comparison = stats_api.compare_joint(
                 joint, n_boot, seed, ids, confidence=confidence,
                 positive_label=pos, beta=beta, undefined=undefined, progress=progress,
+                groups=getattr(getattr(ds, "predictions", None), "groups", None),  # --group (issue 20)
+                runs=runs.systems if runs.several else None,
             )
         scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
-                         confidence, seed, score_ids or None)
+                         confidence, seed, score_ids or None, runs.systems if runs.several else None)
         if as_json:
-            data = comparison.to_dict()
+            data = {**comparison.to_dict(), "seed_given": seed_given,
+                    "resampled": resampled_unit(getattr(getattr(ds, "predictions", None), "group_col", None),
+                                                comparison.groups)}
             if scored is not None:
                 data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
             echo_json(data)
         else:
-            render(comparison)
+            render(comparison, seed_given)
             if scored is not None:
                 print_scored(scored)

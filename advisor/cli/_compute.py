@@ -13,10 +13,14 @@ from .. import engine as engine_api
 from .. import io as io_api
 from .. import stats as stats_api
 from .._format import display_label, format_count, format_number
-from ._common import cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 from ._compare import progress_callback
+from ._intervals import calibration_lines, interval_cell, methods_note, pick_seed, resampled_unit, seed_note
+from ._progress import job
+from ._runs import parse_runs, refuse_runs
+from ._score_intervals import score_intervals
 from ._scores import compute_score_only, score_results, split_score_ids, with_scores
-from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
+from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure, run_partitions
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Evaluation
@@ -79,8 +83,19 @@ def compute(
     top_k: Optional[int] = typer.Option(
         None, "--top-k", show_default=False, help="Top-k accuracy from the p_<label> score columns.",
     ),
+    partitions: bool = typer.Option(
+        False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair correlation, ARI, AMI.",
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+    group: Optional[str] = typer.Option(None, "--group", show_default=False, help="Column naming each item's group (a patient, a document): resample groups, not items."),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
+    if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
+        run_partitions(files, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
+                       count_col=count_col, metrics=metrics, as_json=as_json,
+                       others={"--order": order, "--label-sep": label_sep, "--top-k": top_k, "--positive": positive,
+                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot})
+        return
     ids = catalogue_api.metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
     check_structure_options(n_boot, top_k, confidence)
@@ -90,9 +105,11 @@ def compute(
     structured_tables = order is not None and not files and bool(matrix or counts or sql)
     early = _early_check(ids, order or label_sep or top_k)
     _check_resampling(n_boot, confidence)
-    ds = io_api.load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
+    runs = parse_runs(files or [])  # NAME=FILE names a system; several runs of one system are compare's
+    refuse_runs(runs, "compute")
+    ds = io_api.load(runs.paths, sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
                      pred_col=pred_col, count_col=count_col, order=None if structured_tables else parse_order(order),
-                     label_sep=label_sep, top_k=top_k)  # every input read once (advisor.load)
+                     label_sep=label_sep, top_k=top_k, group=group, names=runs.columns)  # every input read once (advisor.load)
     common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return
@@ -110,12 +127,36 @@ def compute(
         notes = [*notes, f"--positive selects the binary metrics of a two-class task; with {len(ev.labels)} classes "
                          f"they are not computed: see class {ev.positive_label!r} in the per-class results."]
 
-    intervals = _intervals(systems, ev, n_boot, confidence, seed) if n_boot is not None else None
-    _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json)
+    intervals, calibration, seed, seed_given = _uncertainty(ds, systems, ev, extra, positive, cost_spec, prior_spec,
+                                                            n_boot, confidence, seed)
+    ps = ds.predictions
+    _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration,
+          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None))
+
+
+def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any], positive: Any, costs: Any,
+                 priors: Any, n_boot: Optional[int], confidence: float, seed: Optional[int]) -> tuple[Any, Any, Any, bool]:
+    """``(intervals, calibration, seed, seed given)`` of --bootstrap N --confidence C --seed S: every metric
+    printed gets its interval, the seed is picked when not given (issue 20)."""
+    if n_boot is None:
+        return None, None, seed, seed is not None
+
+    seed, seed_given = pick_seed(seed)
+    grouped = getattr(ds.predictions, "groups", None) if ds.predictions is not None else None
+    intervals = _intervals(systems, ev, n_boot, confidence, seed) if grouped is None else \
+        _grouped_intervals(ds, ev, n_boot, confidence, seed)
+    shown = {name: {**{m: v for m, v in ev.metrics[name].items() if m in ("log_loss", "brier")},
+                    **extra.get(name, {})} for name in ev.systems}
+    more, calibration = score_intervals(ds.scores or {}, systems, shown, list(ev.labels), positive, costs, priors,
+                                        n_boot, confidence, seed)
+    for name, vals in more.items():
+        intervals.setdefault(name, {}).update(vals)
+    return intervals, calibration, seed, seed_given
 
 
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
-          n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool) -> None:
+          n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool, seed_given: bool = True,
+          calibration: dict[str, Any] | None = None, resampled: Any = "items") -> None:
     """Print the notes (stderr), then the results as JSON or as tables."""
     for note in notes:
         echo(f"note: {note}", err=True)
@@ -123,13 +164,21 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
         data = with_scores(ev.to_json_dict(), extra, details)
         if intervals is not None:
             data["intervals"] = intervals
-            data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile"}
+            data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed,
+                                 "seed_given": seed_given, "method": "auto", "resampled": resampled}
+            if calibration:
+                data["calibration"] = calibration
         if notes:
             data["notes"] = notes
         echo_json(data)
     else:
-        _print_table(ev, intervals, confidence)
-        [echo(f"{name}: " + ", ".join(f"{m} = {_fmt(v)}" for m, v in vals.items())) for name, vals in extra.items()]
+        _print_table(ev, intervals, confidence, extra)
+        if intervals is not None:
+            entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]
+            unit = [] if resampled == "items" else [f"resampled: the {resampled['groups']:,} groups of column "
+                                                    f"{resampled['column']!r}, not single items"]
+            for line in [*unit, *methods_note(entries), *calibration_lines(calibration), seed_note(seed, seed_given)]:
+                echo(line)
 
 
 def _check_resampling(n_boot: Optional[int], confidence: float) -> None:
@@ -168,12 +217,28 @@ def _intervals(
         ids = [m for m in ev.metrics[name] if m not in engine_api.PROBABILITY_METRICS]
         if not ids:
             continue
-        with progress_callback(f"bootstrap {name}") as progress:
+        with job(f"bootstrap of {name}", unit="resamples", option="--bootstrap", value=n_boot,
+                 usual=USUAL_RESAMPLES) as progress:
             res = stats_api.bootstrap(cm, n_resamples=n_boot, confidence=confidence, seed=seed, metrics=ids,
                                       positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
                                       progress=progress)
-        out[name] = {m: dict(res[m]) for m in res}
+        out[name] = {m: {**res[m], "method": res.methods[m], **({"reason": res.reasons[m]} if res.reasons[m] else {})}
+                     for m in res}
     return out
+
+
+def _grouped_intervals(ds: Any, ev: Any, n_boot: int, confidence: float, seed: int) -> dict[str, dict[str, Any]]:
+    """--group: every system's intervals from resampling the items' groups (the draws are shared by the
+    systems, which leaves each system's own intervals those of its group bootstrap)."""
+    ids = list(dict.fromkeys(m for name in ev.systems for m in ev.metrics[name] if m not in engine_api.PROBABILITY_METRICS))
+    with progress_callback("group bootstrap") as progress:
+        cmp = stats_api.compare_joint(ds.joint, n_boot, seed, ids, confidence=confidence,
+                                      positive_label=ev.positive_label, beta=ev.beta, undefined=ev.convention,
+                                      progress=progress, groups=ds.predictions.groups)
+    return {name: {m: {k: v for k, v in mc.systems[name].model_dump().items()
+                       if k in ("estimate", "low", "high", "method") or (k == "reason" and v)}
+                   for m, mc in cmp.metrics.items() if name in mc.systems}
+            for name in ev.systems}
 
 
 def _label_text(label: Any) -> str:
@@ -193,12 +258,11 @@ def _fmt(value: Any) -> str:
 
 
 def _cell(value: Any, interval: dict[str, float] | None) -> str:
-    if interval is None:
-        return _fmt(value)
-    return f"{_fmt(value)} [{_fmt(interval['low'])}, {_fmt(interval['high'])}]"
+    return interval_cell(_fmt(value), interval, _fmt)
 
 
-def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95) -> None:
+def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confidence: float = 0.95,
+                 extra: dict[str, dict[str, float]] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -221,9 +285,12 @@ def _print_table(ev: Evaluation, intervals: dict[str, Any] | None = None, confid
         chance = ev.chance.get(m, {})
         table.add_row(m, *row, _fmt(chance.get("majority")), _fmt(chance.get("prevalence")))
     console.print(table)
+    for name, vals in (extra or {}).items():  # score and cost metrics, with their intervals
+        console.print(f"{label_cell(name)}: " + ", ".join(f"{m} = {_cell(v, (intervals or {}).get(name, {}).get(m))}"
+                                                         for m, v in vals.items()), markup=False)
     if intervals:
-        console.print(f"[low, high]: {confidence:.0%} percentile bootstrap intervals, each system resampled on its "
-                      "own (use advisor compare for paired differences).", style="dim", markup=False)
+        console.print(f"[low, high]: {confidence:.0%} intervals, each system resampled on its own, the method per "
+                      "metric below (use advisor compare for paired differences).", style="dim", markup=False)
     console.print("majority / prevalence: the metric for a constant majority-class predictor and for random "
                   "predictions matching the class sizes.", style="dim")
     _print_per_class(console, ev)

@@ -15,7 +15,10 @@ from .. import engine as engine_api
 from .. import io as io_api
 from .. import report as report_api
 from .._exceptions import InputError
-from ._common import echo, fail, handle_errors
+from ._common import QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
+from ._intervals import pick_seed
+from ._progress import job
+from ._runs import parse_runs, refuse_runs
 from ._scores import parse_costs, parse_priors
 from ._structures import parse_order, refuse_sql_structure
 
@@ -76,6 +79,10 @@ def report(
     priors: Optional[str] = typer.Option(
         None, "--priors", show_default=False, help="Deployment class shares LABEL=SHARE,…; default: the answers'.",
     ),
+    group: Optional[str] = typer.Option(
+        None, "--group", show_default=False,
+        help="Column naming each item's group (a patient, a document): resample groups, not items.",
+    ),
     max_fpr: Optional[float] = typer.Option(
         None, "--max-fpr", show_default=False,
         help="False positive rate budget F: the lead is the TPR of the best threshold with FPR ≤ F on the test set.",
@@ -87,6 +94,12 @@ def report(
         None, "--decision-thresholds", show_default=False,
         help="Risk thresholds a,b,… at which users act: net benefit at each (a decision curve).",
     ),
+    coverage: Optional[str] = typer.Option(
+        None, "--coverage", show_default=False,
+        help="Share C in (0, 1] of the items a system that abstains answers: the error rate among the ⌈C·n⌉ most "
+             "confident (top-label probability).",
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     out_fmt = report_api.format_for(output, fmt)
@@ -108,6 +121,7 @@ def report(
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         report_api.check_resampling(n_boot, confidence)  # enough resamples, before reading anything (issue 25)
         _check_constraints(max_fpr, alerts, decision_thresholds)
+        _check_selective(coverage, None, None)
         # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         inputs = [answers, *(files or []), *(matrix or [])]
@@ -122,7 +136,8 @@ def report(
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
-                     max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds)
+                     group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
+                     coverage=None if coverage is None else float(coverage))
     if context is not None:
         written = report_api.render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
     else:
@@ -143,9 +158,18 @@ def _check_constraints(max_fpr: Optional[float], alerts: Optional[int], threshol
         engine_api.check_decision_thresholds(thresholds, "--decision-thresholds (the risks at which users act)")
 
 
+def _check_selective(coverage: Optional[str], reject_label: Optional[str], answers: object) -> None:
+    """Issue 23: a coverage outside (0, 1], or a reject label that is one of the answers' classes — one sentence
+    naming the option, before anything is read (the data's true classes are checked once read)."""
+    if coverage is not None:
+        engine_api.check_coverage(coverage, "--coverage")
+    if reject_label is not None:
+        engine_api.check_reject_label(reject_label, getattr(answers, "classes", None) or ())
+
+
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
            pred_col: str, costs: Optional[str], priors: Optional[str], order: Optional[str], label_sep: Optional[str],
-           top_k: Optional[int], **options: object):  # noqa: ANN202
+           top_k: Optional[int], group: Optional[str] = None, **options: object):  # noqa: ANN202
     """Read every input once (:func:`advisor.load`) and build the report context: structured (ordered classes,
     label sets, top-k, annotators) or nominal (counts, item-level scores, costs)."""
     cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)  # before reading anything large
@@ -155,12 +179,18 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     structured["bootstrap"] = options["bootstrap"]
     opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k)
             if files else {})
-    ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, **opts)
+    runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
+    refuse_runs(runs, "report")
+    ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
+                     names=runs.columns, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
-                            ("--decision-thresholds", options.get("decision_thresholds"))) if v is not None]
+                            ("--decision-thresholds", options.get("decision_thresholds")),
+                            ("--coverage", options.get("coverage"))) if v is not None]
     if given and (ds.structured is not None or (matrix and not files and not sql)):
-        raise InputError(f"{given[0]} applies to the scores or risks of a binary task's items; these inputs are "
-                         "ordered classes, label sets, top-k scores, ratings or matrices, which have none.")
+        what = ("the class probabilities of single-label items" if given[0] == "--coverage" else
+                "the scores or risks of a binary task's items")
+        raise InputError(f"{given[0]} applies to {what}; these inputs are ordered classes, label sets, top-k scores, "
+                         "ratings or matrices, which have none.")
     if ds.structured is not None:
         return report_api.build_structured_report(answers, report_api.check_structured(ds.structured, answers),
                                                   **structured)
@@ -178,8 +208,10 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     if ds.mixed:
         echo("note: prediction files and matrices are mixed, so the systems are not compared on paired "
              "items.", err=True)
-    return report_api.build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
-                                   order=parse_order(order), **options)
+    with job("bootstrap of the report", unit="resamples", option="--bootstrap", value=int(options["bootstrap"]),
+             usual=USUAL_RESAMPLES) as progress:
+        return report_api.build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
+                                       order=parse_order(order), progress=progress, **options)
 
 
 @handle_errors
@@ -204,6 +236,10 @@ def methods(
         raise fail(f"--undefined must be one of {', '.join(engine_api.CONVENTIONS)}; got {undefined!r}.")
     if output is not None:
         report_api.check_outputs([output], [answers], force=force)
+    if n_boot > 0 and seed is None:  # a seed always (issue 20): picked, stated, and to be passed on
+        seed, _ = pick_seed(None)
+        echo(f"note: seed {seed} picked; pass --seed {seed} to advisor report so its intervals are the ones this "
+             "paragraph announces.", err=True)
     text, bib = report_api.methods_texts(answers, out_fmt, bootstrap=n_boot, undefined=undefined, seed=seed,
                                          justify=justify)
     if output is None:

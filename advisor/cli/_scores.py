@@ -9,7 +9,9 @@ from .. import io as io_api
 from .. import stats as stats_api
 from .._exceptions import InputError
 from .._format import format_number
-from ._common import echo, echo_json, label_cell
+from ._common import USUAL_RESAMPLES, echo, echo_json, label_cell
+from ._intervals import calibration_lines
+from ._progress import job
 
 __all__ = ["compute_score_only", "parse_costs", "parse_priors", "score_results", "scored_comparison"]
 
@@ -108,7 +110,7 @@ def score_results(scored: dict[str, Any], systems: dict[str, Any], labels: list[
 
 def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any], positive: Any, costs: Any,
                       priors: Any, n_boot: int, confidence: float, seed: Any, metrics: list[str] | None = None,
-                      systems: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                      systems: dict[str, Any] | None = None, runs: list[str] | None = None) -> dict[str, Any] | None:
     """Paired item bootstrap of the score/probability/cost metrics of ``scored`` (:attr:`advisor.Dataset.scores`).
 
     None when not every system has scores and no costs are asked for. Every system must have the same kind of
@@ -123,14 +125,20 @@ def scored_comparison(scored: dict[str, Any], names: list[str], labels: list[Any
         y_true = f.y_true
         outs[name] = (f.score if f.score is not None
                       else engine_api.align_probabilities(labels, f.proba, f.proba_labels, name))
+        if f.score is None and outs[name].shape[1] > len(labels):  # columns for classes no item has
+            labels = engine_api.score_classes(labels, f.proba_labels)
         if f.y_pred is not None and (costs is not None or priors is not None):
             decisions[name] = f.y_pred
     label_of = {str(lab): lab for lab in labels}
     y = [label_of.get(t, t) for t in y_true]
     dec = {n: [label_of.get(t, t) for t in d] for n, d in decisions.items()} or None
     pos = next((lab for lab in labels if str(lab) == str(positive)), None) if positive is not None else None
-    res = stats_api.compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec, costs=costs,
-                                   priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed)
+    groups = getattr(scored[names[0]], "group", None)  # --group: resample the items' groups (issue 20)
+    with job("paired bootstrap of the scores", unit="resamples", option="--bootstrap", value=n_boot,
+             usual=USUAL_RESAMPLES) as progress:
+        res = stats_api.compare_scored(y, outs, labels, positive_label=pos, metrics=metrics, decisions=dec,
+                                       costs=costs, priors=priors, n_resamples=n_boot, confidence=confidence, seed=seed,
+                                       groups=groups, runs=runs, progress=progress)
     return res.to_dict()
 
 
@@ -156,10 +164,14 @@ def print_scored(data: dict[str, Any]) -> None:
             lo, hi = data["rank_intervals"][m][s]
             rank = f"rank {lo:g}" if lo == hi else f"rank {lo:g}–{hi:g}"
             star = "*" if s in data["winners"][m] else " "
-            cells.append(f"{format_number(v['estimate'])}{star}\n[{format_number(v['low'], 3)}, "
-                         f"{format_number(v['high'], 3)}]\n{rank}")
+            iv = "(no interval)" if v["low"] is None or v["high"] is None else \
+                f"[{format_number(v['low'], 3)}, {format_number(v['high'], 3)}]"
+            cells.append(f"{format_number(v['estimate'])}{star}\n{iv}\n{rank}")
         table.add_row(m + (" ↓" if m in engine_api.LOWER_IS_BETTER else ""), *cells)
     console = Console(highlight=False)
     console.print(table)
     console.print(f"Score metrics: {data['n_resamples']} paired item resamples; {data['method']}. * marks the "
                   "winners; rank: the interval of ranks over the resamples.", style="dim", markup=False)
+
+    for line in calibration_lines(data.get("calibration")):
+        console.print(line, markup=False)

@@ -16,7 +16,9 @@ from .. import io as io_api
 from .. import questionnaire as questionnaire_api
 from .. import stats as stats_api
 from .._format import display_label, format_number
-from ._common import cell, echo, echo_json, fail, label_cell
+from ._common import USUAL_RESAMPLES, cell, echo, echo_json, fail, label_cell
+from ._intervals import interval_cell, methods_note, pick_seed, seed_note
+from ._progress import job
 
 __all__ = ["check_structure_options", "output_structured", "parse_order", "refuse_sql_structure"]
 
@@ -99,19 +101,29 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
             seed: int | None, as_json: bool, compare: bool) -> None:
     data = engine_api.evaluate_inputs(inputs, undefined, metrics)
     ids = [m for m in next(iter(data["metrics"].values()))]
+    seed, given = pick_seed(seed)  # stated in the output (issue 20)
+
+    def timed(what: str) -> Any:
+        return job(what, unit="resamples", option="--bootstrap", value=n_boot, usual=USUAL_RESAMPLES)
+
     if n_boot is not None and compare:
-        data["comparison"] = stats_api.structure_compare(inputs.structure, inputs.systems, ids, lower_is_better=LOWER,
-                                                         n_resamples=n_boot, confidence=confidence, seed=seed,
-                                                         undefined=undefined, top_k=inputs.top_k, items=inputs.items,
-                                                         points=data["metrics"])
+        with timed("paired bootstrap") as progress:
+            data["comparison"] = stats_api.structure_compare(inputs.structure, inputs.systems, ids,
+                                                             lower_is_better=LOWER, n_resamples=n_boot,
+                                                             confidence=confidence, seed=seed, undefined=undefined,
+                                                             top_k=inputs.top_k, items=inputs.items,
+                                                             points=data["metrics"], progress=progress)
     elif n_boot is not None:
-        data["intervals"] = {s: stats_api.structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot,
-                                                              confidence=confidence, seed=seed, undefined=undefined,
-                                                              top_k=inputs.top_k)
-                             for s, d in inputs.systems.items()}
+        data["intervals"] = {}
+        for s, d in inputs.systems.items():
+            with timed(f"bootstrap of {s}") as progress:
+                data["intervals"][s] = stats_api.structure_bootstrap(inputs.structure, d, ids, n_resamples=n_boot,
+                                                                     confidence=confidence, seed=seed,
+                                                                     undefined=undefined, top_k=inputs.top_k,
+                                                                     progress=progress)
     if n_boot is not None:
-        data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "method": "percentile",
-                             "resampling": "cells" if inputs.structure == "ordinal" else "items"}
+        data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "seed_given": given,
+                             "method": "auto", "resampling": "cells" if inputs.structure == "ordinal" else "items"}
     if as_json:
         echo_json(data)
     else:
@@ -138,7 +150,7 @@ def _print(data: dict[str, Any]) -> None:
         for s in data["systems"]:
             v = format_number(data["metrics"][s].get(m), none="—")
             iv = cmp[m]["intervals"].get(s) if m in cmp else data.get("intervals", {}).get(s, {}).get(m)
-            cells.append(v if iv is None else f"{v} [{format_number(iv['low'])}, {format_number(iv['high'])}]")
+            cells.append(interval_cell(v, iv, format_number))
         if cmp:
             cells.append(", ".join(display_label(w) for w in cmp.get(m, {}).get("winners", [])))
         table.add_row(m, *(cell(c) for c in cells))
@@ -146,8 +158,49 @@ def _print(data: dict[str, Any]) -> None:
     if cmp:
         echo("Paired bootstrap on the same items; winners: the best system and every system whose paired "
              "difference to it has an interval containing 0.")
+    if data.get("bootstrap"):
+        entries = [(s, m, iv.get("method"), iv.get("reason"))
+                   for m, c in cmp.items() for s, iv in c["intervals"].items()] if cmp else \
+            [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in data.get("intervals", {}).items()
+             for m, iv in ivs.items()]
+        for line in methods_note(entries) + [seed_note(data["bootstrap"]["seed"], data["bootstrap"]["seed_given"])]:
+            echo(line)
     for note in data.get("notes", []):
         echo(f"note: {note}")
     for s, recs in data["undefined"].items():
         for u in recs:
             echo(f"undefined: {s}: {u['metric']}: {u['quantity']} ({u['reason']}) → {u['resolution']}")
+
+
+def run_partitions(files: Any, *, matrix: Any, counts: Any, sql: str | None, true_col: str | None,
+                   pred_col: str | None, count_col: str, metrics: str | None, as_json: bool,
+                   others: dict[str, Any]) -> None:
+    """``compute --partitions``: y_true and y_pred are cluster ids of two partitions of the same items. The one
+    reader counts their contingency table (the confusion matrix of the ids); only partition indices are computed
+    from it (issue 23, item 3). Intervals are not computed yet, so --bootstrap is refused."""
+    given = [opt for opt, v in others.items() if v is not None]
+    if given:
+        raise fail(f"{given[0]} does not apply to --partitions: cluster ids have no order, positive class, costs or "
+                   "scores" + (", and intervals for partition indices are not implemented yet." if given[0] ==
+                               "--bootstrap" else "."))
+    ids = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else list(engine_api.PARTITION_METRICS)
+    bad = [m for m in ids if m not in engine_api.PARTITION_METRICS]
+    if bad:
+        raise fail(f"{bad[0]!r} is not a partition metric; with --partitions they are {', '.join(engine_api.PARTITION_METRICS)}.")
+    if not (files or matrix or counts or sql):
+        raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
+    ds = io_api.load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
+                     pred_col=pred_col, count_col=count_col)
+    data: dict[str, Any] = {"structure": "partition", "systems": list(ds.systems), "metrics": {}, "clusters": {}}
+    for name, cm in ds.systems.items():
+        data["metrics"][name] = engine_api.partition_metrics(cm.counts, ids)
+        c = __import__("numpy").asarray(cm.counts)
+        data["clusters"][name] = {"true": int((c.sum(1) > 0).sum()), "predicted": int((c.sum(0) > 0).sum())}
+    if as_json:
+        echo_json(data)
+        return
+    for name in data["systems"]:
+        cl = data["clusters"][name]
+        echo(f"{display_label(name)}: {cl['true']} true clusters, {cl['predicted']} predicted clusters")
+        for m, v in data["metrics"][name].items():
+            echo(f"  {m}: {format_number(v)}")

@@ -111,6 +111,21 @@ _LAZY: dict[str, str] = {
     "recalibration_loss": "._decisions",
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
+    # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
+    "SELECTIVE_IDS": "._selective",
+    "aurc": "._selective",
+    "check_coverage": "._selective",
+    "check_reject_label": "._selective",
+    "coverage_at_risk": "._selective",
+    "risk_coverage_curve": "._selective",
+    "selective_items": "._selective",
+    "selective_risk": "._selective",
+    "answered_count": "._selective",
+    # partitions: two clusterings of the same items (issue 23 item 3)
+    "PARTITION_METRICS": "._partition",
+    "partition_metrics": "._partition",
+    # probability columns for classes no item has (issue 25)
+    "score_classes": "._score_eval",
 }
 
 __all__ = sorted(_LAZY)

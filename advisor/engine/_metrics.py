@@ -64,6 +64,7 @@ from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
 from ._decisions import extra_specs as decision_specs
 from ._names import metric_id
 from ._scores import extra_specs
+from ._selective import extra_specs as selective_specs
 
 __all__ = [
     "BINARY_METRICS",
@@ -361,6 +362,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         table[mid] = replace(table[mid], higher_is_better=False)
     table.update(extra_specs(MetricSpec))  # cost and score metrics (issue 11), defined in their own module
     table.update(decision_specs(MetricSpec))  # operating constraints, calibration, forecasts (issue 21)
+    table.update(selective_specs(MetricSpec))  # selective prediction (issue 23 item 2)
     return table
 
 

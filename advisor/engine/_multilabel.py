@@ -10,9 +10,12 @@ per-label counts ``TP_l, FP_l, FN_l, TN_l`` (summed over items):
 
 Each label is also a binary task with the 2×2 matrix ``[[TN_l, FP_l], [FN_l, TP_l]]`` (positive class:
 the label is assigned); :func:`per_label_metrics` gives every binary metric of the catalogue per label.
-Undefined values (a label absent from both labelings, an item with two empty sets, no label at all):
+Undefined values (a label absent from both labelings, no label at all):
 ``zero`` → 0 (scikit-learn's ``zero_division=0``), ``baseline`` → 1 (the two labelings agree
-completely there; ``zero_division=1``), ``omit`` → left out of the average.
+completely there; ``zero_division=1``), ``omit`` → left out of the average. An item whose true and
+predicted sets are both empty is predicted exactly (subset accuracy counts it right): its F1 is 1 under
+``zero`` and ``baseline`` alike (scikit-learn's ``average="samples", zero_division=1``); ``omit`` leaves
+it out.
 Item weights (``weights``, shape ``(..., n)``) carry the bootstrap's resampling counts.
 """
 
@@ -104,7 +107,9 @@ def _evaluate(s: LabelSets, ids: Sequence[str], convention: str, weights: np.nda
         out["multilabel_macro_f1"] = _mean(per)
     if "multilabel_samples_f1" in ids:
         a, b, c = tp_i.sum(1), fp_i.sum(1), fn_i.sum(1)
-        per, undef = _ratio(2 * a, 2 * a + b + c, convention)
+        # two empty sets agree exactly: F1 = 1, as subset accuracy counts the item right (one convention for
+        # the quantity whatever the undefined-value setting; "omit" still leaves the item out)
+        per, undef = _ratio(2 * a, 2 * a + b + c, "omit" if convention == "omit" else "baseline")
         out["multilabel_samples_f1"] = _mean(np.broadcast_to(per, w.shape), w)
         events["multilabel_samples_f1"] = undef
     if "hamming_loss" in ids:
@@ -139,9 +144,9 @@ def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Seque
         if m == "multilabel_macro_f1":
             records += [UndefinedValue(m, "label F1", s.labels[i], "label is absent from both labelings", res,
                                        None if undefined == "omit" else _FILL[undefined]) for i in np.flatnonzero(mask)]
-        elif m == "multilabel_samples_f1" and mask.any():
+        elif m == "multilabel_samples_f1" and mask.any() and undefined == "omit":
             records.append(UndefinedValue(m, "item F1", None, f"{int(mask.sum())} item(s) have an empty true and "
-                                          "predicted label set", res, None if undefined == "omit" else _FILL[undefined]))
+                                          "predicted label set", res, None))
         elif m == "multilabel_micro_f1" and bool(mask):
             records.append(UndefinedValue(m, "micro F1", None, "no label is assigned in either labeling", res,
                                           None if undefined == "omit" else _FILL[undefined]))

@@ -20,7 +20,7 @@ from ._confusion import ConfusionMatrix, Label
 from ._costs import expected_cost, normalized_expected_cost
 from ._scores import ECE_BINS, Calibration, Ranking, calibration_loss, log_loss_details, multiclass_auc, score_inputs
 
-__all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "score_metrics"]
+__all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "extra_classes_note", "score_classes", "score_metrics"]
 
 from ._scores import ap_note  # noqa: E402 - one sentence, shared with advisor.average_precision
 
@@ -28,9 +28,45 @@ SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
 
 
+def score_classes(labels: Sequence[Label], proba_labels: Sequence[str]) -> list[Label]:
+    """The classes a probability matrix covers: ``labels`` (the classes of the items), then the classes that only
+    have a probability column — no item is of them or predicted as them — in column order (a model over 1,000
+    classes scored on a few hundred items). Whole-number column labels become ints beside integer classes.
+
+    >>> score_classes(["a", "b"], ["b", "a", "c"]), score_classes([0, 1], ["0", "1", "7"])
+    (['a', 'b', 'c'], [0, 1, 7])
+    """
+    have = {str(x) for x in labels}
+    ints = bool(labels) and all(isinstance(x, int) for x in labels)
+    extra: list[Label] = []
+    for lab in proba_labels:
+        if str(lab) in have:
+            continue
+        have.add(str(lab))
+        text = str(lab)
+        whole = text.lstrip("-").isdigit() and text.lstrip("-").isascii() and (text.lstrip("-") == "0" or not text.lstrip("-").startswith("0"))
+        extra.append(int(text) if ints and whole else lab)
+    return [*labels, *extra]
+
+
+def extra_classes_note(what: str, labels: Sequence[Label], proba_labels: Sequence[str]) -> str | None:
+    """The sentence that says which probability columns are for classes no item has, or None."""
+    extra = score_classes(labels, proba_labels)[len(labels):]
+    if not extra:
+        return None
+    n = len(extra)
+    return (f"{what}: {n:,} probability column{'s are' if n != 1 else ' is'} for {'classes' if n != 1 else 'a class'} "
+            f"no item has, true or predicted ({few_names(extra)}); {'they take' if n != 1 else 'it takes'} part in log "
+            "loss, the Brier score and the ECE (the whole probability distribution) but not in the metrics of the "
+            "confusion matrix, and ROC AUC one-vs-rest is undefined for a class without items.")
+
+
 def align_probabilities(labels: Sequence[Label], proba: np.ndarray, proba_labels: Sequence[str], what: str
                         ) -> np.ndarray:
-    """Probability columns reordered to ``labels``; a binary task may give one column (the other is 1 − p)."""
+    """Probability columns reordered to ``labels``; a binary task may give one column (the other is 1 − p).
+
+    Columns for classes no item has come after them (:func:`score_classes`); a class of the items without a
+    column is refused."""
     k = len(labels)
     if proba.ndim != 2 or proba.shape[1] != len(proba_labels):
         got = f"{proba.shape[1]} columns" if proba.ndim == 2 else f"shape {proba.shape}"
@@ -47,14 +83,15 @@ def align_probabilities(labels: Sequence[Label], proba: np.ndarray, proba_labels
         return out
     missing = [lab for lab in labels if str(lab) not in col]
     extra = [lab for lab in proba_labels if lab not in {str(x) for x in labels}]
-    if missing or extra:
-        differ = [f"no column for {few_names(missing)}"] if missing else []
+    if missing:
+        differ = [f"no column for {few_names(missing)}"]
         if extra:
             differ.append(f"columns for {few_names(extra)}, which {'is' if len(extra) == 1 else 'are'} not "
                           f"{'a class' if len(extra) == 1 else 'classes'}")
         raise InputError(f"{what} has probability columns for {few_names(proba_labels)} but the classes are "
                          f"{few_names(labels)}: {'; '.join(differ)}; give one column p_<label> per class.")
-    return proba[:, [col[str(lab)] for lab in labels]]
+    order = [col[str(lab)] for lab in score_classes(labels, proba_labels)]
+    return proba if order == list(range(proba.shape[1])) else proba[:, order]
 
 
 def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any = None,
@@ -94,6 +131,12 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
     details: dict[str, Any] = {}
     s = (np.asarray(score, dtype=np.float64) if score is not None
          else align_probabilities(labels, np.asarray(proba, float), proba_labels, what))
+    if score is None and s.ndim == 2 and s.shape[1] > k:  # columns for classes no item has (score_classes)
+        note = extra_classes_note(what, labels, proba_labels)
+        labels = score_classes(labels, proba_labels)
+        k = len(labels)
+        if notes is not None and note is not None:
+            notes.append(note)
     if s.ndim == 0 or s.shape[0] != len(y_true):
         raise InputError(f"{what} give {s.shape[0] if s.ndim else 1} rows but there are {len(y_true)} items; give one "
                          "score (or one row of probabilities) per item, in the items' order.")
@@ -111,6 +154,14 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
         if notes is not None and ap_note(k) not in notes:
             notes.append(ap_note(k))
     out = _values(y_true, labels, s, want, positive_label if k == 2 else None, weights, what)
+    if notes is not None and "roc_auc" in out and not np.isfinite(out["roc_auc"]):
+        seen = {str(v) for v in y_true}
+        empty = [lab for lab in labels if str(lab) not in seen]
+        if empty:
+            notes.append(f"{what}: ROC AUC is not reported: {few_names(empty)} "
+                         f"{'has' if len(empty) == 1 else 'have'} no true items, so "
+                         f"{'its' if len(empty) == 1 else 'their'} one-vs-rest ROC curve has no positives and the "
+                         "average over the classes is undefined.")
     if score is None and weights is None:
         ll = log_loss_details(y_true, s, labels)
         details = {"log_loss_clip_eps": ll["clip_eps"], "zero_probability_items": ll["zero_probability_items"],

@@ -18,8 +18,10 @@ resample is a weighting: item ``t`` drawn ``w_t`` times), so resampling reuses t
   ``(1/n) Σ_t Σ_c (p_tc − y_tc)²`` (range [0, 2]), twice the binary one for k = 2.
 * **ECE** (Naeini et al. 2015; Guo et al. 2017): top-label confidence ``max_c p_tc`` against
   correctness of ``argmax_c p_tc`` (first class on ties); ``ECE = Σ_b |Σ_{t∈b} (acc_t − conf_t)| / n``.
-  Equal-mass bins (default, 15): items sorted by confidence (ties in item order) and cut at positions
-  ``⌊b n / B⌋``; equal-width bins: ``((b−1)/B, b/B]``.
+  Equal-mass bins (default, 15): items sorted by confidence and cut at positions ``⌊b n / B⌋``, each cut
+  moved to the nearer end of the run of equal confidences it falls in, so tied confidences share a bin
+  and the value does not depend on the row order; equal-width bins: ``((b−1)/B, b/B]``. The debiased
+  squared ℓ2 calibration error (Kumar et al. 2019) uses the same bins (:meth:`Calibration.squared_debiased`).
 * **Calibration loss** (Ferrer 2022, §4; Guo et al. 2017): the share of the log loss removed by
   temperature scaling fitted out of sample — ``(LL − LL_cal) / LL`` with ``LL_cal`` the log loss of
   ``softmax(α ln p)``, α fitted by Newton's method on the other folds of a 5-fold split (seeded).
@@ -317,67 +319,122 @@ def log_loss_details(y_true: Any, proba: Any, labels: Sequence[Label] | None = N
 
 
 class Calibration:
-    """Top-label confidence sorted once, for weighted ECE."""
+    """Confidences sorted once, for weighted ECE; tied confidences always share a bin.
 
-    def __init__(self, idx: np.ndarray, proba: np.ndarray, n_bins: int = ECE_BINS, binning: str = "equal_mass") -> None:
+    ``column=None`` measures the top label: confidence ``max_c p_tc`` against correctness of
+    ``argmax_c p_tc`` (first class on ties). ``column=j`` measures class ``j``'s probability ``p_tj``
+    against ``y_t = j`` — for a binary task, the calibration of the positive-class probability, which
+    the top label can hide (over-confident at 0.2 and at 0.8 alike folds into a calibrated 0.8).
+
+    Equal-mass bins cut the cumulative weight at ``⌊b n / B⌋`` and move each cut to the nearer end of
+    the run of equal confidences it falls in (the lower end when both are as near): items with the same
+    confidence are never split between bins, so the ECE does not depend on the order of the rows
+    (issue 20: a calibrated constant forecast gave 0.402 sorted by label and 0.108–0.156 shuffled;
+    it is now 0). Cuts that meet leave fewer, larger bins. Equal-width bins are ``((b−1)/B, b/B]``.
+    """
+
+    def __init__(self, idx: np.ndarray, proba: np.ndarray, n_bins: int = ECE_BINS, binning: str = "equal_mass",
+                 column: int | None = None) -> None:
         if binning not in ("equal_mass", "equal_width") or int(n_bins) < 1:
             raise InputError(f"binning must be 'equal_mass' or 'equal_width' with at least one bin; got {binning!r}, {n_bins!r}.")
-        conf = proba.max(axis=1)
-        correct = (proba.argmax(axis=1) == idx).astype(np.float64)
+        if column is None:
+            conf = proba.max(axis=1)
+            correct = (proba.argmax(axis=1) == idx).astype(np.float64)
+        else:
+            conf = np.asarray(proba[:, column], dtype=np.float64)
+            correct = (np.asarray(idx) == column).astype(np.float64)
         self.order = np.argsort(conf, kind="stable")
         self.conf, self.correct = conf[self.order], correct[self.order]
         self.bins, self.binning = int(n_bins), binning
         edges = np.arange(1, self.bins) / self.bins
         self.width_cuts = np.searchsorted(self.conf, edges, side="right")  # item positions, bins (lo, hi]
+        new = np.ones(self.conf.shape[0], dtype=bool)
+        new[1:] = self.conf[1:] != self.conf[:-1]
+        self.runs = np.flatnonzero(new)  # where each run of equal confidences starts
 
     def order_free(self, w: np.ndarray) -> bool:
-        """Whether the equal-mass ECE under whole item weights ``w`` (original order, shape (n,)) is the
-        same for every order of tied confidences: no bin cut ``⌊b n / B⌋`` falls strictly inside a run of
-        equal confidences that holds both right and wrong items (weight > 0 of each).
+        """Whether the ECE under item weights ``w`` is the same for every order of tied confidences: always,
+        since tied confidences share a bin.
 
         >>> c = Calibration(np.array([0, 1, 0, 0]), np.array([[.6, .4], [.6, .4], [.9, .1], [.8, .2]]), n_bins=4)
-        >>> c.order_free(np.ones(4)), c.order_free(np.array([2.0, 0, 1, 1]))
-        (False, True)
+        >>> c.order_free(np.ones(4))
+        True
         """
-        if self.binning != "equal_mass":
-            return True
-        ws = np.asarray(w, dtype=np.float64)[self.order]
-        cw = np.cumsum(ws)
-        run = np.flatnonzero(np.r_[True, self.conf[1:] != self.conf[:-1]])
-        end = np.cumsum(np.add.reduceat(ws, run)) if ws.size else np.zeros(0)
-        right = np.add.reduceat(ws * self.correct, run) if ws.size else np.zeros(0)
-        mixed = (right > 0) & (right < end - np.r_[0.0, end[:-1]])
-        cuts = np.floor(np.arange(1, self.bins) * (cw[-1] if cw.size else 0.0) / self.bins)
-        r = np.minimum(np.searchsorted(end, cuts, side="right"), max(end.size - 1, 0))
-        start = np.r_[0.0, end[:-1]][r] if end.size else cuts
-        return not bool(np.any(mixed[r] & (start < cuts) & (cuts < end[r]))) if end.size else True
+        return True
+
+    def _prefixes(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per row of weights: cumulative weight, weighted (correct − conf) and weighted correct at every bin
+        edge (rows, bins + 1), and the total weight."""
+        ws = np.atleast_2d(np.asarray(w, dtype=np.float64)[..., self.order])
+        rows = ws.shape[0]
+        if ws.shape[1] == 0:
+            z = np.zeros((rows, self.bins + 1))
+            return z, z, z, np.zeros(rows)
+        if self.binning == "equal_width":
+            ends = np.r_[self.width_cuts, ws.shape[1]]
+            cum = [np.cumsum(x, axis=-1) for x in (ws, ws * (self.correct - self.conf), ws * self.correct)]
+            pick = [np.concatenate([np.zeros((rows, 1)), np.where(ends > 0, c[:, np.maximum(ends - 1, 0)], 0.0)], 1)
+                    for c in cum]
+            return pick[0], pick[1], pick[2], cum[0][:, -1]
+        # cumulative sums item by item, read at each run's end: where no cut moves, the same sums — bit for
+        # bit — as the per-item bins before ties were kept together
+        ends = np.r_[self.runs[1:], ws.shape[1]] - 1
+        run_w = np.cumsum(ws, axis=-1)[:, ends]  # weight up to each run's end
+        run_d = np.cumsum(ws * (self.correct - self.conf), axis=-1)[:, ends]
+        run_c = np.cumsum(ws * self.correct, axis=-1)[:, ends]
+        total = run_w[:, -1]
+        pos = np.arange(1, self.bins)[None, :] * total[:, None] / self.bins
+        pos = np.where((total == np.round(total))[:, None], np.floor(pos), pos)  # whole items: ⌊b n / B⌋
+        r_count = run_w.shape[1]
+        off = np.arange(rows)[:, None] * (float(total.max()) + 1.0)  # one searchsorted for every row
+        r = np.searchsorted((run_w + off).ravel(), (pos + off).ravel(), side="left").reshape(rows, -1)
+        r = np.clip(r - np.arange(rows)[:, None] * r_count, 0, r_count - 1)  # the run the cut falls in
+        end = np.take_along_axis(run_w, r, axis=1)
+        start = np.where(r > 0, np.take_along_axis(run_w, np.maximum(r - 1, 0), axis=1), 0.0)
+        upto = np.where(pos - start <= end - pos, r - 1, r)  # the last run before the moved cut (−1: none)
+
+        def at(cum: np.ndarray) -> np.ndarray:
+            inner = np.where(upto >= 0, np.take_along_axis(cum, np.maximum(upto, 0), axis=1), 0.0)
+            return np.concatenate([np.zeros((rows, 1)), inner, cum[:, -1:]], axis=1)
+
+        return at(run_w), at(run_d), at(run_c), total
 
     def ece(self, w: np.ndarray) -> np.ndarray:
         """ECE under item weights ``w`` (original order; shape (n,) or (b, n))."""
-        ws = np.atleast_2d(np.asarray(w, dtype=np.float64)[..., self.order])
-        cw = np.cumsum(ws, axis=-1)
-        diff = np.cumsum(ws * (self.correct - self.conf), axis=-1)
-        total = cw[:, -1]
-        b, n = ws.shape
-        if self.binning == "equal_width":
-            cuts = self.width_cuts
-            inner = np.where(cuts > 0, diff[:, np.maximum(cuts - 1, 0)], 0.0)
-            pref = np.concatenate([np.zeros((b, 1)), inner, diff[:, -1:]], axis=1)
-        else:
-            pos = np.arange(self.bins + 1)[None, :] * total[:, None] / self.bins
-            whole = (total == np.round(total))[:, None]  # whole items: cut at ⌊b n / B⌋
-            pos = np.where(whole, np.floor(pos), pos)
-            pos[:, -1] = total
-            # one searchsorted for every row: rows shifted apart by more than any row's total
-            off = np.arange(b)[:, None] * (float(total.max()) + 1.0)
-            flat = np.searchsorted((cw + off).ravel(), (pos + off).ravel(), side="left").reshape(b, -1)
-            j = np.clip(flat - np.arange(b)[:, None] * n, 0, n - 1)
-            before_w = np.where(j > 0, np.take_along_axis(cw, np.maximum(j - 1, 0), axis=1), 0.0)
-            before_d = np.where(j > 0, np.take_along_axis(diff, np.maximum(j - 1, 0), axis=1), 0.0)
-            pref = before_d + (pos - before_w) * (self.correct[j] - self.conf[j])
+        _, d, _, total = self._prefixes(w)
         with np.errstate(invalid="ignore", divide="ignore"):
-            out = np.abs(np.diff(pref, axis=1)).sum(axis=1) / total
+            out = np.abs(np.diff(d, axis=1)).sum(axis=1) / total
         return out if np.ndim(w) == 2 else out[0]
+
+    def squared_debiased(self, w: np.ndarray) -> np.ndarray:
+        r"""Debiased squared ℓ2 calibration error under item weights ``w`` (Kumar, Liang & Ma 2019):
+        ``Σ_b (W_b/W) [(ȳ_b − p̄_b)² − ȳ_b (1 − ȳ_b)/(W_b − 1)]`` over the same bins as :meth:`ece`, with
+        ``ȳ_b`` the bin's share of hits, ``p̄_b`` its mean confidence and ``W_b`` its weight; a bin of
+        fewer than two items adds 0. The subtracted term removes the bias ``Var(ȳ_b)`` of the squared
+        gap, so the value is unbiased for a fixed binning and can be negative (a calibrated forecast)."""
+        cw, d, c, total = self._prefixes(w)
+        wb, db, cb = np.diff(cw, axis=1), np.diff(d, axis=1), np.diff(c, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ok = wb >= 2
+            gap2 = np.where(ok, (db / np.where(ok, wb, 1.0)) ** 2, 0.0)
+            hit = np.where(ok, cb / np.where(ok, wb, 1.0), 0.0)
+            var = np.where(ok, hit * (1.0 - hit) / np.where(ok, wb - 1.0, 1.0), 0.0)
+            out = (wb * (gap2 - var)).sum(axis=1) / total
+        return out if np.ndim(w) == 2 else out[0]
+
+    def squared_plugin(self, w: np.ndarray) -> np.ndarray:
+        """Plug-in squared ℓ2 calibration error ``Σ_b (W_b/W)(ȳ_b − p̄_b)²`` over the bins of :meth:`ece` —
+        what :meth:`squared_debiased` estimates, as it is in a resampling world built from these items."""
+        cw, d, _, total = self._prefixes(w)
+        wb, db = np.diff(cw, axis=1), np.diff(d, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(wb > 0, db * db / np.where(wb > 0, wb, 1.0), 0.0).sum(axis=1) / total
+        return out if np.ndim(w) == 2 else out[0]
+
+    def edges(self) -> np.ndarray:
+        """The item positions (in confidence order) where the bins of the unit-weight ECE start and end."""
+        cw, _, _, _ = self._prefixes(np.ones(self.conf.shape[0]))
+        return np.round(cw[0]).astype(np.intp)
 
 
 def ece(y_true: Any, proba: Any, labels: Sequence[Label] | None = None, *, n_bins: int = ECE_BINS,

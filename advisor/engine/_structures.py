@@ -1,7 +1,7 @@
 """The registry of metrics for tasks that are not single-label nominal classification.
 
-Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`) and agreement
-(:mod:`._agreement`) metrics are not computed from a nominal confusion matrix, so they stay out of
+Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`), agreement
+(:mod:`._agreement`) and partition (:mod:`._partition`, cluster ids of two clusterings) metrics are not computed from a nominal confusion matrix, so they stay out of
 :data:`advisor.engine.METRICS` (and out of ``compute_metrics``' defaults); this table tells the
 catalogue loader their ids, orientation and structure, the same way ``METRICS`` does for the rest.
 """
@@ -13,14 +13,23 @@ from typing import Any
 
 from .._exceptions import InputError
 from .._format import few_names
-from ._agreement import AGREEMENT_METRICS, Ratings, agreement_metrics, pairwise_kappa
+from ._agreement import (
+    AGREEMENT_METRICS,
+    MAX_PAIRWISE_RATERS,
+    Ratings,
+    agreement_metrics,
+    kappa_pairs,
+    kappa_summary,
+    pairwise_kappa,
+)
 from ._multilabel import MULTILABEL_METRICS, LabelSets, multilabel_metrics, per_label_metrics
 from ._ordinal import ORDINAL_METRICS, OrdinalCells, _class_sums, ordinal_metrics
+from ._partition import PARTITION_METRICS
 from ._topk import top_k_accuracy, top_k_hits
 
 __all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
 
-STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement")
+STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement", "partition")
 
 
 @dataclass(frozen=True)
@@ -36,10 +45,11 @@ class StructureSpec:
 
 
 def _table() -> dict[str, StructureSpec]:
-    lower = {"mae", "mae_macro", "hamming_loss"}
+    lower = {"mae", "mae_macro", "hamming_loss", "pair_correlation_distance"}
     out: dict[str, StructureSpec] = {}
     for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
-                           ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS)):
+                           ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS),
+                           ("partition", PARTITION_METRICS)):
         for mid in ids:
             out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
     return out
@@ -58,7 +68,8 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     ('top_k_accuracy', 'accuracy')
     """
     return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
-            "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS}.get(structure, ())
+            "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
+            "partition": PARTITION_METRICS}.get(structure, ())
 
 
 def nominal_beside(cells: Any) -> dict[str, Any]:
@@ -134,7 +145,17 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         r = inputs.systems["agreement"]
         data["n_items"] = int(r.codes.shape[0])
         data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
-        data["pairs"] = pairwise_kappa(r)
+        if len(r.raters) <= MAX_PAIRWISE_RATERS:  # every pair at once (a few matrix products), and their summary
+            pairs = kappa_pairs(r)
+            data["pairs"] = pairwise_kappa(r, pairs)
+            data["pair_summary"] = kappa_summary(r, pairs=pairs)
+        else:
+            data["pairs"] = {}
+            n = len(r.raters)
+            notes.append(f"Cohen's kappa of each pair of annotators is not computed for {n:,} annotators "
+                         f"({n * (n - 1) // 2:,} pairs; at most {MAX_PAIRWISE_RATERS:,} annotators are compared in "
+                         "pairs): Krippendorff's alpha and Fleiss' kappa measure the agreement of all of them; to "
+                         "compare pairs, keep fewer rater_ columns.")
         data["level"] = r.level
         if not r.ordered:
             notes.append(level_note(r))

@@ -35,6 +35,8 @@ _LAZY: dict[str, str] = {
     "prediction_set": "._predset",
     "read_scored_frame": "._scores",
     "type_labels": "._scan",
+    "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)
+    "system_names": "._naming",  # NAME=FILE runs (advisor.cli._runs)
 }
 
 __all__ = sorted(_LAZY)

@@ -19,13 +19,16 @@ Two checks make sure no line was lost or misread, and send the run to the ordina
 
 from __future__ import annotations
 
+import collections
 import csv
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ._duck import _literal, diagnose_text, quote
-from ._stage import FIRST, WEIGHT, Staged, StagedPart
+from ._duck import _WS, _literal, diagnose_text, number_of, quote
+from ._label_limits import check_labels
+from ._stage import FIRST, PACK, PACK_RAW, PACKED, WEIGHT, Staged, StagedPart
 
 __all__ = ["Reparse", "unpack_lines"]
 
@@ -72,17 +75,18 @@ def _quoted_ok_sql(col: str, delim: str) -> str:
     esc = "\\t" if delim == "\t" else delim
     field = f'("(?:[^"]|"")*"|[^{esc}"]*)({esc}|$)'
     raw = f"regexp_extract_all({col}, {_literal(field)}, 0)"
-    return (f"(NOT contains({col}, '\"') OR (list_sum(list_transform({raw}, lambda x: strlen(x))) = strlen({col}) "
-            f"AND (strlen({col}) - strlen(replace({col}, '\"', ''))) % 2 = 0))")
+    # CASE: the regular expression runs on the lines with a quote only (an OR evaluates both sides on every line)
+    return (f"(CASE WHEN contains({col}, '\"') THEN list_sum(list_transform({raw}, lambda x: strlen(x))) = strlen({col}) "
+            f"AND (strlen({col}) - strlen(replace({col}, '\"', ''))) % 2 = 0 ELSE true END)")
 
 
-def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
+def unpack_lines(con: Any, staged: Staged, regexes: list[str | None], labels: Sequence[str] = ()) -> None:
     """Replace each lines part's lines by the cells of the columns it contributes (VARCHAR, as written).
 
     A file that does not split as CSV is first looked at for its encoding (UTF-16, binary), which then
     is the message."""
     try:
-        _unpack(con, staged, regexes)
+        _unpack(con, staged, regexes, labels)
     except InputError:
         for sp in staged.parts:
             if sp.part.path is not None:
@@ -90,13 +94,14 @@ def unpack_lines(con: Any, staged: Staged, regexes: list[str | None]) -> None:
         raise
 
 
-def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
+def _unpack(con: Any, staged: Staged, regexes: list[str | None], labels: Sequence[str]) -> None:
     parts = [sp for sp in staged.parts if "#line" in sp.columns]
     if not parts:
         return
     table = staged.table
     outs: list[str] = []
     inner: list[str] = []
+    raws: list[tuple[str, str, str]] = []  # (packed list, its cells as written, the raw column) per packing part
     lines_of: dict[int, str] = {}
     for sp in parts:
         col = quote(sp.columns.pop("#line"))
@@ -121,21 +126,45 @@ def _unpack(con: Any, staged: Staged, regexes: list[str | None]) -> None:
         if row is not None:
             raise InputError(f"{sp.part.what} row {row[0]}: the row has {row[1]} cells but the header names {n} "
                              "columns.")
+        # an id column taken for the labels is refused before ten million lines are split (issue 25 item 9)
+        cell = {c: f"({cells})[{sp.header.index(c) + 1}]" for c in labels if c in sp.header}
+        check_labels(con, sp.part.what, sp.part.fmt, table,
+                     {c: (x, f"trim({x}, {_WS})") for c, x in cell.items()}, f"{col} IS NOT NULL AND {FIRST} > 0 AND "
+                     f"{sp.present}")
         name = quote(f"{sp.index}:#cells")
         inner.append(f"{cells} AS {name}")
-        outs += [f"{name}[{sp.header.index(c) + 1}] AS {quote(t)}" for c, t in sp.columns.items()]
+        at = {}  # each name's first position (a repeated name is refused below)
+        for j, c in enumerate(sp.header):
+            at.setdefault(c, j)
+        packed = [c for c in sp.columns if PACKED.match(c)]
+        outs += [f"{name}[{at[c] + 1}] AS {quote(t)}" for c, t in sp.columns.items() if not PACKED.match(c)]
+        if packed:  # the score columns as one DOUBLE[] (see advisor.io._stage)
+            texts = f"list_select({name}, [{', '.join(str(at[c] + 1) for c in packed)}])"
+            pcol, tcol = quote(f"{sp.index}:{PACK}"), quote(f"{sp.index}:#ptext")
+            outs += [f"list_transform({texts}, lambda x: {number_of('x', 'VARCHAR')}) AS {pcol}", f"{texts} AS {tcol}"]
+            raws.append((pcol, tcol, quote(f"{sp.index}:{PACK_RAW}")))
+            for c in packed:
+                del sp.columns[c]
+                sp.types.pop(c, None)
+            sp.set_pack(packed, True)
+            sp.columns = dict(sorted(sp.columns.items(), key=lambda kv: at.get(kv[0], len(at))))
     blank = " AND ".join(f"coalesce(trim({c}), '') = ''" for c in lines_of.values())
     keep = ", ".join(quote(c) for c in _other_columns(con, table, list(lines_of.values())))
     # the header lines (row 0) are no data; a data row equal to them keeps its count (and is placed at row 1)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT {keep}{', ' if keep else ''}"
-                f"{WEIGHT} - CASE WHEN {FIRST} = 0 THEN 1 ELSE 0 END AS {WEIGHT}, greatest({FIRST}, 1) AS {FIRST}, "
-                f"{', '.join(outs)} FROM (SELECT *, {', '.join(inner)} FROM {table} WHERE NOT ({blank}) AND "
-                f"NOT ({FIRST} = 0 AND {WEIGHT} = 1)) ORDER BY {FIRST}")
+    select = (f"SELECT {keep}{', ' if keep else ''}"
+              f"{WEIGHT} - CASE WHEN {FIRST} = 0 THEN 1 ELSE 0 END AS {WEIGHT}, greatest({FIRST}, 1) AS {FIRST}, "
+              f"{', '.join(outs)} FROM (SELECT *, {', '.join(inner)} FROM {table} WHERE NOT ({blank}) AND "
+              f"NOT ({FIRST} = 0 AND {WEIGHT} = 1))")
+    if raws:  # the cells as written stay only on the rows where one of them is not a number
+        select = (f"SELECT * EXCLUDE ({', '.join(t for _, t, _ in raws)}), "
+                  + ", ".join(f"CASE WHEN list_count({p}) < len({p}) THEN {t} END AS {r}" for p, t, r in raws)
+                  + f" FROM ({select})")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS {select} ORDER BY {FIRST}")
     for sp in parts:
-        header = sp.header or []
-        repeated = next((c for c in header if header.count(c) > 1 and c in sp.columns), None)
+        times = collections.Counter(sp.header or [])
+        repeated = next((c for c in sp.header or [] if times[c] > 1 and c in sp.columns), None)
         if repeated is not None:
-            raise InputError(f"{sp.part.what} has {header.count(repeated)} columns named {repeated!r}; rename "
+            raise InputError(f"{sp.part.what} has {times[repeated]} columns named {repeated!r}; rename "
                              "all but one so it is clear which to read.")
 
 

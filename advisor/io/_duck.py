@@ -35,6 +35,7 @@ __all__ = [
     "connect",
     "diagnose_text",
     "duck_error",
+    "number_of",
     "quote",
     "table_format",
 ]
@@ -100,7 +101,9 @@ class Connection:
         # no extension is installed or loaded behind the user's back (a query naming an s3:// path or a
         # .xlsx file would otherwise download and write an extension); the settings are locked before
         # any user query runs, so a query cannot change them
-        for setting in ("enable_progress_bar = false", "preserve_insertion_order = true",
+        # progress is tracked (a long read is estimated and shown by advisor._progress) but never printed by DuckDB
+        for setting in ("enable_progress_bar = true", "enable_progress_bar_print = false",
+                        "preserve_insertion_order = true",
                         f"memory_limit = '{self.memory}'", f"temp_directory = {_literal(self._tmp)}",
                         "autoinstall_known_extensions = false", "autoload_known_extensions = false",
                         "lock_configuration = true"):
@@ -108,6 +111,10 @@ class Connection:
 
     def execute(self, sql: str) -> Any:
         return self._con.execute(sql)
+
+    def query_progress(self) -> float:
+        """How far the running statement is, in percent (negative while DuckDB cannot tell)."""
+        return float(self._con.query_progress())
 
     def path_for(self, path: Path) -> str:
         """The path to give DuckDB: a link with a plain name where ``path`` has glob characters
@@ -294,6 +301,11 @@ class Source:
     types: dict[str, str] = field(default_factory=dict)
     physical: dict[str, str] = field(default_factory=dict)
     location: str = ""  # the path DuckDB reads (a file source)
+    #: packed score columns (``p_``/``proba_``/``score_<label>``) → their 1-based position in the one
+    #: ``DOUBLE[]`` column ``physical`` maps them to (see :mod:`advisor.io._stage`)
+    elements: dict[str, int] = field(default_factory=dict)
+    #: the ``VARCHAR[]`` column holding the packed cells as written, on the rows where one is not a number
+    raw_list: str | None = None
 
     def require(self, wanted: Sequence[str], what: str = "column") -> None:
         missing = [c for c in wanted if c not in self.columns]
@@ -306,7 +318,33 @@ class Source:
                              "rename all but one so it is clear which to read.")
 
     def col(self, name: str) -> str:
+        if name in self.elements:
+            return f"{quote(self.physical[name])}[{self.elements[name]}]"
         return quote(self.physical.get(name, name))
+
+    def pack(self, names: Sequence[str]) -> str | None:
+        """SQL for the ``DOUBLE[]`` of the packed columns ``names`` in that order (None unless every one is
+        packed): the whole list, or the elements selected from it — one expression however many columns."""
+        if not names or any(n not in self.elements for n in names):
+            return None
+        lists = {self.physical[n] for n in names}
+        if len(lists) != 1:
+            return None
+        whole = quote(lists.pop())
+        idx = [self.elements[n] for n in names]
+        if idx == list(range(1, len(self.elements) + 1)):
+            return whole
+        return f"list_select({whole}, [{', '.join(map(str, idx))}])"
+
+    def pack_raw(self, names: Sequence[str]) -> str:
+        """The cells of :meth:`pack` as written (text), for the messages about a cell that is not a number."""
+        packed = self.pack(names)
+        assert packed is not None
+        if self.raw_list is None:
+            return f"CAST({packed} AS VARCHAR[])"
+        idx = ", ".join(str(self.elements[n]) for n in names)
+        whole = quote(self.physical[names[0]])
+        return f"list_select(coalesce({quote(self.raw_list)}, CAST({whole} AS VARCHAR[])), [{idx}])"
 
     def label_sql(self, name: str) -> str:
         """SQL giving the label text of column ``name`` (NULL for a missing or unusable label)."""
@@ -329,18 +367,30 @@ class Source:
     def number_sql(self, name: str) -> str:
         """SQL giving column ``name`` as DOUBLE (NULL for an empty cell or a non-number)."""
         c, t = self.col(name), self.types.get(name, "VARCHAR").upper()
-        if t == "JSON":
-            return (f"CASE WHEN json_type({c}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN TRY_CAST({c} AS DOUBLE) "
-                    f"WHEN json_type({c}) = 'VARCHAR' THEN TRY_CAST(trim({c} ->> '$', {_WS}) AS DOUBLE) END")
-        if t.startswith(("VARCHAR", "STRING", "TEXT")):
-            return f"TRY_CAST(nullif(trim({c}, {_WS}), '') AS DOUBLE)"
-        if t in _INT_TYPES or t in _FLOAT_TYPES or t.startswith("DECIMAL") or t == "BOOLEAN":
-            return f"CAST({c} AS DOUBLE)"
-        raise InputError(f"{self.what}: column {name!r} has type {t}; it must hold numbers.")
+        sql = number_of(c, t)
+        if sql is None:
+            raise InputError(f"{self.what}: column {name!r} has type {t}; it must hold numbers.")
+        return sql
 
     def raw_sql(self, name: str) -> str:
         """The cell as written, as text (for error messages)."""
+        if name in self.elements and self.raw_list is not None:
+            return f"coalesce({quote(self.raw_list)}[{self.elements[name]}], CAST({self.col(name)} AS VARCHAR))"
         return f"CAST({self.col(name)} AS VARCHAR)"
+
+
+def number_of(c: str, dtype: str) -> str | None:
+    """SQL giving the value ``c`` (an expression of DuckDB type ``dtype``) as DOUBLE — NULL for an empty
+    cell or a non-number — or None for a type that holds no numbers."""
+    t = dtype.upper()
+    if t == "JSON":
+        return (f"CASE WHEN json_type({c}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN TRY_CAST({c} AS DOUBLE) "
+                f"WHEN json_type({c}) = 'VARCHAR' THEN TRY_CAST(trim({c} ->> '$', {_WS}) AS DOUBLE) END")
+    if t.startswith(("VARCHAR", "STRING", "TEXT")):
+        return f"TRY_CAST(nullif(trim({c}, {_WS}), '') AS DOUBLE)"
+    if t in _INT_TYPES or t in _FLOAT_TYPES or t.startswith("DECIMAL") or t == "BOOLEAN":
+        return f"CAST({c} AS DOUBLE)"
+    return None
 
 
 def _float_label(x: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from .._exceptions import InputError
 from ._duck import quote
 from ._stage import FIRST, WEIGHT, StagedPart
 
-__all__ = ["SCORE_COLUMN", "ScoredFile", "columns_of", "probability_columns", "scored_of"]
+__all__ = ["SCORES", "SCORE_COLUMN", "ScoredFile", "columns_of", "fetch_matrix", "probability_columns", "scored_of"]
 
 SCORE_COLUMN = "score"
 
@@ -37,6 +37,8 @@ class ScoredFile:
     proba: np.ndarray | None
     proba_labels: list[str]
     score: np.ndarray | None
+    # with --group: the group of each item (issue 20); keyword-only, so subclasses keep their positional fields
+    group: list[str] | None = field(default=None, kw_only=True)
 _PROBA = re.compile(r"^(?:p|proba)_(.+)$")
 
 
@@ -55,6 +57,22 @@ def _fetch(con: Any, sp: StagedPart, select: list[str], order_id: str | None = N
     return {k: np.repeat(_plain(v), reps) for k, v in res.items()}
 
 
+def fetch_matrix(con: Any, sp: StagedPart, pack: str, k: int) -> np.ndarray:
+    """The packed score columns ``pack`` (a ``DOUBLE[]`` of ``k`` per row) as an items × ``k`` array in file order,
+    each staged row repeated ``"#n"`` times (NULL, an empty cell or a non-number, as NaN): one ``unnest``, so
+    20,000 columns come back as one vector, not as 20,000 columns."""
+    res = con.execute(f"SELECT unnest(v_) AS v FROM (SELECT {pack} AS v_, {FIRST} AS r_ FROM {sp.source().relation} "
+                      f"WHERE {sp.present} IS NOT NULL ORDER BY r_)").fetchnumpy()
+    values = _plain(res["v"]).astype(np.float64, copy=False)
+    reps = np.asarray(con.execute(f"SELECT {WEIGHT} FROM {sp.source().relation} WHERE {sp.present} IS NOT NULL "
+                                  f"ORDER BY {FIRST}").fetchnumpy()[WEIGHT.strip('"')], dtype=np.int64)
+    if values.size != reps.size * k:
+        raise InputError(f"{sp.part.what}: a row has fewer score cells than the header names; every row needs one "
+                         "per column.")
+    matrix = values.reshape(reps.size, k)
+    return matrix if np.all(reps == 1) else np.repeat(matrix, reps, axis=0)
+
+
 def _plain(a: Any) -> np.ndarray:
     """A fetched column with its NULLs as None (object) or NaN (numbers)."""
     if np.ma.isMaskedArray(a):
@@ -70,7 +88,7 @@ def _plain(a: Any) -> np.ndarray:
 
 
 def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: str = "y_pred",
-              what: str | None = None) -> Any:
+              what: str | None = None, group_col: str | None = None) -> Any:
     """The :class:`~advisor.io._scores.ScoredFile` of one staged part, or None without score columns."""
 
     what = what or sp.part.what
@@ -86,7 +104,11 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
         raise InputError(f"{what} has no column {true_col!r}; its columns are {', '.join(map(repr, cols))}.")
     numbers = [c for _, c in pcols] + ([SCORE_COLUMN] if score else [])
     select = [f"{src.label_sql(true_col)} AS t_"] + ([f"{src.label_sql(pred_col)} AS p_"] if pred_col in cols else [])
-    select += [f"{src.number_sql(c)} AS {quote('x' + str(j))}" for j, c in enumerate(numbers)]
+    pack = src.pack(numbers)
+    if pack is None:
+        select += [f"{src.number_sql(c)} AS {quote('x' + str(j))}" for j, c in enumerate(numbers)]
+    if group_col and group_col in cols:
+        select.append(f"{src.label_sql(group_col)} AS g_")
     got = _fetch(con, sp, select)
     rows = got["r_"]
     y = got["t_"]
@@ -96,16 +118,26 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
     if score and len(set(y.tolist())) > 2:
         raise InputError(f"{what} has a {SCORE_COLUMN!r} column but {len(set(y.tolist()))} classes in {true_col}; a "
                          "single score needs a binary task — give one probability column p_<label> per class instead.")
-    data = np.empty((len(y), len(numbers)))
-    for j, c in enumerate(numbers):
-        data[:, j] = np.asarray(got[f"x{j}"], dtype=np.float64)
-        bad = ~np.isfinite(data[:, j])
-        if bad.any():
-            raise InputError(f"{what} row {int(rows[np.argmax(bad)])}: column {c!r} is missing or not a finite "
-                             "number (NaN); every item needs one.")
+    if pack is not None:
+        data = fetch_matrix(con, sp, pack, len(numbers))
+    else:
+        data = np.empty((len(y), len(numbers)))
+        for j in range(len(numbers)):
+            data[:, j] = np.asarray(got[f"x{j}"], dtype=np.float64)
+    bad = ~np.isfinite(data)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raw = con.execute(f"SELECT {src.raw_sql(numbers[j])} FROM {src.relation} WHERE {FIRST} = {int(rows[i])} "
+                          f"AND {sp.present} IS NOT NULL").fetchone()
+        text = None if raw is None or raw[0] is None else str(raw[0]).strip()
+        if text and text.lower() not in ("null", "nan", "-nan", "inf", "-inf", "infinity", "-infinity") \
+                and not _FLOAT.match(text):
+            raise InputError(f"{what} row {int(rows[i])}: {numbers[j]} is {text!r}, not a number.")
+        raise InputError(f"{what} row {int(rows[i])}: column {numbers[j]!r} is missing or not a finite "
+                         "number (NaN); every item needs one.")
     pred = [str(v) for v in got["p_"]] if "p_" in got else None
     return ScoredFile([str(v) for v in y], pred, data if pcols else None, [lab for lab, _ in pcols],
-                      data[:, 0] if score else None)
+                      data[:, 0] if score else None, group=[str(v) for v in got["g_"]] if "g_" in got else None)
 
 
 _INT = re.compile(r"^[+-]?\d+$")
@@ -141,15 +173,25 @@ def _json_values(values: np.ndarray) -> list[Any]:
     return out
 
 
-def columns_of(con: Any, sp: StagedPart) -> dict[str, list[Any]]:
-    """Every column read from one part, one value per item in file order (None for an empty cell)."""
-    cols = [c for c in sp.columns if not c.startswith("#")]
+#: The key of :func:`columns_of` under which the packed score columns come: ``(names, items × k array)``.
+SCORES = "#scores"
+
+
+def columns_of(con: Any, sp: StagedPart) -> dict[str, Any]:
+    """Every column read from one part, one value per item in file order (None for an empty cell); the packed
+    score columns (``p_``/``proba_``/``score_<label>``) as one array under :data:`SCORES`."""
+    packed = [c for c in sp.columns if c in sp.elements]
+    cols = [c for c in sp.columns if not c.startswith("#") and c not in sp.elements]
     select = [f"CAST({quote(sp.columns[c])} AS VARCHAR) AS {quote('c' + str(j))}" if sp.types[c] in ("JSON", "VARCHAR")
               else f"{quote(sp.columns[c])} AS {quote('c' + str(j))}" for j, c in enumerate(cols)]
-    if not select:
+    if not select and not packed:
         return {}
-    got = _fetch(con, sp, select)
-    out: dict[str, list[Any]] = {"#rows": got["r_"].tolist()}  # the row messages name (see _structures.ROWS)
+    got = _fetch(con, sp, select or ["NULL AS c_"])
+    out: dict[str, Any] = {"#rows": got["r_"].tolist()}  # the row messages name (see _structures.ROWS)
+    if packed:
+        pack = sp.source().pack(packed)
+        assert pack is not None
+        out[SCORES] = (packed, fetch_matrix(con, sp, pack, len(packed)))
     for j, c in enumerate(cols):
         v = got[f"c{j}"]
         t = sp.types[c]

@@ -31,7 +31,8 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
          true_col: str | None = None, pred_col: str | None = None, count_col: str = "count",
          id_col: str | None = "id", systems: Sequence[str] | str | None = None, labels: Sequence[Label] | None = None,
          proba_cols: Any = "auto", order: Sequence[Any] | None = None, label_sep: str | None = None,
-         top_k: int | None = None, structure: str | None = None) -> Dataset:
+         top_k: int | None = None, structure: str | None = None, group: str | None = None,
+         names: Sequence[str] | None = None) -> Dataset:
     """Read the inputs of one evaluation, each once, into a :class:`~advisor.io._dataset.Dataset`.
 
     Parameters
@@ -59,6 +60,11 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
         Ordered classes, the separator of label sets, top-k, or the structure itself (``ordinal``,
         ``multilabel``, ``top_k``, ``agreement``): the inputs are then read as structured inputs
         (:attr:`Dataset.structured`), as are files with ``rater_<name>`` or ``true_<l>``/``pred_<l>`` columns.
+    names : sequence of str, optional
+        The system name of each prediction file (default: the file stems); distinct.
+    group : str, optional
+        A column of the (first) prediction input naming the group each item belongs to — a patient, a
+        document, a query: the bootstrap then resamples groups, not items (``Dataset.predictions.groups``).
 
     Examples
     --------
@@ -78,9 +84,21 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
         raise InputError("--sql replaces the input files; give either files or --sql, not both.")
     if not (paths or frame is not None or sql is not None or mats or tabs):
         raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
+    if group is not None and (mats or tabs):
+        raise InputError(f"--group {group} resamples groups of items, which confusion matrices and count tables do "
+                         "not keep; give the prediction files (or --sql), or leave --group out.")
+    if group is not None and (not isinstance(group, str) or not group.strip()):
+        raise InputError(f"group must name a column of the predictions; got {group!r}.")
     opts = dict(true_col=true_col, pred_col=pred_col, id_col=id_col, systems=systems, labels=labels,
-                proba_cols=proba_cols, order=order, label_sep=label_sep, top_k=top_k, structure=structure)
-    names = system_names([*paths, *mats, *tabs])
+                proba_cols=proba_cols, order=order, label_sep=label_sep, top_k=top_k, structure=structure,
+                group_col=group)
+    given, names = names, system_names([*paths, *mats, *tabs])
+    if given is not None:
+        given = [str(x) for x in given]
+        if len(given) != len(paths) or len(set(given)) != len(given):
+            raise InputError(f"names must give each of the {len(paths)} prediction files its own system name; got "
+                             f"{given!r}.")
+        names = [*given, *names[len(paths):]]
     ds = Dataset()
     con = connect()
     try:

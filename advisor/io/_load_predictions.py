@@ -13,6 +13,7 @@ from ._csv_lines import Reparse, unpack_lines
 from ._dataset import Dataset
 from ._items import SCORE_COLUMN, probability_columns, scored_of
 from ._duck import table_format
+from ._groups import check_groups
 from ._load_common import frame_columns, part_info, system_columns
 from ._load_structured import structured_inputs
 from ._open import Part, file_part, frame_part, sql_part
@@ -27,8 +28,9 @@ __all__ = ["load_predictions"]
 def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str], *, frame: Any, sql: str | None,
                      true_col: str | None, pred_col: str | None, id_col: str | None, systems: Any, labels: Any,
                      proba_cols: Any, order: Any, label_sep: str | None, top_k: int | None,
-                     structure: str | None) -> None:
-    """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs)."""
+                     structure: str | None, group_col: str | None = None) -> None:
+    """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs);
+    ``group_col``: the column of the first input naming each item's group (issue 20)."""
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     frame_sys: list[str] = []
     if frame is not None:
@@ -41,11 +43,11 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
             raise InputError(f"the DataFrame has no column {missing[0]!r}; its columns are "
                              f"{', '.join(map(repr, cols[:30]))}.")
         parts: list[Part] = [frame_part(con, frame)]
-        regexes: list[str | None] = [role_regex([tc, *frame_sys, "id", SCORE_COLUMN])]
+        regexes: list[str | None] = [role_regex([tc, *frame_sys, "id", SCORE_COLUMN, *([group_col] if group_col else [])])]
     elif sql is not None:
         parts, regexes = [sql_part(sql)], [None]
     else:
-        wanted = [tc, pc, SCORE_COLUMN, *([id_col] if id_col and len(paths) > 1 else [])]
+        wanted = [tc, pc, SCORE_COLUMN, *([id_col] if id_col and len(paths) > 1 else []), *([group_col] if group_col else [])]
         regexes = [role_regex(wanted) for _ in paths]
         staged = _stage_files(con, paths, regexes, tc, pc)
         parts = [sp.part for sp in staged.parts]
@@ -55,6 +57,11 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
     for sp in staged.parts:
         _check_duplicates(sp, (tc, pc))
     kind = _structure_kind(staged, order, label_sep, top_k, structure, tc, pc)
+    if group_col and group_col not in staged.parts[0].columns:
+        raise _missing(staged.parts[0], group_col)
+    if kind is not None and group_col:
+        raise InputError(f"--group resamples groups of items for label predictions; the {kind.replace('_', '-')} "
+                         "inputs here are resampled item by item, so leave --group out.")
     if kind is not None:
         ds.structured = structured_inputs(con, staged, kind, names, frame=frame, order=order, label_sep=label_sep,
                                           top_k=top_k, true_col=true_col, pred_col=pred_col)
@@ -64,11 +71,11 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
         sp = staged.parts[0]
         what = sp.part.what
         sys_cols = frame_sys or system_columns(list(sp.columns), tc, systems, what)
-        owners = _nominal(con, ds, staged, [(sp, tc, c, c) for c in sys_cols], labels, proba_cols, None)
+        owners = _nominal(con, ds, staged, [(sp, tc, c, c) for c in sys_cols], labels, proba_cols, None, group_col)
     else:
         entries = [(sp, tc, pc, name) for sp, name in zip(staged.parts, names)]
         use_id = bool(id_col) and len(entries) > 1 and all(id_col in sp.columns for sp in staged.parts)
-        owners = _nominal(con, ds, staged, entries, labels, proba_cols, id_col if use_id else None)
+        owners = _nominal(con, ds, staged, entries, labels, proba_cols, id_col if use_id else None, group_col)
     ds.sources = [part_info(sp, "predictions", sql) for sp in staged.parts]
     for info, sp in zip(ds.sources, staged.parts):
         info.systems = [n for n, p in owners.items() if p is sp.part]
@@ -80,7 +87,7 @@ def _stage_files(con: Any, paths: list[Path], regexes: list[str | None], tc: str
     if all(table_format(p) in ("csv", "tsv") for p in paths):
         try:
             staged = stage(con, [file_part(con, p, lines=True) for p in paths], regexes)
-            unpack_lines(con, staged, regexes)
+            unpack_lines(con, staged, regexes, (tc, pc))
             return staged
         except (Reparse, LinesFailed):  # a lost or multi-line record: read again by the CSV parser, with a
             pass                         # buffer no line of these files exceeds
@@ -129,7 +136,7 @@ def _structure_kind(staged: Staged, order: Any, label_sep: str | None, top_k: in
 
 
 def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPart, str, str, str]], labels: Any,
-             proba_cols: Any, id_col: str | None) -> dict[str, Part]:
+             proba_cols: Any, id_col: str | None, group_col: str | None = None) -> dict[str, Part]:
     """Counts, paired items, probability sums and item-level scores of nominal predictions."""
     sides, names, owners = [], [], {}
     single = len({id(sp) for sp, *_ in entries}) == 1 and len(entries) > 1  # several columns of one table
@@ -141,7 +148,7 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         if pc not in sp.columns:
             if has_scores and not single:
                 ds.score_only.append(name)
-                ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc)
+                ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col)
                 owners[name] = sp.part
                 continue
             raise _missing(sp, pc)
@@ -150,12 +157,15 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         names.append(name)
         owners[name] = sp.part
         if not single and has_scores and proba_cols is not None:
-            ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc)
+            ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col)
     if not sides:
         return owners
-    counted = scan(con, sides, labels=labels, id_col=id_col)
+    counted = scan(con, sides, labels=labels, id_col=id_col, group_col=group_col)
     files = {n: Path(sp.part.path) for (sp, *_), n in zip(entries, names) if sp.part.path is not None}
     ps = prediction_set(counted, names, [s.source.what for s in sides], files=files)
+    if group_col:
+        ps.group_col = group_col
+        check_groups(ps, sides[0].source.what)
     ds.predictions = ps
     ds.systems.update(ps.systems)
     ds.probabilities.update(ps.probabilities)
@@ -194,5 +204,6 @@ def _align_scores_by_id(con: Any, ds: Dataset, staged: Staged, entries: list, id
             perm[first[v]] = k
         ds.scores[name] = type(f)([f.y_true[k] for k in perm], None if f.y_pred is None else [f.y_pred[k] for k in perm],
                                   None if f.proba is None else f.proba[perm], f.proba_labels,
-                                  None if f.score is None else f.score[perm])
+                                  None if f.score is None else f.score[perm],
+                                  group=None if f.group is None else [f.group[k] for k in perm])
 

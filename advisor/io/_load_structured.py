@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ._items import columns_of
+from ._label_limits import check_label_columns
 from ._stage import Staged
 from ._structures import declared_order, structured_from_tables
 
@@ -16,10 +17,12 @@ def structured_inputs(con: Any, staged: Staged, kind: str, names: list[str], *, 
                       label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None) -> Any:
     """The :class:`~advisor.io._structures.StructuredInputs` of the staged parts (one table per file)."""
     tables = []
+    tc, pc = true_col or "y_true", pred_col or "y_pred"
     for sp in staged.parts:
+        if kind in ("ordinal", "top_k"):  # an id column taken for the labels: refused before the items are read
+            check_label_columns(con, sp.source(), [tc, pc] if kind == "ordinal" else [tc], sp.present)
         name = Path(sp.part.what).stem if sp.part.kind == "file" else "system"
         tables.append((name, columns_of(con, sp)))
-    tc, pc = true_col or "y_true", pred_col or "y_pred"
     if order is None and frame is not None:
         order = declared_order(frame, (tc, pc))
     if order is None and kind in ("ordinal", "agreement"):

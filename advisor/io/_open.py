@@ -93,6 +93,9 @@ class Part:
     buffer: int = 0
     location: str = ""
     mode: str = "parsed"  # "lines": a CSV/TSV read as whole lines (advisor/io/_csv_lines.py)
+    #: ``(name, DuckDB type)`` of every column when known without asking DuckDB (a pandas DataFrame's dtypes:
+    #: binding a 20,000-column frame costs DuckDB seconds per statement); ``?`` for a type not known
+    schema: list[tuple[str, str]] | None = None
 
     def opened(self) -> None:
         """Count one statement that reads this part (files only)."""
@@ -173,7 +176,15 @@ def frame_part(con: Any, frame: Any, name: str = "advisor_frame") -> Part:
     except Exception as exc:  # noqa: BLE001
         raise InputError(f"cannot read a {type(frame).__name__} as a table ({str(exc).splitlines()[0][:150]}); "
                          "pass a pandas or polars DataFrame or a pyarrow Table.") from None
-    return Part("the DataFrame", "frame", "table", name)
+    return Part("the DataFrame", "frame", "table", name, schema=_pandas_schema(frame))
+
+
+def _pandas_schema(frame: Any) -> list[tuple[str, str]] | None:
+    """The columns of a pandas DataFrame with the DuckDB type of its number columns (``?`` for others), or None."""
+    if type(frame).__module__.split(".")[0] != "pandas" or not hasattr(frame, "dtypes"):
+        return None
+    kinds = {"f": "DOUBLE", "i": "BIGINT", "u": "UBIGINT", "b": "BOOLEAN"}
+    return [(str(c), kinds.get(getattr(dt, "kind", "O"), "?")) for c, dt in zip(frame.columns, frame.dtypes)]
 
 
 #: Statements an injected ``--sql`` may try; none is a SELECT, so each is refused before anything runs.

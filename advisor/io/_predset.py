@@ -61,6 +61,11 @@ class PredictionSet:
     files: dict[str, Path] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     log_loss_zero: dict[str, int] = field(default_factory=dict)
+    #: with a group column (issue 20): the group of each row of ``joint`` (index into ``group_labels``), the
+    #: column it came from, and the groups; the bootstrap then resamples groups, not items
+    groups: Any = None
+    group_labels: tuple[Label, ...] = ()
+    group_col: str | None = None
 
 
 def _probability_columns(table: Source, proba_cols: Any) -> list[tuple[str, str]]:
@@ -105,12 +110,15 @@ def prediction_set(counted: Scan, names: Sequence[str], whats: Sequence[str],
         )
     # one canonical cell order (lexicographic in the codes, truth first), whatever order the reader
     # grouped in: the bootstrap draws cells in this order, so intervals do not depend on the reader
-    order = np.lexsort(counted.codes.T[::-1])
+    keys = counted.codes if counted.groups is None else np.column_stack([counted.codes, counted.groups])
+    order = np.lexsort(keys.T[::-1])
     codes, counts = counted.codes[order], counted.counts[order]
     joint = JointCounts(final_labels, tuple(names), codes, counts)
     systems = {name: matrix_from_cells(codes[:, 0], codes[:, 1 + s], counts, final_labels, whats[s])
                for s, name in enumerate(names)}
     result = PredictionSet(final_labels, systems, joint, counted.n_items, files=dict(files or {}))
+    if counted.groups is not None:
+        result.groups, result.group_labels = counted.groups[order], counted.group_labels
     lookalike = _same_number(final_labels)
     if lookalike:
         result.notes.append(f"the labels {' and '.join(map(repr, lookalike))} are different classes because they are "

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 from ..engine import (
     LOG_LOSS_EPS,
     RENORMALISE_TOLERANCE,
@@ -30,6 +31,7 @@ from ..engine import (
     normalise_labels,
 )
 from ._duck import MAX_LABEL_CHARS, Source, _literal, duck_error, quote
+from ._label_limits import check_label_columns
 
 __all__ = ["CANONICAL_TEST", "Scan", "Side", "matrix_from_cells", "rows_text", "scan", "type_labels"]
 
@@ -111,6 +113,10 @@ class Scan:
     renormalised: list[int]
     #: per system, the items whose true class got probability 0 (below log loss's clipping ε)
     zero: list[int] = field(default_factory=list)
+    #: with a group column (issue 20): the group of each row of ``codes`` (index into ``group_labels``);
+    #: a (true, predictions) combination found in several groups has one row per group
+    groups: np.ndarray | None = None
+    group_labels: tuple[Label, ...] = ()
 
 
 WEIGHT = '"#n"'
@@ -124,6 +130,9 @@ def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
             f"CASE WHEN {side.present} IS NOT NULL THEN 1 END AS h{i}"]
     if not side.proba:
         return base, [], [f"t{i}", f"p{i}", f"h{i}"]
+    pack = src.pack([c for _, c in side.proba]) if len(side.proba) > 1 else None
+    if pack is not None:  # the score columns as one list: one expression however many classes (see _stage)
+        return _side_list_sql(i, side, pack, base)
     base += [f"{src.number_sql(c)} AS q{i}_{j}" for j, (_, c) in enumerate(side.proba)]
     if len(side.proba) == 1:  # a two-class task given as the probability of one label
         qs = [f"(1 - q{i}_0)", f"q{i}_0"]
@@ -134,9 +143,31 @@ def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
                  + " END")
     ok = " AND ".join(f"isfinite({q}) AND {q} >= 0 AND {q} <= 1" for q in qs)
     total = "(" + " + ".join(qs) + ")"
-    off = f"abs({total} - 1)"
     pt, sn = f"pt{i}", f"sn{i}"
     brier = " + ".join(f"({q} / {sn}) * ({q} / {sn})" for q in qs) + f" - 2 * {pt} / {sn} + 1"
+    return base, *_terms(i, ptrue, total, ok, brier)
+
+
+def list_ok(q: str) -> str:
+    """SQL: every element of the ``DOUBLE[]`` ``q`` is a number in [0, 1] (NULL elements fail)."""
+    return f"(list_count({q}) = len({q}) AND list_bool_and(list_transform({q}, lambda x: isfinite(x) AND x >= 0 AND x <= 1)))"
+
+
+def _side_list_sql(i: int, side: Side, pack: str, base: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """:func:`_side_sql` for probabilities packed in one list ``q<i>``."""
+    q, pt, sn = f"q{i}", f"pt{i}", f"sn{i}"
+    base = [*base, f"{pack} AS {q}"]
+    labels = "[" + ", ".join(_literal(lab) for lab, _ in side.proba) + "]"
+    ptrue = f"{q}[list_position({labels}, t{i})]"
+    brier = f"list_sum(list_transform({q}, lambda x: (x / {sn}) * (x / {sn}))) - 2 * {pt} / {sn} + 1"
+    return base, *_terms(i, ptrue, f"list_sum({q})", list_ok(q), brier)
+
+
+def _terms(i: int, ptrue: str, total: str, ok: str, brier: str) -> tuple[list[str], list[str]]:
+    """The middle and outer select lists of a system with probabilities: the true class's probability and the
+    sum, then the per-row terms (invalid, renormalised, log loss, Brier, zero probability)."""
+    off = f"abs({total} - 1)"
+    pt, sn = f"pt{i}", f"sn{i}"
     mid = [f"{ptrue} AS {pt}", f"CASE WHEN {off} > {SUM_TOLERANCE!r} THEN {total} ELSE 1.0 END AS {sn}"]
     out = [f"t{i}", f"p{i}", f"h{i}",
            f"CASE WHEN coalesce({ok} AND {off} <= {RENORMALISE_TOLERANCE!r}, false) THEN 0 ELSE 1 END AS bad{i}",
@@ -144,17 +175,24 @@ def _side_sql(i: int, side: Side) -> tuple[list[str], list[str], list[str]]:
            f"-ln(greatest(least({pt} / {sn}, {1 - LOG_LOSS_EPS!r}), {LOG_LOSS_EPS!r})) AS ll{i}",
            f"{brier} AS br{i}",
            f"CASE WHEN {pt} / {sn} < {LOG_LOSS_EPS!r} THEN 1 ELSE 0 END AS z{i}"]
-    return base, mid, out
+    return mid, out
 
 
 def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = None,
-         id_col: str | None = None) -> Scan:
+         id_col: str | None = None, group_col: str | None = None) -> Scan:
     """Count the joint table of ``sides`` (all on the same items, all in the staged table) with every check.
 
-    ``id_col``: match the items by this column (every side has it) instead of by row order.
+    ``id_col``: match the items by this column (every side has it) instead of by row order. ``group_col``:
+    the first input's column saying which group (patient, document, query) each item belongs to; the
+    table is then counted per group too, for resampling groups instead of items.
     """
     m = len(sides)
     relation, weight = sides[0].source.relation, WEIGHT
+    checked: set[tuple[str, str, str]] = set()
+    for s in sides:  # an id column taken for the labels is refused before any work per label
+        cols = [c for c in (s.true_col, s.pred_col) if (s.source.relation, s.present, c) not in checked]
+        check_label_columns(con, s.source, cols, s.present)
+        checked.update((s.source.relation, s.present, c) for c in cols)
     if id_col:
         for s in sides:
             _check_unique_ids(con, s, id_col)
@@ -164,6 +202,10 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
     mid = [c for _, md, _ in levels for c in md]
     out = [c for _, _, o in levels for c in o] + ["w_"]
     keys = [f"{c}{i}" for i in range(m) for c in ("t", "p", "h")]
+    if group_col:
+        base.append(f"{sides[0].source.label_sql(group_col)} AS g_")
+        out.append("g_")
+        keys.append("g_")
     aggs = ["sum(w_) AS n"] + [f"sum(w_ * {c}{i}) AS {c}{i}_" for i, s in enumerate(sides) if s.proba
                                for c in ("bad", "ren", "ll", "br", "z")]
     inner = f"SELECT {', '.join(base)} FROM {relation}"
@@ -189,7 +231,22 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
             if bad:
                 raise _bad_label(con, s.source, col)
     _check_alignment(con, sides, res, n, present, bool(id_col))
-    return _build(con, sides, res, n, labels)
+    groups = _groups(con, sides[0], res, present[0], group_col) if group_col else None
+    return _build(con, sides, res, n, labels, groups)
+
+
+def _groups(con: Any, side: Side, res: dict[str, Any], present: np.ndarray, group_col: str) -> np.ndarray:
+    """The group text of every counted row; an empty group cell is one sentence naming its row."""
+    g = _col(res, "g_")
+    bad = present & np.array([x is None or x == "" or len(x) > MAX_LABEL_CHARS for x in g], dtype=bool)
+    if bad.any():
+        src = side.source
+        row = _ordered(con, src, f"{src.label_sql(group_col)} AS g_",
+                       f"g_ IS NULL OR g_ = '' OR length(g_) > {MAX_LABEL_CHARS}")
+        where = f" row {row[0]}" if row else ""
+        raise InputError(f"{src.what}{where}: the {group_col} cell (--group) is empty or too long; with --group every "
+                         "item needs the group it belongs to.")
+    return g
 
 
 def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[Side], str]:
@@ -198,6 +255,8 @@ def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[
     for i, s in enumerate(sides):
         src = s.source
         cols = ", ".join(dict.fromkeys(quote(c) for c in src.physical.values()))
+        if src.raw_list is not None:
+            cols += f", {quote(src.raw_list)}"
         subs.append(f"s{i} AS (SELECT {cols}, {src.label_sql(id_col)} AS id{i}, {FIRST} AS \"#row{i}\" "
                     f"FROM {src.relation} WHERE {s.present} IS NOT NULL)")
     join = "s0" + "".join(
@@ -206,7 +265,8 @@ def _id_joined(con: Any, sides: Sequence[Side], id_col: str) -> tuple[str, list[
     con.execute(f"CREATE OR REPLACE TEMP TABLE joined AS WITH {', '.join(subs)} SELECT * FROM {join}")
     for i, s in enumerate(sides):
         src = s.source
-        joined = Source(src.what, src.fmt, "joined", src.columns, src.types, src.physical, src.location)
+        joined = Source(src.what, src.fmt, "joined", src.columns, src.types, src.physical, src.location,
+                        src.elements, src.raw_list)
         out.append(Side(joined, s.true_col, s.pred_col, s.proba, s.auto, f'"#row{i}"'))
     return "joined", out, "1"
 
@@ -318,7 +378,7 @@ def _truth_mismatch(con: Any, sides: Sequence[Side], i: int, use_id: bool) -> In
 
 
 def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
-           labels: Sequence[Label] | None) -> Scan:
+           labels: Sequence[Label] | None, groups: np.ndarray | None = None) -> Scan:
     m = len(sides)
     cols = [_col(res, "t0")] + [_col(res, f"p{i}") for i in range(m)]
     texts = sorted({str(x) for c in cols for x in c})
@@ -357,10 +417,19 @@ def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
                        "brier": math.fsum(_col(res, f"br{i}_").astype(float).tolist()) / total})
         renorm.append(int(np.sum(_col(res, f"ren{i}_").astype(float))))
         zero.append(int(np.sum(_col(res, f"z{i}_").astype(float))))
+    group_labels: tuple[Label, ...] = ()
+    if groups is not None:  # one row per (combination, group): the group bootstrap draws groups
+        texts_g = [str(x) for x in groups]
+        group_labels = tuple(type_labels(sorted(set(texts_g))))
+        gindex = {str(g): j for j, g in enumerate(group_labels)}
+        codes = np.column_stack([codes, np.array([gindex[t] for t in texts_g], dtype=np.int64)])
     # merge groups that differ only in columns not kept (h, and t_i equal to t_0)
     key_codes, inv = np.unique(codes, axis=0, return_inverse=True)
     merged = np.bincount(inv.reshape(-1), weights=counts, minlength=key_codes.shape[0])
-    return Scan(final, key_codes, merged, int(n.sum()), probas, renorm, zero)
+    if groups is None:
+        return Scan(final, key_codes, merged, int(n.sum()), probas, renorm, zero)
+    return Scan(final, key_codes[:, :-1], merged, int(n.sum()), probas, renorm, zero, groups=key_codes[:, -1],
+                group_labels=group_labels)
 
 
 def _outside(con: Any, sides: Sequence[Side], unknown: set[str], fixed: Sequence[Label]) -> InputError:
@@ -386,10 +455,18 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
         if lacking:
             row = _ordered(con, src, f"{src.label_sql(s.true_col)} AS lab_", f"lab_ = {_literal(lacking[0])}")
             r = row[0] if row else "?"
-            found = ", ".join(c for _, c in s.proba)
+            found = few_names([c for _, c in s.proba])
             raise InputError(f"{src.what} row {r}: label {lacking[0]!r} has no probability column (found {found}).")
     if float(np.sum(_col(res, f"bad{i}_").astype(float))) == 0:
         return
+    names = [c for _, c in s.proba]
+    pack = src.pack(names) if len(names) > 1 else None
+    if pack is not None:  # one list expression, however many classes
+        where = f"NOT coalesce({list_ok('q_')} AND abs(list_sum(q_) - 1) <= {RENORMALISE_TOLERANCE!r}, false)"
+        found = _ordered(con, src, f"{pack} AS q_, {src.pack_raw(names)} AS r_", where)
+        if found is None:  # pragma: no cover
+            raise InputError(f"{src.what} has an invalid probability row.")
+        _invalid_row(src, s, found[0], list(found[1]), list(found[2]))
     select = ", ".join([f"{src.number_sql(c)} AS q{j}" for j, (_, c) in enumerate(s.proba)]
                        + [f"{src.raw_sql(c)} AS r{j}" for j, (_, c) in enumerate(s.proba)])
     qs = [f"q{j}" for j in range(len(s.proba))]
@@ -400,13 +477,17 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
     row = _ordered(con, src, select, where)
     if row is None:  # pragma: no cover
         raise InputError(f"{src.what} has an invalid probability row.")
-    r, k = row[0], len(s.proba)
-    values, raws = row[1:1 + k], row[1 + k:]
+    k = len(s.proba)
+    _invalid_row(src, s, row[0], list(row[1:1 + k]), list(row[1 + k:]))
+
+
+def _invalid_row(src: Source, s: Side, r: int, values: list[Any], raws: list[Any]) -> None:
+    """Raise the one sentence that says what is wrong with probability row ``r`` (its values and cells)."""
     for (_, c), v, raw in zip(s.proba, values, raws):
         if v is None and raw is not None and raw.strip() not in ("", "null"):
             raise InputError(f"{src.what} row {r}: {c} is {raw.strip()!r}, not a number.")
     p = np.array([[np.nan if v is None else float(v) for v in values]])
-    if k == 1:
+    if len(values) == 1:
         p = np.column_stack([1.0 - p[:, 0], p[:, 0]])
     problem = ProbabilityAccumulator(p.shape[1]).check(p)
     why = problem[1] if problem else "has an invalid probability"
@@ -417,6 +498,7 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
 def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: str) -> tuple[tuple[Label, ...], np.ndarray, np.ndarray, np.ndarray]:
     """``(labels, true index, pred index, counts)`` of a ``true, pred, count`` table (repeated pairs summed)."""
     src.require([true_col, pred_col, count_col])
+    check_label_columns(con, src, [true_col, pred_col], rows_are_items=False)
     w = src.number_sql(count_col)
     sql = (f"SELECT t, p, sum(w * n) AS w, sum(n) FILTER (WHERE w IS NULL OR NOT isfinite(w) OR w < 0) AS bad, "
            f"max(length(t)) AS lt, max(length(p)) AS lp FROM (SELECT {src.label_sql(true_col)} AS t, "

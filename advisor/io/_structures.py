@@ -25,6 +25,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 from ..engine import LabelSets, OrdinalCells, class_values, label_sets, ordinal_cells, ordinal_ranks, ratings_table
+from ._items import SCORES
 
 __all__ = ["StructuredInputs", "detect_structure", "read_columns", "structured_from_tables"]
 
@@ -101,7 +102,7 @@ def _label(v: Any) -> Any:
 
 def _labels(cols: dict[str, list[Any]], col: str, name: str) -> list[Any]:
     if col not in cols:
-        have = ", ".join(c for c in cols if c != ROWS) or "none"
+        have = few_names([c for c in cols if not c.startswith("#")] + list(cols.get(SCORES, ((),))[0])) or "none"
         raise InputError(f"{name}: no column {col!r}; columns are {have}.")
     out = [_label(v) for v in cols[col]]
     empty = next((i for i, v in enumerate(out) if v is None), None)
@@ -198,15 +199,26 @@ def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str,
     return label_sets(y, q, labs)
 
 
-def _top_k(cols: dict[str, list[Any]], name: str, tc: str) -> Any:
-    scored = {m.group(1): c for c in cols if (m := _SCORE.match(c))}
+def _top_k(cols: dict[str, Any], name: str, tc: str) -> Any:
+    if SCORES in cols:  # a file's score columns, packed (advisor.io._items.columns_of): one array
+        names, matrix = cols[SCORES]
+        scored = {m.group(1): j for j, c in enumerate(names) if (m := _SCORE.match(c))}
+        labels = list(scored)
+        scores = matrix if len(scored) == matrix.shape[1] else matrix[:, list(scored.values())]
+        bad = np.argwhere(~np.isfinite(scores))
+        if bad.size:
+            i, j = bad[0]
+            raise InputError(f"{name}: row {_row(cols, int(i))}: {names[list(scored.values())[j]]!r} is empty or not "
+                             "a finite number; every class needs a score.")
+    else:
+        scored = {m.group(1): c for c in cols if (m := _SCORE.match(c))}
+        labels = list(scored)
+        try:
+            scores = np.array([[float(v) for v in cols[scored[lab]]] for lab in labels], dtype=float).T
+        except (TypeError, ValueError):
+            raise InputError(f"{name}: a score column holds a value that is not a number.") from None
     if len(scored) < 2:
         raise InputError(f"{name}: top-k accuracy needs one score column per class (p_<label> or score_<label>).")
-    labels = list(scored)
-    try:
-        scores = np.array([[float(v) for v in cols[scored[lab]]] for lab in labels], dtype=float).T
-    except (TypeError, ValueError):
-        raise InputError(f"{name}: a score column holds a value that is not a number.") from None
     index = {str(lab): j for j, lab in enumerate(labels)}
     t = _labels(cols, tc, name)
     missing = next((v for v in t if str(v) not in index), None)

@@ -15,9 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..catalogue import get_catalogue
-from ..engine import net_benefit_id
+from ..engine import check_reject_label, net_benefit_id
 from ..questionnaire import (
-    EXTERNAL,
     Answers,
     Recommendation,
     answers_from_mapping,
@@ -69,6 +68,17 @@ def _data_labels(data: Any) -> list[Any] | None:
     return list(labels) if labels is not None else None
 
 
+def _true_labels(data: Any) -> list[Any]:
+    """The classes some item of the data truly has (a label only predicted, such as a reject label, is none)."""
+    systems = getattr(data, "systems", None) if data is not None else None
+    systems = systems if isinstance(systems, Mapping) else data if isinstance(data, Mapping) else None
+    first = next(iter(systems.values()), None) if systems else None
+    labels, sizes = getattr(first, "labels", None), getattr(first, "true_sizes", None)
+    if labels is None or sizes is None:
+        return []
+    return [lab for lab, size in zip(labels, sizes) if size > 0]
+
+
 def _net_benefits(beside: list[Any]) -> list[Any]:
     """Net benefit is one metric per risk threshold at which users act: ``net_benefit@t`` (issue 21)."""
     out = []
@@ -113,13 +123,22 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
     return list(out.values())
 
 
-def _design(options: PlanOptions, n_systems: int | None, paired: bool) -> Design:
+def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str]) -> Design:
+    from ..stats._choice import interval_methods
+
     several = n_systems is None or n_systems > 1
+    methods = interval_methods(metric_ids) if options.resamples > 0 else {}
+    test = None
+    if several and options.resamples > 0:
+        test = "paired bootstrap test of the difference" + (
+            "; McNemar's exact test reported beside it for accuracy" if {"accuracy", "micro_f1"} & set(metric_ids)
+            else "")
     return Design(
-        resamples=options.resamples, confidence=options.confidence, seed=options.seed, undefined=options.undefined,
-        systems=n_systems, paired=paired and bool(n_systems and n_systems > 1),
-        test="paired bootstrap of the difference" if several and options.resamples > 0 else None,
+        resamples=options.resamples, confidence=options.confidence, seed=options.seed,
+        seed_given=options.seed_given, undefined=options.undefined, systems=n_systems,
+        paired=paired and bool(n_systems and n_systems > 1), test=test,
         multiplicity="Holm" if (n_systems is None or n_systems > 2) and options.resamples > 0 else None,
+        interval_methods={m: ("bca" if v == "auto" else v) for m, v in methods.items()},
     )
 
 
@@ -147,13 +166,13 @@ def _conflicts(answers: Answers, replaced: Mapping[str, str], lead_id: str) -> l
 
 
 def _scope(rec: Recommendation, answers: Answers) -> list[ScopeNote]:
-    out = []
-    for rule, (mid, name, reason) in EXTERNAL.items():
-        if rec.primary.metric == mid:
-            what = "span extraction" if "spans" in rule else "ranked retrieval"
-            tool = "seqeval" if "spans" in rule else "pytrec_eval or ranx"
-            out.append(ScopeNote(what=what, use=tool, why=reason))
-    return out
+    """What advisor does not evaluate (issue 23, item 5): the task itself when its outputs are not one class per
+    item (spans, rankings, boxes, masks, numbers, texts), and every planned metric the catalogue does not know but
+    the table of external metrics does (nDCG, mAP, Dice, BLEU, RMSE, Spearman, …), each with what to use and why."""
+    from ..questionnaire._scope import scope_notes
+
+    return [ScopeNote(what=n.what, use=n.use, why=n.because, task=n.task, planned_as=n.name)
+            for n in scope_notes(answers.label_structure, answers.planned_metrics)]
 
 
 def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[str, Any] | None = None,
@@ -172,6 +191,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     opts = options if isinstance(options, PlanOptions) else PlanOptions(**dict(options or {}))
     opts.check()
     original = _answers(answers)
+    if opts.reject_label is not None:  # issue 23: a reject label that some item truly has is a class
+        check_reject_label(opts.reject_label, _true_labels(data))
     effective, replaced = apply_options(original, opts, _data_labels(data), _data_items(data))
     rec = recommend(effective, data=data)
     cat = get_catalogue()
@@ -207,8 +228,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
-        design=_design(opts, n_systems, paired), answers=uses, conflicts=_conflicts(ans, replaced, lead.id),
-        warnings=warnings,
+        design=_design(opts, n_systems, paired, [lead.id, *(m.id for m in beside)]), answers=uses,
+        conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
     plan._rec = rec

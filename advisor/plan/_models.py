@@ -104,7 +104,11 @@ class Design(_Model):
     resamples: int = Field(2000, ge=0, description="bootstrap resamples (0: no intervals)")
     confidence: float = Field(0.95, gt=0, lt=1)
     seed: int | None = None
-    interval_method: str = "percentile"
+    seed_given: bool = Field(True, description="False: advisor picked the seed (it is always stated)")
+    interval_method: str = Field("auto", description="auto: chosen per metric, see interval_methods")
+    interval_methods: dict[str, str] = Field(default_factory=dict, description=(
+        "metric id → interval method: clopper_pearson (a proportion of whole items), bca (bias-corrected and "
+        "accelerated bootstrap), none (the plug-in ECE, biased upwards; its debiased counterpart has one)"))
     paired: bool = Field(False, description="systems resampled on the same items")
     test: str | None = Field(None, description="how two systems are compared")
     multiplicity: str | None = Field(None, description="correction for many comparisons")
@@ -134,6 +138,8 @@ class ScopeNote(_Model):
     what: str
     use: str
     why: str
+    task: str | None = Field(None, description="the kind of task it belongs to (a key of questionnaire/scope.yaml)")
+    planned_as: str | None = Field(None, description="the planned metric's name, when a planned metric led here")
 
 
 class TaskSpec(_Model):

@@ -15,7 +15,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .._exceptions import InputError
-from ..engine import CONVENTIONS, check_budget, check_decision_thresholds, cost_matrix
+from ..engine import (
+    CONVENTIONS,
+    check_budget,
+    check_coverage,
+    check_decision_thresholds,
+    check_reject_label,
+    cost_matrix,
+)
 from ..io import parse_costs, parse_priors
 from ..questionnaire import Answers, answers_from_mapping
 
@@ -35,9 +42,13 @@ class PlanOptions(BaseModel):
     alerts: Any = Field(None, description="the number of test items that can be reviewed (--alerts)")
     decision_thresholds: Any = Field(None, description="the risks at which users act, increasing "
                                      "(--decision-thresholds)")
+    coverage: Any = Field(None, description="the share of the items a system that abstains answers, in (0, 1] "
+                          "(--coverage)")
+    reject_label: Any = Field(None, description="the label a system writes when it abstains (--reject-label)")
     resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
     confidence: float = 0.95
     seed: int | None = None
+    seed_given: bool = Field(True, description="False: the seed was picked by advisor, not given")
     undefined: str = "zero"
 
     def check(self) -> PlanOptions:
@@ -57,6 +68,10 @@ class PlanOptions(BaseModel):
                 raise InputError(f"alerts (the items that can be reviewed) must be a whole number of at least 1; "
                                  f"got {a!r}.")
             self.alerts = int(str(a).strip())
+        if self.coverage is not None:
+            self.coverage = check_coverage(self.coverage, "coverage")
+        if self.reject_label is not None and not str(self.reject_label):
+            raise InputError("the reject label is empty; give the label a system writes when it abstains.")
         if self.decision_thresholds is not None:
             self.decision_thresholds = check_decision_thresholds(self.decision_thresholds,
                                                                  "decision_thresholds (the risks at which users act)")
@@ -132,6 +147,20 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
                              "review budget of at most as many items as the test set holds.")
         updates["review_share"] = options.alerts / float(n_items)
         replaced["review_share"] = "alerts option" + (" (the answers gave another share)" if ans.review_share else "")
+    if options.reject_label is not None:  # a reject label that is also a class is refused (issue 23); the data's
+        check_reject_label(options.reject_label, ans.classes or ())  # true classes are checked by make_plan
+    if options.coverage is not None or options.reject_label is not None:  # selective prediction (issue 23)
+        if not ans.abstention:
+            updates["abstention"] = True
+            replaced["abstention"] = "coverage option" if options.coverage is not None else "reject-label option"
+    if options.reject_label is not None:
+        updates["reject_label"] = str(options.reject_label)
+        replaced["reject_label"] = "reject-label option" + (" (the answers gave another label)"
+                                                            if ans.reject_label is not None else "")
+    if options.coverage is not None:
+        updates["target_coverage"] = options.coverage
+        replaced["target_coverage"] = "coverage option" + (" (the answers gave another coverage)"
+                                                           if ans.target_coverage else "")
     if options.decision_thresholds is not None:
         updates["decision_thresholds"] = list(options.decision_thresholds)
         replaced["decision_thresholds"] = "decision-thresholds option" + (

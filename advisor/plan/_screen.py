@@ -75,8 +75,21 @@ def plan_text(plan: Plan, *, explain: bool = False) -> str:
         lines.append("Your field")
         for text in suggestions:
             lines += _wrap(text, width)
-    if plan.out_of_scope:
-        lines.append("Not evaluated by advisor")
-        for s in plan.out_of_scope:
-            lines += _wrap(f"{s.what}: use {s.use}.", width)
-    return "\n".join([*lines, *tail]) + "\n"
+    return "\n".join([*scope_lines(plan, width), *lines, *tail]) + "\n"
+
+
+def scope_lines(plan: Plan, width: int) -> list[str]:
+    """What advisor does not evaluate, first on the screen (issue 23, item 5): the task itself or a planned metric
+    of another kind of task, each "advisor does not evaluate this; use …, because …"; with a classification lead
+    below, a last line says which task that lead assumes."""
+    if not plan.out_of_scope:
+        return []
+    from ..questionnaire._scope import scope_sentences
+
+    lines = ["Not evaluated by advisor"]
+    for sentence in scope_sentences(plan.out_of_scope):  # a task and the planned metrics of it: said once
+        lines += _wrap(sentence, width)
+    if plan.lead.family != "external":
+        lines += _wrap("The lead below scores one class per item; if the task is one of the above, it does not fit "
+                       "and the tool named there does.", width)
+    return lines

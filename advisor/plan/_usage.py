@@ -27,6 +27,7 @@ from ..questionnaire import (
     describe_condition,
     resolve_planned,
 )
+from ..questionnaire._scope import external_metrics
 from ._models import AnswerUse, Avoided, Diagnostic, MetricSpec
 
 __all__ = ["answer_uses"]
@@ -116,6 +117,11 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
         elif ids:
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
                 "it is not computed for this kind of task or output, so it is neither reported nor advised against.")))
+        elif external_metrics(name):  # a metric of a task advisor does not evaluate (issue 23, item 5)
+            what = " or ".join(dict.fromkeys(e.what for e in external_metrics(name)))
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
+                f"it scores {what}, which advisor does not evaluate (see what to use under “Not evaluated by "
+                "advisor”).")))
         else:
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
                 "advisor does not know this metric, so it neither evaluates it nor can say whether it fits.")))

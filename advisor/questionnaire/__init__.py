@@ -73,6 +73,12 @@ _LAZY: dict[str, str] = {
     "remove_draft": "._draft",
     "summarize_data": "._infer:summarize",
     "wrap_for_terminal": "._ask",
+    # tasks and metrics outside the catalogue's scope (issue 23)
+    "external_metrics": "._scope",
+    "out_of_scope_task": "._scope",
+    "scope_notes": "._scope",
+    "scope_sentences": "._scope",
+    "scope_tasks": "._scope",
 }
 
 __all__ = sorted(_LAZY)

@@ -146,13 +146,19 @@ class Answers(BaseModel):
     item_name: str | None = Field(None, description="what one test item is: patient, tweet, claim")
     field: str | None = Field(None, description="the community whose customary figure is reported beside the lead")
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
-    label_structure: Literal["nominal", "ordinal", "multilabel", "spans", "ranking"] = "nominal"
+    label_structure: Literal["nominal", "ordinal", "multilabel", "partition", "spans", "ranking", "detection",
+                             "segmentation", "regression", "generation"] = "nominal"
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
     # issue 21: operating constraints and the risks at which users act
     fpr_budget: float | None = Field(None, description="the largest false positive rate acceptable in use")
     review_share: float | None = Field(None, description="the share of items that can be reviewed")
     decision_thresholds: list[float] | None = Field(None, description="the risks at which users act, increasing")
+    # issue 23 item 2: selective prediction — the system may abstain on the items it is least sure of
+    abstention: bool = Field(False, description="whether the system may abstain (defer, reject) on some items")
+    target_coverage: float | None = Field(None, description="the share of the items the system is to answer, in (0, 1]")
+    reject_label: Label | None = Field(None, description="the label the system writes when it abstains (not a class)")
+    target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers, in (0, 1)")
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -265,6 +271,7 @@ class Answers(BaseModel):
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
         self._structure_consistent(k)
         self._constraints_consistent()
+        self._abstention_consistent()
         costs = self.error_costs
         if costs is not None and costs.false_negative is not None:
             if self.task != "binary" or (k is not None and k != 2):
@@ -315,6 +322,37 @@ class Answers(BaseModel):
                 _fail(key, getattr(self, key), "an operating constraint or decision threshold applies to the scores "
                       "of a binary task (task: binary)")
 
+    def _abstention_consistent(self) -> None:
+        """Issue 23 item 2: a target coverage is a share of the items answered, in (0, 1], of a system that abstains;
+        a reject label is no class."""
+        r = self.reject_label
+        if r is not None:
+            if not self.abstention:
+                _fail("reject_label", r, "a reject label marks the items a system abstains on; give abstention: true "
+                      "with it")
+            if self._known(r):
+                _fail("reject_label", r, "the reject label is also one of the classes; a system's abstention must be "
+                      "a label no item has as its truth")
+        t = self.target_risk
+        if t is not None:
+            if not (math.isfinite(t) and 0.0 < t < 1.0):
+                _fail("target_risk", t, "it must be an error rate strictly between 0 and 1 (e.g. 0.02)")
+            if not self.abstention:
+                _fail("target_risk", t, "a target risk is the error rate a system that may abstain keeps among its "
+                      "answers; give abstention: true with it")
+        c = self.target_coverage
+        if c is None:
+            return
+        if not (math.isfinite(c) and 0.0 < c <= 1.0):
+            _fail("target_coverage", c, "it must be a share of the items answered, greater than 0 and at most 1 "
+                  "(e.g. 0.8)")
+        if not self.abstention:
+            _fail("target_coverage", c, "a target coverage is the share answered by a system that may abstain; "
+                  "give abstention: true with it")
+        if self.label_structure != "nominal":
+            _fail("abstention", self.abstention, "selective prediction is evaluated for single-label classes "
+                  "(label_structure: nominal)")
+
     def _known(self, label: Any) -> bool:
         return self.classes is not None and any(str(label) == str(c) for c in self.classes)
 
@@ -356,6 +394,9 @@ class Answers(BaseModel):
         out = self.model_dump(mode="json")
         k = self.k
         costs = self.error_costs
+        if self.costs() is not None or (costs is not None and costs.matrix is not None):
+            if self.model_fields_set and "class_weighting" not in self.model_fields_set:
+                out["class_weighting"] = None  # the costs weigh the classes; the default is not the author's word
         out.update(
             k=k,
             multiclass=self.task == "multiclass" or (k is not None and k >= 3),
@@ -371,6 +412,7 @@ class Answers(BaseModel):
             has_fpr_budget=self.fpr_budget is not None,
             has_review_budget=self.review_share is not None,
             has_decision_thresholds=bool(self.decision_thresholds),
+            has_target_coverage=self.target_coverage is not None,
             imbalanced=None if self.test_set_balanced is None else not self.test_set_balanced,
             has_data=False,
             n_systems=None,
@@ -401,7 +443,7 @@ def _fail(key: str, value: Any, why: str) -> None:
 # Questions (data in questions.yaml)
 # ----------------------------------------------------------------------------------------------
 Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text", "share",
-               "numbers"]
+               "numbers", "coverage"]
 
 
 class Question(BaseModel):

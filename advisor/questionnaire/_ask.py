@@ -162,15 +162,17 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
         if set(found) != {"false_negative", "false_positive"}:
             raise ValueError("give both fn=<cost> and fp=<cost>")
         return found
-    if q.kind == "share":  # issue 21: a budget, a number strictly between 0 and 1 (a percentage is read as one)
+    if q.kind in ("share", "coverage"):  # a budget (issue 21) strictly inside (0, 1); a coverage (issue 23) in (0, 1]
         if low in _NONE | _UNKNOWN | _MAYBE:
             return None
         m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(%?)", low)
+        example = "0.05 or 5%" if q.kind == "share" else "0.8 or 80%"
         if not m:
-            raise ValueError(f"{text!r} is not a share such as 0.05 or 5%")
-        v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
-        if not 0.0 < v < 1.0:
-            raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)")
+            raise ValueError(f"{text!r} is not a share such as {example}")
+        v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)  # a percentage is read as one
+        if not (0.0 < v < 1.0 or (q.kind == "coverage" and v == 1.0)):
+            raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)" if q.kind == "share" else
+                             f"{text!r} is not greater than 0 and at most 1 (100%)")
         return v
     if q.kind == "numbers":  # issue 21: risk thresholds, increasing, strictly between 0 and 1
         if low in _NONE | _UNKNOWN | _MAYBE:

@@ -55,6 +55,8 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "has_fpr_budget": (("fpr_budget",), "whether a largest acceptable false positive rate was given"),
     "has_review_budget": (("review_share",), "whether a review budget (a share of the items) was given"),
     "has_decision_thresholds": (("decision_thresholds",), "whether the risks at which users act were given"),
+    "has_target_coverage": (("target_coverage",), "whether the share of the items a system that abstains answers "
+                            "was given"),
     "imbalanced": (("test_set_balanced",), "whether the test set's classes differ in size"),
     "has_data": ((), "whether predictions were supplied"),
     "n_systems": (("ranking",), "the number of systems in the supplied data"),

@@ -34,6 +34,7 @@ from ._conditions import DERIVED_FACTS, holds
 from ._fields import load_fields
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, resolve_name
+from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
     MetricChoice,
@@ -307,7 +308,10 @@ class _Run:
         self.primary = m
         if "priors" in s.params:
             self.fixed_priors = m.id
-        reason = f"{_render(s.reason, self.ctx())} {m.interpretation}".strip()
+        said = _render(s.reason, self.ctx())
+        # the rule's reason says what the metric measures in this situation; its generic interpretation is added
+        # only to a reason that does not already define it (a second definition read as a template)
+        reason = said if len(said.split()) >= 30 else f"{said} {m.interpretation}".strip()
         self.rationale.append(RationaleEntry(
             rule="primary", title=f"Primary metric: {m.name}", text=reason, source=rule.source,
             answers=self.answers_of(rule.facts), properties=[],
@@ -357,10 +361,16 @@ class _Run:
         if f is None:
             return
         chosen = {self.primary.id, *(a.metric for a in complementary)}
-        added = []
+        added, present, missing = [], [], []
         for mid in f.metrics:
             m = self.cat.metrics.get(mid)
-            if m is None or mid in chosen or not self._computable(m):
+            if m is None:
+                continue
+            if mid in chosen:
+                present.append(m.name)
+                continue
+            if not self._computable(m):
+                missing.append(_NEEDS.get(mid, "outputs these files do not have"))
                 continue
             reason = f"the figure reported in {f.name} ({f.reports}; {f.cite}), for comparison with earlier work"
             complementary.append(Advice(metric=mid, name=m.name, reason=reason, params=self.params(m, [])))
@@ -368,12 +378,15 @@ class _Run:
             chosen.add(mid)
             added.append(m.name)
         leads = self.primary.id in f.metrics
-        text = (f"In {f.name}, papers report {f.reports} ({f.cite}). "
-                + (f"{self.primary.name} leads and is that figure." if leads else
-                   f"It is reported beside the lead for comparison with earlier work: {', '.join(added)}." if added
-                   else "Its metric cannot be computed from these outputs, so it is not reported."))
-        self.rationale.append(RationaleEntry(rule="field", title=f"What {f.name} reports", text=text, source=f.cite,
-                                             answers={"field": f.id}))
+        said = [f"{self.primary.name} leads and is that figure."] if leads else []
+        if added or [n for n in present if n != self.primary.name]:
+            said.append("Beside the lead, for comparison with earlier work: "
+                        + ", ".join([n for n in present if n != self.primary.name] + added) + ".")
+        if missing:
+            said.append("Not reported: it needs " + " and ".join(dict.fromkeys(missing)) + ".")
+        text = f"In {f.name}, papers report {f.reports} ({f.cite}). " + " ".join(said)
+        self.rationale.append(RationaleEntry(rule="field", title=f"The figure of {f.name}", text=text.strip(),
+                                             source=f.cite, answers={"field": f.id}))
 
     def settle(self, complementary: list[Advice], discouraged: list[Advice]) -> list[Advice]:
         """Caveats said wherever a metric is offered; nothing both recommended and advised against."""
@@ -388,7 +401,10 @@ class _Run:
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
-                    "multilabel": self.answers.label_structure == "multilabel"}.get(m.structure, False)
+                    "multilabel": self.answers.label_structure == "multilabel",
+                    "partition": self.answers.label_structure == "partition"}.get(m.structure, False)
+        if m.id in _BUDGET and getattr(self.answers, _BUDGET[m.id]) is None:
+            return False  # a rate at a budget nobody stated
         if m.needs_probabilities:
             outputs = self.facts.get("outputs")
             if m.binary_only and self.answers.task != "binary":
@@ -503,7 +519,11 @@ class _Run:
                 if hit and holds(nc.when, self.facts):
                     self.warn(nc.code, _render(nc.message, {**ctx, "name": res.name}))
             comments = []
-            if not res.known:
+            external = external_metrics(res.name) if not res.known else []
+            # a metric of a task advisor does not evaluate (issue 23, item 5): said here and, first on the screen,
+            # in the plan's out_of_scope notes — never "nothing can be said about its properties"
+            comments += [scope_sentence(ext) for ext in external]
+            if not res.known and not external:
                 self.warn("unknown_metric", (
                     f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
                     "about its properties; `advisor metrics` lists the known names."
@@ -567,6 +587,15 @@ class _Run:
 
 
 #: score metrics a single binary score gives (the others need probabilities)
+#: metrics read at a budget → the answers key that states it
+_BUDGET = {"tpr_at_fpr": "fpr_budget", "precision_at_k": "review_share", "recall_at_k": "review_share"}
+#: what a field's figure needs when it cannot be computed here
+_NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers, or --max-fpr)",
+          "precision_at_k": "a review budget (review_share in the answers, or --alerts)",
+          "recall_at_k": "a review budget (review_share in the answers, or --alerts)",
+          "calibration_intercept": "predicted probabilities of a class of interest in a binary task",
+          "calibration_slope": "predicted probabilities of a class of interest in a binary task",
+          "roc_auc": "scores or probabilities"}
 _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
@@ -577,6 +606,7 @@ _STRUCTURE_NEEDS = {
     "top_k": "scores the k highest-scored classes, which needs top_k and the class scores",
     "ordinal": "needs ordered classes (label_structure: ordinal)",
     "multilabel": "scores sets of labels per item (label_structure: multilabel)",
+    "partition": "compares two partitions with arbitrary cluster ids (label_structure: partition)",
 }
 
 

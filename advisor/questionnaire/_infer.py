@@ -110,6 +110,9 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
     notes: list[str] = []
     k = summary.k
     labels = list(summary.labels)
+    if answers.reject_label is not None and any(str(x) == str(answers.reject_label) for x in labels):
+        labels = [x for x in labels if str(x) != str(answers.reject_label)]  # an abstention, no class (issue 23)
+        k = len(labels)
     task = "binary" if k == 2 else "multiclass"
 
     def mismatch(key: str, said: Any, seen: Any) -> None:

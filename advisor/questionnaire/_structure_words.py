@@ -31,6 +31,19 @@ EXTERNAL: dict[str, tuple[str, str, str]] = {
 }
 
 
+def _scope_leads() -> dict[str, tuple[str, str, str]]:
+    """The leads of the other tasks advisor does not evaluate (detection, segmentation, regression, generated
+    text; issue 23, item 5), from ``scope.yaml``: "advisor does not evaluate this; use …, because …"."""
+    from ._scope import scope_tasks
+
+    return {f"structure_{key}": (f"external_{key}", t["rule"]["lead"],
+                                 f"{t['what']} is scored outside advisor, with {t['use']}")
+            for key, t in scope_tasks().items() if t.get("rule")}
+
+
+EXTERNAL.update(_scope_leads())
+
+
 def lead_in_words(lead: Any, name: str) -> str | None:
     """The one-screen reason of a top-k, agreement, span or ranking lead: its rule's own reason, sources
     dropped (the nominal property sentences speak of two labelings or of class frequencies); None for

@@ -22,8 +22,9 @@ from ._structure_words import EXTERNAL
 
 __all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
 
-STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_top_k",
-                   "structure_ordinal", "structure_multilabel")
+STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_detection",
+                   "structure_segmentation", "structure_regression", "structure_generation", "structure_top_k",
+                   "structure_ordinal", "structure_multilabel", "structure_partition")
 KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
 #: leads the user's own use of the outputs defines (risks: a proper scoring rule of the probabilities); with
 #: ordered classes they stay the lead and the ordinal lead goes beside them (issue 19, item 6)

@@ -19,7 +19,7 @@ PROPERTY: dict[str, str] = {
     "symmetry": "stays the same when the two labelings swap roles",
     "distance": "satisfies the triangle inequality",
     "monotonicity": "rises whenever an error is corrected",
-    "opitz_monotonicity": "never falls when a prediction is corrected",
+    "opitz_monotonicity": "never gets worse when a correct prediction is added, nor better when an error is",
     "strong_monotonicity": "rises with every corrected error",
     "class_sensitivity": "responds to the errors on every class",
 }
@@ -32,7 +32,7 @@ PROPERTY_SYMMETRIC: dict[str, str] = {
 #: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.
 AVOID: dict[str, str] = {
     "true_negatives": "counts true negatives, which carry no information here",
-    "opitz_monotonicity": "can fall when a prediction is corrected",
+    "opitz_monotonicity": "can get worse when a correct prediction is added, or better when an error is",
     "prevalence_invariance": "changes when a class becomes more or less frequent",
     "symmetry": "changes when the two labelings swap roles",
     "distance": "is not a distance",
@@ -62,6 +62,9 @@ LEAD: dict[str, str] = {
     "tpr_at_fpr": ("counts the positives found at the best threshold that flags no more negatives than the false "
                    "positive rate budget allows in use"),
     "precision_at_k": "counts the positives among the items the review budget can open",
+    # issue 23: selective prediction
+    "selective_risk": "counts the errors among the answers the system gives, the items it is surest of",
+    "aurc": "averages the error rate of the most confident answers over every share of the items answered",
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     "krippendorff_alpha": ("takes any number of annotators and missing ratings and scores the agreement "
@@ -121,6 +124,9 @@ ADDS: dict[str, str] = {
     "net_benefit": "the net benefit of acting on the risks, against treating everyone or no one",
     "rps_skill": "the share of the ranked probability score of the test set's class shares that is removed",
     "ranked_probability_score": "a proper score of the forecasts that respects the class order",
+    # issue 23
+    "aurc": "the error rate of the most confident answers averaged over every coverage",
+    "selective_risk": "the error rate among the answers given at the target coverage",
 }
 
 
@@ -158,7 +164,8 @@ WARNING: dict[str, str] = {
     "prevalence_dependent": ("{metrics} changes with the class distribution, which {where}; report per-class recall "
                              "beside it (Opitz, 2024)."),
     "imbalance_dominated": "{metrics} is dominated by the large classes of this imbalanced test set.",
-    "non_monotone_multiclass": "{metrics} can fall when a prediction is corrected, with three or more classes.",
+    "non_monotone_multiclass": ("{metrics} can get worse when a correct prediction is added, or better when an "
+                                "error is, with three or more classes."),
     "balanced_test_set": ("Accuracy equals balanced accuracy on this balanced test set only; in use, where the "
                           "class distribution differs, it does not."),
     "micro_f1_is_accuracy": "“micro F1” is accuracy for single-label classification; call it accuracy (Opitz, 2024).",

@@ -24,6 +24,7 @@ from ..stats import bootstrap as run_bootstrap
 from ..stats import compare_joint, prevalence_sensitivity
 from ._bib import parse_bibtex
 from ._build_decisions import decision_tables
+from ._build_selective import selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._methods_scores import score_sentences
@@ -40,8 +41,6 @@ from ._inputs import (
 from ._models import (
     MANY_CLASSES,
     ChanceRow,
-    DifferenceRow,
-    Estimate,
     FigureData,
     IntervalSettings,
     MetricEntry,
@@ -79,6 +78,7 @@ from ._plan import (
     wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
+from ._uncertainty import difference_row, estimate_of, grouped, picked_seed, settle_intervals, uncertainty_tables
 
 __all__ = ["build_report"]
 
@@ -117,6 +117,10 @@ def _bibliography() -> dict[str, Any]:
         return {}
 
 
+#: answers an option can replace that the author's context may state in numbers
+_CONTEXT_FACTS = ("error_costs", "target_prevalence", "positive_class", "fpr_budget", "review_share")
+
+
 def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
     """BibTeX keys a free-text source ("opitz2024, Table 5" or "Opitz (2024)") refers to."""
     if not source:
@@ -125,13 +129,20 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
     keys = [k for k in bib if k.lower() in low]
     if keys:
         return keys
-    out = []
+    best: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}  # (first author, year) -> (authors named, key)
     for k, e in bib.items():
         short = e.short.lower()
         last = short.split(" ")[0].rstrip(",")
         if e.year.lower() in low and last and re.search(rf"(?<!\w){re.escape(last)}(?!\w)", low):  # not 'wei' in 'weighting'
-            out.append(k)
-    return out[:2]
+            # two works of one first author in one year (Gösgens et al. 2021, NeurIPS and ICML): the one whose
+            # co-authors the source names, else the first in the bibliography
+            authors = [a.split(",")[0].strip().strip("{}").lower() for a in e.fields.get("author", "").split(" and ")]
+            hits = sum(1 for a in authors if a and a in low)
+            # "et al." names one author of both: the first in the bibliography; a list of authors names one work
+            named = (hits, 0 if hits < 2 else hits - len(authors))
+            if (last, e.year) not in best or named > best[(last, e.year)][0]:
+                best[(last, e.year)] = (named, k)
+    return [k for _, k in best.values()][:2]
 
 
 def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Mapping[str, Any],
@@ -196,6 +207,7 @@ def build_report(
     progress: Any = None,
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
     max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
+    coverage: float | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -230,6 +242,9 @@ def build_report(
         Operating constraints of the run (issue 21), as ``--max-fpr``, ``--alerts`` and ``--decision-thresholds``:
         they replace the answers' ``fpr_budget``, ``review_share`` (K items of this test set) and
         ``decision_thresholds``.
+    coverage : float, optional
+        Selective prediction (issue 23), as ``--coverage``: the share in (0, 1] of the items a system that abstains
+        answers; replaces the answers' ``target_coverage`` (and implies ``abstention: true``).
 
     Examples
     --------
@@ -241,6 +256,7 @@ def build_report(
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
+    seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     systems, joint, probs, data_notes = systems_of(data)
     if recommendation is not None:  # a recommendation given as is: its metrics, no plan of the answers' options
         ans = load_answers(answers)
@@ -254,10 +270,12 @@ def build_report(
             check_positive(positive_label, load_answers(answers).positive_class)
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
-            seed=seed, undefined=undefined, order=list(order) if order is not None else None, max_fpr=max_fpr,
-            alerts=alerts, decision_thresholds=decision_thresholds))
+            seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
+            max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
+        if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):
+            given.discard("context")  # the author's words state the costs or shares an option replaced
         rec_json, primary_reason = rec_json_of(plan), plan.lead.reason
         rec_items = metric_items(plan)
         costs = priors = None  # applied to the answers by the plan
@@ -300,6 +318,7 @@ def build_report(
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights)
+        plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if plan is not None and ordinal_points and bootstrap > 0:
@@ -308,10 +327,13 @@ def build_report(
         if str(rec_json["primary"]["metric"]) not in skip:
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
+        settle_intervals(results, seed_given)
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
-        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False)
+        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
+                                             seed_given=seed_given, methods=dict(plan.design.interval_methods)
+                                             if plan is not None else {})
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
@@ -321,7 +343,9 @@ def build_report(
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits, at_priors=at_priors)
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
+        tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
+        tables += uncertainty_tables(results, entries, score_data)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
@@ -367,6 +391,8 @@ class _Settings:
     undefined: str
     progress: Any
     weights: Any = None  # the class weights of class_weighted_recall
+    groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
+    group_col: str | None = None
 
 
 @dataclass
@@ -379,6 +405,9 @@ class _Results:
     intervals: IntervalSettings | None = None
     figures: FigureData = field(default_factory=FigureData)
     undefined_total: int = 0
+    test: str | None = None  # the paired test behind the winners, named
+    mcnemar: list[dict[str, Any]] = field(default_factory=list)  # accuracy: McNemar's exact test of each pair
+    group: tuple[str, int] | None = None  # (column, number of groups) when groups were resampled (issue 20)
 
 
 def _recommendation(ans: Any, recommendation: Any, data: Any,
@@ -524,13 +553,15 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     if cmp is None:  # structured systems bring their own (report/_build_structures.py)
         cmp = compare_joint(joint, n_resamples=st.bootstrap, seed=st.seed, metrics=matrix_ids,
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
-                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None))
+                            undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None),
+                            groups=getattr(st, "groups", None))
     reports, figures = results.reports, results.figures
+    results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
     for rep in reports:
         for mid, mc in cmp.metrics.items():
             if (sr := mc.systems.get(rep.name)) is None:
                 continue
-            rep.intervals[mid] = Estimate(estimate=_f(sr.estimate), low=_f(sr.low), high=_f(sr.high))
+            rep.intervals[mid] = estimate_of(sr)
             rep.p_first[mid] = _f(sr.p_first)
             rep.rank_interval.update({mid: list(mc.rank_intervals[rep.name])} if rep.name in mc.rank_intervals else {})
     if len(reports) > 1:
@@ -543,12 +574,10 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
         for mid in cmp.metrics:
             d = cmp.difference(a, b, mid)
             sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
-            lo, hi = _f(d.low), _f(d.high)
-            if sign < 0 and lo is not None and hi is not None:
-                lo, hi = -hi, -lo
-            est = _f(d.estimate)
-            figures.differences.append(DifferenceRow(
-                metric=mid, estimate=None if est is None else sign * est, low=lo, high=hi))
+            pair = next((p for p in cmp.metrics[mid].pairs if {p.a, p.b} == {a, b}), None)
+            info = {} if pair is None else {"p_a_better": cmp.probability_better(a, b, mid), "p_value": pair.p_value,
+                                            "test": pair.test, "resolvable": pair.resolvable}
+            figures.differences.append(difference_row(mid, d.estimate, d.low, d.high, sign, info))
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
                                          seed=cmp.seed, paired=True)
 
@@ -556,13 +585,15 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:
     # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
     # interval can be reproduced from its own matrix alone
-    for rep in results.reports:
+    m = len(results.reports)
+    for i, rep in enumerate(results.reports):
+        # one progress over every system's resamples (the i-th system's after the i before it)
+        step = None if st.progress is None else (lambda done, total, i=i: st.progress(i * total + done, m * total))
         bs = run_bootstrap(systems[rep.name], n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                            metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined,
-                           class_weights=st.weights)
+                           class_weights=st.weights, progress=step)
         for mid in matrix_ids:
-            r = bs[mid]
-            rep.intervals[mid] = Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
+            rep.intervals[mid] = estimate_of({**bs[mid], "method": bs.methods[mid], "reason": bs.reasons[mid]})
     results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                                          paired=False)
 
@@ -619,7 +650,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                 return k
         return None
 
-    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite)
+    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
+                            k=task.k if task is not None else None)
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")
@@ -645,6 +677,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
     paras_and_formulas = [*paras, *[m.where for m in entries if m.where is not None]]
     used: list[str] = [k for p in paras_and_formulas for spans in [p.spans, *p.items] for sp in spans
                        if sp.kind == "cite" for k in sp.keys]
+    if justification is not None:  # works a step names in its text are not cited after it again
+        used += _keys_in(" ".join(sp.text for spans in justification.items for sp in spans), bib)
     references = [Reference(key=key, text=bib[key].text, short=bib[key].short, bibtex=bib[key].raw)
                   for key in dict.fromkeys(used) if key in bib]
     for m in entries:

@@ -38,7 +38,8 @@ RPS_IDS = ("ranked_probability_score", "rps_skill")
 
 
 def is_decision_id(mid: str) -> bool:
-    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@")
+    """A metric of the item bootstrap with parameters: issue 21's, and selective prediction's (issue 23)."""
+    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@") or mid in ("aurc", "selective_risk")
 
 
 def _planned(rec_json: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -105,7 +106,7 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
             v["calibration_intercept"], v["calibration_slope"] = float(fit["intercept"]), float(fit["slope"])
             v["ici"] = float(ici(y, col))
             grid, curve = loess_curve(y, col)
-            data.calibration[name] = {"observed_expected": float(fit["observed_expected"]),
+            data.clinical[name] = {"observed_expected": float(fit["observed_expected"]),
                                       "mean_risk": float(col.mean()), "observed": float(y.mean())}
             data.smooth[name] = Curve(x=[float(x) for x in grid], y=[float(x) for x in curve])
             data.recalibration_loss[name] = float(recalibration_loss(y, col))
@@ -179,10 +180,10 @@ def decision_tables(data: Any, reports: Sequence[Any], digits: int = 3) -> list[
                      "counts for the share of the tie that fits in the budget."),
             columns=["system", "score at the cut", "precision at K", "recall at K"],
             numeric=[False, True, True, True], rows=rows))
-    if data.calibration:
+    if data.clinical:
         by = {r.name: r for r in reports}
         rows = []
-        for name, c in data.calibration.items():
+        for name, c in data.clinical.items():
             rep = by.get(name)
             if rep is None:
                 continue

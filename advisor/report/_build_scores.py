@@ -27,14 +27,17 @@ from ..engine import (
     cost_metrics,
     probability_metrics,
     resolve_priors,
+    score_classes,
     score_metrics,
 )
 from ..io import parse_costs, parse_priors, read_scored_frame
 from ..stats import compare_scored
 from ._build_decisions import decision_values, is_decision_id
+from ._build_selective import selective_values
 from ._curves_scores import cost_curves, item_curves
-from ._models import MANY_CLASSES, ChanceRow, DifferenceRow, Estimate, IntervalSettings
+from ._models import MANY_CLASSES, ChanceRow, Estimate, IntervalSettings
 from ._models_scores import Curve, ScoreData
+from ._uncertainty import difference_row, estimate_of
 
 __all__ = ["ScoreState", "finish", "item_ids", "prepare"]
 
@@ -57,8 +60,11 @@ class ScoreState:
     cost_ids: bool = False
     systems: dict[str, Any] = field(default_factory=dict)
     data: ScoreData = field(default_factory=ScoreData)
+    groups: Any = None  # the group of each item (--group): the item bootstrap resamples groups (issue 20)
     decision_params: dict[str, Any] = field(default_factory=dict)  # issue 21: max_fpr, k
     values_seen: list[dict[str, Any]] = field(default_factory=list)
+    #: the classes of the probability columns: ``labels``, then classes no item has (engine ``score_classes``)
+    score_labels: list[Any] = field(default_factory=list)
 
 
 def item_ids(state: ScoreState | None) -> set[str]:
@@ -195,11 +201,14 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     if pos is None and k == 2:
         pos = ev.positive_label
     state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
-                       systems=dict(systems))
+                       systems=dict(systems), score_labels=_score_labels(labels, scores, data, outputs))
+    if isinstance(scores, Mapping):
+        state.groups = next((g for g in (getattr(v, "group", None) for v in scores.values()) if g is not None), None)
     state.data.labels_given = bool(outputs)  # the labels are the predictions supplied beside the scores
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
     decision_values(state, values, rec_json)  # issue 21: budgets, clinical calibration, net benefit
+    selective_values(state, values, rec_json)  # issue 23: AURC, selective risk, the risk–coverage curve
     state.values_seen = list(values.values())
     if costs is not None:  # shares without costs give no expected cost: unit costs would be costs nobody chose
         _cost_values(state, systems, values)
@@ -210,8 +219,20 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     return ev.model_copy(update={"metrics": values}), state
 
 
+def _score_labels(labels: list[Any], scores: Any, data: Any, outputs: Mapping[str, np.ndarray]) -> list[Any]:
+    """The classes of the probability columns (wider than ``labels`` when a column is for a class no item has)."""
+    wide = [s for s in outputs.values() if s.ndim == 2 and s.shape[1] > len(labels)]
+    if not wide:
+        return list(labels)
+    found = scores if scores else getattr(data, "scores", None) or {}
+    for f in (found.values() if isinstance(found, Mapping) else ()):
+        if _scored_like(f) and f.proba is not None and f.proba.shape[1] == wide[0].shape[1]:
+            return score_classes(labels, f.proba_labels)
+    return list(labels)  # pragma: no cover - wide outputs come from scored files
+
+
 def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
-    labels = state.labels
+    labels = state.score_labels or state.labels
     for name, s in state.outputs.items():
         kw = {"score": s} if s.ndim == 1 else {"proba": s, "proba_labels": [str(x) for x in labels]}
         v, details = score_metrics(state.y, labels, positive_label=state.pos, what=name, **kw)  # type: ignore[arg-type]
@@ -262,15 +283,17 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
         score_ids = [m for m in recommended if (m in (*ITEM_SCORE_IDS, "log_loss", "brier") or is_decision_id(m))
                      and all(r.values.get(m) is not None for r in results.reports)]
         if score_ids and set(state.outputs) == set(names):
-            _apply(results, _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y,
-                                     state.decisions), st)
+            cmp = _compare({n: state.outputs[n] for n in names}, state, score_ids, st, state.y, state.decisions,
+                           state.groups, scores=True)
+            _apply(results, cmp, st)
             state.data.item_bootstrap = True
+            state.data.calibration = dict(cmp.calibration)
         cost_ids = [m for m in recommended if m in COST_IDS and state.cost_ids]
-        items = _decision_items(state, names, joint) if cost_ids else None
+        items = _decision_items(state, names, joint, getattr(st, "groups", None)) if cost_ids else None
         if items is not None:
-            y, dec = items
+            y, dec, _ = items
             uniform = np.full((len(y), len(state.labels)), 1.0 / len(state.labels))
-            _apply(results, _compare({n: uniform for n in names}, state, cost_ids, st, y, dec), st)
+            _apply(results, _compare({n: uniform for n in names}, state, cost_ids, st, y, dec, items[2]), st)
             state.data.item_bootstrap = True
         elif cost_ids and joint is None:
             _unpaired_costs(state, results, cost_ids, st)
@@ -280,13 +303,18 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
 
 
 def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str], st: Any, y: Any,
-             decisions: Mapping[str, Any]) -> Any:
-    dec = {n: decisions[n] for n in outputs if n in decisions} if decisions else None
+             decisions: Mapping[str, Any], groups: Any = None, scores: bool = False) -> Any:
+    """The paired item bootstrap of ``ids``; ``scores``: probability metrics over the probability columns' classes
+    (wider than the items' classes when a column is for a class no item has; costs are not among them then)."""
+    labels = state.score_labels if scores and state.score_labels else state.labels
+    wide = len(labels) > len(state.labels)
+    dec = {n: decisions[n] for n in outputs if n in decisions} if decisions and not wide else None
     if dec is not None and set(dec) != set(outputs):
         dec = None
-    return compare_scored(y, dict(outputs), state.labels, positive_label=state.pos, metrics=ids, decisions=dec,
-                          costs=state.costs, priors=state.priors, n_resamples=st.bootstrap, confidence=st.confidence,
-                          seed=st.seed, params=state.decision_params)
+    return compare_scored(y, dict(outputs), labels, positive_label=state.pos, metrics=ids, decisions=dec,
+                          costs=None if wide else state.costs, priors=None if wide else state.priors,
+                          n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed, groups=groups,
+                          params=state.decision_params)
 
 
 def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:
@@ -304,14 +332,18 @@ def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) ->
         cmp = _compare({rep.name: uniform}, state, ids, st, y, dec)
         for mid in ids:
             lo, hi = cmp.intervals[mid][rep.name]
-            rep.intervals[mid] = Estimate(estimate=_num(cmp.estimates[mid][rep.name]), low=_num(lo), high=_num(hi))
+            rep.intervals[mid] = Estimate(estimate=_num(cmp.estimates[mid][rep.name]), low=_num(lo), high=_num(hi),
+                                          method=cmp.methods.get(mid, {}).get(rep.name),
+                                          reason=cmp.reasons.get(mid, {}).get(rep.name))
 
 
-def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tuple[Any, dict[str, Any]] | None:
-    """Item-level true labels and decisions for the cost bootstrap: the files' rows, else the joint table's
-    whole counts expanded (the items' order does not matter, only that they are paired)."""
+def _decision_items(state: ScoreState, names: Sequence[str], joint: Any,
+                    row_groups: Any = None) -> tuple[Any, dict[str, Any], Any] | None:
+    """Item-level true labels, decisions and groups (None without --group) for the cost bootstrap: the files'
+    rows, else the joint table's whole counts expanded (the items' order does not matter, only that they are
+    paired; ``row_groups``: the group of each joint row)."""
     if state.y is not None and set(state.decisions) >= set(names):
-        return state.y, state.decisions
+        return state.y, state.decisions, state.groups
     if joint is None or list(joint.systems) != list(names):
         return None
     counts = np.asarray(joint.counts, dtype=np.float64)
@@ -321,7 +353,7 @@ def _decision_items(state: ScoreState, names: Sequence[str], joint: Any) -> tupl
     labels = list(joint.labels)
     y = [labels[i] for i in np.repeat(joint.codes[:, 0], reps)]
     dec = {n: [labels[i] for i in np.repeat(joint.codes[:, j + 1], reps)] for j, n in enumerate(names)}
-    return y, dec
+    return y, dec, None if row_groups is None else np.repeat(np.asarray(row_groups), reps)
 
 
 def _num(x: Any) -> float | None:
@@ -336,7 +368,9 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
     for rep in reports:
         for m in cmp.metrics:
             lo, hi = cmp.intervals[m][rep.name]
-            rep.intervals[m] = Estimate(estimate=_num(cmp.estimates[m][rep.name]), low=_num(lo), high=_num(hi))
+            rep.intervals[m] = estimate_of({"estimate": cmp.estimates[m][rep.name], "low": lo, "high": hi,
+                                            "method": cmp.methods.get(m, {}).get(rep.name),
+                                            "reason": cmp.reasons.get(m, {}).get(rep.name)})
     if len(reports) > 1:
         for m in cmp.metrics:
             results.winners[m] = list(cmp.winners[m])
@@ -348,11 +382,14 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
             sign = -1.0 if m in LOWER_IS_BETTER else 1.0
             d = pair["difference"]
             lo, hi = (d["low"], d["high"]) if flip > 0 else (_neg(d["high"]), _neg(d["low"]))
-            if sign < 0:  # lower is better: the interval turns with its dot, so positive means a is better
-                lo, hi = _neg(hi), _neg(lo)
-            est = _num(sign * (cmp.estimates[m][a] - cmp.estimates[m][b]))
+            # difference_row turns a lower-is-better interval with its dot, so positive means a is better
+            better = pair["probability_better"] if flip > 0 or pair["probability_better"] is None else \
+                1.0 - pair["probability_better"]
             results.figures.differences = [r for r in results.figures.differences if r.metric != m]
-            results.figures.differences.append(DifferenceRow(metric=m, estimate=est, low=lo, high=hi))
+            results.figures.differences.append(difference_row(
+                m, cmp.estimates[m][a] - cmp.estimates[m][b], lo, hi, sign,
+                {"p_a_better": better, "p_value": pair["p_value"], "test": pair["test"],
+                 "resolvable": pair["resolvable"]}))
     if results.intervals is None:
         results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                                              paired=len(reports) > 1)
@@ -398,6 +435,8 @@ def _curves(state: ScoreState, results: Any) -> None:
     labels = state.labels
     pos = _pos_index(state)
     if state.y is not None:
-        item_curves(state.data, np.array([labels.index(v) for v in state.y]), state.outputs, labels, pos)
+        every = state.score_labels or labels
+        at = {str(v): j for j, v in enumerate(every)}
+        item_curves(state.data, np.array([at[str(v)] for v in state.y]), state.outputs, every, pos)
     if state.cost_ids and len(labels) == 2 and pos is not None and state.data.costs is not None:
         cost_curves(state.data, {r.name: r.confusion for r in results.reports}, labels, pos)

@@ -31,9 +31,17 @@ from ._build import (
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
-from ._plan import diagnostic_tables, metric_items, plan_for, promises, rec_json_of, settle, shown_diagnostics
+from ._plan import (
+    agreement_tables,
+    diagnostic_tables,
+    metric_items,
+    plan_for,
+    promises,
+    rec_json_of,
+    settle,
+    shown_diagnostics,
+)
 from ._models import (
-    Estimate,
     IntervalSettings,
     MetricEntry,
     PerClassRow,
@@ -45,6 +53,7 @@ from ._models import (
     WarningEntry,
 )
 from ._structure_checks import label_words, refuse_external
+from ._uncertainty import estimate_of, picked_seed, settle_intervals, uncertainty_tables
 
 __all__ = ["build_structured_report", "check_structured", "inputs_for_answers", "ordinal_tables_for_answers",
            "structure_options"]
@@ -65,8 +74,10 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
+    seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,
-                    PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, undefined=undefined))
+                    PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, seed_given=seed_given,
+                                undefined=undefined))
     given = plan.given()
     data = evaluate_inputs(inputs, undefined)
     rec_json, recommendation = rec_json_of(plan), plan._rec
@@ -85,14 +96,17 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     results.undefined_total = sum(len(r.undefined) for r in results.reports)
     if bootstrap > 0:
         _intervals(results, inputs, [m.id for m in entries], bootstrap, confidence, seed, undefined)
+        settle_intervals(results, seed_given)
     task = _task(inputs, data)
     structure = _structure(inputs, data)
     tables = diagnostic_tables(plan, results.reports, {}, task=task, names={m.id: m.name for m in entries}, pos=None,
                                beta=1.0, undefined=undefined, digits=digits, structure=structure, items=task.n)
+    tables += agreement_tables(structure, digits)  # many annotators: their pairs summarised
+    shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
+    tables += uncertainty_tables(results, entries, None)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
-        evaluated=True, digits=digits, promised=promises(plan, shown_diagnostics(plan, results.reports, tables,
-                                                                                 results.intervals)))
+        evaluated=True, digits=digits, promised=promises(plan, shown))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
@@ -274,8 +288,7 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
         ok = [m for m in ids if m in rep.values]
         bs = structure_bootstrap(inputs.structure, inputs.systems[rep.name], ok, n_resamples=n, confidence=confidence,
                                  seed=seed, undefined=undefined, top_k=inputs.top_k)
-        rep.intervals = {m: Estimate(estimate=_f(r["estimate"]), low=_f(r["low"]), high=_f(r["high"]))
-                         for m, r in bs.items()}
+        rep.intervals = {m: estimate_of(r) for m, r in bs.items()}
     results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
 
 
@@ -319,4 +332,8 @@ def _structure(inputs: Any, data: Mapping[str, Any]) -> StructureData:
     else:
         out.raters = {str(k): int(v) for k, v in data["raters"].items()}
         out.pairs = {str(k): _f(v) for k, v in data["pairs"].items()}
+        summary = dict(data.get("pair_summary") or {})
+        out.rater_kappa = {str(k): _f(v) for k, v in (summary.pop("rater_mean", None) or {}).items()}
+        out.lowest_pairs = list(summary.pop("lowest", None) or [])
+        out.pair_summary = summary
     return out

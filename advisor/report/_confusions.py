@@ -16,18 +16,20 @@ def top_confusions(cm: Any, n: int = 12) -> list[ConfusionCell]:
     """
     import numpy as np
 
-    counts = np.asarray(cm.counts, dtype=float)
-    off = counts.copy()
-    np.fill_diagonal(off, 0.0)
-    flat = np.flatnonzero(off)
-    if flat.size == 0:
+    cells = cm.cells  # the non-zero cells: no k × k array (100,000 classes would need 80 GB)
+    rows, cols, w = np.asarray(cells.rows), np.asarray(cells.cols), np.asarray(cells.w, dtype=float).reshape(-1)
+    off = (rows != cols) & (w != 0)
+    if not off.any():
         return []
-    take = flat[np.argsort(-off.flat[flat], kind="stable")[:n]]
-    sizes = counts.sum(axis=1)
-    labels = [str(x) for x in cm.labels]
+    rows, cols, w = rows[off], cols[off], w[off]
+    order = np.lexsort((cols, rows))  # row-major, as the dense matrix's flat index, so ties keep that order
+    rows, cols, w = rows[order], cols[order], w[order]
+    take = np.argsort(-w, kind="stable")[:n]
+    sizes = np.asarray(cm.true_sizes, dtype=float)
+    labels = cm.labels
     out = []
-    for idx in take:
-        i, j = divmod(int(idx), counts.shape[1])
-        out.append(ConfusionCell(true=labels[i], predicted=labels[j], count=float(off[i, j]),
-                                 share=float(off[i, j] / sizes[i]) if sizes[i] > 0 else None))
+    for t in take:
+        i, j = int(rows[t]), int(cols[t])
+        out.append(ConfusionCell(true=str(labels[i]), predicted=str(labels[j]), count=float(w[t]),
+                                 share=float(w[t] / sizes[i]) if sizes[i] > 0 else None))
     return out

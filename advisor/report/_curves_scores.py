@@ -55,7 +55,7 @@ def item_curves(data: ScoreData, idx: np.ndarray, outputs: Mapping[str, np.ndarr
         if s.ndim != 2:
             continue
         cal = Calibration(idx, s)
-        cuts = np.floor(np.arange(ECE_BINS + 1) * len(idx) / ECE_BINS).astype(int)
+        cuts = cal.edges()  # the ECE's own bins: tied confidences share one
         spans = [(lo, hi) for lo, hi in zip(cuts[:-1], cuts[1:]) if hi > lo]
         data.reliability[name] = Curve(x=[float(cal.conf[lo:hi].mean()) for lo, hi in spans],
                                        y=[float(cal.correct[lo:hi].mean()) for lo, hi in spans])

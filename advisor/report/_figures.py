@@ -148,7 +148,9 @@ def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     """Two systems: each metric's paired difference — metrics on the same side of 0 agree on the order."""
-    rows = [r for r in ctx.figures.differences if r.estimate is not None]
+    from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does not order the systems
+
+    rows = [r for r in ctx.figures.differences if r.estimate is not None and r.metric not in TARGET_VALUED]
     if len(rows) < 2 or len(ctx.figures.difference_pair) != 2:
         return None
     a, b = ctx.figures.difference_pair
@@ -277,7 +279,7 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 from ._figures_structures import draw_structure  # noqa: E402
-from ._figures_scores import draw_cost_curve, draw_reliability, draw_roc_pr  # noqa: E402
+from ._figures_scores import draw_cost_curve, draw_reliability, draw_risk_coverage, draw_roc_pr  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -289,6 +291,7 @@ _DRAWERS = {
     "roc_pr": draw_roc_pr,  # scores, probabilities and costs (issue 11)
     "reliability": draw_reliability,
     "cost_curve": draw_cost_curve,
+    "risk_coverage": draw_risk_coverage,  # selective prediction (issue 23)
 }
 
 

@@ -20,7 +20,7 @@ from ._curves_scores import cost_curves, curve_points, item_curves
 from ._figure_io import _RC, _Factory, save_figure
 from ._models_scores import ScoreData
 
-__all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_roc_pr", "score_figures"]
+__all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_risk_coverage", "draw_roc_pr", "score_figures"]
 
 from ._figure_io import _WIDTH, _colour, _text  # noqa: E402
 
@@ -127,3 +127,26 @@ def score_figures(y_true: Sequence[Any], systems: Mapping[str, Any], labels: Seq
             if drawn is not None:
                 out.append(save_figure(fid, drawn[1], drawn[0], formats))
     return out
+
+
+def draw_risk_coverage(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """Selective risk against coverage (issue 23): the error rate among the most confident items answered."""
+    sd = ctx.scores
+    if sd is None or not sd.risk_coverage:
+        return None
+    fig, ax = plt.subplots(figsize=(_WIDTH * 0.6, 2.8))
+    top = 0.0
+    for i, (name, c) in enumerate(sd.risk_coverage.items()):
+        y = _y(c.y)
+        ax.plot(c.x, y, lw=1.3, color=_colour(i), label=_text(name))
+        top = max([top, *(v for v in y if v == v)])
+    target = sd.selective_coverage
+    if target is not None:
+        ax.axvline(target, color="#444444", lw=0.8, ls="--")
+    ax.set(xlabel="coverage (share of the items answered)", ylabel="selective risk (error rate)", xlim=(0, 1),
+           ylim=(0, max(top * 1.05, 0.05)), title="risk–coverage")
+    ax.legend(loc="upper left", frameon=False)
+    fig.tight_layout()
+    mark = f"; dashed: the target coverage {target:g}" if target is not None else ""
+    return fig, ("Risk–coverage curve: the error rate among the most confident items (by top-label probability) "
+                 f"against the share of the items answered, ties shared fractionally; its mean is the AURC{mark}.")

@@ -5,7 +5,8 @@
 * multi-label: per-label F1 of each system, labels sorted by the first system's F1, with each label's
   share of items;
 * top-k: top-k accuracy for k = 1 … 10 (or the number of classes) per system, the chosen k marked;
-* agreement: Cohen's kappa of every pair of annotators as a matrix.
+* agreement: Cohen's kappa of every pair of annotators as a matrix; with more than ``HEATMAP_RATERS``
+  annotators the spread of the pairwise kappas and each annotator's mean kappa, sorted.
 
 Called by :mod:`._figures` like every other drawer: ``(ctx, plt) -> (figure, caption) | None``.
 """
@@ -13,6 +14,8 @@ Called by :mod:`._figures` like every other drawer: ``(ctx, plt) -> (figure, cap
 from __future__ import annotations
 
 from typing import Any
+
+from ._models import HEATMAP_RATERS
 
 __all__ = ["draw_structure"]
 
@@ -97,12 +100,37 @@ def _top_k(ctx: Any, plt: Any) -> tuple[Any, str]:
     return fig, f"Top-k accuracy as k grows; the dotted line marks k = {st.k}, the k of the evaluation."
 
 
+def _agreement_many(ctx: Any, plt: Any) -> tuple[Any, str]:
+    """More annotators than a matrix can show: how the pairwise kappas spread, and each annotator's mean kappa
+    with the others, sorted (the annotators who agree least at the left)."""
+    import numpy as np
+
+    st = ctx.structure
+    values = np.array([v for v in st.pairs.values() if v is not None], dtype=float)
+    means = np.sort(np.array([v for v in st.rater_kappa.values() if v is not None], dtype=float))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(_WIDTH, 2.6))
+    if values.size:
+        left.hist(values, bins=min(40, max(5, int(np.sqrt(values.size)))), color="#4c72b0")
+    left.set_xlabel("Cohen's kappa of a pair")
+    left.set_ylabel("pairs")
+    right.plot(np.arange(1, means.size + 1), means, color="#4c72b0", linewidth=1.2)
+    right.set_xlabel("annotators, sorted")
+    right.set_ylabel("mean kappa with the others")
+    fig.tight_layout()
+    n = len(st.raters)
+    return fig, (f"Cohen's kappa of the {n * (n - 1) // 2:,} pairs of the {n:,} annotators, each on the items both "
+                 "rated: how they spread (left) and each annotator's mean kappa with the others, sorted (right). "
+                 "The tables list the lowest pairs and annotators; the CSV files beside the report hold all.")
+
+
 def _agreement(ctx: Any, plt: Any) -> tuple[Any, str]:
     import numpy as np
 
     st = ctx.structure
     raters = list(st.raters)
     n = len(raters)
+    if n > HEATMAP_RATERS:
+        return _agreement_many(ctx, plt)
     m = np.full((n, n), np.nan)
     for i in range(n):
         for j in range(i + 1, n):

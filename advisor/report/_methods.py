@@ -31,11 +31,13 @@ from ..questionnaire import avoid_reason, flatten_parentheses, load_fields, plur
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
+from ..questionnaire import scope_notes, scope_sentences, scope_tasks
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
+from ._methods_intervals import intervals_sentence, method_words
 from ._methods_scores import Convention
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -144,14 +146,19 @@ def build_methods(
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
+    scope = _scope_paragraph(answers)  # what advisor does not evaluate, first (issue 23, item 5)
     if answers.get("label_structure") in ("spans", "ranking"):
-        return [_external_paragraph(answers, intervals, cite)]
+        return [*scope, _external_paragraph(answers, intervals, cite)]
+    if answers.get("label_structure") in scope_tasks():  # boxes, masks, numbers, texts: no classification text
+        return scope
     rec = [m for m in metrics if m.role != "appendix"]
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
+    unmet = undefined_count == 0 and not any((log_loss_zero or {}).values())  # no convention applied to the data
+
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
-                  example: bool = True) -> _Text:
+                  example: bool = True, conventions: bool = True, brief: bool = False) -> _Text:
         p = _Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         if primary is not None:
@@ -164,16 +171,17 @@ def build_methods(
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
         _variant_sentence(p, rec)
-        clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
-        if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                   example=_undefined_example(rec, task, answers), named=example):
-            _log_loss_zero_sentence(p, rec, log_loss_zero, task)
+        if conventions or not unmet:  # a convention no value needed is the first thing a full paragraph drops
+            clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
+            if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
+                                       example=_undefined_example(rec, task, answers), named=example):
+                _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
-        _intervals_sentence(p, intervals, n_systems, answers)
+        intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif promised and promises:  # only what the report shows (the plan's diagnostics)
@@ -186,25 +194,40 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
-    # a paper's methods run to about 220 words, the notation included: what is not used is the first to go (the
-    # justification keeps it), then the diagnostics beyond the first (the report shows them all the same)
-    # with the author's context, our paraphrase of the situation is the next to go: the context says it;
+    # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
+    # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
+    # shows them all the same); with the author's context, our paraphrase of the situation is the next to go: the context says it;
     steps = [(True, 3, True), (False, 3, True)] + ([(False, 3, False), (False, 1, False), (False, 0, False)]
                                                    if answers.get("context") else [(False, 1, True), (False, 0, True)])
-    # then the chance sentence (the report's chance table gives the same numbers), and only then do the metrics
-    # beside the lead lose what each adds (the Definitions and the justification say it)
-    # then the metric named as an example of the zero-denominator convention
+    # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
+    # example of the zero-denominator convention, then the conventions when the data met none of them (the
+    # formulas' notes keep them), then the McNemar sentence (the results table gives the test), and only then do
+    # the metrics beside the lead lose what each adds (the Definitions and the justification say it)
     last = steps[-1]
-    trials = ([(*s, 0, True, True) for s in steps] + [(*last, 0, False, True), (*last, 0, False, False)]
-              + [(*last, t, False, False) for t in range(1, 9)])
-    for avoid, promises, clauses, terse, odds, example in trials:
-        p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example)
-        if _word_count(p.spans) + _word_count(notation.spans) - 1 <= MAX_WORDS:
+    trials = ([(*s, 0, True, True, True, False) for s in steps]
+              + [(*last, 0, False, True, True, False), (*last, 0, False, False, True, False),
+                 (*last, 0, False, False, False, False), (*last, 0, False, False, False, True)]
+              + [(*last, t, False, False, False, True) for t in range(1, 9)])
+    for avoid, promises, clauses, terse, odds, example, conventions, brief in trials:
+        p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
+                      conventions=conventions, brief=brief)
+        if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
             break
-    paras = [p.para("Evaluation")]
+    paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     return paras
+
+
+def _scope_paragraph(answers: Mapping[str, Any]) -> list[Paragraph]:
+    """What advisor does not evaluate (the task, or planned metrics of another kind of task), before anything
+    else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates."""
+    sentences = scope_sentences(scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ()))
+    if not sentences:
+        return []
+    p = _Text()
+    p.t(" ".join(sentences))
+    return [p.para("Not evaluated by advisor")]
 
 
 def _task_pattern(key: str, many: str | None) -> str:
@@ -293,9 +316,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
     if intervals is not None:
-        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
+        p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
-        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"]) + ".")
+        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else "") + ".")
     return p.para("Evaluation")
 
 
@@ -635,6 +658,10 @@ def _word_count(spans: Sequence[Span]) -> int:
                    else 1 for sp in spans)  # 1: the run-in heading
 
 
+def _bib_file() -> Any:
+    return BIB_FILE
+
+
 @lru_cache(maxsize=256)
 def _cite_words(keys: tuple[str, ...]) -> int:
     bib = _bib_entries(BIB_FILE)
@@ -660,26 +687,6 @@ def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[Cha
                              name=_lower_name(primary.name)) + " ")
 
 
-def _intervals_sentence(p: _Text, intervals: IntervalSettings | None, n_systems: int,
-                        answers: Mapping[str, Any]) -> None:
-    if intervals is None:
-        return
-    paired = intervals.paired and n_systems > 1
-    p.t(W.S["intervals"].format(conf=f"{intervals.confidence:.0%}", method=intervals.method,
-                                n=f"{intervals.n_resamples:,}", paired="paired " if paired else ""))
-    items = _items(answers)
-    if items:  # what was resampled, in the author's words
-        p.t(W.S["intervals_unit"].format(items=items))
-    p.t(W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else W.S["no_seed"])
-    if intervals.seed is not None and not intervals.paired and n_systems > 1:
-        p.t(W.S["same_seed"])
-    if paired or (n_systems == 0 and answers.get("ranking")):
-        alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
-        p.t(W.S["winners"] if n_systems == 2 else W.S["winners_holm"].format(
-            pairs=n_systems * (n_systems - 1) // 2, alpha=alpha) if n_systems > 2 else W.S["winners_any"].format(alpha=alpha))
-    p.t(". ")
-
-
 def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                      task: TaskInfo | None) -> None:
     fired = [str(_get(r, "rule")) for r in recommendation.get("rationale") or []]
@@ -703,19 +710,22 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
 # ----------------------------------------------------------------------------------------------
 from ..questionnaire import SENTENCE_END as _SENTENCE  # noqa: E402  (not after "et al.")
 _ID = re.compile(r"\s*\((?:[a-z]+_[a-z_]+)\)|\[[a-z_]+\]\s*")
+_VERIFIED = re.compile(r";\s*verified(?=\))")  # the default, said once above the steps
 
 
 def _clean(text: str, names: Mapping[str, str] | None = None) -> str:
     """In reader terms (no ids, answers keys, property numbers or scores), one level of parentheses."""
     running = {m: _lower_name(n) for m, n in (names or {}).items()}
-    return flatten_parentheses(reader_terms(_ID.sub("", text), running)).strip()
+    text = _VERIFIED.sub("", _ID.sub("", text)).replace("not verified by the checker", "not checked by computation")
+    return flatten_parentheses(reader_terms(text, running)).strip()
 
 
 def build_justification(recommendation: Mapping[str, Any], cite_source: Any = None,
                         names: Mapping[str, str] | None = None) -> Paragraph | None:
     """Every step of the reasoning, the metrics not used and why, the warnings — no sentence twice."""
     cite_source = cite_source or (lambda source: [])
-    para = _Text().t("Each step below names the situation it answers and the sources it rests on.")
+    para = _Text().t("Each step below names the situation it answers and the sources it rests on; a property "
+                     "said to hold or fail was also checked by computing the metric, unless marked otherwise.")
     out = para.para("Justification")
     seen: set[str] = set()
 
@@ -737,7 +747,12 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
                 it.spans.append(Span(kind="code", text=part.strip("`")))
             else:
                 it.t(part)
-        it.cite(cite_source(" ".join([source, *fresh])))
+        said = " ".join(fresh)
+        keys = cite_source(" ".join([source, *fresh]))
+        named = _bib_entries(_bib_file())
+        # a work the sentence already names (Opitz 2024) is not cited again after it; the references list
+        # takes it from the text (cited_in_text)
+        it.cite([k for k in keys if k not in named or named[k].short not in said])
         out.items.append(it.spans)
 
     for r in recommendation.get("rationale") or []:

@@ -60,7 +60,8 @@ def _best_constant(s: Any) -> str | None:
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
 
 
-def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> list[tuple[str, list[str]]]:
+def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
+                    k: int | None = None) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
 
     >>> from advisor.report._models_scores import ScoreData
@@ -91,7 +92,11 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None) -> li
             out.append(("With the probabilities reweighted from the test set's class shares to those in use, "
                         f"least-cost decisions call “{scores.positive_label}” above a probability of "
                         f"{scores.bayes_threshold:.2f}", []))
-    if "roc_auc" in ids:
+    if "roc_auc" in ids and k is not None and k > 2 and scores.positive_label is None:
+        out.append((Convention(f"With {k} classes, ROC AUC is the unweighted mean over the classes of each class's "
+                               "one-vs-rest area (scikit-learn's multi_class='ovr', average='macro'); it counts tied "
+                               "scores as one half; 0.5 is chance", "roc_auc"), keys(("Fawcett", "2006"))))
+    elif "roc_auc" in ids:
         out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
@@ -151,6 +156,16 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
                                f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
                                "divided by k − 1; its skill score compares it with forecasting the test set's class "
                                "shares for every item", "ranked_probability_score"), keys(("Murphy", "1971"))))
+    if ids & {"aurc", "selective_risk"} and s.selective_n:  # issue 23: how the confidence was taken, the coverage
+        answer = "the predicted label" if s.selective_given_labels else "the most probable class"
+        at = (f"; the selective risk is the error rate among the ⌈c·n⌉ = {s.selective_answered:,} most confident of "
+              f"the {s.selective_n:,} test items, at coverage c = {s.selective_coverage:g}"
+              if "selective_risk" in ids and s.selective_coverage is not None else "")
+        out.append((Convention(f"Selective prediction ranks the items by the top-label probability, the confidence, "
+                               f"and answers the most confident with {answer}{at}; a tie of equal confidences is "
+                               "shared fractionally, the mean over the orders within it",
+                               "selective_risk" if "selective_risk" in ids else "aurc"),
+                    keys(("Geifman", "2017"))))
     if s.labels_given and ids & _DECISION_IDS and s.bayes_threshold is None:  # the threshold of given labels
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "

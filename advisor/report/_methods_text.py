@@ -52,6 +52,7 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "top_k_accuracy": ("Russakovsky", "2015"),
     "ranked_probability_score": ("Epstein", "1969"),
     "tpr_at_fpr": ("Jesus", "2022"),
+    "selective_risk": ("Geifman", "2017"),
 }
 
 #: Sentence patterns.
@@ -79,13 +80,11 @@ S: dict[str, str] = {
               "items. We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
               "and the background tag is never scored"),
-    "spans_tool": ("They are computed with the seqeval package. Token accuracy and token-level F1 count tokens "
-                   "rather than entities, so we do not use them. "),
+    "spans_tool": "They are computed with the seqeval package. ",  # why not tokens: the scope note above says
     "ranking": ("We evaluate a system that ranks documents for each query rather than one that classifies items. "
                 "We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
                 "recall@k, each computed per query and averaged over queries"),
-    "ranking_tool": ("They are computed with pytrec_eval or ranx from the relevance judgements and the run. Set "
-                     "metrics on a confusion matrix ignore the order of a ranking, so we do not use them. "),
+    "ranking_tool": "They are computed with pytrec_eval or ranx from the relevance judgements and the run. ",
     "external_intervals": "Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}",
     "task_annotators_data": "; no annotator is taken as the reference",
     "undefined_annotators": ("A coefficient whose chance disagreement is 0, as when every rating falls in one class, "
@@ -107,7 +106,6 @@ S: dict[str, str] = {
     "field_lead": "It is the figure reported in {field}",
     "field_beside": "For comparison with earlier work we also report {names}, the figure reported in {field}",
     "item_data": " on {n} {items}",
-    "intervals_unit": " of the {items}",
     "which": ", ",
     "avoid": "We do not lead with ",
     "avoid_because": ", because {they} ",
@@ -136,15 +134,23 @@ S: dict[str, str] = {
     "log_loss_zero": "; items whose true class got probability 0: {counts}",
     "log_loss_zero_none": "No true class got probability 0, so log loss needed no clipping",
     "log_loss_count": "{system} {count}",
-    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples",
+    # issue 20: the method per metric, the unit resampled, the seed always, the paired test named
+    "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
+    "intervals_exact_too": ", Clopper–Pearson for {names}",
+    "proportions": "proportions",
+    "groups_unit": "{groups} groups given by {column}, not of single {items}",
+    "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
+    "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
-    "no_seed": ", drawn without a fixed seed",
     "same_seed": ", the same for every system",
-    "winners": "; both systems win unless the interval of their paired difference excludes 0",
-    "winners_holm": ("; the winners are the systems no other system beats after Holm's correction over all "
-                     "{pairs} pairs (family-wise error at most {alpha})"),
-    "winners_any": ("; the winners are the systems no other system beats after Holm's correction over all pairs "
-                    "(family-wise error at most {alpha})"),
+    "winners": "Both systems win unless their difference's interval excludes 0",
+    "mcnemar": "Accuracy is also compared with McNemar's exact test",
+    "winners_holm": ("The winners are the systems no other system beats after Holm's correction over all "
+                     "{pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),
+    "winners_any": ("The winners are the systems no other system beats after Holm's correction over all pairs "
+                    "of paired bootstrap tests (family-wise error at most {alpha})"),
+    "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
+    "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "duties": "We also give ",
 }
 

@@ -67,6 +67,8 @@ class Estimate(_M):
     estimate: float | None
     low: float | None = None
     high: float | None = None
+    method: str | None = Field(None, description="clopper_pearson, bca, basic, percentile; none: withheld")
+    reason: str | None = Field(None, description="why no interval is given")
 
 
 class MetricEntry(_M):
@@ -111,6 +113,10 @@ class UndefinedEntry(_M):
 #: Above this many classes the report shows distributions (sorted per-class scores, top confusions)
 #: and keeps no k × k matrix.
 MANY_CLASSES = 15
+#: Up to this many annotators the report draws Cohen's kappa of every pair as a matrix; beyond it (66 pairs)
+#: it summarises them — their spread, the lowest pairs, each annotator's mean kappa — and writes every pair to
+#: a CSV beside the report.
+HEATMAP_RATERS = 12
 
 
 class ConfusionCell(_M):
@@ -155,11 +161,19 @@ class TaskInfo(_M):
 
 
 class IntervalSettings(_M):
-    method: str = "percentile"
+    method: str = "auto"
     n_resamples: int
     confidence: float
     seed: int | None = None
     paired: bool = False
+    methods: dict[str, str] = Field(default_factory=dict, description="metric id → interval method used (issue 20)")
+    withheld: dict[str, str] = Field(default_factory=dict,
+                                     description="metric id → why some system's interval is not given")
+    seed_given: bool = Field(True, description="False: advisor picked the seed")
+    test: str | None = Field(None, description="the paired test behind the winners, named")
+    mcnemar: bool = Field(False, description="accuracy compared by McNemar's exact test")
+    group_column: str | None = Field(None, description="the column whose groups were resampled instead of items")
+    groups: int | None = Field(None, description="how many groups were resampled")
 
 
 class WarningEntry(_M):
@@ -197,6 +211,10 @@ class DifferenceRow(_M):
     estimate: float | None
     low: float | None = None
     high: float | None = None
+    p_better: float | None = Field(None, description="share of paired resamples in which first is better")
+    p_value: float | None = Field(None, description="two-sided p-value of the pair's test")
+    test: str | None = Field(None, description="paired bootstrap, or McNemar exact (accuracy)")
+    resolvable: float | None = Field(None, description="smallest difference this test set resolves")
 
 
 class FigureData(_M):
@@ -220,6 +238,13 @@ class StructureData(_M):
                                                        description="top-k accuracy per system for k = 1, 2, …")
     raters: dict[str, int] = Field(default_factory=dict, description="agreement: ratings given per annotator")
     pairs: dict[str, float | None] = Field(default_factory=dict, description="agreement: Cohen's kappa per pair")
+    pair_summary: dict[str, float | int] = Field(
+        default_factory=dict, description="agreement: how the pairwise kappas spread (pairs, defined, min, q1, median, "
+                                          "q3, max, mean)")
+    lowest_pairs: list[dict[str, Any]] = Field(
+        default_factory=list, description="agreement: the pairs that agree least (pair, kappa, items both rated)")
+    rater_kappa: dict[str, float | None] = Field(
+        default_factory=dict, description="agreement: each annotator's mean Cohen's kappa with the others")
 
 
 class TableBlock(_M):
@@ -279,3 +304,15 @@ class ReportContext(_M):
     @property
     def has_data(self) -> bool:
         return bool(self.systems)
+
+    @property
+    def appendix_metrics(self) -> list[MetricEntry]:
+        """The metrics the appendix tabulates: those Table 1 does not show (the appendix never repeats it)."""
+        return [m for m in self.metrics if m.role == "appendix"]
+
+    @property
+    def any_bold(self) -> bool:
+        """Whether Table 1 sets any value in bold: a recommended metric whose winners are some systems, not all
+        (the note that explains bold type is printed only then)."""
+        n = len(self.systems)
+        return any(0 < len(self.winners.get(m.id, [])) < n for m in self.recommended)

@@ -7,6 +7,8 @@ re-renders from its JSON context (curves are thinned to a few hundred points).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["Curve", "ScoreData"]
@@ -45,6 +47,9 @@ class ScoreData(_M):
     calibration_loss: dict[str, float | None] = Field(default_factory=dict,
                                                       description="share of log loss removed by temperature scaling")
     item_bootstrap: bool = Field(False, description="score and cost intervals from an item bootstrap")
+    calibration: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
+        "system → top_label / positive_class → the plug-in ECE and the debiased root-mean-square calibration "
+        "error with its interval (Kumar et al. 2019; issue 20)"))
     # issue 21: operating constraints, clinical calibration, decision curves
     decision_budget: float | None = Field(None, description="the false positive rate budget")
     decision_k: float | None = Field(None, description="K, the items of this test set that can be reviewed")
@@ -54,8 +59,8 @@ class ScoreData(_M):
                                                    "within the FPR budget, its TPR and FPR")
     review: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: K, the score at the "
                                                 "cut, precision and recall at K")
-    calibration: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: mean risk, "
-                                                     "observed share, observed/expected")
+    clinical: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: mean risk, "
+                                                  "observed share, observed/expected")
     smooth: dict[str, Curve] = Field(default_factory=dict, description="loess-smoothed calibration curve")
     recalibration_loss: dict[str, float | None] = Field(default_factory=dict, description="share of log loss "
                                                         "removed by a cross-fitted logistic recalibration")
@@ -63,3 +68,14 @@ class ScoreData(_M):
     rps_order: list[str] = Field(default_factory=list, description="the class order of the ranked probability score")
     labels_given: bool = Field(False, description="the decision metrics score labels supplied with the scores")
     net_benefit_all: dict[str, float] = Field(default_factory=dict, description="treat-all net benefit per threshold")
+    # issue 23 item 2: selective prediction
+    risk_coverage: dict[str, Curve] = Field(default_factory=dict, description="per system: coverage → selective risk, "
+                                            "the items ranked by top-label probability")
+    selective_coverage: float | None = Field(None, description="the target coverage of the selective risk")
+    selective_answered: int | None = Field(None, description="⌈c·n⌉, the items answered at the target coverage")
+    selective_n: int | None = Field(None, description="the number of test items ranked by confidence")
+    selective_target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers")
+    selective: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: the selective risk "
+                                                   "at the target coverage and the coverage at the target risk")
+    selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "
+                                         "probabilities (else the top label)")

@@ -18,7 +18,7 @@ from .._exceptions import InputError
 from ..engine import evaluate_inputs
 from ..io import ordinal_from_tables
 from ..stats import structure_bootstrap, structure_comparison
-from ._models import DifferenceRow, Estimate
+from ._models import Estimate
 
 __all__ = ["ordinal_inputs", "ordinal_intervals", "ordinal_values"]
 
@@ -58,7 +58,8 @@ def ordinal_intervals(results: Any, inputs: Any, joint: Any, ids: Sequence[str],
             bs = structure_bootstrap("ordinal", inputs.systems[rep.name], list(ids), n_resamples=st.bootstrap,
                                      confidence=st.confidence, seed=st.seed, undefined=st.undefined)
             for m, r in bs.items():
-                rep.intervals[m] = Estimate(estimate=points[rep.name][m], low=r["low"], high=r["high"])
+                rep.intervals[m] = Estimate(estimate=points[rep.name][m], low=r["low"], high=r["high"],
+                                            method=r.get("method"), reason=r.get("reason"))
         return
     cmp = structure_comparison("ordinal", inputs.systems, list(ids), {s: dict(points[s]) for s in names},
                                labels=inputs.labels, n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
@@ -68,7 +69,8 @@ def ordinal_intervals(results: Any, inputs: Any, joint: Any, ids: Sequence[str],
             sr = mc.systems.get(rep.name)
             if sr is None:
                 continue
-            rep.intervals[m] = Estimate(estimate=sr.estimate, low=sr.low, high=sr.high)
+            rep.intervals[m] = Estimate(estimate=sr.estimate, low=sr.low, high=sr.high, method=sr.method,
+                                        reason=sr.reason)
             rep.p_first[m] = sr.p_first
             if rep.name in mc.rank_intervals:
                 rep.rank_interval[m] = list(mc.rank_intervals[rep.name])
@@ -76,11 +78,15 @@ def ordinal_intervals(results: Any, inputs: Any, joint: Any, ids: Sequence[str],
         results.winners[m] = list(mc.winners)
     if len(names) == 2:
         a, b = names
+        from ._uncertainty import difference_row
+
         for m in cmp.metrics:
             d = cmp.difference(a, b, m)
             flip = -1.0 if m in lower_is_better else 1.0
-            lo, hi = (d.low, d.high) if flip > 0 else (-d.high, -d.low)
-            results.figures.differences.append(DifferenceRow(metric=m, estimate=flip * d.estimate, low=lo, high=hi))
+            pair = next((p for p in cmp.metrics[m].pairs if {p.a, p.b} == {a, b}), None)
+            info = {} if pair is None else {"p_a_better": cmp.probability_better(a, b, m), "p_value": pair.p_value,
+                                            "test": pair.test, "resolvable": pair.resolvable}
+            results.figures.differences.append(difference_row(m, d.estimate, d.low, d.high, flip, info))
 
 
 def order_of(plan: Any) -> list[Any] | None:

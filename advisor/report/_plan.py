@@ -17,9 +17,10 @@ from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..stats import project_to_prevalence
-from ._models import SystemReport, TableBlock
+from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
+    "agreement_tables",
     "class_weights_of",
     "diagnostic_tables",
     "extra_metric_ids",
@@ -228,10 +229,58 @@ def _annotators(structure: Any, items: float | None) -> TableBlock | None:
     if not raters:
         return None
     total = items or max(raters.values())
-    rows = [[name, f"{n:,}", f"{max(int(total) - n, 0):,}"] for name, n in raters.items()]
-    return TableBlock(id="annotator_counts", title="Ratings per annotator",
-                      caption="How many items each annotator rated and how many of the items they left unrated.",
+    caption = "How many items each annotator rated and how many of the items they left unrated."
+    shown = list(raters.items())
+    if len(raters) > HEATMAP_RATERS:  # many annotators: those with the fewest ratings (every one in the CSV)
+        counts = sorted(raters.values())
+        shown = sorted(shown, key=lambda kv: kv[1])[:LOWEST_ROWS]
+        spread = (f"each rated {counts[0]:,} items" if counts[0] == counts[-1] else
+                  f"rated between {counts[0]:,} and {counts[-1]:,} items (median {counts[len(counts) // 2]:,})")
+        caption = (f"{len(raters):,} annotators {spread}; the {len(shown)} with the fewest ratings are listed, every "
+                   "annotator is in the annotators CSV file beside the report.")
+    rows = [[name, f"{n:,}", f"{max(int(total) - n, 0):,}"] for name, n in shown]
+    return TableBlock(id="annotator_counts", title="Ratings per annotator", caption=caption,
                       columns=["annotator", "items rated", "missing"], numeric=[False, True, True], rows=rows)
+
+
+#: Rows of the lowest pairs and of the annotators that agree least, in a report with many annotators.
+LOWEST_ROWS = 10
+
+
+def agreement_tables(structure: Any, digits: int) -> list[TableBlock]:
+    """With more annotators than :data:`HEATMAP_RATERS`, what a reader needs of their many pairs instead of a
+    matrix: how the pairwise kappas spread, the pairs that agree least, the annotators that agree least with the
+    others (every pair and annotator is in the CSV files beside the report)."""
+    raters = getattr(structure, "raters", None) or {}
+    summary = getattr(structure, "pair_summary", None) or {}
+    if len(raters) <= HEATMAP_RATERS or not summary:
+        return []
+    n, pairs = len(raters), int(summary.get("pairs", 0))
+    num = lambda v: "—" if v is None else f"{v:.{digits}f}"  # noqa: E731
+    spread = TableBlock(
+        id="pairwise_kappa", title="Cohen's kappa of the pairs of annotators",
+        caption=(f"{n:,} annotators make {pairs:,} pairs, too many to show one by one: how their kappas (each on the "
+                 f"items both rated) spread; {summary.get('defined', 0):,} pairs share an item. Every pair is in the "
+                 "pairs CSV file beside the report."),
+        columns=["pairs", "min", "Q1", "median", "Q3", "max", "mean"], numeric=[True] * 7,
+        rows=[[f"{pairs:,}", *(num(summary.get(k)) for k in ("min", "q1", "median", "q3", "max", "mean"))]])
+    lowest = getattr(structure, "lowest_pairs", None) or []
+    out = [spread]
+    if lowest:
+        out.append(TableBlock(
+            id="lowest_pairs", title="The pairs of annotators that agree least",
+            caption=f"The {len(lowest)} pairs with the lowest Cohen's kappa, and how many items both rated.",
+            columns=["pair", "kappa", "items both rated"], numeric=[False, True, True],
+            rows=[[str(p["pair"]), num(p["kappa"]), f"{int(p['items']):,}"] for p in lowest]))
+    means = [(name, v) for name, v in (getattr(structure, "rater_kappa", None) or {}).items() if v is not None]
+    if means:
+        least = sorted(means, key=lambda kv: kv[1])[:LOWEST_ROWS]
+        out.append(TableBlock(
+            id="lowest_annotators", title="The annotators that agree least with the others",
+            caption=f"The {len(least)} annotators whose mean Cohen's kappa with the other annotators is lowest.",
+            columns=["annotator", "mean kappa", "items rated"], numeric=[False, True, True],
+            rows=[[name, num(v), f"{raters.get(name, 0):,}"] for name, v in least]))
+    return out
 
 
 def _class_order(plan: Plan, task: Any) -> TableBlock | None:

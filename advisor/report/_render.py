@@ -31,7 +31,7 @@ from ._env import anchor, environment
 from ._fetcher import make_fetcher
 from ._figures import render_figures
 from ._math import flush_formula_cache, formula_svg
-from ._models import MANY_CLASSES, ReportContext
+from ._models import HEATMAP_RATERS, MANY_CLASSES, ReportContext
 from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
 from ._safe_io import check_outputs, write_outputs
 from ._structure_text import structure_text
@@ -43,8 +43,8 @@ __all__ = ["EXTENSIONS", "FORMATS", "format_for", "methods_paragraph", "output_p
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 #: The figures a report may draw, in the order they are numbered; ``<id>.svg`` or ``<id>.pdf`` on disk.
-FIGURE_IDS = ("metrics", "ranking", "structure", "roc_pr", "reliability", "cost_curve", "recall", "confusion",
-              "prevalence")
+FIGURE_IDS = ("metrics", "ranking", "structure", "roc_pr", "reliability", "cost_curve", "risk_coverage", "recall",
+              "confusion", "prevalence")
 EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".htm": "html",
               ".pdf": "pdf", ".json": "json"}
 
@@ -151,15 +151,7 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             tot = sum(row)
             rows.append([v / tot if tot > 0 else None for v in row])
         norm[s.name] = rows
-    undefined_rows = []
-    seen = set()
-    for s in ctx.systems:
-        for u in s.undefined:
-            key = (s.name, u.metric, u.quantity, u.label)
-            if key in seen:
-                continue
-            seen.add(key)
-            undefined_rows.append({"system": s.name, **u.model_dump()})
+    undefined_rows = _undefined_by_cause(ctx)
 
     k = ctx.task.k if ctx.task is not None else 0
 
@@ -176,8 +168,9 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             **T, "winners_note": T["winners_note_holm"].format(alpha=f"{1 - ctx.intervals.confidence:.0%}")}),
         "dg": dg,
         "large": k > MANY_CLASSES,
-        # the full per-class table in the appendix up to a few hundred classes; beyond, the CSV holds it
-        "appendix_per_class": MANY_CLASSES < k <= 300,
+        # the full per-class table in the appendix up to 20 classes; beyond, the CSV beside the report holds it
+        # (with the sorted per-class recall figure in the body): pages of half-width rows inform nobody
+        "appendix_per_class": MANY_CLASSES < k <= PER_CLASS_APPENDIX_MAX,
         "diag": diagnostics(ctx) if ctx.systems else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
         "csv": None,
@@ -343,6 +336,32 @@ def _figdir_name(out_path: Path) -> str:
     return safe_filename(out_path.stem, "report") + "-figures"
 
 
+def _undefined_by_cause(ctx: ReportContext) -> list[dict[str, Any]]:
+    """The undefined values met, one row per cause (system, metric, quantity, reason, resolution): the classes
+    it touched named in one cell, the first few and how many more (issue 22: a row per class repeated one fact)."""
+    groups: dict[tuple[Any, ...], list[str | None]] = {}
+    for s in ctx.systems:
+        for u in s.undefined:
+            labels = groups.setdefault((s.name, u.metric, u.quantity, u.reason, u.resolution, u.value), [])
+            if u.label not in labels:
+                labels.append(u.label)
+    rows = []
+    for (system, metric, quantity, reason, resolution, value), labels in groups.items():
+        named = [str(x) for x in labels if x is not None]
+        cell = None if not named else ", ".join(named[:UNDEFINED_LABELS]) + (
+            f" and {len(named) - UNDEFINED_LABELS:,} more" if len(named) > UNDEFINED_LABELS else "")
+        rows.append({"system": system, "metric": metric, "quantity": quantity, "label": cell, "reason": reason,
+                     "resolution": resolution, "value": value})
+    return rows
+
+
+#: classes named in one row of the undefined-values table before "and N more"
+UNDEFINED_LABELS = 6
+
+#: the most classes whose per-class table the appendix prints (issue 22: beyond, a CSV and a sorted figure)
+PER_CLASS_APPENDIX_MAX = 20
+
+
 def render_files(
     ctx: ReportContext,
     fmt: str,
@@ -358,6 +377,8 @@ def render_files(
     if fmt == "json":
         files[out] = _context_json(ctx)
         return files
+    for suffix, text in _agreement_csvs(ctx).items():  # many annotators: every pair and annotator
+        files[out.with_name(out.stem + suffix)] = text
     if fmt in ("html", "pdf"):
         view = _view(ctx, ("svg",) if figures else ())
         csv = _per_class_csv(ctx)
@@ -401,6 +422,33 @@ def _per_class_csv(ctx: ReportContext) -> str | None:
     return buf.getvalue()
 
 
+#: The files written beside a report on more than ``HEATMAP_RATERS`` annotators, which shows their pairs summarised.
+AGREEMENT_CSVS = ("-pairs.csv", "-annotators.csv")
+
+
+def _agreement_csvs(ctx: ReportContext) -> dict[str, str]:
+    """Every pair of annotators (their Cohen's kappa) and every annotator (items rated, mean kappa) as CSV, for a
+    report on more annotators than its figure and tables show one by one."""
+    st = ctx.structure
+    if st is None or st.kind != "agreement" or len(st.raters) <= HEATMAP_RATERS or not st.pairs:
+        return {}
+    names = list(st.raters)
+    pairs = io.StringIO()
+    w = csv.writer(pairs, lineterminator="\n")
+    w.writerow(["annotator_a", "annotator_b", "kappa"])
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            v = st.pairs.get(f"{a} | {b}")
+            w.writerow([_csv_cell(a), _csv_cell(b), "" if v is None else repr(round(v, 6))])
+    raters = io.StringIO()
+    w = csv.writer(raters, lineterminator="\n")
+    w.writerow(["annotator", "items_rated", "mean_kappa"])
+    for name, n in st.raters.items():
+        v = st.rater_kappa.get(name)
+        w.writerow([_csv_cell(name), n, "" if v is None else repr(round(v, 6))])
+    return {AGREEMENT_CSVS[0]: pairs.getvalue(), AGREEMENT_CSVS[1]: raters.getvalue()}
+
+
 def _csv_cell(text: str) -> str:
     """A user string in a CSV cell, never read as a spreadsheet formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -430,8 +478,8 @@ def output_plan(
     fmt = format_for(out_path, fmt)
     out = Path(out_path)
     files = [out]
-    if fmt != "json":  # the per-class CSV written beside reports with many classes
-        files.append(out.with_name(out.stem + "-per-class.csv"))
+    if fmt != "json":  # the per-class CSV written beside reports with many classes, the pairs of many annotators
+        files += [out.with_name(out.stem + suffix) for suffix in ("-per-class.csv", *AGREEMENT_CSVS)]
     if fmt == "tex" and references:
         files.append(out.with_suffix(".bib"))
     if fmt in ("md", "tex") and figures:

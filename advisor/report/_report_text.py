@@ -6,6 +6,7 @@ by each format's environment); :func:`diagnostics` decides which sentences a rep
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -14,7 +15,9 @@ from typing import Any
 __all__ = ["T", "diagnostics", "digits_for", "natural_key", "round_est", "significant_digits"]
 
 T: dict[str, str] = {
-    "results_caption": "Recommended metrics by system: estimate and {conf} bootstrap interval.",
+    "results_caption": ("Recommended metrics by system: estimate and {conf} interval (each metric's interval method "
+                        "is named in the Methods)."),
+    "no_interval": "no interval",
     "results_caption_plain": "Recommended metrics by system.",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),
@@ -32,7 +35,7 @@ T: dict[str, str] = {
     "per_class_appendix_nocsv": "The full per-class table is in the appendix.",
     "per_class_csv_only": "The full per-class table, {k} rows a system, is in {csv} beside this report.",
     "undefined_more": "{n} more undefined values, resolved the same way, are listed in the JSON context.",
-    "appendix_caption": "Every metric that applies, for every system.",
+    "appendix_caption": "Every other metric that applies, for every system; Table 1 gives the recommended ones.",
     # headings
     "h_methods": "Methods",
     "h_results": "Results",
@@ -40,7 +43,7 @@ T: dict[str, str] = {
     "h_warnings": "Warnings",
     "h_notes": "Notes",
     "h_appendix": "Appendix",
-    "h_every_metric": "Every metric",
+    "h_every_metric": "Every other metric",
     "h_definitions": "Definitions",
     "h_justification": "Justification",
     "h_undefined": "Undefined values",
@@ -69,7 +72,8 @@ T: dict[str, str] = {
     "figure": "Figure {n}.",
     "pfirst_caption": ("Probability of ranking first: the share of bootstrap resamples in which a system is best; "
                        "in parentheses, the bootstrap interval of its rank (1 = best)."),
-    "undefined_caption": "Every undefined value met and how it was resolved, {convention} convention.",
+    "undefined_caption": ("The undefined values met, one row per cause with the classes it touched, and how each "
+                          "was resolved ({convention} convention)."),
     # column headers
     "c_metric": "Metric",
     "c_true": "True class",
@@ -82,6 +86,7 @@ T: dict[str, str] = {
     "c_system": "System",
     "c_quantity": "Quantity",
     "c_class": "Class",
+    "c_classes": "Classes",
     "c_reason": "Reason",
     "c_resolution": "Resolution",
     "c_value": "Value",
@@ -93,13 +98,18 @@ T: dict[str, str] = {
 }
 
 
-def natural_key(label: Any) -> list[Any]:
-    """Sort key that puts c2 before c10.
+def natural_key(label: Any) -> tuple[Any, ...]:
+    """Sort key that puts c2 before c10 (remembered: a report on 100,000 classes sorts them several times).
 
     >>> sorted(["c10", "c2", "c1"], key=natural_key)
     ['c1', 'c2', 'c10']
     """
-    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", str(label))]
+    return _natural_key(str(label))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _natural_key(text: str) -> tuple[Any, ...]:
+    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", text))
 
 
 def digits_for(low: float | None, high: float | None, default: int) -> int:

@@ -44,8 +44,8 @@ def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | Non
     With one system, a ``score`` column (binary tasks; any real number, higher = more positive; needs
     ``positive_label``) or the probability columns add ROC AUC and average precision (with
     probabilities also the binary Brier score and the ECE), computed from Spark's
-    ``groupBy(true label, score)`` counts — exactly the values of the items themselves; the ECE is
-    refused where its equal-mass bins would depend on the row order.
+    ``groupBy(true label, score)`` counts — exactly the values of the items themselves (the ECE too: tied
+    confidences share a bin, so it does not depend on the row order).
 
     Returns
     -------

@@ -5,7 +5,7 @@ A binary ``score`` column (any real number, higher = more positive) or the proba
 (true label, probability vector) — comes home once with its count. Exact ties are kept (a tie is one
 group), so ROC AUC, average precision, the binary Brier score and the equal-mass ECE computed from
 these weighted items by :func:`advisor.engine._score_eval.score_metrics` equal those of the items
-themselves (the ECE is refused where it would depend on the row order). With continuous scores there
+themselves (the ECE's bins keep tied confidences together, so it does not depend on the row order). With continuous scores there
 are about as many groups as rows: exactness needs every distinct score.
 """
 

@@ -34,8 +34,8 @@ Decisions
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator, Sequence
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -51,12 +51,25 @@ from ..engine import (
     compute_metrics,
     evaluate_batch,
 )
+from ._bounds import bounds_of
+from ._choice import interval_method, proportion_counts
 from ._draws import items_of, iter_item_resamples, use_items
-from ._limits import check_enough_resamples, check_jackknife, check_resampling, dense_order_sum
+from ._intervals import (  # noqa: F401  (quantiles, percentile_interval, bca_levels: imported from here too)
+    RESAMPLED_METHODS,
+    Intervals,
+    bca_levels,
+    percentile_interval,
+    quantiles,
+    resampled_intervals,
+)
+from ._jackknife import cells_acceleration
+from ._limits import check_enough_resamples, check_resampling, dense_order_sum
+from ._proportions import PROPORTION_METHODS, proportion_interval
 
 __all__ = ["BootstrapResult", "bootstrap"]
 
-METHODS = ("percentile", "bca")
+#: Interval methods: "auto" chooses per metric (:mod:`._choice`); the others apply to every metric.
+METHODS = ("auto", "bca", "basic", "percentile")
 
 # Upper bound on the float64 values materialised per chunk of resamples (≈ 32 MB per array).
 _CHUNK_CELLS = 4_000_000
@@ -67,7 +80,7 @@ Progress = Callable[[int, int], None]
 # ----------------------------------------------------------------------------------------------
 # Argument checks and resampling helpers (shared with the paired comparison)
 # ----------------------------------------------------------------------------------------------
-def check_arguments(n_resamples: Any, confidence: Any, method: str = "percentile") -> None:
+def check_arguments(n_resamples: Any, confidence: Any, method: str = "auto", proportion: str = "clopper_pearson") -> None:
     """Raise a one-sentence :class:`InputError` for an unusable bootstrap argument."""
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise InputError(f"n_resamples must be a whole number ≥ 1; got {n_resamples!r}.")
@@ -79,7 +92,21 @@ def check_arguments(n_resamples: Any, confidence: Any, method: str = "percentile
         raise InputError(f"confidence must be a number strictly between 0 and 1 (e.g. 0.95); got {confidence!r}.")
     if method not in METHODS:
         raise InputError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
+    if proportion not in PROPORTION_METHODS:
+        raise InputError(f"proportion must be one of {', '.join(PROPORTION_METHODS)}; got {proportion!r}.")
     check_enough_resamples(int(n_resamples), float(confidence))
+
+
+def pick_seed(seed: Any) -> Any:
+    """``seed`` itself, or — when it is None — a seed picked now (a whole number below 2^31), so that every
+    interval advisor gives can be reproduced from the seed it states.
+
+    >>> pick_seed(7), 0 <= pick_seed(None) < 2**31
+    (7, True)
+    """
+    if seed is None:
+        return secrets.randbelow(2**31)
+    return seed
 
 
 def make_rng(seed: Any) -> np.random.Generator:
@@ -155,128 +182,36 @@ def iter_resamples(
         yield start, draw if scale == 1.0 else draw * scale
 
 
-def quantiles(values: np.ndarray, q: np.ndarray | float) -> np.ndarray:
-    """Quantiles along axis 0 ignoring NaN, with linear interpolation (numpy's default method).
-
-    ``q`` broadcasts against ``values.shape[1:]`` (BCa uses a different level per column). Where a
-    column has no defined value the result is NaN. Unlike :func:`numpy.nanquantile`, equal infinite
-    neighbours give that infinity rather than NaN.
-
-    >>> quantiles(np.array([[1.0], [2.0], [np.nan], [4.0]]), 0.5).tolist()
-    [2.0]
-    """
-    v = np.sort(values, axis=0)  # NaN sorts last
-    cnt = (~np.isnan(v)).sum(axis=0)
-    q = np.broadcast_to(np.asarray(q, dtype=np.float64), cnt.shape)
-    h = np.maximum(cnt - 1, 0) * q
-    lo = np.floor(h).astype(np.intp)
-    hi = np.minimum(lo + 1, np.maximum(cnt - 1, 0))
-    g = h - lo
-    vlo = np.take_along_axis(v, lo[None], axis=0)[0]
-    vhi = np.take_along_axis(v, hi[None], axis=0)[0]
-    with np.errstate(invalid="ignore"):
-        val = np.where((g == 0) | (vlo == vhi), vlo, vlo + g * (vhi - vlo))
-    return np.where(cnt > 0, val, np.nan)
-
-
-def percentile_interval(values: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """``(low, high)`` percentile interval along axis 0, ignoring NaN."""
-    alpha = 1.0 - confidence
-    return quantiles(values, alpha / 2), quantiles(values, 1 - alpha / 2)
-
 
 # ----------------------------------------------------------------------------------------------
-# BCa
+# BCa's acceleration
 # ----------------------------------------------------------------------------------------------
-_NORMAL = NormalDist()
-
-
-def _phi(x: np.ndarray) -> np.ndarray:
-    return np.vectorize(_NORMAL.cdf, otypes=[float])(x)
-
-
-def _phi_inv(p: np.ndarray) -> np.ndarray:
-    return np.vectorize(_NORMAL.inv_cdf, otypes=[float])(p)
-
-
 def jackknife_acceleration(
     counts: Any, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str,
     class_weights: np.ndarray | None = None,
 ) -> np.ndarray:
-    r"""Jackknife acceleration of every metric, from the leave-one-item-out matrices of each cell.
+    r"""Jackknife acceleration of every metric of one table (:mod:`advisor.stats._jackknife`).
 
-    ``a = Σ_c w_c (θ̄ − θ₍c₎)³ / (6 [Σ_c w_c (θ̄ − θ₍c₎)²]^{3/2})`` over the non-empty cells ``c``,
-    with ``θ₍c₎`` the metric after removing one item (mass ``u_c = min(1, C_c)``) from cell ``c``
-    and ``w_c = C_c / u_c`` the number of items in it. Returns one value per id (0 where the
+    Up to :data:`~advisor.stats._jackknife.EXACT_UNITS` non-zero cells, one item leaves each cell in
+    turn: ``a = Σ_c w_c (θ̄ − θ₍c₎)³ / (6 [Σ_c w_c (θ̄ − θ₍c₎)²]^{3/2})``, with ``θ₍c₎`` the metric after
+    removing one item (mass ``u_c = min(1, C_c)``) from cell ``c`` and ``w_c = C_c / u_c`` the number of
+    items in it; above, random groups of items leave in turn. Returns one value per id (0 where the
     jackknife values do not vary or are undefined). ``counts`` is a dense k×k array or
-    :class:`~advisor.engine._cells.Cells`; the leave-one-out matrices are evaluated in chunks.
+    :class:`~advisor.engine._cells.Cells`.
 
     For accuracy this is the acceleration of a binomial proportion, ``(1 − 2p) / (6 √(n p (1 − p)))``.
     """
     cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
-    base = cells.w[cells.w > 0].astype(np.float64)
-    keep = cells.w > 0
+    keep = np.asarray(cells.w) > 0
     rows, cols = cells.rows[keep], cells.cols[keep]
-    nnz = base.shape[0]
-    unit = np.minimum(1.0, base)
-    w_all = base / unit
-    thetas = {m: np.empty(nnz) for m in ids}
-    ok_all = np.empty(nnz, dtype=bool)
-    size = chunk_size(nnz + 16 * cells.k, nnz)
-    for start in range(0, nnz, size):
-        stop = min(nnz, start + size)
-        loo = np.repeat(base[None, :], stop - start, axis=0)
-        loo[np.arange(stop - start), np.arange(start, stop)] -= unit[start:stop]
-        ok = loo.sum(axis=-1) > 0
-        ok_all[start:stop] = ok
-        vals = evaluate_batch(Cells(rows, cols, loo[ok], cells.k), ids, positive_index=positive_index,
-                              beta=beta, undefined=undefined, class_weights=class_weights)
-        for m in ids:
-            block = np.full(stop - start, np.nan)
-            block[ok] = vals[m]
-            thetas[m][start:stop] = block
-    w = w_all[ok_all]
-    out = np.zeros(len(ids))
-    for j, m in enumerate(ids):
-        theta = thetas[m][ok_all]
-        good = np.isfinite(theta)
-        if good.sum() < 2:
-            continue
-        ww, th = w[good], theta[good]
-        d = np.sum(ww * th) / ww.sum() - th
-        s2 = np.sum(ww * d**2)
-        if s2 <= 1e-300:
-            continue
-        out[j] = np.sum(ww * d**3) / (6.0 * s2**1.5)
-    return out
+    ids = list(ids)
 
+    def evaluate(masses: np.ndarray) -> dict[str, np.ndarray]:
+        return evaluate_batch(Cells(rows, cols, masses, cells.k), ids, positive_index=positive_index, beta=beta,
+                              undefined=undefined, class_weights=class_weights)
 
-def bca_levels(
-    values: np.ndarray, estimate: np.ndarray, accel: np.ndarray, confidence: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Adjusted quantile levels ``(α₁, α₂)`` per column of ``values`` (B, metrics).
-
-    ``α_{1,2} = Φ(z₀ + (z₀ + z_{α/2, 1−α/2}) / (1 − a (z₀ + z_{α/2, 1−α/2})))``; the share below the
-    estimate is clamped to ``[1/(2B), 1 − 1/(2B)]`` so a one-sided distribution stays finite.
-    """
-    defined = ~np.isnan(values)
-    cnt = np.maximum(defined.sum(axis=0), 1)
-    with np.errstate(invalid="ignore"):
-        below = np.sum(defined & (values < estimate), axis=0) + 0.5 * np.sum(defined & (values == estimate), axis=0)
-    share = np.clip(below / cnt, 0.5 / cnt, 1 - 0.5 / cnt)
-    z0 = _phi_inv(share)
-    alpha = 1.0 - confidence
-    levels = []
-    for z in (_NORMAL.inv_cdf(alpha / 2), _NORMAL.inv_cdf(1 - alpha / 2)):
-        t = z0 + z
-        den = 1.0 - accel * t
-        adj = np.where(den > 0, z0 + t / np.where(den > 0, den, 1.0), np.sign(z) * np.inf)
-        levels.append(np.clip(_phi(adj), 0.0, 1.0))
-    # an estimate that is itself undefined (NaN) gives no correction
-    nan_est = np.isnan(estimate)
-    levels[0] = np.where(nan_est, alpha / 2, levels[0])
-    levels[1] = np.where(nan_est, 1 - alpha / 2, levels[1])
-    return levels[0], levels[1]
+    base = np.asarray(cells.w, dtype=np.float64)[keep]
+    return cells_acceleration(base, ids, evaluate, chunk_size(base.shape[0] + 16 * cells.k, base.shape[0]))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -288,7 +223,12 @@ class BootstrapResult(ValuesMapping):
     Attributes
     ----------
     n_resamples, confidence, method, seed
-        The bootstrap settings (``seed`` as given; ``None`` means not reproducible).
+        The bootstrap settings (``seed`` as given or picked; ``None`` only for a Generator passed in).
+    methods : dict
+        Metric id → the interval method used (``clopper_pearson``, ``wilson``, ``bca``, ``basic``,
+        ``percentile``, or ``none`` when no interval is given).
+    reasons : dict
+        Metric id → why there is no interval (None where there is one).
     nan_resamples : dict
         Metric id → number of resamples whose value was undefined (NaN, ``omit`` convention only) and
         was left out of the interval.
@@ -312,8 +252,12 @@ class BootstrapResult(ValuesMapping):
         std_error: dict[str, float],
         estimates: MetricResult,
         resamples: dict[str, np.ndarray] | None = None,
+        methods: dict[str, str] | None = None,
+        reasons: dict[str, str | None] | None = None,
     ) -> None:
         self._values = values
+        self.methods = methods or {m: method for m in values}
+        self.reasons = reasons or {m: None for m in values}
         self.n_resamples = n_resamples
         self.confidence = confidence
         self.method = method
@@ -346,7 +290,8 @@ class BootstrapResult(ValuesMapping):
             "seed": self.seed,
             "convention": self.convention,
             "metrics": {
-                m: {**v, "std_error": self.std_error[m], "nan_resamples": self.nan_resamples[m]}
+                m: {**v, "method": self.methods[m], **({"reason": self.reasons[m]} if self.reasons[m] else {}),
+                    "std_error": self.std_error[m], "nan_resamples": self.nan_resamples[m]}
                 for m, v in self._values.items()
             },
             "undefined": [u.to_dict() for u in self.estimates.undefined],
@@ -402,7 +347,7 @@ def bootstrap(
     confidence: float = 0.95,
     seed: int | None = None,
     metrics: Sequence[str] | None = None,
-    method: str = "percentile",
+    method: str = "auto",
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
@@ -411,27 +356,27 @@ def bootstrap(
     keep_resamples: bool = False,
     draw: str = "auto",
     class_weights: Any = None,
+    proportion: str = "clopper_pearson",
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
-    Each resample is a confusion matrix drawn from ``Multinomial(n, C / n)`` — the distribution of
-    the matrix of ``n`` items drawn with replacement from the test set — and all resamples are
-    evaluated in one vectorised pass (in chunks that bound memory).
+    Each resample is a confusion matrix drawn from ``Multinomial(n, C / n)`` — the matrix of ``n`` items
+    drawn with replacement — evaluated in vectorised chunks that bound memory.
 
     Parameters
     ----------
     matrix : ConfusionMatrix or array-like (k, k)
         Rows are true classes, columns predicted classes; counts of items.
-    n_resamples : int
-        Number of bootstrap resamples ``B`` (≥ 1).
-    confidence : float
-        Coverage of the interval, strictly between 0 and 1.
+    n_resamples, confidence : int, float
+        Number of bootstrap resamples ``B``; coverage of the interval, strictly between 0 and 1.
     seed : int, optional
-        Seed of :func:`numpy.random.default_rng`; the same seed gives the same intervals.
+        Seed of :func:`numpy.random.default_rng` (picked and kept in ``result.seed`` when None).
     metrics : sequence of str, optional
         Metric ids; by default those :func:`advisor.compute_metrics` reports.
-    method : {"percentile", "bca"}
-        Percentile interval, or bias-corrected and accelerated (Efron 1987).
+    method, proportion : str
+        "auto" chooses per metric (:mod:`advisor.stats._choice`: ``proportion`` — "clopper_pearson" or
+        "wilson" — for proportions, BCa else); "bca", "basic" or "percentile" apply to every metric. An
+        interval that would exclude its estimate is not given (NaN; ``result.reasons`` says why).
     positive_label, beta, undefined, class_weights
         As in :func:`advisor.compute_metrics`.
     progress : callable, optional
@@ -448,17 +393,17 @@ def bootstrap(
     -------
     BootstrapResult
         Mapping metric id → ``{"estimate", "low", "high"}``; the estimate is the metric on the
-        observed matrix.
+        observed matrix; ``result.methods`` gives each metric's interval method.
 
     Examples
     --------
     >>> r = bootstrap([[40, 10], [5, 45]], n_resamples=2000, seed=1, metrics=["accuracy"])
     >>> r["accuracy"]["estimate"]
     0.85
-    >>> 0.75 < r["accuracy"]["low"] < 0.80 and 0.90 < r["accuracy"]["high"] < 0.95
-    True
+    >>> 0.75 < r["accuracy"]["low"] < 0.80 and 0.90 < r["accuracy"]["high"] < 0.95, r.methods["accuracy"]
+    (True, 'clopper_pearson')
     """
-    check_arguments(n_resamples, confidence, method)
+    check_arguments(n_resamples, confidence, method, proportion)
     if not isinstance(matrix, ConfusionMatrix):
         shape = np.shape(matrix)
         if len(shape) != 2:
@@ -471,30 +416,52 @@ def bootstrap(
     k = cells.k
     drawn = drawn_cells(cells)
     check_resampling(int(n_resamples), len(ids), drawn.nnz + k, "bootstrap")
-    if method == "bca":
-        check_jackknife(cells.nnz, k)
+    seed = pick_seed(seed)
     values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw,
                                positive_index=pos, beta=float(beta), undefined=undefined,
                                class_weights=estimates.class_weights)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
-    if method == "bca":
-        accel = jackknife_acceleration(cells, ids, positive_index=pos, beta=float(beta), undefined=undefined,
-                                       class_weights=estimates.class_weights)
-        lo_q, hi_q = bca_levels(values, est, accel, float(confidence))
-        low, high = quantiles(values, lo_q), quantiles(values, hi_q)
-    else:
-        low, high = percentile_interval(values, float(confidence))
+    iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, dict(
+        positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights))
     nan_counts = np.isnan(values).sum(axis=0)
     se = std_error(values)
-    table = {m: {"estimate": float(est[j]), "low": float(low[j]), "high": float(high[j])} for j, m in enumerate(ids)}
+    table = {m: {"estimate": float(est[j]), "low": float(iv.low[j]), "high": float(iv.high[j])}
+             for j, m in enumerate(ids)}
     return BootstrapResult(
         table,
         n_resamples=int(n_resamples),
         confidence=float(confidence),
         method=method,
-        seed=seed,
+        seed=seed if isinstance(seed, (int, np.integer)) else None,
         nan_resamples={m: int(nan_counts[j]) for j, m in enumerate(ids)},
         std_error={m: float(se[j]) for j, m in enumerate(ids)},
         estimates=estimates,
         resamples={m: values[:, j].copy() for j, m in enumerate(ids)} if keep_resamples else None,
+        methods=dict(zip(ids, iv.methods)),
+        reasons=dict(zip(ids, iv.reasons)),
     )
+
+
+def table_intervals(cells: Cells, ids: Sequence[str], values: np.ndarray, est: np.ndarray, confidence: float,
+                    method: str, proportion: str, options: dict[str, Any]) -> Intervals:
+    """The interval of each metric of one table from its resampled ``values`` (see :mod:`._choice`):
+    ``method`` "auto" chooses per metric; any other method is applied to every metric."""
+    whole = bool(np.all(np.asarray(cells.w) == np.floor(np.asarray(cells.w))))
+    wanted = [interval_method(m, whole_items=whole, proportion=proportion) if method == "auto" else method
+              for m in ids]
+    resampled = [w if w in RESAMPLED_METHODS else "auto" for w in wanted]
+    accel = None
+    if any(w in ("auto", "bca") for w in resampled):
+        accel = jackknife_acceleration(cells, ids, **options)
+    iv = resampled_intervals(values, est, confidence, resampled, accel, [bounds_of(m) for m in ids])
+    pos = options.get("positive_index")
+    for j, (m, w) in enumerate(zip(ids, wanted)):
+        if w in PROPORTION_METHODS:
+            x, n = proportion_counts(m, cells, pos) or (0.0, 0.0)
+            if n > 0 and np.isclose(est[j], x / n, rtol=1e-12, atol=0.0):
+                iv.low[j], iv.high[j] = proportion_interval(x, n, confidence, w)
+                iv.methods[j], iv.reasons[j] = w, None
+            else:  # an empty denominator: the value is the undefined-value convention's, not a proportion
+                iv.low[j] = iv.high[j] = np.nan
+                iv.methods[j], iv.reasons[j] = "none", "its denominator is 0, so its value is set by convention"
+    return iv

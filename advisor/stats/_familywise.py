@@ -13,14 +13,20 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["familywise_winners", "paired_p_value", "winners_method"]
+__all__ = ["familywise_winners", "paired_p_value", "paired_test_words", "winners_method"]
 
 
-WINNERS_TWO = ("two systems: the best by point estimate, plus the other if the percentile interval of their paired "
-               "difference contains 0 (one pair, no multiplicity correction needed)")
+WINNERS_TWO = ("two systems: the best by point estimate, plus the other if the interval of their paired difference "
+               "contains 0 (one pair, no multiplicity correction needed)")
 WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided paired-bootstrap "
                 "p-values (normal form with the bootstrap standard error) at α = {alpha:g}; the winners are the "
                 "systems no other system beats, with a family-wise error of at most α")
+
+#: The paired test behind the winners, named (issue 20).
+TEST_BOOTSTRAP = ("two-sided paired-bootstrap test: p = 2(1 − Φ(|d| / se)), d the difference of the two systems and se "
+                  "the standard deviation of its paired resamples")
+TEST_MCNEMAR = ("McNemar's exact test on the items one system gets right and the other wrong is reported beside it "
+                "for accuracy")
 
 
 def winners_method(m: int, confidence: float) -> str:
@@ -28,6 +34,14 @@ def winners_method(m: int, confidence: float) -> str:
     if m <= 2:
         return WINNERS_TWO
     return WINNERS_HOLM.format(pairs=m * (m - 1) // 2, alpha=round(1.0 - confidence, 12))
+
+
+def paired_test_words(m: int, mcnemar: bool) -> str:
+    """The paired test(s) behind the winners of ``m`` systems, named: McNemar's exact test for accuracy
+    (when compared), the paired-bootstrap test for every other metric."""
+    if m < 2:
+        return ""
+    return TEST_BOOTSTRAP + ("; " + TEST_MCNEMAR if mcnemar else "")
 
 
 def paired_p_value(observed: float, d: np.ndarray) -> float:

@@ -7,12 +7,16 @@ ECE, by cell for the confusion matrix), and every resample is evaluated on the s
 cumulative sums of the weights — no re-sorting, no copies of the items
 (:mod:`advisor.engine._scores`). Log loss and Brier are weighted means of per-item losses.
 
-Reported per metric: the point estimate and the percentile interval per system; per pair, the
-interval of the difference, ``P(a better than b)`` (ties count half) and the two-sided paired
-bootstrap p-value ``2 (1 − Φ(|d̂| / se_boot))`` of the oriented difference ``d``; the
-percentile interval of each system's rank; and the winners: with two systems, as the confusion-matrix
-comparison decides them (the best, and the other when the interval of their difference contains 0); with
-more, by :func:`advisor.stats._compare.familywise_winners` (Holm over all pairs, family-wise error ≤ α).
+Reported per metric (:mod:`advisor.stats._item_summary`): the point estimate and its interval per
+system, chosen as for the confusion-matrix metrics (BCa with a jackknife over the items; none for the
+plug-in ECE, which carries the debiased ℓ2 calibration error with its interval beside it); per pair, the
+interval of the difference, ``P(a better than b)`` (ties count half), the two-sided paired bootstrap
+p-value ``2 (1 − Φ(|d̂| / se_boot))`` of the oriented difference ``d`` and the smallest difference it
+resolves; the percentile interval of each system's rank; and the winners: with two systems, as the
+confusion-matrix comparison decides them (the best, and the other when the interval of their difference
+contains 0); with more, by :func:`advisor.stats._compare.familywise_winners` (Holm over all pairs,
+family-wise error ≤ α). The items are put in an order fixed by their values before resampling, so the
+intervals do not depend on the order of the rows.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from ..engine import (
     Label,
     Ranking,
     ap_note,
+    aurc,
     calibration_fit,
     cost_matrix,
     expected_cost_batch,
@@ -45,12 +50,14 @@ from ..engine import (
     resolve_priors,
     rps_skill,
     score_inputs,
+    selective_risk,
     tpr_at_fpr,
     untied_auc_ap,
 )
-from ._bootstrap import check_arguments, make_rng, percentile_interval
-from ._compare import average_ranks, familywise_winners
-from ._familywise import paired_p_value as _p_value
+from ._bootstrap import check_arguments, make_rng, pick_seed
+from ._clusters import check_groups, group_weights
+from ._item_summary import canonical_order, summarise_items
+from ._runs import RunLayout, combine_points
 
 __all__ = ["ITEM_METRICS", "Draws", "DrawnRanking", "ItemComparison", "ScoredSystem", "compare_scored"]
 
@@ -67,6 +74,12 @@ DECISION_ITEM_METRICS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibra
 #: forecasts of ordered classes: the ranked probability score and its skill (``params["order_index"]``: the
 #: probability columns in the class order, lowest first)
 RPS_ITEM_METRICS = ("ranked_probability_score", "rps_skill")
+
+
+#: selective prediction (issue 23 item 2): the top-label probability ranks the items, an item errs when its answer
+#: (the system's decision when given, else the top label) is not its class; ``params["coverage"]`` for the
+#: selective risk. Evaluated under the resample's item weights by :mod:`advisor.engine._selective`.
+SELECTIVE_ITEM_METRICS = ("aurc", "selective_risk")
 
 
 def _decision_metric(m: str) -> bool:
@@ -104,6 +117,10 @@ class ScoredSystem:
             if k == 2:
                 self.loss["brier_binary"] = (s[:, 1 if pos is None else pos] - self.y) ** 2
             self.calibration = Calibration(idx, s)
+            self.calibration_pos = Calibration(idx, s, column=1 if pos is None else pos) if k == 2 else None
+        if proba:  # issue 23: each answer's error and the top-label probability as its confidence
+            answer = decisions if decisions is not None else s.argmax(axis=1)
+            self.selective = ((answer != idx).astype(np.float64), s.max(axis=1))
         if decisions is None and proba:
             decisions = np.argmin(s @ costs, axis=1)  # Bayes decisions under the costs
         if decisions is not None:
@@ -135,8 +152,19 @@ class ScoredSystem:
                                   for c, r in enumerate(self.rankings)], axis=0)
             elif m in self.loss:
                 out[m] = (w @ self.loss[m]) / total
-            elif m == "ece":
-                out[m] = self.calibration.ece(w)
+            elif m == "ece":  # with the debiased ℓ2 calibration errors beside it (issue 20, _item_summary)
+                out[m], out["_ece_sq"] = self.calibration.ece(w), self.calibration.squared_debiased(w)
+                if self.calibration_pos is not None:
+                    out["_ece_pos"] = self.calibration_pos.ece(w)
+                    out["_ece_pos_sq"] = self.calibration_pos.squared_debiased(w)
+                if np.ndim(w) == 1:  # the observed items: the target of the resampling world
+                    out["_ece_sq_plugin"] = self.calibration.squared_plugin(w)
+                    if self.calibration_pos is not None:
+                        out["_ece_pos_sq_plugin"] = self.calibration_pos.squared_plugin(w)
+            elif m == "aurc":
+                out[m] = aurc(*self.selective, w)
+            elif m == "selective_risk":
+                out[m] = selective_risk(*self.selective, float(self.params["coverage"]), w)
             elif _decision_metric(m) and m not in out:
                 out.update(self._decision(m, w))
             elif m in ("expected_cost", "normalized_expected_cost") and "expected_cost" not in out:
@@ -144,7 +172,7 @@ class ScoredSystem:
                 cells[..., self.cell_ids] = np.add.reduceat(w[..., self.cell_order], self.cell_starts, axis=-1)
                 ec, nec = expected_cost_batch(cells.reshape(w.shape[:-1] + (self.k, self.k)), self.costs, self.priors)
                 out["expected_cost"], out["normalized_expected_cost"] = ec, nec
-        return {m: out[m] for m in self.metrics}
+        return {m: out[m] for m in self.metrics} | {key: v for key, v in out.items() if key.startswith("_")}
 
     def _decision(self, m: str, w: np.ndarray) -> dict[str, np.ndarray]:
         """Issue 21: the metric ``m`` of the positive class's score or risk under item weights ``w``."""
@@ -264,20 +292,37 @@ class ItemComparison:
     pairs: dict[str, list[dict[str, Any]]]
     rank_intervals: dict[str, dict[str, tuple[float, float]]]
     winners: dict[str, list[str]]
-    method: str = ("percentile intervals; paired differences; winners: of two systems, the best and the other when the "
-                   "interval of their difference contains 0; of more, systems not separated from any better one by "
-                   "Holm's step-down over all pairs of two-sided paired-bootstrap p-values (normal form with the "
-                   "bootstrap standard error; family-wise error ≤ 1 − confidence)")
+    method: str = ("intervals chosen per metric: BCa with the acceleration of a jackknife over the items, none for "
+                   "the plug-in ECE, which is biased upwards (see calibration: the debiased root-mean-square "
+                   "calibration error with its interval); paired differences; "
+                   "winners: of two systems, the best and the other when the interval of their difference contains "
+                   "0; of more, systems not separated from any better one by Holm's step-down over all pairs of "
+                   "two-sided paired-bootstrap p-values (normal form with the bootstrap standard error; family-wise "
+                   "error ≤ 1 − confidence)")
     extra: dict[str, Any] = field(default_factory=dict)
+    methods: dict[str, dict[str, str]] = field(default_factory=dict)  # metric → system → interval method
+    reasons: dict[str, dict[str, str | None]] = field(default_factory=dict)  # why an interval is missing
+    calibration: dict[str, dict[str, Any]] = field(default_factory=dict)  # system → top_label/positive_class
+    seed: int | None = None
+    groups: int | None = None  # groups of items resampled instead of items (issue 20)
+    runs: dict[str, int] | None = None  # runs per system: each system is its mean over them (issue 20)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data: ``metrics[system][id]`` = {"estimate", "low", "high"} plus the comparisons."""
+        """Plain data: ``metrics[system][id]`` = {"estimate", "low", "high", "method"} plus the comparisons."""
+        def entry(m: str, s: str) -> dict[str, Any]:
+            why = self.reasons.get(m, {}).get(s)
+            return {"estimate": _num(self.estimates[m][s]), "low": _num(self.intervals[m][s][0]),
+                    "high": _num(self.intervals[m][s][1]), "method": self.methods.get(m, {}).get(s),
+                    **({"reason": why} if why else {})}
+
         return {
-            "method": self.method, "n_resamples": self.n_resamples, "confidence": self.confidence,
-            "metrics": {s: {m: {"estimate": _num(self.estimates[m][s]), "low": _num(self.intervals[m][s][0]),
-                                "high": _num(self.intervals[m][s][1])} for m in self.metrics} for s in self.systems},
+            "method": self.method, "n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
+            **({"groups": self.groups} if self.groups is not None else {}),
+            **({"runs": self.runs} if self.runs is not None else {}),
+            "metrics": {s: {m: entry(m, s) for m in self.metrics} for s in self.systems},
             "pairs": self.pairs, "winners": self.winners,
             "rank_intervals": {m: {s: list(v) for s, v in r.items()} for m, r in self.rank_intervals.items()},
+            **({"calibration": self.calibration} if self.calibration else {}),
         }
 
 
@@ -290,13 +335,18 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    positive_label: Label | None = None, metrics: Sequence[str] | None = None,
                    decisions: Mapping[str, Any] | None = None, costs: Any = None, priors: Any = None,
                    n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
-                   params: Mapping[str, Any] | None = None) -> ItemComparison:
+                   groups: Any = None, runs: Sequence[str] | None = None,
+                   params: Mapping[str, Any] | None = None, progress: Any = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
     ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
     ``decisions`` optionally maps names to predicted labels for the expected cost (by default the Bayes
-    decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``params`` holds the parameters of the issue-21
-    metrics of a binary task: ``max_fpr`` (TPR at an FPR budget) and ``k`` (precision and recall at K).
+    decisions ``argmin_j Σ_i c_ij p_i`` of the probabilities). ``groups`` (one per item: a patient, a document)
+    resamples groups of items instead of items (:mod:`advisor.stats._clusters`). ``runs`` (the system of each
+    entry of ``systems``, repeated for its runs) compares means over runs (:mod:`advisor.stats._runs`).
+    ``params`` holds the parameters of the issue-21 metrics of a binary task: ``max_fpr`` (TPR at an FPR
+    budget) and ``k`` (precision and recall at K).
+    ``progress``: called as ``progress(done, total)`` after each chunk of resamples.
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -325,6 +375,13 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             raise InputError(ap_note(k))
         ids = [m for m in ids if m != "average_precision"]
     for m in ids:
+        if m in SELECTIVE_ITEM_METRICS:  # issue 23: selective prediction ranks by the top-label probability
+            if not proba:
+                raise InputError(f"{m} needs probabilities (p_<label> columns): the top-label probability is the "
+                                 f"confidence that ranks the items.")
+            if m == "selective_risk" and (params or {}).get("coverage") is None:
+                raise InputError("selective_risk needs its parameter coverage; give params={'coverage': …}.")
+            continue
         if m in RPS_ITEM_METRICS:  # issue 21: forecasts of ordered classes
             if not proba:
                 raise InputError(f"{m} needs probabilities, one column per ordered class.")
@@ -353,25 +410,49 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         if d is not None:
             dec[name] = score_inputs(d, np.zeros(len(idx0)) if k == 2 else np.full((len(idx0), k), 1.0 / k), labs,
                                      labs[pos] if pos is not None else labs[1] if k == 2 else None)[0]
-    sys_ = {name: ScoredSystem(idx, s, k, pos, dec.get(name), c, pi, ids) for name, (idx, s) in prepared.items()}
+    gi = n_groups = None
+    if groups is not None:
+        gi, n_groups = check_groups(groups, idx0.shape[0], np.ones(idx0.shape[0]))
+    # the items in an order fixed by their values: the same resamples whatever the order of the rows (issue 20)
+    perm = canonical_order(idx0, [s for _, s in prepared.values()] + list(dec.values())
+                           + ([] if gi is None else [gi]))
+    gi = None if gi is None else gi[perm]
+    sys_ = {name: ScoredSystem(idx[perm], s[perm], k, pos, dec[name][perm] if name in dec else None, c, pi, ids)
+            for name, (idx, s) in prepared.items()}
     for system in sys_.values():
         system.params = dict(params or {})
     names = list(sys_)
     n = idx0.shape[0]
     point = {name: sys_[name].evaluate(np.ones(n)) for name in names}
-    draws = {m: np.empty((n_resamples, len(names))) for m in ids}
+    draws: dict[str, np.ndarray] = {}
+    seed = pick_seed(seed)
     rng = make_rng(seed)
     size = max(1, min(n_resamples, _CHUNK_ITEMS // max(n, 1)))
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        w = Draws(rng.integers(0, n, size=(rows, n)))  # intp: what gathers and bincount take without a copy
+        if gi is None:
+            w: Any = Draws(rng.integers(0, n, size=(rows, n)))  # intp: what gathers and bincount take without a copy
+        else:  # whole groups: each item weighs its group's multiplicity
+
+            w = group_weights(rng, int(n_groups), rows)[:, gi].astype(np.float64)
         for j, name in enumerate(names):
             for m, v in sys_[name].evaluate(w).items():
-                draws[m][start:start + rows, j] = v
-    out = _summarise(names, ids, point, draws, n_resamples, float(confidence), familywise_winners, percentile_interval)
-    for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller
-        if m in TARGET_VALUED:
+                draws.setdefault(m, np.empty((n_resamples, len(names))))[start:start + rows, j] = v
+        if progress is not None:
+            progress(start + rows, n_resamples)
+    layout = None
+    if runs is not None:
+        if len(runs) != len(sys_):
+            raise InputError(f"runs must name the system of each of the {len(sys_)} score inputs; got {len(runs)}.")
+        layout = RunLayout([str(r) for r in runs])
+        layout = layout if layout.several else None
+    out = _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
+                      None if gi is None else (gi, int(n_groups)), layout, rng)
+    for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller, and a
+        if m in TARGET_VALUED:  # larger value is not "better": the difference keeps its interval and test only
             out.winners[m] = []
+            for pair in out.pairs.get(m, []):
+                pair["probability_better"] = None
     return out
 
 
@@ -385,54 +466,34 @@ def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:
     return True
 
 
-def _two_winners(names: list[str], oriented: list[float], pairs: list[dict[str, Any]]) -> list[str]:
-    """Two systems, as :func:`advisor.stats.compare_joint` decides them: the best by point estimate, and the
-    other too when the percentile interval of their paired difference contains 0 (one pair, no correction).
+def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[str, dict[str, np.ndarray]],
+                draws: dict[str, np.ndarray], n: int, n_resamples: int, confidence: float, seed: Any,
+                clusters: tuple[np.ndarray, int] | None = None, layout: Any = None,
+                rng: Any = None) -> ItemComparison:
+    """The :class:`ItemComparison` of the summaries of :func:`advisor.stats._item_summary.summarise_items`."""
+    summaries, calibration = summarise_items(systems, ids, point, draws, n, confidence, clusters, layout, rng)
+    names = list(systems) if layout is None else layout.names
+    if layout is not None:
+        point = {s: {m: float(combine_points(np.array([float(point[c][m]) for c in systems]), layout)[j])
+                     for m in ids} for j, s in enumerate(names)}
+    pairs = {m: [{"a": p.a, "b": p.b, "difference": {"estimate": p.difference.estimate, "low": p.difference.low,
+                                                      "high": p.difference.high, "method": p.difference.method},
+                  "probability_better": p.p_a_better, "p_value": p.p_value, "test": p.test,
+                  "resolvable": p.resolvable} for p in mc.pairs] for m, mc in summaries.items()}
 
-    >>> _two_winners(["a", "b"], [0.9, 0.8], [{"difference": {"low": -0.01, "high": 0.2}}])
-    ['a', 'b']
-    >>> _two_winners(["a", "b"], [0.7, 0.8], [{"difference": {"low": -0.3, "high": -0.02}}])
-    ['b']
-    """
-    if any(np.isnan(x) for x in oriented):
-        return [s for s, x in zip(names, oriented) if not np.isnan(x)]
-    lo, hi = pairs[0]["difference"]["low"], pairs[0]["difference"]["high"]
-    together = lo is not None and hi is not None and lo <= 0.0 <= hi
-    if together or oriented[0] == oriented[1]:
-        return list(names)
-    return [names[0] if oriented[0] > oriented[1] else names[1]]
+    def end(x: float | None) -> float:
+        return float("nan") if x is None else float(x)
 
-
-def _summarise(names: list[str], ids: list[str], point: dict[str, dict[str, np.ndarray]], draws: dict[str, np.ndarray],
-               n_resamples: int, confidence: float, winners_fn: Any, interval_fn: Any) -> ItemComparison:
-    est: dict[str, dict[str, float]] = {}
-    ivs: dict[str, dict[str, tuple[float, float]]] = {}
-    pairs: dict[str, list[dict[str, Any]]] = {}
-    ranks: dict[str, dict[str, tuple[float, float]]] = {}
-    wins: dict[str, list[str]] = {}
-    alpha = 1.0 - confidence
-    for m in ids:
-        sign = -1.0 if m in LOWER_IS_BETTER else 1.0
-        v = draws[m]
-        est[m] = {s: float(point[s][m]) for s in names}
-        lo, hi = interval_fn(v, confidence)
-        ivs[m] = {s: (float(lo[j]), float(hi[j])) for j, s in enumerate(names)}
-        pv: dict[tuple[str, str], float] = {}
-        pairs[m] = []
-        for a in range(len(names)):
-            for b in range(a + 1, len(names)):
-                d = sign * (v[:, a] - v[:, b])
-                d = d[~np.isnan(d)]
-                dlo, dhi = interval_fn(sign * d[:, None], confidence) if d.size else (np.array([np.nan]),) * 2
-                better = float(((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size) if d.size else float("nan")
-                p = _p_value(sign * (est[m][names[a]] - est[m][names[b]]), d)
-                pv[(names[a], names[b])] = p
-                pairs[m].append({"a": names[a], "b": names[b], "difference": {"low": _num(dlo[0]), "high": _num(dhi[0])},
-                                 "probability_better": _num(better), "p_value": p})
-        wins[m] = (_two_winners(names, [sign * est[m][s] for s in names], pairs[m]) if len(names) == 2
-                   else winners_fn(names, [sign * est[m][s] for s in names], pv, alpha))
-        oriented = np.where(np.isnan(v), -np.inf, sign * v)
-        r = average_ranks(oriented)
-        rlo, rhi = interval_fn(r, confidence)
-        ranks[m] = {s: (float(rlo[j]), float(rhi[j])) for j, s in enumerate(names)}
-    return ItemComparison(names, ids, n_resamples, confidence, est, ivs, pairs, ranks, wins)
+    return ItemComparison(
+        names, ids, n_resamples, confidence,
+        estimates={m: {s: float(point[s][m]) for s in names} for m in ids},
+        intervals={m: {s: (end(r.low), end(r.high)) for s, r in mc.systems.items()} for m, mc in summaries.items()},
+        pairs=pairs, rank_intervals={m: {s: (end(lo), end(hi)) for s, (lo, hi) in mc.rank_intervals.items()}
+                                     for m, mc in summaries.items()},
+        winners={m: list(mc.winners) for m, mc in summaries.items()},
+        methods={m: {s: str(r.method) for s, r in mc.systems.items()} for m, mc in summaries.items()},
+        reasons={m: {s: r.reason for s, r in mc.systems.items()} for m, mc in summaries.items()},
+        calibration=calibration, seed=int(seed) if isinstance(seed, (int, np.integer)) else None,
+        groups=None if clusters is None else clusters[1],
+        runs=None if layout is None else layout.runs,
+    )

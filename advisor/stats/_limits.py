@@ -13,8 +13,8 @@ import numpy as np
 
 from .._exceptions import InputError
 
-__all__ = ["MAX_VALUES_BYTES", "MAX_WORK", "MIN_TAIL_DRAWS", "check_enough_resamples", "check_jackknife",
-           "check_resampling", "dense_order_sum", "min_resamples"]
+__all__ = ["MAX_VALUES_BYTES", "MAX_WORK", "MIN_TAIL_DRAWS", "check_enough_resamples", "check_resampling", "dense_order_sum",
+           "min_resamples"]
 
 #: Resampled values expected beyond each end of an interval at the least: a 95% interval is read from the
 #: 2.5% and 97.5% quantiles of the resamples, and from 1 resample (or 20) those are the resample itself —
@@ -25,8 +25,6 @@ MIN_TAIL_DRAWS = 5
 MAX_VALUES_BYTES = 1024**3
 # resamples × (non-zero cells + classes): 5·10^10 is of the order of an hour of one core.
 MAX_WORK = 5 * 10**10
-# The jackknife of BCa evaluates one leave-one-out matrix per non-zero cell.
-MAX_JACKKNIFE_WORK = 5 * 10**10
 # Sums are taken in the order of the full table (as before the sparse engine) up to this many cells.
 _DENSE_ORDER_CELLS = 1 << 22
 
@@ -81,16 +79,6 @@ def check_enough_resamples(n_resamples: int, confidence: float) -> None:
             f"a {level} bootstrap interval needs at least {need:,} resamples (--bootstrap, n_resamples), so that about "
             f"{MIN_TAIL_DRAWS} fall beyond each of its ends; got {n_resamples:,} — use {need:,} or more (10,000 give "
             "stable intervals)."
-        )
-
-
-def check_jackknife(nnz: int, k: int) -> None:
-    """Refuse a BCa jackknife (one evaluation per non-zero cell) that would run for hours."""
-    work = nnz * (nnz + k)
-    if work > MAX_JACKKNIFE_WORK:
-        raise InputError(
-            f"the BCa interval needs a jackknife over the {nnz:,} non-zero cells ({work:.2g} cell "
-            f"evaluations, above the limit of {MAX_JACKKNIFE_WORK:.0e}); use method='percentile'."
         )
 
 

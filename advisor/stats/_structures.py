@@ -5,8 +5,13 @@ Resampling follows the data: an ordinal confusion table is resampled by its non-
 ratings tables by items (multinomial item weights, so each resample is a weighted evaluation and no
 item table is copied). A paired comparison uses the *same* resample for every system: item weights
 shared across systems, or — for ordinal tables — cells of the joint table of (true, prediction of
-each system) codes. Intervals are percentile intervals; ``p_better[a][b]`` is the share of resamples
-in which system a scores better than b (ties count half).
+each system) codes. ``p_better[a][b]`` is the share of resamples in which system a scores better
+than b (ties count half).
+
+Intervals are chosen as for every other metric (:mod:`advisor.stats._intervals`): BCa around the
+point estimate, with the acceleration of a jackknife over the same unit (items, or the ordinal table's
+cells), and none where no interval contains the estimate; the estimate is the metric on the data (it
+was the median of the resamples before issue 20).
 """
 
 from __future__ import annotations
@@ -20,18 +25,18 @@ from .._exceptions import InputError
 from ..engine import (
     NOMINAL_BESIDE,
     STRUCTURE_METRICS,
-    LabelSets,
     OrdinalCells,
-    Ratings,
-    evaluate_agreement_batch,
-    evaluate_multilabel_batch,
     evaluate_ordinal_batch,
     nominal_beside,
     top_k_hits,
     with_counts,
 )
-from ._bootstrap import check_arguments
-from ._compare import Comparison, _ranking_agreement, _summarise
+from ._bootstrap import check_arguments, pick_seed
+from ._compare_models import Comparison
+from ._paired import summarise
+from ._ranks import ranking_agreement as _ranking_agreement
+from ._structure_eval import _size, _weighted
+from ._structure_jackknife import paired_structure_inputs, structure_intervals
 
 __all__ = ["structure_bootstrap", "structure_compare", "structure_comparison"]
 
@@ -42,29 +47,8 @@ def _check(n_resamples: int, confidence: float) -> None:
     check_arguments(n_resamples, confidence)  # the same checks (and minimum) as every bootstrap
 
 
-def _size(data: Any) -> int:
-    if isinstance(data, LabelSets):
-        return data.y_true.shape[0]
-    if isinstance(data, Ratings):
-        return data.counts.shape[0]
-    return len(data[1])
-
-
-def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
-    if isinstance(data, LabelSets):
-        return evaluate_multilabel_batch(data, ids, w, undefined)
-    if isinstance(data, Ratings):
-        return evaluate_agreement_batch(data, ids, w, undefined)
-    scores, y, _ = data
-    out = {}
-    for m in ids:
-        hits = top_k_hits(scores, y, top_k if m == "top_k_accuracy" else 1)
-        out[m] = (w @ hits) / w.sum(-1)
-    return out
-
-
 def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, rng: np.random.Generator,
-                undefined: str, top_k: int | None) -> dict[str, dict[str, np.ndarray]]:
+                undefined: str, top_k: int | None, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
     sizes = {_size(d) for d in systems.values()}
     if len(sizes) != 1:
         raise InputError(f"the systems have different numbers of items ({', '.join(map(str, sorted(sizes)))}); "
@@ -77,6 +61,8 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
         for s, d in systems.items():
             for m, v in _weighted(d, ids, w, undefined, top_k).items():
                 out[s][m].append(np.asarray(v))
+        if progress is not None:
+            progress(min(start + step, n_resamples), n_resamples)
     return {s: {m: np.concatenate(v) for m, v in ms.items()} for s, ms in out.items()}
 
 
@@ -112,29 +98,39 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
 
 
 def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamples: int, seed: int | None,
-           undefined: str, top_k: int | None, items: Any) -> dict[str, dict[str, np.ndarray]]:
-    rng = np.random.default_rng(seed)
+           undefined: str, top_k: int | None, items: Any, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
+    """``progress(done, total)`` after each chunk of item resamples (ordinal cells are drawn at once: cheap)."""
+    rng = np.random.default_rng(seed)  # seeds are picked before this (pick_seed)
     if structure == "ordinal":
         return _cell_draws(systems, items, ids, n_resamples, rng, undefined)
-    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k)
+    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k, progress)
 
 
 def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_resamples: int = 1000,
                         confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
-                        top_k: int | None = None) -> dict[str, dict[str, float]]:
-    """Percentile intervals ``{id: {"estimate", "low", "high"}}`` of one system's structured input.
+                        top_k: int | None = None, progress: Any = None) -> dict[str, dict[str, Any]]:
+    """Intervals ``{id: {"estimate", "low", "high", "method"[, "reason"]}}`` of one system's structured input
+    (``progress(done, total)`` after each chunk of item resamples).
 
     >>> from advisor.engine._ordinal import ordinal_cells
     >>> r = structure_bootstrap("ordinal", ordinal_cells([[5, 1, 0], [1, 4, 1], [0, 1, 6]]), ["mae"], seed=0)
-    >>> r["mae"]["low"] <= r["mae"]["estimate"] <= r["mae"]["high"]
-    True
+    >>> r["mae"]["low"] <= r["mae"]["estimate"] <= r["mae"]["high"], r["mae"]["method"]
+    (True, 'bca')
     """
     _check(n_resamples, confidence)
-    draws = _draws(structure, {"s": data}, list(metrics), n_resamples, seed, undefined, top_k, None)["s"]
-    return {m: _interval(v, confidence) for m, v in draws.items()}
+    ids = list(metrics)
+    draws = _draws(structure, {"s": data}, ids, n_resamples, pick_seed(seed), undefined, top_k, None, progress)["s"]
+    return structure_intervals(structure, data, ids, draws, confidence, undefined, top_k)
+
+
+def _interval_of(r: Any) -> dict[str, Any]:
+    """A system's entry of a paired summary as the JSON of ``structure_compare``."""
+    return {"estimate": r.estimate, "low": r.low, "high": r.high, "method": r.method,
+            **({"reason": r.reason} if r.reason else {})}
 
 
 def _interval(v: np.ndarray, confidence: float) -> dict[str, float]:
+    """Percentile interval of resamples when no point estimate is given (the estimate: their median)."""
     v = np.asarray(v, dtype=float)
     ok = v[~np.isnan(v)]
     if ok.size == 0:
@@ -144,7 +140,8 @@ def _interval(v: np.ndarray, confidence: float) -> dict[str, float]:
 
 
 def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_resamples: int, confidence: float,
-            seed: int | None, undefined: str, top_k: int | None, items: Any) -> dict[str, dict[str, np.ndarray]]:
+            seed: int | None, undefined: str, top_k: int | None, items: Any, progress: Any = None
+            ) -> dict[str, dict[str, np.ndarray]]:
     _check(n_resamples, confidence)
     if structure == "agreement":
         raise InputError("an agreement study has no systems to compare; it measures agreement among annotators.")
@@ -152,19 +149,21 @@ def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_r
         raise InputError("a comparison needs at least two systems (files).")
     if structure == "ordinal" and items is None:
         raise InputError("a paired comparison of ordinal predictions needs the items (prediction files), not only tables.")
-    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items)
+    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items, progress)
 
 
 def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
                       lower_is_better: Sequence[str] = (), n_resamples: int = 1000, confidence: float = 0.95,
                       seed: int | None = None, undefined: str = "zero", top_k: int | None = None,
                       items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-                      points: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+                      points: dict[str, dict[str, float]] | None = None, progress: Any = None) -> dict[str, Any]:
     """Paired bootstrap of several systems on the same items, per metric: ``intervals`` (estimate = median
     of the resamples), ``p_better[a][b]``; with ``points`` (each system's values) also ``winners`` and
     ``p_first`` as :func:`structure_comparison` defines them."""
-    draws = _paired(structure, systems, metrics, n_resamples, confidence, seed, undefined, top_k, items)
-    summary = _summary(systems, metrics, draws, points, confidence, lower_is_better) if points else {}
+    draws = _paired(structure, systems, metrics, n_resamples, confidence, pick_seed(seed), undefined, top_k, items,
+                    progress)
+    summary = _summary(systems, metrics, draws, points, confidence, lower_is_better, structure, undefined, top_k,
+                       items) if points else {}
     out: dict[str, Any] = {}
     for m in metrics:
         sign = -1.0 if m in lower_is_better else 1.0
@@ -175,7 +174,8 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
                 if a != b:
                     da, db = sign * draws[a][m], sign * draws[b][m]
                     p_better[a][b] = float(np.mean((da > db) + 0.5 * (da == db)))
-        out[m] = {"intervals": {s: _interval(draws[s][m], confidence) for s in systems}, "p_better": p_better}
+        out[m] = {"intervals": ({s: _interval_of(summary[m].systems[s]) for s in systems} if m in summary else
+                                {s: _interval(draws[s][m], confidence) for s in systems}), "p_better": p_better}
         if m in summary:
             out[m]["winners"] = list(summary[m].winners)
             out[m]["p_first"] = {s: r.p_first for s, r in summary[m].systems.items()}
@@ -183,10 +183,13 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
 
 
 def _summary(systems: dict[str, Any], metrics: Sequence[str], draws: dict[str, dict[str, np.ndarray]],
-             points: dict[str, dict[str, float]], confidence: float, lower: Sequence[str]) -> dict[str, Any]:
+             points: dict[str, dict[str, float]], confidence: float, lower: Sequence[str], structure: str = "",
+             undefined: str = "zero", top_k: int | None = None, items: Any = None) -> dict[str, Any]:
     names = list(systems)
-    return {m: _summarise(m, names, np.array([points[s][m] for s in names], dtype=float),
-                          np.column_stack([draws[s][m] for s in names]), float(confidence), lower=frozenset(lower))
+    extras = paired_structure_inputs(structure, systems, list(metrics), points, undefined, top_k, items, confidence)
+    return {m: summarise(m, names, np.array([points[s][m] for s in names], dtype=float),
+                         np.column_stack([draws[s][m] for s in names]), float(confidence), lower=frozenset(lower),
+                         extra=extras.get(m))
             for m in metrics}
 
 
@@ -216,8 +219,10 @@ def structure_comparison(structure: str, systems: dict[str, Any], metrics: Seque
     ids = list(metrics)
     names = list(systems)
     lower = frozenset(m for m in ids if m in STRUCTURE_METRICS and not STRUCTURE_METRICS[m].higher_is_better)
+
+    seed = pick_seed(seed)
     draws = _paired(structure, systems, ids, n_resamples, confidence, seed, undefined, top_k, items)
-    per_metric = _summary(systems, ids, draws, points, confidence, tuple(lower))
+    per_metric = _summary(systems, ids, draws, points, confidence, tuple(lower), structure, undefined, top_k, items)
     matrix = np.array([[points[s][m] for s in names] for m in ids], dtype=float)
     n = float(_size(next(iter(systems.values())))) if structure != "ordinal" else float(
         np.sum(next(iter(systems.values())).counts))

@@ -1,0 +1,225 @@
+r"""Selective prediction (abstention; issue 23 item 2): the risk–coverage curve, its area (AURC) and the
+selective risk at a target coverage (Geifman & El-Yaniv 2017; Geifman, Uziel & El-Yaniv 2019).
+
+A system that may abstain ranks its items by a **confidence** ``κ_t`` (here the top-label probability,
+``max_j p_tj``) and answers the most confident ones; ``e_t = 1`` when its answer to item ``t`` is wrong.
+Answering the ``i`` most confident items (coverage ``i/n``) has the selective risk ``r(i)`` = their error
+rate.
+
+* **Ties** among equal confidences are shared fractionally, as precision@K shares a tie at its cut
+  (:func:`advisor.engine._decisions.precision_recall_at_k`): when the ``i``-th item falls in a tie group of
+  ``S`` items with ``E`` errors and ``B`` items above it, the group's items count ``(i − B)/S`` each, so the
+  errors among the ``i`` most confident are ``E_B + (i − B) E/S`` — the expected value over a uniformly random
+  order within every tie. A constant confidence gives ``r(i)`` = the overall error rate at every ``i``.
+* **AURC** ``= (1/n) Σ_{i=1}^{n} r(i)``, the mean over ``i`` of the error rate among the ``i`` most confident
+  items; under the tie convention it is the expected AURC over random orders within ties. Summed per tie group
+  in closed form: ``Σ_{i=B+1}^{B+S} r(i) = (E_B − B E/S)(H_{B+S} − H_B) + E`` with ``H`` the harmonic numbers
+  (``H_x = ψ(x + 1) + γ``, so bootstrap and other real item weights need no expansion).
+* **Selective risk at coverage** ``c ∈ (0, 1]``: ``r(m)`` with ``m = ⌈c n⌉`` items answered.
+* **Coverage at a target risk** ``ρ``: the largest ``i/n`` with ``r(i) ≤ ρ`` (0 when none).
+
+Every function takes item weights (a bootstrap resample is a weighting, item ``t`` drawn ``w_t`` times):
+``w`` of shape ``(n,)`` or ``(b, n)``; the result has the leading shape. ``n`` is then ``Σ w``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+
+__all__ = [
+    "SELECTIVE_IDS",
+    "aurc",
+    "check_coverage",
+    "check_reject_label",
+    "coverage_at_risk",
+    "risk_coverage_curve",
+    "selective_items",
+    "selective_risk",
+]
+
+#: ids of the metrics of this module
+SELECTIVE_IDS = ("aurc", "selective_risk")
+_EULER = 0.57721566490153286061
+
+
+def check_coverage(value: Any, what: str = "--coverage") -> float:
+    """A target coverage in ``(0, 1]``, or one sentence naming ``what``."""
+    try:
+        c = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a number greater than 0 and at most 1 (a share of the items answered, "
+                         f"e.g. 0.8); got {value!r}.") from None
+    if isinstance(value, bool) or not (math.isfinite(c) and 0.0 < c <= 1.0):
+        raise InputError(f"{what} must be a number greater than 0 and at most 1 (a share of the items answered, "
+                         f"e.g. 0.8); got {value!r}.")
+    return c
+
+
+def check_reject_label(reject: Any, classes: Sequence[Any]) -> str:
+    """The reject label as a string, refused in one sentence when it is also a class of the truth."""
+    r = str(reject)
+    if not r:
+        raise InputError("the reject label is empty; give the label a system writes when it abstains.")
+    if any(str(c) == r for c in classes):
+        raise InputError(f"the reject label {r!r} is also a true class of these items; a system's abstention must "
+                         f"be a label no item has as its truth.")
+    return r
+
+
+def selective_items(y_true: Sequence[Any], y_pred: Sequence[Any] | None = None, proba: Any = None,
+                    labels: Sequence[Any] | None = None, reject_label: Any = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """``(error, confidence)`` per item: ``error`` 1.0 when the answer is wrong, ``confidence`` higher = surer.
+
+    With probabilities ``proba`` (n, k; columns in the order of ``labels``) the confidence is the top-label
+    probability and the answer is ``y_pred`` (or the top label when ``y_pred`` is None). With a
+    ``reject_label`` and no probabilities, the items labelled with it are abstentions: confidence 0, the others
+    1 — one operating point, whose coverage is the share answered; an abstention has no answer, so its error is
+    NaN (the selective risk at a coverage above the share answered, and the AURC, are NaN). With both, an abstention comes after every
+    answered item (confidence below 0) and is scored by its top label.
+
+    >>> e, c = selective_items(["a", "b", "a"], ["a", "a", "a"], [[.9, .1], [.6, .4], [.7, .3]], ["a", "b"])
+    >>> e.tolist(), c.tolist()
+    ([0.0, 1.0, 0.0], [0.9, 0.6, 0.7])
+    """
+    truth = np.asarray([str(v) for v in y_true], dtype=object)
+    n = truth.shape[0]
+    reject = None if reject_label is None else str(reject_label)
+    if reject is not None:
+        check_reject_label(reject, sorted(set(truth.tolist()) | {str(c) for c in (labels or ())}))
+    if proba is None:
+        if y_pred is None or reject is None:
+            raise InputError("selective prediction needs a confidence: probability columns p_<label> (the top-label "
+                             "probability) or a reject label the system writes when it abstains.")
+        pred = np.asarray([str(v) for v in y_pred], dtype=object)
+        answered = pred != reject
+        return np.where(answered, (pred != truth).astype(np.float64), np.nan), answered.astype(np.float64)
+    p = np.asarray(proba, dtype=np.float64)
+    if p.ndim != 2 or p.shape[0] != n or labels is None or len(labels) != p.shape[1]:
+        raise InputError("selective prediction needs one probability column per class, one row per item.")
+    conf = p.max(axis=1)
+    top = np.asarray([str(labels[j]) for j in p.argmax(axis=1)], dtype=object)
+    pred = top if y_pred is None else np.asarray([str(v) for v in y_pred], dtype=object)
+    if reject is not None:
+        abstain = pred == reject
+        pred = np.where(abstain, top, pred)
+        conf = np.where(abstain, conf - 2.0, conf)  # after every answered item, ordered among themselves
+    return (pred != truth).astype(np.float64), conf
+
+
+def _w(w: Any, n: int) -> np.ndarray:
+    return np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+
+
+def _groups(error: Any, confidence: Any, w: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(size, errors)`` per tie group of equal confidence, most confident first, under item weights."""
+    e = np.asarray(error, dtype=np.float64)
+    c = np.asarray(confidence, dtype=np.float64)
+    if e.shape != c.shape or e.ndim != 1 or e.shape[0] == 0:
+        raise InputError("selective prediction needs one error flag and one confidence per item, and items.")
+    w = _w(w, e.shape[0])
+    order = np.argsort(-c, kind="stable")
+    cs = c[order]
+    starts = np.flatnonzero(np.r_[True, cs[1:] != cs[:-1]])
+    return np.add.reduceat(w[..., order], starts, axis=-1), np.add.reduceat(w[..., order] * e[order], starts, axis=-1)
+
+
+def _digamma(x: np.ndarray) -> np.ndarray:
+    """ψ(x) for x > 0: the recurrence up to x + 10, then the asymptotic series (error below 1e-12)."""
+    acc = np.zeros_like(x)
+    for j in range(10):
+        acc -= 1.0 / (x + j)
+    y = x + 10.0
+    y2 = 1.0 / (y * y)
+    series = np.log(y) - 0.5 / y - y2 * (1.0 / 12 - y2 * (1.0 / 120 - y2 * (1.0 / 252 - y2 * (1.0 / 240 - y2 / 132))))
+    return acc + series
+
+
+def _harmonic(x: np.ndarray) -> np.ndarray:
+    """``H_x = ψ(x + 1) + γ`` (``H_0 = 0``, ``H_m = 1 + 1/2 + … + 1/m``)."""
+    return _digamma(np.asarray(x, dtype=np.float64) + 1.0) + _EULER
+
+
+def aurc(error: Any, confidence: Any, w: Any = None) -> np.ndarray:
+    """Area under the risk–coverage curve: the mean over ``i`` of the error rate among the ``i`` most confident.
+
+    >>> round(float(aurc([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6])), 12)   # (0/1 + 1/2 + 1/3 + 2/4) / 4
+    0.333333333333
+    """
+    size, err = _groups(error, confidence, w)
+    n = size.sum(axis=-1)
+    before = np.cumsum(size, axis=-1) - size
+    e_before = np.cumsum(err, axis=-1) - err
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = np.where(size > 0, err / np.where(size > 0, size, 1.0), 0.0)
+        per_group = (e_before - before * rho) * (_harmonic(before + size) - _harmonic(before)) + err
+        return np.where(n > 0, per_group.sum(axis=-1) / np.where(n > 0, n, 1.0), np.nan)
+
+
+def _errors_among(size: np.ndarray, err: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Errors among the ``m`` most confident (``m`` of the leading shape), the tie at the cut shared."""
+    before = np.cumsum(size, axis=-1) - size
+    frac = np.clip((m[..., None] - before) / np.where(size > 0, size, 1.0), 0.0, 1.0)
+    return np.where(frac > 0, err * frac, 0.0).sum(axis=-1)  # an unscored abstention counts only when reached
+
+
+def answered_count(n: Any, coverage: float) -> np.ndarray:
+    """``⌈c n⌉`` — the items answered at coverage ``c`` (a product a rounding error above an integer, such as
+    ``0.7 × 10``, counts as that integer)."""
+    x = np.asarray(n, dtype=np.float64) * float(coverage)
+    return np.maximum(np.ceil(x - 1e-9 * np.maximum(1.0, x)), 1.0)
+
+
+def selective_risk(error: Any, confidence: Any, coverage: float, w: Any = None) -> np.ndarray:
+    """The error rate among the ``⌈c n⌉`` most confident items, a tie at the cut shared fractionally.
+
+    >>> float(selective_risk([0, 1, 0, 1], [0.9, 0.8, 0.8, 0.6], 0.5))   # 1 + a half of the tie {1, 0}: 0.5/2
+    0.25
+    """
+    c = check_coverage(coverage, "the coverage")
+    size, err = _groups(error, confidence, w)
+    n = size.sum(axis=-1)
+    m = np.minimum(answered_count(n, c), n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, _errors_among(size, err, m) / np.where(m > 0, m, 1.0), np.nan)
+
+
+def risk_coverage_curve(error: Any, confidence: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(coverage, risk)`` at ``i = 1, …, n`` answered items (unweighted), ties shared fractionally.
+
+    >>> cov, risk = risk_coverage_curve([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6])
+    >>> cov.tolist(), risk.tolist()
+    ([0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.3333333333333333, 0.5])
+    """
+    size, err = _groups(error, confidence, None)
+    n = int(round(float(size.sum())))
+    before = np.cumsum(size) - size
+    e_before = np.cumsum(err) - err
+    g = np.repeat(np.arange(size.shape[0]), size.astype(np.int64))  # the tie group of the i-th item
+    i = np.arange(1, n + 1, dtype=np.float64)
+    errors = e_before[g] + (i - before[g]) * err[g] / size[g]
+    return i / n, errors / i
+
+
+def coverage_at_risk(error: Any, confidence: Any, target_risk: float) -> float:
+    """The largest coverage ``i/n`` whose selective risk is at most ``target_risk`` (0.0 when none).
+
+    >>> coverage_at_risk([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6], 0.4)
+    0.75
+    """
+    cov, risk = risk_coverage_curve(error, confidence)
+    ok = np.flatnonzero(risk <= float(target_risk) + 1e-12)
+    return float(cov[ok[-1]]) if ok.size else 0.0
+
+
+def extra_specs(spec: Any) -> dict[str, Any]:
+    """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
+    from ._decisions import _item_level
+
+    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=False) for mid in SELECTIVE_IDS}

@@ -1,0 +1,101 @@
+"""The methods paragraph's sentence about intervals and comparisons (issue 20).
+
+It says, in as few words as the 220-word paragraph allows: the interval method of the reported metrics
+(BCa for most, exact Clopper–Pearson for the proportions), the number of resamples and what they
+resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
+(the interval of the paired difference, McNemar's exact test for accuracy, Holm's correction over the
+paired bootstrap tests for more than two systems) and, for a reported metric without an interval, why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..questionnaire import plural
+from . import _methods_text as W
+from ._models import IntervalSettings, MetricEntry
+
+__all__ = ["intervals_sentence", "method_words"]
+
+_RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
+_UNIT = "test items"
+
+
+def method_words(intervals: IntervalSettings) -> str:
+    """The resampling method most metrics' intervals used, in words (BCa by default)."""
+    counts: dict[str, int] = {}
+    for m in intervals.methods.values():
+        if m in _RESAMPLED:
+            counts[m] = counts.get(m, 0) + 1
+    best = max(counts, key=lambda m: counts[m]) if counts else "bca"
+    return _RESAMPLED.get(best, "BCa") if intervals.method in ("auto", "") or intervals.method in _RESAMPLED \
+        else intervals.method
+
+
+def _join(names: Sequence[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _lower(name: str) -> str:
+    """A metric's short name in running text: "Recall (sensitivity, true positive rate)" → "recall"."""
+    name = name.split(" (")[0]
+    return name if name[:2].isupper() else name[:1].lower() + name[1:]
+
+
+def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: int, answers: Mapping[str, Any],
+                       rec: Sequence[MetricEntry], cite: Any, brief: bool = False) -> None:
+    """Append the intervals sentence(s) to the paragraph ``p`` (a ``_Text``); ``brief`` leaves out the
+    McNemar sentence (the results say it) when the paragraph would run over its budget."""
+    if intervals is None:
+        return
+    methods = intervals.methods
+    ids = [m.id for m in rec]
+    name = {m.id: _lower(m.name) for m in rec}
+    exact = [m for m in ids if methods.get(m) in ("clopper_pearson", "wilson")]
+    resampled = [m for m in ids if methods.get(m) in _RESAMPLED] or (ids and not exact and not methods)
+    paired = intervals.paired and n_systems > 1
+    conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
+    unit = items if not intervals.group_column else W.S["groups_unit"].format(
+        groups=f"{intervals.groups:,}" if intervals.groups else "", column=intervals.group_column,
+        items=items).replace("  ", " ")
+    if resampled or not exact:
+        p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
+                                    unit=unit))
+        if exact:  # three proportions or more are named as such: accuracy, recall, specificity …
+            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) < 3
+                                                  else W.S["proportions"]))
+    else:
+        p.t(W.S["intervals_exact_only"].format(conf=conf))
+        if paired:
+            p.t(W.S["intervals_exact_pairs"].format(n=n, unit=unit))
+    if intervals.seed is not None:
+        p.t(W.S["seed"].format(seed=intervals.seed))
+        if not intervals.paired and n_systems > 1:
+            p.t(W.S["same_seed"])
+    p.t(". ")
+    if paired or (n_systems == 0 and answers.get("ranking")):
+        alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
+        if n_systems == 2:
+            p.t(W.S["winners"])
+        elif n_systems > 2:
+            p.t(W.S["winners_holm"].format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha))
+        else:
+            p.t(W.S["winners_any"].format(alpha=alpha))
+        p.t(". ")
+        if "accuracy" in ids and intervals.mcnemar and not brief:
+            p.t(W.S["mcnemar"] + ". ")
+    _withheld(p, intervals, ids, name, cite)
+
+
+def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Mapping[str, str], cite: Any) -> None:
+    """Why a reported metric has no interval: the plug-in ECE always, others when their bias was too large."""
+    if "ece" in ids and intervals.methods.get("ece") == "none":
+        p.t(W.S["no_interval_ece"]).cite([k for k in [cite("Kumar", "2019")] if k]).t(". ")
+    others = [m for m in ids if m != "ece" and m in intervals.withheld]
+    if others:
+        names = _join([name[m] for m in others])
+        p.t(W.S["no_interval"].format(names=names[:1].upper() + names[1:],
+                                      verb="has" if len(others) == 1 else "have") + ". ")

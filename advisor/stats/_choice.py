@@ -1,0 +1,90 @@
+"""Which interval each statistic gets, and the counts of the proportions.
+
+* A **proportion** — accuracy (and micro F1, the same number), recall, precision, specificity,
+  negative predictive value, the binary Jaccard index — of whole items resampled one by one: the
+  Clopper–Pearson interval of its count over its denominator (:mod:`._proportions`), exact at any n.
+* The **plug-in ECE**: none. It is biased upwards by about the sampling error of the bins' accuracies
+  (0.07 for a perfectly calibrated model at n = 100), so no interval around it covers the calibration
+  error; the debiased calibration error beside it carries the interval (:mod:`._calibration`).
+* **Everything else**: BCa, falling back to the basic interval where the resamples cannot support BCa's
+  levels, and to none where no interval contains the estimate (:mod:`._intervals`).
+
+Weighted (non-integer) counts and clustered items are not binomial: their proportions take the
+resampling route too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["METHOD_WORDS", "PROPORTIONS", "interval_method", "interval_methods", "proportion_counts"]
+
+#: Metric ids that are one count of items over another.
+PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "npv", "jaccard")
+#: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
+SHARES = ("top_k_accuracy", "subset_accuracy")
+#: Metric ids whose estimate gets no interval, and why.
+NO_INTERVAL = {"ece": "the plug-in ECE is biased upwards by the sampling error of each bin's accuracy, so no interval "
+                      "around it covers the calibration error; see the debiased calibration error"}
+
+#: How each method is named for readers.
+METHOD_WORDS = {
+    "bca": "BCa",
+    "basic": "basic bootstrap",
+    "percentile": "percentile",
+    "clopper_pearson": "Clopper–Pearson",
+    "wilson": "Wilson",
+    "none": "none",
+}
+
+
+def interval_method(metric: str, *, whole_items: bool = True, proportion: str = "clopper_pearson") -> str:
+    """The interval ``metric`` gets: ``proportion`` for a proportion of whole items, ``none`` for the
+    plug-in ECE, ``auto`` (BCa, else basic) otherwise.
+
+    >>> interval_method("recall"), interval_method("macro_f1"), interval_method("ece")
+    ('clopper_pearson', 'auto', 'none')
+    >>> interval_method("accuracy", whole_items=False)
+    'auto'
+    """
+    if metric in NO_INTERVAL:
+        return "none"
+    if (metric in PROPORTIONS or metric in SHARES) and whole_items:
+        return proportion
+    return "auto"
+
+
+def interval_methods(metrics: Iterable[str], **kw: Any) -> dict[str, str]:
+    """:func:`interval_method` of each id."""
+    return {m: interval_method(m, **kw) for m in metrics}
+
+
+def proportion_counts(metric: str, table: Any, pos: int | None) -> tuple[float, float] | None:
+    """``(count, denominator)`` of a proportion metric; None for any other id.
+
+    ``table`` is a k×k array (rows true, columns predicted) or an :class:`advisor.engine._cells.Cells`
+    table; ``pos`` is the positive class of the binary metrics (recall … Jaccard), None without one.
+
+    >>> proportion_counts("precision", np.array([[50, 10], [5, 35]]), 1)
+    (35.0, 45.0)
+    """
+    if hasattr(table, "rows"):
+        rows, cols, w = np.asarray(table.rows), np.asarray(table.cols), np.asarray(table.w, dtype=np.float64)
+    else:
+        c = np.asarray(table, dtype=np.float64)
+        rows, cols = np.nonzero(np.ones_like(c, dtype=bool))
+        w = c.reshape(-1)
+    n = float(w.sum())
+    if metric in ("accuracy", "micro_f1"):
+        return float(w[rows == cols].sum()), n
+    if pos is None or metric not in PROPORTIONS:
+        return None
+    tp = float(w[(rows == pos) & (cols == pos)].sum())
+    a, b = float(w[rows == pos].sum()), float(w[cols == pos].sum())
+    tn = float(w[(rows != pos) & (cols != pos)].sum())
+    union = float(w[(rows == pos) | (cols == pos)].sum())
+    return {"recall": (tp, a), "precision": (tp, b), "specificity": (tn, float(w[rows != pos].sum())),
+            "npv": (tn, float(w[cols != pos].sum())), "jaccard": (tp, union)}[metric]

@@ -1,0 +1,194 @@
+"""The result of a paired comparison (:func:`advisor.stats.compare_joint`): plain data, JSON-ready."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from .._exceptions import InputError
+from ..engine._confusion import Label
+
+__all__ = ["Comparison", "Interval", "McNemar", "MetricComparison", "PairResult", "RankingAgreement", "SystemResult"]
+
+
+def _num(x: Any) -> float | None:
+    """Float for JSON models: NaN → None (infinities are kept)."""
+    v = float(x)
+    return None if np.isnan(v) else v
+
+
+# ----------------------------------------------------------------------------------------------
+# Result model
+# ----------------------------------------------------------------------------------------------
+class _Model(BaseModel):
+    model_config = ConfigDict(ser_json_inf_nan="strings", frozen=True)
+
+
+class Interval(_Model):
+    """A point estimate with its interval (None = undefined, or no interval: ``reason`` says why)."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    method: str | None = None  # clopper_pearson, bca, basic, percentile, or none
+    reason: str | None = None  # why there is no interval
+
+
+class SystemResult(Interval):
+    """One system's value of one metric."""
+
+    p_first: float | None
+    nan_resamples: int
+
+
+class PairResult(_Model):
+    """Paired difference ``a − b`` of one metric and the probability that ``a`` is better."""
+
+    a: str
+    b: str
+    difference: Interval
+    p_a_better: float | None
+    p_value: float | None = None  # two-sided paired-bootstrap p-value (normal form), used by Holm's step-down
+    test: str = "paired bootstrap"
+    resolvable: float | None = None  # the smallest difference this test set resolves at the confidence level
+
+
+class MetricComparison(_Model):
+    """Everything the comparison says about one metric."""
+
+    metric: str
+    higher_is_better: bool
+    systems: dict[str, SystemResult]
+    pairs: list[PairResult]
+    best: list[str]
+    winners: list[str]
+    rank_intervals: dict[str, tuple[float | None, float | None]] = {}
+
+
+class McNemar(_Model):
+    """McNemar's exact test of two systems' correct/incorrect decisions on the same items."""
+
+    a: str
+    b: str
+    a_only: float  # items a gets right and b wrong
+    b_only: float  # items b gets right and a wrong
+    p: float  # two-sided exact p-value, min(1, 2 P(X ≤ min(a_only, b_only))), X ~ Binomial(a_only + b_only, ½)
+    p_holm: float | None = None  # Holm-adjusted over all pairs (more than two systems)
+    resolvable: float | None = None  # smallest accuracy difference this test separates with these discordant items
+
+
+class RankingAgreement(_Model):
+    """Metrics × metrics rank correlations of the systems' rankings (Opitz (2024), Figure 1)."""
+
+    metrics: list[str]
+    ranks: dict[str, dict[str, float | None]]
+    spearman: list[list[float | None]]
+    kendall: list[list[float | None]]
+    note: str | None = None
+
+
+class Comparison(_Model):
+    """Result of :func:`compare_systems` / :func:`compare_joint`."""
+
+    systems: list[str]
+    labels: list[Label]
+    n: float
+    n_resamples: int
+    confidence: float
+    seed: int | None
+    method: str = "auto"  # how intervals were chosen; each interval says its own method
+    winners_method: str = ""
+    convention: str
+    positive_label: Label | None
+    beta: float
+    metrics: dict[str, MetricComparison]
+    ranking_agreement: RankingAgreement
+    undefined: dict[str, list[dict[str, Any]]]
+    mcnemar: list[McNemar] = []  # accuracy: McNemar's exact test of every pair, beside the bootstrap (issue 20)
+    test: str = ""  # the paired test behind the winners, named
+    groups: int | None = None  # the bootstrap resampled this many groups of items, not items (issue 20)
+    runs: dict[str, int] | None = None  # runs per system, each system its mean over them (issue 20)
+
+    def _metric(self, metric: str) -> MetricComparison:
+        if metric not in self.metrics:  # a catalogue name or alias
+            from ..engine._names import metric_id
+
+            metric = metric_id(metric)
+        if metric not in self.metrics:
+            raise InputError(f"metric {metric!r} is not in this comparison; it has {', '.join(self.metrics)}.")
+        return self.metrics[metric]
+
+    def _check_system(self, name: str) -> None:
+        if name not in self.systems:
+            raise InputError(f"no system named {name!r}; systems are {', '.join(self.systems)}.")
+
+    def _pair(self, a: str, b: str, metric: str) -> tuple[PairResult | None, bool]:
+        self._check_system(a)
+        self._check_system(b)
+        for pr in self._metric(metric).pairs:
+            if (pr.a, pr.b) == (a, b):
+                return pr, False
+            if (pr.a, pr.b) == (b, a):
+                return pr, True
+        return None, False
+
+    def probability_better(self, a: str, b: str, metric: str) -> float | None:
+        """Share of paired resamples in which ``a`` beats ``b`` on ``metric`` (ties count half)."""
+        pr, flipped = self._pair(a, b, metric)
+        if pr is None:  # a == b
+            return 0.5
+        if pr.p_a_better is None:
+            return None
+        return 1.0 - pr.p_a_better if flipped else pr.p_a_better
+
+    def difference(self, a: str, b: str, metric: str) -> Interval:
+        """Point estimate and interval of ``metric(a) − metric(b)``."""
+        pr, flipped = self._pair(a, b, metric)
+        if pr is None:
+            return Interval(estimate=0.0, low=0.0, high=0.0)
+        d = pr.difference
+        if not flipped:
+            return d
+
+        def neg(x: float | None) -> float | None:
+            return None if x is None else -x
+
+        return Interval(estimate=neg(d.estimate), low=neg(d.high), high=neg(d.low))
+
+    def probability_first(self, metric: str) -> dict[str, float | None]:
+        """Each system's probability of ranking first on ``metric``."""
+        return {s: r.p_first for s, r in self._metric(metric).systems.items()}
+
+    def winners(self, metric: str) -> list[str]:
+        """The winners on ``metric``: with two systems those not separable from the best, with more those no
+        other system beats after Holm's correction over all pairs (see the module docstring)."""
+        return list(self._metric(metric).winners)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python structure (infinities stay floats; undefined values are None)."""
+        return self.model_dump()
+
+    def records(self) -> list[dict[str, Any]]:
+        """One dict per metric and system: ``pandas.DataFrame(comparison.records())``."""
+        from ._frames import comparison_records
+
+        return comparison_records(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame indexed by (metric, system)."""
+        from ._frames import comparison_frame
+
+        return comparison_frame(self)
+
+    def _repr_html_(self) -> str:
+        from ._frames import comparison_html
+
+        return comparison_html(self)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
+        from .._jsonio import dumps
+
+        return dumps(self.model_dump(), indent=indent)

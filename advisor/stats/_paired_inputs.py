@@ -1,0 +1,128 @@
+"""What the intervals of a paired comparison need beyond the resamples, from the joint table.
+
+* BCa's acceleration of every system and every pairwise difference, from one jackknife over the joint
+  table's items (:mod:`._jackknife`): deleting an item removes it from every system at once.
+* The exact intervals of the proportions (:mod:`._choice`, :mod:`._proportions`), each system's count
+  over its denominator.
+* McNemar's exact test of every pair for accuracy (:mod:`._mcnemar`), reported beside the bootstrap, with
+  Holm's adjustment over the pairs when there are more than two systems, and the smallest accuracy
+  difference it resolves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine._joint import JointCounts
+from ..engine._metrics import evaluate_batch
+from ._bootstrap import chunk_size, resample_cells
+from ._choice import interval_method, proportion_counts
+from ._compare_models import McNemar
+from ._jackknife import acceleration, leave_out_values
+from ._mcnemar import discordant_counts, mcnemar_resolvable
+from ._paired import MCNEMAR_IDS, PairedInputs
+from ._proportions import PROPORTION_METHODS, binomial_two_sided, proportion_interval
+
+__all__ = ["paired_inputs"]
+
+
+def _jackknife(joint: JointCounts, ids: Sequence[str], options: dict[str, Any],
+               clusters: tuple[np.ndarray, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(θ₍g₎ of shape (deletions, ids, systems), weights)`` from deleting items (or groups) of the joint table."""
+    m, k = len(joint.systems), joint.k
+    ids = list(ids)
+
+    def evaluate(masses: np.ndarray) -> np.ndarray:
+        out = np.empty((masses.shape[0], len(ids) * m))
+        for j, cells in enumerate(joint.system_cells(masses)):
+            vals = evaluate_batch(cells, ids, **options)
+            for i, mid in enumerate(ids):
+                out[:, i * m + j] = vals[mid]
+        return out
+
+    sizes = max((c.nnz for c in joint.system_cells()), default=0)
+    base = np.asarray(joint.counts, dtype=np.float64)
+    theta, weights = leave_out_values(base, len(ids) * m, evaluate,
+                                      chunk_size(2 * base.shape[0] + resample_cells(sizes, k), base.shape[0]), clusters)
+    return theta.reshape(theta.shape[0], len(ids), m), weights
+
+
+def _holm(p: list[float]) -> list[float]:
+    """Holm-adjusted p-values (step-down, monotone, capped at 1)."""
+    order = np.argsort(p, kind="stable")
+    out = np.empty(len(p))
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[i]))
+        out[i] = running
+    return out.tolist()
+
+
+def mcnemar_tests(joint: JointCounts, confidence: float) -> list[McNemar]:
+    """McNemar's exact test of every pair (empty when the counts are not whole items)."""
+    systems = list(joint.systems)
+    m = len(systems)
+    pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
+    alpha = (1.0 - confidence) / (len(pairs) if m > 2 else 1)  # Holm's first step for several pairs
+    tests: list[McNemar] = []
+    for a, b in pairs:
+        counts = discordant_counts(joint, a, b)
+        if counts is None:
+            return []
+        tests.append(McNemar(a=systems[a], b=systems[b], a_only=counts[0], b_only=counts[1],
+                             p=binomial_two_sided(int(counts[0]), int(counts[1])),
+                             resolvable=mcnemar_resolvable(counts[0] + counts[1], joint.n, alpha)))
+    if m > 2:
+        tests = [t.model_copy(update={"p_holm": q}) for t, q in zip(tests, _holm([t.p for t in tests]))]
+    return tests
+
+
+def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, confidence: float, method: str,
+                  proportion: str, options: dict[str, Any], clusters: tuple[np.ndarray, int] | None = None,
+                  layout: Any = None) -> tuple[dict[str, PairedInputs], list[McNemar]]:
+    """Per metric id the :class:`PairedInputs` of its summary; and McNemar's tests when accuracy is compared.
+
+    ``points`` (ids, systems) are the estimates; ``method`` is "auto" (chosen per metric) or one method for
+    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights); ``clusters`` (group of
+    each joint row, number of groups): items are not independent, so no proportion is binomial and McNemar's
+    test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric. ``layout``
+    (:class:`advisor.stats._runs.RunLayout`): the systems are means over runs — BCa for every metric, the
+    jackknife of the run means, no McNemar test.
+    """
+    systems = list(joint.systems)
+    m = len(systems)
+    counts = np.asarray(joint.counts, dtype=np.float64)
+    whole = bool(np.all(counts == np.round(counts))) and clusters is None and layout is None
+    wanted = {mid: interval_method(mid, whole_items=whole, proportion=proportion) if method == "auto" else method
+              for mid in ids}
+    theta = weights = None
+    if any(w in ("auto", "bca") for w in wanted.values()):
+        theta, weights = _jackknife(joint, ids, options, clusters)
+        if layout is not None:
+            from ._runs import combine_points
+
+            theta, m = combine_points(theta, layout), len(layout.names)
+    own = joint.system_cells()
+    out: dict[str, PairedInputs] = {}
+    for i, mid in enumerate(ids):
+        extra = PairedInputs(methods=wanted[mid])
+        if theta is not None:
+            extra.accel = acceleration(theta[:, i, :], weights)
+            with np.errstate(invalid="ignore"):  # ∞ − ∞ (LR+): that deletion is left out
+                extra.diff_accel = {(a, b): float(acceleration((theta[:, i, a] - theta[:, i, b])[:, None],
+                                                               weights)[0])
+                                    for a in range(m) for b in range(a + 1, m)}
+        if wanted[mid] in PROPORTION_METHODS:
+            props = {}
+            for j, cells in enumerate(own):
+                x, n = proportion_counts(mid, cells, options.get("positive_index")) or (0.0, 0.0)
+                ok = n > 0 and np.isclose(points[i, j], x / n, rtol=1e-12, atol=0.0)
+                props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
+            extra.proportions = props
+        out[mid] = extra
+    tests = mcnemar_tests(joint, confidence) if (m > 1 and clusters is None and layout is None
+                                                 and any(mid in MCNEMAR_IDS for mid in ids)) else []
+    return out, tests
