@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .. import stats as stats_api
+from .._format import format_number, terminal_safe
+
 __all__ = ["calibration_lines", "interval_cell", "resampled_unit", "methods_note", "p_clause", "p_text", "pick_seed", "seed_note"]
 
 NO_INTERVAL = "no interval"
@@ -40,9 +43,6 @@ def methods_note(entries: Iterable[tuple[str, str, str | None, str | None]]) -> 
     >>> methods_note([("a", "accuracy", "clopper_pearson", None), ("a", "mcc", "bca", None)])
     ['intervals: Clopper–Pearson for accuracy; BCa for mcc']
     """
-    from .._format import terminal_safe
-    from ..stats._choice import METHOD_WORDS
-
     by_method: dict[str, list[str]] = {}
     missing: list[str] = []
     for system, metric, method, reason in entries:
@@ -50,7 +50,7 @@ def methods_note(entries: Iterable[tuple[str, str, str | None, str | None]]) -> 
             if reason:  # a system name is the user's: shown with its control characters made visible
                 missing.append(f"{metric} of {terminal_safe(system)}: {reason}" if system else f"{metric}: {reason}")
             continue
-        names = by_method.setdefault(METHOD_WORDS.get(method, method), [])
+        names = by_method.setdefault(stats_api.METHOD_WORDS.get(method, method), [])
         if metric not in names:
             names.append(metric)
     lines = []
@@ -79,9 +79,7 @@ def p_clause(p: float | None) -> str:
 
 def pick_seed(seed: int | None) -> tuple[int, bool]:
     """``(seed, given)``: the seed passed, or one picked now."""
-    from ..stats._bootstrap import pick_seed as pick
-
-    return int(pick(seed)), seed is not None
+    return int(stats_api.pick_seed(seed)), seed is not None
 
 
 def seed_note(seed: int, given: bool) -> str:
@@ -95,8 +93,6 @@ def seed_note(seed: int, given: bool) -> str:
 
 def calibration_lines(calibration: dict[str, Any] | None) -> list[str]:
     """The debiased calibration error beside each plug-in ECE (the ECE itself gets no interval)."""
-    from .._format import format_number, terminal_safe
-
     lines = []
     for name, parts in (calibration or {}).items():
         for part, c in parts.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import io as io_api
 from .._exceptions import InputError
 
 __all__ = ["RunArgs", "parse_runs", "refuse_runs"]
@@ -36,8 +37,6 @@ def parse_runs(files: Sequence[Path]) -> RunArgs:
     >>> r.columns, r.systems, r.several
     (['A (run 1)', 'A (run 2)', 'b'], ['A', 'A', 'b'], True)
     """
-    from ..io._naming import system_names
-
     paths: list[Path] = []
     named: list[str | None] = []
     for f in files:
@@ -55,7 +54,7 @@ def parse_runs(files: Sequence[Path]) -> RunArgs:
         named.append(name.strip())
     if all(n is None for n in named):
         return RunArgs(paths, None, None)
-    stems = system_names(paths)
+    stems = io_api.system_names(paths)
     systems = [n if n is not None else s for n, s in zip(named, stems)]
     count = {s: systems.count(s) for s in systems}
     seen: dict[str, int] = {}

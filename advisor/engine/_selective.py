@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ._decisions import _item_level
 
 __all__ = [
     "SELECTIVE_IDS",
@@ -220,6 +221,4 @@ def coverage_at_risk(error: Any, confidence: Any, target_risk: float) -> float:
 
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
-    from ._decisions import _item_level
-
     return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=False) for mid in SELECTIVE_IDS}

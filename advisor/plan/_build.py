@@ -24,8 +24,10 @@ from ..questionnaire import (
     load_rules,
     recommend,
     resolve_planned,
+    scope_notes,
     suggest_field,
 )
+from ..stats import interval_methods
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
 from ._options import PlanOptions, apply_options
 from ._specs import metric_specs
@@ -124,8 +126,6 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
 
 
 def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str]) -> Design:
-    from ..stats._choice import interval_methods
-
     several = n_systems is None or n_systems > 1
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
     test = None
@@ -169,8 +169,6 @@ def _scope(rec: Recommendation, answers: Answers) -> list[ScopeNote]:
     """What advisor does not evaluate (issue 23, item 5): the task itself when its outputs are not one class per
     item (spans, rankings, boxes, masks, numbers, texts), and every planned metric the catalogue does not know but
     the table of external metrics does (nDCG, mAP, Dice, BLEU, RMSE, Spearman, …), each with what to use and why."""
-    from ..questionnaire._scope import scope_notes
-
     return [ScopeNote(what=n.what, use=n.use, why=n.because, task=n.task, planned_as=n.name)
             for n in scope_notes(answers.label_structure, answers.planned_metrics)]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..questionnaire import load_fields, screen_columns
+from ..questionnaire import load_fields, scope_sentences, screen_columns
 from ._models import AnswerUse, Plan
 
 __all__ = ["ANSWER_WORDS", "plan_text", "unused_words"]
@@ -84,8 +84,6 @@ def scope_lines(plan: Plan, width: int) -> list[str]:
     below, a last line says which task that lead assumes."""
     if not plan.out_of_scope:
         return []
-    from ..questionnaire._scope import scope_sentences
-
     lines = ["Not evaluated by advisor"]
     for sentence in scope_sentences(plan.out_of_scope):  # a task and the planned metrics of it: said once
         lines += _wrap(sentence, width)

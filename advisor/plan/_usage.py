@@ -25,9 +25,9 @@ from ..questionnaire import (
     RuleBook,
     condition_holds,
     describe_condition,
+    external_metrics,
     resolve_planned,
 )
-from ..questionnaire._scope import external_metrics
 from ._models import AnswerUse, Avoided, Diagnostic, MetricSpec
 
 __all__ = ["answer_uses"]

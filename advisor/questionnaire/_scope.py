@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from ._planned import resolve_planned
+
 __all__ = ["OutOfScope", "external_metrics", "out_of_scope_task", "scope_notes", "scope_sentence", "scope_sentences",
            "scope_tasks"]
 
@@ -121,8 +123,6 @@ def scope_notes(label_structure: str | None, planned: Any = ()) -> list[OutOfSco
     >>> [(n.task, n.name) for n in scope_notes("nominal", ["nDCG@10", "accuracy", "foo"])]
     [('ranking', 'nDCG@10')]
     """
-    from ._planned import resolve_planned
-
     notes = []
     task = out_of_scope_task(label_structure or "nominal")
     if task is not None:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ..engine import STRUCTURE_METRICS
+from ._scope import scope_tasks
 
 __all__ = ["EXTERNAL", "lead_in_words"]
 
@@ -34,8 +35,6 @@ EXTERNAL: dict[str, tuple[str, str, str]] = {
 def _scope_leads() -> dict[str, tuple[str, str, str]]:
     """The leads of the other tasks advisor does not evaluate (detection, segmentation, regression, generated
     text; issue 23, item 5), from ``scope.yaml``: "advisor does not evaluate this; use …, because …"."""
-    from ._scope import scope_tasks
-
     return {f"structure_{key}": (f"external_{key}", t["rule"]["lead"],
                                  f"{t['what']} is scored outside advisor, with {t['use']}")
             for key, t in scope_tasks().items() if t.get("rule")}

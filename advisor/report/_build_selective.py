@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import SELECTIVE_IDS, aurc, coverage_at_risk, risk_coverage_curve, selective_risk
-from ..engine._selective import answered_count
+from ..engine import SELECTIVE_IDS, answered_count, aurc, coverage_at_risk, risk_coverage_curve, selective_risk
+from ._build_decisions import _fmt, _with_interval
+from ._models import TableBlock
 from ._models_scores import Curve
 
 __all__ = ["selective_table", "selective_values"]
@@ -78,9 +79,6 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
 def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
     """Per system: the error rate of answering every item, the selective risk at the target coverage (with its
     interval) and the largest coverage whose selective risk is within the target risk."""
-    from ._build_decisions import _fmt, _with_interval
-    from ._models import TableBlock
-
     if data is None or not data.selective:
         return []
     by = {r.name: r for r in reports}

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from statistics import NormalDist
 from typing import Any
 
+from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does not order the systems
 from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
 from ._models import MANY_CLASSES, ReportContext
 
@@ -148,8 +149,6 @@ def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     """Two systems: each metric's paired difference — metrics on the same side of 0 agree on the order."""
-    from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does not order the systems
-
     rows = [r for r in ctx.figures.differences if r.estimate is not None and r.metric not in TARGET_VALUED]
     if len(rows) < 2 or len(ctx.figures.difference_pair) != 2:
         return None

@@ -19,6 +19,7 @@ from ..engine import evaluate_inputs
 from ..io import ordinal_from_tables
 from ..stats import structure_bootstrap, structure_comparison
 from ._models import Estimate
+from ._uncertainty import difference_row
 
 __all__ = ["ordinal_inputs", "ordinal_intervals", "ordinal_values"]
 
@@ -78,8 +79,6 @@ def ordinal_intervals(results: Any, inputs: Any, joint: Any, ids: Sequence[str],
         results.winners[m] = list(mc.winners)
     if len(names) == 2:
         a, b = names
-        from ._uncertainty import difference_row
-
         for m in cmp.metrics:
             d = cmp.difference(a, b, m)
             flip = -1.0 if m in lower_is_better else 1.0

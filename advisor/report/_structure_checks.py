@@ -9,6 +9,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..engine import reported_ids
+from ..questionnaire import out_of_scope_task
 
 __all__ = ["label_words", "refuse_external", "reported_items", "structure_items"]
 
@@ -27,9 +28,6 @@ def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]],
 
 def refuse_external(ans: Any) -> None:
     """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
-    from .._exceptions import InputError
-    from ..questionnaire._scope import out_of_scope_task
-
     if getattr(ans, "label_structure", None) == "partition":  # issue 23, item 3: no report with data yet
         raise InputError("label_structure 'partition': advisor report does not build a report with data for two "
                          "partitions yet (no interval method for partition indices); compute pair correlation, ARI "

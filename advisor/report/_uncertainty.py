@@ -19,6 +19,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._exceptions import InputError
+from .._format import format_number
+from ..engine import TARGET_VALUED
+from ..stats import pick_seed
 from ._models import DifferenceRow, Estimate, IntervalSettings, TableBlock
 
 __all__ = ["calibration_table", "difference_row", "difference_table", "estimate_of", "grouped", "interval_settings",
@@ -75,8 +79,6 @@ def interval_settings(reports: Sequence[Any], *, n_resamples: int, confidence: f
 
 
 def _num(x: float | None, digits: int) -> str:
-    from .._format import format_number
-
     return format_number(x, digits, none="—")
 
 
@@ -110,8 +112,6 @@ def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries
                "paired resamples in which it is better; p is the two-sided paired bootstrap test's; 'resolvable' is "
                f"the smallest difference this test set separates at {pct} — a true difference smaller than that is "
                "mostly reported as not separable.")
-    from ..engine import TARGET_VALUED
-
     ideal = [m for m in shown if m.id in TARGET_VALUED]
     if ideal:  # ideal at a value: a larger value is not better, so no system is the better one
         caption += (" " + " and ".join(f"{m.name.split(' (')[0].lower() if m.name[1:2].islower() else m.name} "
@@ -175,8 +175,6 @@ def picked_seed(seed: int | None, bootstrap: int) -> tuple[int | None, bool]:
     """``(seed, given)``: the seed passed, or — when intervals are drawn — one picked now (issue 20)."""
     if seed is not None or bootstrap <= 0:
         return seed, seed is not None
-    from ..stats._bootstrap import pick_seed
-
     return pick_seed(None), False
 
 
@@ -188,8 +186,6 @@ def grouped(settings: Any, results: Any, data: Any, plan: Any, ordinal: bool) ->
     if settings.groups is None:
         return plan
     if ordinal:
-        from .._exceptions import InputError
-
         raise InputError(f"--group {settings.group_col}: the ordinal metrics of these label files are resampled by "
                          "items, not groups; leave --group out.")
     results.group = (settings.group_col, len(getattr(ps, "group_labels", ())))

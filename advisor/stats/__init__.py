@@ -29,6 +29,10 @@ _LAZY: dict[str, str] = {
     "kendall_tau_b": "._compare",
     "spearman_rho": "._compare",
     "structure_compare": "._structures",
+    # intervals: the method per metric and the seed always stated (issue 20)
+    "METHOD_WORDS": "._choice",
+    "interval_methods": "._choice",
+    "pick_seed": "._bootstrap",
 }
 
 __all__ = sorted(_LAZY)

@@ -8,7 +8,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
-from ..engine._confusion import Label
+from .._jsonio import dumps
+from ..engine import Label, metric_id
+from ._frames import comparison_frame, comparison_html, comparison_records
 
 __all__ = ["Comparison", "Interval", "McNemar", "MetricComparison", "PairResult", "RankingAgreement", "SystemResult"]
 
@@ -113,8 +115,6 @@ class Comparison(_Model):
 
     def _metric(self, metric: str) -> MetricComparison:
         if metric not in self.metrics:  # a catalogue name or alias
-            from ..engine._names import metric_id
-
             metric = metric_id(metric)
         if metric not in self.metrics:
             raise InputError(f"metric {metric!r} is not in this comparison; it has {', '.join(self.metrics)}.")
@@ -172,23 +172,15 @@ class Comparison(_Model):
 
     def records(self) -> list[dict[str, Any]]:
         """One dict per metric and system: ``pandas.DataFrame(comparison.records())``."""
-        from ._frames import comparison_records
-
         return comparison_records(self)
 
     def to_frame(self) -> Any:
         """A pandas DataFrame indexed by (metric, system)."""
-        from ._frames import comparison_frame
-
         return comparison_frame(self)
 
     def _repr_html_(self) -> str:
-        from ._frames import comparison_html
-
         return comparison_html(self)
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
-        from .._jsonio import dumps
-
         return dumps(self.model_dump(), indent=indent)

@@ -32,6 +32,7 @@ from ._compare_models import MetricComparison
 from ._intervals import resampled_intervals
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration, item_groups
 from ._paired import PairedInputs, summarise
+from ._runs import combine_points, combine_resamples
 
 __all__ = ["CALIBRATION_KEYS", "canonical_order", "item_jackknife", "summarise_items"]
 
@@ -126,8 +127,6 @@ def summarise_items(systems: dict[str, Any], ids: list[str], point: dict[str, di
     for m in ids:
         pts, values, th = np.array([float(point[s][m]) for s in columns]), draws[m], dict(theta)
         if layout is not None:
-            from ._runs import combine_points, combine_resamples
-
             pts, values = combine_points(pts, layout), combine_resamples(values, layout, rng)
             th = {m: combine_points(theta[m], layout)} if m in theta else {}
         out[m] = summarise(m, names, pts, values, confidence, extra=_inputs(m, th, weights, len(names)))

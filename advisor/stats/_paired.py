@@ -29,7 +29,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..engine._metrics import LOWER_IS_BETTER
+from ..engine import LOWER_IS_BETTER
 from ._bounds import bounds_of, difference_bounds
 from ._compare_models import Interval, MetricComparison, PairResult, SystemResult, _num
 from ._familywise import familywise_winners, paired_p_value

@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine._joint import JointCounts
-from ..engine._metrics import evaluate_batch
+from ..engine import JointCounts, evaluate_batch
 from ._bootstrap import chunk_size, resample_cells
 from ._choice import interval_method, proportion_counts
 from ._compare_models import McNemar
@@ -25,6 +24,7 @@ from ._jackknife import acceleration, leave_out_values
 from ._mcnemar import discordant_counts, mcnemar_resolvable
 from ._paired import MCNEMAR_IDS, PairedInputs
 from ._proportions import PROPORTION_METHODS, binomial_two_sided, proportion_interval
+from ._runs import combine_points
 
 __all__ = ["paired_inputs"]
 
@@ -102,8 +102,6 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
     if any(w in ("auto", "bca") for w in wanted.values()):
         theta, weights = _jackknife(joint, ids, options, clusters)
         if layout is not None:
-            from ._runs import combine_points
-
             theta, m = combine_points(theta, layout), len(layout.names)
     own = joint.system_cells()
     out: dict[str, PairedInputs] = {}

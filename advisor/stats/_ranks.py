@@ -6,7 +6,7 @@ from collections.abc import Collection
 
 import numpy as np
 
-from ..engine._metrics import LOWER_IS_BETTER
+from ..engine import LOWER_IS_BETTER
 from ._compare_models import RankingAgreement, _num
 
 __all__ = ["average_ranks", "kendall_tau_b", "ranking_agreement", "spearman_rho"]

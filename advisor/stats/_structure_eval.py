@@ -7,13 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import LabelSets, Ratings, evaluate_agreement_batch, evaluate_multilabel_batch, top_k_hits
+
 __all__ = ["_size", "_weighted"]
 
 
 def _size(data: Any) -> int:
-    from ..engine._agreement import Ratings
-    from ..engine._multilabel import LabelSets
-
     if isinstance(data, LabelSets):
         return data.y_true.shape[0]
     if isinstance(data, Ratings):
@@ -22,10 +21,6 @@ def _size(data: Any) -> int:
 
 
 def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
-    from ..engine._agreement import Ratings, evaluate_agreement_batch
-    from ..engine._multilabel import LabelSets, evaluate_multilabel_batch
-    from ..engine._topk import top_k_hits
-
     if isinstance(data, LabelSets):
         return evaluate_multilabel_batch(data, ids, w, undefined)
     if isinstance(data, Ratings):

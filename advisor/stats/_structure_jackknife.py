@@ -14,8 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import NOMINAL_BESIDE, evaluate_ordinal_batch, nominal_beside, with_counts
+
 from ._bounds import bounds_of
 from ._choice import SHARES as CHOICE_SHARES
+from ._intervals import resampled_intervals
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration, item_groups, leave_out_values
 from ._paired import PairedInputs
 from ._proportions import proportion_interval
@@ -28,9 +31,6 @@ SHARES = ("accuracy", *CHOICE_SHARES)
 
 
 def _ordinal(c: Any, ids: Sequence[str], undefined: str) -> dict[str, np.ndarray]:
-    from ..engine._ordinal import evaluate_ordinal_batch
-    from ..engine._structures import NOMINAL_BESIDE, nominal_beside
-
     out = evaluate_ordinal_batch(c, [m for m in ids if m not in NOMINAL_BESIDE], undefined)
     return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
 
@@ -54,8 +54,6 @@ def _item_theta(evaluate: Any, n: int, columns: int) -> tuple[np.ndarray, np.nda
 def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k: int | None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """``(point estimates, θ₍g₎ (deletions, ids), weights, items)`` of one structured input."""
-    from ..engine._ordinal import with_counts
-
     def stack(vals: dict[str, np.ndarray]) -> np.ndarray:
         return np.column_stack([np.asarray(vals[m], dtype=np.float64).reshape(-1) for m in ids])
 
@@ -84,8 +82,6 @@ def _share_interval(mid: str, est: float, n: float, confidence: float) -> tuple[
 def structure_intervals(structure: str, data: Any, ids: list[str], draws: dict[str, np.ndarray], confidence: float,
                         undefined: str, top_k: int | None) -> dict[str, dict[str, Any]]:
     """``{id: {"estimate", "low", "high", "method"[, "reason"]}}`` of one system from its resamples."""
-    from ._intervals import resampled_intervals
-
     point, theta, weights, n = _one_system(structure, data, ids, undefined, top_k)
     values = np.column_stack([np.asarray(draws[m], dtype=np.float64) for m in ids])
     iv = resampled_intervals(values, point, confidence, "auto", acceleration(theta, weights),
@@ -103,8 +99,6 @@ def structure_intervals(structure: str, data: Any, ids: list[str], draws: dict[s
 
 def _ordinal_joint_theta(systems: dict[str, Any], ids: list[str], items: Any, undefined: str) -> tuple[np.ndarray, np.ndarray]:
     """Leave-out values (deletions, ids, systems) over the joint table of (true, each system's prediction)."""
-    from ..engine._ordinal import with_counts
-
     names = list(systems)
     k = systems[names[0]].k
     codes = np.asarray(items[names[0]][0]).astype(np.int64)
