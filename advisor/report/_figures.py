@@ -281,7 +281,14 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 from ._figures_structures import draw_structure  # noqa: E402
-from ._figures_scores import draw_cost_curve, draw_reliability, draw_risk_coverage, draw_roc_pr  # noqa: E402
+from ._figures_scores import (  # noqa: E402
+    draw_calibration_curve,
+    draw_cost_curve,
+    draw_decision_curve,
+    draw_reliability,
+    draw_risk_coverage,
+    draw_roc_pr,
+)
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -294,6 +301,8 @@ _DRAWERS = {
     "reliability": draw_reliability,
     "cost_curve": draw_cost_curve,
     "risk_coverage": draw_risk_coverage,  # selective prediction (issue 23)
+    "calibration_curve": draw_calibration_curve,  # binary risks (issue 21)
+    "decision_curve": draw_decision_curve,  # risks acted on at thresholds (issue 21)
 }
 
 
