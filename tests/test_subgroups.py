@@ -143,3 +143,32 @@ def test_bad_by_columns_are_one_sentence_exit_2(tmp_path, case, needle):
         assert needle in msg and msg.count("\n") == 0 and msg.endswith(".")
     with pytest.raises(InputError, match="--by" if case != "missing" else "ethnicity"):
         advisor.load(path, by=col)
+
+
+def test_compute_and_compare_json_carry_the_groups_and_gaps_of_the_api(tmp_path):
+    df = _frame(4, 300)
+    paths = []
+    for s in ("a", "b"):
+        paths.append(_write(tmp_path / f"{s}.csv", df[["y_true", s, "sex", "site"]].rename(columns={s: "y_pred"})))
+    api = advisor.subgroups(advisor.load(paths, by=["sex", "site"]), positive_label=1, metrics=["accuracy", "mcc"],
+                            n_resamples=200, seed=9)
+    for command in ("compute", "compare"):
+        r = CliRunner().invoke(app, [command, *map(str, paths), "--by", "sex", "--by", "site", "--positive", "1",
+                                     "--metrics", "accuracy,mcc", "--bootstrap", "200", "--seed", "9", "--json"])
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.stdout)
+        assert data["groups"] == json.loads(json.dumps(api["groups"])), command
+        assert data["gaps"]["site"]["equalized_odds"] == api["gaps"]["site"]["equalized_odds"]
+        assert data["subgroups"]["columns"] == ["sex", "site"] and data["subgroups"]["thresholds"]["items"] == 30
+    text = CliRunner().invoke(app, ["compute", str(paths[0]), "--by", "site", "--positive", "1", "--metrics",
+                                    "accuracy"])
+    assert text.exit_code == 0 and "subgroups by site" in text.stdout and "equalized-odds difference" in text.stdout
+
+
+def test_by_with_matrices_or_partitions_is_one_sentence_exit_2(tmp_path):
+    m = tmp_path / "m.csv"
+    m.write_text(",a,b\na,5,1\nb,2,4\n", encoding="utf-8")
+    p = _write(tmp_path / "p.csv", _frame(5, 40)[["y_true", "a", "sex"]].rename(columns={"a": "y_pred"}))
+    for args in (["compute", "--matrix", str(m), "--by", "sex"], ["compute", str(p), "--partitions", "--by", "sex"]):
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 2 and "--by" in r.stderr and r.stderr.strip().count("\n") == 0, r.output
