@@ -172,3 +172,13 @@ def test_by_with_matrices_or_partitions_is_one_sentence_exit_2(tmp_path):
     for args in (["compute", "--matrix", str(m), "--by", "sex"], ["compute", str(p), "--partitions", "--by", "sex"]):
         r = CliRunner().invoke(app, args)
         assert r.exit_code == 2 and "--by" in r.stderr and r.stderr.strip().count("\n") == 0, r.output
+
+
+def test_answers_subgroups_reach_the_plan_and_are_used():
+    ans = advisor.Answers(task="binary", n_classes=2, subgroups=["sex", "site"])
+    plan = advisor.make_plan(ans)
+    assert plan.design.subgroups == ["sex", "site"]
+    use = next(a for a in plan.answers if a.key == "subgroups")
+    assert use.unused is None and "per subgroup" in use.used_by[0]
+    with pytest.raises(Exception, match="named twice"):
+        advisor.Answers(task="binary", n_classes=2, subgroups=["sex", "sex"])
