@@ -182,3 +182,44 @@ def test_answers_subgroups_reach_the_plan_and_are_used():
     assert use.unused is None and "per subgroup" in use.used_by[0]
     with pytest.raises(Exception, match="named twice"):
         advisor.Answers(task="binary", n_classes=2, subgroups=["sex", "sex"])
+
+
+def test_report_has_the_subgroup_tables_the_gaps_and_one_methods_sentence(tmp_path):
+    df = _frame(6, 300)
+    paths = []
+    for s in ("a", "b"):
+        paths.append(_write(tmp_path / f"{s}.csv", df[["y_true", s, "sex", "site"]].rename(columns={s: "y_pred"})))
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: binary\nn_classes: 2\npositive_class: 1\nsubgroups: [sex]\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), *map(str, paths), "--by", "site", "--seed", "2",
+                                 "--bootstrap", "200", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    ctx = json.loads(out.read_text(encoding="utf-8"))
+    assert list(ctx["subgroups"]["groups"]) == ["sex", "site"]
+    mf = _oracle(df, "a", "site")
+    assert ctx["subgroups"]["gaps"]["site"]["equalized_odds"]["a"]["gap"] == pytest.approx(
+        fairlearn_metrics.equalized_odds_difference(df["y_true"], df["a"], sensitive_features=df["site"]))
+    assert ctx["subgroups"]["groups"]["site"]["east"]["a"]["tpr"]["estimate"] == pytest.approx(mf.by_group["tpr"]["east"])
+    ids = [t["id"] for t in ctx["tables"]]
+    assert ids.count("subgroups") == 2 and "subgroup_gaps" in ids
+    text = " ".join(s["text"] for p in ctx["methods"] for s in p["spans"])
+    assert text.count("per subgroup of sex and site") == 1 and "equalized-odds difference" in text
+    md = tmp_path / "r.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), *map(str, paths), "--seed", "2", "--bootstrap",
+                                 "0", "-o", str(md)])
+    assert r.exit_code == 0, r.output
+    body = md.read_text(encoding="utf-8")
+    assert "Subgroups by sex" in body and "Gaps across subgroups" in body and "Subgroups by site" not in body
+
+
+def test_report_subgroup_column_missing_or_not_read_is_one_sentence(tmp_path):
+    df = _frame(7, 80)
+    path = _write(tmp_path / "a.csv", df[["y_true", "a", "sex"]].rename(columns={"a": "y_pred"}))
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: binary\nn_classes: 2\npositive_class: 1\nsubgroups: [ethnicity]\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(path), "--seed", "1", "-o",
+                                 str(tmp_path / "r.md")])
+    assert r.exit_code == 2 and "has no column 'ethnicity'" in r.stderr and not (tmp_path / "r.md").exists()
+    with pytest.raises(InputError, match="was not read with the predictions"):
+        advisor.build_report({"task": "binary", "positive_class": 1}, advisor.load(path), by="sex", bootstrap=0)
