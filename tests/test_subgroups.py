@@ -211,6 +211,7 @@ def test_report_has_the_subgroup_tables_the_gaps_and_one_methods_sentence(tmp_pa
     assert r.exit_code == 0, r.output
     body = md.read_text(encoding="utf-8")
     assert "Subgroups by sex" in body and "Gaps across subgroups" in body and "Subgroups by site" not in body
+    assert "r-figures/subgroups.svg" in body and (tmp_path / "r-figures" / "subgroups.svg").exists()
 
 
 def test_report_subgroup_column_missing_or_not_read_is_one_sentence(tmp_path):

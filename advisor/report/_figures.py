@@ -282,6 +282,7 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 from ._figures_structures import draw_structure  # noqa: E402
 from ._figures_scores import draw_cost_curve, draw_reliability, draw_risk_coverage, draw_roc_pr  # noqa: E402
+from ._figures_subgroups import draw_subgroups  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -294,6 +295,7 @@ _DRAWERS = {
     "reliability": draw_reliability,
     "cost_curve": draw_cost_curve,
     "risk_coverage": draw_risk_coverage,  # selective prediction (issue 23)
+    "subgroups": draw_subgroups,  # the subgroups side by side (issue 23)
 }
 
 
