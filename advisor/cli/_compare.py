@@ -13,7 +13,7 @@ import typer
 from .._format import few_names
 from ._progress import job, reporting
 from ..engine._conventions import CONVENTIONS
-from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..stats._compare import Comparison
@@ -304,6 +304,7 @@ def register(app: typer.Typer) -> None:
         top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
         group: str | None = typer.Option(None, "--group", help="Column naming each item's group (a patient, a document): resample groups, not items."),
+        by: list[str] | None = typer.Option(None, "--by", show_default=False, help=BY_HELP),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -333,7 +334,7 @@ def register(app: typer.Typer) -> None:
 
         runs = parse_runs(files or [])  # NAME=FILE; a name repeated: runs of one system (issue 20)
         ds = load(runs.paths, sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                  label_sep=label_sep, top_k=top_k, group=group, names=runs.columns)  # every input read once
+                  label_sep=label_sep, top_k=top_k, group=group, names=runs.columns, by=by)  # every input read once
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
@@ -359,14 +360,18 @@ def register(app: typer.Typer) -> None:
             )
         scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
                          confidence, seed, score_ids or None, runs.systems if runs.several else None)
+        from ._subgroups import add_subgroups, print_subgroups, subgroup_results
+
+        sub = subgroup_results(ds, by, list(comparison.metrics), pos, beta, undefined, n_boot, confidence, seed)
         if as_json:
             data = {**comparison.to_dict(), "seed_given": seed_given,
                     "resampled": resampled_unit(getattr(getattr(ds, "predictions", None), "group_col", None),
                                                 comparison.groups)}
             if scored is not None:
                 data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
-            echo_json(data)
+            echo_json(add_subgroups(data, sub))
         else:
             render(comparison, seed_given)
             if scored is not None:
                 print_scored(scored)
+            print_subgroups(sub, confidence)

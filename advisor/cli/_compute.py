@@ -10,7 +10,7 @@ import typer
 
 from .._format import display_label
 from ._progress import job
-from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine._evaluate import Evaluation
@@ -78,6 +78,7 @@ def compute(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     group: Optional[str] = typer.Option(None, "--group", show_default=False, help="Column naming each item's group (a patient, a document): resample groups, not items."),
+    by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
     if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
@@ -86,7 +87,7 @@ def compute(
         run_partitions(files, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
                        count_col=count_col, metrics=metrics, as_json=as_json,
                        others={"--order": order, "--label-sep": label_sep, "--top-k": top_k, "--positive": positive,
-                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot})
+                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot, "--by": by or None})
         return
     from ..engine._evaluate import evaluate
     from ._scores import compute_score_only, score_results, split_score_ids
@@ -112,7 +113,7 @@ def compute(
     refuse_runs(runs, "compute")
     ds = load(runs.paths, sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col, pred_col=pred_col,
               count_col=count_col, order=None if structured_tables else parse_order(order), label_sep=label_sep,
-              top_k=top_k, group=group, names=runs.columns)  # every input read once (advisor.load)
+              top_k=top_k, group=group, names=runs.columns, by=by)  # every input read once (advisor.load)
     common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return
@@ -134,9 +135,12 @@ def compute(
                                                             n_boot, confidence, seed)
     ps = ds.predictions
     from ._intervals import resampled_unit
+    from ._subgroups import subgroup_results
 
+    sub = subgroup_results(ds, by, list(dict.fromkeys(m for s in ev.systems for m in ev.metrics[s])), ev.positive_label,
+                           beta, undefined, n_boot, confidence, seed)
     _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration,
-          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None))
+          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None), sub)
 
 
 def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any], positive: Any, costs: Any,
@@ -163,9 +167,10 @@ def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any
 
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
           n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool, seed_given: bool = True,
-          calibration: dict[str, Any] | None = None, resampled: Any = "items") -> None:
-    """Print the notes (stderr), then the results as JSON or as tables."""
+          calibration: dict[str, Any] | None = None, resampled: Any = "items", sub: Any = None) -> None:
+    """Print the notes (stderr), then the results as JSON or as tables (and the subgroups of --by)."""
     from ._scores import with_scores
+    from ._subgroups import add_subgroups, print_subgroups
 
     for note in notes:
         echo(f"note: {note}", err=True)
@@ -179,9 +184,10 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
                 data["calibration"] = calibration
         if notes:
             data["notes"] = notes
-        echo_json(data)
+        echo_json(add_subgroups(data, sub))
     else:
         _print_table(ev, intervals, confidence, extra)
+        print_subgroups(sub, confidence)
         if intervals is not None:
             from ._intervals import calibration_lines, methods_note, seed_note
 

@@ -12,7 +12,7 @@ import typer
 
 from .._exceptions import InputError
 from ._progress import job
-from ._common import QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
+from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -94,6 +94,7 @@ def report(
              "confident (top-label probability).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+    by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     from ..report._render import format_for, output_plan, render_report
@@ -137,7 +138,7 @@ def report(
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
                      group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
-                     coverage=None if coverage is None else float(coverage))
+                     coverage=None if coverage is None else float(coverage), by=by or None)
     if context is not None:
         from ..report._context_check import render_checked
 
@@ -196,8 +197,11 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
 
     runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
     refuse_runs(runs, "report")
+    from ..questionnaire import load_answers
+
+    by = list(dict.fromkeys([*load_answers(answers).subgroups, *(options.get("by") or [])]))  # type: ignore[misc]
     ds = load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
-              names=runs.columns, **opts)
+              names=runs.columns, by=by or None, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
                             ("--decision-thresholds", options.get("decision_thresholds")),
                             ("--coverage", options.get("coverage"))) if v is not None]

@@ -232,5 +232,6 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
+    plan.design.subgroups = list(ans.subgroups)  # per-subgroup results and gaps (issue 23 item 1)
     plan._rec = rec
     return plan

@@ -289,6 +289,7 @@ from ._figures_scores import (  # noqa: E402
     draw_risk_coverage,
     draw_roc_pr,
 )
+from ._figures_subgroups import draw_subgroups  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -303,6 +304,7 @@ _DRAWERS = {
     "risk_coverage": draw_risk_coverage,  # selective prediction (issue 23)
     "calibration_curve": draw_calibration_curve,  # binary risks (issue 21)
     "decision_curve": draw_decision_curve,  # risks acted on at thresholds (issue 21)
+    "subgroups": draw_subgroups,  # the subgroups side by side (issue 23)
 }
 
 

@@ -289,6 +289,9 @@ class ReportContext(_M):
     at_priors: dict[str, Any] | None = Field(None, description="the prevalence-dependent metrics projected to the "
                                              "deployment shares: priors, and per system and metric the test-set value, "
                                              "the projected estimate and its bootstrap interval")
+    subgroups: dict[str, Any] | None = Field(None, description=(
+        "per subgroup (issue 23): groups[column][value][system][metric], gaps[column][metric][system], the "
+        "thresholds below which a subgroup is too small and the warnings"))
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:

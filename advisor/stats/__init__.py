@@ -22,6 +22,7 @@ _LAZY: dict[str, str] = {
     "project_to_prevalence": "._prevalence",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
+    "subgroups": "._subgroups",
 }
 
 __all__ = sorted(_LAZY)
