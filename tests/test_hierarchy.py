@@ -121,3 +121,168 @@ def test_taxonomy_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     f.write_text("a,b,c\n", encoding="utf-8")
     with pytest.raises(InputError, match="not a child,parent pair"):
         read_taxonomy(f)
+
+
+def test_hierarchy_metrics_are_in_the_one_registry_and_the_catalogue() -> None:
+    from advisor.catalogue import get_catalogue
+    from advisor.engine._structures import STRUCTURE_METRICS
+
+    cat = get_catalogue()
+    for mid in ("hierarchical_f1", "hierarchical_precision", "hierarchical_recall"):
+        assert STRUCTURE_METRICS[mid].structure == "hierarchy" == cat.metrics[mid].structure
+        assert "kiritchenko2006learning" in cat.metrics[mid].references
+        for pid in ("class_symmetry", "opitz_monotonicity"):
+            assert cat.metrics[mid].properties[pid].status == "holds"
+    f1 = cat.metrics["hierarchical_f1"].properties
+    assert all(f1[p].status == "holds" for p in ("max_agreement", "symmetry", "monotonicity"))
+    assert cat.metrics["hierarchical_precision"].properties["max_agreement"].status == "fails"
+    assert cat.metrics["hierarchical_recall"].properties["monotonicity"].status == "fails"
+
+
+def test_the_hierarchy_checks_are_not_vacuous() -> None:
+    """The stored counterexamples of precision and recall show their failures; F1 passes the same cases."""
+    from advisor.catalogue import get_catalogue
+    from advisor.catalogue._check_structures import _recheck
+
+    cat = get_catalogue()
+    for mid, pid in (("hierarchical_precision", "max_agreement"), ("hierarchical_recall", "max_agreement"),
+                     ("hierarchical_recall", "monotonicity"), ("hierarchical_precision", "monotonicity"),
+                     ("hierarchical_precision", "symmetry")):
+        ce = cat.metrics[mid].properties[pid].counterexample
+        assert _recheck(cat.metrics[mid], pid, ce) is not None, (mid, pid)
+        assert _recheck(cat.metrics["hierarchical_f1"], pid, ce) is None, (mid, pid)
+
+
+def test_the_rule_leads_with_hierarchical_f1_and_flat_metrics_beside() -> None:
+    from advisor.questionnaire import recommend
+
+    rec = recommend({"task": "multiclass", "label_structure": "hierarchy"})
+    assert rec.primary.metric == "hierarchical_f1"
+    beside = [a.metric for a in rec.complementary]
+    assert beside[:2] == ["hierarchical_precision", "hierarchical_recall"] and "accuracy" in beside
+    flat = next(a for a in rec.complementary if a.metric == "accuracy")
+    assert "wrong shelf in the right aisle" in flat.reason and "never instead" in flat.reason
+
+
+def test_hierarchy_answers() -> None:
+    from advisor.questionnaire._answers import Answers
+
+    assert Answers.model_validate({"task": "multiclass", "label_structure": "hierarchy"}).label_structure == "hierarchy"
+    with pytest.raises(Exception):
+        Answers.model_validate({"task": "multiclass", "label_structure": "hierarchy", "top_k": 3})
+
+
+def _files(tmp_path, t: list[str], p: list[str], tax: str | None = None):  # type: ignore[no-untyped-def]
+    f = tmp_path / "pred.csv"
+    f.write_text("y_true,y_pred\n" + "".join(f"{a},{b}\n" for a, b in zip(t, p)), encoding="utf-8")
+    x = tmp_path / "tax.csv"
+    x.write_text(tax if tax is not None else "child,parent\n" + "".join(f"{c},{q}\n" for c, q in EDGES),
+                 encoding="utf-8")
+    return f, x
+
+
+def test_compute_taxonomy_json_with_intervals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    t, p = _items(4, 120)
+    f, x = _files(tmp_path, t, p)
+    r = CliRunner().invoke(app, ["compute", str(f), "--taxonomy", str(x), "--bootstrap", "200", "--seed", "1",
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    want = _direct(t, p)
+    m = data["metrics"]["pred"]
+    assert m["hierarchical_f1"] == pytest.approx(want["hierarchical_f1"])
+    assert m["accuracy"] == pytest.approx(np.mean(np.array(t) == np.array(p)))
+    assert {r["depth"]: r["accuracy"] for r in data["levels"]["pred"]} == pytest.approx(want["levels"])
+    assert {r["distance"]: r["items"] for r in data["distances"]["pred"]} == want["distances"]
+    iv = data["intervals"]["pred"]["hierarchical_f1"]
+    assert iv["low"] <= m["hierarchical_f1"] <= iv["high"] and iv["method"] in ("bca", "percentile", "basic")
+    assert data["taxonomy"]["classes_per_level"] == [3, 4, 4]
+    assert data["bootstrap"]["seed"] == 1
+
+
+@pytest.mark.parametrize(("tax", "words"), [
+    ("a,b\nb,a\nshoes,clothing\n", "has a cycle"),
+    ("shoes,clothing\nshoes,electronics\n", "has two parents"),
+    ("shoes,clothing\n", "are not in taxonomy file"),
+    (None, "does not exist"),
+])
+def test_bad_taxonomy_one_sentence_exit_2(tmp_path, tax: str | None, words: str) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    f, x = _files(tmp_path, ["shoes", "tv"], ["shoes", "shirts"], tax or "")
+    if tax is None:
+        x = tmp_path / "missing.csv"
+    r = CliRunner().invoke(app, ["compute", str(f), "--taxonomy", str(x)])
+    assert r.exit_code == 2, r.output
+    assert words in r.output and r.output.count("\n") == 1 and "Traceback" not in r.output
+
+
+def test_compare_taxonomy_paired(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    t, p = _items(6, 100)
+    a, x = _files(tmp_path, t, p)
+    b = tmp_path / "other.csv"
+    b.write_text("y_true,y_pred\n" + "".join(f"{u},{u}\n" for u in t), encoding="utf-8")  # every item right
+    r = CliRunner().invoke(app, ["compare", str(a), str(b), "--taxonomy", str(x), "--bootstrap", "200", "--seed", "2",
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    f1 = data["metrics"]["hierarchical_f1"]
+    assert f1["winners"] == ["other"]
+    assert f1["systems"]["pred"]["estimate"] == pytest.approx(_direct(t, p)["hierarchical_f1"])
+
+
+def test_report_with_a_taxonomy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    t, p = _items(8, 120)
+    a, x = _files(tmp_path, t, p)
+    b = tmp_path / "other.csv"
+    b.write_text("y_true,y_pred\n" + "".join(f"{u},{u if i % 3 else p[i]}\n" for i, u in enumerate(t)),
+                 encoding="utf-8")
+    ans = tmp_path / "answers.yaml"
+    ans.write_text("task: multiclass\nlabel_structure: hierarchy\n", encoding="utf-8")
+    out = tmp_path / "r.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(ans), str(a), str(b), "--taxonomy", str(x),
+                                 "--bootstrap", "400", "--seed", "3", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    table1 = text.split("*Table 1.*", 1)[1].split("\n\n", 2)[1]
+    f1 = round(_direct(t, p)["hierarchical_f1"], 3)
+    assert f"| Hierarchical F1 | {f1:.3f} [" in table1 and "| Accuracy |" in table1
+    assert "*Accuracy at each depth of the taxonomy.*" in text and "*Error distances in the taxonomy.*" in text
+    assert "The classes form a taxonomy (depth 3, 3 / 4 / 4 classes per level, under an implicit root)" in text
+    assert "Kiritchenko, S., Matwin, S., Nock, R." in text.split("## References", 1)[1]
+
+
+@pytest.mark.parametrize(("structure", "give_taxonomy", "words"), [
+    ("hierarchy", False, "needs the tree of the classes"),
+    ("nominal", True, "which the answers must declare with label_structure: hierarchy"),
+])
+def test_report_taxonomy_and_answers_must_agree(tmp_path, structure: str, give_taxonomy: bool, words: str) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    a, x = _files(tmp_path, ["shoes", "tv"], ["shoes", "shirts"])
+    ans = tmp_path / "answers.yaml"
+    ans.write_text(f"task: multiclass\nlabel_structure: {structure}\n", encoding="utf-8")
+    args = ["report", "--answers", str(ans), str(a), "-o", str(tmp_path / "r.md")]
+    r = CliRunner().invoke(app, args + (["--taxonomy", str(x)] if give_taxonomy else []))
+    assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
+    assert not (tmp_path / "r.md").exists()

@@ -84,6 +84,7 @@ _LAZY: dict[str, str] = {
     "hierarchy_metrics": "._hierarchy",
     "hierarchy_tables": "._hierarchy",
     "hierarchy_with_counts": "._hierarchy",
+    "nominal_beside": "._structures",
     "taxonomy_from_edges": "._hierarchy",
 }
 

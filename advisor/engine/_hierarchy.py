@@ -110,6 +110,10 @@ class HierarchyCells:
     labels: tuple[str, ...]
     taxonomy: Taxonomy
 
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
     def _anc(self) -> list[tuple[str, ...]]:
         return [self.taxonomy.ancestors(lab) for lab in self.labels]
 

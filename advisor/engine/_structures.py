@@ -61,7 +61,7 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     """
     return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
-            "partition": PARTITION_METRICS, "hierarchy": HIERARCHY_METRICS}.get(structure, ())
+            "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *NOMINAL_BESIDE)}.get(structure, ())
 
 
 def nominal_beside(cells: Any) -> dict[str, Any]:
@@ -93,10 +93,17 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
     import numpy as np
 
     from ._agreement import Ratings, agreement_metrics
+    from ._hierarchy import HierarchyCells, hierarchy_metrics, hierarchy_tables
     from ._multilabel import LabelSets, multilabel_metrics, per_label_metrics
     from ._ordinal import OrdinalCells, ordinal_metrics
 
     out: dict[str, object] = {}
+    if isinstance(data, HierarchyCells):  # hierarchical metrics, flat accuracy and macro recall beside them
+        values = {**hierarchy_metrics(data), **{m: float(v) for m, v in nominal_beside(data).items()}}
+        out["values"] = {m: v for m, v in values.items() if not metrics or m in metrics}
+        out.update(hierarchy_tables(data))
+        out["undefined"] = []
+        return out
     if isinstance(data, OrdinalCells):
         res = ordinal_metrics(data, [m for m in metrics if m not in NOMINAL_BESIDE] if metrics else None,
                               undefined=undefined)
@@ -136,6 +143,9 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["undefined"][name] = res["undefined"]
         if "per_label" in res:
             data.setdefault("per_label", {})[name] = res["per_label"]
+        for key in ("levels", "distances"):  # hierarchy: accuracy per depth, error distances in the tree
+            if key in res:
+                data.setdefault(key, {})[name] = res[key]
     if inputs.structure == "ordinal":
         data["order"] = data.pop("labels")
         first = next(iter(inputs.systems.values()))
