@@ -286,3 +286,25 @@ def test_report_taxonomy_and_answers_must_agree(tmp_path, structure: str, give_t
     r = CliRunner().invoke(app, args + (["--taxonomy", str(x)] if give_taxonomy else []))
     assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
     assert not (tmp_path / "r.md").exists()
+
+
+def test_report_from_two_matrices_has_unpaired_intervals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Confusion matrices have no paired items: each system's cells are resampled on their own."""
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    _, x = _files(tmp_path, [], [])
+    ms = []
+    for i, rows in enumerate(("5,1,2\n0,6,1\n2,0,4\n", "6,1,1\n1,5,1\n1,1,4\n")):
+        m = tmp_path / f"m{i}.csv"
+        m.write_text(",shoes,tv,shirts\n" + "".join(f"{lab},{r}\n" for lab, r in
+                                                    zip(("shoes", "tv", "shirts"), rows.split())), encoding="utf-8")
+        ms += ["--matrix", str(m)]
+    ans = tmp_path / "answers.yaml"
+    ans.write_text("task: multiclass\nlabel_structure: hierarchy\n", encoding="utf-8")
+    out = tmp_path / "r.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(ans), *ms, "--taxonomy", str(x), "--bootstrap", "400",
+                                 "--seed", "1", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "| Hierarchical F1 | 0.81 [" in out.read_text(encoding="utf-8")

@@ -295,7 +295,8 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
     from ..stats._structures import structure_bootstrap, structure_comparison
     from ._uncertainty import estimate_of
 
-    if len(results.reports) > 1 and inputs.structure != "agreement" and (inputs.items or inputs.structure != "ordinal"):
+    if len(results.reports) > 1 and inputs.structure != "agreement" and (
+            inputs.items or inputs.structure not in ("ordinal", "hierarchy")):  # matrices alone: no paired items
         from ._build import _catalogue, _paired_intervals
 
         ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
