@@ -74,6 +74,8 @@ SCENARIOS: dict[str, dict] = {
     "multilabel_tags": dict(label_structure="multilabel", planned_metrics=["micro F1"]),
     "top_5": dict(n_classes=1000, top_k=5),
     "three_annotators": dict(n_classes=4, annotators=3),
+    # issue 23, item 4: classes in a taxonomy
+    "taxonomy_products": dict(task="multiclass", label_structure="hierarchy"),
 }
 # Not classification of items: the lead names a measure and a tool outside the catalogue (entity F1 with
 # seqeval, nDCG@k with pytrec_eval / ranx), so the catalogue invariants of the scenarios above do not apply;
