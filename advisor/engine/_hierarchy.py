@@ -102,41 +102,42 @@ def taxonomy_from_edges(edges: Sequence[tuple[str, str | None]], source: str = "
 @dataclass(frozen=True)
 class HierarchyCells:
     """The non-zero cells of a confusion matrix over taxonomy classes: ``rows[c]``, ``cols[c]`` (class indices),
-    ``counts[..., c]``, and per class pair the sizes the metrics need."""
+    ``counts[..., c]``; ``paths[i, d]`` is the ancestor of class ``i`` at depth ``d + 1`` as a node number (−1 below
+    the class's own depth), from which every per-cell size is computed at once."""
 
     rows: np.ndarray
     cols: np.ndarray
     counts: np.ndarray
     labels: tuple[str, ...]
     taxonomy: Taxonomy
+    paths: np.ndarray
 
     @property
     def k(self) -> int:
         return len(self.labels)
 
-    def _anc(self) -> list[tuple[str, ...]]:
-        return [self.taxonomy.ancestors(lab) for lab in self.labels]
-
     def pair_sizes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(|A(t) ∩ A(p)|, |A(t)|, |A(p)|)`` of each cell."""
-        anc = self._anc()
-        common = np.array([len(set(anc[t]) & set(anc[p])) for t, p in zip(self.rows, self.cols)], dtype=np.float64)
-        size = np.array([len(a) for a in anc], dtype=np.float64)
+        """``(|A(t) ∩ A(p)|, |A(t)|, |A(p)|)`` of each cell (in a tree the common ancestors are a common prefix of
+        the two paths, so they are counted depth by depth)."""
+        pt, pp = self.paths[self.rows], self.paths[self.cols]
+        common = ((pt == pp) & (pt >= 0)).sum(axis=1).astype(np.float64)
+        size = (self.paths >= 0).sum(axis=1).astype(np.float64)
         return common, size[self.rows], size[self.cols]
 
     def level_hits(self) -> tuple[np.ndarray, np.ndarray]:
         """``(reaches (depth, cell), hit (depth, cell))``: the true class has that depth, and the predicted class's
         ancestor at that depth is the true one's."""
-        anc = self._anc()
-        depth = max((len(a) for a in anc), default=0)
-        reach = np.zeros((depth, self.rows.size), dtype=bool)
-        hit = np.zeros_like(reach)
-        for c, (t, p) in enumerate(zip(self.rows, self.cols)):
-            at, ap = anc[t], anc[p]
-            for d in range(len(at)):
-                reach[d, c] = True
-                hit[d, c] = d < len(ap) and ap[d] == at[d]
-        return reach, hit
+        pt, pp = self.paths[self.rows], self.paths[self.cols]
+        return (pt >= 0).T, ((pt >= 0) & (pt == pp)).T
+
+
+def _paths(labels: Sequence[str], taxonomy: Taxonomy) -> np.ndarray:
+    anc = [taxonomy.ancestors(lab) if lab in taxonomy.parent else () for lab in labels]  # unused labels: no path
+    number = {node: i for i, node in enumerate(taxonomy.parent)}
+    out = np.full((len(labels), max((len(a) for a in anc), default=0)), -1, dtype=np.int64)
+    for i, a in enumerate(anc):
+        out[i, :len(a)] = [number[x] for x in a]
+    return out
 
 
 def hierarchy_cells(counts: Any, labels: Sequence[Any], taxonomy: Taxonomy, source: str = "the taxonomy",
@@ -163,14 +164,14 @@ def hierarchy_cells(counts: Any, labels: Sequence[Any], taxonomy: Taxonomy, sour
     rows, cols = np.nonzero(c)
     if rows.size == 0:
         raise InputError("the confusion matrix has no items.")
-    return HierarchyCells(rows, cols, c[rows, cols], labs, taxonomy)
+    return HierarchyCells(rows, cols, c[rows, cols], labs, taxonomy, _paths(labs, taxonomy))
 
 
 def hierarchy_with_counts(cells: HierarchyCells, counts: np.ndarray, rows: np.ndarray | None = None,
                 cols: np.ndarray | None = None) -> HierarchyCells:
     """The same classes and taxonomy with other counts (and cells): what the bootstrap evaluates."""
     return HierarchyCells(cells.rows if rows is None else rows, cells.cols if cols is None else cols, counts,
-                          cells.labels, cells.taxonomy)
+                          cells.labels, cells.taxonomy, cells.paths)
 
 
 def evaluate_hierarchy_batch(cells: HierarchyCells, ids: Sequence[str], masses: Any = None) -> dict[str, np.ndarray]:
