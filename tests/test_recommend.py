@@ -76,6 +76,8 @@ SCENARIOS: dict[str, dict] = {
     "three_annotators": dict(n_classes=4, annotators=3),
     # issue 23: two clusterings of the same documents, arbitrary cluster ids
     "two_clusterings": dict(n_classes=5, label_structure="partition"),
+    # issue 23, item 4: classes in a taxonomy
+    "taxonomy_products": dict(task="multiclass", label_structure="hierarchy"),
 }
 # Not classification of items: the lead names a measure and a tool outside the catalogue (entity F1 with
 # seqeval, nDCG@k with pytrec_eval / ranx), so the catalogue invariants of the scenarios above do not apply;

@@ -305,6 +305,8 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
         group: str | None = typer.Option(None, "--group", help="Column naming each item's group (a patient, a document): resample groups, not items."),
         by: list[str] | None = typer.Option(None, "--by", show_default=False, help=BY_HELP),
+        taxonomy: Optional[Path] = typer.Option(
+            None, "--taxonomy", help="Classes in a tree: a CSV of child,parent rows; hierarchical F1 and flat accuracy."),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -313,6 +315,20 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         from ..stats._limits import check_enough_resamples  # before reading anything (issue 25)
         check_enough_resamples(n_boot, confidence)
+        if taxonomy is not None:  # classes in a tree (issue 23, item 4)
+            from ._hierarchy import compare_hierarchy
+
+            comparison, seed_given, tree = compare_hierarchy(
+                files, taxonomy, sql=sql, true_col=true_col, pred_col=pred_col, metrics=metrics, n_boot=n_boot,
+                confidence=confidence, seed=seed, others={"--order": order, "--label-sep": label_sep, "--top-k": top_k,
+                                                          "--positive": positive, "--costs": costs, "--priors": priors,
+                                                          "--group": group})
+            if as_json:
+                echo_json({**comparison.to_dict(), "structure": "hierarchy", "seed_given": seed_given,
+                           "taxonomy": tree})
+            else:
+                render(comparison, seed_given)
+            return
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
         from ._structures import refuse_sql_structure  # --sql with --order/--label-sep/--top-k (issue 25)

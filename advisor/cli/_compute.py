@@ -76,11 +76,28 @@ def compute(
     partitions: bool = typer.Option(
         False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair correlation, ARI, AMI.",
     ),
+    taxonomy: Optional[Path] = typer.Option(
+        None, "--taxonomy", show_default=False,
+        help="Classes in a tree: a CSV of child,parent rows; hierarchical F1, per-level accuracy, error distances.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     group: Optional[str] = typer.Option(None, "--group", show_default=False, help="Column naming each item's group (a patient, a document): resample groups, not items."),
     by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
+    if taxonomy is not None:  # classes in a tree (issue 23, item 4)
+        from ._hierarchy import run_hierarchy
+        from ._structures import check_structure_options
+
+        _check_resampling(n_boot, confidence)
+        check_structure_options(n_boot, None, confidence)  # enough resamples, before anything is read
+
+        run_hierarchy(files, taxonomy, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
+                      count_col=count_col, metrics=metrics, as_json=as_json, n_boot=n_boot, confidence=confidence,
+                      seed=seed, others={"--order": order, "--label-sep": label_sep, "--top-k": top_k,
+                                         "--positive": positive, "--costs": costs, "--priors": priors,
+                                         "--partitions": True if partitions else None, "--group": group})
+        return
     if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
         from ._structures import run_partitions
 

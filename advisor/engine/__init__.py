@@ -75,6 +75,17 @@ _LAZY: dict[str, str] = {
     "risk_coverage_curve": "._selective",
     "selective_items": "._selective",
     "selective_risk": "._selective",
+    # hierarchies: classes in a taxonomy (issue 23 item 4)
+    "HIERARCHY_METRICS": "._hierarchy",
+    "HierarchyCells": "._hierarchy",
+    "Taxonomy": "._hierarchy",
+    "evaluate_hierarchy_batch": "._hierarchy",
+    "hierarchy_cells": "._hierarchy",
+    "hierarchy_metrics": "._hierarchy",
+    "hierarchy_tables": "._hierarchy",
+    "hierarchy_with_counts": "._hierarchy",
+    "nominal_beside": "._structures",
+    "taxonomy_from_edges": "._hierarchy",
 }
 
 __all__ = sorted(_LAZY)

@@ -26,6 +26,9 @@ _LAZY: dict[str, str] = {
     "ordinal_from_tables": "._structures",
     "parse_costs": "._costspec",
     "parse_priors": "._costspec",
+    "hierarchy_inputs": "._taxonomy",
+    "read_taxonomy": "._taxonomy",
+    "taxonomy_summary": "._taxonomy",  # --taxonomy FILE: child,parent rows (issue 23 item 4)
     "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)
 }
 

@@ -146,8 +146,8 @@ class Answers(BaseModel):
     item_name: str | None = Field(None, description="what one test item is: patient, tweet, claim")
     field: str | None = Field(None, description="the community whose customary figure is reported beside the lead")
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
-    label_structure: Literal["nominal", "ordinal", "multilabel", "partition", "spans", "ranking", "detection",
-                             "segmentation", "regression", "generation"] = "nominal"
+    label_structure: Literal["nominal", "ordinal", "multilabel", "partition", "hierarchy", "spans", "ranking",
+                             "detection", "segmentation", "regression", "generation"] = "nominal"
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
     # issue 21: operating constraints and the risks at which users act

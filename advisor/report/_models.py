@@ -229,7 +229,7 @@ class FigureData(_M):
 class StructureData(_M):
     """Ordered classes, label sets, top-k or annotators (issue 12): what their figure needs."""
 
-    kind: Literal["ordinal", "multilabel", "top_k", "agreement"]
+    kind: Literal["ordinal", "multilabel", "top_k", "agreement", "hierarchy"]
     k: int | None = Field(None, description="top-k: the k of the evaluation")
     confusion: dict[str, list[list[float]]] = Field(default_factory=dict,
                                                     description="ordinal: counts per system, rows = true class in order")
@@ -245,6 +245,13 @@ class StructureData(_M):
         default_factory=list, description="agreement: the pairs that agree least (pair, kappa, items both rated)")
     rater_kappa: dict[str, float | None] = Field(
         default_factory=dict, description="agreement: each annotator's mean Cohen's kappa with the others")
+    taxonomy: dict[str, Any] = Field(
+        default_factory=dict, description="hierarchy: the tree's file, root (None: implicit), depth, classes per level")
+    levels: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="hierarchy: per system the accuracy at each depth (depth, items, correct, "
+                                          "accuracy, low, high)")
+    distances: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="hierarchy: per system the items per tree distance of the error (0: correct)")
 
 
 class TableBlock(_M):

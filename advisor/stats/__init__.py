@@ -20,6 +20,7 @@ _LAZY: dict[str, str] = {
     "compare_systems": "._compare",
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",
+    "proportion_interval": "._proportions",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
     "subgroups": "._subgroups",
