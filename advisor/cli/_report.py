@@ -213,7 +213,9 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     refuse_runs(runs, "report")
     from ..questionnaire import load_answers
 
-    by = list(dict.fromkeys([*load_answers(answers).subgroups, *(options.get("by") or [])]))  # type: ignore[misc]
+    said = load_answers(answers)
+    by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))  # type: ignore[misc]
+    group = group or said.group  # the answers' resampling unit (issue 20), unless --group names another
     ds = load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
               names=runs.columns, by=by or None, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),

@@ -159,6 +159,9 @@ class Answers(BaseModel):
     target_coverage: float | None = Field(None, description="the share of the items the system is to answer, in (0, 1]")
     reject_label: Label | None = Field(None, description="the label the system writes when it abstains (not a class)")
     target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers, in (0, 1)")
+    # issue 20 item 3: the resampling unit — the column naming each item's unit (patient, document, …)
+    group: str | None = Field(None, description="the column naming each item's unit (a patient, a document): "
+                                                "the bootstrap resamples units, not items")
     # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
     subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
 
@@ -198,7 +201,7 @@ class Answers(BaseModel):
             seen.add(str(x))
         return v
 
-    @field_validator("context", "item_name", "field", mode="before")
+    @field_validator("context", "item_name", "field", "group", mode="before")
     @classmethod
     def _words(cls, v: Any, info: Any) -> Any:
         if isinstance(v, str):

@@ -331,7 +331,9 @@ def build_report(
     elif bootstrap > 0:
         results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
                                              seed_given=seed_given, methods=dict(plan.design.interval_methods)
-                                             if plan is not None else {})
+                                             if plan is not None else {},
+                                             # without data, the answers' unit (issue 20 item 3): its groups uncounted
+                                             group_column=ans.group if ans is not None else None)
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
