@@ -43,6 +43,7 @@ _LAZY: dict[str, str] = {
     "audit": ".catalogue",
     "bootstrap": ".stats",
     "compare_scored": ".stats",
+    "subgroups": ".stats",
     "expected_cost": ".engine",
     "normalized_expected_cost": ".engine",
     "roc_auc": ".engine",

@@ -141,3 +141,30 @@ def test_bounds_table_matches_the_catalogue():
 
     for mid, rec in get_catalogue().metrics.items():
         assert bounds_of(mid) == tuple(rec.range), mid
+
+
+def test_the_answers_group_key_resamples_units_as_group_does(tmp_path):
+    """Issue 20 item 3: answers key ``group`` names the resampling unit as ``--group`` does; --group wins."""
+    rng = np.random.default_rng(5)
+    y, pred, g = _clustered(rng, 20)
+    path = tmp_path / "s.csv"
+    path.write_text("patient,y_true,y_pred\n" + "".join(f"p{a},{b},{c}\n" for a, b, c in zip(g, y, pred)),
+                    encoding="utf-8")
+    answers = tmp_path / "a.yaml"
+    answers.write_text("task: binary\npositive_class: 1\nitem_name: recording\ngroup: patient\n", encoding="utf-8")
+    runner = CliRunner()
+    outs = {}
+    for name, extra in (("answers", []), ("option", ["--group", "patient"])):
+        out = tmp_path / f"{name}.json"
+        res = runner.invoke(app, ["report", "--answers", str(answers), str(path), "--bootstrap", "200", "--seed", "3",
+                                  *extra, "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        outs[name] = json.loads(out.read_text(encoding="utf-8"))
+    assert outs["answers"]["intervals"]["groups"] == 20 and outs["answers"]["intervals"]["group_column"] == "patient"
+    assert outs["answers"]["systems"] == outs["option"]["systems"]
+    none = tmp_path / "none.yaml"
+    none.write_text("task: binary\npositive_class: 1\ngroup: none\n", encoding="utf-8")
+    out = tmp_path / "none.json"
+    assert runner.invoke(app, ["report", "--answers", str(none), str(path), "--bootstrap", "200", "-o",
+                               str(out)]).exit_code == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["intervals"].get("groups") is None

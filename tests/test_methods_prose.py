@@ -91,8 +91,10 @@ def test_methods_paragraph_reads_like_a_paper(path):
     assert not long, long
     assert repeated_ngram(text) is None, repeated_ngram(text)
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)
+    # the note issue 23 asks for by name ("advisor does not evaluate this; use …, because …") may name it
+    plain = text.lower().replace("advisor does not evaluate this", "").replace("not evaluated by advisor", "")
     for banned in ("questionnaire", "advisor", "score 7", "property score", "--", "answers"):
-        assert banned not in text.lower(), banned
+        assert banned not in plain, banned
     assert "seed 7" in text
     # every cited work is listed and every listed work cited (author-year citations)
     cited = set(re.findall(r"\(([^()]*\d{4}[^()]*)\)", text))

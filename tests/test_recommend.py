@@ -74,6 +74,10 @@ SCENARIOS: dict[str, dict] = {
     "multilabel_tags": dict(label_structure="multilabel", planned_metrics=["micro F1"]),
     "top_5": dict(n_classes=1000, top_k=5),
     "three_annotators": dict(n_classes=4, annotators=3),
+    # issue 23: two clusterings of the same documents, arbitrary cluster ids
+    "two_clusterings": dict(n_classes=5, label_structure="partition"),
+    # issue 23, item 4: classes in a taxonomy
+    "taxonomy_products": dict(task="multiclass", label_structure="hierarchy"),
 }
 # Not classification of items: the lead names a measure and a tool outside the catalogue (entity F1 with
 # seqeval, nDCG@k with pytrec_eval / ranx), so the catalogue invariants of the scenarios above do not apply;
@@ -81,6 +85,11 @@ SCENARIOS: dict[str, dict] = {
 EXTERNAL_SCENARIOS: dict[str, dict] = {
     "ner_spans": dict(label_structure="spans", planned_metrics=["micro F1"]),
     "retrieval": dict(label_structure="ranking"),
+    # issue 23: tasks advisor does not evaluate, each sent to the tool that does
+    "boxes": dict(label_structure="detection", planned_metrics=["mAP"]),
+    "masks": dict(label_structure="segmentation", planned_metrics=["Dice"]),
+    "numbers": dict(label_structure="regression", planned_metrics=["RMSE"]),
+    "texts": dict(label_structure="generation", planned_metrics=["BLEU"]),
 }
 
 _cache: dict[str, object] = {}

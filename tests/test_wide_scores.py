@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import advisor
+from tests.test_scores_oracles import _plain_ece
 
 ECE_BINS = 15
 
@@ -60,11 +61,8 @@ def _reference(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
     onehot = np.zeros_like(p)
     onehot[np.arange(n), y] = 1.0
     brier = float(np.mean(np.sum((p - onehot) ** 2, axis=1)))
-    conf, pred = p.max(axis=1), p.argmax(axis=1)
-    gap = (pred == y).astype(float) - conf
-    order = np.argsort(conf, kind="stable")
-    cuts = [(b * n) // ECE_BINS for b in range(ECE_BINS + 1)]
-    ece = sum(abs(gap[order[cuts[b]:cuts[b + 1]]].sum()) for b in range(ECE_BINS)) / n
+    # equal-mass bins whose cuts leave runs of tied confidences whole (issue 20), as tests/test_scores_oracles
+    ece = _plain_ece(np.asarray(y), p, ECE_BINS, "equal_mass")
     return {"log_loss": ll, "brier": brier, "ece": float(ece)}
 
 

@@ -34,6 +34,11 @@ Operational definitions (scores oriented: higher = better):
   (0; ½ for the correlation distance); ACB: for 3000 items the mean over 20 relabellings is within 0.01
   of it; PV: independent random partitions of 2000 items score the chance value ± 0.03. Cases have two
   or more clusters on each side and at least one cluster of two items (else the indices are undefined).
+* hierarchy (classes are nodes of a tree; Kiritchenko et al. 2006) — a case is a random tree of 3–9 nodes (the
+  parent of each node, −1 below the implicit root) and the true and predicted node of 1–8 items. Max: identical
+  predictions, and only they, score the best value; CSym: renaming the nodes (in the tree and the items alike);
+  Sym: exchanging truth and prediction; Mon / PI: replacing one wrong prediction by the true class strictly
+  raises / never lowers the score.
 * top-k — PI: raising the true class's score never lowers the score and lowering it never raises it;
   CSym: permuting the classes; PV fails when random scores reach 5 % of the best value.
 """
@@ -50,8 +55,11 @@ from ..engine import (
     LabelSets,
     evaluate_agreement_batch,
     evaluate_multilabel_batch,
+    hierarchy_cells,
+    hierarchy_metrics,
     partition_metrics,
     ratings_from_codes,
+    taxonomy_from_edges,
     top_k_hits,
 )
 from ._checker import random_classifiers
@@ -62,7 +70,8 @@ __all__ = ["check_structure", "structure_counterexample"]
 
 Case = list[np.ndarray]
 Result = tuple["bool | None", str, "Counterexample | None"]
-KIND = {"multilabel": "label_sets", "agreement": "ratings", "top_k": "scores", "partition": "partitions"}
+KIND = {"multilabel": "label_sets", "agreement": "ratings", "top_k": "scores", "partition": "partitions",
+        "hierarchy": "hierarchy"}
 NEAR = 0.05
 MAX_CASES = 800  # random cases per property and metric (the audit's budget, capped)
 
@@ -82,6 +91,8 @@ def _value(record: MetricRecord, arrays: Case, **kw: Any) -> float:
             return float(evaluate_agreement_batch(r, [mid], np.ones(r.counts.shape[0]), "baseline")[mid])
         if record.structure == "partition":
             return float(partition_metrics(_contingency(arrays[0], arrays[1]), [mid])[mid])
+        if record.structure == "hierarchy":
+            return _hr_value(mid, *arrays[:3])
 
         s, y, k = arrays
         return float(top_k_hits(s, np.asarray(y).reshape(-1).astype(int), int(np.asarray(k).reshape(-1)[0])).mean())
@@ -545,7 +556,81 @@ def _tk_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
     return {"opitz_monotonicity": (gen_pi, pi), "class_symmetry": (gen_perm, csym), "chance_correction": (gen_pv, pv)}
 
 
-_CHECKS = {"multilabel": _ml_checks, "agreement": _ag_checks, "top_k": _tk_checks, "partition": _pt_checks}
+# ----------------------------------------------------------------------------------------------
+# hierarchy cases: [[parent of each node (−1: a top category)], [true node per item], [predicted node per item]]
+# ----------------------------------------------------------------------------------------------
+def _hr_value(mid: str, parents: Any, t: Any, p: Any) -> float:
+    par = np.asarray(parents).reshape(-1).astype(int)
+    tax = taxonomy_from_edges([(f"n{i}", f"n{q}" if q >= 0 else None) for i, q in enumerate(par)])
+    t, p = np.asarray(t).reshape(-1).astype(int), np.asarray(p).reshape(-1).astype(int)
+    m = np.zeros((par.size, par.size))
+    np.add.at(m, (t, p), 1.0)
+    return hierarchy_metrics(hierarchy_cells(m, [f"n{i}" for i in range(par.size)], tax), [mid])[mid]
+
+
+def _hr_case(rng: np.random.Generator) -> Case:
+    k = int(rng.integers(3, 10))
+    tops = int(rng.integers(2, 4))  # at least two top categories: the root stays implicit
+    par = np.array([-1 if i < tops else int(rng.integers(0, i)) for i in range(k)])
+    n = int(rng.integers(1, 9))
+    t = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < rng.uniform(0.2, 0.8), t, rng.integers(0, k, n))
+    return [_row(par), _row(t), _row(p)]
+
+
+def _hr_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator], Case], Callable[[Case], str | None]]]:
+    v = lambda c: _value(r, c)  # noqa: E731
+
+    def max_(c):
+        same, x = np.array_equal(c[1], c[2]), v(c)
+        if same and not _close(x, _best(r)):
+            return f"identical predictions score {x:.6g}, not {_best(r):g}"
+        if not same and _close(x, _best(r)):
+            return f"wrong predictions score the best value {_best(r):g}"
+        return None
+
+    def gen_perm(rng):
+        par, t, p = _hr_case(rng)
+        k = par.size
+        new = rng.permutation(k)  # node i becomes node new[i]
+        par2 = np.empty(k, dtype=int)
+        par2[new] = np.where(par[0] >= 0, new[np.maximum(par[0], 0)], -1)
+        return [par, t, p, _row(par2), _row(new[t[0]]), _row(new[p[0]])]
+
+    def csym(c):
+        a, b = v(c[:3]), v(c[3:])
+        return None if _close(a, b) else f"renaming the classes changes the score from {a:.6g} to {b:.6g}"
+
+    def sym(c):
+        a, b = v(c), v([c[0], c[2], c[1]])
+        return None if _close(a, b) else f"exchanging truth and prediction changes the score from {a:.6g} to {b:.6g}"
+
+    def gen_fix(rng):
+        par, t, p = _hr_case(rng)
+        wrong = np.flatnonzero(t[0] != p[0])
+        if wrong.size == 0:
+            p = p.copy()
+            p[0, 0] = (t[0, 0] + 1) % par.size
+            wrong = np.array([0])
+        q = p.copy()
+        i = int(wrong[int(rng.integers(wrong.size))])
+        q[0, i] = t[0, i]
+        return [par, t, p, q]
+
+    def mon(strict: bool):
+        def check(c):
+            a, b = _oriented(r, c[:3]), _oriented(r, [c[0], c[1], c[3]])
+            if b < a - 1e-12 or (strict and _close(a, b)):
+                return f"correcting one wrong prediction moves the score from {v(c[:3]):.6g} to {v([c[0], c[1], c[3]]):.6g}"
+            return None
+        return check
+
+    return {"max_agreement": (_hr_case, max_), "class_symmetry": (gen_perm, csym), "symmetry": (_hr_case, sym),
+            "monotonicity": (gen_fix, mon(True)), "opitz_monotonicity": (gen_fix, mon(False))}
+
+
+_CHECKS = {"multilabel": _ml_checks, "agreement": _ag_checks, "top_k": _tk_checks, "partition": _pt_checks,
+           "hierarchy": _hr_checks}
 #: simulations and exhaustive expectations: a few cases each
 FEW = {"chance_correction": 20, "constant_baseline": 20, "approximate_constant_baseline": 10}
 EXISTENTIAL = {"class_sensitivity"}
@@ -564,7 +649,7 @@ def _search(record: MetricRecord, pid: str, rng: np.random.Generator, budget: in
         why = pred(case)
         if why is not None:
             arrays = [np.asarray(a).tolist() for a in case]
-            values = [_value(record, case[:3] if record.structure == "top_k" else case[:2]
+            values = [_value(record, case[:3] if record.structure in ("top_k", "hierarchy") else case[:2]
                              if record.structure in ("multilabel", "partition") else case[:1])]
             return Counterexample(matrices=arrays, values=values, kind=KIND[record.structure], explanation=why,
                                   source="checker")

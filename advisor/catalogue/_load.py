@@ -175,7 +175,7 @@ def get_catalogue() -> Catalogue:
 def lower_is_better() -> frozenset[str]:
     """Ids of the metrics where a lower score is better (from each record's ``higher_is_better``).
 
-    >>> sorted(lower_is_better())[:2]
-    ['brier', 'brier_binary']
+    >>> sorted(lower_is_better())[:3]
+    ['aurc', 'brier', 'brier_binary']
     """
     return frozenset(mid for mid, rec in get_catalogue().metrics.items() if not rec.higher_is_better)

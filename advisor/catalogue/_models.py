@@ -46,7 +46,7 @@ PROPERTY_IDS = OPITZ_PROPERTIES + GOESGENS_PROPERTIES
 
 PropertyStatus = Literal["holds", "fails", "binary_only", "after_calibration", "conditional", "not_applicable"]
 #: what a metric scores: a nominal confusion matrix, or (issue 12) ordered classes, label sets, top-k scores or ratings
-Structure = Literal["nominal", "ordinal", "multilabel", "top_k", "agreement", "partition"]
+Structure = Literal["nominal", "ordinal", "multilabel", "top_k", "agreement", "partition", "hierarchy"]
 
 
 class _Strict(BaseModel):
@@ -55,8 +55,9 @@ class _Strict(BaseModel):
 
 # "label_sets": matrices alternate truth / prediction 0/1 arrays (items × labels); "ratings": each matrix is a
 # ratings table (items × annotators, −1 = missing); "scores": [scores (items × classes), [[true class per item]]];
-# "partitions": each matrix is one partition's cluster ids, [[id per item]] (issue 23)
-CounterexampleKind = Literal["matrices", "expectations", "label_sets", "ratings", "scores", "partitions"]
+# "partitions": each matrix is one partition's cluster ids, [[id per item]] (issue 23); "hierarchy": [[parent of
+# each node, −1 below the root]], [[true node per item]], [[predicted node per item]] (issue 23, item 4)
+CounterexampleKind = Literal["matrices", "expectations", "label_sets", "ratings", "scores", "partitions", "hierarchy"]
 Convention = Literal["zero", "baseline", "omit"]
 
 

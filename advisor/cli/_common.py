@@ -119,6 +119,8 @@ def label_cell(value: Any) -> str:
 
 #: The ``--quiet`` option of the commands that run long jobs (see :mod:`advisor._progress`).
 QUIET_HELP = "No estimate of a long run's time and no progress bar."
+BY_HELP = ("A column of subgroups (sex, site, …): every metric per subgroup value with its interval, and the gaps "
+           "across subgroups (TPR, FPR, selection rate, precision, equalized odds); repeatable.")
 #: The resamples a long bootstrap's estimate is compared with ("--bootstrap 2000 takes about 1 s").
 USUAL_RESAMPLES = 2000
 

@@ -16,11 +16,13 @@ from .. import io as io_api
 from .. import stats as stats_api
 from .._format import few_names, format_count, format_number, terminal_safe
 from ..engine import CONVENTIONS
-from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._hierarchy import compare_hierarchy
 from ._intervals import methods_note, p_clause, p_text, pick_seed, resampled_unit, seed_note
 from ._progress import job, reporting
 from ._runs import parse_runs
 from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
+from ._subgroups import add_subgroups, print_subgroups, subgroup_results
 from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -295,6 +297,9 @@ def register(app: typer.Typer) -> None:
         top_k: int | None = typer.Option(None, "--top-k", help="Top-k accuracy from the p_<label> score columns."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
         group: str | None = typer.Option(None, "--group", help="Column naming each item's group (a patient, a document): resample groups, not items."),
+        by: list[str] | None = typer.Option(None, "--by", show_default=False, help=BY_HELP),
+        taxonomy: Optional[Path] = typer.Option(
+            None, "--taxonomy", help="Classes in a tree: a CSV of child,parent rows; hierarchical F1 and flat accuracy."),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
         if n_boot < 1:
@@ -302,6 +307,18 @@ def register(app: typer.Typer) -> None:
         if not 0.0 < confidence < 1.0:
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         stats_api.check_enough_resamples(n_boot, confidence)  # before reading anything (issue 25)
+        if taxonomy is not None:  # classes in a tree (issue 23, item 4)
+            comparison, seed_given, tree = compare_hierarchy(
+                files, taxonomy, sql=sql, true_col=true_col, pred_col=pred_col, metrics=metrics, n_boot=n_boot,
+                confidence=confidence, seed=seed, others={"--order": order, "--label-sep": label_sep, "--top-k": top_k,
+                                                          "--positive": positive, "--costs": costs, "--priors": priors,
+                                                          "--group": group})
+            if as_json:
+                echo_json({**comparison.to_dict(), "structure": "hierarchy", "seed_given": seed_given,
+                           "taxonomy": tree})
+            else:
+                render(comparison, seed_given)
+            return
         if undefined not in CONVENTIONS:
             raise fail(f"--undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
         # --sql with --order/--label-sep/--top-k (issue 25)
@@ -313,7 +330,7 @@ def register(app: typer.Typer) -> None:
         cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
         runs = parse_runs(files or [])  # NAME=FILE; a name repeated: runs of one system (issue 20)
         ds = io_api.load(runs.paths, sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                         label_sep=label_sep, top_k=top_k, group=group, names=runs.columns)  # every input read once
+                         label_sep=label_sep, top_k=top_k, group=group, names=runs.columns, by=by)  # every input read once
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
@@ -337,14 +354,16 @@ def register(app: typer.Typer) -> None:
             )
         scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
                          confidence, seed, score_ids or None, runs.systems if runs.several else None)
+        sub = subgroup_results(ds, by, list(comparison.metrics), pos, beta, undefined, n_boot, confidence, seed)
         if as_json:
             data = {**comparison.to_dict(), "seed_given": seed_given,
                     "resampled": resampled_unit(getattr(getattr(ds, "predictions", None), "group_col", None),
                                                 comparison.groups)}
             if scored is not None:
                 data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
-            echo_json(data)
+            echo_json(add_subgroups(data, sub))
         else:
             render(comparison, seed_given)
             if scored is not None:
                 print_scored(scored)
+            print_subgroups(sub, confidence)

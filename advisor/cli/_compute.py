@@ -13,13 +13,15 @@ from .. import engine as engine_api
 from .. import io as io_api
 from .. import stats as stats_api
 from .._format import display_label, format_count, format_number
-from ._common import QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
+from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 from ._compare import progress_callback
+from ._hierarchy import run_hierarchy
 from ._intervals import calibration_lines, interval_cell, methods_note, pick_seed, resampled_unit, seed_note
 from ._progress import job
 from ._runs import parse_runs, refuse_runs
 from ._score_intervals import score_intervals
 from ._scores import compute_score_only, score_results, split_score_ids, with_scores
+from ._subgroups import add_subgroups, print_subgroups, subgroup_results
 from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure, run_partitions
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -86,15 +88,30 @@ def compute(
     partitions: bool = typer.Option(
         False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair correlation, ARI, AMI.",
     ),
+    taxonomy: Optional[Path] = typer.Option(
+        None, "--taxonomy", show_default=False,
+        help="Classes in a tree: a CSV of child,parent rows; hierarchical F1, per-level accuracy, error distances.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     group: Optional[str] = typer.Option(None, "--group", show_default=False, help="Column naming each item's group (a patient, a document): resample groups, not items."),
+    by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
+    if taxonomy is not None:  # classes in a tree (issue 23, item 4)
+        _check_resampling(n_boot, confidence)
+        check_structure_options(n_boot, None, confidence)  # enough resamples, before anything is read
+
+        run_hierarchy(files, taxonomy, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
+                      count_col=count_col, metrics=metrics, as_json=as_json, n_boot=n_boot, confidence=confidence,
+                      seed=seed, others={"--order": order, "--label-sep": label_sep, "--top-k": top_k,
+                                         "--positive": positive, "--costs": costs, "--priors": priors,
+                                         "--partitions": True if partitions else None, "--group": group})
+        return
     if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
         run_partitions(files, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
                        count_col=count_col, metrics=metrics, as_json=as_json,
                        others={"--order": order, "--label-sep": label_sep, "--top-k": top_k, "--positive": positive,
-                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot})
+                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot, "--by": by or None})
         return
     ids = catalogue_api.metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
@@ -109,7 +126,8 @@ def compute(
     refuse_runs(runs, "compute")
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
                      pred_col=pred_col, count_col=count_col, order=None if structured_tables else parse_order(order),
-                     label_sep=label_sep, top_k=top_k, group=group, names=runs.columns)  # every input read once (advisor.load)
+                     label_sep=label_sep, top_k=top_k, group=group, names=runs.columns,
+                     by=by)  # every input read once (advisor.load)
     common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return
@@ -130,8 +148,10 @@ def compute(
     intervals, calibration, seed, seed_given = _uncertainty(ds, systems, ev, extra, positive, cost_spec, prior_spec,
                                                             n_boot, confidence, seed)
     ps = ds.predictions
+    sub = subgroup_results(ds, by, list(dict.fromkeys(m for s in ev.systems for m in ev.metrics[s])), ev.positive_label,
+                           beta, undefined, n_boot, confidence, seed)
     _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration,
-          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None))
+          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None), sub)
 
 
 def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any], positive: Any, costs: Any,
@@ -156,8 +176,8 @@ def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any
 
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
           n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool, seed_given: bool = True,
-          calibration: dict[str, Any] | None = None, resampled: Any = "items") -> None:
-    """Print the notes (stderr), then the results as JSON or as tables."""
+          calibration: dict[str, Any] | None = None, resampled: Any = "items", sub: Any = None) -> None:
+    """Print the notes (stderr), then the results as JSON or as tables (and the subgroups of --by)."""
     for note in notes:
         echo(f"note: {note}", err=True)
     if as_json:
@@ -170,9 +190,10 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
                 data["calibration"] = calibration
         if notes:
             data["notes"] = notes
-        echo_json(data)
+        echo_json(add_subgroups(data, sub))
     else:
         _print_table(ev, intervals, confidence, extra)
+        print_subgroups(sub, confidence)
         if intervals is not None:
             entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]
             unit = [] if resampled == "items" else [f"resampled: the {resampled['groups']:,} groups of column "

@@ -13,9 +13,10 @@ import typer
 
 from .. import engine as engine_api
 from .. import io as io_api
+from .. import questionnaire as questionnaire_api
 from .. import report as report_api
 from .._exceptions import InputError
-from ._common import QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
+from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
 from ._intervals import pick_seed
 from ._progress import job
 from ._runs import parse_runs, refuse_runs
@@ -99,7 +100,12 @@ def report(
         help="Share C in (0, 1] of the items a system that abstains answers: the error rate among the ⌈C·n⌉ most "
              "confident (top-label probability).",
     ),
+    taxonomy: Optional[Path] = typer.Option(
+        None, "--taxonomy", show_default=False,
+        help="Classes in a tree (label_structure: hierarchy): a CSV of child,parent rows.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
+    by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     out_fmt = report_api.format_for(output, fmt)
@@ -124,20 +130,30 @@ def report(
         _check_selective(coverage, None, None)
         # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
-        inputs = [answers, *(files or []), *(matrix or [])]
+        tree = _check_taxonomy(taxonomy, answers, {"--order": order, "--label-sep": label_sep, "--top-k": top_k,
+                                                   "--costs": costs, "--priors": priors, "--group": group,
+                                                   "--max-fpr": max_fpr, "--alerts": alerts,
+                                                   "--decision-thresholds": decision_thresholds,
+                                                   "--coverage": coverage, "--positive": positive})
+        inputs = [answers, *(files or []), *(matrix or []), *([taxonomy] if taxonomy is not None else [])]
     # every place the report writes, before reading anything large or rendering anything
     report_api.check_outputs(report_api.output_plan(output, out_fmt), inputs, force=force)
     if out_fmt == "pdf":  # WeasyPrint's system libraries: missing ones are said now, not after the work
         report_api.require_pdf_engine()
     ctx = None
     if context is not None:
+        tree = None
         ctx = _load_context(context)
+    elif tree is not None:  # classes in a tree (issue 23, item 4)
+        ctx = _build_hierarchy(files or [], matrix or [], answers, tree, str(taxonomy), sql=sql, true_col=true_col,
+                               pred_col=pred_col, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                               undefined=undefined)
     else:
         ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
                      costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                      positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
                      group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
-                     coverage=None if coverage is None else float(coverage))
+                     coverage=None if coverage is None else float(coverage), by=by or None)
     if context is not None:
         written = report_api.render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
     else:
@@ -181,8 +197,11 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
             if files else {})
     runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
     refuse_runs(runs, "report")
+    said = questionnaire_api.load_answers(answers)
+    by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))  # type: ignore[misc]
+    group = group or said.group  # the answers' resampling unit (issue 20), unless --group names another
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
-                     names=runs.columns, **opts)
+                     names=runs.columns, by=by or None, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
                             ("--decision-thresholds", options.get("decision_thresholds")),
                             ("--coverage", options.get("coverage"))) if v is not None]
@@ -251,3 +270,30 @@ def methods(
         written = report_api.write_outputs(files, [answers], force=force)
         for path in written or files:
             echo(f"wrote {path}")
+
+
+def _check_taxonomy(taxonomy: Optional[Path], answers: Path, others: dict[str, object]) -> object:
+    """The tree of ``--taxonomy`` (read and checked before the data), or None; the answers and the option must agree
+    (issue 23, item 4)."""
+    hierarchy = questionnaire_api.load_answers(answers).label_structure == "hierarchy"
+    if taxonomy is None:
+        if hierarchy:
+            raise fail("label_structure: hierarchy needs the tree of the classes; give it with --taxonomy FILE (a CSV "
+                       "of child,parent rows).")
+        return None
+    if not hierarchy:
+        raise fail("--taxonomy scores classes in a tree, which the answers must declare with label_structure: "
+                   "hierarchy (the lead is then hierarchical F1).")
+    given = [opt for opt, v in others.items() if v is not None]
+    if given:
+        raise fail(f"{given[0]} does not apply with --taxonomy: hierarchical metrics score one class per item in the "
+                   "tree, with no order, positive class, costs, budgets or groups.")
+    return io_api.read_taxonomy(taxonomy)
+
+
+def _build_hierarchy(files: list[Path], matrix: list[Path], answers: Path, tree: object, source: str, *,
+                     sql: Optional[str], true_col: str, pred_col: str, **options: object):  # noqa: ANN202
+    """The report of classes in a tree: every input read once (:func:`advisor.load`), its confusion matrix's cells
+    over the taxonomy's classes, then the structured report (intervals from resampling the cells)."""
+    ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col)
+    return report_api.build_structured_report(answers, io_api.hierarchy_inputs(ds, tree, source), **options)  # type: ignore[arg-type]

@@ -126,6 +126,16 @@ _LAZY: dict[str, str] = {
     "partition_metrics": "._partition",
     # probability columns for classes no item has (issue 25)
     "score_classes": "._score_eval",
+    # hierarchies: classes in a taxonomy (issue 23 item 4)
+    "HIERARCHY_METRICS": "._hierarchy",
+    "HierarchyCells": "._hierarchy",
+    "Taxonomy": "._hierarchy",
+    "evaluate_hierarchy_batch": "._hierarchy",
+    "hierarchy_cells": "._hierarchy",
+    "hierarchy_metrics": "._hierarchy",
+    "hierarchy_tables": "._hierarchy",
+    "hierarchy_with_counts": "._hierarchy",
+    "taxonomy_from_edges": "._hierarchy",
 }
 
 __all__ = sorted(_LAZY)

@@ -90,8 +90,8 @@ def undefined_case(metric: str, k: int = 3, positive: bool = False) -> str | Non
     ('absent', 'absent_negative')
     >>> undefined_case("macro_precision"), undefined_case("accuracy"), undefined_case("log_loss")
     ('never_predicted', None, None)
-    >>> undefined_case("multilabel_samples_f1"), undefined_case("mae"), undefined_case("mae_macro")
-    ('empty_item', None, 'absent')
+    >>> undefined_case("multilabel_macro_f1"), undefined_case("mae"), undefined_case("mae_macro")
+    ('absent_both', None, 'absent')
     """
     if metric in METRICS and not METRICS[metric].needs_probabilities:
         return _nominal_case(metric, k, positive)

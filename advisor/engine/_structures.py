@@ -1,7 +1,8 @@
 """The registry of metrics for tasks that are not single-label nominal classification.
 
 Ordinal (:mod:`._ordinal`), multi-label (:mod:`._multilabel`), top-k (:mod:`._topk`), agreement
-(:mod:`._agreement`) and partition (:mod:`._partition`, cluster ids of two clusterings) metrics are not computed from a nominal confusion matrix, so they stay out of
+(:mod:`._agreement`), partition (:mod:`._partition`, cluster ids of two clusterings) and hierarchy
+(:mod:`._hierarchy`, classes in a taxonomy) metrics are not computed from a nominal confusion matrix, so they stay out of
 :data:`advisor.engine.METRICS` (and out of ``compute_metrics``' defaults); this table tells the
 catalogue loader their ids, orientation and structure, the same way ``METRICS`` does for the rest.
 """
@@ -22,6 +23,7 @@ from ._agreement import (
     kappa_summary,
     pairwise_kappa,
 )
+from ._hierarchy import HIERARCHY_METRICS, HierarchyCells, hierarchy_metrics, hierarchy_tables
 from ._multilabel import MULTILABEL_METRICS, LabelSets, multilabel_metrics, per_label_metrics
 from ._ordinal import ORDINAL_METRICS, OrdinalCells, _class_sums, ordinal_metrics
 from ._partition import PARTITION_METRICS
@@ -29,7 +31,7 @@ from ._topk import top_k_accuracy, top_k_hits
 
 __all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
 
-STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement", "partition")
+STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement", "partition", "hierarchy")
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ def _table() -> dict[str, StructureSpec]:
     out: dict[str, StructureSpec] = {}
     for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
                            ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS),
-                           ("partition", PARTITION_METRICS)):
+                           ("partition", PARTITION_METRICS), ("hierarchy", HIERARCHY_METRICS)):
         for mid in ids:
             out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
     return out
@@ -69,7 +71,7 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     """
     return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
-            "partition": PARTITION_METRICS}.get(structure, ())
+            "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *NOMINAL_BESIDE)}.get(structure, ())
 
 
 def nominal_beside(cells: Any) -> dict[str, Any]:
@@ -99,6 +101,12 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
     import numpy as np
 
     out: dict[str, object] = {}
+    if isinstance(data, HierarchyCells):  # hierarchical metrics, flat accuracy and macro recall beside them
+        values = {**hierarchy_metrics(data), **{m: float(v) for m, v in nominal_beside(data).items()}}
+        out["values"] = {m: v for m, v in values.items() if not metrics or m in metrics}
+        out.update(hierarchy_tables(data))
+        out["undefined"] = []
+        return out
     if isinstance(data, OrdinalCells):
         res = ordinal_metrics(data, [m for m in metrics if m not in NOMINAL_BESIDE] if metrics else None,
                               undefined=undefined)
@@ -134,6 +142,9 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["undefined"][name] = res["undefined"]
         if "per_label" in res:
             data.setdefault("per_label", {})[name] = res["per_label"]
+        for key in ("levels", "distances"):  # hierarchy: accuracy per depth, error distances in the tree
+            if key in res:
+                data.setdefault(key, {})[name] = res[key]
     if inputs.structure == "ordinal":
         data["order"] = data.pop("labels")
         first = next(iter(inputs.systems.values()))

@@ -35,6 +35,9 @@ _LAZY: dict[str, str] = {
     "prediction_set": "._predset",
     "read_scored_frame": "._scores",
     "type_labels": "._scan",
+    "hierarchy_inputs": "._taxonomy",
+    "read_taxonomy": "._taxonomy",
+    "taxonomy_summary": "._taxonomy",  # --taxonomy FILE: child,parent rows (issue 23 item 4)
     "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)
     "system_names": "._naming",  # NAME=FILE runs (advisor.cli._runs)
 }

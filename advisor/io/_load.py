@@ -32,7 +32,7 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
          id_col: str | None = "id", systems: Sequence[str] | str | None = None, labels: Sequence[Label] | None = None,
          proba_cols: Any = "auto", order: Sequence[Any] | None = None, label_sep: str | None = None,
          top_k: int | None = None, structure: str | None = None, group: str | None = None,
-         names: Sequence[str] | None = None) -> Dataset:
+         names: Sequence[str] | None = None, by: Sequence[str] | str | None = None) -> Dataset:
     """Read the inputs of one evaluation, each once, into a :class:`~advisor.io._dataset.Dataset`.
 
     Parameters
@@ -65,6 +65,9 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     group : str, optional
         A column of the (first) prediction input naming the group each item belongs to — a patient, a
         document, a query: the bootstrap then resamples groups, not items (``Dataset.predictions.groups``).
+    by : column name or list of column names, optional
+        Subgroup columns of the (first) prediction input (sex, site, …): the joint table is also counted per
+        value of each (``Dataset.predictions.by``), for the per-subgroup results of :func:`advisor.subgroups`.
 
     Examples
     --------
@@ -89,9 +92,10 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
                          "not keep; give the prediction files (or --sql), or leave --group out.")
     if group is not None and (not isinstance(group, str) or not group.strip()):
         raise InputError(f"group must name a column of the predictions; got {group!r}.")
+    by_cols = _by_columns(by, bool(mats or tabs))
     opts = dict(true_col=true_col, pred_col=pred_col, id_col=id_col, systems=systems, labels=labels,
                 proba_cols=proba_cols, order=order, label_sep=label_sep, top_k=top_k, structure=structure,
-                group_col=group)
+                group_col=group, by_cols=by_cols)
     given, names = names, system_names([*paths, *mats, *tabs])
     if given is not None:
         given = [str(x) for x in given]
@@ -110,6 +114,18 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     if paths and (mats or tabs):
         ds.mixed, ds.predictions = True, None
     return ds
+
+
+def _by_columns(by: Sequence[str] | str | None, tables: bool) -> tuple[str, ...]:
+    """The subgroup columns of ``by=`` (``--by``), each once; refused with matrices or count tables."""
+    cols = [by] if isinstance(by, str) else list(by or ())
+    for col in cols:
+        if not isinstance(col, str) or not col.strip():
+            raise InputError(f"by must name columns of the predictions; got {col!r}.")
+    if cols and tables:
+        raise InputError(f"--by {cols[0]} evaluates subgroups of items, which confusion matrices and count tables do "
+                         "not keep; give the prediction files (or --sql), or leave --by out.")
+    return tuple(dict.fromkeys(cols))
 
 
 def _load_tables(con: Any, ds: Dataset, mats: list[Path], tabs: list[Path], names: list[str],

@@ -28,9 +28,10 @@ __all__ = ["load_predictions"]
 def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str], *, frame: Any, sql: str | None,
                      true_col: str | None, pred_col: str | None, id_col: str | None, systems: Any, labels: Any,
                      proba_cols: Any, order: Any, label_sep: str | None, top_k: int | None,
-                     structure: str | None, group_col: str | None = None) -> None:
+                     structure: str | None, group_col: str | None = None, by_cols: tuple[str, ...] = ()) -> None:
     """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs);
-    ``group_col``: the column of the first input naming each item's group (issue 20)."""
+    ``group_col``: the column of the first input naming each item's group (issue 20); ``by_cols``: its
+    subgroup columns (``--by``, issue 23)."""
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     frame_sys: list[str] = []
     if frame is not None:
@@ -43,11 +44,13 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
             raise InputError(f"the DataFrame has no column {missing[0]!r}; its columns are "
                              f"{', '.join(map(repr, cols[:30]))}.")
         parts: list[Part] = [frame_part(con, frame)]
-        regexes: list[str | None] = [role_regex([tc, *frame_sys, "id", SCORE_COLUMN, *([group_col] if group_col else [])])]
+        regexes: list[str | None] = [role_regex([tc, *frame_sys, "id", SCORE_COLUMN, *([group_col] if group_col else []),
+                                                *by_cols])]
     elif sql is not None:
         parts, regexes = [sql_part(sql)], [None]
     else:
-        wanted = [tc, pc, SCORE_COLUMN, *([id_col] if id_col and len(paths) > 1 else []), *([group_col] if group_col else [])]
+        wanted = [tc, pc, SCORE_COLUMN, *([id_col] if id_col and len(paths) > 1 else []), *([group_col] if group_col else []),
+                  *by_cols]
         regexes = [role_regex(wanted) for _ in paths]
         staged = _stage_files(con, paths, regexes, tc, pc)
         parts = [sp.part for sp in staged.parts]
@@ -59,6 +62,12 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
     kind = _structure_kind(staged, order, label_sep, top_k, structure, tc, pc)
     if group_col and group_col not in staged.parts[0].columns:
         raise _missing(staged.parts[0], group_col)
+    for col in by_cols:
+        if col not in staged.parts[0].columns:
+            raise _missing(staged.parts[0], col)
+    if kind is not None and by_cols:
+        raise InputError(f"--by {by_cols[0]} evaluates subgroups of label predictions; the {kind.replace('_', '-')} "
+                         "inputs here have no per-subgroup evaluation, so leave --by out.")
     if kind is not None and group_col:
         raise InputError(f"--group resamples groups of items for label predictions; the {kind.replace('_', '-')} "
                          "inputs here are resampled item by item, so leave --group out.")
@@ -71,11 +80,13 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
         sp = staged.parts[0]
         what = sp.part.what
         sys_cols = frame_sys or system_columns(list(sp.columns), tc, systems, what)
-        owners = _nominal(con, ds, staged, [(sp, tc, c, c) for c in sys_cols], labels, proba_cols, None, group_col)
+        owners = _nominal(con, ds, staged, [(sp, tc, c, c) for c in sys_cols], labels, proba_cols, None, group_col,
+                          by_cols)
     else:
         entries = [(sp, tc, pc, name) for sp, name in zip(staged.parts, names)]
         use_id = bool(id_col) and len(entries) > 1 and all(id_col in sp.columns for sp in staged.parts)
-        owners = _nominal(con, ds, staged, entries, labels, proba_cols, id_col if use_id else None, group_col)
+        owners = _nominal(con, ds, staged, entries, labels, proba_cols, id_col if use_id else None, group_col,
+                          by_cols)
     ds.sources = [part_info(sp, "predictions", sql) for sp in staged.parts]
     for info, sp in zip(ds.sources, staged.parts):
         info.systems = [n for n, p in owners.items() if p is sp.part]
@@ -136,7 +147,8 @@ def _structure_kind(staged: Staged, order: Any, label_sep: str | None, top_k: in
 
 
 def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPart, str, str, str]], labels: Any,
-             proba_cols: Any, id_col: str | None, group_col: str | None = None) -> dict[str, Part]:
+             proba_cols: Any, id_col: str | None, group_col: str | None = None,
+             by_cols: tuple[str, ...] = ()) -> dict[str, Part]:
     """Counts, paired items, probability sums and item-level scores of nominal predictions."""
     sides, names, owners = [], [], {}
     single = len({id(sp) for sp, *_ in entries}) == 1 and len(entries) > 1  # several columns of one table
@@ -159,13 +171,20 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         if not single and has_scores and proba_cols is not None:
             ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col)
     if not sides:
+        if by_cols:
+            raise InputError(f"--by {by_cols[0]} evaluates subgroups of predicted labels; these inputs have scores "
+                             "but no y_pred column, so add the predicted labels or leave --by out.")
         return owners
-    counted = scan(con, sides, labels=labels, id_col=id_col, group_col=group_col)
+    counted = scan(con, sides, labels=labels, id_col=id_col, group_col=group_col, by_cols=by_cols)
     files = {n: Path(sp.part.path) for (sp, *_), n in zip(entries, names) if sp.part.path is not None}
     ps = prediction_set(counted, names, [s.source.what for s in sides], files=files)
     if group_col:
         ps.group_col = group_col
         check_groups(ps, sides[0].source.what)
+    for col, (_, values) in ps.by.items():
+        if len(values) < 2:
+            raise InputError(f"--by {col}: every item of {sides[0].source.what} has the same value ({values[0]!r}), so "
+                             "there are no subgroups to compare; give a column with at least two values.")
     ds.predictions = ps
     ds.systems.update(ps.systems)
     ds.probabilities.update(ps.probabilities)

@@ -66,6 +66,9 @@ class PredictionSet:
     groups: Any = None
     group_labels: tuple[Label, ...] = ()
     group_col: str | None = None
+    #: with subgroup columns (``--by``, issue 23): per column, the value of each row of ``joint`` (index into
+    #: the column's values) and the values, in the order given
+    by: dict[str, tuple[Any, tuple[Label, ...]]] = field(default_factory=dict)
 
 
 def _probability_columns(table: Source, proba_cols: Any) -> list[tuple[str, str]]:
@@ -111,6 +114,8 @@ def prediction_set(counted: Scan, names: Sequence[str], whats: Sequence[str],
     # one canonical cell order (lexicographic in the codes, truth first), whatever order the reader
     # grouped in: the bootstrap draws cells in this order, so intervals do not depend on the reader
     keys = counted.codes if counted.groups is None else np.column_stack([counted.codes, counted.groups])
+    if counted.by:
+        keys = np.column_stack([keys, *[v for v, _ in counted.by.values()]])
     order = np.lexsort(keys.T[::-1])
     codes, counts = counted.codes[order], counted.counts[order]
     joint = JointCounts(final_labels, tuple(names), codes, counts)
@@ -119,6 +124,7 @@ def prediction_set(counted: Scan, names: Sequence[str], whats: Sequence[str],
     result = PredictionSet(final_labels, systems, joint, counted.n_items, files=dict(files or {}))
     if counted.groups is not None:
         result.groups, result.group_labels = counted.groups[order], counted.group_labels
+    result.by = {col: (v[order], labs) for col, (v, labs) in counted.by.items()}
     lookalike = _same_number(final_labels)
     if lookalike:
         result.notes.append(f"the labels {' and '.join(map(repr, lookalike))} are different classes because they are "

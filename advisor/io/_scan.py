@@ -117,6 +117,9 @@ class Scan:
     #: a (true, predictions) combination found in several groups has one row per group
     groups: np.ndarray | None = None
     group_labels: tuple[Label, ...] = ()
+    #: with subgroup columns (``--by``, issue 23): per column, the value of each row of ``codes`` (index into
+    #: the column's values) and the values
+    by: dict[str, tuple[np.ndarray, tuple[Label, ...]]] = field(default_factory=dict)
 
 
 WEIGHT = '"#n"'
@@ -179,12 +182,13 @@ def _terms(i: int, ptrue: str, total: str, ok: str, brier: str) -> tuple[list[st
 
 
 def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = None,
-         id_col: str | None = None, group_col: str | None = None) -> Scan:
+         id_col: str | None = None, group_col: str | None = None, by_cols: Sequence[str] = ()) -> Scan:
     """Count the joint table of ``sides`` (all on the same items, all in the staged table) with every check.
 
     ``id_col``: match the items by this column (every side has it) instead of by row order. ``group_col``:
     the first input's column saying which group (patient, document, query) each item belongs to; the
-    table is then counted per group too, for resampling groups instead of items.
+    table is then counted per group too, for resampling groups instead of items. ``by_cols``: the first
+    input's subgroup columns (``--by``): the table is counted per subgroup value too.
     """
     m = len(sides)
     relation, weight = sides[0].source.relation, WEIGHT
@@ -206,6 +210,10 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
         base.append(f"{sides[0].source.label_sql(group_col)} AS g_")
         out.append("g_")
         keys.append("g_")
+    for j, col in enumerate(by_cols):
+        base.append(f"{sides[0].source.label_sql(col)} AS b{j}_")
+        out.append(f"b{j}_")
+        keys.append(f"b{j}_")
     aggs = ["sum(w_) AS n"] + [f"sum(w_ * {c}{i}) AS {c}{i}_" for i, s in enumerate(sides) if s.proba
                                for c in ("bad", "ren", "ll", "br", "z")]
     inner = f"SELECT {', '.join(base)} FROM {relation}"
@@ -232,18 +240,23 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
                 raise _bad_label(con, s.source, col)
     _check_alignment(con, sides, res, n, present, bool(id_col))
     groups = _groups(con, sides[0], res, present[0], group_col) if group_col else None
-    return _build(con, sides, res, n, labels, groups)
+    by = {col: _groups(con, sides[0], res, present[0], col, f"b{j}_", "--by") for j, col in enumerate(by_cols)}
+    return _build(con, sides, res, n, labels, groups, by)
 
 
-def _groups(con: Any, side: Side, res: dict[str, Any], present: np.ndarray, group_col: str) -> np.ndarray:
+def _groups(con: Any, side: Side, res: dict[str, Any], present: np.ndarray, group_col: str, key: str = "g_",
+            option: str = "--group") -> np.ndarray:
     """The group text of every counted row; an empty group cell is one sentence naming its row."""
-    g = _col(res, "g_")
+    g = _col(res, key)
     bad = present & np.array([x is None or x == "" or len(x) > MAX_LABEL_CHARS for x in g], dtype=bool)
     if bad.any():
         src = side.source
         row = _ordered(con, src, f"{src.label_sql(group_col)} AS g_",
                        f"g_ IS NULL OR g_ = '' OR length(g_) > {MAX_LABEL_CHARS}")
         where = f" row {row[0]}" if row else ""
+        if option == "--by":
+            raise InputError(f"{src.what}{where}: the {group_col} cell (--by) is empty or too long; with --by every "
+                             "item needs its subgroup value.")
         raise InputError(f"{src.what}{where}: the {group_col} cell (--group) is empty or too long; with --group every "
                          "item needs the group it belongs to.")
     return g
@@ -378,7 +391,8 @@ def _truth_mismatch(con: Any, sides: Sequence[Side], i: int, use_id: bool) -> In
 
 
 def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
-           labels: Sequence[Label] | None, groups: np.ndarray | None = None) -> Scan:
+           labels: Sequence[Label] | None, groups: np.ndarray | None = None,
+           by: dict[str, np.ndarray] | None = None) -> Scan:
     m = len(sides)
     cols = [_col(res, "t0")] + [_col(res, f"p{i}") for i in range(m)]
     texts = sorted({str(x) for c in cols for x in c})
@@ -423,13 +437,22 @@ def _build(con: Any, sides: Sequence[Side], res: dict[str, Any], n: np.ndarray,
         group_labels = tuple(type_labels(sorted(set(texts_g))))
         gindex = {str(g): j for j, g in enumerate(group_labels)}
         codes = np.column_stack([codes, np.array([gindex[t] for t in texts_g], dtype=np.int64)])
+    by_labels: dict[str, tuple[Label, ...]] = {}
+    for col, values in (by or {}).items():  # one row per (combination, group, subgroup values) too
+        texts_b = [str(x) for x in values]
+        by_labels[col] = tuple(type_labels(sorted(set(texts_b))))
+        bindex = {str(v): j for j, v in enumerate(by_labels[col])}
+        codes = np.column_stack([codes, np.array([bindex[t] for t in texts_b], dtype=np.int64)])
     # merge groups that differ only in columns not kept (h, and t_i equal to t_0)
     key_codes, inv = np.unique(codes, axis=0, return_inverse=True)
     merged = np.bincount(inv.reshape(-1), weights=counts, minlength=key_codes.shape[0])
+    nb = len(by_labels)
+    by_out = {col: (key_codes[:, key_codes.shape[1] - nb + j], labs) for j, (col, labs) in enumerate(by_labels.items())}
+    key_codes = key_codes[:, :key_codes.shape[1] - nb]
     if groups is None:
-        return Scan(final, key_codes, merged, int(n.sum()), probas, renorm, zero)
+        return Scan(final, key_codes, merged, int(n.sum()), probas, renorm, zero, by=by_out)
     return Scan(final, key_codes[:, :-1], merged, int(n.sum()), probas, renorm, zero, groups=key_codes[:, -1],
-                group_labels=group_labels)
+                group_labels=group_labels, by=by_out)
 
 
 def _outside(con: Any, sides: Sequence[Side], unknown: set[str], fixed: Sequence[Label]) -> InputError:

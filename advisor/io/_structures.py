@@ -44,6 +44,7 @@ class StructuredInputs:
     top_k: int | None = None
     notes: list[str] = field(default_factory=list)
     items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None  # ordinal: (true, predicted) ranks per item
+    taxonomy: dict[str, Any] | None = None  # hierarchy: file, root, depth, classes_per_level
 
 
 def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:

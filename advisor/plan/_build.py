@@ -230,5 +230,11 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
+    plan.design.subgroups = list(ans.subgroups)  # per-subgroup results and gaps (issue 23 item 1)
+    if ans.group and plan.design.unit == "item":  # the answers' unit (issue 20 item 3); the data count the groups
+        plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
+        # items of one unit are not independent: no exact proportion interval, BCa over the units instead
+        plan.design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
+                                        for m, v in plan.design.interval_methods.items()}
     plan._rec = rec
     return plan

@@ -114,6 +114,8 @@ class Design(_Model):
     multiplicity: str | None = Field(None, description="correction for many comparisons")
     undefined: str = Field("zero", description="the undefined-value convention")
     systems: int | None = Field(None, description="number of systems, when the data are known")
+    subgroups: list[str] = Field(default_factory=list, description=(
+        "the columns every metric is also reported by, per subgroup value (answers subgroups, --by; issue 23)"))
 
 
 class AnswerUse(_Model):

@@ -147,6 +147,10 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append(_TASK_KEYS[key])
         if key == "notes" and value:
             used.append("kept with the report as the author's note (not evaluated)")
+        if key == "group" and value:  # issue 20 item 3: the bootstrap's unit (--group)
+            used.append(f"the intervals resample whole units named by the column {value!r}, not single items")
+        if key == "subgroups" and value:  # issue 23 item 1: the report's per-subgroup tables (--by)
+            used.append("every metric is also reported per subgroup of these columns, with the gaps across them")
         if key in ("outputs", "probabilities"):  # which metrics can be computed at all (scores, probabilities)
             used.append("decides which metrics can be computed from the classifier's outputs")
         for m in (lead, *beside):

@@ -146,8 +146,8 @@ class Answers(BaseModel):
     item_name: str | None = Field(None, description="what one test item is: patient, tweet, claim")
     field: str | None = Field(None, description="the community whose customary figure is reported beside the lead")
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
-    label_structure: Literal["nominal", "ordinal", "multilabel", "partition", "spans", "ranking", "detection",
-                             "segmentation", "regression", "generation"] = "nominal"
+    label_structure: Literal["nominal", "ordinal", "multilabel", "partition", "hierarchy", "spans", "ranking",
+                             "detection", "segmentation", "regression", "generation"] = "nominal"
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
     # issue 21: operating constraints and the risks at which users act
@@ -159,6 +159,11 @@ class Answers(BaseModel):
     target_coverage: float | None = Field(None, description="the share of the items the system is to answer, in (0, 1]")
     reject_label: Label | None = Field(None, description="the label the system writes when it abstains (not a class)")
     target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers, in (0, 1)")
+    # issue 20 item 3: the resampling unit — the column naming each item's unit (patient, document, …)
+    group: str | None = Field(None, description="the column naming each item's unit (a patient, a document): "
+                                                "the bootstrap resamples units, not items")
+    # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
+    subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -196,7 +201,7 @@ class Answers(BaseModel):
             seen.add(str(x))
         return v
 
-    @field_validator("context", "item_name", "field", mode="before")
+    @field_validator("context", "item_name", "field", "group", mode="before")
     @classmethod
     def _words(cls, v: Any, info: Any) -> Any:
         if isinstance(v, str):
@@ -272,6 +277,7 @@ class Answers(BaseModel):
         self._structure_consistent(k)
         self._constraints_consistent()
         self._abstention_consistent()
+        self._subgroups_consistent()
         costs = self.error_costs
         if costs is not None and costs.false_negative is not None:
             if self.task != "binary" or (k is not None and k != 2):
@@ -321,6 +327,14 @@ class Answers(BaseModel):
             if getattr(self, key) is not None and not binary_scores:
                 _fail(key, getattr(self, key), "an operating constraint or decision threshold applies to the scores "
                       "of a binary task (task: binary)")
+
+    def _subgroups_consistent(self) -> None:
+        """Subgroup columns: named, each once (issue 23 item 1)."""
+        cols = self.subgroups
+        if any(not str(c).strip() for c in cols):
+            _fail("subgroups", cols, "every subgroup column needs a name")
+        if len(set(cols)) != len(cols):
+            _fail("subgroups", cols, "a subgroup column is named twice; give each once")
 
     def _abstention_consistent(self) -> None:
         """Issue 23 item 2: a target coverage is a share of the items answered, in (0, 1], of a system that abstains;

@@ -402,7 +402,8 @@ class _Run:
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
                     "multilabel": self.answers.label_structure == "multilabel",
-                    "partition": self.answers.label_structure == "partition"}.get(m.structure, False)
+                    "partition": self.answers.label_structure == "partition",
+                    "hierarchy": self.answers.label_structure == "hierarchy"}.get(m.structure, False)
         if m.id in _BUDGET and getattr(self.answers, _BUDGET[m.id]) is None:
             return False  # a rate at a budget nobody stated
         if m.needs_probabilities:
@@ -607,6 +608,7 @@ _STRUCTURE_NEEDS = {
     "ordinal": "needs ordered classes (label_structure: ordinal)",
     "multilabel": "scores sets of labels per item (label_structure: multilabel)",
     "partition": "compares two partitions with arbitrary cluster ids (label_structure: partition)",
+    "hierarchy": "scores classes in a taxonomy, which needs the tree (label_structure: hierarchy, --taxonomy FILE)",
 }
 
 

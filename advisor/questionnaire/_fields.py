@@ -68,6 +68,8 @@ def plural(noun: str) -> str:
     if low in _IRREGULAR:
         word = _IRREGULAR[low]
         word = word[:1].upper() + word[1:] if last[:1].isupper() else word
+    elif re.search(r"[^siu]s$", low):  # given in the plural already ("products", "tweets")
+        word = last
     elif re.search(r"(?:s|x|z|ch|sh)$", low) and not low.endswith("sis"):
         word = last + "es"
     elif low.endswith("sis"):

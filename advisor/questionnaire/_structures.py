@@ -24,7 +24,7 @@ __all__ = ["EXTERNAL", "STRUCTURE_RULES", "apply_structure"]
 
 STRUCTURE_RULES = ("structure_agreement", "structure_spans", "structure_ranking", "structure_detection",
                    "structure_segmentation", "structure_regression", "structure_generation", "structure_top_k",
-                   "structure_ordinal", "structure_multilabel", "structure_partition")
+                   "structure_ordinal", "structure_multilabel", "structure_partition", "structure_hierarchy")
 KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
 #: leads the user's own use of the outputs defines (risks: a proper scoring rule of the probabilities); with
 #: ordered classes they stay the lead and the ordinal lead goes beside them (issue 19, item 6)
@@ -56,6 +56,8 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                      and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
                      and (reported is None or a.metric in reported)]
     keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
+    if rule.id == "structure_hierarchy":  # the hierarchical metrics first, the flat view after them
+        complementary.sort(key=lambda a: _structure(cat, a.metric) == "nominal")
     # an ambiguous planned name ("Krippendorff's alpha") one of whose readings now leads: the other readings
     # were only added because they were planned
     other_readings = {mid for name in facts.get("planned_metrics") or []
@@ -85,7 +87,10 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                  if not any(_structure(cat, a.metric) == "nominal" for a in complementary) else
                  " Of the nominal single-label metrics only "
                  + ", ".join(a.name or a.metric for a in complementary if _structure(cat, a.metric) == "nominal")
-                 + " is reported beside it, as the view of the highest-scored class.")),
+                 + " is reported beside it, " + ("as the flat view of the exact class, where a wrong shelf in the right "
+                                                 "aisle counts like a wrong department."
+                                                 if rule.id == "structure_hierarchy" else
+                                                 "as the view of the highest-scored class."))),
         source=rule.source, answers={k: facts.get(k) for k in ("label_structure", "top_k", "annotators")},
     )
     if keep:  # the nominal reasoning now explains the metric reported beside the lead

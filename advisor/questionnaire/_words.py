@@ -127,6 +127,29 @@ ADDS: dict[str, str] = {
     # issue 23
     "aurc": "the error rate of the most confident answers averaged over every coverage",
     "selective_risk": "the error rate among the answers given at the target coverage",
+    # issue 23: partitions and hierarchies
+    "pair_correlation": "the correlation of the two partitions' same-cluster indicators over pairs of items",
+    "pair_correlation_distance": "the same agreement as a distance between partitions",
+    "adjusted_rand_index": "the customary pair-counting index, corrected for chance",
+    "adjusted_mutual_info": "the information the partitions share, corrected for chance",
+    "hierarchical_f1": "the harmonic mean of hierarchical precision and recall",
+    "hierarchical_precision": "how much of each predicted path in the tree is right",
+    "hierarchical_recall": "how much of each true path in the tree is found",
+    # further metrics a plan can put beside a lead
+    "micro_f1": "which equals accuracy with one label per item",
+    "macro_recall": "the mean of the per-class recalls",
+    "macro_precision": "the mean of the per-class precisions",
+    "weighted_f1": "per-class F1 weighted by class size",
+    "informedness": "the recall of the positives plus that of the negatives, minus one",
+    "markedness": "the two predictive values together, minus one",
+    "lr_plus": "how much a positive result raises the odds of the class",
+    "lr_minus": "how much a negative result lowers the odds of the class",
+    "expected_cost": "the cost per item of the errors, at your costs",
+    "normalized_expected_cost": "the cost of the errors relative to the best decision that ignores the input",
+    "brier_binary": "the mean squared error of the positive-class probability",
+    "top_k_accuracy": "the share of items whose true class is among the k highest scores",
+    "krippendorff_alpha": "agreement beyond chance that allows missing ratings",
+    "krippendorff_alpha_ordinal": "agreement beyond chance that weighs far disagreements more",
 }
 
 

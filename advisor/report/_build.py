@@ -78,6 +78,7 @@ from ._plan import (
     wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
+from ._subgroups import check_subgroup_columns, subgroup_columns, subgroup_section
 from ._uncertainty import difference_row, estimate_of, grouped, picked_seed, settle_intervals, uncertainty_tables
 
 __all__ = ["build_report"]
@@ -208,6 +209,7 @@ def build_report(
     costs: Any = None, priors: Any = None, scores: Any = None, order: Sequence[Any] | None = None,
     max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
     coverage: float | None = None,
+    by: Sequence[str] | str | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -245,6 +247,10 @@ def build_report(
     coverage : float, optional
         Selective prediction (issue 23), as ``--coverage``: the share in (0, 1] of the items a system that abstains
         answers; replaces the answers' ``target_coverage`` (and implies ``abstention: true``).
+    by : column or list of columns, optional
+        Subgroup columns (issue 23), as ``--by``, beside the answers' ``subgroups``: every metric per subgroup
+        with its interval, and the gaps across subgroups. ``data`` must be read with
+        ``advisor.load(..., by=[…])``.
 
     Examples
     --------
@@ -285,6 +291,9 @@ def build_report(
     if plan is not None:  # where two answers (or an answer and an option) pull apart, and which one leads
         warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
                     *warnings]
+    sub_cols = subgroup_columns(plan, by)
+    if systems:
+        check_subgroup_columns(data, sub_cols)  # before any work (issue 23)
     first = next(iter(systems.values()), None)
     of_interest = plan is not None and wants_class_of_interest(plan) and first is not None and first.k > 2
     task, pos = _task_info(first, positive_label if not of_interest else plan.task.positive_class,  # type: ignore[union-attr]
@@ -333,7 +342,9 @@ def build_report(
     elif bootstrap > 0:
         results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
                                              seed_given=seed_given, methods=dict(plan.design.interval_methods)
-                                             if plan is not None else {})
+                                             if plan is not None else {},
+                                             # without data, the answers' unit (issue 20 item 3): its groups uncounted
+                                             group_column=ans.group if ans is not None else None)
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
@@ -346,16 +357,26 @@ def build_report(
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
         tables += uncertainty_tables(results, entries, score_data)
+    sub_json, sub_par = None, None
+    if sub_cols and ev is not None:  # per subgroup and the gaps across them (issue 23 item 1)
+        sub_json, sub_tables, sub_warn, sub_par = subgroup_section(
+            data, sub_cols, {m.id: m.name for m in entries if m.role != "appendix"}, pos if first.k == 2 else None,
+            beta, undefined, bootstrap, confidence, seed, min(digits, 3))
+        tables += sub_tables
+        warnings += sub_warn
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
         promised=promises(plan, shown) if plan is not None else None)
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
+    if sub_par is not None:
+        methods = [*methods, sub_par]
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
+    ctx.subgroups = sub_json
     return ctx
 
 

@@ -31,6 +31,7 @@ from ._build import (
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
+from ._hierarchy import hierarchy_methods, hierarchy_tables
 from ._plan import (
     agreement_tables,
     diagnostic_tables,
@@ -102,12 +103,16 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     tables = diagnostic_tables(plan, results.reports, {}, task=task, names={m.id: m.name for m in entries}, pos=None,
                                beta=1.0, undefined=undefined, digits=digits, structure=structure, items=task.n)
     tables += agreement_tables(structure, digits)  # many annotators: their pairs summarised
+    if structure.kind == "hierarchy":  # issue 23, item 4: where in the tree the errors are
+        tables += hierarchy_tables(structure, confidence, digits)
     shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
     tables += uncertainty_tables(results, entries, None)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
         evaluated=True, digits=digits, promised=promises(plan, shown))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
+    if structure.kind == "hierarchy":
+        methods = [*methods[:1], hierarchy_methods(structure), *methods[1:]]
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
     ctx.justification, ctx.structure, ctx.tables, ctx.plan = justification, structure, tables, plan.to_json_dict()
@@ -248,10 +253,10 @@ def _per_class(inputs: Any, data: Mapping[str, Any], name: str) -> list[PerClass
         return [PerClassRow(label=str(lab), support=float(sup[j]), predicted=float(pred[j]),
                             precision=_f(r.get("precision")), recall=_f(r.get("recall")), f1=_f(r.get("f1")))
                 for j, (lab, r) in enumerate(data["per_label"][name].items())]
-    if inputs.structure not in ("ordinal", "top_k"):
+    if inputs.structure not in ("ordinal", "top_k", "hierarchy"):
         return []
 
-    if inputs.structure == "ordinal":
+    if inputs.structure in ("ordinal", "hierarchy"):
         labels, res = d.labels, per_class(_dense(d))
     else:  # top-k: the classes of the top-1 predictions, as the accuracy beside top-k accuracy
         scores, y, labels = d
@@ -274,7 +279,8 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
                undefined: str) -> None:
     """Paired intervals, P(first), winners and differences when two or more systems share the items;
     otherwise percentile intervals per system, each from its own resamples with the same seed."""
-    if len(results.reports) > 1 and inputs.structure != "agreement" and (inputs.items or inputs.structure != "ordinal"):
+    if len(results.reports) > 1 and inputs.structure != "agreement" and (
+            inputs.items or inputs.structure not in ("ordinal", "hierarchy")):  # matrices alone: no paired items
         ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
         points = {rep.name: {m: float("nan") if rep.values[m] is None else rep.values[m] for m in ok}
                   for rep in results.reports}
@@ -297,7 +303,7 @@ def _task(inputs: Any, data: Mapping[str, Any]) -> TaskInfo:
 
     first = next(iter(inputs.systems.values()))
     s = inputs.structure
-    if s == "ordinal":
+    if s in ("ordinal", "hierarchy"):
         labels = [str(x) for x in first.labels]
         sizes = np.asarray(_dense(first)).sum(axis=1)
     elif s == "multilabel":
@@ -311,7 +317,8 @@ def _task(inputs: Any, data: Mapping[str, Any]) -> TaskInfo:
         codes = np.asarray(first.codes)
         sizes = np.bincount(codes[codes >= 0], minlength=len(labels))
     n = float(data.get("n_items") or (np.asarray(first.y_true).shape[0] if s == "multilabel" else
-                                      sizes.sum() if s == "ordinal" else len(first[1]) if s == "top_k" else 0))
+                                      sizes.sum() if s in ("ordinal", "hierarchy") else len(first[1]) if s == "top_k"
+                                      else 0))
     return TaskInfo(kind="multiclass", k=len(labels), labels=labels, class_sizes=[float(x) for x in sizes], n=n)
 
 
@@ -322,6 +329,10 @@ def _structure(inputs: Any, data: Mapping[str, Any]) -> StructureData:
     out = StructureData(kind=s, k=inputs.top_k)
     if s == "ordinal":
         out.confusion = {str(n): _dense(c) for n, c in inputs.systems.items()}
+    elif s == "hierarchy":
+        out.taxonomy = dict(getattr(inputs, "taxonomy", None) or {})
+        out.levels = {str(n): list(v) for n, v in data["levels"].items()}
+        out.distances = {str(n): list(v) for n, v in data["distances"].items()}
     elif s == "multilabel":
         first = next(iter(inputs.systems.values()))
         out.share = {str(lab): float(np.asarray(first.y_true)[:, j].mean()) for j, lab in enumerate(first.labels)}

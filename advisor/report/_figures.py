@@ -278,7 +278,15 @@ def _prevalence(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 from ._figures_structures import draw_structure  # noqa: E402
-from ._figures_scores import draw_cost_curve, draw_reliability, draw_risk_coverage, draw_roc_pr  # noqa: E402
+from ._figures_scores import (  # noqa: E402
+    draw_calibration_curve,
+    draw_cost_curve,
+    draw_decision_curve,
+    draw_reliability,
+    draw_risk_coverage,
+    draw_roc_pr,
+)
+from ._figures_subgroups import draw_subgroups  # noqa: E402
 
 _DRAWERS = {
     "confusion": _confusion,
@@ -291,6 +299,9 @@ _DRAWERS = {
     "reliability": draw_reliability,
     "cost_curve": draw_cost_curve,
     "risk_coverage": draw_risk_coverage,  # selective prediction (issue 23)
+    "calibration_curve": draw_calibration_curve,  # binary risks (issue 21)
+    "decision_curve": draw_decision_curve,  # risks acted on at thresholds (issue 21)
+    "subgroups": draw_subgroups,  # the subgroups side by side (issue 23)
 }
 
 

@@ -20,7 +20,8 @@ from ._curves_scores import cost_curves, curve_points, item_curves
 from ._figure_io import _RC, _Factory, save_figure
 from ._models_scores import ScoreData
 
-__all__ = ["curve_points", "draw_cost_curve", "draw_reliability", "draw_risk_coverage", "draw_roc_pr", "score_figures"]
+__all__ = ["curve_points", "draw_calibration_curve", "draw_cost_curve", "draw_decision_curve", "draw_reliability",
+           "draw_risk_coverage", "draw_roc_pr", "score_figures"]
 
 from ._figure_io import _WIDTH, _colour, _text  # noqa: E402
 
@@ -150,3 +151,64 @@ def draw_risk_coverage(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     mark = f"; dashed: the target coverage {target:g}" if target is not None else ""
     return fig, ("Risk–coverage curve: the error rate among the most confident items (by top-label probability) "
                  f"against the share of the items answered, ties shared fractionally; its mean is the AURC{mark}.")
+
+
+def draw_calibration_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """Binary risks (issue 21): the loess-smoothed observed share of positives against the predicted risk, the
+    curve the ICI averages its distance to; the calibration intercept and slope in the legend."""
+    sd = ctx.scores
+    if sd is None or not sd.smooth:
+        return None
+    fig, ax = plt.subplots(figsize=(_WIDTH * 0.8, 2.9))
+    for i, (name, c) in enumerate(sd.smooth.items()):
+        system = next((r for r in ctx.systems if r.name == name), None)
+        label = _text(name)
+        if system is not None and system.values.get("calibration_slope") is not None:
+            a, b = system.values.get("calibration_intercept"), system.values["calibration_slope"]
+            label += f"\nintercept {a:.2f}, slope {b:.2f}" if a is not None else f"\nslope {b:.2f}"
+        ax.plot(c.x, _y(c.y), lw=1.3, color=_colour(i), label=label)
+    ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
+    ax.set(xlabel=f"predicted risk of {_text(str(sd.positive_label))}", ylabel="observed share (loess)",
+           title="calibration curve", xlim=(0, 1), ylim=(0, 1.02))
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False, fontsize="small")
+    fig.tight_layout()
+    return fig, ("Calibration curve: the share of positives observed among items of similar predicted risk "
+                 "(Cleveland's loess, span 0.75), against the risk; the dotted diagonal is perfect calibration and "
+                 "the integrated calibration index is the mean distance of each item's risk from the curve. No "
+                 "band is drawn: the intervals of the intercept, slope and ICI are in Table 1.")
+
+
+def draw_decision_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """Net benefit against the risk threshold (issue 21; Vickers & Elkin 2006): every system with its bootstrap
+    intervals, treat-all and treat-none."""
+    sd = ctx.scores
+    if sd is None or not sd.net_benefit_thresholds:
+        return None
+    ts = list(sd.net_benefit_thresholds)
+    fig, ax = plt.subplots(figsize=(_WIDTH * 0.8, 2.9))
+    everyone = [sd.net_benefit_all.get(f"{t:g}") for t in ts]
+    ax.plot(ts, _y(everyone), color="#777777", lw=1.0, ls="--", label="treat all")
+    ax.axhline(0.0, color="#777777", lw=1.0, ls=":", label="treat none")
+    lows = [v for v in everyone if v is not None]
+    for i, r in enumerate(ctx.systems):
+        ids = [f"net_benefit@{t:g}" for t in ts]
+        ys = [r.values.get(m) for m in ids]
+        if all(y is None for y in ys):
+            continue
+        ax.plot(ts, _y(ys), marker="o", ms=3, lw=1.3, color=_colour(i), label=_text(r.name))
+        for t, m, y in zip(ts, ids, ys):
+            iv = r.intervals.get(m)
+            if y is not None and iv is not None and iv.low is not None and iv.high is not None:
+                ax.plot([t, t], [iv.low, iv.high], color=_colour(i), lw=0.9, alpha=0.7)
+                lows.append(iv.low)
+        lows += [y for y in ys if y is not None]
+    top = max([0.0, *lows]) if lows else 0.0
+    floor = min(0.0, *(v for v in lows)) if lows else 0.0
+    ax.set(xlabel="risk threshold t", ylabel="net benefit", title="decision curve",
+           ylim=(max(floor, -0.5 * max(top, 0.05)) - 0.01, top * 1.1 + 0.01))
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False, fontsize="small")
+    fig.tight_layout()
+    conf = f" with {ctx.intervals.confidence:.0%} bootstrap intervals" if ctx.intervals is not None else ""
+    return fig, ("Decision curve: net benefit TP/n − FP/n · t/(1 − t) of treating the items whose risk is at least t, "
+                 f"at each threshold the answers name{conf}; dashed: treating everyone, dotted: treating no one "
+                 "(Vickers & Elkin 2006).")

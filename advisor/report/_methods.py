@@ -418,7 +418,9 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
         if multiclass and m.params.get("positive_label") is not None:  # a class of interest among several
             adds = W.S["of_interest"].format(pos=m.params["positive_label"])
         else:
-            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id.split("@", 1)[0], W.S["adds_fallback"])
+            planned = (m.reason or "").startswith("you planned")  # "as planned" only of what the author planned
+            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id.split("@", 1)[0],
+                                                             W.S["adds_fallback"] if planned else "")
         groups.setdefault(adds, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():

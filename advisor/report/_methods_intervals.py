@@ -60,7 +60,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
     unit = items if not intervals.group_column else W.S["groups_unit"].format(
         groups=f"{intervals.groups:,}" if intervals.groups else "", column=intervals.group_column,
-        items=items).replace("  ", " ")
+        items=items).replace("  ", " ").strip()
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))

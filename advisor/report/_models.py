@@ -229,7 +229,7 @@ class FigureData(_M):
 class StructureData(_M):
     """Ordered classes, label sets, top-k or annotators (issue 12): what their figure needs."""
 
-    kind: Literal["ordinal", "multilabel", "top_k", "agreement"]
+    kind: Literal["ordinal", "multilabel", "top_k", "agreement", "hierarchy"]
     k: int | None = Field(None, description="top-k: the k of the evaluation")
     confusion: dict[str, list[list[float]]] = Field(default_factory=dict,
                                                     description="ordinal: counts per system, rows = true class in order")
@@ -245,6 +245,13 @@ class StructureData(_M):
         default_factory=list, description="agreement: the pairs that agree least (pair, kappa, items both rated)")
     rater_kappa: dict[str, float | None] = Field(
         default_factory=dict, description="agreement: each annotator's mean Cohen's kappa with the others")
+    taxonomy: dict[str, Any] = Field(
+        default_factory=dict, description="hierarchy: the tree's file, root (None: implicit), depth, classes per level")
+    levels: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="hierarchy: per system the accuracy at each depth (depth, items, correct, "
+                                          "accuracy, low, high)")
+    distances: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="hierarchy: per system the items per tree distance of the error (0: correct)")
 
 
 class TableBlock(_M):
@@ -289,6 +296,9 @@ class ReportContext(_M):
     at_priors: dict[str, Any] | None = Field(None, description="the prevalence-dependent metrics projected to the "
                                              "deployment shares: priors, and per system and metric the test-set value, "
                                              "the projected estimate and its bootstrap interval")
+    subgroups: dict[str, Any] | None = Field(None, description=(
+        "per subgroup (issue 23): groups[column][value][system][metric], gaps[column][metric][system], the "
+        "thresholds below which a subgroup is too small and the warnings"))
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def metric(self, metric_id: str) -> MetricEntry:

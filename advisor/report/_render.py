@@ -43,8 +43,8 @@ __all__ = ["EXTENSIONS", "FORMATS", "format_for", "methods_paragraph", "output_p
 
 FORMATS = ("md", "tex", "html", "pdf", "json")
 #: The figures a report may draw, in the order they are numbered; ``<id>.svg`` or ``<id>.pdf`` on disk.
-FIGURE_IDS = ("metrics", "ranking", "structure", "roc_pr", "reliability", "cost_curve", "risk_coverage", "recall",
-              "confusion", "prevalence")
+FIGURE_IDS = ("metrics", "ranking", "structure", "roc_pr", "reliability", "cost_curve", "risk_coverage", "calibration_curve",
+              "decision_curve", "subgroups", "recall", "confusion", "prevalence")
 EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".htm": "html",
               ".pdf": "pdf", ".json": "json"}
 

@@ -20,6 +20,7 @@ _LAZY: dict[str, str] = {
     "compare_systems": "._compare",
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",
+    "proportion_interval": "._proportions",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
     # used by the catalogue's checker, the report and the CLI
@@ -33,6 +34,7 @@ _LAZY: dict[str, str] = {
     "METHOD_WORDS": "._choice",
     "interval_methods": "._choice",
     "pick_seed": "._bootstrap",
+    "subgroups": "._subgroups",
 }
 
 __all__ = sorted(_LAZY)

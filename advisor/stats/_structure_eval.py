@@ -7,9 +7,35 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import LabelSets, Ratings, evaluate_agreement_batch, evaluate_multilabel_batch, top_k_hits
+from ..engine import (
+    NOMINAL_BESIDE,
+    HierarchyCells,
+    LabelSets,
+    Ratings,
+    evaluate_agreement_batch,
+    evaluate_hierarchy_batch,
+    evaluate_multilabel_batch,
+    evaluate_ordinal_batch,
+    hierarchy_with_counts,
+    nominal_beside,
+    top_k_hits,
+    with_counts,
+)
 
-__all__ = ["_size", "_weighted"]
+__all__ = ["_size", "_weighted", "cells_evaluator"]
+
+
+def cells_evaluator(cells: Any, ids: Sequence[str], undefined: str) -> tuple[Any, Any]:
+    """``(evaluate(cells) → {id: values}, with_counts)`` of ordinal or hierarchy cells: the metrics of a batch of
+    counts over the non-zero cells of a confusion matrix, and how to put other counts (and cells) in."""
+    own = [m for m in ids if m not in NOMINAL_BESIDE]
+
+    def evaluate(c: Any) -> dict[str, np.ndarray]:
+        out = evaluate_hierarchy_batch(c, own) if isinstance(c, HierarchyCells) else \
+            evaluate_ordinal_batch(c, own, undefined)
+        return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
+
+    return evaluate, hierarchy_with_counts if isinstance(cells, HierarchyCells) else with_counts
 
 
 def _size(data: Any) -> int:

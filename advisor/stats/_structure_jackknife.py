@@ -22,7 +22,7 @@ from ._intervals import resampled_intervals
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration, item_groups, leave_out_values
 from ._paired import PairedInputs
 from ._proportions import proportion_interval
-from ._structure_eval import _size, _weighted
+from ._structure_eval import _size, _weighted, cells_evaluator
 
 __all__ = ["paired_structure_inputs", "structure_intervals"]
 
@@ -31,8 +31,12 @@ SHARES = ("accuracy", *CHOICE_SHARES)
 
 
 def _ordinal(c: Any, ids: Sequence[str], undefined: str) -> dict[str, np.ndarray]:
-    out = evaluate_ordinal_batch(c, [m for m in ids if m not in NOMINAL_BESIDE], undefined)
-    return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
+    """The metrics of ordinal or hierarchy cells (a batch of counts over a confusion matrix's cells)."""
+    return cells_evaluator(c, ids, undefined)[0](c)
+
+
+def _with_counts(c: Any, *args: Any) -> Any:
+    return cells_evaluator(c, (), "zero")[1](c, *args)
 
 
 def _items(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: int | None) -> dict[str, np.ndarray]:
@@ -57,10 +61,10 @@ def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k
     def stack(vals: dict[str, np.ndarray]) -> np.ndarray:
         return np.column_stack([np.asarray(vals[m], dtype=np.float64).reshape(-1) for m in ids])
 
-    if structure == "ordinal":
+    if structure in ("ordinal", "hierarchy"):
         base = np.asarray(data.counts, dtype=np.float64)
-        point = stack(_ordinal(with_counts(data, base[None]), ids, undefined))[0]
-        theta, weights = leave_out_values(base, len(ids), lambda m: stack(_ordinal(with_counts(data, m), ids, undefined)),
+        point = stack(_ordinal(_with_counts(data, base[None]), ids, undefined))[0]
+        theta, weights = leave_out_values(base, len(ids), lambda m: stack(_ordinal(_with_counts(data, m), ids, undefined)),
                                           max(1, 4_000_000 // max(base.size, 1)))
         return point, theta, weights, float(base.sum())
     n = _size(data)
@@ -113,7 +117,7 @@ def _ordinal_joint_theta(systems: dict[str, Any], ids: list[str], items: Any, un
     def evaluate(masses: np.ndarray) -> np.ndarray:
         cols = []
         for s in names:
-            vals = _ordinal(with_counts(systems[s], masses, rest, preds[s]), ids, undefined)
+            vals = _ordinal(_with_counts(systems[s], masses, rest, preds[s]), ids, undefined)
             cols.append(np.column_stack([np.asarray(vals[m], dtype=np.float64) for m in ids]))
         return np.stack(cols, axis=-1).reshape(masses.shape[0], -1)
 
@@ -127,7 +131,7 @@ def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[s
     """Per metric the :class:`PairedInputs` of a paired structured comparison (the same deletions for all)."""
     names = list(systems)
     m = len(names)
-    if structure == "ordinal":
+    if structure in ("ordinal", "hierarchy"):
         if items is None:
             return {}
         theta, weights = _ordinal_joint_theta(systems, ids, items, undefined)

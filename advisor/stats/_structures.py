@@ -35,7 +35,7 @@ from ._bootstrap import check_arguments, pick_seed
 from ._compare_models import Comparison
 from ._paired import summarise
 from ._ranks import ranking_agreement as _ranking_agreement
-from ._structure_eval import _size, _weighted
+from ._structure_eval import _size, _weighted, cells_evaluator
 from ._structure_jackknife import paired_structure_inputs, structure_intervals
 
 __all__ = ["structure_bootstrap", "structure_compare", "structure_comparison"]
@@ -68,9 +68,8 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
 
 def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.ndarray]] | None, ids: Sequence[str],
                 n_resamples: int, rng: np.random.Generator, undefined: str) -> dict[str, dict[str, np.ndarray]]:
-    def evaluate(c: OrdinalCells) -> dict[str, np.ndarray]:
-        out = evaluate_ordinal_batch(c, [m for m in ids if m not in NOMINAL_BESIDE], undefined)
-        return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
+    """Resamples of ordinal or hierarchy cells (both are the non-zero cells of a confusion matrix)."""
+    evaluate, with_counts = cells_evaluator(next(iter(systems.values())), ids, undefined)
 
     names = list(systems)
     if len(names) == 1 or items is None:  # one table: resample its own cells
@@ -101,7 +100,7 @@ def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamp
            undefined: str, top_k: int | None, items: Any, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
     """``progress(done, total)`` after each chunk of item resamples (ordinal cells are drawn at once: cheap)."""
     rng = np.random.default_rng(seed)  # seeds are picked before this (pick_seed)
-    if structure == "ordinal":
+    if structure in ("ordinal", "hierarchy"):
         return _cell_draws(systems, items, ids, n_resamples, rng, undefined)
     return _item_draws(systems, ids, n_resamples, rng, undefined, top_k, progress)
 
@@ -147,8 +146,9 @@ def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_r
         raise InputError("an agreement study has no systems to compare; it measures agreement among annotators.")
     if len(systems) < 2:
         raise InputError("a comparison needs at least two systems (files).")
-    if structure == "ordinal" and items is None:
-        raise InputError("a paired comparison of ordinal predictions needs the items (prediction files), not only tables.")
+    if structure in ("ordinal", "hierarchy") and items is None:
+        raise InputError(f"a paired comparison of {structure} predictions needs the items (prediction files), not only "
+                         "tables.")
     return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items, progress)
 
 
@@ -224,7 +224,7 @@ def structure_comparison(structure: str, systems: dict[str, Any], metrics: Seque
     draws = _paired(structure, systems, ids, n_resamples, confidence, seed, undefined, top_k, items)
     per_metric = _summary(systems, ids, draws, points, confidence, tuple(lower), structure, undefined, top_k, items)
     matrix = np.array([[points[s][m] for s in names] for m in ids], dtype=float)
-    n = float(_size(next(iter(systems.values())))) if structure != "ordinal" else float(
+    n = float(_size(next(iter(systems.values())))) if structure not in ("ordinal", "hierarchy") else float(
         np.sum(next(iter(systems.values())).counts))
     return Comparison(systems=names, labels=[str(x) for x in labels], n=n, n_resamples=int(n_resamples),
                       confidence=float(confidence), seed=int(seed) if isinstance(seed, (int, np.integer)) else None,

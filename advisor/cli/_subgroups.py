@@ -1,0 +1,95 @@
+"""``--by COLUMN`` on ``compute`` and ``compare`` (issue 23 item 1): the subgroup tables and the gaps.
+
+The numbers come from :func:`advisor.stats.subgroups`; this module only adds them to the JSON
+(``"groups"[column][value][system][metric]``, ``"gaps"[column][metric][system]``) or prints them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .. import engine as engine_api
+from .. import stats as stats_api
+from .._format import format_number
+from ._common import cell, echo, label_cell
+from ._intervals import interval_cell
+
+__all__ = ["add_subgroups", "print_subgroups", "subgroup_results"]
+
+#: The gap rows printed, in this order (every metric's gap is in --json).
+_GAP_ROWS = ("tpr", "fpr", "selection_rate", "precision", "equalized_odds")
+
+
+def subgroup_results(ds: Any, by: Sequence[str] | None, metrics: Sequence[str], positive: Any, beta: float,
+                     undefined: str, n_boot: int | None, confidence: float, seed: int | None) -> dict[str, Any] | None:
+    """:func:`advisor.stats.subgroups` of the run's metrics (none without ``--by``)."""
+    if not by:
+        return None
+    ids = [m for m in metrics if m not in engine_api.PROBABILITY_METRICS]
+    return stats_api.subgroups(ds, list(dict.fromkeys(by)), metrics=ids or None, positive_label=positive, beta=beta,
+                     undefined=undefined, n_resamples=n_boot, confidence=confidence, seed=seed)
+
+
+def add_subgroups(data: dict[str, Any], res: dict[str, Any] | None) -> dict[str, Any]:
+    """The JSON of a run with ``"groups"``, ``"gaps"`` and ``"stats_api.subgroups"`` (thresholds, warnings)."""
+    if res is not None:
+        data["groups"], data["gaps"] = res["groups"], res["gaps"]
+        data["stats_api.subgroups"] = {"columns": list(res["groups"]), "positive_label": res["positive_label"],
+                             "thresholds": res["thresholds"], "warnings": res["warnings"]}
+    return data
+
+
+def _fmt(x: Any) -> str:
+    return format_number(x, none="—", inf=("∞", "−∞"))
+
+
+def _value_cell(entry: dict[str, Any] | None) -> str:
+    if not entry:
+        return "—"
+    return interval_cell(_fmt(entry.get("estimate")), entry if "low" in entry else None, _fmt)
+
+
+def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
+    """One table per subgroup column (rows: metrics; columns: value · system, with the sizes in the header),
+    then the gaps of the rates and the warnings."""
+    if res is None:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 240)
+    for col, per_value in res["groups"].items():
+        values = list(per_value)
+        systems = list(per_value[values[0]])
+        ids = [m for m in per_value[values[0]][systems[0]] if m != "n"]
+        table = Table(title=f"stats_api.subgroups by {cell(col)}", title_justify="left")
+        table.add_column("metric", no_wrap=True)
+        for v in values:
+            n = per_value[v][systems[0]]["n"]
+            for s in systems:
+                head = f"{label_cell(v)} (n = {n:,})" if len(systems) == 1 else f"{label_cell(v)} · {label_cell(s)} (n = {n:,})"
+                table.add_column(head, justify="right", overflow="fold")
+        for m in ids:
+            table.add_row(m, *[_value_cell(per_value[v][s].get(m)) for v in values for s in systems])
+        console.print(table)
+        gaps = res["gaps"][col]
+        for m in [g for g in _GAP_ROWS if g in gaps]:
+            parts = [f"{label_cell(s)} {_fmt(e['gap'])} (ratio {_fmt(e['ratio'])})" for s, e in gaps[m].items()]
+            name = "equalized-odds difference" if m == "equalized_odds" else f"{m} gap"
+            console.print(f"  {name} across {cell(col)}: " + "; ".join(parts), markup=False)
+    if any(k in res["gaps"][c] for c in res["gaps"] for k in ("tpr",)):
+        console.print(f"gap: max − min over the stats_api.subgroups; ratio: min / max; class of interest "
+                      f"{label_cell(res['positive_label'])}; equalized-odds difference: the larger of the TPR and "
+                      "FPR gaps (fairlearn's definition). Every metric's gap is in --json.", style="dim", markup=False)
+    else:
+        console.print("gaps (max − min) and ratios (min / max) of every metric are in --json; the TPR, FPR, "
+                      "selection-rate and precision gaps need a two-class task and --positive.", style="dim",
+                      markup=False)
+    if any("low" in e for c in res["groups"].values() for g in c.values() for s in g.values()
+           for e in s.values() if isinstance(e, dict)):
+        console.print(f"[low, high]: {confidence:.0%} intervals, each subgroup resampled on its own (rates: "
+                      "Clopper–Pearson).", style="dim", markup=False)
+    for w in res["warnings"]:
+        echo(f"warning: {w}", err=True)

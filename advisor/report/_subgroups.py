@@ -1,0 +1,116 @@
+"""The report's subgroups (answers ``subgroups``, ``--by``, ``by=``; issue 23 item 1).
+
+The numbers are :func:`advisor.stats.subgroups` on the report's matrix metrics: a table per subgroup column
+(every value and system: its size, each metric with its interval, the binary rates), a table of the gaps
+across the values, a warning per subgroup too small to say anything, and one methods sentence naming the
+subgroups and the gap measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
+from ..stats import subgroups
+from ._models import Paragraph, Span, TableBlock, WarningEntry
+
+__all__ = ["check_subgroup_columns", "subgroup_columns", "subgroup_section"]
+
+_RATE_NAMES = {"tpr": "TPR", "fpr": "FPR", "selection_rate": "selection rate", "precision": "precision"}
+
+
+def subgroup_columns(plan: Any, by: Sequence[str] | str | None) -> list[str]:
+    """The answers' subgroup columns, then those of ``by=`` (``--by``), each once."""
+    given = [by] if isinstance(by, str) else list(by or ())
+    return list(dict.fromkeys([*(plan.design.subgroups if plan is not None else []), *given]))
+
+
+def check_subgroup_columns(data: Any, columns: Sequence[str]) -> None:
+    """Before any work: every subgroup column was read with the predictions (one sentence otherwise)."""
+    if not columns:
+        return
+    read = getattr(getattr(data, "predictions", data), "by", None) or {}
+    missing = [c for c in columns if c not in read]
+    if missing:
+        raise InputError(f"the subgroup column {missing[0]!r} was not read with the predictions; read them with "
+                         f"advisor.load(..., by=[{', '.join(repr(c) for c in columns)}]) (or give --by {missing[0]}).")
+
+
+def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[str, str], pos: Any, beta: float,
+                     undefined: str, bootstrap: int, confidence: float, seed: int | None,
+                     digits: int) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
+    """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
+    name``) that a confusion matrix gives, per subgroup."""
+    metric_ids = list(metric_names)
+    names = {**metric_names, **_RATE_NAMES}
+    ids = [m for m in metric_ids if m not in NEEDS_PARAMETERS
+           and (m in MULTICLASS_METRICS or (pos is not None and m in BINARY_METRICS))]
+    res = subgroups(data, list(columns), metrics=list(dict.fromkeys(ids)) or ["accuracy"], positive_label=pos,
+                    beta=beta, undefined=undefined, n_resamples=bootstrap or None, confidence=confidence, seed=seed)
+    tables = [_value_table(col, per_value, digits, names) for col, per_value in res["groups"].items()]
+    tables.append(_gap_table(res["gaps"], digits, res["positive_label"]))
+    warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
+    return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap)
+
+
+def _num(v: Any, digits: int) -> str:
+    return "—" if v is None else f"{v:.{digits}f}"
+
+
+def _cell(entry: dict[str, Any] | None, digits: int) -> str:
+    if not entry:
+        return "—"
+    text = _num(entry.get("estimate"), digits)
+    if entry.get("low") is not None and entry.get("high") is not None:
+        text += f" [{_num(entry['low'], digits)}, {_num(entry['high'], digits)}]"
+    return text
+
+
+def _value_table(col: str, per_value: dict[str, Any], digits: int, names: Mapping[str, str]) -> TableBlock:
+    values = list(per_value)
+    systems = list(per_value[values[0]])
+    ids = [m for m in per_value[values[0]][systems[0]] if m != "n"]
+    rows = [[v, f"{per_value[v][s]['n']:,}", s, *[_cell(per_value[v][s].get(m), digits) for m in ids]]
+            for v in values for s in systems]
+    caption = ("Each subgroup is evaluated on its own items; the intervals resample the subgroup's items "
+               "(the rates: Clopper–Pearson).")
+    return TableBlock(id="subgroups", title=f"Subgroups by {col}", caption=caption,
+                      columns=[col, "n", "system", *[names.get(m, m) for m in ids]],
+                      numeric=[False, True, False, *[True] * len(ids)], rows=rows)
+
+
+def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
+    first = next(iter(gaps.values()))
+    shown = [m for m in (*_RATE_NAMES, "equalized_odds") if m in first] or list(first)
+    rows = []
+    for col, per_metric in gaps.items():
+        systems = list(per_metric[shown[0]])
+        for s in systems:
+            cells = []
+            for m in shown:
+                e = per_metric[m][s]
+                cells.append("—" if e.get("gap") is None else
+                             f"{_num(e['gap'], digits)} (ratio {_num(e.get('ratio'), digits)})")
+            rows.append([col, s, *cells])
+    names = [("equalized-odds difference" if m == "equalized_odds" else f"{_RATE_NAMES.get(m, m)} gap") for m in shown]
+    caption = ("Gap: the largest minus the smallest value over the subgroups; ratio: the smallest over the largest. "
+               + ("The equalized-odds difference is the larger of the TPR and FPR gaps; the selection-rate gap is "
+                  f"the demographic-parity difference (class of interest {pos!s})." if pos is not None else
+                  "The gaps of the TPR, FPR, selection rate and precision need a two-class task with a class of "
+                  "interest."))
+    return TableBlock(id="subgroup_gaps", title="Gaps across subgroups", caption=caption,
+                      columns=["subgroups by", "system", *names], numeric=[False, False, *[True] * len(shown)],
+                      rows=rows)
+
+
+def _methods(columns: list[str], pos: Any, bootstrap: int) -> Paragraph:
+    cols = ", ".join(columns[:-1]) + (" and " if len(columns) > 1 else "") + columns[-1]
+    what = ("the true-positive rate, false-positive rate, selection rate and precision, with the equalized-odds "
+            "difference (the larger of the TPR and FPR gaps)" if pos is not None else "each metric")
+    intervals = " with intervals from each subgroup's own bootstrap" if bootstrap else ""
+    text = (f"Every metric is also reported per subgroup of {cols}{intervals}, and across the subgroups the gap "
+            f"(largest minus smallest) and ratio (smallest over largest) of {what}; a subgroup of fewer than 30 "
+            "items, or fewer than 5 of a class, is flagged as too small to say anything.")
+    return Paragraph(spans=[Span(text=text)])

@@ -1,0 +1,207 @@
+"""Subgroups (``--by``, ``by=``; issue 23 item 1): every metric per subgroup value, and the gaps across them.
+
+Per subgroup value and system: the metrics of the run on the subgroup's items, each with the interval of
+the project's bootstrap on the subgroup's confusion matrix, and the subgroup's size. For a binary task with
+a class of interest (``--positive``) also the four rates a fairness audit compares — true-positive rate,
+false-positive rate, selection rate (the share predicted positive) and precision — each with its
+Clopper–Pearson interval. Across the values of one column: the gap (max − min) and the ratio (min / max) of
+every rate and metric, and the equalized-odds difference, max(TPR gap, FPR gap), as fairlearn defines it
+(its ``equalized_odds_difference``; the selection-rate gap is its ``demographic_parity_difference``).
+
+A subgroup with fewer than :data:`MIN_ITEMS` items, or fewer than :data:`MIN_CLASS` items of a class,
+gets a warning: its rates are then too coarse to say anything (see :func:`small_group_warnings`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+from ..engine import PROBABILITY_METRICS, JointCounts, evaluate
+from ._bootstrap import bootstrap
+from ._proportions import clopper_pearson
+
+__all__ = ["MIN_CLASS", "MIN_ITEMS", "RATES", "subgroups"]
+
+#: Below this many items a subgroup's rate has a 95 % interval wider than ±0.17 (a proportion near ½).
+MIN_ITEMS = 30
+#: Below this many items of a class the class's recall moves in steps of 0.2 or more.
+MIN_CLASS = 5
+#: The rates of a binary task compared across subgroups (with the class of interest).
+RATES = ("tpr", "fpr", "selection_rate", "precision")
+
+
+def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequence[str] | None = None,
+              positive_label: Any = None, beta: float = 1.0, undefined: str = "zero",
+              n_resamples: int | None = None, confidence: float = 0.95, seed: int | None = None) -> dict[str, Any]:
+    """Per-subgroup metrics and the gaps across subgroups of a :class:`~advisor.io.Dataset` read with ``by=``.
+
+    Parameters
+    ----------
+    data : Dataset or PredictionSet
+        Read by :func:`advisor.load` with ``by=[column, …]``.
+    by : column or list of columns, optional
+        The subgroup columns to report (default: every column read with ``by=``).
+    metrics, positive_label, beta, undefined
+        As in :func:`advisor.evaluate`; the rates and the equalized-odds difference need a two-class task
+        and ``positive_label``.
+    n_resamples, confidence, seed
+        The bootstrap of each subgroup's confusion matrix (no intervals when ``n_resamples`` is None).
+
+    Returns
+    -------
+    dict
+        ``{"groups": {column: {value: {system: {"n": size, metric: {"estimate", "low", "high", …}}}}},
+        "gaps": {column: {metric: {system: {"gap", "ratio", "max", "argmax", "min", "argmin"}}}},
+        "warnings": [sentence, …], "thresholds": {"items": 30, "per_class": 5}, "positive_label": …}``;
+        ``gaps[column]["equalized_odds"]`` holds the equalized-odds difference (``gap``) and ratio.
+
+    Examples
+    --------
+    >>> import pandas as pd, advisor
+    >>> df = pd.DataFrame({"y_true": [1, 1, 0, 0] * 10, "y_pred": [1, 0, 0, 0] * 5 + [1, 1, 1, 0] * 5,
+    ...                    "sex": ["F"] * 20 + ["M"] * 20})
+    >>> res = subgroups(advisor.load(df, by="sex"), positive_label=1)
+    >>> res["groups"]["sex"]["F"]["y_pred"]["tpr"]["estimate"], res["gaps"]["sex"]["tpr"]["y_pred"]["gap"]
+    (0.5, 0.5)
+    >>> res["gaps"]["sex"]["equalized_odds"]["y_pred"]["gap"]
+    0.5
+    """
+    ps = getattr(data, "predictions", data)
+    found: Mapping[str, tuple[Any, tuple[Any, ...]]] = getattr(ps, "by", None) or {}
+    cols = [by] if isinstance(by, str) else list(by) if by is not None else list(found)
+    if not cols:
+        raise InputError("no subgroup columns: read the predictions with by=[column, …] (--by COLUMN).")
+    missing = [c for c in cols if c not in found]
+    if missing:
+        raise InputError(f"subgroup column {missing[0]!r} was not read; pass it in by= to advisor.load (--by).")
+    joint: JointCounts = ps.joint
+    binary = positive_label is not None and len(joint.labels) == 2
+    pos = joint.labels.index(positive_label) if binary and positive_label in joint.labels else None
+    if binary and pos is None:
+        raise InputError(f"the class of interest {positive_label!r} is not one of the classes {list(joint.labels)!r}.")
+    out: dict[str, Any] = {"groups": {}, "gaps": {}, "warnings": [], "positive_label": positive_label if binary else None,
+                           "thresholds": {"items": MIN_ITEMS, "per_class": MIN_CLASS}}
+    for col in cols:
+        values, labels = found[col]
+        values = np.asarray(values)
+        per_value: dict[str, Any] = {}
+        for j, value in enumerate(labels):
+            mask = values == j
+            sub = JointCounts(joint.labels, joint.systems, joint.codes[mask], joint.counts[mask])
+            per_value[str(value)] = _one_group(sub, metrics, positive_label, pos, beta, undefined, n_resamples,
+                                               confidence, seed)
+            out["warnings"].extend(small_group_warnings(col, value, sub, pos))
+        out["groups"][col] = per_value
+        out["gaps"][col] = _gaps(per_value, list(joint.systems), binary)
+    return out
+
+
+def _one_group(sub: JointCounts, metrics: Sequence[str] | None, positive_label: Any, pos: int | None, beta: float,
+               undefined: str, n_resamples: int | None, confidence: float, seed: int | None) -> dict[str, Any]:
+    """``{system: {"n": size, metric: {"estimate", "low", "high", "method"}}}`` of one subgroup."""
+    mats = sub.matrices()
+    ev = evaluate(mats, metrics=metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    n = sub.n
+    out: dict[str, Any] = {}
+    for name, cm in mats.items():
+        vals = {m: v for m, v in ev.metrics[name].items() if m not in PROBABILITY_METRICS}
+        entry: dict[str, Any] = {"n": int(n) if float(n).is_integer() else n}
+        ivs = None
+        if n_resamples is not None and vals:
+            ivs = bootstrap(cm, n_resamples=n_resamples, confidence=confidence, seed=seed, metrics=list(vals),
+                            positive_label=ev.positive_label, beta=beta, undefined=undefined)
+        for m, v in vals.items():
+            entry[m] = {"estimate": _num(v)}
+            if ivs is not None and m in ivs:
+                entry[m].update({"low": _num(ivs[m]["low"]), "high": _num(ivs[m]["high"]), "method": ivs.methods[m]})
+                if ivs.reasons[m]:
+                    entry[m]["reason"] = ivs.reasons[m]
+        if pos is not None:
+            entry.update(_rates(np.asarray(cm.counts, dtype=np.float64), pos, confidence if n_resamples else None))
+        out[name] = entry
+    return out
+
+
+def _rates(c: np.ndarray, pos: int, confidence: float | None) -> dict[str, dict[str, Any]]:
+    """TPR, FPR, selection rate and precision of a binary matrix (rows true), each with its Clopper–Pearson
+    interval when ``confidence`` is given; an empty denominator gives None."""
+    neg = 1 - pos
+    tp, fn, fp, tn = c[pos, pos], c[pos, neg], c[neg, pos], c[neg, neg]
+    parts = {"tpr": (tp, tp + fn), "fpr": (fp, fp + tn), "selection_rate": (tp + fp, c.sum()),
+             "precision": (tp, tp + fp)}
+    out: dict[str, dict[str, Any]] = {}
+    for rate, (x, d) in parts.items():
+        if not d > 0:
+            out[rate] = {"estimate": None, "reason": "no items in its denominator"}
+            continue
+        out[rate] = {"estimate": float(x / d)}
+        if confidence is not None:
+            lo, hi = clopper_pearson(float(x), float(d), confidence)
+            out[rate].update({"low": lo, "high": hi, "method": "clopper_pearson"})
+    return out
+
+
+def _gaps(per_value: dict[str, Any], systems: list[str], binary: bool) -> dict[str, Any]:
+    """Per metric and system: max − min and min / max over the subgroups (undefined values left out), and
+    the equalized-odds difference and ratio of a binary task."""
+    first = per_value[next(iter(per_value))][systems[0]]
+    ids = [m for m in first if m != "n"]
+    ids = [*[r for r in RATES if r in ids], *[m for m in ids if m not in RATES]]
+    out: dict[str, Any] = {}
+    for m in ids:
+        out[m] = {}
+        for s in systems:
+            vals = {v: g[s].get(m, {}).get("estimate") for v, g in per_value.items()}
+            vals = {v: x for v, x in vals.items() if x is not None and math.isfinite(x)}
+            if len(vals) < 2:
+                out[m][s] = {"gap": None, "ratio": None, "reason": "defined in fewer than two subgroups"}
+                continue
+            hi, lo = max(vals, key=vals.__getitem__), min(vals, key=vals.__getitem__)
+            ratio = vals[lo] / vals[hi] if vals[hi] > 0 and vals[lo] >= 0 else None
+            out[m][s] = {"gap": vals[hi] - vals[lo], "ratio": ratio, "max": vals[hi], "argmax": hi,
+                         "min": vals[lo], "argmin": lo}
+    if binary and "tpr" in out:
+        out["equalized_odds"] = {}
+        for s in systems:
+            t, f = out["tpr"][s], out["fpr"][s]
+            gaps = [x["gap"] for x in (t, f) if x["gap"] is not None]
+            ratios = [x["ratio"] for x in (t, f) if x["ratio"] is not None]
+            out["equalized_odds"][s] = {"gap": max(gaps) if len(gaps) == 2 else None,
+                                        "ratio": min(ratios) if len(ratios) == 2 else None,
+                                        "from": None if len(gaps) < 2 else "tpr" if t["gap"] >= f["gap"] else "fpr"}
+    return out
+
+
+def small_group_warnings(col: str, value: Any, sub: JointCounts, pos: int | None) -> list[str]:
+    """One sentence for a subgroup too small to say anything: fewer than :data:`MIN_ITEMS` items (a rate's
+    95 % interval is then wider than ±0.17), or fewer than :data:`MIN_CLASS` items of a class (its recall —
+    for the classes of a binary task, the TPR or the FPR — then moves in steps of 0.2 or more)."""
+    n = sub.n
+    support = np.bincount(sub.codes[:, 0], weights=sub.counts, minlength=len(sub.labels))
+    few = [(lab, int(support[i])) for i, lab in enumerate(sub.labels) if support[i] < MIN_CLASS]
+    if n >= MIN_ITEMS and not few:
+        return []
+    why = []
+    if n < MIN_ITEMS:
+        why.append(f"{_count(n)} items, fewer than {MIN_ITEMS} (a rate's 95% interval is then wider than ±0.17)")
+    if few:
+        listed = ", ".join(f"{k} of class {lab!r}" for lab, k in few[:5]) + (" …" if len(few) > 5 else "")
+        why.append(f"{listed}, fewer than {MIN_CLASS} (a class's recall then moves in steps of 0.2 or more)")
+    return [f"subgroup {col} = {value!r} is too small to say anything: {'; '.join(why)}."]
+
+
+def _count(n: float) -> str:
+    return f"{int(n):,}" if float(n).is_integer() else f"{n:g}"
+
+
+def _num(v: Any) -> Any:
+    """A JSON number: None for NaN or undefined."""
+    if v is None:
+        return None
+    v = float(v)
+    return v if math.isfinite(v) else None

@@ -1,0 +1,62 @@
+"""Issue 21 items 3 and 4: binary risks get a calibration-curve figure (the loess curve the ICI averages its
+distance to) and risks acted on at thresholds a decision-curve figure (net benefit of every system with its
+intervals, treat-all and treat-none), in every format that draws figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import pytest
+from typer.testing import CliRunner
+
+import advisor
+from advisor.cli import app
+from advisor.report._figures_scores import draw_calibration_curve, draw_decision_curve
+
+matplotlib.use("Agg")
+ROOT = Path(__file__).resolve().parents[1]
+RISK = [ROOT / "examples/scores/risk_calibrated.csv", ROOT / "examples/scores/risk_overconfident.csv"]
+ANSWERS = ROOT / "examples/answers/risk_estimates.yaml"
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return advisor.build_report(ANSWERS, advisor.load([str(p) for p in RISK]), seed=7, bootstrap=200,
+                                decision_thresholds=[0.1, 0.2, 0.3])
+
+
+def test_decision_curve_draws_each_systems_net_benefit(ctx):
+    import matplotlib.pyplot as plt
+
+    fig, caption = draw_decision_curve(ctx, plt)
+    ax = fig.axes[0]
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    for r in ctx.systems:
+        ys = list(lines[r.name].get_ydata())
+        assert ys == pytest.approx([r.values[f"net_benefit@{t:g}"] for t in (0.1, 0.2, 0.3)])
+    everyone = list(lines["treat all"].get_ydata())
+    assert everyone == pytest.approx([ctx.scores.net_benefit_all[f"{t:g}"] for t in (0.1, 0.2, 0.3)])
+    assert "treat none" in lines and "95% bootstrap intervals" in caption and "Vickers" in caption
+    plt.close(fig)
+
+
+def test_calibration_curve_is_the_loess_curve_with_intercept_and_slope(ctx):
+    import matplotlib.pyplot as plt
+
+    fig, caption = draw_calibration_curve(ctx, plt)
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
+    over = next(r for r in ctx.systems if r.name == "risk_overconfident")
+    assert any(f"slope {over.values['calibration_slope']:.2f}" in lab for lab in labels)
+    assert "loess" in caption and "integrated calibration index" in caption
+    plt.close(fig)
+
+
+def test_report_writes_both_figures(tmp_path):
+    out = tmp_path / "risk.md"
+    res = CliRunner().invoke(app, ["report", "--answers", str(ANSWERS), *map(str, RISK), "--seed", "7", "--bootstrap",
+                                   "200", "--decision-thresholds", "0.1,0.2,0.3", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = out.read_text(encoding="utf-8")
+    for fig in ("calibration_curve", "decision_curve"):
+        assert (tmp_path / "risk-figures" / f"{fig}.svg").is_file() and f"{fig}.svg" in text

@@ -1,0 +1,310 @@
+"""Issue 23, item 4: hierarchical precision, recall and F1 (Kiritchenko et al. 2006) from the confusion matrix the
+one reader counts, per-level accuracy and error distances in the tree; oracles: a direct per-item computation over
+ancestor sets, and HiClass when it is installed."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from advisor._exceptions import InputError
+from advisor.engine import hierarchy_cells, hierarchy_metrics, hierarchy_tables, taxonomy_from_edges
+from advisor.io import read_taxonomy
+
+# a 2 / 5 / 9 tree with an implicit root; "books" is a top category with no children
+EDGES = [("shoes", "clothing"), ("shirts", "clothing"), ("sneakers", "shoes"), ("boots", "shoes"),
+         ("tv", "electronics"), ("audio", "electronics"), ("headphones", "audio"), ("speakers", "audio"),
+         ("books", "")]
+PARENT = {c: (p or None) for c, p in EDGES} | {"clothing": None, "electronics": None}
+
+
+def _anc(x: str) -> list[str]:
+    out = []
+    while x is not None:
+        out.append(x)
+        x = PARENT[x]
+    return out[::-1]
+
+
+def _direct(t: list[str], p: list[str]) -> dict[str, object]:
+    """Item by item over ancestor sets: the definition, no confusion matrix."""
+    inter = sum(len(set(_anc(a)) & set(_anc(b))) for a, b in zip(t, p))
+    hp, hr = inter / sum(len(_anc(b)) for b in p), inter / sum(len(_anc(a)) for a in t)
+    levels = {}
+    for d in range(3):
+        deep = [(a, b) for a, b in zip(t, p) if len(_anc(a)) > d]
+        if deep:
+            levels[d + 1] = sum(len(_anc(b)) > d and _anc(b)[d] == _anc(a)[d] for a, b in deep) / len(deep)
+    dist = Counter(len(_anc(a)) + len(_anc(b)) - 2 * len(set(_anc(a)) & set(_anc(b))) for a, b in zip(t, p))
+    return {"hierarchical_precision": hp, "hierarchical_recall": hr, "hierarchical_f1": 2 * hp * hr / (hp + hr),
+            "levels": levels, "distances": dict(dist)}
+
+
+def _items(seed: int, n: int = 200) -> tuple[list[str], list[str]]:
+    rng = np.random.default_rng(seed)
+    nodes = sorted(PARENT)
+    t = list(rng.choice(nodes, n))
+    p = [a if rng.random() < 0.4 else (PARENT[a] or a) if rng.random() < 0.3 else str(rng.choice(nodes)) for a in t]
+    return t, p
+
+
+def _cells(t: list[str], p: list[str]):  # type: ignore[no-untyped-def]
+    labels = sorted(set(t) | set(p))
+    m = np.zeros((len(labels), len(labels)))
+    for a, b in zip(t, p):
+        m[labels.index(a), labels.index(b)] += 1
+    return hierarchy_cells(m, labels, taxonomy_from_edges(EDGES))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_metrics_from_the_matrix_equal_the_per_item_definition(seed: int) -> None:
+    t, p = _items(seed)
+    cells = _cells(t, p)
+    want = _direct(t, p)
+    got = hierarchy_metrics(cells)
+    for m in ("hierarchical_precision", "hierarchical_recall", "hierarchical_f1"):
+        assert got[m] == pytest.approx(want[m], abs=1e-12)
+    tables = hierarchy_tables(cells)
+    assert {r["depth"]: r["accuracy"] for r in tables["levels"]} == pytest.approx(want["levels"])
+    assert {r["distance"]: r["items"] for r in tables["distances"]} == want["distances"]
+
+
+def test_hiclass_agrees_when_installed() -> None:
+    hm = pytest.importorskip("hiclass.metrics")
+    t, p = _items(11)
+
+    def paths(xs: list[str]) -> np.ndarray:
+        return np.array([_anc(x) + [""] * (3 - len(_anc(x))) for x in xs])
+
+    got = hierarchy_metrics(_cells(t, p))
+    assert got["hierarchical_precision"] == pytest.approx(hm.precision(paths(t), paths(p)))
+    assert got["hierarchical_recall"] == pytest.approx(hm.recall(paths(t), paths(p)))
+    assert got["hierarchical_f1"] == pytest.approx(hm.f1(paths(t), paths(p)))
+
+
+def test_an_explicit_root_is_excluded_like_an_implicit_one() -> None:
+    rooted = taxonomy_from_edges([*[(c, p or "all") for c, p in EDGES], ("clothing", "all"), ("electronics", "all")])
+    t, p = _items(3)
+    labels = sorted(set(t) | set(p))
+    m = np.zeros((len(labels), len(labels)))
+    for a, b in zip(t, p):
+        m[labels.index(a), labels.index(b)] += 1
+    assert hierarchy_metrics(hierarchy_cells(m, labels, rooted)) == hierarchy_metrics(_cells(t, p))
+    with pytest.raises(InputError, match="is the root"):
+        hierarchy_cells([[1, 0], [0, 1]], ["all", "tv"], rooted)
+
+
+@pytest.mark.parametrize(("edges", "words"), [
+    ([("a", "b"), ("b", "c"), ("c", "a")], "has a cycle"),
+    ([("a", "a")], "its own parent"),
+    ([("a", "b"), ("a", "c")], "has two parents"),
+])
+def test_a_taxonomy_that_is_not_a_tree_is_refused_in_one_sentence(edges: list, words: str) -> None:
+    with pytest.raises(InputError, match=words) as e:
+        taxonomy_from_edges(edges)
+    assert str(e.value).count(". ") == 0 and str(e.value).endswith(".")
+
+
+def test_a_label_outside_the_taxonomy_is_refused() -> None:
+    with pytest.raises(InputError, match="'sofa' is not in the taxonomy"):
+        hierarchy_cells([[1, 1], [0, 1]], ["sofa", "tv"], taxonomy_from_edges(EDGES))
+
+
+def test_taxonomy_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "tax.csv"
+    f.write_text("child,parent\n" + "\n".join(f"{c},{p}" for c, p in EDGES) + "\n", encoding="utf-8")
+    assert read_taxonomy(f).ancestors("sneakers") == ("clothing", "shoes", "sneakers")
+    with pytest.raises(InputError, match="does not exist"):
+        read_taxonomy(tmp_path / "missing.csv")
+    f.write_text("a,b,c\n", encoding="utf-8")
+    with pytest.raises(InputError, match="not a child,parent pair"):
+        read_taxonomy(f)
+
+
+def test_hierarchy_metrics_are_in_the_one_registry_and_the_catalogue() -> None:
+    from advisor.catalogue import get_catalogue
+    from advisor.engine._structures import STRUCTURE_METRICS
+
+    cat = get_catalogue()
+    for mid in ("hierarchical_f1", "hierarchical_precision", "hierarchical_recall"):
+        assert STRUCTURE_METRICS[mid].structure == "hierarchy" == cat.metrics[mid].structure
+        assert "kiritchenko2006learning" in cat.metrics[mid].references
+        for pid in ("class_symmetry", "opitz_monotonicity"):
+            assert cat.metrics[mid].properties[pid].status == "holds"
+    f1 = cat.metrics["hierarchical_f1"].properties
+    assert all(f1[p].status == "holds" for p in ("max_agreement", "symmetry", "monotonicity"))
+    assert cat.metrics["hierarchical_precision"].properties["max_agreement"].status == "fails"
+    assert cat.metrics["hierarchical_recall"].properties["monotonicity"].status == "fails"
+
+
+def test_the_hierarchy_checks_are_not_vacuous() -> None:
+    """The stored counterexamples of precision and recall show their failures; F1 passes the same cases."""
+    from advisor.catalogue import get_catalogue
+    from advisor.catalogue._check_structures import _recheck
+
+    cat = get_catalogue()
+    for mid, pid in (("hierarchical_precision", "max_agreement"), ("hierarchical_recall", "max_agreement"),
+                     ("hierarchical_recall", "monotonicity"), ("hierarchical_precision", "monotonicity"),
+                     ("hierarchical_precision", "symmetry")):
+        ce = cat.metrics[mid].properties[pid].counterexample
+        assert _recheck(cat.metrics[mid], pid, ce) is not None, (mid, pid)
+        assert _recheck(cat.metrics["hierarchical_f1"], pid, ce) is None, (mid, pid)
+
+
+def test_the_rule_leads_with_hierarchical_f1_and_flat_metrics_beside() -> None:
+    from advisor.questionnaire import recommend
+
+    rec = recommend({"task": "multiclass", "label_structure": "hierarchy"})
+    assert rec.primary.metric == "hierarchical_f1"
+    beside = [a.metric for a in rec.complementary]
+    assert beside[:2] == ["hierarchical_precision", "hierarchical_recall"] and "accuracy" in beside
+    flat = next(a for a in rec.complementary if a.metric == "accuracy")
+    assert "wrong shelf in the right aisle" in flat.reason and "never instead" in flat.reason
+
+
+def test_hierarchy_answers() -> None:
+    from advisor.questionnaire._answers import Answers
+
+    assert Answers.model_validate({"task": "multiclass", "label_structure": "hierarchy"}).label_structure == "hierarchy"
+    with pytest.raises(Exception):
+        Answers.model_validate({"task": "multiclass", "label_structure": "hierarchy", "top_k": 3})
+
+
+def _files(tmp_path, t: list[str], p: list[str], tax: str | None = None):  # type: ignore[no-untyped-def]
+    f = tmp_path / "pred.csv"
+    f.write_text("y_true,y_pred\n" + "".join(f"{a},{b}\n" for a, b in zip(t, p)), encoding="utf-8")
+    x = tmp_path / "tax.csv"
+    x.write_text(tax if tax is not None else "child,parent\n" + "".join(f"{c},{q}\n" for c, q in EDGES),
+                 encoding="utf-8")
+    return f, x
+
+
+def test_compute_taxonomy_json_with_intervals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    t, p = _items(4, 120)
+    f, x = _files(tmp_path, t, p)
+    r = CliRunner().invoke(app, ["compute", str(f), "--taxonomy", str(x), "--bootstrap", "200", "--seed", "1",
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    want = _direct(t, p)
+    m = data["metrics"]["pred"]
+    assert m["hierarchical_f1"] == pytest.approx(want["hierarchical_f1"])
+    assert m["accuracy"] == pytest.approx(np.mean(np.array(t) == np.array(p)))
+    assert {r["depth"]: r["accuracy"] for r in data["levels"]["pred"]} == pytest.approx(want["levels"])
+    assert {r["distance"]: r["items"] for r in data["distances"]["pred"]} == want["distances"]
+    iv = data["intervals"]["pred"]["hierarchical_f1"]
+    assert iv["low"] <= m["hierarchical_f1"] <= iv["high"] and iv["method"] in ("bca", "percentile", "basic")
+    assert data["taxonomy"]["classes_per_level"] == [3, 4, 4]
+    assert data["bootstrap"]["seed"] == 1
+
+
+@pytest.mark.parametrize(("tax", "words"), [
+    ("a,b\nb,a\nshoes,clothing\n", "has a cycle"),
+    ("shoes,clothing\nshoes,electronics\n", "has two parents"),
+    ("shoes,clothing\n", "are not in taxonomy file"),
+    (None, "does not exist"),
+])
+def test_bad_taxonomy_one_sentence_exit_2(tmp_path, tax: str | None, words: str) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    f, x = _files(tmp_path, ["shoes", "tv"], ["shoes", "shirts"], tax or "")
+    if tax is None:
+        x = tmp_path / "missing.csv"
+    r = CliRunner().invoke(app, ["compute", str(f), "--taxonomy", str(x)])
+    assert r.exit_code == 2, r.output
+    assert words in r.output and r.output.count("\n") == 1 and "Traceback" not in r.output
+
+
+def test_compare_taxonomy_paired(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    t, p = _items(6, 100)
+    a, x = _files(tmp_path, t, p)
+    b = tmp_path / "other.csv"
+    b.write_text("y_true,y_pred\n" + "".join(f"{u},{u}\n" for u in t), encoding="utf-8")  # every item right
+    r = CliRunner().invoke(app, ["compare", str(a), str(b), "--taxonomy", str(x), "--bootstrap", "200", "--seed", "2",
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    f1 = data["metrics"]["hierarchical_f1"]
+    assert f1["winners"] == ["other"]
+    assert f1["systems"]["pred"]["estimate"] == pytest.approx(_direct(t, p)["hierarchical_f1"])
+
+
+def test_report_with_a_taxonomy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    t, p = _items(8, 120)
+    a, x = _files(tmp_path, t, p)
+    b = tmp_path / "other.csv"
+    b.write_text("y_true,y_pred\n" + "".join(f"{u},{u if i % 3 else p[i]}\n" for i, u in enumerate(t)),
+                 encoding="utf-8")
+    ans = tmp_path / "answers.yaml"
+    ans.write_text("task: multiclass\nlabel_structure: hierarchy\n", encoding="utf-8")
+    out = tmp_path / "r.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(ans), str(a), str(b), "--taxonomy", str(x),
+                                 "--bootstrap", "400", "--seed", "3", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    table1 = text.split("*Table 1.*", 1)[1].split("\n\n", 2)[1]
+    f1 = round(_direct(t, p)["hierarchical_f1"], 3)
+    assert f"| Hierarchical F1 | {f1:.3f} [" in table1 and "| Accuracy |" in table1
+    assert "*Accuracy at each depth of the taxonomy.*" in text and "*Error distances in the taxonomy.*" in text
+    assert "The classes form a taxonomy (depth 3, 3 / 4 / 4 classes per level, under an implicit root)" in text
+    assert "Kiritchenko, S., Matwin, S., Nock, R." in text.split("## References", 1)[1]
+
+
+@pytest.mark.parametrize(("structure", "give_taxonomy", "words"), [
+    ("hierarchy", False, "needs the tree of the classes"),
+    ("nominal", True, "which the answers must declare with label_structure: hierarchy"),
+])
+def test_report_taxonomy_and_answers_must_agree(tmp_path, structure: str, give_taxonomy: bool, words: str) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    a, x = _files(tmp_path, ["shoes", "tv"], ["shoes", "shirts"])
+    ans = tmp_path / "answers.yaml"
+    ans.write_text(f"task: multiclass\nlabel_structure: {structure}\n", encoding="utf-8")
+    args = ["report", "--answers", str(ans), str(a), "-o", str(tmp_path / "r.md")]
+    r = CliRunner().invoke(app, args + (["--taxonomy", str(x)] if give_taxonomy else []))
+    assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
+    assert not (tmp_path / "r.md").exists()
+
+
+def test_report_from_two_matrices_has_unpaired_intervals(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Confusion matrices have no paired items: each system's cells are resampled on their own."""
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    _, x = _files(tmp_path, [], [])
+    ms = []
+    for i, rows in enumerate(("5,1,2\n0,6,1\n2,0,4\n", "6,1,1\n1,5,1\n1,1,4\n")):
+        m = tmp_path / f"m{i}.csv"
+        m.write_text(",shoes,tv,shirts\n" + "".join(f"{lab},{r}\n" for lab, r in
+                                                    zip(("shoes", "tv", "shirts"), rows.split())), encoding="utf-8")
+        ms += ["--matrix", str(m)]
+    ans = tmp_path / "answers.yaml"
+    ans.write_text("task: multiclass\nlabel_structure: hierarchy\n", encoding="utf-8")
+    out = tmp_path / "r.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(ans), *ms, "--taxonomy", str(x), "--bootstrap", "400",
+                                 "--seed", "1", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "| Hierarchical F1 | 0.81 [" in out.read_text(encoding="utf-8")
