@@ -33,10 +33,10 @@ def subgroup_results(ds: Any, by: Sequence[str] | None, metrics: Sequence[str], 
 
 
 def add_subgroups(data: dict[str, Any], res: dict[str, Any] | None) -> dict[str, Any]:
-    """The JSON of a run with ``"groups"``, ``"gaps"`` and ``"stats_api.subgroups"`` (thresholds, warnings)."""
+    """The JSON of a run with ``"groups"``, ``"gaps"`` and ``"subgroups"`` (thresholds, warnings)."""
     if res is not None:
         data["groups"], data["gaps"] = res["groups"], res["gaps"]
-        data["stats_api.subgroups"] = {"columns": list(res["groups"]), "positive_label": res["positive_label"],
+        data["subgroups"] = {"columns": list(res["groups"]), "positive_label": res["positive_label"],
                              "thresholds": res["thresholds"], "warnings": res["warnings"]}
     return data
 
@@ -64,7 +64,7 @@ def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
         values = list(per_value)
         systems = list(per_value[values[0]])
         ids = [m for m in per_value[values[0]][systems[0]] if m != "n"]
-        table = Table(title=f"stats_api.subgroups by {cell(col)}", title_justify="left")
+        table = Table(title=f"subgroups by {cell(col)}", title_justify="left")
         table.add_column("metric", no_wrap=True)
         for v in values:
             n = per_value[v][systems[0]]["n"]
@@ -80,7 +80,7 @@ def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
             name = "equalized-odds difference" if m == "equalized_odds" else f"{m} gap"
             console.print(f"  {name} across {cell(col)}: " + "; ".join(parts), markup=False)
     if any(k in res["gaps"][c] for c in res["gaps"] for k in ("tpr",)):
-        console.print(f"gap: max − min over the stats_api.subgroups; ratio: min / max; class of interest "
+        console.print(f"gap: max − min over the subgroups; ratio: min / max; class of interest "
                       f"{label_cell(res['positive_label'])}; equalized-odds difference: the larger of the TPR and "
                       "FPR gaps (fairlearn's definition). Every metric's gap is in --json.", style="dim", markup=False)
     else:
