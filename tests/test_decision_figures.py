@@ -60,3 +60,23 @@ def test_report_writes_both_figures(tmp_path):
     text = out.read_text(encoding="utf-8")
     for fig in ("calibration_curve", "decision_curve"):
         assert (tmp_path / "risk-figures" / f"{fig}.svg").is_file() and f"{fig}.svg" in text
+
+
+def test_calibration_band_holds_the_curve_and_ignores_row_order(ctx, tmp_path):
+    import pandas as pd
+
+    sd = ctx.scores
+    for name, curve in sd.smooth.items():
+        low, high = (b.y for b in sd.smooth_band[name])
+        inside = [lo <= f <= hi for lo, f, hi in zip(low, curve.y, high)]
+        assert all(lo <= hi for lo, hi in zip(low, high)) and sum(inside) >= 0.9 * len(inside), name
+    shuffled = []
+    for p in RISK:
+        df = pd.read_csv(p).sample(frac=1.0, random_state=3)
+        shuffled.append(tmp_path / p.name)
+        df.to_csv(shuffled[-1], index=False)
+    other = advisor.build_report(ANSWERS, advisor.load([str(p) for p in shuffled]), seed=7, bootstrap=200,
+                                 decision_thresholds=[0.1, 0.2, 0.3])
+    for name in sd.smooth_band:
+        for a, b in zip(sd.smooth_band[name], other.scores.smooth_band[name]):
+            assert a.y == pytest.approx(b.y, abs=1e-12)

@@ -109,6 +109,9 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
             data.clinical[name] = {"observed_expected": float(fit["observed_expected"]),
                                       "mean_risk": float(col.mean()), "observed": float(y.mean())}
             data.smooth[name] = Curve(x=[float(x) for x in grid], y=[float(x) for x in curve])
+            band = _loess_band(y, col, grid)
+            if band is not None:
+                data.smooth_band[name] = [Curve(x=[float(x) for x in grid], y=[float(x) for x in b]) for b in band]
             data.recalibration_loss[name] = float(recalibration_loss(y, col))
         if thresholds:
             nb, everyone = net_benefit(y, col, thresholds)
@@ -116,6 +119,25 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
                 v[f"net_benefit@{t:g}"] = float(x)
             data.net_benefit_all = {f"{t:g}": float(x) for t, x in zip(thresholds, everyone)}
             data.net_benefit_thresholds = thresholds
+
+
+#: resamples of the calibration curve's band, and the most items × resamples × grid points it is drawn for
+BAND_RESAMPLES = 100
+BAND_BUDGET = 4e7
+
+
+def _loess_band(y: np.ndarray, risk: np.ndarray, grid: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pointwise 95% band of the loess calibration curve from :data:`BAND_RESAMPLES` bootstrap resamples of
+    the items, drawn in an order fixed by the items' values (so the band does not depend on the row order); None
+    where the test set is too large for it to be cheap (the figure then draws the curve alone and says so)."""
+    n, g = y.shape[0], np.asarray(grid).shape[0]
+    if n * g * BAND_RESAMPLES > BAND_BUDGET:
+        return None
+    order = np.lexsort((y, risk))
+    w = np.random.default_rng(0).multinomial(n, np.full(n, 1.0 / n), size=BAND_RESAMPLES).astype(np.float64)
+    _, curves = loess_curve(y[order], risk[order], w, grid=np.asarray(grid))
+    low, high = np.nanpercentile(curves, [2.5, 97.5], axis=0)
+    return low, high
 
 
 def _rps_values(state: Any, values: dict[str, dict[str, Any]], planned: Mapping[str, Mapping[str, Any]]) -> None:

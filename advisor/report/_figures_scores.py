@@ -166,6 +166,9 @@ def draw_calibration_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
         if system is not None and system.values.get("calibration_slope") is not None:
             a, b = system.values.get("calibration_intercept"), system.values["calibration_slope"]
             label += f"\nintercept {a:.2f}, slope {b:.2f}" if a is not None else f"\nslope {b:.2f}"
+        band = sd.smooth_band.get(name)
+        if band:
+            ax.fill_between(band[0].x, _y(band[0].y), _y(band[1].y), color=_colour(i), alpha=0.18, lw=0)
         ax.plot(c.x, _y(c.y), lw=1.3, color=_colour(i), label=label)
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls=":")
     ax.set(xlabel=f"predicted risk of {_text(str(sd.positive_label))}", ylabel="observed share (loess)",
@@ -174,8 +177,10 @@ def draw_calibration_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     fig.tight_layout()
     return fig, ("Calibration curve: the share of positives observed among items of similar predicted risk "
                  "(Cleveland's loess, span 0.75), against the risk; the dotted diagonal is perfect calibration and "
-                 "the integrated calibration index is the mean distance of each item's risk from the curve. No "
-                 "band is drawn: the intervals of the intercept, slope and ICI are in Table 1.")
+                 "the integrated calibration index is the mean distance of each item's risk from the curve. "
+                 + ("Shaded: the pointwise 95% band from 100 bootstrap resamples of the items."
+                    if sd.smooth_band else "No band is drawn for a test set this large; the intervals of the "
+                    "intercept, slope and ICI are in Table 1."))
 
 
 def draw_decision_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:

@@ -62,6 +62,8 @@ class ScoreData(_M):
     clinical: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: mean risk, "
                                                   "observed share, observed/expected")
     smooth: dict[str, Curve] = Field(default_factory=dict, description="loess-smoothed calibration curve")
+    smooth_band: dict[str, list[Curve]] = Field(default_factory=dict, description="per system: the pointwise 95% "
+                                                "bootstrap band of the loess curve, [low, high] (items resampled)")
     recalibration_loss: dict[str, float | None] = Field(default_factory=dict, description="share of log loss "
                                                         "removed by a cross-fitted logistic recalibration")
     net_benefit_thresholds: list[float] = Field(default_factory=list)
