@@ -146,7 +146,7 @@ def test_render_report_refuses_an_existing_file_unless_forced(inputs: dict[str, 
     ctx = build_report(inputs["answers"], {"sys": MATRIX["matrix"]}, bootstrap=0)
     target = inputs["out"] / "r.json"
     target.write_text("mine", encoding="utf-8")
-    with pytest.raises(UnsafeOutputError, match="--force"):
+    with pytest.raises(UnsafeOutputError, match=r"pass force=True"):
         render_report(ctx, out_path=target)
     assert target.read_text(encoding="utf-8") == "mine"
     assert render_report(ctx, out_path=target, force=True) == [target]

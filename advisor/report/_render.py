@@ -488,6 +488,19 @@ def output_plan(
     return files
 
 
+def _api_format(out_path: str | os.PathLike[str] | None, fmt: str | None) -> str:
+    """:func:`format_for`, its refusals in :func:`render_report`'s argument names (``fmt``, ``out_path``)."""
+    try:
+        return format_for(out_path, fmt)
+    except InputError:
+        if fmt is not None:
+            raise InputError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.") from None
+        if out_path is None:
+            raise InputError(f"give out_path (the format from its extension) or fmt (one of {', '.join(FORMATS)}).") from None
+        raise InputError(f"cannot tell the report format from the extension of {out_path} "
+                         f"(use .md, .tex, .html, .pdf or .json, or give fmt=…).") from None
+
+
 def render_report(
     context: ReportContext,
     fmt: str | None = None,
@@ -509,13 +522,13 @@ def render_report(
     if not isinstance(context, ReportContext):
         raise InputError(f"context must be a ReportContext (from build_report); got {type(context).__name__}.")
     if out_path is None:
-        return render_text(context, format_for(None, fmt), fragment=fragment)
-    fmt = format_for(out_path, fmt)
+        return render_text(context, _api_format(None, fmt), fragment=fragment)
+    fmt = _api_format(out_path, fmt)
     if fmt == "pdf":
         require_pdf_engine()
     planned = output_plan(out_path, fmt, figures=figures and bool(context.systems),
                           references=bool(context.references))
-    check_outputs(planned, inputs, force=force)  # fail fast, before any expensive rendering
+    check_outputs(planned, inputs, force=force, force_word="force=True")  # fail fast, before any expensive rendering
     files = render_files(context, fmt, out_path, fragment=fragment, figures=figures)
     return write_outputs(files, inputs, force=force)
 

@@ -34,7 +34,7 @@ from .._exceptions import UnsafeOutputError
 
 __all__ = ["WriteInterrupted", "atomic_write", "check_outputs", "write_outputs"]
 
-_EXISTS = "{} already exists; pass --force to overwrite it, or choose another output name."
+_EXISTS = "{} already exists; pass {} to overwrite it, or choose another output name."
 
 # os.link errors that mean "this file system has no hard links", not "you may not write here"
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
@@ -103,12 +103,14 @@ def check_outputs(
     inputs: Iterable[str | os.PathLike[str]],
     *,
     force: bool = False,
+    force_word: str = "--force",
 ) -> None:
     """Raise :class:`UnsafeOutputError` unless every output can be written without harm.
 
     An output may not be one of ``inputs``, a directory or anything else but a regular file, the
     same file as another output, lie below a file, or below a symbolic link inside the first
-    output's folder (the figure folder); without ``force`` it may not exist.
+    output's folder (the figure folder); without ``force`` it may not exist. ``force_word`` is how the
+    messages name the override (``--force`` on the command line, ``force=True`` in Python).
     """
     ins = [Path(p) for p in inputs]
     seen: list[Path] = []
@@ -123,7 +125,7 @@ def check_outputs(
         kind = _not_regular(out)
         if kind is not None:
             raise UnsafeOutputError(f"output path {out} exists and is {kind}, not a regular file; advisor writes "
-                                    "only regular files (--force or not): choose another output path.")
+                                    f"only regular files ({force_word} or not): choose another output path.")
         if any(_same_file(out, s) for s in seen):
             raise UnsafeOutputError(f"two report outputs would be written to the same file {out}.")
         seen.append(out)
@@ -144,7 +146,7 @@ def check_outputs(
     if not force:
         for out in seen:
             if _exists(out):
-                raise UnsafeOutputError(_EXISTS.format(out))
+                raise UnsafeOutputError(_EXISTS.format(out, force_word))
 
 
 def _naming(exc: OSError, path: Path) -> OSError:
@@ -225,14 +227,14 @@ def _place(tmp: str, path: Path, force: bool) -> None:
     try:
         os.link(tmp, path)  # fails if path exists: no race with a file created meanwhile
     except FileExistsError:
-        raise UnsafeOutputError(_EXISTS.format(path)) from None
+        raise UnsafeOutputError(_EXISTS.format(path, "--force")) from None
     except OSError as exc:
         if exc.errno not in _NO_LINKS:
             raise
         try:  # no hard links here: reserve the name by an exclusive create, then move the file onto it
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
         except FileExistsError:
-            raise UnsafeOutputError(_EXISTS.format(path)) from None
+            raise UnsafeOutputError(_EXISTS.format(path, "--force")) from None
         try:
             os.replace(tmp, path)
         except BaseException:
