@@ -10,7 +10,7 @@ functions — ``read(prompt) -> str`` and ``write(text)`` — so the command lin
 * an answer that cannot be parsed, or that contradicts an earlier answer, is refused with a
   one-line reason and the question is asked again.
 
->>> replies = iter(["", "", "", "binary", "", "maybe", "no"] + [""] * 30)
+>>> replies = iter(["", "", ""] + [""] * 6 + ["binary", "", "maybe", "no"] + [""] * 30)
 >>> shown = []
 >>> a = ask_questions(lambda prompt: next(replies), shown.append)
 >>> a.task, a.symmetric
