@@ -15,6 +15,10 @@ from advisor.questionnaire._answers import answers_from_mapping
 from advisor.questionnaire._ask import ask_questions, parse_reply
 from advisor.questionnaire._conditions import describe, holds
 
+# Enter at the structure questions that come before the task (issue 23 item 6): label_structure, annotators,
+# top_k, abstention, subgroups, group
+STRUCTURE_DEFAULTS = [""] * 6
+
 BY_KEY = {q.key: q for q in QUESTIONS}
 
 
@@ -24,8 +28,9 @@ BY_KEY = {q.key: q for q in QUESTIONS}
 def test_questions_cover_exactly_the_answers_keys_in_order() -> None:
     assert sorted(BY_KEY) == sorted(Answers.model_fields)
     assert len(QUESTIONS) == len(BY_KEY)
-    # the situation in the author's words comes first (issue 22), then what kind of task it is
-    assert [q.key for q in QUESTIONS[:4]] == ["context", "item_name", "field", "task"]
+    # the situation in the author's words comes first (issue 22), then what kind of evaluation this is
+    # (issue 23 item 6: the structure before the flat-classification questions)
+    assert [q.key for q in QUESTIONS[:4]] == ["context", "item_name", "field", "label_structure"]
 
 
 def _plain(prop: str) -> str:
@@ -145,7 +150,7 @@ def test_unknown_key_gets_one_sentence_with_key_value_and_close_match(tmp_path) 
     assert str(f) in msg
     assert "unknown key 'deploymnt_prevalence'" in msg and "'shifted'" in msg
     assert "did you mean 'deployment_prevalence'" in msg
-    assert "the allowed keys are context, item_name, field, task, n_classes" in msg
+    assert "the allowed keys are context, item_name, field, label_structure, annotators" in msg  # issue 23 item 6
 
 
 def test_bad_value_gets_one_sentence_with_key_value_and_allowed_values(tmp_path) -> None:
@@ -265,12 +270,13 @@ def test_dialogue_defaults_carry_through() -> None:
     assert asked == len([q for q in QUESTIONS if q.key not in (
         "true_negatives_meaningful", "target_prevalence", "class_weights", "operating_point", "risk_estimates",
         "fpr_budget", "review_share", "decision_thresholds",  # issue 21: asked only for binary scores
-        "target_coverage", "reject_label", "target_risk")])  # issue 23: asked only of a system that may abstain
+        "target_coverage", "reject_label", "target_risk",  # issue 23: asked only of a system that may abstain
+        "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 
 def test_dialogue_skips_what_does_not_apply_and_reasks_nonsense() -> None:
     answers, prompts, lines = _dialogue(
-        ["", "", "", "binary", "spam, ham, eggs", "ham, spam", "no", "no", "spam", "?", "no", "fn=4, fp=1"]
+        ["", "", "", *STRUCTURE_DEFAULTS, "binary", "spam, ham, eggs", "ham, spam", "no", "no", "spam", "?", "no", "fn=4, fp=1"]
     )
     assert answers.task == "binary" and answers.classes == ["ham", "spam"]
     assert answers.positive_class == "spam" and answers.true_negatives_meaningful is False

@@ -18,7 +18,12 @@ from advisor.questionnaire._draft import draft_path, load_draft
 
 runner = CliRunner()
 ENTER_ALL = "\n" * (len(QUESTIONS) + 5)
-REPLIES = "\n" * 3 + "binary\nneg, pos\n" + ENTER_ALL  # context, item name, field skipped
+# context, item name, field skipped; then Enter at the structure questions asked before the task (issue 23
+# item 6: label_structure, annotators, top_k, abstention, subgroups, group)
+REPLIES = "\n" * 3 + "\n" * 6 + "binary\nneg, pos\n" + ENTER_ALL
+# what Enter at those six structure questions keeps in the draft
+STRUCTURE_DRAFT = {"label_structure": "nominal", "annotators": None, "top_k": None, "abstention": False,
+                   "subgroups": [], "group": None}
 
 
 def _ask(out: Path, *extra: str, replies: str = REPLIES):
@@ -132,9 +137,9 @@ def test_a_full_disk_while_keeping_the_draft_says_what_is_kept(tmp_path, monkeyp
 
     real, calls = safe_io._stage, {"n": 0}
 
-    def full_after_two(path, data):  # two answers after the three skipped situation questions (kept as null)
-        calls["n"] += 1
-        if calls["n"] > 5:
+    def full_after_two(path, data):  # the task and the classes after the three skipped situation questions (kept as
+        calls["n"] += 1  # null) and the six structure questions asked before the task (issue 23 item 6)
+        if calls["n"] > 11:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         return real(path, data)
 
@@ -144,7 +149,8 @@ def test_a_full_disk_while_keeping_the_draft_says_what_is_kept(tmp_path, monkeyp
     assert result.exit_code == 2
     err = " ".join(result.stderr.split())
     assert "could not keep your last answer" in err and "No space left on device" in err
-    assert "(2) are kept" in err and "--resume" in err and "internal error" not in err
-    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, "task": "binary",
-                                           "classes": ["neg", "pos"]}
+    # kept: label_structure, abstention, subgroups (the structure answers Enter gave), task, classes
+    assert "(5) are kept" in err and "--resume" in err and "internal error" not in err
+    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None,
+                                           **STRUCTURE_DRAFT, "task": "binary", "classes": ["neg", "pos"]}
     assert _leftovers(tmp_path) == [] and not out.exists()

@@ -34,7 +34,9 @@ def _finish_with_defaults(child) -> None:
 def test_nonsense_is_reasked_defaults_carry_through_and_the_file_round_trips(tmp_path) -> None:
     out = tmp_path / "answers.yaml"
     child = _spawn(["ask", "--out", str(out)], tmp_path)
-    for _ in range(3):  # the situation in the author's words (context, item name, field): skipped
+    # the situation in the author's words (context, item name, field), then the structure questions asked before
+    # the task (issue 23 item 6: label_structure, annotators, top_k, abstention, subgroups, group): Enter
+    for _ in range(3 + 6):
         child.expect(PROMPT)
         child.sendline("")
     child.expect("Is this a binary task")

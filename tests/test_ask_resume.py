@@ -21,10 +21,15 @@ from advisor.questionnaire._draft import draft_path, load_draft
 runner = CliRunner()
 PROMPT = r"\(\? for help\) > "
 SCRIPT = Path(sys.executable).parent / "advisor"
+# Enter at the structure questions asked before the task (issue 23 item 6): label_structure, annotators, top_k,
+# abstention, subgroups, group — and what that Enter keeps in the draft
+STRUCTURE_DEFAULTS = [""] * 6
+STRUCTURE_DRAFT = {"label_structure": "nominal", "annotators": None, "top_k": None, "abstention": False,
+                   "subgroups": [], "group": None}
 
 # multiclass, 3 classes, custom class weights: the follow-up question must be asked (the "none" after the
 # positive class answers the error-cost question, asked for multi-class tasks too since issue 11)
-CUSTOM = ["", "", "", "multiclass", "3", "a, b, c", "no", "no", "none", "none", "same", "no", "custom", "a=1, b=2, c=3"]
+CUSTOM = ["", "", "", *STRUCTURE_DEFAULTS, "multiclass", "3", "a, b, c", "no", "no", "none", "none", "same", "no", "custom", "a=1, b=2, c=3"]
 
 
 def _dialogue(replies, **kw):
@@ -52,13 +57,13 @@ def test_custom_weighting_through_the_cli_saves_the_weights(tmp_path: Path) -> N
 
 def test_every_answer_is_kept_in_the_draft_as_it_is_given(tmp_path: Path) -> None:
     out = tmp_path / "a.yaml"
-    result = runner.invoke(app, ["ask", "--out", str(out)], input="\n\n\nbinary\nneg, pos\n")
+    result = runner.invoke(app, ["ask", "--out", str(out)], input="\n\n\n" + "\n" * 6 + "binary\nneg, pos\n")
     assert result.exit_code == 2 and "input ended" in result.stderr
-    assert "2 answers so far are kept" in result.stderr and "--resume" in result.stderr
+    assert "5 answers so far are kept" in result.stderr and "--resume" in result.stderr
     assert not out.exists()
     # the situation questions skipped with Enter are kept as null, so --resume does not ask them again
-    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, "task": "binary",
-                                           "classes": ["neg", "pos"]}
+    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, **STRUCTURE_DRAFT,
+                                           "task": "binary", "classes": ["neg", "pos"]}
     # without --resume a new run refuses to start over the draft
     again = runner.invoke(app, ["ask", "--out", str(out)], input="\n" * 30)
     assert again.exit_code == 2 and "--resume" in again.stderr
@@ -81,7 +86,7 @@ def test_resume_without_a_draft_or_with_a_foreign_one_is_one_sentence(tmp_path: 
 
 
 def test_a_draft_answer_that_no_longer_fits_is_asked_again() -> None:
-    answers, lines = _dialogue(["", "", "", "a, b"], given={"task": "binary", "classes": ["x", "y", "z"]})
+    answers, lines = _dialogue(["", "", "", *STRUCTURE_DEFAULTS, "a, b"], given={"task": "binary", "classes": ["x", "y", "z"]})
     assert answers.task == "binary" and answers.classes == ["a", "b"]
     assert sum("kept from the draft" in line for line in lines) == 1
 
@@ -113,7 +118,7 @@ def test_maybe_where_unknown_is_a_choice_or_a_count_is_not_known() -> None:
 def test_maybe_where_only_yes_or_no_is_offered_says_what_to_do() -> None:
     with pytest.raises(ValueError, match="needs a yes or a no.*press Enter"):
         parse_reply(_BY_KEY["symmetric"], "maybe", {})
-    _, lines = _dialogue(["", "", "", "multiclass", "", "", "maybe", "no"])
+    _, lines = _dialogue(["", "", "", *STRUCTURE_DEFAULTS, "multiclass", "", "", "maybe", "no"])
     refused = [line for line in lines if "Not allowed" in line]
     assert refused and "allowed: yes or no." in refused[0] and "true or false" not in refused[0]
 
@@ -143,7 +148,7 @@ def test_ctrl_c_keeps_the_draft_exits_130_and_resume_continues(tmp_path: Path) -
                              encoding="utf-8", timeout=60)
 
     child = spawn()
-    for reply in ["", "", "", "multiclass", "3", "a, b, c"]:  # context, item name, field skipped
+    for reply in ["", "", "", *STRUCTURE_DEFAULTS, "multiclass", "3", "a, b, c"]:  # context, item name, field skipped
         child.expect(PROMPT)
         child.sendline(reply)
     child.expect("interchangeable")
@@ -154,11 +159,11 @@ def test_ctrl_c_keeps_the_draft_exits_130_and_resume_continues(tmp_path: Path) -
     child.close()
     assert child.exitstatus == 130, child.before
     assert not out.exists()
-    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, "task": "multiclass",
-                                           "n_classes": 3, "classes": ["a", "b", "c"]}
+    assert load_draft(draft_path(out)) == {"context": None, "item_name": None, "field": None, **STRUCTURE_DRAFT,
+                                           "task": "multiclass", "n_classes": 3, "classes": ["a", "b", "c"]}
 
     child = spawn("--resume")
-    child.expect("Resuming: 3 answers")
+    child.expect("Resuming: 6 answers")  # with label_structure, abstention and subgroups (issue 23 item 6)
     child.expect("interchangeable")  # the first open question; the three answered ones are not asked
     child.expect(PROMPT)
     child.sendline("no")

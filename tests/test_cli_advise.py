@@ -13,7 +13,9 @@ from advisor.questionnaire import QUESTIONS, Answers, load_answers
 
 runner = CliRunner()
 ENTER_ALL = "\n" * (len(QUESTIONS) + 5)
-WORDS = "\n" * 3  # the situation in the author's words: context, item name, field (skipped)
+# the situation in the author's words: context, item name, field (skipped); then Enter at the structure questions
+# asked before the task (issue 23 item 6): label_structure, annotators, top_k, abstention, subgroups, group
+WORDS = "\n" * 3 + "\n" * 6
 
 
 def _invoke(args: list[str], input: str | None = None):

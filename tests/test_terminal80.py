@@ -17,8 +17,11 @@ from advisor.questionnaire._screen import screen_width
 
 runner = CliRunner()
 # binary, costs 10:1, shifted prevalence, custom weights, ranking: a screen with every section
-REPLIES = ["", "", "", "binary", "healthy, sick", "no", "no", "sick", "unknown", "fn=10, fp=1", "shifted",
-           "healthy=0.9, sick=0.1", "no", "custom", "healthy=1, sick=5", "required", "yes", "yes", "no"]
+# (issue 23 item 6: six Enters at the structure questions before the task; no reply to the probabilities question,
+# merged into the outputs question)
+STRUCTURE_DEFAULTS = [""] * 6
+REPLIES = ["", "", "", *STRUCTURE_DEFAULTS, "binary", "healthy, sick", "no", "no", "sick", "unknown", "fn=10, fp=1",
+           "shifted", "healthy=0.9, sick=0.1", "no", "custom", "healthy=1, sick=5", "required", "yes", "yes"]
 
 
 def _answers_file(tmp_path: Path) -> Path:
@@ -65,7 +68,7 @@ def test_refusals_speak_the_prompts_words() -> None:
     for reply in ("unknown", "don't know", "not sure"):  # the prompt: "'none' if … you cannot say"
         assert parse_reply(costs, reply, {}) is None
     assert allowed_words(_BY_KEY["positive_class"]) == "one of the class names, or none"
-    it = iter(["", "", "", "binary", "a, b", "no", "no", "b", "yes", "none", "shifted", "a=0.6, b=0.3", "a=0.5, b=0.5"]
+    it = iter(["", "", "", *STRUCTURE_DEFAULTS, "binary", "a, b", "no", "no", "b", "yes", "none", "shifted", "a=0.6, b=0.3", "a=0.5, b=0.5"]
               + [""] * 30)
     shown: list[str] = []
     answers = ask_questions(lambda prompt: next(it), shown.append)

@@ -35,6 +35,50 @@ def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pr
     return io_api.load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
 
 
+def _ask_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None
+              ) -> tuple[Any, dict[str, Any] | None]:
+    """What ``ask --data`` reads: the data for the recommendation and the answers it suggests.
+
+    A file of ``rater_<name>`` columns is an agreement study with no ``y_true`` (issue 23 item 6): it
+    suggests the annotators and their categories, the y_true-based inference (task, balance) is skipped,
+    and the recommendation is made from the answers alone."""
+    try:
+        loaded = _read_data(files, matrices, true_col, pred_col)
+    except AdvisorError:
+        ratings = _ratings(files, matrices, true_col, pred_col)
+        if ratings is None:
+            raise
+        return None, ratings
+    if loaded is None:
+        return None, None
+    return loaded, questionnaire_api.inferred_answers(questionnaire_api.summarize_data(loaded),
+                                                      questionnaire_api.load_rules().settings.balance_ratio)
+
+
+def _ratings(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None
+             ) -> dict[str, Any] | None:
+    """The answers an agreement study (one file of ``rater_<name>`` columns) suggests, or None when the files
+    are no agreement study (then the nominal reader's own error stands)."""
+    if len(files) != 1 or matrices:
+        return None
+    try:
+        ds = io_api.load(list(files), true_col=true_col, pred_col=pred_col)
+    except AdvisorError:
+        return None
+    structured = ds.structured
+    if structured is None or structured.structure != "agreement":
+        return None
+    ratings = structured.systems["agreement"]
+    out: dict[str, Any] = {"annotators": len(ratings.raters), "symmetric": True}
+    categories = list(ratings.categories)
+    if len(categories) >= 2:
+        out["classes"] = categories
+        out["task"] = "binary" if len(categories) == 2 else "multiclass"
+        if len(categories) > 2:
+            out["n_classes"] = len(categories)
+    return out
+
+
 def _answered(so_far: dict[str, Any]) -> int:
     """Answers given so far: a question skipped with Enter (no context, no item name) is kept, not counted."""
     return sum(v is not None for v in so_far.values())
@@ -91,11 +135,7 @@ def ask(
         raise fail(f"unfinished answers are kept in {draft}: continue them with --resume, or delete that file "
                    "to start afresh.")
     given = questionnaire_api.load_draft(draft) if resume else None
-    loaded = _read_data(data or [], matrix or [], true_col, pred_col)
-    inferred = None
-    if loaded is not None:
-        inferred = questionnaire_api.inferred_answers(questionnaire_api.summarize_data(loaded),
-                                                      questionnaire_api.load_rules().settings.balance_ratio)
+    loaded, inferred = _ask_data(data or [], matrix or [], true_col, pred_col)
     echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
     if given:
         echo(f"Resuming: {_answered(given)} answers kept in {draft}.")

@@ -473,6 +473,7 @@ class Question(BaseModel):
     choices: list[str] = Field(default_factory=list)
     default: Any = None
     applies_when: dict[str, Any] | None = None
+    asked: bool = True  # False: read in answers files, never asked (merged into another question)
     allowed: str
 
     @model_validator(mode="after")

@@ -10,7 +10,7 @@ functions — ``read(prompt) -> str`` and ``write(text)`` — so the command lin
 * an answer that cannot be parsed, or that contradicts an earlier answer, is refused with a
   one-line reason and the question is asked again.
 
->>> replies = iter(["", "", "", "binary", "", "maybe", "no"] + [""] * 30)
+>>> replies = iter(["", "", ""] + [""] * 6 + ["binary", "", "maybe", "no"] + [""] * 30)
 >>> shown = []
 >>> a = ask_questions(lambda prompt: next(replies), shown.append)
 >>> a.task, a.symmetric
@@ -233,7 +233,7 @@ def inferred_answers(summary: Any, balance_ratio: float = 1.2) -> dict[str, Any]
     if len(summary.systems) > 1:
         out["ranking"] = True
     if summary.has_probabilities:
-        out["probabilities"] = True
+        out["outputs"] = "probabilities"  # the one output question (issue 23 item 6)
     return out
 
 
@@ -281,7 +281,7 @@ def ask_questions(
     answers: dict[str, Any] = {}
     number = 0
     for q in QUESTIONS:
-        if not holds(q.applies_when, _facts(answers)):
+        if not q.asked or not holds(q.applies_when, _facts(answers)):
             continue
         number += 1
         if q.key in given and _conflict({**answers, q.key: given[q.key]}, asked={*answers, q.key}) is None:
@@ -333,6 +333,9 @@ def _ask_one(
 ) -> Any:
     """Ask question ``q`` until the reply is allowed and fits the answers so far; return its value."""
     default = inferred.get(q.key, q.default)
+    reject = answers.get("reject_label")
+    if q.key == "classes" and isinstance(default, list) and reject is not None:  # asked before the classes now:
+        default = [c for c in default if str(c) != str(reject)] or None  # the data's abstentions are no class
     suggested = suggest_field(answers.get("context")) if q.key == "field" and q.key not in inferred else None
     if suggested is not None:  # the context reads like a field: offered, never set without the user's Enter
         default = suggested.id
