@@ -26,6 +26,7 @@ from ..questionnaire import (
     condition_holds,
     describe_condition,
     external_metrics,
+    reader_terms,
     resolve_planned,
 )
 from ._models import AnswerUse, Avoided, Diagnostic, MetricSpec
@@ -169,7 +170,8 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
         if not use.used_by:
             cond = q.applies_when
             if cond and not condition_holds(cond, facts):
-                use.unused = f"this question applies only when {describe_condition(cond)}, which is not the case here."
+                when = reader_terms(describe_condition(cond), {})  # "label structure", not the key's id
+                use.unused = f"this question applies only when {when[:1].lower() + when[1:]}, which is not the case here."
             else:
                 use.unused = "no metric, diagnostic or rule of this situation depends on it."
         out.append(use)
