@@ -210,7 +210,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     props = lead_properties(lead.metric, answers, holds)
     reasons = [property_words(p, answers) for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
-        reasons = [LEAD_COSTS.replace("β", f"β = {float(lead.params['beta']):.3g}", 1)]
+        reasons = [f"with β = {float(lead.params['beta']):.3g} " + LEAD_COSTS]
     elif lead.metric in LEAD:
         reasons = [LEAD[lead.metric].format(top_k=answers.get("top_k") or "k")]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):

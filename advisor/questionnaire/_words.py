@@ -46,7 +46,8 @@ AVOID: dict[str, str] = {
 
 #: Why Fβ leads when the error costs are given.
 LEAD_ITEMS = "weighs every item equally"
-LEAD_COSTS = "weighs recall β times as much as precision, as the error costs ask"
+LEAD_COSTS = ("counts a missed positive as β² false alarms, β² being the ratio of the error costs, "
+              "and ignores true negatives")
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {
