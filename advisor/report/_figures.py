@@ -153,6 +153,7 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     if len(rows) < 2 or len(ctx.figures.difference_pair) != 2:
         return None
     a, b = ctx.figures.difference_pair
+    rows, left_out = _difference_rows_shown(ctx, rows)
     n = len(rows)
     scale = _difference_scales(rows, ctx.intervals.confidence if ctx.intervals else 0.95)
     fig, ax = plt.subplots(figsize=(_WIDTH, 0.6 + 0.2 * n))
@@ -190,7 +191,45 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
             "others; the number beside each is the difference itself" if standard else
             ", each divided by its largest absolute value; the number beside each is the difference itself")
     cap += ". Metrics on the same side of 0 rank the systems the same way; an interval across 0 does not separate them."
+    if left_out:
+        cap += " " + left_out
     return fig, cap
+
+
+DIFFERENCE_ROWS = 20  # at most this many rows: more would not stay legible on half a page
+
+
+def _difference_rows_shown(ctx: ReportContext, rows: list[Any]) -> tuple[list[Any], str]:
+    """The rows of the paired-difference figure, at most :data:`DIFFERENCE_ROWS`: every metric Table 1 reports,
+    then those that order the two systems against the lead (the informative ones), then the others in catalogue
+    order; and a sentence on the rows left out — how many order the systems as the lead does and how many the
+    other way, so that leaving them out hides nothing."""
+    if len(rows) <= DIFFERENCE_ROWS:
+        return rows, ""
+    shown_ids = {m.id for m in ctx.recommended}
+    lead = next((r for r in rows if r.metric == ctx.primary), None)
+    sign = (lead.estimate > 0) - (lead.estimate < 0) if lead is not None else 0
+
+    def against(r: Any) -> bool:
+        return sign != 0 and ((r.estimate > 0) - (r.estimate < 0)) == -sign
+
+    first = [r for r in rows if r.metric in shown_ids]
+    rest = [r for r in rows if r.metric not in shown_ids]
+    pick = first + [r for r in rest if against(r)] + [r for r in rest if not against(r)]
+    keep = {id(r) for r in pick[:max(DIFFERENCE_ROWS, len(first))]}
+    shown = [r for r in rows if id(r) in keep]
+    out = [r for r in rows if id(r) not in keep]
+    same = sum(1 for r in out if sign != 0 and ((r.estimate > 0) - (r.estimate < 0)) == sign)
+    other = sum(1 for r in out if against(r))
+    tie = len(out) - same - other
+    head = f"{len(out)} of the {len(rows)} metrics are not shown"
+    if sign == 0:
+        return shown, head + "; the appendix table gives their values."
+    parts = [f"{same} order the systems as the lead does"] if same else []
+    parts += [f"{other} the other way"] if other else []
+    parts += [f"{tie} not at all"] if tie else []
+    tail = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return shown, f"{head}: {tail}; the appendix table gives their values."
 
 
 def _difference_scales(rows: list[Any], confidence: float) -> list[float]:
