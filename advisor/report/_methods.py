@@ -196,9 +196,11 @@ def build_methods(
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
-    # shows them all the same); with the author's context, our paraphrase of the situation is the next to go: the context says it;
-    steps = [(True, 3, True), (False, 3, True)] + ([(False, 3, False), (False, 1, False), (False, 0, False)]
-                                                   if answers.get("context") else [(False, 1, True), (False, 0, True)])
+    # shows them all the same). With the author's context, our paraphrase of the situation is never said: the context says it, and a
+    # reviewer reads the restatement ("…, where every label counts equally" after "rare topics count as much as
+    # frequent ones") as a template speaking (issue 22).
+    clauses = not answers.get("context")
+    steps = [(True, 3, clauses), (False, 3, clauses), (False, 1, clauses), (False, 0, clauses)]
     # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
     # example of the zero-denominator convention, then the conventions when the data met none of them (the
     # formulas' notes keep them), then the McNemar sentence (the results table gives the test), and only then do
