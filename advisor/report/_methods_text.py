@@ -143,7 +143,7 @@ S: dict[str, str] = {
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
     "same_seed": ", the same for every system",
-    "winners": "Both systems win unless their difference's interval excludes 0",
+    "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
     "winners_holm": ("The winners are the systems no other system beats after Holm's correction over all "
                      "{pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),
