@@ -23,6 +23,7 @@ _LAZY = {
     "build_report": "._build",
     "build_structured_report": "._build_structures",  # load_structured's inputs (issue 12)
     "methods_paragraph": "._render",
+    "notebook_html": "._render",
     "render_report": "._render",
     # what the CLI's report, methods, advise and catalogue commands need beside the three stages
     "atomic_write": "._safe_io",

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .. import report as _package  # lazy: its renderer loads on first use (_repr_html_)
 from ._models_scores import ScoreData
 
 __all__ = [
@@ -301,6 +302,12 @@ class ReportContext(_M):
         "thresholds below which a subgroup is too small and the warnings"))
 
     # -- conveniences for templates and renderers ---------------------------------------------
+    def _repr_html_(self) -> str:
+        """The report in a Jupyter notebook: its body as HTML — methods, tables, figures (inline SVG) — without
+        the page's own style sheet, which would restyle the notebook around it. The renderer sits above this
+        module; the package's lazy export loads it on the first call."""
+        return str(_package.notebook_html(self))
+
     def metric(self, metric_id: str) -> MetricEntry:
         for m in self.metrics:
             if m.id == metric_id:

@@ -454,6 +454,14 @@ def _csv_cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def notebook_html(ctx: ReportContext) -> str:
+    """The report's body as an HTML fragment for a notebook cell (``ReportContext._repr_html_``): the HTML
+    document's body, figures inline, inside ``<div class="advisor-report">``, without its ``<style>``."""
+    html = _html(ctx, _view(ctx, ("svg",)))
+    body = html.split("<body>", 1)[-1].rsplit("</body>", 1)[0]
+    return f'<div class="advisor-report">{body}</div>'
+
+
 def render_text(ctx: ReportContext, fmt: str, *, fragment: bool = False) -> str | bytes:
     """The main document alone (no figure files for Markdown/LaTeX): text, or PDF bytes."""
     fmt = format_for(None, fmt)
