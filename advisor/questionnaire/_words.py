@@ -33,7 +33,7 @@ PROPERTY_SYMMETRIC: dict[str, str] = {
 AVOID: dict[str, str] = {
     "true_negatives": "counts true negatives, which carry no information here",
     "opitz_monotonicity": "can get worse when a correct prediction is added, or better when an error is",
-    "prevalence_invariance": "changes when a class becomes more or less frequent",
+    "prevalence_invariance": "depends on how often each class occurs",
     "symmetry": "changes when the two labelings swap roles",
     "distance": "is not a distance",
     "chance_correction": "gives a random classifier a score that depends on the class sizes",
@@ -41,7 +41,6 @@ AVOID: dict[str, str] = {
     "class_sensitivity": "lets the large classes decide",
     "probabilities": "needs predicted probabilities",
     "other": "fits this setting less well",
-    "same": "lacks this property",
 }
 
 #: Why Fβ leads when the error costs are given.
@@ -78,7 +77,7 @@ LEAD: dict[str, str] = {
 #: the same phrase are named together.
 ADDS: dict[str, str] = {
     "accuracy": "tied to this test set's class mix",
-    "balanced_accuracy": "to show how much the class distribution matters",
+    "balanced_accuracy": "the mean recall over the classes, each counting equally",
     "log_loss": "to judge the probabilities",
     "brier": "to judge the probabilities",
     "geometric_macro_recall": "stricter with a neglected class, but 0 as soon as one class has recall 0",
@@ -100,7 +99,7 @@ ADDS: dict[str, str] = {
     # only from fields.yaml, with its citation (issue 22); "planned" says the author asked for it
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
     "cohen_kappa": "agreement beyond chance, 0 when the labelings agree only by chance",
-    "mcc": "chance-corrected, 0 for every random labeling",
+    "mcc": "chance-corrected, 0 in expectation for a random labeling",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
     "weighted_kappa_quadratic": "chance-corrected agreement that weighs far errors more",

@@ -155,7 +155,10 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
-    unmet = undefined_count == 0 and not any((log_loss_zero or {}).values())  # no convention applied to the data
+    # a convention goes in the paragraph only when the data met it (how often it applied is a result); when no
+    # value needed it, or before there is data, it is a property of the formulas and goes beside them (issue 22:
+    # "a zero denominator … gives 0" for a case that cannot occur reads as a clause for nothing)
+    met = bool(undefined_count) or any((log_loss_zero or {}).values())
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False) -> _Text:
@@ -171,7 +174,7 @@ def build_methods(
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
         _variant_sentence(p, rec)
-        if conventions or not unmet:  # a convention no value needed is the first thing a full paragraph drops
+        if met and conventions:
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
             if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        example=_undefined_example(rec, task, answers), named=example):
@@ -194,6 +197,15 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
+    if not met:  # no value met a convention (or no data yet): it is said with the formulas, once
+        said = _Text()
+        clean = _log_loss_zero_sentence(said, rec, log_loss_zero, task, said=False)
+        if not _undefined_sentence(said, convention, undefined_count, cite, _annotators(answers), clean,
+                                   example=_undefined_example(rec, task, answers)):
+            _log_loss_zero_sentence(said, rec, log_loss_zero, task)
+        if said.spans:
+            notation.t(" " if notation.spans else "")
+            notation.spans += said.spans
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
     # shows them all the same). With the author's context, our paraphrase of the situation is never said: the context says it, and a
@@ -251,9 +263,12 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} {items or 'items'}", many,
                            data):
         pass
+    elif context and task is None and not many:
+        return  # no data to count: "We evaluate a 3-class classifier" after the author's context says nothing new
     elif kind == "binary":
         p.t(_task_pattern("task_binary", many).format(pos=pos, n=many) if pos is not None
-            else W.S["task_binary_plain"])
+            else W.S["task_binary_plain"] if answers.get("symmetric")
+            else _task_pattern("task_binary_classifier", many).format(n=many))
     elif answers.get("symmetric") and k:
         p.t(W.S["task_agree"].format(k=k))
     else:
@@ -447,20 +462,6 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
         p.t(_listed(W.S["beside_more"], parts[cut:]))
 
 
-def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
-                   property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> str | None:
-    """The first property the lead sentence argues with (the avoid sentence then says "lacks this property")."""
-    lead = str(_get(recommendation.get("primary") or {}, "metric") or "")
-    if answers.get("symmetric") or answers.get("distance"):
-        return None  # the lead sentence names two properties: say which one is missing
-    for key, values, ids in _RELEVANT:
-        if answers.get(key) in values:
-            for pid in ids:
-                if pid in W.PROPERTY and _status(property_status, lead, pid, binary)[0]:
-                    return pid
-    return None
-
-
 def _planned_ids(answers: Mapping[str, Any], reported: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
     """Every metric id the planned metric names can mean ("macro F1": both of its formulas) — except an
     ambiguous name one of whose readings is reported: the variant note names that formula (issue 11)."""
@@ -487,13 +488,15 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
     disc = mine or disc
     if not disc:
         return
+    # the reason in words every time ("changes when a class becomes more or less frequent"), never "lacks this
+    # property": sentences stand between the lead's property and this one, and reviewers read the back-reference
+    # as pointing at nothing (issue 22)
     groups: dict[str, list[str]] = {}
-    lead_reason = _lead_property(answers, recommendation, property_status, binary)
     for item in disc:
         mid = str(_get(item, "metric"))
         name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
         reason = avoid_reason(mid, answers, _holds(property_status, binary))
-        groups.setdefault("same" if reason == lead_reason else reason, []).append(name)
+        groups.setdefault(reason, []).append(name)
     parts = []
     for reason, ms in groups.items():
         n = len(ms)  # "either variant of macro F1" stays plural (they)
@@ -502,7 +505,8 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
         words = _agree(W.AVOID[reason], n)
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
-    p.t(W.S["avoid"] + "; nor with ".join(parts) + ". ")
+    # one sentence per reason: with every reason said in words, "…; nor with …" runs past 40 words
+    p.t(W.S["avoid"] + parts[0] + ". " + "".join(W.S["avoid_more"] + part + ". " for part in parts[1:]))
 
 
 def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | None,

@@ -126,7 +126,7 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
     which threshold made the labels the decision metrics score."""
     out: list[tuple[str, list[str]]] = []
     if "tpr_at_fpr" in ids and s.decision_budget is not None:
-        out.append((f"The true positive rate is read at the highest threshold whose false positive rate on the test "
+        out.append((f"The true positive rate is read at the lowest threshold whose false positive rate on the test "
                     f"set is at most {_pct(s.decision_budget)}, without interpolation; chosen on the test set, that "
                     "threshold makes the rate optimistic", []))
     if ids & {"precision_at_k", "recall_at_k"} and s.decision_k is not None and s.decision_n:

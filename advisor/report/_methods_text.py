@@ -59,6 +59,8 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
 S: dict[str, str] = {
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
     "task_binary_plain": "We evaluate the agreement of two binary labelings",
+    "task_binary_classifier": "We evaluate a binary classifier",
+    "task_binary_classifier_many": "We compare {n} binary classifiers",
     "task_multi": "We evaluate a {k}-class classifier",
     "task_multi_plain": "We evaluate a multi-class classifier",
     "task_agree": "We evaluate the agreement of two labelings with {k} classes",
@@ -108,6 +110,7 @@ S: dict[str, str] = {
     "item_data": " on {n} {items}",
     "which": ", ",
     "avoid": "We do not lead with ",
+    "avoid_more": "Nor do we lead with ",
     "avoid_because": ", because {they} ",
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
