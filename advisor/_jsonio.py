@@ -1,17 +1,33 @@
-"""Strict JSON for everything advisor prints or saves: one encoding for the library and the CLI.
+"""Strict JSON for everything advisor prints or saves: one encoding and one shape for the library and the CLI.
 
-NaN (an undefined value) becomes ``null``; ±infinity (e.g. LR+ of a classifier without false
+Encoding: NaN (an undefined value) becomes ``null``; ±infinity (e.g. LR+ of a classifier without false
 positives) becomes the string ``"inf"`` / ``"-inf"``; numpy scalars and arrays become Python values.
 The output never contains the non-standard literals ``NaN`` or ``Infinity``.
+
+Shape (``docs/schema/advisor-output.schema.json``): every command's JSON starts with ``schema_version``,
+``advisor_version`` and ``command``, lists its ``systems`` and nests every metric system first —
+``metrics[system][metric id]`` the value, ``intervals[system][metric id]`` the interval — whichever
+command wrote it (:func:`envelope`); blocks about pairs or winners are keyed by metric id.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["dumps", "jsonable"]
+from . import __version__
+
+__all__ = ["COMMANDS", "SCHEMA_VERSION", "dumps", "envelope", "jsonable", "subgroups_from_json", "subgroups_json"]
+
+#: The version of the JSON shape; 2: one system-first shape for compute, compare and report (issue 24).
+SCHEMA_VERSION = 2
+#: The commands whose JSON has this shape (``command``).
+COMMANDS = ("compute", "compare", "report")
+#: The keys every output starts with, in this order (those present).
+_HEAD = ("schema_version", "advisor_version", "command", "structure", "systems", "labels", "n", "metrics",
+         "intervals")
 
 
 def jsonable(obj: Any) -> Any:
@@ -37,3 +53,89 @@ def jsonable(obj: Any) -> Any:
 def dumps(obj: Any, indent: int | None = 2) -> str:
     """Strict JSON text of ``obj`` (see :func:`jsonable`)."""
     return json.dumps(jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def envelope(command: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` as a command's output: ``schema_version``, ``advisor_version`` and ``command`` first, then
+    the systems, labels, size, metrics and intervals, then the rest in their order. Applying it again
+    changes nothing.
+
+    >>> list(envelope("compute", {"n": 4, "metrics": {"a": {"accuracy": 0.75}}, "systems": ["a"]}))
+    ['schema_version', 'advisor_version', 'command', 'systems', 'n', 'metrics']
+    """
+    if command not in COMMANDS:
+        raise ValueError(f"command must be one of {', '.join(COMMANDS)}; got {command!r}")
+    full = {**data, "schema_version": SCHEMA_VERSION, "advisor_version": __version__, "command": command}
+    return {**{k: full[k] for k in _HEAD if k in full}, **{k: v for k, v in full.items() if k not in _HEAD}}
+
+
+_INTERVAL_KEYS = ("low", "high", "method")
+
+
+def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
+    """The result of :func:`advisor.stats.subgroups` in the output shape: ``groups[column][value]`` =
+    ``{"n", "metrics": {system: {id: value}}, "intervals": {system: {id: interval}}, "reasons": {system:
+    {id: why undefined}}}`` and ``gaps[column][system][metric]``, beside ``subgroups`` (the columns, the
+    positive label, the size thresholds and the warnings). :func:`subgroups_from_json` reverses it.
+
+    >>> res = {"groups": {"site": {"n": {"a": {"n": 3, "accuracy": {"estimate": 0.5, "low": 0.1, "high": 0.9,
+    ...        "method": "clopper_pearson"}}}}}, "gaps": {"site": {"accuracy": {"a": {"gap": None}}}},
+    ...        "warnings": [], "thresholds": {}, "positive_label": None}
+    >>> out = subgroups_json(res)
+    >>> out["groups"]["site"]["n"]["metrics"], out["gaps"]["site"]
+    ({'a': {'accuracy': 0.5}}, {'a': {'accuracy': {'gap': None}}})
+    >>> subgroups_from_json(out) == res
+    True
+    """
+    groups: dict[str, Any] = {}
+    for col, per_value in res["groups"].items():
+        groups[col] = {}
+        for value, per_system in per_value.items():
+            sizes = {s: e.get("n") for s, e in per_system.items()}
+            block: dict[str, Any] = {"n": next(iter(sizes.values()), None), "metrics": {}, "intervals": {}, "reasons": {}}
+            if len(set(map(str, sizes.values()))) > 1:  # the same items for every system: one size, else each's
+                block["n"] = sizes
+            for s, entry in per_system.items():
+                block["metrics"][s] = {m: e.get("estimate") for m, e in entry.items() if m != "n"}
+                ivs = {m: {"estimate": e.get("estimate"), **{k: e[k] for k in (*_INTERVAL_KEYS, "reason") if k in e}}
+                       for m, e in entry.items() if m != "n" and "low" in e}
+                why = {m: e["reason"] for m, e in entry.items() if m != "n" and "low" not in e and "reason" in e}
+                if ivs:
+                    block["intervals"][s] = ivs
+                if why:
+                    block["reasons"][s] = why
+            groups[col][value] = {k: v for k, v in block.items() if v or k in ("n", "metrics")}
+    gaps = {col: _swap(per_metric) for col, per_metric in res["gaps"].items()}
+    return {"groups": groups, "gaps": gaps,
+            "subgroups": {"columns": list(res["groups"]), "positive_label": res.get("positive_label"),
+                          "thresholds": res.get("thresholds", {}), "warnings": res.get("warnings", [])}}
+
+
+def subgroups_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`subgroups_json`: the result of :func:`advisor.stats.subgroups` again."""
+    groups: dict[str, Any] = {}
+    for col, per_value in data["groups"].items():
+        groups[col] = {}
+        for value, block in per_value.items():
+            n = block.get("n")
+            groups[col][value] = {}
+            for s, vals in block["metrics"].items():
+                entry: dict[str, Any] = {"n": n[s] if isinstance(n, dict) else n}
+                ivs, why = block.get("intervals", {}).get(s, {}), block.get("reasons", {}).get(s, {})
+                for m, v in vals.items():
+                    entry[m] = {"estimate": v, **{k: x for k, x in ivs.get(m, {}).items() if k != "estimate"},
+                                **({"reason": why[m]} if m in why else {})}
+                groups[col][value][s] = entry
+    sub = data.get("subgroups", {})
+    return {"groups": groups, "gaps": {col: _swap(per_system) for col, per_system in data["gaps"].items()},
+            "warnings": sub.get("warnings", []), "thresholds": sub.get("thresholds", {}),
+            "positive_label": sub.get("positive_label")}
+
+
+def _swap(nested: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``{a: {b: x}}`` → ``{b: {a: x}}``, first-seen order kept."""
+    out: dict[str, dict[str, Any]] = {}
+    for a, inner in nested.items():
+        for b, x in inner.items():
+            out.setdefault(b, {})[a] = x
+    return out

@@ -62,7 +62,8 @@ def main() -> None:
         "-o", str(d / "ctx.json"))
     ctx = json.loads((d / "ctx.json").read_text())
     ref = run("report", "--context", str(d / "ctx.json"), "-o", str(d / "ok.html"))
-    for name, change in (("200 KB formula", lambda c: c["metrics"][0].update(formula=r"\frac{1}{2}" * 20_000)),
+    for name, change in (("200 KB formula",
+                          lambda c: c["metric_definitions"][0].update(formula=r"\frac{1}{2}" * 20_000)),
                          ("a billion digits", lambda c: c.update(digits=10**9))):
         bad = json.loads(json.dumps(ctx))
         change(bad)

@@ -101,10 +101,14 @@ def test_compare_adds_paired_score_comparison(tmp_path):
     r = CliRunner().invoke(app, ["compare", str(sc), str(sc2), "--positive", "pos", "--bootstrap", "200", "--seed", "0",
                                  "--costs", "fn=10,fp=1", "--json"])
     assert r.exit_code == 0, r.output
-    d = json.loads(r.stdout)["scores"]
-    assert d["metrics"]["scores"]["roc_auc"]["estimate"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-9)
-    assert "Holm" in d["method"] and set(d["winners"]) >= {"roc_auc", "average_precision", "expected_cost"}
-    assert set(d["rank_intervals"]["roc_auc"]) == {"scores", "scores2"}
+    d = json.loads(r.stdout)  # the score metrics sit where the others do: metrics[system][id], intervals[system][id]
+    assert d["metrics"]["scores"]["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-9)
+    assert d["intervals"]["scores"]["roc_auc"]["estimate"] == d["metrics"]["scores"]["roc_auc"]
+    assert "Holm" in d["bootstrap"]["score_method"]
+    assert set(d["winners"]) >= {"roc_auc", "average_precision", "expected_cost"}
+    assert all("roc_auc" in d["rank_intervals"][name] for name in ("scores", "scores2"))
+    assert {(p["a"], p["b"]) for p in d["pairs"]["roc_auc"]} == {("scores", "scores2")}
+    assert 0 <= d["pairs"]["roc_auc"][0]["p_a_better"] <= 1
 
 
 def test_score_figures_are_drawn(tmp_path):

@@ -71,7 +71,7 @@ def test_a_formula_beyond_the_bounds_is_refused(cli, tmp_path: Path, where: str,
     d = json.loads(_base())
     tex = DEEP[name]
     if where == "formula":
-        d["metrics"][1]["formula"] = tex
+        d["metric_definitions"][1]["formula"] = tex
     else:
         _math_span(d)["text"] = tex
     p = tmp_path / "ctx.json"
@@ -83,7 +83,7 @@ def test_a_formula_beyond_the_bounds_is_refused(cli, tmp_path: Path, where: str,
     assert res.exit_code == 2, res.output
     err = res.stderr
     assert err.count("\n") == 1 and "internal error" not in err and "Traceback" not in err, err
-    assert ("metrics[1].formula" if where == "formula" else "spans[") in err
+    assert ("metric_definitions[1].formula" if where == "formula" else "spans[") in err
     assert not out.exists()
 
 
@@ -101,11 +101,11 @@ def test_safe_math_refuses_beyond_the_bounds_too() -> None:
 
 def test_api_render_of_a_crafted_context_writes_no_deep_math(tmp_path: Path) -> None:
     from advisor.report import render_report
-    from advisor.report._models import ReportContext
+    from advisor.report import context_from_json
 
     d = json.loads(_base())
-    d["metrics"][0]["formula"] = _nested(900)
-    ctx = ReportContext.model_validate(d)
+    d["metric_definitions"][0]["formula"] = _nested(900)
+    ctx = context_from_json(d)
     out = render_report(ctx, "tex", tmp_path / "r.tex")[0]
     assert "{" * 100 not in Path(out).read_text(encoding="utf-8")
 
@@ -113,7 +113,7 @@ def test_api_render_of_a_crafted_context_writes_no_deep_math(tmp_path: Path) -> 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed")
 def test_a_formula_at_the_bound_compiles(cli, tmp_path: Path) -> None:
     d = json.loads(_base())
-    d["metrics"][1]["formula"] = r"\frac{1}{" * (MAX_MATH_DEPTH - 1) + "k" + "}" * (MAX_MATH_DEPTH - 1)
+    d["metric_definitions"][1]["formula"] = r"\frac{1}{" * (MAX_MATH_DEPTH - 1) + "k" + "}" * (MAX_MATH_DEPTH - 1)
     p = tmp_path / "ctx.json"
     p.write_text(json.dumps(d), encoding="utf-8")
     assert cli("report", "--context", p, "-o", tmp_path / "r.tex").exit_code == 0

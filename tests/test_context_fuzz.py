@@ -46,18 +46,20 @@ def _mutated(change) -> dict[str, Any]:  # noqa: ANN001
     return d
 
 
-CASES = {
-    "formula of 200 KB": (lambda d: d["metrics"][0].update(formula=r"\frac{1}{2}" * 20_000), "formula"),
+CASES = {  # the JSON's own paths (advisor.report._context_json): per-system blocks are keyed by system name
+    "formula of 200 KB": (lambda d: d["metric_definitions"][0].update(formula=r"\frac{1}{2}" * 20_000), "formula"),
     "k disagrees with the labels": (lambda d: d["task"].update(k=50), "task"),
-    "ragged confusion": (lambda d: d["systems"][0].update(confusion=[[1, 2], [3]]), "confusion"),
+    "ragged confusion": (lambda d: d["confusion"].update(a=[[1, 2], [3]]), "confusion.a"),
     "unknown primary": (lambda d: d.update(primary="nope"), "primary"),
     "a billion digits": (lambda d: d.update(digits=10**9), "digits"),
-    "NaN count": (lambda d: d["systems"][0]["confusion"][0].__setitem__(0, "nan"), "confusion"),
-    "overflowing counts": (lambda d: d["systems"][0].update(confusion=[[1e308] * 3] * 3), "largest"),
+    "NaN count": (lambda d: d["confusion"]["a"][0].__setitem__(0, "nan"), "confusion.a"),
+    "overflowing counts": (lambda d: d["confusion"].update(a=[[1e308] * 3] * 3), "largest"),
     "winner that is no system": (lambda d: d.update(winners={"accuracy": ["ghost"]}), "winners"),
-    "per-class label unknown": (lambda d: d["systems"][0]["per_class"][0].update(label="ghost"), "per_class"),
-    "confidence 7": (lambda d: d["intervals"].update(confidence=7), "intervals"),
-    "duplicate system": (lambda d: d["systems"].append(copy.deepcopy(d["systems"][0])), "twice"),
+    "per-class label unknown": (lambda d: d["per_class"]["a"][0].update(label="ghost"), "per_class.a"),
+    "confidence 7": (lambda d: d["bootstrap"].update(confidence=7), "bootstrap"),
+    "duplicate system": (lambda d: d["systems"].append(d["systems"][0]), "twice"),
+    "systems not names": (lambda d: d.update(systems=[{"name": "a"}]), "systems"),
+    "metrics not per system": (lambda d: d["metrics"].update(a=[1, 2]), "metrics.a"),
 }
 
 
@@ -89,6 +91,13 @@ def test_the_saved_context_renders_again(cli, tmp_path: Path) -> None:
     p = _write(tmp_path, _base())
     res = cli("report", "--context", p, "-o", tmp_path / "r.md")
     assert res.exit_code == 0, res.stderr
+
+
+def test_a_version_1_context_is_read_too(tmp_path: Path) -> None:
+    """Contexts written before the shared JSON shape (schema_version 1: the model dumped as it is) still load."""
+    ctx = load_context(_write(tmp_path, _base()))
+    p = _write(tmp_path, {**json.loads(ctx.model_dump_json()), "schema_version": 1}, "v1.json")
+    assert load_context(p) == ctx
 
 
 # -- fuzz ---------------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def test_clearly_different_systems_are_still_separated():
         lo, hi = c.metrics[m].rank_intervals["low"]
         assert lo == hi == 4.0
     d = c.to_dict()
-    assert d["winners_method"].startswith("more than two systems: Holm")
+    assert d["bootstrap"]["winners_method"].startswith("more than two systems: Holm")
 
 
 def test_two_systems_keep_the_interval_rule():

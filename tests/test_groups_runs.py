@@ -112,13 +112,13 @@ def test_runs_give_the_mean_over_runs_and_a_wider_interval(tmp_path):
                                    "--json", "--metrics", "accuracy"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data["runs"] == {"A": 3, "b": 1} and data["systems"] == ["A", "b"]
+    assert data["bootstrap"]["runs"] == {"A": 3, "b": 1} and data["systems"] == ["A", "b"]
     runs = [advisor.compute_metrics(advisor.load(p).systems[p.stem], ["accuracy"])["accuracy"] for p in a]
-    got = data["metrics"]["accuracy"]["systems"]["A"]
+    got = data["intervals"]["A"]["accuracy"]
     assert got["estimate"] == pytest.approx(np.mean(runs))
     single = CliRunner().invoke(app, ["compare", str(a[0]), str(b), "--bootstrap", "400", "--seed", "1", "--json",
                                       "--metrics", "accuracy"])
-    one = json.loads(single.stdout)["metrics"]["accuracy"]["systems"]["a0"]
+    one = json.loads(single.stdout)["intervals"]["a0"]["accuracy"]
     assert got["high"] - got["low"] > one["high"] - one["low"]  # run-to-run variation is in the interval
 
 
@@ -160,11 +160,12 @@ def test_the_answers_group_key_resamples_units_as_group_does(tmp_path):
                                   *extra, "-o", str(out)])
         assert res.exit_code == 0, res.output
         outs[name] = json.loads(out.read_text(encoding="utf-8"))
-    assert outs["answers"]["intervals"]["groups"] == 20 and outs["answers"]["intervals"]["group_column"] == "patient"
-    assert outs["answers"]["systems"] == outs["option"]["systems"]
+    assert outs["answers"]["bootstrap"]["groups"] == 20 and outs["answers"]["bootstrap"]["group_column"] == "patient"
+    for key in ("systems", "metrics", "intervals", "per_class", "confusion"):
+        assert outs["answers"][key] == outs["option"][key], key
     none = tmp_path / "none.yaml"
     none.write_text("task: binary\npositive_class: 1\ngroup: none\n", encoding="utf-8")
     out = tmp_path / "none.json"
     assert runner.invoke(app, ["report", "--answers", str(none), str(path), "--bootstrap", "200", "-o",
                                str(out)]).exit_code == 0
-    assert json.loads(out.read_text(encoding="utf-8"))["intervals"].get("groups") is None
+    assert json.loads(out.read_text(encoding="utf-8"))["bootstrap"].get("groups") is None

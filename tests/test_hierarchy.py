@@ -240,9 +240,8 @@ def test_compare_taxonomy_paired(tmp_path) -> None:  # type: ignore[no-untyped-d
                                  "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    f1 = data["metrics"]["hierarchical_f1"]
-    assert f1["winners"] == ["other"]
-    assert f1["systems"]["pred"]["estimate"] == pytest.approx(_direct(t, p)["hierarchical_f1"])
+    assert data["structure"] == "hierarchy" and data["winners"]["hierarchical_f1"] == ["other"]
+    assert data["metrics"]["pred"]["hierarchical_f1"] == pytest.approx(_direct(t, p)["hierarchical_f1"])
 
 
 def test_report_with_a_taxonomy(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -77,7 +77,7 @@ def test_every_command_names_a_repeated_matrix_alike(cli, tmp_path: Path) -> Non
     out = tmp_path / "r.json"
     res = cli("report", "--answers", answers, "--matrix", mat, "--matrix", mat, "--bootstrap", "0", "-o", out)
     assert res.exit_code == 0, res.stderr
-    assert [s["name"] for s in json.loads(out.read_text(encoding="utf-8"))["systems"]] == ["m", "m#2"]
+    assert json.loads(out.read_text(encoding="utf-8"))["systems"] == ["m", "m#2"]
     res = cli("recommend", "--answers", answers, "--matrix", mat, "--matrix", mat, "--json")
     assert res.exit_code == 0, res.stderr
 

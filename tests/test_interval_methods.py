@@ -164,8 +164,10 @@ def test_same_seed_same_numbers_whatever_the_row_order_or_the_file_names(tmp_pat
                                        "--metrics", "accuracy,mcc,roc_auc,ece"])
         assert res.exit_code == 0, res.output
         data = json.loads(res.stdout)
-        outs.append((list(data["metrics"]["mcc"]["systems"].values()), list(data["scores"]["metrics"].values()),
-                     data["scores"]["calibration"]["a" if files is first else "x_first"]))
+        names = data["systems"]
+        outs.append(([(data["intervals"][s]["mcc"], data["p_first"][s]["mcc"]) for s in names],
+                     [{m: data["intervals"][s][m] for m in ("roc_auc", "ece")} for s in names],
+                     data["calibration"]["a" if files is first else "x_first"]))
     assert outs[0] == outs[1]
 
 

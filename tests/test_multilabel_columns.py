@@ -107,7 +107,7 @@ def test_report_with_multilabel_answers_takes_a_complete_indicator_file(tmp_path
     out = tmp_path / "r.json"
     r = cli("report", "--answers", ans, f, "-o", out, "--bootstrap", "0")
     assert r.exit_code == 0, r.output
-    _check(json.loads(out.read_text())["systems"][0]["values"], Y, P)
+    _check(next(iter(json.loads(out.read_text())["metrics"].values())), Y, P)
 
 
 def test_report_with_multilabel_answers_still_takes_label_sets(tmp_path, cli):
@@ -119,7 +119,7 @@ def test_report_with_multilabel_answers_still_takes_label_sets(tmp_path, cli):
     assert r.exit_code == 0, r.output
     Y = [[1, 1, 0], [0, 1, 0], [0, 0, 1]]
     P = [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
-    _check(json.loads(out.read_text())["systems"][0]["values"], Y, P)
+    _check(next(iter(json.loads(out.read_text())["metrics"].values())), Y, P)
 
 
 def test_systems_with_different_label_columns_are_widened_not_narrowed(tmp_path, cli):

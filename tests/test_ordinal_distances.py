@@ -60,7 +60,7 @@ def test_stars_without_a_three_report_with_ordinal_answers(tmp_path, cli):
     r = cli("report", "--answers", ans, f, "-o", out, "--bootstrap", "0")
     assert r.exit_code == 0, r.output
     ctx = json.loads(out.read_text())
-    _check(ctx["systems"][0]["values"], STARS_T, STARS_P, [1, 2, 3, 4, 5])
+    _check(ctx["metrics"][ctx["systems"][0]], STARS_T, STARS_P, [1, 2, 3, 4, 5])
     assert any("difference of the label values" in w["message"] for w in ctx["warnings"])
 
 

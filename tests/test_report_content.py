@@ -15,6 +15,7 @@ from advisor.questionnaire import Answers
 from advisor.report import build_report, render_report
 from advisor.report._methods import build_methods
 from advisor.report import methods_paragraph
+from advisor.report import load_context
 from advisor.report._models import MetricEntry, ReportContext
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,7 +209,7 @@ def test_unpaired_intervals_use_the_same_seed_as_compute(tmp_path: Path) -> None
     res = runner.invoke(app, ["report", "--answers", str(answers), "--matrix", str(files[0]), "--matrix",
                               str(files[1]), "--bootstrap", "300", "--seed", "11", "-o", str(out)])
     assert res.exit_code == 0, res.output
-    ctx = ReportContext.model_validate_json(out.read_text(encoding="utf-8"))
+    ctx = load_context(out)
     assert ctx.intervals is not None and not ctx.intervals.paired and ctx.intervals.seed == 11
     for f in files:
         res = runner.invoke(app, ["compute", "--matrix", str(f), "--bootstrap", "300", "--seed", "11", "--json"])

@@ -82,9 +82,9 @@ def test_medical_screening_report_leads_with_nec_at_two_percent(tmp_path):
     r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "200",
                                  "--seed", "7", "-o", str(js)])
     ctx = json.loads(js.read_text())
-    nec = {s["name"]: s["values"]["normalized_expected_cost"] for s in ctx["systems"]}
+    nec = {s: ctx["metrics"][s]["normalized_expected_cost"] for s in ctx["systems"]}
     assert nec["screening_specific"] < 1 < nec["screening_sensitive"]
-    assert ctx["systems"][0]["intervals"]["normalized_expected_cost"]["low"] is not None
+    assert ctx["intervals"][ctx["systems"][0]]["normalized_expected_cost"]["low"] is not None
 
 
 def test_report_costs_option_overrides_the_answers(tmp_path):
@@ -92,7 +92,8 @@ def test_report_costs_option_overrides_the_answers(tmp_path):
     r = CliRunner().invoke(app, ["report", "--answers", str(MED), *map(str, SCREEN), "--bootstrap", "0",
                                  "--costs", "fn=1,fp=1", "--priors", "disease=0.5,healthy=0.5", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    v = json.loads(out.read_text())["systems"][1]["values"]
+    ctx = json.loads(out.read_text())
+    v = ctx["metrics"][ctx["systems"][1]]
     # 0/1 costs at equal shares: EC = 1 − balanced accuracy
     assert v["expected_cost"] == pytest.approx(1 - v["balanced_accuracy"], abs=1e-12)
 
@@ -103,7 +104,8 @@ def test_report_with_sql_reads_the_score_column(tmp_path):
     r = CliRunner().invoke(app, ["report", "--answers", str(EX / "answers" / "fraud_ranking.yaml"), "--sql", q,
                                  "--bootstrap", "0", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    v = json.loads(out.read_text())["systems"][0]["values"]
+    ctx = json.loads(out.read_text())
+    v = ctx["metrics"][ctx["systems"][0]]
     import csv
 
     rows = list(csv.DictReader(FRAUD[0].open()))
@@ -248,8 +250,9 @@ def test_matrices_get_unpaired_cost_intervals_and_a_cost_curve(tmp_path):
                                  "--bootstrap", "200", "--seed", "1", "-o", str(out)])
     assert r.exit_code == 0, r.output
     ctx = json.loads(out.read_text())
-    iv = ctx["systems"][0]["intervals"]["normalized_expected_cost"]
-    assert iv["low"] < ctx["systems"][0]["values"]["normalized_expected_cost"] < iv["high"]
+    first = ctx["systems"][0]
+    iv = ctx["intervals"][first]["normalized_expected_cost"]
+    assert iv["low"] < ctx["metrics"][first]["normalized_expected_cost"] < iv["high"]
     assert set(ctx["scores"]["cost_curve"]) == {"m1", "m2"}
     # re-rendered from the JSON context alone, with the cost curve
     md = tmp_path / "again.md"
@@ -280,10 +283,10 @@ def test_sql_with_two_systems_and_a_cost_matrix(tmp_path):
     for s, pred in zip(ctx["systems"], (p1, p2)):
         cm = skm.confusion_matrix(y, pred, labels=["a", "b", "c"]).astype(float)
         ec = float((pi[:, None] * c * cm / cm.sum(axis=1, keepdims=True)).sum())
-        assert s["values"]["expected_cost"] == pytest.approx(ec, abs=1e-12)
-        assert s["values"]["normalized_expected_cost"] == pytest.approx(ec / (pi @ c).min(), abs=1e-12)
-        assert s["intervals"]["expected_cost"]["low"] is not None
-    best = min(ctx["systems"], key=lambda s: s["values"]["expected_cost"])["name"]
+        assert ctx["metrics"][s]["expected_cost"] == pytest.approx(ec, abs=1e-12)
+        assert ctx["metrics"][s]["normalized_expected_cost"] == pytest.approx(ec / (pi @ c).min(), abs=1e-12)
+        assert ctx["intervals"][s]["expected_cost"]["low"] is not None
+    best = min(ctx["systems"], key=lambda s: ctx["metrics"][s]["expected_cost"])
     assert best in ctx["winners"]["expected_cost"]  # lower is better: the cheapest system is among the winners
 
 
@@ -294,7 +297,8 @@ def test_binary_probabilities_without_a_positive_class_still_report(tmp_path):
     r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(EX / "scores" / "risk_calibrated.csv"),
                                  "--bootstrap", "0", "-o", str(out)])
     assert r.exit_code == 0, r.output
-    v = json.loads(out.read_text())["systems"][0]["values"]
+    ctx = json.loads(out.read_text())
+    v = ctx["metrics"][ctx["systems"][0]]
     assert v["roc_auc"] is not None and v["log_loss"] is not None
 
 

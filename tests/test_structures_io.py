@@ -150,7 +150,9 @@ def test_paired_comparison_shares_resamples(monkeypatch):
     assert cmp["multilabel_macro_f1"]["p_better"]["tagger_a"]["tagger_b"] > 0.95
     res = runner.invoke(app, ["compare", "model_a.csv", "model_b.csv", "--top-k", "5", "--bootstrap", "200",
                               "--seed", "1", "--json"])
-    assert res.exit_code == 0 and json.loads(res.output)["comparison"]["top_k_accuracy"]["p_better"]
+    pairs = json.loads(res.output)["pairs"]["top_k_accuracy"]
+    assert res.exit_code == 0 and [(p["a"], p["b"]) for p in pairs] == [("model_a", "model_b")]
+    assert 0 <= pairs[0]["p_a_better"] <= 1
 
 
 @pytest.mark.parametrize("answers, lead", [
@@ -213,7 +215,7 @@ def test_bundled_structure_reports_render(tmp_path):
     html = (tmp_path / "a.html").read_text(encoding="utf-8")
     assert "Krippendorff" in html and "Cohen's kappa of each pair of annotators" in html.replace("&#39;", "'")
     ctx = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
-    assert ctx["structure"]["kind"] == "agreement" and len(ctx["structure"]["pairs"]) == 3
+    assert ctx["structure"] == "agreement" and len(ctx["structure_data"]["pairs"]) == 3
     for structure in ("ordinal", "multilabel", "topk", "annotators"):
         assert (EX / f"{structure}_report.md").is_file() and (EX / f"{structure}_report.pdf").is_file()
 

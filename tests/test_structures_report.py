@@ -58,8 +58,8 @@ def test_every_format_through_the_main_pipeline(tmp_path, name):
     tex = _run(tmp_path, name, "tex")[0].read_text(encoding="utf-8")
     assert "structure.pdf" in tex and "\\begin{description}\n\\end{description}" not in tex
     ctx = json.loads(_run(tmp_path, name, "json")[0].read_text(encoding="utf-8"))
-    assert ctx["structure"]["kind"] == {"topk": "top_k", "annotators": "agreement"}.get(name, name)
-    assert all(s["intervals"] for s in ctx["systems"])
+    assert ctx["structure"] == {"topk": "top_k", "annotators": "agreement"}.get(name, name)
+    assert all(ctx["intervals"][s] for s in ctx["systems"])
     res = runner.invoke(app, ["report", "--context", str(tmp_path / "json" / f"{name}.json"), "-o", str(tmp_path / "re.md")])
     assert res.exit_code == 0, res.output
     assert caption in (tmp_path / "re.md").read_text(encoding="utf-8")

@@ -176,7 +176,9 @@ def test_compare_cli_prints_winners_and_json_carries_them():
     res = runner.invoke(app, ["compare", str(EX / "model_a.csv"), str(EX / "model_b.csv"), "--top-k", "5",
                               "--bootstrap", "200", "--seed", "1", "--json"])
     data = json.loads(res.output)
-    assert data["comparison"]["top_k_accuracy"]["winners"] == ["model_a"]
+    assert data["winners"]["top_k_accuracy"] == ["model_a"]
+    ids = set(data["metrics"]["model_a"])
+    assert "top_k_accuracy" in ids and set(data["p_first"]["model_a"]) == set(data["intervals"]["model_a"]) == ids
     res = runner.invoke(app, ["compare", str(EX / "model_a.csv"), str(EX / "model_b.csv"), "--top-k", "5",
                               "--bootstrap", "200", "--seed", "1"])
     assert res.exit_code == 0 and "winners" in res.output and "Paired bootstrap" in res.output
@@ -284,7 +286,7 @@ def test_report_from_confusion_matrices_with_ordinal_answers(tmp_path):
                               "-o", str(out)])
     assert res.exit_code == 0, res.output
     ctx = json.loads(out.read_text(encoding="utf-8"))
-    values = ctx["systems"][0]["values"]
+    values = ctx["metrics"][ctx["systems"][0]]
     from advisor.engine._ordinal import ordinal_cells, ordinal_metrics
 
     expected = ordinal_metrics(ordinal_cells([[5, 1, 0], [1, 4, 1], [0, 2, 6]]))

@@ -156,9 +156,23 @@ def test_compute_and_compare_json_carry_the_groups_and_gaps_of_the_api(tmp_path)
         r = CliRunner().invoke(app, [command, *map(str, paths), "--by", "sex", "--by", "site", "--positive", "1",
                                      "--metrics", "accuracy,mcc", "--bootstrap", "200", "--seed", "9", "--json"])
         assert r.exit_code == 0, r.output
-        data = json.loads(r.stdout)
-        assert data["groups"] == json.loads(json.dumps(api["groups"])), command
-        assert data["gaps"]["site"]["equalized_odds"] == api["gaps"]["site"]["equalized_odds"]
+        data = json.loads(r.stdout)  # system first, as every metric of every command (issue 24)
+        assert list(data["groups"]) == list(api["groups"]) == ["sex", "site"]
+        for col, per_value in api["groups"].items():
+            assert list(data["groups"][col]) == list(per_value), command
+            for value, per_system in per_value.items():
+                block = data["groups"][col][value]
+                for name, entry in per_system.items():
+                    assert block["n"] == entry["n"]
+                    for m, e in entry.items():
+                        if m == "n":
+                            continue
+                        assert block["metrics"][name][m] == e["estimate"], (command, col, value, name, m)
+                        if "low" in e:
+                            assert block["intervals"][name][m] == e, (command, col, value, name, m)
+        for name in ("a", "b"):
+            assert data["gaps"]["site"][name]["equalized_odds"] == api["gaps"]["site"]["equalized_odds"][name]
+            assert data["gaps"]["sex"][name]["tpr"] == api["gaps"]["sex"]["tpr"][name]
         assert data["subgroups"]["columns"] == ["sex", "site"] and data["subgroups"]["thresholds"]["items"] == 30
     text = CliRunner().invoke(app, ["compute", str(paths[0]), "--by", "site", "--positive", "1", "--metrics",
                                     "accuracy"])
@@ -196,11 +210,13 @@ def test_report_has_the_subgroup_tables_the_gaps_and_one_methods_sentence(tmp_pa
                                  "--bootstrap", "200", "-o", str(out)])
     assert r.exit_code == 0, r.output
     ctx = json.loads(out.read_text(encoding="utf-8"))
-    assert list(ctx["subgroups"]["groups"]) == ["sex", "site"]
+    assert list(ctx["groups"]) == ctx["subgroups"]["columns"] == ["sex", "site"]
     mf = _oracle(df, "a", "site")
-    assert ctx["subgroups"]["gaps"]["site"]["equalized_odds"]["a"]["gap"] == pytest.approx(
+    assert ctx["gaps"]["site"]["a"]["equalized_odds"]["gap"] == pytest.approx(
         fairlearn_metrics.equalized_odds_difference(df["y_true"], df["a"], sensitive_features=df["site"]))
-    assert ctx["subgroups"]["groups"]["site"]["east"]["a"]["tpr"]["estimate"] == pytest.approx(mf.by_group["tpr"]["east"])
+    assert ctx["groups"]["site"]["east"]["metrics"]["a"]["tpr"] == pytest.approx(mf.by_group["tpr"]["east"])
+    east = ctx["groups"]["site"]["east"]["intervals"]["a"]["tpr"]
+    assert east["method"] == "clopper_pearson" and east["low"] <= east["estimate"] <= east["high"]
     ids = [t["id"] for t in ctx["tables"]]
     assert ids.count("subgroups") == 2 and "subgroup_gaps" in ids
     text = " ".join(s["text"] for p in ctx["methods"] for s in p["spans"])

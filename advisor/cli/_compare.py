@@ -15,13 +15,14 @@ from .. import engine as engine_api
 from .. import io as io_api
 from .. import stats as stats_api
 from .._format import few_names, format_count, format_number, terminal_safe
+from .._jsonio import envelope
 from ..engine import CONVENTIONS
 from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, cell, echo_json, fail, handle_errors, label_cell, parse_id_list
 from ._hierarchy import compare_hierarchy
 from ._intervals import methods_note, p_clause, p_text, pick_seed, resampled_unit, seed_note
 from ._progress import job, reporting
 from ._runs import parse_runs
-from ._scores import parse_costs, parse_priors, print_scored, scored_comparison
+from ._scores import merge_scored, parse_costs, parse_priors, print_scored, scored_comparison
 from ._subgroups import add_subgroups, print_subgroups, subgroup_results
 from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
@@ -314,8 +315,9 @@ def register(app: typer.Typer) -> None:
                                                           "--positive": positive, "--costs": costs, "--priors": priors,
                                                           "--group": group})
             if as_json:
-                echo_json({**comparison.to_dict(), "structure": "hierarchy", "seed_given": seed_given,
-                           "taxonomy": tree})
+                data = comparison.to_dict()
+                data["bootstrap"]["seed_given"] = seed_given
+                echo_json(envelope("compare", {**data, "structure": "hierarchy", "taxonomy": tree}))
             else:
                 render(comparison, seed_given)
             return
@@ -356,12 +358,12 @@ def register(app: typer.Typer) -> None:
                          confidence, seed, score_ids or None, runs.systems if runs.several else None)
         sub = subgroup_results(ds, by, list(comparison.metrics), pos, beta, undefined, n_boot, confidence, seed)
         if as_json:
-            data = {**comparison.to_dict(), "seed_given": seed_given,
-                    "resampled": resampled_unit(getattr(getattr(ds, "predictions", None), "group_col", None),
-                                                comparison.groups)}
-            if scored is not None:
-                data["scores"] = scored  # item-level paired bootstrap of score/probability/cost metrics
-            echo_json(add_subgroups(data, sub))
+            data = comparison.to_dict()
+            data["bootstrap"].update(seed_given=seed_given, resampled=resampled_unit(
+                getattr(getattr(ds, "predictions", None), "group_col", None), comparison.groups))
+            if scored is not None:  # item-level paired bootstrap of score/probability/cost metrics, in the same places
+                merge_scored(data, scored)
+            echo_json(envelope("compare", add_subgroups(data, sub)))
         else:
             render(comparison, seed_given)
             if scored is not None:

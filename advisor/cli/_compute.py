@@ -13,6 +13,7 @@ from .. import engine as engine_api
 from .. import io as io_api
 from .. import stats as stats_api
 from .._format import display_label, format_count, format_number
+from .._jsonio import envelope
 from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, cell, echo, echo_json, fail, handle_errors, label_cell, parse_id_list
 from ._compare import progress_callback
 from ._hierarchy import run_hierarchy
@@ -190,7 +191,7 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
                 data["calibration"] = calibration
         if notes:
             data["notes"] = notes
-        echo_json(add_subgroups(data, sub))
+        echo_json(envelope("compute", add_subgroups(data, sub)))
     else:
         _print_table(ev, intervals, confidence, extra)
         print_subgroups(sub, confidence)

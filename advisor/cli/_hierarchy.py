@@ -13,6 +13,7 @@ from .. import engine as engine_api
 from .. import io as io_api
 from .. import stats as stats_api
 from .._format import display_label, format_number
+from .._jsonio import envelope
 from ._common import cell, echo, echo_json, fail, label_cell
 from ._intervals import pick_seed, seed_note
 
@@ -75,7 +76,7 @@ def run_hierarchy(files: Any, taxonomy_file: Any, *, matrix: Any, counts: Any, s
     data = evaluate_hierarchy(ds.systems, tax, str(taxonomy_file), ids, n_boot=n_boot, confidence=confidence,
                               seed=seed)
     if as_json:
-        echo_json(data)
+        echo_json(envelope("compute", data))
         return
     _print(data)
 

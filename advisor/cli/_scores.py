@@ -9,11 +9,12 @@ from .. import io as io_api
 from .. import stats as stats_api
 from .._exceptions import InputError
 from .._format import format_number
+from .._jsonio import envelope
 from ._common import USUAL_RESAMPLES, echo, echo_json, label_cell
 from ._intervals import calibration_lines
 from ._progress import job
 
-__all__ = ["compute_score_only", "parse_costs", "parse_priors", "score_results", "scored_comparison"]
+__all__ = ["compute_score_only", "merge_scored", "parse_costs", "parse_priors", "score_results", "scored_comparison"]
 
 
 def parse_costs(text: str | None) -> Any:
@@ -59,8 +60,9 @@ def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json:
     for note in dict.fromkeys(notes):
         echo(f"note: {note}", err=True)
     if as_json:
-        echo_json({"metrics": metrics, "labels": labels, "positive_label": positive,
-                   **({"notes": list(dict.fromkeys(notes))} if notes else {})})
+        echo_json(envelope("compute", {"systems": list(metrics), "labels": labels, "metrics": metrics,
+                                       "positive_label": positive,
+                                       **({"notes": list(dict.fromkeys(notes))} if notes else {})}))
     else:
         for name, vals in metrics.items():
             echo(f"{name}: " + ", ".join(f"{m} = {v:.4g}" for m, v in vals.items()))
@@ -81,6 +83,29 @@ def with_scores(data: dict[str, Any], extra: dict[str, dict[str, float]], detail
         data["metrics"].setdefault(name, {}).update(vals)
     if details:
         data["score_details"] = details
+    return data
+
+
+def merge_scored(data: dict[str, Any], scored: dict[str, Any]) -> dict[str, Any]:
+    """``advisor compare --json`` (``data``, :meth:`advisor.Comparison.to_dict`) with the item-level comparison of
+    the score, probability and cost metrics (``scored``, :func:`scored_comparison`) in the same places: each
+    system's value in ``metrics[system][id]`` and its interval in ``intervals[system][id]``, its rank interval in
+    ``rank_intervals[system][id]``, the pairs and winners under ``pairs[id]`` and ``winners[id]``, the
+    calibration errors in ``calibration[system]`` and the method in ``bootstrap["score_method"]``."""
+    for s, per in scored["metrics"].items():
+        for m, iv in per.items():
+            data["metrics"].setdefault(s, {})[m] = iv["estimate"]
+            data["intervals"].setdefault(s, {})[m] = iv
+    for m, per in scored["rank_intervals"].items():
+        for s, ri in per.items():
+            data["rank_intervals"].setdefault(s, {})[m] = list(ri)
+    for m, pairs in scored["pairs"].items():  # named as the comparison's own pairs
+        data["pairs"][m] = [{**{k: v for k, v in p.items() if k != "probability_better"},
+                             "p_a_better": p.get("probability_better")} for p in pairs]
+    data["winners"].update(scored["winners"])
+    if scored.get("calibration"):
+        data["calibration"] = scored["calibration"]
+    data["bootstrap"]["score_method"] = scored["method"]
     return data
 
 

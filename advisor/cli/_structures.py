@@ -2,9 +2,11 @@
 
 Hooked into the commands by a few lines: when ``--order``, ``--label-sep``, ``--top-k``, ``rater_<name>``
 or ``true_<label>``/``pred_<label>`` columns say the files are not nominal predictions, these functions
-take over. JSON: ``{"structure", "systems", "labels", "metrics": {system: {id: value}}, "undefined",
-"per_label" (multi-label), "pairs" and "raters" (agreement), "intervals"/"comparison" (bootstrap)}``;
-an agreement study has one entry named ``agreement``.
+take over. JSON, in the shape of every command (:func:`advisor._jsonio.envelope`): ``{"schema_version",
+"advisor_version", "command", "structure", "systems", "labels", "metrics": {system: {id: value}},
+"intervals": {system: {id: interval}} (bootstrap), "undefined", "per_label" (multi-label), "pairs" and "raters"
+(agreement)}``, and for a comparison ``p_first[system][id]``, ``winners[id]``, ``pairs[id]``; an
+agreement study has one entry named ``agreement``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .. import io as io_api
 from .. import questionnaire as questionnaire_api
 from .. import stats as stats_api
 from .._format import display_label, format_number
+from .._jsonio import envelope
 from ._common import USUAL_RESAMPLES, cell, echo, echo_json, fail, label_cell
 from ._intervals import interval_cell, methods_note, pick_seed, seed_note
 from ._progress import job
@@ -125,9 +128,27 @@ def _output(inputs: Any, *, metrics: list[str] | None, undefined: str, n_boot: i
         data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "seed_given": given,
                              "method": "auto", "resampling": "cells" if inputs.structure == "ordinal" else "items"}
     if as_json:
-        echo_json(data)
+        echo_json(envelope("compare" if compare else "compute", _system_first(data)))
     else:
         _print(data)
+
+
+def _system_first(data: dict[str, Any]) -> dict[str, Any]:
+    """The output shape of a paired comparison: the per-metric ``comparison`` block of
+    :func:`advisor.stats.structure_compare` as ``intervals[system][id]`` and ``p_first[system][id]`` beside
+    ``winners[id]`` and ``pairs[id]`` (each pair ``a``, ``b`` and ``p_a_better``, as ``advisor compare`` names them)."""
+    cmp = data.get("comparison")
+    if not cmp:
+        return data
+    names = list(data["systems"])
+    out = {k: v for k, v in data.items() if k != "comparison"}
+    out["intervals"] = {s: {m: c["intervals"][s] for m, c in cmp.items() if s in c["intervals"]} for s in names}
+    if any("p_first" in c for c in cmp.values()):
+        out["p_first"] = {s: {m: c["p_first"][s] for m, c in cmp.items() if s in c.get("p_first", {})} for s in names}
+    out["pairs"] = {m: [{"a": a, "b": b, "p_a_better": c["p_better"][a][b]}
+                        for i, a in enumerate(names) for b in names[i + 1:]] for m, c in cmp.items()}
+    out["winners"] = {m: c["winners"] for m, c in cmp.items() if "winners" in c}
+    return out
 
 
 def _print(data: dict[str, Any]) -> None:
@@ -197,7 +218,7 @@ def run_partitions(files: Any, *, matrix: Any, counts: Any, sql: str | None, tru
         c = __import__("numpy").asarray(cm.counts)
         data["clusters"][name] = {"true": int((c.sum(1) > 0).sum()), "predicted": int((c.sum(0) > 0).sum())}
     if as_json:
-        echo_json(data)
+        echo_json(envelope("compute", data))
         return
     for name in data["systems"]:
         cl = data["clusters"][name]

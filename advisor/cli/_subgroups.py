@@ -1,7 +1,8 @@
 """``--by COLUMN`` on ``compute`` and ``compare`` (issue 23 item 1): the subgroup tables and the gaps.
 
-The numbers come from :func:`advisor.stats.subgroups`; this module only adds them to the JSON
-(``"groups"[column][value][system][metric]``, ``"gaps"[column][metric][system]``) or prints them.
+The numbers come from :func:`advisor.stats.subgroups`; this module only adds them to the JSON, system first as
+everywhere (``"groups"[column][value]["metrics"][system][metric]``, ``"gaps"[column][system][metric]``:
+:func:`advisor._jsonio.subgroups_json`), or prints them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from .. import engine as engine_api
 from .. import stats as stats_api
 from .._format import format_number
+from .._jsonio import subgroups_json
 from ._common import cell, echo, label_cell
 from ._intervals import interval_cell
 
@@ -35,9 +37,7 @@ def subgroup_results(ds: Any, by: Sequence[str] | None, metrics: Sequence[str], 
 def add_subgroups(data: dict[str, Any], res: dict[str, Any] | None) -> dict[str, Any]:
     """The JSON of a run with ``"groups"``, ``"gaps"`` and ``"subgroups"`` (thresholds, warnings)."""
     if res is not None:
-        data["groups"], data["gaps"] = res["groups"], res["gaps"]
-        data["subgroups"] = {"columns": list(res["groups"]), "positive_label": res["positive_label"],
-                             "thresholds": res["thresholds"], "warnings": res["warnings"]}
+        data.update(subgroups_json(res))
     return data
 
 

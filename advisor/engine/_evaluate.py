@@ -13,6 +13,7 @@ from typing import Any, Union
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
+from .._jsonio import dumps, envelope
 from ._chance import chance_levels
 from ._confusion import ConfusionMatrix, Label
 from ._frames import evaluation_frame, evaluation_html, evaluation_records
@@ -79,20 +80,29 @@ class Evaluation(BaseModel):
         return evaluation_html(self)
 
     def to_json_dict(self) -> dict[str, Any]:
-        """``{"metrics", "per_class", "chance", "undefined", "labels", "convention", "positive_label",
-        "beta", "n"}`` as plain Python. Non-finite floats are kept as floats; serialise with
-        ``advisor.cli._common.to_json`` (NaN → null, ∞ → "inf")."""
-        return {
+        """What ``advisor compute --json`` prints for these systems, as plain Python: ``schema_version``,
+        ``advisor_version``, ``command`` (``"compute"``), ``systems``, ``labels``, ``n``,
+        ``metrics[system][metric id]``, ``per_class[system][label]``, ``chance[metric id]``,
+        ``undefined[system]``, ``convention``, ``positive_label``, ``beta`` (the shape of
+        ``docs/schema/advisor-output.schema.json``). Non-finite floats are kept as floats; :meth:`to_json`
+        writes them as JSON (NaN → null, ∞ → "inf")."""
+        return envelope("compute", {
+            "systems": list(self.systems),
+            "labels": self.labels,
+            "n": self.n,
             "metrics": self.metrics,
             "per_class": self.per_class,
             "chance": self.chance,
             "undefined": self.undefined,
-            "labels": self.labels,
             "convention": self.convention,
             "positive_label": self.positive_label,
             "beta": self.beta,
-            "n": self.n,
-        }
+        })
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """JSON text as ``advisor compute --json`` prints it (:mod:`advisor._jsonio`): undefined → null,
+        ±inf → "inf"/"-inf"."""
+        return dumps(self.to_json_dict(), indent=indent)
 
 
 def _as_matrix(name: str, matrix: Any) -> ConfusionMatrix:

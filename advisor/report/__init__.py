@@ -31,6 +31,8 @@ _LAZY = {
     "check_outputs": "._safe_io",
     "check_resampling": "._inputs",
     "check_structured": "._build_structures",
+    "context_from_json": "._context_json",  # the JSON of render_report(ctx, "json") read back
+    "context_json": "._context_json",
     "format_for": "._render",
     "load_context": "._context_check",
     "methods_texts": "._render",

@@ -17,6 +17,7 @@ crafted file ends quickly with a clear error instead of an internal one or minut
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from typing import Any
 
 from .._exceptions import AdvisorError, InputError
+from ._context_json import context_from_json, json_path
 from ._models import ReportContext, Span
 from ._render import render_report
 from ._texsafe import math_bounds
@@ -89,16 +91,24 @@ def load_context(path: str | os.PathLike[str]) -> ReportContext:
     if _nesting(text) > MAX_DEPTH:
         raise InputError(f"{p} nests values more than {MAX_DEPTH} levels deep; {hint}.")
     try:
-        ctx = ReportContext.model_validate_json(text)
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(f"{p} is not JSON ({exc}); {hint}.") from None
+    names = data.get("systems") if isinstance(data, dict) else None
+    try:
+        ctx = context_from_json(data)
+    except InputError as exc:
+        raise InputError(f"{p} is not a report context written by advisor ({exc}); {hint}.") from None
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(x) for x in err.get("loc", ())) or "the top level"
+        where = json_path(".".join(str(x) for x in err.get("loc", ())), names if isinstance(names, list) else None)
         msg = " ".join(str(err.get("msg", "")).split())[:200]
-        raise InputError(f"{p} is not a report context written by advisor (at {where}: {msg}).") from None
+        raise InputError(f"{p} is not a report context written by advisor (at {where or 'the top level'}: {msg}).") \
+            from None
     try:
         check_context(ctx)
     except _Bad as exc:
-        raise InputError(f"{p} is not a consistent report context (at {exc}); {hint}.") from None
+        raise InputError(f"{p} is not a consistent report context (at {json_path(str(exc), ctx)}); {hint}.") from None
     return ctx
 
 

@@ -1,8 +1,9 @@
 """The report context: everything the templates need, already computed, as pydantic models.
 
-A :class:`ReportContext` is JSON-serialisable (``render_report(ctx, "json", path)``, strict JSON with ±inf as "inf") and can be loaded back
-(``ReportContext.model_validate_json(text)``) to re-render a report in another format without
-recomputing anything. Labels and system names are stored as display strings; every string that came
+A :class:`ReportContext` is JSON-serialisable (``render_report(ctx, "json", path)``, strict JSON with ±inf as "inf",
+in the shape every command writes: :mod:`advisor.report._context_json`) and can be loaded back
+(:func:`advisor.report.load_context`, ``advisor report --context FILE.json``) to re-render a report in another
+format without recomputing anything. Labels and system names are stored as display strings; every string that came
 from the user is escaped by the renderer, never here.
 """
 
@@ -13,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import report as _package  # lazy: its renderer loads on first use (_repr_html_)
+from .._jsonio import SCHEMA_VERSION
 from ._models_scores import ScoreData
 
 __all__ = [
@@ -38,8 +40,6 @@ __all__ = [
     "UndefinedEntry",
     "WarningEntry",
 ]
-
-SCHEMA_VERSION = 1
 
 
 class _M(BaseModel):

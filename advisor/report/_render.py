@@ -27,6 +27,7 @@ from ..catalogue import BIB_FILE
 from ..questionnaire import load_answers
 from ._bib import parse_bibtex
 from ._build import build_report
+from ._context_json import context_json
 from ._env import anchor, environment
 from ._fetcher import make_fetcher
 from ._figures import render_figures
@@ -51,11 +52,9 @@ EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".
 
 
 def _context_json(ctx: ReportContext) -> str:
-    """The context as strict JSON (:mod:`advisor._jsonio`): ±inf survive as "inf", undefined is null.
-
-    pydantic's own JSON would write an infinite LR+ as null, which would read back as undefined.
-    """
-    return dumps(ctx.model_dump()) + "\n"
+    """The context as strict JSON in the shape every command writes (:func:`context_json`): ±inf survive as
+    "inf", undefined is null (pydantic's own JSON would write an infinite LR+ as null, read back as undefined)."""
+    return dumps(context_json(ctx)) + "\n"
 
 def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
     """The output format: ``fmt`` if given, else from the file extension."""

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .._exceptions import InputError
-from .._jsonio import dumps
+from .._jsonio import dumps, envelope
 from ..engine import Label, metric_id
 from ._frames import comparison_frame, comparison_html, comparison_records
 
@@ -167,8 +168,71 @@ class Comparison(_Model):
         return list(self._metric(metric).winners)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python structure (infinities stay floats; undefined values are None)."""
-        return self.model_dump()
+        """What ``advisor compare --json`` prints for these systems, as plain Python (infinities stay floats,
+        undefined values are None), in the shape of ``docs/schema/advisor-output.schema.json``: per system
+        ``metrics[system][metric id]`` (the estimate), ``intervals[system][metric id]`` (estimate, low, high,
+        method and the reason of a missing interval), ``p_first``, ``rank_intervals`` and ``nan_resamples``;
+        per metric ``pairs``, ``best``, ``winners`` and ``higher_is_better``; ``bootstrap`` (resamples,
+        confidence, seed, methods, the test, groups and runs). :meth:`from_dict` reads it back."""
+        ids = list(self.metrics)
+        per_system: dict[str, dict[str, dict[str, Any]]] = {k: {s: {} for s in self.systems} for k in
+                                                            ("metrics", "intervals", "p_first", "rank_intervals",
+                                                             "nan_resamples")}
+        for m, mc in self.metrics.items():
+            for s, r in mc.systems.items():
+                per_system["metrics"].setdefault(s, {})[m] = r.estimate
+                per_system["intervals"].setdefault(s, {})[m] = {
+                    "estimate": r.estimate, "low": r.low, "high": r.high, "method": r.method,
+                    **({"reason": r.reason} if r.reason is not None else {})}
+                per_system["p_first"].setdefault(s, {})[m] = r.p_first
+                per_system["nan_resamples"].setdefault(s, {})[m] = r.nan_resamples
+            for s, ri in mc.rank_intervals.items():
+                per_system["rank_intervals"].setdefault(s, {})[m] = list(ri)
+        return envelope("compare", {
+            "systems": list(self.systems), "labels": list(self.labels), "n": self.n,
+            **per_system,
+            "pairs": {m: [p.model_dump() for p in self.metrics[m].pairs] for m in ids},
+            "best": {m: list(self.metrics[m].best) for m in ids},
+            "winners": {m: list(self.metrics[m].winners) for m in ids},
+            "higher_is_better": {m: self.metrics[m].higher_is_better for m in ids},
+            "bootstrap": {"n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
+                          "method": self.method, "winners_method": self.winners_method, "test": self.test,
+                          "groups": self.groups, "runs": self.runs},
+            "convention": self.convention, "positive_label": self.positive_label, "beta": self.beta,
+            "ranking_agreement": self.ranking_agreement.model_dump(), "undefined": self.undefined,
+            "mcnemar": [t.model_dump() for t in self.mcnemar],
+        })
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        """The comparison :meth:`to_dict` (or ``advisor compare --json``, read with :func:`json.loads`)
+        describes: the metrics of ``higher_is_better``, each system's interval, P(first) and rank
+        interval, the pairs and winners (the score metrics ``compare`` adds are left out)."""
+        systems = list(data["systems"])
+        metrics = {}
+        for m, higher in data["higher_is_better"].items():
+            results = {}
+            for s in systems:
+                iv = data["intervals"][s][m]
+                results[s] = SystemResult(estimate=iv["estimate"], low=iv["low"], high=iv["high"],  # "inf" → inf
+                                          method=iv.get("method"), reason=iv.get("reason"),
+                                          p_first=data["p_first"][s][m], nan_resamples=data["nan_resamples"][s][m])
+            pairs = [PairResult.model_validate(p) for p in data["pairs"][m]]
+            ranks = {s: tuple(data["rank_intervals"][s][m]) for s in systems if m in data["rank_intervals"].get(s, {})}
+            metrics[m] = MetricComparison(metric=m, higher_is_better=higher, systems=results, pairs=pairs,
+                                          best=data["best"][m], winners=data["winners"][m], rank_intervals=ranks)
+        b = data["bootstrap"]
+        return cls(systems=systems, labels=data["labels"], n=data["n"], n_resamples=b["n_resamples"],
+                   confidence=b["confidence"], seed=b["seed"], method=b["method"], winners_method=b["winners_method"],
+                   convention=data["convention"], positive_label=data["positive_label"], beta=data["beta"],
+                   metrics=metrics, ranking_agreement=RankingAgreement.model_validate(data["ranking_agreement"]),
+                   undefined=data["undefined"], mcnemar=[McNemar.model_validate(t) for t in data["mcnemar"]],
+                   test=b["test"], groups=b["groups"], runs=b["runs"])
+
+    @classmethod
+    def from_json(cls, text: str) -> Comparison:
+        """The comparison of a JSON text written by :meth:`to_json` or ``advisor compare --json``."""
+        return cls.from_dict(json.loads(text))
 
     def records(self) -> list[dict[str, Any]]:
         """One dict per metric and system: ``pandas.DataFrame(comparison.records())``."""
@@ -182,5 +246,6 @@ class Comparison(_Model):
         return comparison_html(self)
 
     def to_json(self, indent: int | None = 2) -> str:
-        """JSON text as the CLI prints it (:mod:`advisor._jsonio`): undefined → null, ±inf → "inf"/"-inf"."""
-        return dumps(self.model_dump(), indent=indent)
+        """JSON text as ``advisor compare --json`` prints it (:meth:`to_dict`; :mod:`advisor._jsonio`): undefined →
+        null, ±inf → "inf"/"-inf"."""
+        return dumps(self.to_dict(), indent=indent)
