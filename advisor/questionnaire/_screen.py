@@ -79,12 +79,20 @@ def agree(phrase: str, n: int) -> str:
 
     >>> agree("score the probabilities", 1), agree("is a mean", 2), agree("keeps it", 2)
     ('scores the probabilities', 'are a mean', 'keep it')
+    >>> agree("depends on the mix", 2), agree("does not", 2), agree("can get worse", 2), agree("misses it", 2)
+    ('depend on the mix', 'do not', 'can get worse', 'miss it')
     """
     verb, _, rest = phrase.partition(" ")
     singular = {"are": "is", "give": "gives", "score": "scores", "weigh": "weighs"}
-    plural = {"is": "are", "gives": "give", "scores": "score", "weighs": "weigh", "keeps": "keep", "counts": "count",
-              "lacks": "lack", "changes": "change", "lets": "let", "needs": "need", "fits": "fit"}
-    verb = singular.get(verb, verb) if n == 1 else plural.get(verb, verb)
+    plural = {"is": "are", "has": "have", "does": "do", "changes": "change", "gives": "give"}
+    if n == 1:
+        verb = singular.get(verb, verb)
+    elif verb in plural:
+        verb = plural[verb]
+    elif re.fullmatch(r"[a-z]+(?:ss|sh|ch|x|z)es", verb):  # misses, reaches
+        verb = verb[:-2]
+    elif re.fullmatch(r"[a-z]+[^su]s", verb):  # depends, counts, lacks (not "was", "thus")
+        verb = verb[:-1]
     return f"{verb} {rest}".strip()
 
 

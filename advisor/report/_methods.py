@@ -363,7 +363,7 @@ def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str
 def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any) -> None:
-    p.t(W.S["lead"].format(name=_lower_name(primary.name)))
+    p.t(W.S["lead"].format(name=_prose_name(primary)))
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=f"{float(beta):.3g}"))
@@ -398,6 +398,17 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
            if not purpose else keys)
     p.t(". ")
+
+
+def _prose_name(m: MetricEntry) -> str:
+    """A metric's name in running text with the parameter that sets its number, when the name alone leaves it
+    open: "TPR at an FPR of 1%", "selective risk at 80% coverage" (not "at an FPR budget", "at a coverage")."""
+    fpr, cov = m.params.get("max_fpr"), m.params.get("coverage")
+    if m.id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
+        return f"TPR at an FPR of {fpr * 100:.3g}%"
+    if m.id == "selective_risk" and isinstance(cov, (int, float)):
+        return f"selective risk at {cov * 100:.3g}% coverage"
+    return _lower_name(m.name)
 
 
 def weights_text(weights: Mapping[str, Any]) -> str:
@@ -443,7 +454,7 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS and not (multiclass and ms[0].params.get("positive_label")):
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        names = [_lower_name(m.name) for m in ms]
+        names = [_prose_name(m) for m in ms]
         if multiclass and ms[0].params.get("positive_label") is not None:
             names[-1] += f" of “{ms[0].params['positive_label']}”"
         said.append((names, adds))
