@@ -53,6 +53,7 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "ranked_probability_score": ("Epstein", "1969"),
     "tpr_at_fpr": ("Jesus", "2022"),
     "selective_risk": ("Geifman", "2017"),
+    "hierarchical_f1": ("Kiritchenko", "2006"),
 }
 
 #: Sentence patterns.
