@@ -107,11 +107,15 @@ def _data_items(data: Any) -> float | None:
 def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems: int | None) -> list[Diagnostic]:
     """The duties of the rules that fired, as what the report will show."""
     small_k = load_rules().settings.small_k
+    reported = {rec.primary.metric, *(c.metric for c in rec.complementary)}
+    both_recalls = (k == 2 or answers.task == "binary") and {"recall", "specificity"} <= reported
     out: dict[str, Diagnostic] = {}
     for entry in rec.rationale:
         for did in entry.diagnostics:
             if did == "per_class_recall_or_spread":
                 did = "recall_spread" if k is not None and k > small_k else "per_class_recall"
+            if did == "per_class_recall" and both_recalls:
+                continue  # the recall of both classes is already reported: recall and specificity
             if did in _SEVERAL_SYSTEMS and n_systems is not None and n_systems < 2:
                 continue
             if did in out or did not in DIAGNOSTICS:

@@ -211,7 +211,7 @@ def build_methods(
     # shows them all the same). With the author's context, our paraphrase of the situation is never said: the context says it, and a
     # reviewer reads the restatement ("…, where every label counts equally" after "rare topics count as much as
     # frequent ones") as a template speaking (issue 22).
-    clauses = not answers.get("context")
+    clauses = not (answers.get("context") and (given is None or "context" in given))  # the context is said
     steps = [(True, 3, clauses), (False, 3, clauses), (False, 1, clauses), (False, 0, clauses)]
     # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
     # example of the zero-denominator convention, then the conventions when the data met none of them (the
@@ -711,7 +711,8 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
     fired = [str(_get(r, "rule")) for r in recommendation.get("rationale") or []]
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or "all"
     duties = []
-    reported = {str(_get(c, "metric")) for c in recommendation.get("complementary") or []}
+    reported = {str(_get(c, "metric")) for c in [*(recommendation.get("complementary") or []),
+                                                   recommendation.get("primary") or {}]}
     for rule in dict.fromkeys(fired):
         if rule not in W.DUTY or (rule == "per_class_small_k" and {"recall", "specificity"} <= reported):
             continue
