@@ -325,7 +325,7 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
 def _annotators(answers: Mapping[str, Any]) -> bool:
     """Three or more annotators compared without a reference (issue 12)."""
     m = answers.get("annotators")
-    return bool(m) and int(m) > 2
+    return m is not None and bool(m) and int(m) > 2
 
 
 def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
