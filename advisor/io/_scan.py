@@ -538,7 +538,8 @@ def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: 
     if np.sum(np.asarray(res["bad"], dtype=np.int64)) > 0:
         row = _ordered(con, src, f"{w} AS w_, {src.raw_sql(count_col)} AS raw_",
                        "w_ IS NULL OR NOT isfinite(w_) OR w_ < 0")
-        r, v, raw = row  # type: ignore[misc]
+        assert row is not None  # the scan counted such a row
+        r, v, raw = row
         if v is None and raw is not None and raw.strip() not in ("", "null"):
             raise InputError(f"{src.what} row {r}: {count_col} is {raw.strip()!r}, not a number.")
         what = "empty" if v is None else f"{v:g}"

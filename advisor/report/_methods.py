@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -459,7 +460,7 @@ def _lead_property(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
     return None
 
 
-def _planned_ids(answers: Mapping[str, Any], reported: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozenset()) -> set[str]:
     """Every metric id the planned metric names can mean ("macro F1": both of its formulas) — except an
     ambiguous name one of whose readings is reported: the variant note names that formula (issue 11)."""
     ids: set[str] = set()
