@@ -79,8 +79,26 @@ from ..engine import set_name_resolver  # noqa: E402 - registration, cheap (no n
 set_name_resolver(_metric_id_for)
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._audit import AuditReport, audit
-    from ._load import BIB_FILE, get_catalogue, lower_is_better
-    from ._models import Catalogue, MetricRecord, PropertyClaim
-    from ._resolve import Resolution, resolve_metric
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._audit import AuditReport as AuditReport, audit as audit
+    from ._load import BIB_FILE as BIB_FILE, get_catalogue as get_catalogue, lower_is_better as lower_is_better
+    from ._models import (
+        Catalogue as Catalogue,
+        MetricRecord as MetricRecord,
+        PROPERTY_IDS as PROPERTY_IDS,
+        PropertyClaim as PropertyClaim,
+        PropertyStatus as PropertyStatus,
+    )
+    from ._names import metric_id_for as metric_id_for, metric_ids_for as metric_ids_for
+    from ._render import (
+        LONG as PROPERTY_NAMES,
+        explain as explain,
+        metrics_json as metrics_json,
+        metrics_markdown as metrics_markdown,
+    )
+    from ._resolve import Resolution as Resolution, resolve_metric as resolve_metric
+    from ._terminal import (
+        explain_terminal as explain_terminal,
+        group_metrics as group_metrics,
+        metrics_table as metrics_table,
+    )

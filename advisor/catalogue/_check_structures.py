@@ -378,7 +378,7 @@ def _row(x: np.ndarray) -> np.ndarray:
 def _improve(a: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
     """An A-consistent improvement of B: a perfect split (a cluster of B cut along A's clusters) or a perfect
     merge (two clusters of B inside one cluster of A); None when B allows neither."""
-    moves = []
+    moves: list[tuple[str, Any, np.ndarray | list[Any]]] = []
     for c in np.unique(b):
         inside = np.unique(a[b == c])
         if len(inside) >= 2:

@@ -20,7 +20,7 @@ from ..engine import METRICS as NOMINAL
 from ..engine import STRUCTURE_METRICS
 from ._check_scores import hard_evaluator
 from ._models import PROPERTY_IDS, Catalogue
-from ._space import RESTRICTIONS
+from ._space import RESTRICTIONS, EngineSpec
 
 __all__ = ["BIB_FILE", "DATA_DIR", "bib_keys", "get_catalogue", "load_catalogue", "lower_is_better", "metric_files",
            "raw_metrics"]
@@ -107,7 +107,7 @@ def load_catalogue(metrics_path: Path = METRICS_FILE, verification_path: Path | 
 
 
 def _check(cat: Catalogue, *, strict: bool) -> None:
-    METRICS = {**NOMINAL, **STRUCTURE_METRICS}  # noqa: N806 - the engine's two spec tables
+    METRICS: dict[str, EngineSpec] = {**NOMINAL, **STRUCTURE_METRICS}  # noqa: N806 - the engine's two spec tables
     problems: list[str] = []
     missing = sorted(set(METRICS) - set(cat.metrics))
     if missing:

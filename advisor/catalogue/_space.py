@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -30,8 +30,8 @@ from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, OrdinalCells,
 from ..stats import calibrate_counts
 from ._check_scores import hard_evaluator
 
-__all__ = ["RESTRICTIONS", "TOL", "MetricFunction", "Sampler", "checker_parameters", "close", "drop_absent", "sort_by_size",
-           "strictly_less"]
+__all__ = ["RESTRICTIONS", "TOL", "EngineSpec", "MetricFunction", "Sampler", "checker_parameters", "close",
+           "drop_absent", "sort_by_size", "strictly_less"]
 
 TOL = 1e-9
 
@@ -65,7 +65,23 @@ def drop_absent(m: np.ndarray) -> tuple[np.ndarray, list[int]]:
     return m[np.ix_(keep, keep)], [int(i) for i in np.flatnonzero(~present)]
 
 
-def _ordinal_spec(metric_id: str) -> object:
+class EngineSpec(Protocol):
+    """What the catalogue reads of a metric's engine spec (the engine's nominal and structured spec tables)."""
+
+    @property
+    def binary_only(self) -> bool: ...
+
+    @property
+    def needs_probabilities(self) -> bool: ...
+
+    @property
+    def alias_of(self) -> str | None: ...
+
+    @property
+    def higher_is_better(self) -> bool: ...
+
+
+def _ordinal_spec(metric_id: str) -> EngineSpec:
     spec = STRUCTURE_METRICS[metric_id]
     if spec.structure != "ordinal":
         raise ValueError(f"{metric_id} is not a confusion-matrix metric; see _check_structures")
@@ -97,7 +113,7 @@ class MetricFunction:
 
     def __init__(self, metric_id: str, higher_is_better: bool, *, calibrated: bool = False,
                  convention: str = "baseline", restrict: str | None = None) -> None:
-        spec = METRICS.get(metric_id) or _ordinal_spec(metric_id)
+        spec: EngineSpec = METRICS.get(metric_id) or _ordinal_spec(metric_id)
         # score metrics: evaluated on hard outputs
         self._hard = hard_evaluator(metric_id) if spec.needs_probabilities else None
         if spec.needs_probabilities and self._hard is None:

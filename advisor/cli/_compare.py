@@ -226,7 +226,7 @@ def _render_agreement(console: Any, comparison: Comparison) -> None:
         table.add_column("mean τ_b", justify="right")
         table.add_column("least agreeing metric (τ_b)")
         for i, mid in enumerate(ra.metrics):
-            others = [(ra.kendall[i][j], ra.metrics[j]) for j in range(m) if j != i and ra.kendall[i][j] is not None]
+            others = [(v, ra.metrics[j]) for j, v in enumerate(ra.kendall[i][:m]) if j != i and v is not None]
             if not others:
                 table.add_row(cell(mid), "–", "–")
                 continue

@@ -129,7 +129,8 @@ def compute(
                      pred_col=pred_col, count_col=count_col, order=None if structured_tables else parse_order(order),
                      label_sep=label_sep, top_k=top_k, group=group, names=runs.columns,
                      by=by)  # every input read once (advisor.load)
-    common = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed, as_json=as_json)
+    common: dict[str, Any] = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
+                                  as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
         return
     if early is not None:
@@ -199,7 +200,8 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
             entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]
             unit = [] if resampled == "items" else [f"resampled: the {resampled['groups']:,} groups of column "
                                                     f"{resampled['column']!r}, not single items"]
-            for line in [*unit, *methods_note(entries), *calibration_lines(calibration), seed_note(seed, seed_given)]:
+            for line in [*unit, *methods_note(entries), *calibration_lines(calibration),
+                         *([seed_note(seed, seed_given)] if seed is not None else [])]:
                 echo(line)
 
 
@@ -232,9 +234,9 @@ def _refuse_unit_costs(new_ids: list[str], costs: Any, priors: Any) -> None:
 
 def _intervals(
     systems: dict[str, Any], ev: Evaluation, n_boot: int, confidence: float, seed: int | None,
-) -> dict[str, dict[str, dict[str, float]]]:
+) -> dict[str, dict[str, dict[str, Any]]]:
     """Percentile bootstrap intervals of every matrix metric of every system (not paired: see compare)."""
-    out: dict[str, dict[str, dict[str, float]]] = {}
+    out: dict[str, dict[str, dict[str, Any]]] = {}  # low, high, and the interval's method (and reason)
     for name, cm in systems.items():
         ids = [m for m in ev.metrics[name] if m not in engine_api.PROBABILITY_METRICS]
         if not ids:

@@ -7,7 +7,7 @@ WeasyPrint) load when a command runs, not when the CLI starts.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -144,21 +144,23 @@ def report(
     if context is not None:
         tree = None
         ctx = _load_context(context)
-    elif tree is not None:  # classes in a tree (issue 23, item 4)
-        ctx = _build_hierarchy(files or [], matrix or [], answers, tree, str(taxonomy), sql=sql, true_col=true_col,
-                               pred_col=pred_col, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                               undefined=undefined)
     else:
-        ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
-                     costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
-                     positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
-                     group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
-                     coverage=None if coverage is None else float(coverage), by=by or None)
+        assert answers is not None  # --answers is required without --context (said above)
+        if tree is not None:  # classes in a tree (issue 23, item 4)
+            ctx = _build_hierarchy(files or [], matrix or [], answers, tree, str(taxonomy), sql=sql, true_col=true_col,
+                                   pred_col=pred_col, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                                   undefined=undefined)
+        else:
+            ctx = _build(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
+                         costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                         positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
+                         group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
+                         coverage=None if coverage is None else float(coverage), by=by or None)
     if context is not None:
         written = report_api.render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
     else:
         written = report_api.render_report(ctx, out_fmt, output, fragment=fragment, inputs=inputs, force=force)
-    for path in written:  # type: ignore[union-attr]
+    for path in written:
         echo(f"wrote {path}")
 
 
@@ -185,7 +187,7 @@ def _check_selective(coverage: Optional[str], reject_label: Optional[str], answe
 
 def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
            pred_col: str, costs: Optional[str], priors: Optional[str], order: Optional[str], label_sep: Optional[str],
-           top_k: Optional[int], group: Optional[str] = None, **options: object):  # noqa: ANN202
+           top_k: Optional[int], group: Optional[str] = None, **options: Any):  # noqa: ANN202
     """Read every input once (:func:`advisor.load`) and build the report context: structured (ordered classes,
     label sets, top-k, annotators) or nominal (counts, item-level scores, costs)."""
     cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)  # before reading anything large
@@ -198,7 +200,7 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
     refuse_runs(runs, "report")
     said = questionnaire_api.load_answers(answers)
-    by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))  # type: ignore[misc]
+    by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))
     group = group or said.group  # the answers' resampling unit (issue 20), unless --group names another
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
                      names=runs.columns, by=by or None, **opts)
@@ -272,7 +274,7 @@ def methods(
             echo(f"wrote {path}")
 
 
-def _check_taxonomy(taxonomy: Optional[Path], answers: Path, others: dict[str, object]) -> object:
+def _check_taxonomy(taxonomy: Optional[Path], answers: Path, others: dict[str, object]) -> engine_api.Taxonomy | None:
     """The tree of ``--taxonomy`` (read and checked before the data), or None; the answers and the option must agree
     (issue 23, item 4)."""
     hierarchy = questionnaire_api.load_answers(answers).label_structure == "hierarchy"
@@ -291,9 +293,9 @@ def _check_taxonomy(taxonomy: Optional[Path], answers: Path, others: dict[str, o
     return io_api.read_taxonomy(taxonomy)
 
 
-def _build_hierarchy(files: list[Path], matrix: list[Path], answers: Path, tree: object, source: str, *,
-                     sql: Optional[str], true_col: str, pred_col: str, **options: object):  # noqa: ANN202
+def _build_hierarchy(files: list[Path], matrix: list[Path], answers: Path, tree: engine_api.Taxonomy, source: str, *,
+                     sql: Optional[str], true_col: str, pred_col: str, **options: Any):  # noqa: ANN202
     """The report of classes in a tree: every input read once (:func:`advisor.load`), its confusion matrix's cells
     over the taxonomy's classes, then the structured report (intervals from resampling the cells)."""
     ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col)
-    return report_api.build_structured_report(answers, io_api.hierarchy_inputs(ds, tree, source), **options)  # type: ignore[arg-type]
+    return report_api.build_structured_report(answers, io_api.hierarchy_inputs(ds, tree, source), **options)

@@ -7,6 +7,8 @@ It reads no files and imports only numpy, pydantic and advisor's base modules.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _LAZY: dict[str, str] = {
@@ -141,3 +143,145 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._agreement import (
+        Ratings as Ratings,
+        agreement_metrics as agreement_metrics,
+        evaluate_agreement_batch as evaluate_agreement_batch,
+        ratings_from_codes as ratings_from_codes,
+        ratings_table as ratings_table,
+    )
+    from ._cells import Cells as Cells
+    from ._chance import chance_levels as chance_levels, reference_matrices as reference_matrices
+    from ._components import ValuesMapping as ValuesMapping
+    from ._confusion import (
+        ConfusionMatrix as ConfusionMatrix,
+        Label as Label,
+        cells_and_labels as cells_and_labels,
+        confusion_matrix as confusion_matrix,
+        normalise_labels as normalise_labels,
+    )
+    from ._conventions import CONVENTIONS as CONVENTIONS
+    from ._costs import (
+        bayes_decisions as bayes_decisions,
+        cost_matrix as cost_matrix,
+        cost_value as cost_value,
+        expected_cost as expected_cost,
+        expected_cost_batch as expected_cost_batch,
+        normalized_expected_cost as normalized_expected_cost,
+        resolve_priors as resolve_priors,
+    )
+    from ._decisions import (
+        DECISION_IDS as DECISION_IDS,
+        TARGET_VALUED as TARGET_VALUED,
+        calibration_fit as calibration_fit,
+        check_budget as check_budget,
+        check_decision_thresholds as check_decision_thresholds,
+        ici as ici,
+        loess_curve as loess_curve,
+        net_benefit as net_benefit,
+        net_benefit_id as net_benefit_id,
+        precision_recall_at_k as precision_recall_at_k,
+        ranked_probability_score as ranked_probability_score,
+        recalibration_loss as recalibration_loss,
+        rps_skill as rps_skill,
+        tpr_at_fpr as tpr_at_fpr,
+    )
+    from ._evaluate import Evaluation as Evaluation, check_metric_ids as check_metric_ids, evaluate as evaluate
+    from ._hierarchy import (
+        HIERARCHY_METRICS as HIERARCHY_METRICS,
+        HierarchyCells as HierarchyCells,
+        Taxonomy as Taxonomy,
+        evaluate_hierarchy_batch as evaluate_hierarchy_batch,
+        hierarchy_cells as hierarchy_cells,
+        hierarchy_metrics as hierarchy_metrics,
+        hierarchy_tables as hierarchy_tables,
+        hierarchy_with_counts as hierarchy_with_counts,
+        taxonomy_from_edges as taxonomy_from_edges,
+    )
+    from ._joint import JointCounts as JointCounts
+    from ._metrics import (
+        BINARY_METRICS as BINARY_METRICS,
+        LOWER_IS_BETTER as LOWER_IS_BETTER,
+        METRICS as METRICS,
+        MULTICLASS_METRICS as MULTICLASS_METRICS,
+        MetricResult as MetricResult,
+        NEEDS_PARAMETERS as NEEDS_PARAMETERS,
+        ONE_VS_REST as ONE_VS_REST,
+        PROBABILITY_METRICS as PROBABILITY_METRICS,
+        UndefinedValue as UndefinedValue,
+        class_weight_vector as class_weight_vector,
+        compute_metrics as compute_metrics,
+        evaluate_batch as evaluate_batch,
+        metrics_of_cells as metrics_of_cells,
+        per_class as per_class,
+    )
+    from ._multilabel import (
+        LabelSets as LabelSets,
+        evaluate_multilabel_batch as evaluate_multilabel_batch,
+        label_sets as label_sets,
+        multilabel_metrics as multilabel_metrics,
+        per_label_metrics as per_label_metrics,
+    )
+    from ._names import metric_id as metric_id, set_name_resolver as set_name_resolver
+    from ._ordinal import (
+        OrdinalCells as OrdinalCells,
+        class_values as class_values,
+        evaluate_ordinal_batch as evaluate_ordinal_batch,
+        ordinal_cells as ordinal_cells,
+        ordinal_metrics as ordinal_metrics,
+        ordinal_ranks as ordinal_ranks,
+        with_counts as with_counts,
+    )
+    from ._partition import PARTITION_METRICS as PARTITION_METRICS, partition_metrics as partition_metrics
+    from ._probabilities import (
+        LOG_LOSS_EPS as LOG_LOSS_EPS,
+        ProbabilityAccumulator as ProbabilityAccumulator,
+        RENORMALISE_TOLERANCE as RENORMALISE_TOLERANCE,
+        SUM_TOLERANCE as SUM_TOLERANCE,
+        probability_metrics as probability_metrics,
+    )
+    from ._probe import undefined_case as undefined_case
+    from ._score_eval import (
+        COST_IDS as COST_IDS,
+        SCORE_IDS as SCORE_IDS,
+        align_probabilities as align_probabilities,
+        ap_note as ap_note,
+        cost_metrics as cost_metrics,
+        score_classes as score_classes,
+        score_metrics as score_metrics,
+    )
+    from ._scores import (
+        Calibration as Calibration,
+        ECE_BINS as ECE_BINS,
+        Ranking as Ranking,
+        average_precision as average_precision,
+        ece as ece,
+        grouped_ap as grouped_ap,
+        grouped_auc as grouped_auc,
+        multiclass_auc as multiclass_auc,
+        roc_auc as roc_auc,
+        score_inputs as score_inputs,
+        untied_auc_ap as untied_auc_ap,
+    )
+    from ._selective import (
+        SELECTIVE_IDS as SELECTIVE_IDS,
+        answered_count as answered_count,
+        aurc as aurc,
+        check_coverage as check_coverage,
+        check_reject_label as check_reject_label,
+        coverage_at_risk as coverage_at_risk,
+        risk_coverage_curve as risk_coverage_curve,
+        selective_items as selective_items,
+        selective_risk as selective_risk,
+    )
+    from ._structures import (
+        NOMINAL_BESIDE as NOMINAL_BESIDE,
+        STRUCTURE_METRICS as STRUCTURE_METRICS,
+        evaluate_inputs as evaluate_inputs,
+        nominal_beside as nominal_beside,
+        reported_ids as reported_ids,
+    )
+    from ._topk import top_k_accuracy as top_k_accuracy, top_k_hits as top_k_hits

@@ -235,7 +235,7 @@ def kappa_pairs(r: Ratings) -> tuple[np.ndarray, np.ndarray]:
     c = len(r.categories)
     # the products count items: whole numbers, exact in float32 up to 2^24 items (half the time of float64)
     exact = np.float32 if codes.shape[0] < 2**24 else np.float64
-    rated = (codes >= 0).astype(exact)
+    rated: np.ndarray = (codes >= 0).astype(exact)
     shared = (rated.T @ rated).astype(np.float64)
     agree = np.zeros_like(shared)
     chance = np.zeros_like(shared)

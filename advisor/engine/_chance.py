@@ -67,7 +67,7 @@ def chance_levels(
         raise InputError("chance_levels takes a single k×k matrix.")
     out: dict[str, dict[str, float]] = {}
     for name, source in reference_sums(cells.a).items():
-        res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,  # type: ignore[arg-type]
+        res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,
                                beta=beta, undefined=undefined, records=False, class_weights=class_weights)
         for m, v in res.items():
             out.setdefault(m, {})[name] = float(v)
@@ -91,7 +91,7 @@ class _Sums:
         self._off = {"rows": off_rows, "cols": off_cols}
         self._outside = outside
 
-    def entropy_sum(self) -> np.ndarray:
+    def entropy_sum(self) -> np.float64:
         return self._ce
 
     def off_sums(self, axis: str) -> np.ndarray:

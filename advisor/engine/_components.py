@@ -60,7 +60,7 @@ class UndefinedValue:
 
 def _rebuild(cls: type, values: dict[str, Any], state: dict[str, Any]) -> Any:
     """Unpickle/copy a :class:`ValuesMapping` (its mutators are closed, so the default route fails)."""
-    obj = dict.__new__(cls)
+    obj: dict[str, Any] = dict.__new__(cls)
     dict.update(obj, values)
     obj.__dict__.update(state)
     return obj
@@ -70,7 +70,7 @@ def _read_only(self: Any, *args: Any, **kwargs: Any) -> Any:
     raise TypeError(f"{type(self).__name__} is read-only; copy it with dict(result) to change values.")
 
 
-class ValuesMapping(dict):  # type: ignore[type-arg]
+class ValuesMapping(dict[str, Any]):
     """Read-only ``dict`` of results: the shared base of advisor's result objects.
 
     A ``dict`` subclass (not only a ``Mapping``) so that libraries which test for ``dict`` read a

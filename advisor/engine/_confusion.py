@@ -54,6 +54,7 @@ class ConfusionMatrix:
     """
 
     __slots__ = ("_cells", "_dense", "_labels")
+    _dense: np.ndarray | None
 
     def __init__(self, counts: Any, labels: Sequence[Label] | None = None) -> None:
         if isinstance(counts, ConfusionMatrix) and counts._dense is None:  # a copy that stays sparse
@@ -63,7 +64,7 @@ class ConfusionMatrix:
             return
         arr = _as_square_counts(counts, "counts")
         arr.setflags(write=False)
-        self._dense: np.ndarray | None = arr
+        self._dense = arr
         self._labels = _checked_labels(labels, arr.shape[0])
         self._cells = Cells.from_dense(arr)
 
@@ -426,6 +427,7 @@ def _integer_fast_path(
     else:
         idx = (t.astype(np.intp) - lo) * span + (p.astype(np.intp) - lo)
     dense_occ = np.bincount(idx, minlength=span * span).reshape(span, span)
+    dense: np.ndarray  # float64 (numpy's stubs type a weighted bincount as integers)
     if w is None:
         dense = dense_occ.astype(np.float64)
     else:

@@ -151,7 +151,7 @@ def resolve_priors(priors: Any, labels: Sequence[Label], sizes: np.ndarray) -> n
             i = _find(labels, lab, "priors")
             pi[i], given[i] = _prior_value(v, lab), True
         if not given.all():  # a class left out would silently weigh nothing in the expected cost
-            missing = [labels[i] for i in np.flatnonzero(~given)]
+            missing = [labels[int(i)] for i in np.flatnonzero(~given)]
             raise InputError(f"priors give no share for {few_names(missing)}; give every class a share (0 for a class "
                              f"that does not occur in use); the classes are {few_names(labels)}.")
     else:

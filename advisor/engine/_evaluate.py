@@ -250,8 +250,9 @@ def _chance_table(
     """Chance levels of the matrix metrics and the probability metrics, on the true class sizes."""
     chance: dict[str, dict[str, _Value]] = {}
     if resolved_ids:
-        chance.update(chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined,
-                                    class_weights=class_weights))
+        levels = chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined,
+                               class_weights=class_weights)
+        chance.update({m: dict(v) for m, v in levels.items()})
     if prob_ids:
         pchance = probability_chance_levels(first.true_sizes)
         chance.update({m: dict(pchance[m]) for m in prob_ids})

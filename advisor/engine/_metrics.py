@@ -582,7 +582,7 @@ def _records(
             idx = np.flatnonzero(comp.undefined)
             spec = METRICS.get(m)  # None for the per-class table ("per_class")
             if spec is not None and spec.binary_only and s.pos is not None:
-                idx = [i for i in idx if i == s.pos]
+                idx = idx[idx == s.pos]
             for i in idx:
                 val = comp.value[i]
                 out.append(UndefinedValue(m, name, labels[i], comp.reason, comp.resolution,

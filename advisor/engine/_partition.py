@@ -24,7 +24,7 @@ of items together: the pair indicator is constant).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy.special import gammaln
@@ -58,7 +58,10 @@ def contingency_table(counts: Any, names: Sequence[str] = ("the partition in y_t
     return c
 
 
-def _pairs(x: np.ndarray) -> np.ndarray:
+_Counts = TypeVar("_Counts", np.ndarray, np.float64)
+
+
+def _pairs(x: _Counts) -> _Counts:
     return x * (x - 1.0) / 2.0
 
 

@@ -161,7 +161,7 @@ def score_inputs(y_true: Any, scores: Any, labels: Sequence[Label] | None = None
     except (TypeError, ValueError):
         raise InputError("scores must be numbers; they contain a non-numeric entry.") from None
     if labels is None:
-        labels = sorted(set(t), key=lambda x: (isinstance(x, str), x))  # type: ignore[arg-type]
+        labels = sorted(set(t), key=lambda x: (isinstance(x, str), x))
     labs = normalise_labels(labels)
     k = len(labs)
     if s.ndim == 1:

@@ -90,7 +90,8 @@ def nominal_beside(cells: Any) -> dict[str, Any]:
     return {"accuracy": (w * diag).sum(-1) / w.sum(-1), "balanced_accuracy": recall.sum(-1) / present.sum(-1)}
 
 
-def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | None = None,
+def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells | tuple[Any, Any, Any], *,
+                       undefined: str = "zero", top_k: int | None = None,
                        metrics: list[str] | None = None) -> dict[str, object]:
     """Every metric of one system's structured input: ``{"values": {id: float}, "undefined": [...], ...}``.
 
@@ -120,7 +121,7 @@ def evaluate_structure(data: object, *, undefined: str = "zero", top_k: int | No
         res = agreement_metrics(data, metrics, undefined=undefined)
         out["values"] = dict(res)
     else:
-        scores, true_index, labels = data  # type: ignore[misc]
+        scores, true_index, labels = data
         if top_k is None:
             raise InputError("top_k is required for top-k accuracy (--top-k K).")
         res = top_k_accuracy(scores, true_index, top_k, labels)

@@ -8,6 +8,8 @@ It may import the engine and the base modules; the engine never reads files.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _LAZY: dict[str, str] = {
@@ -45,3 +47,32 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._costspec import parse_costs as parse_costs, parse_priors as parse_priors
+    from ._dataset import Dataset as Dataset
+    from ._duck import MAX_LABEL_CHARS as MAX_LABEL_CHARS
+    from ._evaluate_scores import add_scores as add_scores
+    from ._frames import evaluate as evaluate, read_frame as read_frame, read_sql as read_sql
+    from ._items import SCORE_COLUMN as SCORE_COLUMN, ScoredFile as ScoredFile
+    from ._load import load as load
+    from ._matrices import read_counts as read_counts, read_matrix as read_matrix
+    from ._naming import system_names as system_names
+    from ._predset import prediction_set as prediction_set
+    from ._readers import (
+        LoadedInputs as LoadedInputs,
+        PredictionSet as PredictionSet,
+        load_inputs as load_inputs,
+        read_predictions as read_predictions,
+    )
+    from ._scan import Scan as Scan, type_labels as type_labels
+    from ._scores import read_scored_frame as read_scored_frame
+    from ._structured_api import load_structured as load_structured
+    from ._structures import ordinal_from_tables as ordinal_from_tables
+    from ._taxonomy import (
+        hierarchy_inputs as hierarchy_inputs,
+        read_taxonomy as read_taxonomy,
+        taxonomy_summary as taxonomy_summary,
+    )
+    from ._watch import watch_reads as watch_reads

@@ -36,7 +36,7 @@ def _pairs(text: str, option: str, example: str) -> dict[str, float]:
     return out
 
 
-def _check_costs(costs: Mapping[str, Any], option: str) -> None:
+def _check_costs(costs: Mapping[Any, Any], option: str) -> None:  # keys: fn/fp, or class labels
     for key, v in costs.items():
         if isinstance(v, Mapping):
             _check_costs(v, option)

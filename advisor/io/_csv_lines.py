@@ -117,24 +117,24 @@ def _unpack(con: Any, staged: Staged, regexes: list[str | None], labels: Sequenc
         _check_bytes(sp, int(lines or 0), int(chars or 0))
         if bad is not None:
             raise Reparse
-        sp.header = _header(sp, head)
+        sp.header = header = _header(sp, head)
         _take_columns(sp, regexes[sp.index])
         cells = _cells_sql(col, delim)
-        n = len(sp.header)
+        n = len(header)
         row = con.execute(f"SELECT {FIRST}, len({cells}) AS k FROM {table} WHERE {FIRST} > 0 AND {col} IS NOT NULL AND "
                           f"len({cells}) <> {n} ORDER BY {FIRST} LIMIT 1").fetchone()
         if row is not None:
             raise InputError(f"{sp.part.what} row {row[0]}: the row has {row[1]} cells but the header names {n} "
                              "columns.")
         # an id column taken for the labels is refused before ten million lines are split (issue 25 item 9)
-        cell = {c: f"({cells})[{sp.header.index(c) + 1}]" for c in labels if c in sp.header}
+        cell = {c: f"({cells})[{header.index(c) + 1}]" for c in labels if c in header}
         check_labels(con, sp.part.what, sp.part.fmt, table,
                      {c: (x, f"trim({x}, {_WS})") for c, x in cell.items()}, f"{col} IS NOT NULL AND {FIRST} > 0 AND "
                      f"{sp.present}")
         name = quote(f"{sp.index}:#cells")
         inner.append(f"{cells} AS {name}")
-        at = {}  # each name's first position (a repeated name is refused below)
-        for j, c in enumerate(sp.header):
+        at: dict[str, int] = {}  # each name's first position (a repeated name is refused below)
+        for j, c in enumerate(header):
             at.setdefault(c, j)
         packed = [c for c in sp.columns if PACKED.match(c)]
         outs += [f"{name}[{at[c] + 1}] AS {quote(t)}" for c, t in sp.columns.items() if not PACKED.match(c)]

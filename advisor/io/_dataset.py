@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..engine import ConfusionMatrix, Label
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only (the readers that build a Dataset import this module)
+    from ..engine import JointCounts
+    from ._items import ScoredFile
+    from ._predset import PredictionSet
+    from ._structures import StructuredInputs
 
 __all__ = ["Dataset", "SourceInfo"]
 
@@ -87,10 +93,10 @@ class Dataset:
 
     sources: list[SourceInfo] = field(default_factory=list)
     systems: dict[str, ConfusionMatrix] = field(default_factory=dict)
-    predictions: Any = None
+    predictions: PredictionSet | None = None
     probabilities: dict[str, dict[str, float]] = field(default_factory=dict)
-    scores: dict[str, Any] = field(default_factory=dict)
-    structured: Any = None
+    scores: dict[str, ScoredFile] = field(default_factory=dict)
+    structured: StructuredInputs | None = None
     notes: list[str] = field(default_factory=list)
     mixed: bool = False
     score_only: list[str] = field(default_factory=list)
@@ -104,7 +110,7 @@ class Dataset:
         return tuple(first.labels) if first is not None else ()
 
     @property
-    def joint(self) -> Any:
+    def joint(self) -> JointCounts | None:
         """The joint table of paired systems (:class:`~advisor.engine._joint.JointCounts`), or None."""
         return self.predictions.joint if self.predictions is not None else None
 
@@ -116,7 +122,7 @@ class Dataset:
         return int(first.n) if first is not None else 0
 
     @property
-    def data(self) -> Any:
+    def data(self) -> PredictionSet | dict[str, ConfusionMatrix]:
         """The predictions if paired, else the matrices by system: what ``recommend`` and ``build_report`` take."""
         return self.predictions if self.predictions is not None else self.systems
 

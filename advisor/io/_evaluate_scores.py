@@ -49,7 +49,7 @@ def add_scores(ev: Any, systems: Mapping[str, Any], *, y_true: Sequence[Any] | N
             a = np.asarray(s, dtype=np.float64)
             kw = {"score": a} if a.ndim == 1 else {"proba": a, "proba_labels": [str(x) for x in labels]}
             v, _ = score_metrics(list(y_true), labels, positive_label=ev.positive_label, what=f"the scores of {name!r}",
-                                 **kw)  # type: ignore[arg-type]
+                                 **kw)
             if a.ndim == 2:
                 for m, x in probability_metrics(list(y_true), a, labels).items():
                     v.setdefault(m, float(x))

@@ -62,7 +62,7 @@ def fd_filesystem() -> Any:
     except ImportError:  # pragma: no cover - fsspec is a dependency; without it DuckDB opens the path
         return None
 
-    class FdFileSystem(AbstractFileSystem):  # type: ignore[misc, valid-type]
+    class FdFileSystem(AbstractFileSystem):
         protocol = PROTOCOL
         root_marker = ""
 
@@ -85,7 +85,7 @@ def fd_filesystem() -> Any:
             return _FdFile(fd, size)
 
         def info(self, path: str, **_: Any) -> dict[str, Any]:
-            _, size = self.files[self._key(path)]
+            size = self.files[self._key(path)][1]
             return {"name": path, "size": size, "type": "file"}
 
         def ls(self, path: str, detail: bool = True, **_: Any) -> list[Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine import COST_IDS, JointCounts, Label, metric_id
 from ..engine import evaluate as evaluate_matrices
+from ._dataset import Dataset
 from ._evaluate_scores import add_scores
 from ._load import load
 from ._load_common import is_frame as is_table
@@ -76,7 +77,7 @@ def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str
                              structure="nominal"), "the --sql query")
 
 
-def _predictions(ds: Any, what: str) -> PredictionSet:
+def _predictions(ds: Dataset, what: str) -> PredictionSet:
     if ds.predictions is None:
         raise InputError(f"{what} has no prediction column; a query returns y_true and y_pred, or one column per "
                          "system.")

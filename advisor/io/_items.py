@@ -162,7 +162,7 @@ def _typed_texts(values: np.ndarray) -> list[Any]:
 
 def _json_values(values: np.ndarray) -> list[Any]:
     table: dict[Any, Any] = {}
-    out = []
+    out: list[Any] = []
     for v in values.tolist():
         if v is None:
             out.append(None)

@@ -124,7 +124,7 @@ def _header(part: Part) -> list[str]:
     assert part.path is not None
     opener = gzip.open if part.compression == "gzip" else open
     try:
-        with opener(part.path, "rb") as fh:  # type: ignore[operator]
+        with opener(part.path, "rb") as fh:
             line = io.TextIOWrapper(fh, encoding="utf-8-sig", newline="").readline()
     except (OSError, UnicodeDecodeError):
         return []

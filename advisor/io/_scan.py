@@ -80,7 +80,7 @@ def matrix_from_cells(true_idx: np.ndarray, pred_idx: np.ndarray, counts: np.nda
                       labels: Sequence[Label], what: str) -> ConfusionMatrix:
     """A confusion matrix from nonzero cells — the one place to switch to the sparse engine."""
     if hasattr(ConfusionMatrix, "from_cells"):  # the sparse engine
-        return ConfusionMatrix.from_cells(true_idx, pred_idx, counts, tuple(labels))  # type: ignore[attr-defined]
+        return ConfusionMatrix.from_cells(true_idx, pred_idx, counts, tuple(labels))
     k = len(labels)
     if k > DENSE_LIMIT:
         raise InputError(f"{what} has {k:,} classes; this version builds a dense {k:,}×{k:,} table and is limited to "
@@ -486,10 +486,10 @@ def _check_probabilities(con: Any, s: Side, res: dict[str, Any], i: int, final: 
     pack = src.pack(names) if len(names) > 1 else None
     if pack is not None:  # one list expression, however many classes
         where = f"NOT coalesce({list_ok('q_')} AND abs(list_sum(q_) - 1) <= {RENORMALISE_TOLERANCE!r}, false)"
-        found = _ordered(con, src, f"{pack} AS q_, {src.pack_raw(names)} AS r_", where)
-        if found is None:  # pragma: no cover
+        bad = _ordered(con, src, f"{pack} AS q_, {src.pack_raw(names)} AS r_", where)
+        if bad is None:  # pragma: no cover
             raise InputError(f"{src.what} has an invalid probability row.")
-        _invalid_row(src, s, found[0], list(found[1]), list(found[2]))
+        _invalid_row(src, s, bad[0], list(bad[1]), list(bad[2]))
     select = ", ".join([f"{src.number_sql(c)} AS q{j}" for j, (_, c) in enumerate(s.proba)]
                        + [f"{src.raw_sql(c)} AS r{j}" for j, (_, c) in enumerate(s.proba)])
     qs = [f"q{j}" for j in range(len(s.proba))]
@@ -538,7 +538,8 @@ def scan_counts(con: Any, src: Source, true_col: str, pred_col: str, count_col: 
     if np.sum(np.asarray(res["bad"], dtype=np.int64)) > 0:
         row = _ordered(con, src, f"{w} AS w_, {src.raw_sql(count_col)} AS raw_",
                        "w_ IS NULL OR NOT isfinite(w_) OR w_ < 0")
-        r, v, raw = row  # type: ignore[misc]
+        assert row is not None  # the scan counted such a row
+        r, v, raw = row
         if v is None and raw is not None and raw.strip() not in ("", "null"):
             raise InputError(f"{src.what} row {r}: {count_col} is {raw.strip()!r}, not a number.")
         what = "empty" if v is None else f"{v:g}"

@@ -121,6 +121,8 @@ class StagedPart:
     elements: dict[str, int] = field(default_factory=dict)
     #: the part's ``"<i>:#praw"`` column (cells as written where one is not a number), if it has one
     raw_list: str | None = None
+    #: a CSV/TSV part's header line split into names, once advisor.io._csv_lines has read it
+    header: list[str] | None = None
 
     @property
     def present(self) -> str:

@@ -212,13 +212,13 @@ def _top_k(cols: dict[str, Any], name: str, tc: str) -> Any:
             raise InputError(f"{name}: row {_row(cols, int(i))}: {names[list(scored.values())[j]]!r} is empty or not "
                              "a finite number; every class needs a score.")
     else:
-        scored = {m.group(1): c for c in cols if (m := _SCORE.match(c))}
-        labels = list(scored)
+        named = {m.group(1): c for c in cols if (m := _SCORE.match(c))}
+        labels = list(named)
         try:
-            scores = np.array([[float(v) for v in cols[scored[lab]]] for lab in labels], dtype=float).T
+            scores = np.array([[float(v) for v in cols[named[lab]]] for lab in labels], dtype=float).T
         except (TypeError, ValueError):
             raise InputError(f"{name}: a score column holds a value that is not a number.") from None
-    if len(scored) < 2:
+    if len(labels) < 2:
         raise InputError(f"{name}: top-k accuracy needs one score column per class (p_<label> or score_<label>).")
     index = {str(lab): j for j, lab in enumerate(labels)}
     t = _labels(cols, tc, name)
@@ -279,12 +279,12 @@ def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *
     if not tables:
         return None
     kinds = {structure or detect_structure(list(c), order=order, label_sep=label_sep, top_k=top_k) for _, c in tables}
-    if kinds == {None}:
-        return None
     if len(kinds) > 1:
         raise InputError("the inputs hold different kinds of data (e.g. one with rater_ columns, one without); "
                          "give files of one kind.")
     kind = kinds.pop()
+    if kind is None:
+        return None
     if kind == "agreement":
         if len(tables) > 1:
             raise InputError("an agreement study is one file with one rater_<name> column per annotator; "

@@ -11,6 +11,8 @@ and the CLI import it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _LAZY: dict[str, str] = {
@@ -32,3 +34,21 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._build import make_plan as make_plan
+    from ._models import (
+        AnswerUse as AnswerUse,
+        Avoided as Avoided,
+        DIAGNOSTICS as DIAGNOSTICS,
+        Design as Design,
+        Diagnostic as Diagnostic,
+        MetricSpec as MetricSpec,
+        Plan as Plan,
+        PlanWarning as PlanWarning,
+        ScopeNote as ScopeNote,
+        TaskSpec as TaskSpec,
+    )
+    from ._options import PlanOptions as PlanOptions
+    from ._screen import plan_text as plan_text

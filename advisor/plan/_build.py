@@ -213,7 +213,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     avoid = [Avoided(id=a.metric, name=a.name or a.metric, reason=a.reason) for a in rec.discouraged
              if a.metric not in {lead.id, *(m.id for m in beside)}]
     diagnostics = _diagnostics(rec, ans, k if k is not None else ans.k, n_systems)
-    inferred = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
+    inferred: dict[str, Any] = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
                 if key in original.model_fields_set and data is not None
                 and str(getattr(ans, key)) != str(getattr(original, key))}
     facts = ans.facts()

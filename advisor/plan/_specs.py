@@ -127,7 +127,7 @@ def metric_specs(rec: Recommendation, answers: Answers, catalogue: Catalogue,
         full, param_keys = _params(mid, params, answers, family)
         behind = list(dict.fromkeys([*keys, *param_keys, *(["planned_metrics"] if mid in planned else [])]))
         return MetricSpec(
-            id=mid, name=(rec_.name if rec_ is not None else name or mid.replace("_", " ")), role=role,  # type: ignore[arg-type]
+            id=mid, name=(rec_.name if rec_ is not None else name or mid.replace("_", " ")), role=role,
             params=full, reason=reason, answers=behind,
             higher_is_better=True if rec_ is None else bool(rec_.higher_is_better),
             family=family, planned_as=planned.get(mid),

@@ -86,15 +86,73 @@ __all__ = sorted(_LAZY)
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._answers import QUESTIONS, Answers, ErrorCosts, Question, answers_from_mapping, answers_to_yaml, load_answers
-    from ._conditions import DERIVED_FACTS
-    from ._conditions import describe as describe_condition
-    from ._conditions import holds as condition_holds
-    from ._engine import recommend
-    from ._fields import CommunityField, load_fields, plural, suggest_field
-    from ._planned import Resolution, resolve_planned
-    from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
-    from ._rules import RuleBook, load_rules
-    from ._screen import screen_columns, screen_width
-    from ._structure_words import EXTERNAL
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._answers import (
+        Answers as Answers,
+        ErrorCosts as ErrorCosts,
+        QUESTIONS as QUESTIONS,
+        Question as Question,
+        answers_from_mapping as answers_from_mapping,
+        answers_to_yaml as answers_to_yaml,
+        load_answers as load_answers,
+    )
+    from ._ask import (
+        ask_questions as ask_questions,
+        inferred_answers as inferred_answers,
+        wrap_for_terminal as wrap_for_terminal,
+    )
+    from ._conditions import DERIVED_FACTS as DERIVED_FACTS, holds as condition_holds, describe as describe_condition
+    from ._draft import (
+        draft_path as draft_path,
+        draft_text as draft_text,
+        load_draft as load_draft,
+        remove_draft as remove_draft,
+    )
+    from ._engine import recommend as recommend
+    from ._fields import (
+        CommunityField as CommunityField,
+        load_fields as load_fields,
+        plural as plural,
+        suggest_field as suggest_field,
+    )
+    from ._infer import summarize as summarize_data
+    from ._plain import FORMULA as BACKQUOTED_FORMULA, plain_formulas as plain_formulas, reader_terms as reader_terms
+    from ._planned import Resolution as Resolution, resolve_planned as resolve_planned
+    from ._recommendation import (
+        Advice as Advice,
+        MetricChoice as MetricChoice,
+        RationaleEntry as RationaleEntry,
+        Recommendation as Recommendation,
+    )
+    from ._rules import RuleBook as RuleBook, load_rules as load_rules
+    from ._scope import (
+        external_metrics as external_metrics,
+        out_of_scope_task as out_of_scope_task,
+        scope_notes as scope_notes,
+        scope_sentences as scope_sentences,
+        scope_tasks as scope_tasks,
+    )
+    from ._screen import (
+        RELEVANT as RELEVANT_PROPERTIES,
+        SENTENCE_END as SENTENCE_END,
+        agree as agree_verb,
+        avoid_reason as avoid_reason,
+        flatten as flatten_parentheses,
+        join as join_words,
+        lower_name as lower_name,
+        property_words as property_words,
+        screen_columns as screen_columns,
+        screen_width as screen_width,
+        situation as situation,
+        warning_words as warning_words,
+    )
+    from ._structure_words import EXTERNAL as EXTERNAL
+    from ._words import (
+        ADDS as ADDS_PHRASES,
+        AVOID as AVOID_PHRASES,
+        LEAD_COSTS as LEAD_COSTS_PHRASE,
+        LEAD_ITEMS as LEAD_ITEMS_PHRASE,
+        LEAD as LEAD_PHRASES,
+        PROPERTY as PROPERTY_PHRASES,
+        SITUATION as SITUATION_PHRASES,
+    )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -86,7 +87,8 @@ class ErrorCosts(BaseModel):
                 "only {given} is given; give both false_negative and false_positive (positive numbers)",
                 {"key": f"error_costs.{missing}", "value": None, "given": given},
             )
-        if not pair[0] and not 0 < self.false_negative / self.false_positive < math.inf:  # β = √ratio must exist
+        if (self.false_negative is not None and self.false_positive is not None
+                and not 0 < self.false_negative / self.false_positive < math.inf):  # β = √ratio must exist
             raise PydanticCustomError(
                 "answers", "the ratio false_negative / false_positive must be a finite positive number",
                 {"key": "error_costs", "value": {"false_negative": self.false_negative,
@@ -612,7 +614,7 @@ def answers_from_mapping(data: Any, source: str = "answers") -> Answers:
         raise InputError(format_validation_error(exc, source)) from None
 
 
-def load_answers(path: str | Path) -> Answers:
+def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read an answers file (YAML or JSON) into :class:`Answers`.
 
     Raises

@@ -292,11 +292,11 @@ def ask_questions(
         if on_answer is not None:
             on_answer(dict(answers))
     for _ in range(len(QUESTIONS)):  # safety net: a required follow-up that no condition asked for
-        q = _missing_followup(answers)
-        if q is None:
+        followup = _missing_followup(answers)
+        if followup is None:
             break
         number += 1
-        answers[q.key] = _ask_one(q, number, read, write, inferred, answers)
+        answers[followup.key] = _ask_one(followup, number, read, write, inferred, answers)
         if on_answer is not None:
             on_answer(dict(answers))
     return answers_from_mapping(answers, "your answers")

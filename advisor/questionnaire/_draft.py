@@ -22,7 +22,8 @@ from typing import Any
 import yaml
 
 from .._exceptions import InputError
-from ._answers import Answers, _AnswersLoader
+from ._answers import Answers
+from ._answers_file import _AnswersLoader
 
 __all__ = ["draft_path", "draft_text", "load_draft", "remove_draft", "save_draft"]
 

@@ -70,12 +70,12 @@ class _Fmt(string.Formatter):
         if isinstance(value, bool):
             return "true" if value else "false"
         try:
-            return super().format_field(value, format_spec)
+            return str(super().format_field(value, format_spec))  # typeshed: Any; format() gives str
         except (TypeError, ValueError):
             return str(value)
 
 
-class _Ctx(dict):
+class _Ctx(dict[str, Any]):
     def __missing__(self, key: str) -> str:  # validated at load time; defensive only
         return "?"
 
@@ -573,11 +573,11 @@ class _Run:
             if not any(d.metric == mid for d in discouraged):
                 discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))
             return f"{label}: {text}."
-        lacks = sorted({
+        lacked = sorted({
             a.term.label for a in self.prefs
             if claim_of(self.primary, a.term, self.k)[0] and not claim_of(m, a.term, self.k)[0]
         })
-        short = f", but unlike {self.primary.name} it lacks {', '.join(lacks)}" if lacks else ""
+        short = f", but unlike {self.primary.name} it lacks {', '.join(lacked)}" if lacked else ""
         if not any(c.metric == mid for c in complementary):
             complementary.append(Advice(
                 metric=mid, name=m.name, params=self.params(m, []),

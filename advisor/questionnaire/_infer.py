@@ -128,10 +128,11 @@ def apply_data(answers: Answers, summary: DataSummary, settings: Settings) -> tu
     if answers.classes is not None and [str(c) for c in answers.classes] != [str(c) for c in labels]:
         if sorted(map(str, answers.classes)) != sorted(map(str, labels)):
             mismatch("classes", few_names(answers.classes), _class_difference(answers.classes, labels))
-    same_set = answers.classes is not None and sorted(map(str, answers.classes)) == sorted(map(str, labels))
+    stated = answers.classes
+    same_set = stated is not None and sorted(map(str, stated)) == sorted(map(str, labels))
     # the answers' order of the same classes is kept: it is the order of ordered classes (issue 21 found the data's
     # sorted labels replacing it, so ordinal metrics and the ranked probability score counted distances wrongly)
-    values.update(task=task, n_classes=k, classes=list(answers.classes) if same_set else labels)
+    values.update(task=task, n_classes=k, classes=list(stated) if stated is not None and same_set else labels)
     notes.append(f"the data has {k} classes ({few_names(labels, 5)}) and {summary.n:g} items")
 
     if answers.positive_class is not None and not any(str(answers.positive_class) == str(x) for x in labels):

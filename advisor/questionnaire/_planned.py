@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import AdvisorError
-from ..catalogue import get_catalogue, resolve_metric
+from ..catalogue import Catalogue, get_catalogue, resolve_metric
+from ..catalogue import Resolution as CatalogueResolution
 
 __all__ = ["Resolution", "default_resolver", "resolve_name", "resolve_planned"]
 
@@ -29,7 +30,7 @@ class Resolution:
         return len(self.ids) > 1
 
 
-def default_resolver() -> Callable[[str], Any]:
+def default_resolver() -> Callable[[str, Catalogue | None], CatalogueResolution]:
     return resolve_metric
 
 

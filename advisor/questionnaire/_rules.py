@@ -20,6 +20,7 @@ Templates may use the facts (answers and derived facts) and the computed values 
 
 from __future__ import annotations
 
+import builtins
 import re
 import string
 from functools import lru_cache
@@ -139,10 +140,14 @@ class _Strict(BaseModel):
         return _check_condition(v)
 
 
+def _holds() -> list[PropertyStatus]:
+    return ["holds"]
+
+
 class PropertyTerm(_Strict):
     property: str
     detail: Literal["strict", "complete"] | None = None
-    accept: list[PropertyStatus] = Field(default_factory=lambda: ["holds"])
+    accept: list[PropertyStatus] = Field(default_factory=_holds)
     weight: float = Field(1.0, gt=0, description="prefer only: points for having the property")
     priority: int = Field(50, description="require/forbid: higher is kept longer when requirements conflict")
     why: str
@@ -160,7 +165,7 @@ class PropertyTerm(_Strict):
             raise ValueError("'detail' (strict/complete) applies to chance_correction only")
         return self
 
-    @property
+    @builtins.property  # the field ``property`` shadows the builtin in the class body for a type checker
     def label(self) -> str:
         """Readable name with its framework tag, e.g. ``prevalence invariance (PIV)``."""
         name = PROPERTY_NAMES.get(self.property, self.property)
@@ -289,7 +294,9 @@ class Rule(_Strict):
     def facts(self) -> set[str]:
         """Every fact the rule's conditions mention."""
         out = condition_facts(self.when)
-        for part in (*self.primary, *self.lead, *self.complementary, *self.discouraged, *self.warnings, *self.duties):
+        parts: tuple[Suggestion | Discouragement | WarningSpec | Duty, ...] = (
+            *self.primary, *self.lead, *self.complementary, *self.discouraged, *self.warnings, *self.duties)
+        for part in parts:
             out |= condition_facts(part.when)
         return out
 

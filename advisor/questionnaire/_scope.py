@@ -85,11 +85,12 @@ def external_metrics(name: str) -> list[OutOfScope]:
     key, raw = _key(name), name.strip()
     exact = [m for m in _table()["metrics"] if raw in (m.get("exact") or [])]
     for m in exact or [m for m in _table()["metrics"] if key in {_key(n) for n in m["names"]}]:
+        note: OutOfScope | None
         if m.get("what"):
             note = OutOfScope(what=m["what"], use=m["use"], because=" ".join(str(m["because"]).split()),
                               task=m.get("task") or "other", name=raw)
         else:
-            note = out_of_scope_task(m["task"], raw)  # type: ignore[assignment]
+            note = out_of_scope_task(m["task"], raw)
         if note is not None and note not in out:
             out.append(note)
     return out

@@ -15,6 +15,8 @@ modules; never the CLI.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _LAZY = {
@@ -47,3 +49,30 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._build import build_report as build_report
+    from ._build_structures import (
+        build_structured_report as build_structured_report,
+        check_structured as check_structured,
+        ordinal_tables_for_answers as ordinal_tables_for_answers,
+        structure_options as structure_options,
+    )
+    from ._context_check import (
+        check_count_totals as check_count_totals,
+        load_context as load_context,
+        render_checked as render_checked,
+    )
+    from ._inputs import check_resampling as check_resampling
+    from ._models import ReportContext as ReportContext
+    from ._render import (
+        FORMATS as FORMATS,
+        format_for as format_for,
+        methods_paragraph as methods_paragraph,
+        methods_texts as methods_texts,
+        output_plan as output_plan,
+        render_report as render_report,
+        require_pdf_engine as require_pdf_engine,
+    )
+    from ._safe_io import atomic_write as atomic_write, check_outputs as check_outputs, write_outputs as write_outputs

@@ -168,7 +168,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
         formula=rec.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
-        role=role,  # type: ignore[arg-type]
+        role=role,
         reason=reason,
         variant=variant,
         where=where_clause(rec.symbols),
@@ -296,7 +296,7 @@ def build_report(
         check_subgroup_columns(data, sub_cols)  # before any work (issue 23)
     first = next(iter(systems.values()), None)
     of_interest = plan is not None and wants_class_of_interest(plan) and first is not None and first.k > 2
-    task, pos = _task_info(first, positive_label if not of_interest else plan.task.positive_class,  # type: ignore[union-attr]
+    task, pos = _task_info(first, plan.task.positive_class if of_interest and plan is not None else positive_label,
                            answers_dict.get("positive_class"))
     rec_items = structure_items(ans, bool(systems), rec_items, cat)  # issue 12
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
@@ -305,8 +305,10 @@ def build_report(
     weights = class_weights_of(plan) if plan is not None else None
 
     ev = None
-    ordinal, ordinal_points, ordinal_reasons = None, {}, {}
-    if systems:
+    ordinal: Any = None
+    ordinal_points: dict[str, dict[str, float]] = {}
+    ordinal_reasons: dict[str, str] = {}
+    if first is not None:  # systems: the first system's matrix
         ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None)
         if plan is not None:
             ev = _with_extra_metrics(ev, systems, extra_metric_ids(plan, first.k), pos, beta, undefined, weights)
@@ -358,7 +360,7 @@ def build_report(
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
         tables += uncertainty_tables(results, entries, score_data)
     sub_json, sub_par = None, None
-    if sub_cols and ev is not None:  # per subgroup and the gaps across them (issue 23 item 1)
+    if sub_cols and ev is not None and first is not None:  # per subgroup and the gaps across them (issue 23 item 1)
         sub_json, sub_tables, sub_warn, sub_par = subgroup_section(
             data, sub_cols, {m.id: m.name for m in entries if m.role != "appendix"}, pos if first.k == 2 else None,
             beta, undefined, bootstrap, confidence, seed, min(digits, 3))

@@ -232,10 +232,12 @@ def _score_labels(labels: list[Any], scores: Any, data: Any, outputs: Mapping[st
 
 
 def _score_values(state: ScoreState, values: dict[str, dict[str, Any]]) -> None:
+    if state.y is None:  # no item scores (costs or shares only): no outputs either
+        return
     labels = state.score_labels or state.labels
     for name, s in state.outputs.items():
         kw = {"score": s} if s.ndim == 1 else {"proba": s, "proba_labels": [str(x) for x in labels]}
-        v, details = score_metrics(state.y, labels, positive_label=state.pos, what=name, **kw)  # type: ignore[arg-type]
+        v, details = score_metrics(state.y, labels, positive_label=state.pos, what=name, **kw)
         values[name].update(v)
         if s.ndim == 2:
             for m, x in probability_metrics(state.y, s, labels).items():

@@ -272,7 +272,8 @@ def _dense(cells: Any) -> list[list[float]]:
 
     m = np.zeros((cells.k, cells.k))
     np.add.at(m, (cells.rows, cells.cols), np.asarray(cells.counts, float))
-    return m.tolist()
+    rows: list[list[float]] = m.tolist()  # numpy's stubs: Any
+    return rows
 
 
 def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None,

@@ -60,7 +60,7 @@ def make_fetcher(resources: Mapping[str, tuple[bytes, str]] | None = None) -> An
 
         return _Legacy(resources)
 
-    class _Fetcher(_Base, URLFetcher):  # type: ignore[misc, valid-type]
+    class _Fetcher(_Base, URLFetcher):
         def __init__(self, res: Mapping[str, tuple[bytes, str]] | None) -> None:
             URLFetcher.__init__(self, allowed_protocols=())
             _Base.__init__(self, res)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._format import display_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["Figure", "save_figure"]
 
@@ -27,7 +30,7 @@ def _colour(i: int) -> str:
     return _PALETTE[i % len(_PALETTE)]
 
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.size": 8.0,
     "axes.titlesize": 9.0,
     "axes.labelsize": 8.0,

@@ -158,12 +158,14 @@ def _differences(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     scale = _difference_scales(rows, ctx.intervals.confidence if ctx.intervals else 0.95)
     fig, ax = plt.subplots(figsize=(_WIDTH, 0.6 + 0.2 * n))
     for i, (r, s) in enumerate(zip(rows, scale)):
-        colour = _colour(0) if r.estimate > 0 else _colour(1) if r.estimate < 0 else "#777777"
+        est = r.estimate
+        assert est is not None  # rows keep the metrics with an estimated difference
+        colour = _colour(0) if est > 0 else _colour(1) if est < 0 else "#777777"
         if r.low is not None and r.high is not None:
             ax.plot([r.low / s, r.high / s], [i, i], color=colour, lw=1.4, solid_capstyle="butt")
-        ax.plot([r.estimate / s], [i], "o", color=colour, ms=3.8)
-        right = max(r.estimate, r.high if r.high is not None else r.estimate) / s
-        ax.annotate(f"{r.estimate:+.3g}", (right, i), xytext=(3, 0), textcoords="offset points", va="center",
+        ax.plot([est / s], [i], "o", color=colour, ms=3.8)
+        right = max(est, r.high if r.high is not None else est) / s
+        ax.annotate(f"{est:+.3g}", (right, i), xytext=(3, 0), textcoords="offset points", va="center",
                     fontsize=5.8, color="#444444")
     names = []
     for r in rows:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -342,7 +343,7 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
 def _annotators(answers: Mapping[str, Any]) -> bool:
     """Three or more annotators compared without a reference (issue 12)."""
     m = answers.get("annotators")
-    return bool(m) and int(m) > 2
+    return m is not None and bool(m) and int(m) > 2
 
 
 def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
@@ -473,7 +474,7 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
         p.t(_listed(W.S["beside_more"], parts[cut:]))
 
 
-def _planned_ids(answers: Mapping[str, Any], reported: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozenset()) -> set[str]:
     """Every metric id the planned metric names can mean ("macro F1": both of its formulas) — except an
     ambiguous name one of whose readings is reported: the variant note names that formula (issue 11)."""
     ids: set[str] = set()

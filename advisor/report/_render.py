@@ -86,7 +86,7 @@ class _Fig:
         self.path = ""
 
 
-class _Figs(dict):
+class _Figs(dict[str, _Fig]):
     """Figures by id; a figure that was not drawn (no ranking plot for one system) reads as None."""
 
     def __missing__(self, key: str) -> None:
@@ -270,7 +270,7 @@ def html_to_pdf(html: str, resources: Any = None, *, fetcher: Any = None) -> byt
     for name in ("weasyprint", "fontTools"):
         logging.getLogger(name).setLevel(logging.ERROR)
     fetcher = fetcher if fetcher is not None else make_fetcher(resources or {})
-    return HTML(string=html, url_fetcher=fetcher, base_url=None).write_pdf()
+    return bytes(HTML(string=html, url_fetcher=fetcher, base_url=None).write_pdf())  # WeasyPrint is untyped
 
 
 def _pdf(html: str, view: dict[str, Any]) -> bytes:

@@ -28,7 +28,7 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .._exceptions import UnsafeOutputError
 
@@ -391,8 +391,11 @@ def _backup(path: Path) -> str | None:
     return name
 
 
+_Dest = TypeVar("_Dest", bound="str | os.PathLike[str]")
+
+
 def write_outputs(
-    files: Mapping[str | os.PathLike[str], bytes | str],
+    files: Mapping[_Dest, bytes | str],
     inputs: Iterable[str | os.PathLike[str]] = (),
     *,
     force: bool = False,

@@ -138,7 +138,7 @@ def _finish(rows: list[Any], systems: list[str], cols: list[tuple[str, str]],
         final = tuple(type_labels(texts))
     index = {str(lab): i for i, lab in enumerate(final)}
     codes = np.array([[index[r["t0"]], *(index[r[f"p{i}"]] for i in range(m))] for r in rows], dtype=np.int64)
-    counts = np.array([r["n"] for r in rows], dtype=np.float64)
+    counts: np.ndarray = np.array([r["n"] for r in rows], dtype=np.float64)  # float64 after the weighted bincount too
     codes, inv = np.unique(codes, axis=0, return_inverse=True)  # the cell order of the array path
     counts = np.bincount(inv.reshape(-1), weights=counts, minlength=codes.shape[0])
     probas: list[dict[str, float] | None] = [None] * m

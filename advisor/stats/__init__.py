@@ -6,6 +6,8 @@ It may import the engine and the base modules, never io, catalogue, questionnair
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _LAZY: dict[str, str] = {
@@ -40,3 +42,35 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._bootstrap import BootstrapResult as BootstrapResult, bootstrap as bootstrap, pick_seed as pick_seed
+    from ._calibrate import (
+        calibrate as calibrate,
+        calibrate_counts as calibrate_counts,
+        calibrated_metrics as calibrated_metrics,
+    )
+    from ._choice import METHOD_WORDS as METHOD_WORDS, interval_methods as interval_methods
+    from ._compare import (
+        Comparison as Comparison,
+        average_ranks as average_ranks,
+        compare_joint as compare_joint,
+        compare_systems as compare_systems,
+        kendall_tau_b as kendall_tau_b,
+        spearman_rho as spearman_rho,
+    )
+    from ._items import compare_scored as compare_scored
+    from ._limits import check_enough_resamples as check_enough_resamples
+    from ._prevalence import (
+        PrevalenceProjection as PrevalenceProjection,
+        prevalence_sensitivity as prevalence_sensitivity,
+        project_to_prevalence as project_to_prevalence,
+    )
+    from ._proportions import proportion_interval as proportion_interval
+    from ._structures import (
+        structure_bootstrap as structure_bootstrap,
+        structure_compare as structure_compare,
+        structure_comparison as structure_comparison,
+    )
+    from ._subgroups import subgroups as subgroups

@@ -326,6 +326,7 @@ def _resampled_values(
     trials, p, scale = trials_and_probabilities(drawn.w, "the confusion matrix", drawn.rows * k + drawn.cols, k * k)
     values = np.empty((n_resamples, len(ids)))
     size = chunk_size(resample_cells(drawn.nnz, k), n_resamples)
+    draws: Iterator[tuple[int, np.ndarray]]
     if use_items(drawn.w, draw):
         draws = ((start, outs[0]) for start, outs in
                  iter_item_resamples(rng, items_of(drawn.w)[:, None], [drawn.nnz], n_resamples, size))

@@ -66,7 +66,7 @@ def iter_item_resamples(
     of one per table) and a single bincount tabulates every table. Memory is the table, one index
     vector, a block of gathered cells and the chunk.
     """
-    n = item_table.shape[0]
+    n = int(item_table.shape[0])
     offsets = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
     item_table += offsets[:-1].astype(np.intp)
     total = int(offsets[-1])

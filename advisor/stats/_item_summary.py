@@ -127,6 +127,7 @@ def summarise_items(systems: dict[str, Any], ids: list[str], point: dict[str, di
     for m in ids:
         pts, values, th = np.array([float(point[s][m]) for s in columns]), draws[m], dict(theta)
         if layout is not None:
+            assert rng is not None, "runs are resampled with the comparison's own generator"
             pts, values = combine_points(pts, layout), combine_resamples(values, layout, rng)
             th = {m: combine_points(theta[m], layout)} if m in theta else {}
         out[m] = summarise(m, names, pts, values, confidence, extra=_inputs(m, th, weights, len(names)))

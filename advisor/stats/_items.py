@@ -366,7 +366,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         labels = labs
     k = len(labs)
     proba = all(s.ndim == 2 for _, s in prepared.values())
-    has_dec = proba or bool(decisions) and all(decisions.get(n) is not None for n in systems)
+    has_dec = proba or decisions is not None and all(decisions.get(n) is not None for n in systems)
     ids = list(metrics) if metrics is not None else [m for m in ITEM_METRICS
                                                      if _applies(m, k, proba, costs is not None or priors is not None,
                                                                  has_dec)]
@@ -410,7 +410,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         if d is not None:
             dec[name] = score_inputs(d, np.zeros(len(idx0)) if k == 2 else np.full((len(idx0), k), 1.0 / k), labs,
                                      labs[pos] if pos is not None else labs[1] if k == 2 else None)[0]
-    gi = n_groups = None
+    gi: np.ndarray | None = None
+    n_groups = 0  # with gi
     if groups is not None:
         gi, n_groups = check_groups(groups, idx0.shape[0], np.ones(idx0.shape[0]))
     # the items in an order fixed by their values: the same resamples whatever the order of the rows (issue 20)
@@ -473,9 +474,9 @@ def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[st
     """The :class:`ItemComparison` of the summaries of :func:`advisor.stats._item_summary.summarise_items`."""
     summaries, calibration = summarise_items(systems, ids, point, draws, n, confidence, clusters, layout, rng)
     names = list(systems) if layout is None else layout.names
-    if layout is not None:
-        point = {s: {m: float(combine_points(np.array([float(point[c][m]) for c in systems]), layout)[j])
-                     for m in ids} for j, s in enumerate(names)}
+    estimates = {s: {m: float(point[s][m]) for m in ids} for s in names} if layout is None else {
+        s: {m: float(combine_points(np.array([float(point[c][m]) for c in systems]), layout)[j]) for m in ids}
+        for j, s in enumerate(names)}
     pairs = {m: [{"a": p.a, "b": p.b, "difference": {"estimate": p.difference.estimate, "low": p.difference.low,
                                                       "high": p.difference.high, "method": p.difference.method},
                   "probability_better": p.p_a_better, "p_value": p.p_value, "test": p.test,
@@ -486,7 +487,7 @@ def _comparison(systems: dict[str, ScoredSystem], ids: list[str], point: dict[st
 
     return ItemComparison(
         names, ids, n_resamples, confidence,
-        estimates={m: {s: float(point[s][m]) for s in names} for m in ids},
+        estimates={m: {s: estimates[s][m] for s in names} for m in ids},
         intervals={m: {s: (end(r.low), end(r.high)) for s, r in mc.systems.items()} for m, mc in summaries.items()},
         pairs=pairs, rank_intervals={m: {s: (end(lo), end(hi)) for s, (lo, hi) in mc.rank_intervals.items()}
                                      for m, mc in summaries.items()},

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._exceptions import InputError
 from ..engine import (
     NOMINAL_BESIDE,
     HierarchyCells,
@@ -54,6 +55,9 @@ def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_
     scores, y, _ = data
     out = {}
     for m in ids:
-        hits = top_k_hits(scores, y, top_k if m == "top_k_accuracy" else 1)
+        k = top_k if m == "top_k_accuracy" else 1
+        if k is None:
+            raise InputError("top_k is required for top-k accuracy (--top-k K).")
+        hits = top_k_hits(scores, y, k)
         out[m] = (w @ hits) / w.sum(-1)
     return out

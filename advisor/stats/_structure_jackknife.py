@@ -154,8 +154,9 @@ def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[s
             extra.diff_accel = {(a, b): float(acceleration((theta[:, i, a] - theta[:, i, b])[:, None], weights)[0])
                                 for a in range(m) for b in range(a + 1, m)}
         shares = {j: _share_interval(mid, float(points[s][mid]), n, confidence) for j, s in enumerate(names)}
-        if all(v is not None for v in shares.values()):
+        whole = {j: v for j, v in shares.items() if v is not None}
+        if len(whole) == len(shares):
             extra.methods = "clopper_pearson"
-            extra.proportions = shares  # type: ignore[assignment]
+            extra.proportions = whole
         out[mid] = extra
     return out
