@@ -70,6 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         FORMATS as FORMATS,
         format_for as format_for,
         methods_paragraph as methods_paragraph,
+        notebook_html as notebook_html,
         methods_texts as methods_texts,
         output_plan as output_plan,
         render_report as render_report,
