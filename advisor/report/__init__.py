@@ -66,6 +66,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     )
     from ._inputs import check_resampling as check_resampling
     from ._models import ReportContext as ReportContext
+    from ._context_json import context_from_json as context_from_json
+    from ._context_json import context_json as context_json
     from ._render import (
         FORMATS as FORMATS,
         format_for as format_for,
