@@ -65,13 +65,15 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))
         if exact:  # three proportions or more are named as such: accuracy, recall, specificity …
-            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) < 3
+            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) <= 4
                                                   else W.S["proportions"]))
     else:
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:
             p.t(W.S["intervals_exact_pairs"].format(n=n, unit=unit))
-    if intervals.seed is not None:
+    # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
+    drawn = bool(resampled or not exact or paired or n_systems != 1)
+    if intervals.seed is not None and drawn:
         p.t(W.S["seed"].format(seed=intervals.seed))
         if not intervals.paired and n_systems > 1:
             p.t(W.S["same_seed"])
