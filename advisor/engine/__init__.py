@@ -114,12 +114,14 @@ _LAZY: dict[str, str] = {
     # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
     "SELECTIVE_IDS": "._selective",
     "aurc": "._selective",
+    "answered_matrix": "._selective",
     "check_coverage": "._selective",
     "check_reject_label": "._selective",
     "coverage_at_risk": "._selective",
     "risk_coverage_curve": "._selective",
     "selective_items": "._selective",
     "selective_risk": "._selective",
+    "selective_summary": "._selective",
     "answered_count": "._selective",
     # partitions: two clusterings of the same items (issue 23 item 3)
     "PARTITION_METRICS": "._partition",

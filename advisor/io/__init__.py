@@ -13,6 +13,7 @@ from .._lazy import lazy_exports
 _LAZY: dict[str, str] = {
     "Dataset": "._dataset",
     "load": "._load",
+    "with_reject": "._load",
     "LoadedInputs": "._readers",
     "PredictionSet": "._readers",
     "evaluate": "._frames",
