@@ -36,7 +36,9 @@ _LAZY: dict[str, str] = {
     "prediction_set": "._predset",
     "read_scored_frame": "._scores",
     "type_labels": "._scan",
+    "as_taxonomy": "._taxonomy",
     "hierarchy_inputs": "._taxonomy",
+    "hierarchy_of": "._taxonomy",
     "read_taxonomy": "._taxonomy",
     "taxonomy_summary": "._taxonomy",  # --taxonomy FILE: child,parent rows (issue 23 item 4)
     "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)

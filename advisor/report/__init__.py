@@ -20,7 +20,7 @@ from .._lazy import lazy_exports
 _LAZY = {
     "FORMATS": "._render",
     "ReportContext": "._models",
-    "build_report": "._build",
+    "build_report": "._build_api",  # the flat report, or classes in a tree with taxonomy= (issue 23)
     "build_structured_report": "._build_structures",  # load_structured's inputs (issue 12)
     "methods_paragraph": "._render",
     "render_report": "._render",
