@@ -66,6 +66,8 @@ _LAZY: dict[str, str] = {
     "warning_words": "._screen",
     # the interactive questionnaire of ``advisor ask`` (its draft file) and what the data suggests
     "ask_questions": "._ask",
+    "data_hints": "._ask",
+    "structure_answers": "._ask",
     "draft_path": "._draft",
     "draft_text": "._draft",
     "inferred_answers": "._ask",
