@@ -95,16 +95,16 @@ def selective_results(ds: Any, reject: str | None, coverage: float | None, n_boo
     if unranked and reject is not None:
         notes.append(f"{', '.join(unranked)}: no probabilities, so the answers are one operating point; the "
                      "selective risk is defined up to the share answered and the AURC not at all.")
-    intervals = n_boot is not None and getattr(getattr(ds, "predictions", None), "groups", None) is None
-    if n_boot is not None and not intervals:
+    grouped = getattr(getattr(ds, "predictions", None), "groups", None) is not None
+    if n_boot is not None and grouped:
         notes.append("the selective results have no intervals with --group (the shares are not of independent items).")
-    if intervals:
+    elif n_boot is not None:
         _intervals(systems, {n: ds.scores[n] for n in ranked}, coverage, n_boot, confidence, seed, reject)
-    out = {"reject_label": reject, "coverage": coverage, "systems": {}, "notes": notes}
+    shown: dict[str, Any] = {}
     for name, row in systems.items():
         row.pop("errors", None)
-        out["systems"][name] = {k: _num(v) if not isinstance(v, dict) else v for k, v in row.items()}
-    return out
+        shown[name] = {k: _num(v) if not isinstance(v, dict) else v for k, v in row.items()}
+    return {"reject_label": reject, "coverage": coverage, "systems": shown, "notes": notes}
 
 
 def _intervals(systems: dict[str, Any], ranked: dict[str, Any], coverage: float | None, n_boot: int,

@@ -129,7 +129,10 @@ def abstention_section(reject: Any, abstained: Mapping[str, float], systems: Map
     the items answered, its coverage and the error rate of its answers, each with its Clopper–Pearson interval, and
     the selective risk at the target coverage — the error rate of the answers while the coverage is within the share
     answered, for a system without probabilities (its answers are one tie group)."""
-    rows, out = [], {"reject_label": str(reject), "coverage": coverage, "confidence": confidence, "systems": {}}
+    rows: list[list[str]] = []
+    systems_out: dict[str, Any] = {}
+    out: dict[str, Any] = {"reject_label": str(reject), "coverage": coverage, "confidence": confidence,
+                           "systems": systems_out}
     ranked = set(getattr(score_data, "selective", None) or {}) if score_data is not None else set()
     for name, cm in systems.items():
         answered = float(cm.n)
@@ -155,7 +158,7 @@ def abstention_section(reject: Any, abstained: Mapping[str, float], systems: Map
             else:
                 entry["selective_risk"] = None
                 row.append("— (answered fewer)")
-        out["systems"][name] = entry
+        systems_out[name] = entry
         rows.append(row)
     columns = ["system", "answered", "coverage", "error rate of the answers"]
     if coverage is not None:
