@@ -145,7 +145,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from .questionnaire._answers import Answers as Answers, load_answers as load_answers
     from .questionnaire._engine import recommend as recommend
     from .questionnaire._recommendation import Recommendation as Recommendation
-    from .report._build import build_report as build_report
+    from .report._build_api import build_report as build_report
     from .report._build_structures import build_structured_report as build_structured_report
     from .report._models import ReportContext as ReportContext
     from .report._render import methods_paragraph as methods_paragraph, render_report as render_report

@@ -104,3 +104,64 @@ def test_ask_data_without_y_true_nor_raters_still_says_so(tmp_path: Path) -> Non
     data.write_text("a,b\n1,2\n", encoding="utf-8")
     result = runner.invoke(app, ["ask", "--out", str(tmp_path / "o.yaml"), "--data", str(data)], input="\n" * 5)
     assert result.exit_code == 2 and "y_true" in result.stderr
+
+
+# -- ask --data prefills what the data tells: label sets, numeric classes (issue 23 item 6) -------------------------
+STRUCT = Path(__file__).resolve().parent.parent / "examples" / "structures"
+
+
+def test_ask_data_on_the_bundled_multilabel_files_suggests_label_sets(tmp_path: Path) -> None:
+    out = tmp_path / "answers.yaml"
+    result = runner.invoke(app, ["ask", "--out", str(out), "--data", str(STRUCT / "tagger_a.csv"), "--data",
+                                 str(STRUCT / "tagger_b.csv")], input="\n" * (len(QUESTIONS) + 5))
+    assert result.exit_code == 0, result.output
+    assert "The data shows: multilabel — press Enter to confirm." in result.output
+    assert "empty" not in result.output  # an empty label set is no missing label
+    saved = load_answers(out)
+    assert saved.label_structure == "multilabel" and saved.ranking is True
+    assert saved.classes == ["culture", "economy", "health", "politics", "science", "sport"]
+    assert "Hamming loss" in result.output  # the multi-label recommendation
+    for key in NOT_FOR_MULTILABEL:
+        assert key not in out.read_text(encoding="utf-8").split("classes:")[0] or key == "task", key
+
+
+def test_ask_data_takes_a_label_separator_or_indicator_columns(tmp_path: Path) -> None:
+    semi = tmp_path / "semi.csv"
+    semi.write_text("y_true,y_pred\na;b,a\nb,b;c\n,c\na;c,a;c\n", encoding="utf-8")
+    out = tmp_path / "a.yaml"
+    result = runner.invoke(app, ["ask", "--out", str(out), "--data", str(semi), "--label-sep", ";"],
+                           input="\n" * (len(QUESTIONS) + 5))
+    assert result.exit_code == 0, result.output
+    assert load_answers(out).label_structure == "multilabel" and load_answers(out).classes == ["a", "b", "c"]
+    wide = tmp_path / "wide.csv"
+    wide.write_text("true_x,true_y,pred_x,pred_y\n1,0,1,0\n1,1,0,1\n0,1,0,1\n", encoding="utf-8")
+    result = runner.invoke(app, ["ask", "--out", str(tmp_path / "b.yaml"), "--data", str(wide)],
+                           input="\n" * (len(QUESTIONS) + 5))
+    assert result.exit_code == 0, result.output
+    assert load_answers(tmp_path / "b.yaml").classes == ["x", "y"]
+
+
+def test_ask_data_on_the_bundled_ordinal_file_prefills_the_classes_and_asks_the_order(tmp_path: Path) -> None:
+    out = tmp_path / "answers.yaml"
+    result = runner.invoke(app, ["ask", "--out", str(out), "--data", str(STRUCT / "ordinal_near.csv")],
+                           input="\n" * (len(QUESTIONS) + 5))
+    assert result.exit_code == 0, result.output
+    assert "The classes are numbers (1, 2, 3, 4, 5): if their order matters" in result.output
+    saved = load_answers(out)
+    assert saved.label_structure == "nominal" and saved.classes == [1, 2, 3, 4, 5]  # the order is asked, not guessed
+    replies = "\n\n\nordinal\n" + "\n" * (len(QUESTIONS) + 5)
+    result = runner.invoke(app, ["ask", "--out", str(tmp_path / "o.yaml"), "--data", str(STRUCT / "ordinal_near.csv")],
+                           input=replies)
+    assert result.exit_code == 0, result.output
+    saved = load_answers(tmp_path / "o.yaml")
+    assert saved.label_structure == "ordinal" and saved.classes == [1, 2, 3, 4, 5]
+    assert "kappa" in result.output.split("Saved your answers", 1)[1].lower()  # an ordinal lead
+
+
+def test_ask_data_hints_nothing_for_named_classes(tmp_path: Path) -> None:
+    data = tmp_path / "p.csv"
+    data.write_text("y_true,y_pred\ncat,dog\ndog,dog\ncow,cat\ncat,cat\n", encoding="utf-8")
+    result = runner.invoke(app, ["ask", "--out", str(tmp_path / "a.yaml"), "--data", str(data)],
+                           input="\n" * (len(QUESTIONS) + 5))
+    assert result.exit_code == 0, result.output
+    assert "are numbers" not in result.output

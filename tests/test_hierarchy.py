@@ -307,3 +307,105 @@ def test_report_from_two_matrices_has_unpaired_intervals(tmp_path) -> None:  # t
                                  "--seed", "1", "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert "| Hierarchical F1 | 0.81 [" in out.read_text(encoding="utf-8")
+
+
+# -- the Python API takes the tree as taxonomy= (a path, a mapping child → parent, a list of pairs) ---------------
+@pytest.mark.parametrize("form", ["path", "mapping", "pairs"])
+def test_api_evaluate_with_a_taxonomy_equals_the_definition_and_compute(tmp_path, form: str) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    import advisor
+    from advisor.cli import app
+
+    t, p = _items(4, 150)
+    a, x = _files(tmp_path, t, p)
+    tree = {"path": str(x), "mapping": PARENT, "pairs": list(PARENT.items())}[form]
+    got = advisor.evaluate(t, p, taxonomy=tree)
+    want = _direct(t, p)
+    assert got["structure"] == "hierarchy" and got["systems"] == ["y_pred"]
+    for m in ("hierarchical_precision", "hierarchical_recall", "hierarchical_f1"):
+        assert got["metrics"]["y_pred"][m] == pytest.approx(want[m], abs=1e-12)
+    assert {r["distance"]: r["items"] for r in got["distances"]["y_pred"]} == want["distances"]
+    assert got["taxonomy"]["depth"] == 3 and got["taxonomy"]["file"] == (str(x) if form == "path" else None)
+    cli = json.loads(CliRunner().invoke(app, ["compute", str(a), "--taxonomy", str(x), "--json"]).stdout)
+    assert cli["metrics"][a.stem] == pytest.approx(got["metrics"]["y_pred"])
+    assert cli["distances"][a.stem] == got["distances"]["y_pred"]
+
+
+def test_api_taxonomy_takes_frames_datasets_and_the_structured_loader(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pandas as pd
+
+    import advisor
+
+    t, p = _items(5, 80)
+    a, x = _files(tmp_path, t, p)
+    want = advisor.evaluate(t, p, taxonomy=PARENT)["metrics"]["y_pred"]
+    df = pd.DataFrame({"y_true": t, "y_pred": p})
+    assert advisor.evaluate(df, taxonomy=PARENT)["metrics"]["y_pred"] == pytest.approx(want)
+    assert advisor.evaluate(t, {"m": p}, taxonomy=PARENT, metrics=["hierarchical_f1"])["metrics"] == \
+        {"m": {"hierarchical_f1": pytest.approx(want["hierarchical_f1"])}}
+    inputs = advisor.load_structured([a], taxonomy=x)
+    assert inputs.structure == "hierarchy" and list(inputs.systems) == [a.stem]
+    assert advisor.load_structured([df], taxonomy=PARENT).structure == "hierarchy"
+    ctx = advisor.build_report({"label_structure": "hierarchy"}, advisor.load([a]), taxonomy=x, bootstrap=200, seed=1)
+    assert ctx.primary == "hierarchical_f1"
+    assert ctx.systems[0].values["hierarchical_f1"] == pytest.approx(want["hierarchical_f1"])
+    same = advisor.build_structured_report({"label_structure": "hierarchy"}, inputs, bootstrap=200, seed=1)
+    assert same.systems[0].intervals["hierarchical_f1"] == ctx.systems[0].intervals["hierarchical_f1"]
+
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda a: a.evaluate(["shoes"], ["tv"], taxonomy=5), "taxonomy must be a CSV file of child,parent rows"),
+    (lambda a: a.evaluate(["shoes"], ["tv"], taxonomy={"a": "b", "b": "a"}), "the taxonomy argument has a cycle"),
+    (lambda a: a.evaluate(["shoes"], ["tv"], taxonomy="no/such.csv"), "does not exist"),
+    (lambda a: a.evaluate(["shoes"], ["x"], taxonomy=PARENT), "label 'x' is not in the taxonomy argument"),
+    (lambda a: a.evaluate(["shoes"], ["tv"], taxonomy=PARENT, positive_label="tv"), "positive_label does not apply"),
+    (lambda a: a.evaluate(["shoes"], ["tv"], taxonomy=PARENT, metrics=["mcc"]), "'mcc' is not computed"),
+    (lambda a: a.build_report({"label_structure": "nominal"}, {"y_true": ["tv"], "m": ["tv"]}, taxonomy=PARENT),
+     "label_structure: hierarchy"),
+    (lambda a: a.build_report({"label_structure": "hierarchy"}, {"y_true": ["tv"], "m": ["tv"]}),
+     "needs the tree of the classes; give it with taxonomy="),
+    (lambda a: a.build_report({"label_structure": "hierarchy"}, {"y_true": ["tv"], "m": ["tv"]}, taxonomy=PARENT,
+                              costs="fn=1,fp=2"), "costs does not apply"),
+    (lambda a: a.load_structured([{"y_true": ["tv"], "y_pred": ["tv"]}], taxonomy=PARENT, order=[1]),
+     "order does not apply"),
+])
+def test_api_taxonomy_bad_input_is_one_sentence_naming_the_argument(call, words: str) -> None:  # type: ignore[no-untyped-def]
+    import advisor
+
+    with pytest.raises(InputError) as err:
+        call(advisor)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_report_draws_the_error_distances_of_each_system(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import advisor
+    from advisor.report import render_report
+
+    t, p = _items(9, 150)
+    q = [u if i % 4 else p[i] for i, u in enumerate(t)]
+    ctx = advisor.build_report({"label_structure": "hierarchy"}, {"y_true": t, "near": q, "far": p},
+                               taxonomy=PARENT, bootstrap=0)
+    written = render_report(ctx, out_path=tmp_path / "r.md")
+    md = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "r-figures/structure.svg" in md and (tmp_path / "r-figures" / "structure.svg").exists()
+    assert "share of each system's errors at each tree distance" in md
+    errors = {n: sum(c for d, c in _direct(t, s)["distances"].items() if d > 0) for n, s in (("near", q), ("far", p))}
+    assert f"near: {errors['near']:,}; far: {errors['far']:,}" in md
+    svg = (tmp_path / "r-figures" / "structure.svg").read_text(encoding="utf-8")
+    assert "share of the errors" in svg and "near" in svg and "far" in svg
+    assert any(str(w).endswith("structure.svg") for w in written)
+
+
+def test_error_distance_figure_escapes_the_system_names(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import advisor
+    from advisor.report import render_report
+
+    t, p = _items(3, 60)
+    ctx = advisor.build_report({"label_structure": "hierarchy"}, {"y_true": t, "$x$ <b>&": p, "other": t[::-1]},
+                               taxonomy=PARENT, bootstrap=0)
+    render_report(ctx, out_path=tmp_path / "r.md")
+    svg = (tmp_path / "r-figures" / "structure.svg").read_text(encoding="utf-8")
+    assert "<b>" not in svg and ("&lt;b&gt;" in svg or "&#60;b&#62;" in svg) and "$x$" in svg

@@ -240,3 +240,85 @@ def test_report_subgroup_column_missing_or_not_read_is_one_sentence(tmp_path):
     assert r.exit_code == 2 and "has no column 'ethnicity'" in r.stderr and not (tmp_path / "r.md").exists()
     with pytest.raises(InputError, match="was not read with the predictions"):
         advisor.build_report({"task": "binary", "positive_class": 1}, advisor.load(path), by="sex", bootstrap=0)
+
+
+# -- the gaps' intervals (a stratified bootstrap; benchmarks/bench_subgroup_gaps.py measures their coverage) -------
+def test_every_gap_gets_an_interval_that_holds_the_plug_in_gap():
+    df = _frame(2)
+    ds = advisor.load(df, systems=["a", "b"], by=["sex", "site"])
+    res = advisor.subgroups(ds, positive_label=1, metrics=["accuracy", "mcc"], n_resamples=400, seed=3)
+    for col in ("sex", "site"):
+        for m, by_system in res["gaps"][col].items():
+            for system, e in by_system.items():
+                assert e["method"] == "simultaneous_pairwise_bootstrap", (col, m, system)
+                assert 0.0 <= e["low"] <= e["gap"] + 1e-12 <= e["high"] + 2e-12, (col, m, system, e)
+    # the same seed, the same intervals; without resamples, none
+    again = advisor.subgroups(ds, positive_label=1, metrics=["accuracy", "mcc"], n_resamples=400, seed=3)
+    assert again["gaps"] == res["gaps"]
+    assert "low" not in advisor.subgroups(ds, positive_label=1, metrics=["accuracy"])["gaps"]["sex"]["tpr"]["a"]
+
+
+def test_two_subgroups_interval_is_the_simultaneous_interval_of_their_difference():
+    """With two subgroups there is one pair: the gap's interval is |d̂| ± c·se folded at 0, c the 95 % quantile of
+    the resampled |d* − d̂| / se — rebuilt here from a stratified resampling of the two subgroups' items."""
+    df = _frame(3, 800)
+    ds = advisor.load(df, systems=["a"], by="sex")
+    res = advisor.subgroups(ds, positive_label=1, metrics=["accuracy"], n_resamples=4000, seed=1)
+    e = res["gaps"]["sex"]["accuracy"]["a"]
+    rng = np.random.default_rng(0)
+    f, m = (df[df.sex == v] for v in ("F", "M"))
+    acc = lambda d: float(np.mean(d["y_true"].to_numpy() == d["a"].to_numpy()))  # noqa: E731
+    d_hat = acc(f) - acc(m)
+    ok_f, ok_m = (d["y_true"].to_numpy() == d["a"].to_numpy() for d in (f, m))
+    d_star = np.array([ok_f[rng.integers(0, len(f), len(f))].mean() - ok_m[rng.integers(0, len(m), len(m))].mean()
+                       for _ in range(4000)])
+    se = d_star.std(ddof=1)
+    c = np.quantile(np.abs(d_star - d_hat) / se, 0.95)
+    lo, hi = d_hat - c * se, d_hat + c * se
+    want_lo = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    assert e["gap"] == pytest.approx(abs(d_hat))
+    assert e["low"] == pytest.approx(want_lo, abs=0.01) and e["high"] == pytest.approx(max(abs(lo), abs(hi)), abs=0.01)
+
+
+def test_gap_intervals_resample_the_groups_of_items_when_read_with_group():
+    """Every item written five times, the copies one group: resampling the groups gives about the interval of the
+    items written once; resampling the copies as items gives one about √5 narrower."""
+    import pandas as pd
+
+    df = _frame(5, 300)
+    df["unit"] = np.arange(len(df))
+    five = pd.concat([df] * 5, ignore_index=True)
+    once = advisor.subgroups(advisor.load(df, systems=["a"], by="sex"), positive_label=1, metrics=["accuracy"],
+                             n_resamples=2000, seed=4)["gaps"]["sex"]["tpr"]["a"]
+    grouped = advisor.subgroups(advisor.load(five, systems=["a"], by="sex", group="unit"), positive_label=1,
+                                metrics=["accuracy"], n_resamples=2000, seed=4)["gaps"]["sex"]["tpr"]["a"]
+    items = advisor.subgroups(advisor.load(five, systems=["a"], by="sex"), positive_label=1, metrics=["accuracy"],
+                              n_resamples=2000, seed=4)["gaps"]["sex"]["tpr"]["a"]
+    width = {k: v["high"] - v["low"] for k, v in (("once", once), ("grouped", grouped), ("items", items))}
+    assert grouped["gap"] == pytest.approx(once["gap"])
+    assert width["grouped"] == pytest.approx(width["once"], rel=0.15)
+    assert width["items"] < 0.6 * width["grouped"]
+
+
+def test_gap_intervals_reach_the_json_the_table_and_the_report(tmp_path):
+    df = _frame(7, 300)
+    path = _write(tmp_path / "a.csv", df[["y_true", "a", "sex"]].rename(columns={"a": "y_pred"}))
+    r = CliRunner().invoke(app, ["compute", str(path), "--by", "sex", "--positive", "1", "--metrics", "accuracy",
+                                 "--bootstrap", "300", "--seed", "1", "--json"])
+    e = json.loads(r.stdout)["gaps"]["sex"]["a"]["equalized_odds"]  # system first (schema 2)
+    assert {"low", "high", "method"} <= set(e) and e["low"] <= e["gap"] <= e["high"]
+    r = CliRunner().invoke(app, ["compute", str(path), "--by", "sex", "--positive", "1", "--metrics", "accuracy",
+                                 "--bootstrap", "300", "--seed", "1"])
+    line = next(x for x in r.stdout.splitlines() if "equalized-odds difference across sex" in x)
+    assert f"[{e['low']:.4f}, {e['high']:.4f}]" in line
+    assert "simultaneous bootstrap intervals of every difference" in r.stdout
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: binary\nn_classes: 2\npositive_class: 1\nsubgroups: [sex]\n", encoding="utf-8")
+    out = tmp_path / "r.md"
+    r = CliRunner().invoke(app, ["report", "--answers", str(answers), str(path), "--seed", "1", "--bootstrap", "300",
+                                 "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    body = out.read_text(encoding="utf-8")
+    gaps = body[body.index("Gaps across subgroups"):]
+    assert "simultaneous bootstrap intervals of every difference" in gaps and "biases upward" in gaps
+    assert "simultaneous bootstrap interval" in body[:body.index("## Results")]

@@ -35,48 +35,53 @@ def _read_data(files: list[Path], matrices: list[Path], true_col: str | None, pr
     return io_api.load_inputs(files, matrices, true_col=true_col, pred_col=pred_col).data
 
 
-def _ask_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None
-              ) -> tuple[Any, dict[str, Any] | None]:
-    """What ``ask --data`` reads: the data for the recommendation and the answers it suggests.
+def _ask_data(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None,
+              label_sep: str | None = None) -> tuple[Any, dict[str, Any] | None, dict[str, str]]:
+    """What ``ask --data`` reads: the data for the recommendation, the answers it suggests and the hints it gives.
 
-    A file of ``rater_<name>`` columns is an agreement study with no ``y_true`` (issue 23 item 6): it
-    suggests the annotators and their categories, the y_true-based inference (task, balance) is skipped,
-    and the recommendation is made from the answers alone."""
+    Single-label predictions suggest the task, the classes and the balance (numeric classes: a hint that they may
+    be ordered, which the labels alone cannot tell). A file of ``rater_<name>`` columns is an agreement study with
+    no ``y_true`` (issue 23 item 6); ``y_true``/``y_pred`` holding label sets (``a|b``, or ``--label-sep``) or
+    ``true_<l>``/``pred_<l>`` columns are multi-label: they suggest the structure and the labels, the y_true-based
+    inference (task, balance) is skipped, and the recommendation is made from the answers alone."""
+    if label_sep is not None:
+        found = _structured(files, matrices, true_col, pred_col, label_sep)
+        if found is None:
+            raise fail(f"--label-sep {label_sep!r}: the files hold no label sets (y_true and y_pred columns of one "
+                       "system per file); leave --label-sep out for single-label predictions.")
+        return None, found, {}
     try:
         loaded = _read_data(files, matrices, true_col, pred_col)
     except AdvisorError:
-        ratings = _ratings(files, matrices, true_col, pred_col)
-        if ratings is None:
+        found = _structured(files, matrices, true_col, pred_col, None) or \
+            _structured(files, matrices, true_col, pred_col, "|")
+        if found is None:
             raise
-        return None, ratings
+        return None, found, {}
     if loaded is None:
-        return None, None
-    return loaded, questionnaire_api.inferred_answers(questionnaire_api.summarize_data(loaded),
-                                                      questionnaire_api.load_rules().settings.balance_ratio)
+        return None, None, {}
+    summary = questionnaire_api.summarize_data(loaded)
+    if files and not matrices and any("|" in str(x) for x in summary.labels):  # label sets a|b read as classes
+        found = _structured(files, matrices, true_col, pred_col, "|")
+        if found is not None:
+            return None, found, {}
+    return (loaded, questionnaire_api.inferred_answers(summary, questionnaire_api.load_rules().settings.balance_ratio),
+            questionnaire_api.data_hints(summary.labels))
 
 
-def _ratings(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None
-             ) -> dict[str, Any] | None:
-    """The answers an agreement study (one file of ``rater_<name>`` columns) suggests, or None when the files
-    are no agreement study (then the nominal reader's own error stands)."""
-    if len(files) != 1 or matrices:
+def _structured(files: list[Path], matrices: list[Path], true_col: str | None, pred_col: str | None,
+                label_sep: str | None) -> dict[str, Any] | None:
+    """The answers a structured file suggests (an agreement study, label sets), or None when the files are not
+    one (then the nominal reader's own error stands)."""
+    if not files or matrices:
         return None
     try:
-        ds = io_api.load(list(files), true_col=true_col, pred_col=pred_col)
+        ds = io_api.load(list(files), true_col=true_col, pred_col=pred_col, label_sep=label_sep)
     except AdvisorError:
         return None
-    structured = ds.structured
-    if structured is None or structured.structure != "agreement":
+    if ds.structured is None or (ds.structured.structure == "agreement" and len(files) != 1):
         return None
-    ratings = structured.systems["agreement"]
-    out: dict[str, Any] = {"annotators": len(ratings.raters), "symmetric": True}
-    categories = list(ratings.categories)
-    if len(categories) >= 2:
-        out["classes"] = categories
-        out["task"] = "binary" if len(categories) == 2 else "multiclass"
-        if len(categories) > 2:
-            out["n_classes"] = len(categories)
-    return out
+    return questionnaire_api.structure_answers(ds.structured)
 
 
 def _answered(so_far: dict[str, Any]) -> int:
@@ -115,6 +120,10 @@ def ask(
     pred_col: Optional[str] = typer.Option(None, "--pred-col", show_default=False, help="Predicted-label column (default y_pred)."),
     force: bool = typer.Option(False, "--force", help="Overwrite --out if it exists."),
     resume: bool = typer.Option(False, "--resume", help="Continue the unfinished answers kept in <out>.draft."),
+    label_sep: Optional[str] = typer.Option(
+        None, "--label-sep", show_default=False,
+        help="Separator of label sets in y_true/y_pred (default: '|' is recognised): multi-label data.",
+    ),
 ) -> None:
     """Describe your evaluation situation, question by question, and get a justified metric choice.
 
@@ -135,7 +144,7 @@ def ask(
         raise fail(f"unfinished answers are kept in {draft}: continue them with --resume, or delete that file "
                    "to start afresh.")
     given = questionnaire_api.load_draft(draft) if resume else None
-    loaded, inferred = _ask_data(data or [], matrix or [], true_col, pred_col)
+    loaded, inferred, hints = _ask_data(data or [], matrix or [], true_col, pred_col, label_sep)
     echo("Describe your evaluation situation. Enter accepts the [default]; '?' explains a question.")
     if given:
         echo(f"Resuming: {_answered(given)} answers kept in {draft}.")
@@ -155,7 +164,7 @@ def ask(
         columns = shutil.get_terminal_size().columns
         answers = questionnaire_api.ask_questions(
             _read_line, lambda text: echo(questionnaire_api.wrap_for_terminal(text, columns)), inferred,
-            given=given, on_answer=keep)
+            given=given, on_answer=keep, hints=hints)
     except (KeyboardInterrupt, EOFError) as exc:
         interrupted = isinstance(exc, KeyboardInterrupt)
         what = "interrupted" if interrupted else "the input ended before every question was answered"

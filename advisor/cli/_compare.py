@@ -23,6 +23,7 @@ from ._intervals import methods_note, p_clause, p_text, pick_seed, resampled_uni
 from ._progress import job, reporting
 from ._runs import parse_runs
 from ._scores import merge_scored, parse_costs, parse_priors, print_scored, scored_comparison
+from ._selective import COVERAGE_HELP, REJECT_HELP, add_selective, check_selective_options, print_selective, selective_results
 from ._subgroups import add_subgroups, print_subgroups, subgroup_results
 from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure
 
@@ -301,8 +302,11 @@ def register(app: typer.Typer) -> None:
         by: list[str] | None = typer.Option(None, "--by", show_default=False, help=BY_HELP),
         taxonomy: Optional[Path] = typer.Option(
             None, "--taxonomy", help="Classes in a tree: a CSV of child,parent rows; hierarchical F1 and flat accuracy."),
+        reject_label: Optional[str] = typer.Option(None, "--reject-label", show_default=False, help=REJECT_HELP),
+        coverage: Optional[str] = typer.Option(None, "--coverage", show_default=False, help=COVERAGE_HELP),
     ) -> None:
         """Compare systems on the same items: intervals, P(better), winners and ranking agreement."""
+        target = check_selective_options(reject_label, coverage)  # issue 23, before anything is read
         if n_boot < 1:
             raise fail(f"--bootstrap must be a whole number ≥ 1; got {n_boot}.")
         if not 0.0 < confidence < 1.0:
@@ -313,7 +317,8 @@ def register(app: typer.Typer) -> None:
                 files, taxonomy, sql=sql, true_col=true_col, pred_col=pred_col, metrics=metrics, n_boot=n_boot,
                 confidence=confidence, seed=seed, others={"--order": order, "--label-sep": label_sep, "--top-k": top_k,
                                                           "--positive": positive, "--costs": costs, "--priors": priors,
-                                                          "--group": group})
+                                                          "--group": group, "--reject-label": reject_label,
+                                                          "--coverage": coverage})
             if as_json:
                 data = comparison.to_dict()
                 data["bootstrap"]["seed_given"] = seed_given
@@ -332,7 +337,8 @@ def register(app: typer.Typer) -> None:
         cost_spec, prior_spec = parse_costs(costs), parse_priors(priors)
         runs = parse_runs(files or [])  # NAME=FILE; a name repeated: runs of one system (issue 20)
         ds = io_api.load(runs.paths, sql=sql, true_col=true_col, pred_col=pred_col, order=parse_order(order),
-                         label_sep=label_sep, top_k=top_k, group=group, names=runs.columns, by=by)  # every input read once
+                         label_sep=label_sep, top_k=top_k, group=group, names=runs.columns, by=by,
+                         reject_label=reject_label)  # every input read once
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
@@ -345,6 +351,9 @@ def register(app: typer.Typer) -> None:
             raise fail(f"compare needs at least two systems (prediction files) on the same items; got {got}. For "
                        "one system's intervals use advisor compute --bootstrap N.")
         pos = match_label(joint.labels, positive, "--positive")
+        if getattr(joint, "abstains", False) and (cost_spec is not None or prior_spec is not None):
+            raise fail(f"--costs prices the errors of the answers, and an abstention (--reject-label {reject_label}) has "
+                       "no cost in the cost matrix; leave --costs out, or give the abstentions a class of their own.")
         seed, seed_given = pick_seed(seed)  # stated in the output (issue 20)
         with job("paired bootstrap", unit="resamples", option="--bootstrap", value=n_boot, usual=USUAL_RESAMPLES) \
                 as progress:
@@ -357,15 +366,17 @@ def register(app: typer.Typer) -> None:
         scored = _scored(ds, list(joint.systems), list(joint.labels), pos, cost_spec, prior_spec, n_boot,
                          confidence, seed, score_ids or None, runs.systems if runs.several else None)
         sub = subgroup_results(ds, by, list(comparison.metrics), pos, beta, undefined, n_boot, confidence, seed)
+        sel = selective_results(ds, getattr(ds, "reject_label", None), target, n_boot, confidence, seed)
         if as_json:
             data = comparison.to_dict()
             data["bootstrap"].update(seed_given=seed_given, resampled=resampled_unit(
                 getattr(getattr(ds, "predictions", None), "group_col", None), comparison.groups))
             if scored is not None:  # item-level paired bootstrap of score/probability/cost metrics, in the same places
                 merge_scored(data, scored)
-            echo_json(envelope("compare", add_subgroups(data, sub)))
+            echo_json(envelope("compare", add_selective(add_subgroups(data, sub), sel)))
         else:
             render(comparison, seed_given)
             if scored is not None:
                 print_scored(scored)
+            print_selective(sel, confidence)
             print_subgroups(sub, confidence)

@@ -22,6 +22,7 @@ from ._progress import job
 from ._runs import parse_runs, refuse_runs
 from ._score_intervals import score_intervals
 from ._scores import compute_score_only, score_results, split_score_ids, with_scores
+from ._selective import COVERAGE_HELP, REJECT_HELP, add_selective, check_selective_options, print_selective, selective_results
 from ._subgroups import add_subgroups, print_subgroups, subgroup_results
 from ._structures import check_structure_options, output_structured, parse_order, refuse_sql_structure, run_partitions
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _COSTS_HELP = "Error costs: fn=10,fp=1 (binary, with --positive) or a cost-matrix CSV (rows true, columns decision)."
 _PRIORS_HELP = "Deployment class shares for the expected cost: LABEL=SHARE,…"
+
 # How many undefined-value lines the table view lists before pointing to --json.
 _MAX_UNDEFINED_LINES = 12
 
@@ -96,8 +98,12 @@ def compute(
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     group: Optional[str] = typer.Option(None, "--group", show_default=False, help="Column naming each item's group (a patient, a document): resample groups, not items."),
     by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
+    reject_label: Optional[str] = typer.Option(None, "--reject-label", show_default=False, help=REJECT_HELP),
+    coverage: Optional[str] = typer.Option(None, "--coverage", show_default=False, help=COVERAGE_HELP),
 ) -> None:
     """Compute metrics, per-class values and chance levels for one or more systems."""
+    target = check_selective_options(reject_label, coverage)  # issue 23, before anything is read
+    selective = {"--reject-label": reject_label, "--coverage": coverage}
     if taxonomy is not None:  # classes in a tree (issue 23, item 4)
         _check_resampling(n_boot, confidence)
         check_structure_options(n_boot, None, confidence)  # enough resamples, before anything is read
@@ -106,13 +112,15 @@ def compute(
                       count_col=count_col, metrics=metrics, as_json=as_json, n_boot=n_boot, confidence=confidence,
                       seed=seed, others={"--order": order, "--label-sep": label_sep, "--top-k": top_k,
                                          "--positive": positive, "--costs": costs, "--priors": priors,
-                                         "--partitions": True if partitions else None, "--group": group})
+                                         "--partitions": True if partitions else None, "--group": group,
+                                         **selective})
         return
     if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
         run_partitions(files, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
                        count_col=count_col, metrics=metrics, as_json=as_json,
                        others={"--order": order, "--label-sep": label_sep, "--top-k": top_k, "--positive": positive,
-                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot, "--by": by or None})
+                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot, "--by": by or None,
+                               **selective})
         return
     ids = catalogue_api.metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11
@@ -128,7 +136,7 @@ def compute(
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
                      pred_col=pred_col, count_col=count_col, order=None if structured_tables else parse_order(order),
                      label_sep=label_sep, top_k=top_k, group=group, names=runs.columns,
-                     by=by)  # every input read once (advisor.load)
+                     by=by, reject_label=reject_label)  # every input read once (advisor.load)
     common: dict[str, Any] = dict(metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence, seed=seed,
                                   as_json=as_json)
     if output_structured(ds, order if structured_tables else None, **common):  # ordinal, label sets, top-k, raters
@@ -138,9 +146,15 @@ def compute(
     if compute_score_only(ds, positive, cost_spec, prior_spec, as_json):
         return  # files of true labels and scores only (issue 11)
     _refuse_unit_costs(new_ids, cost_spec, prior_spec)
+    if reject_label is not None and cost_spec is not None and any(ds.abstained.values()):
+        raise fail(f"--costs prices the errors of the answers, and an abstention (--reject-label {reject_label}) has no "
+                   "cost in the cost matrix; leave --costs out, or give the abstentions a class of their own.")
     systems, probabilities, notes = ds.systems, ds.probabilities, list(ds.notes)
     ev = engine_api.evaluate(systems, metrics=ids or None if not new_ids else ids or ["accuracy"],
-                             positive_label=positive, beta=beta, undefined=undefined, probabilities=probabilities)
+                             positive_label=positive, beta=beta, undefined=undefined, probabilities=probabilities,
+                             same_items=not any(ds.abstained.values()))
+    if any(ds.abstained.values()) and ds.predictions is not None:  # the test items, each system's answers fewer
+        ev = ev.model_copy(update={"n": float(ds.n_items)})
     extra, details = score_results(ds.scores, systems, list(ev.labels), positive, cost_spec, prior_spec, new_ids,
                                    notes=notes)
     if ev.positive_label is not None and len(ev.labels) != 2:
@@ -152,8 +166,9 @@ def compute(
     ps = ds.predictions
     sub = subgroup_results(ds, by, list(dict.fromkeys(m for s in ev.systems for m in ev.metrics[s])), ev.positive_label,
                            beta, undefined, n_boot, confidence, seed)
+    sel = selective_results(ds, ds.reject_label, target, n_boot, confidence, seed)
     _emit(ev, extra, details, intervals, notes, n_boot, confidence, seed, as_json, seed_given, calibration,
-          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None), sub)
+          resampled_unit(getattr(ps, "group_col", None), len(getattr(ps, "group_labels", ())) or None), sub, sel)
 
 
 def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any], positive: Any, costs: Any,
@@ -178,7 +193,8 @@ def _uncertainty(ds: Any, systems: dict[str, Any], ev: Any, extra: dict[str, Any
 
 def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: Any, notes: list[str],
           n_boot: Optional[int], confidence: float, seed: Optional[int], as_json: bool, seed_given: bool = True,
-          calibration: dict[str, Any] | None = None, resampled: Any = "items", sub: Any = None) -> None:
+          calibration: dict[str, Any] | None = None, resampled: Any = "items", sub: Any = None,
+          sel: Any = None) -> None:
     """Print the notes (stderr), then the results as JSON or as tables (and the subgroups of --by)."""
     for note in notes:
         echo(f"note: {note}", err=True)
@@ -192,9 +208,10 @@ def _emit(ev: Any, extra: dict[str, Any], details: dict[str, Any], intervals: An
                 data["calibration"] = calibration
         if notes:
             data["notes"] = notes
-        echo_json(envelope("compute", add_subgroups(data, sub)))
+        echo_json(envelope("compute", add_selective(add_subgroups(data, sub), sel)))
     else:
         _print_table(ev, intervals, confidence, extra)
+        print_selective(sel, confidence)
         print_subgroups(sub, confidence)
         if intervals is not None:
             entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in intervals.items() for m, iv in ivs.items()]

@@ -106,6 +106,10 @@ def report(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
+    reject_label: Optional[str] = typer.Option(
+        None, "--reject-label", show_default=False,
+        help="The label a system writes when it abstains (not a class); default: the answers' reject_label.",
+    ),
 ) -> None:
     """Write the evaluation report: methods, results with intervals, figures, references."""
     out_fmt = report_api.format_for(output, fmt)
@@ -127,14 +131,15 @@ def report(
             raise fail(f"--confidence must be strictly between 0 and 1 (e.g. 0.95); got {confidence}.")
         report_api.check_resampling(n_boot, confidence)  # enough resamples, before reading anything (issue 25)
         _check_constraints(max_fpr, alerts, decision_thresholds)
-        _check_selective(coverage, None, None)
+        _check_selective(coverage, reject_label, questionnaire_api.load_answers(answers) if reject_label else None)
         # --sql cannot give ordered items, label sets, top-k
         refuse_sql_structure(sql, order=order, label_sep=label_sep, top_k=top_k, answers=answers, command="report")
         tree = _check_taxonomy(taxonomy, answers, {"--order": order, "--label-sep": label_sep, "--top-k": top_k,
                                                    "--costs": costs, "--priors": priors, "--group": group,
                                                    "--max-fpr": max_fpr, "--alerts": alerts,
                                                    "--decision-thresholds": decision_thresholds,
-                                                   "--coverage": coverage, "--positive": positive})
+                                                   "--coverage": coverage, "--positive": positive,
+                                                   "--reject-label": reject_label})
         inputs = [answers, *(files or []), *(matrix or []), *([taxonomy] if taxonomy is not None else [])]
     # every place the report writes, before reading anything large or rendering anything
     report_api.check_outputs(report_api.output_plan(output, out_fmt), inputs, force=force)
@@ -155,7 +160,8 @@ def report(
                          costs=costs, priors=priors, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
                          positive_label=positive, undefined=undefined, order=order, label_sep=label_sep, top_k=top_k,
                          group=group, max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds,
-                         coverage=None if coverage is None else float(coverage), by=by or None)
+                         coverage=None if coverage is None else float(coverage), by=by or None,
+                         reject_label=reject_label)
     if context is not None:
         written = report_api.render_checked(context, ctx, out_fmt, output, fragment=fragment, force=force)
     else:
@@ -202,8 +208,9 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     said = questionnaire_api.load_answers(answers)
     by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))
     group = group or said.group  # the answers' resampling unit (issue 20), unless --group names another
+    reject = options.get("reject_label") or said.reject_label  # abstentions are no class (issue 23)
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
-                     names=runs.columns, by=by or None, **opts)
+                     names=runs.columns, by=by or None, reject_label=reject if not opts else None, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
                             ("--decision-thresholds", options.get("decision_thresholds")),
                             ("--coverage", options.get("coverage"))) if v is not None]

@@ -2,7 +2,8 @@
 
 The numbers come from :func:`advisor.stats.subgroups`; this module only adds them to the JSON, system first as
 everywhere (``"groups"[column][value]["metrics"][system][metric]``, ``"gaps"[column][system][metric]``:
-:func:`advisor._jsonio.subgroups_json`), or prints them.
+:func:`advisor._jsonio.subgroups_json`; each gap with ``low``, ``high`` and ``method`` when resampled), or prints
+them.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def _fmt(x: Any) -> str:
     return format_number(x, none="—", inf=("∞", "−∞"))
 
 
+def _gap_cell(entry: dict[str, Any]) -> str:
+    """A gap with its interval (``[low, high]``) when it has one."""
+    return interval_cell(_fmt(entry.get("gap")), entry if "low" in entry else None, _fmt)
+
+
 def _value_cell(entry: dict[str, Any] | None) -> str:
     if not entry:
         return "—"
@@ -76,7 +82,7 @@ def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
         console.print(table)
         gaps = res["gaps"][col]
         for m in [g for g in _GAP_ROWS if g in gaps]:
-            parts = [f"{label_cell(s)} {_fmt(e['gap'])} (ratio {_fmt(e['ratio'])})" for s, e in gaps[m].items()]
+            parts = [f"{label_cell(s)} {_gap_cell(e)} (ratio {_fmt(e['ratio'])})" for s, e in gaps[m].items()]
             name = "equalized-odds difference" if m == "equalized_odds" else f"{m} gap"
             console.print(f"  {name} across {cell(col)}: " + "; ".join(parts), markup=False)
     if any(k in res["gaps"][c] for c in res["gaps"] for k in ("tpr",)):
@@ -90,6 +96,8 @@ def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
     if any("low" in e for c in res["groups"].values() for g in c.values() for s in g.values()
            for e in s.values() if isinstance(e, dict)):
         console.print(f"[low, high]: {confidence:.0%} intervals, each subgroup resampled on its own (rates: "
-                      "Clopper–Pearson).", style="dim", markup=False)
+                      "Clopper–Pearson); a gap's interval comes from simultaneous bootstrap intervals of every "
+                      "difference between two subgroups, since the largest minus the smallest value is biased "
+                      "upward where subgroups are small.", style="dim", markup=False)
     for w in res["warnings"]:
         echo(f"warning: {w}", err=True)

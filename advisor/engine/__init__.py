@@ -116,12 +116,14 @@ _LAZY: dict[str, str] = {
     # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
     "SELECTIVE_IDS": "._selective",
     "aurc": "._selective",
+    "answered_matrix": "._selective",
     "check_coverage": "._selective",
     "check_reject_label": "._selective",
     "coverage_at_risk": "._selective",
     "risk_coverage_curve": "._selective",
     "selective_items": "._selective",
     "selective_risk": "._selective",
+    "selective_summary": "._selective",
     "answered_count": "._selective",
     # partitions: two clusterings of the same items (issue 23 item 3)
     "PARTITION_METRICS": "._partition",
@@ -146,6 +148,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._selective import answered_matrix as answered_matrix
+    from ._selective import selective_summary as selective_summary
     from ._agreement import (
         Ratings as Ratings,
         agreement_metrics as agreement_metrics,

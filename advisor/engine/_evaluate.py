@@ -123,6 +123,7 @@ def evaluate(
     undefined: str = "zero",
     probabilities: Mapping[str, Mapping[str, float]] | None = None,
     class_weights: Any = None,
+    same_items: bool = True,
 ) -> Evaluation:
     """Evaluate every system: metrics, per-class table, chance levels and undefined values.
 
@@ -138,6 +139,9 @@ def evaluate(
         As in :func:`advisor.compute_metrics`.
     probabilities : mapping name → {"log_loss", "brier"}, optional
         Probability scores (e.g. ``PredictionSet.probabilities``).
+    same_items : bool
+        False when each matrix holds the items its system answered (a system that abstains, issue 23): the true
+        class sizes may then differ; ``n`` and the chance levels are the first system's.
 
     Examples
     --------
@@ -150,7 +154,7 @@ def evaluate(
     mats = {str(name): _as_matrix(str(name), m) for name, m in systems.items()}
     names = list(mats)
     first = mats[names[0]]
-    _check_same_items(mats)
+    _check_same_items(mats, same_items)
     if positive_label is not None:
         _check_positive_label(first, positive_label)
 
@@ -191,8 +195,8 @@ def evaluate(
     )
 
 
-def _check_same_items(mats: Mapping[str, ConfusionMatrix]) -> None:
-    """Every system must have the first one's labels and true class sizes (the same items)."""
+def _check_same_items(mats: Mapping[str, ConfusionMatrix], sizes: bool = True) -> None:
+    """Every system must have the first one's labels and (``sizes``) true class sizes (the same items)."""
     names = list(mats)
     first = mats[names[0]]
     for name in names[1:]:
@@ -200,7 +204,7 @@ def _check_same_items(mats: Mapping[str, ConfusionMatrix]) -> None:
         if [str(x) for x in cm.labels] != [str(x) for x in first.labels]:
             raise InputError(f"systems {names[0]!r} and {name!r} have different labels "
                              f"({list(first.labels)!r} vs {list(cm.labels)!r}); they must be evaluated on the same classes.")
-        if not _close(cm.true_sizes, first.true_sizes):
+        if sizes and not _close(cm.true_sizes, first.true_sizes):
             raise InputError(f"systems {names[0]!r} and {name!r} have different true class sizes "
                              f"({_fmt(first.true_sizes)} vs {_fmt(cm.true_sizes)}); they were not evaluated on the same items.")
 

@@ -31,10 +31,12 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ._confusion import ConfusionMatrix
 from ._decisions import _item_level
 
 __all__ = [
     "SELECTIVE_IDS",
+    "answered_matrix",
     "aurc",
     "check_coverage",
     "check_reject_label",
@@ -42,6 +44,7 @@ __all__ = [
     "risk_coverage_curve",
     "selective_items",
     "selective_risk",
+    "selective_summary",
 ]
 
 #: ids of the metrics of this module
@@ -71,6 +74,30 @@ def check_reject_label(reject: Any, classes: Sequence[Any]) -> str:
         raise InputError(f"the reject label {r!r} is also a true class of these items; a system's abstention must "
                          f"be a label no item has as its truth.")
     return r
+
+
+def answered_matrix(cm: Any, reject: Any) -> tuple[Any, float]:
+    """``(matrix of the answered items, mass abstained on)`` of a confusion matrix whose predicted labels include
+    the reject label ``reject``: its column (the abstentions) leaves, with its row, which must be empty (a reject
+    label is no true class). A matrix without the label is returned as it is, with 0 abstained.
+
+    >>> from advisor.engine import ConfusionMatrix
+    >>> m, off = answered_matrix(ConfusionMatrix([[3, 1, 2], [0, 0, 0], [1, 1, 4]], ["a", "?", "b"]), "?")
+    >>> m.labels, m.counts.tolist(), off
+    (('a', 'b'), [[3.0, 2.0], [1.0, 4.0]], 2.0)
+    """
+    texts = [str(x) for x in cm.labels]
+    r = check_reject_label(reject, ())
+    if r not in texts:
+        return cm, 0.0
+    j = texts.index(r)
+    c = np.asarray(cm.counts, dtype=np.float64)
+    if c[j].sum() > 0:
+        check_reject_label(r, [r])  # one sentence: the reject label is a true class
+    keep = [i for i in range(len(texts)) if i != j]
+    if len(keep) < 2:
+        raise InputError(f"apart from the reject label {r!r} only one class occurs; metrics need at least two.")
+    return ConfusionMatrix(c[np.ix_(keep, keep)], [cm.labels[i] for i in keep]), float(c[:, j].sum())
 
 
 def selective_items(y_true: Sequence[Any], y_pred: Sequence[Any] | None = None, proba: Any = None,
@@ -222,3 +249,36 @@ def coverage_at_risk(error: Any, confidence: Any, target_risk: float) -> float:
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
     return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=False) for mid in SELECTIVE_IDS}
+
+
+def selective_summary(error: Any, confidence: Any, answered: Any, coverage: float | None = None,
+                      target_risk: float | None = None) -> dict[str, Any]:
+    """What a system that may abstain did, from :func:`selective_items`: ``n`` items, ``answered`` (those not
+    abstained on), ``coverage`` (their share), ``answered_error_rate`` (the error rate among them — the selective
+    risk at the system's own coverage), and, where they are defined, ``selective_risk`` at ``coverage``, ``aurc``
+    and ``coverage_at_risk`` at ``target_risk`` (None where abstentions carry no answer to score: with a reject
+    label alone, a coverage above the share answered and the AURC).
+
+    >>> e, c = selective_items(["a", "b", "a", "b"], ["a", "?", "b", "b"], reject_label="?")
+    >>> s = selective_summary(e, c, c > 0, coverage=0.5)
+    >>> s["answered"], s["coverage"], round(s["answered_error_rate"], 3), round(s["selective_risk"], 3), s["aurc"]
+    (3, 0.75, 0.333, 0.333, None)
+    """
+    e = np.asarray(error, dtype=np.float64)
+    c = np.asarray(confidence, dtype=np.float64)
+    ok = np.asarray(answered, dtype=bool)
+    n = int(e.shape[0])
+    k = int(ok.sum())
+
+    def num(x: Any) -> float | None:
+        v = float(x)
+        return v if math.isfinite(v) else None
+
+    out: dict[str, Any] = {"n": n, "answered": k, "coverage": k / n if n else None,
+                           "answered_error_rate": num(np.mean(e[ok])) if k else None}
+    if coverage is not None:
+        out["selective_risk"] = num(selective_risk(e, c, coverage))
+    out["aurc"] = num(aurc(e, c))
+    if target_risk is not None:
+        out["coverage_at_risk"] = coverage_at_risk(e, c, target_risk)
+    return out

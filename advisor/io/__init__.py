@@ -15,6 +15,7 @@ from .._lazy import lazy_exports
 _LAZY: dict[str, str] = {
     "Dataset": "._dataset",
     "load": "._load",
+    "with_reject": "._load",
     "LoadedInputs": "._readers",
     "PredictionSet": "._readers",
     "evaluate": "._frames",
@@ -37,7 +38,9 @@ _LAZY: dict[str, str] = {
     "prediction_set": "._predset",
     "read_scored_frame": "._scores",
     "type_labels": "._scan",
+    "as_taxonomy": "._taxonomy",
     "hierarchy_inputs": "._taxonomy",
+    "hierarchy_of": "._taxonomy",
     "read_taxonomy": "._taxonomy",
     "taxonomy_summary": "._taxonomy",  # --taxonomy FILE: child,parent rows (issue 23 item 4)
     "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)
@@ -50,6 +53,9 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._load import with_reject as with_reject
+    from ._taxonomy import as_taxonomy as as_taxonomy
+    from ._taxonomy import hierarchy_of as hierarchy_of
     from ._costspec import parse_costs as parse_costs, parse_priors as parse_priors
     from ._dataset import Dataset as Dataset
     from ._duck import MAX_LABEL_CHARS as MAX_LABEL_CHARS

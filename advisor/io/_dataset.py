@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine import ConfusionMatrix, Label
 
@@ -89,6 +89,11 @@ class Dataset:
         Prediction files together with matrices or count tables: the systems are not paired.
     score_only : list of str
         Systems read from files of true labels and scores without a predicted-label column.
+    reject_label : label or None
+        With ``reject_label=`` (``--reject-label``, issue 23): the label a system writes when it abstains. It is
+        no class: ``systems`` hold the items each system answered, ``abstained`` the items it did not.
+    abstained : dict of str → float
+        With a reject label: per system, the number (mass) of items it abstained on (0 when none).
     """
 
     sources: list[SourceInfo] = field(default_factory=list)
@@ -100,6 +105,17 @@ class Dataset:
     notes: list[str] = field(default_factory=list)
     mixed: bool = False
     score_only: list[str] = field(default_factory=list)
+    reject_label: Any = None
+    abstained: dict[str, float] = field(default_factory=dict)
+
+    def coverage(self) -> dict[str, float]:
+        """Per system, the share of the items it answered (1.0 without a reject label)."""
+        out = {}
+        for name, cm in self.systems.items():
+            off = float(self.abstained.get(name, 0.0))
+            total = float(cm.n) + off
+            out[name] = float(cm.n) / total if total > 0 else float("nan")
+        return out
 
     @property
     def labels(self) -> tuple[Label, ...]:

@@ -16,13 +16,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine import COST_IDS, JointCounts, Label, metric_id
+from ..engine import COST_IDS, HIERARCHY_METRICS, JointCounts, Label, evaluate_inputs, metric_id
 from ..engine import evaluate as evaluate_matrices
 from ._dataset import Dataset
 from ._evaluate_scores import add_scores
 from ._load import load
 from ._load_common import is_frame as is_table
 from ._predset import PredictionSet
+from ._taxonomy import hierarchy_of
 
 __all__ = ["evaluate", "read_frame", "read_sql"]
 
@@ -90,7 +91,7 @@ def _is_frame(x: Any) -> bool:
 
 def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, systems: Sequence[str] | str | None = None,
              labels: Sequence[Label] | None = None, costs: Any = None, priors: Any = None, scores: Any = None,
-             **options: Any) -> Any:
+             taxonomy: Any = None, **options: Any) -> Any:
     """Evaluate systems given as matrices, as label arrays, or as columns of a DataFrame.
 
     * ``evaluate({"a": cm_a, "b": cm_b}, …)`` — confusion matrices (see :func:`advisor.engine.evaluate`);
@@ -106,18 +107,58 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     DataFrame's ``score``/``p_<label>`` columns by default) add ROC AUC, average precision, Brier and ECE —
     see :mod:`advisor.io._evaluate_scores`.
 
+    ``taxonomy`` (issue 23): the classes are nodes of a tree — a ``child,parent`` CSV file's path, a mapping
+    child → parent or a list of ``(child, parent)`` pairs. The result is then the hierarchical evaluation as
+    ``advisor compute --taxonomy FILE --json`` gives it without intervals, a dict: ``{"structure": "hierarchy",
+    "systems", "labels", "metrics": {system: {hierarchical_f1, hierarchical_precision, hierarchical_recall,
+    accuracy, balanced_accuracy}}, "levels": {system: [{depth, items, correct, accuracy}]}, "distances":
+    {system: [{distance, items, share}]}, "taxonomy": {file, root, depth, classes_per_level}}``; ``metrics`` may
+    choose among those ids, and no other option applies.
+
     Examples
     --------
     >>> ev = evaluate([0, 1, 1, 0], [0, 1, 0, 0], metrics=["accuracy"])
     >>> ev.systems, ev.metrics["y_pred"]["accuracy"]
     (['y_pred'], 0.75)
     """
+    if taxonomy is not None:
+        return _hierarchy(data, y_pred, y_true, systems, taxonomy, {**options, "labels": labels, "costs": costs,
+                                                                     "priors": priors, "scores": scores})
     asked = _cost_ids(options, costs)
     ev = _evaluate(data, y_pred, y_true, systems, labels, costs, priors, scores, options, evaluate_matrices)
     if asked is None:
         return ev
     keep = {name: {m: v for m, v in vals.items() if m in asked} for name, vals in ev.metrics.items()}
     return ev.model_copy(update={"metrics": keep})
+
+
+def _hierarchy(data: Any, y_pred: Any, y_true: str | None, systems: Any, taxonomy: Any,
+               options: dict[str, Any]) -> dict[str, Any]:
+    """``evaluate(…, taxonomy=…)``: the hierarchical metrics, accuracy at each depth and error distances."""
+    metrics = options.pop("metrics", None)
+    given = [k for k, v in options.items() if v is not None and not (k == "undefined" and v == "zero")]
+    if given:
+        raise InputError(f"{given[0]} does not apply with taxonomy: hierarchical metrics score one class per item in "
+                         "the tree, with no positive class, costs, scores or fixed labels; leave it out.")
+    if y_pred is not None:
+        preds = dict(y_pred) if isinstance(y_pred, Mapping) else {"y_pred": y_pred}
+        data = {"y_true": data, **preds}
+    elif y_true is not None or _is_frame(data):
+        ds = load(data, true_col=y_true or "y_true", systems=systems, structure="nominal")
+        data = ds
+    elif systems is not None:
+        raise InputError("systems= goes with a DataFrame (y_true=…).")
+    inputs = hierarchy_of(data, taxonomy)
+    known = (*HIERARCHY_METRICS, "accuracy", "balanced_accuracy")
+    ids = None
+    if metrics is not None:
+        ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
+        bad = [m for m in ids if m not in known]
+        if bad:
+            raise InputError(f"metrics {bad[0]!r} is not computed with taxonomy; the metrics are {', '.join(known)}.")
+    out = evaluate_inputs(inputs, metrics=ids)
+    out["taxonomy"] = dict(inputs.taxonomy or {})
+    return out
 
 
 def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:

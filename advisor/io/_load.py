@@ -12,11 +12,12 @@ options ask for them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine import Label
+from ..engine import Label, answered_matrix, check_reject_label
 from ._counts import count_tables
 from ._dataset import Dataset, SourceInfo
 from ._duck import connect
@@ -25,14 +26,15 @@ from ._load_predictions import load_predictions
 from ._matrices import read_matrix
 from ._naming import system_names
 
-__all__ = ["load"]
+__all__ = ["load", "with_reject"]
 
 def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] = (), counts: Sequence[Any] = (),
          true_col: str | None = None, pred_col: str | None = None, count_col: str = "count",
          id_col: str | None = "id", systems: Sequence[str] | str | None = None, labels: Sequence[Label] | None = None,
          proba_cols: Any = "auto", order: Sequence[Any] | None = None, label_sep: str | None = None,
          top_k: int | None = None, structure: str | None = None, group: str | None = None,
-         names: Sequence[str] | None = None, by: Sequence[str] | str | None = None) -> Dataset:
+         names: Sequence[str] | None = None, by: Sequence[str] | str | None = None,
+         reject_label: Label | None = None) -> Dataset:
     """Read the inputs of one evaluation, each once, into a :class:`~advisor.io._dataset.Dataset`.
 
     Parameters
@@ -68,6 +70,11 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     by : column name or list of column names, optional
         Subgroup columns of the (first) prediction input (sex, site, …): the joint table is also counted per
         value of each (``Dataset.predictions.by``), for the per-subgroup results of :func:`advisor.subgroups`.
+    reject_label : label, optional
+        The label a system writes when it abstains (selective prediction): not a class and never a true label.
+        Each system's confusion matrix — and so every flat metric — holds the items it answered; the items it
+        abstained on are counted in ``Dataset.abstained`` (its coverage: :meth:`Dataset.coverage`); the paired
+        table keeps them (code ``k``, :meth:`~advisor.engine.JointCounts.with_reject`).
 
     Examples
     --------
@@ -93,9 +100,18 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     if group is not None and (not isinstance(group, str) or not group.strip()):
         raise InputError(f"group must name a column of the predictions; got {group!r}.")
     by_cols = _by_columns(by, bool(mats or tabs))
+    if reject_label is not None:
+        reject_label = check_reject_label(reject_label, ())
+        other = next((what for what, v in (("an order of the classes", order), ("a label separator", label_sep),
+                                           ("top-k", top_k)) if v is not None), None)
+        if other is not None or structure not in (None, "nominal"):
+            raise InputError(f"the reject label {reject_label!r} marks abstentions among single-label predictions of "
+                             f"unordered classes; with {other or 'the structure ' + repr(structure)} leave it out.")
+        if labels is not None and reject_label not in {str(x) for x in labels}:
+            labels = [*labels, reject_label]  # a label the predictions may hold, taken out of the classes again
     opts = dict(true_col=true_col, pred_col=pred_col, id_col=id_col, systems=systems, labels=labels,
                 proba_cols=proba_cols, order=order, label_sep=label_sep, top_k=top_k, structure=structure,
-                group_col=group, by_cols=by_cols)
+                group_col=group, by_cols=by_cols, reject_label=reject_label)
     given, names = names, system_names([*paths, *mats, *tabs])
     if given is not None:
         given = [str(x) for x in given]
@@ -111,9 +127,62 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
         _load_tables(con, ds, mats, tabs, names[len(paths):], true_col, pred_col, count_col)
     finally:
         con.close()
+    if reject_label is not None:
+        _reject(ds, reject_label)
     if paths and (mats or tabs):
         ds.mixed, ds.predictions = True, None
     return ds
+
+
+def with_reject(data: Any, reject_label: Label | None) -> Any:
+    """``data`` (a :class:`Dataset` or a :class:`~advisor.io.PredictionSet`) as if read with ``reject_label=``:
+    a copy whose systems hold the items each answered (see :func:`load`); the same object when ``reject_label`` is
+    None or it was read with that label; anything else is returned as it is."""
+    if reject_label is None:
+        return data
+    r = check_reject_label(reject_label, ())
+    if isinstance(data, Dataset):
+        if data.reject_label is not None:
+            if str(data.reject_label) != r:
+                raise InputError(f"the data was read with the reject label {data.reject_label!r}, not {r!r}; give one "
+                                 "reject label.")
+            return data
+        out = replace(data, systems=dict(data.systems), abstained={}, notes=list(data.notes))
+        _reject(out, r)
+        return out
+    if hasattr(data, "joint") and hasattr(data, "systems") and hasattr(data, "labels"):  # a PredictionSet
+        joint = data.joint.with_reject(r)
+        if joint is data.joint:
+            return data
+        systems = joint.matrices()
+        return replace(data, joint=joint, labels=joint.labels,
+                       systems={n: systems.get(n, cm) for n, cm in data.systems.items()})
+    return data
+
+
+def _reject(ds: Dataset, reject: str) -> None:
+    """The reject label taken out of every system's classes (the paired table's already, when read with it)."""
+    if ds.structured is not None:
+        raise InputError(f"the reject label {reject!r} marks abstentions among single-label predictions; the "
+                         f"{ds.structured.structure.replace('_', '-')} inputs here have none, so leave it out.")
+    ds.reject_label = reject
+    joint = ds.joint
+    if joint is not None and joint.reject is None:  # read without the reject label
+        ds.predictions = with_reject(ds.predictions, reject)
+        joint = ds.joint
+    if joint is not None and ds.predictions is not None:
+        ds.systems.update(ds.predictions.systems)
+    for name, cm in list(ds.systems.items()):
+        if joint is not None and name in joint.systems:
+            continue
+        ds.systems[name], ds.abstained[name] = answered_matrix(cm, reject)
+    if joint is not None:
+        answered = joint.answered()
+        ds.abstained.update({name: joint.n - a for name, a in answered.items()})
+    if ds.predictions is not None:
+        ds.predictions.systems = {n: cm for n, cm in ds.systems.items() if n in ds.predictions.systems}
+    if not any(ds.abstained.values()):
+        ds.notes.append(f"no system wrote the reject label {reject!r}: every item was answered (coverage 1).")
 
 
 def _by_columns(by: Sequence[str] | str | None, tables: bool) -> tuple[str, ...]:

@@ -28,7 +28,8 @@ __all__ = ["load_predictions"]
 def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str], *, frame: Any, sql: str | None,
                      true_col: str | None, pred_col: str | None, id_col: str | None, systems: Any, labels: Any,
                      proba_cols: Any, order: Any, label_sep: str | None, top_k: int | None,
-                     structure: str | None, group_col: str | None = None, by_cols: tuple[str, ...] = ()) -> None:
+                     structure: str | None, group_col: str | None = None, by_cols: tuple[str, ...] = (),
+                     reject_label: str | None = None) -> None:
     """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs);
     ``group_col``: the column of the first input naming each item's group (issue 20); ``by_cols``: its
     subgroup columns (``--by``, issue 23)."""
@@ -81,12 +82,12 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
         what = sp.part.what
         sys_cols = frame_sys or system_columns(list(sp.columns), tc, systems, what)
         owners = _nominal(con, ds, staged, [(sp, tc, c, c) for c in sys_cols], labels, proba_cols, None, group_col,
-                          by_cols)
+                          by_cols, reject_label)
     else:
         entries = [(sp, tc, pc, name) for sp, name in zip(staged.parts, names)]
         use_id = bool(id_col) and len(entries) > 1 and all(id_col in sp.columns for sp in staged.parts)
         owners = _nominal(con, ds, staged, entries, labels, proba_cols, id_col if use_id else None, group_col,
-                          by_cols)
+                          by_cols, reject_label)
     ds.sources = [part_info(sp, "predictions", sql) for sp in staged.parts]
     for info, sp in zip(ds.sources, staged.parts):
         info.systems = [n for n, p in owners.items() if p is sp.part]
@@ -148,7 +149,7 @@ def _structure_kind(staged: Staged, order: Any, label_sep: str | None, top_k: in
 
 def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPart, str, str, str]], labels: Any,
              proba_cols: Any, id_col: str | None, group_col: str | None = None,
-             by_cols: tuple[str, ...] = ()) -> dict[str, Part]:
+             by_cols: tuple[str, ...] = (), reject_label: str | None = None) -> dict[str, Part]:
     """Counts, paired items, probability sums and item-level scores of nominal predictions."""
     sides, names, owners = [], [], {}
     single = len({id(sp) for sp, *_ in entries}) == 1 and len(entries) > 1  # several columns of one table
@@ -177,7 +178,7 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         return owners
     counted = scan(con, sides, labels=labels, id_col=id_col, group_col=group_col, by_cols=by_cols)
     files = {n: Path(sp.part.path) for (sp, *_), n in zip(entries, names) if sp.part.path is not None}
-    ps = prediction_set(counted, names, [s.source.what for s in sides], files=files)
+    ps = prediction_set(counted, names, [s.source.what for s in sides], files=files, reject_label=reject_label)
     if group_col:
         ps.group_col = group_col
         check_groups(ps, sides[0].source.what)

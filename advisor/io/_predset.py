@@ -101,9 +101,14 @@ def _probability_columns(table: Source, proba_cols: Any) -> list[tuple[str, str]
 
 
 def prediction_set(counted: Scan, names: Sequence[str], whats: Sequence[str],
-                   files: dict[str, Path] | None = None) -> PredictionSet:
-    """The :class:`PredictionSet` of a scan: one matrix per system, the joint table, scores and notes."""
+                   files: dict[str, Path] | None = None, reject_label: Label | None = None) -> PredictionSet:
+    """The :class:`PredictionSet` of a scan: one matrix per system, the joint table, scores and notes.
+
+    ``reject_label``: the label a system writes when it abstains — no class; each system's matrix holds the
+    items it answered (:meth:`~advisor.engine.JointCounts.with_reject`)."""
     final_labels = counted.labels
+    if reject_label is not None and len(final_labels) >= 2:
+        final_labels = tuple(x for x in final_labels if str(x) != str(reject_label)) or final_labels
     if counted.n_items == 0:
         raise InputError(f"{whats[0]} has a header but no data rows.")
     if len(final_labels) < 2:
@@ -118,9 +123,14 @@ def prediction_set(counted: Scan, names: Sequence[str], whats: Sequence[str],
         keys = np.column_stack([keys, *[v for v, _ in counted.by.values()]])
     order = np.lexsort(keys.T[::-1])
     codes, counts = counted.codes[order], counted.counts[order]
-    joint = JointCounts(final_labels, tuple(names), codes, counts)
-    systems = {name: matrix_from_cells(codes[:, 0], codes[:, 1 + s], counts, final_labels, whats[s])
-               for s, name in enumerate(names)}
+    joint = JointCounts(counted.labels, tuple(names), codes, counts)
+    if reject_label is not None:
+        joint = joint.with_reject(reject_label)
+        final_labels = joint.labels
+        systems = joint.matrices()
+    else:
+        systems = {name: matrix_from_cells(codes[:, 0], codes[:, 1 + s], counts, final_labels, whats[s])
+                   for s, name in enumerate(names)}
     result = PredictionSet(final_labels, systems, joint, counted.n_items, files=dict(files or {}))
     if counted.groups is not None:
         result.groups, result.group_labels = counted.groups[order], counted.group_labels

@@ -66,6 +66,8 @@ _LAZY: dict[str, str] = {
     "warning_words": "._screen",
     # the interactive questionnaire of ``advisor ask`` (its draft file) and what the data suggests
     "ask_questions": "._ask",
+    "data_hints": "._ask",
+    "structure_answers": "._ask",
     "draft_path": "._draft",
     "draft_text": "._draft",
     "inferred_answers": "._ask",
@@ -87,6 +89,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._ask import data_hints as data_hints
+    from ._ask import structure_answers as structure_answers
     from ._answers import (
         Answers as Answers,
         ErrorCosts as ErrorCosts,

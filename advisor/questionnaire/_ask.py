@@ -33,7 +33,8 @@ from ._answers import _BY_KEY, QUESTIONS, Answers, Question, answers_from_mappin
 from ._fields import suggest_field
 from ._conditions import holds
 
-__all__ = ["allowed_words", "ask_questions", "inferred_answers", "parse_reply", "show_value", "wrap_for_terminal"]
+__all__ = ["allowed_words", "ask_questions", "data_hints", "inferred_answers", "parse_reply", "show_value",
+           "structure_answers", "wrap_for_terminal"]
 
 _YES = {"y", "yes", "true", "t", "1", "ja", "oui"}
 _NO = {"n", "no", "false", "f", "0", "nein", "non"}
@@ -237,6 +238,57 @@ def inferred_answers(summary: Any, balance_ratio: float = 1.2) -> dict[str, Any]
     return out
 
 
+def structure_answers(structured: Any) -> dict[str, Any] | None:
+    """The answers a file of structured labels suggests (:attr:`advisor.io.Dataset.structured`): an agreement study
+    (``rater_<name>`` columns: the annotators and their categories) or label sets (``y_true``/``y_pred`` holding sets
+    such as ``a|b``, or ``true_<l>``/``pred_<l>`` 0/1 columns: multi-label, the labels). None for anything else —
+    ordered classes cannot be told from the labels alone, they are asked (:func:`data_hints`)."""
+    kind = getattr(structured, "structure", None)
+    if kind == "agreement":
+        ratings = structured.systems["agreement"]
+        out: dict[str, Any] = {"annotators": len(ratings.raters), "symmetric": True}
+        categories = list(ratings.categories)
+    elif kind == "multilabel":
+        out = {"label_structure": "multilabel"}
+        categories = list(structured.labels)
+        if len(structured.systems) > 1:
+            out["ranking"] = True
+    else:
+        return None
+    if len(categories) >= 2:
+        out["classes"] = categories
+        out["task"] = "binary" if len(categories) == 2 and kind == "agreement" else "multiclass"
+        if out["task"] == "multiclass":
+            out["n_classes"] = len(categories)
+    return out
+
+
+def data_hints(labels: Any) -> dict[str, str]:
+    """Sentences shown at a question whose answer the data suggests but cannot settle: classes that are all numbers
+    (1–5 stars, grades) may be ordered — the labels alone cannot tell, so the label-structure question says so.
+
+    >>> data_hints([1, 2, 3, 4, 5])["label_structure"][:40]
+    'The classes are numbers (1, 2, 3, 4, 5):'
+    >>> data_hints(["cat", "dog", "cow"])
+    {}
+    """
+    values = list(labels or [])
+    if len(values) < 3 or not all(_number(v) for v in values):
+        return {}
+    shown = few_names(values, 6)
+    return {"label_structure": f"The classes are numbers ({shown}): if their order matters — an error of one step "
+                               "costs less than an error of several — answer ordinal; the labels alone cannot tell, "
+                               "so the default stays nominal."}
+
+
+def _number(v: Any) -> bool:
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float)):
+        return True
+    return bool(re.fullmatch(r"\s*-?\d+(\.\d+)?\s*", str(v)))
+
+
 def _facts(answers: dict[str, Any]) -> dict[str, Any]:
     """Facts of the answers so far. An invalid answer is left out; an answer that waits for its
     follow-up (``class_weighting: custom`` before the weights are asked) is validated without it
@@ -268,8 +320,12 @@ def ask_questions(
     inferred: dict[str, Any] | None = None,
     given: dict[str, Any] | None = None,
     on_answer: Callable[[dict[str, Any]], None] | None = None,
+    hints: dict[str, str] | None = None,
 ) -> Answers:
     """Ask every applicable question and return the validated answers (see the module docstring).
+
+    ``hints`` are sentences shown at the question of their key: what the data suggests but cannot settle
+    (:func:`data_hints`).
 
     ``given`` are answers kept from an earlier, interrupted run (a draft): each that still fits is
     taken without asking. ``on_answer(answers_so_far)`` is called after every answer, so a caller
@@ -288,7 +344,7 @@ def ask_questions(
             answers[q.key] = given.pop(q.key)
             write(f"{number}. {q.key}: {terminal_safe(show_value(q, answers[q.key]))} (kept from the draft)")
             continue
-        answers[q.key] = _ask_one(q, number, read, write, inferred, answers)
+        answers[q.key] = _ask_one(q, number, read, write, inferred, answers, (hints or {}).get(q.key))
         if on_answer is not None:
             on_answer(dict(answers))
     for _ in range(len(QUESTIONS)):  # safety net: a required follow-up that no condition asked for
@@ -329,7 +385,7 @@ def _prompt(q: Question, default: Any) -> str:
 
 def _ask_one(
     q: Question, number: int, read: Callable[[str], str], write: Callable[[str], None],
-    inferred: dict[str, Any], answers: dict[str, Any],
+    inferred: dict[str, Any], answers: dict[str, Any], hint: str | None = None,
 ) -> Any:
     """Ask question ``q`` until the reply is allowed and fits the answers so far; return its value."""
     default = inferred.get(q.key, q.default)
@@ -345,6 +401,8 @@ def _ask_one(
         write("   choices: " + ", ".join(q.choices))
     if q.key in inferred:
         write(f"   The data shows: {terminal_safe(show_value(q, default))} — press Enter to confirm.")
+    elif hint:
+        write(f"   {terminal_safe(hint)}")
     if suggested is not None:
         write(f"   Your context reads like {terminal_safe(suggested.name)} ({suggested.id}); {suggested.cite} "
               f"report {terminal_safe(suggested.reports)}. Press Enter to confirm, or type none.")

@@ -22,7 +22,7 @@ from .._lazy import lazy_exports
 _LAZY = {
     "FORMATS": "._render",
     "ReportContext": "._models",
-    "build_report": "._build",
+    "build_report": "._build_api",  # the flat report, or classes in a tree with taxonomy= (issue 23)
     "build_structured_report": "._build_structures",  # load_structured's inputs (issue 12)
     "methods_paragraph": "._render",
     "notebook_html": "._render",
@@ -52,7 +52,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
-    from ._build import build_report as build_report
+    from ._build_api import build_report as build_report
     from ._build_structures import (
         build_structured_report as build_structured_report,
         check_structured as check_structured,

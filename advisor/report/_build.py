@@ -17,6 +17,7 @@ from .. import __version__
 from .._exceptions import InputError
 from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, chance_levels, compute_metrics, evaluate
+from ..io import with_reject
 from ..plan import Plan, PlanOptions
 from ..questionnaire import EXTERNAL, plain_formulas, recommend, warning_words
 from ..questionnaire import flatten_parentheses as flatten
@@ -24,12 +25,13 @@ from ..stats import bootstrap as run_bootstrap
 from ..stats import compare_joint, prevalence_sensitivity
 from ._bib import parse_bibtex
 from ._build_decisions import decision_tables
-from ._build_selective import selective_table
+from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
+    abstained_of,
     check_arguments,
     check_positive,
     check_resampling,
@@ -210,6 +212,7 @@ def build_report(
     max_fpr: float | None = None, alerts: int | None = None, decision_thresholds: Any = None,
     coverage: float | None = None,
     by: Sequence[str] | str | None = None,
+    reject_label: Any = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -251,6 +254,10 @@ def build_report(
         Subgroup columns (issue 23), as ``--by``, beside the answers' ``subgroups``: every metric per subgroup
         with its interval, and the gaps across subgroups. ``data`` must be read with
         ``advisor.load(..., by=[…])``.
+    reject_label : label, optional
+        The label a system writes when it abstains (issue 23), as ``--reject-label``; default: the answers'
+        ``reject_label``. It is no class: every metric of the confusion matrix is computed on the items each system
+        answered, and a table gives each system's coverage (the share answered) and the error rate of its answers.
 
     Examples
     --------
@@ -263,7 +270,10 @@ def build_report(
     check_arguments(title=title, undefined=undefined, digits=digits)
     bootstrap = check_resampling(bootstrap, confidence)
     seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
-    systems, joint, probs, data_notes = systems_of(data)
+    reject = _reject_label(answers, reject_label)  # abstentions are no class (issue 23)
+    data = with_reject(data, reject) if data is not None else None
+    systems, joint, probs, data_notes = systems_of(data, reject)
+    abstained = abstained_of(data, joint, systems, reject)
     if recommendation is not None:  # a recommendation given as is: its metrics, no plan of the answers' options
         ans = load_answers(answers)
         check_positive(positive_label, ans.positive_class)
@@ -277,7 +287,8 @@ def build_report(
         plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
             seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
-            max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage))
+            max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage,
+            reject_label=reject_label))
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):
@@ -298,6 +309,8 @@ def build_report(
     of_interest = plan is not None and wants_class_of_interest(plan) and first is not None and first.k > 2
     task, pos = _task_info(first, plan.task.positive_class if of_interest and plan is not None else positive_label,
                            answers_dict.get("positive_class"))
+    if task is not None and first is not None and any(abstained.values()):  # the test items (issue 23)
+        task = task.model_copy(update={"n": float(first.n) + float(abstained.get(next(iter(systems)), 0.0))})
     rec_items = structure_items(ans, bool(systems), rec_items, cat)  # issue 12
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
     beta = next((float(params["beta"]) for _, mid, _, params in rec_items
@@ -309,7 +322,10 @@ def build_report(
     ordinal_points: dict[str, dict[str, float]] = {}
     ordinal_reasons: dict[str, str] = {}
     if first is not None:  # systems: the first system's matrix
-        ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None)
+        ev = evaluate(systems, positive_label=pos, beta=beta, undefined=undefined, probabilities=probs or None,
+                      same_items=not any(abstained.values()))
+        if any(abstained.values()):  # the test items, not the first system's answers (issue 23)
+            ev = ev.model_copy(update={"n": float(first.n) + float(abstained.get(next(iter(systems)), 0.0))})
         if plan is not None:
             ev = _with_extra_metrics(ev, systems, extra_metric_ids(plan, first.k), pos, beta, undefined, weights)
             # ordered classes scored from the decisions beside a probability lead (issue 19, item 6)
@@ -359,6 +375,11 @@ def build_report(
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
         tables += uncertainty_tables(results, entries, score_data)
+    ab_json, ab_par = None, None
+    if reject is not None and ev is not None:  # a system that may abstain: its coverage beside its metrics
+        ab_json, ab_table, ab_par = abstention_section(reject, abstained, systems, ans.target_coverage, confidence,
+                                                       min(digits, 3), score_data)
+        tables.append(ab_table)
     sub_json, sub_par = None, None
     if sub_cols and ev is not None and first is not None:  # per subgroup and the gaps across them (issue 23 item 1)
         sub_json, sub_tables, sub_warn, sub_par = subgroup_section(
@@ -371,6 +392,8 @@ def build_report(
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
         promised=promises(plan, shown) if plan is not None else None)
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
+    if ab_par is not None:
+        methods = [*methods, ab_par]
     if sub_par is not None:
         methods = [*methods, sub_par]
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
@@ -379,7 +402,19 @@ def build_report(
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
+    ctx.abstentions = ab_json
     return ctx
+
+
+def _reject_label(answers: Any, given: Any) -> Any:
+    """The reject label of the run: as given (``--reject-label``), else the answers' (None: no abstentions)."""
+    if given is not None:
+        return given
+    try:
+        ans = answers._rec.answers if isinstance(answers, Plan) else load_answers(answers)
+    except Exception:  # noqa: BLE001 - the answers are checked, with their own message, by the plan
+        return None
+    return getattr(ans, "reject_label", None)
 
 
 def _with_extra_metrics(ev: Any, systems: Mapping[str, Any], ids: Sequence[str], pos: Any, beta: float,

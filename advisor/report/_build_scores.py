@@ -65,6 +65,9 @@ class ScoreState:
     values_seen: list[dict[str, Any]] = field(default_factory=list)
     #: the classes of the probability columns: ``labels``, then classes no item has (engine ``score_classes``)
     score_labels: list[Any] = field(default_factory=list)
+    #: the reject label, when some decision is an abstention (issue 23): AURC and the selective risk rank the
+    #: abstentions after every answer, scored by their most probable class
+    reject: Any = None
 
 
 def item_ids(state: ScoreState | None) -> set[str]:
@@ -82,9 +85,13 @@ def _scored_like(x: Any) -> bool:
     return hasattr(x, "y_true") and hasattr(x, "proba") and hasattr(x, "score")
 
 
-def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) -> tuple[list[Any] | None, dict[str, np.ndarray], dict[str, list[Any]]]:
-    """``(y_true, outputs aligned to labels, item decisions)`` from the forms ``scores`` may take."""
+def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str], reject: Any = None
+           ) -> tuple[list[Any] | None, dict[str, np.ndarray], dict[str, list[Any]]]:
+    """``(y_true, outputs aligned to labels, item decisions)`` from the forms ``scores`` may take; a decision may be
+    the reject label ``reject`` (an abstention, issue 23), kept as it is."""
     label_of = {str(lab): lab for lab in labels}
+    if reject is not None:
+        label_of.setdefault(str(reject), reject)
 
     def match(values: Sequence[Any], what: str) -> list[Any]:
         out = []
@@ -121,6 +128,9 @@ def _items(scores: Any, data: Any, labels: Sequence[Any], names: Sequence[str]) 
             raise InputError(f"scores are given for {name!r}, which is not one of the systems ({', '.join(names)}).")
         if _scored_like(s):
             y_s = match(s.y_true, name)
+            if reject is not None and any(str(v) == str(reject) for v in y_s):
+                raise InputError(f"the reject label {str(reject)!r} is also a true class of these items; a system's "
+                                 "abstention must be a label no item has as its truth.")
             if s.score is not None:
                 outputs[name] = np.asarray(s.score, dtype=np.float64)
             elif s.proba is not None:
@@ -192,16 +202,22 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     """``(evaluation with the score and cost metrics added, state)``; the state is None when there are none."""
     labels = list(ev.labels)
     names = list(ev.systems)
-    y, outputs, decisions = _items(scores, data, labels, names)
+    reject = getattr(answers, "reject_label", None)
+    y, outputs, decisions = _items(scores, data, labels, names, reject)
     given = costs is not None or priors is not None
     costs, priors = resolve_costs(costs, priors, answers, rec_json, labels)
+    abstains = reject is not None and any(any(str(v) == str(reject) for v in d) for d in decisions.values())
+    if abstains and (costs is not None or priors is not None):
+        raise InputError(f"the error costs price the answers, and an abstention (the reject label {str(reject)!r}) has "
+                         "no cost in the cost matrix; leave the costs out, or give the abstentions a class of their own.")
     if not outputs and costs is None and priors is None:
         return ev, None
     k = len(labels)
     if pos is None and k == 2:
         pos = ev.positive_label
     state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
-                       systems=dict(systems), score_labels=_score_labels(labels, scores, data, outputs))
+                       systems=dict(systems), score_labels=_score_labels(labels, scores, data, outputs),
+                       reject=reject if abstains else None)
     if isinstance(scores, Mapping):
         state.groups = next((g for g in (getattr(v, "group", None) for v in scores.values()) if g is not None), None)
     state.data.labels_given = bool(outputs)  # the labels are the predictions supplied beside the scores
@@ -316,7 +332,7 @@ def _compare(outputs: Mapping[str, np.ndarray], state: ScoreState, ids: list[str
     return compare_scored(y, dict(outputs), labels, positive_label=state.pos, metrics=ids, decisions=dec,
                           costs=None if wide else state.costs, priors=None if wide else state.priors,
                           n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed, groups=groups,
-                          params=state.decision_params)
+                          params=state.decision_params, reject_label=state.reject)
 
 
 def _unpaired_costs(state: ScoreState, results: Any, ids: list[str], st: Any) -> None:

@@ -15,12 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import SELECTIVE_IDS, answered_count, aurc, coverage_at_risk, risk_coverage_curve, selective_risk
+from ..engine import (
+    SELECTIVE_IDS,
+    answered_count,
+    aurc,
+    coverage_at_risk,
+    risk_coverage_curve,
+    selective_items,
+    selective_risk,
+)
 from ._build_decisions import _fmt, _with_interval
-from ._models import TableBlock
+from ..stats import proportion_interval
+from ._models import Paragraph, Span, TableBlock
 from ._models_scores import Curve
 
-__all__ = ["selective_table", "selective_values"]
+__all__ = ["abstention_section", "selective_table", "selective_values"]
 
 _MAX_POINTS = 400
 
@@ -59,9 +68,13 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
         if s.ndim != 2:
             continue
         given = state.decisions.get(name)
-        answer = np.array([col[str(v)] for v in given]) if given is not None else s.argmax(axis=1)
         data.selective_given_labels = data.selective_given_labels or given is not None
-        error, conf = (answer != truth).astype(np.float64), s.max(axis=1)
+        if given is not None and state.reject is not None:  # abstentions after every answer, by their top label
+            error, conf = selective_items([str(v) for v in state.y], [str(v) for v in given], s,
+                                          [str(x) for x in (state.score_labels or state.labels)], state.reject)
+        else:
+            answer = np.array([col[str(v)] for v in given]) if given is not None else s.argmax(axis=1)
+            error, conf = (answer != truth).astype(np.float64), s.max(axis=1)
         v = values[name]
         if "aurc" in planned:
             v["aurc"] = float(aurc(error, conf))
@@ -107,3 +120,69 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
                   if r is not None else ""))
     return [TableBlock(id="selective_prediction", title="Selective prediction", caption=caption.strip(),
                        columns=columns, numeric=numeric, rows=rows)]
+
+
+def abstention_section(reject: Any, abstained: Mapping[str, float], systems: Mapping[str, Any], coverage: float | None,
+                       confidence: float, digits: int, score_data: Any = None) -> tuple[dict[str, Any], TableBlock,
+                                                                                        Paragraph]:
+    """``(JSON, table, methods paragraph)`` of systems that may abstain (a reject label, issue 23 item 2): per system
+    the items answered, its coverage and the error rate of its answers, each with its Clopper–Pearson interval, and
+    the selective risk at the target coverage — the error rate of the answers while the coverage is within the share
+    answered, for a system without probabilities (its answers are one tie group)."""
+    rows: list[list[str]] = []
+    systems_out: dict[str, Any] = {}
+    out: dict[str, Any] = {"reject_label": str(reject), "coverage": coverage, "confidence": confidence,
+                           "systems": systems_out}
+    ranked = set(getattr(score_data, "selective", None) or {}) if score_data is not None else set()
+    for name, cm in systems.items():
+        answered = float(cm.n)
+        n = answered + float(abstained.get(name, 0.0))
+        errors = answered - float(np.trace(np.asarray(cm.counts, dtype=np.float64)))
+        cov_lo, cov_hi = proportion_interval(answered, n, confidence)
+        err = errors / answered if answered > 0 else None
+        err_lo, err_hi = proportion_interval(errors, answered, confidence)
+        entry: dict[str, Any] = {"n": n, "answered": answered,
+                                 "coverage": {"estimate": answered / n if n else None, "low": float(cov_lo),
+                                              "high": float(cov_hi), "method": "clopper_pearson"},
+                                 "answered_error_rate": {"estimate": err, "low": float(err_lo), "high": float(err_hi),
+                                                         "method": "clopper_pearson"}}
+        row = [name, f"{answered:,.0f} of {n:,.0f}", _ci(entry["coverage"], digits),
+               _ci(entry["answered_error_rate"], digits)]
+        if coverage is not None:
+            if name in ranked:
+                sr = score_data.selective[name].get("selective_risk")
+                row.append(f"{_fmt(sr, digits)} (ranked by probability)")
+            elif float(answered_count(n, coverage)) <= answered:
+                entry["selective_risk"] = dict(entry["answered_error_rate"])
+                row.append(_ci(entry["selective_risk"], digits))
+            else:
+                entry["selective_risk"] = None
+                row.append("— (answered fewer)")
+        systems_out[name] = entry
+        rows.append(row)
+    columns = ["system", "answered", "coverage", "error rate of the answers"]
+    if coverage is not None:
+        columns.append(f"selective risk at coverage {coverage:g}")
+    caption = (f"The reject label {str(reject)!r} is no class: each system's metrics are those of the items it "
+               f"answered. Coverage: the share of the items answered. {confidence:.0%} Clopper–Pearson intervals."
+               + (" Without probabilities a system's answers are one operating point: its selective risk is the error "
+                  "rate of its answers up to the coverage it reached, and undefined beyond." if coverage is not None
+                  else ""))
+    table = TableBlock(id="abstentions", title="Abstentions", caption=caption, columns=columns,
+                       numeric=[False, *[True] * (len(columns) - 1)], rows=rows)
+    text = (f"A system that abstains writes {str(reject)!r}, which is no class: its confusion matrix, and every "
+            "metric computed from it, holds the items it answered, and its coverage — the share of the test items it "
+            "answered — is reported beside them with the error rate of those answers (the selective risk at its own "
+            "coverage), each with a Clopper–Pearson interval; a paired comparison resamples all the items, each "
+            "resample scoring every system on the items it answered there")
+    text += ("; for the AURC and the selective risk of a system with probabilities its abstentions come after every "
+             "answer, scored by their most probable class " if ranked else " ")
+    par = Paragraph(spans=[Span(text=text), Span(kind="cite", keys=["geifman2017selective"]), Span(text=".")])
+    return out, table, par
+
+
+def _ci(e: Mapping[str, Any], digits: int) -> str:
+    v = e.get("estimate")
+    if v is None:
+        return "—"
+    return f"{_fmt(v, digits)} [{_fmt(e['low'], digits)}, {_fmt(e['high'], digits)}]"

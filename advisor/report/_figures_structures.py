@@ -6,7 +6,9 @@
   share of items;
 * top-k: top-k accuracy for k = 1 … 10 (or the number of classes) per system, the chosen k marked;
 * agreement: Cohen's kappa of every pair of annotators as a matrix; with more than ``HEATMAP_RATERS``
-  annotators the spread of the pairwise kappas and each annotator's mean kappa, sorted.
+  annotators the spread of the pairwise kappas and each annotator's mean kappa, sorted;
+* hierarchy (classes in a taxonomy, issue 23): the share of each system's errors at each tree distance between the
+  true and the predicted class, side by side (a sibling is distance 2).
 
 Called by :mod:`._figures` like every other drawer: ``(ctx, plt) -> (figure, caption) | None``.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._figure_io import _text as _escaped
 from ._models import HEATMAP_RATERS
 
 __all__ = ["draw_structure"]
@@ -154,6 +157,46 @@ def _agreement(ctx: Any, plt: Any) -> tuple[Any, str]:
     return fig, "Cohen's kappa of each pair of annotators, on the items both rated."
 
 
+def _hierarchy(ctx: Any, plt: Any) -> tuple[Any, str] | None:
+    """Per system, the share of its errors at each tree distance (1, 2, …), the systems' bars side by side."""
+    import numpy as np
+
+    st = ctx.structure
+    errors = {name: {int(r["distance"]): float(r["items"]) for r in rows if int(r["distance"]) > 0}
+              for name, rows in st.distances.items()}
+    dists = sorted({d for e in errors.values() for d in e})
+    if not dists:
+        return None
+    names = list(errors)
+    fig, axes = plt.subplots(1, 1, figsize=(min(_WIDTH, 2.2 + 0.55 * len(dists) * max(1, len(names))), 2.9),
+                             squeeze=False)
+    ax = axes[0, 0]
+    width = 0.8 / len(names)
+    x = np.arange(len(dists))
+    for i, name in enumerate(names):
+        total = sum(errors[name].values())
+        shares = [errors[name].get(d, 0.0) / total if total > 0 else 0.0 for d in dists]
+        bars = ax.bar(x + (i - (len(names) - 1) / 2) * width, shares, width=width, label=_escaped(name, 30))
+        if len(dists) * len(names) <= 16:
+            for b, d in zip(bars, dists):
+                if errors[name].get(d):
+                    ax.annotate(f"{errors[name][d]:,.0f}", (b.get_x() + b.get_width() / 2, b.get_height()),
+                                ha="center", va="bottom", fontsize=6, xytext=(0, 1), textcoords="offset points")
+    ax.set_xticks(x)
+    ax.set_xticklabels([str(d) for d in dists])
+    ax.set_xlabel("tree distance between the true and the predicted class")
+    ax.set_ylabel("share of the errors")
+    ax.set_ylim(0, 1.08)
+    if len(names) > 1:
+        ax.legend(fontsize=7, frameon=False)
+    fig.tight_layout()
+    counted = "; ".join(f"{_text(n, 30)}: {sum(e.values()):,.0f}" for n, e in errors.items())
+    return fig, ("Where the errors fall in the taxonomy: the share of each system's errors at each tree distance "
+                 "between the true and the predicted class, the number of edges on the path between them (1: the "
+                 "parent or a child of the true class; 2: a sibling, a wrong shelf in the right aisle; more: further "
+                 f"up the tree); numbers on the bars: errors. Errors: {counted}.")
+
+
 def draw_structure(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     """The structure's figure, or None for a nominal report."""
     st = getattr(ctx, "structure", None)
@@ -167,4 +210,6 @@ def draw_structure(ctx: Any, plt: Any) -> tuple[Any, str] | None:
         return _top_k(ctx, plt)
     if st.kind == "agreement" and len(st.raters) > 1:
         return _agreement(ctx, plt)
+    if st.kind == "hierarchy" and st.distances:
+        return _hierarchy(ctx, plt)
     return None

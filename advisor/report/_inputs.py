@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine import CONVENTIONS, ConfusionMatrix, JointCounts
+from ..engine import CONVENTIONS, ConfusionMatrix, JointCounts, answered_matrix
 from ..questionnaire import Answers, answers_from_mapping
 from ..questionnaire import load_answers as load_file
 from ..stats import check_enough_resamples
 
-__all__ = ["check_arguments", "check_positive", "check_resampling", "load_answers", "match_label", "systems_of",
-           "zero_probability_counts"]
+__all__ = ["abstained_of", "check_arguments", "check_positive", "check_resampling", "load_answers", "match_label",
+           "systems_of", "zero_probability_counts"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -50,13 +50,15 @@ def _frame_columns(frame: Any) -> tuple[dict[str, Any], list[str]]:
     return out, notes
 
 
-def _label_arrays(data: Mapping[str, Any], notes: list[str]) -> tuple[dict[str, Any], Any, dict, list[str]]:
-    """``{"y_true": labels, name: predicted labels, …}`` → paired systems on the same items."""
+def _label_arrays(data: Mapping[str, Any], notes: list[str], reject: Any = None
+                  ) -> tuple[dict[str, Any], Any, dict, list[str]]:
+    """``{"y_true": labels, name: predicted labels, …}`` → paired systems on the same items (``reject``: the label a
+    system writes when it abstains, no class)."""
     preds = {str(k): v for k, v in data.items() if k != "y_true"}
     if not preds:
         raise InputError("data has y_true but no system; add one entry of predicted labels per system, e.g. "
                          "{'y_true': y_true, 'model': y_pred}.")
-    joint = JointCounts.from_arrays(data["y_true"], preds)
+    joint = JointCounts.from_arrays(data["y_true"], preds, reject_label=reject)
     return joint.matrices(), joint, {}, notes
 
 
@@ -69,8 +71,11 @@ def _one_dimensional(value: Any) -> bool:
         return False
 
 
-def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, float]], list[str]]:
+def systems_of(data: Any, reject: Any = None) -> tuple[dict[str, Any], Any, dict[str, dict[str, float]], list[str]]:
     """(name → ConfusionMatrix, joint table or None, probability scores, notes).
+
+    ``reject``: the label a system writes when it abstains (issue 23) — no class: label arrays and matrices give
+    the items each system answered (a Dataset or PredictionSet: :func:`advisor.io.with_reject` first).
 
     ``data`` is a Dataset (:func:`advisor.load`), a PredictionSet, a ConfusionMatrix, a mapping of system name → confusion matrix,
     a mapping of label arrays ``{"y_true": y_true, "model_a": pred_a, …}`` (paired: the systems
@@ -90,7 +95,7 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
     if _is_frame(data):
         data, notes = _frame_columns(data)
     if isinstance(data, Mapping) and "y_true" in data:
-        return _label_arrays(data, notes)
+        return _label_arrays(data, notes, reject)
     if isinstance(data, Mapping) and data and all(_one_dimensional(v) for v in data.values()):
         raise InputError("data looks like predicted labels (one list per system) but has no y_true; give the true "
                          "labels too: {'y_true': y_true, 'model': y_pred, …}, or confusion matrices.")
@@ -98,11 +103,13 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
         return (dict(data.systems), data.joint, dict(getattr(data, "probabilities", {}) or {}),
                 list(getattr(data, "notes", []) or []))
     if isinstance(data, ConfusionMatrix):
-        return {"system": data}, None, {}, []
+        return {"system": data if reject is None else answered_matrix(data, reject)[0]}, None, {}, []
     if isinstance(data, Mapping):
         out = {}
         for name, m in data.items():
             out[str(name)] = m if isinstance(m, ConfusionMatrix) else ConfusionMatrix(m)
+            if reject is not None:
+                out[str(name)] = answered_matrix(out[str(name)], reject)[0]
         if not out:
             raise InputError("no systems to report on; give at least one prediction file or matrix.")
         return out, None, {}, []
@@ -111,6 +118,25 @@ def systems_of(data: Any) -> tuple[dict[str, Any], Any, dict[str, dict[str, floa
         f"of label arrays with y_true, or a DataFrame with y_true and predicted-label columns; got "
         f"{type(data).__name__}."
     )
+
+
+def abstained_of(data: Any, joint: Any, systems: Mapping[str, Any], reject: Any) -> dict[str, float]:
+    """Per system, the items it abstained on (wrote ``reject``): from the paired table, a Dataset's count, or the
+    reject column of a confusion matrix given as such (empty without a reject label)."""
+    if reject is None:
+        return {}
+    if joint is not None and getattr(joint, "reject", None) is not None:
+        answered = joint.answered()
+        return {name: float(joint.n - answered[name]) for name in systems if name in answered}
+    if getattr(data, "abstained", None):
+        return {str(k): float(v) for k, v in data.abstained.items()}
+    out = {}
+    raw = {"system": data} if isinstance(data, ConfusionMatrix) else data if isinstance(data, Mapping) else {}
+    for name, m in raw.items():
+        cm = m if isinstance(m, ConfusionMatrix) else None
+        if cm is not None:
+            out[str(name)] = answered_matrix(cm, reject)[1]
+    return out
 
 
 def zero_probability_counts(data: Any) -> dict[str, int]:

@@ -300,6 +300,9 @@ class ReportContext(_M):
     subgroups: dict[str, Any] | None = Field(None, description=(
         "per subgroup (issue 23): groups[column][value][system][metric], gaps[column][metric][system], the "
         "thresholds below which a subgroup is too small and the warnings"))
+    abstentions: dict[str, Any] | None = Field(None, description=(
+        "with a reject label (issue 23): the label, the target coverage and per system the items answered, its "
+        "coverage and the error rate of its answers (with intervals), the metrics being those of the answered items"))
 
     # -- conveniences for templates and renderers ---------------------------------------------
     def _repr_html_(self) -> str:

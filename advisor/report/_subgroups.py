@@ -2,7 +2,7 @@
 
 The numbers are :func:`advisor.stats.subgroups` on the report's matrix metrics: a table per subgroup column
 (every value and system: its size, each metric with its interval, the binary rates), a table of the gaps
-across the values, a warning per subgroup too small to say anything, and one methods sentence naming the
+across the values with their intervals (:mod:`advisor.stats._subgroup_gaps`), a warning per subgroup too small to say anything, and one methods sentence naming the
 subgroups and the gap measures.
 """
 
@@ -91,11 +91,18 @@ def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
             cells = []
             for m in shown:
                 e = per_metric[m][s]
+                interval = (f" [{_num(e['low'], digits)}, {_num(e['high'], digits)}]"
+                            if e.get("low") is not None and e.get("high") is not None else "")
                 cells.append("—" if e.get("gap") is None else
-                             f"{_num(e['gap'], digits)} (ratio {_num(e.get('ratio'), digits)})")
+                             f"{_num(e['gap'], digits)}{interval} (ratio {_num(e.get('ratio'), digits)})")
             rows.append([col, s, *cells])
     names = [("equalized-odds difference" if m == "equalized_odds" else f"{_RATE_NAMES.get(m, m)} gap") for m in shown]
+    resampled = any(e.get("method") for pm in gaps.values() for ms in pm.values() for e in ms.values())
     caption = ("Gap: the largest minus the smallest value over the subgroups; ratio: the smallest over the largest. "
+               + ("A gap's interval (in brackets) comes from simultaneous bootstrap intervals of every difference "
+                  "between two subgroups, each subgroup resampled on its own; it is not the interval of the resampled "
+                  "gaps, which a largest-minus-smallest biases upward where subgroups are small. "
+                  if resampled else "")
                + ("The equalized-odds difference is the larger of the TPR and FPR gaps; the selection-rate gap is "
                   f"the demographic-parity difference (class of interest {pos!s})." if pos is not None else
                   "The gaps of the TPR, FPR, selection rate and precision need a two-class task with a class of "
@@ -110,7 +117,12 @@ def _methods(columns: list[str], pos: Any, bootstrap: int) -> Paragraph:
     what = ("the true-positive rate, false-positive rate, selection rate and precision, with the equalized-odds "
             "difference (the larger of the TPR and FPR gaps)" if pos is not None else "each metric")
     intervals = " with intervals from each subgroup's own bootstrap" if bootstrap else ""
+    gap_iv = (" A gap of the plug-in values is biased upward — the largest of noisy values is too large and the "
+              "smallest too small, most in small subgroups — so its interval is not taken from the resampled gaps: "
+              "each subgroup's items are resampled on their own, every difference between two subgroups gets a "
+              "simultaneous bootstrap interval (the maximum over the pairs of the studentized deviations), and the "
+              "gap's interval is the range those differences allow." if bootstrap else "")
     text = (f"Every metric is also reported per subgroup of {cols}{intervals}, and across the subgroups the gap "
             f"(largest minus smallest) and ratio (smallest over largest) of {what}; a subgroup of fewer than 30 "
-            "items, or fewer than 5 of a class, is flagged as too small to say anything.")
+            f"items, or fewer than 5 of a class, is flagged as too small to say anything.{gap_iv}")
     return Paragraph(spans=[Span(text=text)])

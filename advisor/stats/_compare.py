@@ -117,7 +117,7 @@ def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, An
     n = len(np.asarray(y_true).reshape(-1)) if not isinstance(y_true, (list, tuple)) else len(y_true)
     if g.ndim != 1 or g.shape[0] != n:
         raise InputError(f"groups must give one group per item ({n}); got shape {g.shape}.")
-    index = {str(lab): j for j, lab in enumerate(joint.labels)}
+    index = {str(lab): j for j, lab in enumerate(joint.decoded_labels())}
 
     def coded(col: Any) -> np.ndarray:
         arr = np.asarray(col)
@@ -128,7 +128,7 @@ def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, An
 
     cols = [coded(c) for c in [y_true, *predictions.values()]]
     _, gi = np.unique(g, return_inverse=True)
-    sizes = [joint.k] * len(cols) + [int(gi.max()) + 1]
+    sizes = [len(index)] * len(cols) + [int(gi.max()) + 1]
     if float(np.prod([float(x) for x in sizes])) < 2.0**62:  # one integer key per row: a fast 1-D unique
         key = np.zeros(len(gi), dtype=np.int64)
         for c, size in zip([*cols, gi.reshape(-1)], sizes):
@@ -141,7 +141,7 @@ def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, An
         keys, inv = np.unique(np.column_stack([*cols, gi]), axis=0, return_inverse=True)
     w = np.ones(len(g)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     counts = np.bincount(inv.reshape(-1), weights=w, minlength=keys.shape[0])
-    return JointCounts(joint.labels, joint.systems, keys[:, :-1], counts), keys[:, -1]
+    return JointCounts(joint.labels, joint.systems, keys[:, :-1], counts, reject=joint.reject), keys[:, -1]
 
 
 def _paired_draws(
@@ -163,9 +163,11 @@ def _paired_draws(
         bases, item_table = joint.system_item_cells()
         for j, base in enumerate(bases):
             bases[j], position = base.by_columns()
-            item_table[:, j] = position[item_table[:, j]]
-        for start, outs in iter_item_resamples(rng, item_table, [b.nnz for b in bases], n_resamples, size):
-            yield start, [b.with_masses(o, exact=True) for b, o in zip(bases, outs)]
+            # an abstention (cell base.nnz, one past the last) is tabulated in a last bin, then dropped
+            item_table[:, j] = np.append(position, base.nnz)[item_table[:, j]]
+        spare = 1 if joint.abstains else 0
+        for start, outs in iter_item_resamples(rng, item_table, [b.nnz + spare for b in bases], n_resamples, size):
+            yield start, [b.with_masses(o[:, :b.nnz] if spare else o, exact=True) for b, o in zip(bases, outs)]
     else:
         for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):
             yield start, joint.system_cells(masses)
@@ -229,8 +231,8 @@ def compare_joint(
     for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items, clusters):
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
         for j, sys_cells in enumerate(per_system):
-            if j:  # the same resampled items: every system's true-class sizes are the first one's
-                sys_cells.share_true_sizes(per_system[0])
+            if j and not joint.abstains:  # the same resampled items: every system's true-class sizes are the
+                sys_cells.share_true_sizes(per_system[0])  # first one's (not when each holds the items it answered)
             out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined,
                                  class_weights=first.class_weights)
             for i, mid in enumerate(ids):

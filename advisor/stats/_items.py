@@ -91,7 +91,8 @@ class ScoredSystem:
     """One system's outputs on the shared items, prepared (sorted) once for weighted evaluation."""
 
     def __init__(self, idx: np.ndarray, scores: np.ndarray, k: int, pos: int | None, decisions: np.ndarray | None,
-                 costs: np.ndarray, priors: np.ndarray | None, metrics: Sequence[str]) -> None:
+                 costs: np.ndarray, priors: np.ndarray | None, metrics: Sequence[str],
+                 abstained: np.ndarray | None = None) -> None:
         self.k, self.metrics, self.costs, self.priors = k, list(metrics), costs, priors
         self.params: dict[str, Any] = {}
         self.idx = idx
@@ -120,7 +121,10 @@ class ScoredSystem:
             self.calibration_pos = Calibration(idx, s, column=1 if pos is None else pos) if k == 2 else None
         if proba:  # issue 23: each answer's error and the top-label probability as its confidence
             answer = decisions if decisions is not None else s.argmax(axis=1)
-            self.selective = ((answer != idx).astype(np.float64), s.max(axis=1))
+            conf = s.max(axis=1)
+            if abstained is not None:  # an abstention after every answered item, scored by its top label
+                conf = np.where(abstained, conf - 2.0, conf)
+            self.selective = ((answer != idx).astype(np.float64), conf)
         if decisions is None and proba:
             decisions = np.argmin(s @ costs, axis=1)  # Bayes decisions under the costs
         if decisions is not None:
@@ -336,7 +340,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    decisions: Mapping[str, Any] | None = None, costs: Any = None, priors: Any = None,
                    n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
                    groups: Any = None, runs: Sequence[str] | None = None,
-                   params: Mapping[str, Any] | None = None, progress: Any = None) -> ItemComparison:
+                   params: Mapping[str, Any] | None = None, progress: Any = None,
+                   reject_label: Label | None = None) -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
     ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
@@ -347,6 +352,9 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     ``params`` holds the parameters of the issue-21 metrics of a binary task: ``max_fpr`` (TPR at an FPR
     budget) and ``k`` (precision and recall at K).
     ``progress``: called as ``progress(done, total)`` after each chunk of resamples.
+    ``reject_label`` (issue 23): the label a system's ``decisions`` hold where it abstained; for AURC and the
+    selective risk an abstention comes after every answered item and is scored by its top label
+    (:func:`advisor.engine.selective_items`). Not with costs: an abstention has no cost in the cost matrix.
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -404,9 +412,13 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     c = cost_matrix(costs, labs, labs[pos] if pos is not None else None)
     idx0 = next(iter(prepared.values()))[0]
     pi = None if priors is None else resolve_priors(priors, labs, np.bincount(idx0, minlength=k))
-    dec = {}
+    dec, off = {}, {}
     for name in prepared:
         d = (decisions or {}).get(name)
+        if d is not None and reject_label is not None:  # abstentions: kept aside, the top label in their place
+            d, mask = _abstentions(name, d, prepared[name][1], labs, reject_label, costs is not None or priors is not None)
+            if mask is not None:
+                off[name] = mask
         if d is not None:
             dec[name] = score_inputs(d, np.zeros(len(idx0)) if k == 2 else np.full((len(idx0), k), 1.0 / k), labs,
                                      labs[pos] if pos is not None else labs[1] if k == 2 else None)[0]
@@ -415,10 +427,11 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     if groups is not None:
         gi, n_groups = check_groups(groups, idx0.shape[0], np.ones(idx0.shape[0]))
     # the items in an order fixed by their values: the same resamples whatever the order of the rows (issue 20)
-    perm = canonical_order(idx0, [s for _, s in prepared.values()] + list(dec.values())
+    perm = canonical_order(idx0, [s for _, s in prepared.values()] + list(dec.values()) + list(off.values())
                            + ([] if gi is None else [gi]))
     gi = None if gi is None else gi[perm]
-    sys_ = {name: ScoredSystem(idx[perm], s[perm], k, pos, dec[name][perm] if name in dec else None, c, pi, ids)
+    sys_ = {name: ScoredSystem(idx[perm], s[perm], k, pos, dec[name][perm] if name in dec else None, c, pi, ids,
+                               off[name][perm] if name in off else None)
             for name, (idx, s) in prepared.items()}
     for system in sys_.values():
         system.params = dict(params or {})
@@ -455,6 +468,22 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
             for pair in out.pairs.get(m, []):
                 pair["probability_better"] = None
     return out
+
+
+def _abstentions(name: str, d: Any, s: np.ndarray, labs: Sequence[Label], reject: Any, costs: bool
+                 ) -> tuple[Any, np.ndarray | None]:
+    """``(decisions with each abstention replaced by the top label, where the system abstained)`` (None: nowhere)."""
+    mask = np.array([str(v) == str(reject) for v in d], dtype=bool)
+    if not mask.any():
+        return d, None
+    if costs:
+        raise InputError(f"system {name!r} abstains (writes {str(reject)!r}) on some items, and an abstention has no "
+                         "cost in the cost matrix; leave the costs out of its comparison.")
+    if s.ndim != 2:
+        raise InputError(f"system {name!r} abstains on some items; selective prediction needs its probabilities, one "
+                         "column per class (the top label scores an abstention).")
+    top = s.argmax(axis=1)
+    return [labs[int(top[i])] if mask[i] else v for i, v in enumerate(d)], mask
 
 
 def _applies(m: str, k: int, proba: bool, costs: bool, decisions: bool) -> bool:

@@ -28,8 +28,8 @@ def discordant_counts(joint: Any, a: int, b: int) -> tuple[float, float] | None:
     """``(b, c)``: items system ``a`` gets right and ``b`` wrong, and the reverse, from a joint table
     (:class:`advisor.engine._joint.JointCounts`); None when its counts are not whole items."""
     counts = np.asarray(joint.counts, dtype=np.float64)
-    if not np.all(counts == np.round(counts)):
-        return None
+    if not np.all(counts == np.round(counts)) or getattr(joint, "abstains", False):
+        return None  # abstentions: the accuracies compared are on the items each system answered, not paired
     codes = np.asarray(joint.codes)
     right_a = codes[:, 0] == codes[:, a + 1]
     right_b = codes[:, 0] == codes[:, b + 1]

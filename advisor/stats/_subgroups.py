@@ -24,6 +24,7 @@ from .._exceptions import InputError
 from ..engine import PROBABILITY_METRICS, JointCounts, evaluate
 from ._bootstrap import bootstrap
 from ._proportions import clopper_pearson
+from ._subgroup_gaps import gap_intervals
 
 __all__ = ["MIN_CLASS", "MIN_ITEMS", "RATES", "subgroups"]
 
@@ -50,13 +51,17 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         As in :func:`advisor.evaluate`; the rates and the equalized-odds difference need a two-class task
         and ``positive_label``.
     n_resamples, confidence, seed
-        The bootstrap of each subgroup's confusion matrix (no intervals when ``n_resamples`` is None).
+        The bootstrap of each subgroup's confusion matrix (no intervals when ``n_resamples`` is None), and of the
+        gaps: every subgroup's items resampled on their own (stratified; its groups of items when the data were
+        read with ``group=``), each gap's interval the basic bootstrap interval clipped at 0, since a max − min
+        is biased upward in small subgroups (:mod:`advisor.stats._subgroup_gaps`).
 
     Returns
     -------
     dict
         ``{"groups": {column: {value: {system: {"n": size, metric: {"estimate", "low", "high", …}}}}},
-        "gaps": {column: {metric: {system: {"gap", "ratio", "max", "argmax", "min", "argmin"}}}},
+        "gaps": {column: {metric: {system: {"gap", "ratio", "max", "argmax", "min", "argmin"[, "low", "high",
+        "method"]}}}},
         "warnings": [sentence, …], "thresholds": {"items": 30, "per_class": 5}, "positive_label": …}``;
         ``gaps[column]["equalized_odds"]`` holds the equalized-odds difference (``gap``) and ratio.
 
@@ -92,12 +97,20 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         per_value: dict[str, Any] = {}
         for j, value in enumerate(labels):
             mask = values == j
-            sub = JointCounts(joint.labels, joint.systems, joint.codes[mask], joint.counts[mask])
+            sub = JointCounts(joint.labels, joint.systems, joint.codes[mask], joint.counts[mask], reject=joint.reject)
             per_value[str(value)] = _one_group(sub, metrics, positive_label, pos, beta, undefined, n_resamples,
                                                confidence, seed)
             out["warnings"].extend(small_group_warnings(col, value, sub, pos))
         out["groups"][col] = per_value
         out["gaps"][col] = _gaps(per_value, list(joint.systems), binary)
+        if n_resamples is not None:  # the gaps' intervals: a stratified bootstrap (advisor.stats._subgroup_gaps)
+            first = per_value[next(iter(per_value))][joint.systems[0]]
+            ids = [m for m in first if m != "n" and m not in RATES]
+            ivs = gap_intervals(joint, values, len(labels), out["gaps"][col], ids, pos, beta, undefined, n_resamples,
+                                confidence, seed, getattr(ps, "groups", None))
+            for m, by_system in ivs.items():
+                for system, iv in by_system.items():
+                    out["gaps"][col][m][system].update(iv)
     return out
 
 
@@ -105,7 +118,8 @@ def _one_group(sub: JointCounts, metrics: Sequence[str] | None, positive_label: 
                undefined: str, n_resamples: int | None, confidence: float, seed: int | None) -> dict[str, Any]:
     """``{system: {"n": size, metric: {"estimate", "low", "high", "method"}}}`` of one subgroup."""
     mats = sub.matrices()
-    ev = evaluate(mats, metrics=metrics, positive_label=positive_label, beta=beta, undefined=undefined)
+    ev = evaluate(mats, metrics=metrics, positive_label=positive_label, beta=beta, undefined=undefined,
+                  same_items=not sub.abstains)  # a system that abstains: each on the items it answered (issue 23)
     n = sub.n
     out: dict[str, Any] = {}
     for name, cm in mats.items():
