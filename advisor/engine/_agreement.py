@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._structure_args import resolve_ids
@@ -198,8 +198,8 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
     if not r.ordered and "krippendorff_alpha_ordinal" in ids:
         raise InputError(f"krippendorff_alpha_ordinal needs the order of the categories "
                          f"{few_names(r.categories)}, which are not numbers; give it from lowest to highest "
-                         "(--order A,B,C, or classes with label_structure: ordinal in the answers, or categories= in "
-                         "Python).")
+                         f"({arg('order', python='categories= of agreement_metrics, order= of advisor.load')}, or "
+                         "classes with label_structure: ordinal in the answers).")
     if (r.counts.sum(1) >= 2).sum() == 0:
         raise InputError("no item has two or more ratings, so there is no agreement to measure.")
     with np.errstate(invalid="ignore", divide="ignore"):

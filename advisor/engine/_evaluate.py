@@ -101,7 +101,7 @@ def _as_matrix(name: str, matrix: Any) -> ConfusionMatrix:
     try:
         return ConfusionMatrix(matrix)
     except InputError as exc:
-        raise InputError(f"system {name!r}: {exc}") from None
+        raise InputError(f"system {name!r}: {exc.text}") from None
 
 
 def evaluate(

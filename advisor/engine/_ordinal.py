@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._confusion import counts_and_labels
@@ -166,7 +166,7 @@ def ordinal_ranks(values: Any, index: dict[str, int], name: str, order: list[Any
     bad = [u for u in uniq if u not in index]
     if bad:
         raise InputError(f"{name} holds {bad[0]!r}, which is not in the ordinal order "
-                         f"{few_names(order)}; list every class in --order / classes.")
+                         f"{few_names(order)}; list every class in {arg('order')} (or the answers' classes).")
     return np.array([index[u] for u in uniq], dtype=np.int64)[inv]
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ._decisions import _item_level
 
 __all__ = [
@@ -49,7 +49,7 @@ SELECTIVE_IDS = ("aurc", "selective_risk")
 _EULER = 0.57721566490153286061
 
 
-def check_coverage(value: Any, what: str = "--coverage") -> float:
+def check_coverage(value: Any, what: str = arg("coverage")) -> float:
     """A target coverage in ``(0, 1]``, or one sentence naming ``what``."""
     try:
         c = float(value)
@@ -183,7 +183,7 @@ def selective_risk(error: Any, confidence: Any, coverage: float, w: Any = None) 
     >>> float(selective_risk([0, 1, 0, 1], [0.9, 0.8, 0.8, 0.6], 0.5))   # 1 + a half of the tie {1, 0}: 0.5/2
     0.25
     """
-    c = check_coverage(coverage, "the coverage")
+    c = check_coverage(coverage)
     size, err = _groups(error, confidence, w)
     n = size.sum(axis=-1)
     m = np.minimum(answered_count(n, c), n)

@@ -2,7 +2,7 @@
 
 A pandas or polars DataFrame, a pyarrow Table (or anything else DuckDB can scan: a RecordBatchReader,
 a dataset) is registered with an in-process DuckDB connection and read where it lies — no copy of the
-rows is made — and a query (``advisor compute --sql``) is run as a subquery. Either way one ``GROUP BY``
+rows is made — and a query (``sql=``) is run as a subquery. Either way one ``GROUP BY``
 over the true-label column and one column per system gives the joint table, exactly as for files
 (same label typing, same checks, same messages naming the row).
 
@@ -12,20 +12,24 @@ over the true-label column and one column per system gives the joint table, exac
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, check_keywords
 from ..engine import COST_IDS, JointCounts, Label, metric_id
 from ..engine import evaluate as evaluate_matrices
 from ._evaluate_scores import add_scores
 from ._load import load
+from ._load_common import frame_columns
 from ._load_common import is_frame as is_table
 from ._predset import PredictionSet
 
 __all__ = ["evaluate", "read_frame", "read_sql"]
 
 _PROBA = ("p_", "proba_")
+#: The keywords of :func:`evaluate`: its own and the engine's (``**options``).
+EVALUATE_KEYWORDS = ("y_pred", "y_true", "systems", "labels", "costs", "priors", "scores", "metrics", "positive_label",
+                     "beta", "undefined", "probabilities", "class_weights", "proba_cols")
 
 
 def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
@@ -73,7 +77,7 @@ def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str
     ((0, 1), [[1.0, 0.0], [1.0, 1.0]])
     """
     return _predictions(load(sql=query, true_col=y_true, systems=systems, labels=labels, proba_cols=proba_cols,
-                             structure="nominal"), "the --sql query")
+                             structure="nominal"), "the SQL query")
 
 
 def _predictions(ds: Any, what: str) -> PredictionSet:
@@ -111,12 +115,35 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     >>> ev.systems, ev.metrics["y_pred"]["accuracy"]
     (['y_pred'], 0.75)
     """
+    check_keywords("evaluate", options, EVALUATE_KEYWORDS)
+    _check_metrics(options.get("metrics"))
     asked = _cost_ids(options, costs)
     ev = _evaluate(data, y_pred, y_true, systems, labels, costs, priors, scores, options, evaluate_matrices)
     if asked is None:
         return ev
     keep = {name: {m: v for m, v in vals.items() if m in asked} for name, vals in ev.metrics.items()}
     return ev.model_copy(update={"metrics": keep})
+
+
+def _check_columns(frame: Any, y_true: str, systems: Any) -> None:
+    """The columns ``y_true=`` and ``systems=`` name are in the table (one sentence naming the argument)."""
+    if not _is_frame(frame):
+        raise InputError(f"y_true= names a column of a DataFrame or Arrow table given as data; got a "
+                         f"{type(frame).__name__} (for label arrays: evaluate(y_true, y_pred)).")
+    cols = frame_columns(frame)
+    named = [("y_true", y_true)] + [("systems", s) for s in ([systems] if isinstance(systems, str) else systems or [])]
+    for arg_name, col in named:
+        if str(col) not in cols:
+            raise InputError(f"the DataFrame has no column {col!r} ({arg_name}=); its columns are "
+                             f"{', '.join(map(repr, cols[:30]))}.")
+
+
+def _check_metrics(metrics: Any) -> None:
+    if metrics is None or isinstance(metrics, str):
+        return
+    if isinstance(metrics, Mapping) or not isinstance(metrics, Iterable) or not all(isinstance(m, str) for m in metrics):
+        raise InputError("metrics must be a list of metric ids, names or aliases (e.g. ['accuracy', 'mcc']); got "
+                         f"{type(metrics).__name__}.")
 
 
 def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
@@ -143,6 +170,7 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
         if y_pred is not None:
             raise InputError("give either a DataFrame with y_true= and systems=, or y_true and y_pred arrays, not both.")
         proba_cols = options.pop("proba_cols", "auto")
+        _check_columns(data, y_true or "y_true", systems)
 
         ds = load(data, true_col=y_true or "y_true", systems=systems, labels=labels, proba_cols=proba_cols,
                   structure="nominal")  # one scan of the table: counts, probability sums and scores
@@ -153,6 +181,8 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
             found = ds.scores.get(next(iter(ps.systems)))
             scores = {next(iter(ps.systems)): found} if found is not None else None
             return add_scores(ev, ps.systems, y_true=[], scores=scores, costs=costs, priors=priors)
+        if scores is not None and not isinstance(scores, Mapping) and len(ps.systems) == 1:
+            scores = {next(iter(ps.systems)): scores}  # one system: its scores as one array
         items = None if scores is None else list(data.column(y_true or "y_true").to_pylist() if hasattr(data, "column")
                                                  else data[y_true or "y_true"])
         return add_scores(ev, ps.systems, y_true=items, scores=scores, costs=costs, priors=priors)
@@ -168,5 +198,8 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
         raise InputError("systems= and labels= go with a DataFrame (y_true=…) or with label arrays.")
     if scores is not None:
         raise InputError("scores need the true labels of the same items: evaluate(y_true, y_pred, scores=…).")
-    mats = dict(data) if isinstance(data, Mapping) else data
+    if not isinstance(data, Mapping):
+        raise InputError("data must be a mapping of system name to confusion matrix, a DataFrame or Arrow table (with "
+                         f"y_true=), or the true labels with y_pred; got {type(data).__name__}.")
+    mats = dict(data)
     return add_scores(evaluate_matrices(data, **options), mats, costs=costs, priors=priors)

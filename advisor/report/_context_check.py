@@ -25,7 +25,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 from typing import Any
 
-from .._exceptions import AdvisorError, InputError
+from .._exceptions import AdvisorError, InputError, arg
 from ._models import ReportContext, Span
 from ._render import render_report
 from ._texsafe import math_bounds
@@ -75,7 +75,8 @@ def _nesting(text: str) -> int:
 def load_context(path: str | os.PathLike[str]) -> ReportContext:
     """Read, validate and check a report context file; :class:`InputError` (one sentence) if it is unfit."""
     p = Path(path)
-    hint = "--context takes the JSON that `advisor report -o FILE.json` writes"
+    hint = (f"{arg('context', python='load_context')} takes the JSON of a report context (`advisor report -o "
+            "FILE.json`, render_report(ctx, 'json'))")
     if p.exists() and not p.is_file():  # a FIFO or device would block or never end
         raise InputError(f"{p} is not a regular file; {hint}.")
     with p.open("rb") as fh:
