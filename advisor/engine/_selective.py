@@ -66,10 +66,11 @@ def check_reject_label(reject: Any, classes: Sequence[Any]) -> str:
     """The reject label as a string, refused in one sentence when it is also a class of the truth."""
     r = str(reject)
     if not r:
-        raise InputError("the reject label is empty; give the label a system writes when it abstains.")
+        raise InputError(f"the reject label ({arg('reject_label')}) is empty; give the label a system writes when it "
+                         "abstains.")
     if any(str(c) == r for c in classes):
-        raise InputError(f"the reject label {r!r} is also a true class of these items; a system's abstention must "
-                         f"be a label no item has as its truth.")
+        raise InputError(f"the reject label {r!r} ({arg('reject_label')}) is also a true class of these items; a "
+                         "system's abstention must be a label no item has as its truth.")
     return r
 
 

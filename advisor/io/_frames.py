@@ -12,11 +12,11 @@ over the true-label column and one column per system gives the joint table, exac
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError, check_keywords
-from ..engine import COST_IDS, JointCounts, Label, metric_id
+from ..engine import COST_IDS, JointCounts, Label, metric_list
 from ..engine import evaluate as evaluate_matrices
 from ._evaluate_scores import add_scores
 from ._load import load
@@ -116,7 +116,8 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     (['y_pred'], 0.75)
     """
     check_keywords("evaluate", options, EVALUATE_KEYWORDS)
-    _check_metrics(options.get("metrics"))
+    if options.get("metrics") is not None:
+        options["metrics"] = metric_list(options["metrics"])
     asked = _cost_ids(options, costs)
     ev = _evaluate(data, y_pred, y_true, systems, labels, costs, priors, scores, options, evaluate_matrices)
     if asked is None:
@@ -130,20 +131,17 @@ def _check_columns(frame: Any, y_true: str, systems: Any) -> None:
     if not _is_frame(frame):
         raise InputError(f"y_true= names a column of a DataFrame or Arrow table given as data; got a "
                          f"{type(frame).__name__} (for label arrays: evaluate(y_true, y_pred)).")
+    if not isinstance(y_true, str):
+        raise InputError(f"y_true must name the true-label column of the DataFrame; got {y_true!r:.40}.")
+    if systems is not None and not isinstance(systems, str) and (
+            not isinstance(systems, (list, tuple)) or not all(isinstance(c, str) for c in systems)):
+        raise InputError(f"systems must be a column name or a list of column names; got {systems!r:.40}.")
     cols = frame_columns(frame)
     named = [("y_true", y_true)] + [("systems", s) for s in ([systems] if isinstance(systems, str) else systems or [])]
     for arg_name, col in named:
         if str(col) not in cols:
             raise InputError(f"the DataFrame has no column {col!r} ({arg_name}=); its columns are "
                              f"{', '.join(map(repr, cols[:30]))}.")
-
-
-def _check_metrics(metrics: Any) -> None:
-    if metrics is None or isinstance(metrics, str):
-        return
-    if isinstance(metrics, Mapping) or not isinstance(metrics, Iterable) or not all(isinstance(m, str) for m in metrics):
-        raise InputError("metrics must be a list of metric ids, names or aliases (e.g. ['accuracy', 'mcc']); got "
-                         f"{type(metrics).__name__}.")
 
 
 def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
@@ -153,7 +151,7 @@ def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
     if metrics is None:
         return None
 
-    ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    ids = metric_list(metrics) or []
     cost = [m for m in ids if m in COST_IDS]
     if not cost:
         return None

@@ -61,9 +61,10 @@ def _sequence(value: Any, name: str, what: str) -> None:
         raise InputError(f"{arg(name)} must be {what}; got {_kind(value)} {value!r:.60}.")
 
 
-def check_load_arguments(*, sql: Any, true_col: Any, pred_col: Any, count_col: Any, id_col: Any, systems: Any,
-                         labels: Any, proba_cols: Any, order: Any, label_sep: Any, top_k: Any, structure: Any,
-                         group: Any, names: Any, by: Any) -> None:
+def check_load_arguments(*, sql: Any = None, true_col: Any = None, pred_col: Any = None, count_col: Any = None,
+                         id_col: Any = None, systems: Any = None, labels: Any = None, proba_cols: Any = None,
+                         order: Any = None, label_sep: Any = None, top_k: Any = None, structure: Any = None,
+                         group: Any = None, names: Any = None, by: Any = None) -> None:
     """Refuse an argument of :func:`advisor.load` of the wrong kind (one sentence naming it)."""
     if sql is not None and not isinstance(sql, str):
         raise InputError(f"{arg('sql')} must be the text of one DuckDB SELECT query; got {_kind(sql)}.")

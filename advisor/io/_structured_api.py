@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
 from ._load import load
+from ._load_args import check_load_arguments
 from ._structures import StructuredInputs, declared_order, read_columns, structured_from_tables
 
 __all__ = ["load_structured"]
@@ -21,6 +22,13 @@ def load_structured(sources: Sequence[Any], *, order: Sequence[Any] | None = Non
     Files are read by :func:`advisor.load` (each once, by DuckDB); DataFrames and mappings of columns
     are taken as they are.
     """
+    check_load_arguments(order=order, label_sep=label_sep, top_k=top_k, true_col=true_col, pred_col=pred_col,
+                         structure=structure)
+    if isinstance(sources, (str, Path)):
+        sources = [sources]
+    if isinstance(sources, Mapping) or not hasattr(sources, "__iter__"):
+        raise InputError("sources must be a list of prediction files or of tables (DataFrames, mappings of columns); "
+                         f"got {type(sources).__name__}.")
     sources = list(sources)
     if sources and all(isinstance(s, (str, Path)) for s in sources):
         return load([Path(s) for s in sources], order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,

@@ -8,6 +8,7 @@ a row without two fields, a child with two parents or a cycle is refused in one 
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,9 @@ __all__ = ["hierarchy_inputs", "read_taxonomy", "taxonomy_summary"]
 
 def read_taxonomy(path: Any) -> Taxonomy:
     """The taxonomy of a ``child,parent`` CSV file."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path must be the path of a taxonomy file (a CSV of child,parent rows); got "
+                         f"{type(path).__name__}.")
     p = Path(path)
     if not p.is_file():
         raise InputError(f"taxonomy file {str(p)!r} does not exist; give a CSV of child,parent rows.")

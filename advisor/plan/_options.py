@@ -69,7 +69,8 @@ class PlanOptions(BaseModel):
         if self.coverage is not None:
             self.coverage = check_coverage(self.coverage)
         if self.reject_label is not None and not str(self.reject_label):
-            raise InputError("the reject label is empty; give the label a system writes when it abstains.")
+            raise InputError(f"the reject label ({arg('reject_label')}) is empty; give the label a system writes when "
+                             "it abstains.")
         if self.decision_thresholds is not None:
             self.decision_thresholds = check_decision_thresholds(self.decision_thresholds,
                                                                  f"{arg('decision_thresholds')} (the risks at which "

@@ -74,6 +74,9 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     ('mae_macro', 0.5)
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
+    if not (hasattr(inputs, "structure") and hasattr(inputs, "systems")):
+        raise InputError("inputs must be the structured inputs of advisor.load_structured (or Dataset.structured of "
+                         f"advisor.load); got {type(inputs).__name__}.")
     bootstrap = check_resampling(bootstrap, confidence)
     seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,

@@ -509,6 +509,9 @@ def render_report(
     """
     if not isinstance(context, ReportContext):
         raise InputError(f"context must be a ReportContext (from build_report); got {type(context).__name__}.")
+    if out_path is not None and not isinstance(out_path, (str, os.PathLike)):
+        raise InputError(f"out_path must be the path of the report file, or None for the text; got "
+                         f"{type(out_path).__name__}.")
     if out_path is None:
         return render_text(context, format_for(None, fmt), fragment=fragment)
     fmt = format_for(out_path, fmt)

@@ -23,7 +23,10 @@ _RATE_NAMES = {"tpr": "TPR", "fpr": "FPR", "selection_rate": "selection rate", "
 
 def subgroup_columns(plan: Any, by: Sequence[str] | str | None) -> list[str]:
     """The answers' subgroup columns, then those of ``by=``, each once."""
-    given = [by] if isinstance(by, str) else list(by or ())
+    given = [] if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
+    bad = [c for c in given if not isinstance(c, str) or not c.strip()]
+    if bad:
+        raise InputError(f"by must name subgroup columns (a column name or a list of them); got {bad[0]!r:.40}.")
     return list(dict.fromkeys([*(plan.design.subgroups if plan is not None else []), *given]))
 
 

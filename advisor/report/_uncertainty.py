@@ -173,6 +173,9 @@ def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> lis
 
 def picked_seed(seed: int | None, bootstrap: int) -> tuple[int | None, bool]:
     """``(seed, given)``: the seed passed, or — when intervals are drawn — one picked now (issue 20)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError(f"{arg('seed')} must be a whole number ≥ 0, or None for a seed picked and stated; got "
+                         f"{seed!r:.40}.")
     if seed is not None or bootstrap <= 0:
         return seed, seed is not None
     return pick_seed(None), False
