@@ -127,7 +127,6 @@ OPTIONS = {
     "fmt": "--format",
     "out_path": "-o",
     "sources": "the input files",
-    "answers": "--answers",
 }
 
 

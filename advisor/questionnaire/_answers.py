@@ -631,7 +631,7 @@ def load_answers(path: str | Path) -> Answers:
         with p.open("rb") as fh:
             raw = fh.read(MAX_ANSWERS_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"{source} does not exist; give the path of an answers file (YAML or JSON).") from None
+        raise InputError(f"{source} not found; give the path of an answers file (YAML or JSON).") from None
     except OSError as exc:
         raise InputError(f"{source} cannot be read ({exc.strerror or type(exc).__name__}).") from None
     if len(raw) > MAX_ANSWERS_BYTES:

@@ -85,7 +85,7 @@ def load_context(path: str | os.PathLike[str]) -> ReportContext:
         with p.open("rb") as fh:
             raw = fh.read(MAX_CONTEXT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"{p} does not exist; {hint}.") from None
+        raise InputError(f"{p} not found; {hint}.") from None
     except OSError as exc:
         raise InputError(f"{p} cannot be read ({exc.strerror or type(exc).__name__}); {hint}.") from None
     if len(raw) > MAX_CONTEXT_BYTES:

@@ -146,7 +146,7 @@ def check_positive(positive_label: Any, answered: Any) -> None:
     """Refuse a positive class that contradicts the answers: the methods text and the numbers would disagree."""
     if positive_label is None or answered is None or str(positive_label) == str(answered):
         return
-    raise InputError(f"the positive class {arg('positive_label', str(positive_label))} contradicts "
+    raise InputError(f"the positive class {str(positive_label)!r} ({arg('positive_label')}) contradicts "
                      f"positive_class {str(answered)!r} in the answers; give the same class, or change the "
                      f"answers and leave {arg('positive_label')} out.")
 
