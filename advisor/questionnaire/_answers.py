@@ -613,7 +613,7 @@ def answers_from_mapping(data: Any, source: str = "answers") -> Answers:
         raise InputError(format_validation_error(exc, source)) from None
 
 
-def load_answers(path: str | Path) -> Answers:
+def load_answers(path: str | os.PathLike[str]) -> Answers:
     """Read an answers file (YAML or JSON) into :class:`Answers`.
 
     Raises

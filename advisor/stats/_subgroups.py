@@ -73,7 +73,7 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
     """
     ps = getattr(data, "predictions", data)
     found: Mapping[str, tuple[Any, tuple[Any, ...]]] = getattr(ps, "by", None) or {}
-    cols = list(found) if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
+    cols: list[Any] = list(found) if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
     if not cols:
         raise InputError("no subgroup columns in data: give the Dataset of advisor.load(..., by=[column, …]).")
     missing = [c for c in cols if c not in found]
