@@ -61,7 +61,7 @@ def test_sql_and_dataframe_say_their_own_way_around(tmp_path: Path, cli) -> None
     path = write_table(tmp_path / "ids.parquet", _ids())
     res = cli("compute", "--sql", f"SELECT id AS y_true, y_pred FROM '{path}'")
     assert res.exit_code == 2
-    assert "the --sql query: column 'y_true' has 5,000 distinct values" in res.stderr
+    assert "the SQL query: column 'y_true' has 5,000 distinct values" in res.stderr
     assert "from the --sql query" in res.stderr
     with pytest.raises(InputError, match=r"the DataFrame: column 'y_true' has 5,000 distinct .* y_true= and systems="):
         advisor.load(pd.DataFrame(_ids()))

@@ -15,7 +15,7 @@ from .. import plan as plan_api
 from .. import questionnaire as questionnaire_api
 from .. import report as report_api
 from .._exceptions import AdvisorError
-from ._common import echo, echo_json, fail, handle_errors, terminal_columns
+from ._common import echo, echo_json, error_message, fail, handle_errors, terminal_columns
 from ._report import _check_constraints, _check_selective
 
 
@@ -96,7 +96,7 @@ def _save_answers(out: Path, text: str, inputs: list[Path], force: bool, draft: 
     try:
         report_api.write_outputs({out: text}, inputs, force=force)
     except (AdvisorError, OSError) as exc:
-        why = str(exc) if isinstance(exc, AdvisorError) else f"{exc.strerror or exc}: {exc.filename or out}"
+        why = error_message(exc) if isinstance(exc, AdvisorError) else f"{exc.strerror or exc}: {exc.filename or out}"
         raise fail(f"could not save the answers to {out} ({why.rstrip('.')}); every answer is kept in {draft}: "
                    f"continue with: advisor ask --out {out} --resume") from None
 
@@ -154,7 +154,7 @@ def ask(
         try:  # the checked write every output takes: a regular file only, no temporary file left on a signal
             report_api.atomic_write(draft, questionnaire_api.draft_text(draft, so_far))
         except (AdvisorError, OSError) as exc:
-            why = str(exc).rstrip(".") if isinstance(exc, AdvisorError) else (exc.strerror or str(exc))
+            why = error_message(exc).rstrip(".") if isinstance(exc, AdvisorError) else (exc.strerror or str(exc))
             where = (f"the answers before it ({kept['n']}) are kept there; continue with: advisor ask --out {out} "
                      "--resume" if kept["n"] else "nothing was saved")
             raise fail(f"could not keep your last answer in {draft} ({why}); {where}.") from None

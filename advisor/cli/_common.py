@@ -117,6 +117,29 @@ def label_cell(value: Any) -> str:
     return cell(display_label(value))
 
 
+#: The option of each library argument an error message names (:func:`advisor._exceptions.arg`) where it is not
+#: the argument's name with dashes (``true_col`` → ``--true-col``): the library's messages name the Python
+#: arguments, the command line shows its own options.
+OPTIONS = {
+    "positive_label": "--positive",
+    "n_resamples": "--bootstrap",
+    "matrices": "--matrix",
+    "fmt": "--format",
+    "out_path": "-o",
+    "sources": "the input files",
+}
+
+
+def option_of(name: str) -> str:
+    """The command-line option of the library argument ``name``."""
+    return OPTIONS.get(name, "--" + name.replace("_", "-"))
+
+
+def error_message(exc: AdvisorError) -> str:
+    """An advisor error's message as the command line says it: arguments named by their options."""
+    return exc.message(option_of)
+
+
 #: The ``--quiet`` option of the commands that run long jobs (see :mod:`advisor._progress`).
 QUIET_HELP = "No estimate of a long run's time and no progress bar."
 BY_HELP = ("A column of subgroups (sex, site, …): every metric per subgroup value with its interval, and the gaps "
@@ -145,7 +168,7 @@ def handle_errors(fn: F) -> F:
         except (typer.Exit, typer.Abort):
             raise
         except AdvisorError as exc:
-            raise fail(str(exc)) from None
+            raise fail(error_message(exc)) from None
         except FileNotFoundError as exc:
             raise fail(f"file not found: {exc.filename}") from None
         except IsADirectoryError as exc:

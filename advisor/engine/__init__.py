@@ -85,6 +85,7 @@ _LAZY: dict[str, str] = {
     "grouped_auc": "._scores",
     "grouped_ap": "._scores",
     "metric_id": "._names",
+    "metric_list": "._names",
     "metrics_of_cells": "._metrics",
     "multiclass_auc": "._scores",
     "nominal_beside": "._structures",

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
-from ._structure_args import resolve_ids
+from ._structure_args import as_tuple, resolve_ids
 
 __all__ = ["AGREEMENT_METRICS", "MAX_PAIRWISE_RATERS", "Ratings", "agreement_metrics", "kappa_pairs", "kappa_summary",
            "pairwise_kappa", "ratings_table"]
@@ -66,19 +66,23 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
     >>> ratings_table([[2, 10], [10, 10]]).categories, ratings_table([["lo", "hi"]], categories=["lo", "hi"]).level
     (('2', '10'), 'ordinal')
     """
-    rows = [list(r) for r in ratings]
+    try:
+        rows = [list(r) for r in ratings]
+    except TypeError:
+        raise InputError("the ratings must be a table of one row per item and one column per annotator (a list of "
+                         f"lists, an array or a DataFrame); got {type(ratings).__name__}.") from None
     if not rows:
         raise InputError("the ratings table has no items.")
     width = len(rows[0])
     if width < 2 or any(len(r) != width for r in rows):
         raise InputError("the ratings table needs one column per annotator (at least two) and the same number in every row.")
-    names = tuple(raters) if raters is not None else tuple(f"rater_{i + 1}" for i in range(width))
+    names = as_tuple(raters, "raters", "annotator names") if raters is not None else tuple(f"rater_{i + 1}" for i in range(width))
     cells = [[_missing(v) for v in r] for r in rows]
     for j, name in enumerate(names):
         if all(r[j] is None for r in cells):
             raise InputError(f"annotator column {name!r} has no ratings; drop it or fill in its ratings.")
     seen = sorted({str(v) for r in cells for v in r if v is not None}, key=_natural)
-    cats = tuple(categories) if categories is not None else tuple(seen)
+    cats = as_tuple(categories, "categories", "the categories, lowest first") if categories is not None else tuple(seen)
     index = {str(c): i for i, c in enumerate(cats)}
     bad = [v for v in seen if v not in index]
     if bad:
@@ -198,8 +202,8 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
     if not r.ordered and "krippendorff_alpha_ordinal" in ids:
         raise InputError(f"krippendorff_alpha_ordinal needs the order of the categories "
                          f"{few_names(r.categories)}, which are not numbers; give it from lowest to highest "
-                         "(--order A,B,C, or classes with label_structure: ordinal in the answers, or categories= in "
-                         "Python).")
+                         f"({arg('order', python='categories= of agreement_metrics, order= of advisor.load')}, or "
+                         "classes with label_structure: ordinal in the answers).")
     if (r.counts.sum(1) >= 2).sum() == 0:
         raise InputError("no item has two or more ratings, so there is no agreement to measure.")
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -8,7 +8,7 @@ integers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Union
 
 import numpy as np
@@ -311,6 +311,8 @@ def _as_square_counts(counts: Any, name: str) -> np.ndarray:
 
 def normalise_labels(values: Iterable[Any]) -> list[Label]:
     """Turn labels into ints or strings: integral floats and numpy scalars become ``int``."""
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
+        raise InputError(f"labels must be a list of the classes (ints or strings); got {type(values).__name__}.")
     out: list[Label] = []
     for v in values:
         if isinstance(v, (bool, np.bool_)):
@@ -356,6 +358,21 @@ def _to_array(values: Any, name: str) -> np.ndarray:
     return arr
 
 
+def item_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """``sample_weight`` as n finite non-negative numbers (None stays None), or one sentence naming it."""
+    if sample_weight is None:
+        return None
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise InputError(f"sample_weight must be one number per item; got {type(sample_weight).__name__}.") from None
+    if w.shape[0] != n:
+        raise InputError(f"sample_weight has {w.shape[0]} entries but there are {n} items.")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InputError("sample_weight must hold finite, non-negative numbers.")
+    return w
+
+
 def confusion_matrix(
     y_true: Any,
     y_pred: Any,
@@ -393,13 +410,7 @@ def confusion_matrix(
         raise InputError(f"y_true has {t.shape[0]} items but y_pred has {p.shape[0]}; they must be the same length.")
     if t.shape[0] == 0:
         raise InputError("y_true and y_pred are empty; there is nothing to count.")
-    w = None
-    if sample_weight is not None:
-        w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
-        if w.shape[0] != t.shape[0]:
-            raise InputError(f"sample_weight has {w.shape[0]} entries but there are {t.shape[0]} items.")
-        if not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise InputError("sample_weight must hold finite, non-negative numbers.")
+    w = item_weights(sample_weight, t.shape[0])
 
     if t.dtype.kind in "iu" and p.dtype.kind in "iu":
         fast = _integer_fast_path(t, p, labels, w)

@@ -18,7 +18,7 @@ from ._chance import chance_levels
 from ._confusion import ConfusionMatrix, Label
 from ._frames import evaluation_frame, evaluation_html, evaluation_records
 from ._metrics import PROBABILITY_METRICS, _resolve_ids, compute_metrics, per_class
-from ._names import metric_id
+from ._names import metric_list
 from ._probabilities import probability_chance_levels
 
 __all__ = ["Evaluation", "check_metric_ids", "evaluate"]
@@ -111,7 +111,7 @@ def _as_matrix(name: str, matrix: Any) -> ConfusionMatrix:
     try:
         return ConfusionMatrix(matrix)
     except InputError as exc:
-        raise InputError(f"system {name!r}: {exc}") from None
+        raise InputError(f"system {name!r}: {exc.text}") from None
 
 
 def evaluate(
@@ -224,10 +224,7 @@ def _split_metric_ids(
     By default the probability metrics are those some system has; asked for explicitly, every
     system must have them.
     """
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if metrics is not None:  # catalogue names and aliases → ids (advisor/engine/_names.py)
-        metrics = [metric_id(m) for m in metrics]
+    metrics = metric_list(metrics)  # catalogue names and aliases → ids (advisor/engine/_names.py)
     if metrics is None:
         matrix_ids: list[str] | None = None
         prob_ids = [m for m in PROBABILITY_METRICS if any(m in probs.get(n, {}) for n in names)]

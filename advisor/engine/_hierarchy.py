@@ -70,7 +70,11 @@ def taxonomy_from_edges(edges: Sequence[tuple[str, str | None]], source: str = "
     ('a',)
     """
     parent: dict[str, str | None] = {}
-    for child, par in edges:
+    pairs = list(edges) if isinstance(edges, (list, tuple)) else None
+    if pairs is None or not all(isinstance(e, (list, tuple)) and len(e) == 2 for e in pairs):
+        raise InputError(f"edges must be a list of (child, parent) pairs, the parent None for a top category; got "
+                         f"{edges!r:.80}.")
+    for child, par in pairs:
         par = par or None
         if child == par:
             raise InputError(f"{source} makes {child!r} its own parent (a cycle); a taxonomy is a tree.")
@@ -197,6 +201,8 @@ def hierarchy_metrics(cells: HierarchyCells, metrics: Sequence[str] | None = Non
     >>> {m: round(v, 4) for m, v in hierarchy_metrics(c).items()}
     {'hierarchical_f1': 0.875, 'hierarchical_precision': 0.875, 'hierarchical_recall': 0.875}
     """
+    if not isinstance(cells, HierarchyCells):
+        raise InputError(f"cells must be the HierarchyCells of hierarchy_cells; got {type(cells).__name__}.")
     ids = list(metrics or HIERARCHY_METRICS)
     return {m: float(v) for m, v in evaluate_hierarchy_batch(cells, ids).items()}
 

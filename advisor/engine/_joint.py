@@ -22,7 +22,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ._cells import Cells
-from ._confusion import ConfusionMatrix, Label, confusion_matrix, normalise_labels
+from ._confusion import ConfusionMatrix, Label, confusion_matrix, item_weights, normalise_labels
 
 __all__ = ["JointCounts"]
 
@@ -217,6 +217,10 @@ class JointCounts:
         names = tuple(str(n) for n in predictions)
         t = np.asarray(y_true)
         preds = [np.asarray(p) for p in predictions.values()]
+        for what, a in (("y_true", t), *((f"the predictions of {n!r}", p) for n, p in zip(names, preds))):
+            if a.ndim == 0:
+                raise InputError(f"{what} must be a list or array of labels, one per item; got the single value "
+                                 f"{a.item()!r:.40}.")
         for name, p in zip(names, preds):
             if p.shape[0] != t.shape[0]:
                 raise InputError(
@@ -250,7 +254,7 @@ class JointCounts:
 
         cols = [encode(t, "y_true")] + [encode(p, f"system {n!r}") for n, p in zip(names, preds)]
         k = len(labs)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        w = item_weights(sample_weight, t.shape[0])
         if k ** len(cols) < 2**62:  # one integer key per combination
             key = np.zeros(t.shape[0], dtype=np.int64)
             for c in cols:

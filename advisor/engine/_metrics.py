@@ -62,7 +62,7 @@ from ._components import (
 )
 from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
 from ._decisions import extra_specs as decision_specs
-from ._names import metric_id
+from ._names import metric_list
 from ._scores import extra_specs
 from ._selective import extra_specs as selective_specs
 
@@ -397,11 +397,8 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         if k == 2 and has_positive:
             ids += list(BINARY_METRICS)
         return ids
-    if isinstance(metrics, str):
-        metrics = [metrics]
     ids = []
-    for m in metrics:
-        m = metric_id(m)  # a catalogue name or alias → its id (advisor/engine/_names.py)
+    for m in metric_list(metrics) or []:  # catalogue names and aliases → ids (advisor/engine/_names.py)
         if m not in METRICS:
             hint = get_close_matches(m, METRICS.keys(), n=1)
             extra = f" Did you mean {hint[0]!r}?" if hint else ""
@@ -515,6 +512,9 @@ def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | N
                              "(0 leaves a class out).")
         values = [by_text[str(lab)] for lab in labels]
     else:
+        if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
+            raise InputError("class_weights must give each class a weight: a mapping class → weight or one number per "
+                             f"class; got {type(weights).__name__}.")
         values = list(weights)
         if len(values) != len(labels):
             raise InputError(f"class_weights has {len(values)} weights for {len(labels)} classes.")
@@ -609,6 +609,8 @@ def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> Met
     """
     cells, labels = cells_and_labels(matrix)
     _check_convention(undefined)
+    if isinstance(beta, bool) or not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
+        raise InputError(f"beta must be a positive number; got {beta!r:.40}.")
     if cells.batch:
         raise InputError("per_class takes a single k×k matrix.")
     if cells.n <= 0:

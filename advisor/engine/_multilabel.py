@@ -30,7 +30,7 @@ import numpy as np
 from .._exceptions import InputError
 from ._components import MetricResult, UndefinedValue
 from ._metrics import BINARY_METRICS, compute_metrics
-from ._structure_args import resolve_ids
+from ._structure_args import as_tuple, resolve_ids
 
 __all__ = ["MULTILABEL_METRICS", "LabelSets", "label_sets", "multilabel_metrics", "per_label_metrics"]
 
@@ -60,7 +60,7 @@ def label_sets(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) ->
         raise InputError(f"y_true and y_pred must have the same shape (items × labels); got {t.shape} and {p.shape}.")
     if t.shape[0] == 0:
         raise InputError("there are no items to evaluate.")
-    labs = tuple(labels) if labels is not None else tuple(range(t.shape[1]))
+    labs = as_tuple(labels, "labels", "the label names") if labels is not None else tuple(range(t.shape[1]))
     if len(labs) != t.shape[1]:
         raise InputError(f"labels has {len(labs)} names but the arrays have {t.shape[1]} label columns.")
     return LabelSets(t, p, labs)

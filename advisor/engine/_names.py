@@ -10,9 +10,12 @@ unknown-id error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-__all__ = ["metric_id", "set_name_resolver"]
+from .._exceptions import InputError
+
+__all__ = ["metric_id", "metric_list", "set_name_resolver"]
 
 _resolver: Callable[[str], str] | None = None
 
@@ -21,6 +24,24 @@ def set_name_resolver(resolver: Callable[[str], str] | None) -> None:
     """Install ``resolver(name) -> id`` (it raises a clear error for an unknown or ambiguous name)."""
     global _resolver
     _resolver = resolver
+
+
+def metric_list(metrics: Any, resolve: bool = True) -> list[str] | None:
+    """``metrics`` — None, one metric or a list of ids, names or aliases — as a list of ids (None stays None;
+    ``resolve=False`` leaves names as given); anything else is one sentence naming the argument."""
+    if metrics is None:
+        return None
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if isinstance(metrics, (Mapping, bytes)) or not hasattr(metrics, "__iter__"):
+        raise InputError(f"metrics must be a metric id or a list of metric ids, names or aliases (e.g. ['accuracy', "
+                         f"'mcc']); got {type(metrics).__name__}.")
+    items = list(metrics)
+    bad = [m for m in items if not isinstance(m, str)]
+    if bad:
+        raise InputError(f"metrics must name metrics by their ids, names or aliases (text); it holds a "
+                         f"{type(bad[0]).__name__} ({bad[0]!r:.40}).")
+    return [metric_id(m) for m in items] if resolve else items
 
 
 def metric_id(name: str) -> str:

@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._confusion import counts_and_labels
-from ._structure_args import resolve_ids
+from ._structure_args import as_tuple, resolve_ids
 
 __all__ = ["ORDINAL_METRICS", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
 
@@ -134,7 +134,7 @@ def ordinal_cells(matrix: Any = None, labels: Sequence[Any] | None = None, *, y_
         if counts.ndim != 2:
             raise InputError("matrix must be a single k×k confusion matrix in class order.")
         rows, cols = np.nonzero(counts)
-        lab = tuple(labels) if labels is not None else labs
+        lab = as_tuple(labels, "labels", "the classes, lowest first") if labels is not None else labs
         if len(lab) != counts.shape[0]:
             raise InputError(f"labels has {len(lab)} entries but the matrix has {counts.shape[0]} classes.")
         return OrdinalCells(rows, cols, counts[rows, cols], lab, class_values(lab), declared)
@@ -166,7 +166,7 @@ def ordinal_ranks(values: Any, index: dict[str, int], name: str, order: list[Any
     bad = [u for u in uniq if u not in index]
     if bad:
         raise InputError(f"{name} holds {bad[0]!r}, which is not in the ordinal order "
-                         f"{few_names(order)}; list every class in --order / classes.")
+                         f"{few_names(order)}; list every class in {arg('order')} (or the answers' classes).")
     return np.array([index[u] for u in uniq], dtype=np.int64)[inv]
 
 

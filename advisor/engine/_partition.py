@@ -43,9 +43,12 @@ def contingency_table(counts: Any, names: Sequence[str] = ("the partition in y_t
     >>> contingency_table([[2, 0, 0], [0, 0, 0], [1, 0, 3]]).tolist()
     [[2.0, 0.0], [1.0, 3.0]]
     """
-    c = np.asarray(counts, dtype=np.float64)
+    try:
+        c = np.asarray(counts, dtype=np.float64)
+    except (TypeError, ValueError):
+        c = np.full(1, np.nan)  # not numbers: refused below
     if c.ndim != 2 or np.any(c < 0) or not np.all(np.isfinite(c)):
-        raise InputError("a contingency table is a 2-D table of non-negative counts.")
+        raise InputError("counts must be a contingency table: a 2-D table of non-negative counts.")
     c = c[c.sum(1) > 0][:, c.sum(0) > 0]
     n = c.sum()
     if n < 2:

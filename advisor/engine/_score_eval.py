@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ._confusion import ConfusionMatrix, Label
 from ._costs import expected_cost, normalized_expected_cost
@@ -126,8 +126,8 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
         raise InputError(f"{what} has a 'score' column but the task has {k} classes; a single score needs a binary "
                          "task — give one probability column p_<label> per class instead.")
     if score is not None and positive_label is None:
-        raise InputError(f"{what} has a 'score' column; name the class high scores point to with the positive label "
-                         "(--positive).")
+        raise InputError(f"{what}: one score per item (a 'score' column) needs a class of interest; name the class "
+                         f"high scores point to with {arg('positive_label')}.")
     details: dict[str, Any] = {}
     s = (np.asarray(score, dtype=np.float64) if score is not None
          else align_probabilities(labels, np.asarray(proba, float), proba_labels, what))

@@ -335,7 +335,8 @@ class Calibration:
 
     def __init__(self, idx: np.ndarray, proba: np.ndarray, n_bins: int = ECE_BINS, binning: str = "equal_mass",
                  column: int | None = None) -> None:
-        if binning not in ("equal_mass", "equal_width") or int(n_bins) < 1:
+        if binning not in ("equal_mass", "equal_width") or isinstance(n_bins, bool) \
+                or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
             raise InputError(f"binning must be 'equal_mass' or 'equal_width' with at least one bin; got {binning!r}, {n_bins!r}.")
         if column is None:
             conf = proba.max(axis=1)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ._confusion import ConfusionMatrix
 from ._decisions import _item_level
 
@@ -52,7 +52,7 @@ SELECTIVE_IDS = ("aurc", "selective_risk")
 _EULER = 0.57721566490153286061
 
 
-def check_coverage(value: Any, what: str = "--coverage") -> float:
+def check_coverage(value: Any, what: str = arg("coverage")) -> float:
     """A target coverage in ``(0, 1]``, or one sentence naming ``what``."""
     try:
         c = float(value)
@@ -69,10 +69,11 @@ def check_reject_label(reject: Any, classes: Sequence[Any]) -> str:
     """The reject label as a string, refused in one sentence when it is also a class of the truth."""
     r = str(reject)
     if not r:
-        raise InputError("the reject label is empty; give the label a system writes when it abstains.")
+        raise InputError(f"the reject label ({arg('reject_label')}) is empty; give the label a system writes when it "
+                         "abstains.")
     if any(str(c) == r for c in classes):
-        raise InputError(f"the reject label {r!r} is also a true class of these items; a system's abstention must "
-                         f"be a label no item has as its truth.")
+        raise InputError(f"the reject label {r!r} ({arg('reject_label')}) is also a true class of these items; a "
+                         "system's abstention must be a label no item has as its truth.")
     return r
 
 
@@ -210,7 +211,7 @@ def selective_risk(error: Any, confidence: Any, coverage: float, w: Any = None) 
     >>> float(selective_risk([0, 1, 0, 1], [0.9, 0.8, 0.8, 0.6], 0.5))   # 1 + a half of the tie {1, 0}: 0.5/2
     0.25
     """
-    c = check_coverage(coverage, "the coverage")
+    c = check_coverage(coverage)
     size, err = _groups(error, confidence, w)
     n = size.sum(axis=-1)
     m = np.minimum(answered_count(n, c), n)

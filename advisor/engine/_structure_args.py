@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .._exceptions import InputError
 from ._conventions import CONVENTIONS
+from ._names import metric_list
 
 __all__ = ["resolve_ids"]
+
+
+def as_tuple(value: Any, name: str, what: str) -> tuple[Any, ...]:
+    """A list argument (``labels``, ``raters``, ``categories``) as a tuple, or one sentence naming it.
+
+    >>> as_tuple(["a", "b"], "labels", "the classes")
+    ('a', 'b')
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise InputError(f"{name} must be a list of {what}; got {type(value).__name__}.")
+    return tuple(value)
 
 
 def resolve_ids(metrics: Sequence[str] | str | None, undefined: str, known: Sequence[str], kind: str,
@@ -19,8 +32,7 @@ def resolve_ids(metrics: Sequence[str] | str | None, undefined: str, known: Sequ
     """
     if undefined not in CONVENTIONS:
         raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
-    ids = list(default if default is not None else known) if metrics is None else (
-        [metrics] if isinstance(metrics, str) else list(metrics))
+    ids = list(default if default is not None else known) if metrics is None else (metric_list(metrics, resolve=False) or [])
     bad = [m for m in ids if m not in known]
     if bad:
         raise InputError(f"{bad[0]!r} is not {kind} metric; they are {', '.join(known)}.")

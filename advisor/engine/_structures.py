@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ._agreement import (
     AGREEMENT_METRICS,
@@ -123,7 +123,7 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
     else:
         scores, true_index, labels = data
         if top_k is None:
-            raise InputError("top_k is required for top-k accuracy (--top-k K).")
+            raise InputError(f"top-k accuracy needs k, the number of top-scored classes a hit may be among: give {arg('top_k')}.")
         res = top_k_accuracy(scores, true_index, top_k, labels)
         out["values"] = {"top_k_accuracy": res["top_k_accuracy"],
                          "accuracy": float(top_k_hits(scores, true_index, 1).mean())}

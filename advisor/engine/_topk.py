@@ -15,6 +15,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ._components import MetricResult
+from ._structure_args import as_tuple
 
 __all__ = ["top_k_accuracy", "top_k_hits"]
 
@@ -25,8 +26,14 @@ def top_k_hits(scores: Any, true_index: Any, k: int) -> np.ndarray:
     >>> top_k_hits([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3]], [2, 1], 2).tolist()
     [1.0, 0.0]
     """
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(true_index, dtype=np.int64).reshape(-1)
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("scores must be numbers: one row per item, one column per class.") from None
+    try:
+        y = np.asarray(true_index, dtype=np.int64).reshape(-1)
+    except (TypeError, ValueError):
+        raise InputError("true_index must be the column of each item's true class: one whole number per item.") from None
     if s.ndim != 2 or s.shape[0] != y.size:
         raise InputError(f"scores must have one row per item and one column per class; got shape {s.shape} "
                          f"for {y.size} items.")
@@ -53,5 +60,5 @@ def top_k_accuracy(scores: Any, true_index: Any, k: int, labels: Any = None) -> 
     if hits.size == 0:
         raise InputError("there are no items to evaluate.")
     n_classes = np.asarray(scores).shape[1]
-    labs = tuple(labels) if labels is not None else tuple(range(n_classes))
+    labs = as_tuple(labels, "labels", "the classes") if labels is not None else tuple(range(n_classes))
     return MetricResult({"top_k_accuracy": float(hits.mean())}, [], "zero", labs, None, 1.0)

@@ -1,7 +1,7 @@
 """Costs and priors as the user writes them: ``fn=10,fp=1``, a cost-matrix CSV, ``LABEL=SHARE,…``, or mappings.
 
-The same forms on the command line (``--costs``, ``--priors``) and in the Python API (``costs=``,
-``priors=``): text is parsed here, mappings and arrays pass through to the engine
+The same forms in the Python API (``costs=``, ``priors=``) and on the command line (``--costs``,
+``--priors``): text is parsed here, mappings and arrays pass through to the engine
 (:func:`advisor.engine._costs.cost_matrix`, :func:`~advisor.engine._costs.resolve_priors`), which
 checks them against the classes. A negative or non-finite cost is refused at once.
 """
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ..engine import cost_value
 from ._matrices import read_matrix
 
@@ -25,14 +25,14 @@ def _pairs(text: str, option: str, example: str) -> dict[str, float]:
     for part in [p for p in text.split(",") if p.strip()]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"{option} must look like {example}; got {text!r}.")
+            raise InputError(f"{arg(option)} must look like {example}; got {text!r}.")
         try:
             out[key.strip()] = float(value)
         except ValueError:
-            raise InputError(f"{option} must look like {example}; {key.strip()!r} has {value.strip()!r}, "
+            raise InputError(f"{arg(option)} must look like {example}; {key.strip()!r} has {value.strip()!r}, "
                              "not a number.") from None
     if not out:
-        raise InputError(f"{option} must look like {example}; got {text!r}.")
+        raise InputError(f"{arg(option)} must look like {example}; got {text!r}.")
     return out
 
 
@@ -44,25 +44,26 @@ def _check_costs(costs: Mapping[Any, Any], option: str) -> None:  # keys: fn/fp,
         try:
             cost_value(v, str(key))
         except InputError as exc:
-            raise InputError(f"{option}: {exc}") from None
+            raise InputError(f"{arg(option)}: {exc.text}") from None
 
 
-def parse_costs(spec: Any, option: str = "--costs") -> Any:
+def parse_costs(spec: Any, option: str = "costs") -> Any:
     """``"fn=10,fp=1"`` → ``{"fn": 10.0, "fp": 1.0}``; a path → ``{true: {decision: cost}}`` from a labelled CSV
-    (true classes as rows, decisions as columns); a mapping or array passes through (checked ≥ 0).
+    (true classes as rows, decisions as columns); a mapping or array passes through (checked ≥ 0). The
+    messages name the argument ``option``.
 
     >>> parse_costs("fn=10,fp=1")
     {'fn': 10.0, 'fp': 1.0}
     >>> parse_costs("fn=-1,fp=1")
     Traceback (most recent call last):
     ...
-    advisor._exceptions.InputError: --costs: cost fn must be a finite non-negative number; got -1.0.
+    advisor._exceptions.InputError: costs=: cost fn must be a finite non-negative number; got -1.0.
     """
     if spec is None:
         return None
     if isinstance(spec, (str, os.PathLike)) and "=" not in str(spec):
         if not Path(spec).exists():
-            raise InputError(f"{option} must be fn=COST,fp=COST or a cost-matrix CSV file; {str(spec)!r} is neither.")
+            raise InputError(f"{arg(option)} must be fn=COST,fp=COST or a cost-matrix CSV file; {str(spec)!r} is neither.")
         m = read_matrix(Path(spec), costs=True)
         out = {t: {d: float(m.counts[i, j]) for j, d in enumerate(m.labels)} for i, t in enumerate(m.labels)}
         _check_costs(out, option)
@@ -71,7 +72,7 @@ def parse_costs(spec: Any, option: str = "--costs") -> Any:
         costs = _pairs(spec, option, "fn=10,fp=1 (or a cost-matrix CSV file)")
         unknown = sorted(set(costs) - {"fn", "fp"})
         if unknown:
-            raise InputError(f"{option} takes fn and fp (or a cost-matrix CSV file); got {', '.join(unknown)}.")
+            raise InputError(f"{arg(option)} takes fn and fp (or a cost-matrix CSV file); got {', '.join(unknown)}.")
         _check_costs(costs, option)
         _both(costs, option)
         return costs
@@ -87,11 +88,11 @@ def _both(costs: Mapping[Any, Any], option: str) -> None:
     missing = [key for key in ("fn", "fp") if key not in set(map(str, costs))]
     if missing:
         given = ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v!r}" for k, v in costs.items())
-        raise InputError(f"{option} needs both fn (the cost of a missed positive) and fp (the cost of a false "
+        raise InputError(f"{arg(option)} needs both fn (the cost of a missed positive) and fp (the cost of a false "
                          f"alarm); got {given}, so {missing[0]} is missing — give e.g. fn=10,fp=1.")
 
 
-def parse_priors(spec: Any, option: str = "--priors") -> Any:
+def parse_priors(spec: Any, option: str = "priors") -> Any:
     """``"pos=0.02,neg=0.98"`` → ``{"pos": 0.02, "neg": 0.98}`` (checked against the classes later); a mapping
     or sequence passes through.
 

@@ -29,7 +29,7 @@ class SourceInfo:
     Attributes
     ----------
     what : str
-        The path, ``the --sql query`` or ``the DataFrame``.
+        The path, ``the SQL query`` or ``the DataFrame``.
     kind : str
         ``predictions``, ``matrix`` or ``counts`` (what the input holds), and how it came: see ``origin``.
     origin : str
@@ -42,7 +42,7 @@ class SourceInfo:
         The columns advisor read from it (labels, ids, scores, structure columns); other columns of a file
         are never materialised.
     query : str or None
-        The ``--sql`` query, as given.
+        The ``sql=`` query, as given.
     systems : list of str
         The systems read from it.
     """

@@ -30,7 +30,10 @@ def add_scores(ev: Any, systems: Mapping[str, Any], *, y_true: Sequence[Any] | N
     """
     import numpy as np
 
-    costs, priors = parse_costs(costs, "costs"), parse_priors(priors, "priors")
+    costs, priors = parse_costs(costs), parse_priors(priors)
+    if scores is not None and not isinstance(scores, Mapping):
+        raise InputError("scores must map each system's name to its scores (n numbers) or probabilities (n × k); got "
+                         f"{type(scores).__name__}.")
     if not scores and costs is None and priors is None:
         return ev
     labels = list(ev.labels)
@@ -46,7 +49,11 @@ def add_scores(ev: Any, systems: Mapping[str, Any], *, y_true: Sequence[Any] | N
             v, _ = score_metrics(s.y_true, labels, proba=s.proba, proba_labels=s.proba_labels, score=s.score,
                                  positive_label=ev.positive_label, what=name)
         else:
-            a = np.asarray(s, dtype=np.float64)
+            try:
+                a = np.asarray(s, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InputError(f"scores of {name!r} must be numbers: n scores or an n × k array of probabilities "
+                                 "(one column per class).") from None
             kw = {"score": a} if a.ndim == 1 else {"proba": a, "proba_labels": [str(x) for x in labels]}
             v, _ = score_metrics(list(y_true), labels, positive_label=ev.positive_label, what=f"the scores of {name!r}",
                                  **kw)

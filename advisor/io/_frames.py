@@ -2,7 +2,7 @@
 
 A pandas or polars DataFrame, a pyarrow Table (or anything else DuckDB can scan: a RecordBatchReader,
 a dataset) is registered with an in-process DuckDB connection and read where it lies — no copy of the
-rows is made — and a query (``advisor compute --sql``) is run as a subquery. Either way one ``GROUP BY``
+rows is made — and a query (``sql=``) is run as a subquery. Either way one ``GROUP BY``
 over the true-label column and one column per system gives the joint table, exactly as for files
 (same label typing, same checks, same messages naming the row).
 
@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
-from ..engine import COST_IDS, HIERARCHY_METRICS, JointCounts, Label, evaluate_inputs, metric_id
+from .._exceptions import InputError, check_keywords
+from ..engine import COST_IDS, HIERARCHY_METRICS, JointCounts, Label, evaluate_inputs, metric_id, metric_list
 from ..engine import evaluate as evaluate_matrices
 from ._dataset import Dataset
 from ._evaluate_scores import add_scores
 from ._load import load
+from ._load_common import frame_columns
 from ._load_common import is_frame as is_table
 from ._predset import PredictionSet
 from ._taxonomy import hierarchy_of
@@ -28,6 +29,9 @@ from ._taxonomy import hierarchy_of
 __all__ = ["evaluate", "read_frame", "read_sql"]
 
 _PROBA = ("p_", "proba_")
+#: The keywords of :func:`evaluate`: its own and the engine's (``**options``).
+EVALUATE_KEYWORDS = ("y_pred", "y_true", "systems", "labels", "costs", "priors", "scores", "metrics", "positive_label",
+                     "beta", "undefined", "probabilities", "class_weights", "proba_cols", "taxonomy")
 
 
 def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
@@ -75,7 +79,7 @@ def read_sql(query: str, *, y_true: str = "y_true", systems: Sequence[str] | str
     ((0, 1), [[1.0, 0.0], [1.0, 1.0]])
     """
     return _predictions(load(sql=query, true_col=y_true, systems=systems, labels=labels, proba_cols=proba_cols,
-                             structure="nominal"), "the --sql query")
+                             structure="nominal"), "the SQL query")
 
 
 def _predictions(ds: Dataset, what: str) -> PredictionSet:
@@ -121,6 +125,9 @@ def evaluate(data: Any, y_pred: Any = None, *, y_true: str | None = None, system
     >>> ev.systems, ev.metrics["y_pred"]["accuracy"]
     (['y_pred'], 0.75)
     """
+    check_keywords("evaluate", options, EVALUATE_KEYWORDS)
+    if options.get("metrics") is not None:
+        options["metrics"] = metric_list(options["metrics"])
     if taxonomy is not None:
         return _hierarchy(data, y_pred, y_true, systems, taxonomy, {**options, "labels": labels, "costs": costs,
                                                                      "priors": priors, "scores": scores})
@@ -161,6 +168,24 @@ def _hierarchy(data: Any, y_pred: Any, y_true: str | None, systems: Any, taxonom
     return out
 
 
+def _check_columns(frame: Any, y_true: str, systems: Any) -> None:
+    """The columns ``y_true=`` and ``systems=`` name are in the table (one sentence naming the argument)."""
+    if not _is_frame(frame):
+        raise InputError(f"y_true= names a column of a DataFrame or Arrow table given as data; got a "
+                         f"{type(frame).__name__} (for label arrays: evaluate(y_true, y_pred)).")
+    if not isinstance(y_true, str):
+        raise InputError(f"y_true must name the true-label column of the DataFrame; got {y_true!r:.40}.")
+    if systems is not None and not isinstance(systems, str) and (
+            not isinstance(systems, (list, tuple)) or not all(isinstance(c, str) for c in systems)):
+        raise InputError(f"systems must be a column name or a list of column names; got {systems!r:.40}.")
+    cols = frame_columns(frame)
+    named = [("y_true", y_true)] + [("systems", s) for s in ([systems] if isinstance(systems, str) else systems or [])]
+    for arg_name, col in named:
+        if str(col) not in cols:
+            raise InputError(f"the DataFrame has no column {col!r} ({arg_name}=); its columns are "
+                             f"{', '.join(map(repr, cols[:30]))}.")
+
+
 def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
     """Expected costs asked for in ``metrics``: computed from ``costs`` beside the matrix metrics — never with
     silent unit costs (without ``costs`` it is one sentence, as on the command line). None: nothing to filter."""
@@ -168,7 +193,7 @@ def _cost_ids(options: dict[str, Any], costs: Any) -> list[str] | None:
     if metrics is None:
         return None
 
-    ids = [metric_id(m) for m in ([metrics] if isinstance(metrics, str) else metrics)]
+    ids = metric_list(metrics) or []
     cost = [m for m in ids if m in COST_IDS]
     if not cost:
         return None
@@ -185,6 +210,7 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
         if y_pred is not None:
             raise InputError("give either a DataFrame with y_true= and systems=, or y_true and y_pred arrays, not both.")
         proba_cols = options.pop("proba_cols", "auto")
+        _check_columns(data, y_true or "y_true", systems)
 
         ds = load(data, true_col=y_true or "y_true", systems=systems, labels=labels, proba_cols=proba_cols,
                   structure="nominal")  # one scan of the table: counts, probability sums and scores
@@ -195,6 +221,8 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
             found = ds.scores.get(next(iter(ps.systems)))
             scores = {next(iter(ps.systems)): found} if found is not None else None
             return add_scores(ev, ps.systems, y_true=[], scores=scores, costs=costs, priors=priors)
+        if scores is not None and not isinstance(scores, Mapping) and len(ps.systems) == 1:
+            scores = {next(iter(ps.systems)): scores}  # one system: its scores as one array
         items = None if scores is None else list(data.column(y_true or "y_true").to_pylist() if hasattr(data, "column")
                                                  else data[y_true or "y_true"])
         return add_scores(ev, ps.systems, y_true=items, scores=scores, costs=costs, priors=priors)
@@ -210,5 +238,8 @@ def _evaluate(data: Any, y_pred: Any, y_true: str | None, systems: Any, labels: 
         raise InputError("systems= and labels= go with a DataFrame (y_true=…) or with label arrays.")
     if scores is not None:
         raise InputError("scores need the true labels of the same items: evaluate(y_true, y_pred, scores=…).")
-    mats = dict(data) if isinstance(data, Mapping) else data
+    if not isinstance(data, Mapping):
+        raise InputError("data must be a mapping of system name to confusion matrix, a DataFrame or Arrow table (with "
+                         f"y_true=), or the true labels with y_pred; got {type(data).__name__}.")
+    mats = dict(data)
     return add_scores(evaluate_matrices(data, **options), mats, costs=costs, priors=priors)

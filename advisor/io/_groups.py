@@ -1,4 +1,4 @@
-"""The checks of a group column (``--group``, ``group=``; issue 20): groups that can be resampled.
+"""The checks of a group column (``group=``; issue 20): groups that can be resampled.
 
 Resampling groups (patients, documents, queries) instead of items needs at least two groups, and groups
 that hold several items — if every group holds one item, resampling groups is resampling items and the
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 
 __all__ = ["check_groups"]
 
@@ -23,9 +23,9 @@ def check_groups(ps: Any, what: str) -> None:
                         minlength=len(ps.group_labels))
     if len(ps.group_labels) < 2:
         only = ps.group_labels[0] if ps.group_labels else None
-        raise InputError(f"--group {col}: every item of {what} is in one group ({only!r}); resampling groups needs at "
-                         "least two — give the column that tells the groups apart, or leave --group out.")
+        raise InputError(f"{arg('group', col)}: every item of {what} is in one group ({only!r}); resampling groups "
+                         f"needs at least two — give the column that tells the groups apart, or leave {arg('group')} out.")
     if np.all(sizes <= 1):
-        raise InputError(f"--group {col}: each of the {len(sizes):,} groups in {what} holds a single item, so "
+        raise InputError(f"{arg('group', col)}: each of the {len(sizes):,} groups in {what} holds a single item, so "
                          "resampling groups is resampling items; give a column that groups several items (a patient, "
-                         "a document), or leave --group out.")
+                         f"a document), or leave {arg('group')} out.")

@@ -1,6 +1,6 @@
 """How many distinct labels a label column holds — counted on the staged table before any work per label.
 
-An id column taken for the labels by mistake (``--true-col id``, a query returning the row key) turns every
+An id column taken for the labels by mistake (``true_col='id'``, a query returning the row key) turns every
 row into its own class: the run then built a table of 10^7 classes for a minute and several gigabytes and
 ended in a traceback or ``MemoryError`` (issue 25 item 9). The staged table (:mod:`advisor.io._stage`)
 holds the distinct rows of the one read, so one aggregate over it (DuckDB's HyperLogLog
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ._duck import Source, duck_error
 
 __all__ = ["ID_MIN", "ID_SHARE", "MAX_CLASSES", "check_label_columns", "check_labels"]
@@ -39,10 +39,10 @@ ID_SHARE = 0.9
 
 def _way_around(fmt: str) -> str:
     if fmt == "sql":
-        return "return the class labels as y_true and y_pred from the --sql query"
+        return f"return the class labels as y_true and y_pred from the {arg('sql')} query"
     if fmt == "table":
         return "name the label columns with y_true= and systems= (or y_pred=)"
-    return "name the label columns with --true-col and --pred-col (true_col= and pred_col= in Python)"
+    return f"name the label columns with {arg('true_col')} and {arg('pred_col')}"
 
 
 def check_label_columns(con: Any, src: Source, columns: Sequence[str], present: str = "1",

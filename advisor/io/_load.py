@@ -1,7 +1,7 @@
 """``advisor.load``: every input of a run read once into a :class:`~advisor.io._dataset.Dataset`.
 
 One DuckDB statement stages all prediction inputs of a run — files (CSV, TSV, JSON Lines, Parquet,
-compressed too), a ``--sql`` query or a DataFrame/Arrow table — side by side (:mod:`advisor.io._stage`);
+compressed too), a ``sql=`` query or a DataFrame/Arrow table — side by side (:mod:`advisor.io._stage`);
 count tables are staged by a second statement of their own, and confusion matrices (small) are read by
 Python; so each file is opened once and a query runs once. Everything else comes from the staged
 tables: the joint counts and probability sums (:mod:`advisor.io._scan`), item-level scores and the
@@ -16,12 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ..engine import Label, answered_matrix, check_reject_label
 from ._counts import count_tables
 from ._dataset import Dataset, SourceInfo
 from ._duck import connect
-from ._load_common import as_paths, is_frame
+from ._load_args import check_load_arguments, input_paths
+from ._load_common import is_frame
 from ._load_predictions import load_predictions
 from ._matrices import read_matrix
 from ._naming import system_names
@@ -87,16 +88,19 @@ def load(sources: Any = (), *, sql: str | None = None, matrices: Sequence[Any] =
     >>> ds.sources[0].format, ds.sources[0].columns
     ('csv', ['y_true', 'y_pred', 'p_cat', 'p_dog'])
     """
+    check_load_arguments(sql=sql, true_col=true_col, pred_col=pred_col, count_col=count_col, id_col=id_col,
+                         systems=systems, labels=labels, proba_cols=proba_cols, order=order, label_sep=label_sep,
+                         top_k=top_k, structure=structure, group=group, names=names, by=by)
     frame = sources if is_frame(sources) else None
-    paths = [] if frame is not None else as_paths(sources)
-    mats, tabs = [Path(p) for p in matrices], [Path(p) for p in counts]
+    paths = [] if frame is not None else input_paths(sources, "sources")
+    mats, tabs = input_paths(matrices, "matrices"), input_paths(counts, "counts")
     if sql is not None and (paths or frame is not None or mats or tabs):
-        raise InputError("--sql replaces the input files; give either files or --sql, not both.")
+        raise InputError(f"{arg('sql')} replaces {arg('sources')}; give either {arg('sources')} or {arg('sql')}, not both.")
     if not (paths or frame is not None or sql is not None or mats or tabs):
         raise InputError("no input given; pass prediction files, confusion matrices or count tables.")
     if group is not None and (mats or tabs):
-        raise InputError(f"--group {group} resamples groups of items, which confusion matrices and count tables do "
-                         "not keep; give the prediction files (or --sql), or leave --group out.")
+        raise InputError(f"{arg('group', group)} resamples groups of items, which confusion matrices and count tables "
+                         f"do not keep; give the prediction files (or {arg('sql')}), or leave {arg('group')} out.")
     if group is not None and (not isinstance(group, str) or not group.strip()):
         raise InputError(f"group must name a column of the predictions; got {group!r}.")
     by_cols = _by_columns(by, bool(mats or tabs))
@@ -186,14 +190,14 @@ def _reject(ds: Dataset, reject: str) -> None:
 
 
 def _by_columns(by: Sequence[str] | str | None, tables: bool) -> tuple[str, ...]:
-    """The subgroup columns of ``by=`` (``--by``), each once; refused with matrices or count tables."""
+    """The subgroup columns of ``by=``, each once; refused with matrices or count tables."""
     cols = [by] if isinstance(by, str) else list(by or ())
     for col in cols:
         if not isinstance(col, str) or not col.strip():
             raise InputError(f"by must name columns of the predictions; got {col!r}.")
     if cols and tables:
-        raise InputError(f"--by {cols[0]} evaluates subgroups of items, which confusion matrices and count tables do "
-                         "not keep; give the prediction files (or --sql), or leave --by out.")
+        raise InputError(f"{arg('by', cols[0])} evaluates subgroups of items, which confusion matrices and count tables "
+                         f"do not keep; give the prediction files (or {arg('sql')}), or leave {arg('by')} out.")
     return tuple(dict.fromkeys(cols))
 
 

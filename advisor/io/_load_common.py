@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
 from ._dataset import SourceInfo
 from ._stage import PREFIXES, StagedPart
 
-__all__ = ["as_paths", "frame_columns", "is_frame", "part_info", "system_columns"]
+__all__ = ["frame_columns", "is_frame", "part_info", "system_columns"]
 
 _PROBA = ("p_", "proba_")
 
@@ -19,14 +18,6 @@ _PROBA = ("p_", "proba_")
 def is_frame(x: Any) -> bool:
     mod = type(x).__module__.split(".")[0]
     return (mod in ("pandas", "polars", "pyarrow") and (hasattr(x, "columns") or hasattr(x, "schema")))
-
-
-def as_paths(sources: Any) -> list[Path]:
-    if sources is None:
-        return []
-    if isinstance(sources, (str, Path)):
-        return [Path(sources)]
-    return [Path(p) for p in sources]
 
 
 def part_info(sp: StagedPart, kind: str = "predictions", query: str | None = None) -> SourceInfo:

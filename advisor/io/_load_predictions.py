@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ._csv_lines import Reparse, unpack_lines
 from ._dataset import Dataset
 from ._items import SCORE_COLUMN, probability_columns, scored_of
@@ -32,17 +32,18 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
                      reject_label: str | None = None) -> None:
     """Stage the prediction inputs and fill ``ds`` (counts, paired items, scores, or structured inputs);
     ``group_col``: the column of the first input naming each item's group (issue 20); ``by_cols``: its
-    subgroup columns (``--by``, issue 23)."""
+    subgroup columns (``by=``, issue 23)."""
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     frame_sys: list[str] = []
     if frame is not None:
         cols = frame_columns(frame)
-        if tc not in cols and structure is None and not any(c.startswith("rater_") for c in cols):
-            raise InputError(f"the DataFrame has no column {tc!r}; its columns are {', '.join(map(repr, cols[:30]))}.")
+        if tc not in cols and structure in (None, "nominal") and not any(c.startswith("rater_") for c in cols):
+            raise InputError(f"the DataFrame has no column {tc!r} ({arg('true_col')}); its columns are "
+                             f"{', '.join(map(repr, cols[:30]))}.")
         frame_sys = [] if tc not in cols else system_columns(cols, tc, systems, "the DataFrame")
         missing = [c for c in frame_sys if c not in cols]
         if missing:
-            raise InputError(f"the DataFrame has no column {missing[0]!r}; its columns are "
+            raise InputError(f"the DataFrame has no column {missing[0]!r} ({arg('systems')}); its columns are "
                              f"{', '.join(map(repr, cols[:30]))}.")
         parts: list[Part] = [frame_part(con, frame)]
         regexes: list[str | None] = [role_regex([tc, *frame_sys, "id", SCORE_COLUMN, *([group_col] if group_col else []),
@@ -62,16 +63,16 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
         _check_duplicates(sp, (tc, pc))
     kind = _structure_kind(staged, order, label_sep, top_k, structure, tc, pc)
     if group_col and group_col not in staged.parts[0].columns:
-        raise _missing(staged.parts[0], group_col)
+        raise _missing(staged.parts[0], group_col, "group")
     for col in by_cols:
         if col not in staged.parts[0].columns:
-            raise _missing(staged.parts[0], col)
+            raise _missing(staged.parts[0], col, "by")
     if kind is not None and by_cols:
-        raise InputError(f"--by {by_cols[0]} evaluates subgroups of label predictions; the {kind.replace('_', '-')} "
-                         "inputs here have no per-subgroup evaluation, so leave --by out.")
+        raise InputError(f"{arg('by', by_cols[0])} evaluates subgroups of label predictions; the "
+                         f"{kind.replace('_', '-')} inputs here have no per-subgroup evaluation, so leave {arg('by')} out.")
     if kind is not None and group_col:
-        raise InputError(f"--group resamples groups of items for label predictions; the {kind.replace('_', '-')} "
-                         "inputs here are resampled item by item, so leave --group out.")
+        raise InputError(f"{arg('group')} resamples groups of items for label predictions; the "
+                         f"{kind.replace('_', '-')} inputs here are resampled item by item, so leave {arg('group')} out.")
     if kind is not None:
         ds.structured = structured_inputs(con, staged, kind, names, frame=frame, order=order, label_sep=label_sep,
                                           top_k=top_k, true_col=true_col, pred_col=pred_col)
@@ -173,8 +174,8 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
             ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col)
     if not sides:
         if by_cols:
-            raise InputError(f"--by {by_cols[0]} evaluates subgroups of predicted labels; these inputs have scores "
-                             "but no y_pred column, so add the predicted labels or leave --by out.")
+            raise InputError(f"{arg('by', by_cols[0])} evaluates subgroups of predicted labels; these inputs have "
+                             f"scores but no y_pred column, so add the predicted labels or leave {arg('by')} out.")
         return owners
     counted = scan(con, sides, labels=labels, id_col=id_col, group_col=group_col, by_cols=by_cols)
     files = {n: Path(sp.part.path) for (sp, *_), n in zip(entries, names) if sp.part.path is not None}
@@ -184,7 +185,7 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         check_groups(ps, sides[0].source.what)
     for col, (_, values) in ps.by.items():
         if len(values) < 2:
-            raise InputError(f"--by {col}: every item of {sides[0].source.what} has the same value ({values[0]!r}), so "
+            raise InputError(f"{arg('by', col)}: every item of {sides[0].source.what} has the same value ({values[0]!r}), so "
                              "there are no subgroups to compare; give a column with at least two values.")
     ds.predictions = ps
     ds.systems.update(ps.systems)
@@ -195,13 +196,15 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
     return owners
 
 
-def _missing(sp: StagedPart, col: str) -> InputError:
-    """A missing column, with the columns the input has (its header is read again on this error path)."""
+def _missing(sp: StagedPart, col: str, option: str | None = None) -> InputError:
+    """A missing column (named by the argument ``option``), with the columns the input has (its header is read
+    again on this error path)."""
     cols = list(sp.columns)
     if sp.part.kind == "file" and sp.part.fmt in ("csv", "tsv"):
         cols = _header(sp.part) or cols
     have = ", ".join(repr(c) for c in cols[:30] if not c.startswith("#")) or "none"
-    return InputError(f"{sp.part.what} has no column {col!r}; its columns are {have}.")
+    named = f" ({arg(option)})" if option else ""
+    return InputError(f"{sp.part.what} has no column {col!r}{named}; its columns are {have}.")
 
 
 def _align_scores_by_id(con: Any, ds: Dataset, staged: Staged, entries: list, id_col: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Union
@@ -52,6 +53,8 @@ def read_matrix(path: PathLike, *, costs: bool = False) -> ConfusionMatrix:
     >>> read_matrix(f)
     ConfusionMatrix(labels=['neg', 'pos'], counts=[[50.0, 10.0], [5.0, 35.0]])
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path must be the path of a confusion matrix file (CSV or JSON); got {type(path).__name__}.")
     p = Path(path)
     fmt, raw = read_small(p, {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json"})  # the one open
     try:
@@ -183,6 +186,8 @@ def read_counts(
     >>> read_counts(f).counts.tolist()
     [[45.0, 5.0], [10.0, 42.0]]
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path must be the path of a true,pred,count table; got {type(path).__name__}.")
     p = Path(path)
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise InputError(f"chunk_rows must be a positive integer; got {chunk_rows!r}.")

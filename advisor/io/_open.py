@@ -1,7 +1,7 @@
 """The one place where inputs are opened: each file once per run, by the statement that stages it.
 
 An input is a :class:`Part`: a prediction or count file (CSV, TSV, JSON Lines, Parquet, each also
-compressed ``.gz``/``.zst``), a DataFrame or Arrow table registered with DuckDB, or a ``--sql`` query.
+compressed ``.gz``/``.zst``), a DataFrame or Arrow table registered with DuckDB, or a ``sql=`` query.
 :func:`file_part`, :func:`frame_part` and :func:`sql_part` turn each into the ``FROM`` clause of DuckDB's
 own reader; :mod:`advisor.io._stage` puts every part of a run into ONE statement, so each file is
 opened exactly once and each query runs exactly once. Every later pass (counts, probabilities,
@@ -27,7 +27,7 @@ How each format is read, and why:
   the keys are read from the staged records.
 * Parquet: through one open descriptor (:mod:`advisor.io._fdfs`; DuckDB alone opens it three times).
 * DataFrames, Arrow tables: DuckDB's own scans in place (no pyarrow on any read path).
-* ``--sql``: exactly one ``SELECT`` statement (parsed by DuckDB), run once.
+* ``sql=``: exactly one ``SELECT`` statement (parsed by DuckDB), run once.
 
 :data:`OPENS` counts, per file, how often a statement that reads it was run — the in-process half
 of the proof that a run opens each input file once (``tests/test_open_once.py``).
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ._duck import COMPRESSIONS, TABLE_FORMATS, _literal, check_file, compression, table_format
 
 __all__ = ["OPENS", "Part", "file_part", "frame_part", "read_small", "retry_buffer", "sql_part", "valid_query"]
@@ -69,7 +69,7 @@ class Part:
     Attributes
     ----------
     what : str
-        How messages name it: the path, ``the DataFrame`` or ``the --sql query``.
+        How messages name it: the path, ``the DataFrame`` or ``the SQL query``.
     kind : str
         ``file``, ``frame`` or ``sql``.
     fmt : str
@@ -187,8 +187,8 @@ def _pandas_schema(frame: Any) -> list[tuple[str, str]] | None:
     return [(str(c), kinds.get(getattr(dt, "kind", "O"), "?")) for c, dt in zip(frame.columns, frame.dtypes)]
 
 
-#: Statements an injected ``--sql`` may try; none is a SELECT, so each is refused before anything runs.
-_SQL_HINT = "e.g. --sql \"SELECT label AS y_true, pred AS y_pred FROM 'preds.parquet'\""
+#: Statements an injected ``sql=`` may try; none is a SELECT, so each is refused before anything runs.
+_SQL_HINT = "e.g. \"SELECT label AS y_true, pred AS y_pred FROM 'preds.parquet'\""
 
 
 def valid_query(query: Any) -> str:
@@ -200,25 +200,25 @@ def valid_query(query: Any) -> str:
     import duckdb
 
     if not isinstance(query, str) or not query.strip():
-        raise InputError(f"--sql needs a query, {_SQL_HINT}.")
+        raise InputError(f"{arg('sql')} needs a query, {_SQL_HINT}.")
     try:
         statements = duckdb.extract_statements(query)
     except Exception as exc:  # noqa: BLE001 - a parser error is the user's query
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         first = re.sub(r"^[A-Za-z ]*Error: ", "", first).rstrip(".")[:200]
-        raise InputError(f"the --sql query failed: {first}.") from None
+        raise InputError(f"the {arg('sql')} query failed: {first}.") from None
     kinds = [str(getattr(s.type, "name", s.type)).upper() for s in statements]
     if len(statements) != 1 or kinds[0] != "SELECT":
         what = (f"{len(statements)} statements" if len(statements) != 1 else f"a {kinds[0]} statement")
-        raise InputError(f"--sql must be exactly one SELECT query; got {what}, which is refused before anything "
+        raise InputError(f"{arg('sql')} must be exactly one SELECT query; got {what}, which is refused before anything "
                          f"runs ({_SQL_HINT}).")
     return statements[0].query
 
 
 def sql_part(query: str) -> Part:
-    """The part of a ``--sql`` query (checked by :func:`valid_query`); it runs once, in the staging statement."""
+    """The part of a ``sql=`` query (checked by :func:`valid_query`); it runs once, in the staging statement."""
     text = valid_query(query).strip().rstrip(";")
-    return Part("the --sql query", "sql", "sql", f"(\n{text}\n)")
+    return Part("the SQL query", "sql", "sql", f"(\n{text}\n)")
 
 
 def read_small(path: Path, allowed: dict[str, str] | None = None) -> tuple[str, bytes]:

@@ -66,7 +66,7 @@ class PredictionSet:
     groups: Any = None
     group_labels: tuple[Label, ...] = ()
     group_col: str | None = None
-    #: with subgroup columns (``--by``, issue 23): per column, the value of each row of ``joint`` (index into
+    #: with subgroup columns (``by=``, issue 23): per column, the value of each row of ``joint`` (index into
     #: the column's values) and the values, in the order given
     by: dict[str, tuple[Any, tuple[Label, ...]]] = field(default_factory=dict)
 

@@ -29,6 +29,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..engine import ConfusionMatrix, Label
 from ._load import load
+from ._load_args import input_paths
 from ._matrices import PathLike
 from ._naming import _system_names
 from ._predset import PredictionSet
@@ -89,7 +90,7 @@ def read_predictions(
     >>> ps.labels, ps.n_items, ps.systems["model"].counts.tolist()
     (('cat', 'dog'), 3, [[1.0, 0.0], [1.0, 1.0]])
     """
-    path_list = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+    path_list = input_paths(paths, "paths")
     if not path_list:
         raise InputError("no prediction files were given.")
     if not isinstance(chunk_rows, int) or chunk_rows < 1:
@@ -176,7 +177,9 @@ def load_inputs(
     (['m', 'm#2'], True)
     """
     systems = [pred_col] if sql is not None and pred_col and pred_col != "y_pred" else None
-    ds = load(list(prediction_files), sql=sql, matrices=list(matrix_files), counts=list(count_files),
+    files, mats, tabs = (input_paths(prediction_files, "prediction_files"), input_paths(matrix_files, "matrix_files"),
+                         input_paths(count_files, "count_files"))
+    ds = load(files, sql=sql, matrices=mats, counts=tabs,
               true_col=true_col, pred_col=pred_col, count_col=count_col, systems=systems, structure="nominal")
     out = LoadedInputs(dict(ds.systems), ds.predictions, dict(ds.probabilities), list(ds.notes), ds.mixed)
     return out

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import (
     LOG_LOSS_EPS,
@@ -117,7 +117,7 @@ class Scan:
     #: a (true, predictions) combination found in several groups has one row per group
     groups: np.ndarray | None = None
     group_labels: tuple[Label, ...] = ()
-    #: with subgroup columns (``--by``, issue 23): per column, the value of each row of ``codes`` (index into
+    #: with subgroup columns (``by=``, issue 23): per column, the value of each row of ``codes`` (index into
     #: the column's values) and the values
     by: dict[str, tuple[np.ndarray, tuple[Label, ...]]] = field(default_factory=dict)
 
@@ -188,7 +188,7 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
     ``id_col``: match the items by this column (every side has it) instead of by row order. ``group_col``:
     the first input's column saying which group (patient, document, query) each item belongs to; the
     table is then counted per group too, for resampling groups instead of items. ``by_cols``: the first
-    input's subgroup columns (``--by``): the table is counted per subgroup value too.
+    input's subgroup columns (``by=``): the table is counted per subgroup value too.
     """
     m = len(sides)
     relation, weight = sides[0].source.relation, WEIGHT
@@ -240,12 +240,12 @@ def scan(con: Any, sides: Sequence[Side], *, labels: Sequence[Label] | None = No
                 raise _bad_label(con, s.source, col)
     _check_alignment(con, sides, res, n, present, bool(id_col))
     groups = _groups(con, sides[0], res, present[0], group_col) if group_col else None
-    by = {col: _groups(con, sides[0], res, present[0], col, f"b{j}_", "--by") for j, col in enumerate(by_cols)}
+    by = {col: _groups(con, sides[0], res, present[0], col, f"b{j}_", "by") for j, col in enumerate(by_cols)}
     return _build(con, sides, res, n, labels, groups, by)
 
 
 def _groups(con: Any, side: Side, res: dict[str, Any], present: np.ndarray, group_col: str, key: str = "g_",
-            option: str = "--group") -> np.ndarray:
+            option: str = "group") -> np.ndarray:
     """The group text of every counted row; an empty group cell is one sentence naming its row."""
     g = _col(res, key)
     bad = present & np.array([x is None or x == "" or len(x) > MAX_LABEL_CHARS for x in g], dtype=bool)
@@ -254,11 +254,9 @@ def _groups(con: Any, side: Side, res: dict[str, Any], present: np.ndarray, grou
         row = _ordered(con, src, f"{src.label_sql(group_col)} AS g_",
                        f"g_ IS NULL OR g_ = '' OR length(g_) > {MAX_LABEL_CHARS}")
         where = f" row {row[0]}" if row else ""
-        if option == "--by":
-            raise InputError(f"{src.what}{where}: the {group_col} cell (--by) is empty or too long; with --by every "
-                             "item needs its subgroup value.")
-        raise InputError(f"{src.what}{where}: the {group_col} cell (--group) is empty or too long; with --group every "
-                         "item needs the group it belongs to.")
+        need = "its subgroup value" if option == "by" else "the group it belongs to"
+        raise InputError(f"{src.what}{where}: the {group_col} cell ({arg(option)}) is empty or too long; with "
+                         f"{arg(option)} every item needs {need}.")
     return g
 
 

@@ -303,7 +303,7 @@ def _stage_error(part: Part, exc: Exception) -> InputError:
         diagnose_text(part.path, part.fmt)  # an encoding problem (UTF-16, binary) is the message, when it is one
     err = duck_error(part.what, _FMT_NAMES.get(part.fmt, part.fmt), exc)
     if part.kind == "sql":
-        return InputError(str(err).replace(f"could not read {part.what} as a query result:", f"{part.what} failed:"))
+        return InputError(err.text.replace(f"could not read {part.what} as a query result:", f"{part.what} failed:"))
     return err
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
 from ._load import load
+from ._load_args import check_load_arguments
 from ._structures import StructuredInputs, declared_order, read_columns, structured_from_tables
 from ._taxonomy import hierarchy_of
 
@@ -24,6 +25,13 @@ def load_structured(sources: Sequence[Any], *, order: Sequence[Any] | None = Non
     path, a mapping child → parent or a list of ``(child, parent)`` pairs; the sources (one system each, the same
     items) are then read as single-label predictions and the result holds their hierarchy inputs.
     """
+    check_load_arguments(order=order, label_sep=label_sep, top_k=top_k, true_col=true_col, pred_col=pred_col,
+                         structure=structure)
+    if isinstance(sources, (str, Path)):
+        sources = [sources]
+    if isinstance(sources, Mapping) or not hasattr(sources, "__iter__"):
+        raise InputError("sources must be a list of prediction files or of tables (DataFrames, mappings of columns); "
+                         f"got {type(sources).__name__}.")
     sources = list(sources)
     if taxonomy is not None:
         return _hierarchy(sources, taxonomy, true_col, pred_col,

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import LabelSets, OrdinalCells, class_values, label_sets, ordinal_cells, ordinal_ranks, ratings_table
 from ._items import SCORES
@@ -119,7 +119,7 @@ def _numeric_order(values: list[Any], name: str) -> list[Any]:
         return sorted(uniq, key=float)
     except (TypeError, ValueError):
         raise InputError(f"{name}: ordinal labels {', '.join(map(str, uniq[:4]))} are not numbers, so their order is "
-                         "unknown; give it with --order A,B,C (or classes in the answers).") from None
+                         f"unknown; give it with {arg('order')}, the classes lowest first (or classes in the answers).") from None
 
 
 def _ordinal(cols: dict[str, list[Any]], name: str, order: Sequence[Any] | None, tc: str, pc: str,
@@ -267,7 +267,8 @@ def declared_order(source: Any, columns: Sequence[str] = ("y_true", "y_pred")) -
     if not orders:
         return None
     if any(o != orders[0] for o in orders):
-        raise InputError("the ordered category columns declare different orders; give one with --order A,B,C.")
+        raise InputError(f"the ordered category columns declare different orders; give one with {arg('order')}, the "
+                         "classes lowest first.")
     return orders[0]
 
 
@@ -361,7 +362,7 @@ def _same_truth(kind: str, systems: dict[str, Any], items: dict[str, tuple[np.nd
             raise InputError(f"{name} scores the classes {few_names(systems[name][2])} but {names[0]} scores "
                              f"{few_names(systems[names[0]][2])}; give every system the same score columns.")
         if kind == "ordinal" and tuple(map(str, systems[name].labels)) != tuple(map(str, systems[names[0]].labels)):
-            raise InputError(f"{name} and {names[0]} have different class orders; give one with --order.")
+            raise InputError(f"{name} and {names[0]} have different class orders; give one with {arg('order')}.")
         diff = np.flatnonzero((t != first).reshape(t.shape[0], -1).any(axis=1))
         if diff.size:
             raise InputError(f"{name} row {rows[int(diff[0])] if rows else int(diff[0]) + 1}: the true labels differ "
@@ -394,7 +395,7 @@ def ordinal_from_tables(systems: Mapping[str, Any], order: Sequence[Any] | None)
         bad = [lab for lab, u in zip(labels, used) if u and lab not in index]
         if bad:
             raise InputError(f"{name}: class {bad[0]!r} is not in the ordinal order {few_names(order)}; "
-                             "list every class in --order.")
+                             f"list every class in {arg('order')}.")
         rows, cols = np.nonzero(counts)
         pos = np.array([index.get(lab, -1) for lab in labels])
         out[name] = OrdinalCells(pos[rows], pos[cols], counts[rows, cols], tuple(order), values, declared)

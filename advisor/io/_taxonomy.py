@@ -29,6 +29,9 @@ __all__ = ["as_taxonomy", "hierarchy_inputs", "hierarchy_of", "read_taxonomy", "
 
 def read_taxonomy(path: Any) -> Taxonomy:
     """The taxonomy of a ``child,parent`` CSV file."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path must be the path of a taxonomy file (a CSV of child,parent rows); got "
+                         f"{type(path).__name__}.")
     p = Path(path)
     if not p.is_file():
         raise InputError(f"taxonomy file {str(p)!r} does not exist; give a CSV of child,parent rows.")

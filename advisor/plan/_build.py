@@ -11,8 +11,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
+
+from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
 from ..engine import check_reject_label, net_benefit_id
@@ -29,7 +32,7 @@ from ..questionnaire import (
 )
 from ..stats import interval_methods
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
-from ._options import PlanOptions, apply_options
+from ._options import PlanOptions, apply_options, plan_options
 from ._specs import metric_specs
 from ._usage import answer_uses
 
@@ -44,6 +47,9 @@ def _answers(answers: Any) -> Answers:
         return answers
     if answers is None or isinstance(answers, Mapping):
         return answers_from_mapping(answers or {})
+    if not isinstance(answers, (str, os.PathLike)):
+        raise InputError(f"{arg('answers')} must be the path of an answers file, a mapping or an advisor.Answers; "
+                         f"got {type(answers).__name__}.")
     return load_answers(answers)
 
 
@@ -190,8 +196,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     >>> plan.lead.id, plan.lead.params["costs"]
     ('normalized_expected_cost', {'fn': 400.0, 'fp': 4.0})
     """
-    opts = options if isinstance(options, PlanOptions) else PlanOptions(**dict(options or {}))
-    opts.check()
+    opts = plan_options(options)
     original = _answers(answers)
     if opts.reject_label is not None:  # issue 23: a reject label that some item truly has is a class
         check_reject_label(opts.reject_label, _true_labels(data))

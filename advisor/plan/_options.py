@@ -12,9 +12,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ..engine import (
     CONVENTIONS,
     check_budget,
@@ -26,7 +26,7 @@ from ..engine import (
 from ..io import parse_costs, parse_priors
 from ..questionnaire import Answers, answers_from_mapping
 
-__all__ = ["PlanOptions", "apply_options"]
+__all__ = ["PlanOptions", "apply_options", "plan_options"]
 
 
 class PlanOptions(BaseModel):
@@ -37,14 +37,12 @@ class PlanOptions(BaseModel):
     costs: Any = Field(None, description="error costs: 'fn=10,fp=1', a cost-matrix CSV path, or a mapping")
     priors: Any = Field(None, description="deployment class shares: 'a=0.02,b=0.98' or a mapping")
     positive_label: Any = None
-    order: list[Any] | None = Field(None, description="ordered classes, lowest first (--order)")
-    max_fpr: Any = Field(None, description="the largest false positive rate acceptable in use (--max-fpr)")
-    alerts: Any = Field(None, description="the number of test items that can be reviewed (--alerts)")
-    decision_thresholds: Any = Field(None, description="the risks at which users act, increasing "
-                                     "(--decision-thresholds)")
-    coverage: Any = Field(None, description="the share of the items a system that abstains answers, in (0, 1] "
-                          "(--coverage)")
-    reject_label: Any = Field(None, description="the label a system writes when it abstains (--reject-label)")
+    order: list[Any] | None = Field(None, description="ordered classes, lowest first")
+    max_fpr: Any = Field(None, description="the largest false positive rate acceptable in use")
+    alerts: Any = Field(None, description="the number of test items that can be reviewed")
+    decision_thresholds: Any = Field(None, description="the risks at which users act, increasing")
+    coverage: Any = Field(None, description="the share of the items a system that abstains answers, in (0, 1]")
+    reject_label: Any = Field(None, description="the label a system writes when it abstains")
     resamples: int = Field(2000, description="bootstrap resamples (0: no intervals)")
     confidence: float = 0.95
     seed: int | None = None
@@ -56,26 +54,51 @@ class PlanOptions(BaseModel):
         if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 0:
             raise InputError(f"the number of bootstrap resamples must be a whole number ≥ 0; got {self.resamples!r}.")
         if not isinstance(self.confidence, (int, float)) or not 0.0 < float(self.confidence) < 1.0:
-            raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95); got {self.confidence!r}.")
+            raise InputError(f"{arg('confidence')} must be strictly between 0 and 1 (e.g. 0.95); got {self.confidence!r}.")
         if self.undefined not in CONVENTIONS:
-            raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {self.undefined!r}.")
+            raise InputError(f"{arg('undefined')} must be one of {', '.join(CONVENTIONS)}; got {self.undefined!r}.")
         if self.max_fpr is not None:
-            self.max_fpr = check_budget(self.max_fpr, "max_fpr (the false positive rate budget)")
+            self.max_fpr = check_budget(self.max_fpr, f"{arg('max_fpr')} (the false positive rate budget)")
         if self.alerts is not None:
             a = self.alerts
             if isinstance(a, bool) or not isinstance(a, (int, float, str)) or not str(a).strip().isdigit() \
                     or int(str(a).strip()) < 1:
-                raise InputError(f"alerts (the items that can be reviewed) must be a whole number of at least 1; "
+                raise InputError(f"{arg('alerts')} (the items that can be reviewed) must be a whole number of at least 1; "
                                  f"got {a!r}.")
             self.alerts = int(str(a).strip())
         if self.coverage is not None:
-            self.coverage = check_coverage(self.coverage, "coverage")
+            self.coverage = check_coverage(self.coverage)
         if self.reject_label is not None and not str(self.reject_label):
-            raise InputError("the reject label is empty; give the label a system writes when it abstains.")
+            raise InputError(f"the reject label ({arg('reject_label')}) is empty; give the label a system writes when "
+                             "it abstains.")
         if self.decision_thresholds is not None:
             self.decision_thresholds = check_decision_thresholds(self.decision_thresholds,
-                                                                 "decision_thresholds (the risks at which users act)")
+                                                                 f"{arg('decision_thresholds')} (the risks at which "
+                                                                 "users act)")
         return self
+
+
+def plan_options(options: Any) -> PlanOptions:
+    """``options`` of :func:`~advisor.plan.make_plan` — a :class:`PlanOptions`, a mapping or None — as checked
+    :class:`PlanOptions`; an unknown key or a value of the wrong type is one sentence naming it."""
+    if isinstance(options, PlanOptions):
+        return options.check()
+    if options is not None and not isinstance(options, Mapping):
+        raise InputError(f"{arg('options')} must be a mapping of option names to values (or an advisor.PlanOptions); "
+                         f"got {type(options).__name__}.")
+    given = dict(options or {})
+    known = [k for k in PlanOptions.model_fields if k != "seed_given"]
+    unknown = [k for k in given if k not in PlanOptions.model_fields]
+    if unknown:
+        raise InputError(f"{arg('options')} has no option {unknown[0]!r}; the options are {', '.join(known)}.")
+    try:
+        return PlanOptions(**given).check()
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(x) for x in err.get("loc", ())) or "?"
+        got = err.get("input")
+        why = " ".join(str(err.get("msg", "")).split()).rstrip(".")
+        raise InputError(f"options[{key!r}] is not valid ({why[:1].lower() + why[1:]}); got {got!r}.") from None
 
 
 def _costs_as_answers(costs: Any, classes: Sequence[Any] | None) -> tuple[dict[str, Any], list[Any] | None]:
@@ -114,7 +137,7 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
     updates: dict[str, Any] = {}
     replaced: dict[str, str] = {}
     if options.costs is not None:
-        costs = parse_costs(options.costs, "costs")
+        costs = parse_costs(options.costs)
         error_costs, classes = _costs_as_answers(costs, ans.classes or (list(labels) if labels else None))
         updates["error_costs"] = error_costs
         if classes is not None:
@@ -122,7 +145,7 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
             updates["n_classes"] = None
         replaced["error_costs"] = "costs option" + (" (the answers gave other costs)" if ans.error_costs else "")
     if options.priors is not None:
-        priors = parse_priors(options.priors, "priors")
+        priors = parse_priors(options.priors)
         if not isinstance(priors, Mapping):
             raise InputError("priors must name each class's share, e.g. ill=0.02,well=0.98.")
         updates["target_prevalence"] = {k: float(v) for k, v in priors.items()}
@@ -140,10 +163,10 @@ def apply_options(answers: Answers | Mapping[str, Any] | None, options: PlanOpti
         replaced["fpr_budget"] = "max-fpr option" + (" (the answers gave another budget)" if ans.fpr_budget else "")
     if options.alerts is not None:
         if n_items is None:
-            raise InputError(f"alerts={options.alerts} counts items of the test set, which is not known here; give the "
+            raise InputError(f"{arg('alerts', options.alerts)} counts items of the test set, which is not known here; give the "
                              "predictions, or the review budget as a share with review_share in the answers.")
         if options.alerts > n_items:
-            raise InputError(f"alerts={options.alerts} is larger than the test set ({int(n_items):,} items); give a "
+            raise InputError(f"{arg('alerts', options.alerts)} is larger than the test set ({int(n_items):,} items); give a "
                              "review budget of at most as many items as the test set holds.")
         updates["review_share"] = options.alerts / float(n_items)
         replaced["review_share"] = "alerts option" + (" (the answers gave another share)" if ans.review_share else "")

@@ -622,12 +622,19 @@ def load_answers(path: str | os.PathLike[str]) -> Answers:
     InputError
         One sentence naming the file, the key, its value and what is allowed.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"the answers must be the path of an answers file (YAML or JSON); got {type(path).__name__}.")
     p = Path(path)
     source = f"answers file {str(p)!r}"
     if p.exists() and not p.is_file():  # a folder, FIFO or device: refused before it can block
         raise InputError(f"{source} is not a regular file; give the answers file (YAML or JSON).")
-    with p.open("rb") as fh:
-        raw = fh.read(MAX_ANSWERS_BYTES + 1)
+    try:
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_ANSWERS_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{source} not found; give the path of an answers file (YAML or JSON).") from None
+    except OSError as exc:
+        raise InputError(f"{source} cannot be read ({exc.strerror or type(exc).__name__}).") from None
     if len(raw) > MAX_ANSWERS_BYTES:
         raise InputError(f"{source} is larger than {MAX_ANSWERS_BYTES:,} bytes, the limit for answers files "
                          "(they hold a few answers); is it the right file?")

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ._answers import Answers
 from ._answers_file import _AnswersLoader
 
@@ -63,7 +63,8 @@ def load_draft(path: Path) -> dict[str, Any]:
     Raises ``InputError`` in one sentence when there is no draft or it is not one advisor wrote.
     """
     if not path.is_file():
-        raise InputError(f"there is no draft to resume at {path}; run advisor ask without --resume to start.")
+        start = arg("resume", python="start without one", cli="run advisor ask without --resume to start")
+        raise InputError(f"there is no draft to resume at {path}; {start}.")
     if path.stat().st_size > _MAX_DRAFT_BYTES:
         raise InputError(f"the draft {path} is larger than {_MAX_DRAFT_BYTES} bytes, so advisor did not write it; "
                          "delete it and start again.")

@@ -26,6 +26,7 @@ import string
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .._exceptions import InputError
 from ..catalogue import Catalogue, MetricRecord, get_catalogue
 from ..engine import ONE_VS_REST
 from ._answers import Answers, answers_from_mapping
@@ -646,6 +647,11 @@ def recommend(
     """
     if not isinstance(answers, Answers):
         answers = answers_from_mapping(answers)
+    for name, given, kind in (("catalogue", catalogue, Catalogue), ("rules", rules, RuleBook)):
+        if given is not None and not isinstance(given, kind):
+            raise InputError(f"{name} must be a {kind.__name__} (or None for advisor's own); got {type(given).__name__}.")
+    if resolver is not None and not callable(resolver):
+        raise InputError(f"resolver must be a function of a metric name, or None; got {type(resolver).__name__}.")
     book = rules or load_rules()
     if catalogue is None:
         catalogue = get_catalogue()

@@ -295,7 +295,11 @@ def _sorted_warnings(rec: Any) -> tuple[dict[str, list[str]], list[tuple[str, st
             if rec.primary.name not in named:
                 continue
             named = [rec.primary.name]
-        where = SCREEN["where_shifted" if answers.get("deployment_prevalence") == "shifted" else "where_unknown"]
+        given = "deployment_prevalence" in rec.answers.model_fields_set  # a default is no premise (issue 22)
+        where = SCREEN["where_shifted" if answers.get("deployment_prevalence") == "shifted" else
+                       "where_unknown" if given else "where_unsaid"]
+        if w.code in WARNING and "{metrics}" in WARNING[w.code] and not named:
+            continue  # about metrics this view neither reports nor advises against (e.g. planned, not computed)
         if w.code in WARNING:
             text = WARNING[w.code].format(metrics=join([lower_name(n) for n in named]).capitalize(), where=where,
                                             lead=lower_name(rec.primary.name or rec.primary.metric))

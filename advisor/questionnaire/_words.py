@@ -214,4 +214,5 @@ SCREEN: dict[str, str] = {
     "because": "{situation}; {name} {reason}.",
     "where_shifted": "differs in use",
     "where_unknown": "is unknown in use",
+    "where_unsaid": "may differ in use",
 }

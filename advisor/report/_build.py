@@ -268,6 +268,8 @@ def build_report(
     True
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
+    if order is not None and (isinstance(order, (str, bytes, Mapping)) or not hasattr(order, "__iter__")):
+        raise InputError(f"order must be a list of the classes, lowest first; got {type(order).__name__}.")
     bootstrap = check_resampling(bootstrap, confidence)
     seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     reject = _reject_label(answers, reject_label)  # abstentions are no class (issue 23)
@@ -476,6 +478,10 @@ def _recommendation(ans: Any, recommendation: Any, data: Any,
         # the matrices as read here (a mapping may hold plain lists of counts)
         recommendation = (recommend(ans, data=data if hasattr(data, "systems") else systems) if systems
                           else recommend(ans))
+    if not hasattr(recommendation, "to_json_dict") and not (isinstance(recommendation, Mapping)
+                                                            and isinstance(recommendation.get("primary"), Mapping)):
+        raise InputError("recommendation must be an advisor.Recommendation (advisor.recommend) or its JSON mapping "
+                         f"with a 'primary' metric; got {type(recommendation).__name__}.")
     rec_json: dict[str, Any] = (recommendation.to_json_dict() if hasattr(recommendation, "to_json_dict")
                                 else dict(recommendation))
     reason = getattr(getattr(recommendation, "primary", None), "reason", None) or rec_json["primary"].get("reason")

@@ -174,8 +174,8 @@ def _frame(data: Any) -> bool:
 def resolve_costs(costs: Any, priors: Any, answers: Any, rec_json: Mapping[str, Any],
                   labels: Sequence[Any]) -> tuple[Any, Any]:
     """Costs and priors as given (text, path, mapping), else from the answers (``error_costs``, deployment shares)."""
-    costs = parse_costs(costs, "costs")
-    priors = parse_priors(priors, "priors")
+    costs = parse_costs(costs)
+    priors = parse_priors(priors)
     ec = getattr(answers, "error_costs", None)
     if costs is None and ec is not None:
         if ec.false_negative is not None:

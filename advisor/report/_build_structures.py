@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import confusion_matrix, evaluate_inputs, per_class, top_k_hits
 from ..io import load, ordinal_from_tables
@@ -74,6 +74,9 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     ('mae_macro', 0.5)
     """
     check_arguments(title=title, undefined=undefined, digits=digits)
+    if not (hasattr(inputs, "structure") and hasattr(inputs, "systems")):
+        raise InputError("inputs must be the structured inputs of advisor.load_structured (or Dataset.structured of "
+                         f"advisor.load); got {type(inputs).__name__}.")
     bootstrap = check_resampling(bootstrap, confidence)
     seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
     plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,
@@ -152,7 +155,7 @@ def check_structured(inputs: Any, answers: Any) -> Any:
         cats = few_names(inputs.labels)
         raise InputError(f"the answers say the categories are ordered (label_structure: ordinal) but not in which order, "
                          f"and {cats} are not numbers; list them from lowest to highest as classes in the answers "
-                         "or with --order.")
+                         f"or with {arg('order')}.")
     return inputs
 
 
@@ -182,7 +185,7 @@ def ordinal_tables_for_answers(matrices: list[Any], answers: Any, *, order: list
         need = ("the label set of each item (y_true / y_pred holding 'a|b', or true_<label> / pred_<label> columns)"
                 if ans.label_structure == "multilabel" else "the score of every class for each item (p_<label> columns)")
         raise InputError(f"a confusion matrix cannot give {'multi-label' if ans.label_structure == 'multilabel' else 'top-k'}"
-                         f" metrics, which need {need}; give prediction files instead of --matrix.")
+                         f" metrics, which need {need}; give prediction files instead of {arg('matrices')}.")
     if ans.label_structure != "ordinal":
         return None
     if systems is None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 from typing import Any
 
-from .._exceptions import AdvisorError, InputError
+from .._exceptions import AdvisorError, InputError, arg
 from ._context_json import context_from_json, json_path
 from ._models import ReportContext, Span
 from ._render import render_report
@@ -76,12 +76,20 @@ def _nesting(text: str) -> int:
 
 def load_context(path: str | os.PathLike[str]) -> ReportContext:
     """Read, validate and check a report context file; :class:`InputError` (one sentence) if it is unfit."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path must be the path of a report context (JSON); got {type(path).__name__}.")
     p = Path(path)
-    hint = "--context takes the JSON that `advisor report -o FILE.json` writes"
+    hint = (f"{arg('context', python='load_context')} takes the JSON of a report context (`advisor report -o "
+            "FILE.json`, render_report(ctx, 'json'))")
     if p.exists() and not p.is_file():  # a FIFO or device would block or never end
         raise InputError(f"{p} is not a regular file; {hint}.")
-    with p.open("rb") as fh:
-        raw = fh.read(MAX_CONTEXT_BYTES + 1)
+    try:
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_CONTEXT_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{p} not found; {hint}.") from None
+    except OSError as exc:
+        raise InputError(f"{p} cannot be read ({exc.strerror or type(exc).__name__}); {hint}.") from None
     if len(raw) > MAX_CONTEXT_BYTES:
         raise InputError(f"{p} is larger than {MAX_CONTEXT_BYTES:,} bytes, the limit for a report context; {hint}.")
     try:

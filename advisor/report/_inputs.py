@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ..engine import CONVENTIONS, ConfusionMatrix, JointCounts, answered_matrix
 from ..questionnaire import Answers, answers_from_mapping
 from ..questionnaire import load_answers as load_file
@@ -172,9 +172,9 @@ def check_positive(positive_label: Any, answered: Any) -> None:
     """Refuse a positive class that contradicts the answers: the methods text and the numbers would disagree."""
     if positive_label is None or answered is None or str(positive_label) == str(answered):
         return
-    raise InputError(f"the positive class {str(positive_label)!r} (positive_label, --positive) contradicts "
+    raise InputError(f"the positive class {str(positive_label)!r} ({arg('positive_label')}) contradicts "
                      f"positive_class {str(answered)!r} in the answers; give the same class, or change the "
-                     "answers and leave --positive out.")
+                     f"answers and leave {arg('positive_label')} out.")
 
 
 
@@ -187,5 +187,5 @@ def check_resampling(bootstrap: Any, confidence: Any) -> int:
     if not (isinstance(confidence, (int, float)) and 0 < confidence < 1):
         raise InputError(f"confidence must be a number between 0 and 1; got {confidence!r}.")
     if bootstrap > 0:  # 0: no intervals; otherwise enough resamples for the interval asked (issue 25)
-        check_enough_resamples(bootstrap, float(confidence))
+        check_enough_resamples(bootstrap, float(confidence), "bootstrap")
     return bootstrap

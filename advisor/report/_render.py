@@ -20,7 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .._exceptions import AdvisorError, InputError
+from .._exceptions import AdvisorError, InputError, arg
 from .._format import LABEL_DISPLAY_LIMIT, display_label, html_escape, latex_escape, markdown_escape, safe_filename
 from .._jsonio import dumps
 from ..catalogue import BIB_FILE
@@ -59,17 +59,18 @@ def _context_json(ctx: ReportContext) -> str:
 def format_for(path: str | os.PathLike[str] | None, fmt: str | None = None) -> str:
     """The output format: ``fmt`` if given, else from the file extension."""
     if fmt is not None:
-        f = fmt.lower().lstrip(".")
-        f = {"markdown": "md", "latex": "tex", "htm": "html"}.get(f, f)
+        f = fmt.lower().lstrip(".") if isinstance(fmt, str) else None
+        f = {"markdown": "md", "latex": "tex", "htm": "html"}.get(f, f) if f is not None else None
         if f not in FORMATS:
-            raise InputError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+            raise InputError(f"{arg('fmt')} must be one of {', '.join(FORMATS)}; got {fmt!r}.")
         return f
     if path is None:
-        raise InputError("give an output file (-o) or a --format.")
+        raise InputError(f"give an output file ({arg('out_path')}, the format from its extension) or {arg('fmt')} "
+                         f"(one of {', '.join(FORMATS)}).")
     ext = Path(path).suffix.lower()
     if ext not in EXTENSIONS:
         raise InputError(f"cannot tell the report format from the extension of {path} "
-                         f"(use .md, .tex, .html, .pdf or .json, or pass --format).")
+                         f"(use .md, .tex, .html, .pdf or .json, or give {arg('fmt')}).")
     return EXTENSIONS[ext]
 
 
@@ -495,19 +496,6 @@ def output_plan(
     return files
 
 
-def _api_format(out_path: str | os.PathLike[str] | None, fmt: str | None) -> str:
-    """:func:`format_for`, its refusals in :func:`render_report`'s argument names (``fmt``, ``out_path``)."""
-    try:
-        return format_for(out_path, fmt)
-    except InputError:
-        if fmt is not None:
-            raise InputError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.") from None
-        if out_path is None:
-            raise InputError(f"give out_path (the format from its extension) or fmt (one of {', '.join(FORMATS)}).") from None
-        raise InputError(f"cannot tell the report format from the extension of {out_path} "
-                         f"(use .md, .tex, .html, .pdf or .json, or give fmt=…).") from None
-
-
 def render_report(
     context: ReportContext,
     fmt: str | None = None,
@@ -528,14 +516,17 @@ def render_report(
     """
     if not isinstance(context, ReportContext):
         raise InputError(f"context must be a ReportContext (from build_report); got {type(context).__name__}.")
+    if out_path is not None and not isinstance(out_path, (str, os.PathLike)):
+        raise InputError(f"out_path must be the path of the report file, or None for the text; got "
+                         f"{type(out_path).__name__}.")
     if out_path is None:
-        return render_text(context, _api_format(None, fmt), fragment=fragment)
-    fmt = _api_format(out_path, fmt)
+        return render_text(context, format_for(None, fmt), fragment=fragment)
+    fmt = format_for(out_path, fmt)
     if fmt == "pdf":
         require_pdf_engine()
     planned = output_plan(out_path, fmt, figures=figures and bool(context.systems),
                           references=bool(context.references))
-    check_outputs(planned, inputs, force=force, force_word="force=True")  # fail fast, before any expensive rendering
+    check_outputs(planned, inputs, force=force)  # fail fast, before any expensive rendering
     files = render_files(context, fmt, out_path, fragment=fragment, figures=figures)
     return write_outputs(files, inputs, force=force)
 

@@ -30,11 +30,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .._exceptions import UnsafeOutputError
+from .._exceptions import UnsafeOutputError, arg
 
 __all__ = ["WriteInterrupted", "atomic_write", "check_outputs", "write_outputs"]
 
 _EXISTS = "{} already exists; pass {} to overwrite it, or choose another output name."
+#: The override of an existing output: ``force=True`` in Python, ``--force`` on the command line.
+_FORCE = arg("force", True)
 
 # os.link errors that mean "this file system has no hard links", not "you may not write here"
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
@@ -103,14 +105,14 @@ def check_outputs(
     inputs: Iterable[str | os.PathLike[str]],
     *,
     force: bool = False,
-    force_word: str = "--force",
+    force_word: str = _FORCE,
 ) -> None:
     """Raise :class:`UnsafeOutputError` unless every output can be written without harm.
 
     An output may not be one of ``inputs``, a directory or anything else but a regular file, the
     same file as another output, lie below a file, or below a symbolic link inside the first
     output's folder (the figure folder); without ``force`` it may not exist. ``force_word`` is how the
-    messages name the override (``--force`` on the command line, ``force=True`` in Python).
+    messages name the override (by default ``force=True`` in Python, ``--force`` on the command line).
     """
     ins = [Path(p) for p in inputs]
     seen: list[Path] = []
@@ -227,14 +229,14 @@ def _place(tmp: str, path: Path, force: bool) -> None:
     try:
         os.link(tmp, path)  # fails if path exists: no race with a file created meanwhile
     except FileExistsError:
-        raise UnsafeOutputError(_EXISTS.format(path, "--force")) from None
+        raise UnsafeOutputError(_EXISTS.format(path, _FORCE)) from None
     except OSError as exc:
         if exc.errno not in _NO_LINKS:
             raise
         try:  # no hard links here: reserve the name by an exclusive create, then move the file onto it
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
         except FileExistsError:
-            raise UnsafeOutputError(_EXISTS.format(path, "--force")) from None
+            raise UnsafeOutputError(_EXISTS.format(path, _FORCE)) from None
         try:
             os.replace(tmp, path)
         except BaseException:

@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ..engine import reported_ids
 from ..questionnaire import out_of_scope_task
 
 __all__ = ["label_words", "refuse_external", "reported_items", "structure_items"]
+
+#: Where pair correlation, ARI and AMI of two partitions are computed.
+_PARTITIONS = arg("partitions", python="advisor.engine.partition_metrics", cli="`advisor compute --partitions FILE`")
+#: Where the methods paragraph of a task advisor does not evaluate is written without data.
+_METHODS = arg("answers", python="advisor.methods_paragraph(answers)", cli="`advisor methods --answers FILE`")
 
 
 def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any
@@ -29,13 +34,13 @@ def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]],
 def refuse_external(ans: Any) -> None:
     """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
     if getattr(ans, "label_structure", None) == "partition":  # issue 23, item 3: no report with data yet
-        raise InputError("label_structure 'partition': advisor report does not build a report with data for two "
+        raise InputError("label_structure 'partition': advisor does not build a report with data for two "
                          "partitions yet (no interval method for partition indices); compute pair correlation, ARI "
-                         "and AMI with `advisor compute --partitions FILE`.")
+                         f"and AMI with {_PARTITIONS}.")
     note = out_of_scope_task(getattr(ans, "label_structure", None) or "nominal")
     if note is not None and ans.label_structure not in ("spans", "ranking"):  # boxes, masks, numbers, texts
         raise InputError(f"label_structure {ans.label_structure!r}: advisor does not evaluate {note.what}; use "
-                         f"{note.use} (`advisor methods --answers FILE` says why, without data).")
+                         f"{note.use} ({_METHODS} says why, without data).")
     if getattr(ans, "label_structure", None) not in ("spans", "ranking"):
         return
 
@@ -44,7 +49,7 @@ def refuse_external(ans: Any) -> None:
             "query, which advisor does not compute from item labels; compute nDCG@k, MRR and recall@k per query "
             "with pytrec_eval or ranx")
     raise InputError(f"label_structure {ans.label_structure!r} is scored per {what}, and write the methods "
-                     "paragraph with `advisor methods --answers FILE` (no data).")
+                     f"paragraph with {_METHODS} (no data).")
 
 
 def structure_items(ans: Any, has_data: bool, rec_items: list[tuple[str, str, str | None, dict[str, Any]]], cat: Any

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
 from ..stats import subgroups
 from ._models import Paragraph, Span, TableBlock, WarningEntry
@@ -22,8 +22,11 @@ _RATE_NAMES = {"tpr": "TPR", "fpr": "FPR", "selection_rate": "selection rate", "
 
 
 def subgroup_columns(plan: Any, by: Sequence[str] | str | None) -> list[str]:
-    """The answers' subgroup columns, then those of ``by=`` (``--by``), each once."""
-    given = [by] if isinstance(by, str) else list(by or ())
+    """The answers' subgroup columns, then those of ``by=``, each once."""
+    given = [] if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
+    bad = [c for c in given if not isinstance(c, str) or not c.strip()]
+    if bad:
+        raise InputError(f"by must name subgroup columns (a column name or a list of them); got {bad[0]!r:.40}.")
     return list(dict.fromkeys([*(plan.design.subgroups if plan is not None else []), *given]))
 
 
@@ -34,8 +37,9 @@ def check_subgroup_columns(data: Any, columns: Sequence[str]) -> None:
     read = getattr(getattr(data, "predictions", data), "by", None) or {}
     missing = [c for c in columns if c not in read]
     if missing:
+        shown = ", ".join(map(repr, columns))
         raise InputError(f"the subgroup column {missing[0]!r} was not read with the predictions; read them with "
-                         f"advisor.load(..., by=[{', '.join(repr(c) for c in columns)}]) (or give --by {missing[0]}).")
+                         f"{arg('by', missing[0], python=f'advisor.load(..., by=[{shown}])')}.")
 
 
 def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[str, str], pos: Any, beta: float,

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 from .._format import format_number
 from ..engine import TARGET_VALUED
 from ..stats import pick_seed
@@ -173,21 +173,24 @@ def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> lis
 
 def picked_seed(seed: int | None, bootstrap: int) -> tuple[int | None, bool]:
     """``(seed, given)``: the seed passed, or — when intervals are drawn — one picked now (issue 20)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError(f"{arg('seed')} must be a whole number ≥ 0, or None for a seed picked and stated; got "
+                         f"{seed!r:.40}.")
     if seed is not None or bootstrap <= 0:
         return seed, seed is not None
     return pick_seed(None), False
 
 
 def grouped(settings: Any, results: Any, data: Any, plan: Any, ordinal: bool) -> Any:
-    """With ``--group``: the groups the bootstrap resamples, on the settings and the results, and the plan's
+    """With ``group=``: the groups the bootstrap resamples, on the settings and the results, and the plan's
     design as carried out (its unit the groups). Returns the plan."""
     ps = getattr(data, "predictions", data)  # a Dataset, or a PredictionSet
     settings.groups, settings.group_col = getattr(ps, "groups", None), getattr(ps, "group_col", None)
     if settings.groups is None:
         return plan
     if ordinal:
-        raise InputError(f"--group {settings.group_col}: the ordinal metrics of these label files are resampled by "
-                         "items, not groups; leave --group out.")
+        raise InputError(f"{arg('group', settings.group_col)}: the ordinal metrics of these label files are "
+                         f"resampled by items, not groups; leave {arg('group')} out.")
     results.group = (settings.group_col, len(getattr(ps, "group_labels", ())))
     if plan is None:
         return plan

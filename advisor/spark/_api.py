@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, check_keywords
 from ..engine import SCORE_IDS, Label, metric_id, score_metrics
 from ..engine import evaluate as evaluate_matrices
 from ..io import add_scores
@@ -14,6 +14,12 @@ from ._count import _label, _proba_columns, count_spark
 from ._scores import count_scores
 
 __all__ = ["compare", "evaluate"]
+
+#: The keywords of :func:`evaluate` and :func:`compare`: their own and those ``**options`` passes on.
+_EVALUATE = ("y_true", "systems", "labels", "proba_cols", "costs", "priors", "metrics", "positive_label", "beta",
+             "undefined", "class_weights")
+_COMPARE = ("y_true", "systems", "n_resamples", "seed", "metrics", "labels", "confidence", "positive_label", "beta",
+            "undefined", "progress", "draw", "class_weights", "method", "proportion")
 
 
 def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,
@@ -52,6 +58,7 @@ def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | Non
     Evaluation
         The same object :func:`advisor.evaluate` returns for the same data.
     """
+    check_keywords("advisor.spark.evaluate", options, _EVALUATE)
     ps = count_spark(df, y_true, systems, labels=labels, proba_cols=proba_cols)
     options.setdefault("probabilities", ps.probabilities or None)
     matrix_ids, score_ids = _split_metrics(options.pop("metrics", None))
@@ -94,6 +101,7 @@ def compare(df: Any, y_true: str = "y_true", systems: Sequence[str] | None = Non
     -------
     Comparison
     """
+    check_keywords("advisor.spark.compare", options, _COMPARE)
     ps = count_spark(df, y_true, systems, labels=labels)
     if len(ps.joint.systems) < 2:
         raise InputError(f"compare needs at least two systems (prediction columns); got {len(ps.joint.systems)}.")

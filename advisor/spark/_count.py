@@ -97,16 +97,21 @@ def count_spark(df: Any, y_true: str, systems: Sequence[str] | str | None, *,
     from pyspark.sql import functions as F
 
     if not hasattr(df, "groupBy") or not hasattr(df, "schema"):
-        raise InputError(f"expected a Spark DataFrame; got a {type(df).__name__}.")
+        raise InputError(f"df must be a Spark DataFrame; got {type(df).__name__}.")
+    if not isinstance(y_true, str):
+        raise InputError(f"y_true must be the name of the true-label column; got {y_true!r:.60}.")
     if isinstance(systems, str):
         systems = [systems]
+    if systems is not None and (not isinstance(systems, (list, tuple)) or not all(isinstance(c, str) for c in systems)):
+        raise InputError(f"systems must be a column name or a list of column names; got {systems!r:.60}.")
     if systems is None:
         systems = ["y_pred"] if "y_pred" in df.columns else [
             c for c in df.columns if c not in (y_true, "id", "score") and not c.startswith(("p_", "proba_"))]
     systems = [str(s) for s in systems]
-    for c in [y_true, *systems]:
+    for name, c in [("y_true", y_true), *(("systems", s) for s in systems)]:
         if c not in df.columns:
-            raise InputError(f"{_WHAT} has no column {c!r}; its columns are {', '.join(map(repr, df.columns[:30]))}.")
+            raise InputError(f"{_WHAT} has no column {c!r} ({name}=); its columns are "
+                             f"{', '.join(map(repr, df.columns[:30]))}.")
     if not systems:
         raise InputError(f"{_WHAT} has no prediction column besides {y_true!r}; name them with systems=[…].")
     cols = _proba_columns(df, proba_cols) if len(systems) == 1 else []

@@ -80,8 +80,11 @@ Progress = Callable[[int, int], None]
 # ----------------------------------------------------------------------------------------------
 # Argument checks and resampling helpers (shared with the paired comparison)
 # ----------------------------------------------------------------------------------------------
-def check_arguments(n_resamples: Any, confidence: Any, method: str = "auto", proportion: str = "clopper_pearson") -> None:
+def check_arguments(n_resamples: Any, confidence: Any, method: str = "auto", proportion: str = "clopper_pearson",
+                    progress: Any = None) -> None:
     """Raise a one-sentence :class:`InputError` for an unusable bootstrap argument."""
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress must be a function progress(done, total), or None; got {type(progress).__name__}.")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise InputError(f"n_resamples must be a whole number ≥ 1; got {n_resamples!r}.")
     if (
@@ -404,7 +407,7 @@ def bootstrap(
     >>> 0.75 < r["accuracy"]["low"] < 0.80 and 0.90 < r["accuracy"]["high"] < 0.95, r.methods["accuracy"]
     (True, 'clopper_pearson')
     """
-    check_arguments(n_resamples, confidence, method, proportion)
+    check_arguments(n_resamples, confidence, method, proportion, progress)
     if not isinstance(matrix, ConfusionMatrix):
         shape = np.shape(matrix)
         if len(shape) != 2:

@@ -103,6 +103,8 @@ def _layout(runs: Sequence[str] | None, columns: list[str]) -> RunLayout | None:
     """The runs of each system (None when every system has one run)."""
     if runs is None:
         return None
+    if isinstance(runs, (str, bytes)) or not isinstance(runs, Sequence):
+        raise InputError(f"runs must list the system of each column of the joint table; got {type(runs).__name__}.")
     if len(runs) != len(columns):
         raise InputError(f"runs must name the system of each of the {len(columns)} columns; got {len(runs)}.")
     layout = RunLayout([str(r) for r in runs])
@@ -200,7 +202,7 @@ def compare_joint(
     """
     if not isinstance(joint, JointCounts):
         raise InputError(f"joint must be a JointCounts table; got {type(joint).__name__}.")
-    check_arguments(n_resamples, confidence, method, proportion)
+    check_arguments(n_resamples, confidence, method, proportion, progress)
     systems = list(joint.systems)
     matrices = joint.matrices()
     if metrics is None:

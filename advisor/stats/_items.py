@@ -362,7 +362,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     >>> r.winners["roc_auc"], r.estimates["roc_auc"]["good"] > 0.8
     (['good'], True)
     """
-    check_arguments(n_resamples, confidence)
+    check_arguments(n_resamples, confidence, progress=progress)
     if not systems:
         raise InputError("systems is empty; give at least one system's scores.")
     prepared: dict[str, tuple[np.ndarray, np.ndarray]] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._exceptions import InputError
+from .._exceptions import InputError, arg
 
 __all__ = ["MAX_VALUES_BYTES", "MAX_WORK", "MIN_TAIL_DRAWS", "check_enough_resamples", "check_resampling", "dense_order_sum",
            "min_resamples"]
@@ -64,19 +64,20 @@ def min_resamples(confidence: float) -> int:
     return int(np.ceil(round(MIN_TAIL_DRAWS / tail, 6)))
 
 
-def check_enough_resamples(n_resamples: int, confidence: float) -> None:
-    """Refuse fewer resamples than :func:`min_resamples` asks for this confidence (one sentence).
+def check_enough_resamples(n_resamples: int, confidence: float, name: str = "n_resamples") -> None:
+    """Refuse fewer resamples than :func:`min_resamples` asks for this confidence (one sentence naming the
+    argument ``name``).
 
     >>> check_enough_resamples(1, 0.95)
     Traceback (most recent call last):
     ...
-    advisor._exceptions.InputError: a 95% bootstrap interval needs at least 200 resamples (--bootstrap, n_resamples), so that about 5 fall beyond each of its ends; got 1 — use 200 or more (10,000 give stable intervals).
+    advisor._exceptions.InputError: a 95% bootstrap interval needs at least 200 resamples (n_resamples=), so that about 5 fall beyond each of its ends; got 1 — use 200 or more (10,000 give stable intervals).
     """
     need = min_resamples(confidence)
     if n_resamples < need:
         level = f"{100 * float(confidence):.10g}%"
         raise InputError(
-            f"a {level} bootstrap interval needs at least {need:,} resamples (--bootstrap, n_resamples), so that about "
+            f"a {level} bootstrap interval needs at least {need:,} resamples ({arg(name)}), so that about "
             f"{MIN_TAIL_DRAWS} fall beyond each of its ends; got {n_resamples:,} — use {need:,} or more (10,000 give "
             "stable intervals)."
         )

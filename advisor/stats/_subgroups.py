@@ -78,12 +78,12 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
     """
     ps = getattr(data, "predictions", data)
     found: Mapping[str, tuple[Any, tuple[Any, ...]]] = getattr(ps, "by", None) or {}
-    cols = [by] if isinstance(by, str) else list(by) if by is not None else list(found)
+    cols: list[Any] = list(found) if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
     if not cols:
-        raise InputError("no subgroup columns: read the predictions with by=[column, …] (--by COLUMN).")
+        raise InputError("no subgroup columns in data: give the Dataset of advisor.load(..., by=[column, …]).")
     missing = [c for c in cols if c not in found]
     if missing:
-        raise InputError(f"subgroup column {missing[0]!r} was not read; pass it in by= to advisor.load (--by).")
+        raise InputError(f"subgroup column {missing[0]!r} was not read; read the data with advisor.load(..., by={missing[0]!r}).")
     joint: JointCounts = ps.joint
     binary = positive_label is not None and len(joint.labels) == 2
     pos = joint.labels.index(positive_label) if binary and positive_label in joint.labels else None
