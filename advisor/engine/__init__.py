@@ -149,6 +149,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._names import metric_list as metric_list
     from ._selective import answered_matrix as answered_matrix
     from ._selective import selective_summary as selective_summary
     from ._agreement import (
