@@ -269,4 +269,4 @@ def _shown(ctx: Any) -> list[str]:
     from advisor.plan import Plan
 
     return shown_diagnostics(Plan.model_validate({k: v for k, v in ctx.plan.items() if k not in ("metrics", "unused")}),
-                             ctx.systems, ctx.tables, ctx.intervals)
+                             ctx.systems, ctx.tables, ctx.intervals, ctx.structure)

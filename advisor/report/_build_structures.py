@@ -108,7 +108,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     tables += agreement_tables(structure, digits)  # many annotators: their pairs summarised
     if structure.kind == "hierarchy":  # issue 23, item 4: where in the tree the errors are
         tables += hierarchy_tables(structure, confidence, digits)
-    shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
+    shown = shown_diagnostics(plan, results.reports, tables, results.intervals, structure)
     tables += uncertainty_tables(results, entries, None)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,

@@ -313,7 +313,7 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
 
 
 def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Sequence[TableBlock],
-                      intervals: Any) -> list[str]:
+                      intervals: Any, structure: Any = None) -> list[str]:
     """The plan's diagnostics the report shows (a table, the per-class table, the ranking under resampling)."""
     ids = {t.id for t in tables}
     out = []
@@ -322,6 +322,8 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
             out.append(d.id)
         elif d.id in ("per_class_recall", "per_label") and reports and all(r.per_class for r in reports):
             out.append(d.id)
+        elif d.id == "pairwise_kappa" and structure is not None and getattr(structure, "pairs", None):
+            out.append(d.id)  # the figure (and CSV) of every pair's kappa
         elif d.id == "ranking_stability" and len(reports) > 2 and intervals is not None and \
                 any(r.p_first for r in reports):
             out.append(d.id)  # the table of P(rank 1) and rank intervals
@@ -340,6 +342,7 @@ PROMISE: dict[str, str] = {
     "class_order": "the order of the classes",
     "per_label": "precision, recall and F1 of every label",
     "annotator_counts": "how many items each annotator rated",
+    "pairwise_kappa": "Cohen's kappa of every pair of annotators",
 }
 
 
