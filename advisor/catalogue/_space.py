@@ -97,7 +97,7 @@ def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.nda
     return evaluate_ordinal_batch(cells, [metric_id], convention)[metric_id]
 
 
-def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | None = None) -> dict[str, Any]:
+def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray | None = None) -> dict[str, Any]:
     """The parameters the property checker evaluates a metric with: a metric with user weights is checked with
     the fixed unequal weights 1, 2, …, k (its catalogue claims say so); every other metric needs none.
 
@@ -177,7 +177,8 @@ class MetricFunction:
         """Class counts the metric is defined for (binary metrics: 2 only)."""
         return (2,) if self.binary else (2, 3, 4)
 
-    def _eval(self, counts: np.ndarray, k: int | None = None, keep: Sequence[int] | None = None) -> np.ndarray:
+    def _eval(self, counts: np.ndarray, k: int | None = None,
+              keep: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """The metric of a stack; ``keep``: the classes of the ``k``-class matrices it was reduced to."""
         if self._hard is not None:
             with np.errstate(invalid="ignore", divide="ignore"):
