@@ -234,13 +234,14 @@ def test_counterexample_kinds_are_explicit():
         assert len(ce.values) == len(ce.matrices), (rec.id, pid)
 
 
-def _engine(rec, m: np.ndarray, convention: str, calibrated: bool) -> float:
-    """The public engine's value: compute_metrics, or calibrated_metrics for metric~."""
+def _engine(rec, m: np.ndarray, convention: str, calibrated: bool, k: int | None = None, keep=None) -> float:
+    """The public engine's value: compute_metrics, or calibrated_metrics for metric~. ``keep``: the classes of
+    the ``k``-class matrix ``m`` was reduced to (a class keeps its own weight in a class-weighted metric)."""
     if m.shape == (1, 1):  # one class left: identical constant labelings score as a diagonal matrix
-        m = np.eye(2) * 3.0
+        m, k, keep = np.eye(2) * 3.0, None, None
     fn = calibrated_metrics if calibrated else compute_metrics
     res = fn(m, [rec.id], positive_label=1 if rec.binary_only else None, undefined=convention,
-             **checker_parameters(rec.id, m.shape[-1]))
+             **checker_parameters(rec.id, k or m.shape[-1], keep))
     return float(res[rec.id + ("~" if calibrated else "")])
 
 
@@ -264,7 +265,7 @@ def test_every_stored_counterexample_reproduces_with_compute_metrics():
                 target = m[np.ix_(present, present)]
                 assert r is not None and np.array_equal(np.asarray(r, float), target), (rec.id, pid)
                 reduced += 1
-            got = _engine(rec, target, ce.convention, calibrated)
+            got = _engine(rec, target, ce.convention, calibrated, m.shape[-1], np.flatnonzero(present))
             assert got == pytest.approx(v, rel=1e-9, abs=1e-9, nan_ok=True), (rec.id, pid, m.tolist(), got, v)
             n += 1
         if ce.reduced is not None:
@@ -451,3 +452,14 @@ def test_cost_metric_claims_are_searched_under_other_costs_and_priors():
         elif s["property"] in ("class_symmetry", "symmetry", "distance", "min_agreement"):
             assert abs(ec(after) - ec(before)) > 1e-12, s
     assert report.scope and "Scope:" in report.summary() and report.to_dict()["scope"] == report.scope
+
+
+def test_a_dropped_class_takes_its_weight_with_it():
+    """The checker drops a class neither labeling uses; the classes left keep their weights 1, …, k (renumbering
+    them to 1, …, k − 1 made class-weighted accuracy look non-monotone when a move emptied a class)."""
+    m = np.array([[2.0, 0.0, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 3.0]])  # class 1 in neither labeling
+    full = compute_metrics(m, ["class_weighted_accuracy"], class_weights=[1, 2, 3])["class_weighted_accuracy"]
+    assert full == pytest.approx((2 + 9) / (3 + 12))
+    assert mf("class_weighted_accuracy").values(m) == pytest.approx(full, abs=1e-15)
+    assert checker_parameters("class_weighted_recall", 3, keep=[0, 2])["class_weights"].tolist() == [1.0, 3.0]
+    assert checker_parameters("accuracy", 3, keep=[0, 2]) == {}

@@ -21,7 +21,7 @@ Domains
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -97,10 +97,20 @@ def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.nda
     return evaluate_ordinal_batch(cells, [metric_id], convention)[metric_id]
 
 
-def checker_parameters(metric_id: str, k: int) -> dict[str, Any]:
+def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray | None = None) -> dict[str, Any]:
     """The parameters the property checker evaluates a metric with: a metric with user weights is checked with
-    the fixed unequal weights 1, 2, …, k (its catalogue claims say so); every other metric needs none."""
-    return {"class_weights": np.arange(1.0, k + 1)} if metric_id in NEEDS_PARAMETERS else {}
+    the fixed unequal weights 1, 2, …, k (its catalogue claims say so); every other metric needs none.
+
+    ``keep`` lists the classes of a ``k``-class matrix left after the checker dropped those in neither labeling:
+    each keeps its own weight (a dropped class takes its weight with it; the others are not renumbered).
+
+    >>> checker_parameters("class_weighted_accuracy", 3, keep=[0, 2])["class_weights"].tolist()
+    [1.0, 3.0]
+    """
+    if metric_id not in NEEDS_PARAMETERS:
+        return {}
+    w = np.arange(1.0, k + 1)
+    return {"class_weights": w if keep is None else w[np.asarray(keep, dtype=int)]}
 
 
 class MetricFunction:
@@ -167,7 +177,9 @@ class MetricFunction:
         """Class counts the metric is defined for (binary metrics: 2 only)."""
         return (2,) if self.binary else (2, 3, 4)
 
-    def _eval(self, counts: np.ndarray) -> np.ndarray:
+    def _eval(self, counts: np.ndarray, k: int | None = None,
+              keep: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """The metric of a stack; ``keep``: the classes of the ``k``-class matrices it was reduced to."""
         if self._hard is not None:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return self._hard(np.asarray(counts, dtype=float))
@@ -175,7 +187,7 @@ class MetricFunction:
             return _ordinal_eval(self.id, counts, self.convention)
         pos = 1 if self.binary else None
         return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention,
-                              **checker_parameters(self.id, counts.shape[-1]))[self.id]
+                              **checker_parameters(self.id, k or counts.shape[-1], keep))[self.id]
 
     def values(self, counts: np.ndarray) -> np.ndarray:
         """Metric values (not oriented) of a stack ``(N, k, k)``."""
@@ -199,7 +211,7 @@ class MetricFunction:
                 out[rows] = self.top_value()
                 continue
             sub = c[rows][:, keep][:, :, keep]
-            out[rows] = self._eval(sub)
+            out[rows] = self._eval(sub, c.shape[-1], keep)
         return out
 
     def __call__(self, counts: np.ndarray) -> np.ndarray:

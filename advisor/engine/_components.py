@@ -134,7 +134,7 @@ class MetricResult(ValuesMapping):
     positive_label : int or str or None
     beta : float
     class_weights : array of k weights or None
-        The weights of ``class_weighted_recall``, in the order of ``labels``.
+        The weights of ``class_weighted_recall`` and ``class_weighted_accuracy``, in the order of ``labels``.
     """
 
     def __init__(
@@ -189,7 +189,7 @@ class _Stats:
         self.convention = convention
         self.beta = beta
         self.pos = pos
-        self.weights: np.ndarray | None = None  # class weights of class_weighted_recall, in label order
+        self.weights: np.ndarray | None = None  # class weights (class_weighted_recall/_accuracy), label order
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp

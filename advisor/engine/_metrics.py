@@ -106,6 +106,29 @@ def _class_weighted_recall(s: _Stats) -> np.ndarray:
     return s.weighted(s.comp("recall").value, s.weights)
 
 
+def _class_weighted_accuracy(s: _Stats) -> np.ndarray:
+    """``Σ_i w_i C_ii / Σ_i w_i a_i``: accuracy with each item weighted by its true class's weight (the weighted
+    accuracy of the PhysioNet Challenge 2022, Reyna et al. 2023; accuracy when the weights are equal).
+
+    Its denominator is 0 only when every class with a positive weight is absent from the truth. The baseline
+    convention then takes what the class-weighted mean recall takes there, ``Σ w_i r_i / Σ w_i`` with the
+    expected recall ``r_i = b_i / n`` of a class absent from the truth (1 when it is not predicted either)."""
+    if s.weights is None:
+        raise InputError("class_weighted_accuracy needs class weights (class_weights={class: weight, …}).")
+    w = s.weights
+    num = (w * s.tp).sum(axis=-1)
+    den = (w * s.a).sum(axis=-1)  # non-negative terms: 0 exactly when every weighted class is absent
+    undef = ~(den > 0)
+    val = num / np.where(undef, 1.0, den)
+    base: Any = 0.0
+    if s.convention == "baseline":
+        expected = np.where(s.b > 0, s.b / s.nk, 1.0)
+        base = (w * expected).sum(axis=-1) / w.sum(axis=-1)
+    return s.scalar_undefined(val, undef, 0.0, base, "weighted class size Σ w_i a_i",
+                              "every class with a positive weight is absent from the test items",
+                              "the weighted mean of the expected recalls b_i/n (1 for a class not predicted either)")
+
+
 def _macro_precision(s: _Stats) -> np.ndarray:
     return s.once("macro_precision", lambda s: s.mean(s.comp("precision").value))
 
@@ -337,6 +360,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("harmonic_macro_recall", _harmonic_macro_recall),
         ("minority_weighted_f1", _minority_weighted_f1),
         ("class_weighted_recall", _class_weighted_recall),
+        ("class_weighted_accuracy", _class_weighted_accuracy),
     ]
     binary: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
         ("precision", _positive("precision")),
@@ -372,7 +396,7 @@ def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded
 
 METRICS: dict[str, MetricSpec] = _spec_table()
 #: metrics that need a parameter nobody can default (the user's class weights): computed when asked for
-NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall",)
+NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy")
 #: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
@@ -467,7 +491,8 @@ def compute_metrics(
         How undefined values are resolved (see the module docstring); each one is listed in
         ``result.undefined``.
     class_weights : mapping label → weight, or k weights in label order, optional
-        The weights of ``class_weighted_recall``, ``Σ w_i R_i / Σ w_i`` (every class needs one; 0 is allowed).
+        The weights of ``class_weighted_recall``, ``Σ w_i R_i / Σ w_i``, and of ``class_weighted_accuracy``,
+        ``Σ w_i C_ii / Σ w_i a_i`` (every class needs one; 0 is allowed).
 
     Returns
     -------
@@ -557,8 +582,9 @@ def metrics_of_cells(
         pos_label = labels[pos]
     ids = _resolve_ids(metrics, k, pos is not None)
     weights = class_weight_vector(class_weights, labels)
-    if weights is None and any(m in NEEDS_PARAMETERS for m in ids):
-        raise InputError("class_weighted_recall needs class weights (class_weights={class: weight, …}).")
+    needing = [m for m in ids if m in NEEDS_PARAMETERS]
+    if weights is None and needing:
+        raise InputError(f"{needing[0]} needs class weights (class_weights={{class: weight, …}}).")
     s = _Stats(cells, undefined, float(beta), pos)
     s.weights = weights
     values: dict[str, Any] = {}

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from ._agreement import agreement_metrics
-from ._metrics import METRICS, compute_metrics
+from ._metrics import METRICS, NEEDS_PARAMETERS, compute_metrics
 from ._multilabel import multilabel_metrics
 from ._ordinal import ordinal_metrics
 from ._structures import STRUCTURE_METRICS
@@ -52,7 +52,7 @@ def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
             m = _nominal(case, size, c)
             try:
                 r = compute_metrics(m, [metric], positive_label=0 if binary else None,
-                                    class_weights=np.ones(size) if metric == "class_weighted_recall" else None)
+                                    class_weights=np.ones(size) if metric in NEEDS_PARAMETERS else None)
             except Exception:  # a matrix the metric refuses (all zeros) is not a case it meets
                 continue
             if any(u.metric == metric for u in r.undefined):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalogue import Catalogue
-from ..engine import METRICS
+from ..engine import METRICS, NEEDS_PARAMETERS
 from ..questionnaire import Answers, Recommendation
 from ._models import MetricSpec
 
@@ -80,7 +80,7 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
         params["beta"] = float(beta)
         if answers.cost_ratio():
             keys.append("error_costs")
-    if metric_id == "class_weighted_recall" and answers.class_weights:
+    if metric_id in NEEDS_PARAMETERS and answers.class_weights:  # class-weighted recall and accuracy
         params["class_weights"] = {str(c): float(w) for c, w in answers.class_weights.items()}
         keys.append("class_weights")
     if family == "cost":

@@ -420,7 +420,7 @@ class _Run:
             return self.answers.positive_class is not None or (
                 m.properties.get("class_symmetry") is not None
                 and m.properties["class_symmetry"].status in ("holds", "binary_only"))
-        if m.id == "class_weighted_recall":
+        if m.id in ("class_weighted_recall", "class_weighted_accuracy"):
             return bool(self.answers.class_weights)
         return True
 
@@ -597,7 +597,9 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
           "recall_at_k": "a review budget (review_share in the answers, or --alerts)",
           "calibration_intercept": "predicted probabilities of a class of interest in a binary task",
           "calibration_slope": "predicted probabilities of a class of interest in a binary task",
-          "roc_auc": "scores or probabilities"}
+          "roc_auc": "scores or probabilities",
+          "class_weighted_recall": "class weights (class_weighting: custom, with class_weights in the answers)",
+          "class_weighted_accuracy": "class weights (class_weighting: custom, with class_weights in the answers)"}
 _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")

@@ -52,6 +52,8 @@ LEAD_COSTS = ("counts a missed positive as β² false alarms, β² being the rat
 LEAD: dict[str, str] = {
     "normalized_expected_cost": "weighs each kind of error by its cost at the class shares met in use",
     "class_weighted_recall": "weighs each class's recall by its stated weight, however often the class occurs",
+    "class_weighted_accuracy": ("counts each item as many times as its class's weight, so it depends on how often "
+                                "each class occurs"),
     "expected_cost": "weighs each kind of error by its cost at the class shares met in use",
     "average_precision": "sums up precision over every level of recall without counting true negatives",
     "log_loss": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
@@ -94,6 +96,8 @@ ADDS: dict[str, str] = {
     "f1": "the harmonic mean of precision and recall",
     "f_beta": "in which a missed positive weighs as much as β² false alarms and true negatives do not count",
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
+    "class_weighted_accuracy": ("which counts each item as many times as its class's weight, so it depends on how "
+                                "often each class occurs"),
     "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
     "planned": "as planned, with its formula named",

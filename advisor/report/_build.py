@@ -16,7 +16,7 @@ from typing import Any
 from .. import __version__
 from .._exceptions import InputError
 from ..catalogue import BIB_FILE, get_catalogue
-from ..engine import METRICS, chance_levels, compute_metrics, evaluate
+from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
 from ..io import with_reject
 from ..plan import Plan, PlanOptions
 from ..questionnaire import EXTERNAL, plain_formulas, recommend, warning_words
@@ -158,7 +158,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
             variant += f", with β = {beta:.3g}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
-    if mid == "class_weighted_recall" and params.get("class_weights"):
+    if mid in NEEDS_PARAMETERS and params.get("class_weights"):  # class-weighted recall and accuracy
         variant = f"with the class weights wᵢ = {weights_text(params['class_weights'])}"
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
@@ -450,7 +450,7 @@ class _Settings:
     beta: float
     undefined: str
     progress: Any
-    weights: Any = None  # the class weights of class_weighted_recall
+    weights: Any = None  # the class weights of class_weighted_recall and class_weighted_accuracy
     groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
     group_col: str | None = None
 

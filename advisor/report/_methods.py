@@ -24,7 +24,7 @@ from typing import Any
 
 from .._exceptions import UnknownMetricError
 from ..catalogue import BIB_FILE, resolve_metric
-from ..engine import LOG_LOSS_EPS, METRICS, undefined_case
+from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
@@ -368,7 +368,7 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=f"{float(beta):.3g}"))
-    if primary.id == "class_weighted_recall" and primary.params.get("class_weights"):
+    if primary.id in NEEDS_PARAMETERS and primary.params.get("class_weights"):
         p.t(W.S["weights"].format(weights=weights_text(primary.params["class_weights"])))
     props: list[str] = []
     for key, values, ids in _RELEVANT:

@@ -83,8 +83,12 @@ def settle(plan: Plan, computed: Collection[str], reasons: Mapping[str, str]) ->
 
 
 def class_weights_of(plan: Plan) -> dict[str, float] | None:
-    spec = plan.spec("class_weighted_recall")
-    return None if spec is None else spec.params.get("class_weights")
+    """The class weights of the plan's class-weighted recall or accuracy (both take them from the answers)."""
+    for mid in NEEDS_PARAMETERS:
+        spec = plan.spec(mid)
+        if spec is not None and spec.params.get("class_weights"):
+            return spec.params["class_weights"]
+    return None
 
 
 def wants_class_of_interest(plan: Plan) -> bool:
