@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from advisor._exceptions import InputError
@@ -297,10 +298,17 @@ def test_report_from_confusion_matrices_with_ordinal_answers(tmp_path):
         _one_sentence(res, "give prediction files instead of --matrix")
 
 
-def test_multilabel_methods_speak_of_labels():
+def test_multilabel_methods_speak_of_labels(tmp_path):
+    # the bundled answers give the author's context, which says the situation itself (issue 22: advisor's own
+    # clause is then not said); without it, advisor's clause speaks of labels too
+    answers = yaml.safe_load((EX / "multilabel_answers.yaml").read_text(encoding="utf-8"))
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(yaml.safe_dump({k: v for k, v in answers.items() if k != "context"}), encoding="utf-8")
+    plain = runner.invoke(app, ["methods", "--answers", str(bare)]).output
+    assert "every label counts equally" in plain
     for text in (runner.invoke(app, ["methods", "--answers", str(EX / "multilabel_answers.yaml")]).output,
-                 (EX / "multilabel_report.md").read_text(encoding="utf-8").split("## Results")[0]):
-        assert "every label counts equally" in text and "per-label scores" in text
+                 (EX / "multilabel_report.md").read_text(encoding="utf-8").split("## Results")[0], plain):
+        assert "per-label scores" in text
         assert "every class" not in text and "per-class scores" not in text and "never-predicted class" not in text
 
 
