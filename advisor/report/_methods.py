@@ -156,9 +156,9 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
-    # a convention goes in the paragraph only when the data met it (how often it applied is a result); when no
-    # value needed it, or before there is data, it is a property of the formulas and goes beside them (issue 22:
-    # "a zero denominator … gives 0" for a case that cannot occur reads as a clause for nothing)
+    # a convention is said only when the data met it, with how often (issue 22: "a zero denominator … gives 0" for
+    # a case that did not or cannot occur reads as a clause for nothing); before there is data it is not said,
+    # and the report's appendix lists every undefined value by cause
     met = bool(undefined_count) or any((log_loss_zero or {}).values())
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -198,15 +198,6 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
-    if not met:  # no value met a convention (or no data yet): it is said with the formulas, once
-        said = _Text()
-        clean = _log_loss_zero_sentence(said, rec, log_loss_zero, task, said=False)
-        if not _undefined_sentence(said, convention, undefined_count, cite, _annotators(answers), clean,
-                                   example=_undefined_example(rec, task, answers)):
-            _log_loss_zero_sentence(said, rec, log_loss_zero, task)
-        if said.spans:
-            notation.t(" " if notation.spans else "")
-            notation.spans += said.spans
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
     # shows them all the same). With the author's context, our paraphrase of the situation is never said: the context says it, and a
@@ -401,15 +392,25 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.t(". ")
 
 
-def _prose_name(m: MetricEntry) -> str:
-    """A metric's name in running text with the parameter that sets its number, when the name alone leaves it
-    open: "TPR at an FPR of 1%", "selective risk at 80% coverage" (not "at an FPR budget", "at a coverage")."""
-    fpr, cov = m.params.get("max_fpr"), m.params.get("coverage")
-    if m.id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
+def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -> str:
+    """A metric's name with the parameter that sets its number, when the name alone leaves it open — in the
+    tables, the formulas and the prose alike: "TPR at an FPR of 1%", "Selective risk at 80% coverage" (the
+    catalogue's "TPR at an FPR budget", "Selective risk at a coverage").
+
+    >>> name_with_parameters("selective_risk", "Selective risk at a coverage", {"coverage": 0.8})
+    'Selective risk at 80% coverage'
+    """
+    fpr, cov = params.get("max_fpr"), params.get("coverage")
+    if metric_id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
         return f"TPR at an FPR of {fpr * 100:.3g}%"
-    if m.id == "selective_risk" and isinstance(cov, (int, float)):
-        return f"selective risk at {cov * 100:.3g}% coverage"
-    return _lower_name(m.name)
+    if metric_id == "selective_risk" and isinstance(cov, (int, float)):
+        return f"Selective risk at {cov * 100:.3g}% coverage"
+    return name
+
+
+def _prose_name(m: MetricEntry) -> str:
+    """A metric's name in running text, its parameter included (:func:`name_with_parameters`)."""
+    return _lower_name(name_with_parameters(m.id, m.name, m.params))
 
 
 def weights_text(weights: Mapping[str, Any]) -> str:
