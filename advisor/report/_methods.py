@@ -156,9 +156,9 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
-    # a convention is said only when the data met it, with how often (issue 22: "a zero denominator … gives 0" for
-    # a case that did not or cannot occur reads as a clause for nothing); before there is data it is not said,
-    # and the report's appendix lists every undefined value by cause
+    # with data, a convention is said only when the data met it, with how often (issue 22: "a zero denominator …
+    # would give 0; none occurred" reads as a clause for nothing; the appendix lists every undefined value by
+    # cause); before there is data, the convention the numbers will follow is said with the formulas
     met = bool(undefined_count) or any((log_loss_zero or {}).values())
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -198,6 +198,12 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
+    if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
+        said = _Text()
+        if _undefined_sentence(said, convention, None, cite, _annotators(answers),
+                               example=_undefined_example(rec, task, answers)) or said.spans:
+            notation.t(" " if notation.spans else "")
+            notation.spans += said.spans
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
     # shows them all the same). With the author's context, our paraphrase of the situation is never said: the context says it, and a
