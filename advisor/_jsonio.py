@@ -8,6 +8,9 @@ Shape (``docs/schema/advisor-output.schema.json``): every command's JSON starts 
 ``advisor_version`` and ``command``, lists its ``systems`` and nests every metric system first —
 ``metrics[system][metric id]`` the value, ``intervals[system][metric id]`` the interval — whichever
 command wrote it (:func:`envelope`); blocks about pairs or winners are keyed by metric id.
+
+Reading: :func:`read_small_text` reads a small file the user names (answers, a report context) with one sentence
+for every way it can be unfit, before YAML or JSON parses it.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from . import __version__
+from ._exceptions import InputError
 
-__all__ = ["COMMANDS", "SCHEMA_VERSION", "dumps", "envelope", "jsonable", "subgroups_from_json", "subgroups_json"]
+__all__ = ["COMMANDS", "SCHEMA_VERSION", "dumps", "envelope", "jsonable", "read_small_text", "subgroups_from_json",
+           "subgroups_json"]
 
 #: The version of the JSON shape; 2: one system-first shape for compute, compare and report (issue 24).
 SCHEMA_VERSION = 2
@@ -139,3 +145,29 @@ def _swap(nested: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
         for b, x in inner.items():
             out.setdefault(b, {})[a] = x
     return out
+
+
+def read_small_text(path: Path, limit: int, source: str, advice: str, too_big: str) -> str:
+    """The text of ``path`` (UTF-8, a BOM dropped), read at most ``limit`` + 1 bytes; else :class:`InputError`
+    "``source`` …; ``advice``." (``too_big`` follows "is larger than N bytes, ").
+
+    >>> read_small_text(Path("no-such-file.yaml"), 10, "answers file 'no-such-file.yaml'", "give the answers file",
+    ...                 "the limit")
+    Traceback (most recent call last):
+    advisor._exceptions.InputError: answers file 'no-such-file.yaml' not found; give the answers file.
+    """
+    if path.exists() and not path.is_file():  # a folder, FIFO or device: refused before it can block
+        raise InputError(f"{source} is not a regular file; {advice}.")
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise InputError(f"{source} not found; {advice}.") from None
+    except OSError as exc:
+        raise InputError(f"{source} cannot be read ({exc.strerror or type(exc).__name__}); {advice}.") from None
+    if len(raw) > limit:
+        raise InputError(f"{source} is larger than {limit:,} bytes, {too_big}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{source} is not UTF-8 text (is it a binary file?); {advice}.") from None

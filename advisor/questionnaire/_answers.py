@@ -36,6 +36,7 @@ from pydantic_core import PydanticCustomError
 
 from .._exceptions import InputError
 from .._format import few_names
+from .._jsonio import read_small_text
 from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader's too
     MAX_ANSWERS_BYTES,
     MAX_DEPTH,
@@ -626,22 +627,8 @@ def load_answers(path: str | os.PathLike[str]) -> Answers:
         raise InputError(f"the answers must be the path of an answers file (YAML or JSON); got {type(path).__name__}.")
     p = Path(path)
     source = f"answers file {str(p)!r}"
-    if p.exists() and not p.is_file():  # a folder, FIFO or device: refused before it can block
-        raise InputError(f"{source} is not a regular file; give the answers file (YAML or JSON).")
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_ANSWERS_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{source} not found; give the path of an answers file (YAML or JSON).") from None
-    except OSError as exc:
-        raise InputError(f"{source} cannot be read ({exc.strerror or type(exc).__name__}).") from None
-    if len(raw) > MAX_ANSWERS_BYTES:
-        raise InputError(f"{source} is larger than {MAX_ANSWERS_BYTES:,} bytes, the limit for answers files "
-                         "(they hold a few answers); is it the right file?")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{source} is not UTF-8 text (is it a binary file?); expected YAML or JSON.") from None
+    text = read_small_text(p, MAX_ANSWERS_BYTES, source, "give the path of an answers file (YAML or JSON)",
+                           "the limit for answers files (they hold a few answers); is it the right file?")
     try:
         data = (json.loads(text, object_pairs_hook=_unique_pairs, parse_int=_json_int) if p.suffix.lower() == ".json"
                 else yaml.load(text, Loader=_AnswersLoader))  # noqa: S506

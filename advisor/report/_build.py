@@ -28,7 +28,7 @@ from ._build_decisions import decision_tables
 from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
-from ._methods_scores import score_sentences
+from ._methods_scores import brier_convention, score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
     abstained_of,
@@ -62,6 +62,7 @@ from ._methods import (
     build_justification,
     build_methods,
     log_loss_clip_text,
+    name_with_parameters,
     weights_text,
     where_clause,
     with_convention,
@@ -166,7 +167,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
     return MetricEntry(
         id=mid,
-        name=rec.name if at is None else f"{rec.name} at risk threshold {at}",
+        name=name_with_parameters(mid, rec.name, params) if at is None else f"{rec.name} at risk threshold {at}",
         formula=rec.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
@@ -714,8 +715,11 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                 return k
         return None
 
-    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
-                            k=task.k if task is not None else None)
+    ids = [m.id for m in entries if m.role != "appendix"]
+    extra = score_sentences(ids, scores, cite, k=task.k if task is not None else None)
+    binary = task.k == 2 if task is not None else answers_dict.get("task") == "binary"
+    if scores is None and binary and "brier" in ids:  # no data yet: which Brier convention, said all the same
+        extra.append(brier_convention(cite))
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")

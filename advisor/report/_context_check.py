@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from typing import Any
 
 from .._exceptions import AdvisorError, InputError, arg
+from .._jsonio import read_small_text
 from ._context_json import context_from_json, json_path
 from ._models import ReportContext, Span
 from ._render import render_report
@@ -81,21 +82,7 @@ def load_context(path: str | os.PathLike[str]) -> ReportContext:
     p = Path(path)
     hint = (f"{arg('context', python='load_context')} takes the JSON of a report context (`advisor report -o "
             "FILE.json`, render_report(ctx, 'json'))")
-    if p.exists() and not p.is_file():  # a FIFO or device would block or never end
-        raise InputError(f"{p} is not a regular file; {hint}.")
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_CONTEXT_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{p} not found; {hint}.") from None
-    except OSError as exc:
-        raise InputError(f"{p} cannot be read ({exc.strerror or type(exc).__name__}); {hint}.") from None
-    if len(raw) > MAX_CONTEXT_BYTES:
-        raise InputError(f"{p} is larger than {MAX_CONTEXT_BYTES:,} bytes, the limit for a report context; {hint}.")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{p} is not UTF-8 text (is it a binary file?); {hint}.") from None
+    text = read_small_text(p, MAX_CONTEXT_BYTES, str(p), hint, f"the limit for a report context; {hint}.")
     if _nesting(text) > MAX_DEPTH:
         raise InputError(f"{p} nests values more than {MAX_DEPTH} levels deep; {hint}.")
     try:

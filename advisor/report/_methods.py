@@ -156,9 +156,9 @@ def build_methods(
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
-    # a convention goes in the paragraph only when the data met it (how often it applied is a result); when no
-    # value needed it, or before there is data, it is a property of the formulas and goes beside them (issue 22:
-    # "a zero denominator … gives 0" for a case that cannot occur reads as a clause for nothing)
+    # with data, a convention is said only when the data met it, with how often (issue 22: "a zero denominator …
+    # would give 0; none occurred" reads as a clause for nothing; the appendix lists every undefined value by
+    # cause); before there is data, the convention the numbers will follow is said with the formulas
     met = bool(undefined_count) or any((log_loss_zero or {}).values())
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -198,13 +198,10 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
-    if not met:  # no value met a convention (or no data yet): it is said with the formulas, once
+    if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
         said = _Text()
-        clean = _log_loss_zero_sentence(said, rec, log_loss_zero, task, said=False)
-        if not _undefined_sentence(said, convention, undefined_count, cite, _annotators(answers), clean,
-                                   example=_undefined_example(rec, task, answers)):
-            _log_loss_zero_sentence(said, rec, log_loss_zero, task)
-        if said.spans:
+        if _undefined_sentence(said, convention, None, cite, _annotators(answers),
+                               example=_undefined_example(rec, task, answers)) or said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
@@ -401,15 +398,25 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.t(". ")
 
 
-def _prose_name(m: MetricEntry) -> str:
-    """A metric's name in running text with the parameter that sets its number, when the name alone leaves it
-    open: "TPR at an FPR of 1%", "selective risk at 80% coverage" (not "at an FPR budget", "at a coverage")."""
-    fpr, cov = m.params.get("max_fpr"), m.params.get("coverage")
-    if m.id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
+def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -> str:
+    """A metric's name with the parameter that sets its number, when the name alone leaves it open — in the
+    tables, the formulas and the prose alike: "TPR at an FPR of 1%", "Selective risk at 80% coverage" (the
+    catalogue's "TPR at an FPR budget", "Selective risk at a coverage").
+
+    >>> name_with_parameters("selective_risk", "Selective risk at a coverage", {"coverage": 0.8})
+    'Selective risk at 80% coverage'
+    """
+    fpr, cov = params.get("max_fpr"), params.get("coverage")
+    if metric_id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
         return f"TPR at an FPR of {fpr * 100:.3g}%"
-    if m.id == "selective_risk" and isinstance(cov, (int, float)):
-        return f"selective risk at {cov * 100:.3g}% coverage"
-    return _lower_name(m.name)
+    if metric_id == "selective_risk" and isinstance(cov, (int, float)):
+        return f"Selective risk at {cov * 100:.3g}% coverage"
+    return name
+
+
+def _prose_name(m: MetricEntry) -> str:
+    """A metric's name in running text, its parameter included (:func:`name_with_parameters`)."""
+    return _lower_name(name_with_parameters(m.id, m.name, m.params))
 
 
 def weights_text(weights: Mapping[str, Any]) -> str:

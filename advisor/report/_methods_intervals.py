@@ -9,6 +9,8 @@ paired bootstrap tests for more than two systems) and, for a reported metric wit
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,6 +46,17 @@ def _lower(name: str) -> str:
     return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
+def _group_unit(column: str, groups: int | None, items: str) -> str:
+    """What the resampling unit is, in words: "1,203 patients, not single lesions" when the column names a
+    thing ("patient_id" → patients), else "groups of lesions that share a value of “site code”"."""
+    count = f"{groups:,}" if groups else ""
+    stem = re.sub(r"(?i)[\s_-]*(?:ids?|codes?|keys?|no|nr|number)$", "", column.strip())
+    noun = plural(stem.lower()) if re.fullmatch(r"[A-Za-z]{3,}", stem) else None
+    if noun and noun != items:
+        return W.S["units_named"].format(count=count, units=noun, items=items).replace("  ", " ").strip()
+    return W.S["groups_unit"].format(groups=count, column=column, items=items).replace("  ", " ").strip()
+
+
 def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: int, answers: Mapping[str, Any],
                        rec: Sequence[MetricEntry], cite: Any, brief: bool = False) -> None:
     """Append the intervals sentence(s) to the paragraph ``p`` (a ``_Text``); ``brief`` leaves out the
@@ -58,9 +71,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     paired = intervals.paired and n_systems > 1
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
-    unit = items if not intervals.group_column else W.S["groups_unit"].format(
-        groups=f"{intervals.groups:,}" if intervals.groups else "", column=intervals.group_column,
-        items=items).replace("  ", " ").strip()
+    unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))

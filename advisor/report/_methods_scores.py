@@ -60,6 +60,15 @@ def _best_constant(s: Any) -> str | None:
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
 
 
+def brier_convention(cite: Any = None) -> tuple[Convention, list[str]]:
+    """Which Brier score a binary task reports: the sum over both classes, twice the binary form many fields report
+    (scikit-learn's ``brier_score_loss``), said beside its formula."""
+    key = (cite or (lambda author, year: None))("Brier", "1950")
+    return (Convention("The Brier score sums over both classes, twice the binary form (the mean squared error of the "
+                       "positive-class probability, as in scikit-learn) that many studies report",
+                       "brier"), [key] if key else [])
+
+
 def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                     k: int | None = None) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
@@ -106,8 +115,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                "scikit-learn's binary form; the sum over both classes is twice it", "brier_binary"),
                     keys(("Brier", "1950"))))
     elif "brier" in ids and scores.positive_share is not None:  # a binary task: say which convention
-        out.append((Convention("The Brier score sums over both classes, twice scikit-learn's binary form", "brier"),
-                    keys(("Brier", "1950"))))
+        out.append(brier_convention(cite))
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
                                "top-label confidence", "ece"), keys(("Guo", "2017"))))

@@ -142,6 +142,7 @@ S: dict[str, str] = {
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
     "intervals_exact_too": ", Clopper–Pearson for {names}",
     "proportions": "proportions",
+    "units_named": "{count} {units}, not of single {items}",
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
