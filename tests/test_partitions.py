@@ -70,7 +70,8 @@ def test_compute_partitions_from_a_file(tmp_path) -> None:
 @pytest.mark.parametrize(("rows", "extra", "words"), [
     ("a,7\na,7\na,3\n", [], "has one cluster"),
     ("a,7\nb,7\na,7\n", [], "has one cluster"),
-    ("a,7\nb,3\n", ["--bootstrap", "100"], "not implemented yet"),
+    ("a,7\nb,3\n" * 9, ["--bootstrap", "1000"], "needs at least 20 resampled items; got 18"),
+    ("a,7\nb,3\n" * 20, ["--bootstrap", "1000", "--order", "a,b"], "does not apply to --partitions"),
     ("a,7\nb,3\n", ["--metrics", "accuracy"], "not a partition metric"),
 ])
 def test_bad_partitions_one_sentence_exit_2(tmp_path, rows: str, extra: list[str], words: str) -> None:

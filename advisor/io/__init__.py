@@ -36,6 +36,7 @@ _LAZY: dict[str, str] = {
     "read_scored_frame": "._scores",
     "type_labels": "._scan",
     "hierarchy_inputs": "._taxonomy",
+    "partition_inputs": "._partitions",  # --partitions: cluster ids of two partitions (issue 23 item 3)
     "read_taxonomy": "._taxonomy",
     "taxonomy_summary": "._taxonomy",  # --taxonomy FILE: child,parent rows (issue 23 item 4)
     "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)
