@@ -137,6 +137,33 @@ class PartitionRows:
         return cell, uniq // len(pu), uniq % len(pu), (len(tu), len(pu))
 
     @classmethod
+    def from_labels(cls, y_true: Any, y_pred: Any, groups: Any = None) -> PartitionRows:
+        """The rows of cluster ids given item by item: ``y_true`` the reference partition, ``y_pred`` one partition
+        of the same items (named ``"system"``) or a mapping name → partition (several, compared on the same items),
+        ``groups`` the group of each item when whole groups are resampled (None: items).
+
+        >>> r = PartitionRows.from_labels(["a", "a", "b", "b"], {"km": [1, 1, 1, 2]})
+        >>> r.counts.tolist(), r.units
+        ([2.0, 1.0, 1.0], 4)
+        """
+        t = np.asarray(y_true, dtype=object).reshape(-1)
+        preds = {str(s): np.asarray(p, dtype=object).reshape(-1) for s, p in
+                 (y_pred.items() if isinstance(y_pred, dict) else [("system", y_pred)])}
+        arrays = [("y_true", t), *(("y_pred" if len(preds) == 1 else f"y_pred[{s!r}]", p) for s, p in preds.items())]
+        if groups is not None:
+            arrays.append(("groups", np.asarray(groups, dtype=object).reshape(-1)))
+        bad = [(k, v.size) for k, v in arrays if v.size != t.size]
+        if bad:
+            raise InputError(f"{bad[0][0]} has {bad[0][1]:,} entries and y_true {t.size:,}; give one cluster id (or "
+                             "group) per item, the items in the same order.")
+        codes = np.column_stack([np.unique(v.astype(str), return_inverse=True)[1].reshape(-1) for _, v in arrays])
+        uniq, counts = np.unique(codes, axis=0, return_counts=True)
+        return cls(true=uniq[:, 0], pred={s: uniq[:, 1 + j] for j, s in enumerate(preds)},
+                   counts=counts.astype(np.float64), groups=uniq[:, -1] if groups is not None else None,
+                   n_groups=int(codes[:, -1].max()) + 1 if groups is not None else 0,
+                   group_col="groups" if groups is not None else None)
+
+    @classmethod
     def of_table(cls, table: PartitionTable, system: str) -> PartitionRows:
         """The rows of one contingency table (its non-zero cells; items resampled one by one)."""
         r, c = np.nonzero(table.counts)
