@@ -93,6 +93,7 @@ DIAGNOSTICS: dict[str, str] = {
     "per_label": "precision, recall and F1 of every label",
     "top_1": "top-1 accuracy beside top-k",
     "annotator_counts": "how many items each annotator rated and how many ratings are missing",
+    "cluster_sizes": "how many clusters each partition has and how large they are",
 }
 
 

@@ -209,4 +209,5 @@ def partition_comparison(rows: PartitionRows, metrics: Sequence[str] | None = No
     matrix = np.array([[point[s][j] for s in names] for j in range(len(ids))], dtype=float)
     return Comparison(systems=names, labels=[], n=rows.n, n_resamples=int(n_resamples), confidence=float(confidence),
                       seed=int(seed), convention="zero", positive_label=None, beta=1.0, metrics=per_metric,
-                      ranking_agreement=ranking_agreement(ids, names, matrix, lower), undefined={s: [] for s in names})
+                      ranking_agreement=ranking_agreement(ids, names, matrix, lower), undefined={s: [] for s in names},
+                      groups=int(rows.n_groups) if rows.groups is not None else None)
