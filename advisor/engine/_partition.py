@@ -178,7 +178,7 @@ def _sums(w: np.ndarray, index: np.ndarray, k: int) -> np.ndarray:
     return np.asarray((onehot.T @ w.T).T)
 
 
-def _pairs(x: np.ndarray) -> np.ndarray:
+def _pairs(x: Any) -> Any:
     return x * (x - 1.0) / 2.0
 
 
