@@ -83,6 +83,11 @@ _LAZY: dict[str, str] = {
     "load_structured": ".io",
     "multilabel_metrics": ".engine",
     "ordinal_metrics": ".engine",
+    # two partitions with arbitrary cluster ids: the indices and their intervals (issue 23, item 3)
+    "PartitionRows": ".engine",
+    "partition_comparison": ".stats",
+    "partition_intervals": ".stats",
+    "partition_metrics": ".engine",
     "top_k_accuracy": ".engine",
 }
 

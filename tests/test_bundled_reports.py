@@ -37,6 +37,8 @@ BUNDLED: dict[str, list[str]] = {
                                   "--bootstrap", "1000"],
     "structures/annotators_report.md": ["--answers", "annotators_answers.yaml", "annotators.csv", "--seed", "2024",
                                         "--bootstrap", "1000"],
+    "structures/partition_report.md": ["--answers", "partition_answers.yaml", "clusters_a.csv", "clusters_b.csv",
+                                       "--seed", "2024", "--bootstrap", "1000"],
     "report/digits_report.html": ["--answers", "examples/report/digits_answers.yaml", "examples/digits/logreg.csv",
                                   "examples/digits/tree.csv", "--seed", "2024"],
 }

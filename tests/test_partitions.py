@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -70,7 +71,8 @@ def test_compute_partitions_from_a_file(tmp_path) -> None:
 @pytest.mark.parametrize(("rows", "extra", "words"), [
     ("a,7\na,7\na,3\n", [], "has one cluster"),
     ("a,7\nb,7\na,7\n", [], "has one cluster"),
-    ("a,7\nb,3\n", ["--bootstrap", "100"], "not implemented yet"),
+    ("a,7\nb,3\n" * 9, ["--bootstrap", "1000"], "needs at least 20 resampled items; got 18"),
+    ("a,7\nb,3\n" * 20, ["--bootstrap", "1000", "--order", "a,b"], "does not apply to --partitions"),
     ("a,7\nb,3\n", ["--metrics", "accuracy"], "not a partition metric"),
 ])
 def test_bad_partitions_one_sentence_exit_2(tmp_path, rows: str, extra: list[str], words: str) -> None:
@@ -146,10 +148,141 @@ def test_partition_answers_refuse_top_k() -> None:
         Answers.model_validate({"task": "multiclass", "label_structure": "partition", "top_k": 3})
 
 
-def test_report_with_partition_data_refused_in_one_sentence(tmp_path) -> None:
+def _clusterings(tmp_path, n: int = 120) -> tuple[Path, Path, Path]:
+    t, p = _pair(2, n)
+    q = np.where(np.random.default_rng(9).random(n) < 0.3, 99, p)
+    a, b = tmp_path / "km.csv", tmp_path / "hdb.csv"
+    a.write_text("y_true,y_pred\n" + "".join(f"g{x},{y}\n" for x, y in zip(t, p)), encoding="utf-8")
+    b.write_text("y_true,y_pred\n" + "".join(f"g{x},c{y}\n" for x, y in zip(t, q)), encoding="utf-8")
+    ans = tmp_path / "answers.yaml"
+    ans.write_text("task: multiclass\nlabel_structure: partition\nitem_name: document\n", encoding="utf-8")
+    return ans, a, b
+
+
+def test_partition_report_has_the_indices_with_intervals_the_clusters_and_no_classification_metric(tmp_path) -> None:
+    """Issue 23, item 3: ``advisor report`` with partition answers — the methods give every formula with its symbols
+    and the bootstrap of the error, Table 1 the four indices with intervals for both clusterings (paired), the
+    diagnostics the clusters of each partition; no classification metric anywhere, and --partitions says the same."""
+    ans, a, b = _clusterings(tmp_path)
+    out = tmp_path / "r.json"
+    res = runner.invoke(app, ["report", "--answers", str(ans), str(a), str(b), "--partitions", "--seed", "1",
+                              "--bootstrap", "300", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    ctx = json.loads(out.read_text(encoding="utf-8"))
+    assert ctx["primary"] == "pair_correlation"
+    assert {m["id"] for m in ctx["metrics"]} == set(PARTITION_IDS)
+    for rep in ctx["systems"]:
+        assert set(rep["values"]) == set(PARTITION_IDS)
+        for m, iv in rep["intervals"].items():
+            assert iv["low"] <= rep["values"][m] <= iv["high"], (rep["name"], m, iv)
+    assert ctx["intervals"]["paired"] and ctx["winners"]["pair_correlation"] == ["km"]
+    assert ctx["structure"]["kind"] == "partition" and ctx["structure"]["clusters"]["hdb"]["predicted"]["clusters"] > 1
+    table = next(t for t in ctx["tables"] if t["id"] == "cluster_sizes")
+    assert [r[0] for r in table["rows"]] == ["reference (y_true)", "km (y_pred)", "hdb (y_pred)"]
+    text = " ".join(sp["text"] for p in ctx["methods"] for sp in p["spans"])
+    assert "contingency table" in text and "drawn twice" in text and "two clusterings of 120 documents" in text
+    assert not any(w in text for w in ("accuracy", "F1", "confusion matrix", "classifier"))
+    # the same report from the answers alone, and a one-sentence refusal of options for classes
+    assert runner.invoke(app, ["report", "--answers", str(ans), str(a), "--bootstrap", "0", "-o",
+                               str(tmp_path / "r.md")]).exit_code == 0
+    res = runner.invoke(app, ["report", "--answers", str(ans), str(a), "--positive", "g1", "-o", str(tmp_path / "x.md")])
+    assert res.exit_code == 2 and "does not apply to partitions" in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(("answers", "rows", "extra", "words"), [
+    ("task: multiclass\n", "a,1\nb,2\n" * 15, ["--partitions"], "label_structure: partition"),
+    ("task: multiclass\nlabel_structure: partition\n", "a,1\na,2\n" * 15, [], "has one cluster"),
+    ("task: multiclass\nlabel_structure: partition\n", "a,1\nb,2\n" * 5, [], "needs at least 20 resampled items"),
+])
+def test_partition_report_bad_input_one_sentence_exit_2(tmp_path, answers: str, rows: str, extra: list[str],
+                                                        words: str) -> None:
     f = tmp_path / "c.csv"
-    f.write_text("y_true,y_pred\na,7\nb,3\na,7\nb,7\n", encoding="utf-8")
+    f.write_text("y_true,y_pred\n" + rows, encoding="utf-8")
     a = tmp_path / "answers.yaml"
-    a.write_text("task: multiclass\nlabel_structure: partition\n", encoding="utf-8")
-    res = runner.invoke(app, ["report", "--answers", str(a), "-o", str(tmp_path / "r.md"), str(f)])
-    assert res.exit_code == 2 and "--partitions" in res.output and "Traceback" not in res.output, res.output
+    a.write_text(answers, encoding="utf-8")
+    res = runner.invoke(app, ["report", "--answers", str(a), str(f), *extra, "-o", str(tmp_path / "r.md")])
+    assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output, res.output
+    assert not (tmp_path / "r.md").exists()
+
+
+# ----------------------------------------------------------------------------------------------
+# issue 23, item 3: the property claims checked against Gösgens, Tikhonov & Prokhorenkova (2021) by enumeration
+# ----------------------------------------------------------------------------------------------
+def _all_partitions(n: int) -> np.ndarray:
+    """Every partition of n items as a restricted growth string (52 for n = 5)."""
+    out: list[list[int]] = []
+
+    def grow(prefix: list[int], top: int) -> None:
+        if len(prefix) == n:
+            out.append(prefix)
+            return
+        for v in range(top + 2):
+            grow([*prefix, v], max(top, v))
+
+    grow([0], 0)
+    return np.array(out)
+
+
+def test_ari_and_the_pair_correlation_are_monotone_on_every_partition_of_five_items() -> None:
+    """Monotonicity as Gösgens et al. define it: B′ is an A-consistent improvement of B when every pair of items B
+    treats like A (together or apart) B′ treats so too, and B′ ≠ B. Over every pair of partitions of five items
+    (two or more clusters, one of two or more items), each such B′ raises ARI and the pair correlation and lowers the
+    correlation distance — what Gösgens et al. prove (AMI's failure is the catalogue's counterexample, above)."""
+    from advisor.engine import pair_count_indices
+
+    parts = [p for p in _all_partitions(5) if p.max() >= 1 and np.bincount(p).max() >= 2]
+    iu = np.triu_indices(5, 1)
+    together = np.array([(p[:, None] == p[None, :])[iu] for p in parts])
+    ids = ["adjusted_rand_index", "pair_correlation", "pair_correlation_distance"]
+    checked = 0
+    for i in range(len(parts)):
+        agree = together[i][None, :] == together  # pairs each B treats like A
+        vals = {}
+        for j in range(len(parts)):
+            x, y = together[i], together[j]
+            counts = (np.sum(x & y), np.sum(x), np.sum(y), x.size)  # N11, A, B, N
+            vals[j] = {m: float(v) for m, v in pair_count_indices(*counts, ids).items()}
+        for j in range(len(parts)):
+            better = np.flatnonzero(np.all(agree[:, agree[j]], axis=1) & (agree.sum(1) > agree[j].sum()))
+            for k in better:
+                checked += 1
+                assert vals[k]["adjusted_rand_index"] > vals[j]["adjusted_rand_index"] + 1e-12
+                assert vals[k]["pair_correlation"] > vals[j]["pair_correlation"] + 1e-12
+                assert vals[k]["pair_correlation_distance"] < vals[j]["pair_correlation_distance"] - 1e-12
+    assert checked == 11940
+
+
+def test_strong_monotonicity_on_the_pair_counts() -> None:
+    """Strong monotonicity (Gösgens et al. 2021, defined on the four pair counts as free numbers): from the pair
+    counts of any two different partitions of five items, one more agreeing pair raises the pair correlation and
+    one more disagreeing pair lowers it; ARI — Cohen's kappa of the pair counts — has cases where one more
+    disagreeing pair raises it, as the catalogue's counterexample shows."""
+    from advisor.catalogue import get_catalogue
+    from advisor.catalogue._check_structures import _recheck
+    from advisor.engine import pair_count_indices
+
+    parts = _all_partitions(5)
+    iu = np.triu_indices(5, 1)
+    together = np.array([(p[:, None] == p[None, :])[iu] for p in parts])
+    ari_rises = 0
+    for x in together:
+        for y in together:
+            if np.array_equal(x, y) or x.all() or y.all() or not x.any() or not y.any():
+                continue
+            base = np.array([np.sum(x & y), np.sum(x & ~y), np.sum(~x & y), np.sum(~x & ~y)], dtype=float)
+
+            def at(q: np.ndarray, m: str) -> float:
+                return float(pair_count_indices(q[0], q[0] + q[1], q[0] + q[2], q.sum(), [m])[m])
+
+            for k, up in ((0, True), (1, False), (2, False), (3, True)):
+                q = base.copy()
+                q[k] += 1
+                d = at(q, "pair_correlation") - at(base, "pair_correlation")
+                assert (d > 1e-12) if up else (d < -1e-12), (base, k)
+                ari_rises += (not up) and at(q, "adjusted_rand_index") > at(base, "adjusted_rand_index")
+    assert ari_rises > 0
+    ari = get_catalogue().metrics["adjusted_rand_index"].properties["strong_monotonicity"]
+    assert ari.status == "fails" and _recheck(get_catalogue().metrics["adjusted_rand_index"], "strong_monotonicity",
+                                              ari.counterexample)
+    for mid in ("pair_correlation", "pair_correlation_distance"):
+        assert get_catalogue().metrics[mid].properties["strong_monotonicity"].status == "holds"

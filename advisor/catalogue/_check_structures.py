@@ -29,7 +29,10 @@ Operational definitions (scores oriented: higher = better):
   renaming the cluster ids of both sides; Sym: exchanging the two partitions; Dist: best − score is a
   metric (triangle inequality over random triples); Mon / PI: an A-consistent improvement B′ of B (every
   pair of items B classifies like A, together or apart, B′ classifies so too, and B′ ≠ B: a perfect
-  split or merge) strictly raises / never lowers the score; CB: the exact expected score over every
+  split or merge) strictly raises / never lowers the score; SMon (pair-counting indices only; Gösgens et al. define
+  it on the four pair counts N11, N10, N01, N00 as free numbers): from the pair counts of two different partitions,
+  one more pair the partitions agree on (N11 or N00) strictly raises the score and one more they disagree on (N10 or
+  N01) strictly lowers it; CB: the exact expected score over every
   relabelling of the items of B (the permutation model: cluster sizes fixed) equals the chance value
   (0; ½ for the correlation distance); ACB: for 3000 items the mean over 20 relabellings is within 0.01
   of it; PV: independent random partitions of 2000 items score the chance value ± 0.03. Cases have two
@@ -57,6 +60,7 @@ from ..engine import (
     evaluate_multilabel_batch,
     hierarchy_cells,
     hierarchy_metrics,
+    pair_count_indices,
     partition_metrics,
     ratings_from_codes,
     taxonomy_from_edges,
@@ -407,6 +411,20 @@ def _consistent_improvement(a: np.ndarray, b: np.ndarray, q: np.ndarray) -> bool
     return bool(np.all(ok_q[ok_b]) and not np.array_equal(ok_b, ok_q))
 
 
+#: Pair-counting partition indices: functions of the four pair counts (strong monotonicity is defined on them).
+PAIR_COUNTING = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index")
+_PAIR_NAMES = (("N11", "together in both partitions", True), ("N10", "together in the first partition only", False),
+               ("N01", "together in the second partition only", False), ("N00", "apart in both partitions", True))
+
+
+def _pair_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``[N11, N10, N01, N00]``: the pairs of items together in both partitions, in the first only, in the second
+    only, apart in both."""
+    iu = np.triu_indices(len(a), 1)
+    x, y = (a[:, None] == a[None, :])[iu], (b[:, None] == b[None, :])[iu]
+    return np.array([np.sum(x & y), np.sum(x & ~y), np.sum(~x & y), np.sum(~x & ~y)], dtype=np.float64)
+
+
 def _chance(r: MetricRecord) -> float:
     return 0.5 if r.id == "pair_correlation_distance" else 0.0
 
@@ -506,10 +524,41 @@ def _pt_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
         return None if abs(x - _chance(r)) <= 0.03 else (
             f"independent partitions of {np.asarray(c[0]).size} items score {x:.4g}, not {_chance(r):g} ± 0.03")
 
-    return {"max_agreement": (gen_max, max_), "class_symmetry": (gen_perm, csym), "symmetry": (gen_max, sym),
-            "distance": (gen_tri, dist), "monotonicity": (gen_fix, mon(True)),
-            "opitz_monotonicity": (gen_fix, mon(False)), "constant_baseline": (gen_cb, cb),
-            "approximate_constant_baseline": (gen_big, acb), "chance_correction": (gen_big, pv)}
+    def gen_smon(rng):
+        for _ in range(30):
+            a, b = _pt_pair(rng)
+            if not _same_partition(a, b):
+                break
+        return [_row(a), _row(b)]
+
+    def smon(c):
+        a, b = (np.asarray(x).reshape(-1) for x in c)
+        if _same_partition(a, b):
+            return None  # the best value: nothing left to raise
+        base = _pair_counts(a, b)
+        sign = 1.0 if r.higher_is_better else -1.0
+
+        def f(q: np.ndarray) -> float:
+            return sign * float(pair_count_indices(q[0], q[0] + q[1], q[0] + q[2], q.sum(), [r.id])[r.id])
+
+        x = f(base)
+        for k, (name, what, agree) in enumerate(_PAIR_NAMES):
+            q = base.copy()
+            q[k] += 1.0
+            y = f(q)
+            if (agree and not y > x + 1e-12) or (not agree and not y < x - 1e-12):
+                counts = ", ".join(f"{n} = {v:g}" for (n, _, _), v in zip(_PAIR_NAMES, base))
+                return (f"from the pair counts {counts}, one more pair {what} ({name} + 1, the others fixed) moves "
+                        f"the score from {sign * x:.6g} to {sign * y:.6g}: it should {'rise' if agree else 'fall'}")
+        return None
+
+    checks = {"max_agreement": (gen_max, max_), "class_symmetry": (gen_perm, csym), "symmetry": (gen_max, sym),
+              "distance": (gen_tri, dist), "monotonicity": (gen_fix, mon(True)),
+              "opitz_monotonicity": (gen_fix, mon(False)), "constant_baseline": (gen_cb, cb),
+              "approximate_constant_baseline": (gen_big, acb), "chance_correction": (gen_big, pv)}
+    if r.id in PAIR_COUNTING:
+        checks["strong_monotonicity"] = (gen_smon, smon)
+    return checks
 
 
 # ----------------------------------------------------------------------------------------------

@@ -116,11 +116,12 @@ def compute(
                                          **selective})
         return
     if partitions:  # arbitrary cluster ids: no classification metric (issue 23, item 3)
+        _check_resampling(n_boot, confidence)
         run_partitions(files, matrix=matrix, counts=counts, sql=sql, true_col=true_col, pred_col=pred_col,
-                       count_col=count_col, metrics=metrics, as_json=as_json,
+                       count_col=count_col, metrics=metrics, as_json=as_json, n_boot=n_boot, confidence=confidence,
+                       seed=seed, group=group,
                        others={"--order": order, "--label-sep": label_sep, "--top-k": top_k, "--positive": positive,
-                               "--costs": costs, "--priors": priors, "--bootstrap": n_boot, "--by": by or None,
-                               **selective})
+                               "--costs": costs, "--priors": priors, "--by": by or None, **selective})
         return
     ids = catalogue_api.metric_ids_for(parse_id_list(metrics))  # ids, names or aliases ("MCC", "Youden's J")
     ids, new_ids, cost_spec, prior_spec = split_score_ids(ids, costs, priors)  # issue 11

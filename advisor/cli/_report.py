@@ -104,6 +104,10 @@ def report(
         None, "--taxonomy", show_default=False,
         help="Classes in a tree (label_structure: hierarchy): a CSV of child,parent rows.",
     ),
+    partitions: bool = typer.Option(
+        False, "--partitions",
+        help="y_true and y_pred are cluster ids of two partitions (label_structure: partition): pair correlation, ARI, AMI.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
     reject_label: Optional[str] = typer.Option(
@@ -140,6 +144,11 @@ def report(
                                                    "--decision-thresholds": decision_thresholds,
                                                    "--coverage": coverage, "--positive": positive,
                                                    "--reject-label": reject_label})
+        clusters = _check_partitions(partitions, answers, {
+            "--order": order, "--label-sep": label_sep, "--top-k": top_k, "--costs": costs, "--priors": priors,
+            "--positive": positive, "--max-fpr": max_fpr, "--alerts": alerts,
+            "--decision-thresholds": decision_thresholds, "--coverage": coverage, "--taxonomy": taxonomy,
+            "--by": by or None, "--reject-label": reject_label})
         inputs = [answers, *(files or []), *(matrix or []), *([taxonomy] if taxonomy is not None else [])]
     # every place the report writes, before reading anything large or rendering anything
     report_api.check_outputs(report_api.output_plan(output, out_fmt), inputs, force=force)
@@ -147,8 +156,12 @@ def report(
         report_api.require_pdf_engine()
     ctx = None
     if context is not None:
-        tree = None
+        tree, clusters = None, False
         ctx = _load_context(context)
+    elif clusters and answers is not None:  # two partitions with arbitrary cluster ids (issue 23, item 3)
+        ctx = _build_partitions(files or [], matrix or [], answers, sql=sql, true_col=true_col, pred_col=pred_col,
+                                group=group, title=title, bootstrap=n_boot, confidence=confidence, seed=seed,
+                                undefined=undefined)
     else:
         assert answers is not None  # --answers is required without --context (said above)
         if tree is not None:  # classes in a tree (issue 23, item 4)
@@ -306,3 +319,32 @@ def _build_hierarchy(files: list[Path], matrix: list[Path], answers: Path, tree:
     over the taxonomy's classes, then the structured report (intervals from resampling the cells)."""
     ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col)
     return report_api.build_structured_report(answers, io_api.hierarchy_inputs(ds, tree, source), **options)
+
+
+def _check_partitions(partitions: bool, answers: Path, others: dict[str, object]) -> bool:
+    """Whether the report compares partitions (``--partitions``, or the answers' ``label_structure: partition``),
+    checked before the data: the answers and the option must agree, and no option for classes applies."""
+    declared = questionnaire_api.load_answers(answers).label_structure == "partition"
+    if partitions and not declared:
+        raise fail("--partitions compares partitions with arbitrary cluster ids, which the answers must declare with "
+                   "label_structure: partition (the lead is then the pair correlation).")
+    if not declared:
+        return False
+    given = [opt for opt, v in others.items() if v is not None]
+    if given:
+        raise fail(f"{given[0]} does not apply to partitions (label_structure: partition): cluster ids have no order, "
+                   "positive class, costs, scores, tree or subgroups.")
+    return True
+
+
+def _build_partitions(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optional[str], true_col: str,
+                      pred_col: str, group: Optional[str], **options: object):  # noqa: ANN202
+    """Read the clusterings once (each file's y_true the reference, its y_pred a clustering) and build the report:
+    the partition indices with the intervals of the bootstrap of their error (items, or the groups of ``--group`` or
+    the answers' ``group``, resampled)."""
+    runs = parse_runs(files)
+    refuse_runs(runs, "report")
+    group = group or questionnaire_api.load_answers(answers).group
+    ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
+                     names=runs.columns)
+    return report_api.build_structured_report(answers, io_api.partition_inputs(ds), **options)  # type: ignore[arg-type]

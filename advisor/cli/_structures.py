@@ -20,10 +20,11 @@ from .. import stats as stats_api
 from .._format import display_label, format_number
 from .._jsonio import envelope
 from ._common import USUAL_RESAMPLES, cell, echo, echo_json, fail, label_cell
-from ._intervals import interval_cell, methods_note, pick_seed, seed_note
+from ._intervals import interval_cell, methods_note, pick_seed, resampled_unit, seed_note
 from ._progress import job
 
-__all__ = ["check_structure_options", "output_structured", "parse_order", "refuse_sql_structure"]
+__all__ = ["check_structure_options", "output_structured", "parse_order", "partition_results", "refuse_sql_structure",
+           "run_partitions"]
 
 LOWER = ("mae", "mae_macro", "hamming_loss")
 
@@ -194,34 +195,81 @@ def _print(data: dict[str, Any]) -> None:
 
 
 def run_partitions(files: Any, *, matrix: Any, counts: Any, sql: str | None, true_col: str | None,
-                   pred_col: str | None, count_col: str, metrics: str | None, as_json: bool,
+                   pred_col: str | None, count_col: str, metrics: str | None, as_json: bool, n_boot: int | None = None,
+                   confidence: float = 0.95, seed: int | None = None, group: str | None = None,
                    others: dict[str, Any]) -> None:
     """``compute --partitions``: y_true and y_pred are cluster ids of two partitions of the same items. The one
     reader counts their contingency table (the confusion matrix of the ids); only partition indices are computed
-    from it (issue 23, item 3). Intervals are not computed yet, so --bootstrap is refused."""
+    from it (issue 23, item 3), with ``--bootstrap N`` their intervals from the bootstrap of the error
+    (:mod:`advisor.stats._partitions`; items, or the groups of ``--group``, resampled). JSON, system first:
+    ``{"structure": "partition", "systems", "metrics": {system: {id: value}}, "clusters": {system: {"true",
+    "predicted"}}, "intervals": {system: {id: interval}}, "bootstrap"}``."""
     given = [opt for opt, v in others.items() if v is not None]
     if given:
-        raise fail(f"{given[0]} does not apply to --partitions: cluster ids have no order, positive class, costs or "
-                   "scores" + (", and intervals for partition indices are not implemented yet." if given[0] ==
-                               "--bootstrap" else "."))
+        raise fail(f"{given[0]} does not apply to --partitions: cluster ids have no order, positive class, costs, "
+                   "scores or subgroups.")
     ids = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else list(engine_api.PARTITION_METRICS)
     bad = [m for m in ids if m not in engine_api.PARTITION_METRICS]
     if bad:
         raise fail(f"{bad[0]!r} is not a partition metric; with --partitions they are {', '.join(engine_api.PARTITION_METRICS)}.")
+    check_structure_options(n_boot, None, confidence)  # enough resamples, before anything is read
     if not (files or matrix or counts or sql):
         raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")
     ds = io_api.load(files or [], sql=sql, matrices=matrix or [], counts=counts or [], true_col=true_col,
-                     pred_col=pred_col, count_col=count_col)
-    data: dict[str, Any] = {"structure": "partition", "systems": list(ds.systems), "metrics": {}, "clusters": {}}
-    for name, cm in ds.systems.items():
-        data["metrics"][name] = engine_api.partition_metrics(cm.counts, ids)
-        c = __import__("numpy").asarray(cm.counts)
-        data["clusters"][name] = {"true": int((c.sum(1) > 0).sum()), "predicted": int((c.sum(0) > 0).sum())}
+                     pred_col=pred_col, count_col=count_col, group=group)
+    data = partition_results(io_api.partition_inputs(ds), ids, n_boot=n_boot, confidence=confidence, seed=seed)
     if as_json:
         echo_json(envelope("compute", data))
         return
+    _print_partitions(data)
+
+
+def partition_results(inputs: Any, ids: list[str], *, n_boot: int | None = None, confidence: float = 0.95,
+                      seed: int | None = None) -> dict[str, Any]:
+    """The JSON of ``compute --partitions`` for partition inputs (:func:`advisor.io.partition_inputs`)."""
+    ev = engine_api.evaluate_inputs(inputs, "zero", ids)
+    data: dict[str, Any] = {"structure": "partition", "systems": ev["systems"], "metrics": ev["metrics"],
+                            "clusters": ev["clusters"]}
+    if n_boot is None:
+        return data
+    seed, given = pick_seed(seed)
+    rows = inputs.rows
+    with job("bootstrap of the partitions", unit="resamples", option="--bootstrap", value=n_boot,
+             usual=USUAL_RESAMPLES) as progress:
+        if rows is not None:  # prediction files: every system on the same resampled items (or groups)
+            data["intervals"] = stats_api.partition_intervals(rows, ids, n_resamples=n_boot, confidence=confidence,
+                                                              seed=seed, progress=progress)
+        else:  # tables alone: each resampled by its own cells, with the same seed
+            data["intervals"] = {s: stats_api.partition_intervals(engine_api.PartitionRows.of_table(t, s), ids,
+                                                                  n_resamples=n_boot, confidence=confidence,
+                                                                  seed=seed)[s]
+                                 for s, t in inputs.systems.items()}
+    grouped = rows is not None and rows.groups is not None
+    data["bootstrap"] = {"n_resamples": n_boot, "confidence": confidence, "seed": seed, "seed_given": given,
+                         "method": "auto", "error_bootstrap": True,
+                         "resampled": resampled_unit(rows.group_col if grouped else None,
+                                                     rows.n_groups if grouped else None)}
+    return data
+
+
+def _print_partitions(data: dict[str, Any]) -> None:
     for name in data["systems"]:
         cl = data["clusters"][name]
-        echo(f"{display_label(name)}: {cl['true']} true clusters, {cl['predicted']} predicted clusters")
+        echo(f"{display_label(name)}: {cl['true']['clusters']:g} true clusters (largest {cl['true']['largest']:g} "
+             f"items), {cl['predicted']['clusters']:g} predicted clusters (largest {cl['predicted']['largest']:g}, "
+             f"{cl['predicted']['singletons']:g} of one item)")
         for m, v in data["metrics"][name].items():
-            echo(f"  {m}: {format_number(v)}")
+            iv = data.get("intervals", {}).get(name, {}).get(m)
+            echo(f"  {m}: {interval_cell(format_number(v), iv, format_number)}")
+    b = data.get("bootstrap")
+    if b:
+        unit = b["resampled"]
+        what = "items" if unit == "items" else f"the {unit['groups']:,} groups of column {unit['column']!r}"
+        echo(f"intervals: {b['confidence']:.0%} BCa from {b['n_resamples']:,} resamples of {what}, each resample's "
+             "index read against the resampled test set's own index (pairs drawn with replacement: a resample pairs "
+             "an item with its copy), not against the estimate.")
+        entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in data["intervals"].items()
+                   for m, iv in ivs.items()]
+        for line in [ln for ln in methods_note(entries) if ln.startswith("no interval")] + [
+                seed_note(b["seed"], b["seed_given"])]:
+            echo(line)

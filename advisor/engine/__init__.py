@@ -128,7 +128,13 @@ _LAZY: dict[str, str] = {
     "answered_count": "._selective",
     # partitions: two clusterings of the same items (issue 23 item 3)
     "PARTITION_METRICS": "._partition",
+    "PartitionRows": "._partition",
+    "PartitionTable": "._partition",
+    "cluster_sizes": "._partition",
+    "pair_count_indices": "._partition",
+    "partition_cells_batch": "._partition",
     "partition_metrics": "._partition",
+    "partition_table": "._partition",
     # probability columns for classes no item has (issue 25)
     "score_classes": "._score_eval",
     # hierarchies: classes in a taxonomy (issue 23 item 4)

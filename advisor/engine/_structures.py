@@ -26,7 +26,7 @@ from ._agreement import (
 from ._hierarchy import HIERARCHY_METRICS, HierarchyCells, hierarchy_metrics, hierarchy_tables
 from ._multilabel import MULTILABEL_METRICS, LabelSets, multilabel_metrics, per_label_metrics
 from ._ordinal import ORDINAL_METRICS, OrdinalCells, _class_sums, ordinal_metrics
-from ._partition import PARTITION_METRICS
+from ._partition import PARTITION_METRICS, PartitionTable, cluster_sizes, partition_metrics
 from ._topk import top_k_accuracy, top_k_hits
 
 __all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
@@ -97,11 +97,18 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
 
     ``data`` is :class:`~._ordinal.OrdinalCells` (ordinal metrics, plus accuracy and macro recall beside
     them), :class:`~._multilabel.LabelSets` (multi-label metrics plus every binary metric per label),
-    ``(scores, true_index, labels)`` for top-k (plus top-1 accuracy) or :class:`~._agreement.Ratings`.
+    ``(scores, true_index, labels)`` for top-k (plus top-1 accuracy), :class:`~._agreement.Ratings` or
+    :class:`~._partition.PartitionTable` (the partition indices, and ``clusters``: the sizes of each side's clusters).
     """
     import numpy as np
 
     out: dict[str, object] = {}
+    if isinstance(data, PartitionTable):  # two partitions: the partition indices alone, and the clusters' sizes
+        out["values"] = partition_metrics(data.counts, [m for m in metrics if m in PARTITION_METRICS] if metrics
+                                          else None)
+        out["clusters"] = cluster_sizes(data)
+        out["undefined"] = []
+        return out
     if isinstance(data, HierarchyCells):  # hierarchical metrics, flat accuracy and macro recall beside them
         values = {**hierarchy_metrics(data), **{m: float(v) for m, v in nominal_beside(data).items()}}
         out["values"] = {m: v for m, v in values.items() if not metrics or m in metrics}
@@ -143,7 +150,7 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["undefined"][name] = res["undefined"]
         if "per_label" in res:
             data.setdefault("per_label", {})[name] = res["per_label"]
-        for key in ("levels", "distances"):  # hierarchy: accuracy per depth, error distances in the tree
+        for key in ("levels", "distances", "clusters"):  # hierarchy: depths, distances; partitions: clusters
             if key in res:
                 data.setdefault(key, {})[name] = res[key]
     if inputs.structure == "ordinal":

@@ -41,6 +41,7 @@ _LAZY: dict[str, str] = {
     "as_taxonomy": "._taxonomy",
     "hierarchy_inputs": "._taxonomy",
     "hierarchy_of": "._taxonomy",
+    "partition_inputs": "._partitions",  # --partitions: cluster ids of two partitions (issue 23 item 3)
     "read_taxonomy": "._taxonomy",
     "taxonomy_summary": "._taxonomy",  # --taxonomy FILE: child,parent rows (issue 23 item 4)
     "watch_reads": "._watch",  # a command shows its long reads (advisor.cli._progress)

@@ -45,6 +45,7 @@ class StructuredInputs:
     notes: list[str] = field(default_factory=list)
     items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None  # ordinal: (true, predicted) ranks per item
     taxonomy: dict[str, Any] | None = None  # hierarchy: file, root, depth, classes_per_level
+    rows: Any = None  # partition: the PartitionRows a resampling draws (paired items, groups), None for tables alone
 
 
 def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:

@@ -94,6 +94,7 @@ DIAGNOSTICS: dict[str, str] = {
     "top_1": "top-1 accuracy beside top-k",
     "annotator_counts": "how many items each annotator rated and how many ratings are missing",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators, on the items both rated",
+    "cluster_sizes": "how many clusters each partition has and how large they are",
 }
 
 

@@ -14,11 +14,11 @@ from typing import Any
 
 from .._exceptions import InputError, arg
 from .._format import few_names
-from ..engine import confusion_matrix, evaluate_inputs, per_class, top_k_hits
+from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, per_class, top_k_hits
 from ..io import load, ordinal_from_tables
 from ..plan import Plan, PlanOptions
 from ..questionnaire import load_answers as load_answers_file
-from ..stats import structure_bootstrap, structure_comparison
+from ..stats import partition_comparison, partition_intervals, structure_bootstrap, structure_comparison
 from ._build import (
     _bibliography,
     _catalogue,
@@ -283,6 +283,9 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
                undefined: str) -> None:
     """Paired intervals, P(first), winners and differences when two or more systems share the items;
     otherwise percentile intervals per system, each from its own resamples with the same seed."""
+    if inputs.structure == "partition":
+        _partition_intervals(results, inputs, ids, n, confidence, seed)
+        return
     if len(results.reports) > 1 and inputs.structure != "agreement" and (
             inputs.items or inputs.structure not in ("ordinal", "hierarchy")):  # matrices alone: no paired items
         ok = [m for m in ids if all(m in rep.values for rep in results.reports)]
@@ -302,11 +305,34 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
     results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
 
 
+def _partition_intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None
+                         ) -> None:
+    """Partitions (issue 23, item 3): the bootstrap of the error of each index (:mod:`advisor.stats._partitions`);
+    clusterings of the same items compared on the same resampled items (or groups), tables alone each on its own."""
+    rows = inputs.rows
+    grouped = rows is not None and rows.groups is not None
+    if rows is not None and len(results.reports) > 1:
+        cmp = partition_comparison(rows, ids, n_resamples=n, confidence=confidence, seed=seed)
+        _paired_intervals(results, None, ids, _catalogue(), None, cmp=cmp)
+    else:
+        for rep in results.reports:
+            own = rows if rows is not None else PartitionRows.of_table(inputs.systems[rep.name], rep.name)
+            got = partition_intervals(own, ids, n_resamples=n, confidence=confidence, seed=seed)[rep.name]
+            rep.intervals = {m: estimate_of(r) for m, r in got.items()}
+        results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
+    if grouped and results.intervals is not None:
+        results.intervals.group_column, results.intervals.groups = rows.group_col, int(rows.n_groups)
+
+
 def _task(inputs: Any, data: Mapping[str, Any]) -> TaskInfo:
     import numpy as np
 
     first = next(iter(inputs.systems.values()))
     s = inputs.structure
+    if s == "partition":  # the reference partition's clusters stand for the classes
+        sizes = np.asarray(first.counts).sum(axis=1)
+        return TaskInfo(kind="multiclass", k=len(first.true_labels), labels=[str(x) for x in first.true_labels],
+                        class_sizes=[float(x) for x in sizes], n=float(sizes.sum()))
     if s in ("ordinal", "hierarchy"):
         labels = [str(x) for x in first.labels]
         sizes = np.asarray(_dense(first)).sum(axis=1)
@@ -331,6 +357,9 @@ def _structure(inputs: Any, data: Mapping[str, Any]) -> StructureData:
 
     s = inputs.structure
     out = StructureData(kind=s, k=inputs.top_k)
+    if s == "partition":
+        out.clusters = {str(n): dict(v) for n, v in data["clusters"].items()}
+        return out
     if s == "ordinal":
         out.confusion = {str(n): _dense(c) for n, c in inputs.systems.items()}
     elif s == "hierarchy":

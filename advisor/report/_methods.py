@@ -175,7 +175,10 @@ def build_methods(
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
         _variant_sentence(p, rec)
-        if met and conventions:
+        if answers.get("label_structure") == "partition":
+            _partition_sentence(p, rec, cite)
+        # partitions have no convention to state (a 0/0 index is refused, never set)
+        if met and conventions and answers.get("label_structure") != "partition":
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
             if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        example=_undefined_example(rec, task, answers), named=example):
@@ -275,7 +278,7 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     if _annotators(answers):  # several annotators, no reference: the situation is said in full here
         p.t(W.S["task_annotators_data"] + ". ")
         return
-    if not (answers.get("top_k") and k):  # top-k says the items inside its sentence
+    if not (answers.get("top_k") and k) and answers.get("label_structure") != "partition":  # they say the items inside
         p.t(data)
     prev = answers.get("deployment_prevalence")
     target = answers.get("target_prevalence") or {}
@@ -349,6 +352,9 @@ def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str
     structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
     if m and int(m) > 2:
         p.t(W.S["task_annotators" if k else "task_annotators_plain"].format(m=m, k=k, items=items or "items"))
+    elif structure == "partition":  # two partitions with arbitrary cluster ids (issue 23, item 3)
+        unit = _items(answers) or "items"
+        p.t(_task_pattern("task_partition", many).format(n=many, items=items or f"the {unit}", unit=unit))
     elif top_k and k:
         p.t(_task_pattern("task_top_k", many).format(k=k, top_k=top_k, n=many, data=data))
     elif structure in ("ordinal", "multilabel") and k:
@@ -538,7 +544,9 @@ def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | No
     if not rec or not (matrix or counts or probs or top_k):
         return
     said = []
-    if matrix:
+    if matrix and answers.get("label_structure") == "partition":  # a contingency table of clusters, not of classes
+        said.append(W.S["notation_partition"])
+    elif matrix:
         said.append(W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a"])
     if probs:
         said.append(W.S["notation_probs"])
@@ -575,6 +583,18 @@ def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str])
         p.t(". ")
     p.say(sentence).cite(keys)
     return p.para()
+
+
+def _partition_sentence(p: _Text, rec: Sequence[MetricEntry], cite: Any) -> None:
+    """Which adjusted Rand index and which adjusted mutual information (its normalisation varies), with their
+    sources (issue 23, item 3)."""
+    ids = {m.id for m in rec}
+    parts = [(W.S[f"partition_{m}"], [k for k in [cite(*W.PARTITION_CITE[m])] if k])
+             for m in ("adjusted_rand_index", "adjusted_mutual_info") if m in ids]
+    for i, (text, keys) in enumerate(parts):
+        p.t(("; " if i else "") + (text if i else text[:1].upper() + text[1:])).cite(keys)
+    if parts:
+        p.t(". ")
 
 
 def _variant_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:

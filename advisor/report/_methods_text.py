@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "S", "SITUATION", "VARIANT"]
+__all__ = ["ADDS", "AVOID", "DUTY", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROPERTY", "S", "SITUATION", "VARIANT"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -37,6 +37,12 @@ VARIANT: dict[str, str] = {
 #: variant note is then not repeated).
 VARIANT_BESIDE: dict[str, str] = {
     "macro_f1": "the mean of the per-class F1 scores, not the F1 of macro precision and recall",
+}
+
+#: Where the adjusted Rand index and adjusted mutual information of a partition comparison come from.
+PARTITION_CITE: dict[str, tuple[str, str]] = {
+    "adjusted_rand_index": ("Hubert", "1985"),
+    "adjusted_mutual_info": ("Vinh", "2010"),
 }
 
 #: The work that argues for a lead metric's purpose (author substring, year), when it is not the
@@ -76,6 +82,10 @@ S: dict[str, str] = {
     "task_top_k_many": ("We compare {n} classifiers of {k} classes{data} by whether the true class is among their "
                         "{top_k} highest-scored"),
     "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
+    "task_partition": ("We compare a clustering of {items} with a reference partition of them; the cluster ids of "
+                       "either are arbitrary names, so only which {unit} share a cluster counts"),
+    "task_partition_many": ("We compare {n} clusterings of {items} with a reference partition of them; the cluster ids "
+                            "are arbitrary names, so only which {unit} share a cluster counts"),
     "task_annotators_plain": "We measure how well {m} annotators agree",
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
                        "included, and top-k accuracy's $k$ is the cut-off, {top_k}"),
@@ -119,6 +129,12 @@ S: dict[str, str] = {
     "notation_matrix_a": ("$C$ is the confusion matrix with true classes as rows, $a_i$ the size of true class $i$, "
                           "$n$ and $k$ count items and classes"),
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
+    "partition_adjusted_rand_index": "the adjusted Rand index is Hubert and Arabie's",
+    "partition_adjusted_mutual_info": ("adjusted mutual information is normalised by the arithmetic mean of the two "
+                                       "entropies"),
+    "notation_partition": ("$C$ is the contingency table of the two partitions, the reference's clusters as rows and "
+                           "the clustering's as columns, $a_i$ and $b_j$ are the sizes of reference cluster $i$ and "
+                           "cluster $j$, and $n$ counts items"),
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
     "undefined_zero": "A zero denominator{example} gives 0",
@@ -147,6 +163,9 @@ S: dict[str, str] = {
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
+    "intervals_partition": ("Each resampled index is read as an error against the index of the resampled set itself, "
+                            "whose pairs are drawn with replacement, so {a} {item} drawn twice cannot inflate the "
+                            "agreement"),
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",

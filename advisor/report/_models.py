@@ -228,9 +228,10 @@ class FigureData(_M):
 
 
 class StructureData(_M):
-    """Ordered classes, label sets, top-k or annotators (issue 12): what their figure needs."""
+    """Ordered classes, label sets, top-k, annotators (issue 12), a taxonomy or partitions (issue 23): what their figure
+    and tables need."""
 
-    kind: Literal["ordinal", "multilabel", "top_k", "agreement", "hierarchy"]
+    kind: Literal["ordinal", "multilabel", "top_k", "agreement", "hierarchy", "partition"]
     k: int | None = Field(None, description="top-k: the k of the evaluation")
     confusion: dict[str, list[list[float]]] = Field(default_factory=dict,
                                                     description="ordinal: counts per system, rows = true class in order")
@@ -253,6 +254,10 @@ class StructureData(_M):
                                           "accuracy, low, high)")
     distances: dict[str, list[dict[str, Any]]] = Field(
         default_factory=dict, description="hierarchy: per system the items per tree distance of the error (0: correct)")
+    clusters: dict[str, dict[str, dict[str, float]]] = Field(
+        default_factory=dict, description="partition: per system the clusters of y_true's and y_pred's partitions "
+                                          "(\"true\", \"predicted\": clusters, largest, median, smallest, singletons, "
+                                          "largest_share)")
 
 
 class TableBlock(_M):

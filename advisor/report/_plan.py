@@ -247,6 +247,32 @@ def _annotators(structure: Any, items: float | None) -> TableBlock | None:
                       columns=["annotator", "items rated", "missing"], numeric=[False, True, True], rows=rows)
 
 
+def _cluster_sizes(structure: Any, digits: int) -> TableBlock | None:
+    """Two partitions (issue 23, item 3): the reference's clusters once when every system shares it (paired items),
+    then each system's — how many, the largest, median and smallest, how many hold one item, the largest's share."""
+    clusters = getattr(structure, "clusters", None) or {}
+    if not clusters:
+        return None
+    refs = [c["true"] for c in clusters.values()]
+    shared = all(r == refs[0] for r in refs)
+
+    def row(name: str, c: Any) -> list[str]:
+        return [name, f"{int(c['clusters']):,}", f"{c['largest']:,.4g}", f"{c['median']:,.4g}", f"{c['smallest']:,.4g}",
+                f"{int(c['singletons']):,}", f"{100 * c['largest_share']:.{max(digits - 3, 0)}f} %"]
+
+    rows = [row("reference (y_true)", refs[0])] if shared else []
+    for name, c in clusters.items():
+        if not shared:
+            rows.append(row(f"{name}: reference (y_true)", c["true"]))
+        rows.append(row(f"{name} (y_pred)" if shared else f"{name}: clustering (y_pred)", c["predicted"]))
+    return TableBlock(id="cluster_sizes", title="Clusters of each partition",
+                      caption="How many clusters each partition has and how many items they hold. The cluster ids are "
+                              "arbitrary names: only which items share a cluster is compared.",
+                      columns=["partition", "clusters", "largest", "median", "smallest", "of one item",
+                               "largest's share"],
+                      numeric=[False, True, True, True, True, True, True], rows=rows)
+
+
 #: Rows of the lowest pairs and of the annotators that agree least, in a report with many annotators.
 LOWEST_ROWS = 10
 
@@ -313,6 +339,8 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
             out.append(_annotators(structure, items))
         elif d.id == "class_order":
             out.append(_class_order(plan, task))
+        elif d.id == "cluster_sizes":
+            out.append(_cluster_sizes(structure, digits))
     return [t for t in out if t is not None]
 
 
@@ -347,6 +375,7 @@ PROMISE: dict[str, str] = {
     "per_label": "precision, recall and F1 of every label",
     "annotator_counts": "how many items each annotator rated",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
+    "cluster_sizes": "how many clusters each partition has and how large they are",
 }
 
 

@@ -33,10 +33,6 @@ def reported_items(rec_items: list[tuple[str, str, str | None, dict[str, Any]]],
 
 def refuse_external(ans: Any) -> None:
     """Span and ranking tasks with data: one sentence naming what to compute and which tool does."""
-    if getattr(ans, "label_structure", None) == "partition":  # issue 23, item 3: no report with data yet
-        raise InputError("label_structure 'partition': advisor does not build a report with data for two "
-                         "partitions yet (no interval method for partition indices); compute pair correlation, ARI "
-                         f"and AMI with {_PARTITIONS}.")
     note = out_of_scope_task(getattr(ans, "label_structure", None) or "nominal")
     if note is not None and ans.label_structure not in ("spans", "ranking"):  # boxes, masks, numbers, texts
         raise InputError(f"label_structure {ans.label_structure!r}: advisor does not evaluate {note.what}; use "

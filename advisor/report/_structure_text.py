@@ -1,4 +1,4 @@
-"""Words that change with the structure of the task (issue 12): labels, categories, annotators.
+"""Words that change with the structure of the task (issue 12): labels, categories, annotators, clusters.
 
 A multi-label task has labels, not classes; an agreement study has categories and annotators, not
 systems; ordered classes are said to be ordered. The report's text table ``T`` is copied with these
@@ -34,6 +34,8 @@ def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
                 out[key] = out[key].replace("Per-class", "Per-label").replace("Class", "Label")
     elif kind == "ordinal":
         out["counts"] = counts.replace("{k} classes", "{k} ordered classes")
+    elif kind == "partition":  # the classes are the reference's clusters, the systems clusterings (issue 23)
+        out["counts"] = counts.replace("{k} classes", "{k} reference clusters").replace("system{s}", "clustering{s}")
     elif kind == "agreement":
         raters = len(getattr(structure, "raters", None) or {})
         out["counts"] = "{n} items · {k} categories · " + f"{raters} annotator{'s' if raters != 1 else ''}"

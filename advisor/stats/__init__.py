@@ -36,6 +36,10 @@ _LAZY: dict[str, str] = {
     "METHOD_WORDS": "._choice",
     "interval_methods": "._choice",
     "pick_seed": "._bootstrap",
+    # partitions: the bootstrap of the error of the partition indices (issue 23, item 3)
+    "MIN_PARTITION_UNITS": "._partitions:MIN_UNITS",
+    "partition_comparison": "._partitions",
+    "partition_intervals": "._partitions",
     "subgroups": "._subgroups",
 }
 

@@ -1,9 +1,10 @@
-"""Generate the bundled ordinal, multi-label, top-k and annotator examples (deterministic seed).
+"""Generate the bundled ordinal, multi-label, top-k, annotator and partition examples (deterministic seed).
 
     python examples/structures/make_data.py
 
 Synthetic but realistic: star ratings whose errors are mostly one step off, topic tags with rare
-labels, a 50-class task scored by per-class probabilities, and three annotators with missing ratings.
+labels, a 50-class task scored by per-class probabilities, three annotators with missing ratings, and two
+clusterings of the same news articles compared with the editors' story threads.
 """
 
 from __future__ import annotations
@@ -76,9 +77,29 @@ def annotators(rng: np.random.Generator) -> None:
     _write(HERE / "annotators.csv", ["rater_ann", "rater_bob", "rater_cyd"], rows)
 
 
+def partitions(rng: np.random.Generator) -> None:
+    """400 news articles in 7 story threads (the editors' reference); two clusterings with arbitrary ids: one splits
+    the largest story in two and misplaces 12 % of the articles, the other merges two stories, misplaces 25 % and
+    leaves some articles in clusters of their own."""
+    n = 400
+    stories = [f"story_{i}" for i in range(1, 8)]
+    truth = rng.choice(7, size=n, p=[0.28, 0.2, 0.16, 0.13, 0.11, 0.08, 0.04])
+    split = np.where((truth == 0) & (rng.random(n) < 0.45), 7, truth)  # the largest story cut in two
+    a = np.where(rng.random(n) < 0.12, rng.integers(0, 8, n), split)
+    ids_a = rng.permutation(8) * 3 + 2  # arbitrary numbers, unrelated to the stories' order
+    merged = np.where(truth == 4, 2, truth)  # two stories taken for one
+    b = np.where(rng.random(n) < 0.25, rng.integers(0, 7, n), merged)
+    alone = rng.random(n) < 0.03
+    names_b = [f"c{j:02d}" for j in rng.permutation(7)]
+    rows_b = [f"single_{i}" if alone[i] else names_b[b[i]] for i in range(n)]
+    _write(HERE / "clusters_a.csv", ["y_true", "y_pred"], [[stories[t], int(ids_a[x])] for t, x in zip(truth, a)])
+    _write(HERE / "clusters_b.csv", ["y_true", "y_pred"], [[stories[t], y] for t, y in zip(truth, rows_b)])
+
+
 if __name__ == "__main__":
     rng = np.random.default_rng(SEED)
     ordinal(rng)
     multilabel(rng)
     top_k(rng)
     annotators(rng)
+    partitions(rng)  # last: the files above keep their values

@@ -1,0 +1,232 @@
+"""Benchmark: coverage of the intervals of the partition indices (issue 23, item 3).
+
+Run with ``python benchmarks/bench_partition_intervals.py`` (``--quick`` for a quarter of the test sets).
+
+Each scenario is a population of items whose (reference cluster, predicted cluster) pair has known probabilities
+``π_ij``; a test set is ``n`` items drawn from it, so the population value of each index is known: the pair
+counts of two items drawn at random (``Σ π_ij²``, ``Σ a_i²``, ``Σ b_j²``) give the adjusted Rand index and the pair
+correlation, and the population's normalised mutual information ``I / ½(H_a + H_b)`` is the value AMI tends to (its
+chance correction vanishes as n grows). With groups, each group of items shares its reference cluster and, mostly,
+its predicted cluster; the population value is that of two items from different groups.
+
+Methods, each on the same test sets (the first three on the same 1,000 resamples):
+
+* **advisor**: BCa on the bootstrap of the error, ``θ̂ + θ̂* − θ(F̂)`` (:mod:`advisor.stats._partitions`), the
+  jackknife acceleration over the resampled unit;
+* **naive percentile** and **naive BCa**: the same resamples ``θ̂*`` read as usual (an item drawn twice pairs
+  with its copy);
+* **pair-distinct BCa**: item resamples whose pair counts leave out the pairs an item forms with its own copies
+  (pair-counting indices only; items only);
+* **jackknife normal**: ``θ̂ ± 1.96·se`` with the jackknife standard error over the resampled unit;
+* **advisor, items resampled** (groups only): advisor's method resampling single items, as if the items of a
+  group were independent;
+* **half-sampling**: 1,000 halves of the items drawn without replacement (the delete-n/2 jackknife); a half's
+  index minus the test set's has the variance of the estimate's error; basic interval on it.
+
+"none" is the share of test sets without an interval (advisor gives none that would exclude its estimate);
+coverage counts those as misses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from statistics import NormalDist
+
+import numpy as np
+
+from advisor.engine import PartitionRows, partition_cells_batch
+from advisor.stats._intervals import resampled_intervals
+from advisor.stats._jackknife import acceleration
+from advisor.stats._partitions import _errors, _System
+
+IDS = ["pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info"]
+SHORT = {"pair_correlation": "CC", "pair_correlation_distance": "CD", "adjusted_rand_index": "ARI",
+         "adjusted_mutual_info": "AMI"}
+PAIRS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index")
+METHODS = ("advisor", "naive percentile", "naive BCa", "pair-distinct BCa", "jackknife normal", "half-sampling",
+           "advisor, items resampled")
+Z = NormalDist().inv_cdf(0.975)
+
+
+def population_values(pi: np.ndarray) -> dict[str, float]:
+    """The indices of a population of items with cell probabilities ``pi`` (n → ∞)."""
+    r, c = np.nonzero(pi)
+    v = partition_cells_batch(pi[r, c][None], r, c, pi.shape, IDS, population=True)
+    return {m: float(v[m][0]) for m in IDS}
+
+
+def model(sizes: list[float], noise: float, extra: int = 2) -> np.ndarray:
+    """Reference clusters of the given shares; the clustering keeps each item's cluster (the first one split
+    60/40 in two) with probability 1 − noise, else puts it in one of ``k + extra`` clusters at random."""
+    a = np.asarray(sizes, dtype=float)
+    ka, kb = a.size, a.size + extra
+    pi = np.zeros((ka, kb))
+    for i in range(ka):
+        keep = np.zeros(kb)
+        if i == 0:
+            keep[0], keep[ka] = 0.6, 0.4
+        else:
+            keep[i] = 1.0
+        pi[i] = a[i] * ((1 - noise) * keep + noise / kb)
+    return pi
+
+
+def _interval(vals: np.ndarray, est: float, acc: float, method: str) -> tuple[float, float]:
+    iv = resampled_intervals(vals[:, None], np.array([est]), 0.95, method, np.array([acc]))
+    return float(iv.low[0]), float(iv.high[0])
+
+
+def _pair_distinct(cells_of_item: np.ndarray, shape: tuple[int, int], resamples: int, rng: np.random.Generator
+                   ) -> dict[str, np.ndarray]:
+    """Item resamples whose pair counts leave out the pairs of an item with its own copies."""
+    n = cells_of_item.size
+    ka, kb = shape
+    m = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(float)
+    onehot = np.zeros((n, ka * kb))
+    onehot[np.arange(n), cells_of_item] = 1.0
+    s, q = m @ onehot, (m * m) @ onehot
+    s3, q3 = s.reshape(-1, ka, kb), q.reshape(-1, ka, kb)
+    n11 = ((s * s - q) / 2).sum(1)
+    a = ((s3.sum(2) ** 2 - q3.sum(2)) / 2).sum(1)
+    b = ((s3.sum(1) ** 2 - q3.sum(1)) / 2).sum(1)
+    nn = (n * n - q.sum(1)) / 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        e = a * b / nn
+        ari = (n11 - e) / (0.5 * (a + b) - e)
+        cc = (nn * n11 - a * b) / np.sqrt(a * b * (nn - a) * (nn - b))
+    return {"adjusted_rand_index": ari, "pair_correlation": cc,
+            "pair_correlation_distance": np.arccos(np.clip(cc, -1, 1)) / np.pi}
+
+
+def _half_samples(rows: PartitionRows, row_of_item: np.ndarray, unit_of_item: np.ndarray, halves: int,
+                  rng: np.random.Generator) -> np.ndarray:
+    """(halves, ids): the indices of halves of the units (items or groups) drawn without replacement."""
+    sy = _System(rows, "s")
+    units = np.unique(unit_of_item)
+    masses = np.empty((halves, np.asarray(rows.counts).size))
+    for h in range(halves):
+        keep = np.isin(unit_of_item, rng.permutation(units)[: units.size // 2])
+        masses[h] = np.bincount(row_of_item[keep], minlength=masses.shape[1])
+    return sy.evaluate(masses, IDS)
+
+
+def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed: int, groups: int = 0,
+             extras: bool = True) -> None:
+    """Coverage of every method on ``reps`` test sets of ``n`` items (or ``groups`` groups of about n/groups)."""
+    rng = np.random.default_rng(seed)
+    theta = population_values(pi)
+    ka, kb = pi.shape
+    cov = {m: {mm: [] for mm in METHODS} for m in IDS}
+    width = {m: {mm: [] for mm in METHODS} for m in IDS}
+    t0 = time.time()
+    done = 0
+    while done < reps:
+        if groups:
+            size = rng.integers(max(2, n // groups // 2), n // groups * 3 // 2 + 1, groups)
+            t_g = rng.choice(ka, groups, p=pi.sum(1))
+            cond = pi / pi.sum(1, keepdims=True)
+            p_g = np.array([rng.choice(kb, p=cond[t]) for t in t_g])
+            g = np.repeat(np.arange(groups), size)
+            t = t_g[g]
+            p = np.where(rng.random(g.size) < 0.7, p_g[g], np.array([rng.choice(kb, p=cond[x]) for x in t]))
+            codes, inv, cnt = np.unique(np.stack([t, p, g], 1), axis=0, return_inverse=True, return_counts=True)
+            rows = PartitionRows(true=codes[:, 0], pred={"s": codes[:, 1]}, counts=cnt.astype(float),
+                                 groups=codes[:, 2], n_groups=groups)
+            row_of_item, unit_of_item = np.asarray(inv).reshape(-1), g
+        else:
+            c = rng.multinomial(n, pi.ravel()).reshape(ka, kb)
+            r_, c_ = np.nonzero(c)
+            rows = PartitionRows(true=r_, pred={"s": c_}, counts=c[r_, c_].astype(float))
+            row_of_item = np.repeat(np.arange(r_.size), c[r_, c_])
+            unit_of_item = np.arange(n)
+        tab = np.zeros((ka, kb))
+        np.add.at(tab, (rows.true, rows.pred["s"]), rows.counts)
+        if (tab.sum(1) > 0).sum() < 2 or (tab.sum(0) > 0).sum() < 2:
+            continue
+        done += 1
+        point, moved, th, w = _errors(rows, IDS, resamples, done, None)
+        point, moved, th, w = point["s"], moved["s"], th["s"], w["s"]
+        pop = _System(rows, "s").evaluate(np.asarray(rows.counts)[None], IDS, population=True)[0]
+        raw = moved - point[None] + pop[None]
+        acc = acceleration(th, w)
+        if groups:
+            flat = PartitionRows(true=rows.true, pred=rows.pred, counts=rows.counts)
+            _, im, ith, iw = _errors(flat, IDS, resamples, done, None)
+            items_moved, items_acc = im["s"], acceleration(ith["s"], iw["s"])
+        units = w.sum()  # items (one deletion per cell, weighted by its items) or groups (weights 1)
+        if extras and not groups:
+            cells_of_item = np.repeat(rows.true * kb + rows.pred["s"], rows.counts.astype(int))
+            distinct = _pair_distinct(cells_of_item, (ka, kb), resamples, rng)
+        if extras:
+            half = _half_samples(rows, row_of_item, unit_of_item, 1000, rng)
+        for j, m in enumerate(IDS):
+            est = point[j]
+            got = {"advisor": _interval(moved[:, j], est, acc[j], "auto"),
+                   "naive percentile": tuple(np.nanquantile(raw[:, j], [0.025, 0.975])),
+                   "naive BCa": _interval(raw[:, j], est, acc[j], "bca")}
+            ok = np.isfinite(th[:, j])
+            mean = np.sum(w[ok] * th[ok, j]) / w[ok].sum()
+            se = math.sqrt((units - 1) / units * np.sum(w[ok] * (th[ok, j] - mean) ** 2))
+            got["jackknife normal"] = (est - Z * se, est + Z * se)
+            if extras and not groups and m in PAIRS:
+                got["pair-distinct BCa"] = _interval(distinct[m], est, acc[j], "bca")
+            if extras:
+                q_lo, q_hi = np.nanquantile(half[:, j], [0.025, 0.975])
+                got["half-sampling"] = (2 * est - q_hi, 2 * est - q_lo)
+            if groups:  # the same method resampling single items, as if the items were independent
+                got["advisor, items resampled"] = _interval(items_moved[:, j], est, items_acc[j], "auto")
+            for meth, (lo, hi) in got.items():
+                covered = bool(np.isfinite(lo) and lo <= theta[m] <= hi)
+                cov[m][meth].append(covered)
+                width[m][meth].append(hi - lo if np.isfinite(lo) else np.nan)
+    for m in IDS:
+        cells = []
+        for meth in METHODS:
+            if not cov[m][meth]:
+                cells.append("–")
+                continue
+            ws = [x for x in width[m][meth] if np.isfinite(x)]
+            none = 1 - len(ws) / len(width[m][meth])
+            cells.append(f"{np.mean(cov[m][meth]):.3f} ({np.mean(ws):.3f}" + (f"; none {none:.2f}" if none else "") + ")")
+        print(f"| {name}: {SHORT[m]}, θ = {theta[m]:.3f} | {n:,} | {reps} | " + " | ".join(cells) + " |")
+    print(f"<!-- {name}, n = {n}: {time.time() - t0:.0f} s -->")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    reps = 100 if args.quick else 400
+    b = 1000
+    sizes = [0.4, 0.3, 0.2, 0.1]
+    print("| scenario: index, population value | n | test sets | " + " | ".join(METHODS) + " |")
+    print("|---|---:|---:|" + "---|" * len(METHODS))
+    rows = [
+        ("strong agreement (noise 0.05)", model(sizes, 0.05), 60, 1),
+        ("strong agreement (noise 0.05)", model(sizes, 0.05), 200, 2),
+        ("moderate (noise 0.2)", model(sizes, 0.2), 60, 3),
+        ("moderate (noise 0.2)", model(sizes, 0.2), 200, 4),
+        ("moderate (noise 0.2)", model(sizes, 0.2), 1000, 5),
+        ("weak (noise 0.6)", model(sizes, 0.6), 60, 6),
+        ("weak (noise 0.6)", model(sizes, 0.6), 200, 7),
+        ("independent, unequal clusters", np.outer(sizes, [0.5, 0.3, 0.2]), 100, 8),
+        ("independent, one side equal clusters", np.outer(sizes, [0.2] * 5), 100, 9),
+        ("moderate (noise 0.2)", model(sizes, 0.2), 20, 10),
+        ("moderate (noise 0.2)", model(sizes, 0.2), 30, 11),
+    ]
+    for name, pi, n, seed in rows:
+        if args.only and args.only not in f"{name} {n}":
+            continue
+        scenario(name, pi, n, reps, b, seed, extras=n <= 200)
+    if not args.only or "groups" in args.only:
+        scenario("40 groups of 5–15 items (moderate)", model(sizes, 0.2), 400, reps // 2, b, 12, groups=40,
+                 extras=False)
+
+
+if __name__ == "__main__":
+    main()
