@@ -105,6 +105,10 @@ def __getattr__(name: str) -> object:
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from .engine._partition import PartitionRows as PartitionRows
+    from .stats._partitions import partition_comparison as partition_comparison
+    from .stats._partitions import partition_intervals as partition_intervals
+    from .engine._partition import partition_metrics as partition_metrics
     from ._exceptions import (
         AdvisorError as AdvisorError,
         InputError as InputError,

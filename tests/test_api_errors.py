@@ -153,7 +153,7 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] = [
     ("report recommendation", lambda e: advisor.build_report(ANSWERS, e["ds"], recommendation=5),
      ("recommendation",)),
     ("report partition task", lambda e: advisor.build_report({"label_structure": "partition"}, e["ds"]),
-     ("partition_metrics",)),
+     ("partition_inputs",)),
     ("render unknown format", lambda e: render_report(e["ctx"], "docx"), ("fmt=",)),
     ("render neither format nor path", lambda e: render_report(e["ctx"]), ("out_path=", "fmt=")),
     ("render unknown extension", lambda e: render_report(e["ctx"], out_path=e["tmp"] / "r.docx"), ("fmt=",)),

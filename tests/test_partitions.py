@@ -170,13 +170,14 @@ def test_partition_report_has_the_indices_with_intervals_the_clusters_and_no_cla
     assert res.exit_code == 0, res.output
     ctx = json.loads(out.read_text(encoding="utf-8"))
     assert ctx["primary"] == "pair_correlation"
-    assert {m["id"] for m in ctx["metrics"]} == set(PARTITION_IDS)
-    for rep in ctx["systems"]:
-        assert set(rep["values"]) == set(PARTITION_IDS)
-        for m, iv in rep["intervals"].items():
-            assert iv["low"] <= rep["values"][m] <= iv["high"], (rep["name"], m, iv)
-    assert ctx["intervals"]["paired"] and ctx["winners"]["pair_correlation"] == ["km"]
-    assert ctx["structure"]["kind"] == "partition" and ctx["structure"]["clusters"]["hdb"]["predicted"]["clusters"] > 1
+    assert {m["id"] for m in ctx["metric_definitions"]} == set(PARTITION_IDS)  # the JSON is system first
+    for name in ctx["systems"]:
+        assert set(ctx["metrics"][name]) == set(PARTITION_IDS)
+        for m, iv in ctx["intervals"][name].items():
+            assert iv["low"] <= ctx["metrics"][name][m] <= iv["high"], (name, m, iv)
+    assert ctx["bootstrap"]["paired"] and ctx["winners"]["pair_correlation"] == ["km"]
+    assert ctx["structure"] == "partition"
+    assert ctx["structure_data"]["clusters"]["hdb"]["predicted"]["clusters"] > 1
     table = next(t for t in ctx["tables"] if t["id"] == "cluster_sizes")
     assert [r[0] for r in table["rows"]] == ["reference (y_true)", "km (y_pred)", "hdb (y_pred)"]
     text = " ".join(sp["text"] for p in ctx["methods"] for sp in p["spans"])

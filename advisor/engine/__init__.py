@@ -155,6 +155,12 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._partition import PartitionRows as PartitionRows
+    from ._partition import PartitionTable as PartitionTable
+    from ._partition import cluster_sizes as cluster_sizes
+    from ._partition import pair_count_indices as pair_count_indices
+    from ._partition import partition_cells_batch as partition_cells_batch
+    from ._partition import partition_table as partition_table
     from ._names import metric_list as metric_list
     from ._selective import answered_matrix as answered_matrix
     from ._selective import selective_summary as selective_summary

@@ -54,6 +54,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._partitions import partition_inputs as partition_inputs
     from ._load import with_reject as with_reject
     from ._taxonomy import as_taxonomy as as_taxonomy
     from ._taxonomy import hierarchy_of as hierarchy_of

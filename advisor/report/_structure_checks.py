@@ -13,8 +13,9 @@ from ..questionnaire import out_of_scope_task
 
 __all__ = ["label_words", "refuse_external", "reported_items", "structure_items"]
 
-#: Where pair correlation, ARI and AMI of two partitions are computed.
-_PARTITIONS = arg("partitions", python="advisor.engine.partition_metrics", cli="`advisor compute --partitions FILE`")
+#: Where the report of two partitions (pair correlation, ARI, AMI with their intervals) is built.
+_PARTITIONS = arg("partitions", python="advisor.build_structured_report(answers, advisor.io.partition_inputs(ds))",
+                  cli="`advisor report --partitions`")
 #: Where the methods paragraph of a task advisor does not evaluate is written without data.
 _METHODS = arg("answers", python="advisor.methods_paragraph(answers)", cli="`advisor methods --answers FILE`")
 
@@ -53,6 +54,9 @@ def structure_items(ans: Any, has_data: bool, rec_items: list[tuple[str, str, st
     """:func:`advisor.report.build_report`'s recommended items: span and ranking answers with data are
     refused; without data only what the lead's structure reports is kept."""
     if has_data:
+        if getattr(ans, "label_structure", None) == "partition":  # cluster ids: no class metric applies (issue 23)
+            raise InputError(f"label_structure 'partition': cluster ids name no classes, so this report of classes "
+                             f"does not apply; the report of two partitions is {_PARTITIONS}.")
         refuse_external(ans)
         return rec_items
     return reported_items(rec_items, cat)

@@ -49,6 +49,9 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._partitions import MIN_UNITS as MIN_PARTITION_UNITS
+    from ._partitions import partition_comparison as partition_comparison
+    from ._partitions import partition_intervals as partition_intervals
     from ._bootstrap import BootstrapResult as BootstrapResult, bootstrap as bootstrap, pick_seed as pick_seed
     from ._calibrate import (
         calibrate as calibrate,
