@@ -69,6 +69,9 @@ LEAD: dict[str, str] = {
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
+    # issue 23: two partitions of the same items
+    "pair_correlation": ("rises with every further pair of items the partitions agree on, and gives random partitions "
+                         "the same expected score whatever their cluster sizes"),
     # issue 23: a tree of classes
     "hierarchical_f1": ("gives a wrong prediction credit for every ancestor it shares with the true class, so an "
                         "error in the right branch of the taxonomy costs less than one in another branch"),
