@@ -18,7 +18,7 @@ from typing import Any
 from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
-from ..engine import check_reject_label, net_benefit_id
+from ..engine import check_reject_label, net_benefit_id, reported_ids
 from ..questionnaire import (
     Answers,
     Recommendation,
@@ -229,6 +229,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                     annotators=ans.annotators)
     warnings = [PlanWarning(code=w.code, message=w.message) for w in rec.warnings]
     suggested = suggest_field(ans.context) if ans.context and not ans.field else None
+    computable = reported_ids(ans.label_structure or "nominal")  # () for single labels: every flat metric
+    if suggested is not None and computable and not set(suggested.metrics) & set(computable):
+        suggested = None  # the field's figure is not computed for this structure (news topics for clusterings)
     if suggested is not None:  # a field is never set from the context, only offered
         warnings.append(PlanWarning(code="field_suggested", message=(
             f"The context reads like {suggested.name}, where {suggested.cite} report {suggested.reports}; name the "
