@@ -277,4 +277,4 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "beta", "pi", "min"}, commands
+                        "quad", "neq", "beta", "pi", "theta", "min"}, commands  # θ: the risk threshold (t is the item)

@@ -89,6 +89,11 @@ S: dict[str, str] = {
     "task_annotators_plain": "We measure how well {m} annotators agree",
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
                        "included, and top-k accuracy's $k$ is the cut-off, {top_k}"),
+    "notation_top_k_instead": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with "
+                               "it, itself included; in top-k accuracy alone, $k$ is not the number of classes but "
+                               "the cut-off, {top_k}"),
+    "notation_n_k": "$n$ and $k$ count items and classes",
+    "notation_n": "$n$ counts the items",
     "spans": ("We evaluate the extraction of spans, such as named entities, rather than the classification of "
               "items. We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
