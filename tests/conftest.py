@@ -63,3 +63,22 @@ def cli() -> Callable[..., Any]:
         return runner.invoke(app, [str(a) for a in args])
 
     return run
+
+
+def report_in(cwd: Path, args: Sequence[str], target: Path) -> Path:
+    """``advisor report ARGS -o TARGET`` run in ``cwd`` (the examples name their files relative to it); the
+    report's path, after checking it was written."""
+    import os
+
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        res = CliRunner().invoke(app, ["report", *args, "-o", str(target)])
+    finally:
+        os.chdir(here)
+    assert res.exit_code == 0, (str(target), res.output)
+    return target

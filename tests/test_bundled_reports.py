@@ -11,9 +11,8 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from advisor.cli import app
+from conftest import report_in
 
 from tests.test_methods_prose import prose_of, sentences, words
 
@@ -60,20 +59,10 @@ def _methods(text: str) -> str:
 @pytest.fixture(scope="module")
 def rewritten(tmp_path_factory) -> dict[str, str]:
     """Each bundled report written again by the current code (figures and all, as the README's command)."""
-    import os
-
     out: dict[str, str] = {}
     tmp = tmp_path_factory.mktemp("bundled")
     for name, args in BUNDLED.items():
-        cwd = ST if name.startswith("structures/") else ROOT
-        target = tmp / Path(name).name
-        here = os.getcwd()
-        os.chdir(cwd)
-        try:
-            res = CliRunner().invoke(app, ["report", *args, "-o", str(target)])
-        finally:
-            os.chdir(here)
-        assert res.exit_code == 0, (name, res.output)
+        target = report_in(ST if name.startswith("structures/") else ROOT, args, tmp / Path(name).name)
         out[name] = target.read_text(encoding="utf-8")
     return out
 

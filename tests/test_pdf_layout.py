@@ -13,13 +13,12 @@ public API reports the layout. If a WeasyPrint upgrade renames them the test fai
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
-from conftest import write_table
+from conftest import report_in, write_table
 
 weasyprint = pytest.importorskip("weasyprint")
 
@@ -103,23 +102,12 @@ def _layout(html: str) -> list[Page]:
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory) -> dict[str, list[Page]]:
-    from typer.testing import CliRunner
-
-    from advisor.cli import app
-
     out: dict[str, list[Page]] = {}
     tmp = tmp_path_factory.mktemp("layout")
     cases = dict(CASES)
     cases["100 classes"] = _many_classes(tmp_path_factory.mktemp("many"))
     for name, (cwd, args) in cases.items():
-        target = tmp / f"{name.replace(' ', '_')}.html"
-        here = os.getcwd()
-        os.chdir(cwd)
-        try:
-            res = CliRunner().invoke(app, ["report", *args, "-o", str(target)])
-        finally:
-            os.chdir(here)
-        assert res.exit_code == 0, (name, res.output)
+        target = report_in(cwd, args, tmp / f"{name.replace(' ', '_')}.html")
         out[name] = _layout(target.read_text(encoding="utf-8"))
     return out
 

@@ -28,7 +28,7 @@ from ._build_decisions import decision_tables
 from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
-from ._methods_scores import brier_convention, score_sentences
+from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
     abstained_of,
@@ -67,7 +67,7 @@ from ._methods import (
     where_clause,
     with_convention,
 )
-from ._ordinal import ordinal_intervals, plan_ordinal_ids, try_ordinal
+from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
     settle,
     class_weights_of,
@@ -715,11 +715,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                 return k
         return None
 
-    ids = [m.id for m in entries if m.role != "appendix"]
-    extra = score_sentences(ids, scores, cite, k=task.k if task is not None else None)
-    binary = task.k == 2 if task is not None else answers_dict.get("task") == "binary"
-    if scores is None and binary and "brier" in ids:  # no data yet: which Brier convention, said all the same
-        extra.append(brier_convention(cite))
+    extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
+                            k=task.k if task is not None else 2 if answers_dict.get("task") == "binary" else None)
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")

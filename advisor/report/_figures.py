@@ -20,6 +20,7 @@ from statistics import NormalDist
 from typing import Any
 
 from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does not order the systems
+from ..questionnaire import join_words
 from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
 from ._models import MANY_CLASSES, ReportContext
 
@@ -137,8 +138,6 @@ def _recall_sorted(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 
 def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
-    import numpy as np
-
     systems = [s for s in ctx.systems if s.per_class]
     if not systems or ctx.task is None:
         return None
@@ -208,30 +207,25 @@ def _difference_rows_shown(ctx: ReportContext, rows: list[Any]) -> tuple[list[An
     other way, so that leaving them out hides nothing."""
     if len(rows) <= DIFFERENCE_ROWS:
         return rows, ""
+    def sign(r: Any) -> int:
+        return (r.estimate > 0) - (r.estimate < 0)
+
     shown_ids = {m.id for m in ctx.recommended}
     lead = next((r for r in rows if r.metric == ctx.primary), None)
-    sign = (lead.estimate > 0) - (lead.estimate < 0) if lead is not None else 0
-
-    def against(r: Any) -> bool:
-        return sign != 0 and ((r.estimate > 0) - (r.estimate < 0)) == -sign
-
+    ahead = sign(lead) if lead is not None else 0  # the lead's direction; 0: none to compare with
     first = [r for r in rows if r.metric in shown_ids]
-    rest = [r for r in rows if r.metric not in shown_ids]
-    pick = first + [r for r in rest if against(r)] + [r for r in rest if not against(r)]
-    keep = {id(r) for r in pick[:max(DIFFERENCE_ROWS, len(first))]}
+    rest = sorted((r for r in rows if r.metric not in shown_ids), key=lambda r: not (ahead and sign(r) == -ahead))
+    keep = {id(r) for r in (first + rest)[:max(DIFFERENCE_ROWS, len(first))]}
     shown = [r for r in rows if id(r) in keep]
     out = [r for r in rows if id(r) not in keep]
-    same = sum(1 for r in out if sign != 0 and ((r.estimate > 0) - (r.estimate < 0)) == sign)
-    other = sum(1 for r in out if against(r))
-    tie = len(out) - same - other
     head = f"{len(out)} of the {len(rows)} metrics are not shown"
-    if sign == 0:
+    if not ahead:
         return shown, head + "; the appendix table gives their values."
-    parts = [f"{same} order the systems as the lead does"] if same else []
-    parts += [f"{other} the other way"] if other else []
-    parts += [f"{tie} not at all"] if tie else []
-    tail = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    return shown, f"{head}: {tail}; the appendix table gives their values."
+    same = sum(1 for r in out if sign(r) == ahead)
+    other = sum(1 for r in out if sign(r) == -ahead)
+    parts = [f"{same} order the systems as the lead does"] * bool(same) + [f"{other} the other way"] * bool(other)
+    parts += [f"{len(out) - same - other} not at all"] * bool(len(out) - same - other)
+    return shown, f"{head}: {join_words(parts)}; the appendix table gives their values."
 
 
 def _difference_scales(rows: list[Any], confidence: float) -> list[float]:

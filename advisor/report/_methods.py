@@ -203,8 +203,9 @@ def build_methods(
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
     if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
         said = _Text()
-        if _undefined_sentence(said, convention, None, cite, _annotators(answers),
-                               example=_undefined_example(rec, task, answers)) or said.spans:
+        _undefined_sentence(said, convention, None, cite, _annotators(answers),
+                            example=_undefined_example(rec, task, answers))
+        if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is

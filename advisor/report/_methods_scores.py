@@ -80,8 +80,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     A missed “ill” item is taken to cost 10 and a false alarm 1, at the class shares in use, ill 2% and well 98%, rather than those of the test set
     Normalized expected cost is 1 for the best decision that ignores the input, here “well” for everyone; lower is better
     """
-    if scores is None:
-        return []
+    if scores is None:  # no data yet: only which Brier a binary task reports, said all the same
+        return [brier_convention(cite)] if k == 2 and "brier" in metrics else []
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:
