@@ -173,7 +173,7 @@ def build_methods(
                          multiclass=not binary, terse=terse)
         _field_sentences(p, answers, rec, primary, cite, lead=False)
         if avoid:
-            _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary)
+            _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
         if answers.get("label_structure") == "partition":
             _partition_sentence(p, rec, cite)
@@ -504,7 +504,10 @@ def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozen
 
 def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
-                    binary: bool) -> None:
+                    binary: bool, given: Collection[str] | None = None) -> None:
+    """"We do not lead with X, because …": the metrics the author planned, else those whose reason is something
+    the answers say (``given``: the keys the author answered; a default is no premise, issue 22) — never "macro
+    F1 depends on how often each class occurs" in a situation that said nothing about class shares."""
     disc = recommendation.get("discouraged") or []
     planned = _planned_ids(answers, {str(_get(c, "metric")) for c in recommendation.get("complementary") or []})
     # the reader's own candidates when the author planned some (the justification names the rest)
@@ -517,12 +520,16 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
     # the reason in words every time ("changes when a class becomes more or less frequent"), never "lacks this
     # property": sentences stand between the lead's property and this one, and reviewers read the back-reference
     # as pointing at nothing (issue 22)
+    said = answers if given is None else {k: v for k, v in answers.items() if k in given}
     groups: dict[str, list[str]] = {}
     for item in disc:
         mid = str(_get(item, "metric"))
         name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
-        reason = avoid_reason(mid, answers, _holds(property_status, binary))
-        groups.setdefault(reason, []).append(name)
+        reason = avoid_reason(mid, said, _holds(property_status, binary))
+        if reason != "other" or mid in planned:  # "fits this setting less well" of a metric nobody named: nothing
+            groups.setdefault(reason, []).append(name)
+    if not groups:
+        return
     parts = []
     for reason, ms in groups.items():
         n = len(ms)  # "either variant of macro F1" stays plural (they)
