@@ -14,14 +14,18 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor import InputError
-from advisor.questionnaire import Answers, answers_from_mapping, load_answers
+from advisor.questionnaire import Answers, answers_from_mapping, load_answers, load_fields
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = sorted([*ROOT.glob("examples/answers/*.yaml"), *ROOT.glob("examples/*/*answers*.yaml")])
+BUNDLED = sorted([*ROOT.glob("examples/answers/*.yaml"), *ROOT.glob("examples/*/*answers*.yaml"),
+                  *ROOT.glob("tests/situations/*.yaml")])  # issue 22: fourteen situations a methodologist read
 
 PLANNED = ["macro F1", "accuracy", "MCC", "balanced accuracy", "F1", "Cohen's kappa", "weighted F1", "AUROC",
            "average precision", "log loss", "Brier score", "top-5 accuracy", "Krippendorff's alpha", "nDCG@10",
            "AURC", "equalized odds", "micro F1", "G-mean", "SBA", "quadratic weighted kappa", "MAE"]
+
+
+FIELDS = sorted(load_fields())
 
 
 def _classes(rng: random.Random, k: int) -> list[str]:
@@ -119,6 +123,13 @@ def draw(rng: random.Random) -> dict[str, Any]:
             d["target_coverage"] = sub.choice([0.5, 0.8, 0.95, 1.0])
         if sub.random() < 0.3:
             d["target_risk"] = sub.choice([0.01, 0.05, 0.2])
+    # issue 22: the author's field (its customary figure beside the lead, its terms and readings) and an item name,
+    # drawn the same way so that the situations before stay as they were
+    sub = random.Random("field" + repr(sorted(d.items(), key=lambda kv: kv[0])))
+    if sub.random() < 0.3:
+        d["field"] = sub.choice(FIELDS)
+    if sub.random() < 0.3:
+        d["item_name"] = sub.choice(["patient", "tweet", "claim", "image", "child", "query"])
     return d
 
 

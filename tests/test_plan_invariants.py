@@ -21,7 +21,7 @@ import pytest
 
 from advisor.catalogue import get_catalogue
 from advisor.plan import make_plan
-from advisor.questionnaire import QUESTIONS, Answers, answers_from_mapping
+from advisor.questionnaire import QUESTIONS, Answers, answers_from_mapping, load_fields
 from advisor.questionnaire._screen import lower_name
 from advisor.questionnaire._words import SITUATION
 from advisor import load_structured
@@ -83,12 +83,23 @@ def _names() -> list[tuple[str, frozenset[str]]]:
 
 
 NAMES = _names()
+PARAMETERISED = [(r"(?<![\w-])top-(?!1\b)\d+ accuracy", "top_k_accuracy"),
+                 (r"selective risk at [\d.]+% coverage", "selective_risk"),
+                 (r"tpr at an fpr of [\d.]+%", "tpr_at_fpr"),
+                 (r"net benefit at risk thresholds? [\d.]+(?:(?:, | and )[\d.]+)*", "net_benefit")]
 
 
 def _named(sentence: str) -> list[frozenset[str]]:
     """For each metric a sentence names, the ids its name can mean (longest names first, each span once)."""
     text = sentence.lower()
     found = []
+    # a shared ending said once: "linearly and quadratically weighted kappa"
+    text = re.sub(r"\b(\w+ly) and (\w+ly) (weighted kappa)", r"\1 \3 and \2 \3", text)
+    # a name with its parameter (issue 22): "top-5 accuracy" is top-k accuracy ("top-1 accuracy" is accuracy)
+    for pattern, mid in PARAMETERISED:
+        if re.search(pattern, text):
+            found.append(frozenset({mid}))
+            text = re.sub(pattern, " ", text)
     for name, ids in NAMES:
         pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
         if re.search(pattern, text):
@@ -121,8 +132,13 @@ def _plan_ids(plan: Any) -> set[str]:
 def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[str] | None) -> None:
     reported, avoided = _plan_ids(plan), {a.id for a in plan.avoid}
     for s in _sentences(text):
-        if s.startswith(("We lead with", "We also report", "We add")):
-            prefix = next(p for p in ("We lead with", "We also report", "We add") if s.startswith(p))
+        field = re.match(r"As is customary in .*?, we also report (.*?)(?:, but do not lead| X |\.?$)", s)
+        if field:  # the field's figure beside the lead (issue 22)
+            extra = [ids for ids in _named(field.group(1)) if not ids & reported]
+            assert not extra, f"{name}: the methods report {extra}, which the plan does not: {s!r}"
+        elif s.startswith(("We lead with", "We also report", "We add", "Beside these we report")):
+            prefix = next(p for p in ("We lead with", "We also report", "We add", "Beside these we report")
+                          if s.startswith(p))
             names = s.split(", which ")[0] if prefix == "We lead with" else _listed_names(s, prefix)
             extra = [ids for ids in _named(names) if not ids & reported]
             assert not extra, f"{name}: the methods report {extra}, which the plan does not: {s!r}"
@@ -132,7 +148,7 @@ def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[st
         elif s.startswith("We also give"):
             said = s.removeprefix("We also give ").rstrip(".")
             expected = promises(plan, shown)  # the paragraph may say fewer to stay within 220 words, never others
-            made = [p for p in PROMISE.values() if p in said]
+            made = [p for p in dict.fromkeys([*PROMISE.values(), *expected]) if p in said]  # subgroups: formatted
             assert made and set(made) <= set(expected), f"{name}: promises {said!r}, the report shows {expected}"
     # no premise the answers did not give
     premises = {"unknown": "deployment_prevalence", "shifted": "deployment_prevalence", "equal": "class_weighting",
@@ -148,8 +164,20 @@ def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[st
 def test_the_methods_say_only_what_the_plan_holds(name: str, answers: Answers) -> None:
     plan = make_plan(answers)
     ctx = build_report(answers, None, bootstrap=0)
-    _check_text(name, plan, _methods_paragraph(ctx), set(answers.model_fields_set), None)
+    text = _methods_paragraph(ctx)
+    _check_text(name, plan, text, set(answers.model_fields_set), None)
     assert ctx.plan is not None and ctx.plan["metrics"][0]["id"] == plan.lead.id
+    # and the converse: every metric of the plan is named in the paragraph, not only among the formulas (issue 22:
+    # ImageNet's top-1 accuracy had a formula and no word), in the field's own words where it has them
+    if plan.lead.family == "external":
+        return
+    low = text.lower()
+    field = load_fields().get(str(answers.field)) if answers.field else None
+    for mid, term in (field.terms.items() if field else ()):
+        low = low.replace(term.lower(), lower_name(get_catalogue().metrics[mid].name).lower())
+    named = set().union(*_named(low))
+    missing = [m for m in _plan_ids(plan) if m not in named and "@" not in m]
+    assert not missing, f"{name}: the plan's {missing} have a formula but no word in the paragraph: {text!r}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -216,7 +244,7 @@ def test_the_report_computes_and_shows_every_plan_metric(name: str, answers: Ans
 def _structured(answers: Answers, rng: np.random.Generator) -> Any:
     k = answers.k or 3
     labels = [str(c) for c in answers.classes] if answers.classes else [f"c{i}" for i in range(k)]
-    n = 200
+    n = max(200, 2 * k)  # every class at least once (ImageNet: 1,000)
     y = rng.choice(labels, size=n)
     y[:k] = labels
     if answers.annotators:

@@ -122,6 +122,9 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
                 did = "recall_spread" if k is not None and k > small_k else "per_class_recall"
             if did == "per_class_recall" and both_recalls:
                 continue  # the recall of both classes is already reported: recall and specificity
+            if did == "per_class_recall" and answers.task == "binary" and answers.decision_thresholds:
+                continue  # risks acted on at the author's thresholds: recall at the larger probability is no one's
+
             if did in _SEVERAL_SYSTEMS and n_systems is not None and n_systems < 2:
                 continue
             if did in out or did not in DIAGNOSTICS:

@@ -84,10 +84,11 @@ def scope_lines(plan: Plan, width: int) -> list[str]:
     below, a last line says which task that lead assumes."""
     if not plan.out_of_scope:
         return []
-    lines = ["Not evaluated by advisor"]
+    lines = ["Not evaluated by advisor" if any(n.task != "partition_variant" for n in plan.out_of_scope)
+             else "Not reported"]
     for sentence in scope_sentences(plan.out_of_scope):  # a task and the planned metrics of it: said once
         lines += _wrap(sentence, width)
-    if plan.lead.family != "external":
+    if plan.lead.family != "external" and any(n.task != "partition_variant" for n in plan.out_of_scope):
         lines += _wrap("The lead below scores one class per item; if the task is one of the above, it does not fit "
                        "and the tool named there does.", width)
     return lines

@@ -35,6 +35,10 @@ class CommunityField(BaseModel):
     source: str = Field(description="BibTeX key of the work that sets or documents the convention")
     cite: str = Field(description="that work as author (year)")
     keywords: list[str] = Field(default_factory=list, description="words of a context that suggest the field")
+    readings: dict[str, str] = Field(default_factory=dict,
+                                     description="what a diagnostic of the report answers in this field, by its id")
+    terms: dict[str, str] = Field(default_factory=dict,
+                                  description="the field's own word for a catalogue metric (recall: sensitivity)")
 
 
 @lru_cache(maxsize=1)

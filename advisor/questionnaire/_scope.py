@@ -72,7 +72,7 @@ def out_of_scope_task(task: str, name: str | None = None) -> OutOfScope | None:
     return OutOfScope(what=t["what"], use=t["use"], because=" ".join(str(t["because"]).split()), task=task, name=name)
 
 
-def external_metrics(name: str) -> list[OutOfScope]:
+def external_metrics(name: str, label_structure: str | None = None) -> list[OutOfScope]:
     """The tasks a metric name belongs to among those advisor does not evaluate (two for an ambiguous name such as
     "mean average precision"); empty when the table does not know it.
 
@@ -86,7 +86,10 @@ def external_metrics(name: str) -> list[OutOfScope]:
     exact = [m for m in _table()["metrics"] if raw in (m.get("exact") or [])]
     for m in exact or [m for m in _table()["metrics"] if key in {_key(n) for n in m["names"]}]:
         note: OutOfScope | None
-        if m.get("what"):
+        if m.get("partition") and label_structure == "partition":  # the task is evaluated; this index is not
+            note = OutOfScope(what=m["what"], use=m["use"], because=" ".join(str(m["partition"]).split()),
+                              task="partition_variant", name=raw)
+        elif m.get("what"):
             note = OutOfScope(what=m["what"], use=m["use"], because=" ".join(str(m["because"]).split()),
                               task=m.get("task") or "other", name=raw)
         else:
@@ -105,6 +108,8 @@ def scope_sentence(note: OutOfScope, names: Any = ()) -> str:
     >>> scope_sentence(out_of_scope_task("regression"), ["RMSE", "R²"])[:60]
     "Regression (a number per item; you planned 'RMSE', 'R²'): ad"
     """
+    if note.task == "partition_variant" and note.name:  # "'NMI' is not reported: it is not corrected for chance …"
+        return f"{note.name!r} {note.because}."
     what = note.what
     if names:
         planned = ", ".join(repr(str(n)) for n in names)
@@ -130,7 +135,7 @@ def scope_notes(label_structure: str | None, planned: Any = ()) -> list[OutOfSco
         notes.append(task)
     for name in planned or ():
         if not resolve_planned(str(name)).known:
-            notes += [n for n in external_metrics(str(name)) if n not in notes]
+            notes += [n for n in external_metrics(str(name), label_structure) if n not in notes]
     return notes
 
 

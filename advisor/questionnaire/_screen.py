@@ -65,6 +65,9 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     if answers.get("true_negatives_meaningful") is False and (
             mid in ("accuracy", "balanced_accuracy", "specificity", "npv") or holds(mid, "class_symmetry")):
         return "true_negatives"
+    if _THRESHOLD_FREE.get(mid) and (answers.get("operating_point") == "fixed" or answers.get("fpr_budget")
+                                     or answers.get("review_budget")):
+        return "threshold_free"
     checks = [("opitz_monotonicity", answers.get("task") != "binary")]
     checks += [(pid, answers.get(key) in values) for key, values, ids in RELEVANT for pid in ids]
     checks += [("class_sensitivity", answers.get("class_weighting") == "equal")]
@@ -72,6 +75,10 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
         if matters and holds(mid, pid) is False and pid in AVOID:
             return pid
     return "other"
+
+
+#: Ranking metrics that average over every threshold, when the author uses one operating point.
+_THRESHOLD_FREE: dict[str, bool] = {"average_precision": True, "roc_auc": True}
 
 
 def agree(phrase: str, n: int) -> str:
@@ -113,11 +120,14 @@ def lower_name(name: str) -> str:
     ('balanced accuracy', 'F1 of averages', 'Brier score')
     >>> lower_name("Macro-averaged F1 (multi-label)"), lower_name("Hamming loss"), lower_name("F-beta score")
     ('macro-averaged F1', 'Hamming loss', 'F-beta score')
+    >>> lower_name("Top-5 accuracy"), lower_name("ROC AUC")
+    ('top-5 accuracy', 'ROC AUC')
     """
     name = re.sub(r"\s*\([^)]*\)", "", name).strip()
     first, _, rest = name.partition(" ")
     head = first.split("-")[0]  # "Macro-averaged" is a word; "F-beta" keeps its capital
-    if (first[:1].isupper() and first[1:].islower() and len(head) > 1 and first.replace("-", "").isalpha()
+    if (first[:1].isupper() and first[1:].islower() and len(head) > 1 and head.isalpha()
+            and first.replace("-", "").isalnum()
             and first not in _PROPER):
         first = first.lower()
     return f"{first} {rest}".strip() if rest else first
@@ -220,7 +230,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
         reasons = [f"with β = {float(lead.params['beta']):.3g} " + LEAD_COSTS]
     elif lead.metric in LEAD:
-        reasons = [LEAD[lead.metric].format(top_k=answers.get("top_k") or "k")]
+        reasons = [LEAD[lead.metric].format(top_k=answers.get("top_k") or "k", an="an", item="item")]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
         reasons.insert(0, LEAD_ITEMS)
     sit = situation(answers, rec.answers.model_fields_set)[:2]

@@ -40,6 +40,7 @@ AVOID: dict[str, str] = {
     "constant_baseline": "gives random labelings different expected scores",
     "class_sensitivity": "lets the large classes decide",
     "probabilities": "needs predicted probabilities",
+    "threshold_free": "averages over every threshold, though only one is used",
     "other": "fits this setting less well",
 }
 
@@ -58,7 +59,7 @@ LEAD: dict[str, str] = {
     "average_precision": "sums up precision over every level of recall without counting true negatives",
     "log_loss": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
     "brier": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
-    "top_k_accuracy": "counts an item as right when its true class is among the {top_k} highest-scored, as in use",
+    "top_k_accuracy": "counts {an} {item} as right when its true class is among the {top_k} highest-scored",
     "roc_auc": "judges how the scores order positives above negatives, at every threshold",
     # issue 21: operating constraints and ordered forecasts
     "tpr_at_fpr": ("counts the positives found at the best threshold that flags no more negatives than the false "
@@ -84,7 +85,7 @@ LEAD: dict[str, str] = {
 #: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
 #: the same phrase are named together.
 ADDS: dict[str, str] = {
-    "accuracy": "tied to this test set's class mix",
+    "accuracy": "whose value depends on the class shares of this test set",
     "balanced_accuracy": "the mean recall over the classes, each counting equally",
     "log_loss": "to judge the probabilities",
     "brier": "to judge the probabilities",

@@ -62,11 +62,11 @@ from ._methods import (
     build_justification,
     build_methods,
     log_loss_clip_text,
-    name_with_parameters,
     weights_text,
     where_clause,
     with_convention,
 )
+from ._methods_lists import name_with_parameters
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
     settle,

@@ -28,13 +28,15 @@ from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
-from ..questionnaire import avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
+from ..questionnaire import avoid_reason, flatten_parentheses, plural, reader_terms, situation
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
 from ..questionnaire import scope_notes, scope_sentences, scope_tasks
 from . import _methods_text as W
 from ._bib import parse_bibtex
+from ._methods_field import field_sentences, in_field_terms, promise_sentence
+from ._methods_lists import Text, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
@@ -47,43 +49,6 @@ __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_par
 VARIANT_NOTES: dict[str, str] = W.VARIANT
 
 _HOLDS = ("holds",)
-
-
-class _Text:
-    """Accumulates spans; adjacent text is merged; ``$…$`` in a pattern becomes a math span."""
-
-    def __init__(self) -> None:
-        self.spans: list[Span] = []
-
-    def t(self, text: str) -> _Text:
-        if text:
-            if self.spans and self.spans[-1].kind == "text":
-                self.spans[-1] = Span(kind="text", text=self.spans[-1].text + text)
-            else:
-                self.spans.append(Span(kind="text", text=text))
-        return self
-
-    def m(self, tex: str) -> _Text:
-        self.spans.append(Span(kind="math", text=tex))
-        return self
-
-    def say(self, pattern: str) -> _Text:
-        for i, part in enumerate(pattern.split("$")):
-            if i % 2:
-                self.m(part)
-            else:
-                self.t(part)
-        return self
-
-    def cite(self, keys: Sequence[str]) -> _Text:
-        keys = [k for k in dict.fromkeys(keys) if k]
-        if keys:
-            self.t(" ")
-            self.spans.append(Span(kind="cite", keys=keys))
-        return self
-
-    def para(self, heading: str | None = None) -> Paragraph:
-        return Paragraph(heading=heading, spans=self.spans)
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -152,7 +117,7 @@ def build_methods(
         return [*scope, _external_paragraph(answers, intervals, cite)]
     if answers.get("label_structure") in scope_tasks():  # boxes, masks, numbers, texts: no classification text
         return scope
-    rec = [m for m in metrics if m.role != "appendix"]
+    rec = in_field_terms([m for m in metrics if m.role != "appendix"], answers)
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
@@ -160,18 +125,25 @@ def build_methods(
     # would give 0; none occurred" reads as a clause for nothing; the appendix lists every undefined value by
     # cause); before there is data, the convention the numbers will follow is said with the formulas
     met = bool(undefined_count) or any((log_loss_zero or {}).values())
+    said_answers = answers if given is None else {k: v for k, v in answers.items() if k in given}
+
+    def field_reason(ms: Sequence[MetricEntry]) -> str | None:
+        """Why the field's figure does not lead, from what the author answered (None: no reason to say)."""
+        reasons = {avoid_reason(m.id, said_answers, _holds(property_status, binary)) for m in ms}
+        if len(reasons) != 1 or "other" in reasons:
+            return None
+        return _agree(W.AVOID[reasons.pop()], len(ms))
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
-                  example: bool = True, conventions: bool = True, brief: bool = False) -> _Text:
-        p = _Text()
+                  example: bool = True, conventions: bool = True, brief: bool = False) -> Text:
+        p = Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         if primary is not None:
-            _lead_sentences(p, answers, primary, property_status, binary, cite)
-        field_ids = _field_ids(answers)
-        _field_sentences(p, answers, rec, primary, cite, lead=True)
-        _beside_sentence(p, [m for m in rec if m.id not in field_ids or m.role != "complementary"],
-                         multiclass=not binary, terse=terse)
-        _field_sentences(p, answers, rec, primary, cite, lead=False)
+            _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
+        # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
+        named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+        _beside_sentence(p, [m for m in rec if m.id not in named], multiclass=not binary, terse=terse,
+                         start=W.S["beside_after_field"] if named else W.S["beside"])
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
@@ -186,23 +158,29 @@ def build_methods(
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
+        # only what the report shows (the plan's diagnostics), with what is reported, before the statistics: "We also
+        # give the recall of every class" after the seed reads as tacked on (issue 22); how often each system ranks
+        # first goes after the sentence on how systems are compared
+        shown = list(promised or [])[:promises]
+        if promised is None:
+            _duties_sentence(p, answers, recommendation, task)
+        elif [x for x in shown if x not in W.PROMISE_COMPARING]:
+            promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING])
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
-        if promised is None:
-            _duties_sentence(p, answers, recommendation, task)
-        elif promised and promises:  # only what the report shows (the plan's diagnostics)
-            p.t(W.S["duties"] + _join_words(list(promised)[:promises]) + ".")
+        if [x for x in shown if x in W.PROMISE_COMPARING]:
+            p.t(W.S["duties_comparing"] + _join_words([x for x in shown if x in W.PROMISE_COMPARING]) + ".")
         return p
 
-    notation = _Text()
+    notation = Text()
     if rec:  # the notation introduces the formulas it serves, beside them rather than in the paragraph
         _notation_sentence(notation, rec, task, answers)
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
     if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
-        said = _Text()
+        said = Text()
         _undefined_sentence(said, convention, None, cite, _annotators(answers),
                             example=_undefined_example(rec, task, answers))
         if said.spans:
@@ -238,12 +216,14 @@ def build_methods(
 def _scope_paragraph(answers: Mapping[str, Any]) -> list[Paragraph]:
     """What advisor does not evaluate (the task, or planned metrics of another kind of task), before anything
     else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates."""
-    sentences = scope_sentences(scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ()))
+    notes = scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ())
+    sentences = scope_sentences(notes)
     if not sentences:
         return []
-    p = _Text()
+    p = Text()
     p.t(" ".join(sentences))
-    return [p.para("Not evaluated by advisor")]
+    # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate
+    return [p.para("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes) else "Not reported")]
 
 
 def _task_pattern(key: str, many: str | None) -> str:
@@ -251,7 +231,7 @@ def _task_pattern(key: str, many: str | None) -> str:
     return W.S[f"{key}_many"] if many and f"{key}_many" in W.S else W.S[key]
 
 
-def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | None,
+def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | None,
                         given: Collection[str] | None = None, many: str | None = None, clauses: bool = True) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
@@ -262,6 +242,12 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     items = _items(answers)
     data = "" if task is None else (W.S["item_data"].format(n=f"{int(task.n):,}", items=items) if items else
                                     W.S["task_data"].format(n=f"{int(task.n):,}"))
+    # with the author's context and no data, the annotators and the top-k cut-off are the context's to say (the
+    # lead's reason says the cut-off): "no annotator is taken as the reference" after "does the judge agree with
+    # the humans" contradicts the author (issue 22)
+    if context and task is None and (_annotators(answers) or answers.get("top_k")) \
+            and answers.get("label_structure") not in ("ordinal", "multilabel", "partition"):
+        return
     if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} {items or 'items'}", many,
                            data):
         pass
@@ -298,39 +284,16 @@ def _situation_sentence(p: _Text, answers: Mapping[str, Any], task: TaskInfo | N
     p.t(". ")
 
 
-def _field_ids(answers: Mapping[str, Any]) -> set[str]:
-    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
-    return set(field.metrics) if field is not None else set()
-
-
 def _items(answers: Mapping[str, Any]) -> str | None:
     """The test items in the author's words, plural ("children"), or None when not given."""
     name = answers.get("item_name")
     return plural(str(name)) if name else None
 
 
-def _field_sentences(p: _Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None,
-                     cite: Any, lead: bool) -> None:
-    """What the author's field reports (fields.yaml, with its source): the lead is that figure, or it is
-    reported beside the lead for comparison — said only for a field the answers name."""
-    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
-    if field is None:
-        return
-    key = [field.source]
-    leads = primary is not None and primary.id in field.metrics
-    if lead:
-        if leads:
-            p.t(W.S["field_lead"].format(field=field.name)).cite(key).t(". ")
-        return
-    names = [_lower_name(m.name) for m in rec if m.role == "complementary" and m.id in field.metrics]
-    if names and not leads:
-        p.t(W.S["field_beside"].format(names=_join_words(names), field=field.name)).cite(key).t(". ")
-
-
 def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings | None, cite: Any) -> Paragraph:
     """Spans and rankings: what to measure and which tool computes it; no catalogue formula applies."""
     spans = answers.get("label_structure") == "spans"
-    p = _Text()
+    p = Text()
     p.t(W.S["spans" if spans else "ranking"])
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
@@ -347,7 +310,7 @@ def _annotators(answers: Mapping[str, Any]) -> bool:
     return m is not None and bool(m) and int(m) > 2
 
 
-def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
+def _structure_sentence(p: Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
                         many: str | None = None, data: str = "") -> bool:
     """Ordered classes, label sets, top-k or several annotators, said as the situation (issue 12)."""
     structure, m, top_k = answers.get("label_structure"), answers.get("annotators"), answers.get("top_k")
@@ -365,17 +328,20 @@ def _structure_sentence(p: _Text, answers: Mapping[str, Any], k: Any, items: str
     return True
 
 
-def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
+def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
-                    cite: Any) -> None:
-    p.t(W.S["lead"].format(name=_prose_name(primary)))
+                    cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None) -> None:
+    p.t(W.S["lead"].format(name=prose_name(primary)))
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=f"{float(beta):.3g}"))
     if primary.id in NEEDS_PARAMETERS and primary.params.get("class_weights"):
         p.t(W.S["weights"].format(weights=weights_text(primary.params["class_weights"])))
     props: list[str] = []
-    for key, values, ids in _RELEVANT:
+    # what the author answered argues first, a default after it: "chance must get a fixed score" was said, "the
+    # class shares in use are unknown" may be no more than the questionnaire's default (issue 22)
+    relevant = sorted(_RELEVANT, key=lambda r: given is not None and r[0] not in given)
+    for key, values, ids in relevant:
         if answers.get(key) in values:
             props += [pid for pid in ids if pid not in props]
     said, keys = [], []
@@ -391,7 +357,18 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
         said.insert(0, W.LEAD_ITEMS)
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
-    purpose = W.S["lead_top_k"] if primary.id == "top_k_accuracy" else W.LEAD.get(primary.id)
+    purpose = W.LEAD.get(primary.id)
+    pos = primary.params.get("positive_label") or answers.get("positive_class")
+    if binary and primary.id == "balanced_accuracy" and pos is not None:
+        # in a two-class task it is the mean of the two rates the reader knows, in the field's words
+        by_id = {m.id: prose_name(m) for m in rec}
+        purpose = W.S["lead_mean_two"].format(recall=by_id.get("recall", "recall"),
+                                              specificity=by_id.get("specificity", "specificity"), pos=pos,
+                                              items=_items(answers) or "test items")
+    if primary.id == "top_k_accuracy":  # said in full: the situation sentence may not have said the cut-off
+        item = str(answers.get("item_name") or "item")
+        purpose = str(purpose).format(top_k=primary.params.get("top_k") or answers.get("top_k") or "k", item=item,
+                                      an="an" if item[:1].lower() in "aeiou" else "a")
     if purpose and not (primary.id == "f_beta" and beta is not None):
         p.t(W.S["lead_because"] + purpose)
         source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
@@ -403,27 +380,6 @@ def _lead_sentences(p: _Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
            if not purpose else keys)
     p.t(". ")
-
-
-def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -> str:
-    """A metric's name with the parameter that sets its number, when the name alone leaves it open — in the
-    tables, the formulas and the prose alike: "TPR at an FPR of 1%", "Selective risk at 80% coverage" (the
-    catalogue's "TPR at an FPR budget", "Selective risk at a coverage").
-
-    >>> name_with_parameters("selective_risk", "Selective risk at a coverage", {"coverage": 0.8})
-    'Selective risk at 80% coverage'
-    """
-    fpr, cov = params.get("max_fpr"), params.get("coverage")
-    if metric_id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
-        return f"TPR at an FPR of {fpr * 100:.3g}%"
-    if metric_id == "selective_risk" and isinstance(cov, (int, float)):
-        return f"Selective risk at {cov * 100:.3g}% coverage"
-    return name
-
-
-def _prose_name(m: MetricEntry) -> str:
-    """A metric's name in running text, its parameter included (:func:`name_with_parameters`)."""
-    return _lower_name(name_with_parameters(m.id, m.name, m.params))
 
 
 def weights_text(weights: Mapping[str, Any]) -> str:
@@ -452,7 +408,8 @@ def _net_benefits(comp: list[MetricEntry]) -> list[MetricEntry]:
     return out
 
 
-def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0) -> None:
+def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0,
+                     start: str = "") -> None:
     comp = _net_benefits([m for m in rec if m.role == "complementary"])
     if not comp:
         return
@@ -469,7 +426,7 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS and not (multiclass and ms[0].params.get("positive_label")):
             adds = W.ADDS[f"{ms[0].id}_alone"]
-        names = [_prose_name(m) for m in ms]
+        names = [prose_name(m) for m in ms]
         if multiclass and ms[0].params.get("positive_label") is not None:
             names[-1] += f" of “{ms[0].params['positive_label']}”"
         said.append((names, adds))
@@ -481,9 +438,10 @@ def _beside_sentence(p: _Text, rec: Sequence[MetricEntry], multiclass: bool = Fa
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
     # every metric keeps what it adds; a list too long for one sentence goes on in a second
     cut = len(parts)
-    while cut > 1 and len(_listed(W.S["beside"], parts[:cut]).split()) > 34:
+    start = start or W.S["beside"]
+    while cut > 1 and len(_listed(start, parts[:cut]).split()) > 34:
         cut -= 1
-    p.t(_listed(W.S["beside"], parts[:cut]))
+    p.t(_listed(start, parts[:cut]))
     if cut < len(parts):
         p.t(_listed(W.S["beside_more"], parts[cut:]))
 
@@ -502,7 +460,7 @@ def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozen
     return ids
 
 
-def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
+def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
     """"We do not lead with X, because …": the metrics the author planned, else those whose reason is something
@@ -514,6 +472,8 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
     mine = [d for d in disc if str(_get(d, "metric")) in planned]
     if not mine and any(str(_get(d, "metric")) in _planned_ids(answers) for d in disc):
         return  # the reader's candidate is reported beside the lead, its formula named (issue 11)
+    if not mine and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
+        return  # the author named candidates and none is set aside: another metric's flaw is not their question
     disc = mine or disc
     if not disc:
         return
@@ -526,7 +486,7 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
         mid = str(_get(item, "metric"))
         name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
         reason = avoid_reason(mid, said, _holds(property_status, binary))
-        if reason != "other" or mid in planned:  # "fits this setting less well" of a metric nobody named: nothing
+        if reason != "other":  # "fits this setting less well" says nothing, of a metric named or not (issue 22)
             groups.setdefault(reason, []).append(name)
     if not groups:
         return
@@ -542,7 +502,7 @@ def _avoid_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappin
     p.t(W.S["avoid"] + parts[0] + ". " + "".join(W.S["avoid_more"] + part + ". " for part in parts[1:]))
 
 
-def _notation_sentence(p: _Text, rec: Sequence[MetricEntry], task: TaskInfo | None,
+def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | None,
                        answers: Mapping[str, Any]) -> None:
     formulas = " ".join(m.formula for m in rec)
     matrix = bool(re.search(r"C_|a_|b_", formulas))
@@ -582,7 +542,7 @@ def where_clause(symbols: Mapping[str, str]) -> Paragraph | None:
     """
     if not symbols:
         return None
-    p = _Text()
+    p = Text()
     for i, (symbol, meaning) in enumerate(symbols.items()):
         p.t("where " if i == 0 else "; ").m(symbol).say((" are " if "," in symbol else " is ") + meaning)
     return p.para()
@@ -591,7 +551,7 @@ def where_clause(symbols: Mapping[str, str]) -> Paragraph | None:
 def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str]) -> Paragraph:
     """The text after a formula with one more sentence on how it is computed ("… The expected calibration error
     uses 15 equal-mass bins of the top-label confidence (Guo et al. 2017)"); the renderer ends it with a period."""
-    p = _Text()
+    p = Text()
     p.spans = list(where.spans) if where is not None else []
     if p.spans:
         p.t(". ")
@@ -599,7 +559,7 @@ def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str])
     return p.para()
 
 
-def _partition_sentence(p: _Text, rec: Sequence[MetricEntry], cite: Any) -> None:
+def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any) -> None:
     """Which adjusted Rand index and which adjusted mutual information (its normalisation varies), with their
     sources (issue 23, item 3)."""
     ids = {m.id for m in rec}
@@ -611,7 +571,7 @@ def _partition_sentence(p: _Text, rec: Sequence[MetricEntry], cite: Any) -> None
         p.t(". ")
 
 
-def _variant_sentence(p: _Text, rec: Sequence[MetricEntry]) -> None:
+def _variant_sentence(p: Text, rec: Sequence[MetricEntry]) -> None:
     """Which formula an ambiguous name stands for ("macro F1 is the mean of the per-class F1 scores")."""
     variants = [W.VARIANT[m.id] for m in rec if m.id in W.VARIANT
                 and not (m.role == "complementary" and m.id in W.VARIANT_BESIDE)]  # else said beside the lead
@@ -645,7 +605,7 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answer
     return None
 
 
-def _undefined_sentence(p: _Text, convention: str, undefined_count: int | None, cite: Any,
+def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,
                         annotators: bool = False, no_zero_probability: bool = False, example: str | None = None,
                         named: bool = True) -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
@@ -682,7 +642,7 @@ def log_loss_clip_text() -> str:
     return W.S["log_loss_clip"].format(mant=mant, exp=int(exp))
 
 
-def _log_loss_clip(p: _Text, rec: Sequence[MetricEntry], end: str = ".") -> None:
+def _log_loss_clip(p: Text, rec: Sequence[MetricEntry], end: str = ".") -> None:
     """The clipping ε of log loss: beside the formula, or in the paragraph when it applied to some item."""
     if not any(m.id == "log_loss" for m in rec):
         return
@@ -691,7 +651,7 @@ def _log_loss_clip(p: _Text, rec: Sequence[MetricEntry], end: str = ".") -> None
         W.S["log_loss_clip"].format(mant=mant, exp=int(exp))).t(end)
 
 
-def _log_loss_zero_sentence(p: _Text, rec: Sequence[MetricEntry], zero: Mapping[str, int] | None,
+def _log_loss_zero_sentence(p: Text, rec: Sequence[MetricEntry], zero: Mapping[str, int] | None,
                             task: TaskInfo | None, said: bool = True) -> bool:
     """With data, how many items each system gave probability 0 for their true class (systems named only
     when one of them did). With ``said=False`` only whether none did: the undefined sentence then says it."""
@@ -737,7 +697,7 @@ def _bib_entries(path: Any) -> dict[str, Any]:
         return {}
 
 
-def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[ChanceRow]) -> None:
+def _chance_sentence(p: Text, primary: MetricEntry | None, chance: Sequence[ChanceRow]) -> None:
     if primary is None:
         return
     row = next((r for r in chance if r.metric == primary.id), None)
@@ -748,7 +708,7 @@ def _chance_sentence(p: _Text, primary: MetricEntry | None, chance: Sequence[Cha
                              name=_lower_name(primary.name)) + " ")
 
 
-def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
+def _duties_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                      task: TaskInfo | None) -> None:
     fired = [str(_get(r, "rule")) for r in recommendation.get("rationale") or []]
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or "all"
@@ -764,7 +724,7 @@ def _duties_sentence(p: _Text, answers: Mapping[str, Any], recommendation: Mappi
         else:
             duties.append(W.DUTY[rule].format(k=k))
     if duties:
-        p.t(W.S["duties"] + _join_words(duties[:3]) + ".")
+        p.t(W.S["duties"] + _join_words(duties[:3]) + ". ")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -786,7 +746,7 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
                         names: Mapping[str, str] | None = None) -> Paragraph | None:
     """Every step of the reasoning, the metrics not used and why, the warnings — no sentence twice."""
     cite_source = cite_source or (lambda source: [])
-    para = _Text().t("Each step below names the situation it answers and the sources it rests on; a property "
+    para = Text().t("Each step below names the situation it answers and the sources it rests on; a property "
                      "said to hold or fail was also checked by computing the metric, unless marked otherwise.")
     out = para.para("Justification")
     seen: set[str] = set()
@@ -800,7 +760,7 @@ def build_justification(recommendation: Mapping[str, Any], cite_source: Any = No
                 fresh.append(s)
         if not fresh:
             return
-        it = _Text()
+        it = Text()
         if title:
             it.spans.append(Span(kind="strong", text=_clean(title, names).rstrip(".") + "."))
             it.t(" ")

@@ -82,6 +82,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:
             p.t(W.S["intervals_exact_pairs"].format(n=n, unit=unit))
+        elif n_systems == 0:  # before data: what the seed is for, when systems are compared
+            p.t(W.S["intervals_exact_systems"].format(n=n, unit=unit))
     # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
     drawn = bool(resampled or not exact or paired or n_systems != 1)
     if intervals.seed is not None and drawn:

@@ -7,8 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import join_words as _join_words
+from ..questionnaire import lower_name as _lower_name
+from ._models import MetricEntry, Paragraph, Span
 
-__all__ = ["listed", "shared_tail", "systems_in_words"]
+__all__ = ["Text", "listed", "name_with_parameters", "prose_name", "shared_tail", "systems_in_words"]
 
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
@@ -52,3 +54,65 @@ def shared_tail(names: Sequence[str]) -> str:
     shared = parts[0][-tail:]
     shared = [shared[0] + "s" if shared[0] == "mean" else shared[0], *shared[1:]]  # two means of recalls
     return _join_words([" ".join(w[:-tail]) for w in parts]) + " " + " ".join(shared)
+
+
+class Text:
+    """Accumulates spans; adjacent text is merged; ``$…$`` in a pattern becomes a math span."""
+
+    def __init__(self) -> None:
+        self.spans: list[Span] = []
+
+    def t(self, text: str) -> Text:
+        if text:
+            if self.spans and self.spans[-1].kind == "text":
+                self.spans[-1] = Span(kind="text", text=self.spans[-1].text + text)
+            else:
+                self.spans.append(Span(kind="text", text=text))
+        return self
+
+    def m(self, tex: str) -> Text:
+        self.spans.append(Span(kind="math", text=tex))
+        return self
+
+    def say(self, pattern: str) -> Text:
+        for i, part in enumerate(pattern.split("$")):
+            if i % 2:
+                self.m(part)
+            else:
+                self.t(part)
+        return self
+
+    def cite(self, keys: Sequence[str]) -> Text:
+        keys = [k for k in dict.fromkeys(keys) if k]
+        if keys:
+            self.t(" ")
+            self.spans.append(Span(kind="cite", keys=keys))
+        return self
+
+    def para(self, heading: str | None = None) -> Paragraph:
+        return Paragraph(heading=heading, spans=self.spans)
+
+
+def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -> str:
+    """A metric's name with the parameter that sets its number, when the name alone leaves it open — in the
+    tables, the formulas and the prose alike: "TPR at an FPR of 1%", "Selective risk at 80% coverage" (the
+    catalogue's "TPR at an FPR budget", "Selective risk at a coverage").
+
+    >>> name_with_parameters("selective_risk", "Selective risk at a coverage", {"coverage": 0.8})
+    'Selective risk at 80% coverage'
+    >>> name_with_parameters("top_k_accuracy", "Top-k accuracy", {"top_k": 5})
+    'Top-5 accuracy'
+    """
+    fpr, cov, top = params.get("max_fpr"), params.get("coverage"), params.get("top_k")
+    if metric_id == "top_k_accuracy" and isinstance(top, int) and not isinstance(top, bool):
+        return f"Top-{top} accuracy"
+    if metric_id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
+        return f"TPR at an FPR of {fpr * 100:.3g}%"
+    if metric_id == "selective_risk" and isinstance(cov, (int, float)):
+        return f"Selective risk at {cov * 100:.3g}% coverage"
+    return name
+
+
+def prose_name(m: MetricEntry) -> str:
+    """A metric's name in running text, its parameter included (:func:`name_with_parameters`)."""
+    return _lower_name(name_with_parameters(m.id, m.name, m.params))

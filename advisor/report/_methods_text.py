@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT_BESIDE", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROPERTY", "S", "SITUATION", "VARIANT"]
+__all__ = ["ADDS", "AVOID", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT", "VARIANT_BESIDE"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -17,6 +17,25 @@ from ..questionnaire import LEAD_ITEMS_PHRASE as LEAD_ITEMS
 from ..questionnaire import LEAD_PHRASES as LEAD
 from ..questionnaire import PROPERTY_PHRASES as PROPERTY
 from ..questionnaire import SITUATION_PHRASES as SITUATION
+
+#: What the report shows beside the metrics (the plan's diagnostics), as the methods promise it ("We also give …").
+PROMISE: dict[str, str] = {
+    "per_class_recall": "the recall of every class",
+    "recall_spread": "the spread of per-class recall",
+    "at_priors": "the metrics at the class shares in use",
+    "ranking_stability": "how often each system ranks first",
+    "paired_difference": "each metric's paired difference",
+    "class_order": "the order of the classes",
+    "per_label": "precision, recall and F1 of every label",
+    "annotator_counts": "how many items each annotator rated",
+    "pairwise_kappa": "Cohen's kappa of every pair of annotators",
+    "cluster_sizes": "how many clusters each partition has and how large they are",
+}
+#: The promises about comparing systems: said after the sentence on how systems are compared, the others before it.
+PROMISE_COMPARING: frozenset[str] = frozenset({PROMISE["ranking_stability"], PROMISE["paired_difference"]})
+#: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
+PROMISE_SUBGROUPS = ("every metric within each value of {columns}, with the largest gap between values and an interval "
+                     "for it")
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
@@ -88,9 +107,9 @@ S: dict[str, str] = {
                             "are arbitrary names, so only which {unit} share a cluster counts"),
     "task_annotators_plain": "We measure how well {m} annotators agree",
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
-                       "included, and top-k accuracy's $k$ is the cut-off, {top_k}"),
+                       "included, and top-{top_k} accuracy's $k$ is the cut-off, {top_k}"),
     "notation_top_k_instead": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with "
-                               "it, itself included; in top-k accuracy alone, $k$ is not the number of classes but "
+                               "it, itself included; in top-{top_k} accuracy alone, $k$ is not the number of classes but "
                                "the cut-off, {top_k}"),
     "notation_n_k": "$n$ and $k$ count items and classes",
     "notation_n": "$n$ counts the items",
@@ -113,16 +132,21 @@ S: dict[str, str] = {
     "and_which": ", and ",
     "lead": "We lead with {name}",
     "lead_because": ", which ",
+    "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
-    "lead_top_k": "is the share of items whose true class is among them",
     "beta": " with β = {beta}",
     "weights": " with the class weights {weights}",
     "of_interest": "which show how this class of special interest fares against all others",
     "beside": "We also report ",
     "beside_more": "We add ",
+    "beside_after_field": "Beside these we report ",
     "adds_fallback": "as planned",
-    "field_lead": "It is the figure reported in {field}",
-    "field_beside": "For comparison with earlier work we also report {names}, the figure reported in {field}",
+    "field_lead": "It is also the customary figure in {field}{named}",
+    "field_lead_with": "Together with {names}, which we also report, it is the customary figure in {field}{named}",
+    "field_named": ", where it is called {term}",
+    "field_beside": "As is customary in {field}, we also report {names}",
+    "field_reading": ", which {reading}, as is customary in {field}",
+    "field_why": ", but do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
     "avoid": "We do not lead with ",
@@ -167,6 +191,7 @@ S: dict[str, str] = {
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
+    "intervals_exact_systems": "; differences between systems come from {n} paired bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
     "intervals_partition": ("Each resampled index is read as an error against the index of the resampled set itself, "
                             "whose pairs are drawn with replacement, so {a} {item} drawn twice cannot inflate the "
@@ -181,6 +206,7 @@ S: dict[str, str] = {
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "duties": "We also give ",
+    "duties_comparing": "We also give ",
 }
 
 

@@ -17,6 +17,7 @@ from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..stats import project_to_prevalence
+from ._methods_text import PROMISE, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -365,24 +366,14 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
 
 
 #: How the methods paragraph promises each diagnostic ("We also give …").
-PROMISE: dict[str, str] = {
-    "per_class_recall": "the recall of every class",
-    "recall_spread": "the spread of per-class recall",
-    "at_priors": "the metrics at the class shares in use",
-    "ranking_stability": "how often each system ranks first",
-    "paired_difference": "each metric's paired difference",
-    "class_order": "the order of the classes",
-    "per_label": "precision, recall and F1 of every label",
-    "annotator_counts": "how many items each annotator rated",
-    "pairwise_kappa": "Cohen's kappa of every pair of annotators",
-    "cluster_sizes": "how many clusters each partition has and how large they are",
-}
-
-
 def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
-    return [PROMISE[i] for i in ids if i in PROMISE]
+    out = [PROMISE[i] for i in ids if i in PROMISE]
+    if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
+        cols = [f"“{c}”" for c in plan.design.subgroups]
+        out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
+    return out
 
 
 def class_of_interest(plan: Plan, labels: Sequence[Any]) -> Any:

@@ -1,0 +1,118 @@
+"""The methods paragraph in the words of the author's field (issue 22, items 2 and 8).
+
+Fourteen situations a methodologist read (``tests/situations``): what a reader of each field looks for — the
+field's figure right after the lead, in the field's words, a reason when it does not lead, and nothing said for
+nothing ("fits this setting less well", a seed for draws nobody makes, a recall at a threshold nobody uses).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from advisor.catalogue import get_catalogue
+from advisor.plan import DIAGNOSTICS, make_plan
+from advisor.questionnaire import load_answers, load_fields
+from advisor.report import build_report
+
+SITUATIONS = Path(__file__).parent / "situations"
+
+
+def evaluation(name: str) -> str:
+    ctx = build_report(load_answers(SITUATIONS / f"{name}.yaml"), None, bootstrap=2000, seed=1)
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.])\s+(?=[A-Z])", text) if s]
+
+
+def test_the_fields_terms_gloss_names_of_the_catalogue_or_name_the_field() -> None:
+    cat = get_catalogue().metrics
+    for field in load_fields().values():
+        for mid, term in field.terms.items():
+            assert mid in cat, (field.id, mid)
+            assert term and term == term.strip(), (field.id, term)
+        for did in field.readings:
+            assert did in DIAGNOSTICS, (field.id, did)
+
+
+@pytest.mark.parametrize("name", ["cola", "diagnostic", "sepsis", "loan", "murmur"])
+def test_the_fields_figure_comes_right_after_the_lead(name: str) -> None:
+    said = sentences(evaluation(name))
+    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with"))
+    field = next(i for i, s in enumerate(said) if s.startswith("As is customary in"))
+    assert field == lead + 1, said
+    others = [i for i, s in enumerate(said) if s.startswith(("We also report", "Beside these", "We add"))]
+    assert all(i > field for i in others), said
+
+
+def test_a_diagnostic_accuracy_study_reads_in_its_own_terms() -> None:
+    text = evaluation("diagnostic")
+    assert "sensitivity and specificity" in text
+    assert "positive predictive value" in text and "negative predictive value" in text
+    assert not re.search(r"\brecall\b|\bprecision\b", text), text  # the machine-learning names are gone
+    assert "the mean of sensitivity and specificity" in text  # the lead in the reader's terms, not "per-class scores"
+
+
+def test_imagenet_names_top_5_and_top_1_accuracy_and_promises_no_idle_seed() -> None:
+    text = evaluation("imagenet")
+    assert "top-5 accuracy" in text and "top-1 accuracy" in text
+    assert "top-k" not in text
+    assert "We evaluate a classifier of 1000 classes" not in text  # the author's context said it
+    # the seed is said for what it draws: the paired differences between systems
+    assert re.search(r"differences between systems come from [\d,]+ paired bootstrap resamples of the images, seed 1",
+                     text), text
+
+
+def test_a_reason_is_given_or_nothing_is_said() -> None:
+    for path in sorted(SITUATIONS.glob("*.yaml")):
+        text = evaluation(path.stem)
+        assert "fits this setting less well" not in text, path.stem
+    fraud = evaluation("fraud")
+    assert "We do not lead with average precision, because it averages over every threshold" in fraud
+
+
+def test_the_judges_agreement_is_read_against_the_humans() -> None:
+    text = evaluation("llm_judge")
+    assert "no annotator is taken as the reference" not in text  # the author compares the judge with the humans
+    assert "sets the judge's agreement with each human rater beside the raters' agreement with each other" in text
+    ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=0)
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    cited = {k for s in p.spans if s.kind == "cite" for k in s.keys}
+    assert load_fields()["llm_as_judge"].source in cited
+
+
+def test_the_loan_paragraph_keeps_the_fairness_question() -> None:
+    text = evaluation("loan")
+    assert "every metric within each value of “sex” and of “ethnicity”" in text
+    assert "largest gap" in text
+
+
+def test_a_risk_model_acted_on_at_its_thresholds_promises_no_recall_at_one_half() -> None:
+    plan = make_plan(load_answers(SITUATIONS / "sepsis.yaml"))
+    assert "per_class_recall" not in [d.id for d in plan.diagnostics]
+    assert "the recall of every class" not in evaluation("sepsis")
+
+
+def test_what_is_reported_is_promised_before_the_statistics() -> None:
+    for name in ("cola", "sentiment", "llm_judge", "shared_task"):
+        said = sentences(evaluation(name))
+        intervals = next(i for i, s in enumerate(said) if s.startswith("Intervals are"))
+        give = [i for i, s in enumerate(said) if s.startswith("We also give") and "ranks first" not in s]
+        assert give and all(i < intervals for i in give), (name, said)
+    shared = sentences(evaluation("shared_task"))
+    ranks = next(i for i, s in enumerate(shared) if "ranks first" in s)
+    assert ranks > next(i for i, s in enumerate(shared) if s.startswith("The winners are"))
+
+
+def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reason() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "clustering.yaml"), None, bootstrap=0)
+    note = next(p for p in ctx.methods if p.heading in ("Not reported", "Not evaluated by advisor"))
+    text = "".join(s.text for s in note.spans)
+    assert note.heading == "Not reported"
+    assert "'NMI' is not reported: it is not corrected for chance" in text
+    assert "does not cover partitions" not in text and "advisor does not evaluate this" not in text
