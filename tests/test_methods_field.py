@@ -116,3 +116,15 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     assert note.heading == "Not reported"
     assert "'NMI' is not reported: it is not corrected for chance" in text
     assert "does not cover partitions" not in text and "advisor does not evaluate this" not in text
+
+
+def test_two_metrics_that_read_alike_are_told_apart() -> None:
+    from advisor.report._methods_lists import distinct_names
+    from advisor.report._models import MetricEntry
+
+    rec = [MetricEntry(id=i, name=n, formula="", role="complementary")
+           for i, n in [("krippendorff_alpha", "Krippendorff's alpha (nominal)"),
+                        ("krippendorff_alpha_ordinal", "Krippendorff's alpha (ordinal)"), ("accuracy", "Accuracy")]]
+    assert [m.name for m in distinct_names(rec)] == ["Krippendorff's alpha for nominal data",
+                                                     "Krippendorff's alpha for ordinal data", "Accuracy"]
+    assert [m.name for m in distinct_names(rec[:1])] == ["Krippendorff's alpha (nominal)"]  # alone: its own name

@@ -36,7 +36,7 @@ from ..questionnaire import scope_notes, scope_sentences, scope_tasks
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._methods_field import field_sentences, in_field_terms, promise_sentence
-from ._methods_lists import Text, prose_name
+from ._methods_lists import Text, distinct_names, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
@@ -117,7 +117,7 @@ def build_methods(
         return [*scope, _external_paragraph(answers, intervals, cite)]
     if answers.get("label_structure") in scope_tasks():  # boxes, masks, numbers, texts: no classification text
         return scope
-    rec = in_field_terms([m for m in metrics if m.role != "appendix"], answers)
+    rec = distinct_names(in_field_terms([m for m in metrics if m.role != "appendix"], answers))
     primary = next((m for m in rec if m.role == "primary"), None)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 

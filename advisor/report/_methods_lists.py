@@ -10,7 +10,7 @@ from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ._models import MetricEntry, Paragraph, Span
 
-__all__ = ["Text", "listed", "name_with_parameters", "prose_name", "shared_tail", "systems_in_words"]
+__all__ = ["Text", "distinct_names", "listed", "name_with_parameters", "prose_name", "shared_tail", "systems_in_words"]
 
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
@@ -116,3 +116,22 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
 def prose_name(m: MetricEntry) -> str:
     """A metric's name in running text, its parameter included (:func:`name_with_parameters`)."""
     return _lower_name(name_with_parameters(m.id, m.name, m.params))
+
+
+#: Names for running text where two reported metrics share one (their glosses differ, and the text drops glosses).
+_DISTINCT: dict[str, str] = {
+    "krippendorff_alpha": "Krippendorff's alpha for nominal data",
+    "krippendorff_alpha_ordinal": "Krippendorff's alpha for ordinal data",
+    "brier_binary": "binary Brier score",
+    "pair_correlation_distance": "correlation distance of the partitions",
+}
+
+
+def distinct_names(rec: Sequence[MetricEntry]) -> list[MetricEntry]:
+    """The metrics with names a reader can tell apart in running text: two that read alike without their glosses
+    ("Krippendorff's alpha (nominal)", "(ordinal)") are named in full ("… for ordinal data")."""
+    seen: dict[str, int] = {}
+    for m in rec:
+        seen[_lower_name(m.name)] = seen.get(_lower_name(m.name), 0) + 1
+    return [m.model_copy(update={"name": _DISTINCT[m.id]}) if seen[_lower_name(m.name)] > 1 and m.id in _DISTINCT
+            else m for m in rec]
