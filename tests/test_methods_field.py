@@ -128,3 +128,31 @@ def test_two_metrics_that_read_alike_are_told_apart() -> None:
     assert [m.name for m in distinct_names(rec)] == ["Krippendorff's alpha for nominal data",
                                                      "Krippendorff's alpha for ordinal data", "Accuracy"]
     assert [m.name for m in distinct_names(rec[:1])] == ["Krippendorff's alpha (nominal)"]  # alone: its own name
+
+
+def test_the_per_class_table_says_which_labels_it_scores_and_net_benefit_keeps_one_symbol() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    p = rng.beta(1, 6, size=600)
+    y = np.where(rng.random(600) < p, "yes", "no")
+    pred = np.where(p >= 0.5, "yes", "no")
+    answers = dict(task="binary", classes=["no", "yes"], positive_class="yes", outputs="probabilities",
+                   risk_estimates=True, decision_thresholds=[0.1, 0.2])
+    ctx = build_report(answers, {"y_true": list(y), "model": list(pred)}, scores={"model": np.c_[1 - p, p]},
+                       bootstrap=0, seed=1)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    # the threshold of the labels the recall of every class is read from, when the report shows that table
+    if "the recall of every class" in text:
+        assert "The predicted labels are scored as given with the probabilities" in text
+    nb = [m for m in ctx.metrics if m.id.startswith("net_benefit@")]
+    assert nb, [m.id for m in ctx.metrics]
+    where = "".join(s.text for s in nb[0].where.spans)
+    assert "\\theta" in where and " t/(1" not in where and "least t " not in where
+
+
+def test_the_risk_report_says_which_labels_its_per_class_recall_reads() -> None:
+    text = (Path(__file__).resolve().parents[1] / "examples/scores/risk_report.md").read_text(encoding="utf-8")
+    evaluation = next(line for line in text.splitlines() if line.startswith("**Evaluation.**"))
+    assert "We also give the recall of every class" in evaluation
+    assert "The predicted labels are scored as given with the probabilities" in evaluation

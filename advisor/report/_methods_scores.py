@@ -70,7 +70,7 @@ def brier_convention(cite: Any = None) -> tuple[Convention, list[str]]:
 
 
 def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
-                    k: int | None = None) -> list[tuple[str, list[str]]]:
+                    k: int | None = None, labels_shown: bool = False) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
 
     >>> from advisor.report._models_scores import ScoreData
@@ -119,7 +119,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
                                "top-label confidence", "ece"), keys(("Guo", "2017"))))
-    out += _decision_sentences(ids, scores, keys)
+    out += _decision_sentences(ids, scores, keys, labels_shown)
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
@@ -129,7 +129,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     return out
 
 
-def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, list[str]]]:
+def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = False) -> list[tuple[str, list[str]]]:
     """Issue 21: the threshold each budget chose and how, K, the clinical calibration, the decision curve, and
     which threshold made the labels the decision metrics score."""
     out: list[tuple[str, list[str]]] = []
@@ -150,8 +150,8 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
                                "curve of the outcomes on the risks, locally linear with span 0.75", "ici"),
                     keys(("Austin", "2019"))))
     if any(i.startswith("net_benefit@") for i in ids):
-        out.append((Convention("Net benefit treats the items whose risk is at least t and weighs each false "
-                               "positive by the odds t/(1 − t)"), keys(("Vickers", "2006"))))
+        out.append((Convention("Net benefit treats the items whose risk is at least $\\theta$ and weighs each "
+                               "false positive by the odds $\\theta/(1-\\theta)$"), keys(("Vickers", "2006"))))
     loss = {n: v for n, v in s.recalibration_loss.items() if v is not None}
     if loss and ids & {"calibration_intercept", "calibration_slope", "ici"}:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
@@ -174,7 +174,8 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any) -> list[tuple[str, lis
                                "shared fractionally, the mean over the orders within it",
                                "selective_risk" if "selective_risk" in ids else "aurc"),
                     keys(("Geifman", "2017"))))
-    if s.labels_given and ids & _DECISION_IDS and s.bayes_threshold is None:  # the threshold of given labels
+    # the threshold of given labels, when a reported metric or the per-class table scores them
+    if s.labels_given and (ids & _DECISION_IDS or labels_shown) and s.bayes_threshold is None:
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "
                     "evaluation", []))
