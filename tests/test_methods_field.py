@@ -106,7 +106,7 @@ def test_what_is_reported_is_promised_before_the_statistics() -> None:
         assert give and all(i < intervals for i in give), (name, said)
     shared = sentences(evaluation("shared_task"))
     ranks = next(i for i, s in enumerate(shared) if "ranks first" in s)
-    assert ranks > next(i for i, s in enumerate(shared) if s.startswith("The winners are"))
+    assert ranks > next(i for i, s in enumerate(shared) if "the winners are" in s)
 
 
 def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reason() -> None:
@@ -114,7 +114,8 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     note = next(p for p in ctx.methods if p.heading in ("Not reported", "Not evaluated by advisor"))
     text = "".join(s.text for s in note.spans)
     assert note.heading == "Not reported"
-    assert "'NMI' is not reported: it is not corrected for chance" in text
+    assert "The planned “NMI” is not reported: it is not corrected for chance" in text
+    assert "The planned “purity” is not reported" in text  # a planned index advisor does not know: said, not dropped
     assert "does not cover partitions" not in text and "advisor does not evaluate this" not in text
 
 
@@ -156,3 +157,16 @@ def test_the_risk_report_says_which_labels_its_per_class_recall_reads() -> None:
     evaluation = next(line for line in text.splitlines() if line.startswith("**Evaluation.**"))
     assert "We also give the recall of every class" in evaluation
     assert "The predicted labels are scored as given with the probabilities" in evaluation
+
+
+def test_a_symbol_is_defined_once_and_every_note_after_a_formula_cites_its_source() -> None:
+    from advisor.report import methods_paragraph
+
+    ctx = build_report(load_answers(SITUATIONS / "clustering.yaml"), None, bootstrap=0)
+    reported = [m for m in ctx.metrics if m.role != "appendix"]
+    defined = ["".join(s.text for s in m.where.spans if s.kind == "math") if m.where else "" for m in reported]
+    # the contingency table and its pair counts: defined after the first formula, not after each of the four
+    assert sum("N_{11}" in d for d in defined) == 1, defined
+    md = methods_paragraph(SITUATIONS / "sepsis.yaml", "md", seed=1)
+    assert "span 0.75 (Austin & Steyerberg 2019)" in md and " ." not in md
+    assert "Austin, P. C." in md.partition("**References.**")[2]

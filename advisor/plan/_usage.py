@@ -29,7 +29,7 @@ from ..questionnaire import (
     reader_terms,
     resolve_planned,
 )
-from ._models import AnswerUse, Avoided, Diagnostic, MetricSpec
+from ._models import DIAGNOSTICS, AnswerUse, Avoided, Diagnostic, MetricSpec
 
 __all__ = ["answer_uses"]
 
@@ -99,12 +99,17 @@ def _readings(name: str, structure: str) -> list[str]:
 
 
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
-                  avoid: Sequence[Avoided], structure: str = "nominal") -> list[AnswerUse]:
-    """One entry per planned name: leads, reported beside, advised against, or not evaluated."""
+                  avoid: Sequence[Avoided], structure: str = "nominal",
+                  diagnostics: Sequence[Diagnostic] = ()) -> list[AnswerUse]:
+    """One entry per planned name: leads, reported beside, advised against, shown by a diagnostic (Cohen's kappa
+    of every pair of annotators), or not evaluated."""
     out: list[AnswerUse] = []
+    shown = {d.id for d in diagnostics}
     for name in names:
         ids = _readings(name, structure)
         used: list[str] = []
+        if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
+            used.append("shown for every pair of annotators: " + DIAGNOSTICS["pairwise_kappa"])
         for mid in ids:
             if mid == lead.id:
                 used.append(f"leads: {lead.name}")
@@ -117,10 +122,13 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             out.append(AnswerUse(key="planned_metrics", value=name, used_by=used))
         elif ids:
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                "it is not computed for this kind of task or output, so it is neither reported nor advised against.")))
-        elif external_metrics(name):  # a metric of a task advisor does not evaluate (issue 23, item 5)
-            what = " or ".join(dict.fromkeys(e.what for e in external_metrics(name)))
+                "advisor does not compute it for this kind of task or output, so it is neither reported nor advised "
+                "against.")))
+        elif external_metrics(name, structure):  # a metric of a task advisor does not evaluate (issue 23, item 5)
+            notes = external_metrics(name, structure)
+            what = " or ".join(dict.fromkeys(e.what for e in notes))
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
+                f"it {notes[0].because}." if notes[0].task == "partition_variant" else  # the comparison is evaluated
                 f"it scores {what}, which advisor does not evaluate (see what to use under “Not evaluated by "
                 "advisor”).")))
         else:
@@ -176,5 +184,5 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
                 use.unused = "no metric, diagnostic or rule of this situation depends on it."
         out.append(use)
     out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
-                         effective.label_structure)
+                         effective.label_structure, list(diagnostics))
     return out

@@ -109,7 +109,7 @@ def scope_sentence(note: OutOfScope, names: Any = ()) -> str:
     "Regression (a number per item; you planned 'RMSE', 'R²'): ad"
     """
     if note.task == "partition_variant" and note.name:  # "'NMI' is not reported: it is not corrected for chance …"
-        return f"{note.name!r} {note.because}."
+        return f"The planned “{note.name}” is not reported: it {note.because}."
     what = note.what
     if names:
         planned = ", ".join(repr(str(n)) for n in names)

@@ -19,7 +19,7 @@ from ._structure_words import lead_in_words
 from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
-__all__ = ["RELEVANT", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
+__all__ = ["RELEVANT", "THRESHOLD_FREE", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
            "lower_name", "property_words", "screen_columns", "screen_text", "screen_width", "situation",
            "warning_words"]
 
@@ -65,7 +65,7 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     if answers.get("true_negatives_meaningful") is False and (
             mid in ("accuracy", "balanced_accuracy", "specificity", "npv") or holds(mid, "class_symmetry")):
         return "true_negatives"
-    if _THRESHOLD_FREE.get(mid) and (answers.get("operating_point") == "fixed" or answers.get("fpr_budget")
+    if mid in THRESHOLD_FREE and (answers.get("operating_point") == "fixed" or answers.get("fpr_budget")
                                      or answers.get("review_budget")):
         return "threshold_free"
     checks = [("opitz_monotonicity", answers.get("task") != "binary")]
@@ -78,7 +78,7 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
 
 
 #: Ranking metrics that average over every threshold, when the author uses one operating point.
-_THRESHOLD_FREE: dict[str, bool] = {"average_precision": True, "roc_auc": True}
+THRESHOLD_FREE: frozenset[str] = frozenset({"average_precision", "roc_auc"})
 
 
 def agree(phrase: str, n: int) -> str:

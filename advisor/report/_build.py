@@ -77,6 +77,7 @@ from ._plan import (
     metric_items,
     plan_for,
     promises,
+    unreported_planned,
     rec_json_of,
     shown_diagnostics,
     wants_class_of_interest,
@@ -394,7 +395,8 @@ def build_report(
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
-        promised=promises(plan, shown) if plan is not None else None)
+        promised=promises(plan, shown) if plan is not None else None,
+        unreported=unreported_planned(plan) if plan is not None else ())
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if ab_par is not None:
         methods = [*methods, ab_par]
@@ -562,6 +564,22 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
     for m in entries:
         if not m.formula and m.id not in external:
             _LOG.warning("metric %s has no formula in the catalogue", m.id)
+    return defined_once(entries, cat)
+
+
+def defined_once(entries: list[MetricEntry], cat: Any) -> list[MetricEntry]:
+    """Each symbol of the reported formulas defined once, after the first formula that uses it: the four partition
+    indices repeated the contingency table and its pair counts four times over (issue 22). A symbol that means
+    something else in a later formula is defined again there."""
+    said: dict[str, str] = {}
+    for m in entries:
+        rec = cat.metrics.get(m.id.split("@", 1)[0])
+        if m.role == "appendix" or rec is None or not rec.symbols:
+            continue
+        fresh = {k: v for k, v in rec.symbols.items() if said.get(k) != v}
+        if fresh != rec.symbols:
+            m.where = where_clause(fresh)
+        said.update(rec.symbols)
     return entries
 
 
@@ -705,7 +723,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
                             evaluated: bool, digits: int, scores: Any = None,
-                            promised: Sequence[str] | None = None) -> tuple[list[Any], Any, list[Reference]]:
+                            promised: Sequence[str] | None = None,
+                            unreported: Sequence[tuple[str, str]] = ()) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
@@ -737,7 +756,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
-        extra=extra, promised=promised,
+        extra=extra, promised=promised, unreported=unreported,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)

@@ -28,6 +28,7 @@ from ._build import (
     _paired_intervals,
     _Results,
     _warnings_in_words,
+    defined_once,
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
@@ -38,6 +39,7 @@ from ._plan import (
     metric_items,
     plan_for,
     promises,
+    unreported_planned,
     rec_json_of,
     settle,
     shown_diagnostics,
@@ -112,7 +114,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     tables += uncertainty_tables(results, entries, None)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
-        evaluated=True, digits=digits, promised=promises(plan, shown))
+        evaluated=True, digits=digits, promised=promises(plan, shown), unreported=unreported_planned(plan))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if structure.kind == "hierarchy":
         methods = [*methods[:1], hierarchy_methods(structure), *methods[1:]]
@@ -227,7 +229,7 @@ def _entries(rec_items: list[tuple[str, str, str | None, dict[str, Any]]], compu
         if mid not in seen:
             entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, None, 1.0))
             seen.add(mid)
-    return entries
+    return defined_once(entries, cat)
 
 
 def _f(v: Any) -> float | None:

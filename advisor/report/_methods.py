@@ -102,6 +102,7 @@ def build_methods(
     given: Collection[str] | None = None,
     extra: Sequence[tuple[str, Sequence[str]]] = (),
     promised: Sequence[str] | None = None,
+    unreported: Sequence[tuple[str, str]] = (),
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -112,7 +113,7 @@ def build_methods(
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
-    scope = _scope_paragraph(answers)  # what advisor does not evaluate, first (issue 23, item 5)
+    scope = _scope_paragraph(answers, unreported)  # what advisor does not evaluate, first (issue 23, item 5)
     if answers.get("label_structure") in ("spans", "ranking"):
         return [*scope, _external_paragraph(answers, intervals, cite)]
     if answers.get("label_structure") in scope_tasks():  # boxes, masks, numbers, texts: no classification text
@@ -128,11 +129,14 @@ def build_methods(
     said_answers = answers if given is None else {k: v for k, v in answers.items() if k in given}
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
-        """Why the field's figure does not lead, from what the author answered (None: no reason to say)."""
-        reasons = {avoid_reason(m.id, said_answers, _holds(property_status, binary)) for m in ms}
-        if len(reasons) != 1 or "other" in reasons:
-            return None
-        return _agree(W.AVOID[reasons.pop()], len(ms))
+        """Why the field's figure does not lead: from what the author answered, else the property the choice of the
+        lead rested on — a reader of the field asks why its figure is not first (CoLA's MCC); a property of the
+        metric is said, never a premise about the situation (None: no single reason)."""
+        for source in (said_answers, answers):
+            reasons = {avoid_reason(m.id, source, _holds(property_status, binary)) for m in ms}
+            if len(reasons) == 1 and "other" not in reasons:
+                return _agree(W.AVOID[reasons.pop()], len(ms))
+        return None
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False) -> Text:
@@ -213,17 +217,36 @@ def build_methods(
     return paras
 
 
-def _scope_paragraph(answers: Mapping[str, Any]) -> list[Paragraph]:
+def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[tuple[str, str]] = ()) -> list[Paragraph]:
     """What advisor does not evaluate (the task, or planned metrics of another kind of task), before anything
-    else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates."""
+    else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates.
+    Then every other planned metric the plan leaves out, with why (``unreported``; issue 22: never dropped
+    without a word)."""
     notes = scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ())
-    sentences = scope_sentences(notes)
+    whole = answers.get("label_structure") in ("spans", "ranking", *scope_tasks())  # the task itself is elsewhere
+    sentences = scope_sentences(notes) + ([] if whole else _unreported_sentences(unreported))
     if not sentences:
         return []
     p = Text()
     p.t(" ".join(sentences))
     # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate
-    return [p.para("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes) else "Not reported")]
+    return [p.para("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
+                   else "Not reported")]
+
+
+def _unreported_sentences(unreported: Sequence[tuple[str, str]]) -> list[str]:
+    """"The planned “purity” is not reported: …", the names that share a reason said together."""
+    groups: dict[str, list[str]] = {}
+    for name, why in unreported:
+        kind = "unknown" if "does not know" in why else "not_computed" if "does not compute" in why else why
+        groups.setdefault(kind, []).append(f"“{name}”")
+    out = []
+    for kind, names in groups.items():
+        one = len(names) == 1
+        why = W.UNREPORTED.get(kind, kind).format(it="it" if one else "them", its="its" if one else "their")
+        out.append(W.S["unreported"].format(names=_join_words(names), are="is" if one else "are",
+                                            why=why.rstrip(".")) + ".")
+    return out
 
 
 def _task_pattern(key: str, many: str | None) -> str:

@@ -69,6 +69,11 @@ def brier_convention(cite: Any = None) -> tuple[Convention, list[str]]:
                        "brier"), [key] if key else [])
 
 
+#: Said of TPR at an FPR budget before there is data (with data, the threshold found is said with it).
+TEST_SET_THRESHOLD = ("The threshold is the one the test set itself allows within the false positive rate budget, "
+                        "so the true positive rate is optimistic for a threshold fixed in advance")
+
+
 def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                     k: int | None = None, labels_shown: bool = False) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
@@ -80,8 +85,13 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     A missed “ill” item is taken to cost 10 and a false alarm 1, at the class shares in use, ill 2% and well 98%, rather than those of the test set
     Normalized expected cost is 1 for the best decision that ignores the input, here “well” for everyone; lower is better
     """
-    if scores is None:  # no data yet: only which Brier a binary task reports, said all the same
-        return [brier_convention(cite)] if k == 2 and "brier" in metrics else []
+    if scores is None:  # no data yet: how each formula is computed (its citation with it), said all the same
+        from ._models_scores import ScoreData
+
+        before = [(t, c) for t, c in score_sentences(metrics, ScoreData(), cite, k) if isinstance(t, Convention)]
+        if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
+            before.append((TEST_SET_THRESHOLD, []))
+        return ([brier_convention(cite)] if k == 2 and "brier" in metrics else []) + before
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:

@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT", "VARIANT_BESIDE"]
+__all__ = ["ADDS", "AVOID", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -17,6 +17,12 @@ from ..questionnaire import LEAD_ITEMS_PHRASE as LEAD_ITEMS
 from ..questionnaire import LEAD_PHRASES as LEAD
 from ..questionnaire import PROPERTY_PHRASES as PROPERTY
 from ..questionnaire import SITUATION_PHRASES as SITUATION
+
+#: Why a planned metric is not reported, said to the author beside what is not evaluated ("{it}": it or them).
+UNREPORTED: dict[str, str] = {
+    "unknown": "the metric catalogue has no entry for {it}, so {its} fit is not judged",
+    "not_computed": "advisor does not compute {it} for this kind of task or output",
+}
 
 #: What the report shows beside the metrics (the plan's diagnostics), as the methods promise it ("We also give …").
 PROMISE: dict[str, str] = {
@@ -199,13 +205,14 @@ S: dict[str, str] = {
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
-    "winners_holm": ("The winners are the systems no other system beats after Holm's correction over all "
-                     "{pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),
-    "winners_any": ("The winners are the systems no other system beats after Holm's correction over all pairs "
-                    "of paired bootstrap tests (family-wise error at most {alpha})"),
+    "winners_holm": ("On each metric, the winners are the systems no other system beats after Holm's correction "
+                     "over all {pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),
+    "winners_any": ("On each metric, the winners are the systems no other system beats after Holm's correction "
+                    "over all pairs of paired bootstrap tests (family-wise error at most {alpha})"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "duties": "We also give ",
+    "unreported": "The planned {names} {are} not reported: {why}",
     "duties_comparing": "We also give ",
 }
 

@@ -16,6 +16,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
+from ..questionnaire import external_metrics
 from ..stats import project_to_prevalence
 from ._methods_text import PROMISE, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
@@ -28,6 +29,7 @@ __all__ = [
     "metric_items",
     "plan_for",
     "promises",
+    "unreported_planned",
     "rec_json_of",
     "settle",
     "wants_class_of_interest",
@@ -373,6 +375,18 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
+    return out
+
+
+def unreported_planned(plan: Plan) -> list[tuple[str, str]]:
+    """The planned metrics the plan neither reports, advises against nor shows, with why — said to the author beside
+    what advisor does not evaluate, never dropped without a word (issue 22: "purity" vanished). A planned metric of
+    a task advisor does not evaluate is said there already."""
+    out = []
+    for use in plan.answers:
+        if use.key == "planned_metrics" and use.unused and not use.used_by \
+                and not external_metrics(str(use.value), plan.task.structure):
+            out.append((str(use.value), use.unused))
     return out
 
 

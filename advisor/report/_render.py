@@ -538,6 +538,13 @@ def cited_keys(paragraphs: Iterable[Any]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+def _methods_parts(ctx: ReportContext, justify: bool) -> list[Any]:
+    """What the methods text prints: its paragraphs, the notes after each formula (they cite too: "… span 0.75
+    (Austin & Steyerberg 2019)") and, with ``justify``, the justification."""
+    return [*ctx.methods, *(m.where for m in ctx.metrics if m.role != "appendix" and m.where is not None),
+            ctx.justification if justify else None]
+
+
 def render_methods(ctx: ReportContext, fmt: str = "md", *, justify: bool = False) -> str:
     """The methods section alone (``advisor methods``); with ``justify`` the justification follows it.
 
@@ -546,7 +553,7 @@ def render_methods(ctx: ReportContext, fmt: str = "md", *, justify: bool = False
     fmt = format_for(None, fmt)
     if fmt not in ("md", "tex", "html"):
         raise InputError(f"the methods paragraph is written as md, tex or html; got {fmt!r}.")
-    used = set(cited_keys([*ctx.methods, ctx.justification if justify else None]))
+    used = set(cited_keys(_methods_parts(ctx, justify)))
     ctx = ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]})
     view = _view(ctx, ())
     view["justify"] = justify
@@ -593,5 +600,5 @@ def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confi
         answers = load_answers(answers)
     ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed)
     text = render_methods(ctx, fmt, justify=justify)
-    used = set(cited_keys([*ctx.methods, ctx.justification if justify else None]))
+    used = set(cited_keys(_methods_parts(ctx, justify)))
     return text, _bib(ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]}))
