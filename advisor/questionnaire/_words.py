@@ -66,7 +66,7 @@ LEAD: dict[str, str] = {
                    "positive rate budget allows in use"),
     "precision_at_k": "counts the positives among the items the review budget can open",
     # issue 23: selective prediction
-    "selective_risk": "counts the errors among the answers the system gives, the items it is surest of",
+    "selective_risk": "is the error rate among the answers the system gives, on the items it is surest of",
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),

@@ -67,7 +67,7 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters
-from ._methods_text import PROMISE
+from ._methods_text import DEFINITION_VARIANT, PROMISE
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
     settle,
@@ -154,7 +154,7 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
 def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Mapping[str, Any],
                   pos_label: Any, beta: float) -> MetricEntry:
 
-    variant = VARIANT_NOTES.get(mid)
+    variant = DEFINITION_VARIANT.get(mid, VARIANT_NOTES.get(mid))
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
         variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":

@@ -35,7 +35,7 @@ from ..questionnaire import property_words as _property_words
 from ..questionnaire import scope_notes, scope_sentences, scope_tasks
 from . import _methods_text as W
 from ._bib import parse_bibtex
-from ._methods_field import field_sentences, in_field_terms, promise_sentence
+from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
 from ._methods_lists import Text, distinct_names, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
@@ -142,10 +142,14 @@ def build_methods(
                   example: bool = True, conventions: bool = True, brief: bool = False) -> Text:
         p = Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
-        if primary is not None:
-            _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
-        # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
-        named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+        pair = summarised_pair(answers, rec, primary) if binary else []
+        if pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
+            named = pair_first_sentences(p, answers, pair, primary, cite)
+        else:
+            if primary is not None:
+                _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
+            # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
+            named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         _beside_sentence(p, [m for m in rec if m.id not in named], multiclass=not binary, terse=terse,
                          start=W.S["beside_after_field"] if named else W.S["beside"])
         if avoid:

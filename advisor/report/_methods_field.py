@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import CommunityField, load_fields
+from ..questionnaire import CommunityField, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from . import _methods_text as W
 from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
-__all__ = ["field_of", "field_sentences", "in_field_terms", "promise_sentence"]
+__all__ = ["field_of", "field_sentences", "in_field_terms", "pair_first_sentences", "promise_sentence", "summarised_pair"]
 
 
 def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
@@ -59,10 +59,15 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
         term = field.terms.get(primary.id)
         named = W.S["field_named"].format(term=term) if term and not _glossed(term, primary.name) else ""
         if names:
-            p.t(W.S["field_lead_with"].format(names=_join_words(names), field=field.name, named=named))
+            lead = prose_name(primary)
+            p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=_join_words(names),
+                                              field=field.name, named=named))
         else:
             p.t(W.S["field_lead"].format(field=field.name, named=named))
-        p.cite(key).t(". ")
+        # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
+        if not any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:]):
+            p.cite(key)
+        p.t(". ")
         return {m.id for m in others}
     if not names:
         return set()
@@ -87,3 +92,36 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str]) 
     if read and field is not None:
         p.t(W.S["field_reading"].format(field=field.name, reading=readings[read[0]])).cite([field.source])
     p.t(". ")
+
+
+#: A lead that is the plain mean of two figures a field reports side by side.
+_MEAN_OF: dict[str, frozenset[str]] = {"balanced_accuracy": frozenset({"recall", "specificity"})}
+
+
+def summarised_pair(answers: Mapping[str, Any], rec: Sequence[MetricEntry],
+                    primary: MetricEntry | None) -> list[MetricEntry]:
+    """The two figures of the author's field the lead is the mean of (sensitivity and specificity under balanced
+    accuracy, in a diagnostic accuracy study), when both are reported; else none."""
+    field = field_of(answers)
+    if field is None or primary is None or primary.id not in _MEAN_OF:
+        return []
+    pair = [m for m in rec if m.role == "complementary" and m.id in _MEAN_OF[primary.id] and m.id in field.metrics]
+    return pair if {m.id for m in pair} == _MEAN_OF[primary.id] else []
+
+
+def pair_first_sentences(p: Text, answers: Mapping[str, Any], pair: Sequence[MetricEntry], primary: MetricEntry,
+                         cite: Any) -> set[str]:
+    """"As is customary in diagnostic accuracy studies, we report sensitivity and specificity (Bossuyt et al. 2015).
+    We lead with their mean, balanced accuracy, …": the field's figures are the result a reader looks for, the lead
+    the one number that ranks systems (issue 22: a STARD reader rejected the pair as an afterthought)."""
+    field = field_of(answers)
+    assert field is not None
+    p.t(W.S["field_first"].format(field=field.name, names=_join_words([prose_name(m) for m in pair])))
+    p.cite([field.source]).t(". ")
+    pos = primary.params.get("positive_label") or answers.get("positive_class")
+    items = answers.get("item_name")
+    p.t(W.S["lead_mean_of_pair"].format(name=prose_name(primary)))
+    if pos is not None:
+        p.t(W.S["lead_mean_of_pair_prevalence"].format(pos=pos, items=plural(str(items)) if items else "test items"))
+    p.cite(primary.references[:1]).t(". ")
+    return {m.id for m in pair}

@@ -75,8 +75,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))
-        if exact:  # three proportions or more are named as such: accuracy, recall, specificity …
-            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) <= 4
+        if exact:  # up to five named (a STARD table: sensitivity, specificity, PPV, NPV, accuracy), more as "proportions"
+            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) <= 5
                                                   else W.S["proportions"]))
     else:
         p.t(W.S["intervals_exact_only"].format(conf=conf))

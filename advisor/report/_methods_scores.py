@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ._models_scores import ScoreData
+
 __all__ = ["Convention", "score_sentences"]
 
 
@@ -86,12 +88,12 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     Normalized expected cost is 1 for the best decision that ignores the input, here “well” for everyone; lower is better
     """
     if scores is None:  # no data yet: how each formula is computed (its citation with it), said all the same
-        from ._models_scores import ScoreData
-
-        before = [(t, c) for t, c in score_sentences(metrics, ScoreData(), cite, k) if isinstance(t, Convention)]
+        before: list[tuple[str, list[str]]] = [(t, c) for t, c in score_sentences(metrics, ScoreData(), cite, k)
+                                               if isinstance(t, Convention)]
         if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
             before.append((TEST_SET_THRESHOLD, []))
-        return ([brier_convention(cite)] if k == 2 and "brier" in metrics else []) + before
+        brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
+        return brier + before
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:

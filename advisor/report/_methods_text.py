@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
+__all__ = ["ADDS", "AVOID", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -29,7 +29,7 @@ PROMISE: dict[str, str] = {
     "per_class_recall": "the recall of every class",
     "recall_spread": "the spread of per-class recall",
     "at_priors": "the metrics at the class shares in use",
-    "ranking_stability": "how often each system ranks first",
+    "ranking_stability": "how often each system ranks first across the bootstrap resamples",
     "paired_difference": "each metric's paired difference",
     "class_order": "the order of the classes",
     "per_label": "precision, recall and F1 of every label",
@@ -56,6 +56,12 @@ VARIANT: dict[str, str] = {
     "macro_f1": "macro F1 is the mean of the per-class F1 scores, not the F1 of macro precision and recall",
     "f1_of_averages": "this F1 is the harmonic mean of macro precision and macro recall",
     "weighted_f1": "per-class F1 scores are weighted by class size",
+}
+
+#: Which formula an ambiguous name stands for, after the name in the Definitions ("**Macro F1 (mean of per-class
+#: F1)**, not the F1 of macro precision and recall"): the name already says what the paragraph's note says.
+DEFINITION_VARIANT: dict[str, str] = {
+    "macro_f1": "not the F1 of macro precision and recall",
 }
 
 #: What a metric with an ambiguous name adds, said with the formula it stands for, beside the lead (its
@@ -148,10 +154,13 @@ S: dict[str, str] = {
     "beside_after_field": "Beside these we report ",
     "adds_fallback": "as planned",
     "field_lead": "It is also the customary figure in {field}{named}",
-    "field_lead_with": "Together with {names}, which we also report, it is the customary figure in {field}{named}",
+    "field_lead_with": "{lead} and {names}, which we also report, are the customary figures in {field}{named}",
     "field_named": ", where it is called {term}",
     "field_beside": "As is customary in {field}, we also report {names}",
     "field_reading": ", which {reading}, as is customary in {field}",
+    "field_first": "As is customary in {field}, we report {names}",
+    "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
+    "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
