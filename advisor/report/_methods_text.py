@@ -104,14 +104,13 @@ S: dict[str, str] = {
     "task_agree": "We evaluate the agreement of two labelings with {k} classes",
     "task_ordinal": "We evaluate a classifier of {k} ordered classes",
     "task_multilabel": "We evaluate a classifier that gives each item any number of {k} labels",
-    "task_top_k": "We evaluate a classifier of {k} classes{data} by whether the true class is among its {top_k} highest-scored",
+    "task_top_k": "We evaluate a classifier of {k} classes{data}",  # the lead's reason says the cut-off
     "task_binary_many": "We compare {n} classifiers that detect class “{pos}”",
     "task_multi_many": "We compare {n} {k}-class classifiers",
     "task_multi_plain_many": "We compare {n} multi-class classifiers",
     "task_ordinal_many": "We compare {n} classifiers of {k} ordered classes",
     "task_multilabel_many": "We compare {n} classifiers that give each item any number of {k} labels",
-    "task_top_k_many": ("We compare {n} classifiers of {k} classes{data} by whether the true class is among their "
-                        "{top_k} highest-scored"),
+    "task_top_k_many": "We compare {n} classifiers of {k} classes{data}",
     "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
     "task_partition": ("We compare a clustering of {items} with a reference partition of them; the cluster ids of "
                        "either are arbitrary names, so only which {unit} share a cluster counts"),
