@@ -321,9 +321,17 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     """Spans and rankings: what to measure and which tool computes it; no catalogue formula applies."""
     spans = answers.get("label_structure") == "spans"
     p = Text()
+    context = answers.get("context")
+    if context:  # the author's situation opens this paragraph too (issue 22: the NER paragraph dropped it)
+        p.t(context if context.rstrip()[-1:] in ".!?" else context.rstrip() + ".").t(" ")
+    else:
+        p.t(W.S["spans_what" if spans else "ranking_what"])
     p.t(W.S["spans" if spans else "ranking"])
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
-    p.t(". " + W.S["spans_tool" if spans else "ranking_tool"])
+    if spans:
+        p.t(". " + W.S["spans_tool"]).cite([k for k in [cite("Nakayama", "2018")] if k]).t(". ")
+    else:
+        p.t(". " + W.S["ranking_tool"])
     if intervals is not None:
         p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
@@ -399,6 +407,8 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     if purpose and not (primary.id == "f_beta" and beta is not None):
         p.t(W.S["lead_because"] + purpose)
         source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
+        if primary.id == "tpr_at_fpr" and answers.get("field") != "fraud_detection":
+            source = cite("Tong", "2018")  # a fraud benchmark is no source for a spam filter's or a screen's budget
         keys = [source] if source else primary.references[:1]
     elif said:
         p.t(W.S["lead_because"] + _join_words(said[:cap]))

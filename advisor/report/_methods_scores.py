@@ -91,7 +91,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         before: list[tuple[str, list[str]]] = [(t, c) for t, c in score_sentences(metrics, ScoreData(), cite, k)
                                                if isinstance(t, Convention)]
         if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
-            before.append((TEST_SET_THRESHOLD, []))
+            before.append((TEST_SET_THRESHOLD, [k for k in [(cite or (lambda a, y: None))("Tong", "2018")] if k]))
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
         return brier + before
     cite = cite or (lambda author, year: None)
@@ -148,7 +148,7 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     if "tpr_at_fpr" in ids and s.decision_budget is not None:
         out.append((f"The true positive rate is read at the lowest threshold whose false positive rate on the test "
                     f"set is at most {_pct(s.decision_budget)}, without interpolation; chosen on the test set, that "
-                    "threshold makes the rate optimistic", []))
+                    "threshold makes the rate optimistic", keys(("Tong", "2018"))))
     if ids & {"precision_at_k", "recall_at_k"} and s.decision_k is not None and s.decision_n:
         share = f", the share {s.decision_review_share:g} of them" if s.decision_review_share is not None else ""
         out.append((f"Precision and recall at K count the K = {int(s.decision_k):,} highest-scored of the "

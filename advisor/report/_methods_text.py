@@ -124,13 +124,13 @@ S: dict[str, str] = {
                                "the cut-off, {top_k}"),
     "notation_n_k": "$n$ and $k$ count items and classes",
     "notation_n": "$n$ counts the items",
-    "spans": ("We evaluate the extraction of spans, such as named entities, rather than the classification of "
-              "items. We report precision, recall and F1 over whole spans; a span counts as found only when its "
+    "spans_what": "We evaluate the extraction of spans, such as named entities, rather than the classification of items. ",
+    "spans": ("We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
               "and the background tag is never scored"),
-    "spans_tool": "They are computed with the seqeval package. ",  # why not tokens: the scope note above says
-    "ranking": ("We evaluate a system that ranks documents for each query rather than one that classifies items. "
-                "We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
+    "spans_tool": "They are computed with the seqeval package in its default, conlleval-compatible mode",
+    "ranking_what": "We evaluate a system that ranks documents for each query rather than one that classifies items. ",
+    "ranking": ("We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
                 "recall@k, each computed per query and averaged over queries"),
     "ranking_tool": "They are computed with pytrec_eval or ranx from the relevance judgements and the run. ",
     "external_intervals": "Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}",
