@@ -176,3 +176,15 @@ def test_a_symbol_is_defined_once_and_every_note_after_a_formula_cites_its_sourc
     md = methods_paragraph(SITUATIONS / "sepsis.yaml", "md", seed=1)
     assert "span 0.75 (Austin & Steyerberg 2019)" in md and " ." not in md
     assert "Austin, P. C." in md.partition("**References.**")[2]
+
+
+def test_with_data_accuracy_says_what_the_largest_class_alone_scores() -> None:
+    from advisor.io import read_predictions
+
+    root = Path(__file__).resolve().parents[1]
+    data = read_predictions([root / "examples/digits/logreg.csv", root / "examples/digits/tree.csv"])
+    ctx = build_report(load_answers(root / "examples/report/digits_answers.yaml"), data, bootstrap=0)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    row = next(r for r in ctx.chance if r.metric == "accuracy")
+    assert f"accuracy, on which always predicting the largest class scores {row.majority:.2f} here" in text
+    assert "whose value depends on the class shares" not in text  # the number says it

@@ -127,6 +127,9 @@ def build_methods(
     # cause); before there is data, the convention the numbers will follow is said with the formulas
     met = bool(undefined_count) or any((log_loss_zero or {}).values())
     said_answers = answers if given is None else {k: v for k, v in answers.items() if k in given}
+    # with data, what accuracy depends on is said in its number: what always predicting the largest class scores
+    majority = next((r.majority for r in chance if r.metric == "accuracy" and r.majority is not None), None)
+    data_adds = {"accuracy": W.S["accuracy_majority"].format(majority=f"{majority:.2f}")} if majority is not None else {}
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
@@ -151,7 +154,7 @@ def build_methods(
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         _beside_sentence(p, [m for m in rec if m.id not in named], multiclass=not binary, terse=terse,
-                         start=W.S["beside_after_field"] if named else W.S["beside"])
+                         start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds)
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
@@ -446,19 +449,19 @@ def _net_benefits(comp: list[MetricEntry]) -> list[MetricEntry]:
 
 
 def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0,
-                     start: str = "") -> None:
+                     start: str = "", data_adds: Mapping[str, str] | None = None) -> None:
     comp = _net_benefits([m for m in rec if m.role == "complementary"])
     if not comp:
         return
     groups: dict[str, list[MetricEntry]] = {}
     for m in comp:
         if multiclass and m.params.get("positive_label") is not None:  # a class of interest among several
-            adds = W.S["of_interest"].format(pos=m.params["positive_label"])
+            phrase = W.S["of_interest"].format(pos=m.params["positive_label"])
         else:
             planned = (m.reason or "").startswith("you planned")  # "as planned" only of what the author planned
-            adds = W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(m.id.split("@", 1)[0],
-                                                             W.S["adds_fallback"] if planned else "")
-        groups.setdefault(adds, []).append(m)
+            phrase = (data_adds or {}).get(m.id) or W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
+                m.id.split("@", 1)[0], W.S["adds_fallback"] if planned else "")
+        groups.setdefault(phrase, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
         if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS and not (multiclass and ms[0].params.get("positive_label")):

@@ -152,6 +152,7 @@ S: dict[str, str] = {
     "beside_more": "We add ",
     "beside_after_field": "Beside these we report ",
     "adds_fallback": "as planned",
+    "accuracy_majority": "on which always predicting the largest class scores {majority} here",
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "{lead} and {names}, which we also report, are the customary figures in {field}{named}",
     "field_named": ", where it is called {term}",
