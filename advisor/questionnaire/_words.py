@@ -132,7 +132,8 @@ ADDS: dict[str, str] = {
     "calibration_intercept": "whether the risks are right on average and neither too extreme nor too modest",
     "calibration_slope": "whether the risks are right on average and neither too extreme nor too modest",
     "ici": "the mean distance of the risks from a smoothed calibration curve",
-    "net_benefit": "the net benefit of acting on the risks, against treating everyone or no one",
+    "net_benefit": ("true positives per item less false positives weighed by the odds of the threshold, to set against "
+                    "treating everyone or no one"),
     "rps_skill": "the share of the ranked probability score of the test set's class shares that is removed",
     "ranked_probability_score": "a proper score of the forecasts that respects the class order",
     # issue 23

@@ -130,6 +130,8 @@ def build_methods(
     # with data, what accuracy depends on is said in its number: what always predicting the largest class scores
     majority = next((r.majority for r in chance if r.metric == "accuracy" and r.majority is not None), None)
     data_adds = {"accuracy": W.S["accuracy_majority"].format(majority=f"{majority:.2f}")} if majority is not None else {}
+    if primary is not None and primary.id in W.BESIDE_PROPER:  # a second proper score beside a proper lead: not
+        data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the

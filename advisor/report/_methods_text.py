@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -56,6 +56,12 @@ VARIANT: dict[str, str] = {
     "macro_f1": "macro F1 is the mean of the per-class F1 scores, not the F1 of macro precision and recall",
     "f1_of_averages": "this F1 is the harmonic mean of macro precision and macro recall",
     "weighted_f1": "per-class F1 scores are weighted by class size",
+}
+
+#: What a second proper scoring rule adds beside a proper lead (the lead already judges the probabilities).
+BESIDE_PROPER: dict[str, dict[str, str]] = {
+    "log_loss": {"brier": "a second proper scoring rule, bounded and milder on confident errors"},
+    "brier": {"log_loss": "a second proper scoring rule, unbounded and harsh on confident errors"},
 }
 
 #: Which formula an ambiguous name stands for, after the name in the Definitions ("**Macro F1 (mean of per-class
