@@ -41,7 +41,7 @@ from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import Convention
+from ._methods_scores import Convention, TableNote
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -168,13 +168,16 @@ def build_methods(
             if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        example=_undefined_example(rec, task, answers), named=example):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
+        shown = list(promised or [])[:promises]
+        table = bool({W.PROMISE["per_class_recall"], W.PROMISE["recall_spread"]} & set(shown))
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
+            if isinstance(sentence, TableNote) and not table:
+                continue  # the per-class table is not promised in this (shortened) paragraph: nor its labels
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
         # only what the report shows (the plan's diagnostics), with what is reported, before the statistics: "We also
         # give the recall of every class" after the seed reads as tacked on (issue 22); how often each system ranks
         # first goes after the sentence on how systems are compared
-        shown = list(promised or [])[:promises]
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:

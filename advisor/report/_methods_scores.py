@@ -14,7 +14,7 @@ from typing import Any
 
 from ._models_scores import ScoreData
 
-__all__ = ["Convention", "score_sentences"]
+__all__ = ["Convention", "TableNote", "score_sentences"]
 
 
 class Convention(str):
@@ -27,6 +27,12 @@ class Convention(str):
         obj = super().__new__(cls, text)
         obj.metric = metric
         return obj
+
+
+class TableNote(str):
+    """A sentence the paragraph says only while it promises the per-class table it is about ("The predicted labels
+    are scored as given …" before "We also give the recall of every class"): when the paragraph is shortened and
+    the promise goes, the note goes with it."""
 
 
 def _pct(x: float) -> str:
@@ -189,8 +195,8 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     # the threshold of given labels, when a reported metric or the per-class table scores them
     if s.labels_given and (ids & _DECISION_IDS or labels_shown) and s.bayes_threshold is None:
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
-        out.append((f"The predicted labels are scored as given with the {what}; no threshold was chosen in this "
-                    "evaluation", []))
+        text = f"The predicted labels are scored as given with the {what}; no threshold was chosen in this evaluation"
+        out.append((text if ids & _DECISION_IDS else TableNote(text), []))
     return out
 
 
