@@ -121,7 +121,8 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     text = "".join(s.text for s in note.spans)
     assert note.heading == "Not reported"
     assert "The planned “NMI” is not reported: it is not corrected for chance" in text
-    assert "The planned “purity” is not reported" in text  # a planned index advisor does not know: said, not dropped
+    # a planned index the catalogue does not know: said, not dropped, and nothing claimed beyond that
+    assert "The planned “purity” is not a name the metric catalogue knows, so it is not reported as such" in text
     assert "does not cover partitions" not in text and "advisor does not evaluate this" not in text
 
 
@@ -200,3 +201,18 @@ def test_with_data_accuracy_says_what_the_largest_class_alone_scores() -> None:
     row = next(r for r in ctx.chance if r.metric == "accuracy")
     assert f"accuracy, on which always predicting the largest class scores {row.majority:.2f} here" in text
     assert "whose value depends on the class shares" not in text  # the number says it
+
+
+def test_a_reason_resting_on_an_open_question_says_it_was_left_open() -> None:
+    said = next(s for s in sentences(evaluation("cola")) if "Matthews correlation coefficient" in s)
+    assert said.endswith("but do not lead with it, because it depends on how often each class occurs, and the class "
+                         "shares where the classifier will be used were not given."), said
+    assert "unknown" not in evaluation("cola")
+
+
+def test_the_note_on_planned_metrics_claims_nothing_it_cannot_know() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "derm.yaml"), None, bootstrap=0)
+    note = next(p for p in ctx.methods if p.heading == "Not reported")
+    text = "".join(s.text for s in note.spans)
+    assert "“accuracy” and “balanced accuracy” are not among the metrics reported as such" in text
+    assert "does not compute" not in text  # the appendix shows every metric computed

@@ -122,8 +122,8 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             out.append(AnswerUse(key="planned_metrics", value=name, used_by=used))
         elif ids:
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                "advisor does not compute it for this kind of task or output, so it is neither reported nor advised "
-                "against.")))
+                "the recommendation for this kind of task or output neither reports it nor advises against it (the "
+                "report's appendix shows every metric computed).")))
         elif external_metrics(name, structure):  # a metric of a task advisor does not evaluate (issue 23, item 5)
             notes = external_metrics(name, structure)
             what = " or ".join(dict.fromkeys(e.what for e in notes))

@@ -14,7 +14,7 @@ __all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPE
 PROPERTY: dict[str, str] = {
     "prevalence_invariance": "does not change when a class becomes more or less frequent",
     "class_decomposability": "is a plain mean of per-class scores",
-    "chance_correction": "gives a classifier that guesses at random a fixed score",
+    "chance_correction": "gives every classifier that guesses at random, however it guesses, the same expected score",
     "constant_baseline": "gives every random labeling the same expected score",
     "symmetry": "stays the same when the two labelings swap roles",
     "distance": "satisfies the triangle inequality",

@@ -137,10 +137,14 @@ def build_methods(
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
         lead rested on — a reader of the field asks why its figure is not first (CoLA's MCC); a property of the
         metric is said, never a premise about the situation (None: no single reason)."""
-        for source in (said_answers, answers):
-            reasons = {avoid_reason(m.id, source, _holds(property_status, binary)) for m in ms}
-            if len(reasons) == 1 and "other" not in reasons:
-                return _agree(W.AVOID[reasons.pop()], len(ms))
+        reasons = {avoid_reason(m.id, said_answers, _holds(property_status, binary)) for m in ms}
+        if len(reasons) == 1 and "other" not in reasons:
+            return _agree(W.AVOID[reasons.pop()], len(ms))
+        # the choice rested on a question the author left open: said as open, never as a fact of the situation
+        # ("the class shares in use were not given", not "are unknown"; issue 22 item 3)
+        reasons = {avoid_reason(m.id, answers, _holds(property_status, binary)) for m in ms}
+        if reasons == {"prevalence_invariance"} and "deployment_prevalence" not in said_answers:
+            return _agree(W.AVOID["prevalence_invariance"], len(ms)) + W.S["shares_not_given"]
         return None
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -247,18 +251,14 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[tuple[str,
 
 
 def _unreported_sentences(unreported: Sequence[tuple[str, str]]) -> list[str]:
-    """"The planned “purity” is not reported: …", the names that share a reason said together."""
+    """"The planned “purity” is not a name the metric catalogue knows …", the names that share a reason said
+    together; only what is known to be true (a planned name may be another name of a reported metric)."""
     groups: dict[str, list[str]] = {}
     for name, why in unreported:
-        kind = "unknown" if "does not know" in why else "not_computed" if "does not compute" in why else why
+        kind = "unknown" if "does not know" in why else "not_computed"  # advisor/plan/_usage.py says which
         groups.setdefault(kind, []).append(f"“{name}”")
-    out = []
-    for kind, names in groups.items():
-        one = len(names) == 1
-        why = W.UNREPORTED.get(kind, kind).format(it="it" if one else "them", its="its" if one else "their")
-        out.append(W.S["unreported"].format(names=_join_words(names), are="is" if one else "are",
-                                            why=why.rstrip(".")) + ".")
-    return out
+    return [W.UNREPORTED[(kind, len(names) == 1)].format(names=_join_words(names)) + "."
+            for kind, names in groups.items()]
 
 
 def _task_pattern(key: str, many: str | None) -> str:

@@ -18,10 +18,17 @@ from ..questionnaire import LEAD_PHRASES as LEAD
 from ..questionnaire import PROPERTY_PHRASES as PROPERTY
 from ..questionnaire import SITUATION_PHRASES as SITUATION
 
-#: Why a planned metric is not reported, said to the author beside what is not evaluated ("{it}": it or them).
-UNREPORTED: dict[str, str] = {
-    "unknown": "the metric catalogue has no entry for {it}, so {its} fit is not judged",
-    "not_computed": "advisor does not compute {it} for this kind of task or output",
+#: A planned metric the plan neither reports nor advises against, said to the author beside what is not evaluated:
+#: only what is known to be true — the name may be another of a reported metric, and the appendix may show it.
+UNREPORTED: dict[tuple[str, bool], str] = {
+    ("unknown", True): ("The planned {names} is not a name the metric catalogue knows, so it is not reported as such; "
+                        "if it is another name of a reported metric, that metric stands for it"),
+    ("unknown", False): ("The planned {names} are not names the metric catalogue knows, so they are not reported as "
+                         "such; if they are other names of reported metrics, those stand for them"),
+    ("not_computed", True): ("The planned {names} is not among the metrics reported as such: the recommendation for "
+                             "this kind of task neither reports it nor advises against it"),
+    ("not_computed", False): ("The planned {names} are not among the metrics reported as such: the recommendation for "
+                              "this kind of task neither reports them nor advises against them"),
 }
 
 #: What the report shows beside the metrics (the plan's diagnostics), as the methods promise it ("We also give …").
@@ -167,6 +174,7 @@ S: dict[str, str] = {
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
+    "shares_not_given": ", and the class shares where the classifier will be used were not given",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
@@ -227,7 +235,6 @@ S: dict[str, str] = {
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "duties": "We also give ",
-    "unreported": "The planned {names} {are} not reported: {why}",
     "duties_comparing": "We also give ",
 }
 
