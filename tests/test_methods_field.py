@@ -216,3 +216,17 @@ def test_the_note_on_planned_metrics_claims_nothing_it_cannot_know() -> None:
     text = "".join(s.text for s in note.spans)
     assert "“accuracy” and “balanced accuracy” are not among the metrics reported as such" in text
     assert "does not compute" not in text  # the appendix shows every metric computed
+
+
+def test_costs_without_shares_in_use_say_the_test_sets_shares() -> None:
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    screening = yaml.safe_load((root / "examples/answers/medical_screening.yaml").read_text(encoding="utf-8"))
+    shares = build_report(screening, None, bootstrap=0)
+    no_shares = build_report({k: v for k, v in screening.items() if k != "target_prevalence"}, None, bootstrap=0)
+    lead = lambda c: next(s for s in sentences(
+        "".join(sp.text for sp in next(p for p in c.methods if p.heading == "Evaluation").spans))
+        if s.startswith("We lead with"))
+    assert "at the class shares met in use" in lead(shares)
+    assert "by its stated cost, at this test set's class shares" in lead(no_shares), lead(no_shares)

@@ -401,6 +401,8 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         said.insert(0, W.LEAD_ITEMS)
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
     purpose = W.LEAD.get(primary.id)
+    if primary.id in ("normalized_expected_cost", "expected_cost") and not answers.get("target_prevalence"):
+        purpose = W.S["lead_cost_test_shares"]  # no shares in use were given: the test set's, and said so
     pos = primary.params.get("positive_label") or answers.get("positive_class")
     if binary and primary.id == "balanced_accuracy" and pos is not None:
         # in a two-class task it is the mean of the two rates the reader knows, in the field's words
@@ -567,7 +569,7 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
         text = W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a"]
         said.append(text if k_classes else text.replace(W.S["notation_n_k"], W.S["notation_n"]))
     if probs:
-        said.append(W.S["notation_probs"])
+        said.append(W.S["notation_probs"] + ("" if matrix else W.S["notation_probs_n_k"]))
     if top_k:
         said.append(W.S["notation_top_k" if not k_classes or not matrix else "notation_top_k_instead"].format(
             top_k=answers.get("top_k") or "k"))

@@ -38,7 +38,7 @@ PROMISE: dict[str, str] = {
     "at_priors": "the metrics at the class shares in use",
     "ranking_stability": "how often each system ranks first across the bootstrap resamples",
     "paired_difference": "each metric's paired difference",
-    "class_order": "the order of the classes",
+    "class_order": "the order of the classes the distances are taken in",
     "per_label": "precision, recall and F1 of every label",
     "annotator_counts": "how many items each annotator rated",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
@@ -156,6 +156,7 @@ S: dict[str, str] = {
     "and_which": ", and ",
     "lead": "We lead with {name}",
     "lead_because": ", which ",
+    "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
@@ -187,6 +188,7 @@ S: dict[str, str] = {
     "notation_matrix_a": ("$C$ is the confusion matrix with true classes as rows, $a_i$ the size of true class $i$, "
                           "$n$ and $k$ count items and classes"),
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
+    "notation_probs_n_k": ", and $n$ and $k$ count items and classes",
     "partition_adjusted_rand_index": "the adjusted Rand index is Hubert and Arabie's",
     "partition_adjusted_mutual_info": ("adjusted mutual information is normalised by the arithmetic mean of the two "
                                        "entropies"),
