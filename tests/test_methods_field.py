@@ -230,3 +230,11 @@ def test_costs_without_shares_in_use_say_the_test_sets_shares() -> None:
         if s.startswith("We lead with"))
     assert "at the class shares met in use" in lead(shares)
     assert "by its stated cost, at this test set's class shares" in lead(no_shares), lead(no_shares)
+
+
+def test_one_formula_is_defined_once_whatever_its_thresholds() -> None:
+    from advisor.report import methods_paragraph
+
+    md = methods_paragraph(SITUATIONS / "sepsis.yaml", "md", seed=1)
+    assert md.count(r"\frac{\mathrm{TP}_\theta}{n}") == 1, md
+    assert "**Net benefit at risk thresholds 0.05, 0.1 and 0.2**" in md
