@@ -139,7 +139,8 @@ def definitions(rec: Sequence[MetricEntry]) -> list[MetricEntry]:
     """The reported metrics as the Definitions list them: one formula once — net benefit at several risk thresholds
     is one definition, "Net benefit at risk thresholds 0.05, 0.1 and 0.2", not the same formula three times.
 
-    >>> nb = [MetricEntry(id=f"net_benefit@{t}", name=f"Net benefit at risk threshold {t}", formula="f", role="x")
+    >>> nb = [MetricEntry(id=f"net_benefit@{t}", name=f"Net benefit at risk threshold {t}", formula="f",
+    ...                   role="complementary")
     ...       for t in ("0.05", "0.1")]
     >>> [m.name for m in definitions(nb)]
     ['Net benefit at risk thresholds 0.05 and 0.1']
