@@ -124,8 +124,7 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
                 "the recommendation for this kind of task or output neither reports it nor advises against it (the "
                 "report's appendix shows every metric computed).")))
-        elif external_metrics(name, structure):  # a metric of a task advisor does not evaluate (issue 23, item 5)
-            notes = external_metrics(name, structure)
+        elif notes := external_metrics(name, structure):  # a metric of a task advisor does not evaluate (issue 23)
             what = " or ".join(dict.fromkeys(e.what for e in notes))
             out.append(AnswerUse(key="planned_metrics", value=name, unused=(
                 f"it {notes[0].because}." if notes[0].task == "partition_variant" else  # the comparison is evaluated

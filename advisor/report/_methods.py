@@ -36,7 +36,7 @@ from ..questionnaire import scope_notes, scope_sentences, scope_tasks
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
-from ._methods_lists import Text, distinct_names, prose_name
+from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
@@ -173,7 +173,7 @@ def build_methods(
                                        example=_undefined_example(rec, task, answers), named=example):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         shown = list(promised or [])[:promises]
-        table = bool({W.PROMISE["per_class_recall"], W.PROMISE["recall_spread"]} & set(shown))
+        table = bool(W.PROMISE_PER_CLASS & set(shown))
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if isinstance(sentence, TableNote) and not table:
                 continue  # the per-class table is not promised in this (shortened) paragraph: nor its labels
@@ -254,8 +254,7 @@ def _unreported_sentences(unreported: Sequence[tuple[str, str]]) -> list[str]:
     """"The planned “purity” is not a name the metric catalogue knows …", the names that share a reason said
     together; only what is known to be true (a planned name may be another name of a reported metric)."""
     groups: dict[str, list[str]] = {}
-    for name, why in unreported:
-        kind = "unknown" if "does not know" in why else "not_computed"  # advisor/plan/_usage.py says which
+    for name, kind in unreported:
         groups.setdefault(kind, []).append(f"“{name}”")
     return [W.UNREPORTED[(kind, len(names) == 1)].format(names=_join_words(names)) + "."
             for kind, names in groups.items()]
@@ -439,25 +438,9 @@ def weights_text(weights: Mapping[str, Any]) -> str:
     return f"{values} for " + _join_words([f"“{c}”" for c in weights])
 
 
-def _net_benefits(comp: list[MetricEntry]) -> list[MetricEntry]:
-    """Net benefit at several risk thresholds said once: "net benefit at risk thresholds 0.05, 0.1 and 0.2"."""
-    nb = [m for m in comp if m.id.startswith("net_benefit@")]
-    if len(nb) < 2:
-        return comp
-    at = _join_words([m.id.split("@", 1)[1] for m in nb])
-    one = nb[0].model_copy(update={"id": "net_benefit@", "name": f"net benefit at risk thresholds {at}"})
-    out: list[MetricEntry] = []
-    for m in comp:
-        if m is nb[0]:
-            out.append(one)
-        elif not m.id.startswith("net_benefit@"):
-            out.append(m)
-    return out
-
-
 def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0,
                      start: str = "", data_adds: Mapping[str, str] | None = None) -> None:
-    comp = _net_benefits([m for m in rec if m.role == "complementary"])
+    comp = net_benefits_once([m for m in rec if m.role == "complementary"])
     if not comp:
         return
     groups: dict[str, list[MetricEntry]] = {}

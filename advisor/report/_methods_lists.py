@@ -10,7 +10,7 @@ from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ._models import MetricEntry, Paragraph, Span
 
-__all__ = ["Text", "distinct_names", "listed", "name_with_parameters", "prose_name", "shared_tail", "systems_in_words"]
+__all__ = ["Text", "distinct_names", "listed", "name_with_parameters", "net_benefits_once", "prose_name", "shared_tail", "systems_in_words"]
 
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
@@ -135,3 +135,20 @@ def distinct_names(rec: Sequence[MetricEntry]) -> list[MetricEntry]:
         seen[_lower_name(m.name)] = seen.get(_lower_name(m.name), 0) + 1
     return [m.model_copy(update={"name": _DISTINCT[m.id]}) if seen[_lower_name(m.name)] > 1 and m.id in _DISTINCT
             else m for m in rec]
+
+
+def net_benefits_once(rec: Sequence[MetricEntry]) -> list[MetricEntry]:
+    """Net benefit at several risk thresholds as one entry, "Net benefit at risk thresholds 0.05, 0.1 and 0.2", in
+    the place of the first — one formula in the Definitions, one name in the prose (the tables keep one row each).
+
+    >>> nb = [MetricEntry(id=f"net_benefit@{t}", name=f"Net benefit at risk threshold {t}", formula="f",
+    ...                   role="complementary") for t in ("0.05", "0.1")]
+    >>> [m.name for m in net_benefits_once(nb)]
+    ['Net benefit at risk thresholds 0.05 and 0.1']
+    """
+    nb = [m for m in rec if m.id.startswith("net_benefit@")]
+    if len(nb) < 2:
+        return list(rec)
+    at = _join_words([m.id.split("@", 1)[1] for m in nb])
+    first = nb[0].model_copy(update={"name": f"Net benefit at risk thresholds {at}"})
+    return [first if m is nb[0] else m for m in rec if m is nb[0] or not m.id.startswith("net_benefit@")]

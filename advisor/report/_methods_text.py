@@ -8,7 +8,7 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -44,6 +44,8 @@ PROMISE: dict[str, str] = {
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
 }
+#: The promises of the per-class table (its labels' threshold is said with them).
+PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["recall_spread"]})
 #: The promises about comparing systems: said after the sentence on how systems are compared, the others before it.
 PROMISE_COMPARING: frozenset[str] = frozenset({PROMISE["ranking_stability"], PROMISE["paired_difference"]})
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).

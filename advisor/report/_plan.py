@@ -16,7 +16,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics
+from ..questionnaire import external_metrics, resolve_planned
 from ..stats import project_to_prevalence
 from ._methods_text import PROMISE, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
@@ -379,14 +379,16 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
 
 
 def unreported_planned(plan: Plan) -> list[tuple[str, str]]:
-    """The planned metrics the plan neither reports, advises against nor shows, with why — said to the author beside
-    what advisor does not evaluate, never dropped without a word (issue 22: "purity" vanished). A planned metric of
-    a task advisor does not evaluate is said there already."""
+    """The planned metrics the plan neither reports, advises against nor shows, as (name, kind): ``unknown`` when
+    the catalogue does not know the name, else ``not_computed`` — said to the author beside what advisor does not
+    evaluate, never dropped without a word (issue 22: "purity" vanished). A planned metric of a task advisor does
+    not evaluate is said there already."""
     out = []
     for use in plan.answers:
+        name = str(use.value)
         if use.key == "planned_metrics" and use.unused and not use.used_by \
-                and not external_metrics(str(use.value), plan.task.structure):
-            out.append((str(use.value), use.unused))
+                and not external_metrics(name, plan.task.structure):
+            out.append((name, "not_computed" if resolve_planned(name).ids else "unknown"))
     return out
 
 

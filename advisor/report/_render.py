@@ -14,7 +14,7 @@ import io
 import logging
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from .._exceptions import AdvisorError, InputError, arg
 from .._format import LABEL_DISPLAY_LIMIT, display_label, html_escape, latex_escape, markdown_escape, safe_filename
 from .._jsonio import dumps
 from ..catalogue import BIB_FILE
-from ..questionnaire import join_words, load_answers
+from ..questionnaire import load_answers
 from ._bib import parse_bibtex
 from ._build import build_report
 from ._context_json import context_json
@@ -32,7 +32,8 @@ from ._env import anchor, environment
 from ._fetcher import make_fetcher
 from ._figures import render_figures
 from ._math import flush_formula_cache, formula_svg
-from ._models import HEATMAP_RATERS, MANY_CLASSES, MetricEntry, ReportContext
+from ._methods_lists import net_benefits_once
+from ._models import HEATMAP_RATERS, MANY_CLASSES, ReportContext
 from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
 from ._safe_io import check_outputs, write_outputs
 from ._structure_text import structure_text
@@ -135,29 +136,6 @@ def display_context(ctx: ReportContext) -> ReportContext:
     return ReportContext.model_validate(_shorten_all(ctx.model_dump(), mapping, min(map(len, mapping))))
 
 
-def definitions(rec: Sequence[MetricEntry]) -> list[MetricEntry]:
-    """The reported metrics as the Definitions list them: one formula once — net benefit at several risk thresholds
-    is one definition, "Net benefit at risk thresholds 0.05, 0.1 and 0.2", not the same formula three times.
-
-    >>> nb = [MetricEntry(id=f"net_benefit@{t}", name=f"Net benefit at risk threshold {t}", formula="f",
-    ...                   role="complementary")
-    ...       for t in ("0.05", "0.1")]
-    >>> [m.name for m in definitions(nb)]
-    ['Net benefit at risk thresholds 0.05 and 0.1']
-    """
-    nb = [m for m in rec if m.id.startswith("net_benefit@")]
-    if len(nb) < 2:
-        return list(rec)
-    at = join_words([m.id.split("@", 1)[1] for m in nb])
-    out: list[MetricEntry] = []
-    for m in rec:
-        if m is nb[0]:
-            out.append(m.model_copy(update={"name": f"Net benefit at risk thresholds {at}"}))
-        elif m not in nb:
-            out.append(m)
-    return out
-
-
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
     ctx = display_context(ctx)
     figs: dict[str, _Fig] = _Figs()
@@ -199,7 +177,7 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "csv": None,
         "ctx": ctx,
         "rec": rec,
-        "defs": definitions(rec),
+        "defs": net_benefits_once(rec),  # one formula once
         "figs": figs,
         "refs": {r.key: r for r in ctx.references},
         "names": {m.id: m.name for m in ctx.metrics},
