@@ -238,3 +238,18 @@ def test_one_formula_is_defined_once_whatever_its_thresholds() -> None:
     md = methods_paragraph(SITUATIONS / "sepsis.yaml", "md", seed=1)
     assert md.count(r"\frac{\mathrm{TP}_\theta}{n}") == 1, md
     assert "**Net benefit at risk thresholds 0.05, 0.1 and 0.2**" in md
+
+
+def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_prove() -> None:
+    root = Path(__file__).resolve().parents[1]
+    ctx = build_report(load_answers(root / "examples/structures/partition_answers.yaml"), None, bootstrap=2000, seed=1)
+    text = "".join(s.text for s in next(p for p in ctx.methods if p.heading == "Evaluation").spans)
+    # "Two clustering systems …" is the author's: no "We compare a clustering" after it, which counted one
+    assert "We compare a clustering" not in text
+    assert "The cluster ids of either partition are arbitrary names, so only which articles share a cluster counts" in text
+    # the lead's reason is the monotonicity Gösgens et al. define (perfect splits and merges), not a claim per pair
+    assert "rises whenever a perfect split or merge of clusters brings the partitions closer" in text
+    assert "every further pair" not in text
+    assert "An article drawn twice shares a cluster with its copy, so each resampled index is set against this test " \
+           "set's index with self-pairs counted" in text
+    assert "Hubert and Arabie's" not in text  # the authors are the citation, not said twice

@@ -71,8 +71,8 @@ LEAD: dict[str, str] = {
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     # issue 23: two partitions of the same items
-    "pair_correlation": ("rises with every further pair of items the partitions agree on, and gives random partitions "
-                         "the same expected score whatever their cluster sizes"),
+    "pair_correlation": ("rises whenever a perfect split or merge of clusters brings the partitions closer, and gives "
+                         "random partitions the same expected score whatever their cluster sizes"),
     # issue 23: a tree of classes
     "hierarchical_f1": ("gives a wrong prediction credit for every ancestor it shares with the true class, so an "
                         "error in the right branch of the taxonomy costs less than one in another branch"),

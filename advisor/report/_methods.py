@@ -276,6 +276,9 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     items = _items(answers)
     data = "" if task is None else (W.S["item_data"].format(n=f"{int(task.n):,}", items=items) if items else
                                     W.S["task_data"].format(n=f"{int(task.n):,}"))
+    if context and task is None and answers.get("label_structure") == "partition":  # the context says who is compared
+        p.t(W.S["task_partition_context"].format(unit=items or "items") + ". ")
+        return
     # with the author's context and no data, the annotators and the top-k cut-off are the context's to say (the
     # lead's reason says the cut-off): "no annotator is taken as the reference" after "does the judge agree with
     # the humans" contradicts the author (issue 22)

@@ -127,6 +127,7 @@ S: dict[str, str] = {
     "task_multilabel_many": "We compare {n} classifiers that give each item any number of {k} labels",
     "task_top_k_many": "We compare {n} classifiers of {k} classes{data}",
     "task_annotators": "We measure how well {m} annotators agree when they sort {items} into {k} classes",
+    "task_partition_context": "The cluster ids of either partition are arbitrary names, so only which {unit} share a cluster counts",
     "task_partition": ("We compare a clustering of {items} with a reference partition of them; the cluster ids of "
                        "either are arbitrary names, so only which {unit} share a cluster counts"),
     "task_partition_many": ("We compare {n} clusterings of {items} with a reference partition of them; the cluster ids "
@@ -191,7 +192,7 @@ S: dict[str, str] = {
                           "$n$ and $k$ count items and classes"),
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
     "notation_probs_n_k": ", and $n$ and $k$ count items and classes",
-    "partition_adjusted_rand_index": "the adjusted Rand index is Hubert and Arabie's",
+    "partition_adjusted_rand_index": "the adjusted Rand index holds the cluster sizes fixed in its chance correction",
     "partition_adjusted_mutual_info": ("adjusted mutual information is normalised by the arithmetic mean of the two "
                                        "entropies"),
     "notation_partition": ("$C$ is the contingency table of the two partitions, the reference's clusters as rows and "
@@ -226,9 +227,9 @@ S: dict[str, str] = {
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; differences between systems come from {n} paired bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
-    "intervals_partition": ("Each resampled index is read as an error against the index of the resampled set itself, "
-                            "whose pairs are drawn with replacement, so {a} {item} drawn twice cannot inflate the "
-                            "agreement"),
+    "intervals_partition": ("{A} {item} drawn twice shares a cluster with its copy, so each resampled index is set "
+                            "against this test set's index with self-pairs counted; the interval rests on the "
+                            "difference"),
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
