@@ -53,6 +53,12 @@ _LAZY: dict[str, str] = {
     "per_label_metrics": "._multilabel",
     "ratings_table": "._agreement",
     "top_k_accuracy": "._topk",
+    # a judge (an LLM, a model) against human raters (issue 22)
+    "JudgeRatings": "._judge",
+    "evaluate_judge_batch": "._judge",
+    "judge_comparison": "._judge",
+    "judge_ratings": "._judge",
+    "resolve_judge": "._judge",
     # the engine's building blocks that io, stats, the catalogue, the report and the CLI compute with
     "COST_IDS": "._score_eval",
     "Calibration": "._scores",
@@ -172,6 +178,13 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         ratings_table as ratings_table,
     )
     from ._cells import Cells as Cells
+    from ._judge import (
+        JudgeRatings as JudgeRatings,
+        evaluate_judge_batch as evaluate_judge_batch,
+        judge_comparison as judge_comparison,
+        judge_ratings as judge_ratings,
+        resolve_judge as resolve_judge,
+    )
     from ._chance import chance_levels as chance_levels, reference_matrices as reference_matrices
     from ._components import ValuesMapping as ValuesMapping
     from ._confusion import (

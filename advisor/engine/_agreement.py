@@ -44,6 +44,7 @@ class Ratings:
     categories: tuple[Any, ...]
     codes: np.ndarray  # (items, raters) category index, −1 = missing
     ordered: bool = True  # whether the categories' order is known (given, or every label a number)
+    declared: bool = True  # the order was given (not inferred from numbers): weighted kappa weighs by its ranks
 
     @property
     def level(self) -> str:
@@ -89,11 +90,12 @@ def ratings_table(ratings: Any, raters: Sequence[str] | None = None, categories:
         raise InputError(f"a rating {bad[0]!r} is not among the categories {few_names(cats)}.")
     codes = np.array([[-1 if v is None else index[str(v)] for v in r] for r in cells], dtype=np.int64)
     ordered = categories is not None or all(_natural(v)[0] == 0 for v in seen)
-    return ratings_from_codes(codes, len(cats), names, cats, ordered=ordered)
+    return ratings_from_codes(codes, len(cats), names, cats, ordered=ordered, declared=categories is not None)
 
 
 def ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, raters: Sequence[str] | None = None,
-                        categories: Sequence[Any] | None = None, *, ordered: bool = True) -> Ratings:
+                        categories: Sequence[Any] | None = None, *, ordered: bool = True,
+                        declared: bool = True) -> Ratings:
     """:class:`Ratings` from category indices ``(items, raters)`` with −1 for a missing rating."""
     c = n_categories if n_categories is not None else max(int(codes.max()) + 1, 1)
     counts = np.zeros((codes.shape[0], c))
@@ -101,7 +103,8 @@ def ratings_from_codes(codes: np.ndarray, n_categories: int | None = None, rater
         ok = codes[:, j] >= 0
         np.add.at(counts, (np.flatnonzero(ok), codes[ok, j]), 1.0)
     names = tuple(raters) if raters is not None else tuple(f"rater_{i + 1}" for i in range(codes.shape[1]))
-    return Ratings(counts, names, tuple(categories) if categories is not None else tuple(range(c)), codes, ordered)
+    return Ratings(counts, names, tuple(categories) if categories is not None else tuple(range(c)), codes, ordered,
+                   declared)
 
 
 def _missing(v: Any) -> Any:

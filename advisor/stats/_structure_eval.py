@@ -1,4 +1,5 @@
-"""Evaluating a structured input (ordinal cells, label sets, top-k scores, ratings) under item weights."""
+"""Evaluating a structured input (ordinal cells, label sets, top-k scores, ratings, a judge against raters) under
+item weights."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from .._exceptions import InputError
 from ..engine import (
     NOMINAL_BESIDE,
     HierarchyCells,
+    JudgeRatings,
     LabelSets,
     Ratings,
     evaluate_agreement_batch,
     evaluate_hierarchy_batch,
+    evaluate_judge_batch,
     evaluate_multilabel_batch,
     evaluate_ordinal_batch,
     hierarchy_with_counts,
@@ -44,6 +47,8 @@ def _size(data: Any) -> int:
         return data.y_true.shape[0]
     if isinstance(data, Ratings):
         return data.counts.shape[0]
+    if isinstance(data, JudgeRatings):
+        return data.ratings.counts.shape[0]
     return len(data[1])
 
 
@@ -52,6 +57,8 @@ def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_
         return evaluate_multilabel_batch(data, ids, w, undefined)
     if isinstance(data, Ratings):
         return evaluate_agreement_batch(data, ids, w, undefined)
+    if isinstance(data, JudgeRatings):  # the judge against the humans: every pair on the same resampled items
+        return evaluate_judge_batch(data, ids, w, undefined)
     scores, y, _ = data
     out = {}
     for m in ids:

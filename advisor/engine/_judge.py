@@ -1,0 +1,183 @@
+r"""A judge (an LLM, a model) against human raters: does it agree with them as well as they agree with each other?
+
+Zheng et al. (2023) compare an LLM judge with human experts by setting the judge's agreement with each human beside
+the humans' agreement with each other. For the judge J and each human h, and for every pair of humans h, h', on the
+items *both* rated (an item one of the two left unrated is left out of that pair):
+
+* the **agreement rate** — the share of those items both put in the same category (the accuracy of the pair's
+  confusion matrix ``C``, rows the first rater, columns the second);
+* **Cohen's kappa** of ``C`` — the engine's ``cohen_kappa`` (:mod:`._metrics`), with its undefined-value convention;
+* for ordered categories of an ordinal study, the **quadratically weighted kappa** of ``C`` — the ordinal engine's
+  ``weighted_kappa_quadratic`` (:mod:`._ordinal`), with its positions: the ranks of a declared order, else the
+  categories' values.
+
+The summary is ``Δ = mean_h q(J, h) − mean_{h<h'} q(h, h')`` for each quantity q (pairs that share no item are left
+out of their mean). With one human there is no human–human baseline and no Δ.
+
+Every quantity takes item weights ``(..., items)`` — the bootstrap's resampling counts — so one resample gives the
+judge–human and the human–human figures on the same items, and the interval of Δ is paired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._exceptions import InputError
+from .._format import few_names
+from ._agreement import Ratings
+from ._metrics import evaluate_batch
+from ._ordinal import OrdinalCells, class_values, evaluate_ordinal_batch
+
+__all__ = ["JUDGE_QUANTITIES", "JudgeRatings", "evaluate_judge_batch", "judge_comparison", "judge_ratings",
+           "resolve_judge"]
+
+#: What is measured for each pair of raters: the agreement rate, Cohen's kappa, the weighted kappa (ordinal).
+JUDGE_QUANTITIES: tuple[str, ...] = ("agreement", "kappa", "weighted_kappa")
+#: The ordinal engine's kappa used for ordered categories (the ordinal studies' chance-corrected agreement).
+WEIGHTED_KAPPA = "weighted_kappa_quadratic"
+
+
+@dataclass(frozen=True)
+class JudgeRatings:
+    """A ratings table with one rater named as the judge (``judge``: its index among ``ratings.raters``)."""
+
+    ratings: Ratings
+    judge: int
+    weighted: bool = False  # the quadratically weighted kappa too (ordered categories, ordinal study)
+
+    @property
+    def judge_name(self) -> str:
+        return self.ratings.raters[self.judge]
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(j for j in range(len(self.ratings.raters)) if j != self.judge)
+
+    @property
+    def pairs(self) -> tuple[tuple[int, int], ...]:
+        """The judge with each human, then every pair of humans (indices into ``ratings.raters``)."""
+        h = self.humans
+        return (*((self.judge, a) for a in h), *((h[i], h[j]) for i in range(len(h)) for j in range(i + 1, len(h))))
+
+    @property
+    def quantities(self) -> tuple[str, ...]:
+        return JUDGE_QUANTITIES if self.weighted else JUDGE_QUANTITIES[:2]
+
+    def ids(self) -> list[str]:
+        """Every figure's id: ``agreement#p``, ``kappa#p`` (``weighted_kappa#p``) of pair p, then ``delta_<q>`` (with
+        two humans or more)."""
+        out = [f"{q}#{p}" for p in range(len(self.pairs)) for q in self.quantities]
+        if len(self.humans) >= 2:
+            out += [f"delta_{q}" for q in self.quantities]
+        return out
+
+
+def resolve_judge(raters: Sequence[str], judge: str) -> int:
+    """The index of the judge among the raters: ``judge`` is the ``<name>`` of its ``rater_<name>`` column (or the
+    column's whole name).
+
+    >>> resolve_judge(["rater_llm", "rater_ann"], "llm"), resolve_judge(["rater_llm", "rater_ann"], "rater_ann")
+    (0, 1)
+    """
+    names = [str(r) for r in raters]
+    for want in (str(judge), f"rater_{judge}"):
+        if want in names:
+            return names.index(want)
+    shown = [n[len("rater_"):] if n.startswith("rater_") else n for n in names]
+    raise InputError(f"the judge {judge!r} of the answers is not one of the raters; the raters are "
+                     f"{few_names(shown)} (the <name> of each rater_<name> column).")
+
+
+def judge_ratings(r: Ratings, judge: str, *, weighted: bool = False) -> JudgeRatings:
+    """The ratings with ``judge`` (a rater's name) as the judge; ``weighted`` asks for the weighted kappa too, which
+    needs the categories' order."""
+    if weighted and not r.ordered:
+        raise InputError(f"a weighted kappa needs the order of the categories {few_names(r.categories)}; give it from "
+                         "lowest to highest (classes with label_structure: ordinal in the answers, or --order).")
+    return JudgeRatings(r, resolve_judge(r.raters, judge), weighted)
+
+
+def _cells(jr: JudgeRatings, w: np.ndarray, a: int, b: int) -> np.ndarray:
+    """The weighted confusion matrix of raters a (rows) and b (columns) on the items both rated: ``(..., k, k)``."""
+    codes = jr.ratings.codes
+    k = len(jr.ratings.categories)
+    ok = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+    cell = codes[ok, a] * k + codes[ok, b]
+    one_hot = np.zeros((cell.size, k * k))
+    one_hot[np.arange(cell.size), cell] = 1.0
+    return np.asarray(w[..., ok] @ one_hot).reshape(w.shape[:-1] + (k, k))
+
+
+def _mean(values: list[np.ndarray]) -> np.ndarray:
+    """The mean over pairs, leaving out a pair that shares no item (NaN)."""
+    stack = np.stack(values, axis=0)
+    ok = ~np.isnan(stack)
+    count = ok.sum(axis=0)
+    total = np.where(ok, stack, 0.0).sum(axis=0)
+    return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: np.ndarray,
+                         undefined: str = "zero") -> dict[str, np.ndarray]:
+    """Every figure of :meth:`JudgeRatings.ids` (or those in ``ids``) under item weights ``(..., items)``."""
+    w = np.asarray(weights, dtype=np.float64)
+    r = jr.ratings
+    k = len(r.categories)
+    cats = r.categories
+    out: dict[str, np.ndarray] = {}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for p, (a, b) in enumerate(jr.pairs):
+            c = _cells(jr, w, a, b)
+            n = c.sum(axis=(-2, -1))
+            empty = n <= 0
+            nominal = evaluate_batch(c, ["accuracy", "cohen_kappa"], undefined=undefined)
+            out[f"agreement#{p}"] = np.where(empty, np.nan, nominal["accuracy"])
+            out[f"kappa#{p}"] = np.where(empty, np.nan, nominal["cohen_kappa"])
+            if jr.weighted:
+                rows, cols = np.divmod(np.arange(k * k), k)
+                cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), cats, class_values(cats),
+                                     r.declared)
+                wk = evaluate_ordinal_batch(cells, [WEIGHTED_KAPPA], undefined)[WEIGHTED_KAPPA]
+                out[f"weighted_kappa#{p}"] = np.where(empty, np.nan, wk)
+        n_judge = len(jr.humans)
+        if n_judge >= 2:
+            for q in jr.quantities:
+                judge_side = _mean([out[f"{q}#{p}"] for p in range(n_judge)])
+                human_side = _mean([out[f"{q}#{p}"] for p in range(n_judge, len(jr.pairs))])
+                out[f"delta_{q}"] = judge_side - human_side
+    return {m: v for m, v in out.items() if ids is None or m in ids}
+
+
+def judge_comparison(jr: JudgeRatings, undefined: str = "zero") -> dict[str, Any]:
+    """The judge against the humans, on the data: one row per pair of raters (the judge with each human first) with
+    the items both rated, the agreement rate and Cohen's kappa (and the weighted kappa), then ``delta`` — the judge's
+    mean with the humans minus the humans' mean with each other — or None with one human.
+
+    >>> from ._agreement import ratings_table
+    >>> r = ratings_table([["a", "a", "a"], ["b", "b", "a"], ["a", "b", "b"], ["b", "b", "b"]], ["rater_llm", "rater_x", "rater_y"])
+    >>> c = judge_comparison(judge_ratings(r, "llm"))
+    >>> [(row["first"], row["second"], row["agreement"]) for row in c["rows"]]
+    [('rater_llm', 'rater_x', 0.75), ('rater_llm', 'rater_y', 0.5), ('rater_x', 'rater_y', 0.75)]
+    >>> round(c["delta"]["agreement"], 6)
+    -0.125
+    """
+    r = jr.ratings
+    values = evaluate_judge_batch(jr, None, np.ones((1, r.codes.shape[0])), undefined)
+    rows = []
+    for p, (a, b) in enumerate(jr.pairs):
+        both = int(((r.codes[:, a] >= 0) & (r.codes[:, b] >= 0)).sum())
+        row: dict[str, Any] = {"first": r.raters[a], "second": r.raters[b], "judge": a == jr.judge, "items": both}
+        for q in jr.quantities:
+            v = float(values[f"{q}#{p}"][0])
+            row[q] = None if np.isnan(v) else v
+        rows.append(row)
+    delta = None
+    if len(jr.humans) >= 2:
+        delta = {q: None if np.isnan(values[f"delta_{q}"][0]) else float(values[f"delta_{q}"][0])
+                 for q in jr.quantities}
+    return {"judge": jr.judge_name, "humans": [r.raters[h] for h in jr.humans], "weighted": jr.weighted,
+            "weighted_kappa": WEIGHTED_KAPPA if jr.weighted else None, "rows": rows, "delta": delta}
