@@ -138,6 +138,19 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
     return list(out.values())
 
 
+def _judge_diagnostic(answers: Answers) -> Diagnostic:
+    """The judge against the human raters (Zheng et al. 2023): its agreement rate and Cohen's kappa with each human
+    beside the humans' with each other, and the difference with a paired interval; with ordered categories the
+    quadratically weighted kappa too (the ordinal studies' kappa)."""
+    ordinal = answers.label_structure == "ordinal"
+    keys = ["judge", "annotators", *(["label_structure"] if ordinal else [])]
+    return Diagnostic(id="judge_agreement", promise=DIAGNOSTICS["judge_agreement"],
+                      params={"judge": answers.judge, "weighted": ordinal,
+                              "humans": answers.annotators - 1 if answers.annotators else None},
+                      reason="Does the judge agree with the human raters as well as they agree with each other?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str]) -> Design:
     several = n_systems is None or n_systems > 1
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
@@ -221,6 +234,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     avoid = [Avoided(id=a.metric, name=a.name or a.metric, reason=a.reason) for a in rec.discouraged
              if a.metric not in {lead.id, *(m.id for m in beside)}]
     diagnostics = _diagnostics(rec, ans, k if k is not None else ans.k, n_systems)
+    if ans.judge is not None and ans.annotators is not None:  # the author's question leads the argument (issue 22)
+        diagnostics.insert(0, _judge_diagnostic(ans))
     inferred: dict[str, Any] = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
                 if key in original.model_fields_set and data is not None
                 and str(getattr(ans, key)) != str(getattr(original, key))}

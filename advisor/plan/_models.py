@@ -94,6 +94,8 @@ DIAGNOSTICS: dict[str, str] = {
     "top_1": "top-1 accuracy beside top-k",
     "annotator_counts": "how many items each annotator rated and how many ratings are missing",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators, on the items both rated",
+    "judge_agreement": ("the judge's agreement rate and Cohen's kappa with each human rater beside the human raters' "
+                        "with each other, and the difference with a paired bootstrap interval"),
     "cluster_sizes": "how many clusters each partition has and how large they are",
 }
 

@@ -153,6 +153,9 @@ class Answers(BaseModel):
                              "detection", "segmentation", "regression", "generation"] = "nominal"
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
+    # issue 22: an LLM judge (or a model) among the raters, compared with the humans
+    judge: str | None = Field(None, description="the <name> of the rater_<name> column that is the judge (an LLM, a "
+                                                "model) compared with the human raters")
     # issue 21: operating constraints and the risks at which users act
     fpr_budget: float | None = Field(None, description="the largest false positive rate acceptable in use")
     review_share: float | None = Field(None, description="the share of items that can be reviewed")
@@ -204,7 +207,7 @@ class Answers(BaseModel):
             seen.add(str(x))
         return v
 
-    @field_validator("context", "item_name", "field", "group", mode="before")
+    @field_validator("context", "item_name", "field", "group", "judge", mode="before")
     @classmethod
     def _words(cls, v: Any, info: Any) -> Any:
         if isinstance(v, str):
@@ -227,6 +230,14 @@ class Answers(BaseModel):
         if v is not None and (len(v) > 40 or len(v.split()) > 4 or not re.fullmatch(r"[^\W\d_][\w' -]*", v)):
             raise PydanticCustomError("answers", "give a noun for one test item, e.g. patient, tweet or claim (at "
                                       "most four words)", {"key": "item_name", "value": v})
+        return v
+
+    @field_validator("judge")
+    @classmethod
+    def _judge(cls, v: str | None) -> str | None:
+        if v is not None and (len(v) > 80 or not re.fullmatch(r"[^\s,]+", v)):
+            raise PydanticCustomError("answers", "give the <name> of the judge's rater_<name> column (one word of at "
+                                      "most 80 characters, e.g. llm), or null", {"key": "judge", "value": v})
         return v
 
     @field_validator("field")
@@ -307,6 +318,9 @@ class Answers(BaseModel):
         if self.annotators is not None and not self.symmetric:
             _fail("symmetric", self.symmetric, "annotators compared without a gold standard are exchangeable, so "
                   "symmetric must be true")
+        if self.judge is not None and self.annotators is None:
+            _fail("judge", self.judge, "a judge is compared with human raters, so the answers must give annotators "
+                  "(the number of rater_<name> columns, the judge's included: at least 2)")
 
     def _constraints_consistent(self) -> None:
         """Issue 21 keys: budgets are shares strictly between 0 and 1, thresholds increasing inside (0, 1)."""
