@@ -235,6 +235,8 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     if ds.structured is not None:
         return report_api.build_structured_report(answers, report_api.check_structured(ds.structured, answers),
                                                   **structured)
+    if said.judge is not None:  # a judge is compared with human raters: these inputs have none (issue 22)
+        report_api.check_structured(None, answers)
     if matrix and not files and not sql:
         inputs = report_api.ordinal_tables_for_answers(matrix, answers, order=parse_order(order), systems=ds.systems)
         if inputs is not None:

@@ -28,6 +28,7 @@ from ._build_decisions import decision_tables
 from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
+from ._judge import definitions_for
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
@@ -392,11 +393,11 @@ def build_report(
             beta, undefined, bootstrap, confidence, seed, min(digits, 3))
         tables += sub_tables
         warnings += sub_warn
+    promised = promises(plan, shown) if plan is not None else None
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
-        promised=promises(plan, shown) if plan is not None else None,
-        unreported=unreported_planned(plan) if plan is not None else ())
+        promised=promised, unreported=unreported_planned(plan) if plan is not None else ())
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if ab_par is not None:
         methods = [*methods, ab_par]
@@ -405,6 +406,7 @@ def build_report(
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
+    ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json

@@ -32,6 +32,7 @@ from ._build import (
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
+from ._judge import check_judge, definitions_for, judge_figures
 from ._hierarchy import hierarchy_methods, hierarchy_tables
 from ._plan import (
     agreement_tables,
@@ -85,6 +86,8 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
                     PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, seed_given=seed_given,
                                 undefined=undefined))
     given = plan.given()
+    judge = plan.diagnostic("judge_agreement")
+    check_judge(None if judge is None else str(judge.params.get("judge")), inputs)  # before any work (issue 22)
     data = evaluate_inputs(inputs, undefined)
     rec_json, recommendation = rec_json_of(plan), plan._rec
     answers_dict = rec_json.get("answers") or recommendation.answers.model_dump(mode="json")
@@ -105,6 +108,8 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         settle_intervals(results, seed_given)
     task = _task(inputs, data)
     structure = _structure(inputs, data)
+    structure.judge = judge_figures(plan, inputs, bootstrap, confidence, seed, undefined,  # issue 22
+                                    answers_dict.get("item_name"))
     tables = diagnostic_tables(plan, results.reports, {}, task=task, names={m.id: m.name for m in entries}, pos=None,
                                beta=1.0, undefined=undefined, digits=digits, structure=structure, items=task.n)
     tables += agreement_tables(structure, digits)  # many annotators: their pairs summarised
@@ -112,15 +117,17 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         tables += hierarchy_tables(structure, confidence, digits)
     shown = shown_diagnostics(plan, results.reports, tables, results.intervals, structure)
     tables += uncertainty_tables(results, entries, None)
+    promised = promises(plan, shown)
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined, results=results,
-        evaluated=True, digits=digits, promised=promises(plan, shown), unreported=unreported_planned(plan))
+        evaluated=True, digits=digits, promised=promised, unreported=unreported_planned(plan))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if structure.kind == "hierarchy":
         methods = [*methods[:1], hierarchy_methods(structure), *methods[1:]]
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
     ctx.justification, ctx.structure, ctx.tables, ctx.plan = justification, structure, tables, plan.to_json_dict()
+    ctx.definitions = definitions_for(plan, cat, promised)  # what the judge comparison reports, defined
     return ctx
 
 
@@ -150,8 +157,10 @@ def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep
 
 
 def check_structured(inputs: Any, answers: Any) -> Any:
-    """Refuse an agreement study the answers call ordinal while its categories have no order."""
+    """Refuse an agreement study the answers call ordinal while its categories have no order, and a judge that is
+    not one of the raters (or inputs that are not ratings), before any work."""
     ans = load_answers_file(answers)
+    check_judge(ans.judge, inputs)  # issue 22: the judge is the <name> of a rater_<name> column
     if (ans.label_structure == "ordinal" and inputs is not None and inputs.structure == "agreement"
             and not inputs.systems["agreement"].ordered):
         cats = few_names(inputs.labels)

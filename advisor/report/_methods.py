@@ -35,6 +35,7 @@ from ..questionnaire import property_words as _property_words
 from ..questionnaire import scope_notes, scope_sentences, scope_tasks
 from . import _methods_text as W
 from ._bib import parse_bibtex
+from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
@@ -147,12 +148,19 @@ def build_methods(
             return _agree(W.AVOID["prevalence_invariance"], len(ms)) + W.S["shares_not_given"]
         return None
 
+    judge = judge_said(answers, promised)  # a judge against human raters: the comparison opens the argument
+    if promised is not None:
+        promised = [x for x in promised if x != W.PROMISE["judge_agreement"]]
+
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False) -> Text:
         p = Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
-        if pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
+        if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
+            _judge_sentences(p, answers, primary, cite)
+            named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+        elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         else:
             if primary is not None:
@@ -184,8 +192,8 @@ def build_methods(
         # first goes after the sentence on how systems are compared
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
-        elif [x for x in shown if x not in W.PROMISE_COMPARING]:
-            promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING])
+        elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
+            promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING], read=not judge)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
@@ -299,8 +307,8 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     else:
         p.t(_task_pattern("task_multi", many).format(k=k, n=many) if k
             else _task_pattern("task_multi_plain", many).format(n=many))
-    if _annotators(answers):  # several annotators, no reference: the situation is said in full here
-        p.t(W.S["task_annotators_data"] + ". ")
+    if _annotators(answers):  # several annotators, no reference (a judge is compared with the humans): said in full
+        p.t(("" if answers.get("judge") else W.S["task_annotators_data"]) + ". ")
         return
     if not (answers.get("top_k") and k) and answers.get("label_structure") != "partition":  # they say the items inside
         p.t(data)
@@ -429,6 +437,20 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
            if not purpose else keys)
     p.t(". ")
+
+
+def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any) -> None:
+    """The judge against the humans first (what is compared, Δ and what its interval rests on), then the lead as the
+    summary of all raters: "Krippendorff's alpha, which …, summarises the agreement of all 3 raters"."""
+    m = answers.get("annotators")
+    humans = int(m) - 1 if m else None
+    judge_sentences(p, answers, [k for k in [cite("Zheng", "2023") or JUDGE_SOURCE] if k], humans,
+                    answers.get("label_structure") == "ordinal")
+    name = prose_name(primary)
+    purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
+    p.t(W.S["judge_summary"].format(name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the"))
+    source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
+    p.cite([source] if source else primary.references[:1]).t(". ")
 
 
 def weights_text(weights: Mapping[str, Any]) -> str:

@@ -247,6 +247,9 @@ class StructureData(_M):
         default_factory=list, description="agreement: the pairs that agree least (pair, kappa, items both rated)")
     rater_kappa: dict[str, float | None] = Field(
         default_factory=dict, description="agreement: each annotator's mean Cohen's kappa with the others")
+    judge: dict[str, Any] | None = Field(
+        None, description="agreement with a judge (issue 22): each pair's items both rated, agreement rate and Cohen's "
+                          "kappa (weighted kappa) with intervals, the judge's pairs first, and Δ with its interval")
     taxonomy: dict[str, Any] = Field(
         default_factory=dict, description="hierarchy: the tree's file, root (None: implicit), depth, classes per level")
     levels: dict[str, list[dict[str, Any]]] = Field(
@@ -298,6 +301,9 @@ class ReportContext(_M):
     structure: StructureData | None = None
     scores: ScoreData | None = Field(None, description="scores, probabilities and costs: curves and settings")
     tables: list[TableBlock] = Field(default_factory=list, description="the plan's diagnostics, one table each")
+    definitions: list[MetricEntry] = Field(default_factory=list, description=(
+        "formulas of what a diagnostic reports, shown after the metrics' in the Definitions (a judge's agreement with "
+        "human raters: the agreement rate, Cohen's kappa, Δ)"))
     plan: dict[str, Any] | None = Field(None, description="the evaluation plan the report carries out (its JSON)")
     at_priors: dict[str, Any] | None = Field(None, description="the prevalence-dependent metrics projected to the "
                                              "deployment shares: priors, and per system and metric the test-set value, "

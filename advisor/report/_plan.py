@@ -18,6 +18,7 @@ from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_met
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, resolve_planned
 from ..stats import project_to_prevalence
+from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
@@ -344,6 +345,8 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
             out.append(_class_order(plan, task))
         elif d.id == "cluster_sizes":
             out.append(_cluster_sizes(structure, digits))
+        elif d.id == "judge_agreement":  # a judge against human raters (issue 22)
+            out.append(judge_table(getattr(structure, "judge", None), digits))
     return [t for t in out if t is not None]
 
 

@@ -177,7 +177,7 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "csv": None,
         "ctx": ctx,
         "rec": rec,
-        "defs": net_benefits_once(rec),  # one formula once
+        "defs": net_benefits_once(rec) + list(ctx.definitions),  # one formula once; then a diagnostic's
         "figs": figs,
         "refs": {r.key: r for r in ctx.references},
         "names": {m.id: m.name for m in ctx.metrics},

@@ -1,0 +1,185 @@
+"""A judge (an LLM, a model) against human raters in the report (issue 22): the figures, their table, the opening of
+the methods paragraph and the definitions of what it compares.
+
+The plan's ``judge_agreement`` diagnostic names the judge; the engine (:func:`advisor.engine.judge_comparison`) gives
+each pair's agreement rate and Cohen's kappa (weighted for ordered categories) on the items both rated, and Δ, the
+judge's mean with the humans minus the humans' mean with each other; the structured bootstrap
+(:func:`advisor.stats.structure_bootstrap`) resamples the items once for every figure, so both sides of Δ come from
+the same resampled items (a paired interval). The methods paragraph opens with this comparison, as Zheng et al.
+(2023) set an LLM judge beside human experts; Krippendorff's alpha over all raters follows as the summary.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import InputError
+from ..engine import judge_comparison, judge_ratings, resolve_judge
+from ..plan import Plan
+from ..questionnaire import plural
+from ..stats import structure_bootstrap
+from . import _methods_text as W
+from ._methods_lists import Text
+from ._models import MetricEntry, Paragraph, TableBlock
+
+__all__ = ["JUDGE_SOURCE", "check_judge", "definitions_for", "judge_definitions", "judge_figures", "judge_said", "judge_sentences", "judge_table"]
+
+#: The work that compares an LLM judge with human raters this way.
+JUDGE_SOURCE = "zheng2023judging"
+_METHOD = {"bca": "BCa", "percentile": "percentile", "basic": "basic", "studentized": "studentized"}
+#: Δ over the judge–human and the human–human pairs (H human raters; the agreement rate's Δ is the same with rates).
+DELTA_FORMULA = r"\Delta=\frac{1}{H}\sum_{h=1}^{H}\kappa_{Jh}-\frac{2}{H(H-1)}\sum_{h<g}\kappa_{hg}"
+
+
+def judge_said(answers: Mapping[str, Any], promised: Any) -> bool:
+    """Whether the paragraph opens with the judge comparison: the report shows it (or, before data, the answers name
+    a judge among two or more annotators)."""
+    if promised is None:
+        return bool(answers.get("judge")) and bool(answers.get("annotators"))
+    return W.PROMISE["judge_agreement"] in promised
+
+
+def check_judge(judge: str | None, inputs: Any) -> None:
+    """One sentence, before any work, when the answers name a judge that is not one of the raters or the inputs are
+    not ratings."""
+    if judge is None:
+        return
+    if inputs is None or getattr(inputs, "structure", None) != "agreement":
+        raise InputError(f"the answers name a judge ({judge!r}) to compare with human raters, but these inputs are "
+                         "not ratings; give one CSV with a rater_<name> column per rater, the judge's included.")
+    resolve_judge(inputs.systems["agreement"].raters, judge)
+
+
+def judge_figures(plan: Plan, inputs: Any, bootstrap: int, confidence: float, seed: int | None, undefined: str,
+                  item_name: str | None = None) -> dict[str, Any] | None:
+    """The judge comparison of the plan on the ratings, with an interval for every figure (the same resamples of the
+    items for all), or None when the plan has none or the inputs are not ratings."""
+    d = plan.diagnostic("judge_agreement")
+    if d is None or getattr(inputs, "structure", None) != "agreement":
+        return None
+    jr = judge_ratings(inputs.systems["agreement"], str(d.params["judge"]), weighted=bool(d.params.get("weighted")))
+    out = judge_comparison(jr, undefined)
+    out["confidence"], out["resamples"], out["seed"] = confidence, bootstrap, seed
+    out["unit"] = plural(item_name) if item_name else "items"
+    if bootstrap <= 0:
+        return out
+    bs = structure_bootstrap("agreement", jr, jr.ids(), n_resamples=bootstrap, confidence=confidence, seed=seed,
+                             undefined=undefined)
+    for p, row in enumerate(out["rows"]):
+        row["intervals"] = {q: _band(bs.get(f"{q}#{p}")) for q in jr.quantities}
+    if out["delta"] is not None:
+        out["delta_intervals"] = {q: _band(bs.get(f"delta_{q}")) for q in jr.quantities}
+    out["methods"] = sorted({str(r.get("method")) for r in bs.values() if r.get("method") in _METHOD})
+    return out
+
+
+def _band(r: Mapping[str, Any] | None) -> list[float] | None:
+    if not r:
+        return None
+    lo, hi = r.get("low"), r.get("high")
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    return [float(lo), float(hi)]
+
+
+def _cell(v: float | None, band: list[float] | None, digits: int) -> str:
+    if v is None:
+        return "—"
+    d = max(min(digits, 3), 2)
+    return f"{v:.{d}f}" + (f" [{band[0]:.{d}f}, {band[1]:.{d}f}]" if band else "")
+
+
+def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | None:
+    """One row per human rater with the judge's agreement rate and kappa, the rows of the pairs of humans, and the Δ
+    row with its interval; the items in the answers' words (``figures["unit"]``)."""
+    if not figures:
+        return None
+    weighted = bool(figures.get("weighted"))
+    qs = ["agreement", "kappa", *(["weighted_kappa"] if weighted else [])]
+    unit = str(figures.get("unit") or "items")
+    rows = []
+    for row in figures["rows"]:
+        who = f"judge {row['first']} – {row['second']}" if row["judge"] else f"{row['first']} – {row['second']}"
+        bands = row.get("intervals") or {}
+        rows.append([who, f"{int(row['items']):,}", *(_cell(row.get(q), bands.get(q), digits) for q in qs)])
+    delta = figures.get("delta")
+    if delta is not None:
+        bands = figures.get("delta_intervals") or {}
+        rows.append(["Δ: judge–human mean − human–human mean", "",
+                     *(_cell(delta.get(q), bands.get(q), digits) for q in qs)])
+    conf = f"{float(figures.get('confidence', 0.95)):.0%}"
+    methods = " or ".join(_METHOD[m] for m in figures.get("methods") or [])
+    band = (f" In brackets: {conf} {methods} intervals from {int(figures['resamples']):,} bootstrap resamples of "
+            f"the {unit}; each resample gives every row, so both sides of Δ are computed on the same resampled "
+            f"{unit}." if figures.get("methods") else "")
+    baseline = ("" if delta is not None else " With one human rater there is no agreement among humans to set the "
+                "judge beside, so no difference is given.")
+    caption = (f"The judge ({figures['judge']}) against each human rater, then the human raters against each other, "
+               f"each pair on the {unit} both rated; the agreement rate is the share of those {unit} put in the same "
+               f"category.{baseline}{band}")
+    kappa = ["Cohen's kappa", *(["weighted kappa (quadratic)"] if weighted else [])]
+    return TableBlock(id="judge_agreement", title="The judge against the human raters", caption=caption,
+                      columns=["raters", f"{unit} both rated", "agreement rate", *kappa],
+                      numeric=[False, True, *([True] * len(qs))], rows=rows)
+
+
+def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], humans: int | None,
+                    weighted: bool) -> None:
+    """The opening of the argument: what is compared, on which items, and what Δ and its interval rest on."""
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    p.t(W.S["judge_compare"]).cite(cite_keys).t(W.S["judge_pairs"].format(judge=answers.get("judge"), items=items))
+    p.t(". ")
+    p.t(W.S["judge_figures"].format(items=items))
+    if weighted:
+        p.t(W.S["judge_weighted"])
+    p.t(". ")
+    if humans is not None and humans < 2:
+        p.t(W.S["judge_one_human"] + ". ")
+        return
+    p.t(W.S["judge_delta"].format(items=items) + ". ")
+
+
+def _where(symbols: Mapping[str, str]) -> Paragraph:
+    """"where $C_{ij}$ is …; $k$ is …" after a formula (as the catalogue's symbols are said)."""
+    p = Text()
+    for i, (symbol, meaning) in enumerate(symbols.items()):
+        p.t("where " if i == 0 else "; ").m(symbol).say((" are " if "," in symbol else " is ") + meaning)
+    return p.para()
+
+
+def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[MetricEntry]:
+    """The formulas of what the comparison reports, from the catalogue (accuracy's for the agreement rate, Cohen's
+    kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ."""
+    pair = {"C_{ij}": "the number of items the first rater of a pair put in category $i$ and the second in $j$, "
+                      "among the $n$ items both rated",
+            "k": "the number of categories"}
+    out = [MetricEntry(id="judge_agreement_rate", name="Agreement rate of two raters",
+                       formula=cat.metrics["accuracy"].formula, role="complementary", where=_where(pair)),
+           MetricEntry(id="judge_cohen_kappa", name="Cohen's kappa of two raters",
+                       formula=cat.metrics["cohen_kappa"].formula, role="complementary",
+                       where=_where({"a_i, b_i": "how often the first and the second rater chose category $i$ "
+                                                  "(the row and column sums of $C$)"}))]
+    if weighted:
+        rec = cat.metrics["weighted_kappa_quadratic"]
+        out.append(MetricEntry(id="judge_weighted_kappa", name="Quadratically weighted kappa of two raters",
+                               formula=rec.formula, role="complementary", where=_where(rec.symbols)))
+    if humans is None or humans >= 2:
+        out.append(MetricEntry(
+            id="judge_delta", name="Δ, the judge against the humans", formula=DELTA_FORMULA, role="complementary",
+            where=_where({r"\kappa_{Jh}": "Cohen's kappa of the judge $J$ and human rater $h$",
+                                r"\kappa_{hg}": "that of human raters $h$ and $g$",
+                                "H": "the number of human raters; Δ of the agreement rate "
+                                     + ("and of the weighted kappa are " if weighted else "is ")
+                                     + "the same with those figures in place of the kappas"})))
+    return out
+
+
+def definitions_for(plan: Plan | None, cat: Any, promised: Any) -> list[MetricEntry]:
+    """The definitions of the judge comparison when the methods paragraph says it (else none: no clause for
+    nothing)."""
+    d = plan.diagnostic("judge_agreement") if plan is not None else None
+    if d is None or not judge_said({"judge": d.params.get("judge"), "annotators": plan.task.annotators}, promised):
+        return []
+    return judge_definitions(cat, bool(d.params.get("weighted")), d.params.get("humans"))
