@@ -26,6 +26,7 @@ from ..questionnaire import (
     condition_holds,
     describe_condition,
     external_metrics,
+    is_agreement_rate,
     reader_terms,
     resolve_planned,
 )
@@ -98,11 +99,6 @@ def _readings(name: str, structure: str) -> list[str]:
     return ids
 
 
-#: Planned names of the share of items two raters put in the same category: the judge comparison reports it.
-_AGREEMENT_RATE = frozenset({"agreement rate", "agreement", "percent agreement", "percentage agreement",
-                             "observed agreement", "raw agreement", "simple agreement"})
-
-
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
                   avoid: Sequence[Avoided], structure: str = "nominal",
                   diagnostics: Sequence[Diagnostic] = ()) -> list[AnswerUse]:
@@ -113,7 +109,7 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
     for name in names:
         ids = _readings(name, structure)
         used: list[str] = []
-        if "judge_agreement" in shown and ("cohen_kappa" in ids or " ".join(name.lower().split()) in _AGREEMENT_RATE):
+        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name)):
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
         if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
             used.append("shown for every pair of annotators: " + DIAGNOSTICS["pairwise_kappa"])

@@ -40,6 +40,7 @@ _LAZY: dict[str, str] = {
     "plural": "._fields",
     "recommend": "._engine",
     "resolve_planned": "._planned",
+    "is_agreement_rate": "._planned",
     "screen_columns": "._screen",
     "screen_width": "._screen",
     "suggest_field": "._fields",
@@ -122,7 +123,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     )
     from ._infer import summarize as summarize_data
     from ._plain import FORMULA as BACKQUOTED_FORMULA, plain_formulas as plain_formulas, reader_terms as reader_terms
-    from ._planned import Resolution as Resolution, resolve_planned as resolve_planned
+    from ._planned import Resolution as Resolution, is_agreement_rate as is_agreement_rate
+    from ._planned import resolve_planned as resolve_planned
     from ._recommendation import (
         Advice as Advice,
         MetricChoice as MetricChoice,

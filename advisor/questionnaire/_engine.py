@@ -34,7 +34,7 @@ from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
 from ._fields import load_fields
 from ._infer import apply_data, data_warnings, summarize
-from ._planned import Resolution, default_resolver, resolve_name
+from ._planned import Resolution, default_resolver, is_agreement_rate, resolve_name
 from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
@@ -525,7 +525,10 @@ class _Run:
             # a metric of a task advisor does not evaluate (issue 23, item 5): said here and, first on the screen,
             # in the plan's out_of_scope notes — never "nothing can be said about its properties"
             comments += [scope_sentence(ext) for ext in external]
-            if not res.known and not external:
+            if not res.known and not external and self.answers.judge is not None and is_agreement_rate(res.name):
+                comments.append(f"{res.name!r}: the agreement rate of the judge with each human rater and of the "
+                                "human raters with each other is reported with the judge comparison.")
+            elif not res.known and not external:
                 self.warn("unknown_metric", (
                     f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
                     "about its properties; `advisor metrics` lists the known names."

@@ -10,7 +10,22 @@ from .._exceptions import AdvisorError
 from ..catalogue import Catalogue, get_catalogue, resolve_metric
 from ..catalogue import Resolution as CatalogueResolution
 
-__all__ = ["Resolution", "default_resolver", "resolve_name", "resolve_planned"]
+__all__ = ["AGREEMENT_RATE_NAMES", "Resolution", "default_resolver", "is_agreement_rate", "resolve_name",
+           "resolve_planned"]
+
+#: Planned names of the share of items two raters put in the same category, which the comparison of a judge with
+#: human raters reports (issue 22); not a catalogue metric (between a system and a truth it is accuracy).
+AGREEMENT_RATE_NAMES = frozenset({"agreement rate", "agreement", "percent agreement", "percentage agreement",
+                                  "observed agreement", "raw agreement", "simple agreement"})
+
+
+def is_agreement_rate(name: str) -> bool:
+    """Whether a planned name is the agreement rate of two raters.
+
+    >>> is_agreement_rate("Agreement  rate"), is_agreement_rate("accuracy")
+    (True, False)
+    """
+    return " ".join(str(name).lower().split()) in AGREEMENT_RATE_NAMES
 
 
 @dataclass

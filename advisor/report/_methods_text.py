@@ -162,17 +162,15 @@ S: dict[str, str] = {
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
     "judge_compare": ("Our comparison sets the judge's agreement with each human rater beside the raters' agreement "
                       "with each other"),
-    "judge_pairs": "; the judge is the rater “{judge}”, and each pair is compared on the {items} both rated",
+    "judge_pairs": "; the judge is the rater “{judge}”, each pair compared on the {items} both rated",
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
                       "and Cohen's kappa, which corrects it for chance"),
-    "judge_weighted": ("; as the categories are ordered, also the quadratically weighted kappa, where a disagreement "
-                       "weighs the square of its distance"),
-    "judge_delta": ("The difference Δ, the judge's mean with the humans minus the humans' mean with each other, says "
-                    "whether the judge agrees with them as well as they agree with each other; its interval resamples "
-                    "the {items}, both sides of Δ on the same resampled {items}"),
+    "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
+    "judge_delta": ("Their difference Δ, the judge's mean with the humans minus the humans' mean with each other, has an "
+                    "interval that resamples the {items}, both sides of Δ on the same resample"),
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
                         "difference is given"),
-    "judge_summary": "{name}, which {purpose}, summarises the agreement of all {m} raters",
+    "judge_summary": "{name}, which {purpose}, summarises all {m} raters",
     "lead_because": ", which ",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
