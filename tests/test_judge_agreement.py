@@ -1,0 +1,282 @@
+"""A judge (an LLM, a model) against human raters (issue 22): does it agree with the humans as well as they agree with
+each other?
+
+The engine's figures are checked against scikit-learn's ``cohen_kappa_score`` (``weights="quadratic"`` for ordered
+categories) and a count by hand; a pair leaves out the items one of the two did not rate; Δ's paired interval from
+the structured bootstrap contains its estimate; the answers key ``judge`` is refused in one sentence when it cannot
+hold; the CLI refuses a judge that is not a rater before any work; the methods paragraph opens with the comparison
+(Zheng et al. 2023) and the report's table has a row per human rater, the human pairs and the Δ row.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from sklearn.metrics import cohen_kappa_score
+from typer.testing import CliRunner
+
+from advisor import InputError
+from advisor.catalogue import get_catalogue
+from advisor.cli import app
+from advisor.engine import evaluate_judge_batch, judge_comparison, judge_ratings, ratings_table
+from advisor.plan import make_plan
+from advisor.questionnaire import answers_from_mapping, load_answers
+from advisor.report import build_report, render_report
+from advisor.stats import structure_bootstrap
+
+SITUATIONS = Path(__file__).parent / "situations"
+RATERS = ["rater_llm", "rater_ann", "rater_bob"]
+
+
+def _noisy(rng: np.random.Generator, truth: np.ndarray, p: float, k: int) -> np.ndarray:
+    x = truth.copy()
+    flip = rng.random(truth.size) < p
+    x[flip] = rng.integers(0, k, int(flip.sum()))
+    return x
+
+
+def _table(n: int = 200, seed: int = 0, missing: bool = True, labels=("A", "B", "tie")) -> list[list]:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, len(labels), n)
+    cols = [_noisy(rng, truth, p, len(labels)) for p in (0.45, 0.3, 0.3)]
+    rows = [[labels[c[i]] for c in cols] for i in range(n)]
+    if missing:
+        for i in range(n):
+            if i % 17 == 3:
+                rows[i][1] = None  # ann left these out
+            if i % 29 == 7:
+                rows[i][0] = None  # and the judge these
+    return rows
+
+
+def _pair(rows: list[list], a: int, b: int) -> tuple[list, list]:
+    both = [r for r in rows if r[a] is not None and r[b] is not None]
+    return [r[a] for r in both], [r[b] for r in both]
+
+
+# ----------------------------------------------------------------------------------------------
+# Engine
+# ----------------------------------------------------------------------------------------------
+def test_every_pair_is_scikit_learns_kappa_and_the_agreement_rate_by_hand() -> None:
+    rows = _table()
+    c = judge_comparison(judge_ratings(ratings_table(rows, RATERS), "llm"))
+    assert [(r["first"], r["second"], r["judge"]) for r in c["rows"]] == [
+        ("rater_llm", "rater_ann", True), ("rater_llm", "rater_bob", True), ("rater_ann", "rater_bob", False)]
+    index = {name: j for j, name in enumerate(RATERS)}
+    for row in c["rows"]:
+        x, y = _pair(rows, index[row["first"]], index[row["second"]])  # the items both rated, no others
+        assert row["items"] == len(x) < len(rows)  # every pair lost some items to a missing rating
+        assert row["agreement"] == pytest.approx(sum(u == v for u, v in zip(x, y)) / len(x), abs=1e-12)
+        assert row["kappa"] == pytest.approx(cohen_kappa_score(x, y), abs=1e-12)
+    kappas = [r["kappa"] for r in c["rows"]]
+    rates = [r["agreement"] for r in c["rows"]]
+    assert c["delta"]["kappa"] == pytest.approx((kappas[0] + kappas[1]) / 2 - kappas[2], abs=1e-12)
+    assert c["delta"]["agreement"] == pytest.approx((rates[0] + rates[1]) / 2 - rates[2], abs=1e-12)
+    assert "weighted_kappa" not in c["rows"][0]  # nominal categories: no weighted kappa
+
+
+def test_the_agreement_rate_and_missing_ratings_by_hand() -> None:
+    rows = [["a", "a", "a"], ["a", "b", None], ["b", "b", "b"], [None, "a", "b"], ["b", "a", "a"]]
+    c = judge_comparison(judge_ratings(ratings_table(rows, RATERS), "rater_llm"))  # the column's name also works
+    by_pair = {(r["first"], r["second"]): r for r in c["rows"]}
+    # llm–ann: items 0, 1, 2, 4 (item 3 has no judge rating): same on 0 and 2
+    assert by_pair[("rater_llm", "rater_ann")]["items"] == 4
+    assert by_pair[("rater_llm", "rater_ann")]["agreement"] == pytest.approx(2 / 4)
+    # llm–bob: items 0, 2, 4 (bob left item 1 out): same on 0 and 2
+    assert by_pair[("rater_llm", "rater_bob")]["items"] == 3
+    assert by_pair[("rater_llm", "rater_bob")]["agreement"] == pytest.approx(2 / 3)
+    # ann–bob: items 0, 2, 3, 4: same on 0, 2 and 4
+    assert by_pair[("rater_ann", "rater_bob")]["items"] == 4
+    assert by_pair[("rater_ann", "rater_bob")]["agreement"] == pytest.approx(3 / 4)
+    assert c["delta"]["agreement"] == pytest.approx((2 / 4 + 2 / 3) / 2 - 3 / 4)
+
+
+@pytest.mark.parametrize("labels,declared", [((1, 2, 3), False), (("low", "mid", "high"), True)])
+def test_ordered_categories_get_scikit_learns_quadratic_kappa(labels, declared) -> None:
+    rows = _table(labels=labels, seed=3)
+    r = ratings_table(rows, RATERS, list(labels) if declared else None)
+    c = judge_comparison(judge_ratings(r, "llm", weighted=True))
+    rank = {lab: i for i, lab in enumerate(labels)}  # the declared order's ranks, or the numbers themselves
+    index = {name: j for j, name in enumerate(RATERS)}
+    for row in c["rows"]:
+        x, y = _pair(rows, index[row["first"]], index[row["second"]])
+        assert row["weighted_kappa"] == pytest.approx(
+            cohen_kappa_score([rank[v] for v in x], [rank[v] for v in y], weights="quadratic"), abs=1e-10)
+        assert row["kappa"] == pytest.approx(cohen_kappa_score(x, y), abs=1e-12)
+    w = [row["weighted_kappa"] for row in c["rows"]]
+    assert c["delta"]["weighted_kappa"] == pytest.approx((w[0] + w[1]) / 2 - w[2], abs=1e-12)
+
+
+def test_the_kappa_weights_by_the_values_of_numbered_categories_as_the_ordinal_engine_does() -> None:
+    """Numbers whose order was not declared: 1 → 5 is 4 apart, as in the ordinal engine (scikit-learn counts ranks)."""
+    rows = [[1, 1, 1], [1, 2, 5], [5, 5, 2], [2, 5, 5], [2, 1, 2]]
+    c = judge_comparison(judge_ratings(ratings_table(rows, RATERS), "llm", weighted=True))
+    x, y = (np.asarray(v, float) for v in _pair(rows, 0, 1))
+    values = np.array([1.0, 2.0, 5.0])
+    observed = np.array([[np.sum((x == u) & (y == v)) for v in values] for u in values]) / x.size
+    expected = np.outer([np.mean(x == u) for u in values], [np.mean(y == v) for v in values])
+    w = (values[:, None] - values[None, :]) ** 2
+    by_hand = 1 - (w * observed).sum() / (w * expected).sum()  # Cohen (1968)
+    assert c["rows"][0]["weighted_kappa"] == pytest.approx(by_hand, abs=1e-12)
+    assert by_hand != pytest.approx(cohen_kappa_score(x, y, weights="quadratic"))  # ranks would weigh 1 → 5 as 2
+    declared = judge_comparison(judge_ratings(ratings_table(rows, RATERS, [1, 2, 5]), "llm", weighted=True))
+    assert declared["rows"][0]["weighted_kappa"] == pytest.approx(cohen_kappa_score(x, y, weights="quadratic"))
+
+
+def test_unordered_categories_refuse_a_weighted_kappa() -> None:
+    with pytest.raises(InputError, match="order of the categories"):
+        judge_ratings(ratings_table(_table(), RATERS), "llm", weighted=True)
+
+
+def test_with_one_human_there_is_no_baseline_and_no_delta() -> None:
+    rows = [r[:2] for r in _table(missing=False)]
+    jr = judge_ratings(ratings_table(rows, RATERS[:2]), "llm")
+    c = judge_comparison(jr)
+    assert c["delta"] is None and len(c["rows"]) == 1
+    assert not [m for m in jr.ids() if m.startswith("delta")]
+
+
+def test_item_weights_are_repeated_items() -> None:
+    """The bootstrap's weights count items: weight 2 is the item twice."""
+    rows = _table(n=40, seed=5)
+    jr = judge_ratings(ratings_table(rows, RATERS), "llm")
+    w = np.random.default_rng(1).integers(0, 3, len(rows)).astype(float)
+    weighted = evaluate_judge_batch(jr, None, w[None, :])
+    repeated = [r for r, times in zip(rows, w) for _ in range(int(times))]
+    again = evaluate_judge_batch(judge_ratings(ratings_table(repeated, RATERS, ["A", "B", "tie"]), "llm"), None,
+                                 np.ones((1, len(repeated))))
+    for m, v in weighted.items():
+        assert v[0] == pytest.approx(again[m][0], abs=1e-12), m
+
+
+def test_the_paired_interval_of_delta_contains_its_estimate() -> None:
+    jr = judge_ratings(ratings_table(_table(), RATERS), "llm")
+    point = judge_comparison(jr)["delta"]
+    bs = structure_bootstrap("agreement", jr, jr.ids(), n_resamples=1000, seed=11)
+    for q in ("agreement", "kappa"):
+        r = bs[f"delta_{q}"]
+        assert r["estimate"] == pytest.approx(point[q], abs=1e-12)
+        assert r["method"] in ("bca", "percentile")
+        assert r["low"] <= r["estimate"] <= r["high"], (q, r)
+    # paired: one resample gives both sides, so Δ's spread is not the sum of the sides' spreads
+    assert bs["delta_kappa"]["high"] - bs["delta_kappa"]["low"] < (
+        (bs["kappa#0"]["high"] - bs["kappa#0"]["low"]) + (bs["kappa#2"]["high"] - bs["kappa#2"]["low"]))
+
+
+# ----------------------------------------------------------------------------------------------
+# Answers and plan
+# ----------------------------------------------------------------------------------------------
+def test_the_answers_key_is_checked_in_one_sentence() -> None:
+    assert answers_from_mapping({"annotators": 3, "judge": "llm"}).judge == "llm"
+    with pytest.raises(InputError) as e:
+        answers_from_mapping({"judge": "llm"})
+    assert "'judge'" in str(e.value) and "'llm'" in str(e.value) and "annotators" in str(e.value)
+    with pytest.raises(InputError) as e:
+        answers_from_mapping({"annotators": 3, "judge": "gpt 4"})
+    assert "'judge'" in str(e.value) and "rater_<name>" in str(e.value)
+
+
+def test_the_plan_records_where_the_judge_went() -> None:
+    plan = make_plan(SITUATIONS / "llm_judge.yaml")
+    assert plan.diagnostics[0].id == "judge_agreement"
+    assert plan.diagnostics[0].params["judge"] == "llm"
+    use = next(a for a in plan.answers if a.key == "judge")
+    assert use.value == "llm" and use.used_by and use.unused is None
+    rate = next(a for a in plan.answers if a.key == "planned_metrics" and a.value == "agreement rate")
+    assert rate.used_by and rate.unused is None  # reported with the judge comparison, not "unknown"
+
+
+# ----------------------------------------------------------------------------------------------
+# Report and CLI
+# ----------------------------------------------------------------------------------------------
+def _write(tmp_path: Path, rows: list[list], judge: str = "llm") -> tuple[Path, Path]:
+    data = tmp_path / "ratings.csv"
+    with data.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(RATERS)
+        w.writerows([["" if v is None else v for v in r] for r in rows])
+    answers = yaml.safe_load((SITUATIONS / "llm_judge.yaml").read_text())
+    answers["judge"] = judge
+    path = tmp_path / "answers.yaml"
+    path.write_text(yaml.safe_dump(answers))
+    return path, data
+
+
+def test_an_unknown_judge_is_one_sentence_naming_the_raters(tmp_path: Path) -> None:
+    answers, data = _write(tmp_path, _table(), judge="gpt4")
+    res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "-o", str(tmp_path / "r.md")])
+    assert res.exit_code != 0
+    assert "Traceback" not in res.output and not isinstance(res.exception, (KeyError, ValueError, TypeError))
+    line = next(ln for ln in res.output.splitlines() if "gpt4" in ln)
+    assert "llm, ann, bob" in line and line.count(". ") == 0 and line.rstrip().endswith(".")
+    assert not (tmp_path / "r.md").exists()
+
+
+def _sentences(text: str) -> list[str]:
+    import re
+
+    return [s for s in re.split(r"(?<=[.])\s+(?=[A-Z])", text) if s]
+
+
+def test_the_methods_paragraph_opens_with_the_comparison() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=2000, seed=1)
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    text = "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+    said = _sentences(text)
+    first = next(i for i, s in enumerate(said) if "Our comparison sets the judge's agreement with each human" in s)
+    assert said[first - 1].endswith("as well as the humans agree with each other.")  # right after the context
+    alpha = next(i for i, s in enumerate(said) if s.startswith("Krippendorff's alpha"))
+    assert first < alpha and "summarises all 3 raters" in said[alpha]
+    assert not any(s.startswith("We lead with") for s in said)
+    delta = next(s for s in said if "difference Δ" in s)
+    assert "resamples the answer pairs" in delta and "same resample" in delta
+    assert "agreement rate" in text and "Cohen's kappa" in text
+    cited = [k for s in p.spans if s.kind == "cite" for k in s.keys]
+    assert cited[0] == "zheng2023judging"
+    assert "Zheng, L." in next(r.text for r in ctx.references if r.key == "zheng2023judging")
+    # every formula shown is the catalogue's, with its symbols defined
+    cat = get_catalogue().metrics
+    defs = {d.name: d for d in ctx.definitions}
+    assert defs["Cohen's kappa of two raters"].formula == cat["cohen_kappa"].formula
+    assert defs["Agreement rate of two raters"].formula == cat["accuracy"].formula
+    where = "".join(s.text for d in ctx.definitions if d.where for s in d.where.spans)
+    for symbol in ("C_{ij}", "a_i, b_i", r"\kappa_{Jh}", r"\kappa_{hg}", "H", "k"):
+        assert symbol in where, symbol
+    md = render_report(ctx, "md")
+    assert "**Cohen's kappa of two raters**" in md and r"\Delta=" in md
+
+
+def test_no_judge_no_clause() -> None:
+    plain = yaml.safe_load((SITUATIONS / "llm_judge.yaml").read_text())
+    plain.pop("judge")
+    ctx = build_report(answers_from_mapping(plain), None, bootstrap=0)
+    assert not ctx.definitions
+    text = "".join(s.text for p in ctx.methods for s in p.spans)
+    assert "difference Δ" not in text and "Our comparison" not in text
+
+
+def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
+    rows = _table()
+    answers, data = _write(tmp_path, rows)
+    out = tmp_path / "report.md"
+    res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "--seed", "3", "--bootstrap", "500",
+                                   "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    md = out.read_text()
+    table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
+    lines = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| raters")]
+    assert [ln.split(" | ")[0] for ln in lines] == [
+        r"| judge rater\_llm – rater\_ann", r"| judge rater\_llm – rater\_bob", r"| rater\_ann – rater\_bob",
+        "| Δ: judge–human mean − human–human mean"]
+    c = judge_comparison(judge_ratings(ratings_table(rows, RATERS), "llm"))
+    assert f"{c['rows'][0]['kappa']:.3f} \\[" in lines[0]
+    assert f"{c['delta']['kappa']:.3f} \\[" in lines[3]
+    low, high = (float(x) for x in lines[3].rsplit("\\[", 1)[1].split("\\]")[0].split(", "))
+    assert low <= round(c["delta"]["kappa"], 3) <= high
+    methods = md.split("## Methods", 1)[1].split("## Results", 1)[0]
+    assert methods.index("Our comparison sets") < methods.index("Krippendorff's alpha, which")
+    assert "no annotator is taken as the reference" not in methods
