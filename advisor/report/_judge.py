@@ -180,6 +180,7 @@ def definitions_for(plan: Plan | None, cat: Any, promised: Any) -> list[MetricEn
     """The definitions of the judge comparison when the methods paragraph says it (else none: no clause for
     nothing)."""
     d = plan.diagnostic("judge_agreement") if plan is not None else None
-    if d is None or not judge_said({"judge": d.params.get("judge"), "annotators": plan.task.annotators}, promised):
+    if plan is None or d is None or not judge_said({"judge": d.params.get("judge"),
+                                                    "annotators": plan.task.annotators}, promised):
         return []
     return judge_definitions(cat, bool(d.params.get("weighted")), d.params.get("humans"))

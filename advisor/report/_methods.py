@@ -193,7 +193,8 @@ def build_methods(
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
-            promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING], read=not judge)
+            promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING],
+                             field_readings=not judge)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)

@@ -80,13 +80,13 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
     return {m.id for m in others}
 
 
-def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], read: bool = True) -> None:
+def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], field_readings: bool = True) -> None:
     """"We also give …" of what the report shows; a diagnostic the author's field reads in its own way (fields.yaml
     ``readings``) goes last, with that reading and the field's source: the pairwise kappa of an LLM judge and two
-    humans is the field's comparison of the judge with the humans (issue 22); ``read=False`` when the paragraph said
+    humans is the field's comparison of the judge with the humans (issue 22); ``field_readings=False`` when the paragraph said
     that comparison already (a judge named in the answers)."""
     field = field_of(answers)
-    readings = {W.PROMISE.get(did): reading for did, reading in (field.readings.items() if field and read else ())}
+    readings = {W.PROMISE.get(did): reading for did, reading in (field.readings.items() if field and field_readings else ())}
     read = [x for x in shown if x in readings][:1]
     said = [x for x in shown if x not in read] + read
     p.t(W.S["duties"] + _join_words(said))
