@@ -280,3 +280,25 @@ def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
     methods = md.split("## Methods", 1)[1].split("## Results", 1)[0]
     assert methods.index("Our comparison sets") < methods.index("Krippendorff's alpha, which")
     assert "no annotator is taken as the reference" not in methods
+
+
+def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
+    rows = [r[:2] for r in _table(missing=False)]
+    data = tmp_path / "two.csv"
+    with data.open("w", newline="") as f:
+        csv.writer(f).writerows([RATERS[:2], *rows])
+    answers = yaml.safe_load((SITUATIONS / "llm_judge.yaml").read_text())
+    answers.update(annotators=2, judge="llm")
+    path = tmp_path / "two.yaml"
+    path.write_text(yaml.safe_dump(answers))
+    out = tmp_path / "two.md"
+    res = CliRunner().invoke(app, ["report", "--answers", str(path), str(data), "--seed", "3", "--bootstrap", "300",
+                                   "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    md = out.read_text()
+    methods = md.split("## Methods", 1)[1].split("## Results", 1)[0]
+    assert "With one human rater there is no agreement among humans to set the judge beside" in methods
+    assert "difference Δ" not in methods and r"\Delta=" not in methods  # no clause, no formula for nothing
+    assert "summarises both raters" in methods
+    table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
+    assert "Δ" not in table and r"judge rater\_llm – rater\_ann" in table

@@ -111,14 +111,18 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
                      *(_cell(delta.get(q), bands.get(q), digits) for q in qs)])
     conf = f"{float(figures.get('confidence', 0.95)):.0%}"
     methods = " or ".join(_METHOD[m] for m in figures.get("methods") or [])
+    paired = (f"; each resample gives every row, so both sides of Δ are computed on the same resampled {unit}"
+              if delta is not None else "")
     band = (f" In brackets: {conf} {methods} intervals from {int(figures['resamples']):,} bootstrap resamples of "
-            f"the {unit}; each resample gives every row, so both sides of Δ are computed on the same resampled "
-            f"{unit}." if figures.get("methods") else "")
-    baseline = ("" if delta is not None else " With one human rater there is no agreement among humans to set the "
-                "judge beside, so no difference is given.")
-    caption = (f"The judge ({figures['judge']}) against each human rater, then the human raters against each other, "
-               f"each pair on the {unit} both rated; the agreement rate is the share of those {unit} put in the same "
-               f"category.{baseline}{band}")
+            f"the {unit}{paired}." if figures.get("methods") else "")
+    if delta is not None:
+        caption = (f"The judge ({figures['judge']}) against each human rater, then the human raters against each "
+                   f"other, each pair on the {unit} both rated; the agreement rate is the share of those {unit} put in "
+                   f"the same category.{band}")
+    else:
+        caption = (f"The judge ({figures['judge']}) against the human rater on the {unit} both rated; the agreement "
+                   f"rate is the share of those {unit} put in the same category. With one human rater there is no "
+                   f"agreement among humans to set the judge beside, so no difference is given.{band}")
     kappa = ["Cohen's kappa", *(["weighted kappa (quadratic)"] if weighted else [])]
     return TableBlock(id="judge_agreement", title="The judge against the human raters", caption=caption,
                       columns=["raters", f"{unit} both rated", "agreement rate", *kappa],
@@ -129,16 +133,17 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
                     weighted: bool) -> None:
     """The opening of the argument: what is compared, on which items, and what Δ and its interval rest on."""
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
-    p.t(W.S["judge_compare"]).cite(cite_keys).t(W.S["judge_pairs"].format(judge=answers.get("judge"), items=items))
-    p.t(". ")
-    p.t(W.S["judge_figures"].format(items=items))
+    one = humans is not None and humans < 2
+    if one:  # one human: the judge against that rater, and no baseline to set it beside
+        p.t(W.S["judge_compare_one"].format(judge=answers.get("judge"), items=items)).cite(cite_keys).t(". ")
+    else:
+        p.t(W.S["judge_compare"]).cite(cite_keys).t(W.S["judge_pairs"].format(judge=answers.get("judge"), items=items))
+        p.t(". ")
+    p.t(W.S["judge_figures_one" if one else "judge_figures"].format(items=items))
     if weighted:
         p.t(W.S["judge_weighted"])
     p.t(". ")
-    if humans is not None and humans < 2:
-        p.t(W.S["judge_one_human"] + ". ")
-        return
-    p.t(W.S["judge_delta"].format(items=items) + ". ")
+    p.t((W.S["judge_one_human"] if one else W.S["judge_delta"].format(items=items)) + ". ")
 
 
 def _where(symbols: Mapping[str, str]) -> Paragraph:

@@ -449,7 +449,8 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
                     answers.get("label_structure") == "ordinal")
     name = prose_name(primary)
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
-    p.t(W.S["judge_summary"].format(name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the"))
+    p.t(W.S["judge_summary_two" if m is not None and int(m) == 2 else "judge_summary"].format(
+        name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the"))
     source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
     p.cite([source] if source else primary.references[:1]).t(". ")
 

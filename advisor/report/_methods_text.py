@@ -163,6 +163,9 @@ S: dict[str, str] = {
     "judge_compare": ("Our comparison sets the judge's agreement with each human rater beside the raters' agreement "
                       "with each other"),
     "judge_pairs": "; the judge is the rater “{judge}”, each pair compared on the {items} both rated",
+    "judge_compare_one": "We compare the judge, the rater “{judge}”, with the human rater on the {items} both rated",
+    "judge_figures_one": ("We give their agreement rate, the share of those {items} put in the same category, and "
+                          "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
                       "and Cohen's kappa, which corrects it for chance"),
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
@@ -171,6 +174,7 @@ S: dict[str, str] = {
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
                         "difference is given"),
     "judge_summary": "{name}, which {purpose}, summarises all {m} raters",
+    "judge_summary_two": "{name}, which {purpose}, summarises both raters",
     "lead_because": ", which ",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
