@@ -302,3 +302,9 @@ def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
     assert "summarises both raters" in methods
     table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
     assert "Δ" not in table and r"judge rater\_llm – rater\_ann" in table
+
+
+def test_without_intervals_no_interval_is_announced() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=0)
+    text = "".join(s.text for p in ctx.methods for s in p.spans)
+    assert "We also give their difference Δ" in text and "resample" not in text

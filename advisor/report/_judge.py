@@ -130,8 +130,9 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
 
 
 def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], humans: int | None,
-                    weighted: bool) -> None:
-    """The opening of the argument: what is compared, on which items, and what Δ and its interval rest on."""
+                    weighted: bool, intervals: bool = True) -> None:
+    """The opening of the argument: what is compared, on which items, and what Δ and its interval (when the report
+    gives intervals) rest on."""
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     one = humans is not None and humans < 2
     if one:  # one human: the judge against that rater, and no baseline to set it beside
@@ -143,7 +144,8 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     if weighted:
         p.t(W.S["judge_weighted"])
     p.t(". ")
-    p.t((W.S["judge_one_human"] if one else W.S["judge_delta"].format(items=items)) + ". ")
+    delta = W.S["judge_delta"].format(items=items) if intervals else W.S["judge_delta_plain"]
+    p.t((W.S["judge_one_human"] if one else delta) + ". ")
 
 
 def _where(symbols: Mapping[str, str]) -> Paragraph:

@@ -158,7 +158,7 @@ def build_methods(
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
-            _judge_sentences(p, answers, primary, cite)
+            _judge_sentences(p, answers, primary, cite, intervals is not None)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
@@ -440,13 +440,13 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.t(". ")
 
 
-def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any) -> None:
+def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any, intervals: bool) -> None:
     """The judge against the humans first (what is compared, Δ and what its interval rests on), then the lead as the
     summary of all raters: "Krippendorff's alpha, which …, summarises the agreement of all 3 raters"."""
     m = answers.get("annotators")
     humans = int(m) - 1 if m else None
     judge_sentences(p, answers, [k for k in [cite("Zheng", "2023") or JUDGE_SOURCE] if k], humans,
-                    answers.get("label_structure") == "ordinal")
+                    answers.get("label_structure") == "ordinal", intervals)
     name = prose_name(primary)
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
     p.t(W.S["judge_summary_two" if m is not None and int(m) == 2 else "judge_summary"].format(
