@@ -280,6 +280,7 @@ def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
     methods = md.split("## Methods", 1)[1].split("## Results", 1)[0]
     assert methods.index("Our comparison sets") < methods.index("Krippendorff's alpha, which")
     assert "no annotator is taken as the reference" not in methods
+    assert "We compare a judge with 2 human raters on 200 answer pairs in 3 categories." in methods
 
 
 def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:

@@ -285,6 +285,9 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     items = _items(answers)
     data = "" if task is None else (W.S["item_data"].format(n=f"{int(task.n):,}", items=items) if items else
                                     W.S["task_data"].format(n=f"{int(task.n):,}"))
+    if answers.get("judge") and answers.get("annotators"):  # a judge against human raters (issue 22)
+        _judge_situation(p, answers, task, k, items, bool(context))
+        return
     if context and task is None and answers.get("label_structure") == "partition":  # the context says who is compared
         p.t(W.S["task_partition_context"].format(unit=items or "items") + ". ")
         return
@@ -328,6 +331,18 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     if shown:
         p.t(W.S["and_which" if shares_said else "in_which"] + _join_words(shown))  # "which" never after the items
     p.t(". ")
+
+
+def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None, k: Any, items: str | None,
+                     context: bool) -> None:
+    """"We compare a judge with 2 human raters on 200 answer pairs in 3 categories": with data the counts, before
+    data nothing after the author's context (it says who is compared)."""
+    h = int(answers["annotators"]) - 1
+    humans = "one human rater" if h == 1 else f"{h} human raters"
+    if task is not None and k:
+        p.t(W.S["task_judge"].format(humans=humans, items=f"{int(task.n):,} {items or 'items'}", k=k) + ". ")
+    elif not context:
+        p.t(W.S["task_judge_plain"].format(humans=humans) + ". ")
 
 
 def _items(answers: Mapping[str, Any]) -> str | None:

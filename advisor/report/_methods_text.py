@@ -134,6 +134,8 @@ S: dict[str, str] = {
     "task_partition_many": ("We compare {n} clusterings of {items} with a reference partition of them; the cluster ids "
                             "are arbitrary names, so only which {unit} share a cluster counts"),
     "task_annotators_plain": "We measure how well {m} annotators agree",
+    "task_judge": "We compare a judge with {humans} on {items} in {k} categories",
+    "task_judge_plain": "We compare a judge with {humans}",
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
                        "included, and top-{top_k} accuracy's $k$ is the cut-off, {top_k}"),
     "notation_top_k_instead": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with "
@@ -163,7 +165,7 @@ S: dict[str, str] = {
     "judge_compare": ("Our comparison sets the judge's agreement with each human rater beside the raters' agreement "
                       "with each other"),
     "judge_pairs": "; the judge is the rater “{judge}”, each pair compared on the {items} both rated",
-    "judge_compare_one": "We compare the judge, the rater “{judge}”, with the human rater on the {items} both rated",
+    "judge_compare_one": "The judge is the rater “{judge}”, compared with the human rater on the {items} both rated",
     "judge_figures_one": ("We give their agreement rate, the share of those {items} put in the same category, and "
                           "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
