@@ -308,4 +308,4 @@ def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
 def test_without_intervals_no_interval_is_announced() -> None:
     ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=0)
     text = "".join(s.text for p in ctx.methods for s in p.spans)
-    assert "We also give their difference Δ" in text and "resample" not in text
+    assert "Their difference Δ is the judge's mean with the humans minus" in text and "resample" not in text

@@ -173,8 +173,7 @@ S: dict[str, str] = {
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
     "judge_delta": ("Their difference Δ, the judge's mean with the humans minus the humans' mean with each other, has an "
                     "interval that resamples the {items}, both sides of Δ on the same resample"),
-    "judge_delta_plain": ("We also give their difference Δ, the judge's mean with the humans minus the humans' mean "
-                          "with each other"),
+    "judge_delta_plain": "Their difference Δ is the judge's mean with the humans minus the humans' mean with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
                         "difference is given"),
     "judge_summary": "{name}, which {purpose}, summarises all {m} raters",
