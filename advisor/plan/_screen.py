@@ -21,7 +21,7 @@ ANSWER_WORDS: dict[str, str] = {
     "task": "the kind of task", "n_classes": "the number of classes", "classes": "the class names",
     "positive_class": "the class of special interest", "deployment_prevalence": "the class mix in use",
     "target_prevalence": "the class shares in use", "class_weighting": "how the classes count",
-    "class_weights": "the class weights", "chance_correction": "the wish for a fixed chance score",
+    "class_weights": "the class weights", "f1_classes": "the classes F1 is averaged over", "chance_correction": "the wish for a fixed chance score",
     "symmetric": "interchangeable labelings", "distance": "the need for a true distance",
     "true_negatives_meaningful": "whether true negatives count", "error_costs": "the error costs",
     "strict_monotonicity": "that every corrected error must raise the score", "ranking": "ranking several systems",
