@@ -254,3 +254,11 @@ def test_the_methods_paragraph_names_f1_pn_with_the_fields_citation_and_defines_
     # every other symbol of the formula is defined in the sentence before the list
     assert "$a_i$ and $b_j$ are the sizes of true class $i$ and predicted class $j$" in text
     assert re.search(r"\$C\$ is the confusion matrix", text)
+
+
+def test_the_recommendation_carries_the_classes_and_names_them_on_screen():
+    rec = recommend(_sentiment(classes=["Negative", "Neutral", "Positive"]))
+    advice = next(a for a in rec.complementary if a.metric == MID)
+    assert advice.params["f1_classes"] == ["Positive", "Negative"]  # as the task names them
+    assert "the figure reported in the SemEval shared tasks on sentiment in tweets" in advice.reason
+    assert "macro F1 over “Positive” and “Negative”" in rec.to_text()

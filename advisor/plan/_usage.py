@@ -26,6 +26,7 @@ from ..questionnaire import (
     condition_holds,
     describe_condition,
     external_metrics,
+    join_words,
     load_fields,
     reader_terms,
     resolve_planned,
@@ -201,6 +202,6 @@ def _field_defaults(answers: Answers, given: set[str], lead: MetricSpec, beside:
         role = "lead" if m.role == "lead" else "beside the lead"
         term = f.terms.get(m.id, m.name)
         out.append(AnswerUse(key="f1_classes", value=list(chosen), given=False, source="default", used_by=[
-            f"{role}: {m.name}, averaged over the classes {', '.join(map(str, chosen))} only — the classes of {term} "
-            f"by its definition in {f.name} ({f.cite}); f1_classes was not given"]))
+            f"{role}: {m.name}, averaged over the classes {join_words([str(c) for c in chosen])} only: the classes "
+            f"of {term} as {f.cite} define it for {f.name}; f1_classes was not given"]))
     return out

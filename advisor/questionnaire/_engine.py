@@ -263,6 +263,10 @@ class _Run:
             out["positive_label"] = self.answers.positive_class
         if m.id == "f_beta":
             out["beta"] = ctx.get("beta", 1.0)
+        if m.id == "macro_f1_of_classes":  # the classes given, else those of the field's definition (F1^PN)
+            chosen = self.answers.f1_classes or field_f1_classes(self.answers.field, self.answers.classes)
+            if chosen:
+                out["f1_classes"] = list(chosen)
         for s in suggestions:
             if s.metric == m.id:
                 for key, value_name in s.params.items():
