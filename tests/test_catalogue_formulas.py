@@ -286,4 +286,4 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "in", "beta", "pi", "theta", "min"}, commands  # θ: the risk threshold (t is the item)
+                        "quad", "neq", "in", "beta", "pi", "theta", "min"}, commands  # θ: the risk threshold; \in: S

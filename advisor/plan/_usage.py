@@ -190,7 +190,8 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
     return out
 
 
-def _field_defaults(answers: Answers, given: set[str], lead: MetricSpec, beside: Sequence[MetricSpec]) -> list[AnswerUse]:
+def _field_defaults(answers: Answers, given: set[str], lead: MetricSpec,
+                    beside: Sequence[MetricSpec]) -> list[AnswerUse]:
     """A parameter nobody answered that the author's field defines (issue 22): F1^PN's classes are the positive and
     the negative class by the SemEval tasks' definition; recorded as a default, with where it went and why."""
     f = load_fields().get(answers.field) if answers.field else None

@@ -440,7 +440,8 @@ class _Run:
         if m.id in ("class_weighted_recall", "class_weighted_accuracy"):
             return bool(self.answers.class_weights)
         if m.id == "macro_f1_of_classes":  # the classes given, or those of the field's definition (F1^PN)
-            return bool(self.answers.f1_classes) or field_f1_classes(self.answers.field, self.answers.classes) is not None
+            defined = field_f1_classes(self.answers.field, self.answers.classes)
+            return bool(self.answers.f1_classes) or defined is not None
         return True
 
     def unchosen_threshold(self, m: MetricRecord) -> bool:
