@@ -272,6 +272,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "fpr_budget", "review_share", "decision_thresholds",  # issue 21: asked only for binary scores
         "target_coverage", "reject_label", "target_risk",  # issue 23: asked only of a system that may abstain
         "judge",  # issue 22: asked only when annotators are compared
+        "f1_classes",  # issue 22: asked only in the SemEval sentiment field (F1^PN)
         "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from advisor import compute_metrics
 from advisor.catalogue import get_catalogue
-from advisor.engine import NEEDS_PARAMETERS
+from advisor.engine import PARAMETER_OF
 
 CAT = get_catalogue()
 FORMULA_IDS = [m for m, r in CAT.metrics.items() if not r.alias_of]
@@ -126,6 +126,10 @@ class _Parser:
             return self.sub(self.group_text())
         if tok in ("\\sum", "\\prod", "\\min"):
             return self.big(tok)
+        if tok == "|":  # |S|: the number of classes in a set
+            name = self.take()
+            self.take("|")
+            return float(len(self.env[name]))  # type: ignore[arg-type]
         if tok == "\\log":
             self.take("_")
             base = self.sub(self.group_text())
@@ -164,6 +168,9 @@ class _Parser:
             skip = None
         elif len(bound) == 1:  # \min_{j}: over every class
             values = range(1, int(self.env["k"]) + 1)  # type: ignore[arg-type]
+            skip = None
+        elif bound[1:2] == ["\\in"]:  # \sum_{i\in S}: over the classes of a set
+            values = self.env[bound[2]]  # type: ignore[assignment]
             skip = None
         elif bound[1:2] == ["\\neq"]:
             values = range(1, int(self.env["k"]) + 1)  # type: ignore[arg-type]
@@ -225,7 +232,8 @@ def evaluate_formula(formula: str, C: np.ndarray, beta: float = 1.0) -> float:
         var = m.group(2) if m.re.pattern.startswith("(") else None
         defs[name] = (_TOKEN.findall(rhs), var)
     env: dict[str, object] = {"C": C, "a": C.sum(axis=1), "b": C.sum(axis=0), "n": C.sum(), "k": C.shape[0],
-                              "beta": beta, "defs": defs}
+                              "beta": beta, "defs": defs,
+                              "S": range(1, C.shape[0])}  # the classes averaged over: every class but the last
     p = _Parser(parts[0], env)
     v = p.expr()
     assert p.peek() is None, f"trailing tokens in {formula!r}: {p.toks[p.pos:]}"
@@ -250,9 +258,10 @@ def test_formula_computes_what_the_engine_computes(mid):
     ks = (2,) if rec.binary_only else (2, 3, 4)
     for k in ks:
         for C in _matrices(k, 8, rng):
-            weights = np.arange(1.0, k + 1) if mid in NEEDS_PARAMETERS else None
+            weights = np.arange(1.0, k + 1) if PARAMETER_OF.get(mid) == "class_weights" else None
+            chosen = list(range(k - 1)) if PARAMETER_OF.get(mid) == "f1_classes" else None  # S of the evaluator
             expected = compute_metrics(C, [mid], positive_label=1 if rec.binary_only else None,
-                                       class_weights=weights)[mid]
+                                       class_weights=weights, f1_classes=chosen)[mid]
             got = evaluate_formula(rec.formula, C)
             assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (mid, C.tolist())
 
@@ -277,4 +286,4 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "beta", "pi", "theta", "min"}, commands  # θ: the risk threshold (t is the item)
+                        "quad", "neq", "in", "beta", "pi", "theta", "min"}, commands  # θ: the risk threshold; \in: S

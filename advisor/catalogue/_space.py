@@ -26,7 +26,15 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, OrdinalCells, evaluate_batch, evaluate_ordinal_batch
+from ..engine import (
+    METRICS,
+    NEEDS_PARAMETERS,
+    PARAMETER_OF,
+    STRUCTURE_METRICS,
+    OrdinalCells,
+    evaluate_batch,
+    evaluate_ordinal_batch,
+)
 from ..stats import calibrate_counts
 from ._check_scores import hard_evaluator
 
@@ -99,16 +107,23 @@ def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.nda
 
 def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray | None = None) -> dict[str, Any]:
     """The parameters the property checker evaluates a metric with: a metric with user weights is checked with
-    the fixed unequal weights 1, 2, …, k (its catalogue claims say so); every other metric needs none.
+    the fixed unequal weights 1, 2, …, k, the macro F1 over chosen classes with every class but the last (classes
+    1, …, k − 1: F1^PN's positive and negative beside a neutral class when k = 3) (their catalogue claims say
+    so); every other metric needs none.
 
     ``keep`` lists the classes of a ``k``-class matrix left after the checker dropped those in neither labeling:
     each keeps its own weight (a dropped class takes its weight with it; the others are not renumbered).
 
     >>> checker_parameters("class_weighted_accuracy", 3, keep=[0, 2])["class_weights"].tolist()
     [1.0, 3.0]
+    >>> checker_parameters("macro_f1_of_classes", 3, keep=[0, 2])["f1_classes"].tolist()
+    [True, False]
     """
     if metric_id not in NEEDS_PARAMETERS:
         return {}
+    if PARAMETER_OF[metric_id] == "f1_classes":
+        chosen = np.arange(k) < k - 1
+        return {"f1_classes": chosen if keep is None else chosen[np.asarray(keep, dtype=int)]}
     w = np.arange(1.0, k + 1)
     return {"class_weights": w if keep is None else w[np.asarray(keep, dtype=int)]}
 

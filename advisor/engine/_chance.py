@@ -46,6 +46,7 @@ def chance_levels(
     beta: float = 1.0,
     undefined: str = "zero",
     class_weights: Any = None,
+    f1_classes: Any = None,
 ) -> dict[str, dict[str, float]]:
     """Each metric's value for the uniform-random, prevalence-matched random and majority predictors.
 
@@ -68,7 +69,8 @@ def chance_levels(
     out: dict[str, dict[str, float]] = {}
     for name, source in reference_sums(cells.a).items():
         res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,
-                               beta=beta, undefined=undefined, records=False, class_weights=class_weights)
+                               beta=beta, undefined=undefined, records=False, class_weights=class_weights,
+                               f1_classes=f1_classes)
         for m, v in res.items():
             out.setdefault(m, {})[name] = float(v)
     return out

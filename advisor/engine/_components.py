@@ -135,6 +135,8 @@ class MetricResult(ValuesMapping):
     beta : float
     class_weights : array of k weights or None
         The weights of ``class_weighted_recall`` and ``class_weighted_accuracy``, in the order of ``labels``.
+    f1_classes : array of k booleans or None
+        The classes ``macro_f1_of_classes`` averages over, as a mask in the order of ``labels``.
     """
 
     def __init__(
@@ -146,6 +148,7 @@ class MetricResult(ValuesMapping):
         positive_label: Label | None,
         beta: float,
         class_weights: np.ndarray | None = None,
+        f1_classes: np.ndarray | None = None,
     ) -> None:
         self._values = values
         self.undefined = undefined
@@ -154,6 +157,7 @@ class MetricResult(ValuesMapping):
         self.positive_label = positive_label
         self.beta = beta
         self.class_weights = class_weights
+        self.f1_classes = f1_classes
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
@@ -190,6 +194,7 @@ class _Stats:
         self.beta = beta
         self.pos = pos
         self.weights: np.ndarray | None = None  # class weights (class_weighted_recall/_accuracy), label order
+        self.subset: np.ndarray | None = None  # mask of the classes macro_f1_of_classes averages over, label order
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp

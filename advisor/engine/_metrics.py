@@ -74,10 +74,12 @@ __all__ = [
     "MULTICLASS_METRICS",
     "NEEDS_PARAMETERS",
     "ONE_VS_REST",
+    "PARAMETER_OF",
     "PER_CLASS_FIELDS",
     "PROBABILITY_METRICS",
     "MetricResult",
     "UndefinedValue",
+    "class_subset_mask",
     "class_weight_vector",
     "compute_metrics",
     "evaluate_batch",
@@ -127,6 +129,16 @@ def _class_weighted_accuracy(s: _Stats) -> np.ndarray:
     return s.scalar_undefined(val, undef, 0.0, base, "weighted class size Σ w_i a_i",
                               "every class with a positive weight is absent from the test items",
                               "the weighted mean of the expected recalls b_i/n (1 for a class not predicted either)")
+
+
+def _macro_f1_of_classes(s: _Stats) -> np.ndarray:
+    """``(1/|S|) Σ_{i∈S} 2C_ii / (a_i + b_i)``: the mean per-class F1 over the chosen classes S only (F1^PN of the
+    SemEval sentiment tasks, S = {positive, negative}; Rosenthal et al. 2017). The other classes are not averaged
+    over, but their items still count: one predicted as a class of S is a false positive of it. A class of S
+    absent from both labelings has an undefined F1, resolved as in macro F1 (0, its maximum 1, or left out)."""
+    if s.subset is None:
+        raise InputError("macro_f1_of_classes needs the classes to average over (f1_classes=[class, …]).")
+    return s.mean(s.comp("f1").value[..., s.subset])
 
 
 def _macro_precision(s: _Stats) -> np.ndarray:
@@ -361,6 +373,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("minority_weighted_f1", _minority_weighted_f1),
         ("class_weighted_recall", _class_weighted_recall),
         ("class_weighted_accuracy", _class_weighted_accuracy),
+        ("macro_f1_of_classes", _macro_f1_of_classes),
     ]
     binary: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
         ("precision", _positive("precision")),
@@ -395,8 +408,12 @@ def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded
 
 
 METRICS: dict[str, MetricSpec] = _spec_table()
-#: metrics that need a parameter nobody can default (the user's class weights): computed when asked for
-NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy")
+#: metrics that need a parameter nobody can default (the user's class weights, the classes averaged over):
+#: computed when asked for
+NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy", "macro_f1_of_classes")
+#: the parameter each of them needs, as the engine's keyword names it
+PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class_weighted_accuracy": "class_weights",
+                                "macro_f1_of_classes": "f1_classes"}
 #: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
@@ -448,16 +465,19 @@ def evaluate_batch(
     beta: float = 1.0,
     undefined: str = "zero",
     class_weights: np.ndarray | None = None,
+    f1_classes: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
     ``counts`` is a :class:`~advisor.engine._cells.Cells` batch (what the bootstrap draws) or a dense
     stack ``(..., k, k)`` (converted to its non-zero cells). The fast path used by the bootstrap;
-    ids must already be valid.
+    ids must already be valid; ``class_weights`` and ``f1_classes`` are resolved already (a weight vector and a
+    boolean mask of the classes, in label order).
     """
     cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
     s = _Stats(cells, undefined, beta, positive_index)
     s.weights = class_weights
+    s.subset = None if f1_classes is None else np.asarray(f1_classes, dtype=bool)
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m: METRICS[m].fn(s) for m in metrics}
 
@@ -470,6 +490,7 @@ def compute_metrics(
     beta: float = 1.0,
     undefined: str = "zero",
     class_weights: Any = None,
+    f1_classes: Any = None,
 ) -> MetricResult:
     r"""Compute classification metrics from a confusion matrix.
 
@@ -493,6 +514,9 @@ def compute_metrics(
     class_weights : mapping label → weight, or k weights in label order, optional
         The weights of ``class_weighted_recall``, ``Σ w_i R_i / Σ w_i``, and of ``class_weighted_accuracy``,
         ``Σ w_i C_ii / Σ w_i a_i`` (every class needs one; 0 is allowed).
+    f1_classes : sequence of labels, optional
+        The classes ``macro_f1_of_classes`` averages the per-class F1 over (F1^PN: ``["positive", "negative"]``);
+        each must be a class of the matrix, named once.
 
     Returns
     -------
@@ -513,7 +537,7 @@ def compute_metrics(
     """
     cells, labels = cells_and_labels(matrix)
     return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                            class_weights=class_weights)
+                            class_weights=class_weights, f1_classes=f1_classes)
 
 
 def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | None:
@@ -552,6 +576,40 @@ def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | N
     return w
 
 
+def class_subset_mask(classes: Any, labels: Sequence[Label]) -> np.ndarray | None:
+    """The classes ``macro_f1_of_classes`` averages over, as a mask in the order of ``labels`` (None for None).
+    Each is a class of ``labels`` (matched as written or as text), named once; a mask of ``k`` booleans is taken
+    as it is (what :class:`MetricResult` keeps).
+
+    >>> class_subset_mask(["positive", "negative"], ["negative", "neutral", "positive"]).tolist()
+    [True, False, True]
+    """
+    if classes is None:
+        return None
+    if isinstance(classes, np.ndarray) and classes.dtype == bool:
+        if classes.shape != (len(labels),) or not classes.any():
+            raise InputError(f"f1_classes as a mask needs {len(labels)} booleans, at least one true; got "
+                             f"{classes.tolist()!r}.")
+        return classes.copy()
+    if isinstance(classes, (str, bytes)) or not hasattr(classes, "__iter__") or hasattr(classes, "items"):
+        raise InputError(f"f1_classes must be a list of classes to average the F1 over, e.g. [positive, negative]; "
+                         f"got {classes!r}.")
+    named = list(classes)
+    if not named:
+        raise InputError("f1_classes is empty; name at least one class to average the F1 over.")
+    by_text = {str(lab): i for i, lab in enumerate(labels)}
+    mask = np.zeros(len(labels), dtype=bool)
+    for c in named:
+        i = next((j for j, lab in enumerate(labels) if lab == c), by_text.get(str(c)))
+        if i is None:
+            raise InputError(f"f1_classes names {c!r}, which is not a class; the classes are "
+                             f"{', '.join(map(str, labels[:10]))}{' …' if len(labels) > 10 else ''}.")
+        if mask[i]:
+            raise InputError(f"f1_classes names {c!r} twice; name each class to average over once.")
+        mask[i] = True
+    return mask
+
+
 def metrics_of_cells(
     cells: Cells,
     labels: tuple[Label, ...],
@@ -562,6 +620,7 @@ def metrics_of_cells(
     undefined: str = "zero",
     records: bool = True,
     class_weights: Any = None,
+    f1_classes: Any = None,
 ) -> MetricResult:
     """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
 
@@ -582,11 +641,15 @@ def metrics_of_cells(
         pos_label = labels[pos]
     ids = _resolve_ids(metrics, k, pos is not None)
     weights = class_weight_vector(class_weights, labels)
-    needing = [m for m in ids if m in NEEDS_PARAMETERS]
+    subset = class_subset_mask(f1_classes, labels)
+    needing = [m for m in ids if PARAMETER_OF.get(m) == "class_weights"]
     if weights is None and needing:
         raise InputError(f"{needing[0]} needs class weights (class_weights={{class: weight, …}}).")
+    if subset is None and "macro_f1_of_classes" in ids:
+        raise InputError("macro_f1_of_classes needs the classes to average over (f1_classes=[class, …]).")
     s = _Stats(cells, undefined, float(beta), pos)
     s.weights = weights
+    s.subset = subset
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
@@ -595,7 +658,7 @@ def metrics_of_cells(
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
     found = _records(s, ids, labels, values) if records and not cells.batch else []
-    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights)
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights, subset)
 
 
 def _records(
@@ -609,6 +672,8 @@ def _records(
             spec = METRICS.get(m)  # None for the per-class table ("per_class")
             if spec is not None and spec.binary_only and s.pos is not None:
                 idx = idx[idx == s.pos]
+            if m == "macro_f1_of_classes" and s.subset is not None:  # the classes averaged over, not the others
+                idx = idx[s.subset[idx]]
             for i in idx:
                 val = comp.value[i]
                 out.append(UndefinedValue(m, name, labels[i], comp.reason, comp.resolution,

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from ._agreement import agreement_metrics
-from ._metrics import METRICS, NEEDS_PARAMETERS, compute_metrics
+from ._metrics import METRICS, PARAMETER_OF, compute_metrics
 from ._multilabel import multilabel_metrics
 from ._ordinal import ordinal_metrics
 from ._structures import STRUCTURE_METRICS
@@ -51,8 +51,10 @@ def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
         for c in focus:
             m = _nominal(case, size, c)
             try:
+                param = PARAMETER_OF.get(metric)
                 r = compute_metrics(m, [metric], positive_label=0 if binary else None,
-                                    class_weights=np.ones(size) if metric in NEEDS_PARAMETERS else None)
+                                    class_weights=np.ones(size) if param == "class_weights" else None,
+                                    f1_classes=np.arange(size) < 2 if param == "f1_classes" else None)
             except Exception:  # a matrix the metric refuses (all zeros) is not a case it meets
                 continue
             if any(u.metric == metric for u in r.undefined):

@@ -31,7 +31,8 @@ __all__ = ["evaluate", "read_frame", "read_sql"]
 _PROBA = ("p_", "proba_")
 #: The keywords of :func:`evaluate`: its own and the engine's (``**options``).
 EVALUATE_KEYWORDS = ("y_pred", "y_true", "systems", "labels", "costs", "priors", "scores", "metrics", "positive_label",
-                     "beta", "undefined", "probabilities", "class_weights", "proba_cols", "taxonomy")
+                     "beta", "undefined", "probabilities", "class_weights", "f1_classes", "proba_cols",
+                     "taxonomy")
 
 
 def read_frame(frame: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,

@@ -42,7 +42,8 @@ class _Model(BaseModel):
 
 
 #: Parameters that change a metric's number, in the order they are shown.
-PARAMETER_ORDER = ("positive_label", "beta", "class_weights", "costs", "priors", "top_k", "order", "threshold")
+PARAMETER_ORDER = ("positive_label", "beta", "class_weights", "f1_classes", "costs", "priors", "top_k", "order",
+                   "threshold")
 
 
 class MetricSpec(_Model):

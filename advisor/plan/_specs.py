@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalogue import Catalogue
-from ..engine import METRICS, NEEDS_PARAMETERS
-from ..questionnaire import Answers, Recommendation
+from ..engine import METRICS, PARAMETER_OF
+from ..questionnaire import Answers, Recommendation, field_f1_classes
 from ._models import MetricSpec
 
 __all__ = ["family_of", "metric_specs", "cost_parameters"]
@@ -80,9 +80,14 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
         params["beta"] = float(beta)
         if answers.cost_ratio():
             keys.append("error_costs")
-    if metric_id in NEEDS_PARAMETERS and answers.class_weights:  # class-weighted recall and accuracy
+    if PARAMETER_OF.get(metric_id) == "class_weights" and answers.class_weights:  # class-weighted recall, accuracy
         params["class_weights"] = {str(c): float(w) for c, w in answers.class_weights.items()}
         keys.append("class_weights")
+    if PARAMETER_OF.get(metric_id) == "f1_classes":  # the classes given, else those of the field's definition
+        chosen = answers.f1_classes or field_f1_classes(answers.field, answers.classes)
+        if chosen:
+            params["f1_classes"] = list(chosen)
+            keys.append("f1_classes" if answers.f1_classes else "field")
     if family == "cost":
         costs = cost_parameters(answers)
         params.update(costs)

@@ -27,6 +27,8 @@ from ..questionnaire import (
     describe_condition,
     external_metrics,
     is_agreement_rate,
+    join_words,
+    load_fields,
     reader_terms,
     resolve_planned,
 )
@@ -185,6 +187,25 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             else:
                 use.unused = "no metric, diagnostic or rule of this situation depends on it."
         out.append(use)
+    out += _field_defaults(effective, given, lead, beside)
     out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
                          effective.label_structure, list(diagnostics))
+    return out
+
+
+def _field_defaults(answers: Answers, given: set[str], lead: MetricSpec,
+                    beside: Sequence[MetricSpec]) -> list[AnswerUse]:
+    """A parameter nobody answered that the author's field defines (issue 22): F1^PN's classes are the positive and
+    the negative class by the SemEval tasks' definition; recorded as a default, with where it went and why."""
+    f = load_fields().get(answers.field) if answers.field else None
+    out: list[AnswerUse] = []
+    for m in (lead, *beside):
+        chosen = m.params.get("f1_classes")
+        if f is None or "f1_classes" in given or not chosen or "field" not in m.answers:
+            continue
+        role = "lead" if m.role == "lead" else "beside the lead"
+        term = f.terms.get(m.id, m.name)
+        out.append(AnswerUse(key="f1_classes", value=list(chosen), given=False, source="default", used_by=[
+            f"{role}: {m.name}, averaged over the classes {join_words([str(c) for c in chosen])} only: the classes "
+            f"of {term} as {f.cite} define it for {f.name}; f1_classes was not given"]))
     return out

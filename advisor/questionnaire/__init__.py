@@ -36,6 +36,7 @@ _LAZY: dict[str, str] = {
     "describe_condition": "._conditions:describe",
     "load_answers": "._answers",
     "load_fields": "._fields",
+    "field_f1_classes": "._fields",
     "load_rules": "._rules",
     "plural": "._fields",
     "recommend": "._engine",
@@ -117,6 +118,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._engine import recommend as recommend
     from ._fields import (
         CommunityField as CommunityField,
+        field_f1_classes as field_f1_classes,
         load_fields as load_fields,
         plural as plural,
         suggest_field as suggest_field,

@@ -129,6 +129,9 @@ class Answers(BaseModel):
     target_prevalence: dict[Label, float] | None = None
     class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
     class_weights: dict[Label, float] | None = None
+    # issue 22: the classes a macro F1 is averaged over (F1^PN of the SemEval sentiment tasks: positive, negative)
+    f1_classes: list[Label] | None = Field(None, description="the classes macro_f1_of_classes averages the per-class "
+                                           "F1 over; the others still count as errors")
     # None: not answered — ranked as "preferred", but never stated as the author's wish (issue 19, item 12)
     chance_correction: Literal["required", "preferred", "not_needed"] | None = None
     symmetric: bool = False
@@ -288,6 +291,7 @@ class Answers(BaseModel):
         if self.class_weights is not None and self.class_weighting != "custom":
             _fail("class_weights", {str(c): v for c, v in self.class_weights.items()},
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
+        self._f1_classes_consistent()
         self._structure_consistent(k)
         self._constraints_consistent()
         self._abstention_consistent()
@@ -344,6 +348,19 @@ class Answers(BaseModel):
             if getattr(self, key) is not None and not binary_scores:
                 _fail(key, getattr(self, key), "an operating constraint or decision threshold applies to the scores "
                       "of a binary task (task: binary)")
+
+    def _f1_classes_consistent(self) -> None:
+        chosen = self.f1_classes
+        if chosen is None:
+            return
+        if not chosen:
+            _fail("f1_classes", chosen, "name at least one class to average the F1 over (F1^PN: positive, negative)")
+        if len({str(c) for c in chosen}) != len(chosen):
+            _fail("f1_classes", chosen, "a class is named twice; name each class to average over once")
+        unknown = [c for c in chosen if self.classes is not None and not self._known(c)]
+        if unknown:
+            _fail("f1_classes", chosen, f"{unknown[0]!r} is not a class; each must be one of the classes "
+                  + _names(self.classes or []))
 
     def _subgroups_consistent(self) -> None:
         """Subgroup columns: named, each once (issue 23 item 1)."""

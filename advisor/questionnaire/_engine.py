@@ -23,16 +23,17 @@ from __future__ import annotations
 import math
 import re
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._exceptions import InputError
+from .._format import few_names
 from ..catalogue import Catalogue, MetricRecord, get_catalogue
 from ..engine import ONE_VS_REST
 from ._answers import Answers, answers_from_mapping
 from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
-from ._fields import load_fields
+from ._fields import field_f1_classes, load_fields
 from ._infer import apply_data, data_warnings, summarize
 from ._planned import Resolution, default_resolver, is_agreement_rate, resolve_name
 from ._scope import external_metrics, scope_sentence
@@ -262,6 +263,10 @@ class _Run:
             out["positive_label"] = self.answers.positive_class
         if m.id == "f_beta":
             out["beta"] = ctx.get("beta", 1.0)
+        if m.id == "macro_f1_of_classes":  # the classes given, else those of the field's definition (F1^PN)
+            chosen = self.answers.f1_classes or field_f1_classes(self.answers.field, self.answers.classes)
+            if chosen:
+                out["f1_classes"] = list(chosen)
         for s in suggestions:
             if s.metric == m.id:
                 for key, value_name in s.params.items():
@@ -371,7 +376,7 @@ class _Run:
                 present.append(m.name)
                 continue
             if not self._computable(m):
-                missing.append(_NEEDS.get(mid, "outputs these files do not have"))
+                missing.append(self._needs(mid, f.f1_classes))
                 continue
             reason = f"the figure reported in {f.name} ({f.reports}; {f.cite}), for comparison with earlier work"
             complementary.append(Advice(metric=mid, name=m.name, reason=reason, params=self.params(m, [])))
@@ -388,6 +393,18 @@ class _Run:
         text = f"In {f.name}, papers report {f.reports} ({f.cite}). " + " ".join(said)
         self.rationale.append(RationaleEntry(rule="field", title=f"The figure of {f.name}", text=text.strip(),
                                              source=f.cite, answers={"field": f.id}))
+
+    def _needs(self, mid: str, named: Sequence[str]) -> str:
+        """What a field's figure needs that these answers do not give."""
+        if mid != "macro_f1_of_classes":
+            return _NEEDS.get(mid, "outputs these files do not have")
+        classes = self.answers.classes
+        said = " and ".join(named) or "chosen"
+        if not classes:
+            return (f"the classes F1 is averaged over, the {said} classes, and the classes are not known (give "
+                    "classes or f1_classes in the answers)")
+        return (f"the classes F1 is averaged over, the {said} classes, and the classes here ({few_names(classes)}) "
+                "have none of that name (give f1_classes in the answers)")
 
     def settle(self, complementary: list[Advice], discouraged: list[Advice]) -> list[Advice]:
         """Caveats said wherever a metric is offered; nothing both recommended and advised against."""
@@ -422,6 +439,9 @@ class _Run:
                 and m.properties["class_symmetry"].status in ("holds", "binary_only"))
         if m.id in ("class_weighted_recall", "class_weighted_accuracy"):
             return bool(self.answers.class_weights)
+        if m.id == "macro_f1_of_classes":  # the classes given, or those of the field's definition (F1^PN)
+            defined = field_f1_classes(self.answers.field, self.answers.classes)
+            return bool(self.answers.f1_classes) or defined is not None
         return True
 
     def unchosen_threshold(self, m: MetricRecord) -> bool:

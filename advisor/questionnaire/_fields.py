@@ -8,19 +8,21 @@ items by its plural.
 >>> plural("child"), plural("query"), plural("test image"), plural("analysis")
 ('children', 'queries', 'test images', 'analyses')
 >>> load_fields()["sentiment_shared_task"].metrics
-['balanced_accuracy']
+['balanced_accuracy', 'macro_f1_of_classes']
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 from importlib import resources
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CommunityField", "load_fields", "plural", "suggest_field"]
+__all__ = ["CommunityField", "field_f1_classes", "load_fields", "plural", "suggest_field"]
 
 
 class CommunityField(BaseModel):
@@ -39,6 +41,9 @@ class CommunityField(BaseModel):
                                      description="what a diagnostic of the report answers in this field, by its id")
     terms: dict[str, str] = Field(default_factory=dict,
                                   description="the field's own word for a catalogue metric (recall: sensitivity)")
+    f1_classes: list[str] = Field(default_factory=list, description=(
+        "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
+        "the task's classes regardless of case"))
 
 
 @lru_cache(maxsize=1)
@@ -47,6 +52,28 @@ def load_fields() -> dict[str, CommunityField]:
     text = resources.files(__package__).joinpath("fields.yaml").read_text(encoding="utf-8")
     fields = [CommunityField.model_validate(f) for f in (yaml.safe_load(text) or {}).get("fields", [])]
     return {f.id: f for f in fields}
+
+
+def field_f1_classes(field: str | None, classes: Sequence[Any] | None) -> list[Any] | None:
+    """The classes the field's F1 is averaged over by its definition, as the task names them: each of the field's
+    names must match exactly one class regardless of case; None when the field defines none, the classes are not
+    known, or one is missing.
+
+    >>> field_f1_classes("sentiment_shared_task", ["Negative", "Neutral", "Positive"])
+    ['Positive', 'Negative']
+    >>> field_f1_classes("sentiment_shared_task", ["neg", "neu", "pos"]) is None
+    True
+    """
+    f = load_fields().get(field) if field else None
+    if f is None or not f.f1_classes or not classes:
+        return None
+    out = []
+    for name in f.f1_classes:
+        hits = [c for c in classes if str(c).strip().lower() == name.lower()]
+        if len(hits) != 1:
+            return None
+        out.append(hits[0])
+    return out
 
 
 def suggest_field(context: str | None) -> CommunityField | None:

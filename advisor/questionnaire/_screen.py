@@ -250,7 +250,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             if len(ms) == 1 and f"{ms[0].metric}_alone" in ADDS:
                 adds = ADDS[f"{ms[0].metric}_alone"]
             extra = [c for m in ms for c in caveats.get(m.metric, []) if c not in adds]
-            names = ", ".join(lower_name(m.name or m.metric) for m in ms)
+            names = ", ".join(_with_classes(m) for m in ms)
             pos = next((m.params["positive_label"] for m in ms if _of_class(m, answers)), None)
             rows.append((names + (f" of “{pos}”" if pos is not None else ""),
                          "; ".join([adds or ADDS["planned"], *dict.fromkeys(extra)])))
@@ -267,6 +267,14 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             lines += _wrap(text, 2)
     lines.append(SCREEN["explain"])
     return "\n".join(lines) + "\n"
+
+
+def _with_classes(advice: Any) -> str:
+    """A metric's name in the list, with the classes it is averaged over when they are its parameter (F1^PN)."""
+    chosen = advice.params.get("f1_classes")
+    if advice.metric == "macro_f1_of_classes" and chosen:
+        return "macro F1 over " + join([f"“{c}”" for c in chosen])
+    return lower_name(advice.name or advice.metric)
 
 
 def _adds(advice: Any) -> str:

@@ -55,6 +55,8 @@ LEAD: dict[str, str] = {
     "class_weighted_recall": "weighs each class's recall by its stated weight, however often the class occurs",
     "class_weighted_accuracy": ("counts each item as many times as its class's weight, so it depends on how often "
                                 "each class occurs"),
+    "macro_f1_of_classes": ("averages the per-class F1 over the chosen classes only, while an item of another class "
+                            "still counts as an error when it is predicted as one of them"),
     "expected_cost": "weighs each kind of error by its cost at the class shares met in use",
     "average_precision": "sums up precision over every level of recall without counting true negatives",
     "log_loss": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
@@ -102,6 +104,7 @@ ADDS: dict[str, str] = {
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
     "class_weighted_accuracy": ("which counts each item as many times as its class's weight, so it depends on how "
                                 "often each class occurs"),
+    "macro_f1_of_classes": "the mean F1 over the chosen classes only, the others counting only as errors",
     "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
     "planned": "as planned, with its formula named",

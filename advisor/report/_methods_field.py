@@ -52,12 +52,18 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
     field = field_of(answers)
     if field is None:
         return set()
+    named = _field_figures(p, field, answers, rec, primary, why)
+    _unreported_classes(p, field, answers, rec)
+    return named
+
+
+def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
+                   primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None) -> set[str]:
     key = [field.source]
     others = [m for m in rec if m.role == "complementary" and m.id in field.metrics]
     names = [prose_name(m) for m in others]
     if primary is not None and primary.id in field.metrics:
-        term = field.terms.get(primary.id)
-        named = W.S["field_named"].format(term=term) if term and not _glossed(term, primary.name) else ""
+        named, there = _field_named(field, primary, others)
         if names:
             lead = prose_name(primary)
             p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=_join_words(names),
@@ -67,7 +73,7 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
         # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
         if not any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:]):
             p.cite(key)
-        p.t(". ")
+        p.t(". " + (there + ". " if there else ""))
         return {m.id for m in others}
     if not names:
         return set()
@@ -78,6 +84,34 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
                                     reason=reason))
     p.t(". ")
     return {m.id for m in others}
+
+
+def _unreported_classes(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry]) -> None:
+    """The field's F1 over its own classes (F1^PN) when it is not reported: one sentence with why — the classes are
+    not known, or none of them has the names the figure is defined over (issue 22)."""
+    mid = "macro_f1_of_classes"
+    if mid not in field.metrics or not field.f1_classes or any(m.id == mid for m in rec):
+        return
+    classes, named = answers.get("classes"), _join_words(list(field.f1_classes))
+    why = (W.S["field_classes_unnamed"] if not classes else W.S["field_classes_missing"].format(
+        classes=_join_words([f"“{c}”" for c in classes[:10]]), named=" or ".join(field.f1_classes)))
+    text = W.S["field_unreported"].format(field=field.name, term=field.terms.get(mid, "F1"), named=named, why=why)
+    p.t(text[:1].upper() + text[1:]).t(". ")
+
+
+def _field_named(field: CommunityField, primary: MetricEntry, others: Sequence[MetricEntry]) -> tuple[str, str]:
+    """The field's own words for its figures: ``(", where it is called AvgRec", "")`` for the lead alone, said in its
+    sentence; with the field's other figures a sentence of its own, "There they are called AvgRec and F1^PN" (issue
+    22), or "There macro F1 … is called F1^PN" when not every figure has a word of its own."""
+    terms = [(m, field.terms[m.id]) for m in (primary, *others)
+             if field.terms.get(m.id) and not _glossed(field.terms[m.id], m.name)]
+    if not terms:
+        return "", ""
+    if len(terms) == 1 and terms[0][0] is primary:
+        return W.S["field_named"].format(term=terms[0][1]), ""
+    if len(terms) == 1 + len(others):
+        return "", W.S["field_named_each"].format(terms=_join_words([t for _, t in terms]))
+    return "", W.S["field_named_one"].format(named=_join_words([f"{prose_name(m)} is called {t}" for m, t in terms]))
 
 
 def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], field_readings: bool = True) -> None:

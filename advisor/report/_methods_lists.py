@@ -102,8 +102,14 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
     'Selective risk at 80% coverage'
     >>> name_with_parameters("top_k_accuracy", "Top-k accuracy", {"top_k": 5})
     'Top-5 accuracy'
+    >>> name_with_parameters("macro_f1_of_classes", "Macro F1 over chosen classes", {"f1_classes": ["pos", "neg"]})
+    'Macro F1 over the classes “pos” and “neg”'
     """
     fpr, cov, top = params.get("max_fpr"), params.get("coverage"), params.get("top_k")
+    chosen = params.get("f1_classes")
+    if metric_id == "macro_f1_of_classes" and isinstance(chosen, (list, tuple)) and chosen:
+        classes = "classes" if len(chosen) > 1 else "class"
+        return f"Macro F1 over the {classes} " + _join_words([f"“{c}”" for c in chosen])
     if metric_id == "top_k_accuracy" and isinstance(top, int) and not isinstance(top, bool):
         return f"Top-{top} accuracy"
     if metric_id == "tpr_at_fpr" and isinstance(fpr, (int, float)):

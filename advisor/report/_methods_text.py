@@ -193,6 +193,12 @@ S: dict[str, str] = {
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "{lead} and {names}, which we also report, are the customary figures in {field}{named}",
     "field_named": ", where it is called {term}",
+    "field_named_each": "There they are called {terms}",
+    "field_named_one": "There {named}",
+    "field_unreported": ("{field} also report {term}, the mean F1 of the {named} classes; we do not report it, "
+                         "because {why}"),
+    "field_classes_unnamed": "the classes are not named here",
+    "field_classes_missing": "none of the classes {classes} is named {named}",
     "field_beside": "As is customary in {field}, we also report {names}",
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",

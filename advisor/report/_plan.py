@@ -25,6 +25,7 @@ from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 __all__ = [
     "agreement_tables",
     "class_weights_of",
+    "f1_classes_of",
     "diagnostic_tables",
     "extra_metric_ids",
     "metric_items",
@@ -93,6 +94,12 @@ def class_weights_of(plan: Plan) -> dict[str, float] | None:
         if spec is not None and spec.params.get("class_weights"):
             return spec.params["class_weights"]
     return None
+
+
+def f1_classes_of(plan: Plan) -> list[str] | None:
+    """The classes the plan's macro F1 over chosen classes averages over (F1^PN: positive and negative)."""
+    spec = plan.spec("macro_f1_of_classes")
+    return list(spec.params["f1_classes"]) if spec is not None and spec.params.get("f1_classes") else None
 
 
 def wants_class_of_interest(plan: Plan) -> bool:

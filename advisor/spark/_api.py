@@ -17,9 +17,10 @@ __all__ = ["compare", "evaluate"]
 
 #: The keywords of :func:`evaluate` and :func:`compare`: their own and those ``**options`` passes on.
 _EVALUATE = ("y_true", "systems", "labels", "proba_cols", "costs", "priors", "metrics", "positive_label", "beta",
-             "undefined", "class_weights")
+             "undefined", "class_weights", "f1_classes")
 _COMPARE = ("y_true", "systems", "n_resamples", "seed", "metrics", "labels", "confidence", "positive_label", "beta",
-            "undefined", "progress", "draw", "class_weights", "method", "proportion")
+            "undefined", "progress", "draw", "class_weights", "method", "proportion",
+            "f1_classes")
 
 
 def evaluate(df: Any, y_true: str = "y_true", systems: Sequence[str] | str | None = None, *,

@@ -192,6 +192,7 @@ def iter_resamples(
 def jackknife_acceleration(
     counts: Any, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str,
     class_weights: np.ndarray | None = None,
+    f1_classes: np.ndarray | None = None,
 ) -> np.ndarray:
     r"""Jackknife acceleration of every metric of one table (:mod:`advisor.stats._jackknife`).
 
@@ -211,7 +212,7 @@ def jackknife_acceleration(
 
     def evaluate(masses: np.ndarray) -> dict[str, np.ndarray]:
         return evaluate_batch(Cells(rows, cols, masses, cells.k), ids, positive_index=positive_index, beta=beta,
-                              undefined=undefined, class_weights=class_weights)
+                              undefined=undefined, class_weights=class_weights, f1_classes=f1_classes)
 
     base = np.asarray(cells.w, dtype=np.float64)[keep]
     return cells_acceleration(base, ids, evaluate, chunk_size(base.shape[0] + 16 * cells.k, base.shape[0]))
@@ -361,6 +362,7 @@ def bootstrap(
     draw: str = "auto",
     class_weights: Any = None,
     proportion: str = "clopper_pearson",
+    f1_classes: Any = None,
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
@@ -381,7 +383,7 @@ def bootstrap(
         "auto" chooses per metric (:mod:`advisor.stats._choice`: ``proportion`` — "clopper_pearson" or
         "wilson" — for proportions, BCa else); "bca", "basic" or "percentile" apply to every metric. An
         interval that would exclude its estimate is not given (NaN; ``result.reasons`` says why).
-    positive_label, beta, undefined, class_weights
+    positive_label, beta, undefined, class_weights, f1_classes
         As in :func:`advisor.compute_metrics`.
     progress : callable, optional
         ``progress(done, total)`` after each chunk of resamples.
@@ -414,19 +416,18 @@ def bootstrap(
             raise InputError(f"bootstrap takes a single k×k matrix; got an array of shape {shape}.")
     cells, _ = cells_and_labels(matrix)
     estimates = compute_metrics(matrix, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                                class_weights=class_weights)
+                                class_weights=class_weights, f1_classes=f1_classes)
     ids = list(estimates)
     pos = positive_index_of(estimates)
     k = cells.k
     drawn = drawn_cells(cells)
     check_resampling(int(n_resamples), len(ids), drawn.nnz + k, "bootstrap")
     seed = pick_seed(seed)
-    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw,
-                               positive_index=pos, beta=float(beta), undefined=undefined,
-                               class_weights=estimates.class_weights)
+    options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights,
+                   f1_classes=estimates.f1_classes)
+    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, **options)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
-    iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, dict(
-        positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights))
+    iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, options)
     nan_counts = np.isnan(values).sum(axis=0)
     se = std_error(values)
     table = {m: {"estimate": float(est[j]), "low": float(iv.low[j]), "high": float(iv.high[j])}

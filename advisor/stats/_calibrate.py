@@ -116,6 +116,7 @@ def calibrated_metrics(
     beta: float = 1.0,
     undefined: str = "zero",
     class_weights: Any = None,
+    f1_classes: Any = None,
 ) -> MetricResult:
     """Metrics of the prevalence-calibrated matrix, keyed ``"<id>~"`` (e.g. ``"accuracy~"``).
 
@@ -132,7 +133,7 @@ def calibrated_metrics(
     """
     cm = calibrate(matrix)
     res = compute_metrics(cm, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                          class_weights=class_weights)
+                          class_weights=class_weights, f1_classes=f1_classes)
     values = {f"{k}{SUFFIX}": v for k, v in res.items()}
     undef = [
         UndefinedValue(f"{u.metric}{SUFFIX}", u.quantity, u.label, u.reason, u.resolution, u.value)

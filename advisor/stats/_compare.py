@@ -192,6 +192,7 @@ def compare_joint(
     proportion: str = "clopper_pearson",
     groups: Any = None,
     runs: Sequence[str] | None = None,
+    f1_classes: Any = None,
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table (``advisor.load(…).joint``
     or :meth:`JointCounts.from_arrays`); parameters are those of :func:`compare_systems`. ``groups`` (one per row of the
@@ -209,7 +210,7 @@ def compare_joint(
         metrics = _default_ids(joint.k, positive_label is not None)
     results = {
         s: compute_metrics(matrices[s], metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                           class_weights=class_weights)
+                           class_weights=class_weights, f1_classes=f1_classes)
         for s in systems
     }
     first = results[systems[0]]
@@ -227,6 +228,8 @@ def compare_joint(
     rng = make_rng(seed)
     values = np.empty((len(ids), n_resamples, m))
     items = use_items(joint.counts, draw) and clusters is None
+    options: dict[str, Any] = dict(positive_index=pos, beta=float(beta), undefined=undefined,
+                                   class_weights=first.class_weights, f1_classes=first.f1_classes)
     # memory per resample: the drawn masses of every system (plus the joint cells when drawing cells)
     # and the evaluation of one system at a time, whose arrays are freed before the next
     size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
@@ -235,14 +238,12 @@ def compare_joint(
         for j, sys_cells in enumerate(per_system):
             if j and not joint.abstains:  # the same resampled items: every system's true-class sizes are the
                 sys_cells.share_true_sizes(per_system[0])  # first one's (not when each holds the items it answered)
-            out = evaluate_batch(sys_cells, ids, positive_index=pos, beta=float(beta), undefined=undefined,
-                                 class_weights=first.class_weights)
+            out = evaluate_batch(sys_cells, ids, **options)
             for i, mid in enumerate(ids):
                 values[i, start : start + sys_cells.w.shape[0], j] = out[mid]
         if progress is not None:
             progress(start + per_system[0].w.shape[0], n_resamples)
 
-    options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=first.class_weights)
     layout = _layout(runs, systems)
     extras, mcnemar = paired_inputs(joint, ids, points, float(confidence), method, proportion, options, clusters,
                                     layout)
@@ -294,6 +295,7 @@ def compare_systems(
     class_weights: Any = None,
     method: str = "auto",
     groups: Any = None,
+    f1_classes: Any = None,
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -308,7 +310,7 @@ def compare_systems(
     metrics : sequence of str, optional
         Metric ids; by default every multi-class metric without its aliases (``macro_recall``,
         ``micro_f1``), plus the binary ones when the task has two classes and a positive label.
-    positive_label, beta, undefined, class_weights
+    positive_label, beta, undefined, class_weights, f1_classes
         As in :func:`advisor.compute_metrics`.
     labels : sequence, optional
         The full label set (default: every label seen in the truth or any prediction).
@@ -344,5 +346,5 @@ def compare_systems(
     return compare_joint(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw, class_weights=class_weights, method=method,
-        groups=rows,
+        groups=rows, f1_classes=f1_classes,
     )

@@ -86,10 +86,10 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
     """Per metric id the :class:`PairedInputs` of its summary; and McNemar's tests when accuracy is compared.
 
     ``points`` (ids, systems) are the estimates; ``method`` is "auto" (chosen per metric) or one method for
-    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights); ``clusters`` (group of
-    each joint row, number of groups): items are not independent, so no proportion is binomial and McNemar's
-    test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric. ``layout``
-    (:class:`advisor.stats._runs.RunLayout`): the systems are means over runs — BCa for every metric, the
+    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights, f1_classes); ``clusters``
+    (group of each joint row, number of groups): items are not independent, so no proportion is binomial and
+    McNemar's test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric.
+    ``layout`` (:class:`advisor.stats._runs.RunLayout`): the systems are means over runs — BCa for every metric, the
     jackknife of the run means, no McNemar test.
     """
     systems = list(joint.systems)
