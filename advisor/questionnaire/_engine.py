@@ -34,7 +34,7 @@ from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
 from ._fields import load_fields
 from ._infer import apply_data, data_warnings, summarize
-from ._planned import Resolution, default_resolver, resolve_name
+from ._planned import Resolution, default_resolver, per_class_reading, resolve_name
 from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
@@ -525,7 +525,12 @@ class _Run:
             # a metric of a task advisor does not evaluate (issue 23, item 5): said here and, first on the screen,
             # in the plan's out_of_scope notes — never "nothing can be said about its properties"
             comments += [scope_sentence(ext) for ext in external]
-            if not res.known and not external:
+            reading = (per_class_reading(res.name, self.answers.classes) if not res.known and not external
+                       and self.answers.task == "multiclass" and self.answers.label_structure == "nominal" else None)
+            if reading is not None:  # "user's accuracy", "out-of-scope recall": a figure of the per-class table
+                comments.append(f"{res.name!r} reads as {reading.words}, which the report's per-class table shows"
+                                + ("" if reading.matched else " if the data have a class of that name") + ".")
+            elif not res.known and not external:
                 self.warn("unknown_metric", (
                     f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
                     "about its properties; `advisor metrics` lists the known names."

@@ -16,7 +16,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, resolve_planned
+from ..questionnaire import external_metrics, join_words, resolve_planned
 from ..stats import project_to_prevalence
 from ._methods_text import PROMISE, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
@@ -355,7 +355,7 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
     for d in plan.diagnostics:
         if d.id in ids:
             out.append(d.id)
-        elif d.id in ("per_class_recall", "per_label") and reports and all(r.per_class for r in reports):
+        elif d.id in ("per_class_recall", "per_class", "per_label") and reports and all(r.per_class for r in reports):
             out.append(d.id)
         elif d.id == "pairwise_kappa" and structure is not None and getattr(structure, "pairs", None):
             out.append(d.id)  # the figure (and CSV) of every pair's kappa
@@ -371,11 +371,31 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
 def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
-    out = [PROMISE[i] for i in ids if i in PROMISE]
+    out = [_per_class_promise(plan) if i == "per_class" else PROMISE[i] for i in ids if i in PROMISE]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
     return out
+
+
+def _per_class_promise(plan: Plan) -> str:
+    """The per-class table as the author asked for it: "the precision (user's accuracy), recall (producer's accuracy)
+    and F1 of every class", or "…, among them the recall of “out-of-scope”"."""
+    asked = next((d.params.get("asked") or [] for d in plan.diagnostics if d.id == "per_class"), [])
+    own: dict[str, str] = {}
+    named: list[str] = []
+    for a in asked:
+        if a["class"] is None and a["name"].strip().lower() not in a["quantity"].lower() \
+                and not a["name"].lower().startswith(("per-class", "class-wise")) \
+                and a["name"].lower().split()[0] not in (a["quantity"].lower(), "f1"):
+            own.setdefault(a["quantity"], a["name"])
+        elif a["class"] is not None:
+            named.append(f"the {a['quantity']} of “{a['class']}”")
+    words = [f"{q} ({own[q]})" if q in own else q for q in ("precision", "recall", "F1")]
+    text = f"the {words[0]}, {words[1]} and {words[2]} of every class"
+    if named:
+        text += ", among them " + join_words(list(dict.fromkeys(named)))
+    return text
 
 
 def unreported_planned(plan: Plan) -> list[tuple[str, str]]:
