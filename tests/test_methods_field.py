@@ -253,3 +253,18 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     assert "An article drawn twice shares a cluster with its copy, so each resampled index is set against this test " \
            "set's index with self-pairs counted" in text
     assert "Hubert and Arabie's" not in text  # the authors are the citation, not said twice
+
+
+def test_a_budget_threshold_is_not_said_to_set_the_labels_metrics() -> None:
+    """The fraud reader: after the sentence on the threshold the FPR budget chose, "no threshold was chosen in this
+    evaluation" contradicted it, and precision and recall were left without the threshold they are read at."""
+    import advisor
+
+    root = Path(__file__).resolve().parents[1]
+    answers = load_answers(SITUATIONS / "fraud.yaml").model_copy(update={"group": None})
+    data = advisor.load([str(root / "examples/scores/fraud_gbm.csv"), str(root / "examples/scores/fraud_rules.csv")])
+    ctx = build_report(answers, data, bootstrap=0)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "no threshold was chosen" not in text
+    assert "Precision and recall score the predicted labels given with the" in text
+    assert "at the threshold that made them, not at the one the budget sets" in text
