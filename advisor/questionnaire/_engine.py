@@ -370,8 +370,12 @@ class _Run:
             if mid in chosen:
                 present.append(m.name)
                 continue
-            if not self._computable(m):
-                missing.append(_NEEDS.get(mid, "outputs these files do not have"))
+            if not self._computable(m) and not (self.answers.task == "multiclass" and self.unchosen_threshold(m)
+                                                and self._computable(m, threshold=False)):
+                # the most probable class is no threshold anyone chose: among several classes the field's figure of
+                # labels is reported for comparability (issue 22: a router's accuracy, beside its risk-coverage)
+                missing.append(_NEEDS.get(mid) or ("a fixed operating point, since it " + _UNCHOSEN
+                                                   if self.unchosen_threshold(m) else "outputs these files do not have"))
                 continue
             reason = f"the figure reported in {f.name} ({f.reports}; {f.cite}), for comparison with earlier work"
             complementary.append(Advice(metric=mid, name=m.name, reason=reason, params=self.params(m, [])))
@@ -398,7 +402,9 @@ class _Run:
         recommended = {self.primary.id, *(a.metric for a in complementary)}
         return [d for d in discouraged if d.metric not in recommended]
 
-    def _computable(self, m: MetricRecord) -> bool:
+    def _computable(self, m: MetricRecord, threshold: bool = True) -> bool:
+        """Whether ``m`` can be computed from these outputs and answers; ``threshold=False`` leaves out the check
+        that no one chose the threshold of its labels."""
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
@@ -412,7 +418,7 @@ class _Run:
             if m.binary_only and self.answers.task != "binary":
                 return False
             return outputs in ("probabilities", "scores") if m.id in _SCORE_ONLY else outputs == "probabilities"
-        if self.unchosen_threshold(m):
+        if threshold and self.unchosen_threshold(m):
             return False
         if m.binary_only:
             if self.answers.task != "binary":  # one-vs-rest scores of a class of interest among several
@@ -552,10 +558,16 @@ class _Run:
         label = f"{res.name!r} → {m.name} ({mid})"
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
+        beside = next((c for c in complementary if c.metric == mid), None)
+        if beside is not None and not self._computable(m):  # the field's figure, reported for comparability
+            return f"{label}: reported beside {self.primary.name}: {beside.reason}."
         if not self._computable(m):
             why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
                    if m.needs_probabilities else _UNCHOSEN if self.unchosen_threshold(m)
                    else "is defined for binary tasks with a positive class only")
+            if self.unchosen_threshold(m) and not any(d.metric == mid for d in discouraged):
+                # said to the author as advice, not as "neither reported nor advised against" (issue 22)
+                discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {why}."))
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
