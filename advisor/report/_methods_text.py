@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -50,6 +50,10 @@ PROMISE: dict[str, str] = {
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
 }
+#: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
+PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values and each other metric that depends on the "
+                            "class shares as they would read at the shares in use ({shares})")
 #: The promises of the per-class table (its labels' threshold is said with them).
 PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["per_class"],
                                                    PROMISE["recall_spread"]})

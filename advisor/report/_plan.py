@@ -18,7 +18,7 @@ from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_met
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, plural, resolve_planned
 from ..stats import project_to_prevalence
-from ._methods_text import PROMISE, PROMISE_SUBGROUPS
+from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -374,11 +374,25 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
     out = [_per_class_promise(plan) if i == "per_class" else _risk_promise(plan) if i == "coverage_at_risk"
-           else PROMISE[i] for i in ids if i in PROMISE]
+           else _priors_promise(plan) if i == "at_priors" else PROMISE[i] for i in ids if i in PROMISE]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
     return out
+
+
+def _priors_promise(plan: Plan) -> str:
+    """"the positive and negative predictive values and the other metrics that depend on the class shares, at the
+    shares in use (referable retinopathy 7%)": what the table at the shares in use holds, and the shares (issue 22:
+    "the metrics at the class shares in use" named nothing)."""
+    diag = plan.diagnostic("at_priors")
+    priors = {str(c): float(v) for c, v in ((diag.params.get("priors") if diag is not None else None) or {}).items()}
+    pos = plan.task.positive_class
+    if not priors:
+        return PROMISE["at_priors"]
+    if plan.task.kind == "binary" and pos is not None and str(pos) in priors:
+        return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}")
+    return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
 
 
 def _risk_promise(plan: Plan) -> str:
