@@ -409,3 +409,41 @@ def test_error_distance_figure_escapes_the_system_names(tmp_path) -> None:  # ty
     render_report(ctx, out_path=tmp_path / "r.md")
     svg = (tmp_path / "r-figures" / "structure.svg").read_text(encoding="utf-8")
     assert "<b>" not in svg and ("&lt;b&gt;" in svg or "&#60;b&#62;" in svg) and "$x$" in svg
+
+
+def test_classes_at_one_depth_report_one_hierarchical_number(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every true and predicted class at depth 3 (issue 22, a taxonomy reviewer): Σ|A(p)| = Σ|A(t)|, so hP = hR = hF
+    on the data and on every resample; Table 1 shows the lead alone and the methods say why, the appendix keeps the
+    two equal figures."""
+    import advisor
+    from advisor.engine import one_depth
+
+    leaves = ["sneakers", "boots", "headphones", "speakers"]
+    rng = np.random.default_rng(3)
+    t = [str(x) for x in rng.choice(leaves, 300)]
+    p = [a if rng.random() < 0.6 else str(rng.choice(leaves)) for a in t]
+    q = [a if rng.random() < 0.4 else str(rng.choice(leaves)) for a in t]
+    ctx = advisor.build_report({"label_structure": "hierarchy"}, {"y_true": t, "a": p, "b": q}, taxonomy=PARENT,
+                               bootstrap=200, seed=1)
+    assert one_depth(list(advisor.load_structured([{"y_true": t, "y_pred": p}], taxonomy=PARENT).systems.values())) == 3
+    roles = {m.id: m.role for m in ctx.metrics}
+    assert roles["hierarchical_f1"] == "primary"
+    assert roles["hierarchical_precision"] == roles["hierarchical_recall"] == "appendix"
+    for s in ctx.systems:
+        assert s.values["hierarchical_precision"] == pytest.approx(s.values["hierarchical_f1"], abs=1e-15)
+        assert s.values["hierarchical_recall"] == pytest.approx(s.values["hierarchical_f1"], abs=1e-15)
+    text = " ".join("".join(s.text for s in par.spans) for par in ctx.methods)
+    assert "Every true and predicted class here sits at depth 3" in text
+    assert "We also report hierarchical precision" not in text
+    gone = {m["id"]: m["reason"] for m in ctx.plan["not_computed"]}
+    assert gone["hierarchical_recall"] == "it equals hierarchical F1 here: every class in the data sits at depth 3"
+
+
+def test_classes_at_several_depths_keep_hierarchical_precision_and_recall() -> None:
+    import advisor
+
+    t, p = _items(5)
+    ctx = advisor.build_report({"label_structure": "hierarchy"}, {"y_true": t, "m": p}, taxonomy=PARENT, bootstrap=0)
+    roles = {m.id: m.role for m in ctx.metrics}
+    assert roles["hierarchical_precision"] != "appendix" and roles["hierarchical_recall"] != "appendix"
+    assert "sits at depth" not in " ".join("".join(s.text for s in par.spans) for par in ctx.methods)

@@ -211,11 +211,14 @@ def test_a_reason_resting_on_an_open_question_says_it_was_left_open() -> None:
 
 
 def test_the_note_on_planned_metrics_claims_nothing_it_cannot_know() -> None:
+    """The derm author plans accuracy and balanced accuracy for a system that defers: they are advised against with
+    the reason (they score every item answered), never "not computed" nor "neither reported nor advised against"."""
     ctx = build_report(load_answers(SITUATIONS / "derm.yaml"), None, bootstrap=0)
-    note = next(p for p in ctx.methods if p.heading == "Not reported")
-    text = "".join(s.text for s in note.spans)
-    assert "“accuracy” and “balanced accuracy” are not among the metrics reported as such" in text
-    assert "does not compute" not in text  # the appendix shows every metric computed
+    assert "Not reported" not in [p.heading for p in ctx.methods]
+    assert ("We do not lead with accuracy or balanced accuracy, because they score every item answered, though the "
+            "system leaves the items it is unsure of to a person.") in evaluation("derm")
+    uses = {u["value"]: u for u in ctx.plan["answers"] if u["key"] == "planned_metrics"}
+    assert all(u["used_by"] and u["used_by"][0].startswith("advised against as the lead") for u in uses.values())
 
 
 def test_costs_without_shares_in_use_say_the_test_sets_shares() -> None:
@@ -253,3 +256,49 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     assert "An article drawn twice shares a cluster with its copy, so each resampled index is set against this test " \
            "set's index with self-pairs counted" in text
     assert "Hubert and Arabie's" not in text  # the authors are the citation, not said twice
+
+
+def test_a_budget_threshold_is_not_said_to_set_the_labels_metrics() -> None:
+    """The fraud reader: after the sentence on the threshold the FPR budget chose, "no threshold was chosen in this
+    evaluation" contradicted it, and precision and recall were left without the threshold they are read at."""
+    import advisor
+
+    root = Path(__file__).resolve().parents[1]
+    answers = load_answers(SITUATIONS / "fraud.yaml").model_copy(update={"group": None})
+    data = advisor.load([str(root / "examples/scores/fraud_gbm.csv"), str(root / "examples/scores/fraud_rules.csv")])
+    ctx = build_report(answers, data, bootstrap=0)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "no threshold was chosen" not in text
+    assert "Precision and recall score the predicted labels given with the" in text
+    assert "at the threshold that made them, not at the one the budget sets" in text
+
+
+def test_a_target_risk_is_promised_as_the_coverage_it_allows() -> None:
+    """The legal router (issue 22): "at most 2% of the documents it routes may go to the wrong team" was dropped; the
+    plan shows the coverage at that risk and the paragraph promises it in the author's items. The field's figure of
+    labels is reported for comparability though no threshold was chosen (the most probable class is none), and the
+    planned macro F1 is advised against with the reason, not said to be neither reported nor advised against."""
+    plan = make_plan(load_answers(SITUATIONS / "legal.yaml"))
+    risk = next(d for d in plan.diagnostics if d.id == "coverage_at_risk")
+    assert risk.params == {"target_risk": 0.02} and risk.answers == ["target_risk"]
+    use = next(u for u in plan.answers if u.key == "target_risk")
+    assert any(u.startswith("shown in the report: the largest share") for u in use.used_by)
+    text = evaluation("legal")
+    assert "the largest share of the documents each system answers, most confident first, with at most 2% of its " \
+           "answers wrong" in text
+    assert "As is customary in topic and news text classification benchmarks, we also report accuracy" in text
+    assert "We do not lead with either variant of macro F1, because they score every item answered" in text
+
+
+def test_with_data_the_coverage_at_the_target_risk_is_in_the_report() -> None:
+    import advisor
+
+    root = Path(__file__).resolve().parents[1]
+    answers = {"item_name": "image", "task": "multiclass", "n_classes": 10, "abstention": True, "target_risk": 0.02,
+               "outputs": "probabilities", "deployment_prevalence": "same", "class_weighting": "per_instance"}
+    data = advisor.load([str(root / "examples/digits/logreg.csv"), str(root / "examples/digits/tree.csv")])
+    ctx = build_report(answers, data, bootstrap=0)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "with at most 2% of its answers wrong" in text
+    table = next(t for t in ctx.tables if t.id == "selective_prediction")
+    assert "coverage at risk ≤ 0.02" in table.columns

@@ -149,6 +149,8 @@ def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[st
             said = s.removeprefix("We also give ").rstrip(".")
             expected = promises(plan, shown)  # the paragraph may say fewer to stay within 220 words, never others
             made = [p for p in dict.fromkeys([*PROMISE.values(), *expected]) if p in said]  # subgroups: formatted
+            # a promise said in the author's words ("…, among them the recall of “oos”") contains its plain form
+            made = [p for p in made if p in expected or not any(p in e and e in said for e in expected)]
             assert made and set(made) <= set(expected), f"{name}: promises {said!r}, the report shows {expected}"
     # no premise the answers did not give
     premises = {"unknown": "deployment_prevalence", "shifted": "deployment_prevalence", "equal": "class_weighting",

@@ -154,6 +154,7 @@ _LAZY: dict[str, str] = {
     "hierarchy_metrics": "._hierarchy",
     "hierarchy_tables": "._hierarchy",
     "hierarchy_with_counts": "._hierarchy",
+    "one_depth": "._hierarchy",
     "taxonomy_from_edges": "._hierarchy",
 }
 
@@ -232,6 +233,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         hierarchy_metrics as hierarchy_metrics,
         hierarchy_tables as hierarchy_tables,
         hierarchy_with_counts as hierarchy_with_counts,
+        one_depth as one_depth,
         taxonomy_from_edges as taxonomy_from_edges,
     )
     from ._joint import JointCounts as JointCounts

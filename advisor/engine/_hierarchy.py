@@ -30,7 +30,7 @@ from .._exceptions import InputError
 from .._format import few_names
 
 __all__ = ["HIERARCHY_METRICS", "HierarchyCells", "Taxonomy", "evaluate_hierarchy_batch", "hierarchy_cells",
-           "hierarchy_metrics", "hierarchy_tables", "hierarchy_with_counts", "taxonomy_from_edges"]
+           "hierarchy_metrics", "hierarchy_tables", "hierarchy_with_counts", "one_depth", "taxonomy_from_edges"]
 
 HIERARCHY_METRICS = ("hierarchical_f1", "hierarchical_precision", "hierarchical_recall")
 
@@ -169,6 +169,26 @@ def hierarchy_cells(counts: Any, labels: Sequence[Any], taxonomy: Taxonomy, sour
     if rows.size == 0:
         raise InputError("the confusion matrix has no items.")
     return HierarchyCells(rows, cols, c[rows, cols], labs, taxonomy, _paths(labs, taxonomy))
+
+
+def one_depth(cells: Sequence[HierarchyCells]) -> int | None:
+    """The depth every true and predicted class of these systems sits at, or None when they differ.
+
+    At one depth ``d`` every item's sets ``A(t)`` and ``A(p)`` have ``d`` classes, so ``Σ|A(p)| = Σ|A(t)|`` and
+    hierarchical precision, recall and F1 are one number — on these data and on every resample of their cells.
+
+    >>> tax = taxonomy_from_edges([("a", None), ("b", None), ("a1", "a"), ("a2", "a"), ("b1", "b")])
+    >>> one_depth([hierarchy_cells([[2, 1, 0], [0, 1, 1], [0, 0, 3]], ["a1", "a2", "b1"], tax)])
+    2
+    >>> one_depth([hierarchy_cells([[2, 1], [0, 1]], ["a1", "b"], tax)]) is None
+    True
+    """
+    depths: set[int] = set()
+    for c in cells:
+        depth = (c.paths >= 0).sum(axis=1)
+        used = np.unique(np.concatenate([c.rows[c.counts > 0], c.cols[c.counts > 0]]))
+        depths.update(int(x) for x in depth[used])
+    return depths.pop() if len(depths) == 1 else None
 
 
 def hierarchy_with_counts(cells: HierarchyCells, counts: np.ndarray, rows: np.ndarray | None = None,

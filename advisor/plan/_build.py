@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError, arg
@@ -25,6 +25,7 @@ from ..questionnaire import (
     answers_from_mapping,
     load_answers,
     load_rules,
+    per_class_reading,
     recommend,
     resolve_planned,
     scope_notes,
@@ -151,6 +152,24 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None
+                       ) -> list[Diagnostic]:
+    """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
+    accuracy", "out-of-scope recall"): it replaces the table of per-class recall alone, which it contains. Single
+    labels with more than two classes only; with two, the recall of either class is a metric of its own."""
+    if answers.label_structure != "nominal" or (k is not None and k <= 2) or answers.task == "binary":
+        return diagnostics
+    asked = [{"name": str(name), "quantity": r.quantity, "class": None if r.cls is None else str(r.cls)}
+             for name in planned if not resolve_planned(name).ids
+             for r in [per_class_reading(name, answers.classes)] if r is not None]
+    if not asked:
+        return diagnostics
+    kept = [d for d in diagnostics if d.id != "per_class_recall"]
+    return [Diagnostic(id="per_class", promise=DIAGNOSTICS["per_class"], params={"asked": asked},
+                       reason="the planned metrics name per-class figures", answers=["planned_metrics"]),
+            *kept]  # first: the author asked for it, so a shortened paragraph keeps it
+
+
 def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str]) -> Design:
     several = n_systems is None or n_systems > 1
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
@@ -236,12 +255,18 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     diagnostics = _diagnostics(rec, ans, k if k is not None else ans.k, n_systems)
     if ans.judge is not None and ans.annotators is not None:  # the author's question leads the argument (issue 22)
         diagnostics.insert(0, _judge_diagnostic(ans))
+    diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k)
+    risk = next((m.params["target_risk"] for m in (lead, *beside) if m.params.get("target_risk") is not None), None)
+    if risk is not None:  # the author's error limit among the answers: the coverage it allows (issue 22, legal routing)
+        diagnostics.insert(0, Diagnostic(id="coverage_at_risk", promise=DIAGNOSTICS["coverage_at_risk"],
+                                         params={"target_risk": risk}, reason="the answers give a target risk",
+                                         answers=["target_risk"]))
     inferred: dict[str, Any] = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
                 if key in original.model_fields_set and data is not None
                 and str(getattr(ans, key)) != str(getattr(original, key))}
     facts = ans.facts()
     uses = answer_uses(original, effective, replaced, rec, load_rules(), facts, lead, beside, avoid, diagnostics,
-                       inferred)
+                       inferred, ans.classes)
     task = TaskSpec(kind=ans.task, k=ans.k, classes=list(ans.classes) if ans.classes else None,
                     positive_class=ans.positive_class, structure=ans.label_structure, top_k=ans.top_k,
                     annotators=ans.annotators)

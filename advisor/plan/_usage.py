@@ -29,6 +29,7 @@ from ..questionnaire import (
     is_agreement_rate,
     join_words,
     load_fields,
+    per_class_reading,
     reader_terms,
     resolve_planned,
 )
@@ -103,7 +104,7 @@ def _readings(name: str, structure: str) -> list[str]:
 
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
                   avoid: Sequence[Avoided], structure: str = "nominal",
-                  diagnostics: Sequence[Diagnostic] = ()) -> list[AnswerUse]:
+                  diagnostics: Sequence[Diagnostic] = (), classes: Sequence[Any] | None = None) -> list[AnswerUse]:
     """One entry per planned name: leads, reported beside, advised against, shown by a diagnostic (Cohen's kappa
     of every pair of annotators), or not evaluated."""
     out: list[AnswerUse] = []
@@ -115,6 +116,9 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
         if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
             used.append("shown for every pair of annotators: " + DIAGNOSTICS["pairwise_kappa"])
+        if not ids and "per_class" in shown and (reading := per_class_reading(name, classes)) is not None:
+            used.append(f"shown in the per-class table: {reading.words}"
+                        + ("" if reading.matched else ", if the data have a class of that name"))
         for mid in ids:
             if mid == lead.id:
                 used.append(f"leads: {lead.name}")
@@ -143,8 +147,10 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
 
 def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, str], rec: Recommendation,
                 book: RuleBook, facts: Mapping[str, Any], lead: MetricSpec, beside: Sequence[MetricSpec],
-                avoid: Sequence[Avoided], diagnostics: Iterable[Diagnostic], inferred: Mapping[str, Any]) -> list[AnswerUse]:
-    """Every answer given (and every key an option set), with what it decided or why it was not used."""
+                avoid: Sequence[Avoided], diagnostics: Iterable[Diagnostic], inferred: Mapping[str, Any],
+                classes: Sequence[Any] | None = None) -> list[AnswerUse]:
+    """Every answer given (and every key an option set), with what it decided or why it was not used; ``classes``
+    are the class names as the data confirmed them (a planned "<class> recall" is matched with them)."""
     given = set(original.model_fields_set) | set(replaced)
     fired = {e.rule for e in rec.rationale}
     dumped = effective.model_dump(mode="json")
@@ -189,7 +195,8 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
         out.append(use)
     out += _field_defaults(effective, given, lead, beside)
     out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
-                         effective.label_structure, list(diagnostics))
+                         effective.label_structure, list(diagnostics),
+                         classes if classes is not None else effective.classes)
     return out
 
 

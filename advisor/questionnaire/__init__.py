@@ -27,6 +27,7 @@ _LAZY: dict[str, str] = {
     "Question": "._answers",
     "RationaleEntry": "._recommendation",
     "Recommendation": "._recommendation",
+    "PerClassReading": "._planned",
     "Resolution": "._planned",
     "RuleBook": "._rules",
     "CommunityField": "._fields",
@@ -40,6 +41,7 @@ _LAZY: dict[str, str] = {
     "load_rules": "._rules",
     "plural": "._fields",
     "recommend": "._engine",
+    "per_class_reading": "._planned",
     "resolve_planned": "._planned",
     "is_agreement_rate": "._planned",
     "screen_columns": "._screen",
@@ -125,8 +127,13 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     )
     from ._infer import summarize as summarize_data
     from ._plain import FORMULA as BACKQUOTED_FORMULA, plain_formulas as plain_formulas, reader_terms as reader_terms
-    from ._planned import Resolution as Resolution, is_agreement_rate as is_agreement_rate
-    from ._planned import resolve_planned as resolve_planned
+    from ._planned import (
+        PerClassReading as PerClassReading,
+        Resolution as Resolution,
+        is_agreement_rate as is_agreement_rate,
+        per_class_reading as per_class_reading,
+        resolve_planned as resolve_planned,
+    )
     from ._recommendation import (
         Advice as Advice,
         MetricChoice as MetricChoice,

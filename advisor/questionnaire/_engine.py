@@ -35,7 +35,7 @@ from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
 from ._fields import field_f1_classes, load_fields
 from ._infer import apply_data, data_warnings, summarize
-from ._planned import Resolution, default_resolver, is_agreement_rate, resolve_name
+from ._planned import Resolution, default_resolver, is_agreement_rate, per_class_reading, resolve_name
 from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
@@ -375,8 +375,12 @@ class _Run:
             if mid in chosen:
                 present.append(m.name)
                 continue
-            if not self._computable(m):
-                missing.append(self._needs(mid, f.f1_classes))
+            if not self._computable(m) and not (self.answers.task == "multiclass" and self.unchosen_threshold(m)
+                                                and self._computable(m, threshold=False)):
+                # the most probable class is no threshold anyone chose: among several classes the field's figure of
+                # labels is reported for comparability (issue 22: a router's accuracy, beside its risk-coverage)
+                missing.append("a fixed operating point, since it " + _UNCHOSEN if self.unchosen_threshold(m)
+                               else self._needs(mid, f.f1_classes))
                 continue
             reason = f"the figure reported in {f.name} ({f.reports}; {f.cite}), for comparison with earlier work"
             complementary.append(Advice(metric=mid, name=m.name, reason=reason, params=self.params(m, [])))
@@ -415,7 +419,9 @@ class _Run:
         recommended = {self.primary.id, *(a.metric for a in complementary)}
         return [d for d in discouraged if d.metric not in recommended]
 
-    def _computable(self, m: MetricRecord) -> bool:
+    def _computable(self, m: MetricRecord, threshold: bool = True) -> bool:
+        """Whether ``m`` can be computed from these outputs and answers; ``threshold=False`` leaves out the check
+        that no one chose the threshold of its labels."""
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
@@ -429,7 +435,7 @@ class _Run:
             if m.binary_only and self.answers.task != "binary":
                 return False
             return outputs in ("probabilities", "scores") if m.id in _SCORE_ONLY else outputs == "probabilities"
-        if self.unchosen_threshold(m):
+        if threshold and self.unchosen_threshold(m):
             return False
         if m.binary_only:
             if self.answers.task != "binary":  # one-vs-rest scores of a class of interest among several
@@ -545,9 +551,15 @@ class _Run:
             # a metric of a task advisor does not evaluate (issue 23, item 5): said here and, first on the screen,
             # in the plan's out_of_scope notes — never "nothing can be said about its properties"
             comments += [scope_sentence(ext) for ext in external]
-            if not res.known and not external and self.answers.judge is not None and is_agreement_rate(res.name):
+            judged = not res.known and not external and self.answers.judge is not None and is_agreement_rate(res.name)
+            reading = (per_class_reading(res.name, self.answers.classes) if not res.known and not external
+                       and self.answers.task == "multiclass" and self.answers.label_structure == "nominal" else None)
+            if judged:
                 comments.append(f"{res.name!r}: the agreement rate of the judge with each human rater and of the "
                                 "human raters with each other is reported with the judge comparison.")
+            elif reading is not None:  # "user's accuracy", "out-of-scope recall": a figure of the per-class table
+                comments.append(f"{res.name!r} reads as {reading.words}, which the report's per-class table shows"
+                                + ("" if reading.matched else " if the data have a class of that name") + ".")
             elif not res.known and not external:
                 self.warn("unknown_metric", (
                     f"The planned metric {res.name!r} is not in the catalogue, so nothing can be said "
@@ -570,10 +582,16 @@ class _Run:
         label = f"{res.name!r} → {m.name} ({mid})"
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
+        beside = next((c for c in complementary if c.metric == mid), None)
+        if beside is not None and not self._computable(m):  # the field's figure, reported for comparability
+            return f"{label}: reported beside {self.primary.name}: {beside.reason}."
         if not self._computable(m):
             why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
                    if m.needs_probabilities else _UNCHOSEN if self.unchosen_threshold(m)
                    else "is defined for binary tasks with a positive class only")
+            if self.unchosen_threshold(m) and not any(d.metric == mid for d in discouraged):
+                # said to the author as advice, not as "neither reported nor advised against" (issue 22)
+                discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {why}."))
             return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)

@@ -10,8 +10,8 @@ from .._exceptions import AdvisorError
 from ..catalogue import Catalogue, get_catalogue, resolve_metric
 from ..catalogue import Resolution as CatalogueResolution
 
-__all__ = ["AGREEMENT_RATE_NAMES", "Resolution", "default_resolver", "is_agreement_rate", "resolve_name",
-           "resolve_planned"]
+__all__ = ["AGREEMENT_RATE_NAMES", "PerClassReading", "Resolution", "default_resolver", "is_agreement_rate",
+           "per_class_reading", "resolve_name", "resolve_planned"]
 
 #: Planned names of the share of items two raters put in the same category, which the comparison of a judge with
 #: human raters reports (issue 22); not a catalogue metric (between a system and a truth it is accuracy).
@@ -105,3 +105,74 @@ def resolve_planned(name: str) -> Resolution:
     """What a planned metric's name refers to in the packaged catalogue (ids; none when unknown)."""
     cat = get_catalogue()
     return resolve_name(name, lambda n: default_resolver()(n, cat), cat)
+
+
+#: Names of a per-class quantity taken for every class: the map-accuracy terms of remote sensing (Congalton 1991:
+#: the user's accuracy of a class is its precision, the producer's its recall) and the plain per-class names.
+_EVERY_CLASS: dict[str, str] = {
+    "user's accuracy": "precision", "users accuracy": "precision", "user accuracy": "precision",
+    "producer's accuracy": "recall", "producers accuracy": "recall", "producer accuracy": "recall",
+    "per-class precision": "precision", "per-class recall": "recall", "per-class f1": "F1",
+    "class-wise precision": "precision", "class-wise recall": "recall", "class-wise f1": "F1",
+    "precision per class": "precision", "recall per class": "recall", "f1 per class": "F1",
+    "per-class accuracy": "recall", "class-wise accuracy": "recall",
+}
+#: The last word of "<class> recall": the per-class quantity it names.
+_OF_A_CLASS: dict[str, str] = {"recall": "recall", "sensitivity": "recall", "precision": "precision", "ppv": "precision",
+                               "f1": "F1", "f1 score": "F1", "f1-score": "F1"}
+#: First words that make "<x> recall" an averaged metric, never the recall of a class called x.
+_NOT_A_CLASS = frozenset({"macro", "micro", "weighted", "balanced", "average", "averaged", "mean", "macro-averaged",
+                          "micro-averaged", "top-k", "top", "class", "classwise", "per", "the", "overall", "sample",
+                          "samples", "hierarchical", "entity", "span", "label"})
+
+
+def _key(text: str) -> str:
+    return " ".join(str(text).strip().lower().replace("’", "'").replace("_", " ").split())
+
+
+@dataclass(frozen=True)
+class PerClassReading:
+    """A planned name read as a per-class quantity of the per-class table: ``quantity`` (precision, recall or F1)
+    of ``cls`` (None: every class); ``matched`` is False when the class names are not known yet."""
+
+    quantity: str
+    cls: Any = None
+    matched: bool = True
+
+    @property
+    def words(self) -> str:
+        """"the recall of the class “out-of-scope”" / "the precision of every class"."""
+        of = "every class" if self.cls is None else f"the class “{self.cls}”"
+        return f"the {self.quantity} of {of}"
+
+
+def per_class_reading(name: str, classes: Iterable[Any] | None = None) -> PerClassReading | None:
+    """What a planned name the catalogue does not know means in the per-class table, if anything.
+
+    >>> per_class_reading("producer's accuracy").words
+    'the recall of every class'
+    >>> r = per_class_reading("Out-of-scope recall", ["oos", "out-of-scope", "book_flight"])
+    >>> r.words, r.matched
+    ('the recall of the class “out-of-scope”', True)
+    >>> per_class_reading("macro recall") is None, per_class_reading("fraud recall", ["ok", "theft"]) is None
+    (True, True)
+    """
+    key = _key(name)
+    if key in _EVERY_CLASS:
+        return PerClassReading(_EVERY_CLASS[key])
+    for last, quantity in sorted(_OF_A_CLASS.items(), key=lambda kv: -len(kv[0])):
+        if not key.endswith(" " + last):
+            continue
+        head = key[: -len(last) - 1].strip()
+        if head.endswith(" class"):  # "positive class recall"
+            head = head[: -len(" class")].strip()
+        head = head.removeprefix("the ").strip()
+        if not head or head.split()[0] in _NOT_A_CLASS:
+            return None
+        if classes is None:
+            return PerClassReading(quantity, head, matched=False)
+        for c in classes:
+            if _key(c) == head or _key(c).replace("-", " ") == head.replace("-", " "):
+                return PerClassReading(quantity, c)
+        return None
+    return None

@@ -74,6 +74,11 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     for pid, matters in checks:
         if matters and holds(mid, pid) is False and pid in AVOID:
             return pid
+    record = get_catalogue().metrics.get(mid)
+    if record is not None and record.structure == "nominal" and not record.needs_probabilities \
+            and answers.get("outputs") in ("probabilities", "scores") and answers.get("operating_point") != "fixed" \
+            and mid not in ("expected_cost", "normalized_expected_cost"):  # the engine's unchosen threshold
+        return "answers_every_item" if answers.get("abstention") else "unchosen_threshold"
     return "other"
 
 

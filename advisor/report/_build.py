@@ -68,7 +68,7 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters
-from ._methods_text import DEFINITION_VARIANT, PROMISE_PER_CLASS
+from ._methods_text import DEFINITION_VARIANT, per_class_promised
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
     settle,
@@ -745,7 +745,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
 
     extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
                             k=task.k if task is not None else 2 if answers_dict.get("task") == "binary" else None,
-                            labels_shown=bool(PROMISE_PER_CLASS & set(promised or ())))
+                            labels_shown=per_class_promised(promised or ()))
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._exceptions import InputError, arg
 from .._format import few_names
-from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, per_class, top_k_hits
+from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, one_depth, per_class, top_k_hits
 from ..io import load, ordinal_from_tables
 from ..plan import Plan, PlanOptions
 from ..questionnaire import load_answers as load_answers_file
@@ -32,8 +32,8 @@ from ._build import (
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
+from ._hierarchy import hierarchy_equal, hierarchy_methods, hierarchy_tables
 from ._judge import check_judge, definitions_for, judge_figures
-from ._hierarchy import hierarchy_methods, hierarchy_tables
 from ._plan import (
     agreement_tables,
     diagnostic_tables,
@@ -98,8 +98,11 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
                  for note in (data.get("notes", []) if inputs.structure in ("ordinal", "multilabel") else [])]
     computed = list(next(iter(data["metrics"].values())))
     reasons: dict[str, str] = {}
-    entries = _entries(metric_items(plan), computed, cat, warnings, reasons)
-    plan = settle(plan, set(computed), reasons)  # what this data cannot give is said, not promised
+    depth = one_depth(list(inputs.systems.values())) if inputs.structure == "hierarchy" else None
+    equal = hierarchy_equal(depth, plan.lead.id)  # one depth: hierarchical precision and recall are the lead's number
+    entries = _entries([("appendix" if mid in equal else role, mid, why, params)
+                        for role, mid, why, params in metric_items(plan)], computed, cat, warnings, reasons)
+    plan = settle(plan, set(computed) - set(equal), {**reasons, **equal})  # what this data cannot give is said
     results = _Results()
     results.reports = _reports(inputs, data)
     results.undefined_total = sum(len(r.undefined) for r in results.reports)
@@ -123,7 +126,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         evaluated=True, digits=digits, promised=promised, unreported=unreported_planned(plan))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if structure.kind == "hierarchy":
-        methods = [*methods[:1], hierarchy_methods(structure), *methods[1:]]
+        methods = [*methods[:1], hierarchy_methods(structure, depth if equal else None, plan.lead.name), *methods[1:]]
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods, results, warnings,
                    references)
     ctx.justification, ctx.structure, ctx.tables, ctx.plan = justification, structure, tables, plan.to_json_dict()

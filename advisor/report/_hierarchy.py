@@ -8,7 +8,7 @@ from typing import Any
 from ..stats import proportion_interval
 from ._models import Paragraph, Span, TableBlock
 
-__all__ = ["hierarchy_methods", "hierarchy_tables"]
+__all__ = ["hierarchy_equal", "hierarchy_methods", "hierarchy_tables"]
 
 
 def _tree_words(tax: dict[str, Any]) -> str:
@@ -58,9 +58,33 @@ def hierarchy_tables(structure: Any, confidence: float, digits: int) -> list[Tab
     return [levels, distances]
 
 
-def hierarchy_methods(structure: Any) -> Paragraph:
-    """The methods sentence: the tree, and how hierarchical precision, recall and F1 and the tables are computed."""
+#: The hierarchical metrics that are one number when every class sits at one depth (``engine.one_depth``).
+_ONE_NUMBER = ("hierarchical_f1", "hierarchical_precision", "hierarchical_recall")
+
+
+def hierarchy_equal(depth: int | None, lead: str) -> dict[str, str]:
+    """The hierarchical metrics beside the lead that equal it on these data (every class at one ``depth``), each
+    with the reason; none when the depths differ or the lead is not one of them.
+
+    >>> hierarchy_equal(3, "hierarchical_f1")["hierarchical_recall"]
+    'it equals hierarchical F1 here: every class in the data sits at depth 3'
+    """
+    if depth is None or lead not in _ONE_NUMBER:
+        return {}
+    names = {"hierarchical_f1": "hierarchical F1", "hierarchical_precision": "hierarchical precision",
+             "hierarchical_recall": "hierarchical recall"}
+    return {m: f"it equals {names[lead]} here: every class in the data sits at depth {depth}"
+            for m in _ONE_NUMBER if m != lead}
+
+
+def hierarchy_methods(structure: Any, depth: int | None = None, lead: str = "hierarchical F1") -> Paragraph:
+    """The methods sentence: the tree, and how hierarchical precision, recall and F1 and the tables are computed;
+    with every class at one ``depth``, that the three are one number."""
     tax = structure.taxonomy
+    same = [] if depth is None else [Span(text=(
+        f" Every true and predicted class here sits at depth {depth}, so each item's two sets have {depth} classes "
+        f"and hierarchical precision, recall and F1 are one number; we report {lead[:1].lower() + lead[1:]}, with the "
+        "accuracy at each depth."))]
     return Paragraph(spans=[
         Span(text=f"The classes form a taxonomy ({_tree_words(tax)}). Hierarchical precision, recall and F1 are "
                   "micro-averaged over the items' ancestor-augmented label sets — each class with its ancestors, the "
@@ -69,4 +93,5 @@ def hierarchy_methods(structure: Any) -> Paragraph:
         Span(text=" — and computed from the confusion matrix, so the bootstrap resamples its cells. The accuracy at "
                   "each depth asks whether the predicted class's ancestor at that depth is the true class's; the "
                   "error distance is the number of edges between the true and the predicted class."),
+        *same,
     ])

@@ -181,7 +181,7 @@ def build_methods(
                                        example=_undefined_example(rec, task, answers), named=example):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         shown = list(promised or [])[:promises]
-        table = bool(W.PROMISE_PER_CLASS & set(shown))
+        table = W.per_class_promised(shown)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if isinstance(sentence, TableNote) and not table:
                 continue  # the per-class table is not promised in this (shortened) paragraph: nor its labels

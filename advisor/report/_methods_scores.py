@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..catalogue import get_catalogue
+from ..questionnaire import lower_name as _lower
 from ._models_scores import ScoreData
 
 __all__ = ["Convention", "TableNote", "score_sentences"]
@@ -137,7 +139,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
                                "top-label confidence", "ece"), keys(("Guo", "2017"))))
-    out += _decision_sentences(ids, scores, keys, labels_shown)
+    out += _decision_sentences(ids, scores, keys, labels_shown, list(metrics))
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
@@ -147,7 +149,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     return out
 
 
-def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = False) -> list[tuple[str, list[str]]]:
+def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = False,
+                        order: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
     """Issue 21: the threshold each budget chose and how, K, the clinical calibration, the decision curve, and
     which threshold made the labels the decision metrics score."""
     out: list[tuple[str, list[str]]] = []
@@ -196,6 +199,11 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     if s.labels_given and (ids & _DECISION_IDS or labels_shown) and s.bayes_threshold is None:
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         text = f"The predicted labels are scored as given with the {what}; no threshold was chosen in this evaluation"
+        if "tpr_at_fpr" in ids and s.decision_budget is not None and ids & _DECISION_IDS:
+            # the budget's threshold was chosen above: say which metrics it does not set (issue 22, the fraud reader)
+            names = [_lower(get_catalogue().metrics[m].name) for m in order if m in _DECISION_IDS]
+            text = (f"{_join(names)[:1].upper() + _join(names)[1:]} score the predicted labels given with the "
+                    f"{what}, at the threshold that made them, not at the one the budget sets")
         out.append((text if ids & _DECISION_IDS else TableNote(text), []))
     return out
 

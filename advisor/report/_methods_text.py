@@ -8,7 +8,10 @@ markup. One source per pattern serves Markdown, LaTeX and HTML alike.
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE"]
+from collections.abc import Iterable
+
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE",
+           "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
 from ..questionnaire import AVOID_PHRASES as AVOID
@@ -34,6 +37,9 @@ UNREPORTED: dict[tuple[str, bool], str] = {
 #: What the report shows beside the metrics (the plan's diagnostics), as the methods promise it ("We also give …").
 PROMISE: dict[str, str] = {
     "per_class_recall": "the recall of every class",
+    "per_class": "the precision, recall and F1 of every class",
+    "coverage_at_risk": ("the largest share of the {items} each system answers, most confident first, with at most "
+                         "{risk} of its answers wrong"),
     "recall_spread": "the spread of per-class recall",
     "at_priors": "the metrics at the class shares in use",
     "ranking_stability": "how often each system ranks first across the bootstrap resamples",
@@ -45,10 +51,23 @@ PROMISE: dict[str, str] = {
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
 }
+#: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
+PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values and each other metric that depends on the "
+                            "class shares as they would read at the shares in use ({shares})")
 #: The promises of the per-class table (its labels' threshold is said with them).
-PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["recall_spread"]})
+PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["per_class"],
+                                                   PROMISE["recall_spread"]})
 #: The promises about comparing systems: said after the sentence on how systems are compared, the others before it.
 PROMISE_COMPARING: frozenset[str] = frozenset({PROMISE["ranking_stability"], PROMISE["paired_difference"]})
+
+
+def per_class_promised(promised: Iterable[str]) -> bool:
+    """Whether the per-class table is among the promises (the table of every class may name what the author asked
+    of it: "…, among them the recall of “out-of-scope”")."""
+    return any(x.startswith(p) for x in promised for p in PROMISE_PER_CLASS)
+
+
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
 PROMISE_SUBGROUPS = ("every metric within each value of {columns}, with the largest gap between values and an interval "
                      "for it")

@@ -16,10 +16,10 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, resolve_planned
+from ..questionnaire import external_metrics, join_words, plural, resolve_planned
 from ..stats import project_to_prevalence
 from ._judge import judge_table
-from ._methods_text import PROMISE, PROMISE_SUBGROUPS
+from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -365,8 +365,10 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
     for d in plan.diagnostics:
         if d.id in ids:
             out.append(d.id)
-        elif d.id in ("per_class_recall", "per_label") and reports and all(r.per_class for r in reports):
+        elif d.id in ("per_class_recall", "per_class", "per_label") and reports and all(r.per_class for r in reports):
             out.append(d.id)
+        elif d.id == "coverage_at_risk" and "selective_prediction" in ids:
+            out.append(d.id)  # the column of the selective prediction table
         elif d.id == "pairwise_kappa" and structure is not None and getattr(structure, "pairs", None):
             out.append(d.id)  # the figure (and CSV) of every pair's kappa
         elif d.id == "ranking_stability" and len(reports) > 2 and intervals is not None and \
@@ -381,11 +383,54 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
 def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
-    out = [PROMISE[i] for i in ids if i in PROMISE]
+    out = [_per_class_promise(plan) if i == "per_class" else _risk_promise(plan) if i == "coverage_at_risk"
+           else _priors_promise(plan) if i == "at_priors" else PROMISE[i] for i in ids if i in PROMISE]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
     return out
+
+
+def _priors_promise(plan: Plan) -> str:
+    """"the positive and negative predictive values and the other metrics that depend on the class shares, at the
+    shares in use (referable retinopathy 7%)": what the table at the shares in use holds, and the shares (issue 22:
+    "the metrics at the class shares in use" named nothing)."""
+    diag = plan.diagnostic("at_priors")
+    priors = {str(c): float(v) for c, v in ((diag.params.get("priors") if diag is not None else None) or {}).items()}
+    pos = plan.task.positive_class
+    if not priors:
+        return PROMISE["at_priors"]
+    if plan.task.kind == "binary" and pos is not None and str(pos) in priors:
+        return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}")
+    return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
+
+
+def _risk_promise(plan: Plan) -> str:
+    """"the largest share of the documents each system answers, most confident first, with at most 2% of its answers
+    wrong": the author's target risk, in the author's items."""
+    risk = next(float(d.params["target_risk"]) for d in plan.diagnostics if d.id == "coverage_at_risk")
+    item = next((str(u.value) for u in plan.answers if u.key == "item_name" and u.value), None)
+    return PROMISE["coverage_at_risk"].format(items=plural(item) if item else "test items", risk=f"{risk * 100:g}%")
+
+
+def _per_class_promise(plan: Plan) -> str:
+    """The per-class table as the author asked for it: "the precision (user's accuracy), recall (producer's accuracy)
+    and F1 of every class", or "…, among them the recall of “out-of-scope”"."""
+    asked = next((d.params.get("asked") or [] for d in plan.diagnostics if d.id == "per_class"), [])
+    own: dict[str, str] = {}
+    named: list[str] = []
+    for a in asked:
+        if a["class"] is None and a["name"].strip().lower() not in a["quantity"].lower() \
+                and not a["name"].lower().startswith(("per-class", "class-wise")) \
+                and a["name"].lower().split()[0] not in (a["quantity"].lower(), "f1"):
+            own.setdefault(a["quantity"], a["name"])
+        elif a["class"] is not None:
+            named.append(f"the {a['quantity']} of “{a['class']}”")
+    words = [f"{q} ({own[q]})" if q in own else q for q in ("precision", "recall", "F1")]
+    text = f"the {words[0]}, {words[1]} and {words[2]} of every class"
+    if named:
+        text += ", among them " + join_words(list(dict.fromkeys(named)))
+    return text
 
 
 def unreported_planned(plan: Plan) -> list[tuple[str, str]]:
