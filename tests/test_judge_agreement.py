@@ -227,7 +227,7 @@ def test_the_methods_paragraph_opens_with_the_comparison() -> None:
     p = next(p for p in ctx.methods if p.heading == "Evaluation")
     text = "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
     said = _sentences(text)
-    first = next(i for i, s in enumerate(said) if "Our comparison sets the judge's agreement with each human" in s)
+    first = next(i for i, s in enumerate(said) if "We set the judge's agreement with each human" in s)
     assert said[first - 1].endswith("as well as the humans agree with each other.")  # right after the context
     alpha = next(i for i, s in enumerate(said) if s.startswith("Krippendorff's alpha"))
     assert first < alpha and "summarises all 3 raters" in said[alpha]
@@ -256,7 +256,7 @@ def test_no_judge_no_clause() -> None:
     ctx = build_report(answers_from_mapping(plain), None, bootstrap=0)
     assert not ctx.definitions
     text = "".join(s.text for p in ctx.methods for s in p.spans)
-    assert "difference Δ" not in text and "Our comparison" not in text
+    assert "difference Δ" not in text and "We set the judge" not in text
 
 
 def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
@@ -278,7 +278,7 @@ def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
     low, high = (float(x) for x in lines[3].rsplit("\\[", 1)[1].split("\\]")[0].split(", "))
     assert low <= round(c["delta"]["kappa"], 3) <= high
     methods = md.split("## Methods", 1)[1].split("## Results", 1)[0]
-    assert methods.index("Our comparison sets") < methods.index("Krippendorff's alpha, which")
+    assert methods.index("We set the judge") < methods.index("Krippendorff's alpha, which")
     assert "no annotator is taken as the reference" not in methods
     assert "We compare a judge with 2 human raters on 200 answer pairs in 3 categories." in methods
 
@@ -308,4 +308,33 @@ def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
 def test_without_intervals_no_interval_is_announced() -> None:
     ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=0)
     text = "".join(s.text for p in ctx.methods for s in p.spans)
-    assert "Their difference Δ is the judge's mean with the humans minus" in text and "resample" not in text
+    assert "The difference Δ is the judge's mean with the humans minus" in text and "resample" not in text
+
+
+def test_with_a_judge_no_clause_is_said_for_nothing() -> None:
+    """The reviewer of the LLM-judge paragraph (issue 22): "for complete designs" was a clause for nothing, and the
+    table of every pair's kappa repeated the judge table's pairs."""
+    from advisor.plan import make_plan
+    from advisor.questionnaire import load_answers
+
+    answers = load_answers(Path(__file__).parent / "situations" / "llm_judge.yaml")
+    plan = make_plan(answers)
+    ids = [d.id for d in plan.diagnostics]
+    assert ids[0] == "judge_agreement" and "pairwise_kappa" not in ids
+    ctx = build_report(answers, None, bootstrap=0)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "for complete designs" not in text and "Cohen's kappa of every pair of annotators" not in text
+
+
+def test_a_complete_design_has_no_table_of_missing_ratings(tmp_path: Path) -> None:
+    """Every rater rated every item: "how many items each annotator rated" is a table of zeros, neither shown nor
+    promised; with missing ratings it is both."""
+    for missing in (False, True):
+        answers, data = _write(tmp_path, _table(missing=missing))
+        out = tmp_path / f"report-{missing}.md"
+        res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "--seed", "3", "--bootstrap",
+                                       "0", "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        md = out.read_text()
+        assert ("*Ratings per annotator.*" in md) is missing
+        assert ("how many items each annotator rated" in md.split("## Results", 1)[0]) is missing

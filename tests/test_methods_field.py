@@ -85,7 +85,7 @@ def test_a_reason_is_given_or_nothing_is_said() -> None:
 def test_the_judges_agreement_is_read_against_the_humans() -> None:
     text = evaluation("llm_judge")
     assert "no annotator is taken as the reference" not in text  # the author compares the judge with the humans
-    assert "sets the judge's agreement with each human rater beside the raters' agreement with each other" in text
+    assert "set the judge's agreement with each human rater beside the human raters' agreement with each other" in text
     ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=0)
     p = next(p for p in ctx.methods if p.heading == "Evaluation")
     cited = {k for s in p.spans if s.kind == "cite" for k in s.keys}
@@ -302,3 +302,19 @@ def test_with_data_the_coverage_at_the_target_risk_is_in_the_report() -> None:
     assert "with at most 2% of its answers wrong" in text
     table = next(t for t in ctx.tables if t.id == "selective_prediction")
     assert "coverage at risk ≤ 0.02" in table.columns
+
+
+def test_a_planned_name_in_the_fields_own_words_is_read_as_that_metric() -> None:
+    """Speech-emotion authors plan "UAR" and "WA" (Schuller et al. 2009): WA, the challenges' weighted average
+    recall, is accuracy, which the plan reports — not "a name the catalogue does not know" (issue 22). Outside the
+    field the abbreviation means nothing advisor can read."""
+    from advisor.questionnaire import field_term_ids, resolve_planned
+
+    plan = make_plan(load_answers(SITUATIONS / "ser.yaml"))
+    uses = {str(u.value): u for u in plan.answers if u.key == "planned_metrics"}
+    assert uses["WA"].used_by == ["reported beside the lead: Accuracy"]
+    assert uses["UAR"].used_by == ["leads: Balanced accuracy"]
+    assert resolve_planned("WA", "speech_emotion").ids == ["accuracy"] and not resolve_planned("WA").ids
+    assert field_term_ids("weighted average recall", "speech_emotion") == ["accuracy"]
+    text = evaluation("ser")
+    assert "emotion challenges X , where it is called unweighted average recall (UAR)." in " ".join(text.split())

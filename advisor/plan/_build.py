@@ -160,7 +160,7 @@ def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], an
     if answers.label_structure != "nominal" or (k is not None and k <= 2) or answers.task == "binary":
         return diagnostics
     asked = [{"name": str(name), "quantity": r.quantity, "class": None if r.cls is None else str(r.cls)}
-             for name in planned if not resolve_planned(name).ids
+             for name in planned if not resolve_planned(name, answers.field).ids
              for r in [per_class_reading(name, answers.classes)] if r is not None]
     if not asked:
         return diagnostics
@@ -242,7 +242,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     ans = rec.answers  # as the data confirmed them
     planned: dict[str, str] = {}
     for name in effective.planned_metrics:
-        for mid in resolve_planned(name).ids:
+        for mid in resolve_planned(name, effective.field).ids:
             planned.setdefault(mid, name)
     lead, beside = metric_specs(rec, ans, cat, planned)
     beside = _net_benefits(beside)
@@ -254,7 +254,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
              if a.metric not in {lead.id, *(m.id for m in beside)}]
     diagnostics = _diagnostics(rec, ans, k if k is not None else ans.k, n_systems)
     if ans.judge is not None and ans.annotators is not None:  # the author's question leads the argument (issue 22)
-        diagnostics.insert(0, _judge_diagnostic(ans))
+        # its table holds every pair's kappa, the humans' pairs included: no second table of the same few pairs
+        diagnostics = [_judge_diagnostic(ans), *(d for d in diagnostics
+                                                 if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k)
     risk = next((m.params["target_risk"] for m in (lead, *beside) if m.params.get("target_risk") is not None), None)
     if risk is not None:  # the author's error limit among the answers: the coverage it allows (issue 22, legal routing)

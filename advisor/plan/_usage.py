@@ -94,9 +94,10 @@ def _rule_uses(key: str, value: Any, answers: Answers, facts: Mapping[str, Any],
     return out
 
 
-def _readings(name: str, structure: str) -> list[str]:
-    """The metric ids a planned name can mean here: in a multi-label task "micro F1" is the multi-label form."""
-    ids = list(resolve_planned(name).ids)
+def _readings(name: str, structure: str, field: str | None = None) -> list[str]:
+    """The metric ids a planned name can mean here: in a multi-label task "micro F1" is the multi-label form; in
+    the author's field, the field's own word for a metric ("WA")."""
+    ids = list(resolve_planned(name, field).ids)
     if structure == "multilabel":
         ids = list(resolve_planned(f"{name} (multi-label)").ids) + ids
     return ids
@@ -104,13 +105,14 @@ def _readings(name: str, structure: str) -> list[str]:
 
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
                   avoid: Sequence[Avoided], structure: str = "nominal",
-                  diagnostics: Sequence[Diagnostic] = (), classes: Sequence[Any] | None = None) -> list[AnswerUse]:
+                  diagnostics: Sequence[Diagnostic] = (), classes: Sequence[Any] | None = None,
+                  field: str | None = None) -> list[AnswerUse]:
     """One entry per planned name: leads, reported beside, advised against, shown by a diagnostic (Cohen's kappa
     of every pair of annotators), or not evaluated."""
     out: list[AnswerUse] = []
     shown = {d.id for d in diagnostics}
     for name in names:
-        ids = _readings(name, structure)
+        ids = _readings(name, structure, field)
         used: list[str] = []
         if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name)):
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
@@ -196,7 +198,7 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
     out += _field_defaults(effective, given, lead, beside)
     out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
                          effective.label_structure, list(diagnostics),
-                         classes if classes is not None else effective.classes)
+                         classes if classes is not None else effective.classes, effective.field)
     return out
 
 

@@ -38,6 +38,7 @@ _LAZY: dict[str, str] = {
     "load_answers": "._answers",
     "load_fields": "._fields",
     "field_f1_classes": "._fields",
+    "field_term_ids": "._fields",
     "load_rules": "._rules",
     "plural": "._fields",
     "recommend": "._engine",
@@ -121,6 +122,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._fields import (
         CommunityField as CommunityField,
         field_f1_classes as field_f1_classes,
+        field_term_ids as field_term_ids,
         load_fields as load_fields,
         plural as plural,
         suggest_field as suggest_field,

@@ -35,7 +35,8 @@ from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
 from ._fields import field_f1_classes, load_fields
 from ._infer import apply_data, data_warnings, summarize
-from ._planned import Resolution, default_resolver, is_agreement_rate, per_class_reading, resolve_name
+from ._planned import (Resolution, default_resolver, field_reading, is_agreement_rate, per_class_reading,
+                       resolve_name)
 from ._scope import external_metrics, scope_sentence
 from ._recommendation import (
     Advice,
@@ -536,7 +537,8 @@ class _Run:
 
     # -- planned metrics ------------------------------------------------------------------------
     def planned(self, kept: list[Active], complementary: list[Advice], discouraged: list[Advice]) -> None:
-        self.resolutions: list[Resolution] = [resolve_name(n, self.resolver, self.cat) for n in self.answers.planned_metrics]
+        self.resolutions: list[Resolution] = [field_reading(resolve_name(n, self.resolver, self.cat), self.answers.field)
+                                              for n in self.answers.planned_metrics]
         ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         for res in self.resolutions:
             for nc in self.book.name_checks:

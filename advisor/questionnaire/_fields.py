@@ -22,7 +22,7 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CommunityField", "field_f1_classes", "load_fields", "plural", "suggest_field"]
+__all__ = ["CommunityField", "field_f1_classes", "field_term_ids", "load_fields", "plural", "suggest_field"]
 
 
 class CommunityField(BaseModel):
@@ -52,6 +52,33 @@ def load_fields() -> dict[str, CommunityField]:
     text = resources.files(__package__).joinpath("fields.yaml").read_text(encoding="utf-8")
     fields = [CommunityField.model_validate(f) for f in (yaml.safe_load(text) or {}).get("fields", [])]
     return {f.id: f for f in fields}
+
+
+def _words(text: str) -> str:
+    return " ".join(str(text).lower().replace("’", "'").replace("-", " ").split())
+
+
+def field_term_ids(name: str, field: str | None) -> list[str]:
+    """The catalogue ids a name means in the field's own words (``terms``): the whole term, the term without its
+    bracketed abbreviation, or the abbreviation ("WA" in the emotion challenges is their weighted accuracy, accuracy;
+    elsewhere it is no name advisor can read). None outside a named field.
+
+    >>> field_term_ids("UAR", "speech_emotion"), field_term_ids("uar", None)
+    (['balanced_accuracy'], [])
+    """
+    f = load_fields().get(field) if field else None
+    if f is None:
+        return []
+    key = _words(name)
+    out = []
+    for mid, term in f.terms.items():
+        bracket = re.search(r"\(([^()]+)\)\s*$", term)
+        forms = {_words(term), _words(re.sub(r"\s*\([^()]*\)\s*$", "", term))}
+        if bracket:
+            forms.add(_words(bracket.group(1)))
+        if key in forms and mid not in out:
+            out.append(mid)
+    return out
 
 
 def field_f1_classes(field: str | None, classes: Sequence[Any] | None) -> list[Any] | None:

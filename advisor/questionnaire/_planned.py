@@ -9,9 +9,10 @@ from typing import Any
 from .._exceptions import AdvisorError
 from ..catalogue import Catalogue, get_catalogue, resolve_metric
 from ..catalogue import Resolution as CatalogueResolution
+from ._fields import field_term_ids
 
-__all__ = ["AGREEMENT_RATE_NAMES", "PerClassReading", "Resolution", "default_resolver", "is_agreement_rate",
-           "per_class_reading", "resolve_name", "resolve_planned"]
+__all__ = ["AGREEMENT_RATE_NAMES", "PerClassReading", "Resolution", "default_resolver", "field_reading",
+           "is_agreement_rate", "per_class_reading", "resolve_name", "resolve_planned"]
 
 #: Planned names of the share of items two raters put in the same category, which the comparison of a judge with
 #: human raters reports (issue 22); not a catalogue metric (between a system and a truth it is accuracy).
@@ -101,10 +102,20 @@ def resolve_name(name: str, resolver: Callable[[str], Any], catalogue: Any) -> R
     return Resolution(name, ids, note)
 
 
-def resolve_planned(name: str) -> Resolution:
-    """What a planned metric's name refers to in the packaged catalogue (ids; none when unknown)."""
+def resolve_planned(name: str, field: str | None = None) -> Resolution:
+    """What a planned metric's name refers to in the packaged catalogue (ids; none when unknown); a name the
+    catalogue does not know may be the author's ``field``'s own word for a metric ("WA", "exact agreement")."""
     cat = get_catalogue()
-    return resolve_name(name, lambda n: default_resolver()(n, cat), cat)
+    res = resolve_name(name, lambda n: default_resolver()(n, cat), cat)
+    return field_reading(res, field)
+
+
+def field_reading(res: Resolution, field: str | None) -> Resolution:
+    """``res``, or, when the catalogue does not know the name, what the field's ``terms`` make of it."""
+    if res.known or not field:
+        return res
+    ids = field_term_ids(res.name, field)
+    return Resolution(res.name, ids, f"the name the field ({field}) gives it") if ids else res
 
 
 #: Names of a per-class quantity taken for every class: the map-accuracy terms of remote sensing (Congalton 1991:

@@ -124,7 +124,7 @@ ADDS: dict[str, str] = {
     "fowlkes_mallows": "the geometric mean of precision and recall",
     "roc_auc": "how well the scores rank positives above negatives",
     "ece": "how far the stated probabilities are from the observed frequencies",
-    "fleiss_kappa": "agreement beyond chance among all annotators, for complete designs",
+    "fleiss_kappa": "agreement beyond chance among all annotators",
     "hamming_loss": "the share of wrong label decisions",
     "subset_accuracy": "the share of items whose label set is exactly right",
     "multilabel_micro_f1": "pooled over all labels, so frequent labels weigh more",

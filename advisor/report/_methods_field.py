@@ -67,13 +67,14 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         if names:
             lead = prose_name(primary)
             p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=_join_words(names),
-                                              field=field.name, named=named))
+                                              field=field.name, named=""))
         else:
-            p.t(W.S["field_lead"].format(field=field.name, named=named))
+            p.t(W.S["field_lead"].format(field=field.name, named=""))
         # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
         if not any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:]):
             p.cite(key)
-        p.t(". " + (there + ". " if there else ""))
+        # the field's word after the citation: "(Schuller et al. 2009), where it is called … (UAR)", never "(UAR) (…)"
+        p.t(named + ". " + (there + ". " if there else ""))
         return {m.id for m in others}
     if not names:
         return set()

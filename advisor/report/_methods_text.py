@@ -181,18 +181,18 @@ S: dict[str, str] = {
     "and_which": ", and ",
     "lead": "We lead with {name}",
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
-    "judge_compare": ("Our comparison sets the judge's agreement with each human rater beside the raters' agreement "
-                      "with each other"),
-    "judge_pairs": "; the judge is the rater “{judge}”, each pair compared on the {items} both rated",
+    "judge_compare": ("We set the judge's agreement with each human rater beside the human raters' agreement with "
+                      "each other"),
+    "judge_pairs": "; the judge is the rater “{judge}”, and each pair is compared on the {items} both rated",
     "judge_compare_one": "The judge is the rater “{judge}”, compared with the human rater on the {items} both rated",
     "judge_figures_one": ("We give their agreement rate, the share of those {items} put in the same category, and "
                           "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
                       "and Cohen's kappa, which corrects it for chance"),
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
-    "judge_delta": ("Their difference Δ, the judge's mean with the humans minus the humans' mean with each other, has an "
+    "judge_delta": ("The difference Δ, the judge's mean with the humans minus the humans' mean with each other, has an "
                     "interval that resamples the {items}, both sides of Δ on the same resample"),
-    "judge_delta_plain": "Their difference Δ is the judge's mean with the humans minus the humans' mean with each other",
+    "judge_delta_plain": "The difference Δ is the judge's mean with the humans minus the humans' mean with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
                         "difference is given"),
     "judge_summary": "{name}, which {purpose}, summarises all {m} raters",

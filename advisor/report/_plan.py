@@ -244,6 +244,8 @@ def _annotators(structure: Any, items: float | None) -> TableBlock | None:
     if not raters:
         return None
     total = items or max(raters.values())
+    if items and all(n >= items for n in raters.values()):
+        return None  # every annotator rated every item: a table of zeros says nothing (issue 22: padding)
     caption = "How many items each annotator rated and how many of the items they left unrated."
     shown = list(raters.items())
     if len(raters) > HEATMAP_RATERS:  # many annotators: those with the fewest ratings (every one in the CSV)
@@ -439,11 +441,12 @@ def unreported_planned(plan: Plan) -> list[tuple[str, str]]:
     evaluate, never dropped without a word (issue 22: "purity" vanished). A planned metric of a task advisor does
     not evaluate is said there already."""
     out = []
+    field = next((str(u.value) for u in plan.answers if u.key == "field" and u.value), None)
     for use in plan.answers:
         name = str(use.value)
         if use.key == "planned_metrics" and use.unused and not use.used_by \
                 and not external_metrics(name, plan.task.structure):
-            out.append((name, "not_computed" if resolve_planned(name).ids else "unknown"))
+            out.append((name, "not_computed" if resolve_planned(name, field).ids else "unknown"))
     return out
 
 
