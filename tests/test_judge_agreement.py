@@ -338,3 +338,20 @@ def test_a_complete_design_has_no_table_of_missing_ratings(tmp_path: Path) -> No
         md = out.read_text()
         assert ("*Ratings per annotator.*" in md) is missing
         assert ("how many items each annotator rated" in md.split("## Results", 1)[0]) is missing
+
+
+def test_a_model_graded_against_pathologists_is_not_cited_as_an_llm_judge() -> None:
+    """Zheng et al. (2023) compare an LLM judge with human experts; a grading model beside two pathologists gets the
+    same comparison without that citation, and a planned quadratic weighted kappa is shown by the judge table."""
+    answers = answers_from_mapping({
+        "context": "Breast cancer resections are graded 1, 2 or 3 by two pathologists and by the model.",
+        "item_name": "tumour", "field": "annotation_agreement", "label_structure": "ordinal", "task": "multiclass",
+        "classes": [1, 2, 3], "annotators": 3, "judge": "model",
+        "planned_metrics": ["quadratic weighted kappa"]})
+    ctx = build_report(answers, None, bootstrap=0)
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    cited = {k for s in p.spans if s.kind == "cite" for k in s.keys}
+    assert "zheng2023judging" not in cited
+    assert "We set the judge's agreement with each human rater" in "".join(s.text for s in p.spans)
+    use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
+    assert use.used_by and use.used_by[0].startswith("shown for the judge and each human rater")

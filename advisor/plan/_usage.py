@@ -114,7 +114,9 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
     for name in names:
         ids = _readings(name, structure, field)
         used: list[str] = []
-        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name)):
+        weighted = any(d.id == "judge_agreement" and d.params.get("weighted") for d in diagnostics)
+        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name)
+                                           or (weighted and "weighted_kappa_quadratic" in ids)):
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
         if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
             used.append("shown for every pair of annotators: " + DIAGNOSTICS["pairwise_kappa"])

@@ -32,7 +32,7 @@ from ..questionnaire import avoid_reason, flatten_parentheses, plural, reader_te
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
-from ..questionnaire import scope_notes, scope_sentences, scope_tasks
+from ..questionnaire import scope_notes, scope_sentences, scope_tasks, suggest_field
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
@@ -460,8 +460,10 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
     summary of all raters: "Krippendorff's alpha, which …, summarises the agreement of all 3 raters"."""
     m = answers.get("annotators")
     humans = int(m) - 1 if m else None
-    judge_sentences(p, answers, [k for k in [cite("Zheng", "2023") or JUDGE_SOURCE] if k], humans,
-                    answers.get("label_structure") == "ordinal", intervals)
+    # Zheng et al. compare an LLM judge with human experts: cited for an LLM judge, not for a pathology model
+    field = answers.get("field") or getattr(suggest_field(str(answers.get("context") or "")), "id", None)
+    keys = [k for k in [cite("Zheng", "2023") or JUDGE_SOURCE] if k] if field == "llm_as_judge" else []
+    judge_sentences(p, answers, keys, humans, answers.get("label_structure") == "ordinal", intervals)
     name = prose_name(primary)
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
     p.t(W.S["judge_summary_two" if m is not None and int(m) == 2 else "judge_summary"].format(
