@@ -318,3 +318,13 @@ def test_a_planned_name_in_the_fields_own_words_is_read_as_that_metric() -> None
     assert field_term_ids("weighted average recall", "speech_emotion") == ["accuracy"]
     text = evaluation("ser")
     assert "emotion challenges X , where it is called unweighted average recall (UAR)." in " ".join(text.split())
+
+
+def test_f_beta_beside_a_cost_lead_says_its_blind_spot_as_the_authors_concern() -> None:
+    """The retinopathy author said true negatives count; "true negatives do not count" read as a contradiction of
+    the author (issue 22). Fβ keeps its place beside the expected cost, with what it leaves out said as such."""
+    text = evaluation("retinopathy")
+    assert "true negatives do not count" not in text
+    assert ("F-beta score, in which a missed positive weighs as much as β² false alarms, though it leaves out the "
+            "true negatives, which count here") in text
+    assert "(referable retinopathy 7%)" in text  # the shares in use, named

@@ -133,6 +133,8 @@ def build_methods(
     data_adds = {"accuracy": W.S["accuracy_majority"].format(majority=f"{majority:.2f}")} if majority is not None else {}
     if primary is not None and primary.id in W.BESIDE_PROPER:  # a second proper score beside a proper lead: not
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
+    if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
+        data_adds["f_beta"] = W.S["f_beta_tn"]
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the

@@ -180,6 +180,9 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
+    "f_beta_tn": ("in which a missed positive weighs as much as β² false alarms, though it leaves out the true "
+                  "negatives, which count here"),
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
     "judge_compare": ("We set the judge's agreement with each human rater beside the human raters' agreement with "
                       "each other"),
