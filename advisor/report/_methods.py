@@ -370,7 +370,8 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
         p.t(". " + W.S["ranking_tool"])
     if intervals is not None:
         p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
-                                             n=f"{intervals.n_resamples:,}", unit="sentences" if spans else "queries"))
+                                             n=f"{intervals.n_resamples:,}",
+                                             unit=_items(answers) or ("sentences" if spans else "queries")))
         p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else "") + ".")
     return p.para("Evaluation")
 

@@ -171,7 +171,8 @@ S: dict[str, str] = {
     "ranking": ("We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
                 "recall@k, each computed per query and averaged over queries"),
     "ranking_tool": "They are computed with pytrec_eval or ranx from the relevance judgements and the run. ",
-    "external_intervals": "Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}",
+    "external_intervals": ("Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}, each "
+                           "resample scored again in the same way"),
     "task_annotators_data": "; no annotator is taken as the reference",
     "undefined_annotators": ("A coefficient whose chance disagreement is 0, as when every rating falls in one class, "
                              "is {value}"),
