@@ -16,10 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import advisor
 from advisor.catalogue import get_catalogue
 from advisor.catalogue._resolve import resolve_metric
 from advisor.engine._ordinal import ordinal_cells, ordinal_metrics
-from advisor.engine._structures import evaluate_structure
+from advisor.engine._structures import evaluate_inputs, evaluate_structure
 from advisor.stats._bounds import bounds_of
 from advisor.stats._structures import structure_bootstrap
 
@@ -158,3 +159,18 @@ def test_report_with_data_shows_adjacent_agreement_with_an_interval(tmp_path, cl
     iv = ctx["intervals"]["near"][ID]
     assert iv["low"] <= iv["estimate"] <= iv["high"]
     assert iv["estimate"] == pytest.approx(_direct(t, near, list(range(1, 7))))
+
+
+def test_an_inferred_order_with_a_gap_is_said():
+    # 1–5 stars where nobody chose 3: the order inferred from the labels makes 2 → 4 one step, and the note says so
+    inputs = advisor.load_structured([{"y_true": [2, 4, 1, 5], "y_pred": [4, 2, 1, 5]}], structure="ordinal")
+    data = evaluate_inputs(inputs)
+    assert data["metrics"]["system"][ID] == 1.0
+    assert "Adjacent agreement counts steps of the order (1, 2, 4, 5)" in data["notes"][0]
+    assert "--order" in data["notes"][0] and "unequally spaced" in data["notes"][0]
+    # the declared order counts the class nobody chose: 2 → 4 is two steps
+    cells = ordinal_cells(y_true=[2, 4, 1, 5], y_pred=[4, 2, 1, 5], order=[1, 2, 3, 4, 5])
+    assert ordinal_metrics(cells, [ID])[ID] == 0.5
+    # equally spaced values give no warning
+    even = advisor.load_structured([{"y_true": [1, 2, 3], "y_pred": [2, 2, 3]}], structure="ordinal")
+    assert "unequally" not in evaluate_inputs(even)["notes"][0]
