@@ -174,3 +174,15 @@ def test_an_inferred_order_with_a_gap_is_said():
     # equally spaced values give no warning
     even = advisor.load_structured([{"y_true": [1, 2, 3], "y_pred": [2, 2, 3]}], structure="ordinal")
     assert "unequally" not in evaluate_inputs(even)["notes"][0]
+
+
+def test_qwk_leading_names_the_field_figures_in_one_list(cli, tmp_path):
+    # every item counting alike: QWK leads, and the field's other figures are listed with it, not "A and B and C"
+    answers = tmp_path / "essay.yaml"
+    answers.write_text(ESSAY.read_text(encoding="utf-8") + "class_weighting: per_instance\n", encoding="utf-8")
+    r = cli("methods", "--answers", answers, "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "We lead with quadratically weighted kappa" in r.output
+    assert "Quadratically weighted kappa, accuracy and adjacent agreement, which we also report, are the customary " \
+           "figures in automated essay scoring (Williamson et al. 2012). There quadratically weighted kappa is called " \
+           "QWK and accuracy is called exact agreement." in r.output

@@ -60,13 +60,14 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                    primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None) -> set[str]:
     key = [field.source]
-    others = [m for m in rec if m.role == "complementary" and m.id in field.metrics]
+    others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
+                    key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
     names = [prose_name(m) for m in others]
     if primary is not None and primary.id in field.metrics:
         named, there = _field_named(field, primary, others)
-        if names:
-            lead = prose_name(primary)
-            p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=_join_words(names),
+        if names:  # "A, B and C, which we also report, are …", not "A and B and C"
+            lead = ", ".join([prose_name(primary), *names[:-1]])
+            p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=names[-1],
                                               field=field.name, named=named))
         else:
             p.t(W.S["field_lead"].format(field=field.name, named=named))
@@ -77,8 +78,6 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return {m.id for m in others}
     if not names:
         return set()
-    others = sorted(others, key=lambda m: field.metrics.index(m.id))  # the customary figure first, as the field says
-    names = [prose_name(m) for m in others]
     p.t(W.S["field_beside"].format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
     if reason:
