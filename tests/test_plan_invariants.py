@@ -250,8 +250,10 @@ def _structured(answers: Answers, rng: np.random.Generator) -> Any:
     y = rng.choice(labels, size=n)
     y[:k] = labels
     if answers.annotators:
-        ratings = {f"rater_{j}": list(np.where(rng.random(n) < 0.75, y, rng.choice(labels, size=n)))
-                   for j in range(int(answers.annotators))}
+        names = [answers.judge] if answers.judge else []  # the judge is one of the raters, by its column's name
+        names += [str(j) for j in range(int(answers.annotators) - len(names))]
+        ratings = {f"rater_{name}": list(np.where(rng.random(n) < 0.75, y, rng.choice(labels, size=n)))
+                   for name in names}
         return load_structured([ratings], order=labels if answers.label_structure == "ordinal" else None)
     if answers.top_k:
         sources = []

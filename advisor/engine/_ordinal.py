@@ -1,4 +1,5 @@
-r"""Metrics of ordered classes: weighted kappa (Cohen 1968) and (macro-averaged) mean absolute error.
+r"""Metrics of ordered classes: weighted kappa (Cohen 1968), (macro-averaged) mean absolute error and adjacent
+agreement.
 
 Classes are ordered ``0 … k−1`` (the order of ``labels``). Each class ``i`` has a position ``x_i``
 on which the distance of an error ``|x_i − x_j|`` is measured (:attr:`OrdinalCells.distance`):
@@ -15,6 +16,10 @@ Everything is computed from the non-zero cells ``(i, j, c_ij)`` of the confusion
 moments or class sums, never from a dense k×k array:
 
 * ``mae = Σ c_ij |x_i − x_j| / n``;
+* ``adjacent_accuracy = Σ_{|i − j| ≤ 1} c_ij / n``: the share of items predicted at most one step of the order from
+  the true class (Williamson, Xi & Breyer 2012: "adjacent agreement"). Steps are ranks ``i`` of the order in
+  use, never label values — on an integer scale 1–6 one step is one point, while on a scale of half points
+  (1, 1.5, 2 …) a value difference of 1 would be two steps;
 * ``mae_macro = (1/k') Σ_{i: a_i>0} (Σ_j c_ij |x_i − x_j|) / a_i`` over the k' classes present in the
   truth (Baccianella, Esuli & Sebastiani 2009; a class absent from the truth has no items to average
   and is left out under every convention — it is recorded);
@@ -44,7 +49,8 @@ from ._structure_args import as_tuple, resolve_ids
 
 __all__ = ["ORDINAL_METRICS", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
 
-ORDINAL_METRICS: tuple[str, ...] = ("weighted_kappa_linear", "weighted_kappa_quadratic", "mae", "mae_macro")
+ORDINAL_METRICS: tuple[str, ...] = ("weighted_kappa_linear", "weighted_kappa_quadratic", "mae", "mae_macro",
+                                     "adjacent_accuracy")
 
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -223,6 +229,9 @@ def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple
     events: dict[str, Any] = {}
     if "mae" in ids:
         out["mae"] = (w * dist).sum(axis=-1) / n
+    if "adjacent_accuracy" in ids:  # steps of the order (ranks), whatever the labels' values
+        near = np.abs(cells.rows - cells.cols) <= 1
+        out["adjacent_accuracy"] = (w * near).sum(axis=-1) / n
     a = _class_sums(cells.rows, w, cells.k)
     if "mae_macro" in ids:
         err = _class_sums(cells.rows, w * dist, cells.k)
@@ -253,7 +262,7 @@ def evaluate_ordinal_batch(cells: OrdinalCells, ids: Sequence[str], undefined: s
 
 def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: Sequence[Any] | None = None,
                     undefined: str = "zero") -> MetricResult:
-    r"""Weighted kappa (linear, quadratic), MAE and macro MAE of an ordered confusion matrix.
+    r"""Weighted kappa (linear, quadratic), MAE, macro MAE and adjacent agreement of an ordered confusion matrix.
 
     ``data`` is an :class:`OrdinalCells` or a k×k matrix whose classes are in order (lowest first).
     Undefined values: weighted kappa's chance term is 0 only when both labelings put every item in one
@@ -262,6 +271,8 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
     >>> r = ordinal_metrics([[3, 1, 0], [1, 2, 1], [0, 1, 3]])
     >>> round(r["weighted_kappa_quadratic"], 6), round(r["mae"], 6), round(r["mae_macro"], 6)
     (0.75, 0.333333, 0.333333)
+    >>> r["adjacent_accuracy"], round(ordinal_metrics([[3, 0, 1], [0, 2, 0], [0, 0, 3]])["adjacent_accuracy"], 6)
+    (1.0, 0.888889)
     """
     cells = data if isinstance(data, OrdinalCells) else ordinal_cells(data, labels)
     ids = resolve_ids(metrics, undefined, ORDINAL_METRICS, "an ordinal")

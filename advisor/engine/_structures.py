@@ -190,16 +190,25 @@ def distance_note(cells: Any) -> str:
     >>> distance_note(ordinal_cells(y_true=[1, 5], y_pred=[2, 5], order=[1, 2, 5], declared=False))[:67]
     'MAE and macro MAE measure each error as the difference of the label'
     """
+    import numpy as np
+
     order = few_names(cells.labels)
     if cells.distance == "ranks":
-        return (f"The classes ({order}) are not numbers, so MAE, macro MAE and weighted kappa measure each error "
-                "in steps of the order (rank distance: neighbouring classes are 1 apart).")
+        return (f"The classes ({order}) are not numbers, so MAE, macro MAE, weighted kappa and adjacent agreement "
+                "measure each error in steps of the order (rank distance: neighbouring classes are 1 apart).")
     mae = ("MAE and macro MAE measure each error as the difference of the label values (the classes are numbers: "
            "1 → 4 counts 3 even if nobody chose 2 or 3)")
+    adjacent = f" Adjacent agreement counts steps of the order ({order}), whatever the values"
+    gaps = np.diff(np.asarray(cells.values, dtype=np.float64))
+    if not cells.declared and gaps.size and not np.allclose(gaps, gaps[0]):  # a value nobody chose is no step
+        adjacent += ("; the order was inferred from the labels present and its values are unequally spaced, so give "
+                     "the full order with --order (or the answers' classes) if a class between them was never "
+                     "chosen")
+    adjacent += "."
     if cells.kappa_distance == "values":
-        return mae + "; weighted kappa weighs disagreements by the same differences."
+        return mae + "; weighted kappa weighs disagreements by the same differences." + adjacent
     return (mae + f"; weighted kappa weighs disagreements by their distance in the declared order ({order}), every "
-            "declared class counting in the scale as Cohen (1968) defines it.")
+            "declared class counting in the scale as Cohen (1968) defines it." + adjacent)
 
 
 def level_note(r: Any) -> str:

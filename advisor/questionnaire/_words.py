@@ -121,6 +121,7 @@ ADDS: dict[str, str] = {
     "weighted_kappa_quadratic": "chance-corrected agreement that weighs far errors more",
     "weighted_kappa_linear": "chance-corrected agreement that weighs far errors more",
     "mae": "the mean distance between true and predicted class",
+    "adjacent_accuracy": "the share of items predicted at most one step of the order from the true class",
     "fowlkes_mallows": "the geometric mean of precision and recall",
     "roc_auc": "how well the scores rank positives above negatives",
     "ece": "how far the stated probabilities are from the observed frequencies",

@@ -60,13 +60,14 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                    primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None) -> set[str]:
     key = [field.source]
-    others = [m for m in rec if m.role == "complementary" and m.id in field.metrics]
+    others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
+                    key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
     names = [prose_name(m) for m in others]
     if primary is not None and primary.id in field.metrics:
         named, there = _field_named(field, primary, others)
-        if names:
-            lead = prose_name(primary)
-            p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=_join_words(names),
+        if names:  # "A, B and C, which we also report, are …", not "A and B and C"
+            lead = ", ".join([prose_name(primary), *names[:-1]])
+            p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=names[-1],
                                               field=field.name, named=""))
         else:
             p.t(W.S["field_lead"].format(field=field.name, named=""))
@@ -84,6 +85,9 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
                                     reason=reason))
     p.t(". ")
+    there = _field_named(field, None, others)[1]
+    if there:  # the field's own words for its figures beside the lead ("There … is called QWK"), as under a lead
+        p.t(there + ". ")
     return {m.id for m in others}
 
 
@@ -100,17 +104,19 @@ def _unreported_classes(p: Text, field: CommunityField, answers: Mapping[str, An
     p.t(text[:1].upper() + text[1:]).t(". ")
 
 
-def _field_named(field: CommunityField, primary: MetricEntry, others: Sequence[MetricEntry]) -> tuple[str, str]:
+def _field_named(field: CommunityField, primary: MetricEntry | None, others: Sequence[MetricEntry]) -> tuple[str, str]:
     """The field's own words for its figures: ``(", where it is called AvgRec", "")`` for the lead alone, said in its
     sentence; with the field's other figures a sentence of its own, "There they are called AvgRec and F1^PN" (issue
-    22), or "There macro F1 … is called F1^PN" when not every figure has a word of its own."""
-    terms = [(m, field.terms[m.id]) for m in (primary, *others)
+    22), or "There macro F1 … is called F1^PN" when not every figure has a word of its own. ``primary`` None: the
+    figures are reported beside a lead that is not the field's."""
+    figures = [m for m in (primary, *others) if m is not None]
+    terms = [(m, field.terms[m.id]) for m in figures
              if field.terms.get(m.id) and not _glossed(field.terms[m.id], m.name)]
     if not terms:
         return "", ""
-    if len(terms) == 1 and terms[0][0] is primary:
+    if len(terms) == 1 and primary is not None and terms[0][0] is primary:
         return W.S["field_named"].format(term=terms[0][1]), ""
-    if len(terms) == 1 + len(others):
+    if len(terms) == len(figures) > 1:
         return "", W.S["field_named_each"].format(terms=_join_words([t for _, t in terms]))
     return "", W.S["field_named_one"].format(named=_join_words([f"{prose_name(m)} is called {t}" for m, t in terms]))
 

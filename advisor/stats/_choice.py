@@ -25,7 +25,7 @@ __all__ = ["METHOD_WORDS", "PROPORTIONS", "interval_method", "interval_methods",
 #: Metric ids that are one count of items over another.
 PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "npv", "jaccard")
 #: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
-SHARES = ("top_k_accuracy", "subset_accuracy")
+SHARES = ("top_k_accuracy", "subset_accuracy", "adjacent_accuracy")
 #: Metric ids whose estimate gets no interval, and why.
 NO_INTERVAL = {"ece": "the plug-in ECE is biased upwards by the sampling error of each bin's accuracy, so no interval "
                       "around it covers the calibration error; see the debiased calibration error"}
