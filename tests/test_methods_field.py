@@ -79,7 +79,7 @@ def test_a_reason_is_given_or_nothing_is_said() -> None:
         text = evaluation(path.stem)
         assert "fits this setting less well" not in text, path.stem
     fraud = evaluation("fraud")
-    assert "We do not lead with average precision, because it averages over every threshold" in fraud
+    assert "We do not rely on average precision, because it averages over every threshold" in fraud
 
 
 def test_the_judges_agreement_is_read_against_the_humans() -> None:
@@ -212,11 +212,11 @@ def test_a_reason_resting_on_an_open_question_says_it_was_left_open() -> None:
 
 def test_the_note_on_planned_metrics_claims_nothing_it_cannot_know() -> None:
     """The derm author plans accuracy and balanced accuracy for a system that defers: they are advised against with
-    the reason (they score every item answered), never "not computed" nor "neither reported nor advised against"."""
+    the reason (they score every item, the deferred ones included), never "not computed" nor "neither reported nor advised against"."""
     ctx = build_report(load_answers(SITUATIONS / "derm.yaml"), None, bootstrap=0)
     assert "Not reported" not in [p.heading for p in ctx.methods]
-    assert ("We do not lead with accuracy or balanced accuracy, because they score every item answered, though the "
-            "system leaves the items it is unsure of to a person.") in evaluation("derm")
+    assert ("We do not rely on accuracy or balanced accuracy, because they score every item, the ones the system would "
+            "leave to a person included.") in evaluation("derm")
     uses = {u["value"]: u for u in ctx.plan["answers"] if u["key"] == "planned_metrics"}
     assert all(u["used_by"] and u["used_by"][0].startswith("advised against as the lead") for u in uses.values())
 
@@ -287,7 +287,7 @@ def test_a_target_risk_is_promised_as_the_coverage_it_allows() -> None:
     assert "the largest share of the documents each system answers, most confident first, with at most 2% of its " \
            "answers wrong" in text
     assert "As is customary in topic and news text classification benchmarks, we also report accuracy" in text
-    assert "We do not lead with either variant of macro F1, because they score every item answered" in text
+    assert "We do not rely on either variant of macro F1, because they score every item, the ones the system" in text
 
 
 def test_with_data_the_coverage_at_the_target_risk_is_in_the_report() -> None:

@@ -142,7 +142,7 @@ def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[st
             names = s.split(", which ")[0] if prefix == "We lead with" else _listed_names(s, prefix)
             extra = [ids for ids in _named(names) if not ids & reported]
             assert not extra, f"{name}: the methods report {extra}, which the plan does not: {s!r}"
-        elif s.startswith("We do not lead with"):
+        elif s.startswith("We do not rely on"):
             extra = [ids for ids in _named(s.split(", because")[0]) if not ids & avoided]
             assert not extra, f"{name}: the methods advise against {extra}, which the plan does not: {s!r}"
         elif s.startswith("We also give"):

@@ -42,7 +42,7 @@ AVOID: dict[str, str] = {
     "probabilities": "needs predicted probabilities",
     "threshold_free": "averages over every threshold, though only one is used",
     "unchosen_threshold": "scores labels at a threshold nobody chose, and no operating point is fixed",
-    "answers_every_item": "scores every item answered, though the system leaves the items it is unsure of to a person",
+    "answers_every_item": "scores every item, the ones the system would leave to a person included",
     "other": "fits this setting less well",
 }
 

@@ -540,7 +540,7 @@ def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozen
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
-    """"We do not lead with X, because …": the metrics the author planned, else those whose reason is something
+    """"We do not rely on X, because …": the metrics the author planned, else those whose reason is something
     the answers say (``given``: the keys the author answered; a default is no premise, issue 22) — never "macro
     F1 depends on how often each class occurs" in a situation that said nothing about class shares."""
     disc = recommendation.get("discouraged") or []
