@@ -328,3 +328,23 @@ def test_f_beta_beside_a_cost_lead_says_its_blind_spot_as_the_authors_concern() 
     assert ("F-beta score, in which a missed positive weighs as much as β² false alarms, though it leaves out the "
             "true negatives, which count here") in text
     assert "(referable retinopathy 7%)" in text  # the shares in use, named
+
+
+@pytest.mark.parametrize("name", ["essay", "shared_task", "taxonomy", "llm_judge", "clustering", "imagenet"])
+def test_with_a_context_and_no_data_no_template_says_what_the_context_says(name) -> None:
+    """"We evaluate a classifier of 6 ordered classes", "We compare several 4-class classifiers" (of 25 teams) after
+    the author's own context read as a template (issue 22); with data the sentence counts the items instead."""
+    text = evaluation(name)
+    assert not re.search(r"\bWe (evaluate|compare) (a|several|\d+) ", text), text
+
+
+def test_macro_mae_is_not_the_example_of_a_convention_it_does_not_follow() -> None:
+    """Macro MAE leaves a class absent from the truth out of its average (k'): "A zero denominator, as in macro MAE
+    when a class is absent …, gives 0" was false (issue 22, the essay reviewer)."""
+    text = evaluation("essay")
+    assert "as in macro-averaged mean absolute error" not in text
+    assert "averages the per-class scores, so a rare class counts as much as a common one" in text
+
+
+def test_two_humans_are_one_pair_not_a_mean() -> None:
+    assert "minus the two humans' agreement with each other" in evaluation("llm_judge")

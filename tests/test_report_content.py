@@ -154,9 +154,9 @@ def test_class_decomposability_gloss_only_for_means_of_classes() -> None:
     answers = {"class_weighting": "equal"}
     status = {m: {"class_decomposability": ("holds", [])} for m in ("f_beta", "macro_f1")}
     binary = _text(build_methods(answers, {}, [_entry("f_beta", "F-beta")], property_status=status))
-    assert "mean of per-class" not in binary
+    assert "per-class scores" not in binary
     multi = _text(build_methods(answers, {}, [_entry("macro_f1", "Macro F1")], property_status=status))
-    assert "macro F1, which is a plain mean of per-class scores" in multi
+    assert "macro F1, which averages the per-class scores, so a rare class counts as much as a common one" in multi
 
 
 def test_defaults_are_not_presented_as_answers() -> None:

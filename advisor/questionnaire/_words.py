@@ -13,7 +13,7 @@ __all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPE
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
 PROPERTY: dict[str, str] = {
     "prevalence_invariance": "does not change when a class becomes more or less frequent",
-    "class_decomposability": "is a plain mean of per-class scores",
+    "class_decomposability": "averages the per-class scores, so a rare class counts as much as a common one",
     "chance_correction": "gives every classifier that guesses at random, however it guesses, the same expected score",
     "constant_baseline": "gives every random labeling the same expected score",
     "symmetry": "stays the same when the two labelings swap roles",

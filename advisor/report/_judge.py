@@ -144,7 +144,10 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     if weighted:
         p.t(W.S["judge_weighted"])
     p.t(". ")
-    delta = W.S["judge_delta"].format(items=items) if intervals else W.S["judge_delta_plain"]
+    # with two humans the baseline is one pair's agreement, not a mean
+    humans_said = W.S["judge_humans_two" if humans == 2 else "judge_humans_mean"]
+    delta = (W.S["judge_delta"].format(items=items, humans=humans_said) if intervals
+             else W.S["judge_delta_plain"].format(humans=humans_said))
     p.t((W.S["judge_one_human"] if one else delta) + ". ")
 
 

@@ -40,7 +40,7 @@ PROMISE: dict[str, str] = {
     "per_class": "the precision, recall and F1 of every class",
     "coverage_at_risk": ("the largest share of the {items} each system answers, most confident first, with at most "
                          "{risk} of its answers wrong"),
-    "recall_spread": "the spread of per-class recall",
+    "recall_spread": "the range and standard deviation of per-class recall",
     "at_priors": "the metrics at the class shares in use",
     "ranking_stability": "how often each system ranks first across the bootstrap resamples",
     "paired_difference": "each metric's paired difference",
@@ -194,9 +194,11 @@ S: dict[str, str] = {
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
                       "and Cohen's kappa, which corrects it for chance"),
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
-    "judge_delta": ("The difference Δ, the judge's mean with the humans minus the humans' mean with each other, has an "
-                    "interval that resamples the {items}, both sides of Δ on the same resample"),
-    "judge_delta_plain": "The difference Δ is the judge's mean with the humans minus the humans' mean with each other",
+    "judge_delta": ("The difference Δ, the judge's mean with the humans minus {humans}, has an interval that resamples "
+                    "the {items}, both sides of Δ on the same resample"),
+    "judge_delta_plain": "The difference Δ is the judge's mean with the humans minus {humans}",
+    "judge_humans_mean": "the humans' mean with each other",
+    "judge_humans_two": "the two humans' agreement with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
                         "difference is given"),
     "judge_summary": "{name}, which {purpose}, summarises all {m} raters",

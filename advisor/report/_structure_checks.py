@@ -64,7 +64,8 @@ def structure_items(ans: Any, has_data: bool, rec_items: list[tuple[str, str, st
 
 #: the methods' nominal phrases and what they say when each item carries a set of labels
 _LABEL_WORDS = (("every class counts equally", "every label counts equally"),
-                ("a plain mean of per-class scores", "a plain mean of per-label scores"))
+                ("averages the per-class scores, so a rare class counts as much as a common one",
+                 "averages the per-label scores, so a rare label counts as much as a common one"))
 
 
 def label_words(paragraphs: list[Any], answers: Any) -> list[Any]:
