@@ -348,3 +348,15 @@ def test_macro_mae_is_not_the_example_of_a_convention_it_does_not_follow() -> No
 
 def test_two_humans_are_one_pair_not_a_mean() -> None:
     assert "minus the two humans' agreement with each other" in evaluation("llm_judge")
+
+
+def test_the_definitions_use_the_fields_words_and_one_meaning_per_symbol() -> None:
+    """The ImageNet reader (issue 22): the Definitions headed "Accuracy" what the paragraph calls top-1 accuracy, k
+    was both the number of classes and the cut-off, and a_i was defined for formulas that never use it."""
+    from advisor.report import render_report
+
+    text = render_report(build_report(load_answers(SITUATIONS / "imagenet.yaml"), None, bootstrap=0), "md")
+    assert isinstance(text, str)
+    assert "**Top-1 accuracy**" in text and "**Accuracy**" not in text
+    assert r"\frac{K-g_t}{e_t}" in text and "where $K$ is the cut-off" in text
+    assert "$a_i$" not in text.split("**Top-5 accuracy**")[0].split("Below,")[-1]

@@ -587,20 +587,21 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
     if not rec or not (matrix or counts or probs or top_k):
         return
     said = []
-    # top-k accuracy's k is its cut-off; k counts the classes only where another formula uses it (issue 22: one
-    # symbol, one meaning — said outright when two of the formulas do use k differently)
-    others = " ".join(m.formula for m in rec if m.id != "top_k_accuracy")
+    # k counts the classes, said only where a formula uses it; top-k accuracy's cut-off is K (issue 22: one symbol,
+    # one meaning)
+    others = formulas
     k_classes = not top_k or bool(re.search(r"(?<![A-Za-z\\_])k(?![A-Za-z_])", others))
     if matrix and answers.get("label_structure") == "partition":  # a contingency table of clusters, not of classes
         said.append(W.S["notation_partition"])
     elif matrix:
-        text = W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a"]
+        # only the sizes a formula uses: a_i defined for top-1 accuracy's Σ C_ii / n said nothing (issue 22)
+        text = W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a" if "a_" in formulas
+                   else "notation_matrix_c"]
         said.append(text if k_classes else text.replace(W.S["notation_n_k"], W.S["notation_n"]))
     if probs:
         said.append(W.S["notation_probs"] + ("" if matrix else W.S["notation_probs_n_k"]))
     if top_k:
-        said.append(W.S["notation_top_k" if not k_classes or not matrix else "notation_top_k_instead"].format(
-            top_k=answers.get("top_k") or "k"))
+        said.append(W.S["notation_top_k"])
     if counts:
         pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))

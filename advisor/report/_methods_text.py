@@ -155,11 +155,9 @@ S: dict[str, str] = {
     "task_annotators_plain": "We measure how well {m} annotators agree",
     "task_judge": "We compare a judge with {humans} on {items} in {k} categories",
     "task_judge_plain": "We compare a judge with {humans}",
+    # the cut-off is K, defined with the formula; k stays the number of classes (issue 22: k meant both)
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
-                       "included, and top-{top_k} accuracy's $k$ is the cut-off, {top_k}"),
-    "notation_top_k_instead": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with "
-                               "it, itself included; in top-{top_k} accuracy alone, $k$ is not the number of classes but "
-                               "the cut-off, {top_k}"),
+                       "included"),
     "notation_n_k": "$n$ and $k$ count items and classes",
     "notation_n": "$n$ counts the items",
     "spans_what": "We evaluate the extraction of spans, such as named entities, rather than the classification of items. ",
@@ -242,6 +240,7 @@ S: dict[str, str] = {
                         "true class $i$ and predicted class $j$, $n$ and $k$ count items and classes"),
     "notation_matrix_a": ("$C$ is the confusion matrix with true classes as rows, $a_i$ the size of true class $i$, "
                           "$n$ and $k$ count items and classes"),
+    "notation_matrix_c": "$C$ is the confusion matrix with true classes as rows, $n$ and $k$ count items and classes",
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
     "notation_probs_n_k": ", and $n$ and $k$ count items and classes",
     "partition_adjusted_rand_index": "the adjusted Rand index holds the cluster sizes fixed in its chance correction",

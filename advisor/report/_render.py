@@ -32,6 +32,7 @@ from ._env import anchor, environment
 from ._fetcher import make_fetcher
 from ._figures import render_figures
 from ._math import flush_formula_cache, formula_svg
+from ._methods_field import in_field_terms
 from ._methods_lists import net_benefits_once
 from ._models import HEATMAP_RATERS, MANY_CLASSES, ReportContext
 from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
@@ -177,7 +178,9 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "csv": None,
         "ctx": ctx,
         "rec": rec,
-        "defs": net_benefits_once(rec) + list(ctx.definitions),  # one formula once; then a diagnostic's
+        # one formula once, headed in the field's words where the catalogue's name glosses them ("Top-1 accuracy",
+        # as the paragraph says it); then a diagnostic's
+        "defs": in_field_terms(net_benefits_once(rec), ctx.answers) + list(ctx.definitions),
         "figs": figs,
         "refs": {r.key: r for r in ctx.references},
         "names": {m.id: m.name for m in ctx.metrics},
