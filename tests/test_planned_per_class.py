@@ -97,3 +97,17 @@ def test_two_classes_keep_their_own_metrics() -> None:
     plan = make_plan({"task": "binary", "classes": ["ok", "fraud"], "positive_class": "fraud",
                       "outputs": "labels", "planned_metrics": ["ok recall"]})
     assert "per_class" not in [d.id for d in plan.diagnostics]
+
+
+def test_a_metric_of_one_class_planned_among_several_is_the_per_class_table() -> None:
+    """AAMI heartbeat classification plans "sensitivity" and "positive predictive value" per class (de Chazal et al.
+    2004): among five classes they are columns of the per-class table, said in the author's words, not "neither
+    reported nor advised against" (issue 22)."""
+    plan = make_plan(ROOT / "tests/situations/ecg.yaml")
+    uses = _uses(plan)
+    assert uses["sensitivity"].used_by == ["shown in the per-class table: the recall of every class"]
+    assert uses["positive predictive value"].used_by == ["shown in the per-class table: the precision of every class"]
+    ctx = build_report(ROOT / "tests/situations/ecg.yaml", None, bootstrap=2000, seed=1)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "the precision (positive predictive value), recall (sensitivity) and F1 of every class" in text
+    assert "Not reported" not in [p.heading for p in ctx.methods]

@@ -25,7 +25,7 @@ from ..questionnaire import (
     answers_from_mapping,
     load_answers,
     load_rules,
-    per_class_reading,
+    planned_per_class,
     recommend,
     resolve_planned,
     scope_notes,
@@ -152,16 +152,16 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
-def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None
-                       ) -> list[Diagnostic]:
+def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None,
+                       reported: Sequence[str] = ()) -> list[Diagnostic]:
     """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
     accuracy", "out-of-scope recall"): it replaces the table of per-class recall alone, which it contains. Single
     labels with more than two classes only; with two, the recall of either class is a metric of its own."""
     if answers.label_structure != "nominal" or (k is not None and k <= 2) or answers.task == "binary":
         return diagnostics
     asked = [{"name": str(name), "quantity": r.quantity, "class": None if r.cls is None else str(r.cls)}
-             for name in planned if not resolve_planned(name, answers.field).ids
-             for r in [per_class_reading(name, answers.classes)] if r is not None]
+             for name in planned
+             for r in [planned_per_class(name, answers.classes, answers.field, reported)] if r is not None]
     if not asked:
         return diagnostics
     kept = [d for d in diagnostics if d.id != "per_class_recall"]
@@ -257,7 +257,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         # its table holds every pair's kappa, the humans' pairs included: no second table of the same few pairs
         diagnostics = [_judge_diagnostic(ans), *(d for d in diagnostics
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
-    diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k)
+    diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
+                                     [lead.id, *(m.id for m in beside)])
     risk = next((m.params["target_risk"] for m in (lead, *beside) if m.params.get("target_risk") is not None), None)
     if risk is not None:  # the author's error limit among the answers: the coverage it allows (issue 22, legal routing)
         diagnostics.insert(0, Diagnostic(id="coverage_at_risk", promise=DIAGNOSTICS["coverage_at_risk"],

@@ -29,7 +29,7 @@ from ..questionnaire import (
     is_agreement_rate,
     join_words,
     load_fields,
-    per_class_reading,
+    planned_per_class,
     reader_terms,
     resolve_planned,
 )
@@ -120,7 +120,8 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
         if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
             used.append("shown for every pair of annotators: " + DIAGNOSTICS["pairwise_kappa"])
-        if not ids and "per_class" in shown and (reading := per_class_reading(name, classes)) is not None:
+        reported = [lead.id, *(m.id for m in beside)]
+        if "per_class" in shown and (reading := planned_per_class(name, classes, field, reported)) is not None:
             used.append(f"shown in the per-class table: {reading.words}"
                         + ("" if reading.matched else ", if the data have a class of that name"))
         for mid in ids:

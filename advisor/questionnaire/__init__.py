@@ -43,6 +43,7 @@ _LAZY: dict[str, str] = {
     "plural": "._fields",
     "recommend": "._engine",
     "per_class_reading": "._planned",
+    "planned_per_class": "._planned",
     "resolve_planned": "._planned",
     "is_agreement_rate": "._planned",
     "screen_columns": "._screen",
@@ -134,6 +135,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         Resolution as Resolution,
         is_agreement_rate as is_agreement_rate,
         per_class_reading as per_class_reading,
+        planned_per_class as planned_per_class,
         resolve_planned as resolve_planned,
     )
     from ._recommendation import (

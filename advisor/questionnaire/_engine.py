@@ -587,6 +587,10 @@ class _Run:
         beside = next((c for c in complementary if c.metric == mid), None)
         if beside is not None and not self._computable(m):  # the field's figure, reported for comparability
             return f"{label}: reported beside {self.primary.name}: {beside.reason}."
+        if not self._computable(m) and m.binary_only and self.answers.task == "multiclass" \
+                and self.answers.label_structure == "nominal" and mid in ("recall", "precision", "f1"):
+            # among several classes a metric of one class is a column of the per-class table (AAMI's Se and +P)
+            return f"{label}: shown for every class in the report's per-class table."
         if not self._computable(m):
             why = (_STRUCTURE_NEEDS.get(m.structure) if m.structure != "nominal" else "needs probabilities"
                    if m.needs_probabilities else _UNCHOSEN if self.unchosen_threshold(m)

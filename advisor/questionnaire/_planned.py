@@ -12,7 +12,8 @@ from ..catalogue import Resolution as CatalogueResolution
 from ._fields import field_term_ids
 
 __all__ = ["AGREEMENT_RATE_NAMES", "PerClassReading", "Resolution", "default_resolver", "field_reading",
-           "is_agreement_rate", "per_class_reading", "resolve_name", "resolve_planned"]
+           "is_agreement_rate", "per_class_reading", "planned_per_class", "resolve_name",
+           "resolve_planned"]
 
 #: Planned names of the share of items two raters put in the same category, which the comparison of a judge with
 #: human raters reports (issue 22); not a catalogue metric (between a system and a truth it is accuracy).
@@ -187,3 +188,24 @@ def per_class_reading(name: str, classes: Iterable[Any] | None = None) -> PerCla
                 return PerClassReading(quantity, c)
         return None
     return None
+
+
+#: Metrics of one class that, among several classes, are figures of the per-class table.
+_ONE_CLASS = {"recall": "recall", "precision": "precision", "f1": "F1"}
+
+
+def planned_per_class(name: str, classes: Iterable[Any] | None = None, field: str | None = None,
+                      reported: Iterable[str] = ()) -> PerClassReading | None:
+    """What a planned name means in the per-class table of a task with several classes: a name the catalogue does
+    not know ("user's accuracy", "out-of-scope recall"), or a metric of one class that is not reported as such
+    ("sensitivity", "positive predictive value": AAMI's per-class Se and +P).
+
+    >>> planned_per_class("sensitivity").words, planned_per_class("sensitivity", reported=["recall"]) is None
+    ('the recall of every class', True)
+    """
+    ids = resolve_planned(name, field).ids
+    if not ids:
+        return per_class_reading(name, classes)
+    if set(ids) & set(reported) or not set(ids) <= set(_ONE_CLASS):
+        return None
+    return PerClassReading(_ONE_CLASS[ids[0]])
