@@ -360,3 +360,19 @@ def test_the_definitions_use_the_fields_words_and_one_meaning_per_symbol() -> No
     assert "**Top-1 accuracy**" in text and "**Accuracy**" not in text
     assert r"\frac{K-g_t}{e_t}" in text and "where $K$ is the cut-off" in text
     assert "$a_i$" not in text.split("**Top-5 accuracy**")[0].split("Below,")[-1]
+
+
+def test_credit_scoring_reports_one_brier_score_in_the_binary_form() -> None:
+    """Credit-scoring readers compare the Brier score of the default probability (Lessmann et al. 2015): the
+    two-class sum, twice it, was not comparable (issue 22). One Brier is reported, the binary one, and the planned
+    "Brier score" is recorded as that."""
+    plan = make_plan(load_answers(SITUATIONS / "loan.yaml"))
+    ids = [m.id for m in plan.metrics]
+    assert "brier_binary" in ids and "brier" not in ids
+    use = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "Brier score")
+    assert use.used_by == ["reported beside the lead: Brier score (binary, scikit-learn)"]
+    from advisor.report import render_report
+
+    md = render_report(build_report(load_answers(SITUATIONS / "loan.yaml"), None, bootstrap=0), "md")
+    assert isinstance(md, str) and "the sum over both classes is twice it" in md
+    assert "The Brier score sums over both classes" not in md

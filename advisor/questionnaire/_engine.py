@@ -388,6 +388,8 @@ class _Run:
             discouraged[:] = [d for d in discouraged if d.metric != mid]  # reported for comparability, not avoided
             chosen.add(mid)
             added.append(m.name)
+        if "brier_binary" in chosen and self.primary.id != "brier":  # the field's Brier is the binary form: one
+            complementary[:] = [c for c in complementary if c.metric != "brier"]  # Brier, not both (issue 22)
         leads = self.primary.id in f.metrics
         said = [f"{self.primary.name} leads and is that figure."] if leads else []
         if added or [n for n in present if n != self.primary.name]:
@@ -584,6 +586,8 @@ class _Run:
         label = f"{res.name!r} → {m.name} ({mid})"
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
+        if mid == "brier" and any(c.metric == "brier_binary" for c in complementary):  # the field's binary form
+            return f"{label}: reported beside {self.primary.name} in its binary form, as the author's field reports it."
         beside = next((c for c in complementary if c.metric == mid), None)
         if beside is not None and not self._computable(m):  # the field's figure, reported for comparability
             return f"{label}: reported beside {self.primary.name}: {beside.reason}."
