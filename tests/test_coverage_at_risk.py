@@ -192,6 +192,9 @@ def test_advisor_methods_leads_with_it_and_states_the_optimism() -> None:
     assert "area under the risk-coverage curve, the summary over every coverage" in text
     assert r"**Coverage at a risk of 2%**: $$\max\left\{\frac{m}{n} : \frac{E_m}{m}\le r\right\}$$" in text
     assert "We also give the largest share" not in text  # said once, as the lead, not promised again
+    # AURC beside it is the summary over every coverage, with its source (Geifman, Uziel & El-Yaniv 2019)
+    assert "summarises the selective risk over every coverage (Geifman et al. 2019)" in text
+    assert "Geifman, Y., Uziel, G., & El-Yaniv, R. (2019)" in text
 
 
 def test_a_report_with_data_has_it_in_table_1_with_an_interval_containing_it() -> None:

@@ -193,6 +193,9 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                                f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
                                "divided by k − 1; its skill score compares it with forecasting the test set's class "
                                "shares for every item", "ranked_probability_score"), keys(("Murphy", "1971"))))
+    if "aurc" in ids:  # its source beside its formula, where it is the summary beside an operating figure (issue 22)
+        out.append((Convention("The area under the risk-coverage curve summarises the selective risk over every "
+                               "coverage", "aurc"), keys(("Geifman", "2019"))))
     selective = ids & {"aurc", "selective_risk", "coverage_at_risk"}
     if selective and s.selective_n:  # issue 23: how the confidence was taken, the coverage, the target risk
         answer = "the predicted label" if s.selective_given_labels else "the most probable class"
