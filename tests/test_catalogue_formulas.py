@@ -286,4 +286,5 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "in", "beta", "pi", "theta", "min"}, commands  # θ: the risk threshold; \in: S
+                        "quad", "neq", "in", "beta", "pi", "theta", "min", "max", "le"}, commands
+    # θ: the risk threshold; \in: S; \max and \le: the coverage at a target risk, max{m/n : E_m/m ≤ r}

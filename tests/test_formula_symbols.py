@@ -21,7 +21,7 @@ CAT = get_catalogue()
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = {"C", "a", "b", "n", "k", "TP", "FP", "FN", "TN", "p", "y", "g", "e"}
-FUNCTIONS = r"frac|sum|prod|sqrt|left|right|cdot|quad|log|arccos|min|max|neq|in|mathrm\{min\}|mathrm\{max\}"
+FUNCTIONS = r"frac|sum|prod|sqrt|left|right|cdot|quad|log|arccos|min|max|neq|le|in|mathrm\{min\}|mathrm\{max\}"
 _SYMBOL = re.compile(r"\\mathrm\{(\w+)\}|\\([A-Za-z]+)|([A-Za-z]+)'?")
 
 

@@ -139,8 +139,13 @@ def test_coverage_at_a_target_risk_is_the_largest_share_within_it() -> None:
     n = len(y)
     brute = max([i / n for i in range(1, n + 1)
                  if _loop_selective_risk(y, p, pred, i / n) <= 0.1 + 1e-12], default=0.0)
-    assert float(table.rows[0][-1]) == pytest.approx(brute, abs=5e-4)  # printed to three decimals
+    # printed to three decimals, with its interval now that it is a metric of the plan, beside the selective risk
+    estimate, interval = table.rows[0][-1].split(" [")
+    assert float(estimate) == pytest.approx(brute, abs=5e-4)
+    low, high = (float(x) for x in interval.rstrip("]").split(", "))
+    assert low <= float(estimate) <= high
     assert ctx.scores.selective["derm"]["coverage_at_risk"] == pytest.approx(brute, abs=1e-12)
+    assert ctx.systems[0].values["coverage_at_risk"] == pytest.approx(brute, abs=1e-12)
 
 
 def test_target_risk_outside_zero_one_or_without_abstention_is_refused() -> None:

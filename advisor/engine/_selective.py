@@ -16,7 +16,8 @@ rate.
   in closed form: ``Σ_{i=B+1}^{B+S} r(i) = (E_B − B E/S)(H_{B+S} − H_B) + E`` with ``H`` the harmonic numbers
   (``H_x = ψ(x + 1) + γ``, so bootstrap and other real item weights need no expansion).
 * **Selective risk at coverage** ``c ∈ (0, 1]``: ``r(m)`` with ``m = ⌈c n⌉`` items answered.
-* **Coverage at a target risk** ``ρ``: the largest ``i/n`` with ``r(i) ≤ ρ`` (0 when none).
+* **Coverage at a target risk** ``ρ``: the largest ``i/n`` with ``r(i) ≤ ρ`` (0 when none), ``i`` a whole number
+  of items; within a tie group ``r(i)`` is monotone in ``i``, so each group is decided in closed form.
 
 Every function takes item weights (a bootstrap resample is a weighting, item ``t`` drawn ``w_t`` times):
 ``w`` of shape ``(n,)`` or ``(b, n)``; the result has the leading shape. ``n`` is then ``Σ w``.
@@ -40,6 +41,7 @@ __all__ = [
     "aurc",
     "check_coverage",
     "check_reject_label",
+    "check_target_risk",
     "coverage_at_risk",
     "risk_coverage_curve",
     "selective_items",
@@ -48,7 +50,7 @@ __all__ = [
 ]
 
 #: ids of the metrics of this module
-SELECTIVE_IDS = ("aurc", "selective_risk")
+SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk")
 _EULER = 0.57721566490153286061
 
 
@@ -236,20 +238,56 @@ def risk_coverage_curve(error: Any, confidence: Any) -> tuple[np.ndarray, np.nda
     return i / n, errors / i
 
 
-def coverage_at_risk(error: Any, confidence: Any, target_risk: float) -> float:
-    """The largest coverage ``i/n`` whose selective risk is at most ``target_risk`` (0.0 when none).
+def check_target_risk(value: Any, what: str = arg("target_risk")) -> float:
+    """A target risk in ``[0, 1]`` (the largest error rate acceptable among the answers), or one sentence naming
+    ``what``."""
+    try:
+        r = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a number from 0 to 1 (the largest error rate acceptable among the answers, "
+                         f"e.g. 0.02); got {value!r}.") from None
+    if isinstance(value, bool) or not (math.isfinite(r) and 0.0 <= r <= 1.0):
+        raise InputError(f"{what} must be a number from 0 to 1 (the largest error rate acceptable among the answers, "
+                         f"e.g. 0.02); got {value!r}.")
+    return r
 
-    >>> coverage_at_risk([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6], 0.4)
+
+def coverage_at_risk(error: Any, confidence: Any, target_risk: float, w: Any = None) -> np.ndarray:
+    """The largest coverage ``m/n`` whose selective risk ``E_m/m`` is at most ``target_risk`` (0.0 when none), over
+    the whole numbers ``m`` of items answered, most confident first, a tie at the cut shared fractionally.
+
+    Within a tie group of ``S`` items with ``E`` errors after ``B`` items with ``E_B`` errors, the risk at ``m`` is
+    ``E/S + (E_B − B E/S)/m``, monotone in ``m``: the largest ``m`` of the group within the target is its last item
+    or the root of that line, so every group is decided in closed form and item weights need no expansion.
+
+    >>> float(coverage_at_risk([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6], 0.4))
     0.75
     """
-    cov, risk = risk_coverage_curve(error, confidence)
-    ok = np.flatnonzero(risk <= float(target_risk) + 1e-12)
-    return float(cov[ok[-1]]) if ok.size else 0.0
+    rho = check_target_risk(target_risk)
+    size, err = _groups(error, confidence, w)
+    n = size.sum(axis=-1)
+    before = np.cumsum(size, axis=-1) - size
+    e_before = np.cumsum(err, axis=-1) - err
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(size > 0, err / np.where(size > 0, size, 1.0), 0.0)
+        first = np.floor(before + 1e-9) + 1.0  # the whole numbers m in (B, B + S]
+        last = np.floor(before + size + 1e-9)
+        # where the line E_B + (m − B) E/S = ρ m crosses (a rising risk stays within the target up to it)
+        root = np.where(share > rho, (before * share - e_before) / np.where(share > rho, share - rho, 1.0), last)
+        best = np.full(size.shape, -np.inf)
+        for m in (last, np.floor(root) + 1.0, np.floor(root), np.floor(root) - 1.0):
+            m = np.clip(m, first, last)
+            risk = (e_before + (m - before) * err / np.where(size > 0, size, 1.0)) / m
+            ok = (m >= first) & (m <= last) & (risk <= rho + 1e-12)
+            best = np.where(ok, np.maximum(best, m), best)
+        top = best.max(axis=-1)
+        return np.where(n > 0, np.where(np.isfinite(top), top, 0.0) / np.where(n > 0, n, 1.0), np.nan)
 
 
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
-    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=False) for mid in SELECTIVE_IDS}
+    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=mid == "coverage_at_risk")
+            for mid in SELECTIVE_IDS}
 
 
 def selective_summary(error: Any, confidence: Any, answered: Any, coverage: float | None = None,
@@ -281,5 +319,5 @@ def selective_summary(error: Any, confidence: Any, answered: Any, coverage: floa
         out["selective_risk"] = num(selective_risk(e, c, coverage))
     out["aurc"] = num(aurc(e, c))
     if target_risk is not None:
-        out["coverage_at_risk"] = coverage_at_risk(e, c, target_risk)
+        out["coverage_at_risk"] = num(coverage_at_risk(e, c, target_risk))
     return out

@@ -461,6 +461,7 @@ class Answers(BaseModel):
             has_review_budget=self.review_share is not None,
             has_decision_thresholds=bool(self.decision_thresholds),
             has_target_coverage=self.target_coverage is not None,
+            has_target_risk=self.target_risk is not None,
             imbalanced=None if self.test_set_balanced is None else not self.test_set_balanced,
             has_data=False,
             n_systems=None,

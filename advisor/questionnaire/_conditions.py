@@ -57,6 +57,8 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "has_decision_thresholds": (("decision_thresholds",), "whether the risks at which users act were given"),
     "has_target_coverage": (("target_coverage",), "whether the share of the items a system that abstains answers "
                             "was given"),
+    "has_target_risk": (("target_risk",), "whether the largest error rate acceptable among the answers of a system "
+                        "that abstains was given"),
     "imbalanced": (("test_set_balanced",), "whether the test set's classes differ in size"),
     "has_data": ((), "whether predictions were supplied"),
     "n_systems": (("ranking",), "the number of systems in the supplied data"),

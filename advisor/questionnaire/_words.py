@@ -72,6 +72,9 @@ LEAD: dict[str, str] = {
     # issue 23: selective prediction
     "selective_risk": "is the error rate among the answers the system gives, on the items it is surest of",
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
+    "coverage_at_risk": ("is the largest share of the {items} each system answers, most confident first, with at most "
+                         "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "
+                         "in advance"),
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     # issue 23: two partitions of the same items
@@ -143,8 +146,9 @@ ADDS: dict[str, str] = {
     "rps_skill": "the share of the ranked probability score of the test set's class shares that is removed",
     "ranked_probability_score": "a proper score of the forecasts that respects the class order",
     # issue 23
-    "aurc": "the error rate of the most confident answers averaged over every coverage",
+    "aurc": "the summary over every coverage",
     "selective_risk": "the error rate among the answers given at the target coverage",
+    "coverage_at_risk": "the largest share of the items answered, most confident first, within the target risk",
     # issue 23: partitions and hierarchies
     "pair_correlation": "the correlation of the two partitions' same-cluster indicators over pairs of items",
     "pair_correlation_distance": "the same agreement as a distance between partitions",

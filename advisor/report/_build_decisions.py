@@ -39,7 +39,7 @@ RPS_IDS = ("ranked_probability_score", "rps_skill")
 
 def is_decision_id(mid: str) -> bool:
     """A metric of the item bootstrap with parameters: issue 21's, and selective prediction's (issue 23)."""
-    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@") or mid in ("aurc", "selective_risk")
+    return mid in DECISION_REPORT_IDS or mid.startswith("net_benefit@") or mid in ("aurc", "selective_risk", "coverage_at_risk")
 
 
 def _planned(rec_json: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -1,11 +1,11 @@
-"""The report's selective prediction (issue 23 item 2): AURC, the selective risk at the target coverage and the
-risk–coverage curve of every system with probabilities.
+"""The report's selective prediction (issue 23 item 2): AURC, the selective risk at the target coverage, the
+coverage at the target risk (issue 22) and the risk–coverage curve of every system with probabilities.
 
 :func:`selective_values` runs inside :func:`advisor.report._build_scores.prepare`, after the issue-21 metrics: the
 confidence of an item is its top-label probability and its answer the predicted label supplied with the
 probabilities (the top label when none is given); ties among equal confidences are shared fractionally
 (:mod:`advisor.engine._selective`). The item-bootstrap intervals come with the other score metrics
-(``params["coverage"]``); the curve is kept, thinned, for the figure.
+(``params["coverage"]``, ``params["target_risk"]``); the curve is kept, thinned, for the figure.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def _thin(x: np.ndarray, y: np.ndarray) -> Curve:
 
 
 def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any]) -> None:
-    """Add the plan's AURC and selective risk to every system with probabilities; keep the curve and coverage."""
+    """Add the plan's AURC, selective risk and coverage at the target risk to every system with probabilities; keep
+    the curve and coverage."""
     planned = _planned(rec_json)
     if not planned or state.y is None:
         return
@@ -57,6 +58,8 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     coverage = next((float(p["coverage"]) for p in planned.values() if p.get("coverage") is not None), None)
     target_risk = next((float(p["target_risk"]) for p in planned.values() if p.get("target_risk") is not None), None)
     data = state.data
+    if target_risk is not None and "coverage_at_risk" in planned:  # resampled with the other score metrics
+        state.decision_params["target_risk"] = target_risk
     n = truth.shape[0]
     data.selective_n = n
     data.selective_target_risk = target_risk
@@ -80,12 +83,14 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
             v["aurc"] = float(aurc(error, conf))
         if "selective_risk" in planned and coverage is not None:
             v["selective_risk"] = float(selective_risk(error, conf, coverage))
+        if "coverage_at_risk" in planned and target_risk is not None:
+            v["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         data.risk_coverage[name] = _thin(*risk_coverage_curve(error, conf))
         row = {"error_rate": float(error.mean())}
         if coverage is not None:
             row["selective_risk"] = float(selective_risk(error, conf, coverage))
         if target_risk is not None:
-            row["coverage_at_risk"] = coverage_at_risk(error, conf, target_risk)
+            row["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         data.selective[name] = row
 
 
@@ -110,7 +115,9 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
             row.append(_with_interval(rep, "selective_risk", digits) if rep is not None and "selective_risk" in
                        rep.values else _fmt(v.get("selective_risk"), digits))
         if r is not None:
-            row.append(_fmt(v.get("coverage_at_risk"), digits))
+            rep = by.get(name)
+            row.append(_with_interval(rep, "coverage_at_risk", digits) if rep is not None and "coverage_at_risk" in
+                       rep.values else _fmt(v.get("coverage_at_risk"), digits))
         rows.append(row)
     caption = ("The items are answered most confident first (top-label probability; ties shared fractionally). "
                + (f"The selective risk is the error rate among the ⌈c·n⌉ = {data.selective_answered:,} most confident "

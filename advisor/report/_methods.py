@@ -42,7 +42,7 @@ from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import Convention, TableNote
+from ._methods_scores import TEST_SET_CUT, Convention, TableNote
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -187,6 +187,8 @@ def build_methods(
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if isinstance(sentence, TableNote) and not table:
                 continue  # the per-class table is not promised in this (shortened) paragraph: nor its labels
+            if sentence == TEST_SET_CUT and primary is not None and primary.id == "coverage_at_risk":
+                continue  # the lead's sentence says where its cut was found
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
         # only what the report shows (the plan's diagnostics), with what is reported, before the statistics: "We also
@@ -441,6 +443,10 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         item = str(answers.get("item_name") or "item")
         purpose = str(purpose).format(top_k=primary.params.get("top_k") or answers.get("top_k") or "k", item=item,
                                       an="an" if item[:1].lower() in "aeiou" else "a")
+    if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
+        risk = primary.params.get("target_risk") or answers.get("target_risk")
+        purpose = str(purpose).format(items=_items(answers) or "test items",
+                                      risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
     if purpose and not (primary.id == "f_beta" and beta is not None):
         p.t(W.S["lead_because"] + purpose)
         source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None

@@ -113,7 +113,8 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
     if "ece" in ids and intervals.methods.get("ece") == "none":
         p.t(W.S["no_interval_ece"]).cite([k for k in [cite("Kumar", "2019")] if k]).t(". ")
     others = [m for m in ids if m != "ece" and m in intervals.withheld]
-    if others:
-        names = _join([name[m] for m in others])
-        p.t(W.S["no_interval"].format(names=names[:1].upper() + names[1:],
-                                      verb="has" if len(others) == 1 else "have") + ". ")
+    constant = [m for m in others if intervals.withheld[m].startswith("every resample gives the same value")]
+    for group, key in (([m for m in others if m not in constant], "no_interval"), (constant, "no_interval_constant")):
+        if group:  # the reason the interval was withheld, not one reason for all (a coverage of 0 in every resample)
+            names = _join([name[m] for m in group])
+            p.t(W.S[key].format(names=names[:1].upper() + names[1:], verb="has" if len(group) == 1 else "have") + ". ")

@@ -100,6 +100,8 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
 
     >>> name_with_parameters("selective_risk", "Selective risk at a coverage", {"coverage": 0.8})
     'Selective risk at 80% coverage'
+    >>> name_with_parameters("coverage_at_risk", "Coverage at a target risk", {"target_risk": 0.02})
+    'Coverage at a risk of 2%'
     >>> name_with_parameters("top_k_accuracy", "Top-k accuracy", {"top_k": 5})
     'Top-5 accuracy'
     >>> name_with_parameters("macro_f1_of_classes", "Macro F1 over chosen classes", {"f1_classes": ["pos", "neg"]})
@@ -116,6 +118,9 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
         return f"TPR at an FPR of {fpr * 100:.3g}%"
     if metric_id == "selective_risk" and isinstance(cov, (int, float)):
         return f"Selective risk at {cov * 100:.3g}% coverage"
+    risk = params.get("target_risk")
+    if metric_id == "coverage_at_risk" and isinstance(risk, (int, float)):
+        return f"Coverage at a risk of {risk * 100:.3g}%"
     return name
 
 

@@ -84,6 +84,12 @@ TEST_SET_THRESHOLD = ("The threshold is the one the test set itself allows withi
                         "so the true positive rate is optimistic for a threshold fixed in advance")
 
 
+#: Said of the coverage at a target risk, data or not: its cut is the test set's own (the lead's sentence says it
+#: when the coverage leads).
+TEST_SET_CUT = ("The cut of the coverage at the target risk is found on this test set and is optimistic for a "
+                "threshold fixed in advance")
+
+
 def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                     k: int | None = None, labels_shown: bool = False) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
@@ -100,6 +106,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                                if isinstance(t, Convention)]
         if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
             before.append((TEST_SET_THRESHOLD, [k for k in [(cite or (lambda a, y: None))("Tong", "2018")] if k]))
+        if "coverage_at_risk" in metrics:  # so is the cut of the coverage at a target risk (issue 22)
+            before.append((TEST_SET_CUT, []))
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
         return brier + before
     cite = cite or (lambda author, year: None)
@@ -185,16 +193,26 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                                f"forecast and outcome over the k − 1 cumulative categories of the order {order}, not "
                                "divided by k − 1; its skill score compares it with forecasting the test set's class "
                                "shares for every item", "ranked_probability_score"), keys(("Murphy", "1971"))))
-    if ids & {"aurc", "selective_risk"} and s.selective_n:  # issue 23: how the confidence was taken, the coverage
+    if "aurc" in ids:  # its source beside its formula, where it is the summary beside an operating figure (issue 22)
+        out.append((Convention("The area under the risk-coverage curve summarises the selective risk over every "
+                               "coverage", "aurc"), keys(("Geifman", "2019"))))
+    selective = ids & {"aurc", "selective_risk", "coverage_at_risk"}
+    if selective and s.selective_n:  # issue 23: how the confidence was taken, the coverage, the target risk
         answer = "the predicted label" if s.selective_given_labels else "the most probable class"
         at = (f"; the selective risk is the error rate among the ⌈c·n⌉ = {s.selective_answered:,} most confident of "
               f"the {s.selective_n:,} test items, at coverage c = {s.selective_coverage:g}"
               if "selective_risk" in ids and s.selective_coverage is not None else "")
+        if "coverage_at_risk" in ids and s.selective_target_risk is not None:
+            at += (f"; the coverage at a risk of {s.selective_target_risk * 100:.3g}% is the largest share of the "
+                   f"{s.selective_n:,} test items, most confident first, whose error rate is at most r = "
+                   f"{s.selective_target_risk:g}")
+        lead = next(m for m in ("selective_risk", "coverage_at_risk", "aurc") if m in selective)
         out.append((Convention(f"Selective prediction ranks the items by the top-label probability, the confidence, "
                                f"and answers the most confident with {answer}{at}; a tie of equal confidences is "
-                               "shared fractionally, the mean over the orders within it",
-                               "selective_risk" if "selective_risk" in ids else "aurc"),
+                               "shared fractionally, the mean over the orders within it", lead),
                     keys(("Geifman", "2017"))))
+        if "coverage_at_risk" in ids and s.selective_target_risk is not None:
+            out.append((TEST_SET_CUT, []))
     # the threshold of given labels, when a reported metric or the per-class table scores them
     if s.labels_given and (ids & _DECISION_IDS or labels_shown) and s.bayes_threshold is None:
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"

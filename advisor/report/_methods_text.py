@@ -125,6 +125,7 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "ranked_probability_score": ("Epstein", "1969"),
     "tpr_at_fpr": ("Jesus", "2022"),
     "selective_risk": ("Geifman", "2017"),
+    "coverage_at_risk": ("Geifman", "2017"),
     "hierarchical_f1": ("Kiritchenko", "2006"),
 }
 
@@ -290,6 +291,8 @@ S: dict[str, str] = {
                     "over all pairs of paired bootstrap tests (family-wise error at most {alpha})"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
+    "no_interval_constant": ("{names} {verb} no interval where every resample gives the same value, as at the edge of "
+                             "the range, so resampling cannot measure its uncertainty"),
     "duties": "We also give ",
     "duties_comparing": "We also give ",
 }

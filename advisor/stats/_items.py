@@ -39,6 +39,7 @@ from ..engine import (
     aurc,
     calibration_fit,
     cost_matrix,
+    coverage_at_risk,
     expected_cost_batch,
     grouped_ap,
     grouped_auc,
@@ -78,8 +79,9 @@ RPS_ITEM_METRICS = ("ranked_probability_score", "rps_skill")
 
 #: selective prediction (issue 23 item 2): the top-label probability ranks the items, an item errs when its answer
 #: (the system's decision when given, else the top label) is not its class; ``params["coverage"]`` for the
-#: selective risk. Evaluated under the resample's item weights by :mod:`advisor.engine._selective`.
-SELECTIVE_ITEM_METRICS = ("aurc", "selective_risk")
+#: selective risk, ``params["target_risk"]`` for the coverage at a target risk. Evaluated under the resample's item
+#: weights by :mod:`advisor.engine._selective`.
+SELECTIVE_ITEM_METRICS = ("aurc", "selective_risk", "coverage_at_risk")
 
 
 def _decision_metric(m: str) -> bool:
@@ -169,6 +171,8 @@ class ScoredSystem:
                 out[m] = aurc(*self.selective, w)
             elif m == "selective_risk":
                 out[m] = selective_risk(*self.selective, float(self.params["coverage"]), w)
+            elif m == "coverage_at_risk":
+                out[m] = coverage_at_risk(*self.selective, float(self.params["target_risk"]), w)
             elif _decision_metric(m) and m not in out:
                 out.update(self._decision(m, w))
             elif m in ("expected_cost", "normalized_expected_cost") and "expected_cost" not in out:
@@ -389,6 +393,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                                  f"confidence that ranks the items.")
             if m == "selective_risk" and (params or {}).get("coverage") is None:
                 raise InputError("selective_risk needs its parameter coverage; give params={'coverage': …}.")
+            if m == "coverage_at_risk" and (params or {}).get("target_risk") is None:
+                raise InputError("coverage_at_risk needs its parameter target_risk; give params={'target_risk': …}.")
             continue
         if m in RPS_ITEM_METRICS:  # issue 21: forecasts of ordered classes
             if not proba:
