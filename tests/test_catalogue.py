@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 import yaml
@@ -216,3 +217,20 @@ def test_probability_metrics_reduce_to_accuracy_on_hard_predictions():
         for pid, c in rec.properties.items():
             assert c.status == ec_claims[pid].status, (mid, pid)
             assert c.verified, (mid, pid)
+
+
+def test_every_bib_entry_closes_before_the_next_begins():
+    """An entry left open swallowed the next one: geifman2019bias took gosgens2021systematic's fields, and the risk-
+    coverage metrics cited Gösgens et al. under Geifman's key (issue 22). Braces balance within each entry."""
+    text = BIB_FILE.read_text(encoding="utf-8")
+    starts = [m.start() for m in re.finditer(r"(?m)^@", text)] + [len(text)]
+    for a, b in zip(starts, starts[1:]):
+        entry = text[a:b]
+        depth, closed_at = 0, None
+        for i, ch in enumerate(entry):
+            depth += ch == "{"
+            depth -= ch == "}"
+            if depth == 0 and ch == "}":
+                closed_at = i
+                break
+        assert closed_at is not None and not entry[closed_at + 1:].strip(), entry.splitlines()[0]
