@@ -206,6 +206,14 @@ def _write(tmp_path: Path, rows: list[list], judge: str = "llm") -> tuple[Path, 
     return path, data
 
 
+def _report(answers: Path, data: Path, out: Path, bootstrap: int) -> str:
+    """The Markdown report of ``advisor report`` on these ratings (exit 0 checked)."""
+    res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "--seed", "3", "--bootstrap",
+                                   str(bootstrap), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    return out.read_text()
+
+
 def test_an_unknown_judge_is_one_sentence_naming_the_raters(tmp_path: Path) -> None:
     answers, data = _write(tmp_path, _table(), judge="gpt4")
     res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "-o", str(tmp_path / "r.md")])
@@ -262,11 +270,7 @@ def test_no_judge_no_clause() -> None:
 def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
     rows = _table()
     answers, data = _write(tmp_path, rows)
-    out = tmp_path / "report.md"
-    res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "--seed", "3", "--bootstrap", "500",
-                                   "-o", str(out)])
-    assert res.exit_code == 0, res.output
-    md = out.read_text()
+    md = _report(answers, data, tmp_path / "report.md", 500)
     table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
     lines = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| raters")]
     assert [ln.split(" | ")[0] for ln in lines] == [
@@ -292,11 +296,7 @@ def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
     answers.update(annotators=2, judge="llm")
     path = tmp_path / "two.yaml"
     path.write_text(yaml.safe_dump(answers))
-    out = tmp_path / "two.md"
-    res = CliRunner().invoke(app, ["report", "--answers", str(path), str(data), "--seed", "3", "--bootstrap", "300",
-                                   "-o", str(out)])
-    assert res.exit_code == 0, res.output
-    md = out.read_text()
+    md = _report(path, data, tmp_path / "two.md", 300)
     methods = md.split("## Methods", 1)[1].split("## Results", 1)[0]
     assert "With one human rater there is no agreement among humans to set the judge beside" in methods
     assert "difference Δ" not in methods and r"\Delta=" not in methods  # no clause, no formula for nothing
@@ -331,11 +331,7 @@ def test_a_complete_design_has_no_table_of_missing_ratings(tmp_path: Path) -> No
     promised; with missing ratings it is both."""
     for missing in (False, True):
         answers, data = _write(tmp_path, _table(missing=missing))
-        out = tmp_path / f"report-{missing}.md"
-        res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "--seed", "3", "--bootstrap",
-                                       "0", "-o", str(out)])
-        assert res.exit_code == 0, res.output
-        md = out.read_text()
+        md = _report(answers, data, tmp_path / f"report-{missing}.md", 0)
         assert ("*Ratings per annotator.*" in md) is missing
         assert ("how many items each annotator rated" in md.split("## Results", 1)[0]) is missing
 

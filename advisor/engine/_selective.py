@@ -148,6 +148,13 @@ def _w(w: Any, n: int) -> np.ndarray:
     return np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
 
 
+def _running(error: Any, confidence: Any, w: Any) -> tuple[np.ndarray, ...]:
+    """``(size, errors, n, before, errors_before)`` per tie group, most confident first: the group's weight and
+    errors, the total weight, and the weight and errors of the groups before it."""
+    size, err = _groups(error, confidence, w)
+    return size, err, size.sum(axis=-1), np.cumsum(size, axis=-1) - size, np.cumsum(err, axis=-1) - err
+
+
 def _groups(error: Any, confidence: Any, w: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(size, errors)`` per tie group of equal confidence, most confident first, under item weights."""
     e = np.asarray(error, dtype=np.float64)
@@ -183,10 +190,7 @@ def aurc(error: Any, confidence: Any, w: Any = None) -> np.ndarray:
     >>> round(float(aurc([0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6])), 12)   # (0/1 + 1/2 + 1/3 + 2/4) / 4
     0.333333333333
     """
-    size, err = _groups(error, confidence, w)
-    n = size.sum(axis=-1)
-    before = np.cumsum(size, axis=-1) - size
-    e_before = np.cumsum(err, axis=-1) - err
+    size, err, n, before, e_before = _running(error, confidence, w)
     with np.errstate(invalid="ignore", divide="ignore"):
         rho = np.where(size > 0, err / np.where(size > 0, size, 1.0), 0.0)
         per_group = (e_before - before * rho) * (_harmonic(before + size) - _harmonic(before)) + err
@@ -264,10 +268,7 @@ def coverage_at_risk(error: Any, confidence: Any, target_risk: float, w: Any = N
     0.75
     """
     rho = check_target_risk(target_risk)
-    size, err = _groups(error, confidence, w)
-    n = size.sum(axis=-1)
-    before = np.cumsum(size, axis=-1) - size
-    e_before = np.cumsum(err, axis=-1) - err
+    size, err, n, before, e_before = _running(error, confidence, w)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(size > 0, err / np.where(size > 0, size, 1.0), 0.0)
         first = np.floor(before + 1e-9) + 1.0  # the whole numbers m in (B, B + S]
