@@ -383,3 +383,16 @@ def test_credit_scoring_reports_one_brier_score_in_the_binary_form() -> None:
     md = render_report(build_report(load_answers(SITUATIONS / "loan.yaml"), None, bootstrap=0), "md")
     assert isinstance(md, str) and "the sum over both classes is twice it" in md
     assert "The Brier score sums over both classes" not in md
+
+
+def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
+    """The dermatology reader: the cut that answers 80% is placed on the test set's confidences; the toxic-comment
+    reader: with the threshold left open, no recall of each class is promised (two recalls at a cut nobody chose);
+    the subgroup promise reads as one item of a list (issue 22)."""
+    derm = evaluation("derm")
+    assert ("the cut that answers that share is placed on this test set's confidences, so a threshold fixed in "
+            "advance answers a different share") in derm
+    toxic = evaluation("toxic")
+    assert "the recall of every class" not in toxic
+    assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
+    assert "with the largest gap between values, its interval included" in toxic

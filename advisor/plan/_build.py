@@ -111,6 +111,12 @@ def _data_items(data: Any) -> float | None:
     return float(n) if n is not None else None
 
 
+def _scores_lead(metric: str) -> bool:
+    """Whether the lead scores the scores or probabilities themselves (no threshold in it)."""
+    record = get_catalogue().metrics.get(metric)
+    return bool(record is not None and record.needs_probabilities)
+
+
 def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems: int | None) -> list[Diagnostic]:
     """The duties of the rules that fired, as what the report will show."""
     small_k = load_rules().settings.small_k
@@ -125,6 +131,9 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
                 continue  # the recall of both classes is already reported: recall and specificity
             if did == "per_class_recall" and answers.task == "binary" and answers.decision_thresholds:
                 continue  # risks acted on at the author's thresholds: recall at the larger probability is no one's
+            if did == "per_class_recall" and answers.task == "binary" and answers.operating_point == "open" \
+                    and answers.outputs in ("probabilities", "scores") and _scores_lead(rec.primary.metric):
+                continue  # two class recalls at a threshold the author left open (issue 22, the toxic-comment reader)
 
             if did in _SEVERAL_SYSTEMS and n_systems is not None and n_systems < 2:
                 continue

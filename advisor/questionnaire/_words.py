@@ -70,7 +70,9 @@ LEAD: dict[str, str] = {
                    "positive rate budget allows in use"),
     "precision_at_k": "counts the positives among the items the review budget can open",
     # issue 23: selective prediction
-    "selective_risk": "is the error rate among the answers the system gives, on the items it is surest of",
+    "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "
+                       "that answers that share is placed on this test set's confidences, so a threshold fixed in "
+                       "advance answers a different share"),
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
     "coverage_at_risk": ("is the largest share of the {items} each system answers, most confident first, with at most "
                          "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "

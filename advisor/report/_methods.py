@@ -226,6 +226,10 @@ def build_methods(
     # frequent ones") as a template speaking (issue 22).
     clauses = not (answers.get("context") and (given is None or "context" in given))  # the context is said
     steps = [(True, 3, clauses), (False, 3, clauses), (False, 1, clauses), (False, 0, clauses)]
+    if answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
+        # the author's planned metrics advised against are the author's answer: the diagnostics go first (issue 22:
+        # the legal router's planned macro F1 vanished when a promise grew)
+        steps = [(True, 3, clauses), (True, 1, clauses), (True, 0, clauses), (False, 0, clauses)]
     # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
     # example of the zero-denominator convention, then the conventions when the data met none of them (the
     # formulas' notes keep them), then the McNemar sentence (the results table gives the test), and only then do
@@ -443,6 +447,8 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         item = str(answers.get("item_name") or "item")
         purpose = str(purpose).format(top_k=primary.params.get("top_k") or answers.get("top_k") or "k", item=item,
                                       an="an" if item[:1].lower() in "aeiou" else "a")
+    if primary.id == "selective_risk":  # the cut is the test set's (issue 22, the dermatology reader)
+        purpose = str(purpose).format(items=_items(answers) or "test items")
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
         risk = primary.params.get("target_risk") or answers.get("target_risk")
         purpose = str(purpose).format(items=_items(answers) or "test items",

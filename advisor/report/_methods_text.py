@@ -69,8 +69,8 @@ def per_class_promised(promised: Iterable[str]) -> bool:
 
 
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
-PROMISE_SUBGROUPS = ("every metric within each value of {columns}, with the largest gap between values and an interval "
-                     "for it")
+PROMISE_SUBGROUPS = ("every metric within each value of {columns}, with the largest gap between values, its interval "
+                     "included")
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
