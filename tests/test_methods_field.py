@@ -396,3 +396,10 @@ def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
     assert "the recall of every class" not in toxic
     assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
     assert "with the largest gap between values, its interval included" in toxic
+
+
+def test_a_cost_matrix_is_said_in_words_with_the_expected_cost_it_weighs() -> None:
+    """The ECG reader (issue 22): "weighs each kind of error by its stated cost" with the costs never stated."""
+    text = evaluation("ecg")
+    assert ("The stated costs are 10 for “V” decided as “N”, 3 for “S” decided as “N” and for “V” decided as “S”, 2 "
+            "for “F” decided as “N”, and 1 for every other error.") in text

@@ -466,6 +466,36 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
            if not purpose else keys)
     p.t(". ")
+    if primary.id in ("normalized_expected_cost", "expected_cost") and (costs := matrix_costs(answers)):
+        p.t(costs + ". ")  # "weighs each kind of error by its stated cost": the costs, said (issue 22, the ECG reader)
+
+
+def matrix_costs(answers: Mapping[str, Any], most: int = 6) -> str | None:
+    """The answers' cost matrix in words, the costs that differ from the commonest one named by true class and
+    decision; None without a matrix and classes, or with more than ``most`` such costs (a table, not a sentence).
+
+    >>> matrix_costs({"classes": ["N", "S", "V"], "error_costs": {"matrix": [[0, 1, 1], [3, 0, 1], [10, 3, 0]]}})
+    'The stated costs are 10 for “V” decided as “N”, 3 for “S” decided as “N” and for “V” decided as “S”, and 1 for every other error'
+    """
+    costs, classes = (answers.get("error_costs") or {}), answers.get("classes")
+    matrix = costs.get("matrix") if isinstance(costs, Mapping) else None
+    if not matrix or not classes or len(matrix) != len(classes):
+        return None
+    off = [(float(matrix[i][j]), i, j) for i in range(len(classes)) for j in range(len(classes)) if i != j]
+    values = [c for c, _, _ in off]
+    base = max(set(values), key=lambda v: (values.count(v), -v))
+    other = sorted((t for t in off if t[0] != base), key=lambda t: (-t[0], t[1], t[2]))
+    if not other or len(other) > most:
+        return None
+
+    def one(i: int, j: int) -> str:
+        return f"“{classes[i]}” decided as “{classes[j]}”"
+
+    groups: dict[float, list[str]] = {}
+    for c, i, j in other:
+        groups.setdefault(c, []).append(one(i, j))
+    parts = [f"{c:g} for " + " and for ".join(g) for c, g in groups.items()]
+    return "The stated costs are " + ", ".join(parts) + f", and {base:g} for every other error"
 
 
 def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any, intervals: bool) -> None:
