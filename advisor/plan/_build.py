@@ -268,13 +268,6 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
-    risk = next((m.params["target_risk"] for m in (lead, *beside) if m.params.get("target_risk") is not None), None)
-    if risk is not None and "coverage_at_risk" not in {lead.id, *(m.id for m in beside)}:
-        # the author's error limit among the answers: the coverage it allows (issue 22, legal routing), as a
-        # diagnostic only where the plan does not report it as a metric
-        diagnostics.insert(0, Diagnostic(id="coverage_at_risk", promise=DIAGNOSTICS["coverage_at_risk"],
-                                         params={"target_risk": risk}, reason="the answers give a target risk",
-                                         answers=["target_risk"]))
     inferred: dict[str, Any] = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
                 if key in original.model_fields_set and data is not None
                 and str(getattr(ans, key)) != str(getattr(original, key))}

@@ -86,8 +86,6 @@ class Diagnostic(_Model):
 #: The diagnostics a plan may carry; each is computed and shown by the report.
 DIAGNOSTICS: dict[str, str] = {
     "per_class_recall": "the recall of every class (the per-class table)",
-    "coverage_at_risk": ("the largest share of the items each system answers, most confident first, with the error rate "
-                         "of its answers within the target risk"),
     "per_class": "precision, recall and F1 of every class (the per-class table), which the planned metrics name",
     "recall_spread": "the minimum, maximum and standard deviation over classes of per-class recall",
     "at_priors": "the prevalence-dependent metrics at the deployment shares",

@@ -38,8 +38,6 @@ UNREPORTED: dict[tuple[str, bool], str] = {
 PROMISE: dict[str, str] = {
     "per_class_recall": "the recall of every class",
     "per_class": "the precision, recall and F1 of every class",
-    "coverage_at_risk": ("the largest share of the {items} each system answers, most confident first, with at most "
-                         "{risk} of its answers wrong"),
     "recall_spread": "the range and standard deviation of per-class recall",
     "at_priors": "the metrics at the class shares in use",
     "ranking_stability": "how often each system ranks first across the bootstrap resamples",

@@ -16,7 +16,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, join_words, plural, resolve_planned
+from ..questionnaire import external_metrics, join_words, resolve_planned
 from ..stats import project_to_prevalence
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
@@ -369,8 +369,6 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
             out.append(d.id)
         elif d.id in ("per_class_recall", "per_class", "per_label") and reports and all(r.per_class for r in reports):
             out.append(d.id)
-        elif d.id == "coverage_at_risk" and "selective_prediction" in ids:
-            out.append(d.id)  # the column of the selective prediction table
         elif d.id == "pairwise_kappa" and structure is not None and getattr(structure, "pairs", None):
             out.append(d.id)  # the figure (and CSV) of every pair's kappa
         elif d.id == "ranking_stability" and len(reports) > 2 and intervals is not None and \
@@ -385,8 +383,8 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
 def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
-    out = [_per_class_promise(plan) if i == "per_class" else _risk_promise(plan) if i == "coverage_at_risk"
-           else _priors_promise(plan) if i == "at_priors" else PROMISE[i] for i in ids if i in PROMISE]
+    out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors" else PROMISE[i]
+           for i in ids if i in PROMISE]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
@@ -405,14 +403,6 @@ def _priors_promise(plan: Plan) -> str:
     if plan.task.kind == "binary" and pos is not None and str(pos) in priors:
         return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}")
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
-
-
-def _risk_promise(plan: Plan) -> str:
-    """"the largest share of the documents each system answers, most confident first, with at most 2% of its answers
-    wrong": the author's target risk, in the author's items."""
-    risk = next(float(d.params["target_risk"]) for d in plan.diagnostics if d.id == "coverage_at_risk")
-    item = next((str(u.value) for u in plan.answers if u.key == "item_name" and u.value), None)
-    return PROMISE["coverage_at_risk"].format(items=plural(item) if item else "test items", risk=f"{risk * 100:g}%")
 
 
 def _per_class_promise(plan: Plan) -> str:
