@@ -403,3 +403,14 @@ def test_a_cost_matrix_is_said_in_words_with_the_expected_cost_it_weighs() -> No
     text = evaluation("ecg")
     assert ("The stated costs are 10 for “V” decided as “N”, 3 for “S” decided as “N” and for “V” decided as “S”, 2 "
             "for “F” decided as “N”, and 1 for every other error.") in text
+
+
+def test_a_planned_name_read_as_another_reported_metric_is_said() -> None:
+    """The product team planned micro F1, which with one category per product equals accuracy: the paragraph led
+    with accuracy and never said where the planned figure went (issue 22). A plain synonym needs no sentence."""
+    from advisor.report import methods_paragraph
+
+    root = Path(__file__).resolve().parents[1]
+    text = str(methods_paragraph(root / "examples/answers/product_categories_per_item.yaml", "md"))
+    assert ("We lead with accuracy, which weighs every product equally (Grandini et al. 2020). The planned micro F1 "
+            "equals accuracy here, so it is reported under that name.") in text

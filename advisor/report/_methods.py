@@ -32,7 +32,7 @@ from ..questionnaire import avoid_reason, flatten_parentheses, plural, reader_te
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
-from ..questionnaire import scope_notes, scope_sentences, scope_tasks, suggest_field
+from ..questionnaire import resolve_planned, scope_notes, scope_sentences, scope_tasks, suggest_field
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
@@ -169,6 +169,7 @@ def build_methods(
                 _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+        _planned_as_sentence(p, answers, rec, given)
         _beside_sentence(p, [m for m in rec if m.id not in named], multiclass=not binary, terse=terse,
                          start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds)
         if avoid:
@@ -431,7 +432,7 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
-        said.insert(0, W.LEAD_ITEMS)
+        said.insert(0, W.LEAD_ITEMS.replace("item", str(answers.get("item_name") or "item")))
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
     purpose = W.LEAD.get(primary.id)
     if primary.id in ("normalized_expected_cost", "expected_cost") and not answers.get("target_prevalence"):
@@ -468,6 +469,24 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.t(". ")
     if primary.id in ("normalized_expected_cost", "expected_cost") and (costs := matrix_costs(answers)):
         p.t(costs + ". ")  # "weighs each kind of error by its stated cost": the costs, said (issue 22, the ECG reader)
+
+
+def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
+                         given: Collection[str] | None) -> None:
+    """"The planned micro F1 equals accuracy here, so it is reported under that name": a planned name the catalogue
+    reads as a reported metric of another name, with a note of why (issue 22: the product team's micro F1 vanished
+    into accuracy without a word). Plain synonyms ("overall accuracy", "AUC") need no sentence."""
+    if given is not None and "planned_metrics" not in given:
+        return
+    by_id = {m.id: m for m in rec}
+    for name in answers.get("planned_metrics") or ():
+        res = resolve_planned(str(name), answers.get("field"))
+        m = by_id.get(res.ids[0]) if len(res.ids) == 1 and res.note else None
+        if m is None:
+            continue
+        planned, said = str(name).strip(), prose_name(m)
+        if planned.lower() not in said.lower() and said.lower() not in planned.lower():  # "F1" is F1 score
+            p.t(W.S["planned_as"].format(planned=planned, name=said) + ". ")
 
 
 def matrix_costs(answers: Mapping[str, Any], most: int = 6) -> str | None:

@@ -178,6 +178,8 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
+    "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
     "f_beta_tn": ("in which a missed positive weighs as much as β² false alarms, though it leaves out the true "
                   "negatives, which count here"),
