@@ -29,6 +29,7 @@ from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._judge import definitions_for
+from ._methods_field import in_field_terms
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
@@ -745,7 +746,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
 
     extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
                             k=task.k if task is not None else 2 if answers_dict.get("task") == "binary" else None,
-                            labels_shown=per_class_promised(promised or ()))
+                            labels_shown=per_class_promised(promised or ()), answers=answers_dict,
+                            names={m.id: m.name for m in in_field_terms(entries, answers_dict)})
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")
