@@ -321,20 +321,24 @@ class _Run:
                    primary: MetricRecord) -> MetricChoice | None:
         """The figure the author's field reports leads when the author's own answers do not argue against it
         (issue 22: CoLA's MCC was demoted for the class shares in use, which the author never gave and a benchmark
-        test set does not need). Only when every premise of :data:`PREMISES` is unanswered: the figure must meet
-        every requirement of a rule that holds without them, and no preference of such a rule may rank the property
-        lead above it."""
+        test set does not need). Only when a premise of :data:`PREMISES` is unanswered and none is stated otherwise
+        than :data:`PREMISES_NEUTRAL`: the figure must meet every requirement of a rule that holds without the
+        unanswered premises, and no preference of such a rule may rank the property lead above it."""
         f = load_fields().get(self.answers.field) if self.answers.field else None
         given = self.answers.model_fields_set
         unanswered = [key for key in PREMISES if given and key not in given]
-        if f is None or len(unanswered) < len(PREMISES) or not f.metrics:  # a premise the author stated decides
+        # a premise the author stated decides, unless it is the one that asks nothing of the metric (the shares in
+        # use are the test set's)
+        stated = {key: getattr(self.answers, key) for key in PREMISES if key not in unanswered}
+        if f is None or not unanswered or any(PREMISES_NEUTRAL.get(k) != v for k, v in stated.items()) \
+                or not f.metrics:
             return None
         m = self.cat.metrics.get(f.metrics[0])
         if m is None or m.id == primary.id or m not in pool or not self._computable(m):
             return None
         stated_facts = {**self.facts, **{key: None for key in unanswered}}
-        stated = [a for a in hard if holds(a.rule.when, stated_facts)]
-        if not filter_pool([m], stated, self.k)[0]:
+        required = [a for a in hard if holds(a.rule.when, stated_facts)]
+        if not filter_pool([m], required, self.k)[0]:
             return None
         stated_prefs = [a for a in prefs if holds(a.rule.when, stated_facts)]
 
@@ -350,7 +354,7 @@ class _Run:
                   f"{m.interpretation}").strip()
         self.rationale.append(RationaleEntry(
             rule="primary", title=f"Primary metric: {m.name}", text=reason, source=f.cite,
-            answers={"field": f.id}, properties=list(dict.fromkeys(a.term.property for a in stated)),
+            answers={"field": f.id}, properties=list(dict.fromkeys(a.term.property for a in required)),
         ))
         return MetricChoice(metric=m.id, name=m.name, params=self.params(m, []), reason=reason)
 
@@ -691,6 +695,8 @@ _BUDGET = {"tpr_at_fpr": "fpr_budget", "precision_at_k": "review_share", "recall
 #: do not displace the field's figure from the lead (:meth:`_Run.field_lead`)
 PREMISES = {"deployment_prevalence": "the class shares where the classifier will be used",
             "class_weighting": "how much each class counts"}
+#: The answer to a premise that asks nothing of the metric: the field's figure may still lead
+PREMISES_NEUTRAL = {"deployment_prevalence": "same"}
 
 #: what a field's figure needs when it cannot be computed here
 _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers, or --max-fpr)",
