@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import __version__
 from .._exceptions import InputError
+from .._format import beta_text
 from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
 from ..io import with_reject
@@ -161,7 +162,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
         variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":
-            variant += f", with β = {beta:.3g}"
+            variant += f", with β = {beta_text(beta)}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
     if mid in NEEDS_PARAMETERS and params.get("class_weights"):  # class-weighted recall and accuracy
