@@ -299,8 +299,9 @@ def test_medical_screening() -> None:
     assert r.primary.metric == "normalized_expected_cost"
     assert r.primary.params["priors"] == {"healthy": 0.98, "ill": 0.02}
     assert {"recall", "specificity", "log_loss", "brier"} <= set(metrics(r.complementary))
-    # true negatives count here: the expected cost weighs them, so Fβ, which leaves them out, is not reported beside
-    # it while the text argues against it (issue 22, the retinopathy reader); β of the costs: test_error_costs_set_beta
+    # true negatives said to count: the expected cost weighs them, so Fβ, which leaves them out, is not reported
+    # beside it while the text argues against it (issue 22, the retinopathy reader); β of the costs:
+    # test_error_costs_set_beta, and tests/test_report_content.py with true negatives unanswered
     assert "f_beta" not in metrics(r.complementary) and "f_beta" not in metrics(r.discouraged)
     assert {"balanced_test_set", "prevalence_dependent"} <= set(r.warning_codes)
     duties = " ".join(r.duties)
