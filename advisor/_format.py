@@ -28,6 +28,7 @@ from markupsafe import escape as _html_escape
 
 __all__ = [
     "LABEL_DISPLAY_LIMIT",
+    "beta_text",
     "display_label",
     "few_names",
     "format_count",
@@ -320,3 +321,17 @@ def few_names(items: Any, limit: int = 10) -> str:
 def _name(text: object) -> str:
     s = visible_controls(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
     return s if len(s) <= LABEL_DISPLAY_LIMIT else s[: LABEL_DISPLAY_LIMIT - 1] + "…"
+
+
+def beta_text(beta: float) -> str:
+    """β of Fβ as a reader checks it against the costs: the root of the cost ratio when that ratio is a whole
+    number ("√3 ≈ 1.73" for costs 3 : 1, issue 22: "β = 1.73" had to be worked back), else three digits.
+
+    >>> beta_text(3 ** 0.5), beta_text(2.0), beta_text(1.5)
+    ('√3 ≈ 1.73', '2', '1.5')
+    """
+    square = beta * beta
+    whole = round(square)
+    if whole >= 2 and abs(square - whole) < 1e-9 and abs(beta - round(beta)) > 1e-9:
+        return f"√{whole} ≈ {beta:.3g}"
+    return f"{beta:.3g}"

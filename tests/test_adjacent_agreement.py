@@ -183,6 +183,6 @@ def test_qwk_leading_names_the_field_figures_in_one_list(cli, tmp_path):
     r = cli("methods", "--answers", answers, "--seed", "1")
     assert r.exit_code == 0, r.output
     assert "We lead with quadratically weighted kappa" in r.output
-    assert "Quadratically weighted kappa, accuracy and adjacent agreement, which we also report, are the customary " \
-           "figures in automated essay scoring (Williamson et al. 2012). There quadratically weighted kappa is called " \
+    assert "The customary figures in automated essay scoring are quadratically weighted kappa, our lead, accuracy " \
+           "and adjacent agreement (Williamson et al. 2012). There quadratically weighted kappa is called " \
            "QWK and accuracy is called exact agreement." in r.output

@@ -29,7 +29,6 @@ SCREENING = """\
 task: binary
 classes: [benign, malignant]
 positive_class: malignant
-true_negatives_meaningful: true
 error_costs: {false_negative: 10, false_positive: 1}
 deployment_prevalence: shifted
 class_weighting: equal
@@ -117,7 +116,7 @@ def test_fbeta_uses_the_beta_of_the_costs(screening: tuple[ReportContext, float]
     assert ctx.systems[0].values["f_beta"] == pytest.approx(0.9234, abs=5e-5)  # logreg
     # the definitions list states β with each Fβ formula (issue 10 moved it from prose to the list)
     said = ctx.metric("f_beta").variant or ""
-    assert "β = 3.16" in said and "β = 1 " not in said and "β = 1," not in said
+    assert "β = √10 ≈ 3.16" in said and "β = 1 " not in said and "β = 1," not in said
 
 
 # -- 3.–6. methods wording ------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from ._select import (
     Active,
     applicable,
     claim_of,
+    filter_pool,
     phrase,
     resolve_conflicts,
     satisfies,
@@ -160,13 +161,20 @@ class _Run:
             primary = next((m for m, _ in ranked if m.id == "f1"), primary)
         self.primary = primary
         lead = next(((r, s) for r in fired for s in r.lead if holds(s.when, self.facts)), None)
+        field_lead = None if lead is not None else self.field_lead(pool, hard, prefs, primary)
         if lead is not None:  # the user's own numbers define the metric (rules_costs.yaml)
             choice = self.lead_choice(*lead)
+        elif field_lead is not None:
+            choice = field_lead
         else:
             choice = self.primary_choice(primary, ranked, kept, prefs, fired)
         # the words name the lead actually chosen (a rule's lead replaces the property ranking's first)
         ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         complementary = self.complementary(fired, imp_complementary, ranked, ctx)
+        if field_lead is not None and primary.id not in {a.metric for a in complementary}:
+            # the lead the properties chose stays beside the field's figure: it answers the premises left open
+            complementary.insert(0, Advice(metric=primary.id, name=primary.name, params=self.params(primary, []),
+                                           reason=f"the lead the properties asked for would choose; {primary.interpretation}"))
         discouraged = self.discouraged(fired, terms, ctx)
         self.add_views(complementary, discouraged, ctx)
         self.field_metrics(complementary, discouraged)
@@ -308,6 +316,47 @@ class _Run:
         ))
         suggestions = [s for r in fired for s in r.primary if holds(s.when, self.facts)]
         return MetricChoice(metric=m.id, name=m.name, params=self.params(m, suggestions), reason=reason)
+
+    def field_lead(self, pool: list[MetricRecord], hard: list[Active], prefs: list[Active],
+                   primary: MetricRecord) -> MetricChoice | None:
+        """The figure the author's field reports leads when the author's own answers do not argue against it
+        (issue 22: CoLA's MCC was demoted for the class shares in use, which the author never gave and a benchmark
+        test set does not need). Only when a premise of :data:`PREMISES` is unanswered and none is stated otherwise
+        than :data:`PREMISES_NEUTRAL`: the figure must meet every requirement of a rule that holds without the
+        unanswered premises, and no preference of such a rule may rank the property lead above it."""
+        f = load_fields().get(self.answers.field) if self.answers.field else None
+        given = self.answers.model_fields_set
+        unanswered = [key for key in PREMISES if given and key not in given]
+        # a premise the author stated decides, unless it is the one that asks nothing of the metric (the shares in
+        # use are the test set's)
+        stated = {key: getattr(self.answers, key) for key in PREMISES if key not in unanswered}
+        if f is None or not unanswered or any(PREMISES_NEUTRAL.get(k) != v for k, v in stated.items()) \
+                or not f.metrics:
+            return None
+        m = self.cat.metrics.get(f.metrics[0])
+        if m is None or m.id == primary.id or m not in pool or not self._computable(m):
+            return None
+        stated_facts = {**self.facts, **{key: None for key in unanswered}}
+        required = [a for a in hard if holds(a.rule.when, stated_facts)]
+        if not filter_pool([m], required, self.k)[0]:
+            return None
+        stated_prefs = [a for a in prefs if holds(a.rule.when, stated_facts)]
+
+        def score(r: MetricRecord) -> float:
+            return sum(a.term.weight for a in stated_prefs if claim_of(r, a.term, self.k)[0])
+
+        if score(primary) > score(m):
+            return None
+        self.primary = m
+        premises = " and ".join(PREMISES[key] for key in unanswered)
+        reason = (f"{m.name} is the figure {f.name} reports ({f.cite}) and meets every requirement the answers "
+                  f"set; what would favour {primary.name} rests on {premises}, which the answers leave open. "
+                  f"{m.interpretation}").strip()
+        self.rationale.append(RationaleEntry(
+            rule="primary", title=f"Primary metric: {m.name}", text=reason, source=f.cite,
+            answers={"field": f.id}, properties=list(dict.fromkeys(a.term.property for a in required)),
+        ))
+        return MetricChoice(metric=m.id, name=m.name, params=self.params(m, []), reason=reason)
 
     def lead_choice(self, rule: Rule, s: Suggestion) -> MetricChoice:
         """The primary metric a rule's ``lead`` names, with the rule's reason (no property trade-off)."""
@@ -642,6 +691,13 @@ class _Run:
 #: score metrics a single binary score gives (the others need probabilities)
 #: metrics read at a budget → the answers key that states it
 _BUDGET = {"tpr_at_fpr": "fpr_budget", "precision_at_k": "review_share", "recall_at_k": "review_share"}
+#: Answers whose default is a premise about the author's situation, not a fact of the task: left unanswered, they
+#: do not displace the field's figure from the lead (:meth:`_Run.field_lead`)
+PREMISES = {"deployment_prevalence": "the class shares where the classifier will be used",
+            "class_weighting": "how much each class counts"}
+#: The answer to a premise that asks nothing of the metric: the field's figure may still lead
+PREMISES_NEUTRAL = {"deployment_prevalence": "same"}
+
 #: what a field's figure needs when it cannot be computed here
 _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers, or --max-fpr)",
           "precision_at_k": "a review budget (review_share in the answers, or --alerts)",

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import __version__
 from .._exceptions import InputError
+from .._format import beta_text
 from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
 from ..io import with_reject
@@ -29,6 +30,7 @@ from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
 from ._judge import definitions_for
+from ._methods_field import in_field_terms
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
@@ -160,7 +162,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
         variant = f"computed for the positive class “{pos_label}”"
         if mid == "f_beta":
-            variant += f", with β = {beta:.3g}"
+            variant += f", with β = {beta_text(beta)}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
     if mid in NEEDS_PARAMETERS and params.get("class_weights"):  # class-weighted recall and accuracy
@@ -745,7 +747,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
 
     extra = score_sentences([m.id for m in entries if m.role != "appendix"], scores, cite,
                             k=task.k if task is not None else 2 if answers_dict.get("task") == "binary" else None,
-                            labels_shown=per_class_promised(promised or ()))
+                            labels_shown=per_class_promised(promised or ()), answers=answers_dict,
+                            names={m.id: m.name for m in in_field_terms(entries, answers_dict)})
     beside = {m.id: m for m in entries}
     for sentence, keys in extra:  # a convention of one formula is said after that formula
         owner = beside.get(getattr(sentence, "metric", None) or "")

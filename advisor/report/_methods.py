@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import UnknownMetricError
+from .._format import beta_text
 from ..catalogue import BIB_FILE, resolve_metric
 from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
@@ -411,7 +412,7 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     p.t(W.S["lead"].format(name=prose_name(primary)))
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
-        p.t(W.S["beta"].format(beta=f"{float(beta):.3g}"))
+        p.t(W.S["beta"].format(beta=beta_text(float(beta))))
     if primary.id in NEEDS_PARAMETERS and primary.params.get("class_weights"):
         p.t(W.S["weights"].format(weights=weights_text(primary.params["class_weights"])))
     props: list[str] = []

@@ -65,10 +65,9 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     names = [prose_name(m) for m in others]
     if primary is not None and primary.id in field.metrics:
         named, there = _field_named(field, primary, others)
-        if names:  # "A, B and C, which we also report, are …", not "A and B and C"
-            lead = ", ".join([prose_name(primary), *names[:-1]])
-            p.t(W.S["field_lead_with"].format(lead=lead[:1].upper() + lead[1:], names=names[-1],
-                                              field=field.name, named=""))
+        if names:  # the lead named as such: "…, which we also report" read as if the lead were beside itself
+            p.t(W.S["field_lead_with"].format(lead=prose_name(primary), field=field.name,
+                                              names=("and " if len(names) == 1 else "") + _join_words(names)))
         else:
             p.t(W.S["field_lead"].format(field=field.name, named=""))
         # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row

@@ -9,7 +9,7 @@ are in the Definitions block (the catalogue's); ``$…$`` marks inline math. No 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalogue import get_catalogue
@@ -91,7 +91,9 @@ TEST_SET_CUT = ("The cut of the coverage at the target risk is found on this tes
 
 
 def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
-                    k: int | None = None, labels_shown: bool = False) -> list[tuple[str, list[str]]]:
+                    k: int | None = None, labels_shown: bool = False,
+                    answers: Mapping[str, Any] | None = None,
+                    names: Mapping[str, str] | None = None) -> list[tuple[str, list[str]]]:
     """Sentences for the reported cost/score/probability metrics (``scores`` is a :class:`ScoreData`).
 
     >>> from advisor.report._models_scores import ScoreData
@@ -109,7 +111,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         if "coverage_at_risk" in metrics:  # so is the cut of the coverage at a target risk (issue 22)
             before.append((TEST_SET_CUT, []))
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
-        return brier + before
+        return brier + before + _threshold_before(metrics, answers or {}, names or {}, k)
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:
@@ -147,7 +149,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
                                "top-label confidence", "ece"), keys(("Guo", "2017"))))
-    out += _decision_sentences(ids, scores, keys, labels_shown, list(metrics))
+    out += _decision_sentences(ids, scores, keys, labels_shown, list(metrics), names or {})
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
@@ -158,7 +160,7 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
 
 
 def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = False,
-                        order: Sequence[str] = ()) -> list[tuple[str, list[str]]]:
+                        order: Sequence[str] = (), names: Mapping[str, str] | None = None) -> list[tuple[str, list[str]]]:
     """Issue 21: the threshold each budget chose and how, K, the clinical calibration, the decision curve, and
     which threshold made the labels the decision metrics score."""
     out: list[tuple[str, list[str]]] = []
@@ -219,11 +221,42 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
         text = f"The predicted labels are scored as given with the {what}; no threshold was chosen in this evaluation"
         if "tpr_at_fpr" in ids and s.decision_budget is not None and ids & _DECISION_IDS:
             # the budget's threshold was chosen above: say which metrics it does not set (issue 22, the fraud reader)
-            names = [_lower(get_catalogue().metrics[m].name) for m in order if m in _DECISION_IDS]
-            text = (f"{_join(names)[:1].upper() + _join(names)[1:]} score the predicted labels given with the "
-                    f"{what}, at the threshold that made them, not at the one the budget sets")
+            said, verb = _decision_names(order, names or {})
+            text = (f"{said} {verb} the predicted labels given with the {what}, at the threshold that made "
+                    "them, not at the one the budget sets")
         out.append((text if ids & _DECISION_IDS else TableNote(text), []))
     return out
+
+
+def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names: Mapping[str, str],
+                      k: int | None) -> list[tuple[str, list[str]]]:
+    """Before data: the threshold at which the decision metrics of a two-class system with scores read its labels
+    (issue 22: the fraud, spam and retinopathy readers found precision and recall "at a threshold never named").
+    Among several classes the labels are the system's classes, no threshold of one score.
+
+    >>> _threshold_before(["recall", "specificity"], {"outputs": "probabilities", "operating_point": "fixed"},
+    ...                   {"recall": "Sensitivity"}, 2)[0][0]
+    'Sensitivity and specificity are computed from the labels the system gives at its fixed operating threshold, the one in use'
+    """
+    outputs = answers.get("outputs") or ("probabilities" if answers.get("probabilities") else None)
+    binary = k == 2 or answers.get("task") == "binary"
+    if outputs not in ("probabilities", "scores") or not binary or not set(metrics) & _DECISION_IDS:
+        return []
+    said, verb = _decision_names(metrics, names)
+    if answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics:
+        return [(f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them, "
+                 "not at the one the budget sets", [])]
+    if answers.get("operating_point") == "fixed":
+        return [(f"{said} {verb} the labels the system gives at its fixed operating threshold, the one in use", [])]
+    return [(f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them; "
+             "this evaluation chooses none", [])]
+
+
+def _decision_names(order: Sequence[str], names: Mapping[str, str]) -> tuple[str, str]:
+    """The decision metrics among ``order``, in the paragraph's names, as a sentence's subject, and its verb."""
+    said = [_lower(names.get(m) or get_catalogue().metrics[m].name) for m in order if m in _DECISION_IDS]
+    text = _join(said)
+    return text[:1].upper() + text[1:], "is computed from" if len(said) == 1 else "are computed from"
 
 
 #: decision metrics of labels (a confusion matrix): their threshold is said

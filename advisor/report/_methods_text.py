@@ -215,7 +215,7 @@ S: dict[str, str] = {
     "adds_fallback": "as planned",
     "accuracy_majority": "on which always predicting the largest class scores {majority} here",
     "field_lead": "It is also the customary figure in {field}{named}",
-    "field_lead_with": "{lead} and {names}, which we also report, are the customary figures in {field}{named}",
+    "field_lead_with": "The customary figures in {field} are {lead}, our lead, {names}",
     "field_named": ", where it is called {term}",
     "field_named_each": "There they are called {terms}",
     "field_named_one": "There {named}",
