@@ -9,6 +9,7 @@ outside the subgroup.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,9 @@ from typer.testing import CliRunner
 import advisor
 from advisor.cli import app
 from advisor.engine import bias_aucs
+from advisor.plan import make_plan
+from advisor.questionnaire import load_answers, load_fields, suggest_field
+from advisor.report import build_report, render_report
 
 sk = pytest.importorskip("sklearn.metrics")
 pd = pytest.importorskip("pandas")
@@ -134,3 +138,68 @@ def test_compute_json_and_terminal(tmp_path):
     assert got == pytest.approx(_oracle(y, s, g == "muslim")["bnsp_auc"], abs=1e-12)
     shown = runner.invoke(app, ["compute", str(path), "--by", "identity", "--positive", "toxic"])
     assert shown.exit_code == 0 and "BPSN AUC" in shown.stdout and "bias AUCs by identity" in shown.stdout
+
+
+# ----------------------------------------------------------------------------------------------
+# The plan, the methods paragraph, the Definitions and the report (the toxic-comment reader)
+# ----------------------------------------------------------------------------------------------
+SITUATION = Path(__file__).parent / "situations" / "toxic.yaml"
+
+
+def _evaluation(ctx) -> str:
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+
+
+def test_the_plan_carries_the_bias_aucs_only_with_scores_subgroups_and_a_class_of_interest():
+    plan = make_plan(load_answers(SITUATION))
+    assert plan.diagnostics[0].id == "bias_aucs"
+    assert plan.diagnostics[0].params == {"columns": ["identity_mentioned"]}
+    labels = load_answers(SITUATION).model_copy(update={"outputs": "labels"})
+    assert "bias_aucs" not in [d.id for d in make_plan(labels).diagnostics]
+    no_groups = load_answers(SITUATION).model_copy(update={"subgroups": []})
+    assert "bias_aucs" not in [d.id for d in make_plan(no_groups).diagnostics]
+
+
+def test_the_toxic_paragraph_names_the_bias_aucs_with_what_they_catch_and_defines_them():
+    ctx = build_report(load_answers(SITUATION), None, bootstrap=2000, seed=1)
+    text = _evaluation(ctx)
+    assert ("Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic "
+            "comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of "
+            "that value scored below non-toxic ones elsewhere") in text
+    cites = [s.keys for p in ctx.methods for s in p.spans if s.kind == "cite"]
+    assert ["borkan2019nuanced"] in cites
+    assert 100 <= len(text.split()) <= 220, len(text.split())
+    defs = {m.id: m for m in ctx.definitions}
+    assert {"subgroup_auc", "bpsn_auc", "bnsp_auc"} <= set(defs)
+    where = "".join(s.text for s in defs["bpsn_auc"].where.spans)
+    assert "outside subgroup" in where and "the number of items in a set" in where and "score for the positive" in where
+    assert "Borkan" in render_report(ctx, "md")
+
+
+def test_the_report_shows_the_bias_aucs_with_intervals(tmp_path):
+    df, y, s, g = _frame(10)
+    df["identity_mentioned"] = np.where(g == "none", "no", "yes")
+    df = df.rename(columns={"score": "p_toxic"}).assign(p_ok=lambda d: 1 - d["p_toxic"].clip(0, 1))
+    df["p_toxic"] = df["p_toxic"].clip(0, 1)
+    path = tmp_path / "comments.csv"
+    df.to_csv(path, index=False)
+    answers = load_answers(SITUATION).model_copy(update={"classes": ["ok", "toxic"]})
+    ctx = build_report(answers, advisor.load(path, by="identity_mentioned"), bootstrap=300, seed=2)
+    table = next(t for t in ctx.tables if t.id == "bias_aucs")
+    assert table.columns == ["identity_mentioned", "system", "subgroup AUC", "BPSN AUC", "BNSP AUC"]
+    yes = next(r for r in table.rows if r[0] == "yes")
+    want = _oracle(y, np.clip(s, 0, 1), g != "none")
+    assert yes[3].startswith(f"{want['bpsn_auc']:.3f} [")
+    assert ctx.subgroups["bias_aucs"]["identity_mentioned"]["yes"]["comments"]["bpsn_auc"]["low"] is not None
+    text = _evaluation(ctx)
+    assert "we give the subgroup AUC, the BPSN AUC" in text
+    md = render_report(ctx, "md")
+    assert "Bias AUCs by identity" in md and "power mean (p = −5)" in md
+
+
+def test_the_field_of_toxic_comments_reports_roc_auc_with_the_bias_aucs():
+    field = load_fields()["content_moderation"]
+    assert field.metrics == ["roc_auc"] and field.source == "borkan2019nuanced"
+    assert "BPSN" in field.reports
+    assert suggest_field(load_answers(SITUATION).context).id == "content_moderation"

@@ -68,7 +68,8 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters
-from ._methods_text import DEFINITION_VARIANT, per_class_promised
+from ._methods_bias import bias_definitions
+from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
     settle,
@@ -397,6 +398,8 @@ def build_report(
             beta, undefined, bootstrap, confidence, seed, min(digits, 3))
         tables += sub_tables
         warnings += sub_warn
+        if shown is not None and sub_json.get("bias_aucs"):  # the bias AUCs' table (Borkan et al. 2019)
+            shown = [*shown, "bias_aucs"]
     promised = promises(plan, shown) if plan is not None else None
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
@@ -411,6 +414,8 @@ def build_report(
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
+    if promised is not None and PROMISE["bias_aucs"] in promised:  # the bias AUCs said: their formulas
+        ctx.definitions = [*ctx.definitions, *bias_definitions(cat)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json

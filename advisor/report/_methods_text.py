@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROMISE_SUBGROUPS_OTHER", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -48,6 +48,8 @@ PROMISE: dict[str, str] = {
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
+    # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
+    "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
 }
 #: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
 PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"
@@ -69,6 +71,9 @@ def per_class_promised(promised: Iterable[str]) -> bool:
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
 PROMISE_SUBGROUPS = ("every metric within each value of {columns}, with the largest gap between values, its interval "
                      "included")
+#: The same after the sentence of the bias AUCs (Borkan et al. 2019), which gave the scores' AUCs per value.
+PROMISE_SUBGROUPS_OTHER = ("every other metric within each value of {columns}, with the largest gap between values, "
+                           "its interval included")
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
