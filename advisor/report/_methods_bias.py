@@ -36,24 +36,31 @@ def _kinds(answers: Mapping[str, Any]) -> tuple[str, str, str]:
     return f"{items} of class “{pos}”", other, items
 
 
-def bias_sentence(p: Text, answers: Mapping[str, Any]) -> None:
+def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also: str | None = None) -> None:
     """"Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic
     comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of that
-    value scored below non-toxic ones elsewhere (Borkan et al. 2019)."
+    value scored below non-toxic ones elsewhere (Borkan et al. 2019)."; ``terse`` when the paragraph must shorten:
+    "…we give the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones
+    elsewhere or its toxic comments scored below non-toxic ones (Borkan et al. 2019)." ``also``: a promise said first
+    in the terse sentence ("We give every metric within each value of …, and the subgroup, BPSN and BNSP AUCs, …").
 
     >>> t = Text()
     >>> bias_sentence(t, {"subgroups": ["sex"], "item_name": "loan", "classes": [0, 1], "positive_class": 1})
     >>> t.spans[0].text[:120]
     'Within each value of “sex” we give the subgroup AUC, the BPSN AUC, which catches loans of class “0” of that value scored'
     """
-    cols = join_words([f"“{c}”" for c in answers.get("subgroups") or []]) or "each subgroup column"
+    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
     pos, neg, ones = _kinds(answers)
     pos_word, neg_word = (pos.split()[0], neg.split()[0]) if ones == "ones" else (pos, neg)
-    p.t(f"Within each value of {cols} we give the subgroup AUC, the BPSN AUC, which catches {neg} of that value scored "
-        f"above {pos_word} {ones} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below "
-        f"{neg_word} {ones} elsewhere" if ones == "ones" else
-        f"Within each value of {cols} we give the subgroup AUC, the BPSN AUC, which catches {neg} of that value scored "
-        f"above {pos} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below {neg} elsewhere")
+    above, below = f"{pos_word} {ones}" if ones == "ones" else pos, f"{neg_word} {ones}" if ones == "ones" else neg
+    if terse:
+        start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
+        p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a value's {neg} scored above {above} elsewhere or its "
+            f"{pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
+    else:
+        p.t(f"Within each value of {cols} we give the subgroup AUC, the BPSN AUC, which catches {neg} of that value "
+            f"scored above {above} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below {below} "
+            "elsewhere")
     p.cite([BIAS_SOURCE]).t(". ")
 
 

@@ -19,13 +19,7 @@ from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, resolve_planned
 from ..stats import project_to_prevalence
 from ._judge import judge_table
-from ._methods_text import (
-    PROMISE,
-    PROMISE_AT_PRIORS,
-    PROMISE_AT_PRIORS_BINARY,
-    PROMISE_SUBGROUPS,
-    PROMISE_SUBGROUPS_OTHER,
-)
+from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -395,7 +389,7 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
         cols = [f"“{c}”" for c in plan.design.subgroups]
         bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first
         out = [x for x in out if x != PROMISE["bias_aucs"]]
-        out.insert(0, (PROMISE_SUBGROUPS_OTHER if bias else PROMISE_SUBGROUPS).format(columns=" and of ".join(cols)))
+        out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
         if bias:
             out.insert(0, PROMISE["bias_aucs"])
     return out
