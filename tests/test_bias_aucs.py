@@ -203,3 +203,19 @@ def test_the_field_of_toxic_comments_reports_roc_auc_with_the_bias_aucs():
     assert field.metrics == ["roc_auc"] and field.source == "borkan2019nuanced"
     assert "BPSN" in field.reports
     assert suggest_field(load_answers(SITUATION).context).id == "content_moderation"
+
+
+def test_by_given_with_the_data_alone_shows_defines_and_cites_the_bias_aucs(tmp_path):
+    df, *_ = _frame(11)
+    df = df.rename(columns={"score": "p_toxic"})
+    df["p_toxic"] = df["p_toxic"].clip(0, 1)
+    df["p_ok"] = 1 - df["p_toxic"]
+    path = tmp_path / "comments.csv"
+    df.to_csv(path, index=False)
+    answers = {"task": "binary", "classes": ["ok", "toxic"], "positive_class": "toxic", "outputs": "probabilities"}
+    ctx = build_report(answers, advisor.load(path, by="identity"), by="identity", bootstrap=200, seed=3)
+    assert any(t.id == "bias_aucs" for t in ctx.tables)
+    assert "borkan2019nuanced" in [r.key for r in ctx.references]
+    assert {"subgroup_auc", "bpsn_auc", "bnsp_auc"} <= {m.id for m in ctx.definitions}
+    assert "Within each value of" not in _evaluation(ctx)  # the plan promised no subgroups: the report's own paragraph
+    assert "(Borkan et al. 2019)." in render_report(ctx, "md")
