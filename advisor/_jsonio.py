@@ -82,7 +82,8 @@ def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
     """The result of :func:`advisor.stats.subgroups` in the output shape: ``groups[column][value]`` =
     ``{"n", "metrics": {system: {id: value}}, "intervals": {system: {id: interval}}, "reasons": {system:
     {id: why undefined}}}`` and ``gaps[column][system][metric]``, beside ``subgroups`` (the columns, the
-    positive label, the size thresholds and the warnings). :func:`subgroups_from_json` reverses it.
+    positive label, the size thresholds and the warnings), and ``bias_aucs[column][value][system][id]`` when
+    computed (the bias AUCs of Borkan et al. 2019). :func:`subgroups_from_json` reverses it.
 
     >>> res = {"groups": {"site": {"n": {"a": {"n": 3, "accuracy": {"estimate": 0.5, "low": 0.1, "high": 0.9,
     ...        "method": "clopper_pearson"}}}}}, "gaps": {"site": {"accuracy": {"a": {"gap": None}}}},
@@ -112,9 +113,12 @@ def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
                     block["reasons"][s] = why
             groups[col][value] = {k: v for k, v in block.items() if v or k in ("n", "metrics")}
     gaps = {col: _swap(per_metric) for col, per_metric in res["gaps"].items()}
-    return {"groups": groups, "gaps": gaps,
-            "subgroups": {"columns": list(res["groups"]), "positive_label": res.get("positive_label"),
-                          "thresholds": res.get("thresholds", {}), "warnings": res.get("warnings", [])}}
+    out = {"groups": groups, "gaps": gaps,
+           "subgroups": {"columns": list(res["groups"]), "positive_label": res.get("positive_label"),
+                         "thresholds": res.get("thresholds", {}), "warnings": res.get("warnings", [])}}
+    if res.get("bias_aucs"):  # Borkan et al. (2019): bias_aucs[column][value][system][id], as computed
+        out["bias_aucs"] = res["bias_aucs"]
+    return out
 
 
 def subgroups_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -133,9 +137,12 @@ def subgroups_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
                                 **({"reason": why[m]} if m in why else {})}
                 groups[col][value][s] = entry
     sub = data.get("subgroups", {})
-    return {"groups": groups, "gaps": {col: _swap(per_system) for col, per_system in data["gaps"].items()},
-            "warnings": sub.get("warnings", []), "thresholds": sub.get("thresholds", {}),
-            "positive_label": sub.get("positive_label")}
+    out = {"groups": groups, "gaps": {col: _swap(per_system) for col, per_system in data["gaps"].items()},
+           "warnings": sub.get("warnings", []), "thresholds": sub.get("thresholds", {}),
+           "positive_label": sub.get("positive_label")}
+    if data.get("bias_aucs"):
+        out["bias_aucs"] = data["bias_aucs"]
+    return out
 
 
 def _swap(nested: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:

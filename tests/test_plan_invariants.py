@@ -79,6 +79,9 @@ def _names() -> list[tuple[str, frozenset[str]]]:
     for mid, rec in get_catalogue().metrics.items():
         if not rec.alias_of:
             by_name.setdefault(lower_name(rec.name).lower(), set()).add(mid)
+    for field in load_fields().values():  # a field's own word names the metric ("weighted accuracy" of the murmur
+        for mid, term in field.terms.items():  # challenge is its class-weighted accuracy, not accuracy)
+            by_name.setdefault(term.lower(), set()).add(mid)
     return sorted(((n, frozenset(ids)) for n, ids in by_name.items()), key=lambda t: -len(t[0]))
 
 

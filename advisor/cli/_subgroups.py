@@ -57,6 +57,25 @@ def _value_cell(entry: dict[str, Any] | None) -> str:
     return interval_cell(_fmt(entry.get("estimate")), entry if "low" in entry else None, _fmt)
 
 
+def _print_bias_aucs(console: Any, col: str, per_value: dict[str, Any] | None) -> None:
+    """The bias AUCs of Borkan et al. (2019) of one subgroup column: a row per value and system."""
+    if not per_value:
+        return
+    from rich.table import Table
+
+    table = Table(title=f"bias AUCs by {cell(col)} (Borkan et al. 2019)", title_justify="left")
+    for head in (col, "system", *stats_api.BIAS_AUC_NAMES.values()):
+        table.add_column(cell(head), justify="left" if head in (col, "system") else "right", overflow="fold")
+    for value, per_system in per_value.items():
+        for s, entry in per_system.items():
+            table.add_row(label_cell(value), label_cell(s),
+                          *[_value_cell(entry.get(m)) for m in stats_api.BIAS_AUC_NAMES])
+    console.print(table)
+    console.print("BPSN: the subgroup's negatives against the positives elsewhere; BNSP: the subgroup's positives "
+                  "against the negatives elsewhere; — where those items lack a class (see the warnings).",
+                  style="dim", markup=False)
+
+
 def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
     """One table per subgroup column (rows: metrics; columns: value · system, with the sizes in the header),
     then the gaps of the rates and the warnings."""
@@ -80,6 +99,7 @@ def print_subgroups(res: dict[str, Any] | None, confidence: float) -> None:
         for m in ids:
             table.add_row(m, *[_value_cell(per_value[v][s].get(m)) for v in values for s in systems])
         console.print(table)
+        _print_bias_aucs(console, col, (res.get("bias_aucs") or {}).get(col))
         gaps = res["gaps"][col]
         for m in [g for g in _GAP_ROWS if g in gaps]:
             parts = [f"{label_cell(s)} {_gap_cell(e)} (ratio {_fmt(e['ratio'])})" for s, e in gaps[m].items()]

@@ -123,6 +123,11 @@ _LAZY: dict[str, str] = {
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
     # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
+    # the bias AUCs of a subgroup column (Borkan et al. 2019)
+    "BIAS_AUC_IDS": "._bias",
+    "bias_auc_masks": "._bias",
+    "bias_aucs": "._bias",
+    "bias_undefined_reason": "._bias:undefined_reason",
     "SELECTIVE_IDS": "._selective",
     "aurc": "._selective",
     "answered_matrix": "._selective",
@@ -303,6 +308,12 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         roc_auc as roc_auc,
         score_inputs as score_inputs,
         untied_auc_ap as untied_auc_ap,
+    )
+    from ._bias import (
+        BIAS_AUC_IDS as BIAS_AUC_IDS,
+        bias_auc_masks as bias_auc_masks,
+        bias_aucs as bias_aucs,
+        undefined_reason as bias_undefined_reason,
     )
     from ._selective import (
         SELECTIVE_IDS as SELECTIVE_IDS,

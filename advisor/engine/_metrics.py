@@ -65,6 +65,7 @@ from ._decisions import extra_specs as decision_specs
 from ._names import metric_list
 from ._scores import extra_specs
 from ._selective import extra_specs as selective_specs
+from ._bias import extra_specs as bias_specs
 
 __all__ = [
     "BINARY_METRICS",
@@ -400,6 +401,7 @@ def _spec_table() -> dict[str, MetricSpec]:
     table.update(extra_specs(MetricSpec))  # cost and score metrics (issue 11), defined in their own module
     table.update(decision_specs(MetricSpec))  # operating constraints, calibration, forecasts (issue 21)
     table.update(selective_specs(MetricSpec))  # selective prediction (issue 23 item 2)
+    table.update(bias_specs(MetricSpec))  # the bias AUCs of a subgroup column (Borkan et al. 2019)
     return table
 
 

@@ -39,6 +39,8 @@ class ScoredFile:
     score: np.ndarray | None
     # with --group: the group of each item (issue 20); keyword-only, so subclasses keep their positional fields
     group: list[str] | None = field(default=None, kw_only=True)
+    # with subgroup columns (by=, issue 23): per column, the value of each item as text (the bias AUCs)
+    by: dict[str, list[str]] | None = field(default=None, kw_only=True)
 _PROBA = re.compile(r"^(?:p|proba)_(.+)$")
 
 
@@ -88,8 +90,9 @@ def _plain(a: Any) -> np.ndarray:
 
 
 def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: str = "y_pred",
-              what: str | None = None, group_col: str | None = None) -> Any:
-    """The :class:`~advisor.io._scores.ScoredFile` of one staged part, or None without score columns."""
+              what: str | None = None, group_col: str | None = None, by_cols: tuple[str, ...] = ()) -> Any:
+    """The :class:`~advisor.io._scores.ScoredFile` of one staged part, or None without score columns; ``by_cols``:
+    the subgroup columns (``by=``) of the part read beside the scores, each item's value as text."""
 
     what = what or sp.part.what
     cols = list(sp.columns)
@@ -109,6 +112,8 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
         select += [f"{src.number_sql(c)} AS {quote('x' + str(j))}" for j, c in enumerate(numbers)]
     if group_col and group_col in cols:
         select.append(f"{src.label_sql(group_col)} AS g_")
+    by_here = [c for c in by_cols if c in cols]
+    select += [f"{src.label_sql(c)} AS {quote('b' + str(j) + '_')}" for j, c in enumerate(by_here)]
     got = _fetch(con, sp, select)
     rows = got["r_"]
     y = got["t_"]
@@ -137,7 +142,8 @@ def scored_of(con: Any, sp: StagedPart, *, true_col: str = "y_true", pred_col: s
                          "number (NaN); every item needs one.")
     pred = [str(v) for v in got["p_"]] if "p_" in got else None
     return ScoredFile([str(v) for v in y], pred, data if pcols else None, [lab for lab, _ in pcols],
-                      data[:, 0] if score else None, group=[str(v) for v in got["g_"]] if "g_" in got else None)
+                      data[:, 0] if score else None, group=[str(v) for v in got["g_"]] if "g_" in got else None,
+                      by={c: [str(v) for v in got[f"b{j}_"]] for j, c in enumerate(by_here)} or None)
 
 
 _INT = re.compile(r"^[+-]?\d+$")

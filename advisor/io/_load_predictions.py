@@ -162,7 +162,8 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         if pc not in sp.columns:
             if has_scores and not single:
                 ds.score_only.append(name)
-                ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col)
+                ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col,
+                                         by_cols=by_cols)
                 owners[name] = sp.part
                 continue
             raise _missing(sp, pc)
@@ -171,7 +172,8 @@ def _nominal(con: Any, ds: Dataset, staged: Staged, entries: list[tuple[StagedPa
         names.append(name)
         owners[name] = sp.part
         if not single and has_scores and proba_cols is not None:
-            ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col)
+            ds.scores[name] = scored_of(con, sp, true_col=tc, pred_col=pc, group_col=group_col,
+                                         by_cols=by_cols)
     if not sides:
         if by_cols:
             raise InputError(f"{arg('by', by_cols[0])} evaluates subgroups of predicted labels; these inputs have "
@@ -228,5 +230,6 @@ def _align_scores_by_id(con: Any, ds: Dataset, staged: Staged, entries: list, id
         ds.scores[name] = type(f)([f.y_true[k] for k in perm], None if f.y_pred is None else [f.y_pred[k] for k in perm],
                                   None if f.proba is None else f.proba[perm], f.proba_labels,
                                   None if f.score is None else f.score[perm],
-                                  group=None if f.group is None else [f.group[k] for k in perm])
+                                  group=None if f.group is None else [f.group[k] for k in perm],
+                                  by=None if f.by is None else {c: [v[k] for k in perm] for c, v in f.by.items()})
 

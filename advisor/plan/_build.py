@@ -161,6 +161,19 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With subgroup columns, a binary task, a class of interest and scores or probabilities: per subgroup value the
+    subgroup AUC, the BPSN AUC and the BNSP AUC (Borkan et al. 2019), which ask whether the scores rank a subgroup's
+    items as they rank the others — the harm of a classifier that scores a subgroup's harmless items high."""
+    if not answers.subgroups or answers.task != "binary" or answers.positive_class is None \
+            or answers.outputs not in ("probabilities", "scores"):
+        return None
+    keys = ["subgroups", "task", "positive_class", "outputs"]
+    return Diagnostic(id="bias_aucs", promise=DIAGNOSTICS["bias_aucs"], params={"columns": list(answers.subgroups)},
+                      reason="Do the scores rank the items of each subgroup as they rank the others?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None,
                        reported: Sequence[str] = ()) -> list[Diagnostic]:
     """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
@@ -268,6 +281,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
+    bias = _bias_diagnostic(ans)
+    if bias is not None:  # the subgroups of a binary task's scores: the bias AUCs of Borkan et al. (2019), first
+        diagnostics = [bias, *diagnostics]
     inferred: dict[str, Any] = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
                 if key in original.model_fields_set and data is not None
                 and str(getattr(ans, key)) != str(getattr(original, key))}

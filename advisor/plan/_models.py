@@ -99,6 +99,8 @@ DIAGNOSTICS: dict[str, str] = {
     "judge_agreement": ("the judge's agreement rate and Cohen's kappa with each human rater beside the human raters' "
                         "with each other, and the difference with a paired bootstrap interval"),
     "cluster_sizes": "how many clusters each partition has and how large they are",
+    "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
+                  "each with its interval"),
 }
 
 

@@ -70,7 +70,8 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters
-from ._methods_text import DEFINITION_VARIANT, per_class_promised
+from ._methods_bias import bias_definitions
+from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
     settle,
@@ -399,6 +400,8 @@ def build_report(
             beta, undefined, bootstrap, confidence, seed, min(digits, 3))
         tables += sub_tables
         warnings += sub_warn
+        if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):
+            shown = [*shown, "bias_aucs"]  # the bias AUCs' table (Borkan et al. 2019), as the plan promised it
     promised = promises(plan, shown) if plan is not None else None
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
@@ -409,10 +412,16 @@ def build_report(
         methods = [*methods, ab_par]
     if sub_par is not None:
         methods = [*methods, sub_par]
+        have = {r.key for r in references}  # the subgroups' own source (Borkan et al. 2019): in the references too
+        references = [*references, *(Reference(key=k, text=bib[k].text, short=bib[k].short, bibtex=bib[k].raw)
+                                     for sp in sub_par.spans if sp.kind == "cite" for k in sp.keys
+                                     if k in bib and k not in have)]
     ctx = _context(title, digits, task, undefined, answers_dict, rec_json, entries, cat, methods,
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
+    if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
+        ctx.definitions = [*ctx.definitions, *bias_definitions(cat)]  # the bias AUCs said or shown: their formulas
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json

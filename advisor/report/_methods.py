@@ -38,6 +38,7 @@ from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
+from ._methods_bias import bias_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
@@ -154,6 +155,11 @@ def build_methods(
     judge = judge_said(answers, promised)  # a judge against human raters: the comparison opens the argument
     if promised is not None:
         promised = [x for x in promised if x != W.PROMISE["judge_agreement"]]
+    # the bias AUCs of a subgroup column (Borkan et al. 2019): the author's harm, in a sentence of its own, never cut
+    bias = promised is not None and W.PROMISE["bias_aucs"] in promised
+    if promised is not None:
+        promised = [x for x in promised if x != W.PROMISE["bias_aucs"]]
+    sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False) -> Text:
@@ -184,7 +190,9 @@ def build_methods(
             if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        example=_undefined_example(rec, task, answers), named=example):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
-        shown = list(promised or [])[:promises]
+        # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
+        merged = sub_promise if bias and promises < 3 else None
+        shown = [x for x in promised or [] if x != merged][:promises]
         table = W.per_class_promised(shown)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if isinstance(sentence, TableNote) and not table:
@@ -196,6 +204,8 @@ def build_methods(
         # only what the report shows (the plan's diagnostics), with what is reported, before the statistics: "We also
         # give the recall of every class" after the seed reads as tacked on (issue 22); how often each system ranks
         # first goes after the sentence on how systems are compared
+        if bias:  # shorter once the paragraph must shorten, never dropped
+            bias_sentence(p, answers, terse=promises < 3, also=merged)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading

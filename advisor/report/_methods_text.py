@@ -48,6 +48,8 @@ PROMISE: dict[str, str] = {
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
+    # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
+    "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
 }
 #: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
 PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"

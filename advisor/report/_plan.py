@@ -387,7 +387,11 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
            for i in ids if i in PROMISE]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
+        bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first
+        out = [x for x in out if x != PROMISE["bias_aucs"]]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
+        if bias:
+            out.insert(0, PROMISE["bias_aucs"])
     return out
 
 

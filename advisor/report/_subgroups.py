@@ -1,7 +1,8 @@
 """The report's subgroups (answers ``subgroups``, ``--by``, ``by=``; issue 23 item 1).
 
 The numbers are :func:`advisor.stats.subgroups` on the report's matrix metrics: a table per subgroup column
-(every value and system: its size, each metric with its interval, the binary rates), a table of the gaps
+(every value and system: its size, each metric with its interval, the binary rates), with scores in a binary task
+the bias AUCs of Borkan et al. (2019) per value (:mod:`advisor.stats._subgroup_aucs`), a table of the gaps
 across the values with their intervals (:mod:`advisor.stats._subgroup_gaps`), a warning per subgroup too small to say anything, and one methods sentence naming the
 subgroups and the gap measures.
 """
@@ -13,7 +14,7 @@ from typing import Any
 
 from .._exceptions import InputError, arg
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
-from ..stats import subgroups
+from ..stats import BIAS_AUC_NAMES, subgroups
 from ._models import Paragraph, Span, TableBlock, WarningEntry
 
 __all__ = ["check_subgroup_columns", "subgroup_columns", "subgroup_section"]
@@ -54,9 +55,11 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
     res = subgroups(data, list(columns), metrics=list(dict.fromkeys(ids)) or ["accuracy"], positive_label=pos,
                     beta=beta, undefined=undefined, n_resamples=bootstrap or None, confidence=confidence, seed=seed)
     tables = [_value_table(col, per_value, digits, names) for col, per_value in res["groups"].items()]
+    tables += [_bias_table(col, per_value, digits, pos, len(res["groups"][col]))
+               for col, per_value in (res.get("bias_aucs") or {}).items()]
     tables.append(_gap_table(res["gaps"], digits, res["positive_label"]))
     warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
-    return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap)
+    return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap, bool(res.get("bias_aucs")))
 
 
 def _num(v: Any, digits: int) -> str:
@@ -83,6 +86,34 @@ def _value_table(col: str, per_value: dict[str, Any], digits: int, names: Mappin
     return TableBlock(id="subgroups", title=f"Subgroups by {col}", caption=caption,
                       columns=[col, "n", "system", *[names.get(m, m) for m in ids]],
                       numeric=[False, True, False, *[True] * len(ids)], rows=rows)
+
+
+def _bias_table(col: str, per_value: dict[str, Any], digits: int, pos: Any, n_values: int) -> TableBlock:
+    """The bias AUCs of Borkan et al. (2019) of one subgroup column: a row per value and system, each AUC with its
+    interval and the number of positive and negative items it ranks."""
+    rows = []
+    for value, per_system in per_value.items():
+        for s, entry in per_system.items():
+            cells = []
+            for m in BIAS_AUC_NAMES:
+                e = entry.get(m) or {}
+                sizes = f" ({e.get('positives', 0):,} vs {e.get('negatives', 0):,})"
+                cells.append(("undefined: " + str(e.get("reason"))) if e.get("estimate") is None and e.get("reason")
+                             else _cell(e, digits) + sizes)
+            rows.append([value, s, *cells])
+    two = (" With two values, one value's BPSN AUC is the other's BNSP AUC: the same items ranked the same way."
+           if n_values == 2 else "")
+    caption = (f"Borkan et al. (2019), for the class of interest {pos!s}: the subgroup AUC is the ROC AUC on the "
+               "value's items; the BPSN AUC ranks the positives outside the value against the value's negatives (low "
+               "when the value's negatives are scored above positives elsewhere); the BNSP AUC ranks the value's "
+               "positives against the negatives outside it (low when the value's positives are scored below negatives "
+               "elsewhere). In brackets, the item bootstrap of ROC AUC on the items each one ranks; after them, how "
+               f"many positives and negatives it ranks.{two} The Jigsaw competition's summary, a power mean (p = −5) "
+               "of each bias AUC over identity subgroups, is not given: each of its identity subgroups stood against all "
+               "other items, while the values of one column split the items among themselves.")
+    return TableBlock(id="bias_aucs", title=f"Bias AUCs by {col}", caption=caption,
+                      columns=[col, "system", *BIAS_AUC_NAMES.values()], numeric=[False, False, True, True, True],
+                      rows=rows)
 
 
 def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
@@ -116,7 +147,7 @@ def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
                       rows=rows)
 
 
-def _methods(columns: list[str], pos: Any, bootstrap: int) -> Paragraph:
+def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False) -> Paragraph:
     cols = ", ".join(columns[:-1]) + (" and " if len(columns) > 1 else "") + columns[-1]
     what = ("the true-positive rate, false-positive rate, selection rate and precision, with the equalized-odds "
             "difference (the larger of the TPR and FPR gaps)" if pos is not None else "each metric")
@@ -129,4 +160,10 @@ def _methods(columns: list[str], pos: Any, bootstrap: int) -> Paragraph:
     text = (f"Every metric is also reported per subgroup of {cols}{intervals}, and across the subgroups the gap "
             f"(largest minus smallest) and ratio (smallest over largest) of {what}; a subgroup of fewer than 30 "
             f"items, or fewer than 5 of a class, is flagged as too small to say anything.{gap_iv}")
-    return Paragraph(spans=[Span(text=text)])
+    spans = [Span(text=text)]
+    if bias:  # Borkan et al. (2019), with its source
+        spans += [Span(text=" Within each value, the subgroup, BPSN and BNSP AUCs rank the scores of the value's items "
+                            "and of the others" + (", each with the item bootstrap of ROC AUC on the items it ranks"
+                                                   if bootstrap else "")),
+                  Span(text=" "), Span(kind="cite", keys=["borkan2019nuanced"]), Span(text=".")]
+    return Paragraph(spans=spans)

@@ -41,6 +41,8 @@ _LAZY: dict[str, str] = {
     "partition_comparison": "._partitions",
     "partition_intervals": "._partitions",
     "subgroups": "._subgroups",
+    "BIAS_AUC_NAMES": "._subgroup_aucs",
+    "subgroup_aucs": "._subgroup_aucs",
 }
 
 __all__ = sorted(_LAZY)
@@ -75,6 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         project_to_prevalence as project_to_prevalence,
     )
     from ._proportions import proportion_interval as proportion_interval
+    from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs
     from ._structures import (
         structure_bootstrap as structure_bootstrap,
         structure_compare as structure_compare,

@@ -10,6 +10,10 @@ every rate and metric, and the equalized-odds difference, max(TPR gap, FPR gap),
 
 A subgroup with fewer than :data:`MIN_ITEMS` items, or fewer than :data:`MIN_CLASS` items of a class,
 gets a warning: its rates are then too coarse to say anything (see :func:`small_group_warnings`).
+
+With scores or probabilities read beside the labels, a binary task with a class of interest also gets the bias AUCs
+of Borkan et al. (2019) per subgroup value — the subgroup AUC, the BPSN AUC and the BNSP AUC, each with the item
+bootstrap of ROC AUC on the items it ranks (:mod:`advisor.stats._subgroup_aucs`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from .._exceptions import InputError
 from ..engine import PROBABILITY_METRICS, JointCounts, evaluate
 from ._bootstrap import bootstrap
 from ._proportions import clopper_pearson
+from ._subgroup_aucs import subgroup_aucs
 from ._subgroup_gaps import gap_intervals
 
 __all__ = ["MIN_CLASS", "MIN_ITEMS", "RATES", "subgroups"]
@@ -63,7 +68,10 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         "gaps": {column: {metric: {system: {"gap", "ratio", "max", "argmax", "min", "argmin"[, "low", "high",
         "method"]}}}},
         "warnings": [sentence, …], "thresholds": {"items": 30, "per_class": 5}, "positive_label": …}``;
-        ``gaps[column]["equalized_odds"]`` holds the equalized-odds difference (``gap``) and ratio.
+        ``gaps[column]["equalized_odds"]`` holds the equalized-odds difference (``gap``) and ratio. With a class of
+        interest and scores read beside the labels (``Dataset.scores``), also ``"bias_aucs": {column: {value:
+        {system: {"subgroup_auc" | "bpsn_auc" | "bnsp_auc": {"estimate", "positives", "negatives"[, "low", "high",
+        "method"][, "reason"]}}}}}`` (Borkan et al. 2019; :mod:`advisor.stats._subgroup_aucs`).
 
     Examples
     --------
@@ -111,6 +119,14 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
             for m, by_system in ivs.items():
                 for system, iv in by_system.items():
                     out["gaps"][col][m][system].update(iv)
+    scored = getattr(data, "scores", None) or {}
+    if binary and scored:  # scores beside the labels: the bias AUCs of Borkan et al. (2019) per subgroup value
+        aucs, notes = subgroup_aucs(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
+                                    list(joint.labels), positive_label, n_resamples=n_resamples,
+                                    confidence=confidence, seed=seed)
+        if aucs:
+            out["bias_aucs"] = aucs
+            out["warnings"].extend(notes)
     return out
 
 

@@ -1,0 +1,82 @@
+"""The bias AUCs of Borkan et al. (2019) in the methods: their sentence and their definitions.
+
+With subgroup columns, a binary task, a class of interest and scores, the plan carries the diagnostic ``bias_aucs``
+(:mod:`advisor.plan._build`); the paragraph then says, in a sentence of its own with its source, what the BPSN and
+BNSP AUCs catch in the author's classes and items ("non-toxic comments of that value scored above toxic ones
+elsewhere"), and the Definitions give the three formulas from the catalogue with every symbol.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..questionnaire import join_words, plural
+from ._methods_lists import Text
+from ._models import MetricEntry, Paragraph
+
+__all__ = ["BIAS_SOURCE", "bias_definitions", "bias_sentence"]
+
+#: The BibTeX key of the bias AUCs
+BIAS_SOURCE = "borkan2019nuanced"
+_IDS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
+_WORD = re.compile(r"^[A-Za-z][A-Za-z\- ]{0,30}$")
+
+
+def _kinds(answers: Mapping[str, Any]) -> tuple[str, str, str]:
+    """``(positive items, negative items, the noun for "ones")``: "toxic comments", "non-toxic comments", "ones";
+    a class that is no word is named: "items of class “1”"."""
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    pos = str(answers.get("positive_class"))
+    neg = next((str(c) for c in answers.get("classes") or [] if str(c) != pos), None)
+    if neg is not None and _WORD.match(pos) and _WORD.match(neg):
+        return f"{pos} {items}", f"{neg} {items}", "ones"
+    other = f"{items} of another class" if neg is None else f"{items} of class “{neg}”"
+    return f"{items} of class “{pos}”", other, items
+
+
+def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also: str | None = None) -> None:
+    """"Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic
+    comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of that
+    value scored below non-toxic ones elsewhere (Borkan et al. 2019)."; ``terse`` when the paragraph must shorten:
+    "…we give the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones
+    elsewhere or its toxic comments scored below non-toxic ones (Borkan et al. 2019)." ``also``: a promise said first
+    in the terse sentence ("We give every metric within each value of …, and the subgroup, BPSN and BNSP AUCs, …").
+
+    >>> t = Text()
+    >>> bias_sentence(t, {"subgroups": ["sex"], "item_name": "loan", "classes": [0, 1], "positive_class": 1})
+    >>> t.spans[0].text[:120]
+    'Within each value of “sex” we give the subgroup AUC, the BPSN AUC, which catches loans of class “0” of that value scored'
+    """
+    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
+    pos, neg, ones = _kinds(answers)
+    pos_word, neg_word = (pos.split()[0], neg.split()[0]) if ones == "ones" else (pos, neg)
+    above, below = f"{pos_word} {ones}" if ones == "ones" else pos, f"{neg_word} {ones}" if ones == "ones" else neg
+    if terse:
+        start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
+        p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a value's {neg} scored above {above} elsewhere or its "
+            f"{pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
+    else:
+        p.t(f"Within each value of {cols} we give the subgroup AUC, the BPSN AUC, which catches {neg} of that value "
+            f"scored above {above} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below {below} "
+            "elsewhere")
+    p.cite([BIAS_SOURCE]).t(". ")
+
+
+def _where(symbols: Mapping[str, str]) -> Paragraph:
+    """"where $P_g$ is …; $s_t$ is …" after a formula."""
+    p = Text()
+    for i, (symbol, meaning) in enumerate(symbols.items()):
+        p.t("where " if i == 0 else "; ").m(symbol).say(" is " + meaning)
+    return p.para()
+
+
+def bias_definitions(cat: Any) -> list[MetricEntry]:
+    """The three formulas of the catalogue, each with every symbol it uses."""
+    out = []
+    for mid in _IDS:
+        rec = cat.metrics[mid]
+        out.append(MetricEntry(id=mid, name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
+                               role="complementary", where=_where(rec.symbols), references=list(rec.references)))
+    return out
