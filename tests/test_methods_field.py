@@ -60,11 +60,18 @@ def test_a_benchmarks_figure_leads_when_the_answers_leave_its_premises_open(tmp_
 @pytest.mark.parametrize("name", ["sepsis", "loan", "murmur"])
 def test_the_fields_figure_comes_right_after_the_lead(name: str) -> None:
     said = sentences(evaluation(name))
-    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with"))
+    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with") or ", we lead with " in s)
     field = next(i for i, s in enumerate(said) if s.startswith("As is customary in"))
     assert field == lead + 1, said
     others = [i for i, s in enumerate(said) if s.startswith(("We also report", "Beside these", "We add"))]
     assert all(i > field for i in others), said
+
+
+def test_the_use_of_the_risks_argues_for_a_proper_scoring_rule_first() -> None:
+    # the loan reader: "log loss, which is a strictly proper scoring rule" argued from nothing the author said
+    for name, pos in (("loan", "default"), ("sepsis", "sepsis")):
+        assert (f"Because the predicted probabilities are used as risks of “{pos}”, we lead with log loss, which is a "
+                "strictly proper scoring rule") in evaluation(name)
 
 
 def test_a_diagnostic_accuracy_study_reads_in_its_own_terms() -> None:

@@ -136,6 +136,8 @@ def _plan_ids(plan: Any) -> set[str]:
 def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[str] | None) -> None:
     reported, avoided = _plan_ids(plan), {a.id for a in plan.avoid}
     for s in _sentences(text):
+        # the author's use may come first: "Because the predicted probabilities are used as risks, we lead with …"
+        s = re.sub(r"^Because [^,]*(?:“[^”]*”)?[^,]*, we lead with", "We lead with", s)
         field = re.match(r"As is customary in .*?, we also report (.*?)(?:, but do not lead| X |\.?$)", s)
         if field:  # the field's figure beside the lead (issue 22)
             extra = [ids for ids in _named(field.group(1)) if not ids & reported]

@@ -416,10 +416,20 @@ def _structure_sentence(p: Text, answers: Mapping[str, Any], k: Any, items: str 
     return True
 
 
+#: Proper scoring rules: with the probabilities used as risks, that use is why one leads (issue 22, the loan reader)
+PROPER_RULES = frozenset({"log_loss", "brier", "brier_binary"})
+
+
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None) -> None:
-    p.t(W.S["lead"].format(name=prose_name(primary)))
+    pos = primary.params.get("positive_label") or answers.get("positive_class")
+    if answers.get("risk_estimates") and primary.id in PROPER_RULES:  # the author's use of the scores argues first
+        risks = W.S["lead_risks_of"].format(pos=pos) if pos is not None else W.S["lead_risks"]
+        lead = W.S["lead"].format(name=prose_name(primary))
+        p.t(risks + lead[:1].lower() + lead[1:])
+    else:
+        p.t(W.S["lead"].format(name=prose_name(primary)))
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=beta_text(float(beta))))
@@ -448,7 +458,6 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     purpose = W.LEAD.get(primary.id)
     if primary.id in ("normalized_expected_cost", "expected_cost") and not answers.get("target_prevalence"):
         purpose = W.S["lead_cost_test_shares"]  # no shares in use were given: the test set's, and said so
-    pos = primary.params.get("positive_label") or answers.get("positive_class")
     if binary and primary.id == "balanced_accuracy" and pos is not None:
         # in a two-class task it is the mean of the two rates the reader knows, in the field's words
         by_id = {m.id: prose_name(m) for m in rec}

@@ -180,6 +180,8 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    "lead_risks": "Because the predicted probabilities are used as risks, ",
+    "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
