@@ -394,8 +394,8 @@ class _Run:
                 if c.metric == "brier":
                     complementary[i] = Advice(metric=binary.id, name=binary.name, reason=c.reason,
                                               params=self.params(binary, []))
-            seen: set[str] = set()
-            complementary[:] = [c for c in complementary if not (c.metric in seen or seen.add(c.metric))]
+            complementary[:] = [c for i, c in enumerate(complementary)
+                                if all(c.metric != d.metric for d in complementary[:i])]  # one Brier, not both
         leads = self.primary.id in f.metrics
         said = [f"{self.primary.name} leads and is that figure."] if leads else []
         if added or [n for n in present if n != self.primary.name]:
