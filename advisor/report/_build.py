@@ -352,8 +352,10 @@ def build_report(
                                   pos if first.k == 2 else None)
     reasons: dict[str, str] = {}
     binary = (task.kind == "binary") if task is not None else ans.task == "binary"
+    # scores that are no probabilities keep s_t in ROC AUC: "p_t is its predicted probability" would be false
     entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons,
-                              binary=binary and (pos is not None or ans.positive_class is not None))
+                              binary=binary and (pos is not None or ans.positive_class is not None)
+                              and getattr(ans, "outputs", None) != "scores")
     reasons.update(ordinal_reasons)
     if plan is not None and ev is not None:  # the plan as carried out: what the data cannot give, said
         plan = settle(plan, {m.id for m in entries if m.id not in reasons}, reasons)
