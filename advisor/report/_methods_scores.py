@@ -75,8 +75,8 @@ def clip_epsilon() -> str:
     """The clipping constant of every logarithm and logit of a probability, in LaTeX: "$\\varepsilon = 2.2 \\times
     10^{-16}$", the float64 machine epsilon, as scikit-learn's log loss clips.
 
-    >>> clip_epsilon()
-    '$\\varepsilon = 2.2 \\times 10^{-16}$'
+    >>> print(clip_epsilon())
+    $\\varepsilon = 2.2 \\times 10^{-16}$
     """
     mant, exp = f"{LOG_LOSS_EPS:.1e}".split("e")
     return f"$\\varepsilon = {mant} \\times 10^{{{int(exp)}}}$"
