@@ -288,3 +288,45 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
                         "quad", "neq", "in", "beta", "pi", "theta", "min", "max", "le"}, commands
     # θ: the risk threshold; \in: S; \max and \le: the coverage at a target risk, max{m/n : E_m/m ≤ r}
+
+
+BINARY_FORM_IDS = [m for m in FORMULA_IDS if CAT.metrics[m].binary_form is not None]
+
+
+@pytest.mark.parametrize("mid", BINARY_FORM_IDS)
+def test_binary_form_renders_and_passes_the_allow_list(mid):
+    ziamath = pytest.importorskip("ziamath")
+    from advisor.report._texsafe import safe_math
+
+    formula = CAT.metrics[mid].binary_form.formula
+    assert safe_math(formula) == formula and formula.count("{") == formula.count("}")
+    assert "<svg" in ziamath.Math.fromlatex(formula).svg()
+    assert "p_{t" not in formula and "s_t" not in formula  # y_t = 1 or 0 and p_t only
+
+
+def test_binary_forms_compute_what_the_engine_and_scikit_learn_compute():
+    """The printed two-class forms, transcribed: log loss −(1/n) Σ (y log p + (1−y) log(1−p)) is scikit-learn's
+    log_loss; (2/n) Σ (p − y)² is the Brier sum over both classes; the pairwise AUC over p_t is roc_auc_score."""
+    sk = pytest.importorskip("sklearn.metrics")
+    from advisor.engine import probability_metrics, score_metrics
+
+    assert {"log_loss", "brier", "roc_auc"} <= set(BINARY_FORM_IDS)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        n = int(rng.integers(5, 60))
+        y = rng.integers(0, 2, n)
+        if y.min() == y.max():
+            continue
+        p = np.round(rng.uniform(0.01, 0.99, n), 2)  # ties, as the AUC's half counts; no 0 or 1, no clipping
+        proba = np.column_stack([1 - p, p])
+        ll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+        assert ll == pytest.approx(sk.log_loss(y, p), rel=1e-12)
+        got = probability_metrics(y, proba, labels=[0, 1])
+        assert got["log_loss"] == pytest.approx(ll, rel=1e-12)
+        assert got["brier"] == pytest.approx(2 / n * np.sum((p - y) ** 2), rel=1e-12)
+        pos, neg = p[y == 1], p[y == 0]
+        auc = np.mean([(a > b) + 0.5 * (a == b) for a in pos for b in neg])
+        assert auc == pytest.approx(sk.roc_auc_score(y, p), rel=1e-12)
+        values, _ = score_metrics(list(y), [0, 1], proba=proba, proba_labels=["0", "1"], positive_label=1,
+                                  metrics=["roc_auc"])
+        assert values["roc_auc"] == pytest.approx(auc, rel=1e-12)

@@ -16,6 +16,7 @@ import pytest
 
 from advisor.catalogue import get_catalogue
 from advisor.report import build_report, render_report
+from advisor.report._methods import SHARED_NOTATION
 
 CAT = get_catalogue()
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ def _local(latex: str) -> set[str]:
     """Names the formula defines itself after ``\\quad`` (``P_o=…``, ``\\mathrm{macP}=…``, ``w_i=…``), with
     the letters of their subscripts (the o of P_o is a label, not a symbol)."""
     out: set[str] = set()
-    for m in re.finditer(r"\\quad\s*(?:\\mathrm\{(\w+)\}|([A-Za-z]+))(?:_(\{\w+\}|\w))?\s*=", latex):
+    for m in re.finditer(r"\\quad\s*(?:\\mathrm\{(\w+)\}|([A-Za-z]+))(?:_(\{[\w']+\}|\w))?\s*=", latex):
         out.add(m.group(1) or m.group(2))
         out |= set(re.findall(r"[a-z]", m.group(3) or ""))
     return out
@@ -103,4 +104,74 @@ def test_the_report_prints_the_symbols_after_the_formula(path):
         if rec is None or f"{entry.name}**" not in md:
             continue
         for symbol, meaning in rec.symbols.items():
+            if symbol in SHARED_NOTATION:  # defined by the notation before the formulas, in its words (checked below)
+                continue
             assert meaning.split("$")[0].strip() in md, (entry.id, symbol)
+
+
+# ----------------------------------------------------------------------------------------------
+# One Definitions block, one notation: every symbol a formula uses is defined in the block, and no symbol is
+# defined twice (field readers found n as "pairable ratings" and "items both rated", k as a category and the number
+# of categories, y_t as a class and a 0/1 value, and n used in the multi-label formulas without a definition)
+# ----------------------------------------------------------------------------------------------
+SITUATIONS = sorted({*ROOT.glob("tests/situations/*.yaml"), *ROOT.glob("examples/answers/*.yaml")})
+_DEFINED = re.compile(
+    r"(?:^|Below, |where |[,;.] |, and |\band )"                      # a clause starts
+    r"((?:\$[^$]+\$(?:, | and )?)+)"                                  # the symbols it defines
+    r" (?:is|are|counts?|its|those|the number|the size)\b")           # and the verb or apposition that defines them
+
+
+def definitions_block(md: str) -> tuple[str, list[str]]:
+    """The Definitions of a methods text: the prose that defines symbols (the notation and each where clause, one
+    string) and the display formulas."""
+    body = md.partition("**References.**")[0]
+    lines = body.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("**Evaluation.**")), -1) + 1
+    rest = "\n".join(lines[start:])
+    formulas = re.findall(r"\$\$(.+?)\$\$", rest, flags=re.S)
+    prose = re.sub(r"\$\$.+?\$\$", " ", rest, flags=re.S)
+    prose = re.sub(r"^- \*\*[^*]+\*\*[^:$]*:", " ", prose, flags=re.M)  # a formula's name
+    return " ".join(prose.split()), formulas
+
+
+def defined_symbols(prose: str) -> list[str]:
+    """Each symbol a clause defines, once per definition ("$a_i$ and $b_j$ are …" defines two)."""
+    out: list[str] = []
+    for m in _DEFINED.finditer(prose):
+        out += re.findall(r"\$([^$]+)\$", m.group(1))
+    return out
+
+
+def test_the_definition_reader():
+    prose = ("Below, $C$ is the confusion matrix, $a_i$ and $b_j$ are the sizes of true class $i$ and predicted class "
+             "$j$, $n$ and $k$ count items and classes. $p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its "
+             "true class. $TP$, $FP$, $FN$ and $TN$ count true positives. where $f$ is the budget; $\\mathrm{TP}_f$ "
+             "counts the positives; $[c=c']$ is 1 when $c = c'$, else 0")
+    assert defined_symbols(prose) == ["C", "a_i", "b_j", "n", "k", "p_{tj}", "y_t", "TP", "FP", "FN", "TN", "f",
+                                      "\\mathrm{TP}_f", "[c=c']"]
+
+
+@pytest.fixture(scope="module")
+def methods_texts():
+    from advisor.report import methods_paragraph
+
+    return {p.stem: methods_paragraph(p, "md", seed=1) for p in SITUATIONS}
+
+
+@pytest.mark.parametrize("path", SITUATIONS, ids=[p.stem for p in SITUATIONS])
+def test_one_symbol_one_meaning_in_every_definitions_block(path, methods_texts):
+    prose, formulas = definitions_block(methods_texts[path.stem])
+    defined = defined_symbols(prose)
+    twice = sorted({s for s in defined if defined.count(s) > 1})
+    assert not twice, f"{path.stem}: {twice} defined more than once in: {prose}"
+    known: set[str] = set()
+    for s in defined:
+        known |= symbols_of(s) | (set(re.findall(r"[A-Za-z]", s)) if "," in s else set())
+    for f in formulas:
+        named = set(re.findall(r"^\\?([A-Za-z]+)=", f.strip()))  # Δ = …: the formula names what it defines
+        free = symbols_of(f) - _bound(f) - _local(f) - named - known - {"i", "j"}
+        assert not free, f"{path.stem}: {sorted(free)} used in {f} but not defined in: {prose}"
+        # n and k alone (not n_c, n_{uc}, k'): defined as themselves, not by a subscripted relative
+        for bare in ("n", "k"):
+            if re.search(rf"(?<![A-Za-z\\]){bare}(?![a-z_{{'])", f) and bare not in defined and bare not in _bound(f):
+                raise AssertionError(f"{path.stem}: ${bare}$ used in {f} but not defined in: {prose}")

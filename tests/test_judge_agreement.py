@@ -252,7 +252,7 @@ def test_the_methods_paragraph_opens_with_the_comparison() -> None:
     assert defs["Cohen's kappa of two raters"].formula == cat["cohen_kappa"].formula
     assert defs["Agreement rate of two raters"].formula == cat["accuracy"].formula
     where = "".join(s.text for d in ctx.definitions if d.where for s in d.where.spans)
-    for symbol in ("C_{ij}", "a_i, b_i", r"\kappa_{Jh}", r"\kappa_{hg}", "H", "k"):
+    for symbol in ("C_{ij}", "a_i, b_i", r"\kappa_{Jh}", r"\kappa_{hh'}", "H", "k"):
         assert symbol in where, symbol
     md = render_report(ctx, "md")
     assert "**Cohen's kappa of two raters**" in md and r"\Delta=" in md

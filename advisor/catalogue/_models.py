@@ -14,6 +14,7 @@ __all__ = [
     "GOESGENS_PROPERTIES",
     "OPITZ_PROPERTIES",
     "PROPERTY_IDS",
+    "BinaryForm",
     "Catalogue",
     "ChanceCorrection",
     "Convention",
@@ -123,6 +124,16 @@ class PropertyClaim(_Strict):
     )
 
 
+class BinaryForm(_Strict):
+    """A formula written in the notation of a two-class task with probabilities: $y_t$ is 1 when item $t$ is
+    positive, else 0, and $p_t$ is item $t$'s probability for the positive class (one notation across a report's
+    Definitions, where the multi-class $p_{tj}$ and the true class $y_t$ would give one number two names)."""
+
+    formula: str = Field(description="LaTeX in the binary notation; equal in value to the record's formula")
+    symbols: dict[str, str] = Field(default_factory=dict, description=(
+        "its symbols beyond $y_t$, $p_t$ and $n$, which that notation defines"))
+
+
 class MetricRecord(_Strict):
     id: str
     name: str
@@ -142,6 +153,9 @@ class MetricRecord(_Strict):
     references: list[str] = Field(default_factory=list, description="BibTeX keys in references.bib")
     properties: dict[str, PropertyClaim]
     alias_of: str | None = None
+    binary_form: BinaryForm | None = Field(None, description=(
+        "the formula in the two-class notation of probabilities (y_t 1 or 0, p_t the positive class's probability), "
+        "printed instead of the general one in a two-class report with probabilities"))
     structure: Structure = Field("nominal", description="what the metric scores; non-nominal properties are "
                                  "checked on inputs of that kind (advisor/catalogue/_check_structures.py)")
 

@@ -213,7 +213,11 @@ def record_markdown(rec: MetricRecord, level: int = 2, *, heading: bool = True) 
     lines = [f"{h} {rec.name} (`{rec.id}`)", ""] if heading else []
     properties = ["**Properties.**", ""]
     properties += [f"- {LONG[pid]}: {_claim_md(rec, pid)}" for pid in PROPERTY_IDS if pid in rec.properties]
-    lines += record_body(rec, ["$$", rec.formula, "$$"], properties + [""])
+    formula = ["$$", rec.formula, "$$"]
+    if rec.binary_form is not None:  # the form a two-class report with probabilities prints (y_t 1 or 0, p_t)
+        formula += ["", "In a two-class task with probabilities ($y_t$ is 1 when item $t$ is positive, else 0; $p_t$ "
+                    "is its probability of the positive class):", "", "$$", rec.binary_form.formula, "$$"]
+    lines += record_body(rec, formula, properties + [""])
     return "\n".join(lines)
 
 

@@ -7,9 +7,10 @@ With ``n_uc`` the number of ratings of category *c* for item *u* and ``m_u = Σ_
   ``P_u = (Σ_c n_uc² − m) / (m (m − 1))``, ``P̄ = mean_u P_u``, ``p_c = Σ_u n_uc / (N m)``,
   ``P_e = Σ_c p_c²``, ``κ = (P̄ − P_e) / (1 − P_e)``.
 * **Krippendorff's α** (Krippendorff 2011; Hayes & Krippendorff 2007; missing ratings allowed): the
-  coincidence matrix ``o_ck = Σ_{u: m_u ≥ 2} (n_uc n_uk − [c = k] n_uc) / (m_u − 1)``, ``n_c = Σ_k o_ck``,
-  ``n = Σ_c n_c``; ``α = 1 − (n − 1) Σ_ck o_ck δ²_ck / Σ_ck n_c n_k δ²_ck`` with the nominal distance
-  ``δ²_ck = [c ≠ k]`` or the ordinal one ``δ²_ck = (Σ_{g=c}^{k} n_g − (n_c + n_k)/2)²`` (categories in order).
+  coincidence matrix ``o_cc' = Σ_{u: m_u ≥ 2} (n_uc n_uc' − [c = c'] n_uc) / (m_u − 1)``, ``n_c = Σ_c' o_cc'``,
+  ``n_·· = Σ_c n_c``; ``α = 1 − (n_·· − 1) Σ_cc' o_cc' δ²_cc' / Σ_cc' n_c n_c' δ²_cc'`` with the nominal distance
+  ``δ²_cc' = [c ≠ c']`` or the ordinal one ``δ²_cc' = (Σ_{g=min(c,c')}^{max(c,c')} n_g − (n_c + n_c')/2)²``
+  (categories numbered in their order; Krippendorff 2011 writes it for c ≤ c', and it is symmetric).
 
 Both take item weights ``(..., items)`` — the bootstrap's resampling counts. Undefined (every rating
 in one category: no variation to agree on): ``zero`` → 0, ``baseline`` → 1, ``omit`` → NaN.

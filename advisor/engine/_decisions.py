@@ -63,7 +63,10 @@ DECISION_IDS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_inte
                 "ranked_probability_score", "rps_skill")
 SMOOTH_SPAN = 0.75
 SMOOTH_GRID = 100
-_CLIP = 1e-15  # risks are clipped to [ε, 1 − ε] before the logit (logit ε ≈ −34.5)
+# risks are clipped to [ε, 1 − ε] before the logit with log loss's ε, the float64 machine epsilon that scikit-learn's
+# log_loss clips with (logit ε ≈ −36.04): one clipping constant in a report (issue 22 read 2.2e-16 for log loss and
+# 1e-15 for the calibration fits); statsmodels, the oracle of the fits, takes the clipped logit as given
+_CLIP = LOG_LOSS_EPS
 
 
 def net_benefit_id(t: float) -> str:

@@ -437,8 +437,14 @@ class _Run:
             discouraged[:] = [d for d in discouraged if d.metric != mid]  # reported for comparability, not avoided
             chosen.add(mid)
             added.append(m.name)
-        if "brier_binary" in chosen and self.primary.id != "brier":  # the field's Brier is the binary form: one
-            complementary[:] = [c for c in complementary if c.metric != "brier"]  # Brier, not both (issue 22)
+        if self.binary_brier():  # the field's Brier is the binary form: one Brier, in its form (issue 22)
+            binary = self.cat.metrics["brier_binary"]
+            for i, c in enumerate(list(complementary)):
+                if c.metric == "brier":
+                    complementary[i] = Advice(metric=binary.id, name=binary.name, reason=c.reason,
+                                              params=self.params(binary, []))
+            complementary[:] = [c for i, c in enumerate(complementary)
+                                if all(c.metric != d.metric for d in complementary[:i])]  # one Brier, not both
         leads = self.primary.id in f.metrics
         said = [f"{self.primary.name} leads and is that figure."] if leads else []
         if added or [n for n in present if n != self.primary.name]:
@@ -449,6 +455,12 @@ class _Run:
         text = f"In {f.name}, papers report {f.reports} ({f.cite}). " + " ".join(said)
         self.rationale.append(RationaleEntry(rule="field", title=f"The figure of {f.name}", text=text.strip(),
                                              source=f.cite, answers={"field": f.id}))
+
+    def binary_brier(self) -> bool:
+        """Whether the Brier score is reported in its binary form: the author's field reports that form
+        (``brier: binary`` in fields.yaml) and the task has a positive class to take it of."""
+        f = load_fields().get(self.answers.field) if self.answers.field else None
+        return f is not None and f.brier == "binary" and self._computable(self.cat.metrics["brier_binary"])
 
     def _needs(self, mid: str, named: Sequence[str]) -> str:
         """What a field's figure needs that these answers do not give."""
@@ -635,7 +647,7 @@ class _Run:
         label = f"{res.name!r} → {m.name} ({mid})"
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
-        if mid == "brier" and any(c.metric == "brier_binary" for c in complementary):  # the field's binary form
+        if mid == "brier" and self.binary_brier() and any(c.metric == "brier_binary" for c in complementary):
             return f"{label}: reported beside {self.primary.name} in its binary form, as the author's field reports it."
         beside = next((c for c in complementary if c.metric == mid), None)
         if beside is not None and not self._computable(m):  # the field's figure, reported for comparability

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 from importlib import resources
 
 import yaml
@@ -41,6 +41,9 @@ class CommunityField(BaseModel):
                                      description="what a diagnostic of the report answers in this field, by its id")
     terms: dict[str, str] = Field(default_factory=dict,
                                   description="the field's own word for a catalogue metric (recall: sensitivity)")
+    brier: Literal["binary"] | None = Field(None, description=(
+        "the Brier score the field reports in a two-class task: 'binary', the mean squared error of the positive-class "
+        "probability, in place of the sum over both classes; None: the sum over the classes"))
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))

@@ -61,6 +61,7 @@ from ._models import (
     WarningEntry,
 )
 from ._methods import (
+    SHARED_NOTATION,
     VARIANT_NOTES,
     build_justification,
     build_methods,
@@ -157,7 +158,10 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
 
 
 def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Mapping[str, Any],
-                  pos_label: Any, beta: float) -> MetricEntry:
+                  pos_label: Any, beta: float, binary_probs: bool = False) -> MetricEntry:
+    """One metric as the report presents it; ``binary_probs``: the Definitions use the two-class notation of
+    probabilities ($y_t$ 1 or 0, $p_t$ the positive class's probability), so a formula with a form in it
+    (:attr:`~advisor.catalogue.MetricRecord.binary_form`) is printed in that form."""
 
     variant = DEFINITION_VARIANT.get(mid, VARIANT_NOTES.get(mid))
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
@@ -172,16 +176,18 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
     at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
+    form = rec.binary_form if binary_probs and rec.binary_form is not None else rec
     return MetricEntry(
         id=mid,
         name=name_with_parameters(mid, rec.name, params) if at is None else f"{rec.name} at risk threshold {at}",
-        formula=rec.formula,
+        formula=form.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
         role=role,
         reason=reason,
         variant=variant,
-        where=where_clause(rec.symbols),
+        where=where_clause(form.symbols),
+        symbols=dict(form.symbols),
         params=dict(params),
         references=list(rec.references),
         chance_level=rec.chance_level,
@@ -348,7 +354,11 @@ def build_report(
         ev, score_state = prepare(ev, systems, scores, data, ans, rec_json, costs, priors,
                                   pos if first.k == 2 else None)
     reasons: dict[str, str] = {}
-    entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons)
+    binary = (task.kind == "binary") if task is not None else ans.task == "binary"
+    # scores that are no probabilities keep s_t in ROC AUC: "p_t is its predicted probability" would be false
+    entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons,
+                              binary=binary and (pos is not None or ans.positive_class is not None)
+                              and getattr(ans, "outputs", None) != "scores")
     reasons.update(ordinal_reasons)
     if plan is not None and ev is not None:  # the plan as carried out: what the data cannot give, said
         plan = settle(plan, {m.id for m in entries if m.id not in reasons}, reasons)
@@ -550,13 +560,18 @@ def _recommended_items(rec_json: Mapping[str, Any], primary_reason: Any) -> list
 
 def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, Any]]], ev: Any, cat: Any, pos: Any,
                     beta: float, warnings: list[WarningEntry], reasons: dict[str, str] | None = None,
-                    extra: Collection[str] = ()) -> list[MetricEntry]:
+                    extra: Collection[str] = (), binary: bool = False) -> list[MetricEntry]:
     """The recommended metrics, then every other computed one (appendix); a recommended metric the
     data cannot give is a warning, its reason kept in ``reasons``. ``extra``: ids computed apart (the score
     and cost metrics of the item-level outputs)."""
     computed = [*(ev.metrics[next(iter(ev.metrics))] if ev is not None else []), *extra]
     entries: list[MetricEntry] = []
     seen: set[str] = set()
+    # one notation in the Definitions: a two-class task whose reported metrics score probabilities writes every
+    # formula with y_t (1 or 0) and p_t, the positive class's probability (field readers met p_t, p_tj and s_t for
+    # one number, and y_t as a class and as 0/1)
+    binary_probs = binary and any(getattr(cat.metrics.get(mid.split("@", 1)[0]), "needs_probabilities", False)
+                                  for _, mid, _, _ in rec_items)
     for role, mid, reason, params in rec_items:
         if mid in seen:
             continue
@@ -572,10 +587,11 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
             if role != "primary":
                 continue
         seen.add(mid)
-        entries.append(_metric_entry(mid, cat.metrics.get(mid.split("@", 1)[0]), role, reason, params, pos, beta))
+        entries.append(_metric_entry(mid, cat.metrics.get(mid.split("@", 1)[0]), role, reason, params, pos, beta,
+                                     binary_probs))
     for mid in computed:
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
-            entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta))
+            entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta, binary_probs))
             seen.add(mid)
 
     external = {lead for lead, _, _ in EXTERNAL.values()}  # spans, rankings: measured by another tool
@@ -592,12 +608,13 @@ def defined_once(entries: list[MetricEntry], cat: Any) -> list[MetricEntry]:
     said: dict[str, str] = {}
     for m in entries:
         rec = cat.metrics.get(m.id.split("@", 1)[0])
-        if m.role == "appendix" or rec is None or not rec.symbols:
+        symbols = m.symbols if rec is not None and m.symbols is not None else getattr(rec, "symbols", None)
+        if m.role == "appendix" or rec is None or not symbols:
             continue
-        fresh = {k: v for k, v in rec.symbols.items() if said.get(k) != v}
-        if fresh != rec.symbols:
+        fresh = {k: v for k, v in symbols.items() if said.get(k) != v and k not in SHARED_NOTATION}
+        if fresh != symbols:
             m.where = where_clause(fresh)
-        said.update(rec.symbols)
+        said.update(symbols)
     return entries
 
 

@@ -30,7 +30,7 @@ __all__ = ["JUDGE_SOURCE", "check_judge", "definitions_for", "judge_definitions"
 JUDGE_SOURCE = "zheng2023judging"
 _METHOD = {"bca": "BCa", "percentile": "percentile", "basic": "basic", "studentized": "studentized"}
 #: Δ over the judge–human and the human–human pairs (H human raters; the agreement rate's Δ is the same with rates).
-DELTA_FORMULA = r"\Delta=\frac{1}{H}\sum_{h=1}^{H}\kappa_{Jh}-\frac{2}{H(H-1)}\sum_{h<g}\kappa_{hg}"
+DELTA_FORMULA = r"\Delta=\frac{1}{H}\sum_{h=1}^{H}\kappa_{Jh}-\frac{2}{H(H-1)}\sum_{h<h'}\kappa_{hh'}"
 
 
 def judge_said(answers: Mapping[str, Any], promised: Any) -> bool:
@@ -162,8 +162,8 @@ def _where(symbols: Mapping[str, str]) -> Paragraph:
 def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[MetricEntry]:
     """The formulas of what the comparison reports, from the catalogue (accuracy's for the agreement rate, Cohen's
     kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ."""
-    pair = {"C_{ij}": "the number of items the first rater of a pair put in category $i$ and the second in $j$, "
-                      "among the $n$ items both rated",
+    pair = {"C_{ij}": "the number of items the first rater of a pair put in category $i$ and the second in $j$",
+            "n": "the number of items both rated",
             "k": "the number of categories"}
     out = [MetricEntry(id="judge_agreement_rate", name="Agreement rate of two raters",
                        formula=cat.metrics["accuracy"].formula, role="complementary", where=_where(pair)),
@@ -179,7 +179,7 @@ def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[Metr
         out.append(MetricEntry(
             id="judge_delta", name="Δ, the judge against the humans", formula=DELTA_FORMULA, role="complementary",
             where=_where({r"\kappa_{Jh}": "Cohen's kappa of the judge $J$ and human rater $h$",
-                                r"\kappa_{hg}": "that of human raters $h$ and $g$",
+                                r"\kappa_{hh'}": "that of human raters $h$ and $h'$",
                                 "H": "the number of human raters; Δ of the agreement rate "
                                      + ("and of the weighted kappa are " if weighted else "is ")
                                      + "the same with those figures in place of the kappas"})))

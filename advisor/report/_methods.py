@@ -47,7 +47,7 @@ from ._methods_intervals import intervals_sentence, method_words
 from ._methods_scores import TEST_SET_CUT, Convention, TableNote
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
-__all__ = ["VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
+__all__ = ["SHARED_NOTATION", "VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
 
 VARIANT_NOTES: dict[str, str] = W.VARIANT
 
@@ -188,7 +188,8 @@ def build_methods(
         if met and conventions and answers.get("label_structure") != "partition":
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
             if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                       example=_undefined_example(rec, task, answers), named=example):
+                                       example=_undefined_example(rec, task, answers), named=example,
+                                       empty_items=_empty_items(rec)):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
         merged = sub_promise if bias and promises < 3 else None
@@ -227,7 +228,7 @@ def build_methods(
     if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
         said = Text()
         _undefined_sentence(said, convention, None, cite, _annotators(answers),
-                            example=_undefined_example(rec, task, answers))
+                            example=_undefined_example(rec, task, answers), empty_items=_empty_items(rec))
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
@@ -658,33 +659,59 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
     p.t(W.S["avoid"] + parts[0] + ". " + "".join(W.S["avoid_more"] + part + ". " for part in parts[1:]))
 
 
+#: Symbols the notation before the formulas defines whenever a formula uses them; a formula's own "where" clause
+#: never repeats them (one symbol, one definition in a Definitions block; issue 22).
+SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}"})
+_USES_N = re.compile(r"(?<![A-Za-z\\])n(?![a-z_{'])")
+_USES_K = re.compile(r"(?<![A-Za-z\\])k(?![a-z_{'])")
+_BINARY_P = re.compile(r"p_t(?![A-Za-z{])|p_u(?![A-Za-z{])")
+
+
 def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | None,
                        answers: Mapping[str, Any]) -> None:
+    """The symbols the formulas share, each defined once before them: the confusion matrix and its sizes, the
+    probabilities (``p_{tj}`` and the true class ``y_t`` among several classes; ``p_t`` and ``y_t`` = 1 or 0 in a
+    two-class task), the counts of the positive class, and ``n``, ``k`` wherever a formula uses them."""
     formulas = " ".join(m.formula for m in rec)
     matrix = bool(re.search(r"C_|a_|b_", formulas))
     counts = bool(re.search(r"\b(TP|FP|FN|TN)\b", formulas))
     probs = "p_{t" in formulas
+    binary_probs = bool(_BINARY_P.search(formulas))
+    outcome = not probs and bool(re.search(r"y_[tu]", formulas))  # y_t = 1 or 0 (a two-class formula)
     top_k = "g_t" in formulas
-    if not rec or not (matrix or counts or probs or top_k):
+    uses_n, uses_k = bool(_USES_N.search(formulas)), bool(_USES_K.search(formulas))
+    if not rec or not (matrix or counts or probs or binary_probs or outcome or top_k or uses_n):
         return
-    said = []
+    pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
     # k counts the classes, said only where a formula uses it; top-k accuracy's cut-off is K (issue 22: one symbol,
     # one meaning)
-    others = formulas
-    k_classes = not top_k or bool(re.search(r"(?<![A-Za-z\\_])k(?![A-Za-z_])", others))
+    said = []
+    size = W.S["notation_n_k"] if uses_n and uses_k else \
+        W.S["notation_n"].format(items=_items(answers) or "items") if uses_n else W.S["notation_k"] if uses_k else ""
     if matrix and answers.get("label_structure") == "partition":  # a contingency table of clusters, not of classes
         said.append(W.S["notation_partition"])
+        size = ""
     elif matrix:
         # only the sizes a formula uses: a_i defined for top-1 accuracy's Σ C_ii / n said nothing (issue 22)
         text = W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a" if "a_" in formulas
                    else "notation_matrix_c"]
-        said.append(text if k_classes else text.replace(W.S["notation_n_k"], W.S["notation_n"]))
+        said.append(text + (", " + size if size else ""))
+        size = ""
     if probs:
-        said.append(W.S["notation_probs"] + ("" if matrix else W.S["notation_probs_n_k"]))
+        said.append(W.S["notation_probs"] + (W.S["notation_probs_n_k"].format(size=size) if size else ""))
+        size = ""
+    elif binary_probs or outcome:
+        named = W.S["notation_pos"].format(pos=pos) if pos is not None else W.S["notation_pos_plain"]
+        text = W.S["notation_outcome"].format(pos=named)
+        if binary_probs:
+            text += W.S["notation_binary_probs"].format(pos=named)
+        said.append(text + (W.S["notation_probs_n_k"].format(size=size) if size else ""))
+        size = ""
     if top_k:
         said.append(W.S["notation_top_k"])
+    if size:  # no matrix and no probabilities: n (and k) alone, as the multi-label formulas use them
+        said.append(size)
     if counts:
-        pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
         said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
     for i, sentence in enumerate(said):
         p.t(W.S["definitions"] if i == 0 else "").say(sentence[:1].upper() + sentence[1:] if i else sentence)
@@ -738,7 +765,14 @@ def _variant_sentence(p: Text, rec: Sequence[MetricEntry]) -> None:
 
 #: Metrics whose formula leaves an absent class out of its average (macro MAE's k'): no zero-denominator value is
 #: set for them, so they are never the example of the convention (issue 22: "gives 0" was false for macro MAE).
-_LEAVES_OUT = frozenset({"mae_macro"})
+_LEAVES_OUT = frozenset({"mae_macro", "multilabel_samples_f1"})
+
+
+def _empty_items(rec: Sequence[MetricEntry]) -> bool:
+    """Whether sample-averaged F1 is reported: an item with no true and no predicted label scores 1 there whatever
+    the zero-denominator convention (it is predicted exactly, as subset accuracy counts it), said with the
+    convention so that "gives 0" is never read as covering it (issue 22)."""
+    return any(m.id == "multilabel_samples_f1" for m in rec)
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any]) -> str | None:
@@ -771,11 +805,13 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answer
 
 def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,
                         annotators: bool = False, no_zero_probability: bool = False, example: str | None = None,
-                        named: bool = True) -> bool:
+                        named: bool = True, empty_items: bool = False) -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
     true class got probability 0 (``no_zero_probability``: one sentence for both). Nothing when no reported
     metric can meet a zero denominator (``example`` None) and none was met."""
     if example is None and not annotators and not undefined_count:
+        if empty_items and convention != "omit":
+            p.t(W.S["undefined_empty_items_alone"] + ". ")
         return False
     if annotators:
         p.t(W.S["undefined_annotators"].format(value={"zero": "set to 0", "baseline": "set to 1, maximal agreement",
@@ -786,6 +822,8 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
         none = undefined_count == 0 and convention == "zero"
         key = "undefined_zero_none" if none else f"undefined_{convention}"
         p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named else ""))
+        if empty_items and convention == "zero":
+            p.t(W.S["undefined_empty_items"])
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
     if both:
         p.t(W.S["undefined_and_clip_none"])

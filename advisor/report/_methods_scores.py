@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..catalogue import get_catalogue
+from ..engine import LOG_LOSS_EPS
 from ..questionnaire import lower_name as _lower
 from ._models_scores import ScoreData
 
@@ -68,6 +69,17 @@ def _best_constant(s: Any) -> str | None:
     pi = [s.priors.get(lab, 0.0) for lab in s.cost_labels]
     cost = [sum(pi[i] * s.costs[i][j] for i in range(len(pi))) for j in range(len(pi))]
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
+
+
+def clip_epsilon() -> str:
+    """The clipping constant of every logarithm and logit of a probability, in LaTeX: "$\\varepsilon = 2.2 \\times
+    10^{-16}$", the float64 machine epsilon, as scikit-learn's log loss clips.
+
+    >>> print(clip_epsilon())
+    $\\varepsilon = 2.2 \\times 10^{-16}$
+    """
+    mant, exp = f"{LOG_LOSS_EPS:.1e}".split("e")
+    return f"$\\varepsilon = {mant} \\times 10^{{{int(exp)}}}$"
 
 
 def brier_convention(cite: Any = None) -> tuple[Convention, list[str]]:
@@ -173,9 +185,12 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
         out.append((f"Precision and recall at K count the K = {int(s.decision_k):,} highest-scored of the "
                     f"{s.decision_n:,} test items{share}; a tie at the cut counts fractionally", []))
     if ids & {"calibration_intercept", "calibration_slope"}:
+        # one clipping constant, log loss's ε: said with log loss's formula when it is reported, else here
+        clip = ("risks are clipped to $[\\varepsilon, 1 - \\varepsilon]$ as for log loss" if "log_loss" in ids
+                else "risks are clipped to $[\\varepsilon, 1 - \\varepsilon]$, " + clip_epsilon())
         out.append((Convention("The calibration intercept is that of a logistic regression of the outcome with the "
-                               "logit of the risk as offset, the slope that of a regression on the logit; risks are "
-                               "clipped to $[10^{-15}, 1 - 10^{-15}]$", "calibration_intercept"), keys(("McLernon", "2019"))))
+                               "logit of the risk as offset, the slope that of a regression on the logit; " + clip,
+                               "calibration_intercept"), keys(("McLernon", "2019"))))
     if "ici" in ids:
         out.append((Convention("The integrated calibration index averages the distance between each risk and a loess "
                                "curve of the outcomes on the risks, locally linear with span 0.75", "ici"),

@@ -160,7 +160,8 @@ S: dict[str, str] = {
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
                        "included"),
     "notation_n_k": "$n$ and $k$ count items and classes",
-    "notation_n": "$n$ counts the items",
+    "notation_n": "$n$ counts the {items}",
+    "notation_k": "$k$ counts the classes",
     "spans_what": "We evaluate the extraction of spans, such as named entities, rather than the classification of items. ",
     "spans": ("We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
@@ -242,12 +243,17 @@ S: dict[str, str] = {
     "avoid_because": ", because {they} ",
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
-                        "true class $i$ and predicted class $j$, $n$ and $k$ count items and classes"),
-    "notation_matrix_a": ("$C$ is the confusion matrix with true classes as rows, $a_i$ the size of true class $i$, "
-                          "$n$ and $k$ count items and classes"),
-    "notation_matrix_c": "$C$ is the confusion matrix with true classes as rows, $n$ and $k$ count items and classes",
+                        "true class $i$ and predicted class $j$"),
+    "notation_matrix_a": "$C$ is the confusion matrix with true classes as rows, $a_i$ is the size of true class $i$",
+    "notation_matrix_c": "$C$ is the confusion matrix with true classes as rows",
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
-    "notation_probs_n_k": ", and $n$ and $k$ count items and classes",
+    "notation_probs_n_k": ", and {size}",
+    # a two-class task: y_t is 1 or 0 and p_t the positive class's probability in every formula (issue 22: y_t was
+    # a class in one formula and 0/1 in the next, and p_t, p_tj and s_t named one number)
+    "notation_outcome": "$y_t$ is 1 when item $t$ is {pos} and 0 otherwise",
+    "notation_binary_probs": ", $p_t$ is its predicted probability of being {pos}",
+    "notation_pos": "“{pos}”",
+    "notation_pos_plain": "positive",
     "partition_adjusted_rand_index": "the adjusted Rand index holds the cluster sizes fixed in its chance correction",
     "partition_adjusted_mutual_info": ("adjusted mutual information is normalised by the arithmetic mean of the two "
                                        "entropies"),
@@ -264,6 +270,12 @@ S: dict[str, str] = {
     "undefined_omit": "A per-class score with a zero denominator{example} is left out of the average",
     "undefined_count": "; {count} value{s} {were} undefined here",
     "undefined_none": "; none occurred",
+    # sample-averaged F1 scores an item with both label sets empty as 1 under every convention (issue 22: "gives 0"
+    # read as covering it)
+    "undefined_empty_items": ("; in sample-averaged F1, an item with no true and no predicted label counts 1, as it is "
+                              "predicted exactly"),
+    "undefined_empty_items_alone": ("In sample-averaged F1, an item with no true and no predicted label counts 1, as "
+                                    "it is predicted exactly"),
     "undefined_and_clip_none": " and log loss would clip a probability of 0; neither occurred",
     "undefined_zero_none": "A zero denominator{example} would give 0",
     "chance": "Guessing uniformly at random scores {uniform} {name} here, always predicting the largest class {majority}.",

@@ -84,6 +84,7 @@ class MetricEntry(_M):
     reason: str | None = None
     variant: str | None = Field(None, description="the variant named in words (e.g. which macro F1)")
     where: Paragraph | None = Field(None, description="what the formula's own symbols mean (the catalogue's symbols)")
+    symbols: dict[str, str] | None = Field(None, description="the symbols of the formula as printed (LaTeX → meaning)")
     params: dict[str, Any] = Field(default_factory=dict)
     references: list[str] = Field(default_factory=list)
     chance_level: str = ""

@@ -1,0 +1,91 @@
+"""One notation and one convention per quantity in the Definitions (field readers, issue 22).
+
+tests/test_formula_symbols.py checks every situation's Definitions for a symbol defined twice or used undefined;
+here the conventions each reader named: the two-class notation of probabilities (y_t is 1 or 0, p_t the positive
+class's probability, in every formula), one clipping constant, the Brier form a field reports (a field attribute, not
+a rule in code), and the convention of sample F1 for an item with no labels at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from advisor.engine import LOG_LOSS_EPS
+from advisor.questionnaire import load_fields
+from advisor.report import methods_paragraph
+
+ROOT = Path(__file__).resolve().parents[1]
+SITUATIONS = ROOT / "tests" / "situations"
+
+
+def _methods(path: Path) -> str:
+    return methods_paragraph(path, "md", seed=1)
+
+
+def _definitions(md: str) -> str:
+    return md.partition("\n\n")[2].partition("**References.**")[0]
+
+
+@pytest.mark.parametrize("name", ["loan", "sepsis"])
+def test_a_two_class_report_with_probabilities_writes_one_notation(name):
+    defs = _definitions(_methods(SITUATIONS / f"{name}.yaml"))
+    assert "p_{t" not in defs and "s_t" not in defs and "y_{tj}" not in defs  # one name for one number
+    assert "$y_t$ is 1 when item $t$ is" in defs and "$p_t$ is its predicted probability of being" in defs
+    assert r"\left(y_t\log p_t+(1-y_t)\log(1-p_t)\right)" in defs  # log loss in that notation
+    assert r"[p_t>p_u]" in defs  # ROC AUC of the probabilities, not of a score s_t
+
+
+def test_scores_that_are_no_probabilities_keep_their_name():
+    defs = _definitions(_methods(SITUATIONS / "fraud.yaml"))
+    assert "[s_t>s_u]" in defs and "probability" not in defs
+
+
+@pytest.mark.parametrize("name", ["loan", "sepsis"])
+def test_one_clipping_constant(name):
+    md = _methods(SITUATIONS / f"{name}.yaml")
+    assert "10^{-15}" not in md
+    assert r"$\varepsilon = 2.2 \times 10^{-16}$" in md and "clipped to $[\\varepsilon, 1 - \\varepsilon]$ as for log loss" in md
+
+
+def test_the_calibration_fit_clips_with_log_losss_epsilon():
+    """A risk of exactly 0 or 1 enters the logistic fits at logit ε = log(ε / (1 − ε)), ε the float64 machine epsilon
+    that log loss (and scikit-learn's log_loss) clips with; statsmodels, given those logits, agrees."""
+    sm = pytest.importorskip("statsmodels.api")
+    from advisor.engine._decisions import calibration_fit
+
+    y = np.array([0, 0, 1, 1, 0, 1, 0, 1, 1, 0], dtype=float)
+    p = np.array([0.0, 0.1, 0.9, 1.0, 0.3, 0.6, 0.2, 0.0, 0.7, 0.4])
+    q = np.clip(p, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS)
+    assert LOG_LOSS_EPS == np.finfo(np.float64).eps
+    logit = np.log(q / (1 - q))
+    ref = sm.GLM(y, sm.add_constant(logit), family=sm.families.Binomial()).fit(tol=1e-12)
+    got = calibration_fit(y, p, np.ones((1, len(y))))
+    assert float(got["slope"][0]) == pytest.approx(ref.params[1], abs=1e-6)
+
+
+def test_the_brier_form_is_the_fields_attribute():
+    fields = load_fields()
+    assert fields["clinical_prediction"].brier == "binary" and fields["credit_scoring"].brier == "binary"
+    assert fields["image_classification"].brier is None
+    for name in ("sepsis", "loan"):
+        defs = _definitions(_methods(SITUATIONS / f"{name}.yaml"))
+        assert "**Brier score (binary, scikit-learn)**" in defs and r"\frac{2}{n}" not in defs, name
+
+
+def test_without_the_field_the_brier_score_sums_over_both_classes(tmp_path):
+    answers = yaml.safe_load((SITUATIONS / "sepsis.yaml").read_text(encoding="utf-8"))
+    del answers["field"]
+    path = tmp_path / "sepsis_no_field.yaml"
+    path.write_text(yaml.safe_dump(answers), encoding="utf-8")
+    defs = _definitions(_methods(path))
+    assert "**Brier score**" in defs and r"\frac{2}{n}\sum_{t=1}^{n}\left(p_t-y_t\right)^2" in defs
+
+
+def test_label_sets_define_n_and_say_the_empty_item_convention():
+    defs = _definitions(_methods(SITUATIONS / "chex.yaml"))
+    assert "$n$ counts the radiographs" in defs
+    assert "gives 0; in sample-averaged F1, an item with no true and no predicted label counts 1" in defs
