@@ -99,6 +99,8 @@ DIAGNOSTICS: dict[str, str] = {
     "judge_agreement": ("the judge's agreement rate and Cohen's kappa with each human rater beside the human raters' "
                         "with each other, and the difference with a paired bootstrap interval"),
     "cluster_sizes": "how many clusters each partition has and how large they are",
+    "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
+                             "proportions with 95% intervals from the stratified estimator"),
 }
 
 
