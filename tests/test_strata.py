@@ -8,6 +8,8 @@ d = y − R·x (Stehman 2014, eqs. 26–28; Cochran 1977, §6.11), which never f
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -133,3 +135,111 @@ def test_bad_shares_and_thin_strata_are_one_sentence(shares, labels, words):
         counts = np.eye(3) * 5 + 1
     with pytest.raises(InputError, match=words):
         stratified_estimates(counts, shares, labels)
+
+
+# ----------------------------------------------------------------------------------------------
+# The answers key, the recommendation, the methods paragraph and the report (tests/situations/landcover.yaml)
+# ----------------------------------------------------------------------------------------------
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import yaml  # noqa: E402
+
+from advisor.engine import ConfusionMatrix, compute_metrics  # noqa: E402
+from advisor.questionnaire import answers_from_mapping, load_answers, recommend  # noqa: E402
+from advisor.report import build_report  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LANDCOVER = ROOT / "tests" / "situations" / "landcover.yaml"
+
+
+def _evaluation(ctx) -> str:
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+
+
+def test_the_engine_metric_is_the_published_overall_accuracy():
+    w = MAPPED_PIXELS / MAPPED_PIXELS.sum()
+    value = compute_metrics(OLOFSSON_TABLE_8.T, ["stratified_accuracy"], class_weights=w)["stratified_accuracy"]
+    assert round(value, 2) == 0.95 and value == pytest.approx(stratified_estimates(OLOFSSON_TABLE_8.T, w).overall)
+    # a sample allocated in proportion to the map is accuracy
+    c = np.array([[30, 2], [5, 13]], dtype=float)
+    assert compute_metrics(c, ["stratified_accuracy"], class_weights=c.sum(axis=0))["stratified_accuracy"] == \
+        pytest.approx(np.trace(c) / c.sum())
+
+
+@pytest.mark.parametrize("shares, words", [
+    ({"a": 0.5, "b": 0.3, "d": 0.2}, "'d' is not a class"),
+    ({"a": 0.5, "b": 0.5}, "give the mapped share of every class ('c' has none"),
+    ({"a": 0.5, "b": 0.3, "c": 0.3}, "must sum to 1 (they sum to 1.1)"),
+])
+def test_map_shares_are_validated_in_one_sentence(shares, words):
+    with pytest.raises(InputError, match=re.escape(words)):
+        answers_from_mapping({"classes": ["a", "b", "c"], "map_shares": shares})
+
+
+def test_bad_map_shares_exit_with_one_sentence(tmp_path):
+    f = tmp_path / "a.yaml"
+    f.write_text("classes: [a, b, c]\nmap_shares: {a: 0.5, b: 0.5, x: 0.0}\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", "from advisor.cli import main; main()", "methods", "--answers",
+                          str(f), "-o", str(tmp_path / "m.md")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    errors = [line for line in out.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "'x' is not a class" in errors[0]
+
+
+def test_the_landcover_recommendation_leads_with_the_area_weighted_accuracy():
+    r = recommend(load_answers(LANDCOVER))
+    assert r.primary.metric == "stratified_accuracy"
+    assert r.primary.params["class_weights"]["forest"] == 0.42
+    beside = {a.metric for a in r.complementary}
+    against = {a.metric: a.reason for a in r.discouraged}
+    assert not beside & {"accuracy", "balanced_accuracy", "macro_f1", "cohen_kappa"}
+    assert "Pontius & Millones" in against["cohen_kappa"] and "describes the sample" in against["accuracy"]
+
+
+def test_the_landcover_paragraph_reads_as_the_reader_asked():
+    ctx = build_report(load_answers(LANDCOVER), None, bootstrap=2000, seed=1)
+    text = _evaluation(ctx)
+    assert "The sample pixels were drawn stratified by map class" in text
+    assert "are the mapped-area proportions that weight the strata" in text
+    assert "the error matrix is estimated in area proportions, each stratum weighted by its mapped area share" in text
+    assert ("We report overall, user's and producer's accuracy from these proportions, and the area of each class "
+            "with a 95% confidence interval from the stratified estimator") in text
+    assert "Kappa is not reported, as current good practice advises" in text
+    for absent in ("balanced accuracy", "F1", "weighs every", "Congalton", "bootstrap"):
+        assert absent not in text, absent
+    cited = {k for p in ctx.methods for s in p.spans if s.kind == "cite" for k in s.keys}
+    assert {"olofsson2014good", "pontius2011death"} <= cited
+    assert len(text.split()) <= 220
+    definitions = next(p for p in ctx.methods if p.heading == "Definitions")
+    maths = " ".join(s.text for s in definitions.spans if s.kind == "math")
+    assert r"\hat p_{ij} = W_j\,C_{ij}/b_j" in maths and "U_j = C_{jj}/b_j" in maths
+
+
+def test_without_the_key_the_landcover_paragraph_stays_as_it_was():
+    data = yaml.safe_load(LANDCOVER.read_text(encoding="utf-8"))
+    shares = data.pop("map_shares")
+    data.update(deployment_prevalence="shifted", target_prevalence=shares)
+    answers = answers_from_mapping(data)
+    assert recommend(answers).primary.metric == "accuracy"
+    text = _evaluation(build_report(answers, None, bootstrap=2000, seed=1))
+    assert "We lead with overall accuracy, which weighs every sample pixel equally" in text
+    assert "area proportions" not in text
+
+
+def test_the_report_shows_the_area_weighted_table_and_its_interval():
+    counts = np.array([[90, 3, 2, 4, 0, 2], [1, 85, 3, 1, 5, 2], [3, 2, 87, 2, 1, 3], [2, 4, 3, 49, 1, 0],
+                       [1, 2, 2, 3, 50, 2], [3, 4, 3, 1, 3, 51]], dtype=float)
+    labels = ["forest", "cropland", "grassland", "water", "urban", "bare"]
+    answers = load_answers(LANDCOVER)
+    ctx = build_report(answers, {"map": ConfusionMatrix(counts, labels)}, bootstrap=200, seed=1)
+    e = stratified_estimates(counts, answers.map_shares, labels)
+    table = next(t for t in ctx.tables if t.id == "stratified_estimates")
+    rows = {r[1]: r for r in table.rows}
+    assert rows["bare"][4].startswith(f"{e.users[5]:.3f} [") and rows["bare"][6].startswith(f"{e.area[5]:.3f} [")
+    assert rows["overall accuracy"][4] == f"{e.overall:.3f} [{e.overall_ci[0]:.3f}, {e.overall_ci[1]:.3f}]"
+    est = ctx.systems[0].intervals["stratified_accuracy"]
+    assert (est.low, est.high) == pytest.approx(e.overall_ci) and ctx.intervals.methods["stratified_accuracy"] == \
+        "stratified"
