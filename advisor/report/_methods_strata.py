@@ -69,7 +69,9 @@ def strata_paragraphs(answers: Mapping[str, Any], primary: MetricEntry, cite: An
             "with a 95% confidence interval from the stratified estimator")
     else:
         p.t("We report the overall accuracy from these proportions")
-    p.t(". Overall accuracy is the share of the mapped area whose map class agrees with the reference class. ")
+    # the lead by a name of its own: the overall accuracy of the sample's counts would be another figure
+    p.t(f". Overall accuracy is thus the {primary.name.lower()}, the share of the mapped area whose map class agrees "
+        "with the reference class. ")
     planned = " ".join(str(x).lower() for x in answers.get("planned_metrics") or [])
     if "kappa" in planned or answers.get("field") == "remote_sensing":
         p.t("Kappa is not reported, as current good practice advises")
