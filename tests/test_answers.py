@@ -273,6 +273,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "target_coverage", "reject_label", "target_risk",  # issue 23: asked only of a system that may abstain
         "judge",  # issue 22: asked only when annotators are compared
         "f1_classes",  # issue 22: asked only in the SemEval sentiment field (F1^PN)
+        "map_shares",  # a sample stratified by map class: asked only in the remote-sensing field
         "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 

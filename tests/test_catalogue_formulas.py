@@ -211,6 +211,9 @@ class _Parser:
             return self.sub(toks, **extra)
         if name == "w" and len(ix) == 1:  # class weights: the test's weights 1, 2, …, k
             return float(ix[0] + 1)
+        if name == "W" and len(ix) == 1:  # the mapped shares of the strata: the same weights, summing to 1
+            k = int(self.env["k"])  # type: ignore[call-overload]
+            return float(ix[0] + 1) / (k * (k + 1) / 2)
         if name == "c" and len(ix) == 2:  # the default cost matrix: 0/1 costs
             return 0.0 if ix[0] == ix[1] else 1.0
         binary = {"TP": (1, 1), "FN": (1, 0), "FP": (0, 1), "TN": (0, 0)}

@@ -77,6 +77,10 @@ SCENARIOS: dict[str, dict] = {
     "two_clusterings": dict(n_classes=5, label_structure="partition"),
     # issue 23, item 4: classes in a taxonomy
     "taxonomy_products": dict(task="multiclass", label_structure="hierarchy"),
+    # a land-cover map checked on a sample stratified by map class (Olofsson et al. 2014)
+    "map_strata": dict(classes=["forest", "crop", "water"], field="remote_sensing",
+                       map_shares={"forest": 0.6, "crop": 0.35, "water": 0.05},
+                       planned_metrics=["overall accuracy", "kappa", "user's accuracy"]),
 }
 # Not classification of items: the lead names a measure and a tool outside the catalogue (entity F1 with
 # seqeval, nDCG@k with pytrec_eval / ranx), so the catalogue invariants of the scenarios above do not apply;

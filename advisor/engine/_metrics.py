@@ -132,6 +132,18 @@ def _class_weighted_accuracy(s: _Stats) -> np.ndarray:
                               "the weighted mean of the expected recalls b_i/n (1 for a class not predicted either)")
 
 
+def _stratified_accuracy(s: _Stats) -> np.ndarray:
+    """``Σ_j W_j C_jj / b_j / Σ_j W_j``: overall accuracy of a sample stratified by the predicted (map) class, each
+    stratum's share correct (its user's accuracy, the precision of class j) weighted by the share ``W_j`` of the
+    population predicted as j (Olofsson et al. 2014, eqs. 1 and 4: the sum of the estimated diagonal proportions
+    ``p̂_jj = W_j C_jj / b_j``). With weights proportional to the predicted sizes b_j it is accuracy. A stratum with
+    no sample items has no precision; its undefined value is resolved as in macro precision."""
+    if s.weights is None:
+        raise InputError("stratified_accuracy needs the mapped share of each predicted class "
+                         "(class_weights={class: share, …}).")
+    return s.weighted(s.comp("precision").value, s.weights)
+
+
 def _macro_f1_of_classes(s: _Stats) -> np.ndarray:
     """``(1/|S|) Σ_{i∈S} 2C_ii / (a_i + b_i)``: the mean per-class F1 over the chosen classes S only (F1^PN of the
     SemEval sentiment tasks, S = {positive, negative}; Rosenthal et al. 2017). The other classes are not averaged
@@ -375,6 +387,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("class_weighted_recall", _class_weighted_recall),
         ("class_weighted_accuracy", _class_weighted_accuracy),
         ("macro_f1_of_classes", _macro_f1_of_classes),
+        ("stratified_accuracy", _stratified_accuracy),
     ]
     binary: list[tuple[str, Callable[[_Stats], np.ndarray]]] = [
         ("precision", _positive("precision")),
@@ -412,10 +425,13 @@ def _needs_probabilities(s: _Stats) -> np.ndarray:  # pragma: no cover - guarded
 METRICS: dict[str, MetricSpec] = _spec_table()
 #: metrics that need a parameter nobody can default (the user's class weights, the classes averaged over):
 #: computed when asked for
-NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy", "macro_f1_of_classes")
+NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy", "macro_f1_of_classes",
+                                     "stratified_accuracy")
 #: the parameter each of them needs, as the engine's keyword names it
 PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class_weighted_accuracy": "class_weights",
-                                "macro_f1_of_classes": "f1_classes"}
+                                "macro_f1_of_classes": "f1_classes",
+                                # the weights of the strata: the shares of the population predicted as each class
+                                "stratified_accuracy": "class_weights"}
 #: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities

@@ -144,6 +144,9 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
             if did == "at_priors" and answers.target_prevalence:
                 params["priors"] = {str(c): float(v) for c, v in answers.target_prevalence.items()}
                 keys = sorted({*keys, "target_prevalence"})
+            if did == "stratified_estimates" and answers.map_shares:
+                params["map_shares"] = {str(c): float(v) for c, v in answers.map_shares.items()}
+                keys = sorted({*keys, "map_shares"})
             out[did] = Diagnostic(id=did, promise=DIAGNOSTICS[did], params=params, reason=entry.title, answers=keys)
     return list(out.values())
 

@@ -81,7 +81,10 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
         params["beta"] = float(beta)
         if answers.cost_ratio():
             keys.append("error_costs")
-    if PARAMETER_OF.get(metric_id) == "class_weights" and answers.class_weights:  # class-weighted recall, accuracy
+    if metric_id == "stratified_accuracy" and answers.map_shares:  # the strata's weights: the mapped shares
+        params["class_weights"] = {str(c): float(w) for c, w in answers.map_shares.items()}
+        keys.append("map_shares")
+    elif PARAMETER_OF.get(metric_id) == "class_weights" and answers.class_weights:  # class-weighted recall, accuracy
         params["class_weights"] = {str(c): float(w) for c, w in answers.class_weights.items()}
         keys.append("class_weights")
     if PARAMETER_OF.get(metric_id) == "f1_classes":  # the classes given, else those of the field's definition

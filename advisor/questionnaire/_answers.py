@@ -127,6 +127,11 @@ class Answers(BaseModel):
     positive_class: Label | None = None
     deployment_prevalence: Literal["same", "shifted", "unknown"] = "unknown"
     target_prevalence: dict[Label, float] | None = None
+    # the test sample was drawn stratified by the PREDICTED (map) class: each class's share of the whole population
+    # predicted as it (its mapped-area share), the stratum weights of Olofsson et al. (2014)
+    map_shares: dict[Label, float] | None = Field(None, description="the test sample was drawn stratified by the "
+                                                  "predicted (map) class; the share of the whole population (the "
+                                                  "mapped area) predicted as each class, summing to 1")
     class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
     class_weights: dict[Label, float] | None = None
     # issue 22: the classes a macro F1 is averaged over (F1^PN of the SemEval sentiment tasks: positive, negative)
@@ -286,6 +291,7 @@ class Answers(BaseModel):
             total = sum(self.target_prevalence.values())
             _fail("target_prevalence", {str(c): v for c, v in self.target_prevalence.items()},
                   f"the shares must sum to 1 (they sum to {total:g})")
+        self._map_shares_consistent()
         if self.class_weighting == "custom" and self.class_weights is None:
             _fail("class_weights", None, "class_weighting is custom, so give a mapping of class name to weight")
         if self.class_weights is not None and self.class_weighting != "custom":
@@ -311,6 +317,30 @@ class Answers(BaseModel):
         if costs is not None and costs.matrix is not None and k is not None and len(costs.matrix) != k:
             _fail("error_costs.matrix", costs.matrix, f"the cost matrix must be {k}×{k}, one row and column per class")
         return self
+
+    def _map_shares_consistent(self) -> None:
+        """A sample stratified by map class: a share of the mapped area for every class named, summing to 1."""
+        shares = self.map_shares
+        if shares is None:
+            return
+        shown = {str(c): v for c, v in shares.items()}
+        if self.classes is None:
+            _fail("map_shares", shown, "the shares are given by class, so name the classes under 'classes'")
+        for cls_, v in shares.items():
+            if not self._known(cls_):
+                _fail("map_shares", shown, f"{str(cls_)!r} is not a class; the classes are " + _names(self.classes or []))
+            if not math.isfinite(v) or v < 0:
+                _fail(f"map_shares.{cls_}", v, "a share of the mapped area must be a finite number ≥ 0")
+        missing = [c for c in self.classes or [] if str(c) not in shown]
+        if missing:
+            _fail("map_shares", shown, f"give the mapped share of every class ({str(missing[0])!r} has none; 0 for "
+                  "a class the map never shows)")
+        total = sum(shares.values())
+        if abs(total - 1.0) > 1e-3:
+            _fail("map_shares", shown, f"the shares of the mapped area must sum to 1 (they sum to {total:g})")
+        if self.label_structure != "nominal":
+            _fail("map_shares", shown, "a sample stratified by map class is evaluated for single-label classes "
+                  f"(label_structure: nominal, not {self.label_structure})")
 
     def _structure_consistent(self, k: int | None) -> None:
         """Issue 12 keys: top_k within the classes, annotators without a gold standard."""
@@ -456,6 +486,7 @@ class Answers(BaseModel):
             cost_ratio=self.cost_ratio(),
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,
+            has_map_shares=self.map_shares is not None,
             has_planned=bool(self.planned_metrics),
             has_fpr_budget=self.fpr_budget is not None,
             has_review_budget=self.review_share is not None,
@@ -559,7 +590,7 @@ def _key_of(loc: tuple[Any, ...]) -> str:
     for i, item in enumerate(loc):
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
-        elif i == 0 or item in _COST_KEYS or (parts and parts[0] in ("target_prevalence", "class_weights") and len(parts) == 1):
+        elif i == 0 or item in _COST_KEYS or (parts and parts[0] in ("target_prevalence", "class_weights", "map_shares") and len(parts) == 1):
             parts.append(str(item))
         # other strings are union tags ('int', 'str', 'list[...]') or '[key]' markers
     return ".".join(parts) if parts else "answers"
@@ -572,7 +603,7 @@ def _allowed_for(key: str) -> str:
             return "a square matrix of numbers ≥ 0 (rows = true class, columns = predicted)"
         if key != "error_costs":
             return "a finite positive number"
-    if top in ("target_prevalence", "class_weights") and "." in key:
+    if top in ("target_prevalence", "class_weights", "map_shares") and "." in key:
         return "a number ≥ 0"
     if top == "classes" and "[" in key:
         return "a class name (a string or an integer)"

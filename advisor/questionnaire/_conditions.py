@@ -51,6 +51,8 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "cost_ratio": (("error_costs",), "cost of a false negative divided by the cost of a false positive"),
     "has_cost_matrix": (("error_costs",), "whether a full cost matrix was given"),
     "has_target_prevalence": (("target_prevalence",), "whether the deployment class shares are known"),
+    "has_map_shares": (("map_shares",), "whether the test sample was drawn stratified by the predicted (map) class, "
+                       "with the mapped share of each class"),
     "has_planned": (("planned_metrics",), "whether metrics were planned"),
     "has_fpr_budget": (("fpr_budget",), "whether a largest acceptable false positive rate was given"),
     "has_review_budget": (("review_share",), "whether a review budget (a share of the items) was given"),

@@ -132,6 +132,7 @@ class _Run:
         c["small_k"] = self.settings.small_k
         c["shares"] = _mapping_text(self.answers.target_prevalence)
         c["weights"] = _mapping_text(self.answers.class_weights)
+        c["strata"] = _mapping_text(self.answers.map_shares)
         c.update(extra)
         return c
 
@@ -180,6 +181,7 @@ class _Run:
         self.field_metrics(complementary, discouraged)
         self.rule_warnings(fired, ctx)
         self.planned(kept, complementary, discouraged)
+        self.overridden(fired, complementary, discouraged)
         discouraged = self.settle(complementary, discouraged)
         self.checks(fired, complementary)
         for r in fired:
@@ -418,9 +420,10 @@ class _Run:
             return
         chosen = {self.primary.id, *(a.metric for a in complementary)}
         added, present, missing = [], [], []
+        against = self.overriding(self.fired)
         for mid in f.metrics:
             m = self.cat.metrics.get(mid)
-            if m is None:
+            if m is None or mid in against:  # the design makes it wrong here (rules_strata.yaml)
                 continue
             if mid in chosen:
                 present.append(m.name)
@@ -474,6 +477,24 @@ class _Run:
         return (f"the classes F1 is averaged over, the {said} classes, and the classes here ({few_names(classes)}) "
                 "have none of that name (give f1_classes in the answers)")
 
+    def overriding(self, fired: list[Rule]) -> set[str]:
+        """The metrics a fired rule advises against whatever else would report them (``overrides``)."""
+        return {d.metric for r in fired for d in r.discouraged if d.overrides and holds(d.when, self.facts)
+                and d.metric != self.primary.id}
+
+    def overridden(self, fired: list[Rule], complementary: list[Advice], discouraged: list[Advice]) -> None:
+        """A discouragement marked ``overrides`` wins over every reason to report the metric beside the lead (the
+        design makes it wrong: rules_strata.yaml); its reason stands in the list of what is advised against."""
+        for r in fired:
+            for d in r.discouraged:
+                if not d.overrides or not holds(d.when, self.facts) or d.metric == self.primary.id:
+                    continue
+                complementary[:] = [c for c in complementary if c.metric != d.metric]
+                if not any(x.metric == d.metric for x in discouraged):
+                    m = self.cat.metrics[d.metric]
+                    reason = f"{_render(d.reason or '', self.ctx())} ({r.source}). Use {self.primary.name} instead."
+                    discouraged.append(Advice(metric=m.id, name=m.name, reason=reason))
+
     def settle(self, complementary: list[Advice], discouraged: list[Advice]) -> list[Advice]:
         """Caveats said wherever a metric is offered; nothing both recommended and advised against."""
         for i, a in enumerate(complementary):
@@ -509,6 +530,8 @@ class _Run:
                 and m.properties["class_symmetry"].status in ("holds", "binary_only"))
         if m.id in ("class_weighted_recall", "class_weighted_accuracy"):
             return bool(self.answers.class_weights)
+        if m.id == "stratified_accuracy":  # the strata's weights: the mapped shares of a sample drawn by map class
+            return bool(self.answers.map_shares)
         if m.id == "macro_f1_of_classes":  # the classes given, or those of the field's definition (F1^PN)
             defined = field_f1_classes(self.answers.field, self.answers.classes)
             return bool(self.answers.f1_classes) or defined is not None
@@ -600,8 +623,8 @@ class _Run:
 
     # -- planned metrics ------------------------------------------------------------------------
     def planned(self, kept: list[Active], complementary: list[Advice], discouraged: list[Advice]) -> None:
-        self.resolutions: list[Resolution] = [field_reading(resolve_name(n, self.resolver, self.cat), self.answers.field)
-                                              for n in self.answers.planned_metrics]
+        self.resolutions: list[Resolution] = [self.stratified_reading(field_reading(
+            resolve_name(n, self.resolver, self.cat), self.answers.field)) for n in self.answers.planned_metrics]
         ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
         for res in self.resolutions:
             for nc in self.book.name_checks:
@@ -622,6 +645,11 @@ class _Run:
             if judged:
                 comments.append(f"{res.name!r}: the agreement rate of the judge with each human rater and of the "
                                 "human raters with each other is reported with the judge comparison.")
+            elif reading is not None and self.answers.map_shares and reading.cls is None \
+                    and reading.quantity in ("precision", "recall"):  # a sample drawn by map class (Olofsson 2014)
+                words = "user's" if reading.quantity == "precision" else "producer's"
+                comments.append(f"{res.name!r} reads as the {words} accuracy of every class, which the report's "
+                                "table of accuracy and area estimated from area proportions shows.")
             elif reading is not None:  # "user's accuracy", "out-of-scope recall": a figure of the per-class table
                 comments.append(f"{res.name!r} reads as {reading.words}, which the report's per-class table shows"
                                 + ("" if reading.matched else " if the data have a class of that name") + ".")
@@ -641,10 +669,22 @@ class _Run:
                 properties=list(dict.fromkeys(a.term.property for a in kept)),
             ))
 
+    def stratified_reading(self, res: Resolution) -> Resolution:
+        """A sample drawn by map class: the planned "overall accuracy" is the one estimated from area proportions
+        (Olofsson et al. 2014), not the sample's share of correct items."""
+        if self.answers.map_shares and res.ids == ["accuracy"] and "overall" in res.name.lower():
+            return Resolution(res.name, ["stratified_accuracy"], "estimated from area proportions, the strata "
+                              "weighted by their mapped shares")
+        return res
+
     def comment_planned(self, res: Resolution, mid: str, kept: list[Active], complementary: list[Advice],
                         discouraged: list[Advice]) -> str:
         m = self.cat.metrics[mid]
         label = f"{res.name!r} → {m.name} ({mid})"
+        against = next((d for r in self.fired for d in r.discouraged if d.metric == mid and d.overrides
+                        and holds(d.when, self.facts)), None)
+        if against is not None and mid != self.primary.id:  # the design makes it wrong (rules_strata.yaml)
+            return f"{label}: advised against here — {_render(against.reason or '', self.ctx())}."
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
         if mid == "brier" and self.binary_brier() and any(c.metric == "brier_binary" for c in complementary):
@@ -718,7 +758,9 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
           "calibration_slope": "predicted probabilities of a class of interest in a binary task",
           "roc_auc": "scores or probabilities",
           "class_weighted_recall": "class weights (class_weighting: custom, with class_weights in the answers)",
-          "class_weighted_accuracy": "class weights (class_weighting: custom, with class_weights in the answers)"}
+          "class_weighted_accuracy": "class weights (class_weighting: custom, with class_weights in the answers)",
+          "stratified_accuracy": "a sample stratified by the predicted class, with the mapped share of each class "
+                                 "(map_shares in the answers)"}
 _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")

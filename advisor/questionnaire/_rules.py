@@ -65,6 +65,7 @@ TEMPLATE_VALUES = {
     "small_k": "largest number of classes reported class by class",
     "shares": "target_prevalence, written out",
     "weights": "class_weights, written out",
+    "strata": "map_shares (the mapped share of each predicted class), written out",
 }
 
 
@@ -188,6 +189,9 @@ class Discouragement(_Strict):
     )
     reason: str | None = None
     when: dict[str, Any] | None = None
+    overrides: bool = Field(False, description="advised against even where another rule, the field or the author's "
+                            "plan would report it beside the lead: the situation's design makes it wrong (a sample "
+                            "drawn by map class: the unweighted counts describe the sample, not the map)")
 
 
     @model_validator(mode="after")

@@ -62,6 +62,11 @@ def property_words(pid: str, answers: Mapping[str, Any]) -> str:
 
 def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     """The one property a discouraged metric lacks that matters most here (a key of ``AVOID``)."""
+    if answers.get("map_shares"):  # a sample drawn by map class: the design, not a property, decides
+        if mid in ("cohen_kappa", "weighted_kappa_linear", "weighted_kappa_quadratic"):
+            return "kappa_practice"
+        if mid in ("accuracy", "balanced_accuracy", "macro_f1", "micro_f1", "macro_recall"):
+            return "unweighted_sample"
     if answers.get("true_negatives_meaningful") is False and (
             mid in ("accuracy", "balanced_accuracy", "specificity", "npv") or holds(mid, "class_symmetry")):
         return "true_negatives"

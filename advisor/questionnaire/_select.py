@@ -92,7 +92,7 @@ def applicable(cat: Catalogue, answers: Answers) -> list[MetricRecord]:
         if m.alias_of or m.needs_probabilities or m.structure != "nominal":
             continue  # ordinal, multi-label, top-k and agreement leads come from rules_structures.yaml
         if m.id in ("expected_cost", "normalized_expected_cost", "class_weighted_recall", "class_weighted_accuracy",
-                    "macro_f1_of_classes"):
+                    "macro_f1_of_classes", "stratified_accuracy"):
             # their property claims are those of default parameters (0/1 costs; weights 1, …, k; every class but
             # the last); with the user's own costs, weights or classes a rule or the field names them, so they are
             # no candidates of the property ranking

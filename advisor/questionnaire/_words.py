@@ -44,6 +44,9 @@ AVOID: dict[str, str] = {
     "unchosen_threshold": "scores labels at a threshold nobody chose, and no operating point is fixed",
     "answers_every_item": "scores every item, the ones the system would leave to a person included",
     "other": "fits this setting less well",
+    # a sample drawn by map class (rules_strata.yaml): the unweighted counts are the sample's, not the map's
+    "unweighted_sample": "counts the sample's items unweighted: the sample's figure, not the map's",
+    "kappa_practice": "is advised against by current good practice (Pontius & Millones, 2011)",
 }
 
 #: Why Fβ leads when the error costs are given.
@@ -55,6 +58,8 @@ LEAD_COSTS = ("counts a missed positive as β² false alarms, β² being the rat
 LEAD: dict[str, str] = {
     "normalized_expected_cost": "weighs each kind of error by its cost at the class shares met in use",
     "class_weighted_recall": "weighs each class's recall by its stated weight, however often the class occurs",
+    "stratified_accuracy": ("weighs each stratum of the sample by its share of the mapped area, so it estimates "
+                            "the share of the map correctly classified"),
     "class_weighted_accuracy": ("counts each item as many times as its class's weight, so it depends on how often "
                                 "each class occurs"),
     "macro_f1_of_classes": ("averages the per-class F1 over the chosen classes only, while an item of another class "

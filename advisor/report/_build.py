@@ -170,7 +170,9 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
             variant += f", with β = {beta_text(beta)}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
-    if mid in NEEDS_PARAMETERS and params.get("class_weights"):  # class-weighted recall and accuracy
+    if mid == "stratified_accuracy" and params.get("class_weights"):  # the strata's weights: the mapped shares
+        variant = f"with the mapped shares Wⱼ = {weights_text(params['class_weights'])}"
+    elif mid in NEEDS_PARAMETERS and params.get("class_weights"):  # class-weighted recall and accuracy
         variant = f"with the class weights wᵢ = {weights_text(params['class_weights'])}"
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,

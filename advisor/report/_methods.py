@@ -45,6 +45,7 @@ from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
 from ._methods_scores import TEST_SET_CUT, Convention, TableNote
+from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
 __all__ = ["SHARED_NOTATION", "VARIANT_NOTES", "build_justification", "build_methods", "flatten_parentheses"]
@@ -123,6 +124,9 @@ def build_methods(
         return scope
     rec = distinct_names(in_field_terms([m for m in metrics if m.role != "appendix"], answers))
     primary = next((m for m in rec if m.role == "primary"), None)
+    if primary is not None and primary.id == "stratified_accuracy" and answers.get("map_shares"):
+        # a sample drawn by map class: the design and the estimates of Olofsson et al. (2014) are the paragraph
+        return [*scope, *strata_paragraphs(answers, primary, cite, intervals, promised)]
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
     # with data, a convention is said only when the data met it, with how often (issue 22: "a zero denominator …

@@ -50,6 +50,8 @@ PROMISE: dict[str, str] = {
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
     # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
     "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
+    "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
+                             "proportions"),
 }
 #: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
 PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"

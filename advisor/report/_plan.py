@@ -11,13 +11,15 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, resolve_planned
-from ..stats import project_to_prevalence
+from ..stats import project_to_prevalence, stratified_estimates
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
@@ -326,6 +328,42 @@ def agreement_tables(structure: Any, digits: int) -> list[TableBlock]:
     return out
 
 
+def strata_table(shares: Mapping[str, float], systems: Mapping[str, Any], confidence: float = 0.95) -> TableBlock | None:
+    """The area-weighted estimates of each system's map (Olofsson et al. 2014): user's and producer's accuracy and
+    the area proportion of every class with their intervals, and the overall accuracy, from the sample's matrix
+    weighted by the mapped shares of its strata (the predicted classes)."""
+    if not shares or not systems:
+        return None
+    rows = []
+
+    def band(est: float, lo: float, hi: float) -> str:
+        return "–" if not math.isfinite(est) else f"{est:.3f} [{lo:.3f}, {hi:.3f}]"
+
+    for name, cm in systems.items():
+        labels = list(cm.labels)
+        try:
+            e = stratified_estimates(np.asarray(cm.counts, dtype=float), {str(k): v for k, v in shares.items()},
+                                     [str(lab) for lab in labels], level=confidence)
+        except InputError as exc:  # a stratum with fewer than two sample items: said, not a traceback
+            raise InputError(f"{name}: {exc}") from None
+        (ulo, uhi), (plo, phi), (alo, ahi) = e.users_ci, e.producers_ci, e.area_ci
+        for i, lab in enumerate(labels):
+            rows.append([name, str(lab), f"{e.weights[i]:.3f}", f"{e.sample_sizes[i]:g}",
+                         band(e.users[i], ulo[i], uhi[i]), band(e.producers[i], plo[i], phi[i]),
+                         band(e.area[i], alo[i], ahi[i])])
+        lo, hi = e.overall_ci
+        rows.append([name, "overall accuracy", "1.000", f"{e.sample_sizes.sum():g}", band(e.overall, lo, hi), "", ""])
+    return TableBlock(
+        id="stratified_estimates", title="Accuracy and area estimated from area proportions",
+        caption=(f"Each stratum (map class) weighted by its share of the mapped area (Olofsson et al. 2014): user's and "
+                 f"producer's accuracy and the estimated area proportion of each class, {confidence:.0%} intervals from "
+                 "the stratified estimator's standard errors (estimate ± z·SE, cut to [0, 1]); the last row of a system "
+                 "is its overall accuracy. A dash: a class found in no sample item has no producer's accuracy."),
+        columns=["system", "class", "mapped share", "sample items", "user's accuracy", "producer's accuracy",
+                 "area proportion"],
+        numeric=[False, False, True, True, True, True, True], rows=rows)
+
+
 def _class_order(plan: Plan, task: Any) -> TableBlock | None:
     labels = list(getattr(task, "labels", None) or plan.task.classes or [])
     if len(labels) < 2:
@@ -356,6 +394,8 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
             out.append(_cluster_sizes(structure, digits))
         elif d.id == "judge_agreement":  # a judge against human raters (issue 22)
             out.append(judge_table(getattr(structure, "judge", None), digits))
+        elif d.id == "stratified_estimates":  # a sample drawn by map class (Olofsson et al. 2014)
+            out.append(strata_table(d.params.get("map_shares") or {}, systems, plan.design.confidence))
     return [t for t in out if t is not None]
 
 

@@ -43,6 +43,9 @@ _LAZY: dict[str, str] = {
     "subgroups": "._subgroups",
     "BIAS_AUC_NAMES": "._subgroup_aucs",
     "subgroup_aucs": "._subgroup_aucs",
+    # a sample stratified by the predicted (map) class (Olofsson et al. 2014)
+    "StratifiedEstimates": "._strata",
+    "stratified_estimates": "._strata",
 }
 
 __all__ = sorted(_LAZY)
@@ -83,4 +86,5 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         structure_compare as structure_compare,
         structure_comparison as structure_comparison,
     )
+    from ._strata import StratifiedEstimates as StratifiedEstimates, stratified_estimates as stratified_estimates
     from ._subgroups import subgroups as subgroups

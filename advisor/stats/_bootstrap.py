@@ -65,6 +65,7 @@ from ._intervals import (  # noqa: F401  (quantiles, percentile_interval, bca_le
 from ._jackknife import cells_acceleration
 from ._limits import check_enough_resamples, check_resampling, dense_order_sum
 from ._proportions import PROPORTION_METHODS, proportion_interval
+from ._strata import stratified_estimates
 
 __all__ = ["BootstrapResult", "bootstrap"]
 
@@ -469,4 +470,26 @@ def table_intervals(cells: Cells, ids: Sequence[str], values: np.ndarray, est: n
             else:  # an empty denominator: the value is the undefined-value convention's, not a proportion
                 iv.low[j] = iv.high[j] = np.nan
                 iv.methods[j], iv.reasons[j] = "none", "its denominator is 0, so its value is set by convention"
+        elif w == "stratified":  # a sample stratified by map class: the stratified estimator's interval
+            iv.low[j], iv.high[j], iv.methods[j], iv.reasons[j] = _stratified_interval(
+                cells, options.get("class_weights"), float(est[j]), confidence)
     return iv
+
+
+def _stratified_interval(cells: Cells, weights: Any, est: float, confidence: float
+                         ) -> tuple[float, float, str, str | None]:
+    """``(low, high, method, reason)``: the normal interval of the stratified estimate of overall accuracy
+    (Olofsson et al. 2014, eq. 5), or none with the reason (a stratum with fewer than two sample items)."""
+    k = cells.k
+    dense = np.zeros((k, k))
+    np.add.at(dense, (np.asarray(cells.rows), np.asarray(cells.cols)), np.asarray(cells.w, dtype=np.float64))
+    if weights is None:
+        return np.nan, np.nan, "none", "the mapped shares of the strata are not known"
+    try:
+        e = stratified_estimates(dense, np.asarray(weights, dtype=np.float64) / np.sum(weights), level=confidence)
+    except InputError as exc:
+        return np.nan, np.nan, "none", str(exc).rstrip(".")
+    if not np.isclose(e.overall, est, rtol=1e-9, atol=1e-12):  # a convention set the value: no interval around it
+        return np.nan, np.nan, "none", "a stratum has no sample items, so its value is set by convention"
+    lo, hi = e.overall_ci
+    return lo, hi, "stratified", None

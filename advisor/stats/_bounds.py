@@ -31,6 +31,7 @@ _OTHER: dict[str, tuple[float, float]] = {
     "adjusted_mutual_info": (-1.0, 1.0),
 }
 _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "class_weighted_accuracy",
+         "stratified_accuracy",
          "macro_recall", "macro_precision", "macro_f1", "macro_f1_of_classes", "f1_of_averages", "weighted_f1",
          "macro_jaccard", "weighted_jaccard", "micro_jaccard", "sba",
          "correlation_distance", "geometric_macro_recall", "harmonic_macro_recall", "minority_weighted_f1",

@@ -6,6 +6,9 @@
 * The **plug-in ECE**: none. It is biased upwards by about the sampling error of the bins' accuracies
   (0.07 for a perfectly calibrated model at n = 100), so no interval around it covers the calibration
   error; the debiased calibration error beside it carries the interval (:mod:`._calibration`).
+* The **overall accuracy of a sample stratified by map class** (``stratified_accuracy``): the normal interval of
+  the stratified estimator, estimate ± z·SE with SE² = Σ_j W_j² U_j(1 − U_j)/(b_j − 1) (Olofsson et al. 2014,
+  eq. 5; :mod:`._strata`) — the strata's sample sizes are fixed by the design, which an item bootstrap ignores.
 * **Everything else**: BCa, falling back to the basic interval where the resamples cannot support BCa's
   levels, and to none where no interval contains the estimate (:mod:`._intervals`).
 
@@ -20,12 +23,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["METHOD_WORDS", "PROPORTIONS", "interval_method", "interval_methods", "proportion_counts"]
+__all__ = ["METHOD_WORDS", "PROPORTIONS", "STRATIFIED", "interval_method", "interval_methods", "proportion_counts"]
 
 #: Metric ids that are one count of items over another.
 PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "npv", "jaccard")
 #: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
 SHARES = ("top_k_accuracy", "subset_accuracy", "adjacent_accuracy")
+#: Metric ids of a sample stratified by map class: the stratified estimator's normal interval.
+STRATIFIED = ("stratified_accuracy",)
 #: Metric ids whose estimate gets no interval, and why.
 NO_INTERVAL = {"ece": "the plug-in ECE is biased upwards by the sampling error of each bin's accuracy, so no interval "
                       "around it covers the calibration error; see the debiased calibration error"}
@@ -37,6 +42,7 @@ METHOD_WORDS = {
     "percentile": "percentile",
     "clopper_pearson": "Clopper–Pearson",
     "wilson": "Wilson",
+    "stratified": "stratified-estimator normal",
     "none": "none",
 }
 
@@ -52,6 +58,8 @@ def interval_method(metric: str, *, whole_items: bool = True, proportion: str = 
     """
     if metric in NO_INTERVAL:
         return "none"
+    if metric in STRATIFIED:
+        return "stratified"
     if (metric in PROPORTIONS or metric in SHARES) and whole_items:
         return proportion
     return "auto"
