@@ -103,7 +103,7 @@ def build_methods(
     given: Collection[str] | None = None,
     extra: Sequence[tuple[str, Sequence[str]]] = (),
     promised: Sequence[str] | None = None,
-    unreported: Sequence[tuple[str, str]] = (),
+    unreported: Sequence[str] = (),
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -251,31 +251,23 @@ def build_methods(
     return paras
 
 
-def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[tuple[str, str]] = ()) -> list[Paragraph]:
+def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ()) -> list[Paragraph]:
     """What advisor does not evaluate (the task, or planned metrics of another kind of task), before anything
     else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates.
-    Then every other planned metric the plan leaves out, with why (``unreported``; issue 22: never dropped
-    without a word)."""
+    Then what became of every other planned metric not reported under its own name (``unreported``, the plan's
+    sentences; issue 22: never dropped without a word, never with an empty reason)."""
     notes = scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ())
     whole = answers.get("label_structure") in ("spans", "ranking", *scope_tasks())  # the task itself is elsewhere
-    sentences = scope_sentences(notes) + ([] if whole else _unreported_sentences(unreported))
+    sentences = scope_sentences(notes) + ([] if whole else list(unreported))
     if not sentences:
         return []
     p = Text()
     p.t(" ".join(sentences))
-    # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate
-    return [p.para("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
-                   else "Not reported")]
-
-
-def _unreported_sentences(unreported: Sequence[tuple[str, str]]) -> list[str]:
-    """"The planned “purity” is not a name the metric catalogue knows …", the names that share a reason said
-    together; only what is known to be true (a planned name may be another name of a reported metric)."""
-    groups: dict[str, list[str]] = {}
-    for name, kind in unreported:
-        groups.setdefault(kind, []).append(f"“{name}”")
-    return [W.UNREPORTED[(kind, len(names) == 1)].format(names=_join_words(names)) + "."
-            for kind, names in groups.items()]
+    # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate;
+    # a planned name reported under more specific names makes the paragraph one about the planned metrics
+    heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
+               else "Not reported" if all(" is not " in s or " are not " in s for s in sentences) else "Planned metrics")
+    return [p.para(heading)]
 
 
 def _task_pattern(key: str, many: str | None) -> str:
