@@ -150,10 +150,11 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=note))
         elif notes := external_metrics(name, structure):  # a metric of a task advisor does not evaluate (issue 23)
             what = " or ".join(dict.fromkeys(e.what for e in notes))
-            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                f"it {notes[0].because}." if notes[0].task == "partition_variant" else  # the comparison is evaluated
-                f"it scores {what}, which advisor does not evaluate (see what to use under “Not evaluated by "
-                "advisor”).")))
+            variant = notes[0].task == "partition_variant"  # the comparison is evaluated, this index is not
+            reason = (f"it {notes[0].because}" if variant else f"it scores {what}, which advisor does not evaluate "
+                      "(see what to use under “Not evaluated by advisor”)")
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=(
+                f"The planned “{name}” is {'not reported' if variant else 'not computed'}: {reason}.")))
         else:
             reason, note = unknown_reason(name, classes)
             out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=note))

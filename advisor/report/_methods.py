@@ -245,6 +245,12 @@ def build_methods(
                       conventions=conventions, brief=brief)
         if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
             break
+    if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
+        # a planned metric advised against that the paragraph has no room for is said to the author beside what is
+        # not reported, never dropped (the clustering's planned purity)
+        dropped = _avoided_notes(answers, recommendation, property_status, binary, given)
+        if dropped:
+            scope = _scope_paragraph(answers, [*unreported, *dropped])
     paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
@@ -266,7 +272,7 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate;
     # a planned name reported under more specific names makes the paragraph one about the planned metrics
     heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
-               else "Not reported" if all(" is not " in s or " are not " in s for s in sentences) else "Planned metrics")
+               else "Planned metrics" if any("” is reported " in s for s in sentences) else "Not reported")
     return [p.para(heading)]
 
 
@@ -588,6 +594,26 @@ def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozen
     return ids
 
 
+def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
+                   property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
+                   given: Collection[str] | None) -> list[str]:
+    """"The planned “purity” is not reported: it reaches its best value when every article is a cluster of its own,
+    …": each planned metric advised against, in the words of the note paragraph, for when the methods paragraph has
+    no room for its clause (a reason in words only; "fits this setting less well" says nothing)."""
+    said = answers if given is None else {k: v for k, v in answers.items() if k in given}
+    against = {str(_get(d, "metric")) for d in recommendation.get("discouraged") or []}
+    out = []
+    for name in answers.get("planned_metrics") or []:
+        ids = [i for i in resolve_planned(str(name), answers.get("field")).ids if i in against]
+        reasons = [r for r in (avoid_reason(i, said, _holds(property_status, binary)) for i in ids) if r != "other"]
+        if reasons:
+            words = _agree(W.AVOID[reasons[0]], 1)
+            if reasons[0] == "over_splitting":  # "when every article is a cluster of its own"
+                words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
+            out.append(f"The planned “{name}” is not reported: it {words}.")
+    return out
+
+
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
@@ -624,6 +650,8 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
             ms = ["either variant of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
         words = _agree(W.AVOID[reason], n)
+        if reason == "over_splitting":  # "when every article is a cluster of its own"
+            words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
     # one sentence per reason: with every reason said in words, "…; nor with …" runs past 40 words
