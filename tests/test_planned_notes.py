@@ -98,8 +98,14 @@ def test_the_chest_radiographs_planned_f1_is_reported_per_finding_and_its_auroc_
     f1 = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
     assert f1.used_by and f1.unused is None  # reported, under more specific names
     heading, text = _note_paragraph(CHEX)
-    assert heading == "Planned metrics" and notes["F1"] in text and notes["AUROC"] in text
+    assert heading == "Planned metrics" and notes["F1"] in text
+    before, after = notes["AUROC"].split(" (Irvin et al. 2019)")  # the citation is a span of its own
+    assert before in text and after in text
     assert not any(e in text for e in EMPTY)
+    ctx = build_report(CHEX, None, bootstrap=0)  # the field's work named in the note is cited and listed
+    note = next(p for p in ctx.methods if p.heading == "Planned metrics")
+    assert any(sp.kind == "cite" and "irvin2019chexpert" in sp.keys for sp in note.spans)
+    assert "irvin2019chexpert" in [r.key for r in ctx.references]
 
 
 def test_a_multilabel_field_figure_is_never_said_to_be_reported_when_it_is_not() -> None:

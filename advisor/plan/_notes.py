@@ -120,7 +120,7 @@ def _flat(m: MetricRecord, answers: Answers, lead: MetricSpec, beside: Sequence[
 def unreported_reason(name: str, ids: Sequence[str], answers: Answers, lead: MetricSpec,
                       beside: Sequence[MetricSpec]) -> tuple[str, str]:
     """``(reason, sentence)`` for a planned metric of the catalogue that the plan neither reports, advises against
-    nor shows: the input it needs that the answers do not give, else what the task's structure asks that it ignores,
+    nor shows: what the labels' structure asks that it ignores, else the input it needs that the answers do not give,
     else what the lead has that it lacks.
 
     >>> lead = MetricSpec(id="hierarchical_f1", name="Hierarchical F1", role="lead")
@@ -130,6 +130,11 @@ def unreported_reason(name: str, ids: Sequence[str], answers: Answers, lead: Met
     """
     cat = get_catalogue().metrics
     records = [cat[i] for i in ids if i in cat]
+    for m in records:  # labels with a structure first: no answer makes a flat metric of them computable
+        if not (answers.label_structure == "multilabel" and m.needs_probabilities):  # (a per-label score might)
+            flat = _flat(m, answers, lead, beside)
+            if flat is not None:
+                return flat, NOTE["not_reported"].format(name=name, reason=flat)
     for m in records:
         need = missing_input(m, answers)
         if need is None:
@@ -139,10 +144,6 @@ def unreported_reason(name: str, ids: Sequence[str], answers: Answers, lead: Met
         if f is not None and m.id in f.metrics:  # the field's own figure (CheXpert's AUROC per finding)
             return reason, FIELD_FIGURE.format(name=name, field=f.name, cite=_cite(f.cite), reason=reason)
         return reason, NOTE["not_computed"].format(name=name, reason=reason)
-    for m in records:
-        flat = _flat(m, answers, lead, beside)
-        if flat is not None:
-            return flat, NOTE["not_reported"].format(name=name, reason=flat)
     lead_record = cat.get(lead.id)
     for m in records:  # computable, and flat where the lead is flat too: a property the lead has and it lacks
         lacks = [pid for pid, claim in (lead_record.properties.items() if lead_record else ())

@@ -28,7 +28,7 @@ from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
-from ..questionnaire import avoid_reason, flatten_parentheses, plural, reader_terms, situation
+from ..questionnaire import avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
@@ -248,7 +248,7 @@ def build_methods(
     if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
         # a planned metric advised against that the paragraph has no room for is said to the author beside what is
         # not reported, never dropped (the clustering's planned purity)
-        dropped = _avoided_notes(answers, recommendation, property_status, binary, given)
+        dropped = _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
         if dropped:
             scope = _scope_paragraph(answers, [*unreported, *dropped])
     paras = [*scope, p.para("Evaluation")]
@@ -268,7 +268,14 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     if not sentences:
         return []
     p = Text()
-    p.t(" ".join(sentences))
+    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+    said = " ".join(sentences)
+    token = "(" + re.sub(r"\((\d{4}[a-z]?)\)", r"\1", field.cite) + ")" if field is not None else None
+    if token and token in said:  # the field's work, named in a note, is cited and listed with the references
+        before, after = said.split(token, 1)
+        p.t(before.rstrip()).cite([field.source]).t(after)
+    else:
+        p.t(said)
     # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate;
     # a planned name reported under more specific names makes the paragraph one about the planned metrics
     heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
@@ -596,15 +603,19 @@ def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozen
 
 def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                    property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
-                   given: Collection[str] | None) -> list[str]:
+                   given: Collection[str] | None, reported: AbstractSet[str] = frozenset()) -> list[str]:
     """"The planned “purity” is not reported: it reaches its best value when every article is a cluster of its own,
     …": each planned metric advised against, in the words of the note paragraph, for when the methods paragraph has
-    no room for its clause (a reason in words only; "fits this setting less well" says nothing)."""
+    no room for its clause (a reason in words only; "fits this setting less well" says nothing); a name one of whose
+    readings is reported is not "not reported"."""
     said = answers if given is None else {k: v for k, v in answers.items() if k in given}
     against = {str(_get(d, "metric")) for d in recommendation.get("discouraged") or []}
     out = []
     for name in answers.get("planned_metrics") or []:
-        ids = [i for i in resolve_planned(str(name), answers.get("field")).ids if i in against]
+        readings = resolve_planned(str(name), answers.get("field")).ids
+        if set(readings) & set(reported):  # "macro F1" reported as the mean of the F1s: its other formula is no note
+            continue
+        ids = [i for i in readings if i in against]
         reasons = [r for r in (avoid_reason(i, said, _holds(property_status, binary)) for i in ids) if r != "other"]
         if reasons:
             words = _agree(W.AVOID[reasons[0]], 1)
