@@ -271,7 +271,7 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
     said = " ".join(sentences)
     token = "(" + re.sub(r"\((\d{4}[a-z]?)\)", r"\1", field.cite) + ")" if field is not None else None
-    if token and token in said:  # the field's work, named in a note, is cited and listed with the references
+    if field is not None and token and token in said:  # the field's work a note names is cited and listed
         before, after = said.split(token, 1)
         p.t(before.rstrip()).cite([field.source]).t(after)
     else:
