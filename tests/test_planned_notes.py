@@ -249,3 +249,9 @@ def test_purity_on_request_from_the_command_line(tmp_path) -> None:
     assert json.loads(res.output)["metrics"]["c"]["purity"] == pytest.approx(5 / 6)  # clusters {a,a} {a,b} {b,b}
     res = CliRunner().invoke(app, ["compute", "--partitions", str(f)])  # by default the four reported indices
     assert res.exit_code == 0 and "purity" not in res.output
+
+
+def test_a_judges_planned_accuracy_is_its_agreement_rate_with_each_rater() -> None:
+    answers = load_answers(SITUATIONS / "llm_judge.yaml").model_copy(update={"planned_metrics": ["accuracy"]})
+    use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
+    assert use.used_by[0].startswith("shown for the judge and each human rater") and use.note is None

@@ -118,7 +118,8 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
         ids = _readings(name, structure, field)
         used: list[str] = []
         weighted = any(d.id == "judge_agreement" and d.params.get("weighted") for d in diagnostics)
-        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name)
+        # the judge's accuracy against a human rater is its agreement rate with that rater
+        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name) or "accuracy" in ids
                                            or (weighted and "weighted_kappa_quadratic" in ids)):
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
         if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
