@@ -43,8 +43,8 @@ from scipy.special import gammaln
 
 from .._exceptions import InputError
 
-__all__ = ["PARTITION_INDICES", "PARTITION_METRICS", "PartitionRows", "PartitionTable", "cluster_sizes", "contingency_table",
-           "pair_count_indices", "partition_cells_batch", "partition_metrics", "partition_table"]
+__all__ = ["PARTITION_INDICES", "PARTITION_METRICS", "PartitionRows", "PartitionTable", "cluster_sizes",
+           "contingency_table", "pair_count_indices", "partition_cells_batch", "partition_metrics", "partition_table"]
 
 PARTITION_METRICS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info")
 #: every index computed on request: the reported ones and purity, which a planned purity is shown and argued with
@@ -239,10 +239,10 @@ def _expected_mutual_info(a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.nda
     return np.bincount(rr, weights=terms, minlength=R)
 
 
-def _purity(w: np.ndarray, rows: np.ndarray, cols: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _purity(w: np.ndarray, cols: np.ndarray, n: np.ndarray) -> np.ndarray:
     """``(R,)``: ``(1/n) Σ_j max_i C_ij`` of each table of masses ``w`` (R, cells): every column's largest cell, summed.
 
-    >>> _purity(np.array([[3., 1., 2.]]), np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([6.])).tolist()
+    >>> _purity(np.array([[3., 1., 2.]]), np.array([0, 0, 1]), np.array([6.])).tolist()  # column 0: 3 and 1
     [0.8333333333333334]
     """
     if w.shape[1] == 0:
@@ -310,7 +310,7 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
     out = pair_count_indices(n11, pa, pb, pn, [m for m in ids if m not in ("adjusted_mutual_info", "purity")])
     out = {m: np.where(two_sides, v, np.nan) for m, v in out.items()}
     if "purity" in ids:  # a share of the items, the same for the table and the distribution of its shares
-        out["purity"] = np.where(two_sides, _purity(w, rows, cols, n), np.nan)
+        out["purity"] = np.where(two_sides, _purity(w, cols, n), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         if "adjusted_mutual_info" in ids:
             outer = a[:, rows] * b[:, cols]

@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..catalogue import MetricRecord, get_catalogue
-from ..questionnaire import AVOID_PHRASES, PROPERTY_PHRASES, Answers, join_words, load_fields, lower_name, missing_input, per_class_reading
+from ..questionnaire import (AVOID_PHRASES, PROPERTY_PHRASES, Answers, join_words, load_fields, lower_name,
+                             missing_input, per_class_reading)
 from ._models import Diagnostic, MetricSpec
 
-__all__ = ["NOTE", "covered_note", "unknown_reason", "unreported_reason", "whole_task_reason"]
+__all__ = ["FLAT", "NOTE", "covered_note", "unknown_reason", "unreported_reason", "whole_task_reason"]
 
 #: The sentences, one per verdict ({name}: the planned name in quotes; {reason}: a clause).
 NOTE: dict[str, str] = {
