@@ -146,8 +146,13 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     text = "".join(s.text for s in note.spans)
     assert note.heading == "Not reported"
     assert "The planned “NMI” is not reported: it is not corrected for chance" in text
-    # a planned index the catalogue does not know: said, not dropped, and nothing claimed beyond that
-    assert "The planned “purity” is not a name the metric catalogue knows, so it is not reported as such" in text
+    # a planned purity: computable, advised against with its reason (in the paragraph, where it has room, else in
+    # this note), never "not a name the catalogue knows"
+    said = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "purity, because it reaches its best value when every article is a cluster of its own, so it rewards " \
+           "over-splitting" in said or "The planned “purity” is not reported: it reaches its best value when every " \
+           "article is a cluster of its own, so it rewards over-splitting" in said
+    assert "catalogue knows" not in said
     assert "does not cover partitions" not in text and "advisor does not evaluate this" not in text
 
 

@@ -27,7 +27,7 @@ Operational definitions (scores oriented: higher = better):
 * partition (two clusterings of the same items, arbitrary cluster ids; Gösgens, Tikhonov & Prokhorenkova
   2021, §3) — Max: identical partitions (up to renaming), and only they, score the best value; CSym:
   renaming the cluster ids of both sides; Sym: exchanging the two partitions; Dist: best − score is a
-  metric (triangle inequality over random triples); Mon / PI: an A-consistent improvement B′ of B (every
+  metric (symmetric, and the triangle inequality over random triples); Mon / PI: an A-consistent improvement B′ of B (every
   pair of items B classifies like A, together or apart, B′ classifies so too, and B′ ≠ B: a perfect
   split or merge) strictly raises / never lowers the score; SMon (pair-counting indices only; Gösgens et al. define
   it on the four pair counts N11, N10, N01, N00 as free numbers): from the pair counts of two different partitions,
@@ -468,6 +468,8 @@ def _pt_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
     def dist(c):
         a, z, b = c
         d = lambda x, y: _best(r) * (1 if r.higher_is_better else -1) - o(x, y)  # noqa: E731
+        if not _close(d(a, b), d(b, a)):  # a metric is symmetric (purity is not: it reads as a quasi-metric)
+            return f"d(A,B) = {d(a, b):.6g} but d(B,A) = {d(b, a):.6g} (A the first partition, B the third)"
         if d(a, b) > d(a, z) + d(z, b) + 1e-9:
             return (f"triangle inequality fails: d(A,B) = {d(a, b):.6g} > d(A,C) + d(C,B) = "
                     f"{d(a, z) + d(z, b):.6g} (C the second partition)")

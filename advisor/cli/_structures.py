@@ -209,9 +209,9 @@ def run_partitions(files: Any, *, matrix: Any, counts: Any, sql: str | None, tru
         raise fail(f"{given[0]} does not apply to --partitions: cluster ids have no order, positive class, costs, "
                    "scores or subgroups.")
     ids = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else list(engine_api.PARTITION_METRICS)
-    bad = [m for m in ids if m not in engine_api.PARTITION_METRICS]
+    bad = [m for m in ids if m not in engine_api.PARTITION_INDICES]
     if bad:
-        raise fail(f"{bad[0]!r} is not a partition metric; with --partitions they are {', '.join(engine_api.PARTITION_METRICS)}.")
+        raise fail(f"{bad[0]!r} is not a partition metric; with --partitions they are {', '.join(engine_api.PARTITION_INDICES)}.")
     check_structure_options(n_boot, None, confidence)  # enough resamples, before anything is read
     if not (files or matrix or counts or sql):
         raise fail("no input given; pass prediction files, --matrix FILE, --counts FILE or --sql QUERY.")

@@ -141,6 +141,7 @@ _LAZY: dict[str, str] = {
     "selective_summary": "._selective",
     "answered_count": "._selective",
     # partitions: two clusterings of the same items (issue 23 item 3)
+    "PARTITION_INDICES": "._partition",
     "PARTITION_METRICS": "._partition",
     "PartitionRows": "._partition",
     "PartitionTable": "._partition",
@@ -278,7 +279,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         ordinal_ranks as ordinal_ranks,
         with_counts as with_counts,
     )
-    from ._partition import PARTITION_METRICS as PARTITION_METRICS, partition_metrics as partition_metrics
+    from ._partition import PARTITION_INDICES as PARTITION_INDICES, PARTITION_METRICS as PARTITION_METRICS
+    from ._partition import partition_metrics as partition_metrics
     from ._probabilities import (
         LOG_LOSS_EPS as LOG_LOSS_EPS,
         ProbabilityAccumulator as ProbabilityAccumulator,

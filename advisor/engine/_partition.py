@@ -15,7 +15,11 @@ second; the confusion matrix the one reader counts, empty rows and columns dropp
   (``pair_correlation_distance``). Gösgens, Tikhonov & Prokhorenkova (2021, ICML) prove it has every property
   they ask of a cluster similarity index except being a distance — among them strong monotonicity, which the
   adjusted Rand index lacks (both are monotone and have a constant baseline); the correlation distance trades the
-  exact constant baseline for the distance. So the correlation coefficient is the lead for comparing partitions.
+  exact constant baseline for the distance. So the correlation coefficient is the lead for comparing partitions;
+* ``purity`` — the share of items in the majority reference cluster of their own cluster, ``(1/n) Σ_j max_i C_ij``
+  (Manning, Raghavan & Schütze 2008, §16.3): not symmetric, not corrected for chance, and 1 whenever every cluster
+  of the second partition lies inside one of the first — one item per cluster included — so it rewards
+  over-splitting. Computed so that a planned purity can be shown and advised against with its reason.
 
 A partition with one cluster (or fewer than two items) has no pair of items apart: every index is 0/0 there and
 is refused in one sentence; so is the pair correlation of a partition whose clusters are all single items (no pair
@@ -39,10 +43,12 @@ from scipy.special import gammaln
 
 from .._exceptions import InputError
 
-__all__ = ["PARTITION_METRICS", "PartitionRows", "PartitionTable", "cluster_sizes", "contingency_table",
-           "pair_count_indices", "partition_cells_batch", "partition_metrics", "partition_table"]
+__all__ = ["PARTITION_INDICES", "PARTITION_METRICS", "PartitionRows", "PartitionTable", "cluster_sizes",
+           "contingency_table", "pair_count_indices", "partition_cells_batch", "partition_metrics", "partition_table"]
 
 PARTITION_METRICS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info")
+#: every index computed on request: the reported ones and purity, which a planned purity is shown and argued with
+PARTITION_INDICES = (*PARTITION_METRICS, "purity")
 
 #: Elements of the n_ij × window array of the expected mutual information evaluated at once.
 _EMI_CHUNK = 2_000_000
@@ -233,6 +239,22 @@ def _expected_mutual_info(a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.nda
     return np.bincount(rr, weights=terms, minlength=R)
 
 
+def _purity(w: np.ndarray, cols: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``(R,)``: ``(1/n) Σ_j max_i C_ij`` of each table of masses ``w`` (R, cells): every column's largest cell, summed.
+
+    >>> _purity(np.array([[3., 1., 2.]]), np.array([0, 0, 1]), np.array([6.])).tolist()  # column 0: 3 and 1
+    [0.8333333333333334]
+    """
+    if w.shape[1] == 0:
+        return np.full(w.shape[0], np.nan)
+    order = np.argsort(cols, kind="stable")
+    sorted_cols = cols[order]
+    starts = np.flatnonzero(np.r_[True, sorted_cols[1:] != sorted_cols[:-1]])
+    largest = np.maximum.reduceat(w[:, order], starts, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return largest.sum(axis=1) / n
+
+
 def pair_count_indices(n11: Any, a: Any, b: Any, n: Any, metrics: Sequence[str] | None = None) -> dict[str, np.ndarray]:
     """The pair-counting indices as functions of the pair counts: ``n11`` pairs of items together in both
     partitions, ``a`` together in the first, ``b`` in the second, ``n`` pairs in all (any non-negative numbers,
@@ -241,7 +263,7 @@ def pair_count_indices(n11: Any, a: Any, b: Any, n: Any, metrics: Sequence[str] 
     >>> {m: round(float(v), 4) for m, v in pair_count_indices(2, 3, 3, 6).items()}
     {'pair_correlation': 0.3333, 'pair_correlation_distance': 0.3918, 'adjusted_rand_index': 0.3333}
     """
-    ids = [m for m in (metrics or PARTITION_METRICS) if m != "adjusted_mutual_info"]
+    ids = [m for m in (metrics or PARTITION_METRICS) if m not in ("adjusted_mutual_info", "purity")]
     n11, a, b, n = (np.asarray(x, dtype=np.float64) for x in (n11, a, b, n))
     out: dict[str, np.ndarray] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -285,8 +307,10 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
         n11, pa, pb, pn = (w * w).sum(1) / 2, (a * a).sum(1) / 2, (b * b).sum(1) / 2, n * n / 2
     else:
         n11, pa, pb, pn = _pairs(w).sum(1), _pairs(a).sum(1), _pairs(b).sum(1), _pairs(n)
-    out = pair_count_indices(n11, pa, pb, pn, [m for m in ids if m != "adjusted_mutual_info"])
+    out = pair_count_indices(n11, pa, pb, pn, [m for m in ids if m not in ("adjusted_mutual_info", "purity")])
     out = {m: np.where(two_sides, v, np.nan) for m, v in out.items()}
+    if "purity" in ids:  # a share of the items, the same for the table and the distribution of its shares
+        out["purity"] = np.where(two_sides, _purity(w, cols, n), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         if "adjusted_mutual_info" in ids:
             outer = a[:, rows] * b[:, cols]
@@ -316,9 +340,9 @@ def partition_metrics(counts: Any, metrics: Sequence[str] | None = None) -> dict
     (0.3889, 0.3889)
     """
     ids = list(metrics or PARTITION_METRICS)
-    bad = [m for m in ids if m not in PARTITION_METRICS]
+    bad = [m for m in ids if m not in PARTITION_INDICES]
     if bad:
-        raise InputError(f"{bad[0]!r} is not a partition metric; they are {', '.join(PARTITION_METRICS)}.")
+        raise InputError(f"{bad[0]!r} is not a partition metric; they are {', '.join(PARTITION_INDICES)}.")
     c = contingency_table(counts)
     a, b = c.sum(1), c.sum(0)
     pa, pb, pn = _pairs(a).sum(), _pairs(b).sum(), float(_pairs(np.float64(c.sum())))

@@ -26,7 +26,7 @@ from ._agreement import (
 from ._hierarchy import HIERARCHY_METRICS, HierarchyCells, hierarchy_metrics, hierarchy_tables
 from ._multilabel import MULTILABEL_METRICS, LabelSets, multilabel_metrics, per_label_metrics
 from ._ordinal import ORDINAL_METRICS, OrdinalCells, _class_sums, ordinal_metrics
-from ._partition import PARTITION_METRICS, PartitionTable, cluster_sizes, partition_metrics
+from ._partition import PARTITION_INDICES, PARTITION_METRICS, PartitionTable, cluster_sizes, partition_metrics
 from ._topk import top_k_accuracy, top_k_hits
 
 __all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
@@ -51,7 +51,7 @@ def _table() -> dict[str, StructureSpec]:
     out: dict[str, StructureSpec] = {}
     for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
                            ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS),
-                           ("partition", PARTITION_METRICS), ("hierarchy", HIERARCHY_METRICS)):
+                           ("partition", PARTITION_INDICES), ("hierarchy", HIERARCHY_METRICS)):
         for mid in ids:
             out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
     return out
@@ -104,7 +104,7 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
 
     out: dict[str, object] = {}
     if isinstance(data, PartitionTable):  # two partitions: the partition indices alone, and the clusters' sizes
-        out["values"] = partition_metrics(data.counts, [m for m in metrics if m in PARTITION_METRICS] if metrics
+        out["values"] = partition_metrics(data.counts, [m for m in metrics if m in PARTITION_INDICES] if metrics
                                           else None)
         out["clusters"] = cluster_sizes(data)
         out["undefined"] = []

@@ -137,6 +137,8 @@ class AnswerUse(_Model):
     source: Literal["answers", "option", "data", "default"] = "answers"
     used_by: list[str] = Field(default_factory=list)
     unused: str | None = Field(None, description="why the answer changed nothing, when it did not")
+    note: str | None = Field(None, description="for a planned metric not reported under its own name: the sentence "
+                             "that tells the author why not, or under which names it is reported")
 
 
 class PlanWarning(_Model):

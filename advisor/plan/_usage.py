@@ -32,8 +32,10 @@ from ..questionnaire import (
     planned_per_class,
     reader_terms,
     resolve_planned,
+    scope_notes,
 )
 from ._models import DIAGNOSTICS, AnswerUse, Avoided, Diagnostic, MetricSpec
+from ._notes import covered_note, unknown_reason, unreported_reason, whole_task_reason
 
 __all__ = ["answer_uses"]
 
@@ -104,18 +106,20 @@ def _readings(name: str, structure: str, field: str | None = None) -> list[str]:
 
 
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],
-                  avoid: Sequence[Avoided], structure: str = "nominal",
-                  diagnostics: Sequence[Diagnostic] = (), classes: Sequence[Any] | None = None,
-                  field: str | None = None) -> list[AnswerUse]:
+                  avoid: Sequence[Avoided], answers: Answers, diagnostics: Sequence[Diagnostic] = (),
+                  classes: Sequence[Any] | None = None) -> list[AnswerUse]:
     """One entry per planned name: leads, reported beside, advised against, shown by a diagnostic (Cohen's kappa
     of every pair of annotators), or not evaluated."""
     out: list[AnswerUse] = []
     shown = {d.id for d in diagnostics}
+    structure, field = answers.label_structure or "nominal", answers.field
+    whole = [n for n in scope_notes(structure, ()) if n.task == structure]  # the task itself is not evaluated
     for name in names:
         ids = _readings(name, structure, field)
         used: list[str] = []
         weighted = any(d.id == "judge_agreement" and d.params.get("weighted") for d in diagnostics)
-        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name)
+        # the judge's accuracy against a human rater is its agreement rate with that rater
+        if "judge_agreement" in shown and ("cohen_kappa" in ids or is_agreement_rate(name) or "accuracy" in ids
                                            or (weighted and "weighted_kappa_quadratic" in ids)):
             used.append("shown for the judge and each human rater: " + DIAGNOSTICS["judge_agreement"])
         if "cohen_kappa" in ids and "pairwise_kappa" in shown:  # three annotators or more: kappa of every pair
@@ -135,21 +139,27 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
             elif any(a.id == mid for a in avoid):
                 a = next(a for a in avoid if a.id == mid)
                 used.append(f"advised against as the lead: {a.name} ({a.reason})")
-        if used:
+        covered = None if used else covered_note(name, ids, answers, reported, diagnostics)
+        if covered is not None:  # the multi-label F1: for each label and as its averages, never "not reported"
+            out.append(AnswerUse(key="planned_metrics", value=name, used_by=[covered[0]], note=covered[1]))
+        elif used:
             out.append(AnswerUse(key="planned_metrics", value=name, used_by=used))
-        elif ids:
-            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                "the recommendation for this kind of task or output neither reports it nor advises against it (the "
-                "report's appendix shows every metric computed).")))
+        elif whole:  # span extraction, rankings, …: the task itself is said with what to use
+            reason, note = whole_task_reason(name, whole[0].what, whole[0].use)
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=note))
+        elif ids:  # the input it needs, or what the task's structure asks that it ignores (issue 22)
+            reason, note = unreported_reason(name, ids, answers, lead, beside)
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=note))
         elif notes := external_metrics(name, structure):  # a metric of a task advisor does not evaluate (issue 23)
             what = " or ".join(dict.fromkeys(e.what for e in notes))
-            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                f"it {notes[0].because}." if notes[0].task == "partition_variant" else  # the comparison is evaluated
-                f"it scores {what}, which advisor does not evaluate (see what to use under “Not evaluated by "
-                "advisor”).")))
+            variant = notes[0].task == "partition_variant"  # the comparison is evaluated, this index is not
+            reason = (f"it {notes[0].because}" if variant else f"it scores {what}, which advisor does not evaluate "
+                      "(see what to use under “Not evaluated by advisor”)")
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=(
+                f"The planned “{name}” is {'not reported' if variant else 'not computed'}: {reason}.")))
         else:
-            out.append(AnswerUse(key="planned_metrics", value=name, unused=(
-                "advisor does not know this metric, so it neither evaluates it nor can say whether it fits.")))
+            reason, note = unknown_reason(name, classes)
+            out.append(AnswerUse(key="planned_metrics", value=name, unused=reason + ".", note=note))
     return out
 
 
@@ -203,8 +213,7 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
         out.append(use)
     out += _field_defaults(effective, given, lead, beside)
     out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
-                         effective.label_structure, list(diagnostics),
-                         classes if classes is not None else effective.classes, effective.field)
+                         effective, list(diagnostics), classes if classes is not None else effective.classes)
     return out
 
 

@@ -42,6 +42,7 @@ _LAZY: dict[str, str] = {
     "load_rules": "._rules",
     "plural": "._fields",
     "recommend": "._engine",
+    "missing_input": "._engine",
     "per_class_reading": "._planned",
     "planned_per_class": "._planned",
     "resolve_planned": "._planned",
@@ -119,7 +120,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         load_draft as load_draft,
         remove_draft as remove_draft,
     )
-    from ._engine import recommend as recommend
+    from ._engine import missing_input as missing_input, recommend as recommend
     from ._fields import (
         CommunityField as CommunityField,
         field_f1_classes as field_f1_classes,

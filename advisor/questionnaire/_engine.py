@@ -29,7 +29,7 @@ from typing import Any
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import Catalogue, MetricRecord, get_catalogue
-from ..engine import ONE_VS_REST
+from ..engine import ONE_VS_REST, reported_ids
 from ._answers import Answers, answers_from_mapping
 from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
@@ -421,12 +421,19 @@ class _Run:
         chosen = {self.primary.id, *(a.metric for a in complementary)}
         added, present, missing = [], [], []
         against = self.overriding(self.fired)
+        a = self.answers  # label sets, partitions, …: only what that evaluation computes (a multi-label AUROC is not)
+        kind = "agreement" if a.annotators else "top_k" if a.top_k else a.label_structure or "nominal"
+        structured = reported_ids(kind)
         for mid in f.metrics:
             m = self.cat.metrics.get(mid)
             if m is None or mid in against:  # the design makes it wrong here (rules_strata.yaml)
                 continue
             if mid in chosen:
                 present.append(m.name)
+                continue
+            if structured and mid not in structured:  # the evaluation of these labels does not compute it
+                missing.append(missing_input(m, self.answers) or "an evaluation of plain class labels, and these are "
+                               + _EVALUATED_AS.get(kind, "evaluated otherwise"))
                 continue
             if not self._computable(m) and not (self.answers.task == "multiclass" and self.unchosen_threshold(m)
                                                 and self._computable(m, threshold=False)):
@@ -765,6 +772,49 @@ _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
 
+def missing_input(m: MetricRecord, answers: Answers) -> str | None:
+    """What ``m`` needs that these answers do not give, as a clause after "it needs" (the answers key that would
+    give it named); None when nothing is missing. A planned metric that is not computed says this, never "neither
+    reported nor advised against" (issue 22).
+
+    >>> from advisor.catalogue import get_catalogue
+    >>> missing_input(get_catalogue().metrics["roc_auc"], Answers(task="binary", outputs="labels"))
+    "the model's scores or probabilities, and the outputs are labels only (answers key outputs)"
+    >>> missing_input(get_catalogue().metrics["specificity"], Answers(task="multiclass", n_classes=3))
+    'one class of interest among the classes, and none is named (answers key positive_class)'
+    """
+    outputs = answers.facts().get("outputs")
+    if answers.label_structure == "multilabel" and m.structure == "nominal" and m.needs_probabilities:
+        return (f"a score for every label of every {answers.item_name or 'item'}, and multi-label predictions are "
+                "read as label sets (0 or 1 per label) only")
+    if m.needs_probabilities:
+        if m.binary_only and answers.task != "binary" and m.id not in _SCORE_ONLY:
+            return "the probabilities of a class of interest in a binary task"
+        score = m.id in _SCORE_ONLY
+        if outputs not in (("probabilities", "scores") if score else ("probabilities",)):
+            what = "the model's scores or probabilities" if score else "the model's predicted probabilities"
+            given = {"labels": "the outputs are labels only", "scores": "the outputs are scores, not probabilities",
+                     None: "the answers do not say the model gives them"}.get(outputs, "the outputs do not have them")
+            return f"{what}, and {given} (answers key outputs)"
+    if m.id in _BUDGET and getattr(answers, _BUDGET[m.id]) is None:
+        return _NEEDS[m.id]
+    if m.id in ("class_weighted_recall", "class_weighted_accuracy") and not answers.class_weights:
+        return _NEEDS[m.id]
+    if m.binary_only and answers.task != "binary":
+        if answers.positive_class is None:
+            return "one class of interest among the classes, and none is named (answers key positive_class)"
+        if m.id not in ONE_VS_REST and not m.needs_probabilities:
+            return "two classes, and this task has more"
+    if m.id == "macro_f1_of_classes" and not answers.f1_classes \
+            and field_f1_classes(answers.field, answers.classes) is None:
+        return "the classes F1 is averaged over (answers key f1_classes)"
+    return None
+
+
+#: how labels of a structure are evaluated, after "these are" (a field's figure of plain labels is not computed)
+_EVALUATED_AS = {"multilabel": "evaluated as label sets", "partition": "evaluated as partitions",
+                 "hierarchy": "evaluated as classes in a taxonomy", "ordinal": "evaluated as ordered classes",
+                 "top_k": "evaluated by their top-k scores", "agreement": "evaluated as ratings of several annotators"}
 #: why a metric of another structure cannot be computed in this situation
 _STRUCTURE_NEEDS = {
     "agreement": "scores the agreement of several annotators, which needs their ratings (no annotators are given)",

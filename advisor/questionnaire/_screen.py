@@ -13,7 +13,9 @@ import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from .._exceptions import InputError
 from ..catalogue import get_catalogue
+from ..engine import partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
 from ._structure_words import lead_in_words
 from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
@@ -80,11 +82,28 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
         if matters and holds(mid, pid) is False and pid in AVOID:
             return pid
     record = get_catalogue().metrics.get(mid)
+    if record is not None and record.structure == "partition" and holds(mid, "max_agreement") is False \
+            and _best_for_singletons(mid):
+        return "over_splitting"
     if record is not None and record.structure == "nominal" and not record.needs_probabilities \
             and answers.get("outputs") in ("probabilities", "scores") and answers.get("operating_point") != "fixed" \
             and mid not in ("expected_cost", "normalized_expected_cost"):  # the engine's unchosen threshold
         return "answers_every_item" if answers.get("abstention") else "unchosen_threshold"
     return "other"
+
+
+def _best_for_singletons(mid: str) -> bool:
+    """Whether a partition index gives its best value to a clustering with one item per cluster (purity does).
+
+    >>> _best_for_singletons("purity"), _best_for_singletons("adjusted_rand_index")
+    (True, False)
+    """
+    record = get_catalogue().metrics[mid]
+    try:  # two reference clusters of two items each; four clusters of one item
+        value = partition_metrics([[1, 1, 0, 0], [0, 0, 1, 1]], [mid])[mid]
+    except InputError:
+        return False
+    return abs(value - (record.range[1] if record.higher_is_better else record.range[0])) < 1e-12
 
 
 #: Ranking metrics that average over every threshold, when the author uses one operating point.

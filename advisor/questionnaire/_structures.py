@@ -69,6 +69,7 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     # turned down may be the structure's own lead
     discouraged = [a for a in rec.discouraged if (keep or _structure(cat, a.metric) != "nominal")
                    and a.metric not in chosen]
+    discouraged = _own_discouraged(discouraged, rule, primary, cat, facts, ctx, render)
     warnings = rec.warnings
     if not keep and book is not None:  # warnings about nominal metrics no longer recommended
         nominal = {w.code for r in book.rules if not r.id.startswith("structure_") for w in (*r.checks, *r.warnings)}
@@ -104,6 +105,28 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "warnings": warnings, "rationale": [note, *rationale]})
+
+
+def _own_discouraged(discouraged: list[Advice], rule: Any, primary: MetricChoice, cat: Any, facts: dict[str, Any],
+                     ctx: dict[str, Any], render: Callable[[str, dict[str, Any]], str]) -> list[Advice]:
+    """A metric of this structure is judged by the structure's rule, not by the nominal ranking (whose terms, such as
+    prevalence invariance, do not apply to it): the rule's own reason, "use <the structure's lead> instead", and only
+    for a metric the author planned ("purity rewards over-splitting" is the answer to a planned purity, not a clause
+    every clustering paragraph owes)."""
+    planned = {mid for name in facts.get("planned_metrics") or [] for mid in resolve_planned(str(name)).ids}
+    own = {d.metric: d for d in rule.discouraged if holds(d.when, facts)}
+    out = []
+    for a in discouraged:
+        if a.metric in own:
+            continue
+        if _structure(cat, a.metric) == _structure(cat, primary.metric) and a.metric != primary.metric:
+            continue  # the nominal ranking's verdict on a metric of this structure
+        out.append(a)
+    for mid, d in own.items():
+        if mid in planned and mid in cat.metrics and mid != primary.metric:
+            out.append(Advice(metric=mid, name=cat.metrics[mid].name, reason=(
+                f"{render(d.reason or '', ctx)}. Use {primary.name} instead.")))  # the reason cites its own source
+    return out
 
 
 def _ordinal_beside_risks(rec: Recommendation, rule: Any, cat: Any, facts: dict[str, Any], ctx: dict[str, Any],

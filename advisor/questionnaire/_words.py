@@ -43,6 +43,7 @@ AVOID: dict[str, str] = {
     "threshold_free": "averages over every threshold, though only one is used",
     "unchosen_threshold": "scores labels at a threshold nobody chose, and no operating point is fixed",
     "answers_every_item": "scores every item, the ones the system would leave to a person included",
+    "over_splitting": "reaches its best value when every item is a cluster of its own, so it rewards over-splitting",
     "other": "fits this setting less well",
     # a sample drawn by map class (rules_strata.yaml): the unweighted counts are the sample's, not the map's
     "unweighted_sample": "counts the sample's items unweighted: the sample's figure, not the map's",

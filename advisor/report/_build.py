@@ -762,7 +762,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
                             evaluated: bool, digits: int, scores: Any = None,
                             promised: Sequence[str] | None = None,
-                            unreported: Sequence[tuple[str, str]] = ()) -> tuple[list[Any], Any, list[Reference]]:
+                            unreported: Sequence[str] = ()) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)

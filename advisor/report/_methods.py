@@ -29,7 +29,7 @@ from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
-from ..questionnaire import avoid_reason, flatten_parentheses, plural, reader_terms, situation
+from ..questionnaire import avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
@@ -106,7 +106,7 @@ def build_methods(
     given: Collection[str] | None = None,
     extra: Sequence[tuple[str, Sequence[str]]] = (),
     promised: Sequence[str] | None = None,
-    unreported: Sequence[tuple[str, str]] = (),
+    unreported: Sequence[str] = (),
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -261,37 +261,42 @@ def build_methods(
                       conventions=conventions, brief=brief)
         if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
             break
+    if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
+        # a planned metric advised against that the paragraph has no room for is said to the author beside what is
+        # not reported, never dropped (the clustering's planned purity)
+        dropped = _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
+        if dropped:
+            scope = _scope_paragraph(answers, [*unreported, *dropped])
     paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     return paras
 
 
-def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[tuple[str, str]] = ()) -> list[Paragraph]:
+def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ()) -> list[Paragraph]:
     """What advisor does not evaluate (the task, or planned metrics of another kind of task), before anything
     else: "advisor does not evaluate this; use …, because …" (issue 23, item 5); none for a task it evaluates.
-    Then every other planned metric the plan leaves out, with why (``unreported``; issue 22: never dropped
-    without a word)."""
+    Then what became of every other planned metric not reported under its own name (``unreported``, the plan's
+    sentences; issue 22: never dropped without a word, never with an empty reason)."""
     notes = scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ())
     whole = answers.get("label_structure") in ("spans", "ranking", *scope_tasks())  # the task itself is elsewhere
-    sentences = scope_sentences(notes) + ([] if whole else _unreported_sentences(unreported))
+    sentences = scope_sentences(notes) + ([] if whole else list(unreported))
     if not sentences:
         return []
     p = Text()
-    p.t(" ".join(sentences))
-    # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate
-    return [p.para("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
-                   else "Not reported")]
-
-
-def _unreported_sentences(unreported: Sequence[tuple[str, str]]) -> list[str]:
-    """"The planned “purity” is not a name the metric catalogue knows …", the names that share a reason said
-    together; only what is known to be true (a planned name may be another name of a reported metric)."""
-    groups: dict[str, list[str]] = {}
-    for name, kind in unreported:
-        groups.setdefault(kind, []).append(f"“{name}”")
-    return [W.UNREPORTED[(kind, len(names) == 1)].format(names=_join_words(names)) + "."
-            for kind, names in groups.items()]
+    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+    said = " ".join(sentences)
+    token = "(" + re.sub(r"\((\d{4}[a-z]?)\)", r"\1", field.cite) + ")" if field is not None else None
+    if field is not None and token and token in said:  # the field's work a note names is cited and listed
+        before, after = said.split(token, 1)
+        p.t(before.rstrip()).cite([field.source]).t(after)
+    else:
+        p.t(said)
+    # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate;
+    # a planned name reported under more specific names makes the paragraph one about the planned metrics
+    heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
+               else "Planned metrics" if any("” is reported " in s for s in sentences) else "Not reported")
+    return [p.para(heading)]
 
 
 def _task_pattern(key: str, many: str | None) -> str:
@@ -621,6 +626,30 @@ def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozen
     return ids
 
 
+def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
+                   property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
+                   given: Collection[str] | None, reported: AbstractSet[str] = frozenset()) -> list[str]:
+    """"The planned “purity” is not reported: it reaches its best value when every article is a cluster of its own,
+    …": each planned metric advised against, in the words of the note paragraph, for when the methods paragraph has
+    no room for its clause (a reason in words only; "fits this setting less well" says nothing); a name one of whose
+    readings is reported is not "not reported"."""
+    said = answers if given is None else {k: v for k, v in answers.items() if k in given}
+    against = {str(_get(d, "metric")) for d in recommendation.get("discouraged") or []}
+    out = []
+    for name in answers.get("planned_metrics") or []:
+        readings = resolve_planned(str(name), answers.get("field")).ids
+        if set(readings) & set(reported):  # "macro F1" reported as the mean of the F1s: its other formula is no note
+            continue
+        ids = [i for i in readings if i in against]
+        reasons = [r for r in (avoid_reason(i, said, _holds(property_status, binary)) for i in ids) if r != "other"]
+        if reasons:
+            words = _agree(W.AVOID[reasons[0]], 1)
+            if reasons[0] == "over_splitting":  # "when every article is a cluster of its own"
+                words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
+            out.append(f"The planned “{name}” is not reported: it {words}.")
+    return out
+
+
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
@@ -657,6 +686,8 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
             ms = ["either variant of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
         words = _agree(W.AVOID[reason], n)
+        if reason == "over_splitting":  # "when every article is a cluster of its own"
+            words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
     # one sentence per reason: with every reason said in words, "…; nor with …" runs past 40 words

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNREPORTED", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -20,19 +20,6 @@ from ..questionnaire import LEAD_ITEMS_PHRASE as LEAD_ITEMS
 from ..questionnaire import LEAD_PHRASES as LEAD
 from ..questionnaire import PROPERTY_PHRASES as PROPERTY
 from ..questionnaire import SITUATION_PHRASES as SITUATION
-
-#: A planned metric the plan neither reports nor advises against, said to the author beside what is not evaluated:
-#: only what is known to be true — the name may be another of a reported metric, and the appendix may show it.
-UNREPORTED: dict[tuple[str, bool], str] = {
-    ("unknown", True): ("The planned {names} is not a name the metric catalogue knows, so it is not reported as such; "
-                        "if it is another name of a reported metric, that metric stands for it"),
-    ("unknown", False): ("The planned {names} are not names the metric catalogue knows, so they are not reported as "
-                         "such; if they are other names of reported metrics, those stand for them"),
-    ("not_computed", True): ("The planned {names} is not among the metrics reported as such: the recommendation for "
-                             "this kind of task neither reports it nor advises against it"),
-    ("not_computed", False): ("The planned {names} are not among the metrics reported as such: the recommendation for "
-                              "this kind of task neither reports them nor advises against them"),
-}
 
 #: What the report shows beside the metrics (the plan's diagnostics), as the methods promise it ("We also give …").
 PROMISE: dict[str, str] = {

@@ -469,19 +469,14 @@ def _per_class_promise(plan: Plan) -> str:
     return text
 
 
-def unreported_planned(plan: Plan) -> list[tuple[str, str]]:
-    """The planned metrics the plan neither reports, advises against nor shows, as (name, kind): ``unknown`` when
-    the catalogue does not know the name, else ``not_computed`` — said to the author beside what advisor does not
-    evaluate, never dropped without a word (issue 22: "purity" vanished). A planned metric of a task advisor does
-    not evaluate is said there already."""
-    out = []
-    field = next((str(u.value) for u in plan.answers if u.key == "field" and u.value), None)
-    for use in plan.answers:
-        name = str(use.value)
-        if use.key == "planned_metrics" and use.unused and not use.used_by \
-                and not external_metrics(name, plan.task.structure):
-            out.append((name, "not_computed" if resolve_planned(name, field).ids else "unknown"))
-    return out
+def unreported_planned(plan: Plan) -> list[str]:
+    """What the author is told of each planned metric the plan does not report under its own name, one sentence
+    each, as the plan words it (:mod:`advisor.plan._notes`): the input it needs, what the task's structure asks that
+    it ignores, or the more specific names it is reported under — never dropped without a word (issue 22: "purity"
+    vanished), never a note that says nothing. A planned metric of a task advisor does not evaluate is said there
+    already."""
+    return [str(use.note) for use in plan.answers if use.key == "planned_metrics" and use.note
+            and not external_metrics(str(use.value), plan.task.structure)]
 
 
 def class_of_interest(plan: Plan, labels: Sequence[Any]) -> Any:

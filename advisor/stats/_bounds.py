@@ -39,7 +39,7 @@ _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "
          "roc_auc", "average_precision", "brier_binary", "ece", "multilabel_micro_f1", "multilabel_macro_f1",
          "multilabel_samples_f1", "hamming_loss", "subset_accuracy", "top_k_accuracy", "tpr_at_fpr",
          "precision_at_k", "recall_at_k", "ici", "aurc", "selective_risk", "coverage_at_risk",
-         "pair_correlation_distance",
+         "pair_correlation_distance", "purity",
          "hierarchical_f1", "hierarchical_precision", "hierarchical_recall", "adjacent_accuracy")
 
 

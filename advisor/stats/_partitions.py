@@ -48,7 +48,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 
 from .._exceptions import InputError
-from ..engine import PARTITION_METRICS, STRUCTURE_METRICS, PartitionRows, partition_cells_batch
+from ..engine import PARTITION_INDICES, PARTITION_METRICS, STRUCTURE_METRICS, PartitionRows, partition_cells_batch
 from ._bootstrap import check_arguments, pick_seed
 from ._bounds import bounds_of
 from ._clusters import iter_cluster_resamples
@@ -87,10 +87,10 @@ class _System:
 def _check(rows: PartitionRows, ids: Sequence[str], n_resamples: int, confidence: float) -> list[str]:
     check_arguments(n_resamples, confidence)
     ids = list(ids)
-    bad = [m for m in ids if m not in PARTITION_METRICS]
+    bad = [m for m in ids if m not in PARTITION_INDICES]
     if bad:
         raise InputError(f"metrics lists {bad[0]!r}, which is not a partition index; they are "
-                         f"{', '.join(PARTITION_METRICS)}.")
+                         f"{', '.join(PARTITION_INDICES)}.")
     counts = np.asarray(rows.counts, dtype=np.float64)
     if rows.groups is None and np.any(np.abs(counts - np.round(counts)) > 1e-9):
         raise InputError("a partition's item counts must be whole numbers to resample items; got fractional counts.")

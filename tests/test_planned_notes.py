@@ -1,0 +1,257 @@
+"""Every planned metric that is not reported under its own name gets a true, specific reason in the author's terms
+(issue 22): the input it needs, what the labels' structure asks that it ignores, the names it is reported under, or,
+for a name nobody knows, plainly that it is not computed — never "neither reports it nor advises against it", never
+"if it is another name of a reported metric, that metric stands for it".
+
+Purity (Manning, Raghavan & Schütze 2008, §16.3) is a catalogue metric of partitions, checked against the book's
+worked example and against a count by hand on scikit-learn's contingency table, and advised against when planned.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics.cluster import contingency_matrix
+
+from advisor.catalogue import get_catalogue
+from advisor.engine import PartitionRows
+from advisor.engine._partition import partition_cells_batch, partition_metrics
+from advisor.plan import make_plan
+from advisor.questionnaire import load_answers, recommend
+from advisor.report import build_report
+from advisor.stats._partitions import partition_intervals
+
+from _situations import bundled, grid
+
+SITUATIONS = Path(__file__).parent / "situations"
+#: The sentences that said nothing, or something false (issue 22 review).
+EMPTY = ("neither reports", "neither evaluates it nor can say", "if it is another name", "stands for it",
+         "not among the metrics reported as such")
+
+CHEX = {
+    "context": ("Frontal chest radiographs are labelled with any of five findings (atelectasis, cardiomegaly, "
+                "consolidation, edema, pleural effusion) to prioritise the radiologist's worklist; a missed effusion "
+                "or edema delays treatment, a false finding only moves a study up the list."),
+    "item_name": "radiograph", "field": "medical_imaging", "label_structure": "multilabel",
+    "classes": ["atelectasis", "cardiomegaly", "consolidation", "edema", "pleural effusion"],
+    "class_weighting": "equal", "group": "patient_id", "planned_metrics": ["AUROC", "F1"],
+}
+
+
+def _notes(answers) -> dict[str, str]:
+    plan = make_plan(answers)
+    return {str(u.value): u.note for u in plan.answers if u.key == "planned_metrics" and u.note}
+
+
+def _note_paragraph(answers) -> tuple[str, str]:
+    ctx = build_report(answers, None, bootstrap=2000, seed=1)  # as `advisor methods --seed 1` writes it
+    p = next(p for p in ctx.methods if p.heading not in ("Evaluation", "Definitions"))
+    return p.heading, "".join(s.text for s in p.spans)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# the situations the field readers flagged
+# ------------------------------------------------------------------------------------------------------------------
+def test_a_flat_metric_in_a_taxonomy_says_what_it_ignores_in_the_authors_items() -> None:
+    heading, text = _note_paragraph(load_answers(SITUATIONS / "taxonomy.yaml"))
+    assert heading == "Not reported"
+    assert ("The planned “macro F1” is not reported: it counts a product put in the wrong class of the right branch as "
+            "wrong as one put in another branch of the taxonomy; accuracy already gives that flat view.") in text
+    assert not any(e in text for e in EMPTY)
+
+
+def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
+    answers = load_answers(SITUATIONS / "clustering.yaml")
+    plan = make_plan(answers)
+    assert "purity" in [a.id for a in plan.avoid] and "purity" not in plan.metric_ids
+    use = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "purity")
+    assert use.used_by and "rewards over-splitting" in use.used_by[0] and "Manning" in use.used_by[0]
+    assert "Balanced accuracy" not in use.used_by[0]  # the nominal ranking's verdict does not apply to partitions
+    heading, text = _note_paragraph(answers)
+    assert heading == "Not reported"
+    assert ("The planned “purity” is not reported: it reaches its best value when every article is a cluster of its "
+            "own, so it rewards over-splitting.") in text
+    assert "catalogue knows" not in text and not any(e in text for e in EMPTY)
+    # where the paragraph has room, the reason is its clause
+    ctx = build_report(answers, None, bootstrap=0)
+    evaluation = "".join(s.text for p in ctx.methods if p.heading == "Evaluation" for s in p.spans)
+    assert ("We do not rely on purity, because it reaches its best value when every article is a cluster of its "
+            "own, so it rewards over-splitting.") in evaluation
+
+
+def test_purity_is_not_said_to_an_author_who_did_not_plan_it() -> None:
+    answers = load_answers(SITUATIONS / "clustering.yaml").model_copy(update={"planned_metrics": ["ARI"]})
+    assert "purity" not in [d.metric for d in recommend(answers).discouraged]
+
+
+def test_the_chest_radiographs_planned_f1_is_reported_per_finding_and_its_auroc_needs_scores() -> None:
+    notes = _notes(CHEX)
+    assert notes["F1"] == ("The planned “F1” is reported for each of atelectasis, cardiomegaly, consolidation, edema and "
+                           "pleural effusion, and as its macro, micro and sample averages.")
+    assert notes["AUROC"] == (
+        "The planned “AUROC”, which papers in medical image classification report (Irvin et al. 2019), is not "
+        "computed: it needs a score for every label of every radiograph, and multi-label predictions are read as "
+        "label sets (0 or 1 per label) only.")
+    plan = make_plan(CHEX)
+    f1 = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
+    assert f1.used_by and f1.unused is None  # reported, under more specific names
+    heading, text = _note_paragraph(CHEX)
+    assert heading == "Planned metrics" and notes["F1"] in text
+    before, after = notes["AUROC"].split(" (Irvin et al. 2019)")  # the citation is a span of its own
+    assert before in text and after in text
+    assert not any(e in text for e in EMPTY)
+    ctx = build_report(CHEX, None, bootstrap=0)  # the field's work named in the note is cited and listed
+    note = next(p for p in ctx.methods if p.heading == "Planned metrics")
+    assert any(sp.kind == "cite" and "irvin2019chexpert" in sp.keys for sp in note.spans)
+    assert "irvin2019chexpert" in [r.key for r in ctx.references]
+
+
+def test_a_multilabel_field_figure_is_never_said_to_be_reported_when_it_is_not() -> None:
+    for outputs in (None, "probabilities"):
+        rec = recommend({**CHEX, "outputs": outputs})
+        field = next(e for e in rec.rationale if e.rule == "field")
+        assert "Beside the lead" not in field.text and "ROC AUC" not in [c.name for c in rec.complementary]
+        assert "Not reported: it needs a score for every label of every radiograph" in field.text
+        assert "roc_auc" not in make_plan({**CHEX, "outputs": outputs}).metric_ids
+
+
+def test_the_legal_routers_macro_f1_is_still_set_aside_with_its_reason() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "legal.yaml"), None, bootstrap=2000, seed=1)
+    text = "".join(s.text for p in ctx.methods for s in p.spans)
+    assert ("We do not rely on either variant of macro F1, because they score every item, the ones the system would "
+            "leave to a person included.") in text
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# what each kind of reason says
+# ------------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("answers", "name", "words"), [
+    ({"task": "binary", "classes": ["ok", "bad"], "positive_class": "bad", "outputs": "labels",
+      "planned_metrics": ["AUROC"]}, "AUROC",
+     "is not computed: it needs the model's scores or probabilities, and the outputs are labels only (answers key "
+     "outputs)"),
+    ({"task": "binary", "classes": ["ok", "bad"], "positive_class": "bad", "outputs": "scores",
+      "planned_metrics": ["log loss"]}, "log loss",
+     "it needs the model's predicted probabilities, and the outputs are scores, not probabilities"),
+    ({"task": "multiclass", "n_classes": 4, "planned_metrics": ["specificity"]}, "specificity",
+     "it needs one class of interest among the classes, and none is named (answers key positive_class)"),
+    ({"task": "binary", "classes": ["ok", "bad"], "positive_class": "bad", "outputs": "labels",
+      "planned_metrics": ["weighted accuracy"]}, "weighted accuracy", "it needs class weights"),
+    ({"task": "multiclass", "n_classes": 5, "label_structure": "ordinal", "planned_metrics": ["MCC"]}, "MCC",
+     "it counts an error of one step in the class order like an error of several steps"),
+    ({"task": "multiclass", "label_structure": "partition", "item_name": "article", "planned_metrics": ["accuracy"]},
+     "accuracy", "it reads the cluster ids as classes, so renaming the clusters changes it"),
+    ({"task": "multiclass", "n_classes": 3, "annotators": 3, "planned_metrics": ["macro F1"]}, "macro F1",
+     "it needs a reference labeling, and no annotator here is taken as the reference"),
+    ({"label_structure": "multilabel", "item_name": "song", "planned_metrics": ["accuracy"]}, "accuracy",
+     "it scores one class per song, whereas each song here carries a set of labels"),
+    ({"task": "binary", "planned_metrics": ["zorblax index"]}, "zorblax index",
+     "is not computed: the metric catalogue knows no metric of that name"),
+    ({"label_structure": "spans", "planned_metrics": ["token accuracy"]}, "token accuracy",
+     "the task is span extraction (e.g. named entities), which advisor does not evaluate; use seqeval"),
+])
+def test_each_reason_is_the_situations_own(answers, name: str, words: str) -> None:
+    note = _notes(answers)[name]
+    assert note.startswith(f"The planned “{name}”") and words in note, note
+    assert not any(e in note for e in EMPTY)
+
+
+def test_a_class_the_data_do_not_have_is_said() -> None:
+    from advisor.plan._notes import unknown_reason
+
+    assert unknown_reason("12 recall", [str(i) for i in range(10)])[1] == (
+        "The planned “12 recall” is not computed: it reads as the recall of the class “12”, and no class here has "
+        "that name (0, 1, 2, …, 9).")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# the invariant: over every bundled situation and a grid of drawn ones, no planned metric goes without a reason
+# ------------------------------------------------------------------------------------------------------------------
+def _situations():
+    yield from bundled()
+    yield from ((f"grid {i}", d) for i, d in enumerate(grid()))
+    yield "chex", CHEX
+
+
+def test_every_planned_metric_not_reported_gets_a_specific_reason() -> None:
+    seen = 0
+    for name, answers in _situations():
+        plan = make_plan(answers)
+        for use in plan.answers:
+            if use.key != "planned_metrics":
+                continue
+            if use.unused is not None:  # not reported: a note that says why, in one sentence
+                assert use.note and use.note.startswith(f"The planned “{use.value}”"), (name, use)
+                assert " is not " in use.note and len(use.note.split(": ", 1)[-1].split()) >= 6, (name, use)
+                seen += 1
+            for text in (use.unused or "", use.note or "", *use.used_by):
+                assert not any(e in text for e in EMPTY), (name, use)
+    assert seen >= 10
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# purity
+# ------------------------------------------------------------------------------------------------------------------
+def test_purity_reproduces_the_books_worked_example() -> None:
+    # Manning, Raghavan & Schütze (2008), §16.3, Figure 16.4: three clusters of 17 items (x, o, ◇), majority
+    # classes with 5, 4 and 3 items, purity = (5 + 4 + 3) / 17 ≈ 0.71. Rows: the classes x, o, ◇; columns: clusters.
+    table = [[5, 1, 2], [1, 4, 0], [0, 1, 3]]
+    assert partition_metrics(table, ["purity"])["purity"] == pytest.approx(12 / 17)
+    assert round(12 / 17, 2) == 0.71
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_purity_matches_a_count_on_scikit_learns_contingency_table(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, 2 + seed, 200)
+    p = np.where(rng.random(200) < 0.3, rng.integers(0, 9, 200), t * 3 + 1)
+    c = contingency_matrix(t, p)  # rows: the reference's clusters, columns: the clustering's
+    by_hand = sum(max(c[i, j] for i in range(c.shape[0])) for j in range(c.shape[1])) / c.sum()
+    assert partition_metrics(c, ["purity"])["purity"] == pytest.approx(by_hand)
+    rows, cols = np.nonzero(c)
+    batch = partition_cells_batch(np.stack([c[rows, cols], 2 * c[rows, cols]]), rows, cols, c.shape, ["purity"])
+    assert batch["purity"] == pytest.approx([by_hand, by_hand])  # a share: doubling every count changes nothing
+
+
+def test_purity_rewards_over_splitting_and_is_not_symmetric() -> None:
+    singletons = np.eye(6)[[0, 1, 2, 3, 4, 5]].reshape(6, 6)
+    two = np.array([[1, 1, 1, 0, 0, 0], [0, 0, 0, 1, 1, 1]])  # reference {0,1,2}{3,4,5}, one item per cluster
+    assert partition_metrics(two, ["purity"])["purity"] == 1.0
+    assert partition_metrics(two.T, ["purity"])["purity"] == pytest.approx(2 / 6)  # the partitions exchanged
+    assert partition_metrics(singletons[:, :6], ["purity"])["purity"] == 1.0
+    record = get_catalogue().metrics["purity"]
+    assert record.structure == "partition" and record.higher_is_better and record.references == [
+        "manning2008introduction"]
+    assert record.properties["max_agreement"].status == "fails" and record.properties["max_agreement"].verified
+
+
+def test_purity_has_a_bootstrap_interval() -> None:
+    rows = PartitionRows(true=np.array([0, 0, 1, 1, 2]), pred={"a": np.array([0, 1, 0, 1, 1])},
+                         counts=np.array([30., 5., 4., 25., 20.]))
+    r = partition_intervals(rows, ["purity"], n_resamples=300, seed=1)["a"]["purity"]
+    assert r["estimate"] == pytest.approx((30 + 25) / 84)
+    assert 0 <= r["low"] <= r["estimate"] <= r["high"] <= 1
+
+
+def test_purity_on_request_from_the_command_line(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    f = tmp_path / "c.csv"
+    f.write_text("y_true,y_pred\na,1\na,1\na,2\nb,2\nb,3\nb,3\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["compute", "--partitions", "--metrics", "purity", "--json", str(f)])
+    assert res.exit_code == 0, res.output
+    import json
+
+    assert json.loads(res.output)["metrics"]["c"]["purity"] == pytest.approx(5 / 6)  # clusters {a,a} {a,b} {b,b}
+    res = CliRunner().invoke(app, ["compute", "--partitions", str(f)])  # by default the four reported indices
+    assert res.exit_code == 0 and "purity" not in res.output
+
+
+def test_a_judges_planned_accuracy_is_its_agreement_rate_with_each_rater() -> None:
+    answers = load_answers(SITUATIONS / "llm_judge.yaml").model_copy(update={"planned_metrics": ["accuracy"]})
+    use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
+    assert use.used_by[0].startswith("shown for the judge and each human rater") and use.note is None
