@@ -182,6 +182,8 @@ S: dict[str, str] = {
                       "each other"),
     "judge_pairs": "; the judge is the rater “{judge}”, and each pair is compared on the {items} both rated",
     "judge_compare_one": "The judge is the rater “{judge}”, compared with the human rater on the {items} both rated",
+    "judge_compare_one_own": "The {judge} is compared with the human rater on the {items} both rated",
+    "judge_pairs_own": "; each pair is compared on the {items} both rated",
     "judge_figures_one": ("We give their agreement rate, the share of those {items} put in the same category, and "
                           "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
@@ -284,9 +286,10 @@ S: dict[str, str] = {
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; differences between systems come from {n} paired bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
-    "intervals_partition": ("{A} {item} drawn twice shares a cluster with its copy, so each resampled index is set "
-                            "against this test set's index with self-pairs counted; the interval rests on the "
-                            "difference"),
+    # two sentences a reader can follow (issue 22, the clustering reader: "no reader can follow this")
+    "intervals_partition": ("A resample draws some {items} twice, and {a} {item} always shares a cluster with its "
+                            "copy, which inflates agreement. Each resampled index is therefore set against the test "
+                            "set's index with the same self-pairs; the interval comes from that difference"),
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
