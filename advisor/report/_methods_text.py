@@ -223,6 +223,7 @@ S: dict[str, str] = {
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
+    "lead_mean_no_costs": ", as no ratio of the two errors' costs was given",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
