@@ -452,3 +452,10 @@ def test_a_planned_name_read_as_another_reported_metric_is_said() -> None:
     text = str(methods_paragraph(root / "examples/answers/product_categories_per_item.yaml", "md"))
     assert ("We lead with accuracy, which weighs every product equally (Grandini et al. 2020). The planned micro F1 "
             "equals accuracy here, so it is reported under that name.") in text
+
+
+def test_a_planned_name_of_a_metric_beside_the_lead_goes_with_it_not_in_a_sentence_of_its_own() -> None:
+    # the speech-emotion reader: "The planned WA equals accuracy here … We also report accuracy" said it twice
+    text = evaluation("ser")
+    assert "We also report accuracy, the planned WA, whose value depends on the class shares" in text
+    assert "The planned WA equals" not in text

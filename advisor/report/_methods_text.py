@@ -174,6 +174,7 @@ S: dict[str, str] = {
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
+    "planned_as_beside": "the planned {planned}",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
     "f_beta_tn": ("in which a missed positive weighs as much as β² false alarms, though it leaves out the true "
                   "negatives, which count here"),
