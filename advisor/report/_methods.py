@@ -599,8 +599,8 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
             phrase = (data_adds or {}).get(m.id) or W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
                 m.id.split("@", 1)[0], W.S["adds_fallback"] if planned else "")
             if m.id in (planned_as or {}):  # the author's name for it, with it (not a sentence of its own)
-                said = W.S["planned_as_beside"].format(planned=(planned_as or {})[m.id])
-                phrase = said + (", " + phrase if phrase and phrase != W.S["adds_fallback"] else "")
+                named_as = W.S["planned_as_beside"].format(planned=(planned_as or {})[m.id])
+                phrase = named_as + (", " + phrase if phrase and phrase != W.S["adds_fallback"] else "")
         groups.setdefault(phrase, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
