@@ -710,7 +710,8 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
 
 #: Symbols the notation before the formulas defines whenever a formula uses them; a formula's own "where" clause
 #: never repeats them (one symbol, one definition in a Definitions block; issue 22).
-SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}"})
+SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}",
+                             "W_j"})  # the stratified design's opening sentence defines the mapped-area shares
 _USES_N = re.compile(r"(?<![A-Za-z\\])n(?![a-z_{'])")
 _USES_K = re.compile(r"(?<![A-Za-z\\])k(?![a-z_{'])")
 _BINARY_P = re.compile(r"p_t(?![A-Za-z{])|p_u(?![A-Za-z{])")
