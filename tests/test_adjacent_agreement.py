@@ -97,7 +97,7 @@ def test_catalogue_record_and_names():
     rec = cat.metrics[ID]
     assert rec.structure == "ordinal" and list(rec.range) == [0, 1]
     assert rec.higher_is_better and "williamson2012framework" in rec.references
-    assert "|i-j|" in rec.formula and "ranks" in rec.symbols["|i-j|"]
+    assert "|i-j|" in rec.formula and "steps" in rec.symbols["|i-j|"]  # steps of the class order (one meaning of |i−j|)
     assert any("direction" in p for p in rec.pitfalls) and any("ranks" in p for p in rec.pitfalls)
     assert all(c.verified for c in rec.properties.values() if c.status != "not_applicable")
     for name in ("adjacent agreement", "adjacent accuracy", "within-one accuracy", "accuracy within one",

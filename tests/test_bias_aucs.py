@@ -172,8 +172,13 @@ def test_the_toxic_paragraph_names_the_bias_aucs_with_what_they_catch_and_define
     assert 100 <= len(text.split()) <= 220, len(text.split())
     defs = {m.id: m for m in ctx.definitions}
     assert {"subgroup_auc", "bpsn_auc", "bnsp_auc"} <= set(defs)
+    # each symbol defined once in the block (issue 22): |·| with the subgroup AUC, the background with BPSN; the
+    # probabilities are the p_t of the two-class notation above, not a score s_t of their own
+    first = "".join(s.text for s in defs["subgroup_auc"].where.spans)
     where = "".join(s.text for s in defs["bpsn_auc"].where.spans)
-    assert "outside subgroup" in where and "the number of items in a set" in where and "score for the positive" in where
+    assert "the number of items in a set" in first and "outside subgroup" in where
+    assert "the number of items in a set" not in where and "score for the positive" not in first + where
+    assert "p_t" in defs["bpsn_auc"].formula and "s_t" not in defs["bpsn_auc"].formula
     assert "Borkan" in render_report(ctx, "md")
 
 

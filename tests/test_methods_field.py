@@ -288,8 +288,9 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     # the lead's reason is the monotonicity Gösgens et al. define (perfect splits and merges), not a claim per pair
     assert "rises whenever a perfect split or merge of clusters brings the partitions closer" in text
     assert "every further pair" not in text
-    assert "An article drawn twice shares a cluster with its copy, so each resampled index is set against this test " \
-           "set's index with self-pairs counted" in text
+    assert "A resample draws some articles twice, and an article always shares a cluster with its copy, which " \
+           "inflates agreement. Each resampled index is therefore set against the test set's index with the same " \
+           "self-pairs; the interval comes from that difference" in text
     assert "Hubert and Arabie's" not in text  # the authors are the citation, not said twice
 
 
@@ -451,3 +452,10 @@ def test_a_planned_name_read_as_another_reported_metric_is_said() -> None:
     text = str(methods_paragraph(root / "examples/answers/product_categories_per_item.yaml", "md"))
     assert ("We lead with accuracy, which weighs every product equally (Grandini et al. 2020). The planned micro F1 "
             "equals accuracy here, so it is reported under that name.") in text
+
+
+def test_a_planned_name_of_a_metric_beside_the_lead_goes_with_it_not_in_a_sentence_of_its_own() -> None:
+    # the speech-emotion reader: "The planned WA equals accuracy here … We also report accuracy" said it twice
+    text = evaluation("ser")
+    assert "We also report accuracy, the planned WA, whose value depends on the class shares" in text
+    assert "The planned WA equals" not in text

@@ -25,6 +25,7 @@ _LAZY: dict[str, str] = {
     "PARAMETER_OF": "._metrics",
     "class_subset_mask": "._metrics",
     "class_weight_vector": "._metrics",
+    "values_by_class": "._metrics",
     "MetricResult": "._metrics",
     "PROBABILITY_METRICS": "._metrics",
     "UndefinedValue": "._metrics",
@@ -261,6 +262,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         evaluate_batch as evaluate_batch,
         metrics_of_cells as metrics_of_cells,
         per_class as per_class,
+        values_by_class as values_by_class,
     )
     from ._multilabel import (
         LabelSets as LabelSets,

@@ -85,6 +85,7 @@ __all__ = [
     "compute_metrics",
     "evaluate_batch",
     "per_class",
+    "values_by_class",
 ]
 
 # ----------------------------------------------------------------------------------------------
@@ -568,16 +569,8 @@ def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | N
     if weights is None:
         return None
     if hasattr(weights, "items"):
-        by_text = {str(c): w for c, w in weights.items()}
-        unknown = [c for c in by_text if c not in {str(lab) for lab in labels}]
-        if unknown:
-            raise InputError(f"class_weights names {unknown[0]!r}, which is not a class; the classes are "
-                             f"{', '.join(map(str, labels[:10]))}{' …' if len(labels) > 10 else ''}.")
-        missing = [lab for lab in labels if str(lab) not in by_text]
-        if missing:
-            raise InputError(f"class_weights gives no weight for class {missing[0]!r}; give every class a weight "
-                             "(0 leaves a class out).")
-        values = [by_text[str(lab)] for lab in labels]
+        values = values_by_class(weights, labels, "class_weights", "no weight for class {label!r}; give every class "
+                                 "a weight (0 leaves a class out)")
     else:
         if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
             raise InputError("class_weights must give each class a weight: a mapping class → weight or one number per "
@@ -592,6 +585,25 @@ def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | N
     if not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w > 0):
         raise InputError(f"class_weights must be finite numbers ≥ 0, at least one positive; got {values!r}.")
     return w
+
+
+def values_by_class(mapping: Any, labels: Sequence[Any], key: str, missing: str) -> list[Any]:
+    """The values of a mapping class → value in the order of ``labels``, classes matched as text; a class the
+    mapping names that is not among ``labels``, or a class of ``labels`` it leaves out, is one sentence naming
+    ``key`` (``missing`` says what is missing, with ``{label}``).
+
+    >>> values_by_class({"b": 1, "a": 3}, ["a", "b"], "class_weights", "no weight for class {label!r}")
+    [3, 1]
+    """
+    by_text = {str(c): v for c, v in mapping.items()}
+    unknown = [c for c in by_text if c not in {str(lab) for lab in labels}]
+    if unknown:
+        raise InputError(f"{key} names {unknown[0]!r}, which is not a class; the classes are "
+                         f"{', '.join(map(str, list(labels)[:10]))}{' …' if len(labels) > 10 else ''}.")
+    absent = [lab for lab in labels if str(lab) not in by_text]
+    if absent:
+        raise InputError(f"{key} gives " + missing.format(label=absent[0]) + ".")
+    return [by_text[str(lab)] for lab in labels]
 
 
 def class_subset_mask(classes: Any, labels: Sequence[Label]) -> np.ndarray | None:

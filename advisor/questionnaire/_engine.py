@@ -420,6 +420,8 @@ class _Run:
             return
         chosen = {self.primary.id, *(a.metric for a in complementary)}
         added, present, missing = [], [], []
+        if f.one_of and chosen & set(f.metrics):  # the alternative chosen stands for the field (its level)
+            f = f.model_copy(update={"metrics": [m for m in f.metrics if m in chosen]})
         against = self.overriding(self.fired)
         a = self.answers  # label sets, partitions, …: only what that evaluation computes (a multi-label AUROC is not)
         kind = "agreement" if a.annotators else "top_k" if a.top_k else a.label_structure or "nominal"

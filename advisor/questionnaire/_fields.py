@@ -44,6 +44,9 @@ class CommunityField(BaseModel):
     brier: Literal["binary"] | None = Field(None, description=(
         "the Brier score the field reports in a two-class task: 'binary', the mean squared error of the positive-class "
         "probability, in place of the sum over both classes; None: the sum over the classes"))
+    one_of: bool = Field(False, description=(
+        "the metrics are alternatives, one per kind of category (Krippendorff's alpha at the level of measurement): "
+        "when the lead or a metric beside it is one of them, the others are not added"))
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))

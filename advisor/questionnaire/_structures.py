@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engine import reported_ids
 from ._conditions import holds
+from ._fields import load_fields
 from ._planned import resolve_planned
 from ._recommendation import Advice, MetricChoice, RationaleEntry, Recommendation
 from ._structure_words import EXTERNAL
@@ -64,6 +65,9 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                       for ids in [resolve_planned(str(name)).ids] if primary.metric in ids for mid in ids
                       if mid != primary.metric}
     complementary = [a for a in complementary if not (a.metric in other_readings and "you planned it" in a.reason)]
+    field = load_fields().get(str(facts.get("field") or ""))
+    if field is not None and field.one_of and primary.metric in field.metrics:  # the alpha of the grades' level
+        complementary = [a for a in complementary if a.metric not in field.metrics or "you planned it" in a.reason]
     chosen = {primary.metric, *(a.metric for a in complementary)}
     # nothing is both the lead (or beside it) and advised against: a planned name that the nominal ranking
     # turned down may be the structure's own lead

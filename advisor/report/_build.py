@@ -433,7 +433,12 @@ def build_report(
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
     if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
-        ctx.definitions = [*ctx.definitions, *bias_definitions(cat)]  # the bias AUCs said or shown: their formulas
+        # the bias AUCs said or shown: their formulas, in the notation of the Definitions above and without
+        # defining again what those defined
+        said = {k: v for m in entries if m.role != "appendix" for k, v in (m.symbols or {}).items()}
+        two_class = any(cat.metrics.get(m.id) is not None and cat.metrics[m.id].binary_form is not None
+                        and m.formula == cat.metrics[m.id].binary_form.formula for m in entries)
+        ctx.definitions = [*ctx.definitions, *bias_definitions(cat, said, two_class)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json

@@ -12,6 +12,7 @@ the same resampled items (a paired interval). The methods paragraph opens with t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -135,10 +136,19 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     gives intervals) rest on."""
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     one = humans is not None and humans < 2
+    noun = judge_noun(answers)
+    own = noun != "judge"  # the rater's name is the author's own word for it: no "the judge is the rater …"
+
+    def said(text: str) -> str:
+        return text if not own else text.replace("judge's", f"{noun}'s").replace("the judge", f"the {noun}")
+
     if one:  # one human: the judge against that rater, and no baseline to set it beside
-        p.t(W.S["judge_compare_one"].format(judge=answers.get("judge"), items=items)).cite(cite_keys).t(". ")
+        first = (W.S["judge_compare_one_own"].format(judge=noun, items=items) if own
+                 else W.S["judge_compare_one"].format(judge=answers.get("judge"), items=items))
+        p.t(first).cite(cite_keys).t(". ")
     else:
-        p.t(W.S["judge_compare"]).cite(cite_keys).t(W.S["judge_pairs"].format(judge=answers.get("judge"), items=items))
+        p.t(said(W.S["judge_compare"])).cite(cite_keys)
+        p.t(W.S["judge_pairs_own" if own else "judge_pairs"].format(judge=answers.get("judge"), items=items))
         p.t(". ")
     p.t(W.S["judge_figures_one" if one else "judge_figures"].format(items=items))
     if weighted:
@@ -148,7 +158,24 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     humans_said = W.S["judge_humans_two" if humans == 2 else "judge_humans_mean"]
     delta = (W.S["judge_delta"].format(items=items, humans=humans_said) if intervals
              else W.S["judge_delta_plain"].format(humans=humans_said))
-    p.t((W.S["judge_one_human"] if one else delta) + ". ")
+    p.t(said(W.S["judge_one_human"] if one else delta) + ". ")
+
+
+def judge_noun(answers: Mapping[str, Any]) -> str:
+    """What the paragraph calls the judge: the rater's own name when the author's context calls it that ("by the
+    model", issue 22: the grading reader read "judge" for the author's model), else "judge".
+
+    >>> judge_noun({"judge": "model", "context": "graded by two pathologists and by the model"})
+    'model'
+    >>> judge_noun({"judge": "llm", "context": "an LLM judge and two human raters"})
+    'judge'
+    """
+    name = str(answers.get("judge") or "")
+    context = str(answers.get("context") or "")
+    if name and re.fullmatch(r"[A-Za-z][A-Za-z -]*", name) and re.search(rf"\bthe {re.escape(name)}\b", context,
+                                                                          re.IGNORECASE):
+        return name.lower()
+    return "judge"
 
 
 def _where(symbols: Mapping[str, str]) -> Paragraph:

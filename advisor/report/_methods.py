@@ -180,9 +180,11 @@ def build_methods(
                 _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
-        _planned_as_sentence(p, answers, rec, given)
-        _beside_sentence(p, [m for m in rec if m.id not in named], multiclass=not binary, terse=terse,
-                         start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds)
+        beside = [m for m in rec if m.id not in named]
+        planned_as = _planned_as_sentence(p, answers, rec, given, beside)
+        _beside_sentence(p, beside, multiclass=not binary, terse=terse,
+                         start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds,
+                         planned_as=planned_as)
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
@@ -502,12 +504,16 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
 
 
 def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
-                         given: Collection[str] | None) -> None:
+                         given: Collection[str] | None, beside: Sequence[MetricEntry] = ()) -> dict[str, str]:
     """"The planned micro F1 equals accuracy here, so it is reported under that name": a planned name the catalogue
     reads as a reported metric of another name, with a note of why (issue 22: the product team's micro F1 vanished
-    into accuracy without a word). Plain synonyms ("overall accuracy", "AUC") need no sentence."""
+    into accuracy without a word). Plain synonyms ("overall accuracy", "AUC") need no sentence. A metric the
+    beside-sentence lists is not said twice: its planned name is returned, to go with it there ("accuracy, the
+    planned WA, …"; the speech-emotion reader read the two sentences as a repetition)."""
+    out: dict[str, str] = {}
     if given is not None and "planned_metrics" not in given:
-        return
+        return out
+    listed_beside = {m.id for m in beside if m.role == "complementary"}
     by_id = {m.id: m for m in rec}
     for name in answers.get("planned_metrics") or ():
         res = resolve_planned(str(name), answers.get("field"))
@@ -516,7 +522,11 @@ def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metr
             continue
         planned, said = str(name).strip(), prose_name(m)
         if planned.lower() not in said.lower() and said.lower() not in planned.lower():  # "F1" is F1 score
-            p.t(W.S["planned_as"].format(planned=planned, name=said) + ". ")
+            if m.id in listed_beside:
+                out[m.id] = planned
+            else:
+                p.t(W.S["planned_as"].format(planned=planned, name=said) + ". ")
+    return out
 
 
 def matrix_costs(answers: Mapping[str, Any], most: int = 6) -> str | None:
@@ -575,7 +585,8 @@ def weights_text(weights: Mapping[str, Any]) -> str:
 
 
 def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = False, terse: int = 0,
-                     start: str = "", data_adds: Mapping[str, str] | None = None) -> None:
+                     start: str = "", data_adds: Mapping[str, str] | None = None,
+                     planned_as: Mapping[str, str] | None = None) -> None:
     comp = net_benefits_once([m for m in rec if m.role == "complementary"])
     if not comp:
         return
@@ -587,6 +598,9 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
             planned = (m.reason or "").startswith("you planned")  # "as planned" only of what the author planned
             phrase = (data_adds or {}).get(m.id) or W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
                 m.id.split("@", 1)[0], W.S["adds_fallback"] if planned else "")
+            if m.id in (planned_as or {}):  # the author's name for it, with it (not a sentence of its own)
+                named_as = W.S["planned_as_beside"].format(planned=(planned_as or {})[m.id])
+                phrase = named_as + (", " + phrase if phrase and phrase != W.S["adds_fallback"] else "")
         groups.setdefault(phrase, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
@@ -696,7 +710,8 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
 
 #: Symbols the notation before the formulas defines whenever a formula uses them; a formula's own "where" clause
 #: never repeats them (one symbol, one definition in a Definitions block; issue 22).
-SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}"})
+SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}",
+                             "W_j"})  # the stratified design's opening sentence defines the mapped-area shares
 _USES_N = re.compile(r"(?<![A-Za-z\\])n(?![a-z_{'])")
 _USES_K = re.compile(r"(?<![A-Za-z\\])k(?![a-z_{'])")
 _BINARY_P = re.compile(r"p_t(?![A-Za-z{])|p_u(?![A-Za-z{])")

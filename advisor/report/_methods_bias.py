@@ -72,11 +72,18 @@ def _where(symbols: Mapping[str, str]) -> Paragraph:
     return p.para()
 
 
-def bias_definitions(cat: Any) -> list[MetricEntry]:
-    """The three formulas of the catalogue, each with every symbol it uses."""
+def bias_definitions(cat: Any, said: Mapping[str, str] | None = None, two_class: bool = False) -> list[MetricEntry]:
+    """The three formulas of the catalogue, each symbol defined once: not again when a formula before (``said``, the
+    symbols of the Definitions above, or one of the three) gave it the same meaning. ``two_class``: the Definitions
+    write the probability of the positive class as $p_t$, so the three use it too (one notation, issue 22)."""
+    known = dict(said or {})
     out = []
     for mid in _IDS:
         rec = cat.metrics[mid]
-        out.append(MetricEntry(id=mid, name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
-                               role="complementary", where=_where(rec.symbols), references=list(rec.references)))
+        form = rec.binary_form if two_class and rec.binary_form is not None else rec
+        fresh = {k: v for k, v in form.symbols.items() if known.get(k) != v}
+        known.update(form.symbols)
+        out.append(MetricEntry(id=mid, name=rec.name, formula=form.formula, interpretation=rec.interpretation,
+                               role="complementary", where=_where(fresh) if fresh else None,
+                               symbols=dict(form.symbols), references=list(rec.references)))
     return out

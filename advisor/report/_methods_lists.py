@@ -28,12 +28,15 @@ def systems_in_words(n_systems: int, answers: Mapping[str, Any]) -> str | None:
 
 
 def listed(opening: str, parts: Sequence[str]) -> str:
-    """One sentence listing ``parts``, separated by semicolons, the last after "and".
+    """One sentence listing ``parts``, separated by semicolons when a part has a comma of its own, the last after
+    "and" (bare names are a plain list: "adjusted Rand index; and adjusted mutual information" read as a slip).
 
-    >>> listed("We add ", ["a, x", "b, y"])
-    'We add a, x; and b, y. '
+    >>> listed("We add ", ["a, x", "b, y"]), listed("We add ", ["a", "b", "c"])
+    ('We add a, x; and b, y. ', 'We add a, b and c. ')
     """
-    return opening + "; ".join(parts[:-1]) + ("; and " if len(parts) > 1 else "") + parts[-1] + ". "
+    semi = any("," in part for part in parts)
+    return (opening + ("; " if semi else ", ").join(parts[:-1]) + (("; and " if semi else " and ") if len(parts) > 1
+                                                                   else "") + parts[-1] + ". ")
 
 
 def shared_tail(names: Sequence[str]) -> str:

@@ -174,6 +174,7 @@ S: dict[str, str] = {
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
+    "planned_as_beside": "the planned {planned}",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
     "f_beta_tn": ("in which a missed positive weighs as much as β² false alarms, though it leaves out the true "
                   "negatives, which count here"),
@@ -182,6 +183,8 @@ S: dict[str, str] = {
                       "each other"),
     "judge_pairs": "; the judge is the rater “{judge}”, and each pair is compared on the {items} both rated",
     "judge_compare_one": "The judge is the rater “{judge}”, compared with the human rater on the {items} both rated",
+    "judge_compare_one_own": "The {judge} is compared with the human rater on the {items} both rated",
+    "judge_pairs_own": "; each pair is compared on the {items} both rated",
     "judge_figures_one": ("We give their agreement rate, the share of those {items} put in the same category, and "
                           "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
@@ -221,6 +224,7 @@ S: dict[str, str] = {
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
+    "lead_mean_no_costs": ", as no ratio of the two errors' costs was given",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
@@ -284,9 +288,10 @@ S: dict[str, str] = {
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; differences between systems come from {n} paired bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
-    "intervals_partition": ("{A} {item} drawn twice shares a cluster with its copy, so each resampled index is set "
-                            "against this test set's index with self-pairs counted; the interval rests on the "
-                            "difference"),
+    # two sentences a reader can follow (issue 22, the clustering reader: "no reader can follow this")
+    "intervals_partition": ("A resample draws some {items} twice, and {a} {item} always shares a cluster with its "
+                            "copy, which inflates agreement. Each resampled index is therefore set against the test "
+                            "set's index with the same self-pairs; the interval comes from that difference"),
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from ..engine import values_by_class
 
 __all__ = ["SHARE_TOLERANCE", "StratifiedEstimates", "stratified_estimates"]
 
@@ -113,16 +114,8 @@ def _weights(shares: Any, k: int, labels: Sequence[Any] | None) -> np.ndarray:
     if hasattr(shares, "items"):
         if labels is None:
             raise InputError("map_shares as a mapping needs the class names (labels) to order them.")
-        by_text = {str(c): v for c, v in shares.items()}
-        unknown = [c for c in by_text if c not in {str(lab) for lab in labels}]
-        if unknown:
-            raise InputError(f"map_shares names {unknown[0]!r}, which is not a class; the classes are "
-                             f"{', '.join(map(str, list(labels)[:10]))}.")
-        missing = [lab for lab in labels if str(lab) not in by_text]
-        if missing:
-            raise InputError(f"map_shares gives no share for class {missing[0]!r}; give the mapped-area share of "
-                             "every class (0 for a class the map never shows).")
-        values: list[Any] = [by_text[str(lab)] for lab in labels]
+        values: list[Any] = values_by_class(shares, labels, "map_shares", "no share for class {label!r}; give the "
+                                            "mapped-area share of every class (0 for a class the map never shows)")
     else:
         values = list(np.asarray(shares, dtype=object).reshape(-1))
     try:
