@@ -102,3 +102,18 @@ def test_in_scope_accuracy_by_hand_and_its_undefined_case() -> None:
 def test_in_scope_accuracy_is_one_catalogue_record() -> None:
     rec = get_catalogue().metrics["in_scope_accuracy"]
     assert "larson2019evaluation" in rec.references and "o" in rec.symbols
+
+
+def test_the_intent_report_computes_in_scope_accuracy_against_the_out_of_scope_class() -> None:
+    # a matrix given as data: three intents and the out-of-scope class (the class of interest of the answers)
+    counts = np.array([[40, 3, 2, 5], [2, 30, 1, 7], [1, 2, 25, 2], [6, 4, 5, 35]], dtype=float)
+    labels = ["balance", "transfer", "book_flight", "out-of-scope"]
+    answers = load_answers(SITUATIONS / "intent.yaml").model_copy(update={"outputs": "labels"})
+    plan_params = next(m.params for m in recommend(answers).complementary if m.metric == "in_scope_accuracy")
+    assert plan_params.get("positive_label") == "out-of-scope"
+    ctx = build_report(answers, {"intent model": ConfusionMatrix(counts, labels)}, bootstrap=200, seed=1)
+    got = ctx.systems[0].values["in_scope_accuracy"]
+    assert got == pytest.approx((40 + 30 + 25) / (50 + 40 + 30))  # out-of-scope row left out
+    oos_recall = ctx.systems[0].values["recall"]
+    assert oos_recall == pytest.approx(35 / 50)
+    assert "in_scope_accuracy" in ctx.systems[0].intervals

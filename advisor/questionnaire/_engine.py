@@ -29,7 +29,7 @@ from typing import Any
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import Catalogue, MetricRecord, get_catalogue
-from ..engine import ONE_VS_REST, reported_ids
+from ..engine import METRICS, ONE_VS_REST, reported_ids
 from ._answers import Answers, answers_from_mapping
 from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
@@ -270,7 +270,8 @@ class _Run:
         ctx = self.ctx()
         out: dict[str, Any] = {}
         sym = m.properties.get("class_symmetry")
-        if m.binary_only and self.answers.positive_class is not None and not (sym and sym.status == "holds"):
+        of_class = m.binary_only or (m.id in METRICS and METRICS[m.id].needs_positive)  # in-scope accuracy: its class
+        if of_class and self.answers.positive_class is not None and not (sym and sym.status == "holds"):
             out["positive_label"] = self.answers.positive_class
         if m.id == "f_beta":
             out["beta"] = ctx.get("beta", 1.0)
