@@ -16,7 +16,7 @@ from advisor._exceptions import InputError
 from advisor.catalogue import audit, get_catalogue
 from advisor.catalogue._audit import check_claim, omega
 from advisor.catalogue._checker import PROPERTIES, pii_illustration
-from advisor.catalogue._space import checker_parameters
+from advisor.catalogue._space import checker_parameters, checker_positive
 from advisor.catalogue._models import Counterexample, PropertyClaim
 from advisor.catalogue._space import MetricFunction
 
@@ -240,7 +240,8 @@ def _engine(rec, m: np.ndarray, convention: str, calibrated: bool, k: int | None
     if m.shape == (1, 1):  # one class left: identical constant labelings score as a diagonal matrix
         m, k, keep = np.eye(2) * 3.0, None, None
     fn = calibrated_metrics if calibrated else compute_metrics
-    res = fn(m, [rec.id], positive_label=1 if rec.binary_only else None, undefined=convention,
+    pos = checker_positive(rec.id, k or m.shape[-1], keep)  # in-scope accuracy: the out-of-scope class is the last
+    res = fn(m, [rec.id], positive_label=pos, undefined=convention,
              **checker_parameters(rec.id, k or m.shape[-1], keep))
     return float(res[rec.id + ("~" if calibrated else "")])
 
@@ -289,7 +290,7 @@ def test_constant_baseline_expectations_reproduce_with_compute_metrics():
             for i in range(k):
                 for j in range(k):
                     mats[:, i, j] = ((truth == i)[None, :] & (preds == j)).sum(axis=1)
-            vals = compute_metrics(mats, [rec.id], positive_label=1 if rec.binary_only else None,
+            vals = compute_metrics(mats, [rec.id], positive_label=checker_positive(rec.id, k),
                                    undefined=ce.convention, **checker_parameters(rec.id, k))[rec.id]
             assert float(np.mean(vals)) == pytest.approx(v, rel=1e-9, abs=1e-9), (rec.id, m.tolist())
             n += 1

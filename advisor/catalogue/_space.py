@@ -38,7 +38,7 @@ from ..engine import (
 from ..stats import calibrate_counts
 from ._check_scores import hard_evaluator
 
-__all__ = ["RESTRICTIONS", "TOL", "EngineSpec", "MetricFunction", "Sampler", "checker_parameters", "close",
+__all__ = ["RESTRICTIONS", "TOL", "EngineSpec", "MetricFunction", "Sampler", "checker_parameters", "checker_positive", "close",
            "drop_absent", "sort_by_size", "strictly_less"]
 
 TOL = 1e-9
@@ -128,6 +128,25 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
     return {"class_weights": w if keep is None else w[np.asarray(keep, dtype=int)]}
 
 
+def checker_positive(metric_id: str, k: int, keep: Sequence[int] | np.ndarray | None = None) -> int | None:
+    """The index of the class of interest the checker evaluates a metric with: the positive class 1 of a binary
+    metric; the last class of a metric computed against a class of interest among several (in-scope accuracy: the
+    out-of-scope class), in the matrix ``keep`` reduced a ``k``-class one to, None when it was dropped; else None.
+
+    >>> checker_positive("recall", 2), checker_positive("in_scope_accuracy", 3, keep=[0, 2])
+    (1, 1)
+    >>> checker_positive("in_scope_accuracy", 3, keep=[0, 1]) is None, checker_positive("accuracy", 3) is None
+    (True, True)
+    """
+    spec = METRICS.get(metric_id)
+    if spec is not None and spec.binary_only:
+        return 1
+    if spec is None or not spec.needs_positive:
+        return None
+    kept = list(range(k)) if keep is None else [int(i) for i in keep]
+    return kept.index(k - 1) if k - 1 in kept else None
+
+
 class MetricFunction:
     """A metric as the checker sees it: oriented scores of a stack of matrices ``(N, k, k)``.
 
@@ -200,7 +219,9 @@ class MetricFunction:
                 return self._hard(np.asarray(counts, dtype=float))
         if self.ordinal:
             return _ordinal_eval(self.id, counts, self.convention)
-        pos = 1 if self.binary else None
+        pos = checker_positive(self.id, k or counts.shape[-1], keep) if not self.binary else 1
+        if pos is None and METRICS[self.id].needs_positive:  # no item of the class of interest: all are in scope
+            return evaluate_batch(counts, ["accuracy"], undefined=self.convention)["accuracy"]
         return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention,
                               **checker_parameters(self.id, k or counts.shape[-1], keep))[self.id]
 

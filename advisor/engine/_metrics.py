@@ -133,6 +133,23 @@ def _class_weighted_accuracy(s: _Stats) -> np.ndarray:
                               "the weighted mean of the expected recalls b_i/n (1 for a class not predicted either)")
 
 
+def _in_scope_accuracy(s: _Stats) -> np.ndarray:
+    """``Σ_{i≠o} C_ii / Σ_{i≠o} a_i``: the accuracy over the items whose true class is not the out-of-scope class
+    ``o`` (the class of interest), the in-scope accuracy of intent classification with out-of-scope queries
+    (Larson et al. 2019). An in-scope item predicted as out-of-scope counts as an error; out-of-scope items do not
+    count. Its denominator is 0 only when every item is out-of-scope; the baseline convention then takes what
+    accuracy takes on no items, the expected recall of a class absent from the truth, 1."""
+    if s.pos is None:
+        raise InputError("in_scope_accuracy needs the out-of-scope class as the class of interest (positive_label).")
+    inside = np.arange(s.k) != s.pos
+    num = s.tp[..., inside].sum(axis=-1)
+    den = s.a[..., inside].sum(axis=-1)
+    undef = ~(den > 0)
+    val = num / np.where(undef, 1.0, den)
+    return s.scalar_undefined(val, undef, 0.0, 1.0, "number of in-scope items Σ_{i≠o} a_i",
+                              "every test item is of the out-of-scope class", "1")
+
+
 def _stratified_accuracy(s: _Stats) -> np.ndarray:
     """``Σ_j W_j C_jj / b_j / Σ_j W_j``: overall accuracy of a sample stratified by the predicted (map) class, each
     stratum's share correct (its user's accuracy, the precision of class j) weighted by the share ``W_j`` of the
@@ -357,6 +374,8 @@ class MetricSpec:
     id: str
     fn: Callable[[_Stats], np.ndarray]
     binary_only: bool = False
+    #: computed with respect to the class of interest among any number of classes (the out-of-scope class)
+    needs_positive: bool = False
     needs_probabilities: bool = False
     alias_of: str | None = None
     higher_is_better: bool = True
@@ -405,6 +424,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("lr_minus", _lr_minus),
     ]
     table = {mid: MetricSpec(mid, fn) for mid, fn in multi}
+    table["in_scope_accuracy"] = MetricSpec("in_scope_accuracy", _in_scope_accuracy, needs_positive=True)
     table["macro_recall"] = MetricSpec("macro_recall", _balanced_accuracy, alias_of="balanced_accuracy")
     table["micro_f1"] = MetricSpec("micro_f1", _accuracy, alias_of="accuracy")
     table.update({mid: MetricSpec(mid, fn, binary_only=True) for mid, fn in binary})
@@ -437,7 +457,7 @@ PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
                                              and m not in ("expected_cost", "normalized_expected_cost")
-                                             and m not in NEEDS_PARAMETERS)
+                                             and m not in NEEDS_PARAMETERS and not s.needs_positive)
 BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only and not s.needs_probabilities)
 PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
 LOWER_IS_BETTER: frozenset[str] = frozenset(m for m, s in METRICS.items() if not s.higher_is_better)
@@ -466,6 +486,9 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         spec = METRICS[m]
         if spec.needs_probabilities:
             raise InputError(f"{m} needs predicted probabilities (one column per class), not a confusion matrix.")
+        if spec.needs_positive and not has_positive:
+            raise InputError(f"{m} is computed with respect to a class of interest (the out-of-scope class), but no "
+                             "positive label (class of interest) was given.")
         if spec.binary_only and not has_positive:
             raise InputError(f"{m} is a metric of one class, but no positive label (class of interest) was given.")
         if spec.binary_only and k != 2 and m not in ONE_VS_REST:

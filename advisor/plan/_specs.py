@@ -68,7 +68,7 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
     params: dict[str, Any] = {}
     keys: list[str] = []
     spec = METRICS.get(metric_id)
-    if (spec is not None and spec.binary_only) or metric_id == "average_precision":
+    if (spec is not None and (spec.binary_only or spec.needs_positive)) or metric_id == "average_precision":
         pos = given.get("positive_label", answers.positive_class)
         if pos is not None:
             params["positive_label"] = pos

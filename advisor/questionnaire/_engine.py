@@ -29,7 +29,7 @@ from typing import Any
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import Catalogue, MetricRecord, get_catalogue
-from ..engine import ONE_VS_REST, reported_ids
+from ..engine import METRICS, ONE_VS_REST, reported_ids
 from ._answers import Answers, answers_from_mapping
 from ._choice import fill_views, load_choice
 from ._conditions import DERIVED_FACTS, holds
@@ -270,7 +270,8 @@ class _Run:
         ctx = self.ctx()
         out: dict[str, Any] = {}
         sym = m.properties.get("class_symmetry")
-        if m.binary_only and self.answers.positive_class is not None and not (sym and sym.status == "holds"):
+        of_class = m.binary_only or (m.id in METRICS and METRICS[m.id].needs_positive)  # in-scope accuracy: its class
+        if of_class and self.answers.positive_class is not None and not (sym and sym.status == "holds"):
             out["positive_label"] = self.answers.positive_class
         if m.id == "f_beta":
             out["beta"] = ctx.get("beta", 1.0)
@@ -419,7 +420,7 @@ class _Run:
         if f is None:
             return
         chosen = {self.primary.id, *(a.metric for a in complementary)}
-        added, present, missing = [], [], []
+        added, present, missing, tabled = [], [], [], []
         if f.one_of and chosen & set(f.metrics):  # the alternative chosen stands for the field (its level)
             f = f.model_copy(update={"metrics": [m for m in f.metrics if m in chosen]})
         against = self.overriding(self.fired)
@@ -436,6 +437,10 @@ class _Run:
             if structured and mid not in structured:  # the evaluation of these labels does not compute it
                 missing.append(missing_input(m, self.answers) or "an evaluation of plain class labels, and these are "
                                + _EVALUATED_AS.get(kind, "evaluated otherwise"))
+                continue
+            if m.binary_only and mid in ONE_VS_REST and self.answers.task == "multiclass" \
+                    and self.answers.positive_class is None:  # AAMI's Se and +P: one figure per class, not one
+                tabled.append(m.name)
                 continue
             if not self._computable(m) and not (self.answers.task == "multiclass" and self.unchosen_threshold(m)
                                                 and self._computable(m, threshold=False)):
@@ -462,6 +467,9 @@ class _Run:
         if added or [n for n in present if n != self.primary.name]:
             said.append("Beside the lead, for comparison with earlier work: "
                         + ", ".join([n for n in present if n != self.primary.name] + added) + ".")
+        if tabled:
+            said.append("A figure of one class, read for each class in the per-class table: " + ", ".join(tabled)
+                        + ".")
         if missing:
             said.append("Not reported: it needs " + " and ".join(dict.fromkeys(missing)) + ".")
         text = f"In {f.name}, papers report {f.reports} ({f.cite}). " + " ".join(said)
@@ -539,6 +547,8 @@ class _Run:
                 and m.properties["class_symmetry"].status in ("holds", "binary_only"))
         if m.id in ("class_weighted_recall", "class_weighted_accuracy"):
             return bool(self.answers.class_weights)
+        if m.id == "in_scope_accuracy":  # the accuracy over the classes other than the out-of-scope class of interest
+            return self.answers.positive_class is not None
         if m.id == "stratified_accuracy":  # the strata's weights: the mapped shares of a sample drawn by map class
             return bool(self.answers.map_shares)
         if m.id == "macro_f1_of_classes":  # the classes given, or those of the field's definition (F1^PN)
@@ -769,7 +779,8 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
           "class_weighted_recall": "class weights (class_weighting: custom, with class_weights in the answers)",
           "class_weighted_accuracy": "class weights (class_weighting: custom, with class_weights in the answers)",
           "stratified_accuracy": "a sample stratified by the predicted class, with the mapped share of each class "
-                                 "(map_shares in the answers)"}
+                                 "(map_shares in the answers)",
+          "in_scope_accuracy": "the out-of-scope class, named as the class of interest (positive_class in the answers)"}
 _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
@@ -801,6 +812,8 @@ def missing_input(m: MetricRecord, answers: Answers) -> str | None:
     if m.id in _BUDGET and getattr(answers, _BUDGET[m.id]) is None:
         return _NEEDS[m.id]
     if m.id in ("class_weighted_recall", "class_weighted_accuracy") and not answers.class_weights:
+        return _NEEDS[m.id]
+    if m.id == "in_scope_accuracy" and answers.positive_class is None:
         return _NEEDS[m.id]
     if m.binary_only and answers.task != "binary":
         if answers.positive_class is None:

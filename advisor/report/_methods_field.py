@@ -126,13 +126,27 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], 
     humans is the field's comparison of the judge with the humans (issue 22); ``field_readings=False`` when the paragraph said
     that comparison already (a judge named in the answers)."""
     field = field_of(answers)
-    readings = {W.PROMISE.get(did): reading for did, reading in (field.readings.items() if field and field_readings else ())}
+    pairs = list(field.readings.items()) if field and field_readings else []
+    readings = {x: reading for x in shown for did, reading in pairs if _promises(did, x)}
     read = [x for x in shown if x in readings][:1]
     said = [x for x in shown if x not in read] + read
     p.t(W.S["duties"] + _join_words(said))
     if read and field is not None:
         p.t(W.S["field_reading"].format(field=field.name, reading=readings[read[0]])).cite([field.source])
     p.t(". ")
+
+
+def _promises(did: str, said: str) -> bool:
+    """Whether a promise of the paragraph is that of the diagnostic ``did``: its phrase, or for the per-class table
+    the phrase in the author's words ("the precision (positive predictive value), recall (sensitivity) and F1 of
+    every class", advisor/report/_plan.py).
+
+    >>> _promises("per_class", "the precision (PPV), recall and F1 of every class"), _promises("per_class", "x")
+    (True, False)
+    """
+    if said == W.PROMISE.get(did):
+        return True
+    return did == "per_class" and said.startswith("the precision") and " F1 of every class" in said
 
 
 #: A lead that is the plain mean of two figures a field reports side by side.

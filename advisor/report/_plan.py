@@ -16,7 +16,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import get_catalogue
-from ..engine import NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
+from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
@@ -106,15 +106,20 @@ def f1_classes_of(plan: Plan) -> list[str] | None:
 
 def wants_class_of_interest(plan: Plan) -> bool:
     """A one-vs-rest score of a class of interest among three or more classes is in the plan."""
-    return plan.task.kind == "multiclass" and any(m.id in ONE_VS_REST and m.params.get("positive_label") is not None
+    return plan.task.kind == "multiclass" and any(_of_a_class(m.id) and m.params.get("positive_label") is not None
                                                   for m in plan.metrics)
+
+
+def _of_a_class(mid: str) -> bool:
+    """A score of one class among several (one-vs-rest), or one computed against it (in-scope accuracy)."""
+    return mid in ONE_VS_REST or (mid in METRICS and METRICS[mid].needs_positive)
 
 
 def extra_metric_ids(plan: Plan, k: int) -> list[str]:
     """Plan metrics the default evaluation does not compute: those with user parameters (class weights) and
     one-vs-rest scores of a class of interest among several."""
     return [m.id for m in plan.metrics if m.family == "confusion"
-            and (m.id in NEEDS_PARAMETERS or (k > 2 and m.id in ONE_VS_REST))]
+            and (m.id in NEEDS_PARAMETERS or (k > 2 and _of_a_class(m.id)))]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,0 +1,119 @@
+"""Four more communities in the field table (fields.yaml): the TREC Spam Track, ANSI/AAMI EC57 heartbeat
+classification, RumourEval 2019 and intent classification with out-of-scope queries (CLINC150); and in-scope
+accuracy, the figure of the last, computed by the engine."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from advisor import ConfusionMatrix, InputError, compute_metrics
+from advisor.catalogue import get_catalogue
+from advisor.questionnaire import load_answers, load_fields, recommend
+from advisor.report import build_report
+
+SITUATIONS = Path(__file__).parent / "situations"
+
+
+def paragraph(name: str) -> tuple[str, set[str]]:
+    ctx = build_report(load_answers(SITUATIONS / f"{name}.yaml"), None, bootstrap=2000, seed=1)
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    text = "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+    return text, {k for s in p.spans if s.kind == "cite" for k in s.keys}
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.])\s+(?=[A-Z])", text) if s]
+
+
+@pytest.mark.parametrize("name, field", [("spam", "spam_filtering"), ("ecg", "ecg_heartbeat"),
+                                         ("shared_task", "rumour_stance"), ("intent", "intent_out_of_scope")])
+def test_each_situation_names_its_field_and_cites_its_source(name: str, field: str) -> None:
+    answers = load_answers(SITUATIONS / f"{name}.yaml")
+    assert answers.field == field
+    text, cited = paragraph(name)
+    assert load_fields()[field].source in cited, text
+    assert load_fields()[field].name in text, text
+    words = text.split()
+    assert 60 <= len(words) <= 220, len(words)
+    # the author's own description of the situation is quoted as given; the sentences advisor writes stay short
+    long = [s for s in sentences(text) if len(s.split()) > 40 and not s.startswith(str(answers.context)[:40])]
+    assert not long, long
+
+
+def test_the_spam_lead_is_said_in_the_words_of_the_trec_spam_track() -> None:
+    text, _ = paragraph("spam")
+    said = sentences(text)
+    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with TPR at an FPR of 0.1%"))
+    assert said[lead + 1].startswith("The customary figures in the TREC Spam Track are TPR at an FPR of 0.1%, our lead,")
+    assert "1 − sm%" in said[lead + 2] and "ROCA" in said[lead + 2]
+
+
+def test_the_ecg_per_class_table_is_the_aami_requirement() -> None:
+    text, cited = paragraph("ecg")
+    give = next(s for s in sentences(text) if s.startswith("We also give"))
+    assert "of every class" in give and "sensitivity (Se) and positive predictivity (+P)" in give
+    assert "as is customary in heartbeat classification under the ANSI/AAMI EC57 classes" in give
+    assert "dechazal2004automatic" in cited
+
+
+def test_rumoureval_macro_f1_is_cited_with_a_reason_when_it_does_not_lead() -> None:
+    text, _ = paragraph("shared_task")
+    said = sentences(text)
+    field = next(s for s in said if s.startswith("As is customary in the RumourEval shared tasks"))
+    assert "we also report macro F1" in field and "but do not lead with it, because" in field
+
+
+def test_intent_reports_in_scope_accuracy_and_out_of_scope_recall_as_clinc150_does() -> None:
+    rec = recommend(load_answers(SITUATIONS / "intent.yaml"))
+    reported = {rec.primary.metric, *(c.metric for c in rec.complementary)}
+    assert {"in_scope_accuracy", "recall"} <= reported
+    text, _ = paragraph("intent")
+    assert "in-scope accuracy" in text.lower() and "out-of-scope recall" in text
+
+
+def test_in_scope_accuracy_against_numpy() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        m = rng.integers(0, 20, size=(4, 4)).astype(float)
+        o = 3
+        keep = np.arange(4) != o
+        expected = np.trace(m[np.ix_(keep, keep)]) / m[keep].sum()  # in-scope items given their own intent
+        got = compute_metrics(m, ["in_scope_accuracy"], positive_label=o)
+        assert got["in_scope_accuracy"] == pytest.approx(expected)
+
+
+def test_in_scope_accuracy_by_hand_and_its_undefined_case() -> None:
+    # 10 in-scope queries of two intents: 6 + 2 right, 1 taken as the other intent, 1 as out-of-scope; the 5
+    # out-of-scope queries, 3 of them taken as intents, do not count: 8 / 10
+    m = [[6, 1, 0], [0, 2, 1], [2, 1, 2]]
+    cm = ConfusionMatrix(m, ["a", "b", "oos"])
+    assert compute_metrics(cm, ["in_scope_accuracy"], positive_label="oos")["in_scope_accuracy"] == pytest.approx(0.8)
+    only_oos = ConfusionMatrix([[0, 0], [1, 3]], ["a", "oos"])
+    assert compute_metrics(only_oos, ["in_scope_accuracy"], positive_label="oos",
+                           undefined="zero")["in_scope_accuracy"] == 0.0
+    with pytest.raises(InputError, match="class of interest"):
+        compute_metrics(cm, ["in_scope_accuracy"])
+
+
+def test_in_scope_accuracy_is_one_catalogue_record() -> None:
+    rec = get_catalogue().metrics["in_scope_accuracy"]
+    assert "larson2019evaluation" in rec.references and "o" in rec.symbols
+
+
+def test_the_intent_report_computes_in_scope_accuracy_against_the_out_of_scope_class() -> None:
+    # a matrix given as data: three intents and the out-of-scope class (the class of interest of the answers)
+    counts = np.array([[40, 3, 2, 5], [2, 30, 1, 7], [1, 2, 25, 2], [6, 4, 5, 35]], dtype=float)
+    labels = ["balance", "transfer", "book_flight", "out-of-scope"]
+    answers = load_answers(SITUATIONS / "intent.yaml").model_copy(update={"outputs": "labels"})
+    plan_params = next(m.params for m in recommend(answers).complementary if m.metric == "in_scope_accuracy")
+    assert plan_params.get("positive_label") == "out-of-scope"
+    ctx = build_report(answers, {"intent model": ConfusionMatrix(counts, labels)}, bootstrap=200, seed=1)
+    got = ctx.systems[0].values["in_scope_accuracy"]
+    assert got == pytest.approx((40 + 30 + 25) / (50 + 40 + 30))  # out-of-scope row left out
+    oos_recall = ctx.systems[0].values["recall"]
+    assert oos_recall == pytest.approx(35 / 50)
+    assert "in_scope_accuracy" in ctx.systems[0].intervals
