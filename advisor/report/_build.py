@@ -71,7 +71,7 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters
-from ._methods_bias import bias_definitions
+from ._methods_bias import bias_definitions, smd_definitions
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
@@ -434,6 +434,8 @@ def build_report(
     ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
     if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
         ctx.definitions = [*ctx.definitions, *bias_definitions(cat)]  # the bias AUCs said or shown: their formulas
+    if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
+        ctx.definitions = [*ctx.definitions, *smd_definitions(cat)]  # the subgroups' SMD said or shown: its formula
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
