@@ -94,7 +94,7 @@ def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) ->
     >>> t = Text()
     >>> smd_sentence(t, {"subgroups": ["english_learner"], "field": "automated_essay_scoring"})
     >>> t.spans[0].text
-    'Within each value of “english_learner” we give the standardized mean difference of machine minus human scores, with its interval; a difference beyond ±0.10 within a subgroup is flagged'
+    'Within each value of “english_learner” we give the standardized mean difference of machine minus human scores, with its interval; a difference beyond ±0.10 within a subgroup is flagged '
     """
     cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
     who = "machine minus human" if answers.get("field") == "automated_essay_scoring" else "predicted minus true"
