@@ -438,7 +438,8 @@ def build_report(
     if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
         ctx.definitions = [*ctx.definitions, *bias_definitions(cat)]  # the bias AUCs said or shown: their formulas
     if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
-        ctx.definitions = [*ctx.definitions, *smd_definitions(cat)]  # the subgroups' SMD said or shown: its formula
+        # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
+        ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json

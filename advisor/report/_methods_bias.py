@@ -9,7 +9,7 @@ elsewhere"), and the Definitions give the three formulas from the catalogue with
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import join_words, plural
@@ -103,8 +103,11 @@ def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) ->
     p.cite([SMD_SOURCE]).t(". ")
 
 
-def smd_definitions(cat: Any) -> list[MetricEntry]:
-    """The formula of the standardized mean difference from the catalogue, with every symbol it uses."""
+def smd_definitions(cat: Any, before: Sequence[MetricEntry] = ()) -> list[MetricEntry]:
+    """The formula of the standardized mean difference from the catalogue, with every symbol it uses that the
+    definitions ``before`` it have not defined (one symbol, one meaning, said once)."""
     rec = cat.metrics["smd"]
+    said = {sp.text for e in before if e.where is not None for sp in e.where.spans if sp.kind == "math"}
+    symbols = {s: m for s, m in rec.symbols.items() if s not in said}
     return [MetricEntry(id="smd", name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
-                        role="complementary", where=_where(rec.symbols), references=list(rec.references))]
+                        role="complementary", where=_where(symbols), references=list(rec.references))]
