@@ -127,8 +127,8 @@ def metric_dict(rec: MetricRecord, *, full: bool = False) -> dict[str, Any]:
     lo, hi = rec.range
     d: dict[str, Any] = {
         "id": rec.id, "name": rec.name, "aliases": list(rec.aliases), "formula": rec.formula,
-        "higher_is_better": rec.higher_is_better, **({"target": rec.target} if rec.target is not None else {}),
-        "range": [lo, hi], "binary_only": rec.binary_only,
+        "higher_is_better": rec.higher_is_better, "target": rec.target, "range": [lo, hi],
+        "binary_only": rec.binary_only,
         "properties": {
             pid: {"status": c.status, "source": c.source, "verified": c.verified,
                   "counterexample": _ce_dict(c.counterexample), "condition": c.condition}
