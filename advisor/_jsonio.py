@@ -83,7 +83,8 @@ def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
     ``{"n", "metrics": {system: {id: value}}, "intervals": {system: {id: interval}}, "reasons": {system:
     {id: why undefined}}}`` and ``gaps[column][system][metric]``, beside ``subgroups`` (the columns, the
     positive label, the size thresholds and the warnings), and ``bias_aucs[column][value][system][id]`` when
-    computed (the bias AUCs of Borkan et al. 2019). :func:`subgroups_from_json` reverses it.
+    computed (the bias AUCs of Borkan et al. 2019), ``subgroup_smd[column][value][system]`` for an ordinal task
+    (the standardized mean difference, Williamson et al. 2012). :func:`subgroups_from_json` reverses it.
 
     >>> res = {"groups": {"site": {"n": {"a": {"n": 3, "accuracy": {"estimate": 0.5, "low": 0.1, "high": 0.9,
     ...        "method": "clopper_pearson"}}}}}, "gaps": {"site": {"accuracy": {"a": {"gap": None}}}},
@@ -118,6 +119,8 @@ def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
                          "thresholds": res.get("thresholds", {}), "warnings": res.get("warnings", [])}}
     if res.get("bias_aucs"):  # Borkan et al. (2019): bias_aucs[column][value][system][id], as computed
         out["bias_aucs"] = res["bias_aucs"]
+    if res.get("smd"):  # Williamson et al. (2012): subgroup_smd[column][value][system], an ordinal task's
+        out["subgroup_smd"] = res["smd"]
     return out
 
 
@@ -142,6 +145,8 @@ def subgroups_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
            "positive_label": sub.get("positive_label")}
     if data.get("bias_aucs"):
         out["bias_aucs"] = data["bias_aucs"]
+    if data.get("subgroup_smd"):
+        out["smd"] = data["subgroup_smd"]
     return out
 
 

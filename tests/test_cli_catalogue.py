@@ -22,8 +22,10 @@ def test_metrics_json_has_the_documented_shape(cli):
     ids = [m["id"] for m in data["metrics"]]
     assert ids == list(get_catalogue().metrics)
     for m in data["metrics"]:
-        assert set(m) == {"id", "name", "aliases", "formula", "higher_is_better", "range", "binary_only",
+        assert set(m) == {"id", "name", "aliases", "formula", "higher_is_better", "target", "range", "binary_only",
                           "properties", "references"}
+        # a signed metric's best value (the standardized mean difference: 0), else null
+        assert m["target"] == (0 if m["id"] == "smd" else None)
         assert list(m["properties"]) == list(PROPERTY_IDS)
         for claim in m["properties"].values():
             assert set(claim) == {"status", "source", "verified", "counterexample", "condition"}

@@ -713,7 +713,21 @@ def _recheck(record: MetricRecord, pid: str, ce: Counterexample) -> str | None:
 
 
 def _ordinal_chance(record: MetricRecord, claim: PropertyClaim, rng: np.random.Generator, budget: int) -> Result | None:
-    """MAE has no finite range over all k: its failure is shown relative to k − 1 (the largest error)."""
+    """MAE has no finite range over all k: its failure is shown relative to k − 1 (the largest error). The
+    standardized mean difference is unbounded: a random classifier that predicts with the truth's class shares
+    scores its best value 0."""
+    if record.id == "smd" and claim.status == "fails":
+        g = MetricFunction(record.id, False)
+        for k in (3, 4):
+            c = random_classifiers(k, rng, max(budget, 200))
+            vals = np.abs(g.values(c))
+            i = int(np.nanargmin(vals))
+            if vals[i] <= 1e-9:
+                ce = Counterexample(matrices=[c[i].tolist()], values=[float(g.values(c[i:i + 1])[0])],
+                                    source="checker", explanation="a random classifier that predicts each class as "
+                                    "often as it occurs in the truth scores the best value 0")
+                return True, ce.explanation, ce
+        return False, "no random classifier scored 0", None
     if record.id != "mae" or claim.status != "fails":
         return None
 
@@ -766,7 +780,7 @@ def structure_counterexample(record: MetricRecord, pid: str, claim: PropertyClai
                              budget: int) -> tuple[bool, Counterexample | None]:
     """``(handled, counterexample)`` for the regeneration of verification.yaml."""
     if record.structure == "ordinal":
-        if pid == "chance_correction" and record.id == "mae":
+        if pid == "chance_correction" and record.id in ("mae", "smd"):
             got = _ordinal_chance(record, claim, rng, budget)
             return True, None if got is None else got[2]
         return False, None

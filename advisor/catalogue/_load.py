@@ -125,6 +125,10 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
                 problems.append(f"{mid}: alias_of disagrees with the engine")
             if rec.higher_is_better != spec.higher_is_better:
                 problems.append(f"{mid}: higher_is_better disagrees with the engine")
+            if rec.target != getattr(spec, "target", None):
+                problems.append(f"{mid}: target disagrees with the engine")
+            if rec.target is not None and (rec.higher_is_better or not rec.range[0] <= rec.target <= rec.range[1]):
+                problems.append(f"{mid}: a target must lie in the range, with higher_is_better false (of the distance)")
             if rec.structure != getattr(spec, "structure", "nominal"):
                 problems.append(f"{mid}: structure disagrees with the engine")
         absent = [p for p in PROPERTY_IDS if p not in rec.properties]

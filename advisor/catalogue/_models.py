@@ -146,6 +146,10 @@ class MetricRecord(_Strict):
     interpretation: str
     range: tuple[float, float]
     higher_is_better: bool
+    target: float | None = Field(None, description=(
+        "for a signed metric, its best value inside the range (the standardized mean difference: 0); the sign of "
+        "value − target says which way the labelings differ, and higher_is_better (then false) speaks of the "
+        "distance |value − target|"))
     binary_only: bool = False
     needs_probabilities: bool = False
     chance_level: str

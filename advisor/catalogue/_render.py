@@ -110,12 +110,25 @@ def _ce_dict(ce: Counterexample | None) -> dict[str, Any] | None:
     return None if ce is None else ce.model_dump(exclude_none=True)
 
 
+def direction(rec: MetricRecord) -> str:
+    """Which values are better, in words: "higher is better", "lower is better", or a signed metric's target.
+
+    >>> from advisor.catalogue import get_catalogue
+    >>> direction(get_catalogue().metrics["smd"])
+    '0 is best; the sign says which way'
+    """
+    if rec.target is not None:
+        return f"{rec.target:g} is best; the sign says which way"
+    return "higher is better" if rec.higher_is_better else "lower is better"
+
+
 def metric_dict(rec: MetricRecord, *, full: bool = False) -> dict[str, Any]:
     """The JSON form of one record (``advisor metrics --json``; ``full`` adds the descriptive fields)."""
     lo, hi = rec.range
     d: dict[str, Any] = {
         "id": rec.id, "name": rec.name, "aliases": list(rec.aliases), "formula": rec.formula,
-        "higher_is_better": rec.higher_is_better, "range": [lo, hi], "binary_only": rec.binary_only,
+        "higher_is_better": rec.higher_is_better, "target": rec.target, "range": [lo, hi],
+        "binary_only": rec.binary_only,
         "properties": {
             pid: {"status": c.status, "source": c.source, "verified": c.verified,
                   "counterexample": _ce_dict(c.counterexample), "condition": c.condition}
@@ -194,7 +207,7 @@ def record_body(rec: MetricRecord, formula: list[str], properties: list[str]) ->
     lo, hi = rec.range
     lines = ["Also called: " + ", ".join(rec.aliases) + ".", ""] if rec.aliases else []
     lines += [*formula, "", rec.interpretation, ""]
-    tags = [f"range [{lo:g}, {hi:g}]", "higher is better" if rec.higher_is_better else "lower is better"]
+    tags = [f"range [{lo:g}, {hi:g}]", direction(rec)]
     if rec.binary_only:
         tags.append("binary (positive class)")
     if rec.needs_probabilities:
@@ -387,10 +400,10 @@ def _explain_tex(res: Resolution) -> str:
     for rec in res.candidates:
         lo, hi = rec.range
         top = "$\\infty$" if hi == float("inf") else f"${hi:g}$"
+        bottom = "$-\\infty$" if lo == float("-inf") else f"${lo:g}$"
         out += [f"\\subsection*{{{latex_escape(rec.name)} (\\texttt{{{latex_escape(rec.id)}}})}}",
                 "\\[", rec.formula, "\\]", latex_escape(rec.interpretation),
-                f"Range ${lo:g}$ to {top}, "
-                f"{'higher' if rec.higher_is_better else 'lower'} is better. "
+                f"Range {bottom} to {top}, {latex_escape(direction(rec))}. "
                 f"Chance level: {latex_escape(rec.chance_level)}"]
         if rec.pitfalls:
             out += ["\\begin{itemize}"] + [f"  \\item {latex_escape(p)}" for p in rec.pitfalls] + ["\\end{itemize}"]

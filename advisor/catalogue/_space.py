@@ -167,6 +167,8 @@ class MetricFunction:
         # ordered classes (issue 12): a class no labeling uses still holds its place in the order
         self.ordinal = getattr(spec, "structure", "nominal") == "ordinal"
         self.sign = 1.0 if higher_is_better else -1.0
+        # a signed metric (the standardized mean difference) is best at its target: oriented, −|value − target|
+        self.target: float | None = getattr(spec, "target", None)
         self.calibrated = calibrated
         self.convention = convention
         self.restrict = restrict
@@ -252,6 +254,8 @@ class MetricFunction:
 
     def __call__(self, counts: np.ndarray) -> np.ndarray:
         """Oriented scores: higher means more similar labelings."""
+        if self.target is not None:
+            return -np.abs(self.values(counts) - self.target)
         return self.sign * self.values(counts)
 
     def top_value(self) -> float:

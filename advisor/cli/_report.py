@@ -214,13 +214,14 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
         raise InputError(f"--top-k must be a whole number ≥ 1; got {top_k}.")
     structured = {k: v for k, v in options.items() if k in ("title", "confidence", "seed", "undefined")}
     structured["bootstrap"] = options["bootstrap"]
-    opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k)
-            if files else {})
-    runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
-    refuse_runs(runs, "report")
     said = questionnaire_api.load_answers(answers)
     by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))
     group = group or said.group  # the answers' resampling unit (issue 20), unless --group names another
+    # ordered classes with subgroups or groups: read as label predictions, the ordinal metrics from their counts
+    opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
+                                         per_item=bool(by or group)) if files else {})
+    runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
+    refuse_runs(runs, "report")
     reject = options.get("reject_label") or said.reject_label  # abstentions are no class (issue 23)
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
                      names=runs.columns, by=by or None, reject_label=reject if not opts else None, **opts)

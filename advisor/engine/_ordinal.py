@@ -23,6 +23,12 @@ moments or class sums, never from a dense k×k array:
 * ``mae_macro = (1/k') Σ_{i: a_i>0} (Σ_j c_ij |x_i − x_j|) / a_i`` over the k' classes present in the
   truth (Baccianella, Esuli & Sebastiani 2009; a class absent from the truth has no items to average
   and is left out under every convention — it is recorded);
+* ``smd = (m_p − m_t) / √((s_p² + s_t²)/2)``, the standardized mean difference of predicted (machine) minus true
+  (human) scores (Williamson, Xi & Breyer 2012): ``m_t = Σ a_i x_i / n`` and ``m_p = Σ b_j x_j / n`` are the means of
+  the class positions under the truth and the prediction, ``s_t²``, ``s_p²`` their variances (divisor ``n − 1``). It is
+  signed: 0 is best, positive means the predictions score higher on average. It is undefined when both labelings are
+  constant (both variances 0) or n ≤ 1: 0 under ``zero`` and ``baseline``, NaN under ``omit``. It is not among the
+  metrics every ordinal evaluation reports (:data:`ORDINAL_METRICS`); ask for it by id (:data:`ORDINAL_SIGNED`);
 * ``κ_w = 1 − n Σ c_ij w_ij / Σ_ij a_i b_j w_ij`` with ``w_ij = |x_i − x_j|`` (linear) or ``(x_i − x_j)²``
   (quadratic). The quadratic chance term is ``n Σ a_i x_i² + n Σ b_j x_j² − 2 (Σ a_i x_i)(Σ b_j x_j)``
   (moments only, positions centred and scaled to a unit span first, which leaves κ unchanged); the
@@ -47,10 +53,13 @@ from ._components import MetricResult, UndefinedValue
 from ._confusion import counts_and_labels
 from ._structure_args import as_tuple, resolve_ids
 
-__all__ = ["ORDINAL_METRICS", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
+__all__ = ["ORDINAL_METRICS", "ORDINAL_SIGNED", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
 
 ORDINAL_METRICS: tuple[str, ...] = ("weighted_kappa_linear", "weighted_kappa_quadratic", "mae", "mae_macro",
                                      "adjacent_accuracy")
+#: signed ordinal metrics (best at 0, the sign says which way), computed when asked for: the standardized mean
+#: difference of Williamson, Xi & Breyer (2012)
+ORDINAL_SIGNED: tuple[str, ...] = ("smd",)
 
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -220,6 +229,24 @@ def _kappa(num: np.ndarray, chance: np.ndarray, n: np.ndarray, single: np.ndarra
     return np.where(undef, fill, val), undef
 
 
+def _smd(cells: OrdinalCells, w: np.ndarray, a: np.ndarray, n: np.ndarray,
+         convention: str) -> tuple[np.ndarray, np.ndarray]:
+    """The standardized mean difference (prediction minus truth) from the class sums and the positions of
+    :meth:`OrdinalCells.positions` (``"mae"``: values for numeric classes, else ranks); variances about each mean,
+    so no difference of large sums."""
+    x = cells.positions("mae")
+    b = _class_sums(cells.cols, w, cells.k)
+    safe = np.where(n > 0, n, 1.0)
+    mt, mp = (a * x).sum(-1) / safe, (b * x).sum(-1) / safe
+    dof = np.where(n > 1, n - 1.0, 1.0)
+    vt = (a * (x - mt[..., None]) ** 2).sum(-1) / dof
+    vp = (b * (x - mp[..., None]) ** 2).sum(-1) / dof
+    undef = ~(n > 1) | ~(vt + vp > 0)
+    val = (mp - mt) / np.sqrt(np.where(undef, 1.0, (vt + vp) / 2.0))
+    fill = np.nan if convention == "omit" else 0.0
+    return np.where(undef, fill, val), undef
+
+
 def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     xm = cells.positions("mae")
     w = np.asarray(cells.counts, dtype=np.float64)
@@ -239,6 +266,8 @@ def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple
         per = np.where(present, err / np.where(present, a, 1.0), 0.0)
         out["mae_macro"] = per.sum(axis=-1) / present.sum(axis=-1)
         events["mae_macro"] = ~present
+    if "smd" in ids:
+        out["smd"], events["smd"] = _smd(cells, w, a, n, convention)
     kappas = [m for m in ("weighted_kappa_quadratic", "weighted_kappa_linear") if m in ids]
     if kappas:
         xk = cells.positions("kappa")
@@ -273,9 +302,11 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
     (0.75, 0.333333, 0.333333)
     >>> r["adjacent_accuracy"], round(ordinal_metrics([[3, 0, 1], [0, 2, 0], [0, 0, 3]])["adjacent_accuracy"], 6)
     (1.0, 0.888889)
+    >>> round(ordinal_metrics([[3, 1, 0], [1, 2, 1], [0, 1, 3]], ["smd"], labels=[1, 2, 3])["smd"], 6)
+    0.0
     """
     cells = data if isinstance(data, OrdinalCells) else ordinal_cells(data, labels)
-    ids = resolve_ids(metrics, undefined, ORDINAL_METRICS, "an ordinal")
+    ids = resolve_ids(metrics, undefined, (*ORDINAL_METRICS, *ORDINAL_SIGNED), "an ordinal", default=ORDINAL_METRICS)
     if cells.k < 2:
         raise InputError("an ordinal evaluation needs at least two ordered classes.")
     if np.asarray(cells.counts).sum() <= 0:
@@ -288,6 +319,12 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
             records += [UndefinedValue(m, "class MAE", cells.labels[i], "class is absent from the truth (a_i = 0)",
                                        "left out of the average (every convention)", None)
                         for i in np.flatnonzero(mask)]
+        elif m == "smd":
+            if bool(mask):
+                records.append(UndefinedValue(m, "standard deviations", None,
+                                              "both labelings put every item in one class, or n ≤ 1",
+                                              "not reported" if undefined == "omit" else "0",
+                                              None if np.isnan(vals[m]) else float(vals[m])))
         elif bool(mask):
             records.append(UndefinedValue(m, "weighted kappa chance term", None,
                                           "both labelings put every item in the same single class",

@@ -177,6 +177,18 @@ def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _smd_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With subgroup columns and ordered classes: per subgroup value the standardized mean difference of predicted
+    minus true scores (Williamson, Xi & Breyer 2012), which asks whether the scores of a subgroup are biased up or
+    down — what a single agreement figure cannot show."""
+    if not answers.subgroups or answers.label_structure != "ordinal":
+        return None
+    keys = ["subgroups", "label_structure"]
+    return Diagnostic(id="subgroup_smd", promise=DIAGNOSTICS["subgroup_smd"], params={"columns": list(answers.subgroups)},
+                      reason="Are the scores of each subgroup biased up or down against the true scores?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None,
                        reported: Sequence[str] = ()) -> list[Diagnostic]:
     """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
@@ -287,6 +299,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     bias = _bias_diagnostic(ans)
     if bias is not None:  # the subgroups of a binary task's scores: the bias AUCs of Borkan et al. (2019), first
         diagnostics = [bias, *diagnostics]
+    smd = _smd_diagnostic(ans)
+    if smd is not None:  # the subgroups of an ordered score: the signed bias per value (Williamson et al. 2012), first
+        diagnostics = [smd, *diagnostics]
     inferred: dict[str, Any] = {key: getattr(ans, key) for key in ("task", "n_classes", "classes")
                 if key in original.model_fields_set and data is not None
                 and str(getattr(ans, key)) != str(getattr(original, key))}

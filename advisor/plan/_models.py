@@ -101,6 +101,8 @@ DIAGNOSTICS: dict[str, str] = {
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
                   "each with its interval"),
+    "subgroup_smd": ("within each subgroup value, the standardized mean difference of predicted minus true scores "
+                     "(Williamson, Xi & Breyer 2012), with its interval"),
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions with 95% intervals from the stratified estimator"),
 }

@@ -71,9 +71,9 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters
-from ._methods_bias import bias_definitions
+from ._methods_bias import bias_definitions, smd_definitions
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
-from ._ordinal import ordinal_intervals, try_ordinal
+from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
     settle,
     class_weights_of,
@@ -409,11 +409,14 @@ def build_report(
     if sub_cols and ev is not None and first is not None:  # per subgroup and the gaps across them (issue 23 item 1)
         sub_json, sub_tables, sub_warn, sub_par = subgroup_section(
             data, sub_cols, {m.id: m.name for m in entries if m.role != "appendix"}, pos if first.k == 2 else None,
-            beta, undefined, bootstrap, confidence, seed, min(digits, 3))
+            beta, undefined, bootstrap, confidence, seed, min(digits, 3),
+            order=_smd_order(plan, first) if plan is not None and plan.diagnostic("subgroup_smd") else None)
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):
             shown = [*shown, "bias_aucs"]  # the bias AUCs' table (Borkan et al. 2019), as the plan promised it
+        if shown is not None and sub_json.get("smd") and plan is not None and plan.diagnostic("subgroup_smd"):
+            shown = [*shown, "subgroup_smd"]  # the SMD per value (Williamson et al. 2012), as the plan promised it
     promised = promises(plan, shown) if plan is not None else None
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
@@ -439,6 +442,9 @@ def build_report(
         two_class = any(cat.metrics.get(m.id) is not None and cat.metrics[m.id].binary_form is not None
                         and m.formula == cat.metrics[m.id].binary_form.formula for m in entries)
         ctx.definitions = [*ctx.definitions, *bias_definitions(cat, said, two_class)]
+    if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
+        # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
+        ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
@@ -853,3 +859,16 @@ def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: s
         figures=results.figures,
         notes=answers_dict.get("notes"),
     )
+
+
+def _smd_order(plan: Any, first: Any) -> list[Any] | None:
+    """The class order of an ordinal task's subgroup SMD: the plan's, else the answers' classes, else the labels
+    when all are numbers (their numeric order)."""
+    order = order_of(plan) or (list(plan.task.classes) if plan.task.classes else None)
+    if order is not None:
+        return order
+    labels = list(getattr(first, "labels", None) or [])
+    try:
+        return sorted(labels, key=float)
+    except (TypeError, ValueError):
+        return None

@@ -135,13 +135,17 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
 
 
 def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,
-                      top_k: int | None = None) -> dict[str, Any]:
+                      top_k: int | None = None, per_item: bool = False) -> dict[str, Any]:
     """The reading options (``order``, ``label_sep``, ``top_k``, ``structure``) these answers and options ask
     for, decided before anything is read: :func:`advisor.load` takes them and reads each file once.
 
     The answers fill in what the options leave out: ``top_k``; ``|`` as the separator of label sets;
     for ``label_structure: ordinal`` the order of ``classes`` — or, without classes, the numeric order of
     numeric labels (``structure="ordinal_default"``: ordinal unless the columns say otherwise).
+
+    ``per_item``: subgroup columns or groups of items are read beside the labels; ordered classes are then read as
+    label predictions (``structure="nominal"``), whose confusion matrices give the ordinal metrics in the plan's
+    order, per subgroup and with groups resampled (:mod:`advisor.report._build`).
     """
     ans = load_answers_file(answers)
     refuse_external(ans)
@@ -154,6 +158,8 @@ def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep
     if ans.label_structure == "multilabel" and label_sep is None:
         label_sep = "|"
     ordinal = ans.label_structure == "ordinal"
+    if ordinal and per_item and not top_k and label_sep is None and not ans.annotators:
+        return {"order": None, "label_sep": None, "top_k": None, "structure": "nominal"}
     order = order or (list(ans.classes) if ordinal and ans.classes else None)
     structure = "ordinal_default" if ordinal and order is None and top_k is None and label_sep is None else None
     return {"order": order, "label_sep": label_sep, "top_k": top_k, "structure": structure}

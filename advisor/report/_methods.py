@@ -38,7 +38,7 @@ from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
-from ._methods_bias import bias_sentence
+from ._methods_bias import bias_sentence, smd_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
@@ -161,8 +161,10 @@ def build_methods(
         promised = [x for x in promised if x != W.PROMISE["judge_agreement"]]
     # the bias AUCs of a subgroup column (Borkan et al. 2019): the author's harm, in a sentence of its own, never cut
     bias = promised is not None and W.PROMISE["bias_aucs"] in promised
+    # the signed bias of an ordered score per subgroup value (Williamson et al. 2012): likewise a sentence of its own
+    smd = promised is not None and W.PROMISE["subgroup_smd"] in promised
     if promised is not None:
-        promised = [x for x in promised if x != W.PROMISE["bias_aucs"]]
+        promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"])]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -213,6 +215,8 @@ def build_methods(
         # first goes after the sentence on how systems are compared
         if bias:  # shorter once the paragraph must shorten, never dropped
             bias_sentence(p, answers, terse=promises < 3, also=merged)
+        if smd:  # the author's question of bias in an ordered score: never dropped
+            smd_sentence(p, answers, intervals=intervals is not None)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading

@@ -9,18 +9,20 @@ elsewhere"), and the Definitions give the three formulas from the catalogue with
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import join_words, plural
 from ._methods_lists import Text
 from ._models import MetricEntry, Paragraph
 
-__all__ = ["BIAS_SOURCE", "bias_definitions", "bias_sentence"]
+__all__ = ["BIAS_SOURCE", "SMD_SOURCE", "bias_definitions", "bias_sentence", "smd_definitions", "smd_sentence"]
 
 #: The BibTeX key of the bias AUCs
 BIAS_SOURCE = "borkan2019nuanced"
 _IDS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
+#: The BibTeX key of the standardized mean difference and its flags (0.15 overall, 0.10 within a subgroup)
+SMD_SOURCE = "williamson2012framework"
 _WORD = re.compile(r"^[A-Za-z][A-Za-z\- ]{0,30}$")
 
 
@@ -87,3 +89,32 @@ def bias_definitions(cat: Any, said: Mapping[str, str] | None = None, two_class:
                                role="complementary", where=_where(fresh) if fresh else None,
                                symbols=dict(form.symbols), references=list(rec.references)))
     return out
+
+
+def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
+    """"Within each value of “english_learner” we give the standardized mean difference of machine minus human
+    scores, with its interval; a difference beyond ±0.10 within a subgroup is flagged (Williamson et al. 2012)." — the
+    signed bias
+    of an ordered score per subgroup value; "machine minus human" in automated essay scoring, else "predicted minus
+    true".
+
+    >>> t = Text()
+    >>> smd_sentence(t, {"subgroups": ["english_learner"], "field": "automated_essay_scoring"})
+    >>> t.spans[0].text
+    'Within each value of “english_learner” we give the standardized mean difference of machine minus human scores, with its interval; a difference beyond ±0.10 within a subgroup is flagged '
+    """
+    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
+    who = "machine minus human" if answers.get("field") == "automated_essay_scoring" else "predicted minus true"
+    p.t(f"Within each value of {cols} we give the standardized mean difference of {who} scores"
+        + (", with its interval" if intervals else "") + "; a difference beyond ±0.10 within a subgroup is flagged")
+    p.cite([SMD_SOURCE]).t(". ")
+
+
+def smd_definitions(cat: Any, before: Sequence[MetricEntry] = ()) -> list[MetricEntry]:
+    """The formula of the standardized mean difference from the catalogue, with every symbol it uses that the
+    definitions ``before`` it have not defined (one symbol, one meaning, said once)."""
+    rec = cat.metrics["smd"]
+    said = {sp.text for e in before if e.where is not None for sp in e.where.spans if sp.kind == "math"}
+    symbols = {s: m for s, m in rec.symbols.items() if s not in said}
+    return [MetricEntry(id="smd", name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
+                        role="complementary", where=_where(symbols), references=list(rec.references))]

@@ -37,6 +37,8 @@ PROMISE: dict[str, str] = {
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
     # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
     "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
+    # said in a sentence of its own, with its source and the threshold (advisor/report/_methods_bias.py)
+    "subgroup_smd": "the standardized mean difference of predicted minus true scores within each subgroup value",
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions"),
 }

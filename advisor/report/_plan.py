@@ -433,10 +433,13 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first
-        out = [x for x in out if x != PROMISE["bias_aucs"]]
+        smd = PROMISE["subgroup_smd"] in out  # the signed bias of an ordered score per value: likewise
+        out = [x for x in out if x not in (PROMISE["bias_aucs"], PROMISE["subgroup_smd"])]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
         if bias:
             out.insert(0, PROMISE["bias_aucs"])
+        if smd:
+            out.insert(0, PROMISE["subgroup_smd"])
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._exceptions import InputError, arg
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
-from ..stats import BIAS_AUC_NAMES, subgroups
+from ..stats import BIAS_AUC_NAMES, subgroup_smd, subgroups
 from ._models import Paragraph, Span, TableBlock, WarningEntry
 
 __all__ = ["check_subgroup_columns", "subgroup_columns", "subgroup_section"]
@@ -45,9 +45,11 @@ def check_subgroup_columns(data: Any, columns: Sequence[str]) -> None:
 
 def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[str, str], pos: Any, beta: float,
                      undefined: str, bootstrap: int, confidence: float, seed: int | None,
-                     digits: int) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
+                     digits: int, order: Sequence[Any] | None = None,
+                     ) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
     """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
-    name``) that a confusion matrix gives, per subgroup."""
+    name``) that a confusion matrix gives, per subgroup; with an ``order`` (an ordinal task), also the standardized
+    mean difference of predicted minus true scores within each value (Williamson et al. 2012)."""
     metric_ids = list(metric_names)
     names = {**metric_names, **_RATE_NAMES}
     ids = [m for m in metric_ids if m not in NEEDS_PARAMETERS
@@ -57,6 +59,11 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
     tables = [_value_table(col, per_value, digits, names) for col, per_value in res["groups"].items()]
     tables += [_bias_table(col, per_value, digits, pos, len(res["groups"][col]))
                for col, per_value in (res.get("bias_aucs") or {}).items()]
+    smd = subgroup_smd(data, list(columns), order, n_resamples=bootstrap or None, confidence=confidence,
+                       seed=seed) if order else {}
+    if smd:
+        res["smd"] = smd
+        tables += [_smd_table(col, per_value, digits) for col, per_value in smd.items()]
     tables.append(_gap_table(res["gaps"], digits, res["positive_label"]))
     warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
     return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap, bool(res.get("bias_aucs")))
@@ -86,6 +93,21 @@ def _value_table(col: str, per_value: dict[str, Any], digits: int, names: Mappin
     return TableBlock(id="subgroups", title=f"Subgroups by {col}", caption=caption,
                       columns=[col, "n", "system", *[names.get(m, m) for m in ids]],
                       numeric=[False, True, False, *[True] * len(ids)], rows=rows)
+
+
+def _smd_table(col: str, per_value: dict[str, Any], digits: int) -> TableBlock:
+    """The standardized mean difference (predicted minus true) of each value and system, flagged beyond ±0.10."""
+    rows = []
+    for value, per_system in per_value.items():
+        for s, e in per_system.items():
+            flag = "beyond ±0.10" if e.get("flag") else ("—" if e.get("estimate") is None else "within ±0.10")
+            rows.append([value, f"{e.get('n', 0):,}", s, _cell(e, digits), flag])
+    caption = ("Standardized mean difference of predicted minus true scores within each value: the difference of the "
+               "means over the root mean of the two variances; positive when the predictions score higher. Williamson, "
+               "Xi & Breyer (2012) flag a magnitude beyond 0.10 within a subgroup. Intervals resample the value's "
+               "items.")
+    return TableBlock(id="subgroup_smd", title=f"Standardized mean difference by {col}", caption=caption,
+                      columns=[col, "n", "system", "SMD", "flag"], numeric=[False, True, False, True, False], rows=rows)
 
 
 def _bias_table(col: str, per_value: dict[str, Any], digits: int, pos: Any, n_values: int) -> TableBlock:

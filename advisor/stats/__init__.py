@@ -41,6 +41,7 @@ _LAZY: dict[str, str] = {
     "partition_comparison": "._partitions",
     "partition_intervals": "._partitions",
     "subgroups": "._subgroups",
+    "subgroup_smd": "._subgroups",
     "BIAS_AUC_NAMES": "._subgroup_aucs",
     "subgroup_aucs": "._subgroup_aucs",
     # a sample stratified by the predicted (map) class (Olofsson et al. 2014)
@@ -87,4 +88,5 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         structure_comparison as structure_comparison,
     )
     from ._strata import StratifiedEstimates as StratifiedEstimates, stratified_estimates as stratified_estimates
+    from ._subgroups import subgroup_smd as subgroup_smd
     from ._subgroups import subgroups as subgroups

@@ -1,0 +1,114 @@
+"""The standardized mean difference of automated essay scoring (Williamson, Xi & Breyer 2012), checked against a
+direct numpy computation on the item scores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from advisor.catalogue import get_catalogue
+from advisor.cli import app
+from advisor.engine import ordinal_cells, ordinal_metrics
+from advisor.plan import make_plan
+
+
+def _direct(human: np.ndarray, machine: np.ndarray) -> float:
+    """(mean machine − mean human) / √((SD_machine² + SD_human²)/2), SDs with divisor n − 1."""
+    return float((machine.mean() - human.mean()) / np.sqrt((machine.var(ddof=1) + human.var(ddof=1)) / 2))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_smd_matches_numpy_on_item_scores(seed):
+    rng = np.random.default_rng(seed)
+    human = rng.integers(1, 7, size=200)
+    machine = np.clip(human + rng.integers(-1, 3, size=200), 1, 6)
+    cells = ordinal_cells(y_true=human, y_pred=machine, order=[1, 2, 3, 4, 5, 6])
+    got = ordinal_metrics(cells, ["smd"])["smd"]
+    assert got == pytest.approx(_direct(human.astype(float), machine.astype(float)), rel=1e-12)
+
+
+def test_smd_uses_class_values_and_sign():
+    # half points: values 1, 1.5, 2 — the machine one half point higher on every essay
+    human = np.array([1.0, 1.5, 2.0, 1.5, 1.0, 2.0])
+    machine = np.array([1.5, 2.0, 2.0, 2.0, 1.5, 2.0])
+    cells = ordinal_cells(y_true=human, y_pred=machine, order=[1.0, 1.5, 2.0])
+    got = ordinal_metrics(cells, ["smd"])["smd"]
+    assert got > 0
+    assert got == pytest.approx(_direct(human, machine), rel=1e-12)
+    swapped = ordinal_metrics(ordinal_cells(y_true=machine, y_pred=human, order=[1.0, 1.5, 2.0]), ["smd"])["smd"]
+    assert swapped == pytest.approx(-got)
+
+
+def test_smd_hand_value():
+    # human 1, 2, 3, 4; machine 2, 3, 4, 5: means 2.5 and 3.5, both variances 5/3 → SMD = 1/√(5/3)
+    cells = ordinal_cells(y_true=[1, 2, 3, 4], y_pred=[2, 3, 4, 5], order=[1, 2, 3, 4, 5])
+    assert ordinal_metrics(cells, ["smd"])["smd"] == pytest.approx(1 / np.sqrt(5 / 3))
+
+
+def test_smd_undefined_when_both_constant():
+    cells = ordinal_cells(y_true=[2, 2, 2], y_pred=[3, 3, 3], order=[1, 2, 3])
+    res = ordinal_metrics(cells, ["smd"])
+    assert res["smd"] == 0.0 and any(u.metric == "smd" for u in res.undefined)
+    assert np.isnan(ordinal_metrics(cells, ["smd"], undefined="omit")["smd"])
+
+
+def test_smd_is_not_reported_unless_asked_and_its_record_is_signed():
+    assert "smd" not in dict(ordinal_metrics([[3, 1], [1, 3]]).items())
+    rec = get_catalogue().metrics["smd"]
+    assert rec.target == 0 and not rec.higher_is_better and rec.structure == "ordinal"
+    assert "williamson2012framework" in rec.references
+
+
+SITUATION = Path(__file__).parent / "situations" / "essay.yaml"
+
+
+def _essays(tmp_path: Path) -> tuple[Path, Path, pd.DataFrame]:
+    """Essays scored 1–6; the machine scores English learners lower in 40% of their essays."""
+    rng = np.random.default_rng(3)
+    n = 600
+    human = rng.integers(1, 7, n)
+    el = rng.random(n) < 0.3
+    machine = np.clip(human + rng.integers(-1, 2, n) - (el & (rng.random(n) < 0.4)).astype(int), 1, 6)
+    df = pd.DataFrame({"y_true": human, "y_pred": machine, "english_learner": np.where(el, "yes", "no")})
+    data = tmp_path / "essays.csv"
+    df.to_csv(data, index=False)
+    answers = tmp_path / "essay.yaml"  # the situation without its resampling groups (none in these data)
+    answers.write_text("".join(x for x in SITUATION.read_text(encoding="utf-8").splitlines(keepends=True)
+                               if not x.startswith("group:")), encoding="utf-8")
+    return data, answers, df
+
+
+def test_the_plan_promises_the_smd_per_subgroup_and_the_paragraph_says_it():
+    plan = make_plan(str(SITUATION))
+    d = plan.diagnostic("subgroup_smd")
+    assert d is not None and d.params["columns"] == ["english_learner"]
+    r = CliRunner().invoke(app, ["methods", "--answers", str(SITUATION), "--seed", "1", "--format", "md"])
+    assert r.exit_code == 0, r.output
+    para = r.output.split("\n\n")[0]
+    assert "standardized mean difference of machine minus human scores" in para
+    assert "±0.10 within a subgroup" in para and "Williamson et al. 2012" in para
+    assert len(para.split()) <= 230  # the heading and the markdown escapes count as words here
+    assert "Standardized mean difference" in r.output  # its definition
+
+
+def test_report_by_subgroup_gives_the_smd_of_each_value(tmp_path):
+    data, answers, df = _essays(tmp_path)
+    out = tmp_path / "report.json"
+    r = CliRunner().invoke(app, ["report", str(data), "--answers", str(answers), "--seed", "1", "-o", str(out),
+                                 "--format", "json", "--force"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    smd = rep["subgroup_smd"]["english_learner"]
+    for value, part in df.groupby("english_learner"):
+        e = smd[value]["essays"]
+        want = _direct(part.y_true.to_numpy(float), part.y_pred.to_numpy(float))
+        assert e["estimate"] == pytest.approx(want, rel=1e-12)
+        assert e["low"] <= e["estimate"] <= e["high"] and e["flag"] == (abs(want) > 0.10)
+    assert smd["yes"]["essays"]["flag"] and not smd["no"]["essays"]["flag"]
+    methods = " ".join(sp["text"] for p in rep["methods"] for sp in p["spans"] if sp.get("text"))
+    assert "standardized mean difference of machine minus human scores" in methods
