@@ -31,10 +31,10 @@ def listed(opening: str, parts: Sequence[str]) -> str:
     """One sentence listing ``parts``, separated by semicolons when a part has a comma of its own, the last after
     "and" (bare names are a plain list: "adjusted Rand index; and adjusted mutual information" read as a slip).
 
-    >>> listed("We add ", ["a, x", "b, y"]), listed("We add ", ["a", "b", "c"])
-    ('We add a, x; and b, y. ', 'We add a, b and c. ')
+    >>> listed("We add ", ["a, x", "b, y"]), listed("We add ", ["a", "b", "c"]), listed("We add ", ["a", "b and c"])
+    ('We add a, x; and b, y. ', 'We add a, b and c. ', 'We add a; and b and c. ')
     """
-    semi = any("," in part for part in parts)
+    semi = any("," in part or " and " in part for part in parts)  # "a, b and c and d" would hide a group
     return (opening + ("; " if semi else ", ").join(parts[:-1]) + (("; and " if semi else " and ") if len(parts) > 1
                                                                    else "") + parts[-1] + ". ")
 
