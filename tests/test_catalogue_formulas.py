@@ -18,7 +18,7 @@ import pytest
 
 from advisor import compute_metrics
 from advisor.catalogue import get_catalogue
-from advisor.engine import PARAMETER_OF
+from advisor.engine import METRICS, PARAMETER_OF
 
 CAT = get_catalogue()
 FORMULA_IDS = [m for m, r in CAT.metrics.items() if not r.alias_of]
@@ -236,7 +236,8 @@ def evaluate_formula(formula: str, C: np.ndarray, beta: float = 1.0) -> float:
         defs[name] = (_TOKEN.findall(rhs), var)
     env: dict[str, object] = {"C": C, "a": C.sum(axis=1), "b": C.sum(axis=0), "n": C.sum(), "k": C.shape[0],
                               "beta": beta, "defs": defs,
-                              "S": range(1, C.shape[0])}  # the classes averaged over: every class but the last
+                              "S": range(1, C.shape[0]),  # the classes averaged over: every class but the last
+                              "o": C.shape[0]}  # the out-of-scope class of in-scope accuracy: the last
     p = _Parser(parts[0], env)
     v = p.expr()
     assert p.peek() is None, f"trailing tokens in {formula!r}: {p.toks[p.pos:]}"
@@ -263,7 +264,9 @@ def test_formula_computes_what_the_engine_computes(mid):
         for C in _matrices(k, 8, rng):
             weights = np.arange(1.0, k + 1) if PARAMETER_OF.get(mid) == "class_weights" else None
             chosen = list(range(k - 1)) if PARAMETER_OF.get(mid) == "f1_classes" else None  # S of the evaluator
-            expected = compute_metrics(C, [mid], positive_label=1 if rec.binary_only else None,
+            # the class of interest: the positive class of two, the last (o, out-of-scope) for in-scope accuracy
+            pos = 1 if rec.binary_only else k - 1 if METRICS[mid].needs_positive else None
+            expected = compute_metrics(C, [mid], positive_label=pos,
                                        class_weights=weights, f1_classes=chosen)[mid]
             got = evaluate_formula(rec.formula, C)
             assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (mid, C.tolist())

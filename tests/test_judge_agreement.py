@@ -348,6 +348,8 @@ def test_a_model_graded_against_pathologists_is_not_cited_as_an_llm_judge() -> N
     p = next(p for p in ctx.methods if p.heading == "Evaluation")
     cited = {k for s in p.spans if s.kind == "cite" for k in s.keys}
     assert "zheng2023judging" not in cited
-    assert "We set the judge's agreement with each human rater" in "".join(s.text for s in p.spans)
+    # the author's word for the rater, from the context ("by the model"), not "judge" (issue 22, the grading reader)
+    text = "".join(s.text for s in p.spans)
+    assert "We set the model's agreement with each human rater" in text and "the judge" not in text
     use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
     assert use.used_by and use.used_by[0].startswith("shown for the judge and each human rater")

@@ -91,7 +91,7 @@ def strata_paragraphs(answers: Mapping[str, Any], primary: MetricEntry, cite: An
 def _definitions() -> Paragraph:
     d = Text()
     d.t("Below, ").m("C").t(" is the confusion matrix of the sample with reference classes as rows and map classes "
-                            "as columns, ").m("b_j").t(" the sample size of map class ").m("j").t(", ").m("W_j")
+                            "as columns, ").m("b_j").t(" is the sample size of map class ").m("j").t(", ").m("W_j")
     d.t(" its share of the mapped area, and ").m("k").t(" the number of classes. ")
     for i, (what, tex) in enumerate(ESTIMATORS):
         d.say(what[:1].upper() + what[1:] if i == 0 else what).t(": ").m(tex).t("; " if i < len(ESTIMATORS) - 1 else ". ")
