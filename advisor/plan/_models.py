@@ -101,6 +101,9 @@ DIAGNOSTICS: dict[str, str] = {
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
                   "each with its interval"),
+    "action_rates": ("the confusion matrix collapsed to the actions the classes lead to (true action × decided "
+                     "action), with the sensitivity and specificity of the action of interest, or the recall of every "
+                     "action, each with its Clopper–Pearson interval"),
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions with 95% intervals from the stratified estimator"),
 }

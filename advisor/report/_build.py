@@ -72,6 +72,7 @@ from ._methods import (
 )
 from ._methods_lists import name_with_parameters
 from ._methods_bias import bias_definitions
+from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import ordinal_intervals, try_ordinal
 from ._plan import (
@@ -434,6 +435,8 @@ def build_report(
     ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
     if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
         ctx.definitions = [*ctx.definitions, *bias_definitions(cat)]  # the bias AUCs said or shown: their formulas
+    if promised is not None and ACTIONS_PROMISE in promised:  # the rates of the actions said: their formulas
+        ctx.definitions = [*ctx.definitions, *actions_definitions(answers_dict)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
