@@ -48,30 +48,32 @@ def _groups(answers: Mapping[str, Any]) -> tuple[dict[str, list[str]], str | Non
 
 
 def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
-    """"Since “present” and “unknown” both lead to referral, we also give referral sensitivity, the share of children
-    labelled “present” or “unknown” whose classification also leads to referral, and referral specificity, the share
-    of children labelled “absent” whose classification leads to no referral, each with its Clopper–Pearson interval."
+    """"Since “present” and “unknown” both lead to referral, we also give referral sensitivity, the share of
+    children labelled “present” or “unknown” whose classification also leads to referral, and referral specificity,
+    the share of children labelled “absent” whose classification leads to no referral, each with its Clopper–Pearson
+    interval."
 
     >>> t = Text()
     >>> actions_sentence(t, {"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
     ...                      "action_of_interest": "referral", "item_name": "child"})
-    >>> t.spans[0].text[:100]
-    'Since “present” and “unknown” both lead to referral, we also give referral sensitivity, the share of '
+    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, we also give referral")
+    True
     """
     acts, interest = _groups(answers)
     if len(acts) < 2:
         return
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
-    since = "; ".join(f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
-                      for a, cs in shared)
+    since = join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
+                        for a, cs in shared])
     start = f"Since {since}, we also give "
     interval = ", each with its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
     if interest is not None and len(acts) == 2:
         other = next(a for a in acts if a != interest)
         if terse:
-            p.t(f"{start}{interest} sensitivity and specificity, the shares of {items} labelled {_quoted(acts[interest])} "
-                f"and {_quoted(acts[other])} whose classification leads to {interest} and {other}{interval}. ")
+            p.t(f"{start}{interest} sensitivity and specificity, the shares of {items} labelled "
+                f"{_quoted(acts[interest])} and {_quoted(acts[other])} whose classification leads to {interest} and "
+                f"{other}, respectively{interval}. ")
             return
         p.t(f"{start}{interest} sensitivity, the share of {items} labelled {_quoted(acts[interest])} whose "
             f"classification also leads to {interest}, and {interest} specificity, the share of {items} labelled "
