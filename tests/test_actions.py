@@ -18,7 +18,7 @@ from advisor.cli import app
 from advisor.engine import ConfusionMatrix, action_rates, collapse_to_actions
 from advisor.plan import make_plan
 from advisor.questionnaire import QUESTIONS, answers_from_mapping, load_answers
-from advisor.questionnaire._ask import parse_reply
+from advisor.questionnaire._ask import ask_questions, parse_reply, show_value
 from advisor.report import build_report, render_report
 
 SITUATION = Path(__file__).parent / "situations" / "murmur.yaml"
@@ -123,6 +123,7 @@ def test_the_question_reads_actions_and_is_asked_only_with_named_classes():
     with pytest.raises(ValueError, match="at least two actions"):
         parse_reply(q, "referral = present, unknown", {"classes": LABELS})
     assert q.applies_when is not None and q.applies_when.get("classes") == {"set": True}
+    assert show_value(q, ACTIONS) == "referral = present, unknown; no referral = absent"  # as it is typed
 
 
 # ----------------------------------------------------------------------------------------------
@@ -208,3 +209,21 @@ def test_action_names_are_escaped_in_latex_and_html():
     assert "R&D <b>" not in html and "R&amp;D &lt;b&gt;" in html
     tex = render_report(ctx, "tex")
     assert "R\\&D" in tex and "50\\% home" in tex
+
+
+def test_the_dialogue_asks_the_actions_after_the_classes_and_reasks_an_unknown_action():
+    lines: list[str] = []
+    replies = {"What are the class names": ["present, unknown, absent"],
+               "lead to the same action": ["referral = present, unknown; no referral = absent"],
+               "miss is costly": ["refer", "referral"]}
+
+    def read(prompt: str) -> str:
+        question = next((line for line in reversed(lines) if re.match(r"\d+\. ", line)), "")
+        for start, answers in replies.items():
+            if start in question and answers:
+                return answers.pop(0)
+        return ""
+
+    got = ask_questions(read, lines.append, None)
+    assert got.actions == ACTIONS and got.action_of_interest == "referral"
+    assert any("Not allowed: it must be one of the actions 'referral', 'no referral'" in line for line in lines)

@@ -70,6 +70,9 @@ def show_value(q: Question, value: Any) -> str:
     if isinstance(value, dict):
         if q.kind == "costs":
             return f"fn={value.get('false_negative')}, fp={value.get('false_positive')}"
+        if q.kind == "actions":  # as it is typed: 'referral = present, unknown; no referral = absent'
+            return "; ".join(f"{display_label(a)} = {', '.join(display_label(c) for c in cs)}"
+                             for a, cs in value.items())
         return _shown_items([f"{display_label(k)}={v:g}" if isinstance(v, (int, float)) else
                              f"{display_label(k)}={display_label(v)}" for k, v in value.items()])
     return display_label(value)
