@@ -149,10 +149,10 @@ def test_the_plan_carries_the_actions_and_every_answer_is_used():
 def test_the_methods_paragraph_says_the_actions_in_the_authors_words_before_data():
     ctx = build_report(load_answers(SITUATION), bootstrap=2000, seed=1)
     text = _evaluation(ctx)
-    assert ("Since “present” and “unknown” both lead to referral, we also give referral sensitivity, the share of "
-            "children labelled “present” or “unknown” whose classification also leads to referral, and referral "
-            "specificity, the share of children labelled “absent” whose classification leads to no referral, each "
-            "with its Clopper–Pearson interval.") in text
+    assert ("Since “present” and “unknown” both lead to referral, we add referral sensitivity and referral "
+            "specificity, each with its Clopper–Pearson interval. They are the shares of children whose true class is "
+            "“present” or “unknown” that are classified as either, and of children whose true class is “absent” "
+            "that are classified as “absent”.") in text
     assert len(re.findall(r"\S+", text)) <= 220
     names = [m.name for m in ctx.definitions]
     assert "Referral sensitivity" in names and "Referral specificity" in names
@@ -181,8 +181,9 @@ def test_more_than_two_actions_give_the_recall_of_each():
     answers = {**BASE, "classes": ["a", "b", "c", "d"], "item_name": "patient",
                "actions": {"surgery": ["a", "b"], "drugs": ["c"], "home": ["d"]}}
     ctx = build_report(answers, bootstrap=0, seed=1)
-    assert ("Since “a” and “b” both lead to surgery, we also give the recall of each action, the share of patients "
-            "whose true class leads to it that are classified into a class that leads to it too") in _evaluation(ctx)
+    assert ("Since “a” and “b” both lead to surgery, we add the recall of each action, each with its "
+            "Clopper–Pearson interval: the share of patients whose true class leads to the action that are classified "
+            "into a class leading to it too.") in _evaluation(ctx)
     assert [m.name for m in ctx.definitions][-1] == "Recall of an action"
 
 

@@ -4,7 +4,7 @@ With the answers' ``actions`` (a child classified murmur "present" or "unknown" 
 the diagnostic ``action_rates``; the report then shows the confusion matrix collapsed to actions (true action ×
 decided action) and the sensitivity and specificity of the action of interest (two actions) or the recall of every
 action, each with its Clopper–Pearson interval; the methods paragraph says it in the author's words ("Since
-“present” and “unknown” both lead to referral, we also give referral sensitivity, …") and the Definitions give
+“present” and “unknown” both lead to referral, we add referral sensitivity, …") and the Definitions give
 the formulas with every symbol.
 """
 
@@ -47,16 +47,22 @@ def _groups(answers: Mapping[str, Any]) -> tuple[dict[str, list[str]], str | Non
     return acts, (str(interest) if interest is not None and str(interest) in acts else None)
 
 
+def _as(classes: Sequence[str]) -> str:
+    """"as “absent”", "as either", "as any of them": classified into a class of the same action."""
+    return f"as “{classes[0]}”" if len(classes) == 1 else "as either" if len(classes) == 2 else "as any of them"
+
+
 def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
-    """"Since “present” and “unknown” both lead to referral, we also give referral sensitivity, the share of
-    children labelled “present” or “unknown” whose classification also leads to referral, and referral specificity,
-    the share of children labelled “absent” whose classification leads to no referral, each with its Clopper–Pearson
-    interval."
+    """"Since “present” and “unknown” both lead to referral, we add referral sensitivity and referral
+    specificity, each with its Clopper–Pearson interval. They are the shares of children whose true class is
+    “present” or “unknown” that are classified as either, and of children whose true class is “absent” that are
+    classified as “absent”." ``terse`` (the paragraph must shorten) keeps the first sentence: the Definitions give
+    the formulas.
 
     >>> t = Text()
     >>> actions_sentence(t, {"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
     ...                      "action_of_interest": "referral", "item_name": "child"})
-    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, we also give referral")
+    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, we add referral")
     True
     """
     acts, interest = _groups(answers)
@@ -66,21 +72,20 @@ def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -
     shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
     since = join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
                         for a, cs in shared])
-    start = f"Since {since}, we also give "
     interval = ", each with its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
     if interest is not None and len(acts) == 2:
         other = next(a for a in acts if a != interest)
-        if terse:
-            p.t(f"{start}{interest} sensitivity and specificity, the shares of {items} labelled "
-                f"{_quoted(acts[interest])} and {_quoted(acts[other])} whose classification leads to {interest} and "
-                f"{other}, respectively{interval}. ")
-            return
-        p.t(f"{start}{interest} sensitivity, the share of {items} labelled {_quoted(acts[interest])} whose "
-            f"classification also leads to {interest}, and {interest} specificity, the share of {items} labelled "
-            f"{_quoted(acts[other])} whose classification leads to {other}{interval}. ")
+        p.t(f"Since {since}, we add {interest} sensitivity and {interest} specificity{interval}. ")
+        if not terse:
+            p.t(f"They are the shares of {items} whose true class is {_quoted(acts[interest])} that are classified "
+                f"{_as(acts[interest])}, and of {items} whose true class is {_quoted(acts[other])} that are "
+                f"classified {_as(acts[other])}. ")
         return
-    p.t(f"{start}the recall of each action, the share of {items} whose true class leads to it that are classified "
-        f"into a class that leads to it too{interval}. ")
+    p.t(f"Since {since}, we add the recall of each action{interval}")
+    if not terse:
+        p.t(f": the share of {items} whose true class leads to the action that are classified into a class "
+            "leading to it too")
+    p.t(". ")
 
 
 def _where(symbols: Mapping[str, str]) -> Paragraph:
