@@ -228,3 +228,18 @@ def test_the_dialogue_asks_the_actions_after_the_classes_and_reasks_an_unknown_a
     got = ask_questions(read, lines.append, None)
     assert got.actions == ACTIONS and got.action_of_interest == "referral"
     assert any("Not allowed: it must be one of the actions 'referral', 'no referral'" in line for line in lines)
+
+
+def test_the_report_json_carries_the_rates_as_numbers():
+    st = pytest.importorskip("scipy.stats")
+    ctx = build_report(load_answers(SITUATION), {"screener": _cm()}, bootstrap=0, seed=1)
+    got = ctx.actions
+    assert got["actions"] == ACTIONS and got["of_interest"] == "referral" and got["method"] == "clopper_pearson"
+    system = got["systems"]["screener"]
+    assert system["matrix"] == [[51.0, 9.0], [20.0, 120.0]]
+    sens = system["rates"][0]
+    assert (sens["name"], sens["right"], sens["all"]) == ("referral sensitivity", 51.0, 60.0)
+    assert sens["estimate"] == pytest.approx(0.85)
+    assert sens["low"] == pytest.approx(st.beta.ppf(0.025, 51, 10), abs=1e-9)
+    assert sens["high"] == pytest.approx(st.beta.ppf(0.975, 52, 9), abs=1e-9)
+    assert build_report(load_answers(SITUATION), bootstrap=0, seed=1).actions is None  # no data, no numbers

@@ -119,12 +119,18 @@ def actions_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
                         where=_where({"G": "the set of classes that lead to the action"}))]
 
 
+def _finite(v: float) -> float | None:
+    return float(v) if math.isfinite(v) else None
+
+
 def _num(v: float, digits: int) -> str:
     return "—" if not math.isfinite(v) else f"{v:.{digits}f}"
 
 
-def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3) -> list[TableBlock]:
-    """The rates of the actions (table ``action_rates``), then each system's matrix of actions."""
+def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3,
+                   record: dict[str, Any] | None = None) -> list[TableBlock]:
+    """The rates of the actions (table ``action_rates``), then each system's matrix of actions; ``record``, when
+    given, receives them as numbers (the report's JSON ``"actions"``)."""
     d = plan.diagnostic("action_rates")
     if d is None or not systems:
         return []
@@ -132,6 +138,9 @@ def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3) -> l
     interest = d.params.get("of_interest")
     confidence = plan.design.confidence
     rows, matrix_rows = [], []
+    record = {} if record is None else record
+    record.update(actions=acts, of_interest=interest, confidence=confidence,
+                  method="clopper_pearson" if exact_intervals(plan) else None, systems={})
     for name, cm in systems.items():
         whole = bool(np.all(np.asarray(cm.counts) == np.round(np.asarray(cm.counts))))
         exact = whole and exact_intervals(plan)
@@ -139,7 +148,11 @@ def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3) -> l
             lo, hi = proportion_interval(r.hits, r.total, confidence) if exact else (math.nan, math.nan)
             band = f"{_num(lo, digits)} to {_num(hi, digits)}" if exact and r.total > 0 else "—"
             rows.append([name, r.name, _num(r.value, digits), band, f"{r.hits:g} / {r.total:g}"])
+            record["systems"].setdefault(name, {"rates": []})["rates"].append(
+                {"name": r.name, "action": r.action, "right": r.hits, "all": r.total, "estimate": _finite(r.value),
+                 "low": _finite(lo), "high": _finite(hi)})
         a = collapse_to_actions(cm, acts)
+        record["systems"][name]["matrix"] = a.counts.tolist()
         for i, lab in enumerate(a.labels):
             matrix_rows.append([name, str(lab), *(f"{v:g}" for v in a.counts[i])])
     labels = list(acts)

@@ -395,8 +395,9 @@ def build_report(
     if plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
         at_priors: dict[str, Any] = {}
+        actions: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits, at_priors=at_priors)
+                                   undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
@@ -439,6 +440,7 @@ def build_report(
         ctx.definitions = [*ctx.definitions, *actions_definitions(answers_dict)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
+    ctx.actions = (actions or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
     ctx.abstentions = ab_json
     return ctx

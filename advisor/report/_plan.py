@@ -378,7 +378,8 @@ def _class_order(plan: Plan, task: Any) -> TableBlock | None:
 def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapping[str, Any], *, task: Any,
                       names: Mapping[str, str], pos: Any, beta: float, undefined: str, digits: int,
                       structure: Any = None, items: float | None = None,
-                      at_priors: dict[str, Any] | None = None) -> list[TableBlock]:
+                      at_priors: dict[str, Any] | None = None,
+                      actions: dict[str, Any] | None = None) -> list[TableBlock]:
     """One table for each diagnostic of the plan that is not shown elsewhere in the report; ``at_priors``, when
     given, receives the projected metrics with their intervals (the report's JSON ``"at_priors"``)."""
     out: list[TableBlock | None] = []
@@ -398,7 +399,7 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
         elif d.id == "stratified_estimates":  # a sample drawn by map class (Olofsson et al. 2014)
             out.append(strata_table(d.params.get("map_shares") or {}, systems, plan.design.confidence))
         elif d.id == "action_rates":  # classes grouped by the action they lead to
-            out.extend(actions_tables(plan, systems, min(digits, 3)))
+            out.extend(actions_tables(plan, systems, min(digits, 3), actions))
     return [t for t in out if t is not None]
 
 
