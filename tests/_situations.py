@@ -130,6 +130,13 @@ def draw(rng: random.Random) -> dict[str, Any]:
         d["field"] = sub.choice(FIELDS)
     if sub.random() < 0.3:
         d["item_name"] = sub.choice(["patient", "tweet", "claim", "image", "child", "query"])
+    # classes grouped by the action they lead to, drawn the same way so that the situations before stay as they were
+    sub = random.Random("actions" + repr(sorted(d.items(), key=lambda kv: kv[0])))
+    if structure == "nominal" and not binary and "classes" in d and sub.random() < 0.15:
+        cut = sub.randrange(1, k - 1)  # the first action groups at least two classes
+        d["actions"] = {"referral": classes[:cut + 1], "no referral": classes[cut + 1:]}
+        if sub.random() < 0.7:
+            d["action_of_interest"] = sub.choice(["referral", "no referral"])
     return d
 
 

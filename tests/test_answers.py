@@ -274,6 +274,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "judge",  # issue 22: asked only when annotators are compared
         "f1_classes",  # issue 22: asked only in the SemEval sentiment field (F1^PN)
         "map_shares",  # a sample stratified by map class: asked only in the remote-sensing field
+        "actions", "action_of_interest",  # classes grouped by action: asked only once the classes are named
         "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 

@@ -58,6 +58,10 @@ _LAZY: dict[str, str] = {
     "top_k_accuracy": "._topk",
     # a judge (an LLM, a model) against human raters (issue 22)
     "JudgeRatings": "._judge",
+    # classes grouped by the action they lead to
+    "ActionRate": "._actions",
+    "action_rates": "._actions",
+    "collapse_to_actions": "._actions",
     "evaluate_judge_batch": "._judge",
     "judge_comparison": "._judge",
     "judge_ratings": "._judge",
@@ -189,6 +193,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         ratings_table as ratings_table,
     )
     from ._cells import Cells as Cells
+    from ._actions import ActionRate as ActionRate, action_rates as action_rates
+    from ._actions import collapse_to_actions as collapse_to_actions
     from ._judge import (
         JudgeRatings as JudgeRatings,
         evaluate_judge_batch as evaluate_judge_batch,

@@ -189,6 +189,20 @@ def _smd_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _actions_diagnostic(answers: Answers) -> Diagnostic | None:
+    """Classes grouped by the action they lead to (a child classified "present" or "unknown" is referred alike): the
+    confusion matrix collapsed to actions, with the sensitivity and specificity of the action of interest (two
+    actions) or the recall of every action."""
+    if not answers.actions:
+        return None
+    keys = ["actions", *(["action_of_interest"] if answers.action_of_interest is not None else [])]
+    return Diagnostic(id="action_rates", promise=DIAGNOSTICS["action_rates"],
+                      params={"actions": {str(a): [str(c) for c in cs] for a, cs in answers.actions.items()},
+                              "of_interest": answers.action_of_interest},
+                      reason="Several classes lead to the same action: is the action right?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None,
                        reported: Sequence[str] = ()) -> list[Diagnostic]:
     """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
@@ -296,6 +310,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
+    acts = _actions_diagnostic(ans)
+    if acts is not None:  # the author's actions: what the reader of a screening asks first, so said first
+        diagnostics = [acts, *diagnostics]
     bias = _bias_diagnostic(ans)
     if bias is not None:  # the subgroups of a binary task's scores: the bias AUCs of Borkan et al. (2019), first
         diagnostics = [bias, *diagnostics]

@@ -103,6 +103,9 @@ DIAGNOSTICS: dict[str, str] = {
                   "each with its interval"),
     "subgroup_smd": ("within each subgroup value, the standardized mean difference of predicted minus true scores "
                      "(Williamson, Xi & Breyer 2012), with its interval"),
+    "action_rates": ("the confusion matrix collapsed to the actions the classes lead to (true action × decided "
+                     "action), with the sensitivity and specificity of the action of interest, or the recall of every "
+                     "action, each with its Clopper–Pearson interval"),
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions with 95% intervals from the stratified estimator"),
 }

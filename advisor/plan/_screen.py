@@ -31,6 +31,7 @@ ANSWER_WORDS: dict[str, str] = {
     "risk_estimates": "the probabilities being used as risks", "planned_metrics": "the planned metric",
     "notes": "your note", "label_structure": "the kind of labels", "top_k": "the k of top-k accuracy",
     "annotators": "the number of annotators",
+    "actions": "the actions the classes lead to", "action_of_interest": "the action whose miss is costly",
 }
 
 
@@ -63,6 +64,10 @@ def plan_text(plan: Plan, *, explain: bool = False) -> str:
     lines = body.rstrip("\n").split("\n")
     tail = [] if explain else lines[-1:]  # "advisor recommend --explain shows …" stays last
     lines = lines if explain else lines[:-1]
+    acts = plan.diagnostic("action_rates")
+    if acts is not None:  # the author's actions: whether the action is right, beside the class metrics
+        lines.append("By action")
+        lines += _wrap(action_words(acts.params.get("actions") or {}, acts.params.get("of_interest")), width)
     if plan.conflicts:
         lines.append("Where your answers pull apart")
         for c in plan.conflicts:
@@ -77,6 +82,19 @@ def plan_text(plan: Plan, *, explain: bool = False) -> str:
         for text in suggestions:
             lines += _wrap(text, width)
     return "\n".join([*scope_lines(plan, width), *lines, *tail]) + "\n"
+
+
+def action_words(actions: dict[str, list[str]], interest: str | None) -> str:
+    """What the report adds for classes grouped by action, in one line.
+
+    >>> action_words({"referral": ["present", "unknown"], "no referral": ["absent"]}, "referral")
+    'referral sensitivity and specificity: the confusion matrix collapsed to referral (present, unknown) and no referral (absent), so a class confused with another of the same action is no miss'
+    """
+    groups = " and ".join(f"{a} ({', '.join(cs)})" for a, cs in actions.items())
+    what = (f"{interest} sensitivity and specificity" if interest is not None and len(actions) == 2
+            else "the recall of each action")
+    return (f"{what}: the confusion matrix collapsed to {groups}, so a class confused with another of the same action "
+            "is no miss")
 
 
 def scope_lines(plan: Plan, width: int) -> list[str]:

@@ -132,6 +132,11 @@ class Answers(BaseModel):
     map_shares: dict[Label, float] | None = Field(None, description="the test sample was drawn stratified by the "
                                                   "predicted (map) class; the share of the whole population (the "
                                                   "mapped area) predicted as each class, summing to 1")
+    # classes grouped by the action they lead to (a child classified "present" or "unknown" is referred): the
+    # confusion matrix collapsed to actions, and the action whose miss is costly
+    actions: dict[str, list[Label]] | None = Field(None, description="the action each class leads to: action name (a "
+                                                   "noun such as referral) → the classes that lead to it")
+    action_of_interest: str | None = Field(None, description="the action whose miss is costly (one of the actions)")
     class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
     class_weights: dict[Label, float] | None = None
     # issue 22: the classes a macro F1 is averaged over (F1^PN of the SemEval sentiment tasks: positive, negative)
@@ -215,7 +220,7 @@ class Answers(BaseModel):
             seen.add(str(x))
         return v
 
-    @field_validator("context", "item_name", "field", "group", "judge", mode="before")
+    @field_validator("context", "item_name", "field", "group", "judge", "action_of_interest", mode="before")
     @classmethod
     def _words(cls, v: Any, info: Any) -> Any:
         if isinstance(v, str):
@@ -292,6 +297,7 @@ class Answers(BaseModel):
             _fail("target_prevalence", {str(c): v for c, v in self.target_prevalence.items()},
                   f"the shares must sum to 1 (they sum to {total:g})")
         self._map_shares_consistent()
+        self._actions_consistent()
         if self.class_weighting == "custom" and self.class_weights is None:
             _fail("class_weights", None, "class_weighting is custom, so give a mapping of class name to weight")
         if self.class_weights is not None and self.class_weighting != "custom":
@@ -341,6 +347,50 @@ class Answers(BaseModel):
         if self.label_structure != "nominal":
             _fail("map_shares", shown, "a sample stratified by map class is evaluated for single-label classes "
                   f"(label_structure: nominal, not {self.label_structure})")
+
+    def _actions_consistent(self) -> None:
+        """Classes grouped by action: every class in exactly one action, at least two actions, one of which groups
+        several classes (else the actions are the classes); the action of interest is one of them."""
+        acts, interest = self.actions, self.action_of_interest
+        if acts is None:
+            if interest is not None:
+                _fail("action_of_interest", interest, "an action of interest is one of the actions, so give "
+                      "'actions' (action name → the classes that lead to it) with it")
+            return
+        shown = {str(a): [str(c) for c in cs] for a, cs in acts.items()}
+        if self.classes is None:
+            _fail("actions", shown, "the actions group classes, so name the classes under 'classes'")
+        if self.label_structure != "nominal":
+            _fail("actions", shown, "classes are grouped by action for single-label classes (label_structure: "
+                  f"nominal, not {self.label_structure})")
+        if len(acts) < 2:
+            _fail("actions", shown, "give at least two actions, each with the classes that lead to it")
+        names = [" ".join(str(a).split()) for a in acts]
+        if any(not n or len(n) > 40 or len(n.split()) > 4 for n in names):
+            _fail("actions", shown, "every action needs a name of at most four words, such as referral")
+        if len({n.lower() for n in names}) != len(names):
+            _fail("actions", shown, "an action is named twice; give each action once")
+        seen: dict[str, str] = {}
+        for action, classes in acts.items():
+            if not classes:
+                _fail(f"actions.{action}", [], "name at least one class that leads to this action")
+            for c in classes:
+                if not self._known(c):
+                    _fail(f"actions.{action}", [str(x) for x in classes], f"{str(c)!r} is not a class; the classes "
+                          "are " + _names(self.classes or []))
+                if str(c) in seen:
+                    _fail("actions", shown, f"class {str(c)!r} leads to both {seen[str(c)]!r} and {str(action)!r}; "
+                          "each class leads to exactly one action")
+                seen[str(c)] = str(action)
+        missing = [c for c in self.classes or [] if str(c) not in seen]
+        if missing:
+            _fail("actions", shown, f"class {str(missing[0])!r} leads to no action; name the action of every class")
+        if all(len(cs) == 1 for cs in acts.values()):
+            _fail("actions", shown, "each class leads to an action of its own, so the actions add nothing to the "
+                  "classes; group the classes that lead to the same action")
+        if interest is not None and not any(str(interest) == str(a) for a in acts):
+            _fail("action_of_interest", interest, "it must be one of the actions "
+                  + ", ".join(repr(str(a)) for a in acts) + ", or null")
 
     def _structure_consistent(self, k: int | None) -> None:
         """Issue 12 keys: top_k within the classes, annotators without a gold standard."""
@@ -523,7 +573,7 @@ def _fail(key: str, value: Any, why: str) -> None:
 # Questions (data in questions.yaml)
 # ----------------------------------------------------------------------------------------------
 Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text", "share",
-               "numbers", "coverage"]
+               "numbers", "coverage", "actions"]
 
 
 class Question(BaseModel):
@@ -590,7 +640,7 @@ def _key_of(loc: tuple[Any, ...]) -> str:
     for i, item in enumerate(loc):
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
-        elif i == 0 or item in _COST_KEYS or (parts and parts[0] in ("target_prevalence", "class_weights", "map_shares") and len(parts) == 1):
+        elif i == 0 or item in _COST_KEYS or (parts and parts[0] in ("target_prevalence", "class_weights", "map_shares", "actions") and len(parts) == 1):
             parts.append(str(item))
         # other strings are union tags ('int', 'str', 'list[...]') or '[key]' markers
     return ".".join(parts) if parts else "answers"

@@ -70,6 +70,9 @@ def show_value(q: Question, value: Any) -> str:
     if isinstance(value, dict):
         if q.kind == "costs":
             return f"fn={value.get('false_negative')}, fp={value.get('false_positive')}"
+        if q.kind == "actions":  # as it is typed: 'referral = present, unknown; no referral = absent'
+            return "; ".join(f"{display_label(a)} = {', '.join(display_label(c) for c in cs)}"
+                             for a, cs in value.items())
         return _shown_items([f"{display_label(k)}={v:g}" if isinstance(v, (int, float)) else
                              f"{display_label(k)}={display_label(v)}" for k, v in value.items()])
     return display_label(value)
@@ -148,6 +151,20 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
         if low in _NONE:
             return None
         return _pairs(text, classes, "share" if q.kind == "shares" else "weight")
+    if q.kind == "actions":  # 'referral = present, unknown; no referral = absent'
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return None
+        acts: dict[str, list[Any]] = {}
+        for part in text.split(";"):
+            if not part.strip():
+                continue
+            m = re.fullmatch(r"\s*([^=:]+?)\s*[=:]\s*(.+?)\s*", part)
+            if not m:
+                raise ValueError(f"{part.strip()!r} is not of the form action = class, class")
+            acts[m.group(1)] = [_label(t.strip(), classes) for t in m.group(2).split(",") if t.strip()]
+        if len(acts) < 2:
+            raise ValueError("give at least two actions, as 'referral = present, unknown; no referral = absent'")
+        return acts
     if q.kind == "costs":
         if low in _NONE | _UNKNOWN | _MAYBE:  # the prompt: "'none' if they cost the same or you cannot say"
             return None

@@ -72,6 +72,7 @@ from ._methods import (
 )
 from ._methods_lists import name_with_parameters
 from ._methods_bias import bias_definitions, smd_definitions
+from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
@@ -394,8 +395,9 @@ def build_report(
     if plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
         at_priors: dict[str, Any] = {}
+        actions: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits, at_priors=at_priors)
+                                   undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
@@ -445,8 +447,11 @@ def build_report(
     if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
         # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
         ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
+    if promised is not None and ACTIONS_PROMISE in promised:  # the rates of the actions said: their formulas
+        ctx.definitions = [*ctx.definitions, *actions_definitions(answers_dict)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
+    ctx.actions = (actions or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
     ctx.abstentions = ab_json
     return ctx

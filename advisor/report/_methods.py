@@ -39,6 +39,7 @@ from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
 from ._methods_bias import bias_sentence, smd_sentence
+from ._actions import ACTIONS_PROMISE, actions_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
@@ -165,6 +166,10 @@ def build_methods(
     smd = promised is not None and W.PROMISE["subgroup_smd"] in promised
     if promised is not None:
         promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"])]
+    # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
+    acts = promised is not None and ACTIONS_PROMISE in promised
+    if promised is not None:
+        promised = [x for x in promised if x != ACTIONS_PROMISE]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -217,6 +222,8 @@ def build_methods(
             bias_sentence(p, answers, terse=promises < 3, also=merged)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
+        if acts:  # shorter once the paragraph must shorten, never dropped
+            actions_sentence(p, answers, terse=terse > 0)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading

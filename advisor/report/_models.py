@@ -309,6 +309,10 @@ class ReportContext(_M):
     at_priors: dict[str, Any] | None = Field(None, description="the prevalence-dependent metrics projected to the "
                                              "deployment shares: priors, and per system and metric the test-set value, "
                                              "the projected estimate and its bootstrap interval")
+    actions: dict[str, Any] | None = Field(None, description=(
+        "classes grouped by the action they lead to: the actions, the action of interest, the interval method and per "
+        "system the matrix of actions (rows true, columns decided) and each rate with right, all, estimate and "
+        "interval"))
     subgroups: dict[str, Any] | None = Field(None, description=(
         "per subgroup (issue 23): groups[column][value][system][metric], gaps[column][metric][system], the "
         "thresholds below which a subgroup is too small and the warnings"))

@@ -20,6 +20,7 @@ from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, co
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
+from ._actions import ACTIONS_PROMISE, actions_tables
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
@@ -382,7 +383,8 @@ def _class_order(plan: Plan, task: Any) -> TableBlock | None:
 def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapping[str, Any], *, task: Any,
                       names: Mapping[str, str], pos: Any, beta: float, undefined: str, digits: int,
                       structure: Any = None, items: float | None = None,
-                      at_priors: dict[str, Any] | None = None) -> list[TableBlock]:
+                      at_priors: dict[str, Any] | None = None,
+                      actions: dict[str, Any] | None = None) -> list[TableBlock]:
     """One table for each diagnostic of the plan that is not shown elsewhere in the report; ``at_priors``, when
     given, receives the projected metrics with their intervals (the report's JSON ``"at_priors"``)."""
     out: list[TableBlock | None] = []
@@ -401,6 +403,8 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
             out.append(judge_table(getattr(structure, "judge", None), digits))
         elif d.id == "stratified_estimates":  # a sample drawn by map class (Olofsson et al. 2014)
             out.append(strata_table(d.params.get("map_shares") or {}, systems, plan.design.confidence))
+        elif d.id == "action_rates":  # classes grouped by the action they lead to
+            out.extend(actions_tables(plan, systems, min(digits, 3), actions))
     return [t for t in out if t is not None]
 
 
@@ -428,8 +432,9 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
 def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
-    out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors" else PROMISE[i]
-           for i in ids if i in PROMISE]
+    out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors"
+           else ACTIONS_PROMISE if i == "action_rates" else PROMISE[i]
+           for i in ids if i in PROMISE or i == "action_rates"]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first

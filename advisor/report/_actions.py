@@ -1,0 +1,174 @@
+"""Classes grouped by the action they lead to: the report's tables, the methods sentence and the definitions.
+
+With the answers' ``actions`` (a child classified murmur "present" or "unknown" is referred alike) the plan carries
+the diagnostic ``action_rates``; the report then shows the confusion matrix collapsed to actions (true action ×
+decided action) and the sensitivity and specificity of the action of interest (two actions) or the recall of every
+action, each with its Clopper–Pearson interval; the methods paragraph says it in the author's words ("Since
+“present” and “unknown” both lead to referral, we add referral sensitivity, …") and the Definitions give
+the formulas with every symbol.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine import action_rates, collapse_to_actions
+from ..plan import Plan
+from ..questionnaire import join_words, plural
+from ..stats import proportion_interval
+from ._methods_lists import Text
+from ._models import MetricEntry, Paragraph, TableBlock
+
+__all__ = ["ACTIONS_PROMISE", "actions_definitions", "actions_sentence", "actions_tables", "exact_intervals"]
+
+#: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
+ACTIONS_PROMISE = "the rates of the actions the classes lead to"
+
+
+def exact_intervals(plan: Plan | None = None, answers: Mapping[str, Any] | None = None) -> bool:
+    """Whether the rates get Clopper–Pearson intervals: items drawn one by one (a column of units resamples the
+    units, whose items are not independent: no exact interval of a proportion of items)."""
+    if plan is not None:
+        return plan.design.unit == "item"
+    return not (answers or {}).get("group")
+
+
+def _quoted(classes: Sequence[Any]) -> str:
+    return join_words([f"“{c}”" for c in classes], "or")
+
+
+def _groups(answers: Mapping[str, Any]) -> tuple[dict[str, list[str]], str | None]:
+    acts = {str(a): [str(c) for c in cs] for a, cs in (answers.get("actions") or {}).items()}
+    interest = answers.get("action_of_interest")
+    return acts, (str(interest) if interest is not None and str(interest) in acts else None)
+
+
+def _as(classes: Sequence[str]) -> str:
+    """"as “absent”", "as either", "as any of them": classified into a class of the same action."""
+    return f"as “{classes[0]}”" if len(classes) == 1 else "as either" if len(classes) == 2 else "as any of them"
+
+
+def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
+    """"Since “present” and “unknown” both lead to referral, we add referral sensitivity and referral
+    specificity, each with its Clopper–Pearson interval. They are the shares of children whose true class is
+    “present” or “unknown” that are classified as either, and of children whose true class is “absent” that are
+    classified as “absent”." ``terse`` (the paragraph must shorten) keeps the first sentence: the Definitions give
+    the formulas.
+
+    >>> t = Text()
+    >>> actions_sentence(t, {"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
+    ...                      "action_of_interest": "referral", "item_name": "child"})
+    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, we add referral")
+    True
+    """
+    acts, interest = _groups(answers)
+    if len(acts) < 2:
+        return
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
+    since = join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
+                        for a, cs in shared])
+    interval = ", each with its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
+    if interest is not None and len(acts) == 2:
+        other = next(a for a in acts if a != interest)
+        p.t(f"Since {since}, we add {interest} sensitivity and {interest} specificity{interval}. ")
+        if not terse:
+            p.t(f"They are the shares of {items} whose true class is {_quoted(acts[interest])} that are classified "
+                f"{_as(acts[interest])}, and of {items} whose true class is {_quoted(acts[other])} that are "
+                f"classified {_as(acts[other])}. ")
+        return
+    p.t(f"Since {since}, we add the recall of each action{interval}")
+    if not terse:
+        p.t(f": the share of {items} whose true class leads to the action that are classified into a class "
+            "leading to it too")
+    p.t(". ")
+
+
+def _where(symbols: Mapping[str, str]) -> Paragraph:
+    p = Text()
+    for i, (symbol, meaning) in enumerate(symbols.items()):
+        p.t("where " if i == 0 else "; ").m(symbol).say(" is " + meaning)
+    return p.para()
+
+
+_RECALL = r"\frac{\sum_{i \in G}\sum_{j \in G} C_{ij}}{\sum_{i \in G} a_i}"
+_SPEC = r"\frac{\sum_{i \notin G}\sum_{j \notin G} C_{ij}}{\sum_{i \notin G} a_i}"
+
+
+def actions_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
+    """The formulas of the rates the paragraph names, each with every symbol it uses ($C$ and $a_i$ are the
+    notation's)."""
+    acts, interest = _groups(answers)
+    if len(acts) < 2:
+        return []
+    if interest is not None and len(acts) == 2:
+        other = next(a for a in acts if a != interest)
+        g = {"G": f"the set of classes that lead to {interest} ({join_words([f'“{c}”' for c in acts[interest]])})"}
+        return [
+            MetricEntry(id="action_sensitivity", name=f"{interest[:1].upper()}{interest[1:]} sensitivity",
+                        formula=_RECALL, role="complementary", where=_where(g)),
+            MetricEntry(id="action_specificity", name=f"{interest[:1].upper()}{interest[1:]} specificity",
+                        formula=_SPEC, role="complementary",
+                        where=_where({"G": f"as above; the other classes lead to {other}"})),
+        ]
+    return [MetricEntry(id="action_recall", name="Recall of an action", formula=_RECALL, role="complementary",
+                        where=_where({"G": "the set of classes that lead to the action"}))]
+
+
+def _finite(v: float) -> float | None:
+    return float(v) if math.isfinite(v) else None
+
+
+def _num(v: float, digits: int) -> str:
+    return "—" if not math.isfinite(v) else f"{v:.{digits}f}"
+
+
+def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3,
+                   record: dict[str, Any] | None = None) -> list[TableBlock]:
+    """The rates of the actions (table ``action_rates``), then each system's matrix of actions; ``record``, when
+    given, receives them as numbers (the report's JSON ``"actions"``)."""
+    d = plan.diagnostic("action_rates")
+    if d is None or not systems:
+        return []
+    acts = {str(a): list(cs) for a, cs in (d.params.get("actions") or {}).items()}
+    interest = d.params.get("of_interest")
+    confidence = plan.design.confidence
+    rows, matrix_rows = [], []
+    record = {} if record is None else record
+    record.update(actions=acts, of_interest=interest, confidence=confidence,
+                  method="clopper_pearson" if exact_intervals(plan) else None, systems={})
+    for name, cm in systems.items():
+        whole = bool(np.all(np.asarray(cm.counts) == np.round(np.asarray(cm.counts))))
+        exact = whole and exact_intervals(plan)
+        for r in action_rates(cm, acts, interest):
+            lo, hi = proportion_interval(r.hits, r.total, confidence) if exact else (math.nan, math.nan)
+            band = f"{_num(lo, digits)} to {_num(hi, digits)}" if exact and r.total > 0 else "—"
+            rows.append([name, r.name, _num(r.value, digits), band, f"{r.hits:g} / {r.total:g}"])
+            record["systems"].setdefault(name, {"rates": []})["rates"].append(
+                {"name": r.name, "action": r.action, "right": r.hits, "all": r.total, "estimate": _finite(r.value),
+                 "low": _finite(lo), "high": _finite(hi)})
+        a = collapse_to_actions(cm, acts)
+        record["systems"][name]["matrix"] = a.counts.tolist()
+        for i, lab in enumerate(a.labels):
+            matrix_rows.append([name, str(lab), *(f"{v:g}" for v in a.counts[i])])
+    labels = list(acts)
+    grouped = "; ".join(f"{a}: {join_words([str(c) for c in cs])}" for a, cs in acts.items())
+    why = (f"{confidence:.0%} Clopper–Pearson intervals." if exact_intervals(plan) else
+           "No interval: the items of one unit are not independent, so the share of items has no exact interval.")
+    rates = TableBlock(
+        id="action_rates", title="Actions: is the action right?",
+        caption=(f"The classes grouped by the action they lead to ({grouped}). Each rate is the share of the items "
+                 f"whose true class leads to an action that are classified into a class leading to the same action "
+                 f"(right / all). {why}"),
+        columns=["system", "rate", "value", "interval", "right / all"],
+        numeric=[False, False, True, False, True], rows=rows)
+    matrix = TableBlock(
+        id="action_matrix", title="Confusion matrix of the actions",
+        caption="Rows: the action the true class leads to; columns: the action the predicted class leads to.",
+        columns=["system", "true action", *(f"decided: {lab}" for lab in labels)],
+        numeric=[False, False, *([True] * len(labels))], rows=matrix_rows)
+    return [rates, matrix]
