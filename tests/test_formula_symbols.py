@@ -22,7 +22,7 @@ CAT = get_catalogue()
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = {"C", "a", "b", "n", "k", "TP", "FP", "FN", "TN", "p", "y", "g", "e"}
-FUNCTIONS = r"frac|sum|prod|sqrt|left|right|cdot|quad|log|arccos|min|max|neq|le|in|mathrm\{min\}|mathrm\{max\}"
+FUNCTIONS = r"frac|sum|prod|sqrt|left|right|cdot|quad|log|arccos|min|max|neq|le|in|notin|mathrm\{min\}|mathrm\{max\}"
 _SYMBOL = re.compile(r"\\mathrm\{(\w+)\}|\\([A-Za-z]+)|([A-Za-z]+)'?")
 
 
@@ -30,7 +30,7 @@ def _bound(latex: str) -> set[str]:
     """Indices bound by a sum, product or minimum: ``\\sum_{i=1}``, ``\\sum_{i,j}``, ``\\sum_{t:y_t=+}``, ``\\min_{j}``."""
     out: set[str] = set()
     for sub in re.findall(r"\\(?:sum|prod|min)_(\{[^{}]*\}|\w)", latex):
-        head = re.split(r"[=:]|\\neq|\\in\b", sub.strip("{}"))[0]  # \sum_{i \in S}: i is bound, S is a symbol
+        head = re.split(r"[=:]|\\neq|\\in\b|\\notin\b", sub.strip("{}"))[0]  # \sum_{i \in S}: i is bound, S a symbol
         out |= set(re.findall(r"[a-z]", head))
         if "\\neq" in sub:  # \sum_{c \neq k}: both are bound
             out |= set(re.findall(r"[a-z]", sub))

@@ -112,8 +112,8 @@ def actions_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
             MetricEntry(id="action_sensitivity", name=f"{interest[:1].upper()}{interest[1:]} sensitivity",
                         formula=_RECALL, role="complementary", where=_where(g)),
             MetricEntry(id="action_specificity", name=f"{interest[:1].upper()}{interest[1:]} specificity",
-                        formula=_SPEC, role="complementary",
-                        where=_where({"G": f"as above; the other classes lead to {other}"})),
+                        formula=_SPEC, role="complementary",  # G defined once, with the sensitivity (issue 22)
+                        where=Text().t("The classes outside ").m("G").t(f" lead to {other}").para()),
         ]
     return [MetricEntry(id="action_recall", name="Recall of an action", formula=_RECALL, role="complementary",
                         where=_where({"G": "the set of classes that lead to the action"}))]
