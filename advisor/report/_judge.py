@@ -159,6 +159,8 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     delta = (W.S["judge_delta"].format(items=items, humans=humans_said) if intervals
              else W.S["judge_delta_plain"].format(humans=humans_said))
     p.t(said(W.S["judge_one_human"] if one else delta) + ". ")
+    if weighted and not one:  # which Δ answers the question (issue 22, the grading reader: "never named")
+        p.t(W.S["judge_weighted_answer"] + ". ")
 
 
 def judge_noun(answers: Mapping[str, Any]) -> str:

@@ -67,7 +67,7 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
 
 
 def _where(symbols: Mapping[str, str]) -> Paragraph:
-    """"where $P_g$ is …; $s_t$ is …" after a formula."""
+    """"where $S^+$ is …; $s_t$ is …" after a formula."""
     p = Text()
     for i, (symbol, meaning) in enumerate(symbols.items()):
         p.t("where " if i == 0 else "; ").m(symbol).say(" is " + meaning)
