@@ -142,6 +142,12 @@ def build_methods(
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
     if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
         data_adds["f_beta"] = W.S["f_beta_tn"]
+    classes = [str(c) for c in answers.get("classes") or []]
+    if answers.get("fpr_budget") is not None and answers.get("operating_point") == "fixed":  # the labels in use against the budget
+        neg = next((c for c in classes if c != str(answers.get("positive_class"))), None) if len(classes) == 2 else None
+        items = plural(str(answers.get("item_name") or "item"))
+        data_adds["specificity"] = W.S["specificity_budget"].format(
+            flagged=f"“{neg}” {items}" if neg is not None else f"negative {items}")
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
@@ -615,7 +621,8 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         groups.setdefault(phrase, []).append(m)
     said: list[tuple[list[str], str]] = []
     for adds, ms in groups.items():
-        if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS and not (multiclass and ms[0].params.get("positive_label")):
+        if len(ms) == 1 and f"{ms[0].id}_alone" in W.ADDS and not (multiclass and ms[0].params.get("positive_label")) \
+                and ms[0].id not in (data_adds or {}):  # what the situation says of it stands
             adds = W.ADDS[f"{ms[0].id}_alone"]
         names = [prose_name(m) for m in ms]
         if multiclass and ms[0].params.get("positive_label") is not None:
