@@ -20,8 +20,8 @@ from ..engine import action_rates, collapse_to_actions
 from ..plan import Plan
 from ..questionnaire import join_words, plural
 from ..stats import proportion_interval
-from ._methods_lists import Text
-from ._models import MetricEntry, Paragraph, TableBlock
+from ._methods_lists import Text, where_clause
+from ._models import MetricEntry, TableBlock
 
 __all__ = ["ACTIONS_PROMISE", "actions_definitions", "actions_sentence", "actions_tables", "exact_intervals"]
 
@@ -88,13 +88,6 @@ def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -
     p.t(". ")
 
 
-def _where(symbols: Mapping[str, str]) -> Paragraph:
-    p = Text()
-    for i, (symbol, meaning) in enumerate(symbols.items()):
-        p.t("where " if i == 0 else "; ").m(symbol).say(" is " + meaning)
-    return p.para()
-
-
 _RECALL = r"\frac{\sum_{i \in G}\sum_{j \in G} C_{ij}}{\sum_{i \in G} a_i}"
 _SPEC = r"\frac{\sum_{i \notin G}\sum_{j \notin G} C_{ij}}{\sum_{i \notin G} a_i}"
 
@@ -110,13 +103,13 @@ def actions_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
         g = {"G": f"the set of classes that lead to {interest} ({join_words([f'“{c}”' for c in acts[interest]])})"}
         return [
             MetricEntry(id="action_sensitivity", name=f"{interest[:1].upper()}{interest[1:]} sensitivity",
-                        formula=_RECALL, role="complementary", where=_where(g)),
+                        formula=_RECALL, role="complementary", where=where_clause(g)),
             MetricEntry(id="action_specificity", name=f"{interest[:1].upper()}{interest[1:]} specificity",
                         formula=_SPEC, role="complementary",  # G defined once, with the sensitivity (issue 22)
                         where=Text().t("The classes outside ").m("G").t(f" lead to {other}").para()),
         ]
     return [MetricEntry(id="action_recall", name="Recall of an action", formula=_RECALL, role="complementary",
-                        where=_where({"G": "the set of classes that lead to the action"}))]
+                        where=where_clause({"G": "the set of classes that lead to the action"}))]
 
 
 def _finite(v: float) -> float | None:

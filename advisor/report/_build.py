@@ -67,10 +67,9 @@ from ._methods import (
     build_methods,
     log_loss_clip_text,
     weights_text,
-    where_clause,
     with_convention,
 )
-from ._methods_lists import name_with_parameters
+from ._methods_lists import name_with_parameters, where_clause
 from ._methods_bias import bias_definitions, smd_definitions
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
@@ -440,10 +439,9 @@ def build_report(
     if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
         # the bias AUCs said or shown: their formulas, in the notation of the Definitions above and without
         # defining again what those defined
-        said = {k: v for m in entries if m.role != "appendix" for k, v in (m.symbols or {}).items()}
-        two_class = any(cat.metrics.get(m.id) is not None and cat.metrics[m.id].binary_form is not None
-                        and m.formula == cat.metrics[m.id].binary_form.formula for m in entries)
-        ctx.definitions = [*ctx.definitions, *bias_definitions(cat, said, two_class)]
+        two_class = any((rec := cat.metrics.get(m.id)) is not None and rec.binary_form is not None
+                        and m.formula == rec.binary_form.formula for m in entries)  # written in p_t above
+        ctx.definitions = [*ctx.definitions, *defined_once(bias_definitions(cat, two_class), cat, before=entries)]
     if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
         # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
         ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
@@ -619,11 +617,12 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
     return defined_once(entries, cat)
 
 
-def defined_once(entries: list[MetricEntry], cat: Any) -> list[MetricEntry]:
+def defined_once(entries: list[MetricEntry], cat: Any, before: Sequence[MetricEntry] = ()) -> list[MetricEntry]:
     """Each symbol of the reported formulas defined once, after the first formula that uses it: the four partition
     indices repeated the contingency table and its pair counts four times over (issue 22). A symbol that means
-    something else in a later formula is defined again there."""
-    said: dict[str, str] = {}
+    something else in a later formula is defined again there. ``before``: formulas above these, whose symbols
+    count as said (they are not rewritten)."""
+    said: dict[str, str] = {k: v for m in before if m.role != "appendix" for k, v in (m.symbols or {}).items()}
     for m in entries:
         rec = cat.metrics.get(m.id.split("@", 1)[0])
         symbols = m.symbols if rec is not None and m.symbols is not None else getattr(rec, "symbols", None)

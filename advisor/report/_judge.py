@@ -22,8 +22,8 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import structure_bootstrap
 from . import _methods_text as W
-from ._methods_lists import Text
-from ._models import MetricEntry, Paragraph, TableBlock
+from ._methods_lists import Text, where_clause
+from ._models import MetricEntry, TableBlock
 
 __all__ = ["JUDGE_SOURCE", "check_judge", "definitions_for", "judge_definitions", "judge_figures", "judge_said", "judge_sentences", "judge_table"]
 
@@ -180,14 +180,6 @@ def judge_noun(answers: Mapping[str, Any]) -> str:
     return "judge"
 
 
-def _where(symbols: Mapping[str, str]) -> Paragraph:
-    """"where $C_{ij}$ is …; $k$ is …" after a formula (as the catalogue's symbols are said)."""
-    p = Text()
-    for i, (symbol, meaning) in enumerate(symbols.items()):
-        p.t("where " if i == 0 else "; ").m(symbol).say((" are " if "," in symbol else " is ") + meaning)
-    return p.para()
-
-
 def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[MetricEntry]:
     """The formulas of what the comparison reports, from the catalogue (accuracy's for the agreement rate, Cohen's
     kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ."""
@@ -195,19 +187,19 @@ def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[Metr
             "n": "the number of items both rated",
             "k": "the number of categories"}
     out = [MetricEntry(id="judge_agreement_rate", name="Agreement rate of two raters",
-                       formula=cat.metrics["accuracy"].formula, role="complementary", where=_where(pair)),
+                       formula=cat.metrics["accuracy"].formula, role="complementary", where=where_clause(pair)),
            MetricEntry(id="judge_cohen_kappa", name="Cohen's kappa of two raters",
                        formula=cat.metrics["cohen_kappa"].formula, role="complementary",
-                       where=_where({"a_i, b_i": "how often the first and the second rater chose category $i$ "
+                       where=where_clause({"a_i, b_i": "how often the first and the second rater chose category $i$ "
                                                   "(the row and column sums of $C$)"}))]
     if weighted:
         rec = cat.metrics["weighted_kappa_quadratic"]
         out.append(MetricEntry(id="judge_weighted_kappa", name="Quadratically weighted kappa of two raters",
-                               formula=rec.formula, role="complementary", where=_where(rec.symbols)))
+                               formula=rec.formula, role="complementary", where=where_clause(rec.symbols)))
     if humans is None or humans >= 2:
         out.append(MetricEntry(
             id="judge_delta", name="Δ, the judge against the humans", formula=DELTA_FORMULA, role="complementary",
-            where=_where({r"\kappa_{Jh}": "Cohen's kappa of the judge $J$ and human rater $h$",
+            where=where_clause({r"\kappa_{Jh}": "Cohen's kappa of the judge $J$ and human rater $h$",
                                 r"\kappa_{hh'}": "that of human raters $h$ and $h'$",
                                 "H": "the number of human raters; Δ of the agreement rate "
                                      + ("and of the weighted kappa are " if weighted else "is ")

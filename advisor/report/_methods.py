@@ -786,18 +786,6 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
         p.t(". " if i < len(said) - 1 else ".")
 
 
-def where_clause(symbols: Mapping[str, str]) -> Paragraph | None:
-    """What a formula's own symbols mean, after the formula: "where $\\pi_i$ is the share …; $c_{ij}$ is …".
-
-    >>> [s.text for s in where_clause({"w_i": "the weight of class $i$"}).spans]
-    ['where ', 'w_i', ' is the weight of class ', 'i']
-    """
-    if not symbols:
-        return None
-    p = Text()
-    for i, (symbol, meaning) in enumerate(symbols.items()):
-        p.t("where " if i == 0 else "; ").m(symbol).say((" are " if "," in symbol else " is ") + meaning)
-    return p.para()
 
 
 def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str]) -> Paragraph:

@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import join_words, plural
-from ._methods_lists import Text
-from ._models import MetricEntry, Paragraph
+from ..questionnaire import plural
+from ._methods_lists import Text, where_clause
+from ._models import MetricEntry
 
 __all__ = ["BIAS_SOURCE", "SMD_SOURCE", "bias_definitions", "bias_sentence", "smd_definitions", "smd_sentence"]
 
@@ -66,27 +66,16 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     p.cite([BIAS_SOURCE]).t(". ")
 
 
-def _where(symbols: Mapping[str, str]) -> Paragraph:
-    """"where $S^+$ is …; $s_t$ is …" after a formula."""
-    p = Text()
-    for i, (symbol, meaning) in enumerate(symbols.items()):
-        p.t("where " if i == 0 else "; ").m(symbol).say(" is " + meaning)
-    return p.para()
-
-
-def bias_definitions(cat: Any, said: Mapping[str, str] | None = None, two_class: bool = False) -> list[MetricEntry]:
-    """The three formulas of the catalogue, each symbol defined once: not again when a formula before (``said``, the
-    symbols of the Definitions above, or one of the three) gave it the same meaning. ``two_class``: the Definitions
-    write the probability of the positive class as $p_t$, so the three use it too (one notation, issue 22)."""
-    known = dict(said or {})
+def bias_definitions(cat: Any, two_class: bool = False) -> list[MetricEntry]:
+    """The three formulas of the catalogue, each with every symbol it uses (the report's ``defined_once`` leaves
+    out what a formula above already defined). ``two_class``: the Definitions write the probability of the
+    positive class as $p_t$, so the three use it too (one notation, issue 22)."""
     out = []
     for mid in _IDS:
         rec = cat.metrics[mid]
         form = rec.binary_form if two_class and rec.binary_form is not None else rec
-        fresh = {k: v for k, v in form.symbols.items() if known.get(k) != v}
-        known.update(form.symbols)
         out.append(MetricEntry(id=mid, name=rec.name, formula=form.formula, interpretation=rec.interpretation,
-                               role="complementary", where=_where(fresh) if fresh else None,
+                               role="complementary", where=where_clause(form.symbols),
                                symbols=dict(form.symbols), references=list(rec.references)))
     return out
 
@@ -117,4 +106,4 @@ def smd_definitions(cat: Any, before: Sequence[MetricEntry] = ()) -> list[Metric
     said = {sp.text for e in before if e.where is not None for sp in e.where.spans if sp.kind == "math"}
     symbols = {s: m for s, m in rec.symbols.items() if s not in said}
     return [MetricEntry(id="smd", name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
-                        role="complementary", where=_where(symbols), references=list(rec.references))]
+                        role="complementary", where=where_clause(symbols), references=list(rec.references))]

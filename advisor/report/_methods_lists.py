@@ -10,7 +10,7 @@ from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ._models import MetricEntry, Paragraph, Span
 
-__all__ = ["Text", "distinct_names", "listed", "name_with_parameters", "net_benefits_once", "prose_name", "shared_tail", "systems_in_words"]
+__all__ = ["Text", "distinct_names", "listed", "name_with_parameters", "net_benefits_once", "prose_name", "shared_tail", "systems_in_words", "where_clause"]
 
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
@@ -166,3 +166,17 @@ def net_benefits_once(rec: Sequence[MetricEntry]) -> list[MetricEntry]:
     at = _join_words([m.id.split("@", 1)[1] for m in nb])
     first = nb[0].model_copy(update={"name": f"Net benefit at risk thresholds {at}"})
     return [first if m is nb[0] else m for m in rec if m is nb[0] or not m.id.startswith("net_benefit@")]
+
+
+def where_clause(symbols: Mapping[str, str]) -> Paragraph | None:
+    """What a formula's own symbols mean, after the formula: "where $\\pi_i$ is the share …; $c_{ij}$ is …".
+
+    >>> [s.text for s in where_clause({"w_i": "the weight of class $i$"}).spans]
+    ['where ', 'w_i', ' is the weight of class ', 'i']
+    """
+    if not symbols:
+        return None
+    p = Text()
+    for i, (symbol, meaning) in enumerate(symbols.items()):
+        p.t("where " if i == 0 else "; ").m(symbol).say((" are " if "," in symbol else " is ") + meaning)
+    return p.para()
