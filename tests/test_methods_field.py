@@ -62,7 +62,10 @@ def test_the_fields_figure_comes_right_after_the_lead(name: str) -> None:
     said = sentences(evaluation(name))
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with") or ", we lead with " in s)
     field = next(i for i, s in enumerate(said) if s.startswith("As is customary in"))
-    assert field == lead + 1, said
+    # the costlier error the author named is read out with the lead's argument (loan: wrongful rejection), then the
+    # field's figure
+    costlier = lead + 1 < len(said) and said[lead + 1].startswith("The costlier error")
+    assert field == lead + 1 + costlier, said
     others = [i for i, s in enumerate(said) if s.startswith(("We also report", "Beside these", "We add"))]
     assert all(i > field for i in others), said
 
@@ -74,8 +77,14 @@ def test_the_use_of_the_risks_argues_for_a_proper_scoring_rule_first() -> None:
                 "strictly proper scoring rule") in evaluation(name)
 
 
-def test_a_diagnostic_accuracy_study_reads_in_its_own_terms() -> None:
-    text = evaluation("diagnostic")
+def test_a_diagnostic_accuracy_study_reads_in_its_own_terms(tmp_path: Path) -> None:
+    # the costlier error left open: the STARD pair first, their mean as the lead (with it named: the next test)
+    lines = (SITUATIONS / "diagnostic.yaml").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "open.yaml").write_text("\n".join(x for x in lines if not x.startswith("costlier_error")) + "\n",
+                                        encoding="utf-8")
+    ctx = build_report(load_answers(tmp_path / "open.yaml"), None, bootstrap=2000, seed=1)
+    text = "".join(s.text if s.kind in ("text", "strong") else " X " for p in ctx.methods
+                   if p.heading == "Evaluation" for s in p.spans)
     said = sentences(text)
     # STARD's figures are the result, said first; the lead is their mean, not a metric beside which they follow
     first = next(i for i, s in enumerate(said) if s.startswith("As is customary in diagnostic accuracy studies"))
@@ -86,6 +95,20 @@ def test_a_diagnostic_accuracy_study_reads_in_its_own_terms() -> None:
     # every exact interval named, as a STARD table gives them
     assert "Clopper–Pearson for accuracy, sensitivity, specificity, positive predictive value and negative " \
            "predictive value" in text
+
+
+def test_a_named_costlier_error_leads_a_diagnostic_accuracy_study() -> None:
+    # the STARD reader: "It leads with balanced accuracy 'as no ratio … was given', but the author says missed TB is
+    # the costly error" — the answer costlier_error: missed puts sensitivity first, specificity beside, not merged
+    text = evaluation("diagnostic")
+    said = sentences(text)
+    lead = next(i for i, s in enumerate(said) if ", we lead with " in s)
+    assert said[lead].startswith("Because a missed “tuberculosis” is the costlier error, we lead with sensitivity")
+    assert "specificity stands beside the lead, not merged with it" in said[lead + 1]
+    assert said[lead + 2].startswith("The customary figures in diagnostic accuracy studies are sensitivity, our lead, "
+                                     "and specificity")
+    assert "balanced accuracy" not in text
+    assert not re.search(r"\brecall\b|\bprecision\b", text), text
 
 
 def test_imagenet_names_top_5_and_top_1_accuracy_and_promises_no_idle_seed() -> None:

@@ -48,6 +48,9 @@ SCENARIOS: dict[str, dict] = {
     "positive_multiclass": dict(classes=["spam", "promo", "mail"], positive_class="spam",
                                 error_costs={"matrix": [[0, 1, 1], [1, 0, 1], [5, 5, 0]]}),
     "imbalanced_accuracy": dict(n_classes=3, test_set_balanced=False, planned_metrics=["accuracy"]),
+    # issue 22: the costlier error named without a ratio (rules_costs.yaml, costlier_error_named)
+    "costlier_missed": dict(task="binary", classes=["no tb", "tb"], positive_class="tb", outputs="labels",
+                            true_negatives_meaningful=True, costlier_error="missed"),
     # issue 11: costs, scores and probabilities (rules_costs.yaml)
     "screening_fixed_threshold": dict(task="binary", classes=["healthy", "ill"], positive_class="ill",
                                       true_negatives_meaningful=True, error_costs={"false_negative": 10, "false_positive": 1},

@@ -148,6 +148,8 @@ class Answers(BaseModel):
     distance: bool = False
     true_negatives_meaningful: bool | None = None
     error_costs: ErrorCosts | None = None
+    # issue 22: which error costs more when no ratio can be given (None: not answered; "unknown": asked, not known)
+    costlier_error: Literal["missed", "false_alarm", "equal", "unknown"] | None = None
     strict_monotonicity: bool = False
     ranking: bool = False
     test_set_balanced: bool | None = None

@@ -189,10 +189,10 @@ def build_methods(
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         else:
-            if primary is not None:
-                _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
+            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given) \
+                if primary is not None else set()
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
-            named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+            named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
         beside = [m for m in rec if m.id not in named]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
@@ -449,10 +449,76 @@ def _structure_sentence(p: Text, answers: Mapping[str, Any], k: Any, items: str 
 PROPER_RULES = frozenset({"log_loss", "brier", "brier_binary"})
 
 
+#: The lead each answer of ``costlier_error`` gives (rules_costs.yaml, costlier_error_named), with the error rate
+#: set beside it and the system that makes the lead alone perfect
+_COSTLIER: dict[tuple[str, str], tuple[str, str]] = {
+    ("missed", "recall"): ("specificity", "trivial_all"),
+    ("missed", "recall_tn_false"): ("precision", "trivial_all"),
+    ("false_alarm", "specificity"): ("recall", "trivial_none"),
+    ("false_alarm", "precision"): ("recall", "trivial_one"),
+}
+
+
+def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
+                   pos: Any) -> str | None:
+    """"Because a missed “tuberculosis” is the costlier error, we lead with sensitivity, …": the author named the
+    costlier error but no ratio, so that error's rate leads and the other's stands beside it, not merged with it
+    (issue 22: the STARD reader read a balanced-accuracy lead as ignoring the stated harm). Returns the id of the
+    rate said beside the lead, or None when the answer does not decide the lead (nothing is written)."""
+    said = answers.get("costlier_error")
+    key = "recall_tn_false" if primary.id == "recall" and answers.get("true_negatives_meaningful") is False \
+        else primary.id
+    if said not in ("missed", "false_alarm") or (said, key) not in _COSTLIER or pos is None:
+        return None
+    other_id, trivial = _COSTLIER[(said, key)]
+    by_id = {m.id: prose_name(m) for m in rec}
+    if other_id not in by_id:
+        return None
+    items, item = _items(answers) or "test items", str(answers.get("item_name") or "item")
+    name = prose_name(primary)
+    if said == "missed":
+        p.t(W.S["lead_costlier_missed"].format(pos=pos, name=name, items=items))
+    else:
+        what = W.S["lead_costlier_alarm_tn" if primary.id == "specificity" else "lead_costlier_alarm_precision"]
+        p.t(W.S["lead_costlier_alarm"].format(name=name, what=what.format(pos=pos, items=items)))
+    p.t(". " + W.S["lead_costlier_other"].format(
+        other=by_id[other_id], name=name,
+        trivial=W.S[trivial].format(pos=pos, item=item, an="an" if item[:1].lower() in "aeiou" else "a")) + ". ")
+    return other_id
+
+
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
-                    cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None) -> None:
+                    cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None) -> set[str]:
+    """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
+    beside = _costlier_lead(p, answers, primary, rec, pos)
+    if beside is not None:
+        return {beside}
+    _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
+    return _costlier_read(p, answers, primary, rec, pos)
+
+
+def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
+                   pos: Any) -> set[str]:
+    """"The costlier error, a false alarm, is read from specificity: …": the author named the costlier error while
+    another lead holds (the risks are used as such), so the decisions' rate of that error is said, not left in a
+    list (issue 22, the credit reader: wrongful rejection, the stated harm, was one name among six)."""
+    said = answers.get("costlier_error")
+    by_id = {m.id: prose_name(m) for m in rec if m.role == "complementary"}
+    if said not in ("missed", "false_alarm") or pos is None or not {"recall", "specificity"} <= set(by_id) \
+            or primary.id in ("recall", "specificity"):
+        return set()
+    name, other = (by_id["recall"], by_id["specificity"]) if said == "missed" else (by_id["specificity"], by_id["recall"])
+    key = "costlier_read_missed" if said == "missed" else "costlier_read_alarm"
+    p.t(W.S[key].format(pos=pos, name=name, other=other, items=_items(answers) or "test items") + ". ")
+    return {"recall", "specificity"}
+
+
+def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
+                                  property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
+                                  cite: Any, rec: Sequence[MetricEntry], given: Collection[str] | None,
+                                  pos: Any) -> None:
     if answers.get("risk_estimates") and primary.id in PROPER_RULES:  # the author's use of the scores argues first
         risks = W.S["lead_risks_of"].format(pos=pos) if pos is not None else W.S["lead_risks"]
         lead = W.S["lead"].format(name=prose_name(primary))

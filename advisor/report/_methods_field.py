@@ -176,7 +176,9 @@ def pair_first_sentences(p: Text, answers: Mapping[str, Any], pair: Sequence[Met
     pos = primary.params.get("positive_label") or answers.get("positive_class")
     items = answers.get("item_name")
     p.t(W.S["lead_mean_of_pair"].format(name=prose_name(primary)))
-    if not answers.get("error_costs"):  # equal weights are no premise of the author's: no costs were given
+    if answers.get("costlier_error") == "equal":  # the author said so
+        p.t(W.S["lead_mean_equal_costs"])
+    elif not answers.get("error_costs"):  # equal weights are no premise of the author's: no costs were given
         p.t(W.S["lead_mean_no_costs"])
     if pos is not None:
         p.t(W.S["lead_mean_of_pair_prevalence"].format(pos=pos, items=plural(str(items)) if items else "test items"))

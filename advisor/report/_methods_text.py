@@ -229,6 +229,23 @@ S: dict[str, str] = {
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
     "lead_mean_no_costs": ", as no ratio of the two errors' costs was given",
+    "lead_mean_equal_costs": ", as the two errors were said to cost alike",
+    # one error named as the costlier, with no ratio (answers key costlier_error): its rate leads, the other's beside
+    "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
+    "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
+    "lead_costlier_alarm_tn": "the share of the other {items} cleared",
+    "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
+    "lead_costlier_other": ("No ratio of the two errors' costs was given, so no single figure can weigh them; {other} "
+                            "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
+                            "that {trivial}"),
+    # the costlier error named while another lead holds (risks used as such, a budget): its rate, read out
+    "costlier_read_missed": ("The costlier error, a missed “{pos}”, is read from {name}: one minus it is the share of the "
+                             "“{pos}” {items} the system misses; {other} stands beside it"),
+    "costlier_read_alarm": ("The costlier error, a false alarm, is read from {name}: one minus it is the share of the "
+                            "{items} not “{pos}” that the system calls “{pos}”; {other} stands beside it"),
+    "trivial_all": "calls every {item} “{pos}”",
+    "trivial_none": "never calls {an} {item} “{pos}”",
+    "trivial_one": "calls a single sure {item} “{pos}”",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
