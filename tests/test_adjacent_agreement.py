@@ -25,6 +25,15 @@ from advisor.stats._bounds import bounds_of
 from advisor.stats._structures import structure_bootstrap
 
 ESSAY = Path(__file__).parent / "situations" / "essay.yaml"
+
+
+def _every_step_counts(tmp_path: Path) -> Path:
+    """The essay situation with its tolerance left open (tolerated_steps: 1 puts adjacent agreement first; these
+    tests are about the distance lead and the field's figures beside it)."""
+    out = tmp_path / "essay_every_step.yaml"
+    out.write_text("".join(line for line in ESSAY.read_text(encoding="utf-8").splitlines(keepends=True)
+                           if not line.startswith("tolerated_steps:")), encoding="utf-8")
+    return out
 ID = "adjacent_accuracy"
 
 
@@ -107,8 +116,8 @@ def test_catalogue_record_and_names():
         assert [c.id for c in resolve_metric(name).candidates] == ["accuracy"], name
 
 
-def test_methods_name_qwk_and_adjacent_agreement_with_williamson(cli):
-    r = cli("methods", "--answers", ESSAY, "--seed", "1")
+def test_methods_name_qwk_and_adjacent_agreement_with_williamson(cli, tmp_path):
+    r = cli("methods", "--answers", _every_step_counts(tmp_path), "--seed", "1")
     assert r.exit_code == 0, r.output
     text = r.output
     evaluation = text.split("**Evaluation.**", 1)[1].split("\n\n", 1)[0]
@@ -138,7 +147,7 @@ def test_report_with_data_shows_adjacent_agreement_with_an_interval(tmp_path, cl
     # the essay situation without subgroups and school clusters: ordinal inputs are resampled item by item
     answers = tmp_path / "essay.yaml"
     answers.write_text("".join(line for line in ESSAY.read_text(encoding="utf-8").splitlines(keepends=True)
-                               if not line.startswith(("subgroups:", "group:"))), encoding="utf-8")
+                               if not line.startswith(("subgroups:", "group:", "tolerated_steps:"))), encoding="utf-8")
     out = tmp_path / "r.md"
     r = cli("report", "--answers", answers, a, b, "--bootstrap", "200", "--seed", "1", "-o", out)
     assert r.exit_code == 0, r.output
@@ -179,7 +188,8 @@ def test_an_inferred_order_with_a_gap_is_said():
 def test_qwk_leading_names_the_field_figures_in_one_list(cli, tmp_path):
     # every item counting alike: QWK leads, and the field's other figures are listed with it, not "A and B and C"
     answers = tmp_path / "essay.yaml"
-    answers.write_text(ESSAY.read_text(encoding="utf-8") + "class_weighting: per_instance\n", encoding="utf-8")
+    answers.write_text(_every_step_counts(tmp_path).read_text(encoding="utf-8") + "class_weighting: per_instance\n",
+                       encoding="utf-8")
     r = cli("methods", "--answers", answers, "--seed", "1")
     assert r.exit_code == 0, r.output
     assert "We lead with quadratically weighted kappa" in r.output

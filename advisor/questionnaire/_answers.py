@@ -166,6 +166,8 @@ class Answers(BaseModel):
     # issue 12: ordered classes, label sets, spans, rankings; top-k; agreement among annotators
     label_structure: Literal["nominal", "ordinal", "multilabel", "partition", "hierarchy", "spans", "ranking",
                              "detection", "segmentation", "regression", "generation"] = "nominal"
+    # issue 22: ordered classes where an error of one step is tolerable (the raters' own disagreement)
+    tolerated_steps: Literal[0, 1] | None = None
     top_k: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
     # issue 22: an LLM judge (or a model) among the raters, compared with the humans

@@ -495,6 +495,10 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     beside = _costlier_lead(p, answers, primary, rec, pos)
     if beside is not None:
         return {beside}
+    if primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:  # the author's tolerance argues
+        p.t(W.S["lead_tolerated"].format(name=prose_name(primary), items=_items(answers) or "test items"))
+        p.cite(primary.references[:1]).t(". ")
+        return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos)
 

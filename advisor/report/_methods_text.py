@@ -243,6 +243,10 @@ S: dict[str, str] = {
                              "“{pos}” {items} the system misses; {other} stands beside it"),
     "costlier_read_alarm": ("The costlier error, a false alarm, is read from {name}: one minus it is the share of the "
                             "{items} not “{pos}” that the system calls “{pos}”; {other} stands beside it"),
+    # ordered classes where one step off is tolerable (answers key tolerated_steps: 1)
+    "lead_tolerated": ("We lead with {name}, the share of the {items} whose predicted class is within one step of the "
+                       "true class, because one step off was said to be tolerable and a larger error is not; one minus "
+                       "it is the share of the errors that matter"),
     "trivial_all": "calls every {item} “{pos}”",
     "trivial_none": "never calls {an} {item} “{pos}”",
     "trivial_one": "calls a single sure {item} “{pos}”",

@@ -1,0 +1,49 @@
+"""Ordered classes where one step off is tolerable (answers key ``tolerated_steps``; issue 22, the essay-scoring
+reader: "The macro-MAE lead does not encode '2+ points matters, 1 point is tolerable'")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from advisor.engine import ordinal_metrics
+from advisor.questionnaire import Answers, recommend
+from advisor.report import methods_texts
+
+BASE = dict(context="Essays are scored 1-6 by the model against the resolved human score.", item_name="essay",
+            label_structure="ordinal", task="multiclass", classes=[1, 2, 3, 4, 5, 6], outputs="labels")
+
+
+def test_one_tolerated_step_puts_adjacent_agreement_first_with_a_distance_beside() -> None:
+    r = recommend({**BASE, "tolerated_steps": 1})
+    assert r.primary.metric == "adjacent_accuracy"
+    beside = {a.metric for a in r.complementary}
+    assert {"mae_macro", "weighted_kappa_quadratic"} <= beside  # a two-step error is not a five-step one
+
+
+@pytest.mark.parametrize("kw", [{}, {"tolerated_steps": 0}])
+def test_every_step_counting_keeps_the_distance_lead(kw) -> None:
+    assert recommend({**BASE, **kw}).primary.metric == "mae_macro"
+
+
+@pytest.mark.parametrize("bad", [2, -1, "one"])
+def test_other_values_are_refused_naming_the_key(bad) -> None:
+    with pytest.raises(ValueError, match="tolerated_steps"):
+        Answers(**{**BASE, "tolerated_steps": bad})
+
+
+def test_the_paragraph_says_why_in_the_authors_items() -> None:
+    text = methods_texts({**BASE, "tolerated_steps": 1}, seed=1)[0]
+    assert ("We lead with adjacent agreement, the share of the essays whose predicted class is within one step of "
+            "the true class, because one step off was said to be tolerable and a larger error is not; one minus it "
+            "is the share of the errors that matter") in text
+
+
+def test_one_minus_the_lead_is_the_share_off_by_two_steps_or_more() -> None:
+    rng = np.random.default_rng(3)
+    y = rng.integers(1, 7, 500)
+    p = np.clip(y + rng.integers(-3, 4, 500), 1, 6)
+    cm = np.zeros((6, 6))
+    np.add.at(cm, (y - 1, p - 1), 1)  # rows: true class, in order
+    adj = ordinal_metrics(cm, ["adjacent_accuracy"])["adjacent_accuracy"]
+    assert 1 - adj == pytest.approx(float(np.mean(np.abs(y - p) >= 2)), abs=1e-12)
