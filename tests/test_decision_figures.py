@@ -32,13 +32,35 @@ def test_decision_curve_draws_each_systems_net_benefit(ctx):
     fig, caption = draw_decision_curve(ctx, plt)
     ax = fig.axes[0]
     lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    # the curve runs over every threshold from the smallest to the largest named one (the sepsis reader: "net
+    # benefit at three points instead of a decision curve over 5–20%") and passes through the tabulated points
     for r in ctx.systems:
-        ys = list(lines[r.name].get_ydata())
-        assert ys == pytest.approx([r.values[f"net_benefit@{t:g}"] for t in (0.1, 0.2, 0.3)])
-    everyone = list(lines["treat all"].get_ydata())
-    assert everyone == pytest.approx([ctx.scores.net_benefit_all[f"{t:g}"] for t in (0.1, 0.2, 0.3)])
+        xs, ys = list(lines[r.name].get_xdata()), list(lines[r.name].get_ydata())
+        assert xs[0] == pytest.approx(0.1) and xs[-1] == pytest.approx(0.3) and len(xs) > 50
+        at = {round(x, 12): y for x, y in zip(xs, ys)}
+        assert [at[t] for t in (0.1, 0.2, 0.3)] == pytest.approx([r.values[f"net_benefit@{t:g}"] for t in (0.1, 0.2,
+                                                                                                          0.3)])
+    everyone = dict(zip((round(x, 12) for x in lines["treat all"].get_xdata()), lines["treat all"].get_ydata()))
+    assert [everyone[t] for t in (0.1, 0.2, 0.3)] == pytest.approx([ctx.scores.net_benefit_all[f"{t:g}"]
+                                                                    for t in (0.1, 0.2, 0.3)])
     assert "treat none" in lines and "95% bootstrap intervals" in caption and "Vickers" in caption
+    assert "over every threshold from 0.1 to 0.3" in caption
     plt.close(fig)
+
+
+def test_the_dense_decision_curve_equals_dcurves(ctx):
+    dcurves = pytest.importorskip("dcurves")
+    import pandas as pd
+
+    frames = {p.stem: pd.read_csv(p) for p in RISK}
+    for name, curve in ctx.scores.net_benefit_curve.items():
+        df = frames[name]
+        y = (df["y_true"].astype(str) == str(ctx.scores.positive_label)).astype(int)
+        data = pd.DataFrame({"y": y, "risk": df[f"p_{ctx.scores.positive_label}"].astype(float)})
+        ts = list(curve.x[::10])
+        out = dcurves.dca(data=data, outcome="y", modelnames=["risk"], thresholds=ts)
+        model = out[out["model"] == "risk"].sort_values("threshold")["net_benefit"].to_numpy()
+        assert list(model) == pytest.approx([curve.y[i] for i in range(0, len(curve.x), 10)], abs=1e-12)
 
 
 def test_calibration_curve_is_the_loess_curve_with_intercept_and_slope(ctx):

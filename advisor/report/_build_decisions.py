@@ -119,6 +119,26 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
                 v[f"net_benefit@{t:g}"] = float(x)
             data.net_benefit_all = {f"{t:g}": float(x) for t, x in zip(thresholds, everyone)}
             data.net_benefit_thresholds = thresholds
+            if len(thresholds) > 1:  # the decision curve over the range in use, not only its named points
+                grid = curve_thresholds(thresholds)
+                nb_grid, all_grid = net_benefit(y, col, grid.tolist())
+                data.net_benefit_curve[name] = Curve(x=[float(x) for x in grid], y=[float(x) for x in nb_grid])
+                data.net_benefit_all_curve = Curve(x=[float(x) for x in grid], y=[float(x) for x in all_grid])
+
+
+#: points of the decision curve drawn between the smallest and the largest risk threshold named
+CURVE_POINTS = 61
+
+
+def curve_thresholds(named: Sequence[float]) -> np.ndarray:
+    """The thresholds the decision curve is drawn at: :data:`CURVE_POINTS` evenly spaced from the smallest to the
+    largest named one, with the named ones themselves (so the curve passes through the tabulated points).
+
+    >>> curve_thresholds([0.05, 0.1, 0.2])[[0, -1]].tolist(), 0.1 in curve_thresholds([0.05, 0.1, 0.2])
+    ([0.05, 0.2], True)
+    """
+    lo, hi = float(min(named)), float(max(named))
+    return np.unique(np.concatenate([np.linspace(lo, hi, CURVE_POINTS), np.asarray(named, dtype=np.float64)]))
 
 
 #: resamples of the calibration curve's band, and the most items × resamples × grid points it is drawn for

@@ -192,7 +192,11 @@ def draw_decision_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     ts = list(sd.net_benefit_thresholds)
     fig, ax = plt.subplots(figsize=(_WIDTH * 0.8, 2.9))
     everyone = [sd.net_benefit_all.get(f"{t:g}") for t in ts]
-    ax.plot(ts, _y(everyone), color="#777777", lw=1.0, ls="--", label="treat all")
+    dense = sd.net_benefit_all_curve
+    if dense is not None:  # the curve over the range in use; the named thresholds are its marked points
+        ax.plot(dense.x, _y(dense.y), color="#777777", lw=1.0, ls="--", label="treat all")
+    else:
+        ax.plot(ts, _y(everyone), color="#777777", lw=1.0, ls="--", label="treat all")
     ax.axhline(0.0, color="#777777", lw=1.0, ls=":", label="treat none")
     lows = [v for v in everyone if v is not None]
     for i, r in enumerate(ctx.systems):
@@ -200,7 +204,13 @@ def draw_decision_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
         ys = [r.values.get(m) for m in ids]
         if all(y is None for y in ys):
             continue
-        ax.plot(ts, _y(ys), marker="o", ms=3, lw=1.3, color=_colour(i), label=_text(r.name))
+        curve = sd.net_benefit_curve.get(r.name)
+        if curve is not None:
+            ax.plot(curve.x, _y(curve.y), lw=1.3, color=_colour(i), label=_text(r.name))
+            ax.plot(ts, _y(ys), marker="o", ms=3, lw=0, color=_colour(i))
+            lows += [y for y in curve.y if y is not None]
+        else:
+            ax.plot(ts, _y(ys), marker="o", ms=3, lw=1.3, color=_colour(i), label=_text(r.name))
         for t, m, y in zip(ts, ids, ys):
             iv = r.intervals.get(m)
             if y is not None and iv is not None and iv.low is not None and iv.high is not None:
@@ -214,6 +224,7 @@ def draw_decision_curve(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False, fontsize="small")
     fig.tight_layout()
     conf = f" with {ctx.intervals.confidence:.0%} bootstrap intervals" if ctx.intervals is not None else ""
+    where = (f"over every threshold from {ts[0]:g} to {ts[-1]:g}, marked at each threshold the answers name{conf}"
+             if sd.net_benefit_curve else f"at each threshold the answers name{conf}")
     return fig, ("Decision curve: net benefit TP/n − FP/n · t/(1 − t) of treating the items whose risk is at least t, "
-                 f"at each threshold the answers name{conf}; dashed: treating everyone, dotted: treating no one "
-                 "(Vickers & Elkin 2006).")
+                 f"{where}; dashed: treating everyone, dotted: treating no one (Vickers & Elkin 2006).")

@@ -15,6 +15,7 @@ from typing import Any
 from ..catalogue import get_catalogue
 from ..engine import LOG_LOSS_EPS
 from ..questionnaire import lower_name as _lower
+from ..questionnaire import plural
 from ._models_scores import ScoreData
 
 __all__ = ["Convention", "TableNote", "score_sentences"]
@@ -123,13 +124,14 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         if "coverage_at_risk" in metrics:  # so is the cut of the coverage at a target risk (issue 22)
             before.append((TEST_SET_CUT, []))
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
-        return brier + before + _threshold_before(metrics, answers or {}, names or {}, k)
+        curves = _curves_sentence(metrics, answers or {}, None, cite, k)
+        return brier + before + _threshold_before(metrics, answers or {}, names or {}, k) + curves
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:
         return [k for k in (cite(a, y) for a, y in pairs) if k]
 
-    out: list[tuple[str, list[str]]] = []
+    out: list[tuple[str, list[str]]] = _curves_sentence(metrics, answers or {}, scores, cite, k)
     ids = set(metrics)
     if ids & {"expected_cost", "normalized_expected_cost"} and scores.costs is not None:
         if not scores.costs_said:  # the situation sentence states the answers' costs and shares
@@ -241,6 +243,43 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                     "them, not at the one the budget sets")
         out.append((text if ids & _DECISION_IDS else TableNote(text), []))
     return out
+
+
+def _curves_sentence(metrics: Sequence[str], answers: Mapping[str, Any], s: Any, cite: Any,
+                     k: int | None) -> list[tuple[str, list[str]]]:
+    """"We show the calibration curve, the observed share of “sepsis” among admissions of similar predicted risk,
+    smoothed by loess, with its pointwise 95% bootstrap band, and the decision curve over every risk threshold from
+    0.05 to 0.2": the figures TRIPOD+AI asks for, said where the report draws them (issue 22, the sepsis reader:
+    "no calibration plot, and net benefit at three points instead of a decision curve over 5–20%"). Before data
+    (``s`` None) the band is not promised: it is drawn only where the test set is small enough for it.
+
+    >>> _curves_sentence(["ici", "net_benefit@0.05", "net_benefit@0.2"], {"task": "binary", "outputs":
+    ...     "probabilities", "positive_class": "sepsis", "item_name": "admission"}, None, None, 2)[0][0]
+    'We show the calibration curve, the observed share of “sepsis” among admissions of similar predicted risk, smoothed by loess, and the decision curve over every risk threshold from 0.05 to 0.2'
+    """
+    ids = set(metrics)
+    binary = k == 2 or answers.get("task") == "binary"
+    probabilities = (answers.get("outputs") or ("probabilities" if answers.get("probabilities") else None)) \
+        == "probabilities"
+    thresholds = sorted(float(m.split("@", 1)[1]) for m in ids if m.startswith("net_benefit@"))
+    calibration = bool(ids & {"calibration_intercept", "calibration_slope", "ici"}) and (
+        bool(s.smooth) if s is not None else binary and probabilities)
+    decision = len(thresholds) > 1 and (bool(s.net_benefit_curve) if s is not None else True)
+    if not calibration and not decision:
+        return []
+    pos = answers.get("positive_class")
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    parts, keys = [], []
+    if calibration:
+        band = ", with its pointwise 95% bootstrap band" if s is not None and s.smooth_band else ""
+        share = f"the observed share of “{pos}”" if pos is not None else "the observed share of positives"
+        parts.append(f"the calibration curve, {share} among {items} of similar predicted risk, smoothed by loess{band}")
+        keys.append(("Van Calster, Ben and McLernon", "2019"))  # not Vickers, van Calster … (2019)
+    if decision:
+        parts.append(f"the decision curve over every risk threshold from {thresholds[0]:g} to {thresholds[-1]:g}")
+        keys.append(("Vickers", "2006"))
+    cited = [x for x in ((cite(a, y) if cite else None) for a, y in keys) if x]
+    return [("We show " + ", and ".join(parts), cited)]
 
 
 def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names: Mapping[str, str],

@@ -70,6 +70,9 @@ class ScoreData(_M):
     rps_order: list[str] = Field(default_factory=list, description="the class order of the ranked probability score")
     labels_given: bool = Field(False, description="the decision metrics score labels supplied with the scores")
     net_benefit_all: dict[str, float] = Field(default_factory=dict, description="treat-all net benefit per threshold")
+    net_benefit_curve: dict[str, Curve] = Field(default_factory=dict, description="per system: net benefit over "
+                                                "every threshold between the smallest and largest named one")
+    net_benefit_all_curve: Curve | None = Field(None, description="treat-all net benefit over the same thresholds")
     # issue 23 item 2: selective prediction
     risk_coverage: dict[str, Curve] = Field(default_factory=dict, description="per system: coverage → selective risk, "
                                             "the items ranked by top-label probability")
