@@ -44,8 +44,8 @@ PROMISE: dict[str, str] = {
 }
 #: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
 PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"
-PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values and each other metric that depends on the "
-                            "class shares as they would read at the shares in use ({shares})")
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
+                            "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
 #: The promises of the per-class table (its labels' threshold is said with them).
 PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["per_class"],
                                                    PROMISE["recall_spread"]})

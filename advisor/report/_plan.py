@@ -18,7 +18,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, join_words, resolve_planned
+from ..questionnaire import external_metrics, join_words, lower_name, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._judge import judge_table
@@ -164,6 +164,14 @@ def _dependent(metric_ids: Sequence[str]) -> list[str]:
     return out
 
 
+def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
+    """The metrics the table at the shares in use projects: the plan's confusion metrics and accuracy, with the
+    predictive values and F1 of a class of interest (or macro precision and F1), those that depend on the shares."""
+    candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
+    candidates += ["accuracy"] + (["precision", "npv", "f1"] if binary else ["macro_precision", "macro_f1"])
+    return _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
+
+
 def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str], pos: Any, beta: float,
                undefined: str, digits: int, at_priors_json: dict[str, Any] | None = None) -> TableBlock | None:
     diag = plan.diagnostic("at_priors")
@@ -172,9 +180,7 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
         return None
     first = next(iter(systems.values()))
     binary = first.k == 2 and pos is not None
-    candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
-    candidates += ["accuracy"] + (["precision", "npv", "f1"] if binary else ["macro_precision", "macro_f1"])
-    ids = _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
+    ids = _at_priors_ids(plan, binary)
     if not ids:
         return None
     at_priors_json = {} if at_priors_json is None else at_priors_json
@@ -458,7 +464,12 @@ def _priors_promise(plan: Plan) -> str:
     if not priors:
         return PROMISE["at_priors"]
     if plan.task.kind == "binary" and pos is not None and str(pos) in priors:
-        return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}")
+        # the metrics the table projects, named (the retinopathy reader: "each other metric" was vague)
+        others = [m for m in _at_priors_ids(plan, True) if m not in ("precision", "npv")]
+        cat = get_catalogue().metrics
+        names = [lower_name(cat[m].name) for m in others if m in cat]
+        return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}",
+                                               others=(", " + join_words(names)) if names else "")
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
 
 
