@@ -75,6 +75,9 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
     if mid in THRESHOLD_FREE and (answers.get("operating_point") == "fixed" or answers.get("fpr_budget")
                                      or answers.get("review_budget")):
         return "threshold_free"
+    if answers.get("class_weighting") == "per_instance" and holds(mid, "class_sensitivity") is True \
+            and mid not in ("accuracy", "micro_f1"):
+        return "weighs_classes"  # the legal reader: the reason given for macro F1 held for the accuracy kept
     checks = [("opitz_monotonicity", answers.get("task") != "binary")]
     checks += [(pid, answers.get(key) in values) for key, values, ids in RELEVANT for pid in ids]
     checks += [("class_sensitivity", answers.get("class_weighting") == "equal")]

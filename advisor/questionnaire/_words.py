@@ -39,6 +39,8 @@ AVOID: dict[str, str] = {
     "chance_correction": "gives a random classifier a score that depends on the class sizes",
     "constant_baseline": "gives random labelings different expected scores",
     "class_sensitivity": "lets the large classes decide",
+    # every item was to count alike (class_weighting: per_instance), and a macro average weighs classes alike
+    "weighs_classes": "weighs every class alike, a rare one as much as a common one, though every item was to count alike",
     "probabilities": "needs predicted probabilities",
     "threshold_free": "averages over every threshold, though only one is used",
     "unchosen_threshold": "scores labels at a threshold nobody chose, and no operating point is fixed",

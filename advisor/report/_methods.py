@@ -746,7 +746,7 @@ def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
         reasons = [r for r in (avoid_reason(i, said, _holds(property_status, binary)) for i in ids) if r != "other"]
         if reasons:
             words = _agree(W.AVOID[reasons[0]], 1)
-            if reasons[0] == "over_splitting":  # "when every article is a cluster of its own"
+            if reasons[0] in ("over_splitting", "weighs_classes"):  # "when every article is a cluster of its own"
                 words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
             out.append(f"The planned “{name}” is not reported: it {words}.")
     return out
@@ -788,7 +788,7 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
             ms = ["either variant of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
         words = _agree(W.AVOID[reason], n)
-        if reason == "over_splitting":  # "when every article is a cluster of its own"
+        if reason in ("over_splitting", "weighs_classes"):  # "when every article is a cluster of its own"
             words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
