@@ -144,6 +144,8 @@ ADDS: dict[str, str] = {
     # issue 21
     "average_precision": "precision over every level of recall",
     "tpr_at_fpr": "the share of positives found within the false positive rate budget",
+    "partial_roc_auc": ("how well the scores rank positives above negatives at false positive rates within the "
+                        "budget, rescaled so that chance scores 0.5"),
     "precision_at_k": "the share of positives among the items reviewed",
     "recall_at_k": "the share of all positives the review budget finds",
     "calibration_intercept": "whether the risks are right on average and neither too extreme nor too modest",

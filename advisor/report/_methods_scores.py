@@ -149,6 +149,9 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                "scores as one half; 0.5 is chance", "roc_auc"), keys(("Fawcett", "2006"))))
     elif "roc_auc" in ids:
         out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
+    if "partial_roc_auc" in ids:  # McClish's rescaling: 0.5 for chance and 1 for a perfect ranking, at any budget
+        out.append((Convention("The partial area is McClish's standardized form, 0.5 for a ranking no better than "
+                               "chance and 1 for a perfect one", "partial_roc_auc"), keys(("McClish", "1989"))))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
                                "interpolation", "average_precision"), keys(("Saito", "2015"))))
