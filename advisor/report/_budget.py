@@ -26,9 +26,9 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import fpr_budget_check
 from ._methods_lists import Text
-from ._models import TableBlock
+from ._models import MetricEntry, TableBlock
 
-__all__ = ["BUDGET_PROMISE", "budget_sentence", "budget_tables"]
+__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
 BUDGET_PROMISE = "the false positive rate of the labels in use against the budget"
@@ -58,17 +58,16 @@ def _negative(answers: Mapping[str, Any]) -> str | None:
     return next((c for c in classes if c != pos), None) if len(classes) == 2 else None
 
 
-def budget_sentence(p: Text, answers: Mapping[str, Any], group: str | None = None) -> None:
-    """"We give the share of “genuine” transactions declined at the deployed threshold with its one-sided 95% upper
-    confidence bound, set against the budget of 1%"; with ``group``, the column whose groups are resampled, which
-    bound and why (the transactions of one card are not independent), never dropped: the binomial bound alone
-    would claim too much. A group the author named but the run did not resample is said as not allowed for.
+def budget_sentence(p: Text, answers: Mapping[str, Any]) -> None:
+    """"We set the share of “genuine” transactions declined at the deployed threshold, with its one-sided 95% upper
+    bound, against the budget of 1%" — the bank's constraint where it binds; how the bound is taken (the groups)
+    goes with the formula in the Definitions (:func:`budget_definitions`).
 
     >>> t = Text()
     >>> budget_sentence(t, {"classes": ["ham", "spam"], "positive_class": "spam", "item_name": "message",
     ...                     "fpr_budget": 0.001, "context": "legitimate messages filtered to junk"})
-    >>> "".join(s.text for s in t.spans)[:117]
-    'We give the share of “ham” messages filtered at the deployed threshold with its one-sided 95% upper confidence bound'
+    >>> "".join(s.text for s in t.spans)
+    'We set the share of “ham” messages filtered at the deployed threshold, with its one-sided 95% upper bound, against the budget of 0.1%. '
     """
     budget = answers.get("fpr_budget")
     if budget is None:
@@ -77,17 +76,35 @@ def budget_sentence(p: Text, answers: Mapping[str, Any], group: str | None = Non
     neg = _negative(answers)
     who = f"“{neg}” {items}" if neg is not None else f"negative {items}"
     verb = _verb(str(answers.get("context") or ""))
-    p.t(f"We give the share of {who} {verb} at the deployed threshold with its one-sided 95% upper confidence bound, "
-        f"set against the budget of {_pct(float(budget))}")
-    if group:  # which bound, and why: never dropped (the binomial bound alone would be too low)
+    p.t(f"We set the share of {who} {verb} at the deployed threshold, with its one-sided 95% upper bound, against the "
+        f"budget of {_pct(float(budget))}. ")
+
+
+def budget_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
+    """The formula of the share the paragraph sets against the budget, and how its bound is taken: Clopper–Pearson
+    when the items are drawn one by one; with ``group``, the column whose groups are resampled, the larger of that
+    and the groups' bootstrap percentile, because the flags of one card's transactions are not independent and the
+    binomial bound alone would claim too much (a group the author named but the run did not resample is said as not
+    allowed for)."""
+    budget = answers.get("fpr_budget")
+    if budget is None:
+        return []
+    items = plural(str(answers.get("item_name") or "item"))
+    neg = _negative(answers)
+    who = f"“{neg}” {items}" if neg is not None else f"negative {items}"
+    where = Text().t(f"It is the share of {who} that the labels in use flag. Its one-sided 95% upper bound is ")
+    if group:
         unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
-        p.t(f"; the bound is the larger of the Clopper–Pearson bound and the 95th percentile over resamples of the "
-            f"{unit}, whose {items} are not independent")
-    elif answers.get("group"):  # groups named but not resampled (no column, or no resamples): said, not hidden
-        p.t(f" (Clopper–Pearson, which takes the {items} as independent)")
+        where.t(f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
+                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low")
+    elif answers.get("group"):
+        where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
     else:
-        p.t(" (Clopper–Pearson)")
-    p.t(". ")
+        where.t("the Clopper–Pearson bound")
+    where.t(f"; the budget is met when the bound is at most {_pct(float(budget))}")
+    return [MetricEntry(id="fpr_at_threshold", name="False positive rate at the deployed threshold",
+                        formula=r"\frac{\mathrm{FP}}{\mathrm{FP}+\mathrm{TN}}", role="complementary",
+                        where=where.para())]
 
 
 def _num(v: float | None, digits: int) -> str:

@@ -72,7 +72,7 @@ from ._methods import (
 from ._methods_lists import name_with_parameters, where_clause
 from ._methods_bias import bias_definitions, smd_definitions
 from ._actions import ACTIONS_PROMISE, actions_definitions
-from ._budget import budget_tables
+from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
@@ -452,6 +452,10 @@ def build_report(
         ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
     if promised is not None and ACTIONS_PROMISE in promised:  # the rates of the actions said: their formulas
         ctx.definitions = [*ctx.definitions, *actions_definitions(answers_dict)]
+    if promised is not None and BUDGET_PROMISE in promised:  # the labels in use against the budget: how it is bounded
+        iv = results.intervals
+        ctx.definitions = [*ctx.definitions, *budget_definitions(
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.actions = (actions or None) if plan is not None and ev is not None else None

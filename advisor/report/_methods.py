@@ -227,8 +227,7 @@ def build_methods(
         if acts:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
         if budget:  # the author's constraint at the threshold in use: never dropped
-            budget_sentence(p, answers, group=(intervals.group_column if intervals is not None and
-                                                intervals.n_resamples > 0 else None))
+            budget_sentence(p, answers)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
