@@ -162,8 +162,8 @@ def partial_roc_auc(y: Any, score: Any, max_fpr: float, w: Any = None) -> np.nda
 
     ``y`` is 0/1 (1 = positive), ``score`` higher = more positive; NaN without positives or negatives.
 
-    >>> round(float(partial_roc_auc([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], 0.5)), 6)
-    0.833333
+    >>> round(float(partial_roc_auc([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], 0.5)), 6)  # ½(1 + (1/3 − 1/8)/(3/8))
+    0.777778
     """
     f = float(max_fpr)
     y = np.asarray(y, dtype=np.float64)
