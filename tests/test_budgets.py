@@ -196,7 +196,7 @@ def test_the_report_tables_and_json_the_check_with_the_exact_bound() -> None:
     assert rec["upper"] == pytest.approx(proportion_confint(fp, neg, alpha=0.10, method="beta")[1], abs=1e-12)
     assert rec["group_upper"] is None and ctx.fpr_budget["method"] == "one-sided Clopper–Pearson"
     table = next(t for t in ctx.tables if t.id == "fpr_budget_check")
-    assert table.rows[0][1] == f"{fp} / {neg}" and table.rows[0][-1] == rec["verdict"]
+    assert table.rows[0][1] == f"{fp:,} / {neg:,}" and table.rows[0][-1] == rec["verdict"]
     assert ctx.systems[0].values["partial_roc_auc"] == pytest.approx(
         roc_auc_score(y == "fraud", s, max_fpr=0.01), abs=1e-12)
     iv = ctx.systems[0].intervals["partial_roc_auc"]

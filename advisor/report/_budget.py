@@ -111,6 +111,15 @@ def _num(v: float | None, digits: int) -> str:
     return "—" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
 
 
+def _count(v: float) -> str:
+    """A count as a reader reads it (``1,250,000``); a weighted mass keeps its decimals.
+
+    >>> _count(1250000.0), _count(2.5)
+    ('1,250,000', '2.5')
+    """
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.4g}"
+
+
 def _counts(system: Any, joint: Any, name: str, pos: Any) -> tuple[np.ndarray, np.ndarray]:
     """Per row of the joint table (one per label combination and group), the negatives the system flags and the
     negatives; from the confusion matrix (one row) without a joint table."""
@@ -150,7 +159,7 @@ def budget_tables(plan: Plan, systems: Mapping[str, Any], joint: Any, groups: An
         else:
             check = fpr_budget_check(fp.sum(), neg.sum(), budget, confidence)
         record["systems"][name] = check.to_json()
-        rows.append([name, f"{check.false_positives:g} / {check.negatives:g}", _num(check.rate, max(digits, 4)),
+        rows.append([name, f"{_count(check.false_positives)} / {_count(check.negatives)}", _num(check.rate, max(digits, 4)),
                      _num(check.upper, max(digits, 4)), _pct(budget), check.verdict])
     how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
            f"{confidence * 100:.0f}th percentile of the false positive rate over {resamples:,} resamples of the groups, "
