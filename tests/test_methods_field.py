@@ -129,8 +129,11 @@ def test_a_reason_is_given_or_nothing_is_said() -> None:
     fraud = evaluation("fraud")
     # both threshold-free summaries or neither: the planned AUPRC stands beside ROC AUC (issue 22, the fraud reader)
     assert "We do not rely on average precision" not in fraud and "average precision, precision over every" in fraud
-    # the labels in use against the budget: their false positive rate is 1 − specificity (the fraud reader)
-    assert "specificity, whose complement, the share of “genuine” transactions flagged, the budget bounds" in fraud
+    # the labels in use against the budget: their false positive rate with its one-sided upper bound, in the
+    # author's words (the fraud reader: "the share of genuine transactions declined at the deployed threshold is
+    # never reported"), which replaces specificity said as the budget's complement (issue 24)
+    assert ("We set the share of “genuine” transactions declined at the deployed threshold, with its one-sided 95% "
+            "upper bound, against the budget of 1%.") in fraud
 
 
 def test_the_judges_agreement_is_read_against_the_humans() -> None:
@@ -331,7 +334,9 @@ def test_a_budget_threshold_is_not_said_to_set_the_labels_metrics() -> None:
     ctx = build_report(answers, data, bootstrap=0)
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
     assert "no threshold was chosen" not in text
-    assert "Precision, recall and specificity are computed from the predicted labels given with the" in text
+    # specificity gave way to the labels' false positive rate set against the budget (issue 24)
+    assert "Precision and recall are computed from the predicted labels given with the" in text
+    assert "at the deployed threshold, with its one-sided 95% upper bound, against the budget of 1%" in text
     assert "at the threshold that made them, not at the one the budget sets" in text
 
 

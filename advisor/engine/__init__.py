@@ -127,6 +127,7 @@ _LAZY: dict[str, str] = {
     "recalibration_loss": "._decisions",
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
+    "partial_roc_auc": "._decisions",
     # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
     # the bias AUCs of a subgroup column (Borkan et al. 2019)
     "BIAS_AUC_IDS": "._bias",
@@ -231,6 +232,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         loess_curve as loess_curve,
         net_benefit as net_benefit,
         net_benefit_id as net_benefit_id,
+        partial_roc_auc as partial_roc_auc,
         precision_recall_at_k as precision_recall_at_k,
         ranked_probability_score as ranked_probability_score,
         recalibration_loss as recalibration_loss,

@@ -7,6 +7,11 @@ item ``t`` drawn ``w_t`` times): ``w`` of shape ``(n,)`` or ``(b, n)``; the resu
   rate on these items is at most ``f`` and whose true positive rate is highest — no interpolation between
   thresholds, so the value is that of a threshold one can use: scikit-learn's ``roc_curve`` points with
   ``fpr ≤ f``, the best ``tpr`` among them.
+* **Standardized partial ROC AUC** up to an FPR budget ``f`` (McClish 1989): ``A_f``, the area under the ROC
+  curve between false positive rates 0 and ``f`` — the curve's points (one per distinct score, so a tie is a
+  straight segment, as ROC AUC counts ties half) joined by straight lines, the last segment cut at ``f`` by
+  linear interpolation — standardized to ``½(1 + (A_f − f²/2)/(f − f²/2))``, so a ranking no better than chance
+  scores 0.5 and a perfect one 1, whatever ``f``: scikit-learn's ``roc_auc_score(y, s, max_fpr=f)``.
 * **Precision and recall at K** (a review budget): the ``K`` highest-scored items are reviewed; a tie group
   that straddles the cut is reviewed fractionally, each of its items counting ``(K − above)/size`` — the
   expected value over a random order within the tie. ``precision@K = TP_K / K``, ``recall@K = TP_K / P``.
@@ -51,6 +56,7 @@ __all__ = [
     "loess_curve",
     "net_benefit",
     "net_benefit_id",
+    "partial_roc_auc",
     "precision_recall_at_k",
     "ranked_probability_score",
     "recalibration_loss",
@@ -59,7 +65,7 @@ __all__ = [
 ]
 
 #: ids of the metrics of this module (``net_benefit@t`` ids are made by :func:`net_benefit_id`)
-DECISION_IDS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici",
+DECISION_IDS = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici",
                 "ranked_probability_score", "rps_skill")
 SMOOTH_SPAN = 0.75
 SMOOTH_GRID = 100
@@ -149,6 +155,36 @@ def tpr_at_fpr(y: Any, score: Any, max_fpr: float, w: Any = None) -> tuple[np.nd
     bad = (p[..., 0] <= 0) | (n[..., 0] <= 0)
     val = np.where(bad, np.nan, val)
     return val, thr
+
+
+def partial_roc_auc(y: Any, score: Any, max_fpr: float, w: Any = None) -> np.ndarray:
+    """McClish's standardized partial area under the ROC curve between false positive rates 0 and ``max_fpr``.
+
+    ``y`` is 0/1 (1 = positive), ``score`` higher = more positive; NaN without positives or negatives.
+
+    >>> round(float(partial_roc_auc([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9], 0.5)), 6)  # ½(1 + (1/3 − 1/8)/(3/8))
+    0.777778
+    """
+    f = float(max_fpr)
+    y = np.asarray(y, dtype=np.float64)
+    s = np.asarray(score, dtype=np.float64)
+    w = _w(w, y.shape[0])
+    gp, gn, _ = _groups(s, y, w)
+    tp, fp = np.cumsum(gp, axis=-1), np.cumsum(gn, axis=-1)
+    p, n = tp[..., -1:], fp[..., -1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tpr, fpr = tp / p, fp / n
+    zero = np.zeros(tpr.shape[:-1] + (1,))
+    x0, x1 = np.concatenate([zero, fpr[..., :-1]], axis=-1), fpr  # each segment of the curve, from (0, 0)
+    y0, y1 = np.concatenate([zero, tpr[..., :-1]], axis=-1), tpr
+    width = np.clip(np.minimum(x1, f) - x0, 0.0, None)  # the part of the segment left of f
+    with np.errstate(invalid="ignore", divide="ignore"):
+        end = np.where(x1 > x0, y0 + (y1 - y0) * width / np.where(x1 > x0, x1 - x0, 1.0), y1)
+    area = (width * (y0 + end) / 2.0).sum(axis=-1)
+    low, high = f * f / 2.0, f
+    out = 0.5 * (1.0 + (area - low) / (high - low))
+    bad = (p[..., 0] <= 0) | (n[..., 0] <= 0)
+    return np.where(bad, np.nan, out)
 
 
 def precision_recall_at_k(y: Any, score: Any, k: float, w: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -400,7 +436,7 @@ def rps_skill(idx: Any, proba: Any, w: Any = None) -> np.ndarray:
 #: metrics whose ideal is a value, not an end of the scale (intercept 0, slope 1): no system "wins" them
 TARGET_VALUED = {"calibration_intercept": 0.0, "calibration_slope": 1.0}
 #: metrics that a single binary score (not only probabilities) gives
-SCORE_ONLY = ("tpr_at_fpr", "precision_at_k", "recall_at_k")
+SCORE_ONLY = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k")
 
 
 def _item_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded where metrics are resolved
@@ -409,8 +445,8 @@ def _item_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded where metri
 
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
-    binary = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici",
-              "net_benefit")
+    binary = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept",
+              "calibration_slope", "ici", "net_benefit")
     out = {mid: spec(mid, _item_level, binary_only=True, needs_probabilities=True) for mid in binary}
     out["ici"] = spec("ici", _item_level, binary_only=True, needs_probabilities=True, higher_is_better=False)
     out["ranked_probability_score"] = spec("ranked_probability_score", _item_level, needs_probabilities=True,

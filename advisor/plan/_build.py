@@ -203,6 +203,20 @@ def _actions_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _budget_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With a false positive rate budget and the labels of the threshold in use (a fixed operating point, or labels
+    left unqualified): the false positive rate of those labels with its one-sided upper bound, against the budget —
+    the bank's constraint tested where it binds, the deployed threshold (issue 24, the fraud and spam readers)."""
+    binary = answers.task == "binary" or answers.k == 2
+    if answers.fpr_budget is None or not binary or answers.positive_class is None or answers.operating_point == "open":
+        return None
+    keys = ["fpr_budget", "positive_class", "operating_point", "group"]
+    return Diagnostic(id="fpr_budget_check", promise=DIAGNOSTICS["fpr_budget_check"],
+                      params={"max_fpr": float(answers.fpr_budget), "confidence": 0.95, "sided": "upper"},
+                      reason="Is the false positive rate of the deployed threshold within the budget?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None,
                        reported: Sequence[str] = ()) -> list[Diagnostic]:
     """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
@@ -310,6 +324,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
+    budget = _budget_diagnostic(ans)
+    if budget is not None:  # the labels in use against the budget: the constraint the author stated, said first
+        diagnostics = [budget, *diagnostics]
     acts = _actions_diagnostic(ans)
     if acts is not None:  # the author's actions: what the reader of a screening asks first, so said first
         diagnostics = [acts, *diagnostics]

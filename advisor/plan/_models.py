@@ -106,6 +106,8 @@ DIAGNOSTICS: dict[str, str] = {
     "action_rates": ("the confusion matrix collapsed to the actions the classes lead to (true action × decided "
                      "action), with the sensitivity and specificity of the action of interest, or the recall of every "
                      "action, each with its Clopper–Pearson interval"),
+    "fpr_budget_check": ("the false positive rate of the labels in use, with its one-sided upper confidence bound, set "
+                         "against the false positive rate budget"),
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions with 95% intervals from the stratified estimator"),
 }

@@ -761,7 +761,8 @@ class _Run:
 
 #: score metrics a single binary score gives (the others need probabilities)
 #: metrics read at a budget → the answers key that states it
-_BUDGET = {"tpr_at_fpr": "fpr_budget", "precision_at_k": "review_share", "recall_at_k": "review_share"}
+_BUDGET = {"tpr_at_fpr": "fpr_budget", "partial_roc_auc": "fpr_budget", "precision_at_k": "review_share",
+           "recall_at_k": "review_share"}
 #: Answers whose default is a premise about the author's situation, not a fact of the task: left unanswered, they
 #: do not displace the field's figure from the lead (:meth:`_Run.field_lead`)
 PREMISES = {"deployment_prevalence": "the class shares where the classifier will be used",
@@ -771,6 +772,7 @@ PREMISES_NEUTRAL = {"deployment_prevalence": "same"}
 
 #: what a field's figure needs when it cannot be computed here
 _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers, or --max-fpr)",
+          "partial_roc_auc": "a false positive rate budget (fpr_budget in the answers, or --max-fpr)",
           "precision_at_k": "a review budget (review_share in the answers, or --alerts)",
           "recall_at_k": "a review budget (review_share in the answers, or --alerts)",
           "calibration_intercept": "predicted probabilities of a class of interest in a binary task",
@@ -781,7 +783,7 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
           "stratified_accuracy": "a sample stratified by the predicted class, with the mapped share of each class "
                                  "(map_shares in the answers)",
           "in_scope_accuracy": "the out-of-scope class, named as the class of interest (positive_class in the answers)"}
-_SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "precision_at_k", "recall_at_k")
+_SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
 

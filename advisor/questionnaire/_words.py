@@ -74,8 +74,7 @@ LEAD: dict[str, str] = {
     "top_k_accuracy": "counts {an} {item} as right when its true class is among the {top_k} highest-scored",
     "roc_auc": "judges how the scores order positives above negatives, at every threshold",
     # issue 21: operating constraints and ordered forecasts
-    "tpr_at_fpr": ("counts the positives found at the best threshold that flags no more negatives than the false "
-                   "positive rate budget allows in use"),
+    "tpr_at_fpr": "counts the positives found at the best threshold within the false positive rate budget",
     "precision_at_k": "counts the positives among the items the review budget can open",
     # issue 23: selective prediction
     "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "
@@ -146,6 +145,7 @@ ADDS: dict[str, str] = {
     # issue 21
     "average_precision": "precision over every level of recall",
     "tpr_at_fpr": "the share of positives found within the false positive rate budget",
+    "partial_roc_auc": "the ranking at false positive rates within the budget",
     "precision_at_k": "the share of positives among the items reviewed",
     "recall_at_k": "the share of all positives the review budget finds",
     "calibration_intercept": "whether the risks are right on average and neither too extreme nor too modest",

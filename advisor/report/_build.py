@@ -72,6 +72,7 @@ from ._methods import (
 from ._methods_lists import name_with_parameters, where_clause
 from ._methods_bias import bias_definitions, smd_definitions
 from ._actions import ACTIONS_PROMISE, actions_definitions
+from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
@@ -395,8 +396,12 @@ def build_report(
         names = {m.id: m.name for m in entries}
         at_priors: dict[str, Any] = {}
         actions: dict[str, Any] = {}
+        budget: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
+        # the labels in use against the false positive rate budget (issue 24): groups resampled as the intervals are
+        tables = budget_tables(plan, systems, joint, settings.groups, pos, bootstrap, seed, min(digits, 3),
+                               budget) + tables
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
@@ -447,9 +452,14 @@ def build_report(
         ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
     if promised is not None and ACTIONS_PROMISE in promised:  # the rates of the actions said: their formulas
         ctx.definitions = [*ctx.definitions, *actions_definitions(answers_dict)]
+    if promised is not None and BUDGET_PROMISE in promised:  # the labels in use against the budget: how it is bounded
+        iv = results.intervals
+        ctx.definitions = [*ctx.definitions, *budget_definitions(
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.actions = (actions or None) if plan is not None and ev is not None else None
+    ctx.fpr_budget = (budget or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
     ctx.abstentions = ab_json
     return ctx

@@ -21,6 +21,7 @@ from ..engine import (
     ici,
     loess_curve,
     net_benefit,
+    partial_roc_auc,
     precision_recall_at_k,
     ranked_probability_score,
     recalibration_loss,
@@ -32,8 +33,8 @@ from ._models_scores import Curve
 
 __all__ = ["DECISION_REPORT_IDS", "decision_params", "decision_tables", "decision_values", "is_decision_id"]
 
-DECISION_REPORT_IDS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope",
-                       "ici", "ranked_probability_score", "rps_skill")
+DECISION_REPORT_IDS = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept",
+                       "calibration_slope", "ici", "ranked_probability_score", "rps_skill")
 RPS_IDS = ("ranked_probability_score", "rps_skill")
 
 
@@ -52,7 +53,7 @@ def decision_params(rec_json: Mapping[str, Any], n: int) -> dict[str, Any]:
     """The parameters of the plan's issue-21 metrics: ``max_fpr``, ``k`` (items reviewed in this test set)."""
     planned = _planned(rec_json)
     out: dict[str, Any] = {}
-    fpr = planned.get("tpr_at_fpr", {}).get("max_fpr")
+    fpr = planned.get("tpr_at_fpr", {}).get("max_fpr", planned.get("partial_roc_auc", {}).get("max_fpr"))
     if fpr is not None:
         out["max_fpr"] = float(fpr)
     for mid in ("precision_at_k", "recall_at_k"):
@@ -93,6 +94,8 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
             flagged = col >= thr
             fpr = float(flagged[y == 0].mean()) if (y == 0).any() else float("nan")
             data.operating[name] = {"threshold": float(thr), "tpr": float(tpr), "fpr": fpr}
+        if "partial_roc_auc" in planned and "max_fpr" in params:  # McClish's standardized area up to the budget
+            v["partial_roc_auc"] = float(partial_roc_auc(y, col, params["max_fpr"]))
         if {"precision_at_k", "recall_at_k"} & set(planned) and "k" in params:
             prec, rec = precision_recall_at_k(y, col, params["k"])
             v["precision_at_k"], v["recall_at_k"] = float(prec), float(rec)

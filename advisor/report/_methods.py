@@ -40,6 +40,7 @@ from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
 from ._methods_bias import bias_sentence, smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_sentence
+from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
@@ -142,12 +143,6 @@ def build_methods(
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
     if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
         data_adds["f_beta"] = W.S["f_beta_tn"]
-    classes = [str(c) for c in answers.get("classes") or []]
-    if answers.get("fpr_budget") is not None and answers.get("operating_point") == "fixed":  # the labels in use against the budget
-        neg = next((c for c in classes if c != str(answers.get("positive_class"))), None) if len(classes) == 2 else None
-        items = plural(str(answers.get("item_name") or "item"))
-        data_adds["specificity"] = W.S["specificity_budget"].format(
-            flagged=f"“{neg}” {items}" if neg is not None else f"negative {items}")
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
@@ -174,8 +169,9 @@ def build_methods(
         promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"])]
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
+    budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
     if promised is not None:
-        promised = [x for x in promised if x != ACTIONS_PROMISE]
+        promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -230,6 +226,8 @@ def build_methods(
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
+        if budget:  # the author's constraint at the threshold in use: never dropped
+            budget_sentence(p, answers)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading

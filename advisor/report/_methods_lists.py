@@ -119,6 +119,8 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
         return f"Top-{top} accuracy"
     if metric_id == "tpr_at_fpr" and isinstance(fpr, (int, float)):
         return f"TPR at an FPR of {fpr * 100:.3g}%"
+    if metric_id == "partial_roc_auc" and isinstance(fpr, (int, float)):
+        return f"Standardized partial ROC AUC up to an FPR of {fpr * 100:.3g}%"
     if metric_id == "selective_risk" and isinstance(cov, (int, float)):
         return f"Selective risk at {cov * 100:.3g}% coverage"
     risk = params.get("target_risk")

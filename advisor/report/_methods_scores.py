@@ -93,8 +93,8 @@ def brier_convention(cite: Any = None) -> tuple[Convention, list[str]]:
 
 
 #: Said of TPR at an FPR budget before there is data (with data, the threshold found is said with it).
-TEST_SET_THRESHOLD = ("The threshold is the one the test set itself allows within the false positive rate budget, "
-                        "so the true positive rate is optimistic for a threshold fixed in advance")
+TEST_SET_THRESHOLD = ("Chosen on the test set itself, the budget's threshold makes the true positive rate optimistic "
+                      "for a threshold fixed in advance")
 
 
 #: Said of the coverage at a target risk, data or not: its cut is the test set's own (the lead's sentence says it
@@ -151,6 +151,9 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                "scores as one half; 0.5 is chance", "roc_auc"), keys(("Fawcett", "2006"))))
     elif "roc_auc" in ids:
         out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
+    if "partial_roc_auc" in ids:  # McClish's rescaling: 0.5 for chance and 1 for a perfect ranking, at any budget
+        out.append((Convention("The partial area is McClish's standardized form, 0.5 for a ranking no better than "
+                               "chance and 1 for a perfect one", "partial_roc_auc"), keys(("McClish", "1989"))))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
                                "interpolation", "average_precision"), keys(("Saito", "2015"))))
@@ -297,6 +300,8 @@ def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names:
     if outputs not in ("probabilities", "scores") or not binary or not set(metrics) & _DECISION_IDS:
         return []
     said, verb = _decision_names(metrics, names)
+    if answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics and answers.get("operating_point") == "fixed":
+        return [(f"{said} {verb} the labels of the deployed threshold, not of the one the budget sets", [])]
     if answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics:
         return [(f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them, "
                  "not at the one the budget sets", [])]

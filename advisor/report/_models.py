@@ -313,6 +313,10 @@ class ReportContext(_M):
         "classes grouped by the action they lead to: the actions, the action of interest, the interval method and per "
         "system the matrix of actions (rows true, columns decided) and each rate with right, all, estimate and "
         "interval"))
+    fpr_budget: dict[str, Any] | None = Field(None, description=(
+        "the labels in use against the false positive rate budget (issue 24): the budget, the confidence, the bound's "
+        "method and per system the negatives flagged, the negatives, the rate, its one-sided upper bound (exact, "
+        "group-bootstrap and the one used) and the verdict"))
     subgroups: dict[str, Any] | None = Field(None, description=(
         "per subgroup (issue 23): groups[column][value][system][metric], gaps[column][metric][system], the "
         "thresholds below which a subgroup is too small and the warnings"))

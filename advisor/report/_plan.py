@@ -21,6 +21,7 @@ from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, lower_name, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
+from ._budget import BUDGET_PROMISE
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
@@ -439,8 +440,8 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
     out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors"
-           else ACTIONS_PROMISE if i == "action_rates" else PROMISE[i]
-           for i in ids if i in PROMISE or i == "action_rates"]
+           else ACTIONS_PROMISE if i == "action_rates" else BUDGET_PROMISE if i == "fpr_budget_check" else PROMISE[i]
+           for i in ids if i in PROMISE or i in ("action_rates", "fpr_budget_check")]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first

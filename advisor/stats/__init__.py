@@ -23,6 +23,10 @@ _LAZY: dict[str, str] = {
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",
     "proportion_interval": "._proportions",
+    # the false positive rate of the labels in use against a budget, with its one-sided upper bound
+    "BudgetCheck": "._budget",
+    "fpr_budget_check": "._budget",
+    "one_sided_upper": "._budget",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
     # used by the catalogue's checker, the report and the CLI
@@ -81,6 +85,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         project_to_prevalence as project_to_prevalence,
     )
     from ._proportions import proportion_interval as proportion_interval
+    from ._budget import BudgetCheck as BudgetCheck, fpr_budget_check as fpr_budget_check
+    from ._budget import one_sided_upper as one_sided_upper
     from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs
     from ._structures import (
         structure_bootstrap as structure_bootstrap,

@@ -46,6 +46,7 @@ from ..engine import (
     ici,
     multiclass_auc,
     net_benefit,
+    partial_roc_auc,
     precision_recall_at_k,
     ranked_probability_score,
     resolve_priors,
@@ -68,8 +69,8 @@ ITEM_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "brier_bina
 #: Issue 21 (additive): metrics of operating constraints, clinical calibration and decision curves of a binary
 #: score or risk, each evaluated under the resample's item weights by :mod:`advisor.engine._decisions`;
 #: ``net_benefit@t`` ids are accepted too. Their parameters come in ``params`` of :func:`compare_scored`.
-DECISION_ITEM_METRICS = ("tpr_at_fpr", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope",
-                         "ici")
+DECISION_ITEM_METRICS = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept",
+                         "calibration_slope", "ici")
 
 
 #: forecasts of ordered classes: the ranked probability score and its skill (``params["order_index"]``: the
@@ -193,6 +194,8 @@ class ScoredSystem:
         col, y = self.decision_column, self.y
         if m == "tpr_at_fpr":
             return {m: tpr_at_fpr(y, col, float(self.params["max_fpr"]), w)[0]}
+        if m == "partial_roc_auc":
+            return {m: partial_roc_auc(y, col, float(self.params["max_fpr"]), w)}
         if m in ("precision_at_k", "recall_at_k"):
             p, r = precision_recall_at_k(y, col, float(self.params["k"]), w)
             return {"precision_at_k": p, "recall_at_k": r}
@@ -401,7 +404,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                 raise InputError(f"{m} needs probabilities, one column per ordered class.")
             continue
         if _decision_metric(m):  # issue 21: a binary task's score or risk, with its parameters
-            need = {"tpr_at_fpr": "max_fpr", "precision_at_k": "k", "recall_at_k": "k"}.get(m)
+            need = {"tpr_at_fpr": "max_fpr", "partial_roc_auc": "max_fpr", "precision_at_k": "k", "recall_at_k": "k"}.get(m)
             if k != 2:
                 raise InputError(f"{m} needs a binary task; these systems have {k} classes.")
             if need is not None and (params or {}).get(need) is None:

@@ -1,0 +1,175 @@
+"""The false positive rate of the labels in use against the author's budget: the table, the JSON and the sentence.
+
+With ``fpr_budget`` and the labels of the threshold in use, the plan carries the diagnostic ``fpr_budget_check``
+(issue 24: "the deployed threshold is not tested against the budget", the fraud and spam readers). The report then
+gives, per system, the negatives the labels flag (FP of N), their share, its one-sided 95% upper confidence bound
+and the verdict — within the budget (bound ≤ budget), over it (share > budget), or not shown to be within it — and
+the methods paragraph says it in the author's words: "We give the share of “genuine” transactions declined at the
+deployed threshold with its one-sided 95% upper bound, set against the budget of 1%".
+
+The bound (:func:`advisor.stats.fpr_budget_check`): Clopper–Pearson when the items are drawn one by one; with a
+column of groups (cards, recipients) the larger of that and the cluster bootstrap's percentile bound, because the
+flags of one card's transactions are not independent and the exact bound of the binomial model would then be too
+low, while the percentile bound alone is 0 when nothing was flagged.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..plan import Plan
+from ..questionnaire import plural
+from ..stats import fpr_budget_check
+from ._methods_lists import Text
+from ._models import MetricEntry, TableBlock
+
+__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables"]
+
+#: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
+BUDGET_PROMISE = "the false positive rate of the labels in use against the budget"
+
+#: the author's verb for what the system does to a flagged item, when the context uses one (else "flagged")
+_VERBS = (("declin", "declined"), ("block", "blocked"), ("reject", "rejected"), ("filter", "filtered"),
+          ("quarantin", "quarantined"), ("refer", "referred"), ("flag", "flagged"))
+
+
+def _verb(context: str) -> str:
+    """The author's own verb for a flagged item.
+
+    >>> _verb("those above the threshold are declined pending a call"), _verb("messages go to junk"), _verb("")
+    ('declined', 'flagged', 'flagged')
+    """
+    text = context.lower()
+    return next((word for stem, word in _VERBS if re.search(rf"\b{stem}", text)), "flagged")
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.3g}%"
+
+
+def _negative(answers: Mapping[str, Any]) -> str | None:
+    classes = [str(c) for c in answers.get("classes") or []]
+    pos = str(answers.get("positive_class"))
+    return next((c for c in classes if c != pos), None) if len(classes) == 2 else None
+
+
+def budget_sentence(p: Text, answers: Mapping[str, Any]) -> None:
+    """"We set the share of “genuine” transactions declined at the deployed threshold, with its one-sided 95% upper
+    bound, against the budget of 1%" — the bank's constraint where it binds; how the bound is taken (the groups)
+    goes with the formula in the Definitions (:func:`budget_definitions`).
+
+    >>> t = Text()
+    >>> budget_sentence(t, {"classes": ["ham", "spam"], "positive_class": "spam", "item_name": "message",
+    ...                     "fpr_budget": 0.001, "context": "legitimate messages filtered to junk"})
+    >>> "".join(s.text for s in t.spans)
+    'We set the share of “ham” messages filtered at the deployed threshold, with its one-sided 95% upper bound, against the budget of 0.1%. '
+    """
+    budget = answers.get("fpr_budget")
+    if budget is None:
+        return
+    items = plural(str(answers.get("item_name") or "item"))
+    neg = _negative(answers)
+    who = f"“{neg}” {items}" if neg is not None else f"negative {items}"
+    verb = _verb(str(answers.get("context") or ""))
+    p.t(f"We set the share of {who} {verb} at the deployed threshold, with its one-sided 95% upper bound, against the "
+        f"budget of {_pct(float(budget))}. ")
+
+
+def budget_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
+    """The formula of the share the paragraph sets against the budget, and how its bound is taken: Clopper–Pearson
+    when the items are drawn one by one; with ``group``, the column whose groups are resampled, the larger of that
+    and the groups' bootstrap percentile, because the flags of one card's transactions are not independent and the
+    binomial bound alone would claim too much (a group the author named but the run did not resample is said as not
+    allowed for)."""
+    budget = answers.get("fpr_budget")
+    if budget is None:
+        return []
+    items = plural(str(answers.get("item_name") or "item"))
+    neg = _negative(answers)
+    who = f"“{neg}” {items}" if neg is not None else f"negative {items}"
+    where = Text().t(f"It is the share of {who} that the labels in use flag. Its one-sided 95% upper bound is ")
+    if group:
+        unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
+        where.t(f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
+                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low")
+    elif answers.get("group"):
+        where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
+    else:
+        where.t("the Clopper–Pearson bound")
+    where.t(f"; the budget is met when the bound is at most {_pct(float(budget))}")
+    return [MetricEntry(id="fpr_at_threshold", name="False positive rate at the deployed threshold",
+                        formula=r"\frac{\mathrm{FP}}{\mathrm{FP}+\mathrm{TN}}", role="complementary",
+                        where=where.para())]
+
+
+def _num(v: float | None, digits: int) -> str:
+    return "—" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
+
+
+def _count(v: float) -> str:
+    """A count as a reader reads it (``1,250,000``); a weighted mass keeps its decimals.
+
+    >>> _count(1250000.0), _count(2.5)
+    ('1,250,000', '2.5')
+    """
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.4g}"
+
+
+def _counts(system: Any, joint: Any, name: str, pos: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of the joint table (one per label combination and group), the negatives the system flags and the
+    negatives; from the confusion matrix (one row) without a joint table."""
+    if joint is not None and name in joint.systems:
+        p = list(joint.labels).index(pos)
+        col = 1 + list(joint.systems).index(name)
+        neg = joint.codes[:, 0] != p
+        counts = np.asarray(joint.counts, dtype=np.float64)
+        return counts * (neg & (joint.codes[:, col] == p)), counts * neg
+    labels = list(system.labels)
+    p = labels.index(pos)
+    c = np.asarray(system.counts, dtype=np.float64)
+    rows = [i for i in range(len(labels)) if i != p]
+    return np.array([c[rows, p].sum()]), np.array([c[rows, :].sum()])
+
+
+def budget_tables(plan: Plan, systems: Mapping[str, Any], joint: Any, groups: Any, pos: Any, resamples: int,
+                  seed: Any, digits: int = 3, record: dict[str, Any] | None = None) -> list[TableBlock]:
+    """The table ``fpr_budget_check``; ``record``, when given, receives it as numbers (the report's JSON
+    ``"fpr_budget"``). ``groups``: the group of each joint-table row, or None (items drawn one by one)."""
+    d = plan.diagnostic("fpr_budget_check")
+    if d is None or not systems or pos is None or any(len(getattr(s, "labels", ())) != 2 for s in systems.values()):
+        return []
+    if pos not in list(next(iter(systems.values())).labels):
+        return []
+    budget, confidence = float(d.params["max_fpr"]), float(d.params.get("confidence", 0.95))
+    use_groups = groups is not None and joint is not None and resamples > 0
+    record = {} if record is None else record
+    record.update(budget=budget, confidence=confidence, sided="upper",
+                  method=("larger of one-sided Clopper–Pearson and the cluster-bootstrap percentile"
+                          if use_groups else "one-sided Clopper–Pearson"), systems={})
+    rows = []
+    for name, cm in systems.items():
+        fp, neg = _counts(cm, joint, name, pos)
+        if use_groups:
+            check = fpr_budget_check(fp, neg, budget, confidence, groups=groups, n_resamples=resamples, seed=seed)
+        else:
+            check = fpr_budget_check(fp.sum(), neg.sum(), budget, confidence)
+        record["systems"][name] = check.to_json()
+        rows.append([name, f"{_count(check.false_positives)} / {_count(check.negatives)}", _num(check.rate, max(digits, 4)),
+                     _num(check.upper, max(digits, 4)), _pct(budget), check.verdict])
+    how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
+           f"{confidence * 100:.0f}th percentile of the false positive rate over {resamples:,} resamples of the groups, "
+           "whose items are not independent" if use_groups else "one-sided Clopper–Pearson")
+    return [TableBlock(
+        id="fpr_budget_check", title="The labels in use against the false positive rate budget",
+        caption=(f"The negatives each system's labels flag at the threshold in use (flagged / negatives), their share "
+                 f"(the false positive rate) and its one-sided {confidence:.0%} upper confidence bound ({how}). Within "
+                 f"the budget: the bound is at most {_pct(budget)}; over it: the share itself is above it; otherwise the "
+                 "data do not show the budget met."),
+        columns=["system", "flagged / negatives", "false positive rate", f"{confidence:.0%} upper bound", "budget",
+                 "verdict"],
+        numeric=[False, True, True, True, True, False], rows=rows)]
