@@ -272,6 +272,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "fpr_budget", "review_share", "decision_thresholds",  # issue 21: asked only for binary scores
         "target_coverage", "reject_label", "target_risk",  # issue 23: asked only of a system that may abstain
         "judge",  # issue 22: asked only when annotators are compared
+        "margin",  # asked only of a judge comparison or of subgroup gaps
         "f1_classes",  # issue 22: asked only in the SemEval sentiment field (F1^PN)
         "map_shares",  # a sample stratified by map class: asked only in the remote-sensing field
         "actions", "action_of_interest",  # classes grouped by action: asked only once the classes are named

@@ -192,6 +192,18 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)" if q.kind == "share" else
                              f"{text!r} is not greater than 0 and at most 1 (100%)")
         return v
+    if q.kind == "margin":  # a difference called negligible, or 'unknown' (answered: none was fixed)
+        if low in _NONE | _UNKNOWN | _MAYBE:
+            return "unknown"
+        m = re.fullmatch(r"[-+]?([0-9]*\.?[0-9]+)\s*(%?)", low)
+        if not m:
+            raise ValueError(f"{text!r} is not a number such as 0.05, nor unknown")
+        if low.startswith("-"):
+            raise ValueError(f"{text!r} is negative; a margin is the size of a negligible difference (e.g. 0.05)")
+        v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
+        if not 0.0 < v < 1.0:
+            raise ValueError(f"{text!r} is not strictly between 0 and 1 in the units of the figure compared")
+        return v
     if q.kind == "numbers":  # issue 21: risk thresholds, increasing, strictly between 0 and 1
         if low in _NONE | _UNKNOWN | _MAYBE:
             return None
