@@ -22,6 +22,7 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import structure_bootstrap
 from . import _methods_text as W
+from ._margins import judge_margin_sentence
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry, TableBlock
 
@@ -131,9 +132,10 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
 
 
 def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], humans: int | None,
-                    weighted: bool, intervals: bool = True) -> None:
-    """The opening of the argument: what is compared, on which items, and what Δ and its interval (when the report
-    gives intervals) rest on."""
+                    weighted: bool, intervals: bool = True, confidence: float | None = None) -> None:
+    """The opening of the argument: what is compared, on which items, what Δ and its interval (when the report
+    gives intervals) rest on, and the decision rule against the author's margin (or, without one, that Δ is
+    descriptive)."""
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     one = humans is not None and humans < 2
     noun = judge_noun(answers)
@@ -161,6 +163,8 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     p.t(said(W.S["judge_one_human"] if one else delta) + ". ")
     if weighted and not one:  # which Δ answers the question (issue 22, the grading reader: "never named")
         p.t(W.S["judge_weighted_answer"] + ". ")
+    if not one:  # "as well as the humans" needs a margin fixed in advance, else Δ is descriptive
+        judge_margin_sentence(p, answers, noun, weighted, confidence, intervals)
 
 
 def judge_noun(answers: Mapping[str, Any]) -> str:
@@ -180,9 +184,28 @@ def judge_noun(answers: Mapping[str, Any]) -> str:
     return "judge"
 
 
-def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[MetricEntry]:
+def judge_symbol(noun: str) -> str:
+    """The judge's letter in the formulas: the initial of the author's word for it ("M" for the model), "J" for a
+    judge or where the initial is taken (H counts the humans; C, K, N are the matrix and its counts).
+
+    >>> judge_symbol("model"), judge_symbol("judge"), judge_symbol("human-like"), judge_symbol("classifier")
+    ('M', 'J', 'J', 'J')
+    """
+    letter = noun[:1].upper()
+    return letter if letter.isalpha() and letter.isascii() and letter not in "HCKN" else "J"
+
+
+def delta_formula(symbol: str = "J", weighted: bool = False) -> str:
+    """Δ over the judge–human and the human–human pairs, in the lead figure: the quadratically weighted kappa for
+    ordered categories, else Cohen's kappa."""
+    k = r"\kappa^{w}" if weighted else r"\kappa"
+    return (rf"\Delta=\frac{{1}}{{H}}\sum_{{h=1}}^{{H}}{k}_{{{symbol}h}}-\frac{{2}}{{H(H-1)}}\sum_{{h<h'}}{k}_{{hh'}}")
+
+
+def judge_definitions(cat: Any, weighted: bool, humans: int | None, noun: str = "judge") -> list[MetricEntry]:
     """The formulas of what the comparison reports, from the catalogue (accuracy's for the agreement rate, Cohen's
-    kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ."""
+    kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ of the lead
+    figure, the judge named by the author's word ("the model $M$")."""
     pair = {"C_{ij}": "the number of items the first rater of a pair put in category $i$ and the second in $j$",
             "n": "the number of items both rated",
             "k": "the number of categories"}
@@ -197,13 +220,17 @@ def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[Metr
         out.append(MetricEntry(id="judge_weighted_kappa", name="Quadratically weighted kappa of two raters",
                                formula=rec.formula, role="complementary", where=where_clause(rec.symbols)))
     if humans is None or humans >= 2:
+        j = judge_symbol(noun)
+        k = r"\kappa^{w}" if weighted else r"\kappa"
+        lead = "the quadratically weighted kappa" if weighted else "Cohen's kappa"
+        others = "of the agreement rate and of Cohen's kappa are" if weighted else "of the agreement rate is"
         out.append(MetricEntry(
-            id="judge_delta", name="Δ, the judge against the humans", formula=DELTA_FORMULA, role="complementary",
-            where=where_clause({r"\kappa_{Jh}": "Cohen's kappa of the judge $J$ and human rater $h$",
-                                r"\kappa_{hh'}": "that of human raters $h$ and $h'$",
-                                "H": "the number of human raters; Δ of the agreement rate "
-                                     + ("and of the weighted kappa are " if weighted else "is ")
-                                     + "the same with those figures in place of the kappas"})))
+            id="judge_delta", name=f"Δ, the {noun} against the humans", formula=delta_formula(j, weighted),
+            role="complementary",
+            where=where_clause({f"{k}_{{{j}h}}": f"{lead} of the {noun} ${j}$ and human rater $h$",
+                                f"{k}_{{hh'}}": "that of human raters $h$ and $h'$",
+                                "H": f"the number of human raters; Δ {others} the same with those figures in place "
+                                     f"of the {'weighted ' if weighted else ''}kappas"})))
     return out
 
 
@@ -214,4 +241,6 @@ def definitions_for(plan: Plan | None, cat: Any, promised: Any) -> list[MetricEn
     if plan is None or d is None or not judge_said({"judge": d.params.get("judge"),
                                                     "annotators": plan.task.annotators}, promised):
         return []
-    return judge_definitions(cat, bool(d.params.get("weighted")), d.params.get("humans"))
+    said = {u.key: u.value for u in plan.answers}  # the author's word for the judge, from the context
+    return judge_definitions(cat, bool(d.params.get("weighted")), d.params.get("humans"),
+                             judge_noun({"judge": d.params.get("judge"), "context": said.get("context")}))
