@@ -22,7 +22,7 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import structure_bootstrap
 from . import _methods_text as W
-from ._margins import judge_margin_sentence
+from ._margins import judge_margin_sentence, judge_verdict_words, margin_text, verdict
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry, TableBlock
 
@@ -73,6 +73,12 @@ def judge_figures(plan: Plan, inputs: Any, bootstrap: int, confidence: float, se
         row["intervals"] = {q: _band(bs.get(f"{q}#{p}")) for q in jr.quantities}
     if out["delta"] is not None:
         out["delta_intervals"] = {q: _band(bs.get(f"delta_{q}")) for q in jr.quantities}
+        margin = d.params.get("margin")
+        if isinstance(margin, (int, float)):  # the lead figure's Δ against the margin: one-sided, non-inferiority
+            lead = "weighted_kappa" if jr.weighted else "kappa"
+            band = out["delta_intervals"].get(lead) or [None, None]
+            out["margin"] = {"margin": float(margin), "quantity": lead, "sided": "one",
+                             "verdict": verdict(band[0], band[1], float(margin), "one")}
     out["methods"] = sorted({str(r.get("method")) for r in bs.values() if r.get("method") in _METHOD})
     return out
 
@@ -125,6 +131,11 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
         caption = (f"The judge ({figures['judge']}) against the human rater on the {unit} both rated; the agreement "
                    f"rate is the share of those {unit} put in the same category. With one human rater there is no "
                    f"agreement among humans to set the judge beside, so no difference is given.{band}")
+    m = figures.get("margin")
+    if m and delta is not None:  # the verdict of the lead figure's Δ against the margin fixed in advance
+        lead = "the weighted kappa's Δ" if m["quantity"] == "weighted_kappa" else "Δ of Cohen's kappa"
+        caption += (f" Verdict on {lead} against the margin {margin_text(m['margin'])} fixed in advance: "
+                    f"{judge_verdict_words(m.get('verdict'), m['margin'])}.")
     kappa = ["Cohen's kappa", *(["weighted kappa (quadratic)"] if weighted else [])]
     return TableBlock(id="judge_agreement", title="The judge against the human raters", caption=caption,
                       columns=["raters", f"{unit} both rated", "agreement rate", *kappa],

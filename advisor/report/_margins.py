@@ -74,6 +74,11 @@ def _num(x: float) -> str:
     return two if float(two) == x else f"{x:.3g}"
 
 
+def margin_text(margin: float) -> str:
+    """The margin as the text writes it: ``0.10``, ``0.05``, ``0.025``."""
+    return _num(margin)
+
+
 def _conf(confidence: float | None) -> str:
     return f"{float(confidence if confidence is not None else 0.95):.0%}"
 
@@ -140,19 +145,20 @@ def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float |
     p.cite(EQUIVALENCE_SOURCES).t(". ")
 
 
-def judge_verdict_words(v: Verdict | None, margin: float, noun: str = "judge", humans: str = "human raters") -> str:
+def judge_verdict_words(v: Verdict | None, margin: float, humans: str = "human raters") -> str:
     """The verdict of Δ in words, for the report.
 
-    >>> judge_verdict_words("inside", 0.1, "model", "pathologists")
-    "as good as the pathologists': the interval of Δ lies above −0.10"
+    >>> judge_verdict_words("inside", 0.1, "pathologists")
+    "as good as the pathologists': its interval lies above −0.10"
     """
+    m = _num(margin)
     if v == "inside":
-        return f"as good as the {humans}': the interval of Δ lies above −{_num(margin)}"
+        return f"as good as the {humans}': its interval lies above −{m}"
     if v == "outside":
-        return f"worse than the {humans}' by more than the margin: the interval of Δ lies below −{_num(margin)}"
+        return f"worse than the {humans}' by more than the margin: its interval lies below −{m}"
     if v == "inconclusive":
-        return f"inconclusive: the interval of Δ contains −{_num(margin)}"
-    return "no verdict: Δ has no interval"
+        return f"inconclusive: its interval contains −{m}"
+    return "none: Δ has no interval"
 
 
 def gap_verdict_words(v: Verdict | None, margin: float) -> str:
