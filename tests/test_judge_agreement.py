@@ -238,7 +238,7 @@ def test_the_methods_paragraph_opens_with_the_comparison() -> None:
     first = next(i for i, s in enumerate(said) if "We set the judge's agreement with each human" in s)
     assert said[first - 1].endswith("as well as the humans agree with each other.")  # right after the context
     alpha = next(i for i, s in enumerate(said) if s.startswith("Krippendorff's alpha"))
-    assert first < alpha and "summarises all 3 raters" in said[alpha]
+    assert first < alpha and "summarises the two human raters alone, without the judge" in said[alpha]  # the baseline
     assert not any(s.startswith("We lead with") for s in said)
     delta = next(s for s in said if "difference Δ" in s)
     assert "resamples the answer pairs" in delta and "same resample" in delta

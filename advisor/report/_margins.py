@@ -114,16 +114,16 @@ def judge_margin_sentence(p: Text, answers: Mapping[str, Any], noun: str, weight
     judge = f"the {noun}" if noun != "judge" else "the judge"
     margin = margin_of(answers)
     if margin is None:
-        p.t(f"No margin was fixed in advance, so Δ is descriptive: it cannot show that {judge} agrees with the "
-            f"{humans} as well as they agree with each other. ")
+        p.t(f"No margin was fixed in advance, so Δ is descriptive: it cannot show that {judge} agrees as well as the "
+            f"{humans} do. ")
         return
     if not intervals:
         p.t(f"Without intervals Δ is descriptive: it cannot be set against the margin of {_num(margin)} fixed in "
             "advance. ")
         return
     p.t(f"We call {judge}'s agreement as good as the {humans}' when the {_conf(confidence)} interval of {delta} lies "
-        f"above −{_num(margin)}, a margin fixed in advance; the question is one-sided, whether {judge} is not worse, "
-        "a non-inferiority comparison")
+        f"above −{_num(margin)}, a margin fixed in advance: a one-sided, non-inferiority "
+        "comparison")
     p.cite(NONINFERIORITY_SOURCES).t(". ")
 
 
@@ -140,8 +140,8 @@ def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float |
             "fixed in advance. ")
         return
     p.t(f"We call the groups alike when the {_conf(confidence)} interval of each gap lies within "
-        f"±{_num(margin)}, a margin fixed in advance; the question is two-sided, whether any two differ either way, "
-        "an equivalence comparison")
+        f"±{_num(margin)}, a margin fixed in advance: a two-sided, equivalence "
+        "comparison")
     p.cite(EQUIVALENCE_SOURCES).t(". ")
 
 
