@@ -285,3 +285,30 @@ def test_subgroup_gaps_get_a_verdict_each() -> None:
     cells = table.rows[0]
     assert "alike (within ±0.05)" in cells[2] and "differ (beyond ±0.05)" in cells[3]
     assert "inconclusive (±0.05)" in cells[4] and "margin 0.05 fixed in advance" in table.caption
+
+
+def test_a_report_with_subgroups_gives_each_gap_its_verdict() -> None:
+    import advisor
+
+    rng = np.random.default_rng(0)
+    n = 600
+    sex = rng.choice(["F", "M"], n)
+    y = (rng.random(n) < 0.4).astype(int)
+    a = np.where(rng.random(n) < np.where(sex == "F", 0.9, 0.7), y, 1 - y)  # right more often for F
+    import pandas as pd
+
+    ds = advisor.load(pd.DataFrame({"y_true": y, "a": a, "sex": sex}), systems=["a"], by="sex")
+    answers = {"task": "binary", "positive_class": 1, "classes": [0, 1], "subgroups": ["sex"], "margin": 0.05}
+    ctx = advisor.build_report(answers, ds, bootstrap=500, seed=2)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "We call the groups alike when the 95% interval of each gap lies within ±0.05" in text
+    table = next(t for t in ctx.tables if t.id == "subgroup_gaps")
+    from advisor.report._margins import verdict
+
+    gaps = ctx.subgroups["gaps"]["sex"] if hasattr(ctx, "subgroups") and ctx.subgroups else None
+    for m, cell in zip(("tpr", "fpr", "selection_rate", "precision"), table.rows[0][2:]):
+        e = gaps[m]["a"] if gaps else None
+        if e is not None:
+            assert e["verdict"] == verdict(e["low"], e["high"], 0.05, "two")
+        assert any(w in cell for w in ("alike (within ±0.05)", "differ (beyond ±0.05)", "inconclusive (±0.05)"))
+    assert gaps is not None and gaps["tpr"]["a"]["verdict"] in ("outside", "inconclusive")  # a 0.2 gap in recall
