@@ -283,8 +283,8 @@ def test_subgroup_gaps_get_a_verdict_each() -> None:
         "inside", "outside", "inconclusive", None]
     table = _gap_table(gaps, 3, "default", 0.05)
     cells = table.rows[0]
-    assert "alike (within ±0.05)" in cells[2] and "differ (beyond ±0.05)" in cells[3]
-    assert "inconclusive (±0.05)" in cells[4] and "margin 0.05 fixed in advance" in table.caption
+    assert "alike within ±0.05" in cells[2] and "differ beyond ±0.05" in cells[3]
+    assert "inconclusive at ±0.05" in cells[4] and "margin 0.05 fixed in advance" in table.caption
 
 
 def test_a_report_with_subgroups_gives_each_gap_its_verdict() -> None:
@@ -310,5 +310,5 @@ def test_a_report_with_subgroups_gives_each_gap_its_verdict() -> None:
         e = gaps[m]["a"] if gaps else None
         if e is not None:
             assert e["verdict"] == verdict(e["low"], e["high"], 0.05, "two")
-        assert any(w in cell for w in ("alike (within ±0.05)", "differ (beyond ±0.05)", "inconclusive (±0.05)"))
+        assert any(w in cell for w in ("alike within ±0.05", "differ beyond ±0.05", "inconclusive at ±0.05"))
     assert gaps is not None and gaps["tpr"]["a"]["verdict"] in ("outside", "inconclusive")  # a 0.2 gap in recall

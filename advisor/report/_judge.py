@@ -6,7 +6,10 @@ each pair's agreement rate and Cohen's kappa (weighted for ordered categories) o
 judge's mean with the humans minus the humans' mean with each other; the structured bootstrap
 (:func:`advisor.stats.structure_bootstrap`) resamples the items once for every figure, so both sides of Δ come from
 the same resampled items (a paired interval). The methods paragraph opens with this comparison, as Zheng et al.
-(2023) set an LLM judge beside human experts; Krippendorff's alpha over all raters follows as the summary.
+(2023) set an LLM judge beside human experts; Krippendorff's alpha over the human raters alone (without the judge)
+follows as the summary of the baseline. "As well as the humans" needs a margin fixed in advance: with the answers'
+``margin`` the lead figure's Δ gets a one-sided verdict (:mod:`._margins`), without one the paragraph calls Δ
+descriptive.
 """
 
 from __future__ import annotations

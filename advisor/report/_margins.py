@@ -165,8 +165,8 @@ def gap_verdict_words(v: Verdict | None, margin: float) -> str:
     """The verdict of a gap in words, for the report's gap table.
 
     >>> gap_verdict_words("inside", 0.05), gap_verdict_words("inconclusive", 0.05)
-    ('alike (within ±0.05)', 'inconclusive (±0.05)')
+    ('alike within ±0.05', 'inconclusive at ±0.05')
     """
     m = _num(margin)
-    return {"inside": f"alike (within ±{m})", "outside": f"differ (beyond ±{m})",
-            "inconclusive": f"inconclusive (±{m})"}.get(v or "", "no verdict")
+    return {"inside": f"alike within ±{m}", "outside": f"differ beyond ±{m}",
+            "inconclusive": f"inconclusive at ±{m}"}.get(v or "", "no verdict")
