@@ -350,6 +350,6 @@ def test_a_model_graded_against_pathologists_is_not_cited_as_an_llm_judge() -> N
     assert "zheng2023judging" not in cited
     # the author's word for the rater, from the context ("by the model"), not "judge" (issue 22, the grading reader)
     text = "".join(s.text for s in p.spans)
-    assert "We set the model's agreement with each human rater" in text and "the judge" not in text
+    assert "We set the model's agreement with each pathologist" in text and "the judge" not in text  # and theirs
     use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
     assert use.used_by and use.used_by[0].startswith("shown for the judge and each human rater")

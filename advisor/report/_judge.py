@@ -25,7 +25,7 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import structure_bootstrap
 from . import _methods_text as W
-from ._margins import judge_margin_sentence, judge_verdict_words, margin_text, verdict
+from ._margins import humans_noun, judge_margin_sentence, judge_verdict_words, margin_text, verdict
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry, TableBlock
 
@@ -155,8 +155,17 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     noun = judge_noun(answers)
     own = noun != "judge"  # the rater's name is the author's own word for it: no "the judge is the rater …"
 
+    people = humans_noun(answers)  # "pathologists" when the context counts them so, else "human raters"
+
     def said(text: str) -> str:
-        return text if not own else text.replace("judge's", f"{noun}'s").replace("the judge", f"the {noun}")
+        if own:
+            text = text.replace("judge's", f"{noun}'s").replace("the judge", f"the {noun}")
+        if people != "human raters":  # the author's word for the humans, as for the judge
+            one_person = people[:-1]
+            text = (text.replace("each human rater", f"each {one_person}")
+                    .replace("the human raters'", f"the {people}'").replace("two humans'", f"two {people}'")
+                    .replace("with the humans", f"with the {people}"))
+        return text
 
     if one:  # one human: the judge against that rater, and no baseline to set it beside
         first = (W.S["judge_compare_one_own"].format(judge=noun, items=items) if own
