@@ -312,3 +312,9 @@ def test_a_report_with_subgroups_gives_each_gap_its_verdict() -> None:
             assert e["verdict"] == verdict(e["low"], e["high"], 0.05, "two")
         assert any(w in cell for w in ("alike within ±0.05", "differ beyond ±0.05", "inconclusive at ±0.05"))
     assert gaps is not None and gaps["tpr"]["a"]["verdict"] in ("outside", "inconclusive")  # a 0.2 gap in recall
+
+
+def test_a_margin_without_intervals_gives_no_verdict_and_says_why() -> None:
+    text = _methods({**GRADING, "margin": 0.1}, bootstrap=0)
+    assert "Without intervals Δ is descriptive: it cannot be set against the margin of 0.10 fixed in advance" in text
+    assert "We call" not in text
