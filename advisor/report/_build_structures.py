@@ -146,7 +146,8 @@ def _humans_only(inputs: Any, judge: Any) -> Any:
     if judge is None or getattr(inputs, "structure", None) != "agreement":
         return inputs
     r = inputs.systems["agreement"]
-    if len(r.raters) < 3:
+    humans = judge.params.get("humans")  # the answers' count: the paragraph says alpha as it is computed
+    if len(r.raters) < 3 or (humans is not None and int(humans) < 2):
         return inputs
     return replace(inputs, systems={**inputs.systems, "agreement": human_ratings(r, str(judge.params["judge"]))})
 
