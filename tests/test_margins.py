@@ -318,3 +318,9 @@ def test_a_margin_without_intervals_gives_no_verdict_and_says_why() -> None:
     text = _methods({**GRADING, "margin": 0.1}, bootstrap=0)
     assert "Without intervals Δ is descriptive: it cannot be set against the margin of 0.10 fixed in advance" in text
     assert "We call" not in text
+
+
+def test_the_plan_keeps_unknown_apart_from_unanswered() -> None:
+    use = next(a for a in make_plan(answers_from_mapping({**GRADING, "margin": "unknown"})).answers
+               if a.key == "margin")
+    assert use.given and use.value == "unknown" and "no margin fixed" in " ".join(use.used_by)
