@@ -238,7 +238,7 @@ def test_the_methods_paragraph_opens_with_the_comparison() -> None:
     first = next(i for i, s in enumerate(said) if "We set the judge's agreement with each human" in s)
     assert said[first - 1].endswith("as well as the humans agree with each other.")  # right after the context
     alpha = next(i for i, s in enumerate(said) if s.startswith("Krippendorff's alpha"))
-    assert first < alpha and "summarises all 3 raters" in said[alpha]
+    assert first < alpha and "summarises the two human raters alone, without the judge" in said[alpha]  # the baseline
     assert not any(s.startswith("We lead with") for s in said)
     delta = next(s for s in said if "difference Δ" in s)
     assert "resamples the answer pairs" in delta and "same resample" in delta
@@ -350,6 +350,6 @@ def test_a_model_graded_against_pathologists_is_not_cited_as_an_llm_judge() -> N
     assert "zheng2023judging" not in cited
     # the author's word for the rater, from the context ("by the model"), not "judge" (issue 22, the grading reader)
     text = "".join(s.text for s in p.spans)
-    assert "We set the model's agreement with each human rater" in text and "the judge" not in text
+    assert "We set the model's agreement with each pathologist" in text and "the judge" not in text  # and theirs
     use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
     assert use.used_by and use.used_by[0].startswith("shown for the judge and each human rater")

@@ -64,6 +64,7 @@ _LAZY: dict[str, str] = {
     "collapse_to_actions": "._actions",
     "evaluate_judge_batch": "._judge",
     "judge_comparison": "._judge",
+    "human_ratings": "._judge",
     "judge_ratings": "._judge",
     "resolve_judge": "._judge",
     # the engine's building blocks that io, stats, the catalogue, the report and the CLI compute with
@@ -199,6 +200,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._judge import (
         JudgeRatings as JudgeRatings,
         evaluate_judge_batch as evaluate_judge_batch,
+        human_ratings as human_ratings,
         judge_comparison as judge_comparison,
         judge_ratings as judge_ratings,
         resolve_judge as resolve_judge,

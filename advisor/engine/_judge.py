@@ -28,12 +28,12 @@ import numpy as np
 
 from .._exceptions import InputError
 from .._format import few_names
-from ._agreement import Ratings
+from ._agreement import Ratings, ratings_from_codes
 from ._metrics import evaluate_batch
 from ._ordinal import OrdinalCells, class_values, evaluate_ordinal_batch
 
-__all__ = ["JUDGE_QUANTITIES", "JudgeRatings", "evaluate_judge_batch", "judge_comparison", "judge_ratings",
-           "resolve_judge"]
+__all__ = ["JUDGE_QUANTITIES", "JudgeRatings", "evaluate_judge_batch", "human_ratings", "judge_comparison",
+           "judge_ratings", "resolve_judge"]
 
 #: What is measured for each pair of raters: the agreement rate, Cohen's kappa, the weighted kappa (ordinal).
 JUDGE_QUANTITIES: tuple[str, ...] = ("agreement", "kappa", "weighted_kappa")
@@ -90,6 +90,22 @@ def resolve_judge(raters: Sequence[str], judge: str) -> int:
     shown = [n[len("rater_"):] if n.startswith("rater_") else n for n in names]
     raise InputError(f"the judge {judge!r} of the answers is not one of the raters; the raters are "
                      f"{few_names(shown)} (the <name> of each rater_<name> column).")
+
+
+def human_ratings(r: Ratings, judge: str) -> Ratings:
+    """The ratings without the judge's column: the human baseline that Krippendorff's alpha summarises when a judge
+    is compared with the humans (an alpha pooled over the judge too answers no question asked).
+
+    >>> from ._agreement import ratings_table
+    >>> r = ratings_table([["a", "a", "b"], ["b", "b", "b"]], ["rater_llm", "rater_x", "rater_y"])
+    >>> h = human_ratings(r, "llm")
+    >>> h.raters, h.counts.tolist()
+    (('rater_x', 'rater_y'), [[1.0, 1.0], [0.0, 2.0]])
+    """
+    j = resolve_judge(r.raters, judge)
+    keep = [i for i in range(len(r.raters)) if i != j]
+    return ratings_from_codes(r.codes[:, keep], len(r.categories), [r.raters[i] for i in keep], r.categories,
+                              ordered=r.ordered, declared=r.declared)
 
 
 def judge_ratings(r: Ratings, judge: str, *, weighted: bool = False) -> JudgeRatings:

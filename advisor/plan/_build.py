@@ -156,10 +156,11 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
     beside the humans' with each other, and the difference with a paired interval; with ordered categories the
     quadratically weighted kappa too (the ordinal studies' kappa)."""
     ordinal = answers.label_structure == "ordinal"
-    keys = ["judge", "annotators", *(["label_structure"] if ordinal else [])]
+    keys = ["judge", "annotators", "margin", *(["label_structure"] if ordinal else [])]
+    margin = answers.margin if isinstance(answers.margin, float) else None  # Δ's verdict (one-sided), when fixed
     return Diagnostic(id="judge_agreement", promise=DIAGNOSTICS["judge_agreement"],
                       params={"judge": answers.judge, "weighted": ordinal,
-                              "humans": answers.annotators - 1 if answers.annotators else None},
+                              "humans": answers.annotators - 1 if answers.annotators else None, "margin": margin},
                       reason="Does the judge agree with the human raters as well as they agree with each other?",
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 

@@ -188,6 +188,12 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append(f"the intervals resample whole units named by the column {value!r}, not single items")
         if key == "subgroups" and value:  # issue 23 item 1: the report's per-subgroup tables (--by)
             used.append("every metric is also reported per subgroup of these columns, with the gaps across them")
+        if key == "margin" and value is not None and effective.subgroups:  # each gap's verdict, two-sided
+            used.append("alike or not: the interval of each gap across subgroups is set against ±margin, fixed in "
+                        "advance" if value != "unknown" else "no margin fixed: the gaps across subgroups are said "
+                        "to be descriptive")
+        if key == "margin" and value == "unknown" and effective.judge is not None:
+            used.append("no margin fixed: the judge's Δ is said to be descriptive")
         if key in ("outputs", "probabilities"):  # which metrics can be computed at all (scores, probabilities)
             used.append("decides which metrics can be computed from the classifier's outputs")
         for m in (lead, *beside):
@@ -212,9 +218,23 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
                 use.unused = "no metric, diagnostic or rule of this situation depends on it."
         out.append(use)
     out += _field_defaults(effective, given, lead, beside)
+    out += _margin_unanswered(effective, given)
     out += _planned_uses(list(original.planned_metrics) if "planned_metrics" in given else [], lead, beside, avoid,
                          effective, list(diagnostics), classes if classes is not None else effective.classes)
     return out
+
+
+def _margin_unanswered(answers: Answers, given: set[str]) -> list[AnswerUse]:
+    """A judge compared with the humans or gaps across subgroups, and no margin answered: recorded as not answered,
+    with what follows (the differences are descriptive; no claim of sameness is made)."""
+    if "margin" in given or not (answers.judge is not None or answers.subgroups):
+        return []
+    parts = [*(["the judge's Δ"] if answers.judge is not None else []),
+             *(["the gaps across subgroups"] if answers.subgroups else [])]
+    verb = "is" if parts == ["the judge's Δ"] else "are"
+    return [AnswerUse(key="margin", value=None, given=False, source="default", used_by=[
+        f"not answered: no margin was fixed in advance, so {join_words(parts)} {verb} reported as descriptive, with "
+        "no claim of sameness"])]
 
 
 def _field_defaults(answers: Answers, given: set[str], lead: MetricSpec,

@@ -187,6 +187,12 @@ class Answers(BaseModel):
                                                 "the bootstrap resamples units, not items")
     # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
     subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
+    # a claim of sameness needs a margin fixed in advance (Walker & Nowacki 2011): the largest difference the author
+    # calls negligible, in the units of the figure compared — the Δ of the judge's lead agreement figure, each gap
+    # across subgroups. None: not answered; "unknown": the author fixed none (both: the figures are descriptive)
+    margin: float | Literal["unknown"] | None = Field(
+        None, description="the largest difference called negligible, fixed in advance, in the units of the figure "
+                          "compared (the judge's Δ, each subgroup gap), or unknown")
 
     # -- validation --------------------------------------------------------------------------
     @model_validator(mode="before")
@@ -264,6 +270,25 @@ class Answers(BaseModel):
             raise PydanticCustomError("answers", "it is not a field advisor knows; the fields are {known}, or null",
                                       {"key": "field", "value": v, "known": ", ".join(load_fields())})
         return v
+
+    @field_validator("margin", mode="before")
+    @classmethod
+    def _margin(cls, v: Any) -> Any:
+        """A margin is a number strictly between 0 and 1 in the units of the figure compared, or "unknown"; one
+        sentence otherwise (a negative margin, a percentage written as 5)."""
+        if isinstance(v, str) and v.strip().lower() in ("unknown", "none", "null", "not known", "no margin"):
+            return None if v.strip().lower() in ("none", "null") else "unknown"
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            if v is None:
+                return v
+            raise PydanticCustomError("answers", "a margin is a number strictly between 0 and 1 in the units of the "
+                                      "figure compared (e.g. 0.05), or unknown", {"key": "margin", "value": v})
+        if not (math.isfinite(v) and 0.0 < v < 1.0):
+            why = ("a margin is the size of a difference called negligible, so it is positive (e.g. 0.05); the "
+                   "direction of the comparison is set by the question" if math.isfinite(v) and v <= 0 else
+                   "a margin is in the units of the figure compared, strictly between 0 and 1 (e.g. 0.05, not 5)")
+            raise PydanticCustomError("answers", why, {"key": "margin", "value": v})
+        return float(v)
 
     @field_validator("planned_metrics", mode="before")
     @classmethod
@@ -577,7 +602,7 @@ def _fail(key: str, value: Any, why: str) -> None:
 # Questions (data in questions.yaml)
 # ----------------------------------------------------------------------------------------------
 Kind = Literal["choice", "bool", "int", "labels", "label", "shares", "weights", "costs", "names", "text", "share",
-               "numbers", "coverage", "actions"]
+               "numbers", "coverage", "actions", "margin"]
 
 
 class Question(BaseModel):

@@ -192,6 +192,8 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             raise ValueError(f"{text!r} is not strictly between 0 and 1 (0% and 100%)" if q.kind == "share" else
                              f"{text!r} is not greater than 0 and at most 1 (100%)")
         return v
+    if q.kind == "margin":  # a difference called negligible, or 'unknown' (answered: none was fixed)
+        return _margin_reply(text)
     if q.kind == "numbers":  # issue 21: risk thresholds, increasing, strictly between 0 and 1
         if low in _NONE | _UNKNOWN | _MAYBE:
             return None
@@ -207,6 +209,27 @@ def parse_reply(q: Question, raw: str, answers: dict[str, Any]) -> Any:
             return []
         return [t.strip() for t in re.split(r"[,;]", text) if t.strip()]
     return text or None  # text
+
+
+def _margin_reply(text: str) -> float | str:
+    """A margin typed at the prompt: a number strictly between 0 and 1 (a percentage is read as one), or 'unknown'
+    for 'none', 'not sure' and the like (the author answered: no margin was fixed).
+
+    >>> _margin_reply("0.1"), _margin_reply("5%"), _margin_reply("none")
+    (0.1, 0.05, 'unknown')
+    """
+    low = text.strip().lower()
+    if low in _NONE | _UNKNOWN | _MAYBE:
+        return "unknown"
+    m = re.fullmatch(r"[-+]?([0-9]*\.?[0-9]+)\s*(%?)", low)
+    if not m:
+        raise ValueError(f"{text!r} is not a number such as 0.05, nor unknown")
+    if low.startswith("-"):
+        raise ValueError(f"{text!r} is negative; a margin is the size of a negligible difference (e.g. 0.05)")
+    v = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
+    if not 0.0 < v < 1.0:
+        raise ValueError(f"{text!r} is not strictly between 0 and 1 in the units of the figure compared")
+    return v
 
 
 def _cost_matrix(text: str, classes: list[Any] | None) -> list[list[float]]:

@@ -90,6 +90,7 @@ from ._plan import (
     wants_class_of_interest,
 )
 from ._structure_checks import label_words, structure_items
+from ._margins import margin_of
 from ._subgroups import check_subgroup_columns, subgroup_columns, subgroup_section
 from ._uncertainty import difference_row, estimate_of, grouped, picked_seed, settle_intervals, uncertainty_tables
 
@@ -416,7 +417,8 @@ def build_report(
         sub_json, sub_tables, sub_warn, sub_par = subgroup_section(
             data, sub_cols, {m.id: m.name for m in entries if m.role != "appendix"}, pos if first.k == 2 else None,
             beta, undefined, bootstrap, confidence, seed, min(digits, 3),
-            order=_smd_order(plan, first) if plan is not None and plan.diagnostic("subgroup_smd") else None)
+            order=_smd_order(plan, first) if plan is not None and plan.diagnostic("subgroup_smd") else None,
+            margin=margin_of(answers_dict))  # each gap's verdict against the author's margin, when one was fixed
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):

@@ -10,11 +10,12 @@ LaTeX, HTML, PDF and JSON is the main pipeline's (:mod:`._render`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError, arg
 from .._format import few_names
-from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, one_depth, per_class, top_k_hits
+from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, human_ratings, one_depth, per_class, top_k_hits
 from ..io import load, ordinal_from_tables
 from ..plan import Plan, PlanOptions
 from ..questionnaire import load_answers as load_answers_file
@@ -89,6 +90,10 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     judge = plan.diagnostic("judge_agreement")
     check_judge(None if judge is None else str(judge.params.get("judge")), inputs)  # before any work (issue 22)
     data = evaluate_inputs(inputs, undefined)
+    scored = _humans_only(inputs, judge)  # with a judge: the coefficients summarise the humans, the baseline
+    if scored is not inputs:
+        alone = evaluate_inputs(scored, undefined)
+        data["metrics"], data["undefined"] = alone["metrics"], alone.get("undefined", {})
     rec_json, recommendation = rec_json_of(plan), plan._rec
     answers_dict = rec_json.get("answers") or recommendation.answers.model_dump(mode="json")
     cat, bib = _catalogue(), _bibliography()
@@ -107,7 +112,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     results.reports = _reports(inputs, data)
     results.undefined_total = sum(len(r.undefined) for r in results.reports)
     if bootstrap > 0:
-        _intervals(results, inputs, [m.id for m in entries], bootstrap, confidence, seed, undefined)
+        _intervals(results, scored, [m.id for m in entries], bootstrap, confidence, seed, undefined)
         settle_intervals(results, seed_given)
     task = _task(inputs, data)
     structure = _structure(inputs, data)
@@ -132,6 +137,19 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     ctx.justification, ctx.structure, ctx.tables, ctx.plan = justification, structure, tables, plan.to_json_dict()
     ctx.definitions = definitions_for(plan, cat, promised)  # what the judge comparison reports, defined
     return ctx
+
+
+def _humans_only(inputs: Any, judge: Any) -> Any:
+    """The ratings without the judge when a judge is compared with two or more humans: Krippendorff's alpha then
+    summarises the humans' agreement, the baseline the judge is set beside (pooled with the judge it answers no
+    question asked); with one human the judge's pair is all there is, and the inputs are kept."""
+    if judge is None or getattr(inputs, "structure", None) != "agreement":
+        return inputs
+    r = inputs.systems["agreement"]
+    humans = judge.params.get("humans")  # the answers' count: the paragraph says alpha as it is computed
+    if len(r.raters) < 3 or (humans is not None and int(humans) < 2):
+        return inputs
+    return replace(inputs, systems={**inputs.systems, "agreement": human_ratings(r, str(judge.params["judge"]))})
 
 
 def structure_options(answers: Any, *, order: list[Any] | None = None, label_sep: str | None = None,

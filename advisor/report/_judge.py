@@ -6,7 +6,10 @@ each pair's agreement rate and Cohen's kappa (weighted for ordered categories) o
 judge's mean with the humans minus the humans' mean with each other; the structured bootstrap
 (:func:`advisor.stats.structure_bootstrap`) resamples the items once for every figure, so both sides of Δ come from
 the same resampled items (a paired interval). The methods paragraph opens with this comparison, as Zheng et al.
-(2023) set an LLM judge beside human experts; Krippendorff's alpha over all raters follows as the summary.
+(2023) set an LLM judge beside human experts; Krippendorff's alpha over the human raters alone (without the judge)
+follows as the summary of the baseline. "As well as the humans" needs a margin fixed in advance: with the answers'
+``margin`` the lead figure's Δ gets a one-sided verdict (:mod:`._margins`), without one the paragraph calls Δ
+descriptive.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import structure_bootstrap
 from . import _methods_text as W
+from ._margins import humans_noun, judge_margin_sentence, judge_verdict_words, margin_text, verdict
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry, TableBlock
 
@@ -72,6 +76,12 @@ def judge_figures(plan: Plan, inputs: Any, bootstrap: int, confidence: float, se
         row["intervals"] = {q: _band(bs.get(f"{q}#{p}")) for q in jr.quantities}
     if out["delta"] is not None:
         out["delta_intervals"] = {q: _band(bs.get(f"delta_{q}")) for q in jr.quantities}
+        margin = d.params.get("margin")
+        if isinstance(margin, (int, float)):  # the lead figure's Δ against the margin: one-sided, non-inferiority
+            lead = "weighted_kappa" if jr.weighted else "kappa"
+            band = out["delta_intervals"].get(lead) or [None, None]
+            out["margin"] = {"margin": float(margin), "quantity": lead, "sided": "one",
+                             "verdict": verdict(band[0], band[1], float(margin), "one")}
     out["methods"] = sorted({str(r.get("method")) for r in bs.values() if r.get("method") in _METHOD})
     return out
 
@@ -124,6 +134,11 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
         caption = (f"The judge ({figures['judge']}) against the human rater on the {unit} both rated; the agreement "
                    f"rate is the share of those {unit} put in the same category. With one human rater there is no "
                    f"agreement among humans to set the judge beside, so no difference is given.{band}")
+    m = figures.get("margin")
+    if m and delta is not None:  # the verdict of the lead figure's Δ against the margin fixed in advance
+        lead = "the weighted kappa's Δ" if m["quantity"] == "weighted_kappa" else "Δ of Cohen's kappa"
+        caption += (f" Verdict on {lead} against the margin {margin_text(m['margin'])} fixed in advance: "
+                    f"{judge_verdict_words(m.get('verdict'), m['margin'])}.")
     kappa = ["Cohen's kappa", *(["weighted kappa (quadratic)"] if weighted else [])]
     return TableBlock(id="judge_agreement", title="The judge against the human raters", caption=caption,
                       columns=["raters", f"{unit} both rated", "agreement rate", *kappa],
@@ -131,16 +146,26 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
 
 
 def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], humans: int | None,
-                    weighted: bool, intervals: bool = True) -> None:
-    """The opening of the argument: what is compared, on which items, and what Δ and its interval (when the report
-    gives intervals) rest on."""
+                    weighted: bool, intervals: bool = True, confidence: float | None = None) -> None:
+    """The opening of the argument: what is compared, on which items, what Δ and its interval (when the report
+    gives intervals) rest on, and the decision rule against the author's margin (or, without one, that Δ is
+    descriptive)."""
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     one = humans is not None and humans < 2
     noun = judge_noun(answers)
     own = noun != "judge"  # the rater's name is the author's own word for it: no "the judge is the rater …"
 
+    people = humans_noun(answers)  # "pathologists" when the context counts them so, else "human raters"
+
     def said(text: str) -> str:
-        return text if not own else text.replace("judge's", f"{noun}'s").replace("the judge", f"the {noun}")
+        if own:
+            text = text.replace("judge's", f"{noun}'s").replace("the judge", f"the {noun}")
+        if people != "human raters":  # the author's word for the humans, as for the judge
+            one_person = people[:-1]
+            text = (text.replace("each human rater", f"each {one_person}")
+                    .replace("the human raters'", f"the {people}'").replace("two humans'", f"two {people}'")
+                    .replace("with the humans", f"with the {people}"))
+        return text
 
     if one:  # one human: the judge against that rater, and no baseline to set it beside
         first = (W.S["judge_compare_one_own"].format(judge=noun, items=items) if own
@@ -161,6 +186,8 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     p.t(said(W.S["judge_one_human"] if one else delta) + ". ")
     if weighted and not one:  # which Δ answers the question (issue 22, the grading reader: "never named")
         p.t(W.S["judge_weighted_answer"] + ". ")
+    if not one:  # "as well as the humans" needs a margin fixed in advance, else Δ is descriptive
+        judge_margin_sentence(p, answers, noun, weighted, confidence, intervals)
 
 
 def judge_noun(answers: Mapping[str, Any]) -> str:
@@ -180,9 +207,28 @@ def judge_noun(answers: Mapping[str, Any]) -> str:
     return "judge"
 
 
-def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[MetricEntry]:
+def judge_symbol(noun: str) -> str:
+    """The judge's letter in the formulas: the initial of the author's word for it ("M" for the model), "J" for a
+    judge or where the initial is taken (H counts the humans; C, K, N are the matrix and its counts).
+
+    >>> judge_symbol("model"), judge_symbol("judge"), judge_symbol("human-like"), judge_symbol("classifier")
+    ('M', 'J', 'J', 'J')
+    """
+    letter = noun[:1].upper()
+    return letter if letter.isalpha() and letter.isascii() and letter not in "HCKN" else "J"
+
+
+def delta_formula(symbol: str = "J", weighted: bool = False) -> str:
+    """Δ over the judge–human and the human–human pairs, in the lead figure: the quadratically weighted kappa for
+    ordered categories, else Cohen's kappa."""
+    k = r"\kappa^{w}" if weighted else r"\kappa"
+    return (rf"\Delta=\frac{{1}}{{H}}\sum_{{h=1}}^{{H}}{k}_{{{symbol}h}}-\frac{{2}}{{H(H-1)}}\sum_{{h<h'}}{k}_{{hh'}}")
+
+
+def judge_definitions(cat: Any, weighted: bool, humans: int | None, noun: str = "judge") -> list[MetricEntry]:
     """The formulas of what the comparison reports, from the catalogue (accuracy's for the agreement rate, Cohen's
-    kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ."""
+    kappa, the quadratically weighted kappa), with every symbol defined for a pair of raters; and Δ of the lead
+    figure, the judge named by the author's word ("the model $M$")."""
     pair = {"C_{ij}": "the number of items the first rater of a pair put in category $i$ and the second in $j$",
             "n": "the number of items both rated",
             "k": "the number of categories"}
@@ -197,13 +243,17 @@ def judge_definitions(cat: Any, weighted: bool, humans: int | None) -> list[Metr
         out.append(MetricEntry(id="judge_weighted_kappa", name="Quadratically weighted kappa of two raters",
                                formula=rec.formula, role="complementary", where=where_clause(rec.symbols)))
     if humans is None or humans >= 2:
+        j = judge_symbol(noun)
+        k = r"\kappa^{w}" if weighted else r"\kappa"
+        lead = "the quadratically weighted kappa" if weighted else "Cohen's kappa"
+        others = "of the agreement rate and of Cohen's kappa are" if weighted else "of the agreement rate is"
         out.append(MetricEntry(
-            id="judge_delta", name="Δ, the judge against the humans", formula=DELTA_FORMULA, role="complementary",
-            where=where_clause({r"\kappa_{Jh}": "Cohen's kappa of the judge $J$ and human rater $h$",
-                                r"\kappa_{hh'}": "that of human raters $h$ and $h'$",
-                                "H": "the number of human raters; Δ of the agreement rate "
-                                     + ("and of the weighted kappa are " if weighted else "is ")
-                                     + "the same with those figures in place of the kappas"})))
+            id="judge_delta", name=f"Δ, the {noun} against the humans", formula=delta_formula(j, weighted),
+            role="complementary",
+            where=where_clause({f"{k}_{{{j}h}}": f"{lead} of the {noun} ${j}$ and human rater $h$",
+                                f"{k}_{{hh'}}": "that of human raters $h$ and $h'$",
+                                "H": f"the number of human raters; Δ {others} the same with those figures in place "
+                                     f"of the {'weighted ' if weighted else ''}kappas"})))
     return out
 
 
@@ -214,4 +264,6 @@ def definitions_for(plan: Plan | None, cat: Any, promised: Any) -> list[MetricEn
     if plan is None or d is None or not judge_said({"judge": d.params.get("judge"),
                                                     "annotators": plan.task.annotators}, promised):
         return []
-    return judge_definitions(cat, bool(d.params.get("weighted")), d.params.get("humans"))
+    said = {u.key: u.value for u in plan.answers}  # the author's word for the judge, from the context
+    return judge_definitions(cat, bool(d.params.get("weighted")), d.params.get("humans"),
+                             judge_noun({"judge": d.params.get("judge"), "context": said.get("context")}))

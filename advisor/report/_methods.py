@@ -36,7 +36,8 @@ from ..questionnaire import property_words as _property_words
 from ..questionnaire import resolve_planned, scope_notes, scope_sentences, scope_tasks, suggest_field
 from . import _methods_text as W
 from ._bib import parse_bibtex
-from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
+from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
+from ._margins import gap_margin_sentence, humans_noun
 from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
 from ._methods_bias import bias_sentence, smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_sentence
@@ -180,7 +181,7 @@ def build_methods(
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
-            _judge_sentences(p, answers, primary, cite, intervals is not None)
+            _judge_sentences(p, answers, primary, cite, intervals)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
@@ -233,6 +234,10 @@ def build_methods(
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
             promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING],
                              field_readings=not judge)
+        gaps = sub_promise is not None and (sub_promise in shown or merged == sub_promise)
+        if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
+            gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,
+                                intervals is not None)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
@@ -642,7 +647,14 @@ def matrix_costs(answers: Mapping[str, Any], most: int = 6) -> str | None:
     return "The stated costs are " + ", ".join(parts) + f", and {base:g} for every other error"
 
 
-def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any, intervals: bool) -> None:
+def _humans_said(answers: Mapping[str, Any], humans: int | None) -> str:
+    """"two pathologists", "3 human raters": the humans in the author's word, counted."""
+    word = humans_noun(answers)
+    return f"{'two' if humans == 2 else humans} {word}" if humans is not None else word
+
+
+def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any,
+                     intervals: IntervalSettings | None) -> None:
     """The judge against the humans first (what is compared, Δ and what its interval rests on), then the lead as the
     summary of all raters: "Krippendorff's alpha, which …, summarises the agreement of all 3 raters"."""
     m = answers.get("annotators")
@@ -650,11 +662,16 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
     # Zheng et al. compare an LLM judge with human experts: cited for an LLM judge, not for a pathology model
     field = answers.get("field") or getattr(suggest_field(str(answers.get("context") or "")), "id", None)
     keys = [k for k in [cite("Zheng", "2023") or JUDGE_SOURCE] if k] if field == "llm_as_judge" else []
-    judge_sentences(p, answers, keys, humans, answers.get("label_structure") == "ordinal", intervals)
+    judge_sentences(p, answers, keys, humans, answers.get("label_structure") == "ordinal", intervals is not None,
+                    intervals.confidence if intervals is not None else None)
     name = prose_name(primary)
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
-    p.t(W.S["judge_summary_two" if m is not None and int(m) == 2 else "judge_summary"].format(
-        name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the"))
+    # with two humans or more alpha is computed without the judge: the humans' baseline (an alpha pooled with the
+    # judge answers no question asked); with one human the pair is all there is
+    key = ("judge_summary_humans" if humans is not None and humans >= 2 else
+           "judge_summary_two" if m is not None and int(m) == 2 else "judge_summary")
+    p.t(W.S[key].format(name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the",
+                        humans=_humans_said(answers, humans), judge=judge_noun(answers)))
     source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
     p.cite([source] if source else primary.references[:1]).t(". ")
 

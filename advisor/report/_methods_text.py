@@ -202,6 +202,8 @@ S: dict[str, str] = {
                         "difference is given"),
     "judge_summary": "{name}, which {purpose}, summarises all {m} raters",
     "judge_summary_two": "{name}, which {purpose}, summarises both raters",
+    # with a judge and two or more humans, alpha is the humans' baseline, computed without the judge
+    "judge_summary_humans": "{name}, which corrects for chance and allows missing ratings, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",

@@ -15,6 +15,7 @@ from typing import Any
 from .._exceptions import InputError, arg
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
 from ..stats import BIAS_AUC_NAMES, subgroup_smd, subgroups
+from ._margins import gap_verdict_words, margin_text, verdict
 from ._models import Paragraph, Span, TableBlock, WarningEntry
 
 __all__ = ["check_subgroup_columns", "subgroup_columns", "subgroup_section"]
@@ -45,11 +46,12 @@ def check_subgroup_columns(data: Any, columns: Sequence[str]) -> None:
 
 def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[str, str], pos: Any, beta: float,
                      undefined: str, bootstrap: int, confidence: float, seed: int | None,
-                     digits: int, order: Sequence[Any] | None = None,
+                     digits: int, order: Sequence[Any] | None = None, margin: float | None = None,
                      ) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
     """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
     name``) that a confusion matrix gives, per subgroup; with an ``order`` (an ordinal task), also the standardized
-    mean difference of predicted minus true scores within each value (Williamson et al. 2012)."""
+    mean difference of predicted minus true scores within each value (Williamson et al. 2012). With the author's
+    ``margin``, every gap with an interval gets its verdict (two-sided: within ±margin, :mod:`._margins`)."""
     metric_ids = list(metric_names)
     names = {**metric_names, **_RATE_NAMES}
     ids = [m for m in metric_ids if m not in NEEDS_PARAMETERS
@@ -64,7 +66,9 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
     if smd:
         res["smd"] = smd
         tables += [_smd_table(col, per_value, digits) for col, per_value in smd.items()]
-    tables.append(_gap_table(res["gaps"], digits, res["positive_label"]))
+    if margin is not None:
+        _gap_verdicts(res["gaps"], margin)
+    tables.append(_gap_table(res["gaps"], digits, res["positive_label"], margin))
     warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
     return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap, bool(res.get("bias_aucs")))
 
@@ -138,7 +142,16 @@ def _bias_table(col: str, per_value: dict[str, Any], digits: int, pos: Any, n_va
                       rows=rows)
 
 
-def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
+def _gap_verdicts(gaps: dict[str, Any], margin: float) -> None:
+    """Each gap's verdict against the margin (``verdict``: inside, outside, inconclusive; None without an interval)."""
+    for per_metric in gaps.values():
+        for per_system in per_metric.values():
+            for e in per_system.values():
+                if e.get("gap") is not None:
+                    e["margin"], e["verdict"] = margin, verdict(e.get("low"), e.get("high"), margin, "two")
+
+
+def _gap_table(gaps: dict[str, Any], digits: int, pos: Any, margin: float | None = None) -> TableBlock:
     first = next(iter(gaps.values()))
     shown = [m for m in (*_RATE_NAMES, "equalized_odds") if m in first] or list(first)
     rows = []
@@ -150,8 +163,9 @@ def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
                 e = per_metric[m][s]
                 interval = (f" [{_num(e['low'], digits)}, {_num(e['high'], digits)}]"
                             if e.get("low") is not None and e.get("high") is not None else "")
+                said = "" if margin is None else f"; {gap_verdict_words(e.get('verdict'), margin)}"
                 cells.append("—" if e.get("gap") is None else
-                             f"{_num(e['gap'], digits)}{interval} (ratio {_num(e.get('ratio'), digits)})")
+                             f"{_num(e['gap'], digits)}{interval} (ratio {_num(e.get('ratio'), digits)}{said})")
             rows.append([col, s, *cells])
     names = [("equalized-odds difference" if m == "equalized_odds" else f"{_RATE_NAMES.get(m, m)} gap") for m in shown]
     resampled = any(e.get("method") for pm in gaps.values() for ms in pm.values() for e in ms.values())
@@ -163,7 +177,11 @@ def _gap_table(gaps: dict[str, Any], digits: int, pos: Any) -> TableBlock:
                + ("The equalized-odds difference is the larger of the TPR and FPR gaps; the selection-rate gap is "
                   f"the demographic-parity difference (class of interest {pos!s})." if pos is not None else
                   "The gaps of the TPR, FPR, selection rate and precision need a two-class task with a class of "
-                  "interest."))
+                  "interest.")
+               + ("" if margin is None else
+                  f" Verdict against the margin {margin_text(margin)} fixed in advance: alike when the gap's interval lies "
+                  f"within ±{margin_text(margin)}, so that no two subgroups differ by more; differ when it lies beyond; else "
+                  "inconclusive."))
     return TableBlock(id="subgroup_gaps", title="Gaps across subgroups", caption=caption,
                       columns=["subgroups by", "system", *names], numeric=[False, False, *[True] * len(shown)],
                       rows=rows)
