@@ -76,7 +76,7 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     >>> reported_ids("top_k")
     ('top_k_accuracy', 'accuracy')
     """
-    return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
+    return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": (*MULTILABEL_METRICS, *MULTILABEL_SCORE_METRICS),
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
             "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *NOMINAL_BESIDE)}.get(structure, ())
 

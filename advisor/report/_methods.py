@@ -37,7 +37,15 @@ from ..questionnaire import resolve_planned, scope_notes, scope_sentences, scope
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_said, judge_sentences
-from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
+from ._methods_field import (
+    field_of,
+    field_sentences,
+    in_field_terms,
+    label_aucs_sentence,
+    pair_first_sentences,
+    promise_sentence,
+    summarised_pair,
+)
 from ._methods_bias import bias_sentence, smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
@@ -193,6 +201,7 @@ def build_methods(
                 _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given)
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+        named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
