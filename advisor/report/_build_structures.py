@@ -91,6 +91,10 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     data = evaluate_inputs(inputs, undefined)
     rec_json, recommendation = rec_json_of(plan), plan._rec
     answers_dict = rec_json.get("answers") or recommendation.answers.model_dump(mode="json")
+    first = next(iter(inputs.systems.values()), None)
+    if inputs.structure == "multilabel" and getattr(first, "scores", None) is not None:
+        # label decisions at a threshold of the scores (None: given beside them, pred_<label>), said in the methods
+        answers_dict = {**answers_dict, "#label_threshold": first.threshold}
     cat, bib = _catalogue(), _bibliography()
     warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
                 *_warnings_in_words(recommendation, rec_json)]
@@ -335,6 +339,7 @@ def _grouped(results: Any, inputs: Any) -> None:
     """Label sets resampled in groups (a patient's radiographs): the intervals say which column and how many."""
     if getattr(inputs, "groups", None) is not None and results.intervals is not None:
         results.intervals.group_column, results.intervals.groups = inputs.group_col, int(inputs.n_groups)
+        results.group = (inputs.group_col, int(inputs.n_groups))  # kept when the intervals are settled
 
 
 def _partition_intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None
