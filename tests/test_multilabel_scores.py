@@ -169,8 +169,8 @@ def test_chex_methods_report_each_findings_auroc_without_a_labels_only_premise(t
     text = _methods(tmp_path, cli)
     assert "label sets (0 or 1 per label) only" not in text and "labels only" not in text
     assert ("For each of atelectasis, cardiomegaly, consolidation, edema and pleural effusion we report ROC AUC from "
-            "the radiographs' scores for that label, and the mean of these AUCs, as is customary in medical image "
-            "classification (Irvin et al. 2019).") in text
+            "the radiographs' scores for that label, and their mean, the macro-averaged ROC AUC, as is customary in "
+            "medical image classification (Irvin et al. 2019).") in text
     assert "A label is given to a radiograph when its score is at least 0.5" in text
     assert "resamples of the patients" in text
     assert "Macro-averaged ROC AUC (multi-label)" in text and "$s_{tl}$ is the score" in text

@@ -486,6 +486,8 @@ class _Run:
 
     def _needs(self, mid: str, named: Sequence[str]) -> str:
         """What a field's figure needs that these answers do not give."""
+        if mid == "multilabel_macro_roc_auc":  # a score per label: said as the answers leave it
+            return missing_input(self.cat.metrics[mid], self.answers) or "outputs these files do not have"
         if mid != "macro_f1_of_classes":
             return _NEEDS.get(mid, "outputs these files do not have")
         classes = self.answers.classes

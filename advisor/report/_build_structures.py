@@ -94,7 +94,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     first = next(iter(inputs.systems.values()), None)
     if inputs.structure == "multilabel" and getattr(first, "scores", None) is not None:
         # label decisions at a threshold of the scores (None: given beside them, pred_<label>), said in the methods
-        answers_dict = {**answers_dict, "#label_threshold": first.threshold}
+        answers_dict = {**answers_dict, "#label_threshold": getattr(first, "threshold", None)}
     cat, bib = _catalogue(), _bibliography()
     warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
                 *_warnings_in_words(recommendation, rec_json)]

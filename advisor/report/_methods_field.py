@@ -74,7 +74,8 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
         p.t(W.S["field_label_aucs"].split(", as is")[0].format(each=each, items=items) + ". ")
     threshold = answers.get("#label_threshold", 0.5)
     if threshold is not None:
-        p.t(W.S["label_threshold"].format(item=item, t=float(threshold)) + ". ")
+        an = "an" if item[:1].lower() in "aeiou" else "a"
+        p.t(W.S["label_threshold"].format(an=an, item=item, t=float(threshold)) + ". ")
     return {"multilabel_macro_roc_auc"}
 
 

@@ -129,7 +129,7 @@ def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_
     """
     _check(n_resamples, confidence)
     ids = list(metrics)
-    g = _group_index(groups, _size(data))
+    g = None if groups is None else _group_index(groups, _size(data))
     draws = _draws(structure, {"s": data}, ids, n_resamples, pick_seed(seed), undefined, top_k, None, progress,
                    g)["s"]
     return structure_intervals(structure, data, ids, draws, confidence, undefined, top_k, g)
