@@ -741,7 +741,7 @@ SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}",
                              "W_j"})  # the stratified design's opening sentence defines the mapped-area shares
 _USES_N = re.compile(r"(?<![A-Za-z\\])n(?![a-z_{'])")
 _USES_K = re.compile(r"(?<![A-Za-z\\])k(?![a-z_{'])")
-_BINARY_P = re.compile(r"p_t(?![A-Za-z{])|p_u(?![A-Za-z{])")
+_BINARY_P = re.compile(r"(?<![A-Za-z])p_[tu](?![A-Za-z{])")  # p_t, p_u; not fp_t (a count)
 
 
 def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | None,
