@@ -48,7 +48,8 @@ def test_audit_refutes_no_claim():
 
     # score and probability metrics are checked on their hard outputs (issue 11); a property that does not
     # apply to a metric's kind of input has nothing to check (issue 12)
-    no_hard = [r for r in CAT.metrics.values() if r.needs_probabilities and hard_evaluator(r.id) is None]
+    no_hard = [r for r in CAT.metrics.values()  # (a score metric of label sets: the label-set checker, hard outputs)
+               if r.structure == "nominal" and r.needs_probabilities and hard_evaluator(r.id) is None]
     # issue 21: a metric with no hard outputs to check it on (a budget picks its own threshold among the scores;
     # the calibration intercept and slope need finite logits; net benefit; the forecast scores) states every
     # labeling property not_applicable, with its reason — never an unverifiable claim

@@ -32,6 +32,8 @@ BUNDLED: dict[str, list[str]] = {
                                      "--order", "1,2,3,4,5", "--seed", "2024", "--bootstrap", "1000"],
     "structures/multilabel_report.md": ["--answers", "multilabel_answers.yaml", "tagger_a.csv", "tagger_b.csv",
                                         "--label-sep", "|", "--seed", "2024", "--bootstrap", "1000"],
+    "structures/chest_report.md": ["--answers", "chest_answers.yaml", "chest_scores.csv", "--seed", "2024",
+                                   "--bootstrap", "1000"],
     "structures/topk_report.md": ["--answers", "topk_answers.yaml", "model_a.csv", "model_b.csv", "--seed", "2024",
                                   "--bootstrap", "1000"],
     "structures/annotators_report.md": ["--answers", "annotators_answers.yaml", "annotators.csv", "--seed", "2024",

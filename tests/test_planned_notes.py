@@ -90,31 +90,42 @@ def test_the_chest_radiographs_planned_f1_is_reported_per_finding_and_its_auroc_
     notes = _notes(CHEX)
     assert notes["F1"] == ("The planned “F1” is reported for each of atelectasis, cardiomegaly, consolidation, edema and "
                            "pleural effusion, and as its macro, micro and sample averages.")
+    # outputs unanswered: planning AUROC says the scores exist, so it is reported (per finding and their mean), no
+    # premise of the tool's that outputs are labels only
+    assert "AUROC" not in notes and "multilabel_macro_roc_auc" in make_plan(CHEX).metric_ids
+    labels_only = {**CHEX, "outputs": "labels"}  # the author says so: an honest note, the field's figure named
+    notes = _notes(labels_only)
     assert notes["AUROC"] == (
         "The planned “AUROC”, which papers in medical image classification report (Irvin et al. 2019), is not "
-        "computed: it needs a score for every label of every radiograph, and multi-label predictions are read as "
-        "label sets (0 or 1 per label) only.")
-    plan = make_plan(CHEX)
+        "computed: it needs a score for every label of every radiograph, and the system outputs labels only "
+        "(answers key outputs).")
+    plan = make_plan(labels_only)
     f1 = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
     assert f1.used_by and f1.unused is None  # reported, under more specific names
-    heading, text = _note_paragraph(CHEX)
+    heading, text = _note_paragraph(labels_only)
     assert heading == "Planned metrics" and notes["F1"] in text
     before, after = notes["AUROC"].split(" (Irvin et al. 2019)")  # the citation is a span of its own
     assert before in text and after in text
     assert not any(e in text for e in EMPTY)
-    ctx = build_report(CHEX, None, bootstrap=0)  # the field's work named in the note is cited and listed
+    ctx = build_report(labels_only, None, bootstrap=0)  # the field's work named in the note is cited and listed
     note = next(p for p in ctx.methods if p.heading == "Planned metrics")
     assert any(sp.kind == "cite" and "irvin2019chexpert" in sp.keys for sp in note.spans)
     assert "irvin2019chexpert" in [r.key for r in ctx.references]
 
 
 def test_a_multilabel_field_figure_is_never_said_to_be_reported_when_it_is_not() -> None:
-    for outputs in (None, "probabilities"):
-        rec = recommend({**CHEX, "outputs": outputs})
+    for answers in ({**CHEX, "outputs": "labels"}, {**CHEX, "outputs": None, "planned_metrics": ["F1"]}):
+        rec = recommend(answers)
         field = next(e for e in rec.rationale if e.rule == "field")
         assert "Beside the lead" not in field.text and "ROC AUC" not in [c.name for c in rec.complementary]
         assert "Not reported: it needs a score for every label of every radiograph" in field.text
-        assert "roc_auc" not in make_plan({**CHEX, "outputs": outputs}).metric_ids
+        assert not {"roc_auc", "multilabel_macro_roc_auc"} & set(make_plan(answers).metric_ids)
+    for outputs in (None, "probabilities"):  # scores per label (answered, or implied by the planned AUROC)
+        rec = recommend({**CHEX, "outputs": outputs})
+        field = next(e for e in rec.rationale if e.rule == "field")
+        assert "Beside the lead, for comparison with earlier work: Macro-averaged ROC AUC (multi-label)" in field.text
+        ids = make_plan({**CHEX, "outputs": outputs}).metric_ids
+        assert "multilabel_macro_roc_auc" in ids and "roc_auc" not in ids
 
 
 def test_the_legal_routers_macro_f1_is_still_set_aside_with_its_reason() -> None:

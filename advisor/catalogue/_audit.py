@@ -309,7 +309,7 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
             outcome = "not_applicable"
         return ClaimCheck(record.id, pid, claim.status, outcome, detail, ce, claim.paper_claim)
 
-    if record.needs_probabilities and hard_evaluator(record.id) is None:
+    if record.structure == "nominal" and record.needs_probabilities and hard_evaluator(record.id) is None:
         return result(None, "not a confusion-matrix metric: the checker cannot evaluate it")
     if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
         got = check_structure(record, pid, claim, rng, budget)

@@ -42,6 +42,8 @@ Operational definitions (scores oriented: higher = better):
   predictions, and only they, score the best value; CSym: renaming the nodes (in the tree and the items alike);
   Sym: exchanging truth and prediction; Mon / PI: replacing one wrong prediction by the true class strictly
   raises / never lowers the score.
+* multi-label scores (macro ROC AUC) — checked on hard outputs, each label's score its 0/1 decision (where the
+  properties of two labelings are defined), with the multi-label cases above.
 * top-k — PI: raising the true class's score never lowers the score and lowering it never raises it;
   CSym: permuting the classes; PV fails when random scores reach 5 % of the best value.
 """
@@ -88,7 +90,8 @@ def _value(record: MetricRecord, arrays: Case, **kw: Any) -> float:
     with np.errstate(all="ignore"):
         if record.structure == "multilabel":
             y, p = (np.asarray(a) > 0 for a in arrays[:2])
-            sets = LabelSets(y, p, tuple(range(y.shape[1])))
+            # a score metric (macro ROC AUC) is checked on hard outputs: each label's score is its 0/1 decision
+            sets = LabelSets(y, p, tuple(range(y.shape[1])), p.astype(float) if record.needs_probabilities else None)
             return float(evaluate_multilabel_batch(sets, [mid], np.ones(y.shape[0]), "baseline")[mid])
         if record.structure == "agreement":
             r = ratings_from_codes(np.asarray(arrays[0], int), kw.get("c"))
@@ -117,9 +120,14 @@ def _close(x: float, y: float) -> bool:
 # ----------------------------------------------------------------------------------------------
 # multi-label cases
 # ----------------------------------------------------------------------------------------------
-def _ml_pair(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    n, L = int(rng.integers(1, 6)), int(rng.integers(2, 5))
+def _ml_pair(rng: np.random.Generator, both: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A random pair of label sets; ``both``: every label is had by some items and lacked by others (a score
+    metric such as ROC AUC is undefined for a label of one class)."""
+    n, L = int(rng.integers(2 if both else 1, 6)), int(rng.integers(2, 5))
     y = (rng.random((n, L)) < rng.uniform(0.1, 0.9)).astype(int)
+    if both:
+        for j in np.flatnonzero(y.min(0) == y.max(0)):
+            y[int(rng.integers(n)), j] = 1 - y[0, j]
     p = np.where(rng.random((n, L)) < rng.uniform(0.3, 0.9), y, 1 - y)
     return y, p
 
@@ -130,7 +138,7 @@ def _ml_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
     worst = 1.0 if r.id == "hamming_loss" else 0.0
 
     def gen_max(rng):
-        y, p = _ml_pair(rng)
+        y, p = _ml_pair(rng, r.needs_probabilities)
         return [y, p]
 
     def max_(c):
@@ -143,7 +151,7 @@ def _ml_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
         return None
 
     def gen_min(rng):
-        y, p = _ml_pair(rng)
+        y, p = _ml_pair(rng, r.needs_probabilities)
         return [y, 1 - y if rng.random() < 0.3 else p]
 
     def min_(c):
@@ -156,7 +164,7 @@ def _ml_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
         return None
 
     def gen_perm(rng):
-        y, p = _ml_pair(rng)
+        y, p = _ml_pair(rng, r.needs_probabilities)
         perm = rng.permutation(y.shape[1])
         return [y, p, y[:, perm], p[:, perm]]
 
@@ -169,7 +177,7 @@ def _ml_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
         return None if _close(a, b) else f"exchanging truth and prediction changes the score from {a:.6g} to {b:.6g}"
 
     def gen_tri(rng):
-        y, p = _ml_pair(rng)
+        y, p = _ml_pair(rng, r.needs_probabilities)
         z = np.where(rng.random(y.shape) < 0.5, y, p)
         z = np.where(rng.random(y.shape) < 0.2, 1 - z, z)
         return [y, z, p]
@@ -182,7 +190,7 @@ def _ml_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Generator
         return None
 
     def gen_fix(rng):
-        y, p = _ml_pair(rng)
+        y, p = _ml_pair(rng, r.needs_probabilities)
         wrong = np.argwhere(y != p)
         if len(wrong) == 0:
             p = p.copy()
@@ -212,7 +220,7 @@ def _ml_class_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Gen
     v = lambda y, p: _value(r, [y, p])  # noqa: E731
 
     def gen_pii(rng):
-        y, p = _ml_pair(rng)
+        y, p = _ml_pair(rng, r.needs_probabilities)
         p = np.where(rng.random(y.shape) < 0.3, 1 - y, y)  # some errors already
         i, (a, b) = int(rng.integers(y.shape[0])), rng.choice(y.shape[1], 2, replace=False)
         if y[i, a] != y[i, b] or p[i, a] != y[i, a] or p[i, b] != y[i, b]:
@@ -244,7 +252,7 @@ def _ml_class_checks(r: MetricRecord) -> dict[str, tuple[Callable[[np.random.Gen
         return f"a constant predictor (every label or none) scores {v(y, p):.6g}, within 5 % of the best" \
             if gap <= NEAR else None
 
-    return {"class_sensitivity": (gen_pii, pii), "class_decomposability": (lambda rng: list(_ml_pair(rng)), piii),
+    return {"class_sensitivity": (gen_pii, pii), "class_decomposability": (lambda rng: list(_ml_pair(rng, r.needs_probabilities)), piii),
             "chance_correction": (gen_pv, pv)}
 
 

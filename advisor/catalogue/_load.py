@@ -154,7 +154,7 @@ def _check(cat: Catalogue, *, strict: bool) -> None:
                     and claim.chance_correction is None:
                 problems.append(f"{where}: chance correction needs strict/complete/baseline details")
             if strict and claim.status in NEEDS_COUNTEREXAMPLE and claim.counterexample is None \
-                    and not (rec.needs_probabilities and hard_evaluator(mid) is None):
+                    and not (rec.structure == "nominal" and rec.needs_probabilities and hard_evaluator(mid) is None):
                 problems.append(f"{where}: status {claim.status!r} needs a counterexample")
     if problems:
         raise CatalogueError("the metric catalogue is inconsistent: " + "; ".join(problems[:12])

@@ -80,7 +80,8 @@ def find_counterexample(record: MetricRecord, pid: str, claim: PropertyClaim, *,
 
 def _needs(record: MetricRecord, claim: PropertyClaim) -> bool:
     # score metrics are searched on their hard outputs
-    if (record.needs_probabilities and hard_evaluator(record.id) is None) or claim.counterexample is not None:
+    if (record.structure == "nominal" and record.needs_probabilities and hard_evaluator(record.id) is None) \
+            or claim.counterexample is not None:  # structured score metrics: their own checker (hard outputs)
         return False
     return claim.status in NEEDS_COUNTEREXAMPLE or (claim.status == "conditional" and claim.restriction is not None)
 

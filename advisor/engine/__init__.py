@@ -50,6 +50,8 @@ _LAZY: dict[str, str] = {
     "evaluate_inputs": "._structures",
     "agreement_metrics": "._agreement",
     "label_sets": "._multilabel",
+    "scored_label_sets": "._multilabel",
+    "label_aucs": "._multilabel",
     "multilabel_metrics": "._multilabel",
     "ordinal_cells": "._ordinal",
     "ordinal_metrics": "._ordinal",
@@ -277,9 +279,11 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._multilabel import (
         LabelSets as LabelSets,
         evaluate_multilabel_batch as evaluate_multilabel_batch,
+        label_aucs as label_aucs,
         label_sets as label_sets,
         multilabel_metrics as multilabel_metrics,
         per_label_metrics as per_label_metrics,
+        scored_label_sets as scored_label_sets,
     )
     from ._names import metric_id as metric_id, set_name_resolver as set_name_resolver
     from ._ordinal import (

@@ -17,6 +17,12 @@ predicted sets are both empty is predicted exactly (subset accuracy counts it ri
 ``zero`` and ``baseline`` alike (scikit-learn's ``average="samples", zero_division=1``); ``omit`` leaves
 it out.
 Item weights (``weights``, shape ``(..., n)``) carry the bootstrap's resampling counts.
+
+With a score per label of every item (``scores``, shape ``(n, L)``), each label's ROC AUC is computed from its
+scores (Fawcett 2006): ``AUC_l = (1/(n⁺_l n⁻_l)) Σ_{i: Y_il=1} Σ_{j: Y_jl=0} ([s_il > s_jl] + ½[s_il = s_jl])``,
+and ``multilabel_macro_roc_auc`` is their mean over the labels (scikit-learn's
+``roc_auc_score(Y, S, average="macro")``). A label whose truth holds one class only (no item has it, or every
+item has it) has no AUC: it is left out of the mean, whatever the convention.
 """
 
 from __future__ import annotations
@@ -28,24 +34,38 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
+from .._format import few_names
 from ._components import MetricResult, UndefinedValue
 from ._metrics import BINARY_METRICS, compute_metrics
 from ._structure_args import as_tuple, resolve_ids
 
-__all__ = ["MULTILABEL_METRICS", "LabelSets", "label_sets", "multilabel_metrics", "per_label_metrics"]
+__all__ = ["MULTILABEL_METRICS", "MULTILABEL_SCORE_METRICS", "LabelSets", "label_aucs", "label_sets",
+           "multilabel_metrics", "per_label_metrics", "scored_label_sets"]
 
 MULTILABEL_METRICS: tuple[str, ...] = ("multilabel_micro_f1", "multilabel_macro_f1", "multilabel_samples_f1",
                                        "hamming_loss", "subset_accuracy")
+#: metrics of a score per label of every item (computed only when the predictions carry them)
+MULTILABEL_SCORE_METRICS: tuple[str, ...] = ("multilabel_macro_roc_auc",)
 _FILL = {"zero": 0.0, "baseline": 1.0, "omit": np.nan}
 
 
 @dataclass(frozen=True)
 class LabelSets:
-    """Truth and prediction as boolean indicator arrays ``(n, L)`` and the label names."""
+    """Truth and prediction as boolean indicator arrays ``(n, L)`` and the label names; ``scores`` ``(n, L)``, a
+    score per label of every item when the predictions carry them (``y_pred`` is then the scores at
+    ``threshold``: a label is given when its score is at least the threshold)."""
 
     y_true: np.ndarray
     y_pred: np.ndarray
     labels: tuple[Any, ...]
+    scores: np.ndarray | None = None
+    threshold: float | None = None
+
+    def columns(self, keep: Sequence[int]) -> LabelSets:
+        """These label sets over the label columns ``keep`` (in that order)."""
+        idx = list(keep)
+        return LabelSets(self.y_true[:, idx], self.y_pred[:, idx], tuple(self.labels[j] for j in idx),
+                         None if self.scores is None else self.scores[:, idx], self.threshold)
 
 
 def label_sets(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) -> LabelSets:
@@ -64,6 +84,32 @@ def label_sets(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) ->
     if len(labs) != t.shape[1]:
         raise InputError(f"labels has {len(labs)} names but the arrays have {t.shape[1]} label columns.")
     return LabelSets(t, p, labs)
+
+
+def scored_label_sets(y_true: Any, scores: Any, labels: Sequence[Any] | None = None, *, threshold: float = 0.5,
+                      probabilities: bool = True) -> LabelSets:
+    """Truth ``(n, L)`` and a score per label of every item: the labels given are those scored at least
+    ``threshold``. ``probabilities``: the scores must lie in [0, 1].
+
+    >>> s = scored_label_sets([[1, 0], [0, 1]], [[0.9, 0.5], [0.2, 0.4]], ["a", "b"])
+    >>> s.y_pred.tolist(), s.threshold
+    ([[True, True], [False, False]], 0.5)
+    """
+    try:
+        sc = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("scores must be numbers, one per label of every item.") from None
+    if sc.ndim != 2:
+        raise InputError(f"scores must be an array of shape (items, labels); got shape {sc.shape}.")
+    if not np.all(np.isfinite(sc)):
+        raise InputError("every label of every item needs a finite score; some are empty or not numbers.")
+    if probabilities and (sc.min(initial=0.0) < 0 or sc.max(initial=0.0) > 1):
+        raise InputError("the scores are read as probabilities, so they must lie between 0 and 1; "
+                         f"one is {sc.min() if sc.min() < 0 else sc.max():g}.")
+    if not np.isfinite(threshold):
+        raise InputError(f"the threshold must be a finite number; got {threshold!r}.")
+    base = label_sets(y_true, (sc >= threshold).astype(np.float64), labels)
+    return LabelSets(base.y_true, base.y_pred, base.labels, sc, float(threshold))
 
 
 def _indicator(x: Any, name: str) -> np.ndarray:
@@ -116,7 +162,44 @@ def _evaluate(s: LabelSets, ids: Sequence[str], convention: str, weights: np.nda
         out["hamming_loss"] = (fp + fn).sum(-1) / (n * t.shape[1])
     if "subset_accuracy" in ids:
         out["subset_accuracy"] = (w @ np.all(t == p, axis=1).astype(float)) / n
+    if "multilabel_macro_roc_auc" in ids:
+        if s.scores is None:
+            raise InputError("the macro ROC AUC needs a score for every label of every item; these predictions are "
+                             "label sets (0 or 1 per label) only.")
+        per = label_aucs(t, s.scores, weights)
+        events["multilabel_macro_roc_auc"] = np.isnan(per)
+        out["multilabel_macro_roc_auc"] = _mean(per)  # labels without both classes left out
     return out, events
+
+
+def label_aucs(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """ROC AUC of each label column (ties count half), NaN where the (weighted) truth holds one class only.
+
+    ``weights`` ``(..., n)``: item weights (the bootstrap's resampling counts); the result has shape ``(..., L)``.
+
+    >>> label_aucs(np.array([[1, 0], [0, 1], [1, 1]], bool), np.array([[0.9, 0.3], [0.2, 0.3], [0.5, 0.1]]))
+    array([1.  , 0.25])
+    >>> label_aucs(np.array([[1], [1]], bool), np.array([[0.2], [0.4]]))
+    array([nan])
+    """
+    t = np.asarray(y_true, dtype=bool)
+    s = np.asarray(scores, dtype=np.float64)
+    n, n_labels = t.shape
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    out = np.empty(w.shape[:-1] + (n_labels,))
+    for j in range(n_labels):
+        order = np.argsort(s[:, j], kind="stable")
+        ss, yy = s[order, j], t[order, j]
+        starts = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])  # the first item of each run of tied scores
+        ws = w[..., order]
+        pos = np.add.reduceat(ws * yy, starts, axis=-1)  # (..., groups): weight of positives at each score
+        neg = np.add.reduceat(ws * ~yy, starts, axis=-1)
+        below = np.cumsum(neg, axis=-1) - neg  # weight of negatives scored strictly lower
+        num = (pos * (below + 0.5 * neg)).sum(-1)
+        den = pos.sum(-1) * neg.sum(-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[..., j] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out
 
 
 def evaluate_multilabel_batch(s: LabelSets, ids: Sequence[str], weights: np.ndarray,
@@ -135,7 +218,9 @@ def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Seque
     (0.6666666666666666, 0.3333333333333333, 0.0)
     """
     s = data if isinstance(data, LabelSets) else label_sets(data, y_pred, labels)
-    ids = resolve_ids(metrics, undefined, MULTILABEL_METRICS, "a multi-label")
+    scored = MULTILABEL_SCORE_METRICS if s.scores is not None else ()
+    ids = resolve_ids(metrics, undefined, (*MULTILABEL_METRICS, *scored), "a multi-label",
+                      default=(*MULTILABEL_METRICS, *scored))
     with np.errstate(invalid="ignore", divide="ignore"):
         vals, events = _evaluate(s, ids, undefined)
     res = {"zero": "0", "baseline": "1 (the labelings agree there)", "omit": "left out of the average"}[undefined]
@@ -147,6 +232,10 @@ def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Seque
         elif m == "multilabel_samples_f1" and mask.any() and undefined == "omit":
             records.append(UndefinedValue(m, "item F1", None, f"{int(mask.sum())} item(s) have an empty true and "
                                           "predicted label set", res, None))
+        elif m == "multilabel_macro_roc_auc" and mask.any():
+            records.append(UndefinedValue(m, "label ROC AUC", None, f"{few_names([s.labels[i] for i in np.flatnonzero(mask)])} "
+                                          f"{'has' if mask.sum() == 1 else 'have'} one class only in the truth (every "
+                                          "item has the label, or none)", "left out of the mean", None))
         elif m == "multilabel_micro_f1" and bool(mask):
             records.append(UndefinedValue(m, "micro F1", None, "no label is assigned in either labeling", res,
                                           None if undefined == "omit" else _FILL[undefined]))
@@ -167,4 +256,8 @@ def per_label_metrics(data: LabelSets, metrics: Sequence[str] | None = None, *, 
     stack = np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2).astype(np.float64)  # (L, 2, 2)
     ids = list(BINARY_METRICS) if metrics is None else list(metrics)
     res = compute_metrics(stack, ids, positive_label=1, beta=beta, undefined=undefined)
-    return {lab: {m: float(np.asarray(res[m])[i]) for m in ids} for i, lab in enumerate(data.labels)}
+    out = {lab: {m: float(np.asarray(res[m])[i]) for m in ids} for i, lab in enumerate(data.labels)}
+    if data.scores is not None and (metrics is None or "roc_auc" in metrics):  # each label's AUC from its scores
+        for lab, auc in zip(data.labels, label_aucs(t, data.scores)):
+            out[lab]["roc_auc"] = float(auc)
+    return out

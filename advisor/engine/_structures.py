@@ -24,7 +24,7 @@ from ._agreement import (
     pairwise_kappa,
 )
 from ._hierarchy import HIERARCHY_METRICS, HierarchyCells, hierarchy_metrics, hierarchy_tables
-from ._multilabel import MULTILABEL_METRICS, LabelSets, multilabel_metrics, per_label_metrics
+from ._multilabel import MULTILABEL_METRICS, MULTILABEL_SCORE_METRICS, LabelSets, multilabel_metrics, per_label_metrics
 from ._ordinal import ORDINAL_METRICS, ORDINAL_SIGNED, OrdinalCells, _class_sums, ordinal_metrics
 from ._partition import PARTITION_INDICES, PARTITION_METRICS, PartitionTable, cluster_sizes, partition_metrics
 from ._topk import top_k_accuracy, top_k_hits
@@ -57,6 +57,8 @@ def _table() -> dict[str, StructureSpec]:
                            ("partition", PARTITION_INDICES), ("hierarchy", HIERARCHY_METRICS)):
         for mid in ids:
             out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
+    for mid in MULTILABEL_SCORE_METRICS:  # a score per label of every item
+        out[mid] = StructureSpec(mid, "multilabel", needs_probabilities=True)
     for mid in ORDINAL_SIGNED:
         out[mid] = StructureSpec(mid, "ordinal", higher_is_better=False, target=0.0)
     return out
@@ -74,7 +76,7 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     >>> reported_ids("top_k")
     ('top_k_accuracy', 'accuracy')
     """
-    return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": MULTILABEL_METRICS,
+    return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": (*MULTILABEL_METRICS, *MULTILABEL_SCORE_METRICS),
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
             "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *NOMINAL_BESIDE)}.get(structure, ())
 

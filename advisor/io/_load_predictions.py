@@ -70,12 +70,12 @@ def load_predictions(con: Any, ds: Dataset, paths: list[Path], names: list[str],
     if kind is not None and by_cols:
         raise InputError(f"{arg('by', by_cols[0])} evaluates subgroups of label predictions; the "
                          f"{kind.replace('_', '-')} inputs here have no per-subgroup evaluation, so leave {arg('by')} out.")
-    if kind is not None and group_col:
+    if kind is not None and kind != "multilabel" and group_col:
         raise InputError(f"{arg('group')} resamples groups of items for label predictions; the "
                          f"{kind.replace('_', '-')} inputs here are resampled item by item, so leave {arg('group')} out.")
     if kind is not None:
         ds.structured = structured_inputs(con, staged, kind, names, frame=frame, order=order, label_sep=label_sep,
-                                          top_k=top_k, true_col=true_col, pred_col=pred_col)
+                                          top_k=top_k, true_col=true_col, pred_col=pred_col, group_col=group_col)
         ds.sources = [part_info(sp, "predictions", sql) for sp in staged.parts]
         return
     if frame is not None or sql is not None:

@@ -8,13 +8,14 @@ from typing import Any
 from ._items import columns_of
 from ._label_limits import check_label_columns
 from ._stage import Staged
-from ._structures import declared_order, structured_from_tables
+from ._structures import declared_order, structured_from_tables, with_groups
 
 __all__ = ["structured_inputs"]
 
 
 def structured_inputs(con: Any, staged: Staged, kind: str, names: list[str], *, frame: Any, order: Any,
-                      label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None) -> Any:
+                      label_sep: str | None, top_k: int | None, true_col: str | None, pred_col: str | None,
+                      group_col: str | None = None) -> Any:
     """The :class:`~advisor.io._structures.StructuredInputs` of the staged parts (one table per file)."""
     tables = []
     tc, pc = true_col or "y_true", pred_col or "y_pred"
@@ -28,8 +29,11 @@ def structured_inputs(con: Any, staged: Staged, kind: str, names: list[str], *, 
     if order is None and kind in ("ordinal", "agreement"):
         order = next((o for o in (_parquet_order(sp.part.path, (tc, pc)) for sp in staged.parts
                                   if sp.part.fmt == "parquet") if o is not None), None)
-    return structured_from_tables(tables, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
-                                  pred_col=pred_col, structure=kind)
+    out = structured_from_tables(tables, order=order, label_sep=label_sep, top_k=top_k, true_col=true_col,
+                                 pred_col=pred_col, structure=kind)
+    if group_col is not None and out is not None:  # multi-label items resampled in groups (a patient's radiographs)
+        out = with_groups(out, tables[0][1][group_col], group_col)
+    return out
 
 
 def _parquet_order(path: Any, columns: tuple[str, str]) -> Any:

@@ -7,7 +7,10 @@ columns and the options:
 * ``rater_<name>`` columns — an agreement study (one file; one row per item; empty cells are missing
   ratings); ``order`` fixes the category order for the ordinal alpha;
 * ``true_<label>`` / ``pred_<label>`` 0/1 columns, or ``label_sep`` given — multi-label: ``y_true`` and
-  ``y_pred`` hold label sets such as ``a|b|c`` (an empty cell is the empty set);
+  ``y_pred`` hold label sets such as ``a|b|c`` (an empty cell is the empty set); ``true_<label>`` 0/1 columns with
+  a score column per label (``p_<label>``, ``proba_<label>`` or ``score_<label>``: probabilities in [0, 1]) are
+  multi-label predictions with scores — each label given when its score is at least the threshold (0.5 unless
+  one is given), or as its ``pred_<label>`` column says when there is one;
 * ``top_k`` given — top-k: ``y_true`` and one score column ``p_<label>`` or ``score_<label>`` per class;
 * ``order`` given, or ``ordinal=True`` with numeric labels — ordinal: ``y_true``/``y_pred`` on that order.
 """
@@ -24,10 +27,19 @@ import numpy as np
 
 from .._exceptions import InputError, arg
 from .._format import few_names
-from ..engine import LabelSets, OrdinalCells, class_values, label_sets, ordinal_cells, ordinal_ranks, ratings_table
+from ..engine import (
+    LabelSets,
+    OrdinalCells,
+    class_values,
+    label_sets,
+    ordinal_cells,
+    ordinal_ranks,
+    ratings_table,
+    scored_label_sets,
+)
 from ._items import SCORES
 
-__all__ = ["StructuredInputs", "detect_structure", "read_columns", "structured_from_tables"]
+__all__ = ["StructuredInputs", "detect_structure", "read_columns", "structured_from_tables", "with_groups"]
 
 _SCORE = re.compile(r"^(?:p|proba|score)_(.+)$")
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -46,6 +58,9 @@ class StructuredInputs:
     items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None  # ordinal: (true, predicted) ranks per item
     taxonomy: dict[str, Any] | None = None  # hierarchy: file, root, depth, classes_per_level
     rows: Any = None  # partition: the PartitionRows a resampling draws (paired items, groups), None for tables alone
+    groups: np.ndarray | None = None  # multi-label with a group column: the group index of each item (resampled)
+    group_col: str | None = None
+    n_groups: int = 0
 
 
 def read_columns(source: Any) -> tuple[str, dict[str, list[Any]]]:
@@ -68,12 +83,15 @@ def detect_structure(columns: Sequence[str], *, order: Sequence[Any] | None = No
     ('agreement', 'ordinal')
     >>> detect_structure(["true_a", "pred_a", "true_b", "pred_b"]), detect_structure(["y_true", "y_pred"]) is None
     ('multilabel', True)
+    >>> detect_structure(["true_a", "p_a", "true_b", "p_b"])
+    'multilabel'
+    
     """
     cols = set(columns)
     if any(c.startswith("rater_") for c in cols):
         return "agreement"
     trues, preds = _indicator_columns(cols)
-    if label_sep is not None or (trues and preds):
+    if label_sep is not None or (trues and (preds or any(_SCORE.match(str(c)) for c in cols))):
         return "multilabel"
     if top_k is not None:
         return "top_k"
@@ -137,7 +155,38 @@ def _indicator_columns(columns: Any) -> tuple[dict[str, str], dict[str, str]]:
     return trues, preds
 
 
-def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: list[str]) -> Any:
+def _score_columns(cols: dict[str, Any], name: str) -> dict[str, np.ndarray]:
+    """``{label: scores}`` of the ``p_``/``proba_``/``score_<label>`` columns (packed by the file reader, or one
+    column each); a cell that is empty or not a number is refused, naming its row."""
+    out: dict[str, np.ndarray] = {}
+    if SCORES in cols:
+        names, matrix = cols[SCORES]
+        for j, c in enumerate(names):
+            if (m := _SCORE.match(str(c))) is not None:
+                out[m.group(1)] = np.asarray(matrix[:, j], dtype=np.float64)
+                bad = np.flatnonzero(~np.isfinite(out[m.group(1)]))
+                if bad.size:
+                    raise InputError(f"{name}: row {_row(cols, int(bad[0]))}: {c!r} is empty or not a number; every "
+                                     "label of every item needs a score.")
+    for c in cols:
+        if c.startswith("#") or (m := _SCORE.match(str(c))) is None:
+            continue
+        vals = []
+        for i, v in enumerate(cols[c]):
+            try:
+                x = float(v)
+            except (TypeError, ValueError):
+                x = float("nan")
+            if not np.isfinite(x):
+                raise InputError(f"{name}: row {_row(cols, i)}: {c!r} holds {v!r}, not a number; every label of every "
+                                 "item needs a score.")
+            vals.append(x)
+        out[m.group(1)] = np.asarray(vals, dtype=np.float64)
+    return out
+
+
+def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: list[str],
+                threshold: float | None = None) -> Any:
     """Label sets from ``true_<label>`` / ``pred_<label>`` 0/1 columns. A label with only a ``true_`` column is
     one the system never predicts (all 0); with only a ``pred_`` column, one that is never true — both kept,
     and said in ``notes``. A ``y_true``/``y_pred`` column beside them is refused: which one holds the truth
@@ -153,6 +202,9 @@ def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: 
     if not trues:
         raise InputError(f"{name}: pred_<label> columns but no true_<label> column, so there is no truth to "
                          "compare with; add a true_<label> 0/1 column per label.")
+    scores = _score_columns(cols, name)
+    if scores:
+        return _scored(cols, name, trues, preds, scores, threshold, notes)
     labels = sorted(set(trues) | set(preds))
     n = len(next(iter(cols.values())))
 
@@ -176,10 +228,56 @@ def _indicators(cols: dict[str, list[Any]], name: str, tc: str, pc: str, notes: 
                       np.array([bits(preds.get(lab)) for lab in labels]).T, labels)
 
 
-def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str, pc: str, notes: list[str]) -> Any:
+def _bits(cols: dict[str, list[Any]], name: str, c: str) -> np.ndarray:
+    vals = [_label(v) for v in cols[c]]
+    bad = next((i for i, v in enumerate(vals) if v not in (0, 1, True, False)), None)
+    if bad is not None:
+        raise InputError(f"{name}: column {c!r} row {_row(cols, bad)} holds {cols[c][bad]!r}; label columns hold "
+                         "0 or 1.")
+    return np.asarray([float(v) for v in vals])
+
+
+def _scored(cols: dict[str, Any], name: str, trues: dict[str, str], preds: dict[str, str],
+            scores: dict[str, np.ndarray], threshold: float | None, notes: list[str]) -> Any:
+    """Label sets with a score per label: every label needs its true_ and its score column; the labels given are
+    the pred_ columns when there are any (each label's), else the labels scored at least the threshold."""
+    labels = sorted(set(trues) | set(scores) | set(preds))
+    no_score = [lab for lab in labels if lab not in scores]
+    if no_score:
+        raise InputError(f"{name}: label {no_score[0]!r} has no score column (p_{no_score[0]}); with scores, every "
+                         "label needs one, beside its true_ column.")
+    no_truth = [lab for lab in labels if lab not in trues]
+    if no_truth:
+        raise InputError(f"{name}: label {no_truth[0]!r} has a score but no true_{no_truth[0]} column, so there is no "
+                         "truth to compare it with; add it (0 or 1 per item).")
+    if preds and set(preds) != set(labels):
+        lack = next(lab for lab in labels if lab not in preds)
+        raise InputError(f"{name}: some labels have a pred_ column and {lack!r} has none; give every label's decision "
+                         "(pred_<label>) or none, to take the labels scored at least the threshold.")
+    y = np.column_stack([_bits(cols, name, trues[lab]) for lab in labels])
+    s = np.column_stack([scores[lab] for lab in labels])
+    if preds:
+        base = label_sets(y, np.column_stack([_bits(cols, name, preds[lab]) for lab in labels]), labels)
+        _probabilities(s, name, labels, cols)
+        return LabelSets(base.y_true, base.y_pred, base.labels, s, None)
+    _probabilities(s, name, labels, cols)
+    return scored_label_sets(y, s, labels, threshold=0.5 if threshold is None else threshold)
+
+
+def _probabilities(s: np.ndarray, name: str, labels: Sequence[Any], cols: dict[str, Any]) -> None:
+    """Scores read as probabilities: each in [0, 1], or one sentence naming the first that is not."""
+    bad = np.argwhere((s < 0) | (s > 1))
+    if bad.size:
+        i, j = bad[0]
+        raise InputError(f"{name}: row {_row(cols, int(i))}: the score of label {labels[j]!r} is {s[i, j]:g}; label "
+                         "scores are read as probabilities, between 0 and 1.")
+
+
+def _multilabel(cols: dict[str, list[Any]], name: str, sep: str | None, tc: str, pc: str, notes: list[str],
+                threshold: float | None = None) -> Any:
     trues, preds = _indicator_columns(cols)
     if trues or preds:  # 0/1 columns, also when a separator is given (the answers' default '|')
-        return _indicators(cols, name, tc, pc, notes)
+        return _indicators(cols, name, tc, pc, notes, threshold)
     sep = sep or "|"
     if tc not in cols or pc not in cols:
         raise InputError(f"{name}: a multi-label file needs {tc!r} and {pc!r} label-set columns (e.g. 'a{sep}b') "
@@ -275,12 +373,16 @@ def declared_order(source: Any, columns: Sequence[str] = ("y_true", "y_pred")) -
 
 def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *, order: Sequence[Any] | None = None,
                            label_sep: str | None = None, top_k: int | None = None, true_col: str | None = None,
-                           pred_col: str | None = None, structure: str | None = None) -> StructuredInputs | None:
-    """The structured inputs of ``(name, {column: values})`` tables; None when they are nominal predictions."""
+                           pred_col: str | None = None, structure: str | None = None,
+                           threshold: float | None = None) -> StructuredInputs | None:
+    """The structured inputs of ``(name, {column: values})`` tables; None when they are nominal predictions.
+
+    ``threshold``: multi-label scores give the labels scored at least this (0.5 when None)."""
     tc, pc = true_col or "y_true", pred_col or "y_pred"
     if not tables:
         return None
-    kinds = {structure or detect_structure(list(c), order=order, label_sep=label_sep, top_k=top_k) for _, c in tables}
+    kinds = {structure or detect_structure([*c, *(c[SCORES][0] if SCORES in c else ())], order=order,
+                                           label_sep=label_sep, top_k=top_k) for _, c in tables}
     if len(kinds) > 1:
         raise InputError("the inputs hold different kinds of data (e.g. one with rater_ columns, one without); "
                          "give files of one kind.")
@@ -306,7 +408,7 @@ def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *
             systems[key] = _ordinal(cols, name, order, tc, pc, declared)
             items[key] = _ranks_of(cols, systems[key].labels, tc, pc)
         elif kind == "multilabel":
-            systems[key] = _multilabel(cols, name, label_sep, tc, pc, notes)
+            systems[key] = _multilabel(cols, name, label_sep, tc, pc, notes, threshold)
         else:
             systems[key] = _top_k(cols, name, tc)
     if kind == "multilabel" and len(systems) > 1:
@@ -318,6 +420,26 @@ def structured_from_tables(tables: Sequence[tuple[str, dict[str, list[Any]]]], *
     return StructuredInputs(kind, systems, tuple(labels), top_k, notes=notes, items=items or None)
 
 
+def with_groups(inputs: StructuredInputs, values: Sequence[Any], column: str) -> StructuredInputs:
+    """Multi-label inputs whose items are resampled in groups (a patient's radiographs): the group of each item,
+    from the column ``column`` (one value per item, in the items' order)."""
+    if inputs.structure != "multilabel":
+        raise InputError(f"{arg('group')} resamples groups of items; {inputs.structure.replace('_', '-')} inputs are "
+                         f"resampled item by item, so leave {arg('group')} out.")
+    n = next(iter(inputs.systems.values())).y_true.shape[0]
+    vals = ["" if v is None else str(v) for v in values]
+    if len(vals) != n:
+        raise InputError(f"the group column {column!r} has {len(vals)} values for {n} items.")
+    empty = next((i for i, v in enumerate(vals) if not v.strip()), None)
+    if empty is not None:
+        raise InputError(f"row {empty + 1} has an empty {column!r}; every item needs its group.")
+    uniq, idx = np.unique(np.asarray(vals), return_inverse=True)
+    if uniq.shape[0] < 2:
+        raise InputError(f"every item is in one group of {column!r}; resampling groups needs at least two.")
+    inputs.groups, inputs.group_col, inputs.n_groups = idx.astype(np.intp), column, int(uniq.shape[0])
+    return inputs
+
+
 def _same_labels(systems: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """Every system's label sets over the union of all labels: a label a file does not hold is never
     predicted (nor true) there — kept, said in ``notes`` — rather than dropped from the other systems."""
@@ -327,9 +449,11 @@ def _same_labels(systems: dict[str, Any], notes: list[str]) -> dict[str, Any]:
         have = {str(x): j for j, x in enumerate(d.labels)}
         lacking = [lab for lab in union if lab not in have]
         if not lacking:
-            out[name] = d if list(map(str, d.labels)) == union else LabelSets(
-                d.y_true[:, [have[x] for x in union]], d.y_pred[:, [have[x] for x in union]], tuple(union))
+            out[name] = d if list(map(str, d.labels)) == union else d.columns([have[x] for x in union])
             continue
+        if d.scores is not None:
+            raise InputError(f"{name}: holds no label {few_names(lacking)}, which other inputs hold; with scores, every "
+                             "system needs a score column for every label.")
         notes.append(f"{name}: holds no label {few_names(lacking)}, which other inputs hold: taken as never "
                      "predicted (all 0).")
         n = d.y_true.shape[0]

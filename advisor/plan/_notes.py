@@ -142,7 +142,8 @@ def unreported_reason(name: str, ids: Sequence[str], answers: Answers, lead: Met
             continue
         f = load_fields().get(answers.field) if answers.field else None
         reason = f"it needs {need}"
-        if f is not None and m.id in f.metrics:  # the field's own figure (CheXpert's AUROC per finding)
+        if f is not None and (m.id in f.metrics or (m.id == "multilabel_macro_roc_auc" and "roc_auc" in f.metrics)):
+            # the field's own figure (CheXpert's AUROC per finding)
             return reason, FIELD_FIGURE.format(name=name, field=f.name, cite=_cite(f.cite), reason=reason)
         return reason, NOTE["not_computed"].format(name=name, reason=reason)
     lead_record = cat.get(lead.id)

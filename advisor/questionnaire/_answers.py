@@ -49,6 +49,7 @@ from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader'
 )
 from ._conditions import DERIVED_FACTS, validate_condition
 from ._fields import load_fields
+from ._planned import plans_roc_auc
 
 __all__ = [
     "QUESTIONS",
@@ -546,6 +547,16 @@ class Answers(BaseModel):
         pair = self.costs()
         return None if pair is None else pair[0] / pair[1]
 
+    def label_scores(self) -> bool:
+        """Whether each label of a multi-label item has a score: the outputs say so (scores or probabilities), or
+        they are unanswered and the author planned a ROC AUC — planning it says the scores exist."""
+        if self.label_structure != "multilabel":
+            return False
+        outputs = self.outputs or ("probabilities" if self.probabilities else None)
+        if outputs is not None:
+            return outputs in ("scores", "probabilities")
+        return any(plans_roc_auc(str(n)) for n in self.planned_metrics)
+
     def facts(self) -> dict[str, Any]:
         """The answers plus the derived facts rules and questions are conditioned on."""
         out = self.model_dump(mode="json")
@@ -567,6 +578,7 @@ class Answers(BaseModel):
             has_target_prevalence=self.target_prevalence is not None,
             has_map_shares=self.map_shares is not None,
             has_planned=bool(self.planned_metrics),
+            label_scores=self.label_scores(),
             has_fpr_budget=self.fpr_budget is not None,
             has_review_budget=self.review_share is not None,
             has_decision_thresholds=bool(self.decision_thresholds),

@@ -54,6 +54,9 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "has_map_shares": (("map_shares",), "whether the test sample was drawn stratified by the predicted (map) class, "
                        "with the mapped share of each class"),
     "has_planned": (("planned_metrics",), "whether metrics were planned"),
+    "label_scores": (("label_structure", "outputs", "planned_metrics"),
+                     "whether each label of an item has a score (outputs are scores or probabilities, or, with outputs "
+                     "unanswered, a planned ROC AUC, which needs them)"),
     "has_fpr_budget": (("fpr_budget",), "whether a largest acceptable false positive rate was given"),
     "has_review_budget": (("review_share",), "whether a review budget (a share of the items) was given"),
     "has_decision_thresholds": (("decision_thresholds",), "whether the risks at which users act were given"),

@@ -428,6 +428,8 @@ class _Run:
         kind = "agreement" if a.annotators else "top_k" if a.top_k else a.label_structure or "nominal"
         structured = reported_ids(kind)
         for mid in f.metrics:
+            if kind == "multilabel" and mid == "roc_auc":  # per label (CheXpert's AUROC per finding) and averaged
+                mid = "multilabel_macro_roc_auc"
             m = self.cat.metrics.get(mid)
             if m is None or mid in against:  # the design makes it wrong here (rules_strata.yaml)
                 continue
@@ -484,6 +486,8 @@ class _Run:
 
     def _needs(self, mid: str, named: Sequence[str]) -> str:
         """What a field's figure needs that these answers do not give."""
+        if mid == "multilabel_macro_roc_auc":  # a score per label: said as the answers leave it
+            return missing_input(self.cat.metrics[mid], self.answers) or "outputs these files do not have"
         if mid != "macro_f1_of_classes":
             return _NEEDS.get(mid, "outputs these files do not have")
         classes = self.answers.classes
@@ -527,7 +531,8 @@ class _Run:
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",
-                    "multilabel": self.answers.label_structure == "multilabel",
+                    "multilabel": self.answers.label_structure == "multilabel"
+                    and (not m.needs_probabilities or bool(self.facts.get("label_scores"))),
                     "partition": self.answers.label_structure == "partition",
                     "hierarchy": self.answers.label_structure == "hierarchy"}.get(m.structure, False)
         if m.id in _BUDGET and getattr(self.answers, _BUDGET[m.id]) is None:
@@ -799,9 +804,14 @@ def missing_input(m: MetricRecord, answers: Answers) -> str | None:
     'one class of interest among the classes, and none is named (answers key positive_class)'
     """
     outputs = answers.facts().get("outputs")
-    if answers.label_structure == "multilabel" and m.structure == "nominal" and m.needs_probabilities:
-        return (f"a score for every label of every {answers.item_name or 'item'}, and multi-label predictions are "
-                "read as label sets (0 or 1 per label) only")
+    if answers.label_structure == "multilabel" and m.needs_probabilities and (
+            m.structure == "nominal" or not answers.label_scores()):
+        need = f"a score for every label of every {answers.item_name or 'item'}"
+        if outputs == "labels":
+            return f"{need}, and the system outputs labels only (answers key outputs)"
+        if answers.label_scores():  # scores per label: their ROC AUC is the multi-label one, per label and averaged
+            return f"{need}, read per label as each label's ROC AUC and their mean"
+        return f"{need}, and the answers do not say the model gives them (answers key outputs)"
     if m.needs_probabilities:
         if m.binary_only and answers.task != "binary" and m.id not in _SCORE_ONLY:
             return "the probabilities of a class of interest in a binary task"

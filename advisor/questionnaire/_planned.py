@@ -12,7 +12,7 @@ from ..catalogue import Resolution as CatalogueResolution
 from ._fields import field_term_ids
 
 __all__ = ["AGREEMENT_RATE_NAMES", "PerClassReading", "Resolution", "default_resolver", "field_reading",
-           "is_agreement_rate", "per_class_reading", "planned_per_class", "resolve_name",
+           "is_agreement_rate", "per_class_reading", "planned_per_class", "plans_roc_auc", "resolve_name",
            "resolve_planned"]
 
 #: Planned names of the share of items two raters put in the same category, which the comparison of a judge with
@@ -109,6 +109,22 @@ def resolve_planned(name: str, field: str | None = None) -> Resolution:
     cat = get_catalogue()
     res = resolve_name(name, lambda n: default_resolver()(n, cat), cat)
     return field_reading(res, field)
+
+
+#: the catalogue's ROC AUCs: a planned one says the scores it is computed from exist
+_ROC_AUCS = frozenset({"roc_auc", "multilabel_macro_roc_auc"})
+
+
+def plans_roc_auc(name: str) -> bool:
+    """Whether a planned name is a ROC AUC (of one task or averaged over labels).
+
+    >>> plans_roc_auc("AUROC"), plans_roc_auc("mean AUROC"), plans_roc_auc("F1")
+    (True, True, False)
+    """
+    try:
+        return bool(_ROC_AUCS & set(resolve_planned(name).ids))
+    except AdvisorError:  # pragma: no cover - a name the resolver refuses plans nothing it knows
+        return False
 
 
 def field_reading(res: Resolution, field: str | None) -> Resolution:

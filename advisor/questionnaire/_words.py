@@ -142,6 +142,7 @@ ADDS: dict[str, str] = {
     "subset_accuracy": "the share of items whose label set is exactly right",
     "multilabel_micro_f1": "pooled over all labels, so frequent labels weigh more",
     "multilabel_samples_f1": "the mean F1 of the items",
+    "multilabel_macro_roc_auc": "the mean over labels of each label's ROC AUC from its scores",
     # issue 21
     "average_precision": "precision over every level of recall",
     "tpr_at_fpr": "the share of positives found within the false positive rate budget",

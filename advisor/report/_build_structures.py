@@ -96,6 +96,10 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
         data["metrics"], data["undefined"] = alone["metrics"], alone.get("undefined", {})
     rec_json, recommendation = rec_json_of(plan), plan._rec
     answers_dict = rec_json.get("answers") or recommendation.answers.model_dump(mode="json")
+    first = next(iter(inputs.systems.values()), None)
+    if inputs.structure == "multilabel" and getattr(first, "scores", None) is not None:
+        # label decisions at a threshold of the scores (None: given beside them, pred_<label>), said in the methods
+        answers_dict = {**answers_dict, "#label_threshold": getattr(first, "threshold", None)}
     cat, bib = _catalogue(), _bibliography()
     warnings = [*(WarningEntry(code="answers_pull_apart", message=c, source="plan") for c in plan.conflicts),
                 *_warnings_in_words(recommendation, rec_json)]
@@ -239,6 +243,8 @@ _NOT_COMPUTED = {"fleiss_kappa": "it needs every item rated by the same number o
                  "balanced_accuracy": "a top-k evaluation scores the k highest-scored classes; the per-class recall of "
                                       "the top-1 predictions is under Diagnostics",
                  "log_loss": "the score columns are read here as rankings of the classes, not as probabilities",
+                 "multilabel_macro_roc_auc": "the predictions hold label sets (0 or 1 per label) only, without a "
+                                             "score for each label (p_<label> columns)",
                  "brier": "the score columns are read here as rankings of the classes, not as probabilities"}
 
 
@@ -292,7 +298,8 @@ def _per_class(inputs: Any, data: Mapping[str, Any], name: str) -> list[PerClass
     if inputs.structure == "multilabel":
         sup, pred = np.asarray(d.y_true).sum(axis=0), np.asarray(d.y_pred).sum(axis=0)
         return [PerClassRow(label=str(lab), support=float(sup[j]), predicted=float(pred[j]),
-                            precision=_f(r.get("precision")), recall=_f(r.get("recall")), f1=_f(r.get("f1")))
+                            precision=_f(r.get("precision")), recall=_f(r.get("recall")), f1=_f(r.get("f1")),
+                            roc_auc=_f(r.get("roc_auc")))
                 for j, (lab, r) in enumerate(data["per_label"][name].items())]
     if inputs.structure not in ("ordinal", "top_k", "hierarchy"):
         return []
@@ -331,16 +338,26 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
                   for rep in results.reports}
         cmp = structure_comparison(inputs.structure, inputs.systems, ok, points, labels=inputs.labels, n_resamples=n,
                                    confidence=confidence, seed=seed, undefined=undefined, top_k=inputs.top_k,
-                                   items=inputs.items)
+                                   items=inputs.items, groups=getattr(inputs, "groups", None))
         _paired_intervals(results, None, ok, _catalogue(), None, cmp=cmp)
+        _grouped(results, inputs)
         return
 
     for rep in results.reports:
         ok = [m for m in ids if m in rep.values]
         bs = structure_bootstrap(inputs.structure, inputs.systems[rep.name], ok, n_resamples=n, confidence=confidence,
-                                 seed=seed, undefined=undefined, top_k=inputs.top_k)
+                                 seed=seed, undefined=undefined, top_k=inputs.top_k,
+                                 groups=getattr(inputs, "groups", None))
         rep.intervals = {m: estimate_of(r) for m, r in bs.items()}
     results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
+    _grouped(results, inputs)
+
+
+def _grouped(results: Any, inputs: Any) -> None:
+    """Label sets resampled in groups (a patient's radiographs): the intervals say which column and how many."""
+    if getattr(inputs, "groups", None) is not None and results.intervals is not None:
+        results.intervals.group_column, results.intervals.groups = inputs.group_col, int(inputs.n_groups)
+        results.group = (inputs.group_col, int(inputs.n_groups))  # kept when the intervals are settled
 
 
 def _partition_intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: float, seed: int | None

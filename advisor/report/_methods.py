@@ -38,7 +38,15 @@ from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
 from ._margins import gap_margin_sentence, humans_noun
-from ._methods_field import field_sentences, in_field_terms, pair_first_sentences, promise_sentence, summarised_pair
+from ._methods_field import (
+    field_of,
+    field_sentences,
+    in_field_terms,
+    label_aucs_sentence,
+    pair_first_sentences,
+    promise_sentence,
+    summarised_pair,
+)
 from ._methods_bias import bias_sentence, smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
@@ -190,6 +198,7 @@ def build_methods(
                 if primary is not None else set()
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
+        named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
@@ -817,7 +826,7 @@ SHARED_NOTATION = frozenset({"n", "y_t", "p_t", "C_{ij}",
                              "W_j"})  # the stratified design's opening sentence defines the mapped-area shares
 _USES_N = re.compile(r"(?<![A-Za-z\\])n(?![a-z_{'])")
 _USES_K = re.compile(r"(?<![A-Za-z\\])k(?![a-z_{'])")
-_BINARY_P = re.compile(r"p_t(?![A-Za-z{])|p_u(?![A-Za-z{])")
+_BINARY_P = re.compile(r"(?<![A-Za-z])p_[tu](?![A-Za-z{])")  # p_t, p_u; not fp_t (a count)
 
 
 def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | None,

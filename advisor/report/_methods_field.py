@@ -14,7 +14,8 @@ from . import _methods_text as W
 from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
-__all__ = ["field_of", "field_sentences", "in_field_terms", "pair_first_sentences", "promise_sentence", "summarised_pair"]
+__all__ = ["field_of", "field_sentences", "in_field_terms", "label_aucs_sentence", "pair_first_sentences",
+           "promise_sentence", "summarised_pair"]
 
 
 def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
@@ -55,6 +56,27 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
     named = _field_figures(p, field, answers, rec, primary, why)
     _unreported_classes(p, field, answers, rec)
     return named
+
+
+def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
+                        field: CommunityField | None = None) -> set[str]:
+    """Multi-label scores: each label's ROC AUC and their mean, in the situation's words (its labels and items), as
+    the field reports them (CheXpert's AUROC per finding), then the threshold that gives the label decisions."""
+    if answers.get("label_structure") != "multilabel" or not any(m.id == "multilabel_macro_roc_auc" for m in rec):
+        return set()
+    classes = [str(c) for c in answers.get("classes") or []]
+    item = str(answers.get("item_name") or "item")
+    each = "each of " + _join_words(classes) if classes and len(classes) <= 6 else "each label"
+    items = plural(item)
+    if field is not None and "roc_auc" in field.metrics:
+        p.t(W.S["field_label_aucs"].format(each=each, items=items, field=field.name)).cite([field.source]).t(". ")
+    else:
+        p.t(W.S["field_label_aucs"].split(", as is")[0].format(each=each, items=items) + ". ")
+    threshold = answers.get("#label_threshold", 0.5)
+    if threshold is not None:
+        an = "an" if item[:1].lower() in "aeiou" else "a"
+        p.t(W.S["label_threshold"].format(an=an, item=item, t=float(threshold)) + ". ")
+    return {"multilabel_macro_roc_auc"}
 
 
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],

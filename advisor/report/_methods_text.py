@@ -226,6 +226,9 @@ S: dict[str, str] = {
     "field_classes_unnamed": "the classes are not named here",
     "field_classes_missing": "none of the classes {classes} is named {named}",
     "field_beside": "As is customary in {field}, we also report {names}",
+    "field_label_aucs": ("For {each} we report ROC AUC from the {items}' scores for that label, and their mean, the "
+                         "macro-averaged ROC AUC, as is customary in {field}"),
+    "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",

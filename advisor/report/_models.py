@@ -101,6 +101,7 @@ class PerClassRow(_M):
     jaccard: float | None = None
     specificity: float | None = None
     npv: float | None = None
+    roc_auc: float | None = None  # multi-label scores: each label's ROC AUC
 
 
 class UndefinedEntry(_M):

@@ -95,6 +95,7 @@ T: dict[str, str] = {
     "c_precision": "Precision",
     "c_recall": "Recall",
     "c_f1": "F1",
+    "c_roc_auc": "ROC AUC",
 }
 
 

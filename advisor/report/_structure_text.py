@@ -32,6 +32,8 @@ def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
         for key in ("per_class_caption", "h_per_class", "c_class"):
             if key in out:
                 out[key] = out[key].replace("Per-class", "Per-label").replace("Class", "Label")
+        if any(r.roc_auc is not None for s in getattr(ctx, "systems", None) or () for r in s.per_class):
+            out["per_class_caption"] = "Per-label precision, recall, F1 and ROC AUC (from the label's scores)."
     elif kind == "ordinal":
         out["counts"] = counts.replace("{k} classes", "{k} ordered classes")
     elif kind == "partition":  # the classes are the reference's clusters, the systems clusterings (issue 23)

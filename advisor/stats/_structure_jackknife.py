@@ -43,10 +43,13 @@ def _items(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_k: 
     return _weighted(data, ids, w, undefined, top_k)
 
 
-def _item_theta(evaluate: Any, n: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
-    """Leave-out values of an item-weighted evaluation ``evaluate(w) → (rows, columns)``."""
-    group = np.arange(n) if n <= EXACT_UNITS else item_groups(n)
-    count = n if n <= EXACT_UNITS else GROUPS
+def _item_theta(evaluate: Any, n: int, columns: int, groups: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-out values of an item-weighted evaluation ``evaluate(w) → (rows, columns)``; with ``groups`` (the
+    group index of each item, groups resampled) a whole group leaves at a time."""
+    units = n if groups is None else int(groups.max()) + 1
+    unit = np.arange(units) if units <= EXACT_UNITS else item_groups(units)
+    group = unit if groups is None else unit[groups]
+    count = units if units <= EXACT_UNITS else GROUPS
     theta = np.full((count, columns), np.nan)
     step = max(1, 4_000_000 // max(n, 1))
     for start in range(0, count, step):
@@ -55,8 +58,8 @@ def _item_theta(evaluate: Any, n: int, columns: int) -> tuple[np.ndarray, np.nda
     return theta, np.ones(count)
 
 
-def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k: int | None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k: int | None,
+                groups: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """``(point estimates, θ₍g₎ (deletions, ids), weights, items)`` of one structured input."""
     def stack(vals: dict[str, np.ndarray]) -> np.ndarray:
         return np.column_stack([np.asarray(vals[m], dtype=np.float64).reshape(-1) for m in ids])
@@ -69,7 +72,7 @@ def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k
         return point, theta, weights, float(base.sum())
     n = _size(data)
     point = stack(_items(data, ids, np.ones((1, n)), undefined, top_k))[0]
-    theta, weights = _item_theta(lambda w: stack(_items(data, ids, w, undefined, top_k)), n, len(ids))
+    theta, weights = _item_theta(lambda w: stack(_items(data, ids, w, undefined, top_k)), n, len(ids), groups)
     return point, theta, weights, float(n)
 
 
@@ -84,15 +87,17 @@ def _share_interval(mid: str, est: float, n: float, confidence: float) -> tuple[
 
 
 def structure_intervals(structure: str, data: Any, ids: list[str], draws: dict[str, np.ndarray], confidence: float,
-                        undefined: str, top_k: int | None) -> dict[str, dict[str, Any]]:
-    """``{id: {"estimate", "low", "high", "method"[, "reason"]}}`` of one system from its resamples."""
-    point, theta, weights, n = _one_system(structure, data, ids, undefined, top_k)
+                        undefined: str, top_k: int | None, groups: np.ndarray | None = None
+                        ) -> dict[str, dict[str, Any]]:
+    """``{id: {"estimate", "low", "high", "method"[, "reason"]}}`` of one system from its resamples (``groups``:
+    resampled groups of items, so no share gets an interval that takes its items as independent)."""
+    point, theta, weights, n = _one_system(structure, data, ids, undefined, top_k, groups)
     values = np.column_stack([np.asarray(draws[m], dtype=np.float64) for m in ids])
     iv = resampled_intervals(values, point, confidence, "auto", acceleration(theta, weights),
                              [bounds_of(m) for m in ids])
     out = {}
     for j, m in enumerate(ids):
-        exact = _share_interval(m, float(point[j]), n, confidence)
+        exact = _share_interval(m, float(point[j]), n, confidence) if groups is None else None
         if exact is not None:
             iv.low[j], iv.high[j] = exact
             iv.methods[j], iv.reasons[j] = "clopper_pearson", None
@@ -127,7 +132,8 @@ def _ordinal_joint_theta(systems: dict[str, Any], ids: list[str], items: Any, un
 
 
 def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[str], points: dict[str, dict[str, float]],
-                            undefined: str, top_k: int | None, items: Any, confidence: float) -> dict[str, PairedInputs]:
+                            undefined: str, top_k: int | None, items: Any, confidence: float,
+                            groups: np.ndarray | None = None) -> dict[str, PairedInputs]:
     """Per metric the :class:`PairedInputs` of a paired structured comparison (the same deletions for all)."""
     names = list(systems)
     m = len(names)
@@ -145,7 +151,7 @@ def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[s
                     for s in names]
             return np.stack(cols, axis=-1).reshape(w.shape[0], -1)
 
-        flat, weights = _item_theta(evaluate, int(n), len(ids) * m)
+        flat, weights = _item_theta(evaluate, int(n), len(ids) * m, groups)
         theta = flat.reshape(flat.shape[0], len(ids), m)
     out = {}
     for i, mid in enumerate(ids):
@@ -153,7 +159,8 @@ def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[s
         with np.errstate(invalid="ignore"):
             extra.diff_accel = {(a, b): float(acceleration((theta[:, i, a] - theta[:, i, b])[:, None], weights)[0])
                                 for a in range(m) for b in range(a + 1, m)}
-        shares = {j: _share_interval(mid, float(points[s][mid]), n, confidence) for j, s in enumerate(names)}
+        shares = {j: _share_interval(mid, float(points[s][mid]), n, confidence) if groups is None else None
+                  for j, s in enumerate(names)}
         whole = {j: v for j, v in shares.items() if v is not None}
         if len(whole) == len(shares):
             extra.methods = "clopper_pearson"

@@ -32,6 +32,7 @@ from ..engine import (
     with_counts,
 )
 from ._bootstrap import check_arguments, pick_seed
+from ._clusters import check_groups, group_weights
 from ._compare_models import Comparison
 from ._paired import summarise
 from ._ranks import ranking_agreement as _ranking_agreement
@@ -48,7 +49,10 @@ def _check(n_resamples: int, confidence: float) -> None:
 
 
 def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, rng: np.random.Generator,
-                undefined: str, top_k: int | None, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
+                undefined: str, top_k: int | None, progress: Any = None, groups: np.ndarray | None = None
+                ) -> dict[str, dict[str, np.ndarray]]:
+    """Item weights of each resample: multinomial over the items, or — with ``groups`` (the group index of each
+    item) — each item weighted by how often its group is drawn (the cluster bootstrap)."""
     sizes = {_size(d) for d in systems.values()}
     if len(sizes) != 1:
         raise InputError(f"the systems have different numbers of items ({', '.join(map(str, sorted(sizes)))}); "
@@ -57,7 +61,11 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
     out: dict[str, dict[str, list[np.ndarray]]] = {s: {m: [] for m in ids} for s in systems}
     step = max(1, _CHUNK_CELLS // max(n, 1))
     for start in range(0, n_resamples, step):
-        w = rng.multinomial(n, np.full(n, 1.0 / n), size=min(step, n_resamples - start)).astype(np.float64)
+        rows = min(step, n_resamples - start)
+        if groups is None:
+            w = rng.multinomial(n, np.full(n, 1.0 / n), size=rows).astype(np.float64)
+        else:
+            w = group_weights(rng, int(groups.max()) + 1, rows)[:, groups].astype(np.float64)
         for s, d in systems.items():
             for m, v in _weighted(d, ids, w, undefined, top_k).items():
                 out[s][m].append(np.asarray(v))
@@ -97,19 +105,22 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
 
 
 def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamples: int, seed: int | None,
-           undefined: str, top_k: int | None, items: Any, progress: Any = None) -> dict[str, dict[str, np.ndarray]]:
+           undefined: str, top_k: int | None, items: Any, progress: Any = None, groups: np.ndarray | None = None
+           ) -> dict[str, dict[str, np.ndarray]]:
     """``progress(done, total)`` after each chunk of item resamples (ordinal cells are drawn at once: cheap)."""
     rng = np.random.default_rng(seed)  # seeds are picked before this (pick_seed)
     if structure in ("ordinal", "hierarchy"):
         return _cell_draws(systems, items, ids, n_resamples, rng, undefined)
-    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k, progress)
+    return _item_draws(systems, ids, n_resamples, rng, undefined, top_k, progress, groups)
 
 
 def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_resamples: int = 1000,
                         confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
-                        top_k: int | None = None, progress: Any = None) -> dict[str, dict[str, Any]]:
+                        top_k: int | None = None, progress: Any = None, groups: Any = None
+                        ) -> dict[str, dict[str, Any]]:
     """Intervals ``{id: {"estimate", "low", "high", "method"[, "reason"]}}`` of one system's structured input
-    (``progress(done, total)`` after each chunk of item resamples).
+    (``progress(done, total)`` after each chunk of item resamples). ``groups``: the group of each item (label sets):
+    groups are resampled, not items, and the jackknife deletes a group at a time.
 
     >>> from advisor.engine._ordinal import ordinal_cells
     >>> r = structure_bootstrap("ordinal", ordinal_cells([[5, 1, 0], [1, 4, 1], [0, 1, 6]]), ["mae"], seed=0)
@@ -118,8 +129,17 @@ def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_
     """
     _check(n_resamples, confidence)
     ids = list(metrics)
-    draws = _draws(structure, {"s": data}, ids, n_resamples, pick_seed(seed), undefined, top_k, None, progress)["s"]
-    return structure_intervals(structure, data, ids, draws, confidence, undefined, top_k)
+    g = None if groups is None else _group_index(groups, _size(data))
+    draws = _draws(structure, {"s": data}, ids, n_resamples, pick_seed(seed), undefined, top_k, None, progress,
+                   g)["s"]
+    return structure_intervals(structure, data, ids, draws, confidence, undefined, top_k, g)
+
+
+def _group_index(groups: Any, n: int) -> np.ndarray | None:
+    """The group index (0 … G−1) of each of ``n`` items, or None to resample items."""
+    if groups is None:
+        return None
+    return check_groups(groups, n)[0]
 
 
 def _interval_of(r: Any) -> dict[str, Any]:
@@ -139,8 +159,8 @@ def _interval(v: np.ndarray, confidence: float) -> dict[str, float]:
 
 
 def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_resamples: int, confidence: float,
-            seed: int | None, undefined: str, top_k: int | None, items: Any, progress: Any = None
-            ) -> dict[str, dict[str, np.ndarray]]:
+            seed: int | None, undefined: str, top_k: int | None, items: Any, progress: Any = None,
+            groups: np.ndarray | None = None) -> dict[str, dict[str, np.ndarray]]:
     _check(n_resamples, confidence)
     if structure == "agreement":
         raise InputError("an agreement study has no systems to compare; it measures agreement among annotators.")
@@ -149,7 +169,7 @@ def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_r
     if structure in ("ordinal", "hierarchy") and items is None:
         raise InputError(f"a paired comparison of {structure} predictions needs the items (prediction files), not only "
                          "tables.")
-    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items, progress)
+    return _draws(structure, systems, list(metrics), n_resamples, seed, undefined, top_k, items, progress, groups)
 
 
 def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
@@ -184,9 +204,11 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
 
 def _summary(systems: dict[str, Any], metrics: Sequence[str], draws: dict[str, dict[str, np.ndarray]],
              points: dict[str, dict[str, float]], confidence: float, lower: Sequence[str], structure: str = "",
-             undefined: str = "zero", top_k: int | None = None, items: Any = None) -> dict[str, Any]:
+             undefined: str = "zero", top_k: int | None = None, items: Any = None,
+             groups: np.ndarray | None = None) -> dict[str, Any]:
     names = list(systems)
-    extras = paired_structure_inputs(structure, systems, list(metrics), points, undefined, top_k, items, confidence)
+    extras = paired_structure_inputs(structure, systems, list(metrics), points, undefined, top_k, items, confidence,
+                                     groups)
     return {m: summarise(m, names, np.array([points[s][m] for s in names], dtype=float),
                          np.column_stack([draws[s][m] for s in names]), float(confidence), lower=frozenset(lower),
                          extra=extras.get(m))
@@ -197,7 +219,7 @@ def structure_comparison(structure: str, systems: dict[str, Any], metrics: Seque
                          points: dict[str, dict[str, float]], *, labels: Sequence[Any] = (), n_resamples: int = 1000,
                          confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
                          top_k: int | None = None, items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-                         ) -> Any:
+                         groups: Any = None) -> Any:
     """The paired comparison of :func:`advisor.stats.compare_joint` for structured systems on the same items.
 
     ``points[system][metric]`` are the systems' values (:func:`advisor.engine._structures.evaluate_structure`).
@@ -221,8 +243,10 @@ def structure_comparison(structure: str, systems: dict[str, Any], metrics: Seque
     lower = frozenset(m for m in ids if m in STRUCTURE_METRICS and not STRUCTURE_METRICS[m].higher_is_better)
 
     seed = pick_seed(seed)
-    draws = _paired(structure, systems, ids, n_resamples, confidence, seed, undefined, top_k, items)
-    per_metric = _summary(systems, ids, draws, points, confidence, tuple(lower), structure, undefined, top_k, items)
+    g = None if groups is None else _group_index(groups, _size(next(iter(systems.values()))))
+    draws = _paired(structure, systems, ids, n_resamples, confidence, seed, undefined, top_k, items, groups=g)
+    per_metric = _summary(systems, ids, draws, points, confidence, tuple(lower), structure, undefined, top_k, items,
+                          g)
     matrix = np.array([[points[s][m] for s in names] for m in ids], dtype=float)
     n = float(_size(next(iter(systems.values())))) if structure not in ("ordinal", "hierarchy") else float(
         np.sum(next(iter(systems.values())).counts))

@@ -96,6 +96,23 @@ def partitions(rng: np.random.Generator) -> None:
     _write(HERE / "clusters_b.csv", ["y_true", "y_pred"], [[stories[t], y] for t, y in zip(truth, rows_b)])
 
 
+def chest(rng: np.random.Generator) -> None:
+    """Chest radiographs: five findings, a score (probability) per finding; 240 radiographs of 90 patients, a
+    patient's radiographs sharing a tendency to show the findings."""
+    findings = ["atelectasis", "cardiomegaly", "consolidation", "edema", "pleural effusion"]
+    shares = np.array([0.25, 0.2, 0.08, 0.18, 0.3])
+    patients = np.sort(rng.integers(0, 90, 240))
+    frailty = rng.normal(0, 0.8, 90)[patients]
+    logit = np.log(shares / (1 - shares))[None, :] + frailty[:, None]
+    truth = (rng.random((240, 5)) < 1 / (1 + np.exp(-logit))).astype(int)
+    separation = np.array([1.6, 2.2, 1.0, 1.8, 2.4])  # consolidation is the hardest finding
+    z = -1.2 + separation[None, :] * truth + rng.normal(0, 1, (240, 5))
+    scores = np.round(1 / (1 + np.exp(-z)), 3)
+    rows = [[f"P{p:03d}", *t, *s] for p, t, s in zip(patients, truth.tolist(), scores.tolist())]
+    _write(HERE / "chest_scores.csv", ["patient_id", *(f"true_{f}" for f in findings), *(f"p_{f}" for f in findings)],
+           rows)
+
+
 if __name__ == "__main__":
     rng = np.random.default_rng(SEED)
     ordinal(rng)
@@ -103,3 +120,4 @@ if __name__ == "__main__":
     top_k(rng)
     annotators(rng)
     partitions(rng)  # last: the files above keep their values
+    chest(np.random.default_rng(SEED + 1))  # its own stream: the files above keep their values
