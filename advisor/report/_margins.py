@@ -127,13 +127,14 @@ def judge_margin_sentence(p: Text, answers: Mapping[str, Any], noun: str, weight
     p.cite(NONINFERIORITY_SOURCES).t(". ")
 
 
-def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float | None, intervals: bool) -> None:
+def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float | None, intervals: bool,
+                        terse: bool = False) -> None:
     """The decision rule of the subgroup gaps (two-sided, equivalence) with a margin; without one, one clause: the
-    gaps are descriptive."""
+    gaps are descriptive (``terse``: without saying what they cannot show, once the paragraph must shorten)."""
     margin = margin_of(answers)
     if margin is None:
-        p.t("No margin was fixed in advance, so the gaps are descriptive: they cannot show that the groups are "
-            "treated alike. ")
+        p.t("No margin was fixed in advance, so the gaps are descriptive" + (
+            ". " if terse else ": they cannot show that the groups are treated alike. "))
         return
     if not intervals:
         p.t(f"Without intervals the gaps are descriptive: they cannot be set against the margin of {_num(margin)} "

@@ -55,7 +55,7 @@ from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import TEST_SET_CUT, Convention, TableNote
+from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -194,7 +194,7 @@ def build_methods(
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         else:
-            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given) \
+            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
                 if primary is not None else set()
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
@@ -223,6 +223,8 @@ def build_methods(
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if isinstance(sentence, TableNote) and not table:
                 continue  # the per-class table is not promised in this (shortened) paragraph: nor its labels
+            if isinstance(sentence, FigureNote) and terse:
+                continue  # the figure and its caption say it; the metrics' own words go after it
             if sentence == TEST_SET_CUT and primary is not None and primary.id == "coverage_at_risk":
                 continue  # the lead's sentence says where its cut was found
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
@@ -246,7 +248,7 @@ def build_methods(
         gaps = sub_promise is not None and (sub_promise in shown or merged == sub_promise)
         if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
             gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,
-                                intervals is not None)
+                                intervals is not None, terse=terse > 2)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
@@ -501,7 +503,8 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
-                    cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None) -> set[str]:
+                    cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None,
+                    terse: bool = False) -> set[str]:
     """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
     beside = _costlier_lead(p, answers, primary, rec, pos)
@@ -512,11 +515,11 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         p.cite(primary.references[:1]).t(". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
-    return _costlier_read(p, answers, primary, rec, pos)
+    return _costlier_read(p, answers, primary, rec, pos, terse)
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
-                   pos: Any) -> set[str]:
+                   pos: Any, terse: bool = False) -> set[str]:
     """"The costlier error, a false alarm, is read from specificity: …": the author named the costlier error while
     another lead holds (the risks are used as such), so the decisions' rate of that error is said, not left in a
     list (issue 22, the credit reader: wrongful rejection, the stated harm, was one name among six)."""
@@ -526,8 +529,9 @@ def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
             or primary.id in ("recall", "specificity"):
         return set()
     name, other = (by_id["recall"], by_id["specificity"]) if said == "missed" else (by_id["specificity"], by_id["recall"])
-    key = "costlier_read_missed" if said == "missed" else "costlier_read_alarm"
-    p.t(W.S[key].format(pos=pos, name=name, other=other, items=_items(answers) or "test items") + ". ")
+    key = ("costlier_read_missed" if said == "missed" else "costlier_read_alarm") + ("_terse" if terse else "")
+    said_ = W.S[key].format(pos=pos, name=name, other=other, items=_items(answers) or "test items")
+    p.t(said_[:1].upper() + said_[1:] + ". ")
     return {"recall", "specificity"}
 
 

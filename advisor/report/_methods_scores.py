@@ -15,10 +15,10 @@ from typing import Any
 from ..catalogue import get_catalogue
 from ..engine import LOG_LOSS_EPS
 from ..questionnaire import lower_name as _lower
-from ..questionnaire import plural
 from ._models_scores import ScoreData
 
-__all__ = ["Convention", "TableNote", "score_sentences"]
+__all__ = [
+    "FigureNote","Convention", "TableNote", "score_sentences"]
 
 
 class Convention(str):
@@ -37,6 +37,12 @@ class TableNote(str):
     """A sentence the paragraph says only while it promises the per-class table it is about ("The predicted labels
     are scored as given …" before "We also give the recall of every class"): when the paragraph is shortened and
     the promise goes, the note goes with it."""
+
+
+class FigureNote(str):
+    """A sentence that says what a figure of the report shows ("We show the calibration curve, …"): said while the
+    paragraph has room, the first of the added sentences to go once it must shorten (the figure and its caption
+    stay in the report)."""
 
 
 def _pct(x: float) -> str:
@@ -250,15 +256,14 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
 
 def _curves_sentence(metrics: Sequence[str], answers: Mapping[str, Any], s: Any, cite: Any,
                      k: int | None) -> list[tuple[str, list[str]]]:
-    """"We show the calibration curve, the observed share of “sepsis” among admissions of similar predicted risk,
-    smoothed by loess, with its pointwise 95% bootstrap band, and the decision curve over every risk threshold from
-    0.05 to 0.2": the figures TRIPOD+AI asks for, said where the report draws them (issue 22, the sepsis reader:
+    """"We show the calibration curve, smoothed by loess, with its pointwise 95% bootstrap band, and the decision
+    curve over the risk thresholds from 0.05 to 0.2": the figures TRIPOD+AI asks for, said where the report draws them (issue 22, the sepsis reader:
     "no calibration plot, and net benefit at three points instead of a decision curve over 5–20%"). Before data
     (``s`` None) the band is not promised: it is drawn only where the test set is small enough for it.
 
     >>> _curves_sentence(["ici", "net_benefit@0.05", "net_benefit@0.2"], {"task": "binary", "outputs":
     ...     "probabilities", "positive_class": "sepsis", "item_name": "admission"}, None, None, 2)[0][0]
-    'We show the calibration curve, the observed share of “sepsis” among admissions of similar predicted risk, smoothed by loess, and the decision curve over every risk threshold from 0.05 to 0.2'
+    'We show the calibration curve, smoothed by loess, and the decision curve over the risk thresholds from 0.05 to 0.2'
     """
     ids = set(metrics)
     binary = k == 2 or answers.get("task") == "binary"
@@ -270,19 +275,16 @@ def _curves_sentence(metrics: Sequence[str], answers: Mapping[str, Any], s: Any,
     decision = len(thresholds) > 1 and (bool(s.net_benefit_curve) if s is not None else True)
     if not calibration and not decision:
         return []
-    pos = answers.get("positive_class")
-    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     parts, keys = [], []
     if calibration:
         band = ", with its pointwise 95% bootstrap band" if s is not None and s.smooth_band else ""
-        share = f"the observed share of “{pos}”" if pos is not None else "the observed share of positives"
-        parts.append(f"the calibration curve, {share} among {items} of similar predicted risk, smoothed by loess{band}")
+        parts.append(f"the calibration curve, smoothed by loess{band}")
         keys.append(("Van Calster, Ben and McLernon", "2019"))  # not Vickers, van Calster … (2019)
     if decision:
-        parts.append(f"the decision curve over every risk threshold from {thresholds[0]:g} to {thresholds[-1]:g}")
+        parts.append(f"the decision curve over the risk thresholds from {thresholds[0]:g} to {thresholds[-1]:g}")
         keys.append(("Vickers", "2006"))
     cited = [x for x in ((cite(a, y) if cite else None) for a, y in keys) if x]
-    return [("We show " + ", and ".join(parts), cited)]
+    return [(FigureNote("We show " + ", and ".join(parts)), cited)]
 
 
 def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names: Mapping[str, str],

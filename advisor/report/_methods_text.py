@@ -251,6 +251,8 @@ S: dict[str, str] = {
     "lead_tolerated": ("We lead with {name}, the share of the {items} whose predicted class is within one step of the "
                        "true class, because one step off was said to be tolerable and a larger error is not; one minus "
                        "it is the share of the errors that matter"),
+    "costlier_read_missed_terse": "{name} reads the costlier error, a missed “{pos}”; {other} stands beside it",
+    "costlier_read_alarm_terse": "{name} reads the costlier error, a false alarm; {other} stands beside it",
     "trivial_all": "calls every {item} “{pos}”",
     "trivial_none": "never calls {an} {item} “{pos}”",
     "trivial_one": "calls a single sure {item} “{pos}”",
