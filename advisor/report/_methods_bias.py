@@ -153,12 +153,13 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
 
 
 def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
-    """"As in the Jigsaw Unintended Bias competition, we also give its final score: …" — over the values of the
+    """"The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs'
+    power means (p = −5) over the values of “identity_mentioned” that mark an identity (…)." — over the values of the
     subgroup columns that mark an identity (the "yes" of a mention column; every value naming one)."""
     sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
-    p.t("We also give the Jigsaw competition's final score, which adds the three AUCs' power means (p = −5) over the "
-        f"values of {_columns(answers)} that mark an identity to the overall ROC AUC"
-        + (" (percentile interval)" if intervals else ""))
+    p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs' "
+        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity"
+        + (", given with a percentile interval" if intervals else ""))
     p.cite(sources).t(". ")
 
 
