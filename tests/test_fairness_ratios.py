@@ -9,6 +9,8 @@ rates and the ratio of the favourable decision; for the bias score a numpy imple
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -244,6 +246,8 @@ def test_the_reports_show_both_tables(tmp_path):
     last = next(r for r in t.rows if r[0].startswith("smallest ratio"))
     assert last[4].startswith(f"{want:.3f} [")
     assert "four-fifths" in t.caption and "Adverse impact ratio by sex" in tables
+    out = json.loads(render_report(ctx, "json"))  # the numbers reach the JSON as computed
+    assert out["adverse_impact"]["ethnicity"]["loans"]["min_ratio"]["estimate"] == pytest.approx(want, abs=1e-12)
 
     rng = np.random.default_rng(3)
     n = 800
