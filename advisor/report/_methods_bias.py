@@ -123,15 +123,15 @@ def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list
 
 def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
-    “repaid”, and its ratio to the highest value's rate. A ratio below 0.8 falls short of the four-fifths line of the
-    US guidelines on selection procedures, which fair-lending reviews also apply (…)." — the favourable decision is
+    “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
+    four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
     the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
 
     >>> t = Text()
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
     ...                             "positive_class": "hired"})
-    >>> t.spans[0].text
-    'For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value\'s share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection '
+    >>> print(t.spans[0].text)
+    For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
     """
     classes = [str(c) for c in answers.get("classes") or []]
     fav = favourable_class(classes, str(answers.get("positive_class")))
