@@ -130,7 +130,7 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     >>> t = Text()
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
     ...                             "positive_class": "hired"})
-    >>> print(t.spans[0].text)
+    >>> print(t.spans[0].text.rstrip())
     For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
     """
     classes = [str(c) for c in answers.get("classes") or []]
