@@ -84,7 +84,9 @@ def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
     {id: why undefined}}}`` and ``gaps[column][system][metric]``, beside ``subgroups`` (the columns, the
     positive label, the size thresholds and the warnings), and ``bias_aucs[column][value][system][id]`` when
     computed (the bias AUCs of Borkan et al. 2019), ``subgroup_smd[column][value][system]`` for an ordinal task
-    (the standardized mean difference, Williamson et al. 2012). :func:`subgroups_from_json` reverses it.
+    (the standardized mean difference, Williamson et al. 2012), ``adverse_impact[column][system]`` (the four-fifths
+    rule) and ``bias_score[system]`` (the Jigsaw competition's score) when computed. :func:`subgroups_from_json`
+    reverses it.
 
     >>> res = {"groups": {"site": {"n": {"a": {"n": 3, "accuracy": {"estimate": 0.5, "low": 0.1, "high": 0.9,
     ...        "method": "clopper_pearson"}}}}}, "gaps": {"site": {"accuracy": {"a": {"gap": None}}}},
@@ -121,6 +123,9 @@ def subgroups_json(res: Mapping[str, Any]) -> dict[str, Any]:
         out["bias_aucs"] = res["bias_aucs"]
     if res.get("smd"):  # Williamson et al. (2012): subgroup_smd[column][value][system], an ordinal task's
         out["subgroup_smd"] = res["smd"]
+    for key in ("adverse_impact", "bias_score"):  # adverse_impact[column][system]; bias_score[system], as computed
+        if res.get(key):
+            out[key] = res[key]
     return out
 
 
@@ -147,6 +152,9 @@ def subgroups_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
         out["bias_aucs"] = data["bias_aucs"]
     if data.get("subgroup_smd"):
         out["smd"] = data["subgroup_smd"]
+    for key in ("adverse_impact", "bias_score"):
+        if data.get(key):
+            out[key] = data[key]
     return out
 
 

@@ -33,6 +33,7 @@ def test_one_complete_record_per_engine_metric():
         spec = specs[mid]
         assert rec.id == mid
         assert rec.binary_only == spec.binary_only and rec.needs_probabilities == spec.needs_probabilities
+        assert rec.needs_subgroups == getattr(spec, "needs_subgroups", False)  # structure specs compare no subgroups
         assert rec.alias_of == spec.alias_of
         assert rec.name and rec.formula and rec.interpretation and rec.chance_level and rec.references
         assert rec.range[0] < rec.range[1]

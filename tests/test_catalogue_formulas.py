@@ -25,7 +25,10 @@ FORMULA_IDS = [m for m, r in CAT.metrics.items() if not r.alias_of]
 # nominal confusion-matrix metrics; ordinal, multi-label, top-k and agreement formulas (issue 12) use notation
 # this small parser does not read (|i − j|, per-item and per-rater sums): tests/test_structures_oracles.py
 # checks their engine against scikit-learn, krippendorff and statsmodels instead
-MATRIX_IDS = [m for m in FORMULA_IDS if not CAT.metrics[m].needs_probabilities and CAT.metrics[m].structure == "nominal"]
+# (the adverse impact ratio compares subgroups, so no matrix gives it: tests/test_fairness_ratios.py checks it against
+# fairlearn)
+MATRIX_IDS = [m for m in FORMULA_IDS if not CAT.metrics[m].needs_probabilities and CAT.metrics[m].structure == "nominal"
+              and not CAT.metrics[m].needs_subgroups]
 
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\[,;! ]|\d+(?:\.\d+)?|[A-Za-z]|[{}()\[\]^_+\-=/,']|\S")
 

@@ -311,6 +311,8 @@ def check_claim(record: MetricRecord, pid: str, claim: PropertyClaim, *, budget:
 
     if record.structure == "nominal" and record.needs_probabilities and hard_evaluator(record.id) is None:
         return result(None, "not a confusion-matrix metric: the checker cannot evaluate it")
+    if record.needs_subgroups:  # the adverse impact ratio: rates of a decision compared across subgroups
+        return result(None, "compares the subgroups of a subgroup column: no confusion matrix gives it")
     if record.structure != "nominal":  # ordered classes, label sets, top-k, ratings (issue 12)
         got = check_structure(record, pid, claim, rng, budget)
         if got is not None:

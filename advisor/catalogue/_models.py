@@ -144,6 +144,9 @@ class MetricRecord(_Strict):
         "p_tj, y_t, g_t, e_t, bound indices, names defined inside the formula): LaTeX → its meaning, inline math "
         "between $ signs"))
     interpretation: str
+    parameters: dict[str, str] = Field(default_factory=dict, description=(
+        "the metric's declared parameters, name → what it is and how advisor sets it from the answers (the "
+        "favourable decision of the adverse impact ratio)"))
     range: tuple[float, float]
     higher_is_better: bool
     target: float | None = Field(None, description=(
@@ -152,6 +155,9 @@ class MetricRecord(_Strict):
         "distance |value − target|"))
     binary_only: bool = False
     needs_probabilities: bool = False
+    needs_subgroups: bool = Field(False, description=(
+        "compares the subgroups of a subgroup column (the adverse impact ratio): no confusion matrix gives it, so it "
+        "is no candidate of the property ranking and is planned by the subgroup rules (advisor/plan/_build.py)"))
     chance_level: str
     pitfalls: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list, description="BibTeX keys in references.bib")

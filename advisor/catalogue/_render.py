@@ -144,6 +144,7 @@ def metric_dict(rec: MetricRecord, *, full: bool = False) -> dict[str, Any]:
             d["properties"][pid].update({k: v for k, v in extra.items() if v is not None})
         d.update({"interpretation": rec.interpretation, "chance_level": rec.chance_level,
                   "pitfalls": list(rec.pitfalls), "needs_probabilities": rec.needs_probabilities,
+                  **({"parameters": dict(rec.parameters)} if rec.parameters else {}),
                   "alias_of": rec.alias_of})
     return d
 
@@ -213,6 +214,8 @@ def record_body(rec: MetricRecord, formula: list[str], properties: list[str]) ->
     if rec.needs_probabilities:
         tags.append("needs predicted probabilities")
     lines += ["*" + "; ".join(tags) + ".*", "", f"**Chance level.** {rec.chance_level}", ""]
+    if rec.parameters:  # declared parameters: what each is and how advisor sets it
+        lines += ["**Parameters.**", ""] + [f"- *{k}*: {v}" for k, v in rec.parameters.items()] + [""]
     if rec.pitfalls:
         lines += ["**Pitfalls.**", ""] + [f"- {p}" for p in rec.pitfalls] + [""]
     lines += properties

@@ -137,6 +137,16 @@ _LAZY: dict[str, str] = {
     "bias_auc_masks": "._bias",
     "bias_aucs": "._bias",
     "bias_undefined_reason": "._bias:undefined_reason",
+    # the adverse impact ratio (four-fifths rule) and the Jigsaw competition's bias score
+    "FAIRNESS_IDS": "._fairness",
+    "FOUR_FIFTHS": "._fairness",
+    "JIGSAW_POWER": "._fairness",
+    "JIGSAW_WEIGHT": "._fairness",
+    "adverse_impact": "._fairness",
+    "favourable_class": "._fairness",
+    "identity_values": "._fairness",
+    "jigsaw_bias_score": "._fairness",
+    "power_mean": "._fairness",
     "SELECTIVE_IDS": "._selective",
     "aurc": "._selective",
     "answered_matrix": "._selective",
@@ -332,6 +342,17 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         bias_auc_masks as bias_auc_masks,
         bias_aucs as bias_aucs,
         undefined_reason as bias_undefined_reason,
+    )
+    from ._fairness import (
+        FAIRNESS_IDS as FAIRNESS_IDS,
+        FOUR_FIFTHS as FOUR_FIFTHS,
+        JIGSAW_POWER as JIGSAW_POWER,
+        JIGSAW_WEIGHT as JIGSAW_WEIGHT,
+        adverse_impact as adverse_impact,
+        favourable_class as favourable_class,
+        identity_values as identity_values,
+        jigsaw_bias_score as jigsaw_bias_score,
+        power_mean as power_mean,
     )
     from ._selective import (
         SELECTIVE_IDS as SELECTIVE_IDS,

@@ -66,6 +66,7 @@ from ._names import metric_list
 from ._scores import extra_specs
 from ._selective import extra_specs as selective_specs
 from ._bias import extra_specs as bias_specs
+from ._fairness import extra_specs as fairness_specs
 
 __all__ = [
     "BINARY_METRICS",
@@ -379,6 +380,8 @@ class MetricSpec:
     needs_probabilities: bool = False
     alias_of: str | None = None
     higher_is_better: bool = True
+    #: compares the subgroups of a subgroup column (the adverse impact ratio): item predictions and by=, no matrix
+    needs_subgroups: bool = False
 
 
 def _spec_table() -> dict[str, MetricSpec]:
@@ -436,6 +439,7 @@ def _spec_table() -> dict[str, MetricSpec]:
     table.update(decision_specs(MetricSpec))  # operating constraints, calibration, forecasts (issue 21)
     table.update(selective_specs(MetricSpec))  # selective prediction (issue 23 item 2)
     table.update(bias_specs(MetricSpec))  # the bias AUCs of a subgroup column (Borkan et al. 2019)
+    table.update(fairness_specs(MetricSpec))  # the adverse impact ratio and the Jigsaw bias score, across subgroups
     return table
 
 
@@ -457,8 +461,10 @@ PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
                                              and m not in ("expected_cost", "normalized_expected_cost")
-                                             and m not in NEEDS_PARAMETERS and not s.needs_positive)
-BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only and not s.needs_probabilities)
+                                             and m not in NEEDS_PARAMETERS and not s.needs_positive
+                                             and not s.needs_subgroups)
+BINARY_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if s.binary_only and not s.needs_probabilities
+                                        and not s.needs_subgroups)
 PROBABILITY_METRICS: tuple[str, ...] = ("log_loss", "brier")
 LOWER_IS_BETTER: frozenset[str] = frozenset(m for m, s in METRICS.items() if not s.higher_is_better)
 
@@ -486,6 +492,9 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         spec = METRICS[m]
         if spec.needs_probabilities:
             raise InputError(f"{m} needs predicted probabilities (one column per class), not a confusion matrix.")
+        if spec.needs_subgroups:
+            raise InputError(f"{m} compares the subgroups of a subgroup column: give it to the report with a subgroup "
+                             "column (--by), not a confusion matrix.")
         if spec.needs_positive and not has_positive:
             raise InputError(f"{m} is computed with respect to a class of interest (the out-of-scope class), but no "
                              "positive label (class of interest) was given.")

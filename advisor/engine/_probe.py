@@ -95,7 +95,7 @@ def undefined_case(metric: str, k: int = 3, positive: bool = False) -> str | Non
     >>> undefined_case("multilabel_macro_f1"), undefined_case("mae"), undefined_case("mae_macro")
     ('absent_both', None, 'absent')
     """
-    if metric in METRICS and not METRICS[metric].needs_probabilities:
+    if metric in METRICS and not METRICS[metric].needs_probabilities and not METRICS[metric].needs_subgroups:
         return _nominal_case(metric, k, positive)
     spec = STRUCTURE_METRICS.get(metric)
     if spec is not None:

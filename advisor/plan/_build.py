@@ -18,12 +18,14 @@ from typing import Any
 from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
-from ..engine import check_reject_label, net_benefit_id, reported_ids
+from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, check_reject_label, favourable_class, net_benefit_id, \
+    reported_ids
 from ..questionnaire import (
     Answers,
     Recommendation,
     answers_from_mapping,
     load_answers,
+    load_fields,
     load_rules,
     planned_per_class,
     recommend,
@@ -175,6 +177,48 @@ def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
     keys = ["subgroups", "task", "positive_class", "outputs"]
     return Diagnostic(id="bias_aucs", promise=DIAGNOSTICS["bias_aucs"], params={"columns": list(answers.subgroups)},
                       reason="Do the scores rank the items of each subgroup as they rank the others?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
+def _adverse_impact_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With subgroup columns, a binary task, a class of interest and labels (given, or made at a fixed operating
+    threshold), when the decisions affect the items: per subgroup value the rate of the favourable decision and its
+    ratio to the highest value's, against the four-fifths line (29 CFR 1607.4(D)). The decisions affect the items when
+    the field reports this figure (``customary`` in fields.yaml: credit scoring) or the class of interest is itself a
+    favour (approved, hired). The favourable decision (``favourable``, a declared parameter of the metric) is the
+    class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`): an
+    applicant not predicted to default is approved."""
+    classes = list(answers.classes or [])
+    if not answers.subgroups or answers.task != "binary" or answers.positive_class is None or len(classes) != 2 \
+            or not (answers.outputs == "labels" or answers.operating_point == "fixed"):
+        return None
+    fav = favourable_class(classes, answers.positive_class)
+    field = load_fields().get(answers.field) if answers.field else None
+    sources = field.customary.get("adverse_impact") if field is not None else None
+    if not sources and fav != answers.positive_class:
+        return None  # nothing says the decisions favour or harm the items
+    keys = ["subgroups", "task", "positive_class", "classes", "outputs", "operating_point",
+            *(["field"] if sources else [])]
+    return Diagnostic(id="adverse_impact", promise=DIAGNOSTICS["adverse_impact"],
+                      params={"columns": list(answers.subgroups), "favourable": str(fav), "line": FOUR_FIFTHS,
+                              "sources": list(sources or ["eeoc1978uniform"])},
+                      reason="Does each group receive the favourable decision at a rate near the highest group's?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
+def _bias_score_diagnostic(answers: Answers) -> Diagnostic | None:
+    """Beside the bias AUCs, the final score of the Jigsaw Unintended Bias competition (their summary over identity
+    subgroups), unless the answers name a field that does not report it (credit scoring reports the adverse impact
+    ratio instead)."""
+    field = load_fields().get(answers.field) if answers.field else None
+    if field is not None and "bias_score" not in field.customary:
+        return None
+    keys = ["subgroups", "task", "positive_class", "outputs", *(["field"] if field is not None else [])]
+    return Diagnostic(id="bias_score", promise=DIAGNOSTICS["bias_score"],
+                      params={"columns": list(answers.subgroups), "power": JIGSAW_POWER, "weight": JIGSAW_WEIGHT,
+                              "sources": list(field.customary["bias_score"]) if field is not None
+                              else ["jigsaw2019unintended"]},
+                      reason="How do the scores fare overall and for the worst-served identities, as the competition scored it?",
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
@@ -331,7 +375,13 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     acts = _actions_diagnostic(ans)
     if acts is not None:  # the author's actions: what the reader of a screening asks first, so said first
         diagnostics = [acts, *diagnostics]
+    air = _adverse_impact_diagnostic(ans)
+    if air is not None:  # decisions that favour or harm the items: the adverse impact ratio per subgroup column
+        diagnostics = [air, *diagnostics]
     bias = _bias_diagnostic(ans)
+    score = _bias_score_diagnostic(ans) if bias is not None else None
+    if score is not None:  # the bias AUCs' summary over identity subgroups (the Jigsaw competition's final score)
+        diagnostics = [score, *diagnostics]
     if bias is not None:  # the subgroups of a binary task's scores: the bias AUCs of Borkan et al. (2019), first
         diagnostics = [bias, *diagnostics]
     smd = _smd_diagnostic(ans)

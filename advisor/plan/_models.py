@@ -101,6 +101,12 @@ DIAGNOSTICS: dict[str, str] = {
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
                   "each with its interval"),
+    "adverse_impact": ("within each subgroup value, the rate of the favourable decision and its ratio to the highest "
+                       "value's rate, the smallest ratio of each column against the four-fifths line of the Uniform "
+                       "Guidelines on Employee Selection Procedures (29 CFR 1607.4(D)), each with its interval"),
+    "bias_score": ("the final score of the Jigsaw Unintended Bias competition, 0.25 × the overall ROC AUC plus 0.25 × the "
+                   "power mean (p = −5) over the identity subgroups of each of the subgroup, BPSN and BNSP AUCs, with "
+                   "its interval"),
     "subgroup_smd": ("within each subgroup value, the standardized mean difference of predicted minus true scores "
                      "(Williamson, Xi & Breyer 2012), with its interval"),
     "action_rates": ("the confusion matrix collapsed to the actions the classes lead to (true action × decided "

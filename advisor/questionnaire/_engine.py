@@ -528,6 +528,8 @@ class _Run:
     def _computable(self, m: MetricRecord, threshold: bool = True) -> bool:
         """Whether ``m`` can be computed from these outputs and answers; ``threshold=False`` leaves out the check
         that no one chose the threshold of its labels."""
+        if m.needs_subgroups:  # the subgroups of a subgroup column: planned with the subgroups, never a lead
+            return False
         if m.structure != "nominal":  # ratings, top-k scores, ordered classes and label sets need their own inputs
             return {"agreement": bool(self.answers.annotators), "top_k": bool(self.answers.top_k),
                     "ordinal": self.answers.label_structure == "ordinal",

@@ -47,6 +47,9 @@ class CommunityField(BaseModel):
     one_of: bool = Field(False, description=(
         "the metrics are alternatives, one per kind of category (Krippendorff's alpha at the level of measurement): "
         "when the lead or a metric beside it is one of them, the others are not added"))
+    customary: dict[str, list[str]] = Field(default_factory=dict, description=(
+        "figures across subgroups the field reports beyond its metrics, by plan diagnostic id (adverse_impact, "
+        "bias_score), each with the BibTeX keys of the work that sets or documents it"))
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))

@@ -89,7 +89,7 @@ def applicable(cat: Catalogue, answers: Answers) -> list[MetricRecord]:
     binary = answers.task == "binary"
     out = []
     for m in cat.metrics.values():
-        if m.alias_of or m.needs_probabilities or m.structure != "nominal":
+        if m.alias_of or m.needs_probabilities or m.needs_subgroups or m.structure != "nominal":
             continue  # ordinal, multi-label, top-k and agreement leads come from rules_structures.yaml
         if m.id in ("expected_cost", "normalized_expected_cost", "class_weighted_recall", "class_weighted_accuracy",
                     "macro_f1_of_classes", "stratified_accuracy"):

@@ -20,7 +20,7 @@ from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
 from ..io import with_reject
 from ..plan import Plan, PlanOptions
-from ..questionnaire import EXTERNAL, plain_formulas, recommend, warning_words
+from ..questionnaire import EXTERNAL, plain_formulas, plural, recommend, warning_words
 from ..questionnaire import flatten_parentheses as flatten
 from ..stats import bootstrap as run_bootstrap
 from ..stats import compare_joint, prevalence_sensitivity
@@ -70,7 +70,7 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters, where_clause
-from ._methods_bias import bias_definitions, smd_definitions
+from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
@@ -418,11 +418,16 @@ def build_report(
             data, sub_cols, {m.id: m.name for m in entries if m.role != "appendix"}, pos if first.k == 2 else None,
             beta, undefined, bootstrap, confidence, seed, min(digits, 3),
             order=_smd_order(plan, first) if plan is not None and plan.diagnostic("subgroup_smd") else None,
-            margin=margin_of(answers_dict))  # each gap's verdict against the author's margin, when one was fixed
+            margin=margin_of(answers_dict),  # each gap's verdict against the author's margin, when one was fixed
+            favourable=_favourable(plan, first), score=plan is not None and plan.diagnostic("bias_score") is not None,
+            item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items")
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):
             shown = [*shown, "bias_aucs"]  # the bias AUCs' table (Borkan et al. 2019), as the plan promised it
+        for did in ("adverse_impact", "bias_score"):  # the field's figures across subgroups, as the plan promised them
+            if shown is not None and sub_json.get(did) and plan is not None and plan.diagnostic(did):
+                shown = [*shown, did]
         if shown is not None and sub_json.get("smd") and plan is not None and plan.diagnostic("subgroup_smd"):
             shown = [*shown, "subgroup_smd"]  # the SMD per value (Williamson et al. 2012), as the plan promised it
     promised = promises(plan, shown) if plan is not None else None
@@ -449,6 +454,11 @@ def build_report(
         two_class = any((rec := cat.metrics.get(m.id)) is not None and rec.binary_form is not None
                         and m.formula == rec.binary_form.formula for m in entries)  # written in p_t above
         ctx.definitions = [*ctx.definitions, *defined_once(bias_definitions(cat, two_class), cat, before=entries)]
+    figures = [mid for did, mid in (("bias_score", "jigsaw_bias_score"), ("adverse_impact", "adverse_impact_ratio"))
+               if (promised is not None and PROMISE[did] in promised) or (sub_json or {}).get(did)]
+    if figures:  # the field's figures across subgroups said or shown: their formulas, each symbol defined once
+        ctx.definitions = [*ctx.definitions, *defined_once(catalogue_definitions(cat, figures), cat,
+                                                           before=[*entries, *ctx.definitions])]
     if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
         # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
         ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]
@@ -875,6 +885,15 @@ def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: s
         figures=results.figures,
         notes=answers_dict.get("notes"),
     )
+
+
+def _favourable(plan: Plan | None, first: Any) -> Any:
+    """The class whose decision favours the item (the plan's adverse impact ratio), as the data name it; None when
+    the plan has no such ratio or the data lack the class."""
+    d = plan.diagnostic("adverse_impact") if plan is not None else None
+    if d is None or first is None:
+        return None
+    return next((c for c in getattr(first, "labels", ()) if str(c) == str(d.params.get("favourable"))), None)
 
 
 def _smd_order(plan: Any, first: Any) -> list[Any] | None:

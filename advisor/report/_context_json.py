@@ -113,7 +113,7 @@ def _model_dict(data: dict[str, Any]) -> dict[str, Any]:
             raise _Shape(f"chance.{metric}", "expected an object")
         chance.append({"metric": metric, **{k: row.get(k) for k in _CHANCE}})
     skip = {"command", "advisor_version", *_PER_SYSTEM.values(), "systems", "chance", "groups", "gaps", "subgroups",
-            "bias_aucs", "subgroup_smd", "structure_data", *_RENAMED.values()}
+            "bias_aucs", "subgroup_smd", "adverse_impact", "bias_score", "structure_data", *_RENAMED.values()}
     out: dict[str, Any] = {k: v for k, v in data.items() if k not in skip}
     out.update(schema_version=SCHEMA_VERSION, advisor_version=data.get("advisor_version"), systems=systems,
                chance=chance, winners=data.get("winners", {}))

@@ -47,7 +47,7 @@ from ._methods_field import (
     promise_sentence,
     summarised_pair,
 )
-from ._methods_bias import bias_sentence, smd_sentence
+from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
@@ -174,8 +174,12 @@ def build_methods(
     bias = promised is not None and W.PROMISE["bias_aucs"] in promised
     # the signed bias of an ordered score per subgroup value (Williamson et al. 2012): likewise a sentence of its own
     smd = promised is not None and W.PROMISE["subgroup_smd"] in promised
+    # the adverse impact ratio (the four-fifths rule) and the Jigsaw bias score: a sentence each, with its source
+    air = promised is not None and W.PROMISE["adverse_impact"] in promised
+    jigsaw = promised is not None and W.PROMISE["bias_score"] in promised
     if promised is not None:
-        promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"])]
+        promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"],
+                                                     W.PROMISE["adverse_impact"], W.PROMISE["bias_score"])]
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
     budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
@@ -184,7 +188,7 @@ def build_methods(
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
-                  example: bool = True, conventions: bool = True, brief: bool = False) -> Text:
+                  example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True) -> Text:
         p = Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
@@ -234,6 +238,10 @@ def build_methods(
         # first goes after the sentence on how systems are compared
         if bias:  # shorter once the paragraph must shorten, never dropped
             bias_sentence(p, answers, terse=promises < 3, also=merged)
+        if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
+            bias_score_sentence(p, answers, intervals=intervals is not None)
+        if air:  # the field's figure of the decisions across groups: never dropped
+            adverse_impact_sentence(p, answers, intervals=intervals is not None)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts:  # shorter once the paragraph must shorten, never dropped
@@ -289,10 +297,15 @@ def build_methods(
               + [(*last, 0, False, True, True, False), (*last, 0, False, False, True, False),
                  (*last, 0, False, False, False, False), (*last, 0, False, False, False, True)]
               + [(*last, t, False, False, False, True) for t in range(1, 9)])
+    # the Jigsaw competition's score is the first to go at each step, before the bias AUCs' sentence shortens: the
+    # report's subgroup paragraph names it with the identities it was taken over, and its table gives it
     for avoid, promises, clauses, terse, odds, example, conventions, brief in trials:
-        p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
-                      conventions=conventions, brief=brief)
-        if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
+        for score in ((True, False) if jigsaw else (True,)):
+            p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
+                          conventions=conventions, brief=brief, score=score)
+            if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
+                break
+        if _word_count(p.spans) <= MAX_WORDS:
             break
     if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
         # a planned metric advised against that the paragraph has no room for is said to the author beside what is

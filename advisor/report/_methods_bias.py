@@ -12,11 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import plural
+from ..engine import favourable_class
+from ..questionnaire import load_fields, plural
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "SMD_SOURCE", "bias_definitions", "bias_sentence", "smd_definitions", "smd_sentence"]
+__all__ = ["BIAS_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "bias_definitions", "bias_score_sentence",
+           "bias_sentence", "catalogue_definitions", "smd_definitions", "smd_sentence"]
 
 #: The BibTeX key of the bias AUCs
 BIAS_SOURCE = "borkan2019nuanced"
@@ -107,3 +109,67 @@ def smd_definitions(cat: Any, before: Sequence[MetricEntry] = ()) -> list[Metric
     symbols = {s: m for s, m in rec.symbols.items() if s not in said}
     return [MetricEntry(id="smd", name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
                         role="complementary", where=where_clause(symbols), references=list(rec.references))]
+
+
+def _columns(answers: Mapping[str, Any]) -> str:
+    return " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
+
+
+def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list[str], Any]:
+    """The sources the answers' field gives for a figure across subgroups (else ``default``), and the field."""
+    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+    return list((field.customary.get(did) if field is not None else None) or [default]), field
+
+
+def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False) -> None:
+    """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
+    “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
+    four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
+    the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
+
+    >>> t = Text()
+    >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
+    ...                             "positive_class": "hired"})
+    >>> print(t.spans[0].text.rstrip())
+    For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
+    """
+    classes = [str(c) for c in answers.get("classes") or []]
+    fav = favourable_class(classes, str(answers.get("positive_class")))
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    sources, field = _customary(answers, "adverse_impact", "eeoc1978uniform")
+    term = field.terms.get("adverse_impact_ratio") if field is not None else None
+    rate = re.sub(r"\s+ratio$", "", term) if term else None
+    if rate:
+        p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
+            "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
+            + ("Fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "We set the smallest "
+               "ratio against") + " the four-fifths line of the US guidelines on selection procedures")
+    else:
+        p.t(f"For each value of {_columns(answers)} we give the share of {items} predicted “{fav}” and its ratio to "
+            "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")
+            + "; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on "
+            "employee selection")
+    p.cite(sources).t(". ")
+
+
+def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
+    """"The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs'
+    power means (p = −5) over the values of “identity_mentioned” that mark an identity (…)." — over the values of the
+    subgroup columns that mark an identity (the "yes" of a mention column; every value naming one)."""
+    sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
+    p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs' "
+        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity"
+        + (", given with a percentile interval" if intervals else ""))
+    p.cite(sources).t(". ")
+
+
+def catalogue_definitions(cat: Any, ids: Sequence[str]) -> list[MetricEntry]:
+    """The formulas of the catalogue's figures ``ids`` with every symbol each uses (the report's ``defined_once``
+    leaves out what a formula above already defined)."""
+    out = []
+    for mid in ids:
+        rec = cat.metrics[mid]
+        out.append(MetricEntry(id=mid, name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
+                               role="complementary", where=where_clause(rec.symbols), symbols=dict(rec.symbols),
+                               references=list(rec.references)))
+    return out

@@ -39,6 +39,9 @@ PROMISE: dict[str, str] = {
     "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
     # said in a sentence of its own, with its source and the threshold (advisor/report/_methods_bias.py)
     "subgroup_smd": "the standardized mean difference of predicted minus true scores within each subgroup value",
+    # each said in a sentence of its own, with its source (advisor/report/_methods_bias.py)
+    "adverse_impact": "the rate of the favourable decision within each subgroup value and its ratio to the highest",
+    "bias_score": "the final bias score of the Jigsaw Unintended Bias competition",
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions"),
 }

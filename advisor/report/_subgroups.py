@@ -47,20 +47,28 @@ def check_subgroup_columns(data: Any, columns: Sequence[str]) -> None:
 def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[str, str], pos: Any, beta: float,
                      undefined: str, bootstrap: int, confidence: float, seed: int | None,
                      digits: int, order: Sequence[Any] | None = None, margin: float | None = None,
+                     favourable: Any = None, score: bool = False, item_words: str = "items",
                      ) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
     """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
     name``) that a confusion matrix gives, per subgroup; with an ``order`` (an ordinal task), also the standardized
-    mean difference of predicted minus true scores within each value (Williamson et al. 2012). With the author's
-    ``margin``, every gap with an interval gets its verdict (two-sided: within ±margin, :mod:`._margins`)."""
+    mean difference of predicted minus true scores within each value (Williamson et al. 2012); with ``favourable``
+    (the class whose decision favours the item), the adverse impact ratios; with ``score``, the Jigsaw competition's
+    bias score. With the author's ``margin``, every gap with an interval gets its verdict (two-sided: within ±margin,
+    :mod:`._margins`)."""
     metric_ids = list(metric_names)
     names = {**metric_names, **_RATE_NAMES}
     ids = [m for m in metric_ids if m not in NEEDS_PARAMETERS
            and (m in MULTICLASS_METRICS or (pos is not None and m in BINARY_METRICS))]
     res = subgroups(data, list(columns), metrics=list(dict.fromkeys(ids)) or ["accuracy"], positive_label=pos,
-                    beta=beta, undefined=undefined, n_resamples=bootstrap or None, confidence=confidence, seed=seed)
+                    beta=beta, undefined=undefined, n_resamples=bootstrap or None, confidence=confidence, seed=seed,
+                    favourable=favourable if pos is not None else None, score=score)
     tables = [_value_table(col, per_value, digits, names) for col, per_value in res["groups"].items()]
+    tables += [_air_table(col, per_system, digits, favourable, item_words)
+               for col, per_system in (res.get("adverse_impact") or {}).items()]
     tables += [_bias_table(col, per_value, digits, pos, len(res["groups"][col]))
                for col, per_value in (res.get("bias_aucs") or {}).items()]
+    if res.get("bias_score"):
+        tables.append(_score_table(res["bias_score"], digits))
     smd = subgroup_smd(data, list(columns), order, n_resamples=bootstrap or None, confidence=confidence,
                        seed=seed) if order else {}
     if smd:
@@ -70,7 +78,8 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
         _gap_verdicts(res["gaps"], margin)
     tables.append(_gap_table(res["gaps"], digits, res["positive_label"], margin))
     warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
-    return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap, bool(res.get("bias_aucs")))
+    return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap, bool(res.get("bias_aucs")),
+                                           air=bool(res.get("adverse_impact")), score=res.get("bias_score"))
 
 
 def _num(v: Any, digits: int) -> str:
@@ -134,9 +143,7 @@ def _bias_table(col: str, per_value: dict[str, Any], digits: int, pos: Any, n_va
                "when the value's negatives are scored above positives elsewhere); the BNSP AUC ranks the value's "
                "positives against the negatives outside it (low when the value's positives are scored below negatives "
                "elsewhere). In brackets, the item bootstrap of ROC AUC on the items each one ranks; after them, how "
-               f"many positives and negatives it ranks.{two} The Jigsaw competition's summary, a power mean (p = −5) "
-               "of each bias AUC over identity subgroups, is not given: each of its identity subgroups stood against all "
-               "other items, while the values of one column split the items among themselves.")
+               f"many positives and negatives it ranks.{two}")
     return TableBlock(id="bias_aucs", title=f"Bias AUCs by {col}", caption=caption,
                       columns=[col, "system", *BIAS_AUC_NAMES.values()], numeric=[False, False, True, True, True],
                       rows=rows)
@@ -149,6 +156,58 @@ def _gap_verdicts(gaps: dict[str, Any], margin: float) -> None:
             for e in per_system.values():
                 if e.get("gap") is not None:
                     e["margin"], e["verdict"] = margin, verdict(e.get("low"), e.get("high"), margin, "two")
+
+
+def _interval_text(e: Mapping[str, Any] | None, digits: int) -> str:
+    if not e or e.get("low") is None or e.get("high") is None:
+        return ""
+    return f" [{_num(e['low'], digits)}, {_num(e['high'], digits)}]"
+
+
+def _air_table(col: str, per_system: dict[str, Any], digits: int, favourable: Any, items: str) -> TableBlock:
+    """The adverse impact ratio of one subgroup column: a row per value and system, its rate of the favourable
+    decision and its ratio to the highest value's rate; the smallest ratio of each system in a last row per system."""
+    rows = []
+    for s, e in per_system.items():
+        for v, x in e["values"].items():
+            ratio = "—" if x.get("ratio") is None else _num(x["ratio"], digits) + _interval_text(x.get("ratio_interval"),
+                                                                                               digits)
+            rows.append([v, f"{x['n']:,.0f}", s, _num(x.get("rate"), digits) + _interval_text(x.get("rate_interval"),
+                                                                                                digits), ratio])
+        m = e["min_ratio"]
+        flag = ("" if m.get("estimate") is None else " — below 0.8" if e.get("below_line") else " — at or above 0.8")
+        rows.append([f"smallest ratio ({e.get('argmin') or '—'})", "", s, "",
+                     ("—" if m.get("estimate") is None else _num(m["estimate"], digits) + _interval_text(m, digits))
+                     + flag])
+    caption = (f"Rate: the share of the value's {items} given the favourable decision, predicted {favourable!s}. Ratio: "
+               "the rate over the highest value's rate; the Uniform Guidelines on Employee Selection Procedures regard "
+               "a ratio below four-fifths (0.8) as evidence of adverse impact (29 CFR 1607.4(D)). In brackets, 95% "
+               "percentile intervals from the bootstrap that resamples every item together, rates and ratios "
+               "recomputed in each resample.")
+    return TableBlock(id="adverse_impact", title=f"Adverse impact ratio by {col}", caption=caption,
+                      columns=[col, "n", "system", f"rate of {favourable!s}", "ratio to the highest"],
+                      numeric=[False, True, False, True, True], rows=rows)
+
+
+def _score_table(per_system: dict[str, Any], digits: int) -> TableBlock:
+    """The Jigsaw competition's final bias score of each system, with its overall AUC and the three power means."""
+    rows = []
+    ids: list[str] = []
+    for s, e in per_system.items():
+        ids = ids or [f"{c} = {v}" for c, v in e.get("identities") or []]
+        if e.get("estimate") is None:
+            rows.append([s, "undefined: " + str(e.get("reason")), "—", "—", "—", "—"])
+            continue
+        pm = e.get("power_means") or {}
+        rows.append([s, _num(e["estimate"], digits) + _interval_text(e, digits), _num(e.get("overall_auc"), digits),
+                     *[_num(pm.get(a), digits) for a in BIAS_AUC_NAMES]])
+    caption = ("The final metric of the Jigsaw Unintended Bias in Toxicity Classification competition: 0.25 × overall "
+               "ROC AUC + 0.25 × each power mean (p = −5), M = ((1/N) Σ m^(−5))^(−1/5), of the subgroup, BPSN and BNSP AUCs over "
+               f"the N identity subgroups ({'; '.join(ids) or 'none'}), each identity against every other item. In "
+               "brackets, the 95% percentile interval from the bootstrap that resamples every item together.")
+    return TableBlock(id="bias_score", title="Jigsaw bias score", caption=caption,
+                      columns=["system", "bias score", "ROC AUC", *[f"power mean of {n}" for n in BIAS_AUC_NAMES.values()]],
+                      numeric=[False, True, True, True, True, True], rows=rows)
 
 
 def _gap_table(gaps: dict[str, Any], digits: int, pos: Any, margin: float | None = None) -> TableBlock:
@@ -187,7 +246,8 @@ def _gap_table(gaps: dict[str, Any], digits: int, pos: Any, margin: float | None
                       rows=rows)
 
 
-def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False) -> Paragraph:
+def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, air: bool = False,
+             score: Mapping[str, Any] | None = None) -> Paragraph:
     cols = ", ".join(columns[:-1]) + (" and " if len(columns) > 1 else "") + columns[-1]
     what = ("the true-positive rate, false-positive rate, selection rate and precision, with the equalized-odds "
             "difference (the larger of the TPR and FPR gaps)" if pos is not None else "each metric")
@@ -206,4 +266,16 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False) -
                             "and of the others" + (", each with the item bootstrap of ROC AUC on the items it ranks"
                                                    if bootstrap else "")),
                   Span(text=" "), Span(kind="cite", keys=["borkan2019nuanced"]), Span(text=".")]
+    if air:  # the four-fifths rule, with its source
+        spans += [Span(text=" Within each value, the rate of the favourable decision is divided by the highest value's "
+                            "rate, and the smallest ratio is set against the four-fifths line"
+                            + (", each with a percentile interval from the bootstrap that resamples every item together"
+                               if bootstrap else "")),
+                  Span(text=" "), Span(kind="cite", keys=["eeoc1978uniform"]), Span(text=".")]
+    if score:  # the Jigsaw competition's final score, over the identity values it found
+        ids = next((e.get("identities") for e in score.values() if e.get("identities")), None) or []
+        which = "; ".join(f"{c} = {v}" for c, v in ids) or "none found"
+        spans += [Span(text=" The bias score of the Jigsaw competition is taken over the identity subgroups "
+                            f"({which}), each against every other item"),
+                  Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]), Span(text=".")]
     return Paragraph(spans=spans)

@@ -19,13 +19,13 @@ import numpy as np
 from ..engine import bias_auc_masks, bias_aucs, bias_undefined_reason
 from ._items import compare_scored
 
-__all__ = ["BIAS_AUC_NAMES", "subgroup_aucs"]
+__all__ = ["BIAS_AUC_NAMES", "by_values", "score_of", "subgroup_aucs"]
 
 #: How the report and the warnings name each bias AUC
 BIAS_AUC_NAMES = {"subgroup_auc": "subgroup AUC", "bpsn_auc": "BPSN AUC", "bnsp_auc": "BNSP AUC"}
 
 
-def _outputs(f: Any, positive: str) -> np.ndarray | None:
+def score_of(f: Any, positive: str) -> np.ndarray | None:
     """The score of the class of interest of one scored file: its ``score`` column, or its probability column."""
     if getattr(f, "score", None) is not None:
         return np.asarray(f.score, dtype=np.float64)
@@ -36,7 +36,7 @@ def _outputs(f: Any, positive: str) -> np.ndarray | None:
     return None
 
 
-def _by_values(scored: Mapping[str, Any], name: str, col: str, n: int) -> np.ndarray | None:
+def by_values(scored: Mapping[str, Any], name: str, col: str, n: int) -> np.ndarray | None:
     """Each item's value of ``col`` as text: from the system's own file, else from another file of the same items
     (the subgroup column is read from the first input; the others' scores are in its order)."""
     own = getattr(scored[name], "by", None) or {}
@@ -78,9 +78,9 @@ def subgroup_aucs(scored: Mapping[str, Any], systems: Sequence[str], columns: Ma
             per_value[str(value)] = {}
         for name in names:
             f = scored[name]
-            score = _outputs(f, pos_text)
+            score = score_of(f, pos_text)
             y = np.asarray([str(v) for v in f.y_true], dtype=object)
-            by = _by_values(scored, name, col, len(y)) if score is not None else None
+            by = by_values(scored, name, col, len(y)) if score is not None else None
             if score is None or by is None:
                 continue
             positive = y == pos_text

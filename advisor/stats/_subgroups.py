@@ -28,7 +28,8 @@ from .._exceptions import InputError
 from ..engine import PROBABILITY_METRICS, JointCounts, OrdinalCells, class_values, evaluate, ordinal_metrics
 from ._bootstrap import bootstrap
 from ._proportions import clopper_pearson
-from ._subgroup_aucs import subgroup_aucs
+from ._fairness import adverse_impact_table, bias_score
+from ._subgroup_aucs import by_values, score_of, subgroup_aucs
 from ._structures import structure_bootstrap
 from ._subgroup_gaps import gap_intervals
 
@@ -44,7 +45,8 @@ RATES = ("tpr", "fpr", "selection_rate", "precision")
 
 def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequence[str] | None = None,
               positive_label: Any = None, beta: float = 1.0, undefined: str = "zero",
-              n_resamples: int | None = None, confidence: float = 0.95, seed: int | None = None) -> dict[str, Any]:
+              n_resamples: int | None = None, confidence: float = 0.95, seed: int | None = None,
+              favourable: Any = None, score: bool = False) -> dict[str, Any]:
     """Per-subgroup metrics and the gaps across subgroups of a :class:`~advisor.io.Dataset` read with ``by=``.
 
     Parameters
@@ -58,6 +60,7 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         and ``positive_label``.
     n_resamples, confidence, seed
         The bootstrap of each subgroup's confusion matrix (no intervals when ``n_resamples`` is None), and of the
+        adverse impact ratios and the bias score (their items, or groups of items, resampled together); and of the
         gaps: every subgroup's items resampled on their own (stratified; its groups of items when the data were
         read with ``group=``), each gap's interval the basic bootstrap interval clipped at 0, since a max − min
         is biased upward in small subgroups (:mod:`advisor.stats._subgroup_gaps`).
@@ -72,7 +75,10 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         ``gaps[column]["equalized_odds"]`` holds the equalized-odds difference (``gap``) and ratio. With a class of
         interest and scores read beside the labels (``Dataset.scores``), also ``"bias_aucs": {column: {value:
         {system: {"subgroup_auc" | "bpsn_auc" | "bnsp_auc": {"estimate", "positives", "negatives"[, "low", "high",
-        "method"][, "reason"]}}}}}`` (Borkan et al. 2019; :mod:`advisor.stats._subgroup_aucs`).
+        "method"][, "reason"]}}}}}`` (Borkan et al. 2019; :mod:`advisor.stats._subgroup_aucs`). With ``favourable``
+        (the class whose decision favours the item) in a binary task, ``"adverse_impact": {column: {system: …}}``
+        (:func:`advisor.stats._fairness.adverse_impact_table`); with ``score`` and scores beside the labels,
+        ``"bias_score": {system: …}``, the Jigsaw competition's final score (:func:`advisor.stats._fairness.bias_score`).
 
     Examples
     --------
@@ -120,7 +126,17 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
             for m, by_system in ivs.items():
                 for system, iv in by_system.items():
                     out["gaps"][col][m][system].update(iv)
+    if binary and favourable is not None:  # the favourable decision's rate per value against the highest (4/5 rule)
+        if favourable not in joint.labels:
+            raise InputError(f"the favourable class {favourable!r} is not one of the classes {list(joint.labels)!r}.")
+        out["adverse_impact"] = {
+            col: adverse_impact_table(joint, np.asarray(found[col][0]), list(found[col][1]),
+                                      joint.labels.index(favourable), n_resamples=n_resamples, confidence=confidence,
+                                      seed=seed, groups=getattr(ps, "groups", None)) for col in cols}
     scored = getattr(data, "scores", None) or {}
+    if binary and scored and score:  # the Jigsaw competition's final score over the identity subgroups
+        out["bias_score"] = _bias_scores(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
+                                         str(positive_label), n_resamples, confidence, seed)
     if binary and scored:  # scores beside the labels: the bias AUCs of Borkan et al. (2019) per subgroup value
         aucs, notes = subgroup_aucs(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
                                     list(joint.labels), positive_label, n_resamples=n_resamples,
@@ -128,6 +144,24 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         if aucs:
             out["bias_aucs"] = aucs
             out["warnings"].extend(notes)
+    return out
+
+
+def _bias_scores(scored: Mapping[str, Any], systems: Sequence[str], columns: Mapping[str, Sequence[Any]], pos: str,
+                 n_resamples: int | None, confidence: float, seed: int | None) -> dict[str, Any]:
+    """``{system: entry}`` of :func:`advisor.stats._fairness.bias_score`, for each system read with scores."""
+    out: dict[str, Any] = {}
+    for name in systems:
+        f = scored.get(name)
+        if f is None:
+            continue
+        s = score_of(f, pos)
+        if s is None:
+            continue
+        y: np.ndarray = np.array([str(v) for v in f.y_true], dtype=object)
+        by = {c: v for c in columns if (v := by_values(scored, name, c, len(y))) is not None}
+        out[name] = bias_score(y == pos, s, columns, by, n_resamples=n_resamples, confidence=confidence, seed=seed,
+                               groups=getattr(f, "group", None))
     return out
 
 

@@ -1,0 +1,176 @@
+r"""Intervals of the two summaries across subgroups (:mod:`advisor.engine._fairness`), from the project's bootstrap.
+
+**Adverse impact ratio.** Per subgroup column and system: each value's rate of the favourable decision, its ratio to
+the highest value's rate, and the column's smallest ratio. One resample draws the items of the whole test set anew
+(the multinomial draw of :mod:`._bootstrap` over the rows of the joint table; with ``group=`` the groups of items,
+:mod:`._clusters`), every system on the same draws, and recomputes the rates, the ratios and the minimum; each
+interval is the percentile interval of its resampled values. A ratio is undefined in a resample where no value has a
+favourable decision; too many such resamples leave it without interval.
+
+**Jigsaw bias score.** Per system: ``0.25·AUC + Σ_a 0.25·M₋₅(m_{s,a})`` over the identity subgroups. One resample
+draws the items anew (their groups with ``group=``) as item weights, and every AUC of the score is recomputed on the
+weighted items of its sets (:class:`advisor.engine.Ranking`, ties counting half); the interval is the percentile
+interval of the resampled scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..engine import FOUR_FIFTHS, JointCounts, Ranking, adverse_impact, bias_auc_masks, identity_values, \
+    jigsaw_bias_score, power_mean
+from ._bootstrap import iter_resamples, make_rng, trials_and_probabilities
+from ._clusters import group_weights, iter_cluster_resamples
+
+__all__ = ["AIR_METHOD", "adverse_impact_table", "bias_score"]
+
+#: The interval method of both summaries
+AIR_METHOD = "percentile"
+#: Below this share of resamples in which a value is defined it gets no interval.
+_MIN_DEFINED = 0.9
+#: Resamples per chunk of the bias score's weighted AUCs
+_CHUNK = 100
+
+
+def _percentile(draws: np.ndarray, confidence: float) -> dict[str, Any]:
+    ok = draws[np.isfinite(draws)]
+    if ok.shape[0] < max(2, _MIN_DEFINED * draws.shape[0]):
+        return {"low": None, "high": None, "method": AIR_METHOD,
+                "interval_reason": "undefined in too many resamples"}
+    a = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(ok, [a, 1.0 - a])
+    return {"low": float(lo), "high": float(hi), "method": AIR_METHOD}
+
+
+def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence[Any], favourable: int, *,
+                         n_resamples: int | None = None, confidence: float = 0.95, seed: Any = None,
+                         groups: Any = None) -> dict[str, Any]:
+    """``{system: {"values": {value: {"n", "rate", "ratio"}}, "min_ratio", "argmin", "argmax", "below_line"}}`` of one
+    subgroup column: ``values`` the value (index into ``names``) of each row of ``joint``, ``favourable`` the index of
+    the class whose decision favours the item. With ``n_resamples``, each rate, ratio and the minimum carry
+    ``"low"``, ``"high"``, ``"method"``.
+
+    >>> j = JointCounts(("repaid", "default"), ("m",), np.array([[0, 0], [1, 1], [0, 1], [0, 0]]),
+    ...                 np.array([30.0, 10.0, 20.0, 40.0]))
+    >>> r = adverse_impact_table(j, np.array([0, 0, 1, 1]), ["F", "M"], 0)
+    >>> r["m"]["values"]["F"]["rate"], round(r["m"]["values"]["M"]["rate"], 6), round(r["m"]["min_ratio"]["estimate"], 6)
+    (0.75, 0.666667, 0.888889)
+    """
+    vals = np.asarray(values).reshape(-1)
+    labels = [str(x) for x in names]
+    onehot = (vals[:, None] == np.arange(len(labels))[None, :]).astype(np.float64)  # rows × values
+    out: dict[str, Any] = {}
+    favs = {s: joint.codes[:, 1 + i] == favourable for i, s in enumerate(joint.systems)}
+    for s, fav in favs.items():
+        point = adverse_impact(fav, np.asarray(labels, dtype=object)[vals], joint.counts)
+        n = onehot.T @ joint.counts
+        per = {v: {"n": float(n[j]), "rate": point["rates"].get(v), "ratio": point["ratios"].get(v)}
+               for j, v in enumerate(labels) if n[j] > 0}
+        out[s] = {"values": per, "min_ratio": {"estimate": point["min_ratio"]}, "argmin": point["argmin"],
+                  "argmax": point["argmax"],
+                  "below_line": None if point["min_ratio"] is None else bool(point["min_ratio"] < FOUR_FIFTHS)}
+    if not n_resamples:
+        return out
+    rng = make_rng(seed)
+    draws = {s: (np.full((n_resamples, len(labels)), np.nan), np.full((n_resamples, len(labels)), np.nan))
+             for s in favs}
+    size = max(1, min(n_resamples, 2_000_000 // max(joint.counts.shape[0], 1)))
+    if groups is not None:
+        _, gi = np.unique(np.asarray(groups, dtype=object).astype(str), return_inverse=True)
+        chunks = iter_cluster_resamples(rng, joint.counts, gi.reshape(-1), int(gi.max()) + 1, n_resamples, size)
+    else:
+        trials, p, scale = trials_and_probabilities(joint.counts, "the test set")
+        chunks = iter_resamples(rng, trials, p, n_resamples, size, scale)
+    for start, masses in chunks:
+        m = np.asarray(masses, dtype=np.float64)
+        tot = m @ onehot
+        for s, fav in favs.items():
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rate = np.where(tot > 0, (m * fav[None, :]) @ onehot / tot, np.nan)
+                top = np.nanmax(np.where(np.isfinite(rate), rate, -np.inf), axis=1, keepdims=True)
+                ratio = np.where(np.isfinite(rate) & (top > 0), rate / np.where(top > 0, top, 1.0), np.nan)
+            draws[s][0][start:start + m.shape[0]] = rate
+            draws[s][1][start:start + m.shape[0]] = ratio
+    for s, (rate, ratio) in draws.items():
+        for j, v in enumerate(labels):
+            if v in out[s]["values"]:
+                e = out[s]["values"][v]
+                e["rate_interval"] = _percentile(rate[:, j], confidence)
+                e["ratio_interval"] = _percentile(ratio[:, j], confidence)
+        with np.errstate(invalid="ignore"):
+            present = [j for j, v in enumerate(labels) if v in out[s]["values"]]
+            mins = np.where(np.isfinite(ratio[:, present]).all(axis=1), np.nanmin(ratio[:, present], axis=1), np.nan) \
+                if present else np.full(n_resamples, np.nan)
+        out[s]["min_ratio"].update(_percentile(mins, confidence))
+    return out
+
+
+def bias_score(positive: np.ndarray, score: np.ndarray, columns: Mapping[str, Sequence[Any]],
+               by: Mapping[str, np.ndarray], *, n_resamples: int | None = None, confidence: float = 0.95,
+               seed: Any = None, groups: Any = None) -> dict[str, Any]:
+    """``{"estimate", "identities": [[column, value], …], "overall_auc", "power_means": {id: M}[, "low", "high",
+    "method"]}`` of one system, or ``{"estimate": None, "reason"}``: ``columns`` the values of each subgroup column,
+    ``by`` each item's value per column (text), ``positive`` each item's class (True: the class of interest).
+
+    >>> pos = np.array([1, 0, 1, 0, 1, 0], dtype=bool); s = np.array([.9, .8, .7, .2, .6, .1])
+    >>> r = bias_score(pos, s, {"m": ["no", "yes"]}, {"m": np.array(["yes"] * 3 + ["no"] * 3, dtype=object)})
+    >>> r["identities"], round(r["estimate"], 6)  # 0.25 · (7/9 + 1/2 + 0 + 1)
+    ([['m', 'yes']], 0.569444)
+    """
+    ids = [(col, str(v)) for col, vals in columns.items() if col in by for v in identity_values([str(x) for x in vals])]
+    if not ids:
+        return {"estimate": None, "reason": "no value of a subgroup column names an identity"}
+    masks = [bias_auc_masks(positive, by[col] == v) for col, v in ids]
+    ranking = Ranking(score)
+    w1 = np.ones(positive.shape[0])
+
+    def value(w: np.ndarray) -> np.ndarray:
+        """The score under item weights ``w`` (resamples × items); NaN where an AUC has an empty side."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            overall = np.asarray(ranking.auc(w * positive, w * ~positive), dtype=np.float64)
+            terms = []
+            for a in ("subgroup_auc", "bpsn_auc", "bnsp_auc"):
+                aucs = np.stack([np.asarray(ranking.auc(w * m[a][0], w * m[a][1]), dtype=np.float64) for m in masks])
+                empty = np.stack([((w * m[a][0]).sum(axis=-1) <= 0) | ((w * m[a][1]).sum(axis=-1) <= 0)
+                                  for m in masks])
+                aucs = np.where(empty, np.nan, aucs)
+                with np.errstate(over="ignore"):  # an AUC of 0 makes the power mean 0, its limit
+                    terms.append(np.mean(aucs ** -5.0, axis=0) ** (-1.0 / 5.0))
+            return 0.25 * overall + 0.25 * (terms[0] + terms[1] + terms[2])
+
+    point: dict[str, list[float]] = {}
+    for a in ("subgroup_auc", "bpsn_auc", "bnsp_auc"):
+        point[a] = []
+        for (col, v), m in zip(ids, masks):
+            if not (m[a][0].any() and m[a][1].any()):
+                return {"estimate": None, "identities": [list(x) for x in ids],
+                        "reason": f"the {a.replace('_auc', '').upper() if a != 'subgroup_auc' else 'subgroup'} AUC "
+                                  f"of {col} = {v!r} is undefined (a class is missing)"}
+            point[a].append(float(ranking.auc(m[a][0].astype(np.float64), m[a][1].astype(np.float64))))
+    if not (positive.any() and (~positive).any()):
+        return {"estimate": None, "identities": [list(x) for x in ids], "reason": "a class is missing"}
+    overall = float(ranking.auc(positive.astype(np.float64), (~positive).astype(np.float64)))
+    est = jigsaw_bias_score(overall, point)
+    out: dict[str, Any] = {"estimate": est, "identities": [list(x) for x in ids], "overall_auc": overall,
+                           "power_means": {a: power_mean(v) for a, v in point.items()}}
+    assert abs(float(value(w1)) - est) < 1e-9  # the weighted form is the plug-in score at unit weights
+    if not n_resamples:
+        return out
+    rng = make_rng(seed)
+    n = positive.shape[0]
+    gi = None
+    if groups is not None:
+        _, gi = np.unique(np.asarray(groups, dtype=object).astype(str), return_inverse=True)
+    draws = np.full(n_resamples, np.nan)
+    for start in range(0, n_resamples, _CHUNK):
+        rows = min(_CHUNK, n_resamples - start)
+        if gi is None:
+            w = rng.multinomial(n, np.full(n, 1.0 / n), size=rows).astype(np.float64)
+        else:
+            w = group_weights(rng, int(gi.max()) + 1, rows)[:, gi].astype(np.float64)
+        draws[start:start + rows] = value(w)
+    out.update(_percentile(draws, confidence))
+    return out
