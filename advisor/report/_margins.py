@@ -133,8 +133,7 @@ def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float |
     gaps are descriptive (``terse``: without saying what they cannot show, once the paragraph must shorten)."""
     margin = margin_of(answers)
     if margin is None:
-        p.t("No margin was fixed in advance, so the gaps are descriptive" + (
-            ". " if terse else ": they cannot show that the groups are treated alike. "))
+        p.t("No margin was fixed in advance, so the gaps are descriptive. ")  # "treated alike" cannot be shown
         return
     if not intervals:
         p.t(f"Without intervals the gaps are descriptive: they cannot be set against the margin of {_num(margin)} "

@@ -40,13 +40,15 @@ def _kinds(answers: Mapping[str, Any]) -> tuple[str, str, str]:
     return f"{items} of class “{pos}”", other, items
 
 
-def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also: str | None = None) -> None:
+def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also: str | None = None,
+                  bare: bool = False) -> None:
     """"Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic
     comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of that
     value scored below non-toxic ones elsewhere (Borkan et al. 2019)."; ``terse`` when the paragraph must shorten:
     "…we give the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones
     elsewhere or its toxic comments scored below non-toxic ones (Borkan et al. 2019)." ``also``: a promise said first
-    in the terse sentence ("We give every metric within each value of …, and the subgroup, BPSN and BNSP AUCs, …").
+    in the terse sentence ("We give every metric within each value of …, and the subgroup, BPSN and BNSP AUCs, …");
+    ``bare`` (with ``terse``, the last shortening): the three AUCs named without what each catches.
 
     >>> t = Text()
     >>> bias_sentence(t, {"subgroups": ["sex"], "item_name": "loan", "classes": [0, 1], "positive_class": 1})
@@ -57,7 +59,10 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     pos, neg, ones = _kinds(answers)
     pos_word, neg_word = (pos.split()[0], neg.split()[0]) if ones == "ones" else (pos, neg)
     above, below = f"{pos_word} {ones}" if ones == "ones" else pos, f"{neg_word} {ones}" if ones == "ones" else neg
-    if terse:
+    if terse and bare:  # the last shortening: the three named, their formulas below say what each catches
+        start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
+        p.t(f"{start} the subgroup, BPSN and BNSP AUCs")
+    elif terse:
         start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
         p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a value's {neg} scored above {above} elsewhere or its "
             f"{pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
@@ -121,7 +126,7 @@ def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list
     return list((field.customary.get(did) if field is not None else None) or [default]), field
 
 
-def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False) -> None:
+def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False, terse: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
     “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
     four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
@@ -139,7 +144,10 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     sources, field = _customary(answers, "adverse_impact", "eeoc1978uniform")
     term = field.terms.get("adverse_impact_ratio") if field is not None else None
     rate = re.sub(r"\s+ratio$", "", term) if term else None
-    if rate:
+    if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
+        p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
+            "ratio to the highest value's, against the four-fifths line")
+    elif rate:
         p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
             + ("Fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "We set the smallest "
