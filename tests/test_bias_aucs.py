@@ -164,9 +164,15 @@ def test_the_plan_carries_the_bias_aucs_only_with_scores_subgroups_and_a_class_o
 def test_the_toxic_paragraph_names_the_bias_aucs_with_what_they_catch_and_defines_them():
     ctx = build_report(load_answers(SITUATION), None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
-    assert ("Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic "
+    # what each AUC catches, in the comments' words; with the Jigsaw score kept (the field's summary) the sentence
+    # takes its terse form, which says the same of both AUCs at once
+    full = ("Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic "
             "comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of "
-            "that value scored below non-toxic ones elsewhere") in text
+            "that value scored below non-toxic ones elsewhere")
+    terse = ("the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones "
+             "elsewhere or its toxic comments scored below non-toxic ones")
+    assert full in text or terse in text, text
+    assert "The final score of the Jigsaw Unintended Bias competition" in text
     cites = [s.keys for p in ctx.methods for s in p.spans if s.kind == "cite"]
     assert ["borkan2019nuanced"] in cites
     assert 100 <= len(text.split()) <= 220, len(text.split())
@@ -198,7 +204,8 @@ def test_the_report_shows_the_bias_aucs_with_intervals(tmp_path):
     assert yes[3].startswith(f"{want['bpsn_auc']:.3f} [")
     assert ctx.subgroups["bias_aucs"]["identity_mentioned"]["yes"]["comments"]["bpsn_auc"]["low"] is not None
     text = _evaluation(ctx)
-    assert "we give the subgroup AUC, the BPSN AUC" in text
+    # the full sentence, or its terse form once the Jigsaw score (kept first) leaves less room
+    assert "we give the subgroup AUC, the BPSN AUC" in text or "the subgroup, BPSN and BNSP AUCs" in text, text
     md = render_report(ctx, "md")
     assert "Bias AUCs by identity" in md and "power mean (p = −5)" in md
 

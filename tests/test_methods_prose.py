@@ -37,7 +37,8 @@ def evaluation_of(md: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return re.findall(r"[\w’'.,;:%–-]+", text)
+    # a Markdown-escaped underscore ("risk\_calibrated", a system's name) joins one word, not two
+    return re.findall(r"(?:[\w’'.,;:%–-]|\\_)+", text)
 
 
 def sentences(text: str) -> list[str]:

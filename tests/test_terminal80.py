@@ -70,7 +70,8 @@ def test_refusals_speak_the_prompts_words() -> None:
     for reply in ("unknown", "don't know", "not sure"):  # the prompt: "'none' if … you cannot say"
         assert parse_reply(costs, reply, {}) is None
     assert allowed_words(_BY_KEY["positive_class"]) == "one of the class names, or none"
-    it = iter(["", "", "", *STRUCTURE_DEFAULTS, "binary", "a, b", "no", "no", "b", "yes", "none", "shifted", "a=0.6, b=0.3", "a=0.5, b=0.5"]
+    # after the costs ("none"), Enter leaves the costlier error unanswered (issue 22: asked when no costs are given)
+    it = iter(["", "", "", *STRUCTURE_DEFAULTS, "binary", "a, b", "no", "no", "b", "yes", "none", "", "shifted", "a=0.6, b=0.3", "a=0.5, b=0.5"]
               + [""] * 30)
     shown: list[str] = []
     answers = ask_questions(lambda prompt: next(it), shown.append)

@@ -94,7 +94,9 @@ def covered_note(name: str, ids: Sequence[str], answers: Answers, reported: Sequ
     averages = [_AVERAGES[m] for m in _AVERAGES if m in reported] if quantity == "F1" else []
     if not per_label and not averages:
         return None
-    parts = ([_labels(answers.classes)] if per_label else []) + (
+    # the paragraph's ROC AUC sentence names the labels when their scores are read: said once, there
+    where = "for each label" if "multilabel_macro_roc_auc" in reported else _labels(answers.classes)
+    parts = ([where] if per_label else []) + (
         [f"as its {join_words(averages)} average{'s' if len(averages) > 1 else ''}"] if averages else [])
     how = ", and ".join(parts) if len(parts) > 1 else parts[0]
     used = ("reported under more specific names: "
