@@ -118,6 +118,18 @@ def _w(w: Any, n: int) -> np.ndarray:
     return np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
 
 
+def _roc_points(y: Any, score: Any, w: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(TPR, FPR, distinct score, positive weight, negative weight)`` of the ROC curve's points, one per tie group
+    of the scores from the highest down (NaN rates without positives or negatives)."""
+    y = np.asarray(y, dtype=np.float64)
+    s = np.asarray(score, dtype=np.float64)
+    gp, gn, values = _groups(s, y, _w(w, y.shape[0]))
+    tp, fp = np.cumsum(gp, axis=-1), np.cumsum(gn, axis=-1)
+    p, n = tp[..., -1:], fp[..., -1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return tp / p, fp / n, values, p, n
+
+
 def _groups(score: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(positive weight, negative weight, distinct score)`` per tie group, in decreasing score order."""
     order = np.argsort(-score, kind="stable")
@@ -138,14 +150,7 @@ def tpr_at_fpr(y: Any, score: Any, max_fpr: float, w: Any = None) -> tuple[np.nd
     >>> round(float(tpr), 4), float(thr)
     (0.6667, 0.8)
     """
-    y = np.asarray(y, dtype=np.float64)
-    s = np.asarray(score, dtype=np.float64)
-    w = _w(w, y.shape[0])
-    gp, gn, values = _groups(s, y, w)
-    tp, fp = np.cumsum(gp, axis=-1), np.cumsum(gn, axis=-1)
-    p, n = tp[..., -1:], fp[..., -1:]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tpr, fpr = tp / p, fp / n
+    tpr, fpr, values, p, n = _roc_points(y, score, w)
     ok = fpr <= max_fpr + 1e-12
     best = np.where(ok, tpr, -1.0)
     j = np.argmax(best, axis=-1)  # the first (highest) threshold reaching the best allowed TPR
@@ -166,14 +171,7 @@ def partial_roc_auc(y: Any, score: Any, max_fpr: float, w: Any = None) -> np.nda
     0.777778
     """
     f = float(max_fpr)
-    y = np.asarray(y, dtype=np.float64)
-    s = np.asarray(score, dtype=np.float64)
-    w = _w(w, y.shape[0])
-    gp, gn, _ = _groups(s, y, w)
-    tp, fp = np.cumsum(gp, axis=-1), np.cumsum(gn, axis=-1)
-    p, n = tp[..., -1:], fp[..., -1:]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tpr, fpr = tp / p, fp / n
+    tpr, fpr, _, p, n = _roc_points(y, score, w)
     zero = np.zeros(tpr.shape[:-1] + (1,))
     x0, x1 = np.concatenate([zero, fpr[..., :-1]], axis=-1), fpr  # each segment of the curve, from (0, 0)
     y0, y1 = np.concatenate([zero, tpr[..., :-1]], axis=-1), tpr

@@ -327,6 +327,8 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     sentences; issue 22: never dropped without a word, never with an empty reason)."""
     notes = scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ())
     whole = answers.get("label_structure") in ("spans", "ranking", *scope_tasks())  # the task itself is elsewhere
+    if answers.get("label_structure") == "spans":  # the Evaluation paragraph says what scores spans and with what
+        return _span_planned(answers, notes)
     sentences = scope_sentences(notes) + ([] if whole else list(unreported))
     if not sentences:
         return []
@@ -344,6 +346,28 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
                else "Planned metrics" if any("” is reported " in s for s in sentences) else "Not reported")
     return [p.para(heading)]
+
+
+#: What the spans paragraph reports: precision, recall and F1 over whole spans
+_SPAN_REPORTED = frozenset({"precision", "recall", "f1", "micro_f1", "macro_f1", "f1_of_averages", "macro_precision",
+                            "macro_recall", "f_beta"})
+
+
+def _span_planned(answers: Mapping[str, Any], notes: Sequence[Any]) -> list[Paragraph]:
+    """"The planned “token accuracy” is not reported: a token-level confusion matrix counts the background tag and
+    splits entities into tokens, …": a planned metric the span evaluation does not report, said in the paper's
+    voice; the Evaluation paragraph itself names the scorer (issue 22, the NER reader: "advisor does not evaluate
+    this" was tool text left in the paper)."""
+    task = next((n for n in notes if getattr(n, "task", None) == "spans" and getattr(n, "name", None) is None), None)
+    because = (getattr(task, "because", None) or getattr(task, "why", None)) if task is not None else None
+    left = [str(m) for m in answers.get("planned_metrics") or ()
+            if not set(resolve_planned(str(m)).ids) & _SPAN_REPORTED  # "micro F1" reads as accuracy among classes,
+            and not re.search(r"(?i)\b(f1|f-?score|precision|recall)\b", str(m))]  # but over spans it is reported
+    if not left or not because:
+        return []
+    names = _join_words([f"“{n}”" for n in left])
+    p = Text().t(f"The planned {names} {'is' if len(left) == 1 else 'are'} not reported: {because}.")
+    return [p.para("Not reported")]
 
 
 def _task_pattern(key: str, many: str | None) -> str:

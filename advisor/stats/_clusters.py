@@ -21,7 +21,7 @@ import numpy as np
 
 from .._exceptions import InputError
 
-__all__ = ["check_groups", "group_weights", "iter_cluster_resamples"]
+__all__ = ["check_groups", "group_weights", "item_weights", "iter_cluster_resamples"]
 
 
 def check_groups(groups: Any, rows: int, counts: np.ndarray | None = None) -> tuple[np.ndarray, int]:
@@ -43,6 +43,22 @@ def check_groups(groups: Any, rows: int, counts: np.ndarray | None = None) -> tu
 def group_weights(rng: np.random.Generator, n_groups: int, rows: int) -> np.ndarray:
     """Multiplicities of ``n_groups`` groups drawn with replacement, ``rows`` resamples (rows, groups)."""
     return rng.multinomial(n_groups, np.full(n_groups, 1.0 / n_groups), size=rows)
+
+
+def item_weights(rng: np.random.Generator, n: int, rows: int, groups: np.ndarray | None = None) -> np.ndarray:
+    """Bootstrap multiplicities of ``n`` items, ``rows`` resamples (rows, n), as floats: the items drawn with
+    replacement, or with ``groups`` (each item's group index, 0 … G − 1) whole groups, each item weighing its
+    group's multiplicity.
+
+    >>> item_weights(np.random.default_rng(0), 4, 2).sum(axis=1).tolist()
+    [4.0, 4.0]
+    >>> w = item_weights(np.random.default_rng(0), 4, 3, np.array([0, 0, 1, 1]))
+    >>> bool((w[:, 0] == w[:, 1]).all() and (w[:, 2] == w[:, 3]).all())
+    True
+    """
+    if groups is None:
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=rows).astype(np.float64)
+    return group_weights(rng, int(groups.max()) + 1, rows)[:, groups].astype(np.float64)
 
 
 def iter_cluster_resamples(rng: np.random.Generator, counts: np.ndarray, groups: np.ndarray, n_groups: int,

@@ -23,7 +23,7 @@ import numpy as np
 from ..engine import FOUR_FIFTHS, JointCounts, Ranking, adverse_impact, bias_auc_masks, identity_values, \
     jigsaw_bias_score, power_mean
 from ._bootstrap import iter_resamples, make_rng, trials_and_probabilities
-from ._clusters import group_weights, iter_cluster_resamples
+from ._clusters import item_weights, iter_cluster_resamples
 
 __all__ = ["AIR_METHOD", "adverse_impact_table", "bias_score"]
 
@@ -167,10 +167,6 @@ def bias_score(positive: np.ndarray, score: np.ndarray, columns: Mapping[str, Se
     draws = np.full(n_resamples, np.nan)
     for start in range(0, n_resamples, _CHUNK):
         rows = min(_CHUNK, n_resamples - start)
-        if gi is None:
-            w = rng.multinomial(n, np.full(n, 1.0 / n), size=rows).astype(np.float64)
-        else:
-            w = group_weights(rng, int(gi.max()) + 1, rows)[:, gi].astype(np.float64)
-        draws[start:start + rows] = value(w)
+        draws[start:start + rows] = value(item_weights(rng, n, rows, gi))
     out.update(_percentile(draws, confidence))
     return out

@@ -32,7 +32,7 @@ from ..engine import (
     with_counts,
 )
 from ._bootstrap import check_arguments, pick_seed
-from ._clusters import check_groups, group_weights
+from ._clusters import check_groups, item_weights
 from ._compare_models import Comparison
 from ._paired import summarise
 from ._ranks import ranking_agreement as _ranking_agreement
@@ -62,10 +62,7 @@ def _item_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, r
     step = max(1, _CHUNK_CELLS // max(n, 1))
     for start in range(0, n_resamples, step):
         rows = min(step, n_resamples - start)
-        if groups is None:
-            w = rng.multinomial(n, np.full(n, 1.0 / n), size=rows).astype(np.float64)
-        else:
-            w = group_weights(rng, int(groups.max()) + 1, rows)[:, groups].astype(np.float64)
+        w = item_weights(rng, n, rows, groups)
         for s, d in systems.items():
             for m, v in _weighted(d, ids, w, undefined, top_k).items():
                 out[s][m].append(np.asarray(v))
