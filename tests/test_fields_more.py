@@ -120,3 +120,17 @@ def test_the_intent_report_computes_in_scope_accuracy_against_the_out_of_scope_c
     oos_recall = ctx.systems[0].values["recall"]
     assert oos_recall == pytest.approx(35 / 50)
     assert "in_scope_accuracy" in ctx.systems[0].intervals
+
+
+def test_a_fields_figure_read_at_another_setting_says_the_fields() -> None:
+    """The fraud reader: Bank Account Fraud reads the TPR at an FPR of 5%; a lead read at the bank's 1% says so."""
+    from advisor.questionnaire import load_fields
+    from advisor.report import methods_texts
+
+    fraud = load_fields()["fraud_detection"]
+    assert fraud.settings["tpr_at_fpr"].value == 0.05
+    base = (Path(__file__).parent / "situations" / "fraud.yaml")
+    text = methods_texts(base, seed=1)[0]
+    assert "customary figure in fraud-detection benchmarks such as Bank Account Fraud, there at 5%." in text
+    same = {**load_answers(base).model_dump(exclude_unset=True), "fpr_budget": 0.05}
+    assert "there at 5%" not in methods_texts(same, seed=1)[0]

@@ -25,6 +25,16 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = ["CommunityField", "field_f1_classes", "field_term_ids", "load_fields", "plural", "suggest_field"]
 
 
+class FieldSetting(BaseModel):
+    """The value at which a field reads a metric with a parameter (Bank Account Fraud: TPR at an FPR of 5%)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    param: str = Field(description="the metric's parameter, as the plan names it (max_fpr)")
+    value: float = Field(description="the field's value of it")
+    text: str = Field(description="that value in running text, after 'there' ('at an FPR of 5%')")
+
+
 class CommunityField(BaseModel):
     """A community and the figure its papers report."""
 
@@ -50,6 +60,8 @@ class CommunityField(BaseModel):
     customary: dict[str, list[str]] = Field(default_factory=dict, description=(
         "figures across subgroups the field reports beyond its metrics, by plan diagnostic id (adverse_impact, "
         "bias_score), each with the BibTeX keys of the work that sets or documents it"))
+    settings: dict[str, FieldSetting] = Field(default_factory=dict, description=(
+        "the field's value of a metric's parameter, by catalogue id: said when the lead is read at another"))
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))

@@ -96,6 +96,10 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         if not any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:]):
             p.cite(key)
         # the field's word after the citation: "(Schuller et al. 2009), where it is called … (UAR)", never "(UAR) (…)"
+        setting = field.settings.get(primary.id)
+        ours = primary.params.get(setting.param) if setting is not None else None
+        if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
+            named += ", there " + setting.text  # the fraud reader: Bank Account Fraud reads TPR at 5%, not at 1%
         p.t(named + ". " + (there + ". " if there else ""))
         return {m.id for m in others}
     if not names:
