@@ -155,6 +155,7 @@ _LAZY: dict[str, str] = {
     "check_reject_label": "._selective",
     "coverage_at_risk": "._selective",
     "risk_coverage_curve": "._selective",
+    "selective_by_class": "._selective",
     "selective_items": "._selective",
     "selective_risk": "._selective",
     "selective_summary": "._selective",
@@ -363,6 +364,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         check_reject_label as check_reject_label,
         coverage_at_risk as coverage_at_risk,
         risk_coverage_curve as risk_coverage_curve,
+        selective_by_class as selective_by_class,
         selective_items as selective_items,
         selective_risk as selective_risk,
     )

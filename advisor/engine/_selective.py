@@ -44,6 +44,7 @@ __all__ = [
     "check_target_risk",
     "coverage_at_risk",
     "risk_coverage_curve",
+    "selective_by_class",
     "selective_items",
     "selective_risk",
     "selective_summary",
@@ -223,6 +224,50 @@ def selective_risk(error: Any, confidence: Any, coverage: float, w: Any = None) 
     m = np.minimum(answered_count(n, c), n)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(n > 0, _errors_among(size, err, m) / np.where(m > 0, m, 1.0), np.nan)
+
+
+def answered_share(confidence: Any, coverage: float) -> np.ndarray:
+    """How much of each item the ``⌈c n⌉`` most confident answer: 1 above the cut, 0 below, and the share
+    ``(m − B)/S`` of a tie group of ``S`` items cut after ``B`` (the tie convention of :func:`selective_risk`).
+
+    >>> answered_share([0.9, 0.8, 0.8, 0.6], 0.5).tolist()   # m = 2: the first, and half of the tie
+    [1.0, 0.5, 0.5, 0.0]
+    """
+    c = np.asarray(confidence, dtype=np.float64)
+    n = c.shape[0]
+    m = float(min(answered_count(n, check_coverage(coverage)), n))
+    order = np.argsort(-c, kind="stable")
+    cs = c[order]
+    starts = np.flatnonzero(np.r_[True, cs[1:] != cs[:-1]])
+    size = np.diff(np.r_[starts, n]).astype(np.float64)
+    before = starts.astype(np.float64)
+    frac = np.clip((m - before) / size, 0.0, 1.0)
+    out = np.empty(n)
+    out[order] = np.repeat(frac, size.astype(np.intp))
+    return out
+
+
+def selective_by_class(truth: Any, error: Any, confidence: Any, coverage: float,
+                       labels: Sequence[Any]) -> dict[str, dict[str, float | None]]:
+    """Per true class at coverage ``c``: its items ``n``, the share of them answered, and the recall among those
+    answered (right answers over answered items) — a cut met by deferring one class (the rare cancers) shows here,
+    where the selective risk averages it away (issue 22, the dermatology reader). ``truth`` holds class indices.
+
+    >>> r = selective_by_class([0, 0, 1, 1], [0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6], 0.5, ["a", "b"])
+    >>> r["a"], r["b"]["answered"]
+    ({'n': 2.0, 'answered': 1.0, 'recall_answered': 0.5}, 0.0)
+    """
+    t = np.asarray(truth)
+    e = np.asarray(error, dtype=np.float64)
+    a = answered_share(confidence, coverage)
+    out: dict[str, dict[str, float | None]] = {}
+    for i, lab in enumerate(labels):
+        mine = t == i
+        n_i = float(mine.sum())
+        ans = float(a[mine].sum())
+        out[str(lab)] = {"n": n_i, "answered": ans / n_i if n_i else None,
+                         "recall_answered": float((a[mine] * (1.0 - e[mine])).sum()) / ans if ans > 0 else None}
+    return out
 
 
 def risk_coverage_curve(error: Any, confidence: Any) -> tuple[np.ndarray, np.ndarray]:

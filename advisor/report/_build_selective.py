@@ -21,6 +21,7 @@ from ..engine import (
     aurc,
     coverage_at_risk,
     risk_coverage_curve,
+    selective_by_class,
     selective_items,
     selective_risk,
 )
@@ -89,6 +90,7 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
         row = {"error_rate": float(error.mean())}
         if coverage is not None:
             row["selective_risk"] = float(selective_risk(error, conf, coverage))
+            data.selective_by_class[name] = selective_by_class(truth, error, conf, coverage, labels)
         if target_risk is not None:
             row["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         data.selective[name] = row
@@ -126,7 +128,23 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
                   "error rate is at most that; chosen on the test set, it is optimistic for new data."
                   if r is not None else ""))
     return [TableBlock(id="selective_prediction", title="Selective prediction", caption=caption.strip(),
-                       columns=columns, numeric=numeric, rows=rows)]
+                       columns=columns, numeric=numeric, rows=rows), *_by_class_table(data, digits)]
+
+
+def _by_class_table(data: Any, digits: int) -> list[Any]:
+    """Per true class and system at the target coverage: the share of the class's items answered and the recall
+    among them (a cut met by deferring one class shows here)."""
+    if not data.selective_by_class or data.selective_coverage is None:
+        return []
+    rows = [[lab, f"{v['n']:,.0f}", name, _fmt(v["answered"], digits), _fmt(v["recall_answered"], digits)]
+            for name, per in data.selective_by_class.items() for lab, v in per.items()]
+    c = data.selective_coverage
+    caption = (f"At coverage {c:g}, the ⌈c·n⌉ most confident items answered (ties shared fractionally): for each true "
+               "class, the share of its items answered and the share of those answered that are right. A class whose "
+               "share answered is far below the coverage is the one the cut defers.")
+    return [TableBlock(id="selective_by_class", title=f"By class at coverage {c:g}", caption=caption,
+                       columns=["true class", "items", "system", "share answered", "recall among answered"],
+                       numeric=[False, True, False, True, True], rows=rows)]
 
 
 def abstention_section(reject: Any, abstained: Mapping[str, float], systems: Mapping[str, Any], coverage: float | None,

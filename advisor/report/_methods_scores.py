@@ -15,6 +15,7 @@ from typing import Any
 from ..catalogue import get_catalogue
 from ..engine import LOG_LOSS_EPS
 from ..questionnaire import lower_name as _lower
+from ..questionnaire import plural
 from ._models_scores import ScoreData
 
 __all__ = [
@@ -131,13 +132,17 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
             before.append((TEST_SET_CUT, []))
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
         curves = _curves_sentence(metrics, answers or {}, None, cite, k)
-        return brier + before + _threshold_before(metrics, answers or {}, names or {}, k) + curves
+        cover = (answers or {}).get("target_coverage")
+        by_class = _by_class_sentence(answers or {}, float(cover)) if "selective_risk" in metrics and cover else []
+        return brier + before + _threshold_before(metrics, answers or {}, names or {}, k) + curves + by_class
     cite = cite or (lambda author, year: None)
 
     def keys(*pairs: tuple[str, str]) -> list[str]:
         return [k for k in (cite(a, y) for a, y in pairs) if k]
 
     out: list[tuple[str, list[str]]] = _curves_sentence(metrics, answers or {}, scores, cite, k)
+    if "selective_risk" in metrics and scores.selective_by_class and scores.selective_coverage is not None:
+        out += _by_class_sentence(answers or {}, scores.selective_coverage)
     ids = set(metrics)
     if ids & {"expected_cost", "normalized_expected_cost"} and scores.costs is not None:
         if not scores.costs_said:  # the situation sentence states the answers' costs and shares
@@ -252,6 +257,15 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                     "them, not at the one the budget sets")
         out.append((text if ids & _DECISION_IDS else TableNote(text), []))
     return out
+
+
+def _by_class_sentence(answers: Mapping[str, Any], coverage: float) -> list[tuple[str, list[str]]]:
+    """"For each class we also give the share of its lesions answered at 80% coverage and the recall among them, so
+    a cut met by deferring one class shows" (issue 22, the dermatology reader: the selective risk is met most
+    cheaply by deferring the rare cancers)."""
+    items = plural(str(answers.get("item_name") or "item"))
+    return [(f"For each class we also give the share of its {items} answered at {coverage:.0%} coverage and the recall "
+             "among them, so a cut met by deferring one class shows", [])]
 
 
 def _curves_sentence(metrics: Sequence[str], answers: Mapping[str, Any], s: Any, cite: Any,

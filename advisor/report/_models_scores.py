@@ -82,5 +82,7 @@ class ScoreData(_M):
     selective_target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers")
     selective: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: the selective risk "
                                                    "at the target coverage and the coverage at the target risk")
+    selective_by_class: dict[str, dict[str, dict[str, float | None]]] = Field(default_factory=dict, description=(
+        "per system and true class at the target coverage: items, share answered, recall among those answered"))
     selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "
                                          "probabilities (else the top label)")
