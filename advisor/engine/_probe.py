@@ -16,7 +16,7 @@ import numpy as np
 
 from ._agreement import agreement_metrics
 from ._metrics import METRICS, PARAMETER_OF, compute_metrics
-from ._multilabel import multilabel_metrics
+from ._multilabel import MULTILABEL_METRICS, multilabel_metrics
 from ._ordinal import ordinal_metrics
 from ._structures import STRUCTURE_METRICS
 
@@ -68,7 +68,7 @@ def _structure_case(metric: str, structure: str) -> str | None:
             r = ordinal_metrics(_nominal(case, 3, 0), [metric])
             if any(u.metric == metric for u in r.undefined):
                 return case
-    elif structure == "multilabel":
+    elif structure == "multilabel" and metric in MULTILABEL_METRICS:  # the label sets' metrics (scores: none)
         probes = {"absent_both": ([[1, 0], [1, 0]], [[1, 0], [0, 0]]),  # label 2 in neither labeling
                   "empty_item": ([[1, 1], [0, 0]], [[1, 0], [0, 0]]),  # item 2 has no label, none predicted
                   "constant": ([[0, 0], [0, 0]], [[0, 0], [0, 0]])}
