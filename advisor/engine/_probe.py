@@ -45,7 +45,9 @@ def _nominal(case: str, k: int, c: int) -> np.ndarray:
 def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
     spec = METRICS[metric]
     binary = spec.binary_only or positive
-    size = 2 if binary else max(3, min(k, 4))
+    # two classes are probed as two (MCC meets 0/0 when a class is never predicted, the accept-everything baseline
+    # of CoLA, not only when every item is one class: the CoLA reader)
+    size = 2 if binary or k == 2 else max(3, min(k, 4))
     focus = (0, 1) if binary else (0,)
     for case in CASES[:4]:
         for c in focus:
