@@ -58,7 +58,8 @@ def test_a_flat_metric_in_a_taxonomy_says_what_it_ignores_in_the_authors_items()
     heading, text = _note_paragraph(load_answers(SITUATIONS / "taxonomy.yaml"))
     assert heading == "Not reported"
     assert ("The planned “macro F1” is not reported: it counts a product put in the wrong class of the right branch as "
-            "wrong as one put in another branch of the taxonomy; accuracy already gives that flat view.") in text
+            "wrong as one put in another branch of the taxonomy; accuracy, flat too, is kept beside the lead only for "
+            "comparison with flat results.") in text
     assert not any(e in text for e in EMPTY)
 
 

@@ -47,8 +47,9 @@ FLAT: dict[str, str] = {
     "top_k": "it scores only the highest-scored class of each {item}",
     "agreement": "it needs a reference labeling, and no annotator here is taken as the reference",
 }
-#: Said after FLAT when a flat metric is reported beside the lead ("accuracy already gives that flat view").
-FLAT_SHOWN = "; {names} already {verb} that flat view"
+#: Said after FLAT when a flat metric is reported beside the lead: kept for comparison with flat results, not as if
+#: it gave what the planned one would (the taxonomy reader: macro F1 also weighs classes alike, which accuracy does not)
+FLAT_SHOWN = "; {names}, flat too, {verb} kept beside the lead only for comparison with flat results"
 #: A planned metric not computed that the author's field reports: the field said with the name.
 FIELD_FIGURE = "The planned “{name}”, which papers in {field} report ({cite}), is not computed: {reason}."
 #: The task itself is one advisor does not evaluate (spans, rankings, …): what to use instead.
@@ -116,7 +117,7 @@ def _flat(m: MetricRecord, answers: Answers, lead: MetricSpec, beside: Sequence[
     cat = get_catalogue().metrics
     flat = [lower_name(b.name) for b in beside if b.id in cat and cat[b.id].structure == "nominal"]
     if flat and structure in ("hierarchy", "ordinal", "top_k"):
-        reason += FLAT_SHOWN.format(names=join_words(flat), verb="gives" if len(flat) == 1 else "give")
+        reason += FLAT_SHOWN.format(names=join_words(flat), verb="is" if len(flat) == 1 else "are")
     return reason
 
 

@@ -195,7 +195,7 @@ S: dict[str, str] = {
     "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
                       "and Cohen's kappa, which corrects it for chance"),
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
-    "judge_weighted_answer": "The weighted kappa's Δ is the answer: it counts a disagreement two categories apart more",
+    "judge_weighted_answer": "We read the weighted kappa's Δ first: it counts a disagreement two categories apart more",
     "judge_delta": ("The difference Δ, the judge's mean with the humans minus {humans}, has an interval that resamples "
                     "the {items}, both sides of Δ on the same resample"),
     "judge_delta_plain": "The difference Δ is the judge's mean with the humans minus {humans}",
