@@ -126,6 +126,10 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     if scores is None:  # no data yet: how each formula is computed (its citation with it), said all the same
         before: list[tuple[str, list[str]]] = [(t, c) for t, c in score_sentences(metrics, ScoreData(), cite, k)
                                                if isinstance(t, Convention)]
+        if "normalized_expected_cost" in metrics:  # how to read it, with its formula (the ECG and retinopathy readers)
+            before.append((Convention("Normalized expected cost is 0 when every decision is right and 1 for the best "
+                                      "decision that ignores the input; lower is better",
+                                      "normalized_expected_cost"), []))
         if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
             before.append((TEST_SET_THRESHOLD, [k for k in [(cite or (lambda a, y: None))("Tong", "2018")] if k]))
         if "coverage_at_risk" in metrics:  # so is the cut of the coverage at a target risk (issue 22)
