@@ -33,7 +33,7 @@ from ..questionnaire import avoid_reason, flatten_parentheses, load_fields, plur
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
-from ..questionnaire import resolve_planned, scope_notes, scope_sentences, scope_tasks, suggest_field
+from ..questionnaire import external_metrics, resolve_planned, scope_notes, scope_sentences, scope_tasks, suggest_field
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
@@ -327,8 +327,8 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     sentences; issue 22: never dropped without a word, never with an empty reason)."""
     notes = scope_notes(answers.get("label_structure"), answers.get("planned_metrics") or ())
     whole = answers.get("label_structure") in ("spans", "ranking", *scope_tasks())  # the task itself is elsewhere
-    if answers.get("label_structure") == "spans":  # the Evaluation paragraph says what scores spans and with what
-        return _span_planned(answers, notes)
+    if answers.get("label_structure") in ("spans", "ranking"):  # the Evaluation paragraph names the scorer itself
+        return _external_planned(answers)
     sentences = scope_sentences(notes) + ([] if whole else list(unreported))
     if not sentences:
         return []
@@ -348,26 +348,35 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     return [p.para(heading)]
 
 
-#: What the spans paragraph reports: precision, recall and F1 over whole spans
-_SPAN_REPORTED = frozenset({"precision", "recall", "f1", "micro_f1", "macro_f1", "f1_of_averages", "macro_precision",
-                            "macro_recall", "f_beta"})
-
-
-def _span_planned(answers: Mapping[str, Any], notes: Sequence[Any]) -> list[Paragraph]:
+def _external_planned(answers: Mapping[str, Any]) -> list[Paragraph]:
     """"The planned “token accuracy” is not reported: a token-level confusion matrix counts the background tag and
-    splits entities into tokens, …": a planned metric the span evaluation does not report, said in the paper's
-    voice; the Evaluation paragraph itself names the scorer (issue 22, the NER reader: "advisor does not evaluate
-    this" was tool text left in the paper)."""
-    task = next((n for n in notes if getattr(n, "task", None) == "spans" and getattr(n, "name", None) is None), None)
-    because = (getattr(task, "because", None) or getattr(task, "why", None)) if task is not None else None
-    left = [str(m) for m in answers.get("planned_metrics") or ()
-            if not set(resolve_planned(str(m)).ids) & _SPAN_REPORTED  # "micro F1" reads as accuracy among classes,
-            and not re.search(r"(?i)\b(f1|f-?score|precision|recall)\b", str(m))]  # but over spans it is reported
-    if not left or not because:
-        return []
-    names = _join_words([f"“{n}”" for n in left])
-    p = Text().t(f"The planned {names} {'is' if len(left) == 1 else 'are'} not reported: {because}.")
-    return [p.para("Not reported")]
+    splits entities into tokens, …": the planned metrics a span or ranking evaluation does not report, said in the
+    paper's voice; the Evaluation paragraph itself names the scorer (issue 22, the NER reader: "advisor does not
+    evaluate this" was tool text left in the paper). What the paragraph reports is the scope table's ``reports``;
+    a planned name of the task's own tools it does not report (MAP) is said to be left out, with no false reason.
+
+    >>> [s.text for s in _external_planned({"label_structure": "ranking",
+    ...                                     "planned_metrics": ["nDCG@10", "MAP", "precision"]})[0].spans][0][:62]
+    'The planned “precision” is not reported: set metrics on a conf'
+    """
+    structure = str(answers.get("label_structure"))
+    task = scope_tasks()[structure]
+    words = [re.escape(w) for w in task.get("reports") or ()]
+    said = re.compile(r"(?i)(?<![\w@])(?:" + "|".join(words) + r")(?![\w@])") if words else None
+    set_aside: list[str] = []
+    own: list[str] = []
+    for m in answers.get("planned_metrics") or ():
+        name = str(m)
+        if said is not None and said.search(re.sub(r"@\s*\d+", "@k", name)):
+            continue  # "micro F1" over spans, "nDCG@10" over queries: reported
+        theirs = any(n.task == structure for n in external_metrics(name, structure))
+        (own if theirs else set_aside).append(name)
+    p = Text()
+    for names, tail in ((set_aside, "not reported: " + task["because"]), (own, "not among the figures reported below")):
+        if names:
+            listed = _join_words([f"“{n}”" for n in names])
+            p.t(f"{' ' if p.spans else ''}The planned {listed} {'is' if len(names) == 1 else 'are'} {tail}.")
+    return [p.para("Not reported")] if p.spans else []
 
 
 def _task_pattern(key: str, many: str | None) -> str:
