@@ -17,6 +17,7 @@ from advisor import load_answers
 from advisor.engine import partial_roc_auc
 from advisor.plan import make_plan
 from advisor.report import build_report
+from advisor.report._budget import fewest_negatives
 from advisor.stats import fpr_budget_check, one_sided_upper
 
 SITUATIONS = Path(__file__).resolve().parent / "situations"
@@ -53,6 +54,14 @@ def test_the_rule_of_three_and_the_closed_form_at_zero() -> None:
     for n in (50, 300, 1000):
         assert one_sided_upper(0, n) == pytest.approx(1 - 0.05 ** (1 / n), abs=1e-14)
         assert abs(one_sided_upper(0, n) - 3 / n) < 0.1 * 3 / n
+
+
+@pytest.mark.parametrize("budget", [0.001, 0.005, 0.01, 0.05, 0.2])
+def test_the_fewest_negatives_is_the_first_n_whose_exact_bound_at_zero_meets_the_budget(budget: float) -> None:
+    # the spam reader (issue 22): how many ham messages a 0.1% bound needs — statsmodels' exact bound as oracle
+    n = fewest_negatives(budget)
+    assert proportion_confint(0, n, alpha=0.10, method="beta")[1] <= budget
+    assert proportion_confint(0, n - 1, alpha=0.10, method="beta")[1] > budget
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -160,6 +169,10 @@ def test_the_spam_methods_set_the_filtered_share_against_one_in_a_thousand() -> 
     assert ("We set the share of “ham” messages filtered at the deployed threshold, with its one-sided 95% upper "
             "bound, against the budget of 0.1%.") in text
     assert "the complement of sm% at hm% = 0.1%" in text and "(1−ROCA)%" in text
+    # how many ham messages the bound needs, with the bound's formula (the spam reader, issue 22)
+    ctx = build_report(load_answers(SITUATIONS / "spam.yaml"), None, bootstrap=0)
+    assert "Even with none flagged, the bound reaches 0.1% only from 2,995 “ham” messages on" in \
+        _definitions(ctx)["False positive rate at the deployed threshold"]
 
 
 def test_without_a_budget_nothing_is_said_of_it() -> None:

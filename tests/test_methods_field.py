@@ -443,7 +443,8 @@ def test_the_definitions_use_the_fields_words_and_one_meaning_per_symbol() -> No
     text = render_report(build_report(load_answers(SITUATIONS / "imagenet.yaml"), None, bootstrap=0), "md")
     assert isinstance(text, str)
     assert "**Top-1 accuracy**" in text and "**Accuracy**" not in text
-    assert r"\frac{K-g_t}{e_t}" in text and "where $K$ is the cut-off" in text
+    assert r"\frac{r-g_t}{e_t}" in text and "where $r$ is the cut-off" in text
+    assert "$K$" not in text  # K beside k (the classes) read as one letter
     assert "$a_i$" not in text.split("**Top-5 accuracy**")[0].split("Below,")[-1]
 
 

@@ -74,7 +74,7 @@ LEAD: dict[str, str] = {
     "top_k_accuracy": "counts {an} {item} as right when its true class is among the {top_k} highest-scored",
     "roc_auc": "judges how the scores order positives above negatives, at every threshold",
     # issue 21: operating constraints and ordered forecasts
-    "tpr_at_fpr": "counts the positives found at the best threshold within the false positive rate budget",
+    "tpr_at_fpr": "is the share of positives found at the best threshold within the budget",
     "precision_at_k": "counts the positives among the items the review budget can open",
     # issue 23: selective prediction
     "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "

@@ -28,7 +28,7 @@ from ..stats import fpr_budget_check
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables"]
+__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables", "fewest_negatives"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
 BUDGET_PROMISE = "the false positive rate of the labels in use against the budget"
@@ -80,6 +80,18 @@ def budget_sentence(p: Text, answers: Mapping[str, Any]) -> None:
         f"budget of {_pct(float(budget))}. ")
 
 
+def fewest_negatives(budget: float, confidence: float = 0.95) -> int:
+    """The fewest negatives whose one-sided Clopper–Pearson upper bound can be at most ``budget``: with none flagged
+    the bound is ``1 − (1 − confidence)^(1/N)``, so ``N ≥ ln(1 − confidence) / ln(1 − budget)`` (the spam reader,
+    issue 22: "no statement of how many ham messages a 0.1% upper bound needs"). With groups resampled the bound
+    is never lower, so this is the least the check needs in any design.
+
+    >>> fewest_negatives(0.001), fewest_negatives(0.01)
+    (2995, 299)
+    """
+    return math.ceil(math.log(1.0 - confidence) / math.log1p(-budget))
+
+
 def budget_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
     """The formula of the share the paragraph sets against the budget, and how its bound is taken: Clopper–Pearson
     when the items are drawn one by one; with ``group``, the column whose groups are resampled, the larger of that
@@ -101,7 +113,8 @@ def budget_definitions(answers: Mapping[str, Any], group: str | None) -> list[Me
         where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
     else:
         where.t("the Clopper–Pearson bound")
-    where.t(f"; the budget is met when the bound is at most {_pct(float(budget))}")
+    where.t(f"; the budget is met when the bound is at most {_pct(float(budget))}. Even with none flagged, the bound "
+            f"reaches {_pct(float(budget))} only from {fewest_negatives(float(budget)):,} {who} on")
     return [MetricEntry(id="fpr_at_threshold", name="False positive rate at the deployed threshold",
                         formula=r"\frac{\mathrm{FP}}{\mathrm{FP}+\mathrm{TN}}", role="complementary",
                         where=where.para())]

@@ -457,8 +457,10 @@ def build_report(
     figures = [mid for did, mid in (("bias_score", "jigsaw_bias_score"), ("adverse_impact", "adverse_impact_ratio"))
                if (promised is not None and PROMISE[did] in promised) or (sub_json or {}).get(did)]
     if figures:  # the field's figures across subgroups said or shown: their formulas, each symbol defined once
-        ctx.definitions = [*ctx.definitions, *defined_once(catalogue_definitions(cat, figures), cat,
-                                                           before=[*entries, *ctx.definitions])]
+        drawn = results.intervals is not None and results.intervals.n_resamples > 0
+        ctx.definitions = [*ctx.definitions, *defined_once(
+            catalogue_definitions(cat, figures, item=str(answers_dict.get("item_name") or "item") if drawn else None),
+            cat, before=[*entries, *ctx.definitions])]
     if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
         # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
         ctx.definitions = [*ctx.definitions, *smd_definitions(cat, [*ctx.metrics, *ctx.definitions])]

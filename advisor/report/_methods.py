@@ -896,8 +896,8 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
     if not rec or not (matrix or counts or probs or binary_probs or outcome or top_k or uses_n):
         return
     pos = (task.positive_label if task is not None else None) or answers.get("positive_class")
-    # k counts the classes, said only where a formula uses it; top-k accuracy's cut-off is K (issue 22: one symbol,
-    # one meaning)
+    # k counts the classes, said only where a formula uses it; top-k accuracy's cut-off is r (issue 22: one symbol,
+    # one meaning; K beside k still read as one letter)
     said = []
     size = W.S["notation_n_k"] if uses_n and uses_k else \
         W.S["notation_n"].format(items=_items(answers) or "items") if uses_n else W.S["notation_k"] if uses_k else ""

@@ -171,13 +171,25 @@ def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = T
     p.cite(sources).t(". ")
 
 
-def catalogue_definitions(cat: Any, ids: Sequence[str]) -> list[MetricEntry]:
+#: Why the Jigsaw score's interval is not BCa like the others (the toxic reader, issue 22: "an unexplained
+#: percentile-vs-BCa exception"), said with its formula when the paragraph gives it with an interval
+SCORE_PERCENTILE = ("Its interval is the percentile interval of the resampled scores, not BCa: the BCa's jackknife "
+                    "would recompute every AUC once per {item}")
+
+
+def catalogue_definitions(cat: Any, ids: Sequence[str], item: str | None = None) -> list[MetricEntry]:
     """The formulas of the catalogue's figures ``ids`` with every symbol each uses (the report's ``defined_once``
-    leaves out what a formula above already defined)."""
+    leaves out what a formula above already defined); with ``item`` (intervals drawn) the Jigsaw score says why its
+    interval is a percentile one."""
     out = []
     for mid in ids:
         rec = cat.metrics[mid]
+        where = where_clause(rec.symbols)
+        if mid == "jigsaw_bias_score" and item is not None:
+            note = Text().t(SCORE_PERCENTILE.format(item=item))
+            where = note.para() if where is None else where.model_copy(
+                update={"spans": [*where.spans, *Text().t(". ").spans, *note.spans]})
         out.append(MetricEntry(id=mid, name=rec.name, formula=rec.formula, interpretation=rec.interpretation,
-                               role="complementary", where=where_clause(rec.symbols), symbols=dict(rec.symbols),
+                               role="complementary", where=where, symbols=dict(rec.symbols),
                                references=list(rec.references)))
     return out

@@ -150,7 +150,8 @@ S: dict[str, str] = {
     "task_annotators_plain": "We measure how well {m} annotators agree",
     "task_judge": "We compare a judge with {humans} on {items} in {k} categories",
     "task_judge_plain": "We compare a judge with {humans}",
-    # the cut-off is K, defined with the formula; k stays the number of classes (issue 22: k meant both)
+    # the cut-off is r, defined with the formula; k stays the number of classes (issue 22: k meant both, and K
+    # beside k still read as one letter)
     "notation_top_k": ("$g_t$ counts the classes scored above item $t$'s true class, $e_t$ those tied with it, itself "
                        "included"),
     "notation_n_k": "$n$ and $k$ count items and classes",
