@@ -47,7 +47,9 @@ def test_a_benchmarks_figure_leads_when_the_answers_leave_its_premises_open(tmp_
     said = sentences(evaluation("cola"))
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with"))
     assert said[lead].startswith("We lead with Matthews correlation coefficient"), said
-    assert said[lead + 1].startswith("It is also the customary figure in the CoLA acceptability task"), said
+    # CoLA is Warstadt et al.'s corpus and GLUE (Wang et al. 2019) reuses it: "the CoLA acceptability task of the
+    # GLUE benchmark (Warstadt et al. 2019)" credited GLUE to Warstadt (the CoLA reader)
+    assert said[lead + 1].startswith("It is also the customary figure in acceptability judgements such as CoLA"), said
     assert "were not given" not in " ".join(said)
     assert any(s.startswith("We also report balanced accuracy") for s in said), said  # the properties' lead beside
     # a premise the author states decides: with the shares in use said to differ, the rules' lead stands
@@ -456,11 +458,11 @@ def test_credit_scoring_reports_one_brier_score_in_the_binary_form() -> None:
     ids = [m.id for m in plan.metrics]
     assert "brier_binary" in ids and "brier" not in ids
     use = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "Brier score")
-    assert use.used_by == ["reported beside the lead: Brier score (binary, scikit-learn)"]
+    assert use.used_by == ["reported beside the lead: Brier score (binary)"]
     from advisor.report import render_report
 
     md = render_report(build_report(load_answers(SITUATIONS / "loan.yaml"), None, bootstrap=0), "md")
-    assert isinstance(md, str) and "the sum over both classes is twice it" in md
+    assert isinstance(md, str) and "the sum over both classes, also called the Brier score, is twice it" in md
     assert "The Brier score sums over both classes" not in md
 
 

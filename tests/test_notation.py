@@ -76,7 +76,7 @@ def test_the_brier_form_is_the_fields_attribute():
     assert fields["image_classification"].brier is None
     for name in ("sepsis", "loan"):
         defs = _definitions(_methods(SITUATIONS / f"{name}.yaml"))
-        assert "**Brier score (binary, scikit-learn)**" in defs and r"\frac{2}{n}" not in defs, name
+        assert "**Brier score (binary)**" in defs and r"\frac{2}{n}" not in defs, name
 
 
 def test_without_the_field_the_brier_score_sums_over_both_classes(tmp_path):

@@ -217,7 +217,8 @@ def test_methods_state_normalisation_prior_adjustment_binning_and_convention():
                                                    "average_precision"], s))
     for words in ("cost 10 and a false alarm 1", "ill 2% and well 98%", "“well” for everyone",
                   "reweighted from the test set's class shares", "above a probability of 0.83",
-                  "without interpolation", "scikit-learn's binary form", "15 equal-mass bins", "16% of the log loss"):
+                  "without interpolation", "the sum over both classes, also called the Brier score, is twice it",
+                  "15 equal-mass bins", "16% of the log loss"):
         assert words in text, words
     assert "_" not in text and "--" not in text  # no internal ids, no flags
     said = ScoreData(**{**s.model_dump(), "costs_said": True})

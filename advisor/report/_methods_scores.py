@@ -173,8 +173,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
                                "interpolation", "average_precision"), keys(("Saito", "2015"))))
     if "brier_binary" in ids:
-        out.append((Convention("The Brier score is the mean squared error of the positive-class probability, "
-                               "scikit-learn's binary form; the sum over both classes is twice it", "brier_binary"),
+        out.append((Convention("The Brier score is the mean squared error of the positive-class probability; "
+                               "the sum over both classes, also called the Brier score, is twice it", "brier_binary"),
                     keys(("Brier", "1950"))))
     elif "brier" in ids and scores.positive_share is not None:  # a binary task: say which convention
         out.append(brier_convention(cite))
