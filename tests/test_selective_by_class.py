@@ -4,8 +4,11 @@ answered, under the tie convention of the selective risk."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 from advisor.engine import selective_by_class, selective_risk
 from advisor.engine._selective import answered_share
@@ -75,3 +78,12 @@ def test_the_paragraph_promises_the_view_in_the_authors_words() -> None:
     text = methods_texts(answers, seed=1)[0]
     assert ("For each class we also give the share of its lesions answered at 80% coverage and the recall among "
             "them, so a cut met by deferring one class shows") in text
+
+
+def test_the_per_class_table_s_recall_is_said_to_be_with_every_item_answered() -> None:
+    # the derm reader (issue 22): "We also give the recall of every class" beside the recall among the answered
+    # lesions left the reader asking which recall; the per-class table scores a deferred lesion by its top class
+    answers = yaml.safe_load((Path(__file__).resolve().parent / "situations" / "derm.yaml").read_text())
+    text = methods_texts(answers, seed=1)[0]
+    assert "the recall of every class with all lesions answered" in text
+    assert "We also give the recall of every class." not in text

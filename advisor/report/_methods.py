@@ -251,8 +251,13 @@ def build_methods(
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
-            promise_sentence(p, answers, [x for x in shown if x not in W.PROMISE_COMPARING],
-                             field_readings=not judge)
+            said = [x for x in shown if x not in W.PROMISE_COMPARING]
+            if primary is not None and primary.id == "selective_risk":
+                # beside each class's recall among the answered items, the table's recall is of every item: said so
+                # (the derm reader, issue 22: "recall of every class" is undefined when lesions can be deferred)
+                every = W.S["per_class_all_answered"].format(items=_items(answers) or "items")
+                said = [every if x == W.PROMISE["per_class_recall"] else x for x in said]
+            promise_sentence(p, answers, said, field_readings=not judge)
         gaps = sub_promise is not None and (sub_promise in shown or merged == sub_promise)
         if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
             gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,

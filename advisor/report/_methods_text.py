@@ -209,6 +209,8 @@ S: dict[str, str] = {
     # with a judge and two or more humans, alpha is the humans' baseline, computed without the judge
     "judge_summary_humans": "{name}, which corrects for chance and allows missing ratings, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
+    # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
+    "per_class_all_answered": "the recall of every class with all {items} answered",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
