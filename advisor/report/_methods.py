@@ -559,7 +559,10 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         return {beside}
     if primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:  # the author's tolerance argues
         p.t(W.S["lead_tolerated"].format(name=prose_name(primary), items=_items(answers) or "test items"))
-        p.cite(primary.references[:1]).t(". ")
+        field = field_of(answers)
+        if field is None or primary.id not in field.metrics:  # else the field's sentence cites the convention
+            p.cite(primary.references[:1])
+        p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos, terse)
