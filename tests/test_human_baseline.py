@@ -76,3 +76,67 @@ def test_a_score_outside_the_classes_is_one_sentence() -> None:
 def test_rater_columns_are_checked(bad, why) -> None:
     with pytest.raises(ValueError, match=why):
         Answers(**{**BASE, "group": "school", "rater_columns": bad})
+
+
+def _essay_csv(tmp_path, n: int = 400, schools: int = 25, seed: int = 7):
+    rng = np.random.default_rng(seed)
+    school = rng.integers(0, schools, n)
+    t = np.clip(np.round(rng.normal(3.5, 1.0, n) + (school % 5 - 2) * 0.3), 1, 6).astype(int)
+    r1 = np.clip(t + rng.choice([-1, 0, 0, 0, 1], n), 1, 6)
+    r2 = np.clip(t + rng.choice([-1, 0, 0, 0, 1], n), 1, 6)
+    p = np.clip(t + rng.choice([-2, -1, 0, 0, 0, 1, 1], n), 1, 6)
+    path = tmp_path / "essays.csv"
+    lines = ["school_id,rater_1,rater_2,y_true,y_pred"]
+    lines += [f"s{school[i]},{r1[i]},{r2[i]},{t[i]},{p[i]}" for i in range(n)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, school, t, p, r1, r2
+
+
+def test_ordinal_cells_resample_whole_groups_like_an_independent_cluster_bootstrap(tmp_path) -> None:
+    from advisor.engine import ordinal_cells, with_counts
+    _, school, t, p, _, _ = _essay_csv(tmp_path)
+    # one cell per item, its group its school: the cluster bootstrap of the one resampler
+    base = ordinal_cells(y_true=t.tolist(), y_pred=p.tolist(), order=ORDER)
+    cells = with_counts(base, np.ones(len(t)), t - 1, p - 1)
+    ours = structure_bootstrap("ordinal", cells, ["weighted_kappa_quadratic"], n_resamples=1500, seed=3,
+                               groups=school)["weighted_kappa_quadratic"]
+    assert ours["estimate"] == pytest.approx(cohen_kappa_score(p, t, weights="quadratic", labels=ORDER), abs=1e-12)
+    rng = np.random.default_rng(11)  # schools drawn with replacement, scikit-learn's kappa on the drawn essays
+    ids = np.unique(school)
+    values = []
+    for _ in range(1500):
+        drawn = rng.choice(ids, ids.size)
+        rows = np.concatenate([np.flatnonzero(school == s) for s in drawn])
+        values.append(cohen_kappa_score(p[rows], t[rows], weights="quadratic", labels=ORDER))
+    lo, hi = np.percentile(values, [2.5, 97.5])
+    assert ours["high"] - ours["low"] == pytest.approx(hi - lo, rel=0.25)
+    items = structure_bootstrap("ordinal", cells, ["weighted_kappa_quadratic"], n_resamples=1500,
+                                seed=3)["weighted_kappa_quadratic"]
+    assert ours["high"] - ours["low"] > items["high"] - items["low"]  # schools differ: wider than by essays
+
+
+def test_report_with_schools_and_raters_gives_the_baseline_table(tmp_path, cli) -> None:
+    import yaml
+    path, school, t, p, r1, r2 = _essay_csv(tmp_path)
+    answers = tmp_path / "essay.yaml"
+    answers.write_text(yaml.safe_dump({**BASE, "group": "school_id", "rater_columns": ["rater_1", "rater_2"]}),
+                       encoding="utf-8")
+    out = tmp_path / "report.md"
+    r = cli("report", str(path), "--answers", str(answers), "--seed", "1", "--bootstrap", "200", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert "resamples of the 25 schools" in text or "resamples of the " in text
+    assert "The machine against the human–human baseline" in text
+    q_h = cohen_kappa_score(r1, r2, weights="quadratic", labels=ORDER)
+    assert f"| rater\\_1 – rater\\_2 | {len(t)} |" in text and f"{q_h:.3f} [" in text.replace("\\[", "[")
+    assert "We give the same figures for “rater\\_1” against “rater\\_2”" in text
+
+
+def test_a_rater_column_missing_from_the_file_is_one_sentence(tmp_path, cli) -> None:
+    import yaml
+    path, *_ = _essay_csv(tmp_path)
+    answers = tmp_path / "essay.yaml"
+    answers.write_text(yaml.safe_dump({**BASE, "rater_columns": ["rater_1", "rater_9"]}), encoding="utf-8")
+    r = cli("report", str(path), "--answers", str(answers), "--seed", "1", "--bootstrap", "200",
+            "-o", str(tmp_path / "r.md"))
+    assert r.exit_code != 0 and "rater_9" in r.output and "Traceback" not in r.output
