@@ -144,10 +144,12 @@ def test_report_with_data_shows_adjacent_agreement_with_an_interval(tmp_path, cl
     far = np.clip(np.rint(t + rng.normal(0, 1.4, t.size)), 1, 6).astype(int)
     a = _essay_csv(tmp_path / "near.csv", t, near)
     b = _essay_csv(tmp_path / "far.csv", t, far)
-    # the essay situation without subgroups and school clusters: ordinal inputs are resampled item by item
+    # the essay situation without subgroups, school clusters and rater columns (none in these data): ordinal inputs
+    # are resampled item by item
     answers = tmp_path / "essay.yaml"
     answers.write_text("".join(line for line in ESSAY.read_text(encoding="utf-8").splitlines(keepends=True)
-                               if not line.startswith(("subgroups:", "group:", "tolerated_steps:"))), encoding="utf-8")
+                               if not line.startswith(("subgroups:", "group:", "tolerated_steps:", "rater_columns:"))),
+                       encoding="utf-8")
     out = tmp_path / "r.md"
     r = cli("report", "--answers", answers, a, b, "--bootstrap", "200", "--seed", "1", "-o", out)
     assert r.exit_code == 0, r.output

@@ -57,18 +57,16 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], lead: str | None = No
         p.cite([field.source]).t(". ")
         return
     named = [f"“{r}”" for r in raters]
-    pairs = f"{named[0]} against {named[1]}" if len(named) == 2 else f"each pair of the raters {join_words(named)}"
-    theirs = "the raters’" if len(named) == 2 else "the raters’ mean over their pairs"
-    said = f"We give the same figures for {pairs}, the human–human baseline"
-    if lead == "adjacent_accuracy":
-        said += " our lead is read against"
-    said += (f", and the degradation, the machine’s {qwk} with the resolved score minus {theirs}"
-             + (", with a paired interval" if intervals else ""))
+    pairs = f"{named[0]} against {named[1]}" if len(named) == 2 else f"each pair of {join_words(named)}"
+    theirs = "theirs" if len(named) == 2 else "their mean over the pairs"
+    said = ("We give the same figures" + (", our lead’s included," if lead == "adjacent_accuracy" else "")
+            + f" for {pairs}, the human–human baseline, and the degradation (the machine’s {qwk} minus {theirs})"
+            + (" with a paired interval" if intervals else ""))
     if base is None:
         p.t(said + ". ")
         return
-    p.t(said + f". A {qwk} below {base.qwk_floor:.2f}, or a machine’s {qwk} more than {base.degradation:.2f} below "
-        f"{theirs}, is flagged")
+    p.t(said + f"; a {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {theirs}, is "
+        "flagged")
     p.cite([field.source]).t(". ")
 
 
