@@ -122,8 +122,8 @@ def test_methods_name_qwk_and_adjacent_agreement_with_williamson(cli, tmp_path):
     text = r.output
     evaluation = text.split("**Evaluation.**", 1)[1].split("\n\n", 1)[0]
     assert "quadratically weighted kappa" in evaluation and "adjacent agreement" in evaluation
-    assert "As is customary in automated essay scoring, we also report quadratically weighted kappa, accuracy and " \
-           "adjacent agreement (Williamson et al. 2012)." in evaluation
+    assert "As is customary in automated essay scoring, we also report quadratically weighted kappa (QWK), accuracy " \
+           "and adjacent agreement (Williamson et al. 2012)." in evaluation
     assert "QWK" in evaluation and "exact agreement" in evaluation
     assert "Williamson, D. M., Xi, X., & Breyer, F. J. (2012)" in text
     assert "Not reported" not in text and "no entry" not in text and "not a name" not in text
@@ -144,10 +144,12 @@ def test_report_with_data_shows_adjacent_agreement_with_an_interval(tmp_path, cl
     far = np.clip(np.rint(t + rng.normal(0, 1.4, t.size)), 1, 6).astype(int)
     a = _essay_csv(tmp_path / "near.csv", t, near)
     b = _essay_csv(tmp_path / "far.csv", t, far)
-    # the essay situation without subgroups and school clusters: ordinal inputs are resampled item by item
+    # the essay situation without subgroups, school clusters and rater columns (none in these data): ordinal inputs
+    # are resampled item by item
     answers = tmp_path / "essay.yaml"
     answers.write_text("".join(line for line in ESSAY.read_text(encoding="utf-8").splitlines(keepends=True)
-                               if not line.startswith(("subgroups:", "group:", "tolerated_steps:"))), encoding="utf-8")
+                               if not line.startswith(("subgroups:", "group:", "tolerated_steps:", "rater_columns:"))),
+                       encoding="utf-8")
     out = tmp_path / "r.md"
     r = cli("report", "--answers", answers, a, b, "--bootstrap", "200", "--seed", "1", "-o", out)
     assert r.exit_code == 0, r.output
@@ -193,6 +195,8 @@ def test_qwk_leading_names_the_field_figures_in_one_list(cli, tmp_path):
     r = cli("methods", "--answers", answers, "--seed", "1")
     assert r.exit_code == 0, r.output
     assert "We lead with quadratically weighted kappa" in r.output
-    assert "The customary figures in automated essay scoring are quadratically weighted kappa, our lead, accuracy " \
-           "and adjacent agreement (Williamson et al. 2012). There quadratically weighted kappa is called " \
-           "QWK and accuracy is called exact agreement." in r.output
+    # the field's initials in brackets, not "There quadratically weighted kappa is called QWK" (a tautology)
+    assert "The customary figures in automated essay scoring are quadratically weighted kappa (QWK), our lead, " \
+           "accuracy and adjacent agreement (Williamson et al. 2012). There accuracy is called exact agreement." \
+           in " ".join(r.output.split())
+    assert "is called QWK" not in r.output

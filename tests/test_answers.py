@@ -274,6 +274,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "judge",  # issue 22: asked only when annotators are compared
         "costlier_error",  # issue 22: asked only for two classes with a class of interest and no cost pair
         "tolerated_steps",  # issue 22: asked only for ordered classes
+        "rater_columns",  # issue 22 (the essay reader): asked only for ordered classes
         "margin",  # asked only of a judge comparison or of subgroup gaps
         "f1_classes",  # issue 22: asked only in the SemEval sentiment field (F1^PN)
         "map_shares",  # a sample stratified by map class: asked only in the remote-sensing field

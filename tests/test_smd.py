@@ -77,9 +77,10 @@ def _essays(tmp_path: Path) -> tuple[Path, Path, pd.DataFrame]:
     df = pd.DataFrame({"y_true": human, "y_pred": machine, "english_learner": np.where(el, "yes", "no")})
     data = tmp_path / "essays.csv"
     df.to_csv(data, index=False)
-    answers = tmp_path / "essay.yaml"  # the situation without its resampling groups (none in these data)
+    # the situation without its resampling groups and rater columns (none in these data)
+    answers = tmp_path / "essay.yaml"
     answers.write_text("".join(x for x in SITUATION.read_text(encoding="utf-8").splitlines(keepends=True)
-                               if not x.startswith("group:")), encoding="utf-8")
+                               if not x.startswith(("group:", "rater_columns:"))), encoding="utf-8")
     return data, answers, df
 
 

@@ -34,9 +34,24 @@ def test_other_values_are_refused_naming_the_key(bad) -> None:
 
 def test_the_paragraph_says_why_in_the_authors_items() -> None:
     text = methods_texts({**BASE, "tolerated_steps": 1}, seed=1)[0]
+    # the metric's source is cited at its definition; the reason is the author's premise, cited to no one
     assert ("We lead with adjacent agreement, the share of the essays whose predicted class is within one step of "
-            "the true class, because one step off was said to be tolerable and a larger error is not; one minus it "
-            "is the share of the errors that matter") in text
+            "the true class (Williamson et al. 2012), because one step off was said to be tolerable and a larger "
+            "error is not; one minus it is the share of the errors that matter.") in text
+
+
+def test_with_the_field_named_the_premise_is_not_attributed_to_williamson() -> None:
+    text = methods_texts({**BASE, "tolerated_steps": 1, "field": "automated_essay_scoring"}, seed=1)[0]
+    assert "one minus it is the share of the errors that matter. " in text
+    assert "errors that matter (Williamson" not in text
+
+
+def test_one_tolerated_step_drops_figures_without_a_reason_of_the_authors() -> None:
+    # balanced accuracy counts the tolerated step as a miss; plain MAE and the linear kappa had no reason here
+    beside = {a.metric for a in recommend({**BASE, "tolerated_steps": 1}).complementary}
+    assert not beside & {"balanced_accuracy", "mae", "weighted_kappa_linear"}
+    assert {"balanced_accuracy", "mae", "weighted_kappa_linear"} <= \
+        {a.metric for a in recommend({**BASE, "tolerated_steps": 0, "test_set_balanced": False}).complementary}
 
 
 def test_one_minus_the_lead_is_the_share_off_by_two_steps_or_more() -> None:

@@ -223,8 +223,9 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
     refuse_runs(runs, "report")
     reject = options.get("reject_label") or said.reject_label  # abstentions are no class (issue 23)
+    read = list(dict.fromkeys([*by, *said.rater_columns]))  # the raters' own scores: the human–human baseline
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
-                     names=runs.columns, by=by or None, reject_label=reject if not opts else None, **opts)
+                     names=runs.columns, by=read or None, reject_label=reject if not opts else None, **opts)
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
                             ("--decision-thresholds", options.get("decision_thresholds")),
                             ("--coverage", options.get("coverage"))) if v is not None]

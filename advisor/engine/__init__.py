@@ -69,6 +69,7 @@ _LAZY: dict[str, str] = {
     "human_ratings": "._judge",
     "judge_ratings": "._judge",
     "resolve_judge": "._judge",
+    "baseline_ratings": "._judge",
     # the engine's building blocks that io, stats, the catalogue, the report and the CLI compute with
     "COST_IDS": "._score_eval",
     "Calibration": "._scores",
@@ -212,6 +213,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._actions import collapse_to_actions as collapse_to_actions
     from ._judge import (
         JudgeRatings as JudgeRatings,
+        baseline_ratings as baseline_ratings,
         evaluate_judge_batch as evaluate_judge_batch,
         human_ratings as human_ratings,
         judge_comparison as judge_comparison,

@@ -16,11 +16,17 @@ out of their mean). With one human there is no human–human baseline and no Δ.
 
 Every quantity takes item weights ``(..., items)`` — the bootstrap's resampling counts — so one resample gives the
 judge–human and the human–human figures on the same items, and the interval of Δ is paired.
+
+A machine scored against a *resolved* human score (automated essay scoring; Williamson et al. 2012) is the same
+design with a reference: the machine is set beside the reference column only, the humans behind it beside each
+other, and ``Δ = q(M, R) − mean_{h<h'} q(h, h')`` is the degradation from the human–human figure
+(:func:`baseline_ratings`, with exact and adjacent agreement and the quadratically weighted kappa).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,13 +38,18 @@ from ._agreement import Ratings, ratings_from_codes
 from ._metrics import evaluate_batch
 from ._ordinal import OrdinalCells, class_values, evaluate_ordinal_batch
 
-__all__ = ["JUDGE_QUANTITIES", "JudgeRatings", "evaluate_judge_batch", "human_ratings", "judge_comparison",
+__all__ = ["BASELINE_QUANTITIES", "JUDGE_QUANTITIES", "baseline_ratings", "JudgeRatings", "evaluate_judge_batch", "human_ratings", "judge_comparison",
            "judge_ratings", "resolve_judge"]
 
 #: What is measured for each pair of raters: the agreement rate, Cohen's kappa, the weighted kappa (ordinal).
 JUDGE_QUANTITIES: tuple[str, ...] = ("agreement", "kappa", "weighted_kappa")
+#: What a machine against a resolved human score reports for each pair (Williamson et al. 2012): exact agreement,
+#: adjacent agreement (within one step) and the quadratically weighted kappa.
+BASELINE_QUANTITIES: tuple[str, ...] = ("agreement", "adjacent", "weighted_kappa")
 #: The ordinal engine's kappa used for ordered categories (the ordinal studies' chance-corrected agreement).
 WEIGHTED_KAPPA = "weighted_kappa_quadratic"
+#: The ordinal engine's share of items within one step (adjacent agreement).
+ADJACENT = "adjacent_accuracy"
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,8 @@ class JudgeRatings:
     ratings: Ratings
     judge: int
     weighted: bool = False  # the quadratically weighted kappa too (ordered categories, ordinal study)
+    reference: int | None = None  # the resolved human score the judge is scored against (else: each human)
+    measured: tuple[str, ...] | None = None  # the quantities, when not the judge comparison's own
 
     @property
     def judge_name(self) -> str:
@@ -55,16 +68,26 @@ class JudgeRatings:
 
     @property
     def humans(self) -> tuple[int, ...]:
-        return tuple(j for j in range(len(self.ratings.raters)) if j != self.judge)
+        """The human raters set beside each other (the reference, a resolution of theirs, is not one of them)."""
+        return tuple(j for j in range(len(self.ratings.raters)) if j not in (self.judge, self.reference))
+
+    @property
+    def judge_pairs(self) -> int:
+        """How many of :attr:`pairs` are the judge's (the first ones)."""
+        return 1 if self.reference is not None else len(self.humans)
 
     @property
     def pairs(self) -> tuple[tuple[int, int], ...]:
-        """The judge with each human, then every pair of humans (indices into ``ratings.raters``)."""
+        """The judge with each human (or with the reference alone), then every pair of humans (indices into
+        ``ratings.raters``)."""
         h = self.humans
-        return (*((self.judge, a) for a in h), *((h[i], h[j]) for i in range(len(h)) for j in range(i + 1, len(h))))
+        first = ((self.judge, self.reference),) if self.reference is not None else tuple((self.judge, a) for a in h)
+        return (*first, *((h[i], h[j]) for i in range(len(h)) for j in range(i + 1, len(h))))
 
     @property
     def quantities(self) -> tuple[str, ...]:
+        if self.measured is not None:
+            return self.measured
         return JUDGE_QUANTITIES if self.weighted else JUDGE_QUANTITIES[:2]
 
     def ids(self) -> list[str]:
@@ -74,6 +97,48 @@ class JudgeRatings:
         if len(self.humans) >= 2:
             out += [f"delta_{q}" for q in self.quantities]
         return out
+
+
+def baseline_ratings(y_true: Sequence[Any], y_pred: Sequence[Any], raters: Mapping[str, Sequence[Any]],
+                     order: Sequence[Any]) -> JudgeRatings:
+    """A machine's scores ``y_pred`` against the resolved human score ``y_true``, and the human raters' own scores
+    (``raters``: column name → scores) against each other, on ordered classes ``order`` (lowest first): exact and
+    adjacent agreement and the quadratically weighted kappa of each pair, and the degradation Δ (machine–resolved
+    minus the raters' mean with each other). A score that is not one of the classes is one sentence.
+
+    >>> jr = baseline_ratings([1, 2, 3, 3], [1, 2, 2, 3], {"r1": [1, 2, 3, 2], "r2": [1, 3, 3, 3]}, [1, 2, 3])
+    >>> [(jr.ratings.raters[a], jr.ratings.raters[b]) for a, b in jr.pairs], jr.ids()[-1]
+    ([('machine', 'resolved'), ('r1', 'r2')], 'delta_weighted_kappa')
+    """
+    cats = list(order)
+    index = {str(c): i for i, c in enumerate(cats)}
+    columns = {"machine": y_pred, "resolved": y_true, **{str(k): v for k, v in raters.items()}}
+    if len(columns) != 2 + len(raters):
+        raise InputError("a rater column may not be called machine or resolved; rename it.")
+    codes = []
+    for name, values in columns.items():
+        col = []
+        for v in values:
+            if v is None or (isinstance(v, float) and math.isnan(v)) or str(v).strip() == "":
+                col.append(-1)  # a rating missing: that pair leaves the item out
+            elif _key(v) in index:
+                col.append(index[_key(v)])
+            else:
+                raise InputError(f"the score {str(v)[:40]!r} in column {name!r} is not one of the classes "
+                                 f"{few_names([str(c) for c in cats])}.")
+        codes.append(col)
+    if len({len(c) for c in codes}) != 1:
+        raise InputError("the rater columns do not have as many scores as there are items.")
+    r = ratings_from_codes(np.asarray(codes, dtype=np.int64).T, len(cats), list(columns), cats, ordered=True,
+                           declared=True)
+    return JudgeRatings(r, 0, True, reference=1, measured=BASELINE_QUANTITIES)
+
+
+def _key(v: Any) -> str:
+    """A score as the classes are keyed: 3.0 read from a CSV is the class 3."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def resolve_judge(raters: Sequence[str], judge: str) -> int:
@@ -152,15 +217,19 @@ def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: n
             empty = n <= 0
             nominal = evaluate_batch(c, ["accuracy", "cohen_kappa"], undefined=undefined)
             out[f"agreement#{p}"] = np.where(empty, np.nan, nominal["accuracy"])
-            out[f"kappa#{p}"] = np.where(empty, np.nan, nominal["cohen_kappa"])
+            if "kappa" in jr.quantities:
+                out[f"kappa#{p}"] = np.where(empty, np.nan, nominal["cohen_kappa"])
             if jr.weighted:
                 rows, cols = np.divmod(np.arange(k * k), k)
                 cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), cats, class_values(cats),
                                      r.declared)
-                wk = evaluate_ordinal_batch(cells, [WEIGHTED_KAPPA], undefined)[WEIGHTED_KAPPA]
-                out[f"weighted_kappa#{p}"] = np.where(empty, np.nan, wk)
-        n_judge = len(jr.humans)
-        if n_judge >= 2:
+                wanted = [WEIGHTED_KAPPA, *([ADJACENT] if "adjacent" in jr.quantities else [])]
+                got = evaluate_ordinal_batch(cells, wanted, undefined)
+                out[f"weighted_kappa#{p}"] = np.where(empty, np.nan, got[WEIGHTED_KAPPA])
+                if "adjacent" in jr.quantities:
+                    out[f"adjacent#{p}"] = np.where(empty, np.nan, got[ADJACENT])
+        n_judge = jr.judge_pairs
+        if len(jr.humans) >= 2:
             for q in jr.quantities:
                 judge_side = _mean([out[f"{q}#{p}"] for p in range(n_judge)])
                 human_side = _mean([out[f"{q}#{p}"] for p in range(n_judge, len(jr.pairs))])

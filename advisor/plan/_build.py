@@ -167,6 +167,24 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _baseline_diagnostic(answers: Answers) -> Diagnostic | None:
+    """The individual human scores beside the resolved score (answers key ``rater_columns``): the machine's exact and
+    adjacent agreement and QWK with the resolved score beside the raters' with each other, and the degradation with
+    a paired interval; with the author's field's thresholds (automated essay scoring: QWK below 0.70, degradation
+    beyond 0.10; Williamson et al. 2012)."""
+    if not answers.rater_columns:
+        return None
+    field = load_fields().get(str(answers.field)) if answers.field else None
+    base = field.baseline if field is not None else None
+    return Diagnostic(id="human_baseline", promise=DIAGNOSTICS["human_baseline"],
+                      params={"raters": list(answers.rater_columns),
+                              "qwk_floor": base.qwk_floor if base is not None else None,
+                              "degradation": base.degradation if base is not None else None},
+                      reason="Does the machine agree with the resolved score as well as the raters agree with each "
+                             "other?",
+                      answers=sorted(k for k in ("rater_columns", "field") if k in answers.model_fields_set))
+
+
 def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
     """With subgroup columns, a binary task, a class of interest and scores or probabilities: per subgroup value the
     subgroup AUC, the BPSN AUC and the BNSP AUC (Borkan et al. 2019), which ask whether the scores rank a subgroup's
@@ -369,6 +387,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
+    baseline = _baseline_diagnostic(ans)
+    if baseline is not None:  # the raters' agreement with each other, the baseline the machine is read against
+        diagnostics = [baseline, *diagnostics]
     budget = _budget_diagnostic(ans)
     if budget is not None:  # the labels in use against the budget: the constraint the author stated, said first
         diagnostics = [budget, *diagnostics]

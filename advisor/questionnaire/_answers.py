@@ -188,6 +188,11 @@ class Answers(BaseModel):
                                                 "the bootstrap resamples units, not items")
     # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
     subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
+    # issue 22 (the essay reader): the individual human scores beside the resolved score in y_true, so that the
+    # machine is read against the raters' agreement with each other (Williamson et al. 2012)
+    rater_columns: list[str] = Field(default_factory=list, description=(
+        "the columns of the prediction files holding each human rater's own score (at least two), beside the "
+        "resolved score in y_true"))
     # a claim of sameness needs a margin fixed in advance (Walker & Nowacki 2011): the largest difference the author
     # calls negligible, in the units of the figure compared — the Δ of the judge's lead agreement figure, each gap
     # across subgroups. None: not answered; "unknown": the author fixed none (both: the figures are descriptive)
@@ -473,12 +478,28 @@ class Answers(BaseModel):
                   + _names(self.classes or []))
 
     def _subgroups_consistent(self) -> None:
-        """Subgroup columns: named, each once (issue 23 item 1)."""
+        """Subgroup columns: named, each once (issue 23 item 1); rater columns likewise, at least two, of a task
+        with one true class per item and no annotators compared without a reference (issue 22)."""
         cols = self.subgroups
         if any(not str(c).strip() for c in cols):
             _fail("subgroups", cols, "every subgroup column needs a name")
         if len(set(cols)) != len(cols):
             _fail("subgroups", cols, "a subgroup column is named twice; give each once")
+        raters = self.rater_columns
+        if not raters:
+            return
+        if any(not str(c).strip() for c in raters) or len(set(map(str, raters))) != len(raters):
+            _fail("rater_columns", raters, "every rater column needs a name, each given once")
+        if len(raters) < 2:
+            _fail("rater_columns", raters, "the raters' agreement with each other needs at least two rater columns")
+        if self.label_structure not in ("nominal", "ordinal") or self.annotators is not None:
+            _fail("rater_columns", raters, "rater columns give the human scores behind the resolved score in y_true, "
+                  "for a task with one true class per item; annotators compared without a reference use "
+                  "rater_<name> columns and annotators instead")
+        clash = [c for c in raters if c in (self.group, *self.subgroups)]
+        if clash:
+            _fail("rater_columns", raters, f"{clash[0]!r} is also the group or a subgroup column; a rater column "
+                  "holds scores")
 
     def _abstention_consistent(self) -> None:
         """Issue 23 item 2: a target coverage is a share of the items answered, in (0, 1], of a system that abstains;

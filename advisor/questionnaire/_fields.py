@@ -35,6 +35,17 @@ class FieldSetting(BaseModel):
     text: str = Field(description="that value in running text, after 'there' ('at an FPR of 5%')")
 
 
+class FieldBaseline(BaseModel):
+    """The human–human baseline of a field that scores with raters (automated essay scoring): the machine's
+    quadratically weighted kappa with the human score is flagged below ``qwk_floor``, and when it is lower than the
+    raters' with each other by more than ``degradation`` (Williamson et al. 2012)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    qwk_floor: float = Field(gt=0, lt=1)
+    degradation: float = Field(gt=0, lt=1)
+
+
 class CommunityField(BaseModel):
     """A community and the figure its papers report."""
 
@@ -62,6 +73,8 @@ class CommunityField(BaseModel):
         "bias_score), each with the BibTeX keys of the work that sets or documents it"))
     settings: dict[str, FieldSetting] = Field(default_factory=dict, description=(
         "the field's value of a metric's parameter, by catalogue id: said when the lead is read at another"))
+    baseline: FieldBaseline | None = Field(None, description=(
+        "the human–human baseline the field reads a machine's agreement against, with its thresholds"))
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))

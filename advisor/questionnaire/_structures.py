@@ -57,6 +57,16 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
                      and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
                      and (reported is None or a.metric in reported)]
     keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
+    if rule.id == "structure_ordinal" and facts.get("tolerated_steps") == 1:
+        # one step off was said to be tolerable: a nominal lead (balanced accuracy) counts that step as a miss, so it
+        # argues against the author's premise and is not reported beside the lead (issue 22, the essay reader)
+        keep = False
+        field = load_fields().get(str(facts.get("field") or ""))
+        if field is not None and "weighted_kappa_quadratic" in field.metrics:
+            # one distance-weighted figure beside the lead answers "a two-step error is not a five-step one"; the
+            # field's QWK is it, so macro MAE, unplanned, would be a figure without a reason of the author's
+            planned = {mid for name in facts.get("planned_metrics") or [] for mid in resolve_planned(str(name)).ids}
+            complementary = [a for a in complementary if a.metric != "mae_macro" or a.metric in planned]
     if rule.id == "structure_hierarchy":  # the hierarchical metrics first, the flat view after them
         complementary.sort(key=lambda a: _structure(cat, a.metric) == "nominal")
     # an ambiguous planned name ("Krippendorff's alpha") one of whose readings now leads: the other readings

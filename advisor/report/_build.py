@@ -29,7 +29,9 @@ from ._build_decisions import decision_tables
 from ._build_selective import abstention_section, selective_table
 from ._build_scores import finish, item_ids, prepare
 from ._confusions import top_confusions
+from ._baseline import baseline_figures, baseline_table
 from ._judge import definitions_for
+from ._methods_baseline import baseline_definitions, said_baseline
 from ._methods_field import in_field_terms
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
@@ -400,6 +402,11 @@ def build_report(
         budget: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
+        # the machine against the human–human baseline (Williamson et al. 2012), first: the field's central reading
+        base_table = baseline_table(baseline_figures(plan, data, order_of(plan), bootstrap, confidence, seed,
+                                                     undefined),
+                                    plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items")
+        tables = ([base_table] if base_table is not None else []) + tables
         # the labels in use against the false positive rate budget (issue 24): groups resampled as the intervals are
         tables = budget_tables(plan, systems, joint, settings.groups, pos, bootstrap, seed, min(digits, 3),
                                budget) + tables
@@ -448,6 +455,8 @@ def build_report(
                    results, warnings, references)
     ctx.justification, ctx.scores, ctx.tables = justification, score_data, tables
     ctx.definitions = definitions_for(plan, cat, promised)  # a judge against human raters (issue 22)
+    if said_baseline(promised, answers_dict, PROMISE["human_baseline"]):  # the degradation from the raters' kappa
+        ctx.definitions = [*ctx.definitions, *baseline_definitions(answers_dict)]
     if (promised is not None and PROMISE["bias_aucs"] in promised) or (sub_json or {}).get("bias_aucs"):
         # the bias AUCs said or shown: their formulas, in the notation of the Definitions above and without
         # defining again what those defined

@@ -38,6 +38,7 @@ from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
 from ._margins import gap_margin_sentence, humans_noun
+from ._methods_baseline import baseline_sentence, said_baseline
 from ._methods_field import (
     field_of,
     field_sentences,
@@ -152,6 +153,8 @@ def build_methods(
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
     if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
         data_adds["f_beta"] = W.S["f_beta_tn"]
+    if primary is not None and primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:
+        data_adds["mae_macro"] = W.S["mae_macro_beside_tolerated"]  # its reason in this situation (issue 22)
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
@@ -168,8 +171,10 @@ def build_methods(
         return None
 
     judge = judge_said(answers, promised)  # a judge against human raters: the comparison opens the argument
+    # the raters' agreement with each other (Williamson et al. 2012): a sentence of its own, never cut
+    baseline = said_baseline(promised, answers, W.PROMISE["human_baseline"])
     if promised is not None:
-        promised = [x for x in promised if x != W.PROMISE["judge_agreement"]]
+        promised = [x for x in promised if x not in (W.PROMISE["judge_agreement"], W.PROMISE["human_baseline"])]
     # the bias AUCs of a subgroup column (Borkan et al. 2019): the author's harm, in a sentence of its own, never cut
     bias = promised is not None and W.PROMISE["bias_aucs"] in promised
     # the signed bias of an ordered score per subgroup value (Williamson et al. 2012): likewise a sentence of its own
@@ -208,6 +213,9 @@ def build_methods(
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
                          start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds,
                          planned_as=planned_as)
+        if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
+            baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []},
+                              primary.id if primary is not None else None, intervals is not None)
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
@@ -564,7 +572,10 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         return {beside}
     if primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:  # the author's tolerance argues
         p.t(W.S["lead_tolerated"].format(name=prose_name(primary), items=_items(answers) or "test items"))
-        p.cite(primary.references[:1]).t(". ")
+        field = field_of(answers)
+        if field is None or primary.id not in field.metrics:  # else the field's sentence cites the convention
+            p.cite(primary.references[:1])
+        p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos, terse)

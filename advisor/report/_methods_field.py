@@ -4,6 +4,7 @@ that field (``readings``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -42,6 +43,24 @@ def _glossed(term: str, name: str) -> bool:
     """Whether a field's word for a metric is one of the catalogue name's glosses, or the name qualified."""
     low, short = term.lower(), _lower_name(name).lower()
     return low in name.lower() or low.endswith(" " + short)
+
+
+def _initials(term: str, name: str) -> bool:
+    """Whether a field's word for a metric is the name's initials: "QWK" of quadratically weighted kappa, said as
+    "quadratically weighted kappa (QWK)", never "There quadratically weighted kappa is called QWK" (a tautology;
+    issue 22, the essay reader).
+
+    >>> _initials("QWK", "Quadratically weighted kappa"), _initials("exact agreement", "Accuracy")
+    (True, False)
+    """
+    initials = "".join(w[0] for w in re.findall(r"[^\W\d_]+", _lower_name(name).lower()))
+    return len(term) >= 2 and term.lower() == initials
+
+
+def _with_initials(field: CommunityField, m: MetricEntry) -> str:
+    """The metric's name in prose, with the field's initials for it in brackets when the field has them."""
+    term = field.terms.get(m.id)
+    return prose_name(m) + (f" ({term})" if term and _initials(term, m.name) else "")
 
 
 def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None,
@@ -84,11 +103,11 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     key = [field.source]
     others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
                     key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
-    names = [prose_name(m) for m in others]
+    names = [_with_initials(field, m) for m in others]
     if primary is not None and primary.id in field.metrics:
         named, there = _field_named(field, primary, others)
         if names:  # the lead named as such: "…, which we also report" read as if the lead were beside itself
-            p.t(W.S["field_lead_with"].format(lead=prose_name(primary), field=field.name,
+            p.t(W.S["field_lead_with"].format(lead=_with_initials(field, primary), field=field.name,
                                               names=("and " if len(names) == 1 else "") + _join_words(names)))
         else:
             p.t(W.S["field_lead"].format(field=field.name, named=""))
@@ -136,7 +155,8 @@ def _field_named(field: CommunityField, primary: MetricEntry | None, others: Seq
     figures are reported beside a lead that is not the field's."""
     figures = [m for m in (primary, *others) if m is not None]
     terms = [(m, field.terms[m.id]) for m in figures
-             if field.terms.get(m.id) and not _glossed(field.terms[m.id], m.name)]
+             if field.terms.get(m.id) and not _glossed(field.terms[m.id], m.name)
+             and not _initials(field.terms[m.id], m.name)]
     if not terms:
         return "", ""
     if len(terms) == 1 and primary is not None and terms[0][0] is primary:

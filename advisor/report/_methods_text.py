@@ -35,6 +35,8 @@ PROMISE: dict[str, str] = {
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
+    # said in a sentence of its own, with its source and thresholds (advisor/report/_methods_baseline.py)
+    "human_baseline": "the machine's agreement with the resolved score beside the human raters' with each other",
     # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
     "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
     # said in a sentence of its own, with its source and the threshold (advisor/report/_methods_bias.py)
@@ -254,9 +256,13 @@ S: dict[str, str] = {
     "costlier_read_alarm": ("The costlier error, a false alarm, is read from {name}: one minus it is the share of the "
                             "{items} not “{pos}” that the system calls “{pos}”; {other} stands beside it"),
     # ordered classes where one step off is tolerable (answers key tolerated_steps: 1)
-    "lead_tolerated": ("We lead with {name}, the share of the {items} whose predicted class is within one step of the "
-                       "true class, because one step off was said to be tolerable and a larger error is not; one minus "
-                       "it is the share of the errors that matter"),
+    # the reason is the author's premise, cited to no one; the metric's source (the field's convention) is cited
+    # at its name when no field sentence follows to cite it (issue 22, the essay reader)
+    "lead_tolerated": "We lead with {name}, the share of the {items} whose predicted class is within one step of the "
+                      "true class",
+    "mae_macro_beside_tolerated": "since adjacent agreement counts an error of two steps like one of five",
+    "lead_tolerated_why": (", because one step off was said to be tolerable and a larger error is not; one minus it "
+                           "is the share of the errors that matter"),
     "costlier_read_missed_terse": "{name} reads the costlier error, a missed “{pos}”; {other} stands beside it",
     "costlier_read_alarm_terse": "{name} reads the costlier error, a false alarm; {other} stands beside it",
     "trivial_all": "calls every {item} “{pos}”",

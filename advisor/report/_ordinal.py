@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine import evaluate_inputs
+from ..engine import evaluate_inputs, with_counts
 from ..io import ordinal_from_tables
 from ..stats import structure_bootstrap, structure_comparison
 from ._models import Estimate
@@ -48,11 +48,35 @@ def _items(joint: Any, inputs: Any) -> dict[str, tuple[np.ndarray, np.ndarray]] 
     return {str(s): (true, pos[codes[:, j + 1]]) for j, s in enumerate(joint.systems)}
 
 
+def _grouped_cells(joint: Any, inputs: Any, name: str, groups: np.ndarray) -> tuple[Any, np.ndarray]:
+    """One system's ordinal cells with a cell per row of the joint table (rows split by group), and the group of
+    each cell: what the cluster bootstrap draws whole groups of. Rows the system abstained on are left out."""
+    rank = {str(lab): i for i, lab in enumerate(inputs.labels)}
+    pos = np.array([rank.get(str(lab), -1) for lab in joint.labels] + [-1])  # the last: an abstention's code
+    col = list(joint.systems).index(name) + 1
+    codes = np.minimum(np.asarray(joint.codes), len(joint.labels))
+    true, pred = pos[codes[:, 0]], pos[codes[:, col]]
+    keep = (true >= 0) & (pred >= 0)
+    cells = with_counts(inputs.systems[name], np.asarray(joint.counts, dtype=np.float64)[keep], true[keep],
+                        pred[keep])
+    return cells, groups[keep]
+
+
 def ordinal_intervals(results: Any, inputs: Any, joint: Any, ids: Sequence[str], points: Mapping[str, Any],
                       st: Any, lower_is_better: Sequence[str]) -> None:
     """Intervals (paired when the systems share items), winners, P(first) and paired differences of the ordinal
     metrics, added to the report's results beside those of the other metrics."""
     names = [r.name for r in results.reports]
+    groups = getattr(st, "groups", None)
+    if groups is not None and joint is not None and len(names) == 1:  # whole groups resampled (the cluster bootstrap)
+        rep = results.reports[0]
+        cells, of_cell = _grouped_cells(joint, inputs, rep.name, np.asarray(groups))
+        bs = structure_bootstrap("ordinal", cells, list(ids), n_resamples=st.bootstrap, confidence=st.confidence,
+                                 seed=st.seed, undefined=st.undefined, groups=of_cell)
+        for m, r in bs.items():
+            rep.intervals[m] = Estimate(estimate=points[rep.name][m], low=r["low"], high=r["high"],
+                                        method=r.get("method"), reason=r.get("reason"))
+        return
     items = _items(joint, inputs) if joint is not None and len(names) > 1 else None
     if items is None:
         for rep in results.reports:

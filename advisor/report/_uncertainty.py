@@ -188,9 +188,9 @@ def grouped(settings: Any, results: Any, data: Any, plan: Any, ordinal: bool) ->
     settings.groups, settings.group_col = getattr(ps, "groups", None), getattr(ps, "group_col", None)
     if settings.groups is None:
         return plan
-    if ordinal:
-        raise InputError(f"{arg('group', settings.group_col)}: the ordinal metrics of these label files are "
-                         f"resampled by items, not groups; leave {arg('group')} out.")
+    if ordinal and len(getattr(results, "reports", ())) > 1:  # one system's cells are resampled by groups
+        raise InputError(f"{arg('group', settings.group_col)}: the ordinal metrics of several systems are compared "
+                         f"on resampled items, not groups; give one system, or leave {arg('group')} out.")
     results.group = (settings.group_col, len(getattr(ps, "group_labels", ())))
     if plan is None:
         return plan

@@ -11,6 +11,7 @@ import numpy as np
 from .._exceptions import InputError
 from ..engine import (
     NOMINAL_BESIDE,
+    OrdinalCells,
     HierarchyCells,
     JudgeRatings,
     LabelSets,
@@ -49,6 +50,8 @@ def _size(data: Any) -> int:
         return data.counts.shape[0]
     if isinstance(data, JudgeRatings):
         return data.ratings.counts.shape[0]
+    if isinstance(data, (OrdinalCells, HierarchyCells)):  # the cells (a group per cell, resampled whole)
+        return len(data.counts)
     return len(data[1])
 
 

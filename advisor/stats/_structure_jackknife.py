@@ -67,8 +67,10 @@ def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k
     if structure in ("ordinal", "hierarchy"):
         base = np.asarray(data.counts, dtype=np.float64)
         point = stack(_ordinal(_with_counts(data, base[None]), ids, undefined))[0]
+        # with the group of each cell (ordinal, groups resampled): a whole group leaves at a time
+        cells_of = None if groups is None or structure != "ordinal" else (groups, int(groups.max()) + 1)
         theta, weights = leave_out_values(base, len(ids), lambda m: stack(_ordinal(_with_counts(data, m), ids, undefined)),
-                                          max(1, 4_000_000 // max(base.size, 1)))
+                                          max(1, 4_000_000 // max(base.size, 1)), cells_of)
         return point, theta, weights, float(base.sum())
     n = _size(data)
     point = stack(_items(data, ids, np.ones((1, n)), undefined, top_k))[0]

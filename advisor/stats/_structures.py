@@ -32,7 +32,7 @@ from ..engine import (
     with_counts,
 )
 from ._bootstrap import check_arguments, pick_seed
-from ._clusters import check_groups, item_weights
+from ._clusters import check_groups, item_weights, iter_cluster_resamples
 from ._compare_models import Comparison
 from ._paired import summarise
 from ._ranks import ranking_agreement as _ranking_agreement
@@ -101,11 +101,31 @@ def _cell_draws(systems: dict[str, Any], items: dict[str, tuple[np.ndarray, np.n
     return out
 
 
+def _grouped_cell_draws(systems: dict[str, Any], ids: Sequence[str], n_resamples: int, rng: np.random.Generator,
+                        undefined: str, groups: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
+    """Ordinal cells with the group of each cell (a cell per (true, predicted, group) row of the table): whole groups
+    are drawn, each cell weighing its count times its group's multiplicity (the cluster bootstrap of the items)."""
+    if len(systems) != 1:
+        raise InputError("ordered classes with a resampling unit are evaluated one system at a time; give one "
+                         "prediction file, or leave the group out to compare systems.")
+    (name, cells), = systems.items()
+    evaluate, with_counts = cells_evaluator(cells, ids, undefined)
+    n_groups = int(groups.max()) + 1
+    chunks: dict[str, list[np.ndarray]] = {m: [] for m in ids}
+    step = max(1, _CHUNK_CELLS // max(len(groups), 1))
+    for _, masses in iter_cluster_resamples(rng, np.asarray(cells.counts), groups, n_groups, n_resamples, step):
+        for m, v in evaluate(with_counts(cells, masses.astype(np.float64))).items():
+            chunks[m].append(np.asarray(v))
+    return {name: {m: np.concatenate(v) for m, v in chunks.items()}}
+
+
 def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamples: int, seed: int | None,
            undefined: str, top_k: int | None, items: Any, progress: Any = None, groups: np.ndarray | None = None
            ) -> dict[str, dict[str, np.ndarray]]:
     """``progress(done, total)`` after each chunk of item resamples (ordinal cells are drawn at once: cheap)."""
     rng = np.random.default_rng(seed)  # seeds are picked before this (pick_seed)
+    if structure == "ordinal" and groups is not None:  # whole groups of one system's cells (the cluster bootstrap)
+        return _grouped_cell_draws(systems, ids, n_resamples, rng, undefined, groups)
     if structure in ("ordinal", "hierarchy"):
         return _cell_draws(systems, items, ids, n_resamples, rng, undefined)
     return _item_draws(systems, ids, n_resamples, rng, undefined, top_k, progress, groups)
