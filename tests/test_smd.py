@@ -113,3 +113,40 @@ def test_report_by_subgroup_gives_the_smd_of_each_value(tmp_path):
     assert smd["yes"]["essays"]["flag"] and not smd["no"]["essays"]["flag"]
     methods = " ".join(sp["text"] for p in rep["methods"] for sp in p["spans"] if sp.get("text"))
     assert "standardized mean difference of machine minus human scores" in methods
+
+
+def test_with_groups_the_subgroup_smd_draws_whole_groups() -> None:
+    """The essay reader's paragraph says the intervals resample the schools: the subgroups' SMD did so only for the
+    gaps. Same estimate with or without groups; with them the interval is as wide as an independent school
+    bootstrap of the SMD (numpy, percentile), and wider than the essays' own."""
+    import advisor
+    from advisor.stats._subgroups import subgroup_smd
+
+    rng = np.random.default_rng(3)
+    n, g = 800, 25
+    school = rng.integers(0, g, n)
+    lift = rng.normal(0, 0.8, g)[school]
+    y = np.clip(np.round(3.5 + rng.normal(0, 1, n)), 1, 6).astype(int)
+    p = np.clip(np.round(y + 0.6 * lift + rng.normal(0, 0.7, n)), 1, 6).astype(int)
+    df = pd.DataFrame({"y_true": y, "y_pred": p, "el": rng.choice(["yes", "no"], n), "school": school})
+    order = [1, 2, 3, 4, 5, 6]
+    flat = subgroup_smd(advisor.load(df, by="el"), ["el"], order, n_resamples=1000, seed=1)["el"]
+    grouped = subgroup_smd(advisor.load(df, by="el", group="school"), ["el"], order, n_resamples=1000, seed=1)["el"]
+
+    def smd(t, q):
+        return (q.mean() - t.mean()) / np.sqrt((q.var(ddof=1) + t.var(ddof=1)) / 2)
+
+    for value in ("yes", "no"):
+        sub = df[df.el == value]
+        by_school = [sub[sub.school == s] for s in sorted(sub.school.unique())]
+        draws = []
+        for _ in range(2000):
+            pick = pd.concat([by_school[i] for i in rng.integers(0, len(by_school), len(by_school))])
+            draws.append(smd(pick.y_true.to_numpy(float), pick.y_pred.to_numpy(float)))
+        lo, hi = np.percentile(draws, [2.5, 97.5])
+        f, gr = flat[value]["y_pred"], grouped[value]["y_pred"]
+        assert f["estimate"] == pytest.approx(gr["estimate"], abs=1e-12)
+        assert gr["estimate"] == pytest.approx(smd(sub.y_true.to_numpy(float), sub.y_pred.to_numpy(float)), abs=1e-12)
+        width = gr["high"] - gr["low"]
+        assert width > 1.5 * (f["high"] - f["low"])
+        assert abs(width - (hi - lo)) < 0.25 * (hi - lo), (value, width, hi - lo)

@@ -39,7 +39,7 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], lead: str | None = No
     >>> t = Text()
     >>> baseline_sentence(t, {"field": "automated_essay_scoring", "item_name": "essay"})
     >>> t.spans[0].text[:80]
-    'The raters’ own scores are not in the data, so the human–human baseline cannot b'
+    "The raters' own scores are not in the data, so the human–human baseline cannot b"
     >>> t = Text()
     >>> baseline_sentence(t, {"rater_columns": ["r1", "r2"]})
     >>> "“r1” against “r2”" in t.spans[0].text, len(t.spans)
@@ -52,22 +52,24 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], lead: str | None = No
     if not raters:
         if base is None:
             return
-        p.t("The raters’ own scores are not in the data, so the human–human baseline cannot be given; a "
+        p.t("The raters' own scores are not in the data, so the human–human baseline cannot be given; a "
             f"{qwk} below {base.qwk_floor:.2f} is flagged")
         p.cite([field.source]).t(". ")
         return
     named = [f"“{r}”" for r in raters]
     pairs = f"{named[0]} against {named[1]}" if len(named) == 2 else f"each pair of {join_words(named)}"
     theirs = "theirs" if len(named) == 2 else "their mean over the pairs"
-    said = ("We give the same figures" + (", our lead’s included," if lead == "adjacent_accuracy" else "")
-            + f" for {pairs}, the human–human baseline, and the degradation (the machine’s {qwk} minus {theirs})"
+    said = ("We give the same figures" + (", our lead's included," if lead == "adjacent_accuracy" else "")
+            + f" for {pairs}, the human–human baseline, and the degradation (the machine's {qwk} minus {theirs})"
             + (" with a paired interval" if intervals else ""))
     if base is None:
         p.t(said + ". ")
         return
     p.t(said + f"; a {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {theirs}, is "
         "flagged")
-    p.cite([field.source]).t(". ")
+    if not any(s.kind == "cite" and field.source in s.keys for s in p.spans):  # once a paragraph, not at each use
+        p.cite([field.source])
+    p.t(". ")
 
 
 def baseline_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:

@@ -261,8 +261,7 @@ S: dict[str, str] = {
     "lead_tolerated": "We lead with {name}, the share of the {items} whose predicted class is within one step of the "
                       "true class",
     "mae_macro_beside_tolerated": "since adjacent agreement counts an error of two steps like one of five",
-    "lead_tolerated_why": (", because one step off was said to be tolerable and a larger error is not; one minus it "
-                           "is the share of the errors that matter"),
+    "lead_tolerated_why": ", because one step off was said to be tolerable and a larger error is not",
     "costlier_read_missed_terse": "{name} reads the costlier error, a missed “{pos}”; {other} stands beside it",
     "costlier_read_alarm_terse": "{name} reads the costlier error, a false alarm; {other} stands beside it",
     "trivial_all": "calls every {item} “{pos}”",

@@ -275,7 +275,8 @@ def _num(v: Any) -> Any:
 def subgroup_smd(data: Any, by: Sequence[str], order: Sequence[Any], *, n_resamples: int | None = None,
                  confidence: float = 0.95, seed: int | None = None) -> dict[str, Any]:
     """The standardized mean difference of predicted minus true scores (Williamson, Xi & Breyer 2012) within each
-    value of each subgroup column of an ordinal task, with the bootstrap of the value's ordered cells.
+    value of each subgroup column of an ordinal task, with the bootstrap of the value's ordered cells (of its groups
+    of items, drawn whole, when the data were read with ``group=``).
 
     ``order`` lists the classes from lowest to highest (their values when they are numbers). Returns ``{column:
     {value: {system: {"n", "estimate"[, "low", "high", "method"], "flag"}}}}``; ``flag`` is True when |SMD| > 0.10,
@@ -296,6 +297,9 @@ def subgroup_smd(data: Any, by: Sequence[str], order: Sequence[Any], *, n_resamp
         return {}
     k = len(order)
     rank = np.array([index[str(lab)] for lab in joint.labels] + [-1], dtype=np.int64)  # −1: an abstention
+    # read with group=: the value's groups are drawn whole (the cluster bootstrap), as the paragraph says of every
+    # interval — a cell per row of the table, so each row keeps its group (the essay's schools; issue 22)
+    groups = getattr(ps, "groups", None)
     out: dict[str, Any] = {}
     for col in by:
         values, labels = found[col]
@@ -311,12 +315,17 @@ def subgroup_smd(data: Any, by: Sequence[str], order: Sequence[Any], *, n_resamp
                 if not keep.any():
                     entry[system] = {"n": 0, "estimate": None, "reason": "no items"}
                     continue
-                cell, inv = np.unique(t[keep] * k + p[keep], return_inverse=True)
-                mass = np.bincount(inv, weights=counts[keep])
-                cells = OrdinalCells(cell // k, cell % k, mass, tuple(order), class_values(list(order)), True)
+                of_row = None if groups is None else np.asarray(groups)[mask][keep]
+                if of_row is None:
+                    cell, inv = np.unique(t[keep] * k + p[keep], return_inverse=True)
+                    mass = np.bincount(inv, weights=counts[keep])
+                    cells = OrdinalCells(cell // k, cell % k, mass, tuple(order), class_values(list(order)), True)
+                else:
+                    mass = np.asarray(counts[keep], dtype=np.float64)
+                    cells = OrdinalCells(t[keep], p[keep], mass, tuple(order), class_values(list(order)), True)
                 n = float(mass.sum())
                 res = (structure_bootstrap("ordinal", cells, ["smd"], n_resamples=n_resamples, confidence=confidence,
-                                           seed=seed)["smd"] if n_resamples else
+                                           seed=seed, groups=of_row)["smd"] if n_resamples else
                        {"estimate": ordinal_metrics(cells, ["smd"])["smd"]})
                 est = _num(res["estimate"])
                 e: dict[str, Any] = {"n": int(n) if n.is_integer() else n, "estimate": est,
