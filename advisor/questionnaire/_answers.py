@@ -577,6 +577,8 @@ class Answers(BaseModel):
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,
             has_map_shares=self.map_shares is not None,
+            # the author said which classes lead to which action and which action's miss is costly
+            has_action_of_interest=bool(self.actions) and self.action_of_interest is not None,
             has_planned=bool(self.planned_metrics),
             label_scores=self.label_scores(),
             has_fpr_budget=self.fpr_budget is not None,

@@ -48,7 +48,7 @@ from ._methods_field import (
     summarised_pair,
 )
 from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, smd_sentence
-from ._actions import ACTIONS_PROMISE, actions_sentence
+from ._actions import ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
@@ -183,6 +183,7 @@ def build_methods(
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
     budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
+    acts_lead = acts and actions_lead(answers)  # the author's decisions: the costly action's sensitivity leads
     if promised is not None:
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
@@ -197,6 +198,9 @@ def build_methods(
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
+        elif acts_lead:  # the action whose miss is costly leads; the field's figure follows, the properties' beside
+            actions_lead_sentence(p, answers, terse=terse > 0)
+            named = set(field_sentences(p, answers, rec, None, cite))
         else:
             led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
                 if primary is not None else set()
@@ -204,6 +208,8 @@ def build_methods(
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
+        if acts_lead:  # the properties' lead is one figure beside the action's sensitivity, said with the others
+            beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
                          start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds,
@@ -244,7 +250,7 @@ def build_methods(
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
-        if acts:  # shorter once the paragraph must shorten, never dropped
+        if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
         if budget:  # the author's constraint at the threshold in use: never dropped
             budget_sentence(p, answers)
