@@ -121,6 +121,11 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
     """
     if metric_id not in NEEDS_PARAMETERS:
         return {}
+    if PARAMETER_OF[metric_id] == "fallback_class":  # the last class takes no action (None: dropped)
+        if keep is None:
+            return {"fallback_index": k - 1}
+        kept = [i for i, c in enumerate(np.asarray(keep, dtype=int)) if c == k - 1]
+        return {"fallback_index": kept[0] if kept else None}
     if PARAMETER_OF[metric_id] == "f1_classes":
         chosen = np.arange(k) < k - 1
         return {"f1_classes": chosen if keep is None else chosen[np.asarray(keep, dtype=int)]}
@@ -224,8 +229,11 @@ class MetricFunction:
         pos = checker_positive(self.id, k or counts.shape[-1], keep) if not self.binary else 1
         if pos is None and METRICS[self.id].needs_positive:  # no item of the class of interest: all are in scope
             return evaluate_batch(counts, ["accuracy"], undefined=self.convention)["accuracy"]
-        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention,
-                              **checker_parameters(self.id, k or counts.shape[-1], keep))[self.id]
+        params = checker_parameters(self.id, k or counts.shape[-1], keep)
+        if "fallback_index" in params and params["fallback_index"] is None:  # the fallback class was dropped:
+            acc = evaluate_batch(counts, ["accuracy"], undefined=self.convention)["accuracy"]  # every error acts,
+            return 1.0 - acc if self.id == "wrong_action_rate" else np.zeros_like(acc)  # none falls back
+        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention, **params)[self.id]
 
     def values(self, counts: np.ndarray) -> np.ndarray:
         """Metric values (not oriented) of a stack ``(N, k, k)``."""

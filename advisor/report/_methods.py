@@ -563,12 +563,36 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     beside = _costlier_lead(p, answers, primary, rec, pos)
     if beside is not None:
         return {beside}
+    if primary.id == "wrong_action_rate" and primary.params.get("fallback_class") is not None:
+        return _fallback_lead(p, answers, primary, rec, terse)
     if primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:  # the author's tolerance argues
         p.t(W.S["lead_tolerated"].format(name=prose_name(primary), items=_items(answers) or "test items"))
         p.cite(primary.references[:1]).t(". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos, terse)
+
+
+def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
+                   terse: bool = False) -> set[str]:
+    """"A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, …; beside it we give
+    the fallback rate, …": the author named the class whose prediction takes no action (fallback_class), so the
+    errors split by what they cost, and the two are not merged without a cost ratio. Returns the ids said."""
+    f = primary.params["fallback_class"]
+    items = _items(answers) or "test items"
+    p.t(W.S["lead_no_action"].format(f=f, name=prose_name(primary)))
+    if not terse:
+        p.t(W.S["lead_no_action_what"].format(f=f, items=items))
+    p.t(". ")
+    said = {primary.id}
+    beside = next((m for m in rec if m.id == "fallback_rate"), None)
+    if beside is not None:
+        p.t(W.S["fallback_beside"].format(f=f, name=prose_name(beside)))
+        if not terse:
+            p.t(W.S["fallback_beside_what"].format(f=f, items=items))
+        p.t(". " + W.S["fallback_not_merged"] + ". ")
+        said.add(beside.id)
+    return said
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
