@@ -240,7 +240,8 @@ def evaluate_formula(formula: str, C: np.ndarray, beta: float = 1.0) -> float:
     env: dict[str, object] = {"C": C, "a": C.sum(axis=1), "b": C.sum(axis=0), "n": C.sum(), "k": C.shape[0],
                               "beta": beta, "defs": defs,
                               "S": range(1, C.shape[0]),  # the classes averaged over: every class but the last
-                              "o": C.shape[0]}  # the out-of-scope class of in-scope accuracy: the last
+                              "o": C.shape[0],  # the out-of-scope class of in-scope accuracy: the last
+                              "f": C.shape[0]}  # the fallback class of the wrong-action and fallback rates: the last
     p = _Parser(parts[0], env)
     v = p.expr()
     assert p.peek() is None, f"trailing tokens in {formula!r}: {p.toks[p.pos:]}"
@@ -269,8 +270,9 @@ def test_formula_computes_what_the_engine_computes(mid):
             chosen = list(range(k - 1)) if PARAMETER_OF.get(mid) == "f1_classes" else None  # S of the evaluator
             # the class of interest: the positive class of two, the last (o, out-of-scope) for in-scope accuracy
             pos = 1 if rec.binary_only else k - 1 if METRICS[mid].needs_positive else None
+            fallback = k - 1 if PARAMETER_OF.get(mid) == "fallback_class" else None  # f of the evaluator: the last
             expected = compute_metrics(C, [mid], positive_label=pos,
-                                       class_weights=weights, f1_classes=chosen)[mid]
+                                       class_weights=weights, f1_classes=chosen, fallback_class=fallback)[mid]
             got = evaluate_formula(rec.formula, C)
             assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (mid, C.tolist())
 

@@ -108,8 +108,9 @@ def _ordinal_eval(metric_id: str, counts: np.ndarray, convention: str) -> np.nda
 def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray | None = None) -> dict[str, Any]:
     """The parameters the property checker evaluates a metric with: a metric with user weights is checked with
     the fixed unequal weights 1, 2, …, k, the macro F1 over chosen classes with every class but the last (classes
-    1, …, k − 1: F1^PN's positive and negative beside a neutral class when k = 3) (their catalogue claims say
-    so); every other metric needs none.
+    1, …, k − 1: F1^PN's positive and negative beside a neutral class when k = 3), the wrong-action and fallback
+    rates with the last class as the one that takes no action (their catalogue claims say so); every other metric
+    needs none.
 
     ``keep`` lists the classes of a ``k``-class matrix left after the checker dropped those in neither labeling:
     each keeps its own weight (a dropped class takes its weight with it; the others are not renumbered).
@@ -118,9 +119,16 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
     [1.0, 3.0]
     >>> checker_parameters("macro_f1_of_classes", 3, keep=[0, 2])["f1_classes"].tolist()
     [True, False]
+    >>> checker_parameters("wrong_action_rate", 3, keep=[0, 2]), checker_parameters("fallback_rate", 3, keep=[0, 1])
+    ({'fallback_class': 1}, {'fallback_class': None})
     """
     if metric_id not in NEEDS_PARAMETERS:
         return {}
+    if PARAMETER_OF[metric_id] == "fallback_class":  # the last class takes no action (None: dropped); its index
+        if keep is None:                                 # is its label in a matrix without labels
+            return {"fallback_class": k - 1}
+        kept = [i for i, c in enumerate(np.asarray(keep, dtype=int)) if c == k - 1]
+        return {"fallback_class": kept[0] if kept else None}
     if PARAMETER_OF[metric_id] == "f1_classes":
         chosen = np.arange(k) < k - 1
         return {"f1_classes": chosen if keep is None else chosen[np.asarray(keep, dtype=int)]}
@@ -224,8 +232,13 @@ class MetricFunction:
         pos = checker_positive(self.id, k or counts.shape[-1], keep) if not self.binary else 1
         if pos is None and METRICS[self.id].needs_positive:  # no item of the class of interest: all are in scope
             return evaluate_batch(counts, ["accuracy"], undefined=self.convention)["accuracy"]
-        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention,
-                              **checker_parameters(self.id, k or counts.shape[-1], keep))[self.id]
+        params = checker_parameters(self.id, k or counts.shape[-1], keep)
+        if "fallback_class" in params:  # evaluate_batch takes the class by its index
+            params = {"fallback_index": params["fallback_class"]}
+        if "fallback_index" in params and params["fallback_index"] is None:  # the fallback class was dropped:
+            acc = evaluate_batch(counts, ["accuracy"], undefined=self.convention)["accuracy"]  # every error acts,
+            return 1.0 - acc if self.id == "wrong_action_rate" else np.zeros_like(acc)  # none falls back
+        return evaluate_batch(counts, [self.id], positive_index=pos, undefined=self.convention, **params)[self.id]
 
     def values(self, counts: np.ndarray) -> np.ndarray:
         """Metric values (not oriented) of a stack ``(N, k, k)``."""

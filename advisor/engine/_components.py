@@ -137,6 +137,8 @@ class MetricResult(ValuesMapping):
         The weights of ``class_weighted_recall`` and ``class_weighted_accuracy``, in the order of ``labels``.
     f1_classes : array of k booleans or None
         The classes ``macro_f1_of_classes`` averages over, as a mask in the order of ``labels``.
+    fallback_index : int or None
+        The index of the class whose prediction takes no action (``wrong_action_rate``, ``fallback_rate``).
     """
 
     def __init__(
@@ -149,6 +151,7 @@ class MetricResult(ValuesMapping):
         beta: float,
         class_weights: np.ndarray | None = None,
         f1_classes: np.ndarray | None = None,
+        fallback_index: int | None = None,
     ) -> None:
         self._values = values
         self.undefined = undefined
@@ -158,6 +161,7 @@ class MetricResult(ValuesMapping):
         self.beta = beta
         self.class_weights = class_weights
         self.f1_classes = f1_classes
+        self.fallback_index = fallback_index
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
@@ -195,6 +199,7 @@ class _Stats:
         self.pos = pos
         self.weights: np.ndarray | None = None  # class weights (class_weighted_recall/_accuracy), label order
         self.subset: np.ndarray | None = None  # mask of the classes macro_f1_of_classes averages over, label order
+        self.fallback: int | None = None  # the class whose prediction takes no action (wrong_action_rate, …)
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp

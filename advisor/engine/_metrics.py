@@ -151,6 +151,37 @@ def _in_scope_accuracy(s: _Stats) -> np.ndarray:
                               "every test item is of the out-of-scope class", "1")
 
 
+def _fallback_of(s: _Stats, mid: str) -> int:
+    if s.fallback is None:
+        raise InputError(f"{mid} needs the class whose prediction takes no action (fallback_class=class).")
+    return s.fallback
+
+
+def _wrong_action_rate(s: _Stats) -> np.ndarray:
+    """``Σ_{j≠f} (b_j − C_jj) / n``: the share of the items on which an action is taken (the predicted class is not
+    the fallback class ``f``, which takes none) and is wrong (the predicted class is not the true one). An item of
+    the fallback class taken as another class counts; an item taken as the fallback class does not. Its
+    denominator ``n`` is never 0 (an empty matrix is refused)."""
+    f = _fallback_of(s, "wrong_action_rate")
+    acting = np.arange(s.k) != f
+    return (s.b[..., acting] - s.tp[..., acting]).sum(axis=-1) / s.n  # non-negative terms: b_j ≥ C_jj
+
+
+def _fallback_rate(s: _Stats) -> np.ndarray:
+    """``(b_f − C_ff) / Σ_{i≠f} a_i``: among the items whose true class is not the fallback class ``f``, the share
+    predicted as ``f`` (no action taken where one was due). Its denominator is 0 only when every item is of the
+    fallback class; the baseline convention then takes the expected share of a class absent from the truth,
+    ``b_f / n``."""
+    f = _fallback_of(s, "fallback_rate")
+    others = np.arange(s.k) != f
+    num = s.b[..., f] - s.tp[..., f]  # the column of f off its diagonal: items of other classes predicted as f
+    den = s.a[..., others].sum(axis=-1)
+    undef = ~(den > 0)
+    val = num / np.where(undef, 1.0, den)
+    return s.scalar_undefined(val, undef, 0.0, s.b[..., f] / s.n, "number of items of other classes Σ_{i≠f} a_i",
+                              "every test item is of the fallback class", "b_f / n")
+
+
 def _stratified_accuracy(s: _Stats) -> np.ndarray:
     """``Σ_j W_j C_jj / b_j / Σ_j W_j``: overall accuracy of a sample stratified by the predicted (map) class, each
     stratum's share correct (its user's accuracy, the precision of class j) weighted by the share ``W_j`` of the
@@ -428,6 +459,8 @@ def _spec_table() -> dict[str, MetricSpec]:
     ]
     table = {mid: MetricSpec(mid, fn) for mid, fn in multi}
     table["in_scope_accuracy"] = MetricSpec("in_scope_accuracy", _in_scope_accuracy, needs_positive=True)
+    table["wrong_action_rate"] = MetricSpec("wrong_action_rate", _wrong_action_rate, higher_is_better=False)
+    table["fallback_rate"] = MetricSpec("fallback_rate", _fallback_rate, higher_is_better=False)
     table["macro_recall"] = MetricSpec("macro_recall", _balanced_accuracy, alias_of="balanced_accuracy")
     table["micro_f1"] = MetricSpec("micro_f1", _accuracy, alias_of="accuracy")
     table.update({mid: MetricSpec(mid, fn, binary_only=True) for mid, fn in binary})
@@ -451,12 +484,14 @@ METRICS: dict[str, MetricSpec] = _spec_table()
 #: metrics that need a parameter nobody can default (the user's class weights, the classes averaged over):
 #: computed when asked for
 NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy", "macro_f1_of_classes",
-                                     "stratified_accuracy")
+                                     "stratified_accuracy", "wrong_action_rate", "fallback_rate")
 #: the parameter each of them needs, as the engine's keyword names it
 PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class_weighted_accuracy": "class_weights",
                                 "macro_f1_of_classes": "f1_classes",
                                 # the weights of the strata: the shares of the population predicted as each class
-                                "stratified_accuracy": "class_weights"}
+                                "stratified_accuracy": "class_weights",
+                                # the class whose prediction takes no action (asks to rephrase, defers to a human)
+                                "wrong_action_rate": "fallback_class", "fallback_rate": "fallback_class"}
 #: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
@@ -517,6 +552,7 @@ def evaluate_batch(
     undefined: str = "zero",
     class_weights: np.ndarray | None = None,
     f1_classes: np.ndarray | None = None,
+    fallback_index: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
@@ -529,6 +565,7 @@ def evaluate_batch(
     s = _Stats(cells, undefined, beta, positive_index)
     s.weights = class_weights
     s.subset = None if f1_classes is None else np.asarray(f1_classes, dtype=bool)
+    s.fallback = fallback_index
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m: METRICS[m].fn(s) for m in metrics}
 
@@ -542,6 +579,7 @@ def compute_metrics(
     undefined: str = "zero",
     class_weights: Any = None,
     f1_classes: Any = None,
+    fallback_class: Label | None = None,
 ) -> MetricResult:
     r"""Compute classification metrics from a confusion matrix.
 
@@ -568,6 +606,9 @@ def compute_metrics(
     f1_classes : sequence of labels, optional
         The classes ``macro_f1_of_classes`` averages the per-class F1 over (F1^PN: ``["positive", "negative"]``);
         each must be a class of the matrix, named once.
+    fallback_class : int or str, optional
+        The class whose prediction takes no action (asks to rephrase, defers to a human), for
+        ``wrong_action_rate`` and ``fallback_rate``; a class of the matrix.
 
     Returns
     -------
@@ -588,7 +629,7 @@ def compute_metrics(
     """
     cells, labels = cells_and_labels(matrix)
     return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                            class_weights=class_weights, f1_classes=f1_classes)
+                            class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
 
 
 def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | None:
@@ -683,6 +724,7 @@ def metrics_of_cells(
     records: bool = True,
     class_weights: Any = None,
     f1_classes: Any = None,
+    fallback_class: Label | None = None,
 ) -> MetricResult:
     """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
 
@@ -709,9 +751,14 @@ def metrics_of_cells(
         raise InputError(f"{needing[0]} needs class weights (class_weights={{class: weight, …}}).")
     if subset is None and "macro_f1_of_classes" in ids:
         raise InputError("macro_f1_of_classes needs the classes to average over (f1_classes=[class, …]).")
+    fallback = None if fallback_class is None else label_index(labels, fallback_class)
+    needing = [m for m in ids if PARAMETER_OF.get(m) == "fallback_class"]
+    if fallback is None and needing:
+        raise InputError(f"{needing[0]} needs the class whose prediction takes no action (fallback_class=class).")
     s = _Stats(cells, undefined, float(beta), pos)
     s.weights = weights
     s.subset = subset
+    s.fallback = fallback
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
@@ -720,7 +767,7 @@ def metrics_of_cells(
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
     found = _records(s, ids, labels, values) if records and not cells.batch else []
-    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights, subset)
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights, subset, fallback)
 
 
 def _records(

@@ -262,7 +262,11 @@ def _actions_diagnostic(answers: Answers) -> Diagnostic | None:
     return Diagnostic(id="action_rates", promise=DIAGNOSTICS["action_rates"],
                       params={"actions": {str(a): [str(c) for c in cs] for a, cs in answers.actions.items()},
                               "of_interest": answers.action_of_interest},
-                      reason="Several classes lead to the same action: is the action right?",
+                      reason=("Several classes lead to the same action: is the action right? The action whose miss "
+                              "is costly is named, so its rate leads the methods paragraph (an error between classes "
+                              "of one action has no consequence the answers name); the metrics follow it."
+                              if answers.action_of_interest is not None else
+                              "Several classes lead to the same action: is the action right?"),
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 

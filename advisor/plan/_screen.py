@@ -32,6 +32,7 @@ ANSWER_WORDS: dict[str, str] = {
     "notes": "your note", "label_structure": "the kind of labels", "top_k": "the k of top-k accuracy",
     "annotators": "the number of annotators",
     "actions": "the actions the classes lead to", "action_of_interest": "the action whose miss is costly",
+    "fallback_class": "the class whose prediction takes no action",
 }
 
 

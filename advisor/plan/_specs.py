@@ -92,6 +92,9 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
         if chosen:
             params["f1_classes"] = list(chosen)
             keys.append("f1_classes" if answers.f1_classes else "field")
+    if PARAMETER_OF.get(metric_id) == "fallback_class" and answers.fallback_class is not None:
+        params["fallback_class"] = answers.fallback_class  # the class whose prediction takes no action
+        keys.append("fallback_class")
     if family == "cost":
         costs = cost_parameters(answers)
         params.update(costs)

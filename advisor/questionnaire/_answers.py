@@ -138,6 +138,10 @@ class Answers(BaseModel):
     actions: dict[str, list[Label]] | None = Field(None, description="the action each class leads to: action name (a "
                                                    "noun such as referral) → the classes that lead to it")
     action_of_interest: str | None = Field(None, description="the action whose miss is costly (one of the actions)")
+    # the class whose prediction takes no action (out-of-scope: the assistant asks to rephrase; a human takes over):
+    # the wrong-action rate and the fallback rate split the errors by what they cost
+    fallback_class: Label | None = Field(None, description="the class whose prediction takes no action (asks to "
+                                         "rephrase, defers to a human); one of the classes")
     class_weighting: Literal["equal", "per_instance", "custom"] = "equal"
     class_weights: dict[Label, float] | None = None
     # issue 22: the classes a macro F1 is averaged over (F1^PN of the SemEval sentiment tasks: positive, negative)
@@ -316,6 +320,13 @@ class Answers(BaseModel):
             _fail("task", self.task, "a task with 2 classes is binary; use binary")
         if self.positive_class is not None and self.classes is not None and not self._known(self.positive_class):
             _fail("positive_class", self.positive_class, "it must be one of the classes " + _names(self.classes) + ", or null")
+        if self.fallback_class is not None:
+            if self.classes is not None and not self._known(self.fallback_class):
+                _fail("fallback_class", self.fallback_class, "it must be one of the classes " + _names(self.classes)
+                      + ", or null")
+            if self.label_structure != "nominal":
+                _fail("fallback_class", self.fallback_class, "a class that takes no action is one of single-label "
+                      f"classes (label_structure: nominal, not {self.label_structure})")
         for key in ("target_prevalence", "class_weights"):
             mapping = getattr(self, key)
             if mapping is None:
@@ -598,6 +609,9 @@ class Answers(BaseModel):
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,
             has_map_shares=self.map_shares is not None,
+            # the author said which classes lead to which action and which action's miss is costly
+            has_action_of_interest=bool(self.actions) and self.action_of_interest is not None,
+            has_fallback_class=self.fallback_class is not None,
             has_planned=bool(self.planned_metrics),
             label_scores=self.label_scores(),
             has_fpr_budget=self.fpr_budget is not None,

@@ -53,6 +53,9 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "has_target_prevalence": (("target_prevalence",), "whether the deployment class shares are known"),
     "has_map_shares": (("map_shares",), "whether the test sample was drawn stratified by the predicted (map) class, "
                        "with the mapped share of each class"),
+    "has_action_of_interest": (("actions", "action_of_interest"), "whether the classes were grouped by the action "
+                               "they lead to, with the action whose miss is costly named"),
+    "has_fallback_class": (("fallback_class",), "whether a class whose prediction takes no action was named"),
     "has_planned": (("planned_metrics",), "whether metrics were planned"),
     "label_scores": (("label_structure", "outputs", "planned_metrics"),
                      "whether each label of an item has a score (outputs are scores or probabilities, or, with outputs "

@@ -275,6 +275,8 @@ class _Run:
             out["positive_label"] = self.answers.positive_class
         if m.id == "f_beta":
             out["beta"] = ctx.get("beta", 1.0)
+        if m.id in ("wrong_action_rate", "fallback_rate") and self.answers.fallback_class is not None:
+            out["fallback_class"] = self.answers.fallback_class  # the class whose prediction takes no action
         if m.id == "macro_f1_of_classes":  # the classes given, else those of the field's definition (F1^PN)
             chosen = self.answers.f1_classes or field_f1_classes(self.answers.field, self.answers.classes)
             if chosen:
@@ -558,6 +560,8 @@ class _Run:
             return self.answers.positive_class is not None
         if m.id == "stratified_accuracy":  # the strata's weights: the mapped shares of a sample drawn by map class
             return bool(self.answers.map_shares)
+        if m.id in ("wrong_action_rate", "fallback_rate"):  # the class whose prediction takes no action
+            return self.answers.fallback_class is not None
         if m.id == "macro_f1_of_classes":  # the classes given, or those of the field's definition (F1^PN)
             defined = field_f1_classes(self.answers.field, self.answers.classes)
             return bool(self.answers.f1_classes) or defined is not None
@@ -789,7 +793,9 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
           "class_weighted_accuracy": "class weights (class_weighting: custom, with class_weights in the answers)",
           "stratified_accuracy": "a sample stratified by the predicted class, with the mapped share of each class "
                                  "(map_shares in the answers)",
-          "in_scope_accuracy": "the out-of-scope class, named as the class of interest (positive_class in the answers)"}
+          "in_scope_accuracy": "the out-of-scope class, named as the class of interest (positive_class in the answers)",
+          "wrong_action_rate": "the class whose prediction takes no action (fallback_class in the answers)",
+          "fallback_rate": "the class whose prediction takes no action (fallback_class in the answers)"}
 _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
@@ -828,6 +834,8 @@ def missing_input(m: MetricRecord, answers: Answers) -> str | None:
     if m.id in ("class_weighted_recall", "class_weighted_accuracy") and not answers.class_weights:
         return _NEEDS[m.id]
     if m.id == "in_scope_accuracy" and answers.positive_class is None:
+        return _NEEDS[m.id]
+    if m.id in ("wrong_action_rate", "fallback_rate") and answers.fallback_class is None:
         return _NEEDS[m.id]
     if m.binary_only and answers.task != "binary":
         if answers.positive_class is None:

@@ -23,7 +23,8 @@ from ..stats import proportion_interval
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["ACTIONS_PROMISE", "actions_definitions", "actions_sentence", "actions_tables", "exact_intervals"]
+__all__ = ["ACTIONS_PROMISE", "actions_definitions", "actions_lead", "actions_lead_sentence", "actions_sentence",
+           "actions_tables", "exact_intervals"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
 ACTIONS_PROMISE = "the rates of the actions the classes lead to"
@@ -50,6 +51,64 @@ def _groups(answers: Mapping[str, Any]) -> tuple[dict[str, list[str]], str | Non
 def _as(classes: Sequence[str]) -> str:
     """"as “absent”", "as either", "as any of them": classified into a class of the same action."""
     return f"as “{classes[0]}”" if len(classes) == 1 else "as either" if len(classes) == 2 else "as any of them"
+
+
+def actions_lead(answers: Mapping[str, Any]) -> bool:
+    """Whether the action whose miss is costly leads: the author grouped the classes by the action they lead to and
+    named that action. An error between two classes of one action has no consequence the author named, so a figure
+    over the classes (a class-weighted recall, balanced accuracy) does not lead; the action's sensitivity does.
+
+    >>> actions_lead({"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
+    ...               "action_of_interest": "referral"})
+    True
+    >>> actions_lead({"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]}})
+    False
+    """
+    acts, interest = _groups(answers)
+    return interest is not None and len(acts) >= 2
+
+
+def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
+    """"Since “present” and “unknown” both lead to referral, so that an error between them changes nothing, and a
+    missed referral is the costly error, we lead with referral sensitivity, …, with referral specificity beside it, …": the lead argued from the author's actions.
+    With more than two actions, the recall of the action of interest leads and the recall of every other action
+    is given beside it. ``terse`` drops what the Definitions say (the shares in words).
+
+    >>> t = Text()
+    >>> actions_lead_sentence(t, {"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
+    ...                           "action_of_interest": "referral", "item_name": "child"})
+    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, so that an error between "
+    ...                            "them changes nothing, and a missed referral is the costly error, we lead with")
+    True
+    """
+    acts, interest = _groups(answers)
+    if interest is None or len(acts) < 2:
+        return
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
+    since = join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
+                        for a, cs in shared])
+    same = (", so that an error between them changes nothing," if len(shared) == 1 and len(shared[0][1]) == 2 else
+            ", so that an error between classes of one action changes nothing," if shared else "")
+    opening = (f"Since {since}{same} and a missed {interest} is the costly error, we lead with " if since else
+               f"Since a missed {interest} is the costly error, we lead with ")
+    interval = "; each has its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
+    if len(acts) == 2:
+        other = next(a for a in acts if a != interest)
+        if terse:
+            p.t(f"{opening}{interest} sensitivity, with {interest} specificity beside it{interval}. ")
+        else:
+            p.t(f"{opening}{interest} sensitivity, the share of {items} whose true class is "
+                f"{_quoted(acts[interest])} that are classified {_as(acts[interest])}, with {interest} specificity "
+                f"beside it, the share of {items} whose true class is {_quoted(acts[other])} that are classified "
+                f"{_as(acts[other])}{interval}. ")
+    else:
+        others = join_words([a for a in acts if a != interest])
+        p.t(f"{opening}the recall of {interest}")
+        if not terse:
+            p.t(f", the share of {items} whose true class leads to {interest} that are classified into a class "
+                "leading to it too")
+        p.t(f", and give beside it the recall of {others}, each read the same way{interval}. ")
 
 
 def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
@@ -103,7 +162,7 @@ def actions_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
         g = {"G": f"the set of classes that lead to {interest} ({join_words([f'“{c}”' for c in acts[interest]])})"}
         return [
             MetricEntry(id="action_sensitivity", name=f"{interest[:1].upper()}{interest[1:]} sensitivity",
-                        formula=_RECALL, role="complementary", where=where_clause(g)),
+                        formula=_RECALL, role="primary", where=where_clause(g)),  # the lead (actions_lead)
             MetricEntry(id="action_specificity", name=f"{interest[:1].upper()}{interest[1:]} specificity",
                         formula=_SPEC, role="complementary",  # G defined once, with the sensitivity (issue 22)
                         where=Text().t("The classes outside ").m("G").t(f" lead to {other}").para()),

@@ -49,7 +49,7 @@ from ._methods_field import (
     summarised_pair,
 )
 from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, smd_sentence
-from ._actions import ACTIONS_PROMISE, actions_sentence
+from ._actions import ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
@@ -188,6 +188,7 @@ def build_methods(
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
     budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
+    acts_lead = acts and actions_lead(answers)  # the author's decisions: the costly action's sensitivity leads
     if promised is not None:
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
@@ -202,6 +203,9 @@ def build_methods(
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
+        elif acts_lead:  # the action whose miss is costly leads; the field's figure follows, the properties' beside
+            actions_lead_sentence(p, answers, terse=terse > 0)
+            named = set(field_sentences(p, answers, rec, None, cite))
         else:
             led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
                 if primary is not None else set()
@@ -209,6 +213,8 @@ def build_methods(
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
+        if acts_lead:  # the properties' lead is one figure beside the action's sensitivity, said with the others
+            beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
                          start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds,
@@ -252,7 +258,7 @@ def build_methods(
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
-        if acts:  # shorter once the paragraph must shorten, never dropped
+        if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
         if budget:  # the author's constraint at the threshold in use: never dropped
             budget_sentence(p, answers)
@@ -570,6 +576,8 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
     beside = _costlier_lead(p, answers, primary, rec, pos)
     if beside is not None:
         return {beside}
+    if primary.id == "wrong_action_rate" and primary.params.get("fallback_class") is not None:
+        return _fallback_lead(p, answers, primary, rec, terse)
     if primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:  # the author's tolerance argues
         p.t(W.S["lead_tolerated"].format(name=prose_name(primary), items=_items(answers) or "test items"))
         field = field_of(answers)
@@ -579,6 +587,28 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos, terse)
+
+
+def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
+                   terse: bool = False) -> set[str]:
+    """"A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, …; beside it we give
+    the fallback rate, …": the author named the class whose prediction takes no action (fallback_class), so the
+    errors split by what they cost, and the two are not merged without a cost ratio. Returns the ids said."""
+    f = primary.params["fallback_class"]
+    items = _items(answers) or "test items"
+    p.t(W.S["lead_no_action"].format(f=f, name=prose_name(primary)))
+    if not terse:
+        p.t(W.S["lead_no_action_what"].format(f=f, items=items))
+    p.t(". ")
+    said = {primary.id}
+    beside = next((m for m in rec if m.id == "fallback_rate"), None)
+    if beside is not None:
+        p.t(W.S["fallback_beside"].format(f=f, name=prose_name(beside)))
+        if not terse:
+            p.t(W.S["fallback_beside_what"].format(f=f, items=items))
+        p.t(". " + W.S["fallback_not_merged"] + ". ")
+        said.add(beside.id)
+    return said
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],

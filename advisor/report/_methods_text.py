@@ -178,6 +178,12 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    # a class whose prediction takes no action (fallback_class): the errors split by what they cost
+    "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
+    "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
+    "fallback_beside": "Beside it we give the {name}",
+    "fallback_beside_what": ", the share of the {items} of other classes taken as “{f}”",
+    "fallback_not_merged": "No cost ratio between these two errors was given, so they are not merged",
     "lead_risks": "Because the predicted probabilities are used as risks, ",
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)

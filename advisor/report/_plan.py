@@ -32,6 +32,7 @@ __all__ = [
     "f1_classes_of",
     "diagnostic_tables",
     "extra_metric_ids",
+    "fallback_of",
     "metric_items",
     "plan_for",
     "promises",
@@ -104,6 +105,15 @@ def f1_classes_of(plan: Plan) -> list[str] | None:
     """The classes the plan's macro F1 over chosen classes averages over (F1^PN: positive and negative)."""
     spec = plan.spec("macro_f1_of_classes")
     return list(spec.params["f1_classes"]) if spec is not None and spec.params.get("f1_classes") else None
+
+
+def fallback_of(plan: Plan) -> str | None:
+    """The class whose prediction takes no action, of the plan's wrong-action or fallback rate (fallback_class)."""
+    for mid in ("wrong_action_rate", "fallback_rate"):
+        spec = plan.spec(mid)
+        if spec is not None and spec.params.get("fallback_class") is not None:
+            return str(spec.params["fallback_class"])
+    return None
 
 
 def wants_class_of_interest(plan: Plan) -> bool:

@@ -180,7 +180,10 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "rec": rec,
         # one formula once, headed in the field's words where the catalogue's name glosses them ("Top-1 accuracy",
         # as the paragraph says it); then a diagnostic's
-        "defs": in_field_terms(net_benefits_once(rec), ctx.answers) + list(ctx.definitions),
+        # the author's costly action leads when named (advisor/report/_actions.py): its rates' formulas come first
+        "defs": ([d for d in ctx.definitions if d.id in ("action_sensitivity", "action_specificity")]
+                 + in_field_terms(net_benefits_once(rec), ctx.answers)
+                 + [d for d in ctx.definitions if d.id not in ("action_sensitivity", "action_specificity")]),
         "figs": figs,
         "refs": {r.key: r for r in ctx.references},
         "names": {m.id: m.name for m in ctx.metrics},

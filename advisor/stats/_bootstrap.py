@@ -194,6 +194,7 @@ def jackknife_acceleration(
     counts: Any, ids: Sequence[str], *, positive_index: int | None, beta: float, undefined: str,
     class_weights: np.ndarray | None = None,
     f1_classes: np.ndarray | None = None,
+    fallback_index: int | None = None,
 ) -> np.ndarray:
     r"""Jackknife acceleration of every metric of one table (:mod:`advisor.stats._jackknife`).
 
@@ -213,7 +214,8 @@ def jackknife_acceleration(
 
     def evaluate(masses: np.ndarray) -> dict[str, np.ndarray]:
         return evaluate_batch(Cells(rows, cols, masses, cells.k), ids, positive_index=positive_index, beta=beta,
-                              undefined=undefined, class_weights=class_weights, f1_classes=f1_classes)
+                              undefined=undefined, class_weights=class_weights, f1_classes=f1_classes,
+                              fallback_index=fallback_index)
 
     base = np.asarray(cells.w, dtype=np.float64)[keep]
     return cells_acceleration(base, ids, evaluate, chunk_size(base.shape[0] + 16 * cells.k, base.shape[0]))
@@ -364,6 +366,7 @@ def bootstrap(
     class_weights: Any = None,
     proportion: str = "clopper_pearson",
     f1_classes: Any = None,
+    fallback_class: Label | None = None,
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
@@ -384,7 +387,7 @@ def bootstrap(
         "auto" chooses per metric (:mod:`advisor.stats._choice`: ``proportion`` — "clopper_pearson" or
         "wilson" — for proportions, BCa else); "bca", "basic" or "percentile" apply to every metric. An
         interval that would exclude its estimate is not given (NaN; ``result.reasons`` says why).
-    positive_label, beta, undefined, class_weights, f1_classes
+    positive_label, beta, undefined, class_weights, f1_classes, fallback_class
         As in :func:`advisor.compute_metrics`.
     progress : callable, optional
         ``progress(done, total)`` after each chunk of resamples.
@@ -417,7 +420,7 @@ def bootstrap(
             raise InputError(f"bootstrap takes a single k×k matrix; got an array of shape {shape}.")
     cells, _ = cells_and_labels(matrix)
     estimates = compute_metrics(matrix, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                                class_weights=class_weights, f1_classes=f1_classes)
+                                class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
     ids = list(estimates)
     pos = positive_index_of(estimates)
     k = cells.k
@@ -425,7 +428,7 @@ def bootstrap(
     check_resampling(int(n_resamples), len(ids), drawn.nnz + k, "bootstrap")
     seed = pick_seed(seed)
     options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights,
-                   f1_classes=estimates.f1_classes)
+                   f1_classes=estimates.f1_classes, fallback_index=estimates.fallback_index)
     values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, **options)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
     iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, options)

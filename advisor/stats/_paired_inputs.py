@@ -86,7 +86,8 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
     """Per metric id the :class:`PairedInputs` of its summary; and McNemar's tests when accuracy is compared.
 
     ``points`` (ids, systems) are the estimates; ``method`` is "auto" (chosen per metric) or one method for
-    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights, f1_classes); ``clusters``
+    all; ``options`` are the engine's (positive_index, beta, undefined, class_weights, f1_classes,
+    fallback_index); ``clusters``
     (group of each joint row, number of groups): items are not independent, so no proportion is binomial and
     McNemar's test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric.
     ``layout`` (:class:`advisor.stats._runs.RunLayout`): the systems are means over runs — BCa for every metric, the

@@ -1,0 +1,136 @@
+"""A class whose prediction takes no action (fallback_class): the wrong-action rate and the fallback rate.
+
+The intent reader: balanced accuracy counts an in-scope request taken as out-of-scope (the assistant asks to
+rephrase) like one routed to a wrong intent (a wrong action), and gives out-of-scope 1/151 of the weight. With the
+out-of-scope class named as the class that takes no action, the wrong-action rate leads and the fallback rate is
+given beside it; no cost ratio merges them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from advisor import ConfusionMatrix, InputError, compute_metrics
+from advisor.catalogue import get_catalogue
+from advisor.cli import app
+from advisor.questionnaire import answers_from_mapping, load_answers, recommend
+from advisor.report import build_report
+from advisor.stats import bootstrap
+
+SITUATIONS = Path(__file__).parent / "situations"
+# three intents and the out-of-scope class; rows are true classes
+HAND = [[6, 1, 0],
+        [0, 2, 1],
+        [2, 1, 2]]
+
+
+def _evaluation(ctx) -> str:
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+
+
+def test_the_two_rates_by_hand() -> None:
+    cm = ConfusionMatrix(HAND, ["a", "b", "oos"])
+    got = compute_metrics(cm, ["wrong_action_rate", "fallback_rate"], fallback_class="oos")
+    # actions taken and wrong: column a holds 2 items of other classes (oos), column b 1 of a and 1 of oos: 4 of 15;
+    # the 2 items of oos predicted as oos take no action and are right, the 1 item of b predicted as oos falls back
+    assert got["wrong_action_rate"] == pytest.approx(4 / 15)
+    # items of a and b (10) taken as oos: 1
+    assert got["fallback_rate"] == pytest.approx(1 / 10)
+
+
+def test_the_two_rates_against_item_level_numpy_and_sklearn() -> None:
+    sk = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        k = int(rng.integers(3, 7))
+        n = int(rng.integers(20, 300))
+        y = rng.integers(0, k, size=n)
+        p = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, size=n))
+        f = int(rng.integers(0, k))
+        m = sk.confusion_matrix(y, p, labels=list(range(k)))  # sklearn: rows are true classes too
+        got = compute_metrics(m, ["wrong_action_rate", "fallback_rate"], fallback_class=f)
+        wrong_action = np.mean((p != f) & (p != y))  # straight from the items, no confusion matrix
+        others = y != f
+        fallback = np.sum(others & (p == f)) / np.sum(others) if others.any() else 0.0
+        assert got["wrong_action_rate"] == pytest.approx(wrong_action)
+        assert got["fallback_rate"] == pytest.approx(fallback)
+
+
+def test_the_fallback_rate_when_every_item_is_of_the_fallback_class() -> None:
+    only = ConfusionMatrix([[0, 0], [1, 3]], ["a", "oos"])
+    assert compute_metrics(only, ["fallback_rate"], fallback_class="oos")["fallback_rate"] == 0.0
+    base = compute_metrics(only, ["fallback_rate"], fallback_class="oos", undefined="baseline")["fallback_rate"]
+    assert base == pytest.approx(3 / 4)  # b_f / n
+    assert np.isnan(compute_metrics(only, ["fallback_rate"], fallback_class="oos", undefined="omit")["fallback_rate"])
+    # the wrong-action rate is defined: the item of oos taken as a takes a wrong action
+    assert compute_metrics(only, ["wrong_action_rate"], fallback_class="oos")["wrong_action_rate"] == 0.25
+
+
+def test_the_rates_need_the_fallback_class() -> None:
+    with pytest.raises(InputError, match="takes no action"):
+        compute_metrics(HAND, ["wrong_action_rate"])
+    with pytest.raises(InputError, match="does not occur"):
+        compute_metrics(ConfusionMatrix(HAND, ["a", "b", "oos"]), ["fallback_rate"], fallback_class="none of them")
+
+
+def test_the_bootstrap_resamples_with_the_fallback_class() -> None:
+    r = bootstrap(ConfusionMatrix(HAND, ["a", "b", "oos"]), n_resamples=300, seed=1,
+                  metrics=["wrong_action_rate", "fallback_rate"], fallback_class="oos")
+    assert r["wrong_action_rate"]["estimate"] == pytest.approx(4 / 15)
+    assert 0.0 <= r["wrong_action_rate"]["low"] <= 4 / 15 <= r["wrong_action_rate"]["high"] <= 1.0
+
+
+def test_catalogue_records_define_every_symbol_and_are_lower_is_better() -> None:
+    cat = get_catalogue()
+    for mid in ("wrong_action_rate", "fallback_rate"):
+        rec = cat.metrics[mid]
+        assert rec.higher_is_better is False and "f" in rec.symbols and rec.references
+
+
+def test_the_answers_key_must_name_a_class() -> None:
+    with pytest.raises(Exception, match="fallback_class"):
+        answers_from_mapping({"task": "multiclass", "classes": ["a", "b", "oos"], "fallback_class": "other"})
+    ok = answers_from_mapping({"task": "multiclass", "classes": ["a", "b", "oos"], "fallback_class": "oos"})
+    assert ok.fallback_class == "oos"
+
+
+def test_the_cli_refuses_a_fallback_class_that_is_no_class_in_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text("task: multiclass\nclasses: [a, b, oos]\nfallback_class: other\n", encoding="utf-8")
+    out = CliRunner().invoke(app, ["methods", "--answers", str(path), "-o", str(tmp_path / "m.md")])
+    assert out.exit_code != 0 and "Traceback" not in out.output and "fallback_class" in out.output
+
+
+def test_intent_leads_with_the_wrong_action_rate_and_gives_the_fallback_rate_beside_it() -> None:
+    answers = load_answers(SITUATIONS / "intent.yaml")
+    assert answers.fallback_class == "out-of-scope"
+    rec = recommend(answers)
+    assert rec.primary.metric == "wrong_action_rate" and rec.primary.params == {"fallback_class": "out-of-scope"}
+    beside = {c.metric: c.params for c in rec.complementary}
+    assert beside["fallback_rate"] == {"fallback_class": "out-of-scope"}
+    assert {"in_scope_accuracy", "recall"} <= set(beside)  # the field's figures (Larson et al. 2019) stay
+    text = _evaluation(build_report(answers, None, bootstrap=2000, seed=1))
+    assert ("A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, the share of "
+            "utterances on which an action is taken and is wrong.") in text
+    assert "Beside it we give the fallback rate, the share of the utterances of other classes taken as " \
+           "“out-of-scope”." in text
+    assert "No cost ratio between these two errors was given, so they are not merged." in text
+    assert "We lead with balanced accuracy" not in text
+    assert text.index("wrong-action rate") < text.index("in-scope accuracy")
+
+
+def test_the_intent_report_computes_both_rates_with_intervals() -> None:
+    counts = np.array([[40, 3, 2, 5], [2, 30, 1, 7], [1, 2, 25, 2], [6, 4, 5, 35]], dtype=float)
+    labels = ["balance", "transfer", "book_flight", "out-of-scope"]
+    answers = load_answers(SITUATIONS / "intent.yaml").model_copy(update={"outputs": "labels"})
+    ctx = build_report(answers, {"intent model": ConfusionMatrix(counts, labels)}, bootstrap=200, seed=1)
+    got = ctx.systems[0].values
+    # acting columns off their diagonal: (9 + 9 + 8) / 170; the out-of-scope column off its diagonal: 14 / 120
+    assert got["wrong_action_rate"] == pytest.approx((9 + 9 + 8) / 170)
+    assert got["fallback_rate"] == pytest.approx((5 + 7 + 2) / 120)
+    assert {"wrong_action_rate", "fallback_rate"} <= set(ctx.systems[0].intervals)
