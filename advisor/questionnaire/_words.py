@@ -76,6 +76,8 @@ LEAD: dict[str, str] = {
     # issue 21: operating constraints and ordered forecasts
     "tpr_at_fpr": "is the share of positives found at the best threshold within the budget",
     "precision_at_k": "counts the positives among the items the review budget can open",
+    # a class whose prediction takes no action (answers key fallback_class)
+    "wrong_action_rate": "is the share of the items on which an action is taken and is wrong",
     # issue 23: selective prediction
     "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "
                        "that answers that share is placed on this test set's confidences, so a threshold fixed in "
