@@ -52,10 +52,12 @@ AVOID: dict[str, str] = {
     "kappa_practice": "is advised against by current good practice (Pontius & Millones, 2011)",
 }
 
-#: Why Fβ leads when the error costs are given.
+#: What Fβ with β² = the ratio of the error costs is, said truthfully when it leads (only where no expected cost is
+#: defined: no class shares of use): a weighting in its denominator, not an expected cost (the sarcasm reader).
 LEAD_ITEMS = "weighs every item equally"
-LEAD_COSTS = ("counts a missed positive as β² false alarms, β² being the ratio of the error costs, "
-              "and ignores true negatives")
+LEAD_COSTS = ("weighs a missed positive β² times a false alarm in its denominator, β² being the ratio of the error "
+              "costs, and ignores true negatives; it is not an expected cost, and its best threshold is in general "
+              "not the cost-optimal one")
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {
@@ -114,7 +116,8 @@ ADDS: dict[str, str] = {
     "precision": "the share of positive predictions that are right",
     "npv": "the share of negative predictions that are right",
     "f1": "the harmonic mean of precision and recall",
-    "f_beta": "in which a missed positive weighs as much as β² false alarms and true negatives do not count",
+    "f_beta": ("which weighs a missed positive β² times a false alarm in its denominator and leaves out true "
+               "negatives; it is not an expected cost"),
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
     "class_weighted_accuracy": ("which counts each item as many times as its class's weight, so it depends on how "
                                 "often each class occurs"),

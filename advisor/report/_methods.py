@@ -619,7 +619,18 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
     purpose = W.LEAD.get(primary.id)
     if primary.id in ("normalized_expected_cost", "expected_cost") and not answers.get("target_prevalence"):
-        purpose = W.S["lead_cost_test_shares"]  # no shares in use were given: the test set's, and said so
+        # no shares in use were given: the test set's, and said so — as the shares of use when the author said so
+        same = answers.get("deployment_prevalence") == "same"
+        purpose = W.S["lead_cost_same_shares" if same else "lead_cost_test_shares"]
+        costs = answers.get("error_costs") or {}
+        fn, fp = (costs.get("false_negative"), costs.get("false_positive")) if isinstance(costs, Mapping) else (None, None)
+        if primary.id == "expected_cost" and fn is not None and fp is not None:  # the sum the reader can redo
+            weight = {"fn": f"{float(fn):g}·", "fp": f"{float(fp):g}·"}
+            purpose = W.S["lead_cost_mean"].format(
+                item=str(answers.get("item_name") or "item"), shares=purpose.split(", ", 1)[1],
+                **{k: ("" if v == "1·" else v) for k, v in weight.items()})
+            if answers.get("true_negatives_meaningful") is False:
+                purpose += W.S["lead_cost_no_tn"]
     if binary and primary.id == "balanced_accuracy" and pos is not None:
         # in a two-class task it is the mean of the two rates the reader knows, in the field's words
         by_id = {m.id: prose_name(m) for m in rec}

@@ -181,8 +181,8 @@ S: dict[str, str] = {
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
     "planned_as_beside": "the planned {planned}",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
-    "f_beta_tn": ("in which a missed positive weighs as much as β² false alarms, though it leaves out the true "
-                  "negatives, which count here"),
+    "f_beta_tn": ("which weighs a missed positive β² times a false alarm in its denominator but is not an expected "
+                  "cost and leaves out the true negatives, which count here"),
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
     "judge_compare": ("We set the judge's agreement with each human rater beside the human raters' agreement with "
                       "each other"),
@@ -209,6 +209,12 @@ S: dict[str, str] = {
     "judge_summary_humans": "{name}, which corrects for chance and allows missing ratings, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
+    "lead_cost_same_shares": ("weighs each kind of error by its stated cost, at this test set's class shares, which "
+                              "are those met in use"),
+    # a binary expected cost at the test shares is a sum the reader can redo; a correct decision costs nothing, so
+    # true negatives need no meaning of their own (the sarcasm reader)
+    "lead_cost_mean": "is the mean cost per {item} of the decisions, ({fn}FN + {fp}FP)/n, {shares}",
+    "lead_cost_no_tn": "; a correct decision costs nothing, so it needs no true negatives",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
