@@ -55,9 +55,8 @@ AVOID: dict[str, str] = {
 #: What Fβ with β² = the ratio of the error costs is, said truthfully when it leads (only where no expected cost is
 #: defined: no class shares of use): a weighting in its denominator, not an expected cost (the sarcasm reader).
 LEAD_ITEMS = "weighs every item equally"
-LEAD_COSTS = ("weighs a missed positive β² times a false alarm in its denominator, β² being the ratio of the error "
-              "costs, and ignores true negatives; it is not an expected cost, and its best threshold is in general "
-              "not the cost-optimal one")
+LEAD_COSTS = ("weighs a missed positive β² times a false alarm in its denominator, β² the cost ratio, and ignores "
+              "true negatives, though it is no expected cost")
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {

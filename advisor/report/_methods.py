@@ -47,7 +47,8 @@ from ._methods_field import (
     promise_sentence,
     summarised_pair,
 )
-from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, smd_sentence
+from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
+from ._methods_bias import smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
@@ -186,6 +187,10 @@ def build_methods(
     if promised is not None:
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
+    # decisions at a fixed threshold across subgroups: the per-group error rates and calibration read the decision in
+    # each group (no bias AUCs of a ranking); said in a sentence of their own, never cut, like the bias AUCs
+    groups = sub_promise is not None and not bias and answers.get("operating_point") == "fixed" \
+        and answers.get("task") == "binary" and answers.get("positive_class") is not None
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True) -> Text:
@@ -202,6 +207,7 @@ def build_methods(
                 if primary is not None else set()
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
+            named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
@@ -221,7 +227,7 @@ def build_methods(
                                        empty_items=_empty_items(rec)):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
-        merged = sub_promise if bias and promises < 3 else None
+        merged = sub_promise if (bias and promises < 3) or groups else None
         shown = [x for x in promised or [] if x != merged][:promises]
         table = W.per_class_promised(shown)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
@@ -238,10 +244,13 @@ def build_methods(
         # first goes after the sentence on how systems are compared
         if bias:  # shorter once the paragraph must shorten, never dropped
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
+        if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
+            decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3)
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, intervals=intervals is not None)
         if air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3)
+        _field_caveat_sentence(p, answers)  # the field's standing caveat on its test sets (credit: selective labels)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts:  # shorter once the paragraph must shorten, never dropped
@@ -520,6 +529,39 @@ _COSTLIER: dict[tuple[str, str], tuple[str, str]] = {
 }
 
 
+def _field_caveat_sentence(p: Text, answers: Mapping[str, Any]) -> None:
+    """The standing caveat of the field the answers name on where its test outcomes come from — credit scoring:
+    repayment is observed only for past approvals (selective labels; reject inference). Said only for a field that
+    has one: never invented for another situation."""
+    field = field_of(answers)
+    if field is None or not field.caveat:
+        return
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    p.t(field.caveat.format(items=items)).cite(list(field.caveat_sources)).t(". ")
+
+
+#: The calibration figures of binary risks, in the order they are named
+_CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
+
+
+def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
+                               primary: MetricEntry | None) -> set[str]:
+    """"The calibration intercept and slope and the integrated calibration index read the predicted probabilities,
+    which are used as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
+    rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
+    such, not listed among the other figures (the loan reader). Returns the ids said."""
+    if not answers.get("risk_estimates") or primary is None or primary.id in PROPER_RULES:
+        return set()
+    by_id = {m.id: m for m in rec if m.role == "complementary"}
+    said = [mid for mid in _CALIBRATION if mid in by_id]
+    if not {"calibration_intercept", "calibration_slope"} <= set(said):
+        return set()
+    names = "the calibration intercept and slope" + (" and the integrated calibration index" if "ici" in said else "")
+    p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
+    p.t(". ")
+    return set(said)
+
+
 def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
                    pos: Any) -> str | None:
     """"Because a missed “tuberculosis” is the costlier error, we lead with sensitivity, …": the author named the
@@ -541,7 +583,10 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
         p.t(W.S["lead_costlier_missed"].format(pos=pos, name=name, items=items))
     else:
         what = W.S["lead_costlier_alarm_tn" if primary.id == "specificity" else "lead_costlier_alarm_precision"]
-        p.t(W.S["lead_costlier_alarm"].format(name=name, what=what.format(pos=pos, items=items)))
+        neg = next((c for c in answers.get("classes") or () if str(c) != str(pos)), None)
+        if primary.id == "specificity" and neg is None:  # the other class unnamed: said as before
+            what = "the share of the other {items} cleared"
+        p.t(W.S["lead_costlier_alarm"].format(name=name, what=what.format(pos=pos, items=items, neg=neg)))
     p.t(". " + W.S["lead_costlier_other"].format(
         other=by_id[other_id], name=name,
         trivial=W.S[trivial].format(pos=pos, item=item, an="an" if item[:1].lower() in "aeiou" else "a")) + ". ")
