@@ -56,7 +56,7 @@ AVOID: dict[str, str] = {
 #: defined: no class shares of use): a weighting in its denominator, not an expected cost (the sarcasm reader).
 LEAD_ITEMS = "weighs every item equally"
 LEAD_COSTS = ("weighs a missed positive β² times a false alarm in its denominator, β² the cost ratio, and ignores "
-              "true negatives, though it is no expected cost")
+              "true negatives, though it is no mean cost of the errors")
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {
@@ -116,7 +116,7 @@ ADDS: dict[str, str] = {
     "npv": "the share of negative predictions that are right",
     "f1": "the harmonic mean of precision and recall",
     "f_beta": ("which weighs a missed positive β² times a false alarm in its denominator and leaves out true "
-               "negatives; it is not an expected cost"),
+               "negatives, though it is no mean cost of the errors"),
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
     "class_weighted_accuracy": ("which counts each item as many times as its class's weight, so it depends on how "
                                 "often each class occurs"),

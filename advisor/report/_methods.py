@@ -540,6 +540,8 @@ def _field_caveat_sentence(p: Text, answers: Mapping[str, Any]) -> None:
     p.t(field.caveat.format(items=items)).cite(list(field.caveat_sources)).t(". ")
 
 
+#: The error rates of decisions that lead when the costlier error is named (rules_costs.yaml, costlier_error_named)
+_DECISION_RATES = frozenset({"recall", "specificity", "precision"})
 #: The calibration figures of binary risks, in the order they are named
 _CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
 
@@ -550,13 +552,14 @@ def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequenc
     which are used as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
     rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
     such, not listed among the other figures (the loan reader). Returns the ids said."""
-    if not answers.get("risk_estimates") or primary is None or primary.id in PROPER_RULES:
+    if not answers.get("risk_estimates") or primary is None or primary.id not in _DECISION_RATES:
         return set()
     by_id = {m.id: m for m in rec if m.role == "complementary"}
     said = [mid for mid in _CALIBRATION if mid in by_id]
     if not {"calibration_intercept", "calibration_slope"} <= set(said):
         return set()
-    names = "the calibration intercept and slope" + (" and the integrated calibration index" if "ici" in said else "")
+    names = ("the calibration intercept, the calibration slope and the integrated calibration index" if "ici" in said
+             else "the calibration intercept and the calibration slope")
     p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
     p.t(". ")
     return set(said)

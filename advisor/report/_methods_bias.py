@@ -87,7 +87,7 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
     ...     ["specificity", "recall", "calibration_intercept", "calibration_slope"],
     ...     "every metric within each value of “sex”, with the largest gap between values, its interval included")
     >>> print(t.spans[0].text)
-    We give every metric within each value of “sex”, with the largest gap between values, its interval included: among them specificity, whose complement is the share of “repaid” applicants the system calls “default”, and the calibration intercept and slope of the risks within each group. 
+    We give every metric within each value of “sex”, with the largest gap between values, its interval included: among them specificity, whose complement is the share of “repaid” applicants the system calls “default”, and the calibration intercept and calibration slope of the risks within each group. 
     """
     pos = str(answers.get("positive_class"))
     neg = next((str(c) for c in answers.get("classes") or [] if str(c) != pos), None)
@@ -99,8 +99,8 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
     order = [first] if first in ids else [m for m in ("specificity", "recall") if m in ids][:1]
     named = [rates[m] if not terse else m for m in order if m]
     if answers.get("risk_estimates") and {"calibration_intercept", "calibration_slope"} <= set(ids):
-        named.append("the calibration intercept and slope of the risks within each group" if not terse
-                     else "the calibration intercept and slope")
+        named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
+                     else "the calibration intercept and calibration slope")
     tail = (": among them " + ", and ".join(named)) if named else ""
     p.t(f"We give {promise}{tail}. ")
 

@@ -181,8 +181,8 @@ S: dict[str, str] = {
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
     "planned_as_beside": "the planned {planned}",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
-    "f_beta_tn": ("which weighs a missed positive β² times a false alarm in its denominator but is not an expected "
-                  "cost and leaves out the true negatives, which count here"),
+    "f_beta_tn": ("which weighs a missed positive β² times a false alarm in its denominator but is no mean cost of "
+                  "the errors and leaves out the true negatives, which count here"),
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
     "judge_compare": ("We set the judge's agreement with each human rater beside the human raters' agreement with "
                       "each other"),
