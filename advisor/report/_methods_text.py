@@ -248,7 +248,7 @@ S: dict[str, str] = {
     # risks used as risks beside a decision's error rate as the lead (the loan reader): calibration reads them
     "risk_calibration": "{names} read the predicted probabilities, which are used as risks",
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
-    "lead_costlier_alarm_tn": "the share of the “{neg}” {items} that the system also calls “{neg}”",
+    "lead_costlier_alarm_tn": "the share of the {items} with “{neg}” that the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
     "lead_costlier_other": ("No ratio of the two errors' costs was given, so no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
