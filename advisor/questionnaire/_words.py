@@ -7,7 +7,7 @@ The terminal view (:mod:`advisor.questionnaire._screen`) and the methods paragra
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
+__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTLIER", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
            "SITUATION", "WARNING"]
 
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
@@ -57,6 +57,15 @@ AVOID: dict[str, str] = {
 LEAD_ITEMS = "weighs every item equally"
 LEAD_COSTS = ("weighs a missed positive β² times a false alarm in its denominator, β² the cost ratio, and ignores "
               "true negatives, though it is no mean cost of the errors")
+
+#: Why an error rate leads when the author named the costlier error and no ratio (rules_costs.yaml,
+#: costlier_error_named): the error it reads, never a property it happens to have (the loan reader)
+LEAD_COSTLIER = {
+    "missed": "reads the costlier error, a missed positive: one minus it is the miss rate; the other error's rate "
+              "stands beside it, not merged with it",
+    "false_alarm": "reads the costlier error, a false alarm; the other error's rate stands beside it, not merged "
+                   "with it",
+}
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {
