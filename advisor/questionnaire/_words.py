@@ -55,8 +55,8 @@ AVOID: dict[str, str] = {
 #: What Fβ with β² = the ratio of the error costs is, said truthfully when it leads (only where no expected cost is
 #: defined: no class shares of use): a weighting in its denominator, not an expected cost (the sarcasm reader).
 LEAD_ITEMS = "weighs every item equally"
-LEAD_COSTS = ("weighs a missed positive β² times a false alarm in its denominator, β² the cost ratio, and ignores "
-              "true negatives, though it is no mean cost of the errors")
+LEAD_COSTS = ("weighs a miss β² times a false alarm in its denominator, β² the cost ratio, and ignores true "
+              "negatives, though it is no mean cost")
 
 #: Why an error rate leads when the author named the costlier error and no ratio (rules_costs.yaml,
 #: costlier_error_named): the error it reads, never a property it happens to have (the loan reader)
