@@ -85,7 +85,9 @@ def test_the_other_rate_is_not_listed_twice() -> None:
 
 def test_a_false_alarm_lead_says_what_is_cleared() -> None:
     text = _methods(costlier_error="false_alarm")
-    assert "Because a false alarm is the costlier error, we lead with specificity, the share of the other participants cleared" in text
+    # the other class named, as the missed-error lead names its class (the loan reader: who is approved)
+    assert ("Because a false alarm is the costlier error, we lead with specificity, the share of the participants "
+            "with “no tuberculosis” that the system calls “no tuberculosis”") in text
     assert "never calls a participant “tuberculosis”" in text
 
 
@@ -97,3 +99,13 @@ def test_a_false_alarm_lead_says_what_is_cleared() -> None:
 def test_the_balanced_lead_says_why_in_the_authors_terms(said, clause) -> None:
     kw = {} if said is None else {"costlier_error": said}
     assert clause in _methods(**kw)
+
+
+def test_the_screen_says_the_named_error_leads() -> None:
+    # the loan reader: the screen said "specificity averages the per-class scores", a property, for a lead the
+    # author's named error chose
+    for costlier, words in (("false_alarm", "reads the costlier error, a false alarm"),
+                            ("missed", "reads the costlier error, a missed positive")):
+        screen = recommend(Answers(**{**BASE, "costlier_error": costlier})).to_text()
+        assert words in " ".join(screen.split()), screen
+        assert "averages the per-class scores" not in screen

@@ -15,7 +15,8 @@ import pytest
 
 from advisor.catalogue import get_catalogue
 from advisor.plan import DIAGNOSTICS, make_plan
-from advisor.questionnaire import load_answers, load_fields
+from advisor.engine import ConfusionMatrix, expected_cost
+from advisor.questionnaire import LEAD_COSTS_PHRASE, load_answers, load_fields
 from advisor.report import build_report
 
 SITUATIONS = Path(__file__).parent / "situations"
@@ -67,7 +68,9 @@ def test_the_fields_figure_comes_right_after_the_lead(name: str) -> None:
     field = next(i for i, s in enumerate(said) if s.startswith("As is customary in"))
     # the costlier error the author named is read out with the lead's argument (loan: wrongful rejection), then the
     # field's figure
-    costlier = lead + 1 < len(said) and "the costlier error" in said[lead + 1].lower()
+    # (or, when the costlier error is the lead's own argument, the sentence that sets the other error beside it)
+    costlier = lead + 1 < len(said) and ("the costlier error" in said[lead + 1].lower()
+                                         or said[lead + 1].startswith("No ratio of the two errors' costs"))
     assert field == lead + 1 + costlier, said
     others = [i for i, s in enumerate(said) if s.startswith(("We also report", "Beside these", "We add"))]
     assert all(i > field for i in others), said
@@ -75,9 +78,35 @@ def test_the_fields_figure_comes_right_after_the_lead(name: str) -> None:
 
 def test_the_use_of_the_risks_argues_for_a_proper_scoring_rule_first() -> None:
     # the loan reader: "log loss, which is a strictly proper scoring rule" argued from nothing the author said
-    for name, pos in (("loan", "default"), ("sepsis", "sepsis")):
-        assert (f"Because the predicted probabilities are used as risks of “{pos}”, we lead with log loss, which is a "
-                "strictly proper scoring rule") in evaluation(name)
+    assert ("Because the predicted probabilities are used as risks of “sepsis”, we lead with log loss, which is a "
+            "strictly proper scoring rule") in evaluation("sepsis")
+
+
+def test_a_fixed_decision_with_the_costlier_error_named_has_one_lead() -> None:
+    # the loan reader ("two leads"): decisions at a fixed threshold with the costlier error named — that error's rate
+    # is the lead, and calibration, not a second lead, reads the probabilities used as risks
+    text = evaluation("loan")
+    said = sentences(text)
+    assert sum(1 for s in said if "we lead with" in s.lower()) == 1, said
+    assert "Because a false alarm is the costlier error, we lead with specificity" in text
+    assert "log loss" not in text.lower()
+    assert ("The calibration intercept, the calibration slope and the integrated calibration index read the predicted "
+            "probabilities, which are used as risks") in text
+    # no accuracy nobody asked for, and no bias AUCs of a ranking at a fixed threshold (Borkan et al. 2019)
+    assert "accuracy" not in text.lower() and "BPSN" not in text and "Borkan" not in text
+    assert "approval rate" in text and "four-fifths" in text
+    # the credit field's standing caveat: outcomes only for past approvals
+    assert "reject inference" in text
+    ctx = build_report(load_answers(SITUATIONS / "loan.yaml"), None, bootstrap=2000, seed=1)
+    keys = {k for p in ctx.methods if p.heading == "Evaluation" for s in p.spans if s.kind == "cite" for k in s.keys}
+    assert {"vancalster2019calibration", "crook2004reject"} <= keys and "borkan2019nuanced" not in keys
+    # and the ranking use keeps the bias AUCs (toxicity)
+    assert "BPSN" in evaluation("toxic")
+
+
+def test_the_selective_labels_caveat_is_the_credit_fields_alone() -> None:
+    for name in ("toxic", "sepsis", "diagnostic", "sarcasm"):
+        assert "reject inference" not in evaluation(name) and "selective labels" not in evaluation(name)
 
 
 def test_a_diagnostic_accuracy_study_reads_in_its_own_terms(tmp_path: Path) -> None:
@@ -502,3 +531,39 @@ def test_a_planned_name_of_a_metric_beside_the_lead_goes_with_it_not_in_a_senten
     text = evaluation("ser")
     assert "We also report accuracy, the planned WA, whose value depends on the class shares" in text
     assert "The planned WA equals" not in text
+
+
+def test_stated_costs_at_the_shares_of_use_lead_with_the_mean_cost() -> None:
+    # the sarcasm reader: Fβ with β² = 3 is no expected cost; the mean cost per post at the shares of use leads,
+    # whether or not true negatives mean anything (a correct decision costs 0), and F1 of "sarcastic" is the field's
+    text = evaluation("sarcasm")
+    assert ("We lead with expected cost, which is the mean cost per reported post of the decisions, (3·FN + FP)/n, at "
+            "this test set's class shares, which are those met in use; a correct decision costs nothing, so it needs "
+            "no true negatives") in text
+    assert "F-beta" not in text and "β" not in text
+    assert "As is customary in the shared tasks on irony and sarcasm detection, we also report F1 score" in text
+    ctx = build_report(load_answers(SITUATIONS / "sarcasm.yaml"), None, bootstrap=2000, seed=1)
+    keys = {k for p in ctx.methods if p.heading == "Evaluation" for s in p.spans if s.kind == "cite" for k in s.keys}
+    assert {"ferrer2022analysis", "vanhee2018semeval", "abufarha2022semeval"} <= keys
+    assert "sokolova2009systematic" not in keys
+
+
+def test_the_mean_cost_said_is_the_expected_cost_the_plan_computes() -> None:
+    # (3·FN + FP)/n, counted by hand, against the engine's expected cost with the plan's parameters
+    plan = make_plan(load_answers(SITUATIONS / "sarcasm.yaml"))
+    assert plan.lead.id == "expected_cost" and plan.lead.params["costs"] == {"fn": 3.0, "fp": 1.0}
+    tn, fp, fn, tp = 610, 90, 40, 60  # one post in eight sarcastic, as in the situation
+    cm = ConfusionMatrix([[tn, fp], [fn, tp]], ["literal", "sarcastic"])
+    by_hand = (3 * fn + 1 * fp) / (tn + fp + fn + tp)
+    assert abs(expected_cost(cm, plan.lead.params["costs"], positive_label="sarcastic") - by_hand) < 1e-12
+    assert abs(by_hand - 0.2625) < 1e-12
+
+
+def test_f_beta_is_never_called_a_cost() -> None:
+    # the sarcasm reader: "counts a missed positive as β² false alarms" and "β is how many times as much recall weighs
+    # as precision" made Fβ read as an expected cost; its words say what its denominator does, and that it is not one
+    f_beta = get_catalogue().metrics["f_beta"]
+    assert "recall weighs" not in " ".join(f_beta.symbols.values())
+    assert "β² times a false alarm" in LEAD_COSTS_PHRASE and "no mean cost" in LEAD_COSTS_PHRASE
+    text = evaluation("sarcasm") + " ".join(load_fields()["sarcasm_detection"].reports.split())
+    assert "F1" in text

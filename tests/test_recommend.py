@@ -284,15 +284,16 @@ def test_positive_class_with_meaningless_true_negatives() -> None:
 
 
 def test_error_costs_set_beta() -> None:
-    """Van Rijsbergen's effectiveness E = 1 − Fβ with β the relative importance of recall; seed 004
-    (Fβ weighs 1/TPR β² times): Fβ's shortfall weighs a false negative β² times a false positive, so
-    β² = cost_FN / cost_FP = 4 gives β = 2."""
+    """Van Rijsbergen's effectiveness E = 1 − Fβ; seed 004 (Fβ weighs 1/TPR β² times): Fβ's denominator
+    weighs a false negative β² times a false positive, so β² = cost_FN / cost_FP = 4 gives β = 2 — which does
+    not make Fβ an expected cost (the sarcasm reader)."""
     r = run("no_true_negatives_costs")
     assert r.primary.metric == "f_beta"
     assert r.primary.params["beta"] == pytest.approx(2.0)
     assert r.primary.params["positive_label"] == "hit"
     entry = next(e for e in r.rationale if e.rule == "error_costs_beta")
-    assert "β² = 4, the ratio of the two costs" in entry.text and "van Rijsbergen" in entry.text
+    assert "β² = 4 is the ratio of the two costs" in entry.text and "van Rijsbergen" in entry.text
+    assert "not an expected cost" in entry.text and "relative importance" not in entry.text
 
 
 def test_medical_screening() -> None:

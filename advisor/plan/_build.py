@@ -188,11 +188,14 @@ def _baseline_diagnostic(answers: Answers) -> Diagnostic | None:
 def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
     """With subgroup columns, a binary task, a class of interest and scores or probabilities: per subgroup value the
     subgroup AUC, the BPSN AUC and the BNSP AUC (Borkan et al. 2019), which ask whether the scores rank a subgroup's
-    items as they rank the others — the harm of a classifier that scores a subgroup's harmless items high."""
+    items as they rank the others — the harm of a classifier that scores a subgroup's harmless items high. They read a
+    threshold-free ranking (moderation queues, review order): when decisions are taken at a fixed operating threshold
+    the per-group error rates at that threshold (every metric within each value) and the adverse impact ratio read
+    the decision instead, so none is planned (the loan reader: a toxicity custom has no fair-lending reading)."""
     if not answers.subgroups or answers.task != "binary" or answers.positive_class is None \
-            or answers.outputs not in ("probabilities", "scores"):
+            or answers.outputs not in ("probabilities", "scores") or answers.operating_point == "fixed":
         return None
-    keys = ["subgroups", "task", "positive_class", "outputs"]
+    keys = ["subgroups", "task", "positive_class", "outputs", "operating_point"]
     return Diagnostic(id="bias_aucs", promise=DIAGNOSTICS["bias_aucs"], params={"columns": list(answers.subgroups)},
                       reason="Do the scores rank the items of each subgroup as they rank the others?",
                       answers=sorted(k for k in keys if k in answers.model_fields_set))

@@ -171,7 +171,7 @@ class _Run:
             choice = self.primary_choice(primary, ranked, kept, prefs, fired)
         # the words name the lead actually chosen (a rule's lead replaces the property ranking's first)
         ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
-        complementary = self.complementary(fired, imp_complementary, ranked, ctx)
+        complementary = self.complementary(fired, imp_complementary, ranked, ctx, choice.metric)
         if field_lead is not None and primary.id not in {a.metric for a in complementary}:
             # the lead the properties chose stays beside the field's figure: it answers the premises left open
             complementary.insert(0, Advice(metric=primary.id, name=primary.name, params=self.params(primary, []),
@@ -381,9 +381,10 @@ class _Run:
 
     # -- beside and against --------------------------------------------------------------------
     def complementary(self, fired: list[Rule], extra: list[Suggestion], ranked: list[tuple[MetricRecord, float]],
-                      ctx: dict[str, Any]) -> list[Advice]:
+                      ctx: dict[str, Any], lead: str | None = None) -> list[Advice]:
         out: dict[str, Advice] = {}
-        suggestions = [s for r in fired for s in r.complementary if holds(s.when, self.facts)] + extra
+        suggestions = [s for r in fired for s in r.complementary if holds(s.when, self.facts)
+                       and (s.with_lead is None or lead is None or lead in s.with_lead)] + extra
         for s in suggestions:
             m = self.cat.metrics.get(s.metric)
             if m is None or m.id == self.primary.id or not self._computable(m):

@@ -57,6 +57,13 @@ class CommunityField(BaseModel):
     metrics: list[str] = Field(min_length=1, description="catalogue ids of that figure, the customary one first")
     source: str = Field(description="BibTeX key of the work that sets or documents the convention")
     cite: str = Field(description="that work as author (year)")
+    caveat: str | None = Field(None, description=(
+        "the field's standing caveat on its test sets, a sentence with {items} for the author's items (credit scoring: "
+        "outcomes exist only for past approvals), said with caveat_sources"))
+    caveat_sources: list[str] = Field(default_factory=list, description="BibTeX keys of the work behind the caveat")
+    also: list[str] = Field(default_factory=list, description=(
+        "BibTeX keys of further works that set the same figure, cited with the source where the figure is named "
+        "(iSarcasmEval beside SemEval-2018 Task 3)"))
     keywords: list[str] = Field(default_factory=list, description="words of a context that suggest the field")
     readings: dict[str, str] = Field(default_factory=dict,
                                      description="what a diagnostic of the report answers in this field, by its id")

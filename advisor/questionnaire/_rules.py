@@ -179,6 +179,9 @@ class Suggestion(_Strict):
     reason: str
     when: dict[str, Any] | None = None
     params: dict[str, str] = Field(default_factory=dict, description="param name → template value name")
+    with_lead: list[str] | None = Field(None, description=(
+        "beside the lead only when the lead chosen is one of these catalogue ids (accuracy is 'the micro view beside "
+        "the macro one' only beside a macro lead; a rule's or the field's lead leaves it no reason); None: any lead"))
 
 
 

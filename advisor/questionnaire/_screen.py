@@ -18,7 +18,7 @@ from ..catalogue import get_catalogue
 from ..engine import partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
 from ._structure_words import lead_in_words
-from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
+from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
 __all__ = ["RELEVANT", "THRESHOLD_FREE", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
@@ -269,6 +269,10 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     reason = join(reasons[:2]) or SCREEN["lead_fallback"]
     because = (SCREEN["because"].format(situation=_capital(join(sit)), name=lead_name, reason=reason) if sit
                else _capital(f"{lead_name} {reason}."))
+    costlier = answers.get("costlier_error")
+    if costlier in LEAD_COSTLIER and lead.metric in ("recall", "specificity", "precision") \
+            and not (answers.get("error_costs") or {}):  # the named error argues alone, not a property
+        because = _capital(f"{lead_name} {LEAD_COSTLIER[costlier]}.")
     # top-k, annotators, spans, rankings: the structure rule's reason
     because = lead_in_words(lead, lead_name) or because
     lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]

@@ -7,7 +7,7 @@ The terminal view (:mod:`advisor.questionnaire._screen`) and the methods paragra
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
+__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTLIER", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
            "SITUATION", "WARNING"]
 
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
@@ -52,10 +52,20 @@ AVOID: dict[str, str] = {
     "kappa_practice": "is advised against by current good practice (Pontius & Millones, 2011)",
 }
 
-#: Why Fβ leads when the error costs are given.
+#: What Fβ with β² = the ratio of the error costs is, said truthfully when it leads (only where no expected cost is
+#: defined: no class shares of use): a weighting in its denominator, not an expected cost (the sarcasm reader).
 LEAD_ITEMS = "weighs every item equally"
-LEAD_COSTS = ("counts a missed positive as β² false alarms, β² being the ratio of the error costs, "
-              "and ignores true negatives")
+LEAD_COSTS = ("weighs a miss β² times a false alarm in its denominator, β² the cost ratio, and ignores true "
+              "negatives, though it is no mean cost")
+
+#: Why an error rate leads when the author named the costlier error and no ratio (rules_costs.yaml,
+#: costlier_error_named): the error it reads, never a property it happens to have (the loan reader)
+LEAD_COSTLIER = {
+    "missed": "reads the costlier error, a missed positive: one minus it is the miss rate; the other error's rate "
+              "stands beside it, not merged with it",
+    "false_alarm": "reads the costlier error, a false alarm; the other error's rate stands beside it, not merged "
+                   "with it",
+}
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {
@@ -116,7 +126,8 @@ ADDS: dict[str, str] = {
     "precision": "the share of positive predictions that are right",
     "npv": "the share of negative predictions that are right",
     "f1": "the harmonic mean of precision and recall",
-    "f_beta": "in which a missed positive weighs as much as β² false alarms and true negatives do not count",
+    "f_beta": ("which weighs a missed positive β² times a false alarm in its denominator and leaves out true "
+               "negatives, though it is no mean cost of the errors"),
     "class_weighted_recall": "the per-class recalls weighted by your class weights",
     "class_weighted_accuracy": ("which counts each item as many times as its class's weight, so it depends on how "
                                 "often each class occurs"),

@@ -48,7 +48,8 @@ from ._methods_field import (
     promise_sentence,
     summarised_pair,
 )
-from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, smd_sentence
+from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
+from ._methods_bias import smd_sentence
 from ._actions import ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
@@ -192,6 +193,10 @@ def build_methods(
     if promised is not None:
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
+    # decisions at a fixed threshold across subgroups: the per-group error rates and calibration read the decision in
+    # each group (no bias AUCs of a ranking); said in a sentence of their own, never cut, like the bias AUCs
+    groups = sub_promise is not None and not bias and answers.get("operating_point") == "fixed" \
+        and answers.get("task") == "binary" and answers.get("positive_class") is not None
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True) -> Text:
@@ -211,6 +216,7 @@ def build_methods(
                 if primary is not None else set()
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
+            named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
         if acts_lead:  # the properties' lead is one figure beside the action's sensitivity, said with the others
@@ -235,7 +241,7 @@ def build_methods(
                                        empty_items=_empty_items(rec)):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
-        merged = sub_promise if bias and promises < 3 else None
+        merged = sub_promise if (bias and promises < 3) or groups else None
         shown = [x for x in promised or [] if x != merged][:promises]
         table = W.per_class_promised(shown)
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
@@ -252,10 +258,13 @@ def build_methods(
         # first goes after the sentence on how systems are compared
         if bias:  # shorter once the paragraph must shorten, never dropped
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
+        if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
+            decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3)
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, intervals=intervals is not None)
         if air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3)
+        _field_caveat_sentence(p, answers)  # the field's standing caveat on its test sets (credit: selective labels)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
@@ -539,6 +548,42 @@ _COSTLIER: dict[tuple[str, str], tuple[str, str]] = {
 }
 
 
+def _field_caveat_sentence(p: Text, answers: Mapping[str, Any]) -> None:
+    """The standing caveat of the field the answers name on where its test outcomes come from — credit scoring:
+    repayment is observed only for past approvals (selective labels; reject inference). Said only for a field that
+    has one: never invented for another situation."""
+    field = field_of(answers)
+    if field is None or not field.caveat:
+        return
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    p.t(field.caveat.format(items=items)).cite(list(field.caveat_sources)).t(". ")
+
+
+#: The error rates of decisions that lead when the costlier error is named (rules_costs.yaml, costlier_error_named)
+_DECISION_RATES = frozenset({"recall", "specificity", "precision"})
+#: The calibration figures of binary risks, in the order they are named
+_CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
+
+
+def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
+                               primary: MetricEntry | None) -> set[str]:
+    """"The calibration intercept and slope and the integrated calibration index read the predicted probabilities,
+    which are used as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
+    rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
+    such, not listed among the other figures (the loan reader). Returns the ids said."""
+    if not answers.get("risk_estimates") or primary is None or primary.id not in _DECISION_RATES:
+        return set()
+    by_id = {m.id: m for m in rec if m.role == "complementary"}
+    said = [mid for mid in _CALIBRATION if mid in by_id]
+    if not {"calibration_intercept", "calibration_slope"} <= set(said):
+        return set()
+    names = ("the calibration intercept, the calibration slope and the integrated calibration index" if "ici" in said
+             else "the calibration intercept and the calibration slope")
+    p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
+    p.t(". ")
+    return set(said)
+
+
 def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
                    pos: Any) -> str | None:
     """"Because a missed “tuberculosis” is the costlier error, we lead with sensitivity, …": the author named the
@@ -560,7 +605,10 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
         p.t(W.S["lead_costlier_missed"].format(pos=pos, name=name, items=items))
     else:
         what = W.S["lead_costlier_alarm_tn" if primary.id == "specificity" else "lead_costlier_alarm_precision"]
-        p.t(W.S["lead_costlier_alarm"].format(name=name, what=what.format(pos=pos, items=items)))
+        neg = next((c for c in answers.get("classes") or () if str(c) != str(pos)), None)
+        if primary.id == "specificity" and neg is None:  # the other class unnamed: said as before
+            what = "the share of the other {items} cleared"
+        p.t(W.S["lead_costlier_alarm"].format(name=name, what=what.format(pos=pos, items=items, neg=neg)))
     p.t(". " + W.S["lead_costlier_other"].format(
         other=by_id[other_id], name=name,
         trivial=W.S[trivial].format(pos=pos, item=item, an="an" if item[:1].lower() in "aeiou" else "a")) + ". ")
@@ -665,7 +713,18 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     cap = 2 if answers.get("symmetric") or answers.get("distance") else 1
     purpose = W.LEAD.get(primary.id)
     if primary.id in ("normalized_expected_cost", "expected_cost") and not answers.get("target_prevalence"):
-        purpose = W.S["lead_cost_test_shares"]  # no shares in use were given: the test set's, and said so
+        # no shares in use were given: the test set's, and said so — as the shares of use when the author said so
+        same = answers.get("deployment_prevalence") == "same"
+        purpose = W.S["lead_cost_same_shares" if same else "lead_cost_test_shares"]
+        costs = answers.get("error_costs") or {}
+        fn, fp = (costs.get("false_negative"), costs.get("false_positive")) if isinstance(costs, Mapping) else (None, None)
+        if primary.id == "expected_cost" and fn is not None and fp is not None:  # the sum the reader can redo
+            weight = {"fn": f"{float(fn):g}·", "fp": f"{float(fp):g}·"}
+            purpose = W.S["lead_cost_mean"].format(
+                item=str(answers.get("item_name") or "item"), shares=purpose.split(", ", 1)[1],
+                **{k: ("" if v == "1·" else v) for k, v in weight.items()})
+            if answers.get("true_negatives_meaningful") is False:
+                purpose += W.S["lead_cost_no_tn"]
     if binary and primary.id == "balanced_accuracy" and pos is not None:
         # in a two-class task it is the mean of the two rates the reader knows, in the field's words
         by_id = {m.id: prose_name(m) for m in rec}

@@ -18,7 +18,7 @@ from ._methods_lists import Text, where_clause
 from ._models import MetricEntry
 
 __all__ = ["BIAS_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "bias_definitions", "bias_score_sentence",
-           "bias_sentence", "catalogue_definitions", "smd_definitions", "smd_sentence"]
+           "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence"]
 
 #: The BibTeX key of the bias AUCs
 BIAS_SOURCE = "borkan2019nuanced"
@@ -71,6 +71,38 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
             f"scored above {above} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below {below} "
             "elsewhere")
     p.cite([BIAS_SOURCE]).t(". ")
+
+
+def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[str], promise: str,
+                             terse: bool = False) -> None:
+    """Decisions at a fixed threshold, with subgroup columns: the per-group error rates at that threshold and, for
+    risks used as risks, the calibration within each group, named in the subgroup promise — what reads the decision
+    in each group, where the bias AUCs of a threshold-free ranking do not (the loan reader). ``ids``: the metrics
+    reported (the rates and calibration figures among them are named); ``promise``: "every metric within each value
+    of …, with the largest gap …".
+
+    >>> t = Text()
+    >>> decision_groups_sentence(t, {"subgroups": ["sex"], "item_name": "applicant", "classes": ["repaid", "default"],
+    ...     "positive_class": "default", "costlier_error": "false_alarm", "risk_estimates": True},
+    ...     ["specificity", "recall", "calibration_intercept", "calibration_slope"],
+    ...     "every metric within each value of “sex”, with the largest gap between values, its interval included")
+    >>> print(t.spans[0].text)
+    We give every metric within each value of “sex”, with the largest gap between values, its interval included: among them specificity, whose complement is the share of “repaid” applicants the system calls “default”, and the calibration intercept and calibration slope of the risks within each group. 
+    """
+    pos = str(answers.get("positive_class"))
+    neg = next((str(c) for c in answers.get("classes") or [] if str(c) != pos), None)
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    rates = {"specificity": f"specificity, whose complement is the share of “{neg}” {items} the system calls “{pos}”"
+             if neg is not None else "specificity",
+             "recall": f"recall, whose complement is the share of “{pos}” {items} the system misses"}
+    first = {"false_alarm": "specificity", "missed": "recall"}.get(str(answers.get("costlier_error")))
+    order = [first] if first in ids else [m for m in ("specificity", "recall") if m in ids][:1]
+    named = [rates[m] for m in order if m]  # the error a group suffers, said even when the paragraph must shorten
+    if answers.get("risk_estimates") and {"calibration_intercept", "calibration_slope"} <= set(ids):
+        named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
+                     else "the calibration intercept and calibration slope")
+    tail = (": among them " + ", and ".join(named)) if named else ""
+    p.t(f"We give {promise}{tail}. ")
 
 
 def bias_definitions(cat: Any, two_class: bool = False) -> list[MetricEntry]:

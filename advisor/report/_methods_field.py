@@ -100,7 +100,7 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
 
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                    primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None) -> set[str]:
-    key = [field.source]
+    key = [field.source, *field.also]
     others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
                     key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
     names = [_with_initials(field, m) for m in others]

@@ -190,8 +190,8 @@ S: dict[str, str] = {
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
     "planned_as_beside": "the planned {planned}",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
-    "f_beta_tn": ("in which a missed positive weighs as much as β² false alarms, though it leaves out the true "
-                  "negatives, which count here"),
+    "f_beta_tn": ("which weighs a missed positive β² times a false alarm in its denominator but is no mean cost of "
+                  "the errors and leaves out the true negatives, which count here"),
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
     "judge_compare": ("We set the judge's agreement with each human rater beside the human raters' agreement with "
                       "each other"),
@@ -220,6 +220,12 @@ S: dict[str, str] = {
     # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
     "per_class_all_answered": "the recall of every class with all {items} answered",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
+    "lead_cost_same_shares": ("weighs each kind of error by its stated cost, at this test set's class shares, which "
+                              "are those met in use"),
+    # a binary expected cost at the test shares is a sum the reader can redo; a correct decision costs nothing, so
+    # true negatives need no meaning of their own (the sarcasm reader)
+    "lead_cost_mean": "is the mean cost per {item} of the decisions, ({fn}FN + {fp}FP)/n, {shares}",
+    "lead_cost_no_tn": "; a correct decision costs nothing, so it needs no true negatives",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
@@ -250,8 +256,10 @@ S: dict[str, str] = {
     "lead_mean_equal_costs": ", as the two errors were said to cost alike",
     # one error named as the costlier, with no ratio (answers key costlier_error): its rate leads, the other's beside
     "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
+    # risks used as risks beside a decision's error rate as the lead (the loan reader): calibration reads them
+    "risk_calibration": "{names} read the predicted probabilities, which are used as risks",
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
-    "lead_costlier_alarm_tn": "the share of the other {items} cleared",
+    "lead_costlier_alarm_tn": "the share of the {items} with “{neg}” that the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
     "lead_costlier_other": ("No ratio of the two errors' costs was given, so no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
