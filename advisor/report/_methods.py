@@ -585,7 +585,7 @@ def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequenc
 
 
 def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
-                   pos: Any) -> str | None:
+                   pos: Any, terse: bool = False) -> str | None:
     """"Because a missed “tuberculosis” is the costlier error, we lead with sensitivity, …": the author named the
     costlier error but no ratio, so that error's rate leads and the other's stands beside it, not merged with it
     (issue 22: the STARD reader read a balanced-accuracy lead as ignoring the stated harm). Returns the id of the
@@ -609,8 +609,9 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
         if primary.id == "specificity" and neg is None:  # the other class unnamed: said as before
             what = "the share of the other {items} cleared"
         p.t(W.S["lead_costlier_alarm"].format(name=name, what=what.format(pos=pos, items=items, neg=neg)))
-    p.t(". " + W.S["lead_costlier_other"].format(
-        other=by_id[other_id], name=name,
+    other = by_id[other_id]
+    p.t(". " + W.S["lead_costlier_other_terse" if terse else "lead_costlier_other"].format(
+        other=other[:1].upper() + other[1:] if terse else other, name=name,
         trivial=W.S[trivial].format(pos=pos, item=item, an="an" if item[:1].lower() in "aeiou" else "a")) + ". ")
     return other_id
 
@@ -621,7 +622,7 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     terse: bool = False) -> set[str]:
     """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
-    beside = _costlier_lead(p, answers, primary, rec, pos)
+    beside = _costlier_lead(p, answers, primary, rec, pos, terse)
     if beside is not None:
         return {beside}
     if primary.id == "wrong_action_rate" and primary.params.get("fallback_class") is not None:

@@ -97,7 +97,8 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
              "recall": f"recall, whose complement is the share of “{pos}” {items} the system misses"}
     first = {"false_alarm": "specificity", "missed": "recall"}.get(str(answers.get("costlier_error")))
     order = [first] if first in ids else [m for m in ("specificity", "recall") if m in ids][:1]
-    named = [rates[m] for m in order if m]  # the error a group suffers, said even when the paragraph must shorten
+    # the error a group suffers, said even when the paragraph must shorten (then without its complement's gloss)
+    named = [(m if terse else rates[m]) for m in order if m]
     if answers.get("risk_estimates") and {"calibration_intercept", "calibration_slope"} <= set(ids):
         named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
                      else "the calibration intercept and calibration slope")

@@ -264,6 +264,7 @@ S: dict[str, str] = {
     "lead_costlier_other": ("No ratio of the two errors' costs was given, so no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
                             "that {trivial}"),
+    "lead_costlier_other_terse": "{other} stands beside it, as {name} alone is perfect for a system that {trivial}",
     # the costlier error named while another lead holds (risks used as such, a budget): its rate, read out
     "costlier_read_missed": ("The costlier error, a missed “{pos}”, is read from {name}: one minus it is the share of the "
                              "“{pos}” {items} the system misses; {other} stands beside it"),
