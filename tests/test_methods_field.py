@@ -107,7 +107,7 @@ def test_a_fixed_decision_with_the_costlier_error_named_has_one_lead() -> None:
 
 def test_the_selective_labels_caveat_is_the_credit_fields_alone() -> None:
     for name in ("toxic", "sepsis", "diagnostic", "sarcasm"):
-        assert "reject inference" not in evaluation(name) and "selective labels" not in evaluation(name)
+        assert "reject-inference" not in evaluation(name) and "selective labels" not in evaluation(name)
 
 
 def test_a_diagnostic_accuracy_study_reads_in_its_own_terms(tmp_path: Path) -> None:
