@@ -324,3 +324,16 @@ def test_score_column_through_every_file_reader(tmp_path, suffix):
     m = json.loads(r.stdout)["metrics"]["m"]
     assert m["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
     assert m["average_precision"] == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
+
+
+def test_the_appendix_f_beta_takes_beta_from_the_answers_costs():
+    # the screening report: its justification said β² = 10 (the cost ratio) while Fβ was computed with β = 1, F1
+    # under another name; with error costs and Fβ not planned, β still comes from the costs
+    y, s, pred = _data()
+    answers = {"task": "binary", "classes": [0, 1], "positive_class": 1, "true_negatives_meaningful": True,
+               "error_costs": {"false_negative": 10, "false_positive": 1}, "deployment_prevalence": "same"}
+    ctx = advisor.build_report(answers, {"y_true": y, "m": pred}, bootstrap=0)
+    v = ctx.systems[0].values
+    assert v["f_beta"] == pytest.approx(skm.fbeta_score(y, pred, beta=10 ** 0.5), abs=1e-12)
+    entry = next(m for m in ctx.metrics if m.id == "f_beta")
+    assert "β = √10 ≈ 3.16" in (entry.variant or "")

@@ -336,8 +336,12 @@ def build_report(
         task = task.model_copy(update={"n": float(first.n) + float(abstained.get(next(iter(systems)), 0.0))})
     rec_items = structure_items(ans, bool(systems), rec_items, cat)  # issue 12
     # β of Fβ, whether Fβ leads or is reported beside the primary metric (one β per report)
+    # Fβ not planned but error costs given: the appendix's Fβ takes β from them too, as the justification says
+    # (β² = cost_FN / cost_FP), never a silent β = 1 that is F1 under another name (the screening report)
+    ratio = ans.cost_ratio()
     beta = next((float(params["beta"]) for _, mid, _, params in rec_items
-                 if mid == "f_beta" and params.get("beta") is not None), 1.0)
+                 if mid == "f_beta" and params.get("beta") is not None),
+                math.sqrt(ratio) if ratio is not None and ratio > 0 else 1.0)
     weights = class_weights_of(plan) if plan is not None else None
     f1_classes = f1_classes_of(plan) if plan is not None else None
     fallback = fallback_of(plan) if plan is not None else None
