@@ -250,6 +250,7 @@ S: dict[str, str] = {
                          "macro-averaged ROC AUC, as is customary in {field}"),
     "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
     "field_reading": ", which {reading}, as is customary in {field}",
+    "field_custom": ", as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
     "lead_mean_no_costs": ", as no ratio of the two errors' costs was given",
