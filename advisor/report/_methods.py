@@ -198,8 +198,10 @@ def build_methods(
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         else:
+            # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
+            ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
             led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
-                if primary is not None else set()
+                if primary is not None and not ranked else set()
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
