@@ -233,11 +233,10 @@ S: dict[str, str] = {
                          "macro-averaged ROC AUC, as is customary in {field}"),
     "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
     # the lead is the ranking of the scores (a worklist): the per-label ROC AUCs and their mean, in one sentence
-    "lead_label_aucs": ("We lead with the ROC AUC of {each}, from the {items}' scores for that label, and their mean, "
-                        "the macro-averaged ROC AUC"),
+    "lead_label_aucs": ("We lead with the ROC AUC of {each} from the {items}' scores, and their mean, the "
+                        "macro-averaged ROC AUC"),
     "lead_label_aucs_field": ", as is customary in {field}",
-    "lead_label_aucs_why": (", since the scores order the {items} and ROC AUC reads that order itself, free of any "
-                            "threshold"),
+    "lead_label_aucs_why": ". The scores order the {items}, and ROC AUC reads that order itself, free of any threshold",
     # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
     "label_threshold_convention": ("A label is given to {an} {item} when its score is at least {t:g}, a conventional "
                                    "cut that no answer chose, which the F1s count"),
