@@ -32,6 +32,11 @@ KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
 RISK_LEADS = ("log_loss", "brier")
 
 
+#: a planned flat metric beside a hierarchical lead: its own property, and why it is not the lead
+_FLAT_PLANNED = ("you planned it ({planned}); reported beside the lead for comparison with flat results, never instead: "
+                 "like accuracy it counts an error in the right branch of the taxonomy like one in another branch")
+
+
 def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict[str, Any],
                     ctx: dict[str, Any], render: Callable[[str, dict[str, Any]], str], book: Any = None) -> Recommendation:
     """Recommendation with the structure rule's lead; unchanged for nominal situations."""
@@ -53,9 +58,18 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     # only metrics an evaluation of this structure reports (top-k: not balanced accuracy, log loss, Brier)
 
     reported = set(reported_ids(_structure(cat, primary.metric))) or None
+    # a planned flat metric that the structure's evaluation computes (macro F1 of a taxonomy's classes) is kept beside
+    # the lead for comparison with flat results, never dropped on a false reason (the taxonomy reader)
+    planned_flat = rule.id == "structure_hierarchy"
     complementary = [a for a in rec.complementary if a.metric != primary.metric
-                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
+                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal"
+                          or (planned_flat and "you planned it" in a.reason))
                      and (reported is None or a.metric in reported)]
+    if planned_flat:  # its reason is the nominal pass's ("beside <the nominal lead>"): said for the tree instead
+        complementary = [a.model_copy(update={"reason": _FLAT_PLANNED.format(
+            planned=a.reason.split(";", 1)[0].removeprefix("you planned it ").strip("()"))})
+            if a.metric not in own and _structure(cat, a.metric) == "nominal" and "you planned it" in a.reason else a
+            for a in complementary]
     keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
     if rule.id == "structure_hierarchy":  # the hierarchical metrics first, the flat view after them
         complementary.sort(key=lambda a: _structure(cat, a.metric) == "nominal")
