@@ -31,6 +31,8 @@ PROMISE: dict[str, str] = {
     "paired_difference": "each metric's paired difference",
     "class_order": "the order of the classes the distances are taken in",
     "per_label": "precision, recall and F1 of every label",
+    "level_accuracy": ("the accuracy at each level of the taxonomy, from the top categories down: the share of the "
+                       "items whose predicted class lies under the true class's node at that level"),
     "annotator_counts": "how many items each annotator rated",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
@@ -233,6 +235,9 @@ S: dict[str, str] = {
                          "macro-averaged ROC AUC, as is customary in {field}"),
     "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
     # the lead is the ranking of the scores (a worklist): the per-label ROC AUCs and their mean, in one sentence
+    # a planned flat macro F1 beside a hierarchical lead (the taxonomy reader): how it weighs, against accuracy
+    "macro_f1_tree": ("the mean of the per-class F1 scores, so each of the {k}classes counts the same, where accuracy "
+                      "counts each {item}"),
     "lead_label_aucs": ("We lead with the ROC AUC of {each} from the {items}' scores, and their mean, the "
                         "macro-averaged ROC AUC"),
     "lead_label_aucs_field": ", as is customary in {field}",
