@@ -122,6 +122,12 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     reasons: dict[str, str] = {}
     depth = one_depth(list(inputs.systems.values())) if inputs.structure == "hierarchy" else None
     equal = hierarchy_equal(depth, plan.lead.id)  # one depth: hierarchical precision and recall are the lead's number
+    said_depth = answers_dict.get("leaf_depth") if inputs.structure == "hierarchy" else None
+    if said_depth is not None and depth != said_depth:  # the answers' premise, which the data do not bear out
+        warnings.append(WarningEntry(code="data_note", source="report", message=(
+            f"The answers say every class sits at depth {said_depth} of the taxonomy (leaf_depth), but the true and "
+            "predicted classes here sit at " + ("several depths" if depth is None else f"depth {depth}") + ", so "
+            "hierarchical precision and recall need not equal hierarchical F1; they are in the appendix.")))
     entries = _entries([("appendix" if mid in equal else role, mid, why, params)
                         for role, mid, why, params in metric_items(plan)], computed, cat, warnings, reasons)
     plan = settle(plan, set(computed) - set(equal), {**reasons, **equal})  # what this data cannot give is said

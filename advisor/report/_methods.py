@@ -206,6 +206,11 @@ def build_methods(
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
             led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
                 if primary is not None and not ranked else set()
+            if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
+                    and task is None:
+                # every class at one depth (answered; with data the taxonomy paragraph checks and says it)
+                p.t(W.S["leaf_depth"].format(d=int(answers["leaf_depth"]),
+                                             item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs

@@ -235,6 +235,9 @@ S: dict[str, str] = {
                          "macro-averaged ROC AUC, as is customary in {field}"),
     "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
     # the lead is the ranking of the scores (a worklist): the per-label ROC AUCs and their mean, in one sentence
+    # every class at one depth of the taxonomy (answers key leaf_depth): hP = hR = hF = the mean per-level accuracy
+    "leaf_depth": ("Every {item} is labelled with a class at depth {d} of the taxonomy, so hierarchical precision, "
+                   "recall and F1 are one number: the mean of the accuracies at its {d} levels"),
     # a planned flat macro F1 beside a hierarchical lead (the taxonomy reader): how it weighs, against accuracy
     "macro_f1_tree": ("the mean of the per-class F1 scores, so each of the {k}classes counts the same, where accuracy "
                       "counts each {item}"),
