@@ -67,11 +67,12 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
     classes = [str(c) for c in answers.get("classes") or []]
     item = str(answers.get("item_name") or "item")
     each = "each of " + _join_words(classes) if classes and len(classes) <= 6 else "each label"
+    the = _join_words(classes) if classes and len(classes) <= 6 else "the labels"
     items = plural(item)
     lead = any(m.id == "multilabel_macro_roc_auc" and m.role == "primary" for m in rec)
     customary = field is not None and "roc_auc" in field.metrics
     if lead:  # the ranking leads: one sentence, the field's convention cited, and why (the scores order the items)
-        p.t(W.S["lead_label_aucs"].format(each=each, items=items))
+        p.t(W.S["lead_label_aucs"].format(each=the, items=items))
         if customary and field is not None:
             p.t(W.S["lead_label_aucs_field"].format(field=field.name)).cite([field.source])
         p.t(W.S["lead_label_aucs_why"].format(items=items) + ". ")

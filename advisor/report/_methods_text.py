@@ -241,8 +241,8 @@ S: dict[str, str] = {
     # a planned flat macro F1 beside a hierarchical lead (the taxonomy reader): how it weighs, against accuracy
     "macro_f1_tree": ("the mean of the per-class F1 scores, so each of the {k}classes counts the same, where accuracy "
                       "counts each {item}"),
-    "lead_label_aucs": ("We lead with the ROC AUC of {each} from the {items}' scores, and their mean, the "
-                        "macro-averaged ROC AUC"),
+    "lead_label_aucs": ("We lead with the macro-averaged ROC AUC, which averages the ROC AUCs of {each} from the "
+                        "{items}' scores, each reported beside it"),
     "lead_label_aucs_field": ", as is customary in {field}",
     "lead_label_aucs_why": ". The scores order the {items}, and ROC AUC reads that order itself, free of any threshold",
     # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
