@@ -120,7 +120,8 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         # several systems does not (except in an agreement study, which has annotators, not systems)
         general = ("data", "sound_basics", "field") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
         rationale = [e for e in rec.rationale if e.rule in general or e.rule.startswith("structure")]
-    rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
+    rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else
+                 _field_now(e, primary) if e.rule == "field" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "warnings": warnings, "rationale": [note, *rationale]})
 
@@ -185,6 +186,22 @@ def _ordinal_beside_risks(rec: Recommendation, rule: Any, cat: Any, facts: dict[
     discouraged = [a for a in rec.discouraged if a.metric not in chosen]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "rationale": [note, *rec.rationale]})
+
+
+def _field_now(entry: RationaleEntry, primary: MetricChoice) -> RationaleEntry:
+    """The field's figure, said again once the structure's lead is known: when the structure's lead is that figure
+    (CheXpert's AUROC per finding, averaged), it leads, never "beside the lead"."""
+    beside = "Beside the lead, for comparison with earlier work: "
+    start = entry.text.find(beside)
+    if start < 0:
+        return entry
+    end = entry.text.find(".", start + len(beside))
+    names = [n.strip() for n in entry.text[start + len(beside):end].split(", ")]
+    if primary.name not in names:
+        return entry
+    rest = [n for n in names if n != primary.name]
+    said = f"{primary.name} leads and is that figure." + (f" {beside}{', '.join(rest)}." if rest else "")
+    return entry.model_copy(update={"text": entry.text[:start] + said + entry.text[end + 1:]})
 
 
 def _planned_now(entry: RationaleEntry, primary: MetricChoice, complementary: list[Advice]) -> RationaleEntry:
