@@ -571,3 +571,41 @@ def test_flat_macro_f1_beside_a_hierarchy_equals_the_nominal_engine_and_sklearn(
     for a, b in zip(t, p):
         m[labels.index(a), labels.index(b)] += 1
     assert got == pytest.approx(nominal_evaluate({"s": m}, metrics=["macro_f1"]).metrics["s"]["macro_f1"], abs=1e-12)
+
+
+def test_leaf_depth_answered_reports_hf_as_the_mean_of_the_levels_without_hp_and_hr() -> None:
+    """The taxonomy reader: every leaf at depth 3, so hP = hR = hF; the methods say hF is the mean of the per-level
+    accuracies, which are planned (level_accuracy), and hierarchical precision and recall are not reported."""
+    import advisor
+    from advisor.plan import make_plan
+
+    answers = {"label_structure": "hierarchy", "item_name": "product", "leaf_depth": 3}
+    plan = make_plan(answers)
+    assert plan.lead.id == "hierarchical_f1"
+    assert not {"hierarchical_precision", "hierarchical_recall"} & {m.id for m in plan.beside}
+    assert "level_accuracy" in [d.id for d in plan.diagnostics]
+    ctx = advisor.build_report(answers, None, bootstrap=0)
+    text = " ".join("".join(s.text for s in par.spans) for par in ctx.methods)
+    assert ("Every product is labelled with a class at depth 3 of the taxonomy, so hierarchical precision, recall and "
+            "F1 are one number: the mean of the accuracies at its 3 levels.") in text
+    assert "the accuracy at each level of the taxonomy" in text
+    # without the answer the depths are unknown before data: precision and recall stay beside the lead
+    assert {"hierarchical_precision", "hierarchical_recall"} <= {m.id for m in make_plan(
+        {"label_structure": "hierarchy"}).beside}
+
+
+def test_leaf_depth_the_data_do_not_bear_out_is_said_once() -> None:
+    import advisor
+
+    t, p = _items(5)  # classes at several depths
+    ctx = advisor.build_report({"label_structure": "hierarchy", "leaf_depth": 3}, {"y_true": t, "m": p},
+                               taxonomy=PARENT, bootstrap=0)
+    notes = [w.message for w in ctx.warnings if "leaf_depth" in w.message]
+    assert len(notes) == 1 and "several depths" in notes[0]
+
+
+def test_leaf_depth_needs_a_taxonomy() -> None:
+    from advisor.questionnaire._answers import Answers
+
+    with pytest.raises(Exception, match="leaf_depth"):
+        Answers.model_validate({"task": "multiclass", "label_structure": "nominal", "leaf_depth": 3})

@@ -149,7 +149,9 @@ def build_methods(
     majority = next((r.majority for r in chance if r.metric == "accuracy" and r.majority is not None), None)
     data_adds = {"accuracy": W.S["accuracy_majority"].format(majority=f"{majority:.2f}")} if majority is not None else {}
     if answers.get("label_structure") == "hierarchy":  # a planned flat macro F1 beside the tree's lead: its own weight
-        k_classes = answers.get("n_classes") or len(answers.get("classes") or []) or None
+        # the data's classes when there are data, else the answers'
+        k_classes = (task.k if task is not None else None) or answers.get("n_classes") \
+            or len(answers.get("classes") or []) or None
         data_adds["macro_f1"] = W.S["macro_f1_tree"].format(
             k=f"{k_classes:,} " if k_classes else "", item=str(answers.get("item_name") or "item"))
     if primary is not None and primary.id in W.BESIDE_PROPER:  # a second proper score beside a proper lead: not
