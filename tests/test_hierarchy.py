@@ -447,3 +447,165 @@ def test_classes_at_several_depths_keep_hierarchical_precision_and_recall() -> N
     roles = {m.id: m.role for m in ctx.metrics}
     assert roles["hierarchical_precision"] != "appendix" and roles["hierarchical_recall"] != "appendix"
     assert "sits at depth" not in " ".join("".join(s.text for s in par.spans) for par in ctx.methods)
+
+
+# --- the catalogue's level_accuracy (the taxonomy reader: the per-level figure, and hF as the mean of them) ---------
+
+def test_level_accuracy_by_hand() -> None:
+    """Five items on the 2 / 5 / 9 tree, counted by hand. Level 1 (5 items reach it): sneakers→boots (clothing, right),
+    tv→tv (right), books→tv (wrong), headphones→speakers (electronics, right), sneakers→clothing (right) = 4/5.
+    Level 2 (books is a top category, so 4 items): shoes=shoes, tv=tv, audio=audio, and clothing has no level-2
+    ancestor, so the last is wrong = 3/4. Level 3 (sneakers, headphones, sneakers): boots≠sneakers, speakers≠
+    headphones, clothing has none = 0/3."""
+    from advisor.engine import level_accuracies
+
+    t = ["sneakers", "tv", "books", "headphones", "sneakers"]
+    p = ["boots", "tv", "tv", "speakers", "clothing"]
+    acc, items = level_accuracies(_cells(t, p))
+    assert items.tolist() == [5.0, 4.0, 3.0]
+    assert acc.tolist() == pytest.approx([4 / 5, 3 / 4, 0.0], abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_level_accuracy_equals_the_per_item_definition_and_batches(seed: int) -> None:
+    from advisor.engine import level_accuracies
+
+    t, p = _items(seed)
+    cells = _cells(t, p)
+    acc, _ = level_accuracies(cells)
+    want = _direct(t, p)["levels"]
+    assert {d + 1: float(a) for d, a in enumerate(acc)} == pytest.approx(want)
+    # a batch of masses (the bootstrap's resamples) gives each row's own figures
+    rng = np.random.default_rng(seed)
+    masses = rng.poisson(1.0, (3, cells.counts.size)).astype(float) * cells.counts
+    batch, _ = level_accuracies(cells, masses)
+    for row, m in zip(batch, masses):
+        one, _ = level_accuracies(hierarchy_cells_with(cells, m))
+        assert np.allclose(row, one, equal_nan=True)
+
+
+def hierarchy_cells_with(cells, masses):  # type: ignore[no-untyped-def]
+    from advisor.engine import hierarchy_with_counts
+
+    return hierarchy_with_counts(cells, np.asarray(masses, dtype=float))
+
+
+def _random_tree(rng: np.random.Generator, depth: int) -> tuple[dict[str, str | None], list[str]]:
+    """A random tree whose leaves all sit at ``depth`` (2–4 children per node, implicit root)."""
+    parent: dict[str, str | None] = {}
+    level = [f"n{i}" for i in range(int(rng.integers(2, 5)))]
+    for x in level:
+        parent[x] = None
+    for _ in range(depth - 1):
+        nxt = []
+        for x in level:
+            for j in range(int(rng.integers(1, 4))):
+                parent[f"{x}.{j}"] = x
+                nxt.append(f"{x}.{j}")
+        level = nxt
+    return parent, level
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_with_every_leaf_at_one_depth_hp_hr_hf_are_the_mean_of_the_level_accuracies(seed: int) -> None:
+    """Leaves all at depth D, one leaf predicted per item: each item's ancestor sets have D classes and share the
+    levels where the two paths agree, so hP = hR = hF = (acc_1 + … + acc_D) / D — checked on random trees and
+    predictions, against a per-item count over ancestor paths written here (no advisor code)."""
+    from advisor.engine import level_accuracies
+
+    rng = np.random.default_rng(seed)
+    depth = int(rng.integers(2, 5))
+    parent, leaves = _random_tree(rng, depth)
+
+    def path(x: str) -> list[str]:
+        out: list[str] = []
+        cur: str | None = x
+        while cur is not None:
+            out.append(cur)
+            cur = parent[cur]
+        return out[::-1]
+
+    n = 400
+    t = [str(x) for x in rng.choice(leaves, n)]
+    # near misses as well as far ones: a sibling leaf, or any leaf
+    p = [a if rng.random() < 0.5 else str(rng.choice([s for s in leaves if parent[s] == parent[a]] or leaves))
+         if rng.random() < 0.5 else str(rng.choice(leaves)) for a in t]
+    labels = sorted(set(t) | set(p))
+    m = np.zeros((len(labels), len(labels)))
+    for a, b in zip(t, p):
+        m[labels.index(a), labels.index(b)] += 1
+    cells = hierarchy_cells(m, labels, taxonomy_from_edges([(c, q) for c, q in parent.items()]))
+    per_level = [sum(path(a)[d] == path(b)[d] for a, b in zip(t, p)) / n for d in range(depth)]
+    acc, _ = level_accuracies(cells)
+    assert acc.tolist() == pytest.approx(per_level, abs=1e-12)
+    got = hierarchy_metrics(cells)
+    mean = sum(per_level) / depth
+    for mid in ("hierarchical_precision", "hierarchical_recall", "hierarchical_f1"):
+        assert got[mid] == pytest.approx(mean, abs=1e-12), mid
+
+
+def test_level_accuracy_is_in_the_catalogue_with_its_symbols_and_sources() -> None:
+    from advisor.catalogue import get_catalogue
+    from advisor.engine._structures import STRUCTURE_METRICS
+
+    rec = get_catalogue().metrics["level_accuracy"]
+    assert STRUCTURE_METRICS["level_accuracy"].structure == "hierarchy" == rec.structure
+    assert {"silla2011survey", "kiritchenko2006learning"} <= set(rec.references)
+    assert {"l", "d_i", "a_l(i)"} <= set(rec.symbols)
+
+
+def test_flat_macro_f1_beside_a_hierarchy_equals_the_nominal_engine_and_sklearn() -> None:
+    """The planned macro F1 of a taxonomy's classes is kept beside the lead: computed from the cells, it equals
+    scikit-learn's average='macro' over the table's classes and advisor's nominal engine."""
+    from sklearn.metrics import f1_score
+
+    from advisor.engine import HIERARCHY_BESIDE, nominal_beside
+    from advisor.engine import evaluate as nominal_evaluate
+
+    t, p = _items(2)
+    cells = _cells(t, p)
+    got = float(nominal_beside(cells, HIERARCHY_BESIDE)["macro_f1"])
+    labels = sorted(set(t) | set(p))
+    assert got == pytest.approx(f1_score(t, p, labels=labels, average="macro", zero_division=0), abs=1e-12)
+    m = np.zeros((len(labels), len(labels)))
+    for a, b in zip(t, p):
+        m[labels.index(a), labels.index(b)] += 1
+    assert got == pytest.approx(nominal_evaluate({"s": m}, metrics=["macro_f1"]).metrics["s"]["macro_f1"], abs=1e-12)
+
+
+def test_leaf_depth_answered_reports_hf_as_the_mean_of_the_levels_without_hp_and_hr() -> None:
+    """The taxonomy reader: every leaf at depth 3, so hP = hR = hF; the methods say hF is the mean of the per-level
+    accuracies, which are planned (level_accuracy), and hierarchical precision and recall are not reported."""
+    import advisor
+    from advisor.plan import make_plan
+
+    answers = {"label_structure": "hierarchy", "item_name": "product", "leaf_depth": 3}
+    plan = make_plan(answers)
+    assert plan.lead.id == "hierarchical_f1"
+    assert not {"hierarchical_precision", "hierarchical_recall"} & {m.id for m in plan.beside}
+    assert "level_accuracy" in [d.id for d in plan.diagnostics]
+    ctx = advisor.build_report(answers, None, bootstrap=0)
+    text = " ".join("".join(s.text for s in par.spans) for par in ctx.methods)
+    assert ("Every product is labelled with a class at depth 3 of the taxonomy, so hierarchical precision, recall and "
+            "F1 are one number: the mean of the accuracies at its 3 levels.") in text
+    assert "the accuracy at each level of the taxonomy" in text
+    # without the answer the depths are unknown before data: precision and recall stay beside the lead
+    assert {"hierarchical_precision", "hierarchical_recall"} <= {m.id for m in make_plan(
+        {"label_structure": "hierarchy"}).beside}
+
+
+def test_leaf_depth_the_data_do_not_bear_out_is_said_once() -> None:
+    import advisor
+
+    t, p = _items(5)  # classes at several depths
+    ctx = advisor.build_report({"label_structure": "hierarchy", "leaf_depth": 3}, {"y_true": t, "m": p},
+                               taxonomy=PARENT, bootstrap=0)
+    notes = [w.message for w in ctx.warnings if "leaf_depth" in w.message]
+    assert len(notes) == 1 and "several depths" in notes[0]
+
+
+def test_leaf_depth_needs_a_taxonomy() -> None:
+    from advisor.questionnaire._answers import Answers
+
+    with pytest.raises(Exception, match="leaf_depth"):
+        Answers.model_validate({"task": "multiclass", "label_structure": "nominal", "leaf_depth": 3})

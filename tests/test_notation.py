@@ -91,4 +91,8 @@ def test_without_the_field_the_brier_score_sums_over_both_classes(tmp_path):
 def test_label_sets_define_n_and_say_the_empty_item_convention():
     defs = _definitions(_methods(SITUATIONS / "chex.yaml"))
     assert "$n$ counts the radiographs" in defs
+    # the scores order a worklist, so sample-averaged F1 is not reported (the CheXpert reader): nor its convention
+    assert "sample-averaged F1" not in defs
+    defs = _definitions(_methods(ROOT / "examples" / "structures" / "multilabel_answers.yaml"))  # label sets only
+    assert "$n$ counts the articles" in defs
     assert "gives 0; in sample-averaged F1, an item with no true and no predicted label counts 1" in defs

@@ -54,13 +54,20 @@ def _note_paragraph(answers) -> tuple[str, str]:
 # ------------------------------------------------------------------------------------------------------------------
 # the situations the field readers flagged
 # ------------------------------------------------------------------------------------------------------------------
-def test_a_flat_metric_in_a_taxonomy_says_what_it_ignores_in_the_authors_items() -> None:
-    heading, text = _note_paragraph(load_answers(SITUATIONS / "taxonomy.yaml"))
-    assert heading == "Not reported"
-    assert ("The planned “macro F1” is not reported: it counts a product put in the wrong class of the right branch as "
-            "wrong as one put in another branch of the taxonomy; accuracy, flat too, is kept beside the lead only for "
-            "comparison with flat results.") in text
-    assert not any(e in text for e in EMPTY)
+def test_a_planned_flat_metric_in_a_taxonomy_is_kept_beside_the_lead_with_its_true_property() -> None:
+    """The taxonomy reader: macro F1 was dropped on a false sameness claim ("accuracy already gives that flat view"),
+    yet it weighs the classes alike where accuracy weighs the products; computable, it is kept beside the lead."""
+    answers = load_answers(SITUATIONS / "taxonomy.yaml")
+    plan = make_plan(answers)
+    assert "macro_f1" in [m.id for m in plan.beside]
+    use = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "macro F1")
+    assert use.unused is None and use.note is None and use.used_by
+    reason = next(m.reason for m in plan.beside if m.id == "macro_f1")
+    assert "comparison with flat results" in reason and "Balanced accuracy" not in reason
+    ctx = build_report(answers, None, bootstrap=0)
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "not reported" not in text.lower()
+    assert "each of the 240 classes counts the same, where accuracy counts each product" in text
 
 
 def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
@@ -90,7 +97,9 @@ def test_purity_is_not_said_to_an_author_who_did_not_plan_it() -> None:
 def test_the_chest_radiographs_planned_f1_is_reported_per_finding_and_its_auroc_needs_scores() -> None:
     notes = _notes(CHEX)
     # the findings are named once, in the paragraph's ROC AUC sentence (their scores are read): here "each label"
-    assert notes["F1"] == "The planned “F1” is reported for each label, and as its macro, micro and sample averages."
+    # the lead is the ranking of the scores (the CheXpert reader): of the label decisions only the planned F1 is kept,
+    # per label and its macro average; micro and sample F1, Hamming loss and subset accuracy no worklist reads
+    assert notes["F1"] == "The planned “F1” is reported for each label, and as its macro average."
     # outputs unanswered: planning AUROC says the scores exist, so it is reported (per finding and their mean), no
     # premise of the tool's that outputs are labels only
     assert "AUROC" not in notes and "multilabel_macro_roc_auc" in make_plan(CHEX).metric_ids
@@ -124,9 +133,11 @@ def test_a_multilabel_field_figure_is_never_said_to_be_reported_when_it_is_not()
     for outputs in (None, "probabilities"):  # scores per label (answered, or implied by the planned AUROC)
         rec = recommend({**CHEX, "outputs": outputs})
         field = next(e for e in rec.rationale if e.rule == "field")
-        assert "Beside the lead, for comparison with earlier work: Macro-averaged ROC AUC (multi-label)" in field.text
-        ids = make_plan({**CHEX, "outputs": outputs}).metric_ids
-        assert "multilabel_macro_roc_auc" in ids and "roc_auc" not in ids
+        # the scores order a worklist (the CheXpert reader): the field's figure leads, never "beside the lead"
+        assert "Macro-averaged ROC AUC (multi-label) leads and is that figure." in field.text
+        assert "Beside the lead" not in field.text
+        plan = make_plan({**CHEX, "outputs": outputs})
+        assert plan.lead.id == "multilabel_macro_roc_auc" and "roc_auc" not in plan.metric_ids
 
 
 def test_the_legal_routers_macro_f1_is_still_set_aside_with_its_reason() -> None:

@@ -752,10 +752,17 @@ def _ordinal_chance(record: MetricRecord, claim: PropertyClaim, rng: np.random.G
     return False, "no random classifier came near the best value", None
 
 
+#: metrics that are a figure per level of a taxonomy, not one number (the per-level accuracy): the cases compare one
+#: number per table, so no property claim is made or checked for them
+PER_LEVEL = frozenset({"level_accuracy"})
+
+
 def check_structure(record: MetricRecord, pid: str, claim: PropertyClaim, rng: np.random.Generator,
                     budget: int) -> Result | None:
     """Check one claim of a non-nominal metric; ``None`` leaves it to the general checker (ordinal)."""
     if claim.status == "not_applicable":
+        if record.id in PER_LEVEL:  # a list of figures, one per level of the tree: no case compares one number
+            return None, "not applicable: " + (claim.note or ""), None
         if record.structure == "ordinal" or pid in _CHECKS[record.structure](record):
             return False, f"{pid} has an operational definition on {record.structure} inputs: state the claim", None
         return None, "not applicable: " + (claim.note or ""), None

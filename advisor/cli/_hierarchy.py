@@ -20,7 +20,7 @@ from ._intervals import pick_seed, seed_note
 __all__ = ["compare_hierarchy", "evaluate_hierarchy", "run_hierarchy"]
 
 #: beside the hierarchical metrics (the engine's HIERARCHY_METRICS, read when a command runs: --help loads no numpy)
-FLAT_IDS = ("accuracy", "balanced_accuracy")
+FLAT_IDS = ("accuracy", "balanced_accuracy", "macro_f1")
 
 
 def _ids(metrics: str | None) -> list[str]:
@@ -42,7 +42,7 @@ def evaluate_hierarchy(systems: dict[str, Any], taxonomy: Any, source: str, ids:
     for name, cm in systems.items():
         c = engine_api.hierarchy_cells(cm.counts, [str(x) for x in cm.labels], taxonomy, f"taxonomy file {source!r}")
         cells[name] = c
-        flat = {m: float(v) for m, v in engine_api.nominal_beside(c).items()}
+        flat = {m: float(v) for m, v in engine_api.nominal_beside(c, FLAT_IDS).items()}
         values = {**engine_api.hierarchy_metrics(c), **flat}
         data["metrics"][name] = {m: values[m] for m in ids}
         tables = engine_api.hierarchy_tables(c)
@@ -141,7 +141,7 @@ def compare_hierarchy(files: Any, taxonomy_file: Any, *, sql: str | None, true_c
     cells, labels = inputs.systems, list(inputs.labels)
     points = {}
     for name, c in cells.items():
-        values = {**engine_api.hierarchy_metrics(c), **{mm: float(v) for mm, v in engine_api.nominal_beside(c).items()}}
+        values = {**engine_api.hierarchy_metrics(c), **{mm: float(v) for mm, v in engine_api.nominal_beside(c, FLAT_IDS).items()}}
         points[name] = {mm: values[mm] for mm in ids}
     seed, given_seed = pick_seed(seed)
     comparison = stats_api.structure_comparison("hierarchy", cells, ids, points, labels=labels, n_resamples=n_boot,

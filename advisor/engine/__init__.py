@@ -78,6 +78,7 @@ _LAZY: dict[str, str] = {
     "LOG_LOSS_EPS": "._probabilities",
     "Label": "._confusion",
     "LabelSets": "._multilabel",
+    "HIERARCHY_BESIDE": "._structures",
     "NOMINAL_BESIDE": "._structures",
     "OrdinalCells": "._ordinal",
     "ProbabilityAccumulator": "._probabilities",
@@ -182,6 +183,7 @@ _LAZY: dict[str, str] = {
     "hierarchy_metrics": "._hierarchy",
     "hierarchy_tables": "._hierarchy",
     "hierarchy_with_counts": "._hierarchy",
+    "level_accuracies": "._hierarchy",
     "one_depth": "._hierarchy",
     "taxonomy_from_edges": "._hierarchy",
 }
@@ -266,6 +268,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         hierarchy_metrics as hierarchy_metrics,
         hierarchy_tables as hierarchy_tables,
         hierarchy_with_counts as hierarchy_with_counts,
+        level_accuracies as level_accuracies,
         one_depth as one_depth,
         taxonomy_from_edges as taxonomy_from_edges,
     )
@@ -371,6 +374,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         selective_risk as selective_risk,
     )
     from ._structures import (
+        HIERARCHY_BESIDE as HIERARCHY_BESIDE,
         NOMINAL_BESIDE as NOMINAL_BESIDE,
         STRUCTURE_METRICS as STRUCTURE_METRICS,
         evaluate_inputs as evaluate_inputs,

@@ -30,7 +30,8 @@ from .._exceptions import InputError
 from .._format import few_names
 
 __all__ = ["HIERARCHY_METRICS", "HierarchyCells", "Taxonomy", "evaluate_hierarchy_batch", "hierarchy_cells",
-           "hierarchy_metrics", "hierarchy_tables", "hierarchy_with_counts", "one_depth", "taxonomy_from_edges"]
+           "hierarchy_metrics", "hierarchy_tables", "hierarchy_with_counts", "level_accuracies", "one_depth",
+           "taxonomy_from_edges"]
 
 HIERARCHY_METRICS = ("hierarchical_f1", "hierarchical_precision", "hierarchical_recall")
 
@@ -227,15 +228,43 @@ def hierarchy_metrics(cells: HierarchyCells, metrics: Sequence[str] | None = Non
     return {m: float(v) for m, v in evaluate_hierarchy_batch(cells, ids).items()}
 
 
+def _level_counts(cells: HierarchyCells, masses: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(items that reach each level, items right at it)``, each ``(..., D)``."""
+    w = np.asarray(cells.counts if masses is None else masses, dtype=np.float64)
+    reach, hit = cells.level_hits()
+    return w @ reach.T.astype(np.float64), w @ (reach & hit).T.astype(np.float64)
+
+
+def level_accuracies(cells: HierarchyCells, masses: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(accuracy, items)`` at each level ``l = 1 … D`` of the taxonomy (the catalogue's ``level_accuracy``), each
+    ``(..., D)`` for masses ``(..., cells)`` (default: the cells' counts): among the items whose true class is at least
+    ``l`` deep, the share whose predicted class's ancestor at level ``l`` is the true class's. A predicted class
+    shallower than ``l`` has no ancestor there and is wrong at that level; a level no item reaches has accuracy nan.
+
+    With every true and predicted class at one depth ``D``, hierarchical precision, recall and F1 all equal the mean
+    of the ``D`` accuracies (each item's two ancestor sets have ``D`` classes; their common part is the levels where
+    the two paths agree).
+
+    >>> t = taxonomy_from_edges([("shoes", "clothing"), ("shirts", "clothing"), ("tv", "electronics")])
+    >>> c = hierarchy_cells([[1, 1, 0], [0, 1, 0], [0, 0, 1]], ["shoes", "shirts", "tv"], t)
+    >>> acc, n = level_accuracies(c)
+    >>> acc.tolist(), n.tolist(), float(acc.mean())
+    ([1.0, 0.75], [4.0, 4.0], 0.875)
+    """
+    items, right = _level_counts(cells, masses)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc = np.where(items > 0, right / np.where(items > 0, items, 1.0), np.nan)
+    return acc, items
+
+
 def hierarchy_tables(cells: HierarchyCells) -> dict[str, Any]:
     """The per-level accuracies ``levels`` (``[{"depth", "items", "correct", "accuracy"}]``) and the error
     distances ``distances`` (``[{"distance", "items", "share"}]``, distance 0 = correct) of one table."""
     w = np.asarray(cells.counts, dtype=np.float64)
-    reach, hit = cells.level_hits()
-    levels = []
-    for d in range(reach.shape[0]):
-        n, k = float(w @ reach[d]), float(w @ (reach[d] & hit[d]))
-        levels.append({"depth": d + 1, "items": n, "correct": k, "accuracy": k / n if n > 0 else float("nan")})
+    acc, items = level_accuracies(cells)
+    right = _level_counts(cells)[1]
+    levels = [{"depth": d + 1, "items": float(items[d]), "correct": float(right[d]), "accuracy": float(acc[d])}
+              for d in range(items.shape[0])]
     common, t_size, p_size = cells.pair_sizes()
     dist = (t_size + p_size - 2 * common).astype(np.int64)
     total = float(w.sum())

@@ -9,6 +9,7 @@ catalogue loader their ids, orientation and structure, the same way ``METRICS`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ from ._ordinal import ORDINAL_METRICS, ORDINAL_SIGNED, OrdinalCells, _class_sums
 from ._partition import PARTITION_INDICES, PARTITION_METRICS, PartitionTable, cluster_sizes, partition_metrics
 from ._topk import top_k_accuracy, top_k_hits
 
-__all__ = ["STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
+__all__ = ["HIERARCHY_BESIDE", "STRUCTURE_METRICS", "STRUCTURES", "StructureSpec", "distance_note", "evaluate_inputs", "evaluate_structure"]
 
 STRUCTURES: tuple[str, ...] = ("ordinal", "multilabel", "top_k", "agreement", "partition", "hierarchy")
 
@@ -57,6 +58,8 @@ def _table() -> dict[str, StructureSpec]:
                            ("partition", PARTITION_INDICES), ("hierarchy", HIERARCHY_METRICS)):
         for mid in ids:
             out[mid] = StructureSpec(mid, structure, higher_is_better=mid not in lower)
+    # one figure per level of a taxonomy (the per-level table, engine.level_accuracies), not one number
+    out["level_accuracy"] = StructureSpec("level_accuracy", "hierarchy")
     for mid in MULTILABEL_SCORE_METRICS:  # a score per label of every item
         out[mid] = StructureSpec(mid, "multilabel", needs_probabilities=True)
     for mid in ORDINAL_SIGNED:
@@ -68,6 +71,9 @@ STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
 
 
 NOMINAL_BESIDE = ("accuracy", "balanced_accuracy")
+#: the flat metrics beside the hierarchical ones: also macro F1, which a product-taxonomy author plans for comparison
+#: with flat results (each class weighs the same, whereas accuracy weighs the items)
+HIERARCHY_BESIDE = (*NOMINAL_BESIDE, "macro_f1")
 
 
 def reported_ids(structure: str) -> tuple[str, ...]:
@@ -78,13 +84,16 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     """
     return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": (*MULTILABEL_METRICS, *MULTILABEL_SCORE_METRICS),
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
-            "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *NOMINAL_BESIDE)}.get(structure, ())
+            "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *HIERARCHY_BESIDE)}.get(structure, ())
 
 
-def nominal_beside(cells: Any) -> dict[str, Any]:
-    """Accuracy and macro recall (over the classes in the truth) of ordinal cells, ``counts`` ``(..., nnz)``.
+def nominal_beside(cells: Any, ids: Sequence[str] = NOMINAL_BESIDE) -> dict[str, Any]:
+    """Accuracy and macro recall (over the classes in the truth) of ordinal or hierarchy cells, ``counts``
+    ``(..., nnz)``; with ``"macro_f1"`` in ``ids``, also macro F1: the mean of ``2·TP_c / (2·TP_c + FP_c + FN_c)``
+    over the ``k`` classes of the table, a class in neither the truth nor the predictions (0/0) counting 0, as the
+    nominal engine's default convention does.
 
-    Reported beside the ordinal metrics, never instead (``evaluate_structure``, the bootstrap).
+    Reported beside the ordinal or hierarchical metrics, never instead (``evaluate_structure``, the bootstrap).
     """
     import numpy as np
 
@@ -94,7 +103,13 @@ def nominal_beside(cells: Any) -> dict[str, Any]:
     hit = _class_sums(cells.rows, np.where(diag, w, 0.0), cells.k)
     present = a > 0
     recall = np.where(present, hit / np.where(present, a, 1.0), 0.0)
-    return {"accuracy": (w * diag).sum(-1) / w.sum(-1), "balanced_accuracy": recall.sum(-1) / present.sum(-1)}
+    out = {"accuracy": (w * diag).sum(-1) / w.sum(-1), "balanced_accuracy": recall.sum(-1) / present.sum(-1)}
+    if "macro_f1" in ids:
+        b = _class_sums(cells.cols, w, cells.k)  # predicted per class
+        some = (a + b) > 0
+        f1 = np.where(some, 2 * hit / np.where(some, a + b, 1.0), 0.0)
+        out["macro_f1"] = f1.sum(-1) / cells.k
+    return {m: v for m, v in out.items() if m in ids}
 
 
 def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells | tuple[Any, Any, Any], *,
@@ -117,7 +132,8 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
         out["undefined"] = []
         return out
     if isinstance(data, HierarchyCells):  # hierarchical metrics, flat accuracy and macro recall beside them
-        values = {**hierarchy_metrics(data), **{m: float(v) for m, v in nominal_beside(data).items()}}
+        values = {**hierarchy_metrics(data),
+                  **{m: float(v) for m, v in nominal_beside(data, HIERARCHY_BESIDE).items()}}
         out["values"] = {m: v for m, v in values.items() if not metrics or m in metrics}
         out.update(hierarchy_tables(data))
         out["undefined"] = []

@@ -49,7 +49,7 @@ from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader'
 )
 from ._conditions import DERIVED_FACTS, validate_condition
 from ._fields import load_fields
-from ._planned import plans_roc_auc
+from ._planned import plans_f1, plans_roc_auc
 
 __all__ = [
     "QUESTIONS",
@@ -174,6 +174,8 @@ class Answers(BaseModel):
     # issue 22: ordered classes where an error of one step is tolerable (the raters' own disagreement)
     tolerated_steps: Literal[0, 1] | None = None
     top_k: int | None = Field(None, ge=1)
+    # the taxonomy reader: every class at one depth of the tree, so hP = hR = hF = the mean per-level accuracy
+    leaf_depth: int | None = Field(None, ge=1)
     annotators: int | None = Field(None, ge=2)
     # issue 22: an LLM judge (or a model) among the raters, compared with the humans
     judge: str | None = Field(None, description="the <name> of the rater_<name> column that is the judge (an LLM, a "
@@ -445,6 +447,9 @@ class Answers(BaseModel):
         if self.top_k is not None and self.label_structure not in ("nominal", "ordinal"):
             _fail("top_k", self.top_k, f"top-k accuracy scores one true class per item; label_structure is "
                   f"{self.label_structure}")
+        if self.leaf_depth is not None and self.label_structure != "hierarchy":
+            _fail("leaf_depth", self.leaf_depth, f"it is the depth of the classes in a taxonomy; label_structure is "
+                  f"{self.label_structure}, not hierarchy")
         if self.annotators is not None and not self.symmetric:
             _fail("symmetric", self.symmetric, "annotators compared without a gold standard are exchangeable, so "
                   "symmetric must be true")
@@ -614,6 +619,7 @@ class Answers(BaseModel):
             has_fallback_class=self.fallback_class is not None,
             has_planned=bool(self.planned_metrics),
             label_scores=self.label_scores(),
+            planned_f1=any(plans_f1(str(n)) for n in self.planned_metrics),
             has_fpr_budget=self.fpr_budget is not None,
             has_review_budget=self.review_share is not None,
             has_decision_thresholds=bool(self.decision_thresholds),

@@ -60,6 +60,7 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "label_scores": (("label_structure", "outputs", "planned_metrics"),
                      "whether each label of an item has a score (outputs are scores or probabilities, or, with outputs "
                      "unanswered, a planned ROC AUC, which needs them)"),
+    "planned_f1": (("planned_metrics",), "whether an F1 (of one label or class, or averaged) was planned"),
     "has_fpr_budget": (("fpr_budget",), "whether a largest acceptable false positive rate was given"),
     "has_review_budget": (("review_share",), "whether a review budget (a share of the items) was given"),
     "has_decision_thresholds": (("decision_thresholds",), "whether the risks at which users act were given"),

@@ -816,6 +816,9 @@ def missing_input(m: MetricRecord, answers: Answers) -> str | None:
     if answers.label_structure == "multilabel" and m.needs_probabilities and (
             m.structure == "nominal" or not answers.label_scores()):
         need = f"a score for every label of every {answers.item_name or 'item'}"
+        if outputs == "labels" and answers.model_fields_set and "outputs" not in answers.model_fields_set:
+            # the answers gave scores, the data hold label sets only (advisor.report's structured build)
+            return f"{need}, and these predictions hold label sets (0 or 1 per label) only"
         if outputs == "labels":
             return f"{need}, and the system outputs labels only (answers key outputs)"
         if answers.label_scores():  # scores per label: their ROC AUC is the multi-label one, per label and averaged

@@ -12,7 +12,7 @@ from ..catalogue import Resolution as CatalogueResolution
 from ._fields import field_term_ids
 
 __all__ = ["AGREEMENT_RATE_NAMES", "PerClassReading", "Resolution", "default_resolver", "field_reading",
-           "is_agreement_rate", "per_class_reading", "planned_per_class", "plans_roc_auc", "resolve_name",
+           "is_agreement_rate", "per_class_reading", "planned_per_class", "plans_f1", "plans_roc_auc", "resolve_name",
            "resolve_planned"]
 
 #: Planned names of the share of items two raters put in the same category, which the comparison of a judge with
@@ -123,6 +123,23 @@ def plans_roc_auc(name: str) -> bool:
     """
     try:
         return bool(_ROC_AUCS & set(resolve_planned(name).ids))
+    except AdvisorError:  # pragma: no cover - a name the resolver refuses plans nothing it knows
+        return False
+
+
+#: the catalogue's F1s (of one class, averaged over classes, or over labels): a planned one is kept beside a ranking lead
+_F1S = frozenset({"f1", "macro_f1", "micro_f1", "weighted_f1", "multilabel_macro_f1", "multilabel_micro_f1",
+                  "multilabel_samples_f1"})
+
+
+def plans_f1(name: str) -> bool:
+    """Whether a planned name is an F1 (of one class or label, or averaged).
+
+    >>> plans_f1("F1"), plans_f1("macro F1"), plans_f1("AUROC")
+    (True, True, False)
+    """
+    try:
+        return bool(_F1S & set(resolve_planned(name).ids))
     except AdvisorError:  # pragma: no cover - a name the resolver refuses plans nothing it knows
         return False
 

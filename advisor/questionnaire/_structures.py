@@ -32,6 +32,11 @@ KEEP_NOMINAL = ("structure_ordinal", "structure_top_k")
 RISK_LEADS = ("log_loss", "brier")
 
 
+#: a planned flat metric beside a hierarchical lead: its own property, and why it is not the lead
+_FLAT_PLANNED = ("you planned it ({planned}); reported beside the lead for comparison with flat results, never instead: "
+                 "like accuracy it counts an error in the right branch of the taxonomy like one in another branch")
+
+
 def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict[str, Any],
                     ctx: dict[str, Any], render: Callable[[str, dict[str, Any]], str], book: Any = None) -> Recommendation:
     """Recommendation with the structure rule's lead; unchanged for nominal situations."""
@@ -53,9 +58,18 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
     # only metrics an evaluation of this structure reports (top-k: not balanced accuracy, log loss, Brier)
 
     reported = set(reported_ids(_structure(cat, primary.metric))) or None
+    # a planned flat metric that the structure's evaluation computes (macro F1 of a taxonomy's classes) is kept beside
+    # the lead for comparison with flat results, never dropped on a false reason (the taxonomy reader)
+    planned_flat = rule.id == "structure_hierarchy"
     complementary = [a for a in rec.complementary if a.metric != primary.metric
-                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal")
+                     and (keep or a.metric in own or _structure(cat, a.metric) != "nominal"
+                          or (planned_flat and "you planned it" in a.reason))
                      and (reported is None or a.metric in reported)]
+    if planned_flat:  # its reason is the nominal pass's ("beside <the nominal lead>"): said for the tree instead
+        complementary = [a.model_copy(update={"reason": _FLAT_PLANNED.format(
+            planned=a.reason.split(";", 1)[0].removeprefix("you planned it ").strip("()"))})
+            if a.metric not in own and _structure(cat, a.metric) == "nominal" and "you planned it" in a.reason else a
+            for a in complementary]
     keep = keep and (reported is None or old.metric in reported)  # the nominal lead stays beside it
     if rule.id == "structure_ordinal" and facts.get("tolerated_steps") == 1:
         # one step off was said to be tolerable: a nominal lead (balanced accuracy) counts that step as a miss, so it
@@ -116,7 +130,8 @@ def apply_structure(rec: Recommendation, fired: list[Any], cat: Any, facts: dict
         # several systems does not (except in an agreement study, which has annotators, not systems)
         general = ("data", "sound_basics", "field") + (("ranking_systems",) if rule.id != "structure_agreement" else ())
         rationale = [e for e in rec.rationale if e.rule in general or e.rule.startswith("structure")]
-    rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else e for e in rationale]
+    rationale = [_planned_now(e, primary, complementary) if e.rule == "planned_metric" else
+                 _field_now(e, primary) if e.rule == "field" else e for e in rationale]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "warnings": warnings, "rationale": [note, *rationale]})
 
@@ -181,6 +196,22 @@ def _ordinal_beside_risks(rec: Recommendation, rule: Any, cat: Any, facts: dict[
     discouraged = [a for a in rec.discouraged if a.metric not in chosen]
     return rec.model_copy(update={"primary": primary, "complementary": complementary, "discouraged": discouraged,
                                   "rationale": [note, *rec.rationale]})
+
+
+def _field_now(entry: RationaleEntry, primary: MetricChoice) -> RationaleEntry:
+    """The field's figure, said again once the structure's lead is known: when the structure's lead is that figure
+    (CheXpert's AUROC per finding, averaged), it leads, never "beside the lead"."""
+    beside = "Beside the lead, for comparison with earlier work: "
+    start = entry.text.find(beside)
+    if start < 0:
+        return entry
+    end = entry.text.find(".", start + len(beside))
+    names = [n.strip() for n in entry.text[start + len(beside):end].split(", ")]
+    if primary.name not in names:
+        return entry
+    rest = [n for n in names if n != primary.name]
+    said = f"{primary.name} leads and is that figure." + (f" {beside}{', '.join(rest)}." if rest else "")
+    return entry.model_copy(update={"text": entry.text[:start] + said + entry.text[end + 1:]})
 
 
 def _planned_now(entry: RationaleEntry, primary: MetricChoice, complementary: list[Advice]) -> RationaleEntry:

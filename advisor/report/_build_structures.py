@@ -83,7 +83,15 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
                          f"advisor.load); got {type(inputs).__name__}.")
     bootstrap = check_resampling(bootstrap, confidence)
     seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
-    plan = plan_for(answers if isinstance(answers, Plan) else load_answers(answers), None,
+    answers = answers if isinstance(answers, Plan) else load_answers(answers)
+    # the answers give each label a score (a ranking leads), the data hold label sets only: the label decisions lead,
+    # said once (the CheXpert reader); the plan is made before the data, so it is made again from what they hold
+    sets_only = (not isinstance(answers, Plan) and inputs.structure == "multilabel" and answers.label_scores()
+                 and all(getattr(x, "scores", None) is None for x in inputs.systems.values()))
+    if sets_only:
+        answers = answers.model_copy(update={"outputs": "labels"})
+        answers.model_fields_set.discard("outputs")  # what the data hold, never said as the author's answer
+    plan = plan_for(answers, None,
                     PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, seed_given=seed_given,
                                 undefined=undefined))
     given = plan.given()
@@ -105,10 +113,21 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
                 *_warnings_in_words(recommendation, rec_json)]
     warnings += [WarningEntry(code="data_note", source="report", message=note)  # issue 25: distances, labels kept
                  for note in (data.get("notes", []) if inputs.structure in ("ordinal", "multilabel") else [])]
+    if sets_only:
+        warnings.append(WarningEntry(code="data_note", source="report", message=(
+            "The answers give each label a score, so ROC AUC per label and its mean would lead, but these predictions "
+            "hold label sets (0 or 1 per label) only, without a score for each label (p_<label> columns): the label "
+            "decisions are evaluated instead.")))
     computed = list(next(iter(data["metrics"].values())))
     reasons: dict[str, str] = {}
     depth = one_depth(list(inputs.systems.values())) if inputs.structure == "hierarchy" else None
     equal = hierarchy_equal(depth, plan.lead.id)  # one depth: hierarchical precision and recall are the lead's number
+    said_depth = answers_dict.get("leaf_depth") if inputs.structure == "hierarchy" else None
+    if said_depth is not None and depth != said_depth:  # the answers' premise, which the data do not bear out
+        warnings.append(WarningEntry(code="data_note", source="report", message=(
+            f"The answers say every class sits at depth {said_depth} of the taxonomy (leaf_depth), but the true and "
+            "predicted classes here sit at " + ("several depths" if depth is None else f"depth {depth}") + ", so "
+            "hierarchical precision and recall need not equal hierarchical F1; they are in the appendix.")))
     entries = _entries([("appendix" if mid in equal else role, mid, why, params)
                         for role, mid, why, params in metric_items(plan)], computed, cat, warnings, reasons)
     plan = settle(plan, set(computed) - set(equal), {**reasons, **equal})  # what this data cannot give is said

@@ -83,8 +83,9 @@ def hierarchy_methods(structure: Any, depth: int | None = None, lead: str = "hie
     tax = structure.taxonomy
     same = [] if depth is None else [Span(text=(
         f" Every true and predicted class here sits at depth {depth}, so each item's two sets have {depth} classes "
-        f"and hierarchical precision, recall and F1 are one number; we report {lead[:1].lower() + lead[1:]}, with the "
-        "accuracy at each depth."))]
+        "and share those of the levels where the true and the predicted path agree: hierarchical precision, recall "
+        f"and F1 are one number, the mean of the {depth} per-level accuracies. We report it as "
+        f"{lead[:1].lower() + lead[1:]}, beside the accuracy at each level."))]
     return Paragraph(spans=[
         Span(text=f"The classes form a taxonomy ({_tree_words(tax)}). Hierarchical precision, recall and F1 are "
                   "micro-averaged over the items' ancestor-augmented label sets — each class with its ancestors, the "

@@ -150,6 +150,12 @@ def build_methods(
     # with data, what accuracy depends on is said in its number: what always predicting the largest class scores
     majority = next((r.majority for r in chance if r.metric == "accuracy" and r.majority is not None), None)
     data_adds = {"accuracy": W.S["accuracy_majority"].format(majority=f"{majority:.2f}")} if majority is not None else {}
+    if answers.get("label_structure") == "hierarchy":  # a planned flat macro F1 beside the tree's lead: its own weight
+        # the data's classes when there are data, else the answers'
+        k_classes = (task.k if task is not None else None) or answers.get("n_classes") \
+            or len(answers.get("classes") or []) or None
+        data_adds["macro_f1"] = W.S["macro_f1_tree"].format(
+            k=f"{k_classes:,} " if k_classes else "", item=str(answers.get("item_name") or "item"))
     if primary is not None and primary.id in W.BESIDE_PROPER:  # a second proper score beside a proper lead: not
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
     if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
@@ -212,8 +218,15 @@ def build_methods(
             actions_lead_sentence(p, answers, terse=terse > 0)
             named = set(field_sentences(p, answers, rec, None, cite))
         else:
+            # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
+            ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
             led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
-                if primary is not None else set()
+                if primary is not None and not ranked else set()
+            if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
+                    and task is None:
+                # every class at one depth (answered; with data the taxonomy paragraph checks and says it)
+                p.t(W.S["leaf_depth"].format(d=int(answers["leaf_depth"]),
+                                             item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
             named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead

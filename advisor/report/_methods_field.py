@@ -86,15 +86,26 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
     classes = [str(c) for c in answers.get("classes") or []]
     item = str(answers.get("item_name") or "item")
     each = "each of " + _join_words(classes) if classes and len(classes) <= 6 else "each label"
+    the = _join_words(classes) if classes and len(classes) <= 6 else "the labels"
     items = plural(item)
-    if field is not None and "roc_auc" in field.metrics:
+    lead = any(m.id == "multilabel_macro_roc_auc" and m.role == "primary" for m in rec)
+    customary = field is not None and "roc_auc" in field.metrics
+    if lead:  # the ranking leads: one sentence, the field's convention cited, and why (the scores order the items)
+        p.t(W.S["lead_label_aucs"].format(each=the, items=items))
+        if customary and field is not None:
+            p.t(W.S["lead_label_aucs_field"].format(field=field.name)).cite([field.source])
+        p.t(W.S["lead_label_aucs_why"].format(items=items) + ". ")
+    elif customary and field is not None:
         p.t(W.S["field_label_aucs"].format(each=each, items=items, field=field.name)).cite([field.source]).t(". ")
     else:
         p.t(W.S["field_label_aucs"].split(", as is")[0].format(each=each, items=items) + ". ")
     threshold = answers.get("#label_threshold", 0.5)
-    if threshold is not None:
+    if threshold is not None:  # the per-label table's precision, recall and F1 count the label decisions
         an = "an" if item[:1].lower() in "aeiou" else "a"
-        p.t(W.S["label_threshold"].format(an=an, item=item, t=float(threshold)) + ". ")
+        # no answer fixes an operating point: the cut is the convention, never presented as the author's choice
+        chosen = answers.get("operating_point") == "fixed" or bool(answers.get("decision_thresholds"))
+        key = "label_threshold" if chosen or float(threshold) != 0.5 else "label_threshold_convention"
+        p.t(W.S[key].format(an=an, item=item, t=float(threshold)) + ". ")
     return {"multilabel_macro_roc_auc"}
 
 

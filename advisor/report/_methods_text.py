@@ -31,6 +31,8 @@ PROMISE: dict[str, str] = {
     "paired_difference": "each metric's paired difference",
     "class_order": "the order of the classes the distances are taken in",
     "per_label": "precision, recall and F1 of every label",
+    "level_accuracy": ("the accuracy at each level of the taxonomy, from the top categories down: the share of the "
+                       "items whose predicted class lies under the true class's node at that level"),
     "annotator_counts": "how many items each annotator rated",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
@@ -249,6 +251,20 @@ S: dict[str, str] = {
     "field_label_aucs": ("For {each} we report ROC AUC from the {items}' scores for that label, and their mean, the "
                          "macro-averaged ROC AUC, as is customary in {field}"),
     "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
+    # the lead is the ranking of the scores (a worklist): the per-label ROC AUCs and their mean, in one sentence
+    # every class at one depth of the taxonomy (answers key leaf_depth): hP = hR = hF = the mean per-level accuracy
+    "leaf_depth": ("Every {item} is labelled with a class at depth {d} of the taxonomy, so hierarchical precision, "
+                   "recall and F1 are one number: the mean of the accuracies at its {d} levels"),
+    # a planned flat macro F1 beside a hierarchical lead (the taxonomy reader): how it weighs, against accuracy
+    "macro_f1_tree": ("the mean of the per-class F1 scores, so each of the {k}classes counts the same, where accuracy "
+                      "counts each {item}"),
+    "lead_label_aucs": ("We lead with the macro-averaged ROC AUC, which averages the ROC AUCs of {each} from the "
+                        "{items}' scores, each reported beside it"),
+    "lead_label_aucs_field": ", as is customary in {field}",
+    "lead_label_aucs_why": ". The scores order the {items}, and ROC AUC reads that order itself, free of any threshold",
+    # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
+    "label_threshold_convention": ("A label is given to {an} {item} when its score is at least {t:g}, a conventional "
+                                   "cut that no answer chose, which the F1s count"),
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_custom": ", as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",

@@ -435,6 +435,8 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
             out.append(d.id)
         elif d.id in ("per_class_recall", "per_class", "per_label") and reports and all(r.per_class for r in reports):
             out.append(d.id)
+        elif d.id == "level_accuracy" and "hierarchy_levels" in ids:
+            out.append(d.id)  # the table of the accuracy at each level
         elif d.id == "pairwise_kappa" and structure is not None and getattr(structure, "pairs", None):
             out.append(d.id)  # the figure (and CSV) of every pair's kappa
         elif d.id == "ranking_stability" and len(reports) > 2 and intervals is not None and \

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine import (
+    HIERARCHY_BESIDE,
     NOMINAL_BESIDE,
     OrdinalCells,
     HierarchyCells,
@@ -33,12 +34,13 @@ __all__ = ["_size", "_weighted", "cells_evaluator"]
 def cells_evaluator(cells: Any, ids: Sequence[str], undefined: str) -> tuple[Any, Any]:
     """``(evaluate(cells) → {id: values}, with_counts)`` of ordinal or hierarchy cells: the metrics of a batch of
     counts over the non-zero cells of a confusion matrix, and how to put other counts (and cells) in."""
-    own = [m for m in ids if m not in NOMINAL_BESIDE]
+    flat = HIERARCHY_BESIDE if isinstance(cells, HierarchyCells) else NOMINAL_BESIDE
+    own = [m for m in ids if m not in flat]
 
     def evaluate(c: Any) -> dict[str, np.ndarray]:
         out = evaluate_hierarchy_batch(c, own) if isinstance(c, HierarchyCells) else \
             evaluate_ordinal_batch(c, own, undefined)
-        return {**out, **{m: v for m, v in nominal_beside(c).items() if m in ids}}
+        return {**out, **{m: v for m, v in nominal_beside(c, flat).items() if m in ids}}
 
     return evaluate, hierarchy_with_counts if isinstance(cells, HierarchyCells) else with_counts
 
