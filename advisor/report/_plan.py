@@ -18,7 +18,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, join_words, lower_name, resolve_planned
+from ..questionnaire import external_metrics, join_words, lower_name, plural, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
@@ -454,6 +454,10 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors"
            else ACTIONS_PROMISE if i == "action_rates" else BUDGET_PROMISE if i == "fpr_budget_check" else PROMISE[i]
            for i in ids if i in PROMISE or i in ("action_rates", "fpr_budget_check")]
+    item = next((str(u.value) for u in plan.answers if u.key == "item_name" and u.value), None)
+    if item:  # the author's items, not "items" (the per-level accuracy's gloss: "the share of the products whose …")
+        out = [x.replace("the items whose", f"the {plural(item)} whose") if x == PROMISE["level_accuracy"] else x
+               for x in out]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
         bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first
