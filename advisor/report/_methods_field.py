@@ -187,17 +187,12 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], 
     readings = {x: reading for x in shown for did, reading in pairs if _promises(did, x)}
     read = [x for x in shown if x in readings][:1]
     said = [x for x in shown if x not in read] + read
-    renamed = None
-    if read and field is not None and _promises("per_class", read[0]) \
-            and {"recall", "precision"} <= set(field.terms) and " of every class" in read[0]:
-        # the per-class table in the field's own names ("the sensitivity (Se), positive predictivity (+P) and F1 of
-        # every class, as is customary in …"), not the generic names followed by a reading that renames them
-        # (the ECG reader, issue 22: "says the same thing twice")
-        renamed = (f"the {field.terms['recall']}, {field.terms['precision']} and F1 of every class"
-                   + read[0].split(" of every class", 1)[1])
-        said = [*said[:-1], renamed]
+    # the per-class table promised in the field's own names (the plan's promise, advisor/report/_plan.py): the
+    # reading would only rename them again (the ECG reader, issue 22: "says the same thing twice")
+    renamed = read and field is not None and "recall" in field.terms \
+        and read[0].startswith(f"the {field.terms['recall']}, ")
     p.t(W.S["duties"] + _join_words(said))
-    if renamed is not None and field is not None:
+    if renamed and field is not None:
         p.t(W.S["field_custom"].format(field=field.name)).cite([field.source])
     elif read and field is not None:
         p.t(W.S["field_reading"].format(field=field.name, reading=readings[read[0]])).cite([field.source])
@@ -214,7 +209,7 @@ def _promises(did: str, said: str) -> bool:
     """
     if said == W.PROMISE.get(did):
         return True
-    return did == "per_class" and said.startswith("the precision") and " F1 of every class" in said
+    return did == "per_class" and said.startswith("the ") and " F1 of every class" in said
 
 
 #: A lead that is the plain mean of two figures a field reports side by side.

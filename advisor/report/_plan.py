@@ -18,7 +18,7 @@ from .._format import few_names
 from ..catalogue import get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, join_words, lower_name, plural, resolve_planned
+from ..questionnaire import external_metrics, join_words, load_fields, lower_name, plural, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
@@ -507,9 +507,22 @@ def _per_class_promise(plan: Plan) -> str:
             named.append(f"the {a['quantity']} of “{a['class']}”")
     words = [f"{q} ({own[q]})" if q in own else q for q in ("precision", "recall", "F1")]
     text = f"the {words[0]}, {words[1]} and {words[2]} of every class"
+    field = _field_read(plan)
+    if field is not None and {"recall", "precision"} <= set(field.terms):
+        # a field that reads the table in its own names says them once (ECG: "the sensitivity (Se), positive
+        # predictivity (+P) and F1 of every class"), not the generic names and then its renaming (issue 22)
+        text = f"the {field.terms['recall']}, {field.terms['precision']} and F1 of every class"
     if named:
         text += ", among them " + join_words(list(dict.fromkeys(named)))
     return text
+
+
+def _field_read(plan: Plan) -> Any:
+    """The community field the answers name when it reads the per-class table in its own words (fields.yaml
+    ``readings.per_class``), else None."""
+    fid = next((str(u.value) for u in plan.answers if u.key == "field" and u.value), None)
+    field = load_fields().get(fid) if fid else None
+    return field if field is not None and "per_class" in field.readings else None
 
 
 def unreported_planned(plan: Plan) -> list[str]:
