@@ -192,7 +192,10 @@ def _action_share(s: _Stats, group: np.ndarray, mid: str) -> np.ndarray:
     """``Σ_{i∈g}Σ_{j∈g} C_ij / Σ_{i∈g} a_i``: among the items whose true class is in ``g``, the share classified
     into a class of ``g`` (the same action taken). Its denominator is 0 only when no item's true class is in ``g``;
     the baseline convention then takes the expected share classified into ``g``, ``Σ_{j∈g} b_j / n``."""
-    inside = (s.cells.w * (group[s.cells.rows] & group[s.cells.cols])).sum(axis=-1)
+    if hasattr(s.cells, "w"):
+        inside = (s.cells.w * (group[s.cells.rows] & group[s.cells.cols])).sum(axis=-1)
+    else:  # a chance reference given by its sums (engine._chance): C_ij = a_i b_j / n, so the block is a product
+        inside = s.a[..., group].sum(axis=-1) * s.b[..., group].sum(axis=-1) / s.n
     den = s.a[..., group].sum(axis=-1)
     undef = ~(den > 0)
     val = inside / np.where(undef, 1.0, den)
