@@ -9,15 +9,21 @@ scikit-learn's recall on the collapsed labels), and through the bootstrap (Clopp
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sklearn.metrics import recall_score
 from statsmodels.stats.proportion import proportion_confint
 
 from advisor import ConfusionMatrix, InputError, compute_metrics
+from advisor.engine import chance_levels
+from advisor.questionnaire import load_answers
+from advisor.report import build_report, render_report
 from advisor.stats import bootstrap, compare_systems
 from advisor.stats._choice import proportion_counts
 
+SITUATIONS = Path(__file__).parent / "situations"
 # murmur present / unknown / absent; rows are true classes
 HAND = [[30, 5, 5],
         [4, 10, 6],
@@ -107,3 +113,34 @@ def test_refused_in_one_sentence() -> None:
         compute_metrics(cm, ["action_specificity"], action_classes=LABELS)
     with pytest.raises(InputError, match="not a class"):
         compute_metrics(cm, ["action_specificity"], action_classes=["murmur"])
+
+
+def test_chance_levels_of_the_reference_matrices() -> None:
+    # the references given by their sums (uniform C_ij = a_i / k, prevalence C_ij = a_i a_j / n), built in full
+    c = np.array(HAND, dtype=float)
+    a, n = c.sum(axis=1), c.sum()
+    got = chance_levels(ConfusionMatrix(HAND, LABELS), ["action_sensitivity", "action_specificity"],
+                        action_classes=REFERRAL)
+    for name, ref in {"uniform": np.outer(a, np.ones(3) / 3), "prevalence": np.outer(a, a / n)}.items():
+        want = compute_metrics(ref, ["action_sensitivity", "action_specificity"], action_classes=[0, 1])
+        assert got["action_sensitivity"][name] == pytest.approx(want["action_sensitivity"])
+        assert got["action_specificity"][name] == pytest.approx(want["action_specificity"])
+
+
+def test_the_report_computes_them_and_the_action_table_shares_their_intervals() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "murmur.yaml"), {"screener": ConfusionMatrix(HAND, LABELS)},
+                       bootstrap=200, seed=1)
+    assert ctx.plan is not None and ctx.plan["metrics"][0]["id"] == "action_sensitivity"
+    system = ctx.systems[0]
+    for mid, (x, n) in {"action_sensitivity": (49, 60), "action_specificity": (35, 40)}.items():
+        est = system.intervals[mid]
+        lo, hi = proportion_confint(x, n, alpha=0.05, method="beta")
+        assert system.values[mid] == pytest.approx(x / n)
+        assert est.method == "clopper_pearson" and (est.low, est.high) == pytest.approx((lo, hi), abs=1e-10)
+    table = next(t for t in ctx.tables if t.id == "action_rates")
+    rows = {r[1]: r for r in table.rows}
+    sens = system.intervals["action_sensitivity"]
+    assert rows["referral sensitivity"][3] == f"{sens.low:.3f} to {sens.high:.3f}"
+    assert "as in the metrics table" in table.caption
+    md = render_report(ctx, "md")
+    assert md.count("**Referral sensitivity**") == 1  # defined once, in the action's words

@@ -134,8 +134,8 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
         return {"fallback_class": kept[0] if kept else None}
     if PARAMETER_OF[metric_id] == "action_classes":  # the last class leads to the other action; the classes as
         group = np.arange(k) < k - 1                 # compute_metrics takes them (indices of an unlabelled matrix)
-        kept = group if keep is None else group[np.asarray(keep, dtype=int)]
-        return {"action_classes": [int(i) for i in np.flatnonzero(kept)]}
+        in_g = group if keep is None else group[np.asarray(keep, dtype=int)]
+        return {"action_classes": [int(i) for i in np.flatnonzero(in_g)]}
     if PARAMETER_OF[metric_id] == "f1_classes":
         chosen = np.arange(k) < k - 1
         return {"f1_classes": chosen if keep is None else chosen[np.asarray(keep, dtype=int)]}
