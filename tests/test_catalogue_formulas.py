@@ -175,6 +175,10 @@ class _Parser:
         elif bound[1:2] == ["\\in"]:  # \sum_{i\in S}: over the classes of a set
             values = self.env[bound[2]]  # type: ignore[assignment]
             skip = None
+        elif bound[1:2] == ["\\notin"]:  # \sum_{i\notin G}: over the classes outside a set
+            inside = set(self.env[bound[2]])  # type: ignore[call-overload]
+            values = [c for c in range(1, int(self.env["k"]) + 1) if c not in inside]  # type: ignore[arg-type]
+            skip = None
         elif bound[1:2] == ["\\neq"]:
             values = range(1, int(self.env["k"]) + 1)  # type: ignore[arg-type]
             skip = int(self.env[bound[2]])  # type: ignore[arg-type]
@@ -241,7 +245,8 @@ def evaluate_formula(formula: str, C: np.ndarray, beta: float = 1.0) -> float:
                               "beta": beta, "defs": defs,
                               "S": range(1, C.shape[0]),  # the classes averaged over: every class but the last
                               "o": C.shape[0],  # the out-of-scope class of in-scope accuracy: the last
-                              "f": C.shape[0]}  # the fallback class of the wrong-action and fallback rates: the last
+                              "f": C.shape[0],  # the fallback class of the wrong-action and fallback rates: the last
+                              "G": range(1, C.shape[0])}  # the classes of the action of interest: all but the last
     p = _Parser(parts[0], env)
     v = p.expr()
     assert p.peek() is None, f"trailing tokens in {formula!r}: {p.toks[p.pos:]}"
@@ -271,8 +276,9 @@ def test_formula_computes_what_the_engine_computes(mid):
             # the class of interest: the positive class of two, the last (o, out-of-scope) for in-scope accuracy
             pos = 1 if rec.binary_only else k - 1 if METRICS[mid].needs_positive else None
             fallback = k - 1 if PARAMETER_OF.get(mid) == "fallback_class" else None  # f of the evaluator: the last
-            expected = compute_metrics(C, [mid], positive_label=pos,
-                                       class_weights=weights, f1_classes=chosen, fallback_class=fallback)[mid]
+            group = list(range(k - 1)) if PARAMETER_OF.get(mid) == "action_classes" else None  # G: all but the last
+            expected = compute_metrics(C, [mid], positive_label=pos, class_weights=weights, f1_classes=chosen,
+                                       fallback_class=fallback, action_classes=group)[mid]
             got = evaluate_formula(rec.formula, C)
             assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (mid, C.tolist())
 
@@ -297,7 +303,7 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "in", "beta", "pi", "theta", "min", "max", "le"}, commands
+                        "quad", "neq", "in", "notin", "beta", "pi", "theta", "min", "max", "le"}, commands
     # θ: the risk threshold; \in: S; \max and \le: the coverage at a target risk, max{m/n : E_m/m ≤ r}
 
 

@@ -183,6 +183,10 @@ def test_the_methods_say_only_what_the_plan_holds(name: str, answers: Answers) -
     field = load_fields().get(str(answers.field)) if answers.field else None
     for mid, term in (field.terms.items() if field else ()):
         low = low.replace(term.lower(), lower_name(get_catalogue().metrics[mid].name).lower())
+    for part in ("sensitivity", "specificity"):  # the action's rates in the action's name: "referral sensitivity"
+        if answers.action_classes():
+            low = low.replace(f"{str(answers.action_of_interest).lower()} {part}",
+                              lower_name(get_catalogue().metrics[f"action_{part}"].name).lower())
     named = set().union(*_named(low))
     missing = [m for m in _plan_ids(plan) if m not in named and "@" not in m]
     assert not missing, f"{name}: the plan's {missing} have a formula but no word in the paragraph: {text!r}"

@@ -84,6 +84,13 @@ SCENARIOS: dict[str, dict] = {
     "map_strata": dict(classes=["forest", "crop", "water"], field="remote_sensing",
                        map_shares={"forest": 0.6, "crop": 0.35, "water": 0.05},
                        planned_metrics=["overall accuracy", "kappa", "user's accuracy"]),
+    # classes grouped by the action they lead to, the action whose miss is costly named (rules_costs.yaml)
+    "murmur_referral": dict(classes=["present", "unknown", "absent"], outputs="labels",
+                            actions={"referral": ["present", "unknown"], "no referral": ["absent"]},
+                            action_of_interest="referral"),
+    # a class whose prediction takes no action (rules_costs.yaml, fallback_class_named)
+    "intent_fallback": dict(classes=["book", "cancel", "out-of-scope"], outputs="labels",
+                            fallback_class="out-of-scope"),
 }
 # Not classification of items: the lead names a measure and a tool outside the catalogue (entity F1 with
 # seqeval, nDCG@k with pytrec_eval / ranx), so the catalogue invariants of the scenarios above do not apply;
@@ -424,3 +431,17 @@ def test_example_answers_files(name) -> None:
 
 def test_examples_are_all_tested() -> None:
     assert {p.stem for p in EXAMPLES.glob("*.yaml")} == set(EXPECTED_PRIMARY)
+
+
+def test_the_action_whose_miss_is_costly_leads_with_its_sensitivity() -> None:
+    """The murmur reader: with the classes grouped by action and the costly action named, the Plan's lead is the
+    sensitivity of that action (its specificity beside it), named by the action, with its classes as parameter."""
+    r = run("murmur_referral")
+    assert r.primary.metric == "action_sensitivity" and r.primary.name == "Referral sensitivity"
+    assert r.primary.params["action_classes"] == ["present", "unknown"]
+    beside = next(a for a in r.complementary if a.metric == "action_specificity")
+    assert beside.name == "Referral specificity" and beside.params["action"] == "referral"
+    assert "a missed referral is the costly error" in r.primary.reason
+    three = recommend({**SCENARIOS["murmur_referral"], "classes": ["a", "b", "c", "d"],
+                       "actions": {"x": ["a", "b"], "y": ["c"], "z": ["d"]}, "action_of_interest": "x"})
+    assert three.primary.metric != "action_sensitivity"  # three actions: the recall of each, said by the paragraph

@@ -109,8 +109,9 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
     """The parameters the property checker evaluates a metric with: a metric with user weights is checked with
     the fixed unequal weights 1, 2, …, k, the macro F1 over chosen classes with every class but the last (classes
     1, …, k − 1: F1^PN's positive and negative beside a neutral class when k = 3), the wrong-action and fallback
-    rates with the last class as the one that takes no action (their catalogue claims say so); every other metric
-    needs none.
+    rates with the last class as the one that takes no action (their catalogue claims say so), the sensitivity and
+    specificity of an action with every class but the last leading to the action of interest (the last alone to the
+    other action); every other metric needs none.
 
     ``keep`` lists the classes of a ``k``-class matrix left after the checker dropped those in neither labeling:
     each keeps its own weight (a dropped class takes its weight with it; the others are not renumbered).
@@ -121,6 +122,8 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
     [True, False]
     >>> checker_parameters("wrong_action_rate", 3, keep=[0, 2]), checker_parameters("fallback_rate", 3, keep=[0, 1])
     ({'fallback_class': 1}, {'fallback_class': None})
+    >>> checker_parameters("action_sensitivity", 3), checker_parameters("action_sensitivity", 3, keep=[0, 2])
+    ({'action_classes': [0, 1]}, {'action_classes': [0]})
     """
     if metric_id not in NEEDS_PARAMETERS:
         return {}
@@ -129,6 +132,10 @@ def checker_parameters(metric_id: str, k: int, keep: Sequence[int] | np.ndarray 
             return {"fallback_class": k - 1}
         kept = [i for i, c in enumerate(np.asarray(keep, dtype=int)) if c == k - 1]
         return {"fallback_class": kept[0] if kept else None}
+    if PARAMETER_OF[metric_id] == "action_classes":  # the last class leads to the other action; the classes as
+        group = np.arange(k) < k - 1                 # compute_metrics takes them (indices of an unlabelled matrix)
+        in_g = group if keep is None else group[np.asarray(keep, dtype=int)]
+        return {"action_classes": [int(i) for i in np.flatnonzero(in_g)]}
     if PARAMETER_OF[metric_id] == "f1_classes":
         chosen = np.arange(k) < k - 1
         return {"f1_classes": chosen if keep is None else chosen[np.asarray(keep, dtype=int)]}
@@ -235,6 +242,10 @@ class MetricFunction:
         params = checker_parameters(self.id, k or counts.shape[-1], keep)
         if "fallback_class" in params:  # evaluate_batch takes the class by its index
             params = {"fallback_index": params["fallback_class"]}
+        if "action_classes" in params:  # evaluate_batch takes the classes as a mask (all or none may be left)
+            mask = np.zeros(counts.shape[-1], dtype=bool)
+            mask[params["action_classes"]] = True
+            params = {"action_mask": mask}
         if "fallback_index" in params and params["fallback_index"] is None:  # the fallback class was dropped:
             acc = evaluate_batch(counts, ["accuracy"], undefined=self.convention)["accuracy"]  # every error acts,
             return 1.0 - acc if self.id == "wrong_action_rate" else np.zeros_like(acc)  # none falls back

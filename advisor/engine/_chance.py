@@ -48,6 +48,7 @@ def chance_levels(
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> dict[str, dict[str, float]]:
     """Each metric's value for the uniform-random, prevalence-matched random and majority predictors.
 
@@ -71,7 +72,8 @@ def chance_levels(
     for name, source in reference_sums(cells.a).items():
         res = metrics_of_cells(source, labels, metrics, positive_label=positive_label,
                                beta=beta, undefined=undefined, records=False, class_weights=class_weights,
-                               f1_classes=f1_classes, fallback_class=fallback_class)
+                               f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
         for m, v in res.items():
             out.setdefault(m, {})[name] = float(v)
     return out

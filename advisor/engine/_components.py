@@ -139,6 +139,8 @@ class MetricResult(ValuesMapping):
         The classes ``macro_f1_of_classes`` averages over, as a mask in the order of ``labels``.
     fallback_index : int or None
         The index of the class whose prediction takes no action (``wrong_action_rate``, ``fallback_rate``).
+    action_mask : array of k booleans or None
+        The classes of the action of interest (``action_sensitivity``, ``action_specificity``), label order.
     """
 
     def __init__(
@@ -152,6 +154,7 @@ class MetricResult(ValuesMapping):
         class_weights: np.ndarray | None = None,
         f1_classes: np.ndarray | None = None,
         fallback_index: int | None = None,
+        action_mask: np.ndarray | None = None,
     ) -> None:
         self._values = values
         self.undefined = undefined
@@ -162,6 +165,7 @@ class MetricResult(ValuesMapping):
         self.class_weights = class_weights
         self.f1_classes = f1_classes
         self.fallback_index = fallback_index
+        self.action_mask = action_mask
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
@@ -200,6 +204,7 @@ class _Stats:
         self.weights: np.ndarray | None = None  # class weights (class_weighted_recall/_accuracy), label order
         self.subset: np.ndarray | None = None  # mask of the classes macro_f1_of_classes averages over, label order
         self.fallback: int | None = None  # the class whose prediction takes no action (wrong_action_rate, …)
+        self.actions: np.ndarray | None = None  # mask of the classes of the action of interest, label order
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp

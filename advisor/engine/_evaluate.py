@@ -126,6 +126,7 @@ def evaluate(
     same_items: bool = True,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> Evaluation:
     """Evaluate every system: metrics, per-class table, chance levels and undefined values.
 
@@ -137,7 +138,8 @@ def evaluate(
         Metric ids. By default every multi-class metric (plus the binary ones for a two-class task
         with ``positive_label``), plus ``log_loss`` and ``brier`` for systems with probabilities.
         Asking for ``log_loss``/``brier`` explicitly requires probabilities for every system.
-    positive_label, beta, undefined, class_weights, f1_classes, fallback_class
+    positive_label, beta, undefined, class_weights, f1_classes, fallback_class,
+        action_classes
         As in :func:`advisor.compute_metrics`.
     probabilities : mapping name → {"log_loss", "brier"}, optional
         Probability scores (e.g. ``PredictionSet.probabilities``).
@@ -170,7 +172,8 @@ def evaluate(
     resolved_ids: list[str] = []
     for name, cm in mats.items():
         res = compute_metrics(cm, matrix_ids, positive_label=positive_label, beta=beta, undefined=undefined,
-                              class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
+                              class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
         pos_label = res.positive_label
         resolved_ids = list(res)
         values: dict[str, _Value] = {m: float(v) for m, v in res.items()}
@@ -183,7 +186,7 @@ def evaluate(
         out_undefined[name] = [u.to_dict() for u in [*res.undefined, *table.undefined]]
 
     chance = _chance_table(first, resolved_ids, prob_ids, positive_label, beta, undefined, class_weights, f1_classes,
-                           fallback_class)
+                           fallback_class, action_classes)
     return Evaluation(
         labels=list(first.labels),
         systems=names,
@@ -252,12 +255,14 @@ def _chance_table(
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Any = None,
+    action_classes: Any = None,
 ) -> dict[str, dict[str, _Value]]:
     """Chance levels of the matrix metrics and the probability metrics, on the true class sizes."""
     chance: dict[str, dict[str, _Value]] = {}
     if resolved_ids:
         levels = chance_levels(first, resolved_ids, positive_label=positive_label, beta=beta, undefined=undefined,
-                               class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
+                               class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
         chance.update({m: dict(v) for m, v in levels.items()})
     if prob_ids:
         pchance = probability_chance_levels(first.true_sizes)

@@ -182,6 +182,41 @@ def _fallback_rate(s: _Stats) -> np.ndarray:
                               "every test item is of the fallback class", "b_f / n")
 
 
+def _actions_of(s: _Stats, mid: str) -> np.ndarray:
+    if s.actions is None:
+        raise InputError(f"{mid} needs the classes of the action of interest (action_classes=[class, …]).")
+    return s.actions
+
+
+def _action_share(s: _Stats, group: np.ndarray, mid: str) -> np.ndarray:
+    """``Σ_{i∈g}Σ_{j∈g} C_ij / Σ_{i∈g} a_i``: among the items whose true class is in ``g``, the share classified
+    into a class of ``g`` (the same action taken). Its denominator is 0 only when no item's true class is in ``g``;
+    the baseline convention then takes the expected share classified into ``g``, ``Σ_{j∈g} b_j / n``."""
+    if hasattr(s.cells, "w"):
+        inside = (s.cells.w * (group[s.cells.rows] & group[s.cells.cols])).sum(axis=-1)
+    else:  # a chance reference given by its sums (engine._chance): C_ij = a_i b_j / n, so the block is a product
+        inside = s.a[..., group].sum(axis=-1) * s.b[..., group].sum(axis=-1) / s.n
+    den = s.a[..., group].sum(axis=-1)
+    undef = ~(den > 0)
+    val = inside / np.where(undef, 1.0, den)
+    return s.scalar_undefined(val, undef, 0.0, s.b[..., group].sum(axis=-1) / s.n,
+                              "number of items whose true class is in the group",
+                              "no test item's true class leads to this action", "Σ_{j∈G} b_j / n")
+
+
+def _action_sensitivity(s: _Stats) -> np.ndarray:
+    """``Σ_{i∈G}Σ_{j∈G} C_ij / Σ_{i∈G} a_i``: the share of the items whose true class leads to the action of
+    interest (the classes ``G``) that are classified into a class leading to it too; an error between two classes
+    of ``G`` does not count."""
+    return _action_share(s, _actions_of(s, "action_sensitivity"), "action_sensitivity")
+
+
+def _action_specificity(s: _Stats) -> np.ndarray:
+    """``Σ_{i∉G}Σ_{j∉G} C_ij / Σ_{i∉G} a_i``: the share of the items whose true class does not lead to the action
+    of interest that are classified into a class that does not lead to it either."""
+    return _action_share(s, ~_actions_of(s, "action_specificity"), "action_specificity")
+
+
 def _stratified_accuracy(s: _Stats) -> np.ndarray:
     """``Σ_j W_j C_jj / b_j / Σ_j W_j``: overall accuracy of a sample stratified by the predicted (map) class, each
     stratum's share correct (its user's accuracy, the precision of class j) weighted by the share ``W_j`` of the
@@ -461,6 +496,8 @@ def _spec_table() -> dict[str, MetricSpec]:
     table["in_scope_accuracy"] = MetricSpec("in_scope_accuracy", _in_scope_accuracy, needs_positive=True)
     table["wrong_action_rate"] = MetricSpec("wrong_action_rate", _wrong_action_rate, higher_is_better=False)
     table["fallback_rate"] = MetricSpec("fallback_rate", _fallback_rate, higher_is_better=False)
+    table["action_sensitivity"] = MetricSpec("action_sensitivity", _action_sensitivity)
+    table["action_specificity"] = MetricSpec("action_specificity", _action_specificity)
     table["macro_recall"] = MetricSpec("macro_recall", _balanced_accuracy, alias_of="balanced_accuracy")
     table["micro_f1"] = MetricSpec("micro_f1", _accuracy, alias_of="accuracy")
     table.update({mid: MetricSpec(mid, fn, binary_only=True) for mid, fn in binary})
@@ -484,14 +521,17 @@ METRICS: dict[str, MetricSpec] = _spec_table()
 #: metrics that need a parameter nobody can default (the user's class weights, the classes averaged over):
 #: computed when asked for
 NEEDS_PARAMETERS: tuple[str, ...] = ("class_weighted_recall", "class_weighted_accuracy", "macro_f1_of_classes",
-                                     "stratified_accuracy", "wrong_action_rate", "fallback_rate")
+                                     "stratified_accuracy", "wrong_action_rate", "fallback_rate",
+                                     "action_sensitivity", "action_specificity")
 #: the parameter each of them needs, as the engine's keyword names it
 PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class_weighted_accuracy": "class_weights",
                                 "macro_f1_of_classes": "f1_classes",
                                 # the weights of the strata: the shares of the population predicted as each class
                                 "stratified_accuracy": "class_weights",
                                 # the class whose prediction takes no action (asks to rephrase, defers to a human)
-                                "wrong_action_rate": "fallback_class", "fallback_rate": "fallback_class"}
+                                "wrong_action_rate": "fallback_class", "fallback_rate": "fallback_class",
+                                # the classes that lead to the action of interest (a child referred)
+                                "action_sensitivity": "action_classes", "action_specificity": "action_classes"}
 #: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
@@ -553,6 +593,7 @@ def evaluate_batch(
     class_weights: np.ndarray | None = None,
     f1_classes: np.ndarray | None = None,
     fallback_index: int | None = None,
+    action_mask: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
@@ -566,6 +607,7 @@ def evaluate_batch(
     s.weights = class_weights
     s.subset = None if f1_classes is None else np.asarray(f1_classes, dtype=bool)
     s.fallback = fallback_index
+    s.actions = None if action_mask is None else np.asarray(action_mask, dtype=bool)
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m: METRICS[m].fn(s) for m in metrics}
 
@@ -580,6 +622,7 @@ def compute_metrics(
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> MetricResult:
     r"""Compute classification metrics from a confusion matrix.
 
@@ -609,6 +652,10 @@ def compute_metrics(
     fallback_class : int or str, optional
         The class whose prediction takes no action (asks to rephrase, defers to a human), for
         ``wrong_action_rate`` and ``fallback_rate``; a class of the matrix.
+    action_classes : sequence of labels, optional
+        The classes that lead to the action of interest (a child classified murmur "present" or "unknown" is
+        referred), for ``action_sensitivity`` and ``action_specificity``; each a class of the matrix, named once,
+        and not every class.
 
     Returns
     -------
@@ -629,7 +676,8 @@ def compute_metrics(
     """
     cells, labels = cells_and_labels(matrix)
     return metrics_of_cells(cells, labels, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                            class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
+                            class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
 
 
 def class_weight_vector(weights: Any, labels: Sequence[Label]) -> np.ndarray | None:
@@ -713,6 +761,24 @@ def class_subset_mask(classes: Any, labels: Sequence[Label]) -> np.ndarray | Non
     return mask
 
 
+def _action_mask(classes: Any, labels: Sequence[Label], ids: Sequence[str]) -> np.ndarray | None:
+    """The mask of the classes of the action of interest; a metric that needs it and has none is refused, and so is
+    a group of every class (nothing would lead to the other action)."""
+    needing = [m for m in ids if PARAMETER_OF.get(m) == "action_classes"]
+    if classes is None:
+        if needing:
+            raise InputError(f"{needing[0]} needs the classes of the action of interest (action_classes=[class, …]).")
+        return None
+    try:
+        mask = class_subset_mask(classes, labels)
+    except InputError as e:
+        raise InputError(str(e).replace("f1_classes", "action_classes").replace("average the F1 over",
+                                                                                 "group into the action")) from None
+    if mask is not None and mask.all():
+        raise InputError("action_classes names every class; the other action needs at least one class.")
+    return mask
+
+
 def metrics_of_cells(
     cells: Cells,
     labels: tuple[Label, ...],
@@ -725,6 +791,7 @@ def metrics_of_cells(
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> MetricResult:
     """:func:`compute_metrics` on confusion data already held as cells (``labels`` index them).
 
@@ -759,6 +826,7 @@ def metrics_of_cells(
     s.weights = weights
     s.subset = subset
     s.fallback = fallback
+    s.actions = _action_mask(action_classes, labels, ids)
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
@@ -767,7 +835,8 @@ def metrics_of_cells(
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
     found = _records(s, ids, labels, values) if records and not cells.batch else []
-    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights, subset, fallback)
+    return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights, subset, fallback,
+                        s.actions)
 
 
 def _records(

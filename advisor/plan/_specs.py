@@ -95,6 +95,10 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
     if PARAMETER_OF.get(metric_id) == "fallback_class" and answers.fallback_class is not None:
         params["fallback_class"] = answers.fallback_class  # the class whose prediction takes no action
         keys.append("fallback_class")
+    if PARAMETER_OF.get(metric_id) == "action_classes" and answers.action_classes():
+        params["action_classes"] = answers.action_classes()  # the classes that lead to the action of interest
+        params["action"] = str(answers.action_of_interest)  # its name, which names the metric ("referral sensitivity")
+        keys.extend(["actions", "action_of_interest"])
     if family == "cost":
         costs = cost_parameters(answers)
         params.update(costs)
@@ -139,7 +143,9 @@ def metric_specs(rec: Recommendation, answers: Answers, catalogue: Catalogue,
         full, param_keys = _params(mid, params, answers, family)
         behind = list(dict.fromkeys([*keys, *param_keys, *(["planned_metrics"] if mid in planned else [])]))
         return MetricSpec(
-            id=mid, name=(rec_.name if rec_ is not None else name or mid.replace("_", " ")), role=role,
+            id=mid,
+            name=answers.action_metric_name(mid, rec_.name if rec_ is not None else name or mid.replace("_", " ")),
+            role=role,
             params=full, reason=reason, answers=behind,
             higher_is_better=True if rec_ is None else bool(rec_.higher_is_better),
             family=family, planned_as=planned.get(mid),

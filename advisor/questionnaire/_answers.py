@@ -561,6 +561,33 @@ class Answers(BaseModel):
             return len(self.classes)
         return 2 if self.task == "binary" else None
 
+    def action_classes(self) -> list[Label] | None:
+        """The classes that lead to the action of interest, with two actions and that action named (the group
+        ``action_sensitivity`` and ``action_specificity`` take); None otherwise.
+
+        >>> Answers(classes=["present", "unknown", "absent"], actions={"referral": ["present", "unknown"],
+        ...         "no referral": ["absent"]}, action_of_interest="referral").action_classes()
+        ['present', 'unknown']
+        """
+        acts, interest = self.actions or {}, self.action_of_interest
+        if interest is None or len(acts) != 2:
+            return None
+        return next((list(cs) for a, cs in acts.items() if str(a) == str(interest)), None)
+
+    def action_metric_name(self, metric_id: str, name: str) -> str:
+        """The sensitivity and specificity of an action named by the action ("Referral sensitivity"); any other
+        metric keeps ``name``.
+
+        >>> Answers(classes=["present", "unknown", "absent"], actions={"referral": ["present", "unknown"],
+        ...         "no referral": ["absent"]}, action_of_interest="referral").action_metric_name(
+        ...         "action_sensitivity", "Sensitivity of an action")
+        'Referral sensitivity'
+        """
+        if metric_id not in ("action_sensitivity", "action_specificity") or not self.action_classes():
+            return name
+        act = str(self.action_of_interest)
+        return f"{act[:1].upper()}{act[1:]} {metric_id.removeprefix('action_')}"
+
     def costs(self) -> tuple[float, float] | None:
         """``(cost_FN, cost_FP)`` for a binary task, from the pair or from a 2×2 cost matrix."""
         c = self.error_costs
@@ -616,6 +643,7 @@ class Answers(BaseModel):
             has_map_shares=self.map_shares is not None,
             # the author said which classes lead to which action and which action's miss is costly
             has_action_of_interest=bool(self.actions) and self.action_of_interest is not None,
+            n_actions=len(self.actions) if self.actions else None,
             has_fallback_class=self.fallback_class is not None,
             has_planned=bool(self.planned_metrics),
             label_scores=self.label_scores(),

@@ -55,6 +55,7 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
                        "with the mapped share of each class"),
     "has_action_of_interest": (("actions", "action_of_interest"), "whether the classes were grouped by the action "
                                "they lead to, with the action whose miss is costly named"),
+    "n_actions": (("actions",), "the number of actions the classes lead to"),
     "has_fallback_class": (("fallback_class",), "whether a class whose prediction takes no action was named"),
     "has_planned": (("planned_metrics",), "whether metrics were planned"),
     "label_scores": (("label_structure", "outputs", "planned_metrics"),

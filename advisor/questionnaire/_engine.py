@@ -38,6 +38,7 @@ from ._infer import apply_data, data_warnings, summarize
 from ._planned import (Resolution, default_resolver, field_reading, is_agreement_rate, per_class_reading,
                        resolve_name)
 from ._scope import external_metrics, scope_sentence
+from ._screen import join as join_words
 from ._recommendation import (
     Advice,
     MetricChoice,
@@ -106,6 +107,15 @@ class _Run:
         self.choice = load_choice()
 
     # -- helpers --------------------------------------------------------------------------------
+    def named(self, m: MetricRecord) -> str:
+        """A metric's name as the text says it: the sensitivity of an action by the action ("Referral sensitivity")."""
+        return self.answers.action_metric_name(m.id, m.name)
+
+    @property
+    def lead_name(self) -> str:
+        """The lead's name as the text says it: the sensitivity of an action by the action ("Referral sensitivity")."""
+        return self.answers.action_metric_name(self.primary.id, self.primary.name)
+
     def answers_of(self, facts: Iterable[str]) -> dict[str, Any]:
         """The answer keys (with their values) behind a set of facts."""
         dumped = self.answers.model_dump(mode="json")
@@ -133,6 +143,10 @@ class _Run:
         c["shares"] = _mapping_text(self.answers.target_prevalence)
         c["weights"] = _mapping_text(self.answers.class_weights)
         c["strata"] = _mapping_text(self.answers.map_shares)
+        group = self.answers.action_classes()
+        c["action_group"] = join_words([f"“{x}”" for x in group]) if group else None
+        c["other_action"] = next((str(a) for a in (self.answers.actions or {})
+                                  if str(a) != str(self.answers.action_of_interest)), None)
         c.update(extra)
         return c
 
@@ -170,7 +184,7 @@ class _Run:
         else:
             choice = self.primary_choice(primary, ranked, kept, prefs, fired)
         # the words name the lead actually chosen (a rule's lead replaces the property ranking's first)
-        ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
+        ctx = self.ctx(primary=self.primary.id, primary_name=self.lead_name)
         complementary = self.complementary(fired, imp_complementary, ranked, ctx, choice.metric)
         if field_lead is not None and primary.id not in {a.metric for a in complementary}:
             # the lead the properties chose stays beside the field's figure: it answers the premises left open
@@ -281,6 +295,9 @@ class _Run:
             chosen = self.answers.f1_classes or field_f1_classes(self.answers.field, self.answers.classes)
             if chosen:
                 out["f1_classes"] = list(chosen)
+        if m.id in ("action_sensitivity", "action_specificity") and self.answers.action_classes():
+            out["action_classes"] = self.answers.action_classes()  # the classes of the action of interest
+            out["action"] = str(self.answers.action_of_interest)  # its name, which names the metric
         for s in suggestions:
             if s.metric == m.id:
                 for key, value_name in s.params.items():
@@ -314,13 +331,13 @@ class _Run:
         ).strip()
         rule_facts = {f for a in (*required, *forbidden, *has) for f in a.rule.facts}
         self.rationale.append(RationaleEntry(
-            rule="primary", title=f"Primary metric: {m.name}", text=reason,
+            rule="primary", title=f"Primary metric: {self.named(m)}", text=reason,
             source="; ".join(sorted({a.rule.source for a in (*required, *forbidden)})),
             answers=self.answers_of(rule_facts),
             properties=list(dict.fromkeys(a.term.property for a in (*required, *forbidden, *has))),
         ))
         suggestions = [s for r in fired for s in r.primary if holds(s.when, self.facts)]
-        return MetricChoice(metric=m.id, name=m.name, params=self.params(m, suggestions), reason=reason)
+        return MetricChoice(metric=m.id, name=self.named(m), params=self.params(m, suggestions), reason=reason)
 
     def field_lead(self, pool: list[MetricRecord], hard: list[Active], prefs: list[Active],
                    primary: MetricRecord) -> MetricChoice | None:
@@ -358,10 +375,10 @@ class _Run:
                   f"set; what would favour {primary.name} rests on {premises}, which the answers leave open. "
                   f"{m.interpretation}").strip()
         self.rationale.append(RationaleEntry(
-            rule="primary", title=f"Primary metric: {m.name}", text=reason, source=f.cite,
+            rule="primary", title=f"Primary metric: {self.named(m)}", text=reason, source=f.cite,
             answers={"field": f.id}, properties=list(dict.fromkeys(a.term.property for a in required)),
         ))
-        return MetricChoice(metric=m.id, name=m.name, params=self.params(m, []), reason=reason)
+        return MetricChoice(metric=m.id, name=self.named(m), params=self.params(m, []), reason=reason)
 
     def lead_choice(self, rule: Rule, s: Suggestion) -> MetricChoice:
         """The primary metric a rule's ``lead`` names, with the rule's reason (no property trade-off)."""
@@ -374,10 +391,10 @@ class _Run:
         # only to a reason that does not already define it (a second definition read as a template)
         reason = said if len(said.split()) >= 30 else f"{said} {m.interpretation}".strip()
         self.rationale.append(RationaleEntry(
-            rule="primary", title=f"Primary metric: {m.name}", text=reason, source=rule.source,
+            rule="primary", title=f"Primary metric: {self.named(m)}", text=reason, source=rule.source,
             answers=self.answers_of(rule.facts), properties=[],
         ))
-        return MetricChoice(metric=m.id, name=m.name, params=self.params(m, [s]), reason=reason)
+        return MetricChoice(metric=m.id, name=self.named(m), params=self.params(m, [s]), reason=reason)
 
     # -- beside and against --------------------------------------------------------------------
     def complementary(self, fired: list[Rule], extra: list[Suggestion], ranked: list[tuple[MetricRecord, float]],
@@ -394,7 +411,7 @@ class _Run:
                 if reason not in out[m.id].reason:
                     out[m.id] = out[m.id].model_copy(update={"reason": out[m.id].reason + "; " + reason})
                 continue
-            out[m.id] = Advice(metric=m.id, name=m.name, reason=reason, params=self.params(m, suggestions))
+            out[m.id] = Advice(metric=m.id, name=self.named(m), reason=reason, params=self.params(m, suggestions))
         return list(out.values())
 
     def add_views(self, complementary: list[Advice], discouraged: list[Advice], ctx: dict[str, Any]) -> None:
@@ -414,7 +431,7 @@ class _Run:
         for s, reason in fill_views(self.choice, self.facts, chosen, covers=covers, usable=usable,
                                     render=lambda t: _render(t, ctx)):
             m = self.cat.metrics[s.metric]
-            complementary.append(Advice(metric=m.id, name=m.name, reason=reason, params=self.params(m, [s])))
+            complementary.append(Advice(metric=m.id, name=self.named(m), reason=reason, params=self.params(m, [s])))
 
     def field_metrics(self, complementary: list[Advice], discouraged: list[Advice]) -> None:
         """The figure the author's field reports (fields.yaml), beside the lead for comparability, with the work
@@ -455,7 +472,7 @@ class _Run:
                                else self._needs(mid, f.f1_classes))
                 continue
             reason = f"the figure reported in {f.name} ({f.reports}; {f.cite}), for comparison with earlier work"
-            complementary.append(Advice(metric=mid, name=m.name, reason=reason, params=self.params(m, [])))
+            complementary.append(Advice(metric=mid, name=self.named(m), reason=reason, params=self.params(m, [])))
             discouraged[:] = [d for d in discouraged if d.metric != mid]  # reported for comparability, not avoided
             chosen.add(mid)
             added.append(m.name)
@@ -468,10 +485,10 @@ class _Run:
             complementary[:] = [c for i, c in enumerate(complementary)
                                 if all(c.metric != d.metric for d in complementary[:i])]  # one Brier, not both
         leads = self.primary.id in f.metrics
-        said = [f"{self.primary.name} leads and is that figure."] if leads else []
-        if added or [n for n in present if n != self.primary.name]:
+        said = [f"{self.lead_name} leads and is that figure."] if leads else []
+        if added or [n for n in present if n != self.lead_name]:
             said.append("Beside the lead, for comparison with earlier work: "
-                        + ", ".join([n for n in present if n != self.primary.name] + added) + ".")
+                        + ", ".join([n for n in present if n != self.lead_name] + added) + ".")
         if tabled:
             said.append("A figure of one class, read for each class in the per-class table: " + ", ".join(tabled)
                         + ".")
@@ -516,8 +533,8 @@ class _Run:
                 complementary[:] = [c for c in complementary if c.metric != d.metric]
                 if not any(x.metric == d.metric for x in discouraged):
                     m = self.cat.metrics[d.metric]
-                    reason = f"{_render(d.reason or '', self.ctx())} ({r.source}). Use {self.primary.name} instead."
-                    discouraged.append(Advice(metric=m.id, name=m.name, reason=reason))
+                    reason = f"{_render(d.reason or '', self.ctx())} ({r.source}). Use {self.lead_name} instead."
+                    discouraged.append(Advice(metric=m.id, name=self.named(m), reason=reason))
 
     def settle(self, complementary: list[Advice], discouraged: list[Advice]) -> list[Advice]:
         """Caveats said wherever a metric is offered; nothing both recommended and advised against."""
@@ -563,6 +580,8 @@ class _Run:
             return bool(self.answers.map_shares)
         if m.id in ("wrong_action_rate", "fallback_rate"):  # the class whose prediction takes no action
             return self.answers.fallback_class is not None
+        if m.id in ("action_sensitivity", "action_specificity"):  # the classes of the action of interest
+            return bool(self.answers.action_classes())
         if m.id == "macro_f1_of_classes":  # the classes given, or those of the field's definition (F1^PN)
             defined = field_f1_classes(self.answers.field, self.answers.classes)
             return bool(self.answers.f1_classes) or defined is not None
@@ -609,9 +628,9 @@ class _Run:
                     parts += [self.against(m, a) for a in hits]
                 if d.reason:
                     parts.append(_render(d.reason, ctx))
-                reason = "; ".join(parts) + f" ({r.source}). Use {self.primary.name} instead."
+                reason = "; ".join(parts) + f" ({r.source}). Use {self.lead_name} instead."
                 if m.id not in out:
-                    out[m.id] = Advice(metric=m.id, name=m.name, reason=reason)
+                    out[m.id] = Advice(metric=m.id, name=self.named(m), reason=reason)
         return list(out.values())
 
     def rule_warnings(self, fired: list[Rule], ctx: dict[str, Any]) -> None:
@@ -649,14 +668,15 @@ class _Run:
                         lacking.append(m)
                 warned.setdefault(c.code, set()).update(m.id for m in lacking)
                 if lacking:
-                    names = ", ".join(f"{m.name} ({STATUS_WORDS.get(m.properties[c.property].status)})" for m in lacking)
-                    self.warn(c.code, _render(c.message, self.ctx(metrics=names, primary_name=self.primary.name)))
+                    names = ", ".join(f"{self.named(m)} "
+                                      f"({STATUS_WORDS.get(m.properties[c.property].status)})" for m in lacking)
+                    self.warn(c.code, _render(c.message, self.ctx(metrics=names, primary_name=self.lead_name)))
 
     # -- planned metrics ------------------------------------------------------------------------
     def planned(self, kept: list[Active], complementary: list[Advice], discouraged: list[Advice]) -> None:
         self.resolutions: list[Resolution] = [self.stratified_reading(field_reading(
             resolve_name(n, self.resolver, self.cat), self.answers.field)) for n in self.answers.planned_metrics]
-        ctx = self.ctx(primary=self.primary.id, primary_name=self.primary.name)
+        ctx = self.ctx(primary=self.primary.id, primary_name=self.lead_name)
         for res in self.resolutions:
             for nc in self.book.name_checks:
                 if nc.ambiguous_between:
@@ -719,10 +739,10 @@ class _Run:
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
         if mid == "brier" and self.binary_brier() and any(c.metric == "brier_binary" for c in complementary):
-            return f"{label}: reported beside {self.primary.name} in its binary form, as the author's field reports it."
+            return f"{label}: reported beside {self.lead_name} in its binary form, as the author's field reports it."
         beside = next((c for c in complementary if c.metric == mid), None)
         if beside is not None and not self._computable(m):  # the field's figure, reported for comparability
-            return f"{label}: reported beside {self.primary.name}: {beside.reason}."
+            return f"{label}: reported beside {self.lead_name}: {beside.reason}."
         if not self._computable(m) and m.binary_only and self.answers.task == "multiclass" \
                 and self.answers.label_structure == "nominal" and mid in ("recall", "precision", "f1"):
             # among several classes a metric of one class is a column of the per-class table (AAMI's Se and +P)
@@ -733,42 +753,44 @@ class _Run:
                    else "is defined for binary tasks with a positive class only")
             if self.unchosen_threshold(m) and not any(d.metric == mid for d in discouraged):
                 # said to the author as advice, not as "neither reported nor advised against" (issue 22)
-                discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {why}."))
-            return f"{label}: does not fit — it {why}; use {self.primary.name} instead."
+                discouraged.append(Advice(metric=mid, name=self.named(m),
+                                          reason=f"planned as {res.name!r}, but it {why}."))
+            return f"{label}: does not fit — it {why}; use {self.lead_name} instead."
         bad = [a for a in kept if violates(m, a, self.k)]
         beside = next((c for c in complementary if c.metric == mid), None)
         if bad and beside is not None:
             reason = "; ".join(phrase(m, a.term, self.k) for a in bad)
             return (f"{label}: not as the lead metric ({reason}), but report it beside "
-                    f"{self.primary.name}: {beside.reason}.")
+                    f"{self.lead_name}: {beside.reason}.")
         formula = self.choice.community_formula(mid, self.facts) if bad and beside is None else None
         if formula is not None:  # the community's figure: beside the lead with its formula (issue 11)
             formula = _render(formula, self.ctx())
             lacks = "; ".join(phrase(m, a.term, self.k) for a in bad)
-            complementary.append(Advice(metric=mid, name=m.name, params=self.params(m, []), reason=(
-                f"you planned it ({res.name!r}); reported beside {self.primary.name} with its formula — {formula} — "
+            complementary.append(Advice(metric=mid, name=self.named(m), params=self.params(m, []), reason=(
+                f"you planned it ({res.name!r}); reported beside {self.lead_name} with its formula — {formula} — "
                 f"not as the lead ({lacks})")))
             discouraged[:] = [d for d in discouraged if d.metric != mid]
-            return (f"{label}: not as the lead ({lacks}), but reported beside {self.primary.name} as planned, with its "
+            return (f"{label}: not as the lead ({lacks}), but reported beside {self.lead_name} as planned, with its "
                     f"formula: {formula}.")
         if bad:
             reason = "; ".join(self.against(m, a) for a in bad)
-            text = f"does not fit — {reason}. Use {self.primary.name} ({self.primary.id}) instead"
+            text = f"does not fit — {reason}. Use {self.lead_name} ({self.primary.id}) instead"
             if not any(d.metric == mid for d in discouraged):
-                discouraged.append(Advice(metric=mid, name=m.name, reason=f"planned as {res.name!r}, but it {text}."))
+                discouraged.append(Advice(metric=mid, name=self.named(m),
+                                          reason=f"planned as {res.name!r}, but it {text}."))
             return f"{label}: {text}."
         lacked = sorted({
             a.term.label for a in self.prefs
             if claim_of(self.primary, a.term, self.k)[0] and not claim_of(m, a.term, self.k)[0]
         })
-        short = f", but unlike {self.primary.name} it lacks {', '.join(lacked)}" if lacked else ""
+        short = f", but unlike {self.lead_name} it lacks {', '.join(lacked)}" if lacked else ""
         if not any(c.metric == mid for c in complementary):
             complementary.append(Advice(
-                metric=mid, name=m.name, params=self.params(m, []),
+                metric=mid, name=self.named(m), params=self.params(m, []),
                 reason=f"you planned it ({res.name!r}) and it meets every requirement"
                        + (f" ({', '.join(sorted({_asked(a) for a in kept}))})" if kept else "") + short,
             ))
-        return f"{label}: fits — it meets every requirement{short}; report it beside {self.primary.name}."
+        return f"{label}: fits — it meets every requirement{short}; report it beside {self.lead_name}."
 
 
 #: score metrics a single binary score gives (the others need probabilities)
@@ -796,7 +818,11 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
                                  "(map_shares in the answers)",
           "in_scope_accuracy": "the out-of-scope class, named as the class of interest (positive_class in the answers)",
           "wrong_action_rate": "the class whose prediction takes no action (fallback_class in the answers)",
-          "fallback_rate": "the class whose prediction takes no action (fallback_class in the answers)"}
+          "fallback_rate": "the class whose prediction takes no action (fallback_class in the answers)",
+          "action_sensitivity": "the classes grouped by the action they lead to, with the action whose miss is costly "
+                                "named (actions and action_of_interest in the answers)",
+          "action_specificity": "the classes grouped by the action they lead to, with the action whose miss is costly "
+                                "named (actions and action_of_interest in the answers)"}
 _SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
@@ -840,6 +866,8 @@ def missing_input(m: MetricRecord, answers: Answers) -> str | None:
     if m.id == "in_scope_accuracy" and answers.positive_class is None:
         return _NEEDS[m.id]
     if m.id in ("wrong_action_rate", "fallback_rate") and answers.fallback_class is None:
+        return _NEEDS[m.id]
+    if m.id in ("action_sensitivity", "action_specificity") and not answers.action_classes():
         return _NEEDS[m.id]
     if m.binary_only and answers.task != "binary":
         if answers.positive_class is None:

@@ -66,6 +66,8 @@ TEMPLATE_VALUES = {
     "shares": "target_prevalence, written out",
     "weights": "class_weights, written out",
     "strata": "map_shares (the mapped share of each predicted class), written out",
+    "action_group": "the classes that lead to the action of interest, quoted (“present” and “unknown”)",
+    "other_action": "the action other than the action of interest (two actions)",
 }
 
 

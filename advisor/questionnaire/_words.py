@@ -88,6 +88,9 @@ LEAD: dict[str, str] = {
     "precision_at_k": "counts the positives among the items the review budget can open",
     # a class whose prediction takes no action (answers key fallback_class)
     "wrong_action_rate": "is the share of the items on which an action is taken and is wrong",
+    # the classes grouped by action, the action whose miss is costly named (actions, action_of_interest)
+    "action_sensitivity": ("is the share of the items whose true class leads to the action that are classified into "
+                           "a class leading to it too; an error between classes of one action changes nothing"),
     # issue 23: selective prediction
     "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "
                        "that answers that share is placed on this test set's confidences, so a threshold fixed in "
@@ -132,6 +135,7 @@ ADDS: dict[str, str] = {
     "class_weighted_accuracy": ("which counts each item as many times as its class's weight, so it depends on how "
                                 "often each class occurs"),
     "macro_f1_of_classes": "the mean F1 over the chosen classes only, the others counting only as errors",
+    "action_specificity": "the same share for the other action, without which taking the action always scores 1",
     "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
     "planned": "as planned, with its formula named",

@@ -23,8 +23,12 @@ from ..stats import proportion_interval
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["ACTIONS_PROMISE", "actions_definitions", "actions_lead", "actions_lead_sentence", "actions_sentence",
+__all__ = ["ACTION_IDS", "ACTIONS_PROMISE", "actions_definitions", "actions_lead", "actions_lead_sentence",
+           "actions_sentence",
            "actions_tables", "exact_intervals"]
+
+#: The registry metrics of the action of interest (the plan's lead and its complement when the action is named).
+ACTION_IDS = ("action_sensitivity", "action_specificity")
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
 ACTIONS_PROMISE = "the rates of the actions the classes lead to"
@@ -179,10 +183,24 @@ def _num(v: float, digits: int) -> str:
     return "—" if not math.isfinite(v) else f"{v:.{digits}f}"
 
 
+def _registry_interval(reports: Sequence[Any], system: str, mid: str | None) -> tuple[float, float, str] | None:
+    """The interval the metrics table gives the same rate (the plan's action_sensitivity or action_specificity)."""
+    rep = next((r for r in reports if getattr(r, "name", None) == system), None)
+    est = None if rep is None or mid is None else rep.intervals.get(mid)
+    if est is None or est.low is None or est.high is None:
+        return None
+    return float(est.low), float(est.high), str(est.method or "")
+
+
 def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3,
-                   record: dict[str, Any] | None = None) -> list[TableBlock]:
+                   record: dict[str, Any] | None = None, reports: Sequence[Any] = ()) -> list[TableBlock]:
     """The rates of the actions (table ``action_rates``), then each system's matrix of actions; ``record``, when
-    given, receives them as numbers (the report's JSON ``"actions"``)."""
+    given, receives them as numbers (the report's JSON ``"actions"``).
+
+    With the action of interest named, its sensitivity and specificity are also the plan's metrics
+    (``action_sensitivity``, ``action_specificity``): a rate the metrics table gives an interval takes that
+    interval (``reports``), so one figure never has two intervals (a column of units: the metrics' bootstrap over
+    the units, where the rate alone would have none)."""
     d = plan.diagnostic("action_rates")
     if d is None or not systems:
         return []
@@ -193,12 +211,19 @@ def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3,
     record = {} if record is None else record
     record.update(actions=acts, of_interest=interest, confidence=confidence,
                   method="clopper_pearson" if exact_intervals(plan) else None, systems={})
+    registry = {f"{interest} sensitivity": "action_sensitivity", f"{interest} specificity": "action_specificity"} \
+        if interest is not None and len(acts) == 2 else {}
+    shared = False
     for name, cm in systems.items():
         whole = bool(np.all(np.asarray(cm.counts) == np.round(np.asarray(cm.counts))))
         exact = whole and exact_intervals(plan)
         for r in action_rates(cm, acts, interest):
-            lo, hi = proportion_interval(r.hits, r.total, confidence) if exact else (math.nan, math.nan)
-            band = f"{_num(lo, digits)} to {_num(hi, digits)}" if exact and r.total > 0 else "—"
+            same = _registry_interval(reports, name, registry.get(r.name))
+            lo, hi = (same[0], same[1]) if same is not None else \
+                proportion_interval(r.hits, r.total, confidence) if exact else (math.nan, math.nan)
+            shared = shared or same is not None
+            band = (f"{_num(lo, digits)} to {_num(hi, digits)}" if (exact or same is not None) and r.total > 0
+                    else "—")
             rows.append([name, r.name, _num(r.value, digits), band, f"{r.hits:g} / {r.total:g}"])
             record["systems"].setdefault(name, {"rates": []})["rates"].append(
                 {"name": r.name, "action": r.action, "right": r.hits, "all": r.total, "estimate": _finite(r.value),
@@ -211,6 +236,8 @@ def actions_tables(plan: Plan, systems: Mapping[str, Any], digits: int = 3,
     grouped = "; ".join(f"{a}: {join_words([str(c) for c in cs])}" for a, cs in acts.items())
     why = (f"{confidence:.0%} Clopper–Pearson intervals." if exact_intervals(plan) else
            "No interval: the items of one unit are not independent, so the share of items has no exact interval.")
+    if shared:  # the same figures as the metrics table, with its intervals
+        why = f"{confidence:.0%} intervals as in the metrics table, where these two rates are the plan's metrics."
     rates = TableBlock(
         id="action_rates", title="Actions: is the action right?",
         caption=(f"The classes grouped by the action they lead to ({grouped}). Each rate is the share of the items "

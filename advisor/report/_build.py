@@ -82,6 +82,7 @@ from ._plan import (
     class_weights_of,
     f1_classes_of,
     fallback_of,
+    action_classes_of,
     diagnostic_tables,
     extra_metric_ids,
     metric_items,
@@ -345,6 +346,7 @@ def build_report(
     weights = class_weights_of(plan) if plan is not None else None
     f1_classes = f1_classes_of(plan) if plan is not None else None
     fallback = fallback_of(plan) if plan is not None else None
+    action_classes = action_classes_of(plan) if plan is not None else None
 
     ev = None
     ordinal: Any = None
@@ -357,7 +359,7 @@ def build_report(
             ev = ev.model_copy(update={"n": float(first.n) + float(abstained.get(next(iter(systems)), 0.0))})
         if plan is not None:
             ev = _with_extra_metrics(ev, systems, extra_metric_ids(plan, first.k), pos, beta, undefined, weights,
-                                     f1_classes, fallback)
+                                     f1_classes, fallback, action_classes)
             # ordered classes scored from the decisions beside a probability lead (issue 19, item 6)
             ordinal, ordinal_points, ordinal_reasons = try_ordinal(systems, plan, undefined)
             if ordinal_points:
@@ -379,7 +381,7 @@ def build_report(
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights,
-                             f1_classes=f1_classes, fallback=fallback)
+                             f1_classes=f1_classes, fallback=fallback, action_classes=action_classes)
         plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
@@ -506,7 +508,8 @@ def _reject_label(answers: Any, given: Any) -> Any:
 
 
 def _with_extra_metrics(ev: Any, systems: Mapping[str, Any], ids: Sequence[str], pos: Any, beta: float,
-                        undefined: str, weights: Any, f1_classes: Any = None, fallback: Any = None) -> Any:
+                        undefined: str, weights: Any, f1_classes: Any = None, fallback: Any = None,
+                        action_classes: Any = None) -> Any:
     """The evaluation with the plan's metrics the default set leaves out (class weights, the classes an F1 is
     averaged over, a class of interest among several), and their chance levels."""
     if not ids:
@@ -514,12 +517,13 @@ def _with_extra_metrics(ev: Any, systems: Mapping[str, Any], ids: Sequence[str],
     values = {name: dict(ev.metrics[name]) for name in ev.systems}
     for name in ev.systems:
         res = compute_metrics(systems[name], list(ids), positive_label=pos, beta=beta, undefined=undefined,
-                              class_weights=weights, f1_classes=f1_classes, fallback_class=fallback)
+                              class_weights=weights, f1_classes=f1_classes, fallback_class=fallback,
+                              action_classes=action_classes)
         values[name].update({m: float(v) for m, v in res.items()})
     chance = dict(ev.chance)
     chance.update(chance_levels(next(iter(systems.values())), list(ids), positive_label=pos, beta=beta,
                                 undefined=undefined, class_weights=weights, f1_classes=f1_classes,
-                                fallback_class=fallback))
+                                fallback_class=fallback, action_classes=action_classes))
     return ev.model_copy(update={"metrics": values, "chance": chance})
 
 
@@ -540,6 +544,7 @@ class _Settings:
     weights: Any = None  # the class weights of class_weighted_recall and class_weighted_accuracy
     f1_classes: Any = None  # the classes macro_f1_of_classes averages over
     fallback: Any = None  # the class whose prediction takes no action (wrong_action_rate, fallback_rate)
+    action_classes: Any = None  # the classes of the action of interest (action_sensitivity, action_specificity)
     groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
     group_col: str | None = None
 
@@ -732,6 +737,7 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
                             confidence=st.confidence, positive_label=st.pos, beta=st.beta,
                             undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None),
                             f1_classes=getattr(st, "f1_classes", None), fallback_class=getattr(st, "fallback", None),
+                            action_classes=getattr(st, "action_classes", None),
                             groups=getattr(st, "groups", None))
     reports, figures = results.reports, results.figures
     results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
@@ -770,6 +776,7 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
         bs = run_bootstrap(systems[rep.name], n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
                            metrics=matrix_ids, positive_label=st.pos, beta=st.beta, undefined=st.undefined,
                            class_weights=st.weights, f1_classes=st.f1_classes, fallback_class=st.fallback,
+                           action_classes=st.action_classes,
                            progress=step)
         for mid in matrix_ids:
             rep.intervals[mid] = estimate_of({**bs[mid], "method": bs.methods[mid], "reason": bs.reasons[mid]})

@@ -50,7 +50,7 @@ from ._methods_field import (
 )
 from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
 from ._methods_bias import smd_sentence
-from ._actions import ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
+from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_lists import listed as _listed
@@ -215,8 +215,8 @@ def build_methods(
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         elif acts_lead:  # the action whose miss is costly leads; the field's figure follows, the properties' beside
-            actions_lead_sentence(p, answers, terse=terse > 0)
-            named = set(field_sentences(p, answers, rec, None, cite))
+            actions_lead_sentence(p, answers, terse=terse > 0)  # the plan's lead and its complement, said there
+            named = set(field_sentences(p, answers, rec, None, cite)) | set(ACTION_IDS)
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
@@ -300,7 +300,9 @@ def build_methods(
                                 intervals is not None, terse=terse > 2)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
-        intervals_sentence(p, intervals, n_systems, answers, rec, cite, brief)
+        # the action's sensitivity and specificity say their Clopper–Pearson intervals in the lead sentence
+        intervals_sentence(p, intervals, n_systems, answers,
+                           [m for m in rec if not (acts_lead and m.id in ACTION_IDS)], cite, brief)
         if [x for x in shown if x in W.PROMISE_COMPARING]:
             p.t(W.S["duties_comparing"] + _join_words([x for x in shown if x in W.PROMISE_COMPARING]) + ".")
         return p

@@ -126,6 +126,9 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
     risk = params.get("target_risk")
     if metric_id == "coverage_at_risk" and isinstance(risk, (int, float)):
         return f"Coverage at a risk of {risk * 100:.3g}%"
+    act = params.get("action")
+    if metric_id in ("action_sensitivity", "action_specificity") and isinstance(act, str) and act:
+        return f"{act[:1].upper()}{act[1:]} {metric_id.removeprefix('action_')}"  # "Referral sensitivity"
     return name
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "diagnostic_tables",
     "extra_metric_ids",
     "fallback_of",
+    "action_classes_of",
     "metric_items",
     "plan_for",
     "promises",
@@ -105,6 +106,15 @@ def f1_classes_of(plan: Plan) -> list[str] | None:
     """The classes the plan's macro F1 over chosen classes averages over (F1^PN: positive and negative)."""
     spec = plan.spec("macro_f1_of_classes")
     return list(spec.params["f1_classes"]) if spec is not None and spec.params.get("f1_classes") else None
+
+
+def action_classes_of(plan: Plan) -> list[str] | None:
+    """The classes that lead to the action of interest, of the plan's sensitivity or specificity of that action."""
+    for mid in ("action_sensitivity", "action_specificity"):
+        spec = plan.spec(mid)
+        if spec is not None and spec.params.get("action_classes"):
+            return [str(c) for c in spec.params["action_classes"]]
+    return None
 
 
 def fallback_of(plan: Plan) -> str | None:
@@ -421,7 +431,7 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
         elif d.id == "stratified_estimates":  # a sample drawn by map class (Olofsson et al. 2014)
             out.append(strata_table(d.params.get("map_shares") or {}, systems, plan.design.confidence))
         elif d.id == "action_rates":  # classes grouped by the action they lead to
-            out.extend(actions_tables(plan, systems, min(digits, 3), actions))
+            out.extend(actions_tables(plan, systems, min(digits, 3), actions, reports))
     return [t for t in out if t is not None]
 
 

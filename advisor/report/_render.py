@@ -137,6 +137,14 @@ def display_context(ctx: ReportContext) -> ReportContext:
     return ReportContext.model_validate(_shorten_all(ctx.model_dump(), mapping, min(map(len, mapping))))
 
 
+#: The sensitivity and specificity of the action of interest, defined in the action's words when the rates are said.
+_ACTION_IDS = ("action_sensitivity", "action_specificity")
+
+
+def _defined_actions(ctx: ReportContext) -> set[str]:
+    return {d.id for d in ctx.definitions if d.id in _ACTION_IDS}
+
+
 def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]:
     ctx = display_context(ctx)
     figs: dict[str, _Fig] = _Figs()
@@ -180,10 +188,13 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "rec": rec,
         # one formula once, headed in the field's words where the catalogue's name glosses them ("Top-1 accuracy",
         # as the paragraph says it); then a diagnostic's
-        # the author's costly action leads when named (advisor/report/_actions.py): its rates' formulas come first
-        "defs": ([d for d in ctx.definitions if d.id in ("action_sensitivity", "action_specificity")]
-                 + in_field_terms(net_benefits_once(rec), ctx.answers)
-                 + [d for d in ctx.definitions if d.id not in ("action_sensitivity", "action_specificity")]),
+        # the author's costly action leads when named (advisor/report/_actions.py): its rates' formulas come first,
+        # in the action's words ("G is the set of classes that lead to referral"), once: the plan's metrics of the
+        # same ids are not defined again
+        "defs": ([d for d in ctx.definitions if d.id in _ACTION_IDS]
+                 + in_field_terms(net_benefits_once([m for m in rec if m.id not in _defined_actions(ctx)]),
+                                  ctx.answers)
+                 + [d for d in ctx.definitions if d.id not in _ACTION_IDS]),
         "figs": figs,
         "refs": {r.key: r for r in ctx.references},
         "names": {m.id: m.name for m in ctx.metrics},

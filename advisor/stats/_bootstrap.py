@@ -195,6 +195,7 @@ def jackknife_acceleration(
     class_weights: np.ndarray | None = None,
     f1_classes: np.ndarray | None = None,
     fallback_index: int | None = None,
+    action_mask: np.ndarray | None = None,
 ) -> np.ndarray:
     r"""Jackknife acceleration of every metric of one table (:mod:`advisor.stats._jackknife`).
 
@@ -215,7 +216,7 @@ def jackknife_acceleration(
     def evaluate(masses: np.ndarray) -> dict[str, np.ndarray]:
         return evaluate_batch(Cells(rows, cols, masses, cells.k), ids, positive_index=positive_index, beta=beta,
                               undefined=undefined, class_weights=class_weights, f1_classes=f1_classes,
-                              fallback_index=fallback_index)
+                              fallback_index=fallback_index, action_mask=action_mask)
 
     base = np.asarray(cells.w, dtype=np.float64)[keep]
     return cells_acceleration(base, ids, evaluate, chunk_size(base.shape[0] + 16 * cells.k, base.shape[0]))
@@ -367,6 +368,7 @@ def bootstrap(
     proportion: str = "clopper_pearson",
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
@@ -387,7 +389,8 @@ def bootstrap(
         "auto" chooses per metric (:mod:`advisor.stats._choice`: ``proportion`` — "clopper_pearson" or
         "wilson" — for proportions, BCa else); "bca", "basic" or "percentile" apply to every metric. An
         interval that would exclude its estimate is not given (NaN; ``result.reasons`` says why).
-    positive_label, beta, undefined, class_weights, f1_classes, fallback_class
+    positive_label, beta, undefined, class_weights, f1_classes, fallback_class,
+        action_classes
         As in :func:`advisor.compute_metrics`.
     progress : callable, optional
         ``progress(done, total)`` after each chunk of resamples.
@@ -420,7 +423,8 @@ def bootstrap(
             raise InputError(f"bootstrap takes a single k×k matrix; got an array of shape {shape}.")
     cells, _ = cells_and_labels(matrix)
     estimates = compute_metrics(matrix, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                                class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
+                                class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
     ids = list(estimates)
     pos = positive_index_of(estimates)
     k = cells.k
@@ -428,7 +432,8 @@ def bootstrap(
     check_resampling(int(n_resamples), len(ids), drawn.nnz + k, "bootstrap")
     seed = pick_seed(seed)
     options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights,
-                   f1_classes=estimates.f1_classes, fallback_index=estimates.fallback_index)
+                   f1_classes=estimates.f1_classes, fallback_index=estimates.fallback_index,
+                   action_mask=estimates.action_mask)
     values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, **options)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
     iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, options)
@@ -466,7 +471,7 @@ def table_intervals(cells: Cells, ids: Sequence[str], values: np.ndarray, est: n
     pos = options.get("positive_index")
     for j, (m, w) in enumerate(zip(ids, wanted)):
         if w in PROPORTION_METHODS:
-            x, n = proportion_counts(m, cells, pos) or (0.0, 0.0)
+            x, n = proportion_counts(m, cells, pos, options.get("action_mask")) or (0.0, 0.0)
             if n > 0 and np.isclose(est[j], x / n, rtol=1e-12, atol=0.0):
                 iv.low[j], iv.high[j] = proportion_interval(x, n, confidence, w)
                 iv.methods[j], iv.reasons[j] = w, None

@@ -118,6 +118,7 @@ def calibrated_metrics(
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Any = None,
+    action_classes: Any = None,
 ) -> MetricResult:
     """Metrics of the prevalence-calibrated matrix, keyed ``"<id>~"`` (e.g. ``"accuracy~"``).
 
@@ -134,7 +135,8 @@ def calibrated_metrics(
     """
     cm = calibrate(matrix)
     res = compute_metrics(cm, metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                          class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
+                          class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
     values = {f"{k}{SUFFIX}": v for k, v in res.items()}
     undef = [
         UndefinedValue(f"{u.metric}{SUFFIX}", u.quantity, u.label, u.reason, u.resolution, u.value)

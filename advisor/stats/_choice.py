@@ -27,6 +27,9 @@ __all__ = ["METHOD_WORDS", "PROPORTIONS", "STRATIFIED", "interval_method", "inte
 
 #: Metric ids that are one count of items over another.
 PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "npv", "jaccard")
+#: Shares of the items whose true class leads to an action (or not) that are classified into a class leading to the
+#: same action: one count over another, given the classes of the action of interest (``group``).
+ACTION_SHARES = ("action_sensitivity", "action_specificity")
 #: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
 SHARES = ("top_k_accuracy", "subset_accuracy", "adjacent_accuracy")
 #: Metric ids of a sample stratified by map class: the stratified estimator's normal interval.
@@ -60,7 +63,7 @@ def interval_method(metric: str, *, whole_items: bool = True, proportion: str = 
         return "none"
     if metric in STRATIFIED:
         return "stratified"
-    if (metric in PROPORTIONS or metric in SHARES) and whole_items:
+    if (metric in PROPORTIONS or metric in SHARES or metric in ACTION_SHARES) and whole_items:
         return proportion
     return "auto"
 
@@ -70,14 +73,20 @@ def interval_methods(metrics: Iterable[str], **kw: Any) -> dict[str, str]:
     return {m: interval_method(m, **kw) for m in metrics}
 
 
-def proportion_counts(metric: str, table: Any, pos: int | None) -> tuple[float, float] | None:
+def proportion_counts(metric: str, table: Any, pos: int | None,
+                      group: np.ndarray | None = None) -> tuple[float, float] | None:
     """``(count, denominator)`` of a proportion metric; None for any other id.
 
     ``table`` is a k×k array (rows true, columns predicted) or an :class:`advisor.engine._cells.Cells`
-    table; ``pos`` is the positive class of the binary metrics (recall … Jaccard), None without one.
+    table; ``pos`` is the positive class of the binary metrics (recall … Jaccard), None without one; ``group``
+    the mask of the classes of the action of interest (``action_sensitivity``, ``action_specificity``).
 
     >>> proportion_counts("precision", np.array([[50, 10], [5, 35]]), 1)
     (35.0, 45.0)
+    >>> m = np.array([[30, 5, 5], [4, 10, 6], [3, 2, 35]])
+    >>> g = np.array([True, True, False])
+    >>> proportion_counts("action_sensitivity", m, None, g), proportion_counts("action_specificity", m, None, g)
+    ((49.0, 60.0), (35.0, 40.0))
     """
     if hasattr(table, "rows"):
         rows, cols, w = np.asarray(table.rows), np.asarray(table.cols), np.asarray(table.w, dtype=np.float64)
@@ -88,6 +97,12 @@ def proportion_counts(metric: str, table: Any, pos: int | None) -> tuple[float, 
     n = float(w.sum())
     if metric in ("accuracy", "micro_f1"):
         return float(w[rows == cols].sum()), n
+    if metric in ACTION_SHARES:
+        if group is None:
+            return None
+        g = np.asarray(group, dtype=bool)
+        g = g if metric == "action_sensitivity" else ~g
+        return float(w[g[rows] & g[cols]].sum()), float(w[g[rows]].sum())
     if pos is None or metric not in PROPORTIONS:
         return None
     tp = float(w[(rows == pos) & (cols == pos)].sum())

@@ -194,6 +194,7 @@ def compare_joint(
     runs: Sequence[str] | None = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table (``advisor.load(…).joint``
     or :meth:`JointCounts.from_arrays`); parameters are those of :func:`compare_systems`. ``groups`` (one per row of the
@@ -211,7 +212,8 @@ def compare_joint(
         metrics = _default_ids(joint.k, positive_label is not None)
     results = {
         s: compute_metrics(matrices[s], metrics, positive_label=positive_label, beta=beta, undefined=undefined,
-                           class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class)
+                           class_weights=class_weights, f1_classes=f1_classes, fallback_class=fallback_class,
+                              action_classes=action_classes)
         for s in systems
     }
     first = results[systems[0]]
@@ -231,7 +233,8 @@ def compare_joint(
     items = use_items(joint.counts, draw) and clusters is None
     options: dict[str, Any] = dict(positive_index=pos, beta=float(beta), undefined=undefined,
                                    class_weights=first.class_weights, f1_classes=first.f1_classes,
-                                   fallback_index=first.fallback_index)
+                                   fallback_index=first.fallback_index,
+                                   action_mask=first.action_mask)
     # memory per resample: the drawn masses of every system (plus the joint cells when drawing cells)
     # and the evaluation of one system at a time, whose arrays are freed before the next
     size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
@@ -299,6 +302,7 @@ def compare_systems(
     groups: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
+    action_classes: Any = None,
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -313,7 +317,8 @@ def compare_systems(
     metrics : sequence of str, optional
         Metric ids; by default every multi-class metric without its aliases (``macro_recall``,
         ``micro_f1``), plus the binary ones when the task has two classes and a positive label.
-    positive_label, beta, undefined, class_weights, f1_classes, fallback_class
+    positive_label, beta, undefined, class_weights, f1_classes, fallback_class,
+        action_classes
         As in :func:`advisor.compute_metrics`.
     labels : sequence, optional
         The full label set (default: every label seen in the truth or any prediction).
@@ -349,5 +354,5 @@ def compare_systems(
     return compare_joint(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw, class_weights=class_weights, method=method,
-        groups=rows, f1_classes=f1_classes, fallback_class=fallback_class,
+        groups=rows, f1_classes=f1_classes, fallback_class=fallback_class, action_classes=action_classes,
     )
