@@ -92,7 +92,8 @@ def test_the_plan_promises_the_smd_per_subgroup_and_the_paragraph_says_it():
     assert r.exit_code == 0, r.output
     para = r.output.split("\n\n")[0]
     assert "standardized mean difference of machine minus human scores" in para
-    assert "±0.10 within a subgroup" in para and "Williamson et al. 2012" in para
+    assert "within each value of “english" in para.lower() and "one beyond ±0.10 is flagged" in para
+    assert "Williamson et al. 2012" in para
     assert len(para.split()) <= 230  # the heading and the markdown escapes count as words here
     assert "Standardized mean difference" in r.output  # its definition
 

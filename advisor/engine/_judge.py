@@ -17,10 +17,12 @@ out of their mean). With one human there is no human–human baseline and no Δ.
 Every quantity takes item weights ``(..., items)`` — the bootstrap's resampling counts — so one resample gives the
 judge–human and the human–human figures on the same items, and the interval of Δ is paired.
 
-A machine scored against a *resolved* human score (automated essay scoring; Williamson et al. 2012) is the same
-design with a reference: the machine is set beside the reference column only, the humans behind it beside each
-other, and ``Δ = q(M, R) − mean_{h<h'} q(h, h')`` is the degradation from the human–human figure
-(:func:`baseline_ratings`, with exact and adjacent agreement and the quadratically weighted kappa).
+A machine scored against a *resolved* human score (automated essay scoring; Williamson et al. 2012) is read against
+the human–human baseline like for like: the machine beside each single rater, the raters beside each other, and
+``Δ = mean_h q(M, h) − mean_{h<h'} q(h, h')`` is the degradation from the human–human figure
+(:func:`baseline_ratings`, with exact and adjacent agreement and the quadratically weighted kappa). Set against the
+resolved score instead, which pools two raters and is steadier than either, the machine would be favoured (the
+essay reader, issue 22).
 """
 
 from __future__ import annotations
@@ -99,22 +101,21 @@ class JudgeRatings:
         return out
 
 
-def baseline_ratings(y_true: Sequence[Any], y_pred: Sequence[Any], raters: Mapping[str, Sequence[Any]],
-                     order: Sequence[Any]) -> JudgeRatings:
-    """A machine's scores ``y_pred`` against the resolved human score ``y_true``, and the human raters' own scores
-    (``raters``: column name → scores) against each other, on ordered classes ``order`` (lowest first): exact and
-    adjacent agreement and the quadratically weighted kappa of each pair, and the degradation Δ (machine–resolved
-    minus the raters' mean with each other). A score that is not one of the classes is one sentence.
+def baseline_ratings(y_pred: Sequence[Any], raters: Mapping[str, Sequence[Any]], order: Sequence[Any]) -> JudgeRatings:
+    """A machine's scores ``y_pred`` against each human rater's own scores (``raters``: column name → scores), and
+    the raters against each other, on ordered classes ``order`` (lowest first): exact and adjacent agreement and the
+    quadratically weighted kappa of each pair, and the degradation Δ (the machine's mean with the raters minus the
+    raters' mean with each other). A score that is not one of the classes is one sentence.
 
-    >>> jr = baseline_ratings([1, 2, 3, 3], [1, 2, 2, 3], {"r1": [1, 2, 3, 2], "r2": [1, 3, 3, 3]}, [1, 2, 3])
+    >>> jr = baseline_ratings([1, 2, 2, 3], {"r1": [1, 2, 3, 2], "r2": [1, 3, 3, 3]}, [1, 2, 3])
     >>> [(jr.ratings.raters[a], jr.ratings.raters[b]) for a, b in jr.pairs], jr.ids()[-1]
-    ([('machine', 'resolved'), ('r1', 'r2')], 'delta_weighted_kappa')
+    ([('machine', 'r1'), ('machine', 'r2'), ('r1', 'r2')], 'delta_weighted_kappa')
     """
     cats = list(order)
     index = {str(c): i for i, c in enumerate(cats)}
-    columns = {"machine": y_pred, "resolved": y_true, **{str(k): v for k, v in raters.items()}}
-    if len(columns) != 2 + len(raters):
-        raise InputError("a rater column may not be called machine or resolved; rename it.")
+    columns = {"machine": y_pred, **{str(k): v for k, v in raters.items()}}
+    if len(columns) != 1 + len(raters):
+        raise InputError("a rater column may not be called machine; rename it.")
     codes = []
     for name, values in columns.items():
         col = []
@@ -131,7 +132,7 @@ def baseline_ratings(y_true: Sequence[Any], y_pred: Sequence[Any], raters: Mappi
         raise InputError("the rater columns do not have as many scores as there are items.")
     r = ratings_from_codes(np.asarray(codes, dtype=np.int64).T, len(cats), list(columns), cats, ordered=True,
                            declared=True)
-    return JudgeRatings(r, 0, True, reference=1, measured=BASELINE_QUANTITIES)
+    return JudgeRatings(r, 0, True, measured=BASELINE_QUANTITIES)
 
 
 def _key(v: Any) -> str:

@@ -1,8 +1,9 @@
 """The human–human baseline in the report (issue 22, the essay reader; Williamson, Xi & Breyer 2012): the machine's
-exact and adjacent agreement and quadratically weighted kappa with the resolved score (``y_true``) beside those of
-the human raters (the answers' ``rater_columns``, read with the predictions) with each other, and the degradation of
-the machine's kappa from the raters', every figure from the same resamples of the items — or of the groups, when the
-answers name a resampling unit — so the degradation's interval is paired. In a field with thresholds
+exact and adjacent agreement and quadratically weighted kappa with each human rater (the answers' ``rater_columns``,
+read with the predictions) beside those of the raters with each other — like for like, one rater against one rater,
+since the resolved score pools two raters and would favour the machine — and the degradation of the machine's kappa
+from the raters', every figure from the same resamples of the items — or of the groups, when the answers name a
+resampling unit — so the degradation's interval is paired. In a field with thresholds
 (``fields.yaml`` ``baseline``) a kappa below the floor, and a degradation beyond the limit, are flagged.
 """
 
@@ -51,13 +52,12 @@ def baseline_figures(plan: Any, data: Any, order: Sequence[Any] | None, bootstra
         return None  # weighted rows are no items: the raters' scores cannot be paired with them
     reps = counts.astype(np.int64)
     labels = list(joint.labels)
-    true = [labels[c] for c in np.repeat(joint.codes[:, 0], reps)]
     pred = [labels[c] if c < len(labels) else None for c in np.repeat(joint.codes[:, 1], reps)]
     scores = {}
     for r in raters:
         codes, values = read[r]
         scores[r] = [values[c] if c >= 0 else None for c in np.repeat(np.asarray(codes, dtype=np.int64), reps)]
-    jr = baseline_ratings(true, pred, scores, list(order) if order else labels)
+    jr = baseline_ratings(pred, scores, list(order) if order else labels)
     out = judge_comparison(jr, undefined)
     base = {k: d.params.get(k) for k in ("qwk_floor", "degradation")}
     out.update(raters=raters, thresholds=base, confidence=confidence, resamples=bootstrap)
@@ -80,9 +80,10 @@ def _flags(out: Mapping[str, Any], base: Mapping[str, Any]) -> list[str]:
     """What the field's thresholds flag: the machine's kappa below the floor, a degradation beyond the limit."""
     flags = []
     floor, limit = base.get("qwk_floor"), base.get("degradation")
-    machine = out["rows"][0].get("weighted_kappa")
-    if floor is not None and machine is not None and machine < floor:
-        flags.append(f"the machine's QWK with the resolved score, {machine:.3f}, is below {floor:.2f}")
+    for row in out["rows"]:
+        machine = row.get("weighted_kappa")
+        if row["judge"] and floor is not None and machine is not None and machine < floor:
+            flags.append(f"the machine's QWK with {row['second']}, {machine:.3f}, is below {floor:.2f}")
     delta = (out.get("delta") or {}).get("weighted_kappa")
     if limit is not None and delta is not None and delta < -limit:
         flags.append(f"the machine's QWK is {-delta:.3f} below the raters', more than {limit:.2f}")
@@ -96,20 +97,20 @@ def _cell(v: float | None, band: list[float] | None) -> str:
 
 
 def baseline_table(figures: Mapping[str, Any] | None, item_words: str = "items") -> TableBlock | None:
-    """The machine against the resolved score, each pair of raters, and the degradation row, with intervals and the
-    flags of the field's thresholds in the caption."""
+    """The machine against each rater, each pair of raters, and the degradation row, with intervals and the flags of
+    the field's thresholds in the caption."""
     if not figures:
         return None
     qs = list(_COLUMNS)
     rows = []
     for row in figures["rows"]:
-        who = "machine – resolved score" if row["judge"] else f"{row['first']} – {row['second']}"
+        who = f"{row['first']} – {row['second']}"
         bands = row.get("intervals") or {}
         rows.append([who, f"{int(row['items']):,}", *(_cell(row.get(q), bands.get(q)) for q in qs)])
     delta = figures.get("delta")
     if delta is not None:
         bands = figures.get("delta_intervals") or {}
-        rows.append(["degradation: machine − raters", "", *(_cell(delta.get(q), bands.get(q)) for q in qs)])
+        rows.append(["degradation: machine's mean − raters'", "", *(_cell(delta.get(q), bands.get(q)) for q in qs)])
     conf = f"{float(figures.get('confidence', 0.95)):.0%}"
     unit = "groups of " + item_words if figures.get("unit") == "groups" else item_words
     band = (f" In brackets: {conf} intervals from {int(figures['resamples']):,} bootstrap resamples of the {unit}; "
@@ -120,8 +121,9 @@ def baseline_table(figures: Mapping[str, Any] | None, item_words: str = "items")
             f"−{base['degradation']:.2f}." if base.get("qwk_floor") is not None else "")
     flags = figures.get("flags") or []
     found = (" Flags: " + "; ".join(flags) + ".") if flags else (" Nothing is flagged." if rule else "")
-    caption = (f"The machine against the resolved score, then the human raters against each other, each pair on "
-               f"the {item_words} both scored.{band}{rule}{found}")
+    caption = (f"The machine against each human rater, then the raters against each other, each pair on the "
+               f"{item_words} both scored: one rater against one rater on both sides (the resolved score pools two "
+               f"raters and would favour the machine).{band}{rule}{found}")
     return TableBlock(id="human_baseline", title="The machine against the human–human baseline", caption=caption,
                       columns=["pair", f"{item_words} both scored", *_COLUMNS.values()],
                       numeric=[False, True, *([True] * len(qs))], rows=rows)

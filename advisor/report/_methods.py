@@ -239,8 +239,7 @@ def build_methods(
                          start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds,
                          planned_as=planned_as)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
-            baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []},
-                              primary.id if primary is not None else None, intervals is not None)
+            baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []}, intervals is not None)
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)

@@ -31,10 +31,10 @@ def _kappa(field: Any) -> str:
     return term if term and term.isupper() else "quadratically weighted kappa"
 
 
-def baseline_sentence(p: Text, answers: Mapping[str, Any], lead: str | None = None, intervals: bool = True) -> None:
-    """""We give the same figures for “rater_1” against “rater_2”, the baseline Williamson et al. (2012) read a
-    machine against, …": said when the answers give rater columns, or — in a field that expects the baseline — that
-    it is not available. ``lead``: the lead's id (adjacent agreement is read against the raters' own).
+def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
+    """""We give the same figures for the machine against each rater and for “rater_1” against “rater_2”, the
+    human–human baseline, …": said when the answers give rater columns, or — in a field that expects the baseline —
+    that it is not available.
 
     >>> t = Text()
     >>> baseline_sentence(t, {"field": "automated_essay_scoring", "item_name": "essay"})
@@ -59,8 +59,10 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], lead: str | None = No
     named = [f"“{r}”" for r in raters]
     pairs = f"{named[0]} against {named[1]}" if len(named) == 2 else f"each pair of {join_words(named)}"
     theirs = "theirs" if len(named) == 2 else "their mean over the pairs"
-    said = ("We give the same figures" + (", our lead's included," if lead == "adjacent_accuracy" else "")
-            + f" for {pairs}, the human–human baseline, and the degradation (the machine's {qwk} minus {theirs})"
+    # like for like: one rater against one rater on both sides; the resolved score pools two raters, so the machine
+    # set against it would be favoured (the essay reader, issue 22)
+    said = (f"We give the same figures for the machine against each rater and for {pairs}, the human–human baseline, "
+            f"and the degradation (the machine's mean {qwk} with single raters minus {theirs})"
             + (" with a paired interval" if intervals else ""))
     if base is None:
         p.t(said + ". ")
@@ -78,12 +80,14 @@ def baseline_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
     if not raters:
         return []
     two = len(raters) == 2
-    formula = (r"D=\kappa^{w}_{MR}-\kappa^{w}_{12}" if two else
-               r"D=\kappa^{w}_{MR}-\frac{2}{H(H-1)}\sum_{h<h'}\kappa^{w}_{hh'}")
-    symbols = {r"\kappa^{w}_{MR}": "the quadratically weighted kappa of the machine's scores $M$ against the resolved "
-                                   "score $R$",
-               **({r"\kappa^{w}_{12}": "that of the two human raters against each other"} if two else
-                  {r"\kappa^{w}_{hh'}": "that of human raters $h$ and $h'$", "H": "the number of human raters"})}
+    formula = (r"D=\frac{1}{2}\left(\kappa^{w}_{M1}+\kappa^{w}_{M2}\right)-\kappa^{w}_{12}" if two else
+               r"D=\frac{1}{H}\sum_{h=1}^{H}\kappa^{w}_{Mh}-\frac{2}{H(H-1)}\sum_{h<h'}\kappa^{w}_{hh'}")
+    symbols = ({r"\kappa^{w}_{M1}, \kappa^{w}_{M2}": "the quadratically weighted kappas of the machine's scores $M$ "
+                                                     "against human raters 1 and 2",
+                r"\kappa^{w}_{12}": "that of the two human raters against each other"} if two else
+               {r"\kappa^{w}_{Mh}": "the quadratically weighted kappa of the machine's scores $M$ against human rater "
+                                    "$h$",
+                r"\kappa^{w}_{hh'}": "that of human raters $h$ and $h'$", "H": "the number of human raters"})
     return [MetricEntry(id="human_degradation", name="Degradation from the human–human kappa", formula=formula,
                         role="complementary", where=where_clause(symbols))]
 

@@ -122,7 +122,7 @@ def bias_definitions(cat: Any, two_class: bool = False) -> list[MetricEntry]:
 
 def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
     """"Within each value of “english_learner” we give the standardized mean difference of machine minus human
-    scores, with its interval; a difference beyond ±0.10 within a subgroup is flagged (Williamson et al. 2012)." — the
+    scores, with its interval; one beyond ±0.10 is flagged (Williamson et al. 2012)." — the
     signed bias
     of an ordered score per subgroup value; "machine minus human" in automated essay scoring, else "predicted minus
     true".
@@ -130,12 +130,12 @@ def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) ->
     >>> t = Text()
     >>> smd_sentence(t, {"subgroups": ["english_learner"], "field": "automated_essay_scoring"})
     >>> t.spans[0].text
-    'Within each value of “english_learner” we give the standardized mean difference of machine minus human scores, with its interval; a difference beyond ±0.10 within a subgroup is flagged '
+    'Within each value of “english_learner” we give the standardized mean difference of machine minus human scores, with its interval; one beyond ±0.10 is flagged '
     """
     cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
     who = "machine minus human" if answers.get("field") == "automated_essay_scoring" else "predicted minus true"
     p.t(f"Within each value of {cols} we give the standardized mean difference of {who} scores"
-        + (", with its interval" if intervals else "") + "; a difference beyond ±0.10 within a subgroup is flagged")
+        + (", with its interval" if intervals else "") + "; one beyond ±0.10 is flagged")
     p.cite([SMD_SOURCE]).t(". ")
 
 
