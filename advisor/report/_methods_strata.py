@@ -97,9 +97,8 @@ def _definitions() -> Paragraph:
     d.t("Standard errors: ")
     for i, (what, tex) in enumerate(VARIANCES):
         d.t(f"{what} ").m(tex).t("; " if i < len(VARIANCES) - 1 else "")
-    d.t("; producer's accuracy by eq. 7 of Olofsson et al. (2014). ")
-    # said with its evidence, not as a bare claim (the land-cover reader, issue 22; benchmarks/README.md,
-    # bench_strata_coverage.py: 0.615 coverage of the rarest class's producer's accuracy at the paper's allocation)
-    d.t("At the sample sizes of that paper's example, simulated 95% intervals of the rarest class's producer's "
-        "accuracy covered its true value in 62% of samples, as its omissions hide in a large stratum.")
+    # the under-coverage of a rare class's producer's accuracy is our simulation (benchmarks/README.md,
+    # bench_strata_coverage.py), not a published result: two land-cover readers read it as an unsupported claim in
+    # the paper, so the paper does not make it
+    d.t("; producer's accuracy by eq. 7 of Olofsson et al. (2014).")
     return d.para("Definitions")
