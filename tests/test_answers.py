@@ -150,7 +150,7 @@ def test_unknown_key_gets_one_sentence_with_key_value_and_close_match(tmp_path) 
     assert str(f) in msg
     assert "unknown key 'deploymnt_prevalence'" in msg and "'shifted'" in msg
     assert "did you mean 'deployment_prevalence'" in msg
-    assert "the allowed keys are context, item_name, field, label_structure, annotators" in msg  # issue 23 item 6
+    assert "the allowed keys are context, item_name, field, label_structure, leaf_depth, annotators" in msg  # 23.6
 
 
 def test_bad_value_gets_one_sentence_with_key_value_and_allowed_values(tmp_path) -> None:
@@ -279,6 +279,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "f1_classes",  # issue 22: asked only in the SemEval sentiment field (F1^PN)
         "map_shares",  # a sample stratified by map class: asked only in the remote-sensing field
         "actions", "action_of_interest",  # classes grouped by action: asked only once the classes are named
+        "leaf_depth",  # issue 22 (the taxonomy reader): asked only for a hierarchy of classes
         "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 

@@ -109,5 +109,6 @@ def test_a_metric_of_one_class_planned_among_several_is_the_per_class_table() ->
     assert uses["positive predictive value"].used_by == ["shown in the per-class table: the precision of every class"]
     ctx = build_report(ROOT / "tests/situations/ecg.yaml", None, bootstrap=2000, seed=1)
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
-    assert "the precision (positive predictive value), recall (sensitivity) and F1 of every class" in text
+    # in the field's own names, which are the author's planned ones (the ECG reader, issue 22)
+    assert "the sensitivity (Se), positive predictivity (+P) and F1 of every class" in text
     assert "Not reported" not in [p.heading for p in ctx.methods]

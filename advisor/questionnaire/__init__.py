@@ -7,7 +7,7 @@ modules; never the report or the CLI.
 >>> Answers(task="multiclass", n_classes=3).k
 3
 >>> [q.key for q in QUESTIONS][:5]
-['context', 'item_name', 'field', 'label_structure', 'annotators']
+['context', 'item_name', 'field', 'label_structure', 'leaf_depth']
 """
 
 from __future__ import annotations
