@@ -137,6 +137,27 @@ def test_report_with_schools_and_raters_gives_the_baseline_table(tmp_path, cli) 
     assert "resamples of the 25 schools" in text
 
 
+def test_report_with_raters_but_no_group_or_subgroups(tmp_path, cli) -> None:
+    # a reviewer's check: the raters' columns are read per item like subgroups, so the report needs no group
+    import yaml
+    path, _, t, p, r1, r2 = _essay_csv(tmp_path)
+    answers = tmp_path / "essay.yaml"
+    answers.write_text(yaml.safe_dump({**BASE, "rater_columns": ["rater_1", "rater_2"]}), encoding="utf-8")
+    out = tmp_path / "report.md"
+    r = cli("report", str(path), "--answers", str(answers), "--seed", "1", "--bootstrap", "200", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    q_1 = cohen_kappa_score(p, r1, weights="quadratic", labels=ORDER)
+    assert f"| machine – rater\\_1 | {len(t)} | " in text and f"{q_1:.3f}" in text
+    assert "The machine (“" in text  # the system the baseline is read for is named
+
+
+def test_rater_columns_need_ordered_classes() -> None:
+    # adjacent agreement and the weighted kappa of the baseline need an order (a reviewer: nominal classes got both)
+    with pytest.raises(ValueError, match="ordered classes"):
+        Answers(**{**BASE, "label_structure": "nominal", "rater_columns": ["r1", "r2"]})
+
+
 def test_a_rater_column_missing_from_the_file_is_one_sentence(tmp_path, cli) -> None:
     import yaml
     path, *_ = _essay_csv(tmp_path)

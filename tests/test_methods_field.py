@@ -538,7 +538,8 @@ def test_stated_costs_at_the_shares_of_use_lead_with_the_mean_cost() -> None:
     # the sarcasm reader: Fβ with β² = 3 is no expected cost; the mean cost per post at the shares of use leads,
     # whether or not true negatives mean anything (a correct decision costs 0), and F1 of "sarcastic" is the field's
     text = evaluation("sarcasm")
-    assert ("We lead with expected cost, which is the mean cost per reported post of the decisions, (3·FN + FP)/n, at "
+    assert ("We lead with expected cost, which is the mean cost per reported post of the decisions, 3·FN + FP over "
+            "their number, at "
             "this test set's class shares, which are those met in use; a correct decision costs nothing, so it needs "
             "no true negatives") in text
     assert "F-beta" not in text and "β" not in text

@@ -218,8 +218,9 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     by = list(dict.fromkeys([*said.subgroups, *(options.get("by") or [])]))
     group = group or said.group  # the answers' resampling unit (issue 20), unless --group names another
     # ordered classes with subgroups or groups: read as label predictions, the ordinal metrics from their counts
+    # the raters' own scores (the human–human baseline) are read per item too, like subgroups
     opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
-                                         per_item=bool(by or group)) if files else {})
+                                         per_item=bool(by or group or said.rater_columns)) if files else {})
     runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
     refuse_runs(runs, "report")
     reject = options.get("reject_label") or said.reject_label  # abstentions are no class (issue 23)

@@ -61,7 +61,6 @@ class JudgeRatings:
     ratings: Ratings
     judge: int
     weighted: bool = False  # the quadratically weighted kappa too (ordered categories, ordinal study)
-    reference: int | None = None  # the resolved human score the judge is scored against (else: each human)
     measured: tuple[str, ...] | None = None  # the quantities, when not the judge comparison's own
 
     @property
@@ -70,20 +69,20 @@ class JudgeRatings:
 
     @property
     def humans(self) -> tuple[int, ...]:
-        """The human raters set beside each other (the reference, a resolution of theirs, is not one of them)."""
-        return tuple(j for j in range(len(self.ratings.raters)) if j not in (self.judge, self.reference))
+        """The human raters set beside each other."""
+        return tuple(j for j in range(len(self.ratings.raters)) if j != self.judge)
 
     @property
     def judge_pairs(self) -> int:
         """How many of :attr:`pairs` are the judge's (the first ones)."""
-        return 1 if self.reference is not None else len(self.humans)
+        return len(self.humans)
 
     @property
     def pairs(self) -> tuple[tuple[int, int], ...]:
-        """The judge with each human (or with the reference alone), then every pair of humans (indices into
+        """The judge with each human, then every pair of humans (indices into
         ``ratings.raters``)."""
         h = self.humans
-        first = ((self.judge, self.reference),) if self.reference is not None else tuple((self.judge, a) for a in h)
+        first = tuple((self.judge, a) for a in h)
         return (*first, *((h[i], h[j]) for i in range(len(h)) for j in range(i + 1, len(h))))
 
     @property

@@ -169,8 +169,8 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
 
 def _baseline_diagnostic(answers: Answers) -> Diagnostic | None:
     """The individual human scores beside the resolved score (answers key ``rater_columns``): the machine's exact and
-    adjacent agreement and QWK with the resolved score beside the raters' with each other, and the degradation with
-    a paired interval; with the author's field's thresholds (automated essay scoring: QWK below 0.70, degradation
+    adjacent agreement and QWK with each rater beside the raters' with each other (one rater against one rater on
+    both sides), and the degradation with a paired interval; with the author's field's thresholds (automated essay scoring: QWK below 0.70, degradation
     beyond 0.10; Williamson et al. 2012)."""
     if not answers.rater_columns:
         return None
@@ -180,8 +180,7 @@ def _baseline_diagnostic(answers: Answers) -> Diagnostic | None:
                       params={"raters": list(answers.rater_columns),
                               "qwk_floor": base.qwk_floor if base is not None else None,
                               "degradation": base.degradation if base is not None else None},
-                      reason="Does the machine agree with the resolved score as well as the raters agree with each "
-                             "other?",
+                      reason="Does the machine agree with each rater as well as the raters agree with each other?",
                       answers=sorted(k for k in ("rater_columns", "field") if k in answers.model_fields_set))
 
 

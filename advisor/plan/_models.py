@@ -100,9 +100,9 @@ DIAGNOSTICS: dict[str, str] = {
     "pairwise_kappa": "Cohen's kappa of every pair of annotators, on the items both rated",
     "judge_agreement": ("the judge's agreement rate and Cohen's kappa with each human rater beside the human raters' "
                         "with each other, and the difference with a paired bootstrap interval"),
-    "human_baseline": ("exact and adjacent agreement and the quadratically weighted kappa of the machine with the "
-                       "resolved score beside those of the human raters with each other, and the degradation of the "
-                       "machine's kappa from the raters' with a paired bootstrap interval"),
+    "human_baseline": ("exact and adjacent agreement and the quadratically weighted kappa of the machine with each "
+                       "human rater beside those of the raters with each other, and the degradation of the machine's "
+                       "kappa from the raters' with a paired bootstrap interval"),
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
                   "each with its interval"),

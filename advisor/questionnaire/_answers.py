@@ -508,10 +508,12 @@ class Answers(BaseModel):
             _fail("rater_columns", raters, "every rater column needs a name, each given once")
         if len(raters) < 2:
             _fail("rater_columns", raters, "the raters' agreement with each other needs at least two rater columns")
-        if self.label_structure not in ("nominal", "ordinal") or self.annotators is not None:
+        if self.label_structure != "ordinal" or self.annotators is not None:
+            # the baseline's figures (adjacent agreement, the quadratically weighted kappa) need ordered scores
             _fail("rater_columns", raters, "rater columns give the human scores behind the resolved score in y_true, "
-                  "for a task with one true class per item; annotators compared without a reference use "
-                  "rater_<name> columns and annotators instead")
+                  "on ordered classes (label_structure: ordinal), whose adjacent agreement and weighted kappa the "
+                  "baseline reads; annotators compared without a reference use rater_<name> columns and annotators "
+                  "instead")
         clash = [c for c in raters if c in (self.group, *self.subgroups)]
         if clash:
             _fail("rater_columns", raters, f"{clash[0]!r} is also the group or a subgroup column; a rater column "

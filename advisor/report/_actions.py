@@ -69,14 +69,16 @@ def actions_lead(answers: Mapping[str, Any]) -> bool:
     False
     """
     acts, interest = _groups(answers)
-    return interest is not None and len(acts) >= 2
+    # two actions, as the plan's rule (action_of_interest_named) leads with the action's sensitivity: with more, the
+    # plan's lead stands and the actions' rates are said beside it, so the paragraph never leads with another figure
+    # than the plan (a reviewer's check)
+    return interest is not None and len(acts) == 2
 
 
 def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
     """"Since “present” and “unknown” both lead to referral, so that an error between them changes nothing, and a
     missed referral is the costly error, we lead with referral sensitivity, …, with referral specificity beside it, …": the lead argued from the author's actions.
-    With more than two actions, the recall of the action of interest leads and the recall of every other action
-    is given beside it. ``terse`` drops what the Definitions say (the shares in words).
+    Two actions only (:func:`actions_lead`). ``terse`` drops what the Definitions say (the shares in words).
 
     >>> t = Text()
     >>> actions_lead_sentence(t, {"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
@@ -86,7 +88,7 @@ def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fal
     True
     """
     acts, interest = _groups(answers)
-    if interest is None or len(acts) < 2:
+    if interest is None or len(acts) != 2:
         return
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
@@ -97,22 +99,14 @@ def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fal
     opening = (f"Since {since}{same} and a missed {interest} is the costly error, we lead with " if since else
                f"Since a missed {interest} is the costly error, we lead with ")
     interval = "; each has its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
-    if len(acts) == 2:
-        other = next(a for a in acts if a != interest)
-        if terse:
-            p.t(f"{opening}{interest} sensitivity, with {interest} specificity beside it{interval}. ")
-        else:
-            p.t(f"{opening}{interest} sensitivity, the share of {items} whose true class is "
-                f"{_quoted(acts[interest])} that are classified {_as(acts[interest])}, with {interest} specificity "
-                f"beside it, the share of {items} whose true class is {_quoted(acts[other])} that are classified "
-                f"{_as(acts[other])}{interval}. ")
+    other = next(a for a in acts if a != interest)
+    if terse:
+        p.t(f"{opening}{interest} sensitivity, with {interest} specificity beside it{interval}. ")
     else:
-        others = join_words([a for a in acts if a != interest])
-        p.t(f"{opening}the recall of {interest}")
-        if not terse:
-            p.t(f", the share of {items} whose true class leads to {interest} that are classified into a class "
-                "leading to it too")
-        p.t(f", and give beside it the recall of {others}, each read the same way{interval}. ")
+        p.t(f"{opening}{interest} sensitivity, the share of {items} whose true class is "
+            f"{_quoted(acts[interest])} that are classified {_as(acts[interest])}, with {interest} specificity "
+            f"beside it, the share of {items} whose true class is {_quoted(acts[other])} that are classified "
+            f"{_as(acts[other])}{interval}. ")
 
 
 def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:

@@ -60,7 +60,8 @@ def baseline_figures(plan: Any, data: Any, order: Sequence[Any] | None, bootstra
     jr = baseline_ratings(pred, scores, list(order) if order else labels)
     out = judge_comparison(jr, undefined)
     base = {k: d.params.get(k) for k in ("qwk_floor", "degradation")}
-    out.update(raters=raters, thresholds=base, confidence=confidence, resamples=bootstrap)
+    out.update(raters=raters, thresholds=base, confidence=confidence, resamples=bootstrap,
+               system=str(joint.systems[0]), systems=len(joint.systems))
     groups = getattr(ps, "groups", None)
     if bootstrap > 0:
         g = None if groups is None else np.repeat(np.asarray(groups), reps)
@@ -121,7 +122,11 @@ def baseline_table(figures: Mapping[str, Any] | None, item_words: str = "items")
             f"−{base['degradation']:.2f}." if base.get("qwk_floor") is not None else "")
     flags = figures.get("flags") or []
     found = (" Flags: " + "; ".join(flags) + ".") if flags else (" Nothing is flagged." if rule else "")
-    caption = (f"The machine against each human rater, then the raters against each other, each pair on the "
+    # the baseline is read for one system: named, and said to be the first when several were given (a reviewer)
+    who_sys = figures.get("system")
+    named = (f" (“{who_sys}”" + (", the first system given" if int(figures.get("systems") or 1) > 1 else "") + ")"
+             if who_sys else "")
+    caption = (f"The machine{named} against each human rater, then the raters against each other, each pair on the "
                f"{item_words} both scored: one rater against one rater on both sides (the resolved score pools two "
                f"raters and would favour the machine).{band}{rule}{found}")
     return TableBlock(id="human_baseline", title="The machine against the human–human baseline", caption=caption,

@@ -38,7 +38,7 @@ PROMISE: dict[str, str] = {
     "cluster_sizes": "how many clusters each partition has and how large they are",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
     # said in a sentence of its own, with its source and thresholds (advisor/report/_methods_baseline.py)
-    "human_baseline": "the machine's agreement with the resolved score beside the human raters' with each other",
+    "human_baseline": "the machine's agreement with each human rater beside the raters' with each other",
     # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
     "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
     # said in a sentence of its own, with its source and the threshold (advisor/report/_methods_bias.py)
@@ -226,7 +226,8 @@ S: dict[str, str] = {
                               "are those met in use"),
     # a binary expected cost at the test shares is a sum the reader can redo; a correct decision costs nothing, so
     # true negatives need no meaning of their own (the sarcasm reader)
-    "lead_cost_mean": "is the mean cost per {item} of the decisions, ({fn}FN + {fp}FP)/n, {shares}",
+    # (no "/n": n is defined only where a formula uses it; a reviewer found it undefined here)
+    "lead_cost_mean": "is the mean cost per {item} of the decisions, {fn}FN + {fp}FP over their number, {shares}",
     "lead_cost_no_tn": "; a correct decision costs nothing, so it needs no true negatives",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
