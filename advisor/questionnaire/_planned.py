@@ -121,8 +121,13 @@ def plans_roc_auc(name: str) -> bool:
     >>> plans_roc_auc("AUROC"), plans_roc_auc("mean AUROC"), plans_roc_auc("F1")
     (True, True, False)
     """
+    return _plans_any(name, _ROC_AUCS)
+
+
+def _plans_any(name: str, ids: frozenset[str]) -> bool:
+    """Whether a planned name resolves to one of the catalogue's ``ids``."""
     try:
-        return bool(_ROC_AUCS & set(resolve_planned(name).ids))
+        return bool(ids & set(resolve_planned(name).ids))
     except AdvisorError:  # pragma: no cover - a name the resolver refuses plans nothing it knows
         return False
 
@@ -138,10 +143,7 @@ def plans_f1(name: str) -> bool:
     >>> plans_f1("F1"), plans_f1("macro F1"), plans_f1("AUROC")
     (True, True, False)
     """
-    try:
-        return bool(_F1S & set(resolve_planned(name).ids))
-    except AdvisorError:  # pragma: no cover - a name the resolver refuses plans nothing it knows
-        return False
+    return _plans_any(name, _F1S)
 
 
 def field_reading(res: Resolution, field: str | None) -> Resolution:
