@@ -188,7 +188,7 @@ def _actions_of(s: _Stats, mid: str) -> np.ndarray:
     return s.actions
 
 
-def _action_share(s: _Stats, group: np.ndarray, mid: str) -> np.ndarray:
+def _action_share(s: _Stats, group: np.ndarray) -> np.ndarray:
     """``Σ_{i∈g}Σ_{j∈g} C_ij / Σ_{i∈g} a_i``: among the items whose true class is in ``g``, the share classified
     into a class of ``g`` (the same action taken). Its denominator is 0 only when no item's true class is in ``g``;
     the baseline convention then takes the expected share classified into ``g``, ``Σ_{j∈g} b_j / n``."""
@@ -208,13 +208,13 @@ def _action_sensitivity(s: _Stats) -> np.ndarray:
     """``Σ_{i∈G}Σ_{j∈G} C_ij / Σ_{i∈G} a_i``: the share of the items whose true class leads to the action of
     interest (the classes ``G``) that are classified into a class leading to it too; an error between two classes
     of ``G`` does not count."""
-    return _action_share(s, _actions_of(s, "action_sensitivity"), "action_sensitivity")
+    return _action_share(s, _actions_of(s, "action_sensitivity"))
 
 
 def _action_specificity(s: _Stats) -> np.ndarray:
     """``Σ_{i∉G}Σ_{j∉G} C_ij / Σ_{i∉G} a_i``: the share of the items whose true class does not lead to the action
     of interest that are classified into a class that does not lead to it either."""
-    return _action_share(s, ~_actions_of(s, "action_specificity"), "action_specificity")
+    return _action_share(s, ~_actions_of(s, "action_specificity"))
 
 
 def _stratified_accuracy(s: _Stats) -> np.ndarray:

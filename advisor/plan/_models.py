@@ -221,6 +221,10 @@ class Plan(_Model):
     def diagnostic(self, diagnostic_id: str) -> Diagnostic | None:
         return next((d for d in self.diagnostics if d.id == diagnostic_id), None)
 
+    def answered(self, key: str) -> Any:
+        """The value the answers give ``key`` (None when not answered or empty)."""
+        return next((a.value for a in self.answers if a.key == key and a.value), None)
+
     def given(self) -> set[str]:
         """The answers keys the user gave (not defaults, not inferred from data)."""
         return {a.key for a in self.answers if a.given and a.source in ("answers", "option")}

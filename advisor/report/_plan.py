@@ -464,9 +464,9 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors"
            else ACTIONS_PROMISE if i == "action_rates" else BUDGET_PROMISE if i == "fpr_budget_check" else PROMISE[i]
            for i in ids if i in PROMISE or i in ("action_rates", "fpr_budget_check")]
-    item = next((str(u.value) for u in plan.answers if u.key == "item_name" and u.value), None)
+    item = plan.answered("item_name")
     if item:  # the author's items, not "items" (the per-level accuracy's gloss: "the share of the products whose …")
-        out = [x.replace("the items whose", f"the {plural(item)} whose") if x == PROMISE["level_accuracy"] else x
+        out = [x.replace("the items whose", f"the {plural(str(item))} whose") if x == PROMISE["level_accuracy"] else x
                for x in out]
     if plan.design.subgroups:  # the author's fairness question, said first (issue 22: the loan paragraph lost it)
         cols = [f"“{c}”" for c in plan.design.subgroups]
@@ -530,8 +530,8 @@ def _per_class_promise(plan: Plan) -> str:
 def _field_read(plan: Plan) -> Any:
     """The community field the answers name when it reads the per-class table in its own words (fields.yaml
     ``readings.per_class``), else None."""
-    fid = next((str(u.value) for u in plan.answers if u.key == "field" and u.value), None)
-    field = load_fields().get(fid) if fid else None
+    fid = plan.answered("field")
+    field = load_fields().get(str(fid)) if fid else None
     return field if field is not None and "per_class" in field.readings else None
 
 
