@@ -350,8 +350,8 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     assert "rises whenever a perfect split or merge of clusters brings the partitions closer" in text
     assert "every further pair" not in text
     assert "A resample draws some articles twice, and an article always shares a cluster with its copy, which " \
-           "inflates agreement. Each resampled index is therefore set against the test set's index with the same " \
-           "self-pairs; the interval comes from that difference" in text
+           "inflates agreement. Each resampled index is therefore compared with the test set's index with every " \
+           "article also paired with itself; the interval is taken over the estimate plus that difference" in text
     assert "Hubert and Arabie's" not in text  # the authors are the citation, not said twice
 
 

@@ -365,8 +365,9 @@ S: dict[str, str] = {
     "seed": ", seed {seed}",
     # two sentences a reader can follow (issue 22, the clustering reader: "no reader can follow this")
     "intervals_partition": ("A resample draws some {items} twice, and {a} {item} always shares a cluster with its "
-                            "copy, which inflates agreement. Each resampled index is therefore set against the test "
-                            "set's index with the same self-pairs; the interval comes from that difference"),
+                            "copy, which inflates agreement. Each resampled index is therefore compared with the test "
+                            "set's index with every {item} also paired with itself; the interval is taken over the "
+                            "estimate plus that difference"),
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
