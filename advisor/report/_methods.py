@@ -667,15 +667,15 @@ def _net_benefit_lead(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricE
     at, each = (f"the thresholds {values}", "each of them") if len(ts) > 1 else (f"the threshold {values}", "it")
     item = str(answers.get("item_name") or "item")
     p.t(W.S["lead_net_benefit"].format(pos=pos, at=at, each=each, item=item))
-    p.cite([k for k in (cite("Vickers", "2006"), cite("Vickers", "2019")) if k]).t(". ")
+    p.cite([k for k in (cite("Vickers", "2006"), cite("Vickers", "2019")) if k])
     said = {m.id for m in rec if m.role == "primary"}
     proper = [m for m in rec if m.role == "complementary" and m.id in PROPER_RULES]
-    if proper:
-        names = _join_words([prose_name(m) for m in proper])
+    if proper:  # in the lead's sentence: the field's figure comes right after it (issue 22)
         why = "" if terse else W.S["net_benefit_proper_why" if len(proper) > 1 else "net_benefit_proper_why_one"]
-        p.t(W.S["net_benefit_proper"].format(names=names[:1].upper() + names[1:], why=why,
-                                             verb="are" if len(proper) > 1 else "is") + ". ")
+        p.t("; " + W.S["net_benefit_proper"].format(names=_join_words([prose_name(m) for m in proper]), why=why,
+                                                    verb="are" if len(proper) > 1 else "is"))
         said |= {m.id for m in proper}
+    p.t(". ")
     return said
 
 
