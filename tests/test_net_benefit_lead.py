@@ -38,6 +38,7 @@ def test_sepsis_leads_with_net_benefit_at_its_thresholds_everywhere() -> None:
     rec = recommend(answers)
     assert rec.primary.metric == "net_benefit" and rec.primary.params["thresholds"] == [0.05, 0.1, 0.2]
     assert "log_loss" in {a.metric for a in rec.complementary}  # an overall score, beside
+    assert rec.to_text().startswith("Lead with net benefit at risk thresholds 0.05, 0.1 and 0.2\n")
     plan = make_plan(answers)
     assert plan.lead.id == "net_benefit" and plan.lead.name == "Net benefit at risk thresholds 0.05, 0.1 and 0.2"
     assert [m.id for m in plan.lead_rows()] == ["net_benefit@0.05", "net_benefit@0.1", "net_benefit@0.2"]
