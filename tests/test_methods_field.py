@@ -78,9 +78,16 @@ def test_the_fields_figure_comes_right_after_the_lead(name: str) -> None:
 
 
 def test_the_use_of_the_risks_argues_for_a_proper_scoring_rule_first() -> None:
-    # the loan reader: "log loss, which is a strictly proper scoring rule" argued from nothing the author said
+    # the loan reader: "log loss, which is a strictly proper scoring rule" argued from nothing the author said.
+    # Without the risks at which users act (decision_thresholds), the proper score leads; with them, net benefit
+    # does (tests/test_net_benefit_lead.py)
+    answers = load_answers(SITUATIONS / "sepsis.yaml").model_dump(exclude_unset=True)
+    del answers["decision_thresholds"]
+    ctx = build_report(answers, None, bootstrap=2000, seed=1)
+    text = "".join(s.text if s.kind in ("text", "strong") else " X " for p in ctx.methods if p.heading == "Evaluation"
+                   for s in p.spans)
     assert ("Because the predicted probabilities are used as risks of “sepsis”, we lead with log loss, which is a "
-            "strictly proper scoring rule") in evaluation("sepsis")
+            "strictly proper scoring rule") in text
 
 
 def test_a_fixed_decision_with_the_costlier_error_named_has_one_lead() -> None:

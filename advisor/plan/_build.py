@@ -18,12 +18,13 @@ from typing import Any
 from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
-from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, check_reject_label, favourable_class, net_benefit_id, \
+from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, check_reject_label, favourable_class, \
     reported_ids
 from ..questionnaire import (
     Answers,
     Recommendation,
     answers_from_mapping,
+    join_words,
     load_answers,
     load_fields,
     load_rules,
@@ -34,7 +35,7 @@ from ..questionnaire import (
     suggest_field,
 )
 from ..stats import interval_methods
-from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
+from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, threshold_rows
 from ._options import PlanOptions, apply_options, plan_options
 from ._specs import metric_specs
 from ._usage import answer_uses
@@ -92,16 +93,7 @@ def _true_labels(data: Any) -> list[Any]:
 
 def _net_benefits(beside: list[Any]) -> list[Any]:
     """Net benefit is one metric per risk threshold at which users act: ``net_benefit@t`` (issue 21)."""
-    out = []
-    for m in beside:
-        if m.id != "net_benefit":
-            out.append(m)
-            continue
-        for t in m.params.get("thresholds") or []:
-            params = {k: v for k, v in m.params.items() if k != "thresholds"}
-            out.append(m.model_copy(update={"id": net_benefit_id(t), "name": f"Net benefit at risk threshold {t:g}",
-                                            "params": {**params, "threshold": float(t)}}))
-    return out
+    return [row for m in beside for row in threshold_rows(m)]
 
 
 def _data_items(data: Any) -> float | None:
@@ -380,6 +372,10 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             planned.setdefault(mid, name)
     lead, beside = metric_specs(rec, ans, cat, planned)
     beside = _net_benefits(beside)
+    if lead.id == "net_benefit" and lead.params.get("thresholds"):  # it leads at the risks at which users act
+        ts = [f"{float(t):g}" for t in lead.params["thresholds"]]
+        lead.name = f"Net benefit at risk threshold{'s' if len(ts) > 1 else ''} {join_words(ts)}"
+    lead_ids = [m.id for m in threshold_rows(lead)]  # the ids the report computes for the lead
     if opts.alerts is not None:  # a review budget given as items of this test set (issue 21)
         for m in (lead, *beside):
             if m.id in ("precision_at_k", "recall_at_k"):
@@ -434,7 +430,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
-        design=_design(opts, n_systems, paired, [lead.id, *(m.id for m in beside)]), answers=uses,
+        design=_design(opts, n_systems, paired, [*lead_ids, *(m.id for m in beside)]), answers=uses,
         conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )

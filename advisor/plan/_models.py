@@ -24,6 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from ..engine import net_benefit_id
+
 __all__ = [
     "AnswerUse",
     "Avoided",
@@ -184,6 +186,22 @@ class TaskSpec(_Model):
     annotators: int | None = None
 
 
+def threshold_rows(spec: MetricSpec) -> list[MetricSpec]:
+    """Net benefit with its risk thresholds as one spec per threshold, ``net_benefit@t`` (issue 21); any other
+    spec, or net benefit without thresholds, as it is.
+
+    >>> [(m.id, m.params) for m in threshold_rows(MetricSpec(id="net_benefit", name="Net benefit", role="lead",
+    ...                                                          params={"thresholds": [0.05, 0.1]}))]
+    [('net_benefit@0.05', {'threshold': 0.05}), ('net_benefit@0.1', {'threshold': 0.1})]
+    """
+    thresholds = spec.params.get("thresholds") if spec.id == "net_benefit" else None
+    if not thresholds:
+        return [spec]
+    rest = {k: v for k, v in spec.params.items() if k != "thresholds"}
+    return [spec.model_copy(update={"id": net_benefit_id(t), "name": f"Net benefit at risk threshold {float(t):g}",
+                                    "params": {**rest, "threshold": float(t)}}) for t in thresholds]
+
+
 class Plan(_Model):
     """The evaluation plan (see the module docstring)."""
 
@@ -214,6 +232,11 @@ class Plan(_Model):
     @property
     def unused(self) -> list[AnswerUse]:
         return [a for a in self.answers if a.unused is not None]
+
+    def lead_rows(self) -> list[MetricSpec]:
+        """The lead as the rows a report gives it: net benefit at several risk thresholds is one row per threshold
+        (``net_benefit@t``, each a lead), any other lead is its own one row."""
+        return threshold_rows(self.lead)
 
     def spec(self, metric_id: str) -> MetricSpec | None:
         return next((m for m in self.metrics if m.id == metric_id), None)

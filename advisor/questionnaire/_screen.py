@@ -257,6 +257,10 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     holds = holds or catalogue_holds(answers)
     lead = rec.primary
     lead_name = lower_name(lead.name or lead.metric)
+    heading = lead_name
+    if lead.metric == "net_benefit" and lead.params.get("thresholds"):  # it leads at the risks at which users act
+        ts = [f"{float(t):g}" for t in lead.params["thresholds"]]
+        heading += f" at risk threshold{'s' if len(ts) > 1 else ''} {join(ts)}"
     props = lead_properties(lead.metric, answers, holds)
     reasons = [property_words(p, answers) for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
@@ -275,7 +279,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
         because = _capital(f"{lead_name} {LEAD_COSTLIER[costlier]}.")
     # top-k, annotators, spans, rankings: the structure rule's reason
     because = lead_in_words(lead, lead_name) or because
-    lines = [SCREEN["lead"].format(name=lead_name), *_wrap(because, 2)]
+    lines = [SCREEN["lead"].format(name=heading), *_wrap(because, 2)]
     caveats, warnings = _sorted_warnings(rec)
     if rec.complementary:
         groups: dict[str, list[Any]] = {}

@@ -80,6 +80,8 @@ LEAD: dict[str, str] = {
     "expected_cost": "weighs each kind of error by its cost at the class shares met in use",
     "average_precision": "sums up precision over every level of recall without counting true negatives",
     "log_loss": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
+    "net_benefit": ("weighs what acting on the risks gains at each threshold you gave, against treating everyone and "
+                    "no one; a proper score would also weigh risks at which no one acts"),
     "brier": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
     "top_k_accuracy": "counts {an} {item} as right when its true class is among the {top_k} highest-scored",
     "roc_auc": "judges how the scores order positives above negatives, at every threshold",

@@ -641,6 +641,8 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         return {beside}
     if primary.id == "wrong_action_rate" and primary.params.get("fallback_class") is not None:
         return _fallback_lead(p, answers, primary, rec, terse)
+    if primary.id.startswith("net_benefit@"):  # the risks at which users act were given (decision_thresholds)
+        return _net_benefit_lead(p, answers, rec, pos, cite, terse)
     if primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:  # the author's tolerance argues
         p.t(W.S["lead_tolerated"].format(name=prose_name(primary), items=_items(answers) or "test items"))
         field = field_of(answers)
@@ -650,6 +652,31 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos, terse)
+
+
+def _net_benefit_lead(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], pos: Any, cite: Any,
+                      terse: bool = False) -> set[str]:
+    """"Because the risks of “sepsis” are acted on at the thresholds 0.05, 0.1 and 0.2, we lead with the net benefit
+    at each of them: …, set against treating every admission and treating none (Vickers & Elkin 2006; Vickers et al.
+    2019). Log loss and Brier score are given as overall scores of the risks, since a proper scoring rule also weighs
+    the accuracy of risks at which no one acts." — the author stated the risks at which the probabilities are acted
+    on, so what acting there gains leads (the sepsis reader: a log-loss lead ignored the stated 5–20% range). Returns
+    the ids said (every threshold's net benefit, and the proper scores named as overall scores)."""
+    ts = sorted(float(m.id.split("@", 1)[1]) for m in rec if m.role == "primary" and m.id.startswith("net_benefit@"))
+    values = _join_words([f"{t:g}" for t in ts])
+    at, each = (f"the thresholds {values}", "each of them") if len(ts) > 1 else (f"the threshold {values}", "it")
+    item = str(answers.get("item_name") or "item")
+    p.t(W.S["lead_net_benefit"].format(pos=pos, at=at, each=each, item=item))
+    p.cite([k for k in (cite("Vickers", "2006"), cite("Vickers", "2019")) if k])
+    said = {m.id for m in rec if m.role == "primary"}
+    proper = [m for m in rec if m.role == "complementary" and m.id in PROPER_RULES]
+    if proper:  # in the lead's sentence: the field's figure comes right after it (issue 22)
+        why = "" if terse else W.S["net_benefit_proper_why" if len(proper) > 1 else "net_benefit_proper_why_one"]
+        p.t("; " + W.S["net_benefit_proper"].format(names=_join_words([prose_name(m) for m in proper]), why=why,
+                                                    verb="are" if len(proper) > 1 else "is"))
+        said |= {m.id for m in proper}
+    p.t(". ")
+    return said
 
 
 def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],

@@ -186,6 +186,12 @@ S: dict[str, str] = {
     "fallback_beside": "Beside it we give the {name}",
     "fallback_beside_what": ", the share of the {items} of other classes taken as “{f}”",
     "fallback_not_merged": "No cost ratio between these two errors was given, so they are not merged",
+    # the risks at which users act are given (decision_thresholds): the net benefit there leads (the sepsis reader)
+    "lead_net_benefit": ("Because the risks of “{pos}” are acted on at {at}, we lead with the net benefit at {each}, "
+                         "against treating every {item} and treating none"),
+    "net_benefit_proper": "{names}{why} {verb} given as overall scores",
+    "net_benefit_proper_why": ", which also weigh the accuracy of risks at which no one acts,",
+    "net_benefit_proper_why_one": ", which also weighs the accuracy of risks at which no one acts,",
     "lead_risks": "Because the predicted probabilities are used as risks, ",
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)

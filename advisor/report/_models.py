@@ -339,6 +339,30 @@ class ReportContext(_M):
         raise KeyError(metric_id)
 
     @property
+    def lead_ids(self) -> list[str]:
+        """The lead's rows: net benefit leading over several risk thresholds is one row per threshold
+        (``net_benefit@t``), any other lead the one id of ``primary``."""
+        ids = [m.id for m in self.metrics if m.role == "primary"]
+        return ids if len(ids) > 1 else [self.primary]
+
+    @property
+    def lead_name(self) -> str:
+        """The lead as the summary box names it: "Net benefit at risk thresholds 0.05, 0.1 and 0.2" for one row per
+        threshold, else the lead's own name."""
+        ids = self.lead_ids
+        if len(ids) > 1 and all(i.startswith("net_benefit@") for i in ids):
+            ts = [i.split("@", 1)[1] for i in ids]
+            return "Net benefit at risk thresholds " + ", ".join(ts[:-1]) + " and " + ts[-1]
+        return self.metric(ids[0]).name
+
+    def treat_all(self, metric_id: str) -> float | None:
+        """The net benefit of treating every item at the threshold of ``net_benefit@t`` (treating none is 0), the
+        comparison a decision curve draws; None for any other metric or when it was not computed."""
+        if not metric_id.startswith("net_benefit@") or self.scores is None:
+            return None
+        return self.scores.net_benefit_all.get(metric_id.split("@", 1)[1])
+
+    @property
     def recommended(self) -> list[MetricEntry]:
         return [m for m in self.metrics if m.role != "appendix"]
 

@@ -54,8 +54,11 @@ def plan_for(answers: Any, data: Any, options: PlanOptions) -> Plan:
 def rec_json_of(plan: Plan) -> dict[str, Any]:
     """The recommendation's JSON with the plan's metrics and parameters in the lead and beside it."""
     rec = dict(plan.recommendation)
-    rec["primary"] = {"metric": plan.lead.id, "params": _legacy(plan.lead.params)}
-    rec["complementary"] = [{"metric": m.id, "reason": m.reason, "params": _legacy(m.params)} for m in plan.beside]
+    # a lead of several rows (net benefit at each risk threshold): the first is the lead's id, every row is computed
+    first, *more = plan.lead_rows()
+    rec["primary"] = {"metric": first.id, "params": _legacy(first.params)}
+    rec["complementary"] = [{"metric": m.id, "reason": m.reason, "params": _legacy(m.params)}
+                            for m in (*more, *plan.beside)]
     rec["discouraged"] = [{"metric": a.id, "reason": a.reason} for a in plan.avoid]
     return rec
 
@@ -67,7 +70,7 @@ def _legacy(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def metric_items(plan: Plan) -> list[tuple[str, str, str | None, dict[str, Any]]]:
     """``(role, id, reason, params)`` of the lead and every metric beside it."""
-    return [("primary", plan.lead.id, plan.lead.reason or None, _legacy(plan.lead.params)),
+    return [*[("primary", m.id, m.reason or None, _legacy(m.params)) for m in plan.lead_rows()],
             *[("complementary", m.id, m.reason or None, _legacy(m.params)) for m in plan.beside]]
 
 
@@ -77,8 +80,9 @@ def settle(plan: Plan, computed: Collection[str], reasons: Mapping[str, str]) ->
     def missing(m: Any) -> bool:
         return m.family != "external" and m.id not in computed
 
-    if missing(plan.lead):
-        why = reasons.get(plan.lead.id, "the data do not give it")
+    lost = next((m for m in plan.lead_rows() if missing(m)), None)
+    if lost is not None:
+        why = reasons.get(lost.id, "the data do not give it")
         raise InputError(f"the plan leads with {plan.lead.name}, which these data cannot give ({why}); give the "
                          "outputs it needs, or change the answers.")
     gone = [m for m in plan.beside if missing(m)]

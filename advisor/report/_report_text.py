@@ -55,6 +55,9 @@ T: dict[str, str] = {
     "counts": "{n} items · {k} classes · {m} system{s}",
     "primary": "Primary metric:",
     "lower_is_better": " (lower is better)",
+    # a lead of one row per risk threshold (net benefit): each row headed, with treating everyone and no one beside
+    "lead_row": "At risk threshold {t}",
+    "treat_all": "treating everyone {all}, treating none 0",
     "interval": "{conf} interval {low} to {high}",
     "winner": "Winner",
     "winners": "Winners, not separable",
