@@ -43,6 +43,7 @@ from ._methods_field import (
     field_of,
     field_sentences,
     in_field_terms,
+    ranked_field_sentences,
     label_aucs_sentence,
     pair_first_sentences,
     promise_sentence,
@@ -177,6 +178,10 @@ def build_methods(
             return _agree(W.AVOID["prevalence_invariance"], len(ms)) + W.S["shares_not_given"]
         return None
 
+    # systems ranked on one test set with the field's figure leading: the engine's lead entry rests on field and ranking
+    lead_entry = next((r for r in recommendation.get("rationale") or [] if _get(r, "rule") == "primary"), None)
+    lead_on = _get(lead_entry, "answers") or {} if lead_entry is not None else {}
+    by_field = bool(lead_on.get("ranking")) and bool(lead_on.get("field")) and field_of(answers) is not None
     judge = judge_said(answers, promised)  # a judge against human raters: the comparison opens the argument
     # the raters' agreement with each other (Williamson et al. 2012): a sentence of its own, never cut
     baseline = said_baseline(promised, answers, W.PROMISE["human_baseline"])
@@ -214,6 +219,9 @@ def build_methods(
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
+        elif by_field and primary is not None:  # the field's figure leads a ranking on one test set (the RumourEval reader)
+            named = ranked_field_sentences(p, answers, rec, primary, lambda mid: _status(
+                property_status, mid, "prevalence_invariance", binary)[1][:1])
         elif acts_lead:  # the action whose miss is costly leads; the field's figure follows, the properties' beside
             actions_lead_sentence(p, answers, terse=terse > 0)  # the plan's lead and its complement, said there
             named = set(field_sentences(p, answers, rec, None, cite)) | set(ACTION_IDS)
