@@ -98,7 +98,7 @@ def ranked_field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[Me
     if beside is not None:
         kept = (beside.reason or "")[len(SET_ASIDE_PREFIX):].split(". ")[0].split("; ")
         p.t(W.S["ranked_beside"].format(name=prose_name(beside), keeps=kept[0]))
-        p.cite(list(dict.fromkeys([*beside.references[:1], *sources(beside.id)])))
+        p.cite(list(sources(beside.id))[:1] or beside.references[:1])  # the work behind what it keeps
         chance = next((x for x in kept[1:] if x.startswith("every random classifier scores ")), None)
         if chance is not None:
             level = chance.removeprefix("every random classifier scores ").split(" on it")[0]

@@ -241,11 +241,10 @@ S: dict[str, str] = {
     "accuracy_majority": "on which always predicting the largest class scores {majority} here",
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
-    "lead_ranked_field": "We rank the systems by {name}, the customary figure in {field}",
-    "ranked_same_shares": "; every system is scored on the same {items}, so that {name} depends on class shares changes no ranking",
+    "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
+    "ranked_same_shares": "; all are scored on the same {items}, so dependence on class shares changes no ranking",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
-    "ranked_chance": ("; a classifier guessing at random, however it guesses, scores {level} on it, so it ranks the "
-                      "systems as its chance-corrected form does"),
+    "ranked_chance": "; every random guesser scores {level} on it, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "The customary figures in {field} are {lead}, our lead, {names}",
     "field_named": ", where it is called {term}",
