@@ -58,7 +58,7 @@ from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote
+from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -228,7 +228,7 @@ def build_methods(
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
-            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
+            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0, task) \
                 if primary is not None and not ranked else set()
             if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
                     and task is None:
@@ -641,7 +641,7 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None,
-                    terse: bool = False) -> set[str]:
+                    terse: bool = False, task: TaskInfo | None = None) -> set[str]:
     """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
     beside = _costlier_lead(p, answers, primary, rec, pos, terse)
@@ -657,7 +657,25 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
-    return _costlier_read(p, answers, primary, rec, pos, terse)
+    return _costlier_read(p, answers, primary, rec, pos, terse) | _cost_reference(p, answers, primary, rec, task)
+
+
+def _cost_reference(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
+                    task: TaskInfo | None) -> set[str]:
+    """A raw expected cost leads: its reference point, the cost of each decision that ignores the input at the same
+    shares, and the normalized expected cost beside it (the sarcasm reader). Returns the ids said."""
+    if primary.id != "expected_cost":
+        return set()
+    nec = next((m for m in rec if m.id == "normalized_expected_cost"), None)
+    sizes = dict(zip(task.labels, task.class_sizes)) if task is not None else None
+    text = cost_reference(answers, sizes, _lower_name(nec.name) if nec is not None else None)
+    if text is None:
+        return set()
+    keys = nec.references[:1] if nec is not None else []
+    if any(sp.kind == "cite" and set(keys) <= set(sp.keys) for sp in p.spans[-2:]):
+        keys = []  # the lead's sentence just cited the same work
+    p.t(text).cite(keys).t(". ")
+    return {nec.id} if nec is not None else set()
 
 
 def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
