@@ -207,8 +207,10 @@ class _Run:
         discouraged = self.settle(complementary, discouraged)
         self.checks(fired, complementary)
         for r in fired:
+            aside = self.set_aside and any(t.property in self.set_aside for t in r.require)
             self.rationale.append(RationaleEntry(
-                rule=r.id, title=r.title, text=_render(r.rationale, ctx), source=r.source,
+                rule=r.id, title=r.title, source=r.source,
+                text=_render(r.rationale, ctx) + (_SET_ASIDE_NOTE.format(lead=self.lead_name) if aside else ""),
                 answers=self.answers_of(r.facts), properties=r.properties,
                 duties=[_render(d.text, ctx) for d in r.duties if holds(d.when, self.facts)],
                 diagnostics=[d.diagnostic for d in r.duties if d.diagnostic and holds(d.when, self.facts)],
@@ -874,6 +876,10 @@ PREMISES_NEUTRAL = {"deployment_prevalence": "same"}
 #: Properties that matter only when class shares differ between the test set and use: no reason to keep a field's
 #: figure from the lead when systems are ranked on one shared test set (:meth:`_Run.ranking_field_lead`)
 SHIFT_ONLY = frozenset({"prevalence_invariance"})
+#: said after the rationale of a rule whose requirement was set aside for a ranking on one test set
+_SET_ASIDE_NOTE = (" Set aside for the lead: the systems are ranked on one test set, where every system meets the same "
+                   "class shares, so {lead}, the field's figure, leads and this requirement decides what stands "
+                   "beside it.")
 #: the properties set aside, in words
 _SET_ASIDE_WORDS = {"prevalence_invariance": "does not change when a class becomes more or less frequent"}
 #: Properties a ranking on one test set depends on, when the answers ask for them: a correct prediction never lowers
