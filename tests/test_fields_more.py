@@ -85,7 +85,7 @@ def test_rumoureval_ranks_the_teams_by_its_macro_f1() -> None:
                                                                 "RumourEval shared tasks on rumour stance"))
     assert "changes no ranking" in said[lead] and "but do not lead" not in text
     assert said[lead + 1].startswith("Beside it we report balanced accuracy, which does not change when a class")
-    assert "scores 1/4 on it, so it ranks as its chance-corrected form" in said[lead + 1]
+    assert "every random guesser's expected score is 1/4, so it ranks as its chance-corrected form" in said[lead + 1]
     assert load_fields()["rumour_stance"].source in cited
 
 

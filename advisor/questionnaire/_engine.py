@@ -435,8 +435,8 @@ class _Run:
         strict = claim_of(primary, PropertyTerm(property="chance_correction", detail="strict", why=""), self.k)[0]
         if strict and self.answers.chance_correction in ("preferred", "required"):
             level = f"1/{self.k}" if primary.id == "balanced_accuracy" and self.k else "the same score"
-            words.append(f"every random classifier scores {level} on it, so it ranks systems as its chance-corrected "
-                         "form does")
+            words.append(f"every random classifier scores {level} on it in expectation, so it ranks systems as its "
+                         "chance-corrected form does")
         return SET_ASIDE_PREFIX + "; ".join(words) + f". {primary.interpretation}"
 
     def lead_choice(self, rule: Rule, s: Suggestion) -> MetricChoice:

@@ -244,7 +244,7 @@ S: dict[str, str] = {
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
     "ranked_same_shares": "; all are scored on the same {items}, so dependence on class shares changes no ranking",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
-    "ranked_chance": "; every random guesser scores {level} on it, so it ranks as its chance-corrected form",
+    "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "The customary figures in {field} are {lead}, our lead, {names}",
     "field_named": ", where it is called {term}",
