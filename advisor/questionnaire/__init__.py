@@ -58,6 +58,8 @@ _LAZY: dict[str, str] = {
     "LEAD_ITEMS_PHRASE": "._words:LEAD_ITEMS",
     "LEAD_PHRASES": "._words:LEAD",
     "PROPERTY_PHRASES": "._words:PROPERTY",
+    "SET_ASIDE_PREFIX": "._words",
+    "ranked_by_field": "._screen",
     "RELEVANT_PROPERTIES": "._screen:RELEVANT",
     "SENTENCE_END": "._screen",
     "SITUATION_PHRASES": "._words:SITUATION",

@@ -59,6 +59,7 @@ from ._select import (
     violates,
 )
 from ._structures import apply_structure
+from ._words import SET_ASIDE_PREFIX
 
 __all__ = ["recommend"]
 
@@ -176,7 +177,14 @@ class _Run:
             primary = next((m for m, _ in ranked if m.id == "f1"), primary)
         self.primary = primary
         lead = next(((r, s) for r in fired for s in r.lead if holds(s.when, self.facts)), None)
+        self.set_aside: frozenset[str] = frozenset()
         field_lead = None if lead is not None else self.field_lead(pool, hard, prefs, primary)
+        if lead is None and field_lead is None:
+            field_lead = self.ranking_field_lead(pool, hard, prefs, primary)
+            if field_lead is not None:  # what matters only when shares change argues against nothing here either
+                self.set_aside = SHIFT_ONLY
+                terms = [a for a in terms if a.term.property not in SHIFT_ONLY]
+                kept = [a for a in kept if a.term.property not in SHIFT_ONLY]
         if lead is not None:  # the user's own numbers define the metric (rules_costs.yaml)
             choice = self.lead_choice(*lead)
         elif field_lead is not None:
@@ -189,7 +197,7 @@ class _Run:
         if field_lead is not None and primary.id not in {a.metric for a in complementary}:
             # the lead the properties chose stays beside the field's figure: it answers the premises left open
             complementary.insert(0, Advice(metric=primary.id, name=primary.name, params=self.params(primary, []),
-                                           reason=f"the lead the properties asked for would choose; {primary.interpretation}"))
+                                           reason=self.property_lead_reason(primary)))
         discouraged = self.discouraged(fired, terms, ctx)
         self.add_views(complementary, discouraged, ctx)
         self.field_metrics(complementary, discouraged)
@@ -199,8 +207,10 @@ class _Run:
         discouraged = self.settle(complementary, discouraged)
         self.checks(fired, complementary)
         for r in fired:
+            aside = self.set_aside and any(t.property in self.set_aside for t in r.require)
             self.rationale.append(RationaleEntry(
-                rule=r.id, title=r.title, text=_render(r.rationale, ctx), source=r.source,
+                rule=r.id, title=r.title, source=r.source,
+                text=_render(r.rationale, ctx) + (_SET_ASIDE_NOTE.format(lead=self.lead_name) if aside else ""),
                 answers=self.answers_of(r.facts), properties=r.properties,
                 duties=[_render(d.text, ctx) for d in r.duties if holds(d.when, self.facts)],
                 diagnostics=[d.diagnostic for d in r.duties if d.diagnostic and holds(d.when, self.facts)],
@@ -379,6 +389,55 @@ class _Run:
             answers={"field": f.id}, properties=list(dict.fromkeys(a.term.property for a in required)),
         ))
         return MetricChoice(metric=m.id, name=self.named(m), params=self.params(m, []), reason=reason)
+
+    def ranking_field_lead(self, pool: list[MetricRecord], hard: list[Active], prefs: list[Active],
+                           primary: MetricRecord) -> MetricChoice | None:
+        """Systems ranked on one shared test set: the figure the author's field reports leads when what set it aside
+        matters only where class shares change between the test set and use (:data:`SHIFT_ONLY`) — every system
+        meets the same shares, so that changes no ranking. Not when the author said the shares in use are shifted
+        (then a ranking at the test set's shares need not be the ranking in use). The figure must meet every other
+        requirement and have each property a ranking on one test set depends on that the answers ask for
+        (:data:`RANKING_MATTERS`: a figure that is not monotone, or lets the large classes decide while every class
+        counts equally, keeps the property lead). The property lead stays beside it with its reason."""
+        f = load_fields().get(self.answers.field) if self.answers.field else None
+        if not self.answers.ranking or f is None or not f.metrics or self.answers.deployment_prevalence == "shifted":
+            return None
+        m = self.cat.metrics.get(f.metrics[0])
+        if m is None or m.id == primary.id or m not in pool or not self._computable(m):
+            return None
+        shift = [a for a in hard if a.term.property in SHIFT_ONLY]
+        if not filter_pool([m], [a for a in hard if a.term.property not in SHIFT_ONLY], self.k)[0]:
+            return None
+        needed = [a for a in (*hard, *prefs) if a.kind != "forbid" and a.term.property in RANKING_MATTERS]
+        if not all(claim_of(m, a.term, self.k)[0] for a in needed):
+            return None
+        self.primary = m
+        set_aside = "; ".join(dict.fromkeys(phrase(m, a.term, self.k) for a in shift if violates(m, a, self.k)))
+        reason = (f"{m.name} is the figure reported in {f.name} ({f.cite}), and the systems are ranked on one test set: "
+                  "every system meets the same class shares, so a score that moves with them ranks them as well"
+                  + (f" ({set_aside})" if set_aside else "") + f". {m.interpretation}").strip()
+        self.rationale.append(RationaleEntry(
+            rule="primary", title=f"Primary metric: {self.named(m)}", text=reason, source=f.cite,
+            answers={"field": f.id, "ranking": True, **self.answers_of({"deployment_prevalence"})},
+            properties=list(dict.fromkeys(a.term.property for a in (*hard, *needed))),
+        ))
+        return MetricChoice(metric=m.id, name=self.named(m), params=self.params(m, []), reason=reason)
+
+    def property_lead_reason(self, primary: MetricRecord) -> str:
+        """Why the lead the properties chose stays beside the field's figure. Beside a figure that leads because
+        systems are ranked on one test set: the property set aside, in words, and — when a fixed chance score is asked
+        for and every random classifier scores the same on it — that its ranking is that of its chance-corrected
+        form (an increasing affine map of it), with balanced accuracy's chance level 1/k."""
+        if not self.set_aside:
+            return f"the lead the properties asked for would choose; {primary.interpretation}"
+        words = [_SET_ASIDE_WORDS[p] for p in sorted(self.set_aside)
+                 if claim_of(primary, PropertyTerm(property=p, why=""), self.k)[0]]
+        strict = claim_of(primary, PropertyTerm(property="chance_correction", detail="strict", why=""), self.k)[0]
+        if strict and self.answers.chance_correction in ("preferred", "required"):
+            level = f"1/{self.k}" if primary.id == "balanced_accuracy" and self.k else "the same score"
+            words.append(f"every random classifier scores {level} on it in expectation, so it ranks systems as its "
+                         "chance-corrected form does")
+        return SET_ASIDE_PREFIX + "; ".join(words) + f". {primary.interpretation}"
 
     def lead_choice(self, rule: Rule, s: Suggestion) -> MetricChoice:
         """The primary metric a rule's ``lead`` names, with the rule's reason (no property trade-off)."""
@@ -617,6 +676,13 @@ class _Run:
                 parts = []
                 if d.because:
                     hits = [a for a in own if a.term.property in d.because and violates(m, a, self.k)]
+                    if not hits and not d.reason and set(d.because) <= self.set_aside:
+                        # set aside for this lead (the systems are ranked at the test set's shares): still avoided
+                        # when it fails what a ranking on one test set depends on (weighted F1 is not monotone)
+                        hits = list({a.term.property: a for a in terms if a.kind != "forbid"
+                                     and a.term.property in RANKING_MATTERS and violates(m, a, self.k)}.values())
+                        if not hits:
+                            continue
                     if not hits and not d.reason:
                         self.rationale.append(RationaleEntry(
                             rule=r.id, title="Catalogue disagrees",
@@ -738,6 +804,9 @@ class _Run:
             return f"{label}: advised against here — {_render(against.reason or '', self.ctx())}."
         if mid == self.primary.id:
             return f"{label}: fits — it is the recommended primary metric."
+        if self.set_aside and res.ambiguous and self.primary.id in res.ids:
+            # the name also reads as the lead, the field's figure: that is the one meant (the warning names both)
+            return f"{label}: the other formula of this name; the lead is the one reported under it."
         if mid == "brier" and self.binary_brier() and any(c.metric == "brier_binary" for c in complementary):
             return f"{label}: reported beside {self.lead_name} in its binary form, as the author's field reports it."
         beside = next((c for c in complementary if c.metric == mid), None)
@@ -803,6 +872,19 @@ PREMISES = {"deployment_prevalence": "the class shares where the classifier will
             "class_weighting": "how much each class counts"}
 #: The answer to a premise that asks nothing of the metric: the field's figure may still lead
 PREMISES_NEUTRAL = {"deployment_prevalence": "same"}
+
+#: Properties that matter only when class shares differ between the test set and use: no reason to keep a field's
+#: figure from the lead when systems are ranked on one shared test set (:meth:`_Run.ranking_field_lead`)
+SHIFT_ONLY = frozenset({"prevalence_invariance"})
+#: said after the rationale of a rule whose requirement was set aside for a ranking on one test set
+_SET_ASIDE_NOTE = (" Set aside for the lead: the systems are ranked on one test set, where every system meets the same "
+                   "class shares, so {lead}, the field's figure, leads and this requirement decides what stands "
+                   "beside it.")
+#: the properties set aside, in words
+_SET_ASIDE_WORDS = {"prevalence_invariance": "does not change when a class becomes more or less frequent"}
+#: Properties a ranking on one test set depends on, when the answers ask for them: a correct prediction never lowers
+#: the score, only a perfect prediction scores best, small classes move the score
+RANKING_MATTERS = frozenset({"opitz_monotonicity", "max_agreement", "class_sensitivity"})
 
 #: what a field's figure needs when it cannot be computed here
 _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers, or --max-fpr)",

@@ -17,8 +17,9 @@ from .._exceptions import InputError
 from ..catalogue import get_catalogue
 from ..engine import partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
+from ._fields import load_fields
 from ._structure_words import lead_in_words
-from ._words import (ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
+from ._words import (SET_ASIDE_PREFIX, ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
 __all__ = ["RELEVANT", "THRESHOLD_FREE", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
@@ -279,6 +280,9 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
         because = _capital(f"{lead_name} {LEAD_COSTLIER[costlier]}.")
     # top-k, annotators, spans, rankings: the structure rule's reason
     because = lead_in_words(lead, lead_name) or because
+    field = ranked_by_field(rec)
+    if field is not None:  # the field's figure leads a ranking on one test set: that is the reason, not a property
+        because = SCREEN["ranked_by_field"].format(name=lead_name, field=field)
     lines = [SCREEN["lead"].format(name=heading), *_wrap(because, 2)]
     caveats, warnings = _sorted_warnings(rec)
     if rec.complementary:
@@ -309,6 +313,16 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def ranked_by_field(rec: Any) -> str | None:
+    """The name of the author's field when its figure leads because systems are ranked on one test set (the
+    engine's lead entry rests on the answers field and ranking), else None."""
+    entry = next((e for e in rec.rationale if e.rule == "primary"), None)
+    if entry is None or not entry.answers.get("ranking") or not entry.answers.get("field"):
+        return None
+    field = load_fields().get(str(entry.answers["field"]))
+    return field.name if field is not None else None
+
+
 def _with_classes(advice: Any) -> str:
     """A metric's name in the list, with the classes it is averaged over when they are its parameter (F1^PN)."""
     chosen = advice.params.get("f1_classes")
@@ -318,7 +332,10 @@ def _with_classes(advice: Any) -> str:
 
 
 def _adds(advice: Any) -> str:
-    """What a metric beside the lead adds, in a few words: the field's figure, as planned, or its own phrase."""
+    """What a metric beside the lead adds, in a few words: the field's figure, as planned, or its own phrase; the
+    lead the properties would choose beside the field's figure, with what it keeps."""
+    if advice.reason.startswith(SET_ASIDE_PREFIX):
+        return advice.reason[len(SET_ASIDE_PREFIX):].split(". ")[0]
     if advice.reason.startswith("the figure reported in "):
         return ADDS["field"]
     if advice.reason.startswith("you planned it") and advice.metric not in ADDS:

@@ -252,6 +252,10 @@ WARNING: dict[str, str] = {
                                "(Gösgens et al., 2021)."),
 }
 
+#: How the reason of the lead the properties would choose begins when it stands beside the field's figure, which leads
+#: a ranking on one test set (advisor/questionnaire/_engine.py); what follows it is what the metric keeps
+SET_ASIDE_PREFIX = "the lead the properties asked for would choose beside the field's figure; "
+
 #: The headings and fixed lines of the one-screen view.
 SCREEN: dict[str, str] = {
     "lead": "Lead with {name}",
@@ -261,6 +265,9 @@ SCREEN: dict[str, str] = {
     "explain": "advisor recommend --explain shows the reasoning and the sources.",
     "lead_fallback": "has the properties this setting asks for",
     "because": "{situation}; {name} {reason}.",
+    # systems ranked on one shared test set, the field's figure leading (advisor/questionnaire/_engine.py)
+    "ranked_by_field": ("The systems are ranked on one test set, where every system meets the same class shares; "
+                        "{name} is the figure reported in {field}."),
     "where_shifted": "differs in use",
     "where_unknown": "is unknown in use",
     "where_unsaid": "may differ in use",

@@ -43,6 +43,7 @@ from ._methods_field import (
     field_of,
     field_sentences,
     in_field_terms,
+    ranked_field_sentences,
     label_aucs_sentence,
     pair_first_sentences,
     promise_sentence,
@@ -57,7 +58,7 @@ from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote
+from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -177,6 +178,10 @@ def build_methods(
             return _agree(W.AVOID["prevalence_invariance"], len(ms)) + W.S["shares_not_given"]
         return None
 
+    # systems ranked on one test set with the field's figure leading: the engine's lead entry rests on field and ranking
+    lead_entry = next((r for r in recommendation.get("rationale") or [] if _get(r, "rule") == "primary"), None)
+    lead_on = _get(lead_entry, "answers") or {} if lead_entry is not None else {}
+    by_field = bool(lead_on.get("ranking")) and bool(lead_on.get("field")) and field_of(answers) is not None
     judge = judge_said(answers, promised)  # a judge against human raters: the comparison opens the argument
     # the raters' agreement with each other (Williamson et al. 2012): a sentence of its own, never cut
     baseline = said_baseline(promised, answers, W.PROMISE["human_baseline"])
@@ -214,13 +219,16 @@ def build_methods(
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
+        elif by_field and primary is not None:  # the field's figure leads a ranking on one test set (the RumourEval reader)
+            named = ranked_field_sentences(p, answers, rec, primary, lambda mid: _status(
+                property_status, mid, "prevalence_invariance", binary)[1][:1])
         elif acts_lead:  # the action whose miss is costly leads; the field's figure follows, the properties' beside
             actions_lead_sentence(p, answers, terse=terse > 0)  # the plan's lead and its complement, said there
             named = set(field_sentences(p, answers, rec, None, cite)) | set(ACTION_IDS)
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
-            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
+            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0, task) \
                 if primary is not None and not ranked else set()
             if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
                     and task is None:
@@ -633,7 +641,7 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None,
-                    terse: bool = False) -> set[str]:
+                    terse: bool = False, task: TaskInfo | None = None) -> set[str]:
     """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
     beside = _costlier_lead(p, answers, primary, rec, pos, terse)
@@ -651,7 +659,25 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
-    return _costlier_read(p, answers, primary, rec, pos, terse)
+    return _costlier_read(p, answers, primary, rec, pos, terse) | _cost_reference(p, answers, primary, rec, task)
+
+
+def _cost_reference(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
+                    task: TaskInfo | None) -> set[str]:
+    """A raw expected cost leads: its reference point, the cost of each decision that ignores the input at the same
+    shares, and the normalized expected cost beside it (the sarcasm reader). Returns the ids said."""
+    if primary.id != "expected_cost":
+        return set()
+    nec = next((m for m in rec if m.id == "normalized_expected_cost"), None)
+    sizes = dict(zip(task.labels, task.class_sizes)) if task is not None else None
+    text = cost_reference(answers, sizes, _lower_name(nec.name) if nec is not None else None)
+    if text is None:
+        return set()
+    keys = nec.references[:1] if nec is not None else []
+    if any(sp.kind == "cite" and set(keys) <= set(sp.keys) for sp in p.spans[-2:]):
+        keys = []  # the lead's sentence just cited the same work
+    p.t(text).cite(keys).t(". ")
+    return {nec.id} if nec is not None else set()
 
 
 def _net_benefit_lead(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], pos: Any, cite: Any,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import CommunityField, load_fields, plural
+from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from . import _methods_text as W
@@ -16,7 +16,7 @@ from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
 __all__ = ["field_of", "field_sentences", "in_field_terms", "label_aucs_sentence", "pair_first_sentences",
-           "promise_sentence", "summarised_pair"]
+           "promise_sentence", "ranked_field_sentences", "summarised_pair"]
 
 
 def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
@@ -75,6 +75,37 @@ def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEnt
     named = _field_figures(p, field, answers, rec, primary, why)
     _unreported_classes(p, field, answers, rec)
     return named
+
+
+def ranked_field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry,
+                           sources: Callable[[str], Sequence[str]]) -> set[str]:
+    """"We rank the systems by macro F1, the customary figure in … (Gorrell et al. 2019); every system is scored on
+    the same replies, …. Beside it we report balanced accuracy, which …": the field's figure leads a ranking on one
+    test set, where what set it aside (its dependence on class shares) changes no ranking; the lead the properties
+    would choose stands beside it with what it keeps, and — when every random classifier scores 1/k on it — that it
+    ranks as its chance-corrected form does. ``sources(metric id)`` gives the works behind what that metric keeps.
+    Returns the ids said."""
+    field = field_of(answers)
+    assert field is not None
+    item = str(answers.get("item_name") or "test item")
+    p.t(W.S["lead_ranked_field"].format(name=_with_initials(field, primary), field=field.name))
+    p.cite([field.source, *field.also])
+    named, there = _field_named(field, primary, [])
+    p.t(named + W.S["ranked_same_shares"].format(items=plural(item), name=_lower_name(primary.name)) + ". ")
+    said = {primary.id}
+    beside = next((m for m in rec if m.role == "complementary" and (m.reason or "").startswith(SET_ASIDE_PREFIX)),
+                  None)
+    if beside is not None:
+        kept = (beside.reason or "")[len(SET_ASIDE_PREFIX):].split(". ")[0].split("; ")
+        p.t(W.S["ranked_beside"].format(name=prose_name(beside), keeps=kept[0]))
+        p.cite(list(sources(beside.id))[:1] or beside.references[:1])  # the work behind what it keeps
+        chance = next((x for x in kept[1:] if x.startswith("every random classifier scores ")), None)
+        if chance is not None:
+            level = chance.removeprefix("every random classifier scores ").split(" on it")[0]
+            p.t(W.S["ranked_chance"].format(level=level))
+        p.t(". ")
+        said.add(beside.id)
+    return said
 
 
 def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],

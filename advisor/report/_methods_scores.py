@@ -19,7 +19,7 @@ from ..questionnaire import plural
 from ._models_scores import ScoreData
 
 __all__ = [
-    "FigureNote","Convention", "TableNote", "score_sentences"]
+    "FigureNote","Convention", "TableNote", "cost_reference", "score_sentences"]
 
 
 class Convention(str):
@@ -77,6 +77,50 @@ def _best_constant(s: Any) -> str | None:
     pi = [s.priors.get(lab, 0.0) for lab in s.cost_labels]
     cost = [sum(pi[i] * s.costs[i][j] for i in range(len(pi))) for j in range(len(pi))]
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
+
+
+def cost_reference(answers: Mapping[str, Any], class_sizes: Mapping[str, float] | None,
+                   nec_name: str | None) -> str | None:
+    """The reference point of a raw binary expected cost (the sarcasm reader: "a raw value such as 0.21 cannot be
+    judged"): what deciding the other class for every item and deciding the positive class for every item cost per
+    item at the same class shares — the shares in use when given, else the test set's (``class_sizes``, from the
+    data; without data, the formula in π). With ``nec_name`` (reported beside), that it is the expected cost divided
+    by the cheaper of the two, which is Ferrer's normalisation at these shares and costs. None without a positive
+    class, two named classes and both costs.
+
+    >>> print(cost_reference({"classes": ["literal", "sarcastic"], "positive_class": "sarcastic", "item_name": "post",
+    ...                        "error_costs": {"false_negative": 3, "false_positive": 1}}, {"literal": 7, "sarcastic": 1},
+    ...                       "normalized expected cost"))
+    For reference, calling no post “sarcastic” costs 0.38 here and calling every one 0.88; we also give the normalized expected cost, expected cost divided by the cheaper of the two
+    """
+    costs = answers.get("error_costs") or {}
+    classes = [str(c) for c in answers.get("classes") or []]
+    pos = answers.get("positive_class")
+    if not isinstance(costs, Mapping) or costs.get("false_negative") is None or costs.get("false_positive") is None \
+            or pos is None or len(classes) != 2 or str(pos) not in classes:
+        return None
+    fn, fp = float(costs["false_negative"]), float(costs["false_positive"])
+    item = str(answers.get("item_name") or "item")
+    shares = answers.get("target_prevalence") or None
+    if shares:
+        pi: float | None = float(shares.get(str(pos), 0.0)) / float(sum(float(v) for v in shares.values()))
+    elif class_sizes:
+        total = float(sum(class_sizes.values()))
+        pi = float(class_sizes.get(str(pos), 0.0)) / total if total > 0 else None
+    else:
+        pi = None
+    if pi is not None:
+        none, every = f"{fn * pi:.2f} here", f"{fp * (1 - pi):.2f}"  # per item, as the lead said
+        said = ""
+    else:  # no data yet: the sums the reader can redo once the shares are known
+        w_fn, w_fp = (f"{v:g}" if v != 1 else "" for v in (fn, fp))
+        none = f"{w_fn}π"
+        every = f"{w_fp}(1 − π)" if w_fp else "1 − π"
+        said = f", with π the share of “{pos}”"
+    text = f"For reference, calling no {item} “{pos}” costs {none} and calling every one {every}{said}"
+    if nec_name:
+        text += f"; we also give the {nec_name}, expected cost divided by the cheaper of the two"
+    return text
 
 
 def clip_epsilon() -> str:

@@ -245,6 +245,12 @@ S: dict[str, str] = {
     "beside_after_field": "Beside these we report ",
     "adds_fallback": "as planned",
     "accuracy_majority": "on which always predicting the largest class scores {majority} here",
+    # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
+    # lead the properties would choose beside it with what it keeps
+    "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
+    "ranked_same_shares": "; all are scored on the same {items}, so dependence on class shares changes no ranking",
+    "ranked_beside": "Beside it we report {name}, which {keeps}",
+    "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "The customary figures in {field} are {lead}, our lead, {names}",
     "field_named": ", where it is called {term}",
