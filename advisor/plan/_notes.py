@@ -33,6 +33,9 @@ NOTE: dict[str, str] = {
     "not_reported": "The planned “{name}” is not reported: {reason}.",
     "not_computed": "The planned “{name}” is not computed: {reason}.",
     "covered": "The planned “{name}” is reported {how}.",
+    # no answer fixes where a label's score becomes a label: kept, but never as a result (the CheXpert reader)
+    "covered_illustration": ("The planned “{name}” is given {how}, for illustration only, at a score of {cut:g} that "
+                             "no answer chose."),
 }
 
 #: Why a metric of one class per item (a flat, nominal metric) is not reported when the labels have a structure:
@@ -91,7 +94,10 @@ def covered_note(name: str, ids: Sequence[str], answers: Answers, reported: Sequ
     quantity = next((_QUANTITY[i] for i in ids if i in _QUANTITY), None)
     if quantity is None:
         return None
-    per_label = any(d.id == "per_label" for d in diagnostics)
+    # no cut chosen (the labels' ROC AUCs shown instead): only a planned F1 is shown per label, as an illustration
+    open_cut = next((d for d in diagnostics if d.id == "label_aucs"), None)
+    per_label = any(d.id == "per_label" for d in diagnostics) or (
+        open_cut is not None and quantity == "F1" and bool(open_cut.params.get("f1")))
     averages = [_AVERAGES[m] for m in _AVERAGES if m in reported] if quantity == "F1" else []
     if not per_label and not averages:
         return None
@@ -103,6 +109,10 @@ def covered_note(name: str, ids: Sequence[str], answers: Answers, reported: Sequ
     used = ("reported under more specific names: "
             + join_words((["every label's " + quantity + " (the per-label table)"] if per_label else [])
                          + ([f"its {join_words(averages)} averages beside the lead"] if averages else [])))
+    if open_cut is not None:
+        cut = float(open_cut.params.get("cut") or 0.5)
+        return (used + f", for illustration only at the conventional score cut of {cut:g}",
+                NOTE["covered_illustration"].format(name=name, how=how, cut=cut))
     return used, NOTE["covered"].format(name=name, how=how)
 
 

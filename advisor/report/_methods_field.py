@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..engine import LABEL_CUT
 from ..questionnaire import CommunityField, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
@@ -99,14 +100,48 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
         p.t(W.S["field_label_aucs"].format(each=each, items=items, field=field.name)).cite([field.source]).t(". ")
     else:
         p.t(W.S["field_label_aucs"].split(", as is")[0].format(each=each, items=items) + ". ")
-    threshold = answers.get("#label_threshold", 0.5)
+    threshold = answers.get("#label_threshold", LABEL_CUT)
+    chosen = answers.get("operating_point") == "fixed" or bool(answers.get("decision_thresholds"))
+    if not chosen and (threshold is None or float(threshold) == LABEL_CUT):
+        # no answer fixes where a score becomes a label: no figure at a cut is a result, and a planned one is kept
+        # (never dropped without a word) only as an illustration at the conventional cut (the CheXpert reader)
+        return {"multilabel_macro_roc_auc", *_illustrated(p, rec, threshold)}
     if threshold is not None:  # the per-label table's precision, recall and F1 count the label decisions
         an = "an" if item[:1].lower() in "aeiou" else "a"
-        # no answer fixes an operating point: the cut is the convention, never presented as the author's choice
-        chosen = answers.get("operating_point") == "fixed" or bool(answers.get("decision_thresholds"))
-        key = "label_threshold" if chosen or float(threshold) != 0.5 else "label_threshold_convention"
-        p.t(W.S[key].format(an=an, item=item, t=float(threshold)) + ". ")
+        p.t(W.S["label_threshold"].format(an=an, item=item, t=float(threshold)) + ". ")
     return {"multilabel_macro_roc_auc"}
+
+
+_F1_AVERAGES = {"multilabel_macro_f1": "macro", "multilabel_micro_f1": "micro", "multilabel_samples_f1": "sample"}
+
+
+def _illustrated(p: Text, rec: Sequence[MetricEntry], threshold: Any) -> list[str]:
+    """"No operating point is fixed, so no figure taken at a cut of the scores is a result of this study: the planned
+    F1 is given for illustration only, for every label and as its macro average, at a score of 0.5, a conventional
+    cut that no answer chose." — the planned figures at a cut (every one but the labels' ROC AUC), or that none is
+    reported; returns their ids, said here.
+
+    >>> p = Text()
+    >>> _illustrated(p, [MetricEntry(id="multilabel_macro_f1", name="Macro-averaged F1 (multi-label)", formula="")],
+    ...              0.5)
+    ['multilabel_macro_f1']
+    >>> p.spans[-1].text[-75:]
+    'macro average, at a score of 0.5, a conventional cut that no answer chose. '
+    """
+    cut = [m for m in rec if m.id != "multilabel_macro_roc_auc"]
+    if not cut:
+        p.t(W.S["label_cut_open_none"] + ". ")
+        return []
+    averages = [_F1_AVERAGES[m.id] for m in cut if m.id in _F1_AVERAGES]
+    others = [prose_name(m) for m in cut if m.id not in _F1_AVERAGES]
+    names = (["F1"] if averages else []) + others
+    how = ("for every label and as its " + _join_words(averages) + " average" + ("s" if len(averages) > 1 else "")
+           + ", ") if averages and not others else ""
+    how += W.S["label_cut_open_cut"].format(t=float(threshold)) if threshold is not None \
+        else W.S["label_cut_open_given"]
+    p.t(W.S["label_cut_open"] + W.S["label_cut_open_planned"].format(
+        names=_join_words(names), verb="is" if len(names) == 1 else "are", how=how) + ". ")
+    return [m.id for m in cut]
 
 
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
