@@ -23,9 +23,9 @@ from advisor.report import methods_paragraph
 
 ROOT = Path(__file__).resolve().parents[1]
 CHEX = yaml.safe_load((ROOT / "tests/situations/chex.yaml").read_text())
-ILLUSTRATION = ("No operating point is fixed, so no figure taken at a cut of the scores is a result of this study: the "
-                "planned F1 is given for illustration only, for every label and as its macro average, at a score of "
-                "0.5, a conventional cut that no answer chose.")
+ILLUSTRATION = ("No operating point is fixed, so no figure taken at a cut of the scores is a result of this study. The "
+                "planned F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a "
+                "conventional cut that no answer chose.")
 #: a second situation of the same kind: labels scored, no operating point answered, no F1 planned
 ECG = {"context": "Twelve-lead ECG recordings are screened for four rhythm and conduction findings, each scored by "
                   "the model; the scores order the recordings for a cardiologist's review.",
@@ -58,8 +58,8 @@ def test_the_plan_keeps_the_planned_f1_as_an_illustration_and_promises_no_precis
     f1 = next(m for m in plan.metrics if m.id == "multilabel_macro_f1")
     assert "for illustration only" in f1.reason and "no answer chose" in f1.reason
     note = next(u.note for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
-    assert note == ("The planned “F1” is given for each label, and as its macro average, for illustration only, at a "
-                    "score of 0.5 that no answer chose.")
+    assert note == ("The planned “F1” is given for each label, and as its macro average, as an illustration at the "
+                    "score of 0.5 no answer chose, not as a result.")
 
 
 def test_an_answered_operating_point_keeps_the_label_decisions(tmp_path, cli):

@@ -112,32 +112,30 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
     return {"multilabel_macro_roc_auc"}
 
 
-_F1_AVERAGES = {"multilabel_macro_f1": "macro", "multilabel_micro_f1": "micro", "multilabel_samples_f1": "sample"}
+_F1_AVERAGES = ("multilabel_macro_f1", "multilabel_micro_f1", "multilabel_samples_f1")
 
 
 def _illustrated(p: Text, rec: Sequence[MetricEntry], threshold: Any) -> list[str]:
-    """"No operating point is fixed, so no figure taken at a cut of the scores is a result of this study: the planned
-    F1 is given for illustration only, for every label and as its macro average, at a score of 0.5, a conventional
-    cut that no answer chose." — the planned figures at a cut (every one but the labels' ROC AUC), or that none is
+    """"No operating point is fixed, so no figure taken at a cut of the scores is a result of this study. The planned
+    F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a conventional cut
+    that no answer chose." — the planned figures at a cut (every one but the labels' ROC AUC), or that none is
     reported; returns their ids, said here.
 
     >>> p = Text()
     >>> _illustrated(p, [MetricEntry(id="multilabel_macro_f1", name="Macro-averaged F1 (multi-label)", formula="")],
     ...              0.5)
     ['multilabel_macro_f1']
-    >>> p.spans[-1].text[-75:]
-    'macro average, at a score of 0.5, a conventional cut that no answer chose. '
+    >>> p.spans[-1].text.split(". ")[1]
+    'The planned F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a \
+conventional cut that no answer chose'
     """
     cut = [m for m in rec if m.id != "multilabel_macro_roc_auc"]
     if not cut:
         p.t(W.S["label_cut_open_none"] + ". ")
         return []
-    averages = [_F1_AVERAGES[m.id] for m in cut if m.id in _F1_AVERAGES]
-    others = [prose_name(m) for m in cut if m.id not in _F1_AVERAGES]
-    names = (["F1"] if averages else []) + others
-    how = ("for every label and as its " + _join_words(averages) + " average" + ("s" if len(averages) > 1 else "")
-           + ", ") if averages and not others else ""
-    how += W.S["label_cut_open_cut"].format(t=float(threshold)) if threshold is not None \
+    # the F1 of every label is in the per-label table beside its ROC AUC when an F1 is planned (its averages here)
+    names = (["F1 of every label"] if any(m.id in _F1_AVERAGES for m in cut) else []) + [prose_name(m) for m in cut]
+    how = W.S["label_cut_open_cut"].format(t=float(threshold)) if threshold is not None \
         else W.S["label_cut_open_given"]
     p.t(W.S["label_cut_open"] + W.S["label_cut_open_planned"].format(
         names=_join_words(names), verb="is" if len(names) == 1 else "are", how=how) + ". ")

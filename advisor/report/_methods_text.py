@@ -271,7 +271,7 @@ S: dict[str, str] = {
     # no answer fixes the cut (the CheXpert reader): no figure at a cut is a result; a planned one is an illustration
     "label_cut_open": "No operating point is fixed, so no figure taken at a cut of the scores is a result of this study",
     "label_cut_open_none": "No operating point is fixed, so we report no figure taken at a cut of the scores",
-    "label_cut_open_planned": ": the planned {names} {verb} given for illustration only, {how}",
+    "label_cut_open_planned": ". The planned {names} {verb} given for illustration only, {how}",
     "label_cut_open_cut": "at a score of {t:g}, a conventional cut that no answer chose",
     "label_cut_open_given": "from the label decisions the predictions hold",
     "field_reading": ", which {reading}, as is customary in {field}",
