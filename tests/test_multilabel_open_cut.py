@@ -54,7 +54,7 @@ def test_the_plan_keeps_the_planned_f1_as_an_illustration_and_promises_no_precis
     plan = make_plan(answers_from_mapping(CHEX))
     ids = [d.id for d in plan.diagnostics]
     assert "label_aucs" in ids and "per_label" not in ids
-    assert plan.diagnostic("label_aucs").params == {"f1": True, "cut": 0.5}
+    assert plan.diagnostic("label_aucs").params == {"quantities": ["F1"], "cut": 0.5}
     f1 = next(m for m in plan.metrics if m.id == "multilabel_macro_f1")
     assert "for illustration only" in f1.reason and "no answer chose" in f1.reason
     note = next(u.note for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
@@ -93,7 +93,7 @@ def test_chex_methods_say_the_illustration_once_and_no_n(tmp_path, cli):
 def test_a_second_situation_without_a_planned_f1_reports_nothing_at_the_cut(tmp_path, cli):
     answers = answers_from_mapping(ECG)
     plan = make_plan(answers)
-    assert plan.diagnostic("label_aucs").params["f1"] is False
+    assert plan.diagnostic("label_aucs").params["quantities"] == []
     assert [m.id for m in plan.metrics] == ["multilabel_macro_roc_auc"]
     text = methods_paragraph(answers, "md", seed=1)
     assert "No operating point is fixed, so we report no figure taken at a cut of the scores." in text
@@ -127,3 +127,26 @@ def test_the_illustrative_f1_in_the_report_is_the_f1_at_half(tmp_path, cli):
         f1 = f1_score(y[:, j], (s[:, j] >= 0.5).astype(int), zero_division=0)
         assert f"| {lab} | {y[:, j].sum()} | {f1:.2f} | {roc_auc_score(y[:, j], s[:, j]):.2f} |" in report
     assert "| Hamming loss" not in report and "| Subset accuracy" not in report
+
+
+def test_a_planned_precision_is_kept_per_label_as_an_illustration_too(tmp_path, cli):
+    answers = {**ECG, "planned_metrics": ["mean AUROC", "precision"]}
+    plan = make_plan(answers_from_mapping(answers))
+    assert plan.diagnostic("label_aucs").params["quantities"] == ["precision"]
+    note = next(u.note for u in plan.answers if u.key == "planned_metrics" and u.value == "precision")
+    assert note == ("The planned “precision” is given for each label, as an illustration at the score of 0.5 no "
+                    "answer chose, not as a result.")
+    text = methods_paragraph(answers_from_mapping(answers), "md", seed=1)
+    assert ("The planned precision of every label is given for illustration only, at a score of 0.5, a conventional "
+            "cut that no answer chose.") in text
+    assert "recall" not in text.lower()
+    data, y, s = _scores_csv(tmp_path / "ecg.csv", ECG_LABELS, seed=11)
+    out = tmp_path / "r.md"
+    res = cli("report", "--answers", _answers(tmp_path, answers), data, "--bootstrap", "0", "-o", out)
+    assert res.exit_code == 0, res.output
+    report = out.read_text()
+    assert "| Label | Support | Precision | ROC AUC |" in report
+    from sklearn.metrics import precision_score
+    for j, lab in enumerate(ECG_LABELS):
+        prec = precision_score(y[:, j], (s[:, j] >= 0.5).astype(int), zero_division=0)
+        assert f"| {lab} | {y[:, j].sum()} | {prec:.2f} | {roc_auc_score(y[:, j], s[:, j]):.2f} |" in report

@@ -37,7 +37,7 @@ from ..stats import interval_methods
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec
 from ._options import PlanOptions, apply_options, plan_options
 from ._specs import metric_specs
-from ._usage import answer_uses
+from ._usage import answer_uses, label_quantities
 
 __all__ = ["make_plan"]
 
@@ -147,7 +147,7 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
                 params["priors"] = {str(c): float(v) for c, v in answers.target_prevalence.items()}
                 keys = sorted({*keys, "target_prevalence"})
             if did == "label_aucs":  # the planned F1 per label, only as an illustration at the conventional cut
-                params = {"f1": bool(answers.facts().get("planned_f1")), "cut": LABEL_CUT}
+                params = {"quantities": label_quantities(answers.planned_metrics, answers.field), "cut": LABEL_CUT}
                 keys = sorted({*keys, *(k_ for k_ in ("planned_metrics", "operating_point", "decision_thresholds")
                                         if k_ in answers.model_fields_set)})
             if did == "stratified_estimates" and answers.map_shares:

@@ -35,11 +35,12 @@ def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
         if any(r.roc_auc is not None for s in getattr(ctx, "systems", None) or () for r in s.per_class):
             out["per_class_caption"] = "Per-label precision, recall, F1 and ROC AUC (from the label's scores)."
             cut = open_cut(ctx)
-            if cut is not None:  # no answer fixed the cut: the labels' AUCs, a planned F1 only as an illustration
+            if cut is not None:  # no answer fixed the cut: the labels' AUCs, what was planned only as an illustration
                 at = f"at a score of {float(cut.get('cut') or 0.5):g}, a cut that no answer chose"
+                planned = _join(list(cut.get("quantities") or []))
                 out["per_class_caption"] = "Per-label ROC AUC (from the label's scores)" + (
-                    f", with the planned F1 {at}, for illustration only." if cut.get("f1") else ".")
-                if cut.get("f1"):  # the planned F1 in the results table: said there to be no result
+                    f", with the planned {planned} {at}, for illustration only." if planned else ".")
+                if "F1" in (cut.get("quantities") or []):  # the planned F1 in the results table: no result
                     for key in ("results_caption", "results_caption_plain"):
                         if key in out:
                             out[key] += f" The F1 is taken {at}: an illustration, not a result."
@@ -64,7 +65,7 @@ def label_columns(ctx: Any) -> tuple[str, ...]:
     answer fixes the cut, only a planned F1 (an illustration), never an unplanned precision or recall.
 
     >>> from types import SimpleNamespace as NS
-    >>> label_columns(NS(plan={"diagnostics": [{"id": "label_aucs", "params": {"f1": True, "cut": 0.5}}]}))
+    >>> label_columns(NS(plan={"diagnostics": [{"id": "label_aucs", "params": {"quantities": ["F1"], "cut": 0.5}}]}))
     ('f1',)
     >>> label_columns(NS(plan=None))
     ('predicted', 'precision', 'recall', 'f1')
@@ -72,4 +73,8 @@ def label_columns(ctx: Any) -> tuple[str, ...]:
     cut = open_cut(ctx)
     if cut is None:
         return ("predicted", "precision", "recall", "f1")
-    return ("f1",) if cut.get("f1") else ()
+    return tuple(q.lower() for q in cut.get("quantities") or [])
+
+
+def _join(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
