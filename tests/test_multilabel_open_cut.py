@@ -150,3 +150,20 @@ def test_a_planned_precision_is_kept_per_label_as_an_illustration_too(tmp_path, 
     for j, lab in enumerate(ECG_LABELS):
         prec = precision_score(y[:, j], (s[:, j] >= 0.5).astype(int), zero_division=0)
         assert f"| {lab} | {y[:, j].sum()} | {prec:.2f} | {roc_auc_score(y[:, j], s[:, j]):.2f} |" in report
+
+
+def test_many_labels_show_no_recall_spread_at_the_cut(tmp_path, cli):
+    labels = [f"finding{i}" for i in range(16)]  # beyond MANY_CLASSES: the CSV and the spread of recall
+    answers = {"item_name": "scan", "label_structure": "multilabel", "classes": labels, "outputs": "scores",
+               "planned_metrics": ["mean AUROC", "F1"]}
+    data, y, s = _scores_csv(tmp_path / "many.csv", labels, n=80, seed=2)
+    out = tmp_path / "r.md"
+    res = cli("report", "--answers", _answers(tmp_path, answers), data, "--bootstrap", "0", "-o", out)
+    assert res.exit_code == 0, res.output
+    report = out.read_text()
+    assert "per-class recall ranges" not in report and "Per-class recall of the" not in report
+    csv = (tmp_path / "r-per-class.csv").read_text().splitlines()
+    assert csv[0] == "system,class,support,f1,roc_auc"
+    row = next(line for line in csv if ",finding3," in line).split(",")
+    assert abs(float(row[4]) - roc_auc_score(y[:, 3], s[:, 3])) < 1e-6
+    assert abs(float(row[3]) - f1_score(y[:, 3], (s[:, 3] >= 0.5).astype(int), zero_division=0)) < 1e-6

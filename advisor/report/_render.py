@@ -181,7 +181,8 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         # the full per-class table in the appendix up to 20 classes; beyond, the CSV beside the report holds it
         # (with the sorted per-class recall figure in the body): pages of half-width rows inform nobody
         "appendix_per_class": MANY_CLASSES < k <= PER_CLASS_APPENDIX_MAX,
-        "diag": diagnostics(ctx) if ctx.systems else [],
+        # the spread of per-class recall; never of a recall at a cut that no answer chose and nobody planned
+        "diag": diagnostics(ctx) if ctx.systems and "recall" in label_columns(ctx) else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
         "cols": label_columns(ctx),  # the decisions' columns of the per-class table (none at a cut nobody chose)
         "csv": None,
