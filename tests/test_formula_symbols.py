@@ -171,7 +171,8 @@ def test_one_symbol_one_meaning_in_every_definitions_block(path, methods_texts):
         named = set(re.findall(r"^\\?([A-Za-z]+)=", f.strip()))  # Δ = …: the formula names what it defines
         free = symbols_of(f) - _bound(f) - _local(f) - named - known - {"i", "j"}
         assert not free, f"{path.stem}: {sorted(free)} used in {f} but not defined in: {prose}"
-        # n and k alone (not n_c, n_{uc}, k'): defined as themselves, not by a subscripted relative
+        # n and k alone (not n_c, n_{uc}, k', n^+_l): defined as themselves, not by a sub- or superscripted relative
         for bare in ("n", "k"):
-            if re.search(rf"(?<![A-Za-z\\]){bare}(?![a-z_{{'])", f) and bare not in defined and bare not in _bound(f):
+            if re.search(rf"(?<![A-Za-z\\]){bare}(?![a-z_{{']|\^[+-])", f) and bare not in defined \
+                    and bare not in _bound(f):
                 raise AssertionError(f"{path.stem}: ${bare}$ used in {f} but not defined in: {prose}")

@@ -97,7 +97,9 @@ def test_without_the_field_the_brier_score_sums_over_both_classes(tmp_path):
 
 def test_label_sets_define_n_and_say_the_empty_item_convention():
     defs = _definitions(_methods(SITUATIONS / "chex.yaml"))
-    assert "$n$ counts the radiographs" in defs
+    # no formula shown uses n (the ROC AUC's n^+_l and n^-_l are its own symbols, defined in its where): not
+    # defined for nothing (the CheXpert reader: "$n$ is defined but never used")
+    assert "$n$ counts" not in defs and "$n^+_l$ is the number of items that have label $l$" in defs
     # the scores order a worklist, so sample-averaged F1 is not reported (the CheXpert reader): nor its convention
     assert "sample-averaged F1" not in defs
     defs = _definitions(_methods(ROOT / "examples" / "structures" / "multilabel_answers.yaml"))  # label sets only

@@ -51,6 +51,7 @@ _LAZY: dict[str, str] = {
     "agreement_metrics": "._agreement",
     "label_sets": "._multilabel",
     "scored_label_sets": "._multilabel",
+    "LABEL_CUT": "._multilabel",
     "label_aucs": "._multilabel",
     "multilabel_metrics": "._multilabel",
     "ordinal_cells": "._ordinal",
@@ -293,6 +294,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         values_by_class as values_by_class,
     )
     from ._multilabel import (
+        LABEL_CUT as LABEL_CUT,
         LabelSets as LabelSets,
         evaluate_multilabel_batch as evaluate_multilabel_batch,
         label_aucs as label_aucs,

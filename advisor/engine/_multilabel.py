@@ -39,13 +39,15 @@ from ._components import MetricResult, UndefinedValue
 from ._metrics import BINARY_METRICS, compute_metrics
 from ._structure_args import as_tuple, resolve_ids
 
-__all__ = ["MULTILABEL_METRICS", "MULTILABEL_SCORE_METRICS", "LabelSets", "label_aucs", "label_sets",
+__all__ = ["LABEL_CUT", "MULTILABEL_METRICS", "MULTILABEL_SCORE_METRICS", "LabelSets", "label_aucs", "label_sets",
            "multilabel_metrics", "per_label_metrics", "scored_label_sets"]
 
 MULTILABEL_METRICS: tuple[str, ...] = ("multilabel_micro_f1", "multilabel_macro_f1", "multilabel_samples_f1",
                                        "hamming_loss", "subset_accuracy")
 #: metrics of a score per label of every item (computed only when the predictions carry them)
 MULTILABEL_SCORE_METRICS: tuple[str, ...] = ("multilabel_macro_roc_auc",)
+#: the conventional cut: a label is given when its score is at least this, unless a threshold is given
+LABEL_CUT: float = 0.5
 _FILL = {"zero": 0.0, "baseline": 1.0, "omit": np.nan}
 
 
@@ -86,7 +88,7 @@ def label_sets(y_true: Any, y_pred: Any, labels: Sequence[Any] | None = None) ->
     return LabelSets(t, p, labs)
 
 
-def scored_label_sets(y_true: Any, scores: Any, labels: Sequence[Any] | None = None, *, threshold: float = 0.5,
+def scored_label_sets(y_true: Any, scores: Any, labels: Sequence[Any] | None = None, *, threshold: float = LABEL_CUT,
                       probabilities: bool = True) -> LabelSets:
     """Truth ``(n, L)`` and a score per label of every item: the labels given are those scored at least
     ``threshold``. ``probabilities``: the scores must lie in [0, 1].

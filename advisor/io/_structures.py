@@ -28,6 +28,7 @@ import numpy as np
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import (
+    LABEL_CUT,
     LabelSets,
     OrdinalCells,
     class_values,
@@ -261,7 +262,7 @@ def _scored(cols: dict[str, Any], name: str, trues: dict[str, str], preds: dict[
         _probabilities(s, name, labels, cols)
         return LabelSets(base.y_true, base.y_pred, base.labels, s, None)
     _probabilities(s, name, labels, cols)
-    return scored_label_sets(y, s, labels, threshold=0.5 if threshold is None else threshold)
+    return scored_label_sets(y, s, labels, threshold=LABEL_CUT if threshold is None else threshold)
 
 
 def _probabilities(s: np.ndarray, name: str, labels: Sequence[Any], cols: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ _LAZY: dict[str, str] = {
     "ScopeNote": "._models",
     "TaskSpec": "._models",
     "make_plan": "._build",
+    "label_quantities": "._usage",
     "plan_text": "._screen",
 }
 
@@ -51,4 +52,5 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         TaskSpec as TaskSpec,
     )
     from ._options import PlanOptions as PlanOptions
+    from ._usage import label_quantities as label_quantities
     from ._screen import plan_text as plan_text

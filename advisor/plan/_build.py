@@ -18,7 +18,7 @@ from typing import Any
 from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
-from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, check_reject_label, favourable_class, \
+from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
     reported_ids
 from ..questionnaire import (
     Answers,
@@ -38,7 +38,7 @@ from ..stats import interval_methods
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, threshold_rows
 from ._options import PlanOptions, apply_options, plan_options
 from ._specs import metric_specs
-from ._usage import answer_uses
+from ._usage import answer_uses, label_quantities
 
 __all__ = ["make_plan"]
 
@@ -138,6 +138,10 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
             if did == "at_priors" and answers.target_prevalence:
                 params["priors"] = {str(c): float(v) for c, v in answers.target_prevalence.items()}
                 keys = sorted({*keys, "target_prevalence"})
+            if did == "label_aucs":  # the planned F1 per label, only as an illustration at the conventional cut
+                params = {"quantities": label_quantities(answers.planned_metrics, answers.field), "cut": LABEL_CUT}
+                keys = sorted({*keys, *(k_ for k_ in ("planned_metrics", "operating_point", "decision_thresholds")
+                                        if k_ in answers.model_fields_set)})
             if did == "stratified_estimates" and answers.map_shares:
                 params["map_shares"] = {str(c): float(v) for c, v in answers.map_shares.items()}
                 keys = sorted({*keys, "map_shares"})

@@ -95,6 +95,8 @@ DIAGNOSTICS: dict[str, str] = {
     "ranking_stability": "how often each system keeps its rank under paired resampling, and the set of winners",
     "class_order": "the order of the classes the distances are counted in",
     "per_label": "precision, recall and F1 of every label",
+    "label_aucs": ("the ROC AUC of every label, with its planned F1 (if any) only for illustration at the conventional "
+                   "score cut of 0.5 that no answer chose"),
     "level_accuracy": ("the accuracy at each level of the taxonomy (the catalogue's level_accuracy), the top categories "
                        "first, with the items that reach each level"),
     "top_1": "top-1 accuracy beside top-k",

@@ -26,13 +26,16 @@ from ..questionnaire import (AVOID_PHRASES, PROPERTY_PHRASES, Answers, join_word
                              missing_input, per_class_reading)
 from ._models import Diagnostic, MetricSpec
 
-__all__ = ["FLAT", "NOTE", "covered_note", "unknown_reason", "unreported_reason", "whole_task_reason"]
+__all__ = ["FLAT", "LABEL_QUANTITIES", "NOTE", "covered_note", "planned_quantity", "unknown_reason", "unreported_reason", "whole_task_reason"]
 
 #: The sentences, one per verdict ({name}: the planned name in quotes; {reason}: a clause).
 NOTE: dict[str, str] = {
     "not_reported": "The planned “{name}” is not reported: {reason}.",
     "not_computed": "The planned “{name}” is not computed: {reason}.",
     "covered": "The planned “{name}” is reported {how}.",
+    # no answer fixes where a label's score becomes a label: kept, but never as a result (the CheXpert reader)
+    "covered_illustration": ("The planned “{name}” is given {how}, as an illustration at the score of {cut:g} no "
+                             "answer chose, not as a result."),
 }
 
 #: Why a metric of one class per item (a flat, nominal metric) is not reported when the labels have a structure:
@@ -58,6 +61,17 @@ WHOLE_TASK = "the task is {what}, which advisor does not evaluate; use {use}"
 _QUANTITY = {"f1": "F1", "macro_f1": "F1", "micro_f1": "F1", "weighted_f1": "F1", "f1_of_averages": "F1",
              "precision": "precision", "macro_precision": "precision", "recall": "recall"}
 _AVERAGES = {"multilabel_macro_f1": "macro", "multilabel_micro_f1": "micro", "multilabel_samples_f1": "sample"}
+#: the quantities of one label, in the per-label table's order
+LABEL_QUANTITIES = ("precision", "recall", "F1")
+
+
+def planned_quantity(ids: Sequence[str]) -> str | None:
+    """The quantity of one label or class a planned name's readings are ("F1" of "macro F1"), None when none.
+
+    >>> planned_quantity(["multilabel_micro_f1", "micro_f1"]), planned_quantity(["roc_auc"])
+    ('F1', None)
+    """
+    return next((_QUANTITY[i] for i in ids if i in _QUANTITY), None)
 
 
 def _an(word: str) -> str:
@@ -88,10 +102,13 @@ def covered_note(name: str, ids: Sequence[str], answers: Answers, reported: Sequ
     """
     if answers.label_structure != "multilabel":
         return None
-    quantity = next((_QUANTITY[i] for i in ids if i in _QUANTITY), None)
+    quantity = planned_quantity(ids)
     if quantity is None:
         return None
-    per_label = any(d.id == "per_label" for d in diagnostics)
+    # no cut chosen (the labels' ROC AUCs shown instead): only what was planned is shown per label, as an illustration
+    open_cut = next((d for d in diagnostics if d.id == "label_aucs"), None)
+    per_label = any(d.id == "per_label" for d in diagnostics) or (
+        open_cut is not None and quantity in (open_cut.params.get("quantities") or []))
     averages = [_AVERAGES[m] for m in _AVERAGES if m in reported] if quantity == "F1" else []
     if not per_label and not averages:
         return None
@@ -103,6 +120,10 @@ def covered_note(name: str, ids: Sequence[str], answers: Answers, reported: Sequ
     used = ("reported under more specific names: "
             + join_words((["every label's " + quantity + " (the per-label table)"] if per_label else [])
                          + ([f"its {join_words(averages)} averages beside the lead"] if averages else [])))
+    if open_cut is not None:
+        cut = float(open_cut.params.get("cut") or 0.5)
+        return (used + f", for illustration only at the conventional score cut of {cut:g}",
+                NOTE["covered_illustration"].format(name=name, how=how, cut=cut))
     return used, NOTE["covered"].format(name=name, how=how)
 
 

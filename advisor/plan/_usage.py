@@ -35,9 +35,10 @@ from ..questionnaire import (
     scope_notes,
 )
 from ._models import DIAGNOSTICS, AnswerUse, Avoided, Diagnostic, MetricSpec
-from ._notes import covered_note, unknown_reason, unreported_reason, whole_task_reason
+from ._notes import LABEL_QUANTITIES, covered_note, planned_quantity, unknown_reason, unreported_reason, \
+    whole_task_reason
 
-__all__ = ["answer_uses"]
+__all__ = ["answer_uses", "label_quantities"]
 
 _QUESTION = {q.key: q for q in QUESTIONS}
 #: keys that state the task itself, or the words the text speaks in: used whenever given
@@ -103,6 +104,17 @@ def _readings(name: str, structure: str, field: str | None = None) -> list[str]:
     if structure == "multilabel":
         ids = list(resolve_planned(f"{name} (multi-label)").ids) + ids
     return ids
+
+
+def label_quantities(planned: Iterable[Any], field: str | None = None) -> list[str]:
+    """The quantities of one label the planned metrics name ("F1" of "F1" or "macro F1", "precision"), in the
+    per-label table's order: what a multi-label evaluation shows of every label when no answer fixes the cut.
+
+    >>> label_quantities(["AUROC", "macro F1", "precision"])
+    ['precision', 'F1']
+    """
+    named = {planned_quantity(_readings(str(n), "multilabel", field)) for n in planned}
+    return [q for q in LABEL_QUANTITIES if q in named]
 
 
 def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[MetricSpec],

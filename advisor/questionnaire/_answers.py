@@ -623,6 +623,18 @@ class Answers(BaseModel):
             return outputs in ("scores", "probabilities")
         return any(plans_roc_auc(str(n)) for n in self.planned_metrics)
 
+    def label_cut_open(self) -> bool:
+        """Whether a multi-label item's labels are scored and no answer fixes where a score becomes a label (neither
+        ``operating_point: fixed`` nor ``decision_thresholds``): every label decision is then taken at a conventional
+        cut that no answer chose, and no thresholded figure is a result (the CheXpert reader, issue 22).
+
+        >>> Answers(label_structure="multilabel", planned_metrics=["AUROC"]).label_cut_open()
+        True
+        >>> Answers(label_structure="multilabel", outputs="scores", operating_point="fixed").label_cut_open()
+        False
+        """
+        return self.label_scores() and self.operating_point != "fixed" and not self.decision_thresholds
+
     def facts(self) -> dict[str, Any]:
         """The answers plus the derived facts rules and questions are conditioned on."""
         out = self.model_dump(mode="json")
@@ -649,6 +661,7 @@ class Answers(BaseModel):
             has_fallback_class=self.fallback_class is not None,
             has_planned=bool(self.planned_metrics),
             label_scores=self.label_scores(),
+            label_cut_open=self.label_cut_open(),
             planned_f1=any(plans_f1(str(n)) for n in self.planned_metrics),
             has_fpr_budget=self.fpr_budget is not None,
             has_review_budget=self.review_share is not None,

@@ -61,6 +61,9 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
     "label_scores": (("label_structure", "outputs", "planned_metrics"),
                      "whether each label of an item has a score (outputs are scores or probabilities, or, with outputs "
                      "unanswered, a planned ROC AUC, which needs them)"),
+    "label_cut_open": (("label_structure", "outputs", "planned_metrics", "operating_point", "decision_thresholds"),
+                       "whether each label has a score and no answer fixes the cut that turns it into a label "
+                       "(operating_point or decision_thresholds)"),
     "planned_f1": (("planned_metrics",), "whether an F1 (of one label or class, or averaged) was planned"),
     "has_fpr_budget": (("fpr_budget",), "whether a largest acceptable false positive rate was given"),
     "has_review_budget": (("review_share",), "whether a review budget (a share of the items) was given"),

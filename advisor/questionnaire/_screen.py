@@ -338,6 +338,8 @@ def _adds(advice: Any) -> str:
         return advice.reason[len(SET_ASIDE_PREFIX):].split(". ")[0]
     if advice.reason.startswith("the figure reported in "):
         return ADDS["field"]
+    if advice.reason.startswith("you planned") and "for illustration only" in advice.reason:
+        return ADDS["planned_illustration"]  # at a cut no answer chose (rules_structures.yaml, multi-label scores)
     if advice.reason.startswith("you planned it") and advice.metric not in ADDS:
         return ADDS["planned"]
     return ADDS.get(advice.metric, "")

@@ -141,6 +141,8 @@ ADDS: dict[str, str] = {
     "mae_macro": "the mean distance per true class, so a rare class counts as much as a common one",
     "class_of_interest": "how the class of interest fares, one-vs-rest",
     "planned": "as planned, with its formula named",
+    # a planned figure at a cut no answer chose (the multi-label scores' F1): kept, never given as a result
+    "planned_illustration": "as planned, but only for illustration, at the conventional score cut of 0.5 no answer chose",
     "field": "the figure reported in this field",
     # macro_f1: no phrase — the methods paragraph's variant note says what it is. What a field reports is said
     # only from fields.yaml, with its citation (issue 22); "planned" says the author asked for it

@@ -119,6 +119,10 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
             "hold label sets (0 or 1 per label) only, without a score for each label (p_<label> columns): the label "
             "decisions are evaluated instead.")))
     computed = list(next(iter(data["metrics"].values())))
+    if plan.diagnostic("label_aucs") is not None:
+        # labels scored and no answer fixes the cut: nothing the plan does not hold is added at the conventional cut
+        # (Hamming loss, subset accuracy, …: figures of decisions nobody chose; the CheXpert reader)
+        computed = [mid for mid in computed if any(m.id == mid for m in plan.metrics)]
     reasons: dict[str, str] = {}
     depth = one_depth(list(inputs.systems.values())) if inputs.structure == "hierarchy" else None
     equal = hierarchy_equal(depth, plan.lead.id)  # one depth: hierarchical precision and recall are the lead's number

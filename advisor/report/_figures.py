@@ -23,6 +23,7 @@ from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does
 from ..questionnaire import join_words
 from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
 from ._models import MANY_CLASSES, ReportContext
+from ._structure_text import label_columns
 
 __all__ = ["Figure", "render_figures"]
 
@@ -139,8 +140,8 @@ def _recall_sorted(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
 
 def _recall(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     systems = [s for s in ctx.systems if s.per_class]
-    if not systems or ctx.task is None:
-        return None
+    if not systems or ctx.task is None or "recall" not in label_columns(ctx):
+        return None  # labels scored, no cut chosen and no recall planned: no recall at the conventional cut
     if ctx.task.k > MANY_CLASSES:
         return _recall_sorted(ctx, plt)
     return None  # few classes: the per-class table says it, a bar chart would repeat it

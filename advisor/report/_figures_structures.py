@@ -19,6 +19,7 @@ from typing import Any
 
 from ._figure_io import _text as _escaped
 from ._models import HEATMAP_RATERS
+from ._structure_text import open_cut
 
 __all__ = ["draw_structure"]
 
@@ -66,24 +67,29 @@ def _multilabel(ctx: Any, plt: Any) -> tuple[Any, str]:
     import numpy as np
 
     systems = [s for s in ctx.systems if s.per_class]
-    first = {r.label: (r.f1 or 0.0) for r in systems[0].per_class}
+    # no answer fixes the cut: each label's ROC AUC, from its scores, not an F1 at a cut nobody chose
+    scored = any(r.roc_auc is not None for s in systems for r in s.per_class)
+    what = "roc_auc" if scored and open_cut(ctx) is not None else "f1"
+    first = {r.label: (getattr(r, what) or 0.0) for r in systems[0].per_class}
     order = sorted(first, key=lambda lab: first[lab])
     fig, axes = plt.subplots(1, 1, figsize=(_WIDTH, 0.35 * len(order) + 1.2), squeeze=False)
     ax = axes[0, 0]
     h = 0.8 / len(systems)
     for i, s in enumerate(systems):
-        f1 = {r.label: r.f1 for r in s.per_class}
-        ax.barh(np.arange(len(order)) + i * h, [f1.get(lab) or 0.0 for lab in order], height=h,
+        value = {r.label: getattr(r, what) for r in s.per_class}
+        ax.barh(np.arange(len(order)) + i * h, [value.get(lab) or 0.0 for lab in order], height=h,
                 label=_text(s.name, 30))
     share = ctx.structure.share
     ax.set_yticks(np.arange(len(order)) + 0.4 - h / 2)
     ax.set_yticklabels([f"{_text(lab)} ({100 * share.get(lab, 0.0):.0f}%)" for lab in order], fontsize=7)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("F1 of the label")
+    name = "F1" if what == "f1" else "ROC AUC"
+    ax.set_xlabel(f"{name} of the label")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    return fig, ("F1 of each label, each label taken as its own binary task, sorted by the first system; "
-                 "in brackets the share of items that carry the label.")
+    return fig, (f"{name} of each label, each label taken as its own binary task"
+                 + (" and read from its scores" if what == "roc_auc" else "")
+                 + ", sorted by the first system; in brackets the share of items that carry the label.")
 
 
 def _top_k(ctx: Any, plt: Any) -> tuple[Any, str]:

@@ -203,6 +203,8 @@ def build_methods(
     acts_lead = acts and actions_lead(answers)  # the author's decisions: the costly action's sensitivity leads
     if promised is not None:
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
+        if any(m.id == "multilabel_macro_roc_auc" for m in rec):  # "each reported beside it": the labels' AUCs said
+            promised = [x for x in promised if x != W.PROMISE["label_aucs"]]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
     # decisions at a fixed threshold across subgroups: the per-group error rates and calibration read the decision in
     # each group (no bias AUCs of a ranking); said in a sentence of their own, never cut, like the bias AUCs
@@ -394,7 +396,8 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate;
     # a planned name reported under more specific names makes the paragraph one about the planned metrics
     heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
-               else "Planned metrics" if any("” is reported " in s for s in sentences) else "Not reported")
+               else "Planned metrics" if any(re.search("” is (?:reported|given) ", s) for s in sentences)
+               else "Not reported")
     return [p.para(heading)]
 
 
@@ -1053,6 +1056,23 @@ _USES_K = re.compile(r"(?<![A-Za-z\\])k(?![a-z_{'])")
 _BINARY_P = re.compile(r"(?<![A-Za-z])p_[tu](?![A-Za-z{])")  # p_t, p_u; not fp_t (a count)
 
 
+def _without_own_symbols(m: MetricEntry) -> str:
+    """``m``'s formula without the decorated symbols (a sub- or superscript: ``n^+_l``, ``n_+``) its own ``symbols``
+    define, which the shared notation's bare letters must not be read in.
+
+    >>> own = {"n^+_l": "the items that have label l", "n^-_l": "the items that lack it", "l": "a label"}
+    >>> _without_own_symbols(MetricEntry(id="x", name="x", formula="1/(n^+_l n^-_l)", symbols=own))
+    '1/(   )'
+    >>> _without_own_symbols(MetricEntry(id="x", name="x", formula="(n^2-S)/n^+_l", symbols=own))
+    '(n^2-S)/ '
+    """
+    text = m.formula
+    for key in sorted(m.symbols or {}, key=len, reverse=True):
+        if re.search(r"[_^]", key):
+            text = text.replace(key, " ")
+    return text
+
+
 def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | None,
                        answers: Mapping[str, Any]) -> None:
     """The symbols the formulas share, each defined once before them: the confusion matrix and its sizes, the
@@ -1065,7 +1085,10 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
     binary_probs = bool(_BINARY_P.search(formulas))
     outcome = not probs and bool(re.search(r"y_[tu]", formulas))  # y_t = 1 or 0 (a two-class formula)
     top_k = "g_t" in formulas
-    uses_n, uses_k = bool(_USES_N.search(formulas)), bool(_USES_K.search(formulas))
+    # n and k as the shared notation defines them: a symbol a formula's own "where" defines (n^+_l, the items that
+    # have label l) is another symbol, and "n counts the radiographs" said for it defines nothing a formula uses
+    bare = " ".join(_without_own_symbols(m) for m in rec)
+    uses_n, uses_k = bool(_USES_N.search(bare)), bool(_USES_K.search(bare))
     if not rec or not (matrix or counts or probs or binary_probs or outcome or top_k or uses_n):
         return
     pos = (task.positive_label if task is not None else None) or answers.get("positive_class")

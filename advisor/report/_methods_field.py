@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..engine import LABEL_CUT
+from ..plan import label_quantities
 from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
@@ -130,14 +132,46 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
         p.t(W.S["field_label_aucs"].format(each=each, items=items, field=field.name)).cite([field.source]).t(". ")
     else:
         p.t(W.S["field_label_aucs"].split(", as is")[0].format(each=each, items=items) + ". ")
-    threshold = answers.get("#label_threshold", 0.5)
+    threshold = answers.get("#label_threshold", LABEL_CUT)
+    chosen = answers.get("operating_point") == "fixed" or bool(answers.get("decision_thresholds"))
+    if not chosen and (threshold is None or float(threshold) == LABEL_CUT):
+        # no answer fixes where a score becomes a label: no figure at a cut is a result, and a planned one is kept
+        # (never dropped without a word) only as an illustration at the conventional cut (the CheXpert reader)
+        planned = label_quantities(answers.get("planned_metrics") or [], answers.get("field"))
+        return {"multilabel_macro_roc_auc", *_illustrated(p, rec, threshold, planned)}
     if threshold is not None:  # the per-label table's precision, recall and F1 count the label decisions
         an = "an" if item[:1].lower() in "aeiou" else "a"
-        # no answer fixes an operating point: the cut is the convention, never presented as the author's choice
-        chosen = answers.get("operating_point") == "fixed" or bool(answers.get("decision_thresholds"))
-        key = "label_threshold" if chosen or float(threshold) != 0.5 else "label_threshold_convention"
-        p.t(W.S[key].format(an=an, item=item, t=float(threshold)) + ". ")
+        p.t(W.S["label_threshold"].format(an=an, item=item, t=float(threshold)) + ". ")
     return {"multilabel_macro_roc_auc"}
+
+
+
+
+def _illustrated(p: Text, rec: Sequence[MetricEntry], threshold: Any, per_label: Sequence[str]) -> list[str]:
+    """"No operating point is fixed, so no figure taken at a cut of the scores is a result of this study. The planned
+    F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a conventional cut
+    that no answer chose." — the planned figures at a cut (every one but the labels' ROC AUC), or that none is
+    reported; ``per_label``: the planned quantities the per-label table shows. Returns the ids said here.
+
+    >>> p = Text()
+    >>> _illustrated(p, [MetricEntry(id="multilabel_macro_f1", name="Macro-averaged F1 (multi-label)", formula="")],
+    ...              0.5, ["F1"])
+    ['multilabel_macro_f1']
+    >>> p.spans[-1].text.split(". ")[1]
+    'The planned F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a \
+conventional cut that no answer chose'
+    """
+    cut = [m for m in rec if m.id != "multilabel_macro_roc_auc"]
+    if not cut and not per_label:
+        p.t(W.S["label_cut_open_none"] + ". ")
+        return []
+    # what was planned of every label is in the per-label table beside its ROC AUC (the averages are in the results)
+    names = ([_join_words(list(per_label)) + " of every label"] if per_label else []) + [prose_name(m) for m in cut]
+    how = W.S["label_cut_open_cut"].format(t=float(threshold)) if threshold is not None \
+        else W.S["label_cut_open_given"]
+    p.t(W.S["label_cut_open"] + W.S["label_cut_open_planned"].format(
+        names=_join_words(names), verb="are" if len(names) > 1 or len(per_label) > 1 else "is", how=how) + ". ")
+    return [m.id for m in cut]
 
 
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],

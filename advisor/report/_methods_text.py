@@ -31,6 +31,8 @@ PROMISE: dict[str, str] = {
     "paired_difference": "each metric's paired difference",
     "class_order": "the order of the classes the distances are taken in",
     "per_label": "precision, recall and F1 of every label",
+    # said by the sentence of the labels' ROC AUCs ("each reported beside it"), with the planned F1's illustration
+    "label_aucs": "the ROC AUC of every label",
     "level_accuracy": ("the accuracy at each level of the taxonomy, from the top categories down: the share of the "
                        "items whose predicted class lies under the true class's node at that level"),
     "annotator_counts": "how many items each annotator rated",
@@ -278,6 +280,12 @@ S: dict[str, str] = {
     # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
     "label_threshold_convention": ("A label is given to {an} {item} when its score is at least {t:g}, a conventional "
                                    "cut that no answer chose, which the F1s count"),
+    # no answer fixes the cut (the CheXpert reader): no figure at a cut is a result; a planned one is an illustration
+    "label_cut_open": "No operating point is fixed, so no figure taken at a cut of the scores is a result of this study",
+    "label_cut_open_none": "No operating point is fixed, so we report no figure taken at a cut of the scores",
+    "label_cut_open_planned": ". The planned {names} {verb} given for illustration only, {how}",
+    "label_cut_open_cut": "at a score of {t:g}, a conventional cut that no answer chose",
+    "label_cut_open_given": "from the label decisions the predictions hold",
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_custom": ", as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",

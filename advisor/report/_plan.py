@@ -447,7 +447,8 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
     for d in plan.diagnostics:
         if d.id in ids:
             out.append(d.id)
-        elif d.id in ("per_class_recall", "per_class", "per_label") and reports and all(r.per_class for r in reports):
+        elif d.id in ("per_class_recall", "per_class", "per_label", "label_aucs") and reports \
+                and all(r.per_class for r in reports):
             out.append(d.id)
         elif d.id == "level_accuracy" and "hierarchy_levels" in ids:
             out.append(d.id)  # the table of the accuracy at each level

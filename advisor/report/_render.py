@@ -37,7 +37,7 @@ from ._methods_lists import net_benefits_once
 from ._models import HEATMAP_RATERS, MANY_CLASSES, ReportContext
 from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
 from ._safe_io import check_outputs, write_outputs
-from ._structure_text import structure_text
+from ._structure_text import label_columns, structure_text
 from ._svg import clean_svg
 from ._texsafe import safe_math
 
@@ -181,8 +181,10 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         # the full per-class table in the appendix up to 20 classes; beyond, the CSV beside the report holds it
         # (with the sorted per-class recall figure in the body): pages of half-width rows inform nobody
         "appendix_per_class": MANY_CLASSES < k <= PER_CLASS_APPENDIX_MAX,
-        "diag": diagnostics(ctx) if ctx.systems else [],
+        # the spread of per-class recall; never of a recall at a cut that no answer chose and nobody planned
+        "diag": diagnostics(ctx) if ctx.systems and "recall" in label_columns(ctx) else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
+        "cols": label_columns(ctx),  # the decisions' columns of the per-class table (none at a cut nobody chose)
         "csv": None,
         "ctx": ctx,
         "rec": rec,
@@ -433,11 +435,18 @@ def _per_class_csv(ctx: ReportContext) -> str | None:
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["system", "class", "support", "predicted", "precision", "recall", "f1"])
+    # the columns the per-class table shows: at a cut nobody chose, only a planned F1, beside each label's ROC AUC
+    cols = [c for c in label_columns(ctx) if c != "predicted"]
+    predicted = "predicted" in label_columns(ctx)
+    auc = any(r.roc_auc is not None for s in ctx.systems for r in s.per_class)
+    w.writerow(["system", "class", "support", *(["predicted"] if predicted else []), *cols,
+                *(["roc_auc"] if auc else [])])
     for s in ctx.systems:
         for r in sorted(s.per_class, key=lambda r: natural_key(r.label)):
-            w.writerow([_csv_cell(s.name), _csv_cell(r.label), f"{r.support:g}", f"{r.predicted:g}",
-                        *("" if v is None else repr(round(v, 6)) for v in (r.precision, r.recall, r.f1))])
+            values = [getattr(r, c) for c in cols] + ([r.roc_auc] if auc else [])
+            w.writerow([_csv_cell(s.name), _csv_cell(r.label), f"{r.support:g}",
+                        *([f"{r.predicted:g}"] if predicted else []),
+                        *("" if v is None else repr(round(v, 6)) for v in values)])
     return buf.getvalue()
 
 

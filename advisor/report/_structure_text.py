@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["structure_text"]
+__all__ = ["label_columns", "open_cut", "structure_text"]
 
 
 def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
@@ -34,6 +34,16 @@ def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
                 out[key] = out[key].replace("Per-class", "Per-label").replace("Class", "Label")
         if any(r.roc_auc is not None for s in getattr(ctx, "systems", None) or () for r in s.per_class):
             out["per_class_caption"] = "Per-label precision, recall, F1 and ROC AUC (from the label's scores)."
+            cut = open_cut(ctx)
+            if cut is not None:  # no answer fixed the cut: the labels' AUCs, what was planned only as an illustration
+                at = f"at a score of {float(cut.get('cut') or 0.5):g}, a cut that no answer chose"
+                planned = _join(list(cut.get("quantities") or []))
+                out["per_class_caption"] = "Per-label ROC AUC (from the label's scores)" + (
+                    f", with the planned {planned} {at}, for illustration only." if planned else ".")
+                if "F1" in (cut.get("quantities") or []):  # the planned F1 in the results table: no result
+                    for key in ("results_caption", "results_caption_plain"):
+                        if key in out:
+                            out[key] += f" The F1 is taken {at}: an illustration, not a result."
     elif kind == "ordinal":
         out["counts"] = counts.replace("{k} classes", "{k} ordered classes")
     elif kind == "partition":  # the classes are the reference's clusters, the systems clusterings (issue 23)
@@ -42,3 +52,29 @@ def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
         raters = len(getattr(structure, "raters", None) or {})
         out["counts"] = "{n} items · {k} categories · " + f"{raters} annotator{'s' if raters != 1 else ''}"
     return out
+
+
+def open_cut(ctx: Any) -> Mapping[str, Any] | None:
+    """The params of the plan's ``label_aucs`` diagnostic (labels scored, no answer fixing the cut), else None."""
+    plan = getattr(ctx, "plan", None) or {}
+    return next((d.get("params") or {} for d in plan.get("diagnostics") or [] if d.get("id") == "label_aucs"), None)
+
+
+def label_columns(ctx: Any) -> tuple[str, ...]:
+    """The per-class table's columns of the decisions at a cut: all of them, or, when the labels are scored and no
+    answer fixes the cut, only a planned F1 (an illustration), never an unplanned precision or recall.
+
+    >>> from types import SimpleNamespace as NS
+    >>> label_columns(NS(plan={"diagnostics": [{"id": "label_aucs", "params": {"quantities": ["F1"], "cut": 0.5}}]}))
+    ('f1',)
+    >>> label_columns(NS(plan=None))
+    ('predicted', 'precision', 'recall', 'f1')
+    """
+    cut = open_cut(ctx)
+    if cut is None:
+        return ("predicted", "precision", "recall", "f1")
+    return tuple(q.lower() for q in cut.get("quantities") or [])
+
+
+def _join(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
