@@ -220,7 +220,7 @@ def build_methods(
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
-            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0) \
+            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse) \
                 if primary is not None and not ranked else set()
             if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
                     and task is None:
@@ -633,10 +633,12 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None,
-                    terse: bool = False) -> set[str]:
-    """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
+                    terse: int = 0) -> set[str]:
+    """The lead and why; returns the ids of the metrics said beside it here (not to be listed again). ``terse``: how
+    far the paragraph must shorten; the fallback lead keeps what the lead is until what the metrics beside it add
+    has gone (terse > 2)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
-    beside = _costlier_lead(p, answers, primary, rec, pos, terse)
+    beside = _costlier_lead(p, answers, primary, rec, pos, terse > 0)
     if beside is not None:
         return {beside}
     if primary.id == "wrong_action_rate" and primary.params.get("fallback_class") is not None:
@@ -649,29 +651,57 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
-    return _costlier_read(p, answers, primary, rec, pos, terse)
+    return _costlier_read(p, answers, primary, rec, pos, terse > 0)
 
 
 def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
-                   terse: bool = False) -> set[str]:
+                   terse: int = 0) -> set[str]:
     """"A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, …; beside it we give
     the fallback rate, …": the author named the class whose prediction takes no action (fallback_class), so the
-    errors split by what they cost, and the two are not merged without a cost ratio. Returns the ids said."""
+    errors split by what they cost, and the two are not merged without a cost ratio. Returns the ids said.
+    ``terse``: what the fallback rate is goes once what the metrics beside them add has gone (> 3), what the lead is
+    only after (> 4)."""
     f = primary.params["fallback_class"]
     items = _items(answers) or "test items"
     p.t(W.S["lead_no_action"].format(f=f, name=prose_name(primary)))
-    if not terse:
+    if terse <= 4:
         p.t(W.S["lead_no_action_what"].format(f=f, items=items))
     p.t(". ")
+    if _shares_of_test_set(answers):
+        _fallback_shares(p, primary, rec, f, items)
     said = {primary.id}
     beside = next((m for m in rec if m.id == "fallback_rate"), None)
     if beside is not None:
         p.t(W.S["fallback_beside"].format(f=f, name=prose_name(beside)))
-        if not terse:
+        if terse <= 3:
             p.t(W.S["fallback_beside_what"].format(f=f, items=items))
         p.t(". " + W.S["fallback_not_merged"] + ". ")
         said.add(beside.id)
     return said
+
+
+def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
+    """Whether a lead that depends on the class shares is read at this test set's shares although the author did not
+    say they are those met in use (no shares in use given, no mapped shares): then the lead says so, whatever it is,
+    not accuracy alone (the intent reader)."""
+    return answers.get("deployment_prevalence") != "same" and not answers.get("target_prevalence") \
+        and not answers.get("map_shares")
+
+
+def _fallback_shares(p: Text, primary: MetricEntry, rec: Sequence[MetricEntry], f: Any, items: str) -> None:
+    """"The wrong-action rate depends on the share π of “out-of-scope” utterances in this test set. With m = 1 −
+    in-scope accuracy − fallback rate, …, it equals (1 − π)·m + π·(1 − out-of-scope recall), …": its two parts, an
+    error rate among the other items and one among the fallback class's, are read from reported figures when all
+    three are reported for that class (the identity is checked in tests/test_fallback.py)."""
+    p.t(W.S["fallback_shares"].format(f=f, items=items))
+    by_id = {m.id: m for m in rec}
+    acc, rate, recall = by_id.get("in_scope_accuracy"), by_id.get("fallback_rate"), by_id.get("recall")
+    if acc is None or rate is None or recall is None \
+            or str(acc.params.get("positive_label", f)) != str(f) or str(recall.params.get("positive_label")) != str(f):
+        p.t(". ")
+        return
+    p.t(": " + W.S["fallback_parts"].format(acc=prose_name(acc), rate=prose_name(rate), recall=prose_name(recall),
+                                            items=items) + ". ")
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
