@@ -11,12 +11,13 @@ import re
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from advisor.catalogue import get_catalogue
 from advisor.plan import DIAGNOSTICS, make_plan
-from advisor.engine import ConfusionMatrix, expected_cost
-from advisor.questionnaire import LEAD_COSTS_PHRASE, load_answers, load_fields
+from advisor.engine import ConfusionMatrix, expected_cost, roc_auc
+from advisor.questionnaire import LEAD_COSTS_PHRASE, answers_from_mapping, load_answers, load_fields
 from advisor.report import build_report
 
 SITUATIONS = Path(__file__).parent / "situations"
@@ -569,3 +570,35 @@ def test_f_beta_is_never_called_a_cost() -> None:
     assert "β² times a false alarm" in LEAD_COSTS_PHRASE and "no mean cost" in LEAD_COSTS_PHRASE
     text = evaluation("sarcasm") + " ".join(load_fields()["sarcasm_detection"].reports.split())
     assert "F1" in text
+
+
+def test_a_field_form_of_a_reported_figure_is_said_after_the_field_sentence() -> None:
+    """Credit scoring quotes ROC AUC also as the Gini coefficient, 2·AUC − 1 (its row's `reports`, Lessmann et al.
+    2015): said once, after the field's sentence, in the loan situation and in a second credit situation."""
+    row = load_fields()["credit_scoring"]
+    assert "Gini coefficient, 2·AUC − 1" in row.reports and row.forms == {"roc_auc": "the Gini coefficient, 2·AUC − 1"}
+    loan = evaluation("loan")
+    assert "; ROC AUC is also quoted there as the Gini coefficient, 2·AUC − 1." in loan
+    card = _evaluation_of({"context": "Card applications are scored for the risk of default within a year; the bank "
+                             "compares two scorecards.", "item_name": "application", "task": "binary",
+                  "classes": ["good", "bad"], "positive_class": "bad", "outputs": "probabilities",
+                  "field": "credit_scoring"})
+    assert card.count("Gini coefficient, 2·AUC − 1") == 1
+
+
+def test_the_gini_coefficient_is_somers_d_of_the_scores() -> None:
+    """2·AUC − 1, the form credit scoring quotes, against an independent implementation: Somers' D of the outcome
+    on the score (scipy), ties counted as in the AUC."""
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        y = rng.integers(0, 2, size=200)
+        p = np.round(np.clip(0.3 * y + rng.random(200) * 0.7, 0, 1), 2)  # rounded: ties occur
+        auc = float(roc_auc(y, p, positive_label=1))
+        assert 2 * auc - 1 == pytest.approx(stats.somersd(y, p).statistic)
+
+
+def _evaluation_of(answers: dict) -> str:
+    ctx = build_report(answers_from_mapping(answers), None, bootstrap=2000, seed=1)
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)

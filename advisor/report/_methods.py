@@ -49,7 +49,7 @@ from ._methods_field import (
     summarised_pair,
 )
 from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
-from ._methods_bias import smd_sentence
+from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
@@ -296,7 +296,7 @@ def build_methods(
         gaps = sub_promise is not None and (sub_promise in shown or merged == sub_promise)
         if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
             gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,
-                                intervals is not None, terse=terse > 2)
+                                intervals is not None, terse=terse > 2, line=four_fifths_rates(answers) if air else None)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         # the action's sensitivity and specificity say their Clopper–Pearson intervals in the lead sentence

@@ -306,6 +306,7 @@ S: dict[str, str] = {
     "trivial_one": "calls a single sure {item} “{pos}”",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
+    "field_form": "; {name} is also quoted there as {form}",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
