@@ -391,7 +391,10 @@ def test_a_target_risk_leads_as_the_coverage_it_allows() -> None:
            "most confident first, with at most 2% of them wrong; found on this test set, the cut is optimistic for a " \
            "threshold fixed in advance" in text
     assert "Beside these we report area under the risk-coverage curve, the summary over every coverage" in text
-    assert "As is customary in topic and news text classification benchmarks, we also report accuracy" in text
+    # what the cited benchmarks do, not a custom of the firm's documents (the legal reader: "a firm's routing data are
+    # not a benchmark")
+    assert "As the topic and news classification benchmarks do, we also report accuracy" in text
+    assert "customary in topic and news" not in text
     # macro F1 is set aside for what separates it from the accuracy kept: it weighs classes alike, while every
     # document was to count alike (the legal reader: "the same reason drops macro F1" as the accuracy kept)
     assert ("We do not rely on either variant of macro F1, because they weigh every class alike, a rare one as much "
@@ -602,3 +605,16 @@ def _evaluation_of(answers: dict) -> str:
     ctx = build_report(answers_from_mapping(answers), None, bootstrap=2000, seed=1)
     p = next(p for p in ctx.methods if p.heading == "Evaluation")
     return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+
+
+def test_a_benchmark_fields_sentence_says_what_the_benchmarks_do() -> None:
+    """A second situation of the field (support e-mails routed to teams, every e-mail counting alike): the field's
+    figure beside the lead is said as what the cited benchmarks do, never as a custom the author's data follow;
+    another field keeps "As is customary in …" (intent classification, Larson et al. 2019)."""
+    mails = _evaluation_of({"context": "Customer e-mails to an insurer are sorted into 8 teams; a wrongly sorted e-mail "
+                                       "waits a day longer.", "item_name": "e-mail", "task": "multiclass",
+                            "n_classes": 8, "field": "text_classification", "class_weighting": "equal",
+                            "deployment_prevalence": "unknown", "outputs": "labels"})
+    assert "As the topic and news classification benchmarks do, we also report accuracy" in mails
+    assert "customary in topic" not in mails
+    assert "As is customary in intent classification with out-of-scope queries" in evaluation("intent")

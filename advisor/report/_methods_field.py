@@ -134,7 +134,7 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return {m.id for m in others}
     if not names:
         return set()
-    p.t(W.S["field_beside"].format(names=_join_words(names), field=field.name)).cite(key)
+    p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
