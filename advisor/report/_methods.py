@@ -668,7 +668,7 @@ def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
         p.t(W.S["lead_no_action_what"].format(f=f, items=items))
     p.t(". ")
     if _shares_of_test_set(answers):
-        _fallback_shares(p, primary, rec, f, items)
+        _fallback_shares(p, rec, f, items)
     said = {primary.id}
     beside = next((m for m in rec if m.id == "fallback_rate"), None)
     if beside is not None:
@@ -688,20 +688,18 @@ def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
         and not answers.get("map_shares")
 
 
-def _fallback_shares(p: Text, primary: MetricEntry, rec: Sequence[MetricEntry], f: Any, items: str) -> None:
-    """"The wrong-action rate depends on the share π of “out-of-scope” utterances in this test set. With m = 1 −
-    in-scope accuracy − fallback rate, …, it equals (1 − π)·m + π·(1 − out-of-scope recall), …": its two parts, an
-    error rate among the other items and one among the fallback class's, are read from reported figures when all
+def _fallback_shares(p: Text, rec: Sequence[MetricEntry], f: Any, items: str) -> None:
+    """"It depends on the share π of “out-of-scope” utterances in this test set. With m = 1 − in-scope accuracy −
+    fallback rate, the misrouting among the others, it is (1 − π)·m + π·(1 − out-of-scope recall), …": its two parts,
+    an error rate among the other items and one among the fallback class's, are read from reported figures when all
     three are reported for that class (the identity is checked in tests/test_fallback.py)."""
-    p.t(W.S["fallback_shares"].format(f=f, items=items))
+    p.t(W.S["fallback_shares"].format(f=f, items=items) + ". ")
     by_id = {m.id: m for m in rec}
     acc, rate, recall = by_id.get("in_scope_accuracy"), by_id.get("fallback_rate"), by_id.get("recall")
     if acc is None or rate is None or recall is None \
             or str(acc.params.get("positive_label", f)) != str(f) or str(recall.params.get("positive_label")) != str(f):
-        p.t(". ")
         return
-    p.t(": " + W.S["fallback_parts"].format(acc=prose_name(acc), rate=prose_name(rate), recall=prose_name(recall),
-                                            items=items) + ". ")
+    p.t(W.S["fallback_parts"].format(acc=prose_name(acc), rate=prose_name(rate), recall=prose_name(recall)) + ". ")
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],

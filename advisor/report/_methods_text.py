@@ -188,8 +188,8 @@ S: dict[str, str] = {
     "fallback_not_merged": "No cost ratio between these two errors was given, so they are not merged",
     # the lead depends on the test set's class shares, which were not said to be those met in use (the intent reader)
     "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
-    "fallback_parts": ("it is (1 − π)·m + π·(1 − {recall}), with m = 1 − {acc} − {rate} the misrouting among "
-                       "the others, so it can be recomputed at any share"),
+    "fallback_parts": ("With m = 1 − {acc} − {rate}, the misrouting among the others, it is (1 − π)·m + π·(1 − "
+                       "{recall}), so it can be recomputed at any share"),
     "lead_risks": "Because the predicted probabilities are used as risks, ",
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
