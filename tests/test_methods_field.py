@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from advisor.catalogue import get_catalogue
 from advisor.plan import DIAGNOSTICS, make_plan
@@ -618,3 +619,20 @@ def test_a_benchmark_fields_sentence_says_what_the_benchmarks_do() -> None:
     assert "As the topic and news classification benchmarks do, we also report accuracy" in mails
     assert "customary in topic" not in mails
     assert "As is customary in intent classification with out-of-scope queries" in evaluation("intent")
+
+
+def test_a_lead_that_moves_with_the_class_shares_says_so_unless_they_are_those_in_use() -> None:
+    """The intent reader: "only accuracy is flagged" for depending on the test set's class shares. A lead whose
+    prevalence invariance does not hold says it (CoLA's MCC, a retrieval Fβ), accuracy beside it then not in the same
+    words again; not when the author said the shares are those in use, nor for a lead that does not move with them."""
+    said = "Its value depends on the class shares of this test set."
+    cola = evaluation("cola")
+    assert said in cola and "accuracy, whose value depends on those shares too" in cola
+    assert cola.count("class shares of this test set") == 1
+    retrieval = load_answers(Path(__file__).resolve().parents[1] / "examples/answers/retrieval_rare_positives.yaml")
+    text = "".join(s.text if s.kind in ("text", "strong") else " X " for p in build_report(
+        retrieval, None, bootstrap=2000, seed=1).methods if p.heading == "Evaluation" for s in p.spans)
+    assert said in text
+    same = _evaluation_of({**yaml.safe_load((SITUATIONS / "cola.yaml").read_text()), "deployment_prevalence": "same"})
+    assert said not in same
+    assert said not in evaluation("sentiment")  # balanced accuracy does not move with the shares

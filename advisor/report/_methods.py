@@ -162,6 +162,9 @@ def build_methods(
         data_adds["f_beta"] = W.S["f_beta_tn"]
     if primary is not None and primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:
         data_adds["mae_macro"] = W.S["mae_macro_beside_tolerated"]  # its reason in this situation (issue 22)
+    if primary is not None and "accuracy" not in data_adds and not judge_said(answers, promised) \
+            and _lead_on_test_shares(answers, primary, property_status, binary):
+        data_adds["accuracy"] = W.S["accuracy_shares_too"]  # the lead said it: not the same clause twice
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
@@ -229,6 +232,9 @@ def build_methods(
                                              item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
+            if primary is not None and not ranked and primary.id != "wrong_action_rate" \
+                    and _lead_on_test_shares(answers, primary, property_status, binary):
+                p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
             named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
@@ -799,6 +805,22 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     p.t(". ")
     if primary.id in ("normalized_expected_cost", "expected_cost") and (costs := matrix_costs(answers)):
         p.t(costs + ". ")  # "weighs each kind of error by its stated cost": the costs, said (issue 22, the ECG reader)
+
+
+def _lead_on_test_shares(answers: Mapping[str, Any], primary: MetricEntry,
+                         property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> bool:
+    """Whether the lead's value moves with the class shares (its prevalence invariance does not hold) while the author
+    did not say this test set's shares are those met in use: then the lead says so, as accuracy beside it does (the
+    intent reader: "only accuracy is flagged for this"); the wrong-action rate says it with its parts. Not for a cost at the test set's shares, whose sentence says
+    it, nor for raters' agreement or two labelings compared, which have no shares of use."""
+    if primary.id in ("normalized_expected_cost", "expected_cost") or not _shares_of_test_set(answers):
+        return False
+    if answers.get("annotators") or answers.get("symmetric") or answers.get("distance") \
+            or answers.get("label_structure") not in (None, "nominal", "ordinal"):
+        return False
+    status = property_status.get(primary.id, {}).get("prevalence_invariance", ("", []))[0]
+    return bool(status) and status != "not_applicable" \
+        and not _status(property_status, primary.id, "prevalence_invariance", binary)[0]
 
 
 def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],

@@ -187,6 +187,8 @@ S: dict[str, str] = {
     "fallback_beside_what": ", the share of the {items} of other classes taken as “{f}”",
     "fallback_not_merged": "No cost ratio between these two errors was given, so they are not merged",
     # the lead depends on the test set's class shares, which were not said to be those met in use (the intent reader)
+    "lead_test_shares": "Its value depends on the class shares of this test set",
+    "accuracy_shares_too": "whose value depends on those shares too",
     "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
     "fallback_parts": ("With m = 1 − {acc} − {rate}, the misrouting among the others, it is (1 − π)·m + π·(1 − "
                        "{recall}), so it can be recomputed at any share"),
