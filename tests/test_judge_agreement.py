@@ -237,10 +237,8 @@ def test_the_methods_paragraph_opens_with_the_comparison() -> None:
     said = _sentences(text)
     first = next(i for i, s in enumerate(said) if "We set the judge's agreement with each human" in s)
     assert said[first - 1].endswith("as well as the humans agree with each other.")  # right after the context
-    # two human raters: alpha over them would repeat their Cohen's kappa, which the comparison gives (the judge
-    # reader: "α on two complete raters repeats κ₁₂"), so it is neither said nor defined
-    assert "Krippendorff" not in text and "krippendorff_alpha" not in {d.id for d in ctx.definitions}
-    assert not any(m.id.startswith("krippendorff_alpha") and m.role != "appendix" for m in ctx.metrics)
+    alpha = next(i for i, s in enumerate(said) if s.startswith("Krippendorff's alpha"))
+    assert first < alpha and "summarises the two human raters alone, without the judge" in said[alpha]  # the baseline
     assert not any(s.startswith("We lead with") for s in said)
     delta = next(s for s in said if "difference Δ" in s)
     assert "resamples the answer pairs" in delta and "same resample" in delta
@@ -355,16 +353,3 @@ def test_a_model_graded_against_pathologists_is_not_cited_as_an_llm_judge() -> N
     assert "We set the model's agreement with each pathologist" in text and "the judge" not in text  # and theirs
     use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
     assert use.used_by and use.used_by[0].startswith("shown for the judge and each human rater")
-
-
-def test_alpha_summarises_the_human_raters_only_when_there_are_three_or_more() -> None:
-    """Three human raters and a judge (a second situation): alpha over the humans adds what no pair gives, one figure
-    for all three that takes missing ratings, so it is said as their baseline, defined, and cited."""
-    three = {**yaml.safe_load((SITUATIONS / "llm_judge.yaml").read_text()), "annotators": 4,
-             "context": "Three nurses and a triage model each sort emergency calls into urgent, soon or routine; we "
-                        "ask whether the model agrees with the nurses as well as they agree with each other."}
-    ctx = build_report(answers_from_mapping(three), None, bootstrap=2000, seed=1)
-    p = next(p for p in ctx.methods if p.heading == "Evaluation")
-    text = "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
-    assert "Krippendorff's alpha, which corrects for chance and allows missing ratings, summarises the 3 " in text
-    assert any(m.id == "krippendorff_alpha" and m.role == "primary" for m in ctx.metrics)

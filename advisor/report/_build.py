@@ -373,7 +373,6 @@ def build_report(
     entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons,
                               binary=binary and (pos is not None or ans.positive_class is not None)
                               and getattr(ans, "outputs", None) != "scores")
-    entries = _alpha_of_two_humans_apart(entries, plan)
     reasons.update(ordinal_reasons)
     if plan is not None and ev is not None:  # the plan as carried out: what the data cannot give, said
         plan = settle(plan, {m.id for m in entries if m.id not in reasons}, reasons)
@@ -662,19 +661,6 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
         if not m.formula and m.id not in external:
             _LOG.warning("metric %s has no formula in the catalogue", m.id)
     return defined_once(_one_fallback_symbol(entries, pos), cat)
-
-
-def _alpha_of_two_humans_apart(entries: list[MetricEntry], plan: Plan | None) -> list[MetricEntry]:
-    """A judge beside exactly two human raters: Krippendorff's alpha over the humans alone repeats their Cohen's kappa,
-    which the comparison reports (the LLM-judge and grading readers: "α on two complete raters repeats κ₁₂"); nor do
-    missing ratings give it more, since an item one of two raters left out has no pair and is left out of alpha as
-    of the kappa. It is then computed but not reported (the appendix lists it), so the paragraph neither names nor
-    defines it; with three humans or more it summarises them, missing ratings included."""
-    d = plan.diagnostic("judge_agreement") if plan is not None else None
-    if d is None or d.params.get("humans") != 2:
-        return entries
-    return [m.model_copy(update={"role": "appendix"}) if m.id.startswith("krippendorff_alpha") and m.role != "appendix"
-            else m for m in entries]
 
 
 def _one_fallback_symbol(entries: list[MetricEntry], pos: Any) -> list[MetricEntry]:

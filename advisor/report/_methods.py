@@ -212,7 +212,7 @@ def build_methods(
         p = Text()
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
-        if judge:  # Zheng et al. (2023): the judge beside the humans, alpha the summary of three humans or more
+        if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
             _judge_sentences(p, answers, primary, cite, intervals)
             named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
@@ -363,7 +363,7 @@ def build_methods(
         if dropped:
             scope = _scope_paragraph(answers, [*unreported, *dropped])
     paras = [*scope, p.para("Evaluation")]
-    if rec or judge:  # the judge comparison's formulas go there too, with or without a lead
+    if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     return paras
 
@@ -883,11 +883,10 @@ def _humans_said(answers: Mapping[str, Any], humans: int | None) -> str:
     return f"{'two' if humans == 2 else humans} {word}" if humans is not None else word
 
 
-def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry | None, cite: Any,
+def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, cite: Any,
                      intervals: IntervalSettings | None) -> None:
     """The judge against the humans first (what is compared, Δ and what its interval rests on), then the lead as the
-    summary of all raters: "Krippendorff's alpha, which …, summarises the agreement of all 3 raters". No lead (alpha
-    of two human raters repeats their kappa, so it is not reported): the comparison alone."""
+    summary of all raters: "Krippendorff's alpha, which …, summarises the agreement of all 3 raters"."""
     m = answers.get("annotators")
     humans = int(m) - 1 if m else None
     # Zheng et al. compare an LLM judge with human experts: cited for an LLM judge, not for a pathology model
@@ -895,8 +894,6 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry |
     keys = [k for k in [cite("Zheng", "2023") or JUDGE_SOURCE] if k] if field == "llm_as_judge" else []
     judge_sentences(p, answers, keys, humans, answers.get("label_structure") == "ordinal", intervals is not None,
                     intervals.confidence if intervals is not None else None)
-    if primary is None:
-        return
     name = prose_name(primary)
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
     # with two humans or more alpha is computed without the judge: the humans' baseline (an alpha pooled with the
