@@ -898,7 +898,8 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
     # with two humans or more alpha is computed without the judge: the humans' baseline (an alpha pooled with the
     # judge answers no question asked); with one human the pair is all there is
-    key = ("judge_summary_humans" if humans is not None and humans >= 2 else
+    key = ("judge_summary_two_humans" if humans == 2 else
+           "judge_summary_humans" if humans is not None and humans > 2 else
            "judge_summary_two" if m is not None and int(m) == 2 else "judge_summary")
     p.t(W.S[key].format(name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the",
                         humans=_humans_said(answers, humans), judge=judge_noun(answers)))

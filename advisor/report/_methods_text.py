@@ -224,6 +224,9 @@ S: dict[str, str] = {
     "judge_summary_two": "{name}, which {purpose}, summarises both raters",
     # with a judge and two or more humans, alpha is the humans' baseline, computed without the judge
     "judge_summary_humans": "{name}, which corrects for chance and allows missing ratings, summarises the {humans} alone, without the {judge}",
+    # two humans: an item one of them left unrated has no pair, so alpha leaves it out as their kappa does; its
+    # allowance for missing ratings is not argued where it gives nothing (the LLM-judge and grading readers)
+    "judge_summary_two_humans": "{name}, which corrects for chance, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
     # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
     "per_class_all_answered": "the recall of every class with all {items} answered",
