@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from advisor import ConfusionMatrix, InputError, compute_metrics
 from advisor.catalogue import get_catalogue
 from advisor.cli import app
+from advisor.plan import make_plan
 from advisor.questionnaire import answers_from_mapping, load_answers, recommend
 from advisor.report import build_report
 from advisor.stats import bootstrap
@@ -134,3 +135,61 @@ def test_the_intent_report_computes_both_rates_with_intervals() -> None:
     assert got["wrong_action_rate"] == pytest.approx((9 + 9 + 8) / 170)
     assert got["fallback_rate"] == pytest.approx((5 + 7 + 2) / 120)
     assert {"wrong_action_rate", "fallback_rate"} <= set(ctx.systems[0].intervals)
+
+
+def test_the_wrong_action_rate_splits_into_its_two_parts_at_the_fallback_share() -> None:
+    """The identity the intent paragraph states: with π the fallback class's share, the wrong-action rate is
+    (1 − π)·m + π·(1 − recall of f), m = 1 − in-scope accuracy − fallback rate, the misrouting among the others."""
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        k = int(rng.integers(3, 8))
+        m = rng.integers(0, 20, size=(k, k)).astype(float) + np.eye(k) * 10
+        labels = [f"c{i}" for i in range(k)]
+        f = labels[int(rng.integers(0, k))]
+        cm = ConfusionMatrix(m, labels)
+        got = dict(compute_metrics(cm, ["wrong_action_rate", "fallback_rate"], fallback_class=f))
+        got |= compute_metrics(cm, ["in_scope_accuracy", "recall"], positive_label=f)
+        i = labels.index(f)
+        pi = m[i].sum() / m.sum()
+        misrouting = 1 - got["in_scope_accuracy"] - got["fallback_rate"]
+        # the misrouting, counted from the items: in-scope items predicted as another in-scope class
+        others = [j for j in range(k) if j != i]
+        sub = m[np.ix_(others, others)]
+        assert misrouting == pytest.approx((sub.sum() - np.trace(sub)) / m[others].sum())
+        assert got["wrong_action_rate"] == pytest.approx((1 - pi) * misrouting + pi * (1 - got["recall"]))
+
+
+def test_intent_says_its_lead_depends_on_the_share_and_how_to_recompute_it() -> None:
+    answers = load_answers(SITUATIONS / "intent.yaml")
+    ctx = build_report(answers, None, bootstrap=2000, seed=1)
+    text = _evaluation(ctx)
+    assert "It depends on the share π of “out-of-scope” utterances in this test set. With m = 1 − in-scope accuracy " \
+           "− fallback rate, the misrouting among the others, it is (1 − π)·m + π·(1 − out-of-scope recall), so it " \
+           "can be recomputed at any share." in text
+    # the range and SD of per-class recall: no reported mean of per-class recalls for them to unpack
+    assert "range and standard deviation" not in text
+    # one symbol for the one class: in-scope accuracy is written with the fallback class's f, not o
+    acc = next(d for d in ctx.metrics if d.id == "in_scope_accuracy")
+    assert r"\neq f" in acc.formula and r"\neq o" not in acc.formula and acc.where is None
+
+
+def test_a_second_router_says_the_share_only_when_it_is_not_the_one_in_use() -> None:
+    """A support-ticket router whose tickets it cannot place go to a human: the same principle, other answers."""
+    base = {"context": "Support tickets are routed to one of 12 teams or handed to a human agent; a ticket routed "
+                       "to the wrong team waits for days.", "item_name": "ticket", "task": "multiclass",
+            "n_classes": 13, "fallback_class": "human", "positive_class": "human", "outputs": "labels"}
+    text = _evaluation(build_report(answers_from_mapping({**base, "deployment_prevalence": "unknown"}), None,
+                                    bootstrap=2000, seed=1))
+    assert "It depends on the share π of “human” tickets in this test set" in text
+    same = _evaluation(build_report(answers_from_mapping({**base, "deployment_prevalence": "same"}), None,
+                                    bootstrap=2000, seed=1))
+    assert "in this test set" not in same.split("so they are not merged")[0]
+    assert "depends on the share π" not in same
+
+
+def test_the_spread_of_per_class_recall_goes_with_a_reported_mean_of_recalls() -> None:
+    """Many classes: the range and SD of per-class recall unpack a reported mean of per-class recalls (balanced
+    accuracy beside the product categoriser's accuracy); beside the intent's wrong-action rate none is reported."""
+    product = load_answers(Path(__file__).parents[1] / "examples/answers/product_categories_per_item.yaml")
+    assert "recall_spread" in {d.id for d in make_plan(product).diagnostics}
+    assert "recall_spread" not in {d.id for d in make_plan(load_answers(SITUATIONS / "intent.yaml")).diagnostics}

@@ -353,3 +353,20 @@ def test_a_model_graded_against_pathologists_is_not_cited_as_an_llm_judge() -> N
     assert "We set the model's agreement with each pathologist" in text and "the judge" not in text  # and theirs
     use = next(u for u in make_plan(answers).answers if u.key == "planned_metrics")
     assert use.used_by and use.used_by[0].startswith("shown for the judge and each human rater")
+
+
+def test_alpha_argues_missing_ratings_only_where_they_count() -> None:
+    """Two human raters: an item one of them left unrated has no pair, so alpha leaves it out as their kappa does,
+    and its allowance for missing ratings is not argued; three human raters: it is (a second situation)."""
+    def said(answers) -> str:
+        ctx = build_report(answers, None, bootstrap=2000, seed=1)
+        p = next(p for p in ctx.methods if p.heading == "Evaluation")
+        return "".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans)
+
+    two = said(load_answers(SITUATIONS / "llm_judge.yaml"))
+    assert "Krippendorff's alpha, which corrects for chance, summarises the two human raters alone" in two
+    assert "missing ratings" not in two
+    three = {**yaml.safe_load((SITUATIONS / "llm_judge.yaml").read_text()), "annotators": 4,
+             "context": "Three nurses and a triage model each sort emergency calls into urgent, soon or routine; we "
+                        "ask whether the model agrees with the nurses as well as they agree with each other."}
+    assert "which corrects for chance and allows missing ratings, summarises the 3 " in said(answers_from_mapping(three))

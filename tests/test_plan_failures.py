@@ -18,7 +18,9 @@ import yaml
 from typer.testing import CliRunner
 
 from advisor.cli import app
+from advisor.plan import make_plan
 from advisor.questionnaire import Answers, answers_to_yaml
+from advisor.report._plan import _at_priors_ids
 
 runner = CliRunner()
 
@@ -272,7 +274,7 @@ def test_the_shares_in_use_promised_are_in_the_report(tmp_path) -> None:
     assert "We also give" in text
     # what the table holds and the shares, in words (issue 22: "the metrics at the class shares in use" named nothing)
     # the other metrics of the table named, not "each other metric" (issue 22, the retinopathy reader)
-    said = re.search(r"the positive and negative predictive values, ([^()]+) as they would read at the shares in use "
+    said = re.search(r"the positive and negative predictive values(?:,| and) ([^()]+) as they would read at the shares in use "
                      r"\(pos 3%\), each true class's row of the confusion matrix rescaled to its share", text)
     assert said is not None, text
     table = text.split("*At the class shares in use.*")[1].split("\n\n")[1]
@@ -328,3 +330,20 @@ def test_questions_not_asked_write_nothing_and_the_text_states_no_default(tmp_pa
     assert "unknown" not in methods and "every class counts equally" not in methods
     plan = _plan(path)
     assert {a["key"] for a in plan["answers"]} == {"task", "classes", "positive_class"}
+
+
+def test_the_shares_in_use_add_only_figures_the_reported_ones_do_not_give() -> None:
+    """The retinopathy reader: with normalized expected cost, sensitivity and specificity reported, accuracy and F1 at
+    the shares in use answer nothing (the cost weighs every error at those shares; F1 is the harmonic mean of the
+    predictive value and the sensitivity given); the predictive values do. Without costs, accuracy in use stays; F1
+    stays only where the recall of the class of interest is not reported."""
+    situations = Path(__file__).resolve().parent / "situations"
+    retina = make_plan(situations / "retinopathy.yaml")
+    assert {m.id for m in retina.metrics} >= {"normalized_expected_cost", "recall", "specificity"}
+    assert _at_priors_ids(retina, True) == ["precision", "npv"]
+    no_costs = make_plan({"task": "binary", "classes": ["neg", "pos"], "positive_class": "pos",
+                          "deployment_prevalence": "shifted", "target_prevalence": {"neg": 0.97, "pos": 0.03},
+                          "test_set_balanced": True, "outputs": "labels"})
+    ids = _at_priors_ids(no_costs, True)
+    assert "accuracy" in ids and {"precision", "npv"} <= set(ids)
+    assert ("f1" in ids) == ("recall" not in {m.id for m in no_costs.metrics})

@@ -111,6 +111,22 @@ def _scores_lead(metric: str) -> bool:
     return bool(record is not None and record.needs_probabilities)
 
 
+def _recall_mean(reported: set[str]) -> bool:
+    """Whether a reported metric is a mean of per-class recalls over several classes (balanced accuracy, macro
+    recall, their weighted, geometric and harmonic forms): a class-decomposable mean that does not move with the
+    class shares (Opitz 2024, PIII and PIV). The spread of per-class recall over many classes (rule
+    per_class_large_k) shows what such a mean hides; beside other metrics (a wrong-action rate, accuracy alone, a
+    class's F1) it answers nothing the author asked."""
+    cat = get_catalogue().metrics
+
+    def holds(mid: str, pid: str) -> bool:
+        claim = cat[mid].properties.get(pid) if mid in cat else None
+        return claim is not None and claim.status == "holds"
+
+    return any(mid in cat and not cat[mid].binary_only and holds(mid, "class_decomposability")
+               and holds(mid, "prevalence_invariance") for mid in reported)
+
+
 def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems: int | None) -> list[Diagnostic]:
     """The duties of the rules that fired, as what the report will show."""
     small_k = load_rules().settings.small_k
@@ -121,6 +137,8 @@ def _diagnostics(rec: Recommendation, answers: Answers, k: int | None, n_systems
         for did in entry.diagnostics:
             if did == "per_class_recall_or_spread":
                 did = "recall_spread" if k is not None and k > small_k else "per_class_recall"
+            if did == "recall_spread" and not _recall_mean(reported):
+                continue  # no reported mean of per-class recalls whose spread it shows (the intent reader)
             if did == "per_class_recall" and both_recalls:
                 continue  # the recall of both classes is already reported: recall and specificity
             if did == "per_class_recall" and answers.task == "binary" and answers.decision_thresholds:

@@ -69,6 +69,13 @@ class CommunityField(BaseModel):
                                      description="what a diagnostic of the report answers in this field, by its id")
     terms: dict[str, str] = Field(default_factory=dict,
                                   description="the field's own word for a catalogue metric (recall: sensitivity)")
+    beside: str | None = Field(None, description=(
+        "the sentence start for the field's figures beside the lead, with {names}, in place of \"As is customary in "
+        "{name}, we also report {names}\" where that would make the author's data what the cited work is (a "
+        "benchmark): it says what the cited work does"))
+    forms: dict[str, str] = Field(default_factory=dict, description=(
+        "another form in which the field quotes a catalogue metric, as a noun phrase with its formula (roc_auc: the "
+        "Gini coefficient, 2·AUC − 1), said after the field's sentence; only a form its `reports` names"))
     brier: Literal["binary"] | None = Field(None, description=(
         "the Brier score the field reports in a two-class task: 'binary', the mean squared error of the positive-class "
         "probability, in place of the sum over both classes; None: the sum over the classes"))

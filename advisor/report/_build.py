@@ -660,7 +660,27 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
     for m in entries:
         if not m.formula and m.id not in external:
             _LOG.warning("metric %s has no formula in the catalogue", m.id)
-    return defined_once(entries, cat)
+    return defined_once(_one_fallback_symbol(entries, pos), cat)
+
+
+def _one_fallback_symbol(entries: list[MetricEntry], pos: Any) -> list[MetricEntry]:
+    """One symbol for one class: when the out-of-scope class of in-scope accuracy ($o$) is the fallback class of the
+    wrong-action or fallback rate ($f$), in-scope accuracy is written with $f$ (the intent reader: "$f$ and $o$ name
+    the same class; use one")."""
+    fallback = next((m for m in entries if m.role != "appendix" and m.params.get("fallback_class") is not None
+                     and m.symbols and "f" in m.symbols), None)
+    if fallback is None or fallback.symbols is None:
+        return entries
+    out = []
+    for m in entries:
+        o = m.params.get("positive_label", pos)
+        if m.id == "in_scope_accuracy" and m.symbols and set(m.symbols) == {"o"} and o is not None \
+                and str(o) == str(fallback.params["fallback_class"]):
+            symbols = {"f": fallback.symbols["f"]}
+            m = m.model_copy(update={"formula": m.formula.replace(r"\neq o", r"\neq f"), "symbols": symbols,
+                                     "where": where_clause(symbols)})
+        out.append(m)
+    return out
 
 
 def defined_once(entries: list[MetricEntry], cat: Any, before: Sequence[MetricEntry] = ()) -> list[MetricEntry]:

@@ -128,10 +128,15 @@ def judge_margin_sentence(p: Text, answers: Mapping[str, Any], noun: str, weight
 
 
 def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float | None, intervals: bool,
-                        terse: bool = False) -> None:
+                        terse: bool = False, line: str | None = None) -> None:
     """The decision rule of the subgroup gaps (two-sided, equivalence) with a margin; without one, one clause: the
-    gaps are descriptive (``terse``: without saying what they cannot show, once the paragraph must shorten)."""
+    gaps are descriptive (``terse``: without saying what they cannot show, once the paragraph must shorten).
+    ``line``: the rates a fixed line was already drawn for (the four-fifths line for approval rates), set apart: "no
+    margin was fixed" right after it read as a contradiction (the loan reader)."""
     margin = margin_of(answers)
+    if margin is None and line:
+        p.t(f"Apart from the four-fifths line for {line}, no margin was fixed; the other gaps are descriptive. ")
+        return
     if margin is None:
         p.t("No margin was fixed in advance, so the gaps are descriptive. ")  # "treated alike" cannot be shown
         return

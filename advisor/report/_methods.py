@@ -50,7 +50,7 @@ from ._methods_field import (
     summarised_pair,
 )
 from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
-from ._methods_bias import smd_sentence
+from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
@@ -163,6 +163,9 @@ def build_methods(
         data_adds["f_beta"] = W.S["f_beta_tn"]
     if primary is not None and primary.id == "adjacent_accuracy" and answers.get("tolerated_steps") == 1:
         data_adds["mae_macro"] = W.S["mae_macro_beside_tolerated"]  # its reason in this situation (issue 22)
+    if primary is not None and "accuracy" not in data_adds and not judge_said(answers, promised) \
+            and _lead_on_test_shares(answers, primary, property_status, binary):
+        data_adds["accuracy"] = W.S["accuracy_shares_too"]  # the lead said it: not the same clause twice
 
     def field_reason(ms: Sequence[MetricEntry]) -> str | None:
         """Why the field's figure does not lead: from what the author answered, else the property the choice of the
@@ -230,7 +233,7 @@ def build_methods(
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
-            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse > 0, task) \
+            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
                 if primary is not None and not ranked else set()
             if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
                     and task is None:
@@ -239,6 +242,9 @@ def build_methods(
                                              item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
             named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
+            if primary is not None and not ranked and primary.id != "wrong_action_rate" \
+                    and _lead_on_test_shares(answers, primary, property_status, binary):
+                p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
             named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
@@ -306,7 +312,7 @@ def build_methods(
         gaps = sub_promise is not None and (sub_promise in shown or merged == sub_promise)
         if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
             gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,
-                                intervals is not None, terse=terse > 2)
+                                intervals is not None, terse=terse > 2, line=four_fifths_rates(answers) if air else None)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         # the action's sensitivity and specificity say their Clopper–Pearson intervals in the lead sentence
@@ -644,10 +650,12 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None,
-                    terse: bool = False, task: TaskInfo | None = None) -> set[str]:
-    """The lead and why; returns the ids of the metrics said beside it here (not to be listed again)."""
+                    terse: int = 0, task: TaskInfo | None = None) -> set[str]:
+    """The lead and why; returns the ids of the metrics said beside it here (not to be listed again). ``terse``: how
+    far the paragraph must shorten; the fallback lead keeps what the lead is until what the metrics beside it add
+    has gone (terse > 2)."""
     pos = primary.params.get("positive_label") or answers.get("positive_class")
-    beside = _costlier_lead(p, answers, primary, rec, pos, terse)
+    beside = _costlier_lead(p, answers, primary, rec, pos, terse > 0)
     if beside is not None:
         return {beside}
     if primary.id == "wrong_action_rate" and primary.params.get("fallback_class") is not None:
@@ -662,7 +670,7 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
-    return _costlier_read(p, answers, primary, rec, pos, terse) | _cost_reference(p, answers, primary, rec, task)
+    return _costlier_read(p, answers, primary, rec, pos, terse > 0) | _cost_reference(p, answers, primary, rec, task)
 
 
 def _cost_reference(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
@@ -684,7 +692,7 @@ def _cost_reference(p: Text, answers: Mapping[str, Any], primary: MetricEntry, r
 
 
 def _net_benefit_lead(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], pos: Any, cite: Any,
-                      terse: bool = False) -> set[str]:
+                      terse: int = 0) -> set[str]:
     """"Because the risks of “sepsis” are acted on at the thresholds 0.05, 0.1 and 0.2, we lead with the net benefit
     at each of them: …, set against treating every admission and treating none (Vickers & Elkin 2006; Vickers et al.
     2019). Log loss and Brier score are given as overall scores of the risks, since a proper scoring rule also weighs
@@ -709,25 +717,51 @@ def _net_benefit_lead(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricE
 
 
 def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
-                   terse: bool = False) -> set[str]:
+                   terse: int = 0) -> set[str]:
     """"A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, …; beside it we give
     the fallback rate, …": the author named the class whose prediction takes no action (fallback_class), so the
-    errors split by what they cost, and the two are not merged without a cost ratio. Returns the ids said."""
+    errors split by what they cost, and the two are not merged without a cost ratio. Returns the ids said.
+    ``terse``: what the fallback rate is goes once what the metrics beside them add has gone (> 3), what the lead is
+    only after (> 4)."""
     f = primary.params["fallback_class"]
     items = _items(answers) or "test items"
     p.t(W.S["lead_no_action"].format(f=f, name=prose_name(primary)))
-    if not terse:
+    if terse <= 4:
         p.t(W.S["lead_no_action_what"].format(f=f, items=items))
     p.t(". ")
+    if _shares_of_test_set(answers):
+        _fallback_shares(p, rec, f, items)
     said = {primary.id}
     beside = next((m for m in rec if m.id == "fallback_rate"), None)
     if beside is not None:
         p.t(W.S["fallback_beside"].format(f=f, name=prose_name(beside)))
-        if not terse:
+        if terse <= 3:
             p.t(W.S["fallback_beside_what"].format(f=f, items=items))
         p.t(". " + W.S["fallback_not_merged"] + ". ")
         said.add(beside.id)
     return said
+
+
+def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
+    """Whether a lead that depends on the class shares is read at this test set's shares although the author did not
+    say they are those met in use (no shares in use given, no mapped shares): then the lead says so, whatever it is,
+    not accuracy alone (the intent reader)."""
+    return answers.get("deployment_prevalence") != "same" and not answers.get("target_prevalence") \
+        and not answers.get("map_shares")
+
+
+def _fallback_shares(p: Text, rec: Sequence[MetricEntry], f: Any, items: str) -> None:
+    """"It depends on the share π of “out-of-scope” utterances in this test set. With m = 1 − in-scope accuracy −
+    fallback rate, the misrouting among the others, it is (1 − π)·m + π·(1 − out-of-scope recall), …": its two parts,
+    an error rate among the other items and one among the fallback class's, are read from reported figures when all
+    three are reported for that class (the identity is checked in tests/test_fallback.py)."""
+    p.t(W.S["fallback_shares"].format(f=f, items=items) + ". ")
+    by_id = {m.id: m for m in rec}
+    acc, rate, recall = by_id.get("in_scope_accuracy"), by_id.get("fallback_rate"), by_id.get("recall")
+    if acc is None or rate is None or recall is None \
+            or str(acc.params.get("positive_label", f)) != str(f) or str(recall.params.get("positive_label")) != str(f):
+        return
+    p.t(W.S["fallback_parts"].format(acc=prose_name(acc), rate=prose_name(rate), recall=prose_name(recall)) + ". ")
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
@@ -829,6 +863,22 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         p.t(costs + ". ")  # "weighs each kind of error by its stated cost": the costs, said (issue 22, the ECG reader)
 
 
+def _lead_on_test_shares(answers: Mapping[str, Any], primary: MetricEntry,
+                         property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> bool:
+    """Whether the lead's value moves with the class shares (its prevalence invariance does not hold) while the author
+    did not say this test set's shares are those met in use: then the lead says so, as accuracy beside it does (the
+    intent reader: "only accuracy is flagged for this"); the wrong-action rate says it with its parts. Not for a cost at the test set's shares, whose sentence says
+    it, nor for raters' agreement or two labelings compared, which have no shares of use."""
+    if primary.id in ("normalized_expected_cost", "expected_cost") or not _shares_of_test_set(answers):
+        return False
+    if answers.get("annotators") or answers.get("symmetric") or answers.get("distance") \
+            or answers.get("label_structure") not in (None, "nominal", "ordinal"):
+        return False
+    status = property_status.get(primary.id, {}).get("prevalence_invariance", ("", []))[0]
+    return bool(status) and status != "not_applicable" \
+        and not _status(property_status, primary.id, "prevalence_invariance", binary)[0]
+
+
 def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                          given: Collection[str] | None, beside: Sequence[MetricEntry] = ()) -> dict[str, str]:
     """"The planned micro F1 equals accuracy here, so it is reported under that name": a planned name the catalogue
@@ -904,7 +954,8 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
     purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
     # with two humans or more alpha is computed without the judge: the humans' baseline (an alpha pooled with the
     # judge answers no question asked); with one human the pair is all there is
-    key = ("judge_summary_humans" if humans is not None and humans >= 2 else
+    key = ("judge_summary_two_humans" if humans == 2 else
+           "judge_summary_humans" if humans is not None and humans > 2 else
            "judge_summary_two" if m is not None and int(m) == 2 else "judge_summary")
     p.t(W.S[key].format(name=name[:1].upper() + name[1:], purpose=purpose, m=m or "the",
                         humans=_humans_said(answers, humans), judge=judge_noun(answers)))

@@ -17,7 +17,7 @@ from ..questionnaire import load_fields, plural
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "bias_definitions", "bias_score_sentence",
+__all__ = ["BIAS_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
            "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence"]
 
 #: The BibTeX key of the bias AUCs
@@ -191,6 +191,24 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
             + "; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on "
             "employee selection")
     p.cite(sources).t(". ")
+
+
+def four_fifths_rates(answers: Mapping[str, Any]) -> str:
+    """What the four-fifths line of :func:`adverse_impact_sentence` is drawn for, in the same words ("approval rates"
+    in credit scoring; else the shares of the items predicted the favourable class), so the sentence on margins can
+    set it apart from the gaps that have none (the loan reader).
+
+    >>> four_fifths_rates({"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
+    ...                    "positive_class": "hired"})
+    'the shares of candidates predicted “hired”'
+    """
+    classes = [str(c) for c in answers.get("classes") or []]
+    fav = favourable_class(classes, str(answers.get("positive_class")))
+    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
+    _, field = _customary(answers, "adverse_impact", "eeoc1978uniform")
+    term = field.terms.get("adverse_impact_ratio") if field is not None else None
+    rate = re.sub(r"\s+ratio$", "", term) if term else None
+    return plural(rate) if rate else f"the shares of {items} predicted “{fav}”"
 
 
 def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:

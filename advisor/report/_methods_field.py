@@ -199,16 +199,27 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return {m.id for m in others}
     if not names:
         return set()
-    p.t(W.S["field_beside"].format(names=_join_words(names), field=field.name)).cite(key)
+    p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
                                     reason=reason))
+    _field_forms(p, field, others)
     p.t(". ")
     there = _field_named(field, None, others)[1]
     if there:  # the field's own words for its figures beside the lead ("There … is called QWK"), as under a lead
         p.t(there + ". ")
     return {m.id for m in others}
+
+
+def _field_forms(p: Text, field: CommunityField, said: Sequence[MetricEntry]) -> None:
+    """"; ROC AUC is also quoted there as the Gini coefficient, 2·AUC − 1": the form in which the field's papers quote a
+    figure we report (its row's ``forms``, from what its source reports), so a reader of the field can set ours
+    beside theirs (the credit reader: "the field reports Gini")."""
+    for m in said:
+        form = field.forms.get(m.id)
+        if form:
+            p.t(W.S["field_form"].format(name=_with_initials(field, m), form=form))
 
 
 def _unreported_classes(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry]) -> None:

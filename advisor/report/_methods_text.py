@@ -194,6 +194,12 @@ S: dict[str, str] = {
     "net_benefit_proper": "{names}{why} {verb} given as overall scores",
     "net_benefit_proper_why": ", which also weigh the accuracy of risks at which no one acts,",
     "net_benefit_proper_why_one": ", which also weighs the accuracy of risks at which no one acts,",
+    # the lead depends on the test set's class shares, which were not said to be those met in use (the intent reader)
+    "lead_test_shares": "Its value depends on the class shares of this test set",
+    "accuracy_shares_too": "whose value depends on those shares too",
+    "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
+    "fallback_parts": ("With m = 1 − {acc} − {rate}, the misrouting among the others, it is (1 − π)·m + π·(1 − "
+                       "{recall}), so it can be recomputed at any share"),
     "lead_risks": "Because the predicted probabilities are used as risks, ",
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
@@ -226,6 +232,9 @@ S: dict[str, str] = {
     "judge_summary_two": "{name}, which {purpose}, summarises both raters",
     # with a judge and two or more humans, alpha is the humans' baseline, computed without the judge
     "judge_summary_humans": "{name}, which corrects for chance and allows missing ratings, summarises the {humans} alone, without the {judge}",
+    # two humans: an item one of them left unrated has no pair, so alpha leaves it out as their kappa does; its
+    # allowance for missing ratings is not argued where it gives nothing (the LLM-judge and grading readers)
+    "judge_summary_two_humans": "{name}, which corrects for chance, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
     # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
     "per_class_all_answered": "the recall of every class with all {items} answered",
@@ -322,6 +331,7 @@ S: dict[str, str] = {
     "trivial_one": "calls a single sure {item} “{pos}”",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
+    "field_form": "; {name} is also quoted there as {form}",
     "field_why": ", but do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",

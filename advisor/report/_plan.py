@@ -190,10 +190,21 @@ def _dependent(metric_ids: Sequence[str]) -> list[str]:
 
 
 def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
-    """The metrics the table at the shares in use projects: the plan's confusion metrics and accuracy, with the
-    predictive values and F1 of a class of interest (or macro precision and F1), those that depend on the shares."""
+    """The metrics the table at the shares in use projects, those that depend on the shares: the plan's confusion
+    metrics, and beside them only a figure that answers what they do not (the retinopathy reader: "accuracy and F1
+    at deployment shares are said for nothing once NEC, sensitivity and specificity are given"). The predictive
+    values of a class of interest (or macro precision and F1) always: how often a call is right, which no rate per
+    true class gives. Accuracy unless a cost is reported, whose expected value at the shares in use already weighs
+    every error (accuracy is its case of unit costs). F1 of the class of interest unless its recall is reported: it
+    is then the harmonic mean of two figures given."""
+    ids = {m.id for m in plan.metrics}
     candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
-    candidates += ["accuracy"] + (["precision", "npv", "f1"] if binary else ["macro_precision", "macro_f1"])
+    if not any(m.family == "cost" for m in plan.metrics):
+        candidates.append("accuracy")
+    if binary:
+        candidates += ["precision", "npv"] + ([] if "recall" in ids else ["f1"])
+    else:
+        candidates += ["macro_precision", "macro_f1"]
     return _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
 
 
@@ -503,7 +514,8 @@ def _priors_promise(plan: Plan) -> str:
         cat = get_catalogue().metrics
         names = [lower_name(cat[m].name) for m in others if m in cat]
         return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}",
-                                               others=(", " + join_words(names)) if names else "")
+                                               others=(" and " if len(names) == 1 else ", ") + join_words(names)
+                                               if names else "")
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
 
 
