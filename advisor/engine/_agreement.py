@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
@@ -180,14 +181,14 @@ def _evaluate(r: Ratings, ids: Sequence[str], convention: str, weights: np.ndarr
 
 
 def evaluate_agreement_batch(r: Ratings, ids: Sequence[str], weights: np.ndarray,
-                             undefined: str = "zero") -> dict[str, np.ndarray]:
+                             undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
     """Fast path for the bootstrap: item weights ``(B, items)``; no provenance."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return _evaluate(r, ids, undefined, weights)[0]
 
 
 def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None, *, raters: Sequence[str] | None = None,
-                      categories: Sequence[Any] | None = None, undefined: str = "zero") -> MetricResult:
+                      categories: Sequence[Any] | None = None, undefined: str = DEFAULT_CONVENTION) -> MetricResult:
     """Fleiss' κ and Krippendorff's α (nominal; ``krippendorff_alpha_ordinal`` on the category order).
 
     Fleiss' κ is left out by default when ratings are missing (it needs complete rows); the ordinal α

@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError, UnknownMetricError
 from ._cells import Cells
 from ._components import (
@@ -589,7 +590,7 @@ def evaluate_batch(
     *,
     positive_index: int | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     class_weights: np.ndarray | None = None,
     f1_classes: np.ndarray | None = None,
     fallback_index: int | None = None,
@@ -618,7 +619,7 @@ def compute_metrics(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
@@ -786,7 +787,7 @@ def metrics_of_cells(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     records: bool = True,
     class_weights: Any = None,
     f1_classes: Any = None,
@@ -864,7 +865,7 @@ def _records(
     return out
 
 
-def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> MetricResult:
+def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = DEFAULT_CONVENTION) -> MetricResult:
     """Per-class table: support, predicted count, precision, recall, F1, Jaccard, specificity, NPV.
 
     Returns a :class:`MetricResult` mapping each label to a dict of those fields; undefined values are

@@ -24,6 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from ..engine import DEFAULT_CONVENTION
+
 __all__ = [
     "AnswerUse",
     "Avoided",
@@ -140,7 +142,7 @@ class Design(_Model):
     paired: bool = Field(False, description="systems resampled on the same items")
     test: str | None = Field(None, description="how two systems are compared")
     multiplicity: str | None = Field(None, description="correction for many comparisons")
-    undefined: str = Field("zero", description="the undefined-value convention")
+    undefined: str = Field(DEFAULT_CONVENTION, description="the undefined-value convention")
     systems: int | None = Field(None, description="number of systems, when the data are known")
     subgroups: list[str] = Field(default_factory=list, description=(
         "the columns every metric is also reported by, per subgroup value (answers subgroups, --by; issue 23)"))

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine import DEFAULT_CONVENTION
 from .. import __version__
 from .._exceptions import InputError
 from .._format import beta_text
@@ -226,7 +227,7 @@ def build_report(
     confidence: float = 0.95,
     seed: int | None = None,
     positive_label: Any = None,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     recommendation: Any = None,
     digits: int = 4,
     progress: Any = None,

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, human_ratings, one_depth, per_class, top_k_hits
@@ -65,7 +66,7 @@ __all__ = ["build_structured_report", "check_structured", "inputs_for_answers", 
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
-                            confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                            confidence: float = 0.95, seed: int | None = None, undefined: str = DEFAULT_CONVENTION,
                             digits: int = 4) -> ReportContext:
     """The report context of a structured evaluation (``inputs`` from :func:`advisor.load_structured`).
 

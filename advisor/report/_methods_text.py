@@ -335,7 +335,12 @@ S: dict[str, str] = {
     "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
                            "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "
                            "takes 1, maximal agreement"),
-    "undefined_omit": "A per-class score with a zero denominator{example} is left out of the average",
+    # issue 22, readers of 14 fields: a class absent from the test set or a resample is not a failure; an undefined
+    # figure is reported as undefined
+    "undefined_omit": ("A {unit} whose score has a zero denominator{example} is left out of the mean, in the test "
+                       "set and in each resample"),
+    "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
+                              "in which it is undefined are left out of its interval"),
     "undefined_count": "; {count} value{s} {were} undefined here",
     "undefined_none": "; none occurred",
     # sample-averaged F1 scores an item with both label sets empty as 1 under every convention (issue 22: "gives 0"

@@ -20,6 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import AdvisorError, InputError, arg
 from .._format import LABEL_DISPLAY_LIMIT, display_label, html_escape, latex_escape, markdown_escape, safe_filename
 from .._jsonio import dumps
@@ -599,7 +600,7 @@ def methods_paragraph(
     *,
     bootstrap: int = 2000,
     confidence: float = 0.95,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     seed: int | None = None,
     justify: bool = False,
 ) -> str:
@@ -613,7 +614,7 @@ def methods_paragraph(
 
 
 def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
-                  undefined: str = "zero", seed: int | None = None, justify: bool = False) -> tuple[str, str]:
+                  undefined: str = DEFAULT_CONVENTION, seed: int | None = None, justify: bool = False) -> tuple[str, str]:
     """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``)."""
     if isinstance(answers, (str, os.PathLike, Path)):
         answers = load_answers(answers)

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import (
     Cells,
@@ -360,7 +361,7 @@ def bootstrap(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     progress: Progress | None = None,
     keep_resamples: bool = False,
     draw: str = "auto",
