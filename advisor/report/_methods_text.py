@@ -382,6 +382,7 @@ S: dict[str, str] = {
                     "over all pairs of paired bootstrap tests (family-wise error at most {alpha})"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
+    "no_interval_undefined": "{names} {verb} no interval where {its} denominator is 0",
     "no_interval_constant": ("{names} {verb} no interval where every resample gives the same value, as at the edge of "
                              "the range, so resampling cannot measure its uncertainty"),
     "duties": "We also give ",
