@@ -682,6 +682,12 @@ def defined_once(entries: list[MetricEntry], cat: Any, before: Sequence[MetricEn
     return entries
 
 
+def undefined_values(records: Sequence[Any]) -> int:
+    """How many values were undefined: one per quantity, class and cause, however many metrics it reached — the
+    count the methods say, and the appendix's rows by cause list (issue 22 item 7: counts that agree)."""
+    return len({(u.quantity, u.label, u.reason) for u in records})
+
+
 def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry], zero: Mapping[str, int]) -> _Results:
     """Per-system values, per-class rows, confusion counts and undefined values; chance rows."""
     out = _Results()
@@ -698,7 +704,7 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
                               label=None if u.get("label") is None else str(u["label"]),
                               reason=str(u["reason"]), resolution=str(u["resolution"]), value=_f(u.get("value")))
                for u in ev.undefined[name]]
-        out.undefined_total += len(und)
+        out.undefined_total += undefined_values(und)
         out.reports.append(SystemReport(
             name=name,
             values={m: _f(v) for m, v in ev.metrics[name].items()},

@@ -31,6 +31,7 @@ from ._build import (
     _Results,
     _warnings_in_words,
     defined_once,
+    undefined_values,
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
@@ -134,7 +135,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     plan = settle(plan, set(computed) - set(equal), {**reasons, **equal})  # what this data cannot give is said
     results = _Results()
     results.reports = _reports(inputs, data)
-    results.undefined_total = sum(len(r.undefined) for r in results.reports)
+    results.undefined_total = sum(undefined_values(r.undefined) for r in results.reports)
     if bootstrap > 0:
         _intervals(results, scored, [m.id for m in entries], bootstrap, confidence, seed, undefined)
         settle_intervals(results, seed_given)
