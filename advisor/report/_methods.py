@@ -1114,12 +1114,13 @@ _WHOLE_FIGURE = ("constant", "label_constant")
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
-                       answers: Mapping[str, Any]) -> tuple[str, bool] | None:
+                       answers: Mapping[str, Any]) -> tuple[str, bool, str | None] | None:
     """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
-    the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), and whether the
+    the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), whether the
     undefined value is the whole figure (a rate of one class of a binary task, MCC of a constant labeling) rather
-    than one class's or label's term of a mean; None when no reported metric can, so the convention is not stated
-    for nothing (issue 22)."""
+    than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
+    accuracy leaves out of its mean a class absent from the images"); None when no reported metric can, so the
+    convention is not stated for nothing (issue 22)."""
     k = task.k if task is not None else int(answers.get("n_classes") or len(answers.get("classes") or []) or 3)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     item = answers.get("item_name") or "item"
@@ -1141,18 +1142,23 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
         if not phrase:
             continue
         whole = case in _WHOLE_FIGURE or case.endswith("_negative") or (pos is not None and binary)
-        return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=_items(answers) or "test items"), whole
+        items = _items(answers) or "test items"
+        left = W.UNDEFINED_LEFT_OUT.get(f"label_{case}" if answers.get("label_structure") == "multilabel" else case)
+        named = None if whole or left is None else W.S["undefined_omit_named"].format(
+            metric=_lower_name(m.name), case=left.format(items=items))
+        return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named
     return None
 
 
 def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,
                         annotators: bool = False, no_zero_probability: bool = False,
-                        case: tuple[str, bool] | None = None, named: bool = True, empty_items: bool = False,
+                        case: tuple[str, bool, str | None] | None = None, named: bool = True,
+                        empty_items: bool = False,
                         unit: str = "class") -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
     true class got probability 0 (``no_zero_probability``: one sentence for both). Nothing when no reported
     metric can meet a zero denominator (``case`` None) and none was met."""
-    example, whole = case if case is not None else (None, False)
+    example, whole, left_out = case if case is not None else (None, False, None)
     if example is None and not annotators and not undefined_count:
         if empty_items:
             p.t(W.S["undefined_empty_items_alone"] + ". ")
@@ -1166,8 +1172,11 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
         none = undefined_count == 0 and convention == "zero"
         key = "undefined_zero_none" if none else f"undefined_{convention}" + ("_scalar" if convention == "omit" and
                                                                               whole else "")
-        p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named else "",
-                            unit=unit))
+        if key == "undefined_omit" and left_out and named:  # the metric says what its mean leaves out
+            p.t(left_out[:1].upper() + left_out[1:])
+        else:
+            p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
+                                else "", unit=unit))
         if empty_items:
             p.t(W.S["undefined_empty_items"])
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
