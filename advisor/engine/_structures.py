@@ -189,7 +189,7 @@ def evaluate_inputs(inputs: Any, undefined: str = DEFAULT_CONVENTION, metrics: l
         data["n_items"] = int(r.codes.shape[0])
         data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
         if len(r.raters) <= MAX_PAIRWISE_RATERS:  # every pair at once (a few matrix products), and their summary
-            pairs = kappa_pairs(r)
+            pairs = kappa_pairs(r, undefined)
             data["pairs"] = pairwise_kappa(r, pairs)
             data["pair_summary"] = kappa_summary(r, pairs=pairs)
         else:
