@@ -668,9 +668,11 @@ def compute_metrics(
     >>> r = compute_metrics([[5, 1], [2, 3]])
     >>> round(r["accuracy"], 4), round(r["balanced_accuracy"], 4), round(r["mcc"], 4)
     (0.7273, 0.7167, 0.4485)
-    >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])
+    >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])  # the never-predicted class is left out
     >>> round(r["macro_precision"], 4), r.undefined[0].reason
-    (0.3571, 'class is never predicted (b_i = 0)')
+    (0.7143, 'class is never predicted (b_i = 0)')
+    >>> round(compute_metrics([[5, 0], [2, 0]], ["macro_precision"], undefined="zero")["macro_precision"], 4)
+    0.3571
     >>> r = compute_metrics([[2 * 10**12, 0], [0, 1]], ["balanced_accuracy", "mcc"])
     >>> r["balanced_accuracy"], r["mcc"]
     (1.0, 1.0)
