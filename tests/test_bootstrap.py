@@ -48,7 +48,7 @@ def test_mapping_interface_and_estimate_is_the_observed_value():
     assert (r.n_resamples, r.confidence, r.method, r.seed) == (200, 0.95, "auto", 0)
     assert r.methods["accuracy"] == "clopper_pearson" and r.methods["mcc"] in ("bca", "basic")
     d = r.to_dict()
-    assert d["metrics"]["mcc"]["nan_resamples"] == 0 and d["convention"] == "zero"
+    assert d["metrics"]["mcc"]["nan_resamples"] == 0 and d["convention"] == "omit"  # the default (issue 22)
 
 
 def test_cell_bootstrap_matches_instance_bootstrap_within_monte_carlo_error():

@@ -65,7 +65,7 @@ def test_calibrated_metrics_suffix_ids_and_undefined_records():
     r = calibrated_metrics([[5, 0], [2, 0]], ["accuracy", "macro_precision"])
     assert sorted(r) == ["accuracy~", "macro_precision~"]
     assert r.undefined and all(u.metric.endswith("~") for u in r.undefined)
-    assert r.convention == "zero"
+    assert r.convention == "omit"  # the default (issue 22)
 
 
 def test_stacks_and_errors():

@@ -34,14 +34,19 @@ def test_json_shape_and_values(cli, two_systems: list[Path]) -> None:
     data = _json(cli("compute", *two_systems, "--json"))
     assert {"metrics", "per_class", "chance", "undefined", "labels", "convention", "n"} <= set(data)
     assert list(data["metrics"]) == ["alpha", "beta"]
-    assert data["labels"] == ["a", "b", "c"] and data["convention"] == "zero" and data["n"] == 8
+    assert data["labels"] == ["a", "b", "c"] and data["convention"] == "omit" and data["n"] == 8  # the default (issue 22)
     for name, pred in (("alpha", P1), ("beta", P2)):
         expected = compute_metrics(confusion_matrix(Y, pred))
         assert list(data["metrics"][name]) == list(MULTICLASS_METRICS)
         for m, v in expected.items():
             assert data["metrics"][name][m] == pytest.approx(v, abs=1e-12), (name, m)
         table = per_class(confusion_matrix(Y, pred))
-        assert data["per_class"][name]["c"] == pytest.approx(table["c"])
+        # an undefined value (NaN, omit convention) is JSON null
+        want = {k: None if isinstance(v, float) and v != v else v for k, v in table["c"].items()}
+        got = data["per_class"][name]["c"]
+        assert {k for k, v in got.items() if v is None} == {k for k, v in want.items() if v is None}
+        assert {k: v for k, v in got.items() if v is not None} == pytest.approx(
+            {k: v for k, v in want.items() if v is not None})
     chance = chance_levels(confusion_matrix(Y, P1))
     assert set(data["chance"]) == set(MULTICLASS_METRICS)
     assert data["chance"]["accuracy"] == pytest.approx(chance["accuracy"])

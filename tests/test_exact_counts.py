@@ -77,7 +77,7 @@ def test_counts_up_to_ten_to_the_fifteen_against_rational_arithmetic() -> None:
     rng = np.random.default_rng(2024)
     for _ in range(300):
         c = random_integer_matrix(rng)
-        got = compute_metrics(c, IDS)
+        got = compute_metrics(c, IDS, undefined="zero")
         ref = exact_metrics(c)
         for m in IDS:
             if m == "mcc":
@@ -108,7 +108,7 @@ def test_zero_convention_matches_these_scikit_learn_functions_and_not_balanced_a
     assert zero["balanced_accuracy"] != pytest.approx(ba)
     assert compute_metrics(cm, ["balanced_accuracy"], undefined="omit")["balanced_accuracy"] == pytest.approx(ba)
     # MCC 0 on a constant labeling, as matthews_corrcoef; kappa 0 where cohen_kappa_score gives NaN
-    const = compute_metrics([[3, 0], [0, 0]], ["mcc", "cohen_kappa"])
+    const = compute_metrics([[3, 0], [0, 0]], ["mcc", "cohen_kappa"], undefined="zero")
     assert const["mcc"] == constant_mcc == 0.0
     assert const["cohen_kappa"] == 0.0 and np.isnan(constant_kappa)
 

@@ -64,12 +64,14 @@ def test_the_two_rates_against_item_level_numpy_and_sklearn() -> None:
 
 def test_the_fallback_rate_when_every_item_is_of_the_fallback_class() -> None:
     only = ConfusionMatrix([[0, 0], [1, 3]], ["a", "oos"])
-    assert compute_metrics(only, ["fallback_rate"], fallback_class="oos")["fallback_rate"] == 0.0
+    assert compute_metrics(only, ["fallback_rate"], fallback_class="oos", undefined="zero")["fallback_rate"] == 0.0
     base = compute_metrics(only, ["fallback_rate"], fallback_class="oos", undefined="baseline")["fallback_rate"]
     assert base == pytest.approx(3 / 4)  # b_f / n
     assert np.isnan(compute_metrics(only, ["fallback_rate"], fallback_class="oos", undefined="omit")["fallback_rate"])
     # the wrong-action rate is defined: the item of oos taken as a takes a wrong action
     assert compute_metrics(only, ["wrong_action_rate"], fallback_class="oos")["wrong_action_rate"] == 0.25
+    # the default convention (omit) reports the undefined fallback rate as undefined
+    assert np.isnan(compute_metrics(only, ["fallback_rate"], fallback_class="oos")["fallback_rate"])
 
 
 def test_the_rates_need_the_fallback_class() -> None:

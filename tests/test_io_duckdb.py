@@ -115,10 +115,12 @@ def _frames(d: dict[str, np.ndarray]) -> list:
 def test_dataframes_equal_the_array_path() -> None:
     d = _data()
     ref = advisor.evaluate(d["y"], {"a": d["a"], "b": d["b"]})
+    # compared as JSON: an undefined value (NaN under the default omit convention) is null there, equal to itself
     for frame in _frames(d):
-        assert advisor.evaluate(frame, y_true="gold", systems=["a", "b"]) == ref
+        assert advisor.evaluate(frame, y_true="gold", systems=["a", "b"]).to_json() == ref.to_json()
     one = advisor.evaluate(d["y"].tolist(), d["a"].tolist())
-    assert one.systems == ["y_pred"] and one.metrics["y_pred"] == ref.metrics["a"]
+    assert one.systems == ["y_pred"] and json.dumps(one.to_json_dict()["metrics"]["y_pred"]) == json.dumps(
+        ref.to_json_dict()["metrics"]["a"])
 
 
 def test_series_and_arrow_arrays_are_arrays() -> None:

@@ -47,7 +47,7 @@ def test_every_pair_equals_the_engines_cohen_kappa_to_the_bit() -> None:
         r, u, c = int(rng.integers(2, 7)), int(rng.integers(1, 12)), int(rng.integers(1, 5))
         codes = rng.integers(-1, c, (u, r))
         if rng.random() < 0.3:
-            codes[:, 0] = 0  # one annotator in one category: kappa undefined, resolved to 0
+            codes[:, 0] = 0  # one annotator in one category: kappa undefined where the other is too
         if rng.random() < 0.3:
             codes[:, 1] = codes[:, 0]
         ratings = ratings_from_codes(codes, c)
@@ -61,7 +61,8 @@ def test_every_pair_equals_the_engines_cohen_kappa_to_the_bit() -> None:
                     continue
                 m = np.zeros((c, c))
                 np.add.at(m, (codes[both, i], codes[both, j]), 1.0)
-                assert got[key] == float(compute_metrics(m, ["cohen_kappa"])["cohen_kappa"]), key
+                want = float(compute_metrics(m, ["cohen_kappa"])["cohen_kappa"])
+                assert got[key] == want or (got[key] is None and want != want), key  # undefined: None, as NaN
                 checked += 1
     assert checked > 1000
 
@@ -145,3 +146,16 @@ def test_beyond_the_pairwise_limit_it_says_so(tmp_path: Path, cli, monkeypatch) 
     data = json.loads(res.stdout)
     assert data["pairs"] == {} and "krippendorff_alpha" in data["metrics"]["agreement"]
     assert any("not computed for 11 annotators (55 pairs" in n for n in data["notes"])
+
+
+def test_a_pair_whose_kappa_is_undefined_follows_the_convention_as_the_engine_does() -> None:
+    # both annotators put every shared item in one and the same category: kappa's denominator is 0
+    codes = np.array([[0, 0, 1], [0, 0, 0], [0, 0, 1]])
+    ratings = ratings_from_codes(codes, 2)
+    m = np.zeros((2, 2))
+    np.add.at(m, (codes[:, 0], codes[:, 1]), 1.0)
+    for conv in ("zero", "baseline", "omit"):
+        want = float(compute_metrics(m, ["cohen_kappa"], undefined=conv)["cohen_kappa"])
+        got = pairwise_kappa(ratings, undefined=conv)[f"{ratings.raters[0]} | {ratings.raters[1]}"]
+        assert (got is None and want != want) or got == want, (conv, got, want)
+    assert pairwise_kappa(ratings)[f"{ratings.raters[0]} | {ratings.raters[1]}"] is None  # the default, omit

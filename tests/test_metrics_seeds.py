@@ -288,9 +288,9 @@ class TestOpitzBurst2019:
         assert gaps[-1] == pytest.approx(bound, abs=1e-5)
 
     def test_zero_convention_of_eq1(self):
-        # Eq. 1: "with P_i, R_i, F1_i = 0 when the denominator is zero" — the engine's default.
+        # Eq. 1: "with P_i, R_i, F1_i = 0 when the denominator is zero" — the engine's zero convention.
         C = from_pred_true([[3, 1, 0], [0, 2, 4], [0, 0, 0]])  # class 3: never predicted, never true
-        pc = per_class(C)
+        pc = per_class(C, undefined="zero")
         assert pc[2]["precision"] == pc[2]["recall"] == pc[2]["f1"] == 0.0
 
 
@@ -724,7 +724,7 @@ class TestI2ML:
         assert r["fowlkes_mallows"] == pytest.approx(math.sqrt(r["precision"] * r["recall"]))  # ρ_G
         assert r["fowlkes_mallows"] >= r["f1"]  # "Geometric mean is larger than harmonic mean"
         assert r["geometric_macro_recall"] == pytest.approx(math.sqrt(r["specificity"] * r["recall"]))  # ρ_Gm
-        neg = metrics(i2ml_binary(0, 0, 10, 90), positive_label="+")
+        neg = metrics(i2ml_binary(0, 0, 10, 90), positive_label="+", undefined="zero")  # precision 0/0 read as 0
         assert neg["fowlkes_mallows"] == neg["geometric_macro_recall"] == 0.0  # always "negative"
 
     def test_balanced_accuracy(self):

@@ -123,7 +123,7 @@ def oracle() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def ours() -> list[tuple]:
-    return [(compute_metrics(C), per_class(C), compute_metrics(C, undefined="omit")) for C in MATRICES]
+    return [(compute_metrics(C, undefined="zero"), per_class(C, undefined="zero"), compute_metrics(C, undefined="omit")) for C in MATRICES]
 
 
 def test_accuracy_and_micro_averages(oracle, ours):
@@ -216,7 +216,7 @@ def test_binary_metrics_with_positive_label():
         yt, yp, w, labels = cells(C)
         for pos in (0, 1):
             neg = 1 - pos
-            r = compute_metrics(C, positive_label=pos)
+            r = compute_metrics(C, positive_label=pos, undefined="zero")
             kw = dict(labels=labels, average="binary", sample_weight=w, zero_division=0)
             prec, rec, f1, _ = skm.precision_recall_fscore_support(yt, yp, pos_label=pos, **kw)
             npv, tnr, _, _ = skm.precision_recall_fscore_support(yt, yp, pos_label=neg, **kw)
@@ -231,7 +231,7 @@ def test_binary_metrics_with_positive_label():
                 (i, r["npv"], npv),
             ]
             beta = (0.5, 2.0, 3.7)[i % 3]
-            rb = compute_metrics(C, ["f_beta"], positive_label=pos, beta=beta)
+            rb = compute_metrics(C, ["f_beta"], positive_label=pos, beta=beta, undefined="zero")
             pairs.append((i, rb["f_beta"], skm.fbeta_score(yt, yp, beta=beta, pos_label=pos, **kw)))
             if C[pos].sum() > 0 and C[neg].sum() > 0:  # both classes in the truth: no 0-convention terms
                 pairs.append((i, r["informedness"], rec + tnr - 1))
@@ -245,7 +245,7 @@ def test_class_likelihood_ratios():
     for i, C in enumerate(BINARY):
         yt, yp, w, _ = cells(C)
         for pos in (0, 1):
-            r = compute_metrics(C, positive_label=pos)
+            r = compute_metrics(C, positive_label=pos, undefined="zero")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 lr_plus, lr_minus = skm.class_likelihood_ratios(yt, yp, labels=[1 - pos, pos], sample_weight=w)
@@ -265,8 +265,8 @@ def test_fowlkes_mallows_score_is_a_different_quantity():
     yp = np.array([1, 1, 0, 0, 1, 0, 0, 0, 0, 0])
     fm_cluster = skm.fowlkes_mallows_score(yt, yp)
     assert fm_cluster == pytest.approx(skm.fowlkes_mallows_score(1 - yt, 1 - yp))
-    ours_pos = compute_metrics(confusion_matrix(yt, yp), positive_label=1)["fowlkes_mallows"]
-    ours_neg = compute_metrics(confusion_matrix(yt, yp), positive_label=0)["fowlkes_mallows"]
+    ours_pos = compute_metrics(confusion_matrix(yt, yp), positive_label=1, undefined="zero")["fowlkes_mallows"]
+    ours_neg = compute_metrics(confusion_matrix(yt, yp), positive_label=0, undefined="zero")["fowlkes_mallows"]
     assert ours_pos == pytest.approx(math.sqrt(2 / 3 * 2 / 4))
     assert ours_pos != pytest.approx(ours_neg)
     assert fm_cluster != pytest.approx(ours_pos)
@@ -286,7 +286,7 @@ def test_raw_arrays_with_sample_weight():
         labels = list(range(k))
         cm = confusion_matrix(yt, yp, labels=labels, sample_weight=w)
         np.testing.assert_allclose(cm.counts, skm.confusion_matrix(yt, yp, labels=labels, sample_weight=w), rtol=1e-12)
-        r = compute_metrics(cm)
+        r = compute_metrics(cm, undefined="zero")
         pairs += [
             (i, r["accuracy"], skm.accuracy_score(yt, yp, sample_weight=w)),
             (i, r["macro_f1"], skm.f1_score(yt, yp, labels=labels, average="macro", sample_weight=w, zero_division=0)),
@@ -300,7 +300,7 @@ def test_raw_arrays_with_sample_weight():
 def test_string_labels_binary_pos_label():
     yt = np.array(["spam", "ham", "ham", "spam", "ham", "spam", "ham"])
     yp = np.array(["spam", "ham", "spam", "ham", "ham", "spam", "ham"])
-    r = compute_metrics(confusion_matrix(yt, yp), positive_label="spam")
+    r = compute_metrics(confusion_matrix(yt, yp), positive_label="spam", undefined="zero")
     assert close(r["precision"], skm.precision_score(yt, yp, pos_label="spam"))
     assert close(r["recall"], skm.recall_score(yt, yp, pos_label="spam"))
     assert close(r["f1"], skm.f1_score(yt, yp, pos_label="spam"))
@@ -324,7 +324,7 @@ def test_confusion_entropy_against_pycm_overall_cen():
     for i, C in enumerate(ints):
         ref = pycm_matrix(C).overall_stat["Overall CEN"]
         if isinstance(ref, float):
-            pairs.append((i, compute_metrics(C, ["confusion_entropy"])["confusion_entropy"], ref))
+            pairs.append((i, compute_metrics(C, ["confusion_entropy"], undefined="zero")["confusion_entropy"], ref))
     assert len(pairs) >= 60
     check_all(pairs, "confusion entropy")
 
@@ -336,7 +336,7 @@ def test_binary_measures_against_pycm_class_stats():
     pairs = []
     for i, C in enumerate(ints):
         stats = pycm_matrix(C).class_stat
-        r = compute_metrics(C, positive_label=1)
+        r = compute_metrics(C, positive_label=1, undefined="zero")
         for ours, theirs in (("informedness", "BM"), ("markedness", "MK"), ("fowlkes_mallows", "G"),
                              ("geometric_macro_recall", "GM"), ("lr_plus", "PLR"), ("lr_minus", "NLR"),
                              ("npv", "NPV"), ("specificity", "TNR")):
@@ -345,3 +345,31 @@ def test_binary_measures_against_pycm_class_stats():
                 pairs.append((i, r[ours], ref))
     assert len(pairs) >= 250
     check_all(pairs, "PyCM binary")
+
+
+def test_omit_convention_is_scikit_learns_nan_zero_division(ours):
+    """The default convention (``omit``, issue 22) against scikit-learn's ``zero_division=np.nan``, which leaves an
+    undefined per-class value out of the macro mean and returns NaN for a binary rate with a zero denominator
+    (``jaccard_score`` does not accept NaN there, so Jaccard is not compared)."""
+    pairs, binary = [], []
+    for i, (C, (_, _, r)) in enumerate(zip(MATRICES, ours)):
+        yt, yp, w, labels = cells(C)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p, rc, f, _ = skm.precision_recall_fscore_support(yt, yp, labels=labels, average="macro",
+                                                              sample_weight=w, zero_division=np.nan)
+        pairs += [(i, r["macro_precision"], p), (i, r["balanced_accuracy"], rc), (i, r["macro_f1"], f)]
+        if len(labels) == 2:
+            rb = compute_metrics(C, ["precision", "recall", "f1"], positive_label=1, undefined="omit")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pb, rcb, fb, _ = skm.precision_recall_fscore_support(yt, yp, labels=labels, pos_label=1,
+                                                                     average="binary", sample_weight=w,
+                                                                     zero_division=np.nan)
+            binary += [(i, rb["precision"], pb), (i, rb["recall"], rcb), (i, rb["f1"], fb)]
+    same = lambda a, b: (math.isnan(a) and math.isnan(b)) or close(a, b)  # noqa: E731
+    bad = [x for x in pairs + binary if not same(x[1], x[2])]
+    assert pairs and binary and not bad, bad[:3]
+    # the comparison reaches the cases that matter: undefined values left out, and whole figures undefined
+    assert any(math.isnan(x[2]) for x in binary)
+    assert sum(not close(r_zero["macro_f1"], r["macro_f1"]) for (r_zero, _, r) in ours) > 0

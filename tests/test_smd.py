@@ -52,9 +52,10 @@ def test_smd_hand_value():
 
 def test_smd_undefined_when_both_constant():
     cells = ordinal_cells(y_true=[2, 2, 2], y_pred=[3, 3, 3], order=[1, 2, 3])
-    res = ordinal_metrics(cells, ["smd"])
+    res = ordinal_metrics(cells, ["smd"], undefined="zero")
     assert res["smd"] == 0.0 and any(u.metric == "smd" for u in res.undefined)
     assert np.isnan(ordinal_metrics(cells, ["smd"], undefined="omit")["smd"])
+    assert np.isnan(ordinal_metrics(cells, ["smd"])["smd"])  # the default, omit
 
 
 def test_smd_is_not_reported_unless_asked_and_its_record_is_signed():

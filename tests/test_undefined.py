@@ -434,7 +434,7 @@ def test_sklearn_parity_zero_convention(name):
     k = C.shape[0]
     yt, yp, w = np.repeat(np.arange(k), k), np.tile(np.arange(k), k), C.ravel()
     labels = list(range(k))
-    r = compute_metrics(C)
+    r = compute_metrics(C, undefined="zero")
     pairs = [("accuracy", skm.accuracy_score(yt, yp, sample_weight=w)),
              ("mcc", skm.matthews_corrcoef(yt, yp, sample_weight=w))]
     for avg, ids in (("macro", ("macro_precision", "balanced_accuracy", "macro_f1")),
@@ -452,7 +452,7 @@ def test_sklearn_parity_zero_convention(name):
     for m, ref in pairs:
         assert r[m] == pytest.approx(ref, abs=1e-12), (m, r[m], ref)
     for pos in binary:
-        rb = compute_metrics(C, positive_label=pos)
+        rb = compute_metrics(C, positive_label=pos, undefined="zero")
         kw = dict(labels=labels, pos_label=pos, average="binary", sample_weight=w, zero_division=0)
         p, rc, f, _ = skm.precision_recall_fscore_support(yt, yp, **kw)
         for m, ref in (("precision", p), ("recall", rc), ("f1", f), ("jaccard", skm.jaccard_score(yt, yp, **kw))):

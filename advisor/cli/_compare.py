@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from ..engine import DEFAULT_CONVENTION
 from .. import catalogue as catalogue_api
 from .. import engine as engine_api
 from .. import io as io_api
@@ -290,7 +291,7 @@ def register(app: typer.Typer) -> None:
         seed: int | None = typer.Option(None, "--seed", help="Random seed, for reproducible intervals."),
         positive: str | None = typer.Option(None, "--positive", help="Positive class (binary metrics)."),
         beta: float = typer.Option(1.0, "--beta", help="β of f_beta (recall weighted β times precision)."),
-        undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+        undefined: str = typer.Option(DEFAULT_CONVENTION, "--undefined", help="Undefined values: zero, baseline or omit."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
         costs: str | None = typer.Option(None, "--costs", help="Error costs: fn=10,fp=1 or a cost-matrix CSV."),
         priors: str | None = typer.Option(None, "--priors", help="Deployment class shares: LABEL=SHARE,…"),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from ..engine import DEFAULT_CONVENTION
 from .. import catalogue as catalogue_api
 from .. import engine as engine_api
 from .. import io as io_api
@@ -69,7 +70,7 @@ def compute(
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (enables precision, recall, F1, …).",
     ),
-    undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+    undefined: str = typer.Option(DEFAULT_CONVENTION, "--undefined", help="Undefined values: zero, baseline or omit."),
     beta: float = typer.Option(1.0, "--beta", help="β of f_beta."),
     n_boot: Optional[int] = typer.Option(
         None, "--bootstrap", show_default=False, help="Add percentile bootstrap intervals from N resamples per system.",

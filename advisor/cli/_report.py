@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import typer
 
+from ..engine import DEFAULT_CONVENTION
 from .. import engine as engine_api
 from .. import io as io_api
 from .. import questionnaire as questionnaire_api
@@ -63,7 +64,7 @@ def report(
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (default: from the answers).",
     ),
-    undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+    undefined: str = typer.Option(DEFAULT_CONVENTION, "--undefined", help="Undefined values: zero, baseline or omit."),
     context: Optional[Path] = typer.Option(
         None, "--context", show_default=False, help="Re-render a report from its JSON context (no recomputation).",
     ),
@@ -268,7 +269,7 @@ def methods(
         None, "-o", "--output", show_default=False, help="Write to this file instead of standard output.",
     ),
     n_boot: int = typer.Option(2000, "--bootstrap", help="Bootstrap resamples the text announces (0: no intervals)."),
-    undefined: str = typer.Option("zero", "--undefined", help="Undefined values: zero, baseline or omit."),
+    undefined: str = typer.Option(DEFAULT_CONVENTION, "--undefined", help="Undefined values: zero, baseline or omit."),
     seed: Optional[int] = typer.Option(None, "--seed", show_default=False,
                                        help="Seed the intervals will be drawn with, as on `advisor report`."),
     justify: bool = typer.Option(False, "--justify", help="Append the full reasoning behind the choice."),

@@ -14,6 +14,7 @@ from .._lazy import lazy_exports
 _LAZY: dict[str, str] = {
     "BINARY_METRICS": "._metrics",
     "CONVENTIONS": "._conventions",
+    "DEFAULT_CONVENTION": "._conventions",
     "ConfusionMatrix": "._confusion",
     "Evaluation": "._evaluate",
     "JointCounts": "._joint",
@@ -233,6 +234,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         normalise_labels as normalise_labels,
     )
     from ._conventions import CONVENTIONS as CONVENTIONS
+    from ._conventions import DEFAULT_CONVENTION as DEFAULT_CONVENTION
     from ._costs import (
         bayes_decisions as bayes_decisions,
         cost_matrix as cost_matrix,

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
@@ -180,14 +181,14 @@ def _evaluate(r: Ratings, ids: Sequence[str], convention: str, weights: np.ndarr
 
 
 def evaluate_agreement_batch(r: Ratings, ids: Sequence[str], weights: np.ndarray,
-                             undefined: str = "zero") -> dict[str, np.ndarray]:
+                             undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
     """Fast path for the bootstrap: item weights ``(B, items)``; no provenance."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return _evaluate(r, ids, undefined, weights)[0]
 
 
 def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None, *, raters: Sequence[str] | None = None,
-                      categories: Sequence[Any] | None = None, undefined: str = "zero") -> MetricResult:
+                      categories: Sequence[Any] | None = None, undefined: str = DEFAULT_CONVENTION) -> MetricResult:
     """Fleiss' κ and Krippendorff's α (nominal; ``krippendorff_alpha_ordinal`` on the category order).
 
     Fleiss' κ is left out by default when ratings are missing (it needs complete rows); the ordinal α
@@ -223,7 +224,7 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
 MAX_PAIRWISE_RATERS = 2_000
 
 
-def kappa_pairs(r: Ratings) -> tuple[np.ndarray, np.ndarray]:
+def kappa_pairs(r: Ratings, undefined: str = DEFAULT_CONVENTION) -> tuple[np.ndarray, np.ndarray]:
     """``(kappa, shared)``: Cohen's kappa of every pair of annotators on the items both rated (R × R, NaN where
     they share no item or there are fewer than two categories) and how many items both rated.
 
@@ -232,7 +233,8 @@ def kappa_pairs(r: Ratings) -> tuple[np.ndarray, np.ndarray]:
     the chance term ``Σ_c a_c ∘ a_cᵀ`` with ``a_c = X_cᵀV`` (how often rater i chose c on the items it shares
     with j). Kappa is ``(n·agree − Σ a b) / (n² − Σ a b)`` — every term a whole number below 2^53, so the value
     is the engine's ``cohen_kappa`` of the pair's confusion matrix to the last bit; where the denominator is 0
-    (both annotators put every shared item in one category) it is 0, as the ``zero`` convention resolves it.
+    (both annotators put every shared item in one and the same category) it is resolved as the engine resolves it
+    under ``undefined``: NaN (``omit``, the default), 0 (``zero``) or 1, maximal agreement (``baseline``).
     For 1,000 annotators (499,500 pairs) this is a few matrix products instead of 499,500 evaluations.
 
     >>> k, n = kappa_pairs(ratings_table([["x", "x", "y"], ["y", "y", "y"], ["x", "y", "x"]], ["a", "b", "c"]))
@@ -254,20 +256,21 @@ def kappa_pairs(r: Ratings) -> tuple[np.ndarray, np.ndarray]:
         chance += a * a.T
     den = shared * shared - chance
     with np.errstate(invalid="ignore", divide="ignore"):
-        kappa = np.where(den > 0, (shared * agree - chance) / np.where(den > 0, den, 1.0), 0.0)
+        kappa = np.where(den > 0, (shared * agree - chance) / np.where(den > 0, den, 1.0), _FILL[undefined])
     kappa[(shared == 0) | (c < 2)] = np.nan
     return kappa, shared
 
 
-def pairwise_kappa(r: Ratings, pairs: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, float | None]:
+def pairwise_kappa(r: Ratings, pairs: tuple[np.ndarray, np.ndarray] | None = None,
+                   undefined: str = DEFAULT_CONVENTION) -> dict[str, float | None]:
     """Cohen's kappa of every pair of annotators on the items both rated (``"a | b"`` → κ or None).
 
-    ``pairs``: :func:`kappa_pairs` of ``r``, when already computed.
+    ``pairs``: :func:`kappa_pairs` of ``r``, when already computed; ``undefined``: the convention otherwise.
 
     >>> pairwise_kappa(ratings_table([["x", "x", "y"], ["y", "y", "y"], ["x", "y", "x"]], ["a", "b", "c"]))["a | b"]
     0.4
     """
-    kappa, _ = pairs if pairs is not None else kappa_pairs(r)
+    kappa, _ = pairs if pairs is not None else kappa_pairs(r, undefined)
     i, j = np.triu_indices(len(r.raters), 1)
     values = kappa[i, j].tolist()
     names = r.raters

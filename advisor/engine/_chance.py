@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ._cells import Cells, others
 from ._confusion import Label, cells_and_labels, counts_and_labels
@@ -44,7 +45,7 @@ def chance_levels(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,

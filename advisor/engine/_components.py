@@ -282,7 +282,7 @@ class _Stats:
             text = f"set to {baseline_text} (baseline convention, Gösgens et al. 2021, App. B)"
         else:
             fill = np.nan
-            text = "left out of the average (omit convention)"
+            text = "undefined; left out of any mean over classes (omit convention)"
         val = np.where(undef, fill, val)
         return _Component(val, undef, reason, text)
 
@@ -315,7 +315,7 @@ class _Stats:
         elif self.convention == "baseline":
             fill, text = baseline, f"set to {baseline_text} (baseline convention, Gösgens et al. 2021, App. B)"
         else:
-            fill, text = np.nan, "not reported (omit convention)"
+            fill, text = np.nan, "reported as undefined (omit convention)"
         self.flag(quantity, undef, reason, text)
         return np.where(undef, fill, value)
 

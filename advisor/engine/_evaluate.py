@@ -12,6 +12,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from .._jsonio import dumps, envelope
 from ._chance import chance_levels
@@ -120,7 +121,7 @@ def evaluate(
     metrics: Sequence[str] | None = None,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     probabilities: Mapping[str, Mapping[str, float]] | None = None,
     class_weights: Any = None,
     same_items: bool = True,

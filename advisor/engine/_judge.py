@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from .._format import few_names
 from ._agreement import Ratings, ratings_from_codes
@@ -203,7 +204,7 @@ def _mean(values: list[np.ndarray]) -> np.ndarray:
 
 
 def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: np.ndarray,
-                         undefined: str = "zero") -> dict[str, np.ndarray]:
+                         undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
     """Every figure of :meth:`JudgeRatings.ids` (or those in ``ids``) under item weights ``(..., items)``."""
     w = np.asarray(weights, dtype=np.float64)
     r = jr.ratings
@@ -237,7 +238,7 @@ def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: n
     return {m: v for m, v in out.items() if ids is None or m in ids}
 
 
-def judge_comparison(jr: JudgeRatings, undefined: str = "zero") -> dict[str, Any]:
+def judge_comparison(jr: JudgeRatings, undefined: str = DEFAULT_CONVENTION) -> dict[str, Any]:
     """The judge against the humans, on the data: one row per pair of raters (the judge with each human first) with
     the items both rated, the agreement rate and Cohen's kappa (and the weighted kappa), then ``delta`` — the judge's
     mean with the humans minus the humans' mean with each other — or None with one human.

@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError, UnknownMetricError
 from ._cells import Cells
 from ._components import (
@@ -589,7 +590,7 @@ def evaluate_batch(
     *,
     positive_index: int | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     class_weights: np.ndarray | None = None,
     f1_classes: np.ndarray | None = None,
     fallback_index: int | None = None,
@@ -618,7 +619,7 @@ def compute_metrics(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Label | None = None,
@@ -667,9 +668,11 @@ def compute_metrics(
     >>> r = compute_metrics([[5, 1], [2, 3]])
     >>> round(r["accuracy"], 4), round(r["balanced_accuracy"], 4), round(r["mcc"], 4)
     (0.7273, 0.7167, 0.4485)
-    >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])
+    >>> r = compute_metrics([[5, 0], [2, 0]], ["macro_precision"])  # the never-predicted class is left out
     >>> round(r["macro_precision"], 4), r.undefined[0].reason
-    (0.3571, 'class is never predicted (b_i = 0)')
+    (0.7143, 'class is never predicted (b_i = 0)')
+    >>> round(compute_metrics([[5, 0], [2, 0]], ["macro_precision"], undefined="zero")["macro_precision"], 4)
+    0.3571
     >>> r = compute_metrics([[2 * 10**12, 0], [0, 1]], ["balanced_accuracy", "mcc"])
     >>> r["balanced_accuracy"], r["mcc"]
     (1.0, 1.0)
@@ -786,7 +789,7 @@ def metrics_of_cells(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     records: bool = True,
     class_weights: Any = None,
     f1_classes: Any = None,
@@ -864,7 +867,7 @@ def _records(
     return out
 
 
-def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = "zero") -> MetricResult:
+def per_class(matrix: Any, *, beta: float = 1.0, undefined: str = DEFAULT_CONVENTION) -> MetricResult:
     """Per-class table: support, predicted count, precision, recall, F1, Jaccard, specificity, NPV.
 
     Returns a :class:`MetricResult` mapping each label to a dict of those fields; undefined values are

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
@@ -155,9 +156,10 @@ def _evaluate(s: LabelSets, ids: Sequence[str], convention: str, weights: np.nda
         out["multilabel_macro_f1"] = _mean(per)
     if "multilabel_samples_f1" in ids:
         a, b, c = tp_i.sum(1), fp_i.sum(1), fn_i.sum(1)
-        # two empty sets agree exactly: F1 = 1, as subset accuracy counts the item right (one convention for
-        # the quantity whatever the undefined-value setting; "omit" still leaves the item out)
-        per, undef = _ratio(2 * a, 2 * a + b + c, "omit" if convention == "omit" else "baseline")
+        # two empty sets agree exactly: F1 = 1, as subset accuracy counts the item right — one convention for
+        # the quantity whatever the undefined-value setting (issue 22 item 7; leaving the item out under "omit"
+        # would again put sample F1 below subset accuracy)
+        per, undef = _ratio(2 * a, 2 * a + b + c, "baseline")
         out["multilabel_samples_f1"] = _mean(np.broadcast_to(per, w.shape), w)
         events["multilabel_samples_f1"] = undef
     if "hamming_loss" in ids:
@@ -205,14 +207,14 @@ def label_aucs(y_true: np.ndarray, scores: np.ndarray, weights: np.ndarray | Non
 
 
 def evaluate_multilabel_batch(s: LabelSets, ids: Sequence[str], weights: np.ndarray,
-                              undefined: str = "zero") -> dict[str, np.ndarray]:
+                              undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
     """Fast path for the bootstrap: item weights ``(B, n)`` (resampling counts); no provenance."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return _evaluate(s, ids, undefined, weights)[0]
 
 
 def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Sequence[str] | None = None, *,
-                       labels: Sequence[Any] | None = None, undefined: str = "zero") -> MetricResult:
+                       labels: Sequence[Any] | None = None, undefined: str = DEFAULT_CONVENTION) -> MetricResult:
     """Micro, macro and samples F1, Hamming loss and subset accuracy of label sets.
 
     >>> r = multilabel_metrics([[1, 0, 1], [0, 1, 0]], [[1, 0, 0], [0, 1, 1]])
@@ -231,9 +233,6 @@ def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Seque
         if m == "multilabel_macro_f1":
             records += [UndefinedValue(m, "label F1", s.labels[i], "label is absent from both labelings", res,
                                        None if undefined == "omit" else _FILL[undefined]) for i in np.flatnonzero(mask)]
-        elif m == "multilabel_samples_f1" and mask.any() and undefined == "omit":
-            records.append(UndefinedValue(m, "item F1", None, f"{int(mask.sum())} item(s) have an empty true and "
-                                          "predicted label set", res, None))
         elif m == "multilabel_macro_roc_auc" and mask.any():
             records.append(UndefinedValue(m, "label ROC AUC", None, f"{few_names([s.labels[i] for i in np.flatnonzero(mask)])} "
                                           f"{'has' if mask.sum() == 1 else 'have'} one class only in the truth (every "
@@ -245,7 +244,7 @@ def multilabel_metrics(data: LabelSets | Any, y_pred: Any = None, metrics: Seque
 
 
 def per_label_metrics(data: LabelSets, metrics: Sequence[str] | None = None, *, beta: float = 1.0,
-                      undefined: str = "zero") -> dict[Any, dict[str, float]]:
+                      undefined: str = DEFAULT_CONVENTION) -> dict[Any, dict[str, float]]:
     """Every binary metric of the catalogue for each label (its own binary task, positive = assigned).
 
     >>> t = per_label_metrics(label_sets([[1, 0], [1, 1], [0, 0]], [[1, 0], [0, 1], [0, 1]], ["a", "b"]))

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ._components import MetricResult, UndefinedValue
@@ -283,14 +284,14 @@ def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple
     return out, events
 
 
-def evaluate_ordinal_batch(cells: OrdinalCells, ids: Sequence[str], undefined: str = "zero") -> dict[str, np.ndarray]:
+def evaluate_ordinal_batch(cells: OrdinalCells, ids: Sequence[str], undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
     """The fast path for the bootstrap: ``cells.counts`` of shape ``(B, nnz)``; no provenance."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return _evaluate(cells, ids, undefined)[0]
 
 
 def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: Sequence[Any] | None = None,
-                    undefined: str = "zero") -> MetricResult:
+                    undefined: str = DEFAULT_CONVENTION) -> MetricResult:
     r"""Weighted kappa (linear, quadratic), MAE, macro MAE and adjacent agreement of an ordered confusion matrix.
 
     ``data`` is an :class:`OrdinalCells` or a k×k matrix whose classes are in order (lowest first).

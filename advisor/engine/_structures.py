@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._conventions import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ._agreement import (
@@ -113,7 +114,7 @@ def nominal_beside(cells: Any, ids: Sequence[str] = NOMINAL_BESIDE) -> dict[str,
 
 
 def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells | tuple[Any, Any, Any], *,
-                       undefined: str = "zero", top_k: int | None = None,
+                       undefined: str = DEFAULT_CONVENTION, top_k: int | None = None,
                        metrics: list[str] | None = None) -> dict[str, object]:
     """Every metric of one system's structured input: ``{"values": {id: float}, "undefined": [...], ...}``.
 
@@ -162,7 +163,7 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
     return out
 
 
-def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | None = None) -> dict[str, Any]:
+def evaluate_inputs(inputs: Any, undefined: str = DEFAULT_CONVENTION, metrics: list[str] | None = None) -> dict[str, Any]:
     """The JSON of ``advisor compute`` for structured inputs (:class:`advisor.io._structures.StructuredInputs`)."""
     data: dict[str, Any] = {"structure": inputs.structure, "systems": list(inputs.systems),
                             "labels": [str(x) for x in inputs.labels], "metrics": {}, "undefined": {}}
@@ -188,7 +189,7 @@ def evaluate_inputs(inputs: Any, undefined: str = "zero", metrics: list[str] | N
         data["n_items"] = int(r.codes.shape[0])
         data["raters"] = {n: int((r.codes[:, j] >= 0).sum()) for j, n in enumerate(r.raters)}
         if len(r.raters) <= MAX_PAIRWISE_RATERS:  # every pair at once (a few matrix products), and their summary
-            pairs = kappa_pairs(r)
+            pairs = kappa_pairs(r, undefined)
             data["pairs"] = pairwise_kappa(r, pairs)
             data["pair_summary"] = kappa_summary(r, pairs=pairs)
         else:

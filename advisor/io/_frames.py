@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError, check_keywords
-from ..engine import COST_IDS, HIERARCHY_METRICS, JointCounts, Label, evaluate_inputs, metric_id, metric_list
+from ..engine import COST_IDS, DEFAULT_CONVENTION, HIERARCHY_METRICS, JointCounts, Label, evaluate_inputs, metric_id, metric_list
 from ..engine import evaluate as evaluate_matrices
 from ._dataset import Dataset
 from ._evaluate_scores import add_scores
@@ -144,7 +144,7 @@ def _hierarchy(data: Any, y_pred: Any, y_true: str | None, systems: Any, taxonom
                options: dict[str, Any]) -> dict[str, Any]:
     """``evaluate(…, taxonomy=…)``: the hierarchical metrics, accuracy at each depth and error distances."""
     metrics = options.pop("metrics", None)
-    given = [k for k, v in options.items() if v is not None and not (k == "undefined" and v == "zero")]
+    given = [k for k, v in options.items() if v is not None and not (k == "undefined" and v == DEFAULT_CONVENTION)]
     if given:
         raise InputError(f"{given[0]} does not apply with taxonomy: hierarchical metrics score one class per item in "
                          "the tree, with no positive class, costs, scores or fixed labels; leave it out.")

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from ..engine import net_benefit_id
+from ..engine import DEFAULT_CONVENTION, net_benefit_id
 
 __all__ = [
     "AnswerUse",
@@ -144,7 +144,7 @@ class Design(_Model):
     paired: bool = Field(False, description="systems resampled on the same items")
     test: str | None = Field(None, description="how two systems are compared")
     multiplicity: str | None = Field(None, description="correction for many comparisons")
-    undefined: str = Field("zero", description="the undefined-value convention")
+    undefined: str = Field(DEFAULT_CONVENTION, description="the undefined-value convention")
     systems: int | None = Field(None, description="number of systems, when the data are known")
     subgroups: list[str] = Field(default_factory=list, description=(
         "the columns every metric is also reported by, per subgroup value (answers subgroups, --by; issue 23)"))

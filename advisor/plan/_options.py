@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from ..engine import (
     CONVENTIONS,
@@ -47,7 +48,7 @@ class PlanOptions(BaseModel):
     confidence: float = 0.95
     seed: int | None = None
     seed_given: bool = Field(True, description="False: the seed was picked by advisor, not given")
-    undefined: str = "zero"
+    undefined: str = DEFAULT_CONVENTION
 
     def check(self) -> PlanOptions:
         """Refuse impossible values in one sentence, before any work."""

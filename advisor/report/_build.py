@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine import DEFAULT_CONVENTION
 from .. import __version__
 from .._exceptions import InputError
 from .._format import beta_text
@@ -226,7 +227,7 @@ def build_report(
     confidence: float = 0.95,
     seed: int | None = None,
     positive_label: Any = None,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     recommendation: Any = None,
     digits: int = 4,
     progress: Any = None,
@@ -701,6 +702,12 @@ def defined_once(entries: list[MetricEntry], cat: Any, before: Sequence[MetricEn
     return entries
 
 
+def undefined_values(records: Sequence[Any]) -> int:
+    """How many values were undefined: one per quantity, class and cause, however many metrics it reached — the
+    count the methods say, and the appendix's rows by cause list (issue 22 item 7: counts that agree)."""
+    return len({(u.quantity, u.label, u.reason) for u in records})
+
+
 def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry], zero: Mapping[str, int]) -> _Results:
     """Per-system values, per-class rows, confusion counts and undefined values; chance rows."""
     out = _Results()
@@ -717,7 +724,7 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
                               label=None if u.get("label") is None else str(u["label"]),
                               reason=str(u["reason"]), resolution=str(u["resolution"]), value=_f(u.get("value")))
                for u in ev.undefined[name]]
-        out.undefined_total += len(und)
+        out.undefined_total += undefined_values(und)
         out.reports.append(SystemReport(
             name=name,
             values={m: _f(v) for m, v in ev.metrics[name].items()},

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, human_ratings, one_depth, per_class, top_k_hits
@@ -30,6 +31,7 @@ from ._build import (
     _Results,
     _warnings_in_words,
     defined_once,
+    undefined_values,
 )
 from ._build import _f as finite
 from ._inputs import check_arguments, check_resampling, load_answers
@@ -65,7 +67,7 @@ __all__ = ["build_structured_report", "check_structured", "inputs_for_answers", 
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
-                            confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                            confidence: float = 0.95, seed: int | None = None, undefined: str = DEFAULT_CONVENTION,
                             digits: int = 4) -> ReportContext:
     """The report context of a structured evaluation (``inputs`` from :func:`advisor.load_structured`).
 
@@ -137,7 +139,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     plan = settle(plan, set(computed) - set(equal), {**reasons, **equal})  # what this data cannot give is said
     results = _Results()
     results.reports = _reports(inputs, data)
-    results.undefined_total = sum(len(r.undefined) for r in results.reports)
+    results.undefined_total = sum(undefined_values(r.undefined) for r in results.reports)
     if bootstrap > 0:
         _intervals(results, scored, [m.id for m in entries], bootstrap, confidence, seed, undefined)
         settle_intervals(results, seed_given)

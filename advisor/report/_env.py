@@ -45,12 +45,13 @@ def template_dir() -> Path:
 
 
 def fmt_num(value: Any, digits: int = 4) -> str:
-    """A number as the reports print it (:func:`advisor._format.format_number`): undefined → ``n/a``.
+    """A number as the reports print it (:func:`advisor._format.format_number`): not given → ``n/a``; NaN, a value
+    with a zero denominator under the ``omit`` convention, → ``undefined``.
 
-    >>> fmt_num(0.81234), fmt_num(None), fmt_num(float("inf")), fmt_num(3.0, 0)
-    ('0.8123', 'n/a', 'inf', '3')
+    >>> fmt_num(0.81234), fmt_num(None), fmt_num(float("nan")), fmt_num(float("inf")), fmt_num(3.0, 0)
+    ('0.8123', 'n/a', 'undefined', 'inf', '3')
     """
-    return format_number(value, digits)
+    return format_number(value, digits, nan="undefined")
 
 
 def anchor(key: Any) -> Markup:

@@ -22,6 +22,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import UnknownMetricError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, resolve_metric
@@ -110,7 +111,7 @@ def build_methods(
     cite: Any = None,
     cite_source: Any = None,
     task: TaskInfo | None = None,
-    convention: str = "zero",
+    convention: str = DEFAULT_CONVENTION,
     undefined_count: int | None = None,
     log_loss_zero: Mapping[str, int] | None = None,
     chance: Sequence[ChanceRow] = (),
@@ -265,8 +266,8 @@ def build_methods(
         if met and conventions and answers.get("label_structure") != "partition":
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
             if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                       example=_undefined_example(rec, task, answers), named=example,
-                                       empty_items=_empty_items(rec)):
+                                       case=_undefined_example(rec, task, answers), named=example,
+                                       empty_items=_empty_items(rec), unit=_unit(answers)):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
         merged = sub_promise if (bias and promises < 3) or groups else None
@@ -331,7 +332,8 @@ def build_methods(
     if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
         said = Text()
         _undefined_sentence(said, convention, None, cite, _annotators(answers),
-                            example=_undefined_example(rec, task, answers), empty_items=_empty_items(rec))
+                            case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
+                            unit=_unit(answers))
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
@@ -1216,6 +1218,16 @@ def _variant_sentence(p: Text, rec: Sequence[MetricEntry]) -> None:
 _LEAVES_OUT = frozenset({"mae_macro", "multilabel_samples_f1"})
 
 
+#: Cases of :func:`advisor.engine.undefined_case` in which the undefined value is the figure itself, not one
+#: class's (or label's) term of a mean: under ``omit`` it is reported as undefined rather than left out of a mean.
+_WHOLE_FIGURE = ("constant", "label_constant")
+
+
+def _unit(answers: Mapping[str, Any]) -> str:
+    """What a macro mean runs over: ``label`` for label sets, else ``class``."""
+    return "label" if answers.get("label_structure") == "multilabel" else "class"
+
+
 def _empty_items(rec: Sequence[MetricEntry]) -> bool:
     """Whether sample-averaged F1 is reported: an item with no true and no predicted label scores 1 there whatever
     the zero-denominator convention (it is predicted exactly, as subset accuracy counts it), said with the
@@ -1223,10 +1235,19 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
     return any(m.id == "multilabel_samples_f1" for m in rec)
 
 
-def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any]) -> str | None:
+#: Cases of :func:`advisor.engine.undefined_case` in which the undefined value is the figure itself, not one
+#: class's (or label's) term of a mean: under ``omit`` it is reported as undefined rather than left out of a mean.
+_WHOLE_FIGURE = ("constant", "label_constant")
+
+
+def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
+                       answers: Mapping[str, Any]) -> tuple[str, bool, str | None] | None:
     """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
-    the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`); None when no
-    reported metric can, so the convention is not stated for nothing (issue 22)."""
+    the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), whether the
+    undefined value is the whole figure (a rate of one class of a binary task, MCC of a constant labeling) rather
+    than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
+    accuracy leaves out of its mean a class absent from the images"); None when no reported metric can, so the
+    convention is not stated for nothing (issue 22)."""
     k = task.k if task is not None else int(answers.get("n_classes") or len(answers.get("classes") or []) or 3)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     item = answers.get("item_name") or "item"
@@ -1247,18 +1268,26 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answer
             phrase = W.UNDEFINED_CASE.get(case, "")
         if not phrase:
             continue
-        return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=_items(answers) or "test items")
+        whole = case in _WHOLE_FIGURE or case.endswith("_negative") or (pos is not None and binary)
+        items = _items(answers) or "test items"
+        left = W.UNDEFINED_LEFT_OUT.get(f"label_{case}" if answers.get("label_structure") == "multilabel" else case)
+        named = None if whole or left is None else W.S["undefined_omit_named"].format(
+            metric=_lower_name(m.name), case=left.format(items=items))
+        return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named
     return None
 
 
 def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,
-                        annotators: bool = False, no_zero_probability: bool = False, example: str | None = None,
-                        named: bool = True, empty_items: bool = False) -> bool:
+                        annotators: bool = False, no_zero_probability: bool = False,
+                        case: tuple[str, bool, str | None] | None = None, named: bool = True,
+                        empty_items: bool = False,
+                        unit: str = "class") -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
     true class got probability 0 (``no_zero_probability``: one sentence for both). Nothing when no reported
-    metric can meet a zero denominator (``example`` None) and none was met."""
+    metric can meet a zero denominator (``case`` None) and none was met."""
+    example, whole, left_out = case if case is not None else (None, False, None)
     if example is None and not annotators and not undefined_count:
-        if empty_items and convention != "omit":
+        if empty_items:
             p.t(W.S["undefined_empty_items_alone"] + ". ")
         return False
     if annotators:
@@ -1268,9 +1297,14 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
         p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
     else:
         none = undefined_count == 0 and convention == "zero"
-        key = "undefined_zero_none" if none else f"undefined_{convention}"
-        p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named else ""))
-        if empty_items and convention == "zero":
+        key = "undefined_zero_none" if none else f"undefined_{convention}" + ("_scalar" if convention == "omit" and
+                                                                              whole else "")
+        if key == "undefined_omit" and left_out and named:  # the metric says what its mean leaves out
+            p.t(left_out[:1].upper() + left_out[1:])
+        else:
+            p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
+                                else "", unit=unit))
+        if empty_items:
             p.t(W.S["undefined_empty_items"])
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
     if both:

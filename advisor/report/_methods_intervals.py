@@ -115,7 +115,12 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
         p.t(W.S["no_interval_ece"]).cite([k for k in [cite("Kumar", "2019")] if k]).t(". ")
     others = [m for m in ids if m != "ece" and m in intervals.withheld]
     constant = [m for m in others if intervals.withheld[m].startswith("every resample gives the same value")]
-    for group, key in (([m for m in others if m not in constant], "no_interval"), (constant, "no_interval_constant")):
+    # a zero denominator is not a bias: said as such (issue 22: "bias exceeding its sampling error" was said of an
+    # undefined precision)
+    zero = [m for m in others if intervals.withheld[m].startswith("its denominator is 0")]
+    biased = [m for m in others if m not in constant and m not in zero]
+    for group, key in ((biased, "no_interval"), (constant, "no_interval_constant"), (zero, "no_interval_undefined")):
         if group:  # the reason the interval was withheld, not one reason for all (a coverage of 0 in every resample)
             names = _join([name[m] for m in group])
-            p.t(W.S[key].format(names=names[:1].upper() + names[1:], verb="has" if len(group) == 1 else "have") + ". ")
+            p.t(W.S[key].format(names=names[:1].upper() + names[1:], verb="has" if len(group) == 1 else "have",
+                                its="its" if len(group) == 1 else "their") + ". ")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -365,7 +365,12 @@ S: dict[str, str] = {
     "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
                            "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "
                            "takes 1, maximal agreement"),
-    "undefined_omit": "A per-class score with a zero denominator{example} is left out of the average",
+    # issue 22, readers of 14 fields: a class absent from the test set or a resample is not a failure; an undefined
+    # figure is reported as undefined
+    "undefined_omit": "A {unit} whose score has a zero denominator{example} is left out of the mean, also in a resample",
+    "undefined_omit_named": "{metric} leaves out of its mean {case}, also in a resample",
+    "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
+                              "in which it is undefined are left out of its interval"),
     "undefined_count": "; {count} value{s} {were} undefined here",
     "undefined_none": "; none occurred",
     # sample-averaged F1 scores an item with both label sets empty as 1 under every convention (issue 22: "gives 0"
@@ -407,6 +412,7 @@ S: dict[str, str] = {
                     "over all pairs of paired bootstrap tests (family-wise error at most {alpha})"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
+    "no_interval_undefined": "{names} {verb} no interval where {its} denominator is 0",
     "no_interval_constant": ("{names} {verb} no interval where every resample gives the same value, as at the edge of "
                              "the range, so resampling cannot measure its uncertainty"),
     "duties": "We also give ",
@@ -416,6 +422,15 @@ S: dict[str, str] = {
 
 #: When a metric meets a zero denominator (:data:`advisor.engine._probe.CASES`), after its name: "recall {case}";
 #: ``_pos`` when a positive class is named, ``_negative`` for the binary negative class.
+#: The same cases as a noun phrase, for "balanced accuracy leaves out of its mean a class absent from the images"
+#: (the omit convention: the class, not the figure, goes).
+UNDEFINED_LEFT_OUT: dict[str, str] = {
+    "never_predicted": "a class never predicted",
+    "absent": "a class absent from the {items}",
+    "absent_both": "a class neither true nor predicted",
+    "label_absent_both": "a label in neither labeling",
+}
+
 UNDEFINED_CASE: dict[str, str] = {
     "never_predicted": "when a class is never predicted",
     "never_predicted_pos": "when “{pos}” is never predicted",

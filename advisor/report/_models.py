@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine import DEFAULT_CONVENTION
 from .. import report as _package  # lazy: its renderer loads on first use (_repr_html_)
 from .._jsonio import SCHEMA_VERSION
 from ._models_scores import ScoreData
@@ -285,7 +286,7 @@ class ReportContext(_M):
     title: str
     digits: int = 4
     task: TaskInfo | None = None
-    convention: str = "zero"
+    convention: str = DEFAULT_CONVENTION
     answers: dict[str, Any] = Field(default_factory=dict)
     primary: str
     metrics: list[MetricEntry] = Field(description="recommended metrics first, then the appendix ones")

@@ -20,10 +20,11 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import AdvisorError, InputError, arg
 from .._format import LABEL_DISPLAY_LIMIT, display_label, html_escape, latex_escape, markdown_escape, safe_filename
 from .._jsonio import dumps
-from ..catalogue import BIB_FILE
+from ..catalogue import BIB_FILE, get_catalogue
 from ..questionnaire import load_answers
 from ._bib import parse_bibtex
 from ._build import build_report
@@ -358,22 +359,36 @@ def _figdir_name(out_path: Path) -> str:
 
 
 def _undefined_by_cause(ctx: ReportContext) -> list[dict[str, Any]]:
-    """The undefined values met, one row per cause (system, metric, quantity, reason, resolution): the classes
-    it touched named in one cell, the first few and how many more (issue 22: a row per class repeated one fact)."""
-    groups: dict[tuple[Any, ...], list[str | None]] = {}
+    """The undefined values met, one row per cause (system, quantity, reason, resolution): the classes it touched
+    and the metrics it reached named in one cell each, the first few and how many more (issue 22: a row per class,
+    or per metric, repeated one fact)."""
+    groups: dict[tuple[Any, ...], tuple[list[str | None], list[str]]] = {}
+    known = {m.id: m.name for m in ctx.metrics}
+    catalogue = get_catalogue().metrics
     for s in ctx.systems:
         for u in s.undefined:
-            labels = groups.setdefault((s.name, u.metric, u.quantity, u.reason, u.resolution, u.value), [])
+            labels, metrics = groups.setdefault((s.name, u.quantity, u.reason, u.resolution, u.value), ([], []))
             if u.label not in labels:
                 labels.append(u.label)
+            entry = catalogue.get(u.metric)
+            name = known.get(u.metric) or (entry.name if entry is not None else
+                                           "the per-class table" if u.metric == "per_class" else u.metric)
+            if name not in metrics:
+                metrics.append(name)
     rows = []
-    for (system, metric, quantity, reason, resolution, value), labels in groups.items():
-        named = [str(x) for x in labels if x is not None]
-        cell = None if not named else ", ".join(named[:UNDEFINED_LABELS]) + (
-            f" and {len(named) - UNDEFINED_LABELS:,} more" if len(named) > UNDEFINED_LABELS else "")
-        rows.append({"system": system, "metric": metric, "quantity": quantity, "label": cell, "reason": reason,
+    for (system, quantity, reason, resolution, value), (labels, metrics) in groups.items():
+        rows.append({"system": system, "metric": _first_few(metrics), "quantity": quantity,
+                     "label": _first_few([str(x) for x in labels if x is not None]), "reason": reason,
                      "resolution": resolution, "value": value})
     return rows
+
+
+def _first_few(names: list[str]) -> str | None:
+    """``a, b, c and 4 more``: the first :data:`UNDEFINED_LABELS` names, None when there are none."""
+    if not names:
+        return None
+    return ", ".join(names[:UNDEFINED_LABELS]) + (
+        f" and {len(names) - UNDEFINED_LABELS:,} more" if len(names) > UNDEFINED_LABELS else "")
 
 
 #: classes named in one row of the undefined-values table before "and N more"
@@ -608,7 +623,7 @@ def methods_paragraph(
     *,
     bootstrap: int = 2000,
     confidence: float = 0.95,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     seed: int | None = None,
     justify: bool = False,
 ) -> str:
@@ -622,7 +637,7 @@ def methods_paragraph(
 
 
 def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
-                  undefined: str = "zero", seed: int | None = None, justify: bool = False) -> tuple[str, str]:
+                  undefined: str = DEFAULT_CONVENTION, seed: int | None = None, justify: bool = False) -> tuple[str, str]:
     """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``)."""
     if isinstance(answers, (str, os.PathLike, Path)):
         answers = load_answers(answers)

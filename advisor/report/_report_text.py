@@ -18,6 +18,8 @@ T: dict[str, str] = {
     "results_caption": ("Recommended metrics by system: estimate and {conf} interval (each metric's interval method "
                         "is named in the Methods)."),
     "no_interval": "no interval",
+    # a metric computed but with a zero denominator under the omit convention (issue 22)
+    "undefined": "undefined",
     "results_caption_plain": "Recommended metrics by system.",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),

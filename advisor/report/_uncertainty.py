@@ -105,7 +105,9 @@ def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries
         iv = "no interval" if lo is None or hi is None else f"[{_num(lo, digits)}, {_num(hi, digits)}]"
         signed = _num(est, digits)
         signed = signed if est is None or signed.startswith(("-", "−")) else "+" + signed
-        out.append([m.name + ("" if m.higher_is_better else " ↓"), signed, iv, _num(r.p_better, 2), _p(r.p_value),
+        # an undefined difference has no test (the p of 1 Holm's step-down uses for it is not a result)
+        out.append([m.name + ("" if m.higher_is_better else " ↓"), signed, iv, _num(r.p_better, 2),
+                    _p(None if est is None else r.p_value),
                     _num(r.resolvable, digits)])
     pct = f"{confidence:.0%}"
     caption = (f"{a} − {b} on the same items, each difference with its {pct} interval; P({a} better) is the share of "

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import (
     Cells,
@@ -360,7 +361,7 @@ def bootstrap(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     progress: Progress | None = None,
     keep_resamples: bool = False,
     draw: str = "auto",
@@ -456,6 +457,10 @@ def bootstrap(
     )
 
 
+#: Why a metric has no interval when its own denominator is 0 (its value undefined, or set by convention).
+UNDEFINED_REASON = "its denominator is 0"
+
+
 def table_intervals(cells: Cells, ids: Sequence[str], values: np.ndarray, est: np.ndarray, confidence: float,
                     method: str, proportion: str, options: dict[str, Any]) -> Intervals:
     """The interval of each metric of one table from its resampled ``values`` (see :mod:`._choice`):
@@ -477,7 +482,11 @@ def table_intervals(cells: Cells, ids: Sequence[str], values: np.ndarray, est: n
                 iv.methods[j], iv.reasons[j] = w, None
             else:  # an empty denominator: the value is the undefined-value convention's, not a proportion
                 iv.low[j] = iv.high[j] = np.nan
-                iv.methods[j], iv.reasons[j] = "none", "its denominator is 0, so its value is set by convention"
+                iv.methods[j], iv.reasons[j] = "none", UNDEFINED_REASON + (
+                    "" if np.isnan(est[j]) else ", so its value is set by convention")
+        elif np.isnan(est[j]):  # undefined on the test set itself (omit): nothing for an interval to contain
+            iv.low[j] = iv.high[j] = np.nan
+            iv.methods[j], iv.reasons[j] = "none", UNDEFINED_REASON
         elif w == "stratified":  # a sample stratified by map class: the stratified estimator's interval
             iv.low[j], iv.high[j], iv.methods[j], iv.reasons[j] = _stratified_interval(
                 cells, options.get("class_weights"), float(est[j]), confidence)

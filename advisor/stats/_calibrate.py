@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import Cells, ConfusionMatrix, Label, MetricResult, UndefinedValue, compute_metrics
 
@@ -114,7 +115,7 @@ def calibrated_metrics(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     class_weights: Any = None,
     f1_classes: Any = None,
     fallback_class: Any = None,

@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import (
     BINARY_METRICS,
@@ -184,7 +185,7 @@ def compare_joint(
     confidence: float = 0.95,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     progress: Progress | None = None,
     draw: str = "auto",
     class_weights: Any = None,
@@ -292,7 +293,7 @@ def compare_systems(
     confidence: float = 0.95,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
     labels: Sequence[Label] | None = None,
     sample_weight: Any = None,
     progress: Progress | None = None,

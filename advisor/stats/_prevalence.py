@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import Cells, ConfusionMatrix, Label, MetricResult, compute_metrics, metrics_of_cells
 from ._calibrate import rescale_cells
@@ -121,7 +122,7 @@ def project_to_prevalence(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
 ) -> PrevalenceProjection:
     r"""Evaluate metrics on the matrix projected to a target class distribution.
 
@@ -181,7 +182,7 @@ def prevalence_sensitivity(
     *,
     positive_label: Label | None = None,
     beta: float = 1.0,
-    undefined: str = "zero",
+    undefined: str = DEFAULT_CONVENTION,
 ) -> dict[str, Any]:
     r"""A metric as one class's share sweeps its range, the others keeping their relative sizes.
 

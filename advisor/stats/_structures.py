@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import (
     NOMINAL_BESIDE,
@@ -132,7 +133,7 @@ def _draws(structure: str, systems: dict[str, Any], ids: Sequence[str], n_resamp
 
 
 def structure_bootstrap(structure: str, data: Any, metrics: Sequence[str], *, n_resamples: int = 1000,
-                        confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                        confidence: float = 0.95, seed: int | None = None, undefined: str = DEFAULT_CONVENTION,
                         top_k: int | None = None, progress: Any = None, groups: Any = None
                         ) -> dict[str, dict[str, Any]]:
     """Intervals ``{id: {"estimate", "low", "high", "method"[, "reason"]}}`` of one system's structured input
@@ -191,7 +192,7 @@ def _paired(structure: str, systems: dict[str, Any], metrics: Sequence[str], n_r
 
 def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence[str], *,
                       lower_is_better: Sequence[str] = (), n_resamples: int = 1000, confidence: float = 0.95,
-                      seed: int | None = None, undefined: str = "zero", top_k: int | None = None,
+                      seed: int | None = None, undefined: str = DEFAULT_CONVENTION, top_k: int | None = None,
                       items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
                       points: dict[str, dict[str, float]] | None = None, progress: Any = None) -> dict[str, Any]:
     """Paired bootstrap of several systems on the same items, per metric: ``intervals`` (estimate = median
@@ -221,7 +222,7 @@ def structure_compare(structure: str, systems: dict[str, Any], metrics: Sequence
 
 def _summary(systems: dict[str, Any], metrics: Sequence[str], draws: dict[str, dict[str, np.ndarray]],
              points: dict[str, dict[str, float]], confidence: float, lower: Sequence[str], structure: str = "",
-             undefined: str = "zero", top_k: int | None = None, items: Any = None,
+             undefined: str = DEFAULT_CONVENTION, top_k: int | None = None, items: Any = None,
              groups: np.ndarray | None = None) -> dict[str, Any]:
     names = list(systems)
     extras = paired_structure_inputs(structure, systems, list(metrics), points, undefined, top_k, items, confidence,
@@ -234,7 +235,7 @@ def _summary(systems: dict[str, Any], metrics: Sequence[str], draws: dict[str, d
 
 def structure_comparison(structure: str, systems: dict[str, Any], metrics: Sequence[str],
                          points: dict[str, dict[str, float]], *, labels: Sequence[Any] = (), n_resamples: int = 1000,
-                         confidence: float = 0.95, seed: int | None = None, undefined: str = "zero",
+                         confidence: float = 0.95, seed: int | None = None, undefined: str = DEFAULT_CONVENTION,
                          top_k: int | None = None, items: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
                          groups: Any = None) -> Any:
     """The paired comparison of :func:`advisor.stats.compare_joint` for structured systems on the same items.

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import PROBABILITY_METRICS, JointCounts, OrdinalCells, class_values, evaluate, ordinal_metrics
 from ._bootstrap import bootstrap
@@ -44,7 +45,7 @@ RATES = ("tpr", "fpr", "selection_rate", "precision")
 
 
 def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequence[str] | None = None,
-              positive_label: Any = None, beta: float = 1.0, undefined: str = "zero",
+              positive_label: Any = None, beta: float = 1.0, undefined: str = DEFAULT_CONVENTION,
               n_resamples: int | None = None, confidence: float = 0.95, seed: int | None = None,
               favourable: Any = None, score: bool = False) -> dict[str, Any]:
     """Per-subgroup metrics and the gaps across subgroups of a :class:`~advisor.io.Dataset` read with ``by=``.
