@@ -370,6 +370,7 @@ S: dict[str, str] = {
     # figure is reported as undefined
     "undefined_omit": "A {unit} whose score has a zero denominator{example} is left out of the mean, also in a resample",
     "undefined_omit_named": "{metric} leaves out of its mean {case}, also in a resample",
+    "undefined_omit_size": ", its ${symbol}$ then counting the {units} kept",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
     "undefined_count": "; {count} value{s} {were} undefined here",
