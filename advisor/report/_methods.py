@@ -1262,12 +1262,13 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
         # and one class's recall were said to leave a class out of a mean, the CoLA and intent readers)
         whole = undefined_whole(m.id, max(int(k or 3), 2), positive=one)
         items = _items(answers) or "test items"
-        left = W.UNDEFINED_LEFT_OUT.get(f"label_{case}" if answers.get("label_structure") == "multilabel" else case)
+        which = f"label_{case}" if answers.get("label_structure") == "multilabel" else case
+        left, kept = W.UNDEFINED_LEFT_OUT.get(which), W.UNDEFINED_KEPT.get(which)
         # the symbol its formula divides by then counts the classes kept (the readers: "1/k contradicts the rule")
-        size = next((s for s, u in (("k", "classes"), ("L", "labels")) if f"\\frac{{1}}{{{s}}}" in m.formula), None)
-        named = None if whole or left is None else W.S["undefined_omit_named"].format(
-            metric=_lower_name(m.name), case=left.format(items=items)) + (
-            W.S["undefined_omit_size"].format(symbol=size, units=dict(k="classes", L="labels")[size]) if size else "")
+        size = next((s for s in ("k", "L") if f"\\frac{{1}}{{{s}}}" in m.formula), None)
+        named = None if whole or left is None else W.S["undefined_omit_counts"].format(
+            metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
+            W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
         return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named
     return None
 
@@ -1296,11 +1297,13 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
                                                                               whole else "")
         if key == "undefined_omit" and left_out and named:  # the metric says what its mean leaves out
             p.say(left_out[:1].upper() + left_out[1:])  # "$k$": the formula's symbol, as math
+            if empty_items:  # a sentence of its own: the one before is long already
+                p.t(". " + W.S["undefined_empty_items_alone"])
         else:
             p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
                                 else "", unit=unit))
-        if empty_items:
-            p.t(W.S["undefined_empty_items"])
+            if empty_items:
+                p.t(W.S["undefined_empty_items"])
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
     if both:
         p.t(W.S["undefined_and_clip_none"])
