@@ -70,6 +70,11 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
             return "kappa_practice"
         if mid in ("accuracy", "balanced_accuracy", "macro_f1", "micro_f1", "macro_recall"):
             return "unweighted_sample"
+    costs = answers.get("error_costs") or {}
+    if mid == "accuracy" and isinstance(costs, Mapping) and len({float(v) for v in costs.values() if v is not None}) > 1:
+        # 1 − accuracy is the expected cost at equal costs: what sets it aside is the costs the author gave, not its
+        # true negatives, which the expected cost's n counts too (the sarcasm reader)
+        return "equal_costs"
     if answers.get("true_negatives_meaningful") is False and (
             mid in ("accuracy", "balanced_accuracy", "specificity", "npv") or holds(mid, "class_symmetry")):
         return "true_negatives"
