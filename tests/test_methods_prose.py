@@ -157,7 +157,7 @@ def test_digits_report_methods_section_reads_like_a_paper():
     # the content the shorter paragraph must keep
     # the items in the answers' word for them (issue 22: item_name "image")
     for needed in ("412 images", "0.10 balanced accuracy", "seed 2024", "2,000 paired bootstrap",
-                   "leaves out of its mean", "none occurred", "clips each probability", "logreg 0, tree 36"):
+                   "counts only the classes present", "none occurred", "clips each probability", "logreg 0, tree 36"):
         assert needed in text, needed
     chance = {c.metric: c for c in ctx.chance}["balanced_accuracy"]
     assert "0.10 balanced accuracy" in text or f"{chance.uniform:.2f}" == "0.10"

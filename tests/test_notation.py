@@ -104,4 +104,4 @@ def test_label_sets_define_n_and_say_the_empty_item_convention():
     assert "sample-averaged F1" not in defs
     defs = _definitions(_methods(ROOT / "examples" / "structures" / "multilabel_answers.yaml"))  # label sets only
     assert "$n$ counts the articles" in defs
-    assert "also in a resample; in sample-averaged F1, an item with no true and no predicted label counts 1" in defs
+    assert "also in a resample. In sample-averaged F1, an item with no true and no predicted label counts 1" in defs

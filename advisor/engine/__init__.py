@@ -45,6 +45,7 @@ _LAZY: dict[str, str] = {
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",
     "undefined_case": "._probe",
+    "undefined_whole": "._probe",
     "reference_matrices": "._chance",
     # ordered classes, label sets, top-k and agreement (issue 12)
     "STRUCTURE_METRICS": "._structures",
@@ -325,6 +326,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         probability_metrics as probability_metrics,
     )
     from ._probe import undefined_case as undefined_case
+    from ._probe import undefined_whole as undefined_whole
     from ._score_eval import (
         COST_IDS as COST_IDS,
         SCORE_IDS as SCORE_IDS,

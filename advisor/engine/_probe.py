@@ -20,7 +20,7 @@ from ._multilabel import MULTILABEL_METRICS, multilabel_metrics
 from ._ordinal import ordinal_metrics
 from ._structures import STRUCTURE_METRICS
 
-__all__ = ["CASES", "undefined_case"]
+__all__ = ["CASES", "undefined_case", "undefined_whole"]
 
 #: The degenerate situations, in the order the text prefers them as an example.
 CASES: tuple[str, ...] = ("never_predicted", "absent", "absent_both", "constant", "empty_item")
@@ -42,7 +42,7 @@ def _nominal(case: str, k: int, c: int) -> np.ndarray:
     return m
 
 
-def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
+def _nominal_case(metric: str, k: int, positive: bool) -> tuple[str, bool] | None:
     spec = METRICS[metric]
     binary = spec.binary_only or positive
     # two classes are probed as two (MCC meets 0/0 when a class is never predicted, the accept-everything baseline
@@ -56,36 +56,36 @@ def _nominal_case(metric: str, k: int, positive: bool) -> str | None:
                 param = PARAMETER_OF.get(metric)
                 r = compute_metrics(m, [metric], positive_label=0 if binary else None,
                                     class_weights=np.ones(size) if param == "class_weights" else None,
-                                    f1_classes=np.arange(size) < 2 if param == "f1_classes" else None)
+                                    f1_classes=np.arange(size) < 2 if param == "f1_classes" else None,
+                                    undefined="omit")
             except Exception:  # a matrix the metric refuses (all zeros) is not a case it meets
                 continue
             if any(u.metric == metric for u in r.undefined):
-                return case + ("_negative" if binary and c == 1 else "")
+                return case + ("_negative" if binary and c == 1 else ""), bool(np.isnan(r[metric]))
     return None
 
 
-def _structure_case(metric: str, structure: str) -> str | None:
+def _structure_case(metric: str, structure: str) -> tuple[str, bool] | None:
     if structure == "ordinal":
         for case in CASES[:4]:
-            r = ordinal_metrics(_nominal(case, 3, 0), [metric])
+            r = ordinal_metrics(_nominal(case, 3, 0), [metric], undefined="omit")
             if any(u.metric == metric for u in r.undefined):
-                return case
+                return case, bool(np.isnan(r[metric]))
     elif structure == "multilabel" and metric in MULTILABEL_METRICS:  # the label sets' metrics (scores: none)
         probes = {"absent_both": ([[1, 0], [1, 0]], [[1, 0], [0, 0]]),  # label 2 in neither labeling
                   "empty_item": ([[1, 1], [0, 0]], [[1, 0], [0, 0]]),  # item 2 has no label, none predicted
                   "constant": ([[0, 0], [0, 0]], [[0, 0], [0, 0]])}
         for case, (t, p) in probes.items():
-            r = multilabel_metrics(t, p, [metric])
+            r = multilabel_metrics(t, p, [metric], undefined="omit")
             if any(u.metric == metric for u in r.undefined):
-                return case
+                return case, bool(np.isnan(r[metric]))
     elif structure == "agreement":
-        r = agreement_metrics([[1, 1], [1, 1], [1, 1]], [metric], categories=[1, 2])
+        r = agreement_metrics([[1, 1], [1, 1], [1, 1]], [metric], categories=[1, 2], undefined="omit")
         if any(u.metric == metric for u in r.undefined):
-            return "constant"
+            return "constant", bool(np.isnan(r[metric]))
     return None
 
 
-@lru_cache(maxsize=512)
 def undefined_case(metric: str, k: int = 3, positive: bool = False) -> str | None:
     """The first case (of :data:`CASES`, ``_negative`` appended when it is the negative class of a binary metric)
     in which ``metric`` meets an undefined value, or None when it never does (accuracy, log loss, MAE).
@@ -97,6 +97,28 @@ def undefined_case(metric: str, k: int = 3, positive: bool = False) -> str | Non
     >>> undefined_case("multilabel_macro_f1"), undefined_case("mae"), undefined_case("mae_macro")
     ('absent_both', None, 'absent')
     """
+    probe = _probe(metric, k, positive)
+    return None if probe is None else probe[0]
+
+
+def undefined_whole(metric: str, k: int = 3, positive: bool = False) -> bool:
+    """Whether, in the case of :func:`undefined_case`, the undefined value is the whole figure (NaN under ``omit``:
+    a rate of one class, MCC of a constant labeling) rather than one class's or label's term that a mean over the
+    classes leaves out (balanced accuracy, macro F1) — so the text says "reported as undefined" or "left out of its
+    mean" as the engine does, not by a list kept by hand (issue 22: MCC and one class's recall were said to leave a
+    class out of a mean).
+
+    >>> undefined_whole("mcc", 2), undefined_whole("recall", 4, positive=True), undefined_whole("balanced_accuracy")
+    (True, True, False)
+    >>> undefined_whole("multilabel_macro_f1"), undefined_whole("accuracy")
+    (False, False)
+    """
+    probe = _probe(metric, k, positive)
+    return probe is not None and probe[1]
+
+
+@lru_cache(maxsize=512)
+def _probe(metric: str, k: int, positive: bool) -> tuple[str, bool] | None:
     if metric in METRICS and not METRICS[metric].needs_probabilities and not METRICS[metric].needs_subgroups:
         return _nominal_case(metric, k, positive)
     spec = STRUCTURE_METRICS.get(metric)

@@ -240,6 +240,21 @@ def _adverse_impact_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _cross_tab_diagnostic(answers: Answers) -> Diagnostic | None:
+    """A two-class test whose field reports its cross tabulation against the reference standard (``customary`` in
+    fields.yaml: diagnostic accuracy, STARD 2015 item 23): the 2×2 table of each system's calls, with its totals —
+    the counts every reported rate is a share of (the diagnostic-accuracy readers, issue 22)."""
+    field = load_fields().get(answers.field) if answers.field else None
+    sources = field.customary.get("cross_tab") if field is not None else None
+    if not sources or answers.task != "binary" or answers.positive_class is None:
+        return None
+    keys = ["field", "task", "positive_class"]
+    return Diagnostic(id="cross_tab", promise=DIAGNOSTICS["cross_tab"],
+                      params={"positive": str(answers.positive_class), "sources": list(sources)},
+                      reason="What counts does every rate reported rest on?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _bias_score_diagnostic(answers: Answers) -> Diagnostic | None:
     """Beside the bias AUCs, the final score of the Jigsaw Unintended Bias competition (their summary over identity
     subgroups), unless the answers name a field that does not report it (credit scoring reports the adverse impact
@@ -420,6 +435,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     acts = _actions_diagnostic(ans)
     if acts is not None:  # the author's actions: what the reader of a screening asks first, so said first
         diagnostics = [acts, *diagnostics]
+    cross = _cross_tab_diagnostic(ans)
+    if cross is not None:  # the counts behind every rate, as the field's reporting guideline asks
+        diagnostics = [*diagnostics, cross]
     air = _adverse_impact_diagnostic(ans)
     if air is not None:  # decisions that favour or harm the items: the adverse impact ratio per subgroup column
         diagnostics = [air, *diagnostics]

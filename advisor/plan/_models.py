@@ -108,6 +108,8 @@ DIAGNOSTICS: dict[str, str] = {
                        "human rater beside those of the raters with each other, and the degradation of the machine's "
                        "kappa from the raters' with a paired bootstrap interval"),
     "cluster_sizes": "how many clusters each partition has and how large they are",
+    "cross_tab": ("the 2×2 table of each system's calls against the reference standard, with the totals of each row "
+                  "and column (STARD 2015, item 23: the cross tabulation of index test and reference standard)"),
     "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
                   "each with its interval"),
     "adverse_impact": ("within each subgroup value, the rate of the favourable decision and its ratio to the highest "

@@ -99,6 +99,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._screen import ranked_by_field as ranked_by_field
+    from ._words import SET_ASIDE_PREFIX as SET_ASIDE_PREFIX
     from ._ask import data_hints as data_hints
     from ._ask import structure_answers as structure_answers
     from ._answers import (

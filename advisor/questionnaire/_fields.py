@@ -83,8 +83,9 @@ class CommunityField(BaseModel):
         "the metrics are alternatives, one per kind of category (Krippendorff's alpha at the level of measurement): "
         "when the lead or a metric beside it is one of them, the others are not added"))
     customary: dict[str, list[str]] = Field(default_factory=dict, description=(
-        "figures across subgroups the field reports beyond its metrics, by plan diagnostic id (adverse_impact, "
-        "bias_score), each with the BibTeX keys of the work that sets or documents it"))
+        "figures the field reports beyond its metrics, by plan diagnostic id (across subgroups: adverse_impact, "
+        "bias_score; the 2×2 table of a diagnostic test: cross_tab), each with the BibTeX keys of the work that sets "
+        "or documents it"))
     settings: dict[str, FieldSetting] = Field(default_factory=dict, description=(
         "the field's value of a metric's parameter, by catalogue id: said when the lead is read at another"))
     baseline: FieldBaseline | None = Field(None, description=(

@@ -70,6 +70,10 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
             return "kappa_practice"
         if mid in ("accuracy", "balanced_accuracy", "macro_f1", "micro_f1", "macro_recall"):
             return "unweighted_sample"
+    if mid == "accuracy" and len(set(_error_costs(answers.get("error_costs")))) > 1:
+        # 1 − accuracy is the expected cost at equal costs: what sets it aside is the costs the author gave, not its
+        # true negatives, which the expected cost's n counts too (the sarcasm reader)
+        return "equal_costs"
     if answers.get("true_negatives_meaningful") is False and (
             mid in ("accuracy", "balanced_accuracy", "specificity", "npv") or holds(mid, "class_symmetry")):
         return "true_negatives"
@@ -94,6 +98,22 @@ def avoid_reason(mid: str, answers: Mapping[str, Any], holds: Holds) -> str:
             and mid not in ("expected_cost", "normalized_expected_cost"):  # the engine's unchosen threshold
         return "answers_every_item" if answers.get("abstention") else "unchosen_threshold"
     return "other"
+
+
+def _error_costs(costs: Any) -> list[float]:
+    """The positive costs of errors in an answer (``{false_negative: 3, false_positive: 1}`` or a cost matrix as nested
+    lists or mappings); a correct decision's 0 is not an error's cost.
+
+    >>> _error_costs({"false_negative": 3, "false_positive": 1}), _error_costs([[0, 5], [1, 0]]), _error_costs(None)
+    ([3.0, 1.0], [5.0, 1.0], [])
+    """
+    if isinstance(costs, Mapping):
+        return [c for v in costs.values() for c in _error_costs(v)]
+    if isinstance(costs, (list, tuple)):
+        return [c for v in costs for c in _error_costs(v)]
+    if isinstance(costs, (int, float)) and not isinstance(costs, bool) and costs > 0:
+        return [float(costs)]
+    return []
 
 
 def _best_for_singletons(mid: str) -> bool:

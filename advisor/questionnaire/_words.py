@@ -32,6 +32,8 @@ PROPERTY_SYMMETRIC: dict[str, str] = {
 #: Why a metric is not the lead, one clause ("… because it {reason}"); keyed by the property it lacks.
 AVOID: dict[str, str] = {
     "true_negatives": "counts true negatives, which carry no information here",
+    # 1 − accuracy is the expected cost with every error costing the same
+    "equal_costs": "weighs every error alike, though the costs given differ",
     "opitz_monotonicity": "can get worse when a correct prediction is added, or better when an error is",
     "prevalence_invariance": "depends on how often each class occurs",
     "symmetry": "changes when the two labelings swap roles",

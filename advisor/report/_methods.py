@@ -26,7 +26,7 @@ from ..engine import DEFAULT_CONVENTION
 from .._exceptions import UnknownMetricError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, resolve_metric
-from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case
+from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case, undefined_whole
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
@@ -1218,11 +1218,6 @@ def _variant_sentence(p: Text, rec: Sequence[MetricEntry]) -> None:
 _LEAVES_OUT = frozenset({"mae_macro", "multilabel_samples_f1"})
 
 
-#: Cases of :func:`advisor.engine.undefined_case` in which the undefined value is the figure itself, not one
-#: class's (or label's) term of a mean: under ``omit`` it is reported as undefined rather than left out of a mean.
-_WHOLE_FIGURE = ("constant", "label_constant")
-
-
 def _unit(answers: Mapping[str, Any]) -> str:
     """What a macro mean runs over: ``label`` for label sets, else ``class``."""
     return "label" if answers.get("label_structure") == "multilabel" else "class"
@@ -1233,11 +1228,6 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
     the zero-denominator convention (it is predicted exactly, as subset accuracy counts it), said with the
     convention so that "gives 0" is never read as covering it (issue 22)."""
     return any(m.id == "multilabel_samples_f1" for m in rec)
-
-
-#: Cases of :func:`advisor.engine.undefined_case` in which the undefined value is the figure itself, not one
-#: class's (or label's) term of a mean: under ``omit`` it is reported as undefined rather than left out of a mean.
-_WHOLE_FIGURE = ("constant", "label_constant")
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
@@ -1256,8 +1246,8 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
             continue
         pos = m.params.get("positive_label")
         pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
-        case = undefined_case(m.id, max(int(k or 3), 2), positive=pos is not None and binary or
-                              m.params.get("positive_label") is not None)
+        one = pos is not None and binary or m.params.get("positive_label") is not None
+        case = undefined_case(m.id, max(int(k or 3), 2), positive=one)
         if case is None:
             continue
         if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
@@ -1268,11 +1258,17 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
             phrase = W.UNDEFINED_CASE.get(case, "")
         if not phrase:
             continue
-        whole = case in _WHOLE_FIGURE or case.endswith("_negative") or (pos is not None and binary)
+        # the engine says whether the figure itself is undefined or a mean leaves a term out (not a hand list: MCC
+        # and one class's recall were said to leave a class out of a mean, the CoLA and intent readers)
+        whole = undefined_whole(m.id, max(int(k or 3), 2), positive=one)
         items = _items(answers) or "test items"
-        left = W.UNDEFINED_LEFT_OUT.get(f"label_{case}" if answers.get("label_structure") == "multilabel" else case)
-        named = None if whole or left is None else W.S["undefined_omit_named"].format(
-            metric=_lower_name(m.name), case=left.format(items=items))
+        which = f"label_{case}" if answers.get("label_structure") == "multilabel" else case
+        left, kept = W.UNDEFINED_LEFT_OUT.get(which), W.UNDEFINED_KEPT.get(which)
+        # the symbol its formula divides by then counts the classes kept (the readers: "1/k contradicts the rule")
+        size = next((s for s in ("k", "L") if f"\\frac{{1}}{{{s}}}" in m.formula), None)
+        named = None if whole or left is None else W.S["undefined_omit_counts"].format(
+            metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
+            W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
         return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named
     return None
 
@@ -1300,12 +1296,14 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
         key = "undefined_zero_none" if none else f"undefined_{convention}" + ("_scalar" if convention == "omit" and
                                                                               whole else "")
         if key == "undefined_omit" and left_out and named:  # the metric says what its mean leaves out
-            p.t(left_out[:1].upper() + left_out[1:])
+            p.say(left_out[:1].upper() + left_out[1:])  # "$k$": the formula's symbol, as math
+            if empty_items:  # a sentence of its own: the one before is long already
+                p.t(". " + W.S["undefined_empty_items_alone"])
         else:
             p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
                                 else "", unit=unit))
-        if empty_items:
-            p.t(W.S["undefined_empty_items"])
+            if empty_items:
+                p.t(W.S["undefined_empty_items"])
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
     if both:
         p.t(W.S["undefined_and_clip_none"])

@@ -171,12 +171,7 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     >>> print(t.spans[0].text.rstrip())
     For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
     """
-    classes = [str(c) for c in answers.get("classes") or []]
-    fav = favourable_class(classes, str(answers.get("positive_class")))
-    items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
-    sources, field = _customary(answers, "adverse_impact", "eeoc1978uniform")
-    term = field.terms.get("adverse_impact_ratio") if field is not None else None
-    rate = re.sub(r"\s+ratio$", "", term) if term else None
+    fav, items, rate, sources = _favourable_rate(answers)
     if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
         p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's, against the four-fifths line")
@@ -202,13 +197,19 @@ def four_fifths_rates(answers: Mapping[str, Any]) -> str:
     ...                    "positive_class": "hired"})
     'the shares of candidates predicted “hired”'
     """
+    fav, items, rate, _ = _favourable_rate(answers)
+    return plural(rate) if rate else f"the shares of {items} predicted “{fav}”"
+
+
+def _favourable_rate(answers: Mapping[str, Any]) -> tuple[str, str, str | None, list[str]]:
+    """``(favourable class, items in the plural, the field's word for the rate or None, sources)``: what the
+    four-fifths sentence and the margin sentence both name."""
     classes = [str(c) for c in answers.get("classes") or []]
     fav = favourable_class(classes, str(answers.get("positive_class")))
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
-    _, field = _customary(answers, "adverse_impact", "eeoc1978uniform")
+    sources, field = _customary(answers, "adverse_impact", "eeoc1978uniform")
     term = field.terms.get("adverse_impact_ratio") if field is not None else None
-    rate = re.sub(r"\s+ratio$", "", term) if term else None
-    return plural(rate) if rate else f"the shares of {items} predicted “{fav}”"
+    return fav, items, re.sub(r"\s+ratio$", "", term) if term else None, sources
 
 
 def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:

@@ -267,7 +267,12 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], 
     # reading would only rename them again (the ECG reader, issue 22: "says the same thing twice")
     renamed = read and field is not None and "recall" in field.terms \
         and read[0].startswith(f"the {field.terms['recall']}, ")
-    p.t(W.S["duties"] + _join_words(said))
+    # an item that holds commas of its own gets a sentence of its own, so the next is not read into it
+    plain, long = [x for x in said if "," not in x], [x for x in said if "," in x]
+    if plain and long:
+        p.t(W.S["duties"] + _join_words(plain) + ". " + W.S["duties_more"] + _join_words(long))
+    else:
+        p.t(W.S["duties"] + _join_words(said))
     if renamed and field is not None:
         p.t(W.S["field_custom"].format(field=field.name)).cite([field.source])
     elif read and field is not None:

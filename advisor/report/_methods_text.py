@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -38,6 +38,7 @@ PROMISE: dict[str, str] = {
     "annotator_counts": "how many items each annotator rated",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
+    "cross_tab": "the 2×2 table of each system's calls against the reference standard",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
     # said in a sentence of its own, with its source and thresholds (advisor/report/_methods_baseline.py)
     "human_baseline": "the machine's agreement with each human rater beside the raters' with each other",
@@ -369,6 +370,8 @@ S: dict[str, str] = {
     # figure is reported as undefined
     "undefined_omit": "A {unit} whose score has a zero denominator{example} is left out of the mean, also in a resample",
     "undefined_omit_named": "{metric} leaves out of its mean {case}, also in a resample",
+    # the mean's 1/k (1/L) then counts the classes kept (the readers: "1/k contradicts the exclusion rule")
+    "undefined_omit_counts": "{metric}'s ${symbol}$ counts only {kept}, also in a resample",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
     "undefined_count": "; {count} value{s} {were} undefined here",
@@ -416,6 +419,7 @@ S: dict[str, str] = {
     "no_interval_constant": ("{names} {verb} no interval where every resample gives the same value, as at the edge of "
                              "the range, so resampling cannot measure its uncertainty"),
     "duties": "We also give ",
+    "duties_more": "Beside these we give ",
     "duties_comparing": "We also give ",
 }
 
@@ -429,6 +433,15 @@ UNDEFINED_LEFT_OUT: dict[str, str] = {
     "absent": "a class absent from the {items}",
     "absent_both": "a class neither true nor predicted",
     "label_absent_both": "a label in neither labeling",
+}
+
+#: What a mean over classes keeps in each case, for "balanced accuracy's $k$ counts only the classes present among
+#: the images" (the omit convention).
+UNDEFINED_KEPT: dict[str, str] = {
+    "never_predicted": "the classes predicted",
+    "absent": "the classes present among the {items}",
+    "absent_both": "the classes true or predicted",
+    "label_absent_both": "the labels in either labeling",
 }
 
 UNDEFINED_CASE: dict[str, str] = {

@@ -447,7 +447,47 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
             out.append(strata_table(d.params.get("map_shares") or {}, systems, plan.design.confidence))
         elif d.id == "action_rates":  # classes grouped by the action they lead to
             out.extend(actions_tables(plan, systems, min(digits, 3), actions, reports))
+        elif d.id == "cross_tab":  # a diagnostic test's counts against the reference standard (STARD item 23)
+            out.append(cross_tab(systems, d.params.get("positive")))
     return [t for t in out if t is not None]
+
+
+def cross_tab(systems: Mapping[str, Any], positive: Any) -> TableBlock | None:
+    """The 2×2 table of each system's calls against the reference standard, with row and column totals (STARD 2015,
+    item 23), or None when a system's matrix is not of two classes with ``positive`` among them.
+
+    >>> t = cross_tab({"a": ConfusionMatrix([[90, 10], [5, 15]], ["healthy", "ill"])}, "ill")
+    >>> t.columns
+    ['System', 'Call', 'Reference “ill”', 'Reference “healthy”', 'Total']
+    >>> t.rows
+    [['a', '“ill”', '15', '10', '25'], ['a', '“healthy”', '5', '90', '95'], ['a', 'Total', '20', '100', '120']]
+    """
+    if not systems:
+        return None
+    rows: list[list[str]] = []
+    first = next(iter(systems.values()))
+    labels = [str(x) for x in first.labels]
+    if len(labels) != 2 or str(positive) not in labels:
+        return None
+    p = labels.index(str(positive))
+    q = 1 - p
+    neg = labels[q]
+    for name, cm in systems.items():
+        if [str(x) for x in cm.labels] != labels:
+            return None
+        c = np.asarray(cm.counts, dtype=float)  # rows: the reference (true class), columns: the system's call
+
+        def n(x: float) -> str:
+            return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.2f}"
+        rows.append([name, f"“{positive}”", n(c[p, p]), n(c[q, p]), n(c[p, p] + c[q, p])])
+        rows.append([name, f"“{neg}”", n(c[p, q]), n(c[q, q]), n(c[p, q] + c[q, q])])
+        rows.append([name, "Total", n(c[p].sum()), n(c[q].sum()), n(c.sum())])
+    return TableBlock(id="cross_tab", title="Calls against the reference standard",
+                      caption=(f"Each system's calls (rows) against the reference standard (columns): true positives, "
+                               f"false positives, false negatives and true negatives of “{positive}”, with the totals "
+                               "every reported rate is a share of (Bossuyt et al. 2015, STARD item 23)."),
+                      columns=["System", "Call", f"Reference “{positive}”", f"Reference “{neg}”", "Total"],
+                      numeric=[False, False, True, True, True], rows=rows)
 
 
 def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Sequence[TableBlock],

@@ -186,6 +186,8 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "diag": diagnostics(ctx) if ctx.systems and "recall" in label_columns(ctx) else [],
         "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
         "cols": label_columns(ctx),  # the decisions' columns of the per-class table (none at a cut nobody chose)
+        "col_heads": {"predicted": T["c_predicted"], "precision": T["c_precision"], "recall": T["c_recall"],
+                      "f1": T["c_f1"]},  # their headers
         "csv": None,
         "ctx": ctx,
         "rec": rec,
