@@ -424,10 +424,8 @@ S: dict[str, str] = {
 }
 
 
-#: When a metric meets a zero denominator (:data:`advisor.engine._probe.CASES`), after its name: "recall {case}";
-#: ``_pos`` when a positive class is named, ``_negative`` for the binary negative class.
-#: The same cases as a noun phrase, for "balanced accuracy leaves out of its mean a class absent from the images"
-#: (the omit convention: the class, not the figure, goes).
+#: The cases of :data:`UNDEFINED_CASE` as a noun phrase, for "balanced accuracy leaves out of its mean a class absent
+#: from the images" (the omit convention: the class, not the figure, goes).
 UNDEFINED_LEFT_OUT: dict[str, str] = {
     "never_predicted": "a class never predicted",
     "absent": "a class absent from the {items}",
@@ -444,6 +442,8 @@ UNDEFINED_KEPT: dict[str, str] = {
     "label_absent_both": "the labels in either labeling",
 }
 
+#: When a metric meets a zero denominator (:data:`advisor.engine._probe.CASES`), after its name: "recall {case}";
+#: ``_pos`` when a positive class is named, ``_negative`` for the binary negative class.
 UNDEFINED_CASE: dict[str, str] = {
     "never_predicted": "when a class is never predicted",
     "never_predicted_pos": "when “{pos}” is never predicted",
