@@ -218,6 +218,7 @@ def build_methods(
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True) -> Text:
         p = Text()
+        shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
@@ -246,6 +247,7 @@ def build_methods(
             if primary is not None and not ranked and primary.id != "wrong_action_rate" \
                     and _lead_on_test_shares(answers, primary, property_status, binary):
                 p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
+                shares_said = True
             named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
@@ -253,7 +255,10 @@ def build_methods(
             beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
-                         start=W.S["beside_after_field"] if named else W.S["beside"], data_adds=data_adds,
+                         start=W.S["beside_after_field"] if named else W.S["beside"],
+                         # "those shares too" only after the lead was said to depend on them (the murmur reader)
+                         data_adds=data_adds if shares_said else {k: v for k, v in data_adds.items()
+                                                                  if v != W.S["accuracy_shares_too"]},
                          planned_as=planned_as)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
             baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []}, intervals is not None)
