@@ -152,3 +152,16 @@ def test_with_groups_the_subgroup_smd_draws_whole_groups() -> None:
         width = gr["high"] - gr["low"]
         assert width > 1.5 * (f["high"] - f["low"])
         assert abs(width - (hi - lo)) < 0.25 * (hi - lo), (value, width, hi - lo)
+
+
+def test_macro_f1_beside_ordinal_and_hierarchy_metrics_follows_the_convention():
+    """The flat macro F1 reported beside ordinal (and hierarchy) metrics resolves a class in neither labeling as the
+    nominal engine does under each convention: left out under omit (the default), 0 under zero, 1 under baseline."""
+    from advisor.engine import compute_metrics, nominal_beside
+
+    cells = ordinal_cells(y_true=[1, 1, 2], y_pred=[1, 2, 2], order=[1, 2, 3])  # class 3: neither true nor predicted
+    matrix = [[1, 1, 0], [0, 1, 0], [0, 0, 0]]
+    for conv in ("omit", "zero", "baseline"):
+        want = compute_metrics(matrix, ["macro_f1"], undefined=conv)["macro_f1"]
+        assert float(nominal_beside(cells, ["macro_f1"], conv)["macro_f1"]) == pytest.approx(want, abs=1e-12), conv
+    assert float(nominal_beside(cells, ["macro_f1"])["macro_f1"]) == pytest.approx(2 / 3)  # the default, omit

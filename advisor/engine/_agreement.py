@@ -213,7 +213,7 @@ def agreement_metrics(data: Ratings | Any, metrics: Sequence[str] | None = None,
         raise InputError("no item has two or more ratings, so there is no agreement to measure.")
     with np.errstate(invalid="ignore", divide="ignore"):
         vals, ev = _evaluate(r, ids, undefined)
-    res = {"zero": "0", "baseline": "1 (maximal agreement)", "omit": "not reported"}[undefined]
+    res = {"zero": "0", "baseline": "1 (maximal agreement)", "omit": "reported as undefined"}[undefined]
     records = [UndefinedValue(m, "chance disagreement", None, "every rating is in the same category", res,
                               None if np.isnan(vals[m]) else float(vals[m])) for m in ids if bool(ev[m])]
     return MetricResult({m: float(vals[m]) for m in ids}, records, undefined, r.categories, None, 1.0)
@@ -291,7 +291,9 @@ def kappa_summary(r: Ratings, lowest: int = 10, pairs: tuple[np.ndarray, np.ndar
     i, j = np.triu_indices(n, 1)
     vals = kappa[i, j]
     ok = ~np.isnan(vals)
-    out: dict[str, Any] = {"pairs": int(vals.size), "defined": int(ok.sum())}
+    # "defined": kappas with a value; "shared": pairs that rated an item in common (a pair can share items and
+    # still have an undefined kappa under omit, both putting every shared item in one category)
+    out: dict[str, Any] = {"pairs": int(vals.size), "defined": int(ok.sum()), "shared": int((shared[i, j] > 0).sum())}
     if ok.any():
         q = np.quantile(vals[ok], [0.0, 0.25, 0.5, 0.75, 1.0])
         out.update({"min": float(q[0]), "q1": float(q[1]), "median": float(q[2]), "q3": float(q[3]),

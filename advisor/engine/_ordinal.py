@@ -324,12 +324,12 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
             if bool(mask):
                 records.append(UndefinedValue(m, "standard deviations", None,
                                               "both labelings put every item in one class, or n ≤ 1",
-                                              "not reported" if undefined == "omit" else "0",
+                                              "reported as undefined" if undefined == "omit" else "0",
                                               None if np.isnan(vals[m]) else float(vals[m])))
         elif bool(mask):
             records.append(UndefinedValue(m, "weighted kappa chance term", None,
                                           "both labelings put every item in the same single class",
-                                          {"zero": "0", "baseline": "1 (maximal agreement)", "omit": "not reported"}[undefined],
+                                          {"zero": "0", "baseline": "1 (maximal agreement)", "omit": "reported as undefined"}[undefined],
                                           None if np.isnan(vals[m]) else float(vals[m])))
     values = {m: float(vals[m]) for m in ids}
     return MetricResult(values, records, undefined, cells.labels, None, 1.0)

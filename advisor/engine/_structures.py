@@ -88,11 +88,13 @@ def reported_ids(structure: str) -> tuple[str, ...]:
             "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *HIERARCHY_BESIDE)}.get(structure, ())
 
 
-def nominal_beside(cells: Any, ids: Sequence[str] = NOMINAL_BESIDE) -> dict[str, Any]:
+def nominal_beside(cells: Any, ids: Sequence[str] = NOMINAL_BESIDE,
+                   undefined: str = DEFAULT_CONVENTION) -> dict[str, Any]:
     """Accuracy and macro recall (over the classes in the truth) of ordinal or hierarchy cells, ``counts``
     ``(..., nnz)``; with ``"macro_f1"`` in ``ids``, also macro F1: the mean of ``2·TP_c / (2·TP_c + FP_c + FN_c)``
-    over the ``k`` classes of the table, a class in neither the truth nor the predictions (0/0) counting 0, as the
-    nominal engine's default convention does.
+    over the classes of the table, a class in neither the truth nor the predictions (0/0) resolved as the nominal
+    engine resolves it under ``undefined``: left out of the mean (``omit``, the default), 0 (``zero``) or 1
+    (``baseline``).
 
     Reported beside the ordinal or hierarchical metrics, never instead (``evaluate_structure``, the bootstrap).
     """
@@ -108,8 +110,10 @@ def nominal_beside(cells: Any, ids: Sequence[str] = NOMINAL_BESIDE) -> dict[str,
     if "macro_f1" in ids:
         b = _class_sums(cells.cols, w, cells.k)  # predicted per class
         some = (a + b) > 0
-        f1 = np.where(some, 2 * hit / np.where(some, a + b, 1.0), 0.0)
-        out["macro_f1"] = f1.sum(-1) / cells.k
+        fill = {"zero": 0.0, "baseline": 1.0}.get(undefined, 0.0)
+        f1 = np.where(some, 2 * hit / np.where(some, a + b, 1.0), fill)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out["macro_f1"] = f1.sum(-1) / (some.sum(-1) if undefined == "omit" else cells.k)
     return {m: v for m, v in out.items() if m in ids}
 
 
@@ -134,7 +138,7 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
         return out
     if isinstance(data, HierarchyCells):  # hierarchical metrics, flat accuracy and macro recall beside them
         values = {**hierarchy_metrics(data),
-                  **{m: float(v) for m, v in nominal_beside(data, HIERARCHY_BESIDE).items()}}
+                  **{m: float(v) for m, v in nominal_beside(data, HIERARCHY_BESIDE, undefined).items()}}
         out["values"] = {m: v for m, v in values.items() if not metrics or m in metrics}
         out.update(hierarchy_tables(data))
         out["undefined"] = []
@@ -142,7 +146,8 @@ def evaluate_structure(data: OrdinalCells | LabelSets | Ratings | HierarchyCells
     if isinstance(data, OrdinalCells):
         res = ordinal_metrics(data, [m for m in metrics if m not in NOMINAL_BESIDE] if metrics else None,
                               undefined=undefined)
-        beside = {m: float(v) for m, v in nominal_beside(data).items() if not metrics or m in metrics}
+        beside = {m: float(v) for m, v in nominal_beside(data, undefined=undefined).items()
+                  if not metrics or m in metrics}
         out["values"] = {**res, **beside}
     elif isinstance(data, LabelSets):
         res = multilabel_metrics(data, metrics=metrics, undefined=undefined)

@@ -379,6 +379,16 @@ def build_methods(
         dropped = _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
         if dropped:
             scope = _scope_paragraph(answers, [*unreported, *dropped])
+    if undefined_count is not None and met and not conventions and answers.get("label_structure") != "partition":
+        # the paragraph had no room for the convention the data met: it goes with the formulas, never unsaid (a
+        # mean that left a class out beside a formula reading 1/k, the second reviewer)
+        said = Text()
+        _undefined_sentence(said, convention, undefined_count, cite, _annotators(answers),
+                            case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
+                            unit=_unit(answers))
+        if said.spans:
+            notation.t(" " if notation.spans else "")
+            notation.spans += said.spans
     paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
@@ -1270,7 +1280,9 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
         which = f"label_{case}" if answers.get("label_structure") == "multilabel" else case
         left, kept = W.UNDEFINED_LEFT_OUT.get(which), W.UNDEFINED_KEPT.get(which)
         # the symbol its formula divides by then counts the classes kept (the readers: "1/k contradicts the rule")
-        size = next((s for s in ("k", "L") if f"\\frac{{1}}{{{s}}}" in m.formula), None)
+        # only where that symbol is the mean's alone (adjusted balanced accuracy's chance term keeps all k classes)
+        size = next((s for s in ("k", "L") if m.formula.count(f"\\frac{{1}}{{{s}}}") == 1
+                     and m.formula.count(s) == m.formula.count(f"{{{s}}}")), None)
         named = None if whole or left is None else W.S["undefined_omit_counts"].format(
             metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
             W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))

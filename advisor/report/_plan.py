@@ -353,7 +353,7 @@ def agreement_tables(structure: Any, digits: int) -> list[TableBlock]:
     spread = TableBlock(
         id="pairwise_kappa", title="Cohen's kappa of the pairs of annotators",
         caption=(f"{n:,} annotators make {pairs:,} pairs, too many to show one by one: how their kappas (each on the "
-                 f"items both rated) spread; {summary.get('defined', 0):,} pairs share an item. Every pair is in the "
+                 f"items both rated) spread; {summary.get('shared', summary.get('defined', 0)):,} pairs share an item. Every pair is in the "
                  "pairs CSV file beside the report."),
         columns=["pairs", "min", "Q1", "median", "Q3", "max", "mean"], numeric=[True] * 7,
         rows=[[f"{pairs:,}", *(num(summary.get(k)) for k in ("min", "q1", "median", "q3", "max", "mean"))]])

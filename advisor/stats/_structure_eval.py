@@ -40,7 +40,7 @@ def cells_evaluator(cells: Any, ids: Sequence[str], undefined: str) -> tuple[Any
     def evaluate(c: Any) -> dict[str, np.ndarray]:
         out = evaluate_hierarchy_batch(c, own) if isinstance(c, HierarchyCells) else \
             evaluate_ordinal_batch(c, own, undefined)
-        return {**out, **{m: v for m, v in nominal_beside(c, flat).items() if m in ids}}
+        return {**out, **{m: v for m, v in nominal_beside(c, flat, undefined).items() if m in ids}}
 
     return evaluate, hierarchy_with_counts if isinstance(cells, HierarchyCells) else with_counts
 
