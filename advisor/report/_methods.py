@@ -334,14 +334,18 @@ def build_methods(
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
-    if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
+    def convention_with_formulas(count: int | None) -> None:
+        """The undefined-value convention said in the Definitions, with the count the data met (None: no data)."""
         said = Text()
-        _undefined_sentence(said, convention, None, cite, _annotators(answers),
+        _undefined_sentence(said, convention, count, cite, _annotators(answers),
                             case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
                             unit=_unit(answers))
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
+
+    if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
+        convention_with_formulas(None)
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
     # shows them all the same). With the author's context, our paraphrase of the situation is never said: the context says it, and a
@@ -382,13 +386,7 @@ def build_methods(
     if undefined_count is not None and met and not conventions and answers.get("label_structure") != "partition":
         # the paragraph had no room for the convention the data met: it goes with the formulas, never unsaid (a
         # mean that left a class out beside a formula reading 1/k, the second reviewer)
-        said = Text()
-        _undefined_sentence(said, convention, undefined_count, cite, _annotators(answers),
-                            case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
-                            unit=_unit(answers))
-        if said.spans:
-            notation.t(" " if notation.spans else "")
-            notation.spans += said.spans
+        convention_with_formulas(undefined_count)
     paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
