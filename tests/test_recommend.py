@@ -381,6 +381,8 @@ def test_data_gives_task_classes_balance_and_problems() -> None:
     assert {"undefined_values", "small_sample", "ranking_sensitivity"} <= codes
     undefined = next(w.message for w in r.warnings if w.code == "undefined_values")
     assert "'lazy' never predicts b, c" in undefined
+    # their F1 is defined (0: their items are missed), so only their precision is said to be 0/0
+    assert "so the precision of those classes is 0/0" in undefined and "F1" not in undefined
     small = next(w.message for w in r.warnings if w.code == "small_sample")
     assert "c (10 items" in small
     assert r.rationale[0].rule == "data"

@@ -204,8 +204,9 @@ def data_warnings(summary: DataSummary, settings: Settings) -> list[Warning]:
         never = [str(labels[j]) for j, b in enumerate(cm.predicted_sizes) if b <= 0]
         if never:
             undefined.append(
-                f"system {name!r} never predicts {few_names(never, 5)}, so precision and F1 of "
-                f"{'that class' if len(never) == 1 else 'those classes'} are 0/0"
+                # F1 is 0/0 only for a class also absent from the truth (said above); precision always is
+                f"system {name!r} never predicts {few_names(never, 5)}, so the precision of "
+                f"{'that class is' if len(never) == 1 else 'those classes is'} 0/0"
             )
     if undefined:
         out.append(Warning(
