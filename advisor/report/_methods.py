@@ -542,7 +542,8 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
         p.t(context if context.rstrip()[-1:] in ".!?" else context.rstrip() + ".").t(" ")
     else:
         p.t(W.S["spans_what" if spans else "ranking_what"])
-    p.t(W.S["spans" if spans else "ranking"])
+    grades = len(answers.get("classes") or []) or int(answers.get("n_classes") or 0)
+    p.t(W.S["spans"] if spans else W.S["ranking"].format(graded=W.S["ranking_graded"] if grades > 2 else ""))
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     if spans:
         p.t(". " + W.S["spans_tool"]).cite([k for k in [cite("Nakayama", "2018")] if k]).t(". ")

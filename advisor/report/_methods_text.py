@@ -170,8 +170,11 @@ S: dict[str, str] = {
               "and the background tag is never scored"),
     "spans_tool": "They are computed with the seqeval package in its default, conlleval-compatible mode",
     "ranking_what": "We evaluate a system that ranks documents for each query rather than one that classifies items. ",
-    "ranking": ("We report nDCG@k for graded relevance, the reciprocal rank of the first relevant document and "
-                "recall@k, each computed per query and averaged over queries"),
+    # "graded" only when the answers give more than two relevance grades; the cut-off said open when not given (a
+    # reader of the field: "@k" with no k, and graded relevance where the answers give two classes)
+    "ranking": ("We report nDCG@k{graded}, the reciprocal rank of the first relevant document and recall@k, each "
+                "computed per query and averaged over queries, with the cut-off k fixed before any run is scored"),
+    "ranking_graded": " for graded relevance",
     "ranking_tool": "They are computed with pytrec_eval or ranx from the relevance judgements and the run. ",
     "external_intervals": ("Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}, each "
                            "resample scored again in the same way"),
