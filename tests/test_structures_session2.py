@@ -212,6 +212,21 @@ def test_span_and_ranking_examples_are_bundled(name):
     assert res.exit_code == 0 and res.output.strip() == methods.read_text(encoding="utf-8").strip()
 
 
+@pytest.mark.parametrize("name", ["spans", "ranking"])
+def test_a_picked_seed_is_not_named_where_the_authors_tool_draws(name):
+    # the ranking and span metrics are computed by the author's tool, which draws the resamples: a seed advisor
+    # picked is a number nobody used, so the paragraph names none (and no note asks to pass it on); a given one stays
+    answers = EX / f"{name}_answers.yaml"
+    res = runner.invoke(app, ["methods", "--answers", str(answers)])
+    assert res.exit_code == 0 and "resamples of the" in res.output
+    assert not re.search(r"seed \d", res.output), res.output
+    given = runner.invoke(app, ["methods", "--answers", str(answers), "--seed", "31"])
+    assert given.exit_code == 0 and "seed 31" in given.output
+    # a classification paragraph still names the picked seed, which advisor report is then told to use
+    digits = runner.invoke(app, ["methods", "--answers", str(EX.parent / "report" / "digits_answers.yaml")])
+    assert digits.exit_code == 0 and re.search(r"seed \d+\.", digits.output)
+
+
 # 6. the bad inputs, on every command that reads them: one sentence, exit 2, nothing written
 BAD = {
     "label outside the order": (["ordinal_near.csv", "--order", "1,2,3"], "not in the ordinal order"),

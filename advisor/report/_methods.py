@@ -553,7 +553,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
         p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}",
                                              unit=_items(answers) or ("sentences" if spans else "queries")))
-        p.t((W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else "") + ".")
+        # the author's tool draws these resamples: a seed advisor picked would be a number nobody used
+        given = intervals.seed is not None and intervals.seed_given
+        p.t((W.S["seed"].format(seed=intervals.seed) if given else "") + ".")
     return p.para("Evaluation")
 
 

@@ -639,10 +639,17 @@ def methods_paragraph(
 
 
 def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
-                  undefined: str = DEFAULT_CONVENTION, seed: int | None = None, justify: bool = False) -> tuple[str, str]:
-    """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``)."""
+                  undefined: str = DEFAULT_CONVENTION, seed: int | None = None, justify: bool = False,
+                  seed_given: bool = True) -> tuple[str, str]:
+    """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``).
+
+    ``seed_given=False``: ``seed`` was picked by the caller, not by the author; a paragraph whose
+    resamples the author's own tool draws (rankings, spans) then names no seed.
+    """
     if isinstance(answers, (str, os.PathLike, Path)):
         answers = load_answers(answers)
+    if not seed_given and getattr(answers, "label_structure", None) in ("spans", "ranking"):
+        seed = None  # picked again below, as picked: the paragraph then names none
     ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed)
     text = render_methods(ctx, fmt, justify=justify)
     used = set(cited_keys(_methods_parts(ctx, justify)))
