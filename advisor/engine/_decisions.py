@@ -80,6 +80,19 @@ def net_benefit_id(t: float) -> str:
     return f"net_benefit@{float(t):g}"
 
 
+def net_benefit_name(thresholds: Any) -> str:
+    """The name of a lead of net benefits at several risk thresholds, as every view says it.
+
+    >>> net_benefit_name([0.05, 0.1, 0.2])
+    'Net benefit at risk thresholds 0.05, 0.1 and 0.2'
+    >>> net_benefit_name(["0.1"])
+    'Net benefit at risk threshold 0.1'
+    """
+    ts = [f"{float(t):g}" for t in thresholds]
+    joined = ts[0] if len(ts) == 1 else ", ".join(ts[:-1]) + " and " + ts[-1]
+    return f"Net benefit at risk threshold{'s' if len(ts) > 1 else ''} {joined}"
+
+
 def check_budget(value: Any, what: str) -> float:
     """A share strictly between 0 and 1, or one sentence naming ``what``."""
     try:

@@ -19,12 +19,11 @@ from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
 from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
-    reported_ids
+    net_benefit_name, reported_ids
 from ..questionnaire import (
     Answers,
     Recommendation,
     answers_from_mapping,
-    join_words,
     load_answers,
     load_fields,
     load_rules,
@@ -410,8 +409,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     lead, beside = metric_specs(rec, ans, cat, planned)
     beside = _net_benefits(beside)
     if lead.id == "net_benefit" and lead.params.get("thresholds"):  # it leads at the risks at which users act
-        ts = [f"{float(t):g}" for t in lead.params["thresholds"]]
-        lead.name = f"Net benefit at risk threshold{'s' if len(ts) > 1 else ''} {join_words(ts)}"
+        lead.name = net_benefit_name(lead.params["thresholds"])
     lead_ids = [m.id for m in threshold_rows(lead)]  # the ids the report computes for the lead
     if opts.alerts is not None:  # a review budget given as items of this test set (issue 21)
         for m in (lead, *beside):

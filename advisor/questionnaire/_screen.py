@@ -15,7 +15,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..catalogue import get_catalogue
-from ..engine import partition_metrics
+from ..engine import net_benefit_name, partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
 from ._fields import load_fields
 from ._structure_words import lead_in_words
@@ -280,8 +280,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     lead_name = lower_name(lead.name or lead.metric)
     heading = lead_name
     if lead.metric == "net_benefit" and lead.params.get("thresholds"):  # it leads at the risks at which users act
-        ts = [f"{float(t):g}" for t in lead.params["thresholds"]]
-        heading += f" at risk threshold{'s' if len(ts) > 1 else ''} {join(ts)}"
+        heading = lower_name(net_benefit_name(lead.params["thresholds"]))
     props = lead_properties(lead.metric, answers, holds)
     reasons = [property_words(p, answers) for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:

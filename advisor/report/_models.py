@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..engine import DEFAULT_CONVENTION
+from ..engine import DEFAULT_CONVENTION, net_benefit_name
 from .. import report as _package  # lazy: its renderer loads on first use (_repr_html_)
 from .._jsonio import SCHEMA_VERSION
 from ._models_scores import ScoreData
@@ -352,8 +352,7 @@ class ReportContext(_M):
         threshold, else the lead's own name."""
         ids = self.lead_ids
         if len(ids) > 1 and all(i.startswith("net_benefit@") for i in ids):
-            ts = [i.split("@", 1)[1] for i in ids]
-            return "Net benefit at risk thresholds " + ", ".join(ts[:-1]) + " and " + ts[-1]
+            return net_benefit_name([i.split("@", 1)[1] for i in ids])
         return self.metric(ids[0]).name
 
     def treat_all(self, metric_id: str) -> float | None:
