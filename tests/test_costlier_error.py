@@ -93,8 +93,8 @@ def test_a_false_alarm_lead_says_what_is_cleared() -> None:
 
 @pytest.mark.parametrize(("said", "clause"), [
     ("equal", "as the two errors were said to cost alike"),
-    (None, "as no ratio of the two errors' costs was given"),
-    ("unknown", "as no ratio of the two errors' costs was given"),
+    (None, "as no ratio of the two errors' costs was fixed in advance"),
+    ("unknown", "as no ratio of the two errors' costs was fixed in advance"),
 ])
 def test_the_balanced_lead_says_why_in_the_authors_terms(said, clause) -> None:
     kw = {} if said is None else {"costlier_error": said}

@@ -542,7 +542,7 @@ def test_a_planned_name_read_as_another_reported_metric_is_said() -> None:
 def test_a_planned_name_of_a_metric_beside_the_lead_goes_with_it_not_in_a_sentence_of_its_own() -> None:
     # the speech-emotion reader: "The planned WA equals accuracy here … We also report accuracy" said it twice
     text = evaluation("ser")
-    assert "We also report accuracy, the planned WA, whose value depends on the class shares" in text
+    assert "We also report accuracy, also called WA, whose value depends on the class shares" in text
     assert "The planned WA equals" not in text
 
 

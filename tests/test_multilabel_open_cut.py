@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHEX = yaml.safe_load((ROOT / "tests/situations/chex.yaml").read_text())
 ILLUSTRATION = ("No operating point is fixed, so no figure taken at a cut of the scores is a result of this study. The "
                 "planned F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a "
-                "conventional cut that no answer chose.")
+                "conventional cut not chosen for this study.")
 #: a second situation of the same kind: labels scored, no operating point answered, no F1 planned
 ECG = {"context": "Twelve-lead ECG recordings are screened for four rhythm and conduction findings, each scored by "
                   "the model; the scores order the recordings for a cardiologist's review.",
@@ -59,7 +59,7 @@ def test_the_plan_keeps_the_planned_f1_as_an_illustration_and_promises_no_precis
     assert "for illustration only" in f1.reason and "no answer chose" in f1.reason
     note = next(u.note for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
     assert note == ("The planned “F1” is given for each label, and as its macro average, as an illustration at the "
-                    "score of 0.5 no answer chose, not as a result.")
+                    "conventional score cut of 0.5, not one chosen for this study, and not as a result.")
 
 
 def test_an_answered_operating_point_keeps_the_label_decisions(tmp_path, cli):
@@ -122,7 +122,7 @@ def test_the_illustrative_f1_in_the_report_is_the_f1_at_half(tmp_path, cli):
     report = out.read_text()
     macro = f1_score(y, (s >= 0.5).astype(int), average="macro", zero_division=0)
     assert f"| Macro-averaged F1 (multi-label) | {macro:.3f}" in report
-    assert "The F1 is taken at a score of 0.5, a cut that no answer chose: an illustration, not a result." in report
+    assert "The F1 is taken at a score of 0.5, a conventional cut not chosen for this study: an illustration, not a result." in report
     for j, lab in enumerate(CHEX["classes"]):
         f1 = f1_score(y[:, j], (s[:, j] >= 0.5).astype(int), zero_division=0)
         assert f"| {lab} | {y[:, j].sum()} | {f1:.2f} | {roc_auc_score(y[:, j], s[:, j]):.2f} |" in report
@@ -138,7 +138,7 @@ def test_a_planned_precision_is_kept_per_label_as_an_illustration_too(tmp_path, 
                     "answer chose, not as a result.")
     text = methods_paragraph(answers_from_mapping(answers), "md", seed=1)
     assert ("The planned precision of every label is given for illustration only, at a score of 0.5, a conventional "
-            "cut that no answer chose.") in text
+            "conventional cut not chosen for this study.") in text
     assert "recall" not in text.lower()
     data, y, s = _scores_csv(tmp_path / "ecg.csv", ECG_LABELS, seed=11)
     out = tmp_path / "r.md"

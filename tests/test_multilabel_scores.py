@@ -177,7 +177,7 @@ def test_chex_methods_report_each_findings_auroc_without_a_labels_only_premise(t
     # convention, the unplanned per-label precision and recall are not promised (the CheXpert reader, as toxic)
     assert ("No operating point is fixed, so no figure taken at a cut of the scores is a result of this study. The "
             "planned F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a "
-            "conventional cut that no answer chose.") in text
+            "conventional cut not chosen for this study.") in text
     assert "precision" not in text.lower() and "recall" not in text.lower()
     assert "Beside these we report macro-averaged F1" not in text  # said once, as the illustration
     assert "$n$ counts" not in text  # no formula shown uses n (n^+_l is its own symbol, defined in its where)

@@ -34,8 +34,8 @@ NOTE: dict[str, str] = {
     "not_computed": "The planned “{name}” is not computed: {reason}.",
     "covered": "The planned “{name}” is reported {how}.",
     # no answer fixes where a label's score becomes a label: kept, but never as a result (the CheXpert reader)
-    "covered_illustration": ("The planned “{name}” is given {how}, as an illustration at the score of {cut:g} no "
-                             "answer chose, not as a result."),
+    "covered_illustration": ("The planned “{name}” is given {how}, as an illustration at the conventional score cut of "
+                             "{cut:g}, not one chosen for this study, and not as a result."),
 }
 
 #: Why a metric of one class per item (a flat, nominal metric) is not reported when the labels have a structure:

@@ -159,7 +159,7 @@ def _illustrated(p: Text, rec: Sequence[MetricEntry], threshold: Any, per_label:
     ['multilabel_macro_f1']
     >>> p.spans[-1].text.split(". ")[1]
     'The planned F1 of every label and macro-averaged F1 are given for illustration only, at a score of 0.5, a \
-conventional cut that no answer chose'
+conventional cut not chosen for this study'
     """
     cut = [m for m in rec if m.id != "multilabel_macro_roc_auc"]
     if not cut and not per_label:
@@ -174,6 +174,25 @@ conventional cut that no answer chose'
     return [m.id for m in cut]
 
 
+def _lead_in_order(names: Sequence[str], lead: int) -> str:
+    """The field's figures in its own order, the lead marked where it stands (the essay reader: Williamson et al.
+    put QWK first, so "adjacent agreement, our lead, QWK and accuracy" misquoted them).
+
+    >>> _lead_in_order(["QWK", "accuracy", "adjacent agreement"], 2)
+    'QWK, accuracy and adjacent agreement, our lead'
+    >>> _lead_in_order(["sensitivity", "specificity"], 0)
+    'sensitivity, our lead, and specificity'
+    >>> _lead_in_order(["A", "B", "C"], 1)
+    'A, B, our lead, and C'
+    """
+    mark = W.S["field_our_lead"]
+    if lead == len(names) - 1:
+        return _join_words([*names[:-1], names[-1] + mark])
+    if lead == 0:
+        return names[0] + mark + ", " + ("and " if len(names) == 2 else "") + _join_words(names[1:])
+    return _join_words([*names[:lead], names[lead] + mark + ",", *names[lead + 1:]])
+
+
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                    primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None) -> set[str]:
     key = [field.source, *field.also]
@@ -183,8 +202,9 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     if primary is not None and primary.id in field.metrics:
         named, there = _field_named(field, primary, others)
         if names:  # the lead named as such: "…, which we also report" read as if the lead were beside itself
-            p.t(W.S["field_lead_with"].format(lead=_with_initials(field, primary), field=field.name,
-                                              names=("and " if len(names) == 1 else "") + _join_words(names)))
+            listed = sorted([primary, *others], key=lambda m: field.metrics.index(m.id))  # the field's order
+            p.t(W.S["field_lead_with"].format(field=field.name, names=_lead_in_order(
+                [_with_initials(field, m) for m in listed], listed.index(primary))))
         else:
             p.t(W.S["field_lead"].format(field=field.name, named=""))
         # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row

@@ -191,7 +191,7 @@ S: dict[str, str] = {
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
     "fallback_beside": "Beside it we give the {name}",
     "fallback_beside_what": ", the share of the {items} of other classes taken as “{f}”",
-    "fallback_not_merged": "No cost ratio between these two errors was given, so they are not merged",
+    "fallback_not_merged": "As no cost ratio between these two errors was fixed in advance, they are reported apart",
     # the risks at which users act are given (decision_thresholds): the net benefit there leads (the sepsis reader)
     "lead_net_benefit": ("Because the risks of “{pos}” are acted on at {at}, we lead with the net benefit at {each}, "
                          "against treating every {item} and treating none"),
@@ -208,7 +208,7 @@ S: dict[str, str] = {
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
     "planned_as": "The planned {planned} equals {name} here, so it is reported under that name",
-    "planned_as_beside": "the planned {planned}",
+    "planned_as_beside": "also called {planned}",
     # Fβ beside a cost lead when the author said true negatives count: its blind spot said as the author's concern
     "f_beta_tn": ("which weighs a missed positive β² times a false alarm in its denominator but is no mean cost of "
                   "the errors and leaves out the true negatives, which count here"),
@@ -267,7 +267,8 @@ S: dict[str, str] = {
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
-    "field_lead_with": "The customary figures in {field} are {lead}, our lead, {names}",
+    "field_lead_with": "The customary figures in {field} are {names}",
+    "field_our_lead": ", our lead",
     "field_named": ", where it is called {term}",
     "field_named_each": "There they are called {terms}",
     "field_named_one": "There {named}",
@@ -292,18 +293,18 @@ S: dict[str, str] = {
     "lead_label_aucs_why": ". The scores order the {items}, and ROC AUC reads that order itself, free of any threshold",
     # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
     "label_threshold_convention": ("A label is given to {an} {item} when its score is at least {t:g}, a conventional "
-                                   "cut that no answer chose, which the F1s count"),
+                                   "cut not chosen for this study, which the F1s count"),
     # no answer fixes the cut (the CheXpert reader): no figure at a cut is a result; a planned one is an illustration
     "label_cut_open": "No operating point is fixed, so no figure taken at a cut of the scores is a result of this study",
     "label_cut_open_none": "No operating point is fixed, so we report no figure taken at a cut of the scores",
     "label_cut_open_planned": ". The planned {names} {verb} given for illustration only, {how}",
-    "label_cut_open_cut": "at a score of {t:g}, a conventional cut that no answer chose",
+    "label_cut_open_cut": "at a score of {t:g}, a conventional cut not chosen for this study",
     "label_cut_open_given": "from the label decisions the predictions hold",
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_custom": ", as is customary in {field}",
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
-    "lead_mean_no_costs": ", as no ratio of the two errors' costs was given",
+    "lead_mean_no_costs": ", as no ratio of the two errors' costs was fixed in advance",
     "lead_mean_equal_costs": ", as the two errors were said to cost alike",
     # one error named as the costlier, with no ratio (answers key costlier_error): its rate leads, the other's beside
     "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
@@ -312,7 +313,7 @@ S: dict[str, str] = {
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
     "lead_costlier_alarm_tn": "the share of the {items} with “{neg}” that the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
-    "lead_costlier_other": ("No ratio of the two errors' costs was given, so no single figure can weigh them; {other} "
+    "lead_costlier_other": ("As no ratio of the two errors' costs was fixed, no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
                             "that {trivial}"),
     "lead_costlier_other_terse": "{other} stands beside it, as {name} alone is perfect for a system that {trivial}",

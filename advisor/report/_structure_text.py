@@ -36,7 +36,7 @@ def structure_text(ctx: Any, text: Mapping[str, str]) -> dict[str, str]:
             out["per_class_caption"] = "Per-label precision, recall, F1 and ROC AUC (from the label's scores)."
             cut = open_cut(ctx)
             if cut is not None:  # no answer fixed the cut: the labels' AUCs, what was planned only as an illustration
-                at = f"at a score of {float(cut.get('cut') or 0.5):g}, a cut that no answer chose"
+                at = f"at a score of {float(cut.get('cut') or 0.5):g}, a conventional cut not chosen for this study"
                 planned = _join(list(cut.get("quantities") or []))
                 out["per_class_caption"] = "Per-label ROC AUC (from the label's scores)" + (
                     f", with the planned {planned} {at}, for illustration only." if planned else ".")
