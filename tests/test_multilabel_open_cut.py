@@ -134,11 +134,11 @@ def test_a_planned_precision_is_kept_per_label_as_an_illustration_too(tmp_path, 
     plan = make_plan(answers_from_mapping(answers))
     assert plan.diagnostic("label_aucs").params["quantities"] == ["precision"]
     note = next(u.note for u in plan.answers if u.key == "planned_metrics" and u.value == "precision")
-    assert note == ("The planned “precision” is given for each label, as an illustration at the score of 0.5 no "
-                    "answer chose, not as a result.")
+    assert note == ("The planned “precision” is given for each label, as an illustration at the conventional "
+                    "score cut of 0.5, not one chosen for this study, and not as a result.")
     text = methods_paragraph(answers_from_mapping(answers), "md", seed=1)
     assert ("The planned precision of every label is given for illustration only, at a score of 0.5, a conventional "
-            "conventional cut not chosen for this study.") in text
+            "cut not chosen for this study.") in text
     assert "recall" not in text.lower()
     data, y, s = _scores_csv(tmp_path / "ecg.csv", ECG_LABELS, seed=11)
     out = tmp_path / "r.md"
