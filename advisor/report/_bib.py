@@ -107,6 +107,8 @@ class BibEntry:
             or self.fields.get("howpublished") or self.fields.get("institution") or ""
         venue = tex_to_text(venue)
         extra = [tex_to_text(self.fields[f]) for f in ("volume",) if f in self.fields]
+        if extra and "series" in self.fields:  # "NIST Special Publication 500-266", never a bare number read as pages
+            extra = [f"{tex_to_text(self.fields['series'])} {extra[0]}"]
         if "pages" in self.fields:
             extra.append(tex_to_text(self.fields["pages"]))
         if venue:

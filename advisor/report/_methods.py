@@ -870,11 +870,13 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         if primary.id == "tpr_at_fpr" and answers.get("field") != "fraud_detection":
             source = cite("Tong", "2018")  # a fraud benchmark is no source for a spam filter's or a screen's budget
         keys = [source] if source else primary.references[:1]
-    elif said:
+    elif said:  # the metric's own source at its name, the property's after the property (the CoLA reader:
+        # "(Matthews 1975; Opitz 2024)" after the chance property credited Matthews with a property he did not show)
+        p.cite(primary.references[:1])
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
-    p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
+    p.cite(([k for k in keys if k not in primary.references[:1]][:1] if said else primary.references[:1])
            if not purpose else keys)
     p.t(". ")
     if primary.id in ("normalized_expected_cost", "expected_cost") and (costs := matrix_costs(answers)):
