@@ -535,7 +535,7 @@ def test_a_planned_name_read_as_another_reported_metric_is_said() -> None:
 
     root = Path(__file__).resolve().parents[1]
     text = str(methods_paragraph(root / "examples/answers/product_categories_per_item.yaml", "md"))
-    assert ("We lead with accuracy, which weighs every product equally (Grandini et al. 2020). The planned micro F1 "
+    assert ("We lead with accuracy (Grandini et al. 2020), which weighs every product equally. The planned micro F1 "
             "equals accuracy here, so it is reported under that name.") in text
 
 

@@ -69,6 +69,7 @@ from ._methods import (
     build_justification,
     build_methods,
     log_loss_clip_text,
+    mean_conventions,
     weights_text,
     with_convention,
 )
@@ -875,6 +876,9 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
             owner.where = with_convention(owner.where, sentence, keys)
     extra = [(s, k) for s, k in extra if getattr(s, "metric", None) not in beside]
     zero = {r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None}
+    # under omit, a mean's 1/k counts only the classes kept: said after its formula, where k is read (the s20 readers)
+    for mid, sentence in mean_conventions(list(beside.values()), task, answers_dict, undefined).items():
+        beside[mid].where = with_convention(beside[mid].where, sentence, [])
     if "log_loss" in beside and not (evaluated and any(zero.values())):  # else the paragraph says it, with counts
         beside["log_loss"].where = with_convention(beside["log_loss"].where, log_loss_clip_text(), [])
     methods = build_methods(

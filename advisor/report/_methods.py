@@ -148,6 +148,11 @@ def build_methods(
     # would give 0; none occurred" reads as a clause for nothing; the appendix lists every undefined value by
     # cause); before there is data, the convention the numbers will follow is said with the formulas
     met = bool(undefined_count) or any((log_loss_zero or {}).values())
+    # the convention's example is a mean whose k the line after its formula already restricts (mean_conventions):
+    # said there, not again in the paragraph when nothing was undefined (the s20 readers: a software note)
+    first = next((m for m in rec if _undefined_of(m, task, answers) is not None), None)
+    in_formula = first is not None and first.id in mean_conventions(rec, task, answers, convention) \
+        and not _empty_items(rec)
     said_answers = answers if given is None else {k: v for k, v in answers.items() if k in given}
     # with data, what accuracy depends on is said in its number: what always predicting the largest class scores
     majority = next((r.majority for r in chance if r.metric == "accuracy" and r.majority is not None), None)
@@ -270,7 +275,9 @@ def build_methods(
         # partitions have no convention to state (a 0/0 index is refused, never set)
         if met and conventions and answers.get("label_structure") != "partition":
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
-            if not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
+            if undefined_count == 0 and in_formula:  # its formula's line says it; nothing was undefined here
+                _log_loss_zero_sentence(p, rec, log_loss_zero, task)
+            elif not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        case=_undefined_example(rec, task, answers), named=example,
                                        empty_items=_empty_items(rec), unit=_unit(answers)):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
@@ -336,6 +343,8 @@ def build_methods(
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")
     def convention_with_formulas(count: int | None) -> None:
         """The undefined-value convention said in the Definitions, with the count the data met (None: no data)."""
+        if count is None and in_formula:
+            return  # said after the mean's formula (mean_conventions), where its k is read
         said = Text()
         _undefined_sentence(said, convention, count, cite, _annotators(answers),
                             case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
@@ -1256,41 +1265,67 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
     than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
     accuracy leaves out of its mean a class absent from the images"); None when no reported metric can, so the
     convention is not stated for nothing (issue 22)."""
+    for m in rec:
+        found = _undefined_of(m, task, answers)
+        if found is not None:
+            return found[:3]
+    return None
+
+
+def mean_conventions(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any],
+                     convention: str) -> dict[str, str]:
+    """Under ``omit``, for each reported mean whose formula divides by $k$ (or $L$) alone: the sentence, said after
+    its formula, that the symbol counts only the classes kept ("$k$ counts only the classes present among the
+    children, in the test set and in each resample"), so the formula's symbol is defined as the engine computes it
+    (the s20 readers: said once in the notation it read as a software note, apart from the formula it changes)."""
+    if convention != "omit" or answers.get("label_structure") == "partition" or _annotators(answers):
+        return {}
+    out: dict[str, str] = {}
+    for m in rec:
+        found = _undefined_of(m, task, answers)
+        if found is not None and found[3]:
+            out[m.id] = found[3]
+    return out
+
+
+def _undefined_of(m: MetricEntry, task: TaskInfo | None,
+                  answers: Mapping[str, Any]) -> tuple[str, bool, str | None, str | None] | None:
+    """What :func:`_undefined_example` says of one metric, and the sentence for its formula (``mean_conventions``)."""
     k = task.k if task is not None else int(answers.get("n_classes") or len(answers.get("classes") or []) or 3)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     item = answers.get("item_name") or "item"
-    for m in rec:
-        if m.id in _LEAVES_OUT:  # its formula averages over the classes present: the convention sets nothing there
-            continue
-        pos = m.params.get("positive_label")
-        pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
-        one = pos is not None and binary or m.params.get("positive_label") is not None
-        case = undefined_case(m.id, max(int(k or 3), 2), positive=one)
-        if case is None:
-            continue
-        if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
-            phrase = W.UNDEFINED_CASE[f"label_{case}"]
-        elif pos is not None and f"{case}_pos" in W.UNDEFINED_CASE or case.endswith("_negative"):
-            phrase = W.UNDEFINED_CASE.get(case if case.endswith("_negative") else f"{case}_pos", "")
-        else:
-            phrase = W.UNDEFINED_CASE.get(case, "")
-        if not phrase:
-            continue
-        # the engine says whether the figure itself is undefined or a mean leaves a term out (not a hand list: MCC
-        # and one class's recall were said to leave a class out of a mean, the CoLA and intent readers)
-        whole = undefined_whole(m.id, max(int(k or 3), 2), positive=one)
-        items = _items(answers) or "test items"
-        which = f"label_{case}" if answers.get("label_structure") == "multilabel" else case
-        left, kept = W.UNDEFINED_LEFT_OUT.get(which), W.UNDEFINED_KEPT.get(which)
-        # the symbol its formula divides by then counts the classes kept (the readers: "1/k contradicts the rule")
-        # only where that symbol is the mean's alone (adjusted balanced accuracy's chance term keeps all k classes)
-        size = next((s for s in ("k", "L") if m.formula.count(f"\\frac{{1}}{{{s}}}") == 1
-                     and m.formula.count(s) == m.formula.count(f"{{{s}}}")), None)
-        named = None if whole or left is None else W.S["undefined_omit_counts"].format(
-            metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
-            W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
-        return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named
-    return None
+    if m.id in _LEAVES_OUT:  # its formula averages over the classes present: the convention sets nothing there
+        return None
+    pos = m.params.get("positive_label")
+    pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
+    one = pos is not None and binary or m.params.get("positive_label") is not None
+    case = undefined_case(m.id, max(int(k or 3), 2), positive=one)
+    if case is None:
+        return None
+    if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
+        phrase = W.UNDEFINED_CASE[f"label_{case}"]
+    elif pos is not None and f"{case}_pos" in W.UNDEFINED_CASE or case.endswith("_negative"):
+        phrase = W.UNDEFINED_CASE.get(case if case.endswith("_negative") else f"{case}_pos", "")
+    else:
+        phrase = W.UNDEFINED_CASE.get(case, "")
+    if not phrase:
+        return None
+    # the engine says whether the figure itself is undefined or a mean leaves a term out (not a hand list: MCC
+    # and one class's recall were said to leave a class out of a mean, the CoLA and intent readers)
+    whole = undefined_whole(m.id, max(int(k or 3), 2), positive=one)
+    items = _items(answers) or "test items"
+    which = f"label_{case}" if answers.get("label_structure") == "multilabel" else case
+    left, kept = W.UNDEFINED_LEFT_OUT.get(which), W.UNDEFINED_KEPT.get(which)
+    # the symbol its formula divides by then counts the classes kept (the readers: "1/k contradicts the rule")
+    # only where that symbol is the mean's alone (adjusted balanced accuracy's chance term keeps all k classes)
+    size = next((s for s in ("k", "L") if m.formula.count(f"\\frac{{1}}{{{s}}}") == 1
+                 and m.formula.count(s) == m.formula.count(f"{{{s}}}")), None)
+    named = None if whole or left is None else W.S["undefined_omit_counts"].format(
+        metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
+        W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
+    bullet = W.S["undefined_omit_counts_bullet"].format(symbol=size, kept=kept.format(items=items)) \
+        if not whole and left is not None and size and kept else None
+    return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet
 
 
 def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,

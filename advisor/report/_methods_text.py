@@ -376,6 +376,7 @@ S: dict[str, str] = {
     "undefined_omit_named": "{metric} leaves out of its mean {case}, also in a resample",
     # the mean's 1/k (1/L) then counts the classes kept (the readers: "1/k contradicts the exclusion rule")
     "undefined_omit_counts": "{metric}'s ${symbol}$ counts only {kept}, also in a resample",
+    "undefined_omit_counts_bullet": "Here ${symbol}$ counts only {kept}, in the test set and in each resample",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
     "undefined_count": "; {count} value{s} {were} undefined here",
@@ -442,8 +443,8 @@ UNDEFINED_LEFT_OUT: dict[str, str] = {
 UNDEFINED_KEPT: dict[str, str] = {
     "never_predicted": "the classes predicted",
     "absent": "the classes present among the {items}",
-    "absent_both": "the classes true or predicted",
-    "label_absent_both": "the labels in either labeling",
+    "absent_both": "the classes in the reference or the predictions",
+    "label_absent_both": "the labels in the reference or the predictions",
 }
 
 #: When a metric meets a zero denominator (:data:`advisor.engine._probe.CASES`), after its name: "recall {case}";
