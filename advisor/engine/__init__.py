@@ -137,6 +137,7 @@ _LAZY: dict[str, str] = {
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
     "partial_roc_auc": "._decisions",
+    "ks_statistic": "._decisions",
     # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
     # the bias AUCs of a subgroup column (Borkan et al. 2019)
     "BIAS_AUC_IDS": "._bias",
@@ -253,6 +254,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         check_budget as check_budget,
         check_decision_thresholds as check_decision_thresholds,
         ici as ici,
+        ks_statistic as ks_statistic,
         loess_curve as loess_curve,
         net_benefit as net_benefit,
         net_benefit_id as net_benefit_id,
