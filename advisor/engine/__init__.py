@@ -89,6 +89,7 @@ _LAZY: dict[str, str] = {
     "Ranking": "._scores",
     "Ratings": "._agreement",
     "SCORE_IDS": "._score_eval",
+    "SCORE_ON_REQUEST": "._score_eval",
     "SUM_TOLERANCE": "._probabilities",
     "ValuesMapping": "._components",
     "align_probabilities": "._score_eval",
@@ -334,6 +335,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._score_eval import (
         COST_IDS as COST_IDS,
         SCORE_IDS as SCORE_IDS,
+        SCORE_ON_REQUEST as SCORE_ON_REQUEST,
         align_probabilities as align_probabilities,
         ap_note as ap_note,
         cost_metrics as cost_metrics,
