@@ -99,8 +99,8 @@ def test_the_resampler_gives_a_bca_interval_and_the_paired_comparison_works() ->
         iv = res["metrics"][name]["ks_statistic"]
         assert iv["estimate"] == pytest.approx(float(ks_statistic((y == "default").astype(int), s)), abs=1e-12)
         assert iv["method"] == "bca" and iv["low"] < iv["estimate"] < iv["high"]
-    pair = res["pairs"]["ks_statistic"][0]
-    assert pair["low"] > 0 or pair["high"] < 0  # a clear difference is resolved
+    diff = res["pairs"]["ks_statistic"][0]["difference"]
+    assert diff["method"] == "bca" and 0 < diff["low"] < diff["estimate"] < diff["high"]  # strong − weak, resolved
     assert res["winners"]["ks_statistic"] == ["strong"]
 
 
@@ -135,7 +135,7 @@ def test_compute_shows_ks_for_a_binary_scores_file_when_asked(tmp_path: Path) ->
     for asked in ("ks", "Kolmogorov–Smirnov statistic", "ks_statistic"):
         r = CliRunner().invoke(app, ["compute", *files, "--positive", "default", "--metrics", asked, "--json"])
         assert r.exit_code == 0, r.output
-        data = json.loads(r.stdout)["data"]
+        data = json.loads(r.stdout)
         for name, p in systems.items():
             expected = float(ks_statistic((y == "default").astype(int), p))
             assert data["metrics"][name] == {"ks_statistic": pytest.approx(expected, abs=1e-12)}
@@ -150,7 +150,7 @@ def test_compute_with_decisions_gives_ks_with_its_interval(tmp_path: Path) -> No
     r = CliRunner().invoke(app, ["compute", str(tmp_path / "good.csv"), "--positive", "default", "--metrics", "ks",
                                  "--bootstrap", "200", "--seed", "1", "--json"])
     assert r.exit_code == 0, r.output
-    data = json.loads(r.stdout)["data"]
+    data = json.loads(r.stdout)
     expected = float(ks_statistic((y == "default").astype(int), systems["good"]))
     assert data["metrics"]["good"]["ks_statistic"] == pytest.approx(expected, abs=1e-12)
     iv = data["intervals"]["good"]["ks_statistic"]
@@ -173,5 +173,5 @@ def test_loan_report_shows_ks_in_table_1_cited_to_lessmann(tmp_path: Path) -> No
         expected = float(ks_statistic((y == "default").astype(int), p))
         assert f"{expected:.3f}"[1:] in row or f"{expected:.2f}"[1:] in row
     evaluation = md.split("**Evaluation.**", 1)[1].split("\n\n", 1)[0]
-    assert re.search(r"ROC AUC, Brier score and the Kolmogorov–Smirnov statistic \(KS\) \(Lessmann et al\.,? 2015\)",
+    assert re.search(r"ROC AUC, Brier score and the Kolmogorov–Smirnov statistic \(Lessmann et al\.,? 2015\)",
                      evaluation)
