@@ -21,7 +21,8 @@ from ._costs import expected_cost, normalized_expected_cost
 from ._decisions import ks_statistic
 from ._scores import ECE_BINS, Calibration, Ranking, calibration_loss, log_loss_details, multiclass_auc, score_inputs
 
-__all__ = ["COST_IDS", "SCORE_IDS", "SCORE_ON_REQUEST", "ap_note", "cost_metrics", "extra_classes_note", "score_classes", "score_metrics"]
+__all__ = ["COST_IDS", "SCORE_IDS", "SCORE_ON_REQUEST", "ap_note", "cost_metrics", "extra_classes_note", "score_classes",
+           "score_metrics"]
 
 from ._scores import ap_note  # noqa: E402 - one sentence, shared with advisor.average_precision
 

@@ -64,7 +64,7 @@ def _with_initials(field: CommunityField, m: MetricEntry) -> str:
     statistic takes its article in a list of names ("ROC AUC, Brier score and the Kolmogorov–Smirnov statistic")."""
     term = field.terms.get(m.id)
     name = prose_name(m)
-    if name.endswith(" statistic") and not name.startswith("the "):
+    if name.endswith(" statistic"):  # a count noun, never bare in a list of figures
         name = "the " + name
     return name + (f" ({term})" if term and _initials(term, m.name) else "")
 
