@@ -343,7 +343,7 @@ def register(app: typer.Typer) -> None:
         if output_structured(ds, None, metrics=ids, undefined=undefined, n_boot=n_boot, confidence=confidence,
                              seed=seed, as_json=as_json, compare=True):  # ordered classes, label sets, top-k
             return
-        item_level = (*engine_api.SCORE_IDS, *engine_api.COST_IDS, "log_loss", "brier")
+        item_level = (*engine_api.SCORE_IDS, *engine_api.SCORE_ON_REQUEST, *engine_api.COST_IDS, "log_loss", "brier")
         score_ids = [m for m in ids or [] if m in item_level]  # item level
         ids = [m for m in ids if m not in score_ids] or None if ids is not None else None
         joint = ds.joint

@@ -145,7 +145,7 @@ def compute(
         return
     if early is not None:
         raise early
-    if compute_score_only(ds, positive, cost_spec, prior_spec, as_json):
+    if compute_score_only(ds, positive, cost_spec, prior_spec, as_json, new_ids):
         return  # files of true labels and scores only (issue 11)
     _refuse_unit_costs(new_ids, cost_spec, prior_spec)
     if reject_label is not None and cost_spec is not None and any(ds.abstained.values()):

@@ -16,7 +16,7 @@ from .. import stats as stats_api
 
 __all__ = ["score_intervals"]
 
-SCORE_LEVEL = ("roc_auc", "average_precision", "log_loss", "brier", "brier_binary", "ece")
+SCORE_LEVEL = ("roc_auc", "average_precision", "log_loss", "brier", "brier_binary", "ece", "ks_statistic")
 COST_LEVEL = ("expected_cost", "normalized_expected_cost")
 _MAX_EXPANDED = 5_000_000  # items expanded from a matrix's counts for the cost metrics
 

@@ -35,8 +35,10 @@ def parse_priors(text: str | None) -> dict[str, float] | None:
     return io_api.parse_priors(text)
 
 
-def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json: bool) -> bool:
-    """``advisor compute`` on files of true labels and scores only (no decisions): the score metrics alone.
+def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json: bool,
+                       only: list[str] | None = None) -> bool:
+    """``advisor compute`` on files of true labels and scores only (no decisions): the score metrics alone, or only
+    the score metrics asked for (``only``, from --metrics; the Kolmogorov–Smirnov statistic is computed on request).
 
     False when the inputs have decisions (the ordinary path then evaluates them)."""
     if not ds.score_only:
@@ -51,12 +53,13 @@ def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json:
     metrics: dict[str, dict[str, float]] = {}
     labels: list[str] = []
     notes: list[str] = []
+    asked = [m for m in only or [] if m in engine_api.SCORE_IDS + engine_api.SCORE_ON_REQUEST]
     for name in ds.score_only:
         f = ds.scores[name]
         labels = sorted(set(f.y_true) | set(f.proba_labels))
         v, _ = engine_api.score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                                        positive_label=positive, what=name, notes=notes)
-        metrics[name] = v
+                                        positive_label=positive, what=name, notes=notes, also=asked)
+        metrics[name] = {m: x for m, x in v.items() if m in asked} if asked else v
     for note in dict.fromkeys(notes):
         echo(f"note: {note}", err=True)
     if as_json:
@@ -72,7 +75,7 @@ def compute_score_only(ds: Any, positive: Any, costs: Any, priors: Any, as_json:
 def split_score_ids(ids: list[str] | None, costs: str | None, priors: str | None
                     ) -> tuple[list[str] | None, list[str], Any, Any]:
     """``(matrix ids, score/cost ids, costs, priors)``: the ids asked for split by where they are computed."""
-    new_ids = [m for m in ids or [] if m in engine_api.SCORE_IDS + engine_api.COST_IDS]
+    new_ids = [m for m in ids or [] if m in engine_api.SCORE_IDS + engine_api.SCORE_ON_REQUEST + engine_api.COST_IDS]
     rest = [m for m in ids if m not in new_ids] if ids is not None else None
     return rest, new_ids, parse_costs(costs), parse_priors(priors)
 
@@ -121,7 +124,7 @@ def score_results(scored: dict[str, Any], systems: dict[str, Any], labels: list[
         pos = next((lab for lab in labels if str(lab) == str(positive)), positive)
     for name, f in scored.items():
         v, d = engine_api.score_metrics(f.y_true, labels, proba=f.proba, proba_labels=f.proba_labels, score=f.score,
-                                        positive_label=pos, what=name, notes=notes)
+                                        positive_label=pos, what=name, notes=notes, also=only or ())
         values.setdefault(name, {}).update(v)
         if d:
             details[name] = d

@@ -89,6 +89,7 @@ _LAZY: dict[str, str] = {
     "Ranking": "._scores",
     "Ratings": "._agreement",
     "SCORE_IDS": "._score_eval",
+    "SCORE_ON_REQUEST": "._score_eval",
     "SUM_TOLERANCE": "._probabilities",
     "ValuesMapping": "._components",
     "align_probabilities": "._score_eval",
@@ -137,6 +138,7 @@ _LAZY: dict[str, str] = {
     "rps_skill": "._decisions",
     "tpr_at_fpr": "._decisions",
     "partial_roc_auc": "._decisions",
+    "ks_statistic": "._decisions",
     # selective prediction: risk-coverage, AURC, selective risk (issue 23 item 2)
     # the bias AUCs of a subgroup column (Borkan et al. 2019)
     "BIAS_AUC_IDS": "._bias",
@@ -253,6 +255,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         check_budget as check_budget,
         check_decision_thresholds as check_decision_thresholds,
         ici as ici,
+        ks_statistic as ks_statistic,
         loess_curve as loess_curve,
         net_benefit as net_benefit,
         net_benefit_id as net_benefit_id,
@@ -332,6 +335,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._score_eval import (
         COST_IDS as COST_IDS,
         SCORE_IDS as SCORE_IDS,
+        SCORE_ON_REQUEST as SCORE_ON_REQUEST,
         align_probabilities as align_probabilities,
         ap_note as ap_note,
         cost_metrics as cost_metrics,

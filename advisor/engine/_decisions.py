@@ -12,6 +12,11 @@ item ``t`` drawn ``w_t`` times): ``w`` of shape ``(n,)`` or ``(b, n)``; the resu
   straight segment, as ROC AUC counts ties half) joined by straight lines, the last segment cut at ``f`` by
   linear interpolation — standardized to ``½(1 + (A_f − f²/2)/(f − f²/2))``, so a ranking no better than chance
   scores 0.5 and a perfect one 1, whatever ``f``: scikit-learn's ``roc_auc_score(y, s, max_fpr=f)``.
+* **Kolmogorov–Smirnov statistic** (KS; the credit-scoring benchmark of Lessmann et al. 2015 reports it):
+  ``KS = max_τ (TPR(τ) − FPR(τ))`` over the thresholds ``τ`` at the distinct scores and the two ends (flag nothing,
+  flag everything, both 0), the items with ``s ≥ τ`` flagged — the largest vertical gap between the ROC curve and
+  the diagonal, and the largest distance between the empirical score distributions of the negatives and of the
+  positives in the direction "positives score higher" (one-sided: 0 when no threshold does better than chance).
 * **Precision and recall at K** (a review budget): the ``K`` highest-scored items are reviewed; a tie group
   that straddles the cut is reviewed fractionally, each of its items counting ``(K − above)/size`` — the
   expected value over a random order within the tie. ``precision@K = TP_K / K``, ``recall@K = TP_K / P``.
@@ -53,6 +58,7 @@ __all__ = [
     "check_budget",
     "check_decision_thresholds",
     "ici",
+    "ks_statistic",
     "loess_curve",
     "net_benefit",
     "net_benefit_id",
@@ -65,8 +71,8 @@ __all__ = [
 ]
 
 #: ids of the metrics of this module (``net_benefit@t`` ids are made by :func:`net_benefit_id`)
-DECISION_IDS = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici",
-                "ranked_probability_score", "rps_skill")
+DECISION_IDS = ("tpr_at_fpr", "partial_roc_auc", "ks_statistic", "precision_at_k", "recall_at_k", "calibration_intercept",
+                "calibration_slope", "ici", "ranked_probability_score", "rps_skill")
 SMOOTH_SPAN = 0.75
 SMOOTH_GRID = 100
 # risks are clipped to [ε, 1 − ε] before the logit with log loss's ε, the float64 machine epsilon that scikit-learn's
@@ -196,6 +202,29 @@ def partial_roc_auc(y: Any, score: Any, max_fpr: float, w: Any = None) -> np.nda
     out = 0.5 * (1.0 + (area - low) / (high - low))
     bad = (p[..., 0] <= 0) | (n[..., 0] <= 0)
     return np.where(bad, np.nan, out)
+
+
+def ks_statistic(y: Any, score: Any, w: Any = None) -> np.ndarray:
+    """The Kolmogorov–Smirnov statistic of a binary score: ``max(TPR − FPR)`` over the thresholds.
+
+    ``KS = max_τ (TP_τ/P − FP_τ/N)`` where ``TP_τ`` and ``FP_τ`` count the positives and negatives scored at or
+    above ``τ``, ``τ`` running over the distinct scores and the two ends (where the gap is 0), so ``0 ≤ KS ≤ 1``:
+    the one-sided two-sample KS statistic of the scores of the positives against those of the negatives,
+    ``max_x (F_−(x) − F_+(x))`` with ``F`` the empirical distribution functions (scipy's
+    ``ks_2samp(positives, negatives, alternative="less")``). A tie group is one threshold: its items are flagged
+    together. ``y`` is 0/1 (1 = positive), ``score`` higher = more positive; NaN without positives or negatives.
+    Lessmann et al. (2015) report it beside ROC AUC for credit scorecards.
+
+    >>> float(ks_statistic([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.9]))  # τ = 0.8: 2/3 − 0
+    0.6666666666666666
+    >>> float(ks_statistic([1, 1, 0, 0], [0.1, 0.2, 0.8, 0.9]))  # reversed: no threshold beats chance
+    0.0
+    """
+    tpr, fpr, _, p, n = _roc_points(y, score, w)
+    with np.errstate(invalid="ignore"):
+        gap = np.maximum((tpr - fpr).max(axis=-1), 0.0)  # the ends (flag nothing, flag all) give 0
+    bad = (p[..., 0] <= 0) | (n[..., 0] <= 0)
+    return np.where(bad, np.nan, gap)
 
 
 def precision_recall_at_k(y: Any, score: Any, k: float, w: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -447,7 +476,7 @@ def rps_skill(idx: Any, proba: Any, w: Any = None) -> np.ndarray:
 #: metrics whose ideal is a value, not an end of the scale (intercept 0, slope 1): no system "wins" them
 TARGET_VALUED = {"calibration_intercept": 0.0, "calibration_slope": 1.0}
 #: metrics that a single binary score (not only probabilities) gives
-SCORE_ONLY = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k")
+SCORE_ONLY = ("tpr_at_fpr", "partial_roc_auc", "ks_statistic", "precision_at_k", "recall_at_k")
 
 
 def _item_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded where metrics are resolved
@@ -456,7 +485,7 @@ def _item_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded where metri
 
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
-    binary = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept",
+    binary = ("tpr_at_fpr", "partial_roc_auc", "ks_statistic", "precision_at_k", "recall_at_k", "calibration_intercept",
               "calibration_slope", "ici", "net_benefit")
     out = {mid: spec(mid, _item_level, binary_only=True, needs_probabilities=True) for mid in binary}
     out["ici"] = spec("ici", _item_level, binary_only=True, needs_probabilities=True, higher_is_better=False)

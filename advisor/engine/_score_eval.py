@@ -18,13 +18,18 @@ from .._exceptions import InputError, arg
 from .._format import few_names
 from ._confusion import ConfusionMatrix, Label
 from ._costs import expected_cost, normalized_expected_cost
+from ._decisions import ks_statistic
 from ._scores import ECE_BINS, Calibration, Ranking, calibration_loss, log_loss_details, multiclass_auc, score_inputs
 
-__all__ = ["COST_IDS", "SCORE_IDS", "ap_note", "cost_metrics", "extra_classes_note", "score_classes", "score_metrics"]
+__all__ = ["COST_IDS", "SCORE_IDS", "SCORE_ON_REQUEST", "ap_note", "cost_metrics", "extra_classes_note", "score_classes",
+           "score_metrics"]
 
 from ._scores import ap_note  # noqa: E402 - one sentence, shared with advisor.average_precision
 
 SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
+#: score metrics computed only when asked for (``also``), never among the defaults: the Kolmogorov–Smirnov statistic of
+#: a binary score (credit scoring's figure, Lessmann et al. 2015)
+SCORE_ON_REQUEST = ("ks_statistic",)
 COST_IDS = ("expected_cost", "normalized_expected_cost")
 
 
@@ -97,8 +102,12 @@ def align_probabilities(labels: Sequence[Label], proba: np.ndarray, proba_labels
 def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any = None,
                   proba_labels: Sequence[str] = (), score: Any = None, positive_label: Label | None = None,
                   metrics: Sequence[str] | None = None, what: str = "the system",
-                  weights: Any = None, notes: list[str] | None = None) -> tuple[dict[str, float], dict[str, Any]]:
+                  weights: Any = None, notes: list[str] | None = None,
+                  also: Sequence[str] = ()) -> tuple[dict[str, float], dict[str, Any]]:
     """``(values, details)`` of the score metrics of one system.
+
+    ``also``: metrics of :data:`SCORE_ON_REQUEST` computed beside the default ones (the Kolmogorov–Smirnov statistic
+    of a binary task, asked for by name).
 
     ``average_precision`` is the average precision of the positive class: it needs ``positive_label``
     in a two-class task, and is left out otherwise — with :data:`AP_NOTE` appended to ``notes`` — rather
@@ -142,7 +151,7 @@ def score_metrics(y_true: Sequence[Any], labels: Sequence[Label], *, proba: Any 
                          "score (or one row of probabilities) per item, in the items' order.")
     default = ("roc_auc", "average_precision") if score is not None else \
         [m for m in SCORE_IDS if m != "brier_binary" or k == 2]
-    want = list(metrics) if metrics is not None else list(default)
+    want = list(metrics) if metrics is not None else [*default, *(m for m in also if m in SCORE_ON_REQUEST)]
     for m in want:
         if score is not None and m in ("brier_binary", "ece"):
             raise InputError(f"{m} needs probabilities (p_<label> columns); {what} has a score column, which is not a "
@@ -188,6 +197,11 @@ def _values(y_true: Sequence[Any], labels: Sequence[Label], s: np.ndarray, want:
     if "average_precision" in want:  # the positive class's (score_metrics leaves it out without one)
         y = (idx == p).astype(np.float64)
         out["average_precision"] = float(Ranking(s if s.ndim == 1 else s[:, p]).ap(w * y, w * (1 - y)))
+    if "ks_statistic" in want:  # the largest TPR − FPR over the thresholds of the positive class's score
+        if k != 2:
+            raise InputError(f"the Kolmogorov–Smirnov statistic needs a binary task; {what} has {k} classes.")
+        y = (idx == p).astype(np.float64)
+        out["ks_statistic"] = float(ks_statistic(y, s if s.ndim == 1 else s[:, p], w))
     if "brier_binary" in want:
         if k != 2 or s.ndim != 2:
             raise InputError("the binary Brier score needs a binary task with probability columns p_<label>.")

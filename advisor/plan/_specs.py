@@ -20,9 +20,9 @@ from ._models import MetricSpec
 __all__ = ["family_of", "metric_specs", "cost_parameters"]
 
 COST_IDS = ("expected_cost", "normalized_expected_cost")
-SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece", "tpr_at_fpr", "partial_roc_auc", "precision_at_k",
-             "recall_at_k", "calibration_intercept", "calibration_slope", "ici", "net_benefit", "aurc", "selective_risk",
-             "coverage_at_risk")
+SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece", "tpr_at_fpr", "partial_roc_auc", "ks_statistic",
+             "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici", "net_benefit", "aurc",
+             "selective_risk", "coverage_at_risk")
 PROBABILITY_IDS = ("log_loss", "brier", "ranked_probability_score", "rps_skill")
 EXTERNAL_IDS = ("entity_f1", "ndcg_at_k", "external_detection", "external_segmentation", "external_regression",
                 "external_generation")

@@ -905,7 +905,8 @@ _NEEDS = {"tpr_at_fpr": "a false positive rate budget (fpr_budget in the answers
                                 "named (actions and action_of_interest in the answers)",
           "action_specificity": "the classes grouped by the action they lead to, with the action whose miss is costly "
                                 "named (actions and action_of_interest in the answers)"}
-_SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k")
+_SCORE_ONLY = ("roc_auc", "average_precision", "tpr_at_fpr", "partial_roc_auc", "ks_statistic", "precision_at_k",
+               "recall_at_k")
 _UNCHOSEN = ("scores labels at a threshold nobody chose, while no operating point is fixed (give operating_point: "
              "fixed, or a budget, to evaluate decisions)")
 

@@ -170,6 +170,7 @@ ADDS: dict[str, str] = {
     "average_precision": "precision over every level of recall",
     "tpr_at_fpr": "the share of positives found within the false positive rate budget",
     "partial_roc_auc": "the ranking at false positive rates within the budget",
+    "ks_statistic": "the largest gap between the true and false positive rates over the thresholds",
     "precision_at_k": "the share of positives among the items reviewed",
     "recall_at_k": "the share of all positives the review budget finds",
     "calibration_intercept": "whether the risks are right on average and neither too extreme nor too modest",

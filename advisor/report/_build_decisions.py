@@ -19,6 +19,7 @@ import numpy as np
 from ..engine import (
     calibration_fit,
     ici,
+    ks_statistic,
     loess_curve,
     net_benefit,
     partial_roc_auc,
@@ -33,8 +34,8 @@ from ._models_scores import Curve
 
 __all__ = ["DECISION_REPORT_IDS", "decision_params", "decision_tables", "decision_values", "is_decision_id"]
 
-DECISION_REPORT_IDS = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept",
-                       "calibration_slope", "ici", "ranked_probability_score", "rps_skill")
+DECISION_REPORT_IDS = ("tpr_at_fpr", "partial_roc_auc", "ks_statistic", "precision_at_k", "recall_at_k",
+                       "calibration_intercept", "calibration_slope", "ici", "ranked_probability_score", "rps_skill")
 RPS_IDS = ("ranked_probability_score", "rps_skill")
 
 
@@ -96,6 +97,8 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
             data.operating[name] = {"threshold": float(thr), "tpr": float(tpr), "fpr": fpr}
         if "partial_roc_auc" in planned and "max_fpr" in params:  # McClish's standardized area up to the budget
             v["partial_roc_auc"] = float(partial_roc_auc(y, col, params["max_fpr"]))
+        if "ks_statistic" in planned:  # the largest TPR − FPR over the thresholds (Lessmann et al. 2015)
+            v["ks_statistic"] = float(ks_statistic(y, col))
         if {"precision_at_k", "recall_at_k"} & set(planned) and "k" in params:
             prec, rec = precision_recall_at_k(y, col, params["k"])
             v["precision_at_k"], v["recall_at_k"] = float(prec), float(rec)

@@ -60,9 +60,13 @@ def _initials(term: str, name: str) -> bool:
 
 
 def _with_initials(field: CommunityField, m: MetricEntry) -> str:
-    """The metric's name in prose, with the field's initials for it in brackets when the field has them."""
+    """The metric's name in prose, with the field's initials for it in brackets when the field has them; a
+    statistic takes its article in a list of names ("ROC AUC, Brier score and the Kolmogorov–Smirnov statistic")."""
     term = field.terms.get(m.id)
-    return prose_name(m) + (f" ({term})" if term and _initials(term, m.name) else "")
+    name = prose_name(m)
+    if name.endswith(" statistic"):  # a count noun, never bare in a list of figures
+        name = "the " + name
+    return name + (f" ({term})" if term and _initials(term, m.name) else "")
 
 
 def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None,

@@ -213,6 +213,9 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     if "partial_roc_auc" in ids:  # McClish's rescaling: 0.5 for chance and 1 for a perfect ranking, at any budget
         out.append((Convention("The partial area is McClish's standardized form, 0.5 for a ranking no better than "
                                "chance and 1 for a perfect one", "partial_roc_auc"), keys(("McClish", "1989"))))
+    if "ks_statistic" in ids:  # one threshold per tie group, as the ROC curve's points; one-sided, so never below 0
+        out.append((Convention("The Kolmogorov–Smirnov statistic flags tied scores together, at one threshold, and is 0 "
+                               "when no threshold does better than chance", "ks_statistic"), []))
     if "average_precision" in ids:
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
                                "interpolation", "average_precision"), keys(("Saito", "2015"))))

@@ -38,6 +38,7 @@ _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "
          "precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard", "fowlkes_mallows", "expected_cost",
          "roc_auc", "average_precision", "brier_binary", "ece", "multilabel_micro_f1", "multilabel_macro_f1",
          "multilabel_samples_f1", "hamming_loss", "subset_accuracy", "top_k_accuracy", "tpr_at_fpr", "partial_roc_auc",
+         "ks_statistic",
          "precision_at_k", "recall_at_k", "ici", "aurc", "selective_risk", "coverage_at_risk",
          "pair_correlation_distance", "purity",
          "hierarchical_f1", "hierarchical_precision", "hierarchical_recall", "adjacent_accuracy", "in_scope_accuracy",

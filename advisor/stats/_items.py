@@ -44,6 +44,7 @@ from ..engine import (
     grouped_ap,
     grouped_auc,
     ici,
+    ks_statistic,
     multiclass_auc,
     net_benefit,
     partial_roc_auc,
@@ -69,8 +70,8 @@ ITEM_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "brier_bina
 #: Issue 21 (additive): metrics of operating constraints, clinical calibration and decision curves of a binary
 #: score or risk, each evaluated under the resample's item weights by :mod:`advisor.engine._decisions`;
 #: ``net_benefit@t`` ids are accepted too. Their parameters come in ``params`` of :func:`compare_scored`.
-DECISION_ITEM_METRICS = ("tpr_at_fpr", "partial_roc_auc", "precision_at_k", "recall_at_k", "calibration_intercept",
-                         "calibration_slope", "ici")
+DECISION_ITEM_METRICS = ("tpr_at_fpr", "partial_roc_auc", "ks_statistic", "precision_at_k", "recall_at_k",
+                         "calibration_intercept", "calibration_slope", "ici")
 
 
 #: forecasts of ordered classes: the ranked probability score and its skill (``params["order_index"]``: the
@@ -196,6 +197,8 @@ class ScoredSystem:
             return {m: tpr_at_fpr(y, col, float(self.params["max_fpr"]), w)[0]}
         if m == "partial_roc_auc":
             return {m: partial_roc_auc(y, col, float(self.params["max_fpr"]), w)}
+        if m == "ks_statistic":
+            return {m: ks_statistic(y, col, w)}
         if m in ("precision_at_k", "recall_at_k"):
             p, r = precision_recall_at_k(y, col, float(self.params["k"]), w)
             return {"precision_at_k": p, "recall_at_k": r}
