@@ -853,7 +853,8 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         if primary.id == "expected_cost" and fn is not None and fp is not None:  # the sum the reader can redo
             weight = {"fn": f"{float(fn):g}·", "fp": f"{float(fp):g}·"}
             purpose = W.S["lead_cost_mean"].format(
-                item=str(answers.get("item_name") or "item"), shares=purpose.split(", ", 1)[1],
+                item=str(answers.get("item_name") or "item"), items=_items(answers) or "test items",
+                shares=purpose.split(", ", 1)[1],
                 **{k: ("" if v == "1·" else v) for k, v in weight.items()})
             if answers.get("true_negatives_meaningful") is False:
                 purpose += W.S["lead_cost_no_tn"]

@@ -225,8 +225,7 @@ def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = T
 
 #: Why the Jigsaw score's interval is not BCa like the others (the toxic reader, issue 22: "an unexplained
 #: percentile-vs-BCa exception"), said with its formula when the paragraph gives it with an interval
-SCORE_PERCENTILE = ("Its interval is the percentile interval of the resampled scores, not BCa: the BCa's jackknife "
-                    "would recompute every AUC once per {item}")
+SCORE_PERCENTILE = "Its interval is the percentile interval of the resampled scores"
 
 
 def catalogue_definitions(cat: Any, ids: Sequence[str], item: str | None = None) -> list[MetricEntry]:
@@ -238,7 +237,7 @@ def catalogue_definitions(cat: Any, ids: Sequence[str], item: str | None = None)
         rec = cat.metrics[mid]
         where = where_clause(rec.symbols)
         if mid == "jigsaw_bias_score" and item is not None:
-            note = Text().t(SCORE_PERCENTILE.format(item=item))
+            note = Text().t(SCORE_PERCENTILE)
             where = note.para() if where is None else where.model_copy(
                 update={"spans": [*where.spans, *Text().t(". ").spans, *note.spans]})
         out.append(MetricEntry(id=mid, name=rec.name, formula=rec.formula, interpretation=rec.interpretation,

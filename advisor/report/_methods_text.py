@@ -248,8 +248,8 @@ S: dict[str, str] = {
     # a binary expected cost at the test shares is a sum the reader can redo; a correct decision costs nothing, so
     # true negatives need no meaning of their own (the sarcasm reader)
     # (no "/n": n is defined only where a formula uses it; a reviewer found it undefined here)
-    "lead_cost_mean": "is the mean cost per {item} of the decisions, {fn}FN + {fp}FP over their number, {shares}",
-    "lead_cost_no_tn": "; a correct decision costs nothing, so it needs no true negatives",
+    "lead_cost_mean": "is the mean cost per {item}, {fn}FN + {fp}FP divided by the number of {items}, {shares}",
+    "lead_cost_no_tn": "; correct decisions, true negatives among them, cost nothing",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
