@@ -405,7 +405,7 @@ def test_a_target_risk_leads_as_the_coverage_it_allows() -> None:
     assert "customary in topic and news" not in text
     # macro F1 is set aside for what separates it from the accuracy kept: it weighs classes alike, while every
     # document was to count alike (the legal reader: "the same reason drops macro F1" as the accuracy kept)
-    assert ("We do not rely on either variant of macro F1, because they weigh every class alike, a rare one as much "
+    assert ("We do not rely on macro F1 in either of its two forms, because they weigh every class alike, a rare one as much "
             "as a common one, though every document was to count alike") in text
 
 

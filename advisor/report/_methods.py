@@ -1116,9 +1116,10 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         return
     parts = []
     for reason, ms in groups.items():
-        n = len(ms)  # "either variant of macro F1" stays plural (they)
+        n = len(ms)  # the two forms of macro F1 stay plural (they)
         if "macro F1" in ms and "F1 of macro precision and macro recall" in ms:
-            ms = ["either variant of macro F1", *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
+            # both forms named, not "either variant", which referred to variants never introduced (the legal reader)
+            ms = [W.S["avoid_macro_f1_both"], *[m for m in ms if "macro F1" not in m and "F1 of macro" not in m]]
         words = _agree(W.AVOID[reason], n)
         if reason in ("over_splitting", "weighs_classes"):  # "when every article is a cluster of its own"
             words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))

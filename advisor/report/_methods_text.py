@@ -249,6 +249,7 @@ S: dict[str, str] = {
     # true negatives need no meaning of their own (the sarcasm reader)
     # (no "/n": n is defined only where a formula uses it; a reviewer found it undefined here)
     "lead_cost_mean": "is the mean cost per {item}, {fn}FN + {fp}FP divided by the number of {items}, {shares}",
+    "avoid_macro_f1_both": "macro F1 in either of its two forms",
     "lead_cost_no_tn": "; correct decisions, true negatives among them, cost nothing",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
