@@ -395,7 +395,7 @@ def test_a_target_risk_leads_as_the_coverage_it_allows() -> None:
     use = next(u for u in plan.answers if u.key == "target_risk")
     assert use.used_by[0] == "lead: Coverage at a target risk"
     text = evaluation("legal")
-    assert "We lead with coverage at a risk of 2%, which is the largest share of the documents each system answers, " \
+    assert "We lead with coverage at a risk of 2%, which is the largest share of the documents the system answers, " \
            "most confident first, with at most 2% of them wrong; found on this test set, the cut is optimistic for a " \
            "threshold fixed in advance" in text
     assert "Beside these we report area under the risk-coverage curve, the summary over every coverage" in text
@@ -419,7 +419,7 @@ def test_with_data_the_coverage_at_the_target_risk_leads_the_report() -> None:
     ctx = build_report(answers, data, bootstrap=0)
     assert ctx.primary == "coverage_at_risk"
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
-    assert "coverage at a risk of 2%, which is the largest share of the images each system answers, most confident " \
+    assert "coverage at a risk of 2%, which is the largest share of the images the system answers, most confident " \
            "first, with at most 2% of them wrong" in text
     table = next(t for t in ctx.tables if t.id == "selective_prediction")
     assert "coverage at risk ≤ 0.02" in table.columns

@@ -100,7 +100,7 @@ LEAD: dict[str, str] = {
                        "that answers that share is placed on this test set's confidences, so a threshold fixed in "
                        "advance answers a different share"),
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
-    "coverage_at_risk": ("is the largest share of the {items} each system answers, most confident first, with at most "
+    "coverage_at_risk": ("is the largest share of the {items} the system answers, most confident first, with at most "
                          "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "
                          "in advance"),
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "

@@ -38,7 +38,7 @@ PROMISE: dict[str, str] = {
     "annotator_counts": "how many items each annotator rated",
     "pairwise_kappa": "Cohen's kappa of every pair of annotators",
     "cluster_sizes": "how many clusters each partition has and how large they are",
-    "cross_tab": "the 2×2 table of each system's calls against the reference standard",
+    "cross_tab": "the 2×2 table of the calls against the reference standard",
     "judge_agreement": "the judge's agreement with each human rater beside the human raters' with each other",
     # said in a sentence of its own, with its source and thresholds (advisor/report/_methods_baseline.py)
     "human_baseline": "the machine's agreement with each human rater beside the raters' with each other",
