@@ -186,7 +186,7 @@ def test_advisor_methods_leads_with_it_and_states_the_optimism() -> None:
     r = CliRunner().invoke(app, ["methods", "--answers", str(LEGAL), "--seed", "1"])
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())
-    assert "We lead with coverage at a risk of 2%, which is the largest share of the documents each system " \
+    assert "We lead with coverage at a risk of 2%, which is the largest share of the documents the system " \
            "answers, most confident first, with at most 2% of them wrong; found on this test set, the cut is " \
            "optimistic for a threshold fixed in advance (Geifman & El-Yaniv 2017)." in text
     assert "area under the risk-coverage curve, the summary over every coverage" in text
