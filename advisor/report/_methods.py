@@ -723,9 +723,10 @@ def _net_benefit_lead(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricE
     p.cite([k for k in (cite("Vickers", "2006"), cite("Vickers", "2019")) if k])
     said = {m.id for m in rec if m.role == "primary"}
     proper = [m for m in rec if m.role == "complementary" and m.id in PROPER_RULES]
-    if proper:  # in the lead's sentence: the field's figure comes right after it (issue 22)
+    if proper:  # right after the lead, in a sentence of its own: the field's figure comes right after it (issue 22)
         why = "" if terse else W.S["net_benefit_proper_why" if len(proper) > 1 else "net_benefit_proper_why_one"]
-        p.t("; " + W.S["net_benefit_proper"].format(names=_join_words([prose_name(m) for m in proper]), why=why,
+        names = _join_words([prose_name(m) for m in proper])
+        p.t(". " + W.S["net_benefit_proper"].format(names=names[:1].upper() + names[1:], why=why,
                                                     verb="are" if len(proper) > 1 else "is"))
         said |= {m.id for m in proper}
     p.t(". ")
@@ -810,8 +811,7 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=beta_text(float(beta))))
-    if primary.id in NEEDS_PARAMETERS and primary.params.get("class_weights"):
-        p.t(W.S["weights"].format(weights=weights_text(primary.params["class_weights"])))
+    weights = primary.params.get("class_weights") if primary.id in NEEDS_PARAMETERS else None
     props: list[str] = []
     # what the author answered argues first, a default after it: "chance must get a fixed score" was said, "the
     # class shares in use are unknown" may be no more than the questionnaire's default (issue 22)
@@ -862,7 +862,9 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         risk = primary.params.get("target_risk") or answers.get("target_risk")
         purpose = str(purpose).format(items=_items(answers) or "test items",
                                       risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
+    after = ""  # a clause after the lead's semicolon: a sentence of its own (a reader's sentence stays under 40 words)
     if purpose and not (primary.id == "f_beta" and beta is not None):
+        purpose, _, after = str(purpose).partition("; ")
         p.t(W.S["lead_because"] + purpose)
         source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
         if primary.id == "tpr_at_fpr" and answers.get("field") != "fraud_detection":
@@ -875,8 +877,18 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     p.cite([*primary.references[:1], *[k for k in keys if k not in primary.references[:1]][:1]]
            if not purpose else keys)
     p.t(". ")
+    if after:
+        p.t(after[:1].upper() + after[1:] + ". ")
+    if weights:  # the author's weights, after what they do; many are given with the formula (the Definitions)
+        p.t(W.S["weights" if len(weights) <= _WEIGHTS_NAMED else "weights_many"].format(
+            weights=weights_text(weights), k=len(weights)) + ". ")
     if primary.id in ("normalized_expected_cost", "expected_cost") and (costs := matrix_costs(answers)):
         p.t(costs + ". ")  # "weighs each kind of error by its stated cost": the costs, said (issue 22, the ECG reader)
+
+
+#: More class weights than this are given with the lead's formula, not in the paragraph (a sentence of 30 weights and
+#: 30 class names is no sentence a reader follows)
+_WEIGHTS_NAMED = 10
 
 
 def _lead_on_test_shares(answers: Mapping[str, Any], primary: MetricEntry,
@@ -1022,14 +1034,19 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         bare = set(order[:terse])
         said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
-    # every metric keeps what it adds; a list too long for one sentence goes on in a second
-    cut = len(parts)
-    start = start or W.S["beside"]
-    while cut > 1 and len(_listed(start, parts[:cut]).split()) > 34:
-        cut -= 1
-    p.t(_listed(start, parts[:cut]))
-    if cut < len(parts):
-        p.t(_listed(W.S["beside_more"], parts[cut:]))
+    # every metric keeps what it adds; a list too long for one sentence goes on in a second, and a third
+    openings = [start or W.S["beside"], W.S["beside_more"]]
+    while parts:
+        opening = openings.pop(0) if openings else W.S["beside_rest"]
+        cut = len(parts)
+        while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) > _LIST_WORDS:
+            cut -= 1
+        p.t(_listed(opening, parts[:cut]))
+        parts = parts[cut:]
+
+
+#: The longest list of metrics beside the lead said in one sentence (a reader's sentence stays under 40 words)
+_LIST_WORDS = 36
 
 
 def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozenset()) -> set[str]:

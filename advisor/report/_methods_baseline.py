@@ -67,7 +67,9 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     if base is None:
         p.t(said + ". ")
         return
-    p.t(said + f"; a {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {theirs}, is "
+    # the flags in a sentence of their own ("theirs" there would point back across a full stop)
+    raters_own = "the raters'" if len(named) == 2 else "the raters' mean over the pairs"
+    p.t(said + f". A {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {raters_own}, is "
         "flagged")
     if not any(s.kind == "cite" and field.source in s.keys for s in p.spans):  # once a paragraph, not at each use
         p.cite([field.source])

@@ -47,7 +47,8 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     value scored below non-toxic ones elsewhere (Borkan et al. 2019)."; ``terse`` when the paragraph must shorten:
     "…we give the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones
     elsewhere or its toxic comments scored below non-toxic ones (Borkan et al. 2019)." ``also``: a promise said first
-    in the terse sentence ("We give every metric within each value of …, and the subgroup, BPSN and BNSP AUCs, …");
+    before the terse sentence ("We give every metric within each value of …. We also give the subgroup, BPSN and BNSP
+    AUCs, …");
     ``bare`` (with ``terse``, the last shortening): the three AUCs named without what each catches.
 
     >>> t = Text()
@@ -62,8 +63,8 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     if terse and bare:  # the last shortening: the three named, their formulas below say what each catches
         start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
         p.t(f"{start} the subgroup, BPSN and BNSP AUCs")
-    elif terse:
-        start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
+    elif terse:  # the subgroup promise said first in a sentence of its own, then the AUCs and what they catch
+        start = f"We give {also}. We also give" if also else f"Within each value of {cols} we give"
         p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a value's {neg} scored above {above} elsewhere or its "
             f"{pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
     else:
@@ -218,9 +219,10 @@ def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = T
     subgroup columns that mark an identity (the "yes" of a mention column; every value naming one)."""
     sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
     p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs' "
-        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity"
-        + (", given with a percentile interval" if intervals else ""))
+        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity")
     p.cite(sources).t(". ")
+    if intervals:  # a sentence of its own: with the column's name the one sentence ran past 40 words
+        p.t("We give it with a percentile interval. ")
 
 
 #: Why the Jigsaw score's interval is not BCa like the others (the toxic reader, issue 22: "an unexplained

@@ -213,13 +213,14 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
 
 
 def _field_forms(p: Text, field: CommunityField, said: Sequence[MetricEntry]) -> None:
-    """"; ROC AUC is also quoted there as the Gini coefficient, 2·AUC − 1": the form in which the field's papers quote a
+    """". ROC AUC is also quoted there as the Gini coefficient, 2·AUC − 1": the form in which the field's papers quote a
     figure we report (its row's ``forms``, from what its source reports), so a reader of the field can set ours
     beside theirs (the credit reader: "the field reports Gini")."""
     for m in said:
         form = field.forms.get(m.id)
         if form:
-            p.t(W.S["field_form"].format(name=_with_initials(field, m), form=form))
+            name = _with_initials(field, m)
+            p.t(W.S["field_form"].format(name=name[:1].upper() + name[1:], form=form))
 
 
 def _unreported_classes(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -54,6 +54,11 @@ PROMISE: dict[str, str] = {
 }
 #: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
 PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"
+#: The same with more classes than a sentence can list with their shares: the table's caption lists them.
+PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it would read at the shares in use, which "
+                          "the table of those figures gives for each of the {k} classes")
+#: More classes than this: their shares in use are listed with the table, not in the paragraph.
+PROMISE_AT_PRIORS_LISTED = 8
 PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
                             "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
 #: The promises of the per-class table (its labels' threshold is said with them).
@@ -253,17 +258,19 @@ S: dict[str, str] = {
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
-    "weights": " with the class weights {weights}",
+    "weights": "The class weights are {weights}",
+    "weights_many": "The weights of the {k} classes are given with its formula",
     "of_interest": "which show how this class of special interest fares against all others",
     "beside": "We also report ",
     "beside_more": "We add ",
+    "beside_rest": "We also give ",
     "beside_after_field": "Beside these we report ",
     "adds_fallback": "as planned",
     "accuracy_majority": "on which always predicting the largest class scores {majority} here",
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
-    "ranked_same_shares": "; all are scored on the same {items}, so dependence on class shares changes no ranking",
+    "ranked_same_shares": ". All are scored on the same {items}, so dependence on class shares changes no ranking",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
@@ -271,7 +278,7 @@ S: dict[str, str] = {
     "field_named": ", where it is called {term}",
     "field_named_each": "There they are called {terms}",
     "field_named_one": "There {named}",
-    "field_unreported": ("{field} also report {term}, the mean F1 of the {named} classes; we do not report it, "
+    "field_unreported": ("{field} also report {term}, the mean F1 of the {named} classes. We do not report it, "
                          "because {why}"),
     "field_classes_unnamed": "the classes are not named here",
     "field_classes_missing": "none of the classes {classes} is named {named}",
@@ -335,8 +342,8 @@ S: dict[str, str] = {
     "trivial_one": "calls a single sure {item} “{pos}”",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
-    "field_form": "; {name} is also quoted there as {form}",
-    "field_why": ", but do not lead with {it}, because {they} {reason}",
+    "field_form": ". {name} is also quoted there as {form}",
+    "field_why": ". We do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
     # not "We do not lead with": the metric is not reported beside the lead either (issue 22: read as a disguised drop)
