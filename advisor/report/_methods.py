@@ -41,6 +41,7 @@ from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
 from ._margins import gap_margin_sentence, humans_noun
 from ._methods_baseline import baseline_sentence, said_baseline
 from ._methods_field import (
+    field_forms_text,
     field_of,
     field_sentences,
     in_field_terms,
@@ -59,7 +60,7 @@ from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote, cost_reference
+from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -216,14 +217,15 @@ def build_methods(
         and answers.get("task") == "binary" and answers.get("positive_class") is not None
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
-                  example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True) -> Text:
+                  example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
+                  thresholds: bool = True, rest: int = 0) -> Text:
         p = Text()
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
             _judge_sentences(p, answers, primary, cite, intervals)
-            named = field_sentences(p, answers, rec, primary, cite, why=field_reason)
+            named = field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         elif by_field and primary is not None:  # the field's figure leads a ranking on one test set (the RumourEval reader)
@@ -231,7 +233,7 @@ def build_methods(
                 property_status, mid, "prevalence_invariance", binary)[1][:1])
         elif acts_lead:  # the action whose miss is costly leads; the field's figure follows, the properties' beside
             actions_lead_sentence(p, answers, terse=terse > 0)  # the plan's lead and its complement, said there
-            named = set(field_sentences(p, answers, rec, None, cite)) | set(ACTION_IDS)
+            named = set(field_sentences(p, answers, rec, None, cite, forms=rest < 2)) | set(ACTION_IDS)
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
@@ -243,7 +245,7 @@ def build_methods(
                 p.t(W.S["leaf_depth"].format(d=int(answers["leaf_depth"]),
                                              item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
-            named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason)) | led
+            named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2)) | led
             if primary is not None and not ranked and primary.id != "wrong_action_rate" \
                     and _lead_on_test_shares(answers, primary, property_status, binary):
                 p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
@@ -281,6 +283,8 @@ def build_methods(
         for sentence, keys in extra:  # costs, scores, calibration (advisor/report/_methods_scores.py)
             if isinstance(sentence, TableNote) and not table:
                 continue  # the per-class table is not promised in this (shortened) paragraph: nor its labels
+            if isinstance(sentence, ThresholdNote) and not thresholds:
+                continue  # said with the formulas (below, after the shortening)
             if isinstance(sentence, FigureNote) and terse:
                 continue  # the figure and its caption say it; the metrics' own words go after it
             if sentence == TEST_SET_CUT and primary is not None and primary.id == "coverage_at_risk":
@@ -293,12 +297,14 @@ def build_methods(
         if bias:  # shorter once the paragraph must shorten, never dropped
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
-            decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3)
+            decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, intervals=intervals is not None)
         if air:  # the field's figure of the decisions across groups: never dropped
-            adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3)
-        _field_caveat_sentence(p, answers)  # the field's standing caveat on its test sets (credit: selective labels)
+            adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
+                                    columns_said=bias or (groups and sub_promise is not None))
+        if rest < 3:  # the field's standing caveat on its test sets (credit: selective labels); else a paragraph apart
+            _field_caveat_sentence(p, answers)
         if smd:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
@@ -360,19 +366,27 @@ def build_methods(
     # then the chance sentence (the report's chance table gives the same numbers), then the metric named as an
     # example of the zero-denominator convention, then the conventions when the data met none of them (the
     # formulas' notes keep them), then the McNemar sentence (the results table gives the test), and only then do
-    # the metrics beside the lead lose what each adds (the Definitions and the justification say it)
+    # the metrics beside the lead lose what each adds (the Definitions and the justification say it); last, the
+    # threshold the decision metrics read their labels at is said with their formulas (how they are computed), where
+    # it goes only when nothing else can: the design's threshold belongs to the paragraph (writing.md); the metrics
+    # beside the lead then keep what each adds as far as the words it frees allow. When even that does not fit (the
+    # loan: subgroups, approval rates, risks, a field's caveat, none of them ever cut), what is said twice or has a
+    # home of its own goes, a step at a time: the subgroup promise's list of the figures "every metric" names; the
+    # form in which the field quotes a figure (Gini), said with its formula; the field's standing caveat on its test
+    # sets, said in a paragraph of its own after the formulas (a limitation of the data, not a metric)
     last = steps[-1]
-    trials = ([(*s, 0, True, True, True, False) for s in steps]
-              + [(*last, 0, False, True, True, False), (*last, 0, False, False, True, False),
-                 (*last, 0, False, False, False, False), (*last, 0, False, False, False, True)]
-              + [(*last, t, False, False, False, True) for t in range(1, 9)])
+    trials = ([(*s, 0, True, True, True, False, True, 0) for s in steps]
+              + [(*last, 0, False, True, True, False, True, 0), (*last, 0, False, False, True, False, True, 0),
+                 (*last, 0, False, False, False, False, True, 0), (*last, 0, False, False, False, True, True, 0)]
+              + [(*last, t, False, False, False, True, True, 0) for t in range(1, 9)]
+              + [(*last, t, False, False, False, True, False, r) for r in range(0, 4) for t in range(0, 9)])
     # the Jigsaw competition's score, the toxicity field's summary of the bias AUCs, goes only when nothing else
     # can (the toxicity reader marked its absence major); a planned metric set aside that loses its sentence is said
     # beside what is not reported, and the report's subgroup paragraph and table give the score all the same
     for score in ((True, False) if jigsaw else (True,)):
-        for avoid, promises, clauses, terse, odds, example, conventions, brief in trials:
+        for avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest in trials:
             p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
-                          conventions=conventions, brief=brief, score=score)
+                          conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest)
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
@@ -387,9 +401,22 @@ def build_methods(
         # the paragraph had no room for the convention the data met: it goes with the formulas, never unsaid (a
         # mean that left a class out beside a formula reading 1/k, the second reviewer)
         convention_with_formulas(undefined_count)
+    if not thresholds:  # the paragraph had no room for the threshold of the decision metrics: with their formulas
+        for sentence, keys in extra:
+            if isinstance(sentence, ThresholdNote):
+                notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
+                notation.say(sentence).cite(keys).t(".")
+    forms = field_forms_text(answers, rec, primary) if rest > 1 else ""
+    if forms:  # the form the field quotes a figure in (2·AUC − 1), with the formulas
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "").t(forms)
     paras = [*scope, p.para("Evaluation")]
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
+    caveat = Text()
+    if rest > 2:  # the field's standing caveat on its test sets, a limitation of the data: a paragraph of its own
+        _field_caveat_sentence(caveat, answers)
+    if caveat.spans:
+        paras.append(caveat.para("Limitations"))
     return paras
 
 
@@ -614,8 +641,8 @@ _CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
 
 def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                                primary: MetricEntry | None) -> set[str]:
-    """"The calibration intercept and slope and the integrated calibration index read the predicted probabilities,
-    which are used as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
+    """"The calibration intercept and slope and the integrated calibration index read the predicted probabilities, used
+    as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
     rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
     such, not listed among the other figures (the loan reader). Returns the ids said."""
     if not answers.get("risk_estimates") or primary is None or primary.id not in _DECISION_RATES:
@@ -624,8 +651,8 @@ def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequenc
     said = [mid for mid in _CALIBRATION if mid in by_id]
     if not {"calibration_intercept", "calibration_slope"} <= set(said):
         return set()
-    names = ("the calibration intercept, the calibration slope and the integrated calibration index" if "ici" in said
-             else "the calibration intercept and the calibration slope")
+    names = ("the calibration intercept and slope and the integrated calibration index" if "ici" in said
+             else "the calibration intercept and slope")
     p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
     p.t(". ")
     return set(said)

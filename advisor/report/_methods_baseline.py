@@ -32,7 +32,7 @@ def _kappa(field: Any) -> str:
 
 
 def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
-    """""We give the same figures for the machine against each rater and for “rater_1” against “rater_2”, the
+    """""We give these figures for the machine against each rater and for “rater_1” against “rater_2”, the
     human–human baseline, …": said when the answers give rater columns, or — in a field that expects the baseline —
     that it is not available.
 
@@ -61,7 +61,7 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     theirs = "theirs" if len(named) == 2 else "their mean over the pairs"
     # like for like: one rater against one rater on both sides; the resolved score pools two raters, so the machine
     # set against it would be favoured (the essay reader, issue 22)
-    said = (f"We give the same figures for the machine against each rater and for {pairs}, the human–human baseline, "
+    said = (f"We give these figures for the machine against each rater and for {pairs}, the human–human baseline, "
             f"and the degradation (the machine's mean {qwk} with single raters minus {theirs})"
             + (" with a paired interval" if intervals else ""))
     if base is None:

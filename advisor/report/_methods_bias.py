@@ -75,12 +75,13 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
 
 
 def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[str], promise: str,
-                             terse: bool = False) -> None:
+                             terse: bool = False, bare: bool = False) -> None:
     """Decisions at a fixed threshold, with subgroup columns: the per-group error rates at that threshold and, for
     risks used as risks, the calibration within each group, named in the subgroup promise — what reads the decision
     in each group, where the bias AUCs of a threshold-free ranking do not (the loan reader). ``ids``: the metrics
     reported (the rates and calibration figures among them are named); ``promise``: "every metric within each value
-    of …, with the largest gap …".
+    of …, with the largest gap …". ``bare`` (the last shortening): the promise alone, "every metric" naming them all
+    (the lead and the calibration figures were said above it).
 
     >>> t = Text()
     >>> decision_groups_sentence(t, {"subgroups": ["sex"], "item_name": "applicant", "classes": ["repaid", "default"],
@@ -102,8 +103,8 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
     named = [(m if terse else rates[m]) for m in order if m]
     if answers.get("risk_estimates") and {"calibration_intercept", "calibration_slope"} <= set(ids):
         named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
-                     else "the calibration intercept and calibration slope")
-    tail = (": among them " + ", and ".join(named)) if named else ""
+                     else "the calibration intercept and slope")
+    tail = (": among them " + ", and ".join(named)) if named and not bare else ""
     p.t(f"We give {promise}{tail}. ")
 
 
@@ -160,11 +161,14 @@ def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list
     return list((field.customary.get(did) if field is not None else None) or [default]), field
 
 
-def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False, terse: bool = False) -> None:
+def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False, terse: bool = False,
+                            columns_said: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
     “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
     four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
     the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
+    ``columns_said``: the sentence before named the subgroup columns, so "For each value we also give …" (not the
+    columns twice in two sentences).
 
     >>> t = Text()
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
@@ -173,16 +177,17 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
     """
     fav, items, rate, sources = _favourable_rate(answers)
+    each = "For each value we also give" if columns_said else f"For each value of {_columns(answers)} we give"
     if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
-        p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
+        p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's, against the four-fifths line")
     elif rate:
-        p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
+        p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
             + ("Fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "We set the smallest "
                "ratio against") + " the four-fifths line of the US guidelines on selection procedures")
     else:
-        p.t(f"For each value of {_columns(answers)} we give the share of {items} predicted “{fav}” and its ratio to "
+        p.t(f"{each} the share of {items} predicted “{fav}” and its ratio to "
             "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")
             + "; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on "
             "employee selection")

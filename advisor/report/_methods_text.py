@@ -315,9 +315,9 @@ S: dict[str, str] = {
     # one error named as the costlier, with no ratio (answers key costlier_error): its rate leads, the other's beside
     "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
     # risks used as risks beside a decision's error rate as the lead (the loan reader): calibration reads them
-    "risk_calibration": "{names} read the predicted probabilities, which are used as risks",
+    "risk_calibration": "{names} read the predicted probabilities, used as risks",
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
-    "lead_costlier_alarm_tn": "the share of the {items} with “{neg}” that the system calls “{neg}”",
+    "lead_costlier_alarm_tn": "the share of “{neg}” {items} the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
     "lead_costlier_other": ("No ratio of the two errors' costs was given, so no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
@@ -331,7 +331,7 @@ S: dict[str, str] = {
     # ordered classes where one step off is tolerable (answers key tolerated_steps: 1)
     # the reason is the author's premise, cited to no one; the metric's source (the field's convention) is cited
     # at its name when no field sentence follows to cite it (issue 22, the essay reader)
-    "lead_tolerated": "We lead with {name}, the share of the {items} whose predicted class is within one step of the "
+    "lead_tolerated": "We lead with {name}, the share of {items} whose predicted class is within one step of the "
                       "true class",
     "mae_macro_beside_tolerated": "since adjacent agreement counts an error of two steps like one of five",
     "lead_tolerated_why": ", because one step off was said to be tolerable and a larger error is not",
@@ -343,6 +343,7 @@ S: dict[str, str] = {
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
     "field_form": ". {name} is also quoted there as {form}",
+    "field_form_apart": "In {field}, {name} is also quoted as {form}",
     "field_why": ". We do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
