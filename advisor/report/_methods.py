@@ -641,8 +641,8 @@ _CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
 
 def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                                primary: MetricEntry | None) -> set[str]:
-    """"The calibration intercept and slope and the integrated calibration index read the predicted probabilities, used
-    as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
+    """"The calibration intercept and calibration slope and the integrated calibration index read the predicted
+    probabilities, used as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
     rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
     such, not listed among the other figures (the loan reader). Returns the ids said."""
     if not answers.get("risk_estimates") or primary is None or primary.id not in _DECISION_RATES:
@@ -651,8 +651,8 @@ def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequenc
     said = [mid for mid in _CALIBRATION if mid in by_id]
     if not {"calibration_intercept", "calibration_slope"} <= set(said):
         return set()
-    names = ("the calibration intercept and slope and the integrated calibration index" if "ici" in said
-             else "the calibration intercept and slope")
+    names = ("the calibration intercept and calibration slope and the integrated calibration index" if "ici" in said
+             else "the calibration intercept and calibration slope")
     p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
     p.t(". ")
     return set(said)
@@ -1061,10 +1061,14 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         bare = set(order[:terse])
         said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
-    # every metric keeps what it adds; a list too long for one sentence goes on in a second, and a third
-    openings = [start or W.S["beside"], W.S["beside_more"]]
-    while parts:
-        opening = openings.pop(0) if openings else W.S["beside_rest"]
+    # every metric keeps what it adds; a list too long for one sentence goes on in a second, a third …, no two
+    # sentences in a row opening alike
+    start = start or W.S["beside"]
+    more = [W.S["beside_more"], *(o for o in (W.S["beside_after_field"], W.S["beside"]) if o != start)]
+    for i in range(len(parts)):
+        if not parts:
+            break
+        opening = start if i == 0 else more[(i - 1) % len(more)]
         cut = len(parts)
         while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) > _LIST_WORDS:
             cut -= 1
@@ -1073,7 +1077,7 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
 
 
 #: The longest list of metrics beside the lead said in one sentence (a reader's sentence stays under 40 words)
-_LIST_WORDS = 36
+_LIST_WORDS = 38
 
 
 def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozenset()) -> set[str]:

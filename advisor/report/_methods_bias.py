@@ -103,7 +103,7 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
     named = [(m if terse else rates[m]) for m in order if m]
     if answers.get("risk_estimates") and {"calibration_intercept", "calibration_slope"} <= set(ids):
         named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
-                     else "the calibration intercept and slope")
+                     else "the calibration intercept and calibration slope")
     tail = (": among them " + ", and ".join(named)) if named and not bare else ""
     p.t(f"We give {promise}{tail}. ")
 

@@ -263,7 +263,6 @@ S: dict[str, str] = {
     "of_interest": "which show how this class of special interest fares against all others",
     "beside": "We also report ",
     "beside_more": "We add ",
-    "beside_rest": "We also give ",
     "beside_after_field": "Beside these we report ",
     "adds_fallback": "as planned",
     "accuracy_majority": "on which always predicting the largest class scores {majority} here",
