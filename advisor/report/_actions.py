@@ -94,8 +94,8 @@ def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fal
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
     since = _since(acts)
     one = [cs for cs in acts.values() if len(cs) > 1]
-    same = "an error between them changes nothing" if len(one) == 1 and len(one[0]) == 2 else \
-        "an error between classes of one action changes nothing"
+    same = "an error between them changes nothing" if len(one) == 1 and len(one[0]) == 2 and not _many(acts) else \
+        "an error between classes of one action changes nothing"  # "them": the two classes just named
     if since:  # a sentence each: why the classes of one action are one, why the action leads, what stands beside
         p.t(f"Since {since}, {same}. ")
     interval = " Each has its Clopper–Pearson interval." if exact_intervals(answers=answers) else ""
@@ -104,8 +104,9 @@ def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fal
     if terse:
         p.t(f"{lead}, with {interest} specificity beside it.{interval} ")
     else:
+        # "the corresponding share for …": the share said once (twice read as a repeated eight-word run)
         p.t(f"{lead}, the share of {_shares_of(acts, interest, items)}. Beside it stands {interest} specificity, "
-            f"the share of {_shares_of(acts, other, items)}.{interval} ")
+            f"the corresponding share for {_whose(acts, other, items)}.{interval} ")
 
 
 #: More classes than this in the actions' groups: the paragraph names the actions, the Definitions the classes
@@ -130,12 +131,20 @@ def _since(acts: Mapping[str, Sequence[str]]) -> str:
                        for a, cs in shared])
 
 
+def _whose(acts: Mapping[str, Sequence[str]], action: str, items: str) -> str:
+    """"children whose true class is “present” or “unknown”"; with many classes "items whose true class leads to
+    referral"."""
+    if _many(acts):
+        return f"{items} whose true class leads to {action}"
+    return f"{items} whose true class is {_quoted(acts[action])}"
+
+
 def _shares_of(acts: Mapping[str, Sequence[str]], action: str, items: str) -> str:
     """"children whose true class is “present” or “unknown” that are classified as either"; with many classes
     "items whose true class leads to referral that are classified into a class leading to it too"."""
     if _many(acts):
-        return f"{items} whose true class leads to {action} that are classified into a class leading to it too"
-    return f"{items} whose true class is {_quoted(acts[action])} that are classified {_as(acts[action])}"
+        return f"{_whose(acts, action, items)} that are classified into a class leading to it too"
+    return f"{_whose(acts, action, items)} that are classified {_as(acts[action])}"
 
 
 def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
