@@ -150,10 +150,12 @@ def test_the_methods_paragraph_says_the_actions_in_the_authors_words_before_data
     ctx = build_report(load_answers(SITUATION), bootstrap=2000, seed=1)
     text = _evaluation(ctx)
     # the author named the action whose miss is costly: its sensitivity leads, its specificity beside it
-    assert ("Since “present” and “unknown” both lead to referral, so that an error between them changes nothing, "
-            "and a missed referral is the costly error, we lead with referral sensitivity, the share of children "
-            "whose true class is “present” or “unknown” that are classified as either, with referral specificity beside it, the share of children whose true class is "
-            "“absent” that are classified as “absent”; each has its Clopper–Pearson interval.") in text
+    # a sentence for each step of the argument, none over 40 words
+    assert ("Since “present” and “unknown” both lead to referral, an error between them changes nothing. "
+            "A missed referral is the costly error, so we lead with referral sensitivity, the share of children "
+            "whose true class is “present” or “unknown” that are classified as either. Beside it stands referral "
+            "specificity, the corresponding share for children whose true class is “absent”. "
+            "Each has its Clopper–Pearson interval.") in text
     # an error between "present" and "unknown" has no consequence the author named: no class-weighted recall
     # leads, and Opitz (2024), who does not define the author's weighting, is not cited for it
     assert "class-weighted mean recall" not in text and "Opitz" not in text
@@ -190,8 +192,8 @@ def test_more_than_two_actions_give_the_recall_of_each():
                "actions": {"surgery": ["a", "b"], "drugs": ["c"], "home": ["d"]}}
     ctx = build_report(answers, bootstrap=0, seed=1)
     assert ("Since “a” and “b” both lead to surgery, we add the recall of each action, each with its "
-            "Clopper–Pearson interval: the share of patients whose true class leads to the action that are classified "
-            "into a class leading to it too.") in _evaluation(ctx)
+            "Clopper–Pearson interval. Each is the share of patients whose true class leads to the action that are "
+            "classified into a class leading to it too.") in _evaluation(ctx)
     assert [m.name for m in ctx.definitions][-1] == "Recall of an action"
 
 

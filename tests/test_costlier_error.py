@@ -86,8 +86,8 @@ def test_the_other_rate_is_not_listed_twice() -> None:
 def test_a_false_alarm_lead_says_what_is_cleared() -> None:
     text = _methods(costlier_error="false_alarm")
     # the other class named, as the missed-error lead names its class (the loan reader: who is approved)
-    assert ("Because a false alarm is the costlier error, we lead with specificity, the share of the participants "
-            "with “no tuberculosis” that the system calls “no tuberculosis”") in text
+    assert ("Because a false alarm is the costlier error, we lead with specificity, the share of “no tuberculosis” "
+            "participants the system calls “no tuberculosis”") in text
     assert "never calls a participant “tuberculosis”" in text
 
 

@@ -187,8 +187,8 @@ def test_advisor_methods_leads_with_it_and_states_the_optimism() -> None:
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())
     assert "We lead with coverage at a risk of 2%, which is the largest share of the documents the system " \
-           "answers, most confident first, with at most 2% of them wrong; found on this test set, the cut is " \
-           "optimistic for a threshold fixed in advance (Geifman & El-Yaniv 2017)." in text
+           "answers, most confident first, with at most 2% of them wrong (Geifman & El-Yaniv 2017). Found on this test " \
+           "set, the cut is optimistic for a threshold fixed in advance." in text
     assert "area under the risk-coverage curve, the summary over every coverage" in text
     assert r"**Coverage at a risk of 2%**: $$\max\left\{\frac{m}{n} : \frac{E_m}{m}\le r\right\}$$" in text
     assert "We also give the largest share" not in text  # said once, as the lead, not promised again
@@ -216,5 +216,5 @@ def test_a_report_with_data_has_it_in_table_1_with_an_interval_containing_it() -
     row = next(line for line in table1.splitlines() if line.startswith("| Coverage at a risk of 2%"))
     assert "[" in row  # an estimate with its interval
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
-    assert "found on this test set, the cut is optimistic for a threshold fixed in advance" in text
+    assert "Found on this test set, the cut is optimistic for a threshold fixed in advance" in text
     assert not math.isnan(ctx.systems[0].values["coverage_at_risk"])

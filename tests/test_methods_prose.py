@@ -166,3 +166,53 @@ def test_digits_report_methods_section_reads_like_a_paper():
     assert "counts only the classes" not in text and "none occurred" not in text
     chance = {c.metric: c for c in ctx.chance}["balanced_accuracy"]
     assert "0.10 balanced accuracy" in text or f"{chance.uniform:.2f}" == "0.10"
+
+
+# ----------------------------------------------------------------------------------------------
+# The length rules on every situation a methodologist read and on a sample of the generated grid
+# ----------------------------------------------------------------------------------------------
+SITUATIONS = sorted((ROOT / "tests" / "situations").glob("*.yaml"))
+#: every 8th situation of the generated grid (tests/_situations.py), to keep the test quick
+GRID_EVERY = 8
+
+
+def _grid_sample() -> list[tuple[str, dict]]:
+    from _situations import grid
+
+    return [(f"grid{i}", d) for i, d in enumerate(grid()) if i % GRID_EVERY == 0]
+
+
+GRID = _grid_sample()
+
+
+def _plain(sentence: str) -> str:
+    """A sentence compared as text: no Markdown escapes, one space, no closing full stop."""
+    return " ".join(sentence.replace("\\", "").split()).rstrip(".!?")
+
+
+def _within_the_lengths(answers) -> None:
+    """60–220 words in the Evaluation paragraph and no sentence over 40 words, counted as the examples' test counts;
+    the author's own context sentences are the user's text, printed as given and never rewritten, so no length rule
+    of ours applies to them."""
+    md = methods_paragraph(answers, "md", seed=7)
+    evaluation = evaluation_of(md)
+    n_words = len(words(evaluation))
+    assert 60 <= n_words <= 220, (n_words, evaluation)
+    context = str(getattr(answers, "context", None) or "")
+    own = {_plain(s) for s in sentences(context)}
+    long = [(len(words(s)), s) for s in sentences(evaluation) if len(words(s)) > 40 and _plain(s) not in own]
+    assert not long, long
+
+
+@pytest.mark.parametrize("path", SITUATIONS, ids=[p.stem for p in SITUATIONS])
+def test_every_situations_paragraph_keeps_its_lengths(path):
+    from advisor.questionnaire import load_answers
+
+    _within_the_lengths(load_answers(path))
+
+
+@pytest.mark.parametrize("mapping", [d for _, d in GRID], ids=[name for name, _ in GRID])
+def test_the_grids_paragraphs_keep_their_lengths(mapping):
+    from advisor.questionnaire import answers_from_mapping
+
+    _within_the_lengths(answers_from_mapping(mapping))

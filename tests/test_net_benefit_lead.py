@@ -49,7 +49,7 @@ def test_sepsis_leads_with_net_benefit_at_its_thresholds_everywhere() -> None:
     text = _evaluation(answers)
     assert ("Because the risks of “sepsis” are acted on at the thresholds 0.05, 0.1 and 0.2, we lead with the net "
             "benefit at each of them, against treating every admission and treating none") in text
-    assert "log loss and Brier score, which also weigh the accuracy of risks at which no one acts, are given as " \
+    assert "Log loss and Brier score, which also weigh the accuracy of risks at which no one acts, are given as " \
            "overall scores" in text
     assert "we lead with log loss" not in text.lower()
     assert text.count("decision curve") == 1  # the curve's sentence is kept, not repeated

@@ -126,7 +126,7 @@ def test_custom_class_weights_lead_with_their_weighted_mean_recall(tmp_path) -> 
     assert plan["metrics"][0]["id"] == "class_weighted_recall"
     assert plan["metrics"][0]["params"]["class_weights"] == {"Present": 5.0, "Unknown": 3.0, "Absent": 1.0}
     methods = _methods(answers)
-    assert "with the class weights 5, 3 and 1 for “Present”, “Unknown” and “Absent”" in methods
+    assert "The class weights are 5, 3 and 1 for “Present”, “Unknown” and “Absent”." in methods
     rng = np.random.default_rng(2)
     files = _predictions(tmp_path, MURMUR["classes"], ["m0", "m1"], rng=rng, p=[0.2, 0.1, 0.7])
     text = _report(tmp_path, answers, files)

@@ -109,8 +109,8 @@ LEAD: dict[str, str] = {
     "pair_correlation": ("rises whenever a perfect split or merge of clusters brings the partitions closer, and gives "
                          "random partitions the same expected score whatever their cluster sizes"),
     # issue 23: a tree of classes
-    "hierarchical_f1": ("gives a wrong prediction credit for every ancestor it shares with the true class, so an "
-                        "error in the right branch of the taxonomy costs less than one in another branch"),
+    "hierarchical_f1": ("gives a wrong prediction credit for every ancestor it shares with the true class; an error "
+                        "in the right branch of the taxonomy thus costs less than one in another branch"),
     "krippendorff_alpha": ("takes any number of annotators and missing ratings and scores the agreement "
                            "expected by chance as 0"),
     "krippendorff_alpha_ordinal": ("takes any number of annotators and missing ratings and scores the agreement "
@@ -120,7 +120,7 @@ LEAD: dict[str, str] = {
 #: What a metric reported beside the lead adds, as an appositive ("{names}, {adds}"); metrics with
 #: the same phrase are named together.
 ADDS: dict[str, str] = {
-    "accuracy": "whose value depends on the class shares of this test set",
+    "accuracy": "whose value depends on this test set's class shares",
     "balanced_accuracy": "the mean recall over the classes, each counting equally",
     "log_loss": "to judge the probabilities",
     "brier": "to judge the probabilities",

@@ -76,37 +76,75 @@ def actions_lead(answers: Mapping[str, Any]) -> bool:
 
 
 def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
-    """"Since “present” and “unknown” both lead to referral, so that an error between them changes nothing, and a
-    missed referral is the costly error, we lead with referral sensitivity, …, with referral specificity beside it, …": the lead argued from the author's actions.
-    Two actions only (:func:`actions_lead`). ``terse`` drops what the Definitions say (the shares in words).
+    """"Since “present” and “unknown” both lead to referral, an error between them changes nothing. A missed referral is
+    the costly error, so we lead with referral sensitivity, …. Beside it stands referral specificity, …": the lead
+    argued from the author's actions, a sentence for each step. Two actions only (:func:`actions_lead`). ``terse``
+    drops what the Definitions say (the shares in words).
 
     >>> t = Text()
     >>> actions_lead_sentence(t, {"actions": {"referral": ["present", "unknown"], "no referral": ["absent"]},
     ...                           "action_of_interest": "referral", "item_name": "child"})
-    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, so that an error between "
-    ...                            "them changes nothing, and a missed referral is the costly error, we lead with")
+    >>> t.spans[0].text.startswith("Since “present” and “unknown” both lead to referral, an error between them "
+    ...                            "changes nothing. A missed referral is the costly error, so we lead with")
     True
     """
     acts, interest = _groups(answers)
     if interest is None or len(acts) != 2:
         return
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
-    shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
-    since = join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
-                        for a, cs in shared])
-    same = (", so that an error between them changes nothing," if len(shared) == 1 and len(shared[0][1]) == 2 else
-            ", so that an error between classes of one action changes nothing," if shared else "")
-    opening = (f"Since {since}{same} and a missed {interest} is the costly error, we lead with " if since else
-               f"Since a missed {interest} is the costly error, we lead with ")
-    interval = "; each has its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
+    since = _since(acts)
+    one = [cs for cs in acts.values() if len(cs) > 1]
+    same = "an error between them changes nothing" if len(one) == 1 and len(one[0]) == 2 and not _many(acts) else \
+        "an error between classes of one action changes nothing"  # "them": the two classes just named
+    if since:  # a sentence each: why the classes of one action are one, why the action leads, what stands beside
+        p.t(f"Since {since}, {same}. ")
+    interval = " Each has its Clopper–Pearson interval." if exact_intervals(answers=answers) else ""
     other = next(a for a in acts if a != interest)
+    lead = f"A missed {interest} is the costly error, so we lead with {interest} sensitivity"
     if terse:
-        p.t(f"{opening}{interest} sensitivity, with {interest} specificity beside it{interval}. ")
+        p.t(f"{lead}, with {interest} specificity beside it.{interval} ")
     else:
-        p.t(f"{opening}{interest} sensitivity, the share of {items} whose true class is "
-            f"{_quoted(acts[interest])} that are classified {_as(acts[interest])}, with {interest} specificity "
-            f"beside it, the share of {items} whose true class is {_quoted(acts[other])} that are classified "
-            f"{_as(acts[other])}{interval}. ")
+        # "the corresponding share for …": the share said once (twice read as a repeated eight-word run)
+        p.t(f"{lead}, the share of {_shares_of(acts, interest, items)}. Beside it stands {interest} specificity, "
+            f"the corresponding share for {_whose(acts, other, items)}.{interval} ")
+
+
+#: More classes than this in the actions' groups: the paragraph names the actions, the Definitions the classes
+_NAMED = 8
+
+
+def _many(acts: Mapping[str, Sequence[str]]) -> bool:
+    """Whether the groups hold too many classes to be named in a sentence (the Definitions name them)."""
+    return sum(len(cs) for cs in acts.values()) > _NAMED
+
+
+def _since(acts: Mapping[str, Sequence[str]]) -> str:
+    """"“present” and “unknown” both lead to referral": the groups of more than one class, each class named; with
+    many classes "the classes are grouped by the action they lead to, referral or no referral" (the Definitions
+    give each group); empty when every action has one class."""
+    shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
+    if not shared:
+        return ""
+    if _many(acts):
+        return "the classes are grouped by the action they lead to, " + join_words(list(acts), "or")
+    return join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
+                       for a, cs in shared])
+
+
+def _whose(acts: Mapping[str, Sequence[str]], action: str, items: str) -> str:
+    """"children whose true class is “present” or “unknown”"; with many classes "items whose true class leads to
+    referral"."""
+    if _many(acts):
+        return f"{items} whose true class leads to {action}"
+    return f"{items} whose true class is {_quoted(acts[action])}"
+
+
+def _shares_of(acts: Mapping[str, Sequence[str]], action: str, items: str) -> str:
+    """"children whose true class is “present” or “unknown” that are classified as either"; with many classes
+    "items whose true class leads to referral that are classified into a class leading to it too"."""
+    if _many(acts):
+        return f"{_whose(acts, action, items)} that are classified into a class leading to it too"
+    return f"{_whose(acts, action, items)} that are classified {_as(acts[action])}"
 
 
 def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
@@ -126,23 +164,22 @@ def actions_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -
     if len(acts) < 2:
         return
     items = plural(str(answers["item_name"])) if answers.get("item_name") else "items"
-    shared = [(a, cs) for a, cs in acts.items() if len(cs) > 1]
-    since = join_words([f"{join_words([f'“{c}”' for c in cs])} {'both' if len(cs) == 2 else 'all'} lead to {a}"
-                        for a, cs in shared])
+    since = _since(acts)
     interval = ", each with its Clopper–Pearson interval" if exact_intervals(answers=answers) else ""
     if interest is not None and len(acts) == 2:
         other = next(a for a in acts if a != interest)
-        p.t(f"Since {since}, we add {interest} sensitivity and {interest} specificity{interval}. ")
+        p.t((f"Since {since}, we add" if since else "We add") + f" {interest} sensitivity and {interest} specificity"
+            f"{interval}. ")
         if not terse:
-            p.t(f"They are the shares of {items} whose true class is {_quoted(acts[interest])} that are classified "
-                f"{_as(acts[interest])}, and of {items} whose true class is {_quoted(acts[other])} that are "
-                f"classified {_as(acts[other])}. ")
+            p.t(f"They are the shares of {_shares_of(acts, interest, items)}, and of "
+                f"{_shares_of(acts, other, items)}. ")
         return
-    p.t(f"Since {since}, we add the recall of each action{interval}")
-    if not terse:
-        p.t(f": the share of {items} whose true class leads to the action that are classified into a class "
-            "leading to it too")
+    p.t(f"Since {since}, we add" if since else "We add")
+    p.t(f" the recall of each action{interval}")
     p.t(". ")
+    if not terse:  # what the recall of an action is, in a sentence of its own
+        p.t(f"Each is the share of {items} whose true class leads to the action that are classified into a class "
+            "leading to it too. ")
 
 
 _RECALL = r"\frac{\sum_{i \in G}\sum_{j \in G} C_{ij}}{\sum_{i \in G} a_i}"
@@ -165,8 +202,10 @@ def actions_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
                         formula=_SPEC, role="complementary",  # G defined once, with the sensitivity (issue 22)
                         where=Text().t("The classes outside ").m("G").t(f" lead to {other}").para()),
         ]
+    groups = "; ".join(f"{a}: {join_words([f'“{c}”' for c in cs])}" for a, cs in acts.items())
+    each = "the set of classes that lead to the action" + (f" ({groups})" if _many(acts) else "")  # else the text says
     return [MetricEntry(id="action_recall", name="Recall of an action", formula=_RECALL, role="complementary",
-                        where=where_clause({"G": "the set of classes that lead to the action"}))]
+                        where=where_clause({"G": each}))]
 
 
 def _finite(v: float) -> float | None:

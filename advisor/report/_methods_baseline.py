@@ -32,7 +32,7 @@ def _kappa(field: Any) -> str:
 
 
 def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
-    """""We give the same figures for the machine against each rater and for “rater_1” against “rater_2”, the
+    """""We give these figures for the machine against each rater and for “rater_1” against “rater_2”, the
     human–human baseline, …": said when the answers give rater columns, or — in a field that expects the baseline —
     that it is not available.
 
@@ -61,13 +61,15 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     theirs = "theirs" if len(named) == 2 else "their mean over the pairs"
     # like for like: one rater against one rater on both sides; the resolved score pools two raters, so the machine
     # set against it would be favoured (the essay reader, issue 22)
-    said = (f"We give the same figures for the machine against each rater and for {pairs}, the human–human baseline, "
+    said = (f"We give these figures for the machine against each rater and for {pairs}, the human–human baseline, "
             f"and the degradation (the machine's mean {qwk} with single raters minus {theirs})"
             + (" with a paired interval" if intervals else ""))
     if base is None:
         p.t(said + ". ")
         return
-    p.t(said + f"; a {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {theirs}, is "
+    # the flags in a sentence of their own ("theirs" there would point back across a full stop)
+    raters_own = "the raters'" if len(named) == 2 else "the raters' mean over the pairs"
+    p.t(said + f". A {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {raters_own}, is "
         "flagged")
     if not any(s.kind == "cite" and field.source in s.keys for s in p.spans):  # once a paragraph, not at each use
         p.cite([field.source])

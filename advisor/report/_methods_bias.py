@@ -47,7 +47,8 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     value scored below non-toxic ones elsewhere (Borkan et al. 2019)."; ``terse`` when the paragraph must shorten:
     "…we give the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones
     elsewhere or its toxic comments scored below non-toxic ones (Borkan et al. 2019)." ``also``: a promise said first
-    in the terse sentence ("We give every metric within each value of …, and the subgroup, BPSN and BNSP AUCs, …");
+    before the terse sentence ("We give every metric within each value of …. We also give the subgroup, BPSN and BNSP
+    AUCs, …");
     ``bare`` (with ``terse``, the last shortening): the three AUCs named without what each catches.
 
     >>> t = Text()
@@ -62,8 +63,8 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     if terse and bare:  # the last shortening: the three named, their formulas below say what each catches
         start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
         p.t(f"{start} the subgroup, BPSN and BNSP AUCs")
-    elif terse:
-        start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
+    elif terse:  # the subgroup promise said first in a sentence of its own, then the AUCs and what they catch
+        start = f"We give {also}. We also give" if also else f"Within each value of {cols} we give"
         p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a value's {neg} scored above {above} elsewhere or its "
             f"{pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
     else:
@@ -74,12 +75,13 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
 
 
 def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[str], promise: str,
-                             terse: bool = False) -> None:
+                             terse: bool = False, bare: bool = False) -> None:
     """Decisions at a fixed threshold, with subgroup columns: the per-group error rates at that threshold and, for
     risks used as risks, the calibration within each group, named in the subgroup promise — what reads the decision
     in each group, where the bias AUCs of a threshold-free ranking do not (the loan reader). ``ids``: the metrics
     reported (the rates and calibration figures among them are named); ``promise``: "every metric within each value
-    of …, with the largest gap …".
+    of …, with the largest gap …". ``bare`` (the last shortening): the promise alone, "every metric" naming them all
+    (the lead and the calibration figures were said above it).
 
     >>> t = Text()
     >>> decision_groups_sentence(t, {"subgroups": ["sex"], "item_name": "applicant", "classes": ["repaid", "default"],
@@ -102,7 +104,7 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
     if answers.get("risk_estimates") and {"calibration_intercept", "calibration_slope"} <= set(ids):
         named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
                      else "the calibration intercept and calibration slope")
-    tail = (": among them " + ", and ".join(named)) if named else ""
+    tail = (": among them " + ", and ".join(named)) if named and not bare else ""
     p.t(f"We give {promise}{tail}. ")
 
 
@@ -159,11 +161,14 @@ def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list
     return list((field.customary.get(did) if field is not None else None) or [default]), field
 
 
-def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False, terse: bool = False) -> None:
+def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False, terse: bool = False,
+                            columns_said: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
     “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
     four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
     the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
+    ``columns_said``: the sentence before named the subgroup columns, so "For each value we also give …" (not the
+    columns twice in two sentences).
 
     >>> t = Text()
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
@@ -172,16 +177,17 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
     """
     fav, items, rate, sources = _favourable_rate(answers)
+    each = "For each value we also give" if columns_said else f"For each value of {_columns(answers)} we give"
     if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
-        p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
+        p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's, against the four-fifths line")
     elif rate:
-        p.t(f"For each value of {_columns(answers)} we give the {rate}, the share of {items} predicted “{fav}”, and its "
+        p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
             + ("Fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "We set the smallest "
                "ratio against") + " the four-fifths line of the US guidelines on selection procedures")
     else:
-        p.t(f"For each value of {_columns(answers)} we give the share of {items} predicted “{fav}” and its ratio to "
+        p.t(f"{each} the share of {items} predicted “{fav}” and its ratio to "
             "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")
             + "; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on "
             "employee selection")
@@ -218,9 +224,10 @@ def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = T
     subgroup columns that mark an identity (the "yes" of a mention column; every value naming one)."""
     sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
     p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs' "
-        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity"
-        + (", given with a percentile interval" if intervals else ""))
+        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity")
     p.cite(sources).t(". ")
+    if intervals:  # a sentence of its own: with the column's name the one sentence ran past 40 words
+        p.t("We give it with a percentile interval. ")
 
 
 #: Why the Jigsaw score's interval is not BCa like the others (the toxic reader, issue 22: "an unexplained

@@ -17,7 +17,7 @@ from . import _methods_text as W
 from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
-__all__ = ["field_of", "field_sentences", "in_field_terms", "label_aucs_sentence", "pair_first_sentences",
+__all__ = ["field_forms_text", "field_of", "field_sentences", "in_field_terms", "label_aucs_sentence", "pair_first_sentences",
            "promise_sentence", "ranked_field_sentences", "summarised_pair"]
 
 
@@ -70,15 +70,17 @@ def _with_initials(field: CommunityField, m: MetricEntry) -> str:
 
 
 def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None,
-                     cite: Any, why: Callable[[Sequence[MetricEntry]], str | None] | None = None) -> set[str]:
+                     cite: Any, why: Callable[[Sequence[MetricEntry]], str | None] | None = None,
+                     forms: bool = True) -> set[str]:
     """What the author's field reports (fields.yaml, with its source), said right after the lead: the lead is that
     figure (with the field's other figures), or the field's figure is reported beside it for comparison and, when
     the answers give a reason, why it does not lead. Said only for a field the answers name; returns the metrics
-    it named, which the sentence of the other metrics then leaves out."""
+    it named, which the sentence of the other metrics then leaves out. ``forms`` False: the form in which the field
+    quotes a figure beside the lead (Gini) is said with the formulas instead (:func:`field_forms_text`)."""
     field = field_of(answers)
     if field is None:
         return set()
-    named = _field_figures(p, field, answers, rec, primary, why)
+    named = _field_figures(p, field, answers, rec, primary, why, forms)
     _unreported_classes(p, field, answers, rec)
     return named
 
@@ -198,7 +200,8 @@ def _lead_in_order(names: Sequence[str], lead: int) -> str:
 
 
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
-                   primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None) -> set[str]:
+                   primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None,
+                   forms: bool = True) -> set[str]:
     key = [field.source, *field.also]
     others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
                     key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
@@ -228,7 +231,8 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
                                     reason=reason))
-    _field_forms(p, field, others)
+    if forms:
+        _field_forms(p, field, others)
     p.t(". ")
     there = _field_named(field, None, others)[1]
     if there:  # the field's own words for its figures beside the lead ("There … is called QWK"), as under a lead
@@ -237,13 +241,25 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
 
 
 def _field_forms(p: Text, field: CommunityField, said: Sequence[MetricEntry]) -> None:
-    """"; ROC AUC is also quoted there as the Gini coefficient, 2·AUC − 1": the form in which the field's papers quote a
+    """". ROC AUC is also quoted there as the Gini coefficient, 2·AUC − 1": the form in which the field's papers quote a
     figure we report (its row's ``forms``, from what its source reports), so a reader of the field can set ours
     beside theirs (the credit reader: "the field reports Gini")."""
     for m in said:
         form = field.forms.get(m.id)
         if form:
-            p.t(W.S["field_form"].format(name=_with_initials(field, m), form=form))
+            name = _with_initials(field, m)
+            p.t(W.S["field_form"].format(name=name[:1].upper() + name[1:], form=form))
+
+
+def field_forms_text(answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None) -> str:
+    """"In credit scoring ROC AUC is quoted as the Gini coefficient, 2·AUC − 1": the forms :func:`_field_forms` says
+    in the paragraph, as a sentence for the formulas, when the paragraph has no room for them ("" when none)."""
+    field = field_of(answers)
+    if field is None or (primary is not None and primary.id in field.metrics):
+        return ""
+    said = [m for m in rec if m.role == "complementary" and m.id in field.metrics and field.forms.get(m.id)]
+    return " ".join(W.S["field_form_apart"].format(field=field.name, name=_with_initials(field, m),
+                                                   form=field.forms[m.id]) + "." for m in said)
 
 
 def _unreported_classes(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry]) -> None:

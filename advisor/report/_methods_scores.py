@@ -19,7 +19,7 @@ from ..questionnaire import plural
 from ._models_scores import ScoreData
 
 __all__ = [
-    "FigureNote","Convention", "TableNote", "cost_reference", "score_sentences"]
+    "FigureNote","Convention", "TableNote", "ThresholdNote", "cost_reference", "score_sentences"]
 
 
 class Convention(str):
@@ -44,6 +44,13 @@ class FigureNote(str):
     """A sentence that says what a figure of the report shows ("We show the calibration curve, …"): said while the
     paragraph has room, the first of the added sentences to go once it must shorten (the figure and its caption
     stay in the report)."""
+
+
+class ThresholdNote(str):
+    """A sentence that says at which threshold the decision metrics read their labels ("Specificity and recall are
+    computed from the labels the system gives at its fixed operating threshold, the one in use"): how those formulas
+    are computed, so when the paragraph has no room for it, it is said with the formulas (the Definitions), never
+    unsaid."""
 
 
 def _pct(x: float) -> str:
@@ -368,14 +375,16 @@ def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names:
         return []
     said, verb = _decision_names(metrics, names)
     if answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics and answers.get("operating_point") == "fixed":
-        return [(f"{said} {verb} the labels of the deployed threshold, not of the one the budget sets", [])]
-    if answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics:
-        return [(f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them, "
-                 "not at the one the budget sets", [])]
-    if answers.get("operating_point") == "fixed":
-        return [(f"{said} {verb} the labels the system gives at its fixed operating threshold, the one in use", [])]
-    return [(f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them; "
-             "this evaluation chooses none", [])]
+        text = f"{said} {verb} the labels of the deployed threshold, not of the one the budget sets"
+    elif answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics:
+        text = (f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them, "
+                "not at the one the budget sets")
+    elif answers.get("operating_point") == "fixed":
+        text = f"{said} {verb} the labels the system gives at its fixed operating threshold, the one in use"
+    else:
+        text = (f"{said} {verb} the labels the system gives with its {outputs}, at the threshold that made them; "
+                "this evaluation chooses none")
+    return [(ThresholdNote(text), [])]
 
 
 def _decision_names(order: Sequence[str], names: Mapping[str, str]) -> tuple[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -54,6 +54,11 @@ PROMISE: dict[str, str] = {
 }
 #: The table at the shares in use, with the shares (a binary task names its predictive values and the positive share).
 PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would read at the shares in use ({shares})"
+#: The same with more classes than a sentence can list with their shares: the table's caption lists them.
+PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it would read at the shares in use, which "
+                          "the table of those figures gives for each of the {k} classes")
+#: More classes than this: their shares in use are listed with the table, not in the paragraph.
+PROMISE_AT_PRIORS_LISTED = 8
 PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
                             "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
 #: The promises of the per-class table (its labels' threshold is said with them).
@@ -254,7 +259,8 @@ S: dict[str, str] = {
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
-    "weights": " with the class weights {weights}",
+    "weights": "The class weights are {weights}",
+    "weights_many": "The weights of the {k} classes are given with its formula",
     "of_interest": "which show how this class of special interest fares against all others",
     "beside": "We also report ",
     "beside_more": "We add ",
@@ -264,7 +270,7 @@ S: dict[str, str] = {
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
-    "ranked_same_shares": "; all are scored on the same {items}, so dependence on class shares changes no ranking",
+    "ranked_same_shares": ". All are scored on the same {items}, so dependence on class shares changes no ranking",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
@@ -273,7 +279,7 @@ S: dict[str, str] = {
     "field_named": ", where it is called {term}",
     "field_named_each": "There they are called {terms}",
     "field_named_one": "There {named}",
-    "field_unreported": ("{field} also report {term}, the mean F1 of the {named} classes; we do not report it, "
+    "field_unreported": ("{field} also report {term}, the mean F1 of the {named} classes. We do not report it, "
                          "because {why}"),
     "field_classes_unnamed": "the classes are not named here",
     "field_classes_missing": "none of the classes {classes} is named {named}",
@@ -310,9 +316,9 @@ S: dict[str, str] = {
     # one error named as the costlier, with no ratio (answers key costlier_error): its rate leads, the other's beside
     "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
     # risks used as risks beside a decision's error rate as the lead (the loan reader): calibration reads them
-    "risk_calibration": "{names} read the predicted probabilities, which are used as risks",
+    "risk_calibration": "{names} read the predicted probabilities, used as risks",
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
-    "lead_costlier_alarm_tn": "the share of the {items} with “{neg}” that the system calls “{neg}”",
+    "lead_costlier_alarm_tn": "the share of “{neg}” {items} the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
     "lead_costlier_other": ("As no ratio of the two errors' costs was fixed, no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
@@ -326,7 +332,7 @@ S: dict[str, str] = {
     # ordered classes where one step off is tolerable (answers key tolerated_steps: 1)
     # the reason is the author's premise, cited to no one; the metric's source (the field's convention) is cited
     # at its name when no field sentence follows to cite it (issue 22, the essay reader)
-    "lead_tolerated": "We lead with {name}, the share of the {items} whose predicted class is within one step of the "
+    "lead_tolerated": "We lead with {name}, the share of {items} whose predicted class is within one step of the "
                       "true class",
     "mae_macro_beside_tolerated": "since adjacent agreement counts an error of two steps like one of five",
     "lead_tolerated_why": ", because one step off was said to be tolerable and a larger error is not",
@@ -337,8 +343,9 @@ S: dict[str, str] = {
     "trivial_one": "calls a single sure {item} “{pos}”",
     "lead_mean_of_pair_prevalence": "; it does not depend on how common “{pos}” is among the {items}",
     "shares_not_given": ", and the class shares where the classifier will be used were not given",
-    "field_form": "; {name} is also quoted there as {form}",
-    "field_why": ", but do not lead with {it}, because {they} {reason}",
+    "field_form": ". {name} is also quoted there as {form}",
+    "field_form_apart": "In {field}, {name} is also quoted as {form}",
+    "field_why": ". We do not lead with {it}, because {they} {reason}",
     "item_data": " on {n} {items}",
     "which": ", ",
     # not "We do not lead with": the metric is not reported beside the lead either (issue 22: read as a disguised drop)

@@ -24,6 +24,7 @@ from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
+from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -556,6 +557,8 @@ def _priors_promise(plan: Plan) -> str:
         return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}",
                                                others=(" and " if len(names) == 1 else ", ") + join_words(names)
                                                if names else "")
+    if len(priors) > PROMISE_AT_PRIORS_LISTED:  # a list no sentence carries: the table's caption lists the shares
+        return PROMISE_AT_PRIORS_MANY.format(k=len(priors))
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
 
 
