@@ -148,16 +148,16 @@ def test_subgroups_without_a_margin_are_descriptive() -> None:
     # sets it apart (the loan reader: "no margin was fixed" right after the line read as a contradiction)
     loan = yaml.safe_load((SITUATIONS / "loan.yaml").read_text())
     text = _methods(loan)
-    assert "Apart from the four-fifths line for approval rates, no margin was fixed; the other gaps are descriptive" \
-        in text
-    assert text.index("against the four-fifths line") < text.index("Apart from the four-fifths line")
+    assert "No margin was fixed beyond the four-fifths line; the other gaps are descriptive" in text
+    assert text.index("against the four-fifths line") < text.index("No margin was fixed beyond the four-fifths line")
     assert "No margin was fixed in advance" not in text and "We call the groups alike" not in text
     # hiring, no field: the line is for the shares of candidates hired, in the adverse impact sentence's own words
     hiring = {**loan, "field": None, "item_name": "candidate", "classes": ["rejected", "hired"],
               "positive_class": "hired", "context": "Candidates for a warehouse job are screened by a model; we must "
                                                     "show it treats women and men alike."}
     text = _methods(hiring)
-    assert "Apart from the four-fifths line for the shares of candidates predicted “hired”, no margin was fixed" in text
+    assert "No margin was fixed beyond the four-fifths line" in text
+    assert text.index("share of candidates predicted “hired”") < text.index("No margin was fixed beyond")
     # no four-fifths line (the toxicity scores' subgroups): no line to set apart
     text = _methods(yaml.safe_load((SITUATIONS / "toxic.yaml").read_text()))
     assert "No margin was fixed in advance, so the gaps are descriptive" in text and "Apart from" not in text

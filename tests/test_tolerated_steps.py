@@ -36,13 +36,13 @@ def test_the_paragraph_says_why_in_the_authors_items() -> None:
     text = methods_texts({**BASE, "tolerated_steps": 1}, seed=1)[0]
     # the metric's source is cited at its definition; the reason is the author's premise, cited to no one
     assert ("We lead with adjacent agreement, the share of essays whose predicted class is within one step of "
-            "the true class (Williamson et al. 2012), because one step off was said to be tolerable and a larger "
+            "the true class (Williamson et al. 2012), because one step off is tolerable here and a larger "
             "error is not.") in text
 
 
 def test_with_the_field_named_the_premise_is_not_attributed_to_williamson() -> None:
     text = methods_texts({**BASE, "tolerated_steps": 1, "field": "automated_essay_scoring"}, seed=1)[0]
-    assert "because one step off was said to be tolerable and a larger error is not. " in text
+    assert "because one step off is tolerable here and a larger error is not. " in text
     assert "is not (Williamson" not in text
 
 

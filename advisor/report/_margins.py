@@ -135,7 +135,8 @@ def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float |
     margin was fixed" right after it read as a contradiction (the loan reader)."""
     margin = margin_of(answers)
     if margin is None and line:
-        p.t(f"Apart from the four-fifths line for {line}, no margin was fixed; the other gaps are descriptive. ")
+        # short: the sentence before drew the line for {line}; "beyond" keeps it apart (the loan reader)
+        p.t("No margin was fixed beyond the four-fifths line; the other gaps are descriptive. ")
         return
     if margin is None:
         p.t("No margin was fixed in advance, so the gaps are descriptive. ")  # "treated alike" cannot be shown

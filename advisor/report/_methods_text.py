@@ -316,7 +316,7 @@ S: dict[str, str] = {
     # one error named as the costlier, with no ratio (answers key costlier_error): its rate leads, the other's beside
     "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
     # risks used as risks beside a decision's error rate as the lead (the loan reader): calibration reads them
-    "risk_calibration": "{names} read the predicted probabilities, used as risks",
+    "risk_calibration": "{names} read the predicted probabilities as risks",
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
     "lead_costlier_alarm_tn": "the share of “{neg}” {items} the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",
@@ -335,7 +335,7 @@ S: dict[str, str] = {
     "lead_tolerated": "We lead with {name}, the share of {items} whose predicted class is within one step of the "
                       "true class",
     "mae_macro_beside_tolerated": "since adjacent agreement counts an error of two steps like one of five",
-    "lead_tolerated_why": ", because one step off was said to be tolerable and a larger error is not",
+    "lead_tolerated_why": ", because one step off is tolerable here and a larger error is not",
     "costlier_read_missed_terse": "{name} reads the costlier error, a missed “{pos}”; {other} stands beside it",
     "costlier_read_alarm_terse": "{name} reads the costlier error, a false alarm; {other} stands beside it",
     "trivial_all": "calls every {item} “{pos}”",
