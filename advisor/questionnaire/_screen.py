@@ -17,7 +17,7 @@ from .._exceptions import InputError
 from ..catalogue import get_catalogue
 from ..engine import net_benefit_name, partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
-from ._fields import load_fields
+from ._fields import load_fields, plural
 from ._structure_words import lead_in_words
 from ._words import (SET_ASIDE_PREFIX, ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
@@ -285,8 +285,13 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     reasons = [property_words(p, answers) for p in props[:2 if answers.get("symmetric") or answers.get("distance") else 1]]
     if lead.metric == "f_beta" and lead.params.get("beta") is not None:
         reasons = [f"with β = {float(lead.params['beta']):.3g} " + LEAD_COSTS]
-    elif lead.metric in LEAD:
-        reasons = [LEAD[lead.metric].format(top_k=answers.get("top_k") or "k", an="an", item="item")]
+    elif lead.metric in LEAD:  # every placeholder a lead's reason may hold (the selective leads': items, risk)
+        item = str(answers.get("item_name") or "item")
+        risk = lead.params.get("target_risk") or answers.get("target_risk")
+        reasons = [LEAD[lead.metric].format(
+            top_k=answers.get("top_k") or "k", item=item, an="an" if item[:1].lower() in "aeiou" else "a",
+            items=plural(item) if answers.get("item_name") else "test items",
+            risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
         reasons.insert(0, LEAD_ITEMS)
     sit = situation(answers, rec.answers.model_fields_set)[:2]
