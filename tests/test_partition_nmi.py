@@ -9,16 +9,20 @@ returns 1 when both have one cluster, 0 when one has), as for every partition in
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import normalized_mutual_info_score
 from sklearn.metrics.cluster import contingency_matrix
+from typer.testing import CliRunner
 
 from advisor._exceptions import InputError
 from advisor.catalogue import get_catalogue
 from advisor.catalogue._check_structures import _recheck
+from advisor.cli import app
 from advisor.engine import PARTITION_METRICS, PartitionRows
 from advisor.engine._partition import partition_cells_batch, partition_metrics
 from advisor.plan import make_plan
@@ -146,3 +150,28 @@ def test_nmi_has_a_bootstrap_interval_around_its_estimate() -> None:
     p = np.repeat([0, 1, 0, 1, 1, 2], [30, 5, 4, 25, 6, 20])
     assert r["estimate"] == pytest.approx(normalized_mutual_info_score(t, p), abs=1e-12)
     assert 0 <= r["low"] <= r["estimate"] <= r["high"] <= 1
+
+
+def test_a_planned_nmi_is_computed_with_paired_intervals_in_the_report(tmp_path) -> None:
+    """End to end on the bundled clusterings: Table 1 has NMI for both systems, equal to scikit-learn's, inside its
+    interval from the partition bootstrap; without the plan it is not computed."""
+    ans = tmp_path / "answers.yaml"
+    ans.write_text((EXAMPLES / "partition_answers.yaml").read_text(encoding="utf-8")
+                   + "planned_metrics: [NMI, ARI]\n", encoding="utf-8")
+    files = [str(EXAMPLES / "clusters_a.csv"), str(EXAMPLES / "clusters_b.csv")]
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(app, ["report", "--answers", str(ans), *files, "--seed", "2024", "--bootstrap", "300",
+                                   "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    ctx = json.loads(out.read_text(encoding="utf-8"))
+    assert NMI in {m["id"] for m in ctx["metric_definitions"]}
+    for name, path in zip(ctx["systems"], files):
+        d = pd.read_csv(path)
+        assert ctx["metrics"][name][NMI] == pytest.approx(normalized_mutual_info_score(d["y_true"], d["y_pred"]),
+                                                          abs=1e-12)
+        iv = ctx["intervals"][name][NMI]
+        assert 0 <= iv["low"] <= ctx["metrics"][name][NMI] <= iv["high"] <= 1
+    assert not any("Normalized mutual information was recommended but is not reported" in w["message"]
+                   for w in ctx["warnings"])
+    text = " ".join(sp["text"] for p in ctx["methods"] for sp in p["spans"])
+    assert "not corrected for chance: random partitions with many clusters score above 0" in text
