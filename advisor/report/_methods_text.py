@@ -476,5 +476,5 @@ UNDEFINED_CASE: dict[str, str] = {
 #: Metrics whose appositive goes first when the paragraph must be shortened: readers know what they add.
 TERSE_FIRST: tuple[str, ...] = ("accuracy", "log loss", "Brier score", "balanced accuracy")
 #: What is said beside these metrics is a caveat, not what they add: the last to go when the paragraph must shorten
-#: (a planned NMI is not corrected for chance; the Definitions' formula and the justification keep it all the same)
+#: (a planned NMI is not corrected for chance); when even it must go, the note on the planned metrics says it
 TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info"})
