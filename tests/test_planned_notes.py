@@ -78,7 +78,11 @@ def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
     assert use.used_by and "rewards over-splitting" in use.used_by[0] and "Manning" in use.used_by[0]
     assert "Balanced accuracy" not in use.used_by[0]  # the nominal ranking's verdict does not apply to partitions
     heading, text = _note_paragraph(answers)
-    assert heading == "Not reported"
+    # the note also says the planned NMI's caveat, which the shortened paragraph had no room for: a note on the
+    # planned metrics, not only on what is not reported
+    assert heading == "Planned metrics"
+    assert ("The planned “NMI” is reported as normalized mutual information, though it is not corrected for chance: "
+            "random partitions with many clusters score above 0.") in text
     assert ("The planned “purity” is not reported: it reaches its best value when every article is a cluster of its "
             "own, so it rewards over-splitting.") in text
     assert "catalogue knows" not in text and not any(e in text for e in EMPTY)

@@ -10,6 +10,11 @@ second; the confusion matrix the one reader counts, empty rows and columns dropp
   ``B = Σ C(b_j, 2)``, ``N = C(n, 2)``;
 * ``adjusted_mutual_info`` — mutual information corrected for chance, normalised by the arithmetic mean of the
   two entropies (Vinh, Epps & Bailey 2010; scikit-learn's default);
+* ``normalized_mutual_info`` — the same mutual information without the chance correction, ``I / ½(H_a + H_b)``
+  (the arithmetic-mean normalisation, one of the variants Vinh et al. 2010 list; scikit-learn's default): the figure
+  topic-clustering papers customarily report. Not corrected for chance — independent partitions with many clusters
+  score above 0 — so it is computed on request, for an author who plans it, and reported beside the chance-corrected
+  indices, never instead;
 * ``pair_correlation`` — the Pearson correlation of the two pair indicators (is a pair of items in one cluster?),
   ``(N·N11 − A·B) / √(A·B·(N − A)·(N − B))``, with its correlation distance ``arccos(CC)/π``
   (``pair_correlation_distance``). Gösgens, Tikhonov & Prokhorenkova (2021, ICML) prove it has every property
@@ -29,6 +34,8 @@ of items together: the pair indicator is constant).
 the jackknife's deletions); with ``population=True`` it gives the index of the distribution the table's shares
 define — pairs drawn with replacement (``Σ c_ij²`` in place of ``Σ c_ij(c_ij − 1)``) and the mutual information
 without its chance correction — the value a resample of the table estimates (:mod:`advisor.stats._partitions`).
+NMI and purity are functions of the table's shares alone, so their population value is the table's own: no pair of
+an item with itself enters them, and the self-pair correction of the pair-counting indices has no counterpart.
 """
 
 from __future__ import annotations
@@ -47,8 +54,11 @@ __all__ = ["PARTITION_INDICES", "PARTITION_METRICS", "PartitionRows", "Partition
            "contingency_table", "pair_count_indices", "partition_cells_batch", "partition_metrics", "partition_table"]
 
 PARTITION_METRICS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info")
-#: every index computed on request: the reported ones and purity, which a planned purity is shown and argued with
-PARTITION_INDICES = (*PARTITION_METRICS, "purity")
+#: every index computed on request: the reported ones, NMI (reported beside them when the author plans it) and purity,
+#: which a planned purity is shown and argued with
+PARTITION_INDICES = (*PARTITION_METRICS, "normalized_mutual_info", "purity")
+#: the indices that are not functions of the four pair counts
+_NOT_PAIR_COUNTING = ("adjusted_mutual_info", "normalized_mutual_info", "purity")
 
 #: Elements of the n_ij × window array of the expected mutual information evaluated at once.
 _EMI_CHUNK = 2_000_000
@@ -239,6 +249,41 @@ def _expected_mutual_info(a: np.ndarray, b: np.ndarray, n: np.ndarray) -> np.nda
     return np.bincount(rr, weights=terms, minlength=R)
 
 
+def _mutual_info(w: np.ndarray, rows: np.ndarray, cols: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 n: np.ndarray) -> np.ndarray:
+    """``(R,)``: the mutual information (nats) ``I = Σ_ij (C_ij/n) log(n C_ij / (a_i b_j))`` of each table of masses
+    ``w`` (R, cells), cell ``c`` in row ``rows[c]`` and column ``cols[c]``; ``a`` (R, ka) and ``b`` (R, kb) its row and
+    column sums, ``n`` (R,) its totals.
+
+    >>> w = np.array([[2., 2.]])  # two items together, two together: identical partitions of four items
+    >>> round(float(_mutual_info(w, np.array([0, 1]), np.array([0, 1]), w, w, np.array([4.]))[0]), 6)  # log 2
+    0.693147
+    """
+    outer = a[:, rows] * b[:, cols]
+    pos = w > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.sum(np.where(pos, w / n[:, None] * np.log(np.where(pos, n[:, None] * w / np.where(pos, outer, 1.0),
+                                                                      1.0)), 0.0), axis=1)
+
+
+def _normalized_mutual_info(mi: np.ndarray, norm: np.ndarray, two_sides: np.ndarray) -> np.ndarray:
+    """NMI ``= I / ½(H_a + H_b)``: the mutual information over the arithmetic mean of the two partitions' entropies
+    (Vinh, Epps & Bailey 2010, who list this and the other normalisations — geometric mean, max, min, joint entropy;
+    the arithmetic mean is scikit-learn's default ``average_method``). ``mi`` and ``norm`` ``(R,)``; NaN where a side
+    has fewer than two non-empty clusters (``two_sides`` false).
+
+    Undefined values: a partition with one cluster has entropy 0 and no pair of items apart. scikit-learn then returns
+    1 (both partitions one cluster) or 0 (one of them); advisor refuses it, as it refuses every partition index there
+    (:func:`contingency_table`), and a resample that loses every cluster but one gives NaN. When both sides have two
+    or more clusters both entropies are positive, so the denominator is never 0.
+
+    >>> _normalized_mutual_info(np.array([np.log(2), 0.0]), np.array([np.log(2), np.log(2)]), np.array([True, True]))
+    array([1., 0.])
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(two_sides & (norm > 0), np.clip(mi / np.where(norm > 0, norm, 1.0), 0.0, 1.0), np.nan)
+
+
 def _purity(w: np.ndarray, cols: np.ndarray, n: np.ndarray) -> np.ndarray:
     """``(R,)``: ``(1/n) Σ_j max_i C_ij`` of each table of masses ``w`` (R, cells): every column's largest cell, summed.
 
@@ -263,7 +308,7 @@ def pair_count_indices(n11: Any, a: Any, b: Any, n: Any, metrics: Sequence[str] 
     >>> {m: round(float(v), 4) for m, v in pair_count_indices(2, 3, 3, 6).items()}
     {'pair_correlation': 0.3333, 'pair_correlation_distance': 0.3918, 'adjusted_rand_index': 0.3333}
     """
-    ids = [m for m in (metrics or PARTITION_METRICS) if m not in ("adjusted_mutual_info", "purity")]
+    ids = [m for m in (metrics or PARTITION_METRICS) if m not in _NOT_PAIR_COUNTING]
     n11, a, b, n = (np.asarray(x, dtype=np.float64) for x in (n11, a, b, n))
     out: dict[str, np.ndarray] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -289,7 +334,8 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
 
     ``population=True``: the index of the distribution the table's shares define — pairs drawn with replacement,
     so an item pairs with itself (``N₁₁ = Σ c²/2``, ``A = Σ a²/2``, ``B = Σ b²/2``, ``N = n²/2``), and the
-    mutual information without chance correction (``I / ½(H_a + H_b)``).
+    mutual information without chance correction (``I / ½(H_a + H_b)``, the table's NMI; NMI and purity are the same
+    either way).
 
     >>> r = partition_cells_batch([[5, 1, 1, 5]], [0, 0, 1, 1], [0, 1, 0, 1], (2, 2), ["adjusted_rand_index"])
     >>> round(float(r["adjusted_rand_index"][0]), 4)
@@ -307,28 +353,28 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
         n11, pa, pb, pn = (w * w).sum(1) / 2, (a * a).sum(1) / 2, (b * b).sum(1) / 2, n * n / 2
     else:
         n11, pa, pb, pn = _pairs(w).sum(1), _pairs(a).sum(1), _pairs(b).sum(1), _pairs(n)
-    out = pair_count_indices(n11, pa, pb, pn, [m for m in ids if m not in ("adjusted_mutual_info", "purity")])
+    out = pair_count_indices(n11, pa, pb, pn, [m for m in ids if m not in _NOT_PAIR_COUNTING])
     out = {m: np.where(two_sides, v, np.nan) for m, v in out.items()}
     if "purity" in ids:  # a share of the items, the same for the table and the distribution of its shares
         out["purity"] = np.where(two_sides, _purity(w, cols, n), np.nan)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    if {"adjusted_mutual_info", "normalized_mutual_info"} & set(ids):
+        mi, norm = _mutual_info(w, rows, cols, a, b, n), 0.5 * (_entropy(a, n) + _entropy(b, n))
+        # NMI is a function of the table's shares: the table's value is also that of the distribution of its shares
+        nmi = _normalized_mutual_info(mi, norm, two_sides)
+        if "normalized_mutual_info" in ids:
+            out["normalized_mutual_info"] = nmi
         if "adjusted_mutual_info" in ids:
-            outer = a[:, rows] * b[:, cols]
-            pos = w > 0
-            mi = np.sum(np.where(pos, w / n[:, None] * np.log(np.where(pos, n[:, None] * w / np.where(pos, outer, 1.0),
-                                                                        1.0)), 0.0), axis=1)
-            norm = 0.5 * (_entropy(a, n) + _entropy(b, n))
-            if population:
-                out["adjusted_mutual_info"] = np.where(two_sides & (norm > 0), mi / np.where(norm > 0, norm, 1.0),
-                                                       np.nan)
+            if population:  # the mutual information of the shares, without chance correction: their NMI
+                out["adjusted_mutual_info"] = nmi
             else:
                 emi = np.zeros(R)
                 if two_sides.any():
                     emi[two_sides] = _expected_mutual_info(a[two_sides], b[two_sides], n[two_sides])
-                den = norm - emi
-                eps = np.finfo(float).eps
-                den = np.where(den < 0, np.minimum(den, -eps), np.maximum(den, eps))  # scikit-learn's guard
-                out["adjusted_mutual_info"] = np.where(two_sides, (mi - emi) / den, np.nan)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    den = norm - emi
+                    eps = np.finfo(float).eps
+                    den = np.where(den < 0, np.minimum(den, -eps), np.maximum(den, eps))  # scikit-learn's guard
+                    out["adjusted_mutual_info"] = np.where(two_sides, (mi - emi) / den, np.nan)
     return {m: out[m] for m in ids}
 
 

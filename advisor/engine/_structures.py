@@ -72,6 +72,9 @@ STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
 
 
 NOMINAL_BESIDE = ("accuracy", "balanced_accuracy")
+#: reported beside the partition indices when the author plans it (computed on request, not by default): NMI, the
+#: customary figure of topic clustering, not corrected for chance
+PARTITION_BESIDE = ("normalized_mutual_info",)
 #: the flat metrics beside the hierarchical ones: also macro F1, which a product-taxonomy author plans for comparison
 #: with flat results (each class weighs the same, whereas accuracy weighs the items)
 HIERARCHY_BESIDE = (*NOMINAL_BESIDE, "macro_f1")
@@ -85,7 +88,8 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     """
     return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": (*MULTILABEL_METRICS, *MULTILABEL_SCORE_METRICS),
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
-            "partition": PARTITION_METRICS, "hierarchy": (*HIERARCHY_METRICS, *HIERARCHY_BESIDE)}.get(structure, ())
+            "partition": (*PARTITION_METRICS, *PARTITION_BESIDE),
+            "hierarchy": (*HIERARCHY_METRICS, *HIERARCHY_BESIDE)}.get(structure, ())
 
 
 def nominal_beside(cells: Any, ids: Sequence[str] = NOMINAL_BESIDE,

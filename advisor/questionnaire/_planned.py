@@ -146,6 +146,15 @@ def plans_f1(name: str) -> bool:
     return _plans_any(name, _F1S)
 
 
+def plans_nmi(name: str) -> bool:
+    """Whether a planned name is normalized mutual information (reported beside a partition comparison's lead).
+
+    >>> plans_nmi("NMI"), plans_nmi("AMI")
+    (True, False)
+    """
+    return _plans_any(name, frozenset({"normalized_mutual_info"}))
+
+
 def field_reading(res: Resolution, field: str | None) -> Resolution:
     """``res``, or, when the catalogue does not know the name, what the field's ``terms`` make of it."""
     if res.known or not field:

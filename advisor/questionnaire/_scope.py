@@ -108,7 +108,7 @@ def scope_sentence(note: OutOfScope, names: Any = ()) -> str:
     >>> scope_sentence(out_of_scope_task("regression"), ["RMSE", "R²"])[:60]
     "Regression (a number per item; you planned 'RMSE', 'R²'): ad"
     """
-    if note.task == "partition_variant" and note.name:  # "'NMI' is not reported: it is not corrected for chance …"
+    if note.task == "partition_variant" and note.name:  # "'V-measure' is not reported: it is not corrected …"
         return f"The planned “{note.name}” is not reported: it {note.because}."
     what = note.what
     if names:

@@ -189,6 +189,9 @@ ADDS: dict[str, str] = {
     "pair_correlation_distance": "the same agreement as a distance between partitions",
     "adjusted_rand_index": "the customary pair-counting index, corrected for chance",
     "adjusted_mutual_info": "the information the partitions share, corrected for chance",
+    # planned only (rules_structures.yaml): kept beside the chance-corrected indices with its caveat
+    "normalized_mutual_info": ("as planned, though it is not corrected for chance: random partitions with many clusters "
+                               "score above 0"),
     "hierarchical_f1": "the harmonic mean of hierarchical precision and recall",
     "hierarchical_precision": "how much of each predicted path in the tree is right",
     "hierarchical_recall": "how much of each true path in the tree is found",

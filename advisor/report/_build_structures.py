@@ -16,7 +16,17 @@ from typing import Any
 from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
-from ..engine import PartitionRows, confusion_matrix, evaluate_inputs, human_ratings, one_depth, per_class, top_k_hits
+from ..engine import (
+    PARTITION_METRICS,
+    PartitionRows,
+    confusion_matrix,
+    evaluate_inputs,
+    human_ratings,
+    one_depth,
+    per_class,
+    reported_ids,
+    top_k_hits,
+)
 from ..io import load, ordinal_from_tables
 from ..plan import Plan, PlanOptions
 from ..questionnaire import load_answers as load_answers_file
@@ -99,7 +109,10 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     given = plan.given()
     judge = plan.diagnostic("judge_agreement")
     check_judge(None if judge is None else str(judge.params.get("judge")), inputs)  # before any work (issue 22)
-    data = evaluate_inputs(inputs, undefined)
+    # partitions: the default indices, and NMI when the plan reports it beside them (computed on request only)
+    data = evaluate_inputs(inputs, undefined, metrics=list(dict.fromkeys(
+        [*PARTITION_METRICS, *(m.id for m in plan.metrics if m.id in reported_ids("partition"))]))
+        if inputs.structure == "partition" else None)
     scored = _humans_only(inputs, judge)  # with a judge: the coefficients summarise the humans, the baseline
     if scored is not inputs:
         alone = evaluate_inputs(scored, undefined)

@@ -400,12 +400,19 @@ def build_methods(
                 break
         if _word_count(p.spans) <= MAX_WORDS:
             break
+    notes: list[str] = []
     if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
         # a planned metric advised against that the paragraph has no room for is said to the author beside what is
         # not reported, never dropped (the clustering's planned purity)
-        dropped = _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
-        if dropped:
-            scope = _scope_paragraph(answers, [*unreported, *dropped])
+        notes += _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
+    said_text = "".join(sp.text for sp in p.spans if sp.kind == "text")
+    # a planned metric reported with a caveat the paragraph had no room for (NMI, not corrected for chance): the
+    # caveat is said beside what became of the planned metrics, never dropped
+    notes += [W.S["caveat_note"].format(planned=_planned_name(answers, m.id) or m.name, name=_lower_name(m.name),
+                                        caveat=W.ADDS[m.id].removeprefix("as planned, "))
+              for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text]
+    if notes:
+        scope = _scope_paragraph(answers, [*unreported, *notes])
     if undefined_count is not None and met and not conventions and answers.get("label_structure") != "partition":
         # the paragraph had no room for the convention the data met: it goes with the formulas, never unsaid (a
         # mean that left a class out beside a formula reading 1/k, the second reviewer)
@@ -1071,7 +1078,9 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         said.append((names, adds))
     if terse:  # groups lose what they add until the paragraph fits: the familiar metrics first, then from the end
         first = [i for i, (ns, _) in enumerate(said) if set(ns) & set(W.TERSE_FIRST)]
-        order = first + [i for i in reversed(range(len(said))) if i not in first]
+        last = [i for i, ms in enumerate(groups.values()) if {m.id for m in ms} & W.TERSE_LAST]  # a caveat goes last
+        order = first + [i for i in reversed(range(len(said))) if i not in first and i not in last] + \
+            [i for i in last if i not in first]
         bare = set(order[:terse])
         said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
@@ -1092,6 +1101,17 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
 
 #: The longest list of metrics beside the lead said in one sentence (a reader's sentence stays under 40 words)
 _LIST_WORDS = 38
+
+
+def _planned_name(answers: Mapping[str, Any], mid: str) -> str | None:
+    """The author's name for a planned metric (“NMI” for normalized mutual information), or None."""
+    for name in answers.get("planned_metrics") or []:
+        try:
+            if mid in resolve_metric(str(name)).ids:
+                return str(name)
+        except UnknownMetricError:
+            continue
+    return None
 
 
 def _planned_ids(answers: Mapping[str, Any], reported: AbstractSet[str] = frozenset()) -> set[str]:
@@ -1274,8 +1294,11 @@ def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any) -> None:
     """Which adjusted Rand index and which adjusted mutual information (its normalisation varies), with their
     sources (issue 23, item 3)."""
     ids = {m.id for m in rec}
-    parts = [(W.S[f"partition_{m}"], [k for k in [cite(*W.PARTITION_CITE[m])] if k])
-             for m in ("adjusted_rand_index", "adjusted_mutual_info") if m in ids]
+    both = {"adjusted_mutual_info", "normalized_mutual_info"} <= ids  # one normalisation, said once for the two
+    parts = [(W.S["partition_mutual_info_both"] if both and m == "adjusted_mutual_info" else W.S[f"partition_{m}"],
+              [k for k in [cite(*W.PARTITION_CITE[m])] if k])
+             for m in ("adjusted_rand_index", "adjusted_mutual_info", "normalized_mutual_info")
+             if m in ids and not (both and m == "normalized_mutual_info")]
     for i, (text, keys) in enumerate(parts):
         p.t(("; " if i else "") + (text if i else text[:1].upper() + text[1:])).cite(keys)
     if parts:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -115,6 +115,7 @@ VARIANT_BESIDE: dict[str, str] = {
 PARTITION_CITE: dict[str, tuple[str, str]] = {
     "adjusted_rand_index": ("Hubert", "1985"),
     "adjusted_mutual_info": ("Vinh", "2010"),
+    "normalized_mutual_info": ("Vinh", "2010"),
 }
 
 #: The work that argues for a lead metric's purpose (author substring, year), when it is not the
@@ -368,6 +369,12 @@ S: dict[str, str] = {
     "partition_adjusted_rand_index": "the adjusted Rand index holds the cluster sizes fixed in its chance correction",
     "partition_adjusted_mutual_info": ("adjusted mutual information is normalised by the arithmetic mean of the two "
                                        "entropies"),
+    "partition_normalized_mutual_info": ("normalized mutual information is normalised by the arithmetic mean of the "
+                                         "two entropies"),
+    # both reported (NMI planned): one normalisation, said once for the two, just named beside the lead
+    # a planned metric's caveat the paragraph had no room for, said in the note on the planned metrics
+    "caveat_note": "The planned “{planned}” is reported as {name}, {caveat}.",
+    "partition_mutual_info_both": "both mutual information indices divide by the arithmetic mean of the two entropies",
     "notation_partition": ("$C$ is the contingency table of the two partitions, the reference's clusters as rows and "
                            "the clustering's as columns, $a_i$ and $b_j$ are the sizes of reference cluster $i$ and "
                            "cluster $j$, and $n$ counts items"),
@@ -475,3 +482,6 @@ UNDEFINED_CASE: dict[str, str] = {
 
 #: Metrics whose appositive goes first when the paragraph must be shortened: readers know what they add.
 TERSE_FIRST: tuple[str, ...] = ("accuracy", "log loss", "Brier score", "balanced accuracy")
+#: What is said beside these metrics is a caveat, not what they add: the last to go when the paragraph must shorten
+#: (a planned NMI is not corrected for chance); when even it must go, the note on the planned metrics says it
+TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info"})
