@@ -228,9 +228,14 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return set()
     p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
+    each = [why([m]) for m in others] if why is not None and not reason and len(others) > 1 else []
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
                                     reason=reason))
+    elif each and all(each):  # a reason of its own for each (the legal reader: accuracy and macro F1 unexplained)
+        item = str(answers.get("item_name") or "item")
+        parts = [f"{n} {str(r).replace('every item', 'every ' + item)}" for n, r in zip(names, each)]
+        p.t(W.S["field_why_each"].format(parts=". ".join([parts[0], *(s[:1].upper() + s[1:] for s in parts[1:])])))
     if forms:
         _field_forms(p, field, others)
     p.t(". ")

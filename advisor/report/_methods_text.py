@@ -347,6 +347,7 @@ S: dict[str, str] = {
     "field_form": ". {name} is also quoted there as {form}",
     "field_form_apart": "In {field}, {name} is also quoted as {form}",
     "field_why": ". We do not lead with {it}, because {they} {reason}",
+    "field_why_each": ". We do not lead with them: {parts}",
     "item_data": " on {n} {items}",
     "which": ", ",
     # not "We do not lead with": the metric is not reported beside the lead either (issue 22: read as a disguised drop)
@@ -419,7 +420,7 @@ S: dict[str, str] = {
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
-    "intervals_exact_systems": "; differences between systems come from {n} paired bootstrap resamples of the {unit}",
+    "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
     "seed": ", seed {seed}",
     # two sentences a reader can follow (issue 22, the clustering reader: "no reader can follow this")
     "intervals_partition": ("A resample draws some {items} twice, and {a} {item} always shares a cluster with its "
