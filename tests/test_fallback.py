@@ -122,7 +122,7 @@ def test_intent_leads_with_the_wrong_action_rate_and_gives_the_fallback_rate_bes
             "utterances on which an action is taken and is wrong.") in text
     assert "Beside it we give the fallback rate, the share of the utterances of other classes taken as " \
            "“out-of-scope”." in text
-    assert "As no cost ratio between these two errors was fixed in advance, they are reported apart." in text
+    assert "With no cost ratio between them fixed, the two errors are reported apart." in text
     assert "We lead with balanced accuracy" not in text
     assert text.index("wrong-action rate") < text.index("in-scope accuracy")
 

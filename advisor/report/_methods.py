@@ -230,7 +230,7 @@ def build_methods(
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
             _judge_sentences(p, answers, primary, cite, intervals)
-            named = field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2)
+            named = field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2, each=avoid)
         elif pair and primary is not None:  # the field's two figures first, the lead as their summary (STARD)
             named = pair_first_sentences(p, answers, pair, primary, cite)
         elif by_field and primary is not None:  # the field's figure leads a ranking on one test set (the RumourEval reader)
@@ -250,7 +250,8 @@ def build_methods(
                 p.t(W.S["leaf_depth"].format(d=int(answers["leaf_depth"]),
                                              item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
-            named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2)) | led
+            named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2,
+                                        each=avoid)) | led
             if primary is not None and not ranked and primary.id != "wrong_action_rate" \
                     and _lead_on_test_shares(answers, primary, property_status, binary):
                 p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
@@ -659,8 +660,8 @@ _CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
 
 def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                                primary: MetricEntry | None) -> set[str]:
-    """"The calibration intercept and calibration slope and the integrated calibration index read the predicted
-    probabilities, used as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
+    """"The calibration intercept, the calibration slope and the integrated calibration index read the predicted
+    probabilities as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
     rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
     such, not listed among the other figures (the loan reader). Returns the ids said."""
     if not answers.get("risk_estimates") or primary is None or primary.id not in _DECISION_RATES:
@@ -669,8 +670,8 @@ def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequenc
     said = [mid for mid in _CALIBRATION if mid in by_id]
     if not {"calibration_intercept", "calibration_slope"} <= set(said):
         return set()
-    names = ("the calibration intercept and calibration slope and the integrated calibration index" if "ici" in said
-             else "the calibration intercept and calibration slope")
+    names = ("the calibration intercept, the calibration slope and the integrated calibration index" if "ici" in said
+             else "the calibration intercept and the calibration slope")
     p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
     p.t(". ")
     return set(said)

@@ -71,16 +71,18 @@ def _with_initials(field: CommunityField, m: MetricEntry) -> str:
 
 def field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry], primary: MetricEntry | None,
                      cite: Any, why: Callable[[Sequence[MetricEntry]], str | None] | None = None,
-                     forms: bool = True) -> set[str]:
+                     forms: bool = True, each: bool = True) -> set[str]:
     """What the author's field reports (fields.yaml, with its source), said right after the lead: the lead is that
     figure (with the field's other figures), or the field's figure is reported beside it for comparison and, when
     the answers give a reason, why it does not lead. Said only for a field the answers name; returns the metrics
     it named, which the sentence of the other metrics then leaves out. ``forms`` False: the form in which the field
-    quotes a figure beside the lead (Gini) is said with the formulas instead (:func:`field_forms_text`)."""
+    quotes a figure beside the lead (Gini) is said with the formulas instead (:func:`field_forms_text`). ``each``
+    False: figures with different reasons get none (a paragraph that must shorten drops these before the lead's
+    own words, as it drops the sentence of the metrics set aside)."""
     field = field_of(answers)
     if field is None:
         return set()
-    named = _field_figures(p, field, answers, rec, primary, why, forms)
+    named = _field_figures(p, field, answers, rec, primary, why, forms, each)
     _unreported_classes(p, field, answers, rec)
     return named
 
@@ -201,7 +203,7 @@ def _lead_in_order(names: Sequence[str], lead: int) -> str:
 
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                    primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None,
-                   forms: bool = True) -> set[str]:
+                   forms: bool = True, each_reason: bool = True) -> set[str]:
     key = [field.source, *field.also]
     others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
                     key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
@@ -228,7 +230,7 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return set()
     p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
-    each = [why([m]) for m in others] if why is not None and not reason and len(others) > 1 else []
+    each = [why([m]) for m in others] if why is not None and each_reason and not reason and len(others) > 1 else []
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
                                     reason=reason))

@@ -197,7 +197,7 @@ S: dict[str, str] = {
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
     "fallback_beside": "Beside it we give the {name}",
     "fallback_beside_what": ", the share of the {items} of other classes taken as “{f}”",
-    "fallback_not_merged": "As no cost ratio between these two errors was fixed in advance, they are reported apart",
+    "fallback_not_merged": "With no cost ratio between them fixed, the two errors are reported apart",
     # the risks at which users act are given (decision_thresholds): the net benefit there leads (the sepsis reader)
     "lead_net_benefit": ("Because the risks of “{pos}” are acted on at {at}, we lead with the net benefit at {each}, "
                          "against treating every {item} and treating none"),
