@@ -266,8 +266,11 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                                "logit of the risk as offset, the slope that of a regression on the logit; " + clip,
                                "calibration_intercept"), keys(("McLernon", "2019"))))
     if "ici" in ids:
-        out.append((Convention("The integrated calibration index averages the distance between each risk and a loess "
-                               "curve of the outcomes on the risks, locally linear with span 0.75", "ici"),
+        # the smoother's settings are ours, said before the definition the citation is for (the s22 reader: the
+        # sentence read as if Austin & Steyerberg had used a locally linear loess)
+        out.append((Convention("The integrated calibration index, here with a locally linear loess of span 0.75, "
+                               "averages the distance between each risk and a loess curve of the outcomes on the "
+                               "risks", "ici"),
                     keys(("Austin", "2019"))))
     if any(i.startswith("net_benefit@") for i in ids):
         out.append((Convention("Net benefit treats the items whose risk is at least $\\theta$ and weighs each "
