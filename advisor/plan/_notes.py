@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..catalogue import MetricRecord, get_catalogue
-from ..questionnaire import (AVOID_PHRASES, PROPERTY_PHRASES, Answers, join_words, load_fields, lower_name,
+from ..questionnaire import (AVOID_PHRASES, PROPERTY_PHRASES, Answers, article, join_words, load_fields, lower_name,
                              missing_input, per_class_reading)
 from ._models import Diagnostic, MetricSpec
 
@@ -72,10 +72,6 @@ def planned_quantity(ids: Sequence[str]) -> str | None:
     ('F1', None)
     """
     return next((_QUANTITY[i] for i in ids if i in _QUANTITY), None)
-
-
-def _an(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _cite(text: str) -> str:
@@ -134,7 +130,7 @@ def _flat(m: MetricRecord, answers: Answers, lead: MetricSpec, beside: Sequence[
     if m.structure != "nominal" or structure not in FLAT:
         return None
     item = answers.item_name or "item"
-    reason = FLAT[structure].format(an=_an(item), item=item, items=item + "s", lead=lower_name(lead.name))
+    reason = FLAT[structure].format(an=article(item), item=item, items=item + "s", lead=lower_name(lead.name))
     cat = get_catalogue().metrics
     flat = [lower_name(b.name) for b in beside if b.id in cat and cat[b.id].structure == "nominal"]
     if flat and structure in ("hierarchy", "ordinal", "top_k"):

@@ -40,6 +40,7 @@ _LAZY: dict[str, str] = {
     "field_f1_classes": "._fields",
     "field_term_ids": "._fields",
     "load_rules": "._rules",
+    "article": "._fields",
     "plural": "._fields",
     "recommend": "._engine",
     "missing_input": "._engine",
@@ -130,6 +131,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         field_f1_classes as field_f1_classes,
         field_term_ids as field_term_ids,
         load_fields as load_fields,
+        article as article,
         plural as plural,
         suggest_field as suggest_field,
     )

@@ -168,6 +168,15 @@ _IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "w
               "fish": "fish", "sheep": "sheep", "series": "series", "species": "species"}
 
 
+def article(word: str) -> str:
+    """The indefinite article before ``word`` as these texts spell it ("an" before a written vowel).
+
+    >>> article("item"), article("patient")
+    ('an', 'a')
+    """
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def plural(noun: str) -> str:
     """The plural of a noun phrase (its last word), for counting test items in the author's words."""
     head, _, last = noun.strip().rpartition(" ")

@@ -30,7 +30,7 @@ from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case, un
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
-from ..questionnaire import avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
+from ..questionnaire import article, avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
@@ -705,7 +705,7 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
     other = by_id[other_id]
     p.t(". " + W.S["lead_costlier_other_terse" if terse else "lead_costlier_other"].format(
         other=other[:1].upper() + other[1:] if terse else other, name=name,
-        trivial=W.S[trivial].format(pos=pos, item=item, an="an" if item[:1].lower() in "aeiou" else "a")) + ". ")
+        trivial=W.S[trivial].format(pos=pos, item=item, an=article(item))) + ". ")
     return other_id
 
 
@@ -902,7 +902,7 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     if primary.id == "top_k_accuracy":  # said in full: the situation sentence may not have said the cut-off
         item = str(answers.get("item_name") or "item")
         purpose = str(purpose).format(top_k=primary.params.get("top_k") or answers.get("top_k") or "k", item=item,
-                                      an="an" if item[:1].lower() in "aeiou" else "a")
+                                      an=article(item))
     if primary.id == "selective_risk":  # the cut is the test set's (issue 22, the dermatology reader)
         purpose = str(purpose).format(items=_items(answers) or "test items")
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)

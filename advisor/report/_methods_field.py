@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import LABEL_CUT
 from ..plan import label_quantities
-from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, load_fields, plural
+from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, article, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from . import _methods_text as W
@@ -148,7 +148,7 @@ def label_aucs_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metri
         planned = label_quantities(answers.get("planned_metrics") or [], answers.get("field"))
         return {"multilabel_macro_roc_auc", *_illustrated(p, rec, threshold, planned)}
     if threshold is not None:  # the per-label table's precision, recall and F1 count the label decisions
-        an = "an" if item[:1].lower() in "aeiou" else "a"
+        an = article(item)
         p.t(W.S["label_threshold"].format(an=an, item=item, t=float(threshold)) + ". ")
     return {"multilabel_macro_roc_auc"}
 

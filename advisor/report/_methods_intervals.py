@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import plural
+from ..questionnaire import article, plural
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -93,7 +93,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     p.t(". ")
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
-        p.t(W.S["intervals_partition"].format(a="an" if item[:1].lower() in "aeiou" else "a", item=item,
+        p.t(W.S["intervals_partition"].format(a=article(item), item=item,
                                               items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
