@@ -237,6 +237,7 @@ def build_report(
     coverage: float | None = None,
     by: Sequence[str] | str | None = None,
     reject_label: Any = None,
+    seed_given: bool = True,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -255,6 +256,9 @@ def build_report(
         Coverage of the intervals.
     seed : int, optional
         Seed of the resampling, for reproducible intervals.
+    seed_given : bool
+        False when ``seed`` was picked by the caller rather than given by the author (as ``advisor methods`` does):
+        a paragraph whose resamples the author's own tool draws (rankings, spans) then names no seed.
     positive_label : optional
         Positive class of a binary task (default: the answers' ``positive_class``).
     undefined : {"zero", "baseline", "omit"}
@@ -295,7 +299,8 @@ def build_report(
     if order is not None and (isinstance(order, (str, bytes, Mapping)) or not hasattr(order, "__iter__")):
         raise InputError(f"order must be a list of the classes, lowest first; got {type(order).__name__}.")
     bootstrap = check_resampling(bootstrap, confidence)
-    seed, seed_given = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
+    seed, by_author = picked_seed(seed, bootstrap)  # a seed always, stated (issue 20)
+    seed_given = by_author and seed_given
     reject = _reject_label(answers, reject_label)  # abstentions are no class (issue 23)
     data = with_reject(data, reject) if data is not None else None
     systems, joint, probs, data_notes = systems_of(data, reject)

@@ -648,9 +648,8 @@ def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confi
     """
     if isinstance(answers, (str, os.PathLike, Path)):
         answers = load_answers(answers)
-    if not seed_given and getattr(answers, "label_structure", None) in ("spans", "ranking"):
-        seed = None  # picked again below, as picked: the paragraph then names none
-    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed)
+    ctx = build_report(answers, None, bootstrap=bootstrap, confidence=confidence, undefined=undefined, seed=seed,
+                       seed_given=seed_given)
     text = render_methods(ctx, fmt, justify=justify)
     used = set(cited_keys(_methods_parts(ctx, justify)))
     return text, _bib(ctx.model_copy(update={"references": [r for r in ctx.references if r.key in used]}))
