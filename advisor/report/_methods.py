@@ -223,7 +223,7 @@ def build_methods(
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
-                  thresholds: bool = True, rest: int = 0) -> Text:
+                  thresholds: bool = True, rest: int = 0, variants: bool = True) -> Text:
         p = Text()
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
@@ -273,7 +273,7 @@ def build_methods(
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
-        if answers.get("label_structure") == "partition":
+        if answers.get("label_structure") == "partition" and variants:
             _partition_sentence(p, rec, cite)
         # partitions have no convention to state (a 0/0 index is refused, never set)
         if met and conventions and answers.get("label_structure") != "partition":
@@ -393,10 +393,17 @@ def build_methods(
     # the Jigsaw competition's score, the toxicity field's summary of the bias AUCs, goes only when nothing else
     # can (the toxicity reader marked its absence major); a planned metric set aside that loses its sentence is said
     # beside what is not reported, and the report's subgroup paragraph and table give the score all the same
+    # a comparison of partitions says which adjusted Rand index and which adjusted mutual information it reports
+    # beside the formulas that show them, in the Definitions, before anything else of the paragraph must go: the
+    # sentence repeats what the formulas say, and the intervals' sentences there are the design (the clustering
+    # readers: the bootstrap of the error, its source, and what the intervals do not cover)
+    partition = answers.get("label_structure") == "partition"
+    ladder = ([(True, trials[0])] if partition else []) + [(not partition, t) for t in trials]
     for score in ((True, False) if jigsaw else (True,)):
-        for avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest in trials:
+        for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest) in ladder:
             p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
-                          conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest)
+                          conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest,
+                          variants=variants)
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
@@ -423,6 +430,14 @@ def build_methods(
             if isinstance(sentence, ThresholdNote):
                 notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
                 notation.say(sentence).cite(keys).t(".")
+    if not variants:  # which adjusted Rand index and mutual information: with the formulas that show them
+        moved = Text()
+        _partition_sentence(moved, rec, cite)
+        if moved.spans and moved.spans[-1].kind == "text":  # the paragraph's ". " ends the Definitions' last sentence
+            moved.spans[-1] = moved.spans[-1].model_copy(update={"text": moved.spans[-1].text.rstrip()})
+        if moved.spans:
+            notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
+            notation.spans += moved.spans
     forms = field_forms_text(answers, rec, primary) if rest > 1 else ""
     if forms:  # the form the field quotes a figure in (2·AUC − 1), with the formulas
         notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "").t(forms)
