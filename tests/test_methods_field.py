@@ -374,10 +374,20 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     # the lead's reason is the monotonicity Gösgens et al. define (perfect splits and merges), not a claim per pair
     assert "rises whenever a perfect split or merge of clusters brings the partitions closer" in text
     assert "every further pair" not in text
-    assert "A resample draws some articles twice, and an article always shares a cluster with its copy, which " \
-           "inflates agreement. Each resampled index is therefore compared with the test set's index with every " \
-           "article also paired with itself; the interval is taken over the estimate plus that difference" in text
+    # the bootstrap of the error, said so that a statistician can redo it, with its source (three readers: "an ad-hoc
+    # fix, cannot be followed as written, cites nothing"), and what the intervals do not cover (the algorithm's seed)
+    assert "A resample repeats some articles, and an article always shares a cluster with its copy, so a resampled " \
+           "index estimates the index of the test set's empirical distribution, self-pairs included. Each interval " \
+           "is therefore computed from our estimate plus every resample's error, its index minus that value, which " \
+           "estimates the distribution of our estimate's error" in text
+    evaluation = next(p for p in ctx.methods if p.heading == "Evaluation")
+    assert any(s.kind == "cite" and s.keys == ["efron1993introduction"] for s in evaluation.spans)
+    assert "These intervals reflect which articles were drawn for the test, not reruns of a clustering algorithm " \
+           "with another seed or initialisation" in text
     assert "Hubert and Arabie's" not in text  # the authors are the citation, not said twice
+    # which adjusted Rand index and mutual information, with their sources, beside the formulas that show them
+    definitions = "".join(s.text for s in next(p for p in ctx.methods if p.heading == "Definitions").spans)
+    assert "The adjusted Rand index holds the cluster sizes fixed in its chance correction" in definitions
 
 
 def test_a_budget_threshold_is_not_said_to_set_the_labels_metrics() -> None:

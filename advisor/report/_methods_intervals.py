@@ -93,8 +93,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     p.t(". ")
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
-        p.t(W.S["intervals_partition"].format(a=article(item), item=item,
-                                              items=plural(item)) + ". ")
+        p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))
+        p.cite([k for k in [cite("Efron", "1993")] if k]).t(". ")
+        p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
         if n_systems == 2:
