@@ -184,7 +184,9 @@ def test_partition_report_has_the_indices_with_intervals_the_clusters_and_no_cla
     table = next(t for t in ctx["tables"] if t["id"] == "cluster_sizes")
     assert [r[0] for r in table["rows"]] == ["reference (y_true)", "km (y_pred)", "hdb (y_pred)"]
     text = " ".join(sp["text"] for p in ctx["methods"] for sp in p["spans"])
-    assert "contingency table" in text and "draws some documents twice" in text and "two clusterings of 120 documents" in text
+    assert "contingency table" in text and "repeats some documents" in text and "two clusterings of 120 documents" in text
+    assert "the index of the test set's empirical distribution, self-pairs included" in text
+    assert "These intervals reflect which documents were drawn for the test, not reruns of a clustering" in text
     assert not any(w in text for w in ("accuracy", "F1", "confusion matrix", "classifier"))
     # the same report from the answers alone, and a one-sentence refusal of options for classes
     assert runner.invoke(app, ["report", "--answers", str(ans), str(a), "--bootstrap", "0", "-o",
