@@ -154,8 +154,10 @@ def test_the_methods_paragraph_says_the_actions_in_the_authors_words_before_data
     assert ("Since “present” and “unknown” both lead to referral, an error between them changes nothing. "
             "A missed referral is the costly error, so we lead with referral sensitivity, the share of children "
             "whose true class is “present” or “unknown” that are classified as either. Beside it stands referral "
-            "specificity, the corresponding share for children whose true class is “absent”. "
-            "Each has its Clopper–Pearson interval.") in text
+            "specificity, the corresponding share for children whose true class is “absent”.") in text
+    # their exact intervals said once, in the one sentence on every figure's interval (the murmur reader)
+    assert text.count("Clopper–Pearson") == 1
+    assert "Clopper–Pearson for referral sensitivity, referral specificity and accuracy" in text
     # an error between "present" and "unknown" has no consequence the author named: no class-weighted recall
     # leads, and Opitz (2024), who does not define the author's weighting, is not cited for it
     assert "class-weighted mean recall" not in text and "Opitz" not in text

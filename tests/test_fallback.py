@@ -165,9 +165,10 @@ def test_intent_says_its_lead_depends_on_the_share_and_how_to_recompute_it() -> 
     answers = load_answers(SITUATIONS / "intent.yaml")
     ctx = build_report(answers, None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
-    assert "It depends on the share π of “out-of-scope” utterances in this test set. With m = 1 − in-scope accuracy " \
-           "− fallback rate, the misrouting among the others, it is (1 − π)·m + π·(1 − out-of-scope recall), so it " \
-           "can be recomputed at any share." in text
+    # m named before its formula (the s22 reader: "the misrouting among the others" was hard to parse)
+    assert "It depends on the share π of “out-of-scope” utterances in this test set. With m the share of the other " \
+           "utterances that trigger a wrong action, 1 − in-scope accuracy − fallback rate, it is (1 − π)·m + π·(1 − " \
+           "out-of-scope recall), so it can be recomputed at any share." in text
     # the range and SD of per-class recall: no reported mean of per-class recalls for them to unpack
     assert "range and standard deviation" not in text
     # one symbol for the one class: in-scope accuracy is written with the fallback class's f, not o

@@ -171,7 +171,7 @@ def test_chex_methods_report_each_findings_auroc_without_a_labels_only_premise(t
     # the scores order a worklist: the per-label ROC AUCs and their mean lead (the CheXpert reader), no F1 does
     assert ("We lead with the macro-averaged ROC AUC, which averages the ROC AUCs of atelectasis, cardiomegaly, "
             "consolidation, edema and pleural effusion from the radiographs' scores, each reported beside it, as is "
-            "customary in medical image classification (Irvin et al. 2019). The scores order the radiographs") in text
+            "customary in chest radiograph benchmarks (Irvin et al. 2019). The scores order the radiographs") in text
     assert "We lead with macro-averaged F1" not in text
     # nobody chose 0.5: no figure at the cut is a result; the planned F1 is kept as an illustration at the
     # convention, the unplanned per-label precision and recall are not promised (the CheXpert reader, as toxic)
@@ -190,7 +190,7 @@ def test_chex_methods_report_each_findings_auroc_without_a_labels_only_premise(t
 
 def test_chex_methods_with_outputs_labels_keep_an_honest_note(tmp_path, cli):
     text = _methods(tmp_path, cli, outputs="labels")
-    assert ("The planned “AUROC”, which papers in medical image classification report (Irvin et al. 2019), is not "
+    assert ("The planned “AUROC”, which papers in chest radiograph benchmarks report (Irvin et al. 2019), is not "
             "computed: it needs a score for every label of every radiograph, and the system outputs labels only") in text
     assert "we report ROC AUC" not in text and "Macro-averaged ROC AUC" not in text
 

@@ -112,7 +112,7 @@ def test_the_chest_radiographs_planned_f1_is_reported_per_finding_and_its_auroc_
     labels_only = {**CHEX, "outputs": "labels"}  # the author says so: an honest note, the field's figure named
     notes = _notes(labels_only)
     assert notes["AUROC"] == (
-        "The planned “AUROC”, which papers in medical image classification report (Irvin et al. 2019), is not "
+        "The planned “AUROC”, which papers in chest radiograph benchmarks report (Irvin et al. 2019), is not "
         "computed: it needs a score for every label of every radiograph, and the system outputs labels only "
         "(answers key outputs).")
     plan = make_plan(labels_only)

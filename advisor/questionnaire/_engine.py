@@ -59,7 +59,7 @@ from ._select import (
     violates,
 )
 from ._structures import apply_structure
-from ._words import SET_ASIDE_PREFIX
+from ._words import PROPERTY, SET_ASIDE_PREFIX
 
 __all__ = ["recommend"]
 
@@ -881,7 +881,7 @@ _SET_ASIDE_NOTE = (" Set aside for the lead: the systems are ranked on one test 
                    "class shares, so {lead}, the field's figure, leads and this requirement decides what stands "
                    "beside it.")
 #: the properties set aside, in words
-_SET_ASIDE_WORDS = {"prevalence_invariance": "does not change when a class becomes more or less frequent"}
+_SET_ASIDE_WORDS = {"prevalence_invariance": PROPERTY["prevalence_invariance"]}
 #: Properties a ranking on one test set depends on, when the answers ask for them: a correct prediction never lowers
 #: the score, only a perfect prediction scores best, small classes move the score
 RANKING_MATTERS = frozenset({"opitz_monotonicity", "max_agreement", "class_sensitivity"})

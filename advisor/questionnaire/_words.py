@@ -12,7 +12,9 @@ __all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTLIER", "LEAD_COSTS", "LE
 
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
 PROPERTY: dict[str, str] = {
-    "prevalence_invariance": "does not change when a class becomes more or less frequent",
+    # row scaling (Opitz 2024, PIV): the share of each class's items in each column kept (the sentiment reader: "could be
+    # read as a claim about the model")
+    "prevalence_invariance": "does not change when only the class frequencies change",
     "class_decomposability": "averages the per-class scores, so a rare class counts as much as a common one",
     "chance_correction": "gives every classifier that guesses at random, however it guesses, the same expected score",
     "constant_baseline": "gives every random labeling the same expected score",

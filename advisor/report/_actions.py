@@ -98,15 +98,15 @@ def actions_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fal
         "an error between classes of one action changes nothing"  # "them": the two classes just named
     if since:  # a sentence each: why the classes of one action are one, why the action leads, what stands beside
         p.t(f"Since {since}, {same}. ")
-    interval = " Each has its Clopper–Pearson interval." if exact_intervals(answers=answers) else ""
+    # their intervals are said with every other figure's (intervals_sentence), never in a sentence of their own
     other = next(a for a in acts if a != interest)
     lead = f"A missed {interest} is the costly error, so we lead with {interest} sensitivity"
     if terse:
-        p.t(f"{lead}, with {interest} specificity beside it.{interval} ")
+        p.t(f"{lead}, with {interest} specificity beside it. ")
     else:
         # "the corresponding share for …": the share said once (twice read as a repeated eight-word run)
         p.t(f"{lead}, the share of {_shares_of(acts, interest, items)}. Beside it stands {interest} specificity, "
-            f"the corresponding share for {_whose(acts, other, items)}.{interval} ")
+            f"the corresponding share for {_whose(acts, other, items)}. ")
 
 
 #: More classes than this in the actions' groups: the paragraph names the actions, the Definitions the classes

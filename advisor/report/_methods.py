@@ -282,7 +282,8 @@ def build_methods(
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
             elif not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        case=_undefined_example(rec, task, answers), named=example,
-                                       empty_items=_empty_items(rec), unit=_unit(answers)):
+                                       empty_items=_empty_items(rec), unit=_unit(answers),
+                                       resampled=_resampled(intervals, rec, n_systems)):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
         merged = sub_promise if (bias and promises < 3) or groups else None
@@ -335,9 +336,12 @@ def build_methods(
                                 intervals is not None, terse=terse > 2, line=four_fifths_rates(answers) if air else None)
         if odds:  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
-        # the action's sensitivity and specificity say their Clopper–Pearson intervals in the lead sentence
-        intervals_sentence(p, intervals, n_systems, answers,
-                           [m for m in rec if not (acts_lead and m.id in ACTION_IDS)], cite, brief)
+        # the action's sensitivity and specificity named as the lead sentence names them ("referral sensitivity"), so
+        # one sentence says every figure's interval (the murmur reader: two interval statements in one paragraph)
+        interest = str(answers.get("action_of_interest") or "")
+        named_rec = [m.model_copy(update={"name": f"{interest} {m.id.removeprefix('action_')}"})
+                     if acts_lead and interest and m.id in ACTION_IDS else m for m in rec]
+        intervals_sentence(p, intervals, n_systems, answers, named_rec, cite, brief)
         if [x for x in shown if x in W.PROMISE_COMPARING]:
             p.t(W.S["duties_comparing"] + _join_words([x for x in shown if x in W.PROMISE_COMPARING]) + ".")
         return p
@@ -355,7 +359,7 @@ def build_methods(
         said = Text()
         _undefined_sentence(said, convention, count, cite, _annotators(answers),
                             case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
-                            unit=_unit(answers))
+                            unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems))
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
@@ -419,8 +423,12 @@ def build_methods(
     notes += [W.S["caveat_note"].format(planned=_planned_name(answers, m.id) or m.name, name=_lower_name(m.name),
                                         caveat=W.ADDS[m.id].removeprefix("as planned, "))
               for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text]
-    if notes:
-        scope = _scope_paragraph(answers, [*unreported, *notes])
+    # a planned figure the Evaluation paragraph itself gives for illustration at the conventional cut is not said
+    # again before it (the CheXpert reader: the F1 caveat twice, almost word for word)
+    shown_there = "given for illustration only" in said_text
+    kept = [x for x in unreported if not (shown_there and "as an illustration at the conventional score cut" in x)]
+    if notes or len(kept) < len(unreported):
+        scope = _scope_paragraph(answers, [*kept, *notes])
     if undefined_count is not None and met and not conventions and answers.get("label_structure") != "partition":
         # the paragraph had no room for the convention the data met: it goes with the formulas, never unsaid (a
         # mean that left a class out beside a formula reading 1/k, the second reviewer)
@@ -829,8 +837,8 @@ def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
 
 
 def _fallback_shares(p: Text, rec: Sequence[MetricEntry], f: Any, items: str) -> None:
-    """"It depends on the share π of “out-of-scope” utterances in this test set. With m = 1 − in-scope accuracy −
-    fallback rate, the misrouting among the others, it is (1 − π)·m + π·(1 − out-of-scope recall), …": its two parts,
+    """"It depends on the share π of “out-of-scope” utterances in this test set. With m the share of the other
+    utterances that trigger a wrong action, 1 − in-scope accuracy − fallback rate, it is (1 − π)·m + …": its two parts,
     an error rate among the other items and one among the fallback class's, are read from reported figures when all
     three are reported for that class (the identity is checked in tests/test_fallback.py)."""
     p.t(W.S["fallback_shares"].format(f=f, items=items) + ". ")
@@ -839,7 +847,8 @@ def _fallback_shares(p: Text, rec: Sequence[MetricEntry], f: Any, items: str) ->
     if acc is None or rate is None or recall is None \
             or str(acc.params.get("positive_label", f)) != str(f) or str(recall.params.get("positive_label")) != str(f):
         return
-    p.t(W.S["fallback_parts"].format(acc=prose_name(acc), rate=prose_name(rate), recall=prose_name(recall)) + ". ")
+    p.t(W.S["fallback_parts"].format(acc=prose_name(acc), rate=prose_name(rate), recall=prose_name(recall),
+                                     items=items) + ". ")
 
 
 def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],
@@ -906,8 +915,8 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
                 item=str(answers.get("item_name") or "item"), items=_items(answers) or "test items",
                 shares=purpose.split(", ", 1)[1],
                 **{k: ("" if v == "1·" else v) for k, v in weight.items()})
-            if answers.get("true_negatives_meaningful") is False:
-                purpose += W.S["lead_cost_no_tn"]
+            # true negatives not meaningful: the sum 3·FN + FP already gives them nothing, so no sentence says it (the
+            # s22 sarcasm reader: "Correct decisions, true negatives among them, cost nothing" is no paper sentence)
     if binary and primary.id == "balanced_accuracy" and pos is not None:
         # in a two-class task it is the mean of the two rates the reader knows, in the field's words
         by_id = {m.id: prose_name(m) for m in rec}
@@ -1417,14 +1426,28 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None,
     return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet
 
 
+def _resampled(intervals: IntervalSettings | None, rec: Sequence[MetricEntry], n_systems: int) -> str:
+    """What a resample in which a figure is undefined is left out of (:func:`_undefined_sentence`): a figure's own
+    ``interval`` when some figure is bootstrapped; with exact intervals only, the bootstrap of the ``differences``
+    between systems when there is one (several systems, or before data when systems are compared), else ``none``."""
+    if intervals is None or not rec or any(intervals.methods.get(m.id) not in ("clopper_pearson", "wilson")
+                                           for m in rec):
+        return "interval"
+    # before data the intervals sentence says where any difference between systems comes from (intervals_sentence)
+    return "differences" if (intervals.paired and n_systems > 1) or n_systems == 0 else "none"
+
+
 def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,
                         annotators: bool = False, no_zero_probability: bool = False,
                         case: tuple[str, bool, str | None] | None = None, named: bool = True,
                         empty_items: bool = False,
-                        unit: str = "class") -> bool:
+                        unit: str = "class", resampled: str = "interval") -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
     true class got probability 0 (``no_zero_probability``: one sentence for both). Nothing when no reported
-    metric can meet a zero denominator (``case`` None) and none was met."""
+    metric can meet a zero denominator (``case`` None) and none was met. ``resampled``: what a resample of an
+    undefined figure is left out of — its ``interval``, only the bootstrap of the ``differences`` (every figure has
+    an exact interval), or ``none`` (exact intervals, nothing resampled): the diagnostic reader, "the resamples … are
+    left out of its interval" of a Clopper–Pearson interval."""
     example, whole, left_out = case if case is not None else (None, False, None)
     if example is None and not annotators and not undefined_count:
         if empty_items:
@@ -1444,6 +1467,8 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
             if empty_items:  # a sentence of its own: the one before is long already
                 p.t(". " + W.S["undefined_empty_items_alone"])
         else:
+            if key == "undefined_omit_scalar" and resampled != "interval":
+                key = "undefined_omit_scalar_differences" if resampled == "differences" else "undefined_omit_exact"
             p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
                                 else "", unit=unit))
             if empty_items:

@@ -209,16 +209,32 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
                     key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
     names = [_with_initials(field, m) for m in others]
     if primary is not None and primary.id in field.metrics:
-        named, there = _field_named(field, primary, others)
+        # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
+        cited = any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:])
         if names:  # the lead named as such: "…, which we also report" read as if the lead were beside itself
             listed = sorted([primary, *others], key=lambda m: field.metrics.index(m.id))  # the field's order
-            p.t(W.S["field_lead_with"].format(field=field.name, names=_lead_in_order(
-                [_with_initials(field, m) for m in listed], listed.index(primary))))
+            # the field's own words at first mention, ours in brackets, the source after the field's name, so no
+            # bracket meets the citation's (the sentiment and essay readers: "There they are called …" read as a
+            # template)
+            words = [_in_field_words(field, m) for m in listed]
+            plain = [_with_initials(field, m) for m in listed]
+            inline = words != plain  # a bracket of ours in the list
+            named, there = _field_named(field, primary, others)
+            if there and any(w == n and _named_apart(field, m) for w, n, m in zip(words, plain, listed)):
+                words, inline = plain, False  # a word that cannot stand in a list ("(1−ROCA)%"): all said apart
+            else:
+                named, there = "", ""
+            p.t(W.S["field_lead_with"].format(field=field.name))
+            if inline and not cited:
+                p.cite(key)
+            p.t(W.S["field_lead_with_are"].format(names=_lead_in_order(words, listed.index(primary))))
+            if not inline and not cited:
+                p.cite(key)
         else:
+            named, there = _field_named(field, primary, others)
             p.t(W.S["field_lead"].format(field=field.name, named=""))
-        # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
-        if not any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:]):
-            p.cite(key)
+            if not cited:
+                p.cite(key)
         # the field's word after the citation: "(Schuller et al. 2009), where it is called … (UAR)", never "(UAR) (…)"
         setting = field.settings.get(primary.id)
         ours = primary.params.get(setting.param) if setting is not None else None
@@ -245,6 +261,27 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     if there:  # the field's own words for its figures beside the lead ("There … is called QWK"), as under a lead
         p.t(there + ". ")
     return {m.id for m in others}
+
+
+def _named_apart(field: CommunityField, m: MetricEntry) -> bool:
+    """Whether the field's word for ``m`` is one :func:`_field_named` says in a sentence of its own."""
+    term = field.terms.get(m.id)
+    return bool(term) and not _glossed(str(term), m.name) and not _initials(str(term), m.name)
+
+
+def _in_field_words(field: CommunityField, m: MetricEntry) -> str:
+    """The metric as the field names it, ours in brackets ("AvgRec (balanced accuracy)"), when the field has a word
+    of its own for it; else :func:`_with_initials`.
+
+    >>> f = CommunityField(id="x", name="x", reports="x", metrics=["accuracy"], source="x", cite="x",
+    ...                    terms={"accuracy": "exact agreement"})
+    >>> _in_field_words(f, MetricEntry(id="accuracy", name="Accuracy", formula=""))
+    'exact agreement (accuracy)'
+    """
+    term = field.terms.get(m.id)
+    if not term or not _named_apart(field, m) or "(" in term:
+        return _with_initials(field, m)
+    return f"{term} ({_with_initials(field, m)})"
 
 
 def _field_forms(p: Text, field: CommunityField, said: Sequence[MetricEntry]) -> None:

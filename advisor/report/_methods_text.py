@@ -208,8 +208,9 @@ S: dict[str, str] = {
     "lead_test_shares": "Its value depends on the class shares of this test set",
     "accuracy_shares_too": "whose value depends on those shares too",
     "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
-    "fallback_parts": ("With m = 1 − {acc} − {rate}, the misrouting among the others, it is (1 − π)·m + π·(1 − "
-                       "{recall}), so it can be recomputed at any share"),
+    # m named before its formula (the s22 intent reader: "the misrouting among the others" was hard to parse)
+    "fallback_parts": ("With m the share of the other {items} that trigger a wrong action, 1 − {acc} − {rate}, it "
+                       "is (1 − π)·m + π·(1 − {recall}), so it can be recomputed at any share"),
     "lead_risks": "Because the predicted probabilities are used as risks, ",
     "lead_risks_of": "Because the predicted probabilities are used as risks of “{pos}”, ",
     # a planned name the catalogue reads as a reported metric under another name (micro F1 → accuracy)
@@ -256,7 +257,6 @@ S: dict[str, str] = {
     # (no "/n": n is defined only where a formula uses it; a reviewer found it undefined here)
     "lead_cost_mean": "is the mean cost per {item}, {fn}FN + {fp}FP divided by the number of {items}, {shares}",
     "avoid_macro_f1_both": "macro F1 in either of its two forms",
-    "lead_cost_no_tn": "; correct decisions, true negatives among them, cost nothing",
     "lead_mean_two": "is the mean of {recall} and {specificity}, so it does not depend on how common “{pos}” is among the {items}",
     "lead_fallback": ", which has the properties this setting asks for",
     "beta": " with β = {beta}",
@@ -275,7 +275,8 @@ S: dict[str, str] = {
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     "field_lead": "It is also the customary figure in {field}{named}",
-    "field_lead_with": "The customary figures in {field} are {names}",
+    "field_lead_with": "The customary figures in {field}",
+    "field_lead_with_are": " are {names}",
     "field_our_lead": ", our lead",
     "field_named": ", where it is called {term}",
     "field_named_each": "There they are called {terms}",
@@ -395,6 +396,11 @@ S: dict[str, str] = {
     "undefined_omit_counts_bullet": "Here ${symbol}$ counts only {kept}, in the test set and in each resample",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
+    # every figure with an exact interval: only the bootstrap of the differences resamples (the diagnostic reader)
+    "undefined_omit_scalar_differences": ("A figure with a zero denominator{example} is reported as undefined; the "
+                                          "bootstrap of the differences leaves out the resamples in which it is "
+                                          "undefined"),
+    "undefined_omit_exact": "A figure with a zero denominator{example} is reported as undefined",
     "undefined_count": "; {count} value{s} {were} undefined here",
     "undefined_none": "; none occurred",
     # sample-averaged F1 scores an item with both label sets empty as 1 under every convention (issue 22: "gives 0"
