@@ -421,6 +421,9 @@ S: dict[str, str] = {
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
+    # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
+    "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
+                       "{names} then {each}{take} a BCa interval from these resamples instead"),
     "seed": ", seed {seed}",
     # two sentences a reader can follow (issue 22, the clustering reader: "no reader can follow this")
     "intervals_partition": ("A resample draws some {items} twice, and {a} {item} always shares a cluster with its "
