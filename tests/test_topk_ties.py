@@ -126,3 +126,14 @@ def test_the_paragraph_before_data_says_what_ties_change():
             "accuracy and accuracy then each take a BCa interval from these resamples instead.") in text
     plain = {k: v for k, v in ANSWERS.items() if k != "top_k"}  # single labels: every item counts 0 or 1
     assert "part of a hit" not in methods_paragraph(plain, seed=1)
+
+
+@pytest.mark.parametrize("tied,words", [
+    (True, "point estimates with 95% intervals, Clopper–Pearson for accuracy, bootstrap for the others."),
+    (False, "point estimates with 95% Clopper–Pearson intervals."),
+])
+def test_the_figure_caption_names_the_intervals_drawn(tmp_path, tied, words):
+    out = tmp_path / "r.md"
+    render_report(_report(tied), "md", out)
+    caption = next(ln for ln in out.read_text(encoding="utf-8").splitlines() if ln.startswith("*Figure 1.*"))
+    assert caption.endswith(words), caption
