@@ -170,6 +170,8 @@ def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[s
                   if groups is None else None
                   for j, s in enumerate(names)}
         whole = {j: v for j, v in shares.items() if v is not None}
+        # exact for every system or for none: one method per metric, which the report names (a system with tied
+        # top-k scores gives every system of the comparison the BCa interval)
         if len(whole) == len(shares):
             extra.methods = "clopper_pearson"
             extra.proportions = whole
