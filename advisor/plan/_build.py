@@ -33,7 +33,7 @@ from ..questionnaire import (
     scope_notes,
     suggest_field,
 )
-from ..stats import interval_methods
+from ..stats import interval_methods, tied_shares
 from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, threshold_rows
 from ._options import PlanOptions, apply_options, plan_options
 from ._specs import metric_specs
@@ -332,7 +332,9 @@ def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], an
             *kept]  # first: the author asked for it, so a shortened paragraph keeps it
 
 
-def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str]) -> Design:
+def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str], scored: bool = False
+            ) -> Design:
+    """``scored``: the items are evaluated by their top-k scores, whose ties give an item a fraction of a hit."""
     several = n_systems is None or n_systems > 1
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
     test = None
@@ -346,6 +348,7 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
         paired=paired and bool(n_systems and n_systems > 1), test=test,
         multiplicity="Holm" if (n_systems is None or n_systems > 2) and options.resamples > 0 else None,
         interval_methods={m: ("bca" if v == "auto" else v) for m, v in methods.items()},
+        tied_shares=tied_shares(methods, scored),
     )
 
 
@@ -468,7 +471,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
-        design=_design(opts, n_systems, paired, [*lead_ids, *(m.id for m in beside)]), answers=uses,
+        design=_design(opts, n_systems, paired, [*lead_ids, *(m.id for m in beside)], bool(ans.top_k)), answers=uses,
         conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
@@ -478,5 +481,6 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         # items of one unit are not independent: no exact proportion interval, BCa over the units instead
         plan.design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
                                         for m, v in plan.design.interval_methods.items()}
+        plan.design.tied_shares = []
     plan._rec = rec
     return plan

@@ -143,6 +143,9 @@ class Design(_Model):
     interval_methods: dict[str, str] = Field(default_factory=dict, description=(
         "metric id → interval method: clopper_pearson (a proportion of whole items), bca (bias-corrected and "
         "accelerated bootstrap), none (the plug-in ECE, biased upwards; its debiased counterpart has one)"))
+    tied_shares: list[str] = Field(default_factory=list, description=(
+        "metric ids whose clopper_pearson holds only while every item counts 0 or 1: an item whose true class ties with "
+        "other classes in score at the top-k cut-off counts a fraction of a hit, and the interval is then bca"))
     paired: bool = Field(False, description="systems resampled on the same items")
     test: str | None = Field(None, description="how two systems are compared")
     multiplicity: str | None = Field(None, description="correction for many comparisons")

@@ -405,6 +405,8 @@ def build_report(
         results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
                                              seed_given=seed_given, methods=dict(plan.design.interval_methods)
                                              if plan is not None else {},
+                                             # before data: exact only while no score ties at the cut-off
+                                             tied_shares=list(plan.design.tied_shares) if plan is not None else [],
                                              # without data, the answers' unit (issue 20 item 3): its groups uncounted
                                              group_column=ans.group if ans is not None else None)
 

@@ -3,7 +3,7 @@
 Five figures (each skipped when the data cannot support it):
 
 ``confusion``   row-normalised confusion-matrix heatmap per system, counts written in the cells;
-``metrics``     recommended metrics by system: point estimate and bootstrap interval;
+``metrics``     recommended metrics by system: point estimate and interval (each named by its method);
 ``recall``      per-class recall of every system (grouped bars);
 ``ranking``     agreement between the rankings that different metrics give the systems (Kendall's τ_b);
 ``prevalence``  the primary metric as one class's share sweeps its range (observed share marked).
@@ -20,7 +20,8 @@ from statistics import NormalDist
 from typing import Any
 
 from ..engine import TARGET_VALUED  # ideal at a value: a difference's sign does not order the systems
-from ..questionnaire import join_words
+from ..questionnaire import join_words, lower_name
+from ..stats import METHOD_WORDS
 from ._figure_io import _RC, _WIDTH, Figure, _colour, _Factory, _text, save_figure
 from ._models import MANY_CLASSES, ReportContext
 from ._structure_text import label_columns
@@ -73,6 +74,30 @@ def _confusion(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     return fig, cap
 
 
+_RESAMPLED = ("bca", "basic", "percentile")
+
+
+def _interval_words(ctx: ReportContext, shown: list[Any]) -> str:
+    """The intervals of the metrics ``shown``, named by how they were computed: "95% bootstrap intervals" when every
+    one was resampled, else each other method with its metrics ("95% intervals, Clopper–Pearson for accuracy,
+    bootstrap for the others") — an exact interval is not called a bootstrap one."""
+    assert ctx.intervals is not None
+    conf = f"{ctx.intervals.confidence:.0%}"
+    methods = {m.id: ctx.intervals.methods.get(m.id) for m in shown}
+    other: dict[str, list[str]] = {}
+    for m in shown:
+        method = methods[m.id]
+        if method is not None and method not in _RESAMPLED and method != "none":
+            other.setdefault(METHOD_WORDS.get(method, method), []).append(lower_name(m.name))
+    if not other:
+        return f"{conf} bootstrap intervals"
+    resampled = any(v in _RESAMPLED for v in methods.values())
+    named = [f"{how} for {join_words(names)}" for how, names in other.items()]
+    if len(named) == 1 and not resampled:
+        return f"{conf} {next(iter(other))} intervals"
+    return f"{conf} intervals, " + ", ".join(named) + (", bootstrap for the others" if resampled else "")
+
+
 def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     def bounded(mid: str) -> bool:  # one axis for scores in [-1, 1]; log loss, likelihood ratios apart
         vals = [s.values.get(mid) for s in ctx.systems]
@@ -100,12 +125,14 @@ def _metrics(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     ax.invert_yaxis()
     ax.grid(axis="x", color="#dddddd", lw=0.6)
     ax.set_axisbelow(True)
-    ax.set_xlabel("value" + (" (point estimate and bootstrap interval)" if ctx.intervals else ""))
+    words = _interval_words(ctx, rec) if ctx.intervals else ""
+    ax.set_xlabel("value" + ((" (point estimate and bootstrap interval)" if "bootstrap intervals" in words
+                              else " (point estimate and interval)") if ctx.intervals else ""))
     if s_count > 1:
         ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(s_count, 4), frameon=False)
     fig.tight_layout()
     cap = "Recommended metrics by system" + (
-        f": point estimates with {ctx.intervals.confidence:.0%} bootstrap intervals." if ctx.intervals else "."
+        f": point estimates with {words}." if ctx.intervals else "."
     )
     left_out = [m.name for m in ctx.recommended if m not in rec]
     if left_out:

@@ -1,7 +1,8 @@
 """The methods paragraph's sentence about intervals and comparisons (issue 20).
 
 It says, in as few words as the 220-word paragraph allows: the interval method of the reported metrics
-(BCa for most, exact Clopper–Pearson for the proportions), the number of resamples and what they
+(BCa for most, exact Clopper–Pearson for the proportions; before data, that a share of top-k scores takes BCa
+where tied scores give an item part of a hit), the number of resamples and what they
 resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
 (the interval of the paired difference, McNemar's exact test for accuracy, Holm's correction over the
 paired bootstrap tests for more than two systems) and, for a reported metric without an interval, why.
@@ -91,6 +92,12 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if not intervals.paired and n_systems > 1:
             p.t(W.S["same_seed"])
     p.t(". ")
+    tied = [m for m in exact if m in intervals.tied_shares]  # before data: exact only while no score ties
+    if tied:
+        item = str(answers.get("item_name") or "item")
+        p.t(W.S["intervals_tied"].format(a=article(item).capitalize(), item=item, names=_join([name[m] for m in tied]),
+                                         each="each " if len(tied) > 1 else "",
+                                         take="take" if len(tied) > 1 else "takes") + ". ")
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
         p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))

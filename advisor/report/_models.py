@@ -173,6 +173,9 @@ class IntervalSettings(_M):
     methods: dict[str, str] = Field(default_factory=dict, description="metric id → interval method used (issue 20)")
     withheld: dict[str, str] = Field(default_factory=dict,
                                      description="metric id → why some system's interval is not given")
+    tied_shares: list[str] = Field(default_factory=list, description=(
+        "before data: metric ids whose Clopper–Pearson interval becomes BCa when tied scores give an item a fraction "
+        "of a hit (with data, methods holds the method each metric got)"))
     seed_given: bool = Field(True, description="False: advisor picked the seed")
     test: str | None = Field(None, description="the paired test behind the winners, named")
     mcnemar: bool = Field(False, description="accuracy compared by McNemar's exact test")

@@ -39,6 +39,7 @@ _LAZY: dict[str, str] = {
     # intervals: the method per metric and the seed always stated (issue 20)
     "METHOD_WORDS": "._choice",
     "interval_methods": "._choice",
+    "tied_shares": "._choice",
     "pick_seed": "._bootstrap",
     # partitions: the bootstrap of the error of the partition indices (issue 23, item 3)
     "MIN_PARTITION_UNITS": "._partitions:MIN_UNITS",
@@ -68,7 +69,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         calibrate_counts as calibrate_counts,
         calibrated_metrics as calibrated_metrics,
     )
-    from ._choice import METHOD_WORDS as METHOD_WORDS, interval_methods as interval_methods
+    from ._choice import METHOD_WORDS as METHOD_WORDS, interval_methods as interval_methods, tied_shares as tied_shares
     from ._compare import (
         Comparison as Comparison,
         average_ranks as average_ranks,

@@ -13,7 +13,9 @@
   levels, and to none where no interval contains the estimate (:mod:`._intervals`).
 
 Weighted (non-integer) counts and clustered items are not binomial: their proportions take the
-resampling route too.
+resampling route too. So do top-k shares whose scores tie with the true class at the cut-off: such an item counts
+a fraction of a hit (:func:`advisor.engine._topk.top_k_hits`), and the exact interval is used only when every item
+counts 0 or 1 (:func:`advisor.stats._structure_eval.whole_credits`, decided on the data).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["METHOD_WORDS", "PROPORTIONS", "STRATIFIED", "interval_method", "interval_methods", "proportion_counts"]
+__all__ = ["METHOD_WORDS", "PROPORTIONS", "STRATIFIED", "TIED_SHARES", "interval_method", "interval_methods",
+           "proportion_counts", "tied_shares"]
 
 #: Metric ids that are one count of items over another.
 PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "npv", "jaccard")
@@ -32,6 +35,10 @@ PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "np
 ACTION_SHARES = ("action_sensitivity", "action_specificity")
 #: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
 SHARES = ("top_k_accuracy", "subset_accuracy", "adjacent_accuracy")
+#: Shares of items evaluated by their scores (top-k accuracy, and accuracy as its cut-off 1): an item whose true
+#: class ties with other classes at the cut-off counts a fraction of a hit, and the share then gets BCa, not the
+#: exact interval — which of the two is known only from the data.
+TIED_SHARES = ("top_k_accuracy", "accuracy")
 #: Metric ids of a sample stratified by map class: the stratified estimator's normal interval.
 STRATIFIED = ("stratified_accuracy",)
 #: Metric ids whose estimate gets no interval, and why.
@@ -71,6 +78,18 @@ def interval_method(metric: str, *, whole_items: bool = True, proportion: str = 
 def interval_methods(metrics: Iterable[str], **kw: Any) -> dict[str, str]:
     """:func:`interval_method` of each id."""
     return {m: interval_method(m, **kw) for m in metrics}
+
+
+def tied_shares(metrics: Iterable[str], scored: bool, **kw: Any) -> list[str]:
+    """The ids among ``metrics`` whose exact interval (:func:`interval_method` with ``kw``) holds only while no
+    score ties with the true class at the cut-off: top-k accuracy and accuracy when the items are evaluated by their
+    scores (``scored``, a top-k evaluation), none otherwise.
+
+    >>> tied_shares(["top_k_accuracy", "accuracy", "macro_f1"], True), tied_shares(["accuracy"], False)
+    (['top_k_accuracy', 'accuracy'], [])
+    """
+    return [m for m in metrics if scored and m in TIED_SHARES
+            and interval_method(m, **kw) in ("clopper_pearson", "wilson")]
 
 
 def proportion_counts(metric: str, table: Any, pos: int | None,

@@ -28,7 +28,7 @@ from ..engine import (
     with_counts,
 )
 
-__all__ = ["_size", "_weighted", "cells_evaluator"]
+__all__ = ["_size", "_weighted", "cells_evaluator", "whole_credits"]
 
 
 def cells_evaluator(cells: Any, ids: Sequence[str], undefined: str) -> tuple[Any, Any]:
@@ -73,3 +73,28 @@ def _weighted(data: Any, ids: Sequence[str], w: np.ndarray, undefined: str, top_
         hits = top_k_hits(scores, y, k)
         out[m] = (w @ hits) / w.sum(-1)
     return out
+
+
+def whole_credits(data: Any, metric: str, top_k: int | None) -> bool:
+    """Whether every item counts 0 or 1 towards the share ``metric``, so that its count is a whole number of items.
+
+    Top-k scores give an item a fraction of a hit when its true class ties with other classes at the cut-off
+    (:func:`advisor.engine._topk.top_k_hits`; ``accuracy`` is the cut-off 1); the cells of a table count whole items
+    when their counts are whole numbers; a label set is exactly right or not.
+
+    >>> whole_credits(([[0.6, 0.3, 0.1], [0.5, 0.5, 0.0]], [0, 1], ("x", "y", "z")), "top_k_accuracy", 2)
+    True
+    >>> whole_credits(([[0.6, 0.3, 0.1], [0.5, 0.5, 0.0]], [0, 1], ("x", "y", "z")), "accuracy", None)
+    False
+    """
+    if isinstance(data, (OrdinalCells, HierarchyCells)):
+        counts = np.asarray(data.counts, dtype=np.float64)
+        return bool(np.all(counts == np.round(counts)))
+    if isinstance(data, (LabelSets, Ratings, JudgeRatings)):
+        return True
+    scores, y, _ = data
+    k = top_k if metric == "top_k_accuracy" else 1
+    if k is None:
+        return False
+    hits = top_k_hits(scores, y, k)
+    return bool(np.all((hits == 0.0) | (hits == 1.0)))

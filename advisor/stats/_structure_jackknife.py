@@ -4,7 +4,10 @@ Ordinal tables are resampled by their cells, label sets, top-k scores and rating
 (:mod:`._structures`); the jackknife deletes the same unit — an item of a cell (a cell's items are
 interchangeable), or an item — once each up to 1,000 units, in 200 random groups above
 (:mod:`._jackknife`). Accuracy-like shares of whole items (accuracy, top-k accuracy, subset accuracy)
-get Clopper–Pearson intervals, as the nominal proportions do.
+get Clopper–Pearson intervals, as the nominal proportions do — only when every item counts 0 or 1
+(:func:`._structure_eval.whole_credits`). Top-k scores tied with the true class at the cut-off give an item a
+fraction of a hit; the count is then no binomial count of items, and the share keeps its bootstrap interval (BCa, as
+for every other metric), with that method recorded.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ._intervals import resampled_intervals
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration, item_groups, leave_out_values
 from ._paired import PairedInputs
 from ._proportions import proportion_interval
-from ._structure_eval import _size, _weighted, cells_evaluator
+from ._structure_eval import _size, _weighted, cells_evaluator, whole_credits
 
 __all__ = ["paired_structure_inputs", "structure_intervals"]
 
@@ -78,12 +81,14 @@ def _one_system(structure: str, data: Any, ids: list[str], undefined: str, top_k
     return point, theta, weights, float(n)
 
 
-def _share_interval(mid: str, est: float, n: float, confidence: float) -> tuple[float, float] | None:
-    """Clopper–Pearson interval of a share of whole items, or None when ``est · n`` is not whole."""
+def _share_interval(mid: str, est: float, n: float, confidence: float, data: Any, top_k: int | None
+                    ) -> tuple[float, float] | None:
+    """Clopper–Pearson interval of a share of whole items, or None when some item of ``data`` counts a fraction
+    (tied top-k scores) or ``est · n`` is not whole."""
     if mid not in SHARES or not n > 0 or np.isnan(est):
         return None
     x = est * n
-    if abs(x - round(x)) > 1e-9 * max(1.0, n):
+    if abs(x - round(x)) > 1e-9 * max(1.0, n) or not whole_credits(data, mid, top_k):
         return None
     return proportion_interval(float(round(x)), n, confidence)
 
@@ -99,7 +104,7 @@ def structure_intervals(structure: str, data: Any, ids: list[str], draws: dict[s
                              [bounds_of(m) for m in ids])
     out = {}
     for j, m in enumerate(ids):
-        exact = _share_interval(m, float(point[j]), n, confidence) if groups is None else None
+        exact = _share_interval(m, float(point[j]), n, confidence, data, top_k) if groups is None else None
         if exact is not None:
             iv.low[j], iv.high[j] = exact
             iv.methods[j], iv.reasons[j] = "clopper_pearson", None
@@ -161,9 +166,12 @@ def paired_structure_inputs(structure: str, systems: dict[str, Any], ids: list[s
         with np.errstate(invalid="ignore"):
             extra.diff_accel = {(a, b): float(acceleration((theta[:, i, a] - theta[:, i, b])[:, None], weights)[0])
                                 for a in range(m) for b in range(a + 1, m)}
-        shares = {j: _share_interval(mid, float(points[s][mid]), n, confidence) if groups is None else None
+        shares = {j: _share_interval(mid, float(points[s][mid]), n, confidence, systems[s], top_k)
+                  if groups is None else None
                   for j, s in enumerate(names)}
         whole = {j: v for j, v in shares.items() if v is not None}
+        # exact for every system or for none: one method per metric, which the report names (a system with tied
+        # top-k scores gives every system of the comparison the BCa interval)
         if len(whole) == len(shares):
             extra.methods = "clopper_pearson"
             extra.proportions = whole
