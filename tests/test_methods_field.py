@@ -489,9 +489,10 @@ def test_no_f_beta_beside_a_cost_lead_when_true_negatives_count() -> None:
     definition"). The expected cost weighs every error the author priced; Fβ is neither reported nor defined."""
     text = evaluation("retinopathy")
     assert "F-beta" not in text and "\\beta" not in text
-    # its threshold is named: the decision metrics read the labels at the fixed operating threshold
-    assert ("Sensitivity and specificity are computed from the labels the system gives at its fixed operating "
-            "threshold, the one in use") in text
+    # its threshold is named: the decision metrics, the lead's expected cost among them (the s22 reader: "say that
+    # NEC is also computed from those labels"), read the labels at the fixed operating threshold
+    assert ("Normalized expected cost, sensitivity and specificity are computed from the labels the system gives at "
+            "its fixed operating threshold, the one in use") in text
     assert "(referable retinopathy 7%)" in text  # the shares in use, named
 
 

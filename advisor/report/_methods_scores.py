@@ -224,8 +224,11 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         out.append((Convention("The Kolmogorov–Smirnov statistic flags tied scores together, at one threshold, and is 0 "
                                "when no threshold does better than chance", "ks_statistic"), []))
     if "average_precision" in ids:
+        # with its chance level, the positive share (the fraud reader: AP at 0.2% fraud without its no-skill value);
+        # Saito & Rehmsmeier (2015) give the random classifier's precision–recall line at P/(P + N)
         out.append((Convention("Average precision is the step-wise area under the precision–recall curve, without "
-                               "interpolation", "average_precision"), keys(("Saito", "2015"))))
+                               "interpolation; a ranking no better than chance scores about the share of positives",
+                               "average_precision"), keys(("Saito", "2015"))))
     if "brier_binary" in ids:
         out.append((Convention("The Brier score is the mean squared error of the positive-class probability; "
                                "the sum over both classes, also called the Brier score, is twice it", "brier_binary"),
@@ -398,6 +401,8 @@ def _decision_names(order: Sequence[str], names: Mapping[str, str]) -> tuple[str
 
 
 #: decision metrics of labels (a confusion matrix): their threshold is said
-_DECISION_IDS = {"accuracy", "balanced_accuracy", "recall", "precision", "specificity", "npv", "f1", "f_beta", "mcc",
+#: (the expected costs read the confusion matrix too: the retinopathy reader asked whether NEC used the fixed threshold)
+_DECISION_IDS = {"accuracy", "expected_cost", "normalized_expected_cost", "balanced_accuracy", "recall", "precision",
+                 "specificity", "npv", "f1", "f_beta", "mcc",
                  "cohen_kappa", "macro_f1", "jaccard", "adjusted_balanced_accuracy", "sba", "gm1",
                  "geometric_macro_recall", "harmonic_macro_recall", "weighted_f1", "macro_precision"}
