@@ -623,6 +623,13 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
         # the author's tool draws these resamples: a seed advisor picked would be a number nobody used
         given = intervals.seed is not None and intervals.seed_given
         p.t((W.S["seed"].format(seed=intervals.seed) if given else "") + ".")
+    # the field's standing caveat (named-entity recognition: the training seed moves F1 as much as the test sample
+    # does; the s22 NER reader), as in the classification paragraph
+    caveat = Text()
+    _field_caveat_sentence(caveat, answers)
+    if caveat.spans:
+        p.t(" ")
+        p.spans += caveat.spans
     return p.para("Evaluation")
 
 
