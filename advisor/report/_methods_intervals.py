@@ -6,6 +6,8 @@ where tied scores give an item part of a hit), the number of resamples and what 
 resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
 (the interval of the paired difference, McNemar's exact test for accuracy, Holm's correction over the
 paired bootstrap tests for more than two systems) and, for a reported metric without an interval, why.
+With data whose groups were resampled and fewer of them than :data:`FEW_GROUPS`, a sentence says that such an
+interval runs narrow (benchmarks/bench_few_groups.py measured it; Cameron, Gelbach & Miller 2008).
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ from ..questionnaire import article, plural
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
-__all__ = ["intervals_sentence", "method_words"]
+__all__ = ["FEW_GROUPS", "intervals_sentence", "method_words"]
 
 _RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
 _UNIT = "test items"
+#: Below this many resampled groups the methods text says the intervals tend to be too narrow. Measured, not chosen:
+#: benchmarks/README.md, section `bench_few_groups.py` (2,000 test sets a row), where the 95 % intervals of
+#: accuracy, balanced accuracy and macro F1 from resampled groups covered 0.85–0.90 with 8–10 groups, 0.90–0.92 with
+#: 15–22, and first reached about 0.93 with 40 groups (0.92–0.94; 0.93–0.95 with 100).
+FEW_GROUPS = 40
 
 
 def method_words(intervals: IntervalSettings) -> str:
@@ -47,13 +54,19 @@ def _lower(name: str) -> str:
     return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
+def _unit_noun(column: str, items: str) -> str | None:
+    """The plural noun a group column names ("patient_id" → "patients"), or None (a code, or the items' own word)."""
+    stem = re.sub(r"(?i)[\s_-]*(?:ids?|codes?|keys?|no|nr|number)$", "", column.strip())
+    noun = plural(stem.lower()) if re.fullmatch(r"[A-Za-z]{3,}", stem) else None
+    return noun if noun and noun != items else None
+
+
 def _group_unit(column: str, groups: int | None, items: str) -> str:
     """What the resampling unit is, in words: "1,203 patients, not single lesions" when the column names a
     thing ("patient_id" → patients), else "groups of lesions that share a value of “site code”"."""
     count = f"{groups:,}" if groups else ""
-    stem = re.sub(r"(?i)[\s_-]*(?:ids?|codes?|keys?|no|nr|number)$", "", column.strip())
-    noun = plural(stem.lower()) if re.fullmatch(r"[A-Za-z]{3,}", stem) else None
-    if noun and noun != items:
+    noun = _unit_noun(column, items)
+    if noun:
         return W.S["units_named"].format(count=count, units=noun, items=items).replace("  ", " ").strip()
     return W.S["groups_unit"].format(groups=count, column=column, items=items).replace("  ", " ").strip()
 
@@ -92,6 +105,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if not intervals.paired and n_systems > 1:
             p.t(W.S["same_seed"])
     p.t(". ")
+    _few_groups(p, intervals, items, cite)
     tied = [m for m in exact if m in intervals.tied_shares]  # before data: exact only while no score ties
     if tied:
         item = str(answers.get("item_name") or "item")
@@ -115,6 +129,18 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if "accuracy" in ids and intervals.mcnemar and not brief:
             p.t(W.S["mcnemar"] + ". ")
     _withheld(p, intervals, ids, name, cite)
+
+
+def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:
+    """With data, fewer resampled groups than :data:`FEW_GROUPS`: the interval runs narrow, said with the count
+    (readers of a ten-speaker and a 22-record study: "say how many speakers there are"). Before data the count is
+    unknown and nothing is said."""
+    groups = intervals.groups
+    if not intervals.group_column or not groups or groups >= FEW_GROUPS or intervals.n_resamples <= 0:
+        return
+    units = _unit_noun(intervals.group_column, items) or "groups"
+    p.t(W.S["few_groups"].format(count=f"{groups:,}", units=units))
+    p.cite([k for k in [cite("Cameron", "2008")] if k]).t(". ")
 
 
 def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Mapping[str, str], cite: Any) -> None:

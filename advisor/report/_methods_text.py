@@ -424,6 +424,10 @@ S: dict[str, str] = {
     "proportions": "proportions",
     "units_named": "{count} {units}, not of single {items}",
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
+    # few resampled groups (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters is unreliable … say
+    # how many speakers there are"); benchmarks/bench_few_groups.py measured the shortfall
+    "few_groups": ("With only {count} {units}, intervals from resampled {units} tend to be too narrow and are "
+                   "approximate"),
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
