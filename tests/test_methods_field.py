@@ -232,7 +232,7 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     # a planned purity: computable, advised against with its reason (in the paragraph, where it has room, else in
     # the note beside it), never "not a name the catalogue knows"
     assert "purity, because it reaches its best value when every article is a cluster of its own, so it rewards " \
-           "over-splitting" in said or "The planned “purity” is not reported: it reaches its best value when every " \
+           "over-splitting" in said or "We do not report purity: it reaches its best value when every " \
            "article is a cluster of its own, so it rewards over-splitting" in said
     assert "catalogue knows" not in said
     assert "does not cover partitions" not in said and "advisor does not evaluate this" not in said

@@ -20,6 +20,7 @@ from advisor.engine import PartitionRows
 from advisor.engine._partition import partition_cells_batch, partition_metrics
 from advisor.plan import make_plan
 from advisor.questionnaire import load_answers, recommend
+from advisor.report._voice import paper_voice
 from advisor.report import build_report
 from advisor.stats._partitions import partition_intervals
 
@@ -81,10 +82,12 @@ def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
     # the note also says the planned NMI's caveat, which the shortened paragraph had no room for: a note on the
     # planned metrics, not only on what is not reported
     assert heading == "Planned metrics"
-    assert ("The planned “NMI” is reported as normalized mutual information, though it is not corrected for chance: "
+    # said as a paper says it (the s23 readers: "The planned … is not reported" was tool-facing)
+    assert ("We report normalized mutual information, though it is not corrected for chance: "
             "random partitions with many clusters score above 0.") in text
-    assert ("The planned “purity” is not reported: it reaches its best value when every article is a cluster of its "
+    assert ("We do not report purity: it reaches its best value when every article is a cluster of its "
             "own, so it rewards over-splitting.") in text
+    assert "The planned" not in text
     assert "catalogue knows" not in text and not any(e in text for e in EMPTY)
     # where the paragraph has room, the reason is its clause
     ctx = build_report(answers, None, bootstrap=0)
@@ -119,8 +122,9 @@ def test_the_chest_radiographs_planned_f1_is_reported_per_finding_and_its_auroc_
     f1 = next(u for u in plan.answers if u.key == "planned_metrics" and u.value == "F1")
     assert f1.used_by and f1.unused is None  # reported, under more specific names
     heading, text = _note_paragraph(labels_only)
-    assert heading == "Planned metrics" and notes["F1"] in text
-    before, after = notes["AUROC"].split(" (Irvin et al. 2019)")  # the citation is a span of its own
+    assert heading == "Planned metrics" and paper_voice(notes["F1"]) in text
+    assert text.startswith("We do not compute AUROC, which papers in chest radiograph benchmarks report")
+    before, after = paper_voice(notes["AUROC"]).split(" (Irvin et al. 2019)")  # the citation is a span of its own
     assert before in text and after in text
     assert not any(e in text for e in EMPTY)
     ctx = build_report(labels_only, None, bootstrap=0)  # the field's work named in the note is cited and listed

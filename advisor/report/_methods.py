@@ -56,6 +56,7 @@ from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
+from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
@@ -474,7 +475,7 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
         return []
     p = Text()
     field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
-    said = " ".join(sentences)
+    said = " ".join(paper_voice(s) for s in sentences)  # the plan's notes as a paper says them
     token = "(" + re.sub(r"\((\d{4}[a-z]?)\)", r"\1", field.cite) + ")" if field is not None else None
     if field is not None and token and token in said:  # the field's work a note names is cited and listed
         before, after = said.split(token, 1)
@@ -516,7 +517,8 @@ def _external_planned(answers: Mapping[str, Any]) -> list[Paragraph]:
     for names, tail in ((set_aside, "not reported: " + task["because"]), (own, "not among the figures reported below")):
         if names:
             listed = _join_words([f"“{n}”" for n in names])
-            p.t(f"{' ' if p.spans else ''}The planned {listed} {'is' if len(names) == 1 else 'are'} {tail}.")
+            p.t(f"{' ' if p.spans else ''}" + paper_voice(
+                f"The planned {listed} {'is' if len(names) == 1 else 'are'} {tail}."))
     return [p.para("Not reported")] if p.spans else []
 
 
