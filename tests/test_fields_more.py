@@ -45,14 +45,38 @@ def test_each_situation_names_its_field_and_cites_its_source(name: str, field: s
 
 
 def test_the_spam_lead_is_said_in_the_words_of_the_trec_spam_track() -> None:
-    text, _ = paragraph("spam")
+    text, cited = paragraph("spam")
     said = sentences(text)
-    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with TPR at an FPR of 0.1%"))
-    assert said[lead + 1].startswith("The customary figures in the TREC Spam Track are TPR at an FPR of 0.1%, our lead,")
+    # a threshold is in use (operating_point: fixed): its recall leads, the budget set against it right after (issue 25)
+    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with recall at the deployed threshold"))
+    assert said[lead] == ("We lead with recall at the deployed threshold, the share of “spam” messages it filters, "
+                          "because that threshold is the one in use.")
+    assert said[lead + 1] == ("We set the share of “ham” messages filtered at the deployed threshold, with its "
+                              "one-sided 95% upper bound, against the budget of 0.1%.")
+    # the track's figures beside it, said as the field's customary figures, with the track's source
+    assert said[lead + 2] == "As is customary in the TREC Spam Track, we also report TPR at an FPR of 0.1% and ROC AUC  X ."
+    assert "cormack2005trec" in cited
     # the overview's measures are percentages: TPR at an FPR of 0.1% is the complement of sm% at hm% = 0.1%, and
     # the ROC area is given as (1−ROCA)%, the area above the curve in percent (Cormack & Lynam 2005)
-    assert "the complement of sm% at hm% = 0.1%" in said[lead + 2] and "misclassification percentages" in said[lead + 2]
-    assert "(1−ROCA)%" in said[lead + 2] and "misclassification rate" not in text
+    assert "the complement of sm% at hm% = 0.1%" in said[lead + 3] and "misclassification percentages" in said[lead + 3]
+    assert "(1−ROCA)%" in said[lead + 3] and "misclassification rate" not in text
+    # what TPR at the budget is, and that its threshold, found on the test set, is optimistic (Tong et al. 2018)
+    assert said[lead + 4] == ("TPR at an FPR of 0.1% is the recall of the best threshold within the budget; chosen on "
+                              "the test set, that threshold makes it optimistic for one fixed in advance  X .")
+    assert "tong2018neyman" in cited
+
+
+def test_without_a_deployed_threshold_the_spam_lead_is_the_tracks_figure(tmp_path: Path) -> None:
+    """No threshold in use (operating_point not fixed): TPR at the budget leads as the track's figure, as before."""
+    answers = (SITUATIONS / "spam.yaml").read_text().replace("operating_point: fixed\n", "")
+    (tmp_path / "spam.yaml").write_text(answers)
+    ctx = build_report(load_answers(tmp_path / "spam.yaml"), None, bootstrap=2000, seed=1)
+    assert ctx.primary == "tpr_at_fpr"
+    p = next(p for p in ctx.methods if p.heading == "Evaluation")
+    said = sentences("".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans))
+    lead = next(i for i, s in enumerate(said) if s.startswith("We lead with TPR at an FPR of 0.1%"))
+    assert said[lead + 1].startswith("The customary figures in the TREC Spam Track are TPR at an FPR of 0.1%, our lead,")
+    assert not any(s.startswith("We lead with recall") for s in said)
 
 
 def test_the_ecg_per_class_table_is_the_aami_requirement() -> None:
@@ -151,10 +175,18 @@ def test_a_fields_figure_read_at_another_setting_says_the_fields() -> None:
     fraud = load_fields()["fraud_detection"]
     assert fraud.settings["tpr_at_fpr"].value == 0.05
     base = (Path(__file__).parent / "situations" / "fraud.yaml")
+    # the deployed threshold's recall leads (operating_point: fixed); the benchmark's figure beside it says its 5%
     text = methods_texts(base, seed=1)[0]
-    assert "customary figure in fraud-detection benchmarks such as Bank Account Fraud, there at 5%." in text
-    same = {**load_answers(base).model_dump(exclude_unset=True), "fpr_budget": 0.05}
+    assert ("As is customary in fraud-detection benchmarks such as Bank Account Fraud, we also report TPR at an FPR "
+            "of 1%, there at 5% (Jesus et al. 2022).") in text
+    given = load_answers(base).model_dump(exclude_unset=True)
+    same = {**given, "fpr_budget": 0.05}
     assert "there at 5%" not in methods_texts(same, seed=1)[0]
+    # no threshold in use: the figure leads, and says the benchmark's setting as the lead
+    open_ = {k: v for k, v in given.items() if k != "operating_point"}
+    assert "customary figure in fraud-detection benchmarks such as Bank Account Fraud, there at 5%." in \
+        methods_texts(open_, seed=1)[0]
+    assert "there at 5%" not in methods_texts({**open_, "fpr_budget": 0.05}, seed=1)[0]
 
 
 def test_the_ner_intervals_say_they_leave_out_the_training_seed_with_its_source() -> None:

@@ -19,7 +19,7 @@ from ..engine import net_benefit_name, partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
 from ._fields import article, load_fields, plural
 from ._structure_words import lead_in_words
-from ._words import (SET_ASIDE_PREFIX, ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
+from ._words import (SET_ASIDE_PREFIX, ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_DEPLOYED, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
 
 __all__ = ["RELEVANT", "THRESHOLD_FREE", "agree", "avoid_reason", "cost_phrase", "explain_text", "flatten", "join", "lead_properties",
@@ -302,6 +302,9 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
     if costlier in LEAD_COSTLIER and lead.metric in ("recall", "specificity", "precision") \
             and not (answers.get("error_costs") or {}):  # the named error argues alone, not a property
         because = _capital(f"{lead_name} {LEAD_COSTLIER[costlier]}.")
+    if lead.metric == "recall" and answers.get("operating_point") == "fixed" and answers.get("fpr_budget") is not None \
+            and any(a.metric == "tpr_at_fpr" for a in rec.complementary):  # the threshold in use argues (fpr_budget)
+        because = _capital(f"{lead_name} {LEAD_DEPLOYED}.")
     # top-k, annotators, spans, rankings: the structure rule's reason
     because = lead_in_words(lead, lead_name) or because
     field = ranked_by_field(rec)

@@ -7,7 +7,7 @@ The terminal view (:mod:`advisor.questionnaire._screen`) and the methods paragra
 
 from __future__ import annotations
 
-__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTLIER", "LEAD_COSTS", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
+__all__ = ["ADDS", "AVOID", "CAVEAT", "LEAD", "LEAD_COSTLIER", "LEAD_COSTS", "LEAD_DEPLOYED", "LEAD_ITEMS", "PROPERTY", "PROPERTY_SYMMETRIC", "SCREEN",
            "SITUATION", "WARNING"]
 
 #: A property of the lead metric, said positively and in reader terms ("{name} … ").
@@ -70,6 +70,12 @@ LEAD_COSTLIER = {
     "false_alarm": "reads the costlier error, a false alarm; the other error's rate stands beside it, not merged "
                    "with it",
 }
+
+#: Why recall leads when a threshold is in use and a false positive rate budget is given ("{name} {reason}"; the rule
+#: fpr_budget of rules_constraints.yaml): the threshold in use is what is evaluated, TPR at the budget stands beside it
+LEAD_DEPLOYED = ("reads the threshold in use: the share of positives it flags, with its false positive rate set "
+                 "against the budget through a one-sided upper bound; TPR at the budget, from a threshold found on the "
+                 "test set, is optimistic for one fixed in advance")
 
 #: Why a metric leads when its own purpose, not a shared property, is the reason ("{name} {reason}").
 LEAD: dict[str, str] = {

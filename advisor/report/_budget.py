@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,8 @@ from ..stats import fpr_budget_check
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables", "fewest_negatives"]
+__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables", "deployed_lead",
+           "deployed_lead_sentence", "fewest_negatives"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
 BUDGET_PROMISE = "the false positive rate of the labels in use against the budget"
@@ -36,6 +37,11 @@ BUDGET_PROMISE = "the false positive rate of the labels in use against the budge
 #: the author's verb for what the system does to a flagged item, when the context uses one (else "flagged")
 _VERBS = (("declin", "declined"), ("block", "blocked"), ("reject", "rejected"), ("filter", "filtered"),
           ("quarantin", "quarantined"), ("refer", "referred"), ("flag", "flagged"))
+
+
+#: the same verbs said of the threshold, in the present ("the share of “fraud” transactions it declines")
+_PRESENT = {"declined": "declines", "blocked": "blocks", "rejected": "rejects", "filtered": "filters",
+            "quarantined": "quarantines", "referred": "refers", "flagged": "flags"}
 
 
 def _verb(context: str) -> str:
@@ -78,6 +84,41 @@ def budget_sentence(p: Text, answers: Mapping[str, Any]) -> None:
     verb = _verb(str(answers.get("context") or ""))
     p.t(f"We set the share of {who} {verb} at the deployed threshold, with its one-sided 95% upper bound, against the "
         f"budget of {_pct(float(budget))}. ")
+
+
+def deployed_lead(answers: Mapping[str, Any], ids: Sequence[str]) -> bool:
+    """Whether the recall of the deployed threshold leads, with TPR at the budget beside it: a threshold is in use
+    (``operating_point: fixed``, its labels in the predictions) and a false positive rate budget is given, so the
+    figure of the threshold in use leads and the best threshold within the budget, found on the test set, stands
+    beside it (rules_constraints.yaml, rule fpr_budget; issue 25, the fraud and spam readers). ``ids``: the
+    reported metrics, the lead first.
+
+    >>> deployed_lead({"operating_point": "fixed", "fpr_budget": 0.01}, ["recall", "tpr_at_fpr"])
+    True
+    >>> deployed_lead({"operating_point": "open", "fpr_budget": 0.01}, ["tpr_at_fpr", "roc_auc"])
+    False
+    """
+    return (answers.get("operating_point") == "fixed" and answers.get("fpr_budget") is not None
+            and bool(ids) and ids[0] == "recall" and "tpr_at_fpr" in ids)
+
+
+def deployed_lead_sentence(p: Text, answers: Mapping[str, Any], name: str) -> None:
+    """"We lead with recall at the deployed threshold, the share of “fraud” transactions it declines, because that
+    threshold is the one in use." — the author's constraint argues: the threshold in use is what is evaluated, not
+    the best one the test set allows (the budget sentence follows it, :func:`budget_sentence`).
+
+    >>> t = Text()
+    >>> deployed_lead_sentence(t, {"positive_class": "spam", "item_name": "message",
+    ...                            "context": "messages above the threshold are filtered to junk"}, "recall")
+    >>> "".join(s.text for s in t.spans)
+    'We lead with recall at the deployed threshold, the share of “spam” messages it filters, because that threshold is the one in use. '
+    """
+    items = plural(str(answers.get("item_name") or "item"))
+    pos = answers.get("positive_class")
+    who = f"“{pos}” {items}" if pos is not None else f"positive {items}"
+    verb = _PRESENT[_verb(str(answers.get("context") or ""))]
+    p.t(f"We lead with {name} at the deployed threshold, the share of {who} it {verb}, because that threshold is the "
+        "one in use. ")
 
 
 def fewest_negatives(budget: float, confidence: float = 0.95) -> int:

@@ -54,14 +54,14 @@ from ._methods_field import (
 from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
 from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
-from ._budget import BUDGET_PROMISE, budget_sentence
+from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
 from ._methods_intervals import intervals_sentence, method_words
-from ._methods_scores import TEST_SET_CUT, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
+from ._methods_scores import TEST_SET_CUT, TEST_SET_THRESHOLD, BudgetNote, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
 
@@ -221,6 +221,9 @@ def build_methods(
     # each group (no bias AUCs of a ranking); said in a sentence of their own, never cut, like the bias AUCs
     groups = sub_promise is not None and not bias and answers.get("operating_point") == "fixed" \
         and answers.get("task") == "binary" and answers.get("positive_class") is not None
+    # a threshold in use and a budget: its recall leads, the budget's sentence right after it, then TPR at the budget,
+    # the best threshold the test set allows, with its optimism (issue 25, the fraud and spam readers)
+    deployed = primary is not None and deployed_lead(answers, [primary.id, *(m.id for m in rec if m is not primary)])
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
@@ -243,16 +246,26 @@ def build_methods(
         else:
             # a ranking of label scores leads (a worklist): its sentence is the per-label ROC AUCs' (label_aucs_sentence)
             ranked = primary is not None and primary.id == "multilabel_macro_roc_auc"
-            led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
-                if primary is not None and not ranked else set()
+            if deployed and primary is not None:  # the threshold in use, then the budget it must keep
+                deployed_lead_sentence(p, answers, prose_name(primary))
+                if budget:
+                    budget_sentence(p, answers)
+                led = {primary.id}
+            else:
+                led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
+                    if primary is not None and not ranked else set()
             if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
                     and task is None:
                 # every class at one depth (answered; with data the taxonomy paragraph checks and says it)
                 p.t(W.S["leaf_depth"].format(d=int(answers["leaf_depth"]),
                                              item=str(answers.get("item_name") or "item")) + ". ")
             # the field's figure right after the lead, not last: a reader of the field looks for it first (issue 22)
-            named = set(field_sentences(p, answers, rec, primary, cite, why=field_reason, forms=rest < 2,
-                                        each=avoid)) | led
+            # beside the deployed threshold's recall, TPR at the budget is not the lead for what its sentence says
+            of_field = set(field_sentences(p, answers, rec, primary, cite, why=None if deployed else field_reason,
+                                           forms=rest < 2, each=avoid))
+            named = of_field | led
+            if deployed:
+                named |= _best_within_budget(p, rec, of_field, extra, cite, field_of(answers))
             if primary is not None and not ranked and primary.id != "wrong_action_rate" \
                     and _lead_on_test_shares(answers, primary, property_status, binary):
                 p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
@@ -299,6 +312,8 @@ def build_methods(
                 continue  # the figure and its caption say it; the metrics' own words go after it
             if sentence == TEST_SET_CUT and primary is not None and primary.id == "coverage_at_risk":
                 continue  # the lead's sentence says where its cut was found
+            if isinstance(sentence, BudgetNote) and deployed:
+                continue  # said right after TPR at the budget, beside the deployed threshold's recall
             if not isinstance(sentence, Convention):  # how a formula is computed goes beside the formulas
                 p.say(sentence).cite(keys).t(". ")
         # only what the report shows (the plan's diagnostics), with what is reported, before the statistics: "We also
@@ -319,8 +334,8 @@ def build_methods(
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
-        if budget:  # the author's constraint at the threshold in use: never dropped
-            budget_sentence(p, answers)
+        if budget and not deployed:  # the author's constraint at the threshold in use: never dropped
+            budget_sentence(p, answers)  # (right after the lead when the deployed threshold's recall leads)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
@@ -765,6 +780,36 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
         return set()
     _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
     return _costlier_read(p, answers, primary, rec, pos, terse > 0) | _cost_reference(p, answers, primary, rec, task)
+
+
+def _best_within_budget(p: Text, rec: Sequence[MetricEntry], said: AbstractSet[str],
+                        extra: Sequence[tuple[str, Sequence[str]]], cite: Any, field: Any = None) -> set[str]:
+    """"It is the recall of the best threshold within the budget; chosen on the test set, that threshold makes it
+    optimistic for a threshold fixed in advance (Tong et al. 2018)." — beside the recall of the deployed threshold,
+    the figure of the best threshold the test set allows, said as such with its optimism (issue 25); named here
+    unless the field's sentence named it (``said``: the ids it named; "It" when that sentence named it alone, in
+    our words). With data, the sentence on the threshold found says both. Returns the ids said."""
+    best = next((m for m in rec if m.id == "tpr_at_fpr"), None)
+    if best is None:
+        return set()
+    name = prose_name(best)
+    alone = said == {best.id} and not (field is not None and best.id in field.terms)
+    subject = "It" if alone or best.id not in said else name[:1].upper() + name[1:]
+    notes = [(s, list(k)) for s, k in extra if isinstance(s, BudgetNote) and s != TEST_SET_THRESHOLD]
+    if notes:  # with data: the threshold found on the test set, said with how and its optimism
+        if best.id not in said:
+            p.t(W.S["best_within_budget_beside"].format(name=name) + ". ")
+        for sentence, keys in notes:
+            p.say(f"{subject} {sentence.predicate}" if isinstance(sentence, BudgetNote) and sentence.predicate
+                  else sentence).cite(keys).t(". ")
+        return {best.id}
+    what = W.S["best_within_budget"]
+    if best.id in said:
+        p.t(f"{subject} is {what}")
+    else:
+        p.t(W.S["best_within_budget_beside"].format(name=name) + ", " + what)
+    p.cite([k for k in [cite("Tong", "2018")] if k]).t(". ")
+    return {best.id}
 
 
 def _cost_reference(p: Text, answers: Mapping[str, Any], primary: MetricEntry, rec: Sequence[MetricEntry],

@@ -244,6 +244,11 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return {m.id for m in others}
     if not names:
         return set()
+    if len(others) == 1:  # a figure the field reads at another setting says the field's (Bank Account Fraud: 5%)
+        setting = field.settings.get(others[0].id)
+        ours = others[0].params.get(setting.param) if setting is not None else None
+        if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
+            names = [f"{names[0]}, there {setting.text}"]
     p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
     each = [why([m]) for m in others] if why is not None and each_reason and not reason and len(others) > 1 else []

@@ -16,10 +16,11 @@ from ..catalogue import get_catalogue
 from ..engine import LOG_LOSS_EPS
 from ..questionnaire import lower_name as _lower
 from ..questionnaire import plural
+from ._budget import deployed_lead
 from ._models_scores import ScoreData
 
 __all__ = [
-    "FigureNote","Convention", "TableNote", "ThresholdNote", "cost_reference", "score_sentences"]
+    "BudgetNote", "FigureNote", "Convention", "TableNote", "ThresholdNote", "cost_reference", "score_sentences"]
 
 
 class Convention(str):
@@ -51,6 +52,20 @@ class ThresholdNote(str):
     computed from the labels the system gives at its fixed operating threshold, the one in use"): how those formulas
     are computed, so when the paragraph has no room for it, it is said with the formulas (the Definitions), never
     unsaid."""
+
+
+class BudgetNote(str):
+    """The sentence on the threshold TPR at the budget is read at, found on the test set and so optimistic: said
+    right after that figure when it stands beside the recall of the deployed threshold (the lead's sentence, then
+    the budget's, then this figure; issue 25), else where the added sentences go. ``predicate``: the sentence after
+    its subject, "the true positive rate", for a sentence that names the figure itself ("It is read at …")."""
+
+    predicate: str | None
+
+    def __new__(cls, text: str, predicate: str | None = None) -> BudgetNote:
+        obj = super().__new__(cls, text)
+        obj.predicate = predicate
+        return obj
 
 
 def _pct(x: float) -> str:
@@ -182,7 +197,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                       "decision that ignores the input; lower is better",
                                       "normalized_expected_cost"), []))
         if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
-            before.append((TEST_SET_THRESHOLD, [k for k in [(cite or (lambda a, y: None))("Tong", "2018")] if k]))
+            before.append((BudgetNote(TEST_SET_THRESHOLD),
+                           [k for k in [(cite or (lambda a, y: None))("Tong", "2018")] if k]))
         if "coverage_at_risk" in metrics:  # so is the cut of the coverage at a target risk (issue 22)
             before.append((TEST_SET_CUT, []))
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
@@ -238,7 +254,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
     if "ece" in ids and scores.ece_bins:
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
                                "top-label confidence", "ece"), keys(("Guo", "2017"))))
-    out += _decision_sentences(ids, scores, keys, labels_shown, list(metrics), names or {})
+    out += _decision_sentences(ids, scores, keys, labels_shown, list(metrics), names or {},
+                               deployed=deployed_lead(answers or {}, list(metrics)))
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
         parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
@@ -249,14 +266,17 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
 
 
 def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = False,
-                        order: Sequence[str] = (), names: Mapping[str, str] | None = None) -> list[tuple[str, list[str]]]:
+                        order: Sequence[str] = (), names: Mapping[str, str] | None = None,
+                        deployed: bool = False) -> list[tuple[str, list[str]]]:
     """Issue 21: the threshold each budget chose and how, K, the clinical calibration, the decision curve, and
-    which threshold made the labels the decision metrics score."""
+    which threshold made the labels the decision metrics score. ``deployed``: the recall of the deployed threshold
+    leads (:func:`~advisor.report._budget.deployed_lead`), and its sentence says the threshold it is read at."""
     out: list[tuple[str, list[str]]] = []
     if "tpr_at_fpr" in ids and s.decision_budget is not None:
-        out.append((f"The true positive rate is read at the lowest threshold whose false positive rate on the test "
-                    f"set is at most {_pct(s.decision_budget)}, without interpolation; chosen on the test set, that "
-                    "threshold makes the rate optimistic", keys(("Tong", "2018"))))
+        read = (f"is read at the lowest threshold whose false positive rate on the test set is at most "
+                f"{_pct(s.decision_budget)}, without interpolation; chosen on the test set, that threshold makes the "
+                "rate optimistic")
+        out.append((BudgetNote("The true positive rate " + read, read), keys(("Tong", "2018"))))
     if ids & {"precision_at_k", "recall_at_k"} and s.decision_k is not None and s.decision_n:
         share = f", the share {s.decision_review_share:g} of them" if s.decision_review_share is not None else ""
         out.append((f"Precision and recall at K count the K = {int(s.decision_k):,} highest-scored of the "
@@ -315,8 +335,11 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         text = f"The predicted labels are scored as given with the {what}; no threshold was chosen in this evaluation"
         if "tpr_at_fpr" in ids and s.decision_budget is not None and ids & _DECISION_IDS:
-            # the budget's threshold was chosen above: say which metrics it does not set (issue 22, the fraud reader)
-            said, verb = _decision_names(order, names or {})
+            # the budget's threshold was chosen above: say which metrics it does not set (issue 22, the fraud reader);
+            # the lead read at the deployed threshold has said so in its own sentence
+            said, verb = _decision_names(order[1:] if deployed else order, names or {})
+            if not said:
+                return out
             text = (f"{said} {verb} the predicted labels given with the {what}, at the threshold that made "
                     "them, not at the one the budget sets")
         out.append((text if ids & _DECISION_IDS else TableNote(text), []))
@@ -379,7 +402,10 @@ def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names:
     binary = k == 2 or answers.get("task") == "binary"
     if outputs not in ("probabilities", "scores") or not binary or not set(metrics) & _DECISION_IDS:
         return []
-    said, verb = _decision_names(metrics, names)
+    # the lead read at the deployed threshold says so in its own sentence: the others' threshold is said here
+    said, verb = _decision_names(metrics[1:] if deployed_lead(answers, metrics) else metrics, names)
+    if not said:
+        return []
     if answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics and answers.get("operating_point") == "fixed":
         text = f"{said} {verb} the labels of the deployed threshold, not of the one the budget sets"
     elif answers.get("fpr_budget") is not None and "tpr_at_fpr" in metrics:
@@ -396,6 +422,8 @@ def _threshold_before(metrics: Sequence[str], answers: Mapping[str, Any], names:
 def _decision_names(order: Sequence[str], names: Mapping[str, str]) -> tuple[str, str]:
     """The decision metrics among ``order``, in the paragraph's names, as a sentence's subject, and its verb."""
     said = [_lower(names.get(m) or get_catalogue().metrics[m].name) for m in order if m in _DECISION_IDS]
+    if not said:
+        return "", ""
     text = _join(said)
     return text[:1].upper() + text[1:], "is computed from" if len(said) == 1 else "are computed from"
 

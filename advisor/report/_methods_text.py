@@ -274,6 +274,10 @@ S: dict[str, str] = {
     "ranked_same_shares": ". All are scored on the same {items}, so dependence on class shares changes no ranking",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
+    # beside the recall of the deployed threshold (a threshold in use and a budget): TPR at the budget said as such
+    "best_within_budget": ("the recall of the best threshold within the budget; chosen on the test set, that "
+                           "threshold makes it optimistic for one fixed in advance"),
+    "best_within_budget_beside": "We also report {name}",
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "The customary figures in {field}",
     "field_lead_with_are": " are {names}",
