@@ -283,10 +283,12 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                     f"{s.decision_n:,} test items{share}; a tie at the cut counts fractionally", []))
     if ids & {"calibration_intercept", "calibration_slope"}:
         # one clipping constant, log loss's ε: said with log loss's formula when it is reported, else here
-        clip = ("risks are clipped to $[\\varepsilon, 1 - \\varepsilon]$ as for log loss" if "log_loss" in ids
-                else "risks are clipped to $[\\varepsilon, 1 - \\varepsilon]$, " + clip_epsilon())
-        out.append((Convention("The calibration intercept is that of a logistic regression of the outcome with the "
-                               "logit of the risk as offset, the slope that of a regression on the logit; " + clip,
+        # the clipping is ours, said before the definition the citation is for (the s24 reader: "clipping attributed
+        # to Van Calster")
+        clip = ("With risks clipped to $[\\varepsilon, 1 - \\varepsilon]$ as for log loss," if "log_loss" in ids
+                else "With risks clipped to $[\\varepsilon, 1 - \\varepsilon]$, " + clip_epsilon() + ",")
+        out.append((Convention(clip + " the calibration intercept is that of a logistic regression of the outcome "
+                               "with the logit of the risk as offset, the slope that of a regression on the logit",
                                "calibration_intercept"), keys(("McLernon", "2019"))))
     if "ici" in ids:
         # the smoother's settings are ours, said before the definition the citation is for (the s22 reader: the
