@@ -506,15 +506,15 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
 
 
 def _external_planned(answers: Mapping[str, Any]) -> list[Paragraph]:
-    """"The planned “token accuracy” is not reported: a token-level confusion matrix counts the background tag and
-    splits entities into tokens, …": the planned metrics a span or ranking evaluation does not report, said in the
+    """"We do not report token accuracy: a token-level confusion matrix counts the background tag and splits
+    entities into tokens, …": the planned metrics a span or ranking evaluation does not report, said in the
     paper's voice; the Evaluation paragraph itself names the scorer (issue 22, the NER reader: "advisor does not
     evaluate this" was tool text left in the paper). What the paragraph reports is the scope table's ``reports``;
     a planned name of the task's own tools it does not report (MAP) is said to be left out, with no false reason.
 
     >>> [s.text for s in _external_planned({"label_structure": "ranking",
-    ...                                     "planned_metrics": ["nDCG@10", "MAP", "precision"]})[0].spans][0][:62]
-    'The planned “precision” is not reported: set metrics on a conf'
+    ...                                     "planned_metrics": ["nDCG@10", "MAP", "precision"]})[0].spans][0][:56]
+    'We do not report precision: set metrics on a confusion m'
     """
     structure = str(answers.get("label_structure"))
     task = scope_tasks()[structure]
