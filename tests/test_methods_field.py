@@ -377,9 +377,9 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     # the bootstrap of the error, said so that a statistician can redo it, with its source (three readers: "an ad-hoc
     # fix, cannot be followed as written, cites nothing"), and what the intervals do not cover (the algorithm's seed)
     assert "A resample repeats some articles, and an article always shares a cluster with its copy, so a resampled " \
-           "index estimates the index of the test set's empirical distribution, self-pairs included. Each interval " \
-           "is therefore computed from our estimate plus every resample's error, its index minus that value, which " \
-           "estimates the distribution of our estimate's error" in text
+           "index estimates the index of the test set's empirical distribution, self-pairs included. The BCa interval " \
+           "is therefore taken over our estimate plus each resample's error, its index minus that value, which " \
+           "estimates the distribution of our estimate's error" in text  # one method named (the s24 reader)
     evaluation = next(p for p in ctx.methods if p.heading == "Evaluation")
     assert any(s.kind == "cite" and s.keys == ["efron1993introduction"] for s in evaluation.spans)
     assert "These intervals reflect which articles were drawn for the test, not reruns of a clustering algorithm " \

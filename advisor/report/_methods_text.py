@@ -444,7 +444,7 @@ S: dict[str, str] = {
     # nothing"; the citation follows it
     "intervals_partition": ("A resample repeats some {items}, and {a} {item} always shares a cluster with its copy, "
                             "so a resampled index estimates the index of the test set's empirical distribution, "
-                            "self-pairs included. Each interval is therefore computed from our estimate plus every "
+                            "self-pairs included. The BCa interval is therefore taken over our estimate plus each "
                             "resample's error, its index minus that value, which estimates the distribution of our "
                             "estimate's error"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
