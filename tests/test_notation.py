@@ -105,3 +105,13 @@ def test_label_sets_define_n_and_say_the_empty_item_convention():
     defs = _definitions(_methods(ROOT / "examples" / "structures" / "multilabel_answers.yaml"))  # label sets only
     assert "$n$ counts the articles" in defs
     assert "also in a resample. In sample-averaged F1, an item with no true and no predicted label counts 1" in defs
+
+
+def test_the_cost_shares_are_said_as_this_plan_weighs_them() -> None:
+    # the s24 readers: "its share where the classifier is used when that is known, else its share in the test set"
+    # is a clause for nothing where the answers say which; the shares given are said as given, else the test set's
+    given = methods_paragraph("tests/situations/retinopathy.yaml", "md", seed=1)
+    assert r"$\pi_i$ is the share of class $i$ where the classifier is used, as given" in given
+    test_set = methods_paragraph("tests/situations/sarcasm.yaml", "md", seed=1)
+    assert r"$\pi_i$ is the share of class $i$ in the test set" in test_set
+    assert "when that is known, else" not in given + test_set

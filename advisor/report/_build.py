@@ -187,6 +187,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
                            variant=variant, params=dict(params))
     at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
     form = rec.binary_form if binary_probs and rec.binary_form is not None else rec
+    symbols = _shares_symbol(dict(form.symbols), params)
     return MetricEntry(
         id=mid,
         name=name_with_parameters(mid, rec.name, params) if at is None else f"{rec.name} at risk threshold {at}",
@@ -196,12 +197,29 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
         role=role,
         reason=reason,
         variant=variant,
-        where=where_clause(form.symbols),
-        symbols=dict(form.symbols),
+        where=where_clause(symbols),
+        symbols=symbols,
         params=dict(params),
         references=list(rec.references),
         chance_level=rec.chance_level,
     )
+
+
+def _shares_symbol(symbols: dict[str, str], params: Mapping[str, Any]) -> dict[str, str]:
+    """The class shares a cost is weighed at ($\pi_i$), said as this plan weighs them — where the classifier is
+    used, as the answers give them, or this test set's — not as the catalogue's "when that is known, else" (the s24
+    readers: a clause for nothing in a situation whose shares are known).
+
+    >>> _shares_symbol({r"\pi_i": "x"}, {"priors": "test-set shares"})[r"\pi_i"]
+    'the share of class $i$ in the test set, at which the costs are weighed'
+    """
+    key = r"\pi_i"
+    priors = params.get("priors")  # the shares in use as the answers give them; none given: this test set's
+    if key not in symbols:
+        return symbols
+    said = ("the share of class $i$ where the classifier is used, as given, at which the costs are weighed"
+            if isinstance(priors, Mapping) else "the share of class $i$ in the test set, at which the costs are weighed")
+    return {**symbols, key: said}
 
 
 def _property_status(cat: Any, ids: Sequence[str], bib: Mapping[str, Any]) -> dict[str, dict[str, tuple[str, list[str]]]]:
