@@ -47,8 +47,13 @@ def test_two_systems_get_mcnemar_and_newcombe_for_sensitivity_and_specificity(tm
     assert (rows["recall"].low, rows["recall"].high) == pytest.approx(newcombe_paired(40, 14, 6, 0, 0.95))
     assert (rows["specificity"].low, rows["specificity"].high) == pytest.approx(newcombe_paired(127, 3, 10, 0, 0.95))
     assert rows["precision"].method != "newcombe"  # PPV: each system's own positive calls, the bootstrap's
+    # the row's test is the one its interval comes from: McNemar's p of the same 2×2 table, not the bootstrap's
+    assert rows["recall"].p_value == pytest.approx(binomial_two_sided(14, 6))
+    assert rows["specificity"].p_value == pytest.approx(binomial_two_sided(3, 10))
+    assert rows["recall"].test == "McNemar's exact test" and rows["precision"].test == "paired bootstrap"
     table = next(t for t in ctx.tables if t.id == "paired_differences")
     assert "The intervals of recall and specificity are Newcombe's for paired proportions" in table.caption
+    assert "their p is McNemar's exact test's, on the same items" in table.caption
     p_sens = f"{binomial_two_sided(14, 6):.3f}"
     assert f"Recall, McNemar's exact test: A is right and B wrong on 14 positive items, the reverse on 6; p = {p_sens}" \
         in table.caption

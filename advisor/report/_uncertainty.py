@@ -134,7 +134,8 @@ def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries
     if newcombe:  # a proportion among items both systems classify: the interval from the pair's 2×2 table
         caption += (f" The interval{'s' if len(newcombe) > 1 else ''} of {_names(newcombe)} "
                     f"{'are' if len(newcombe) > 1 else 'is'} Newcombe's for paired proportions (Newcombe 1998), "
-                    "from the items on which the two systems agree and disagree, not from the resamples.")
+                    "from the items on which the two systems agree and disagree, not from the resamples; "
+                    f"{'their' if len(newcombe) > 1 else 'its'} p is McNemar's exact test's, on the same items.")
     for t in mcnemar:
         m = next((m for m in shown if m.id == t.get("metric", "accuracy")), None)
         if {t.get("a"), t.get("b")} == {a, b} and m is not None:

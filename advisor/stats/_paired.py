@@ -61,6 +61,9 @@ class PairedInputs:
     diff_accel: Mapping[tuple[int, int], float] = field(default_factory=dict)
     proportions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
     paired_differences: Mapping[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    #: per pair of system indices McNemar's exact p-value, where Newcombe's interval replaces the bootstrap's: the
+    #: row's test and the winners (Holm's too) rest on the same paired 2×2 table as its interval
+    paired_p: Mapping[tuple[int, int], float] = field(default_factory=dict)
 
 
 def _better_share(x: np.ndarray, y: np.ndarray) -> float:
@@ -140,6 +143,8 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
                 od = sign * d
                 od = od[~np.isnan(od)]
                 test, p = "paired bootstrap", paired_p_value(float(sign * est), od)
+            if (a, b) in extra.paired_p:  # a paired proportion: McNemar's exact test, as its Newcombe interval
+                test, p = "McNemar's exact test", float(extra.paired_p[(a, b)])
             fin = od[np.isfinite(od)]
             resolvable = z * float(fin.std(ddof=1)) if fin.size > 1 and fin.size == od.size else None
             p_values[(systems[a], systems[b])] = 1.0 if np.isnan(p) else p  # undefined: never separated

@@ -95,11 +95,12 @@ def mcnemar_tests(joint: JointCounts, confidence: float, ids: Sequence[str] = ("
 
 
 def _newcombe(joint: JointCounts, mid: str, points: np.ndarray, confidence: float,
-              positive_index: int | None) -> dict[tuple[int, int], tuple[float, float]]:
+              positive_index: int | None) -> tuple[dict[tuple[int, int], tuple[float, float]], dict[tuple[int, int], float]]:
     """Newcombe's interval of each pair's difference of the proportion ``mid`` (its paired 2×2 table), where the
-    table gives the estimates; the other pairs keep the bootstrap."""
+    table gives the estimates, with McNemar's exact p-value of the same table; the other pairs keep the bootstrap."""
     m = len(joint.systems)
     out = {}
+    tests = {}
     for a in range(m):
         for b in range(a + 1, m):
             counts = paired_counts(joint, mid, a, b, positive_index)
@@ -110,7 +111,8 @@ def _newcombe(joint: JointCounts, mid: str, points: np.ndarray, confidence: floa
             same = np.isclose(points[a] - points[b], (a_only - b_only) / n, rtol=1e-9, atol=1e-12)
             if same and np.isclose(points[a], (both + a_only) / n, rtol=1e-12, atol=0.0):
                 out[(a, b)] = newcombe_paired(*counts, confidence)
-    return out
+                tests[(a, b)] = binomial_two_sided(int(a_only), int(b_only))
+    return out, tests
 
 
 def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, confidence: float, method: str,
@@ -156,7 +158,8 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
                 props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
             extra.proportions = props
             if wanted[mid] == "clopper_pearson" and mid in PAIRED_PROPORTIONS and m > 1:
-                extra.paired_differences = _newcombe(joint, mid, points[i], confidence, options.get("positive_index"))
+                extra.paired_differences, extra.paired_p = _newcombe(joint, mid, points[i], confidence,
+                                                                     options.get("positive_index"))
         out[mid] = extra
     tests = mcnemar_tests(joint, confidence, ids, options.get("positive_index")) if (
         m > 1 and clusters is None and layout is None) else []
