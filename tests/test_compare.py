@@ -24,6 +24,7 @@ from advisor.stats._compare import (
 from advisor.engine._joint import JointCounts
 from advisor.catalogue import get_catalogue
 from advisor.engine._metrics import evaluate_batch
+from advisor.stats._proportions import newcombe_paired
 
 
 def noisy(y: np.ndarray, accuracy: float, rng: np.random.Generator, k: int = 3) -> np.ndarray:
@@ -50,7 +51,12 @@ def test_identical_systems_tie_exactly():
     for m in c.metrics:
         assert c.probability_better("a", "b", m) == 0.5
         d = c.difference("a", "b", m)
-        assert (d.estimate, d.low, d.high) == (0.0, 0.0, 0.0)
+        if d.method == "newcombe":  # accuracy, a paired proportion: no discordant item, an interval centred at 0
+            right = float((p == y).sum())  # both right on these, both wrong on the rest
+            assert (d.estimate, d.low, d.high) == pytest.approx((0.0, *newcombe_paired(right, 0, 0, 200 - right, 0.95)))
+            assert d.low == pytest.approx(-d.high) and d.high > 0
+        else:
+            assert (d.estimate, d.low, d.high) == (0.0, 0.0, 0.0)
         assert c.winners(m) == ["a", "b"]
         assert c.probability_first(m) == {"a": 0.5, "b": 0.5}
 

@@ -121,17 +121,19 @@ def _difference_cell(mc: Any, a: str, b: str) -> str:
 
 
 def _render_tests(console: Any, comparison: Comparison, pairs: list[tuple[str, str]]) -> None:
-    """The methods of the intervals, each pair's test (McNemar's exact test for accuracy, the paired-bootstrap
-    test for the rest) and the smallest difference it resolves, so that "not separable" has a size."""
+    """The methods of the intervals, each pair's test (McNemar's exact test for accuracy, recall and specificity,
+    the paired-bootstrap test for the rest) and the smallest difference it resolves, so that "not separable" has a size."""
     entries = [(s, mid, r.method, r.reason) for mid, mc in comparison.metrics.items() for s, r in mc.systems.items()]
     for line in methods_note(entries):
         console.print(line, style="dim", markup=False)
     for t in comparison.mcnemar:
         if (t.a, t.b) in pairs or len(comparison.systems) == 2:
             holm = f", Holm-adjusted {p_text(t.p_holm)}" if t.p_holm is not None else ""
-            size = "" if t.resolvable is None else f"; it separates accuracy differences of {_fmt(t.resolvable, 3)} or more"
-            console.print(f"accuracy, McNemar's exact test: {terminal_safe(t.a)} right and {terminal_safe(t.b)} wrong "
-                          f"on {t.a_only:g} items, the reverse on {t.b_only:g}; {p_clause(t.p)}{holm}{size}.",
+            size = ("" if t.resolvable is None
+                    else f"; it separates {t.metric} differences of {_fmt(t.resolvable, 3)} or more")
+            among = {"recall": " positive", "specificity": " negative"}.get(t.metric, "")
+            console.print(f"{t.metric}, McNemar's exact test: {terminal_safe(t.a)} right and {terminal_safe(t.b)} wrong "
+                          f"on {t.a_only:g}{among} items, the reverse on {t.b_only:g}; {p_clause(t.p)}{holm}{size}.",
                           markup=False)
     a, b = pairs[0]
     sizes = [f"{mid} {_fmt(p.resolvable, 3)}" for mid, mc in comparison.metrics.items() for p in mc.pairs

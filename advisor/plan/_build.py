@@ -339,9 +339,10 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
     test = None
     if several and options.resamples > 0:
+        tested = (["accuracy"] if {"accuracy", "micro_f1"} & set(metric_ids) else []) + [
+            m for m in ("recall", "specificity") if m in metric_ids]  # proportions over items both systems classify
         test = "paired bootstrap test of the difference" + (
-            "; McNemar's exact test reported beside it for accuracy" if {"accuracy", "micro_f1"} & set(metric_ids)
-            else "")
+            "; McNemar's exact test reported beside it for " + " and ".join(tested) if tested else "")
     return Design(
         resamples=options.resamples, confidence=options.confidence, seed=options.seed,
         seed_given=options.seed_given, undefined=options.undefined, systems=n_systems,

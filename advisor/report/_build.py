@@ -813,7 +813,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
             sign = 1.0 if cat.metrics.get(mid) is None or cat.metrics[mid].higher_is_better else -1.0
             pair = next((p for p in cmp.metrics[mid].pairs if {p.a, p.b} == {a, b}), None)
             info = {} if pair is None else {"p_a_better": cmp.probability_better(a, b, mid), "p_value": pair.p_value,
-                                            "test": pair.test, "resolvable": pair.resolvable}
+                                            "test": pair.test, "resolvable": pair.resolvable,
+                                            "method": d.method}
             figures.differences.append(difference_row(mid, d.estimate, d.low, d.high, sign, info))
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
                                          seed=cmp.seed, paired=True)

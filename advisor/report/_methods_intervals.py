@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
+from ..stats import PAIRED_PROPORTIONS
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -83,6 +84,13 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     exact = [m for m in ids if methods.get(m) in ("clopper_pearson", "wilson")]
     resampled = [m for m in ids if methods.get(m) in _RESAMPLED] or (ids and not exact and not methods)
     paired = intervals.paired and n_systems > 1
+    # the paired proportions with an exact interval (accuracy, sensitivity, specificity): McNemar's test and Newcombe's
+    # interval where the items are whole and not grouped — with data, where McNemar's test ran; not a share whose
+    # exact interval holds only while no score ties (top-1 accuracy from scores)
+    newcombe = [m for m in exact if m in PAIRED_PROPORTIONS and methods.get(m) == "clopper_pearson"
+                and m not in intervals.tied_shares] if (
+        (paired and intervals.mcnemar) or (n_systems == 0 and not intervals.group_column)) else []
+    drawn_rest = True
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
@@ -92,6 +100,14 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if exact:  # up to five named (a STARD table: sensitivity, specificity, PPV, NPV, accuracy), more as "proportions"
             p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) <= 5
                                                   else W.S["proportions"]))
+    elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
+        p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
+        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
+        p.cite([k for k in [cite("Newcombe", "1998")] if k])
+        rest = [m for m in exact if m not in newcombe]
+        if rest:
+            p.t(W.S["paired_rest_pairs" if paired else "paired_rest_systems"].format(n=n, unit=unit))
+        drawn_rest = bool(rest)
     else:
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:
@@ -99,7 +115,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         elif n_systems == 0:  # before data: what the seed is for, when systems are compared
             p.t(W.S["intervals_exact_systems"].format(n=n, unit=unit))
     # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
-    drawn = bool(resampled or not exact or paired or n_systems != 1)
+    drawn = bool(resampled or not exact or paired or n_systems != 1) and drawn_rest
     if intervals.seed is not None and drawn:
         p.t(W.S["seed"].format(seed=intervals.seed))
         if not intervals.paired and n_systems > 1:
@@ -126,7 +142,10 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         else:
             p.t(W.S["winners_any"].format(alpha=alpha))
         p.t(". ")
-        if "accuracy" in ids and intervals.mcnemar and not brief:
+        if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled
+            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
+            p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
+        elif "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
     _withheld(p, intervals, ids, name, cite)
 

@@ -435,6 +435,12 @@ S: dict[str, str] = {
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
+    # a paired proportion (sensitivity, specificity, accuracy): blind readers of a diagnostic accuracy study, "paired
+    # sensitivities and specificities are customarily compared with McNemar's test and a Newcombe interval"
+    "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
+                           "Newcombe's interval for paired proportions"),
+    "paired_rest_systems": "; any other difference comes from {n} paired bootstrap resamples of the {unit}",
+    "paired_rest_pairs": "; other paired differences come from {n} bootstrap resamples of the {unit}",
     # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
     "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
                        "{names} then {each}{take} a BCa interval from these resamples instead"),

@@ -178,7 +178,7 @@ class IntervalSettings(_M):
         "of a hit (with data, methods holds the method each metric got)"))
     seed_given: bool = Field(True, description="False: advisor picked the seed")
     test: str | None = Field(None, description="the paired test behind the winners, named")
-    mcnemar: bool = Field(False, description="accuracy compared by McNemar's exact test")
+    mcnemar: bool = Field(False, description="accuracy, recall or specificity compared by McNemar's exact test")
     group_column: str | None = Field(None, description="the column whose groups were resampled instead of items")
     groups: int | None = Field(None, description="how many groups were resampled")
 
@@ -222,6 +222,8 @@ class DifferenceRow(_M):
     p_value: float | None = Field(None, description="two-sided p-value of the pair's test")
     test: str | None = Field(None, description="paired bootstrap, or McNemar exact (accuracy)")
     resolvable: float | None = Field(None, description="smallest difference this test set resolves")
+    method: str | None = Field(None, description="the interval's method: newcombe for a paired proportion, else the "
+                                                 "paired bootstrap's (bca, basic, percentile)")
 
 
 class FigureData(_M):

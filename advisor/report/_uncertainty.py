@@ -52,7 +52,7 @@ def difference_row(metric: str, estimate: Any, low: Any, high: Any, sign: float,
     better = get("p_a_better") if get("p_a_better") is not None else get("probability_better")
     return DifferenceRow(metric=metric, estimate=None if est is None else sign * est, low=lo, high=hi,
                          p_better=_f(better), p_value=_f(get("p_value")), test=get("test"),
-                         resolvable=_f(get("resolvable")))
+                         resolvable=_f(get("resolvable")), method=get("method"))
 
 
 def interval_settings(reports: Sequence[Any], *, n_resamples: int, confidence: float, seed: int | None,
@@ -88,6 +88,17 @@ def _p(p: float | None) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
+#: The items a paired proportion is counted among, in McNemar's sentence of the differences table.
+_AMONG = {"recall": "positive items", "specificity": "negative items"}
+
+
+def _names(entries: Sequence[Any]) -> str:
+    """The metrics' names as a caption says them: "accuracy", "sensitivity and specificity"."""
+    words = [m.name.split(" (")[0] for m in entries]
+    words = [w if w[1:2].isupper() else w.lower() for w in words]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries: Sequence[Any],
                      confidence: float, digits: int = 3, mcnemar: Sequence[Mapping[str, Any]] = ()) -> TableBlock | None:
     """The paired differences of the lead and its companions (two systems), or None."""
@@ -119,12 +130,20 @@ def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries
         caption += (" " + " and ".join(f"{m.name.split(' (')[0].lower() if m.name[1:2].islower() else m.name} "
                                        f"(ideal {TARGET_VALUED[m.id]:g})" for m in ideal).capitalize()
                     + (" have" if len(ideal) > 1 else " has") + " an ideal value, not a direction: no P(better).")
+    newcombe = [m for m in shown if by_id[m.id].method == "newcombe"]
+    if newcombe:  # a proportion among items both systems classify: the interval from the pair's 2×2 table
+        caption += (f" The interval{'s' if len(newcombe) > 1 else ''} of {_names(newcombe)} "
+                    f"{'are' if len(newcombe) > 1 else 'is'} Newcombe's for paired proportions (Newcombe 1998), "
+                    "from the items on which the two systems agree and disagree, not from the resamples; "
+                    f"{'their' if len(newcombe) > 1 else 'its'} p is McNemar's exact test's, on the same items.")
     for t in mcnemar:
-        if {t.get("a"), t.get("b")} == {a, b} and any(m.id == "accuracy" for m in shown):
+        m = next((m for m in shown if m.id == t.get("metric", "accuracy")), None)
+        if {t.get("a"), t.get("b")} == {a, b} and m is not None:
             first, second = (t["a_only"], t["b_only"]) if t["a"] == a else (t["b_only"], t["a_only"])
             p = _p(t["p"])
-            caption += (f" Accuracy, McNemar's exact test: {a} is right and {b} wrong on {first:g} items, the reverse on "
-                        f"{second:g}; p {p if p.startswith('<') else '= ' + p}.")
+            among = _AMONG.get(m.id, "items")
+            caption += (f" {_names([m]).capitalize()}, McNemar's exact test: {a} is right and {b} wrong on {first:g} "
+                        f"{among}, the reverse on {second:g}; p {p if p.startswith('<') else '= ' + p}.")
     return TableBlock(id="paired_differences", title="Paired differences", caption=caption,
                       columns=["Metric", f"{a} − {b}", f"{pct} interval", f"P({a} better)", "p", "resolvable"],
                       numeric=[False, True, True, True, True, True], rows=out)

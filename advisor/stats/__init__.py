@@ -23,6 +23,8 @@ _LAZY: dict[str, str] = {
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",
     "proportion_interval": "._proportions",
+    # proportions among a fixed set of items both systems classify: McNemar's test, Newcombe's paired interval
+    "PAIRED_PROPORTIONS": "._mcnemar",
     # the false positive rate of the labels in use against a budget, with its one-sided upper bound
     "BudgetCheck": "._budget",
     "fpr_budget_check": "._budget",
@@ -86,6 +88,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         project_to_prevalence as project_to_prevalence,
     )
     from ._proportions import proportion_interval as proportion_interval
+    from ._mcnemar import PAIRED_PROPORTIONS as PAIRED_PROPORTIONS
     from ._budget import BudgetCheck as BudgetCheck, fpr_budget_check as fpr_budget_check
     from ._budget import one_sided_upper as one_sided_upper
     from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs

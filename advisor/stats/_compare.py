@@ -277,7 +277,7 @@ def compare_joint(
         ranking_agreement=ranking_agreement(ids, systems, points),
         undefined=undefined_records,
         mcnemar=mcnemar,
-        test=paired_test_words(m, bool(mcnemar)),
+        test=paired_test_words(m, [t.metric for t in mcnemar]),
         groups=None if clusters is None else clusters[1],
         runs=None if layout is None else layout.runs,
     )

@@ -71,15 +71,17 @@ class MetricComparison(_Model):
 
 
 class McNemar(_Model):
-    """McNemar's exact test of two systems' correct/incorrect decisions on the same items."""
+    """McNemar's exact test of two systems' correct/incorrect decisions on the same items: all items for accuracy,
+    the positives for recall, the negatives for specificity (``metric``)."""
 
     a: str
     b: str
-    a_only: float  # items a gets right and b wrong
+    a_only: float  # items (of the metric's set) a gets right and b wrong
     b_only: float  # items b gets right and a wrong
     p: float  # two-sided exact p-value, min(1, 2 P(X ≤ min(a_only, b_only))), X ~ Binomial(a_only + b_only, ½)
     p_holm: float | None = None  # Holm-adjusted over all pairs (more than two systems)
-    resolvable: float | None = None  # smallest accuracy difference this test separates with these discordant items
+    resolvable: float | None = None  # smallest difference of the metric this test separates with these discordant items
+    metric: str = "accuracy"  # the proportion compared: accuracy, recall or specificity
 
 
 class RankingAgreement(_Model):
@@ -109,7 +111,7 @@ class Comparison(_Model):
     metrics: dict[str, MetricComparison]
     ranking_agreement: RankingAgreement
     undefined: dict[str, list[dict[str, Any]]]
-    mcnemar: list[McNemar] = []  # accuracy: McNemar's exact test of every pair, beside the bootstrap (issue 20)
+    mcnemar: list[McNemar] = []  # accuracy, recall, specificity: McNemar's exact test of every pair (issue 20)
     test: str = ""  # the paired test behind the winners, named
     groups: int | None = None  # the bootstrap resampled this many groups of items, not items (issue 20)
     runs: dict[str, int] | None = None  # runs per system, each system its mean over them (issue 20)

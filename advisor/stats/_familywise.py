@@ -26,7 +26,7 @@ WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs 
 TEST_BOOTSTRAP = ("two-sided paired-bootstrap test: p = 2(1 − Φ(|d| / se)), d the difference of the two systems and se "
                   "the standard deviation of its paired resamples")
 TEST_MCNEMAR = ("McNemar's exact test on the items one system gets right and the other wrong is reported beside it "
-                "for accuracy")
+                "for {metrics}")
 
 
 def winners_method(m: int, confidence: float) -> str:
@@ -36,12 +36,18 @@ def winners_method(m: int, confidence: float) -> str:
     return WINNERS_HOLM.format(pairs=m * (m - 1) // 2, alpha=round(1.0 - confidence, 12))
 
 
-def paired_test_words(m: int, mcnemar: bool) -> str:
-    """The paired test(s) behind the winners of ``m`` systems, named: McNemar's exact test for accuracy
-    (when compared), the paired-bootstrap test for every other metric."""
+def paired_test_words(m: int, mcnemar: Sequence[str] = ()) -> str:
+    """The paired test(s) behind the winners of ``m`` systems, named: McNemar's exact test beside it for the
+    metrics ``mcnemar`` (accuracy, recall, specificity, when compared), the paired-bootstrap test for every metric.
+
+    >>> paired_test_words(2, ["accuracy", "recall"]).endswith("beside it for accuracy and recall")
+    True
+    """
     if m < 2:
         return ""
-    return TEST_BOOTSTRAP + ("; " + TEST_MCNEMAR if mcnemar else "")
+    names = list(dict.fromkeys(mcnemar))
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+    return TEST_BOOTSTRAP + ("; " + TEST_MCNEMAR.format(metrics=said) if names else "")
 
 
 def paired_p_value(observed: float, d: np.ndarray) -> float:

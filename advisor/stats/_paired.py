@@ -5,10 +5,13 @@ r"""One metric of a paired comparison: each system's interval, every pair's diff
   interval where BCa's levels are not supported, none where no interval contains the estimate.
 * **A difference** ``a − b``: the same, on the paired resampled differences, with the acceleration of
   the jackknife of the difference (the same unit leaves both systems). Systems that agree on every
-  item have the difference 0 in every resample, and the interval ``[0, 0]``.
+  item have the difference 0 in every resample, and the interval ``[0, 0]``, except under Newcombe's. A proportion among a fixed set of
+  items both systems classify (accuracy, recall, specificity: :data:`._mcnemar.PAIRED_PROPORTIONS`) whose own
+  interval is Clopper–Pearson gets Newcombe's interval for paired proportions instead (Newcombe 1998, method
+  10: :func:`._proportions.newcombe_paired`), computed from the pair's 2×2 table (method ``newcombe``).
 * **The test of a pair**: the two-sided paired-bootstrap test ``2 (1 − Φ(|d̂| / se*))`` with ``se*`` the
-  standard deviation of the resampled differences, for every metric. For accuracy McNemar's exact test
-  on the discordant items is reported beside it (:mod:`._mcnemar`, ``Comparison.mcnemar``); the winners
+  standard deviation of the resampled differences, for every metric. For accuracy, recall and specificity
+  McNemar's exact test on the discordant items is reported beside it (:mod:`._mcnemar`, ``Comparison.mcnemar``); the winners
   rest on one procedure for every metric.
 * **Winners**: with two systems the best, and the other when the difference's interval contains 0 (or,
   where the difference has no interval, the bootstrap p-value exceeds α). With more, Holm's step-down
@@ -48,7 +51,8 @@ class PairedInputs:
 
     ``methods``: the interval method per system ("auto", "clopper_pearson", …); ``accel``: BCa's
     acceleration per system; ``diff_accel``: per pair of system indices; ``proportions``: per system the
-    ``(count, denominator)`` of a proportion and the interval it gives.
+    ``(count, denominator)`` of a proportion and the interval it gives; ``paired_differences``: per pair of system
+    indices Newcombe's interval of their difference, in place of the bootstrap's.
     """
 
     methods: Sequence[str] | str = "auto"
@@ -56,6 +60,10 @@ class PairedInputs:
     accel: np.ndarray | None = None
     diff_accel: Mapping[tuple[int, int], float] = field(default_factory=dict)
     proportions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
+    paired_differences: Mapping[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    #: per pair of system indices McNemar's exact p-value, where Newcombe's interval replaces the bootstrap's: the
+    #: row's test and the winners (Holm's too) rest on the same paired 2×2 table as its interval
+    paired_p: Mapping[tuple[int, int], float] = field(default_factory=dict)
 
 
 def _better_share(x: np.ndarray, y: np.ndarray) -> float:
@@ -135,18 +143,22 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
                 od = sign * d
                 od = od[~np.isnan(od)]
                 test, p = "paired bootstrap", paired_p_value(float(sign * est), od)
+            if (a, b) in extra.paired_p:  # a paired proportion: McNemar's exact test, as its Newcombe interval
+                test, p = "McNemar's exact test", float(extra.paired_p[(a, b)])
             fin = od[np.isfinite(od)]
             resolvable = z * float(fin.std(ddof=1)) if fin.size > 1 and fin.size == od.size else None
             p_values[(systems[a], systems[b])] = 1.0 if np.isnan(p) else p  # undefined: never separated
-            lo, hi = iv.low[0], iv.high[0]
+            lo, hi, how, why = iv.low[0], iv.high[0], iv.methods[0], iv.reasons[0]
+            if (a, b) in extra.paired_differences:  # a paired proportion: Newcombe's interval
+                lo, hi = extra.paired_differences[(a, b)]
+                how, why = "newcombe", None
             if np.isnan(lo):
                 separated[(a, b)] = p_values[(systems[a], systems[b])] <= alpha
             else:
                 separated[(a, b)] = not lo <= 0.0 <= hi
             pairs.append(PairResult(
                 a=systems[a], b=systems[b],
-                difference=Interval(estimate=_num(est), low=_num(lo), high=_num(hi), method=iv.methods[0],
-                                    reason=iv.reasons[0]),
+                difference=Interval(estimate=_num(est), low=_num(lo), high=_num(hi), method=how, reason=why),
                 p_a_better=_num(_better_share(oriented[:, a], oriented[:, b])), p_value=_num(p), test=test,
                 resolvable=None if resolvable is None else _num(resolvable)))
     best, winners = _winners(systems, sign * points, p_values, separated, alpha)

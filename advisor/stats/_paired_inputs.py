@@ -4,9 +4,11 @@
   table's items (:mod:`._jackknife`): deleting an item removes it from every system at once.
 * The exact intervals of the proportions (:mod:`._choice`, :mod:`._proportions`), each system's count
   over its denominator.
-* McNemar's exact test of every pair for accuracy (:mod:`._mcnemar`), reported beside the bootstrap, with
-  Holm's adjustment over the pairs when there are more than two systems, and the smallest accuracy
-  difference it resolves.
+* McNemar's exact test of every pair for accuracy, recall and specificity — proportions among a fixed set of
+  items both systems classify (:mod:`._mcnemar`) — reported beside the bootstrap, with Holm's adjustment over
+  the pairs when there are more than two systems, and the smallest difference it resolves.
+* Newcombe's interval of every pair's difference of those proportions where each system's own interval is
+  Clopper–Pearson (:func:`._proportions.newcombe_paired`): it replaces the bootstrap interval of the difference.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from ._bootstrap import chunk_size, resample_cells
 from ._choice import interval_method, proportion_counts
 from ._compare_models import McNemar
 from ._jackknife import acceleration, leave_out_values
-from ._mcnemar import discordant_counts, mcnemar_resolvable
+from ._mcnemar import PAIRED_PROPORTIONS, mcnemar_resolvable, paired_counts
 from ._paired import MCNEMAR_IDS, PairedInputs
-from ._proportions import PROPORTION_METHODS, binomial_two_sided, proportion_interval
+from ._proportions import PROPORTION_METHODS, binomial_two_sided, newcombe_paired, proportion_interval
 from ._runs import combine_points
 
 __all__ = ["paired_inputs"]
@@ -61,23 +63,56 @@ def _holm(p: list[float]) -> list[float]:
     return out.tolist()
 
 
-def mcnemar_tests(joint: JointCounts, confidence: float) -> list[McNemar]:
-    """McNemar's exact test of every pair (empty when the counts are not whole items)."""
+def _tested(ids: Sequence[str], positive_index: int | None) -> list[str]:
+    """The proportions among ``ids`` McNemar's test compares, accuracy first (micro-F1 is accuracy)."""
+    out = ["accuracy"] if any(mid in MCNEMAR_IDS for mid in ids) else []
+    return out + [mid for mid in ("recall", "specificity") if mid in ids and positive_index is not None]
+
+
+def mcnemar_tests(joint: JointCounts, confidence: float, ids: Sequence[str] = ("accuracy",),
+                  positive_index: int | None = None) -> list[McNemar]:
+    """McNemar's exact test of every pair, for each proportion among ``ids`` over a fixed set of items (accuracy,
+    recall, specificity); empty when the counts are not whole items."""
     systems = list(joint.systems)
     m = len(systems)
     pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
     alpha = (1.0 - confidence) / (len(pairs) if m > 2 else 1)  # Holm's first step for several pairs
     tests: list[McNemar] = []
-    for a, b in pairs:
-        counts = discordant_counts(joint, a, b)
-        if counts is None:
-            return []
-        tests.append(McNemar(a=systems[a], b=systems[b], a_only=counts[0], b_only=counts[1],
-                             p=binomial_two_sided(int(counts[0]), int(counts[1])),
-                             resolvable=mcnemar_resolvable(counts[0] + counts[1], joint.n, alpha)))
-    if m > 2:
-        tests = [t.model_copy(update={"p_holm": q}) for t, q in zip(tests, _holm([t.p for t in tests]))]
+    for mid in _tested(ids, positive_index):
+        these: list[McNemar] = []
+        for a, b in pairs:
+            counts = paired_counts(joint, mid, a, b, positive_index)
+            if counts is None:
+                return []
+            _, a_only, b_only, _ = counts
+            these.append(McNemar(a=systems[a], b=systems[b], a_only=a_only, b_only=b_only, metric=mid,
+                                 p=binomial_two_sided(int(a_only), int(b_only)),
+                                 resolvable=mcnemar_resolvable(a_only + b_only, sum(counts), alpha)))
+        if m > 2:
+            these = [t.model_copy(update={"p_holm": q}) for t, q in zip(these, _holm([t.p for t in these]))]
+        tests += these
     return tests
+
+
+def _newcombe(joint: JointCounts, mid: str, points: np.ndarray, confidence: float,
+              positive_index: int | None) -> tuple[dict[tuple[int, int], tuple[float, float]], dict[tuple[int, int], float]]:
+    """Newcombe's interval of each pair's difference of the proportion ``mid`` (its paired 2×2 table), where the
+    table gives the estimates, with McNemar's exact p-value of the same table; the other pairs keep the bootstrap."""
+    m = len(joint.systems)
+    out = {}
+    tests = {}
+    for a in range(m):
+        for b in range(a + 1, m):
+            counts = paired_counts(joint, mid, a, b, positive_index)
+            n = 0.0 if counts is None else sum(counts)
+            if counts is None or not n > 0:
+                continue
+            both, a_only, b_only, _ = counts
+            same = np.isclose(points[a] - points[b], (a_only - b_only) / n, rtol=1e-9, atol=1e-12)
+            if same and np.isclose(points[a], (both + a_only) / n, rtol=1e-12, atol=0.0):
+                out[(a, b)] = newcombe_paired(*counts, confidence)
+                tests[(a, b)] = binomial_two_sided(int(a_only), int(b_only))
+    return out, tests
 
 
 def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, confidence: float, method: str,
@@ -122,7 +157,10 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
                 ok = n > 0 and np.isclose(points[i, j], x / n, rtol=1e-12, atol=0.0)
                 props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
             extra.proportions = props
+            if wanted[mid] == "clopper_pearson" and mid in PAIRED_PROPORTIONS and m > 1:
+                extra.paired_differences, extra.paired_p = _newcombe(joint, mid, points[i], confidence,
+                                                                     options.get("positive_index"))
         out[mid] = extra
-    tests = mcnemar_tests(joint, confidence) if (m > 1 and clusters is None and layout is None
-                                                 and any(mid in MCNEMAR_IDS for mid in ids)) else []
+    tests = mcnemar_tests(joint, confidence, ids, options.get("positive_index")) if (
+        m > 1 and clusters is None and layout is None) else []
     return out, tests

@@ -17,6 +17,14 @@ only 72 % of test sets (exact enumeration over every outcome).
   close to nominal on average, below it near 0 and 1. Offered for comparison (``proportion="wilson"``).
 * **Exact binomial test** (McNemar's exact test on the discordant pairs): two-sided
   ``p = min(1, 2 P(X ≤ min(b, c)))``, ``X ~ Binomial(b + c, ½)`` — statsmodels' ``mcnemar(exact=True)``.
+* **Newcombe's interval for a difference of paired proportions** (Newcombe 1998, method 10): two systems
+  classify the same ``N`` items, ``e`` right by both, ``f`` by the first only, ``g`` by the second only, ``h``
+  by neither; ``p₁ = (e + f)/N``, ``p₂ = (e + g)/N``, ``D = p₁ − p₂``. With ``[l₁, u₁]``, ``[l₂, u₂]`` the
+  Wilson intervals of the two margins and ``φ`` the correlation of the two classifications,
+  ``[D − √((p₁ − l₁)² − 2φ(p₁ − l₁)(u₂ − p₂) + (u₂ − p₂)²), D + √((u₁ − p₁)² − 2φ(u₁ − p₁)(p₂ − l₂) + (p₂ − l₂)²)]``.
+  ``φ = C / √((e + f)(g + h)(e + g)(f + h))`` with the paper's correction of the numerator ``A = eh − fg``:
+  ``C = A − N/2`` when ``A > N/2``, 0 when ``0 ≤ A ≤ N/2``, ``A`` when ``A < 0``; ``φ = 0`` when a margin is
+  empty. The interval stays inside ``[−1, 1]`` and has a width when no item is discordant.
 
 The regularised incomplete beta function is evaluated with its continued fraction (modified Lentz;
 Press et al., *Numerical Recipes*, §6.4) and inverted by safeguarded Newton steps, to about 1e-14.
@@ -27,7 +35,8 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-__all__ = ["PROPORTION_METHODS", "binomial_two_sided", "clopper_pearson", "proportion_interval", "wilson"]
+__all__ = ["PROPORTION_METHODS", "binomial_two_sided", "clopper_pearson", "newcombe_paired", "proportion_interval",
+           "wilson"]
 
 PROPORTION_METHODS = ("clopper_pearson", "wilson")
 
@@ -155,3 +164,29 @@ def binomial_two_sided(b: int, c: int) -> float:
         return 1.0
     # P(X ≤ low) = I_{1/2}(n − low, low + 1)
     return min(1.0, 2.0 * betainc(n - low, low + 1.0, 0.5))
+
+
+def newcombe_paired(both: float, first_only: float, second_only: float, neither: float,
+                    confidence: float) -> tuple[float, float]:
+    """Newcombe's (1998, method 10) interval of ``p₁ − p₂`` for two proportions over the same items: ``both``
+    items are successes for both, ``first_only`` for the first only, ``second_only`` for the second only,
+    ``neither`` for neither. NaN for no items.
+
+    >>> [round(v, 4) for v in newcombe_paired(59, 6, 16, 80, 0.95)]  # Fagerland, Lydersen & Laake: Cavo et al. (2012)
+    [-0.1186, -0.0046]
+    """
+    e, f, g, h = (float(v) for v in (both, first_only, second_only, neither))
+    n = e + f + g + h
+    if not n > 0:
+        return float("nan"), float("nan")
+    p1, p2 = (e + f) / n, (e + g) / n
+    l1, u1 = wilson(e + f, n, confidence)
+    l2, u2 = wilson(e + g, n, confidence)
+    margins = (e + f) * (g + h) * (e + g) * (f + h)
+    a = e * h - f * g
+    c = a - n / 2.0 if a > n / 2.0 else (0.0 if a >= 0.0 else a)
+    phi = c / math.sqrt(margins) if margins > 0 else 0.0
+    d = p1 - p2
+    down = (p1 - l1) ** 2 - 2.0 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    up = (u1 - p1) ** 2 - 2.0 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    return max(-1.0, d - math.sqrt(max(down, 0.0))), min(1.0, d + math.sqrt(max(up, 0.0)))
