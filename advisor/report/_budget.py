@@ -90,7 +90,7 @@ def deployed_lead(answers: Mapping[str, Any], ids: Sequence[str]) -> bool:
     """Whether the recall of the deployed threshold leads, with TPR at the budget beside it: a threshold is in use
     (``operating_point: fixed``, its labels in the predictions) and a false positive rate budget is given, so the
     figure of the threshold in use leads and the best threshold within the budget, found on the test set, stands
-    beside it (rules_constraints.yaml, rule fpr_budget; issue 25, the fraud and spam readers). ``ids``: the
+    beside it (rules_constraints.yaml, rule fpr_budget; issue 22, the fraud and spam readers). ``ids``: the
     reported metrics, the lead first.
 
     >>> deployed_lead({"operating_point": "fixed", "fpr_budget": 0.01}, ["recall", "tpr_at_fpr"])

@@ -222,7 +222,7 @@ def build_methods(
     groups = sub_promise is not None and not bias and answers.get("operating_point") == "fixed" \
         and answers.get("task") == "binary" and answers.get("positive_class") is not None
     # a threshold in use and a budget: its recall leads, the budget's sentence right after it, then TPR at the budget,
-    # the best threshold the test set allows, with its optimism (issue 25, the fraud and spam readers)
+    # the best threshold the test set allows, with its optimism (issue 22, the fraud and spam readers)
     deployed = primary is not None and deployed_lead(answers, [primary.id, *(m.id for m in rec if m is not primary)])
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
@@ -786,7 +786,7 @@ def _best_within_budget(p: Text, rec: Sequence[MetricEntry], said: AbstractSet[s
                         extra: Sequence[tuple[str, Sequence[str]]], cite: Any, field: Any = None) -> set[str]:
     """"It is the recall of the best threshold within the budget; chosen on the test set, that threshold makes it
     optimistic for a threshold fixed in advance (Tong et al. 2018)." — beside the recall of the deployed threshold,
-    the figure of the best threshold the test set allows, said as such with its optimism (issue 25); named here
+    the figure of the best threshold the test set allows, said as such with its optimism (issue 22); named here
     unless the field's sentence named it (``said``: the ids it named; "It" when that sentence named it alone, in
     our words). With data, the sentence on the threshold found says both. Returns the ids said."""
     best = next((m for m in rec if m.id == "tpr_at_fpr"), None)

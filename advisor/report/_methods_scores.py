@@ -57,7 +57,7 @@ class ThresholdNote(str):
 class BudgetNote(str):
     """The sentence on the threshold TPR at the budget is read at, found on the test set and so optimistic: said
     right after that figure when it stands beside the recall of the deployed threshold (the lead's sentence, then
-    the budget's, then this figure; issue 25), else where the added sentences go. ``predicate``: the sentence after
+    the budget's, then this figure; issue 22), else where the added sentences go. ``predicate``: the sentence after
     its subject, "the true positive rate", for a sentence that names the figure itself ("It is read at …")."""
 
     predicate: str | None
