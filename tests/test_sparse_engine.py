@@ -12,6 +12,7 @@ from advisor.engine._chance import reference_matrices
 from advisor.engine._joint import JointCounts
 from advisor.engine._metrics import BINARY_METRICS, MULTICLASS_METRICS, evaluate_batch
 from advisor.stats._bootstrap import bootstrap
+from advisor.stats._proportions import newcombe_paired
 
 CONVENTIONS = ("zero", "baseline", "omit")
 
@@ -359,14 +360,22 @@ def test_paired_item_comparison_evaluates_each_systems_own_resampled_matrix() ->
 def test_identical_systems_tie_exactly_in_every_resample(draw) -> None:
     """Two systems with the same predictions: every paired difference is exactly 0, each is better
     in half the resamples by the tie rule, and their rank intervals coincide — whatever order the
-    engine keeps each system's cells in."""
+    engine keeps each system's cells in. Accuracy, a paired proportion with an exact interval, takes
+    Newcombe's interval from the pair's 2×2 table (no discordant item): centred at 0, not [0, 0]."""
     rng = np.random.default_rng(12)
     k, n = 60, 20_000
     y = rng.integers(0, k, n)
     p = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
     got = advisor.compare_systems(y, {"a": p, "b": p.copy()}, n_resamples=200, seed=0, draw=draw)
+    right = float((p == y).sum())
     for m, res in got.metrics.items():
         pair = res.pairs[0]
-        assert (pair.difference.low, pair.difference.high) == (0.0, 0.0), m
+        if pair.difference.method == "newcombe":
+            assert m == "accuracy"
+            assert (pair.difference.low, pair.difference.high) == pytest.approx(
+                newcombe_paired(right, 0, 0, n - right, 0.95)), m
+            assert pair.difference.low == pytest.approx(-pair.difference.high) and pair.difference.high > 0
+        else:
+            assert (pair.difference.low, pair.difference.high) == (0.0, 0.0), m
         assert pair.p_a_better == 0.5, m
         assert res.rank_intervals["a"] == res.rank_intervals["b"], m

@@ -206,7 +206,7 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
 
 
 def _shares_symbol(symbols: dict[str, str], params: Mapping[str, Any]) -> dict[str, str]:
-    """The class shares a cost is weighed at ($\pi_i$), said as this plan weighs them — where the classifier is
+    r"""The class shares a cost is weighed at ($\pi_i$), said as this plan weighs them — where the classifier is
     used, as the answers give them, or this test set's — not as the catalogue's "when that is known, else" (the s24
     readers: a clause for nothing in a situation whose shares are known).
 
