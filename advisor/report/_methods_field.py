@@ -330,9 +330,7 @@ def _field_named(field: CommunityField, primary: MetricEntry | None, others: Seq
     22), or "There macro F1 … is called F1^PN" when not every figure has a word of its own. ``primary`` None: the
     figures are reported beside a lead that is not the field's."""
     figures = [m for m in (primary, *others) if m is not None]
-    terms = [(m, field.terms[m.id]) for m in figures
-             if field.terms.get(m.id) and not _glossed(field.terms[m.id], m.name)
-             and not _initials(field.terms[m.id], m.name)]
+    terms = [(m, field.terms[m.id]) for m in figures if _named_apart(field, m)]
     if not terms:
         return "", ""
     if len(terms) == 1 and primary is not None and terms[0][0] is primary:

@@ -4,8 +4,9 @@ It says, in as few words as the 220-word paragraph allows: the interval method o
 (BCa for most, exact Clopper–Pearson for the proportions; before data, that a share of top-k scores takes BCa
 where tied scores give an item part of a hit), the number of resamples and what they
 resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
-(the interval of the paired difference, McNemar's exact test for accuracy, Holm's correction over the
-paired bootstrap tests for more than two systems) and, for a reported metric without an interval, why.
+(the interval of the paired difference — Newcombe's, with McNemar's exact test, for a paired proportion with an
+exact interval — and Holm's correction over the pairs' tests for more than two systems) and, for a reported metric
+without an interval, why.
 With data whose groups were resampled and fewer of them than :data:`FEW_GROUPS`, a sentence says that such an
 interval runs narrow (benchmarks/bench_few_groups.py measured it; Cameron, Gelbach & Miller 2008).
 """
@@ -135,17 +136,20 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
+        if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled, before
+            # the winners, whose tests are then McNemar's for these proportions (one 2×2 table with the interval)
+            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
+            p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
+        tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
+            W.S["tests_bootstrap"]
         if n_systems == 2:
             p.t(W.S["winners"])
         elif n_systems > 2:
-            p.t(W.S["winners_holm"].format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha))
+            p.t(W.S["winners_holm"].format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha, tests=tests))
         else:
-            p.t(W.S["winners_any"].format(alpha=alpha))
+            p.t(W.S["winners_any"].format(alpha=alpha, tests=tests))
         p.t(". ")
-        if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled
-            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
-            p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
-        elif "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
+        if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
     _withheld(p, intervals, ids, name, cite)
 

@@ -460,10 +460,13 @@ S: dict[str, str] = {
     "same_seed": ", the same for every system",
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
+    # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
+    "tests_bootstrap": "bootstrap tests",
+    "tests_paired": "tests, McNemar's for {names} and the bootstrap's otherwise",
     "winners_holm": ("On each metric, the winners are the systems no other system beats after Holm's correction "
-                     "over all {pairs} pairs of paired bootstrap tests (family-wise error at most {alpha})"),
+                     "over all {pairs} pairs of paired {tests} (family-wise error at most {alpha})"),
     "winners_any": ("On each metric, the winners are the systems no other system beats after Holm's correction "
-                    "over all pairs of paired bootstrap tests (family-wise error at most {alpha})"),
+                    "over all pairs of paired {tests} (family-wise error at most {alpha})"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "no_interval_undefined": "{names} {verb} no interval where {its} denominator is 0",

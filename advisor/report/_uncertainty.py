@@ -22,6 +22,7 @@ from typing import Any
 from .._exceptions import InputError, arg
 from .._format import format_number
 from ..engine import TARGET_VALUED
+from ..questionnaire import join_words
 from ..stats import pick_seed
 from ._models import DifferenceRow, Estimate, IntervalSettings, TableBlock
 
@@ -95,8 +96,7 @@ _AMONG = {"recall": "positive items", "specificity": "negative items"}
 def _names(entries: Sequence[Any]) -> str:
     """The metrics' names as a caption says them: "accuracy", "sensitivity and specificity"."""
     words = [m.name.split(" (")[0] for m in entries]
-    words = [w if w[1:2].isupper() else w.lower() for w in words]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return join_words([w if w[1:2].isupper() else w.lower() for w in words])
 
 
 def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries: Sequence[Any],
