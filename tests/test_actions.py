@@ -157,7 +157,8 @@ def test_the_methods_paragraph_says_the_actions_in_the_authors_words_before_data
             "specificity, the corresponding share for children whose true class is “absent”.") in text
     # their exact intervals said once, in the one sentence on every figure's interval (the murmur reader)
     assert text.count("Clopper–Pearson") == 1
-    assert "Clopper–Pearson for referral sensitivity, referral specificity and accuracy" in text
+    assert "referral sensitivity, referral specificity and accuracy, binomial proportions, take exact Clopper–Pearson " \
+           "intervals" in text
     # an error between "present" and "unknown" has no consequence the author named: no class-weighted recall
     # leads, and Opitz (2024), who does not define the author's weighting, is not cited for it
     assert "class-weighted mean recall" not in text and "Opitz" not in text

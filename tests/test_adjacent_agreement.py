@@ -199,6 +199,6 @@ def test_qwk_leading_names_the_field_figures_in_one_list(cli, tmp_path):
     # and the field's "exact agreement" at first mention, accuracy in brackets (the s22 reader: "There accuracy is
     # called exact agreement" read as a template)
     assert "The customary figures in automated essay scoring (Williamson et al. 2012) are quadratically weighted " \
-           "kappa (QWK), our lead, exact agreement (accuracy) and adjacent agreement." in " ".join(r.output.split())
+           "kappa (QWK), exact agreement (accuracy) and adjacent agreement." in " ".join(r.output.split())
     assert "is called exact agreement" not in r.output
     assert "is called QWK" not in r.output

@@ -75,7 +75,7 @@ def test_without_a_deployed_threshold_the_spam_lead_is_the_tracks_figure(tmp_pat
     p = next(p for p in ctx.methods if p.heading == "Evaluation")
     said = sentences("".join(s.text if s.kind in ("text", "strong") else " X " for s in p.spans))
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with TPR at an FPR of 0.1%"))
-    assert said[lead + 1].startswith("The customary figures in the TREC Spam Track are TPR at an FPR of 0.1%, our lead,")
+    assert said[lead + 1].startswith("The customary figures in the TREC Spam Track are TPR at an FPR of 0.1% and ")
     assert not any(s.startswith("We lead with recall") for s in said)
 
 

@@ -147,8 +147,8 @@ def test_a_diagnostic_accuracy_study_reads_in_its_own_terms(tmp_path: Path) -> N
     assert "positive predictive value" in text and "negative predictive value" in text
     assert not re.search(r"\brecall\b|\bprecision\b", text), text  # the machine-learning names are gone
     # every exact interval named, as a STARD table gives them
-    assert "Clopper–Pearson for accuracy, sensitivity, specificity, positive predictive value and negative " \
-           "predictive value" in text
+    assert "accuracy, sensitivity, specificity, positive predictive value and negative predictive value, " \
+           "binomial proportions, take exact Clopper–Pearson intervals" in text
 
 
 def test_a_named_costlier_error_leads_a_diagnostic_accuracy_study() -> None:
@@ -159,8 +159,8 @@ def test_a_named_costlier_error_leads_a_diagnostic_accuracy_study() -> None:
     lead = next(i for i, s in enumerate(said) if ", we lead with " in s)
     assert said[lead].startswith("Because a missed “tuberculosis” is the costlier error, we lead with sensitivity")
     assert "specificity stands beside the lead, not merged with it" in said[lead + 1]
-    assert said[lead + 2].startswith("The customary figures in diagnostic accuracy studies are sensitivity, our lead, "
-                                     "and specificity")
+    assert said[lead + 2].startswith("The customary figures in diagnostic accuracy studies are sensitivity and "
+                                     "specificity")
     assert "balanced accuracy" not in text
     assert not re.search(r"\brecall\b|\bprecision\b", text), text
 

@@ -102,7 +102,7 @@ def test_the_report_says_the_method_each_share_got():
     text = render_report(ctx, "md")
     evaluation = text[text.index("**Evaluation.**"):].split("\n")[0]
     assert "95% BCa intervals from 500 bootstrap resamples of the photographs" in evaluation
-    assert "Clopper–Pearson for accuracy" in evaluation and "top-2 accuracy" not in evaluation.split("BCa")[-1]
+    assert "accuracy, a binomial proportion, takes an exact Clopper–Pearson interval" in evaluation and "top-2 accuracy" not in evaluation.split("BCa")[-1]
     assert "exact 95% Clopper–Pearson intervals" not in evaluation
     data = json.loads(render_report(ctx, "json"))
     assert data["intervals"]["system"]["top_k_accuracy"]["method"] == "bca"

@@ -136,14 +136,14 @@ def build_methods(
     property_status = property_status or {}
     scope = _scope_paragraph(answers, unreported)  # what advisor does not evaluate, first (issue 23, item 5)
     if answers.get("label_structure") in ("spans", "ranking"):
-        return [*scope, _external_paragraph(answers, intervals, cite)]
+        return _in_order(scope, [_external_paragraph(answers, intervals, cite)])
     if answers.get("label_structure") in scope_tasks():  # boxes, masks, numbers, texts: no classification text
         return scope
     rec = distinct_names(in_field_terms([m for m in metrics if m.role != "appendix"], answers))
     primary = next((m for m in rec if m.role == "primary"), None)
     if primary is not None and primary.id == "stratified_accuracy" and answers.get("map_shares"):
         # a sample drawn by map class: the design and the estimates of Olofsson et al. (2014) are the paragraph
-        return [*scope, *strata_paragraphs(answers, primary, cite, intervals, promised)]
+        return _in_order(scope, strata_paragraphs(answers, primary, cite, intervals, promised))
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
 
     # with data, a convention is said only when the data met it, with how often (issue 22: "a zero denominator …
@@ -465,7 +465,7 @@ def build_methods(
     forms = field_forms_text(answers, rec, primary) if rest > 1 else ""
     if forms:  # the form the field quotes a figure in (2·AUC − 1), with the formulas
         notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "").t(forms)
-    paras = [*scope, p.para("Evaluation")]
+    paras = _in_order(scope, [p.para("Evaluation")])
     if rec:
         paras.append(Paragraph(heading="Definitions", spans=notation.spans))
     caveat = Text()
@@ -474,6 +474,17 @@ def build_methods(
     if caveat.spans:
         paras.append(caveat.para("Limitations"))
     return paras
+
+
+def _in_order(scope: list[Paragraph], evaluation: list[Paragraph]) -> list[Paragraph]:
+    """What advisor does not evaluate comes first, a tool's word before the paper's; what became of the planned
+    metrics follows the Evaluation paragraph, as the paper's next paragraph, before the formulas (issue 22, the
+    s26 readers: a "**Planned metrics.**" paragraph before the Evaluation reads as the tool's output)."""
+    first = [q for q in scope if q.run_in]
+    after = [q for q in scope if not q.run_in]
+    lead = [q for q in evaluation if q.heading != "Definitions"]
+    rest = [q for q in evaluation if q.heading == "Definitions"]
+    return [*first, *lead, *after, *rest]
 
 
 def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ()) -> list[Paragraph]:
@@ -502,7 +513,7 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
                else "Planned metrics" if any(re.search("” is (?:reported|given) ", s) for s in sentences)
                else "Not reported")
-    return [p.para(heading)]
+    return [p.para(heading, run_in=heading == "Not evaluated by advisor")]
 
 
 def _external_planned(answers: Mapping[str, Any]) -> list[Paragraph]:
@@ -534,7 +545,7 @@ def _external_planned(answers: Mapping[str, Any]) -> list[Paragraph]:
             listed = _join_words([f"“{n}”" for n in names])
             p.t(f"{' ' if p.spans else ''}" + paper_voice(
                 f"The planned {listed} {'is' if len(names) == 1 else 'are'} {tail}."))
-    return [p.para("Not reported")] if p.spans else []
+    return [p.para("Not reported", run_in=False)] if p.spans else []
 
 
 def _task_pattern(key: str, many: str | None) -> str:

@@ -182,25 +182,6 @@ conventional cut not chosen for this study'
     return [m.id for m in cut]
 
 
-def _lead_in_order(names: Sequence[str], lead: int) -> str:
-    """The field's figures in its own order, the lead marked where it stands (the essay reader: Williamson et al.
-    put QWK first, so "adjacent agreement, our lead, QWK and accuracy" misquoted them).
-
-    >>> _lead_in_order(["QWK", "accuracy", "adjacent agreement"], 2)
-    'QWK, accuracy and adjacent agreement, our lead'
-    >>> _lead_in_order(["sensitivity", "specificity"], 0)
-    'sensitivity, our lead, and specificity'
-    >>> _lead_in_order(["A", "B", "C"], 1)
-    'A, B, our lead, and C'
-    """
-    mark = W.S["field_our_lead"]
-    if lead == len(names) - 1:
-        return _join_words([*names[:-1], names[-1] + mark])
-    if lead == 0:
-        return names[0] + mark + ", " + ("and " if len(names) == 2 else "") + _join_words(names[1:])
-    return _join_words([*names[:lead], names[lead] + mark + ",", *names[lead + 1:]])
-
-
 def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
                    primary: MetricEntry | None, why: Callable[[Sequence[MetricEntry]], str | None] | None,
                    forms: bool = True, each_reason: bool = True) -> set[str]:
@@ -227,7 +208,9 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
             p.t(W.S["field_lead_with"].format(field=field.name))
             if inline and not cited:
                 p.cite(key)
-            p.t(W.S["field_lead_with_are"].format(names=_lead_in_order(words, listed.index(primary))))
+            # in the field's own order, the lead unmarked: the sentence before named it ("our lead" read as a stock
+            # phrase, the s26 readers)
+            p.t(W.S["field_lead_with_are"].format(names=_join_words(words)))
             if not inline and not cited:
                 p.cite(key)
         else:

@@ -76,7 +76,8 @@ def _group_unit(column: str, groups: int | None, items: str) -> str:
 def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: int, answers: Mapping[str, Any],
                        rec: Sequence[MetricEntry], cite: Any, brief: bool = False) -> None:
     """Append the intervals sentence(s) to the paragraph ``p`` (a ``_Text``); ``brief`` leaves out the
-    McNemar sentence (the results say it) when the paragraph would run over its budget."""
+    McNemar sentence (the results say it) and the reason an exact interval is exact when the paragraph would run
+    over its budget."""
     if intervals is None:
         return
     methods = intervals.methods
@@ -92,15 +93,20 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 and m not in intervals.tied_shares] if (
         (paired and intervals.mcnemar) or (n_systems == 0 and not intervals.group_column)) else []
     drawn_rest = True
+    exact_clause = ""
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))
-        if exact:  # up to five named (a STARD table: sensitivity, specificity, PPV, NPV, accuracy), more as "proportions"
-            p.t(W.S["intervals_exact_too"].format(names=_join([name[m] for m in exact]) if len(exact) <= 5
-                                                  else W.S["proportions"]))
+        if exact:  # up to five named (a STARD table: sensitivity, specificity, PPV, NPV, accuracy), more as "proportions";
+            # said after the seed, with its reason
+            one = len(exact) == 1
+            names = _join([name[m] for m in exact])
+            exact_clause = (W.S["intervals_exact_brief"].format(names=names) if brief else W.S["intervals_exact_too"].format(
+                names=names, take=W.S["exact_take_one" if one else "exact_take_many"],
+                kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
         p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
@@ -121,7 +127,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(W.S["seed"].format(seed=intervals.seed))
         if not intervals.paired and n_systems > 1:
             p.t(W.S["same_seed"])
-    p.t(". ")
+    p.t(exact_clause + ". ")
     _few_groups(p, intervals, items, cite)
     tied = [m for m in exact if m in intervals.tied_shares]  # before data: exact only while no score ties
     if tied:

@@ -92,8 +92,8 @@ class Text:
             self.spans.append(Span(kind="cite", keys=keys))
         return self
 
-    def para(self, heading: str | None = None) -> Paragraph:
-        return Paragraph(heading=heading, spans=self.spans)
+    def para(self, heading: str | None = None, run_in: bool = True) -> Paragraph:
+        return Paragraph(heading=heading, spans=self.spans, run_in=run_in)
 
 
 def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -> str:

@@ -281,7 +281,6 @@ S: dict[str, str] = {
     "field_lead": "It is also the customary figure in {field}{named}",
     "field_lead_with": "The customary figures in {field}",
     "field_lead_with_are": " are {names}",
-    "field_our_lead": ", our lead",
     "field_named": ", where it is called {term}",
     "field_named_each": "There they are called {terms}",
     "field_named_one": "There {named}",
@@ -424,8 +423,15 @@ S: dict[str, str] = {
     "log_loss_count": "{system} {count}",
     # issue 20: the method per metric, the unit resampled, the seed always, the paired test named
     "intervals": "Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of the {unit}",
-    "intervals_exact_too": ", Clopper–Pearson for {names}",
-    "proportions": "proportions",
+    # the reason for the second method, said with it (s26 readers: "one bootstrap for all figures would avoid the
+    # unexplained mix"): a binomial proportion has an exact interval
+    "intervals_exact_too": "; {names}, {kind}, {take}",
+    "intervals_exact_brief": "; Clopper–Pearson for {names}",
+    "binomial_one": "a binomial proportion",
+    "binomial_many": "binomial proportions",
+    "exact_take_one": "takes an exact Clopper–Pearson interval",
+    "exact_take_many": "take exact Clopper–Pearson intervals",
+    "intervals_exact_many": "; the binomial proportions take exact Clopper–Pearson intervals",
     "units_named": "{count} {units}, not of single {items}",
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     # few resampled groups (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters is unreliable … say

@@ -58,9 +58,14 @@ class Span(_M):
 
 
 class Paragraph(_M):
-    """A paragraph (run-in ``heading``, then ``spans``), optionally followed by a bulleted list."""
+    """A paragraph (run-in ``heading``, then ``spans``), optionally followed by a bulleted list.
+
+    ``run_in=False``: the heading names the paragraph (its part in the report, the JSON) but is not printed — a
+    paragraph in the paper's voice that follows another ("We do not report purity: …"; issue 22, the readers: a
+    "**Planned metrics.**" heading reads as the tool's output)."""
 
     heading: str | None = None
+    run_in: bool = True
     spans: list[Span] = Field(default_factory=list)
     items: list[list[Span]] = Field(default_factory=list)
 
