@@ -277,7 +277,8 @@ def build_methods(
             beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
-                         start=W.S["beside_after_field"] if named else W.S["beside"],
+                         # not "Beside these" after "Beside it" (the retinopathy, intent and murmur readers)
+                         start=W.S["beside_after_field"] if named and not _opened_beside(p) else W.S["beside"],
                          # "those shares too" only after the lead was said to depend on them (the murmur reader)
                          data_adds=data_adds if shares_said else {k: v for k, v in data_adds.items()
                                                                   if v != W.S["accuracy_shares_too"]},
@@ -1187,6 +1188,11 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
             cut -= 1
         p.t(_listed(opening, parts[:cut]))
         parts = parts[cut:]
+
+
+def _opened_beside(p: Text) -> bool:
+    """Whether a sentence of the paragraph so far opens with "Beside"."""
+    return bool(re.search(r"(?:^|[.;] )Beside ", "".join(sp.text for sp in p.spans if sp.kind == "text")))
 
 
 #: The longest list of metrics beside the lead said in one sentence (a reader's sentence stays under 40 words)

@@ -271,7 +271,7 @@ S: dict[str, str] = {
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
-    "ranked_same_shares": ". All are scored on the same {items}, so dependence on class shares changes no ranking",
+    "ranked_same_shares": ". All are scored on the same {items}, so the ranking holds for this test set's class shares",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     # beside the recall of the deployed threshold (a threshold in use and a budget): TPR at the budget said as such
@@ -300,7 +300,7 @@ S: dict[str, str] = {
     "macro_f1_tree": ("the mean of the per-class F1 scores, so each of the {k}classes counts the same, where accuracy "
                       "counts each {item}"),
     "lead_label_aucs": ("We lead with the macro-averaged ROC AUC, which averages the ROC AUCs of {each} from the "
-                        "{items}' scores, each reported beside it"),
+                        "{items}' scores. Each is reported beside it"),
     "lead_label_aucs_field": ", as is customary in {field}",
     "lead_label_aucs_why": ". The scores order the {items}, and ROC AUC reads that order itself, free of any threshold",
     # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
@@ -479,7 +479,7 @@ S: dict[str, str] = {
     "no_interval_constant": ("{names} {verb} no interval where every resample gives the same value, as at the edge of "
                              "the range, so resampling cannot measure its uncertainty"),
     "duties": "We also give ",
-    "duties_more": "Beside these we give ",
+    "duties_more": "In addition, we give ",
     "duties_comparing": "We also give ",
 }
 
