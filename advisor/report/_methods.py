@@ -60,7 +60,7 @@ from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
-from ._methods_intervals import intervals_sentence, method_words
+from ._methods_intervals import intervals_sentence, method_words, tied_note
 from ._methods_scores import TEST_SET_CUT, TEST_SET_THRESHOLD, BudgetNote, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
@@ -366,6 +366,7 @@ def build_methods(
     notation = Text()
     if rec:  # the notation introduces the formulas it serves, beside them rather than in the paragraph
         _notation_sentence(notation, rec, task, answers)
+        tied_note(notation, intervals, answers, rec)
         for sentence, keys in extra:
             if isinstance(sentence, Convention):
                 notation.t(" " if notation.spans else "").say(sentence).cite(keys).t(".")

@@ -23,7 +23,7 @@ from ..stats import PAIRED_PROPORTIONS
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
-__all__ = ["FEW_GROUPS", "intervals_sentence", "method_words"]
+__all__ = ["FEW_GROUPS", "intervals_sentence", "method_words", "tied_note"]
 
 _RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
 _UNIT = "test items"
@@ -129,12 +129,6 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["same_seed"])
     p.t(exact_clause + ". ")
     _few_groups(p, intervals, items, cite)
-    tied = [m for m in exact if m in intervals.tied_shares]  # before data: exact only while no score ties
-    if tied:
-        item = str(answers.get("item_name") or "item")
-        p.t(W.S["intervals_tied"].format(a=article(item).capitalize(), item=item, names=_join([name[m] for m in tied]),
-                                         each="each " if len(tied) > 1 else "",
-                                         take="take" if len(tied) > 1 else "takes") + ". ")
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
         p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))
@@ -158,6 +152,25 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
     _withheld(p, intervals, ids, name, cite)
+
+
+def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, Any],
+              rec: Sequence[MetricEntry]) -> None:
+    """Before data, a share of top-k scores is exact only while no scores tie at the cut-off: said with the formulas
+    that define the fractional hit, as a convention the numbers will follow, not in the paragraph (the s26 ImageNet
+    reader: a switch of method "on an event that essentially never occurs" read as a clause for nothing there).
+    With data, the method each metric got is in ``intervals.methods`` and the paragraph names it."""
+    if intervals is None:
+        return
+    exact = {m for m, how in intervals.methods.items() if how in ("clopper_pearson", "wilson")}
+    tied = [m for m in rec if m.id in exact and m.id in intervals.tied_shares]
+    if not tied:
+        return
+    item = str(answers.get("item_name") or "item")
+    t.t(" " if t.spans and not t.spans[-1].text.endswith(" ") else "")
+    t.t(W.S["intervals_tied"].format(a=article(item).capitalize(), item=item, names=_join([_lower(m.name) for m in tied]),
+                                     each="each " if len(tied) > 1 else "", take="take" if len(tied) > 1 else "takes",
+                                     n=f"{intervals.n_resamples:,}", items=plural(item)) + ".")
 
 
 def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:

@@ -449,7 +449,7 @@ S: dict[str, str] = {
     "paired_rest_pairs": "; other paired differences come from {n} bootstrap resamples of the {unit}",
     # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
     "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
-                       "{names} then {each}{take} a BCa interval from these resamples instead"),
+                       "{names} then {each}{take} a BCa interval from {n} bootstrap resamples of the {items} instead"),
     "seed": ", seed {seed}",
     # the bootstrap of the error (advisor/stats/_partitions.py), said so a statistician can redo it, with its source:
     # three readers in a row, "an ad-hoc fix, not an established method, cannot be followed as written, cites
