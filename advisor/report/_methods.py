@@ -283,6 +283,8 @@ def build_methods(
                          data_adds=data_adds if shares_said else {k: v for k, v in data_adds.items()
                                                                   if v != W.S["accuracy_shares_too"]},
                          planned_as=planned_as)
+        if terse == 0:  # the figures beside the lead read at this test set's shares, said with accuracy's
+            _beside_shares_sentence(p, answers, beside, property_status, binary)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
             baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []}, intervals is not None)
         if avoid:
@@ -893,6 +895,33 @@ def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
         p.t(". " + W.S["fallback_not_merged"] + ". ")
         said.add(beside.id)
     return said
+
+
+def _beside_shares_sentence(p: Text, answers: Mapping[str, Any], beside: Sequence[MetricEntry],
+                            property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> None:
+    """"Like accuracy, log loss, Brier score and Matthews correlation coefficient depend on this test set's class
+    shares": the figures beside the lead whose value moves with the class shares, when the author did not say the
+    test set's shares are those in use (the s26 digits reader: "log loss, Brier score and MCC are computed at the
+    test set's shares, while deployment is uniform … say they are test-share figures"). Accuracy says it itself."""
+    if not _shares_of_test_set(answers) or answers.get("annotators") or answers.get("symmetric") \
+            or answers.get("distance") or answers.get("label_structure") not in (None, "nominal", "ordinal"):
+        return
+    said = "".join(sp.text for sp in p.spans if sp.kind == "text")
+    moving = []
+    for m in beside:
+        if m.role != "complementary" or m.id == "accuracy" or m.params.get("positive_label") is not None:
+            continue
+        status = property_status.get(m.id, {}).get("prevalence_invariance", ("", []))[0]
+        if status and status != "not_applicable" and not _status(property_status, m.id, "prevalence_invariance",
+                                                                   binary)[0]:
+            moving.append(prose_name(m))
+    if not moving:
+        return
+    like = any(m.id == "accuracy" for m in beside) and W.ADDS["accuracy"] in said
+    names = _join_words(moving)
+    p.t(W.S["beside_shares"].format(like=W.S["beside_shares_like"] if like else "",
+                                    names=names if like else names[:1].upper() + names[1:],
+                                    verb="depends" if len(moving) == 1 else "depend") + ". ")
 
 
 def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
