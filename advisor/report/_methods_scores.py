@@ -101,6 +101,42 @@ def _best_constant(s: Any) -> str | None:
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
 
 
+def _naive_before(answers: Mapping[str, Any]) -> str:
+    """Before data, the decision that ignores the input which normalised expected cost is measured against, when the
+    answers give the costs and the shares in use (the s26 retinopathy reader: "one sentence saying that the software
+    must beat 'refer all' is what makes the figure readable"): ", here “B” for every person, an expected cost of 0.93
+    per person against 1.40 for “A” for every person". Empty otherwise (the test set's shares are known with data).
+
+    >>> _naive_before({"classes": ["no", "yes"], "positive_class": "yes", "item_name": "person",
+    ...                "error_costs": {"false_negative": 20, "false_positive": 1},
+    ...                "deployment_prevalence": "shifted", "target_prevalence": {"no": 0.93, "yes": 0.07}})
+    ', here “yes” for every person, an expected cost of 0.93 per person against 1.40 for “no” for every person'
+    """
+    classes = [str(c) for c in answers.get("classes") or []]
+    shares = answers.get("target_prevalence") if answers.get("deployment_prevalence") == "shifted" else None
+    ec = answers.get("error_costs") or {}
+    if not shares or not classes:
+        return ""
+    if ec.get("false_negative") is not None and len(classes) == 2 and answers.get("positive_class") is not None:
+        pos = str(answers["positive_class"])
+        if pos not in classes:
+            return ""
+        fn, fp = float(ec["false_negative"]), float(ec.get("false_positive") or 1.0)
+        costs = [[0.0 if i == j else (fn if c == pos else fp) for j in range(2)] for i, c in enumerate(classes)]
+    elif ec.get("matrix") is not None and len(ec["matrix"]) == len(classes):
+        costs = [[float(x) for x in row] for row in ec["matrix"]]
+    else:
+        return ""
+    pi = [float(shares.get(c, 0.0)) for c in classes]
+    cost = [sum(pi[i] * costs[i][j] for i in range(len(classes))) for j in range(len(classes))]
+    order = sorted(range(len(classes)), key=cost.__getitem__)
+    item = str(answers.get("item_name") or "item")
+    best = f", here “{classes[order[0]]}” for every {item}, an expected cost of {cost[order[0]]:.2f} per {item}"
+    if len(classes) == 2:
+        best += f" against {cost[order[1]]:.2f} for “{classes[order[1]]}” for every {item}"
+    return best
+
+
 def cost_reference(answers: Mapping[str, Any], class_sizes: Mapping[str, float] | None,
                    nec_name: str | None) -> str | None:
     """The reference point of a raw binary expected cost (the sarcasm reader: "a raw value such as 0.21 cannot be
@@ -194,8 +230,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                                if isinstance(t, Convention)]
         if "normalized_expected_cost" in metrics:  # how to read it, with its formula (the ECG and retinopathy readers)
             before.append((Convention("Normalized expected cost is 0 when every decision is right and 1 for the best "
-                                      "decision that ignores the input; lower is better",
-                                      "normalized_expected_cost"), []))
+                                      "decision that ignores the input" + _naive_before(answers or {}) +
+                                      "; lower is better", "normalized_expected_cost"), []))
         if "tpr_at_fpr" in metrics:  # the estimate's optimism is a fact of the design, data or not
             before.append((BudgetNote(TEST_SET_THRESHOLD),
                            [k for k in [(cite or (lambda a, y: None))("Tong", "2018")] if k]))
