@@ -284,7 +284,7 @@ def build_methods(
                                                                   if v != W.S["accuracy_shares_too"]},
                          planned_as=planned_as)
         if terse == 0:  # the figures beside the lead read at this test set's shares, said with accuracy's
-            _beside_shares_sentence(p, answers, beside, property_status, binary)
+            _beside_shares_sentence(p, answers, [m for m in rec if m.role == "complementary"], property_status, binary)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
             baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []}, intervals is not None)
         if avoid:
@@ -907,6 +907,8 @@ def _beside_shares_sentence(p: Text, answers: Mapping[str, Any], beside: Sequenc
             or answers.get("distance") or answers.get("label_structure") not in (None, "nominal", "ordinal"):
         return
     said = "".join(sp.text for sp in p.spans if sp.kind == "text")
+    field = field_of(answers)
+    terms = field.terms if field is not None else {}
     moving = []
     for m in beside:
         if m.role != "complementary" or m.id == "accuracy" or m.params.get("positive_label") is not None:
@@ -914,7 +916,7 @@ def _beside_shares_sentence(p: Text, answers: Mapping[str, Any], beside: Sequenc
         status = property_status.get(m.id, {}).get("prevalence_invariance", ("", []))[0]
         if status and status != "not_applicable" and not _status(property_status, m.id, "prevalence_invariance",
                                                                    binary)[0]:
-            moving.append(prose_name(m))
+            moving.append(terms.get(m.id) or prose_name(m))  # the field's word, as its sentence said it
     if not moving:
         return
     like = any(m.id == "accuracy" for m in beside) and W.ADDS["accuracy"] in said
