@@ -169,7 +169,16 @@ def markdown_escape(text: object) -> str:
     backslash-escaped; line breaks become spaces so a label cannot break a table row.
     """
     s = re.sub(r"[\r\n\t]+", " ", visible_controls(text))
-    return _MD_ENTITY.sub(r"\\&", "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s))
+    out = "".join("\\" + ch if ch in _MD_SPECIAL and not (ch == "_" and _inert_underscore(s, i)) else ch
+                  for i, ch in enumerate(s))
+    return _MD_ENTITY.sub(r"\\&", out)
+
+
+def _inert_underscore(s: str, i: int) -> bool:
+    """Whether ``s[i]``, an underscore, lies between two letters or digits: CommonMark lets such an ``_`` neither open
+    nor close emphasis (it is both left- and right-flanking, with no punctuation beside it), so it is left bare — a
+    column name reads "rater_1", not "rater\\_1", in the Markdown a reader opens (the s26 readers)."""
+    return 0 < i < len(s) - 1 and s[i - 1].isalnum() and s[i + 1].isalnum()
 
 
 def html_escape(text: object) -> str:

@@ -264,4 +264,4 @@ def test_the_reports_show_both_tables(tmp_path):
     t = next(t for t in ctx.tables if t.id == "bias_score")
     want = _numpy_score(y.astype(int), p, [mention == "yes"])
     assert t.rows[0][1].startswith(f"{want:.3f} [") and "identity_mentioned = yes" in t.caption
-    assert "identity\\_mentioned = yes" in render_report(ctx, "md")  # the subgroups' paragraph names the identities
+    assert "identity_mentioned = yes" in render_report(ctx, "md")  # the subgroups' paragraph names the identities

@@ -132,8 +132,8 @@ def test_report_with_schools_and_raters_gives_the_baseline_table(tmp_path, cli) 
     text = out.read_text(encoding="utf-8")
     assert "The machine against the human–human baseline" in text
     q_h = cohen_kappa_score(r1, r2, weights="quadratic", labels=ORDER)
-    assert f"| rater\\_1 – rater\\_2 | {len(t)} |" in text and f"{q_h:.3f} [" in text.replace("\\[", "[")
-    assert "for “rater\\_1” against “rater\\_2”, the human–human baseline, and the degradation" in text
+    assert f"| rater_1 – rater_2 | {len(t)} |" in text and f"{q_h:.3f} [" in text.replace("\\[", "[")
+    assert "for “rater_1” against “rater_2”, the human–human baseline, and the degradation" in text
     assert "resamples of the 25 schools" in text
 
 
@@ -148,7 +148,7 @@ def test_report_with_raters_but_no_group_or_subgroups(tmp_path, cli) -> None:
     assert r.exit_code == 0, r.output
     text = out.read_text(encoding="utf-8")
     q_1 = cohen_kappa_score(p, r1, weights="quadratic", labels=ORDER)
-    assert f"| machine – rater\\_1 | {len(t)} | " in text and f"{q_1:.3f}" in text
+    assert f"| machine – rater_1 | {len(t)} | " in text and f"{q_1:.3f}" in text
     assert "The machine (“" in text  # the system the baseline is read for is named
 
 

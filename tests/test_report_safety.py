@@ -48,6 +48,21 @@ def test_markdown_escape_round_trips(text: str) -> None:
     assert re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", out) == text
 
 
+@pytest.mark.parametrize("text", ["rater_1", "english_learner", "a__b", "_x_", "x _y_ z", "snake_case_id_", "*_a_*",
+                                  "é_ü and _é_", "__init__", "a_b_c d_e"])
+def test_markdown_escape_leaves_intraword_underscores_bare_and_inert(text: str) -> None:
+    # an underscore between two letters or digits is left bare (a column name reads "rater_1"), and CommonMark
+    # (markdown-it-py, the parser Rich uses) renders every escaped text as the text itself, with no emphasis
+    from markdown_it import MarkdownIt
+
+    out = markdown_escape(text)
+    html = MarkdownIt("commonmark").render(f"“{out}” in a sentence")
+    assert "<em>" not in html and "<strong>" not in html, (out, html)
+    assert html == f"<p>“{html_escape(text)}” in a sentence</p>\n".replace("&#x27;", "'"), (out, html)
+    assert all(out[i - 1] != "\\" for i, ch in enumerate(out) if ch == "_" and 0 < i < len(out) - 1
+               and out[i - 1].isalnum() and out[i + 1].isalnum())
+
+
 def test_html_escape() -> None:
     assert html_escape("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;"
 

@@ -170,7 +170,7 @@ def test_report_leads_with_the_selective_risk_and_tables_the_coverage(tmp_path: 
     assert code == 0, text
     md = out.read_text()
     assert "400 items" in md.splitlines()[2]
-    assert "*Abstentions.*" in md and "| derm\\_cnn | 286 of 400 |" in md and "| derm\\_labels | 342 of 400 |" in md
+    assert "*Abstentions.*" in md and "| derm_cnn | 286 of 400 |" in md and "| derm_labels | 342 of 400 |" in md
     assert "holds the items it answered" in md and "its abstentions come after every answer" in md
     ctx = json.loads(_run("report", "--answers", answers, CNN, "--bootstrap", "0", "--seed", "1", "-o",
                           tmp_path / "r.json")[1] and (tmp_path / "r.json").read_text())
