@@ -149,7 +149,8 @@ def budget_definitions(answers: Mapping[str, Any], group: str | None) -> list[Me
     if group:
         unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
         where.t(f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
-                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low")
+                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low, while the "
+                f"percentile alone is 0 when none is flagged")
     elif answers.get("group"):
         where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
     else:
@@ -217,7 +218,8 @@ def budget_tables(plan: Plan, systems: Mapping[str, Any], joint: Any, groups: An
                      _num(check.upper, max(digits, 4)), _pct(budget), check.verdict])
     how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
            f"{confidence * 100:.0f}th percentile of the false positive rate over {resamples:,} resamples of the groups, "
-           "whose items are not independent" if use_groups else "one-sided Clopper–Pearson")
+           "whose items are not independent; the percentile alone is 0 when none is flagged" if use_groups
+           else "one-sided Clopper–Pearson")
     return [TableBlock(
         id="fpr_budget_check", title="The labels in use against the false positive rate budget",
         caption=(f"The negatives each system's labels flag at the threshold in use (flagged / negatives), their share "
