@@ -27,6 +27,7 @@ def prose_of(md: str) -> tuple[str, list[str]]:
     lines = [ln for ln in body.splitlines() if ln.strip() and "$$" not in ln]
     text = " ".join(lines)
     text = re.sub(r"\$[^$]+\$", "X", text)  # an inline formula counts as one word
+    text = re.sub(r"`[^`]+`", "X", text)  # so does a package's name set as code (`pytrec_eval`), not prose
     return text.replace("**", ""), [ln[2:] for ln in refs.splitlines() if ln.startswith("- ")]
 
 

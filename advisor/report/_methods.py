@@ -227,7 +227,7 @@ def build_methods(
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
-                  thresholds: bool = True, rest: int = 0, variants: bool = True) -> Text:
+                  thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False) -> Text:
         p = Text()
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
@@ -283,7 +283,9 @@ def build_methods(
                          data_adds=data_adds if shares_said else {k: v for k, v in data_adds.items()
                                                                   if v != W.S["accuracy_shares_too"]},
                          planned_as=planned_as)
-        if terse == 0:  # the figures beside the lead read at this test set's shares, said with accuracy's
+        # the figures beside the lead read at this test set's shares, said with accuracy's: only in the paragraph
+        # that keeps everything else (the first trial of the ladder below), the first to go when it runs long
+        if shares:
             _beside_shares_sentence(p, answers, [m for m in rec if m.role == "complementary"], property_status, binary)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
             baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []}, intervals is not None)
@@ -422,12 +424,15 @@ def build_methods(
     # sentence repeats what the formulas say, and the intervals' sentences there are the design (the clustering
     # readers: the bootstrap of the error, its source, and what the intervals do not cover)
     partition = answers.get("label_structure") == "partition"
-    ladder = ([(True, trials[0])] if partition else []) + [(not partition, t) for t in trials]
+    # the share-dependent figures beside the lead are said only when the paragraph keeps everything else
+    ladder = ([(True, trials[0], False)] if partition else [(True, trials[0], True)]) \
+        + [(not partition, t, False) for t in trials]
     for score in ((True, False) if jigsaw else (True,)):
-        for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest) in ladder:
+        for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest), \
+                shares in ladder:
             p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
                           conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest,
-                          variants=variants)
+                          variants=variants, shares=shares)
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
@@ -478,6 +483,13 @@ def build_methods(
     if caveat.spans:
         paras.append(caveat.para("Limitations"))
     return paras
+
+
+def _with_code(p: Text, pattern: str) -> Text:
+    """``pattern`` with the names between ``$…$`` set as code (a package's name: ``pytrec_eval``), the rest as text."""
+    for i, part in enumerate(pattern.split("$")):
+        p.code(part) if i % 2 else p.t(part)
+    return p
 
 
 def _in_order(scope: list[Paragraph], evaluation: list[Paragraph]) -> list[Paragraph]:
@@ -645,9 +657,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     p.t(W.S["spans"] if spans else W.S["ranking"].format(graded=W.S["ranking_graded"] if grades > 2 else ""))
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     if spans:
-        p.t(". " + W.S["spans_tool"]).cite([k for k in [cite("Nakayama", "2018")] if k]).t(". ")
+        _with_code(p.t(". "), W.S["spans_tool"]).cite([k for k in [cite("Nakayama", "2018")] if k]).t(". ")
     else:
-        p.t(". " + W.S["ranking_tool"])
+        _with_code(p.t(". "), W.S["ranking_tool"])  # the packages' names in typewriter
     if intervals is not None:
         p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}",

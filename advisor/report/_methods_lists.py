@@ -73,6 +73,11 @@ class Text:
                 self.spans.append(Span(kind="text", text=text))
         return self
 
+    def code(self, name: str) -> Text:
+        """A program's or package's name, set in typewriter (``pytrec_eval``)."""
+        self.spans.append(Span(kind="code", text=name))
+        return self
+
     def m(self, tex: str) -> Text:
         self.spans.append(Span(kind="math", text=tex))
         return self

@@ -174,14 +174,14 @@ S: dict[str, str] = {
     "spans": ("We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
               "and the background tag is never scored"),
-    "spans_tool": "They are computed with the seqeval package in its default, conlleval-compatible mode",
+    "spans_tool": "They are computed with the $seqeval$ package in its default, $conlleval$-compatible mode",
     "ranking_what": "We evaluate a system that ranks documents for each query rather than one that classifies items. ",
     # "graded" only when the answers give more than two relevance grades; the cut-off said open when not given (a
     # reader of the field: "@k" with no k, and graded relevance where the answers give two classes)
     "ranking": ("We report nDCG@k{graded}, the reciprocal rank of the first relevant document and recall@k, each "
                 "computed per query and averaged over queries, with the cut-off k fixed before any run is scored"),
     "ranking_graded": " for graded relevance",
-    "ranking_tool": "They are computed with pytrec_eval or ranx from the relevance judgements and the run. ",
+    "ranking_tool": "They are computed with $pytrec_eval$ or $ranx$ from the relevance judgements and the run. ",
     "external_intervals": ("Intervals are {conf} {method} intervals from {n} bootstrap resamples of the {unit}, each "
                            "resample scored again in the same way"),
     "task_annotators_data": "; no annotator is taken as the reference",
@@ -273,7 +273,7 @@ S: dict[str, str] = {
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
-    "ranked_same_shares": ". All are scored on the same {items}, so the ranking holds for this test set's class shares",
+    "ranked_same_shares": ". All are scored on the same {items}, so the ranking holds for these class shares",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
     # beside the recall of the deployed threshold (a threshold in use and a budget): TPR at the budget said as such
