@@ -217,3 +217,11 @@ def test_the_report_command_follows_the_field(tmp_path: Path) -> None:
 def test_answers_loaded_or_given_as_a_path_plan_alike() -> None:
     assert make_plan(load_answers(COLA)).design.undefined == make_plan(str(COLA)).design.undefined == "zero"
     assert advisor.build_report(COLA, None, bootstrap=0).convention == "zero"
+
+
+def test_an_interval_withheld_for_an_undefined_figure_is_said_as_such(reports) -> None:
+    """Under omit the constant predictor's MCC is undefined in the test set and every resample: no interval because
+    its denominator is 0, never "the estimate's bias exceeding its sampling error"."""
+    said = _paragraph(reports["omit"], "Evaluation")
+    assert "Matthews correlation coefficient has no interval where its denominator is 0." in said
+    assert "bias exceeding" not in said
