@@ -72,6 +72,9 @@ def test_an_explicit_choice_always_wins(chosen: str) -> None:
     use = next(u for u in plan.answers if u.key == "field")
     if chosen != "zero":  # the field's convention is said as set aside for the run's
         assert any(u.startswith("not the undefined-value convention") and chosen in u for u in use.used_by)
+    else:  # the run chose the field's own: said as the field's, never as set aside
+        assert any(u.endswith("which the run also chose") and "GLUE" in u for u in use.used_by)
+        assert not any(u.startswith("not the undefined-value convention") for u in use.used_by)
     ctx = build_report(COLA, None, bootstrap=0, undefined=chosen)
     assert ctx.convention == chosen and ctx.plan["design"]["undefined"] == chosen
 

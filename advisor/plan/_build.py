@@ -366,6 +366,8 @@ def _convention_use(uses: list[AnswerUse], design: Design, field: str | None) ->
     if design.undefined_from == "field":
         said = (f"the undefined-value convention: {f.undefined}, as in {f.undefined_as}, since the run chose none "
                 "(--undefined, undefined=)")
+    elif design.undefined == f.undefined:
+        said = f"the undefined-value convention: {f.undefined}, as in {f.undefined_as}, which the run also chose"
     else:
         said = (f"not the undefined-value convention: {f.undefined_as} follows {f.undefined}, but the run chose "
                 f"{design.undefined}")
