@@ -17,8 +17,8 @@ from . import _methods_text as W
 from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
-__all__ = ["field_forms_text", "field_of", "field_scorer", "field_sentences", "in_field_terms", "label_aucs_sentence", "pair_first_sentences",
-           "promise_sentence", "ranked_field_sentences", "summarised_pair"]
+__all__ = ["field_forms_text", "field_of", "field_scorer", "field_sentences", "in_field_terms", "label_aucs_sentence",
+           "pair_first_sentences", "promise_sentence", "ranked_field_sentences", "summarised_pair"]
 
 
 def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
