@@ -64,7 +64,11 @@ def report(
     positive: Optional[str] = typer.Option(
         None, "--positive", show_default=False, help="Positive class of a binary task (default: from the answers).",
     ),
-    undefined: str = typer.Option(DEFAULT_CONVENTION, "--undefined", help="Undefined values: zero, baseline or omit."),
+    undefined: Optional[str] = typer.Option(
+        None, "--undefined", show_default=False,
+        help=f"Undefined values: zero, baseline or omit (default: the convention of the answers' field, else "
+             f"{DEFAULT_CONVENTION}).",
+    ),
     context: Optional[Path] = typer.Option(
         None, "--context", show_default=False, help="Re-render a report from its JSON context (no recomputation).",
     ),
@@ -269,7 +273,11 @@ def methods(
         None, "-o", "--output", show_default=False, help="Write to this file instead of standard output.",
     ),
     n_boot: int = typer.Option(2000, "--bootstrap", help="Bootstrap resamples the text announces (0: no intervals)."),
-    undefined: str = typer.Option(DEFAULT_CONVENTION, "--undefined", help="Undefined values: zero, baseline or omit."),
+    undefined: Optional[str] = typer.Option(
+        None, "--undefined", show_default=False,
+        help=f"Undefined values: zero, baseline or omit (default: the convention of the answers' field, else "
+             f"{DEFAULT_CONVENTION}).",
+    ),
     seed: Optional[int] = typer.Option(None, "--seed", show_default=False,
                                        help="Seed the intervals will be drawn with, as on `advisor report`."),
     justify: bool = typer.Option(False, "--justify", help="Append the full reasoning behind the choice."),
@@ -279,7 +287,7 @@ def methods(
     out_fmt = report_api.format_for(None, fmt)
     if out_fmt not in ("md", "tex", "html"):
         raise fail(f"--format must be md, tex or html for the methods paragraph; got {fmt!r}.")
-    if undefined not in engine_api.CONVENTIONS:  # no data is read, so nothing else would catch it
+    if undefined is not None and undefined not in engine_api.CONVENTIONS:  # no data is read: nothing else catches it
         raise fail(f"--undefined must be one of {', '.join(engine_api.CONVENTIONS)}; got {undefined!r}.")
     if output is not None:
         report_api.check_outputs([output], [answers], force=force)

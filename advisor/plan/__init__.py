@@ -30,6 +30,7 @@ _LAZY: dict[str, str] = {
     "make_plan": "._build",
     "label_quantities": "._usage",
     "plan_text": "._screen",
+    "undefined_convention": "._options",
 }
 
 __all__ = sorted(_LAZY)
@@ -51,6 +52,6 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         ScopeNote as ScopeNote,
         TaskSpec as TaskSpec,
     )
-    from ._options import PlanOptions as PlanOptions
+    from ._options import PlanOptions as PlanOptions, undefined_convention as undefined_convention
     from ._usage import label_quantities as label_quantities
     from ._screen import plan_text as plan_text

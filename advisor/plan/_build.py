@@ -34,8 +34,9 @@ from ..questionnaire import (
     suggest_field,
 )
 from ..stats import interval_methods, tied_shares
-from ._models import DIAGNOSTICS, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, threshold_rows
-from ._options import PlanOptions, apply_options, plan_options
+from ._models import DIAGNOSTICS, AnswerUse, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, \
+    threshold_rows
+from ._options import PlanOptions, apply_options, plan_options, undefined_convention
 from ._specs import metric_specs
 from ._usage import answer_uses, label_quantities
 
@@ -332,9 +333,11 @@ def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], an
             *kept]  # first: the author asked for it, so a shortened paragraph keeps it
 
 
-def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str], scored: bool = False
-            ) -> Design:
-    """``scored``: the items are evaluated by their top-k scores, whose ties give an item a fraction of a hit."""
+def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_ids: list[str], scored: bool = False,
+            field: str | None = None) -> Design:
+    """``scored``: the items are evaluated by their top-k scores, whose ties give an item a fraction of a hit;
+    ``field``: the field the answers name, whose scorer's undefined-value convention holds unless the run chose one."""
+    convention, origin = undefined_convention(options.undefined, field)
     several = n_systems is None or n_systems > 1
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
     test = None
@@ -345,12 +348,31 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
             "; McNemar's exact test reported beside it for " + " and ".join(tested) if tested else "")
     return Design(
         resamples=options.resamples, confidence=options.confidence, seed=options.seed,
-        seed_given=options.seed_given, undefined=options.undefined, systems=n_systems,
+        seed_given=options.seed_given, undefined=convention, undefined_from=origin, systems=n_systems,
         paired=paired and bool(n_systems and n_systems > 1), test=test,
         multiplicity="Holm" if (n_systems is None or n_systems > 2) and options.resamples > 0 else None,
         interval_methods={m: ("bca" if v == "auto" else v) for m, v in methods.items()},
         tied_shares=tied_shares(methods, scored),
     )
+
+
+def _convention_use(uses: list[AnswerUse], design: Design, field: str | None) -> None:
+    """The field's answer records the undefined-value convention its scorer follows: the plan's when the run chose
+    none, else set aside for the run's choice (the plan keeps every answer and where it went)."""
+    f = load_fields().get(field) if field else None
+    use = next((u for u in uses if u.key == "field"), None)
+    if f is None or f.undefined is None or use is None:
+        return
+    if design.undefined_from == "field":
+        said = (f"the undefined-value convention: {f.undefined}, as in {f.undefined_as}, since the run chose none "
+                "(--undefined, undefined=)")
+    elif design.undefined == f.undefined:
+        said = f"the undefined-value convention: {f.undefined}, as in {f.undefined_as}, which the run also chose"
+    else:
+        said = (f"not the undefined-value convention: {f.undefined_as} follows {f.undefined}, but the run chose "
+                f"{design.undefined}")
+    use.used_by.append(said)
+    use.unused = None
 
 
 def _conflicts(answers: Answers, replaced: Mapping[str, str], lead_id: str) -> list[str]:
@@ -472,11 +494,13 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             f"field ({suggested.id}) to report that figure beside the lead.")))
     plan = Plan(
         task=task, lead=lead, beside=beside, avoid=avoid, diagnostics=diagnostics,
-        design=_design(opts, n_systems, paired, [*lead_ids, *(m.id for m in beside)], bool(ans.top_k)), answers=uses,
+        design=_design(opts, n_systems, paired, [*lead_ids, *(m.id for m in beside)], bool(ans.top_k), ans.field),
+        answers=uses,
         conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
     plan.design.subgroups = list(ans.subgroups)  # per-subgroup results and gaps (issue 23 item 1)
+    _convention_use(plan.answers, plan.design, ans.field)  # the field's scorer's convention, or the run's choice
     if ans.group and plan.design.unit == "item":  # the answers' unit (issue 20 item 3); the data count the groups
         plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
         # items of one unit are not independent: no exact proportion interval, BCa over the units instead

@@ -150,6 +150,9 @@ class Design(_Model):
     test: str | None = Field(None, description="how two systems are compared")
     multiplicity: str | None = Field(None, description="correction for many comparisons")
     undefined: str = Field(DEFAULT_CONVENTION, description="the undefined-value convention")
+    undefined_from: Literal["option", "field", "default"] = Field("default", description=(
+        "why that convention: the run chose it (option: --undefined, undefined=), the field the answers name "
+        "follows it in its scorer (field: fields.yaml undefined), or none was chosen (default)"))
     systems: int | None = Field(None, description="number of systems, when the data are known")
     subgroups: list[str] = Field(default_factory=list, description=(
         "the columns every metric is also reported by, per subgroup value (answers subgroups, --by; issue 23)"))

@@ -25,9 +25,9 @@ from ..engine import (
     cost_matrix,
 )
 from ..io import parse_costs, parse_priors
-from ..questionnaire import Answers, answers_from_mapping
+from ..questionnaire import Answers, answers_from_mapping, load_fields
 
-__all__ = ["PlanOptions", "apply_options", "plan_options"]
+__all__ = ["PlanOptions", "apply_options", "plan_options", "undefined_convention"]
 
 
 class PlanOptions(BaseModel):
@@ -48,7 +48,9 @@ class PlanOptions(BaseModel):
     confidence: float = 0.95
     seed: int | None = None
     seed_given: bool = Field(True, description="False: the seed was picked by advisor, not given")
-    undefined: str = DEFAULT_CONVENTION
+    undefined: str | None = Field(None, description=(
+        "the undefined-value convention (zero, baseline, omit); None: the run chose none, so the convention of the "
+        "field the answers name (its scorer's), else advisor's default"))
 
     def check(self) -> PlanOptions:
         """Refuse impossible values in one sentence, before any work."""
@@ -56,7 +58,7 @@ class PlanOptions(BaseModel):
             raise InputError(f"the number of bootstrap resamples must be a whole number ≥ 0; got {self.resamples!r}.")
         if not isinstance(self.confidence, (int, float)) or not 0.0 < float(self.confidence) < 1.0:
             raise InputError(f"{arg('confidence')} must be strictly between 0 and 1 (e.g. 0.95); got {self.confidence!r}.")
-        if self.undefined not in CONVENTIONS:
+        if self.undefined is not None and self.undefined not in CONVENTIONS:
             raise InputError(f"{arg('undefined')} must be one of {', '.join(CONVENTIONS)}; got {self.undefined!r}.")
         if self.max_fpr is not None:
             self.max_fpr = check_budget(self.max_fpr, f"{arg('max_fpr')} (the false positive rate budget)")
@@ -100,6 +102,24 @@ def plan_options(options: Any) -> PlanOptions:
         got = err.get("input")
         why = " ".join(str(err.get("msg", "")).split()).rstrip(".")
         raise InputError(f"options[{key!r}] is not valid ({why[:1].lower() + why[1:]}); got {got!r}.") from None
+
+
+def undefined_convention(chosen: str | None, field: str | None) -> tuple[str, str]:
+    """``(convention, where it comes from)``: the run's choice (``option``: ``--undefined``, ``undefined=``) always;
+    else the convention of the field the answers name (``field``: its scorer's, fields.yaml ``undefined``), so its
+    figures compare with the field's (GLUE scores a constant predictor's MCC 0); else advisor's (``default``).
+
+    >>> undefined_convention(None, "acceptability_judgements"), undefined_convention("omit", "acceptability_judgements")
+    (('zero', 'field'), ('omit', 'option'))
+    >>> undefined_convention(None, "sentiment_shared_task"), undefined_convention(None, None)
+    (('omit', 'default'), ('omit', 'default'))
+    """
+    if chosen is not None:
+        return chosen, "option"
+    f = load_fields().get(field) if field else None
+    if f is not None and f.undefined is not None:
+        return f.undefined, "field"
+    return DEFAULT_CONVENTION, "default"
 
 
 def _costs_as_answers(costs: Any, classes: Sequence[Any] | None) -> tuple[dict[str, Any], list[Any] | None]:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from importlib import resources
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = ["CommunityField", "field_f1_classes", "field_term_ids", "load_fields", "plural", "suggest_field"]
 
@@ -93,6 +93,21 @@ class CommunityField(BaseModel):
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))
+    undefined: Literal["zero", "baseline", "omit"] | None = Field(None, description=(
+        "the convention the field's scorer follows for a figure with a zero denominator (MCC of a constant "
+        "predictor), applied when the run chooses none, so the figures compare with the field's; None: advisor's "
+        "default"))
+    undefined_as: str | None = Field(None, description=(
+        "that scorer in running text, after 'as in' ('the scorer of the GLUE benchmark'); required with undefined"))
+    undefined_sources: list[str] = Field(default_factory=list, description=(
+        "BibTeX keys of the work that defines the scorer, cited where the convention is said"))
+
+    @model_validator(mode="after")
+    def _scorer_named(self) -> CommunityField:
+        """A field's convention is said as its scorer's: the scorer is named with it."""
+        if self.undefined is not None and not self.undefined_as:
+            raise ValueError(f"field {self.id!r}: undefined needs undefined_as, the scorer that follows it")
+        return self
 
 
 @lru_cache(maxsize=1)

@@ -13,14 +13,13 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import DEFAULT_CONVENTION
 from .. import __version__
 from .._exceptions import InputError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
 from ..io import with_reject
-from ..plan import Plan, PlanOptions
+from ..plan import Plan, PlanOptions, undefined_convention
 from ..questionnaire import EXTERNAL, plain_formulas, plural, recommend, warning_words
 from ..questionnaire import flatten_parentheses as flatten
 from ..stats import bootstrap as run_bootstrap
@@ -33,7 +32,7 @@ from ._confusions import top_confusions
 from ._baseline import baseline_figures, baseline_table
 from ._judge import definitions_for
 from ._methods_baseline import baseline_definitions, said_baseline
-from ._methods_field import in_field_terms
+from ._methods_field import field_scorer, in_field_terms
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
 from ._inputs import (
@@ -88,6 +87,7 @@ from ._plan import (
     diagnostic_tables,
     extra_metric_ids,
     metric_items,
+    plan_convention,
     plan_for,
     promises,
     unreported_planned,
@@ -246,7 +246,7 @@ def build_report(
     confidence: float = 0.95,
     seed: int | None = None,
     positive_label: Any = None,
-    undefined: str = DEFAULT_CONVENTION,
+    undefined: str | None = None,
     recommendation: Any = None,
     digits: int = 4,
     progress: Any = None,
@@ -279,8 +279,10 @@ def build_report(
         a paragraph whose resamples the author's own tool draws (rankings, spans) then names no seed.
     positive_label : optional
         Positive class of a binary task (default: the answers' ``positive_class``).
-    undefined : {"zero", "baseline", "omit"}
-        Convention for undefined values.
+    undefined : {"zero", "baseline", "omit"}, optional
+        Convention for undefined values; None (not chosen): the convention of the field the answers name, its
+        scorer's (MCC of a constant predictor is 0 in the GLUE scorer), else advisor's default (omit). The plan
+        records which (``plan.design.undefined_from``).
     recommendation : Recommendation or mapping, optional
         Use this recommendation instead of computing one from the answers.
     digits : int
@@ -330,6 +332,7 @@ def build_report(
         plan = None
         rec_json, primary_reason, recommendation = _recommendation(ans, recommendation, data, systems)
         rec_items = _recommended_items(rec_json, primary_reason)
+        undefined, _ = undefined_convention(undefined, ans.field)  # the run's, else the field's scorer's
     else:  # the plan: the answers as the run's options override them, checked against the data
         if not isinstance(answers, Plan):
             check_positive(positive_label, load_answers(answers).positive_class)
@@ -338,6 +341,8 @@ def build_report(
             seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
             max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage,
             reject_label=reject_label))
+        plan = plan_convention(plan, undefined)  # one convention for the engine, intervals, tables and text
+        undefined = plan.design.undefined
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):
@@ -955,6 +960,7 @@ def _context(title: str | None, digits: int, task: TaskInfo | None, undefined: s
         digits=digits,
         task=task,
         convention=undefined,
+        convention_scorer=(field_scorer(answers_dict, undefined) or (None, []))[0],
         answers=answers_dict,
         primary=str(rec_json["primary"]["metric"]),
         metrics=entries,

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError, arg
 from .._format import few_names
 from ..engine import (
@@ -51,6 +50,7 @@ from ._plan import (
     agreement_tables,
     diagnostic_tables,
     metric_items,
+    plan_convention,
     plan_for,
     promises,
     unreported_planned,
@@ -77,7 +77,7 @@ __all__ = ["build_structured_report", "check_structured", "inputs_for_answers", 
 
 
 def build_structured_report(answers: Any, inputs: Any, *, title: str | None = None, bootstrap: int = 2000,
-                            confidence: float = 0.95, seed: int | None = None, undefined: str = DEFAULT_CONVENTION,
+                            confidence: float = 0.95, seed: int | None = None, undefined: str | None = None,
                             digits: int = 4) -> ReportContext:
     """The report context of a structured evaluation (``inputs`` from :func:`advisor.load_structured`).
 
@@ -106,6 +106,8 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     plan = plan_for(answers, None,
                     PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, seed_given=seed_given,
                                 undefined=undefined))
+    plan = plan_convention(plan, undefined)  # the run's, else the field's scorer's, else advisor's: used everywhere
+    undefined = plan.design.undefined
     given = plan.given()
     judge = plan.diagnostic("judge_agreement")
     check_judge(None if judge is None else str(judge.params.get("judge")), inputs)  # before any work (issue 22)

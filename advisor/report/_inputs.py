@@ -162,8 +162,9 @@ def check_arguments(*, title: Any, undefined: Any, digits: Any) -> None:
     """One sentence naming the argument, the value and what is allowed — before any work is done."""
     if title is not None and not isinstance(title, str):
         raise InputError(f"title must be text (a str) or None; got {title!r} ({type(title).__name__}).")
-    if not isinstance(undefined, str) or undefined not in CONVENTIONS:
-        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)}; got {undefined!r}.")
+    if undefined is not None and (not isinstance(undefined, str) or undefined not in CONVENTIONS):
+        raise InputError(f"undefined must be one of {', '.join(CONVENTIONS)} (or None: the convention of the "
+                         f"answers' field, else advisor's); got {undefined!r}.")
     if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 15:
         raise InputError(f"digits must be a whole number of decimals from 0 to 15; got {digits!r}.")
 

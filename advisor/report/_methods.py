@@ -43,6 +43,7 @@ from ._methods_baseline import baseline_sentence, said_baseline
 from ._methods_field import (
     field_forms_text,
     field_of,
+    field_scorer,
     field_sentences,
     in_field_terms,
     ranked_field_sentences,
@@ -155,6 +156,7 @@ def build_methods(
     first = next((m for m in rec if _undefined_of(m, task, answers) is not None), None)
     in_formula = first is not None and first.id in mean_conventions(rec, task, answers, convention) \
         and not _empty_items(rec)
+    scorer = field_scorer(answers, convention)  # the convention of the author's field: said as its scorer's
     said_answers = answers if given is None else {k: v for k, v in answers.items() if k in given}
     # with data, what accuracy depends on is said in its number: what always predicting the largest class scores
     majority = next((r.majority for r in chance if r.metric == "accuracy" and r.majority is not None), None)
@@ -302,7 +304,7 @@ def build_methods(
             elif not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
                                        case=_undefined_example(rec, task, answers), named=example,
                                        empty_items=_empty_items(rec), unit=_unit(answers),
-                                       resampled=_resampled(intervals, rec, n_systems)):
+                                       resampled=_resampled(intervals, rec, n_systems), scorer=scorer):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
         # once the paragraph must shorten, the bias AUCs' sentence also says the subgroup promise (the fairness question)
         merged = sub_promise if (bias and promises < 3) or groups else None
@@ -381,7 +383,7 @@ def build_methods(
         said = Text()
         _undefined_sentence(said, convention, count, cite, _annotators(answers),
                             case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
-                            unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems))
+                            unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems), scorer=scorer)
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
@@ -1471,17 +1473,17 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
-                       answers: Mapping[str, Any]) -> tuple[str, bool, str | None] | None:
+                       answers: Mapping[str, Any]) -> tuple[str, bool, str | None, str] | None:
     """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
     the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), whether the
     undefined value is the whole figure (a rate of one class of a binary task, MCC of a constant labeling) rather
     than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
-    accuracy leaves out of its mean a class absent from the images"); None when no reported metric can, so the
-    convention is not stated for nothing (issue 22)."""
+    accuracy leaves out of its mean a class absent from the images"), and the metric's name alone; None when no
+    reported metric can, so the convention is not stated for nothing (issue 22)."""
     for m in rec:
         found = _undefined_of(m, task, answers)
         if found is not None:
-            return found[:3]
+            return (*found[:3], found[4])
     return None
 
 
@@ -1502,8 +1504,9 @@ def mean_conventions(rec: Sequence[MetricEntry], task: TaskInfo | None, answers:
 
 
 def _undefined_of(m: MetricEntry, task: TaskInfo | None,
-                  answers: Mapping[str, Any]) -> tuple[str, bool, str | None, str | None] | None:
-    """What :func:`_undefined_example` says of one metric, and the sentence for its formula (``mean_conventions``)."""
+                  answers: Mapping[str, Any]) -> tuple[str, bool, str | None, str | None, str] | None:
+    """What :func:`_undefined_example` says of one metric, the sentence for its formula (``mean_conventions``) and
+    the metric's name in running text."""
     k = task.k if task is not None else int(answers.get("n_classes") or len(answers.get("classes") or []) or 3)
     binary = (task.kind == "binary") if task is not None else answers.get("task") == "binary"
     item = answers.get("item_name") or "item"
@@ -1538,7 +1541,8 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None,
         W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
     bullet = W.S["undefined_omit_counts_bullet"].format(symbol=size, kept=kept.format(items=items)) \
         if not whole and left is not None and size and kept else None
-    return _lower_name(m.name) + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet
+    name = _lower_name(m.name)
+    return name + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet, name
 
 
 def _resampled(intervals: IntervalSettings | None, rec: Sequence[MetricEntry], n_systems: int) -> str:
@@ -1554,16 +1558,18 @@ def _resampled(intervals: IntervalSettings | None, rec: Sequence[MetricEntry], n
 
 def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, cite: Any,
                         annotators: bool = False, no_zero_probability: bool = False,
-                        case: tuple[str, bool, str | None] | None = None, named: bool = True,
-                        empty_items: bool = False,
-                        unit: str = "class", resampled: str = "interval") -> bool:
+                        case: tuple[str, bool, str | None, str] | None = None, named: bool = True,
+                        empty_items: bool = False, unit: str = "class", resampled: str = "interval",
+                        scorer: tuple[str, list[str]] | None = None) -> bool:
     """The undefined-value convention and, with data, how often it applied; True when it also said that no
     true class got probability 0 (``no_zero_probability``: one sentence for both). Nothing when no reported
     metric can meet a zero denominator (``case`` None) and none was met. ``resampled``: what a resample of an
     undefined figure is left out of — its ``interval``, only the bootstrap of the ``differences`` (every figure has
     an exact interval), or ``none`` (exact intervals, nothing resampled): the diagnostic reader, "the resamples … are
-    left out of its interval" of a Clopper–Pearson interval."""
-    example, whole, left_out = case if case is not None else (None, False, None)
+    left out of its interval" of a Clopper–Pearson interval. ``scorer``: the author's field scores with this
+    convention, ``(its scorer in words, BibTeX keys)`` — said as the field's, so no resample is left out under
+    zero and the reader of the field knows the figures compare (the CoLA reader, GLUE's MCC of 0)."""
+    example, whole, left_out, name = case if case is not None else (None, False, None, "")
     if example is None and not annotators and not undefined_count:
         if empty_items:
             p.t(W.S["undefined_empty_items_alone"] + ". ")
@@ -1571,8 +1577,14 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
     if annotators:
         p.t(W.S["undefined_annotators"].format(value={"zero": "set to 0", "baseline": "set to 1, maximal agreement",
                                                       "omit": "not reported"}.get(convention, "set to 0")))
+    elif convention == "zero" and scorer is not None:
+        _field_zero_sentence(p, scorer, example if named else None, whole, name, undefined_count == 0)
+        if empty_items:
+            p.t(W.S["undefined_empty_items"])
     elif convention == "baseline":
         p.say(W.S["undefined_baseline"]).cite([k for k in [cite("sgens", "2021")] if k])
+        if scorer is not None:
+            p.t(W.S["undefined_field_too"].format(scorer=scorer[0])).cite(scorer[1])
     else:
         none = undefined_count == 0 and convention == "zero"
         key = "undefined_zero_none" if none else f"undefined_{convention}" + ("_scalar" if convention == "omit" and
@@ -1586,6 +1598,8 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
                 key = "undefined_omit_scalar_differences" if resampled == "differences" else "undefined_omit_exact"
             p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
                                 else "", unit=unit))
+            if scorer is not None:
+                p.t(W.S["undefined_field_too"].format(scorer=scorer[0])).cite(scorer[1])
             if empty_items:
                 p.t(W.S["undefined_empty_items"])
     both = no_zero_probability and undefined_count == 0 and convention == "zero" and not annotators
@@ -1600,6 +1614,19 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
                                               were="were" if many else "was"))
     p.t(". ")
     return both
+
+
+def _field_zero_sentence(p: Text, scorer: tuple[str, list[str]], example: str | None, whole: bool, name: str,
+                         none: bool) -> None:
+    """The field's convention, its scorer cited, then the reported figure that meets it (a figure undefined as a whole
+    is 0 itself; a term of a mean is named as an instance): “A zero denominator gives 0, as in the scorer of the GLUE
+    benchmark (Wang et al. 2019): Matthews correlation coefficient is 0 when a class is never predicted”."""
+    words, keys = scorer
+    p.t(W.S["undefined_zero_field"].format(gives="would give" if none else "gives", scorer=words)).cite(keys)
+    if example and whole and name and example.startswith(name + " "):
+        p.t(W.S["undefined_zero_field_whole"].format(name=name, case=example[len(name) + 1:]))
+    elif example:
+        p.t(W.S["undefined_zero_field_term"].format(example=example))
 
 
 def log_loss_clip_text() -> str:

@@ -17,12 +17,22 @@ from . import _methods_text as W
 from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
-__all__ = ["field_forms_text", "field_of", "field_sentences", "in_field_terms", "label_aucs_sentence", "pair_first_sentences",
-           "promise_sentence", "ranked_field_sentences", "summarised_pair"]
+__all__ = ["field_forms_text", "field_of", "field_scorer", "field_sentences", "in_field_terms", "label_aucs_sentence",
+           "pair_first_sentences", "promise_sentence", "ranked_field_sentences", "summarised_pair"]
 
 
 def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
     return load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+
+
+def field_scorer(answers: Mapping[str, Any], convention: str) -> tuple[str, list[str]] | None:
+    """``(the scorer in words, its BibTeX keys)`` when the field the answers name scores with this undefined-value
+    convention (``fields.yaml`` ``undefined``): the convention is then said as the field's, so a reader of the field
+    knows the figures compare with its own (GLUE's MCC of a constant predictor is 0). None otherwise."""
+    field = field_of(answers)
+    if field is None or field.undefined != convention or not field.undefined_as:
+        return None
+    return field.undefined_as, list(field.undefined_sources)
 
 
 def in_field_terms(rec: Sequence[MetricEntry], answers: Mapping[str, Any]) -> list[MetricEntry]:

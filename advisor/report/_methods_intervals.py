@@ -193,7 +193,10 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
     constant = [m for m in others if intervals.withheld[m].startswith("every resample gives the same value")]
     # a zero denominator is not a bias: said as such (issue 22: "bias exceeding its sampling error" was said of an
     # undefined precision)
-    zero = [m for m in others if intervals.withheld[m].startswith("its denominator is 0")]
+    # undefined in every resample, or in the test set itself, under omit: a zero denominator too (a constant
+    # predictor's MCC was said to have "the estimate's bias exceeding its sampling error")
+    zero = [m for m in others if intervals.withheld[m].startswith(("its denominator is 0", "every resampled value is "
+                                                                   "undefined", "the estimate is undefined"))]
     biased = [m for m in others if m not in constant and m not in zero]
     for group, key in ((biased, "no_interval"), (constant, "no_interval_constant"), (zero, "no_interval_undefined")):
         if group:  # the reason the interval was withheld, not one reason for all (a coverage of 0 in every resample)

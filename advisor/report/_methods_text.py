@@ -388,6 +388,12 @@ S: dict[str, str] = {
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
     "undefined_zero": "A zero denominator{example} gives 0",
+    # the convention of the author's field, its scorer's (fields.yaml undefined): said as the field's, the figure that
+    # meets it named after it (the CoLA reader: "report 0, and say so, to stay comparable" with GLUE)
+    "undefined_zero_field": "A zero denominator {gives} 0, as in {scorer}",
+    "undefined_zero_field_whole": ": {name} is 0 {case}",
+    "undefined_zero_field_term": ", for instance in {example}",
+    "undefined_field_too": ", as in {scorer}",
     "undefined_example": ", as in {example},",
     "undefined_baseline": ("A ratio $C_{ii}/a_i$ with $a_i = 0$ takes $b_i/n$ and a ratio $C_{ii}/b_i$ with "
                            "$b_i = 0$ takes $a_i/n$, their expected values; a class absent from both labelings "

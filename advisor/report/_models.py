@@ -297,6 +297,9 @@ class ReportContext(_M):
     digits: int = 4
     task: TaskInfo | None = None
     convention: str = DEFAULT_CONVENTION
+    convention_scorer: str | None = Field(None, description=(
+        "the scorer of the answers' field that follows this undefined-value convention (fields.yaml undefined_as), "
+        "said with it; None: the convention is the run's choice or advisor's alone"))
     answers: dict[str, Any] = Field(default_factory=dict)
     primary: str
     metrics: list[MetricEntry] = Field(description="recommended metrics first, then the appendix ones")

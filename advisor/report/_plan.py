@@ -37,6 +37,7 @@ __all__ = [
     "action_classes_of",
     "metric_items",
     "plan_for",
+    "plan_convention",
     "promises",
     "unreported_planned",
     "rec_json_of",
@@ -50,6 +51,16 @@ def plan_for(answers: Any, data: Any, options: PlanOptions) -> Plan:
     if isinstance(answers, Plan):
         return answers
     return make_plan(answers, data=data, options=options)
+
+
+def plan_convention(plan: Plan, chosen: str | None) -> Plan:
+    """The plan whose undefined-value convention the report uses everywhere (engine, intervals, tables, text): the
+    plan's own — the run's choice, else its field's, else advisor's — unless a plan given as is meets a run that
+    chose another, which wins and is recorded as the run's (``undefined_from: option``)."""
+    if chosen is None or chosen == plan.design.undefined:
+        return plan
+    design = plan.design.model_copy(update={"undefined": chosen, "undefined_from": "option"})
+    return plan.model_copy(update={"design": design})
 
 
 def rec_json_of(plan: Plan) -> dict[str, Any]:

@@ -20,7 +20,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..engine import DEFAULT_CONVENTION
 from .._exceptions import AdvisorError, InputError, arg
 from .._format import LABEL_DISPLAY_LIMIT, display_label, html_escape, latex_escape, markdown_escape, safe_filename
 from .._jsonio import dumps
@@ -625,21 +624,22 @@ def methods_paragraph(
     *,
     bootstrap: int = 2000,
     confidence: float = 0.95,
-    undefined: str = DEFAULT_CONVENTION,
+    undefined: str | None = None,
     seed: int | None = None,
     justify: bool = False,
 ) -> str:
     """The methods paragraph alone, from the answers (no data), as Markdown, LaTeX or HTML text.
 
     ``answers`` is an :class:`advisor.Answers`, a mapping, or the path of an answers file; ``seed``
-    is the seed the intervals will be drawn with; ``justify`` appends the full reasoning.
+    is the seed the intervals will be drawn with; ``justify`` appends the full reasoning; ``undefined`` (None: the
+    convention of the answers' field, its scorer's, else advisor's) as in :func:`advisor.build_report`.
     """
     return methods_texts(answers, fmt, bootstrap=bootstrap, confidence=confidence, undefined=undefined,
                          seed=seed, justify=justify)[0]
 
 
 def methods_texts(answers: Any, fmt: str = "md", *, bootstrap: int = 2000, confidence: float = 0.95,
-                  undefined: str = DEFAULT_CONVENTION, seed: int | None = None, justify: bool = False,
+                  undefined: str | None = None, seed: int | None = None, justify: bool = False,
                   seed_given: bool = True) -> tuple[str, str]:
     """The methods text and the BibTeX of the works it cites (the ``.bib`` beside a ``.tex``).
 

@@ -79,6 +79,9 @@ T: dict[str, str] = {
                        "in parentheses, the bootstrap interval of its rank (1 = best)."),
     "undefined_caption": ("The undefined values met, one row per cause with the classes it touched, and how each "
                           "was resolved ({convention} convention)."),
+    # the convention of the author's field (fields.yaml undefined): said as the methods say it, its scorer's
+    "undefined_caption_field": ("The undefined values met, one row per cause with the classes it touched, and how "
+                                "each was resolved ({convention} convention, as in {scorer})."),
     # column headers
     "c_metric": "Metric",
     "c_true": "True class",
