@@ -18,7 +18,8 @@ from .. import __version__
 from .._exceptions import InputError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, get_catalogue
-from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
+from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, chance_levels, compute_metrics, evaluate, \
+    ordinal_chance_levels
 from ..io import with_reject
 from ..plan import Plan, PlanOptions
 from ..questionnaire import EXTERNAL, plain_formulas, plural, recommend, warning_words
@@ -405,6 +406,8 @@ def build_report(
     score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
+        if ordinal is not None and ordinal_points:  # the ordinal figures' chance levels and best constant prediction
+            _ordinal_chance(results, ordinal, entries, undefined)
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights,
                              f1_classes=f1_classes, fallback=fallback, action_classes=action_classes)
         plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
@@ -767,6 +770,24 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
             out.chance.append(ChanceRow(metric=m.id, uniform=_f(ch.get("uniform")),
                                         prevalence=_f(ch.get("prevalence")), majority=_f(ch.get("majority"))))
     return out
+
+
+def _ordinal_chance(results: _Results, ordinal: Any, entries: Sequence[MetricEntry], undefined: str) -> None:
+    """Chance rows of the plan's ordinal metrics on the first system's class sizes, with the best constant prediction
+    (:func:`advisor.engine.ordinal_chance_levels`): adjacent agreement is read against a constant middle score."""
+    if not results.reports or results.reports[0].name not in ordinal.systems:
+        return
+    have = {c.metric for c in results.chance}
+    ids = [m.id for m in entries if m.id not in have and m.id in results.reports[0].values
+           and getattr(STRUCTURE_METRICS.get(m.id), "structure", None) == "ordinal"]
+    levels = ordinal_chance_levels(ordinal.systems[results.reports[0].name], ids, undefined)
+    for mid in ids:
+        if mid in levels:
+            ch = levels[mid]
+            results.chance.append(ChanceRow(
+                metric=mid, uniform=_f(ch["uniform"]), prevalence=_f(ch["prevalence"]), majority=_f(ch["majority"]),
+                constant=_f(ch["constant"]),
+                constant_class=None if ch["constant_class"] is None else str(ch["constant_class"])))
 
 
 def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entries: Sequence[MetricEntry],
