@@ -77,10 +77,10 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     raters_own = "the raters'" if len(named) == 2 else "the raters' mean over the pairs"
     same = base.r_floor == base.qwk_floor and base.r_degradation == base.degradation
     figures = f"{qwk} or correlation" if correlation and base.r_floor is not None and same else qwk
-    flags = f"Flagged are the machine's {figures} with a single rater below {base.qwk_floor:.2f} or " \
+    flags = f"Flagged are the machine's {figures} with any rater below {base.qwk_floor:.2f} or more than " \
             f"{base.degradation:.2f} below {raters_own}"
     if correlation and base.r_floor is not None and not same:
-        flags += f", its correlation below {base.r_floor:.2f} or {base.r_degradation:.2f} below theirs"
+        flags += f", its correlation below {base.r_floor:.2f} or more than {base.r_degradation:.2f} below theirs"
     cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or [])
     told = bool(subgroups and cols and base.smd_subgroup is not None)
     if base.smd_overall is not None:
@@ -102,7 +102,7 @@ def constant_said(primary: MetricEntry | None, rec: Sequence[MetricEntry]) -> bo
 
 def constant_sentence(p: Text, answers: Mapping[str, Any], primary: MetricEntry | None, rec: Sequence[MetricEntry],
                       chance: Sequence[ChanceRow] = ()) -> None:
-    """"Always giving one middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it."
+    """"A constant middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it."
     — adjacent agreement is not chance-corrected, and a reader of ordered scores asks what a system without skill
     earns (the essay reader: "a model that always predicts 3 or 4 scores well"). With data the best constant
     prediction of the report's chance table is named with its value ("Always giving “3” earns 0.84 adjacent
@@ -116,7 +116,7 @@ def constant_sentence(p: Text, answers: Mapping[str, Any], primary: MetricEntry 
     ...                   role="complementary")
     >>> constant_sentence(t, {"field": "automated_essay_scoring", "classes": [1, 2, 3]}, lead, [lead, qwk])
     >>> t.spans[0].text
-    'Always giving one middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it. '
+    'A constant middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it. '
     """
     if not constant_said(primary, rec):
         return
@@ -125,10 +125,10 @@ def constant_sentence(p: Text, answers: Mapping[str, Any], primary: MetricEntry 
     noun = "score" if classes and all(_numeric(c) for c in classes) else "class"
     row = next((r for r in chance if r.metric == "adjacent_accuracy"), None)
     if row is not None and row.constant is not None and row.constant_class is not None:
-        what, level = f"“{row.constant_class}”", f"{row.constant:.2f} adjacent agreement here"
-    else:
-        what, level = f"one middle {noun}", "high adjacent agreement"
-    p.t(f"Always giving {what} earns {level} but a {kappa} of 0, so {kappa} stands beside it. ")
+        said = f"Always giving “{row.constant_class}” earns {row.constant:.2f} adjacent agreement here"
+    else:  # a system that always gives one middle score (the essay reader's words)
+        said = f"A constant middle {noun} earns high adjacent agreement"
+    p.t(f"{said} but a {kappa} of 0, so {kappa} stands beside it. ")
 
 
 def _numeric(c: Any) -> bool:
