@@ -255,3 +255,20 @@ def test_the_markdown_report_shows_the_best_constant_column(tmp_path, cli):
     text = out.read_text(encoding="utf-8")
     assert "| Metric | Uniform random | Prevalence-matched | Majority class | Best constant |" in text
     assert "| Pearson r | SMD |" in text
+
+
+def test_the_subgroup_flag_is_the_fields_and_the_stats_use_it():
+    import pandas as pd
+
+    import advisor
+    from advisor.report._methods_bias import smd_subgroup_flag
+    from advisor.stats import subgroup_smd
+
+    assert smd_subgroup_flag({"field": "automated_essay_scoring"}) == \
+        load_fields()["automated_essay_scoring"].baseline.smd_subgroup == 0.10
+    df = pd.DataFrame({"y_true": [1, 2, 3, 4] * 2, "y_pred": [2, 3, 4, 4] + [1, 2, 3, 4], "g": ["a"] * 4 + ["b"] * 4})
+    data = advisor.load(df, by="g")
+    at_010 = subgroup_smd(data, ["g"], [1, 2, 3, 4, 5])["g"]["a"]["y_pred"]
+    at_090 = subgroup_smd(data, ["g"], [1, 2, 3, 4, 5], flag=0.90)["g"]["a"]["y_pred"]
+    assert 0.10 < abs(at_010["estimate"]) < 0.90
+    assert at_010["flag"] and not at_090["flag"]

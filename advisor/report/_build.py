@@ -75,7 +75,7 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters, where_clause
-from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions
+from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions, smd_subgroup_flag
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
@@ -465,7 +465,8 @@ def build_report(
             order=_smd_order(plan, first) if plan is not None and plan.diagnostic("subgroup_smd") else None,
             margin=margin_of(answers_dict),  # each gap's verdict against the author's margin, when one was fixed
             favourable=_favourable(plan, first), score=plan is not None and plan.diagnostic("bias_score") is not None,
-            item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items")
+            item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items",
+            smd_flag=smd_subgroup_flag(answers_dict))
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):
