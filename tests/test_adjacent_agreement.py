@@ -122,8 +122,9 @@ def test_methods_name_qwk_and_adjacent_agreement_with_williamson(cli, tmp_path):
     text = r.output
     evaluation = text.split("**Evaluation.**", 1)[1].split("\n\n", 1)[0]
     assert "quadratically weighted kappa" in evaluation and "adjacent agreement" in evaluation
-    assert "As is customary in automated essay scoring, we also report quadratically weighted kappa (QWK), accuracy " \
-           "and adjacent agreement (Williamson et al. 2012)." in evaluation
+    # the field's figures include the Pearson correlation of machine and human scores (Williamson et al. 2012)
+    assert "As is customary in automated essay scoring, we also report quadratically weighted kappa (QWK), Pearson " \
+           "correlation, accuracy and adjacent agreement (Williamson et al. 2012)." in evaluation
     assert "QWK" in evaluation and "exact agreement" in evaluation
     assert "Williamson, D. M., Xi, X., & Breyer, F. J. (2012)" in text
     assert "Not reported" not in text and "no entry" not in text and "not a name" not in text
@@ -199,6 +200,7 @@ def test_qwk_leading_names_the_field_figures_in_one_list(cli, tmp_path):
     # and the field's "exact agreement" at first mention, accuracy in brackets (the s22 reader: "There accuracy is
     # called exact agreement" read as a template)
     assert "The customary figures in automated essay scoring (Williamson et al. 2012) are quadratically weighted " \
-           "kappa (QWK), exact agreement (accuracy) and adjacent agreement." in " ".join(r.output.split())
+           "kappa (QWK), Pearson correlation, exact agreement (accuracy) and adjacent agreement." \
+           in " ".join(r.output.split())
     assert "is called exact agreement" not in r.output
     assert "is called QWK" not in r.output

@@ -57,6 +57,7 @@ _LAZY: dict[str, str] = {
     "label_aucs": "._multilabel",
     "multilabel_metrics": "._multilabel",
     "ordinal_cells": "._ordinal",
+    "ordinal_chance_levels": "._ordinal",
     "ordinal_metrics": "._ordinal",
     "per_label_metrics": "._multilabel",
     "ratings_table": "._agreement",
@@ -73,6 +74,7 @@ _LAZY: dict[str, str] = {
     "judge_ratings": "._judge",
     "resolve_judge": "._judge",
     "baseline_ratings": "._judge",
+    "BASELINE_QUANTITIES": "._judge",
     # the engine's building blocks that io, stats, the catalogue, the report and the CLI compute with
     "COST_IDS": "._score_eval",
     "Calibration": "._scores",
@@ -221,6 +223,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._actions import collapse_to_actions as collapse_to_actions
     from ._judge import (
         JudgeRatings as JudgeRatings,
+        BASELINE_QUANTITIES as BASELINE_QUANTITIES,
         baseline_ratings as baseline_ratings,
         evaluate_judge_batch as evaluate_judge_batch,
         human_ratings as human_ratings,
@@ -317,6 +320,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         class_values as class_values,
         evaluate_ordinal_batch as evaluate_ordinal_batch,
         ordinal_cells as ordinal_cells,
+        ordinal_chance_levels as ordinal_chance_levels,
         ordinal_metrics as ordinal_metrics,
         ordinal_ranks as ordinal_ranks,
         with_counts as with_counts,

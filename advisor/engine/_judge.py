@@ -20,7 +20,8 @@ judge–human and the human–human figures on the same items, and the interval 
 A machine scored against a *resolved* human score (automated essay scoring; Williamson et al. 2012) is read against
 the human–human baseline like for like: the machine beside each single rater, the raters beside each other, and
 ``Δ = mean_h q(M, h) − mean_{h<h'} q(h, h')`` is the degradation from the human–human figure
-(:func:`baseline_ratings`, with exact and adjacent agreement and the quadratically weighted kappa). Set against the
+(:func:`baseline_ratings`, with exact and adjacent agreement, the quadratically weighted kappa and the Pearson
+correlation of the scores, the ordinal engine's ``pearson_r``). Set against the
 resolved score instead, which pools two raters and is steadier than either, the machine would be favoured (the
 essay reader, issue 22).
 """
@@ -47,12 +48,17 @@ __all__ = ["BASELINE_QUANTITIES", "JUDGE_QUANTITIES", "baseline_ratings", "Judge
 #: What is measured for each pair of raters: the agreement rate, Cohen's kappa, the weighted kappa (ordinal).
 JUDGE_QUANTITIES: tuple[str, ...] = ("agreement", "kappa", "weighted_kappa")
 #: What a machine against a resolved human score reports for each pair (Williamson et al. 2012): exact agreement,
-#: adjacent agreement (within one step) and the quadratically weighted kappa.
-BASELINE_QUANTITIES: tuple[str, ...] = ("agreement", "adjacent", "weighted_kappa")
+#: adjacent agreement (within one step), the quadratically weighted kappa and the Pearson correlation of the scores.
+BASELINE_QUANTITIES: tuple[str, ...] = ("agreement", "adjacent", "weighted_kappa", "correlation")
 #: The ordinal engine's kappa used for ordered categories (the ordinal studies' chance-corrected agreement).
 WEIGHTED_KAPPA = "weighted_kappa_quadratic"
 #: The ordinal engine's share of items within one step (adjacent agreement).
 ADJACENT = "adjacent_accuracy"
+#: The ordinal engine's Pearson correlation of the two raters' scores (symmetric in the pair).
+CORRELATION = "pearson_r"
+#: The standardized mean difference of a pair, the first rater's scores minus the second's (the machine's minus the
+#: human score's; Williamson et al. 2012): a bias, not an agreement, so no degradation is taken of it
+SMD = "smd"
 
 
 @dataclass(frozen=True)
@@ -97,19 +103,22 @@ class JudgeRatings:
         two humans or more)."""
         out = [f"{q}#{p}" for p in range(len(self.pairs)) for q in self.quantities]
         if len(self.humans) >= 2:
-            out += [f"delta_{q}" for q in self.quantities]
+            out += [f"delta_{q}" for q in self.quantities if q != SMD]
         return out
 
 
-def baseline_ratings(y_pred: Sequence[Any], raters: Mapping[str, Sequence[Any]], order: Sequence[Any]) -> JudgeRatings:
+def baseline_ratings(y_pred: Sequence[Any], raters: Mapping[str, Sequence[Any]], order: Sequence[Any],
+                     quantities: Sequence[str] = BASELINE_QUANTITIES) -> JudgeRatings:
     """A machine's scores ``y_pred`` against each human rater's own scores (``raters``: column name → scores), and
     the raters against each other, on ordered classes ``order`` (lowest first): exact and adjacent agreement and the
-    quadratically weighted kappa of each pair, and the degradation Δ (the machine's mean with the raters minus the
-    raters' mean with each other). A score that is not one of the classes is one sentence.
+    quadratically weighted kappa and the Pearson correlation of each pair, and the degradation Δ (the machine's mean
+    with the raters minus the raters' mean with each other). A score that is not one of the classes is one sentence.
+    ``quantities`` may add ``"smd"``, the standardized mean difference of the machine's scores minus each rater's (no
+    degradation is taken of it).
 
     >>> jr = baseline_ratings([1, 2, 2, 3], {"r1": [1, 2, 3, 2], "r2": [1, 3, 3, 3]}, [1, 2, 3])
     >>> [(jr.ratings.raters[a], jr.ratings.raters[b]) for a, b in jr.pairs], jr.ids()[-1]
-    ([('machine', 'r1'), ('machine', 'r2'), ('r1', 'r2')], 'delta_weighted_kappa')
+    ([('machine', 'r1'), ('machine', 'r2'), ('r1', 'r2')], 'delta_correlation')
     """
     cats = list(order)
     index = {str(c): i for i, c in enumerate(cats)}
@@ -132,7 +141,7 @@ def baseline_ratings(y_pred: Sequence[Any], raters: Mapping[str, Sequence[Any]],
         raise InputError("the rater columns do not have as many scores as there are items.")
     r = ratings_from_codes(np.asarray(codes, dtype=np.int64).T, len(cats), list(columns), cats, ordered=True,
                            declared=True)
-    return JudgeRatings(r, 0, True, measured=BASELINE_QUANTITIES)
+    return JudgeRatings(r, 0, True, measured=tuple(quantities))
 
 
 def _key(v: Any) -> str:
@@ -224,14 +233,20 @@ def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: n
                 rows, cols = np.divmod(np.arange(k * k), k)
                 cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), cats, class_values(cats),
                                      r.declared)
-                wanted = [WEIGHTED_KAPPA, *([ADJACENT] if "adjacent" in jr.quantities else [])]
+                wanted = [WEIGHTED_KAPPA, *([ADJACENT] if "adjacent" in jr.quantities else []),
+                          *([CORRELATION] if "correlation" in jr.quantities else [])]
                 got = evaluate_ordinal_batch(cells, wanted, undefined)
                 out[f"weighted_kappa#{p}"] = np.where(empty, np.nan, got[WEIGHTED_KAPPA])
                 if "adjacent" in jr.quantities:
                     out[f"adjacent#{p}"] = np.where(empty, np.nan, got[ADJACENT])
+                if "correlation" in jr.quantities:
+                    out[f"correlation#{p}"] = np.where(empty, np.nan, got[CORRELATION])
+                if SMD in jr.quantities:  # the first rater's scores minus the second's: the cells transposed
+                    flipped = OrdinalCells(cols, rows, cells.counts, cats, cells.values, r.declared)
+                    out[f"{SMD}#{p}"] = np.where(empty, np.nan, evaluate_ordinal_batch(flipped, [SMD], undefined)[SMD])
         n_judge = jr.judge_pairs
         if len(jr.humans) >= 2:
-            for q in jr.quantities:
+            for q in (q for q in jr.quantities if q != SMD):
                 judge_side = _mean([out[f"{q}#{p}"] for p in range(n_judge)])
                 human_side = _mean([out[f"{q}#{p}"] for p in range(n_judge, len(jr.pairs))])
                 out[f"delta_{q}"] = judge_side - human_side
@@ -264,6 +279,6 @@ def judge_comparison(jr: JudgeRatings, undefined: str = DEFAULT_CONVENTION) -> d
     delta = None
     if len(jr.humans) >= 2:
         delta = {q: None if np.isnan(values[f"delta_{q}"][0]) else float(values[f"delta_{q}"][0])
-                 for q in jr.quantities}
+                 for q in jr.quantities if q != SMD}
     return {"judge": jr.judge_name, "humans": [r.raters[h] for h in jr.humans], "weighted": jr.weighted,
             "weighted_kappa": WEIGHTED_KAPPA if jr.weighted else None, "rows": rows, "delta": delta}

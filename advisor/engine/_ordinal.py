@@ -29,6 +29,12 @@ moments or class sums, never from a dense k×k array:
   signed: 0 is best, positive means the predictions score higher on average. It is undefined when both labelings are
   constant (both variances 0) or n ≤ 1: 0 under ``zero`` and ``baseline``, NaN under ``omit``. It is not among the
   metrics every ordinal evaluation reports (:data:`ORDINAL_METRICS`); ask for it by id (:data:`ORDINAL_SIGNED`);
+* ``pearson_r = Σ c_ij (x_i − m_t)(x_j − m_p) / √(Σ a_i (x_i − m_t)² · Σ b_j (x_j − m_p)²)``, the Pearson
+  (product-moment) correlation of the predicted (machine) and true (human) scores over the same positions ``x`` as the
+  standardized mean difference, which automated essay scoring reports beside the quadratically weighted kappa
+  (Williamson, Xi & Breyer 2012). It is undefined when either labeling is constant (its variance 0): 0 under ``zero``;
+  under ``baseline`` 1 when both put every item in one and the same class (maximal agreement), else 0 (the chance
+  value of one constant labeling); NaN under ``omit``. Computed when asked for (:data:`ORDINAL_ASKED`);
 * ``κ_w = 1 − n Σ c_ij w_ij / Σ_ij a_i b_j w_ij`` with ``w_ij = |x_i − x_j|`` (linear) or ``(x_i − x_j)²``
   (quadratic). The quadratic chance term is ``n Σ a_i x_i² + n Σ b_j x_j² − 2 (Σ a_i x_i)(Σ b_j x_j)``
   (moments only, positions centred and scaled to a unit span first, which leaves κ unchanged); the
@@ -54,13 +60,17 @@ from ._components import MetricResult, UndefinedValue
 from ._confusion import counts_and_labels
 from ._structure_args import as_tuple, resolve_ids
 
-__all__ = ["ORDINAL_METRICS", "ORDINAL_SIGNED", "OrdinalCells", "class_values", "ordinal_cells", "ordinal_metrics", "with_counts"]
+__all__ = ["ORDINAL_ASKED", "ORDINAL_METRICS", "ORDINAL_SIGNED", "OrdinalCells", "class_values", "ordinal_cells",
+           "ordinal_chance_levels", "ordinal_metrics", "with_counts"]
 
 ORDINAL_METRICS: tuple[str, ...] = ("weighted_kappa_linear", "weighted_kappa_quadratic", "mae", "mae_macro",
                                      "adjacent_accuracy")
 #: signed ordinal metrics (best at 0, the sign says which way), computed when asked for: the standardized mean
 #: difference of Williamson, Xi & Breyer (2012)
 ORDINAL_SIGNED: tuple[str, ...] = ("smd",)
+#: ordinal metrics computed when asked for, not by every ordinal evaluation: the Pearson correlation of the scores
+#: (Williamson, Xi & Breyer 2012)
+ORDINAL_ASKED: tuple[str, ...] = ("pearson_r",)
 
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -248,6 +258,30 @@ def _smd(cells: OrdinalCells, w: np.ndarray, a: np.ndarray, n: np.ndarray,
     return np.where(undef, fill, val), undef
 
 
+def _pearson(cells: OrdinalCells, w: np.ndarray, a: np.ndarray, n: np.ndarray,
+             convention: str) -> tuple[np.ndarray, np.ndarray]:
+    """The Pearson correlation of the predicted and true class positions (:meth:`OrdinalCells.positions` ``"mae"``,
+    as the standardized mean difference) from the cells and the class sums: sums of products about each mean, so no
+    difference of large sums. Undefined when either labeling is constant."""
+    x = cells.positions("mae")
+    b = _class_sums(cells.cols, w, cells.k)
+    safe = np.where(n > 0, n, 1.0)
+    mt, mp = (a * x).sum(-1) / safe, (b * x).sum(-1) / safe
+    dt = x[cells.rows] - mt[..., None]
+    dp = x[cells.cols] - mp[..., None]
+    cov = (w * dt * dp).sum(-1)
+    vt = (a * (x - mt[..., None]) ** 2).sum(-1)
+    vp = (b * (x - mp[..., None]) ** 2).sum(-1)
+    # constant: one class holds every item of the labeling (decided from the class sums, not by a tolerance)
+    const_t, const_p = (a > 0).sum(-1) <= 1, (b > 0).sum(-1) <= 1
+    undef = const_t | const_p | ~(vt > 0) | ~(vp > 0)
+    val = np.clip(cov / np.sqrt(np.where(undef, 1.0, vt * vp)), -1.0, 1.0)
+    same = const_t & const_p & (a.argmax(-1) == b.argmax(-1))
+    fill = {"zero": np.zeros_like(val), "baseline": np.where(same, 1.0, 0.0),
+            "omit": np.full_like(val, np.nan)}[convention]
+    return np.where(undef, fill, val), undef
+
+
 def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     xm = cells.positions("mae")
     w = np.asarray(cells.counts, dtype=np.float64)
@@ -269,6 +303,8 @@ def _evaluate(cells: OrdinalCells, ids: Sequence[str], convention: str) -> tuple
         events["mae_macro"] = ~present
     if "smd" in ids:
         out["smd"], events["smd"] = _smd(cells, w, a, n, convention)
+    if "pearson_r" in ids:
+        out["pearson_r"], events["pearson_r"] = _pearson(cells, w, a, n, convention)
     kappas = [m for m in ("weighted_kappa_quadratic", "weighted_kappa_linear") if m in ids]
     if kappas:
         xk = cells.positions("kappa")
@@ -305,9 +341,12 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
     (1.0, 0.888889)
     >>> round(ordinal_metrics([[3, 1, 0], [1, 2, 1], [0, 1, 3]], ["smd"], labels=[1, 2, 3])["smd"], 6)
     0.0
+    >>> round(ordinal_metrics([[3, 1, 0], [1, 2, 1], [0, 1, 3]], ["pearson_r"], labels=[1, 2, 3])["pearson_r"], 6)
+    0.75
     """
     cells = data if isinstance(data, OrdinalCells) else ordinal_cells(data, labels)
-    ids = resolve_ids(metrics, undefined, (*ORDINAL_METRICS, *ORDINAL_SIGNED), "an ordinal", default=ORDINAL_METRICS)
+    ids = resolve_ids(metrics, undefined, (*ORDINAL_METRICS, *ORDINAL_SIGNED, *ORDINAL_ASKED), "an ordinal",
+                      default=ORDINAL_METRICS)
     if cells.k < 2:
         raise InputError("an ordinal evaluation needs at least two ordered classes.")
     if np.asarray(cells.counts).sum() <= 0:
@@ -320,6 +359,13 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
             records += [UndefinedValue(m, "class MAE", cells.labels[i], "class is absent from the truth (a_i = 0)",
                                        "left out of the average (every convention)", None)
                         for i in np.flatnonzero(mask)]
+        elif m == "pearson_r":
+            if bool(mask):
+                records.append(UndefinedValue(m, "standard deviation", None,
+                                              "a labeling puts every item in one class (its variance is 0)",
+                                              {"zero": "0", "omit": "reported as undefined"}.get(
+                                                  undefined, "1 when both are the same single class, else 0"),
+                                              None if np.isnan(vals[m]) else float(vals[m])))
         elif m == "smd":
             if bool(mask):
                 records.append(UndefinedValue(m, "standard deviations", None,
@@ -333,3 +379,59 @@ def ordinal_metrics(data: Any, metrics: Sequence[str] | None = None, *, labels: 
                                           None if np.isnan(vals[m]) else float(vals[m])))
     values = {m: float(vals[m]) for m in ids}
     return MetricResult(values, records, undefined, cells.labels, None, 1.0)
+
+
+#: ordinal metrics where lower is better (the others are higher-is-better, or signed with their best value at 0)
+_LOWER = ("mae", "mae_macro")
+
+
+def ordinal_chance_levels(cells: OrdinalCells, ids: Sequence[str], undefined: str = DEFAULT_CONVENTION,
+                          max_classes: int = 200) -> dict[str, dict[str, Any]]:
+    """Each ordinal metric's value for the reference predictors of the chance levels (science.md §2) on the true class
+    sizes ``a`` of ``cells`` — ``uniform`` (``C_ij = a_i / k``), ``prevalence`` (``C_ij = a_i a_j / n``), ``majority``
+    (every item predicted as the largest class) — and for the **best constant prediction**: every item given one and
+    the same class, the class that scores best (``constant``, its class ``constant_class``). A constant middle class
+    is what adjacent agreement is read against: it scores the share of items within one step of it, often most of the
+    test set, whereas the quadratically weighted kappa of any constant prediction is 0. None where a value is
+    undefined; {} above ``max_classes`` classes (k² cells a reference).
+
+    >>> ch = ordinal_chance_levels(ordinal_cells([[1, 1, 0, 0], [0, 4, 1, 0], [0, 1, 3, 0], [0, 0, 1, 1]], [1, 2, 3, 4]),
+    ...                            ["adjacent_accuracy", "weighted_kappa_quadratic"])
+    >>> round(ch["adjacent_accuracy"]["constant"], 6), ch["adjacent_accuracy"]["constant_class"]
+    (0.846154, 2)
+    >>> abs(ch["weighted_kappa_quadratic"]["constant"]) < 1e-12
+    True
+    """
+    k = cells.k
+    if k > max_classes or not ids:
+        return {}
+    w = np.asarray(cells.counts, dtype=np.float64)
+    if w.ndim != 1:
+        raise InputError("ordinal_chance_levels takes one table of cells, not a batch.")
+    a = _class_sums(cells.rows, w, k)
+    n = float(a.sum())
+    rows, cols = np.divmod(np.arange(k * k), k)
+    ref = [np.repeat(a / k, k), (a[:, None] * a[None, :] / n).reshape(-1)]
+    for c in (int(np.argmax(a)), *range(k)):  # the majority class, then every constant prediction
+        table = np.zeros((k, k))
+        table[:, c] = a
+        ref.append(table.reshape(-1))
+    batch = OrdinalCells(rows, cols, np.stack(ref), cells.labels, cells.values, cells.declared)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals = _evaluate(batch, list(ids), undefined)[0]
+    out: dict[str, dict[str, Any]] = {}
+    for m, v in vals.items():
+        const = v[3:]
+        ok = ~np.isnan(const)
+        best: int | None = None
+        if ok.any():
+            score = -np.abs(const) if m in ORDINAL_SIGNED else (-const if m in _LOWER else const)
+            best = int(np.flatnonzero(ok)[np.argmax(score[ok])])
+        out[m] = {"uniform": _num(v[0]), "prevalence": _num(v[1]), "majority": _num(v[2]),
+                  "constant": None if best is None else _num(const[best]),
+                  "constant_class": None if best is None else cells.labels[best]}
+    return out
+
+
+def _num(x: float) -> float | None:
+    return None if np.isnan(x) else float(x)

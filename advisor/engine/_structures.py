@@ -27,7 +27,7 @@ from ._agreement import (
 )
 from ._hierarchy import HIERARCHY_METRICS, HierarchyCells, hierarchy_metrics, hierarchy_tables
 from ._multilabel import MULTILABEL_METRICS, MULTILABEL_SCORE_METRICS, LabelSets, multilabel_metrics, per_label_metrics
-from ._ordinal import ORDINAL_METRICS, ORDINAL_SIGNED, OrdinalCells, _class_sums, ordinal_metrics
+from ._ordinal import ORDINAL_ASKED, ORDINAL_METRICS, ORDINAL_SIGNED, OrdinalCells, _class_sums, ordinal_metrics
 from ._partition import PARTITION_INDICES, PARTITION_METRICS, PartitionTable, cluster_sizes, partition_metrics
 from ._topk import top_k_accuracy, top_k_hits
 
@@ -54,7 +54,7 @@ class StructureSpec:
 def _table() -> dict[str, StructureSpec]:
     lower = {"mae", "mae_macro", "hamming_loss", "pair_correlation_distance"}
     out: dict[str, StructureSpec] = {}
-    for structure, ids in (("ordinal", ORDINAL_METRICS), ("multilabel", MULTILABEL_METRICS),
+    for structure, ids in (("ordinal", (*ORDINAL_METRICS, *ORDINAL_ASKED)), ("multilabel", MULTILABEL_METRICS),
                            ("top_k", ("top_k_accuracy",)), ("agreement", AGREEMENT_METRICS),
                            ("partition", PARTITION_INDICES), ("hierarchy", HIERARCHY_METRICS)):
         for mid in ids:
@@ -86,7 +86,7 @@ def reported_ids(structure: str) -> tuple[str, ...]:
     >>> reported_ids("top_k")
     ('top_k_accuracy', 'accuracy')
     """
-    return {"ordinal": (*ORDINAL_METRICS, *NOMINAL_BESIDE), "multilabel": (*MULTILABEL_METRICS, *MULTILABEL_SCORE_METRICS),
+    return {"ordinal": (*ORDINAL_METRICS, *ORDINAL_ASKED, *NOMINAL_BESIDE), "multilabel": (*MULTILABEL_METRICS, *MULTILABEL_SCORE_METRICS),
             "top_k": ("top_k_accuracy", "accuracy"), "agreement": AGREEMENT_METRICS,
             "partition": (*PARTITION_METRICS, *PARTITION_BESIDE),
             "hierarchy": (*HIERARCHY_METRICS, *HIERARCHY_BESIDE)}.get(structure, ())

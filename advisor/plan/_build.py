@@ -21,6 +21,7 @@ from ..catalogue import get_catalogue
 from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
     net_benefit_name, reported_ids
 from ..questionnaire import (
+    BASELINE_THRESHOLDS,
     Answers,
     Recommendation,
     answers_from_mapping,
@@ -192,8 +193,7 @@ def _baseline_diagnostic(answers: Answers) -> Diagnostic | None:
     base = field.baseline if field is not None else None
     return Diagnostic(id="human_baseline", promise=DIAGNOSTICS["human_baseline"],
                       params={"raters": list(answers.rater_columns),
-                              "qwk_floor": base.qwk_floor if base is not None else None,
-                              "degradation": base.degradation if base is not None else None},
+                              **{k: getattr(base, k) if base is not None else None for k in BASELINE_THRESHOLDS}},
                       reason="Does the machine agree with each rater as well as the raters agree with each other?",
                       answers=sorted(k for k in ("rater_columns", "field") if k in answers.model_fields_set))
 

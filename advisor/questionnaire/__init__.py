@@ -31,6 +31,7 @@ _LAZY: dict[str, str] = {
     "Resolution": "._planned",
     "RuleBook": "._rules",
     "CommunityField": "._fields",
+    "BASELINE_THRESHOLDS": "._fields",
     "answers_from_mapping": "._answers",
     "answers_to_yaml": "._answers",
     "condition_holds": "._conditions:holds",
@@ -127,6 +128,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     )
     from ._engine import missing_input as missing_input, recommend as recommend
     from ._fields import (
+        BASELINE_THRESHOLDS as BASELINE_THRESHOLDS,
         CommunityField as CommunityField,
         field_f1_classes as field_f1_classes,
         field_term_ids as field_term_ids,

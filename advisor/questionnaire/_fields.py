@@ -22,7 +22,7 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["CommunityField", "field_f1_classes", "field_term_ids", "load_fields", "plural", "suggest_field"]
+__all__ = ["BASELINE_THRESHOLDS", "CommunityField", "field_f1_classes", "field_term_ids", "load_fields", "plural", "suggest_field"]
 
 
 class FieldSetting(BaseModel):
@@ -38,12 +38,26 @@ class FieldSetting(BaseModel):
 class FieldBaseline(BaseModel):
     """The human–human baseline of a field that scores with raters (automated essay scoring): the machine's
     quadratically weighted kappa with the human score is flagged below ``qwk_floor``, and when it is lower than the
-    raters' with each other by more than ``degradation`` (Williamson et al. 2012)."""
+    raters' with each other by more than ``degradation``; its Pearson correlation likewise below ``r_floor`` and
+    beyond ``r_degradation``; the standardized mean difference of machine minus human scores beyond ±``smd_overall``
+    over all items and beyond ±``smd_subgroup`` within a subgroup value (Williamson et al. 2012)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     qwk_floor: float = Field(gt=0, lt=1)
     degradation: float = Field(gt=0, lt=1)
+    r_floor: float | None = Field(None, gt=0, lt=1, description="the floor of the machine's Pearson correlation")
+    r_degradation: float | None = Field(None, gt=0, lt=1, description=(
+        "how far the machine's Pearson correlation may lie below the raters' with each other"))
+    smd_overall: float | None = Field(None, gt=0, lt=1, description=(
+        "the flag of the standardized mean difference of machine minus human scores over all items"))
+    smd_subgroup: float | None = Field(None, gt=0, lt=1, description=(
+        "the flag of the standardized mean difference within a subgroup value"))
+
+
+#: The thresholds of a field's human–human baseline, as the plan's ``human_baseline`` diagnostic carries them
+BASELINE_THRESHOLDS: tuple[str, ...] = ("qwk_floor", "degradation", "r_floor", "r_degradation", "smd_overall",
+                                        "smd_subgroup")
 
 
 class CommunityField(BaseModel):

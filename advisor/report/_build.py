@@ -17,7 +17,8 @@ from .. import __version__
 from .._exceptions import InputError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, get_catalogue
-from ..engine import METRICS, NEEDS_PARAMETERS, chance_levels, compute_metrics, evaluate
+from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, chance_levels, compute_metrics, evaluate, \
+    ordinal_chance_levels
 from ..io import with_reject
 from ..plan import Plan, PlanOptions, undefined_convention
 from ..questionnaire import EXTERNAL, plain_formulas, plural, recommend, warning_words
@@ -73,7 +74,7 @@ from ._methods import (
     with_convention,
 )
 from ._methods_lists import name_with_parameters, where_clause
-from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions
+from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions, smd_subgroup_flag
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
@@ -410,6 +411,8 @@ def build_report(
     score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
+        if ordinal is not None and ordinal_points:  # the ordinal figures' chance levels and best constant prediction
+            _ordinal_chance(results, ordinal, entries, undefined)
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights,
                              f1_classes=f1_classes, fallback=fallback, action_classes=action_classes)
         plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
@@ -467,7 +470,8 @@ def build_report(
             order=_smd_order(plan, first) if plan is not None and plan.diagnostic("subgroup_smd") else None,
             margin=margin_of(answers_dict),  # each gap's verdict against the author's margin, when one was fixed
             favourable=_favourable(plan, first), score=plan is not None and plan.diagnostic("bias_score") is not None,
-            item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items")
+            item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items",
+            smd_flag=smd_subgroup_flag(answers_dict))
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):
@@ -772,6 +776,24 @@ def _results(ev: Any, systems: Mapping[str, Any], entries: Sequence[MetricEntry]
             out.chance.append(ChanceRow(metric=m.id, uniform=_f(ch.get("uniform")),
                                         prevalence=_f(ch.get("prevalence")), majority=_f(ch.get("majority"))))
     return out
+
+
+def _ordinal_chance(results: _Results, ordinal: Any, entries: Sequence[MetricEntry], undefined: str) -> None:
+    """Chance rows of the plan's ordinal metrics on the first system's class sizes, with the best constant prediction
+    (:func:`advisor.engine.ordinal_chance_levels`): adjacent agreement is read against a constant middle score."""
+    if not results.reports or results.reports[0].name not in ordinal.systems:
+        return
+    have = {c.metric for c in results.chance}
+    ids = [m.id for m in entries if m.id not in have and m.id in results.reports[0].values
+           and getattr(STRUCTURE_METRICS.get(m.id), "structure", None) == "ordinal"]
+    levels = ordinal_chance_levels(ordinal.systems[results.reports[0].name], ids, undefined)
+    for mid in ids:
+        if mid in levels:
+            ch = levels[mid]
+            results.chance.append(ChanceRow(
+                metric=mid, uniform=_f(ch["uniform"]), prevalence=_f(ch["prevalence"]), majority=_f(ch["majority"]),
+                constant=_f(ch["constant"]),
+                constant_class=None if ch["constant_class"] is None else str(ch["constant_class"])))
 
 
 def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entries: Sequence[MetricEntry],

@@ -150,7 +150,7 @@ def check_context(ctx: ReportContext) -> None:
         _among(winners, set(names), f"winners.{metric}", "systems")
     _among([c.metric for c in ctx.chance], known, "chance", "metrics")
     for i, c in enumerate(ctx.chance):
-        _finite([c.uniform, c.prevalence, c.majority], f"chance[{i}]")
+        _finite([c.uniform, c.prevalence, c.majority, c.constant], f"chance[{i}]")
     if ctx.intervals is not None:
         if not 0 < ctx.intervals.confidence < 1 or ctx.intervals.n_resamples < 0:
             raise _Bad("intervals", "confidence must lie strictly between 0 and 1 and n_resamples be ≥ 0")

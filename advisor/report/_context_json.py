@@ -38,6 +38,8 @@ _PER_SYSTEM = {"values": "metrics", "intervals": "intervals", "p_first": "p_firs
 #: ReportContext field → its key in the output, where they differ.
 _RENAMED = {"metrics": "metric_definitions", "intervals": "bootstrap"}
 _CHANCE = ("uniform", "prevalence", "majority")
+#: the best constant prediction of an ordinal metric, written only where computed
+_CONSTANT = ("constant", "constant_class")
 
 
 def context_json(ctx: ReportContext) -> dict[str, Any]:
@@ -50,7 +52,9 @@ def context_json(ctx: ReportContext) -> dict[str, Any]:
     out["intervals"] = {name: {m: {k: v for k, v in iv.items() if k != "reason" or v is not None}
                                for m, iv in ivs.items()} for name, ivs in out["intervals"].items()}
     out["winners"] = d.pop("winners")
-    out["chance"] = {row["metric"]: {k: row[k] for k in _CHANCE} for row in d.pop("chance")}
+    out["chance"] = {row["metric"]: {**{k: row[k] for k in _CHANCE},
+                                     **{k: row[k] for k in _CONSTANT if row.get(k) is not None}}
+                     for row in d.pop("chance")}
     for field, key in _RENAMED.items():
         out[key] = d.pop(field)
     sub = d.pop("subgroups")
@@ -111,7 +115,7 @@ def _model_dict(data: dict[str, Any]) -> dict[str, Any]:
     for metric, row in _mapping(data, "chance").items():
         if not isinstance(row, dict):
             raise _Shape(f"chance.{metric}", "expected an object")
-        chance.append({"metric": metric, **{k: row.get(k) for k in _CHANCE}})
+        chance.append({"metric": metric, **{k: row.get(k) for k in (*_CHANCE, *_CONSTANT)}})
     skip = {"command", "advisor_version", *_PER_SYSTEM.values(), "systems", "chance", "groups", "gaps", "subgroups",
             "bias_aucs", "subgroup_smd", "adverse_impact", "bias_score", "structure_data", *_RENAMED.values()}
     out: dict[str, Any] = {k: v for k, v in data.items() if k not in skip}

@@ -39,7 +39,7 @@ from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
 from ._margins import gap_margin_sentence, humans_noun
-from ._methods_baseline import baseline_sentence, said_baseline
+from ._methods_baseline import baseline_sentence, constant_said, constant_sentence, said_baseline
 from ._methods_field import (
     field_forms_text,
     field_of,
@@ -289,8 +289,12 @@ def build_methods(
         # that keeps everything else (the first trial of the ladder below), the first to go when it runs long
         if shares:
             _beside_shares_sentence(p, answers, [m for m in rec if m.role == "complementary"], property_status, binary)
+        constant_sentence(p, answers, primary, rec, chance)  # the lead read against a constant middle score
+        smd_said = False  # the subgroups' SMD flag said with the baseline's flags (each with its comparison)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
-            baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []}, intervals is not None)
+            smd_said = baseline_sentence(p, answers if baseline else {**answers, "rater_columns": []},
+                                         intervals is not None, subgroups=smd,
+                                         correlation=any(m.id == "pearson_r" for m in rec))
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
@@ -337,7 +341,7 @@ def build_methods(
                                     columns_said=bias or (groups and sub_promise is not None))
         if rest < 3:  # the field's standing caveat on its test sets (credit: selective labels); else a paragraph apart
             _field_caveat_sentence(p, answers)
-        if smd:  # the author's question of bias in an ordered score: never dropped
+        if smd and not smd_said:  # the author's question of bias in an ordered score: never dropped
             smd_sentence(p, answers, intervals=intervals is not None)
         if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
@@ -357,7 +361,7 @@ def build_methods(
         if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
             gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,
                                 intervals is not None, terse=terse > 2, line=four_fifths_rates(answers) if air else None)
-        if odds:  # the chance levels: also in the report's chance table
+        if odds and not constant_said(primary, rec):  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         # the action's sensitivity and specificity named as the lead sentence names them ("referral sensitivity"), so
         # one sentence says every figure's interval (the murmur reader: two interval statements in one paragraph)

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..questionnaire import join_words, load_fields
 from ._methods_lists import Text, where_clause
-from ._models import MetricEntry
+from ._models import ChanceRow, MetricEntry
 
-__all__ = ["baseline_definitions", "baseline_sentence"]
+__all__ = ["baseline_definitions", "baseline_sentence", "constant_said", "constant_sentence"]
 
 
 def _field(answers: Mapping[str, Any]) -> Any:
@@ -31,18 +31,26 @@ def _kappa(field: Any) -> str:
     return term if term and term.isupper() else "quadratically weighted kappa"
 
 
-def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
-    """""We give these figures for the machine against each rater and for “rater_1” against “rater_2”, the
-    human–human baseline, …": said when the answers give rater columns, or — in a field that expects the baseline —
-    that it is not available.
+def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True, subgroups: bool = False,
+                      correlation: bool = True) -> bool:
+    """"We give each figure for the machine against the resolved score and each rater, and for “rater_1” against
+    “rater_2”, with the degradation's paired interval." — which comparison each figure is (the essay reader: "the
+    reference is ambiguous") — then, in a field with thresholds, what is flagged and against what: the machine's QWK
+    (and Pearson correlation, reported: ``correlation``) with a single rater below the floor or beyond the degradation
+    from the raters', and its standardized mean difference from the resolved score beyond ± the overall flag and, with
+    the subgroups' SMD promised (``subgroups``), beyond ± the subgroup flag within a value of each column. Returns
+    whether the subgroups' flag was said (their own sentence is then not said again). Without rater columns, in a
+    field that expects the baseline: that it is not available.
 
     >>> t = Text()
     >>> baseline_sentence(t, {"field": "automated_essay_scoring", "item_name": "essay"})
+    False
     >>> t.spans[0].text[:80]
     "The raters' own scores are not in the data, so the human–human baseline cannot b"
     >>> t = Text()
     >>> baseline_sentence(t, {"rater_columns": ["r1", "r2"]})
-    >>> "“r1” against “r2”" in t.spans[0].text, len(t.spans)
+    False
+    >>> "and for “r1” against “r2”" in t.spans[0].text, len(t.spans)
     (True, 1)
     """
     field = _field(answers)
@@ -51,29 +59,84 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     qwk = _kappa(field)
     if not raters:
         if base is None:
-            return
+            return False
         p.t("The raters' own scores are not in the data, so the human–human baseline cannot be given; a "
             f"{qwk} below {base.qwk_floor:.2f} is flagged")
         p.cite([field.source]).t(". ")
-        return
+        return False
     named = [f"“{r}”" for r in raters]
     pairs = f"{named[0]} against {named[1]}" if len(named) == 2 else f"each pair of {join_words(named)}"
-    theirs = "theirs" if len(named) == 2 else "their mean over the pairs"
     # like for like: one rater against one rater on both sides; the resolved score pools two raters, so the machine
-    # set against it would be favoured (the essay reader, issue 22)
-    said = (f"We give these figures for the machine against each rater and for {pairs}, the human–human baseline, "
-            f"and the degradation (the machine's mean {qwk} with single raters minus {theirs})"
-            + (" with a paired interval" if intervals else ""))
+    # set against it would be favoured (the essay reader, issue 22) — and each figure says which comparison it is
+    said = (f"We give each figure for the machine against the resolved score and each rater, and for {pairs}"
+            + (", with the degradation's paired interval" if intervals else ", and the degradation"))
     if base is None:
         p.t(said + ". ")
-        return
-    # the flags in a sentence of their own ("theirs" there would point back across a full stop)
+        return False
+    # the flags in a sentence of their own, each with its comparison (Williamson et al. 2012)
     raters_own = "the raters'" if len(named) == 2 else "the raters' mean over the pairs"
-    p.t(said + f". A {qwk} below {base.qwk_floor:.2f}, or more than {base.degradation:.2f} below {raters_own}, is "
-        "flagged")
+    same = base.r_floor == base.qwk_floor and base.r_degradation == base.degradation
+    figures = f"{qwk} or correlation" if correlation and base.r_floor is not None and same else qwk
+    flags = f"Flagged are the machine's {figures} with any rater below {base.qwk_floor:.2f} or more than " \
+            f"{base.degradation:.2f} below {raters_own}"
+    if correlation and base.r_floor is not None and not same:
+        flags += f", its correlation below {base.r_floor:.2f} or more than {base.r_degradation:.2f} below theirs"
+    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or [])
+    told = bool(subgroups and cols and base.smd_subgroup is not None)
+    if base.smd_overall is not None:
+        flags += (", and its standardized mean difference from the resolved score beyond "
+                  f"±{base.smd_overall:.2f}" + (f", or ±{base.smd_subgroup:.2f} within a value of {cols}" if told else ""))
+    p.t(said + ". " + flags)
     if not any(s.kind == "cite" and field.source in s.keys for s in p.spans):  # once a paragraph, not at each use
         p.cite([field.source])
     p.t(". ")
+    return told
+
+
+def constant_said(primary: MetricEntry | None, rec: Sequence[MetricEntry]) -> bool:
+    """Whether the paragraph reads the lead against a constant prediction: adjacent agreement leads with the
+    quadratically weighted kappa beside it (:func:`constant_sentence`)."""
+    return primary is not None and primary.id == "adjacent_accuracy" \
+        and any(m.id == "weighted_kappa_quadratic" for m in rec)
+
+
+def constant_sentence(p: Text, answers: Mapping[str, Any], primary: MetricEntry | None, rec: Sequence[MetricEntry],
+                      chance: Sequence[ChanceRow] = ()) -> None:
+    """"A constant middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it."
+    — adjacent agreement is not chance-corrected, and a reader of ordered scores asks what a system without skill
+    earns (the essay reader: "a model that always predicts 3 or 4 scores well"). With data the best constant
+    prediction of the report's chance table is named with its value ("Always giving “3” earns 0.84 adjacent
+    agreement here …"); the quadratically weighted kappa of any constant prediction is 0, which is why it stands beside
+    the lead. Said only when adjacent agreement leads with that kappa beside it.
+
+    >>> t = Text()
+    >>> lead = MetricEntry(id="adjacent_accuracy", name="Adjacent agreement (within one step)", formula="x",
+    ...                    role="primary")
+    >>> qwk = MetricEntry(id="weighted_kappa_quadratic", name="Quadratically weighted kappa", formula="x",
+    ...                   role="complementary")
+    >>> constant_sentence(t, {"field": "automated_essay_scoring", "classes": [1, 2, 3]}, lead, [lead, qwk])
+    >>> t.spans[0].text
+    'A constant middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it. '
+    """
+    if not constant_said(primary, rec):
+        return
+    kappa = _kappa(_field(answers))
+    classes = answers.get("classes") or []
+    noun = "score" if classes and all(_numeric(c) for c in classes) else "class"
+    row = next((r for r in chance if r.metric == "adjacent_accuracy"), None)
+    if row is not None and row.constant is not None and row.constant_class is not None:
+        said = f"Always giving “{row.constant_class}” earns {row.constant:.2f} adjacent agreement here"
+    else:  # a system that always gives one middle score (the essay reader's words)
+        said = f"A constant middle {noun} earns high adjacent agreement"
+    p.t(f"{said} but a {kappa} of 0, so {kappa} stands beside it. ")
+
+
+def _numeric(c: Any) -> bool:
+    try:
+        float(str(c))
+    except ValueError:
+        return False
+    return True
 
 
 def baseline_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:

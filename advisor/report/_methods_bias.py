@@ -18,7 +18,8 @@ from ._methods_lists import Text, where_clause
 from ._models import MetricEntry
 
 __all__ = ["BIAS_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
-           "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence"]
+           "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence",
+           "smd_subgroup_flag"]
 
 #: The BibTeX key of the bias AUCs
 BIAS_SOURCE = "borkan2019nuanced"
@@ -137,8 +138,20 @@ def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) ->
     cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
     who = "machine minus human" if answers.get("field") == "automated_essay_scoring" else "predicted minus true"
     p.t(f"Within each value of {cols} we give the standardized mean difference of {who} scores"
-        + (", with its interval" if intervals else "") + "; one beyond ±0.10 is flagged")
+        + (", with its interval" if intervals else "") + f"; one beyond ±{smd_subgroup_flag(answers):.2f} is flagged")
     p.cite([SMD_SOURCE]).t(". ")
+
+
+def smd_subgroup_flag(answers: Mapping[str, Any]) -> float:
+    """The flag of the standardized mean difference within a subgroup value: the answers' field's (fields.yaml
+    ``baseline.smd_subgroup``), else 0.10, the value Williamson, Xi & Breyer (2012) set.
+
+    >>> smd_subgroup_flag({"field": "automated_essay_scoring"}), smd_subgroup_flag({})
+    (0.1, 0.1)
+    """
+    field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+    base = field.baseline if field is not None else None
+    return base.smd_subgroup if base is not None and base.smd_subgroup is not None else 0.10
 
 
 def smd_definitions(cat: Any, before: Sequence[MetricEntry] = ()) -> list[MetricEntry]:

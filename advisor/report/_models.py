@@ -158,6 +158,10 @@ class ChanceRow(_M):
     uniform: float | None
     prevalence: float | None
     majority: float | None
+    #: the best constant prediction (every item given one class, the class that scores best) and that class: what an
+    #: ordered figure that is not chance-corrected (adjacent agreement) is read against; None where not computed
+    constant: float | None = None
+    constant_class: str | None = None
 
 
 class TaskInfo(_M):

@@ -208,6 +208,7 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "undefined_rows": undefined_rows[:40],
         "undefined_more": max(len(undefined_rows) - 40, 0),
         "chance_rec": [c for c in ctx.chance if c.metric in rec_ids],
+        "chance_constant": any(c.constant is not None for c in ctx.chance if c.metric in rec_ids),
         # with two systems the probability of ranking first is 1 and 0 everywhere: no information
         "pfirst": any(s.p_first for s in ctx.systems) and len(ctx.systems) > 2,
     }

@@ -27,6 +27,10 @@ T: dict[str, str] = {
                           "over all pairs of paired-bootstrap p-values (family-wise error at most {alpha})."),
     "lower_note": ": lower is better.",
     "chance_caption": "Each recommended metric for three reference classifiers on this test set's class sizes.",
+    # with an ordered figure that is not chance-corrected (adjacent agreement): the best constant prediction too
+    "chance_caption_constant": ("Each recommended metric for three reference classifiers on this test set's class "
+                                "sizes, and for the best constant prediction: every item given the one class, named "
+                                "in brackets, that scores best. n/a: undefined, or not computed."),
     "per_class_caption": "Per-class precision, recall and F1.",
     "confusions_caption": "The most frequent errors: true class → predicted class, count and share of the true class.",
     "worst_best": ("{system}: per-class recall ranges from {lo} for {worst} to {hi} for {best}, "
@@ -91,6 +95,7 @@ T: dict[str, str] = {
     "c_uniform": "Uniform random",
     "c_prevalence": "Prevalence-matched",
     "c_majority": "Majority class",
+    "c_constant": "Best constant",
     "c_system": "System",
     "c_quantity": "Quantity",
     "c_class": "Class",

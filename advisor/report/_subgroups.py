@@ -48,10 +48,11 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
                      undefined: str, bootstrap: int, confidence: float, seed: int | None,
                      digits: int, order: Sequence[Any] | None = None, margin: float | None = None,
                      favourable: Any = None, score: bool = False, item_words: str = "items",
-                     ) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
+                     smd_flag: float = 0.10) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
     """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
     name``) that a confusion matrix gives, per subgroup; with an ``order`` (an ordinal task), also the standardized
-    mean difference of predicted minus true scores within each value (Williamson et al. 2012); with ``favourable``
+    mean difference of predicted minus true scores within each value (Williamson et al. 2012), flagged beyond
+    ±``smd_flag`` (the field's ``smd_subgroup``, else 0.10); with ``favourable``
     (the class whose decision favours the item), the adverse impact ratios; with ``score``, the Jigsaw competition's
     bias score. With the author's ``margin``, every gap with an interval gets its verdict (two-sided: within ±margin,
     :mod:`._margins`)."""
@@ -70,10 +71,10 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
     if res.get("bias_score"):
         tables.append(_score_table(res["bias_score"], digits))
     smd = subgroup_smd(data, list(columns), order, n_resamples=bootstrap or None, confidence=confidence,
-                       seed=seed) if order else {}
+                       seed=seed, flag=smd_flag) if order else {}
     if smd:
         res["smd"] = smd
-        tables += [_smd_table(col, per_value, digits) for col, per_value in smd.items()]
+        tables += [_smd_table(col, per_value, digits, smd_flag) for col, per_value in smd.items()]
     if margin is not None:
         _gap_verdicts(res["gaps"], margin)
     tables.append(_gap_table(res["gaps"], digits, res["positive_label"], margin))
@@ -108,17 +109,18 @@ def _value_table(col: str, per_value: dict[str, Any], digits: int, names: Mappin
                       numeric=[False, True, False, *[True] * len(ids)], rows=rows)
 
 
-def _smd_table(col: str, per_value: dict[str, Any], digits: int) -> TableBlock:
-    """The standardized mean difference (predicted minus true) of each value and system, flagged beyond ±0.10."""
+def _smd_table(col: str, per_value: dict[str, Any], digits: int, limit: float = 0.10) -> TableBlock:
+    """The standardized mean difference (predicted minus true) of each value and system, flagged beyond ±``limit``."""
     rows = []
     for value, per_system in per_value.items():
         for s, e in per_system.items():
-            flag = "beyond ±0.10" if e.get("flag") else ("—" if e.get("estimate") is None else "within ±0.10")
+            flag = f"beyond ±{limit:.2f}" if e.get("flag") else ("—" if e.get("estimate") is None
+                                                                else f"within ±{limit:.2f}")
             rows.append([value, f"{e.get('n', 0):,}", s, _cell(e, digits), flag])
     caption = ("Standardized mean difference of predicted minus true scores within each value: the difference of the "
                "means over the root mean of the two variances; positive when the predictions score higher. Williamson, "
-               "Xi & Breyer (2012) flag a magnitude beyond 0.10 within a subgroup. Intervals resample the value's "
-               "items.")
+               f"Xi & Breyer (2012) flag a magnitude beyond {limit:.2f} within a subgroup. Intervals resample the "
+               "value's items.")
     return TableBlock(id="subgroup_smd", title=f"Standardized mean difference by {col}", caption=caption,
                       columns=[col, "n", "system", "SMD", "flag"], numeric=[False, True, False, True, False], rows=rows)
 

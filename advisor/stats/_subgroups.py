@@ -274,15 +274,15 @@ def _num(v: Any) -> Any:
 
 
 def subgroup_smd(data: Any, by: Sequence[str], order: Sequence[Any], *, n_resamples: int | None = None,
-                 confidence: float = 0.95, seed: int | None = None) -> dict[str, Any]:
+                 confidence: float = 0.95, seed: int | None = None, flag: float = 0.10) -> dict[str, Any]:
     """The standardized mean difference of predicted minus true scores (Williamson, Xi & Breyer 2012) within each
     value of each subgroup column of an ordinal task, with the bootstrap of the value's ordered cells (of its groups
     of items, drawn whole, when the data were read with ``group=``).
 
     ``order`` lists the classes from lowest to highest (their values when they are numbers). Returns ``{column:
-    {value: {system: {"n", "estimate"[, "low", "high", "method"], "flag"}}}}``; ``flag`` is True when |SMD| > 0.10,
-    the threshold Williamson et al. (2012) set within a subgroup. An item a system abstained on is left out of its
-    value.
+    {value: {system: {"n", "estimate"[, "low", "high", "method"], "flag"}}}}``; ``flag`` is True when |SMD| > ``flag``,
+    by default 0.10, the threshold Williamson et al. (2012) set within a subgroup (the field's ``smd_subgroup`` in
+    fields.yaml). An item a system abstained on is left out of its value.
 
     >>> import pandas as pd, advisor
     >>> df = pd.DataFrame({"y_true": [1, 2, 3, 4] * 2, "y_pred": [2, 3, 4, 5] + [1, 2, 3, 4], "g": ["a"] * 4 + ["b"] * 4})
@@ -330,7 +330,7 @@ def subgroup_smd(data: Any, by: Sequence[str], order: Sequence[Any], *, n_resamp
                        {"estimate": ordinal_metrics(cells, ["smd"])["smd"]})
                 est = _num(res["estimate"])
                 e: dict[str, Any] = {"n": int(n) if n.is_integer() else n, "estimate": est,
-                                     "flag": est is not None and abs(est) > 0.10}
+                                     "flag": est is not None and abs(est) > flag}
                 if n_resamples:
                     e.update({"low": _num(res.get("low")), "high": _num(res.get("high")), "method": res.get("method")})
                     if res.get("reason"):
