@@ -100,12 +100,13 @@ def test_one_identity_value_gives_the_scores_form_and_says_each_power_mean_is_it
 
     text = _evaluation(ctx)
     assert "The final score of the Jigsaw" not in text and "competition's score averages" not in text
-    assert ("We also give the mean of the overall ROC AUC and the subgroup, BPSN and BNSP AUCs of "
-            "“identity_mentioned” = yes, the form the bias score of the Jigsaw Unintended Bias competition takes "
-            "over one identity (c).") in text
-    assert ("With one value marking an identity, each power mean (p = −5) in that score is the value's own AUC, so "
-            "the number is not the competition's score, which is taken over its nine identity columns.") in text
+    assert ("We give the form the Jigsaw Unintended Bias competition's score takes over one identity, "
+            "“identity_mentioned” = yes: the mean of the overall ROC AUC and the three AUCs, each power mean (p = −5) "
+            "being that value's AUC (c).") in text
     assert "percentile" not in text
+    # the one identity's form costs the paragraph nothing the competition's form kept: what BPSN and BNSP catch
+    assert "which catch a value's non-toxic comments scored above toxic ones elsewhere" in text
+    assert len(text.split()) <= 220
     for s in _sentences(text):
         if "Jigsaw" in s or "competition" in s:
             assert len(s.split()) <= 40, s
@@ -121,8 +122,10 @@ def test_one_identity_value_gives_the_scores_form_and_says_each_power_mean_is_it
     sub = next(par for par in ctx.methods if any("Every metric is also reported per subgroup" in sp.text
                                                   for sp in par.spans))
     said = "".join(sp.text for sp in sub.spans)
-    assert "each power mean (p = −5) of the Jigsaw competition's bias score is that subgroup's AUC" in said
-    assert "not the competition's score" in said
+    assert ("The bias score is given in the form the Jigsaw competition's score takes over one identity subgroup "
+            "(identity_mentioned = yes), against every other item") in said
+    assert ("Each power mean (p = −5) is then that subgroup's AUC, so the score is the mean of the overall ROC AUC and "
+            "the subgroup's three bias AUCs, not the competition's score.") in said
     score = next(m for m in ctx.definitions if m.id == "jigsaw_bias_score")
     assert "so each power mean is that subgroup's own AUC" in "".join(sp.text for sp in score.where.spans)
     md = render_report(ctx, "md")
@@ -140,7 +143,7 @@ def test_several_identity_values_keep_the_competitions_form(tmp_path):
     text = _evaluation(ctx)
     assert ("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three "
             "AUCs' power means (p = −5) over the values of “identity” that mark an identity (c).") in text
-    assert "own AUC" not in text and "percentile" not in text
+    assert "that value's AUC" not in text and "percentile" not in text
     t = next(t for t in ctx.tables if t.id == "bias_score")
     assert t.title == "Jigsaw bias score"
     assert t.columns[3:] == ["power mean of subgroup AUC", "power mean of BPSN AUC", "power mean of BNSP AUC"]

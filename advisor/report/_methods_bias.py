@@ -237,18 +237,15 @@ def bias_score_sentence(p: Text, answers: Mapping[str, Any], identities: Sequenc
 
     >>> t = Text()
     >>> bias_score_sentence(t, {"subgroups": ["identity_mentioned"]}, identities=[["identity_mentioned", "yes"]])
-    >>> print(t.spans[2].text.strip())
-    . With one value marking an identity, each power mean (p = −5) in that score is the value's own AUC, so the number is not the competition's score, which is taken over its nine identity columns.
+    >>> print(t.spans[0].text.strip())
+    We give the form the Jigsaw Unintended Bias competition's score takes over one identity, “identity_mentioned” = yes: the mean of the overall ROC AUC and the three AUCs, each power mean (p = −5) being that value's AUC
     """
     sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
     if identities is not None and len(identities) == 1:
         col, val = identities[0]
-        p.t("We also give the mean of the overall ROC AUC and the subgroup, BPSN and BNSP AUCs of "
-            f"“{col}” = {val}, the form the bias score of the Jigsaw Unintended Bias competition takes over one "
-            "identity")
+        p.t(f"We give the form the Jigsaw Unintended Bias competition's score takes over one identity, “{col}” = {val}: "
+            "the mean of the overall ROC AUC and the three AUCs, each power mean (p = −5) being that value's AUC")
         p.cite(sources).t(". ")
-        p.t(f"With one value marking an identity, each power mean (p = −5) in that score is the value's own AUC, so the "
-            f"number is not the competition's score, which is taken over its {JIGSAW_IDENTITIES} identity columns. ")
         return
     if identities is not None:
         p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three "

@@ -292,11 +292,11 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
         ids = next((e.get("identities") for e in score.values() if e.get("identities")), None) or []
         which = "; ".join(f"{c} = {v}" for c, v in ids) or "none found"
         if len(ids) == 1:  # a power mean over one value is that value's AUC: not the competition's score
-            spans += [Span(text=f" Over the one identity subgroup ({which}), against every other item, each power mean "
-                                "(p = −5) of the Jigsaw competition's bias score is that subgroup's AUC, so the score "
-                                "given is the mean of the overall ROC AUC and its subgroup, BPSN and BNSP AUCs, not the "
-                                "competition's score"),
-                      Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]), Span(text=".")]
+            spans += [Span(text=" The bias score is given in the form the Jigsaw competition's score takes over one "
+                                f"identity subgroup ({which}), against every other item"),
+                      Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]),
+                      Span(text=". Each power mean (p = −5) is then that subgroup's AUC, so the score is the mean of the "
+                                "overall ROC AUC and the subgroup's three bias AUCs, not the competition's score.")]
         else:
             spans += [Span(text=" The bias score of the Jigsaw competition is taken over the identity subgroups "
                                 f"({which}), each against every other item"),
