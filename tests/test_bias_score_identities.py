@@ -124,8 +124,8 @@ def test_one_identity_value_gives_the_scores_form_and_says_each_power_mean_is_it
     said = "".join(sp.text for sp in sub.spans)
     assert ("The bias score is given in the form the Jigsaw competition's score takes over one identity subgroup "
             "(identity_mentioned = yes), against every other item") in said
-    assert ("Each power mean (p = −5) is then that subgroup's AUC, so the score is the mean of the overall ROC AUC and "
-            "the subgroup's three bias AUCs, not the competition's score.") in said
+    assert ("Each power mean (p = −5) is then that subgroup's AUC, so the score averages the overall ROC AUC with "
+            "the subgroup's three bias AUCs; it is not the competition's score.") in said
     score = next(m for m in ctx.definitions if m.id == "jigsaw_bias_score")
     assert "so each power mean is that subgroup's own AUC" in "".join(sp.text for sp in score.where.spans)
     md = render_report(ctx, "md")

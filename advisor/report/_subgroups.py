@@ -295,8 +295,8 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
             spans += [Span(text=" The bias score is given in the form the Jigsaw competition's score takes over one "
                                 f"identity subgroup ({which}), against every other item"),
                       Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]),
-                      Span(text=". Each power mean (p = −5) is then that subgroup's AUC, so the score is the mean of the "
-                                "overall ROC AUC and the subgroup's three bias AUCs, not the competition's score.")]
+                      Span(text=". Each power mean (p = −5) is then that subgroup's AUC, so the score averages the "
+                                "overall ROC AUC with the subgroup's three bias AUCs; it is not the competition's score.")]
         else:
             spans += [Span(text=" The bias score of the Jigsaw competition is taken over the identity subgroups "
                                 f"({which}), each against every other item"),
