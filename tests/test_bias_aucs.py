@@ -172,7 +172,7 @@ def test_the_toxic_paragraph_names_the_bias_aucs_with_what_they_catch_and_define
     terse = ("the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones "
              "elsewhere or its toxic comments scored below non-toxic ones")
     assert full in text or terse in text, text
-    assert "The final score of the Jigsaw Unintended Bias competition" in text
+    assert "We give the Jigsaw Unintended Bias competition's score" in text
     cites = [s.keys for p in ctx.methods for s in p.spans if s.kind == "cite"]
     assert ["borkan2019nuanced"] in cites
     assert 100 <= len(text.split()) <= 220, len(text.split())

@@ -178,7 +178,7 @@ def test_the_score_matches_a_numpy_implementation(seed):
                                ["mentioned", "yes"]]
     groups = [ident == "christian", ident == "jewish", ident == "muslim", mention == "yes"]
     assert e["estimate"] == pytest.approx(_numpy_score(y.astype(int), s, groups), abs=1e-12)
-    assert e["low"] < e["estimate"] < e["high"] and e["method"] == "percentile"
+    assert e["low"] < e["estimate"] < e["high"] and e["method"] == "bca"  # BCa like every resampled figure
 
 
 def test_identity_values():
@@ -229,8 +229,10 @@ def test_the_loan_paragraph_gives_the_approval_rate_ratio_with_its_sources():
 def test_the_toxic_paragraph_gives_the_jigsaw_score_and_defines_it():
     ctx = build_report(load_answers(TOXIC), None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
-    assert ("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three "
-            "AUCs' power means (p = −5) over the values of “identity_mentioned” that mark an identity") in text
+    # before data: what the power means do, and comparable with the competition's only over its identities
+    assert ("We give the Jigsaw Unintended Bias competition's score, the overall ROC AUC averaged with the three AUCs' "
+            "power means (p = −5) over identities, each near the lowest AUC") in text
+    assert "It is comparable with the competition's only over its nine identities." in text
     assert "We do not rely on F1 score" in text  # the author's planned F1 keeps its reason
     assert "jigsaw_bias_score" in {m.id for m in ctx.definitions}
     assert "jigsaw2019unintended" in {r.key for r in ctx.references}

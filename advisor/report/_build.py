@@ -485,7 +485,8 @@ def build_report(
     methods, justification, references = _methods_and_references(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
-        promised=promised, unreported=unreported_planned(plan) if plan is not None else ())
+        promised=promised, unreported=unreported_planned(plan) if plan is not None else (),
+        identities=_score_identities(sub_json))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if ab_par is not None:
         methods = [*methods, ab_par]
@@ -510,9 +511,8 @@ def build_report(
     figures = [mid for did, mid in (("bias_score", "jigsaw_bias_score"), ("adverse_impact", "adverse_impact_ratio"))
                if (promised is not None and PROMISE[did] in promised) or (sub_json or {}).get(did)]
     if figures:  # the field's figures across subgroups said or shown: their formulas, each symbol defined once
-        drawn = results.intervals is not None and results.intervals.n_resamples > 0
         ctx.definitions = [*ctx.definitions, *defined_once(
-            catalogue_definitions(cat, figures, item=str(answers_dict.get("item_name") or "item") if drawn else None),
+            catalogue_definitions(cat, figures, identities=len(_score_identities(sub_json) or []) or None),
             cat, before=[*entries, *ctx.definitions])]
     if (promised is not None and PROMISE["subgroup_smd"] in promised) or (sub_json or {}).get("smd"):
         # the subgroups' SMD said or shown: its formula, with the symbols not defined above it
@@ -906,8 +906,9 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             entries: list[MetricEntry], cat: Any, bib: Mapping[str, Any], *,
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
                             evaluated: bool, digits: int, scores: Any = None,
-                            promised: Sequence[str] | None = None,
-                            unreported: Sequence[str] = ()) -> tuple[list[Any], Any, list[Reference]]:
+                            promised: Sequence[str] | None = None, unreported: Sequence[str] = (),
+                            identities: Sequence[Sequence[Any]] | None = None
+                            ) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
@@ -942,7 +943,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
-        extra=extra, promised=promised, unreported=unreported,
+        extra=extra, promised=promised, unreported=unreported, identities=identities,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)
@@ -1006,6 +1007,15 @@ def _favourable(plan: Plan | None, first: Any) -> Any:
     if d is None or first is None:
         return None
     return next((c for c in getattr(first, "labels", ()) if str(c) == str(d.params.get("favourable"))), None)
+
+
+def _score_identities(sub_json: Mapping[str, Any] | None) -> list[list[Any]] | None:
+    """The ``[column, value]`` pairs over which the Jigsaw bias score was computed (the first system's that has
+    them), None when it was not computed: the methods then speak of it as before data."""
+    for e in ((sub_json or {}).get("bias_score") or {}).values():
+        if e.get("identities"):
+            return [list(x) for x in e["identities"]]
+    return None
 
 
 def _smd_order(plan: Any, first: Any) -> list[Any] | None:

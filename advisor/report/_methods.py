@@ -125,13 +125,16 @@ def build_methods(
     extra: Sequence[tuple[str, Sequence[str]]] = (),
     promised: Sequence[str] | None = None,
     unreported: Sequence[str] = (),
+    identities: Sequence[Sequence[Any]] | None = None,
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
     ``property_status[metric][property] = (status, bib keys)`` comes from the catalogue; ``cite`` maps
     (author substring, year) to a BibTeX key or None. ``given`` are the answers the author gave: a default
     is never stated as the situation. ``promised`` are the diagnostics the report shows ("we also give …");
-    None keeps the rule book's duties (a recommendation given without a plan).
+    None keeps the rule book's duties (a recommendation given without a plan). ``identities``: the ``[column,
+    value]`` pairs that marked an identity in the data, when the Jigsaw bias score was computed (None before data):
+    over one identity its power means are that identity's AUCs, and the paragraph says so.
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -335,7 +338,7 @@ def build_methods(
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
             decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
-            bias_score_sentence(p, answers, intervals=intervals is not None)
+            bias_score_sentence(p, answers, identities=identities)
         if air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
                                     columns_said=bias or (groups and sub_promise is not None))

@@ -231,33 +231,65 @@ def _favourable_rate(answers: Mapping[str, Any]) -> tuple[str, str, str | None, 
     return fav, items, re.sub(r"\s+ratio$", "", term) if term else None, sources
 
 
-def bias_score_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) -> None:
-    """"The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs'
-    power means (p = −5) over the values of “identity_mentioned” that mark an identity (…)." — over the values of the
-    subgroup columns that mark an identity (the "yes" of a mention column; every value naming one)."""
+def bias_score_sentence(p: Text, answers: Mapping[str, Any], identities: Sequence[Sequence[Any]] | None = None
+                        ) -> None:
+    """The Jigsaw competition's final score, said as what it is over the identities at hand (the toxic reader).
+
+    ``identities``: the ``[column, value]`` pairs that mark an identity in the data, None before there are data.
+
+    * Before data: what the score does, its power means lying near the worst identity's value, and that it is
+      comparable with the competition's only over the competition's own identity columns (which a subgroup column
+      of the author's cannot be known to match).
+    * One identity value: a power mean over one value is that value's AUC, so the number is the score's form over
+      one identity, the mean of four AUCs, and is not called the competition's score.
+    * Several: "The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three
+      AUCs' power means (p = −5) over the values of “identity_mentioned” that mark an identity (…)."
+
+    The interval is BCa like every other resampled figure (:func:`advisor.stats._fairness.bias_score`), so the
+    paragraph's sentence on intervals covers it and the score needs no sentence of its own on it.
+
+    >>> t = Text()
+    >>> bias_score_sentence(t, {"subgroups": ["identity_mentioned"]}, identities=[["identity_mentioned", "yes"]])
+    >>> print(t.spans[0].text.strip())
+    We give the form the Jigsaw Unintended Bias competition's score takes over one identity, “identity_mentioned” = yes: the mean of the overall ROC AUC and the three AUCs, each power mean (p = −5) being that value's AUC
+    """
     sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
-    p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three AUCs' "
-        f"power means (p = −5) over the values of {_columns(answers)} that mark an identity")
+    if identities is not None and len(identities) == 1:
+        col, val = identities[0]
+        p.t(f"We give the form the Jigsaw Unintended Bias competition's score takes over one identity, “{col}” = {val}: "
+            "the mean of the overall ROC AUC and the three AUCs, each power mean (p = −5) being that value's AUC")
+        p.cite(sources).t(". ")
+        return
+    if identities is not None:
+        p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three "
+            f"AUCs' power means (p = −5) over the values of {_columns(answers)} that mark an identity")
+        p.cite(sources).t(". ")
+        return
+    p.t("We give the Jigsaw Unintended Bias competition's score, the overall ROC AUC averaged with the three AUCs' "
+        "power means (p = −5) over identities, each near the lowest AUC")
     p.cite(sources).t(". ")
-    if intervals:  # a sentence of its own: with the column's name the one sentence ran past 40 words
-        p.t("We give it with a percentile interval. ")
+    p.t(f"It is comparable with the competition's only over its {JIGSAW_IDENTITIES} identities. ")
 
 
-#: Why the Jigsaw score's interval is not BCa like the others (the toxic reader, issue 22: "an unexplained
-#: percentile-vs-BCa exception"), said with its formula when the paragraph gives it with an interval
-SCORE_PERCENTILE = "Its interval is the percentile interval of the resampled scores"
+#: How many identity columns the competition's score is taken over: male, female, homosexual_gay_or_lesbian,
+#: christian, jewish, muslim, black, white, psychiatric_or_mental_illness, each cut at 0.5 like the toxicity
+#: label (the competition's evaluation; its graders, e.g. openai/mle-bench, jigsaw-unintended-bias-in-toxicity-
+#: classification/grade.py, take the same nine)
+JIGSAW_IDENTITIES = "nine"
+#: With one identity subgroup, what the Definitions add to the score's formula
+SCORE_ONE_IDENTITY = "Here $N = 1$, so each power mean is that subgroup's own AUC"
 
 
-def catalogue_definitions(cat: Any, ids: Sequence[str], item: str | None = None) -> list[MetricEntry]:
+def catalogue_definitions(cat: Any, ids: Sequence[str], identities: int | None = None) -> list[MetricEntry]:
     """The formulas of the catalogue's figures ``ids`` with every symbol each uses (the report's ``defined_once``
-    leaves out what a formula above already defined); with ``item`` (intervals drawn) the Jigsaw score says why its
-    interval is a percentile one."""
+    leaves out what a formula above already defined); with ``identities == 1`` (one identity subgroup in the data)
+    the Jigsaw score's formula says that each power mean is then that subgroup's AUC."""
     out = []
     for mid in ids:
         rec = cat.metrics[mid]
         where = where_clause(rec.symbols)
-        if mid == "jigsaw_bias_score" and item is not None:
-            note = Text().t(SCORE_PERCENTILE)
+        if mid == "jigsaw_bias_score" and identities == 1:
+            note = Text().say(SCORE_ONE_IDENTITY)
             where = note.para() if where is None else where.model_copy(
                 update={"spans": [*where.spans, *Text().t(". ").spans, *note.spans]})
         out.append(MetricEntry(id=mid, name=rec.name, formula=rec.formula, interpretation=rec.interpretation,

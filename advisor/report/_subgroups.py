@@ -16,6 +16,7 @@ from .._exceptions import InputError, arg
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
 from ..stats import BIAS_AUC_NAMES, subgroup_smd, subgroups
 from ._margins import gap_verdict_words, margin_text, verdict
+from ._methods_bias import JIGSAW_IDENTITIES
 from ._models import Paragraph, Span, TableBlock, WarningEntry
 
 __all__ = ["check_subgroup_columns", "subgroup_columns", "subgroup_section"]
@@ -192,7 +193,9 @@ def _air_table(col: str, per_system: dict[str, Any], digits: int, favourable: An
 
 
 def _score_table(per_system: dict[str, Any], digits: int) -> TableBlock:
-    """The Jigsaw competition's final bias score of each system, with its overall AUC and the three power means."""
+    """The Jigsaw competition's final bias score of each system, with its overall AUC and the three power means; over
+    one identity subgroup each power mean is that subgroup's AUC, and the table says so and does not call the number
+    the competition's score (the toxic reader)."""
     rows = []
     ids: list[str] = []
     for s, e in per_system.items():
@@ -203,10 +206,23 @@ def _score_table(per_system: dict[str, Any], digits: int) -> TableBlock:
         pm = e.get("power_means") or {}
         rows.append([s, _num(e["estimate"], digits) + _interval_text(e, digits), _num(e.get("overall_auc"), digits),
                      *[_num(pm.get(a), digits) for a in BIAS_AUC_NAMES]])
+    methods = {e.get("method") for e in per_system.values() if e.get("low") is not None}
+    interval = ("the 95% BCa interval (acceleration from a jackknife over the items)" if methods == {"bca"} else
+                "the 95% percentile interval" if methods == {"percentile"} else "the 95% interval")
+    bracket = f" In brackets, {interval} from the bootstrap that resamples every item together." if methods else ""
+    if len(ids) == 1:
+        caption = ("The form of the final metric of the Jigsaw Unintended Bias in Toxicity Classification competition "
+                   f"over one identity subgroup ({ids[0]}), against every other item: 0.25 × overall ROC AUC + 0.25 × "
+                   "each power mean (p = −5) of the subgroup, BPSN and BNSP AUCs. Over a single value each power mean "
+                   "is that value's AUC, so the score is the mean of the four AUCs; it is not the competition's "
+                   f"score, which is taken over its {JIGSAW_IDENTITIES} identity columns." + bracket)
+        return TableBlock(id="bias_score", title="Bias score over one identity (the Jigsaw form)", caption=caption,
+                          columns=["system", "bias score", "ROC AUC", *BIAS_AUC_NAMES.values()],
+                          numeric=[False, True, True, True, True, True], rows=rows)
     caption = ("The final metric of the Jigsaw Unintended Bias in Toxicity Classification competition: 0.25 × overall "
                "ROC AUC + 0.25 × each power mean (p = −5), M = ((1/N) Σ m^(−5))^(−1/5), of the subgroup, BPSN and BNSP AUCs over "
-               f"the N identity subgroups ({'; '.join(ids) or 'none'}), each identity against every other item. In "
-               "brackets, the 95% percentile interval from the bootstrap that resamples every item together.")
+               f"the N identity subgroups ({'; '.join(ids) or 'none'}), each identity against every other item."
+               + bracket)
     return TableBlock(id="bias_score", title="Jigsaw bias score", caption=caption,
                       columns=["system", "bias score", "ROC AUC", *[f"power mean of {n}" for n in BIAS_AUC_NAMES.values()]],
                       numeric=[False, True, True, True, True, True], rows=rows)
@@ -277,7 +293,14 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
     if score:  # the Jigsaw competition's final score, over the identity values it found
         ids = next((e.get("identities") for e in score.values() if e.get("identities")), None) or []
         which = "; ".join(f"{c} = {v}" for c, v in ids) or "none found"
-        spans += [Span(text=" The bias score of the Jigsaw competition is taken over the identity subgroups "
-                            f"({which}), each against every other item"),
-                  Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]), Span(text=".")]
+        if len(ids) == 1:  # a power mean over one value is that value's AUC: not the competition's score
+            spans += [Span(text=" The bias score is given in the form the Jigsaw competition's score takes over one "
+                                f"identity subgroup ({which}), against every other item"),
+                      Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]),
+                      Span(text=". Each power mean (p = −5) is then that subgroup's AUC, so the score averages the "
+                                "overall ROC AUC with the subgroup's three bias AUCs; it is not the competition's score.")]
+        else:
+            spans += [Span(text=" The bias score of the Jigsaw competition is taken over the identity subgroups "
+                                f"({which}), each against every other item"),
+                      Span(text=" "), Span(kind="cite", keys=["jigsaw2019unintended"]), Span(text=".")]
     return Paragraph(spans=spans)
