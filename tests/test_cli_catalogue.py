@@ -146,7 +146,7 @@ def test_explain_formats_and_errors(cli):
 
 def test_explain_escapes_the_query_in_tex(cli):
     res = cli("explain", "macro_f1", "--format", "tex")
-    assert res.exit_code == 0 and "macro_f1" in res.stdout
+    assert res.exit_code == 0 and "macro\\_f1" in res.stdout
 
 
 def test_audit_command(cli):

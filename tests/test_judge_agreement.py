@@ -274,7 +274,7 @@ def test_the_report_table_and_its_numbers(tmp_path: Path) -> None:
     table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
     lines = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| raters")]
     assert [ln.split(" | ")[0] for ln in lines] == [
-        r"| judge rater\_llm – rater\_ann", r"| judge rater\_llm – rater\_bob", r"| rater\_ann – rater\_bob",
+        r"| judge rater_llm – rater_ann", r"| judge rater_llm – rater_bob", r"| rater_ann – rater_bob",
         "| Δ: judge–human mean − human–human mean"]
     c = judge_comparison(judge_ratings(ratings_table(rows, RATERS), "llm"))
     assert f"{c['rows'][0]['kappa']:.3f} \\[" in lines[0]
@@ -302,7 +302,7 @@ def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
     assert "difference Δ" not in methods and r"\Delta=" not in methods  # no clause, no formula for nothing
     assert "summarises both raters" in methods
     table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
-    assert "Δ" not in table and r"judge rater\_llm – rater\_ann" in table
+    assert "Δ" not in table and r"judge rater_llm – rater_ann" in table
 
 
 def test_without_intervals_no_interval_is_announced() -> None:

@@ -14,7 +14,7 @@ __all__ = ["bounds_of", "difference_bounds"]
 _INF = math.inf
 _SIGNED = ("adjusted_balanced_accuracy", "cohen_kappa", "mcc", "gm1", "informedness", "markedness",
            "weighted_kappa_linear", "weighted_kappa_quadratic", "fleiss_kappa", "krippendorff_alpha",
-           "krippendorff_alpha_ordinal", "pair_correlation")
+           "krippendorff_alpha_ordinal", "pair_correlation", "pearson_r")
 _UNBOUNDED_ABOVE = ("lr_plus", "lr_minus", "normalized_expected_cost", "mae", "mae_macro")
 _OTHER: dict[str, tuple[float, float]] = {
     "confusion_entropy": (0.0, 1.0615),
