@@ -9,6 +9,7 @@ no field, keeps advisor's default.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -27,7 +28,7 @@ from advisor.questionnaire import CommunityField, load_answers, load_fields
 from advisor.report import build_report, methods_paragraph, render_report
 
 COLA = Path(__file__).parent / "situations" / "cola.yaml"
-SCORER = "as in the scorer of the GLUE benchmark"
+SCORER = "as in the GLUE benchmark's scorer, scikit-learn"
 runner = CliRunner()
 
 
@@ -91,7 +92,7 @@ def test_only_fields_whose_scorer_was_read_carry_a_convention() -> None:
     carry = {fid: f.undefined for fid, f in load_fields().items() if f.undefined is not None}
     assert carry == {"acceptability_judgements": "zero"}
     f = load_fields()["acceptability_judgements"]
-    assert f.undefined_as and f.undefined_sources == ["wang2019glue"]
+    assert f.undefined_as and f.undefined_sources == ["pedregosa2011scikit"]
     with pytest.raises(ValidationError, match="undefined_as"):
         CommunityField.model_validate({**f.model_dump(), "undefined_as": None})
 
@@ -119,14 +120,14 @@ def test_the_methods_say_the_convention_as_the_fields_scorer() -> None:
     ctx = build_report(COLA, None, bootstrap=2000, seed=2024)
     said = _paragraph(ctx, "Definitions")
     sentence = next(s for s in _sentences(said) if "zero denominator" in s)
-    assert sentence == ("A zero denominator gives 0, as in the scorer of the GLUE benchmark (X): Matthews correlation "
-                        "coefficient is 0 when a class is never predicted.")
+    assert sentence == ("A zero denominator gives 0, as in the GLUE benchmark's scorer, scikit-learn (X): Matthews "
+                        "correlation coefficient is 0 when a class is never predicted.")
     assert len(sentence.split()) <= 40
     assert "left out" not in said and "reported as undefined" not in said  # no resample is dropped under zero
-    assert "wang2019glue" in [r.key for r in ctx.references]
+    assert "pedregosa2011scikit" in [r.key for r in ctx.references]
     text = methods_paragraph(COLA, seed=2024)
     assert "Matthews correlation coefficient is 0 when a class is never predicted" in text
-    assert "(Wang et al. 2019)" in text and "left out" not in text
+    assert "(Pedregosa et al. 2011)" in text and "left out" not in text
     evaluation = _paragraph(ctx, "Evaluation")
     assert 60 <= len(evaluation.split()) <= 220
     assert all(len(s.split()) <= 40 for s in _sentences(evaluation))
@@ -141,7 +142,7 @@ def test_omit_chosen_keeps_its_own_sentence_and_no_scorer() -> None:
 def test_the_methods_command_follows_the_field_unless_told() -> None:
     out = runner.invoke(app, ["methods", "--answers", str(COLA), "--seed", "5"])
     assert out.exit_code == 0, out.output
-    assert "as in the scorer of the GLUE benchmark" in out.output and "left out" not in out.output
+    assert "as in the GLUE benchmark's scorer, scikit-learn" in out.output and "left out" not in out.output
     out = runner.invoke(app, ["methods", "--answers", str(COLA), "--seed", "5", "--undefined", "omit"])
     assert out.exit_code == 0, out.output
     assert "GLUE" not in out.output and "left out of its interval" in out.output
@@ -181,19 +182,19 @@ def test_intervals_and_differences_use_the_fields_convention(reports) -> None:
 def test_the_text_tables_and_json_agree_on_the_convention(reports, tmp_path: Path) -> None:
     zero = reports[None]
     said = " ".join(_paragraph(zero, h) for h in ("Evaluation", "Definitions"))
-    assert "A zero denominator gives 0, as in the scorer of the GLUE benchmark" in said
+    assert "A zero denominator gives 0, as in the GLUE benchmark's scorer, scikit-learn" in said
     assert "values were undefined here" in said and "left out" not in said
     assert 60 <= len(_paragraph(zero, "Evaluation").split()) <= 220
     render_report(zero, "md", tmp_path / "r.md")
     md = (tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "resolved (zero convention, as in the scorer of the GLUE benchmark)." in md
+    assert "resolved (zero convention, as in the GLUE benchmark's scorer, scikit-learn)." in md
     for fmt in ("html", "tex"):
         render_report(zero, fmt, tmp_path / f"r.{fmt}")
         written = (tmp_path / f"r.{fmt}").read_text(encoding="utf-8")
-        assert "zero convention, as in the scorer of the GLUE benchmark" in written
+        assert "zero convention, as in the GLUE benchmark's scorer, scikit-learn" in html.unescape(written)
     render_report(zero, "json", tmp_path / "r.json")
     ctx = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert ctx["convention"] == "zero" and ctx["convention_scorer"] == "the scorer of the GLUE benchmark"
+    assert ctx["convention"] == "zero" and ctx["convention_scorer"] == "the GLUE benchmark's scorer, scikit-learn"
     assert ctx["plan"]["design"]["undefined"] == "zero"
     render_report(reports["omit"], "md", tmp_path / "o.md")
     assert "resolved (omit convention)." in (tmp_path / "o.md").read_text(encoding="utf-8")

@@ -170,7 +170,7 @@ def test_chex_methods_report_each_findings_auroc_without_a_labels_only_premise(t
     assert "label sets (0 or 1 per label) only" not in text and "labels only" not in text
     # the scores order a worklist: the per-label ROC AUCs and their mean lead (the CheXpert reader), no F1 does
     assert ("We lead with the macro-averaged ROC AUC, which averages the ROC AUCs of atelectasis, cardiomegaly, "
-            "consolidation, edema and pleural effusion from the radiographs' scores. Each is reported beside it, as is "
+            "consolidation, edema and pleural effusion from the radiographs' scores. The per-label ROC AUCs are reported beside it, as is "
             "customary in chest radiograph benchmarks (Irvin et al. 2019). The scores order the radiographs") in text
     assert "We lead with macro-averaged F1" not in text
     # nobody chose 0.5: no figure at the cut is a result; the planned F1 is kept as an illustration at the

@@ -62,8 +62,9 @@ def test_two_systems_get_mcnemar_and_newcombe_for_sensitivity_and_specificity(tm
             f"p = {p_spec}") in table.caption
     text = advisor.render_report(ctx, "md")
     assert ("Differences between systems in sensitivity and specificity are compared with McNemar's exact test and "
-            "Newcombe's interval for paired proportions (Newcombe 1998)") in " ".join(text.split())
-    assert "other paired differences come from 300 bootstrap resamples" in " ".join(text.split())
+            "Newcombe's interval for paired proportions, each among the participants its denominator counts "
+            "(Newcombe 1998)") in " ".join(text.split())
+    assert "Other paired differences come from 300 bootstrap resamples" in " ".join(text.split())
 
 
 def test_a_group_column_keeps_the_bootstrap(tmp_path):

@@ -112,7 +112,8 @@ class CommunityField(BaseModel):
         "predictor), applied when the run chooses none, so the figures compare with the field's; None: advisor's "
         "default"))
     undefined_as: str | None = Field(None, description=(
-        "that scorer in running text, after 'as in' ('the scorer of the GLUE benchmark'); required with undefined"))
+        "that scorer in running text, after 'as in' (“the GLUE benchmark's scorer, scikit-learn”); required with "
+        "undefined"))
     undefined_sources: list[str] = Field(default_factory=list, description=(
         "BibTeX keys of the work that defines the scorer, cited where the convention is said"))
 

@@ -1626,8 +1626,8 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
 def _field_zero_sentence(p: Text, scorer: tuple[str, list[str]], example: str | None, whole: bool, name: str,
                          none: bool) -> None:
     """The field's convention, its scorer cited, then the reported figure that meets it (a figure undefined as a whole
-    is 0 itself; a term of a mean is named as an instance): “A zero denominator gives 0, as in the scorer of the GLUE
-    benchmark (Wang et al. 2019): Matthews correlation coefficient is 0 when a class is never predicted”."""
+    is 0 itself; a term of a mean is named as an instance): “A zero denominator gives 0, as in the GLUE benchmark's
+    scorer, scikit-learn (Pedregosa et al. 2011): Matthews correlation coefficient is 0 when a class is never predicted”."""
     words, keys = scorer
     p.t(W.S["undefined_zero_field"].format(gives="would give" if none else "gives", scorer=words)).cite(keys)
     if example and whole and name and example.startswith(name + " "):

@@ -109,7 +109,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
-        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
+        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), items=items))
         p.cite([k for k in [cite("Newcombe", "1998")] if k])
         rest = [m for m in exact if m not in newcombe]
         if rest:
@@ -138,7 +138,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
         if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled, before
             # the winners, whose tests are then McNemar's for these proportions (one 2×2 table with the interval)
-            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe])))
+            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), items=items))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
             W.S["tests_bootstrap"]

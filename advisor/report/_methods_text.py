@@ -275,7 +275,7 @@ S: dict[str, str] = {
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
     "ranked_same_shares": ". All are scored on the same {items}, so the ranking holds for these class shares",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
-    "ranked_chance": "; every random guesser's expected score is {level}, so it ranks as its chance-corrected form",
+    "ranked_chance": "; its chance level is {level} for any guesser that ignores the input",
     # beside the recall of the deployed threshold (a threshold in use and a budget): TPR at the budget said as such
     "best_within_budget": ("the recall of the best threshold within the budget; chosen on the test set, that "
                            "threshold makes it optimistic for one fixed in advance"),
@@ -302,7 +302,7 @@ S: dict[str, str] = {
     "macro_f1_tree": ("the mean of the per-class F1 scores, so each of the {k}classes counts the same, where accuracy "
                       "counts each {item}"),
     "lead_label_aucs": ("We lead with the macro-averaged ROC AUC, which averages the ROC AUCs of {each} from the "
-                        "{items}' scores. Each is reported beside it"),
+                        "{items}' scores. The per-label ROC AUCs are reported beside it"),
     "lead_label_aucs_field": ", as is customary in {field}",
     "lead_label_aucs_why": ". The scores order the {items}, and ROC AUC reads that order itself, free of any threshold",
     # no threshold was answered: the cut that turns scores into label decisions is a convention, said as one
@@ -316,6 +316,8 @@ S: dict[str, str] = {
     "label_cut_open_given": "from the label decisions the predictions hold",
     "field_reading": ", which {reading}, as is customary in {field}",
     "field_custom": ", as is customary in {field}",
+    "field_own_pair": "the {recall} and {precision} of every class",
+    "field_custom_f1": ", and the F1 of every class",
     "field_first": "As is customary in {field}, we report {names}",
     "lead_mean_of_pair": "We lead with their mean, {name}, one figure that weighs both equally",
     "lead_mean_no_costs": ", as no ratio of the two errors' costs was fixed in advance",
@@ -451,10 +453,11 @@ S: dict[str, str] = {
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
     # a paired proportion (sensitivity, specificity, accuracy): blind readers of a diagnostic accuracy study, "paired
     # sensitivities and specificities are customarily compared with McNemar's test and a Newcombe interval"
+    # on whom (the s27 diagnostic reader: "among culture-positive, resp. culture-negative participants")
     "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
-                           "Newcombe's interval for paired proportions"),
-    "paired_rest_systems": "; any other difference comes from {n} paired bootstrap resamples of the {unit}",
-    "paired_rest_pairs": "; other paired differences come from {n} bootstrap resamples of the {unit}",
+                           "Newcombe's interval for paired proportions, each among the {items} its denominator counts"),
+    "paired_rest_systems": ". Any other difference comes from {n} paired bootstrap resamples of the {unit}",
+    "paired_rest_pairs": ". Other paired differences come from {n} bootstrap resamples of the {unit}",
     # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
     "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
                        "{names} then {each}{take} a BCa interval from {n} bootstrap resamples of the {items} instead"),
