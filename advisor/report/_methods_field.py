@@ -348,12 +348,9 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], 
     renamed = read and field is not None and "recall" in field.terms \
         and read[0].startswith(f"the {field.terms['recall']}, ")
     # the field's custom covers its own figures, not the F1 we add to the table (the s27 ECG reader: "de Chazal
-    # report Se, +P and FPR, not F1"): "the Se and +P of every class, as is customary in … (…), and its F1"
-    f1_too = bool(renamed) and read[0].endswith(" and F1 of every class") and field is not None \
-        and "precision" in field.terms
-    if f1_too and field is not None:
-        said = [x for x in said if x != read[0]] + [W.S["field_own_pair"].format(
-            recall=field.terms["recall"], precision=field.terms["precision"])]
+    # report Se, +P and FPR, not F1"): "…, positive predictivity (+P) and F1 of every class; the first two are
+    # customary in … (…)"
+    f1_too = bool(renamed) and read[0].endswith(" and F1 of every class")
     # an item that holds commas of its own gets a sentence of its own, so the next is not read into it
     plain, long = [x for x in said if "," not in x], [x for x in said if "," in x]
     if plain and long:
@@ -361,9 +358,7 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], 
     else:
         p.t(W.S["duties"] + _join_words(said))
     if renamed and field is not None:
-        p.t(W.S["field_custom"].format(field=field.name)).cite([field.source])
-        if f1_too:
-            p.t(W.S["field_custom_f1"])
+        p.t(W.S["field_custom_pair" if f1_too else "field_custom"].format(field=field.name)).cite([field.source])
     elif read and field is not None:
         p.t(W.S["field_reading"].format(field=field.name, reading=readings[read[0]])).cite([field.source])
     p.t(". ")
