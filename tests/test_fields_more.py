@@ -180,16 +180,20 @@ def test_a_fields_figure_read_at_another_setting_says_the_fields() -> None:
     base = (Path(__file__).parent / "situations" / "fraud.yaml")
     # the deployed threshold's recall leads (operating_point: fixed); the benchmark's figure beside it says its 5%
     text = methods_texts(base, seed=1)[0]
-    assert ("As is customary in fraud-detection benchmarks such as Bank Account Fraud, we also report TPR at an FPR "
-            "of 1%, there at 5% (Jesus et al. 2022).") in text
+    # read at the bank's 1%, it is the benchmark's figure, not its customary number (the s26/s27 fraud readers: "as
+    # is customary … there at 5%" claimed a comparability its own 1% denies)
+    assert ("We also report TPR at an FPR of 1%, the figure fraud-detection benchmarks such as Bank Account Fraud "
+            "report at 5% (Jesus et al. 2022).") in text
+    assert "As is customary in fraud-detection" not in text
     given = load_answers(base).model_dump(exclude_unset=True)
     same = {**given, "fpr_budget": 0.05}
-    assert "there at 5%" not in methods_texts(same, seed=1)[0]
+    assert "report at 5%" not in methods_texts(same, seed=1)[0]
+    assert "As is customary in fraud-detection benchmarks" in methods_texts(same, seed=1)[0]
     # no threshold in use: the figure leads, and says the benchmark's setting as the lead
     open_ = {k: v for k, v in given.items() if k != "operating_point"}
-    assert "customary figure in fraud-detection benchmarks such as Bank Account Fraud, there at 5%." in \
+    assert "It is the figure fraud-detection benchmarks such as Bank Account Fraud report at 5%." in \
         methods_texts(open_, seed=1)[0]
-    assert "there at 5%" not in methods_texts({**open_, "fpr_budget": 0.05}, seed=1)[0]
+    assert "report at 5%" not in methods_texts({**open_, "fpr_budget": 0.05}, seed=1)[0]
 
 
 def test_the_ner_intervals_say_they_leave_out_the_training_seed_with_its_source() -> None:

@@ -225,24 +225,31 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
                 p.cite(key)
         else:
             named, there = _field_named(field, primary, others)
-            p.t(W.S["field_lead"].format(field=field.name, named=""))
+            setting = field.settings.get(primary.id)
+            ours = primary.params.get(setting.param) if setting is not None else None
+            if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
+                # read at another setting than the field's, it is the field's figure, not its customary number (the
+                # fraud readers: "customary … there at 5%" claimed a comparability its own 1% denies)
+                p.t(W.S["field_lead_setting"].format(field=field.name, setting=setting.text))
+            else:
+                p.t(W.S["field_lead"].format(field=field.name, named=""))
             if not cited:
                 p.cite(key)
         # the field's word after the citation: "(Schuller et al. 2009), where it is called … (UAR)", never "(UAR) (…)"
-        setting = field.settings.get(primary.id)
-        ours = primary.params.get(setting.param) if setting is not None else None
-        if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
-            named += ", there " + setting.text  # the fraud reader: Bank Account Fraud reads TPR at 5%, not at 1%
         p.t(named + ". " + (there + ". " if there else ""))
         return {m.id for m in others}
     if not names:
         return set()
+    apart = None
     if len(others) == 1:  # a figure the field reads at another setting says the field's (Bank Account Fraud: 5%)
         setting = field.settings.get(others[0].id)
         ours = others[0].params.get(setting.param) if setting is not None else None
         if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
-            names = [f"{names[0]}, there {setting.text}"]
-    p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
+            apart = setting.text
+    if apart is not None:  # the field's figure at our setting, not "as is customary": its number is not theirs
+        p.t(W.S["field_beside_setting"].format(names=names[0], field=field.name, setting=apart)).cite(key)
+    else:
+        p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
     each = [why([m]) for m in others] if why is not None and each_reason and not reason and len(others) > 1 else []
     if reason:

@@ -291,6 +291,10 @@ S: dict[str, str] = {
     "field_classes_unnamed": "the classes are not named here",
     "field_classes_missing": "none of the classes {classes} is named {named}",
     "field_beside": "As is customary in {field}, we also report {names}",
+    # a field figure read at another setting than the field's (fields.yaml settings; plural field names, as the one
+    # row with settings has): the figure is theirs, the number is not comparable with theirs
+    "field_beside_setting": "We also report {names}, the figure {field} report {setting}",
+    "field_lead_setting": "It is the figure {field} report {setting}",
     "field_label_aucs": ("For {each} we report ROC AUC from the {items}' scores for that label, and their mean, the "
                          "macro-averaged ROC AUC, as is customary in {field}"),
     "label_threshold": "A label is given to {an} {item} when its score is at least {t:g}, which the F1s count",
