@@ -240,18 +240,25 @@ def _kappa(num: np.ndarray, chance: np.ndarray, n: np.ndarray, single: np.ndarra
     return np.where(undef, fill, val), undef
 
 
+def _moments(cells: OrdinalCells, w: np.ndarray, a: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(x, b, m_t, m_p, S_t, S_p)``: the class positions (:meth:`OrdinalCells.positions` ``"mae"``), the predicted
+    class sums, the mean true and predicted positions, and the sums of squares about each mean (no difference of
+    large sums)."""
+    x = cells.positions("mae")
+    b = _class_sums(cells.cols, w, cells.k)
+    safe = np.where(n > 0, n, 1.0)
+    mt, mp = (a * x).sum(-1) / safe, (b * x).sum(-1) / safe
+    return x, b, mt, mp, (a * (x - mt[..., None]) ** 2).sum(-1), (b * (x - mp[..., None]) ** 2).sum(-1)
+
+
 def _smd(cells: OrdinalCells, w: np.ndarray, a: np.ndarray, n: np.ndarray,
          convention: str) -> tuple[np.ndarray, np.ndarray]:
     """The standardized mean difference (prediction minus truth) from the class sums and the positions of
     :meth:`OrdinalCells.positions` (``"mae"``: values for numeric classes, else ranks); variances about each mean,
     so no difference of large sums."""
-    x = cells.positions("mae")
-    b = _class_sums(cells.cols, w, cells.k)
-    safe = np.where(n > 0, n, 1.0)
-    mt, mp = (a * x).sum(-1) / safe, (b * x).sum(-1) / safe
+    _, _, mt, mp, st, sp = _moments(cells, w, a, n)
     dof = np.where(n > 1, n - 1.0, 1.0)
-    vt = (a * (x - mt[..., None]) ** 2).sum(-1) / dof
-    vp = (b * (x - mp[..., None]) ** 2).sum(-1) / dof
+    vt, vp = st / dof, sp / dof
     undef = ~(n > 1) | ~(vt + vp > 0)
     val = (mp - mt) / np.sqrt(np.where(undef, 1.0, (vt + vp) / 2.0))
     fill = np.nan if convention == "omit" else 0.0
@@ -263,15 +270,8 @@ def _pearson(cells: OrdinalCells, w: np.ndarray, a: np.ndarray, n: np.ndarray,
     """The Pearson correlation of the predicted and true class positions (:meth:`OrdinalCells.positions` ``"mae"``,
     as the standardized mean difference) from the cells and the class sums: sums of products about each mean, so no
     difference of large sums. Undefined when either labeling is constant."""
-    x = cells.positions("mae")
-    b = _class_sums(cells.cols, w, cells.k)
-    safe = np.where(n > 0, n, 1.0)
-    mt, mp = (a * x).sum(-1) / safe, (b * x).sum(-1) / safe
-    dt = x[cells.rows] - mt[..., None]
-    dp = x[cells.cols] - mp[..., None]
-    cov = (w * dt * dp).sum(-1)
-    vt = (a * (x - mt[..., None]) ** 2).sum(-1)
-    vp = (b * (x - mp[..., None]) ** 2).sum(-1)
+    x, b, mt, mp, vt, vp = _moments(cells, w, a, n)
+    cov = (w * (x[cells.rows] - mt[..., None]) * (x[cells.cols] - mp[..., None])).sum(-1)
     # constant: one class holds every item of the labeling (decided from the class sums, not by a tolerance)
     const_t, const_p = (a > 0).sum(-1) <= 1, (b > 0).sum(-1) <= 1
     undef = const_t | const_p | ~(vt > 0) | ~(vp > 0)

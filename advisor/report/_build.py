@@ -88,7 +88,6 @@ from ._plan import (
     diagnostic_tables,
     extra_metric_ids,
     metric_items,
-    plan_convention,
     plan_for,
     promises,
     unreported_planned,
@@ -342,8 +341,7 @@ def build_report(
             seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
             max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage,
             reject_label=reject_label))
-        plan = plan_convention(plan, undefined)  # one convention for the engine, intervals, tables and text
-        undefined = plan.design.undefined
+        undefined = plan.design.undefined  # one convention for the engine, intervals, tables and text
         ans, recommendation = plan._rec.answers, plan._rec
         given = plan.given()
         if any(a.source == "option" and a.key in _CONTEXT_FACTS for a in plan.answers):

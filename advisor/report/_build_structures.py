@@ -50,7 +50,6 @@ from ._plan import (
     agreement_tables,
     diagnostic_tables,
     metric_items,
-    plan_convention,
     plan_for,
     promises,
     unreported_planned,
@@ -106,8 +105,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
     plan = plan_for(answers, None,
                     PlanOptions(resamples=bootstrap, confidence=confidence, seed=seed, seed_given=seed_given,
                                 undefined=undefined))
-    plan = plan_convention(plan, undefined)  # the run's, else the field's scorer's, else advisor's: used everywhere
-    undefined = plan.design.undefined
+    undefined = plan.design.undefined  # one convention for the engine, intervals, tables and text
     given = plan.given()
     judge = plan.diagnostic("judge_agreement")
     check_judge(None if judge is None else str(judge.params.get("judge")), inputs)  # before any work (issue 22)

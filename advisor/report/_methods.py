@@ -451,7 +451,7 @@ def build_methods(
         # a planned metric advised against that the paragraph has no room for is said to the author beside what is
         # not reported, never dropped (the clustering's planned purity)
         notes += _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
-    said_text = "".join(sp.text for sp in p.spans if sp.kind == "text")
+    said_text = p.text()
     # a planned metric reported with a caveat the paragraph had no room for (NMI, not corrected for chance): the
     # caveat is said beside what became of the planned metrics, never dropped
     notes += [W.S["caveat_note"].format(planned=_planned_name(answers, m.id) or m.name, name=_lower_name(m.name),
@@ -492,13 +492,6 @@ def build_methods(
     if caveat.spans:
         paras.append(caveat.para("Limitations"))
     return paras
-
-
-def _with_code(p: Text, pattern: str) -> Text:
-    """``pattern`` with the names between ``$…$`` set as code (a package's name: ``pytrec_eval``), the rest as text."""
-    for i, part in enumerate(pattern.split("$")):
-        p.code(part) if i % 2 else p.t(part)
-    return p
 
 
 def _in_order(scope: list[Paragraph], evaluation: list[Paragraph]) -> list[Paragraph]:
@@ -666,9 +659,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     p.t(W.S["spans"] if spans else W.S["ranking"].format(graded=W.S["ranking_graded"] if grades > 2 else ""))
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
     if spans:
-        _with_code(p.t(". "), W.S["spans_tool"]).cite([k for k in [cite("Nakayama", "2018")] if k]).t(". ")
+        p.t(". ").say(W.S["spans_tool"], code=True).cite([k for k in [cite("Nakayama", "2018")] if k]).t(". ")
     else:
-        _with_code(p.t(". "), W.S["ranking_tool"])  # the packages' names in typewriter
+        p.t(". ").say(W.S["ranking_tool"], code=True)  # the packages' names in typewriter
     if intervals is not None:
         p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}",
@@ -924,22 +917,14 @@ def _beside_shares_sentence(p: Text, answers: Mapping[str, Any], beside: Sequenc
     shares": the figures beside the lead whose value moves with the class shares, when the author did not say the
     test set's shares are those in use (the s26 digits reader: "log loss, Brier score and MCC are computed at the
     test set's shares, while deployment is uniform … say they are test-share figures"). Accuracy says it itself."""
-    if not _shares_of_test_set(answers) or answers.get("annotators") or answers.get("symmetric") \
-            or answers.get("distance") or answers.get("label_structure") not in (None, "nominal", "ordinal"):
-        return
-    said = "".join(sp.text for sp in p.spans if sp.kind == "text")
     field = field_of(answers)
     terms = field.terms if field is not None else {}
-    moving = []
-    for m in beside:
-        if m.role != "complementary" or m.id == "accuracy" or m.params.get("positive_label") is not None:
-            continue
-        status = property_status.get(m.id, {}).get("prevalence_invariance", ("", []))[0]
-        if status and status != "not_applicable" and not _status(property_status, m.id, "prevalence_invariance",
-                                                                   binary)[0]:
-            moving.append(terms.get(m.id) or prose_name(m))  # the field's word, as its sentence said it
+    moving = [terms.get(m.id) or prose_name(m) for m in beside  # the field's word, as its sentence said it
+              if m.role == "complementary" and m.id != "accuracy" and m.params.get("positive_label") is None
+              and _moves_with_shares(answers, m.id, property_status, binary)]
     if not moving:
         return
+    said = p.text()
     like = any(m.id == "accuracy" for m in beside) and W.ADDS["accuracy"] in said
     names = _join_words(moving)
     p.t(W.S["beside_shares"].format(like=W.S["beside_shares_like"] if like else "",
@@ -1089,14 +1074,21 @@ def _lead_on_test_shares(answers: Mapping[str, Any], primary: MetricEntry,
     did not say this test set's shares are those met in use: then the lead says so, as accuracy beside it does (the
     intent reader: "only accuracy is flagged for this"); the wrong-action rate says it with its parts. Not for a cost at the test set's shares, whose sentence says
     it, nor for raters' agreement or two labelings compared, which have no shares of use."""
-    if primary.id in ("normalized_expected_cost", "expected_cost") or not _shares_of_test_set(answers):
+    return primary.id not in ("normalized_expected_cost", "expected_cost") \
+        and _moves_with_shares(answers, primary.id, property_status, binary)
+
+
+def _moves_with_shares(answers: Mapping[str, Any], mid: str,
+                       property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> bool:
+    """Whether metric ``mid`` is read at this test set's class shares, which the author did not say are those in use,
+    and its value moves with them (its prevalence invariance does not hold); never for raters' agreement or two
+    labelings compared, which have no shares of use."""
+    if not _shares_of_test_set(answers) or answers.get("annotators") or answers.get("symmetric") \
+            or answers.get("distance") or answers.get("label_structure") not in (None, "nominal", "ordinal"):
         return False
-    if answers.get("annotators") or answers.get("symmetric") or answers.get("distance") \
-            or answers.get("label_structure") not in (None, "nominal", "ordinal"):
-        return False
-    status = property_status.get(primary.id, {}).get("prevalence_invariance", ("", []))[0]
+    status = property_status.get(mid, {}).get("prevalence_invariance", ("", []))[0]
     return bool(status) and status != "not_applicable" \
-        and not _status(property_status, primary.id, "prevalence_invariance", binary)[0]
+        and not _status(property_status, mid, "prevalence_invariance", binary)[0]
 
 
 def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
@@ -1245,7 +1237,7 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
 
 def _opened_beside(p: Text) -> bool:
     """Whether a sentence of the paragraph so far opens with "Beside"."""
-    return bool(re.search(r"(?:^|[.;] )Beside ", "".join(sp.text for sp in p.spans if sp.kind == "text")))
+    return bool(re.search(r"(?:^|[.;] )Beside ", p.text()))
 
 
 #: The longest list of metrics beside the lead said in one sentence (a reader's sentence stays under 40 words)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..engine import class_values
 from ..questionnaire import join_words, load_fields
 from ._methods_lists import Text, where_clause
 from ._models import ChanceRow, MetricEntry
@@ -122,21 +123,13 @@ def constant_sentence(p: Text, answers: Mapping[str, Any], primary: MetricEntry 
         return
     kappa = _kappa(_field(answers))
     classes = answers.get("classes") or []
-    noun = "score" if classes and all(_numeric(c) for c in classes) else "class"
+    noun = "score" if classes and class_values(classes) is not None else "class"
     row = next((r for r in chance if r.metric == "adjacent_accuracy"), None)
     if row is not None and row.constant is not None and row.constant_class is not None:
         said = f"Always giving “{row.constant_class}” earns {row.constant:.2f} adjacent agreement here"
     else:  # a system that always gives one middle score (the essay reader's words)
         said = f"A constant middle {noun} earns high adjacent agreement"
     p.t(f"{said} but a {kappa} of 0, so {kappa} stands beside it. ")
-
-
-def _numeric(c: Any) -> bool:
-    try:
-        float(str(c))
-    except ValueError:
-        return False
-    return True
 
 
 def baseline_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:

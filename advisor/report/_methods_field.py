@@ -225,12 +225,11 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
                 p.cite(key)
         else:
             named, there = _field_named(field, primary, others)
-            setting = field.settings.get(primary.id)
-            ours = primary.params.get(setting.param) if setting is not None else None
-            if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
+            setting = _other_setting(field, primary)
+            if setting is not None:
                 # read at another setting than the field's, it is the field's figure, not its customary number (the
                 # fraud readers: "customary … there at 5%" claimed a comparability its own 1% denies)
-                p.t(W.S["field_lead_setting"].format(field=field.name, setting=setting.text))
+                p.t(W.S["field_lead_setting"].format(field=field.name, setting=setting))
             else:
                 p.t(W.S["field_lead"].format(field=field.name, named=""))
             if not cited:
@@ -240,12 +239,8 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         return {m.id for m in others}
     if not names:
         return set()
-    apart = None
-    if len(others) == 1:  # a figure the field reads at another setting says the field's (Bank Account Fraud: 5%)
-        setting = field.settings.get(others[0].id)
-        ours = others[0].params.get(setting.param) if setting is not None else None
-        if setting is not None and ours is not None and abs(float(ours) - setting.value) > 1e-12:
-            apart = setting.text
+    # a figure the field reads at another setting says the field's (Bank Account Fraud: 5%)
+    apart = _other_setting(field, others[0]) if len(others) == 1 else None
     if apart is not None:  # the field's figure at our setting, not "as is customary": its number is not theirs
         p.t(W.S["field_beside_setting"].format(names=names[0], field=field.name, setting=apart)).cite(key)
     else:
@@ -266,6 +261,15 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     if there:  # the field's own words for its figures beside the lead ("There … is called QWK"), as under a lead
         p.t(there + ". ")
     return {m.id for m in others}
+
+
+def _other_setting(field: CommunityField, m: MetricEntry) -> str | None:
+    """The field's setting of ``m`` in words ("at 5%") when ours differs from it (fields.yaml ``settings``), else None."""
+    setting = field.settings.get(m.id)
+    ours = m.params.get(setting.param) if setting is not None else None
+    if setting is None or ours is None or abs(float(ours) - setting.value) <= 1e-12:
+        return None
+    return setting.text
 
 
 def _named_apart(field: CommunityField, m: MetricEntry) -> bool:

@@ -73,6 +73,10 @@ class Text:
                 self.spans.append(Span(kind="text", text=text))
         return self
 
+    def text(self) -> str:
+        """The plain text said so far (formulas and citations left out)."""
+        return "".join(sp.text for sp in self.spans if sp.kind == "text")
+
     def code(self, name: str) -> Text:
         """A program's or package's name, set in typewriter (``pytrec_eval``)."""
         self.spans.append(Span(kind="code", text=name))
@@ -82,9 +86,12 @@ class Text:
         self.spans.append(Span(kind="math", text=tex))
         return self
 
-    def say(self, pattern: str) -> Text:
+    def say(self, pattern: str, code: bool = False) -> Text:
+        """``pattern`` with its ``$…$`` parts as math, or with ``code`` as code (a package's name: ``pytrec_eval``)."""
         for i, part in enumerate(pattern.split("$")):
-            if i % 2:
+            if i % 2 and code:
+                self.code(part)
+            elif i % 2:
                 self.m(part)
             else:
                 self.t(part)

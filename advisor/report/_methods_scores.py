@@ -96,9 +96,13 @@ def _best_constant(s: Any) -> str | None:
     """The decision the normalisation refers to: argmin_j Σ_i π_i c_ij (the test shares when none are given)."""
     if not s.priors:
         return None
-    pi = [s.priors.get(lab, 0.0) for lab in s.cost_labels]
-    cost = [sum(pi[i] * s.costs[i][j] for i in range(len(pi))) for j in range(len(pi))]
+    cost = _constant_costs([s.priors.get(lab, 0.0) for lab in s.cost_labels], s.costs)
     return s.cost_labels[min(range(len(cost)), key=cost.__getitem__)]
+
+
+def _constant_costs(pi: Sequence[float], costs: Sequence[Sequence[float]]) -> list[float]:
+    """The expected cost of deciding class j for every item, Σ_i π_i c_ij, for each j (rows: true classes)."""
+    return [sum(pi[i] * costs[i][j] for i in range(len(pi))) for j in range(len(pi))]
 
 
 def _naive_before(answers: Mapping[str, Any]) -> str:
@@ -127,8 +131,7 @@ def _naive_before(answers: Mapping[str, Any]) -> str:
         costs = [[float(x) for x in row] for row in ec["matrix"]]
     else:
         return ""
-    pi = [float(shares.get(c, 0.0)) for c in classes]
-    cost = [sum(pi[i] * costs[i][j] for i in range(len(classes))) for j in range(len(classes))]
+    cost = _constant_costs([float(shares.get(c, 0.0)) for c in classes], costs)
     order = sorted(range(len(classes)), key=cost.__getitem__)
     item = str(answers.get("item_name") or "item")
     best = f", here “{classes[order[0]]}” for every {item}, an expected cost of {cost[order[0]]:.2f} per {item}"

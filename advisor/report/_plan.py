@@ -37,7 +37,6 @@ __all__ = [
     "action_classes_of",
     "metric_items",
     "plan_for",
-    "plan_convention",
     "promises",
     "unreported_planned",
     "rec_json_of",
@@ -47,16 +46,13 @@ __all__ = [
 
 
 def plan_for(answers: Any, data: Any, options: PlanOptions) -> Plan:
-    """The plan of a report: the given one, or made from the answers, the data and the run's options."""
-    if isinstance(answers, Plan):
-        return answers
-    return make_plan(answers, data=data, options=options)
-
-
-def plan_convention(plan: Plan, chosen: str | None) -> Plan:
-    """The plan whose undefined-value convention the report uses everywhere (engine, intervals, tables, text): the
-    plan's own — the run's choice, else its field's, else advisor's — unless a plan given as is meets a run that
-    chose another, which wins and is recorded as the run's (``undefined_from: option``)."""
+    """The plan of a report: the given one, or made from the answers, the data and the run's options. Its
+    undefined-value convention is the one the report uses everywhere (engine, intervals, tables, text): the run's
+    choice, else the field's, else advisor's; a plan given as is that meets a run choosing another takes the run's,
+    recorded as such (``undefined_from: option``)."""
+    if not isinstance(answers, Plan):
+        return make_plan(answers, data=data, options=options)
+    plan, chosen = answers, options.undefined
     if chosen is None or chosen == plan.design.undefined:
         return plan
     design = plan.design.model_copy(update={"undefined": chosen, "undefined_from": "option"})
