@@ -356,6 +356,20 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
     )
 
 
+def _runs_design(design: Design, runs: int | None) -> None:
+    """The answers' training runs of each system (issue 20 item 4). Several: each system is its mean over its runs,
+    resampled over runs and items as ``advisor compare`` does (:mod:`advisor.stats._runs`) — a mean of several runs'
+    proportions is not binomial, so no exact interval and no McNemar test, BCa for every metric."""
+    design.runs = runs
+    if runs is None or runs < 2:
+        return
+    design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
+                               for m, v in design.interval_methods.items()}
+    design.tied_shares = []
+    if design.test is not None:
+        design.test = "two-stage bootstrap test of the difference of the means over runs (runs and items resampled)"
+
+
 def _convention_use(uses: list[AnswerUse], design: Design, field: str | None) -> None:
     """The field's answer records the undefined-value convention its scorer follows: the plan's when the run chose
     none, else set aside for the run's choice (the plan keeps every answer and where it went)."""
@@ -507,5 +521,6 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         plan.design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
                                         for m, v in plan.design.interval_methods.items()}
         plan.design.tied_shares = []
+    _runs_design(plan.design, ans.runs)
     plan._rec = rec
     return plan

@@ -432,7 +432,9 @@ def build_report(
                                              # before data: exact only while no score ties at the cut-off
                                              tied_shares=list(plan.design.tied_shares) if plan is not None else [],
                                              # without data, the answers' unit (issue 20 item 3): its groups uncounted
-                                             group_column=ans.group if ans is not None else None)
+                                             group_column=ans.group if ans is not None else None,
+                                             # the answers' training runs of each system (issue 20 item 4)
+                                             runs=getattr(ans, "runs", None))
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
