@@ -41,7 +41,7 @@ from ._options import PlanOptions, apply_options, plan_options, undefined_conven
 from ._specs import metric_specs
 from ._usage import answer_uses, label_quantities
 
-__all__ = ["make_plan"]
+__all__ = ["make_plan", "runs_design"]
 
 #: diagnostics that need several systems to be shown
 _SEVERAL_SYSTEMS = ("ranking_stability",)
@@ -356,7 +356,7 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
     )
 
 
-def _runs_design(design: Design, runs: int | None) -> None:
+def runs_design(design: Design, runs: int | None) -> None:
     """The answers' training runs of each system (issue 20 item 4). Several: each system is its mean over its runs,
     resampled over runs and items as ``advisor compare`` does (:mod:`advisor.stats._runs`) — a mean of several runs'
     proportions is not binomial, so no exact interval and no McNemar test, BCa for every metric."""
@@ -521,6 +521,6 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         plan.design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
                                         for m, v in plan.design.interval_methods.items()}
         plan.design.tied_shares = []
-    _runs_design(plan.design, ans.runs)
+    runs_design(plan.design, ans.runs)
     plan._rec = rec
     return plan

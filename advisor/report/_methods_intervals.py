@@ -183,7 +183,7 @@ def _runs_said(p: Any, intervals: IntervalSettings, answers: Mapping[str, Any], 
         return False
     noun = "runs" if answers.get("label_structure") == "partition" else "training runs"
     if by and len(set(by.values())) > 1:
-        counts = ", ".join(f"{s} {r}" for s, r in by.items())
+        counts = _join([f"{r} for {s}" for s, r in by.items()])
         p.t(W.S["runs_mean_each"].format(system=_system_noun(answers), run_noun=noun, counts=counts))
     else:
         runs = next(iter(by.values())) if by else intervals.runs

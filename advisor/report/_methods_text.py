@@ -482,7 +482,7 @@ S: dict[str, str] = {
     # emotion: "the spread across runs is usually larger than the test-sample spread"): several runs are averaged and
     # resampled with the items, as advisor compare does (advisor/stats/_runs.py); one run is said to be one run
     "runs_mean": "Every figure is the mean over each {system}'s {runs} {run_noun}",
-    "runs_mean_each": "Every figure is the mean over each {system}'s {run_noun} ({counts})",
+    "runs_mean_each": "Every figure is the mean over each {system}'s {run_noun}, {counts}",
     "intervals_runs": ("Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of each {system}'s "
                        "runs and then of the {unit}"),
     "runs_not_exact": "A mean over runs is not a binomial proportion, so {names} {take} no exact Clopper–Pearson interval",

@@ -151,6 +151,8 @@ class SystemReport(_M):
     undefined: list[UndefinedEntry] = Field(default_factory=list)
     log_loss_zero: int | None = Field(None, description="items whose true class got probability 0 (below the "
                                                         "clipping ε of log loss); None: not recorded")
+    runs: int | None = Field(None, description="training runs the values are the means over (issue 20 item 4); None: "
+                                               "one prediction file")
 
 
 class ChanceRow(_M):
