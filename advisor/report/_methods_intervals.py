@@ -134,8 +134,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         _runs_not_exact(p, intervals, ids, name, compared=paired or n_systems == 0)
     _few_groups(p, intervals, items, cite)
     # one run answered, systems compared: with data, several systems; before data, systems ranked or a difference
-    # between systems said above (McNemar's test and Newcombe's interval, or the bootstrap of any difference)
-    before = n_systems == 0 and (bool(answers.get("ranking")) or bool(newcombe) or not (resampled or not exact))
+    # between systems said above (exact intervals only: McNemar's test and Newcombe's interval, or the bootstrap of
+    # any difference between systems)
+    before = n_systems == 0 and (bool(answers.get("ranking")) or not (resampled or not exact))
     one_run = intervals.runs == 1 and not runs and (n_systems > 1 or before)
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
