@@ -251,3 +251,22 @@ def test_the_cli_says_a_mismatch_and_an_unsupported_path_in_one_sentence(tmp_pat
     assert res.exit_code != 0 and "Traceback" not in res.output
     assert "a report averages runs only for label predictions of one class per item" in res.output, res.output
     assert "not for partitions" in res.output
+
+
+def test_a_clustering_report_with_one_run_answered_says_it_as_the_paragraph_before_data_does(tmp_path):
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 4, 120)
+    files = []
+    for name in ("kmeans", "spectral"):
+        p = np.where(rng.random(y.size) < 0.7, y, rng.integers(0, 6, y.size))
+        path = tmp_path / f"{name}.csv"
+        path.write_text("y_true,y_pred\n" + "".join(f"{a},{b}\n" for a, b in zip(y, p)), encoding="utf-8")
+        files.append(str(path))
+    out = tmp_path / "c.md"
+    res = runner.invoke(app, ["report", *files, "--answers", str(_situation(tmp_path, "clustering", 1)), "-o", str(out),
+                              "--bootstrap", "200", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    text = evaluation_of(out.read_text(encoding="utf-8"))
+    assert "Each clustering is one run of its algorithm, so the conclusions hold for that run, not for other seeds." \
+        in text, text
+    assert "These intervals reflect which articles were drawn" not in text
