@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
-from ..stats import PAIRED_PROPORTIONS
+from ..stats import PAIRED_PROPORTIONS, interval_methods
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -97,9 +97,11 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
+    runs = _runs_said(p, intervals, answers, cite)
     if resampled or not exact:
-        p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
-                                    unit=unit))
+        p.t(W.S["intervals_runs" if runs else "intervals"].format(
+            conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "", unit=unit,
+            system=_system_noun(answers)))
         if exact:  # up to five named (a STARD table: sensitivity, specificity, PPV, NPV, accuracy), more as "proportions";
             # said after the seed, with its reason
             one = len(exact) == 1
@@ -128,12 +130,23 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if not intervals.paired and n_systems > 1:
             p.t(W.S["same_seed"])
     p.t(exact_clause + ". ")
+    if runs:  # the exact interval and McNemar's test, said where they would otherwise be (compare's rule)
+        _runs_not_exact(p, intervals, ids, name, compared=paired or n_systems == 0)
     _few_groups(p, intervals, items, cite)
+    # one run answered, systems compared: with data, several systems; before data, systems ranked or a difference
+    # between systems said above (exact intervals only: McNemar's test and Newcombe's interval, or the bootstrap of
+    # any difference between systems)
+    before = n_systems == 0 and (bool(answers.get("ranking")) or not (resampled or not exact))
+    one_run = intervals.runs == 1 and not runs and (n_systems > 1 or before)
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
         p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))
         p.cite([k for k in [cite("Efron", "1993")] if k]).t(". ")
-        p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
+        if one_run:  # one run answered: what the intervals leave out, said as the author's design
+            p.t(W.S["runs_one_partition"] + ". ")
+            one_run = False
+        elif not runs:  # not answered: what the resampling leaves out, as a fact of the resampling
+            p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
         if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled, before
@@ -151,7 +164,48 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
+    if one_run:  # one training run of each system compared: the conclusions are about that run
+        p.t(W.S["runs_one"].format(system=_system_noun(answers)) + ". ")
     _withheld(p, intervals, ids, name, cite)
+
+
+def _system_noun(answers: Mapping[str, Any]) -> str:
+    """What one compared system is: a clustering algorithm for partitions, else a system."""
+    return "algorithm" if answers.get("label_structure") == "partition" else "system"
+
+
+def _runs_said(p: Any, intervals: IntervalSettings, answers: Mapping[str, Any], cite: Any) -> bool:
+    """Several training runs of each system (the answers' ``runs`` before data, the files with data): each system's
+    figures are its means over its runs, said before the intervals, which resample the runs and the items
+    (:mod:`advisor.stats._runs`; Bouthillier et al. 2021). False, and nothing said, with one run or none answered."""
+    by = {s: r for s, r in (intervals.runs_by_system or {}).items()}
+    several = any(r > 1 for r in by.values()) or (intervals.runs or 0) > 1
+    if not several:
+        return False
+    noun = "runs" if answers.get("label_structure") == "partition" else "training runs"
+    if by and len(set(by.values())) > 1:
+        counts = _join([f"{r} for {s}" for s, r in by.items()])
+        p.t(W.S["runs_mean_each"].format(system=_system_noun(answers), run_noun=noun, counts=counts))
+    else:
+        runs = next(iter(by.values())) if by else intervals.runs
+        p.t(W.S["runs_mean"].format(system=_system_noun(answers), runs=runs, run_noun=noun))
+    p.cite([k for k in [cite("Bouthillier", "2021")] if k]).t(". ")
+    return True
+
+
+def _runs_not_exact(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Mapping[str, str],
+                    compared: bool) -> None:
+    """The proportions that would take an exact Clopper–Pearson interval (and McNemar's test, systems compared) with
+    one run: a mean over runs is not binomial, so they take the bootstrap interval like every other metric."""
+    if intervals.group_column:  # grouped items take no exact interval anyway (said by the unit)
+        return
+    would = [m for m, how in interval_methods(ids).items() if how in ("clopper_pearson", "wilson")]
+    if not would:
+        return
+    mcnemar = compared and any(m in PAIRED_PROPORTIONS for m in would)
+    p.t(W.S["runs_not_exact"].format(names=_join([name[m] for m in would]),
+                                     take="takes" if len(would) == 1 else "take")
+        + (W.S["runs_not_mcnemar"] if mcnemar else "") + ". ")
 
 
 def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, Any],

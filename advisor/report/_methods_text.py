@@ -478,6 +478,19 @@ S: dict[str, str] = {
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "
                                   "clustering algorithm with another seed or initialisation"),
     "same_seed": ", the same for every system",
+    # the training runs of each system (issue 20 item 4; blind readers of clustering, CoLA, NER, ImageNet and speech
+    # emotion: "the spread across runs is usually larger than the test-sample spread"): several runs are averaged and
+    # resampled with the items, as advisor compare does (advisor/stats/_runs.py); one run is said to be one run
+    "runs_mean": "Every figure is the mean over each {system}'s {runs} {run_noun}",
+    "runs_mean_each": "Every figure is the mean over each {system}'s {run_noun}, {counts}",
+    "intervals_runs": ("Intervals are {conf} {method} intervals from {n} {paired}bootstrap resamples of each {system}'s "
+                       "runs and then of the {unit}"),
+    "runs_not_exact": "A mean over runs is not a binomial proportion, so {names} {take} no exact Clopper–Pearson interval",
+    "runs_not_mcnemar": " and McNemar's test does not apply",
+    "runs_one": ("Each {system} is evaluated in a single training run, so these conclusions hold for that run, not "
+                 "for retraining with another seed"),
+    "runs_one_partition": ("Each clustering is one run of its algorithm, so the conclusions hold for that run, not for "
+                           "other seeds"),
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
     # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
