@@ -153,8 +153,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         else:
             p.t(W.S["winners_any"].format(alpha=alpha, tests=tests))
         p.t(". ")
-        if newcombe and (resampled or not exact) and not brief and after:
-            p.t(W.S["paired_newcombe"].format(names=_join([name[m] for m in newcombe]), among=among))
+        if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
+            p.t(W.S["paired_newcombe" if n_systems != 2 else "paired_proportions"].format(
+                names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
