@@ -96,6 +96,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     exact_clause = ""
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
+    # on whom each paired proportion is counted, unless the only one is accuracy, which counts every item
+    among = W.S["paired_among"].format(items=items) if any(m != "accuracy" for m in newcombe) else ""
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
     runs = _runs_said(p, intervals, answers, cite)
     if resampled or not exact:
@@ -111,7 +113,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
-        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), items=items))
+        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
         p.cite([k for k in [cite("Newcombe", "1998")] if k])
         rest = [m for m in exact if m not in newcombe]
         if rest:
@@ -149,9 +151,11 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
-        if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled, before
-            # the winners, whose tests are then McNemar's for these proportions (one 2×2 table with the interval)
-            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), items=items))
+        # said here when some interval is resampled, before the winners, whose tests are then McNemar's for these
+        # proportions (one 2×2 table with the interval) — after them when the lead is not one of these proportions
+        after = bool(ids) and ids[0] not in newcombe
+        if newcombe and (resampled or not exact) and not brief and not after:
+            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
             W.S["tests_bootstrap"]
@@ -162,6 +166,10 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         else:
             p.t(W.S["winners_any"].format(alpha=alpha, tests=tests))
         p.t(". ")
+        if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
+            p.t(W.S["paired_newcombe" if n_systems != 2 else "paired_proportions"].format(
+                names=_join([name[m] for m in newcombe]), among=among))
+            p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
     if one_run:  # one training run of each system compared: the conclusions are about that run

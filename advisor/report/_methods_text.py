@@ -458,7 +458,13 @@ S: dict[str, str] = {
     # sensitivities and specificities are customarily compared with McNemar's test and a Newcombe interval"
     # on whom (the s27 diagnostic reader: "among culture-positive, resp. culture-negative participants")
     "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
-                           "Newcombe's interval for paired proportions, each among the {items} its denominator counts"),
+                           "Newcombe's interval for paired proportions{among}"),
+    # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
+    # and the s28 digits reader read the clause there as "template carry-over … means nothing for accuracy"
+    "paired_among": ", each among the {items} its denominator counts",
+    # after the winners, when the lead is resampled and only a secondary figure is a paired proportion (the same
+    # reader: "the formal comparison goes to a secondary metric"): the winners' sentence has named McNemar's test
+    "paired_newcombe": "Differences in {names} take Newcombe's interval for paired proportions{among}",
     "paired_rest_systems": ". Any other difference comes from {n} paired bootstrap resamples of the {unit}",
     "paired_rest_pairs": ". Other paired differences come from {n} bootstrap resamples of the {unit}",
     # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
@@ -495,7 +501,7 @@ S: dict[str, str] = {
     "mcnemar": "Accuracy is also compared with McNemar's exact test",
     # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
     "tests_bootstrap": "bootstrap tests",
-    "tests_paired": "tests, McNemar's for {names} and the bootstrap's otherwise",
+    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise",
     "winners_holm": ("On each metric, the winners are the systems no other system beats after Holm's correction "
                      "over all {pairs} pairs of paired {tests} (family-wise error at most {alpha})"),
     "winners_any": ("On each metric, the winners are the systems no other system beats after Holm's correction "
