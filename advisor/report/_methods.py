@@ -30,7 +30,7 @@ from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case, un
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
-from ..questionnaire import article, avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
+from ..questionnaire import article, avoid_reason, flatten_parentheses, load_fields, plural, ranked_pair, reader_terms, situation
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
@@ -1031,6 +1031,8 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         item = str(answers.get("item_name") or "item")
         purpose = str(purpose).format(top_k=primary.params.get("top_k") or answers.get("top_k") or "k", item=item,
                                       an=article(item))
+    if primary.id == "roc_auc":  # what it is the probability of, in the author's classes and items
+        purpose = str(purpose).format(pair=ranked_pair(answers))
     if primary.id == "selective_risk":  # the cut is the test set's (issue 22, the dermatology reader)
         purpose = str(purpose).format(items=_items(answers) or "test items")
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
@@ -1163,7 +1165,8 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
     judge_sentences(p, answers, keys, humans, answers.get("label_structure") == "ordinal", intervals is not None,
                     intervals.confidence if intervals is not None else None)
     name = prose_name(primary)
-    purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
+    purpose = (W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")).replace(
+        "{pair}", ranked_pair(answers))
     # with two humans or more alpha is computed without the judge: the humans' baseline (an alpha pooled with the
     # judge answers no question asked); with one human the pair is all there is
     key = ("judge_summary_two_humans" if humans == 2 else
