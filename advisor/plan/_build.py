@@ -214,6 +214,25 @@ def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _error_rates_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With subgroup columns, a binary task, a class of interest, scores or probabilities and the threshold left
+    open: within each subgroup value the false positive and false negative rates at one threshold set by a global
+    criterion, where the whole test set's two rates are equal (Dixon et al. 2018), and their gaps. A harm done by
+    the decisions within a group — a group's harmless items flagged, its harmful ones let through — is an error rate
+    at a threshold, which the bias AUCs of the ranking do not measure (the fairness reader). The answers do not say
+    which of the two errors a context names, so both rates are given."""
+    if not answers.subgroups or answers.task != "binary" or answers.positive_class is None \
+            or answers.outputs not in ("probabilities", "scores") or answers.operating_point != "open":
+        return None
+    keys = ["subgroups", "task", "positive_class", "outputs", "operating_point"]
+    return Diagnostic(id="subgroup_error_rates", promise=DIAGNOSTICS["subgroup_error_rates"],
+                      params={"columns": list(answers.subgroups), "criterion": "equal_error",
+                              "sources": ["dixon2018measuring"]},
+                      reason="At one threshold for every group, how often are each group's items flagged wrongly, "
+                             "or missed?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _adverse_impact_diagnostic(answers: Answers) -> Diagnostic | None:
     """With subgroup columns, a binary task, a class of interest and labels (given, or made at a fixed operating
     threshold), when the decisions affect the items: per subgroup value the rate of the favourable decision and its
@@ -490,6 +509,9 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     score = _bias_score_diagnostic(ans, data) if bias is not None else None
     if score is not None:  # the bias AUCs' summary over identity subgroups (the Jigsaw competition's final score)
         diagnostics = [score, *diagnostics]
+    rates = _error_rates_diagnostic(ans)
+    if rates is not None:  # each group's error rates at one threshold set on the whole test set (Dixon et al. 2018)
+        diagnostics = [rates, *diagnostics]
     if bias is not None:  # the subgroups of a binary task's scores: the bias AUCs of Borkan et al. (2019), first
         diagnostics = [bias, *diagnostics]
     smd = _smd_diagnostic(ans)

@@ -52,7 +52,8 @@ from ._methods_field import (
     promise_sentence,
     summarised_pair,
 )
-from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
+from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence, \
+    error_rates_sentence
 from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
@@ -210,9 +211,12 @@ def build_methods(
     # the adverse impact ratio (the four-fifths rule) and the Jigsaw bias score: a sentence each, with its source
     air = promised is not None and W.PROMISE["adverse_impact"] in promised
     jigsaw = promised is not None and W.PROMISE["bias_score"] in promised
+    # each value's error rates at one threshold set on the whole test set (Dixon et al. 2018): a sentence of its own
+    rates = promised is not None and W.PROMISE["subgroup_error_rates"] in promised
     if promised is not None:
         promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"],
-                                                     W.PROMISE["adverse_impact"], W.PROMISE["bias_score"])]
+                                                     W.PROMISE["adverse_impact"], W.PROMISE["bias_score"],
+                                                     W.PROMISE["subgroup_error_rates"])]
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
     budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
@@ -337,6 +341,8 @@ def build_methods(
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
             decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
+        if rates:  # the decision's errors within each group at a stated threshold: shorter when it must, never dropped
+            error_rates_sentence(p, answers, terse=promises < 3)
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
         if air:  # the field's figure of the decisions across groups: never dropped
