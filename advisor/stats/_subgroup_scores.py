@@ -211,9 +211,10 @@ def error_rates_at_threshold(scored: Mapping[str, Any], systems: Sequence[str], 
             vi = np.asarray([index.get(str(v), -1) for v in by], dtype=np.int64)
             keep = vi >= 0
             groups = getattr(f, "group", None)
+            counts: np.ndarray
             if groups is None:  # one row per distinct (value, truth, decision), its count the number of items
-                rows, counts = np.unique(np.column_stack([vi[keep], codes[keep]]), axis=0, return_counts=True)
-                row_groups = None
+                rows, n_rows = np.unique(np.column_stack([vi[keep], codes[keep]]), axis=0, return_counts=True)
+                counts, row_groups = n_rows.astype(np.float64), None
             else:  # one row per item, so each keeps its group (whole groups resampled)
                 rows, counts = np.column_stack([vi[keep], codes[keep]]), np.ones(int(keep.sum()))
                 row_groups = np.asarray(groups, dtype=object)[keep].astype(str)

@@ -49,7 +49,7 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
               positive_label: Any = None, beta: float = 1.0, undefined: str = DEFAULT_CONVENTION,
               n_resamples: int | None = None, confidence: float = 0.95, seed: int | None = None,
               favourable: Any = None, score: bool = False, score_metrics: Sequence[str] = (),
-              error_rates: bool = False) -> dict[str, Any]:
+              error_rates: bool = False, shares: bool = False) -> dict[str, Any]:
     """Per-subgroup metrics and the gaps across subgroups of a :class:`~advisor.io.Dataset` read with ``by=``.
 
     Parameters
@@ -82,8 +82,8 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         (the class whose decision favours the item) in a binary task, ``"adverse_impact": {column: {system: …}}``
         (:func:`advisor.stats._fairness.adverse_impact_table`); with ``score`` and scores beside the labels,
         ``"bias_score": {system: …}``, the Jigsaw competition's final score (:func:`advisor.stats._fairness.bias_score`).
-        ``"shares": {column: {value: {class: share}}}`` gives each value's class shares, what every metric that moves
-        with them is read beside. With scores, ``score_metrics`` (ROC AUC, average precision, log loss, Brier score)
+        With ``shares``, ``"shares": {column: {value: {class: share}}}`` gives each value's class shares, what every
+        metric that moves with them is read beside. With scores, ``score_metrics`` (ROC AUC, average precision, log loss, Brier score)
         are computed within each value (``"scores"``), with the ROC AUC gap across the values (``"auc_gaps"``), the
         one of them that does not depend on the class shares; ``error_rates`` adds each value's false positive and
         false negative rates at the threshold where the whole test set's two rates are equal (``"error_rates"``;
@@ -126,7 +126,8 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
                                                confidence, seed)
             out["warnings"].extend(small_group_warnings(col, value, sub, pos))
         out["groups"][col] = per_value
-        out.setdefault("shares", {})[col] = {str(v): _shares(joint, values == j) for j, v in enumerate(labels)}
+        if shares:
+            out.setdefault("shares", {})[col] = {str(v): _shares(joint, values == j) for j, v in enumerate(labels)}
         out["gaps"][col] = _gaps(per_value, list(joint.systems), binary)
         if n_resamples is not None:  # the gaps' intervals: a stratified bootstrap (advisor.stats._subgroup_gaps)
             first = per_value[next(iter(per_value))][joint.systems[0]]
