@@ -236,7 +236,8 @@ def build_methods(
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
-                  thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False) -> Text:
+                  thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
+                  rates_here: bool = True) -> Text:
         p = Text()
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
@@ -341,8 +342,8 @@ def build_methods(
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
             decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
-        if rates:  # the decision's errors within each group at a stated threshold: shorter when it must, never dropped
-            error_rates_sentence(p, answers, terse=promises < 3)
+        if rates and rates_here:  # the decision's errors within each group at a stated threshold: shorter when it
+            error_rates_sentence(p, answers, terse=promises < 3)  # must; with data, else in the subgroups' paragraph
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
         if air:  # the field's figure of the decisions across groups: never dropped
@@ -442,12 +443,20 @@ def build_methods(
     # the share-dependent figures beside the lead are said only when the paragraph keeps everything else
     ladder = ([(True, trials[0], False)] if partition else [(True, trials[0], True)]) \
         + [(not partition, t, False) for t in trials]
-    for score in ((True, False) if jigsaw else (True,)):
+    # each value's error rates at the equal-error threshold (Dixon et al. 2018): with data, the subgroups' paragraph
+    # after this one says them with their source, so they leave this one before the bias AUCs lose what each catches
+    # (the last shortening, terse > 4) or the Jigsaw score goes; before data they are a promise, never dropped
+    passes = [(True, True, False), *([(True, False, False)] if rates and undefined_count is not None else []),
+              (True, True, True)] if jigsaw or rates else [(True, True, True)]
+    passes += [(False, True, True)] if jigsaw else []
+    for score, rates_here, bare in passes:
         for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest), \
                 shares in ladder:
+            if terse > 4 and not bare:
+                continue
             p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
                           conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest,
-                          variants=variants, shares=shares)
+                          variants=variants, shares=shares, rates_here=rates_here)
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
