@@ -446,9 +446,9 @@ def build_methods(
     # each value's error rates at the equal-error threshold (Dixon et al. 2018): with data, the subgroups' paragraph
     # after this one says them with their source, so they leave this one before the bias AUCs lose what each catches
     # (the last shortening, terse > 4) or the Jigsaw score goes; before data they are a promise, never dropped
-    passes = [(True, True, False), *([(True, False, False)] if rates and undefined_count is not None else []),
-              (True, True, True)] if jigsaw or rates else [(True, True, True)]
-    passes += [(False, True, True)] if jigsaw else []
+    passes = [(True, True, False), *([(True, False, False)] if undefined_count is not None else []),
+              (True, True, True)] if rates else [(True, True, True)]
+    passes += [(False, True, True)] if jigsaw else []  # (score, error rates said here, bare bias AUCs allowed)
     for score, rates_here, bare in passes:
         for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest), \
                 shares in ladder:

@@ -15,6 +15,7 @@ from typing import Any
 from .._exceptions import InputError, arg
 from ..catalogue import get_catalogue
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
+from ..questionnaire import join_words as _words
 from ..questionnaire import lower_name
 from ..stats import BIAS_AUC_NAMES, SUBGROUP_SCORE_IDS, subgroup_smd, subgroups
 from ._margins import gap_verdict_words, margin_text, verdict
@@ -164,10 +165,6 @@ def _name(mid: str) -> str:
     """A figure's name in a caption: the rate's, else the catalogue's."""
     rec = get_catalogue().metrics.get(mid)
     return _RATE_NAMES.get(mid) or (lower_name(rec.name) if rec is not None else mid)
-
-
-def _words(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
 
 
 def _cap(text: str) -> str:
