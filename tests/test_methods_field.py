@@ -563,7 +563,7 @@ def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
     toxic = evaluation("toxic")
     assert "the recall of every class" not in toxic
     assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
-    assert ("beside its class shares; the largest gap between values, its interval included, for figures "
+    assert ("every metric and class share within each value of “identity_mentioned”, and gaps for figures "
             "independent of those shares") in toxic
 
 
