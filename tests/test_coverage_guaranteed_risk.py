@@ -72,6 +72,17 @@ def test_no_errors_full_coverage_when_the_bound_allows() -> None:
     assert coverage_guaranteed_risk(np.zeros(200), np.full(200, 0.7), 0.02)[0] == 0.0
 
 
+def test_a_test_set_too_small_for_the_target_gives_no_coverage_even_without_errors() -> None:
+    # Algorithm 1 moves to higher thresholds when the bound fails at half coverage: 206 error-free answers of 412 are
+    # below the 258 that B*(0, 0.05/9, m) ≤ 0.02 needs, and fewer answers only widen the bound
+    conf = np.linspace(0.5, 1.0, 412)
+    assert _oracle_bound(0, 206, 0.05 / 9) > 0.02 and _oracle_bound(0, 258, 0.05 / 9) <= 0.02
+    assert coverage_guaranteed_risk(np.zeros(412), conf, 0.02)[0] == 0.0
+    # with twice the items the first threshold (412 answers) qualifies and the search goes on downwards
+    cov, _, bound = coverage_guaranteed_risk(np.zeros(824), np.linspace(0.5, 1.0, 824), 0.02)
+    assert cov > 0.5 and bound <= 0.02
+
+
 def test_all_errors_give_no_coverage() -> None:
     cov, theta, bound = coverage_guaranteed_risk(np.ones(50), np.linspace(0.1, 0.9, 50), 0.3)
     assert cov == 0.0 and math.isnan(theta) and math.isnan(bound)
