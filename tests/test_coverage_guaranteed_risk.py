@@ -102,3 +102,82 @@ def test_refuses_bad_delta() -> None:
     from advisor._exceptions import InputError
     with pytest.raises(InputError):
         coverage_guaranteed_risk([0, 1], [0.2, 0.3], 0.1, delta=0.0)
+
+
+# ----------------------------------------------------------------------------------------------
+# The catalogue, the plan, the report and the paragraph (the legal reader: the 2% limit shown to hold)
+# ----------------------------------------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+
+import advisor  # noqa: E402
+from advisor.catalogue import get_catalogue  # noqa: E402
+from advisor.engine import METRICS  # noqa: E402
+from advisor.plan import make_plan  # noqa: E402
+from advisor.questionnaire import load_answers  # noqa: E402
+from advisor.report import build_report, methods_paragraph, render_report  # noqa: E402
+from advisor.stats._choice import NO_INTERVAL, interval_method  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LEGAL = ROOT / "tests" / "situations" / "legal.yaml"
+DIGITS = {"item_name": "image", "task": "multiclass", "n_classes": 10, "abstention": True, "target_risk": 0.02,
+          "outputs": "probabilities", "deployment_prevalence": "same", "class_weighting": "per_instance"}
+DERM = {"task": "multiclass", "classes": ["melanoma", "nevus", "keratosis", "other"], "outputs": "probabilities",
+        "abstention": True, "context": "A dermatology model that defers to a dermatologist when unsure."}
+
+
+def test_the_catalogue_record_is_a_bound_without_interval() -> None:
+    rec = get_catalogue().metrics["coverage_guaranteed_risk"]
+    assert rec.higher_is_better and tuple(rec.range) == (0, 1) and rec.needs_probabilities
+    assert "geifman2017selective" in rec.references
+    assert "B^{*}" in rec.formula and r"\lceil\log_2 n\rceil" in rec.symbols["K"]
+    assert "no interval" in " ".join(rec.pitfalls)
+    assert METRICS["coverage_guaranteed_risk"].higher_is_better
+    assert interval_method("coverage_guaranteed_risk") == "none" and "bound" in NO_INTERVAL["coverage_guaranteed_risk"]
+
+
+def test_the_plan_lists_it_beside_the_lead_for_legal_routing() -> None:
+    plan = make_plan(load_answers(LEGAL))
+    assert plan.lead.id == "coverage_at_risk"  # the lead is unchanged
+    beside = {m.id: m for m in plan.beside}
+    assert beside["coverage_guaranteed_risk"].params["target_risk"] == 0.02
+    assert "guaranteed risk" in beside["coverage_guaranteed_risk"].reason
+
+
+def test_the_plan_lists_it_for_a_derm_like_system_with_a_target_risk() -> None:
+    plan = make_plan({**DERM, "target_coverage": 0.8, "target_risk": 0.1})
+    assert plan.lead.id == "selective_risk"
+    beside = {m.id: m for m in plan.beside}
+    assert beside["coverage_guaranteed_risk"].params["target_risk"] == 0.1
+    assert "coverage_guaranteed_risk" not in {m.id for m in make_plan({**DERM, "target_coverage": 0.8}).beside}
+
+
+def test_the_paragraph_says_it_after_the_cut_found_on_the_test_set() -> None:
+    text = methods_paragraph(str(LEGAL), "md", seed=7)
+    evaluation = text.split("Below,")[0]
+    said = ("Found on this test set, the cut is optimistic for a threshold fixed in advance. We add the coverage "
+            "holding the 2% limit with 95% confidence (no interval).")
+    assert said in " ".join(evaluation.split())
+    import re
+    assert len(re.findall(r"\S+", evaluation.replace("**Evaluation.**", ""))) <= 220
+
+
+def test_a_report_with_data_shows_it_without_an_interval() -> None:
+    data = advisor.load([str(ROOT / "examples/digits/logreg.csv"), str(ROOT / "examples/digits/tree.csv")])
+    ctx = build_report(DIGITS, data, bootstrap=200, seed=1)
+    assert ctx.primary == "coverage_at_risk"
+    for rep in ctx.systems:
+        import csv
+        with open(ROOT / f"examples/digits/{rep.name}.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        e = np.array([r["y_true"] != r["y_pred"] for r in rows], dtype=float)
+        conf = np.array([max(float(r[f"p_{j}"]) for j in range(10)) for r in rows])
+        cov, theta, bound = coverage_guaranteed_risk(e, conf, 0.02, 0.05)
+        assert rep.values["coverage_guaranteed_risk"] == cov
+        assert cov <= rep.values["coverage_at_risk"]
+        assert ctx.scores.selective[rep.name]["coverage_guaranteed_risk"] == cov
+        iv = rep.intervals.get("coverage_guaranteed_risk")
+        assert iv is None or iv.method == "none"
+    md = render_report(ctx, "md")
+    assert "guaranteed at 95%" in md and "no interval" in md
+    text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
+    assert "We add the coverage holding the 2% limit with 95% confidence (no interval)." in text

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 #: ids of the metrics of this module
-SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk")
+SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk")
 _EULER = 0.57721566490153286061
 
 
@@ -421,7 +421,7 @@ def coverage_guaranteed_risk(error: Any, confidence: Any, target_risk: float,
 
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
-    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=mid == "coverage_at_risk")
+    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=mid.startswith("coverage_"))
             for mid in SELECTIVE_IDS}
 
 
