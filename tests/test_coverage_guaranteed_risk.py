@@ -135,12 +135,12 @@ def test_the_catalogue_record_is_a_bound_without_interval() -> None:
     assert interval_method("coverage_guaranteed_risk") == "none" and "bound" in NO_INTERVAL["coverage_guaranteed_risk"]
 
 
-def test_the_plan_lists_it_beside_the_lead_for_legal_routing() -> None:
+def test_the_plan_leads_with_it_for_legal_routing() -> None:
+    # the legal methodologist: the cut set with a risk guarantee, not read off the test set at its own 2% cut
     plan = make_plan(load_answers(LEGAL))
-    assert plan.lead.id == "coverage_at_risk"  # the lead is unchanged
-    beside = {m.id: m for m in plan.beside}
-    assert beside["coverage_guaranteed_risk"].params["target_risk"] == 0.02
-    assert "guaranteed risk" in beside["coverage_guaranteed_risk"].reason
+    assert plan.lead.id == "coverage_guaranteed_risk" and plan.lead.params["target_risk"] == 0.02
+    assert "guaranteed risk" in plan.lead.reason and "independent" in plan.lead.reason
+    assert "coverage_at_risk" in {m.id for m in plan.beside}
 
 
 def test_the_plan_lists_it_for_a_derm_like_system_with_a_target_risk() -> None:
@@ -151,12 +151,12 @@ def test_the_plan_lists_it_for_a_derm_like_system_with_a_target_risk() -> None:
     assert "coverage_guaranteed_risk" not in {m.id for m in make_plan({**DERM, "target_coverage": 0.8}).beside}
 
 
-def test_the_paragraph_says_it_after_the_cut_found_on_the_test_set() -> None:
+def test_the_paragraph_leads_with_it_before_the_cut_found_on_the_test_set() -> None:
     text = methods_paragraph(str(LEGAL), "md", seed=7)
-    evaluation = text.split("Below,")[0]
-    said = ("Found on this test set, the cut is optimistic for a threshold fixed in advance. We add the coverage "
-            "holding the 2% limit with 95% confidence (no interval).")
-    assert said in " ".join(evaluation.split())
+    evaluation = " ".join(text.split("Below,")[0].split())
+    assert "We lead with coverage with a guaranteed risk of 2%" in evaluation
+    assert evaluation.index("guaranteed risk of 2%") < evaluation.index("coverage at a risk of 2%")
+    assert "The cut of the coverage at the target risk is found on this test set and is optimistic" in evaluation
     import re
     assert len(re.findall(r"\S+", evaluation.replace("**Evaluation.**", ""))) <= 220
 
@@ -164,7 +164,7 @@ def test_the_paragraph_says_it_after_the_cut_found_on_the_test_set() -> None:
 def test_a_report_with_data_shows_it_without_an_interval() -> None:
     data = advisor.load([str(ROOT / "examples/digits/logreg.csv"), str(ROOT / "examples/digits/tree.csv")])
     ctx = build_report(DIGITS, data, bootstrap=200, seed=1)
-    assert ctx.primary == "coverage_at_risk"
+    assert ctx.primary == "coverage_guaranteed_risk"
     for rep in ctx.systems:
         import csv
         with open(ROOT / f"examples/digits/{rep.name}.csv", newline="") as f:
@@ -180,4 +180,6 @@ def test_a_report_with_data_shows_it_without_an_interval() -> None:
     md = render_report(ctx, "md")
     assert "guaranteed at 95%" in md and "no interval" in md
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
-    assert "We add the coverage holding the 2% limit with 95% confidence (no interval)." in text
+    assert "We lead with coverage with a guaranteed risk of 2%" in text
+    assert "if they are independent draws from those met in use" in text  # no group column: what it assumes
+    assert "has no interval, being itself a bound" in text
