@@ -174,7 +174,8 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
                   "cut tried qualifies." if g is not None else "")
                + (f" The items of one group are not independent, so the binomial bound alone claims too much: the "
                   f"{g * 100:.0f}th percentile of the error rate at the cut over resamples of the groups is given "
-                  f"beside it, and the guarantee holds only where both are at most {r:g}."
+                  f"beside it, an approximate check of the same limit, not a guarantee; where it exceeds {r:g}, the "
+                  "data do not support the guarantee."
                   if grouped and g is not None and r is not None else ""))
     return [TableBlock(id="selective_prediction", title="Selective prediction", caption=caption.strip(),
                        columns=columns, numeric=numeric, rows=rows), *_by_class_table(data, digits)]
