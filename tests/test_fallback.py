@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 from typer.testing import CliRunner
 
 from advisor import ConfusionMatrix, InputError, compute_metrics
@@ -79,6 +80,21 @@ def test_the_rates_need_the_fallback_class() -> None:
         compute_metrics(HAND, ["wrong_action_rate"])
     with pytest.raises(InputError, match="does not occur"):
         compute_metrics(ConfusionMatrix(HAND, ["a", "b", "oos"]), ["fallback_rate"], fallback_class="none of them")
+
+
+def test_the_shares_of_whole_items_take_the_exact_interval_of_their_counts() -> None:
+    # wrong-action rate 4/15, fallback rate (1 + 0 of the 10 non-fallback items: b predicted oos) 1/10, in-scope
+    # accuracy 8/10: one count over another, so Clopper-Pearson as accuracy (the s28 intent reader: "be consistent")
+    m = np.array([[30, 5, 5], [4, 10, 6], [3, 2, 35]])
+    r = bootstrap(ConfusionMatrix(m, ["a", "b", "oos"]), n_resamples=300, seed=1,
+                  metrics=["wrong_action_rate", "fallback_rate", "in_scope_accuracy"], fallback_class="oos",
+                  positive_label="oos")
+    for metric, (x, n) in {"wrong_action_rate": (14, 100), "fallback_rate": (11, 60),
+                           "in_scope_accuracy": (40, 60)}.items():
+        assert r.methods[metric] == "clopper_pearson"
+        assert r[metric]["estimate"] == pytest.approx(x / n, abs=1e-15)
+        lo, hi = proportion_confint(x, n, alpha=0.05, method="beta")
+        assert (r[metric]["low"], r[metric]["high"]) == pytest.approx((lo, hi), abs=1e-12)
 
 
 def test_the_bootstrap_resamples_with_the_fallback_class() -> None:

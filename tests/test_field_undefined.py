@@ -28,7 +28,7 @@ from advisor.questionnaire import CommunityField, load_answers, load_fields
 from advisor.report import build_report, methods_paragraph, render_report
 
 COLA = Path(__file__).parent / "situations" / "cola.yaml"
-SCORER = "as in the GLUE benchmark's scorer, scikit-learn"
+SCORER = "as in the GLUE benchmark's scorer, which uses scikit-learn"
 runner = CliRunner()
 
 
@@ -120,7 +120,7 @@ def test_the_methods_say_the_convention_as_the_fields_scorer() -> None:
     ctx = build_report(COLA, None, bootstrap=2000, seed=2024)
     said = _paragraph(ctx, "Definitions")
     sentence = next(s for s in _sentences(said) if "zero denominator" in s)
-    assert sentence == ("A zero denominator gives 0, as in the GLUE benchmark's scorer, scikit-learn (X): Matthews "
+    assert sentence == ("A zero denominator gives 0, as in the GLUE benchmark's scorer, which uses scikit-learn (X): Matthews "
                         "correlation coefficient is 0 when a class is never predicted.")
     assert len(sentence.split()) <= 40
     assert "left out" not in said and "reported as undefined" not in said  # no resample is dropped under zero
@@ -142,7 +142,7 @@ def test_omit_chosen_keeps_its_own_sentence_and_no_scorer() -> None:
 def test_the_methods_command_follows_the_field_unless_told() -> None:
     out = runner.invoke(app, ["methods", "--answers", str(COLA), "--seed", "5"])
     assert out.exit_code == 0, out.output
-    assert "as in the GLUE benchmark's scorer, scikit-learn" in out.output and "left out" not in out.output
+    assert "as in the GLUE benchmark's scorer, which uses scikit-learn" in out.output and "left out" not in out.output
     out = runner.invoke(app, ["methods", "--answers", str(COLA), "--seed", "5", "--undefined", "omit"])
     assert out.exit_code == 0, out.output
     assert "GLUE" not in out.output and "left out of its interval" in out.output
@@ -182,19 +182,19 @@ def test_intervals_and_differences_use_the_fields_convention(reports) -> None:
 def test_the_text_tables_and_json_agree_on_the_convention(reports, tmp_path: Path) -> None:
     zero = reports[None]
     said = " ".join(_paragraph(zero, h) for h in ("Evaluation", "Definitions"))
-    assert "A zero denominator gives 0, as in the GLUE benchmark's scorer, scikit-learn" in said
+    assert "A zero denominator gives 0, as in the GLUE benchmark's scorer, which uses scikit-learn" in said
     assert "values were undefined here" in said and "left out" not in said
     assert 60 <= len(_paragraph(zero, "Evaluation").split()) <= 220
     render_report(zero, "md", tmp_path / "r.md")
     md = (tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "resolved (zero convention, as in the GLUE benchmark's scorer, scikit-learn)." in md
+    assert "resolved (zero convention, as in the GLUE benchmark's scorer, which uses scikit-learn)." in md
     for fmt in ("html", "tex"):
         render_report(zero, fmt, tmp_path / f"r.{fmt}")
         written = (tmp_path / f"r.{fmt}").read_text(encoding="utf-8")
-        assert "zero convention, as in the GLUE benchmark's scorer, scikit-learn" in html.unescape(written)
+        assert "zero convention, as in the GLUE benchmark's scorer, which uses scikit-learn" in html.unescape(written)
     render_report(zero, "json", tmp_path / "r.json")
     ctx = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert ctx["convention"] == "zero" and ctx["convention_scorer"] == "the GLUE benchmark's scorer, scikit-learn"
+    assert ctx["convention"] == "zero" and ctx["convention_scorer"] == "the GLUE benchmark's scorer, which uses scikit-learn"
     assert ctx["plan"]["design"]["undefined"] == "zero"
     render_report(reports["omit"], "md", tmp_path / "o.md")
     assert "resolved (omit convention)." in (tmp_path / "o.md").read_text(encoding="utf-8")

@@ -204,10 +204,13 @@ def test_the_landcover_paragraph_reads_as_the_reader_asked():
     text = _evaluation(ctx)
     assert "The sample pixels were drawn stratified by map class" in text
     assert "are the mapped-area proportions that weight the strata" in text
-    assert "the error matrix is estimated in area proportions, each stratum weighted by its mapped area share" in text
-    assert ("We report overall, user's and producer's accuracy from these proportions, and the area of each class "
-            "with a 95% confidence interval from the stratified estimator") in text
-    assert "Kappa is not reported, as current good practice advises" in text
+    assert ("the error matrix is estimated in area proportions, and given with each cell's standard error and each "
+            "stratum's sample size") in text
+    assert ("From it we report overall, user's and producer's accuracy and the area of each class, with 95% "
+            "intervals") in text
+    # kappa's replacement, as its source recommends (the s28 land-cover reader), defined with the formulas
+    assert "Kappa is not reported, as current good practice advises; quantity and allocation disagreement take its " \
+           "place" in text
     for absent in ("balanced accuracy", "F1", "weighs every", "Congalton", "bootstrap"):
         assert absent not in text, absent
     cited = {k for p in ctx.methods for s in p.spans if s.kind == "cite" for k in s.keys}
@@ -216,6 +219,46 @@ def test_the_landcover_paragraph_reads_as_the_reader_asked():
     definitions = next(p for p in ctx.methods if p.heading == "Definitions")
     maths = " ".join(s.text for s in definitions.spans if s.kind == "math")
     assert r"\hat p_{ij} = W_j\,C_{ij}/b_j" in maths and "U_j = C_{jj}/b_j" in maths
+    assert r"Q = \tfrac{1}{2}" in maths and r"A = \sum_{g=1}^{k}\min" in maths
+
+
+def _pontius(p_map_rows: np.ndarray) -> tuple[float, float]:
+    """Quantity and allocation disagreement as Pontius & Millones (2011), eqs. 2–5, write them: the comparison (map)
+    categories as ROWS i, the reference as columns j, p_ij proportions of the whole; q_g = |p_g+ − p_+g|, Q = Σ q_g / 2,
+    a_g = 2 min(p_g+ − p_gg, p_+g − p_gg), A = Σ a_g / 2 — an independent loop over the categories."""
+    k = p_map_rows.shape[0]
+    q = a = 0.0
+    for g in range(k):
+        row = sum(p_map_rows[g, j] for j in range(k))  # mapped as g
+        col = sum(p_map_rows[i, g] for i in range(k))  # reference g
+        q += abs(row - col)
+        a += 2 * min(row - p_map_rows[g, g], col - p_map_rows[g, g])
+    return q / 2, a / 2
+
+
+def test_quantity_and_allocation_disagreement_follow_pontius_and_millones(olofsson):
+    q, a = _pontius(olofsson.proportions.T)
+    assert olofsson.quantity == pytest.approx(q, abs=1e-15) and olofsson.allocation == pytest.approx(a, abs=1e-15)
+    assert olofsson.quantity + olofsson.allocation == pytest.approx(1 - olofsson.overall, abs=1e-15)  # eq. 6
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        counts = rng.integers(0, 30, size=(5, 5)).astype(float) + np.eye(5) * 40
+        w = rng.dirichlet(np.ones(5))
+        e = stratified_estimates(counts, w)
+        q, a = _pontius(e.proportions.T)
+        assert (e.quantity, e.allocation) == pytest.approx((q, a), abs=1e-14)
+        assert e.quantity + e.allocation == pytest.approx(1 - e.overall, abs=1e-14)
+
+
+def test_each_cell_has_the_standard_error_of_its_stratum():
+    counts = np.array([[30, 2, 1], [4, 25, 3], [1, 3, 20]], dtype=float)
+    w = np.array([0.5, 0.3, 0.2])
+    e = stratified_estimates(counts, w)
+    b = counts.sum(axis=0)
+    for i in range(3):
+        for j in range(3):
+            share = counts[i, j] / b[j]
+            assert e.proportions_se[i, j] == pytest.approx(w[j] * np.sqrt(share * (1 - share) / (b[j] - 1)), abs=1e-15)
 
 
 def test_without_the_key_the_landcover_paragraph_stays_as_it_was():
@@ -241,6 +284,12 @@ def test_the_report_shows_the_area_weighted_table_and_its_interval():
     rows = {r[1]: r for r in table.rows}
     assert rows["bare"][4].startswith(f"{e.users[5]:.3f} [") and rows["bare"][6].startswith(f"{e.area[5]:.3f} [")
     assert rows["overall accuracy"][4] == f"{e.overall:.3f} [{e.overall_ci[0]:.3f}, {e.overall_ci[1]:.3f}]"
+    matrix = next(t for t in ctx.tables if t.id == "stratified_matrix")  # the matrix itself, cell by cell
+    cells = {r[0]: r for r in matrix.rows}
+    assert cells["forest"][2] == f"{e.proportions[0, 1]:.3f} ({e.proportions_se[0, 1]:.3f})"  # forest mapped cropland
+    assert cells["cropland"][1] == f"{e.proportions[1, 0]:.3f} ({e.proportions_se[1, 0]:.3f})"
+    assert cells["sample items"][1:] == [f"{b:g}" for b in counts.sum(axis=0)] + [f"{counts.sum():g}"]
+    assert f"Quantity disagreement {e.quantity:.3f}, allocation disagreement {e.allocation:.3f}" in matrix.caption
     est = ctx.systems[0].intervals["stratified_accuracy"]
     assert (est.low, est.high) == pytest.approx(e.overall_ci) and ctx.intervals.methods["stratified_accuracy"] == \
         "stratified"

@@ -20,7 +20,7 @@ from .._exceptions import InputError
 from ._common import BY_HELP, QUIET_HELP, USUAL_RESAMPLES, echo, fail, handle_errors
 from ._intervals import pick_seed
 from ._progress import job
-from ._runs import parse_runs, refuse_runs
+from ._runs import parse_runs, report_runs
 from ._scores import parse_costs, parse_priors
 from ._structures import parse_order, refuse_sql_structure
 
@@ -226,12 +226,13 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     # the raters' own scores (the human–human baseline) are read per item too, like subgroups
     opts = (report_api.structure_options(answers, order=parse_order(order), label_sep=label_sep, top_k=top_k,
                                          per_item=bool(by or group or said.rater_columns)) if files else {})
-    runs = parse_runs(files)  # NAME=FILE names a system; several runs of one system are compare's (issue 20)
-    refuse_runs(runs, "report")
+    runs = parse_runs(files)  # NAME=FILE names a system; a name repeated: its runs, averaged (issue 20 item 4)
     reject = options.get("reject_label") or said.reject_label  # abstentions are no class (issue 23)
     read = list(dict.fromkeys([*by, *said.rater_columns]))  # the raters' own scores: the human–human baseline
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
                      names=runs.columns, by=read or None, reject_label=reject if not opts else None, **opts)
+    if ds.structured is not None:  # ordered classes, label sets, top-k, raters: one file per system
+        report_runs(runs, said.runs, "ordered classes, label sets, top-k scores or raters")
     given = [o for o, v in (("--max-fpr", options.get("max_fpr")), ("--alerts", options.get("alerts")),
                             ("--decision-thresholds", options.get("decision_thresholds")),
                             ("--coverage", options.get("coverage"))) if v is not None]
@@ -262,7 +263,8 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     with job("bootstrap of the report", unit="resamples", option="--bootstrap", value=int(options["bootstrap"]),
              usual=USUAL_RESAMPLES) as progress:
         return report_api.build_report(answers, ds, costs=cost_spec, priors=prior_spec, scores=ds.scores or None,
-                                       order=parse_order(order), progress=progress, **options)
+                                       order=parse_order(order), progress=progress,
+                                       runs=report_runs(runs, said.runs, None), **options)
 
 
 @handle_errors
@@ -333,7 +335,9 @@ def _build_hierarchy(files: list[Path], matrix: list[Path], answers: Path, tree:
                      sql: Optional[str], true_col: str, pred_col: str, **options: Any):  # noqa: ANN202
     """The report of classes in a tree: every input read once (:func:`advisor.load`), its confusion matrix's cells
     over the taxonomy's classes, then the structured report (intervals from resampling the cells)."""
-    ds = io_api.load(files, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col)
+    runs = parse_runs(files)
+    report_runs(runs, questionnaire_api.load_answers(answers).runs, "classes in a tree (label_structure: hierarchy)")
+    ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, names=runs.columns)
     return report_api.build_structured_report(answers, io_api.hierarchy_inputs(ds, tree, source), **options)
 
 
@@ -359,8 +363,9 @@ def _build_partitions(files: list[Path], matrix: list[Path], answers: Path, *, s
     the partition indices with the intervals of the bootstrap of their error (items, or the groups of ``--group`` or
     the answers' ``group``, resampled)."""
     runs = parse_runs(files)
-    refuse_runs(runs, "report")
-    group = group or questionnaire_api.load_answers(answers).group
+    said = questionnaire_api.load_answers(answers)
+    report_runs(runs, said.runs, "partitions (label_structure: partition)")
+    group = group or said.group
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
                      names=runs.columns)
     return report_api.build_structured_report(answers, io_api.partition_inputs(ds), **options)  # type: ignore[arg-type]

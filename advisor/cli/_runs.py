@@ -1,6 +1,6 @@
 """``NAME=FILE`` arguments: a system's name, and several runs of one system (issue 20 item 4).
 
-``advisor compare A=a_seed1.csv A=a_seed2.csv B=b_seed1.csv B=b_seed2.csv`` gives system A two runs and
+``advisor compare A=a_seed1.csv A=a_seed2.csv B=b_seed1.csv B=b_seed2.csv`` (or ``advisor report``) gives system A two runs and
 B two: ``compare`` reports each system's mean over its runs, with intervals over runs and items
 (:mod:`advisor.stats._runs`). A plain ``FILE`` is a system named after the file. An argument that exists
 as a file is a file, whatever characters its name holds.
@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import io as io_api
+from .. import report as report_api
 from .._exceptions import InputError
 
-__all__ = ["RunArgs", "parse_runs", "refuse_runs"]
+__all__ = ["RunArgs", "parse_runs", "refuse_runs", "report_runs"]
 
 
 class RunArgs:
@@ -66,9 +67,29 @@ def parse_runs(files: Sequence[Path]) -> RunArgs:
 
 
 def refuse_runs(args: RunArgs, command: str) -> None:
-    """compute and report take one file per system: several runs are said in one sentence."""
+    """compute takes one file per system: several runs are said in one sentence (report averages them: :func:`report_runs`)."""
     if args.several:
         name = next(s for s in args.systems or [] if (args.systems or []).count(s) > 1)
         raise InputError(f"{name} is given {(args.systems or []).count(name)} files (runs); advisor compare combines "
                          f"runs (their mean, with intervals over runs and items), while {command} takes one file per "
                          "system — give each run its own name, or use compare.")
+
+
+def report_runs(args: RunArgs, answered: int | None, inputs: str | None) -> list[str] | None:
+    """The system of each prediction file when some system has several runs (``advisor report A=a1.csv A=a2.csv …``),
+    for the report of label predictions (``inputs`` None), which averages them (:mod:`advisor.report._runs`); for any
+    other report (``inputs`` says what they are: partitions, a tree, ordered classes …) several runs are refused in
+    one sentence naming what is supported, and a number of runs other than the answers' ``runs`` is said."""
+    if inputs is not None:
+        if args.several:
+            name = next(s for s in args.systems or [] if (args.systems or []).count(s) > 1)
+            raise InputError(f"{name} is given {(args.systems or []).count(name)} files (runs); a report averages "
+                             f"runs only for {report_api.RUNS_SUPPORTED}, not for {inputs} — give each run its own "
+                             "name, or report them apart.")
+        if args.paths:
+            names = args.systems or io_api.system_names(args.paths)
+            said = report_api.runs_mismatch(answered, {s: names.count(s) for s in names})
+            if said is not None:
+                raise InputError(said)
+        return None
+    return list(args.systems) if args.several and args.systems is not None else None

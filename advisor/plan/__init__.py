@@ -30,6 +30,7 @@ _LAZY: dict[str, str] = {
     "make_plan": "._build",
     "label_quantities": "._usage",
     "plan_text": "._screen",
+    "runs_design": "._build",
     "undefined_convention": "._options",
 }
 
@@ -39,7 +40,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
-    from ._build import make_plan as make_plan
+    from ._build import make_plan as make_plan, runs_design as runs_design
     from ._models import (
         AnswerUse as AnswerUse,
         Avoided as Avoided,

@@ -41,7 +41,7 @@ from ._options import PlanOptions, apply_options, plan_options, undefined_conven
 from ._specs import metric_specs
 from ._usage import answer_uses, label_quantities
 
-__all__ = ["make_plan"]
+__all__ = ["make_plan", "runs_design"]
 
 #: diagnostics that need several systems to be shown
 _SEVERAL_SYSTEMS = ("ranking_stability",)
@@ -371,6 +371,25 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
     )
 
 
+def _no_exact(design: Design) -> None:
+    """No exact proportion interval where the items' counts are not binomial (units resampled, means over runs): BCa."""
+    design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
+                               for m, v in design.interval_methods.items()}
+    design.tied_shares = []
+
+
+def runs_design(design: Design, runs: int | None) -> None:
+    """The answers' training runs of each system (issue 20 item 4). Several: each system is its mean over its runs,
+    resampled over runs and items as ``advisor compare`` does (:mod:`advisor.stats._runs`) — a mean of several runs'
+    proportions is not binomial, so no exact interval and no McNemar test, BCa for every metric."""
+    design.runs = runs
+    if runs is None or runs < 2:
+        return
+    _no_exact(design)
+    if design.test is not None:
+        design.test = "two-stage bootstrap test of the difference of the means over runs (runs and items resampled)"
+
+
 def _convention_use(uses: list[AnswerUse], design: Design, field: str | None) -> None:
     """The field's answer records the undefined-value convention its scorer follows: the plan's when the run chose
     none, else set aside for the run's choice (the plan keeps every answer and where it went)."""
@@ -518,9 +537,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     _convention_use(plan.answers, plan.design, ans.field)  # the field's scorer's convention, or the run's choice
     if ans.group and plan.design.unit == "item":  # the answers' unit (issue 20 item 3); the data count the groups
         plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
-        # items of one unit are not independent: no exact proportion interval, BCa over the units instead
-        plan.design.interval_methods = {m: "bca" if v in ("clopper_pearson", "wilson") else v
-                                        for m, v in plan.design.interval_methods.items()}
-        plan.design.tied_shares = []
+        _no_exact(plan.design)  # items of one unit are not independent: BCa over the units instead
+    runs_design(plan.design, ans.runs)
     plan._rec = rec
     return plan

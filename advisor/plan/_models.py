@@ -156,6 +156,9 @@ class Design(_Model):
         "why that convention: the run chose it (option: --undefined, undefined=), the field the answers name "
         "follows it in its scorer (field: fields.yaml undefined), or none was chosen (default)"))
     systems: int | None = Field(None, description="number of systems, when the data are known")
+    runs: int | None = Field(None, ge=1, description=(
+        "training runs (seeds) of each system (answers runs); above 1 each system is its mean over its runs and the "
+        "resamples draw runs and items (advisor.stats._runs); None: not answered"))
     subgroups: list[str] = Field(default_factory=list, description=(
         "the columns every metric is also reported by, per subgroup value (answers subgroups, --by; issue 23)"))
 

@@ -198,6 +198,10 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append("kept with the report as the author's note (not evaluated)")
         if key == "group" and value:  # issue 20 item 3: the bootstrap's unit (--group)
             used.append(f"the intervals resample whole units named by the column {value!r}, not single items")
+        if key == "runs" and value:  # issue 20 item 4: the training runs of each system
+            used.append("each system is its mean over its training runs, and the intervals resample runs and items"
+                        if value > 1 else "the methods say that the conclusions hold for this run of each system, "
+                        "not for retraining")
         if key == "subgroups" and value:  # issue 23 item 1: the report's per-subgroup tables (--by)
             used.append("every metric is also reported per subgroup of these columns, with the gaps across them")
         if key == "margin" and value is not None and effective.subgroups:  # each gap's verdict, two-sided

@@ -192,6 +192,9 @@ class Answers(BaseModel):
     # issue 20 item 3: the resampling unit — the column naming each item's unit (patient, document, …)
     group: str | None = Field(None, description="the column naming each item's unit (a patient, a document): "
                                                 "the bootstrap resamples units, not items")
+    # the training runs (seeds, initialisations) of each system: several are averaged, and resampled with the items
+    # (Bouthillier et al. 2021); None: not answered, which is not one run
+    runs: int | None = Field(None, ge=1, description="the training runs (seeds, initialisations) of each system")
     # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
     subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
     # issue 22 (the essay reader): the individual human scores beside the resolved score in y_true, so that the
@@ -301,6 +304,15 @@ class Answers(BaseModel):
                    "a margin is in the units of the figure compared, strictly between 0 and 1 (e.g. 0.05, not 5)")
             raise PydanticCustomError("answers", why, {"key": "margin", "value": v})
         return float(v)
+
+    @field_validator("runs", mode="before")
+    @classmethod
+    def _runs(cls, v: Any) -> Any:
+        """A count of training runs is a whole number: ``true`` is not one run (pydantic would read it as 1)."""
+        if isinstance(v, bool):
+            raise PydanticCustomError("answers", "give the number of training runs of each system as a whole number "
+                                      "of at least 1, or null", {"key": "runs", "value": v})
+        return v
 
     @field_validator("planned_metrics", mode="before")
     @classmethod

@@ -351,7 +351,7 @@ class NameCheck(_Strict):
 
 
 class Settings(_Strict):
-    small_k: int = Field(5, ge=2, description="report per-class recall up to this many classes")
+    small_k: int = Field(10, ge=2, description="report per-class recall up to this many classes")
     min_class_items: int = Field(30, ge=1, description="small_sample below this many items in a class")
     min_items: int = Field(100, ge=1, description="small_sample below this many items overall")
     balance_ratio: float = Field(1.2, ge=1, description="test set counts as balanced if max/min class size ≤ this")

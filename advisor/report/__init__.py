@@ -32,6 +32,8 @@ _LAZY = {
     "check_count_totals": "._context_check",
     "check_outputs": "._safe_io",
     "check_resampling": "._inputs",
+    "runs_mismatch": "._runs:mismatch",
+    "RUNS_SUPPORTED": "._runs:SUPPORTED",
     "check_structured": "._build_structures",
     "context_from_json": "._context_json",  # the JSON of render_report(ctx, "json") read back
     "context_json": "._context_json",
@@ -65,6 +67,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         render_checked as render_checked,
     )
     from ._inputs import check_resampling as check_resampling
+    from ._runs import SUPPORTED as RUNS_SUPPORTED, mismatch as runs_mismatch
     from ._models import ReportContext as ReportContext
     from ._context_json import context_from_json as context_from_json
     from ._context_json import context_json as context_json

@@ -20,7 +20,7 @@ from ..catalogue import BIB_FILE, get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, chance_levels, compute_metrics, evaluate, \
     ordinal_chance_levels
 from ..io import with_reject
-from ..plan import Plan, PlanOptions, undefined_convention
+from ..plan import Plan, PlanOptions, runs_design, undefined_convention
 from ..questionnaire import EXTERNAL, plain_formulas, plural, recommend, warning_words
 from ..questionnaire import flatten_parentheses as flatten
 from ..stats import bootstrap as run_bootstrap
@@ -36,6 +36,7 @@ from ._methods_baseline import baseline_definitions, said_baseline
 from ._methods_field import field_scorer, in_field_terms
 from ._methods_scores import score_sentences
 from ._ranking import _point_ranking
+from ._runs import check_runs, combine_reports, mismatch, run_view
 from ._inputs import (
     abstained_of,
     check_arguments,
@@ -257,6 +258,7 @@ def build_report(
     by: Sequence[str] | str | None = None,
     reject_label: Any = None,
     seed_given: bool = True,
+    runs: Sequence[str] | None = None,
 ) -> ReportContext:
     """Compute a report's context from the answers and the data.
 
@@ -275,6 +277,12 @@ def build_report(
         Coverage of the intervals.
     seed : int, optional
         Seed of the resampling, for reproducible intervals.
+    runs : sequence of str, optional
+        Several training runs of a system (issue 20 item 4): the system of each prediction column of ``data``, a name
+        repeated for its runs (``advisor report A=a1.csv A=a2.csv B=…``). Each system is then reported as its mean
+        over its runs, with intervals, paired differences and winners from two-stage resamples of runs and items
+        (:func:`advisor.stats.compare_joint`); for label predictions of single-label classes only, and every system
+        must have as many runs as the answers' ``runs``, when given.
     seed_given : bool
         False when ``seed`` was picked by the caller rather than given by the author (as ``advisor methods`` does):
         a paragraph whose resamples the author's own tool draws (rankings, spans) then names no seed.
@@ -337,7 +345,8 @@ def build_report(
     else:  # the plan: the answers as the run's options override them, checked against the data
         if not isinstance(answers, Plan):
             check_positive(positive_label, load_answers(answers).positive_class)
-        plan = plan_for(answers, (data if hasattr(data, "systems") else systems) if systems else None, PlanOptions(
+        seen = run_view(systems, runs) or (data if hasattr(data, "systems") else systems)  # runs: one per system
+        plan = plan_for(answers, seen if systems else None, PlanOptions(
             costs=costs, priors=priors, positive_label=positive_label, resamples=bootstrap, confidence=confidence,
             seed=seed, seed_given=seed_given, undefined=undefined, order=list(order) if order is not None else None,
             max_fpr=max_fpr, alerts=alerts, decision_thresholds=decision_thresholds, coverage=coverage,
@@ -359,6 +368,18 @@ def build_report(
     sub_cols = subgroup_columns(plan, by)
     if systems:
         check_subgroup_columns(data, sub_cols)  # before any work (issue 23)
+    layout = check_runs(runs, list(systems), joint=joint, probabilities=probs, reject=reject, subgroups=sub_cols,
+                        groups=getattr(getattr(data, "predictions", data), "groups", None),
+                        structure=ans.label_structure or "nominal", planned=plan is not None) if systems else None
+    if plan is not None and systems:  # the answers' runs against the files' (issue 20 item 4), before any work
+        counts = layout.runs if layout is not None else {name: 1 for name in systems}
+        said = mismatch(plan.design.runs, counts)
+        if said is not None:
+            raise InputError(said)
+        if layout is not None:  # the plan as carried out: each system its mean over its runs
+            runs_design(plan.design, max(counts.values()))
+            plan.design.runs = counts[layout.names[0]] if len(set(counts.values())) == 1 else None
+            plan.design.systems = len(layout.names)
     first = next(iter(systems.values()), None)
     of_interest = plan is not None and wants_class_of_interest(plan) and first is not None and first.k > 2
     task, pos = _task_info(first, plan.task.positive_class if of_interest and plan is not None else positive_label,
@@ -411,20 +432,25 @@ def build_report(
     score_data = None
     if ev is not None:
         results = _results(ev, systems, entries, zero_probability_counts(data))
+        if layout is not None:  # each system its mean over its runs (issue 20 item 4)
+            results.reports, results.runs = combine_reports(results.reports, layout), layout.runs
         if ordinal is not None and ordinal_points:  # the ordinal figures' chance levels and best constant prediction
             _ordinal_chance(results, ordinal, entries, undefined)
         settings = _Settings(bootstrap, confidence, seed, pos, beta, undefined, progress, weights,
-                             f1_classes=f1_classes, fallback=fallback, action_classes=action_classes)
+                             f1_classes=f1_classes, fallback=fallback, action_classes=action_classes,
+                             runs=list(runs) if layout is not None and runs is not None else None)
         plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if plan is not None and ordinal_points and bootstrap > 0:
             ordinal_intervals(results, ordinal, joint, list(next(iter(ordinal_points.values()))), ordinal_points,
                               settings, [m.id for m in entries if not m.higher_is_better])
-        if str(rec_json["primary"]["metric"]) not in skip:
+        if str(rec_json["primary"]["metric"]) not in skip and layout is None:  # a curve of one run says no mean
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
         settle_intervals(results, seed_given)
+        if results.intervals is not None and results.runs is None and plan is not None and plan.design.runs == 1:
+            results.intervals.runs = 1  # one run of each system, as the answers say: the conclusions are about it
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
@@ -434,16 +460,21 @@ def build_report(
                                              # before data: exact only while no score ties at the cut-off
                                              tied_shares=list(plan.design.tied_shares) if plan is not None else [],
                                              # without data, the answers' unit (issue 20 item 3): its groups uncounted
-                                             group_column=ans.group if ans is not None else None)
+                                             group_column=ans.group if ans is not None else None,
+                                             # the answers' training runs of each system (issue 20 item 4)
+                                             runs=getattr(ans, "runs", None))
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
-    if plan is not None and ev is not None:
+    at_priors: dict[str, Any] = {}
+    actions: dict[str, Any] = {}
+    budget: dict[str, Any] = {}
+    limit: dict[str, Any] = {}
+    if plan is not None and ev is not None and layout is not None:  # means over runs: Table 1 and the differences
+        shown = shown_diagnostics(plan, results.reports, tables, results.intervals)  # (the diagnostics read one run)
+        tables += uncertainty_tables(results, entries, score_data)
+    elif plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
-        at_priors: dict[str, Any] = {}
-        actions: dict[str, Any] = {}
-        budget: dict[str, Any] = {}
-        limit: dict[str, Any] = {}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
                                    undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
         # the machine against the human–human baseline (Williamson et al. 2012), first: the field's central reading
@@ -592,6 +623,7 @@ class _Settings:
     action_classes: Any = None  # the classes of the action of interest (action_sensitivity, action_specificity)
     groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
     group_col: str | None = None
+    runs: Any = None  # the system of each joint-table column: runs averaged, resampled with the items (issue 20 item 4)
 
 
 @dataclass
@@ -607,6 +639,7 @@ class _Results:
     test: str | None = None  # the paired test behind the winners, named
     mcnemar: list[dict[str, Any]] = field(default_factory=list)  # accuracy: McNemar's exact test of each pair
     group: tuple[str, int] | None = None  # (column, number of groups) when groups were resampled (issue 20)
+    runs: dict[str, int] | None = None  # each system's training runs, when some system has several (issue 20 item 4)
 
 
 def _recommendation(ans: Any, recommendation: Any, data: Any,
@@ -827,7 +860,7 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
                             undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None),
                             f1_classes=getattr(st, "f1_classes", None), fallback_class=getattr(st, "fallback", None),
                             action_classes=getattr(st, "action_classes", None),
-                            groups=getattr(st, "groups", None))
+                            groups=getattr(st, "groups", None), runs=getattr(st, "runs", None))
     reports, figures = results.reports, results.figures
     results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
     for rep in reports:

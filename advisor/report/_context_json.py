@@ -34,7 +34,7 @@ __all__ = ["context_from_json", "context_json", "json_path"]
 #: SystemReport field → the key of the output that holds it per system.
 _PER_SYSTEM = {"values": "metrics", "intervals": "intervals", "p_first": "p_first", "rank_interval": "rank_intervals",
                "per_class": "per_class", "confusion": "confusion", "top_confusions": "top_confusions",
-               "undefined": "undefined", "log_loss_zero": "log_loss_zero"}
+               "undefined": "undefined", "log_loss_zero": "log_loss_zero", "runs": "runs"}
 #: ReportContext field → its key in the output, where they differ.
 _RENAMED = {"metrics": "metric_definitions", "intervals": "bootstrap"}
 _CHANCE = ("uniform", "prevalence", "majority")

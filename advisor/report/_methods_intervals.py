@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
-from ..stats import PAIRED_PROPORTIONS
+from ..stats import PAIRED_PROPORTIONS, interval_methods
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -96,10 +96,14 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     exact_clause = ""
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
+    # on whom each paired proportion is counted, unless the only one is accuracy, which counts every item
+    among = W.S["paired_among"].format(items=items) if any(m != "accuracy" for m in newcombe) else ""
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
+    runs = _runs_said(p, intervals, answers, cite)
     if resampled or not exact:
-        p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
-                                    unit=unit))
+        p.t(W.S["intervals_runs" if runs else "intervals"].format(
+            conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "", unit=unit,
+            system=_system_noun(answers)))
         if exact:  # up to five named (a STARD table: sensitivity, specificity, PPV, NPV, accuracy), more as "proportions";
             # said after the seed, with its reason
             one = len(exact) == 1
@@ -109,7 +113,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
-        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), items=items))
+        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
         p.cite([k for k in [cite("Newcombe", "1998")] if k])
         rest = [m for m in exact if m not in newcombe]
         if rest:
@@ -128,17 +132,30 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if not intervals.paired and n_systems > 1:
             p.t(W.S["same_seed"])
     p.t(exact_clause + ". ")
+    if runs:  # the exact interval and McNemar's test, said where they would otherwise be (compare's rule)
+        _runs_not_exact(p, intervals, ids, name, compared=paired or n_systems == 0)
     _few_groups(p, intervals, items, cite)
+    # one run answered, systems compared: with data, several systems; before data, systems ranked or a difference
+    # between systems said above (exact intervals only: McNemar's test and Newcombe's interval, or the bootstrap of
+    # any difference between systems)
+    before = n_systems == 0 and (bool(answers.get("ranking")) or not (resampled or not exact))
+    one_run = intervals.runs == 1 and not runs and (n_systems > 1 or before)
     if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
         p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))
         p.cite([k for k in [cite("Efron", "1993")] if k]).t(". ")
-        p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
+        if one_run:  # one run answered: what the intervals leave out, said as the author's design
+            p.t(W.S["runs_one_partition"] + ". ")
+            one_run = False
+        elif not runs:  # not answered: what the resampling leaves out, as a fact of the resampling
+            p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs
-        if newcombe and (resampled or not exact) and not brief:  # said here when some interval is resampled, before
-            # the winners, whose tests are then McNemar's for these proportions (one 2×2 table with the interval)
-            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), items=items))
+        # said here when some interval is resampled, before the winners, whose tests are then McNemar's for these
+        # proportions (one 2×2 table with the interval) — after them when the lead is not one of these proportions
+        after = bool(ids) and ids[0] not in newcombe
+        if newcombe and (resampled or not exact) and not brief and not after:
+            p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
             W.S["tests_bootstrap"]
@@ -149,9 +166,54 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         else:
             p.t(W.S["winners_any"].format(alpha=alpha, tests=tests))
         p.t(". ")
+        if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
+            p.t(W.S["paired_newcombe" if n_systems != 2 else "paired_proportions"].format(
+                names=_join([name[m] for m in newcombe]), among=among))
+            p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")
+    if one_run:  # one training run of each system compared: the conclusions are about that run
+        p.t(W.S["runs_one"].format(system=_system_noun(answers)) + ". ")
     _withheld(p, intervals, ids, name, cite)
+
+
+def _system_noun(answers: Mapping[str, Any]) -> str:
+    """What one compared system is: a clustering algorithm for partitions, else a system."""
+    return "algorithm" if answers.get("label_structure") == "partition" else "system"
+
+
+def _runs_said(p: Any, intervals: IntervalSettings, answers: Mapping[str, Any], cite: Any) -> bool:
+    """Several training runs of each system (the answers' ``runs`` before data, the files with data): each system's
+    figures are its means over its runs, said before the intervals, which resample the runs and the items
+    (:mod:`advisor.stats._runs`; Bouthillier et al. 2021). False, and nothing said, with one run or none answered."""
+    by = {s: r for s, r in (intervals.runs_by_system or {}).items()}
+    several = any(r > 1 for r in by.values()) or (intervals.runs or 0) > 1
+    if not several:
+        return False
+    noun = "runs" if answers.get("label_structure") == "partition" else "training runs"
+    if by and len(set(by.values())) > 1:
+        counts = _join([f"{r} for {s}" for s, r in by.items()])
+        p.t(W.S["runs_mean_each"].format(system=_system_noun(answers), run_noun=noun, counts=counts))
+    else:
+        runs = next(iter(by.values())) if by else intervals.runs
+        p.t(W.S["runs_mean"].format(system=_system_noun(answers), runs=runs, run_noun=noun))
+    p.cite([k for k in [cite("Bouthillier", "2021")] if k]).t(". ")
+    return True
+
+
+def _runs_not_exact(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Mapping[str, str],
+                    compared: bool) -> None:
+    """The proportions that would take an exact Clopper–Pearson interval (and McNemar's test, systems compared) with
+    one run: a mean over runs is not binomial, so they take the bootstrap interval like every other metric."""
+    if intervals.group_column:  # grouped items take no exact interval anyway (said by the unit)
+        return
+    would = [m for m, how in interval_methods(ids).items() if how in ("clopper_pearson", "wilson")]
+    if not would:
+        return
+    mcnemar = compared and any(m in PAIRED_PROPORTIONS for m in would)
+    p.t(W.S["runs_not_exact"].format(names=_join([name[m] for m in would]),
+                                     take="takes" if len(would) == 1 else "take")
+        + (W.S["runs_not_mcnemar"] if mcnemar else "") + ". ")
 
 
 def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, Any],

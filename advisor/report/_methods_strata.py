@@ -32,6 +32,12 @@ ESTIMATORS: tuple[tuple[str, str], ...] = (
     ("producer's accuracy of reference class $i$", r"P_i = \hat p_{ii}\big/\sum_{j=1}^{k}\hat p_{ij}"),
     ("area proportion of reference class $i$", r"\hat p_{i\cdot} = \sum_{j=1}^{k}\hat p_{ij}"),
 )
+#: Pontius & Millones (2011), eqs. 2–5 in advisor's orientation (the map share of class g is the column sum W_g):
+#: what replaces kappa, said when the matrix is reported; Q + A = 1 − overall accuracy.
+DISAGREEMENTS: tuple[tuple[str, str], ...] = (
+    ("quantity disagreement", r"Q = \tfrac{1}{2}\sum_{g=1}^{k}\left|W_g - \hat p_{g\cdot}\right|"),
+    ("allocation disagreement", r"A = \sum_{g=1}^{k}\min\left(W_g - \hat p_{gg},\ \hat p_{g\cdot} - \hat p_{gg}\right)"),
+)
 #: Their standard errors (Olofsson et al. 2014, eqs. 5, 6 and 10; eq. 7 for the producer's accuracy is cited).
 VARIANCES: tuple[tuple[str, str], ...] = (
     ("overall accuracy", r"\sqrt{\sum_{j} W_j^2\,U_j(1-U_j)/(b_j-1)}"),
@@ -62,19 +68,23 @@ def strata_paragraphs(answers: Mapping[str, Any], primary: MetricEntry, cite: An
     p.t(f"The {items} were drawn stratified by map class, and the shares of the classes in the map ({shares}) are "
         "the mapped-area proportions that weight the strata. Following the good practice for estimating area and "
         "accuracy").cite(olofsson)
-    p.t(", the error matrix is estimated in area proportions, each stratum weighted by its mapped area share. ")
+    p.t(", the error matrix is estimated in area proportions")  # the sentence before says what weights the strata
     table = promised is None or STRATA_PROMISE in promised
-    if table:
-        p.t("We report overall, user's and producer's accuracy from these proportions, and the area of each class "
-            "with a 95% confidence interval from the stratified estimator")
+    if table:  # the matrix itself, with the sample of each stratum (the s28 land-cover reader: Olofsson et al. ask
+        # for both; "the error matrix is estimated" did not say it is reported)
+        p.t(", and given with each cell's standard error and each stratum's sample size. From it we report overall, "
+            "user's and producer's accuracy and the area of each class, with 95% intervals")
     else:
-        p.t("We report the overall accuracy from these proportions")
+        p.t(". We report the overall accuracy from these proportions")
     # the lead by a name of its own: the overall accuracy of the sample's counts would be another figure
     p.t(f". Overall accuracy is thus the {primary.name.lower()}, the share of the mapped area whose map class agrees "
         "with the reference class. ")
     planned = " ".join(str(x).lower() for x in answers.get("planned_metrics") or [])
     if "kappa" in planned or answers.get("field") == "remote_sensing":
-        p.t("Kappa is not reported, as current good practice advises")
+        # with the replacement its source recommends (the same reader: "report their quantity and allocation
+        # disagreement"), computed from the matrix's proportions (advisor/stats/_strata.py)
+        p.t("Kappa is not reported, as current good practice advises; quantity and allocation disagreement take its "
+            "place" if table else "Kappa is not reported, as current good practice advises")
         p.cite([k for k in [cite("Pontius", "2011")] if k])
         p.t(". ")
     conf = intervals.confidence if intervals is not None else 0.95
@@ -84,16 +94,17 @@ def strata_paragraphs(answers: Mapping[str, Any], primary: MetricEntry, cite: An
     # strata that differ from the map classes; the land-cover reader, issue 22)
     p.cite(["olofsson2014good"])
     p.t(", which needs two sample items in every map class.")
-    return [p.para("Evaluation"), _definitions()]
+    return [p.para("Evaluation"), _definitions(table)]
 
 
-def _definitions() -> Paragraph:
+def _definitions(disagreements: bool = False) -> Paragraph:
     d = Text()
     d.t("Below, ").m("C").t(" is the confusion matrix of the sample with reference classes as rows and map classes "
                             "as columns, ").m("b_j").t(" is the sample size of map class ").m("j").t(", ").m("W_j")
     d.t(" its share of the mapped area, and ").m("k").t(" the number of classes. ")
-    for i, (what, tex) in enumerate(ESTIMATORS):
-        d.say(what[:1].upper() + what[1:] if i == 0 else what).t(": ").m(tex).t("; " if i < len(ESTIMATORS) - 1 else ". ")
+    said = ESTIMATORS + (DISAGREEMENTS if disagreements else ())
+    for i, (what, tex) in enumerate(said):
+        d.say(what[:1].upper() + what[1:] if i == 0 else what).t(": ").m(tex).t("; " if i < len(said) - 1 else ". ")
     d.t("Standard errors: ")
     for i, (what, tex) in enumerate(VARIANCES):
         d.t(f"{what} ").m(tex).t("; " if i < len(VARIANCES) - 1 else "")

@@ -151,6 +151,8 @@ class SystemReport(_M):
     undefined: list[UndefinedEntry] = Field(default_factory=list)
     log_loss_zero: int | None = Field(None, description="items whose true class got probability 0 (below the "
                                                         "clipping ε of log loss); None: not recorded")
+    runs: int | None = Field(None, description="training runs the values are the means over (issue 20 item 4); None: "
+                                               "one prediction file")
 
 
 class ChanceRow(_M):
@@ -190,6 +192,11 @@ class IntervalSettings(_M):
     mcnemar: bool = Field(False, description="accuracy, recall or specificity compared by McNemar's exact test")
     group_column: str | None = Field(None, description="the column whose groups were resampled instead of items")
     groups: int | None = Field(None, description="how many groups were resampled")
+    runs: int | None = Field(None, ge=1, description=(
+        "training runs (seeds) of each system: the answers' before data, the files' with data when every system has "
+        "as many; None: not answered and one file per system"))
+    runs_by_system: dict[str, int] | None = Field(None, description=(
+        "with data, each system's number of runs when some system has several (each system is its mean over them)"))
 
 
 class WarningEntry(_M):

@@ -421,6 +421,38 @@ def strata_table(shares: Mapping[str, float], systems: Mapping[str, Any], confid
         numeric=[False, False, True, True, True, True, True], rows=rows)
 
 
+#: Most classes whose area-proportion error matrix is shown cell by cell (each cell with its standard error).
+STRATA_MATRIX_MAX = 12
+
+
+def strata_matrices(shares: Mapping[str, float], systems: Mapping[str, Any], digits: int = 4) -> list[TableBlock]:
+    """Each system's error matrix in proportions of area (Olofsson et al. 2014, Table 4's form in advisor's
+    orientation, rows reference and columns map), every cell with its standard error, the sample items and mapped
+    share of every stratum, and — in the caption — the quantity and allocation disagreement that replace kappa
+    (Pontius & Millones 2011), point estimates that sum to 1 − overall accuracy."""
+    out = []
+    for name, cm in systems.items():
+        labels = [str(lab) for lab in cm.labels]
+        if not shares or len(labels) > STRATA_MATRIX_MAX:
+            continue
+        e = stratified_estimates(np.asarray(cm.counts, dtype=float), {str(k): v for k, v in shares.items()}, labels)
+        cell = f"{{:.{digits}f}} ({{:.{digits}f}})"
+        rows = [[lab, *[cell.format(e.proportions[i, j], e.proportions_se[i, j]) for j in range(len(labels))],
+                 f"{e.area[i]:.{digits}f}"] for i, lab in enumerate(labels)]
+        rows.append(["mapped share", *[f"{w:.{digits}f}" for w in e.weights], "1"])
+        rows.append(["sample items", *[f"{b:g}" for b in e.sample_sizes], f"{e.sample_sizes.sum():g}"])
+        out.append(TableBlock(
+            id="stratified_matrix", title=f"Error matrix in proportions of area: {name}",
+            caption=("Each cell is the estimated share of the mapped area of that reference class (row) mapped "
+                     "as that class (column), with its standard error in brackets (Olofsson et al. 2014); the last "
+                     "column is the estimated area share of each reference class. Quantity disagreement "
+                     f"{e.quantity:.{digits}f}, allocation disagreement {e.allocation:.{digits}f} (Pontius & Millones "
+                     f"2011); they sum to 1 − overall accuracy, {1 - e.overall:.{digits}f}, and are point estimates."),
+            columns=["reference / map", *labels, "area share"],
+            numeric=[False, *[True] * (len(labels) + 1)], rows=rows))
+    return out
+
+
 def _class_order(plan: Plan, task: Any) -> TableBlock | None:
     labels = list(getattr(task, "labels", None) or plan.task.classes or [])
     if len(labels) < 2:
@@ -454,6 +486,7 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
             out.append(judge_table(getattr(structure, "judge", None), digits))
         elif d.id == "stratified_estimates":  # a sample drawn by map class (Olofsson et al. 2014)
             out.append(strata_table(d.params.get("map_shares") or {}, systems, plan.design.confidence))
+            out.extend(strata_matrices(d.params.get("map_shares") or {}, systems, min(digits, 3)))
         elif d.id == "action_rates":  # classes grouped by the action they lead to
             out.extend(actions_tables(plan, systems, min(digits, 3), actions, reports))
         elif d.id == "cross_tab":  # a diagnostic test's counts against the reference standard (STARD item 23)

@@ -21,6 +21,12 @@ T: dict[str, str] = {
     # a metric computed but with a zero denominator under the omit convention (issue 22)
     "undefined": "undefined",
     "results_caption_plain": "Recommended metrics by system.",
+    # several training runs of a system (issue 20 item 4): each cell is the mean over the system's runs
+    "results_caption_runs": ("Recommended metrics by system, each the mean over the system's training runs, their "
+                             "number beside its name: estimate and {conf} interval from resamples of the runs and then "
+                             "of the items (each metric's interval method is named in the Methods)."),
+    "runs_head": "({n} runs)",
+    "runs_head_one": "(1 run)",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),
     "winners_note_holm": ("Bold: among the winners, the systems no other system beats after Holm's correction "

@@ -58,7 +58,7 @@ def difference_row(metric: str, estimate: Any, low: Any, high: Any, sign: float,
 
 def interval_settings(reports: Sequence[Any], *, n_resamples: int, confidence: float, seed: int | None,
                       seed_given: bool, paired: bool, test: str | None = None, mcnemar: bool = False,
-                      group: tuple[str, int] | None = None) -> IntervalSettings:
+                      group: tuple[str, int] | None = None, runs: Mapping[str, int] | None = None) -> IntervalSettings:
     """The context's ``intervals``, from the intervals the systems got."""
     methods: dict[str, Counter[str]] = {}
     withheld: dict[str, str] = {}
@@ -76,7 +76,9 @@ def interval_settings(reports: Sequence[Any], *, n_resamples: int, confidence: f
     return IntervalSettings(method="auto", n_resamples=n_resamples, confidence=confidence, seed=seed, paired=paired,
                             methods=chosen, withheld=withheld, seed_given=seed_given, test=test, mcnemar=mcnemar,
                             group_column=None if group is None else group[0],
-                            groups=None if group is None else group[1])
+                            groups=None if group is None else group[1],
+                            runs_by_system=dict(runs) if runs else None,
+                            runs=next(iter(runs.values())) if runs and len(set(runs.values())) == 1 else None)
 
 
 def _num(x: float | None, digits: int) -> str:
@@ -177,7 +179,8 @@ def settle_intervals(results: Any, seed_given: bool) -> None:
         return
     results.intervals = interval_settings(results.reports, n_resamples=iv.n_resamples, confidence=iv.confidence,
                                           seed=iv.seed, seed_given=seed_given, paired=iv.paired, test=results.test,
-                                          mcnemar=bool(results.mcnemar), group=results.group)
+                                          mcnemar=bool(results.mcnemar), group=results.group,
+                                          runs=getattr(results, "runs", None))
 
 
 def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> list[TableBlock]:

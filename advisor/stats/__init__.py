@@ -18,6 +18,7 @@ _LAZY: dict[str, str] = {
     "calibrate": "._calibrate",
     "calibrated_metrics": "._calibrate",
     "compare_joint": "._compare",
+    "RunLayout": "._runs",
     "compare_scored": "._items",
     "compare_systems": "._compare",
     "prevalence_sensitivity": "._prevalence",
@@ -63,6 +64,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
+    from ._runs import RunLayout as RunLayout
     from ._partitions import MIN_UNITS as MIN_PARTITION_UNITS
     from ._partitions import partition_comparison as partition_comparison
     from ._partitions import partition_intervals as partition_intervals

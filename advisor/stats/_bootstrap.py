@@ -476,7 +476,8 @@ def table_intervals(cells: Cells, ids: Sequence[str], values: np.ndarray, est: n
     pos = options.get("positive_index")
     for j, (m, w) in enumerate(zip(ids, wanted)):
         if w in PROPORTION_METHODS:
-            x, n = proportion_counts(m, cells, pos, options.get("action_mask")) or (0.0, 0.0)
+            x, n = proportion_counts(m, cells, pos, options.get("action_mask"),
+                                     options.get("fallback_index")) or (0.0, 0.0)
             if n > 0 and np.isclose(est[j], x / n, rtol=1e-12, atol=0.0):
                 iv.low[j], iv.high[j] = proportion_interval(x, n, confidence, w)
                 iv.methods[j], iv.reasons[j] = w, None

@@ -33,6 +33,10 @@ PROPORTIONS = ("accuracy", "micro_f1", "recall", "precision", "specificity", "np
 #: Shares of the items whose true class leads to an action (or not) that are classified into a class leading to the
 #: same action: one count over another, given the classes of the action of interest (``group``).
 ACTION_SHARES = ("action_sensitivity", "action_specificity")
+#: Shares of whole items defined by the fallback class ``f`` (wrong-action and fallback rate) or the class of interest
+#: (in-scope accuracy, outside it): one count over another, as accuracy is (the s28 intent reader: "in-scope accuracy
+#: and the fallback rate are binomial too, yet they get BCa").
+FALLBACK_SHARES = ("wrong_action_rate", "fallback_rate", "in_scope_accuracy")
 #: Shares of whole items among the structured metrics (their resampling gives the same exact interval).
 SHARES = ("top_k_accuracy", "subset_accuracy", "adjacent_accuracy")
 #: Shares of items evaluated by their scores (top-k accuracy, and accuracy as its cut-off 1): an item whose true
@@ -73,7 +77,8 @@ def interval_method(metric: str, *, whole_items: bool = True, proportion: str = 
         return "none"
     if metric in STRATIFIED:
         return "stratified"
-    if (metric in PROPORTIONS or metric in SHARES or metric in ACTION_SHARES) and whole_items:
+    if (metric in PROPORTIONS or metric in SHARES or metric in ACTION_SHARES or metric in FALLBACK_SHARES) \
+            and whole_items:
         return proportion
     return "auto"
 
@@ -96,12 +101,17 @@ def tied_shares(metrics: Iterable[str], scored: bool, **kw: Any) -> list[str]:
 
 
 def proportion_counts(metric: str, table: Any, pos: int | None,
-                      group: np.ndarray | None = None) -> tuple[float, float] | None:
+                      group: np.ndarray | None = None, fallback: int | None = None) -> tuple[float, float] | None:
     """``(count, denominator)`` of a proportion metric; None for any other id.
 
     ``table`` is a k×k array (rows true, columns predicted) or an :class:`advisor.engine._cells.Cells`
     table; ``pos`` is the positive class of the binary metrics (recall … Jaccard), None without one; ``group``
-    the mask of the classes of the action of interest (``action_sensitivity``, ``action_specificity``).
+    the mask of the classes of the action of interest (``action_sensitivity``, ``action_specificity``);
+    ``fallback`` the fallback class of the wrong-action and fallback rates (in-scope accuracy leaves out ``pos``).
+
+    >>> m = np.array([[30, 5, 5], [4, 10, 6], [3, 2, 35]])
+    >>> [proportion_counts(x, m, 2, fallback=2) for x in ("wrong_action_rate", "fallback_rate", "in_scope_accuracy")]
+    [(14.0, 100.0), (11.0, 60.0), (40.0, 60.0)]
 
     >>> proportion_counts("precision", np.array([[50, 10], [5, 35]]), 1)
     (35.0, 45.0)
@@ -125,6 +135,16 @@ def proportion_counts(metric: str, table: Any, pos: int | None,
         g = np.asarray(group, dtype=bool)
         g = g if metric == "action_sensitivity" else ~g
         return float(w[g[rows] & g[cols]].sum()), float(w[g[rows]].sum())
+    if metric in ("wrong_action_rate", "fallback_rate"):
+        if fallback is None:
+            return None
+        if metric == "wrong_action_rate":  # an action taken (a class other than f) and wrong
+            return float(w[(cols != fallback) & (rows != cols)].sum()), n
+        return float(w[(cols == fallback) & (rows != fallback)].sum()), float(w[rows != fallback].sum())
+    if metric == "in_scope_accuracy":
+        if pos is None:
+            return None
+        return float(w[(rows == cols) & (rows != pos)].sum()), float(w[rows != pos].sum())
     if pos is None or metric not in PROPORTIONS:
         return None
     tp = float(w[(rows == pos) & (cols == pos)].sum())

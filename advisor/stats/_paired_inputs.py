@@ -152,8 +152,8 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
         if wanted[mid] in PROPORTION_METHODS:
             props = {}
             for j, cells in enumerate(own):
-                x, n = proportion_counts(mid, cells, options.get("positive_index"),
-                                         options.get("action_mask")) or (0.0, 0.0)
+                x, n = proportion_counts(mid, cells, options.get("positive_index"), options.get("action_mask"),
+                                         options.get("fallback_index")) or (0.0, 0.0)
                 ok = n > 0 and np.isclose(points[i, j], x / n, rtol=1e-12, atol=0.0)
                 props[j] = proportion_interval(x, n, confidence, wanted[mid]) if ok else (np.nan, np.nan)
             extra.proportions = props

@@ -58,7 +58,8 @@ SHARE_TOLERANCE = 1e-3
 class StratifiedEstimates:
     """The area-weighted error matrix and the estimates of Olofsson et al. (2014), in the order of the classes.
 
-    ``proportions[i, j]`` is ``p̂_ij`` (rows reference, columns map); ``users``, ``producers`` and ``area`` are per
+    ``proportions[i, j]`` is ``p̂_ij`` (rows reference, columns map) with its standard error ``proportions_se[i, j]``
+    ``= W_j √(C_ij/b_j (1 − C_ij/b_j)/(b_j − 1))``; ``users``, ``producers`` and ``area`` are per
     class (``area`` in proportions of the mapped area; ``area_total`` is ``None`` or the total mapped area, by
     which ``areas`` scales them). Each estimate has its standard error (``*_se``) and 95% interval (``*_ci``,
     ``(low, high)`` arrays).
@@ -75,8 +76,23 @@ class StratifiedEstimates:
     producers_se: np.ndarray
     area: np.ndarray
     area_se: np.ndarray
+    proportions_se: np.ndarray
     level: float = 0.95
     area_total: float | None = None
+
+    @property
+    def quantity(self) -> float:
+        """Quantity disagreement (Pontius & Millones 2011): half the summed differences between each class's share of
+        the map and its estimated share of the reference, ``½ Σ_g |W_g − p̂_g·|``."""
+        return float(0.5 * np.abs(self.proportions.sum(axis=0) - self.proportions.sum(axis=1)).sum())
+
+    @property
+    def allocation(self) -> float:
+        """Allocation disagreement (Pontius & Millones 2011): ``½ Σ_g 2 min(p̂_·g − p̂_gg, p̂_g· − p̂_gg)``, the
+        disagreement a swap of map labels between places could remove; quantity plus allocation is ``1 − Ô``."""
+        p = self.proportions
+        d = np.diag(p)
+        return float(np.minimum(p.sum(axis=0) - d, p.sum(axis=1) - d).sum())
 
     @property
     def z(self) -> float:
@@ -177,5 +193,6 @@ def stratified_estimates(counts: Any, shares: Any, labels: Sequence[Any] | None 
     return StratifiedEstimates(
         weights=w, sample_sizes=b, proportions=p, overall=overall, overall_se=float(np.sqrt(overall_var)),
         users=users, users_se=np.where(live, np.sqrt(users_var), np.nan), producers=producers,
-        producers_se=np.sqrt(producers_var), area=area, area_se=np.sqrt(area_var), level=level,
+        producers_se=np.sqrt(producers_var), area=area, area_se=np.sqrt(area_var),
+        proportions_se=np.sqrt(w ** 2 * var_q), level=level,
         area_total=None if area_total is None else float(area_total))
