@@ -97,6 +97,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     conf, n = f"{intervals.confidence:.0%}", f"{intervals.n_resamples:,}"
     items = plural(str(answers["item_name"])) if answers.get("item_name") else _UNIT  # the author's word (issue 22)
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
+    if intervals.classes == "fixed" and not intervals.group_column:  # the stratified bootstrap: said with its unit
+        unit = W.S["unit_within_class"].format(items=items)
     if resampled or not exact:
         p.t(W.S["intervals"].format(conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "",
                                     unit=unit))

@@ -190,6 +190,14 @@ class IntervalSettings(_M):
     mcnemar: bool = Field(False, description="accuracy, recall or specificity compared by McNemar's exact test")
     group_column: str | None = Field(None, description="the column whose groups were resampled instead of items")
     groups: int | None = Field(None, description="how many groups were resampled")
+    classes: str = Field("free", description=(
+        "how the true classes were resampled: kept (a resample that lacked a class of the test set was drawn "
+        "again), fixed (each class's items among themselves, its count kept), free (the plain bootstrap, or groups "
+        "drawn whole)"))
+    redrawn: dict[str, int] = Field(default_factory=dict, description=(
+        "class → resamples that lacked it and were drawn again (kept)"))
+    absent_classes: dict[str, int] = Field(default_factory=dict, description=(
+        "class → resamples that lacked it (free, or groups drawn whole)"))
 
 
 class WarningEntry(_M):

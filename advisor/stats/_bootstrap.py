@@ -258,6 +258,8 @@ class BootstrapResult(ValuesMapping):
     classes : str
         How the true classes were resampled (:data:`advisor.stats._draws.CLASS_DESIGNS`): "kept" (class
         counts random, no class lost), "fixed" (each class's count kept) or "free" (the plain bootstrap).
+    redrawn : dict
+        Class → how many resamples lacked it and were drawn again ("kept"; only the classes that did).
     """
 
     def __init__(
@@ -275,9 +277,11 @@ class BootstrapResult(ValuesMapping):
         methods: dict[str, str] | None = None,
         reasons: dict[str, str | None] | None = None,
         classes: str = "free",
+        redrawn: dict[str, int] | None = None,
     ) -> None:
         self._values = values
         self.classes = classes
+        self.redrawn = redrawn or {}
         self.methods = methods or {m: method for m in values}
         self.reasons = reasons or {m: None for m in values}
         self.n_resamples = n_resamples
@@ -311,6 +315,7 @@ class BootstrapResult(ValuesMapping):
             "method": self.method,
             "seed": self.seed,
             "classes": self.classes,
+            "redrawn": self.redrawn,
             "convention": self.convention,
             "metrics": {
                 m: {**v, "method": self.methods[m], **({"reason": self.reasons[m]} if self.reasons[m] else {}),
@@ -342,10 +347,11 @@ def std_error(values: np.ndarray) -> np.ndarray:
 
 def _resampled_values(
     drawn: Cells, ids: list[str], n_resamples: int, rng: np.random.Generator, progress: Progress | None,
-    draw: str, classes: str = "free", **options: Any,
+    draw: str, classes: str = "free", keepers: list[ClassKeeper] | None = None, **options: Any,
 ) -> np.ndarray:
     """Metric values (resamples, metrics) of multinomial resamples of ``drawn``'s cells, by chunks; ``classes``
-    (:data:`~advisor.stats._draws.CLASS_DESIGNS`, as carried out) says how the true classes are drawn."""
+    (:data:`~advisor.stats._draws.CLASS_DESIGNS`, as carried out) says how the true classes are drawn; the class
+    keeper of "kept" is appended to ``keepers``, for its counts."""
     k = drawn.k
     trials, p, scale = trials_and_probabilities(drawn.w, "the confusion matrix", drawn.rows * k + drawn.cols, k * k)
     values = np.empty((n_resamples, len(ids)))
@@ -356,6 +362,8 @@ def _resampled_values(
         items = items_of(drawn.w)
         within = ItemStrata(drawn.rows[items]) if classes == "fixed" else None
         keeper = ClassKeeper(rng, drawn.rows[items], k) if classes == "kept" else None
+        if keeper is not None and keepers is not None:
+            keepers.append(keeper)
         draws = ((start, outs[0]) for start, outs in
                  iter_item_resamples(rng, items[:, None], [drawn.nnz], n_resamples, size, within, keeper))
     elif classes == "fixed":  # each class's items among themselves (:class:`CellStrata`)
@@ -366,6 +374,8 @@ def _resampled_values(
         draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
         if classes == "kept":  # the plain resamples, each one that lacks a class drawn again
             cells_keeper = ClassKeeper(rng, drawn.rows, k, drawn.w)
+            if keepers is not None:
+                keepers.append(cells_keeper)
 
             def again(g: np.random.Generator) -> np.ndarray:
                 d = g.multinomial(trials, p)
@@ -475,7 +485,9 @@ def bootstrap(
                    f1_classes=estimates.f1_classes, fallback_index=estimates.fallback_index,
                    action_mask=estimates.action_mask)
     design = class_design(np.bincount(drawn.rows, weights=drawn.w, minlength=k), classes)
-    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, design, **options)
+    keepers: list[ClassKeeper] = []
+    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, design, keepers,
+                               **options)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
     iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, options)
     nan_counts = np.isnan(values).sum(axis=0)
@@ -495,7 +507,17 @@ def bootstrap(
         methods=dict(zip(ids, iv.methods)),
         reasons=dict(zip(ids, iv.reasons)),
         classes=design,
+        redrawn=lacked_classes(keepers, estimates.labels),
     )
+
+
+def lacked_classes(keepers: Sequence[ClassKeeper], labels: Sequence[Any]) -> dict[str, int]:
+    """Class (as text) → how many resamples lacked it and were drawn again ("kept"), the classes that did."""
+    out: dict[str, int] = {}
+    for keeper in keepers:
+        for c in np.flatnonzero(keeper.lacked).tolist():
+            out[str(labels[c])] = out.get(str(labels[c]), 0) + int(keeper.lacked[c])
+    return out
 
 
 #: Why a metric has no interval when its own denominator is 0 (its value undefined, or set by convention).

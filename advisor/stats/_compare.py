@@ -65,6 +65,7 @@ from ..engine import (
 from ._clusters import check_groups, iter_cluster_resamples
 from ._bootstrap import (
     Progress,
+    lacked_classes,
     check_arguments,
     chunk_size,
     iter_resamples,
@@ -150,7 +151,7 @@ def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, An
 def _paired_draws(
     joint: JointCounts, rng: np.random.Generator, trials: int, p: np.ndarray, scale: float,
     n_resamples: int, size: int, items: bool, clusters: tuple[np.ndarray, int] | None = None,
-    classes: str = "free",
+    classes: str = "free", keepers: list[ClassKeeper] | None = None,
 ) -> Iterator[tuple[int, list[Cells]]]:
     """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
     each system's marginal; or the same ``n`` items tabulated straight into every system's cells.
@@ -161,7 +162,8 @@ def _paired_draws(
     over the cells in the same order, so that two identical systems tie exactly in every resample.
     With ``clusters`` (group of each joint row, number of groups) whole groups are drawn (:mod:`._clusters`).
     With ``classes`` "kept" or "fixed" the items are drawn class by class (:mod:`._draws`): every resample keeps
-    every class, in every system at once, since the true class is part of each joint cell."""
+    every class, in every system at once, since the true class is part of each joint cell; the keeper of "kept" is
+    appended to ``keepers``, for its counts."""
     if clusters is not None:
         for start, masses in iter_cluster_resamples(rng, joint.counts, clusters[0], clusters[1], n_resamples, size):
             yield start, joint.system_cells(masses)
@@ -175,6 +177,8 @@ def _paired_draws(
         item_class = np.repeat(joint.codes[:, 0], joint.counts.astype(np.int64))
         strata = ItemStrata(item_class) if classes == "fixed" else None
         keeper = ClassKeeper(rng, item_class, joint.k) if classes == "kept" else None
+        if keeper is not None and keepers is not None:
+            keepers.append(keeper)
         for start, outs in iter_item_resamples(rng, item_table, [b.nnz + spare for b in bases], n_resamples, size,
                                                strata, keeper):
             yield start, [b.with_masses(o[:, :b.nnz] if spare else o, exact=True) for b, o in zip(bases, outs)]
@@ -183,6 +187,8 @@ def _paired_draws(
             yield start, joint.system_cells(masses)
     else:
         cells_keeper = ClassKeeper(rng, joint.codes[:, 0], joint.k, joint.counts) if classes == "kept" else None
+        if cells_keeper is not None and keepers is not None:
+            keepers.append(cells_keeper)
 
         def again(g: np.random.Generator) -> np.ndarray:
             d = g.multinomial(trials, p)
@@ -264,7 +270,9 @@ def compare_joint(
     design = "free" if clusters is not None else class_design(sizes_true, classes)
     present = sizes_true > 0
     absent = np.zeros(k, dtype=np.int64)  # resamples that lack each class of the test set
-    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items, clusters, design):
+    keepers: list[ClassKeeper] = []
+    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items, clusters, design,
+                                           keepers):
         if not joint.abstains:  # every system holds every resampled item: the first one's true-class sizes
             absent += ((per_system[0].a <= 0) & present).sum(axis=0)
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
@@ -309,6 +317,7 @@ def compare_joint(
         runs=None if layout is None else layout.runs,
         classes=design,
         absent_classes={str(joint.labels[c]): int(absent[c]) for c in np.flatnonzero(absent)},
+        redrawn=lacked_classes(keepers, joint.labels),
     )
 
 

@@ -116,7 +116,8 @@ class Comparison(_Model):
     groups: int | None = None  # the bootstrap resampled this many groups of items, not items (issue 20)
     runs: dict[str, int] | None = None  # runs per system, each system its mean over them (issue 20)
     classes: str = "free"  # how the true classes were resampled: kept (none lost), fixed (counts kept) or free
-    absent_classes: dict[str, int] = {}  # class → resamples that lacked it (a class of the test set; not stratified)
+    absent_classes: dict[str, int] = {}  # class → resamples that lacked it (a class of the test set; groups, free)
+    redrawn: dict[str, int] = {}  # class → resamples that lacked it and were drawn again (kept)
 
     def _metric(self, metric: str) -> MetricComparison:
         if metric not in self.metrics:  # a catalogue name or alias
@@ -202,7 +203,7 @@ class Comparison(_Model):
             "bootstrap": {"n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
                           "method": self.method, "winners_method": self.winners_method, "test": self.test,
                           "groups": self.groups, "runs": self.runs, "classes": self.classes,
-                          "absent_classes": self.absent_classes},
+                          "absent_classes": self.absent_classes, "redrawn": self.redrawn},
             "convention": self.convention, "positive_label": self.positive_label, "beta": self.beta,
             "ranking_agreement": self.ranking_agreement.model_dump(), "undefined": self.undefined,
             "mcnemar": [t.model_dump() for t in self.mcnemar],
@@ -233,7 +234,7 @@ class Comparison(_Model):
                    metrics=metrics, ranking_agreement=RankingAgreement.model_validate(data["ranking_agreement"]),
                    undefined=data["undefined"], mcnemar=[McNemar.model_validate(t) for t in data["mcnemar"]],
                    test=b["test"], groups=b["groups"], runs=b["runs"], classes=b.get("classes", "free"),
-                   absent_classes=b.get("absent_classes", {}))
+                   absent_classes=b.get("absent_classes", {}), redrawn=b.get("redrawn", {}))
 
     @classmethod
     def from_json(cls, text: str) -> Comparison:

@@ -174,6 +174,7 @@ class ClassKeeper:
         sorted_class = self.unit_class[self.order]
         self.starts = np.flatnonzero(np.r_[True, sorted_class[1:] != sorted_class[:-1]])
         self.redrawn = 0
+        self.lacked = np.zeros(self.k, dtype=np.int64)  # per class: the resamples drawn again that lacked it
 
     def lacking_masses(self, masses: np.ndarray) -> np.ndarray:
         """Which resamples (rows of masses over the units, each unit of one class) lack a class."""
@@ -188,7 +189,9 @@ class ClassKeeper:
         """``masses`` with each lacking row replaced by the first ``draw(side generator)`` that lacks none."""
         if self.idle:
             return masses
-        for r in np.flatnonzero(self.lacking_masses(masses)):
+        totals = np.add.reduceat(np.asarray(masses)[:, self.order], self.starts, axis=1)
+        for r in np.flatnonzero((totals <= 0).any(axis=1)):
+            self.lacked[self.classes[totals[r] <= 0]] += 1
             while True:
                 new = draw(self.side)
                 if not self.lacking_masses(new[None, :])[0]:
@@ -201,8 +204,10 @@ class ClassKeeper:
         """One resample's drawn item indices, drawn again (``n`` of ``n``) while they lack a class."""
         if self.idle:
             return idx
-        if not self.lacking_items(idx):
+        held = np.bincount(self.unit_class[idx], minlength=self.k)[self.classes]
+        if held.min() > 0:
             return idx
+        self.lacked[self.classes[held <= 0]] += 1
         self.redrawn += 1
         while True:
             idx = self.side.integers(0, n, n, dtype=np.intp)

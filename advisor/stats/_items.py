@@ -57,7 +57,7 @@ from ..engine import (
     tpr_at_fpr,
     untied_auc_ap,
 )
-from ._bootstrap import check_arguments, make_rng, pick_seed
+from ._bootstrap import check_arguments, lacked_classes, make_rng, pick_seed
 from ._clusters import check_groups, group_weights
 from ._draws import ClassKeeper, ItemStrata, check_classes, class_design
 from ._item_summary import canonical_order, summarise_items
@@ -322,6 +322,7 @@ class ItemComparison:
     groups: int | None = None  # groups of items resampled instead of items (issue 20)
     runs: dict[str, int] | None = None  # runs per system: each system is its mean over them (issue 20)
     classes: str = "free"  # how the true classes were resampled: kept (none lost), fixed (counts kept) or free
+    redrawn: dict[str, int] = field(default_factory=dict)  # class → resamples that lacked it, drawn again (kept)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``metrics[system][id]`` = {"estimate", "low", "high", "method"} plus the comparisons."""
@@ -334,7 +335,7 @@ class ItemComparison:
         return {
             "method": self.method, "n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
             **({"groups": self.groups} if self.groups is not None else {}),
-            **({"runs": self.runs} if self.runs is not None else {}), "classes": self.classes,
+            **({"runs": self.runs} if self.runs is not None else {}), "classes": self.classes, "redrawn": self.redrawn,
             "metrics": {s: {m: entry(m, s) for m in self.metrics} for s in self.systems},
             "pairs": self.pairs, "winners": self.winners,
             "rank_intervals": {m: {s: list(v) for s, v in r.items()} for m, r in self.rank_intervals.items()},
@@ -491,6 +492,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     out = _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
                       None if gi is None else (gi, int(n_groups)), layout, rng)
     out.classes = design
+    out.redrawn = lacked_classes([keeper] if keeper is not None else [], labs)
     for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller, and a
         if m in TARGET_VALUED:  # larger value is not "better": the difference keeps its interval and test only
             out.winners[m] = []
