@@ -140,6 +140,10 @@ class Design(_Model):
 
     unit: str = Field("item", description="what one resample draws")
     unit_words: str = Field("test items", description="the unit as the methods paragraph names it")
+    classes: str = Field("kept", description=(
+        "how a resample treats the true classes: kept (items drawn as in the plain bootstrap, a resample that lacks "
+        "a class of the test set drawn again), fixed (each class's items among themselves), free (the plain "
+        "bootstrap; also when groups are drawn whole, which cannot keep the classes)"))
     resamples: int = Field(2000, ge=0, description="bootstrap resamples (0: no intervals)")
     confidence: float = Field(0.95, gt=0, lt=1)
     seed: int | None = None

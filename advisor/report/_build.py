@@ -462,7 +462,8 @@ def build_report(
                                              # without data, the answers' unit (issue 20 item 3): its groups uncounted
                                              group_column=ans.group if ans is not None else None,
                                              # the answers' training runs of each system (issue 20 item 4)
-                                             runs=getattr(ans, "runs", None))
+                                             runs=getattr(ans, "runs", None),
+                                             classes=plan.design.classes if plan is not None else "kept")
 
     tables: list[TableBlock] = []
     shown: list[str] | None = None
@@ -889,13 +890,16 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
                                             "method": d.method}
             figures.differences.append(difference_row(mid, d.estimate, d.low, d.high, sign, info))
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
-                                         seed=cmp.seed, paired=True)
+                                         seed=cmp.seed, paired=True, classes=getattr(cmp, "classes", "free"),
+                                         redrawn=dict(getattr(cmp, "redrawn", {})),
+                                         absent_classes=dict(getattr(cmp, "absent_classes", {})))
 
 
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:
     # the same seed for every system, as `advisor compute --bootstrap N --seed S`: each
     # interval can be reproduced from its own matrix alone
     m = len(results.reports)
+    design = "free"
     for i, rep in enumerate(results.reports):
         # one progress over every system's resamples (the i-th system's after the i before it)
         step = None if st.progress is None else (lambda done, total, i=i: st.progress(i * total + done, m * total))
@@ -906,8 +910,9 @@ def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_id
                            progress=step)
         for mid in matrix_ids:
             rep.intervals[mid] = estimate_of({**bs[mid], "method": bs.methods[mid], "reason": bs.reasons[mid]})
+        design = bs.classes  # each system's own resamples: how many lacked a class differs between systems
     results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
-                                         paired=False)
+                                         paired=False, classes=design)
 
 
 def _prevalence_figure(results: _Results, systems: Mapping[str, Any], rec_json: Mapping[str, Any], ev: Any,
@@ -976,7 +981,8 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
     extra = [(s, k) for s, k in extra if getattr(s, "metric", None) not in beside]
     zero = {r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None}
     # under omit, a mean's 1/k counts only the classes kept: said after its formula, where k is read (the s20 readers)
-    for mid, sentence in mean_conventions(list(beside.values()), task, answers_dict, undefined).items():
+    for mid, sentence in mean_conventions(list(beside.values()), task, answers_dict, undefined,
+                                          results.intervals).items():
         beside[mid].where = with_convention(beside[mid].where, sentence, [])
     if "log_loss" in beside and not (evaluated and any(zero.values())):  # else the paragraph says it, with counts
         beside["log_loss"].where = with_convention(beside["log_loss"].where, log_loss_clip_text(), [])

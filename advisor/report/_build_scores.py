@@ -425,7 +425,7 @@ def _apply(results: Any, cmp: Any, st: Any) -> None:
                  "resolvable": pair["resolvable"]}))
     if results.intervals is None:
         results.intervals = IntervalSettings(n_resamples=st.bootstrap, confidence=st.confidence, seed=st.seed,
-                                             paired=len(reports) > 1)
+                                             paired=len(reports) > 1, classes=cmp.classes, redrawn=dict(cmp.redrawn))
 
 
 def _neg(x: float | None) -> float | None:

@@ -1522,23 +1522,77 @@ def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
 
 
 def mean_conventions(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any],
-                     convention: str) -> dict[str, str]:
+                     convention: str, intervals: IntervalSettings | None = None) -> dict[str, str]:
     """Under ``omit``, for each reported mean whose formula divides by $k$ (or $L$) alone: the sentence, said after
     its formula, that the symbol counts only the classes kept ("$k$ counts only the classes present among the
     children, in the test set and in each resample"), so the formula's symbol is defined as the engine computes it
-    (the s20 readers: said once in the notation it read as a software note, apart from the formula it changes)."""
+    (the s20 readers: said once in the notation it read as a software note, apart from the formula it changes).
+    With ``intervals``, a class of the truth is said to be missing only where it can be: from the test set (with data,
+    where a class is), from a resample only where the resamples do not keep every class (groups drawn whole, with
+    how often one lacked a class); a resample that lacks one is drawn again otherwise (advisor/stats/_draws.py)."""
     if convention != "omit" or answers.get("label_structure") == "partition" or _annotators(answers):
         return {}
     out: dict[str, str] = {}
+    redrawn = _redrawn_sentence(intervals)
     for m in rec:
-        found = _undefined_of(m, task, answers)
+        found = _undefined_of(m, task, answers, intervals)
         if found is not None and found[3]:
             out[m.id] = found[3]
+        elif redrawn and found is not None and (_undefined_of(m, task, answers) or ("",) * 4)[3]:
+            out[m.id], redrawn = redrawn, None  # its k is every class because resamples were drawn again: said once
     return out
 
 
-def _undefined_of(m: MetricEntry, task: TaskInfo | None,
-                  answers: Mapping[str, Any]) -> tuple[str, bool, str | None, str | None, str] | None:
+def _redrawn_sentence(intervals: IntervalSettings | None) -> str | None:
+    """With data, how many resamples lacked a class of the test set and were drawn again (the shared-task reader:
+    "state how often this happens"); None where none did, a resample then being the plain bootstrap's."""
+    lacked = intervals.redrawn if intervals is not None and intervals.classes == "kept" else {}
+    if not lacked or intervals is None or intervals.group_column:
+        return None
+    labels = sorted(lacked, key=lambda c: -lacked[c])
+    count = sum(lacked.values())  # one class: its count; several: each class's count, no total
+    n = f"{intervals.n_resamples:,}"
+    phrase = (f"{count:,} of the {n} resamples" if count > 1 else f"one of the {n} resamples") if len(labels) == 1 \
+        else f"resamples, {_join_words([f'{lacked[c]:,}' for c in labels[:3]])} of the {n},"
+    which = _labels_said(labels, "or") if len(labels) <= 3 else "a class"
+    return W.S["classes_redrawn"].format(count=phrase, which=which.replace("classes ", "class "),
+                                         verb="was" if count == 1 and len(labels) == 1 else "were")
+
+
+def _labels_said(labels: Sequence[str], joint: str = "and") -> str:
+    """'class “9”', 'classes “8” and “9”'."""
+    quoted = [f"“{x}”" for x in labels]
+    return ("class " if len(quoted) == 1 else "classes ") + (
+        quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" {joint} " + quoted[-1])
+
+
+def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
+                   intervals: IntervalSettings | None) -> str | None:
+    """The line after a mean's formula that says which classes its ``symbol`` counts (see :func:`mean_conventions`);
+    None where no class can be missing."""
+    full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
+    if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
+        return full
+    absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
+    if intervals.n_resamples > 0 and intervals.classes not in ("kept", "fixed"):  # groups drawn whole, or plain
+        lacking = intervals.absent_classes
+        if not lacking:
+            return full
+        labels = sorted(lacking, key=lambda c: -lacking[c])[:3]
+        return full + W.S["classes_absent"].format(
+            which=_labels_said(labels), verb="was" if len(labels) == 1 else "were",
+            counts=_join_words([f"{lacking[c]:,}" for c in labels]), n=f"{intervals.n_resamples:,}")
+    if task is not None and not absent_in_test:
+        return None  # every class is in the test set and in each resample: k is the number of classes
+    if case == "absent_both":  # a class only predicted can still be missing from a resample
+        return full
+    note = W.S["classes_kept_note"] if task is None and intervals.classes == "kept" and intervals.n_resamples > 0 \
+        else ""
+    return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
+
+
+def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, Any],
+                  intervals: IntervalSettings | None = None) -> tuple[str, bool, str | None, str | None, str] | None:
     """What :func:`_undefined_example` says of one metric, the sentence for its formula (``mean_conventions``) and
     the metric's name in running text."""
     k = task.k if task is not None else int(answers.get("n_classes") or len(answers.get("classes") or []) or 3)
@@ -1573,7 +1627,7 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None,
     named = None if whole or left is None else W.S["undefined_omit_counts"].format(
         metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
         W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
-    bullet = W.S["undefined_omit_counts_bullet"].format(symbol=size, kept=kept.format(items=items)) \
+    bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals) \
         if not whole and left is not None and size and kept else None
     name = _lower_name(m.name)
     return name + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet, name

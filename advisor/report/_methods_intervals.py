@@ -100,6 +100,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     among = W.S["paired_among"].format(items=items) if any(m != "accuracy" for m in newcombe) else ""
     unit = items if not intervals.group_column else _group_unit(intervals.group_column, intervals.groups, items)
     runs = _runs_said(p, intervals, answers, cite)
+    if intervals.classes == "fixed" and not intervals.group_column:  # the stratified bootstrap: said with its unit
+        unit = W.S["unit_within_class"].format(items=items)
     if resampled or not exact:
         p.t(W.S["intervals_runs" if runs else "intervals"].format(
             conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "", unit=unit,

@@ -417,6 +417,15 @@ S: dict[str, str] = {
     # the mean's 1/k (1/L) then counts the classes kept (the readers: "1/k contradicts the exclusion rule")
     "undefined_omit_counts": "{metric}'s ${symbol}$ counts only {kept}, also in a resample",
     "undefined_omit_counts_bullet": "Here ${symbol}$ counts only {kept}, in the test set and in each resample",
+    # resamples that keep every class (advisor/stats/_draws.py): only the test set can lack one
+    "undefined_omit_counts_test": "Here ${symbol}$ counts only {kept} in the test set",
+    "classes_kept_note": "; a resample that lacks one of them is drawn again",
+    "unit_within_class": "{items} drawn within each true class",
+    # groups drawn whole cannot keep the classes: how often a resample lacked one (the shared-task reader)
+    "classes_absent": "; {which} {verb} absent from {counts} of the {n} resamples",
+    # resamples drawn again because they lacked a class, with data (the shared-task reader: "state how often")
+    # said once, after the first mean's formula, where its k is read
+    "classes_redrawn": "Every resample holds every class: the {count} that lacked {which} {verb} drawn again",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
     # every figure with an exact interval: only the bootstrap of the differences resamples (the diagnostic reader)

@@ -197,6 +197,14 @@ class IntervalSettings(_M):
         "as many; None: not answered and one file per system"))
     runs_by_system: dict[str, int] | None = Field(None, description=(
         "with data, each system's number of runs when some system has several (each system is its mean over them)"))
+    classes: str = Field("free", description=(
+        "how the true classes were resampled: kept (a resample that lacked a class of the test set was drawn "
+        "again), fixed (each class's items among themselves, its count kept), free (the plain bootstrap, or groups "
+        "drawn whole)"))
+    redrawn: dict[str, int] = Field(default_factory=dict, description=(
+        "class → resamples that lacked it and were drawn again (kept)"))
+    absent_classes: dict[str, int] = Field(default_factory=dict, description=(
+        "class → resamples that lacked it (free, or groups drawn whole)"))
 
 
 class WarningEntry(_M):

@@ -181,6 +181,8 @@ def settle_intervals(results: Any, seed_given: bool) -> None:
                                           seed=iv.seed, seed_given=seed_given, paired=iv.paired, test=results.test,
                                           mcnemar=bool(results.mcnemar), group=results.group,
                                           runs=getattr(results, "runs", None))
+    results.intervals.classes, results.intervals.redrawn = iv.classes, dict(iv.redrawn)
+    results.intervals.absent_classes = dict(iv.absent_classes)
 
 
 def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> list[TableBlock]:
@@ -219,4 +221,5 @@ def grouped(settings: Any, results: Any, data: Any, plan: Any, ordinal: bool) ->
     if plan is None:
         return plan
     return plan.model_copy(update={"design": plan.design.model_copy(update={
-        "unit": "group", "unit_words": f"the {results.group[1]:,} groups of items that share a value of “{results.group[0]}”"})})
+        "unit": "group", "classes": "free",
+        "unit_words": f"the {results.group[1]:,} groups of items that share a value of “{results.group[0]}”"})})

@@ -12,6 +12,14 @@ from their cells (:class:`advisor.engine._cells.Cells`) through
 
 Decisions
 ---------
+* **Classes in every resample** (``classes=``, :mod:`advisor.stats._draws`): a plain resample can lack a
+  rare class (7 of 412 items: about ``e^-7`` of the resamples), and a mean over the classes present then
+  averages over fewer classes than the estimate does. By default ("kept") such a resample is drawn again, so
+  every resample holds every class of the table while the class counts still vary as in a random test split;
+  "fixed" draws each class's items among themselves (one multinomial per row with that row's total, the
+  stratified bootstrap) and "free" is the plain bootstrap. benchmarks/README.md (``bench_class_strata.py``)
+  gives the coverage of the three: with a rare class, fixed counts made the intervals of balanced accuracy,
+  macro F1 and MCC too narrow for test sets drawn at random.
 * **Non-integer masses** (weighted or soft counts): the number of trials is ``round(n)`` and the
   cell probabilities are the observed proportions; each resample is scaled back to total mass ``n``.
   This treats the total mass as a number of items — exact for integer counts and for frequency
@@ -54,7 +62,7 @@ from ..engine import (
 )
 from ._bounds import bounds_of
 from ._choice import interval_method, proportion_counts
-from ._draws import items_of, iter_item_resamples, use_items
+from ._draws import CellStrata, ClassKeeper, ItemStrata, check_classes, class_design, items_of, iter_item_resamples, use_items
 from ._intervals import (  # noqa: F401  (quantiles, percentile_interval, bca_levels: imported from here too)
     RESAMPLED_METHODS,
     Intervals,
@@ -247,6 +255,11 @@ class BootstrapResult(ValuesMapping):
         The point estimates on the observed matrix, with their undefined-value records.
     resamples : dict or None
         Metric id → array of resampled values, if ``keep_resamples=True`` was passed.
+    classes : str
+        How the true classes were resampled (:data:`advisor.stats._draws.CLASS_DESIGNS`): "kept" (class
+        counts random, no class lost), "fixed" (each class's count kept) or "free" (the plain bootstrap).
+    redrawn : dict
+        Class → how many resamples lacked it and were drawn again ("kept"; only the classes that did).
     """
 
     def __init__(
@@ -263,8 +276,12 @@ class BootstrapResult(ValuesMapping):
         resamples: dict[str, np.ndarray] | None = None,
         methods: dict[str, str] | None = None,
         reasons: dict[str, str | None] | None = None,
+        classes: str = "free",
+        redrawn: dict[str, int] | None = None,
     ) -> None:
         self._values = values
+        self.classes = classes
+        self.redrawn = redrawn or {}
         self.methods = methods or {m: method for m in values}
         self.reasons = reasons or {m: None for m in values}
         self.n_resamples = n_resamples
@@ -297,6 +314,8 @@ class BootstrapResult(ValuesMapping):
             "confidence": self.confidence,
             "method": self.method,
             "seed": self.seed,
+            "classes": self.classes,
+            "redrawn": self.redrawn,
             "convention": self.convention,
             "metrics": {
                 m: {**v, "method": self.methods[m], **({"reason": self.reasons[m]} if self.reasons[m] else {}),
@@ -328,21 +347,42 @@ def std_error(values: np.ndarray) -> np.ndarray:
 
 def _resampled_values(
     drawn: Cells, ids: list[str], n_resamples: int, rng: np.random.Generator, progress: Progress | None,
-    draw: str, **options: Any,
+    draw: str, classes: str = "free", keepers: list[ClassKeeper] | None = None, **options: Any,
 ) -> np.ndarray:
-    """Metric values (resamples, metrics) of multinomial resamples of ``drawn``'s cells, by chunks."""
+    """Metric values (resamples, metrics) of multinomial resamples of ``drawn``'s cells, by chunks; ``classes``
+    (:data:`~advisor.stats._draws.CLASS_DESIGNS`, as carried out) says how the true classes are drawn; the class
+    keeper of "kept" is appended to ``keepers``, for its counts."""
     k = drawn.k
     trials, p, scale = trials_and_probabilities(drawn.w, "the confusion matrix", drawn.rows * k + drawn.cols, k * k)
     values = np.empty((n_resamples, len(ids)))
     size = chunk_size(resample_cells(drawn.nnz, k), n_resamples)
     draws: Iterator[tuple[int, np.ndarray]]
+    whole = True if scale == 1.0 and trials < 2**53 else None  # draws of whole items, exact in float64
     if use_items(drawn.w, draw):
+        items = items_of(drawn.w)
+        within = ItemStrata(drawn.rows[items]) if classes == "fixed" else None
+        keeper = ClassKeeper(rng, drawn.rows[items], k) if classes == "kept" else None
+        if keeper is not None and keepers is not None:
+            keepers.append(keeper)
         draws = ((start, outs[0]) for start, outs in
-                 iter_item_resamples(rng, items_of(drawn.w)[:, None], [drawn.nnz], n_resamples, size))
+                 iter_item_resamples(rng, items[:, None], [drawn.nnz], n_resamples, size, within, keeper))
+    elif classes == "fixed":  # each class's items among themselves (:class:`CellStrata`)
+        cell_strata = CellStrata(drawn.rows, drawn.w)
+        whole = True if cell_strata.whole and trials < 2**53 else None
+        draws = cell_strata.iter_resamples(rng, n_resamples, size)
     else:
         draws = iter_resamples(rng, trials, p, n_resamples, size, scale)
+        if classes == "kept":  # the plain resamples, each one that lacks a class drawn again
+            cells_keeper = ClassKeeper(rng, drawn.rows, k, drawn.w)
+            if keepers is not None:
+                keepers.append(cells_keeper)
+
+            def again(g: np.random.Generator) -> np.ndarray:
+                d = g.multinomial(trials, p)
+                return d if scale == 1.0 else d * scale
+
+            draws = ((start, cells_keeper.keep_masses(m, again)) for start, m in draws)
     for start, masses in draws:
-        whole = True if scale == 1.0 and trials < 2**53 else None  # draws of whole items, exact in float64
         out = evaluate_batch(drawn.with_masses(masses, exact=whole), ids, **options)
         for j, m in enumerate(ids):
             values[start : start + masses.shape[0], j] = out[m]
@@ -370,6 +410,7 @@ def bootstrap(
     f1_classes: Any = None,
     fallback_class: Label | None = None,
     action_classes: Any = None,
+    classes: str = "kept",
 ) -> BootstrapResult:
     r"""Bootstrap confidence intervals for metrics of one confusion matrix.
 
@@ -402,6 +443,13 @@ def bootstrap(
         distribution, different random stream; :mod:`advisor.stats._draws`). "auto" draws items only
         for integer tables of at least 10,000 items with fewer than 8 items per non-zero cell, where
         it is several times faster; the same seed and ``draw`` give the same intervals.
+    classes : {"kept", "fixed", "free"}
+        How the true classes are resampled (:mod:`advisor.stats._draws`): "kept" (the default) draws the
+        items as the plain bootstrap does and draws again a resample that lacks a class of the matrix, so that
+        a mean over the classes present always has the same classes; "fixed" draws each class's items among
+        themselves, every resample keeping each row's total (the stratified bootstrap, for a test set sampled
+        per class); "free" is the plain bootstrap. Where fewer than half of the plain resamples would hold every
+        class, "kept" fixes the counts instead. ``result.classes`` records the design carried out.
 
     Returns
     -------
@@ -418,6 +466,7 @@ def bootstrap(
     (True, 'clopper_pearson')
     """
     check_arguments(n_resamples, confidence, method, proportion, progress)
+    check_classes(classes)
     if not isinstance(matrix, ConfusionMatrix):
         shape = np.shape(matrix)
         if len(shape) != 2:
@@ -435,7 +484,10 @@ def bootstrap(
     options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights,
                    f1_classes=estimates.f1_classes, fallback_index=estimates.fallback_index,
                    action_mask=estimates.action_mask)
-    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, **options)
+    design = class_design(np.bincount(drawn.rows, weights=drawn.w, minlength=k), classes)
+    keepers: list[ClassKeeper] = []
+    values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, design, keepers,
+                               **options)
     est = np.array([estimates[m] for m in ids], dtype=np.float64)
     iv = table_intervals(cells, ids, values, est, float(confidence), method, proportion, options)
     nan_counts = np.isnan(values).sum(axis=0)
@@ -454,7 +506,18 @@ def bootstrap(
         resamples={m: values[:, j].copy() for j, m in enumerate(ids)} if keep_resamples else None,
         methods=dict(zip(ids, iv.methods)),
         reasons=dict(zip(ids, iv.reasons)),
+        classes=design,
+        redrawn=lacked_classes(keepers, estimates.labels),
     )
+
+
+def lacked_classes(keepers: Sequence[ClassKeeper], labels: Sequence[Any]) -> dict[str, int]:
+    """Class (as text) → how many resamples lacked it and were drawn again ("kept"), the classes that did."""
+    out: dict[str, int] = {}
+    for keeper in keepers:
+        for c in np.flatnonzero(keeper.lacked).tolist():
+            out[str(labels[c])] = out.get(str(labels[c]), 0) + int(keeper.lacked[c])
+    return out
 
 
 #: Why a metric has no interval when its own denominator is 0 (its value undefined, or set by convention).

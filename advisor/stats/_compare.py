@@ -65,6 +65,7 @@ from ..engine import (
 from ._clusters import check_groups, iter_cluster_resamples
 from ._bootstrap import (
     Progress,
+    lacked_classes,
     check_arguments,
     chunk_size,
     iter_resamples,
@@ -75,7 +76,7 @@ from ._bootstrap import (
     trials_and_probabilities,
 )
 from ._compare_models import Comparison, Interval, McNemar, MetricComparison, PairResult, RankingAgreement, SystemResult
-from ._draws import iter_item_resamples, use_items
+from ._draws import CellStrata, ClassKeeper, ItemStrata, check_classes, class_design, iter_item_resamples, use_items
 from ._familywise import familywise_winners, paired_test_words, winners_method
 from ._limits import check_resampling
 from ._paired import summarise
@@ -150,6 +151,7 @@ def _grouped_joint(joint: JointCounts, y_true: Any, predictions: Mapping[str, An
 def _paired_draws(
     joint: JointCounts, rng: np.random.Generator, trials: int, p: np.ndarray, scale: float,
     n_resamples: int, size: int, items: bool, clusters: tuple[np.ndarray, int] | None = None,
+    classes: str = "free", keepers: list[ClassKeeper] | None = None,
 ) -> Iterator[tuple[int, list[Cells]]]:
     """Chunks of paired resamples as each system's cells: the multinomial over the joint cells, then
     each system's marginal; or the same ``n`` items tabulated straight into every system's cells.
@@ -158,7 +160,10 @@ def _paired_draws(
     systems after the first are the first one's (:meth:`Cells.share_true_sizes`), so they need only
     column sums, and those are then contiguous runs. One layout for all systems keeps float sums
     over the cells in the same order, so that two identical systems tie exactly in every resample.
-    With ``clusters`` (group of each joint row, number of groups) whole groups are drawn (:mod:`._clusters`)."""
+    With ``clusters`` (group of each joint row, number of groups) whole groups are drawn (:mod:`._clusters`).
+    With ``classes`` "kept" or "fixed" the items are drawn class by class (:mod:`._draws`): every resample keeps
+    every class, in every system at once, since the true class is part of each joint cell; the keeper of "kept" is
+    appended to ``keepers``, for its counts."""
     if clusters is not None:
         for start, masses in iter_cluster_resamples(rng, joint.counts, clusters[0], clusters[1], n_resamples, size):
             yield start, joint.system_cells(masses)
@@ -169,11 +174,28 @@ def _paired_draws(
             # an abstention (cell base.nnz, one past the last) is tabulated in a last bin, then dropped
             item_table[:, j] = np.append(position, base.nnz)[item_table[:, j]]
         spare = 1 if joint.abstains else 0
-        for start, outs in iter_item_resamples(rng, item_table, [b.nnz + spare for b in bases], n_resamples, size):
+        item_class = np.repeat(joint.codes[:, 0], joint.counts.astype(np.int64))
+        strata = ItemStrata(item_class) if classes == "fixed" else None
+        keeper = ClassKeeper(rng, item_class, joint.k) if classes == "kept" else None
+        if keeper is not None and keepers is not None:
+            keepers.append(keeper)
+        for start, outs in iter_item_resamples(rng, item_table, [b.nnz + spare for b in bases], n_resamples, size,
+                                               strata, keeper):
             yield start, [b.with_masses(o[:, :b.nnz] if spare else o, exact=True) for b, o in zip(bases, outs)]
-    else:
-        for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):
+    elif classes == "fixed":
+        for start, masses in CellStrata(joint.codes[:, 0], joint.counts).iter_resamples(rng, n_resamples, size):
             yield start, joint.system_cells(masses)
+    else:
+        cells_keeper = ClassKeeper(rng, joint.codes[:, 0], joint.k, joint.counts) if classes == "kept" else None
+        if cells_keeper is not None and keepers is not None:
+            keepers.append(cells_keeper)
+
+        def again(g: np.random.Generator) -> np.ndarray:
+            d = g.multinomial(trials, p)
+            return d if scale == 1.0 else d * scale
+
+        for start, masses in iter_resamples(rng, trials, p, n_resamples, size, scale):
+            yield start, joint.system_cells(masses if cells_keeper is None else cells_keeper.keep_masses(masses, again))
 
 
 def compare_joint(
@@ -196,17 +218,22 @@ def compare_joint(
     f1_classes: Any = None,
     fallback_class: Label | None = None,
     action_classes: Any = None,
+    classes: str = "kept",
 ) -> Comparison:
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table (``advisor.load(…).joint``
     or :meth:`JointCounts.from_arrays`); parameters are those of :func:`compare_systems`. ``groups`` (one per row of the
     joint table, e.g. ``PredictionSet.groups``) makes the bootstrap resample groups, not items
     (:mod:`advisor.stats._clusters`). ``runs`` (the system of each column of the joint table, a name repeated
     for the runs of one system) compares the systems' means over their runs, with two-stage resamples of
-    runs and items (:mod:`advisor.stats._runs`).
+    runs and items (:mod:`advisor.stats._runs`). ``classes`` says how the true classes are resampled
+    (:func:`advisor.bootstrap`: "kept", the default, draws again a resample that lacks a class of the test set);
+    groups cannot keep them and are drawn whole whatever ``classes`` says. ``Comparison.classes`` records the
+    design carried out, ``Comparison.absent_classes`` how many resamples lacked each class of the test set.
     """
     if not isinstance(joint, JointCounts):
         raise InputError(f"joint must be a JointCounts table; got {type(joint).__name__}.")
     check_arguments(n_resamples, confidence, method, proportion, progress)
+    check_classes(classes)
     systems = list(joint.systems)
     matrices = joint.matrices()
     if metrics is None:
@@ -239,7 +266,15 @@ def compare_joint(
     # memory per resample: the drawn masses of every system (plus the joint cells when drawing cells)
     # and the evaluation of one system at a time, whose arrays are freed before the next
     size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
-    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items, clusters):
+    sizes_true = np.bincount(joint.codes[:, 0], weights=joint.counts, minlength=k)
+    design = "free" if clusters is not None else class_design(sizes_true, classes)
+    present = sizes_true > 0
+    absent = np.zeros(k, dtype=np.int64)  # resamples that lack each class of the test set
+    keepers: list[ClassKeeper] = []
+    for start, per_system in _paired_draws(joint, rng, trials, p, scale, n_resamples, size, items, clusters, design,
+                                           keepers):
+        if not joint.abstains:  # every system holds every resampled item: the first one's true-class sizes
+            absent += ((per_system[0].a <= 0) & present).sum(axis=0)
         # each system's resampled cells: a marginal of the resampled joint table, no k×k table
         for j, sys_cells in enumerate(per_system):
             if j and not joint.abstains:  # the same resampled items: every system's true-class sizes are the
@@ -280,6 +315,9 @@ def compare_joint(
         test=paired_test_words(m, [t.metric for t in mcnemar]),
         groups=None if clusters is None else clusters[1],
         runs=None if layout is None else layout.runs,
+        classes=design,
+        absent_classes={str(joint.labels[c]): int(absent[c]) for c in np.flatnonzero(absent)},
+        redrawn=lacked_classes(keepers, joint.labels),
     )
 
 
@@ -304,6 +342,7 @@ def compare_systems(
     f1_classes: Any = None,
     fallback_class: Label | None = None,
     action_classes: Any = None,
+    classes: str = "kept",
 ) -> Comparison:
     """Compare systems that predicted the same items, with paired bootstrap uncertainty.
 
@@ -333,6 +372,8 @@ def compare_systems(
         How the intervals are made (see :func:`advisor.bootstrap`): "auto" chooses per metric.
     groups : array-like (n,), optional
         The group of each item (a patient, a document): resample groups, not items.
+    classes : {"kept", "fixed", "free"}
+        How the true classes are resampled (see :func:`advisor.bootstrap`); groups are drawn whole either way.
 
     Returns
     -------
@@ -356,4 +397,5 @@ def compare_systems(
         joint, n_resamples, seed, metrics, confidence=confidence, positive_label=positive_label,
         beta=beta, undefined=undefined, progress=progress, draw=draw, class_weights=class_weights, method=method,
         groups=rows, f1_classes=f1_classes, fallback_class=fallback_class, action_classes=action_classes,
+        classes=classes,
     )

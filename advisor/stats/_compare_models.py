@@ -115,6 +115,9 @@ class Comparison(_Model):
     test: str = ""  # the paired test behind the winners, named
     groups: int | None = None  # the bootstrap resampled this many groups of items, not items (issue 20)
     runs: dict[str, int] | None = None  # runs per system, each system its mean over them (issue 20)
+    classes: str = "free"  # how the true classes were resampled: kept (none lost), fixed (counts kept) or free
+    absent_classes: dict[str, int] = {}  # class → resamples that lacked it (a class of the test set; groups, free)
+    redrawn: dict[str, int] = {}  # class → resamples that lacked it and were drawn again (kept)
 
     def _metric(self, metric: str) -> MetricComparison:
         if metric not in self.metrics:  # a catalogue name or alias
@@ -175,7 +178,7 @@ class Comparison(_Model):
         ``metrics[system][metric id]`` (the estimate), ``intervals[system][metric id]`` (estimate, low, high,
         method and the reason of a missing interval), ``p_first``, ``rank_intervals`` and ``nan_resamples``;
         per metric ``pairs``, ``best``, ``winners`` and ``higher_is_better``; ``bootstrap`` (resamples,
-        confidence, seed, methods, the test, groups and runs). :meth:`from_dict` reads it back."""
+        confidence, seed, methods, the test, groups, runs, how the classes were resampled and the resamples that lacked a class). :meth:`from_dict` reads it back."""
         ids = list(self.metrics)
         per_system: dict[str, dict[str, dict[str, Any]]] = {k: {s: {} for s in self.systems} for k in
                                                             ("metrics", "intervals", "p_first", "rank_intervals",
@@ -199,7 +202,8 @@ class Comparison(_Model):
             "higher_is_better": {m: self.metrics[m].higher_is_better for m in ids},
             "bootstrap": {"n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
                           "method": self.method, "winners_method": self.winners_method, "test": self.test,
-                          "groups": self.groups, "runs": self.runs},
+                          "groups": self.groups, "runs": self.runs, "classes": self.classes,
+                          "absent_classes": self.absent_classes, "redrawn": self.redrawn},
             "convention": self.convention, "positive_label": self.positive_label, "beta": self.beta,
             "ranking_agreement": self.ranking_agreement.model_dump(), "undefined": self.undefined,
             "mcnemar": [t.model_dump() for t in self.mcnemar],
@@ -229,7 +233,8 @@ class Comparison(_Model):
                    convention=data["convention"], positive_label=data["positive_label"], beta=data["beta"],
                    metrics=metrics, ranking_agreement=RankingAgreement.model_validate(data["ranking_agreement"]),
                    undefined=data["undefined"], mcnemar=[McNemar.model_validate(t) for t in data["mcnemar"]],
-                   test=b["test"], groups=b["groups"], runs=b["runs"])
+                   test=b["test"], groups=b["groups"], runs=b["runs"], classes=b.get("classes", "free"),
+                   absent_classes=b.get("absent_classes", {}), redrawn=b.get("redrawn", {}))
 
     @classmethod
     def from_json(cls, text: str) -> Comparison:

@@ -57,8 +57,9 @@ from ..engine import (
     tpr_at_fpr,
     untied_auc_ap,
 )
-from ._bootstrap import check_arguments, make_rng, pick_seed
+from ._bootstrap import check_arguments, lacked_classes, make_rng, pick_seed
 from ._clusters import check_groups, group_weights
+from ._draws import ClassKeeper, ItemStrata, check_classes, class_design
 from ._item_summary import canonical_order, summarise_items
 from ._runs import RunLayout, combine_points
 
@@ -320,6 +321,8 @@ class ItemComparison:
     seed: int | None = None
     groups: int | None = None  # groups of items resampled instead of items (issue 20)
     runs: dict[str, int] | None = None  # runs per system: each system is its mean over them (issue 20)
+    classes: str = "free"  # how the true classes were resampled: kept (none lost), fixed (counts kept) or free
+    redrawn: dict[str, int] = field(default_factory=dict)  # class → resamples that lacked it, drawn again (kept)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``metrics[system][id]`` = {"estimate", "low", "high", "method"} plus the comparisons."""
@@ -332,7 +335,7 @@ class ItemComparison:
         return {
             "method": self.method, "n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
             **({"groups": self.groups} if self.groups is not None else {}),
-            **({"runs": self.runs} if self.runs is not None else {}),
+            **({"runs": self.runs} if self.runs is not None else {}), "classes": self.classes, "redrawn": self.redrawn,
             "metrics": {s: {m: entry(m, s) for m in self.metrics} for s in self.systems},
             "pairs": self.pairs, "winners": self.winners,
             "rank_intervals": {m: {s: list(v) for s, v in r.items()} for m, r in self.rank_intervals.items()},
@@ -351,7 +354,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
                    n_resamples: int = 2000, confidence: float = 0.95, seed: Any = 0,
                    groups: Any = None, runs: Sequence[str] | None = None,
                    params: Mapping[str, Any] | None = None, progress: Any = None,
-                   reject_label: Label | None = None) -> ItemComparison:
+                   reject_label: Label | None = None, classes: str = "kept") -> ItemComparison:
     r"""Paired item bootstrap of score/probability/cost metrics for systems scored on the same items.
 
     ``systems`` maps a name to scores (n,) (binary, higher = more positive) or probabilities (n, k);
@@ -365,6 +368,10 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     ``reject_label`` (issue 23): the label a system's ``decisions`` hold where it abstained; for AURC and the
     selective risk an abstention comes after every answered item and is scored by its top label
     (:func:`advisor.engine.selective_items`). Not with costs: an abstention has no cost in the cost matrix.
+    ``classes`` says how the true classes are resampled (:func:`advisor.bootstrap`): "kept" (the default) draws
+    again a resample that lacks a class; "fixed" keeps each class's count — cases and controls for a binary task,
+    as pROC's bootstrap of the AUC does by default (Robin et al. 2011); "free" is the plain bootstrap. Groups are
+    drawn whole whatever it says.
 
     >>> rng = np.random.default_rng(0); y = rng.integers(0, 2, 300)
     >>> good, bad = y + rng.normal(0, 0.7, 300), y + rng.normal(0, 3, 300)
@@ -373,6 +380,7 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     (['good'], True)
     """
     check_arguments(n_resamples, confidence, progress=progress)
+    check_classes(classes)
     if not systems:
         raise InputError("systems is empty; give at least one system's scores.")
     prepared: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -454,10 +462,19 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
     seed = pick_seed(seed)
     rng = make_rng(seed)
     size = max(1, min(n_resamples, _CHUNK_ITEMS // max(n, 1)))
+    design = "free" if gi is not None else class_design(np.bincount(idx0, minlength=k), classes)
+    within = ItemStrata(idx0[perm]) if design == "fixed" else None
+    keeper = ClassKeeper(rng, idx0[perm], k) if design == "kept" else None
     for start in range(0, n_resamples, size):
         rows = min(size, n_resamples - start)
-        if gi is None:
-            w: Any = Draws(rng.integers(0, n, size=(rows, n)))  # intp: what gathers and bincount take without a copy
+        if within is not None:  # each class's items among themselves: every class keeps its count
+            w: Any = Draws(within.draw(rng, rows))
+        elif gi is None:
+            drawn = rng.integers(0, n, size=(rows, n))  # intp: what gathers and bincount take without a copy
+            if keeper is not None:  # a resample that lacks a class is drawn again
+                for r in range(rows):
+                    drawn[r] = keeper.keep_items(drawn[r], n)
+            w = Draws(drawn)
         else:  # whole groups: each item weighs its group's multiplicity
 
             w = group_weights(rng, int(n_groups), rows)[:, gi].astype(np.float64)
@@ -474,6 +491,8 @@ def compare_scored(y_true: Any, systems: Mapping[str, Any], labels: Sequence[Lab
         layout = layout if layout.several else None
     out = _comparison(sys_, ids, point, draws, n, n_resamples, float(confidence), seed,
                       None if gi is None else (gi, int(n_groups)), layout, rng)
+    out.classes = design
+    out.redrawn = lacked_classes([keeper] if keeper is not None else [], labs)
     for m in ids:  # ideal at a value (intercept 0, slope 1): no system wins by being larger or smaller, and a
         if m in TARGET_VALUED:  # larger value is not "better": the difference keeps its interval and test only
             out.winners[m] = []
