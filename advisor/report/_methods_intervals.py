@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
-from ..stats import PAIRED_PROPORTIONS
+from ..stats import PAIRED_PROPORTIONS, PARTITION_PAIR_DISTINCT, PARTITION_RECENTRED
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -129,10 +129,12 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["same_seed"])
     p.t(exact_clause + ". ")
     _few_groups(p, intervals, items, cite)
-    if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
+    if answers.get("label_structure") == "partition":  # how the resamples are read (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
-        p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))
-        p.cite([k for k in [cite("Efron", "1993")] if k]).t(". ")
+        if any(m in PARTITION_PAIR_DISTINCT for m in ids):
+            p.t(W.S["intervals_partition_pairs"].format(item=item) + ". ")
+        for m in (m for m in ids if m in PARTITION_RECENTRED):
+            p.t(W.S["intervals_partition_ami"].format(a_ami=name[m][:1].upper() + name[m][1:]) + ". ")
         p.t(W.S["intervals_partition_scope"].format(items=plural(item)) + ". ")
     if paired or (n_systems == 0 and answers.get("ranking")):
         alpha = f"{1 - intervals.confidence:.0%}"  # issue 11: family-wise error over all pairs

@@ -465,14 +465,16 @@ S: dict[str, str] = {
     "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
                        "{names} then {each}{take} a BCa interval from {n} bootstrap resamples of the {items} instead"),
     "seed": ", seed {seed}",
-    # the bootstrap of the error (advisor/stats/_partitions.py), said so a statistician can redo it, with its source:
-    # three readers in a row, "an ad-hoc fix, not an established method, cannot be followed as written, cites
-    # nothing"; the citation follows it
-    "intervals_partition": ("A resample repeats some {items}, and {a} {item} always shares a cluster with its copy, "
-                            "so a resampled index estimates the index of the test set's empirical distribution, "
-                            "self-pairs included. The BCa interval is therefore taken over our estimate plus each "
-                            "resample's error, its index minus that value, which estimates the distribution of our "
-                            "estimate's error"),
+    # the partition indices' resamples (advisor/stats/_partitions.py), said so a statistician can redo them. The
+    # clustering methodologist of s28: the earlier "estimate plus each resample's error, its index minus that value
+    # (Efron & Tibshirani 1993)" was an opaque recentring cited as if the book covered it; "leave out the pairs formed
+    # by copies of the same article". So the pair-counting indices count only pairs of two distinct articles (plain
+    # BCa, benchmarks/README.md) and AMI, which counts no pairs, keeps the recentring, said as what it is, uncited
+    "intervals_partition_pairs": ("Each resampled pair-counting index leaves out the pairs formed by two copies of "
+                                  "one {item}, which always share a cluster"),
+    "intervals_partition_ami": ("{a_ami} has no pairs to leave out; its interval is taken over our estimate plus "
+                                "each resample's deviation from the test set's normalized mutual information, which "
+                                "a resampled index estimates"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "
