@@ -9,14 +9,16 @@ correlation, and the population's normalised mutual information ``I / ½(H_a + H
 chance correction vanishes as n grows). With groups, each group of items shares its reference cluster and, mostly,
 its predicted cluster; the population value is that of two items from different groups.
 
-Methods, each on the same test sets (the first three on the same 1,000 resamples):
+Methods, each on the same test sets (the first four on the same 1,000 resamples):
 
-* **advisor**: BCa on the bootstrap of the error, ``θ̂ + θ̂* − θ(F̂)`` (:mod:`advisor.stats._partitions`), the
-  jackknife acceleration over the resampled unit;
-* **naive percentile** and **naive BCa**: the same resamples ``θ̂*`` read as usual (an item drawn twice pairs
-  with its copy);
-* **pair-distinct BCa**: item resamples whose pair counts leave out the pairs an item forms with its own copies
-  (pair-counting indices only; items only);
+* **advisor** (:mod:`advisor.stats._partitions`): for CC, CD and ARI, BCa on resamples whose pair counts leave out
+  the pairs an item forms with its own copies (pair-distinct BCa); for AMI, BCa on the bootstrap of the error,
+  ``θ̂ + θ̂* − θ(F̂)``; the jackknife acceleration over the resampled unit;
+* **recentred**: advisor's earlier method for every index, BCa on ``θ̂ + θ̂* − θ(F̂)`` with ``θ̂*`` counting an
+  item's pairs with its copies and ``θ(F̂)`` the index of the test set's shares (pairs drawn with replacement); for
+  AMI the same as advisor;
+* **naive percentile** and **naive BCa**: the resamples ``θ̂*`` with self-pairs read as usual (an item drawn twice
+  pairs with its copy);
 * **jackknife normal**: ``θ̂ ± 1.96·se`` with the jackknife standard error over the resampled unit;
 * **advisor, items resampled** (groups only): advisor's method resampling single items, as if the items of a
   group were independent;
@@ -40,13 +42,12 @@ import numpy as np
 from advisor.engine import PartitionRows, partition_cells_batch
 from advisor.stats._intervals import resampled_intervals
 from advisor.stats._jackknife import acceleration
-from advisor.stats._partitions import _errors, _System
+from advisor.stats._partitions import _errors, _resample_values, _System
 
 IDS = ["pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info"]
 SHORT = {"pair_correlation": "CC", "pair_correlation_distance": "CD", "adjusted_rand_index": "ARI",
          "adjusted_mutual_info": "AMI"}
-PAIRS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index")
-METHODS = ("advisor", "naive percentile", "naive BCa", "pair-distinct BCa", "jackknife normal", "half-sampling",
+METHODS = ("advisor", "recentred", "naive percentile", "naive BCa", "jackknife normal", "half-sampling",
            "advisor, items resampled")
 Z = NormalDist().inv_cdf(0.975)
 
@@ -77,28 +78,6 @@ def model(sizes: list[float], noise: float, extra: int = 2) -> np.ndarray:
 def _interval(vals: np.ndarray, est: float, acc: float, method: str) -> tuple[float, float]:
     iv = resampled_intervals(vals[:, None], np.array([est]), 0.95, method, np.array([acc]))
     return float(iv.low[0]), float(iv.high[0])
-
-
-def _pair_distinct(cells_of_item: np.ndarray, shape: tuple[int, int], resamples: int, rng: np.random.Generator
-                   ) -> dict[str, np.ndarray]:
-    """Item resamples whose pair counts leave out the pairs of an item with its own copies."""
-    n = cells_of_item.size
-    ka, kb = shape
-    m = rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(float)
-    onehot = np.zeros((n, ka * kb))
-    onehot[np.arange(n), cells_of_item] = 1.0
-    s, q = m @ onehot, (m * m) @ onehot
-    s3, q3 = s.reshape(-1, ka, kb), q.reshape(-1, ka, kb)
-    n11 = ((s * s - q) / 2).sum(1)
-    a = ((s3.sum(2) ** 2 - q3.sum(2)) / 2).sum(1)
-    b = ((s3.sum(1) ** 2 - q3.sum(1)) / 2).sum(1)
-    nn = (n * n - q.sum(1)) / 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        e = a * b / nn
-        ari = (n11 - e) / (0.5 * (a + b) - e)
-        cc = (nn * n11 - a * b) / np.sqrt(a * b * (nn - a) * (nn - b))
-    return {"adjusted_rand_index": ari, "pair_correlation": cc,
-            "pair_correlation_distance": np.arccos(np.clip(cc, -1, 1)) / np.pi}
 
 
 def _half_samples(rows: PartitionRows, row_of_item: np.ndarray, unit_of_item: np.ndarray, halves: int,
@@ -150,29 +129,26 @@ def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed:
         point, moved, th, w = _errors(rows, IDS, resamples, done, None)
         point, moved, th, w = point["s"], moved["s"], th["s"], w["s"]
         pop = _System(rows, "s").evaluate(np.asarray(rows.counts)[None], IDS, population=True)[0]
-        raw = moved - point[None] + pop[None]
+        raw = _resample_values(rows, IDS, resamples, done, None, self_pairs=True)["s"]  # the same resamples
+        recentred = raw - pop[None] + point[None]
         acc = acceleration(th, w)
         if groups:
             flat = PartitionRows(true=rows.true, pred=rows.pred, counts=rows.counts)
             _, im, ith, iw = _errors(flat, IDS, resamples, done, None)
             items_moved, items_acc = im["s"], acceleration(ith["s"], iw["s"])
         units = w.sum()  # items (one deletion per cell, weighted by its items) or groups (weights 1)
-        if extras and not groups:
-            cells_of_item = np.repeat(rows.true * kb + rows.pred["s"], rows.counts.astype(int))
-            distinct = _pair_distinct(cells_of_item, (ka, kb), resamples, rng)
         if extras:
             half = _half_samples(rows, row_of_item, unit_of_item, 1000, rng)
         for j, m in enumerate(IDS):
             est = point[j]
             got = {"advisor": _interval(moved[:, j], est, acc[j], "auto"),
+                   "recentred": _interval(recentred[:, j], est, acc[j], "auto"),
                    "naive percentile": tuple(np.nanquantile(raw[:, j], [0.025, 0.975])),
                    "naive BCa": _interval(raw[:, j], est, acc[j], "bca")}
             ok = np.isfinite(th[:, j])
             mean = np.sum(w[ok] * th[ok, j]) / w[ok].sum()
             se = math.sqrt((units - 1) / units * np.sum(w[ok] * (th[ok, j] - mean) ** 2))
             got["jackknife normal"] = (est - Z * se, est + Z * se)
-            if extras and not groups and m in PAIRS:
-                got["pair-distinct BCa"] = _interval(distinct[m], est, acc[j], "bca")
             if extras:
                 q_lo, q_hi = np.nanquantile(half[:, j], [0.025, 0.975])
                 got["half-sampling"] = (2 * est - q_hi, 2 * est - q_lo)

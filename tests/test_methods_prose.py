@@ -106,7 +106,8 @@ def test_methods_paragraph_reads_like_a_paper(path):
     shorts = {c.strip() for group in cited for c in group.split(";")}
     for r in refs:
         assert any(s.split(" ")[0].rstrip(",") in r for s in shorts), (r, shorts)
-    # (a bare "(2010)" inside a symbol's gloss, "Vinh, Epps & Bailey (2010), eq. 24a", is not an author-year cite)
+    # (a gloss in parentheses that holds a citation, "(the permutation model; Vinh et al. 2010)", counts its
+    # citation only; a bare "(2010)" inside a gloss is not an author-year cite)
     assert len(refs) == len({s for s in shorts if re.search(r"\d{4}|n\.d\.", s) and re.search("[A-Za-z]", s)}), \
         (refs, shorts)
 

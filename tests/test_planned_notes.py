@@ -79,6 +79,8 @@ def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
     assert use.used_by and "rewards over-splitting" in use.used_by[0] and "Manning" in use.used_by[0]
     assert "Balanced accuracy" not in use.used_by[0]  # the nominal ranking's verdict does not apply to partitions
     heading, text = _note_paragraph(answers)
+    note = next(p for p in build_report(answers, None, bootstrap=2000, seed=1).methods if p.heading == heading)
+    assert any(s.kind == "cite" and s.keys == ["amigo2009comparison"] for s in note.spans)
     # the note also says the planned NMI's caveat, which the shortened paragraph had no room for: a note on the
     # planned metrics, not only on what is not reported
     assert heading == "Planned metrics"
@@ -87,6 +89,10 @@ def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
             "random partitions with many clusters score above 0.") in text
     assert ("We do not report purity: it reaches its best value when every article is a cluster of its "
             "own, so it rewards over-splitting.") in text
+    # what text-clustering papers pair it with, and why the reported indices stand in for the pair (the s28
+    # clustering reader: "report purity with inverse purity or the F-measure, or say why not comparable")
+    assert "Text-clustering studies pair it with inverse purity, which rewards merging instead, or combine the two " \
+           "in an F-measure" in text and "; each index we report weighs splits and merges in one figure." in text
     assert "The planned" not in text
     assert "catalogue knows" not in text and not any(e in text for e in EMPTY)
     # where the paragraph has room, the reason is its clause

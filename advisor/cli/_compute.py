@@ -90,7 +90,7 @@ def compute(
         None, "--top-k", show_default=False, help="Top-k accuracy from the p_<label> score columns.",
     ),
     partitions: bool = typer.Option(
-        False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair correlation, ARI, AMI.",
+        False, "--partitions", help="y_true and y_pred are cluster ids of two partitions: pair-counting correlation coefficient, ARI, AMI.",
     ),
     taxonomy: Optional[Path] = typer.Option(
         None, "--taxonomy", show_default=False,

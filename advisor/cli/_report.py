@@ -111,7 +111,7 @@ def report(
     ),
     partitions: bool = typer.Option(
         False, "--partitions",
-        help="y_true and y_pred are cluster ids of two partitions (label_structure: partition): pair correlation, ARI, AMI.",
+        help="y_true and y_pred are cluster ids of two partitions (label_structure: partition): pair-counting correlation coefficient, ARI, AMI.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=QUIET_HELP),
     by: Optional[list[str]] = typer.Option(None, "--by", show_default=False, help=BY_HELP),
@@ -347,7 +347,7 @@ def _check_partitions(partitions: bool, answers: Path, others: dict[str, object]
     declared = questionnaire_api.load_answers(answers).label_structure == "partition"
     if partitions and not declared:
         raise fail("--partitions compares partitions with arbitrary cluster ids, which the answers must declare with "
-                   "label_structure: partition (the lead is then the pair correlation).")
+                   "label_structure: partition (the lead is then the pair-counting correlation coefficient).")
     if not declared:
         return False
     given = [opt for opt, v in others.items() if v is not None]

@@ -33,9 +33,11 @@ of items together: the pair indicator is constant).
 :func:`partition_cells_batch` evaluates a batch of tables over the same non-zero cells (the bootstrap's resamples,
 the jackknife's deletions); with ``population=True`` it gives the index of the distribution the table's shares
 define — pairs drawn with replacement (``Σ c_ij²`` in place of ``Σ c_ij(c_ij − 1)``) and the mutual information
-without its chance correction — the value a resample of the table estimates (:mod:`advisor.stats._partitions`).
+without its chance correction — the value a resampled AMI is read against (:mod:`advisor.stats._partitions`); with
+``squares`` (each cell's ``Σ m²`` over its items' copies) the pair counts leave out the pairs an item forms with its
+own copies, as the resampled pair-counting indices do.
 NMI and purity are functions of the table's shares alone, so their population value is the table's own: no pair of
-an item with itself enters them, and the self-pair correction of the pair-counting indices has no counterpart.
+an item with itself enters them, and leaving out the pairs of an item's copies has no counterpart.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def contingency_table(counts: Any, names: Sequence[str] = ("the partition in y_t
     for axis, name in ((1, names[0]), (0, names[1])):
         if c.shape[1 - axis] < 2:
             raise InputError(f"{name} has one cluster, so no pair of items is apart and the adjusted Rand index, "
-                             "adjusted mutual information and pair correlation are undefined; compare partitions "
+                             "adjusted mutual information and pair-counting correlation coefficient are undefined; compare partitions "
                              "with at least two clusters each.")
     return c
 
@@ -325,8 +327,26 @@ def pair_count_indices(n11: Any, a: Any, b: Any, n: Any, metrics: Sequence[str] 
     return {m: out[m] for m in ids}
 
 
+def pair_counts(w: np.ndarray, q: np.ndarray, rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(N₁₁, A, B, N)`` of a batch of resampled tables counting only pairs of two distinct original items: ``w``
+    (R, cells) the copies in each cell (``Σ m`` over its original items), ``q`` their ``Σ m²``. Pairs of copies of
+    distinct items in one cell number ``Σ_{i<j} m_i m_j = (w² − q)/2``; a cluster's and the whole set's likewise.
+
+    Items 0, 1 and 2 together in both partitions, item 0 drawn twice and item 1 once (item 2 not drawn): the pairs
+    (0, 1) and (0′, 1), not (0, 0′).
+
+    >>> [float(x[0]) for x in pair_counts(np.array([[3.]]), np.array([[5.]]), np.array([0]), np.array([0]), (1, 1))]
+    [2.0, 2.0, 2.0, 2.0]
+    """
+    a, b = _sums(w, rows, shape[0]), _sums(w, cols, shape[1])
+    qa, qb = _sums(q, rows, shape[0]), _sums(q, cols, shape[1])
+    n, qn = w.sum(1), q.sum(1)
+    return ((w * w - q).sum(1) / 2, (a * a - qa).sum(1) / 2, (b * b - qb).sum(1) / 2, (n * n - qn) / 2)
+
+
 def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, int], metrics: Sequence[str] | None = None,
-                          *, population: bool = False) -> dict[str, np.ndarray]:
+                          *, population: bool = False, squares: Any = None) -> dict[str, np.ndarray]:
     """The partition indices of a batch of contingency tables given by their masses over the same cells:
     ``masses`` (R, cells), cell ``c`` in row ``rows[c]`` and column ``cols[c]`` of a ``shape`` table. Empty rows and
     columns are allowed; a table with fewer than two non-empty clusters on a side (or, for the pair correlation,
@@ -336,6 +356,12 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
     so an item pairs with itself (``N₁₁ = Σ c²/2``, ``A = Σ a²/2``, ``B = Σ b²/2``, ``N = n²/2``), and the
     mutual information without chance correction (``I / ½(H_a + H_b)``, the table's NMI; NMI and purity are the same
     either way).
+
+    ``squares`` (R, cells): a resample's ``Σ m²`` over the original items of each cell, ``m`` the number of copies
+    of an item in it (``masses`` is ``Σ m``). The pair counts then count only pairs of two distinct original items —
+    an item's copies never pair with each other: ``N₁₁ = Σ (w² − q)/2``, and so on for the cluster sizes and ``N``
+    (:func:`pair_counts`). Without it each unit of mass is one item (``q = w``). The mutual information, NMI and
+    purity do not count pairs and ignore it.
 
     >>> r = partition_cells_batch([[5, 1, 1, 5]], [0, 0, 1, 1], [0, 1, 0, 1], (2, 2), ["adjusted_rand_index"])
     >>> round(float(r["adjusted_rand_index"][0]), 4)
@@ -351,6 +377,8 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
     two_sides = ((a > 0).sum(1) >= 2) & ((b > 0).sum(1) >= 2)
     if population:
         n11, pa, pb, pn = (w * w).sum(1) / 2, (a * a).sum(1) / 2, (b * b).sum(1) / 2, n * n / 2
+    elif squares is not None:
+        n11, pa, pb, pn = pair_counts(w, np.atleast_2d(np.asarray(squares, dtype=np.float64)), rows, cols, (ka, kb))
     else:
         n11, pa, pb, pn = _pairs(w).sum(1), _pairs(a).sum(1), _pairs(b).sum(1), _pairs(n)
     out = pair_count_indices(n11, pa, pb, pn, [m for m in ids if m not in _NOT_PAIR_COUNTING])
@@ -395,7 +423,7 @@ def partition_metrics(counts: Any, metrics: Sequence[str] | None = None) -> dict
     if (pa == 0 or pb == 0) and {"pair_correlation", "pair_correlation_distance"} & set(ids):
         side = "y_true" if pa == 0 else "y_pred"
         raise InputError(f"the partition in {side} puts every item in a cluster of its own, so no pair of items is "
-                         "together and the pair correlation is undefined; compare partitions with at least one "
+                         "together and the pair-counting correlation coefficient is undefined; compare partitions with at least one "
                          "cluster of two or more items each.")
     r, col = np.nonzero(c)
     out = partition_cells_batch(c[r, col][None], r, col, c.shape, ids)

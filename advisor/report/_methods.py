@@ -544,11 +544,12 @@ def _scope_paragraph(answers: Mapping[str, Any], unreported: Sequence[str] = ())
     field = load_fields().get(str(answers.get("field"))) if answers.get("field") else None
     said = " ".join(paper_voice(s) for s in sentences)  # the plan's notes as a paper says them
     token = "(" + re.sub(r"\((\d{4}[a-z]?)\)", r"\1", field.cite) + ")" if field is not None else None
-    if field is not None and token and token in said:  # the field's work a note names is cited and listed
-        before, after = said.split(token, 1)
-        p.t(before.rstrip()).cite([field.source]).t(after)
-    else:
-        p.t(said)
+    sources = {**W.NOTE_SOURCES, **({token: field.source} if field is not None and token else {})}
+    rest = said
+    for cited in sorted((t for t in sources if t in said), key=said.index):  # the works a note names, cited and listed
+        before, rest = rest.split(cited, 1)
+        p.t(before.rstrip()).cite([sources[cited]])
+    p.t(rest)
     # a planned index the evaluated comparison leaves out is "not reported", not a task advisor does not evaluate;
     # a planned name reported under more specific names makes the paragraph one about the planned metrics
     heading = ("Not evaluated by advisor" if any(n.task != "partition_variant" for n in notes)
@@ -1324,7 +1325,8 @@ def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
             words = _agree(W.AVOID[reasons[0]], 1)
             if reasons[0] in ("over_splitting", "weighs_classes"):  # "when every article is a cluster of its own"
                 words = words.replace("every item", "every " + str(answers.get("item_name") or "item"))
-            out.append(f"The planned “{name}” is not reported: it {words}.")
+            out.append(f"The planned “{name}” is not reported: it {words}."
+                       + (" " + W.S["purity_pair"] if "purity" in ids else ""))
     return out
 
 
@@ -1472,11 +1474,11 @@ def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any) -> None:
     ids = {m.id for m in rec}
     both = {"adjusted_mutual_info", "normalized_mutual_info"} <= ids  # one normalisation, said once for the two
     parts = [(W.S["partition_mutual_info_both"] if both and m == "adjusted_mutual_info" else W.S[f"partition_{m}"],
-              [k for k in [cite(*W.PARTITION_CITE[m])] if k])
+              [k for k in [cite(*src) for src in W.PARTITION_CITE[m]] if k])
              for m in ("adjusted_rand_index", "adjusted_mutual_info", "normalized_mutual_info")
              if m in ids and not (both and m == "normalized_mutual_info")]
-    for i, (text, keys) in enumerate(parts):
-        p.t(("; " if i else "") + (text if i else text[:1].upper() + text[1:])).cite(keys)
+    for i, (text, keys) in enumerate(parts):  # a sentence each: with both sources of the normalisation one ran past 40
+        p.t((". " if i else "") + text[:1].upper() + text[1:]).cite(keys)
     if parts:
         p.t(". ")
 

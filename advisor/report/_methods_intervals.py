@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
-from ..stats import PAIRED_PROPORTIONS, interval_methods
+from ..stats import PAIRED_PROPORTIONS, PARTITION_PAIR_DISTINCT, PARTITION_RECENTRED, interval_methods
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -142,10 +142,12 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     # any difference between systems)
     before = n_systems == 0 and (bool(answers.get("ranking")) or not (resampled or not exact))
     one_run = intervals.runs == 1 and not runs and (n_systems > 1 or before)
-    if answers.get("label_structure") == "partition":  # the bootstrap of the error (advisor/stats/_partitions.py)
+    if answers.get("label_structure") == "partition":  # how the resamples are read (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
-        p.t(W.S["intervals_partition"].format(a=article(item), item=item, items=plural(item)))
-        p.cite([k for k in [cite("Efron", "1993")] if k]).t(". ")
+        if any(m in PARTITION_PAIR_DISTINCT for m in ids):
+            p.t(W.S["intervals_partition_pairs"].format(item=item) + ". ")
+        for m in (m for m in ids if m in PARTITION_RECENTRED):
+            p.t(W.S["intervals_partition_ami"].format(a_ami=name[m][:1].upper() + name[m][1:]) + ". ")
         if one_run:  # one run answered: what the intervals leave out, said as the author's design
             p.t(W.S["runs_one_partition"] + ". ")
             one_run = False

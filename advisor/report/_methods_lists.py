@@ -148,9 +148,15 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
     return name
 
 
+#: Metrics whose name is a count noun and takes "the" in running text ("we lead with the pair-counting correlation
+#: coefficient"), unlike the mass-noun names of most metrics ("balanced accuracy").
+_THE = frozenset({"pair_correlation"})
+
+
 def prose_name(m: MetricEntry) -> str:
     """A metric's name in running text, its parameter included (:func:`name_with_parameters`)."""
-    return _lower_name(name_with_parameters(m.id, m.name, m.params))
+    name = _lower_name(name_with_parameters(m.id, m.name, m.params))
+    return f"the {name}" if m.id in _THE else name
 
 
 #: Names for running text where two reported metrics share one (their glosses differ, and the text drops glosses).

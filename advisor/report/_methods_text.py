@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -112,11 +112,15 @@ VARIANT_BESIDE: dict[str, str] = {
     "macro_f1": "the mean of the per-class F1 scores, not the F1 of macro precision and recall",
 }
 
-#: Where the adjusted Rand index and adjusted mutual information of a partition comparison come from.
-PARTITION_CITE: dict[str, tuple[str, str]] = {
-    "adjusted_rand_index": ("Hubert", "1985"),
-    "adjusted_mutual_info": ("Vinh", "2010"),
-    "normalized_mutual_info": ("Vinh", "2010"),
+#: The works a note on the planned metrics cites, by the words that cite them: they become citations in the text.
+NOTE_SOURCES: dict[str, str] = {"(Amigó et al. 2009)": "amigo2009comparison"}
+
+#: Where the adjusted Rand index and adjusted mutual information of a partition comparison come from: the mutual
+#: information's normalisation after Vinh et al., who list the variants, and scikit-learn, whose default it is.
+PARTITION_CITE: dict[str, tuple[tuple[str, str], ...]] = {
+    "adjusted_rand_index": (("Hubert", "1985"),),
+    "adjusted_mutual_info": (("Vinh", "2010"), ("Pedregosa", "2011")),
+    "normalized_mutual_info": (("Vinh", "2010"), ("Pedregosa", "2011")),
 }
 
 #: The work that argues for a lead metric's purpose (author substring, year), when it is not the
@@ -386,14 +390,20 @@ S: dict[str, str] = {
     "notation_pos": "“{pos}”",
     "notation_pos_plain": "positive",
     "partition_adjusted_rand_index": "the adjusted Rand index holds the cluster sizes fixed in its chance correction",
-    "partition_adjusted_mutual_info": ("adjusted mutual information is normalised by the arithmetic mean of the two "
-                                       "entropies"),
-    "partition_normalized_mutual_info": ("normalized mutual information is normalised by the arithmetic mean of the "
-                                         "two entropies"),
+    "partition_adjusted_mutual_info": ("adjusted mutual information divides by the arithmetic mean of the two "
+                                       "entropies, scikit-learn's default"),
+    "partition_normalized_mutual_info": ("normalized mutual information divides by the arithmetic mean of the two "
+                                         "entropies, scikit-learn's default"),
     # both reported (NMI planned): one normalisation, said once for the two, just named beside the lead
     # a planned metric's caveat the paragraph had no room for, said in the note on the planned metrics
     "caveat_note": "The planned “{planned}” is reported as {name}, {caveat}.",
-    "partition_mutual_info_both": "both mutual information indices divide by the arithmetic mean of the two entropies",
+    # after a planned purity set aside (the s28 clustering reader: "text-clustering papers report purity with
+    # inverse purity, or the clustering F-measure; report that pair or say why not comparable")
+    "purity_pair": ("Text-clustering studies pair it with inverse purity, which rewards merging instead, or combine "
+                    "the two in an F-measure (Amigó et al. 2009); each index we report weighs splits and merges in "
+                    "one figure."),
+    "partition_mutual_info_both": ("both mutual information indices divide by the arithmetic mean of the two entropies, "
+                                   "scikit-learn's default"),
     "notation_partition": ("$C$ is the contingency table of the two partitions, the reference's clusters as rows and "
                            "the clustering's as columns, $a_i$ and $b_j$ are the sizes of reference cluster $i$ and "
                            "cluster $j$, and $n$ counts items"),
@@ -487,14 +497,16 @@ S: dict[str, str] = {
     "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
                        "{names} then {each}{take} a BCa interval from {n} bootstrap resamples of the {items} instead"),
     "seed": ", seed {seed}",
-    # the bootstrap of the error (advisor/stats/_partitions.py), said so a statistician can redo it, with its source:
-    # three readers in a row, "an ad-hoc fix, not an established method, cannot be followed as written, cites
-    # nothing"; the citation follows it
-    "intervals_partition": ("A resample repeats some {items}, and {a} {item} always shares a cluster with its copy, "
-                            "so a resampled index estimates the index of the test set's empirical distribution, "
-                            "self-pairs included. The BCa interval is therefore taken over our estimate plus each "
-                            "resample's error, its index minus that value, which estimates the distribution of our "
-                            "estimate's error"),
+    # the partition indices' resamples (advisor/stats/_partitions.py), said so a statistician can redo them. The
+    # clustering methodologist of s28: the earlier "estimate plus each resample's error, its index minus that value
+    # (Efron & Tibshirani 1993)" was an opaque recentring cited as if the book covered it; "leave out the pairs formed
+    # by copies of the same article". So the pair-counting indices count only pairs of two distinct articles (plain
+    # BCa, benchmarks/README.md) and AMI, which counts no pairs, keeps the recentring, said as what it is, uncited
+    "intervals_partition_pairs": ("Each resampled pair-counting index leaves out the pairs formed by two copies of "
+                                  "one {item}, which always share a cluster"),
+    "intervals_partition_ami": ("{a_ami} has no pairs to leave out; its interval is taken over our estimate plus "
+                                "each resample's deviation from the test set's normalized mutual information, which "
+                                "a resampled index estimates"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "

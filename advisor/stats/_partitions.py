@@ -1,5 +1,5 @@
-r"""Intervals for the partition indices — pair correlation, correlation distance, ARI, AMI, and NMI or purity when
-asked for (issue 23, item 3).
+r"""Intervals for the partition indices — the pair-counting correlation coefficient (CC), its correlation distance,
+ARI, AMI, and NMI or purity when asked for (issue 23, item 3).
 
 **Why the usual bootstrap is wrong here.** A bootstrap resample draws the items with replacement, so about a quarter
 of the items appear two or more times. An item and its copy form a pair that both partitions put together: the
@@ -10,32 +10,36 @@ population's value less often than it says (0.88–0.96 for a 95 % interval in
 ``benchmarks/bench_partition_intervals.py``), and BCa, whose bias correction reads that shift as a bias of the
 *estimate*, moves the interval the other way by as much (0.60–0.81 for weakly related or independent partitions).
 
-**What advisor does: the bootstrap of the error.** The bootstrap principle says a resample's index ``θ̂*`` is to
-the population of the resamples what the test set's index ``θ̂`` is to the population of the items. The
-population of the resamples is the test set itself, drawn with replacement, and its index ``θ(F̂)`` is the index
-of the table's shares — pairs drawn with replacement, so an item pairs with itself (``Σ c_ij²`` in place of
-``Σ c_ij(c_ij − 1)``), and the mutual information without chance correction
-(:func:`advisor.engine.partition_cells_batch` with ``population=True``). So ``θ̂* − θ(F̂)`` has the distribution
-of the estimate's error ``θ̂ − θ``, and the interval is BCa (the rule of every advisor interval,
-:mod:`._intervals`) on ``θ̂ + (θ̂* − θ(F̂))``: its bias correction now measures the estimator's own bias, and
-its acceleration comes from a jackknife that deletes each resampled unit once (an item of a non-zero cell, or a
-group; :mod:`._jackknife`). An interval that would not contain its estimate is not given, as everywhere. Coverage:
-0.94–0.96 for the pair correlation, correlation distance and ARI from 60 to 1,000 items, 0.93–0.94 for 40 groups
-resampled whole, 0.91 near perfect agreement on 60 items and 0.92–0.94 at 20–30 items (every method is lower
-there). AMI covers 0.77–0.95 below 1,000 items: its estimate exceeds the population's normalised mutual
-information by about half a standard error when the partitions agree well, a bias the bootstrap does not see.
-NMI (reported when planned) is a function of the table's shares, so its population value is its own estimate and
-its resampled values are read against the estimate, as in any bootstrap; BCa's bias correction takes up the upward
-bias of the plug-in mutual information, though not all of it on small test sets: in a simulation (1,000 samples,
-400 resamples each; not in the benchmark) a 95 % interval covered 0.87 at 100 items and 0.95 at 400 for moderately
-related partitions (NMI 0.25), 0.72 and 0.92 for well-agreeing ones (NMI 0.68) — like AMI, it covers less than it
-says below a few hundred items.
+**What advisor does.** *Pair-counting indices* (:data:`PAIR_DISTINCT`): a resample counts only pairs of two
+distinct original items — the pairs an item forms with its own copies are left out (``N₁₁ = Σ (w² − q)/2`` with
+``w`` a cell's copies and ``q`` their ``Σ m²``, :func:`advisor.engine.partition_cells_batch` with ``squares``).
+Each pair of distinct items then enters a resample with the same expected weight, so the resampled pair counts
+centre on the test set's and the interval is BCa on the resamples as they are (the rule of every advisor interval,
+:mod:`._intervals`). Items are drawn one by one (their multiplicities, not only each cell's total), which costs one
+draw per item and resample; a group drawn ``m`` times gives each of its items ``m`` copies.
+*Adjusted mutual information* (:data:`RECENTRED`) counts no pairs, so nothing can be left out: its resamples are
+read against the index of the population they are drawn from, the test set itself — ``θ(F̂)``, the mutual
+information of the table's shares without chance correction, i.e. the table's NMI (``population=True``) — and the
+interval is BCa on ``θ̂ + (θ̂* − θ(F̂))``: our estimate plus each resample's deviation from the value it estimates.
+*NMI* (reported when planned) is a function of the table's shares, so ``θ(F̂)`` is its own estimate and its
+resamples are read as they are. Every BCa acceleration comes from a jackknife that deletes each resampled unit once
+(an item of a non-zero cell, or a group; :mod:`._jackknife`), which no copy enters. An interval that would not
+contain its estimate is not given, as everywhere.
 
-The alternatives measured beside it: dropping the pairs an item forms with its own copies corrects the
-pair-counting indices as well (0.91–0.98, a little wider) but has no counterpart for AMI; the jackknife normal
-interval is close (0.89–0.97) but symmetric near the bound 1; half-sampling without replacement gives the right
-variance but no skewness (0.79 at 12 items). Where the two partitions are independent the indices are (nearly)
-degenerate U-statistics (their error shrinks faster than 1/√n) and every bootstrap over-covers (0.99–1.0).
+Measured (``benchmarks/README.md``, the same test sets and resamples for every method): the pair-distinct
+resamples cover at least as well as the earlier recentring of every index, ``θ̂ + θ̂* − θ(F̂)`` with ``θ(F̂)``
+the index of pairs drawn with replacement, in every row (0.94–0.98 against 0.91–0.97 from 20 to 1,000 items,
+0.93–0.945 for 40 groups), and are a little wider. AMI's intervals cover 0.75–0.95: its estimate exceeds the
+population's normalised mutual information by about half a standard error when the partitions agree well, a bias
+the bootstrap does not see; half-sampling (subsampling without replacement, ``n/2`` of ``n``, which needs no
+rescaling) corrects part of it where the partitions agree moderately or weakly but covers less where they agree
+well, and the jackknife normal interval covers more in most rows at 11–46 % more width but less at 200
+well-agreeing items, so neither replaces it. NMI: BCa's bias
+correction takes up the upward bias of the plug-in mutual information, though not all of it on small test sets: in
+a simulation (1,000 samples, 400 resamples each; not in the benchmark) a 95 % interval covered 0.87 at 100 items
+and 0.95 at 400 for moderately related partitions (NMI 0.25), 0.72 and 0.92 for well-agreeing ones (NMI 0.68) —
+like AMI, it covers less than it says below a few hundred items. Where the two partitions are independent the
+indices are (nearly) degenerate U-statistics (their error shrinks faster than 1/√n) and every bootstrap over-covers.
 
 **Resampled unit.** Items, or — with a group column (``--group``) — whole groups of items (documents of one
 source, recordings of one patient): the cluster bootstrap of :mod:`._clusters`, its rows the distinct (reference
@@ -65,7 +69,15 @@ from ._jackknife import acceleration, leave_out_values
 from ._paired import PairedInputs, summarise
 from ._ranks import ranking_agreement
 
-__all__ = ["MIN_UNITS", "partition_comparison", "partition_intervals", "partition_resamples"]
+__all__ = ["MIN_UNITS", "PAIR_DISTINCT", "RECENTRED", "partition_comparison", "partition_intervals",
+           "partition_resamples"]
+
+#: The pair-counting indices: a resample's pair counts leave out the pairs an item forms with its own copies, and
+#: the interval is BCa on those resamples as they are (see the module's text).
+PAIR_DISTINCT = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index")
+#: The indices whose resamples are read against the index of the resampled population rather than the estimate:
+#: adjusted mutual information, which counts no pairs (see the module's text).
+RECENTRED = ("adjusted_mutual_info",)
 
 #: The fewest resampled units (items, or groups) an interval of a partition index is computed from.
 MIN_UNITS = 20
@@ -85,9 +97,13 @@ class _System:
     def cell_masses(self, masses: np.ndarray) -> np.ndarray:
         return np.asarray((self.onehot.T @ np.atleast_2d(masses).T).T)
 
-    def evaluate(self, masses: np.ndarray, ids: Sequence[str], population: bool = False) -> np.ndarray:
-        """``(batch, ids)``: the indices of a batch of row masses."""
-        vals = partition_cells_batch(self.cell_masses(masses), self.r, self.c, self.shape, ids, population=population)
+    def evaluate(self, masses: np.ndarray, ids: Sequence[str], population: bool = False,
+                 squares: np.ndarray | None = None) -> np.ndarray:
+        """``(batch, ids)``: the indices of a batch of row masses; with ``squares`` (each row's ``Σ m²`` over its
+        original items, ``m`` an item's copies) the pair-counting indices count only pairs of distinct items."""
+        sq = None if squares is None else self.cell_masses(squares)
+        vals = partition_cells_batch(self.cell_masses(masses), self.r, self.c, self.shape, ids, population=population,
+                                     squares=sq)
         return np.column_stack([vals[m] for m in ids])
 
 
@@ -109,37 +125,69 @@ def _check(rows: PartitionRows, ids: Sequence[str], n_resamples: int, confidence
     return ids
 
 
+def _item_copies(multiplicity: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(Σ m, Σ m²)`` per row, each ``(resamples, rows)``: ``multiplicity`` (resamples, items) the copies of each
+    original item in a resample, the items in row order, ``counts[r]`` of them in row ``r``.
+
+    >>> s, q = _item_copies(np.array([[2, 0, 1, 1]]), np.array([3., 1.]))
+    >>> s.tolist(), q.tolist()
+    ([[3.0, 1.0]], [[5.0, 1.0]])
+    """
+    m = np.asarray(multiplicity, dtype=np.float64)
+    c = np.asarray(counts).astype(np.int64)
+    s, q = np.zeros((m.shape[0], c.size)), np.zeros((m.shape[0], c.size))
+    full = np.flatnonzero(c > 0)
+    if full.size:
+        starts = np.concatenate([[0], np.cumsum(c)[:-1]])[full]
+        s[:, full], q[:, full] = np.add.reduceat(m, starts, axis=1), np.add.reduceat(m * m, starts, axis=1)
+    return s, q
+
+
 def _masses(rows: PartitionRows, n_resamples: int, rng: np.random.Generator, progress: Progress | None
-            ) -> Iterator[tuple[int, np.ndarray]]:
-    """Chunks ``(start, masses (chunk, rows))`` of resampled items (a multinomial over the rows, whose items are
-    interchangeable) or groups (each row's count times its group's multiplicity)."""
+            ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """Chunks ``(start, masses, squares)``, each ``(chunk, rows)``: the copies of each row's items in a resample and
+    their ``Σ m²`` over its original items (``m`` an item's copies), which the pair counts need to leave out the
+    pairs of an item with its own copies. Items are drawn one by one (their multiplicities, not only each row's
+    total); a group's items all have the group's multiplicity."""
     counts = np.asarray(rows.counts, dtype=np.float64)
-    size = max(1, _CHUNK // max(counts.size, 1))
     if rows.groups is not None:
-        chunks: Iterator[tuple[int, np.ndarray]] = (
-            (start, np.asarray(m, dtype=np.float64))
-            for start, m in iter_cluster_resamples(rng, counts, np.asarray(rows.groups), int(rows.n_groups),
-                                                   n_resamples, size))
-    else:
-        n = int(round(counts.sum()))
-        chunks = ((start, rng.multinomial(n, counts / counts.sum(), size=min(size, n_resamples - start))
-                   .astype(np.float64)) for start in range(0, n_resamples, size))
-    for start, m in chunks:
-        yield start, m
+        size = max(1, _CHUNK // max(counts.size, 1))
+        for start, m in iter_cluster_resamples(rng, counts, np.asarray(rows.groups), int(rows.n_groups),
+                                               n_resamples, size):
+            w = np.asarray(m, dtype=np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                yield start, w, np.where(counts > 0, w * w / np.where(counts > 0, counts, 1.0), 0.0)
+            if progress is not None:
+                progress(min(start + w.shape[0], n_resamples), n_resamples)
+        return
+    n = int(round(counts.sum()))
+    size = max(1, _CHUNK // max(n, 1))
+    for start in range(0, n_resamples, size):
+        k = min(size, n_resamples - start)
+        draws = rng.integers(0, n, size=(k, n)) + (np.arange(k) * n)[:, None]
+        w, q = _item_copies(np.bincount(draws.reshape(-1), minlength=k * n).reshape(k, n), counts)
+        yield start, w, q
         if progress is not None:
-            progress(min(start + m.shape[0], n_resamples), n_resamples)
+            progress(start + k, n_resamples)
 
 
 def partition_resamples(rows: PartitionRows, metrics: Sequence[str] | None = None, *, n_resamples: int = 2000,
                         seed: Any = None, progress: Progress | None = None) -> dict[str, np.ndarray]:
-    """``{system: (n_resamples, metrics)}``: each resample's indices ``θ̂*`` as the test set's formula gives them
-    (an item drawn twice counted as two items), every system on the same resamples."""
-    ids = list(metrics or PARTITION_METRICS)
+    """``{system: (n_resamples, metrics)}``: each resample's indices ``θ̂*``, every system on the same resamples.
+    The pair-counting indices count only pairs of two distinct original items (an item's copies never pair with
+    each other); the mutual information indices and purity count an item drawn twice as two items."""
+    return _resample_values(rows, list(metrics or PARTITION_METRICS), n_resamples, seed, progress)
+
+
+def _resample_values(rows: PartitionRows, ids: list[str], n_resamples: int, seed: Any, progress: Progress | None,
+                     self_pairs: bool = False) -> dict[str, np.ndarray]:
+    """:func:`partition_resamples`; ``self_pairs=True`` counts the pairs of an item with its own copies too (the
+    resamples of advisor's earlier method, kept for ``benchmarks/bench_partition_intervals.py``)."""
     systems = {s: _System(rows, s) for s in rows.pred}
     out = {s: np.empty((n_resamples, len(ids))) for s in systems}
-    for start, m in _masses(rows, n_resamples, np.random.default_rng(seed), progress):
+    for start, m, q in _masses(rows, n_resamples, np.random.default_rng(seed), progress):
         for s, sy in systems.items():
-            out[s][start:start + m.shape[0]] = sy.evaluate(m, ids)
+            out[s][start:start + m.shape[0]] = sy.evaluate(m, ids, squares=None if self_pairs else q)
     return out
 
 
@@ -150,9 +198,11 @@ def _errors(rows: PartitionRows, ids: list[str], n_resamples: int, seed: Any, pr
     base = np.asarray(rows.counts, dtype=np.float64)[None]
     systems = {s: _System(rows, s) for s in rows.pred}
     point = {s: sy.evaluate(base, ids)[0] for s, sy in systems.items()}
-    population = {s: sy.evaluate(base, ids, population=True)[0] for s, sy in systems.items()}
-    draws = partition_resamples(rows, ids, n_resamples=n_resamples, seed=seed, progress=progress)
-    moved = {s: draws[s] - population[s][None] + point[s][None] for s in systems}
+    # θ(F̂): AMI's resamples are read against the table's NMI; every other index against its own estimate
+    population = {s: np.where(np.isin(ids, RECENTRED), sy.evaluate(base, ids, population=True)[0], point[s])
+                  for s, sy in systems.items()}
+    draws = _resample_values(rows, ids, n_resamples, seed, progress)
+    moved = {s: draws[s] - (population[s] - point[s])[None] for s in systems}  # exactly θ̂* where not recentred
     names = list(systems)
 
     def evaluate(masses: np.ndarray) -> np.ndarray:
