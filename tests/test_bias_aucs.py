@@ -164,15 +164,17 @@ def test_the_plan_carries_the_bias_aucs_only_with_scores_subgroups_and_a_class_o
 def test_the_toxic_paragraph_names_the_bias_aucs_with_what_they_catch_and_defines_them():
     ctx = build_report(load_answers(SITUATION), None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
-    # what each AUC catches, in the comments' words; with the Jigsaw score kept (the field's summary) the sentence
-    # takes its terse form, which says the same of both AUCs at once
+    # what each AUC catches, in the comments' words; once the paragraph must shorten the sentence takes its terse
+    # form, which says the same of both AUCs at once
     full = ("Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic "
             "comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of "
             "that value scored below non-toxic ones elsewhere")
     terse = ("the subgroup, BPSN and BNSP AUCs, which catch a value's non-toxic comments scored above toxic ones "
              "elsewhere or its toxic comments scored below non-toxic ones")
     assert full in text or terse in text, text
-    assert "We give the Jigsaw Unintended Bias competition's score" in text
+    # one flag column gives one identity: the competition's score (a power mean over identities) is not promised
+    # before data (the fairness reader; tests/test_bias_score_identities.py has the several-column case)
+    assert "Jigsaw" not in text and "competition" not in text
     cites = [s.keys for p in ctx.methods for s in p.spans if s.kind == "cite"]
     assert ["borkan2019nuanced"] in cites
     assert 100 <= len(text.split()) <= 220, len(text.split())

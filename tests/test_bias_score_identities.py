@@ -61,15 +61,32 @@ def _comments(tmp_path, several: bool, seed: int = 3, n: int = 900):
 # ------------------------------------------------------------------------------------------------------------------
 # before data: what the power mean does, and comparable only over the competition's identities
 # ------------------------------------------------------------------------------------------------------------------
-def test_before_data_the_score_is_said_comparable_only_over_the_competitions_identities():
+def test_before_data_one_flag_column_promises_no_competition_score():
+    """The only subgroup column is one flag (“identity_mentioned”): a power mean over one identity is that identity's
+    AUC, so before data the competition's score is not promised; the bias AUCs stay (the fairness reader)."""
     ctx = build_report(load_answers(TOXIC), None, bootstrap=2000, seed=2024)
+    text = _evaluation(ctx)
+    assert "Jigsaw" not in text and "competition" not in text and "nine identities" not in text
+    assert "BPSN" in text and "BNSP" in text
+    assert "We do not rely on F1 score" in text  # the author's planned F1 keeps its reason in the paragraph
+    assert not any(m.id == "jigsaw_bias_score" for m in ctx.definitions)
+
+
+def test_before_data_the_score_is_said_comparable_only_over_the_competitions_identities():
+    """Several subgroup columns (one per identity): several identity subgroups, so the score is promised."""
+    answers = load_answers(TOXIC).model_copy(update={"subgroups": ["gay", "muslim", "black"]})
+    ctx = build_report(answers, None, bootstrap=2000, seed=2024)
     text = _evaluation(ctx)
     assert ("We give the Jigsaw Unintended Bias competition's score, the overall ROC AUC averaged with the three AUCs' "
             "power means (p = −5) over identities, each near the lowest AUC (c).") in text
     assert "It is comparable with the competition's only over its nine identities." in text
     # one interval method, said once for every figure: no percentile exception left unexplained
     assert "percentile" not in text and "Intervals are 95% BCa intervals" in text
-    assert "We do not rely on F1 score" in text  # the author's planned F1 keeps its reason in the paragraph
+    # the author's planned F1 keeps its reason: in the paragraph, or (three columns named twice leave it no room) in
+    # the paragraph after it
+    said = " ".join(sp.text for par in ctx.methods for sp in par.spans)
+    assert "We do not rely on F1 score" in text or "We do not report F1: it scores labels at a threshold nobody " \
+        "chose" in said
     words = len(text.split())
     assert 60 <= words <= 220, words
     for s in _sentences(text):

@@ -198,7 +198,11 @@ def test_the_plan_carries_each_figure_where_its_field_and_answers_call_for_it():
     assert air is not None and air.params["favourable"] == "repaid" and air.params["line"] == 0.8
     assert "eeoc1978uniform" in air.params["sources"] and loan.diagnostic("bias_score") is None
     toxic = make_plan(TOXIC)
-    assert toxic.diagnostic("bias_score") is not None and toxic.diagnostic("adverse_impact") is None  # threshold open
+    assert toxic.diagnostic("adverse_impact") is None  # threshold open
+    # one flag column is one identity: no power mean over identities to promise; several identity columns are
+    assert toxic.diagnostic("bias_score") is None
+    several = make_plan(load_answers(TOXIC).model_copy(update={"subgroups": ["gay", "muslim"]}))
+    assert several.diagnostic("bias_score") is not None
     hire = make_plan({"task": "binary", "classes": ["rejected", "hired"], "positive_class": "hired",
                       "outputs": "labels", "subgroups": ["sex"]})
     assert hire.diagnostic("adverse_impact").params["favourable"] == "hired"
@@ -215,9 +219,9 @@ def test_the_loan_paragraph_gives_the_approval_rate_ratio_with_its_sources():
     ctx = build_report(load_answers(LOAN), None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
     # the columns named once, in the subgroup promise just before (two sentences naming them read as a repetition)
-    assert ("We give every metric within each value of “sex” and of “ethnicity”, with the largest gap between values, "
-            "its interval included. For each value we also give the approval rate, the share of applicants predicted "
-            "“repaid”, and its ratio to the highest value's") in text
+    assert ("We give every metric within each value of “sex” and of “ethnicity”, and the largest gap of figures "
+            "independent of class shares. For each value we also give the approval rate, the share of applicants "
+            "predicted “repaid”, and its ratio to the highest value's") in text
     assert "four-fifths line" in text
     keys = {r.key for r in ctx.references}
     assert {"eeoc1978uniform", "hall2021united"} <= keys
@@ -227,13 +231,16 @@ def test_the_loan_paragraph_gives_the_approval_rate_ratio_with_its_sources():
 
 
 def test_the_toxic_paragraph_gives_the_jigsaw_score_and_defines_it():
-    ctx = build_report(load_answers(TOXIC), None, bootstrap=2000, seed=1)
+    # several identity columns: several identity subgroups, so the competition's score is promised before data
+    ctx = build_report(load_answers(TOXIC).model_copy(update={"subgroups": ["gay", "muslim"]}), None, bootstrap=2000,
+                       seed=1)
     text = _evaluation(ctx)
     # before data: what the power means do, and comparable with the competition's only over its identities
     assert ("We give the Jigsaw Unintended Bias competition's score, the overall ROC AUC averaged with the three AUCs' "
             "power means (p = −5) over identities, each near the lowest AUC") in text
     assert "It is comparable with the competition's only over its nine identities." in text
-    assert "We do not rely on F1 score" in text  # the author's planned F1 keeps its reason
+    # the author's planned F1 keeps its reason (_evaluation reads every methods paragraph: this one, or the next)
+    assert "We do not rely on F1 score" in text or "We do not report F1: it scores labels at a threshold" in text
     assert "jigsaw_bias_score" in {m.id for m in ctx.definitions}
     assert "jigsaw2019unintended" in {r.key for r in ctx.references}
 

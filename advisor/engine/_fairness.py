@@ -30,7 +30,8 @@ import numpy as np
 from .._exceptions import InputError
 
 __all__ = ["FAIRNESS_IDS", "FAVOURABLE_WORDS", "FOUR_FIFTHS", "JIGSAW_POWER", "JIGSAW_WEIGHT", "adverse_impact",
-           "extra_specs", "favourable_class", "identity_values", "jigsaw_bias_score", "power_mean"]
+           "equal_error_threshold", "extra_specs", "favourable_class", "identity_values", "jigsaw_bias_score",
+           "power_mean"]
 
 #: ids of the two summaries (catalogue advisor/catalogue/metrics_bias.yaml)
 FAIRNESS_IDS = ("adverse_impact_ratio", "jigsaw_bias_score")
@@ -139,6 +140,31 @@ def identity_values(values: Sequence[Any]) -> list[Any]:
     if len(vals) == 2 and sum(x in _YES for x in low) == 1 and sum(x in _NO for x in low) == 1:
         return [v for v, x in zip(vals, low) if x in _YES]
     return [v for v, x in zip(vals, low) if x not in _NO]
+
+
+def equal_error_threshold(positive: Any, score: Any) -> dict[str, float]:
+    """``{"threshold", "fpr", "fnr"}``: the threshold at which the overall false positive and false negative rates
+    are equal, or as near as the scores allow — the global criterion Dixon et al. (2018) set the per-term error rates
+    of a toxicity classifier at (their code: ``compute_equal_error_rate``, conversationai/unintended-ml-bias-analysis).
+    An item is flagged as the class of interest when its score is at least the threshold; the candidates are the
+    distinct scores. Of the candidates with the smallest ``|FPR − FNR|`` the one with the smaller larger rate is
+    taken, then the lower threshold, so the choice is unique.
+
+    >>> r = equal_error_threshold([1, 1, 0, 1, 0, 0], [0.9, 0.8, 0.7, 0.4, 0.3, 0.1])
+    >>> r["threshold"], round(r["fpr"], 4), round(r["fnr"], 4)
+    (0.7, 0.3333, 0.3333)
+    """
+    pos = np.asarray(positive, dtype=bool).reshape(-1)
+    s = np.asarray(score, dtype=np.float64).reshape(-1)
+    if pos.shape != s.shape or not pos.any() or pos.all() or not np.isfinite(s).all():
+        raise InputError("the equal-error threshold needs a finite score for every item and items of both classes.")
+    cand = np.unique(s)  # ascending
+    neg_s, pos_s = np.sort(s[~pos]), np.sort(s[pos])
+    # flagged at t: score >= t; FPR = negatives at or above t, FNR = positives below t
+    fpr = (neg_s.shape[0] - np.searchsorted(neg_s, cand, side="left")) / neg_s.shape[0]
+    fnr = np.searchsorted(pos_s, cand, side="left") / pos_s.shape[0]
+    best = np.lexsort((cand, np.maximum(fpr, fnr), np.abs(fpr - fnr)))[0]
+    return {"threshold": float(cand[best]), "fpr": float(fpr[best]), "fnr": float(fnr[best])}
 
 
 def _subgroup_level(s: Any) -> np.ndarray:  # pragma: no cover - guarded where metrics are resolved

@@ -19,7 +19,7 @@ from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
 from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
-    net_benefit_name, reported_ids
+    identity_values, net_benefit_name, reported_ids
 from ..questionnaire import (
     BASELINE_THRESHOLDS,
     Answers,
@@ -214,6 +214,25 @@ def _bias_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _error_rates_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With subgroup columns, a binary task, a class of interest, scores or probabilities and the threshold left
+    open: within each subgroup value the false positive and false negative rates at one threshold set by a global
+    criterion, where the whole test set's two rates are equal (Dixon et al. 2018), and their gaps. A harm done by
+    the decisions within a group — a group's harmless items flagged, its harmful ones let through — is an error rate
+    at a threshold, which the bias AUCs of the ranking do not measure (the fairness reader). The answers do not say
+    which of the two errors a context names, so both rates are given."""
+    if not answers.subgroups or answers.task != "binary" or answers.positive_class is None \
+            or answers.outputs not in ("probabilities", "scores") or answers.operating_point != "open":
+        return None
+    keys = ["subgroups", "task", "positive_class", "outputs", "operating_point"]
+    return Diagnostic(id="subgroup_error_rates", promise=DIAGNOSTICS["subgroup_error_rates"],
+                      params={"columns": list(answers.subgroups), "criterion": "equal_error",
+                              "sources": ["dixon2018measuring"]},
+                      reason="At one threshold for every group, how often are each group's items flagged wrongly, "
+                             "or missed?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _adverse_impact_diagnostic(answers: Answers) -> Diagnostic | None:
     """With subgroup columns, a binary task, a class of interest and labels (given, or made at a fixed operating
     threshold), when the decisions affect the items: per subgroup value the rate of the favourable decision and its
@@ -255,12 +274,33 @@ def _cross_tab_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
-def _bias_score_diagnostic(answers: Answers) -> Diagnostic | None:
+def _identities(answers: Answers, data: Any) -> int | None:
+    """How many identity subgroups the score would be taken over: counted from the values of the subgroup columns
+    when the data hold them all (:func:`advisor.engine.identity_values`: the "yes" of a yes/no mention column, else
+    every value but one that says no identity is mentioned); None before there are data."""
+    ps = getattr(data, "predictions", data) if data is not None else None
+    found = getattr(ps, "by", None) or {}
+    if not answers.subgroups or any(c not in found for c in answers.subgroups):
+        return None
+    return sum(len(identity_values([str(v) for v in found[c][1]])) for c in answers.subgroups)
+
+
+def _bias_score_diagnostic(answers: Answers, data: Any = None) -> Diagnostic | None:
     """Beside the bias AUCs, the final score of the Jigsaw Unintended Bias competition (their summary over identity
     subgroups), unless the answers name a field that does not report it (credit scoring reports the adverse impact
-    ratio instead)."""
+    ratio instead).
+
+    The score is a power mean over several identity subgroups, so it is planned only when they are known to be there
+    (the toxic reader: one flag column, "identity_mentioned", gives one identity, and a power mean over one value is
+    that value's AUC). The answers name the subgroup columns, not their values: before there are data, one column may
+    be a yes/no flag (one identity) or name several identities, so only several columns promise several identity
+    subgroups. With data the values tell: at least one identity plans it, said over one identity in the form the
+    score takes there (:func:`advisor.report._methods_bias.bias_score_sentence`)."""
     field = load_fields().get(answers.field) if answers.field else None
     if field is not None and "bias_score" not in field.customary:
+        return None
+    known = _identities(answers, data)
+    if (known is None and len(answers.subgroups) < 2) or known == 0:
         return None
     keys = ["subgroups", "task", "positive_class", "outputs", *(["field"] if field is not None else [])]
     return Diagnostic(id="bias_score", promise=DIAGNOSTICS["bias_score"],
@@ -485,9 +525,12 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     if air is not None:  # decisions that favour or harm the items: the adverse impact ratio per subgroup column
         diagnostics = [air, *diagnostics]
     bias = _bias_diagnostic(ans)
-    score = _bias_score_diagnostic(ans) if bias is not None else None
+    score = _bias_score_diagnostic(ans, data) if bias is not None else None
     if score is not None:  # the bias AUCs' summary over identity subgroups (the Jigsaw competition's final score)
         diagnostics = [score, *diagnostics]
+    rates = _error_rates_diagnostic(ans)
+    if rates is not None:  # each group's error rates at one threshold set on the whole test set (Dixon et al. 2018)
+        diagnostics = [rates, *diagnostics]
     if bias is not None:  # the subgroups of a binary task's scores: the bias AUCs of Borkan et al. (2019), first
         diagnostics = [bias, *diagnostics]
     smd = _smd_diagnostic(ans)

@@ -112,6 +112,9 @@ DIAGNOSTICS: dict[str, str] = {
                   "and column (STARD 2015, item 23: the cross tabulation of index test and reference standard)"),
     "bias_aucs": ("within each subgroup value, the subgroup AUC, the BPSN AUC and the BNSP AUC of Borkan et al. (2019), "
                   "each with its interval"),
+    "subgroup_error_rates": ("within each subgroup value, the false positive and false negative rates at the "
+                             "threshold where the whole test set's two rates are equal (Dixon et al. 2018), with "
+                             "their gaps across the values, each with its interval"),
     "adverse_impact": ("within each subgroup value, the rate of the favourable decision and its ratio to the highest "
                        "value's rate, the smallest ratio of each column against the four-fifths line of the Uniform "
                        "Guidelines on Employee Selection Procedures (29 CFR 1607.4(D)), each with its interval"),

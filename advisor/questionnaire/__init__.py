@@ -43,6 +43,7 @@ _LAZY: dict[str, str] = {
     "load_rules": "._rules",
     "article": "._fields",
     "plural": "._fields",
+    "ranked_pair": "._fields",
     "recommend": "._engine",
     "missing_input": "._engine",
     "per_class_reading": "._planned",
@@ -135,6 +136,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         load_fields as load_fields,
         article as article,
         plural as plural,
+        ranked_pair as ranked_pair,
         suggest_field as suggest_field,
     )
     from ._infer import summarize as summarize_data

@@ -210,6 +210,29 @@ def article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+def ranked_pair(answers: Any) -> str:
+    """What ROC AUC is the probability of, in the author's classes and items: "a toxic comment is scored above a
+    non-toxic one" (Fawcett 2006: the probability that a random positive is ranked above a random negative); a class
+    that is no word is named ("an item of class “1” is scored above one of class “0”"), and without the classes,
+    "a positive item is scored above a negative one". ``answers``: the answers or their mapping.
+
+    >>> ranked_pair({"classes": ["non-toxic", "toxic"], "positive_class": "toxic", "item_name": "comment"})
+    'a toxic comment is scored above a non-toxic one'
+    >>> ranked_pair({"classes": [0, 1], "positive_class": 1})
+    'an item of class “1” is scored above one of class “0”'
+    """
+    get = answers.get if hasattr(answers, "get") else (lambda k: getattr(answers, k, None))
+    item = str(get("item_name") or "item")
+    pos = get("positive_class")
+    neg = next((c for c in get("classes") or [] if str(c) != str(pos)), None)
+    if pos is None or neg is None or len(get("classes") or []) != 2:
+        return f"a positive {item} is scored above a negative one"
+    word = re.compile(r"^[A-Za-z][A-Za-z\- ]{0,30}$")
+    if word.match(str(pos)) and word.match(str(neg)):
+        return f"{article(str(pos))} {pos} {item} is scored above {article(str(neg))} {neg} one"
+    return f"{article(item)} {item} of class “{pos}” is scored above one of class “{neg}”"
+
+
 def plural(noun: str) -> str:
     """The plural of a noun phrase (its last word), for counting test items in the author's words."""
     head, _, last = noun.strip().rpartition(" ")

@@ -17,7 +17,7 @@ from .._exceptions import InputError
 from ..catalogue import get_catalogue
 from ..engine import net_benefit_name, partition_metrics
 from ._plain import plain_formulas, protect_formulas, reader_terms
-from ._fields import article, load_fields, plural
+from ._fields import article, load_fields, plural, ranked_pair
 from ._structure_words import lead_in_words
 from ._words import (SET_ASIDE_PREFIX, ADDS, AVOID, CAVEAT, LEAD, LEAD_COSTLIER, LEAD_COSTS, LEAD_DEPLOYED, LEAD_ITEMS, PROPERTY, PROPERTY_SYMMETRIC, SCREEN, SITUATION,
                      WARNING)
@@ -289,7 +289,7 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
         item = str(answers.get("item_name") or "item")
         risk = lead.params.get("target_risk") or answers.get("target_risk")
         reasons = [LEAD[lead.metric].format(
-            top_k=answers.get("top_k") or "k", item=item, an=article(item),
+            top_k=answers.get("top_k") or "k", item=item, an=article(item), pair=ranked_pair(answers),
             items=plural(item) if answers.get("item_name") else "test items",
             risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):

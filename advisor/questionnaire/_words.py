@@ -94,7 +94,8 @@ LEAD: dict[str, str] = {
                     "no one; a proper score would also weigh risks at which no one acts"),
     "brier": "is a strictly proper scoring rule, best in expectation only for the true probabilities",
     "top_k_accuracy": "counts {an} {item} as right when its true class is among the {top_k} highest-scored",
-    "roc_auc": "judges how the scores order positives above negatives, at every threshold",
+    # a probability over pairs of items, with no threshold in it (Fawcett 2006): in the author's classes and items
+    "roc_auc": "is the probability that {pair}",
     # issue 21: operating constraints and ordered forecasts
     "tpr_at_fpr": "is the share of positives found at the best threshold within the budget",
     "precision_at_k": "counts the positives among the items the review budget can open",

@@ -500,13 +500,16 @@ def build_report(
             margin=margin_of(answers_dict),  # each gap's verdict against the author's margin, when one was fixed
             favourable=_favourable(plan, first), score=plan is not None and plan.diagnostic("bias_score") is not None,
             item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items",
-            smd_flag=smd_subgroup_flag(answers_dict))
+            smd_flag=smd_subgroup_flag(answers_dict), score_ids=[m.id for m in entries if m.role != "appendix"],
+            error_rates=plan is not None and plan.diagnostic("subgroup_error_rates") is not None)
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):
             shown = [*shown, "bias_aucs"]  # the bias AUCs' table (Borkan et al. 2019), as the plan promised it
-        for did in ("adverse_impact", "bias_score"):  # the field's figures across subgroups, as the plan promised them
-            if shown is not None and sub_json.get(did) and plan is not None and plan.diagnostic(did):
+        # the field's figures across subgroups and each value's error rates at one threshold, as the plan promised them
+        for did, key in (("adverse_impact", "adverse_impact"), ("bias_score", "bias_score"),
+                         ("subgroup_error_rates", "error_rates")):
+            if shown is not None and sub_json.get(key) and plan is not None and plan.diagnostic(did):
                 shown = [*shown, did]
         if shown is not None and sub_json.get("smd") and plan is not None and plan.diagnostic("subgroup_smd"):
             shown = [*shown, "subgroup_smd"]  # the SMD per value (Williamson et al. 2012), as the plan promised it

@@ -1,8 +1,9 @@
 """The subgroup figure (issue 23 item 1): one panel per metric, the subgroups side by side.
 
-Drawn from ``ctx.subgroups`` alone: per panel (the TPR, FPR, selection rate and precision of a binary task
-with a class of interest, else the first four of the report's metrics) one row per subgroup value of every
-column, each system a dot with its interval.
+Drawn from ``ctx.subgroups`` alone: per panel (the TPR and FPR of a binary task with a class of interest, else the
+first four of the report's metrics that do not depend on the class shares) one row per subgroup value of every
+column, each system a dot with its interval. A figure that moves with a subgroup's class shares (selection rate,
+precision, accuracy) is not set side by side: its difference would show base rates as bias.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from ._figure_io import _WIDTH, _colour, _text
 from ._models import ReportContext
+from ._subgroups import shares_free
 
 __all__ = ["draw_subgroups"]
 
@@ -25,7 +27,10 @@ def draw_subgroups(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
             for value, per_system in per_value.items()]
     systems = list(rows[0][2])
     ids = [m for m in rows[0][2][systems[0]] if m != "n"]
-    panels = [m for m in _NAMES if m in ids] or ids[:4]
+    # only figures that do not depend on the class shares are set side by side: the others, beside each subgroup's
+    # shares in the tables, would show the subgroups' base rates as a difference (the fairness reader)
+    binary = bool(sub.get("positive_label") is not None)
+    panels = [m for m in _NAMES if m in ids and shares_free(m, True)] or [m for m in ids if shares_free(m, binary)][:4]
     if not panels:
         return None
     names = {m.id: m.name for m in ctx.metrics}

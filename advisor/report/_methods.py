@@ -30,7 +30,7 @@ from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case, un
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
-from ..questionnaire import article, avoid_reason, flatten_parentheses, load_fields, plural, reader_terms, situation
+from ..questionnaire import article, avoid_reason, flatten_parentheses, load_fields, plural, ranked_pair, reader_terms, situation
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from ..questionnaire import property_words as _property_words
@@ -52,7 +52,8 @@ from ._methods_field import (
     promise_sentence,
     summarised_pair,
 )
-from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence
+from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence, \
+    error_rates_sentence
 from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
@@ -210,9 +211,12 @@ def build_methods(
     # the adverse impact ratio (the four-fifths rule) and the Jigsaw bias score: a sentence each, with its source
     air = promised is not None and W.PROMISE["adverse_impact"] in promised
     jigsaw = promised is not None and W.PROMISE["bias_score"] in promised
+    # each value's error rates at one threshold set on the whole test set (Dixon et al. 2018): a sentence of its own
+    rates = promised is not None and W.PROMISE["subgroup_error_rates"] in promised
     if promised is not None:
         promised = [x for x in promised if x not in (W.PROMISE["bias_aucs"], W.PROMISE["subgroup_smd"],
-                                                     W.PROMISE["adverse_impact"], W.PROMISE["bias_score"])]
+                                                     W.PROMISE["adverse_impact"], W.PROMISE["bias_score"],
+                                                     W.PROMISE["subgroup_error_rates"])]
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
     budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
@@ -232,7 +236,8 @@ def build_methods(
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
-                  thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False) -> Text:
+                  thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
+                  rates_here: bool = True) -> Text:
         p = Text()
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
@@ -337,6 +342,8 @@ def build_methods(
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
             decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
+        if rates and rates_here:  # the decision's errors within each group at a stated threshold: shorter when it
+            error_rates_sentence(p, answers, terse=promises < 3)  # must; with data, else in the subgroups' paragraph
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
         if air:  # the field's figure of the decisions across groups: never dropped
@@ -436,12 +443,20 @@ def build_methods(
     # the share-dependent figures beside the lead are said only when the paragraph keeps everything else
     ladder = ([(True, trials[0], False)] if partition else [(True, trials[0], True)]) \
         + [(not partition, t, False) for t in trials]
-    for score in ((True, False) if jigsaw else (True,)):
+    # each value's error rates at the equal-error threshold (Dixon et al. 2018): with data, the subgroups' paragraph
+    # after this one says them with their source, so they leave this one before the bias AUCs lose what each catches
+    # (the last shortening, terse > 4) or the Jigsaw score goes; before data they are a promise, never dropped
+    passes = [(True, True, False), *([(True, False, False)] if undefined_count is not None else []),
+              (True, True, True)] if rates else [(True, True, True)]
+    passes += [(False, True, True)] if jigsaw else []  # (score, error rates said here, bare bias AUCs allowed)
+    for score, rates_here, bare in passes:
         for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest), \
                 shares in ladder:
+            if terse > 4 and not bare:
+                continue
             p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
                           conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest,
-                          variants=variants, shares=shares)
+                          variants=variants, shares=shares, rates_here=rates_here)
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
@@ -1031,6 +1046,8 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         item = str(answers.get("item_name") or "item")
         purpose = str(purpose).format(top_k=primary.params.get("top_k") or answers.get("top_k") or "k", item=item,
                                       an=article(item))
+    if primary.id == "roc_auc":  # what it is the probability of, in the author's classes and items
+        purpose = str(purpose).format(pair=ranked_pair(answers))
     if primary.id == "selective_risk":  # the cut is the test set's (issue 22, the dermatology reader)
         purpose = str(purpose).format(items=_items(answers) or "test items")
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
@@ -1163,7 +1180,8 @@ def _judge_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry, 
     judge_sentences(p, answers, keys, humans, answers.get("label_structure") == "ordinal", intervals is not None,
                     intervals.confidence if intervals is not None else None)
     name = prose_name(primary)
-    purpose = W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")
+    purpose = (W.LEAD.get(primary.id) or W.S["lead_fallback"].removeprefix(", which ")).replace(
+        "{pair}", ranked_pair(answers))
     # with two humans or more alpha is computed without the judge: the humans' baseline (an alpha pooled with the
     # judge answers no question asked); with one human the pair is all there is
     key = ("judge_summary_two_humans" if humans == 2 else

@@ -17,13 +17,15 @@ from ..questionnaire import load_fields, plural
 from ._methods_lists import Text, where_clause
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
+__all__ = ["BIAS_SOURCE", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
            "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence",
            "smd_subgroup_flag"]
 
 #: The BibTeX key of the bias AUCs
 BIAS_SOURCE = "borkan2019nuanced"
 _IDS = ("subgroup_auc", "bpsn_auc", "bnsp_auc")
+#: The BibTeX key of the per-group error rates at the equal-error threshold
+ERROR_RATES_SOURCE = "dixon2018measuring"
 #: The BibTeX key of the standardized mean difference and its flags (0.15 overall, 0.10 within a subgroup)
 SMD_SOURCE = "williamson2012framework"
 _WORD = re.compile(r"^[A-Za-z][A-Za-z\- ]{0,30}$")
@@ -73,6 +75,25 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
             f"scored above {above} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below {below} "
             "elsewhere")
     p.cite([BIAS_SOURCE]).t(". ")
+
+
+def error_rates_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
+    """"We also give each value's false positive and false negative rates at the threshold where both overall rates
+    are equal (Dixon et al. 2018); the first is the share of its non-toxic comments flagged as toxic." — the harm
+    a decision does within a group, at one threshold set by a global criterion while the operating point is open
+    (the fairness reader); ``terse`` when the paragraph must shorten: the two rates named without the gloss.
+
+    >>> t = Text()
+    >>> error_rates_sentence(t, {"item_name": "comment", "classes": ["non-toxic", "toxic"], "positive_class": "toxic"})
+    >>> print("".join(sp.text if sp.kind == "text" else "(c)" for sp in t.spans).rstrip())
+    We also give each value's false positive and false negative rates at the threshold where both overall rates are equal (c); the first is the share of its non-toxic comments flagged as toxic.
+    """
+    pos, neg, ones = _kinds(answers)
+    flagged = str(answers.get("positive_class"))
+    flagged = flagged if ones == "ones" else f"“{flagged}”"
+    p.t("We also give each value's false positive and false negative rates at the threshold where both overall rates "
+        "are equal").cite([ERROR_RATES_SOURCE])
+    p.t(". " if terse else f"; the first is the share of its {neg} flagged as {flagged}. ")
 
 
 def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[str], promise: str,

@@ -43,9 +43,11 @@ PROMISE: dict[str, str] = {
     # said in a sentence of its own, with its source and thresholds (advisor/report/_methods_baseline.py)
     "human_baseline": "the machine's agreement with each human rater beside the raters' with each other",
     # said in a sentence of its own, with its source and what each AUC catches (advisor/report/_methods_bias.py)
-    "bias_aucs": "the subgroup, BPSN and BNSP AUCs within each subgroup value",
+    "bias_aucs": "the subgroup, BPSN and BNSP AUCs",
     # said in a sentence of its own, with its source and the threshold (advisor/report/_methods_bias.py)
     "subgroup_smd": "the standardized mean difference of predicted minus true scores within each subgroup value",
+    # said in a sentence of its own, with its source and the threshold's criterion (advisor/report/_methods_bias.py)
+    "subgroup_error_rates": "false positive and false negative rates at the threshold where both overall rates are equal",
     # each said in a sentence of its own, with its source (advisor/report/_methods_bias.py)
     "adverse_impact": "the rate of the favourable decision within each subgroup value and its ratio to the highest",
     "bias_score": "the final bias score of the Jigsaw Unintended Bias competition",
@@ -75,8 +77,7 @@ def per_class_promised(promised: Iterable[str]) -> bool:
 
 
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
-PROMISE_SUBGROUPS = ("every metric within each value of {columns}, with the largest gap between values, its interval "
-                     "included")
+PROMISE_SUBGROUPS = "every metric within each value of {columns}, and the largest gap of figures independent of class shares"
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {

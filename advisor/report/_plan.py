@@ -569,7 +569,8 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
         cols = [f"“{c}”" for c in plan.design.subgroups]
         bias = PROMISE["bias_aucs"] in out  # the scores' AUCs per value: a sentence of their own, said first
         smd = PROMISE["subgroup_smd"] in out  # the signed bias of an ordered score per value: likewise
-        figures = [x for x in (PROMISE["bias_score"], PROMISE["adverse_impact"]) if x in out]  # said after it
+        figures = [x for x in (PROMISE["subgroup_error_rates"], PROMISE["bias_score"], PROMISE["adverse_impact"])
+                   if x in out]  # said after it
         out = [x for x in out if x not in (PROMISE["bias_aucs"], PROMISE["subgroup_smd"], *figures)]
         out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
         out[1:1] = figures

@@ -13,15 +13,38 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError, arg
+from ..catalogue import get_catalogue
 from ..engine import BINARY_METRICS, MULTICLASS_METRICS, NEEDS_PARAMETERS
-from ..stats import BIAS_AUC_NAMES, subgroup_smd, subgroups
+from ..questionnaire import join_words as _words
+from ..questionnaire import lower_name
+from ..stats import BIAS_AUC_NAMES, SUBGROUP_SCORE_IDS, subgroup_smd, subgroups
 from ._margins import gap_verdict_words, margin_text, verdict
 from ._methods_bias import JIGSAW_IDENTITIES
 from ._models import Paragraph, Span, TableBlock, WarningEntry
 
-__all__ = ["check_subgroup_columns", "subgroup_columns", "subgroup_section"]
+__all__ = ["check_subgroup_columns", "shares_free", "subgroup_columns", "subgroup_section"]
 
 _RATE_NAMES = {"tpr": "TPR", "fpr": "FPR", "selection_rate": "selection rate", "precision": "precision"}
+#: The rates of a binary task as the catalogue's metrics they are (FPR = 1 − specificity); the selection rate,
+#: TPR·π + FPR·(1 − π), moves with the share π of the class of interest and is no metric of the catalogue
+_RATE_AS: dict[str, str | None] = {"tpr": "recall", "fpr": "specificity", "precision": "precision",
+                                   "selection_rate": None, "equalized_odds": "recall"}
+
+
+def shares_free(mid: str, binary: bool) -> bool:
+    """Whether figure ``mid`` does not depend on the class shares — the catalogue's prevalence invariance holds (in a
+    two-class task also where it holds for two classes only) — so that a gap between subgroups compares the
+    classifier, not the subgroups' base rates (the fairness reader: an average-precision gap mixes the toxic rates of
+    the subgroups with bias). The equalized-odds difference is taken from the TPR and FPR gaps.
+
+    >>> shares_free("fpr", True), shares_free("precision", True), shares_free("roc_auc", True)
+    (True, False, True)
+    """
+    mid = _RATE_AS.get(mid, mid) or ""
+    rec = get_catalogue().metrics.get(mid)
+    claim = rec.properties.get("prevalence_invariance") if rec is not None else None
+    status = claim.status if claim is not None else ""
+    return status == "holds" or (binary and status == "binary_only")
 
 
 def subgroup_columns(plan: Any, by: Sequence[str] | str | None) -> list[str]:
@@ -49,22 +72,31 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
                      undefined: str, bootstrap: int, confidence: float, seed: int | None,
                      digits: int, order: Sequence[Any] | None = None, margin: float | None = None,
                      favourable: Any = None, score: bool = False, item_words: str = "items",
-                     smd_flag: float = 0.10) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
+                     smd_flag: float = 0.10, score_ids: Sequence[str] = (), error_rates: bool = False
+                     ) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
     """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
     name``) that a confusion matrix gives, per subgroup; with an ``order`` (an ordinal task), also the standardized
     mean difference of predicted minus true scores within each value (Williamson et al. 2012), flagged beyond
     ±``smd_flag`` (the field's ``smd_subgroup``, else 0.10); with ``favourable``
     (the class whose decision favours the item), the adverse impact ratios; with ``score``, the Jigsaw competition's
     bias score. With the author's ``margin``, every gap with an interval gets its verdict (two-sided: within ±margin,
-    :mod:`._margins`)."""
+    :mod:`._margins`). Every value's class shares stand beside its metrics; a gap across the values is shown only for
+    the figures that do not depend on the class shares (:func:`shares_free`). ``score_ids``: the report's score
+    metrics, computed within each value with the ROC AUC gap; ``error_rates``: each value's false positive and false
+    negative rates at the whole test set's equal-error threshold (Dixon et al. 2018)."""
     metric_ids = list(metric_names)
     names = {**metric_names, **_RATE_NAMES}
     ids = [m for m in metric_ids if m not in NEEDS_PARAMETERS
            and (m in MULTICLASS_METRICS or (pos is not None and m in BINARY_METRICS))]
     res = subgroups(data, list(columns), metrics=list(dict.fromkeys(ids)) or ["accuracy"], positive_label=pos,
                     beta=beta, undefined=undefined, n_resamples=bootstrap or None, confidence=confidence, seed=seed,
-                    favourable=favourable if pos is not None else None, score=score)
-    tables = [_value_table(col, per_value, digits, names) for col, per_value in res["groups"].items()]
+                    favourable=favourable if pos is not None else None, score=score, shares=True,
+                    score_metrics=[m for m in score_ids if m in SUBGROUP_SCORE_IDS], error_rates=error_rates)
+    tables = [_value_table(col, per_value, digits, names, res["shares"][col], pos)
+              for col, per_value in res["groups"].items()]
+    tables += [_scores_table(col, per_value, digits, names, pos) for col, per_value in (res.get("scores") or {}).items()]
+    if res.get("error_rates"):
+        tables.append(_error_rates_table(res["error_rates"], digits, pos, item_words))
     tables += [_air_table(col, per_system, digits, favourable, item_words)
                for col, per_system in (res.get("adverse_impact") or {}).items()]
     tables += [_bias_table(col, per_value, digits, pos, len(res["groups"][col]))
@@ -78,10 +110,14 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
         tables += [_smd_table(col, per_value, digits, smd_flag) for col, per_value in smd.items()]
     if margin is not None:
         _gap_verdicts(res["gaps"], margin)
-    tables.append(_gap_table(res["gaps"], digits, res["positive_label"], margin))
+    gap_table = _gap_table(res["gaps"], digits, res["positive_label"], margin, res.get("auc_gaps") or {})
+    if gap_table is not None:
+        tables.append(gap_table)
     warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
     return res, tables, warnings, _methods(list(columns), res["positive_label"], bootstrap, bool(res.get("bias_aucs")),
-                                           air=bool(res.get("adverse_impact")), score=res.get("bias_score"))
+                                           air=bool(res.get("adverse_impact")), score=res.get("bias_score"),
+                                           gapped=gap_table.columns[2:] if gap_table is not None else [],
+                                           rates=bool(res.get("error_rates")))
 
 
 def _num(v: Any, digits: int) -> str:
@@ -97,17 +133,98 @@ def _cell(entry: dict[str, Any] | None, digits: int) -> str:
     return text
 
 
-def _value_table(col: str, per_value: dict[str, Any], digits: int, names: Mapping[str, str]) -> TableBlock:
+def _shares_cell(shares: Mapping[str, float], pos: Any, digits: int) -> str:
+    """The value's share of the class of interest, or of every class ("a 0.40, b 0.60") without one."""
+    if pos is not None:
+        return _num(shares.get(str(pos)), digits)
+    return ", ".join(f"{c} {_num(x, digits)}" for c, x in shares.items())
+
+
+def _shares_column(pos: Any) -> str:
+    return f"share {pos}" if pos is not None else "class shares"
+
+
+def _value_table(col: str, per_value: dict[str, Any], digits: int, names: Mapping[str, str],
+                 shares: Mapping[str, Mapping[str, float]], pos: Any) -> TableBlock:
     values = list(per_value)
     systems = list(per_value[values[0]])
     ids = [m for m in per_value[values[0]][systems[0]] if m != "n"]
-    rows = [[v, f"{per_value[v][s]['n']:,}", s, *[_cell(per_value[v][s].get(m), digits) for m in ids]]
-            for v in values for s in systems]
+    rows = [[v, f"{per_value[v][s]['n']:,}", _shares_cell(shares[v], pos, digits), s,
+             *[_cell(per_value[v][s].get(m), digits) for m in ids]] for v in values for s in systems]
+    moving = [lower_name(names.get(m, m)) for m in ids if not shares_free(m, pos is not None)]
     caption = ("Each subgroup is evaluated on its own items; the intervals resample the subgroup's items "
-               "(the rates: Clopper–Pearson).")
+               "(the rates: Clopper–Pearson)."
+               + (f" {_cap(_words(moving))} depend on the subgroup's class shares, given beside them; they get no gap "
+                  "across the subgroups." if moving else ""))
     return TableBlock(id="subgroups", title=f"Subgroups by {col}", caption=caption,
-                      columns=[col, "n", "system", *[names.get(m, m) for m in ids]],
-                      numeric=[False, True, False, *[True] * len(ids)], rows=rows)
+                      columns=[col, "n", _shares_column(pos), "system", *[names.get(m, m) for m in ids]],
+                      numeric=[False, True, True, False, *[True] * len(ids)], rows=rows)
+
+
+def _name(mid: str) -> str:
+    """A figure's name in a caption: the rate's, else the catalogue's."""
+    rec = get_catalogue().metrics.get(mid)
+    return _RATE_NAMES.get(mid) or (lower_name(rec.name) if rec is not None else mid)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _scores_table(col: str, per_value: dict[str, Any], digits: int, names: Mapping[str, str], pos: Any
+                  ) -> TableBlock:
+    """The report's score metrics within each value of one column, beside the value's share of the class of
+    interest: a row per value and system, each metric with the item bootstrap on the value's items."""
+    values = list(per_value)
+    systems = [s for s in dict.fromkeys(s for v in values for s in per_value[v])]
+    ids = [m for m in SUBGROUP_SCORE_IDS if any(m in per_value[v].get(s, {}) for v in values for s in systems)]
+    rows = []
+    for v in values:
+        for s in systems:
+            e = per_value[v].get(s)
+            if e is None:
+                continue
+            rows.append([v, f"{e['n']:,}", _num(e.get("share"), digits), s, *[_cell(e.get(m), digits) for m in ids]])
+    moving = [lower_name(names.get(m, m)) for m in ids if not shares_free(m, True)]
+    caption = ("Each subgroup's own items scored; in brackets, the item bootstrap of each metric on those items."
+               + (" ROC AUC does not depend on the share of the class of interest, so its gap across the subgroups "
+                  "is given with the other gaps." if "roc_auc" in ids else "")
+               + (f" {_cap(_words(moving))} move with that share, given beside them, and get no gap: a gap would mix "
+                  "the subgroups' base rates with the classifier's behaviour." if moving else ""))
+    return TableBlock(id="subgroup_scores", title=f"Scores within each subgroup of {col}", caption=caption,
+                      columns=[col, "n", f"share {pos}", "system", *[names.get(m, m) for m in ids]],
+                      numeric=[False, True, True, False, *[True] * len(ids)], rows=rows)
+
+
+def _error_rates_table(per_system: dict[str, Any], digits: int, pos: Any, items: str) -> TableBlock:
+    """Each value's false positive and false negative rates at its system's equal-error threshold, with the gap of
+    each rate across the values of a column in a last row."""
+    rows = []
+    said = []
+    for s, e in per_system.items():
+        said.append(f"{s} {e['threshold']:.4g} (FPR {_num(e['fpr'], digits)}, FNR {_num(e['fnr'], digits)})")
+        for col, c in e["columns"].items():
+            for v, x in c["values"].items():
+                rows.append([col, v, s, f"{x['negatives']:,.0f}", _cell(x["fpr"], digits), f"{x['positives']:,.0f}",
+                             _cell(x["fnr"], digits)])
+            gaps = c["gaps"]
+            rows.append([col, "gap (largest − smallest)", s, "", _gap_text(gaps["fpr"], digits), "",
+                         _gap_text(gaps["fnr"], digits)])
+    caption = (f"At one threshold per system, where the whole test set's false positive and false negative rates are "
+               f"equal (Dixon et al. 2018): {'; '.join(said)}. An item is flagged as {pos!s} when its score is at "
+               f"least the threshold. FPR: the share of the subgroup's {items} not of class {pos!s} that are flagged; "
+               f"FNR: the share of its {items} of class {pos!s} not flagged. In brackets, Clopper–Pearson intervals given the threshold, "
+               "which is set on this test set; a gap's interval as in the table of gaps. The FNR gap is the TPR gap, "
+               "FNR being 1 − TPR.")
+    return TableBlock(id="subgroup_error_rates", title="Error rates at the equal-error threshold", caption=caption,
+                      columns=["subgroups by", "value", "system", "negatives", "FPR", "positives", "FNR"],
+                      numeric=[False, False, False, True, True, True, True], rows=rows)
+
+
+def _gap_text(e: Mapping[str, Any], digits: int) -> str:
+    if e.get("gap") is None:
+        return "—"
+    return f"{_num(e['gap'], digits)}{_interval_text(e, digits)}"
 
 
 def _smd_table(col: str, per_value: dict[str, Any], digits: int, limit: float = 0.10) -> TableBlock:
@@ -228,57 +345,82 @@ def _score_table(per_system: dict[str, Any], digits: int) -> TableBlock:
                       numeric=[False, True, True, True, True, True], rows=rows)
 
 
-def _gap_table(gaps: dict[str, Any], digits: int, pos: Any, margin: float | None = None) -> TableBlock:
+def _gap_table(gaps: dict[str, Any], digits: int, pos: Any, margin: float | None = None,
+               auc: Mapping[str, Any] | None = None) -> TableBlock | None:
+    """The gaps across the subgroups of the figures that do not depend on the class shares (:func:`shares_free`),
+    ROC AUC's among them when the scores were read (``auc``: :func:`advisor.stats._subgroup_scores.auc_gaps`); None
+    when no such figure was computed."""
     first = next(iter(gaps.values()))
-    shown = [m for m in (*_RATE_NAMES, "equalized_odds") if m in first] or list(first)
+    binary = pos is not None
+    shown = [m for m in ((*_RATE_NAMES, "equalized_odds") if binary else first) if m in first and shares_free(m, binary)]
+    auc = auc or {}
+    if not shown and not auc:
+        return None
     rows = []
+
+    def cell(e: Mapping[str, Any] | None) -> str:
+        if not e or e.get("gap") is None:
+            return "—"
+        said = "" if margin is None else f"; {gap_verdict_words(e.get('verdict'), margin)}"
+        return f"{_num(e['gap'], digits)}{_interval_text(e, digits)} (ratio {_num(e.get('ratio'), digits)}{said})"
+
     for col, per_metric in gaps.items():
-        systems = list(per_metric[shown[0]])
+        systems = list(per_metric[shown[0]]) if shown else list(auc.get(col) or {})
         for s in systems:
-            cells = []
-            for m in shown:
-                e = per_metric[m][s]
-                interval = (f" [{_num(e['low'], digits)}, {_num(e['high'], digits)}]"
-                            if e.get("low") is not None and e.get("high") is not None else "")
-                said = "" if margin is None else f"; {gap_verdict_words(e.get('verdict'), margin)}"
-                cells.append("—" if e.get("gap") is None else
-                             f"{_num(e['gap'], digits)}{interval} (ratio {_num(e.get('ratio'), digits)}{said})")
-            rows.append([col, s, *cells])
+            rows.append([col, s, *[cell(per_metric[m][s]) for m in shown],
+                         *([cell((auc.get(col) or {}).get(s))] if auc else [])])
     names = [("equalized-odds difference" if m == "equalized_odds" else f"{_RATE_NAMES.get(m, m)} gap") for m in shown]
+    names += ["ROC AUC gap"] if auc else []
+    moving = [m for m in first if not shares_free(m, binary)]
     resampled = any(e.get("method") for pm in gaps.values() for ms in pm.values() for e in ms.values())
     caption = ("Gap: the largest minus the smallest value over the subgroups; ratio: the smallest over the largest. "
                + ("A gap's interval (in brackets) comes from simultaneous bootstrap intervals of every difference "
                   "between two subgroups, each subgroup resampled on its own; it is not the interval of the resampled "
                   "gaps, which a largest-minus-smallest biases upward where subgroups are small. "
                   if resampled else "")
-               + ("The equalized-odds difference is the larger of the TPR and FPR gaps; the selection-rate gap is "
-                  f"the demographic-parity difference (class of interest {pos!s})." if pos is not None else
-                  "The gaps of the TPR, FPR, selection rate and precision need a two-class task with a class of "
-                  "interest.")
+               + ("The equalized-odds difference is the larger of the TPR and FPR gaps. " if "equalized_odds" in shown
+                  else "")
+               + (f"The ROC AUC gap is that of the subgroup AUCs (class of interest {pos!s}). " if auc else "")
+               + ("Figures that depend on a subgroup's class shares, such as "
+                  + _words([_name(m) for m in moving[:3]])
+                  + ", are given beside those shares in the subgroup tables, without a gap: their gap would mix the "
+                  "subgroups' base rates with the classifier's behaviour." if moving else "")
+               + ("" if binary else " The gaps of the TPR and FPR need a two-class task with a class of interest.")
                + ("" if margin is None else
                   f" Verdict against the margin {margin_text(margin)} fixed in advance: alike when the gap's interval lies "
                   f"within ±{margin_text(margin)}, so that no two subgroups differ by more; differ when it lies beyond; else "
                   "inconclusive."))
     return TableBlock(id="subgroup_gaps", title="Gaps across subgroups", caption=caption,
-                      columns=["subgroups by", "system", *names], numeric=[False, False, *[True] * len(shown)],
+                      columns=["subgroups by", "system", *names], numeric=[False, False, *[True] * len(names)],
                       rows=rows)
 
 
 def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, air: bool = False,
-             score: Mapping[str, Any] | None = None) -> Paragraph:
+             score: Mapping[str, Any] | None = None, gapped: Sequence[str] = (), rates: bool = False) -> Paragraph:
+    """The subgroups' paragraph. ``gapped``: the gap table's columns (the figures that do not depend on the class
+    shares); ``rates``: the error rates at the equal-error threshold were computed."""
     cols = ", ".join(columns[:-1]) + (" and " if len(columns) > 1 else "") + columns[-1]
-    what = ("the true-positive rate, false-positive rate, selection rate and precision, with the equalized-odds "
-            "difference (the larger of the TPR and FPR gaps)" if pos is not None else "each metric")
+    named = [g.removesuffix(" gap") for g in gapped if g != "equalized-odds difference"]
+    what = (_words(named) + (", with the equalized-odds difference (the larger of the TPR and FPR gaps)"
+                             if "equalized-odds difference" in gapped else "")) if named else ""
     intervals = " with intervals from each subgroup's own bootstrap" if bootstrap else ""
     gap_iv = (" A gap of the plug-in values is biased upward — the largest of noisy values is too large and the "
               "smallest too small, most in small subgroups — so its interval is not taken from the resampled gaps: "
               "each subgroup's items are resampled on their own, every difference between two subgroups gets a "
               "simultaneous bootstrap interval (the maximum over the pairs of the studentized deviations), and the "
               "gap's interval is the range those differences allow." if bootstrap else "")
-    text = (f"Every metric is also reported per subgroup of {cols}{intervals}, and across the subgroups the gap "
-            f"(largest minus smallest) and ratio (smallest over largest) of {what}; a subgroup of fewer than 30 "
-            f"items, or fewer than 5 of a class, is flagged as too small to say anything.{gap_iv}")
+    gaps = (f", and across the subgroups the gap (largest minus smallest) and ratio (smallest over largest) of {what}"
+            if what else "")
+    text = (f"Every metric is also reported per subgroup of {cols}{intervals}, beside the subgroup's class shares"
+            f"{gaps}; a subgroup of fewer than 30 items, or fewer than 5 of a class, is flagged as too small to say "
+            "anything. A metric that depends on the class shares gets no gap: it would mix the subgroups' base rates "
+            f"with the classifier's behaviour.{gap_iv if what else ''}")
     spans = [Span(text=text)]
+    if rates:  # Dixon et al. (2018): one threshold for every group, set by a global criterion
+        spans += [Span(text=" Within each value, the false positive and false negative rates are also read at one "
+                            "threshold per system, where the whole test set's two rates are equal"),
+                  Span(text=" "), Span(kind="cite", keys=["dixon2018measuring"]),
+                  Span(text="; the threshold is set on this test set.")]
     if bias:  # Borkan et al. (2019), with its source
         spans += [Span(text=" Within each value, the subgroup, BPSN and BNSP AUCs rank the scores of the value's items "
                             "and of the others" + (", each with the item bootstrap of ROC AUC on the items it ranks"

@@ -52,6 +52,7 @@ _LAZY: dict[str, str] = {
     "subgroup_smd": "._subgroups",
     "BIAS_AUC_NAMES": "._subgroup_aucs",
     "subgroup_aucs": "._subgroup_aucs",
+    "SUBGROUP_SCORE_IDS": "._subgroup_scores:SCORE_IDS",
     # a sample stratified by the predicted (map) class (Olofsson et al. 2014)
     "StratifiedEstimates": "._strata",
     "stratified_estimates": "._strata",
@@ -94,6 +95,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._budget import BudgetCheck as BudgetCheck, fpr_budget_check as fpr_budget_check
     from ._budget import one_sided_upper as one_sided_upper
     from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs
+    from ._subgroup_scores import SCORE_IDS as SUBGROUP_SCORE_IDS
     from ._structures import (
         structure_bootstrap as structure_bootstrap,
         structure_compare as structure_compare,

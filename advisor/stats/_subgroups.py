@@ -31,6 +31,7 @@ from ._bootstrap import bootstrap
 from ._proportions import clopper_pearson
 from ._fairness import adverse_impact_table, bias_score
 from ._subgroup_aucs import by_values, score_of, subgroup_aucs
+from ._subgroup_scores import auc_gaps, error_rates_at_threshold, scores_by_value
 from ._structures import structure_bootstrap
 from ._subgroup_gaps import gap_intervals
 
@@ -47,7 +48,8 @@ RATES = ("tpr", "fpr", "selection_rate", "precision")
 def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequence[str] | None = None,
               positive_label: Any = None, beta: float = 1.0, undefined: str = DEFAULT_CONVENTION,
               n_resamples: int | None = None, confidence: float = 0.95, seed: int | None = None,
-              favourable: Any = None, score: bool = False) -> dict[str, Any]:
+              favourable: Any = None, score: bool = False, score_metrics: Sequence[str] = (),
+              error_rates: bool = False, shares: bool = False) -> dict[str, Any]:
     """Per-subgroup metrics and the gaps across subgroups of a :class:`~advisor.io.Dataset` read with ``by=``.
 
     Parameters
@@ -80,6 +82,12 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         (the class whose decision favours the item) in a binary task, ``"adverse_impact": {column: {system: …}}``
         (:func:`advisor.stats._fairness.adverse_impact_table`); with ``score`` and scores beside the labels,
         ``"bias_score": {system: …}``, the Jigsaw competition's final score (:func:`advisor.stats._fairness.bias_score`).
+        With ``shares``, ``"shares": {column: {value: {class: share}}}`` gives each value's class shares, what every
+        metric that moves with them is read beside. With scores, ``score_metrics`` (ROC AUC, average precision, log loss, Brier score)
+        are computed within each value (``"scores"``), with the ROC AUC gap across the values (``"auc_gaps"``), the
+        one of them that does not depend on the class shares; ``error_rates`` adds each value's false positive and
+        false negative rates at the threshold where the whole test set's two rates are equal (``"error_rates"``;
+        :mod:`advisor.stats._subgroup_scores`).
 
     Examples
     --------
@@ -118,6 +126,8 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
                                                confidence, seed)
             out["warnings"].extend(small_group_warnings(col, value, sub, pos))
         out["groups"][col] = per_value
+        if shares:
+            out.setdefault("shares", {})[col] = {str(v): _shares(joint, values == j) for j, v in enumerate(labels)}
         out["gaps"][col] = _gaps(per_value, list(joint.systems), binary)
         if n_resamples is not None:  # the gaps' intervals: a stratified bootstrap (advisor.stats._subgroup_gaps)
             first = per_value[next(iter(per_value))][joint.systems[0]]
@@ -138,6 +148,17 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
     if binary and scored and score:  # the Jigsaw competition's final score over the identity subgroups
         out["bias_score"] = _bias_scores(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
                                          str(positive_label), n_resamples, confidence, seed)
+    if binary and scored and score_metrics:  # the score metrics within each value; a gap of ROC AUC alone
+        values_of = {c: list(found[c][1]) for c in cols}
+        out["scores"] = scores_by_value(scored, list(joint.systems), values_of, list(joint.labels), positive_label,
+                                        score_metrics, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        if "roc_auc" in score_metrics:
+            out["auc_gaps"] = auc_gaps(scored, list(joint.systems), values_of, positive_label,
+                                       n_resamples=n_resamples, confidence=confidence, seed=seed)
+    if binary and scored and error_rates:  # each value's error rates at the whole test set's equal-error threshold
+        out["error_rates"] = error_rates_at_threshold(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
+                                                      list(joint.labels), positive_label, n_resamples=n_resamples,
+                                                      confidence=confidence, seed=seed)
     if binary and scored:  # scores beside the labels: the bias AUCs of Borkan et al. (2019) per subgroup value
         aucs, notes = subgroup_aucs(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
                                     list(joint.labels), positive_label, n_resamples=n_resamples,
@@ -146,6 +167,13 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
             out["bias_aucs"] = aucs
             out["warnings"].extend(notes)
     return out
+
+
+def _shares(joint: JointCounts, mask: np.ndarray) -> dict[str, float]:
+    """Each class's share of the items of one subgroup value (by their true class)."""
+    mass = np.bincount(joint.codes[mask, 0], weights=joint.counts[mask], minlength=len(joint.labels))
+    total = float(mass.sum())
+    return {str(lab): float(mass[i] / total) if total > 0 else 0.0 for i, lab in enumerate(joint.labels)}
 
 
 def _bias_scores(scored: Mapping[str, Any], systems: Sequence[str], columns: Mapping[str, Sequence[Any]], pos: str,
