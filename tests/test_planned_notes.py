@@ -155,8 +155,10 @@ def test_the_legal_routers_macro_f1_is_still_set_aside_with_its_reason() -> None
     answers = load_answers(SITUATIONS / "legal.yaml").model_copy(update={"field": "text_classification"})
     ctx = build_report(answers, None, bootstrap=2000, seed=1)
     text = "".join(s.text for p in ctx.methods for s in p.spans)
-    assert ("We do not rely on macro F1 in either of its two forms, because they weigh every class alike, a rare one as much "
-            "as a common one, though every document was to count alike.") in text
+    # the guaranteed coverage's sentences (the legal methodologist) leave the paragraph no room for it: said beside
+    # what is not reported, with the same reason, never dropped
+    assert ("We do not report macro F1: it weighs every class alike, a rare one as much as a common one, though every "
+            "document was to count alike.") in text
 
 
 # ------------------------------------------------------------------------------------------------------------------

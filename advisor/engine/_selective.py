@@ -18,6 +18,11 @@ rate.
 * **Selective risk at coverage** ``c ∈ (0, 1]``: ``r(m)`` with ``m = ⌈c n⌉`` items answered.
 * **Coverage at a target risk** ``ρ``: the largest ``i/n`` with ``r(i) ≤ ρ`` (0 when none), ``i`` a whole number
   of items; within a tie group ``r(i)`` is monotone in ``i``, so each group is decided in closed form.
+* **Coverage with guaranteed risk** (selection with guaranteed risk, SGR; Geifman & El-Yaniv 2017, Algorithm 1):
+  a binary search over ``⌈log2 n⌉`` confidence thresholds keeps the one of largest coverage whose one-sided
+  binomial upper bound on the risk, at ``δ/⌈log2 n⌉``, is at most ``ρ`` — the risk of new items from the same
+  distribution is then at most ``ρ`` with probability at least ``1 − δ``, the labelled items acting as the
+  calibration set. It is itself a bound: it has no interval.
 
 Every function takes item weights (a bootstrap resample is a weighting, item ``t`` drawn ``w_t`` times):
 ``w`` of shape ``(n,)`` or ``(b, n)``; the result has the leading shape. ``n`` is then ``Σ w``.
@@ -43,6 +48,8 @@ __all__ = [
     "check_reject_label",
     "check_target_risk",
     "coverage_at_risk",
+    "coverage_guaranteed_risk",
+    "risk_tail_bound",
     "risk_coverage_curve",
     "selective_by_class",
     "selective_items",
@@ -51,7 +58,7 @@ __all__ = [
 ]
 
 #: ids of the metrics of this module
-SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk")
+SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk")
 _EULER = 0.57721566490153286061
 
 
@@ -330,9 +337,91 @@ def coverage_at_risk(error: Any, confidence: Any, target_risk: float, w: Any = N
         return np.where(n > 0, np.where(np.isfinite(top), top, 0.0) / np.where(n > 0, n, 1.0), np.nan)
 
 
+def risk_tail_bound(errors: int, answered: int, delta: float) -> float:
+    """``B*(r̂, δ, m)``: the largest true risk ``b`` under which ``errors`` or fewer errors among ``answered`` items
+    still have probability at least ``δ`` — the one-sided Clopper–Pearson upper bound at level ``1 − δ``
+    (Langford's binomial tail inversion), found by bisection on the exact binomial distribution function.
+
+    >>> round(risk_tail_bound(0, 10, 0.05), 6)   # 1 − 0.05^(1/10)
+    0.258866
+    """
+    k, m = int(errors), int(answered)
+    if m <= 0:
+        return 1.0
+    if k >= m:
+        return 1.0
+    log_choose = [math.lgamma(m + 1) - math.lgamma(j + 1) - math.lgamma(m - j + 1) for j in range(k + 1)]
+
+    def tail(b: float) -> float:  # P(X ≤ k), X ~ Binomial(m, b)
+        lb, l1 = math.log(b), math.log1p(-b)
+        return math.fsum(math.exp(c + j * lb + (m - j) * l1) for j, c in enumerate(log_choose))
+
+    lo, hi = k / m, 1.0  # tail(k/m) ≥ ½ > δ for δ < ½; tail → 0 as b → 1
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if tail(mid) >= delta:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def coverage_guaranteed_risk(error: Any, confidence: Any, target_risk: float,
+                             delta: float = 0.05) -> tuple[float, float, float]:
+    """``(coverage, threshold, bound)`` of selection with guaranteed risk (SGR; Geifman & El-Yaniv 2017,
+    Algorithm 1): the items sorted by confidence, a binary search over ``k = ⌈log2 n⌉`` thresholds ``θ`` (the
+    confidence of the middle item of the current range); at each, the items with confidence ``≥ θ`` are answered,
+    their error rate ``r̂`` and its upper bound ``B*(r̂, δ/k, answered)`` (:func:`risk_tail_bound`) computed, and
+    the search moves to lower thresholds when the bound is at most ``target_risk``, to higher ones otherwise. Of
+    the ``k`` thresholds tried, the one of largest coverage whose bound is at most ``target_risk`` is returned;
+    ``(0.0, nan, nan)`` when none qualifies. Items tied at a threshold are answered together. With probability at
+    least ``1 − δ`` over the labelled items (independent of the training), the risk of new items answered at the
+    returned threshold is at most ``target_risk`` (the union bound over the ``k`` thresholds tried).
+
+    The search never tries the least confident item itself (``z = ⌈(lo + hi)/2⌉ ≥ 1``), so the coverage reaches
+    1 only when that item ties with a tried threshold. It moves to a higher threshold whenever a bound exceeds the
+    target, though fewer answers only widen the bound: when half the items are too few for the target even without
+    errors (412 items at 2% and δ = 0.05 need 258 error-free answers), it returns no coverage.
+
+    >>> cov, theta, b = coverage_guaranteed_risk([0] * 100, [i / 100 for i in range(100)], 0.1)
+    >>> cov, theta, round(b, 4)   # 7 thresholds tried; no error among 99 answered: B* = 1 − (0.05/7)^(1/99)
+    (0.99, 0.01, 0.0487)
+    """
+    rho = check_target_risk(target_risk)
+    if not 0.0 < float(delta) < 0.5:
+        raise InputError(f"delta must be greater than 0 and below 0.5 (one minus the confidence); got {delta!r}.")
+    e = np.asarray(error, dtype=np.float64)
+    c = np.asarray(confidence, dtype=np.float64)
+    if e.shape != c.shape or e.ndim != 1 or e.shape[0] == 0 or not np.all(np.isfinite(e)):
+        raise InputError("selection with guaranteed risk needs one scored error flag and one confidence per item.")
+    n = int(e.shape[0])
+    order = np.argsort(c, kind="stable")  # least confident first, as in the paper
+    cs, es = c[order], e[order]
+    tries = max(1, math.ceil(math.log2(n))) if n > 1 else 1
+    d = float(delta) / tries
+    lo, hi = 0, n - 1
+    best: tuple[float, float, float] = (0.0, float("nan"), float("nan"))
+    for _ in range(tries):
+        z = math.ceil((lo + hi) / 2)
+        theta = float(cs[z])
+        first = int(np.searchsorted(cs, theta, side="left"))  # items tied at θ are answered with it
+        answered = n - first
+        errors = int(round(float(es[first:].sum())))
+        bound = risk_tail_bound(errors, answered, d)
+        if bound <= rho:
+            if answered / n > best[0]:
+                best = (answered / n, theta, bound)
+            hi = z
+        else:
+            lo = z
+    return best
+
+
 def extra_specs(spec: Any) -> dict[str, Any]:
     """The :class:`~._metrics.MetricSpec` records of this module's metrics (``spec`` is the class)."""
-    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=mid == "coverage_at_risk")
+    return {mid: spec(mid, _item_level, needs_probabilities=True, higher_is_better=mid.startswith("coverage_"))
             for mid in SELECTIVE_IDS}
 
 

@@ -355,6 +355,21 @@ def _budget_diagnostic(answers: Answers) -> Diagnostic | None:
                       answers=sorted(k for k in keys if k in answers.model_fields_set))
 
 
+def _risk_limit_diagnostic(answers: Answers) -> Diagnostic | None:
+    """With a target risk and a confidence cut fixed in advance (``operating_point: fixed``; the documents the cut
+    leaves to a person carry the reject label in the predictions): the coverage at that cut and the error rate of
+    its answers with its one-sided upper bound, against the target — the limit tested where it binds, as the
+    deployed threshold's false positive rate is against a budget (the legal methodologist: "do this exactly as the
+    fraud situation does for its FPR budget")."""
+    if not answers.abstention or answers.target_risk is None or answers.operating_point != "fixed":
+        return None
+    keys = ["abstention", "target_risk", "operating_point", "reject_label", "group"]
+    return Diagnostic(id="risk_limit_check", promise=DIAGNOSTICS["risk_limit_check"],
+                      params={"target_risk": float(answers.target_risk), "confidence": 0.95, "sided": "upper"},
+                      reason="Is the error rate of the answers at the cut fixed in advance within the target risk?",
+                      answers=sorted(k for k in keys if k in answers.model_fields_set))
+
+
 def _per_class_planned(diagnostics: list[Diagnostic], planned: Sequence[str], answers: Answers, k: int | None,
                        reported: Sequence[str] = ()) -> list[Diagnostic]:
     """The per-class table, when a planned name is a per-class figure the catalogue has no entry for ("user's
@@ -512,7 +527,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     baseline = _baseline_diagnostic(ans)
     if baseline is not None:  # the raters' agreement with each other, the baseline the machine is read against
         diagnostics = [baseline, *diagnostics]
-    budget = _budget_diagnostic(ans)
+    budget = _budget_diagnostic(ans) or _risk_limit_diagnostic(ans)
     if budget is not None:  # the labels in use against the budget: the constraint the author stated, said first
         diagnostics = [budget, *diagnostics]
     acts = _actions_diagnostic(ans)

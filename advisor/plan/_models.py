@@ -128,6 +128,8 @@ DIAGNOSTICS: dict[str, str] = {
                      "action, each with its Clopper–Pearson interval"),
     "fpr_budget_check": ("the false positive rate of the labels in use, with its one-sided upper confidence bound, set "
                          "against the false positive rate budget"),
+    "risk_limit_check": ("the coverage at the confidence cut fixed in advance and the error rate of its answers, with "
+                         "its one-sided upper confidence bound, set against the target risk"),
     "stratified_estimates": ("the user's and producer's accuracy and the area of every class, estimated from area "
                              "proportions with 95% intervals from the stratified estimator"),
 }

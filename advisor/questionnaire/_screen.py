@@ -291,7 +291,11 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
         reasons = [LEAD[lead.metric].format(
             top_k=answers.get("top_k") or "k", item=item, an=article(item), pair=ranked_pair(answers),
             items=plural(item) if answers.get("item_name") else "test items",
-            risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")]
+            risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk",
+            # the guaranteed coverage's assumption, said in short, and where the answers' groups break it
+            independent=" if they are independent" + (
+                f", which those of one {str(answers['group']).removesuffix('_id').replace('_', ' ')} are not"
+                if answers.get("group") else ""))]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
         reasons.insert(0, LEAD_ITEMS)
     sit = situation(answers, rec.answers.model_fields_set)[:2]

@@ -112,6 +112,10 @@ LEAD: dict[str, str] = {
     "coverage_at_risk": ("is the largest share of the {items} the system answers, most confident first, with at most "
                          "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "
                          "in advance"),
+    # the legal methodologist: the cut chosen with a risk guarantee (SGR), not read off the test set's own curve
+    "coverage_guaranteed_risk": ("is the share of the {items} answered at the cut that selection with guaranteed "
+                                 "risk sets on this test set; on new {items} the error rate at that cut is at most "
+                                 "{risk} with probability 95%{independent}"),
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     # issue 23: two partitions of the same items
@@ -193,6 +197,8 @@ ADDS: dict[str, str] = {
     "aurc": "the summary over every coverage",
     "selective_risk": "the error rate among the answers given at the target coverage",
     "coverage_at_risk": "the largest share of the items answered, most confident first, within the target risk",
+    "coverage_guaranteed_risk": ("the share answered at a threshold whose risk is within the target for new items, "
+                                 "with the report's confidence (selection with guaranteed risk)"),
     # issue 23: partitions and hierarchies
     "pair_correlation": "the correlation of the two partitions' same-cluster indicators over pairs of items",
     "pair_correlation_distance": "the same agreement as a distance between partitions",

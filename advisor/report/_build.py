@@ -78,6 +78,7 @@ from ._methods_lists import name_with_parameters, where_clause
 from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions, smd_subgroup_flag
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
+from ._risk_limit import LIMIT_PROMISE, limit_definitions, limit_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
@@ -416,7 +417,8 @@ def build_report(
                 ev = ev.model_copy(update={"metrics": {s: {**ev.metrics[s], **ordinal_points[s]} for s in ev.systems}})
         # scores, probabilities, costs (issue 11); a class of interest among several is no binary positive class
         ev, score_state = prepare(ev, systems, scores, data, ans, rec_json, costs, priors,
-                                  pos if first.k == 2 else None)
+                                  pos if first.k == 2 else None, confidence=confidence, resamples=bootstrap,
+                                  seed=seed)
     reasons: dict[str, str] = {}
     binary = (task.kind == "binary") if task is not None else ans.task == "binary"
     # scores that are no probabilities keep s_t in ROC AUC: "p_t is its predicted probability" would be false
@@ -467,6 +469,7 @@ def build_report(
     at_priors: dict[str, Any] = {}
     actions: dict[str, Any] = {}
     budget: dict[str, Any] = {}
+    limit: dict[str, Any] = {}
     if plan is not None and ev is not None and layout is not None:  # means over runs: Table 1 and the differences
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)  # (the diagnostics read one run)
         tables += uncertainty_tables(results, entries, score_data)
@@ -482,6 +485,9 @@ def build_report(
         # the labels in use against the false positive rate budget (issue 24): groups resampled as the intervals are
         tables = budget_tables(plan, systems, joint, settings.groups, pos, bootstrap, seed, min(digits, 3),
                                budget) + tables
+        # the answers at a confidence cut fixed in advance against the target risk: the same bound, first
+        tables = limit_tables(plan, systems, abstained, joint, settings.groups, bootstrap, seed, min(digits, 3),
+                              limit) + tables
         tables += decision_tables(score_data, results.reports)  # issue 21: thresholds, calibration, net benefit
         tables += selective_table(score_data, results.reports)  # issue 23: selective risk, coverage at a risk
         shown = shown_diagnostics(plan, results.reports, tables, results.intervals)
@@ -555,10 +561,15 @@ def build_report(
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *budget_definitions(
             answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+    if promised is not None and LIMIT_PROMISE in promised:  # the answers at the fixed cut: how the bound is taken
+        iv = results.intervals
+        ctx.definitions = [*ctx.definitions, *limit_definitions(
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.actions = (actions or None) if plan is not None and ev is not None else None
     ctx.fpr_budget = (budget or None) if plan is not None and ev is not None else None
+    ctx.risk_limit = (limit or None) if plan is not None and ev is not None else None
     ctx.subgroups = sub_json
     ctx.abstentions = ab_json
     return ctx

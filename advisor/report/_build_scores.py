@@ -43,6 +43,8 @@ __all__ = ["ScoreState", "finish", "item_ids", "prepare"]
 
 ITEM_SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
+#: why the coverage with guaranteed risk (selection with guaranteed risk) has no interval
+GUARANTEED_NO_INTERVAL = "it is itself a bound: its risk is within the target with the stated confidence"
 _MAX_POINTS = 400  # points kept per curve in the context
 
 
@@ -198,8 +200,11 @@ def resolve_costs(costs: Any, priors: Any, answers: Any, rec_json: Mapping[str, 
 # Values
 # ----------------------------------------------------------------------------------------------
 def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers: Any,
-            rec_json: Mapping[str, Any], costs: Any, priors: Any, pos: Any) -> tuple[Any, ScoreState | None]:
-    """``(evaluation with the score and cost metrics added, state)``; the state is None when there are none."""
+            rec_json: Mapping[str, Any], costs: Any, priors: Any, pos: Any,
+            confidence: float = 0.95, resamples: int = 0, seed: Any = None) -> tuple[Any, ScoreState | None]:
+    """``(evaluation with the score and cost metrics added, state)``; the state is None when there are none.
+    ``confidence`` is the report's level: ``1 − δ`` of the coverage with guaranteed risk; ``resamples`` and ``seed``
+    those of the groups' bootstrap bound of the error rate at its cut."""
     labels = list(ev.labels)
     names = list(ev.systems)
     reject = getattr(answers, "reject_label", None)
@@ -224,7 +229,12 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
     decision_values(state, values, rec_json)  # issue 21: budgets, clinical calibration, net benefit
-    selective_values(state, values, rec_json)  # issue 23: AURC, selective risk, the risk–coverage curve
+    # the group of each item for the bound at the guaranteed coverage's cut: the scores' own, or the loaded files'
+    # (advisor.load(group=…)), which state.groups does not carry
+    read = getattr(data, "scores", None) if type(data).__name__ == "Dataset" else None
+    item_groups = state.groups if state.groups is not None or not isinstance(read, Mapping) else next(
+        (g for g in (getattr(v, "group", None) for k, v in read.items() if k in names) if g is not None), None)
+    selective_values(state, values, rec_json, confidence, resamples, seed, item_groups)  # issue 23: AURC, selective risk, the risk–coverage curve
     state.values_seen = list(values.values())
     if costs is not None:  # shares without costs give no expected cost: unit costs would be costs nobody chose
         _cost_values(state, systems, values)
@@ -315,6 +325,11 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
             state.data.item_bootstrap = True
         elif cost_ids and joint is None:
             _unpaired_costs(state, results, cost_ids, st)
+        for rep in results.reports:  # the coverage with guaranteed risk is itself a bound: shown with no interval
+            v = rep.values.get("coverage_guaranteed_risk")
+            if "coverage_guaranteed_risk" in reported and v is not None and "coverage_guaranteed_risk" not in rep.intervals:
+                rep.intervals["coverage_guaranteed_risk"] = estimate_of(
+                    {"estimate": v, "low": None, "high": None, "method": "none", "reason": GUARANTEED_NO_INTERVAL})
     _chance_rows(state, results, reported)
     _curves(state, results)
     return state.data

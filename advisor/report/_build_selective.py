@@ -20,13 +20,14 @@ from ..engine import (
     answered_count,
     aurc,
     coverage_at_risk,
+    coverage_guaranteed_risk,
     risk_coverage_curve,
     selective_by_class,
     selective_items,
     selective_risk,
 )
 from ._build_decisions import _fmt, _with_interval
-from ..stats import proportion_interval
+from ..stats import proportion_interval, risk_limit_check
 from ._models import Paragraph, Span, TableBlock
 from ._models_scores import Curve
 
@@ -47,9 +48,14 @@ def _thin(x: np.ndarray, y: np.ndarray) -> Curve:
     return Curve(x=[float(v) for v in x], y=[float(v) for v in y])
 
 
-def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any]) -> None:
-    """Add the plan's AURC, selective risk and coverage at the target risk to every system with probabilities; keep
-    the curve and coverage."""
+def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any],
+                     confidence: float = 0.95, resamples: int = 0, seed: Any = None, groups: Any = None) -> None:
+    """Add the plan's AURC, selective risk, coverage at the target risk and coverage with guaranteed risk (SGR at
+    ``δ = 1 − confidence``; a bound, not resampled) to every system with probabilities; keep the curve and
+    coverage. With ``groups``, the group of each item (the documents of one matter), SGR's binomial bound takes the items as independent, which
+    they are not: the ``confidence`` quantile of the error rate at its cut over ``resamples`` resamples of the groups
+    is kept beside it (``guaranteed_group_upper``), and the larger of the two (``guaranteed_upper``) is the bound
+    set against the target."""
     planned = _planned(rec_json)
     if not planned or state.y is None:
         return
@@ -64,6 +70,9 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     n = truth.shape[0]
     data.selective_n = n
     data.selective_target_risk = target_risk
+    guaranteed = "coverage_guaranteed_risk" in planned and target_risk is not None
+    if guaranteed:
+        data.selective_confidence = float(confidence)
     if coverage is not None:
         state.decision_params["coverage"] = coverage
         data.selective_coverage = coverage
@@ -87,12 +96,28 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
         if "coverage_at_risk" in planned and target_risk is not None:
             v["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         data.risk_coverage[name] = _thin(*risk_coverage_curve(error, conf))
-        row = {"error_rate": float(error.mean())}
+        row: dict[str, float | None] = {"error_rate": float(error.mean())}
         if coverage is not None:
             row["selective_risk"] = float(selective_risk(error, conf, coverage))
             data.selective_by_class[name] = selective_by_class(truth, error, conf, coverage, labels)
         if target_risk is not None:
             row["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
+        if guaranteed and target_risk is not None and np.all(np.isfinite(error)):
+            cov, theta, bound = coverage_guaranteed_risk(error, conf, target_risk, 1.0 - float(confidence))
+            v["coverage_guaranteed_risk"] = cov
+            row["coverage_guaranteed_risk"] = cov
+            row["guaranteed_threshold"] = theta if np.isfinite(theta) else None
+            row["guaranteed_bound"] = bound if np.isfinite(bound) else None
+            row["guaranteed_errors"] = float(error[conf >= theta].sum()) if np.isfinite(theta) else None
+            row["guaranteed_answered"] = float((conf >= theta).sum()) if np.isfinite(theta) else None
+            if groups is not None and np.isfinite(theta) and resamples > 0:
+                at = (conf >= theta).astype(np.float64)  # the items SGR's cut answers, ties at it included
+                check = risk_limit_check(error * at, at, target_risk, confidence, groups=np.asarray(groups),
+                                         n_resamples=resamples, seed=seed)
+                row["guaranteed_group_upper"] = check.group_upper
+                row["guaranteed_upper"] = max(bound, check.group_upper or 0.0)
+            elif np.isfinite(bound):
+                row["guaranteed_upper"] = bound
         data.selective[name] = row
 
 
@@ -108,6 +133,13 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
         columns.append(f"selective risk at coverage {c:g}")
     if r is not None:
         columns.append(f"coverage at risk ≤ {r:g}")
+    g = data.selective_confidence if r is not None else None
+    grouped = g is not None and any(v.get("guaranteed_group_upper") is not None for v in data.selective.values())
+    if g is not None:
+        columns += [f"coverage with risk ≤ {r:g} guaranteed at {g:.0%}", "its confidence cut",
+                    "error rate at the cut", "binomial bound"]
+        if grouped:
+            columns.append(f"{g * 100:.0f}th percentile over groups")
     numeric += [True] * (len(columns) - 2)
     rows = []
     for name, v in data.selective.items():
@@ -120,13 +152,31 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
             rep = by.get(name)
             row.append(_with_interval(rep, "coverage_at_risk", digits) if rep is not None and "coverage_at_risk" in
                        rep.values else _fmt(v.get("coverage_at_risk"), digits))
+        if g is not None:
+            e, m = v.get("guaranteed_errors"), v.get("guaranteed_answered")
+            row += [_fmt(v.get("coverage_guaranteed_risk"), digits), _fmt(v.get("guaranteed_threshold"), digits),
+                    _fmt(e / m if e is not None and m else None, max(digits, 4)),
+                    _fmt(v.get("guaranteed_bound"), max(digits, 4))]
+            if grouped:
+                row.append(_fmt(v.get("guaranteed_group_upper"), max(digits, 4)))
         rows.append(row)
     caption = ("The items are answered most confident first (top-label probability; ties shared fractionally). "
                + (f"The selective risk is the error rate among the ⌈c·n⌉ = {data.selective_answered:,} most confident "
                   f"of the {data.selective_n:,} items. " if c is not None else "")
                + (f"The coverage at risk ≤ {r:g} is the largest share of the items, most confident first, whose "
                   "error rate is at most that; chosen on the test set, it is optimistic for new data."
-                  if r is not None else ""))
+                  if r is not None else "")
+               + (f" The guaranteed coverage is the share answered at the confidence cut chosen by selection "
+                  f"with guaranteed risk (Geifman & El-Yaniv 2017), the test items serving as the calibration set: "
+                  f"the binomial bound on the error rate at the cut, taken at {1 - g:g}/⌈log2 n⌉ for the cuts the "
+                  f"search tries, is at most {r:g}, so for new items of the same kind, drawn independently, the risk "
+                  f"is at most {r:g} with probability {g:.0%}; it is itself a bound and has no interval; 0 when no "
+                  "cut tried qualifies." if g is not None else "")
+               + (f" The items of one group are not independent, so the binomial bound alone claims too much: the "
+                  f"{g * 100:.0f}th percentile of the error rate at the cut over resamples of the groups is given "
+                  f"beside it, an approximate check of the same limit, not a guarantee; where it exceeds {r:g}, the "
+                  "data do not support the guarantee."
+                  if grouped and g is not None and r is not None else ""))
     return [TableBlock(id="selective_prediction", title="Selective prediction", caption=caption.strip(),
                        columns=columns, numeric=numeric, rows=rows), *_by_class_table(data, digits)]
 

@@ -144,11 +144,23 @@ def draw_risk_coverage(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     target = sd.selective_coverage
     if target is not None:
         ax.axvline(target, color="#444444", lw=0.8, ls="--")
+    risk = sd.selective_target_risk
+    if risk is not None:  # the author's limit, which the curve is read against (the legal methodologist)
+        ax.axhline(risk, color="#444444", lw=0.8, ls=":")
+        top = max(top, risk)
+    guaranteed = [(i, v.get("coverage_guaranteed_risk")) for i, v in enumerate(sd.selective.values())]
+    for i, cov in guaranteed:  # the cut selection with guaranteed risk chose, on each system's curve
+        if cov:
+            ax.axvline(cov, color=_colour(i), lw=0.8, ls="-.")
     ax.set(xlabel="coverage (share of the items answered)", ylabel="selective risk (error rate)", xlim=(0, 1),
            ylim=(0, max(top * 1.05, 0.05)), title="risk–coverage")
     ax.legend(loc="upper left", frameon=False)
     fig.tight_layout()
     mark = f"; dashed: the target coverage {target:g}" if target is not None else ""
+    if risk is not None:
+        mark += f"; dotted: the target risk {risk:g}"
+    if any(cov for _, cov in guaranteed):
+        mark += "; dash-dotted: the coverage at the cut of selection with guaranteed risk, in the system's colour"
     return fig, ("Risk–coverage curve: the error rate among the most confident items (by top-label probability) "
                  f"against the share of the items answered, ties shared fractionally; its mean is the AURC{mark}.")
 

@@ -57,6 +57,7 @@ from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_se
 from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
+from ._risk_limit import LIMIT_PROMISE, fixed_cut, limit_lead_sentences
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._voice import paper_voice
 from ._methods_lists import listed as _listed
@@ -220,9 +221,12 @@ def build_methods(
     # classes grouped by the action they lead to: the screening reader's figure, in a sentence of its own, never cut
     acts = promised is not None and ACTIONS_PROMISE in promised
     budget = promised is not None and BUDGET_PROMISE in promised  # the labels in use against the budget (issue 24)
+    # a confidence cut fixed in advance: its answers' error rate against the target risk leads (the legal reader)
+    limit = primary is not None and primary.id == "coverage_at_risk" and fixed_cut(answers) \
+        and (promised is None or LIMIT_PROMISE in promised)
     acts_lead = acts and actions_lead(answers)  # the author's decisions: the costly action's sensitivity leads
     if promised is not None:
-        promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE)]
+        promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE, LIMIT_PROMISE)]
         if any(m.id == "multilabel_macro_roc_auc" for m in rec):  # "each reported beside it": the labels' AUCs said
             promised = [x for x in promised if x != W.PROMISE["label_aucs"]]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
@@ -261,6 +265,9 @@ def build_methods(
                 if budget:
                     budget_sentence(p, answers)
                 led = {primary.id}
+            elif limit:  # the cut in use against the limit; the coverage at the target risk is said beside it
+                limit_lead_sentences(p, answers, cite)
+                led = set()
             else:
                 led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
                     if primary is not None and not ranked else set()
@@ -283,7 +290,8 @@ def build_methods(
             named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         beside = [m for m in rec if m.id not in named]
-        if acts_lead:  # the properties' lead is one figure beside the action's sensitivity, said with the others
+        if acts_lead or limit:  # the properties' lead is one figure beside the action's sensitivity, said with the
+            # others; the coverage at the target risk, one beside the cut fixed in advance
             beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
@@ -329,7 +337,7 @@ def build_methods(
                 continue  # said with the formulas (below, after the shortening)
             if isinstance(sentence, FigureNote) and terse:
                 continue  # the figure and its caption say it; the metrics' own words go after it
-            if sentence == TEST_SET_CUT and primary is not None and primary.id == "coverage_at_risk":
+            if sentence == TEST_SET_CUT and primary is not None and primary.id == "coverage_at_risk" and not limit:
                 continue  # the lead's sentence says where its cut was found
             if isinstance(sentence, BudgetNote) and deployed:
                 continue  # said right after TPR at the budget, beside the deployed threshold's recall
@@ -1053,6 +1061,15 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
         risk = primary.params.get("target_risk") or answers.get("target_risk")
         purpose = str(purpose).format(items=_items(answers) or "test items",
+                                      risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
+    if primary.id == "coverage_guaranteed_risk":  # the guarantee and what it assumes, in the author's items
+        risk = primary.params.get("target_risk") or answers.get("target_risk")
+        items = _items(answers) or "test items"
+        group = str(answers.get("group") or "")
+        unit = group.removesuffix("_id").removesuffix("_ID").replace("_", " ")
+        independent = (W.S["guarantee_groups"].format(unit=unit, units=plural(unit)) if group
+                       else W.S["guarantee_independent"])
+        purpose = str(purpose).format(items=items, independent=independent,
                                       risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
     after = ""  # a clause after the lead's semicolon: a sentence of its own (a reader's sentence stays under 40 words)
     if purpose and not (primary.id == "f_beta" and beta is not None):

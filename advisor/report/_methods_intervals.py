@@ -259,8 +259,11 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
     # predictor's MCC was said to have "the estimate's bias exceeding its sampling error")
     zero = [m for m in others if intervals.withheld[m].startswith(("its denominator is 0", "every resampled value is "
                                                                    "undefined", "the estimate is undefined"))]
-    biased = [m for m in others if m not in constant and m not in zero]
-    for group, key in ((biased, "no_interval"), (constant, "no_interval_constant"), (zero, "no_interval_undefined")):
+    # a bound needs no interval of its own: said as one, never as a bias (the coverage with guaranteed risk)
+    bound = [m for m in others if intervals.withheld[m].startswith("it is itself a bound")]
+    biased = [m for m in others if m not in constant and m not in zero and m not in bound]
+    for group, key in ((biased, "no_interval"), (constant, "no_interval_constant"), (zero, "no_interval_undefined"),
+                       (bound, "no_interval_bound")):
         if group:  # the reason the interval was withheld, not one reason for all (a coverage of 0 in every resample)
             names = _join([name[m] for m in group])
             p.t(W.S[key].format(names=names[:1].upper() + names[1:], verb="has" if len(group) == 1 else "have",

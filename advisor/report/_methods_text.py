@@ -134,6 +134,7 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "tpr_at_fpr": ("Jesus", "2022"),
     "selective_risk": ("Geifman", "2017"),
     "coverage_at_risk": ("Geifman", "2017"),
+    "coverage_guaranteed_risk": ("Geifman", "2017"),
     "hierarchical_f1": ("Kiritchenko", "2006"),
 }
 
@@ -250,6 +251,11 @@ S: dict[str, str] = {
     # allowance for missing ratings is not argued where it gives nothing (the LLM-judge and grading readers)
     "judge_summary_two_humans": "{name}, which corrects for chance, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
+    # what the guarantee of selection with guaranteed risk assumes (Geifman & El-Yaniv 2017: the labelled items drawn
+    # independently); with a group column it does not hold as stated, and the groups' bootstrap bound stands beside it
+    "guarantee_independent": " if they are independent draws from those met in use",
+    "guarantee_groups": (" if they are independent. Those of one {unit} are not, so we also give that rate's 95th "
+                         "percentile over resamples of the {units}"),
     # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
     "per_class_all_answered": "the recall of every class with all {items} answered",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",
@@ -509,6 +515,7 @@ S: dict[str, str] = {
                     "over all pairs of paired {tests} (family-wise error at most {alpha})"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
+    "no_interval_bound": "{names} {verb} no interval, being itself a bound",
     "no_interval_undefined": "{names} {verb} no interval where {its} denominator is 0",
     "no_interval_constant": ("{names} {verb} no interval where every resample gives the same value, as at the edge of "
                              "the range, so resampling cannot measure its uncertainty"),

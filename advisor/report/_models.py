@@ -343,6 +343,10 @@ class ReportContext(_M):
         "the labels in use against the false positive rate budget (issue 24): the budget, the confidence, the bound's "
         "method and per system the negatives flagged, the negatives, the rate, its one-sided upper bound (exact, "
         "group-bootstrap and the one used) and the verdict"))
+    risk_limit: dict[str, Any] | None = Field(None, description=(
+        "the answers at a confidence cut fixed in advance against the target risk: the target, the confidence, the "
+        "bound's method and per system the items, the answered, the coverage, the errors, the error rate of the "
+        "answers, its one-sided upper bound (exact, group-bootstrap and the one used) and the verdict"))
     subgroups: dict[str, Any] | None = Field(None, description=(
         "per subgroup (issue 23): groups[column][value][system][metric], gaps[column][metric][system], the "
         "thresholds below which a subgroup is too small and the warnings"))

@@ -80,8 +80,12 @@ class ScoreData(_M):
     selective_answered: int | None = Field(None, description="⌈c·n⌉, the items answered at the target coverage")
     selective_n: int | None = Field(None, description="the number of test items ranked by confidence")
     selective_target_risk: float | None = Field(None, description="the largest error rate acceptable among the answers")
-    selective: dict[str, dict[str, float]] = Field(default_factory=dict, description="per system: the selective risk "
-                                                   "at the target coverage and the coverage at the target risk")
+    selective_confidence: float | None = Field(None, description="1 − δ of the coverage with guaranteed risk (SGR), "
+                                               "when it is planned")
+    selective: dict[str, dict[str, float | None]] = Field(default_factory=dict, description="per system: the selective "
+                                                          "risk at the target coverage, the coverage at the target "
+                                                          "risk and the coverage with guaranteed risk, its threshold "
+                                                          "and bound")
     selective_by_class: dict[str, dict[str, dict[str, float | None]]] = Field(default_factory=dict, description=(
         "per system and true class at the target coverage: items, share answered, recall among those answered"))
     selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "

@@ -22,6 +22,7 @@ from ..questionnaire import external_metrics, join_words, load_fields, lower_nam
 from ..stats import project_to_prevalence, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
+from ._risk_limit import LIMIT_PROMISE
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
 from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY
@@ -559,8 +560,9 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
     out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors"
-           else ACTIONS_PROMISE if i == "action_rates" else BUDGET_PROMISE if i == "fpr_budget_check" else PROMISE[i]
-           for i in ids if i in PROMISE or i in ("action_rates", "fpr_budget_check")]
+           else ACTIONS_PROMISE if i == "action_rates" else BUDGET_PROMISE if i == "fpr_budget_check"
+           else LIMIT_PROMISE if i == "risk_limit_check" else PROMISE[i]
+           for i in ids if i in PROMISE or i in ("action_rates", "fpr_budget_check", "risk_limit_check")]
     item = plan.answered("item_name")
     if item:  # the author's items, not "items" (the per-level accuracy's gloss: "the share of the products whose …")
         out = [x.replace("the items whose", f"the {plural(str(item))} whose") if x == PROMISE["level_accuracy"] else x

@@ -32,10 +32,13 @@ import numpy as np
 from ._clusters import group_weights
 from ._proportions import beta_quantile
 
-__all__ = ["BudgetCheck", "VERDICTS", "budget_verdict", "fpr_budget_check", "one_sided_upper"]
+__all__ = ["BudgetCheck", "LIMIT_VERDICTS", "VERDICTS", "budget_verdict", "fpr_budget_check", "one_sided_upper",
+           "risk_limit_check"]
 
 #: the three verdicts, as the report says them
 VERDICTS = ("within the budget", "over the budget", "not shown to be within the budget")
+#: the same verdicts said of a target risk (the error rate of the answers of a system that may abstain)
+LIMIT_VERDICTS = ("within the limit", "over the limit", "not shown to be within the limit")
 
 
 def one_sided_upper(x: float, n: float, confidence: float = 0.95) -> float:
@@ -120,3 +123,22 @@ def fpr_budget_check(false_positives: Any, negatives: Any, budget: float, confid
     upper = max(exact, group) if group is not None and math.isfinite(group) else exact
     return BudgetCheck(false_positives=fp, negatives=n, rate=rate, exact_upper=exact, group_upper=group, upper=upper,
                        budget=float(budget), confidence=float(confidence), verdict=budget_verdict(rate, upper, budget))
+
+
+def risk_limit_check(errors: Any, answered: Any, limit: float, confidence: float = 0.95, *,
+                     groups: Any = None, n_resamples: int = 2000, seed: Any = 0) -> BudgetCheck:
+    """The error rate of the answers at a confidence cut fixed in advance, ``Σ errors / Σ answered``, against a
+    target risk ``limit``, with the bound of :func:`fpr_budget_check`: one-sided Clopper–Pearson when the items are
+    independent; with groups (the documents of one matter), the larger of that and the ``confidence`` quantile over
+    resamples of the groups. Only the answered items count: the errors of the answers among the answers. The verdict
+    is said of a limit (:data:`LIMIT_VERDICTS`).
+
+    >>> c = risk_limit_check(3, 400, 0.02)
+    >>> round(c.rate, 4), round(c.upper, 4), c.verdict   # scipy: beta.ppf(0.95, 4, 397)
+    (0.0075, 0.0193, 'within the limit')
+    """
+    check = fpr_budget_check(errors, answered, limit, confidence, groups=groups, n_resamples=n_resamples, seed=seed)
+    verdict = LIMIT_VERDICTS[VERDICTS.index(check.verdict)]
+    return BudgetCheck(false_positives=check.false_positives, negatives=check.negatives, rate=check.rate,
+                       exact_upper=check.exact_upper, group_upper=check.group_upper, upper=check.upper,
+                       budget=check.budget, confidence=check.confidence, verdict=verdict)

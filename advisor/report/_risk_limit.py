@@ -1,0 +1,187 @@
+"""A target risk tested at a confidence cut fixed in advance: the table, the JSON and the sentences.
+
+With ``abstention``, ``target_risk`` and ``operating_point: fixed`` the plan carries the diagnostic
+``risk_limit_check`` (the legal methodologist: "a coverage read off the test set at its own 2% cut cannot show the
+constraint holds … report, on test, the realised risk with its one-sided upper bound, and the coverage. Do this
+exactly as the fraud situation does for its FPR budget"). The cut was set before the test (on validation documents,
+say); the items it leaves to a person carry the reject label in the predictions, so the cut is given in data as the
+fraud situation's deployed threshold is, by its labels. The report then gives, per system, the items answered and
+their share (the coverage at the cut), the errors among them and their share (the selective risk at the cut), its
+one-sided 95% upper bound and the verdict — within the limit (bound ≤ target), over it (risk > target), or not shown
+to be within it — and the methods paragraph leads with it in the author's words.
+
+The bound (:func:`advisor.stats.risk_limit_check`, the bound of :func:`advisor.stats.fpr_budget_check`):
+Clopper–Pearson when the items are drawn one by one; with a column of groups (matters) the larger of that and the
+groups' bootstrap percentile, because the errors of one matter's documents are not independent.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..plan import Plan
+from ..questionnaire import plural
+from ..stats import risk_limit_check
+from ._methods_lists import Text
+from ._models import MetricEntry, TableBlock
+
+__all__ = ["LIMIT_PROMISE", "fixed_cut", "limit_definitions", "limit_lead_sentences", "limit_tables"]
+
+#: The plan's diagnostic as the methods paragraph's list of promises carries it (said in the lead's sentences).
+LIMIT_PROMISE = "the error rate of the answers at the cut fixed in advance against the target risk"
+
+#: the author's verb for what the system does with an item it answers (present, past), when the context has one
+_VERBS = (("rout", ("routes", "routed")), ("assign", ("assigns", "assigned")), ("forward", ("forwards", "forwarded")),
+          ("label", ("labels", "labelled")), ("classif", ("classifies", "classified")))
+
+
+def _verb(context: str) -> tuple[str, str]:
+    """The author's verb for an answer, present and past.
+
+    >>> _verb("documents are routed to one of 30 teams"), _verb("")
+    (('routes', 'routed'), ('answers', 'answered'))
+    """
+    text = context.lower()
+    return next((w for stem, w in _VERBS if re.search(rf"\b{stem}", text)), ("answers", "answered"))
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.3g}%"
+
+
+def fixed_cut(answers: Mapping[str, Any]) -> bool:
+    """Whether a confidence cut fixed in advance is tested against the target risk.
+
+    >>> fixed_cut({"abstention": True, "target_risk": 0.02, "operating_point": "fixed"})
+    True
+    >>> fixed_cut({"abstention": True, "target_risk": 0.02})
+    False
+    """
+    return bool(answers.get("abstention")) and answers.get("target_risk") is not None \
+        and answers.get("operating_point") == "fixed"
+
+
+def limit_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None) -> None:
+    """"We lead with the confidence cut fixed in advance: the share of the documents the system routes at it, and the
+    share of those routed that are wrong. We set that error rate, with its one-sided 95% upper bound, against the
+    limit of 2%." — the author's constraint where it binds, before the figures of the ranking.
+
+    >>> t = Text()
+    >>> limit_lead_sentences(t, {"item_name": "document", "target_risk": 0.02, "context": "routed to a team"})
+    >>> print("".join(s.text for s in t.spans))
+    We lead with the confidence cut fixed in advance: the share of the documents the system routes at it, and the share of those routed that are wrong. We set that error rate, with its one-sided 95% upper bound, against the limit of 2%. 
+    """
+    items = plural(str(answers.get("item_name") or "item"))
+    present, past = _verb(str(answers.get("context") or ""))
+    p.t(f"We lead with the confidence cut fixed in advance: the share of the {items} the system {present} at it, and "
+        f"the share of those {past} that are wrong")
+    key = cite("Geifman", "2017") if cite is not None else None
+    if key:
+        p.cite([key])
+    p.t(f". We set that error rate, with its one-sided 95% upper bound, against the limit of "
+        f"{_pct(float(answers['target_risk']))}. ")
+
+
+def fewest_answers(limit: float, confidence: float = 0.95) -> int:
+    """The fewest answers whose one-sided Clopper–Pearson bound can be within ``limit``: with no error the bound is
+    ``1 − (1 − confidence)^(1/m)``.
+
+    >>> fewest_answers(0.02)
+    149
+    """
+    return math.ceil(math.log(1.0 - confidence) / math.log1p(-limit))
+
+
+def limit_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
+    """The formula of the error rate the paragraph sets against the target risk, and how its bound is taken."""
+    if not fixed_cut(answers):
+        return []
+    limit = float(answers["target_risk"])
+    items = plural(str(answers.get("item_name") or "item"))
+    _, past = _verb(str(answers.get("context") or ""))
+    where = Text().say(f"where $m_c$ is the number of {items} {past} at the cut, the {items} left to a person not "
+                       f"counted, and $E_c$ the number of wrong answers among them; the coverage beside it is "
+                       f"$m_c/n$. Its one-sided 95% upper bound is ")
+    if group:
+        unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
+        where.t(f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
+                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low")
+    elif answers.get("group"):
+        where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
+    else:
+        where.t("the Clopper–Pearson bound")
+    where.t(f"; the limit is met when the bound is at most {_pct(limit)}. Even without an error, the bound reaches "
+            f"{_pct(limit)} only from {fewest_answers(limit):,} {items} {past} on")
+    return [MetricEntry(id="risk_at_cut", name="Error rate of the answers at the cut fixed in advance",
+                        formula=r"\frac{E_c}{m_c}", role="complementary", where=where.para())]
+
+
+def _num(v: float | None, digits: int) -> str:
+    return "—" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
+
+
+def _count(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.4g}"
+
+
+def _rows(system: Any, joint: Any, name: str, abstained: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(errors, answered)`` per row of the joint table (one per label combination and group) and the items; from
+    the confusion matrix of the answers (one row) without a joint table."""
+    if joint is not None and name in joint.systems:
+        col = 1 + list(joint.systems).index(name)
+        counts = np.asarray(joint.counts, dtype=np.float64)
+        k = len(joint.labels)
+        answered = joint.codes[:, col] != k  # the reject label's code is k (JointCounts.with_reject)
+        wrong = answered & (joint.codes[:, col] != joint.codes[:, 0])
+        return counts * wrong, counts * answered, float(counts.sum())
+    c = np.asarray(system.counts, dtype=np.float64)
+    n = float(c.sum())
+    return np.array([n - float(np.trace(c))]), np.array([n]), n + float(abstained)
+
+
+def limit_tables(plan: Plan, systems: Mapping[str, Any], abstained: Mapping[str, float], joint: Any, groups: Any,
+                 resamples: int, seed: Any, digits: int = 3, record: dict[str, Any] | None = None) -> list[TableBlock]:
+    """The table ``risk_limit_check``; ``record``, when given, receives it as numbers (the report's JSON
+    ``"risk_limit"``). ``groups``: the group of each joint-table row, or None (items drawn one by one)."""
+    d = plan.diagnostic("risk_limit_check")
+    if d is None or not systems:
+        return []
+    limit, confidence = float(d.params["target_risk"]), float(d.params.get("confidence", 0.95))
+    use_groups = groups is not None and joint is not None and resamples > 0
+    record = {} if record is None else record
+    record.update(target_risk=limit, confidence=confidence, sided="upper",
+                  method=("larger of one-sided Clopper–Pearson and the cluster-bootstrap percentile"
+                          if use_groups else "one-sided Clopper–Pearson"), systems={})
+    rows = []
+    for name, cm in systems.items():
+        wrong, answered, n = _rows(cm, joint, name, float(abstained.get(name, 0.0)))
+        if use_groups:
+            check = risk_limit_check(wrong, answered, limit, confidence, groups=groups, n_resamples=resamples,
+                                     seed=seed)
+        else:
+            check = risk_limit_check(wrong.sum(), answered.sum(), limit, confidence)
+        coverage = check.negatives / n if n > 0 else float("nan")
+        entry = check.to_json()
+        record["systems"][name] = {"items": n, "answered": entry.pop("negatives"), "coverage": coverage,
+                                   "errors": entry.pop("false_positives"), **entry}
+        rows.append([name, f"{_count(check.negatives)} / {_count(n)}", _num(coverage, digits),
+                     f"{_count(check.false_positives)} / {_count(check.negatives)}", _num(check.rate, max(digits, 4)),
+                     _num(check.upper, max(digits, 4)), _pct(limit), check.verdict])
+    how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
+           f"{confidence * 100:.0f}th percentile of the error rate over {resamples:,} resamples of the groups, whose "
+           "items are not independent" if use_groups else "one-sided Clopper–Pearson")
+    return [TableBlock(
+        id="risk_limit_check", title="The cut fixed in advance against the target risk",
+        caption=(f"At the confidence cut fixed in advance (the items left to a person carry the reject label): the "
+                 f"items answered and their share (the coverage), the wrong answers among them and their share (the "
+                 f"error rate of the answers), and its one-sided {confidence:.0%} upper confidence bound ({how}). "
+                 f"Within the limit: the bound is at most {_pct(limit)}; over it: the error rate itself is above it; "
+                 "otherwise the data do not show the limit met."),
+        columns=["system", "answered / items", "coverage", "wrong / answered", "error rate of the answers",
+                 f"{confidence:.0%} upper bound", "limit", "verdict"],
+        numeric=[False, True, True, True, True, True, True, False], rows=rows)]
