@@ -58,7 +58,9 @@ def test_the_spam_lead_is_said_in_the_words_of_the_trec_spam_track() -> None:
     assert "cormack2005trec" in cited
     # the overview's measures are percentages: TPR at an FPR of 0.1% is the complement of sm% at hm% = 0.1%, and
     # the ROC area is given as (1−ROCA)%, the area above the curve in percent (Cormack & Lynam 2005)
-    assert "the complement of sm% at hm% = 0.1%" in said[lead + 3] and "misclassification percentages" in said[lead + 3]
+    # in the track's own sentence (fields.yaml named; the s28 reader: "the complement of sm% …" read as awkward)
+    assert said[lead + 3].startswith("TREC reports the spam misclassification percentage sm% at a ham misclassification "
+                                     "percentage hm% of 0.1%, whose complement we give")
     assert "(1−ROCA)%" in said[lead + 3] and "misclassification rate" not in text
     # what TPR at the budget is, and that its threshold, found on the test set, is optimistic (Tong et al. 2018)
     assert said[lead + 4] == ("TPR at an FPR of 0.1% is the recall of the best threshold within the budget; chosen on "

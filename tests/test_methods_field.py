@@ -583,8 +583,8 @@ def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
     toxic = evaluation("toxic")
     assert "the recall of every class" not in toxic
     assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
-    assert ("every metric within each value of “identity_mentioned”, and the largest gap of figures independent "
-            "of class shares") in toxic
+    assert ("every metric within each value of “identity_mentioned”, and the largest gap in each figure unaffected "
+            "by class shares") in toxic
 
 
 def test_a_cost_matrix_is_said_in_words_with_the_expected_cost_it_weighs() -> None:

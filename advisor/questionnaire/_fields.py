@@ -107,12 +107,15 @@ class CommunityField(BaseModel):
     f1_classes: list[str] = Field(default_factory=list, description=(
         "the classes its F1 is averaged over by the figure's definition (F1^PN: positive, negative), matched with "
         "the task's classes regardless of case"))
+    named: str | None = Field(None, description=(
+        "the sentence that says how the field reports its figures, when its words are not names for them (TREC "
+        "reports a complement and a percentage); said in place of \"There they are called …\" (the terms)"))
     undefined: Literal["zero", "baseline", "omit"] | None = Field(None, description=(
         "the convention the field's scorer follows for a figure with a zero denominator (MCC of a constant "
         "predictor), applied when the run chooses none, so the figures compare with the field's; None: advisor's "
         "default"))
     undefined_as: str | None = Field(None, description=(
-        "that scorer in running text, after 'as in' (“the GLUE benchmark's scorer, scikit-learn”); required with "
+        "that scorer in running text, after 'as in' (“the GLUE benchmark's scorer, which uses scikit-learn”); required with "
         "undefined"))
     undefined_sources: list[str] = Field(default_factory=list, description=(
         "BibTeX keys of the work that defines the scorer, cited where the convention is said"))

@@ -223,18 +223,19 @@ def prepare(ev: Any, systems: Mapping[str, Any], scores: Any, data: Any, answers
     state = ScoreState(labels=labels, pos=pos, y=y, outputs=outputs, decisions=decisions, costs=costs, priors=priors,
                        systems=dict(systems), score_labels=_score_labels(labels, scores, data, outputs),
                        reject=reject if abstains else None)
-    if isinstance(scores, Mapping):
-        state.groups = next((g for g in (getattr(v, "group", None) for v in scores.values()) if g is not None), None)
+    # the group of each item (--group): the scores' own, or, when the scores come with the loaded files
+    # (advisor.load(group=…) and no scores=), the files' — else the API's score intervals resampled single items
+    # while the paragraph said groups
+    read = scores if isinstance(scores, Mapping) else getattr(data, "scores", None) \
+        if type(data).__name__ == "Dataset" else None
+    if isinstance(read, Mapping):
+        state.groups = next((g for g in (getattr(v, "group", None) for k, v in read.items() if str(k) in names)
+                             if g is not None), None)
     state.data.labels_given = bool(outputs)  # the labels are the predictions supplied beside the scores
     values = {name: dict(ev.metrics[name]) for name in names}
     _score_values(state, values)
     decision_values(state, values, rec_json)  # issue 21: budgets, clinical calibration, net benefit
-    # the group of each item for the bound at the guaranteed coverage's cut: the scores' own, or the loaded files'
-    # (advisor.load(group=…)), which state.groups does not carry
-    read = getattr(data, "scores", None) if type(data).__name__ == "Dataset" else None
-    item_groups = state.groups if state.groups is not None or not isinstance(read, Mapping) else next(
-        (g for g in (getattr(v, "group", None) for k, v in read.items() if k in names) if g is not None), None)
-    selective_values(state, values, rec_json, confidence, resamples, seed, item_groups)  # issue 23: AURC, selective risk, the risk–coverage curve
+    selective_values(state, values, rec_json, confidence, resamples, seed, state.groups)  # issue 23: AURC, selective risk, the risk–coverage curve
     state.values_seen = list(values.values())
     if costs is not None:  # shares without costs give no expected cost: unit costs would be costs nobody chose
         _cost_values(state, systems, values)

@@ -78,21 +78,22 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
 
 
 def error_rates_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> None:
-    """"We also give each value's false positive and false negative rates at the threshold where both overall rates
-    are equal (Dixon et al. 2018); the first is the share of its non-toxic comments flagged as toxic." — the harm
+    """"At the threshold where both overall rates are equal, we give each value's false positive and false negative
+    rates (Dixon et al. 2018); the first is the share of its non-toxic comments flagged as toxic." — the harm
     a decision does within a group, at one threshold set by a global criterion while the operating point is open
     (the fairness reader); ``terse`` when the paragraph must shorten: the two rates named without the gloss.
 
     >>> t = Text()
     >>> error_rates_sentence(t, {"item_name": "comment", "classes": ["non-toxic", "toxic"], "positive_class": "toxic"})
     >>> print("".join(sp.text if sp.kind == "text" else "(c)" for sp in t.spans).rstrip())
-    We also give each value's false positive and false negative rates at the threshold where both overall rates are equal (c); the first is the share of its non-toxic comments flagged as toxic.
+    At the threshold where both overall rates are equal, we give each value's false positive and false negative rates (c); the first is the share of its non-toxic comments flagged as toxic.
     """
     pos, neg, ones = _kinds(answers)
     flagged = str(answers.get("positive_class"))
     flagged = flagged if ones == "ones" else f"“{flagged}”"
-    p.t("We also give each value's false positive and false negative rates at the threshold where both overall rates "
-        "are equal").cite([ERROR_RATES_SOURCE])
+    # the threshold first: after "We also give the subgroup, BPSN and BNSP AUCs" a second "We also give" read as a list
+    p.t("At the threshold where both overall rates are equal, we give each value's false positive and false negative "
+        "rates").cite([ERROR_RATES_SOURCE])
     p.t(". " if terse else f"; the first is the share of its {neg} flagged as {flagged}. ")
 
 

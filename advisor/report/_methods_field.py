@@ -340,6 +340,8 @@ def _field_named(field: CommunityField, primary: MetricEntry | None, others: Seq
     if len(terms) == 1 and primary is not None and terms[0][0] is primary:
         return W.S["field_named"].format(term=terms[0][1]), ""
     if len(terms) == len(figures) > 1:
+        if field.named:  # the field's own sentence: its words are a complement and a percentage, not names
+            return "", field.named
         return "", W.S["field_named_each"].format(terms=_join_words([t for _, t in terms]))
     return "", W.S["field_named_one"].format(named=_join_words([f"{prose_name(m)} is called {t}" for m, t in terms]))
 
