@@ -130,9 +130,13 @@ def test_the_clustering_paragraph_keeps_its_rules_with_runs_or_without(tmp_path,
         assert scope in text and one not in text and "Bouthillier" not in text
     elif runs == 1:
         assert one in text and scope not in text, text
-    else:
-        assert "Every figure is the mean over each algorithm's 5 runs (Bouthillier et al. 2021)." in text, text
-        assert scope not in text and one not in text
+    else:  # a partition report cannot yet combine runs: nothing is promised that it would refuse, the answer is
+        # kept as unused with the reason, and the report takes one file per clustering (the lead's review)
+        assert scope in text and one not in text and "Bouthillier" not in text, text
+        plan = make_plan(load_answers(_situation(tmp_path, "clustering", runs)))
+        use = next(a for a in plan.answers if a.key == "runs")
+        assert plan.design.runs is None and not use.used_by
+        assert use.unused and "label_structure: partition" in use.unused
 
 
 # ----------------------------------------------------------------------------------------------
@@ -270,3 +274,20 @@ def test_a_clustering_report_with_one_run_answered_says_it_as_the_paragraph_befo
     assert "Each clustering is one run of its algorithm, so the conclusions hold for that run, not for other seeds." \
         in text, text
     assert "These intervals reflect which articles were drawn" not in text
+
+
+def test_several_runs_answered_for_a_partition_report_are_not_planned_and_do_not_block_it(tmp_path, monkeypatch):
+    """A partition report takes one file per clustering: with runs: 5 answered, the plan keeps the answer as unused
+    (with the reason) and the report is written, not refused for a mismatch it could never meet."""
+    structures = ROOT / "examples" / "structures"
+    answers = tmp_path / "partition_5.yaml"
+    answers.write_text((structures / "partition_answers.yaml").read_text(encoding="utf-8") + "\nruns: 5\n",
+                       encoding="utf-8")
+    monkeypatch.chdir(structures)
+    out = tmp_path / "report.md"
+    result = runner.invoke(app, ["report", "--answers", str(answers), "clusters_a.csv", "clusters_b.csv",
+                                 "--seed", "7", "--bootstrap", "200", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "Bouthillier" not in text and "mean over each" not in text
+    assert "These intervals reflect which articles were drawn for the test, not reruns" in text  # as not answered

@@ -86,10 +86,7 @@ def report_runs(args: RunArgs, answered: int | None, inputs: str | None) -> list
             raise InputError(f"{name} is given {(args.systems or []).count(name)} files (runs); a report averages "
                              f"runs only for {report_api.RUNS_SUPPORTED}, not for {inputs} — give each run its own "
                              "name, or report them apart.")
-        if args.paths:
-            names = args.systems or io_api.system_names(args.paths)
-            said = report_api.runs_mismatch(answered, {s: names.count(s) for s in names})
-            if said is not None:
-                raise InputError(said)
+        # one file per system from here: several runs answered are not planned for these inputs (the plan keeps the
+        # answer as unused, with the reason: advisor.plan._usage.runs_unsupported), so there is no mismatch to say
         return None
     return list(args.systems) if args.several and args.systems is not None else None

@@ -39,7 +39,7 @@ from ._models import DIAGNOSTICS, AnswerUse, Avoided, Design, Diagnostic, Plan, 
     threshold_rows
 from ._options import PlanOptions, apply_options, plan_options, undefined_convention
 from ._specs import metric_specs
-from ._usage import answer_uses, label_quantities
+from ._usage import answer_uses, label_quantities, runs_unsupported
 
 __all__ = ["make_plan", "runs_design"]
 
@@ -418,10 +418,14 @@ def _no_exact(design: Design) -> None:
     design.tied_shares = []
 
 
-def runs_design(design: Design, runs: int | None) -> None:
+def runs_design(design: Design, runs: int | None, ans: Answers | None = None) -> None:
     """The answers' training runs of each system (issue 20 item 4). Several: each system is its mean over its runs,
     resampled over runs and items as ``advisor compare`` does (:mod:`advisor.stats._runs`) — a mean of several runs'
-    proportions is not binomial, so no exact interval and no McNemar test, BCa for every metric."""
+    proportions is not binomial, so no exact interval and no McNemar test, BCa for every metric. With ``ans`` whose
+    design a report cannot yet combine over runs (:func:`runs_unsupported`), several runs are not planned: the answer
+    is kept as unused, with the reason, and nothing is promised that the report would refuse."""
+    if runs is not None and runs > 1 and ans is not None and runs_unsupported(ans) is not None:
+        runs = None
     design.runs = runs
     if runs is None or runs < 2:
         return
@@ -582,6 +586,6 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
         plan.design.classes = "free"  # whole groups are drawn: a resample cannot be made to keep every class
         _no_exact(plan.design)  # items of one unit are not independent: BCa over the units instead
-    runs_design(plan.design, ans.runs)
+    runs_design(plan.design, ans.runs, ans)
     plan._rec = rec
     return plan

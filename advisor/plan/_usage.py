@@ -38,7 +38,7 @@ from ._models import DIAGNOSTICS, AnswerUse, Avoided, Diagnostic, MetricSpec
 from ._notes import LABEL_QUANTITIES, covered_note, planned_quantity, unknown_reason, unreported_reason, \
     whole_task_reason
 
-__all__ = ["answer_uses", "label_quantities"]
+__all__ = ["answer_uses", "label_quantities", "runs_unsupported"]
 
 _QUESTION = {q.key: q for q in QUESTIONS}
 #: keys that state the task itself, or the words the text speaks in: used whenever given
@@ -175,6 +175,25 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
     return out
 
 
+def runs_unsupported(ans: Any) -> str | None:
+    """What a report cannot yet combine over several runs of a system, in the words of its refusal with data
+    (:func:`advisor.report._runs.check_runs`); None when it can (label predictions of one nominal class per item)."""
+    structure = ans.label_structure or "nominal"
+    if structure != "nominal":
+        return f"label_structure: {structure}"
+    if ans.outputs in ("probabilities", "scores") or ans.probabilities or ans.top_k:
+        return "scores or probabilities"
+    if ans.abstention:
+        return "abstentions"
+    if ans.subgroups:
+        return "subgroups"
+    if ans.group:
+        return "resampled groups of items"
+    if ans.annotators:
+        return "raters"
+    return None
+
+
 def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, str], rec: Recommendation,
                 book: RuleBook, facts: Mapping[str, Any], lead: MetricSpec, beside: Sequence[MetricSpec],
                 avoid: Sequence[Avoided], diagnostics: Iterable[Diagnostic], inferred: Mapping[str, Any],
@@ -198,7 +217,9 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append("kept with the report as the author's note (not evaluated)")
         if key == "group" and value:  # issue 20 item 3: the bootstrap's unit (--group)
             used.append(f"the intervals resample whole units named by the column {value!r}, not single items")
-        if key == "runs" and value:  # issue 20 item 4: the training runs of each system
+        if key == "runs" and value and value > 1 and runs_unsupported(effective) is not None:
+            pass  # not planned: said below as unused, with what a report cannot yet combine over runs
+        elif key == "runs" and value:  # issue 20 item 4: the training runs of each system
             used.append("each system is its mean over its training runs, and the intervals resample runs and items"
                         if value > 1 else "the methods say that the conclusions hold for this run of each system, "
                         "not for retraining")
@@ -225,7 +246,10 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
                         used_by=list(dict.fromkeys(used)))
         if key in inferred:
             use.used_by.append(f"the data shows {inferred[key]!r}, which is used instead")
-        if not use.used_by:
+        if key == "runs" and value and value > 1 and (why := runs_unsupported(effective)) is not None:
+            use.unused = (f"a report does not yet combine several runs of a system with {why}; report each run as a "
+                          "system of its own (NAME=FILE)")
+        if not use.used_by and use.unused is None:
             cond = q.applies_when
             if cond and not condition_holds(cond, facts):
                 when = reader_terms(describe_condition(cond), {})  # "label structure", not the key's id

@@ -462,7 +462,7 @@ def build_report(
                                              # without data, the answers' unit (issue 20 item 3): its groups uncounted
                                              group_column=ans.group if ans is not None else None,
                                              # the answers' training runs of each system (issue 20 item 4)
-                                             runs=getattr(ans, "runs", None),
+                                             runs=plan.design.runs if plan is not None else getattr(ans, "runs", None),
                                              classes=plan.design.classes if plan is not None else "kept")
 
     tables: list[TableBlock] = []
