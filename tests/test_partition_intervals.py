@@ -245,11 +245,12 @@ def test_the_methods_say_how_each_kind_of_index_is_resampled() -> None:
     both = _sentence(["pair_correlation", "adjusted_rand_index", "adjusted_mutual_info"])
     assert ("Each resampled pair-counting index leaves out the pairs formed by two copies of one article, which "
             "always share a cluster.") in both
-    assert ("Adjusted mutual information has no pairs to leave out; its interval is taken over our estimate plus each "
-            "resample's deviation from the test set's normalized mutual information") in both
+    assert ("Adjusted mutual information has no pairs to leave out, and its resampled values sit near the test set's "
+            "normalized mutual information, not near our estimate; its interval adds to our estimate each resample's "
+            "deviation from the former") in both
     assert "Efron" not in both and "that value" not in both and "self-pairs" not in both
     pairs_only = _sentence(["pair_correlation", "adjusted_rand_index", "normalized_mutual_info"])
     assert "Each resampled pair-counting index leaves out the pairs formed by two copies" in pairs_only
     assert "deviation" not in pairs_only  # NMI's resamples are read as they are
     ami_only = _sentence(["adjusted_mutual_info"])
-    assert "pair-counting index" not in ami_only and "deviation from the test set's normalized mutual information" in ami_only
+    assert "pair-counting index" not in ami_only and "each resample's deviation from the former" in ami_only

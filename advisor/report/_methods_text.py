@@ -504,9 +504,10 @@ S: dict[str, str] = {
     # BCa, benchmarks/README.md) and AMI, which counts no pairs, keeps the recentring, said as what it is, uncited
     "intervals_partition_pairs": ("Each resampled pair-counting index leaves out the pairs formed by two copies of "
                                   "one {item}, which always share a cluster"),
-    "intervals_partition_ami": ("{a_ami} has no pairs to leave out; its interval is taken over our estimate plus "
-                                "each resample's deviation from the test set's normalized mutual information, which "
-                                "a resampled index estimates"),
+    # the s29 reader: "which a resampled index estimates" did not parse; said as what the resamples do
+    "intervals_partition_ami": ("{a_ami} has no pairs to leave out, and its resampled values sit near the test set's "
+                                "normalized mutual information, not near our estimate; its interval adds to our "
+                                "estimate each resample's deviation from the former"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "
