@@ -303,8 +303,10 @@ def test_formula_renders_with_ziamath_and_passes_the_allow_list(mid):
     # only the standard math of the catalogue's style guide
     commands = set(re.findall(r"\\([A-Za-z]+)", formula))
     assert commands <= {"frac", "sum", "prod", "sqrt", "mathrm", "cdot", "arccos", "log", "left", "right",
-                        "quad", "neq", "in", "notin", "beta", "pi", "theta", "min", "max", "le"}, commands
-    # θ: the risk threshold; \in: S; \max and \le: the coverage at a target risk, max{m/n : E_m/m ≤ r}
+                        "quad", "neq", "in", "notin", "beta", "pi", "theta", "min", "max", "le", "Theta",
+                        "delta"}, commands
+    # θ: the risk threshold; \in: S; \max and \le: the coverage at a target risk, max{m/n : E_m/m ≤ r}; Θ and δ:
+    # the cuts SGR tries and the confidence of its guarantee (coverage with guaranteed risk, Geifman & El-Yaniv 2017)
 
 
 BINARY_FORM_IDS = [m for m in FORMULA_IDS if CAT.metrics[m].binary_form is not None]
