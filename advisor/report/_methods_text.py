@@ -77,7 +77,9 @@ def per_class_promised(promised: Iterable[str]) -> bool:
 
 
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
-PROMISE_SUBGROUPS = "every metric within each value of {columns}, and the largest gap in each figure unaffected by class shares"
+# the gap is the range, highest minus lowest value (the s29 readers: "the largest gap in each figure unaffected by class
+# shares" was undefined — between which groups?)
+PROMISE_SUBGROUPS = "every metric within each value of {columns}, and the range of each figure unaffected by class shares"
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
