@@ -202,7 +202,7 @@ def test_the_judges_agreement_is_read_against_the_humans() -> None:
 def test_the_loan_paragraph_keeps_the_fairness_question() -> None:
     text = evaluation("loan")
     assert "every metric within each value of “sex” and of “ethnicity”" in text
-    assert "largest gap" in text
+    assert "the range of each figure unaffected by class shares" in text  # the gap, defined (the s29 reader)
 
 
 def test_a_risk_model_acted_on_at_its_thresholds_promises_no_recall_at_one_half() -> None:
@@ -583,7 +583,7 @@ def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
     toxic = evaluation("toxic")
     assert "the recall of every class" not in toxic
     assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
-    assert ("every metric within each value of “identity_mentioned”, and the largest gap in each figure unaffected "
+    assert ("every metric within each value of “identity_mentioned”, and the range of each figure unaffected "
             "by class shares") in toxic
 
 

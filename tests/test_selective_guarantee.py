@@ -156,8 +156,8 @@ def test_the_paragraph_reads_like_a_paper(fixed: bool, tmp_path: Path) -> None:
         assert "We lead with coverage with a guaranteed risk of 2%, which is the share of the documents answered at " \
                "the cut that selection with guaranteed risk sets on this test set (Geifman & El-Yaniv 2017)." in text
         assert "On new documents the error rate at that cut is at most 2% with probability 95% if they are " \
-               "independent. Those of one matter are not, so we also give that rate's 95th percentile over " \
-               "resamples of the matters." in text
+               "independent. Those of one matter are not; the error rate's 95th percentile over resamples of the " \
+               "matters is given as a check." in text
         # the optimism is said only of the figure it is true of: the coverage read off the test set's curve
         assert "The cut of the coverage at the target risk is found on this test set and is optimistic" in text
         assert "fixed in advance:" not in text

@@ -77,7 +77,9 @@ def per_class_promised(promised: Iterable[str]) -> bool:
 
 
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
-PROMISE_SUBGROUPS = "every metric within each value of {columns}, and the largest gap in each figure unaffected by class shares"
+# the gap is the range, highest minus lowest value (the s29 readers: "the largest gap in each figure unaffected by class
+# shares" was undefined — between which groups?)
+PROMISE_SUBGROUPS = "every metric within each value of {columns}, and the range of each figure unaffected by class shares"
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
@@ -258,8 +260,9 @@ S: dict[str, str] = {
     # what the guarantee of selection with guaranteed risk assumes (Geifman & El-Yaniv 2017: the labelled items drawn
     # independently); with a group column it does not hold as stated, and the groups' bootstrap bound stands beside it
     "guarantee_independent": " if they are independent draws from those met in use",
-    "guarantee_groups": (" if they are independent. Those of one {unit} are not, so we also give that rate's 95th "
-                         "percentile over resamples of the {units}"),
+    # "that rate" had no clear referent, and a percentile restores no guarantee (the s29 legal reader): said as a check
+    "guarantee_groups": (" if they are independent. Those of one {unit} are not; the error rate's 95th percentile over "
+                         "resamples of the {units} is given as a check"),
     # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
     "per_class_all_answered": "the recall of every class with all {items} answered",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",

@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import Any
 
-__all__ = ["PROPORTION_METHODS", "binomial_two_sided", "clopper_pearson", "newcombe_paired", "proportion_interval",
-           "wilson"]
+__all__ = ["PROPORTION_METHODS", "binomial_two_sided", "clopper_pearson", "finite_or_none", "newcombe_paired",
+           "proportion_interval", "rates_of", "wilson"]
 
 PROPORTION_METHODS = ("clopper_pearson", "wilson")
 
@@ -126,6 +127,33 @@ def clopper_pearson(x: float, n: float, confidence: float) -> tuple[float, float
     lo = 0.0 if x <= 0 else beta_quantile(alpha / 2.0, x, n - x + 1.0)
     hi = 1.0 if x >= n else beta_quantile(1.0 - alpha / 2.0, x + 1.0, n - x)
     return lo, hi
+
+
+def rates_of(parts: dict[str, tuple[float, float]], confidence: float | None) -> dict[str, dict[str, Any]]:
+    """Each rate ``x / d`` of ``parts`` (name → (count, denominator)) with its exact Clopper–Pearson interval when
+    ``confidence`` is given; an empty denominator gives None, with the reason (the rates within each subgroup value).
+
+    >>> rates_of({"tpr": (3.0, 4.0), "fpr": (0.0, 0.0)}, None)
+    {'tpr': {'estimate': 0.75}, 'fpr': {'estimate': None, 'reason': 'no items in its denominator'}}
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for rate, (x, d) in parts.items():
+        if not d > 0:
+            out[rate] = {"estimate": None, "reason": "no items in its denominator"}
+            continue
+        out[rate] = {"estimate": float(x / d)}
+        if confidence is not None:
+            lo, hi = clopper_pearson(float(x), float(d), confidence)
+            out[rate].update({"low": lo, "high": hi, "method": "clopper_pearson"})
+    return out
+
+
+def finite_or_none(x: Any) -> float | None:
+    """``x`` as a float, None when missing or not finite (a JSON-ready number)."""
+    if x is None:
+        return None
+    v = float(x)
+    return v if math.isfinite(v) else None
 
 
 def wilson(x: float, n: float, confidence: float) -> tuple[float, float]:

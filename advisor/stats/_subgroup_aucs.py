@@ -18,6 +18,7 @@ import numpy as np
 
 from ..engine import bias_auc_masks, bias_aucs, bias_undefined_reason
 from ._items import compare_scored
+from ._proportions import finite_or_none as _num
 
 __all__ = ["BIAS_AUC_NAMES", "by_values", "score_of", "subgroup_aucs"]
 
@@ -118,10 +119,4 @@ def _interval(positive: np.ndarray, score: np.ndarray, mask: np.ndarray, groups:
         out["interval_reason"] = reason
     return out
 
-
-def _num(x: Any) -> float | None:
-    if x is None:
-        return None
-    v = float(x)
-    return v if np.isfinite(v) else None
 

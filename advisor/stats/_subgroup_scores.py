@@ -32,7 +32,7 @@ from ..engine import JointCounts, Ranking, equal_error_threshold, probability_me
 from ._bootstrap import make_rng
 from ._clusters import item_weights
 from ._items import compare_scored
-from ._proportions import clopper_pearson
+from ._proportions import finite_or_none as _num, rates_of
 from ._subgroup_aucs import by_values, score_of
 from ._subgroup_gaps import _simultaneous, gap_intervals
 
@@ -244,16 +244,7 @@ def _rates(c: np.ndarray, confidence: float | None) -> dict[str, dict[str, Any]]
     """TPR, FPR and FNR of a 2×2 table (rows: truth, other class first; columns: decision), each with its
     Clopper–Pearson interval when ``confidence`` is given; an empty denominator gives None."""
     tn, fp, fn, tp = c[0, 0], c[0, 1], c[1, 0], c[1, 1]
-    out: dict[str, dict[str, Any]] = {}
-    for rate, (x, d) in {"tpr": (tp, tp + fn), "fpr": (fp, fp + tn), "fnr": (fn, tp + fn)}.items():
-        if not d > 0:
-            out[rate] = {"estimate": None, "reason": "no items in its denominator"}
-            continue
-        out[rate] = {"estimate": float(x / d)}
-        if confidence is not None:
-            lo, hi = clopper_pearson(float(x), float(d), confidence)
-            out[rate].update({"low": lo, "high": hi, "method": "clopper_pearson"})
-    return out
+    return rates_of({"tpr": (tp, tp + fn), "fpr": (fp, fp + tn), "fnr": (fn, tp + fn)}, confidence)
 
 
 def _gaps(per_value: Mapping[str, Any], name: str) -> dict[str, dict[str, Any]]:
@@ -281,10 +272,4 @@ def _fnr_gap(per_value: Mapping[str, Any], tpr_gap: Mapping[str, Any]) -> dict[s
                 "min": vals[lo], "argmin": lo})
     return out
 
-
-def _num(x: Any) -> float | None:
-    if x is None:
-        return None
-    v = float(x)
-    return v if np.isfinite(v) else None
 

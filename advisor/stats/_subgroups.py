@@ -28,7 +28,7 @@ from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import PROBABILITY_METRICS, JointCounts, OrdinalCells, class_values, evaluate, ordinal_metrics
 from ._bootstrap import bootstrap
-from ._proportions import clopper_pearson
+from ._proportions import rates_of
 from ._fairness import adverse_impact_table, bias_score
 from ._subgroup_aucs import by_values, score_of, subgroup_aucs
 from ._subgroup_scores import auc_gaps, error_rates_at_threshold, scores_by_value
@@ -228,16 +228,7 @@ def _rates(c: np.ndarray, pos: int, confidence: float | None) -> dict[str, dict[
     tp, fn, fp, tn = c[pos, pos], c[pos, neg], c[neg, pos], c[neg, neg]
     parts = {"tpr": (tp, tp + fn), "fpr": (fp, fp + tn), "selection_rate": (tp + fp, c.sum()),
              "precision": (tp, tp + fp)}
-    out: dict[str, dict[str, Any]] = {}
-    for rate, (x, d) in parts.items():
-        if not d > 0:
-            out[rate] = {"estimate": None, "reason": "no items in its denominator"}
-            continue
-        out[rate] = {"estimate": float(x / d)}
-        if confidence is not None:
-            lo, hi = clopper_pearson(float(x), float(d), confidence)
-            out[rate].update({"low": lo, "high": hi, "method": "clopper_pearson"})
-    return out
+    return rates_of(parts, confidence)
 
 
 def _gaps(per_value: dict[str, Any], systems: list[str], binary: bool) -> dict[str, Any]:
