@@ -11,6 +11,7 @@ benchmarks/bench_partition_intervals.py.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from advisor._exceptions import InputError
 from advisor.cli import app
 from itertools import combinations
 
+from advisor.report import methods_paragraph
 from advisor.report._methods_intervals import intervals_sentence
 from advisor.report._methods_lists import Text
 from advisor.report._models import IntervalSettings, MetricEntry
@@ -254,3 +256,13 @@ def test_the_methods_say_how_each_kind_of_index_is_resampled() -> None:
     assert "deviation" not in pairs_only  # NMI's resamples are read as they are
     ami_only = _sentence(["adjusted_mutual_info"])
     assert "pair-counting index" not in ami_only and "each resample's deviation from the former" in ami_only
+
+
+def test_the_nmi_that_amis_interval_names_is_defined_when_it_is_not_reported():
+    """AMI's interval sentence names normalized mutual information; reported without it, the Definitions say what it
+    is, from AMI's own symbols (a reviewer's reading of the bundled partition paragraph)."""
+    md = methods_paragraph(Path(__file__).resolve().parents[1] / "examples" / "structures" / "partition_answers.yaml",
+                           "md", seed=7)
+    assert "its resampled values sit near the test set's normalized mutual information" in md
+    assert "scikit-learn's default; $I$ over that mean, with no chance correction, is the normalized mutual " \
+           "information" in md

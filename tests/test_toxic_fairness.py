@@ -24,6 +24,7 @@ from advisor.engine import equal_error_threshold
 from advisor.plan import make_plan
 from advisor.questionnaire import load_answers
 from advisor.report import build_report
+from test_bias_score_identities import _evaluation, _sentences
 
 pd = pytest.importorskip("pandas")
 sk = pytest.importorskip("sklearn.metrics")
@@ -31,14 +32,6 @@ fm = pytest.importorskip("fairlearn.metrics")
 
 TOXIC = "tests/situations/toxic.yaml"
 
-
-def _evaluation(ctx) -> str:
-    p = next(p for p in ctx.methods if p.heading == "Evaluation")
-    return "".join(s.text if s.kind in ("text", "strong") else "(c)" if s.kind == "cite" else "X" for s in p.spans)
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.])\s+(?=[A-Z“])", text.strip()) if s]
 
 
 def _comments(tmp_path, seed: int = 5, n: int = 1200):

@@ -28,8 +28,8 @@ from ..stats import fpr_budget_check
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["BUDGET_PROMISE", "budget_definitions", "budget_sentence", "budget_tables", "deployed_lead",
-           "deployed_lead_sentence", "fewest_negatives"]
+__all__ = ["BUDGET_PROMISE", "bound_method", "bound_words", "budget_definitions", "budget_sentence", "budget_tables",
+           "cell", "count_text", "deployed_lead", "deployed_lead_sentence", "fewest_negatives", "percent"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in a sentence of its own).
 BUDGET_PROMISE = "the false positive rate of the labels in use against the budget"
@@ -54,7 +54,7 @@ def _verb(context: str) -> str:
     return next((word for stem, word in _VERBS if re.search(rf"\b{stem}", text)), "flagged")
 
 
-def _pct(x: float) -> str:
+def percent(x: float) -> str:
     return f"{x * 100:.3g}%"
 
 
@@ -83,7 +83,7 @@ def budget_sentence(p: Text, answers: Mapping[str, Any]) -> None:
     who = f"“{neg}” {items}" if neg is not None else f"negative {items}"
     verb = _verb(str(answers.get("context") or ""))
     p.t(f"We set the share of {who} {verb} at the deployed threshold, with its one-sided 95% upper bound, against the "
-        f"budget of {_pct(float(budget))}. ")
+        f"budget of {percent(float(budget))}. ")
 
 
 def deployed_lead(answers: Mapping[str, Any], ids: Sequence[str]) -> bool:
@@ -146,30 +146,49 @@ def budget_definitions(answers: Mapping[str, Any], group: str | None) -> list[Me
     neg = _negative(answers)
     who = f"“{neg}” {items}" if neg is not None else f"negative {items}"
     where = Text().t(f"It is the share of {who} that the labels in use flag. Its one-sided 95% upper bound is ")
-    if group:
-        unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
-        where.t(f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
-                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low, while the "
-                f"percentile alone is 0 when none is flagged")
-    elif answers.get("group"):
-        where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
-    else:
-        where.t("the Clopper–Pearson bound")
-    where.t(f"; the budget is met when the bound is at most {_pct(float(budget))}. Even with none flagged, the bound "
-            f"reaches {_pct(float(budget))} only from {fewest_negatives(float(budget)):,} {who} on")
+    where.t(bound_words(group, answers.get("group"), items)
+            + (", while the percentile alone is 0 when none is flagged" if group else ""))
+    where.t(f"; the budget is met when the bound is at most {percent(float(budget))}. Even with none flagged, the bound "
+            f"reaches {percent(float(budget))} only from {fewest_negatives(float(budget)):,} {who} on")
     return [MetricEntry(id="fpr_at_threshold", name="False positive rate at the deployed threshold",
                         formula=r"\frac{\mathrm{FP}}{\mathrm{FP}+\mathrm{TN}}", role="complementary",
                         where=where.para())]
 
 
-def _num(v: float | None, digits: int) -> str:
+def bound_words(group: str | None, named: Any, items: str) -> str:
+    """How a one-sided bound is taken (the FPR budget, the risk limit): with the groups of the column ``group``
+    resampled, the larger of Clopper–Pearson and the groups' percentile; a group the author ``named`` that the run
+    did not resample, said as not allowed for; else Clopper–Pearson.
+
+    >>> bound_words("card_id", "card_id", "transactions")
+    'the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the cards, whose transactions are not independent, so the binomial bound alone would be too low'
+    >>> bound_words(None, "card_id", "transactions"), bound_words(None, None, "transactions")
+    ('the Clopper–Pearson bound, which takes the transactions as independent', 'the Clopper–Pearson bound')
+    """
+    if group:
+        unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
+        return (f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
+                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low")
+    if named:
+        return f"the Clopper–Pearson bound, which takes the {items} as independent"
+    return "the Clopper–Pearson bound"
+
+
+def bound_method(use_groups: bool) -> str:
+    """The bound's method as the report's JSON records it."""
+    return ("larger of one-sided Clopper–Pearson and the cluster-bootstrap percentile" if use_groups
+            else "one-sided Clopper–Pearson")
+
+
+def cell(v: float | None, digits: int) -> str:
+    """A table cell: the number to ``digits`` decimals, a dash when undefined."""
     return "—" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
 
 
-def _count(v: float) -> str:
+def count_text(v: float) -> str:
     """A count as a reader reads it (``1,250,000``); a weighted mass keeps its decimals.
 
-    >>> _count(1250000.0), _count(2.5)
+    >>> count_text(1250000.0), count_text(2.5)
     ('1,250,000', '2.5')
     """
     return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.4g}"
@@ -203,9 +222,7 @@ def budget_tables(plan: Plan, systems: Mapping[str, Any], joint: Any, groups: An
     budget, confidence = float(d.params["max_fpr"]), float(d.params.get("confidence", 0.95))
     use_groups = groups is not None and joint is not None and resamples > 0
     record = {} if record is None else record
-    record.update(budget=budget, confidence=confidence, sided="upper",
-                  method=("larger of one-sided Clopper–Pearson and the cluster-bootstrap percentile"
-                          if use_groups else "one-sided Clopper–Pearson"), systems={})
+    record.update(budget=budget, confidence=confidence, sided="upper", method=bound_method(use_groups), systems={})
     rows = []
     for name, cm in systems.items():
         fp, neg = _counts(cm, joint, name, pos)
@@ -214,8 +231,8 @@ def budget_tables(plan: Plan, systems: Mapping[str, Any], joint: Any, groups: An
         else:
             check = fpr_budget_check(fp.sum(), neg.sum(), budget, confidence)
         record["systems"][name] = check.to_json()
-        rows.append([name, f"{_count(check.false_positives)} / {_count(check.negatives)}", _num(check.rate, max(digits, 4)),
-                     _num(check.upper, max(digits, 4)), _pct(budget), check.verdict])
+        rows.append([name, f"{count_text(check.false_positives)} / {count_text(check.negatives)}", cell(check.rate, max(digits, 4)),
+                     cell(check.upper, max(digits, 4)), percent(budget), check.verdict])
     how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
            f"{confidence * 100:.0f}th percentile of the false positive rate over {resamples:,} resamples of the groups, "
            "whose items are not independent; the percentile alone is 0 when none is flagged" if use_groups
@@ -224,7 +241,7 @@ def budget_tables(plan: Plan, systems: Mapping[str, Any], joint: Any, groups: An
         id="fpr_budget_check", title="The labels in use against the false positive rate budget",
         caption=(f"The negatives each system's labels flag at the threshold in use (flagged / negatives), their share "
                  f"(the false positive rate) and its one-sided {confidence:.0%} upper confidence bound ({how}). Within "
-                 f"the budget: the bound is at most {_pct(budget)}; over it: the share itself is above it; otherwise the "
+                 f"the budget: the bound is at most {percent(budget)}; over it: the share itself is above it; otherwise the "
                  "data do not show the budget met."),
         columns=["system", "flagged / negatives", "false positive rate", f"{confidence:.0%} upper bound", "budget",
                  "verdict"],

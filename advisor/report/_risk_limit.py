@@ -17,7 +17,6 @@ groups' bootstrap percentile, because the errors of one matter's documents are n
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +26,7 @@ import numpy as np
 from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import risk_limit_check
+from ._budget import bound_method, bound_words, cell, count_text, fewest_negatives, percent
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
@@ -48,10 +48,6 @@ def _verb(context: str) -> tuple[str, str]:
     """
     text = context.lower()
     return next((w for stem, w in _VERBS if re.search(rf"\b{stem}", text)), ("answers", "answered"))
-
-
-def _pct(x: float) -> str:
-    return f"{x * 100:.3g}%"
 
 
 def fixed_cut(answers: Mapping[str, Any]) -> bool:
@@ -84,7 +80,7 @@ def limit_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None) 
     if key:
         p.cite([key])
     p.t(f". We set that error rate, with its one-sided 95% upper bound, against the limit of "
-        f"{_pct(float(answers['target_risk']))}. ")
+        f"{percent(float(answers['target_risk']))}. ")
 
 
 def fewest_answers(limit: float, confidence: float = 0.95) -> int:
@@ -94,7 +90,7 @@ def fewest_answers(limit: float, confidence: float = 0.95) -> int:
     >>> fewest_answers(0.02)
     149
     """
-    return math.ceil(math.log(1.0 - confidence) / math.log1p(-limit))
+    return fewest_negatives(limit, confidence)  # the same bound: no error among m answers, as none flagged among N
 
 
 def limit_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
@@ -107,26 +103,11 @@ def limit_definitions(answers: Mapping[str, Any], group: str | None) -> list[Met
     where = Text().say(f"where $m_c$ is the number of {items} {past} at the cut, the {items} left to a person not "
                        f"counted, and $E_c$ the number of wrong answers among them; the coverage beside it is "
                        f"$m_c/n$. Its one-sided 95% upper bound is ")
-    if group:
-        unit = plural(str(group).removesuffix("_id").removesuffix("_ID").replace("_", " "))
-        where.t(f"the larger of the Clopper–Pearson bound and the 95th percentile over bootstrap resamples of the "
-                f"{unit}, whose {items} are not independent, so the binomial bound alone would be too low")
-    elif answers.get("group"):
-        where.t(f"the Clopper–Pearson bound, which takes the {items} as independent")
-    else:
-        where.t("the Clopper–Pearson bound")
-    where.t(f"; the limit is met when the bound is at most {_pct(limit)}. Even without an error, the bound reaches "
-            f"{_pct(limit)} only from {fewest_answers(limit):,} {items} {past} on")
+    where.t(bound_words(group, answers.get("group"), items))
+    where.t(f"; the limit is met when the bound is at most {percent(limit)}. Even without an error, the bound reaches "
+            f"{percent(limit)} only from {fewest_answers(limit):,} {items} {past} on")
     return [MetricEntry(id="risk_at_cut", name="Error rate of the answers at the cut fixed in advance",
                         formula=r"\frac{E_c}{m_c}", role="complementary", where=where.para())]
-
-
-def _num(v: float | None, digits: int) -> str:
-    return "—" if v is None or not math.isfinite(v) else f"{v:.{digits}f}"
-
-
-def _count(v: float) -> str:
-    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.4g}"
 
 
 def _rows(system: Any, joint: Any, name: str, abstained: float) -> tuple[np.ndarray, np.ndarray, float]:
@@ -154,9 +135,7 @@ def limit_tables(plan: Plan, systems: Mapping[str, Any], abstained: Mapping[str,
     limit, confidence = float(d.params["target_risk"]), float(d.params.get("confidence", 0.95))
     use_groups = groups is not None and joint is not None and resamples > 0
     record = {} if record is None else record
-    record.update(target_risk=limit, confidence=confidence, sided="upper",
-                  method=("larger of one-sided Clopper–Pearson and the cluster-bootstrap percentile"
-                          if use_groups else "one-sided Clopper–Pearson"), systems={})
+    record.update(target_risk=limit, confidence=confidence, sided="upper", method=bound_method(use_groups), systems={})
     rows = []
     for name, cm in systems.items():
         wrong, answered, n = _rows(cm, joint, name, float(abstained.get(name, 0.0)))
@@ -169,9 +148,9 @@ def limit_tables(plan: Plan, systems: Mapping[str, Any], abstained: Mapping[str,
         entry = check.to_json()
         record["systems"][name] = {"items": n, "answered": entry.pop("negatives"), "coverage": coverage,
                                    "errors": entry.pop("false_positives"), **entry}
-        rows.append([name, f"{_count(check.negatives)} / {_count(n)}", _num(coverage, digits),
-                     f"{_count(check.false_positives)} / {_count(check.negatives)}", _num(check.rate, max(digits, 4)),
-                     _num(check.upper, max(digits, 4)), _pct(limit), check.verdict])
+        rows.append([name, f"{count_text(check.negatives)} / {count_text(n)}", cell(coverage, digits),
+                     f"{count_text(check.false_positives)} / {count_text(check.negatives)}", cell(check.rate, max(digits, 4)),
+                     cell(check.upper, max(digits, 4)), percent(limit), check.verdict])
     how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
            f"{confidence * 100:.0f}th percentile of the error rate over {resamples:,} resamples of the groups, whose "
            "items are not independent" if use_groups else "one-sided Clopper–Pearson")
@@ -180,7 +159,7 @@ def limit_tables(plan: Plan, systems: Mapping[str, Any], abstained: Mapping[str,
         caption=(f"At the confidence cut fixed in advance (the items left to a person carry the reject label): the "
                  f"items answered and their share (the coverage), the wrong answers among them and their share (the "
                  f"error rate of the answers), and its one-sided {confidence:.0%} upper confidence bound ({how}). "
-                 f"Within the limit: the bound is at most {_pct(limit)}; over it: the error rate itself is above it; "
+                 f"Within the limit: the bound is at most {percent(limit)}; over it: the error rate itself is above it; "
                  "otherwise the data do not show the limit met."),
         columns=["system", "answered / items", "coverage", "wrong / answered", "error rate of the answers",
                  f"{confidence:.0%} upper bound", "limit", "verdict"],

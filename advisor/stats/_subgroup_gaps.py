@@ -34,7 +34,7 @@ from ..engine import JointCounts, evaluate_batch
 from ._bootstrap import chunk_size, iter_resamples, make_rng, resample_cells, trials_and_probabilities
 from ._clusters import iter_cluster_resamples
 
-__all__ = ["GAP_METHOD", "gap_intervals"]
+__all__ = ["GAP_METHOD", "gap_intervals", "value_range"]
 
 #: The interval method of every gap (see the module docstring)
 GAP_METHOD = "simultaneous_pairwise_bootstrap"
@@ -87,6 +87,20 @@ def _values(sub: JointCounts, ids: Sequence[str], rates: bool, pos: int | None, 
                 for m, v in _rates(cells, pos).items():
                     out[s][m][start:start + rows] = v
     return out
+
+
+def value_range(vals: Mapping[str, float]) -> dict[str, Any]:
+    """The gap across a column's values of one figure (undefined values already left out): max − min, min / max
+    (for figures ≥ 0) and the values at either end; none with fewer than two values.
+
+    >>> value_range({"a": 0.8, "b": 0.6})["gap"], value_range({"a": 0.8})["reason"]
+    (0.20000000000000007, 'defined in fewer than two subgroups')
+    """
+    if len(vals) < 2:
+        return {"gap": None, "ratio": None, "reason": "defined in fewer than two subgroups"}
+    hi, lo = max(vals, key=vals.__getitem__), min(vals, key=vals.__getitem__)
+    return {"gap": vals[hi] - vals[lo], "ratio": vals[lo] / vals[hi] if vals[hi] > 0 and vals[lo] >= 0 else None,
+            "max": vals[hi], "argmax": hi, "min": vals[lo], "argmin": lo}
 
 
 def _range(stack: np.ndarray) -> np.ndarray:

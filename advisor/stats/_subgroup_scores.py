@@ -22,7 +22,7 @@ and the FNR gap have the intervals of the other gaps (:func:`advisor.stats._subg
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ from ._clusters import item_weights
 from ._items import compare_scored
 from ._proportions import finite_or_none as _num, rates_of
 from ._subgroup_aucs import by_values, score_of
-from ._subgroup_gaps import _simultaneous, gap_intervals
+from ._subgroup_gaps import _simultaneous, gap_intervals, value_range
 
 __all__ = ["CRITERION", "SCORE_IDS", "auc_gaps", "error_rates_at_threshold", "scores_by_value"]
 
@@ -51,6 +51,19 @@ def _inputs(f: Any, pos: str) -> tuple[np.ndarray, np.ndarray | None, Any]:
     s = score_of(f, pos)
     proba = getattr(f, "proba", None)
     return y, s, (np.asarray(proba, dtype=np.float64) if proba is not None else s)
+
+
+def _scored_by(scored: Mapping[str, Any], systems: Sequence[str], col: str, pos: str) -> Iterator[tuple[Any, ...]]:
+    """``(name, scored file, each item's class, the class of interest's score, what compare_scored reads, each item's
+    value of col)`` of each system with a score of the class of interest and a value of ``col`` for every item."""
+    for name in systems:
+        f = scored.get(name)
+        if f is None:
+            continue
+        y, s, reads = _inputs(f, pos)
+        by = by_values(scored, name, col, len(y)) if s is not None else None
+        if s is not None and by is not None:
+            yield name, f, y, s, reads, by
 
 
 def scores_by_value(scored: Mapping[str, Any], systems: Sequence[str], columns: Mapping[str, Sequence[Any]],
@@ -72,14 +85,7 @@ def scores_by_value(scored: Mapping[str, Any], systems: Sequence[str], columns: 
     out: dict[str, Any] = {}
     for col, values in columns.items():
         per_value: dict[str, Any] = {str(v): {} for v in values}
-        for name in systems:
-            f = scored.get(name)
-            if f is None:
-                continue
-            y, s, reads = _inputs(f, pos)
-            by = by_values(scored, name, col, len(y)) if s is not None else None
-            if s is None or by is None:
-                continue
+        for name, f, y, _, reads, by in _scored_by(scored, systems, col, pos):
             ids = [m for m in metrics if m in SCORE_IDS and (m not in proba_ids or np.ndim(reads) == 2)]
             plabels = [str(x) for x in getattr(f, "proba_labels", None) or []] if np.ndim(reads) == 2 else \
                 [str(x) for x in labels]
@@ -128,14 +134,7 @@ def auc_gaps(scored: Mapping[str, Any], systems: Sequence[str], columns: Mapping
     out: dict[str, Any] = {}
     for col, values in columns.items():
         per_system: dict[str, Any] = {}
-        for name in systems:
-            f = scored.get(name)
-            if f is None:
-                continue
-            y, s, _ = _inputs(f, pos)
-            by = by_values(scored, name, col, len(y)) if s is not None else None
-            if s is None or by is None:
-                continue
+        for name, f, y, s, _, by in _scored_by(scored, systems, col, pos):
             rng = make_rng(seed)
             points, draws, kept = [], [], []
             for value in values:
@@ -154,13 +153,8 @@ def auc_gaps(scored: Mapping[str, Any], systems: Sequence[str], columns: Mapping
                     w = item_weights(rng, int(m.sum()), int(n_resamples), gi)
                     with np.errstate(invalid="ignore", divide="ignore"):
                         draws.append(np.asarray(r.auc(w * yp, w * (1.0 - yp)), dtype=np.float64))
-            if len(points) < 2:
-                per_system[name] = {"gap": None, "ratio": None, "reason": "defined in fewer than two subgroups"}
-                continue
-            hi, lo = int(np.argmax(points)), int(np.argmin(points))
-            e: dict[str, Any] = {"gap": points[hi] - points[lo], "ratio": points[lo] / points[hi] if points[hi] else None,
-                                 "max": points[hi], "argmax": kept[hi], "min": points[lo], "argmin": kept[lo]}
-            if n_resamples:
+            e = value_range(dict(zip(kept, points)))
+            if e["gap"] is not None and n_resamples:
                 e.update(_simultaneous([np.asarray(points)], [np.stack(draws)], confidence))
             per_system[name] = e
         if per_system:
@@ -249,27 +243,17 @@ def _rates(c: np.ndarray, confidence: float | None) -> dict[str, dict[str, Any]]
 
 def _gaps(per_value: Mapping[str, Any], name: str) -> dict[str, dict[str, Any]]:
     """The TPR and FPR gaps (max − min, min / max) over the values with a rate."""
-    out: dict[str, dict[str, Any]] = {}
-    for m in ("tpr", "fpr"):
-        vals = {v: e[name][m]["estimate"] for v, e in per_value.items() if e[name][m]["estimate"] is not None}
-        if len(vals) < 2:
-            out[m] = {"gap": None, "ratio": None, "reason": "defined in fewer than two subgroups"}
-            continue
-        hi, lo = max(vals, key=vals.__getitem__), min(vals, key=vals.__getitem__)
-        out[m] = {"gap": vals[hi] - vals[lo], "ratio": vals[lo] / vals[hi] if vals[hi] > 0 else None,
-                  "max": vals[hi], "argmax": hi, "min": vals[lo], "argmin": lo}
-    return out
+    return {m: value_range({v: e[name][m]["estimate"] for v, e in per_value.items()
+                            if e[name][m]["estimate"] is not None}) for m in ("tpr", "fpr")}
 
 
 def _fnr_gap(per_value: Mapping[str, Any], tpr_gap: Mapping[str, Any]) -> dict[str, Any]:
     """The FNR gap: the TPR gap's value and interval (FNR = 1 − TPR), its own ratio and the values at its ends."""
     if tpr_gap.get("gap") is None:
         return dict(tpr_gap)
-    vals = {v: e["fnr"]["estimate"] for v, e in per_value.items() if e["fnr"]["estimate"] is not None}
-    hi, lo = max(vals, key=vals.__getitem__), min(vals, key=vals.__getitem__)
+    own = value_range({v: e["fnr"]["estimate"] for v, e in per_value.items() if e["fnr"]["estimate"] is not None})
     out = {k: v for k, v in tpr_gap.items() if k in ("gap", "low", "high", "method", "reason")}
-    out.update({"ratio": vals[lo] / vals[hi] if vals[hi] > 0 else None, "max": vals[hi], "argmax": hi,
-                "min": vals[lo], "argmin": lo})
+    out.update({k: own[k] for k in ("ratio", "max", "argmax", "min", "argmin")})
     return out
 
 

@@ -28,12 +28,12 @@ from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
 from ..engine import PROBABILITY_METRICS, JointCounts, OrdinalCells, class_values, evaluate, ordinal_metrics
 from ._bootstrap import bootstrap
-from ._proportions import rates_of
+from ._proportions import finite_or_none as _num, rates_of
 from ._fairness import adverse_impact_table, bias_score
 from ._subgroup_aucs import by_values, score_of, subgroup_aucs
 from ._subgroup_scores import auc_gaps, error_rates_at_threshold, scores_by_value
 from ._structures import structure_bootstrap
-from ._subgroup_gaps import gap_intervals
+from ._subgroup_gaps import gap_intervals, value_range
 
 __all__ = ["MIN_CLASS", "MIN_ITEMS", "RATES", "subgroup_smd", "subgroups"]
 
@@ -242,14 +242,7 @@ def _gaps(per_value: dict[str, Any], systems: list[str], binary: bool) -> dict[s
         out[m] = {}
         for s in systems:
             vals = {v: g[s].get(m, {}).get("estimate") for v, g in per_value.items()}
-            vals = {v: x for v, x in vals.items() if x is not None and math.isfinite(x)}
-            if len(vals) < 2:
-                out[m][s] = {"gap": None, "ratio": None, "reason": "defined in fewer than two subgroups"}
-                continue
-            hi, lo = max(vals, key=vals.__getitem__), min(vals, key=vals.__getitem__)
-            ratio = vals[lo] / vals[hi] if vals[hi] > 0 and vals[lo] >= 0 else None
-            out[m][s] = {"gap": vals[hi] - vals[lo], "ratio": ratio, "max": vals[hi], "argmax": hi,
-                         "min": vals[lo], "argmin": lo}
+            out[m][s] = value_range({v: x for v, x in vals.items() if x is not None and math.isfinite(x)})
     if binary and "tpr" in out:
         out["equalized_odds"] = {}
         for s in systems:
@@ -282,14 +275,6 @@ def small_group_warnings(col: str, value: Any, sub: JointCounts, pos: int | None
 
 def _count(n: float) -> str:
     return f"{int(n):,}" if float(n).is_integer() else f"{n:g}"
-
-
-def _num(v: Any) -> Any:
-    """A JSON number: None for NaN or undefined."""
-    if v is None:
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
 
 
 def subgroup_smd(data: Any, by: Sequence[str], order: Sequence[Any], *, n_resamples: int | None = None,
