@@ -292,7 +292,7 @@ S: dict[str, str] = {
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
-    "ranked_same_shares": ". All are scored on the same {items}, so the ranking holds for these class shares",
+    "ranked_same_shares": ". All are scored on the same {items}; under other class shares the ranking may change",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; its chance level is {level} for any guesser that ignores the input",
     # beside the recall of the deployed threshold (a threshold in use and a budget): TPR at the budget said as such
