@@ -183,7 +183,10 @@ def test_the_methods_say_the_no_skill_point_and_each_comparison():
     assert "A constant middle score earns high adjacent agreement but a QWK of 0, so QWK stands beside it" in ev
     assert "Pearson correlation" in ev
     # each figure's comparison: the machine against the resolved score, against each rater, rater against rater
-    assert "for the machine against the resolved score and each rater, and for “rater_1” against “rater_2”" in ev
+    # two raters: "between the raters", not their columns' names (the s30 reader); the thresholds are Williamson's
+    assert "for the machine against the resolved score and each rater, and between the raters" in ev
+    assert "rater_1" not in ev
+    assert "The same source flags the machine's QWK" in ev  # Williamson et al.'s thresholds, said as theirs
     # each flag's comparison: a single rater for QWK and r, the raters' for the degradation, the resolved score for SMD
     assert "QWK or correlation with any rater below 0.70 or more than 0.10 below the raters'" in ev
     assert "standardized mean difference from the resolved score beyond ±0.15, or ±0.10 within a value of " \

@@ -202,7 +202,8 @@ def test_the_judges_agreement_is_read_against_the_humans() -> None:
 def test_the_loan_paragraph_keeps_the_fairness_question() -> None:
     text = evaluation("loan")
     assert "every metric within each value of “sex” and of “ethnicity”" in text
-    assert "the range of each figure unaffected by class shares" in text  # the gap, defined (the s29 reader)
+    # the gaps, named (the s29 and s30 readers: "the range of each figure unaffected by class shares" named none)
+    assert "and the gaps in TPR, FPR and ROC AUC" in text
 
 
 def test_a_risk_model_acted_on_at_its_thresholds_promises_no_recall_at_one_half() -> None:
@@ -583,8 +584,8 @@ def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
     toxic = evaluation("toxic")
     assert "the recall of every class" not in toxic
     assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
-    assert ("every metric within each value of “identity_mentioned”, and the range of each figure unaffected "
-            "by class shares") in toxic
+    assert ("every metric within each value of “identity_mentioned”, and the gap in ROC AUC, which does not depend "
+            "on class shares") in toxic
 
 
 def test_a_cost_matrix_is_said_in_words_with_the_expected_cost_it_weighs() -> None:
@@ -715,3 +716,30 @@ def test_a_lead_that_moves_with_the_class_shares_says_so_unless_they_are_those_i
     same = _evaluation_of({**yaml.safe_load((SITUATIONS / "cola.yaml").read_text()), "deployment_prevalence": "same"})
     assert said not in same
     assert said not in evaluation("sentiment")  # balanced accuracy does not move with the shares
+
+
+def test_many_exact_intervals_name_the_few_figures_resampled() -> None:
+    """The s30 intent reader: with more than five exact intervals, "the binomial proportions" left unsaid which they
+    are; the few resampled figures are named instead, and every other one is a proportion."""
+    text = evaluation("intent")
+    assert "the binomial proportions take" not in text
+    assert ("every figure but F1 score and macro F1 is a binomial proportion and takes an exact Clopper–Pearson "
+            "interval") in text
+
+
+def test_the_subgroup_gaps_of_a_multiclass_task_name_the_figures_free_of_class_shares() -> None:
+    """Without a class of interest the gap table gives the reported figures that do not depend on the class shares:
+    the promise names them (balanced accuracy does not depend on them; accuracy does)."""
+    text = evaluation("ser", subgroups=["gender"])
+    assert "every metric within each value of “gender”" in text
+    assert "which do not depend on class shares" in text or "which does not depend on class shares" in text
+    said = text.split("every metric within each value of “gender”")[1].split(". ")[0]
+    assert "accuracy" not in said.replace("balanced accuracy", "").replace("unweighted average recall", "")
+
+
+def test_a_mean_of_class_f1_promises_each_class_f1() -> None:
+    """The s30 RumourEval reader: with macro F1 ranking the teams, the per-class table's F1 (deny F1, the field's
+    discriminating figure) is what it adds, so the promise names it, not "the recall of every class" alone."""
+    text = evaluation("shared_task")
+    assert "We also give the precision, recall and F1 of every class" in text
+    assert "the recall of every class" not in text

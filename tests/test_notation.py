@@ -52,13 +52,39 @@ def test_scores_that_are_no_probabilities_keep_their_name(name):
 
 @pytest.mark.parametrize("name", ["loan", "sepsis"])
 def test_one_clipping_constant(name):
+    """One ε for every logarithm and logit of a probability; before data the calibration fit clips nothing, so its
+    sentence says no clipping (the s30 sepsis and loan readers: "ε = 2.2×10⁻¹⁶ serves nothing"); log loss's own
+    definition keeps its convention with its formula."""
     md = _methods(SITUATIONS / f"{name}.yaml")
     assert "10^{-15}" not in md
-    assert r"$\varepsilon = 2.2 \times 10^{-16}$" in md
+    assert "calibration intercept is that of a logistic regression" in md
+    assert "risks clipped" not in md and "of 0 or 1 clipped" not in md
     if name == "sepsis":
-        assert "clipped to $[\\varepsilon, 1 - \\varepsilon]$ as for log loss" in md
-    else:  # no log loss reported (loan): the calibration's clipping says ε itself, with no reference to it
-        assert "as for log loss" not in md and md.count(r"$\varepsilon = 2.2 \times 10^{-16}$") == 1
+        assert md.count(r"$\varepsilon = 2.2 \times 10^{-16}$") == 1  # with log loss's formula
+    else:  # no log loss reported (loan): no ε at all before data
+        assert r"\varepsilon" not in md
+
+
+def test_the_calibration_sentence_says_the_clipping_only_where_a_risk_was_clipped():
+    """With data: risks of exactly 0 or 1 are counted and the clipping said with ε once; none, and it is not said."""
+    from advisor.questionnaire import load_answers
+    from advisor.report import build_report, render_report
+
+    rng = np.random.default_rng(3)
+    y = rng.random(400) < 0.3
+    p = np.clip(0.3 + 0.4 * (y - 0.3) + 0.2 * rng.standard_normal(400), 0.01, 0.99).round(3)
+    answers = load_answers(SITUATIONS / "loan.yaml").model_copy(update={"subgroups": [], "group": None})
+    for extremes, said in ((0, False), (3, True)):
+        q = p.copy()
+        q[:extremes] = [0.0, 1.0, 0.0][:extremes]
+        labels = np.where(q >= 0.5, "default", "repaid")
+        ctx = build_report(answers, {"y_true": list(np.where(y, "default", "repaid")), "model": list(labels)},
+                           scores={"model": np.c_[1 - q, q]}, bootstrap=0, seed=1)
+        assert ctx.scores is not None and ctx.scores.extreme_risks == {"model": extremes}
+        md = render_report(ctx, "md")
+        assert "calibration intercept is that of a logistic regression" in md
+        assert ("With the 3 risks of 0 or 1 clipped to $[\\varepsilon, 1 - \\varepsilon]$" in md) is said, extremes
+        assert "10^{-15}" not in md  # one constant, log loss's
 
 
 def test_the_calibration_fit_clips_with_log_losss_epsilon():

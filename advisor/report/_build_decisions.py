@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import (
+    LOG_LOSS_EPS,
     calibration_fit,
     ici,
     ks_statistic,
@@ -119,6 +120,8 @@ def decision_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Map
             if band is not None:
                 data.smooth_band[name] = [Curve(x=[float(x) for x in grid], y=[float(x) for x in b]) for b in band]
             data.recalibration_loss[name] = float(recalibration_loss(y, col))
+            # the risks the logit clips: the clipping is said only where it changed a number (issue 22, item 4)
+            data.extreme_risks[name] = int(np.count_nonzero((col < LOG_LOSS_EPS) | (col > 1 - LOG_LOSS_EPS)))
         if thresholds:
             nb, everyone = net_benefit(y, col, thresholds)
             for t, x in zip(thresholds, nb):

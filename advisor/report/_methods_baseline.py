@@ -51,7 +51,7 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     >>> t = Text()
     >>> baseline_sentence(t, {"rater_columns": ["r1", "r2"]})
     False
-    >>> "and for “r1” against “r2”" in t.spans[0].text, len(t.spans)
+    >>> "and between the raters" in t.spans[0].text, len(t.spans)
     (True, 1)
     """
     field = _field(answers)
@@ -66,10 +66,12 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
         p.cite([field.source]).t(". ")
         return False
     named = [f"“{r}”" for r in raters]
-    pairs = f"{named[0]} against {named[1]}" if len(named) == 2 else f"each pair of {join_words(named)}"
+    # two raters are "between the raters", not their columns' names (the s30 essay reader: "“rater_1”
+    # against “rater_2”" read as a template's artifact); more are named, each pair being a different comparison
+    pairs = "between the raters" if len(named) == 2 else f"for each pair of {join_words(named)}"
     # like for like: one rater against one rater on both sides; the resolved score pools two raters, so the machine
     # set against it would be favoured (the essay reader, issue 22) — and each figure says which comparison it is
-    said = (f"We give each figure for the machine against the resolved score and each rater, and for {pairs}"
+    said = (f"We give each figure for the machine against the resolved score and each rater, and {pairs}"
             + (", with the degradation's paired interval" if intervals else ", and the degradation"))
     if base is None:
         p.t(said + ". ")
@@ -78,8 +80,11 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     raters_own = "the raters'" if len(named) == 2 else "the raters' mean over the pairs"
     same = base.r_floor == base.qwk_floor and base.r_degradation == base.degradation
     figures = f"{qwk} or correlation" if correlation and base.r_floor is not None and same else qwk
-    flags = f"Flagged are the machine's {figures} with any rater below {base.qwk_floor:.2f} or more than " \
-            f"{base.degradation:.2f} below {raters_own}"
+    # the thresholds are the field's source's: said so when the paragraph cited it before (the s30 essay reader: "as
+    # written they read like the author's own"), else cited at them
+    cited = any(s.kind == "cite" and field.source in s.keys for s in p.spans)
+    flags = f"{'The same source flags' if cited else 'Flagged are'} the machine's {figures} with any rater below " \
+            f"{base.qwk_floor:.2f} or more than {base.degradation:.2f} below {raters_own}"
     if correlation and base.r_floor is not None and not same:
         flags += f", its correlation below {base.r_floor:.2f} or more than {base.r_degradation:.2f} below theirs"
     cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or [])
@@ -88,7 +93,7 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
         flags += (", and its standardized mean difference from the resolved score beyond "
                   f"±{base.smd_overall:.2f}" + (f", or ±{base.smd_subgroup:.2f} within a value of {cols}" if told else ""))
     p.t(said + ". " + flags)
-    if not any(s.kind == "cite" and field.source in s.keys for s in p.spans):  # once a paragraph, not at each use
+    if not cited:
         p.cite([field.source])
     p.t(". ")
     return told

@@ -15,6 +15,7 @@ from typing import Any
 from ..engine import favourable_class
 from ..questionnaire import load_fields, plural
 from ._methods_lists import Text, where_clause
+from ._methods_text import GAPS_WHY as W_GAPS_WHY
 from ._models import MetricEntry
 
 __all__ = ["BIAS_SOURCE", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
@@ -128,6 +129,8 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
         named.append("the calibration intercept and calibration slope of the risks within each group" if not terse
                      else "the calibration intercept and calibration slope")
     tail = (": among them " + ", and ".join(named)) if named and not bare else ""
+    if bare:  # the last shortening: why those gaps goes (the gap table's caption says it)
+        promise = promise.replace(W_GAPS_WHY[True], "").replace(W_GAPS_WHY[False], "")
     p.t(f"We give {promise}{tail}. ")
 
 

@@ -110,9 +110,12 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             # said after the seed, with its reason
             one = len(exact) == 1
             names = _join([name[m] for m in exact])
+            listed = resampled if isinstance(resampled, list) else []
             exact_clause = (W.S["intervals_exact_brief"].format(names=names) if brief else W.S["intervals_exact_too"].format(
                 names=names, take=W.S["exact_take_one" if one else "exact_take_many"],
-                kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else W.S["intervals_exact_many"]
+                kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else \
+                W.S["intervals_exact_but"].format(names=_join([name[m] for m in listed])) \
+                if 0 < len(listed) <= 3 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
         p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))

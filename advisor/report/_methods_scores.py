@@ -324,10 +324,15 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
         # one clipping constant, log loss's ε: said with log loss's formula when it is reported, else here
         # the clipping is ours, said before the definition the citation is for (the s24 reader: "clipping attributed
         # to Van Calster")
-        clip = ("With risks clipped to $[\\varepsilon, 1 - \\varepsilon]$ as for log loss," if "log_loss" in ids
-                else "With risks clipped to $[\\varepsilon, 1 - \\varepsilon]$, " + clip_epsilon() + ",")
-        out.append((Convention(clip + " the calibration intercept is that of a logistic regression of the outcome "
-                               "with the logit of the risk as offset, the slope that of a regression on the logit",
+        # said only where a risk of 0 or 1 was clipped (the sepsis and loan readers: "ε = 2.2×10⁻¹⁶ serves nothing")
+        n_clipped = sum(getattr(s, "extreme_risks", {}).values())
+        clip = ("" if not n_clipped else
+                f"With the {n_clipped:,} {'risk' if n_clipped == 1 else 'risks'} of 0 or 1 clipped to "
+                "$[\\varepsilon, 1 - \\varepsilon]$"
+                + (" as for log loss," if "log_loss" in ids else ", " + clip_epsilon() + ","))
+        out.append((Convention((clip + " the" if clip else "The") + " calibration intercept is that of a logistic "
+                               "regression of the outcome with the logit of the risk as offset, the slope that of a "
+                               "regression on the logit",
                                "calibration_intercept"), keys(("McLernon", "2019"))))
     if "ici" in ids:
         # the smoother's settings are ours, said before the definition the citation is for (the s22 reader: the

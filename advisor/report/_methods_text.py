@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -79,7 +79,12 @@ def per_class_promised(promised: Iterable[str]) -> bool:
 #: The subgroups of the answers' ``subgroups``, as the report shows them (issue 23 item 1).
 # the gap is the range, highest minus lowest value (the s29 readers: "the largest gap in each figure unaffected by class
 # shares" was undefined — between which groups?)
-PROMISE_SUBGROUPS = "every metric within each value of {columns}, and the range of each figure unaffected by class shares"
+PROMISE_SUBGROUPS = "every metric within each value of {columns}"
+#: The gaps the report's gap table gives, named (the loan and toxic readers: "the range of each figure unaffected by
+#: class shares" named none): the figures whose gap compares the classifier, not the values' base rates
+PROMISE_GAPS = ", and the {gaps} in {figures}"
+#: Why those gaps: said unless the paragraph must shorten (the gap table's caption says it too)
+GAPS_WHY = {False: ", which does not depend on class shares", True: ", which do not depend on class shares"}
 
 #: A reporting duty of the situation, as a noun phrase ("We also give {duty}").
 DUTY: dict[str, str] = {
@@ -287,7 +292,7 @@ S: dict[str, str] = {
     # systems ranked on one test set, the field's figure leading (the RumourEval reader): why it leads, and the
     # lead the properties would choose beside it with what it keeps
     "lead_ranked_field": "We rank the systems by {name}, customary in {field}",
-    "ranked_same_shares": ". All are scored on the same {items}, so the ranking holds for these class shares",
+    "ranked_same_shares": ". All are scored on the same {items}; under other class shares the ranking may change",
     "ranked_beside": "Beside it we report {name}, which {keeps}",
     "ranked_chance": "; its chance level is {level} for any guesser that ignores the input",
     # beside the recall of the deployed threshold (a threshold in use and a budget): TPR at the budget said as such
@@ -479,6 +484,10 @@ S: dict[str, str] = {
     "exact_take_one": "takes an exact Clopper–Pearson interval",
     "exact_take_many": "take exact Clopper–Pearson intervals",
     "intervals_exact_many": "; the binomial proportions take exact Clopper–Pearson intervals",
+    # more than five exact: the few resampled named instead (the intent reader: "which figures are the binomial
+    # proportions?")
+    "intervals_exact_but": "; every figure but {names} is a binomial proportion and takes an exact Clopper–Pearson "
+                           "interval",
     "units_named": "{count} {units}, not of single {items}",
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     # few resampled groups (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters is unreliable … say

@@ -66,6 +66,8 @@ class ScoreData(_M):
                                                 "bootstrap band of the loess curve, [low, high] (items resampled)")
     recalibration_loss: dict[str, float | None] = Field(default_factory=dict, description="share of log loss "
                                                         "removed by a cross-fitted logistic recalibration")
+    extreme_risks: dict[str, int] = Field(default_factory=dict, description="per system: the risks below ε or above "
+                                          "1 − ε, which the calibration fit's logit clips")
     net_benefit_thresholds: list[float] = Field(default_factory=list)
     rps_order: list[str] = Field(default_factory=list, description="the class order of the ranked probability score")
     labels_given: bool = Field(False, description="the decision metrics score labels supplied with the scores")

@@ -23,8 +23,10 @@ from ..stats import project_to_prevalence, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
 from ._risk_limit import LIMIT_PROMISE
+from ._subgroups import shares_free
 from ._judge import judge_table
-from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_SUBGROUPS
+from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_GAPS, PROMISE_SUBGROUPS
+from ._methods_text import GAPS_WHY
 from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
@@ -559,7 +561,12 @@ def shown_diagnostics(plan: Plan, reports: Sequence[SystemReport], tables: Seque
 def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
     """The noun phrases the methods paragraph promises: the diagnostics shown (all of them without data)."""
     ids = [d.id for d in plan.diagnostics] if shown is None else list(shown)
-    out = [_per_class_promise(plan) if i == "per_class" else _priors_promise(plan) if i == "at_priors"
+    # the per-class table gives precision, recall and F1: where a reported figure averages the classes' F1 (macro F1,
+    # the F1 over named classes), their F1 is what the table adds, so it is promised (the s30 RumourEval reader: "the
+    # recall of every class" where deny F1 is the field's discriminating figure)
+    f1_mean = any(m in ("macro_f1", "macro_f1_of_classes", "weighted_f1") for m in plan.metric_ids)
+    out = [_per_class_promise(plan) if i == "per_class" else PROMISE["per_class"]
+           if i == "per_class_recall" and f1_mean else _priors_promise(plan) if i == "at_priors"
            else ACTIONS_PROMISE if i == "action_rates" else BUDGET_PROMISE if i == "fpr_budget_check"
            else LIMIT_PROMISE if i == "risk_limit_check" else PROMISE[i]
            for i in ids if i in PROMISE or i in ("action_rates", "fpr_budget_check", "risk_limit_check")]
@@ -574,13 +581,33 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
         figures = [x for x in (PROMISE["subgroup_error_rates"], PROMISE["bias_score"], PROMISE["adverse_impact"])
                    if x in out]  # said after it
         out = [x for x in out if x not in (PROMISE["bias_aucs"], PROMISE["subgroup_smd"], *figures)]
-        out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols)))
+        gapped = _gapped(plan)
+        out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols))
+                   + (PROMISE_GAPS.format(gaps="gaps" if len(gapped) > 1 else "gap",
+                                          figures=join_words(gapped))
+                      + GAPS_WHY[len(gapped) > 1] if gapped else ""))
         out[1:1] = figures
         if bias:
             out.insert(0, PROMISE["bias_aucs"])
         if smd:
             out.insert(0, PROMISE["subgroup_smd"])
     return out
+
+
+def _gapped(plan: Plan) -> list[str]:
+    """The figures whose gap across subgroup values the report gives (:func:`advisor.report._subgroups` gap table):
+    in a two-class task the true and false positive rates of the labels, when labels are read (not for scores with
+    no threshold in use), and ROC AUC of the scores when it is reported; otherwise the reported metrics that do not
+    depend on the class shares."""
+    binary = plan.task.kind == "binary" and plan.task.positive_class is not None
+    ids = [m.id for m in plan.metrics]
+    if not binary:
+        cat = get_catalogue().metrics
+        return [lower_name(cat[m].name) for m in ids if m in cat and shares_free(m, False)]
+    scores = str(plan.answered("outputs") or "labels") != "labels"
+    labels = not scores or plan.answered("operating_point") == "fixed"
+    return [*(["TPR", "FPR"] if labels else []), *(["ROC AUC"] if scores and "roc_auc" in ids
+                                                                          else [])]
 
 
 def _priors_promise(plan: Plan) -> str:
