@@ -17,6 +17,7 @@ style:
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
@@ -1096,6 +1097,10 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
             weights=weights_text(weights), k=len(weights)) + ". ")
     if primary.id in ("normalized_expected_cost", "expected_cost") and (costs := matrix_costs(answers)):
         p.t(costs + ". ")  # "weighs each kind of error by its stated cost": the costs, said (issue 22, the ECG reader)
+    if primary.id in ("normalized_expected_cost", "expected_cost") and (nb := net_benefit_reading(answers)):
+        p.t(nb)  # the clinical reader's own figure for the same weighing (the s30 retinopathy reader)
+        p.cite([k for k in [cite("Vickers", "2006")] if k])
+        p.t(". ")
 
 
 #: More class weights than this are given with the lead's formula, not in the paragraph (a sentence of 30 weights and
@@ -1150,6 +1155,37 @@ def _planned_as_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[Metr
             else:
                 p.t(W.S["planned_as"].format(planned=planned, name=said) + ". ")
     return out
+
+
+#: The fields whose readers weigh a two-class decision by net benefit (Vickers & Elkin 2006): a cost lead is read
+#: there as the net benefit it orders systems by
+_NET_BENEFIT_FIELDS = frozenset({"clinical_prediction", "diagnostic_accuracy", "medical_imaging",
+                                 "heart_murmur_screening"})
+
+
+def net_benefit_reading(answers: Mapping[str, Any]) -> str | None:
+    """The cost lead of a two-class clinical decision read as net benefit: with costs c_FN and c_FP, the expected
+    cost of a set of calls is c_FN·(π − NB) with NB their net benefit at the risk threshold p_t = c_FP/(c_FP + c_FN),
+    whose odds are the cost ratio — so at the same class shares the two order systems alike (the s30 retinopathy
+    reader: "clinical readers know this as net benefit at p_t = 1/21"). None outside those fields or without the two
+    costs.
+
+    >>> net_benefit_reading({"task": "binary", "field": "diagnostic_accuracy",
+    ...                      "error_costs": {"false_negative": 20, "false_positive": 1}})
+    'At these costs it orders systems as the net benefit of their calls at a risk threshold of 1/21 does, at the same class shares'
+    """
+    costs = answers.get("error_costs") or {}
+    if answers.get("task") != "binary" or str(answers.get("field")) not in _NET_BENEFIT_FIELDS \
+            or not isinstance(costs, Mapping):
+        return None
+    fn, fp = costs.get("false_negative"), costs.get("false_positive")
+    if not isinstance(fn, (int, float)) or not isinstance(fp, (int, float)) or fn <= 0 or fp <= 0:
+        return None
+    t = Fraction(fp / (fp + fn)).limit_denominator(1000)
+    shown = f"{t.numerator}/{t.denominator}" if abs(float(t) - fp / (fp + fn)) < 1e-12 and t.numerator < 10 \
+        else f"{fp / (fp + fn):.3g}"
+    return (f"At these costs it orders systems as the net benefit of their calls at a risk threshold of {shown} "
+            "does, at the same class shares")
 
 
 def matrix_costs(answers: Mapping[str, Any], most: int = 6) -> str | None:
