@@ -177,6 +177,9 @@ def test_partition_report_has_the_indices_with_intervals_the_clusters_and_no_cla
     for name in ctx["systems"]:
         assert set(ctx["metrics"][name]) == set(PARTITION_IDS)
         for m, iv in ctx["intervals"][name].items():
+            if m == "adjusted_mutual_info":  # no interval measured covers (benchmarks/README.md)
+                assert iv["low"] is None and iv["method"] == "none", (name, m, iv)
+                continue
             assert iv["low"] <= ctx["metrics"][name][m] <= iv["high"], (name, m, iv)
     assert ctx["bootstrap"]["paired"] and ctx["winners"]["pair_correlation"] == ["km"]
     assert ctx["structure"] == "partition"

@@ -315,7 +315,7 @@ def build_methods(
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
         if answers.get("label_structure") == "partition" and variants:
-            _partition_sentence(p, rec, cite, intervals is not None)
+            _partition_sentence(p, rec, cite)
         # partitions have no convention to state (a 0/0 index is refused, never set)
         if met and conventions and answers.get("label_structure") != "partition":
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
@@ -497,7 +497,7 @@ def build_methods(
                 notation.say(sentence).cite(keys).t(".")
     if not variants:  # which adjusted Rand index and mutual information: with the formulas that show them
         moved = Text()
-        _partition_sentence(moved, rec, cite, intervals is not None)
+        _partition_sentence(moved, rec, cite)
         if moved.spans and moved.spans[-1].kind == "text":  # the paragraph's ". " ends the Definitions' last sentence
             moved.spans[-1] = moved.spans[-1].model_copy(update={"text": moved.spans[-1].text.rstrip()})
         if moved.spans:
@@ -1468,15 +1468,12 @@ def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str])
     return p.para()
 
 
-def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any, resampled: bool = False) -> None:
+def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any) -> None:
     """Which adjusted Rand index and which adjusted mutual information (its normalisation varies), with their
-    sources (issue 23, item 3); ``resampled``: AMI's interval sentence names normalized mutual information, which is
-    then defined beside AMI's normalisation when it is not reported itself."""
+    sources (issue 23, item 3)."""
     ids = {m.id for m in rec}
     both = {"adjusted_mutual_info", "normalized_mutual_info"} <= ids  # one normalisation, said once for the two
-    nmi = resampled and not both  # named by AMI's interval sentence, reported under no name of its own
-    parts = [(W.S["partition_mutual_info_both"] if both and m == "adjusted_mutual_info" else
-              W.S["partition_adjusted_mutual_info_nmi"] if nmi and m == "adjusted_mutual_info" else W.S[f"partition_{m}"],
+    parts = [(W.S["partition_mutual_info_both"] if both and m == "adjusted_mutual_info" else W.S[f"partition_{m}"],
               [k for k in [cite(*src) for src in W.PARTITION_CITE[m]] if k])
              for m in ("adjusted_rand_index", "adjusted_mutual_info", "normalized_mutual_info")
              if m in ids and not (both and m == "normalized_mutual_info")]
