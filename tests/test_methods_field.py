@@ -380,9 +380,8 @@ def test_a_clustering_paragraph_says_the_authors_situation_once_and_what_it_can_
     assert "Each resampled pair-counting index leaves out the pairs formed by two copies of one article, which " \
            "always share a cluster." in text
     # AMI: no interval and no test, said plainly (the s30 methodologist: "do not shift intervals by hand")
-    assert "Adjusted mutual information is reported without an interval or a test: on simulated test sets of up to " \
-           "a few hundred articles, neither bootstrap nor subsampling intervals reached their stated coverage for " \
-           "it." in text
+    assert "Adjusted mutual information has no interval or test: in simulations with up to a few hundred articles, " \
+           "no bootstrap or subsampling interval reached its stated coverage." in text
     assert "deviation from the former" not in text
     assert "that value" not in text and "self-pairs" not in text
     evaluation = next(p for p in ctx.methods if p.heading == "Evaluation")

@@ -276,18 +276,17 @@ def test_the_methods_say_how_each_kind_of_index_is_resampled() -> None:
     both = _sentence(["pair_correlation", "adjusted_rand_index", "adjusted_mutual_info"])
     assert ("Each resampled pair-counting index leaves out the pairs formed by two copies of one article, which "
             "always share a cluster.") in both
-    assert ("Adjusted mutual information is reported without an interval or a test: on simulated test sets of up to "
-            "a few hundred articles, neither bootstrap nor subsampling intervals reached their stated coverage for "
-            "it.") in both
+    assert ("Adjusted mutual information has no interval or test: in simulations with up to a few hundred articles, "
+            "no bootstrap or subsampling interval reached its stated coverage.") in both
     assert "Efron" not in both and "deviation" not in both and "self-pairs" not in both
     two = _sentence(["pair_correlation", "adjusted_mutual_info", "normalized_mutual_info"])
-    assert ("Adjusted mutual information and normalized mutual information are reported without intervals or tests"
-            in two and "stated coverage for them." in two)
+    assert ("Adjusted mutual information and normalized mutual information have no intervals or tests" in two
+            and "no bootstrap or subsampling interval reached its stated coverage." in two)
     pairs_only = _sentence(["pair_correlation", "adjusted_rand_index"])
     assert "Each resampled pair-counting index leaves out the pairs formed by two copies" in pairs_only
-    assert "without an interval" not in pairs_only
+    assert "no interval or test" not in pairs_only
     ami_only = _sentence(["adjusted_mutual_info"])
-    assert "pair-counting index" not in ami_only and "without an interval or a test" in ami_only
+    assert "pair-counting index" not in ami_only and "has no interval or test" in ami_only
 
 
 def test_the_bundled_partition_paragraph_shifts_no_interval_by_hand():
@@ -295,7 +294,7 @@ def test_the_bundled_partition_paragraph_shifts_no_interval_by_hand():
     interval, and NMI, no longer named by it, is not defined beside AMI's normalisation."""
     md = methods_paragraph(Path(__file__).resolve().parents[1] / "examples" / "structures" / "partition_answers.yaml",
                            "md", seed=7)
-    assert "Adjusted mutual information is reported without an interval or a test" in md
+    assert "Adjusted mutual information has no interval or test" in md
     assert "deviation from the former" not in md and "sit near the test set's" not in md
     assert "$I$ over that mean" not in md
 

@@ -229,6 +229,9 @@ def build_methods(
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE, LIMIT_PROMISE)]
         if any(m.id == "multilabel_macro_roc_auc" for m in rec):  # "each reported beside it": the labels' AUCs said
             promised = [x for x in promised if x != W.PROMISE["label_aucs"]]
+    if promised is not None and answers.get("label_structure") == "partition":
+        # the clusters each clustering produced: a sentence of its own beside the situation, never cut
+        promised = [x for x in promised if x != W.PROMISE["cluster_sizes"]]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
     # decisions at a fixed threshold across subgroups: the per-group error rates and calibration read the decision in
     # each group (no bias AUCs of a ranking); said in a sentence of their own, never cut, like the bias AUCs
@@ -611,6 +614,7 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
         return
     if context and task is None and answers.get("label_structure") == "partition":  # the context says who is compared
         p.t(W.S["task_partition_context"].format(unit=items or "items") + ". ")
+        p.t(W.S["partition_cluster_counts"].format(reference="") + ". ")
         return
     # with the author's context and no data, what is classified and by how many systems is the context's to say:
     # "We evaluate a classifier of 6 ordered classes", "We compare several 4-class classifiers" (of 25 teams) read as
@@ -650,6 +654,9 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     if shown:
         p.t(W.S["and_which" if shares_said else "in_which"] + _join_words(shown))  # "which" never after the items
     p.t(". ")
+    if answers.get("label_structure") == "partition":  # the clusters each clustering produced, beside every index
+        p.t(W.S["partition_cluster_counts"].format(
+            reference="" if task is None else W.S["partition_reference_clusters"].format(k=task.k)) + ". ")
 
 
 def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None, k: Any, items: str | None,

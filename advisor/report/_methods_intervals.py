@@ -150,9 +150,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if mi:
             one = len(mi) == 1
             names = _join([name[m] for m in mi])
-            p.t(W.S["intervals_partition_mi"].format(
-                names=names[:1].upper() + names[1:], verb="is" if one else "are", an="an " if one else "",
-                a="a " if one else "", s="" if one else "s", items=plural(item), it="it" if one else "them") + ". ")
+            p.t(W.S["intervals_partition_mi"].format(names=names[:1].upper() + names[1:], verb="has" if one else "have",
+                                                     s="" if one else "s", items=plural(item)) + ". ")
         if one_run:  # one run answered: what the intervals leave out, said as the author's design
             p.t(W.S["runs_one_partition"] + ". ")
             one_run = False
