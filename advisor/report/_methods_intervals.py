@@ -149,7 +149,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         mi = [m for m in ids if m in PARTITION_NO_INTERVAL]
         if mi:
             one = len(mi) == 1
-            names = _join([name[m] for m in mi])
+            names = _join([name[m] for m in mi]) if one else W.S["both_mutual_information"]
             p.t(W.S["intervals_partition_mi"].format(names=names[:1].upper() + names[1:], verb="has" if one else "have",
                                                      s="" if one else "s", items=plural(item)) + ". ")
         if one_run:  # one run answered: what the intervals leave out, said as the author's design

@@ -514,6 +514,7 @@ S: dict[str, str] = {
     # the mutual-information indices (the s30 text-clustering methodologist: "the AMI interval is an unsupported,
     # home-made procedure … do not shift intervals by hand"): neither the recentred bootstrap nor m-out-of-n
     # subsampling covered at the stated rate (benchmarks/README.md), so none is given, said in one plain sentence
+    "both_mutual_information": "both mutual information indices",
     "intervals_partition_mi": ("{names} {verb} no interval{s} or test{s}: in simulations with up to a few hundred "
                                "{items}, no bootstrap or subsampling interval reached its stated coverage"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
