@@ -24,6 +24,10 @@ Methods, each on the same test sets (the first four on the same 1,000 resamples)
   group were independent;
 * **half-sampling**: 1,000 halves of the items drawn without replacement (the delete-n/2 jackknife); a half's
   index minus the test set's has the variance of the estimate's error; basic interval on it.
+* **subsampling** (:mod:`advisor.stats._partition_subsamples`, ``--ami``): m of the n units drawn without
+  replacement (Politis & Romano 1994), basic interval on ``s·(θ̂_m − θ̂_n)`` with ``s = √(m/n)`` (the rate alone)
+  or ``√(m/(n − m))`` (the rate with the finite-population factor), m = n/2 and n/4; groups are the units with
+  groups.
 
 "none" is the share of test sets without an interval (advisor gives none that would exclude its estimate);
 coverage counts those as misses.
@@ -42,14 +46,18 @@ import numpy as np
 from advisor.engine import PartitionRows, partition_cells_batch
 from advisor.stats._intervals import resampled_intervals
 from advisor.stats._jackknife import acceleration
-from advisor.stats._partitions import _errors, _resample_values, _System
+from advisor.stats._partition_subsamples import subsampling_intervals
+from advisor.stats._partitions import _RECENTRED, _errors, _resample_values, _System
 
 IDS = ["pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info"]
 SHORT = {"pair_correlation": "CC", "pair_correlation_distance": "CD", "adjusted_rand_index": "ARI",
-         "adjusted_mutual_info": "AMI"}
+         "adjusted_mutual_info": "AMI", "normalized_mutual_info": "NMI"}
 METHODS = ("advisor", "recentred", "naive percentile", "naive BCa", "jackknife normal", "half-sampling",
            "advisor, items resampled")
 Z = NormalDist().inv_cdf(0.975)
+#: ``--ami``: AMI and NMI alone, advisor's bootstrap beside the subsampling intervals (name, fraction, scaling).
+SUBSAMPLING = (("subsampling n/2, rate", 0.5, "rate"), ("subsampling n/2, finite", 0.5, "finite"),
+               ("subsampling n/4, rate", 0.25, "rate"), ("subsampling n/4, finite", 0.25, "finite"))
 
 
 def population_values(pi: np.ndarray) -> dict[str, float]:
@@ -92,14 +100,36 @@ def _half_samples(rows: PartitionRows, row_of_item: np.ndarray, unit_of_item: np
     return sy.evaluate(masses, IDS)
 
 
+MI = ["adjusted_mutual_info", "normalized_mutual_info"]
+
+
+def _ami_row(rows: PartitionRows, theta: dict[str, float], resamples: int, seed: int,
+             cov: dict[str, dict[str, list]], width: dict[str, dict[str, list]]) -> None:
+    """AMI's and NMI's intervals on one test set: advisor's (AMI's recentred bootstrap, NMI's BCa on its
+    resamples) and each subsampling interval. Both tend to the population's NMI."""
+    point, moved, th, w = _errors(rows, MI, resamples, seed, None, recentre=_RECENTRED)
+    acc = acceleration(th["s"], w["s"])
+    sub = {label: subsampling_intervals(rows, MI, fraction=fraction, scaling=scaling, n_subsamples=resamples,
+                                        seed=seed)["s"] for label, fraction, scaling in SUBSAMPLING}
+    for j, m in enumerate(MI):
+        got = {"advisor": _interval(moved["s"][:, j], point["s"][j], acc[j], "auto")}
+        got.update({label: (r[m]["low"], r[m]["high"]) for label, r in sub.items()})
+        target = theta["adjusted_mutual_info"]  # the population's NMI, the value both indices tend to
+        for meth, (lo, hi) in got.items():
+            cov[m][meth].append(bool(np.isfinite(lo) and lo <= target <= hi))
+            width[m][meth].append(hi - lo if np.isfinite(lo) else np.nan)
+
+
 def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed: int, groups: int = 0,
-             extras: bool = True) -> None:
+             extras: bool = True, ami: bool = False) -> None:
     """Coverage of every method on ``reps`` test sets of ``n`` items (or ``groups`` groups of about n/groups)."""
     rng = np.random.default_rng(seed)
     theta = population_values(pi)
     ka, kb = pi.shape
-    cov = {m: {mm: [] for mm in METHODS} for m in IDS}
-    width = {m: {mm: [] for mm in METHODS} for m in IDS}
+    ids = MI if ami else IDS
+    methods = ("advisor",) + tuple(x[0] for x in SUBSAMPLING) if ami else METHODS
+    cov = {m: {mm: [] for mm in methods} for m in ids}
+    width = {m: {mm: [] for mm in methods} for m in ids}
     t0 = time.time()
     done = 0
     while done < reps:
@@ -126,7 +156,10 @@ def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed:
         if (tab.sum(1) > 0).sum() < 2 or (tab.sum(0) > 0).sum() < 2:
             continue
         done += 1
-        point, moved, th, w = _errors(rows, IDS, resamples, done, None)
+        if ami:
+            _ami_row(rows, theta, resamples, done, cov, width)
+            continue
+        point, moved, th, w = _errors(rows, IDS, resamples, done, None, recentre=_RECENTRED)
         point, moved, th, w = point["s"], moved["s"], th["s"], w["s"]
         pop = _System(rows, "s").evaluate(np.asarray(rows.counts)[None], IDS, population=True)[0]
         raw = _resample_values(rows, IDS, resamples, done, None, self_pairs=True)["s"]  # the same resamples
@@ -134,7 +167,7 @@ def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed:
         acc = acceleration(th, w)
         if groups:
             flat = PartitionRows(true=rows.true, pred=rows.pred, counts=rows.counts)
-            _, im, ith, iw = _errors(flat, IDS, resamples, done, None)
+            _, im, ith, iw = _errors(flat, IDS, resamples, done, None, recentre=_RECENTRED)
             items_moved, items_acc = im["s"], acceleration(ith["s"], iw["s"])
         units = w.sum()  # items (one deletion per cell, weighted by its items) or groups (weights 1)
         if extras:
@@ -158,16 +191,16 @@ def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed:
                 covered = bool(np.isfinite(lo) and lo <= theta[m] <= hi)
                 cov[m][meth].append(covered)
                 width[m][meth].append(hi - lo if np.isfinite(lo) else np.nan)
-    for m in IDS:
+    for m in ids:
         cells = []
-        for meth in METHODS:
+        for meth in methods:
             if not cov[m][meth]:
                 cells.append("–")
                 continue
             ws = [x for x in width[m][meth] if np.isfinite(x)]
             none = 1 - len(ws) / len(width[m][meth])
             cells.append(f"{np.mean(cov[m][meth]):.3f} ({np.mean(ws):.3f}" + (f"; none {none:.2f}" if none else "") + ")")
-        print(f"| {name}: {SHORT[m]}, θ = {theta[m]:.3f} | {n:,} | {reps} | " + " | ".join(cells) + " |")
+        print(f"| {name}: {SHORT[m]}, θ = {theta.get(m, theta['adjusted_mutual_info']):.3f} | {n:,} | {reps} | " + " | ".join(cells) + " |")
     print(f"<!-- {name}, n = {n}: {time.time() - t0:.0f} s -->")
     sys.stdout.flush()
 
@@ -175,13 +208,17 @@ def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="rows whose 'scenario n' contains this; alternatives split by |")
+    ap.add_argument("--reps", type=int, default=0, help="test sets per row (default 400, 100 with --quick)")
+    ap.add_argument("--ami", action="store_true", help="AMI and NMI alone: advisor's bootstrap beside subsampling")
     args = ap.parse_args()
-    reps = 100 if args.quick else 400
+    reps = args.reps or (100 if args.quick else 400)
+    only = [x for x in args.only.split("|") if x]
     b = 1000
     sizes = [0.4, 0.3, 0.2, 0.1]
-    print("| scenario: index, population value | n | test sets | " + " | ".join(METHODS) + " |")
-    print("|---|---:|---:|" + "---|" * len(METHODS))
+    methods = ("advisor",) + tuple(x[0] for x in SUBSAMPLING) if args.ami else METHODS
+    print("| scenario: index, population value | n | test sets | " + " | ".join(methods) + " |")
+    print("|---|---:|---:|" + "---|" * len(methods))
     rows = [
         ("strong agreement (noise 0.05)", model(sizes, 0.05), 60, 1),
         ("strong agreement (noise 0.05)", model(sizes, 0.05), 200, 2),
@@ -196,12 +233,12 @@ def main() -> None:
         ("moderate (noise 0.2)", model(sizes, 0.2), 30, 11),
     ]
     for name, pi, n, seed in rows:
-        if args.only and args.only not in f"{name} {n}":
+        if only and not any(x in f"{name} {n}" for x in only):
             continue
-        scenario(name, pi, n, reps, b, seed, extras=n <= 200)
-    if not args.only or "groups" in args.only:
+        scenario(name, pi, n, reps, b, seed, extras=n <= 200, ami=args.ami)
+    if not only or any("groups" in x for x in only):
         scenario("40 groups of 5–15 items (moderate)", model(sizes, 0.2), 400, reps // 2, b, 12, groups=40,
-                 extras=False)
+                 extras=False, ami=args.ami)
 
 
 if __name__ == "__main__":

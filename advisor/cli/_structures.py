@@ -265,9 +265,8 @@ def _print_partitions(data: dict[str, Any]) -> None:
     if b:
         unit = b["resampled"]
         what = "items" if unit == "items" else f"the {unit['groups']:,} groups of column {unit['column']!r}"
-        echo(f"intervals: {b['confidence']:.0%} BCa from {b['n_resamples']:,} resamples of {what}, each resample's "
-             "index read against the resampled test set's own index (pairs drawn with replacement: a resample pairs "
-             "an item with its copy), not against the estimate.")
+        echo(f"intervals: {b['confidence']:.0%} BCa from {b['n_resamples']:,} resamples of {what}; a resampled "
+             "pair-counting index leaves out the pairs an item forms with its own copies.")
         entries = [(s, m, iv.get("method"), iv.get("reason")) for s, ivs in data["intervals"].items()
                    for m, iv in ivs.items()]
         for line in [ln for ln in methods_note(entries) if ln.startswith("no interval")] + [

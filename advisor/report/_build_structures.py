@@ -29,7 +29,13 @@ from ..engine import (
 from ..io import load, ordinal_from_tables
 from ..plan import Plan, PlanOptions
 from ..questionnaire import load_answers as load_answers_file
-from ..stats import partition_comparison, partition_intervals, structure_bootstrap, structure_comparison
+from ..stats import (
+    PARTITION_NO_INTERVAL,
+    partition_comparison,
+    partition_intervals,
+    structure_bootstrap,
+    structure_comparison,
+)
 from ._build import (
     _bibliography,
     _catalogue,
@@ -415,6 +421,10 @@ def _partition_intervals(results: Any, inputs: Any, ids: list[str], n: int, conf
             got = partition_intervals(own, ids, n_resamples=n, confidence=confidence, seed=seed)[rep.name]
             rep.intervals = {m: estimate_of(r) for m, r in got.items()}
         results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
+    for rep in results.reports:  # the mutual-information indices: the estimate alone, no interval and no test (the
+        # methods say why in a sentence of their own, not as a withheld interval's)
+        rep.intervals.update({m: estimate_of({"estimate": rep.values.get(m), "method": "none"})
+                              for m in ids if m in PARTITION_NO_INTERVAL})
     if grouped and results.intervals is not None:
         results.intervals.group_column, results.intervals.groups = rows.group_col, int(rows.n_groups)
 

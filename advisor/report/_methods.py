@@ -230,6 +230,9 @@ def build_methods(
         promised = [x for x in promised if x not in (ACTIONS_PROMISE, BUDGET_PROMISE, LIMIT_PROMISE)]
         if any(m.id == "multilabel_macro_roc_auc" for m in rec):  # "each reported beside it": the labels' AUCs said
             promised = [x for x in promised if x != W.PROMISE["label_aucs"]]
+    if promised is not None and answers.get("label_structure") == "partition":
+        # the clusters each clustering produced: a sentence of its own beside the situation, never cut
+        promised = [x for x in promised if x != W.PROMISE["cluster_sizes"]]
     sub_promise = next((x for x in promised or [] if x.startswith(W.PROMISE_SUBGROUPS.split("{")[0])), None)
     # decisions at a fixed threshold across subgroups: the per-group error rates and calibration read the decision in
     # each group (no bias AUCs of a ranking); said in a sentence of their own, never cut, like the bias AUCs
@@ -316,7 +319,7 @@ def build_methods(
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
         _variant_sentence(p, rec)
         if answers.get("label_structure") == "partition" and variants:
-            _partition_sentence(p, rec, cite, intervals is not None)
+            _partition_sentence(p, rec, cite)
         # partitions have no convention to state (a 0/0 index is refused, never set)
         if met and conventions and answers.get("label_structure") != "partition":
             clean = _log_loss_zero_sentence(p, rec, log_loss_zero, task, said=False)
@@ -498,7 +501,7 @@ def build_methods(
                 notation.say(sentence).cite(keys).t(".")
     if not variants:  # which adjusted Rand index and mutual information: with the formulas that show them
         moved = Text()
-        _partition_sentence(moved, rec, cite, intervals is not None)
+        _partition_sentence(moved, rec, cite)
         if moved.spans and moved.spans[-1].kind == "text":  # the paragraph's ". " ends the Definitions' last sentence
             moved.spans[-1] = moved.spans[-1].model_copy(update={"text": moved.spans[-1].text.rstrip()})
         if moved.spans:
@@ -612,6 +615,7 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
         return
     if context and task is None and answers.get("label_structure") == "partition":  # the context says who is compared
         p.t(W.S["task_partition_context"].format(unit=items or "items") + ". ")
+        p.t(W.S["partition_cluster_counts"].format(reference="") + ". ")
         return
     # with the author's context and no data, what is classified and by how many systems is the context's to say:
     # "We evaluate a classifier of 6 ordered classes", "We compare several 4-class classifiers" (of 25 teams) read as
@@ -651,6 +655,9 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     if shown:
         p.t(W.S["and_which" if shares_said else "in_which"] + _join_words(shown))  # "which" never after the items
     p.t(". ")
+    if answers.get("label_structure") == "partition":  # the clusters each clustering produced, beside every index
+        p.t(W.S["partition_cluster_counts"].format(
+            reference="" if task is None else W.S["partition_reference_clusters"].format(k=task.k)) + ". ")
 
 
 def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None, k: Any, items: str | None,
@@ -1504,15 +1511,12 @@ def with_convention(where: Paragraph | None, sentence: str, keys: Sequence[str])
     return p.para()
 
 
-def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any, resampled: bool = False) -> None:
+def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any) -> None:
     """Which adjusted Rand index and which adjusted mutual information (its normalisation varies), with their
-    sources (issue 23, item 3); ``resampled``: AMI's interval sentence names normalized mutual information, which is
-    then defined beside AMI's normalisation when it is not reported itself."""
+    sources (issue 23, item 3)."""
     ids = {m.id for m in rec}
     both = {"adjusted_mutual_info", "normalized_mutual_info"} <= ids  # one normalisation, said once for the two
-    nmi = resampled and not both  # named by AMI's interval sentence, reported under no name of its own
-    parts = [(W.S["partition_mutual_info_both"] if both and m == "adjusted_mutual_info" else
-              W.S["partition_adjusted_mutual_info_nmi"] if nmi and m == "adjusted_mutual_info" else W.S[f"partition_{m}"],
+    parts = [(W.S["partition_mutual_info_both"] if both and m == "adjusted_mutual_info" else W.S[f"partition_{m}"],
               [k for k in [cite(*src) for src in W.PARTITION_CITE[m]] if k])
              for m in ("adjusted_rand_index", "adjusted_mutual_info", "normalized_mutual_info")
              if m in ids and not (both and m == "normalized_mutual_info")]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
-from ..stats import PAIRED_PROPORTIONS, PARTITION_PAIR_DISTINCT, PARTITION_RECENTRED, interval_methods
+from ..stats import PAIRED_PROPORTIONS, PARTITION_NO_INTERVAL, PARTITION_PAIR_DISTINCT, interval_methods
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
@@ -149,8 +149,12 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         item = str(answers.get("item_name") or "item")
         if any(m in PARTITION_PAIR_DISTINCT for m in ids):
             p.t(W.S["intervals_partition_pairs"].format(item=item) + ". ")
-        for m in (m for m in ids if m in PARTITION_RECENTRED):
-            p.t(W.S["intervals_partition_ami"].format(a_ami=name[m][:1].upper() + name[m][1:]) + ". ")
+        mi = [m for m in ids if m in PARTITION_NO_INTERVAL]
+        if mi:
+            one = len(mi) == 1
+            names = _join([name[m] for m in mi]) if one else W.S["both_mutual_information"]
+            p.t(W.S["intervals_partition_mi"].format(names=names[:1].upper() + names[1:], verb="has" if one else "have",
+                                                     s="" if one else "s", items=plural(item)) + ". ")
         if one_run:  # one run answered: what the intervals leave out, said as the author's design
             p.t(W.S["runs_one_partition"] + ". ")
             one_run = False

@@ -412,6 +412,23 @@ class ReportContext(_M):
         return [m for m in self.metrics if m.role == "appendix"]
 
     @property
+    def cluster_counts(self) -> tuple[int | None, list[str]] | None:
+        """Partitions: the clusters each clustering produced, one cell per system in Table 1's order, and the
+        reference's number of clusters when every system shares it (else each cell names its own); None otherwise.
+        The indices cannot be read without them (purity and NMI rise with the number of clusters)."""
+        clusters = getattr(self.structure, "clusters", None) or {}
+        if not self.systems or not all(s.name in clusters for s in self.systems):
+            return None
+        refs = {int(clusters[s.name]["true"]["clusters"]) for s in self.systems}
+        shared = len(refs) == 1
+        cells = []
+        for s in self.systems:
+            c = clusters[s.name]
+            own, ref = int(c["predicted"]["clusters"]), int(c["true"]["clusters"])
+            cells.append(f"{own:,}" if shared else f"{own:,} (reference {ref:,})")
+        return (refs.pop() if shared else None), cells
+
+    @property
     def any_bold(self) -> bool:
         """Whether Table 1 sets any value in bold: a recommended metric whose winners are some systems, not all
         (the note that explains bold type is printed only then)."""

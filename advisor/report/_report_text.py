@@ -25,6 +25,10 @@ T: dict[str, str] = {
     "results_caption_runs": ("Recommended metrics by system, each the mean over the system's training runs, their "
                              "number beside its name: estimate and {conf} interval from resamples of the runs and then "
                              "of the items (each metric's interval method is named in the Methods)."),
+    # partitions: the clusters each clustering produced, beside every index (the s30 text-clustering methodologist:
+    # "purity and NMI cannot be read without it"), the reference's once
+    "clusters_row": "Clusters produced (the reference has {k})",
+    "clusters_row_own": "Clusters produced",
     "runs_head": "({n} runs)",
     "runs_head_one": "(1 run)",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "

@@ -45,10 +45,10 @@ _LAZY: dict[str, str] = {
     "interval_methods": "._choice",
     "tied_shares": "._choice",
     "pick_seed": "._bootstrap",
-    # partitions: pair-distinct resamples of the pair-counting indices, the bootstrap of the error of AMI (issue 23)
+    # partitions: pair-distinct resamples of the pair-counting indices; the mutual-information indices without an interval
     "MIN_PARTITION_UNITS": "._partitions:MIN_UNITS",
     "PARTITION_PAIR_DISTINCT": "._partitions:PAIR_DISTINCT",
-    "PARTITION_RECENTRED": "._partitions:RECENTRED",
+    "PARTITION_NO_INTERVAL": "._partitions:NO_INTERVAL",
     "partition_comparison": "._partitions",
     "partition_intervals": "._partitions",
     "subgroups": "._subgroups",
@@ -69,7 +69,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for type checkers (``X as X``: re-exported)
     from ._runs import RunLayout as RunLayout
     from ._partitions import MIN_UNITS as MIN_PARTITION_UNITS
-    from ._partitions import PAIR_DISTINCT as PARTITION_PAIR_DISTINCT, RECENTRED as PARTITION_RECENTRED
+    from ._partitions import NO_INTERVAL as PARTITION_NO_INTERVAL, PAIR_DISTINCT as PARTITION_PAIR_DISTINCT
     from ._partitions import partition_comparison as partition_comparison
     from ._partitions import partition_intervals as partition_intervals
     from ._bootstrap import BootstrapResult as BootstrapResult, bootstrap as bootstrap, pick_seed as pick_seed
