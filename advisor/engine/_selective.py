@@ -21,8 +21,10 @@ rate.
 * **Coverage with guaranteed risk** (selection with guaranteed risk, SGR; Geifman & El-Yaniv 2017, Algorithm 1):
   a binary search over ``⌈log2 n⌉`` confidence thresholds keeps the one of largest coverage whose one-sided
   binomial upper bound on the risk, at ``δ/⌈log2 n⌉``, is at most ``ρ`` — the risk of new items from the same
-  distribution is then at most ``ρ`` with probability at least ``1 − δ``, the labelled items acting as the
-  calibration set. It is itself a bound: it has no interval.
+  distribution is then at most ``ρ`` with probability at least ``1 − δ`` over the draw of the labelled items,
+  which act as the calibration set, for the threshold frozen and used on items of the same distribution. The
+  report runs it on a calibration half of the groups and tests the frozen cut on the other half
+  (:mod:`advisor.stats._frozen_cut`).
 
 Every function takes item weights (a bootstrap resample is a weighting, item ``t`` drawn ``w_t`` times):
 ``w`` of shape ``(n,)`` or ``(b, n)``; the result has the leading shape. ``n`` is then ``Σ w``.

@@ -113,9 +113,10 @@ LEAD: dict[str, str] = {
                          "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "
                          "in advance"),
     # the legal methodologist: the cut chosen with a risk guarantee (SGR), not read off the test set's own curve
-    "coverage_guaranteed_risk": ("is the share of the {items} answered at the cut that selection with guaranteed "
-                                 "risk sets on this test set; on new {items} the error rate at that cut is at most "
-                                 "{risk} with probability 95%{independent}"),
+    "coverage_guaranteed_risk": ("is the share of the {items} answered on a random half of the test set at the cut "
+                                 "that selection with guaranteed risk fixes on the other half; with probability 95% "
+                                 "over the draw of that half, the error rate of new {items} at the frozen cut is at "
+                                 "most {risk}{independent}"),
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     # issue 23: two partitions of the same items

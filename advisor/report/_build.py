@@ -78,7 +78,7 @@ from ._methods_lists import name_with_parameters, where_clause
 from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions, smd_subgroup_flag
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
-from ._risk_limit import LIMIT_PROMISE, limit_definitions, limit_tables
+from ._risk_limit import LIMIT_PROMISE, frozen_definitions, limit_definitions, limit_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
@@ -565,6 +565,10 @@ def build_report(
     if promised is not None and LIMIT_PROMISE in promised:  # the answers at the fixed cut: how the bound is taken
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *limit_definitions(
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+    if score_data is not None and score_data.frozen_cut:  # the frozen cut's answers on the test half: their formula
+        iv = results.intervals
+        ctx.definitions = [*ctx.definitions, *frozen_definitions(
             answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None

@@ -57,7 +57,7 @@ from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_se
 from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
-from ._risk_limit import LIMIT_PROMISE, fixed_cut, limit_lead_sentences
+from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_lead, frozen_lead_sentences, limit_lead_sentences
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._voice import paper_voice
 from ._methods_lists import listed as _listed
@@ -268,6 +268,9 @@ def build_methods(
             elif limit:  # the cut in use against the limit; the coverage at the target risk is said beside it
                 limit_lead_sentences(p, answers, cite)
                 led = set()
+            elif frozen_lead(answers, primary):  # the cut fixed on a calibration half, tested on the other
+                frozen_lead_sentences(p, answers, cite, intervals.seed if intervals is not None else None)
+                led = {"coverage_guaranteed_risk"}
             else:
                 led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
                     if primary is not None and not ranked else set()
@@ -1062,15 +1065,6 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
         risk = primary.params.get("target_risk") or answers.get("target_risk")
         purpose = str(purpose).format(items=_items(answers) or "test items",
-                                      risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
-    if primary.id == "coverage_guaranteed_risk":  # the guarantee and what it assumes, in the author's items
-        risk = primary.params.get("target_risk") or answers.get("target_risk")
-        items = _items(answers) or "test items"
-        group = str(answers.get("group") or "")
-        unit = group.removesuffix("_id").removesuffix("_ID").replace("_", " ")
-        independent = (W.S["guarantee_groups"].format(unit=unit, units=plural(unit)) if group
-                       else W.S["guarantee_independent"])
-        purpose = str(purpose).format(items=items, independent=independent,
                                       risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
     after = ""  # a clause after the lead's semicolon: a sentence of its own (a reader's sentence stays under 40 words)
     if purpose and not (primary.id == "f_beta" and beta is not None):
