@@ -158,7 +158,7 @@ def test_the_paragraph_leads_with_the_frozen_cut_and_no_cut_found_on_the_test_se
     text = methods_paragraph(str(LEGAL), "md", seed=7)
     evaluation = " ".join(text.split("Below,")[0].split())
     assert "selection with guaranteed risk sets a cut on the top-label probability" in evaluation
-    assert "We lead with what the frozen cut does on the other half" in evaluation
+    assert "We lead with coverage at the frozen cut on the other half" in evaluation
     assert "coverage at a risk of 2%" not in evaluation and "optimistic" not in evaluation
     import re
     assert len(re.findall(r"\S+", evaluation.replace("**Evaluation.**", ""))) <= 220

@@ -165,8 +165,8 @@ def test_the_paragraph_reads_like_a_paper(fixed: bool, tmp_path: Path) -> None:
         assert "With probability at least 95% over the draw of these matters, the error rate of new documents from " \
                "the same distribution routed at the frozen cut is at most 2%, approximately, as the design effect " \
                "is estimated." in text
-        assert "We lead with what the frozen cut does on the other half: the share of its documents routed and the " \
-               "share of those routed that are wrong." in text
+        assert "We lead with coverage at the frozen cut on the other half, the share of its documents routed, with " \
+               "the share of those routed that are wrong." in text
         assert "Beside these we report area under the risk-coverage curve." in text
         # one reading of the curve at the target, not three (point four): no coverage read off the test set
         assert "coverage at a risk of 2%" not in text and "optimistic" not in text

@@ -198,8 +198,8 @@ ADDS: dict[str, str] = {
     "aurc": "the summary over every coverage",
     "selective_risk": "the error rate among the answers given at the target coverage",
     "coverage_at_risk": "the largest share of the items answered, most confident first, within the target risk",
-    "coverage_guaranteed_risk": ("the share answered at a threshold whose risk is within the target for new items, "
-                                 "with the report's confidence (selection with guaranteed risk)"),
+    "coverage_guaranteed_risk": ("the share of a random half of the items answered at the cut that selection with "
+                                 "guaranteed risk fixes on the other half"),
     # issue 23: partitions and hierarchies
     "pair_correlation": "the correlation of the two partitions' same-cluster indicators over pairs of items",
     "pair_correlation_distance": "the same agreement as a distance between partitions",

@@ -128,6 +128,7 @@ def build_methods(
     promised: Sequence[str] | None = None,
     unreported: Sequence[str] = (),
     identities: Sequence[Sequence[Any]] | None = None,
+    split_seed: int | None = None,
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -136,7 +137,8 @@ def build_methods(
     is never stated as the situation. ``promised`` are the diagnostics the report shows ("we also give …");
     None keeps the rule book's duties (a recommendation given without a plan). ``identities``: the ``[column,
     value]`` pairs that marked an identity in the data, when the Jigsaw bias score was computed (None before data):
-    over one identity its power means are that identity's AUCs, and the paragraph says so.
+    over one identity its power means are that identity's AUCs, and the paragraph says so. ``split_seed``: the seed of
+    the split into a calibration and a test half, when the data were split (else the intervals' seed is said).
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -269,7 +271,8 @@ def build_methods(
                 limit_lead_sentences(p, answers, cite)
                 led = set()
             elif frozen_lead(answers, primary):  # the cut fixed on a calibration half, tested on the other
-                frozen_lead_sentences(p, answers, cite, intervals.seed if intervals is not None else None)
+                frozen_lead_sentences(p, answers, cite, split_seed if split_seed is not None
+                                      else intervals.seed if intervals is not None else None)
                 led = {"coverage_guaranteed_risk"}
             else:
                 led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \

@@ -106,14 +106,14 @@ def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None,
     >>> frozen_lead_sentences(t, {"item_name": "document", "target_risk": 0.02, "context": "routed to a team",
     ...                           "group": "matter_id"}, seed=7)
     >>> print("".join(s.text for s in t.spans))
-    On a random half of the matters, seed 7, selection with guaranteed risk sets a cut on the top-label probability. At that cut, the bound on the routed documents' error rate, taken at their effective sample size, is within 2%. With probability at least 95% over the draw of these matters, the error rate of new documents from the same distribution routed at the frozen cut is at most 2%, approximately, as the design effect is estimated. We lead with what the frozen cut does on the other half: the share of its documents routed and the share of those routed that are wrong. 
+    On a random half of the matters, seed 7, selection with guaranteed risk sets a cut on the top-label probability. At that cut, the bound on the routed documents' error rate, taken at their effective sample size, is within 2%. With probability at least 95% over the draw of these matters, the error rate of new documents from the same distribution routed at the frozen cut is at most 2%, approximately, as the design effect is estimated. We lead with coverage at the frozen cut on the other half, the share of its documents routed, with the share of those routed that are wrong. 
     """
     items = plural(str(answers.get("item_name") or "item"))
     present, past = _verb(str(answers.get("context") or ""))
     group = str(answers.get("group") or "")
     units = plural(group.removesuffix("_id").removesuffix("_ID").replace("_", " ")) if group else items
     limit = percent(float(answers["target_risk"]))
-    p.t(f"On a random half of the {units}" + (f", seed {seed}," if seed is not None else "")
+    p.t(f"On a random half of the {units}" + (f", seed {seed}," if seed is not None else ",")
         + " selection with guaranteed risk sets a cut on the top-label probability")
     key = cite("Geifman", "2017") if cite is not None else None
     if key:
@@ -123,8 +123,8 @@ def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None,
     p.t(f"With probability at least 95% over the draw of these {units}, the error rate of new {items} from the same "
         f"distribution {past} at the frozen cut is at most {limit}"
         + (", approximately, as the design effect is estimated" if group else "") + ". ")
-    p.t(f"We lead with what the frozen cut does on the other half: the share of its {items} {past} and the share of "
-        f"those {past} that are wrong. ")
+    p.t(f"We lead with coverage at the frozen cut on the other half, the share of its {items} {past}, with the "
+        f"share of those {past} that are wrong. ")
 
 
 def fewest_answers(limit: float, confidence: float = 0.95) -> int:
