@@ -1,7 +1,7 @@
 """Benchmark: how often the cut selection with guaranteed risk fixes on calibration matters misses the target.
 
-Run with ``python benchmarks/bench_frozen_cut.py`` (~5 min; ``--quick``: 300 replications per row, ~1 min). A
-simulation, not a test.
+Run with ``python benchmarks/bench_frozen_cut.py`` (~30 min on one core; ``--quick``: 300 replications per row;
+``--sigma``, ``--matters``, ``--size`` choose the rows). A simulation, not a test.
 
 The selective-classification methodologist (legal routing, target risk 2%): SGR's guarantee is over the draw of the
 calibration sample, for a threshold then frozen, and its binomial bound assumes independent documents — those of one
@@ -36,9 +36,10 @@ def _expit(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def _draw(rng: np.random.Generator, matters: int, sigma: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(error, confidence, matter)`` of the documents of ``matters`` matters."""
-    size = np.maximum(rng.poisson(10, matters), 1)
+def _draw(rng: np.random.Generator, matters: int, sigma: float, mean: int = 10
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(error, confidence, matter)`` of the documents of ``matters`` matters of ``mean`` documents on average."""
+    size = np.maximum(rng.poisson(mean, matters), 1)
     matter = np.repeat(np.arange(matters), size)
     u = rng.normal(0.0, sigma, matters)[matter]
     s = np.clip(rng.beta(6.0, 1.2, matter.shape[0]), 1e-9, 1 - 1e-9)
@@ -65,21 +66,26 @@ def _risk_at(curve: tuple[np.ndarray, np.ndarray], theta: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    reps = 300 if parser.parse_args().quick else 1000
-    print(f"target risk {TARGET}, δ = {DELTA}, {reps} replications per row; population risk at θ̂ > target, share")
+    parser.add_argument("--sigma", type=float, nargs="*", default=[0.0, 1.0, 2.0])
+    parser.add_argument("--matters", type=int, nargs="*", default=[300, 1000, 3000])
+    parser.add_argument("--size", type=int, default=10, help="mean documents per matter")
+    args = parser.parse_args()
+    reps = 300 if args.quick else 1000
+    print(f"target risk {TARGET}, δ = {DELTA}, {reps} replications per row, {args.size} documents per matter on "
+          "average; population risk at θ̂ > target, share")
     print(f"{'σ':>4} {'matters':>7} {'docs':>6} | {'SGR, items indep.':>26} | {'SGR at n_eff':>26} | {'test bound < risk':>17}")
     print(f"{'':>4} {'':>7} {'':>6} | {'exceeds':>8} {'coverage':>8} {'none':>8} | {'exceeds':>8} {'coverage':>8} "
           f"{'none':>8} | {'SGR at n_eff':>17}")
-    for sigma in (0.0, 1.0, 2.0):
+    for sigma in args.sigma:
         curve = _curve(sigma)
-        for matters in (300, 1000, 3000):
+        for matters in args.matters:
             start = time.perf_counter()
             rng = np.random.default_rng(int(sigma * 10) * 100_000 + matters)
             out = {"plain": [0, 0.0, 0], "neff": [0, 0.0, 0]}
             low = 0
             docs = 0
             for r in range(reps):
-                e, s, g = _draw(rng, matters, sigma)
+                e, s, g = _draw(rng, matters, sigma, args.size)
                 docs += e.shape[0]
                 calib = calibration_split(e.shape[0], g, seed=r)
                 for key, groups in (("plain", None), ("neff", g[calib])):
