@@ -105,7 +105,8 @@ LEAD: dict[str, str] = {
     "action_sensitivity": ("is the share of the items whose true class leads to the action that are classified into "
                            "a class leading to it too; an error between classes of one action changes nothing"),
     # issue 23: selective prediction
-    "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "
+    "selective_risk": ("is the error rate among the answers the system gives, on the {items} of highest top-label "
+                       "probability, the maximum softmax probability; the cut "
                        "that answers that share is placed on this test set's confidences, so a threshold fixed in "
                        "advance answers a different share"),
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
