@@ -65,7 +65,8 @@ def calibration_split(n: int, groups: Any = None, seed: Any = 0) -> np.ndarray:
     count = int(unit.max()) + 1 if unit.size else 0
     if count < 4:
         raise InputError(f"a cut fixed on one half of the {'groups' if groups is not None else 'items'} and tested on "
-                         f"the other needs at least 4 of them; these items have {count}.")
+                         f"the other needs at least 4 of them; " + (f"these items are in {count} groups."
+                                                                     if groups is not None else f"there are {count}."))
     order = np.random.default_rng(seed).permutation(count)
     calib = np.zeros(count, dtype=bool)
     calib[order[: count // 2]] = True
