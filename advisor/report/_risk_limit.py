@@ -27,6 +27,7 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import risk_limit_check
 from ._budget import bound_method, bound_words, cell, count_text, fewest_negatives, percent
+from ._methods_intervals import unit_noun
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
@@ -111,7 +112,7 @@ def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None,
     items = plural(str(answers.get("item_name") or "item"))
     present, past = _verb(str(answers.get("context") or ""))
     group = str(answers.get("group") or "")
-    units = plural(group.removesuffix("_id").removesuffix("_ID").replace("_", " ")) if group else items
+    units = (unit_noun(group, items) or "groups") if group else items
     limit = percent(float(answers["target_risk"]))
     p.t(f"On a random half of the {units}" + (f", seed {seed}," if seed is not None else ",")
         + " selection with guaranteed risk sets a cut on the top-label probability")
