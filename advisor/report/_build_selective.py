@@ -292,4 +292,6 @@ def _ci(e: Mapping[str, Any], digits: int) -> str:
     v = e.get("estimate")
     if v is None:
         return "—"
+    if e.get("low") is None or e.get("high") is None:  # no interval (no resamples, or every resample alike)
+        return _fmt(v, digits)
     return f"{_fmt(v, digits)} [{_fmt(e['low'], digits)}, {_fmt(e['high'], digits)}]"

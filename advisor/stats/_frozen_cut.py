@@ -150,13 +150,15 @@ class FrozenCut:
     coverage: tuple[float, float | None, float | None]
     risk: tuple[float, float | None, float | None]
     check: BudgetCheck | None  # the error rate's one-sided bound against the target (None without a target)
-    method: str  # "bca", or "none" without resamples
+    methods: tuple[str, str]  # of the coverage's and the risk's interval: "bca" (or its fallbacks), else "none"
+    reasons: tuple[str | None, str | None]  # why an interval is missing
 
     def to_json(self) -> dict[str, Any]:
-        def est(t: tuple[float, float | None, float | None]) -> dict[str, Any]:
-            return {"estimate": _num(t[0]), "low": _num(t[1]), "high": _num(t[2]), "method": self.method}
+        def est(t: tuple[float, float | None, float | None], j: int) -> dict[str, Any]:
+            return {"estimate": _num(t[0]), "low": _num(t[1]), "high": _num(t[2]), "method": self.methods[j],
+                    "reason": self.reasons[j]}
         out = {"items": self.items, "units": self.units, "answered": self.answered, "errors": self.errors,
-               "coverage": est(self.coverage), "risk": est(self.risk)}
+               "coverage": est(self.coverage, 0), "risk": est(self.risk, 1)}
         if self.check is not None:
             out["upper"], out["verdict"] = _num(self.check.upper), self.check.verdict
         return out
@@ -203,7 +205,7 @@ def frozen_cut(error: Any, confidence: Any, threshold: float | None, target_risk
     est = figures(np.ones((1, count)))[0]
     low: list[float | None] = [None, None]
     high: list[float | None] = [None, None]
-    method = "none"
+    methods, reasons = ("none", "none"), ("no resamples were drawn", "no resamples were drawn")
     if n_resamples > 0 and count > 1:
         w = group_weights(np.random.default_rng(seed), count, int(n_resamples)).astype(np.float64)
         values = figures(w)
@@ -211,11 +213,11 @@ def frozen_cut(error: Any, confidence: Any, threshold: float | None, target_risk
         iv = resampled_intervals(values, est, level, "auto", accel=acceleration(leave), bounds=[(0.0, 1.0)] * 2)
         low = [_num(float(x)) for x in iv.low]
         high = [_num(float(x)) for x in iv.high]
-        method = "bca"
+        methods, reasons = (iv.methods[0], iv.methods[1]), (iv.reasons[0], iv.reasons[1])
     check = None
     if target_risk is not None:
         check = risk_limit_check(err, ans, check_target_risk(target_risk), level,
                                  n_resamples=n_resamples if groups is not None else 0, seed=seed)
     return FrozenCut(items=int(e.shape[0]), units=count, answered=float(ans.sum()), errors=float(err.sum()),
                      coverage=(float(est[0]), low[0], high[0]), risk=(float(est[1]), low[1], high[1]), check=check,
-                     method=method)
+                     methods=methods, reasons=reasons)
