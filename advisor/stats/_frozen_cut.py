@@ -205,7 +205,8 @@ def frozen_cut(error: Any, confidence: Any, threshold: float | None, target_risk
     est = figures(np.ones((1, count)))[0]
     low: list[float | None] = [None, None]
     high: list[float | None] = [None, None]
-    methods, reasons = ("none", "none"), ("no resamples were drawn", "no resamples were drawn")
+    methods: tuple[str, str] = ("none", "none")
+    reasons: tuple[str | None, str | None] = ("no resamples were drawn", "no resamples were drawn")
     if n_resamples > 0 and count > 1:
         w = group_weights(np.random.default_rng(seed), count, int(n_resamples)).astype(np.float64)
         values = figures(w)
