@@ -39,7 +39,10 @@ def test_the_api_resamples_the_groups_for_score_metrics_as_the_cli_does(tmp_path
     api = build_report(answers, grouped, bootstrap=500, seed=1)
     cli = build_report(answers, grouped, scores=grouped.scores, bootstrap=500, seed=1)  # the CLI's call
     single = build_report(answers, advisor.load([path]), bootstrap=500, seed=1)
-    for metric in ("log_loss", "brier", "aurc", "coverage_at_risk"):
+    # the cut frozen on a calibration half: halves of the patients, as the CLI's (of the recordings without groups)
+    assert api.scores.frozen_cut == cli.scores.frozen_cut and api.scores.selective_split == cli.scores.selective_split
+    assert api.scores.frozen_cut["p"]["test"]["units"] == 15 and single.scores.frozen_cut["p"]["test"]["units"] == 300
+    for metric in ("log_loss", "brier", "aurc"):
         a, c, s = (ctx.systems[0].intervals[metric] for ctx in (api, cli, single))
         assert (a.low, a.high) == (c.low, c.high), metric
         assert a.high - a.low > s.high - s.low, metric  # patients, not recordings

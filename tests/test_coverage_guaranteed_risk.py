@@ -115,6 +115,7 @@ from advisor.engine import METRICS  # noqa: E402
 from advisor.plan import make_plan  # noqa: E402
 from advisor.questionnaire import load_answers  # noqa: E402
 from advisor.report import build_report, methods_paragraph, render_report  # noqa: E402
+from advisor.stats import calibration_split  # noqa: E402
 from advisor.stats._choice import NO_INTERVAL, interval_method  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,22 +126,24 @@ DERM = {"task": "multiclass", "classes": ["melanoma", "nevus", "keratosis", "oth
         "abstention": True, "context": "A dermatology model that defers to a dermatologist when unsure."}
 
 
-def test_the_catalogue_record_is_a_bound_without_interval() -> None:
+def test_the_catalogue_record_is_the_coverage_at_the_frozen_cut() -> None:
     rec = get_catalogue().metrics["coverage_guaranteed_risk"]
     assert rec.higher_is_better and tuple(rec.range) == (0, 1) and rec.needs_probabilities
     assert "geifman2017selective" in rec.references
-    assert "B^{*}" in rec.formula and r"\lceil\log_2 n\rceil" in rec.symbols["K"]
-    assert "no interval" in " ".join(rec.pitfalls)
+    # the share of the test items answered at the cut fixed on the calibration items (the methodologist's point 2)
+    assert rec.formula == r"\frac{m_{\theta^{*}}}{n_t}" and r"\lceil\log_2 n_c\rceil" in rec.symbols[r"\theta^{*}"]
+    assert "effective sample size" in rec.symbols["B^{*}"] and "calibration, not a test" in " ".join(rec.pitfalls)
     assert METRICS["coverage_guaranteed_risk"].higher_is_better
-    assert interval_method("coverage_guaranteed_risk") == "none" and "bound" in NO_INTERVAL["coverage_guaranteed_risk"]
+    # measured on items the cut was not fixed on, it is an estimate with an interval, no longer a bound
+    assert interval_method("coverage_guaranteed_risk") == "auto" and "coverage_guaranteed_risk" not in NO_INTERVAL
 
 
 def test_the_plan_leads_with_it_for_legal_routing() -> None:
-    # the legal methodologist: the cut set with a risk guarantee, not read off the test set at its own 2% cut
+    # the methodologist: the cut fixed on held-out matters, frozen, and tested on the others
     plan = make_plan(load_answers(LEGAL))
     assert plan.lead.id == "coverage_guaranteed_risk" and plan.lead.params["target_risk"] == 0.02
-    assert "guaranteed risk" in plan.lead.reason and "independent" in plan.lead.reason
-    assert "coverage_at_risk" in {m.id for m in plan.beside}
+    assert "guaranteed risk" in plan.lead.reason and "frozen" in plan.lead.reason
+    assert "coverage_at_risk" not in {m.id for m in plan.beside}
 
 
 def test_the_plan_lists_it_for_a_derm_like_system_with_a_target_risk() -> None:
@@ -151,35 +154,37 @@ def test_the_plan_lists_it_for_a_derm_like_system_with_a_target_risk() -> None:
     assert "coverage_guaranteed_risk" not in {m.id for m in make_plan({**DERM, "target_coverage": 0.8}).beside}
 
 
-def test_the_paragraph_leads_with_it_before_the_cut_found_on_the_test_set() -> None:
+def test_the_paragraph_leads_with_the_frozen_cut_and_no_cut_found_on_the_test_set() -> None:
     text = methods_paragraph(str(LEGAL), "md", seed=7)
     evaluation = " ".join(text.split("Below,")[0].split())
-    assert "We lead with coverage with a guaranteed risk of 2%" in evaluation
-    assert evaluation.index("guaranteed risk of 2%") < evaluation.index("coverage at a risk of 2%")
-    assert "The cut of the coverage at the target risk is found on this test set and is optimistic" in evaluation
+    assert "selection with guaranteed risk sets a cut on the top-label probability" in evaluation
+    assert "We lead with coverage at the frozen cut on the other half" in evaluation
+    assert "coverage at a risk of 2%" not in evaluation and "optimistic" not in evaluation
     import re
     assert len(re.findall(r"\S+", evaluation.replace("**Evaluation.**", ""))) <= 220
 
 
-def test_a_report_with_data_shows_it_without_an_interval() -> None:
+def test_a_report_with_data_tests_the_frozen_cut_on_the_other_half() -> None:
     data = advisor.load([str(ROOT / "examples/digits/logreg.csv"), str(ROOT / "examples/digits/tree.csv")])
     ctx = build_report(DIGITS, data, bootstrap=200, seed=1)
     assert ctx.primary == "coverage_guaranteed_risk"
+    split = ctx.scores.selective_split
+    assert split is not None and not split["grouped"] and split["seed"] == 1
     for rep in ctx.systems:
         import csv
         with open(ROOT / f"examples/digits/{rep.name}.csv", newline="") as f:
             rows = list(csv.DictReader(f))
         e = np.array([r["y_true"] != r["y_pred"] for r in rows], dtype=float)
         conf = np.array([max(float(r[f"p_{j}"]) for j in range(10)) for r in rows])
-        cov, theta, bound = coverage_guaranteed_risk(e, conf, 0.02, 0.05)
-        assert rep.values["coverage_guaranteed_risk"] == cov
-        assert cov <= rep.values["coverage_at_risk"]
-        assert ctx.scores.selective[rep.name]["coverage_guaranteed_risk"] == cov
-        iv = rep.intervals.get("coverage_guaranteed_risk")
-        assert iv is None or iv.method == "none"
+        calib = calibration_split(e.shape[0], seed=1)  # without groups, the images themselves are split
+        assert (int(calib.sum()), int((~calib).sum())) == (split["calibration_items"], split["test_items"])
+        cov, theta, bound = coverage_guaranteed_risk(e[calib], conf[calib], 0.02, 0.05)
+        test = ~calib
+        expected = float(np.mean(conf[test] >= theta)) if np.isfinite(theta) else 0.0
+        assert rep.values["coverage_guaranteed_risk"] == pytest.approx(expected)
+        assert ctx.scores.frozen_cut[rep.name]["calibration"]["coverage"] == pytest.approx(cov)
     md = render_report(ctx, "md")
-    assert "guaranteed at 95%" in md and "no interval" in md
+    assert "coverage on the test half" in md and "(seed 1)" in md
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
-    assert "We lead with coverage with a guaranteed risk of 2%" in text
-    assert "if they are independent draws from those met in use" in text  # no group column: what it assumes
-    assert "has no interval, being itself a bound" in text
+    assert "On a random half of the images, seed 1, selection with guaranteed risk sets a cut" in text
+    assert "has no interval, being itself a bound" not in text

@@ -89,7 +89,7 @@ NAMES = _names()
 PARAMETERISED = [(r"(?<![\w-])top-(?!1\b)\d+ accuracy", "top_k_accuracy"),
                  (r"selective risk at [\d.]+% coverage", "selective_risk"),
                  (r"coverage at a risk of [\d.]+%", "coverage_at_risk"),
-                 (r"coverage with a guaranteed risk of [\d.]+%", "coverage_guaranteed_risk"),
+                 (r"coverage at the cut frozen for a risk of [\d.]+%", "coverage_guaranteed_risk"),
                  (r"tpr at an fpr of [\d.]+%", "tpr_at_fpr"),
                  (r"net benefit at risk thresholds? [\d.]+(?:(?:, | and )[\d.]+)*", "net_benefit")]
 

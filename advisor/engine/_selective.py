@@ -21,8 +21,10 @@ rate.
 * **Coverage with guaranteed risk** (selection with guaranteed risk, SGR; Geifman & El-Yaniv 2017, Algorithm 1):
   a binary search over ``⌈log2 n⌉`` confidence thresholds keeps the one of largest coverage whose one-sided
   binomial upper bound on the risk, at ``δ/⌈log2 n⌉``, is at most ``ρ`` — the risk of new items from the same
-  distribution is then at most ``ρ`` with probability at least ``1 − δ``, the labelled items acting as the
-  calibration set. It is itself a bound: it has no interval.
+  distribution is then at most ``ρ`` with probability at least ``1 − δ`` over the draw of the labelled items,
+  which act as the calibration set, for the threshold frozen and used on items of the same distribution. The
+  report runs it on a calibration half of the groups and tests the frozen cut on the other half
+  (:mod:`advisor.stats._frozen_cut`).
 
 Every function takes item weights (a bootstrap resample is a weighting, item ``t`` drawn ``w_t`` times):
 ``w`` of shape ``(n,)`` or ``(b, n)``; the result has the leading shape. ``n`` is then ``Σ w``.
@@ -31,7 +33,7 @@ Every function takes item weights (a bootstrap resample is a weighting, item ``t
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -368,8 +370,8 @@ def risk_tail_bound(errors: int, answered: int, delta: float) -> float:
     return lo
 
 
-def coverage_guaranteed_risk(error: Any, confidence: Any, target_risk: float,
-                             delta: float = 0.05) -> tuple[float, float, float]:
+def coverage_guaranteed_risk(error: Any, confidence: Any, target_risk: float, delta: float = 0.05,
+                             bound: Callable[[np.ndarray, float], float] | None = None) -> tuple[float, float, float]:
     """``(coverage, threshold, bound)`` of selection with guaranteed risk (SGR; Geifman & El-Yaniv 2017,
     Algorithm 1): the items sorted by confidence, a binary search over ``k = ⌈log2 n⌉`` thresholds ``θ`` (the
     confidence of the middle item of the current range); at each, the items with confidence ``≥ θ`` are answered,
@@ -378,7 +380,9 @@ def coverage_guaranteed_risk(error: Any, confidence: Any, target_risk: float,
     the ``k`` thresholds tried, the one of largest coverage whose bound is at most ``target_risk`` is returned;
     ``(0.0, nan, nan)`` when none qualifies. Items tied at a threshold are answered together. With probability at
     least ``1 − δ`` over the labelled items (independent of the training), the risk of new items answered at the
-    returned threshold is at most ``target_risk`` (the union bound over the ``k`` thresholds tried).
+    returned threshold is at most ``target_risk`` (the union bound over the ``k`` thresholds tried). ``bound``, when
+    given, replaces :func:`risk_tail_bound`: it receives the indices of the items answered at a threshold and
+    ``δ/k``, and returns the upper bound on their risk (one taken at an effective sample size, for items in groups).
 
     The search never tries the least confident item itself (``z = ⌈(lo + hi)/2⌉ ≥ 1``), so the coverage reaches
     1 only when that item ties with a tried threshold. It moves to a higher threshold whenever a bound exceeds the
@@ -409,10 +413,10 @@ def coverage_guaranteed_risk(error: Any, confidence: Any, target_risk: float,
         first = int(np.searchsorted(cs, theta, side="left"))  # items tied at θ are answered with it
         answered = n - first
         errors = int(round(float(es[first:].sum())))
-        bound = risk_tail_bound(errors, answered, d)
-        if bound <= rho:
+        b = risk_tail_bound(errors, answered, d) if bound is None else float(bound(order[first:], d))
+        if b <= rho:
             if answered / n > best[0]:
-                best = (answered / n, theta, bound)
+                best = (answered / n, theta, b)
             hi = z
         else:
             lo = z

@@ -292,10 +292,9 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             top_k=answers.get("top_k") or "k", item=item, an=article(item), pair=ranked_pair(answers),
             items=plural(item) if answers.get("item_name") else "test items",
             risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk",
-            # the guaranteed coverage's assumption, said in short, and where the answers' groups break it
-            independent=" if they are independent" + (
-                f", which those of one {str(answers['group']).removesuffix('_id').replace('_', ' ')} are not"
-                if answers.get("group") else ""))]
+            # with groups the halves are halves of the groups, and the bound is taken at their effective sample size
+            independent=(f", approximately, the halves being of {plural(_unit_of(answers))} and the bound taken at "
+                         "their effective sample size" if answers.get("group") else ""))]
     if answers.get("class_weighting") == "per_instance" and lead.metric in ("accuracy", "micro_f1"):
         reasons.insert(0, LEAD_ITEMS)
     sit = situation(answers, rec.answers.model_fields_set)[:2]
@@ -507,3 +506,8 @@ def screen_width(columns: int | None) -> Iterator[None]:
         yield
     finally:
         _WIDTH = saved
+
+
+def _unit_of(answers: Mapping[str, Any]) -> str:
+    """The group column's unit in words: ``matter`` for ``matter_id``."""
+    return str(answers.get("group") or "").removesuffix("_id").removesuffix("_ID").replace("_", " ")

@@ -105,7 +105,8 @@ LEAD: dict[str, str] = {
     "action_sensitivity": ("is the share of the items whose true class leads to the action that are classified into "
                            "a class leading to it too; an error between classes of one action changes nothing"),
     # issue 23: selective prediction
-    "selective_risk": ("is the error rate among the answers the system gives, on the {items} it is surest of; the cut "
+    "selective_risk": ("is the error rate among the answers the system gives, on the {items} of highest top-label "
+                       "probability, the maximum softmax probability; the cut "
                        "that answers that share is placed on this test set's confidences, so a threshold fixed in "
                        "advance answers a different share"),
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
@@ -113,9 +114,10 @@ LEAD: dict[str, str] = {
                          "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "
                          "in advance"),
     # the legal methodologist: the cut chosen with a risk guarantee (SGR), not read off the test set's own curve
-    "coverage_guaranteed_risk": ("is the share of the {items} answered at the cut that selection with guaranteed "
-                                 "risk sets on this test set; on new {items} the error rate at that cut is at most "
-                                 "{risk} with probability 95%{independent}"),
+    "coverage_guaranteed_risk": ("is the share of the {items} answered on a random half of the test set at the cut "
+                                 "that selection with guaranteed risk fixes on the other half; with probability 95% "
+                                 "over the draw of that half, the error rate of new {items} at the frozen cut is at "
+                                 "most {risk}{independent}"),
     "ranked_probability_score": ("scores probability forecasts of ordered classes, penalising probability put far "
                                  "from the observed class more than probability put near it"),
     # issue 23: two partitions of the same items
@@ -197,8 +199,8 @@ ADDS: dict[str, str] = {
     "aurc": "the summary over every coverage",
     "selective_risk": "the error rate among the answers given at the target coverage",
     "coverage_at_risk": "the largest share of the items answered, most confident first, within the target risk",
-    "coverage_guaranteed_risk": ("the share answered at a threshold whose risk is within the target for new items, "
-                                 "with the report's confidence (selection with guaranteed risk)"),
+    "coverage_guaranteed_risk": ("the share of a random half of the items answered at the cut that selection with "
+                                 "guaranteed risk fixes on the other half"),
     # issue 23: partitions and hierarchies
     "pair_correlation": "the correlation of the two partitions' same-cluster indicators over pairs of items",
     "pair_correlation_distance": "the same agreement as a distance between partitions",

@@ -78,7 +78,7 @@ from ._methods_lists import name_with_parameters, where_clause
 from ._methods_bias import bias_definitions, catalogue_definitions, smd_definitions, smd_subgroup_flag
 from ._actions import ACTIONS_PROMISE, actions_definitions
 from ._budget import BUDGET_PROMISE, budget_definitions, budget_tables
-from ._risk_limit import LIMIT_PROMISE, limit_definitions, limit_tables
+from ._risk_limit import LIMIT_PROMISE, frozen_definitions, limit_definitions, limit_tables
 from ._methods_text import DEFINITION_VARIANT, PROMISE, per_class_promised
 from ._ordinal import order_of, ordinal_intervals, try_ordinal
 from ._plan import (
@@ -566,6 +566,10 @@ def build_report(
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *limit_definitions(
             answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+    if score_data is not None and score_data.frozen_cut:  # the frozen cut's answers on the test half: their formula
+        iv = results.intervals
+        ctx.definitions = [*ctx.definitions, *frozen_definitions(
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.actions = (actions or None) if plan is not None and ev is not None else None
@@ -995,6 +999,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
         extra=extra, promised=promised, unreported=unreported, identities=identities,
+        split_seed=(getattr(scores, "selective_split", None) or {}).get("seed"),
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)

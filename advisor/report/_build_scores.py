@@ -43,8 +43,6 @@ __all__ = ["ScoreState", "finish", "item_ids", "prepare"]
 
 ITEM_SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
-#: why the coverage with guaranteed risk (selection with guaranteed risk) has no interval
-GUARANTEED_NO_INTERVAL = "it is itself a bound: its risk is within the target with the stated confidence"
 _MAX_POINTS = 400  # points kept per curve in the context
 
 
@@ -326,11 +324,10 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
             state.data.item_bootstrap = True
         elif cost_ids and joint is None:
             _unpaired_costs(state, results, cost_ids, st)
-        for rep in results.reports:  # the coverage with guaranteed risk is itself a bound: shown with no interval
-            v = rep.values.get("coverage_guaranteed_risk")
-            if "coverage_guaranteed_risk" in reported and v is not None and "coverage_guaranteed_risk" not in rep.intervals:
-                rep.intervals["coverage_guaranteed_risk"] = estimate_of(
-                    {"estimate": v, "low": None, "high": None, "method": "none", "reason": GUARANTEED_NO_INTERVAL})
+        for rep in results.reports:  # the coverage at the frozen cut: its interval over resamples of the test half
+            frozen = state.data.frozen_cut.get(rep.name)
+            if "coverage_guaranteed_risk" in reported and frozen is not None:
+                rep.intervals["coverage_guaranteed_risk"] = estimate_of(dict(frozen["test"]["coverage"]))
     _chance_rows(state, results, reported)
     _curves(state, results)
     return state.data

@@ -20,14 +20,13 @@ from ..engine import (
     answered_count,
     aurc,
     coverage_at_risk,
-    coverage_guaranteed_risk,
     risk_coverage_curve,
     selective_by_class,
     selective_items,
     selective_risk,
 )
 from ._build_decisions import _fmt, _with_interval
-from ..stats import proportion_interval, risk_limit_check
+from ..stats import calibration_split, clustered_sgr, frozen_cut, pick_seed, proportion_interval
 from ._models import Paragraph, Span, TableBlock
 from ._models_scores import Curve
 
@@ -50,12 +49,17 @@ def _thin(x: np.ndarray, y: np.ndarray) -> Curve:
 
 def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any],
                      confidence: float = 0.95, resamples: int = 0, seed: Any = None, groups: Any = None) -> None:
-    """Add the plan's AURC, selective risk, coverage at the target risk and coverage with guaranteed risk (SGR at
-    ``δ = 1 − confidence``; a bound, not resampled) to every system with probabilities; keep the curve and
-    coverage. With ``groups``, the group of each item (the documents of one matter), SGR's binomial bound takes the items as independent, which
-    they are not: the ``confidence`` quantile of the error rate at its cut over ``resamples`` resamples of the groups
-    is kept beside it (``guaranteed_group_upper``), and the larger of the two (``guaranteed_upper``) is the bound
-    set against the target."""
+    """Add the plan's AURC, selective risk, coverage at the target risk and coverage at the frozen cut to every system
+    with probabilities; keep the curve and coverage.
+
+    The coverage at the frozen cut (the plan's ``coverage_guaranteed_risk``; the selective-classification
+    methodologist: "run SGR on a held-out calibration split, freeze θ, and report the realised coverage and risk on
+    the test matters"): the groups (``groups``, the matter of each document; the items without them) are split at
+    random with ``seed`` into a calibration and a test half (:func:`advisor.stats.calibration_split`); selection with
+    guaranteed risk at ``δ = 1 − confidence`` fixes the cut on the calibration half, its bound at the effective sample
+    size with groups (:func:`advisor.stats.clustered_sgr`); on the test half the cut's coverage and the error rate of
+    its answers are given with BCa intervals over ``resamples`` resamples of the test groups, and the error rate's
+    one-sided bound against the target (:func:`advisor.stats.frozen_cut`)."""
     planned = _planned(rec_json)
     if not planned or state.y is None:
         return
@@ -71,8 +75,15 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     data.selective_n = n
     data.selective_target_risk = target_risk
     guaranteed = "coverage_guaranteed_risk" in planned and target_risk is not None
+    calib = None
     if guaranteed:
         data.selective_confidence = float(confidence)
+        seed = pick_seed(seed)
+        g = None if groups is None else np.asarray(groups)
+        calib = calibration_split(n, g, seed)
+        data.selective_split = {"seed": seed, "grouped": g is not None,
+                                "calibration_items": int(calib.sum()), "test_items": int((~calib).sum()),
+                                "calibration_units": _units(g, calib), "test_units": _units(g, ~calib)}
     if coverage is not None:
         state.decision_params["coverage"] = coverage
         data.selective_coverage = coverage
@@ -100,47 +111,53 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
         if coverage is not None:
             row["selective_risk"] = float(selective_risk(error, conf, coverage))
             data.selective_by_class[name] = selective_by_class(truth, error, conf, coverage, labels)
-        if target_risk is not None:
+        if target_risk is not None and "coverage_at_risk" in planned:
             row["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
-        if guaranteed and target_risk is not None and np.all(np.isfinite(error)):
-            cov, theta, bound = coverage_guaranteed_risk(error, conf, target_risk, 1.0 - float(confidence))
-            v["coverage_guaranteed_risk"] = cov
-            row["coverage_guaranteed_risk"] = cov
-            row["guaranteed_threshold"] = theta if np.isfinite(theta) else None
-            row["guaranteed_bound"] = bound if np.isfinite(bound) else None
-            row["guaranteed_errors"] = float(error[conf >= theta].sum()) if np.isfinite(theta) else None
-            row["guaranteed_answered"] = float((conf >= theta).sum()) if np.isfinite(theta) else None
-            if groups is not None and np.isfinite(theta) and resamples > 0:
-                at = (conf >= theta).astype(np.float64)  # the items SGR's cut answers, ties at it included
-                check = risk_limit_check(error * at, at, target_risk, confidence, groups=np.asarray(groups),
-                                         n_resamples=resamples, seed=seed)
-                row["guaranteed_group_upper"] = check.group_upper
-                row["guaranteed_upper"] = max(bound, check.group_upper or 0.0)
-            elif np.isfinite(bound):
-                row["guaranteed_upper"] = bound
+        if guaranteed and target_risk is not None and calib is not None and np.all(np.isfinite(error)):
+            g = None if groups is None else np.asarray(groups)
+            fit = clustered_sgr(error[calib], conf[calib], target_risk, 1.0 - float(confidence),
+                                groups=None if g is None else g[calib])
+            test = ~calib
+            frozen = frozen_cut(error[test], conf[test], fit.threshold, target_risk, float(confidence),
+                                groups=None if g is None else g[test], n_resamples=resamples, seed=seed)
+            v["coverage_guaranteed_risk"] = frozen.coverage[0]
+            row["coverage_guaranteed_risk"] = frozen.coverage[0]
+            row["guaranteed_threshold"] = fit.threshold
+            data.frozen_cut[name] = {"calibration": {"threshold": fit.threshold, "answered": fit.answered,
+                                                     "errors": fit.errors, "coverage": fit.coverage,
+                                                     "design_effect": fit.design_effect, "bound": fit.bound,
+                                                     "items": fit.items, "units": fit.units},
+                                     "test": frozen.to_json()}
         data.selective[name] = row
+
+
+def _units(groups: Any, part: np.ndarray) -> int:
+    """The groups of a half (its items, without groups)."""
+    return int(part.sum()) if groups is None else int(np.unique(np.asarray(groups)[part]).shape[0])
 
 
 def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
     """Per system: the error rate of answering every item, the selective risk at the target coverage (with its
-    interval) and the largest coverage whose selective risk is within the target risk."""
+    interval), the largest coverage whose selective risk is within the target risk, and the cut frozen on the
+    calibration half with its coverage and the error rate of its answers on the test half."""
     if data is None or not data.selective:
         return []
     by = {r.name: r for r in reports}
-    c, r = data.selective_coverage, data.selective_target_risk
+    c = data.selective_coverage
+    r = data.selective_target_risk if any("coverage_at_risk" in v for v in data.selective.values()) else None
     columns, numeric = ["system", "error rate, every item answered"], [False, True]
     if c is not None:
         columns.append(f"selective risk at coverage {c:g}")
     if r is not None:
         columns.append(f"coverage at risk ≤ {r:g}")
-    g = data.selective_confidence if r is not None else None
-    grouped = g is not None and any(v.get("guaranteed_group_upper") is not None for v in data.selective.values())
-    if g is not None:
-        columns += [f"coverage with risk ≤ {r:g} guaranteed at {g:.0%}", "its confidence cut",
-                    "error rate at the cut", "binomial bound"]
-        if grouped:
-            columns.append(f"{g * 100:.0f}th percentile over groups")
+    frozen = data.frozen_cut if data.selective_split is not None else {}
+    g = data.selective_confidence
+    if frozen and g is not None:
+        columns += ["cut frozen on the calibration half", "coverage on the test half", "error rate of its answers",
+                    f"{g:.0%} upper bound", "verdict"]
     numeric += [True] * (len(columns) - 2)
+    if frozen and g is not None:
+        numeric[-1] = False
     rows = []
     for name, v in data.selective.items():
         row = [name, _fmt(v["error_rate"], digits)]
@@ -152,33 +169,48 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
             rep = by.get(name)
             row.append(_with_interval(rep, "coverage_at_risk", digits) if rep is not None and "coverage_at_risk" in
                        rep.values else _fmt(v.get("coverage_at_risk"), digits))
-        if g is not None:
-            e, m = v.get("guaranteed_errors"), v.get("guaranteed_answered")
-            row += [_fmt(v.get("coverage_guaranteed_risk"), digits), _fmt(v.get("guaranteed_threshold"), digits),
-                    _fmt(e / m if e is not None and m else None, max(digits, 4)),
-                    _fmt(v.get("guaranteed_bound"), max(digits, 4))]
-            if grouped:
-                row.append(_fmt(v.get("guaranteed_group_upper"), max(digits, 4)))
+        if frozen and g is not None:
+            f = frozen.get(name)
+            if f is None:
+                row += ["—"] * 5
+            else:
+                t = f["test"]
+                row += [_fmt(f["calibration"]["threshold"], digits), _ci(t["coverage"], digits),
+                        _ci(t["risk"], max(digits, 4)), _fmt(t.get("upper"), max(digits, 4)), str(t.get("verdict") or "—")]
         rows.append(row)
-    caption = ("The items are answered most confident first (top-label probability; ties shared fractionally). "
-               + (f"The selective risk is the error rate among the ⌈c·n⌉ = {data.selective_answered:,} most confident "
-                  f"of the {data.selective_n:,} items. " if c is not None else "")
-               + (f"The coverage at risk ≤ {r:g} is the largest share of the items, most confident first, whose "
-                  "error rate is at most that; chosen on the test set, it is optimistic for new data."
-                  if r is not None else "")
-               + (f" The guaranteed coverage is the share answered at the confidence cut chosen by selection "
-                  f"with guaranteed risk (Geifman & El-Yaniv 2017), the test items serving as the calibration set: "
-                  f"the binomial bound on the error rate at the cut, taken at {1 - g:g}/⌈log2 n⌉ for the cuts the "
-                  f"search tries, is at most {r:g}, so for new items of the same kind, drawn independently, the risk "
-                  f"is at most {r:g} with probability {g:.0%}; it is itself a bound and has no interval; 0 when no "
-                  "cut tried qualifies." if g is not None else "")
-               + (f" The items of one group are not independent, so the binomial bound alone claims too much: the "
-                  f"{g * 100:.0f}th percentile of the error rate at the cut over resamples of the groups is given "
-                  f"beside it, an approximate check of the same limit, not a guarantee; where it exceeds {r:g}, the "
-                  "data do not support the guarantee."
-                  if grouped and g is not None and r is not None else ""))
+    caption = " ".join(x for x in (
+        "The items are answered most confident first (top-label probability; ties shared fractionally).",
+        f"The selective risk is the error rate among the ⌈c·n⌉ = {data.selective_answered:,} most confident of the "
+        f"{data.selective_n:,} items." if c is not None else "",
+        f"The coverage at risk ≤ {r:g} is the largest share of the items, most confident first, whose error rate is at "
+        "most that; chosen on the test set, it is optimistic for new data." if r is not None else "",
+        _frozen_caption(data) if frozen and g is not None else "") if x)
     return [TableBlock(id="selective_prediction", title="Selective prediction", caption=caption.strip(),
                        columns=columns, numeric=numeric, rows=rows), *_by_class_table(data, digits)]
+
+
+def _frozen_caption(data: Any) -> str:
+    """How the cut was fixed on one half and tested on the other, with the counts of both halves."""
+    split, g, r = data.selective_split, float(data.selective_confidence), float(data.selective_target_risk)
+    unit = "groups" if split["grouped"] else "items"
+    halves = (f"The {split['calibration_units'] + split['test_units']:,} {unit} were split at random (seed "
+              f"{split['seed']}) into a calibration half of {split['calibration_units']:,} "
+              + (f"({split['calibration_items']:,} items) " if split["grouped"] else "")
+              + f"and a test half of {split['test_units']:,}"
+              + (f" ({split['test_items']:,} items)" if split["grouped"] else "") + ". ")
+    effect = ", its bound taken at the effective sample size (the items answered over the design effect of their " \
+        "error rate over the groups" + "; " + "; ".join(
+            f"{name}: {f['calibration']['design_effect']:.2f} at the cut" for name, f in data.frozen_cut.items()) + ")" \
+        if split["grouped"] else ""
+    return (halves + f"Selection with guaranteed risk (Geifman & El-Yaniv 2017) fixed the confidence cut on the "
+            f"calibration half at δ = {1 - g:g}{effect}; frozen, it answers the test items whose top-label "
+            f"probability is at least the cut. On the test half: the share answered and the error rate of those "
+            f"answers, with {g:.0%} intervals over resamples of the test {unit}, and the error rate's one-sided "
+            f"{g:.0%} upper bound against the target {r:g} (within the limit: the bound is at most it; over it: the "
+            "error rate itself is above it). With probability at least "
+            f"{g:.0%} over the draw of the calibration half, the risk of items of the same kind answered at the "
+            f"frozen cut is at most {r:g}" + (", approximately, since the design effect is estimated" if
+                                              split["grouped"] else "") + "; no cut when none tried qualifies.")
 
 
 def _by_class_table(data: Any, digits: int) -> list[Any]:
@@ -260,4 +292,6 @@ def _ci(e: Mapping[str, Any], digits: int) -> str:
     v = e.get("estimate")
     if v is None:
         return "—"
+    if e.get("low") is None or e.get("high") is None:  # no interval (no resamples, or every resample alike)
+        return _fmt(v, digits)
     return f"{_fmt(v, digits)} [{_fmt(e['low'], digits)}, {_fmt(e['high'], digits)}]"

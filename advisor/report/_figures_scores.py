@@ -149,7 +149,7 @@ def draw_risk_coverage(ctx: Any, plt: Any) -> tuple[Any, str] | None:
         ax.axhline(risk, color="#444444", lw=0.8, ls=":")
         top = max(top, risk)
     guaranteed = [(i, v.get("coverage_guaranteed_risk")) for i, v in enumerate(sd.selective.values())]
-    for i, cov in guaranteed:  # the cut selection with guaranteed risk chose, on each system's curve
+    for i, cov in guaranteed:  # the test half's coverage at the cut frozen on the calibration half, per system
         if cov:
             ax.axvline(cov, color=_colour(i), lw=0.8, ls="-.")
     ax.set(xlabel="coverage (share of the items answered)", ylabel="selective risk (error rate)", xlim=(0, 1),
@@ -160,7 +160,8 @@ def draw_risk_coverage(ctx: Any, plt: Any) -> tuple[Any, str] | None:
     if risk is not None:
         mark += f"; dotted: the target risk {risk:g}"
     if any(cov for _, cov in guaranteed):
-        mark += "; dash-dotted: the coverage at the cut of selection with guaranteed risk, in the system's colour"
+        mark += ("; dash-dotted: the coverage of the test half at the cut that selection with guaranteed risk fixed "
+                 "on the calibration half, in the system's colour")
     return fig, ("Risk–coverage curve: the error rate among the most confident items (by top-label probability) "
                  f"against the share of the items answered, ties shared fractionally; its mean is the AURC{mark}.")
 

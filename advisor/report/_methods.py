@@ -58,7 +58,7 @@ from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_se
 from ._methods_bias import four_fifths_rates, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
-from ._risk_limit import LIMIT_PROMISE, fixed_cut, limit_lead_sentences
+from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_lead, frozen_lead_sentences, limit_lead_sentences
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._voice import paper_voice
 from ._methods_lists import listed as _listed
@@ -129,6 +129,7 @@ def build_methods(
     promised: Sequence[str] | None = None,
     unreported: Sequence[str] = (),
     identities: Sequence[Sequence[Any]] | None = None,
+    split_seed: int | None = None,
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -137,7 +138,8 @@ def build_methods(
     is never stated as the situation. ``promised`` are the diagnostics the report shows ("we also give …");
     None keeps the rule book's duties (a recommendation given without a plan). ``identities``: the ``[column,
     value]`` pairs that marked an identity in the data, when the Jigsaw bias score was computed (None before data):
-    over one identity its power means are that identity's AUCs, and the paragraph says so.
+    over one identity its power means are that identity's AUCs, and the paragraph says so. ``split_seed``: the seed of
+    the split into a calibration and a test half, when the data were split (else the intervals' seed is said).
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -272,6 +274,10 @@ def build_methods(
             elif limit:  # the cut in use against the limit; the coverage at the target risk is said beside it
                 limit_lead_sentences(p, answers, cite)
                 led = set()
+            elif frozen_lead(answers, primary):  # the cut fixed on a calibration half, tested on the other
+                frozen_lead_sentences(p, answers, cite, split_seed if split_seed is not None
+                                      else intervals.seed if intervals is not None else None)
+                led = {"coverage_guaranteed_risk"}
             else:
                 led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
                     if primary is not None and not ranked else set()
@@ -1070,15 +1076,6 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
     if primary.id == "coverage_at_risk":  # the author's target risk, in the author's items (issue 22, legal routing)
         risk = primary.params.get("target_risk") or answers.get("target_risk")
         purpose = str(purpose).format(items=_items(answers) or "test items",
-                                      risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
-    if primary.id == "coverage_guaranteed_risk":  # the guarantee and what it assumes, in the author's items
-        risk = primary.params.get("target_risk") or answers.get("target_risk")
-        items = _items(answers) or "test items"
-        group = str(answers.get("group") or "")
-        unit = group.removesuffix("_id").removesuffix("_ID").replace("_", " ")
-        independent = (W.S["guarantee_groups"].format(unit=unit, units=plural(unit)) if group
-                       else W.S["guarantee_independent"])
-        purpose = str(purpose).format(items=items, independent=independent,
                                       risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk")
     after = ""  # a clause after the lead's semicolon: a sentence of its own (a reader's sentence stays under 40 words)
     if purpose and not (primary.id == "f_beta" and beta is not None):

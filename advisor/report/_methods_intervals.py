@@ -23,7 +23,7 @@ from ..stats import PAIRED_PROPORTIONS, PARTITION_NO_INTERVAL, PARTITION_PAIR_DI
 from . import _methods_text as W
 from ._models import IntervalSettings, MetricEntry
 
-__all__ = ["FEW_GROUPS", "intervals_sentence", "method_words", "tied_note"]
+__all__ = ["FEW_GROUPS", "intervals_sentence", "method_words", "tied_note", "unit_noun"]
 
 _RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
 _UNIT = "test items"
@@ -56,7 +56,7 @@ def _lower(name: str) -> str:
     return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
-def _unit_noun(column: str, items: str) -> str | None:
+def unit_noun(column: str, items: str) -> str | None:
     """The plural noun a group column names ("patient_id" → "patients"), or None (a code, or the items' own word)."""
     stem = re.sub(r"(?i)[\s_-]*(?:ids?|codes?|keys?|no|nr|number)$", "", column.strip())
     noun = plural(stem.lower()) if re.fullmatch(r"[A-Za-z]{3,}", stem) else None
@@ -67,7 +67,7 @@ def _group_unit(column: str, groups: int | None, items: str) -> str:
     """What the resampling unit is, in words: "1,203 patients, not single lesions" when the column names a
     thing ("patient_id" → patients), else "groups of lesions that share a value of “site code”"."""
     count = f"{groups:,}" if groups else ""
-    noun = _unit_noun(column, items)
+    noun = unit_noun(column, items)
     if noun:
         return W.S["units_named"].format(count=count, units=noun, items=items).replace("  ", " ").strip()
     return W.S["groups_unit"].format(groups=count, column=column, items=items).replace("  ", " ").strip()
@@ -253,7 +253,7 @@ def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> N
     groups = intervals.groups
     if not intervals.group_column or not groups or groups >= FEW_GROUPS or intervals.n_resamples <= 0:
         return
-    units = _unit_noun(intervals.group_column, items) or "groups"
+    units = unit_noun(intervals.group_column, items) or "groups"
     p.t(W.S["few_groups"].format(count=f"{groups:,}", units=units))
     p.cite([k for k in [cite("Cameron", "2008")] if k]).t(". ")
 

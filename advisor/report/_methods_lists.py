@@ -117,8 +117,8 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
     'Selective risk at 80% coverage'
     >>> name_with_parameters("coverage_at_risk", "Coverage at a target risk", {"target_risk": 0.02})
     'Coverage at a risk of 2%'
-    >>> name_with_parameters("coverage_guaranteed_risk", "Coverage with guaranteed risk", {"target_risk": 0.02})
-    'Coverage with a guaranteed risk of 2%'
+    >>> name_with_parameters("coverage_guaranteed_risk", "Coverage at the frozen cut", {"target_risk": 0.02})
+    'Coverage at the cut frozen for a risk of 2%'
     >>> name_with_parameters("top_k_accuracy", "Top-k accuracy", {"top_k": 5})
     'Top-5 accuracy'
     >>> name_with_parameters("macro_f1_of_classes", "Macro F1 over chosen classes", {"f1_classes": ["pos", "neg"]})
@@ -141,7 +141,7 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
     if metric_id == "coverage_at_risk" and isinstance(risk, (int, float)):
         return f"Coverage at a risk of {risk * 100:.3g}%"
     if metric_id == "coverage_guaranteed_risk" and isinstance(risk, (int, float)):
-        return f"Coverage with a guaranteed risk of {risk * 100:.3g}%"
+        return f"Coverage at the cut frozen for a risk of {risk * 100:.3g}%"
     act = params.get("action")
     if metric_id in ("action_sensitivity", "action_specificity") and isinstance(act, str) and act:
         return f"{act[:1].upper()}{act[1:]} {metric_id.removeprefix('action_')}"  # "Referral sensitivity"

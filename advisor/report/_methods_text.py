@@ -266,12 +266,6 @@ S: dict[str, str] = {
     # allowance for missing ratings is not argued where it gives nothing (the LLM-judge and grading readers)
     "judge_summary_two_humans": "{name}, which corrects for chance, summarises the {humans} alone, without the {judge}",
     "lead_because": ", which ",
-    # what the guarantee of selection with guaranteed risk assumes (Geifman & El-Yaniv 2017: the labelled items drawn
-    # independently); with a group column it does not hold as stated, and the groups' bootstrap bound stands beside it
-    "guarantee_independent": " if they are independent draws from those met in use",
-    # "that rate" had no clear referent, and a percentile restores no guarantee (the s29 legal reader): said as a check
-    "guarantee_groups": (" if they are independent. Those of one {unit} are not; the error rate's 95th percentile over "
-                         "resamples of the {units} is given as a check"),
     # a selective lead: the per-class table's recall is of every item, beside the recall among the answered ones
     "per_class_all_answered": "the recall of every class with all {items} answered",
     "lead_cost_test_shares": "weighs each kind of error by its stated cost, at this test set's class shares",

@@ -90,5 +90,12 @@ class ScoreData(_M):
                                                           "and bound")
     selective_by_class: dict[str, dict[str, dict[str, float | None]]] = Field(default_factory=dict, description=(
         "per system and true class at the target coverage: items, share answered, recall among those answered"))
+    selective_split: dict[str, Any] | None = Field(None, description=(
+        "the random split of the groups (the items, without groups) into a calibration half, where the cut is fixed, "
+        "and a test half, where it is tested: seed, groups and items of each half"))
+    frozen_cut: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
+        "per system: the cut selection with guaranteed risk fixed on the calibration half (threshold, items answered, "
+        "errors, design effect, bound) and what it does on the test half (coverage and error rate of the answers with "
+        "their intervals, the error rate's one-sided bound and verdict against the target risk)"))
     selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "
                                          "probabilities (else the top label)")

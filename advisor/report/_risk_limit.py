@@ -27,10 +27,12 @@ from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import risk_limit_check
 from ._budget import bound_method, bound_words, cell, count_text, fewest_negatives, percent
+from ._methods_intervals import unit_noun
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["LIMIT_PROMISE", "fixed_cut", "limit_definitions", "limit_lead_sentences", "limit_tables"]
+__all__ = ["LIMIT_PROMISE", "fixed_cut", "frozen_definitions", "frozen_lead", "frozen_lead_sentences",
+           "limit_definitions", "limit_lead_sentences", "limit_tables"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in the lead's sentences).
 LIMIT_PROMISE = "the error rate of the answers at the cut fixed in advance against the target risk"
@@ -83,6 +85,49 @@ def limit_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None) 
         f"{percent(float(answers['target_risk']))}. ")
 
 
+def frozen_lead(answers: Mapping[str, Any], primary: Any) -> bool:
+    """Whether the cut is fixed on a calibration half and tested on the other (no cut fixed in advance; the plan
+    leads with the coverage at the frozen cut).
+
+    >>> frozen_lead({"abstention": True, "target_risk": 0.02}, MetricEntry(id="coverage_guaranteed_risk", name="c",
+    ...                                                                  formula="", role="primary"))
+    True
+    """
+    return primary is not None and primary.id == "coverage_guaranteed_risk" and not fixed_cut(answers) \
+        and answers.get("target_risk") is not None
+
+
+def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None, seed: Any = None) -> None:
+    """The cut fixed on one random half of the groups by selection with guaranteed risk, the guarantee as it holds
+    (over the draw of that half, for the frozen cut, on items of the same distribution; approximately when the bound
+    is taken at an effective sample size), and the lead: what the frozen cut does on the other half (the
+    selective-classification methodologist).
+
+    >>> t = Text()
+    >>> frozen_lead_sentences(t, {"item_name": "document", "target_risk": 0.02, "context": "routed to a team",
+    ...                           "group": "matter_id"}, seed=7)
+    >>> print("".join(s.text for s in t.spans))
+    On a random half of the matters, seed 7, selection with guaranteed risk sets a cut on the top-label probability. At that cut, the bound on the routed documents' error rate, taken at their effective sample size, is within 2%. With probability at least 95% over the draw of these matters, the error rate of new documents from the same distribution routed at the frozen cut is at most 2%, approximately, as the design effect is estimated. We lead with coverage at the frozen cut on the other half, the share of its documents routed, with the share of those routed that are wrong. 
+    """
+    items = plural(str(answers.get("item_name") or "item"))
+    present, past = _verb(str(answers.get("context") or ""))
+    group = str(answers.get("group") or "")
+    units = (unit_noun(group, items) or "groups") if group else items
+    limit = percent(float(answers["target_risk"]))
+    p.t(f"On a random half of the {units}" + (f", seed {seed}," if seed is not None else ",")
+        + " selection with guaranteed risk sets a cut on the top-label probability")
+    key = cite("Geifman", "2017") if cite is not None else None
+    if key:
+        p.cite([key])
+    p.t(f". At that cut, the bound on the {past} {items}' error rate"
+        + (", taken at their effective sample size," if group else "") + f" is within {limit}. ")
+    p.t(f"With probability at least 95% over the draw of these {units}, the error rate of new {items} from the same "
+        f"distribution {past} at the frozen cut is at most {limit}"
+        + (", approximately, as the design effect is estimated" if group else "") + ". ")
+    p.t(f"We lead with coverage at the frozen cut on the other half, the share of its {items} {past}, with the "
+        f"share of those {past} that are wrong. ")
+
+
 def fewest_answers(limit: float, confidence: float = 0.95) -> int:
     """The fewest answers whose one-sided Clopper–Pearson bound can be within ``limit``: with no error the bound is
     ``1 − (1 − confidence)^(1/m)``.
@@ -108,6 +153,19 @@ def limit_definitions(answers: Mapping[str, Any], group: str | None) -> list[Met
             f"{percent(limit)} only from {fewest_answers(limit):,} {items} {past} on")
     return [MetricEntry(id="risk_at_cut", name="Error rate of the answers at the cut fixed in advance",
                         formula=r"\frac{E_c}{m_c}", role="complementary", where=where.para())]
+
+
+def frozen_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
+    """The formula of the error rate of the answers at the frozen cut, on the test half, and how its bound is taken
+    (``group``: the column whose groups the run resampled, else None)."""
+    items = plural(str(answers.get("item_name") or "item"))
+    _, past = _verb(str(answers.get("context") or ""))
+    where = Text().say(f"where $m_{{\\theta^{{*}}}}$ is the number of test {items} {past} at the frozen cut "
+                       f"$\\theta^{{*}}$ and $E_{{\\theta^{{*}}}}$ the number of wrong answers among them. Its one-sided "
+                       f"95% upper bound, set against the target risk, is ")
+    where.t(bound_words(group, answers.get("group"), items))
+    return [MetricEntry(id="risk_at_frozen_cut", name="Error rate of the answers at the frozen cut",
+                        formula=r"\frac{E_{\theta^{*}}}{m_{\theta^{*}}}", role="complementary", where=where.para())]
 
 
 def _rows(system: Any, joint: Any, name: str, abstained: float) -> tuple[np.ndarray, np.ndarray, float]:

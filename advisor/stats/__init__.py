@@ -31,6 +31,13 @@ _LAZY: dict[str, str] = {
     "fpr_budget_check": "._budget",
     "one_sided_upper": "._budget",
     "risk_limit_check": "._budget",  # the same bound, for the error rate of the answers at a fixed cut
+    # a cut fixed on calibration groups (selection with guaranteed risk, or a coverage's quantile), tested on the others
+    "FrozenCut": "._frozen_cut",
+    "SgrFit": "._frozen_cut",
+    "calibration_split": "._frozen_cut",
+    "clustered_sgr": "._frozen_cut",
+    "design_effect": "._frozen_cut",
+    "frozen_cut": "._frozen_cut",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
     # used by the catalogue's checker, the report and the CLI
@@ -98,6 +105,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._mcnemar import PAIRED_PROPORTIONS as PAIRED_PROPORTIONS
     from ._budget import BudgetCheck as BudgetCheck, fpr_budget_check as fpr_budget_check
     from ._budget import one_sided_upper as one_sided_upper, risk_limit_check as risk_limit_check
+    from ._frozen_cut import FrozenCut as FrozenCut, SgrFit as SgrFit, calibration_split as calibration_split
+    from ._frozen_cut import clustered_sgr as clustered_sgr, design_effect as design_effect, frozen_cut as frozen_cut
     from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs
     from ._subgroup_scores import SCORE_IDS as SUBGROUP_SCORE_IDS
     from ._structures import (

@@ -47,10 +47,7 @@ TIED_SHARES = ("top_k_accuracy", "accuracy")
 STRATIFIED = ("stratified_accuracy",)
 #: Metric ids whose estimate gets no interval, and why.
 NO_INTERVAL = {"ece": "the plug-in ECE is biased upwards by the sampling error of each bin's accuracy, so no interval "
-                      "around it covers the calibration error; see the debiased calibration error",
-               "coverage_guaranteed_risk": "it is itself a bound: the share answered at a threshold whose risk is "
-                                           "within the target with the stated confidence (selection with guaranteed "
-                                           "risk)"}
+                      "around it covers the calibration error; see the debiased calibration error"}
 
 #: How each method is named for readers.
 METHOD_WORDS = {
