@@ -170,12 +170,15 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
             W.S["tests_bootstrap"]
+        # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
+        untested = any(m in PARTITION_NO_INTERVAL for m in ids)
         if n_systems == 2:
             p.t(W.S["winners"])
         elif n_systems > 2:
-            p.t(W.S["winners_holm"].format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha, tests=tests))
+            p.t(_tested(W.S["winners_holm"], untested).format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha,
+                                                               tests=tests))
         else:
-            p.t(W.S["winners_any"].format(alpha=alpha, tests=tests))
+            p.t(_tested(W.S["winners_any"], untested).format(alpha=alpha, tests=tests))
         p.t(". ")
         if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
             p.t(W.S["paired_newcombe" if n_systems != 2 else "paired_proportions"].format(
@@ -279,3 +282,9 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
             names = _join([name[m] for m in group])
             p.t(W.S[key].format(names=names[:1].upper() + names[1:], verb="has" if len(group) == 1 else "have",
                                 its="its" if len(group) == 1 else "their") + ". ")
+
+
+def _tested(sentence: str, untested: bool) -> str:
+    """"On each metric, the winners …" as "On each other metric, …" where some reported metric has no test (the
+    partitions' mutual information indices, said just before to have none)."""
+    return sentence.replace(W.S["on_each_metric"], W.S["on_each_other_metric"], 1) if untested else sentence

@@ -543,6 +543,8 @@ S: dict[str, str] = {
     # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
     "tests_bootstrap": "bootstrap tests",
     "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise",
+    "on_each_metric": "On each metric,",
+    "on_each_other_metric": "On each other metric,",
     "winners_holm": ("On each metric, the winners are the systems no other system beats after Holm's correction "
                      "over all {pairs} pairs of paired {tests} (family-wise error at most {alpha})"),
     "winners_any": ("On each metric, the winners are the systems no other system beats after Holm's correction "
