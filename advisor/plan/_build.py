@@ -418,6 +418,16 @@ def _no_exact(design: Design) -> None:
     design.tied_shares = []
 
 
+def _jackknife_units(design: Design) -> None:
+    """Units resampled (patients, speakers): every interval is the delete-one-unit jackknife's t interval on G − 1
+    degrees of freedom and every pair's test its t test (:func:`advisor.stats._jackknife.jackknife_t`; Cameron & Miller
+    2015), since a bootstrap of few units runs narrow (benchmarks/README.md, ``bench_few_groups_methods.py``)."""
+    _no_exact(design)
+    design.interval_methods = {m: "jackknife_t" if v == "bca" else v for m, v in design.interval_methods.items()}
+    if design.test is not None:
+        design.test = "jackknife t test of the difference, each unit left out in turn"
+
+
 def runs_design(design: Design, runs: int | None, ans: Answers | None = None) -> None:
     """The answers' training runs of each system (issue 20 item 4). Several: each system is its mean over its runs,
     resampled over runs and items as ``advisor compare`` does (:mod:`advisor.stats._runs`) — a mean of several runs'
@@ -585,7 +595,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     if ans.group and plan.design.unit == "item":  # the answers' unit (issue 20 item 3); the data count the groups
         plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
         plan.design.classes = "free"  # whole groups are drawn: a resample cannot be made to keep every class
-        _no_exact(plan.design)  # items of one unit are not independent: BCa over the units instead
+        _jackknife_units(plan.design)  # items of one unit are not independent: the jackknife over the units instead
     runs_design(plan.design, ans.runs, ans)
     plan._rec = rec
     return plan

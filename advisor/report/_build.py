@@ -892,7 +892,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
                                          seed=cmp.seed, paired=True, classes=getattr(cmp, "classes", "free"),
                                          redrawn=dict(getattr(cmp, "redrawn", {})),
-                                         absent_classes=dict(getattr(cmp, "absent_classes", {})))
+                                         absent_classes=dict(getattr(cmp, "absent_classes", {})),
+                                         one_group_classes=list(getattr(cmp, "one_group_classes", [])))
 
 
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:

@@ -205,6 +205,8 @@ class IntervalSettings(_M):
         "class → resamples that lacked it and were drawn again (kept)"))
     absent_classes: dict[str, int] = Field(default_factory=dict, description=(
         "class → resamples that lacked it (free, or groups drawn whole)"))
+    one_group_classes: list[str] = Field(default_factory=list, description=(
+        "groups resampled: the classes one group alone holds, which the jackknife loses when it leaves that group out"))
 
 
 class WarningEntry(_M):

@@ -49,6 +49,8 @@ _LAZY: dict[str, str] = {
     "MIN_PARTITION_UNITS": "._partitions:MIN_UNITS",
     "PARTITION_PAIR_DISTINCT": "._partitions:PAIR_DISTINCT",
     "PARTITION_RECENTRED": "._partitions:RECENTRED",
+    "JACKKNIFE_EXACT_UNITS": "._jackknife:EXACT_UNITS",
+    "JACKKNIFE_SETS": "._jackknife:GROUPS",
     "partition_comparison": "._partitions",
     "partition_intervals": "._partitions",
     "subgroups": "._subgroups",
@@ -70,6 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._runs import RunLayout as RunLayout
     from ._partitions import MIN_UNITS as MIN_PARTITION_UNITS
     from ._partitions import PAIR_DISTINCT as PARTITION_PAIR_DISTINCT, RECENTRED as PARTITION_RECENTRED
+    from ._jackknife import EXACT_UNITS as JACKKNIFE_EXACT_UNITS, GROUPS as JACKKNIFE_SETS
     from ._partitions import partition_comparison as partition_comparison
     from ._partitions import partition_intervals as partition_intervals
     from ._bootstrap import BootstrapResult as BootstrapResult, bootstrap as bootstrap, pick_seed as pick_seed

@@ -322,7 +322,15 @@ def compare_joint(
         classes=design,
         absent_classes={str(joint.labels[c]): int(absent[c]) for c in np.flatnonzero(absent)},
         redrawn=lacked_classes(keepers, joint.labels),
+        one_group_classes=[] if clusters is None else _one_group_classes(joint, clusters[0]),
     )
+
+
+def _one_group_classes(joint: JointCounts, row_groups: np.ndarray) -> list[str]:
+    """The classes of the test set whose items all lie in one group (the group of each joint row given)."""
+    held = joint.counts > 0
+    return [str(joint.labels[c]) for c in range(joint.k)
+            if np.unique(row_groups[held & (joint.codes[:, 0] == c)]).size == 1]
 
 
 def compare_systems(
