@@ -43,8 +43,8 @@ def _methods(tmp_path: Path, groups: int) -> str:
 def test_nine_speakers_are_said_with_their_count_and_source(tmp_path):
     md = _methods(tmp_path, 9)
     text = evaluation_of(md)
-    assert ("Intervals are 95% jackknife t intervals over the 9 speakers rather than single utterances: each speaker "
-            "is left out in turn, and t has 8 degrees of freedom (Cameron & Miller 2015).") in text, text
+    assert ("Intervals are 95% jackknife t intervals with 8 degrees of freedom over the 9 speakers, not single "
+            "utterances, each speaker left out in turn (Cameron & Miller 2015).") in text, text
     assert "With only 9 speakers, these intervals are approximate." in text, text
     assert "Cameron, A. C., & Miller, D. L. (2015)" in md and "Gelbach" not in md
     assert "seed" not in text  # nothing is drawn for a jackknife interval
@@ -57,8 +57,7 @@ def test_nine_speakers_are_said_with_their_count_and_source(tmp_path):
 def test_enough_speakers_are_not_flagged(tmp_path, groups):
     md = _methods(tmp_path, groups)
     assert "approximate" not in md and "Gelbach" not in md
-    assert f"{groups} speakers rather than single utterances" in md  # the count is still said, with the unit
-    assert f"t has {groups - 1} degrees of freedom" in md
+    assert f"{groups - 1} degrees of freedom over the {groups} speakers, not single utterances" in md
 
 
 def test_one_speaker_fewer_than_the_threshold_is_flagged(tmp_path):
@@ -70,9 +69,8 @@ def test_before_data_the_rule_is_said_without_a_count(tmp_path):
     answers.write_text(ANSWERS, encoding="utf-8")
     md = methods_paragraph(answers, "md", seed=7)
     text = evaluation_of(md)
-    assert ("Intervals are 95% jackknife t intervals over the speakers rather than single utterances: each speaker is "
-            "left out in turn, and t has one degree of freedom fewer than there are speakers (Cameron & Miller "
-            "2015).") in text, text
+    assert ("Intervals are 95% jackknife t intervals over the speakers, not single utterances, each speaker left out "
+            "in turn (Cameron & Miller 2015).") in text, text
     assert "approximate" not in md and "resample" not in text
 
 
@@ -146,3 +144,73 @@ def test_the_k_clause_says_only_what_can_happen(tmp_path):
     assert ctx.intervals.one_group_classes == ["3"]
     assert ("counts only the classes present among the utterances, in the test set and with one speaker left out; "
             "one speaker alone holds class “3”") in md, md
+
+
+# ----------------------------------------------------------------------------------------------
+# Cross-validation folds (the speech-emotion reader: "UAR pooled across the five folds, or averaged over folds?")
+# ----------------------------------------------------------------------------------------------
+def _sessions(tmp_path: Path, folds: str) -> tuple[Path, Path, np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(11)
+    g = np.repeat(np.arange(10), rng.integers(20, 60, 10))
+    session = g // 2 + 1  # five sessions of two speakers, left out one at a time
+    y = rng.integers(0, 4, g.size)
+    pred = np.where(rng.random(g.size) < 0.7, y, (y + 1) % 4)
+    data = tmp_path / "cv.csv"
+    data.write_text("speaker_id,session,y_true,y_pred\n" + "".join(
+        f"s{a},S{b},{c},{d}\n" for a, b, c, d in zip(g, session, y, pred)), encoding="utf-8")
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(ANSWERS + f"folds: {folds}\n", encoding="utf-8")
+    return answers, data, session if folds == "session" else g, y, pred
+
+
+def test_before_data_the_folds_are_said_pooled(tmp_path):
+    answers, *_ = _sessions(tmp_path, "session")
+    text = evaluation_of(methods_paragraph(answers, "md", seed=7))
+    assert ("Each figure is computed once on the utterances of all sessions pooled, not averaged over them; the mean "
+            "and standard deviation of balanced accuracy over the sessions, each computed alone, are given beside "
+            "it.") in text, text
+
+
+@pytest.mark.parametrize("folds", ["session", "speaker_id"])
+def test_with_data_each_folds_lead_value_and_their_mean_and_sd(tmp_path, folds):
+    """Each fold's balanced accuracy on its own items, by hand; the paragraph gives their mean ± SD beside the pooled
+    figure. The folds are a column read with the predictions, or the group column itself (leave one speaker out)."""
+    answers, data, fold, y, pred = _sessions(tmp_path, folds)
+    ctx = build_report(answers, advisor.load(data, group="speaker_id", by=["session"] if folds == "session" else None),
+                       bootstrap=200, seed=3)
+    got = ctx.intervals.fold_values[next(iter(ctx.intervals.fold_values))]
+    want = [np.mean([np.mean(pred[(fold == f) & (y == c)] == c) for c in range(4)]) for f in np.unique(fold)]
+    assert ctx.intervals.fold_metric == "balanced_accuracy"
+    assert list(got.values()) == pytest.approx(want)
+    mean, sd = np.mean(want), np.std(want, ddof=1)
+    noun = "sessions" if folds == "session" else "speakers"
+    text = evaluation_of(render_methods(ctx, "md"))
+    assert (f"Each figure is computed once on the utterances of all {noun} pooled, not averaged over them; averaged "
+            f"over the {len(want)} {noun} instead, balanced accuracy is {mean:.2f} ± {sd:.2f} (mean ± SD).") in text, text
+    assert 60 <= len(words(text)) <= 220 and not [s for s in sentences(text) if len(words(s)) > 40], text
+
+
+def test_a_folds_column_not_read_is_refused_in_one_sentence(tmp_path):
+    answers, data, *_ = _sessions(tmp_path, "session")
+    with pytest.raises(advisor.InputError, match="the folds column 'session' was not read with the predictions"):
+        build_report(answers, advisor.load(data, group="speaker_id"), bootstrap=200, seed=3)
+
+
+def test_figures_of_scores_keep_bca_over_units_with_its_caveat(tmp_path):
+    """AUC's intervals come from the item bootstrap over units, which has no jackknife t interval: then every figure
+    keeps BCa over the units (one method in the paragraph), and few units are said to give too narrow intervals."""
+    rng = np.random.default_rng(8)
+    g = np.repeat(np.arange(9), 30)
+    y = rng.integers(0, 2, g.size)
+    p = np.clip(0.3 + 0.4 * y + rng.normal(0, 0.25, g.size), 0.01, 0.99)
+    data = tmp_path / "scores.csv"
+    data.write_text("patient_id,y_true,y_pred,p_0,p_1\n" + "".join(
+        f"q{a},{b},{int(c > 0.5)},{1 - c:.4f},{c:.4f}\n" for a, b, c in zip(g, y, p)), encoding="utf-8")
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: binary\npositive_class: 1\noutputs: probabilities\nitem_name: image\ngroup: patient_id\n",
+                       encoding="utf-8")
+    ctx = build_report(answers, advisor.load(data, group="patient_id"), bootstrap=200, seed=3)
+    assert "jackknife_t" not in ctx.intervals.methods.values(), ctx.intervals.methods
+    text = evaluation_of(render_methods(ctx, "md"))
+    assert "BCa intervals from 200 bootstrap resamples of the 9 patients" in text, text
+    assert "With only 9 patients, intervals from resampled patients tend to be too narrow" in text, text

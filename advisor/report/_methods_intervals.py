@@ -23,6 +23,7 @@ from ..questionnaire import article, plural
 from ..stats import JACKKNIFE_EXACT_UNITS, JACKKNIFE_SETS, PAIRED_PROPORTIONS, PARTITION_PAIR_DISTINCT, \
     PARTITION_RECENTRED, interval_methods
 from . import _methods_text as W
+from ._folds import mean_sd
 from ._models import IntervalSettings, MetricEntry
 
 __all__ = ["FEW_GROUPS", "intervals_sentence", "jackknife_unit", "method_words", "tied_note"]
@@ -148,6 +149,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     if runs:  # the exact interval and McNemar's test, said where they would otherwise be (compare's rule)
         _runs_not_exact(p, intervals, ids, name, compared=paired or n_systems == 0)
     _few_groups(p, intervals, items, cite)
+    _folds_said(p, intervals, items, ids, name)
     # one run answered, systems compared: with data, several systems; before data, systems ranked or a difference
     # between systems said above (exact intervals only: McNemar's test and Newcombe's interval, or the bootstrap of
     # any difference between systems)
@@ -252,13 +254,8 @@ def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, 
 
 def _jackknifed(intervals: IntervalSettings) -> bool:
     """Whether the intervals are the jackknife's over resampled units: with data, where a metric got one; before
-    data, whenever a unit is resampled and the method is chosen per metric (:func:`advisor.stats._jackknife.jackknife_t`)."""
-    if not intervals.group_column or intervals.n_resamples <= 0:
-        return False
-    if "jackknife_t" in intervals.methods.values():
-        return True
-    return intervals.groups is None and intervals.method in ("auto", "") and not (
-        set(intervals.methods.values()) & {"basic", "percentile"})
+    data, where the plan gives it (confusion-matrix metrics of a flat task; :func:`advisor.stats._jackknife.jackknife_t`)."""
+    return bool(intervals.group_column) and intervals.n_resamples > 0 and "jackknife_t" in intervals.methods.values()
 
 
 def jackknife_unit(intervals: IntervalSettings | None, items: str = "") -> str | None:
@@ -271,8 +268,8 @@ def jackknife_unit(intervals: IntervalSettings | None, items: str = "") -> str |
 
 
 def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
-    """"Intervals are 95% t intervals over the 10 speakers rather than single utterances: each speaker is left out in
-    turn, and t has 9 degrees of freedom" — before data, "… one degree of freedom fewer than there are speakers"."""
+    """"Intervals are 95% jackknife t intervals with 9 degrees of freedom over the 10 speakers, not single utterances,
+    each speaker left out in turn" — before data without the count and the degrees of freedom."""
     column, groups = str(intervals.group_column), intervals.groups
     noun = _unit_noun(column, items)
     count = f"{groups:,}" if groups else ""
@@ -282,14 +279,12 @@ def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
     else:
         unit = W.S["jackknife_groups"].format(groups=count, column=column, items=items)
         one = "group"
-    units = noun or "groups"
-    if not groups:
-        df = W.S["jackknife_df_before"].format(units=units)
-    elif groups > JACKKNIFE_EXACT_UNITS:  # the deletions are random sets of units (advisor/stats/_jackknife.py)
-        df = W.S["jackknife_df_sets"].format(df=f"{JACKKNIFE_SETS - 1:,}", sets=f"{JACKKNIFE_SETS:,}", units=units)
+    if groups and groups > JACKKNIFE_EXACT_UNITS:  # the deletions are random sets of units (advisor/stats/_jackknife.py)
+        df, leave = JACKKNIFE_SETS - 1, W.S["jackknife_leave_sets"].format(sets=f"{JACKKNIFE_SETS:,}")
     else:
-        df = W.S["jackknife_df"].format(df=f"{groups - 1:,}")
-    return W.S["intervals_jackknife"].format(conf=conf, unit=unit.replace("  ", " ").strip(), one=one, df=df)
+        df, leave = (groups - 1 if groups else 0), W.S["jackknife_leave"].format(one=one)
+    return W.S["intervals_jackknife"].format(conf=conf, df=W.S["jackknife_df"].format(df=f"{df:,}") if df else "",
+                                             unit=unit.replace("  ", " ").strip(), leave=leave)
 
 
 def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:
@@ -300,9 +295,37 @@ def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> N
     if not intervals.group_column or not groups or groups >= FEW_GROUPS or intervals.n_resamples <= 0:
         return
     units = _unit_noun(intervals.group_column, items) or "groups"
-    p.t(W.S["few_groups"].format(count=f"{groups:,}", units=units))
-    if not _jackknifed(intervals):  # BCa asked for over few units: why it is approximate, with its source
-        p.cite([k for k in [cite("Cameron", "2008")] if k])
+    if _jackknifed(intervals):
+        p.t(W.S["few_groups"].format(count=f"{groups:,}", units=units) + ". ")
+        return
+    p.t(W.S["few_groups_bca"].format(count=f"{groups:,}", units=units))  # BCa over few units: narrow, with its source
+    p.cite([k for k in [cite("Cameron", "2008")] if k]).t(". ")
+
+
+def _folds_said(p: Any, intervals: IntervalSettings, items: str, ids: Sequence[str], name: Mapping[str, str]) -> None:
+    """Cross-validation folds (the answers' ``folds``): every figure pools the folds' items, said once; with data the
+    lead figure's mean ± SD over the folds beside it, before data that it will be given (:mod:`._folds`)."""
+    column = intervals.fold_column
+    if not column or not ids:
+        return
+    noun = _unit_noun(column, items)
+    folds = noun or f"folds of “{column}”"
+    lead = name.get(intervals.fold_metric or ids[0], ids[0])
+    p.t(W.S["folds_pooled"].format(items=items, folds=folds))
+    if not intervals.fold_values:
+        p.t(W.S["folds_before"].format(lead=lead, folds=folds) + ". ")
+        return
+    said = []
+    for system, values in intervals.fold_values.items():
+        ms = mean_sd(values)
+        if ms is not None:
+            digits = 2 if ms[1] >= 0.01 else 3
+            said.append(f"{ms[0]:.{digits}f} ± {ms[1]:.{digits}f}"
+                        + (f" for {system}" if len(intervals.fold_values) > 1 else ""))
+    count = max((len([v for v in values.values() if v is not None]) for values in intervals.fold_values.values()),
+                default=0)
+    if said:
+        p.t(W.S["folds_mean"].format(count=count, folds=noun or "folds", lead=lead, values=_join(said[:3])))
     p.t(". ")
 
 

@@ -490,15 +490,21 @@ S: dict[str, str] = {
     # resampled units (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters does not have nominal
     # coverage … use a t-interval"): the delete-one-unit jackknife with t on G − 1 degrees of freedom, which
     # benchmarks/bench_few_groups_methods.py measured at 0.91–0.96 where BCa covered 0.80–0.93 with 5–22 groups
-    "intervals_jackknife": ("Intervals are {conf} jackknife t intervals over the {unit}: each {one} is left out in "
-                            "turn, and t has {df}"),
-    "jackknife_units": "{count} {units} rather than single {items}",
+    "intervals_jackknife": "Intervals are {conf} jackknife t intervals{df} over the {unit}, {leave}",
+    "jackknife_units": "{count} {units}, not single {items}",
     "jackknife_groups": "{groups} groups of {items} that share a value of “{column}”",
-    "jackknife_df": "{df} degrees of freedom",
-    "jackknife_df_sets": "{df} degrees of freedom, from {sets} random sets of {units} left out in turn",
-    "jackknife_df_before": "one degree of freedom fewer than there are {units}",
+    "jackknife_df": " with {df} degrees of freedom",
+    "jackknife_leave": "each {one} left out in turn",
+    "jackknife_leave_sets": "each of {sets} random sets of them left out in turn",
     # few units: the measured coverage of that interval was 0.91–0.95 below 40 groups, so it is said to be approximate
     "few_groups": "With only {count} {units}, these intervals are approximate",
+    # BCa over few units (figures of scores or ordered classes, or asked for): bench_few_groups.py measured it narrow
+    "few_groups_bca": ("With only {count} {units}, intervals from resampled {units} tend to be too narrow and are "
+                       "approximate"),
+    # cross-validation folds (the speech-emotion reader: "how UAR is pooled is not said … the numbers differ")
+    "folds_pooled": "Each figure is computed once on the {items} of all {folds} pooled, not averaged over them",
+    "folds_before": "; the mean and standard deviation of {lead} over the {folds}, each computed alone, are given beside it",
+    "folds_mean": "; averaged over the {count} {folds} instead, {lead} is {values} (mean ± SD)",
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
