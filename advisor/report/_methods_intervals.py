@@ -138,9 +138,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["intervals_exact_systems"].format(n=n, unit=unit))
     # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
     drawn = bool(resampled or not exact or paired or n_systems != 1) and drawn_rest
-    if jack:  # nothing drawn for an interval: no seed to name
-        pass
-    else:
+    if not jack:  # the jackknife's intervals draw nothing: no seed to name
         if intervals.seed is not None and drawn:
             p.t(W.S["seed"].format(seed=intervals.seed))
             if not intervals.paired and n_systems > 1:
@@ -280,7 +278,8 @@ def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
         unit = W.S["jackknife_groups"].format(groups=count, column=column, items=items)
         one = "group"
     if groups and groups > JACKKNIFE_EXACT_UNITS:  # the deletions are random sets of units (advisor/stats/_jackknife.py)
-        df, leave = JACKKNIFE_SETS - 1, W.S["jackknife_leave_sets"].format(sets=f"{JACKKNIFE_SETS:,}")
+        df, leave = JACKKNIFE_SETS - 1, W.S["jackknife_leave_sets"].format(sets=f"{JACKKNIFE_SETS:,}",
+                                                                          units=noun or "groups")
     else:
         df, leave = (groups - 1 if groups else 0), W.S["jackknife_leave"].format(one=one)
     return W.S["intervals_jackknife"].format(conf=conf, df=W.S["jackknife_df"].format(df=f"{df:,}") if df else "",

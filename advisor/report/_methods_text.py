@@ -495,7 +495,7 @@ S: dict[str, str] = {
     "jackknife_groups": "{groups} groups of {items} that share a value of “{column}”",
     "jackknife_df": " with {df} degrees of freedom",
     "jackknife_leave": "each {one} left out in turn",
-    "jackknife_leave_sets": "each of {sets} random sets of them left out in turn",
+    "jackknife_leave_sets": "each of {sets} random sets of {units} left out in turn",
     # few units: the measured coverage of that interval was 0.91–0.95 below 40 groups, so it is said to be approximate
     "few_groups": "With only {count} {units}, these intervals are approximate",
     # BCa over few units (figures of scores or ordered classes, or asked for): bench_few_groups.py measured it narrow
