@@ -12,9 +12,9 @@ independently of u_g, the population (over groups and items) confusion probabili
 P(c, c) = E[π_c] E[r_gc] and P(c, d) = E[π_c] (1 − E[r_gc]) / (k − 1), with E[r_gc] computed by Gauss–Hermite
 quadrature; every population value θ is the metric on that matrix.
 
-Each test set goes through :func:`advisor.compare_systems` with ``groups=`` — the call the report makes
-(``compare_joint`` on the grouped joint table, ``method="auto"``: BCa with a jackknife over the groups, and its
-fallbacks) — with the report's 2,000 resamples, and the row counts how often the 95 % interval covers θ.
+Each test set goes through :func:`advisor.compare_systems` with ``groups=`` and ``method="bca"`` — the call the
+report made when this table was measured (``method="auto"`` was then BCa with a jackknife over the groups; it is now
+the jackknife's t interval, measured beside BCa in ``bench_few_groups_methods.py``) — with the report's 2,000 resamples, and the row counts how often the 95 % interval covers θ.
 "none" is the share of test sets without an interval (counted as a miss); "method" the methods seen.
 For reference only (advisor does not give it), the last column is the textbook cluster-robust interval of
 accuracy, a ratio of sums over groups: estimate ± t(G − 1) · SE with SE² = G/(G − 1) · Σ_g (s_g − â n_g)² /
@@ -103,7 +103,7 @@ def scenario(task: str, groups: int, icc: float, reps: int, resamples: int, seed
         t_hits += abs(acc - theta["accuracy"]) <= half
         t_width.append(2 * half)
         c = advisor.compare_systems(y, {"a": pred}, n_resamples=resamples, seed=rep, metrics=METRICS,
-                                    labels=list(range(len(shares))), groups=g)
+                                    labels=list(range(len(shares))), groups=g, method="bca")
         for m in METRICS:
             s = c.metrics[m].systems["a"]
             methods[m][str(s.method)] += 1

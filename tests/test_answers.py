@@ -280,6 +280,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "map_shares",  # a sample stratified by map class: asked only in the remote-sensing field
         "actions", "action_of_interest",  # classes grouped by action: asked only once the classes are named
         "leaf_depth",  # issue 22 (the taxonomy reader): asked only for a hierarchy of classes
+        "folds",  # cross-validation folds: asked only once a unit (group) is named
         "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 

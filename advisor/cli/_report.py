@@ -229,6 +229,8 @@ def _build(files: list[Path], matrix: list[Path], answers: Path, *, sql: Optiona
     runs = parse_runs(files)  # NAME=FILE names a system; a name repeated: its runs, averaged (issue 20 item 4)
     reject = options.get("reject_label") or said.reject_label  # abstentions are no class (issue 23)
     read = list(dict.fromkeys([*by, *said.rater_columns]))  # the raters' own scores: the human–human baseline
+    if said.folds and said.folds != group:  # the folds' column, read per item like subgroups (its lead value per fold)
+        read.append(said.folds)
     ds = io_api.load(runs.paths, sql=sql, matrices=matrix, true_col=true_col, pred_col=pred_col, group=group,
                      names=runs.columns, by=read or None, reject_label=reject if not opts else None, **opts)
     if ds.structured is not None:  # ordered classes, label sets, top-k, raters: one file per system

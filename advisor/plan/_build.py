@@ -18,6 +18,7 @@ from typing import Any
 from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
+from ..engine import METRICS
 from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
     identity_values, net_benefit_name, reported_ids
 from ..questionnaire import (
@@ -418,6 +419,22 @@ def _no_exact(design: Design) -> None:
     design.tied_shares = []
 
 
+def _jackknife_units(design: Design, ans: Answers) -> None:
+    """Units resampled (patients, speakers): the interval of every confusion-matrix metric of a flat (nominal) task is
+    the delete-one-unit jackknife's t interval on G − 1 degrees of freedom and every pair's test its t test
+    (:func:`advisor.stats._jackknife.jackknife_t`; Cameron & Miller 2015), since a bootstrap of few units runs narrow
+    (benchmarks/README.md, ``bench_few_groups_methods.py``); metrics of scores and of structured labels keep BCa over
+    resampled units, as their computation does, and so then does every figure (one interval method in the paragraph)."""
+    _no_exact(design)
+    resampled = [m for m, v in design.interval_methods.items() if v == "bca"]
+    if ans.label_structure not in (None, "nominal") or ans.top_k or any(
+            m not in METRICS or METRICS[m].needs_probabilities for m in resampled):
+        return
+    design.interval_methods = {m: "jackknife_t" if v == "bca" else v for m, v in design.interval_methods.items()}
+    if design.test is not None and "jackknife_t" in design.interval_methods.values():
+        design.test = "jackknife t test of the difference, each unit left out in turn"
+
+
 def runs_design(design: Design, runs: int | None, ans: Answers | None = None) -> None:
     """The answers' training runs of each system (issue 20 item 4). Several: each system is its mean over its runs,
     resampled over runs and items as ``advisor compare`` does (:mod:`advisor.stats._runs`) — a mean of several runs'
@@ -581,11 +598,12 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
     )
     plan.design.subgroups = list(ans.subgroups)  # per-subgroup results and gaps (issue 23 item 1)
+    plan.design.folds = ans.folds  # cross-validation folds: the figures pool them, each fold's lead value beside
     _convention_use(plan.answers, plan.design, ans.field)  # the field's scorer's convention, or the run's choice
     if ans.group and plan.design.unit == "item":  # the answers' unit (issue 20 item 3); the data count the groups
         plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
         plan.design.classes = "free"  # whole groups are drawn: a resample cannot be made to keep every class
-        _no_exact(plan.design)  # items of one unit are not independent: BCa over the units instead
+        _jackknife_units(plan.design, ans)  # items of one unit are not independent: the jackknife over the units
     runs_design(plan.design, ans.runs, ans)
     plan._rec = rec
     return plan

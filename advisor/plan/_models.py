@@ -168,6 +168,9 @@ class Design(_Model):
         "resamples draw runs and items (advisor.stats._runs); None: not answered"))
     subgroups: list[str] = Field(default_factory=list, description=(
         "the columns every metric is also reported by, per subgroup value (answers subgroups, --by; issue 23)"))
+    folds: str | None = Field(None, description=(
+        "the column naming each item's cross-validation fold (answers folds): the figures pool the folds' items, and "
+        "with data the lead figure of each fold is given with their mean and standard deviation"))
 
 
 class AnswerUse(_Model):

@@ -215,6 +215,9 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append(_TASK_KEYS[key])
         if key == "notes" and value:
             used.append("kept with the report as the author's note (not evaluated)")
+        if key == "folds" and value:  # cross-validation folds: pooled, each fold's lead value beside
+            used.append(f"the figures pool the folds named by the column {value!r}; each fold's lead value is given "
+                        "with their mean and standard deviation")
         if key == "group" and value:  # issue 20 item 3: the bootstrap's unit (--group)
             used.append(f"the intervals resample whole units named by the column {value!r}, not single items")
         if key == "runs" and value and value > 1 and runs_unsupported(effective) is not None:

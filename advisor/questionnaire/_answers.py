@@ -192,6 +192,10 @@ class Answers(BaseModel):
     # issue 20 item 3: the resampling unit — the column naming each item's unit (patient, document, …)
     group: str | None = Field(None, description="the column naming each item's unit (a patient, a document): "
                                                 "the bootstrap resamples units, not items")
+    # cross-validation folds (the speech-emotion reader: "is UAR pooled across the five folds or averaged over them?"):
+    # the figures pool the folds' items; with data each fold's lead value, their mean and SD
+    folds: str | None = Field(None, description="the column naming each item's cross-validation fold (a held-out "
+                                                "session): figures pool the folds; each fold's lead value is given")
     # the training runs (seeds, initialisations) of each system: several are averaged, and resampled with the items
     # (Bouthillier et al. 2021); None: not answered, which is not one run
     runs: int | None = Field(None, ge=1, description="the training runs (seeds, initialisations) of each system")
@@ -245,7 +249,7 @@ class Answers(BaseModel):
             seen.add(str(x))
         return v
 
-    @field_validator("context", "item_name", "field", "group", "judge", "action_of_interest", mode="before")
+    @field_validator("context", "item_name", "field", "group", "folds", "judge", "action_of_interest", mode="before")
     @classmethod
     def _words(cls, v: Any, info: Any) -> Any:
         if isinstance(v, str):

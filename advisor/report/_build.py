@@ -99,6 +99,7 @@ from ._plan import (
 )
 from ._structure_checks import label_words, structure_items
 from ._margins import margin_of
+from ._folds import fold_values
 from ._subgroups import check_subgroup_columns, subgroup_columns, subgroup_section
 from ._uncertainty import difference_row, estimate_of, grouped, picked_seed, settle_intervals, uncertainty_tables
 
@@ -441,6 +442,8 @@ def build_report(
                              runs=list(runs) if layout is not None and runs is not None else None)
         plan = grouped(settings, results, data, plan, bool(ordinal_points))  # --group: groups, not items
         skip = item_ids(score_state)  # their intervals come from the item bootstrap; a cost lead has a cost curve
+        if settings.groups is not None and ({m.id for m in entries} & set(skip) or ordinal_points):
+            settings.method = "bca"  # figures of scores or ordered classes keep BCa over the units: one method for all
         _uncertainty(results, systems, joint, [m for m in entries if m.id not in skip], cat, settings)
         if plan is not None and ordinal_points and bootstrap > 0:
             ordinal_intervals(results, ordinal, joint, list(next(iter(ordinal_points.values()))), ordinal_points,
@@ -449,6 +452,14 @@ def build_report(
             _prevalence_figure(results, systems, rec_json, ev, settings)
         score_data = finish(score_state, results, joint, entries, settings) if score_state is not None else None
         settle_intervals(results, seed_given)
+        if plan is not None and plan.design.folds and results.intervals is not None and layout is None:
+            lead_id = str(rec_json["primary"]["metric"])  # each fold's lead figure beside the pooled one
+            if lead_id in METRICS and not METRICS[lead_id].needs_probabilities:
+                iv_f = results.intervals
+                iv_f.fold_column, iv_f.fold_metric = plan.design.folds, lead_id
+                iv_f.fold_values = fold_values(data, plan.design.folds, lead_id, dict(
+                    positive_label=pos, beta=beta, undefined=undefined, class_weights=weights, f1_classes=f1_classes,
+                    fallback_class=fallback, action_classes=action_classes))
         if results.intervals is not None and results.runs is None and plan is not None and plan.design.runs == 1:
             results.intervals.runs = 1  # one run of each system, as the answers say: the conclusions are about it
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
@@ -461,6 +472,8 @@ def build_report(
                                              tied_shares=list(plan.design.tied_shares) if plan is not None else [],
                                              # without data, the answers' unit (issue 20 item 3): its groups uncounted
                                              group_column=ans.group if ans is not None else None,
+                                             # the answers' cross-validation folds: the figures pool them
+                                             fold_column=plan.design.folds if plan is not None else None,
                                              # the answers' training runs of each system (issue 20 item 4)
                                              runs=plan.design.runs if plan is not None else getattr(ans, "runs", None),
                                              classes=plan.design.classes if plan is not None else "kept")
@@ -630,6 +643,7 @@ class _Settings:
     fallback: Any = None  # the class whose prediction takes no action (wrong_action_rate, fallback_rate)
     action_classes: Any = None  # the classes of the action of interest (action_sensitivity, action_specificity)
     groups: Any = None  # the group of each joint-table row: resample groups, not items (issue 20)
+    method: str = "auto"  # the intervals' method; "bca" over units where some figure cannot take the jackknife's
     group_col: str | None = None
     runs: Any = None  # the system of each joint-table column: runs averaged, resampled with the items (issue 20 item 4)
 
@@ -868,7 +882,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
                             undefined=st.undefined, progress=st.progress, class_weights=getattr(st, "weights", None),
                             f1_classes=getattr(st, "f1_classes", None), fallback_class=getattr(st, "fallback", None),
                             action_classes=getattr(st, "action_classes", None),
-                            groups=getattr(st, "groups", None), runs=getattr(st, "runs", None))
+                            groups=getattr(st, "groups", None), runs=getattr(st, "runs", None),
+                            method=getattr(st, "method", "auto"))
     reports, figures = results.reports, results.figures
     results.test, results.mcnemar = (cmp.test or None), [t.model_dump() for t in getattr(cmp, "mcnemar", [])]
     for rep in reports:
@@ -896,7 +911,8 @@ def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat:
     results.intervals = IntervalSettings(method=cmp.method, n_resamples=cmp.n_resamples, confidence=cmp.confidence,
                                          seed=cmp.seed, paired=True, classes=getattr(cmp, "classes", "free"),
                                          redrawn=dict(getattr(cmp, "redrawn", {})),
-                                         absent_classes=dict(getattr(cmp, "absent_classes", {})))
+                                         absent_classes=dict(getattr(cmp, "absent_classes", {})),
+                                         one_group_classes=list(getattr(cmp, "one_group_classes", [])))
 
 
 def _unpaired_intervals(results: _Results, systems: Mapping[str, Any], matrix_ids: list[str], st: _Settings) -> None:

@@ -64,7 +64,7 @@ from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
-from ._methods_intervals import intervals_sentence, method_words, tied_note
+from ._methods_intervals import intervals_sentence, jackknife_unit, method_words, tied_note
 from ._methods_scores import TEST_SET_CUT, TEST_SET_THRESHOLD, BudgetNote, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
@@ -332,7 +332,7 @@ def build_methods(
             if undefined_count == 0 and in_formula:  # its formula's line says it; nothing was undefined here
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
             elif not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                       case=_undefined_example(rec, task, answers), named=example,
+                                       case=_undefined_example(rec, task, answers, intervals), named=example,
                                        empty_items=_empty_items(rec), unit=_unit(answers),
                                        resampled=_resampled(intervals, rec, n_systems), scorer=scorer):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
@@ -414,7 +414,7 @@ def build_methods(
             return  # said after the mean's formula (mean_conventions), where its k is read
         said = Text()
         _undefined_sentence(said, convention, count, cite, _annotators(answers),
-                            case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
+                            case=_undefined_example(rec, task, answers, intervals), empty_items=_empty_items(rec),
                             unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems), scorer=scorer)
         if said.spans:
             notation.t(" " if notation.spans else "")
@@ -1548,16 +1548,17 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
     return any(m.id == "multilabel_samples_f1" for m in rec)
 
 
-def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None,
-                       answers: Mapping[str, Any]) -> tuple[str, bool, str | None, str] | None:
+def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any],
+                       intervals: IntervalSettings | None = None) -> tuple[str, bool, str | None, str] | None:
     """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
     the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), whether the
     undefined value is the whole figure (a rate of one class of a binary task, MCC of a constant labeling) rather
     than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
     accuracy leaves out of its mean a class absent from the images"), and the metric's name alone; None when no
-    reported metric can, so the convention is not stated for nothing (issue 22)."""
+    reported metric can, so the convention is not stated for nothing (issue 22). ``intervals``: where they are the
+    jackknife's over units, what a mean leaves out is said of a unit left out, not of a resample."""
     for m in rec:
-        found = _undefined_of(m, task, answers)
+        found = _undefined_of(m, task, answers, intervals)
         if found is not None:
             return (*found[:3], found[4])
     return None
@@ -1616,6 +1617,17 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
     if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
         return full
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
+    one = jackknife_unit(intervals)
+    if one is not None and case == "absent":  # the jackknife's intervals: a class is lost only with its one unit
+        if task is None:  # before data: wherever one unit holds a class
+            return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
+        lone = intervals.one_group_classes
+        if lone:
+            return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one) + \
+                W.S["classes_one_group"].format(one=one, which=_labels_said(lone[:3]))
+        if not absent_in_test:
+            return None  # every class is in the test set and in every unit's absence: k is the number of classes
+        return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
     if intervals.n_resamples > 0 and intervals.classes not in ("kept", "fixed"):  # groups drawn whole, or plain
         lacking = intervals.absent_classes
         if not lacking:
@@ -1666,9 +1678,11 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     # only where that symbol is the mean's alone (adjusted balanced accuracy's chance term keeps all k classes)
     size = next((s for s in ("k", "L") if m.formula.count(f"\\frac{{1}}{{{s}}}") == 1
                  and m.formula.count(s) == m.formula.count(f"{{{s}}}")), None)
+    one = jackknife_unit(intervals, items)  # the jackknife's intervals: a unit left out, not a resample
+    also = W.S["also_one_out"].format(one=one) if one else W.S["also_resample"]
     named = None if whole or left is None else W.S["undefined_omit_counts"].format(
-        metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items)) if size and kept else \
-        W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items))
+        metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items), also=also) if size and kept else \
+        W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items), also=also)
     bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals) \
         if not whole and left is not None and size and kept else None
     name = _lower_name(m.name)

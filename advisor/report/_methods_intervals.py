@@ -7,8 +7,9 @@ resample (the test items, in the answers' word for them: "children"), the seed (
 (the interval of the paired difference — Newcombe's, with McNemar's exact test, for a paired proportion with an
 exact interval — and Holm's correction over the pairs' tests for more than two systems) and, for a reported metric
 without an interval, why.
-With data whose groups were resampled and fewer of them than :data:`FEW_GROUPS`, a sentence says that such an
-interval runs narrow (benchmarks/bench_few_groups.py measured it; Cameron, Gelbach & Miller 2008).
+Where units (patients, speakers) were resampled, the intervals are the delete-one-unit jackknife's t intervals, said
+with their degrees of freedom (Cameron & Miller 2015; benchmarks/bench_few_groups_methods.py measured them beside BCa),
+and with data from fewer of them than :data:`FEW_GROUPS` a sentence says that they are approximate.
 """
 
 from __future__ import annotations
@@ -19,18 +20,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..questionnaire import article, plural
-from ..stats import PAIRED_PROPORTIONS, PARTITION_NO_INTERVAL, PARTITION_PAIR_DISTINCT, interval_methods
+from ..stats import JACKKNIFE_EXACT_UNITS, JACKKNIFE_SETS, PAIRED_PROPORTIONS, PARTITION_NO_INTERVAL, \
+    PARTITION_PAIR_DISTINCT, interval_methods
 from . import _methods_text as W
+from ._folds import mean_sd
 from ._models import IntervalSettings, MetricEntry
 
-__all__ = ["FEW_GROUPS", "intervals_sentence", "method_words", "tied_note", "unit_noun"]
+__all__ = ["FEW_GROUPS", "intervals_sentence", "jackknife_unit", "method_words", "tied_note", "unit_noun"]
 
 _RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
+#: Interval methods that come from the resampled values or, for resampled units, the jackknife over them.
+_UNIT_METHODS = (*_RESAMPLED, "jackknife_t")
 _UNIT = "test items"
-#: Below this many resampled groups the methods text says the intervals tend to be too narrow. Measured, not chosen:
-#: benchmarks/README.md, section `bench_few_groups.py` (2,000 test sets a row), where the 95 % intervals of
-#: accuracy, balanced accuracy and macro F1 from resampled groups covered 0.85–0.90 with 8–10 groups, 0.90–0.92 with
-#: 15–22, and first reached about 0.93 with 40 groups (0.92–0.94; 0.93–0.95 with 100).
+#: Below this many resampled groups the methods text says the intervals are approximate. Measured, not chosen:
+#: benchmarks/README.md, sections `bench_few_groups.py` and `bench_few_groups_methods.py`, where BCa from resampled
+#: groups covered 0.85–0.90 with 8–10 groups and first reached about 0.93 with 40, and the jackknife t interval that
+#: replaced it covered 0.91–0.95 with 5–22 groups and 0.94–0.96 with 50–100.
 FEW_GROUPS = 40
 
 
@@ -84,7 +89,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     ids = [m.id for m in rec]
     name = {m.id: _lower(m.name) for m in rec}
     exact = [m for m in ids if methods.get(m) in ("clopper_pearson", "wilson")]
-    resampled = [m for m in ids if methods.get(m) in _RESAMPLED] or (ids and not exact and not methods)
+    resampled = [m for m in ids if methods.get(m) in _UNIT_METHODS] or (ids and not exact and not methods)
     paired = intervals.paired and n_systems > 1
     # the paired proportions with an exact interval (accuracy, sensitivity, specificity): McNemar's test and Newcombe's
     # interval where the items are whole and not grouped — with data, where McNemar's test ran; not a share whose
@@ -102,7 +107,11 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     runs = _runs_said(p, intervals, answers, cite)
     if intervals.classes == "fixed" and not intervals.group_column:  # the stratified bootstrap: said with its unit
         unit = W.S["unit_within_class"].format(items=items)
-    if resampled or not exact:
+    jack = _jackknifed(intervals)
+    if jack:  # resampled units: the delete-one-unit jackknife's t intervals (benchmarks/bench_few_groups_methods.py)
+        p.t(_jackknife_words(intervals, conf, items))
+        p.cite([k for k in [cite("Cameron", "2015")] if k]).t(". ")
+    elif resampled or not exact:
         p.t(W.S["intervals_runs" if runs else "intervals"].format(
             conf=conf, method=method_words(intervals), n=n, paired="paired " if paired else "", unit=unit,
             system=_system_noun(answers)))
@@ -132,14 +141,16 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["intervals_exact_systems"].format(n=n, unit=unit))
     # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
     drawn = bool(resampled or not exact or paired or n_systems != 1) and drawn_rest
-    if intervals.seed is not None and drawn:
-        p.t(W.S["seed"].format(seed=intervals.seed))
-        if not intervals.paired and n_systems > 1:
-            p.t(W.S["same_seed"])
-    p.t(exact_clause + ". ")
+    if not jack:  # the jackknife's intervals draw nothing: no seed to name
+        if intervals.seed is not None and drawn:
+            p.t(W.S["seed"].format(seed=intervals.seed))
+            if not intervals.paired and n_systems > 1:
+                p.t(W.S["same_seed"])
+        p.t(exact_clause + ". ")
     if runs:  # the exact interval and McNemar's test, said where they would otherwise be (compare's rule)
         _runs_not_exact(p, intervals, ids, name, compared=paired or n_systems == 0)
     _few_groups(p, intervals, items, cite)
+    _folds_said(p, intervals, items, ids, name)
     # one run answered, systems compared: with data, several systems; before data, systems ranked or a difference
     # between systems said above (exact intervals only: McNemar's test and Newcombe's interval, or the bootstrap of
     # any difference between systems)
@@ -169,7 +180,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
-            W.S["tests_bootstrap"]
+            W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
         untested = any(m in PARTITION_NO_INTERVAL for m in ids)
         if n_systems == 2:
@@ -249,16 +260,82 @@ def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, 
                                      n=f"{intervals.n_resamples:,}", items=plural(item)) + ".")
 
 
+def _jackknifed(intervals: IntervalSettings) -> bool:
+    """Whether the intervals are the jackknife's over resampled units: with data, where a metric got one; before
+    data, where the plan gives it (confusion-matrix metrics of a flat task; :func:`advisor.stats._jackknife.jackknife_t`)."""
+    return bool(intervals.group_column) and intervals.n_resamples > 0 and "jackknife_t" in intervals.methods.values()
+
+
+def jackknife_unit(intervals: IntervalSettings | None, items: str = "") -> str | None:
+    """The unit the jackknife leaves out, in the singular ("speaker", else "group"), where the intervals are the
+    jackknife's over resampled units; None otherwise."""
+    if intervals is None or not _jackknifed(intervals):
+        return None
+    noun = unit_noun(str(intervals.group_column), items)
+    return (noun[:-1] if noun.endswith("s") else noun) if noun else "group"
+
+
+def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
+    """"Intervals are 95% jackknife t intervals with 9 degrees of freedom over the 10 speakers, not single utterances,
+    each speaker left out in turn" — before data without the count and the degrees of freedom."""
+    column, groups = str(intervals.group_column), intervals.groups
+    noun = unit_noun(column, items)
+    count = f"{groups:,}" if groups else ""
+    if noun:
+        unit = W.S["jackknife_units"].format(count=count, units=noun, items=items)
+        one = noun[:-1] if noun.endswith("s") else noun
+    else:
+        unit = W.S["jackknife_groups"].format(groups=count, column=column, items=items)
+        one = "group"
+    if groups and groups > JACKKNIFE_EXACT_UNITS:  # the deletions are random sets of units (advisor/stats/_jackknife.py)
+        df, leave = JACKKNIFE_SETS - 1, W.S["jackknife_leave_sets"].format(sets=f"{JACKKNIFE_SETS:,}",
+                                                                          units=noun or "groups")
+    else:
+        df, leave = (groups - 1 if groups else 0), W.S["jackknife_leave"].format(one=one)
+    return W.S["intervals_jackknife"].format(conf=conf, df=W.S["jackknife_df"].format(df=f"{df:,}") if df else "",
+                                             unit=unit.replace("  ", " ").strip(), leave=leave)
+
+
 def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:
-    """With data, fewer resampled groups than :data:`FEW_GROUPS`: the interval runs narrow, said with the count
+    """With data, fewer resampled groups than :data:`FEW_GROUPS`: the interval is approximate, said with the count
     (readers of a ten-speaker and a 22-record study: "say how many speakers there are"). Before data the count is
     unknown and nothing is said."""
     groups = intervals.groups
     if not intervals.group_column or not groups or groups >= FEW_GROUPS or intervals.n_resamples <= 0:
         return
     units = unit_noun(intervals.group_column, items) or "groups"
-    p.t(W.S["few_groups"].format(count=f"{groups:,}", units=units))
+    if _jackknifed(intervals):
+        p.t(W.S["few_groups"].format(count=f"{groups:,}", units=units) + ". ")
+        return
+    p.t(W.S["few_groups_bca"].format(count=f"{groups:,}", units=units))  # BCa over few units: narrow, with its source
     p.cite([k for k in [cite("Cameron", "2008")] if k]).t(". ")
+
+
+def _folds_said(p: Any, intervals: IntervalSettings, items: str, ids: Sequence[str], name: Mapping[str, str]) -> None:
+    """Cross-validation folds (the answers' ``folds``): every figure pools the folds' items, said once; with data the
+    lead figure's mean ± SD over the folds beside it, before data that it will be given (:mod:`._folds`)."""
+    column = intervals.fold_column
+    if not column or not ids:
+        return
+    noun = unit_noun(column, items)
+    folds = noun or f"folds of “{column}”"
+    lead = name.get(intervals.fold_metric or ids[0], ids[0])
+    p.t(W.S["folds_pooled"].format(items=items, folds=folds))
+    if not intervals.fold_values:
+        p.t(W.S["folds_before"].format(lead=lead, folds=folds) + ". ")
+        return
+    said = []
+    for system, values in intervals.fold_values.items():
+        ms = mean_sd(values)
+        if ms is not None:
+            digits = 2 if ms[1] >= 0.01 else 3
+            said.append(f"{ms[0]:.{digits}f} ± {ms[1]:.{digits}f}"
+                        + (f" for {system}" if len(intervals.fold_values) > 1 else ""))
+    count = max((len([v for v in values.values() if v is not None]) for values in intervals.fold_values.values()),
+                default=0)
+    if said:
+        p.t(W.S["folds_mean"].format(count=count, folds=noun or "folds", lead=lead, values=_join(said[:3])))
+    p.t(". ")
 
 
 def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Mapping[str, str], cite: Any) -> None:

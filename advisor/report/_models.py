@@ -205,6 +205,13 @@ class IntervalSettings(_M):
         "class → resamples that lacked it and were drawn again (kept)"))
     absent_classes: dict[str, int] = Field(default_factory=dict, description=(
         "class → resamples that lacked it (free, or groups drawn whole)"))
+    fold_column: str | None = Field(None, description=(
+        "the column naming each item's cross-validation fold (answers folds): the figures pool the folds' items"))
+    fold_metric: str | None = Field(None, description="with data, the lead metric computed on each fold's items alone")
+    fold_values: dict[str, dict[str, float | None]] = Field(default_factory=dict, description=(
+        "with data, system → fold → the lead metric on that fold's items alone"))
+    one_group_classes: list[str] = Field(default_factory=list, description=(
+        "groups resampled: the classes one group alone holds, which the jackknife loses when it leaves that group out"))
 
 
 class WarningEntry(_M):

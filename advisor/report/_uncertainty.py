@@ -183,6 +183,7 @@ def settle_intervals(results: Any, seed_given: bool) -> None:
                                           runs=getattr(results, "runs", None))
     results.intervals.classes, results.intervals.redrawn = iv.classes, dict(iv.redrawn)
     results.intervals.absent_classes = dict(iv.absent_classes)
+    results.intervals.one_group_classes = list(iv.one_group_classes)
 
 
 def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> list[TableBlock]:

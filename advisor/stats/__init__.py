@@ -56,6 +56,8 @@ _LAZY: dict[str, str] = {
     "MIN_PARTITION_UNITS": "._partitions:MIN_UNITS",
     "PARTITION_PAIR_DISTINCT": "._partitions:PAIR_DISTINCT",
     "PARTITION_NO_INTERVAL": "._partitions:NO_INTERVAL",
+    "JACKKNIFE_EXACT_UNITS": "._jackknife:EXACT_UNITS",
+    "JACKKNIFE_SETS": "._jackknife:GROUPS",
     "partition_comparison": "._partitions",
     "partition_intervals": "._partitions",
     "subgroups": "._subgroups",
@@ -77,6 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._runs import RunLayout as RunLayout
     from ._partitions import MIN_UNITS as MIN_PARTITION_UNITS
     from ._partitions import NO_INTERVAL as PARTITION_NO_INTERVAL, PAIR_DISTINCT as PARTITION_PAIR_DISTINCT
+    from ._jackknife import EXACT_UNITS as JACKKNIFE_EXACT_UNITS, GROUPS as JACKKNIFE_SETS
     from ._partitions import partition_comparison as partition_comparison
     from ._partitions import partition_intervals as partition_intervals
     from ._bootstrap import BootstrapResult as BootstrapResult, bootstrap as bootstrap, pick_seed as pick_seed

@@ -15,7 +15,9 @@ Definitions
   (:mod:`advisor.stats._choice`, :mod:`advisor.stats._paired`): Clopper–Pearson for a proportion of
   whole items, otherwise BCa with the acceleration of a jackknife over the joint table's items (the
   same items leave every system), the basic interval where BCa's levels are not supported, and none
-  where no interval contains the estimate (undefined resamples are left out and counted).
+  where no interval contains the estimate (undefined resamples are left out and counted). With ``groups``
+  (patients, speakers) and ``method="auto"``, every interval is the delete-one-group jackknife's ``θ̂ ± t_{G−1} · SE``
+  and every pair's test its t test (:mod:`advisor.stats._paired`): a bootstrap of few groups runs narrow.
 * **Test of a pair**: McNemar's exact test for accuracy (``Comparison.mcnemar``), the two-sided
   paired-bootstrap test for the other metrics; each pair also says the smallest difference the test set
   resolves (``PairResult.resolvable``).
@@ -223,7 +225,8 @@ def compare_joint(
     """Paired bootstrap comparison of the systems in a joint (true, predictions…) table (``advisor.load(…).joint``
     or :meth:`JointCounts.from_arrays`); parameters are those of :func:`compare_systems`. ``groups`` (one per row of the
     joint table, e.g. ``PredictionSet.groups``) makes the bootstrap resample groups, not items
-    (:mod:`advisor.stats._clusters`). ``runs`` (the system of each column of the joint table, a name repeated
+    (:mod:`advisor.stats._clusters`), and under ``method="auto"`` every interval the delete-one-group jackknife's t
+    interval with ``G − 1`` degrees of freedom (:func:`advisor.stats._jackknife.jackknife_t`). ``runs`` (the system of each column of the joint table, a name repeated
     for the runs of one system) compares the systems' means over their runs, with two-stage resamples of
     runs and items (:mod:`advisor.stats._runs`). ``classes`` says how the true classes are resampled
     (:func:`advisor.bootstrap`: "kept", the default, draws again a resample that lacks a class of the test set);
@@ -296,6 +299,7 @@ def compare_joint(
         systems, m = layout.names, len(layout.names)
     per_metric = {mid: summarise(mid, systems, points[i], values[i], float(confidence), extra=extras[mid])
                   for i, mid in enumerate(ids)}
+    jackknife = any(e.jackknife is not None for e in extras.values())  # groups: the jackknife's t intervals and tests
     return Comparison(
         systems=systems,
         labels=list(joint.labels),
@@ -304,7 +308,7 @@ def compare_joint(
         confidence=float(confidence),
         seed=int(seed) if isinstance(seed, (int, np.integer)) else None,  # a Generator is not recorded
         method=method,
-        winners_method=winners_method(m, float(confidence)),
+        winners_method=winners_method(m, float(confidence), jackknife),
         convention=undefined,
         positive_label=first.positive_label,
         beta=float(beta),
@@ -312,13 +316,21 @@ def compare_joint(
         ranking_agreement=ranking_agreement(ids, systems, points),
         undefined=undefined_records,
         mcnemar=mcnemar,
-        test=paired_test_words(m, [t.metric for t in mcnemar]),
+        test=paired_test_words(m, [t.metric for t in mcnemar], jackknife),
         groups=None if clusters is None else clusters[1],
         runs=None if layout is None else layout.runs,
         classes=design,
         absent_classes={str(joint.labels[c]): int(absent[c]) for c in np.flatnonzero(absent)},
         redrawn=lacked_classes(keepers, joint.labels),
+        one_group_classes=[] if clusters is None else _one_group_classes(joint, clusters[0]),
     )
+
+
+def _one_group_classes(joint: JointCounts, row_groups: np.ndarray) -> list[str]:
+    """The classes of the test set whose items all lie in one group (the group of each joint row given)."""
+    held = joint.counts > 0
+    return [str(joint.labels[c]) for c in range(joint.k)
+            if np.unique(row_groups[held & (joint.codes[:, 0] == c)]).size == 1]
 
 
 def compare_systems(
@@ -371,7 +383,9 @@ def compare_systems(
     method : {"auto", "bca", "basic", "percentile"}
         How the intervals are made (see :func:`advisor.bootstrap`): "auto" chooses per metric.
     groups : array-like (n,), optional
-        The group of each item (a patient, a document): resample groups, not items.
+        The group of each item (a patient, a document): resample groups, not items; under ``method="auto"`` the
+        intervals and the pairs' tests are the delete-one-group jackknife's, with ``t`` on ``G − 1`` degrees of freedom
+        (Cameron & Miller 2015; benchmarks/README.md, ``bench_few_groups_methods.py``).
     classes : {"kept", "fixed", "free"}
         How the true classes are resampled (see :func:`advisor.bootstrap`); groups are drawn whole either way.
 

@@ -118,6 +118,9 @@ class Comparison(_Model):
     classes: str = "free"  # how the true classes were resampled: kept (none lost), fixed (counts kept) or free
     absent_classes: dict[str, int] = {}  # class → resamples that lacked it (a class of the test set; groups, free)
     redrawn: dict[str, int] = {}  # class → resamples that lacked it and were drawn again (kept)
+    #: groups resampled: the classes of the test set that one group alone holds, so leaving that group out (a deletion
+    #: of the jackknife behind the intervals) leaves the class out of a mean over the classes present
+    one_group_classes: list[str] = []
 
     def _metric(self, metric: str) -> MetricComparison:
         if metric not in self.metrics:  # a catalogue name or alias
@@ -203,7 +206,8 @@ class Comparison(_Model):
             "bootstrap": {"n_resamples": self.n_resamples, "confidence": self.confidence, "seed": self.seed,
                           "method": self.method, "winners_method": self.winners_method, "test": self.test,
                           "groups": self.groups, "runs": self.runs, "classes": self.classes,
-                          "absent_classes": self.absent_classes, "redrawn": self.redrawn},
+                          "absent_classes": self.absent_classes, "redrawn": self.redrawn,
+                          "one_group_classes": self.one_group_classes},
             "convention": self.convention, "positive_label": self.positive_label, "beta": self.beta,
             "ranking_agreement": self.ranking_agreement.model_dump(), "undefined": self.undefined,
             "mcnemar": [t.model_dump() for t in self.mcnemar],
@@ -234,7 +238,8 @@ class Comparison(_Model):
                    metrics=metrics, ranking_agreement=RankingAgreement.model_validate(data["ranking_agreement"]),
                    undefined=data["undefined"], mcnemar=[McNemar.model_validate(t) for t in data["mcnemar"]],
                    test=b["test"], groups=b["groups"], runs=b["runs"], classes=b.get("classes", "free"),
-                   absent_classes=b.get("absent_classes", {}), redrawn=b.get("redrawn", {}))
+                   absent_classes=b.get("absent_classes", {}), redrawn=b.get("redrawn", {}),
+                   one_group_classes=b.get("one_group_classes", []))
 
     @classmethod
     def from_json(cls, text: str) -> Comparison:

@@ -22,6 +22,13 @@ WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs 
                 "p-values (normal form with the bootstrap standard error) at α = {alpha:g}; the winners are the "
                 "systems no other system beats, with a family-wise error of at most α")
 
+#: The paired test of resampled groups (the delete-one-group jackknife, :func:`._jackknife.jackknife_p_value`).
+TEST_JACKKNIFE = ("two-sided jackknife t test: p = 2 T_{G−1}(−|d| / se), d the difference of the two systems and se the "
+                  "delete-one-group jackknife's standard error of it, with G − 1 degrees of freedom for G groups")
+WINNERS_HOLM_JACKKNIFE = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided jackknife t "
+                          "test p-values at α = {alpha:g}; the winners are the systems no other system beats, with a "
+                          "family-wise error of at most α")
+
 #: The paired test behind the winners, named (issue 20).
 TEST_BOOTSTRAP = ("two-sided paired-bootstrap test: p = 2(1 − Φ(|d| / se)), d the difference of the two systems and se "
                   "the standard deviation of its paired resamples")
@@ -29,14 +36,16 @@ TEST_MCNEMAR = ("McNemar's exact test on the items one system gets right and the
                 "for {metrics}")
 
 
-def winners_method(m: int, confidence: float) -> str:
-    """The sentence that says how the winners of ``m`` systems were chosen."""
+def winners_method(m: int, confidence: float, jackknife: bool = False) -> str:
+    """The sentence that says how the winners of ``m`` systems were chosen (``jackknife``: groups resampled, the
+    pairs' tests are the jackknife's t tests)."""
     if m <= 2:
         return WINNERS_TWO
-    return WINNERS_HOLM.format(pairs=m * (m - 1) // 2, alpha=round(1.0 - confidence, 12))
+    return (WINNERS_HOLM_JACKKNIFE if jackknife else WINNERS_HOLM).format(pairs=m * (m - 1) // 2,
+                                                                          alpha=round(1.0 - confidence, 12))
 
 
-def paired_test_words(m: int, mcnemar: Sequence[str] = ()) -> str:
+def paired_test_words(m: int, mcnemar: Sequence[str] = (), jackknife: bool = False) -> str:
     """The paired test(s) behind the winners of ``m`` systems, named: McNemar's exact test beside it for the
     metrics ``mcnemar`` (accuracy, recall, specificity, when compared), the paired-bootstrap test for every metric.
 
@@ -47,7 +56,8 @@ def paired_test_words(m: int, mcnemar: Sequence[str] = ()) -> str:
         return ""
     names = list(dict.fromkeys(mcnemar))
     said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
-    return TEST_BOOTSTRAP + ("; " + TEST_MCNEMAR.format(metrics=said) if names else "")
+    return (TEST_JACKKNIFE if jackknife else TEST_BOOTSTRAP) + ("; " + TEST_MCNEMAR.format(metrics=said) if names
+                                                                else "")
 
 
 def paired_p_value(observed: float, d: np.ndarray) -> float:

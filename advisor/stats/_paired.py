@@ -9,6 +9,11 @@ r"""One metric of a paired comparison: each system's interval, every pair's diff
   items both systems classify (accuracy, recall, specificity: :data:`._mcnemar.PAIRED_PROPORTIONS`) whose own
   interval is Clopper–Pearson gets Newcombe's interval for paired proportions instead (Newcombe 1998, method
   10: :func:`._proportions.newcombe_paired`), computed from the pair's 2×2 table (method ``newcombe``).
+* **Groups resampled** (``PairedInputs.jackknife``: the leave-one-group-out values): each system's interval and
+  each difference's is the delete-one-group jackknife's ``θ̂ ± t_{G−1} · SE`` instead (:func:`._jackknife.jackknife_t`;
+  Cameron & Miller 2015), and a pair's test the matching t test — a bootstrap of few groups gives intervals that are
+  too narrow (benchmarks/README.md, ``bench_few_groups_methods.py``). Ranks and ``P(first)`` still come from the
+  resampled groups.
 * **The test of a pair**: the two-sided paired-bootstrap test ``2 (1 − Φ(|d̂| / se*))`` with ``se*`` the
   standard deviation of the resampled differences, for every metric. For accuracy, recall and specificity
   McNemar's exact test on the discordant items is reported beside it (:mod:`._mcnemar`, ``Comparison.mcnemar``); the winners
@@ -31,12 +36,14 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 import numpy as np
+from scipy.special import stdtrit
 
 from ..engine import LOWER_IS_BETTER
 from ._bounds import bounds_of, difference_bounds
 from ._compare_models import Interval, MetricComparison, PairResult, SystemResult, _num
 from ._familywise import familywise_winners, paired_p_value
 from ._intervals import percentile_interval, resampled_intervals
+from ._jackknife import jackknife_p_value, jackknife_se, jackknife_t
 from ._ranks import average_ranks
 
 __all__ = ["PairedInputs", "summarise"]
@@ -64,6 +71,9 @@ class PairedInputs:
     #: per pair of system indices McNemar's exact p-value, where Newcombe's interval replaces the bootstrap's: the
     #: row's test and the winners (Holm's too) rest on the same paired 2×2 table as its interval
     paired_p: Mapping[tuple[int, int], float] = field(default_factory=dict)
+    #: resampled groups: each system's values with one group left out (groups, systems), for the jackknife t
+    #: intervals of the systems and their differences (method ``jackknife_t``) in place of BCa's
+    jackknife: np.ndarray | None = None
 
 
 def _better_share(x: np.ndarray, y: np.ndarray) -> float:
@@ -105,6 +115,10 @@ def _systems(metric: str, systems: list[str], points: np.ndarray, values: np.nda
         if w == "none":
             iv.low[j] = iv.high[j] = np.nan
             iv.methods[j], iv.reasons[j] = "none", extra.no_interval
+        elif extra.jackknife is not None and w == "auto":
+            iv.low[j], iv.high[j], iv.reasons[j] = jackknife_t(extra.jackknife[:, j], float(points[j]), confidence,
+                                                               bounds_of(metric))
+            iv.methods[j] = "none" if iv.reasons[j] else "jackknife_t"
     for j, (lo, hi) in extra.proportions.items():
         iv.low[j], iv.high[j] = lo, hi
         iv.methods[j], iv.reasons[j] = wanted[j], None
@@ -127,7 +141,8 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
     m = len(systems)
     sys_out = _systems(metric, systems, points, values, confidence, extra, oriented)
     n_pairs = m * (m - 1) // 2
-    z = NormalDist().inv_cdf(1.0 - alpha / (2.0 * max(n_pairs if m > 2 else 1, 1)))
+    level = 1.0 - alpha / (2.0 * max(n_pairs if m > 2 else 1, 1))
+    z = NormalDist().inv_cdf(level)
     pairs: list[PairResult] = []
     separated: dict[tuple[int, int], bool] = {}
     p_values: dict[tuple[str, str], float] = {}
@@ -145,8 +160,22 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
                 test, p = "paired bootstrap", paired_p_value(float(sign * est), od)
             if (a, b) in extra.paired_p:  # a paired proportion: McNemar's exact test, as its Newcombe interval
                 test, p = "McNemar's exact test", float(extra.paired_p[(a, b)])
+            if extra.jackknife is not None:  # resampled groups: the jackknife's t interval and t test of the pair
+                with np.errstate(invalid="ignore"):
+                    left = extra.jackknife[:, a] - extra.jackknife[:, b]
+                fin_left = left[np.isfinite(left)]
+                if fin_left.size and np.all(fin_left == est):  # no group moves the difference: [d̂, d̂] (as the
+                    lo_j, hi_j, why_j = float(est), float(est), None  # bootstrap's degenerate "point")
+                else:
+                    lo_j, hi_j, why_j = jackknife_t(left, float(est), confidence, difference_bounds(metric))
+                iv.low[0], iv.high[0] = lo_j, hi_j
+                iv.methods[0], iv.reasons[0] = ("none" if why_j else "jackknife_t"), why_j
+                test, p = "jackknife t test", jackknife_p_value(sign * left, float(sign * est))
             fin = od[np.isfinite(od)]
             resolvable = z * float(fin.std(ddof=1)) if fin.size > 1 and fin.size == od.size else None
+            if extra.jackknife is not None:  # the smallest difference the jackknife's t test separates
+                se_j, d_j = jackknife_se(left)
+                resolvable = float(stdtrit(d_j - 1, level)) * se_j if d_j > 1 and np.isfinite(se_j) else None
             p_values[(systems[a], systems[b])] = 1.0 if np.isnan(p) else p  # undefined: never separated
             lo, hi, how, why = iv.low[0], iv.high[0], iv.methods[0], iv.reasons[0]
             if (a, b) in extra.paired_differences:  # a paired proportion: Newcombe's interval

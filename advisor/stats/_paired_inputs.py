@@ -124,7 +124,8 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
     all; ``options`` are the engine's (positive_index, beta, undefined, class_weights, f1_classes,
     fallback_index); ``clusters``
     (group of each joint row, number of groups): items are not independent, so no proportion is binomial and
-    McNemar's test does not apply — BCa over resampled groups, with a jackknife over groups, for every metric.
+    McNemar's test does not apply — the delete-one-group jackknife's t interval for every metric under "auto"
+    (:func:`._jackknife.jackknife_t`), BCa's over resampled groups when asked for.
     ``layout`` (:class:`advisor.stats._runs.RunLayout`): the systems are means over runs — BCa for every metric, the
     jackknife of the run means, no McNemar test.
     """
@@ -144,6 +145,8 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
     for i, mid in enumerate(ids):
         extra = PairedInputs(methods=wanted[mid])
         if theta is not None:
+            if clusters is not None and wanted[mid] == "auto":  # groups: the jackknife's t interval, not BCa
+                extra.jackknife = theta[:, i, :]
             extra.accel = acceleration(theta[:, i, :], weights)
             with np.errstate(invalid="ignore"):  # ∞ − ∞ (LR+): that deletion is left out
                 extra.diff_accel = {(a, b): float(acceleration((theta[:, i, a] - theta[:, i, b])[:, None],
