@@ -229,7 +229,9 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     # a planned NMI is reported beside the chance-corrected indices with its caveat, not refused (the text-clustering
     # reader; issue 22 item 2), so no note says it is not reported
     assert "The planned “NMI” is not reported" not in said
-    assert "normalized mutual information, as planned, though it is not corrected for chance" in said
+    # with its reason and its bias (the s30 reader: comparability; more clusters favoured, Vinh et al. 2010)
+    assert "normalized mutual information, as planned, for comparison with earlier clustering work; it is not " \
+           "corrected for chance, and with this normalisation it favours clusterings with more clusters" in said
     # a planned purity: computable, advised against with its reason (in the paragraph, where it has room, else in
     # the note beside it), never "not a name the catalogue knows"
     assert "purity, because it reaches its best value when every article is a cluster of its own, so it rewards " \

@@ -276,24 +276,20 @@ def jackknife_unit(intervals: IntervalSettings | None, items: str = "") -> str |
 
 
 def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
-    """"Intervals are 95% jackknife t intervals with 9 degrees of freedom over the 10 speakers, not single utterances,
-    each speaker left out in turn" — before data without the count and the degrees of freedom."""
+    """"Intervals are 95% jackknife t intervals with 9 degrees of freedom that leave out one of the 10 speakers at a
+    time" — before data without the count and the degrees of freedom (the unit left out says what is resampled)."""
     column, groups = str(intervals.group_column), intervals.groups
     noun = unit_noun(column, items)
-    count = f"{groups:,}" if groups else ""
-    if noun:
-        unit = W.S["jackknife_units"].format(count=count, units=noun, items=items)
-        one = noun[:-1] if noun.endswith("s") else noun
-    else:
-        unit = W.S["jackknife_groups"].format(groups=count, column=column, items=items)
-        one = "group"
+    units = noun or f"groups sharing a value of “{column}”"
+    one = (noun[:-1] if noun.endswith("s") else noun) if noun else f"group sharing a value of “{column}”"
     if groups and groups > JACKKNIFE_EXACT_UNITS:  # the deletions are random sets of units (advisor/stats/_jackknife.py)
-        df, leave = JACKKNIFE_SETS - 1, W.S["jackknife_leave_sets"].format(sets=f"{JACKKNIFE_SETS:,}",
-                                                                          units=noun or "groups")
+        df, leave = JACKKNIFE_SETS - 1, W.S["jackknife_leave_sets"].format(sets=f"{JACKKNIFE_SETS:,}", units=units)
+    elif groups:
+        df, leave = groups - 1, W.S["jackknife_one_of"].format(count=f"{groups:,}", units=units)
     else:
-        df, leave = (groups - 1 if groups else 0), W.S["jackknife_leave"].format(one=one)
+        df, leave = 0, W.S["jackknife_one"].format(one=one)
     return W.S["intervals_jackknife"].format(conf=conf, df=W.S["jackknife_df"].format(df=f"{df:,}") if df else "",
-                                             unit=unit.replace("  ", " ").strip(), leave=leave)
+                                             leave=leave)
 
 
 def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:

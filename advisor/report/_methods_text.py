@@ -492,12 +492,11 @@ S: dict[str, str] = {
     # resampled units (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters does not have nominal
     # coverage … use a t-interval"): the delete-one-unit jackknife with t on G − 1 degrees of freedom, which
     # benchmarks/bench_few_groups_methods.py measured at 0.91–0.96 where BCa covered 0.80–0.93 with 5–22 groups
-    "intervals_jackknife": "Intervals are {conf} jackknife t intervals{df} over the {unit}, {leave}",
-    "jackknife_units": "{count} {units}, not single {items}",
-    "jackknife_groups": "{groups} groups of {items} that share a value of “{column}”",
+    "intervals_jackknife": "Intervals are {conf} jackknife t intervals{df} that leave out {leave} at a time",
+    "jackknife_one": "one {one}",
+    "jackknife_one_of": "one of the {count} {units}",
     "jackknife_df": " with {df} degrees of freedom",
-    "jackknife_leave": "each {one} left out in turn",
-    "jackknife_leave_sets": "each of {sets} random sets of {units} left out in turn",
+    "jackknife_leave_sets": "one of {sets} random sets of {units}",
     # few units: the measured coverage of that interval was 0.91–0.95 below 40 groups, so it is said to be approximate
     "few_groups": "With only {count} {units}, these intervals are approximate",
     # BCa over few units (figures of scores or ordered classes, or asked for): bench_few_groups.py measured it narrow
