@@ -1596,6 +1596,27 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
     return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
 
 
+#: The cases in which a class of a two-class truth is absent: the figure's own class size is then 0.
+_ABSENT = ("absent", "absent_negative")
+
+
+def _classes_held(task: TaskInfo | None, answers: Mapping[str, Any], intervals: IntervalSettings | None) -> bool:
+    """Whether, before data, neither class of a two-class truth can be missing where a figure is computed: a test set
+    that estimates the rate of each class holds both (a diagnostic accuracy study has participants with and without
+    the condition), and a resample that lacks one is drawn again unless groups are drawn whole. Then "sensitivity
+    when no participant is “tuberculosis”" describes no case the study can meet (the TB reader: "cannot happen in a
+    consecutive-enrolment accuracy study"); with data, what was met is said instead.
+
+    >>> _classes_held(None, {"task": "binary"}, None), _classes_held(None, {"task": "binary", "group": "site"}, None)
+    (True, False)
+    """
+    if task is not None:
+        return False
+    if intervals is not None:
+        return intervals.classes in ("kept", "fixed") and not intervals.group_column
+    return not answers.get("group")
+
+
 def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, Any],
                   intervals: IntervalSettings | None = None) -> tuple[str, bool, str | None, str | None, str] | None:
     """What :func:`_undefined_example` says of one metric, the sentence for its formula (``mean_conventions``) and
@@ -1609,7 +1630,7 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
     one = pos is not None and binary or m.params.get("positive_label") is not None
     case = undefined_case(m.id, max(int(k or 3), 2), positive=one)
-    if case is None:
+    if case is None or (case in _ABSENT and binary and _classes_held(task, answers, intervals)):
         return None
     if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
         phrase = W.UNDEFINED_CASE[f"label_{case}"]
