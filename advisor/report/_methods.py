@@ -403,7 +403,8 @@ def build_methods(
         if count is None and in_formula:
             return  # said after the mean's formula (mean_conventions), where its k is read
         said = Text()
-        _undefined_sentence(said, convention, count, cite, _annotators(answers),
+        _undefined_sentence(said, convention, count, cite, _annotators(answers) and (count is not None
+                                                                                 or not _ratings_vary(answers)),
                             case=_undefined_example(rec, task, answers), empty_items=_empty_items(rec),
                             unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems), scorer=scorer)
         if said.spans:
@@ -707,6 +708,14 @@ def _annotators(answers: Mapping[str, Any]) -> bool:
     """Three or more annotators compared without a reference (issue 12)."""
     m = answers.get("annotators")
     return m is not None and bool(m) and int(m) > 2
+
+
+def _ratings_vary(answers: Mapping[str, Any]) -> bool:
+    """Whether, before data, the ratings are known to use more than one category: a pair's chance disagreement is 0
+    only when both raters put every item in one and the same category, which raters asked to choose among named
+    categories (answer A, answer B or a tie) do not do on a test set meant to measure their agreement; with data, the
+    case is said where it was met (the LLM-judge reader: "cannot happen with three categories")."""
+    return len(answers.get("classes") or []) >= 2
 
 
 def _structure_sentence(p: Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
@@ -1630,7 +1639,8 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
     one = pos is not None and binary or m.params.get("positive_label") is not None
     case = undefined_case(m.id, max(int(k or 3), 2), positive=one)
-    if case is None or (case in _ABSENT and binary and _classes_held(task, answers, intervals)):
+    if case is None or (case in _ABSENT and binary and _classes_held(task, answers, intervals)) \
+            or (case == "constant" and task is None and _annotators(answers) and _ratings_vary(answers)):
         return None
     if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
         phrase = W.UNDEFINED_CASE[f"label_{case}"]
