@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from advisor import load
 from advisor.questionnaire import load_answers
 from advisor.report import build_report
 
@@ -45,3 +46,91 @@ def test_a_class_can_still_be_missing_from_a_resample_of_whole_groups(tmp_path: 
     (tmp_path / "grouped.yaml").write_text(text)
     ctx = build_report(load_answers(tmp_path / "grouped.yaml"), None, bootstrap=2000, seed=1)
     assert "sensitivity when no participant is “tuberculosis”" in _notation(ctx)
+
+
+# ----------------------------------------------------------------------------------------------
+# LLM-as-a-judge (Zheng et al. 2023): agreement with and without ties, Δ on the same items
+# ----------------------------------------------------------------------------------------------
+RATERS = ["rater_llm", "rater_ann", "rater_bob"]
+VOTES = [["A", "A", "A"], ["B", "tie", "B"], ["A", "B", "A"], ["tie", "tie", "A"], ["B", "B", None],
+         [None, "A", "A"], ["tie", "A", "tie"], ["A", "A", "B"]]
+
+
+def _by_hand(rows: list[list], a: int, b: int, ties: bool) -> float:
+    """The share of items both rated (and, without ties, neither called a tie) put in the same category."""
+    both = [(r[a], r[b]) for r in rows if r[a] is not None and r[b] is not None
+            and not (ties and "tie" in (r[a], r[b]))]
+    return sum(x == y for x, y in both) / len(both)
+
+
+def test_agreement_without_ties_is_fastchats_count() -> None:
+    """Zheng et al.'s agreement "w/o tie" (FastChat's compute_agreement.py: a pair of votes with a tie is not
+    counted), beside the agreement rate with ties, for every pair of raters."""
+    from advisor.engine import judge_comparison, judge_ratings, ratings_table
+
+    c = judge_comparison(judge_ratings(ratings_table(VOTES, RATERS), "llm", ties=True))
+    index = {name: j for j, name in enumerate(RATERS)}
+    for row in c["rows"]:
+        a, b = index[row["first"]], index[row["second"]]
+        assert row["agreement"] == _by_hand(VOTES, a, b, ties=False)
+        assert row["agreement_no_tie"] == _by_hand(VOTES, a, b, ties=True)
+    # llm–ann: A=A, A≠B, B=B, A=A over the rows with no tie and no gap: 3/4 by hand
+    assert c["rows"][0]["agreement_no_tie"] == 3 / 4
+    # Δ on rows 0, 1, 2, 3, 6 and 7, the ones all three rated: each pair's figure taken again there
+    common = [r for r in VOTES if None not in r]
+    assert c["rated_by_all"] == len(common) == 6
+    side = [_by_hand(common, 0, 1, True), _by_hand(common, 0, 2, True), _by_hand(common, 1, 2, True)]
+    assert c["delta"]["agreement_no_tie"] == (side[0] + side[1]) / 2 - side[2]
+    # without a tie category nothing is added
+    plain = judge_comparison(judge_ratings(ratings_table(VOTES, RATERS), "llm"))
+    assert "agreement_no_tie" not in plain["rows"][0]
+
+
+def test_the_judge_paragraph_says_the_figures_zheng_reports_and_nothing_for_nothing() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=2000, seed=1)
+    text, said, cited = _said(ctx)
+    assert "zheng2023judging" in cited
+    assert "also among those neither rater called a tie" in text
+    # the position swap needs both orders: said as not measurable from one, never assumed done
+    assert "Position bias, which swapping the answers reveals, cannot be measured from one order." in said
+    assert "is taken on the answer pairs all three rated" in text  # Δ's two sides on the same items
+    everything = _notation(ctx)
+    assert "the rater “llm”" not in everything  # a column's name is no word of the paper
+    assert "chance disagreement is 0" not in everything and "one and the same class" not in everything
+    assert 60 <= len(text.split()) <= 220
+    assert all(len(s.split()) <= 40 for s in said[1:])  # the author's context first, quoted as given
+
+
+def test_the_report_computes_agreement_without_ties_and_the_common_items(tmp_path: Path) -> None:
+    """What the paragraph names before data, the report computes with data: the column of agreement without ties
+    (FastChat's count by hand) and Δ's row on the answer pairs all three rated."""
+    import csv
+
+    import yaml
+    from typer.testing import CliRunner
+
+    from advisor.cli import app
+
+    rows = VOTES * 5
+    data = tmp_path / "ratings.csv"
+    with data.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(RATERS)
+        w.writerows([["" if v is None else v for v in r] for r in rows])
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(yaml.safe_dump(yaml.safe_load((SITUATIONS / "llm_judge.yaml").read_text())))
+    out = tmp_path / "report.md"
+    res = CliRunner().invoke(app, ["report", "--answers", str(answers), str(data), "--seed", "3", "--bootstrap", "200",
+                                   "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    md = out.read_text()
+    table = md.split("*The judge against the human raters.*", 1)[1].split("\n\n", 2)[1]
+    head = next(ln for ln in table.splitlines() if ln.startswith("| raters"))
+    assert "agreement without ties" in head
+    col = [c.strip() for c in head.strip("|").split("|")].index("agreement without ties")
+    lines = [[c.strip() for c in ln.strip("|").split("|")] for ln in table.splitlines()
+             if ln.startswith("| ") and not ln.startswith("| raters")]
+    for line, (a, b) in zip(lines, [(0, 1), (0, 2), (1, 2)]):
+        assert line[col].startswith(f"{_by_hand(rows, a, b, ties=True):.3f}"), (line, a, b)
+    assert lines[3][0].startswith("Δ") and lines[3][1] == str(6 * 5)  # the answer pairs all three rated
+    assert "neither rater of the pair called a tie" in md
