@@ -9,7 +9,7 @@ from pathlib import Path
 
 from advisor import load
 from advisor.questionnaire import load_answers
-from advisor.report import build_report
+from advisor.report import build_report, render_report
 
 SITUATIONS = Path(__file__).parent / "situations"
 
@@ -90,9 +90,10 @@ def test_the_judge_paragraph_says_the_figures_zheng_reports_and_nothing_for_noth
     ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=2000, seed=1)
     text, said, cited = _said(ctx)
     assert "zheng2023judging" in cited
-    assert "also among those neither rater called a tie" in text
+    assert "For each pair we give the agreement rate with and without ties" in text
     # the position swap needs both orders: said as not measurable from one, never assumed done
-    assert "Position bias, which swapping the answers reveals, cannot be measured from one order." in said
+    assert "One order of the answers cannot show position bias." in said
+    assert "We also give how many items each annotator rated." in said
     assert "is taken on the answer pairs all three rated" in text  # Δ's two sides on the same items
     everything = _notation(ctx)
     assert "the rater “llm”" not in everything  # a column's name is no word of the paper
@@ -134,3 +135,51 @@ def test_the_report_computes_agreement_without_ties_and_the_common_items(tmp_pat
         assert line[col].startswith(f"{_by_hand(rows, a, b, ties=True):.3f}"), (line, a, b)
     assert lines[3][0].startswith("Δ") and lines[3][1] == str(6 * 5)  # the answer pairs all three rated
     assert "neither rater of the pair called a tie" in md
+
+
+# ----------------------------------------------------------------------------------------------
+# The TREC Spam Track: lam% beside (1−ROCA)%, TREC-style, no specificity beside the budget's rate
+# ----------------------------------------------------------------------------------------------
+def test_the_spam_paragraph_reports_lam_trec_style_and_no_specificity() -> None:
+    ctx = build_report(load_answers(SITUATIONS / "spam.yaml"), None, bootstrap=2000, seed=1)
+    text, said, cited = _said(ctx)
+    assert "Following the TREC Spam Track, we also report TPR at an FPR of 0.1%, ROC AUC and logistic average " \
+           "misclassification  X ." in said
+    assert "and the logistic average as lam%" in text and "cormack2005trec" in cited
+    # the budget's rate of the deployed labels is set against it; specificity would be 1 − that rate again
+    assert "specificity" not in text.lower()
+    assert 60 <= len(text.split()) <= 220 and all(len(s.split()) <= 40 for s in said[1:])
+    # TREC's figures come from an online run in time order with immediate feedback: these are TREC-style
+    limits = next(p for p in ctx.methods if p.heading == "Limitations")
+    caveat = "".join(s.text for s in limits.spans if s.kind == "text")
+    assert "online over messages in time order" in caveat and "TREC-style figures, not comparable" in caveat
+    assert any(s.kind == "cite" and "cormack2005trec" in s.keys for s in limits.spans)
+    # the formula's line says TREC's definition
+    md = render_report(ctx, "md")
+    assert "**Logistic average misclassification**" in md
+    assert "It is logit⁻¹ of the mean of the logits of the two error rates" in md and "lam% is 100 times it" in md
+
+
+def test_the_spam_report_computes_lam_as_trec_defines_it() -> None:
+    import math
+
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    n = 4000
+    y = np.where(rng.random(n) < 0.3, "spam", "ham")
+    s = np.round((y == "spam") * 2.5 + rng.normal(0, 1, n), 4)
+    pred = np.where(s > 2.0, "spam", "ham")  # the deployed threshold's labels
+    ctx = build_report(load_answers(SITUATIONS / "spam.yaml"), {"y_true": list(y), "filt": list(pred)},
+                       scores={"filt": s}, bootstrap=200, seed=1)
+    roles = {m.id: m.role for m in ctx.metrics}
+    assert roles["lam"] == "complementary" and roles.get("specificity") != "complementary"
+    ham, spam = y == "ham", y == "spam"
+    hm = ((pred == "spam") & ham).sum() / ham.sum()  # ham misclassification, as a proportion
+    sm = ((pred == "ham") & spam).sum() / spam.sum()  # spam misclassification
+
+    def logit(p: float) -> float:
+        return math.log(p / (1 - p))
+
+    lam = 1 / (1 + math.exp(-(logit(hm) + logit(sm)) / 2))  # Cormack & Lynam (2005)
+    assert abs(ctx.systems[0].values["lam"] - lam) < 1e-12

@@ -183,7 +183,7 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     # swap is said as not measurable, never assumed done
     ties = tie_category(list(answers.get("classes") or [])) is not None
     if ties and not one:
-        p.t(W.S["judge_figures_ties"].format(items=items) + W.S["judge_figures_ties_end"])
+        p.t(W.S["judge_figures_ties"].format(items=items))
     else:
         p.t(W.S["judge_figures_one" if one else "judge_figures"].format(items=items))
     if weighted:

@@ -240,12 +240,11 @@ S: dict[str, str] = {
     "judge_figures": ("For each pair we give the agreement rate, the share of the {items} both rated put in the same "
                       "category, and Cohen's kappa, which corrects it for chance"),
     # Zheng et al. (2023) give agreement with and without ties (their FastChat compute_agreement.py)
-    "judge_figures_ties": ("For each pair we give the agreement rate, the share of the {items} both rated put in the "
-                           "same category, also among those neither rater called a tie"),
-    "judge_figures_ties_end": ", and Cohen's kappa, which corrects it for chance",
+    "judge_figures_ties": ("For each pair we give the agreement rate with and without ties, the share of the {items} "
+                           "both rated put in the same category, and Cohen's kappa, which corrects it for chance"),
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
     # their test of position bias swaps the two answers: ratings in one order cannot show it, said as such
-    "judge_position": "Position bias, which swapping the answers reveals, cannot be measured from one order",
+    "judge_position": "One order of the answers cannot show position bias",
     "judge_weighted_answer": "We read the weighted kappa's Δ first: it counts a disagreement two categories apart more",
     # Δ is taken on the items every rater rated, so its two sides compare the same items (the LLM-judge reader: the
     # pairs' own items differ; advisor/engine/_judge.py)
