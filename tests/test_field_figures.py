@@ -183,3 +183,48 @@ def test_the_spam_report_computes_lam_as_trec_defines_it() -> None:
 
     lam = 1 / (1 + math.exp(-(logit(hm) + logit(sm)) / 2))  # Cormack & Lynam (2005)
     assert abs(ctx.systems[0].values["lam"] - lam) < 1e-12
+
+
+# ----------------------------------------------------------------------------------------------
+# Dermoscopy (ISIC 2018/2019): balanced multi-class accuracy at full coverage, for comparability
+# ----------------------------------------------------------------------------------------------
+def _derm(tmp_path: Path) -> Path:
+    """The dermatology situation with its field named (answers key ``field``), as a reader of the field reads it."""
+    text = (SITUATIONS / "derm.yaml").read_text()
+    if "field:" not in text:
+        text += "field: dermoscopy_isic\n"
+    (tmp_path / "derm.yaml").write_text(text)
+    return tmp_path / "derm.yaml"
+
+
+def test_the_derm_paragraph_sets_the_isic_figure_at_full_coverage_beside_the_selective_lead(tmp_path: Path) -> None:
+    ctx = build_report(load_answers(_derm(tmp_path)), None, bootstrap=2000, seed=1)
+    text, said, cited = _said(ctx)
+    assert "As the ISIC skin-lesion classification challenges rank entries, we also report balanced accuracy at " \
+           "full coverage  X ." in said
+    assert {"codella2019skin", "tschandl2018ham10000"} <= cited
+    # "at full coverage" says why it does not lead; the reason is said once, for the planned accuracy
+    assert text.count("scores every item") == 1
+    assert "the recall of every class with all lesions answered" in text  # the per-class promise keeps its place
+    assert 60 <= len(text.split()) <= 220 and all(len(s.split()) <= 40 for s in said[1:])
+
+
+def test_the_derm_report_computes_balanced_accuracy_over_every_lesion(tmp_path: Path) -> None:
+    import numpy as np
+    from sklearn.metrics import balanced_accuracy_score
+
+    classes = ["melanoma", "basal cell carcinoma", "benign keratosis", "nevus"]
+    rng = np.random.default_rng(3)
+    n = 600
+    y = rng.integers(0, 4, n)
+    logits = rng.normal(0, 1, (n, 4))
+    logits[np.arange(n), y] += 1.5
+    p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    truth, top = [classes[i] for i in y], [classes[i] for i in p.argmax(axis=1)]
+    ctx = build_report(load_answers(_derm(tmp_path)), {"y_true": truth, "cnn": top}, scores={"cnn": p},
+                       bootstrap=0, seed=1)
+    assert ctx.primary == "selective_risk"
+    roles = {m.id: m.role for m in ctx.metrics}
+    assert roles["balanced_accuracy"] == "complementary"
+    # at full coverage: every lesion with its top class, the deferred ones included, as the challenges score
+    assert ctx.systems[0].values["balanced_accuracy"] == balanced_accuracy_score(truth, top)

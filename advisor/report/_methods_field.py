@@ -246,6 +246,8 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     else:
         p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
+    if reason and W.AVOID["answers_every_item"] in reason and "at full coverage" in (field.beside or ""):
+        reason = None  # "at full coverage" says it: the figure scores every item, the deferred ones included
     each = [why([m]) for m in others] if why is not None and each_reason and not reason and len(others) > 1 else []
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
