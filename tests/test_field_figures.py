@@ -228,3 +228,28 @@ def test_the_derm_report_computes_balanced_accuracy_over_every_lesion(tmp_path: 
     assert roles["balanced_accuracy"] == "complementary"
     # at full coverage: every lesion with its top class, the deferred ones included, as the challenges score
     assert ctx.systems[0].values["balanced_accuracy"] == balanced_accuracy_score(truth, top)
+
+
+# ----------------------------------------------------------------------------------------------
+# TB triage: the WHO target product profile, a fact about the field, said only where the field is named
+# ----------------------------------------------------------------------------------------------
+def test_a_tb_triage_study_reads_its_figures_against_the_who_targets(tmp_path: Path) -> None:
+    """The WHO target product profile for a TB triage test (sensitivity above 90%, specificity above 70%; WHO 2014) is
+    what that field reads sensitivity and specificity against: said, with its source, where the answers name the field
+    (the s29 TB reader), as the field's targets, never as the author's."""
+    text = (SITUATIONS / "diagnostic.yaml").read_text().replace("field: diagnostic_accuracy", "field: tb_triage")
+    (tmp_path / "tb.yaml").write_text(text)
+    ctx = build_report(load_answers(tmp_path / "tb.yaml"), None, bootstrap=2000, seed=1)
+    said_text, said, cited = _said(ctx)
+    assert "WHO's minimal targets for a triage test are a sensitivity above 90% and a specificity above 70%  X ." in said
+    assert {"who2014tpp", "bossuyt2015stard"} <= cited
+    assert "our target" not in said_text.lower() and "we aim" not in said_text.lower()
+    assert 60 <= len(said_text.split()) <= 220 and all(len(s.split()) <= 40 for s in said[1:])
+
+
+def test_a_diagnostic_accuracy_study_is_not_given_targets_its_author_did_not_name() -> None:
+    """The situation names diagnostic accuracy studies (STARD), whose figures have no common target: no WHO sentence,
+    as the author gave no targets (the TB reader: "do not assume")."""
+    ctx = build_report(load_answers(SITUATIONS / "diagnostic.yaml"), None, bootstrap=2000, seed=1)
+    text, _, cited = _said(ctx)
+    assert "WHO" not in text and "who2014tpp" not in cited
