@@ -58,6 +58,11 @@ def _pair(rows: list[list], a: int, b: int) -> tuple[list, list]:
     return [r[a] for r in both], [r[b] for r in both]
 
 
+def _common(rows: list[list]) -> list[list]:
+    """The items every rater rated: Δ's two sides are taken on these (the LLM-judge reader)."""
+    return [r for r in rows if all(v is not None for v in r)]
+
+
 # ----------------------------------------------------------------------------------------------
 # Engine
 # ----------------------------------------------------------------------------------------------
@@ -72,8 +77,12 @@ def test_every_pair_is_scikit_learns_kappa_and_the_agreement_rate_by_hand() -> N
         assert row["items"] == len(x) < len(rows)  # every pair lost some items to a missing rating
         assert row["agreement"] == pytest.approx(sum(u == v for u, v in zip(x, y)) / len(x), abs=1e-12)
         assert row["kappa"] == pytest.approx(cohen_kappa_score(x, y), abs=1e-12)
-    kappas = [r["kappa"] for r in c["rows"]]
-    rates = [r["agreement"] for r in c["rows"]]
+    # Δ on the items all three rated, every pair's figure taken again there, so both sides count the same items
+    common = _common(rows)
+    assert c["rated_by_all"] == len(common) < max(r["items"] for r in c["rows"])  # fewer than some pair rated
+    pairs = [_pair(common, index[r["first"]], index[r["second"]]) for r in c["rows"]]
+    kappas = [cohen_kappa_score(x, y) for x, y in pairs]
+    rates = [sum(u == v for u, v in zip(x, y)) / len(x) for x, y in pairs]
     assert c["delta"]["kappa"] == pytest.approx((kappas[0] + kappas[1]) / 2 - kappas[2], abs=1e-12)
     assert c["delta"]["agreement"] == pytest.approx((rates[0] + rates[1]) / 2 - rates[2], abs=1e-12)
     assert "weighted_kappa" not in c["rows"][0]  # nominal categories: no weighted kappa
@@ -92,7 +101,9 @@ def test_the_agreement_rate_and_missing_ratings_by_hand() -> None:
     # ann–bob: items 0, 2, 3, 4: same on 0, 2 and 4
     assert by_pair[("rater_ann", "rater_bob")]["items"] == 4
     assert by_pair[("rater_ann", "rater_bob")]["agreement"] == pytest.approx(3 / 4)
-    assert c["delta"]["agreement"] == pytest.approx((2 / 4 + 2 / 3) / 2 - 3 / 4)
+    # Δ on items 0, 2 and 4, which all three rated: llm–ann 2/3, llm–bob 2/3, ann–bob 3/3
+    assert c["rated_by_all"] == 3
+    assert c["delta"]["agreement"] == pytest.approx((2 / 3 + 2 / 3) / 2 - 3 / 3)
 
 
 @pytest.mark.parametrize("labels,declared", [((1, 2, 3), False), (("low", "mid", "high"), True)])
@@ -107,8 +118,11 @@ def test_ordered_categories_get_scikit_learns_quadratic_kappa(labels, declared) 
         assert row["weighted_kappa"] == pytest.approx(
             cohen_kappa_score([rank[v] for v in x], [rank[v] for v in y], weights="quadratic"), abs=1e-10)
         assert row["kappa"] == pytest.approx(cohen_kappa_score(x, y), abs=1e-12)
-    w = [row["weighted_kappa"] for row in c["rows"]]
-    assert c["delta"]["weighted_kappa"] == pytest.approx((w[0] + w[1]) / 2 - w[2], abs=1e-12)
+    common = _common(rows)  # Δ on the items all three rated
+    w = [cohen_kappa_score(*([rank[v] for v in side] for side in _pair(common, index[row["first"]],
+                                                                        index[row["second"]])), weights="quadratic")
+         for row in c["rows"]]
+    assert c["delta"]["weighted_kappa"] == pytest.approx((w[0] + w[1]) / 2 - w[2], abs=1e-10)
 
 
 def test_the_kappa_weights_by_the_values_of_numbered_categories_as_the_ordinal_engine_does() -> None:
@@ -308,7 +322,8 @@ def test_one_human_is_said_without_a_baseline(tmp_path: Path) -> None:
 def test_without_intervals_no_interval_is_announced() -> None:
     ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=0)
     text = "".join(s.text for p in ctx.methods for s in p.spans)
-    assert "The difference Δ is the judge's mean with the humans minus" in text and "resample" not in text
+    assert "The difference Δ, taken on the answer pairs all three rated, is the judge's mean with the humans minus" \
+        in text and "resample" not in text
 
 
 def test_with_a_judge_no_clause_is_said_for_nothing() -> None:

@@ -26,7 +26,7 @@ UNIT = {
     "accuracy", "balanced_accuracy", "macro_recall", "macro_precision", "macro_f1", "f1_of_averages",
     "weighted_f1", "micro_f1", "macro_jaccard", "weighted_jaccard", "micro_jaccard", "sba",
     "correlation_distance", "geometric_macro_recall", "harmonic_macro_recall", "minority_weighted_f1",
-    "precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard", "fowlkes_mallows",
+    "precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard", "fowlkes_mallows", "lam",
 }
 SIGNED = {"mcc", "cohen_kappa", "gm1", "informedness", "markedness", "adjusted_balanced_accuracy"}
 NON_NEGATIVE = {"confusion_entropy", "lr_plus", "lr_minus"}

@@ -79,9 +79,10 @@ USES = {
     "fowlkes_mallows": ["precision", "recall"], "informedness": ["recall", "specificity"],
     "markedness": ["precision", "npv"], "lr_plus": ["recall", "specificity"],
     "lr_minus": ["recall", "specificity"],
+    "lam": [],  # read off the counts TP, FP, FN, TN, no per-class rate
 }
 SCALAR_QUANTITY = {"mcc": "MCC", "correlation_distance": "MCC", "cohen_kappa": "kappa", "lr_plus": "LR+",
-                   "lr_minus": "LR−"}
+                   "lr_minus": "LR−", "lam": "√(FP·FN) + √(TP·TN)"}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -178,15 +179,19 @@ def case_constant_classifier():
         "precision": zbo(0.0, 0.4, NAN), "recall": 0.0, "f1": 0.0, "f_beta": 0.0, "jaccard": 0.0,
         "specificity": 1.0, "npv": 0.6, "fowlkes_mallows": zbo(0.0, 0.0, NAN), "informedness": 0.0,
         "markedness": zbo(-0.4, 0.0, NAN), "lr_plus": zbo(0.0, 1.0, NAN), "lr_minus": 1.0,
+        # lam = √(FP·FN)/(√(FP·FN) + √(TP·TN)) with FP = TP = 0: 0/0 in every convention (baseline 1/2, chance)
+        "lam": zbo(0.0, 0.5, NAN),
     }
     pos0 = {  # positive class 0: always predicted
         "precision": 0.6, "recall": 1.0, "f1": 0.75, "f_beta": 0.75, "jaccard": 0.6,
         "specificity": 0.0, "npv": zbo(0.0, 0.4, NAN), "fowlkes_mallows": math.sqrt(0.6),
         "informedness": 0.0, "markedness": zbo(-0.4, 0.0, NAN), "lr_plus": 1.0, "lr_minus": zbo(0.0, 1.0, NAN),
+        "lam": zbo(0.0, 0.5, NAN),  # FN = TN = 0: 0/0
     }
     undef = {("precision", 1): 0.4, ("npv", 0): 0.4}
     # LR+ (pos 1) and LR− (pos 0) are 0/0 with both error rates defined: undefined in every convention
-    return C, undef, {"mcc", "correlation_distance"}, values, {1: pos1, 0: pos0}, {1: {"lr_plus"}, 0: {"lr_minus"}}
+    return C, undef, {"mcc", "correlation_distance"}, values, {1: pos1, 0: pos0}, \
+        {1: {"lr_plus", "lam"}, 0: {"lr_minus", "lam"}}
 
 
 def case_both_constant_same():
@@ -213,6 +218,7 @@ def case_both_constant_same():
         # LR+ = TPR/(1 − TNR): zero 1/1; baseline 1/0 → +inf (the limit, not 0/0)
         "lr_plus": zbo(1.0, math.inf, NAN),
         "lr_minus": zbo(0.0, 0.0, NAN),  # (1 − TPR)/TNR: zero 0/0 → 0; baseline 0/1
+        "lam": zbo(0.0, 0.5, NAN),  # FP = FN = TN = 0: 0/0
     }
     pos1 = {
         "precision": zbo(0.0, 1.0, NAN), "recall": zbo(0.0, 1.0, NAN), "f1": zbo(0.0, 1.0, NAN),
@@ -220,6 +226,7 @@ def case_both_constant_same():
         "specificity": 1.0, "npv": 1.0, "informedness": zbo(0.0, 1.0, NAN), "markedness": zbo(0.0, 1.0, NAN),
         "lr_plus": zbo(0.0, math.inf, NAN),  # TPR/(1 − TNR) with 1 − TNR = 0: zero 0/0 → 0; baseline 1/0
         "lr_minus": zbo(1.0, 0.0, NAN),  # (1 − TPR)/TNR: zero 1/1; baseline 0/1
+        "lam": zbo(0.0, 0.5, NAN),  # TP = FP = FN = 0: 0/0
     }
     undef = {("recall", 1): 1.0, ("precision", 1): 1.0, ("f1", 1): 1.0, ("f_beta", 1): 1.0, ("jaccard", 1): 1.0,
              ("specificity", 0): 1.0, ("npv", 0): 1.0, ("gm1", 0): 1.0, ("gm1", 1): 1.0}
@@ -227,7 +234,8 @@ def case_both_constant_same():
     # A likelihood ratio is a recorded 0/0 only when both rates are numbers and zero: under zero the
     # resolved rates make it 0/0; under baseline they are 1, so it is 1/0 = +inf or 0/1; under omit
     # the undefined TNR / TPR already makes it NaN ("not reported").
-    bscal = {0: zbo({"lr_minus"}, set(), set()), 1: zbo({"lr_plus"}, set(), set())}
+    # lam's own 0/0 (it reads the counts, not the resolved rates) is recorded in every convention
+    bscal = {0: zbo({"lr_minus", "lam"}, {"lam"}, {"lam"}), 1: zbo({"lr_plus", "lam"}, {"lam"}, {"lam"})}
     return C, undef, scal, values, {0: pos0, 1: pos1}, bscal
 
 
@@ -252,6 +260,7 @@ def case_both_constant_different():
         "informedness": zbo(-1.0, 0.0, NAN), "markedness": zbo(-1.0, 0.0, NAN),
         "lr_plus": zbo(0.0, 1.0, NAN),  # TPR / (1 − TNR) = R_1 / 1
         "lr_minus": zbo(math.inf, 1.0, NAN),  # (1 − R_1)/TNR: 1/0 → +inf (the limit); baseline 0/0 → 1
+        "lam": zbo(0.0, 0.5, NAN),  # TP = FN = TN = 0: 0/0
     }
     pos0 = {
         "precision": zbo(0.0, 1.0, NAN), "recall": 0.0, "f1": 0.0, "f_beta": 0.0, "jaccard": 0.0,
@@ -259,11 +268,12 @@ def case_both_constant_different():
         "informedness": zbo(-1.0, 0.0, NAN), "markedness": zbo(-1.0, 0.0, NAN),
         "lr_plus": zbo(0.0, 1.0, NAN),  # 0/(1 − TNR): zero 0/1; baseline 0/0 → 1
         "lr_minus": zbo(math.inf, 1.0, NAN),  # (1 − 0)/TNR: zero 1/0 → +inf; baseline 1/1
+        "lam": zbo(0.0, 0.5, NAN),  # TP = FP = TN = 0: 0/0
     }
     undef = {("recall", 1): 1.0, ("precision", 0): 1.0, ("specificity", 0): 1.0, ("npv", 1): 1.0,
              ("gm1", 0): -1.0, ("gm1", 1): -1.0}
     # 0/0 only under baseline (pos 1: (1 − 1)/0; pos 0: 0/(1 − 1)); zero gives 1/0 = +inf or 0/1
-    bscal = {1: zbo(set(), {"lr_minus"}, set()), 0: zbo(set(), {"lr_plus"}, set())}
+    bscal = {1: zbo({"lam"}, {"lr_minus", "lam"}, {"lam"}), 0: zbo({"lam"}, {"lr_plus", "lam"}, {"lam"})}
     return C, undef, {"mcc", "correlation_distance"}, values, {1: pos1, 0: pos0}, bscal
 
 

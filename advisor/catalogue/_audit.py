@@ -217,8 +217,9 @@ def _holds(prop: Property, f: MetricFunction, ks: tuple[int, ...], rng: np.rando
         ps = [piii_separable(f, kk, rng, size) for kk in ks]
         if any(p is None for p in ps):
             bad = [kk for kk, p in zip(ks, ps) if p is None]
-            return False, f"no generalized mean (p = 1, 0, −1) of per-class terms fits for k = {bad}", None
-        return True, f"no counterexample; generalized mean with p = {ps[0]:g} for k = {list(ks)}", None
+            return False, f"no generalized mean (p = 1, 0, −1, logistic) of per-class terms fits for k = {bad}", None
+        mean = "the logistic mean" if ps[0] == "logit" else f"p = {float(ps[0] or 0.0):g}"
+        return True, f"no counterexample; generalized mean with {mean} for k = {list(ks)}", None
     return True, f"no counterexample for k = {list(ks)} ({size} random matrices each)", None
 
 

@@ -55,8 +55,8 @@ PROPERTIES: dict[str, Property] = {
                  "cells, or to two different off-diagonal cells, change the score differently (a witness is "
                  "searched; 'fails' means none exists: the metric only counts right and wrong items).",
                  O._pii_search, O._pii_recheck, existential=True),
-        Property("class_decomposability", "opitz", "The score is a generalized mean (p = 1, 0 or −1) of per-class "
-                 "terms g(row_i, column_i): after φ_p the mixed difference of any two changes touching disjoint "
+        Property("class_decomposability", "opitz", "The score is a generalized mean (p = 1, 0 or −1, or the logistic "
+                 "mean, logit⁻¹ of the mean logit) of per-class terms g(row_i, column_i): after φ_p the mixed difference of any two changes touching disjoint "
                  "classes vanishes. Refuted by a ranking flip: a change confined to classes S ranks two matrices "
                  "differently depending on a change confined to disjoint classes T (impossible for any mean of "
                  "per-class terms).", O._piii_search, O._piii_recheck),

@@ -111,11 +111,16 @@ def _pii_recheck(f, ce):
     return None
 
 
-_PIII_P = (1.0, 0.0, -1.0)
+#: The means of per-class terms tried: the power means p = 1, 0, −1 and the logistic mean, logit⁻¹ of the mean of the
+#: terms' logits (TREC's logistic average misclassification of the two classes' error rates; Cormack & Lynam 2005)
+_PIII_P: tuple[float | str, ...] = (1.0, 0.0, -1.0, "logit")
 
 
-def _phi(v: np.ndarray, p: float) -> np.ndarray:
+def _phi(v: np.ndarray, p: float | str) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
+        if p == "logit":
+            inside = (v > 0) & (v < 1)
+            return np.where(inside, np.log(np.where(inside, v, 0.5) / np.where(inside, 1 - v, 0.5)), np.nan)
         if p == 1.0:
             return v
         if p == 0.0:
@@ -128,11 +133,11 @@ def _disjoint_pairs(k: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return [(x, y) for x in cells for y in cells if x < y and not ({x[0], x[1]} & {y[0], y[1]})]
 
 
-def piii_separable(f: MetricFunction, k: int, rng: np.random.Generator, size: int) -> float | None:
-    """The p ∈ {1, 0, −1} for which φ_p(metric) has vanishing mixed differences, or None.
+def piii_separable(f: MetricFunction, k: int, rng: np.random.Generator, size: int) -> float | str | None:
+    """The p ∈ {1, 0, −1, "logit"} for which φ_p(metric) has vanishing mixed differences, or None.
 
-    φ_1(x) = x, φ_0(x) = log x, φ_−1(x) = 1/x: a generalized mean of per-class terms is additive
-    after φ_p, so a change confined to classes S and one confined to classes T (disjoint) must
+    φ_1(x) = x, φ_0(x) = log x, φ_−1(x) = 1/x, φ_logit(x) = log(x/(1 − x)): a generalized mean of per-class terms
+    (a power mean, or the logistic mean) is additive after φ_p, so a change confined to classes S and one confined to classes T (disjoint) must
     contribute independently. Tested for every pair of cells with disjoint index sets.
     """
     c = Sampler(k, rng).reals(max(size, 20), p_zero=0.0) + 0.5

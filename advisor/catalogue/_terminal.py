@@ -28,7 +28,7 @@ METRIC_GROUPS: dict[str, tuple[str, ...]] = {
                               "macro_jaccard", "weighted_jaccard", "micro_jaccard", "geometric_macro_recall",
                               "harmonic_macro_recall"),
     "positive class": ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard", "fowlkes_mallows",
-                       "informedness", "markedness", "lr_plus", "lr_minus"),
+                       "informedness", "markedness", "lr_plus", "lr_minus", "lam"),
     "probabilities": ("log_loss", "brier"),
 }
 

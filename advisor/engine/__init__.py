@@ -73,6 +73,7 @@ _LAZY: dict[str, str] = {
     "human_ratings": "._judge",
     "judge_ratings": "._judge",
     "resolve_judge": "._judge",
+    "tie_category": "._judge",
     "baseline_ratings": "._judge",
     "BASELINE_QUANTITIES": "._judge",
     # the engine's building blocks that io, stats, the catalogue, the report and the CLI compute with
@@ -233,6 +234,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         judge_comparison as judge_comparison,
         judge_ratings as judge_ratings,
         resolve_judge as resolve_judge,
+        tie_category as tie_category,
     )
     from ._chance import chance_levels as chance_levels, reference_matrices as reference_matrices
     from ._components import ValuesMapping as ValuesMapping

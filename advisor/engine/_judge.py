@@ -6,13 +6,17 @@ items *both* rated (an item one of the two left unrated is left out of that pair
 
 * the **agreement rate** — the share of those items both put in the same category (the accuracy of the pair's
   confusion matrix ``C``, rows the first rater, columns the second);
+* with a tie category (a pairwise preference: answer A, answer B or a tie), the **agreement rate without ties** — the
+  share put in the same category among the items neither rater called a tie, Zheng et al.'s agreement "w/o tie"
+  beside their agreement "w/ tie" (their FastChat ``compute_agreement.py`` leaves out a pair of votes with a tie);
 * **Cohen's kappa** of ``C`` — the engine's ``cohen_kappa`` (:mod:`._metrics`), with its undefined-value convention;
 * for ordered categories of an ordinal study, the **quadratically weighted kappa** of ``C`` — the ordinal engine's
   ``weighted_kappa_quadratic`` (:mod:`._ordinal`), with its positions: the ranks of a declared order, else the
   categories' values.
 
-The summary is ``Δ = mean_h q(J, h) − mean_{h<h'} q(h, h')`` for each quantity q (pairs that share no item are left
-out of their mean). With one human there is no human–human baseline and no Δ.
+The summary is ``Δ = mean_h q(J, h) − mean_{h<h'} q(h, h')`` for each quantity q, every q(·, ·) of Δ taken on the
+items *every* rater rated, so both sides compare the same items (NaN when there are none). With one human there is no
+human–human baseline and no Δ.
 
 Every quantity takes item weights ``(..., items)`` — the bootstrap's resampling counts — so one resample gives the
 judge–human and the human–human figures on the same items, and the interval of Δ is paired.
@@ -43,10 +47,16 @@ from ._metrics import evaluate_batch
 from ._ordinal import OrdinalCells, class_values, evaluate_ordinal_batch
 
 __all__ = ["BASELINE_QUANTITIES", "JUDGE_QUANTITIES", "baseline_ratings", "JudgeRatings", "evaluate_judge_batch", "human_ratings", "judge_comparison",
-           "judge_ratings", "resolve_judge"]
+           "judge_ratings", "rated_by_all", "resolve_judge", "tie_category"]
 
 #: What is measured for each pair of raters: the agreement rate, Cohen's kappa, the weighted kappa (ordinal).
 JUDGE_QUANTITIES: tuple[str, ...] = ("agreement", "kappa", "weighted_kappa")
+#: The agreement rate without ties, beside the agreement rate when one category is a tie (Zheng et al. 2023 report
+#: agreement "with tie" and "without tie": a pair of votes counts only when neither rater voted a tie; their FastChat
+#: compute_agreement.py)
+NO_TIE = "agreement_no_tie"
+#: The names of a pairwise preference's tie category
+TIE_NAMES: frozenset[str] = frozenset({"tie", "draw"})
 #: What a machine against a resolved human score reports for each pair (Williamson et al. 2012): exact agreement,
 #: adjacent agreement (within one step), the quadratically weighted kappa and the Pearson correlation of the scores.
 BASELINE_QUANTITIES: tuple[str, ...] = ("agreement", "adjacent", "weighted_kappa", "correlation")
@@ -69,6 +79,7 @@ class JudgeRatings:
     judge: int
     weighted: bool = False  # the quadratically weighted kappa too (ordered categories, ordinal study)
     measured: tuple[str, ...] | None = None  # the quantities, when not the judge comparison's own
+    tie: int | None = None  # the index of the tie category of a pairwise preference: agreement without ties too
 
     @property
     def judge_name(self) -> str:
@@ -96,7 +107,8 @@ class JudgeRatings:
     def quantities(self) -> tuple[str, ...]:
         if self.measured is not None:
             return self.measured
-        return JUDGE_QUANTITIES if self.weighted else JUDGE_QUANTITIES[:2]
+        tie = (NO_TIE,) if self.tie is not None else ()
+        return (JUDGE_QUANTITIES[0], *tie, *(JUDGE_QUANTITIES[1:] if self.weighted else JUDGE_QUANTITIES[1:2]))
 
     def ids(self) -> list[str]:
         """Every figure's id: ``agreement#p``, ``kappa#p`` (``weighted_kappa#p``) of pair p, then ``delta_<q>`` (with
@@ -183,24 +195,48 @@ def human_ratings(r: Ratings, judge: str) -> Ratings:
                               ordered=r.ordered, declared=r.declared)
 
 
-def judge_ratings(r: Ratings, judge: str, *, weighted: bool = False) -> JudgeRatings:
+def tie_category(categories: Sequence[Any]) -> int | None:
+    """The index of the tie category of a pairwise preference ("A", "B", "tie"): the one category named tie or draw,
+    regardless of case; None when there is none or more than one.
+
+    >>> tie_category(["A", "B", "tie"]), tie_category(["A", "B"]), tie_category(["low", "Draw", "high"])
+    (2, None, 1)
+    """
+    hits = [i for i, c in enumerate(categories) if str(c).strip().lower() in TIE_NAMES]
+    return hits[0] if len(hits) == 1 else None
+
+
+def judge_ratings(r: Ratings, judge: str, *, weighted: bool = False, ties: bool = False) -> JudgeRatings:
     """The ratings with ``judge`` (a rater's name) as the judge; ``weighted`` asks for the weighted kappa too, which
-    needs the categories' order."""
+    needs the categories' order; ``ties`` for the agreement rate without ties too, when a category is a tie
+    (:func:`tie_category`)."""
     if weighted and not r.ordered:
         raise InputError(f"a weighted kappa needs the order of the categories {few_names(r.categories)}; give it from "
                          "lowest to highest (classes with label_structure: ordinal in the answers, or --order).")
-    return JudgeRatings(r, resolve_judge(r.raters, judge), weighted)
+    return JudgeRatings(r, resolve_judge(r.raters, judge), weighted, tie=tie_category(r.categories) if ties else None)
 
 
-def _cells(jr: JudgeRatings, w: np.ndarray, a: int, b: int) -> np.ndarray:
-    """The weighted confusion matrix of raters a (rows) and b (columns) on the items both rated: ``(..., k, k)``."""
+def _cells(jr: JudgeRatings, w: np.ndarray, a: int, b: int, common: bool = False) -> np.ndarray:
+    """The weighted confusion matrix of raters a (rows) and b (columns) on the items both rated, or with ``common``
+    on the items every rater rated: ``(..., k, k)``."""
     codes = jr.ratings.codes
     k = len(jr.ratings.categories)
-    ok = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+    ok = (codes >= 0).all(axis=1) if common else (codes[:, a] >= 0) & (codes[:, b] >= 0)
     cell = codes[ok, a] * k + codes[ok, b]
     one_hot = np.zeros((cell.size, k * k))
     one_hot[np.arange(cell.size), cell] = 1.0
     return np.asarray(w[..., ok] @ one_hot).reshape(w.shape[:-1] + (k, k))
+
+
+def rated_by_all(jr: JudgeRatings) -> int:
+    """How many items every rater rated: the items Δ is computed on.
+
+    >>> from ._agreement import ratings_table
+    >>> r = ratings_table([["a", "a", "a"], ["b", "", "a"], ["a", "b", ""]], ["rater_llm", "rater_x", "rater_y"])
+    >>> rated_by_all(judge_ratings(r, "llm"))
+    1
+    """
+    return int((jr.ratings.codes >= 0).all(axis=1).sum())
 
 
 def _mean(values: list[np.ndarray]) -> np.ndarray:
@@ -212,43 +248,62 @@ def _mean(values: list[np.ndarray]) -> np.ndarray:
     return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
-def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: np.ndarray,
-                         undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
-    """Every figure of :meth:`JudgeRatings.ids` (or those in ``ids``) under item weights ``(..., items)``."""
-    w = np.asarray(weights, dtype=np.float64)
+def _pair_values(jr: JudgeRatings, c: np.ndarray, undefined: str) -> dict[str, np.ndarray]:
+    """Every quantity of one pair from its confusion matrices ``c`` ``(..., k, k)``; NaN where it has no item."""
     r = jr.ratings
     k = len(r.categories)
     cats = r.categories
     out: dict[str, np.ndarray] = {}
+    empty = c.sum(axis=(-2, -1)) <= 0
+    nominal = evaluate_batch(c, ["accuracy", "cohen_kappa"], undefined=undefined)
+    out["agreement"] = np.where(empty, np.nan, nominal["accuracy"])
+    if jr.tie is not None and NO_TIE in jr.quantities:  # the votes of which neither is a tie (Zheng et al. 2023)
+        keep = np.arange(k) != jr.tie
+        decided = c[..., keep, :][..., keep]
+        total = decided.sum(axis=(-2, -1))
+        same = np.trace(decided, axis1=-2, axis2=-1)
+        out[NO_TIE] = np.where(total > 0, same / np.where(total > 0, total, 1.0), np.nan)
+    if "kappa" in jr.quantities:
+        out["kappa"] = np.where(empty, np.nan, nominal["cohen_kappa"])
+    if jr.weighted:
+        rows, cols = np.divmod(np.arange(k * k), k)
+        cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), cats, class_values(cats), r.declared)
+        wanted = [WEIGHTED_KAPPA, *([ADJACENT] if "adjacent" in jr.quantities else []),
+                  *([CORRELATION] if "correlation" in jr.quantities else [])]
+        got = evaluate_ordinal_batch(cells, wanted, undefined)
+        out["weighted_kappa"] = np.where(empty, np.nan, got[WEIGHTED_KAPPA])
+        if "adjacent" in jr.quantities:
+            out["adjacent"] = np.where(empty, np.nan, got[ADJACENT])
+        if "correlation" in jr.quantities:
+            out["correlation"] = np.where(empty, np.nan, got[CORRELATION])
+        if SMD in jr.quantities:  # the first rater's scores minus the second's: the cells transposed
+            flipped = OrdinalCells(cols, rows, cells.counts, cats, cells.values, r.declared)
+            out[SMD] = np.where(empty, np.nan, evaluate_ordinal_batch(flipped, [SMD], undefined)[SMD])
+    return out
+
+
+def evaluate_judge_batch(jr: JudgeRatings, ids: Sequence[str] | None, weights: np.ndarray,
+                         undefined: str = DEFAULT_CONVENTION) -> dict[str, np.ndarray]:
+    """Every figure of :meth:`JudgeRatings.ids` (or those in ``ids``) under item weights ``(..., items)``: each pair's
+    on the items both rated; Δ on the items every rater rated, so its two sides compare the same items (the LLM-judge
+    reader: "each pair is compared on the answer pairs both rated" set agreements on different items against each
+    other). With every item rated by all, the two are the same."""
+    w = np.asarray(weights, dtype=np.float64)
+    out: dict[str, np.ndarray] = {}
+    complete = bool((jr.ratings.codes >= 0).all())
+    delta = len(jr.humans) >= 2 and (ids is None or any(m.startswith("delta_") for m in ids))
+    common: list[dict[str, np.ndarray]] = []
     with np.errstate(invalid="ignore", divide="ignore"):
         for p, (a, b) in enumerate(jr.pairs):
-            c = _cells(jr, w, a, b)
-            n = c.sum(axis=(-2, -1))
-            empty = n <= 0
-            nominal = evaluate_batch(c, ["accuracy", "cohen_kappa"], undefined=undefined)
-            out[f"agreement#{p}"] = np.where(empty, np.nan, nominal["accuracy"])
-            if "kappa" in jr.quantities:
-                out[f"kappa#{p}"] = np.where(empty, np.nan, nominal["cohen_kappa"])
-            if jr.weighted:
-                rows, cols = np.divmod(np.arange(k * k), k)
-                cells = OrdinalCells(rows, cols, c.reshape(c.shape[:-2] + (k * k,)), cats, class_values(cats),
-                                     r.declared)
-                wanted = [WEIGHTED_KAPPA, *([ADJACENT] if "adjacent" in jr.quantities else []),
-                          *([CORRELATION] if "correlation" in jr.quantities else [])]
-                got = evaluate_ordinal_batch(cells, wanted, undefined)
-                out[f"weighted_kappa#{p}"] = np.where(empty, np.nan, got[WEIGHTED_KAPPA])
-                if "adjacent" in jr.quantities:
-                    out[f"adjacent#{p}"] = np.where(empty, np.nan, got[ADJACENT])
-                if "correlation" in jr.quantities:
-                    out[f"correlation#{p}"] = np.where(empty, np.nan, got[CORRELATION])
-                if SMD in jr.quantities:  # the first rater's scores minus the second's: the cells transposed
-                    flipped = OrdinalCells(cols, rows, cells.counts, cats, cells.values, r.declared)
-                    out[f"{SMD}#{p}"] = np.where(empty, np.nan, evaluate_ordinal_batch(flipped, [SMD], undefined)[SMD])
+            own = _pair_values(jr, _cells(jr, w, a, b), undefined)
+            out.update({f"{q}#{p}": v for q, v in own.items()})
+            if delta:
+                common.append(own if complete else _pair_values(jr, _cells(jr, w, a, b, common=True), undefined))
         n_judge = jr.judge_pairs
-        if len(jr.humans) >= 2:
+        if delta:
             for q in (q for q in jr.quantities if q != SMD):
-                judge_side = _mean([out[f"{q}#{p}"] for p in range(n_judge)])
-                human_side = _mean([out[f"{q}#{p}"] for p in range(n_judge, len(jr.pairs))])
+                judge_side = _mean([common[p][q] for p in range(n_judge)])
+                human_side = _mean([common[p][q] for p in range(n_judge, len(jr.pairs))])
                 out[f"delta_{q}"] = judge_side - human_side
     return {m: v for m, v in out.items() if ids is None or m in ids}
 
@@ -265,6 +320,10 @@ def judge_comparison(jr: JudgeRatings, undefined: str = DEFAULT_CONVENTION) -> d
     [('rater_llm', 'rater_x', 0.75), ('rater_llm', 'rater_y', 0.5), ('rater_x', 'rater_y', 0.75)]
     >>> round(c["delta"]["agreement"], 6)
     -0.125
+    >>> t = ratings_table([["A", "A", "tie"], ["B", "tie", "B"], ["A", "B", "A"], ["tie", "tie", "A"]],
+    ...                   ["rater_llm", "rater_x", "rater_y"])
+    >>> [row["agreement_no_tie"] for row in judge_comparison(judge_ratings(t, "llm", ties=True))["rows"]]
+    [0.5, 1.0, 0.0]
     """
     r = jr.ratings
     values = evaluate_judge_batch(jr, None, np.ones((1, r.codes.shape[0])), undefined)
@@ -281,4 +340,5 @@ def judge_comparison(jr: JudgeRatings, undefined: str = DEFAULT_CONVENTION) -> d
         delta = {q: None if np.isnan(values[f"delta_{q}"][0]) else float(values[f"delta_{q}"][0])
                  for q in jr.quantities if q != SMD}
     return {"judge": jr.judge_name, "humans": [r.raters[h] for h in jr.humans], "weighted": jr.weighted,
-            "weighted_kappa": WEIGHTED_KAPPA if jr.weighted else None, "rows": rows, "delta": delta}
+            "weighted_kappa": WEIGHTED_KAPPA if jr.weighted else None, "rows": rows, "delta": delta,
+            "rated_by_all": rated_by_all(jr)}

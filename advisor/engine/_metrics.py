@@ -59,6 +59,7 @@ from ._components import (
     MetricResult,
     UndefinedValue,
     _harmonic,
+    _tn,
     _Stats,
 )
 from ._confusion import ConfusionMatrix, Label, cells_and_labels, label_index
@@ -435,6 +436,36 @@ def _lr_minus(s: _Stats) -> np.ndarray:
     return _likelihood_ratio(s, _fnr(s), _positive("specificity")(s), "LR−")  # FNR / TNR, FNR = FN / (TP + FN)
 
 
+def _lam(s: _Stats) -> np.ndarray:
+    """The logistic average misclassification of the TREC Spam Track (Cormack & Lynam 2005), as a proportion (lam% is
+    100 times it): ``logit⁻¹((logit(hm) + logit(sm)) / 2)``, hm the share of negatives (ham) predicted positive (the
+    FPR) and sm the share of positives (spam) predicted negative (the FNR). The odds of hm and sm are FP/TN and FN/TP,
+    so the logit average is the geometric mean of the odds, and ``lam = √(FP·FN) / (√(FP·FN) + √(TP·TN))``, which also
+    holds where a rate is 0 (its logit −∞: lam 0 unless the other rate is 1). Its denominator is 0 only when
+    FP·FN = TP·TN = 0 with FP·FN's logit average −∞ + ∞ (a constant classifier, or a class absent from the truth);
+    the baseline convention takes every random classifier's value, 1/2 (its expected matrix has FP·FN = TP·TN).
+
+    >>> import math
+    >>> logit = lambda p: math.log(p / (1 - p))
+    >>> hm, sm = 3 / 200, 12 / 80  # FP = 3 of 200 ham, FN = 12 of 80 spam
+    >>> trec = 1 / (1 + math.exp(-(logit(hm) + logit(sm)) / 2))
+    >>> r = compute_metrics([[197, 3], [12, 68]], ["lam"], positive_label=1)
+    >>> round(trec, 12) == round(float(r["lam"]), 12), round(100 * float(r["lam"]), 3)
+    (True, 4.928)
+    >>> float(compute_metrics([[200, 0], [12, 68]], ["lam"], positive_label=1)["lam"])  # no ham misfiled
+    0.0
+    """
+    p = s.pos
+    fp, fn, tp, tn = s.fp[..., p], s.fn[..., p], s.tp[..., p], _tn(s)[..., p]
+    wrong, right = np.sqrt(fp * fn), np.sqrt(tp * tn)
+    den = wrong + right
+    undef = ~(den > 0)
+    val = wrong / np.where(undef, 1.0, den)
+    return s.scalar_undefined(val, undef, 0.0, 0.5, "√(FP·FN) + √(TP·TN)",
+                              "no item is misclassified in one direction while none is right in the other (a constant "
+                              "classifier, or a class absent from the truth)", "1/2, every random classifier's value")
+
+
 @dataclass(frozen=True)
 class MetricSpec:
     """How to compute one metric id."""
@@ -492,6 +523,7 @@ def _spec_table() -> dict[str, MetricSpec]:
         ("markedness", _markedness),
         ("lr_plus", _lr_plus),
         ("lr_minus", _lr_minus),
+        ("lam", _lam),
     ]
     table = {mid: MetricSpec(mid, fn) for mid, fn in multi}
     table["in_scope_accuracy"] = MetricSpec("in_scope_accuracy", _in_scope_accuracy, needs_positive=True)
@@ -504,7 +536,7 @@ def _spec_table() -> dict[str, MetricSpec]:
     table.update({mid: MetricSpec(mid, fn, binary_only=True) for mid, fn in binary})
     for mid in ("log_loss", "brier"):
         table[mid] = MetricSpec(mid, _needs_probabilities, needs_probabilities=True)
-    for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "log_loss", "brier"):
+    for mid in ("correlation_distance", "confusion_entropy", "lr_minus", "lam", "log_loss", "brier"):
         table[mid] = replace(table[mid], higher_is_better=False)
     table.update(extra_specs(MetricSpec))  # cost and score metrics (issue 11), defined in their own module
     table.update(decision_specs(MetricSpec))  # operating constraints, calibration, forecasts (issue 21)

@@ -20,7 +20,7 @@ from .._exceptions import InputError, arg
 from ..catalogue import get_catalogue
 from ..engine import METRICS
 from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
-    identity_values, net_benefit_name, reported_ids
+    identity_values, net_benefit_name, reported_ids, tie_category
 from ..questionnaire import (
     BASELINE_THRESHOLDS,
     Answers,
@@ -178,6 +178,8 @@ def _judge_diagnostic(answers: Answers) -> Diagnostic:
     margin = answers.margin if isinstance(answers.margin, float) else None  # Δ's verdict (one-sided), when fixed
     return Diagnostic(id="judge_agreement", promise=DIAGNOSTICS["judge_agreement"],
                       params={"judge": answers.judge, "weighted": ordinal,
+                              # a pairwise preference with a tie: agreement without ties too (Zheng et al. 2023)
+                              "ties": tie_category(list(answers.classes or [])) is not None,
                               "humans": answers.annotators - 1 if answers.annotators else None, "margin": margin},
                       reason="Does the judge agree with the human raters as well as they agree with each other?",
                       answers=sorted(k for k in keys if k in answers.model_fields_set))

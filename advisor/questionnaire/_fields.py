@@ -120,6 +120,12 @@ class CommunityField(BaseModel):
     undefined_sources: list[str] = Field(default_factory=list, description=(
         "BibTeX keys of the work that defines the scorer, cited where the convention is said"))
 
+    targets: str | None = Field(None, description=(
+        "what the field reads its figures against, a sentence said after the field's figures with targets_sources "
+        "(TB triage: the WHO target product profile's sensitivity and specificity); a fact about the field, never a "
+        "target of the author's"))
+    targets_sources: list[str] = Field(default_factory=list, description="BibTeX keys of the work that sets the targets")
+
     @model_validator(mode="after")
     def _scorer_named(self) -> CommunityField:
         """A field's convention is said as its scorer's: the scorer is named with it."""

@@ -20,13 +20,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import InputError
-from ..engine import judge_comparison, judge_ratings, resolve_judge
+from ..engine import judge_comparison, judge_ratings, resolve_judge, tie_category
 from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import structure_bootstrap
 from . import _methods_text as W
 from ._margins import humans_noun, judge_margin_sentence, judge_verdict_words, margin_text, verdict
-from ._methods_lists import Text, where_clause
+from ._methods_lists import Text, systems_in_words, where_clause
 from ._models import MetricEntry, TableBlock
 
 __all__ = ["JUDGE_SOURCE", "check_judge", "definitions_for", "judge_definitions", "judge_figures", "judge_said", "judge_sentences", "judge_table"]
@@ -64,7 +64,8 @@ def judge_figures(plan: Plan, inputs: Any, bootstrap: int, confidence: float, se
     d = plan.diagnostic("judge_agreement")
     if d is None or getattr(inputs, "structure", None) != "agreement":
         return None
-    jr = judge_ratings(inputs.systems["agreement"], str(d.params["judge"]), weighted=bool(d.params.get("weighted")))
+    jr = judge_ratings(inputs.systems["agreement"], str(d.params["judge"]), weighted=bool(d.params.get("weighted")),
+                       ties=bool(d.params.get("ties")))
     out = judge_comparison(jr, undefined)
     out["confidence"], out["resamples"], out["seed"] = confidence, bootstrap, seed
     out["unit"] = plural(item_name) if item_name else "items"
@@ -108,7 +109,8 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
     if not figures:
         return None
     weighted = bool(figures.get("weighted"))
-    qs = ["agreement", "kappa", *(["weighted_kappa"] if weighted else [])]
+    ties = any("agreement_no_tie" in row for row in figures["rows"])
+    qs = ["agreement", *(["agreement_no_tie"] if ties else []), "kappa", *(["weighted_kappa"] if weighted else [])]
     unit = str(figures.get("unit") or "items")
     rows = []
     for row in figures["rows"]:
@@ -118,7 +120,8 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
     delta = figures.get("delta")
     if delta is not None:
         bands = figures.get("delta_intervals") or {}
-        rows.append(["Δ: judge–human mean − human–human mean", "",
+        common = figures.get("rated_by_all")
+        rows.append(["Δ: judge–human mean − human–human mean", "" if common is None else f"{int(common):,}",
                      *(_cell(delta.get(q), bands.get(q), digits) for q in qs)])
     conf = f"{float(figures.get('confidence', 0.95)):.0%}"
     methods = " or ".join(_METHOD[m] for m in figures.get("methods") or [])
@@ -126,13 +129,16 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
               if delta is not None else "")
     band = (f" In brackets: {conf} {methods} intervals from {int(figures['resamples']):,} bootstrap resamples of "
             f"the {unit}{paired}." if figures.get("methods") else "")
+    no_tie = (f" The agreement without ties is that share among the {unit} neither rater of the pair called a tie "
+              f"(Zheng et al. 2023)." if ties else "")
     if delta is not None:
         caption = (f"The judge ({figures['judge']}) against each human rater, then the human raters against each "
                    f"other, each pair on the {unit} both rated; the agreement rate is the share of those {unit} put in "
-                   f"the same category.{band}")
+                   f"the same category.{no_tie} Δ compares the pairs on the {unit} every rater rated, so both of its sides "
+                   f"count the same {unit}.{band}")
     else:
         caption = (f"The judge ({figures['judge']}) against the human rater on the {unit} both rated; the agreement "
-                   f"rate is the share of those {unit} put in the same category. With one human rater there is no "
+                   f"rate is the share of those {unit} put in the same category.{no_tie} With one human rater there is no "
                    f"agreement among humans to set the judge beside, so no difference is given.{band}")
     m = figures.get("margin")
     if m and delta is not None:  # the verdict of the lead figure's Δ against the margin fixed in advance
@@ -141,7 +147,8 @@ def judge_table(figures: Mapping[str, Any] | None, digits: int) -> TableBlock | 
                     f"{judge_verdict_words(m.get('verdict'), m['margin'])}.")
     kappa = ["Cohen's kappa", *(["weighted kappa (quadratic)"] if weighted else [])]
     return TableBlock(id="judge_agreement", title="The judge against the human raters", caption=caption,
-                      columns=["raters", f"{unit} both rated", "agreement rate", *kappa],
+                      columns=["raters", f"{unit} both rated", "agreement rate",
+                               *(["agreement without ties"] if ties else []), *kappa],
                       numeric=[False, True, *([True] * len(qs))], rows=rows)
 
 
@@ -168,21 +175,27 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
         return text
 
     if one:  # one human: the judge against that rater, and no baseline to set it beside
-        first = (W.S["judge_compare_one_own"].format(judge=noun, items=items) if own
-                 else W.S["judge_compare_one"].format(judge=answers.get("judge"), items=items))
-        p.t(first).cite(cite_keys).t(". ")
+        p.t(W.S["judge_compare_one"].format(judge=noun, items=items)).cite(cite_keys).t(". ")
     else:
-        p.t(said(W.S["judge_compare"])).cite(cite_keys)
-        p.t(W.S["judge_pairs_own" if own else "judge_pairs"].format(judge=answers.get("judge"), items=items))
-        p.t(". ")
-    p.t(W.S["judge_figures_one" if one else "judge_figures"].format(items=items))
+        p.t(said(W.S["judge_compare"])).cite(cite_keys).t(". ")
+    # a pairwise preference with a tie: Zheng et al. (2023) give agreement with and without ties, and test position
+    # bias by swapping the answers (the LLM-judge reader); one rating per rater and item holds one order only, so the
+    # swap is said as not measurable, never assumed done
+    ties = tie_category(list(answers.get("classes") or [])) is not None
+    if ties and not one:
+        p.t(W.S["judge_figures_ties"].format(items=items))
+    else:
+        p.t(W.S["judge_figures_one" if one else "judge_figures"].format(items=items))
     if weighted:
         p.t(W.S["judge_weighted"])
     p.t(". ")
+    if ties:
+        p.t(W.S["judge_position"] + ". ")
     # with two humans the baseline is one pair's agreement, not a mean
     humans_said = W.S["judge_humans_two" if humans == 2 else "judge_humans_mean"]
-    delta = (W.S["judge_delta"].format(items=items, humans=humans_said) if intervals
-             else W.S["judge_delta_plain"].format(humans=humans_said))
+    m = (systems_in_words(humans + 1, {}) if humans is not None else None) or "the raters"
+    delta = (W.S["judge_delta"].format(items=items, humans=humans_said, m=m) if intervals
+             else W.S["judge_delta_plain"].format(humans=humans_said, m=m, items=items))
     p.t(said(W.S["judge_one_human"] if one else delta) + ". ")
     if weighted and not one:  # which Δ answers the question (issue 22, the grading reader: "never named")
         p.t(W.S["judge_weighted_answer"] + ". ")
@@ -250,8 +263,9 @@ def judge_definitions(cat: Any, weighted: bool, humans: int | None, noun: str = 
         out.append(MetricEntry(
             id="judge_delta", name=f"Δ, the {noun} against the humans", formula=delta_formula(j, weighted),
             role="complementary",
-            where=where_clause({f"{k}_{{{j}h}}": f"{lead} of the {noun} ${j}$ and human rater $h$",
-                                f"{k}_{{hh'}}": "that of human raters $h$ and $h'$",
+            where=where_clause({f"{k}_{{{j}h}}": f"{lead} of the {noun} ${j}$ and human rater $h$ on the items every "
+                                                 "rater rated",
+                                f"{k}_{{hh'}}": "that of human raters $h$ and $h'$ on the same items",
                                 "H": f"the number of human raters; Δ {others} the same with those figures in place "
                                      f"of the {'weighted ' if weighted else ''}kappas"})))
     return out

@@ -413,7 +413,8 @@ def build_methods(
         if count is None and in_formula:
             return  # said after the mean's formula (mean_conventions), where its k is read
         said = Text()
-        _undefined_sentence(said, convention, count, cite, _annotators(answers),
+        _undefined_sentence(said, convention, count, cite, _annotators(answers) and (count is not None
+                                                                                 or not _ratings_vary(answers)),
                             case=_undefined_example(rec, task, answers, intervals), empty_items=_empty_items(rec),
                             unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems), scorer=scorer)
         if said.spans:
@@ -721,6 +722,14 @@ def _annotators(answers: Mapping[str, Any]) -> bool:
     """Three or more annotators compared without a reference (issue 12)."""
     m = answers.get("annotators")
     return m is not None and bool(m) and int(m) > 2
+
+
+def _ratings_vary(answers: Mapping[str, Any]) -> bool:
+    """Whether, before data, the ratings are known to use more than one category: a pair's chance disagreement is 0
+    only when both raters put every item in one and the same category, which raters asked to choose among named
+    categories (answer A, answer B or a tie) do not do on a test set meant to measure their agreement; with data, the
+    case is said where it was met (the LLM-judge reader: "cannot happen with three categories")."""
+    return len(answers.get("classes") or []) >= 2
 
 
 def _structure_sentence(p: Text, answers: Mapping[str, Any], k: Any, items: str | None = None,
@@ -1645,6 +1654,27 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
     return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
 
 
+#: The cases in which a class of a two-class truth is absent: the figure's own class size is then 0.
+_ABSENT = ("absent", "absent_negative")
+
+
+def _classes_held(task: TaskInfo | None, answers: Mapping[str, Any], intervals: IntervalSettings | None) -> bool:
+    """Whether, before data, neither class of a two-class truth can be missing where a figure is computed: a test set
+    that estimates the rate of each class holds both (a diagnostic accuracy study has participants with and without
+    the condition), and a resample that lacks one is drawn again unless groups are drawn whole. Then "sensitivity
+    when no participant is “tuberculosis”" describes no case the study can meet (the TB reader: "cannot happen in a
+    consecutive-enrolment accuracy study"); with data, what was met is said instead.
+
+    >>> _classes_held(None, {"task": "binary"}, None), _classes_held(None, {"task": "binary", "group": "site"}, None)
+    (True, False)
+    """
+    if task is not None:
+        return False
+    if intervals is not None:
+        return intervals.classes in ("kept", "fixed") and not intervals.group_column
+    return not answers.get("group")
+
+
 def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, Any],
                   intervals: IntervalSettings | None = None) -> tuple[str, bool, str | None, str | None, str] | None:
     """What :func:`_undefined_example` says of one metric, the sentence for its formula (``mean_conventions``) and
@@ -1658,7 +1688,8 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     pos = pos if pos is not None else (task.positive_label if task is not None and binary else None)
     one = pos is not None and binary or m.params.get("positive_label") is not None
     case = undefined_case(m.id, max(int(k or 3), 2), positive=one)
-    if case is None:
+    if case is None or (case in _ABSENT and binary and _classes_held(task, answers, intervals)) \
+            or (case == "constant" and task is None and _annotators(answers) and _ratings_vary(answers)):
         return None
     if answers.get("label_structure") == "multilabel" and f"label_{case}" in W.UNDEFINED_CASE:
         phrase = W.UNDEFINED_CASE[f"label_{case}"]

@@ -236,6 +236,7 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
                 p.cite(key)
         # the field's word after the citation: "(Schuller et al. 2009), where it is called … (UAR)", never "(UAR) (…)"
         p.t(named + ". " + (there + ". " if there else ""))
+        _targets(p, field)
         return {m.id for m in others}
     if not names:
         return set()
@@ -246,6 +247,8 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     else:
         p.t((field.beside or W.S["field_beside"]).format(names=_join_words(names), field=field.name)).cite(key)
     reason = why(others) if why is not None else None
+    if reason and W.AVOID["answers_every_item"] in reason and "at full coverage" in (field.beside or ""):
+        reason = None  # "at full coverage" says it: the figure scores every item, the deferred ones included
     each = [why([m]) for m in others] if why is not None and each_reason and not reason and len(others) > 1 else []
     if reason:
         p.t(W.S["field_why"].format(it="it" if len(names) == 1 else "them", they="it" if len(names) == 1 else "they",
@@ -260,7 +263,15 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     there = _field_named(field, None, others)[1]
     if there:  # the field's own words for its figures beside the lead ("There … is called QWK"), as under a lead
         p.t(there + ". ")
+    _targets(p, field)
     return {m.id for m in others}
+
+
+def _targets(p: Text, field: CommunityField) -> None:
+    """What the field reads its figures against (fields.yaml ``targets``), with its source: a fact about the field
+    (the WHO target product profile of a TB triage test), said as the field's, never as the author's target."""
+    if field.targets:
+        p.t(field.targets).cite(list(field.targets_sources)).t(". ")
 
 
 def _other_setting(field: CommunityField, m: MetricEntry) -> str | None:

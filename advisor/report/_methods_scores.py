@@ -272,6 +272,9 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
                                "scores as one half; 0.5 is chance", "roc_auc"), keys(("Fawcett", "2006"))))
     elif "roc_auc" in ids:
         out.append((Convention("ROC AUC counts tied scores as one half; 0.5 is chance", "roc_auc"), []))
+    if "lam" in ids:  # the formula is TREC's definition rewritten: the definition said with it (Cormack & Lynam 2005)
+        out.append((Convention("It is logit⁻¹ of the mean of the logits of the two error rates, FP/(FP + TN) and "
+                               "FN/(FN + TP), and lam% is 100 times it", "lam"), keys(("Cormack", "2005"))))
     if "partial_roc_auc" in ids:  # McClish's rescaling: 0.5 for chance and 1 for a perfect ranking, at any budget
         out.append((Convention("The partial area is McClish's standardized form, 0.5 for a ranking no better than "
                                "chance and 1 for a perfect one", "partial_roc_auc"), keys(("McClish", "1989"))))
@@ -479,4 +482,4 @@ def _decision_names(order: Sequence[str], names: Mapping[str, str]) -> tuple[str
 _DECISION_IDS = {"accuracy", "expected_cost", "normalized_expected_cost", "balanced_accuracy", "recall", "precision",
                  "specificity", "npv", "f1", "f_beta", "mcc",
                  "cohen_kappa", "macro_f1", "jaccard", "adjusted_balanced_accuracy", "sba", "gm1",
-                 "geometric_macro_recall", "harmonic_macro_recall", "weighted_f1", "macro_precision"}
+                 "geometric_macro_recall", "harmonic_macro_recall", "weighted_f1", "macro_precision", "lam"}

@@ -241,19 +241,25 @@ S: dict[str, str] = {
     # a judge (an LLM, a model) against human raters (issue 22): the comparison opens the argument, alpha summarises
     "judge_compare": ("We set the judge's agreement with each human rater beside the human raters' agreement with "
                       "each other"),
-    "judge_pairs": "; the judge is the rater “{judge}”, and each pair is compared on the {items} both rated",
-    "judge_compare_one": "The judge is the rater “{judge}”, compared with the human rater on the {items} both rated",
-    "judge_compare_one_own": "The {judge} is compared with the human rater on the {items} both rated",
-    "judge_pairs_own": "; each pair is compared on the {items} both rated",
+    # the rater's column name is no word of the paper (the LLM-judge reader: "a column-name artifact"): the table
+    # gives it
+    "judge_compare_one": "The {judge} is compared with the human rater on the {items} both rated",
     "judge_figures_one": ("We give their agreement rate, the share of those {items} put in the same category, and "
                           "Cohen's kappa, which corrects it for chance"),
-    "judge_figures": ("For each pair we give the agreement rate, the share of those {items} put in the same category, "
-                      "and Cohen's kappa, which corrects it for chance"),
+    "judge_figures": ("For each pair we give the agreement rate, the share of the {items} both rated put in the same "
+                      "category, and Cohen's kappa, which corrects it for chance"),
+    # Zheng et al. (2023) give agreement with and without ties (their FastChat compute_agreement.py)
+    "judge_figures_ties": ("For each pair we give the agreement rate with and without ties, the share of the {items} "
+                           "both rated put in the same category, and Cohen's kappa, which corrects it for chance"),
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
+    # their test of position bias swaps the two answers: ratings in one order cannot show it, said as such
+    "judge_position": "One order of the answers cannot show position bias",
     "judge_weighted_answer": "We read the weighted kappa's Δ first: it counts a disagreement two categories apart more",
-    "judge_delta": ("The difference Δ, the judge's mean with the humans minus {humans}, has an interval that resamples "
-                    "the {items}, both sides of Δ on the same resample"),
-    "judge_delta_plain": "The difference Δ is the judge's mean with the humans minus {humans}",
+    # Δ is taken on the items every rater rated, so its two sides compare the same items (the LLM-judge reader: the
+    # pairs' own items differ; advisor/engine/_judge.py)
+    "judge_delta": ("The difference Δ, the judge's mean with the humans minus {humans}, is taken on the {items} all "
+                    "{m} rated; its interval resamples the {items}, both sides of Δ on the same resample"),
+    "judge_delta_plain": "The difference Δ, taken on the {items} all {m} rated, is the judge's mean with the humans minus {humans}",
     "judge_humans_mean": "the humans' mean with each other",
     "judge_humans_two": "the two humans' agreement with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
