@@ -31,6 +31,8 @@ _LAZY: dict[str, str] = {
     "fpr_budget_check": "._budget",
     "one_sided_upper": "._budget",
     "risk_limit_check": "._budget",  # the same bound, for the error rate of the answers at a fixed cut
+    "KornGraubard": "._budget",  # the bound over groups: Clopper–Pearson at the effective sample size (1998)
+    "korn_graubard_upper": "._budget",
     "structure_bootstrap": "._structures",
     "structure_comparison": "._structures",
     # used by the catalogue's checker, the report and the CLI
@@ -98,6 +100,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._mcnemar import PAIRED_PROPORTIONS as PAIRED_PROPORTIONS
     from ._budget import BudgetCheck as BudgetCheck, fpr_budget_check as fpr_budget_check
     from ._budget import one_sided_upper as one_sided_upper, risk_limit_check as risk_limit_check
+    from ._budget import KornGraubard as KornGraubard, korn_graubard_upper as korn_graubard_upper
     from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs
     from ._subgroup_scores import SCORE_IDS as SUBGROUP_SCORE_IDS
     from ._structures import (
