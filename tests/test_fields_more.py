@@ -51,8 +51,11 @@ def test_the_spam_lead_is_said_in_the_words_of_the_trec_spam_track() -> None:
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with recall at the deployed threshold"))
     assert said[lead] == ("We lead with recall at the deployed threshold, the share of “spam” messages it filters, "
                           "because that threshold is the one in use.")
-    assert said[lead + 1] == ("We set the share of “ham” messages filtered at the deployed threshold, with its "
-                              "one-sided 95% upper bound, against the budget of 0.1%.")
+    # the bound named and cited once: Clopper–Pearson at the effective sample size over the recipients (Korn &
+    # Graubard 1998), the spam reader's "design-effect-adjusted binomial bound"
+    assert said[lead + 1] == ("Its share of “ham” messages filtered must meet the 0.1% budget by the 95% "
+                              "Clopper–Pearson upper bound adjusted for recipient clustering  X .")
+    assert "korn1998confidence" in cited
     # the track's figures beside it, said as the field's customary figures, with the track's source
     assert said[lead + 2] == "As is customary in the TREC Spam Track, we also report TPR at an FPR of 0.1% and ROC AUC  X ."
     assert "cormack2005trec" in cited

@@ -561,11 +561,13 @@ def build_report(
     if promised is not None and BUDGET_PROMISE in promised:  # the labels in use against the budget: how it is bounded
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *budget_definitions(
-            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None,
+            budget if plan is not None and ev is not None else None)]
     if promised is not None and LIMIT_PROMISE in promised:  # the answers at the fixed cut: how the bound is taken
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *limit_definitions(
-            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None,
+            limit if plan is not None and ev is not None else None)]
     ctx.plan = plan.to_json_dict() if plan is not None else None
     ctx.at_priors = (at_priors or None) if plan is not None and ev is not None else None
     ctx.actions = (actions or None) if plan is not None and ev is not None else None
