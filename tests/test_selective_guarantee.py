@@ -28,7 +28,7 @@ from advisor.engine import coverage_at_risk, coverage_guaranteed_risk
 from advisor.plan import make_plan
 from advisor.questionnaire import load_answers
 from advisor.report import build_report, methods_paragraph, render_report
-from advisor.stats import fpr_budget_check, risk_limit_check
+from advisor.stats import fpr_budget_check, korn_graubard_upper, risk_limit_check
 from tests.test_methods_prose import evaluation_of, sentences, words
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,14 +89,16 @@ def test_without_errors_the_limit_needs_149_answers() -> None:
     assert risk_limit_check(0, 148, 0.02).verdict == "not shown to be within the limit"
 
 
-def test_with_groups_the_bound_is_the_larger_of_the_two_and_equals_the_budgets() -> None:
+def test_with_groups_the_bound_is_korn_and_graubards_and_equals_the_budgets() -> None:
     rng = np.random.default_rng(0)
     answered = rng.integers(1, 20, 80).astype(float)
     errors = np.minimum(answered, rng.poisson(0.3, 80) * (rng.random(80) < 0.2)).astype(float)
     c = risk_limit_check(errors, answered, 0.02, n_resamples=500, seed=4)
     b = fpr_budget_check(errors, answered, 0.02, n_resamples=500, seed=4)
     assert c.exact_upper == pytest.approx(float(beta.ppf(0.95, errors.sum() + 1, answered.sum() - errors.sum())))
-    assert c.group_upper is not None and c.upper == max(c.exact_upper, c.group_upper)
+    # Clopper–Pearson at the effective sample size over the groups (tests/test_budgets.py checks it against scipy
+    # and statsmodels), never below the binomial bound
+    assert c.upper == c.group_upper == korn_graubard_upper(errors, answered).upper >= c.exact_upper
     assert (c.upper, c.group_upper, c.rate) == (b.upper, b.group_upper, b.rate)  # one bound for both constraints
 
 
@@ -185,7 +187,8 @@ def test_a_fixed_cut_with_data_gives_its_coverage_and_bound(tmp_path: Path) -> N
     assert rec["answered"] == m and rec["items"] == n and rec["coverage"] == pytest.approx(m / n)
     assert rec["errors"] == errors and rec["rate"] == pytest.approx(errors / m)
     assert rec["exact_upper"] == pytest.approx(float(beta.ppf(0.95, errors + 1, m - errors)), abs=1e-10)
-    # the matters are resampled: the bound is the larger of the two, as the fraud budget's
+    # with the matters, the bound is Korn & Graubard's at the effective sample size, as the fraud budget's: never
+    # below the binomial bound (a design effect of at least 1)
     per = {g: (truth["error"][answered & (truth["matter"] == g)].sum(), (answered & (truth["matter"] == g)).sum())
            for g in np.unique(truth["matter"])}
     again = risk_limit_check([e for e, _ in per.values()], [a for _, a in per.values()], 0.02, n_resamples=300,
@@ -194,12 +197,13 @@ def test_a_fixed_cut_with_data_gives_its_coverage_and_bound(tmp_path: Path) -> N
     assert rec["group_upper"] == pytest.approx(again.group_upper)
     table = next(t for t in ctx.tables if t.id == "risk_limit_check")
     assert table.rows[0][1] == f"{m:,.0f} / {n:,.0f}" and table.rows[0][-1] == rec["verdict"]
-    assert "resamples of the groups" in table.caption
+    assert "Korn and Graubard's effective sample size" in table.caption
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
     assert "We lead with the confidence cut fixed in advance" in text
     formulas = render_report(ctx, "md")
     assert "Error rate of the answers at the cut fixed in advance" in formulas
-    assert "bootstrap resamples of the matters" in formulas
+    assert "the variance of the share estimated over the matters" in formulas  # the bound allows for the matters
+    assert "the documents of one matter are not independent" in formulas
 
 
 def test_without_a_cut_the_guaranteed_coverage_leads_with_its_groups_bound(tmp_path: Path) -> None:
@@ -217,9 +221,11 @@ def test_without_a_cut_the_guaranteed_coverage_leads_with_its_groups_bound(tmp_p
     row = ctx.scores.selective["router"]
     assert row["guaranteed_threshold"] == theta and row["guaranteed_bound"] == pytest.approx(bound, rel=1e-12)
     assert row["guaranteed_errors"] == truth["error"][at].sum() and row["guaranteed_answered"] == at.sum()
-    groups = [f"m{g}" for g in truth["matter"]]
-    again = risk_limit_check(truth["error"] * at, at.astype(float), 0.02, groups=groups, n_resamples=300, seed=5)
-    assert row["guaranteed_group_upper"] == pytest.approx(again.group_upper)
+    # the check beside it: the 95th percentile of the error rate at the cut over 300 resamples of the matters
+    _, idx = np.unique([f"m{g}" for g in truth["matter"]], return_inverse=True)
+    e_g, m_g = np.bincount(idx, weights=truth["error"] * at), np.bincount(idx, weights=at.astype(float))
+    w = np.random.default_rng(5).multinomial(e_g.shape[0], np.full(e_g.shape[0], 1 / e_g.shape[0]), size=300)
+    assert row["guaranteed_group_upper"] == pytest.approx(float(np.quantile((w @ e_g) / (w @ m_g), 0.95)))
     table = next(t for t in ctx.tables if t.id == "selective_prediction")
     assert "95th percentile over groups" in table.columns
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)

@@ -27,7 +27,7 @@ from ..engine import (
     selective_risk,
 )
 from ._build_decisions import _fmt, _with_interval
-from ..stats import proportion_interval, risk_limit_check
+from ..stats import proportion_interval
 from ._models import Paragraph, Span, TableBlock
 from ._models_scores import Curve
 
@@ -46,6 +46,25 @@ def _thin(x: np.ndarray, y: np.ndarray) -> Curve:
         keep = np.unique(np.r_[np.linspace(0, x.shape[0] - 1, _MAX_POINTS).round().astype(int), x.shape[0] - 1])
         x, y = x[keep], y[keep]
     return Curve(x=[float(v) for v in x], y=[float(v) for v in y])
+
+
+def _group_percentile(errors: np.ndarray, answered: np.ndarray, groups: np.ndarray, confidence: float,
+                      resamples: int, seed: Any) -> float | None:
+    """The ``confidence`` quantile of the error rate at the cut over ``resamples`` resamples of the groups (whole
+    groups drawn with replacement), the check the table labels "percentile over groups". The FPR budget and the risk
+    limit at a fixed cut now take Korn & Graubard's bound instead (:func:`advisor.stats.risk_limit_check`); this
+    check of selection with guaranteed risk keeps what its table and paragraph say it is."""
+    _, idx = np.unique(groups, return_inverse=True)
+    e_g = np.bincount(idx, weights=errors).astype(np.float64)
+    m_g = np.bincount(idx, weights=answered).astype(np.float64)
+    if e_g.shape[0] < 2 or not m_g.sum() > 0:
+        return None
+    rng = np.random.default_rng(seed)
+    w = rng.multinomial(e_g.shape[0], np.full(e_g.shape[0], 1.0 / e_g.shape[0]), size=int(resamples))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        draws = (w @ e_g) / (w @ m_g)
+    draws = draws[np.isfinite(draws)]
+    return float(np.quantile(draws, confidence)) if draws.size else None
 
 
 def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Mapping[str, Any],
@@ -112,10 +131,9 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
             row["guaranteed_answered"] = float((conf >= theta).sum()) if np.isfinite(theta) else None
             if groups is not None and np.isfinite(theta) and resamples > 0:
                 at = (conf >= theta).astype(np.float64)  # the items SGR's cut answers, ties at it included
-                check = risk_limit_check(error * at, at, target_risk, confidence, groups=np.asarray(groups),
-                                         n_resamples=resamples, seed=seed)
-                row["guaranteed_group_upper"] = check.group_upper
-                row["guaranteed_upper"] = max(bound, check.group_upper or 0.0)
+                check = _group_percentile(error * at, at, np.asarray(groups), confidence, resamples, seed)
+                row["guaranteed_group_upper"] = check
+                row["guaranteed_upper"] = max(bound, check or 0.0)
             elif np.isfinite(bound):
                 row["guaranteed_upper"] = bound
         data.selective[name] = row
