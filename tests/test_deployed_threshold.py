@@ -83,10 +83,11 @@ def test_the_fraud_paragraph_leads_with_the_deployed_threshold_then_the_budget_t
     said, cited = _said(build_report(load_answers(SITUATIONS / "fraud.yaml"), None, bootstrap=2000, seed=1))
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with"))
     assert said[lead] == ("We lead with recall at the deployed threshold, the share of “fraud” transactions it "
-                          "declines, because that threshold is the one in use.")
+                          "declines, because that threshold is in use.")
     # the bank's constraint where it binds, with its one-sided bound, right after the lead
-    assert said[lead + 1] == ("We set the share of “genuine” transactions declined at the deployed threshold, with its "
-                              "one-sided 95% upper bound, against the budget of 1%.")
+    # (the bound named and cited once: Clopper–Pearson at the effective sample size over the cards, Korn & Graubard)
+    assert said[lead + 1] == ("Its share of “genuine” transactions declined must meet the 1% budget by the 95% "
+                              "Clopper–Pearson upper bound adjusted for card clustering  X .")
     # the benchmark's figure beside it, with its source and its own setting (not "as is customary": its 5% is not
     # the bank's 1%)
     assert said[lead + 2] == ("We also report TPR at an FPR of 1%, the figure fraud-detection benchmarks such as Bank "
@@ -106,7 +107,7 @@ def test_without_a_field_tpr_at_the_budget_is_reported_beside_the_lead_as_such()
     given = {k: v for k, v in _given("fraud").items() if k != "field"}
     said, cited = _said(build_report(given, None, bootstrap=0))
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with recall at the deployed threshold"))
-    assert said[lead + 1].startswith("We set the share of “genuine” transactions declined at the deployed threshold")
+    assert said[lead + 1].startswith("Its share of “genuine” transactions declined must meet the 1% budget")
     assert said[lead + 2] == ("We also report TPR at an FPR of 1%, the recall of the best threshold within the budget; "
                               "chosen on the test set, that threshold makes it optimistic for one fixed in advance  X .")
     assert "tong2018neyman" in cited and "jesus2022turning" not in cited
@@ -136,8 +137,8 @@ def test_the_report_computes_the_lead_the_figure_beside_it_and_the_bound() -> No
     said, cited = _said(ctx)
     lead = next(i for i, s in enumerate(said) if s.startswith("We lead with"))
     assert said[lead].startswith("We lead with recall at the deployed threshold")
-    assert said[lead + 1].startswith("We set the share of “genuine” transactions declined at the deployed threshold, "
-                                     "with its one-sided 95% upper bound")
+    assert said[lead + 1].startswith("Its share of “genuine” transactions declined must meet the 1% budget by the 95% "
+                                     "Clopper–Pearson upper bound")
     assert said[lead + 2].startswith("We also report TPR at an FPR of 1%, the figure fraud-detection benchmarks such "
                                      "as Bank Account Fraud report at 5%")
     assert said[lead + 3].startswith("It is read at the lowest threshold whose false positive rate on the test set is "

@@ -29,7 +29,8 @@ from advisor.engine import coverage_guaranteed_risk
 from advisor.plan import make_plan
 from advisor.questionnaire import load_answers
 from advisor.report import build_report, methods_paragraph, render_report
-from advisor.stats import calibration_split, clustered_sgr, design_effect, fpr_budget_check, risk_limit_check
+from advisor.stats import calibration_split, clustered_sgr, design_effect, fpr_budget_check, korn_graubard_upper, \
+    risk_limit_check
 from tests.test_methods_prose import evaluation_of, sentences, words
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,14 +91,16 @@ def test_without_errors_the_limit_needs_149_answers() -> None:
     assert risk_limit_check(0, 148, 0.02).verdict == "not shown to be within the limit"
 
 
-def test_with_groups_the_bound_is_the_larger_of_the_two_and_equals_the_budgets() -> None:
+def test_with_groups_the_bound_is_korn_and_graubards_and_equals_the_budgets() -> None:
     rng = np.random.default_rng(0)
     answered = rng.integers(1, 20, 80).astype(float)
     errors = np.minimum(answered, rng.poisson(0.3, 80) * (rng.random(80) < 0.2)).astype(float)
     c = risk_limit_check(errors, answered, 0.02, n_resamples=500, seed=4)
     b = fpr_budget_check(errors, answered, 0.02, n_resamples=500, seed=4)
     assert c.exact_upper == pytest.approx(float(beta.ppf(0.95, errors.sum() + 1, answered.sum() - errors.sum())))
-    assert c.group_upper is not None and c.upper == max(c.exact_upper, c.group_upper)
+    # Clopper–Pearson at the effective sample size over the groups (tests/test_budgets.py checks it against scipy
+    # and statsmodels), never below the binomial bound
+    assert c.upper == c.group_upper == korn_graubard_upper(errors, answered).upper >= c.exact_upper
     assert (c.upper, c.group_upper, c.rate) == (b.upper, b.group_upper, b.rate)  # one bound for both constraints
 
 
@@ -198,7 +201,8 @@ def test_a_fixed_cut_with_data_gives_its_coverage_and_bound(tmp_path: Path) -> N
     assert rec["answered"] == m and rec["items"] == n and rec["coverage"] == pytest.approx(m / n)
     assert rec["errors"] == errors and rec["rate"] == pytest.approx(errors / m)
     assert rec["exact_upper"] == pytest.approx(float(beta.ppf(0.95, errors + 1, m - errors)), abs=1e-10)
-    # the matters are resampled: the bound is the larger of the two, as the fraud budget's
+    # with the matters, the bound is Korn & Graubard's at the effective sample size, as the fraud budget's: never
+    # below the binomial bound (a design effect of at least 1)
     per = {g: (truth["error"][answered & (truth["matter"] == g)].sum(), (answered & (truth["matter"] == g)).sum())
            for g in np.unique(truth["matter"])}
     again = risk_limit_check([e for e, _ in per.values()], [a for _, a in per.values()], 0.02, n_resamples=300,
@@ -207,12 +211,13 @@ def test_a_fixed_cut_with_data_gives_its_coverage_and_bound(tmp_path: Path) -> N
     assert rec["group_upper"] == pytest.approx(again.group_upper)
     table = next(t for t in ctx.tables if t.id == "risk_limit_check")
     assert table.rows[0][1] == f"{m:,.0f} / {n:,.0f}" and table.rows[0][-1] == rec["verdict"]
-    assert "resamples of the groups" in table.caption
+    assert "Korn and Graubard's effective sample size" in table.caption
     text = " ".join("".join(s.text for s in p.spans) for p in ctx.methods)
     assert "We lead with the confidence cut fixed in advance" in text
     formulas = render_report(ctx, "md")
     assert "Error rate of the answers at the cut fixed in advance" in formulas
-    assert "bootstrap resamples of the matters" in formulas
+    assert "the variance of the share estimated over the matters" in formulas  # the bound allows for the matters
+    assert "the documents of one matter are not independent" in formulas
 
 
 def test_without_a_cut_the_frozen_cut_leads_on_the_test_matters(tmp_path: Path) -> None:

@@ -574,11 +574,13 @@ def build_report(
     if promised is not None and BUDGET_PROMISE in promised:  # the labels in use against the budget: how it is bounded
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *budget_definitions(
-            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None,
+            budget if plan is not None and ev is not None else None)]
     if promised is not None and LIMIT_PROMISE in promised:  # the answers at the fixed cut: how the bound is taken
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *limit_definitions(
-            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None)]
+            answers_dict, iv.group_column if iv is not None and iv.n_resamples > 0 else None,
+            limit if plan is not None and ev is not None else None)]
     if score_data is not None and score_data.frozen_cut:  # the frozen cut's answers on the test half: their formula
         iv = results.intervals
         ctx.definitions = [*ctx.definitions, *frozen_definitions(

@@ -243,6 +243,8 @@ def build_methods(
     # a threshold in use and a budget: its recall leads, the budget's sentence right after it, then TPR at the budget,
     # the best threshold the test set allows, with its optimism (issue 22, the fraud and spam readers)
     deployed = primary is not None and deployed_lead(answers, [primary.id, *(m.id for m in rec if m is not primary)])
+    # the groups the budget's bound allows for (Korn & Graubard 1998), as the report's Definitions and table take them
+    bound_group = intervals.group_column if intervals is not None and intervals.n_resamples > 0 else None
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
@@ -269,7 +271,7 @@ def build_methods(
             if deployed and primary is not None:  # the threshold in use, then the budget it must keep
                 deployed_lead_sentence(p, answers, prose_name(primary))
                 if budget:
-                    budget_sentence(p, answers)
+                    budget_sentence(p, answers, cite, bound_group, after_lead=True)
                 led = {primary.id}
             elif limit:  # the cut in use against the limit; the coverage at the target risk is said beside it
                 limit_lead_sentences(p, answers, cite)
@@ -374,7 +376,7 @@ def build_methods(
         if acts and not acts_lead:  # shorter once the paragraph must shorten, never dropped
             actions_sentence(p, answers, terse=terse > 0)
         if budget and not deployed:  # the author's constraint at the threshold in use: never dropped
-            budget_sentence(p, answers)  # (right after the lead when the deployed threshold's recall leads)
+            budget_sentence(p, answers, cite, bound_group)  # (right after the lead when the deployed threshold's recall leads)
         if promised is None:
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading

@@ -11,8 +11,8 @@ one-sided 95% upper bound and the verdict — within the limit (bound ≤ target
 to be within it — and the methods paragraph leads with it in the author's words.
 
 The bound (:func:`advisor.stats.risk_limit_check`, the bound of :func:`advisor.stats.fpr_budget_check`):
-Clopper–Pearson when the items are drawn one by one; with a column of groups (matters) the larger of that and the
-groups' bootstrap percentile, because the errors of one matter's documents are not independent.
+Clopper–Pearson when the items are drawn one by one; with a column of groups (matters) Korn & Graubard's (1998),
+Clopper–Pearson at the effective sample size, because the errors of one matter's documents are not independent.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ import numpy as np
 from ..plan import Plan
 from ..questionnaire import plural
 from ..stats import risk_limit_check
-from ._budget import bound_method, bound_words, cell, count_text, fewest_negatives, percent
+from ._budget import (bound_method, bound_words, cell, count_text, design_effect_words, design_words, fewest_negatives,
+                      fewest_words, percent)
 from ._methods_intervals import unit_noun
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
@@ -138,8 +139,11 @@ def fewest_answers(limit: float, confidence: float = 0.95) -> int:
     return fewest_negatives(limit, confidence)  # the same bound: no error among m answers, as none flagged among N
 
 
-def limit_definitions(answers: Mapping[str, Any], group: str | None) -> list[MetricEntry]:
-    """The formula of the error rate the paragraph sets against the target risk, and how its bound is taken."""
+def limit_definitions(answers: Mapping[str, Any], group: str | None,
+                      record: Mapping[str, Any] | None = None) -> list[MetricEntry]:
+    """The formula of the error rate the paragraph sets against the target risk, and how its bound is taken; with
+    ``record`` (the report's JSON ``"risk_limit"``), the answers, the groups and the effective sample size the bound
+    rests on, else the fewest answers a bound within the limit needs, where that number can bind (as the budget's)."""
     if not fixed_cut(answers):
         return []
     limit = float(answers["target_risk"])
@@ -149,8 +153,12 @@ def limit_definitions(answers: Mapping[str, Any], group: str | None) -> list[Met
                        f"counted, and $E_c$ the number of wrong answers among them; the coverage beside it is "
                        f"$m_c/n$. Its one-sided 95% upper bound is ")
     where.t(bound_words(group, answers.get("group"), items))
-    where.t(f"; the limit is met when the bound is at most {percent(limit)}. Even without an error, the bound reaches "
-            f"{percent(limit)} only from {fewest_answers(limit):,} {items} {past} on")
+    where.t(f"; the limit is met when the bound is at most {percent(limit)}")
+    where.say(design_effect_words(group, items))
+    systems = {name: {**v, "negatives": v.get("answered")}
+               for name, v in dict((record or {}).get("systems") or {}).items()}
+    where.t(design_words({"systems": systems}, f"{past} {items}", group, limit, none="no error") if systems
+            else fewest_words(limit, f"{items} {past}", group, none="no error"))
     return [MetricEntry(id="risk_at_cut", name="Error rate of the answers at the cut fixed in advance",
                         formula=r"\frac{E_c}{m_c}", role="complementary", where=where.para())]
 
@@ -209,9 +217,9 @@ def limit_tables(plan: Plan, systems: Mapping[str, Any], abstained: Mapping[str,
         rows.append([name, f"{count_text(check.negatives)} / {count_text(n)}", cell(coverage, digits),
                      f"{count_text(check.false_positives)} / {count_text(check.negatives)}", cell(check.rate, max(digits, 4)),
                      cell(check.upper, max(digits, 4)), percent(limit), check.verdict])
-    how = ("the larger of the one-sided Clopper–Pearson bound, which takes the items as independent, and the "
-           f"{confidence * 100:.0f}th percentile of the error rate over {resamples:,} resamples of the groups, whose "
-           "items are not independent" if use_groups else "one-sided Clopper–Pearson")
+    how = ("Clopper–Pearson at Korn and Graubard's effective sample size, the answers divided by their design effect "
+           "over the groups, whose items are not independent, and scaled for the groups' degrees of freedom"
+           if use_groups else "one-sided Clopper–Pearson")
     return [TableBlock(
         id="risk_limit_check", title="The cut fixed in advance against the target risk",
         caption=(f"At the confidence cut fixed in advance (the items left to a person carry the reject label): the "
