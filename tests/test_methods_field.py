@@ -201,7 +201,7 @@ def test_the_judges_agreement_is_read_against_the_humans() -> None:
 
 def test_the_loan_paragraph_keeps_the_fairness_question() -> None:
     text = evaluation("loan")
-    assert "every metric within each value of “sex” and of “ethnicity”" in text
+    assert "every metric within each value of “sex” and “ethnicity”" in text
     # the gaps, named (the s29 and s30 readers: "the range of each figure unaffected by class shares" named none)
     assert "and the gaps in TPR, FPR and ROC AUC" in text
 
