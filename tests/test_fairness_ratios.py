@@ -219,7 +219,7 @@ def test_the_loan_paragraph_gives_the_approval_rate_ratio_with_its_sources():
     ctx = build_report(load_answers(LOAN), None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
     # the columns named once, in the subgroup promise just before (two sentences naming them read as a repetition)
-    assert ("We give every metric within each value of “sex” and of “ethnicity”, and the gaps in TPR, FPR and "
+    assert ("We give every metric within each value of “sex” and “ethnicity”, and the gaps in TPR, FPR and "
             "ROC AUC. For each value we also give the approval rate, the share of applicants "
             "predicted “repaid”, and its ratio to the highest value's") in text
     assert "four-fifths line" in text

@@ -136,8 +136,7 @@ def test_intent_leads_with_the_wrong_action_rate_and_gives_the_fallback_rate_bes
     text = _evaluation(build_report(answers, None, bootstrap=2000, seed=1))
     assert ("A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, the share of "
             "utterances on which an action is taken and is wrong.") in text
-    assert "Beside it we give the fallback rate, the share of the utterances of other classes taken as " \
-           "“out-of-scope”." in text
+    assert "Beside it we give the fallback rate, the share of the other utterances taken as “out-of-scope”." in text
     assert "With no cost ratio between them fixed, the two errors are reported apart." in text
     assert "We lead with balanced accuracy" not in text
     assert text.index("wrong-action rate") < text.index("in-scope accuracy")

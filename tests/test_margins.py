@@ -144,20 +144,22 @@ def test_an_unknown_margin_is_said_as_none_fixed() -> None:
 
 
 def test_subgroups_without_a_margin_are_descriptive() -> None:
-    # the loan's approval rates are set against the four-fifths line, a line fixed in advance: the sentence on margins
-    # sets it apart (the loan reader: "no margin was fixed" right after the line read as a contradiction)
+    # the four-fifths line is US practice, given beside the approval rates as a reference, not a criterion the author
+    # set (the s31 credit reader: no jurisdiction was given); with no margin fixed, the gaps describe and cannot show
+    # the equal treatment the author must show
     loan = yaml.safe_load((SITUATIONS / "loan.yaml").read_text())
     text = _methods(loan)
-    assert "No margin was fixed beyond the four-fifths line; the other gaps are descriptive" in text
-    assert text.index("against the four-fifths line") < text.index("No margin was fixed beyond the four-fifths line")
-    assert "No margin was fixed in advance" not in text and "We call the groups alike" not in text
+    assert "beside the US four-fifths line" in text and "against the four-fifths line" not in text
+    assert "No margin was fixed in advance, so the gaps describe and cannot show equal treatment" in text
+    assert text.index("beside the US four-fifths line") < text.index("No margin was fixed in advance")
+    assert "We call the groups alike" not in text
     # hiring, no field: the line is for the shares of candidates hired, in the adverse impact sentence's own words
     hiring = {**loan, "field": None, "item_name": "candidate", "classes": ["rejected", "hired"],
               "positive_class": "hired", "context": "Candidates for a warehouse job are screened by a model; we must "
                                                     "show it treats women and men alike."}
     text = _methods(hiring)
-    assert "No margin was fixed beyond the four-fifths line" in text
-    assert text.index("share of candidates predicted “hired”") < text.index("No margin was fixed beyond")
+    assert "No margin was fixed in advance, so the gaps describe and cannot show equal treatment" in text
+    assert text.index("share of candidates predicted “hired”") < text.index("No margin was fixed in advance")
     # no four-fifths line (the toxicity scores' subgroups): no line to set apart
     text = _methods(yaml.safe_load((SITUATIONS / "toxic.yaml").read_text()))
     assert "No margin was fixed in advance, so the gaps are descriptive" in text and "Apart from" not in text

@@ -136,7 +136,9 @@ def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float |
     margin = margin_of(answers)
     if margin is None and line:
         # short: the sentence before drew the line for {line}; "beyond" keeps it apart (the loan reader)
-        p.t("No margin was fixed beyond the four-fifths line; the other gaps are descriptive. ")
+        # the line is US practice, not the author's criterion, and a gap with no margin cannot show that groups are
+        # treated alike (the s31 credit reader: "a must show cannot rest on descriptive gaps"; no jurisdiction given)
+        p.t("No margin was fixed in advance, so the gaps describe and cannot show equal treatment. ")
         return
     if margin is None:
         p.t("No margin was fixed in advance, so the gaps are descriptive. ")  # "treated alike" cannot be shown

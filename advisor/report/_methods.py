@@ -1621,14 +1621,22 @@ def _labels_said(labels: Sequence[str], joint: str = "and") -> str:
 
 
 def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
-                   intervals: IntervalSettings | None) -> str | None:
+                   intervals: IntervalSettings | None, declared: bool = False) -> str | None:
     """The line after a mean's formula that says which classes its ``symbol`` counts (see :func:`mean_conventions`);
-    None where no class can be missing."""
+    None where no class can be missing. ``declared``: before data, the answers name the classes of a single-label
+    task, each expected in the test set (the report says where one is not), and a class only predicted is then
+    none of them: with resamples that keep every class, ${symbol}$ is the number of classes in each (the s30 and s31
+    readers: "fix k; the clause is dead")."""
     full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
     if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
         return full
+    if case == "absent_both" and task is None and declared and intervals.n_resamples > 0 \
+            and intervals.classes in ("kept", "fixed") and jackknife_unit(intervals) is None:
+        return None  # (a class absent from the truth keeps its sentence: the design's redraw, said before data)
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
     one = jackknife_unit(intervals)
+    if one is not None and case == "absent_both" and task is None:  # before data, as for a class absent below
+        return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
     if one is not None and case == "absent":  # the jackknife's intervals: a class is lost only with its one unit
         if task is None:  # before data: wherever one unit holds a class
             return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
@@ -1716,7 +1724,10 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     named = None if whole or left is None else W.S["undefined_omit_counts"].format(
         metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items), also=also) if size and kept else \
         W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items), also=also)
-    bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals) \
+    # the classes declared (a test set is expected to hold each; with data the report says where one is absent)
+    declared = bool(answers.get("classes") or answers.get("n_classes")) \
+        and answers.get("label_structure") in (None, "nominal", "ordinal")
+    bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals, declared) \
         if not whole and left is not None and size and kept else None
     name = _lower_name(m.name)
     return name + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet, name

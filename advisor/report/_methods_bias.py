@@ -218,12 +218,12 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     each = "For each value we also give" if columns_said else f"For each value of {_columns(answers)} we give"
     if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
         p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
-            "ratio to the highest value's, against the four-fifths line")
+            "ratio to the highest value's, beside the US four-fifths line")
     elif rate:
         p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
-            + ("Fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "We set the smallest "
-               "ratio against") + " the four-fifths line of the US guidelines on selection procedures")
+            + ("US fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "US practice sets "
+               "the smallest ratio against") + " the four-fifths line of the US guidelines on selection procedures")
     else:
         p.t(f"{each} the share of {items} predicted “{fav}” and its ratio to "
             "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")

@@ -213,7 +213,8 @@ S: dict[str, str] = {
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
     "fallback_beside": "Beside it we give the {name}",
-    "fallback_beside_what": ", the share of the {items} of other classes taken as “{f}”",
+    # "the other {items}", as m's sentence names them (the s30 intent reader: "of other classes" read as generated)
+    "fallback_beside_what": ", the share of the other {items} taken as “{f}”",
     "fallback_not_merged": "With no cost ratio between them fixed, the two errors are reported apart",
     # the risks at which users act are given (decision_thresholds): the net benefit there leads (the sepsis reader)
     "lead_net_benefit": ("Because the risks of “{pos}” are acted on at {at}, we lead with the net benefit at {each}, "
@@ -491,8 +492,7 @@ S: dict[str, str] = {
     "intervals_exact_many": "; the binomial proportions take exact Clopper–Pearson intervals",
     # more than five exact: the few resampled named instead (the intent reader: "which figures are the binomial
     # proportions?")
-    "intervals_exact_but": "; every figure but {names} is a binomial proportion and takes an exact Clopper–Pearson "
-                           "interval",
+    "intervals_exact_but": "; all but {names} take exact Clopper–Pearson intervals",
     "units_named": "{count} {units}, not of single {items}",
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     # resampled units (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters does not have nominal

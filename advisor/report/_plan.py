@@ -582,7 +582,7 @@ def promises(plan: Plan, shown: Sequence[str] | None) -> list[str]:
                    if x in out]  # said after it
         out = [x for x in out if x not in (PROMISE["bias_aucs"], PROMISE["subgroup_smd"], *figures)]
         gapped = _gapped(plan)
-        out.insert(0, PROMISE_SUBGROUPS.format(columns=" and of ".join(cols))
+        out.insert(0, PROMISE_SUBGROUPS.format(columns=" and ".join(cols))
                    + (PROMISE_GAPS.format(gaps="gaps" if len(gapped) > 1 else "gap",
                                           figures=join_words(gapped))
                       + GAPS_WHY[len(gapped) > 1] if gapped else ""))

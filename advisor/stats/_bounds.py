@@ -36,7 +36,7 @@ _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "
          "macro_jaccard", "weighted_jaccard", "micro_jaccard", "sba",
          "correlation_distance", "geometric_macro_recall", "harmonic_macro_recall", "minority_weighted_f1",
          "precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard", "fowlkes_mallows", "expected_cost",
-         "roc_auc", "average_precision", "brier_binary", "ece", "multilabel_micro_f1", "multilabel_macro_f1",
+         "lam", "roc_auc", "average_precision", "brier_binary", "ece", "multilabel_micro_f1", "multilabel_macro_f1",
          "multilabel_samples_f1", "hamming_loss", "subset_accuracy", "top_k_accuracy", "tpr_at_fpr", "partial_roc_auc",
          "ks_statistic",
          "precision_at_k", "recall_at_k", "ici", "aurc", "selective_risk", "coverage_at_risk",
