@@ -165,9 +165,10 @@ def test_the_paragraph_reads_like_a_paper(fixed: bool, tmp_path: Path) -> None:
         # the bound at the matters' effective sample size, and the guarantee as it holds (points one and three)
         assert "At that cut, the bound on the routed documents' error rate, taken at their effective sample size, " \
                "is within 2%." in text
-        assert "With probability at least 95% over the draw of these matters, the error rate of new documents from " \
-               "the same distribution routed at the frozen cut is at most 2%, approximately, as the design effect " \
-               "is estimated." in text
+        # over new matters drawn like these, not new documents (the s32 reader: the guarantee with clustered data)
+        assert "With probability at least 95% over the draw of these matters, the error rate at the frozen cut on " \
+               "documents of new matters like these is at most 2%, approximately, as the design effect is " \
+               "estimated." in text
         assert "We lead with coverage at the frozen cut on the other half, the share of its documents routed, with " \
                "the share of those routed that are wrong." in text
         assert "Beside these we report area under the risk-coverage curve." in text

@@ -27,7 +27,9 @@ PROMISE: dict[str, str] = {
     "per_class": "the precision, recall and F1 of every class",
     "recall_spread": "the range and standard deviation of per-class recall",
     "at_priors": "the metrics at the class shares in use",
-    "ranking_stability": "how often each system ranks first across the bootstrap resamples",
+    # the resamples named as what they are, bootstrap resamples of the unit (the s33 reader: with jackknife intervals
+    # "the bootstrap resamples" had no antecedent)
+    "ranking_stability": "how often each system ranks first across bootstrap resamples",
     "paired_difference": "each metric's paired difference",
     "class_order": "the order of the classes the distances are taken in",
     "per_label": "precision, recall and F1 of every label",

@@ -108,7 +108,7 @@ def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None,
     >>> frozen_lead_sentences(t, {"item_name": "document", "target_risk": 0.02, "context": "routed to a team",
     ...                           "group": "matter_id"}, seed=7)
     >>> print("".join(s.text for s in t.spans))
-    On a random half of the matters, seed 7, selection with guaranteed risk sets a cut on the top-label probability. At that cut, the bound on the routed documents' error rate, taken at their effective sample size, is within 2%. With probability at least 95% over the draw of these matters, the error rate of new documents from the same distribution routed at the frozen cut is at most 2%, approximately, as the design effect is estimated. We lead with coverage at the frozen cut on the other half, the share of its documents routed, with the share of those routed that are wrong. 
+    On a random half of the matters, seed 7, selection with guaranteed risk sets a cut on the top-label probability. At that cut, the bound on the routed documents' error rate, taken at their effective sample size, is within 2%. With probability at least 95% over the draw of these matters, the error rate at the frozen cut on documents of new matters like these is at most 2%, approximately, as the design effect is estimated. We lead with coverage at the frozen cut on the other half, the share of its documents routed, with the share of those routed that are wrong. 
     """
     items = plural(str(answers.get("item_name") or "item"))
     present, past = _verb(str(answers.get("context") or ""))
@@ -122,8 +122,11 @@ def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None,
         p.cite([key])
     p.t(f". At that cut, the bound on the {past} {items}' error rate"
         + (", taken at their effective sample size," if group else "") + f" is within {limit}. ")
-    p.t(f"With probability at least 95% over the draw of these {units}, the error rate of new {items} from the same "
-        f"distribution {past} at the frozen cut is at most {limit}"
+    # with groups, the guarantee is over new groups drawn like these, not new items (the s32 reader: "wrong for
+    # clustered data: the guarantee … is over new matters drawn like these")
+    what = (f"the error rate at the frozen cut on {items} of new {units} like these" if group else
+            f"the error rate of new {items} from the same distribution {past} at the frozen cut")
+    p.t(f"With probability at least 95% over the draw of these {units}, {what} is at most {limit}"
         + (", approximately, as the design effect is estimated" if group else "") + ". ")
     p.t(f"We lead with coverage at the frozen cut on the other half, the share of its {items} {past}, with the "
         f"share of those {past} that are wrong. ")
