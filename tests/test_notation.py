@@ -141,3 +141,12 @@ def test_the_cost_shares_are_said_as_this_plan_weighs_them() -> None:
     test_set = methods_paragraph("tests/situations/sarcasm.yaml", "md", seed=1)
     assert r"$\pi_i$ is the share of class $i$ in the test set" in test_set
     assert "when that is known, else" not in given + test_set
+
+
+def test_two_labelings_neither_the_reference_have_no_true_class_in_the_notation():
+    """Symmetric answers (neither labeling is the reference): the table's rows are the first labeling's classes, not
+    "true classes" — a premise the answers did not give."""
+    md = _methods(Path(__file__).resolve().parents[1] / "examples" / "answers" / "labelings_distance.yaml")
+    assert "true class" not in md
+    assert "$C$ is the table crossing the two labelings, the first in rows; $a_i$ and $b_j$ are the sizes of class " \
+           "$i$ in the first and class $j$ in the second" in md

@@ -1481,8 +1481,12 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
         size = ""
     elif matrix:
         # only the sizes a formula uses: a_i defined for top-1 accuracy's Σ C_ii / n said nothing (issue 22)
-        text = W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a" if "a_" in formulas
-                   else "notation_matrix_c"]
+        if answers.get("symmetric"):  # two labelings, neither the reference: no true class
+            text = W.S["notation_matrix_symmetric" if "b_" in formulas else "notation_matrix_a_symmetric"
+                       if "a_" in formulas else "notation_matrix_c_symmetric"]
+        else:
+            text = W.S["notation_matrix" if "b_" in formulas else "notation_matrix_a" if "a_" in formulas
+                       else "notation_matrix_c"]
         said.append(text + (", " + size if size else ""))
         size = ""
     if probs:

@@ -396,6 +396,13 @@ S: dict[str, str] = {
                         "true class $i$ and predicted class $j$"),
     "notation_matrix_a": "$C$ is the confusion matrix with true classes as rows, $a_i$ is the size of true class $i$",
     "notation_matrix_c": "$C$ is the confusion matrix with true classes as rows",
+    # two labelings, neither the reference (symmetric: true): no "true" class (a reviewer of agreement studies: the
+    # notation stated a premise the answers did not give)
+    "notation_matrix_symmetric": ("$C$ is the table crossing the two labelings, the first in rows; $a_i$ and $b_j$ are the sizes of "
+                                  "class $i$ in the first and class $j$ in the second"),
+    "notation_matrix_a_symmetric": ("$C$ is the table crossing the two labelings, the first in rows; $a_i$ is the "
+                                    "size of its class $i$"),
+    "notation_matrix_c_symmetric": "$C$ is the table crossing the two labelings, the first in rows",
     "notation_probs": "$p_{tj}$ is item $t$'s probability for class $j$, $y_t$ its true class",
     "notation_probs_n_k": ", and {size}",
     # a two-class task: y_t is 1 or 0 and p_t the positive class's probability in every formula (issue 22: y_t was

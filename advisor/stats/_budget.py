@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtrit
 
 from ._proportions import beta_quantile
 
 __all__ = ["BudgetCheck", "KornGraubard", "LIMIT_VERDICTS", "VERDICTS", "budget_verdict", "fpr_budget_check",
-           "korn_graubard_upper", "one_sided_upper", "risk_limit_check", "t_quantile"]
+           "grouped_design_effect", "korn_graubard_upper", "one_sided_upper", "risk_limit_check", "t_quantile"]
 
 #: the three verdicts, as the report says them
 VERDICTS = ("within the budget", "over the budget", "not shown to be within the budget")
@@ -75,17 +76,13 @@ def budget_verdict(rate: float, upper: float, budget: float) -> str:
 
 
 def t_quantile(q: float, df: float) -> float:
-    """The ``q`` quantile of Student's t with ``df`` degrees of freedom (``q ≥ 0.5``), from the beta quantile:
-    ``P(|T| ≤ t) = I_y(1/2, df/2)`` with ``y = t²/(df + t²)``, so ``t = √(df · y/(1 − y))`` (``y`` small for large
-    ``df``, where it keeps its digits).
+    """The ``q`` quantile of Student's t with ``df`` degrees of freedom (``q ≥ 0.5``; 0 below): scipy's ``stdtrit``,
+    the one the jackknife's intervals and the paired tests use.
 
     >>> round(t_quantile(0.95, 9), 4), round(t_quantile(0.975, 30), 4)  # the tables' 1.8331 and 2.0423
     (1.8331, 2.0423)
     """
-    if q <= 0.5:
-        return 0.0
-    y = beta_quantile(2.0 * q - 1.0, 0.5, df / 2.0)
-    return math.sqrt(df * y / (1.0 - y)) if y < 1.0 else float("inf")
+    return float(stdtrit(df, q)) if q > 0.5 else 0.0
 
 
 @dataclass(frozen=True)
@@ -97,6 +94,26 @@ class KornGraubard:
     effective_n: float  # n*, after the design effect (at least 1) and the degrees-of-freedom factor
     design_effect: float  # N / n* before the degrees-of-freedom factor, at least 1
     groups: int
+
+
+def grouped_design_effect(x_g: Any, n_g: Any) -> float:
+    """Kish's design effect of the ratio ``p̂ = Σ x_g / Σ n_g`` over ``G`` groups: its cluster-robust variance
+    ``G/(G − 1) · Σ_g (x_g − p̂ n_g)² / N²`` over the binomial one ``p̂(1 − p̂)/N``, at least 1; 1 when ``p̂`` is 0 or 1
+    or fewer than two groups have items (no variance to estimate). One computation for Korn & Graubard's bound and
+    for selection with guaranteed risk at an effective sample size (:mod:`._frozen_cut`).
+
+    >>> round(grouped_design_effect([2, 0, 0], [2, 2, 2]), 9), grouped_design_effect([1, 1], [2, 2])
+    (3.0, 1.0)
+    """
+    x = np.atleast_1d(np.asarray(x_g, dtype=np.float64))
+    n = np.atleast_1d(np.asarray(n_g, dtype=np.float64))
+    big_n = float(n.sum())
+    g = int(np.count_nonzero(n > 0))
+    p = float(x.sum()) / big_n if big_n > 0 else float("nan")
+    if g < 2 or not 0.0 < p < 1.0:
+        return 1.0
+    var = g / (g - 1.0) * float(np.sum((x - p * n) ** 2)) / big_n ** 2
+    return max(1.0, var / (p * (1.0 - p) / big_n))
 
 
 def korn_graubard_upper(x_g: Any, n_g: Any, confidence: float = 0.95) -> KornGraubard:
@@ -119,9 +136,7 @@ def korn_graubard_upper(x_g: Any, n_g: Any, confidence: float = 0.95) -> KornGra
     p = total / big_n
     if g < 2:
         return KornGraubard(one_sided_upper(total, big_n, confidence), big_n, 1.0, g)
-    var = g / (g - 1.0) * float(np.sum((x - p * n) ** 2)) / big_n ** 2
-    srs = p * (1.0 - p) / big_n
-    deff = max(1.0, var / srs) if srs > 0 else 1.0  # p̂ = 0 or 1: n* = N
+    deff = grouped_design_effect(x, n)  # p̂ = 0 or 1: 1, so n* = N
     n_star = big_n / deff
     n_star *= (t_quantile(confidence, big_n - 1.0) / t_quantile(confidence, g - 1.0)) ** 2
     if p >= 1.0:

@@ -34,7 +34,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine import check_target_risk, coverage_guaranteed_risk
-from ._budget import BudgetCheck, one_sided_upper, risk_limit_check
+from ._budget import BudgetCheck, grouped_design_effect, one_sided_upper, risk_limit_check
 from ._clusters import group_weights
 from ._intervals import resampled_intervals
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration
@@ -85,16 +85,7 @@ def design_effect(errors: Any, groups: Any) -> float:
     """
     e = np.asarray(errors, dtype=np.float64)
     unit = _units(e.shape[0], groups)
-    m = float(e.shape[0])
-    sizes = np.bincount(unit).astype(np.float64)
-    keep = sizes > 0
-    count = int(keep.sum())
-    r = float(e.sum()) / m if m > 0 else float("nan")
-    if count < 2 or not 0.0 < r < 1.0:
-        return 1.0
-    per = np.bincount(unit, weights=e)[keep]
-    var = count / (count - 1) * float(np.sum((per - r * sizes[keep]) ** 2)) / (m * m)
-    return max(1.0, var / (r * (1.0 - r) / m))
+    return grouped_design_effect(np.bincount(unit, weights=e), np.bincount(unit))
 
 
 @dataclass(frozen=True)
