@@ -64,7 +64,7 @@ from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
-from ._methods_intervals import intervals_sentence, jackknife_unit, method_words, tied_note
+from ._methods_intervals import first_shares_words, intervals_sentence, jackknife_unit, method_words, tied_note
 from ._methods_scores import TEST_SET_CUT, TEST_SET_THRESHOLD, BudgetNote, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
@@ -400,7 +400,9 @@ def build_methods(
                      if acts_lead and interest and m.id in ACTION_IDS else m for m in rec]
         intervals_sentence(p, intervals, n_systems, answers, named_rec, cite, brief)
         if [x for x in shown if x in W.PROMISE_COMPARING]:
-            p.t(W.S["duties_comparing"] + _join_words([x for x in shown if x in W.PROMISE_COMPARING]) + ".")
+            first = first_shares_words(intervals, plural(str(answers.get("item_name") or "item")))
+            p.t(W.S["duties_comparing"] + _join_words([first if x == W.PROMISE["ranking_stability"] else x
+                                                       for x in shown if x in W.PROMISE_COMPARING]) + ".")
         return p
 
     notation = Text()

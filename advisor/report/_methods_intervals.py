@@ -26,7 +26,7 @@ from . import _methods_text as W
 from ._folds import mean_sd
 from ._models import IntervalSettings, MetricEntry
 
-__all__ = ["FEW_GROUPS", "intervals_sentence", "jackknife_unit", "method_words", "tied_note", "unit_noun"]
+__all__ = ["FEW_GROUPS", "first_shares_words", "intervals_sentence", "jackknife_unit", "method_words", "tied_note", "unit_noun"]
 
 _RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
 #: Interval methods that come from the resampled values or, for resampled units, the jackknife over them.
@@ -290,6 +290,19 @@ def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
         df, leave = 0, W.S["jackknife_one"].format(one=one)
     return W.S["intervals_jackknife"].format(conf=conf, df=W.S["jackknife_df"].format(df=f"{df:,}") if df else "",
                                              leave=leave)
+
+
+def first_shares_words(intervals: IntervalSettings | None, items: str) -> str:
+    """How often each system ranks first, as the paragraph promises it: where the intervals are the jackknife's, with
+    the resamples that give these shares (whole units drawn with the report's seed: advisor/stats/_compare.py), since
+    the intervals sentence names none; otherwise that sentence has named the bootstrap resamples already."""
+    if intervals is None or not _jackknifed(intervals) or intervals.n_resamples <= 0:
+        return W.PROMISE["ranking_stability"]
+    column = str(intervals.group_column)
+    count = f"{intervals.groups:,} " if intervals.groups else ""
+    units = count + (unit_noun(column, items) or f"groups sharing a value of “{column}”")
+    seed = W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else ""
+    return W.PROMISE_FIRST_UNITS.format(n=f"{intervals.n_resamples:,}", units=units, seed=seed)
 
 
 def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:

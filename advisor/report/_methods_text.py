@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -65,6 +65,10 @@ PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it wo
 PROMISE_AT_PRIORS_LISTED = 8
 PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
                             "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
+#: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
+#: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
+#: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
+PROMISE_FIRST_UNITS = "how often each system ranks first across {n} bootstrap resamples of the {units}{seed}"
 #: The promises of the per-class table (its labels' threshold is said with them).
 PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["per_class"],
                                                    PROMISE["recall_spread"]})
