@@ -1320,8 +1320,21 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         cut = len(parts)
         while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) > _LIST_WORDS:
             cut -= 1
-        p.t(_listed(opening, parts[:cut]))
+        _cited_list(p, _listed(opening, parts[:cut]), [m for ms in groups.values() for m in ms])
         parts = parts[cut:]
+
+
+def _cited_list(p: Text, sentence: str, metrics: Sequence[MetricEntry]) -> None:
+    """The sentence of metrics beside the lead, each phrase of :data:`W.ADDS_CITE` followed by its source."""
+    cites = [(W.ADDS[m.id], W.ADDS_CITE[m.id]) for m in metrics if m.id in W.ADDS_CITE and W.ADDS.get(m.id)]
+    for phrase, key in cites:
+        at = sentence.find(phrase)
+        if at < 0:
+            continue
+        end = at + len(phrase)
+        p.t(sentence[:end]).cite([key])
+        sentence = sentence[end:]
+    p.t(sentence)
 
 
 def _opened_beside(p: Text) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -99,6 +99,10 @@ DUTY: dict[str, str] = {
     "target_prevalence_projection": "each metric at the shares in use",
     "error_costs_beta": "the expected cost per item",
 }
+
+#: The work behind what a metric beside the lead adds (its ADDS phrase), cited right after that phrase: MCC's constant
+#: baseline, the expected value 0 of a random labeling with fixed class sizes (Gösgens et al. 2021, §3.5 and Table 2).
+ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good"}
 
 #: What a variant is, when its name is ambiguous.
 VARIANT: dict[str, str] = {
