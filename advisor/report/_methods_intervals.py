@@ -358,7 +358,8 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
     # undefined in every resample, or in the test set itself, under omit: a zero denominator too (a constant
     # predictor's MCC was said to have "the estimate's bias exceeding its sampling error")
     zero = [m for m in others if intervals.withheld[m].startswith(("its denominator is 0", "every resampled value is "
-                                                                   "undefined", "the estimate is undefined"))]
+                                                                   "undefined", "the estimate is undefined",
+                                                                   "leaving out one of the groups makes it undefined"))]
     # a bound needs no interval of its own: said as one, never as a bias (the coverage with guaranteed risk)
     bound = [m for m in others if intervals.withheld[m].startswith("it is itself a bound")]
     biased = [m for m in others if m not in constant and m not in zero and m not in bound]

@@ -474,6 +474,10 @@ S: dict[str, str] = {
     "classes_redrawn": "Every resample holds every class: the {count} that lacked {which} {verb} drawn again",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
+    # the jackknife's intervals (the s35 sarcasm reader: "there are no resamples in a jackknife"): a leave-one-out value
+    # that is undefined cannot be dropped from its variance, so the figure then has none (advisor/stats/_jackknife.py)
+    "undefined_omit_scalar_jackknife": ("A figure with a zero denominator{example} is reported as undefined, and "
+                                        "has no interval if leaving out one {one} makes it undefined"),
     # every figure with an exact interval: only the bootstrap of the differences resamples (the diagnostic reader)
     "undefined_omit_scalar_differences": ("A figure with a zero denominator{example} is reported as undefined; the "
                                           "bootstrap of the differences leaves out the resamples in which it is "

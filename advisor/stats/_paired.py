@@ -163,8 +163,8 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
             if extra.jackknife is not None:  # resampled groups: the jackknife's t interval and t test of the pair
                 with np.errstate(invalid="ignore"):
                     left = extra.jackknife[:, a] - extra.jackknife[:, b]
-                fin_left = left[np.isfinite(left)]
-                if fin_left.size and np.all(fin_left == est):  # no group moves the difference: [d̂, d̂] (as the
+                # every deletion defined (one undefined leaves the jackknife without a variance: _jackknife.py)
+                if left.size and np.all(np.isfinite(left)) and np.all(left == est):  # no group moves the difference: [d̂, d̂] (as the
                     lo_j, hi_j, why_j = float(est), float(est), None  # bootstrap's degenerate "point")
                 else:
                     lo_j, hi_j, why_j = jackknife_t(left, float(est), confidence, difference_bounds(metric))
