@@ -167,7 +167,7 @@ ADDS: dict[str, str] = {
     "cohen_kappa": "agreement beyond chance, 0 when the labelings agree only by chance",
     # its role, the chance-corrected score the author asked for, then the property, which the methods paragraph cites
     # (ADDS_CITE in advisor/report/_methods_text.py; the s35 readers: "added … with no citation and no role")
-    "mcc": "to correct for chance: 0 in expectation for a random labeling",
+    "mcc": "for chance correction: 0 in expectation for a random labeling",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
     "weighted_kappa_quadratic": "chance-corrected agreement that weighs far errors more",

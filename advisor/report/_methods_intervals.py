@@ -5,7 +5,7 @@ It says, in as few words as the 220-word paragraph allows: the interval method o
 where tied scores give an item part of a hit), the number of resamples and what they
 resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
 (the interval of the paired difference — Newcombe's, with McNemar's exact test, for a paired proportion with an
-exact interval — and Holm's correction over the pairs' tests for more than two systems) and, for a reported metric
+exact interval — and, for more than two systems, each system's one-sided test against the top one at α/(m − 1)) and, for a reported metric
 without an interval, why.
 Where units (patients, speakers) were resampled, the intervals are the delete-one-unit jackknife's t intervals, said
 with their degrees of freedom (Cameron & Miller 2015; benchmarks/bench_few_groups_methods.py measured them beside BCa),
@@ -179,20 +179,25 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if newcombe and (resampled or not exact) and not brief and not after:
             p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
-        tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
-            W.S["tests_jackknife" if jack else "tests_bootstrap"]
+        # McNemar's test is named by the paired proportions' sentence where there is one, else here
+        named = bool(newcombe) and bool(resampled or not exact) and not brief
+        tests = (W.S["tests_plain"] if named else W.S["tests_paired"].format(names=_join([name[m] for m in newcombe]))) \
+            if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
         untested = any(m in PARTITION_NO_INTERVAL for m in ids)
+        conf = f"{intervals.confidence:.0%}"
         if n_systems == 2:
             p.t(W.S["winners"])
-        elif n_systems > 2:
-            p.t(_tested(W.S["winners_holm"], untested).format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha,
-                                                               tests=tests))
+        elif n_systems > 2:  # each system against the top one (multiple comparisons with the best)
+            p.t(_tested(W.S["winners_best"], untested).format(others=n_systems - 1, alpha=alpha, tests=tests,
+                                                               conf=conf))
         else:
-            p.t(_tested(W.S["winners_any"], untested).format(alpha=alpha, tests=tests))
+            p.t(_tested(W.S["winners_best_any"], untested).format(alpha=alpha, tests=tests, conf=conf))
+        if n_systems != 2:
+            p.cite([k for k in [cite("Hsu", "1996")] if k])
         p.t(". ")
         if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
-            p.t(W.S["paired_newcombe" if n_systems != 2 else "paired_proportions"].format(
+            p.t(W.S["paired_proportions"].format(
                 names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:

@@ -68,7 +68,7 @@ PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others}
 #: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
 #: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
 #: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
-PROMISE_FIRST_UNITS = "how often each system ranks first across {n} bootstrap resamples of the {units}{seed}"
+PROMISE_FIRST_UNITS = "how often each system ranks first in {n} bootstrap resamples of {units}{seed}"
 #: The promises of the per-class table (its labels' threshold is said with them).
 PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["per_class"],
                                                    PROMISE["recall_spread"]})
@@ -546,7 +546,6 @@ S: dict[str, str] = {
     "paired_among": ", each among the {items} its denominator counts",
     # after the winners, when the lead is resampled and only a secondary figure is a paired proportion (the same
     # reader: "the formal comparison goes to a secondary metric"): the winners' sentence has named McNemar's test
-    "paired_newcombe": "Differences in {names} take Newcombe's interval for paired proportions{among}",
     "paired_rest_systems": ". Any other difference comes from {n} paired bootstrap resamples of the {unit}",
     "paired_rest_pairs": ". Other paired differences come from {n} bootstrap resamples of the {unit}",
     # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
@@ -589,13 +588,19 @@ S: dict[str, str] = {
     # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
     "tests_bootstrap": "bootstrap tests",
     "tests_jackknife": "jackknife t tests",
-    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise",
+    # the paired proportions' test is named in their own sentence, beside the winners' (McNemar's exact test)
+    "tests_plain": "tests",
+    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise,",
     "on_each_metric": "On each metric,",
     "on_each_other_metric": "On each other metric,",
-    "winners_holm": ("On each metric, the winners are the systems no other system beats after Holm's correction "
-                     "over all {pairs} pairs of paired {tests} (family-wise error at most {alpha})"),
-    "winners_any": ("On each metric, the winners are the systems no other system beats after Holm's correction "
-                    "over all pairs of paired {tests} (family-wise error at most {alpha})"),
+    # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
+    # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
+    # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
+    "winners_best": ("On each metric, the winners are the systems not found worse than the leader by one-sided "
+                     "paired {tests} at {alpha}/{others}; they include the best with {conf} probability"),
+    "winners_best_any": ("On each metric, the winners are the systems not found worse than the leader by one-sided "
+                         "paired {tests} at {alpha}/(K − 1) for K systems; they include the best with {conf} "
+                         "probability"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "no_interval_bound": "{names} {verb} no interval, being itself a bound",

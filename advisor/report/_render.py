@@ -173,9 +173,11 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         return significant_digits(value, ctx.digits)
 
     return {
-        # more than two systems: the winners control the family-wise error (Holm, issue 11)
+        # more than two systems: the winners are those not separated from the top one (multiple comparisons with the best)
         "T": structure_text(ctx, T if len(ctx.systems) <= 2 or ctx.intervals is None else {
-            **T, "winners_note": T["winners_note_holm"].format(alpha=f"{1 - ctx.intervals.confidence:.0%}")}),
+            **T, "winners_note": T["winners_note_best"].format(alpha=f"{1 - ctx.intervals.confidence:.0%}",
+                                                               others=len(ctx.systems) - 1,
+                                                               conf=f"{ctx.intervals.confidence:.0%}")}),
         "dg": dg,
         "large": k > MANY_CLASSES,
         # the full per-class table in the appendix up to 20 classes; beyond, the CSV beside the report holds it

@@ -33,8 +33,9 @@ T: dict[str, str] = {
     "runs_head_one": "(1 run)",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),
-    "winners_note_holm": ("Bold: among the winners, the systems no other system beats after Holm's correction "
-                          "over all pairs of paired-bootstrap p-values (family-wise error at most {alpha})."),
+    "winners_note_best": ("Bold: among the winners, the top system and every system not significantly worse than "
+                          "it in a one-sided paired test at {alpha}/{others}, so that they hold the best system "
+                          "with probability at least {conf} (Hsu 1996)."),
     "lower_note": ": lower is better.",
     "chance_caption": "Each recommended metric for three reference classifiers on this test set's class sizes.",
     # with an ordered figure that is not chance-corrected (adjacent agreement): the best constant prediction too
