@@ -596,11 +596,10 @@ S: dict[str, str] = {
     # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
     # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
     # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
-    "winners_best": ("On each metric, the winners are the systems not found worse than the leader by one-sided "
-                     "paired {tests} at {alpha}/{others}; they include the best with {conf} probability"),
-    "winners_best_any": ("On each metric, the winners are the systems not found worse than the leader by one-sided "
-                         "paired {tests} at {alpha}/(K − 1) for K systems; they include the best with {conf} "
-                         "probability"),
+    "winners_best": ("On each metric, the winners are the systems that may be best: one-sided paired {tests} at "
+                     "{alpha}/{others} do not place them below the leader"),
+    "winners_best_any": ("On each metric, the winners are the systems that may be best: one-sided paired {tests} at "
+                         "{alpha}, Bonferroni-corrected, do not place them below the leader"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "no_interval_bound": "{names} {verb} no interval, being itself a bound",
