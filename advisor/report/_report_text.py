@@ -92,6 +92,11 @@ T: dict[str, str] = {
     "figure": "Figure {n}.",
     "pfirst_caption": ("Probability of ranking first: the share of bootstrap resamples in which a system is best; "
                        "in parentheses, the bootstrap interval of its rank (1 = best)."),
+    # the intervals are the jackknife's, whose description names no resamples (the s35 shared-task reader): the
+    # resamples that give these shares are said here, whole units drawn with the report's seed
+    "pfirst_caption_units": ("Probability of ranking first: the share of {n} bootstrap resamples of {units}, seed "
+                             "{seed}, in which a system is best; in parentheses, the interval of its rank over them "
+                             "(1 = best)."),
     "undefined_caption": ("The undefined values met, one row per cause with the classes it touched, and how each "
                           "was resolved ({convention} convention)."),
     # the convention of the author's field (fields.yaml undefined): said as the methods say it, its scorer's
