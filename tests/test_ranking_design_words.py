@@ -75,3 +75,15 @@ def test_the_shared_task_paragraph_names_no_dangling_procedure() -> None:
     assert "ranks first in 2,000 bootstrap resamples of threads, seed 2024" in text
     assert "Holm" not in text and "at 5%, Bonferroni-corrected, do not place them below the leader" in text
     assert "by which RumourEval 2019 ranked its teams" in text and "shared tasks" not in text
+
+
+def test_mcc_added_for_chance_correction_says_its_role_with_a_source(tmp_path: Path) -> None:
+    # no strict chance level among the figures (F1 leads, true negatives carry no information): MCC comes for the
+    # chance correction the author prefers, said with the property and the work behind it
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("task: binary\nclasses: [other, spam]\npositive_class: spam\ntrue_negatives_meaningful: false\n"
+                       "ranking: true\nchance_correction: preferred\nitem_name: message\n", encoding="utf-8")
+    text = methods_paragraph(answers, "md", seed=3)
+    assert ("Matthews correlation coefficient, for chance correction: 0 in expectation for a random labeling "
+            "(Gösgens et al. 2021)") in text
+    assert "Gösgens, M." in text  # in the references
