@@ -65,20 +65,21 @@ def test_paired_comparison_separates_a_clear_winner_and_keeps_ties_together() ->
     d = r.to_dict()
     assert set(d["metrics"]["good"]) == {"roc_auc", "average_precision"}
     assert d["rank_intervals"]["roc_auc"]["bad"] == [3.0, 3.0]
-    assert "Holm" in d["method"]
+    assert "multiple comparisons with the best" in d["method"]
 
 
-def test_holm_controls_familywise_error_with_20_equal_systems() -> None:
-    # 20 exchangeable systems (190 pairs): per-pair 5 % tests would call ~10 pairs separable;
-    # Holm keeps every system a winner in (nearly) every replication
+def test_against_the_best_keeps_each_best_system_with_20_equal_systems() -> None:
+    # 20 exchangeable systems, each of them a best one: each against the top at one-sided α/19 drops a best system in
+    # at most α of the cases (tests/test_familywise.py has the argument); over 200 (replication, system) cases at
+    # most 5 % plus three binomial standard deviations (19)
     rng = np.random.default_rng(7)
-    separated = 0
+    dropped = 0
     for rep in range(10):
         y = rng.integers(0, 2, 200)
         systems = {f"s{i}": y + rng.normal(0, 1.5, 200) for i in range(20)}
         r = compare_scored(y, systems, [0, 1], positive_label=1, metrics=["roc_auc"], n_resamples=400, seed=rep)
-        separated += len(r.winners["roc_auc"]) < 20
-    assert separated <= 2
+        dropped += 20 - len(r.winners["roc_auc"])
+    assert dropped <= 19, dropped
 
 
 def test_familywise_winners_with_no_pairs() -> None:

@@ -108,7 +108,7 @@ def test_compare_with_and_without_scores(tmp_path: Path) -> None:
         assert m in scored["metrics"][name] and m in scored["intervals"][name] and m in scored["winners"], m
     assert scored["pairs"]["roc_auc"][0]["a"] == name and 0 <= scored["pairs"]["roc_auc"][0]["p_a_better"] <= 1
     assert set(scored["calibration"]) == {name, "screening_specific"}
-    assert "Holm" in scored["bootstrap"]["score_method"] and scored["bootstrap"]["seed_given"] is True
+    assert "multiple comparisons with the best" in scored["bootstrap"]["score_method"] and scored["bootstrap"]["seed_given"] is True
 
 
 def test_compute_with_scores_subgroups_and_score_only_files(tmp_path: Path) -> None:

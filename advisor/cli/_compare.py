@@ -81,8 +81,9 @@ def render(comparison: Comparison, seed_given: bool = True) -> None:
     if len(comparison.systems) > 2:
         m = len(comparison.systems)
         legend = (f"Each cell: the estimate over its {pct} interval and the {pct} interval of its rank; * marks the "
-                  f"winners, the systems no other system beats after Holm's correction over all {m * (m - 1) // 2} "
-                  f"pairs (family-wise error ≤ {1 - comparison.confidence:.0%}); ↓ lower is better.")
+                  f"winners, the top system and those not separated from it by a one-sided paired test at "
+                  f"{1 - comparison.confidence:.0%}/{m - 1}, so that they hold the best system with probability at "
+                  f"least {pct} (Hsu 1996); ↓ lower is better.")
     else:
         legend = (f"Each cell: the estimate over its {pct} interval; * marks the winners (not separable from the best "
                   f"at {pct}); ↓ lower is better.")
@@ -128,7 +129,8 @@ def _render_tests(console: Any, comparison: Comparison, pairs: list[tuple[str, s
         console.print(line, style="dim", markup=False)
     for t in comparison.mcnemar:
         if (t.a, t.b) in pairs or len(comparison.systems) == 2:
-            holm = f", Holm-adjusted {p_text(t.p_holm)}" if t.p_holm is not None else ""
+            holm = (f", against the top system one-sided and Bonferroni-adjusted {p_text(t.p_adjusted)}"
+                    if t.p_adjusted is not None else "")
             size = ("" if t.resolvable is None
                     else f"; it separates {t.metric} differences of {_fmt(t.resolvable, 3)} or more")
             among = {"recall": " positive", "specificity": " negative"}.get(t.metric, "")

@@ -87,6 +87,10 @@ class CommunityField(BaseModel):
         "the sentence start for the field's figures beside the lead, with {names}, in place of \"As is customary in "
         "{name}, we also report {names}\" where that would make the author's data what the cited work is (a "
         "benchmark): it says what the cited work does"))
+    ranks: str | None = Field(None, description=(
+        "the sentence start for a ranking the field's figure leads, with {name} (the figure), in place of \"We rank "
+        "the systems by {name}, customary in {field}\" where one edition of a shared task used the figure and "
+        "others did not: it says which edition ranked by it"))
     forms: dict[str, str] = Field(default_factory=dict, description=(
         "another form in which the field quotes a catalogue metric, as a noun phrase with its formula (roc_auc: the "
         "Gini coefficient, 2·AUC − 1), said after the field's sentence; only a form its `reports` names"))

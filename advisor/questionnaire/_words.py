@@ -165,7 +165,9 @@ ADDS: dict[str, str] = {
     # only from fields.yaml, with its citation (issue 22); "planned" says the author asked for it
     "adjusted_balanced_accuracy": "balanced accuracy rescaled so that chance scores 0",
     "cohen_kappa": "agreement beyond chance, 0 when the labelings agree only by chance",
-    "mcc": "chance-corrected, 0 in expectation for a random labeling",
+    # its role, the chance-corrected score the author asked for, then the property, which the methods paragraph cites
+    # (ADDS_CITE in advisor/report/_methods_text.py; the s35 readers: "added … with no citation and no role")
+    "mcc": "for chance correction: 0 in expectation for a random labeling",
     "sba": "never lower after a correction and fixed for random labelings, with any number of classes",
     "jaccard": "the overlap of predicted and true positives",
     "weighted_kappa_quadratic": "chance-corrected agreement that weighs far errors more",

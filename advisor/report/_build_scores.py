@@ -5,7 +5,7 @@
 costs and priors (given, else the answers' ``error_costs`` and deployment shares) and adds ROC AUC,
 average precision, the binary Brier score, ECE, log loss/Brier where missing, and the expected costs
 to every system's values. :func:`finish` runs after the matrix-metric intervals: paired item-bootstrap
-intervals, winners (Holm over all pairs) and paired differences of those metrics, their chance levels,
+intervals, winners (each against the top system) and paired differences of those metrics, their chance levels,
 and the curves of the ROC/PR figure, the reliability diagram and the cost curve (thinned, kept in the
 context so the report re-renders from JSON).
 """

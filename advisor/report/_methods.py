@@ -64,7 +64,7 @@ from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
 from ._methods_lists import systems_in_words as _systems
-from ._methods_intervals import intervals_sentence, jackknife_unit, method_words, tied_note
+from ._methods_intervals import first_shares_words, intervals_sentence, jackknife_unit, method_words, tied_note
 from ._methods_scores import TEST_SET_CUT, TEST_SET_THRESHOLD, BudgetNote, Convention, FigureNote, TableNote, ThresholdNote, cost_reference
 from ._methods_strata import strata_paragraphs
 from ._models import ChanceRow, IntervalSettings, MetricEntry, Paragraph, Span, TaskInfo
@@ -400,7 +400,9 @@ def build_methods(
                      if acts_lead and interest and m.id in ACTION_IDS else m for m in rec]
         intervals_sentence(p, intervals, n_systems, answers, named_rec, cite, brief)
         if [x for x in shown if x in W.PROMISE_COMPARING]:
-            p.t(W.S["duties_comparing"] + _join_words([x for x in shown if x in W.PROMISE_COMPARING]) + ".")
+            first = first_shares_words(intervals, plural(str(answers.get("item_name") or "item")))
+            p.t(W.S["duties_comparing"] + _join_words([first if x == W.PROMISE["ranking_stability"] else x
+                                                       for x in shown if x in W.PROMISE_COMPARING]) + ".")
         return p
 
     notation = Text()
@@ -1316,10 +1318,24 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
             break
         opening = start if i == 0 else more[(i - 1) % len(more)]
         cut = len(parts)
-        while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) > _LIST_WORDS:
+        while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) + _CITE_WORDS * sum(
+                W.ADDS[mid] in part for part in parts[:cut] for mid in W.ADDS_CITE if mid in W.ADDS) > _LIST_WORDS:
             cut -= 1
-        p.t(_listed(opening, parts[:cut]))
+        _cited_list(p, _listed(opening, parts[:cut]), [m for ms in groups.values() for m in ms])
         parts = parts[cut:]
+
+
+def _cited_list(p: Text, sentence: str, metrics: Sequence[MetricEntry]) -> None:
+    """The sentence of metrics beside the lead, each phrase of :data:`W.ADDS_CITE` followed by its source."""
+    cites = [(W.ADDS[m.id], W.ADDS_CITE[m.id]) for m in metrics if m.id in W.ADDS_CITE and W.ADDS.get(m.id)]
+    for phrase, key in cites:
+        at = sentence.find(phrase)
+        if at < 0:
+            continue
+        end = at + len(phrase)
+        p.t(sentence[:end]).cite([key])
+        sentence = sentence[end:]
+    p.t(sentence)
 
 
 def _opened_beside(p: Text) -> bool:
@@ -1329,6 +1345,8 @@ def _opened_beside(p: Text) -> bool:
 
 #: The longest list of metrics beside the lead said in one sentence (a reader's sentence stays under 40 words)
 _LIST_WORDS = 38
+#: The words a citation after a phrase of :data:`W.ADDS_CITE` adds to its sentence ("Gösgens et al. 2021")
+_CITE_WORDS = 4
 
 
 def _planned_name(answers: Mapping[str, Any], mid: str) -> str | None:
@@ -1740,7 +1758,11 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
 def _resampled(intervals: IntervalSettings | None, rec: Sequence[MetricEntry], n_systems: int) -> str:
     """What a resample in which a figure is undefined is left out of (:func:`_undefined_sentence`): a figure's own
     ``interval`` when some figure is bootstrapped; with exact intervals only, the bootstrap of the ``differences``
-    between systems when there is one (several systems, or before data when systems are compared), else ``none``."""
+    between systems when there is one (several systems, or before data when systems are compared), else ``none``;
+    ``jackknife:{unit}`` where the intervals are the jackknife's that leave out one unit (a thread) at a time."""
+    one = jackknife_unit(intervals)
+    if one is not None:
+        return f"jackknife:{one}"
     if intervals is None or not rec or any(intervals.methods.get(m.id) not in ("clopper_pearson", "wilson")
                                            for m in rec):
         return "interval"
@@ -1786,10 +1808,12 @@ def _undefined_sentence(p: Text, convention: str, undefined_count: int | None, c
             if empty_items:  # a sentence of its own: the one before is long already
                 p.t(". " + W.S["undefined_empty_items_alone"])
         else:
-            if key == "undefined_omit_scalar" and resampled != "interval":
+            if key == "undefined_omit_scalar" and resampled.startswith("jackknife:"):
+                key = "undefined_omit_scalar_jackknife"
+            elif key == "undefined_omit_scalar" and resampled != "interval":
                 key = "undefined_omit_scalar_differences" if resampled == "differences" else "undefined_omit_exact"
             p.t(W.S[key].format(example=W.S["undefined_example"].format(example=example) if example and named
-                                else "", unit=unit))
+                                else "", unit=unit, one=resampled.removeprefix("jackknife:")))
             if scorer is not None:
                 p.t(W.S["undefined_field_too"].format(scorer=scorer[0])).cite(scorer[1])
             if empty_items:

@@ -108,7 +108,7 @@ def ranked_field_sentences(p: Text, answers: Mapping[str, Any], rec: Sequence[Me
     field = field_of(answers)
     assert field is not None
     item = str(answers.get("item_name") or "test item")
-    p.t(W.S["lead_ranked_field"].format(name=_with_initials(field, primary), field=field.name))
+    p.t((field.ranks or W.S["lead_ranked_field"]).format(name=_with_initials(field, primary), field=field.name))
     p.cite([field.source, *field.also])
     named, there = _field_named(field, primary, [])
     p.t(named + W.S["ranked_same_shares"].format(items=plural(item), name=_lower_name(primary.name)) + ". ")

@@ -5,7 +5,7 @@ It says, in as few words as the 220-word paragraph allows: the interval method o
 where tied scores give an item part of a hit), the number of resamples and what they
 resample (the test items, in the answers' word for them: "children"), the seed (always: picked when none was given), how systems are separated
 (the interval of the paired difference — Newcombe's, with McNemar's exact test, for a paired proportion with an
-exact interval — and Holm's correction over the pairs' tests for more than two systems) and, for a reported metric
+exact interval — and, for more than two systems, each system's one-sided test against the top one at α/(m − 1)) and, for a reported metric
 without an interval, why.
 Where units (patients, speakers) were resampled, the intervals are the delete-one-unit jackknife's t intervals, said
 with their degrees of freedom (Cameron & Miller 2015; benchmarks/bench_few_groups_methods.py measured them beside BCa),
@@ -26,7 +26,7 @@ from . import _methods_text as W
 from ._folds import mean_sd
 from ._models import IntervalSettings, MetricEntry
 
-__all__ = ["FEW_GROUPS", "intervals_sentence", "jackknife_unit", "method_words", "tied_note", "unit_noun"]
+__all__ = ["FEW_GROUPS", "first_shares_words", "intervals_sentence", "jackknife_unit", "method_words", "tied_note", "unit_noun"]
 
 _RESAMPLED = {"bca": "BCa", "basic": "basic bootstrap", "percentile": "percentile"}
 #: Interval methods that come from the resampled values or, for resampled units, the jackknife over them.
@@ -179,20 +179,25 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if newcombe and (resampled or not exact) and not brief and not after:
             p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
-        tests = W.S["tests_paired"].format(names=_join([name[m] for m in newcombe])) if newcombe else \
-            W.S["tests_jackknife" if jack else "tests_bootstrap"]
+        # McNemar's test is named by the paired proportions' sentence where there is one, else here
+        named = bool(newcombe) and bool(resampled or not exact) and not brief
+        tests = (W.S["tests_plain"] if named else W.S["tests_paired"].format(names=_join([name[m] for m in newcombe]))) \
+            if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
         untested = any(m in PARTITION_NO_INTERVAL for m in ids)
+        conf = f"{intervals.confidence:.0%}"
         if n_systems == 2:
             p.t(W.S["winners"])
-        elif n_systems > 2:
-            p.t(_tested(W.S["winners_holm"], untested).format(pairs=n_systems * (n_systems - 1) // 2, alpha=alpha,
-                                                               tests=tests))
+        elif n_systems > 2:  # each system against the top one (multiple comparisons with the best)
+            p.t(_tested(W.S["winners_best"], untested).format(others=n_systems - 1, alpha=alpha, tests=tests,
+                                                               conf=conf))
         else:
-            p.t(_tested(W.S["winners_any"], untested).format(alpha=alpha, tests=tests))
+            p.t(_tested(W.S["winners_best_any"], untested).format(alpha=alpha, tests=tests, conf=conf))
+        if n_systems != 2:
+            p.cite([k for k in [cite("Hsu", "1996")] if k])
         p.t(". ")
         if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
-            p.t(W.S["paired_newcombe" if n_systems != 2 else "paired_proportions"].format(
+            p.t(W.S["paired_proportions"].format(
                 names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
@@ -292,6 +297,19 @@ def _jackknife_words(intervals: IntervalSettings, conf: str, items: str) -> str:
                                              leave=leave)
 
 
+def first_shares_words(intervals: IntervalSettings | None, items: str) -> str:
+    """How often each system ranks first, as the paragraph promises it: where the intervals are the jackknife's, with
+    the resamples that give these shares (whole units drawn with the report's seed: advisor/stats/_compare.py), since
+    the intervals sentence names none; otherwise that sentence has named the bootstrap resamples already."""
+    if intervals is None or not _jackknifed(intervals) or intervals.n_resamples <= 0:
+        return W.PROMISE["ranking_stability"]
+    column = str(intervals.group_column)
+    count = f"{intervals.groups:,} " if intervals.groups else ""
+    units = count + (unit_noun(column, items) or f"groups sharing a value of “{column}”")
+    seed = W.S["seed"].format(seed=intervals.seed) if intervals.seed is not None else ""
+    return W.PROMISE_FIRST_UNITS.format(n=f"{intervals.n_resamples:,}", units=units, seed=seed)
+
+
 def _few_groups(p: Any, intervals: IntervalSettings, items: str, cite: Any) -> None:
     """With data, fewer resampled groups than :data:`FEW_GROUPS`: the interval is approximate, said with the count
     (readers of a ten-speaker and a 22-record study: "say how many speakers there are"). Before data the count is
@@ -345,7 +363,8 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
     # undefined in every resample, or in the test set itself, under omit: a zero denominator too (a constant
     # predictor's MCC was said to have "the estimate's bias exceeding its sampling error")
     zero = [m for m in others if intervals.withheld[m].startswith(("its denominator is 0", "every resampled value is "
-                                                                   "undefined", "the estimate is undefined"))]
+                                                                   "undefined", "the estimate is undefined",
+                                                                   "leaving out one of the groups makes it undefined"))]
     # a bound needs no interval of its own: said as one, never as a bias (the coverage with guaranteed risk)
     bound = [m for m in others if intervals.withheld[m].startswith("it is itself a bound")]
     biased = [m for m in others if m not in constant and m not in zero and m not in bound]

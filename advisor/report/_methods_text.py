@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADDS", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -65,6 +65,10 @@ PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it wo
 PROMISE_AT_PRIORS_LISTED = 8
 PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
                             "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
+#: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
+#: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
+#: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
+PROMISE_FIRST_UNITS = "how often each system ranks first in {n} bootstrap resamples of {units}{seed}"
 #: The promises of the per-class table (its labels' threshold is said with them).
 PROMISE_PER_CLASS: frozenset[str] = frozenset({PROMISE["per_class_recall"], PROMISE["per_class"],
                                                    PROMISE["recall_spread"]})
@@ -95,6 +99,10 @@ DUTY: dict[str, str] = {
     "target_prevalence_projection": "each metric at the shares in use",
     "error_costs_beta": "the expected cost per item",
 }
+
+#: The work behind what a metric beside the lead adds (its ADDS phrase), cited right after that phrase: MCC's constant
+#: baseline, the expected value 0 of a random labeling with fixed class sizes (Gösgens et al. 2021, §3.5 and Table 2).
+ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good"}
 
 #: What a variant is, when its name is ambiguous.
 VARIANT: dict[str, str] = {
@@ -466,6 +474,10 @@ S: dict[str, str] = {
     "classes_redrawn": "Every resample holds every class: the {count} that lacked {which} {verb} drawn again",
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
+    # the jackknife's intervals (the s35 sarcasm reader: "there are no resamples in a jackknife"): a leave-one-out value
+    # that is undefined cannot be dropped from its variance, so the figure then has none (advisor/stats/_jackknife.py)
+    "undefined_omit_scalar_jackknife": ("A figure with a zero denominator{example} is reported as undefined, and "
+                                        "has no interval if leaving out one {one} makes it undefined"),
     # every figure with an exact interval: only the bootstrap of the differences resamples (the diagnostic reader)
     "undefined_omit_scalar_differences": ("A figure with a zero denominator{example} is reported as undefined; the "
                                           "bootstrap of the differences leaves out the resamples in which it is "
@@ -534,7 +546,6 @@ S: dict[str, str] = {
     "paired_among": ", each among the {items} its denominator counts",
     # after the winners, when the lead is resampled and only a secondary figure is a paired proportion (the same
     # reader: "the formal comparison goes to a secondary metric"): the winners' sentence has named McNemar's test
-    "paired_newcombe": "Differences in {names} take Newcombe's interval for paired proportions{among}",
     "paired_rest_systems": ". Any other difference comes from {n} paired bootstrap resamples of the {unit}",
     "paired_rest_pairs": ". Other paired differences come from {n} bootstrap resamples of the {unit}",
     # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
@@ -577,13 +588,18 @@ S: dict[str, str] = {
     # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
     "tests_bootstrap": "bootstrap tests",
     "tests_jackknife": "jackknife t tests",
-    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise",
+    # the paired proportions' test is named in their own sentence, beside the winners' (McNemar's exact test)
+    "tests_plain": "tests",
+    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise,",
     "on_each_metric": "On each metric,",
     "on_each_other_metric": "On each other metric,",
-    "winners_holm": ("On each metric, the winners are the systems no other system beats after Holm's correction "
-                     "over all {pairs} pairs of paired {tests} (family-wise error at most {alpha})"),
-    "winners_any": ("On each metric, the winners are the systems no other system beats after Holm's correction "
-                    "over all pairs of paired {tests} (family-wise error at most {alpha})"),
+    # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
+    # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
+    # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
+    "winners_best": ("On each metric, the winners are the systems that may be best: one-sided paired {tests} at "
+                     "{alpha}/{others} do not place them below the leader"),
+    "winners_best_any": ("On each metric, the winners are the systems that may be best: one-sided paired {tests} at "
+                         "{alpha}, Bonferroni-corrected, do not place them below the leader"),
     "no_interval_ece": "ECE is biased upwards and has no interval; the debiased root-mean-square calibration error has one",
     "no_interval": "{names} {verb} no interval, the estimate's bias exceeding its sampling error",
     "no_interval_bound": "{names} {verb} no interval, being itself a bound",

@@ -33,6 +33,7 @@ from ._fetcher import make_fetcher
 from ._figures import render_figures
 from ._math import flush_formula_cache, formula_svg
 from ._methods_field import in_field_terms
+from ._methods_intervals import jackknife_unit, unit_noun
 from ._methods_lists import net_benefits_once
 from ._models import HEATMAP_RATERS, MANY_CLASSES, ReportContext
 from ._report_text import T, diagnostics, digits_for, natural_key, significant_digits
@@ -172,10 +173,19 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
             return digits_for(iv.low, iv.high, ctx.digits)
         return significant_digits(value, ctx.digits)
 
+    iv = ctx.intervals
     return {
-        # more than two systems: the winners control the family-wise error (Holm, issue 11)
-        "T": structure_text(ctx, T if len(ctx.systems) <= 2 or ctx.intervals is None else {
-            **T, "winners_note": T["winners_note_holm"].format(alpha=f"{1 - ctx.intervals.confidence:.0%}")}),
+        # more than two systems: the winners are those not separated from the top one (multiple comparisons with the
+        # best); under the jackknife's intervals the rank-first table says which resamples give its shares
+        "T": structure_text(ctx, T if len(ctx.systems) <= 2 or iv is None else {
+            **T, "winners_note": T["winners_note_best"].format(alpha=f"{1 - iv.confidence:.0%}",
+                                                               others=len(ctx.systems) - 1,
+                                                               conf=f"{iv.confidence:.0%}"),
+            **({"pfirst_caption": T["pfirst_caption_units"].format(
+                n=f"{iv.n_resamples:,}", seed=iv.seed,
+                units=f"{iv.groups:,} " * bool(iv.groups) + (unit_noun(str(iv.group_column), "")
+                                                             or f"groups sharing a value of “{iv.group_column}”"))}
+               if jackknife_unit(iv) is not None and iv.seed is not None else {})}),
         "dg": dg,
         "large": k > MANY_CLASSES,
         # the full per-class table in the appendix up to 20 classes; beyond, the CSV beside the report holds it

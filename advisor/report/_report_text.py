@@ -33,8 +33,9 @@ T: dict[str, str] = {
     "runs_head_one": "(1 run)",
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
                      "interval containing 0."),
-    "winners_note_holm": ("Bold: among the winners, the systems no other system beats after Holm's correction "
-                          "over all pairs of paired-bootstrap p-values (family-wise error at most {alpha})."),
+    "winners_note_best": ("Bold: among the winners, the top system and every system not significantly worse than "
+                          "it in a one-sided paired test at {alpha}/{others}, so that they hold the best system "
+                          "with probability at least {conf} (Hsu 1996)."),
     "lower_note": ": lower is better.",
     "chance_caption": "Each recommended metric for three reference classifiers on this test set's class sizes.",
     # with an ordered figure that is not chance-corrected (adjacent agreement): the best constant prediction too
@@ -91,6 +92,11 @@ T: dict[str, str] = {
     "figure": "Figure {n}.",
     "pfirst_caption": ("Probability of ranking first: the share of bootstrap resamples in which a system is best; "
                        "in parentheses, the bootstrap interval of its rank (1 = best)."),
+    # the intervals are the jackknife's, whose description names no resamples (the s35 shared-task reader): the
+    # resamples that give these shares are said here, whole units drawn with the report's seed
+    "pfirst_caption_units": ("Probability of ranking first: the share of {n} bootstrap resamples of {units}, seed "
+                             "{seed}, in which a system is best; in parentheses, the interval of its rank over them "
+                             "(1 = best)."),
     "undefined_caption": ("The undefined values met, one row per cause with the classes it touched, and how each "
                           "was resolved ({convention} convention)."),
     # the convention of the author's field (fields.yaml undefined): said as the methods say it, its scorer's

@@ -118,7 +118,7 @@ def difference_table(rows: Sequence[DifferenceRow], pair: Sequence[str], entries
         iv = "no interval" if lo is None or hi is None else f"[{_num(lo, digits)}, {_num(hi, digits)}]"
         signed = _num(est, digits)
         signed = signed if est is None or signed.startswith(("-", "−")) else "+" + signed
-        # an undefined difference has no test (the p of 1 Holm's step-down uses for it is not a result)
+        # an undefined difference has no test (the p of 1 the winners' rule uses for it is not a result)
         out.append([m.name + ("" if m.higher_is_better else " ↓"), signed, iv, _num(r.p_better, 2),
                     _p(None if est is None else r.p_value),
                     _num(r.resolvable, digits)])

@@ -28,13 +28,12 @@ Definitions
   systems tied for best each get ``1/t`` of that resample.
 * **Winners** (Opitz (2024), §8: admit several winners): with two systems, the best by point estimate
   plus the other one if the pair's test does not separate them (one pair, nothing to correct). With
-  more than two, the winners control the family-wise error over all ``m(m−1)/2`` pairs: every pair
-  gets its test's two-sided p-value (McNemar's for accuracy, otherwise the paired-bootstrap
-  ``2 (1 − Φ(|d̂| / se_boot))``), Holm's
-  step-down (Holm 1979) at ``α = 1 − confidence`` decides which pairs are separated, and the winners
-  are the systems no other system beats (:func:`familywise_winners`). So with 20 systems of equal
-  quality (190 pairs) the chance that any system is called separable is at most α. The rule used is
-  recorded in ``Comparison.winners_method``.
+  more than two, the systems that cannot be told from the best — multiple comparisons with the best (Hsu 1996):
+  each system is tested against the top-ranked one by its pair's test (McNemar's for accuracy, otherwise the
+  paired-bootstrap ``2 (1 − Φ(|d̂| / se_boot))``), one-sided at ``α/(m − 1)`` with ``α = 1 − confidence``, and the
+  winners are the top system and every system it does not separate (:func:`advisor.stats._familywise.winners_against_best`).
+  The best system is then among the winners with probability at least ``1 − α``. Every pair's difference and test
+  is still reported. The rule used is recorded in ``Comparison.winners_method``.
 * **Rank interval**: the percentile interval of each system's rank (1 = best, ties share the average
   rank) over the paired resamples.
 * **Ranking agreement** (Opitz (2024), Figure 1): each metric ranks the systems by their point estimates

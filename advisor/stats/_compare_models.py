@@ -53,7 +53,7 @@ class PairResult(_Model):
     b: str
     difference: Interval
     p_a_better: float | None
-    p_value: float | None = None  # two-sided paired-bootstrap p-value (normal form), used by Holm's step-down
+    p_value: float | None = None  # two-sided paired-bootstrap p-value (normal form), used by the winners' tests
     test: str = "paired bootstrap"
     resolvable: float | None = None  # the smallest difference this test set resolves at the confidence level
 
@@ -79,7 +79,9 @@ class McNemar(_Model):
     a_only: float  # items (of the metric's set) a gets right and b wrong
     b_only: float  # items b gets right and a wrong
     p: float  # two-sided exact p-value, min(1, 2 P(X ≤ min(a_only, b_only))), X ~ Binomial(a_only + b_only, ½)
-    p_holm: float | None = None  # Holm-adjusted over all pairs (more than two systems)
+    #: more than two systems, a pair with the top system on this proportion: the one-sided p-value against it,
+    #: Bonferroni-adjusted over the m − 1 comparisons with the top, min(1, (m − 1) p / 2); separated when ≤ α
+    p_adjusted: float | None = None
     resolvable: float | None = None  # smallest difference of the metric this test separates with these discordant items
     metric: str = "accuracy"  # the proportion compared: accuracy, recall or specificity
 
@@ -171,8 +173,9 @@ class Comparison(_Model):
         return {s: r.p_first for s, r in self._metric(metric).systems.items()}
 
     def winners(self, metric: str) -> list[str]:
-        """The winners on ``metric``: with two systems those not separable from the best, with more those no
-        other system beats after Holm's correction over all pairs (see the module docstring)."""
+        """The winners on ``metric``: with two systems those not separable from the best, with more the top system
+        and those a one-sided test against it at ``α/(m − 1)`` does not separate (multiple comparisons with the best,
+        :mod:`advisor.stats._familywise`)."""
         return list(self._metric(metric).winners)
 
     def to_dict(self) -> dict[str, Any]:

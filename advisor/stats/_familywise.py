@@ -1,9 +1,16 @@
-"""Winners of several systems with the family-wise error controlled over all pairs (issue 11).
+"""Winners of several systems: the systems that cannot be told from the best (issue 11; the s35 shared-task readers).
 
-With ``m`` systems there are ``m(m−1)/2`` paired comparisons; declaring "separable" every pair whose own
-interval excludes 0 calls some equal systems separable by chance almost surely once ``m`` is large.
-Holm's step-down (Holm 1979) over the two-sided paired-bootstrap p-values keeps the chance of any such
-false call at most ``α``; the winners are the systems no other system beats.
+With ``m`` systems the question a ranking asks is which of them could be the best, not how every pair compares:
+Holm over all ``m(m−1)/2`` pairs (300 for 25 teams) left the tests almost no power, and the winners a large tied set.
+So each system is compared with the top-ranked one only — multiple comparisons with the best (Hsu 1996) —
+by a one-sided paired test at ``α/(m − 1)`` (Bonferroni's bound in place of the one-sided Dunnett quantile, which
+needs equal, independent errors). The winners are the top system and every system it does not separate. Why that
+keeps the truly best system ``i*`` among the winners with probability at least ``1 − α`` although the top one is
+chosen from the data: ``i*`` is dropped only when some system ``j`` beats it with ``Z_{j,i*} > z_{1 − α/(m−1)}``;
+as ``μ_j ≤ μ_{i*}``, each of the ``m − 1`` such events has probability at most ``α/(m − 1)``, so their union at most
+``α``. Holm's step-down over these ``m − 1`` tests has no such guarantee: the family is chosen by the data.
+All pairs' differences and tests are still computed and reported; :func:`familywise_winners` (Holm over all
+pairs) is kept for callers that want the family-wise error of every pair's call.
 """
 
 from __future__ import annotations
@@ -13,22 +20,20 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["familywise_winners", "paired_p_value", "paired_test_words", "winners_method"]
+__all__ = ["best_level", "familywise_winners", "paired_p_value", "paired_test_words", "winners_against_best",
+           "winners_method"]
 
 
 WINNERS_TWO = ("two systems: the best by point estimate, plus the other if the interval of their paired difference "
                "contains 0 (one pair, no multiplicity correction needed)")
-WINNERS_HOLM = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided paired-bootstrap "
-                "p-values (normal form with the bootstrap standard error) at α = {alpha:g}; the winners are the "
-                "systems no other system beats, with a family-wise error of at most α")
+WINNERS_BEST = ("more than two systems: each system against the top-ranked one (the best point estimate) with a "
+                "one-sided {test} at α/{others} = {level:.3g} (Bonferroni over the {others} comparisons); the winners "
+                "are the top system and every system it does not separate, so the best system is among them with "
+                "probability at least 1 − α = {conf:g} (multiple comparisons with the best; Hsu 1996)")
 
 #: The paired test of resampled groups (the delete-one-group jackknife, :func:`._jackknife.jackknife_p_value`).
 TEST_JACKKNIFE = ("two-sided jackknife t test: p = 2 T_{G−1}(−|d| / se), d the difference of the two systems and se the "
                   "delete-one-group jackknife's standard error of it, with G − 1 degrees of freedom for G groups")
-WINNERS_HOLM_JACKKNIFE = ("more than two systems: Holm's step-down over all {pairs} pairs of two-sided jackknife t "
-                          "test p-values at α = {alpha:g}; the winners are the systems no other system beats, with a "
-                          "family-wise error of at most α")
-
 #: The paired test behind the winners, named (issue 20).
 TEST_BOOTSTRAP = ("two-sided paired-bootstrap test: p = 2(1 − Φ(|d| / se)), d the difference of the two systems and se "
                   "the standard deviation of its paired resamples")
@@ -36,13 +41,24 @@ TEST_MCNEMAR = ("McNemar's exact test on the items one system gets right and the
                 "for {metrics}")
 
 
+def best_level(m: int, alpha: float) -> float:
+    """The two-sided p-value at or below which a system is separated from the top one among ``m`` systems: the
+    one-sided test at ``α/(m − 1)`` (:data:`WINNERS_BEST`), so ``2α/(m − 1)`` two-sided; ``α`` for two systems.
+
+    >>> best_level(2, 0.05), round(best_level(25, 0.05), 6)
+    (0.05, 0.004167)
+    """
+    return alpha if m <= 2 else 2.0 * alpha / (m - 1)
+
+
 def winners_method(m: int, confidence: float, jackknife: bool = False) -> str:
     """The sentence that says how the winners of ``m`` systems were chosen (``jackknife``: groups resampled, the
-    pairs' tests are the jackknife's t tests)."""
+    tests against the top system are the jackknife's t tests)."""
     if m <= 2:
         return WINNERS_TWO
-    return (WINNERS_HOLM_JACKKNIFE if jackknife else WINNERS_HOLM).format(pairs=m * (m - 1) // 2,
-                                                                          alpha=round(1.0 - confidence, 12))
+    alpha = round(1.0 - confidence, 12)
+    return WINNERS_BEST.format(test="jackknife t test" if jackknife else "paired-bootstrap test", others=m - 1,
+                               level=alpha / (m - 1), conf=round(confidence, 12))
 
 
 def paired_test_words(m: int, mcnemar: Sequence[str] = (), jackknife: bool = False) -> str:
@@ -63,7 +79,8 @@ def paired_test_words(m: int, mcnemar: Sequence[str] = (), jackknife: bool = Fal
 def paired_p_value(observed: float, d: np.ndarray) -> float:
     """Two-sided p-value of a paired difference: ``2 (1 − Φ(|d̂| / se))`` with ``se`` the bootstrap SD of ``d``.
 
-    The normal form keeps resolution below ``1/B``, which Holm's thresholds (α/190 for 20 systems) need;
+    The normal form keeps resolution below ``1/B``, which small levels (α/24 for 25 systems, α/190 for Holm over all
+    pairs of 20) need;
     the share of resamples on one side cannot go below ``1/B``. A difference with no spread is 0 when it
     is not 0 and 1 otherwise.
     """
@@ -98,3 +115,30 @@ def familywise_winners(names: Sequence[str], oriented: Sequence[float], p_values
         if score[a] != score[b]:
             beaten.add(b if score[a] > score[b] else a)
     return [s for s in names if s not in beaten and not np.isnan(score[s])]
+
+
+def winners_against_best(names: Sequence[str], oriented: Sequence[float], p_values: Mapping[tuple[str, str], float],
+                         alpha: float = 0.05) -> list[str]:
+    """The top system(s) by ``oriented`` (higher = better) and every system no top one separates: a system is dropped
+    when its two-sided p-value against a top system is at most :func:`best_level` (one-sided ``α/(m − 1)``). The best
+    system is then among the winners with probability at least ``1 − α`` (module docstring; Hsu 1996). A system that
+    could not be evaluated (NaN) is never a winner; an undefined p-value is 1 (never separated).
+
+    >>> p = {("a", "b"): 0.2, ("a", "c"): 0.001, ("b", "c"): 0.01, ("a", "d"): 0.03, ("b", "d"): 0.5, ("c", "d"): 0.5}
+    >>> winners_against_best(["a", "b", "c", "d"], [0.9, 0.8, 0.5, 0.7], p)  # cut 2 · 0.05 / 3 = 0.033
+    ['a', 'b']
+    """
+    score = dict(zip(names, oriented))
+    finite = [v for v in oriented if not np.isnan(v)]
+    if not finite:
+        return []
+    top = max(finite)
+    best = [s for s in names if score[s] == top]
+    cut = best_level(len(names), alpha)
+
+    def p(a: str, b: str) -> float:
+        value = p_values.get((a, b), p_values.get((b, a), 1.0))
+        return 1.0 if np.isnan(value) else float(value)
+
+    return [s for s in names if not np.isnan(score[s])
+            and (s in best or not any(p(b, s) <= cut for b in best))]

@@ -14,8 +14,8 @@ interval of the difference, ``P(a better than b)`` (ties count half), the two-si
 p-value ``2 (1 − Φ(|d̂| / se_boot))`` of the oriented difference ``d`` and the smallest difference it
 resolves; the percentile interval of each system's rank; and the winners: with two systems, as the
 confusion-matrix comparison decides them (the best, and the other when the interval of their difference
-contains 0); with more, by :func:`advisor.stats._compare.familywise_winners` (Holm over all pairs,
-family-wise error ≤ α). The items are put in an order fixed by their values before resampling, so the
+contains 0); with more, by :func:`advisor.stats._familywise.winners_against_best` (each against the top system,
+the best system among the winners with probability ≥ 1 − α). The items are put in an order fixed by their values before resampling, so the
 intervals do not depend on the order of the rows.
 """
 
@@ -311,9 +311,10 @@ class ItemComparison:
                    "the plug-in ECE, which is biased upwards (see calibration: the debiased root-mean-square "
                    "calibration error with its interval); paired differences; "
                    "winners: of two systems, the best and the other when the interval of their difference contains "
-                   "0; of more, systems not separated from any better one by Holm's step-down over all pairs of "
-                   "two-sided paired-bootstrap p-values (normal form with the bootstrap standard error; family-wise "
-                   "error ≤ 1 − confidence)")
+                   "0; of more, the top system and every system a one-sided paired-bootstrap test against it (normal "
+                   "form with the bootstrap standard error) at (1 − confidence)/(m − 1) does not separate from it, so "
+                   "that the best system is among them with probability ≥ confidence (multiple comparisons with the "
+                   "best; Hsu 1996)")
     extra: dict[str, Any] = field(default_factory=dict)
     methods: dict[str, dict[str, str]] = field(default_factory=dict)  # metric → system → interval method
     reasons: dict[str, dict[str, str | None]] = field(default_factory=dict)  # why an interval is missing

@@ -143,16 +143,21 @@ def cells_acceleration(base: np.ndarray, ids: list[str], evaluate: Callable[[np.
 
 def jackknife_se(theta: np.ndarray) -> tuple[float, int]:
     """``(standard error, deletions used)`` of the delete-one-group jackknife from the leave-out values ``theta``
-    (deletions,): ``SE² = (d − 1)/d · Σ_g (θ₍g₎ − θ̄)²`` over the ``d`` finite deletions (Efron & Tibshirani 1993,
-    eq. 11.5; Cameron & Miller 2015's CV3 variance). NaN with fewer than two finite deletions.
+    (deletions,): ``SE² = (d − 1)/d · Σ_g (θ₍g₎ − θ̄)²`` over the ``d`` deletions (Efron & Tibshirani 1993,
+    eq. 11.5; Cameron & Miller 2015's CV3 variance). NaN with fewer than two deletions, and NaN where any deletion
+    leaves the statistic undefined (or infinite): the jackknife's variance is a sum over every deletion, so one
+    cannot be dropped — the rest, rescaled as if they were all, would understate it (the s35 sarcasm reader). The
+    count returned is that of the finite deletions.
 
     >>> round(jackknife_se(np.array([0.7, 0.8, 0.9]))[0], 4), jackknife_se(np.array([0.5]))[1]
     (0.1155, 1)
+    >>> jackknife_se(np.array([0.7, np.nan, 0.9]))
+    (nan, 2)
     """
     th = np.asarray(theta, dtype=np.float64)
-    th = th[np.isfinite(th)]
-    d = int(th.size)
-    if d < 2:
+    finite = np.isfinite(th)
+    d = int(finite.sum())
+    if d < 2 or d < th.size:
         return float("nan"), d
     return float(np.sqrt((d - 1) / d * np.sum((th - th.mean()) ** 2))), d
 
@@ -172,6 +177,8 @@ def jackknife_t(theta: np.ndarray, estimate: float, confidence: float,
     if not np.isfinite(estimate):
         return nan, nan, "the estimate is undefined"
     se, d = jackknife_se(theta)
+    if d < np.asarray(theta).size:
+        return nan, nan, "leaving out one of the groups makes it undefined, so the jackknife gives no standard error"
     if d < 2 or not np.isfinite(se):
         return nan, nan, "fewer than two groups leave a defined value when one is left out"
     if se == 0.0:

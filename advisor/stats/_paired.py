@@ -19,12 +19,12 @@ r"""One metric of a paired comparison: each system's interval, every pair's diff
   McNemar's exact test on the discordant items is reported beside it (:mod:`._mcnemar`, ``Comparison.mcnemar``); the winners
   rest on one procedure for every metric.
 * **Winners**: with two systems the best, and the other when the difference's interval contains 0 (or,
-  where the difference has no interval, the bootstrap p-value exceeds α). With more, Holm's step-down
-  over all pairs of bootstrap p-values (:func:`._familywise.familywise_winners`).
+  where the difference has no interval, the bootstrap p-value exceeds α). With more, the top system and every
+  system its one-sided test at ``α/(m − 1)`` does not separate from it: multiple comparisons with the best
+  (:func:`._familywise.winners_against_best`; Hsu 1996).
 * **Resolvable difference** of a pair: the smallest difference its test would call separable —
-  ``z · se*`` with ``z = Φ⁻¹(1 − α/2)`` for two systems and ``Φ⁻¹(1 − α/(2K))`` for ``K`` pairs (Holm's
-  first step: a difference this large is separable whatever the other pairs show). It says what "not
-  separable" means on this test set.
+  ``z · se*`` with ``z = Φ⁻¹(1 − α/2)`` for two systems and ``Φ⁻¹(1 − α/(m − 1))`` for ``m`` (the one-sided test
+  against the top system). It says what "not separable" means on this test set.
 * ``P(a better)``: share of resamples in which ``a`` is better (ties half); P(rank 1) and rank intervals
   as before (percentile intervals of the resampled ranks).
 """
@@ -41,7 +41,7 @@ from scipy.special import stdtrit
 from ..engine import LOWER_IS_BETTER
 from ._bounds import bounds_of, difference_bounds
 from ._compare_models import Interval, MetricComparison, PairResult, SystemResult, _num
-from ._familywise import familywise_winners, paired_p_value
+from ._familywise import best_level, paired_p_value, winners_against_best
 from ._intervals import percentile_interval, resampled_intervals
 from ._jackknife import jackknife_p_value, jackknife_se, jackknife_t
 from ._ranks import average_ranks
@@ -69,7 +69,7 @@ class PairedInputs:
     proportions: Mapping[int, tuple[float, float]] = field(default_factory=dict)
     paired_differences: Mapping[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
     #: per pair of system indices McNemar's exact p-value, where Newcombe's interval replaces the bootstrap's: the
-    #: row's test and the winners (Holm's too) rest on the same paired 2×2 table as its interval
+    #: row's test and the winners rest on the same paired 2×2 table as its interval
     paired_p: Mapping[tuple[int, int], float] = field(default_factory=dict)
     #: resampled groups: each system's values with one group left out (groups, systems), for the jackknife t
     #: intervals of the systems and their differences (method ``jackknife_t``) in place of BCa's
@@ -140,8 +140,7 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
     alpha = 1.0 - confidence
     m = len(systems)
     sys_out = _systems(metric, systems, points, values, confidence, extra, oriented)
-    n_pairs = m * (m - 1) // 2
-    level = 1.0 - alpha / (2.0 * max(n_pairs if m > 2 else 1, 1))
+    level = 1.0 - best_level(m, alpha) / 2.0  # two systems: two-sided α; more: one-sided α/(m − 1) against the top
     z = NormalDist().inv_cdf(level)
     pairs: list[PairResult] = []
     separated: dict[tuple[int, int], bool] = {}
@@ -163,8 +162,8 @@ def summarise(metric: str, systems: list[str], points: np.ndarray, values: np.nd
             if extra.jackknife is not None:  # resampled groups: the jackknife's t interval and t test of the pair
                 with np.errstate(invalid="ignore"):
                     left = extra.jackknife[:, a] - extra.jackknife[:, b]
-                fin_left = left[np.isfinite(left)]
-                if fin_left.size and np.all(fin_left == est):  # no group moves the difference: [d̂, d̂] (as the
+                # every deletion defined (one undefined leaves the jackknife without a variance: _jackknife.py)
+                if left.size and np.all(np.isfinite(left)) and np.all(left == est):  # no group moves the difference: [d̂, d̂] (as the
                     lo_j, hi_j, why_j = float(est), float(est), None  # bootstrap's degenerate "point")
                 else:
                     lo_j, hi_j, why_j = jackknife_t(left, float(est), confidence, difference_bounds(metric))
@@ -205,8 +204,8 @@ def _winners(systems: list[str], opoints: np.ndarray, p_values: dict[tuple[str, 
     top = np.nanmax(opoints)
     best_idx = [j for j in range(m) if opoints[j] == top]
     best = [systems[j] for j in best_idx]
-    if m > 2:  # family-wise error over all pairs (issue 11)
-        return best, familywise_winners(systems, list(opoints), p_values, alpha)
+    if m > 2:  # each system against the top one (multiple comparisons with the best; _familywise.py)
+        return best, winners_against_best(systems, list(opoints), p_values, alpha)
     ref = best_idx[0]  # a system that could not be evaluated is never a winner
     winners = [systems[j] for j in range(m) if j in best_idx
                or (not np.isnan(opoints[j]) and not separated.get((min(ref, j), max(ref, j)), False))]

@@ -5,8 +5,8 @@
 * The exact intervals of the proportions (:mod:`._choice`, :mod:`._proportions`), each system's count
   over its denominator.
 * McNemar's exact test of every pair for accuracy, recall and specificity — proportions among a fixed set of
-  items both systems classify (:mod:`._mcnemar`) — reported beside the bootstrap, with Holm's adjustment over
-  the pairs when there are more than two systems, and the smallest difference it resolves.
+  items both systems classify (:mod:`._mcnemar`) — reported beside the bootstrap, with more than two systems the one-sided p-value of each pair with the top system
+  Bonferroni-adjusted over the comparisons with it, and the smallest difference it resolves.
 * Newcombe's interval of every pair's difference of those proportions where each system's own interval is
   Clopper–Pearson (:func:`._proportions.newcombe_paired`): it replaces the bootstrap interval of the difference.
 """
@@ -22,6 +22,7 @@ from ..engine import JointCounts, evaluate_batch
 from ._bootstrap import chunk_size, resample_cells
 from ._choice import interval_method, proportion_counts
 from ._compare_models import McNemar
+from ._familywise import best_level
 from ._jackknife import acceleration, leave_out_values
 from ._mcnemar import PAIRED_PROPORTIONS, mcnemar_resolvable, paired_counts
 from ._paired import MCNEMAR_IDS, PairedInputs
@@ -52,15 +53,16 @@ def _jackknife(joint: JointCounts, ids: Sequence[str], options: dict[str, Any],
     return theta.reshape(theta.shape[0], len(ids), m), weights
 
 
-def _holm(p: list[float]) -> list[float]:
-    """Holm-adjusted p-values (step-down, monotone, capped at 1)."""
-    order = np.argsort(p, kind="stable")
-    out = np.empty(len(p))
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[i]))
-        out[i] = running
-    return out.tolist()
+def _tops(ids: Sequence[str], points: np.ndarray | None, mid: str) -> set[int]:
+    """The indices of the systems with the best estimate of the proportion ``mid`` (accuracy: micro-F1's row when
+    accuracy is not among ``ids``); empty without ``points``."""
+    row = mid if mid in ids else next((x for x in MCNEMAR_IDS if x in ids), None)
+    if points is None or row is None:
+        return set()
+    values = np.asarray(points[list(ids).index(row)], dtype=np.float64)
+    if not np.isfinite(values).any():
+        return set()
+    return {int(j) for j in np.flatnonzero(values == np.nanmax(values))}
 
 
 def _tested(ids: Sequence[str], positive_index: int | None) -> list[str]:
@@ -70,15 +72,18 @@ def _tested(ids: Sequence[str], positive_index: int | None) -> list[str]:
 
 
 def mcnemar_tests(joint: JointCounts, confidence: float, ids: Sequence[str] = ("accuracy",),
-                  positive_index: int | None = None) -> list[McNemar]:
+                  positive_index: int | None = None, points: np.ndarray | None = None) -> list[McNemar]:
     """McNemar's exact test of every pair, for each proportion among ``ids`` over a fixed set of items (accuracy,
-    recall, specificity); empty when the counts are not whole items."""
+    recall, specificity); empty when the counts are not whole items. With ``points`` (ids, systems) and more than two
+    systems, each test of a pair with the top system on that proportion also gets ``p_adjusted``, its one-sided p-value
+    Bonferroni-adjusted over the ``m − 1`` comparisons with the top (the winners' rule, :mod:`._familywise`)."""
     systems = list(joint.systems)
     m = len(systems)
     pairs = [(a, b) for a in range(m) for b in range(a + 1, m)]
-    alpha = (1.0 - confidence) / (len(pairs) if m > 2 else 1)  # Holm's first step for several pairs
+    alpha = best_level(m, 1.0 - confidence)  # the two-sided level at which a pair with the top system is separated
     tests: list[McNemar] = []
     for mid in _tested(ids, positive_index):
+        tops = _tops(ids, points, mid)
         these: list[McNemar] = []
         for a, b in pairs:
             counts = paired_counts(joint, mid, a, b, positive_index)
@@ -88,8 +93,9 @@ def mcnemar_tests(joint: JointCounts, confidence: float, ids: Sequence[str] = ("
             these.append(McNemar(a=systems[a], b=systems[b], a_only=a_only, b_only=b_only, metric=mid,
                                  p=binomial_two_sided(int(a_only), int(b_only)),
                                  resolvable=mcnemar_resolvable(a_only + b_only, sum(counts), alpha)))
-        if m > 2:
-            these = [t.model_copy(update={"p_holm": q}) for t, q in zip(these, _holm([t.p for t in these]))]
+        if m > 2 and tops:
+            these = [t.model_copy(update={"p_adjusted": min(1.0, (m - 1) * t.p / 2.0)})
+                     if (a in tops) != (b in tops) else t for t, (a, b) in zip(these, pairs)]
         tests += these
     return tests
 
@@ -164,6 +170,6 @@ def paired_inputs(joint: JointCounts, ids: Sequence[str], points: np.ndarray, co
                 extra.paired_differences, extra.paired_p = _newcombe(joint, mid, points[i], confidence,
                                                                      options.get("positive_index"))
         out[mid] = extra
-    tests = mcnemar_tests(joint, confidence, ids, options.get("positive_index")) if (
+    tests = mcnemar_tests(joint, confidence, ids, options.get("positive_index"), points) if (
         m > 1 and clusters is None and layout is None) else []
     return out, tests
