@@ -203,7 +203,7 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
                             columns_said: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
     “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
-    four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
+    four-fifths line, a rule of thumb from US employment selection (…)." — the favourable decision is
     the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
     ``columns_said``: the sentence before named the subgroup columns, so "For each value we also give …" (not the
     columns twice in two sentences).
@@ -212,22 +212,27 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
     ...                             "positive_class": "hired"})
     >>> print(t.spans[0].text.rstrip())
-    For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
+    For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line, a rule of thumb from the US guidelines on employee selection
     """
     fav, items, rate, sources = _favourable_rate(answers)
     each = "For each value we also give" if columns_said else f"For each value of {_columns(answers)} we give"
-    if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
-        p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
-            "ratio to the highest value's, beside the US four-fifths line")
+    # the line is a practitioners' rule of thumb with its origin, never a legal standard of the author's jurisdiction
+    # (the tox loan reader: the rule comes from US employment selection and has no legal standing in lending; Hall et
+    # al. describe it as practitioners' usage; the jurisdiction is a premise the author never gave)
+    if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source and origin;
+        # the field's word for the rate without its gloss (the Definitions' formula says which decision it counts)
+        p.t(f"{each} the {rate} and its ratio to the highest value's, beside the four-fifths rule of thumb from US "
+            "employment selection")
     elif rate:
         p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
-            + ("US fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "US practice sets "
-               "the smallest ratio against") + " the four-fifths line of the US guidelines on selection procedures")
+            + ("Practitioners set the smallest ratio against the four-fifths line, a rule of thumb from US employment "
+               "selection" if len(sources) > 1 else "The smallest ratio is set against the four-fifths line, a rule "
+               "of thumb from the US guidelines on employee selection"))
     else:
         p.t(f"{each} the share of {items} predicted “{fav}” and its ratio to "
             "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")
-            + "; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on "
+            + "; a ratio below 0.8 falls short of the four-fifths line, a rule of thumb from the US guidelines on "
             "employee selection")
     p.cite(sources).t(". ")
 

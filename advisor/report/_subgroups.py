@@ -428,7 +428,8 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
                   Span(text=" "), Span(kind="cite", keys=["borkan2019nuanced"]), Span(text=".")]
     if air:  # the four-fifths rule, with its source
         spans += [Span(text=" Within each value, the rate of the favourable decision is divided by the highest value's "
-                            "rate, and the smallest ratio is set against the four-fifths line"
+                            "rate, and the smallest ratio is set against the four-fifths line, a rule of thumb from US "
+                            "employment selection"
                             + (", each with a percentile interval from the bootstrap that resamples every item together"
                                if bootstrap else "")),
                   Span(text=" "), Span(kind="cite", keys=["eeoc1978uniform"]), Span(text=".")]
