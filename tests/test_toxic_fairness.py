@@ -192,3 +192,22 @@ def test_the_paragraph_keeps_to_its_limits(tmp_path, with_data):
     for ch in text:  # one level of parentheses
         depth += {"(": 1, ")": -1}.get(ch, 0)
         assert depth <= 1
+
+
+def test_the_equality_differences_of_dixon_et_al_match_a_hand_computation(tmp_path):
+    """FPED = Σ_v |FPR − FPR_v| and FNED = Σ_v |FNR − FNR_v| (Dixon et al. 2018), the overall rates those of the whole
+    test set at the same equal-error threshold: recomputed here by hand from the scores, and shown in the table."""
+    ctx, y, p, mention = _comments(tmp_path)
+    entry = next(iter(ctx.subgroups["error_rates"].values()))
+    t = entry["threshold"]
+    flagged = p >= t
+    fpr = flagged[~y].mean()
+    fnr = (~flagged[y]).mean()
+    fped = sum(abs(fpr - flagged[~y & (mention == v)].mean()) for v in ("yes", "no"))
+    fned = sum(abs(fnr - (~flagged[y & (mention == v)]).mean()) for v in ("yes", "no"))
+    eq = entry["columns"]["identity_mentioned"]["equality_differences"]
+    assert eq["fped"] == pytest.approx(fped, abs=1e-12) and eq["fned"] == pytest.approx(fned, abs=1e-12)
+    assert eq["values"] == {"fped": 2, "fned": 2}
+    table = next(t for t in ctx.tables if t.id == "subgroup_error_rates")
+    row = next(r for r in table.rows if r[1] == "equality difference (FPED, FNED)")
+    assert row[4] == f"{fped:.{len(row[4].split('.')[1])}f}" and "FPED, FNED; Dixon" in table.caption
