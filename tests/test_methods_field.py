@@ -597,8 +597,10 @@ def test_a_selective_cut_and_an_open_threshold_are_said_as_they_are() -> None:
     toxic = evaluation("toxic")
     assert "the recall of every class" not in toxic
     assert "per_class_recall" not in [d.id for d in make_plan(load_answers(SITUATIONS / "toxic.yaml")).diagnostics]
-    assert ("every metric within each value of “identity_mentioned”, and the gap in ROC AUC, which does not depend "
-            "on class shares") in toxic
+    # the groups in the author's words (subgroup_descriptions), and no "which does not depend on class shares" after
+    # a gap in ROC AUC, which also depends on how hard each subgroup's negatives are (the tox reader)
+    assert ("every metric separately for comments that mention an identity and those that do not, the gap in ROC AUC, "
+            "and the subgroup and BNSP AUCs") in toxic
 
 
 def test_a_cost_matrix_is_said_in_words_with_the_expected_cost_it_weighs() -> None:
