@@ -90,3 +90,12 @@ def test_a_description_is_a_short_plain_phrase():
     with pytest.raises(InputError, match="short phrase"):
         answers_from_mapping({"task": "binary", "classes": ["a", "b"], "positive_class": "b", "subgroups": ["g"],
                               "subgroup_descriptions": {"g": "x" * 121}})
+
+
+def test_both_harms_put_both_bias_aucs_beside_the_lead():
+    ev, _ = _parts(_toxic(subgroup_harm="both"))
+    co = next(s for s in ev.split(". ") if "BPSN and BNSP AUCs" in s)
+    assert co.startswith("Because the harm is a subgroup's non-toxic comments flagged and its toxic comments left "
+                         "unflagged"), co
+    assert ev.index("We lead with ROC AUC") < ev.index(co) < ev.index("We also report")
+    assert "We also give the subgroup AUC." in ev

@@ -259,7 +259,6 @@ def bias_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False)
     pos, neg, ones = _kinds(answers)
     pos_word = pos.split()[0] if ones == "ones" else None
     flagged = pos_word if pos_word else f"“{answers.get('positive_class')}”"
-    pos_plural, neg_plural = pos, neg
     if terse:  # once the paragraph must shorten: the AUC and the harm it answers, what it ranks left to its formula
         name = {"false_alarm": "BPSN AUC also leads", "missed": "BNSP AUC also leads",
                 "both": "BPSN and BNSP AUCs also lead"}[harm]
@@ -268,13 +267,13 @@ def bias_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False)
         p.t(f"Each subgroup's {name}, since the harm is {what}")
     elif harm == "false_alarm":
         p.t(f"Because the harm is a subgroup's {neg} flagged as {flagged}, each subgroup's BPSN AUC, which ranks them "
-            f"against {pos_plural} from elsewhere, leads beside it")
+            f"against {pos} from elsewhere, leads beside it")
     elif harm == "missed":
         p.t(f"Because the harm is a subgroup's {pos} left unflagged, each subgroup's BNSP AUC, which ranks them "
-            f"against {neg_plural} from elsewhere, leads beside it")
+            f"against {neg} from elsewhere, leads beside it")
     else:
         p.t(f"Because the harm is a subgroup's {neg} flagged and its {pos} left unflagged, each subgroup's BPSN and "
-            "BNSP AUCs lead beside it, which set the subgroup's items against the others' of the other class")
+            "BNSP AUCs, which rank its items against those of the other class from elsewhere, lead beside it")
     p.cite([BIAS_SOURCE]).t(". ")
     return True
 
