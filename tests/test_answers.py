@@ -281,6 +281,7 @@ def test_dialogue_defaults_carry_through() -> None:
         "actions", "action_of_interest",  # classes grouped by action: asked only once the classes are named
         "leaf_depth",  # issue 22 (the taxonomy reader): asked only for a hierarchy of classes
         "folds",  # cross-validation folds: asked only once a unit (group) is named
+        "subgroup_harm", "subgroup_descriptions",  # the tox readers: read in answers files, never asked
         "probabilities")])  # issue 23 item 6: merged into outputs, never asked
 
 

@@ -162,7 +162,10 @@ def test_the_plan_carries_the_bias_aucs_only_with_scores_subgroups_and_a_class_o
 
 
 def test_the_toxic_paragraph_names_the_bias_aucs_with_what_they_catch_and_defines_them():
-    ctx = build_report(load_answers(SITUATION), None, bootstrap=2000, seed=1)
+    # no harm within a subgroup named, the column not described: the three AUCs side by side, by the column's name
+    # (tests/test_toxic_fairness.py has the situation's named harm, whose AUC leads beside ROC AUC)
+    plain = load_answers(SITUATION).model_copy(update={"subgroup_harm": None, "subgroup_descriptions": {}})
+    ctx = build_report(plain, None, bootstrap=2000, seed=1)
     text = _evaluation(ctx)
     # what each AUC catches, in the comments' words; once the paragraph must shorten the sentence takes its terse
     # form, which says the same of both AUCs at once
@@ -197,7 +200,8 @@ def test_the_report_shows_the_bias_aucs_with_intervals(tmp_path):
     df["p_toxic"] = df["p_toxic"].clip(0, 1)
     path = tmp_path / "comments.csv"
     df.to_csv(path, index=False)
-    answers = load_answers(SITUATION).model_copy(update={"classes": ["ok", "toxic"]})
+    answers = load_answers(SITUATION).model_copy(update={"classes": ["ok", "toxic"], "subgroup_harm": None,
+                                                         "subgroup_descriptions": {}})
     ctx = build_report(answers, advisor.load(path, by="identity_mentioned"), bootstrap=300, seed=2)
     table = next(t for t in ctx.tables if t.id == "bias_aucs")
     assert table.columns == ["identity_mentioned", "system", "subgroup AUC", "BPSN AUC", "BNSP AUC"]

@@ -121,8 +121,11 @@ def test_one_identity_value_gives_the_scores_form_and_says_each_power_mean_is_it
             "“identity_mentioned” = yes: the mean of the overall ROC AUC and the three AUCs, each power mean (p = −5) "
             "being that value's AUC (c).") in text
     assert "percentile" not in text
-    # the one identity's form costs the paragraph nothing the competition's form kept: what BPSN and BNSP catch
-    assert "which catch a value's non-toxic comments scored above toxic ones elsewhere" in text
+    # the one identity's form costs the paragraph nothing the competition's form kept: the AUC of the author's harm
+    # leads beside ROC AUC with why (the situation names the harm: subgroup_harm), the other two are named
+    assert ("Each subgroup's BPSN AUC also leads, since the harm is its non-toxic comments flagged as toxic" in text
+            or "each subgroup's BPSN AUC, which ranks them against toxic comments from elsewhere, leads beside it" in text)
+    assert "the subgroup and BNSP AUCs" in text
     assert len(text.split()) <= 220
     for s in _sentences(text):
         if "Jigsaw" in s or "competition" in s:

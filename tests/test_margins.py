@@ -149,9 +149,11 @@ def test_subgroups_without_a_margin_are_descriptive() -> None:
     # the equal treatment the author must show
     loan = yaml.safe_load((SITUATIONS / "loan.yaml").read_text())
     text = _methods(loan)
-    assert "beside the US four-fifths line" in text and "against the four-fifths line" not in text
+    # a practitioners' rule of thumb with its origin, no jurisdiction the author never gave (the tox loan reader)
+    assert "beside the four-fifths rule of thumb from US employment selection" in text
+    assert "against the four-fifths line" not in text and "US four-fifths" not in text
     assert "No margin was fixed in advance, so the gaps describe and cannot show equal treatment" in text
-    assert text.index("beside the US four-fifths line") < text.index("No margin was fixed in advance")
+    assert text.index("beside the four-fifths rule") < text.index("No margin was fixed in advance")
     assert "We call the groups alike" not in text
     # hiring, no field: the line is for the shares of candidates hired, in the adverse impact sentence's own words
     hiring = {**loan, "field": None, "item_name": "candidate", "classes": ["rejected", "hired"],

@@ -55,7 +55,7 @@ def test_one_binary_flag_promises_no_competition_score_before_data():
     assert make_plan(answers).diagnostic("bias_score") is None
     text = _evaluation(build_report(answers, None, bootstrap=2000, seed=2024))
     assert "Jigsaw" not in text and "competition" not in text and "nine identities" not in text
-    assert "subgroup, BPSN and BNSP AUCs" in text or "the BPSN AUC" in text  # the bias AUCs stay
+    assert "BPSN AUC" in text and "BNSP AUC" in text  # the bias AUCs stay
 
 
 def test_several_identity_columns_promise_the_competition_score_before_data():
@@ -111,7 +111,8 @@ def test_subgroup_fpr_and_fnr_at_the_stated_threshold_match_fairlearn(tmp_path):
     # promised before data, shown with data: the sentence (in the Evaluation paragraph, or with data in the
     # subgroups' paragraph after it when the first has no room), its source and the table
     said = " ".join("".join(sp.text if sp.kind == "text" else "(c)" for sp in par.spans) for par in ctx.methods)
-    new = "At the threshold where both overall rates are equal, we give each value's false positive and false negative rates (c)"
+    # the author's words name the groups (subgroup_descriptions): "each subgroup's", not "each value's"
+    new = "At the threshold where both overall rates are equal, we give each subgroup's false positive and false negative rates (c)"
     assert (new in _evaluation(ctx)
             or "where the whole test set's two rates are equal (c)" in said)
     assert "dixon2018measuring" in {r.key for r in ctx.references}
@@ -171,7 +172,10 @@ def test_the_paragraph_keeps_to_its_limits(tmp_path, with_data):
     for s in _sentences(text)[1:]:  # the first is the author's own context, quoted as given
         assert len(s.split()) <= 40, s
     # the gap principle, with the figures named (s30: "the range of each figure unaffected by class shares" named none)
-    assert "and the gap in ROC AUC, which does not depend on class shares" in text
+    assert "the gap in ROC AUC" in text
+    # not "which does not depend on class shares": a gap in subgroup AUC also depends on how hard each value's own
+    # negatives are (Borkan et al. 2019), which the BPSN and BNSP AUCs beside it take apart (the tox reader)
+    assert "depend on class shares" not in text
     assert "unaffected by class shares" not in text
     # 4. ROC AUC said as the probability it is, in the comments' words (Fawcett 2006)
     assert "ROC AUC, which is the probability that a toxic comment is scored above a non-toxic one (c)" in text
@@ -179,9 +183,31 @@ def test_the_paragraph_keeps_to_its_limits(tmp_path, with_data):
     words = text.split()
     grams = [" ".join(words[i:i + 8]) for i in range(len(words) - 7)]
     assert len(grams) == len(set(grams)), "a repeated 8-word sequence"
-    # no internal id (the author's own column name is quoted as given)
-    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text.replace("“identity_mentioned”", "")), "a snake_case id"
+    # no internal id, and the author's column name not quoted where the author's words name its groups (the tox reader);
+    # with data, the one identity the score's form is taken over is named as the data hold it (“identity_mentioned” =
+    # yes), the author's own column
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", text.replace("“identity_mentioned” = yes", "")), "a snake_case id"
+    assert "separately for comments that mention an identity and those that do not" in text
     depth = 0
     for ch in text:  # one level of parentheses
         depth += {"(": 1, ")": -1}.get(ch, 0)
         assert depth <= 1
+
+
+def test_the_equality_differences_of_dixon_et_al_match_a_hand_computation(tmp_path):
+    """FPED = Σ_v |FPR − FPR_v| and FNED = Σ_v |FNR − FNR_v| (Dixon et al. 2018), the overall rates those of the whole
+    test set at the same equal-error threshold: recomputed here by hand from the scores, and shown in the table."""
+    ctx, y, p, mention = _comments(tmp_path)
+    entry = next(iter(ctx.subgroups["error_rates"].values()))
+    t = entry["threshold"]
+    flagged = p >= t
+    fpr = flagged[~y].mean()
+    fnr = (~flagged[y]).mean()
+    fped = sum(abs(fpr - flagged[~y & (mention == v)].mean()) for v in ("yes", "no"))
+    fned = sum(abs(fnr - (~flagged[y & (mention == v)]).mean()) for v in ("yes", "no"))
+    eq = entry["columns"]["identity_mentioned"]["equality_differences"]
+    assert eq["fped"] == pytest.approx(fped, abs=1e-12) and eq["fned"] == pytest.approx(fned, abs=1e-12)
+    assert eq["values"] == {"fped": 2, "fned": 2}
+    table = next(t for t in ctx.tables if t.id == "subgroup_error_rates")
+    row = next(r for r in table.rows if r[1] == "equality difference (FPED, FNED)")
+    assert row[4] == f"{fped:.{len(row[4].split('.')[1])}f}" and "FPED, FNED; Dixon" in table.caption

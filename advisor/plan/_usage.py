@@ -228,6 +228,12 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
                         "not for retraining")
         if key == "subgroups" and value:  # issue 23 item 1: the report's per-subgroup tables (--by)
             used.append("every metric is also reported per subgroup of these columns, with the gaps across them")
+        if key == "subgroup_descriptions" and value and effective.subgroups:  # the groups in the author's words
+            used.append("the methods paragraph names the subgroups in these words, not by the column")
+        if key == "subgroup_harm" and value in ("false_alarm", "missed", "both") \
+                and any(d.id == "bias_aucs" for d in diagnostics):  # the bias AUC of the harm leads beside ROC AUC
+            used.append({"false_alarm": "the BPSN AUC", "missed": "the BNSP AUC", "both": "the BPSN and BNSP AUCs"}[
+                value] + " of each subgroup is said beside the lead, as the figure that answers this harm")
         if key == "margin" and value is not None and effective.subgroups:  # each gap's verdict, two-sided
             used.append("alike or not: the interval of each gap across subgroups is set against ±margin, fixed in "
                         "advance" if value != "unknown" else "no margin fixed: the gaps across subgroups are said "

@@ -201,6 +201,18 @@ class Answers(BaseModel):
     runs: int | None = Field(None, ge=1, description="the training runs (seeds, initialisations) of each system")
     # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
     subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
+    # the tox readers (Borkan et al. 2019; Dixon et al. 2018): which error within a subgroup is the harm the author
+    # must rule out — its harmless items flagged ("false_alarm", the BPSN AUC's question), its harmful items missed
+    # ("missed", the BNSP AUC's), or both; with the bias AUCs of scores, the AUC that answers it leads beside ROC AUC.
+    # None: not answered (no subgroup figure leads)
+    subgroup_harm: Literal["false_alarm", "missed", "both", "unknown"] | None = Field(
+        None, description="the error within a subgroup that is the harm to rule out: its harmless items flagged "
+                          "(false_alarm), its harmful items missed (missed), both, or unknown")
+    # the author's words for the groups of each subgroup column (the tox reader: a quoted column name reads as tool
+    # language), said in place of "each value of “identity_mentioned”"; never made up from the column's name
+    subgroup_descriptions: dict[str, str] = Field(default_factory=dict, description=(
+        "for each subgroup column, the author's words for the groups it splits the items into, as they follow "
+        "'separately for' (e.g. 'comments that mention an identity and those that do not')"))
     # issue 22 (the essay reader): the individual human scores beside the resolved score in y_true, so that the
     # machine is read against the raters' agreement with each other (Williamson et al. 2012)
     rater_columns: list[str] = Field(default_factory=list, description=(
@@ -517,6 +529,12 @@ class Answers(BaseModel):
             _fail("subgroups", cols, "every subgroup column needs a name")
         if len(set(cols)) != len(cols):
             _fail("subgroups", cols, "a subgroup column is named twice; give each once")
+        said = self.subgroup_descriptions
+        for col, words in said.items():  # the author's words for a column's groups, a few words (those of a column
+            # not among the subgroups are not read: a situation may drop a column and keep its words)
+            if not str(words).strip() or len(str(words)) > 120 or any(ch in str(words) for ch in "\n\r$`"):
+                _fail(f"subgroup_descriptions.{col}", words, "give a short phrase in plain words (at most 120 "
+                      "characters, one line)")
         raters = self.rater_columns
         if not raters:
             return

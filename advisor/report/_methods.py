@@ -53,9 +53,9 @@ from ._methods_field import (
     promise_sentence,
     summarised_pair,
 )
-from ._methods_bias import adverse_impact_sentence, bias_score_sentence, bias_sentence, decision_groups_sentence, \
-    error_rates_sentence
-from ._methods_bias import four_fifths_rates, smd_sentence
+from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_score_sentence, bias_sentence, \
+    decision_groups_sentence, error_rates_sentence
+from ._methods_bias import four_fifths_rates, one_flag_limitation, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
 from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_lead, frozen_lead_sentences, limit_lead_sentences
@@ -251,6 +251,7 @@ def build_methods(
                   thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
                   rates_here: bool = True) -> Text:
         p = Text()
+        co_lead = False  # a bias AUC said beside the lead (the author's harm within a subgroup)
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
         pair = summarised_pair(answers, rec, primary) if binary else []
@@ -283,6 +284,10 @@ def build_methods(
             else:
                 led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
                     if primary is not None and not ranked else set()
+                # the bias AUC that answers the author's harm within a subgroup leads beside the overall ROC AUC, the
+                # comparability figure of unintended-bias work (the tox reader, after Borkan et al. 2019)
+                co_lead = bias and primary is not None and primary.id == "roc_auc" \
+                    and bias_lead_sentence(p, answers, terse=terse > 0)
             if primary is not None and answers.get("label_structure") == "hierarchy" and answers.get("leaf_depth") \
                     and task is None:
                 # every class at one depth (answered; with data the taxonomy paragraph checks and says it)
@@ -359,7 +364,7 @@ def build_methods(
         # give the recall of every class" after the seed reads as tacked on (issue 22); how often each system ranks
         # first goes after the sentence on how systems are compared
         if bias:  # shorter once the paragraph must shorten, never dropped
-            bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4)
+            bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4, led=co_lead)
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
             decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
         if rates and rates_here:  # the decision's errors within each group at a stated threshold: shorter when it
@@ -527,6 +532,8 @@ def build_methods(
     caveat = Text()
     if rest > 2:  # the field's standing caveat on its test sets, a limitation of the data: a paragraph of its own
         _field_caveat_sentence(caveat, answers)
+    if bias:  # one subgroup column that may pool every identity: a limitation of the data (the tox reader)
+        one_flag_limitation(caveat, answers, identities)
     if caveat.spans:
         paras.append(caveat.para("Limitations"))
     return paras

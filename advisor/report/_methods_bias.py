@@ -16,9 +16,10 @@ from ..engine import favourable_class
 from ..questionnaire import load_fields, plural
 from ._methods_lists import Text, where_clause
 from ._methods_text import GAPS_WHY as W_GAPS_WHY
+from ._methods_text import subgroup_unit, subgroups_phrase
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
+__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
            "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence",
            "smd_subgroup_flag"]
 
@@ -45,7 +46,7 @@ def _kinds(answers: Mapping[str, Any]) -> tuple[str, str, str]:
 
 
 def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also: str | None = None,
-                  bare: bool = False) -> None:
+                  bare: bool = False, led: bool = False) -> None:
     """"Within each value of “identity_mentioned” we give the subgroup AUC, the BPSN AUC, which catches non-toxic
     comments of that value scored above toxic ones elsewhere, and the BNSP AUC, which catches toxic comments of that
     value scored below non-toxic ones elsewhere (Borkan et al. 2019)."; ``terse`` when the paragraph must shorten:
@@ -53,27 +54,44 @@ def bias_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False, also
     elsewhere or its toxic comments scored below non-toxic ones (Borkan et al. 2019)." ``also``: a promise said first
     before the terse sentence ("We give every metric within each value of …. We also give the subgroup, BPSN and BNSP
     AUCs, …");
-    ``bare`` (with ``terse``, the last shortening): the three AUCs named without what each catches.
+    ``bare`` (with ``terse``, the last shortening): the three AUCs named without what each catches. ``led``: the
+    AUC that answers the author's harm was said with the lead (:func:`bias_lead_sentence`), so only the others follow.
 
     >>> t = Text()
     >>> bias_sentence(t, {"subgroups": ["sex"], "item_name": "loan", "classes": [0, 1], "positive_class": 1})
     >>> t.spans[0].text[:120]
     'Within each value of “sex” we give the subgroup AUC, the BPSN AUC, which catches loans of class “0” of that value scored'
     """
-    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
+    cols = _columns(answers)
+    unit = subgroup_unit(_described(answers))
     pos, neg, ones = _kinds(answers)
     pos_word, neg_word = (pos.split()[0], neg.split()[0]) if ones == "ones" else (pos, neg)
     above, below = f"{pos_word} {ones}" if ones == "ones" else pos, f"{neg_word} {ones}" if ones == "ones" else neg
+    harm = _harm(answers) if led else None
+    if harm is not None:  # the AUC of the author's harm was said with the lead, with its source: the subgroup AUC
+        # and the other one follow, what the other catches said unless the paragraph must shorten (its formula says it)
+        start = f"We give {also}. We also give" if also else f"{_capital(cols)} we give"
+        other = {"false_alarm": ("BNSP", f", the latter catching a {unit}'s {pos} scored below {below} elsewhere"),
+                 "missed": ("BPSN", f", the latter catching a {unit}'s {neg} scored above {above} elsewhere")}
+        if harm in other and also and terse:  # one sentence with the promise: "…, the gap in ROC AUC, and the …"
+            name, _ = other[harm]
+            p.t(f"We give {also.replace(', and the gap', ', the gap')}, and the subgroup and {name} AUCs. ")
+        elif harm in other:
+            name, gloss = other[harm]
+            p.t(f"{start} the subgroup and {name} AUCs" + ("" if terse else gloss) + ". ")
+        else:
+            p.t(f"{start} the subgroup AUC. ")
+        return
     if terse and bare:  # the last shortening: the three named, their formulas below say what each catches
-        start = f"We give {also}, and" if also else f"Within each value of {cols} we give"
+        start = f"We give {also}, and" if also else f"{_capital(cols)} we give"
         p.t(f"{start} the subgroup, BPSN and BNSP AUCs")
     elif terse:  # the subgroup promise said first in a sentence of its own, then the AUCs and what they catch
-        start = f"We give {also}. We also give" if also else f"Within each value of {cols} we give"
-        p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a value's {neg} scored above {above} elsewhere or its "
-            f"{pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
+        start = f"We give {also}. We also give" if also else f"{_capital(cols)} we give"
+        p.t(f"{start} the subgroup, BPSN and BNSP AUCs, which catch a {unit}'s {neg} scored above {above} elsewhere or "
+            f"its {pos} scored below " + (f"{neg_word} {ones}" if ones == "ones" else neg))
     else:
-        p.t(f"Within each value of {cols} we give the subgroup AUC, the BPSN AUC, which catches {neg} of that value "
-            f"scored above {above} elsewhere, and the BNSP AUC, which catches {pos} of that value scored below {below} "
+        p.t(f"{_capital(cols)} we give the subgroup AUC, the BPSN AUC, which catches {neg} of that {unit} "
+            f"scored above {above} elsewhere, and the BNSP AUC, which catches {pos} of that {unit} scored below {below} "
             "elsewhere")
     p.cite([BIAS_SOURCE]).t(". ")
 
@@ -93,7 +111,8 @@ def error_rates_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fals
     flagged = str(answers.get("positive_class"))
     flagged = flagged if ones == "ones" else f"“{flagged}”"
     # the threshold first: after "We also give the subgroup, BPSN and BNSP AUCs" a second "We also give" read as a list
-    p.t("At the threshold where both overall rates are equal, we give each value's false positive and false negative "
+    unit = subgroup_unit(_described(answers))
+    p.t(f"At the threshold where both overall rates are equal, we give each {unit}'s false positive and false negative "
         "rates").cite([ERROR_RATES_SOURCE])
     p.t(". " if terse else f"; the first is the share of its {neg} flagged as {flagged}. ")
 
@@ -160,9 +179,8 @@ def smd_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True) ->
     >>> t.spans[0].text
     'Within each value of “english_learner” we give the standardized mean difference of machine minus human scores, with its interval; one beyond ±0.10 is flagged '
     """
-    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
     who = "machine minus human" if answers.get("field") == "automated_essay_scoring" else "predicted minus true"
-    p.t(f"Within each value of {cols} we give the standardized mean difference of {who} scores"
+    p.t(f"{_capital(_columns(answers))} we give the standardized mean difference of {who} scores"
         + (", with its interval" if intervals else "") + f"; one beyond ±{smd_subgroup_flag(answers):.2f} is flagged")
     p.cite([SMD_SOURCE]).t(". ")
 
@@ -190,7 +208,74 @@ def smd_definitions(cat: Any, before: Sequence[MetricEntry] = ()) -> list[Metric
 
 
 def _columns(answers: Mapping[str, Any]) -> str:
+    """"within each value of “sex” and of “ethnicity”", or the author's words for the groups ("separately for
+    comments that mention an identity and those that do not")."""
+    cols = [str(c) for c in answers.get("subgroups") or []]
+    if not cols:
+        return "within each value of each subgroup column"
+    said = _described(answers)
+    if said:
+        return subgroups_phrase(cols, said)
+    return "within each value of " + " and of ".join(f"“{c}”" for c in cols)
+
+
+def _described(answers: Mapping[str, Any]) -> dict[str, str]:
+    """The author's words for the groups of the subgroup columns named (``subgroup_descriptions``)."""
+    cols = {str(c) for c in answers.get("subgroups") or []}
+    return {str(k): str(v) for k, v in (answers.get("subgroup_descriptions") or {}).items() if str(k) in cols}
+
+
+def _quoted(answers: Mapping[str, Any]) -> str:
+    """The subgroup columns by their quoted names: "“sex” and of “ethnicity”" (where the data's values are meant)."""
     return " and of ".join(f"“{c}”" for c in answers.get("subgroups") or []) or "each subgroup column"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _harm(answers: Mapping[str, Any]) -> str | None:
+    """The error within a subgroup the author named as the harm (``subgroup_harm``), None when not named."""
+    harm = answers.get("subgroup_harm")
+    return str(harm) if harm in ("false_alarm", "missed", "both") else None
+
+
+def bias_lead_sentence(p: Text, answers: Mapping[str, Any], terse: bool = False) -> bool:
+    """"Because the harm is a subgroup's non-toxic comments flagged as toxic, each subgroup's BPSN AUC, which ranks
+    them against toxic comments from elsewhere, leads beside it (Borkan et al. 2019)." — with scores, subgroup columns and the author's harm within a subgroup named (``subgroup_harm``), the
+    bias AUC that answers it leads beside the overall ROC AUC: in unintended-bias work the overall AUC is the
+    comparability figure and the bias AUCs are the results (the tox reader). Returns whether it was said.
+
+    >>> t = Text()
+    >>> bias_lead_sentence(t, {"subgroups": ["g"], "item_name": "comment", "classes": ["non-toxic", "toxic"],
+    ...                        "positive_class": "toxic", "subgroup_harm": "false_alarm"})
+    True
+    >>> print(t.spans[0].text.rstrip())
+    Because the harm is a subgroup's non-toxic comments flagged as toxic, each subgroup's BPSN AUC, which ranks them against toxic comments from elsewhere, leads beside it
+    """
+    harm = _harm(answers)
+    if harm is None:
+        return False
+    pos, neg, ones = _kinds(answers)
+    pos_word = pos.split()[0] if ones == "ones" else None
+    flagged = pos_word if pos_word else f"“{answers.get('positive_class')}”"
+    if terse:  # once the paragraph must shorten: the AUC and the harm it answers, what it ranks left to its formula
+        name = {"false_alarm": "BPSN AUC also leads", "missed": "BNSP AUC also leads",
+                "both": "BPSN and BNSP AUCs also lead"}[harm]
+        what = {"false_alarm": f"its {neg} flagged as {flagged}", "missed": f"its {pos} left unflagged",
+                "both": f"its {neg} flagged and its {pos} left unflagged"}[harm]
+        p.t(f"Each subgroup's {name}, since the harm is {what}")
+    elif harm == "false_alarm":
+        p.t(f"Because the harm is a subgroup's {neg} flagged as {flagged}, each subgroup's BPSN AUC, which ranks them "
+            f"against {pos} from elsewhere, leads beside it")
+    elif harm == "missed":
+        p.t(f"Because the harm is a subgroup's {pos} left unflagged, each subgroup's BNSP AUC, which ranks them "
+            f"against {neg} from elsewhere, leads beside it")
+    else:
+        p.t(f"Because the harm is a subgroup's {neg} flagged and its {pos} left unflagged, each subgroup's BPSN and "
+            "BNSP AUCs, which rank its items against those of the other class from elsewhere, lead beside it")
+    p.cite([BIAS_SOURCE]).t(". ")
+    return True
 
 
 def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list[str], Any]:
@@ -203,7 +288,7 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
                             columns_said: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
     “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
-    four-fifths line of the US guidelines on selection procedures (…)." — the favourable decision is
+    four-fifths line, a rule of thumb from US employment selection (…)." — the favourable decision is
     the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
     ``columns_said``: the sentence before named the subgroup columns, so "For each value we also give …" (not the
     columns twice in two sentences).
@@ -212,22 +297,31 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
     ...                             "positive_class": "hired"})
     >>> print(t.spans[0].text.rstrip())
-    For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on employee selection
+    For each value of “sex” we give the share of candidates predicted “hired” and its ratio to the highest value's share; a ratio below 0.8 falls short of the four-fifths line, a rule of thumb from the US guidelines on employee selection
     """
     fav, items, rate, sources = _favourable_rate(answers)
-    each = "For each value we also give" if columns_said else f"For each value of {_columns(answers)} we give"
-    if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source
-        p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
-            "ratio to the highest value's, beside the US four-fifths line")
+    described = bool(_described(answers))
+    each = "For each value we also give" if columns_said and not described else \
+        "For each subgroup we also give" if columns_said else \
+        f"{_capital(_columns(answers))} we give" if described else \
+        f"For each value of {_quoted(answers)} we give"
+    # the line is a practitioners' rule of thumb with its origin, never a legal standard of the author's jurisdiction
+    # (the tox loan reader: the rule comes from US employment selection and has no legal standing in lending; Hall et
+    # al. describe it as practitioners' usage; the jurisdiction is a premise the author never gave)
+    if rate and terse:  # once the paragraph must shorten: one sentence, the line named with its source and origin;
+        # the field's word for the rate without its gloss (the Definitions' formula says which decision it counts)
+        p.t(f"{each} the {rate} and its ratio to the highest value's, beside the four-fifths rule of thumb from US "
+            "employment selection")
     elif rate:
         p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
-            + ("US fair-lending reviews set the smallest ratio against" if len(sources) > 1 else "US practice sets "
-               "the smallest ratio against") + " the four-fifths line of the US guidelines on selection procedures")
+            + ("Practitioners set the smallest ratio against the four-fifths line, a rule of thumb from US employment "
+               "selection" if len(sources) > 1 else "The smallest ratio is set against the four-fifths line, a rule "
+               "of thumb from the US guidelines on employee selection"))
     else:
         p.t(f"{each} the share of {items} predicted “{fav}” and its ratio to "
             "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")
-            + "; a ratio below 0.8 falls short of the four-fifths line of the US guidelines on "
+            + "; a ratio below 0.8 falls short of the four-fifths line, a rule of thumb from the US guidelines on "
             "employee selection")
     p.cite(sources).t(". ")
 
@@ -287,7 +381,7 @@ def bias_score_sentence(p: Text, answers: Mapping[str, Any], identities: Sequenc
         return
     if identities is not None:
         p.t("The final score of the Jigsaw Unintended Bias competition averages the overall ROC AUC with the three "
-            f"AUCs' power means (p = −5) over the values of {_columns(answers)} that mark an identity")
+            f"AUCs' power means (p = −5) over the values of {_quoted(answers)} that mark an identity")
         p.cite(sources).t(". ")
         return
     p.t("We give the Jigsaw Unintended Bias competition's score, the overall ROC AUC averaged with the three AUCs' "
@@ -321,3 +415,39 @@ def catalogue_definitions(cat: Any, ids: Sequence[str], identities: int | None =
                                role="complementary", where=where, symbols=dict(rec.symbols),
                                references=list(rec.references)))
     return out
+
+
+def one_flag_limitation(p: Text, answers: Mapping[str, Any], identities: Sequence[Sequence[Any]] | None = None
+                        ) -> bool:
+    """The bias AUCs over one subgroup column that may be a single flag for every identity, said as a limitation:
+    Borkan et al. (2019) compute the bias AUCs per identity, and the Jigsaw benchmark's combined score is a power
+    mean over its identities, so a pooled flag hides a harm to one identity and its score is not the benchmark's (the
+    tox reader). Before data the column's values are unknown, so it is said as a condition; with data that found one
+    identity value, as a fact; with several identities, or several columns, nothing. Returns whether it was said.
+
+    >>> t = Text()
+    >>> one_flag_limitation(t, {"subgroups": ["identity_mentioned"]})
+    True
+    >>> print(t.spans[0].text.rstrip())
+    If “identity_mentioned” is a single flag for any identity mentioned, its bias AUCs pool identities that unintended-bias work scores one by one, so a harm to one identity can hide among the others
+    """
+    cols = [str(c) for c in answers.get("subgroups") or []]
+    if len(cols) != 1 or (identities is not None and len(identities) != 1):
+        return False
+    # identities, in the author's own words (the column, its description) or the field of toxicity: never said of a
+    # column such as "sex", whose values are no pool of identities
+    words = f"{cols[0]} {(answers.get('subgroup_descriptions') or {}).get(cols[0], '')}".lower()
+    if "identit" not in words and answers.get("field") != "content_moderation":
+        return False
+    sources, _ = _customary(answers, "bias_score", "jigsaw2019unintended")
+    if identities is None:
+        p.t(f"If “{cols[0]}” is a single flag for any identity mentioned, its bias AUCs pool identities that "
+            "unintended-bias work scores one by one, so a harm to one identity can hide among the others")
+    else:
+        p.t(f"“{cols[0]}” marks a single identity value, so its bias AUCs pool whatever identities it covers, which "
+            "unintended-bias work scores one by one, and a harm to one identity can hide among the others")
+    p.cite([BIAS_SOURCE]).t(". ")
+    p.t("The combined bias score of the Jigsaw Unintended Bias benchmark, built from power means of the subgroup, BPSN "
+        "and BNSP AUCs across identities, is " + ("then " if identities is None else "") + "not comparable with the benchmark's")
+    p.cite(sources).t(". ")
+    return True

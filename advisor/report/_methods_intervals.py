@@ -165,7 +165,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             one = len(mi) == 1
             names = _join([name[m] for m in mi]) if one else W.S["both_mutual_information"]
             p.t(W.S["intervals_partition_mi"].format(names=names[:1].upper() + names[1:], verb="has" if one else "have",
-                                                     s="" if one else "s", items=plural(item)) + ". ")
+                                                     s="" if one else "s", items=plural(item)))
+            p.cite([k for k in [cite("Roulston", "1999")] if k]).t(W.S["intervals_partition_mi_tail"] + ". ")
         if one_run:  # one run answered: what the intervals leave out, said as the author's design
             p.t(W.S["runs_one_partition"] + ". ")
             one_run = False

@@ -210,12 +210,18 @@ def _error_rates_table(per_system: dict[str, Any], digits: int, pos: Any, items:
             gaps = c["gaps"]
             rows.append([col, "gap (largest − smallest)", s, "", _gap_text(gaps["fpr"], digits), "",
                          _gap_text(gaps["fnr"], digits)])
+            eq = c.get("equality_differences") or {}
+            if eq:  # Dixon et al. (2018): each rate's distance from the overall rate, summed over the values
+                rows.append([col, "equality difference (FPED, FNED)", s, "", _num(eq.get("fped"), digits), "",
+                             _num(eq.get("fned"), digits)])
     caption = (f"At one threshold per system, where the whole test set's false positive and false negative rates are "
                f"equal (Dixon et al. 2018): {'; '.join(said)}. An item is flagged as {pos!s} when its score is at "
                f"least the threshold. FPR: the share of the subgroup's {items} not of class {pos!s} that are flagged; "
                f"FNR: the share of its {items} of class {pos!s} not flagged. In brackets, Clopper–Pearson intervals given the threshold, "
                "which is set on this test set; a gap's interval as in the table of gaps. The FNR gap is the TPR gap, "
-               "FNR being 1 − TPR.")
+               "FNR being 1 − TPR. The false positive and false negative equality differences (FPED, FNED; Dixon et "
+               "al. 2018) sum, over the values, the distance of each value's rate from the whole test set's rate at "
+               "the same threshold; 0 when every value's rate equals it.")
     return TableBlock(id="subgroup_error_rates", title="Error rates at the equal-error threshold", caption=caption,
                       columns=["subgroups by", "value", "system", "negatives", "FPR", "positives", "FNR"],
                       numeric=[False, False, False, True, True, True, True], rows=rows)
@@ -420,7 +426,9 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
         spans += [Span(text=" Within each value, the false positive and false negative rates are also read at one "
                             "threshold per system, where the whole test set's two rates are equal"),
                   Span(text=" "), Span(kind="cite", keys=["dixon2018measuring"]),
-                  Span(text="; the threshold is set on this test set.")]
+                  Span(text="; the threshold is set on this test set. Their false positive and false negative "
+                            "equality differences, as Dixon et al. report them, sum each value's distance from the "
+                            "whole test set's rate.")]
     if bias:  # Borkan et al. (2019), with its source
         spans += [Span(text=" Within each value, the subgroup, BPSN and BNSP AUCs rank the scores of the value's items "
                             "and of the others" + (", each with the item bootstrap of ROC AUC on the items it ranks"
@@ -428,7 +436,8 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
                   Span(text=" "), Span(kind="cite", keys=["borkan2019nuanced"]), Span(text=".")]
     if air:  # the four-fifths rule, with its source
         spans += [Span(text=" Within each value, the rate of the favourable decision is divided by the highest value's "
-                            "rate, and the smallest ratio is set against the four-fifths line"
+                            "rate, and the smallest ratio is set against the four-fifths line, a rule of thumb from US "
+                            "employment selection"
                             + (", each with a percentile interval from the bootstrap that resamples every item together"
                                if bootstrap else "")),
                   Span(text=" "), Span(kind="cite", keys=["eeoc1978uniform"]), Span(text=".")]

@@ -36,7 +36,8 @@ from ._proportions import finite_or_none as _num, rates_of
 from ._subgroup_aucs import by_values, score_of
 from ._subgroup_gaps import _simultaneous, gap_intervals, value_range
 
-__all__ = ["CRITERION", "SCORE_IDS", "auc_gaps", "error_rates_at_threshold", "scores_by_value"]
+__all__ = ["CRITERION", "SCORE_IDS", "auc_gaps", "equality_differences", "error_rates_at_threshold",
+           "scores_by_value"]
 
 #: The score metrics computed within each value (those of the report among them)
 SCORE_IDS = ("roc_auc", "average_precision", "log_loss", "brier", "brier_binary")
@@ -229,9 +230,30 @@ def error_rates_at_threshold(scored: Mapping[str, Any], systems: Sequence[str], 
                 for m, by_system in ivs.items():
                     gaps[m].update(by_system.get(name, {}))
             fnr_gap = _fnr_gap(per_value, gaps["tpr"])
-            entry["columns"][col] = {"values": per_value, "gaps": {"fpr": gaps["fpr"], "fnr": fnr_gap}}
+            entry["columns"][col] = {"values": per_value, "gaps": {"fpr": gaps["fpr"], "fnr": fnr_gap},
+                                     "equality_differences": equality_differences(per_value, eer["fpr"], eer["fnr"])}
         out[name] = entry
     return out
+
+
+def equality_differences(per_value: Mapping[str, Mapping[str, Any]], fpr: float, fnr: float) -> dict[str, Any]:
+    """The false positive and false negative equality differences of Dixon et al. (2018): ``{"fped": Σ_v |FPR −
+    FPR_v|, "fned": Σ_v |FNR − FNR_v|, "values": how many values each sum runs over}``, the overall rates those of the
+    whole test set at the same threshold and ``v`` every value of the column whose rate is defined (a value with no
+    item of the class has none and is left out of that sum; None when no value has the rate).
+
+    >>> per = {"a": {"fpr": {"estimate": 0.5}, "fnr": {"estimate": 0.0}},
+    ...        "b": {"fpr": {"estimate": 0.0}, "fnr": {"estimate": None}}}
+    >>> equality_differences(per, 0.25, 0.5)
+    {'fped': 0.5, 'fned': 0.5, 'values': {'fped': 2, 'fned': 1}}
+    """
+    out: dict[str, Any] = {"values": {}}
+    for key, rate, overall in (("fped", "fpr", fpr), ("fned", "fnr", fnr)):
+        got = [float(x[rate]["estimate"]) for x in per_value.values()
+               if x.get(rate) is not None and x[rate].get("estimate") is not None]
+        out[key] = float(sum(abs(overall - r) for r in got)) if got else None
+        out["values"][key] = len(got)
+    return {"fped": out["fped"], "fned": out["fned"], "values": out["values"]}
 
 
 def _rates(c: np.ndarray, confidence: float | None) -> dict[str, dict[str, Any]]:
