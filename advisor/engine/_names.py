@@ -49,4 +49,7 @@ def metric_id(name: str) -> str:
     (the resolver returns ids unchanged)."""
     if not isinstance(name, str) or _resolver is None:
         return name
+    base, sep, label = name.partition("@")
+    if sep and label and base in ("recall", "precision", "f1"):  # the figure of one named class (f1@deny) as it is
+        return name
     return _resolver(name)

@@ -39,6 +39,7 @@ from ..stats import interval_methods, tied_shares
 from ._models import DIAGNOSTICS, AnswerUse, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, \
     threshold_rows
 from ._options import PlanOptions, apply_options, plan_options, undefined_convention
+from ._focus import focus_diagnostics, focus_specs
 from ._specs import metric_specs
 from ._usage import answer_uses, label_quantities, runs_unsupported
 
@@ -531,6 +532,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             planned.setdefault(mid, name)
     lead, beside = metric_specs(rec, ans, cat, planned)
     beside = _net_benefits(beside)
+    beside += focus_specs(ans, [lead, *beside])  # the classes the author names as costly: figures of their own
     if lead.id == "net_benefit" and lead.params.get("thresholds"):  # it leads at the risks at which users act
         lead.name = net_benefit_name(lead.params["thresholds"])
     lead_ids = [m.id for m in threshold_rows(lead)]  # the ids the report computes for the lead
@@ -547,6 +549,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
+    diagnostics = focus_diagnostics(ans, diagnostics)  # a focus class's figure that a diagnostic already gives
     baseline = _baseline_diagnostic(ans)
     if baseline is not None:  # the raters' agreement with each other, the baseline the machine is read against
         diagnostics = [baseline, *diagnostics]
