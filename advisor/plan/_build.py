@@ -19,8 +19,8 @@ from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
 from ..engine import METRICS
-from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
-    identity_values, net_benefit_name, reported_ids, tie_category
+from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, class_metric, \
+    favourable_class, identity_values, net_benefit_name, reported_ids, tie_category
 from ..questionnaire import (
     BASELINE_THRESHOLDS,
     Answers,
@@ -431,7 +431,8 @@ def _jackknife_units(design: Design, ans: Answers) -> None:
     _no_exact(design)
     resampled = [m for m, v in design.interval_methods.items() if v == "bca"]
     if ans.label_structure not in (None, "nominal") or ans.top_k or any(
-            m not in METRICS or METRICS[m].needs_probabilities for m in resampled):
+            (m not in METRICS and class_metric(m) is None) or (m in METRICS and METRICS[m].needs_probabilities)
+            for m in resampled):
         return
     design.interval_methods = {m: "jackknife_t" if v == "bca" else v for m, v in design.interval_methods.items()}
     if design.test is not None and "jackknife_t" in design.interval_methods.values():

@@ -4,8 +4,9 @@ A mean over every class can hide a poor result on the one class whose errors the
 §8: report per-class figures beside the mean). The context is free text, so the classes are an answer of their own,
 and each gets what its family measures of one class:
 
-* single-label classes (a confusion matrix of decisions): the class's recall, precision and F1, one-vs-rest, as
-  metrics of the registry with their class (``recall@deny``, :func:`advisor.engine.class_metric_id`);
+* single-label classes (a confusion matrix of decisions): the per-class figure the lead is the mean of (the F1 of the
+  class beside macro F1, its recall beside balanced accuracy), else its recall, precision and F1, one-vs-rest, as
+  metrics of the registry with their class (``f1@deny``, :func:`advisor.engine.class_metric_id`);
 * labels with scores (multi-label): the label's ROC AUC, which the per-label table already gives; the focus labels
   are put first there (the ``label_aucs`` diagnostic's ``focus``);
 * a system that may abstain: the class's recall among the answered items at the target coverage, which the by-class
@@ -22,10 +23,15 @@ from ..engine import CLASS_METRICS, class_metric_id
 from ..questionnaire import Answers
 from ._models import Diagnostic, MetricSpec
 
-__all__ = ["FOCUS_DIAGNOSTICS", "focus_family", "focus_specs", "focus_diagnostics"]
+__all__ = ["FOCUS_DIAGNOSTICS", "focus_diagnostics", "focus_family", "focus_figures", "focus_specs"]
 
 #: the names of the per-class figures, as the methods and Table 1 say them
 _NAMES = {"recall": "Recall", "precision": "Precision", "f1": "F1 score"}
+#: leads that are a mean of one per-class figure: a focus class gets that figure (the F1 of “deny” beside macro F1, the
+#: recall of a class beside balanced accuracy); beside any other lead, its recall, precision and F1
+_MEAN_OF = {"macro_f1": ("f1",), "macro_f1_of_classes": ("f1",), "balanced_accuracy": ("recall",),
+            "macro_recall": ("recall",), "class_weighted_recall": ("recall",), "geometric_macro_recall": ("recall",),
+            "harmonic_macro_recall": ("recall",), "macro_precision": ("precision",)}
 #: the diagnostic whose figures already give a focus class its own, by family
 FOCUS_DIAGNOSTICS = {"scores": "label_aucs", "selective": "per_class_recall", "area": "stratified_estimates"}
 
@@ -48,16 +54,26 @@ def focus_family(answers: Answers) -> str | None:
     return "single"
 
 
+def focus_figures(lead: str) -> tuple[str, ...]:
+    """The per-class figures a focus class of single-label decisions gets beside ``lead``: the one the lead is the
+    mean of (the F1 of the class beside macro F1, its recall beside balanced accuracy), else recall, precision and F1.
+
+    >>> focus_figures("macro_f1"), focus_figures("mcc")
+    (('f1',), ('recall', 'precision', 'f1'))
+    """
+    return _MEAN_OF.get(lead, CLASS_METRICS)
+
+
 def focus_specs(answers: Answers, reported: Sequence[MetricSpec]) -> list[MetricSpec]:
-    """The metrics of the focus classes of single-label decisions, each beside the lead with its class: recall,
-    precision and F1 of each class, one-vs-rest; a figure the plan already reports for that class (the positive
-    class's recall of a binary task) is not repeated."""
-    if focus_family(answers) != "single":
+    """The metrics of the focus classes of single-label decisions, each beside the lead with its class, one-vs-rest
+    (:func:`focus_figures` of the lead, the first of ``reported``); a figure the plan already reports for that class
+    (the positive class's recall of a binary task) is not repeated."""
+    if focus_family(answers) != "single" or not reported:
         return []
     have = {(m.id, str(m.params.get("positive_label", answers.positive_class))) for m in reported}
     out: list[MetricSpec] = []
     for label in answers.focus_classes or []:
-        for metric in CLASS_METRICS:
+        for metric in focus_figures(reported[0].id):
             if (metric, str(label)) in have and answers.task == "binary":
                 continue
             out.append(MetricSpec(
