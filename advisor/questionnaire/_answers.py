@@ -523,8 +523,9 @@ class Answers(BaseModel):
         if not chosen:
             _fail("focus_classes", chosen, f"name at least one {what} whose errors matter most, or leave it out")
         if self.classes is None:
-            _fail("focus_classes", chosen, f"each must be one of the declared {what}s, and none are listed; "
-                  "list them under classes")
+            kinds = "classes" if what == "class" else "labels"
+            _fail("focus_classes", chosen, f"each must be one of the declared {kinds}, and none are listed; list them "
+                  "under classes")
         unknown = [c for c in chosen if not self._known(c)]
         if unknown:
             _fail("focus_classes", chosen, f"{unknown[0]!r} is not a declared {what}; each must be one of "
