@@ -172,3 +172,23 @@ def test_without_the_answer_nothing_changes_in_the_paragraph():
     text = _evaluation(methods_paragraph(answers, "md", seed=2024))
     assert "most here" not in text and "“deny”" not in text
     assert not [m for m in make_plan(answers).beside if "@" in m.id]
+
+
+def test_the_per_label_table_gives_the_focus_labels_first(tmp_path, cli):
+    labels = yaml.safe_load((SITUATIONS / "chex.yaml").read_text(encoding="utf-8"))["classes"]
+    rng = np.random.default_rng(5)
+    n = 80
+    y = (rng.random((n, len(labels))) < 0.35).astype(int)
+    s = np.round(np.clip(0.35 * y + 0.65 * rng.random((n, len(labels))), 0, 1), 3)
+    data = tmp_path / "chex.csv"
+    cols = [f"true_{lab}" for lab in labels] + [f"p_{lab}" for lab in labels]
+    data.write_text(",".join(cols) + "\n" + "\n".join(
+        ",".join([*map(str, y[i]), *(repr(float(v)) for v in s[i])]) for i in range(n)) + "\n")
+    answers = tmp_path / "a.yaml"
+    answers.write_text(yaml.safe_dump({k: v for k, v in _situation("chex").items() if k != "group"}))
+    out = tmp_path / "r.md"
+    res = cli("report", "--answers", answers, data, "--bootstrap", "0", "-o", out)
+    assert res.exit_code == 0, res.output
+    rows = [ln.split("|")[1].strip() for ln in out.read_text().splitlines()
+            if ln.startswith("| ") and ln.split("|")[1].strip() in labels]
+    assert rows[:5] == ["edema", "pleural effusion", "atelectasis", "cardiomegaly", "consolidation"], rows

@@ -9,7 +9,7 @@ LaTeX, HTML, PDF and JSON is the main pipeline's (:mod:`._render`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -157,8 +157,7 @@ def build_structured_report(answers: Any, inputs: Any, *, title: str | None = No
                         for role, mid, why, params in metric_items(plan)], computed, cat, warnings, reasons)
     plan = settle(plan, set(computed) - set(equal), {**reasons, **equal})  # what this data cannot give is said
     results = _Results()
-    aucs = plan.diagnostic("label_aucs")  # the labels the author names as costly come first in the per-label table
-    results.reports = _reports(inputs, data, [str(x) for x in (aucs.params.get("focus") or [])] if aucs else [])
+    results.reports = _reports(inputs, data)
     results.undefined_total = sum(undefined_values(r.undefined) for r in results.reports)
     if bootstrap > 0:
         _intervals(results, scored, [m.id for m in entries], bootstrap, confidence, seed, undefined)
@@ -325,7 +324,7 @@ def _f(v: Any) -> float | None:
     return finite(v)
 
 
-def _reports(inputs: Any, data: Mapping[str, Any], focus: Sequence[str] = ()) -> list[SystemReport]:
+def _reports(inputs: Any, data: Mapping[str, Any]) -> list[SystemReport]:
     out = []
     for name in data["systems"]:
         und = [UndefinedEntry(metric=str(u["metric"]), quantity=str(u["quantity"]),
@@ -333,15 +332,8 @@ def _reports(inputs: Any, data: Mapping[str, Any], focus: Sequence[str] = ()) ->
                               reason=str(u["reason"]), resolution=str(u["resolution"]), value=_f(u.get("value")))
                for u in data["undefined"].get(name, [])]
         out.append(SystemReport(name=str(name), values={m: _f(v) for m, v in data["metrics"][name].items()},
-                                per_class=_first(_per_class(inputs, data, name), focus), undefined=und))
+                                per_class=_per_class(inputs, data, name), undefined=und))
     return out
-
-
-def _first(rows: list[PerClassRow], focus: Sequence[str]) -> list[PerClassRow]:
-    """The rows of the classes (labels) the author names as costly first, in the order named; the others after them,
-    in their order (answers focus_classes: "we give their ROC AUCs first in the per-label table")."""
-    ahead = [r for f in focus for r in rows if r.label == f]
-    return [*ahead, *(r for r in rows if r not in ahead)]
 
 
 def _per_class(inputs: Any, data: Mapping[str, Any], name: str) -> list[PerClassRow]:
