@@ -22,7 +22,7 @@ from ._models import MetricEntry
 __all__ = ["focus_area_clause", "focus_sentence"]
 
 #: the per-class figures as the sentence names them, in the order they are listed
-_FIGURES = {"recall": "recall", "precision": "precision", "f1": "F1"}
+_FIGURES = {"recall": "recall", "precision": "precision", "f1": "F1 score"}
 
 
 def _focus(answers: Mapping[str, Any]) -> list[str]:
@@ -56,7 +56,7 @@ def focus_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntr
             return set()
         items = plural(str(answers.get("item_name") or "item"))
         p.t(_opening(classes, "class") + W.S["focus_selective"].format(
-            its="its" if one else "each class's", items=items, coverage=f"{float(coverage):.0%}") + ". ")
+            its="its" if one else "each one's", items=items, coverage=f"{float(coverage):.0%}") + ". ")
         return set()
     named = [m for m in rec if class_metric(m.id) is not None and class_metric(m.id)[1] in classes]  # type: ignore[index]
     if not named:
