@@ -75,6 +75,10 @@ def test_a_metric_of_one_class_is_one_vs_rest_against_scikit_learn():
     assert r["f1@query"] == pytest.approx(f1_score(y, p, labels=[2], average="macro"), abs=1e-12)
     assert class_metric(class_metric_id("f1", "pleural effusion")) == ("f1", "pleural effusion")
     assert class_metric("net_benefit@0.1") is None
+    from advisor.engine._names import metric_id
+
+    assert metric_id("recall@K") == "recall_at_k"  # a catalogue name stays the catalogue's metric
+    assert metric_id("recall@deny") == "recall@deny"
     with pytest.raises(InputError, match="'denial', which is not a class of the data"):
         compute_metrics(ConfusionMatrix(C, STANCE), ["f1@denial"])
 

@@ -45,8 +45,8 @@ def focus_family(answers: Answers) -> str | None:
     structure = answers.label_structure or "nominal"
     if structure == "multilabel":
         return "scores" if answers.label_scores() else None
-    if structure != "nominal":
-        return None
+    if structure != "nominal" or answers.top_k or answers.annotators or answers.judge:
+        return None  # top-k scores, raters without a reference: no confusion matrix of decisions to take a class from
     if answers.map_shares:
         return "area"
     if answers.abstention:
