@@ -214,7 +214,9 @@ def test_a_risk_model_acted_on_at_its_thresholds_promises_no_recall_at_one_half(
 
 def test_what_is_reported_is_promised_before_the_statistics() -> None:
     for name in ("cola", "sentiment", "llm_judge", "shared_task"):
-        said = sentences(evaluation(name))
+        # the situation as the s30 reader read it; with the classes named as costly (focus_classes) the paragraph
+        # gives their F1 right after the lead, and the every-class promise gives way (tests/test_focus_classes.py)
+        said = sentences(evaluation(name, **({"focus_classes": None} if name == "shared_task" else {})))
         intervals = next(i for i, s in enumerate(said) if s.startswith("Intervals are"))
         give = [i for i, s in enumerate(said) if s.startswith("We also give") and "ranks first" not in s]
         assert give and all(i < intervals for i in give), (name, said)
@@ -754,6 +756,8 @@ def test_the_subgroup_gaps_of_a_multiclass_task_name_the_figures_free_of_class_s
 def test_a_mean_of_class_f1_promises_each_class_f1() -> None:
     """The s30 RumourEval reader: with macro F1 ranking the teams, the per-class table's F1 (deny F1, the field's
     discriminating figure) is what it adds, so the promise names it, not "the recall of every class" alone."""
-    text = evaluation("shared_task")
+    text = evaluation("shared_task", focus_classes=None)  # as the reader read it, no class named as costly
     assert "We also give the precision, recall and F1 of every class" in text
     assert "the recall of every class" not in text
+    # with deny and query named as costly, their F1 is said right after the lead
+    assert "Because “deny” and “query” matter most, we give the F1 score of each." in evaluation("shared_task")

@@ -141,6 +141,9 @@ class MetricResult(ValuesMapping):
         The index of the class whose prediction takes no action (``wrong_action_rate``, ``fallback_rate``).
     action_mask : array of k booleans or None
         The classes of the action of interest (``action_sensitivity``, ``action_specificity``), label order.
+    class_index : dict or None
+        Each metric of one named class (``f1@deny``, :func:`~advisor.engine._metrics.class_metric`) → the index of
+        its class among ``labels``.
     """
 
     def __init__(
@@ -155,6 +158,7 @@ class MetricResult(ValuesMapping):
         f1_classes: np.ndarray | None = None,
         fallback_index: int | None = None,
         action_mask: np.ndarray | None = None,
+        class_index: dict[str, int] | None = None,
     ) -> None:
         self._values = values
         self.undefined = undefined
@@ -166,6 +170,8 @@ class MetricResult(ValuesMapping):
         self.f1_classes = f1_classes
         self.fallback_index = fallback_index
         self.action_mask = action_mask
+        #: each per-class metric id (``f1@deny``) → the index of its class among ``labels``
+        self.class_index = class_index
 
     def __repr__(self) -> str:
         return f"MetricResult({self._values!r}, undefined={len(self.undefined)})"
@@ -205,6 +211,7 @@ class _Stats:
         self.subset: np.ndarray | None = None  # mask of the classes macro_f1_of_classes averages over, label order
         self.fallback: int | None = None  # the class whose prediction takes no action (wrong_action_rate, …)
         self.actions: np.ndarray | None = None  # mask of the classes of the action of interest, label order
+        self.classes: dict[str, int] | None = None  # each metric of one named class (f1@deny) → its class index
         self.a = cells.a  # true sizes (..., k)
         self.b = cells.b  # predicted sizes (..., k)
         self.tp = cells.tp

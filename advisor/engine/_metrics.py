@@ -43,7 +43,7 @@ Design
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from typing import Any
@@ -83,6 +83,9 @@ __all__ = [
     "PROBABILITY_METRICS",
     "MetricResult",
     "UndefinedValue",
+    "CLASS_METRICS",
+    "class_metric",
+    "class_metric_id",
     "class_subset_mask",
     "class_weight_vector",
     "compute_metrics",
@@ -567,6 +570,57 @@ PARAMETER_OF: dict[str, str] = {"class_weighted_recall": "class_weights", "class
                                 "action_sensitivity": "action_classes", "action_specificity": "action_classes"}
 #: binary metrics of one class that are also computed one-vs-rest for a class of interest among several
 ONE_VS_REST: tuple[str, ...] = ("precision", "recall", "f1", "f_beta", "specificity", "npv", "jaccard")
+#: the per-class figures a metric of one named class can be (``f1@deny``: the F1 of the class “deny”, one-vs-rest),
+#: whatever the positive class: several classes the author names as costly each get their own (answers
+#: focus_classes)
+CLASS_METRICS: tuple[str, ...] = ("recall", "precision", "f1")
+
+
+def class_metric_id(metric: str, label: Any) -> str:
+    """The id of ``metric`` (one of :data:`CLASS_METRICS`) computed one-vs-rest for the class ``label``.
+
+    >>> class_metric_id("f1", "deny")
+    'f1@deny'
+    """
+    if metric not in CLASS_METRICS:
+        raise InputError(f"{metric} is no per-class figure; one of {', '.join(CLASS_METRICS)}.")
+    return f"{metric}@{label}"
+
+
+def class_metric(metric_id: str) -> tuple[str, str] | None:
+    """``(metric, class)`` of a metric of one named class (``"f1@deny"`` → ``("f1", "deny")``), None for any other
+    id (net benefit at a risk threshold, ``net_benefit@0.1``, is none).
+
+    >>> class_metric("recall@pleural effusion"), class_metric("net_benefit@0.1"), class_metric("f1")
+    (('recall', 'pleural effusion'), None, None)
+    """
+    base, sep, label = metric_id.partition("@")
+    return (base, label) if sep and base in CLASS_METRICS and label else None
+
+
+def class_indices(ids: Sequence[str], labels: Sequence[Label]) -> dict[str, int] | None:
+    """Each metric of one named class among ``ids`` → the index of its class among ``labels`` (matched as text);
+    None when there is none. A class that is not among ``labels`` is one sentence naming it."""
+    out: dict[str, int] = {}
+    for m in ids:
+        named = class_metric(m)
+        if named is None:
+            continue
+        i = next((j for j, lab in enumerate(labels) if str(lab) == named[1]), None)
+        if i is None:
+            raise InputError(f"{m} is the {named[0]} of the class {named[1]!r}, which is not a class of the data; the "
+                             f"classes are {', '.join(map(str, list(labels)[:10]))}{' …' if len(labels) > 10 else ''}.")
+        out[m] = i
+    return out or None
+
+
+def _class_value(s: _Stats, metric_id: str, index: int) -> np.ndarray:
+    """The one-vs-rest figure of one class: its recall, precision or F1 under the convention in force."""
+    named = class_metric(metric_id)
+    assert named is not None
+    return s.comp(named[0]).value[..., index]
+
+
 MULTICLASS_METRICS: tuple[str, ...] = tuple(m for m, s in METRICS.items() if not s.binary_only and not s.needs_probabilities
                                              and m not in ("expected_cost", "normalized_expected_cost")
                                              and m not in NEEDS_PARAMETERS and not s.needs_positive
@@ -593,6 +647,10 @@ def _resolve_ids(metrics: Sequence[str] | None, k: int, has_positive: bool) -> l
         return ids
     ids = []
     for m in metric_list(metrics) or []:  # catalogue names and aliases → ids (advisor/engine/_names.py)
+        if class_metric(m) is not None:  # the figure of one named class (f1@deny): its class is checked with the labels
+            if m not in ids:
+                ids.append(m)
+            continue
         if m not in METRICS:
             hint = get_close_matches(m, METRICS.keys(), n=1)
             extra = f" Did you mean {hint[0]!r}?" if hint else ""
@@ -627,13 +685,15 @@ def evaluate_batch(
     f1_classes: np.ndarray | None = None,
     fallback_index: int | None = None,
     action_mask: np.ndarray | None = None,
+    class_index: Mapping[str, int] | None = None,
 ) -> dict[str, np.ndarray]:
     """Evaluate ``metrics`` on a batch of matrices without provenance records.
 
     ``counts`` is a :class:`~advisor.engine._cells.Cells` batch (what the bootstrap draws) or a dense
     stack ``(..., k, k)`` (converted to its non-zero cells). The fast path used by the bootstrap;
     ids must already be valid; ``class_weights`` and ``f1_classes`` are resolved already (a weight vector and a
-    boolean mask of the classes, in label order).
+    boolean mask of the classes, in label order); ``class_index`` maps each metric of one named class (``f1@deny``)
+    to its class's index (:attr:`MetricResult.class_index`).
     """
     cells = counts if isinstance(counts, Cells) else Cells.from_dense(counts)
     s = _Stats(cells, undefined, beta, positive_index)
@@ -642,7 +702,8 @@ def evaluate_batch(
     s.fallback = fallback_index
     s.actions = None if action_mask is None else np.asarray(action_mask, dtype=bool)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return {m: METRICS[m].fn(s) for m in metrics}
+        return {m: _class_value(s, m, class_index[m]) if class_index and m in class_index else METRICS[m].fn(s)
+                for m in metrics}
 
 
 def compute_metrics(
@@ -862,16 +923,17 @@ def metrics_of_cells(
     s.subset = subset
     s.fallback = fallback
     s.actions = _action_mask(action_classes, labels, ids)
+    s.classes = class_indices(ids, labels)
     values: dict[str, Any] = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for m in ids:
             s.current = m
-            v = METRICS[m].fn(s)
+            v = _class_value(s, m, s.classes[m]) if s.classes and m in s.classes else METRICS[m].fn(s)
             values[m] = float(v) if np.ndim(v) == 0 else np.asarray(v)
     s.current = None
     found = _records(s, ids, labels, values) if records and not cells.batch else []
     return MetricResult(values, found, undefined, labels, pos_label, float(beta), weights, subset, fallback,
-                        s.actions)
+                        s.actions, s.classes)
 
 
 def _records(
@@ -887,6 +949,8 @@ def _records(
                 idx = idx[idx == s.pos]
             if m == "macro_f1_of_classes" and s.subset is not None:  # the classes averaged over, not the others
                 idx = idx[s.subset[idx]]
+            if s.classes and m in s.classes:  # the figure of one named class: its class only
+                idx = idx[idx == s.classes[m]]
             for i in idx:
                 val = comp.value[i]
                 out.append(UndefinedValue(m, name, labels[i], comp.reason, comp.resolution,

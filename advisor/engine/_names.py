@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, UnknownMetricError
 
 __all__ = ["metric_id", "metric_list", "set_name_resolver"]
 
@@ -49,4 +49,10 @@ def metric_id(name: str) -> str:
     (the resolver returns ids unchanged)."""
     if not isinstance(name, str) or _resolver is None:
         return name
-    return _resolver(name)
+    try:
+        return _resolver(name)
+    except UnknownMetricError:  # not a catalogue name ("recall@K" is recall_at_k): the figure of one named class
+        base, sep, label = name.partition("@")  # (f1@deny) stays as it is, its class checked against the labels
+        if sep and label and base in ("recall", "precision", "f1"):
+            return name
+        raise

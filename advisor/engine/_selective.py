@@ -260,11 +260,13 @@ def selective_by_class(truth: Any, error: Any, confidence: Any, coverage: float,
                        labels: Sequence[Any]) -> dict[str, dict[str, float | None]]:
     """Per true class at coverage ``c``: its items ``n``, the share of them answered, and the recall among those
     answered (right answers over answered items) — a cut met by deferring one class (the rare cancers) shows here,
-    where the selective risk averages it away (issue 22, the dermatology reader). ``truth`` holds class indices.
+    where the selective risk averages it away (issue 22, the dermatology reader) — and ``answered_wrong``, how many
+    of its items are answered as another class (a melanoma answered as a benign lesion; a fraction of an item where
+    the cut splits a tie). ``truth`` holds class indices.
 
     >>> r = selective_by_class([0, 0, 1, 1], [0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6], 0.5, ["a", "b"])
     >>> r["a"], r["b"]["answered"]
-    ({'n': 2.0, 'answered': 1.0, 'recall_answered': 0.5}, 0.0)
+    ({'n': 2.0, 'answered': 1.0, 'recall_answered': 0.5, 'answered_wrong': 0.5}, 0.0)
     """
     t = np.asarray(truth)
     e = np.asarray(error, dtype=np.float64)
@@ -275,7 +277,8 @@ def selective_by_class(truth: Any, error: Any, confidence: Any, coverage: float,
         n_i = float(mine.sum())
         ans = float(a[mine].sum())
         out[str(lab)] = {"n": n_i, "answered": ans / n_i if n_i else None,
-                         "recall_answered": float((a[mine] * (1.0 - e[mine])).sum()) / ans if ans > 0 else None}
+                         "recall_answered": float((a[mine] * (1.0 - e[mine])).sum()) / ans if ans > 0 else None,
+                         "answered_wrong": float((a[mine] * e[mine]).sum())}
     return out
 
 

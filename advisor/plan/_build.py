@@ -19,8 +19,8 @@ from .._exceptions import InputError, arg
 
 from ..catalogue import get_catalogue
 from ..engine import METRICS
-from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, favourable_class, \
-    identity_values, net_benefit_name, reported_ids, tie_category
+from ..engine import FOUR_FIFTHS, JIGSAW_POWER, JIGSAW_WEIGHT, LABEL_CUT, check_reject_label, class_metric, \
+    favourable_class, identity_values, net_benefit_name, reported_ids, tie_category
 from ..questionnaire import (
     BASELINE_THRESHOLDS,
     Answers,
@@ -39,6 +39,7 @@ from ..stats import interval_methods, tied_shares
 from ._models import DIAGNOSTICS, AnswerUse, Avoided, Design, Diagnostic, Plan, PlanWarning, ScopeNote, TaskSpec, \
     threshold_rows
 from ._options import PlanOptions, apply_options, plan_options, undefined_convention
+from ._focus import focus_diagnostics, focus_specs
 from ._specs import metric_specs
 from ._usage import answer_uses, label_quantities, runs_unsupported
 
@@ -430,7 +431,8 @@ def _jackknife_units(design: Design, ans: Answers) -> None:
     _no_exact(design)
     resampled = [m for m, v in design.interval_methods.items() if v == "bca"]
     if ans.label_structure not in (None, "nominal") or ans.top_k or any(
-            m not in METRICS or METRICS[m].needs_probabilities for m in resampled):
+            (m not in METRICS and class_metric(m) is None) or (m in METRICS and METRICS[m].needs_probabilities)
+            for m in resampled):
         return
     design.interval_methods = {m: "jackknife_t" if v == "bca" else v for m, v in design.interval_methods.items()}
     if design.test is not None and "jackknife_t" in design.interval_methods.values():
@@ -531,6 +533,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
             planned.setdefault(mid, name)
     lead, beside = metric_specs(rec, ans, cat, planned)
     beside = _net_benefits(beside)
+    beside += focus_specs(ans, [lead, *beside])  # the classes the author names as costly: figures of their own
     if lead.id == "net_benefit" and lead.params.get("thresholds"):  # it leads at the risks at which users act
         lead.name = net_benefit_name(lead.params["thresholds"])
     lead_ids = [m.id for m in threshold_rows(lead)]  # the ids the report computes for the lead
@@ -547,6 +550,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
                                                  if d.id != "pairwise_kappa" or ans.annotators > 10)]
     diagnostics = _per_class_planned(diagnostics, effective.planned_metrics, ans, k if k is not None else ans.k,
                                      [lead.id, *(m.id for m in beside)])
+    diagnostics = focus_diagnostics(ans, diagnostics)  # a focus class's figure that a diagnostic already gives
     baseline = _baseline_diagnostic(ans)
     if baseline is not None:  # the raters' agreement with each other, the baseline the machine is read against
         diagnostics = [baseline, *diagnostics]

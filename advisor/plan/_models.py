@@ -44,7 +44,7 @@ class _Model(BaseModel):
 
 
 #: Parameters that change a metric's number, in the order they are shown.
-PARAMETER_ORDER = ("positive_label", "beta", "class_weights", "f1_classes", "costs", "priors", "top_k", "order",
+PARAMETER_ORDER = ("positive_label", "class", "beta", "class_weights", "f1_classes", "costs", "priors", "top_k", "order",
                    "threshold")
 
 

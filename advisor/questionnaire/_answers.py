@@ -147,6 +147,10 @@ class Answers(BaseModel):
     # issue 22: the classes a macro F1 is averaged over (F1^PN of the SemEval sentiment tasks: positive, negative)
     f1_classes: list[Label] | None = Field(None, description="the classes macro_f1_of_classes averages the per-class "
                                            "F1 over; the others still count as errors")
+    # the classes (labels) whose errors the author names as costly ("a missed effusion delays treatment"): each gets
+    # figures of its own beside the lead, and the methods paragraph says why in one sentence
+    focus_classes: list[Label] | None = Field(None, description="the classes (labels) the context names as costly; "
+                                              "each gets figures of its own beside the lead")
     # None: not answered — ranked as "preferred", but never stated as the author's wish (issue 19, item 12)
     chance_correction: Literal["required", "preferred", "not_needed"] | None = None
     symmetric: bool = False
@@ -380,6 +384,7 @@ class Answers(BaseModel):
             _fail("class_weights", {str(c): v for c, v in self.class_weights.items()},
                   f"class weights are used only with class_weighting: custom (it is {self.class_weighting})")
         self._f1_classes_consistent()
+        self._focus_classes_consistent()
         self._structure_consistent(k)
         self._constraints_consistent()
         self._abstention_consistent()
@@ -520,6 +525,25 @@ class Answers(BaseModel):
         if unknown:
             _fail("f1_classes", chosen, f"{unknown[0]!r} is not a class; each must be one of the classes "
                   + _names(self.classes or []))
+
+    def _focus_classes_consistent(self) -> None:
+        """The classes the author names as costly: at least one, each a declared class (or label) named once."""
+        chosen = self.focus_classes
+        if chosen is None:
+            return
+        what = "label" if self.label_structure == "multilabel" else "class"
+        if not chosen:
+            _fail("focus_classes", chosen, f"name at least one {what} whose errors matter most, or leave it out")
+        if self.classes is None:
+            kinds = "classes" if what == "class" else "labels"
+            _fail("focus_classes", chosen, f"each must be one of the declared {kinds}, and none are listed; list them "
+                  "under classes")
+        unknown = [c for c in chosen if not self._known(c)]
+        if unknown:
+            _fail("focus_classes", chosen, f"{unknown[0]!r} is not a declared {what}; each must be one of "
+                  + _names(self.classes or []))
+        if len({str(c) for c in chosen}) != len(chosen):
+            _fail("focus_classes", chosen, f"a {what} is named twice; name each once")
 
     def _subgroups_consistent(self) -> None:
         """Subgroup columns: named, each once (issue 23 item 1); rater columns likewise, at least two, of a task

@@ -17,8 +17,8 @@ from .. import __version__
 from .._exceptions import InputError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, get_catalogue
-from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, chance_levels, compute_metrics, evaluate, \
-    ordinal_chance_levels
+from ..engine import METRICS, NEEDS_PARAMETERS, STRUCTURE_METRICS, chance_levels, class_metric, compute_metrics, \
+    evaluate, ordinal_chance_levels
 from ..io import with_reject
 from ..plan import Plan, PlanOptions, runs_design, undefined_convention
 from ..questionnaire import EXTERNAL, plain_formulas, plural, recommend, warning_words
@@ -181,6 +181,9 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
             variant += f", with β = {beta_text(beta)}"
     elif mid in ("specificity", "npv") and pos_label is not None:
         variant = f"computed for the items outside the positive class “{pos_label}”"
+    named = class_metric(mid)  # the figure of a class the author names as costly (f1@deny), one-vs-rest
+    if named is not None:
+        variant = f"computed for the class “{named[1]}” against all others"
     if mid == "stratified_accuracy" and params.get("class_weights"):  # the strata's weights: the mapped shares
         variant = f"with the mapped shares Wⱼ = {weights_text(params['class_weights'])}"
     elif mid in NEEDS_PARAMETERS and params.get("class_weights"):  # class-weighted recall and accuracy
@@ -188,12 +191,13 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
     if rec is None:
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
-    at = mid.split("@", 1)[1] if "@" in mid else None  # net_benefit@t: one metric per risk threshold (issue 21)
+    at = mid.split("@", 1)[1] if "@" in mid and named is None else None  # net_benefit@t: one per risk threshold
     form = rec.binary_form if binary_probs and rec.binary_form is not None else rec
     symbols = _shares_symbol(dict(form.symbols), params)
     return MetricEntry(
         id=mid,
-        name=name_with_parameters(mid, rec.name, params) if at is None else f"{rec.name} at risk threshold {at}",
+        name=f"{re.sub(r' [(][^)]*[)]', '', rec.name)} of “{named[1]}”" if named is not None else name_with_parameters(mid, rec.name, params)
+        if at is None else f"{rec.name} at risk threshold {at}",
         formula=form.formula,
         interpretation=rec.interpretation,
         higher_is_better=rec.higher_is_better,
@@ -866,15 +870,19 @@ def _uncertainty(results: _Results, systems: Mapping[str, Any], joint: Any, entr
                  cat: Any, st: _Settings) -> None:
     """Intervals (paired when the systems share items), winners, differences and ranking agreement."""
     computed = set(results.reports[0].values) if results.reports else set()
-    matrix_ids = [m.id for m in entries if m.id in computed and m.id in METRICS and not METRICS[m.id].needs_probabilities]
+    matrix_ids = [m.id for m in entries if m.id in computed and _of_matrix(m.id)]
     if st.bootstrap > 0 and matrix_ids:
         if joint is not None:
             _paired_intervals(results, joint, matrix_ids, cat, st)
         else:
             _unpaired_intervals(results, systems, matrix_ids, st)
     if results.figures.ranking is None and len(results.reports) > 1:
-        results.figures.ranking = _point_ranking(results.reports, [
-            m.id for m in entries if m.id in METRICS and not METRICS[m.id].needs_probabilities])
+        results.figures.ranking = _point_ranking(results.reports, [m.id for m in entries if _of_matrix(m.id)])
+
+
+def _of_matrix(mid: str) -> bool:
+    """A metric of the confusion matrix of decisions: of the registry, or the figure of one named class (f1@deny)."""
+    return (mid in METRICS and not METRICS[mid].needs_probabilities) or class_metric(mid) is not None
 
 
 def _paired_intervals(results: _Results, joint: Any, matrix_ids: list[str], cat: Any, st: Any, cmp: Any = None) -> None:

@@ -218,15 +218,25 @@ def _by_class_table(data: Any, digits: int) -> list[Any]:
     among them (a cut met by deferring one class shows here)."""
     if not data.selective_by_class or data.selective_coverage is None:
         return []
-    rows = [[lab, f"{v['n']:,.0f}", name, _fmt(v["answered"], digits), _fmt(v["recall_answered"], digits)]
+    rows = [[lab, f"{v['n']:,.0f}", name, _fmt(v["answered"], digits), _fmt(v["recall_answered"], digits),
+             _count(v.get("answered_wrong"))]
             for name, per in data.selective_by_class.items() for lab, v in per.items()]
     c = data.selective_coverage
     caption = (f"At coverage {c:g}, the ⌈c·n⌉ most confident items answered (ties shared fractionally): for each true "
-               "class, the share of its items answered and the share of those answered that are right. A class whose "
-               "share answered is far below the coverage is the one the cut defers.")
+               "class, the share of its items answered, the share of those answered that are right, and how many of "
+               "its items are answered as another class. A class whose share answered is far below the coverage is "
+               "the one the cut defers.")
     return [TableBlock(id="selective_by_class", title=f"By class at coverage {c:g}", caption=caption,
-                       columns=["true class", "items", "system", "share answered", "recall among answered"],
-                       numeric=[False, True, False, True, True], rows=rows)]
+                       columns=["true class", "items", "system", "share answered", "recall among answered",
+                                "answered as another class"],
+                       numeric=[False, True, False, True, True, True], rows=rows)]
+
+
+def _count(x: Any) -> str:
+    """A count of items, with one decimal where a tie at the cut shares an item fractionally."""
+    if x is None:
+        return "—"
+    return f"{x:,.0f}" if abs(x - round(x)) < 1e-9 else f"{x:,.1f}"
 
 
 def abstention_section(reject: Any, abstained: Mapping[str, float], systems: Mapping[str, Any], coverage: float | None,

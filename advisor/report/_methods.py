@@ -60,6 +60,7 @@ from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_se
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
 from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_lead, frozen_lead_sentences, limit_lead_sentences
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
+from ._methods_focus import focus_sentence
 from ._voice import paper_voice
 from ._methods_lists import listed as _listed
 from ._methods_lists import shared_tail as _shared_tail
@@ -306,6 +307,7 @@ def build_methods(
                 shares_said = True
             named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
+        named = named | focus_sentence(p, answers, rec)  # the classes the author names as costly, right after the lead
         beside = [m for m in rec if m.id not in named]
         if acts_lead or limit:  # the properties' lead is one figure beside the action's sensitivity, said with the
             # others; the coverage at the target risk, one beside the cut fixed in advance

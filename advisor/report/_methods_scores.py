@@ -400,6 +400,8 @@ def _by_class_sentence(answers: Mapping[str, Any], coverage: float) -> list[tupl
     a cut met by deferring one class shows" (issue 22, the dermatology reader: the selective risk is met most
     cheaply by deferring the rare cancers)."""
     items = plural(str(answers.get("item_name") or "item"))
+    if answers.get("focus_classes"):  # said with the classes that matter most, right after the lead, with every
+        return []  # class's share answered (advisor/report/_methods_focus.py)
     return [(f"For each class we also give the share of its {items} answered at {coverage:.0%} coverage and the recall "
              "among them, so a cut met by deferring one class shows", [])]
 

@@ -18,6 +18,7 @@ from typing import Any
 from ..questionnaire import join_words, plural
 from . import _methods_text as W
 from ._methods_lists import Text
+from ._methods_focus import focus_area_clause
 from ._models import IntervalSettings, MetricEntry, Paragraph
 
 __all__ = ["ESTIMATORS", "STRATA_PROMISE", "shares_text", "strata_paragraphs"]
@@ -65,7 +66,7 @@ def strata_paragraphs(answers: Mapping[str, Any], primary: MetricEntry, cite: An
     if context:
         p.t(context if context[-1:] in ".!?" else context + ".").t(" ")
     shares = shares_text(answers.get("map_shares") or {})
-    p.t(f"The {items} were drawn stratified by map class, and the shares of the classes in the map ({shares}) are "
+    p.t(f"The {items} were drawn stratified by map class, and the map's class shares ({shares}) are "
         "the mapped-area proportions that weight the strata. Following the good practice for estimating area and "
         "accuracy").cite(olofsson)
     p.t(", the error matrix is estimated in area proportions")  # the sentence before says what weights the strata
@@ -74,11 +75,12 @@ def strata_paragraphs(answers: Mapping[str, Any], primary: MetricEntry, cite: An
         # for both; "the error matrix is estimated" did not say it is reported)
         p.t(", and given with each cell's standard error and each stratum's sample size. From it we report overall, "
             "user's and producer's accuracy and the area of each class, with 95% intervals")
+        focus_area_clause(p, answers)  # the classes the author names as costly: their areas are these; their cells
+        p.t(". Overall accuracy is thus")
     else:
-        p.t(". We report the overall accuracy from these proportions")
+        p.t(". We report the overall accuracy from these proportions. Overall accuracy is thus")
     # the lead by a name of its own: the overall accuracy of the sample's counts would be another figure
-    p.t(f". Overall accuracy is thus the {primary.name.lower()}, the share of the mapped area whose map class agrees "
-        "with the reference class. ")
+    p.t(f" the {primary.name.lower()}, the share of the mapped area whose map class agrees with the reference class. ")
     planned = " ".join(str(x).lower() for x in answers.get("planned_metrics") or [])
     if "kappa" in planned or answers.get("field") == "remote_sensing":
         # with the replacement its source recommends (the same reader: "report their quantity and allocation

@@ -191,6 +191,14 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
 
 #: Sentence patterns.
 S: dict[str, str] = {
+    # the classes the author names as costly (answers focus_classes), one sentence after the lead
+    "focus_because": "Because {names} {matter} most",
+    "focus_figures": ", we give the {figures} of each",
+    "focus_figures_one": ", we give its {figures}",
+    "focus_label_aucs": ", we give {their} {aucs} first in the per-label table",
+    "focus_selective": (", we give {its} recall among the answered {items} at {coverage} coverage and the number "
+                        "answered as another class, and for every class the share answered"),
+    "focus_area": ", and, since {names} {matter} most here, {cells}",
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
     "task_binary_plain": "We evaluate the agreement of two binary labelings",
     "task_binary_classifier": "We evaluate a binary classifier",

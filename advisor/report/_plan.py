@@ -16,7 +16,7 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import get_catalogue
-from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, compute_metrics
+from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, class_metric, compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, load_fields, lower_name, plural, resolve_planned
 from ..stats import project_to_prevalence, stratified_estimates
@@ -154,9 +154,9 @@ def _of_a_class(mid: str) -> bool:
 
 def extra_metric_ids(plan: Plan, k: int) -> list[str]:
     """Plan metrics the default evaluation does not compute: those with user parameters (class weights) and
-    one-vs-rest scores of a class of interest among several."""
+    one-vs-rest scores of a class of interest among several, or of a class the author names as costly (``f1@deny``)."""
     return [m.id for m in plan.metrics if m.family == "confusion"
-            and (m.id in NEEDS_PARAMETERS or (k > 2 and _of_a_class(m.id)))]
+            and (m.id in NEEDS_PARAMETERS or (k > 2 and _of_a_class(m.id)) or class_metric(m.id) is not None)]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import io
 import logging
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +193,7 @@ def _view(ctx: ReportContext, figure_formats: tuple[str, ...]) -> dict[str, Any]
         "appendix_per_class": MANY_CLASSES < k <= PER_CLASS_APPENDIX_MAX,
         # the spread of per-class recall; never of a recall at a cut that no answer chose and nobody planned
         "diag": diagnostics(ctx) if ctx.systems and "recall" in label_columns(ctx) else [],
-        "per_class_sorted": {s.name: sorted(s.per_class, key=lambda r: natural_key(r.label)) for s in ctx.systems},
+        "per_class_sorted": {s.name: focus_first(s.per_class, ctx.answers.get("focus_classes")) for s in ctx.systems},
         "cols": label_columns(ctx),  # the decisions' columns of the per-class table (none at a cut nobody chose)
         "col_heads": {"predicted": T["c_predicted"], "precision": T["c_precision"], "recall": T["c_recall"],
                       "f1": T["c_f1"]},  # their headers
@@ -453,6 +453,13 @@ def render_files(
     if fmt == "tex" and ctx.references:
         files[out.with_suffix(".bib")] = _bib(ctx)
     return files
+
+
+def focus_first(rows: Sequence[Any], focus: Any = None) -> list[Any]:
+    """The per-class rows in natural order of their labels, the classes (labels) the author names as costly first, in
+    the order named (answers focus_classes: "we give their ROC AUCs first in the per-label table")."""
+    named = [str(f) for f in focus or []]
+    return sorted(rows, key=lambda r: (named.index(r.label) if r.label in named else len(named), natural_key(r.label)))
 
 
 def _per_class_csv(ctx: ReportContext) -> str | None:

@@ -43,7 +43,7 @@ Decisions
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -205,6 +205,7 @@ def jackknife_acceleration(
     f1_classes: np.ndarray | None = None,
     fallback_index: int | None = None,
     action_mask: np.ndarray | None = None,
+    class_index: Mapping[str, int] | None = None,
 ) -> np.ndarray:
     r"""Jackknife acceleration of every metric of one table (:mod:`advisor.stats._jackknife`).
 
@@ -225,7 +226,7 @@ def jackknife_acceleration(
     def evaluate(masses: np.ndarray) -> dict[str, np.ndarray]:
         return evaluate_batch(Cells(rows, cols, masses, cells.k), ids, positive_index=positive_index, beta=beta,
                               undefined=undefined, class_weights=class_weights, f1_classes=f1_classes,
-                              fallback_index=fallback_index, action_mask=action_mask)
+                              fallback_index=fallback_index, action_mask=action_mask, class_index=class_index)
 
     base = np.asarray(cells.w, dtype=np.float64)[keep]
     return cells_acceleration(base, ids, evaluate, chunk_size(base.shape[0] + 16 * cells.k, base.shape[0]))
@@ -483,7 +484,7 @@ def bootstrap(
     seed = pick_seed(seed)
     options = dict(positive_index=pos, beta=float(beta), undefined=undefined, class_weights=estimates.class_weights,
                    f1_classes=estimates.f1_classes, fallback_index=estimates.fallback_index,
-                   action_mask=estimates.action_mask)
+                   action_mask=estimates.action_mask, class_index=estimates.class_index)
     design = class_design(np.bincount(drawn.rows, weights=drawn.w, minlength=k), classes)
     keepers: list[ClassKeeper] = []
     values = _resampled_values(drawn, ids, int(n_resamples), make_rng(seed), progress, draw, design, keepers,

@@ -264,7 +264,7 @@ def compare_joint(
     options: dict[str, Any] = dict(positive_index=pos, beta=float(beta), undefined=undefined,
                                    class_weights=first.class_weights, f1_classes=first.f1_classes,
                                    fallback_index=first.fallback_index,
-                                   action_mask=first.action_mask)
+                                   action_mask=first.action_mask, class_index=first.class_index)
     # memory per resample: the drawn masses of every system (plus the joint cells when drawing cells)
     # and the evaluation of one system at a time, whose arrays are freed before the next
     size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
