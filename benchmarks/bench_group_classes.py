@@ -1,6 +1,9 @@
 """Benchmark: coverage of cluster-bootstrap intervals whose resamples of whole groups keep every class.
 
 Run with ``python benchmarks/bench_group_classes.py`` (``--quick``: fewer test sets, a few minutes on one core).
+The "kept" design of groups was measured on commit 5e02bfb of branch ``kset`` and then withdrawn (benchmarks/README.md):
+on later code ``classes="kept"`` with groups draws them free, and the first two columns agree; to measure it again,
+run the script on that commit's ``advisor/stats``.
 A population of groups (patients, matters): each group holds 5–25 items; classes 0–2 are common in every group,
 class 3 is rare and held by a share ``held`` of the groups only (1–3 items there). The classifier gets class ``c``
 right with probability ``recall[c]``, shifted per group on the logit scale (a group effect, sd 0.5); its errors

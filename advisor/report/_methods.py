@@ -1617,8 +1617,8 @@ def _redrawn_sentence(intervals: IntervalSettings | None) -> str | None:
     """With data, how many resamples lacked a class of the test set and were drawn again (the shared-task reader:
     "state how often this happens"); None where none did, a resample then being the plain bootstrap's."""
     lacked = intervals.redrawn if intervals is not None and intervals.classes == "kept" else {}
-    if not lacked or intervals is None or jackknife_unit(intervals) is not None:  # (the jackknife's intervals: the
-        return None                                                                 # resamples only rank the systems)
+    if not lacked or intervals is None or intervals.group_column:
+        return None
     labels = sorted(lacked, key=lambda c: -lacked[c])
     count = sum(lacked.values())  # one class: its count; several: each class's count, no total
     n = f"{intervals.n_resamples:,}"

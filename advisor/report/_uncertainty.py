@@ -222,5 +222,5 @@ def grouped(settings: Any, results: Any, data: Any, plan: Any, ordinal: bool) ->
     if plan is None:
         return plan
     return plan.model_copy(update={"design": plan.design.model_copy(update={
-        "unit": "group",
+        "unit": "group", "classes": "free",
         "unit_words": f"the {results.group[1]:,} groups of items that share a value of “{results.group[0]}”"})})

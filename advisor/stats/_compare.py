@@ -64,7 +64,7 @@ from ..engine import (
     evaluate_batch,
     normalise_labels,
 )
-from ._clusters import check_groups, group_weights, iter_cluster_resamples
+from ._clusters import check_groups, iter_cluster_resamples
 from ._bootstrap import (
     Progress,
     lacked_classes,
@@ -78,17 +78,7 @@ from ._bootstrap import (
     trials_and_probabilities,
 )
 from ._compare_models import Comparison, Interval, McNemar, MetricComparison, PairResult, RankingAgreement, SystemResult
-from ._draws import (
-    CellStrata,
-    ClassKeeper,
-    ItemStrata,
-    chance_groups_kept,
-    check_classes,
-    class_design,
-    group_design,
-    iter_item_resamples,
-    use_items,
-)
+from ._draws import CellStrata, ClassKeeper, ItemStrata, check_classes, class_design, iter_item_resamples, use_items
 from ._familywise import familywise_winners, paired_test_words, winners_method
 from ._limits import check_resampling
 from ._paired import summarise
@@ -176,19 +166,9 @@ def _paired_draws(
     With ``classes`` "kept" or "fixed" the items are drawn class by class (:mod:`._draws`): every resample keeps
     every class, in every system at once, since the true class is part of each joint cell; the keeper of "kept" is
     appended to ``keepers``, for its counts."""
-    if clusters is not None:  # whole groups; with "kept", a resample of groups that lacks a class is drawn again
-        groups_keeper = ClassKeeper(rng, joint.codes[:, 0], joint.k, joint.counts, idle=False) \
-            if classes == "kept" else None
-        if groups_keeper is not None and keepers is not None:
-            keepers.append(groups_keeper)
-        table = np.asarray(joint.counts)
-
-        def again_groups(g: np.random.Generator) -> np.ndarray:
-            return np.asarray(table * group_weights(g, clusters[1], 1)[0][clusters[0]])
-
+    if clusters is not None:
         for start, masses in iter_cluster_resamples(rng, joint.counts, clusters[0], clusters[1], n_resamples, size):
-            yield start, joint.system_cells(masses if groups_keeper is None
-                                            else groups_keeper.keep_masses(masses, again_groups))
+            yield start, joint.system_cells(masses)
     elif items:
         bases, item_table = joint.system_item_cells()
         for j, base in enumerate(bases):
@@ -250,11 +230,9 @@ def compare_joint(
     for the runs of one system) compares the systems' means over their runs, with two-stage resamples of
     runs and items (:mod:`advisor.stats._runs`). ``classes`` says how the true classes are resampled
     (:func:`advisor.bootstrap`: "kept", the default, draws again a resample that lacks a class of the test set);
-    with groups, "kept" draws again a resample of whole groups that lacks a class, where at least half of the plain
-    resamples of groups hold every class (:func:`advisor.stats._draws.group_design`), and the groups are drawn whole
-    and free otherwise (a class held by one or two groups; "fixed" cannot be carried out with groups).
-    ``Comparison.classes`` records the design carried out, ``Comparison.absent_classes`` how many resamples lacked
-    each class of the test set, ``Comparison.redrawn`` how many were drawn again.
+    groups cannot keep them and are drawn whole whatever ``classes`` says (drawing a resample of groups again until
+    it holds every class lowered the coverage of balanced accuracy: benchmarks/README.md, ``bench_group_classes.py``). ``Comparison.classes`` records the
+    design carried out, ``Comparison.absent_classes`` how many resamples lacked each class of the test set.
     """
     if not isinstance(joint, JointCounts):
         raise InputError(f"joint must be a JointCounts table; got {type(joint).__name__}.")
@@ -293,10 +271,7 @@ def compare_joint(
     # and the evaluation of one system at a time, whose arrays are freed before the next
     size = chunk_size((0 if items else 2 * cells) + nnz + resample_cells(max(sizes, default=0), k), n_resamples)
     sizes_true = np.bincount(joint.codes[:, 0], weights=joint.counts, minlength=k)
-    lone = [] if clusters is None else _one_group_classes(joint, clusters[0])  # classes that one group alone holds
-    design = class_design(sizes_true, classes) if clusters is None else group_design(
-        classes, chance_groups_kept(joint.codes[:, 0], joint.counts, clusters[0], clusters[1]),
-        int(np.count_nonzero(sizes_true > 0)), lone=bool(lone))
+    design = "free" if clusters is not None else class_design(sizes_true, classes)
     present = sizes_true > 0
     absent = np.zeros(k, dtype=np.int64)  # resamples that lack each class of the test set
     keepers: list[ClassKeeper] = []
@@ -348,7 +323,7 @@ def compare_joint(
         classes=design,
         absent_classes={str(joint.labels[c]): int(absent[c]) for c in np.flatnonzero(absent)},
         redrawn=lacked_classes(keepers, joint.labels),
-        one_group_classes=lone,
+        one_group_classes=[] if clusters is None else _one_group_classes(joint, clusters[0]),
     )
 
 
@@ -413,8 +388,7 @@ def compare_systems(
         intervals and the pairs' tests are the delete-one-group jackknife's, with ``t`` on ``G − 1`` degrees of freedom
         (Cameron & Miller 2015; benchmarks/README.md, ``bench_few_groups_methods.py``).
     classes : {"kept", "fixed", "free"}
-        How the true classes are resampled (see :func:`advisor.bootstrap`); groups are drawn whole either way, a
-        resample of groups that lacks a class drawn again under "kept" (see :func:`compare_joint`).
+        How the true classes are resampled (see :func:`advisor.bootstrap`); groups are drawn whole either way.
 
     Returns
     -------

@@ -16,8 +16,8 @@ import numpy as np
 
 from .._exceptions import InputError
 
-__all__ = ["CLASS_DESIGNS", "DRAWS", "CellStrata", "ClassKeeper", "ItemStrata", "chance_all_kept", "chance_groups_kept",
-           "check_classes", "class_design", "group_design", "items_of", "iter_item_resamples", "use_items"]
+__all__ = ["CLASS_DESIGNS", "DRAWS", "CellStrata", "ClassKeeper", "ItemStrata", "chance_all_kept", "check_classes",
+           "class_design", "items_of", "iter_item_resamples", "use_items"]
 
 DRAWS = ("auto", "cells", "items")
 
@@ -148,43 +148,6 @@ def class_design(counts: np.ndarray, classes: str) -> str:
     return classes
 
 
-def chance_groups_kept(unit_class: np.ndarray, masses: np.ndarray, unit_group: np.ndarray, n_groups: int) -> float:
-    """The chance that ``n_groups`` groups drawn with replacement hold every class of the test set, by the product
-    over the classes of ``1 − (1 − g_c/G)^G``, ``g_c`` the groups that hold an item of class ``c`` (close for the few
-    classes held by few groups, which are the ones that matter). ``unit_class``, ``masses`` and ``unit_group``: the
-    true class, mass and group of each unit (a row of the joint table counted per group).
-
-    >>> round(chance_groups_kept(np.array([0, 0, 1]), np.array([5.0, 5.0, 3.0]), np.array([0, 1, 1]), 2), 4)
-    0.75
-    """
-    held = np.asarray(masses, dtype=np.float64) > 0
-    cls = np.asarray(unit_class, dtype=np.int64)[held]
-    grp = np.asarray(unit_group, dtype=np.int64)[held]
-    G = float(n_groups)
-    if cls.size == 0 or G < 1:
-        return 1.0
-    pairs = np.unique(cls * int(n_groups) + grp)  # each (class, group) holding items, once
-    g_c = np.bincount(pairs // int(n_groups)).astype(np.float64)
-    g_c = g_c[g_c > 0]
-    with np.errstate(divide="ignore"):  # a class in every group: log(0), never missing
-        return float(np.prod(-np.expm1(G * np.log1p(-np.minimum(g_c / G, 1.0)))))
-
-
-def group_design(classes: str, chance: float, present: int, lone: bool = False) -> str:
-    """The design a bootstrap of groups drawn whole carries out: "kept" (a resample of groups that lacks a class of the
-    test set is drawn again) where asked for and at least :data:`MIN_KEPT_CHANCE` of the plain resamples of groups
-    would hold every class (``chance``, :func:`chance_groups_kept`); "free" otherwise, where classes are held by so
-    few groups that the condition would shape the resamples, and where one group alone holds a class (``lone``):
-    every kept resample would then hold that group, and the class's own terms would not vary at all. No resample of
-    whole groups can fix a class's count ("fixed").
-
-    >>> group_design("kept", 0.9, 4), group_design("kept", 0.9, 4, lone=True), group_design("fixed", 0.9, 4)
-    ('kept', 'free', 'free')
-    """
-    check_classes(classes)
-    return "kept" if classes == "kept" and present >= 2 and chance >= MIN_KEPT_CHANCE and not lone else "free"
-
-
 class ClassKeeper:
     """Draws again, from a generator of its own, each resample that lacks a class of the test set ("kept").
 
@@ -195,8 +158,8 @@ class ClassKeeper:
     chunk size. ``redrawn`` counts the resamples replaced.
     """
 
-    def __init__(self, rng: np.random.Generator, unit_class: np.ndarray, k: int, masses: np.ndarray | None = None,
-                 idle: bool | None = None) -> None:
+    def __init__(self, rng: np.random.Generator, unit_class: np.ndarray, k: int, masses: np.ndarray | None = None
+                 ) -> None:
         self.side = rng.spawn(1)[0]
         self.unit_class = np.asarray(unit_class, dtype=np.intp).reshape(-1)
         self.k = int(k)
@@ -205,8 +168,7 @@ class ClassKeeper:
         totals = np.bincount(self.unit_class, weights=mass, minlength=self.k)
         self.classes = np.flatnonzero(totals > 0)
         # no resample can be expected to lack a class (each misses with a chance below 10^-16): nothing to check
-        # (``idle`` given: groups drawn whole, whose chance of holding a class is not that of its items)
-        self.idle = chance_all_kept(totals) >= 1.0 if idle is None else bool(idle)
+        self.idle = chance_all_kept(totals) >= 1.0
         held = np.isin(self.unit_class, self.classes)
         self.order = np.flatnonzero(held)[np.argsort(self.unit_class[held], kind="stable")]
         sorted_class = self.unit_class[self.order]
