@@ -1637,17 +1637,21 @@ def _labels_said(labels: Sequence[str], joint: str = "and") -> str:
 
 
 def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
-                   intervals: IntervalSettings | None, declared: bool = False, count: int | None = None) -> str | None:
+                   intervals: IntervalSettings | None, declared: bool = False, count: int | None = None,
+                   flat: bool = True) -> str | None:
     """The line after a mean's formula that says which classes its ``symbol`` counts (see :func:`mean_conventions`);
     None where nothing need be said. ``declared``: before data, the answers name the classes of a single-label task,
     each expected in the test set (the report says where one is not). ``count``: the number of classes the mean runs
     over when it is known (:func:`_fixed_count`). Where the resamples (or the jackknife's replicates) keep every one
     of them, the symbol is that number in the estimate and in each of them, and the line says the number, not a rule
     (the blind readers of ten fields: "fix the class set in advance, k = 4, L = 5, k = 30; where nothing can be
-    missing, the clause is dead text")."""
+    missing, the clause is dead text"). ``flat``: a flat label structure, whose resamples are the confusion matrix's;
+    before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
+    hierarchy's), whatever the plan's default says."""
     full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
     if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
         return full
+    design = intervals.classes if flat or task is not None else "free"
     number = f"{count:,}" if count else None
     fixed = W.S["classes_fixed"].format(symbol=symbol, count=number) if number else None
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
@@ -1667,7 +1671,7 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
         if case == "absent" and number:
             return W.S["classes_fixed_present"].format(symbol=symbol, count=number, kept=kept)
         return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
-    if intervals.n_resamples > 0 and intervals.classes not in ("kept", "fixed"):  # groups drawn whole, or plain
+    if intervals.n_resamples > 0 and design not in ("kept", "fixed"):  # groups drawn whole, or plain
         lacking = intervals.absent_classes
         if not lacking:  # (not counted by every resampler: an empty count is no evidence that none lacked one)
             return full
@@ -1677,11 +1681,10 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
             counts=_join_words([f"{lacking[c]:,}" for c in labels]), n=f"{intervals.n_resamples:,}")
     if task is None:  # before data: the classes the answers name, each expected in the test set, kept in each resample
         if declared and fixed:
-            return fixed + (W.S["classes_fixed_kept"] if intervals.classes == "kept" and intervals.n_resamples > 0
-                            else "")
+            return fixed + (W.S["classes_fixed_kept"] if design == "kept" and intervals.n_resamples > 0 else "")
         if case == "absent_both":  # a class only predicted can still be missing from a resample
             return full
-        note = W.S["classes_kept_note"] if intervals.classes == "kept" and intervals.n_resamples > 0 else ""
+        note = W.S["classes_kept_note"] if design == "kept" and intervals.n_resamples > 0 else ""
         return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
     if not absent_in_test:
         return fixed  # every class is in the test set and in each resample: k is the number of classes
@@ -1774,7 +1777,8 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     declared = bool(answers.get("classes") or answers.get("n_classes")) \
         and answers.get("label_structure") in (None, "nominal", "ordinal")
     bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals, declared,
-                            _fixed_count(which, task, answers, declared)) \
+                            _fixed_count(which, task, answers, declared),
+                            flat=answers.get("label_structure") in (None, "nominal")) \
         if not whole and left is not None and size and kept else None
     name = _lower_name(m.name)
     return name + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet, name
