@@ -131,6 +131,7 @@ def test_the_k_clause_says_only_what_can_happen(tmp_path):
     so the clause is dead"). A class one speaker alone holds is named, since leaving that speaker out loses it."""
     md = _methods(tmp_path, 12)
     assert "counts only the classes present" not in md and "in each resample" not in md
+    assert "Here $k = 4$." in md, md  # the number of classes, said once where the mean's formula reads it
     rng = np.random.default_rng(4)
     g = np.repeat(np.arange(12), 20)
     y = rng.integers(0, 3, g.size)
@@ -143,8 +144,11 @@ def test_the_k_clause_says_only_what_can_happen(tmp_path):
     ctx = build_report(answers, advisor.load(data, group="speaker_id"), bootstrap=200, seed=3)
     md = render_methods(ctx, "md")
     assert ctx.intervals.one_group_classes == ["3"]
-    assert ("counts only the classes present among the utterances, in the test set and with one speaker left out; "
-            "one speaker alone holds class “3”") in md, md
+    # k is the number of classes, fixed, and the one replicate that loses a class is named (the blind readers: "fix
+    # the class set in advance"; the jackknife's replicate without speaker s0 has no class 3, and the text says so)
+    assert ("Here $k = 4$; one speaker alone holds class “3”, which drops from the mean when that speaker is left "
+            "out") in md, md
+    assert "counts only" not in md
 
 
 # ----------------------------------------------------------------------------------------------

@@ -608,7 +608,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     _convention_use(plan.answers, plan.design, ans.field)  # the field's scorer's convention, or the run's choice
     if ans.group and plan.design.unit == "item":  # the answers' unit (issue 20 item 3); the data count the groups
         plan.design.unit, plan.design.unit_words = "group", f"the units given by {ans.group}, not single test items"
-        plan.design.classes = "free"  # whole groups are drawn: a resample cannot be made to keep every class
+        # whole groups are drawn free: a resample of groups drawn again until it held every class covered less
+        plan.design.classes = "free"  # (benchmarks/README.md, bench_group_classes.py)
         _jackknife_units(plan.design, ans)  # items of one unit are not independent: the jackknife over the units
     runs_design(plan.design, ans.runs, ans)
     plan._rec = rec

@@ -1619,13 +1619,25 @@ def mean_conventions(rec: Sequence[MetricEntry], task: TaskInfo | None, answers:
         return {}
     out: dict[str, str] = {}
     redrawn = _redrawn_sentence(intervals)
+    said: set[str] = set()
     for m in rec:
         found = _undefined_of(m, task, answers, intervals)
-        if found is not None and found[3]:
-            out[m.id] = found[3]
-        elif redrawn and found is not None and (_undefined_of(m, task, answers) or ("",) * 4)[3]:
-            out[m.id], redrawn = redrawn, None  # its k is every class because resamples were drawn again: said once
+        if found is None:
+            continue
+        line = found[3] if found[3] and found[3] not in said else None  # the same number is said once
+        if line:
+            said.add(line)
+        if redrawn and (not found[3] or _RULE not in found[3]) and (_undefined_of(m, task, answers) or ("",) * 4)[3]:
+            # its k is every class because resamples were drawn again: how often, said once, after the number
+            line, redrawn = (line + ". " if line else "") + redrawn, None
+        if line:
+            out[m.id] = line
     return out
+
+
+#: What a line says when its symbol is a rule, not a number ("$k$ counts only the classes …"): the count of the
+#: resamples drawn again follows a number, never a rule that a class only predicted can still change.
+_RULE = W.S["undefined_omit_counts_bullet"].split("$")[2].split("{")[0]
 
 
 def _redrawn_sentence(intervals: IntervalSettings | None) -> str | None:
@@ -1652,47 +1664,80 @@ def _labels_said(labels: Sequence[str], joint: str = "and") -> str:
 
 
 def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
-                   intervals: IntervalSettings | None, declared: bool = False) -> str | None:
+                   intervals: IntervalSettings | None, declared: bool = False, count: int | None = None,
+                   flat: bool = True) -> str | None:
     """The line after a mean's formula that says which classes its ``symbol`` counts (see :func:`mean_conventions`);
-    None where no class can be missing. ``declared``: before data, the answers name the classes of a single-label
-    task, each expected in the test set (the report says where one is not), and a class only predicted is then
-    none of them: with resamples that keep every class, ${symbol}$ is the number of classes in each (the s30 and s31
-    readers: "fix k; the clause is dead")."""
+    None where nothing need be said. ``declared``: before data, the answers name the classes of a single-label task,
+    each expected in the test set (the report says where one is not). ``count``: the number of classes the mean runs
+    over when it is known (:func:`_fixed_count`). Where the resamples (or the jackknife's replicates) keep every one
+    of them, the symbol is that number in the estimate and in each of them, and the line says the number, not a rule
+    (the blind readers of ten fields: "fix the class set in advance, k = 4, L = 5, k = 30; where nothing can be
+    missing, the clause is dead text"). ``flat``: a flat label structure, whose resamples are the confusion matrix's;
+    before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
+    hierarchy's), whatever the plan's default says."""
     full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
     if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
         return full
-    if case == "absent_both" and task is None and declared and intervals.n_resamples > 0 \
-            and intervals.classes in ("kept", "fixed") and jackknife_unit(intervals) is None:
-        return None  # (a class absent from the truth keeps its sentence: the design's redraw, said before data)
+    design = intervals.classes if flat or task is not None else "free"
+    number = f"{count:,}" if count else None
+    fixed = W.S["classes_fixed"].format(symbol=symbol, count=number) if number else None
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
     one = jackknife_unit(intervals)
-    if one is not None and case == "absent_both" and task is None:  # before data, as for a class absent below
-        return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
-    if one is not None and case == "absent":  # the jackknife's intervals: a class is lost only with its one unit
+    if one is not None:  # the jackknife's intervals: a class is lost only with the one unit that holds it
         if task is None:  # before data: wherever one unit holds a class
-            return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
+            return W.S["classes_fixed_one_out"].format(symbol=symbol, count=number, one=one) if number and declared \
+                else W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
         lone = intervals.one_group_classes
         if lone:
-            return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one) + \
+            return W.S["classes_fixed_one_group"].format(symbol=symbol, count=number, one=one,
+                                                         which=_labels_said(lone[:3])) if number else \
+                W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one) + \
                 W.S["classes_one_group"].format(one=one, which=_labels_said(lone[:3]))
         if not absent_in_test:
-            return None  # every class is in the test set and in every unit's absence: k is the number of classes
+            return fixed  # every class is in the test set and in every unit's absence: k is the number of classes
+        if case == "absent" and number:
+            return W.S["classes_fixed_present"].format(symbol=symbol, count=number, kept=kept)
         return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
-    if intervals.n_resamples > 0 and intervals.classes not in ("kept", "fixed"):  # groups drawn whole, or plain
+    if intervals.n_resamples > 0 and design not in ("kept", "fixed"):  # groups drawn whole, or plain
         lacking = intervals.absent_classes
-        if not lacking:
+        if not lacking:  # (not counted by every resampler: an empty count is no evidence that none lacked one)
             return full
         labels = sorted(lacking, key=lambda c: -lacking[c])[:3]
         return full + W.S["classes_absent"].format(
             which=_labels_said(labels), verb="was" if len(labels) == 1 else "were",
             counts=_join_words([f"{lacking[c]:,}" for c in labels]), n=f"{intervals.n_resamples:,}")
-    if task is not None and not absent_in_test:
-        return None  # every class is in the test set and in each resample: k is the number of classes
+    if task is None:  # before data: the classes the answers name, each expected in the test set, kept in each resample
+        if declared and fixed:
+            return fixed + (W.S["classes_fixed_kept"] if design == "kept" and intervals.n_resamples > 0 else "")
+        if case == "absent_both":  # a class only predicted can still be missing from a resample
+            return full
+        note = W.S["classes_kept_note"] if design == "kept" and intervals.n_resamples > 0 else ""
+        return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
+    if not absent_in_test:
+        return fixed  # every class is in the test set and in each resample: k is the number of classes
     if case == "absent_both":  # a class only predicted can still be missing from a resample
         return full
-    note = W.S["classes_kept_note"] if task is None and intervals.classes == "kept" and intervals.n_resamples > 0 \
-        else ""
-    return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
+    if number:  # the classes present in the test set, each kept in every resample
+        return W.S["classes_fixed_present"].format(symbol=symbol, count=number, kept=kept)
+    return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
+
+
+def _fixed_count(case: str, task: TaskInfo | None, answers: Mapping[str, Any], declared: bool) -> int | None:
+    """The number of classes a mean over classes runs over, where it is known: with data, the classes present in the
+    test set (every class of the table when a class absent from the truth may still be predicted, ``absent_both``,
+    and none is absent); before data, the classes the answers name; None otherwise.
+
+    >>> _fixed_count("absent", None, {"n_classes": 30}, True), _fixed_count("absent", None, {}, False)
+    (30, None)
+    """
+    if task is not None:
+        present = sum(1 for s in task.class_sizes if s > 0)
+        if case == "absent":
+            return present or None
+        return task.k if case == "absent_both" and present == task.k else None
+    if not declared:
+        return None
+    return int(answers.get("n_classes") or len(answers.get("classes") or [])) or None
 
 
 #: The cases in which a class of a two-class truth is absent: the figure's own class size is then 0.
@@ -1758,7 +1803,9 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
     # the classes declared (a test set is expected to hold each; with data the report says where one is absent)
     declared = bool(answers.get("classes") or answers.get("n_classes")) \
         and answers.get("label_structure") in (None, "nominal", "ordinal")
-    bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals, declared) \
+    bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals, declared,
+                            _fixed_count(which, task, answers, declared),
+                            flat=answers.get("label_structure") in (None, "nominal")) \
         if not whole and left is not None and size and kept else None
     name = _lower_name(m.name)
     return name + " " + phrase.format(pos=pos, item=item, items=items), whole, named, bullet, name

@@ -510,6 +510,18 @@ S: dict[str, str] = {
     # resamples drawn again because they lacked a class, with data (the shared-task reader: "state how often")
     # said once, after the first mean's formula, where its k is read
     "classes_redrawn": "Every resample holds every class: the {count} that lacked {which} {verb} drawn again",
+    # the class set fixed in advance, as a number (the blind readers of ten fields: "fix the class set in advance,
+    # k = 4, L = 5, k = 30"): said where the resamples keep every class, so the number holds in each of them
+    "classes_fixed": "Here ${symbol} = {count}$",
+    # with data, a class of the answers absent from the test set: the number is that of the classes present
+    "classes_fixed_present": "Here ${symbol} = {count}$, {kept}",
+    # before data, resamples that keep every class: the design that keeps the number, once
+    "classes_fixed_kept": "; a resample that lacks a class is drawn again",
+    # the jackknife over units: a unit that alone holds a class takes it out of the mean when it is left out
+    "classes_fixed_one_out": "Here ${symbol} = {count}$; leaving out a {one} that alone holds a class drops that class "
+                             "from the mean",
+    "classes_fixed_one_group": ("Here ${symbol} = {count}$; one {one} alone holds {which}, which drops from the mean "
+                                "when that {one} is left out"),
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
                               "in which it is undefined are left out of its interval"),
     # the jackknife's intervals (the s35 sarcasm reader: "there are no resamples in a jackknife"): a leave-one-out value

@@ -229,7 +229,8 @@ def compare_joint(
     for the runs of one system) compares the systems' means over their runs, with two-stage resamples of
     runs and items (:mod:`advisor.stats._runs`). ``classes`` says how the true classes are resampled
     (:func:`advisor.bootstrap`: "kept", the default, draws again a resample that lacks a class of the test set);
-    groups cannot keep them and are drawn whole whatever ``classes`` says. ``Comparison.classes`` records the
+    groups cannot keep them and are drawn whole whatever ``classes`` says (drawing a resample of groups again until
+    it holds every class lowered the coverage of balanced accuracy: benchmarks/README.md, ``bench_group_classes.py``). ``Comparison.classes`` records the
     design carried out, ``Comparison.absent_classes`` how many resamples lacked each class of the test set.
     """
     if not isinstance(joint, JointCounts):
