@@ -1048,7 +1048,8 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
             continue  # a score of the positive class is no mean of per-class scores
         ok, src = _status(property_status, primary.id, pid, binary)
         if ok and pid in W.PROPERTY:
-            said.append(_property_words(pid, answers))
+            zero = pid == "chance_correction" and primary.id in _CHANCE_ZERO and not answers.get("symmetric")
+            said.append(W.S["chance_zero"] if zero else _property_words(pid, answers))
             keys += src
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
@@ -1117,6 +1118,9 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         p.cite([k for k in [cite("Vickers", "2006")] if k])
         p.t(". ")
 
+
+#: Leads whose expected value is exactly 0 for a classifier independent of the true class (W.S["chance_zero"])
+_CHANCE_ZERO = frozenset({"mcc", "cohen_kappa"})
 
 #: More class weights than this are given with the lead's formula, not in the paragraph (a sentence of 30 weights and
 #: 30 class names is no sentence a reader follows)

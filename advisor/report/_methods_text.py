@@ -211,6 +211,10 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    # chance correction said with its value where it is exact: with both class-size vectors fixed, a classifier
+    # whose calls are independent of the true class has E[C_ij] = a_i b_j / n, so the numerator of MCC and kappa,
+    # n·ΣC_ii − Σa_i b_i, has expectation 0 over a denominator that is fixed (the CoLA reader)
+    "chance_zero": "is 0 in expectation for every classifier whose predictions are independent of the true class",
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
