@@ -306,17 +306,26 @@ def build_methods(
             # others; the coverage at the target risk, one beside the cut fixed in advance
             beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
+        # "those shares too" only after the lead was said to depend on them (the murmur reader)
+        adds = data_adds if shares_said else {k: v for k, v in data_adds.items() if v != W.S["accuracy_shares_too"]}
+        # the figures beside the lead read at this test set's shares: one sentence for all of them, accuracy among
+        # them, never accuracy's clause and then "Like accuracy, … depend on this test set's class shares" (the
+        # sentiment and murmur readers); only in the paragraph that keeps everything else (the first trial of the
+        # ladder below), the first to go when it runs long, and accuracy keeps its clause then
+        comp = [m for m in rec if m.role == "complementary"]
+        moving = _beside_moving(answers, comp, property_status, binary) if shares else []
+        with_accuracy = bool(moving) and any(m.id == "accuracy" for m in beside) \
+            and adds.get("accuracy", W.ADDS["accuracy"]) in (W.ADDS["accuracy"], W.S["accuracy_shares_too"]) \
+            and "accuracy" not in planned_as
+        if with_accuracy:
+            adds = {**adds, "accuracy": ""}  # said in the sentence of the figures that depend on the shares
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
                          # not "Beside these" after "Beside it" (the retinopathy, intent and murmur readers)
                          start=W.S["beside_after_field"] if named and not _opened_beside(p) else W.S["beside"],
-                         # "those shares too" only after the lead was said to depend on them (the murmur reader)
-                         data_adds=data_adds if shares_said else {k: v for k, v in data_adds.items()
-                                                                  if v != W.S["accuracy_shares_too"]},
-                         planned_as=planned_as)
-        # the figures beside the lead read at this test set's shares, said with accuracy's: only in the paragraph
-        # that keeps everything else (the first trial of the ladder below), the first to go when it runs long
-        if shares:
-            _beside_shares_sentence(p, answers, [m for m in rec if m.role == "complementary"], property_status, binary)
+                         data_adds=adds, planned_as=planned_as)
+        if moving:
+            accuracy = next((prose_name(m) for m in beside if m.id == "accuracy"), "accuracy")
+            _beside_shares_sentence(p, [*moving, accuracy] if with_accuracy else moving, too=shares_said)
         constant_sentence(p, answers, primary, rec, chance)  # the lead read against a constant middle score
         smd_said = False  # the subgroups' SMD flag said with the baseline's flags (each with its comparison)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
@@ -960,25 +969,27 @@ def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
     return said
 
 
-def _beside_shares_sentence(p: Text, answers: Mapping[str, Any], beside: Sequence[MetricEntry],
-                            property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> None:
-    """"Like accuracy, log loss, Brier score and Matthews correlation coefficient depend on this test set's class
-    shares": the figures beside the lead whose value moves with the class shares, when the author did not say the
-    test set's shares are those in use (the s26 digits reader: "log loss, Brier score and MCC are computed at the
-    test set's shares, while deployment is uniform … say they are test-share figures"). Accuracy says it itself."""
+def _beside_moving(answers: Mapping[str, Any], beside: Sequence[MetricEntry],
+                   property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> list[str]:
+    """The figures beside the lead, accuracy aside, whose value moves with the class shares, when the author did not
+    say the test set's shares are those in use (the s26 digits reader: "log loss, Brier score and MCC are computed at
+    the test set's shares, while deployment is uniform … say they are test-share figures"), in the field's words as
+    its sentence said them."""
     field = field_of(answers)
     terms = field.terms if field is not None else {}
-    moving = [terms.get(m.id) or prose_name(m) for m in beside  # the field's word, as its sentence said it
-              if m.role == "complementary" and m.id != "accuracy" and m.params.get("positive_label") is None
-              and _moves_with_shares(answers, m.id, property_status, binary)]
+    return [terms.get(m.id) or prose_name(m) for m in beside
+            if m.role == "complementary" and m.id != "accuracy" and m.params.get("positive_label") is None
+            and _moves_with_shares(answers, m.id, property_status, binary)]
+
+
+def _beside_shares_sentence(p: Text, moving: Sequence[str], too: bool = False) -> None:
+    """"Accuracy, F1^PN and macro F1 depend on this test set's class shares": said once for every figure beside the
+    lead it applies to ("… on those shares too" after the lead was said to depend on them)."""
     if not moving:
         return
-    said = p.text()
-    like = any(m.id == "accuracy" for m in beside) and W.ADDS["accuracy"] in said
-    names = _join_words(moving)
-    p.t(W.S["beside_shares"].format(like=W.S["beside_shares_like"] if like else "",
-                                    names=names if like else names[:1].upper() + names[1:],
-                                    verb="depends" if len(moving) == 1 else "depend") + ". ")
+    names = _join_words(list(moving))
+    p.t(W.S["beside_shares_too" if too else "beside_shares"].format(
+        names=names[:1].upper() + names[1:], verb="depends" if len(moving) == 1 else "depend") + ". ")
 
 
 def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
@@ -1288,7 +1299,7 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
             phrase = W.S["of_interest"].format(pos=m.params["positive_label"])
         else:
             planned = (m.reason or "").startswith("you planned")  # "as planned" only of what the author planned
-            phrase = (data_adds or {}).get(m.id) or W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
+            phrase = (data_adds or {})[m.id] if m.id in (data_adds or {}) else W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
                 m.id.split("@", 1)[0], W.S["adds_fallback"] if planned else "")
             if m.id in (planned_as or {}):  # the author's name for it, with it (not a sentence of its own)
                 named_as = W.S["planned_as_beside"].format(planned=(planned_as or {})[m.id])

@@ -230,8 +230,8 @@ S: dict[str, str] = {
     "net_benefit_proper_why_one": ", which also weighs the accuracy of risks at which no one acts,",
     # the lead depends on the test set's class shares, which were not said to be those met in use (the intent reader)
     "lead_test_shares": "Its value depends on the class shares of this test set",
-    "beside_shares": "{like}{names} {verb} on this test set's class shares",
-    "beside_shares_like": "Like accuracy, ",
+    "beside_shares": "{names} {verb} on this test set's class shares",
+    "beside_shares_too": "{names} {verb} on those shares too",
     "accuracy_shares_too": "whose value depends on those shares too",
     "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
     # m named before its formula (the s22 intent reader: "the misrouting among the others" was hard to parse)
