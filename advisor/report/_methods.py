@@ -46,6 +46,7 @@ from ._methods_field import (
     field_of,
     field_scorer,
     field_sentences,
+    field_term_lead_sentence,
     in_field_terms,
     ranked_field_sentences,
     label_aucs_sentence,
@@ -1040,8 +1041,12 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         risks = W.S["lead_risks_of"].format(pos=pos) if pos is not None else W.S["lead_risks"]
         lead = W.S["lead"].format(name=prose_name(primary))
         p.t(risks + lead[:1].lower() + lead[1:])
+        own = primary.references[:1]
+    elif field_term_lead_sentence(p, answers, primary):  # the field's name for the lead, with the field's source
+        own = []
     else:
         p.t(W.S["lead"].format(name=prose_name(primary)))
+        own = primary.references[:1]
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=beta_text(float(beta))))
@@ -1107,14 +1112,14 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
         if primary.id == "tpr_at_fpr" and answers.get("field") != "fraud_detection":
             source = cite("Tong", "2018")  # a fraud benchmark is no source for a spam filter's or a screen's budget
-        keys = [source] if source else primary.references[:1]
+        keys = [source] if source else own
     elif said:  # the metric's own source at its name, the property's after the property (the CoLA reader:
         # "(Matthews 1975; Opitz 2024)" after the chance property credited Matthews with a property he did not show)
-        p.cite(primary.references[:1])
+        p.cite(own)
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
-    p.cite(([k for k in keys if k not in primary.references[:1]][:1] if said else primary.references[:1])
+    p.cite(([k for k in keys if k not in primary.references[:1]][:1] if said else own)
            if not purpose else keys)
     p.t(". ")
     if after:

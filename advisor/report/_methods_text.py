@@ -211,6 +211,13 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    # the field's own name for the lead, with the field's source, in the lead sentence; our name after it (the
+    # sentiment and speech-emotion readers: "in this field it is AvgRec … name it AvgRec in the lead sentence")
+    "lead_field_term": "We lead with {term}, {the} customary figure in {field}",
+    "lead_field_term_is": "It is {name}",
+    # the field's other figures after a lead said in the field's words: the field and its source are said already,
+    # and its name is not said twice (a repeated 8-word run)
+    "field_lead_named_also": "Beside it the field reports {names}",
     # chance correction said with its value where it is exact: with both class-size vectors fixed, a classifier
     # whose calls are independent of the true class has E[C_ij] = a_i b_j / n, so the numerator of MCC and kappa,
     # n·ΣC_ii − Σa_i b_i, has expectation 0 over a denominator that is fixed (the CoLA reader)
