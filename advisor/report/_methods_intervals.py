@@ -243,21 +243,25 @@ def _runs_not_exact(p: Any, intervals: IntervalSettings, ids: Sequence[str], nam
 
 def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, Any],
               rec: Sequence[MetricEntry]) -> None:
-    """Before data, a share of top-k scores is exact only while no scores tie at the cut-off: said with the formulas
-    that define the fractional hit, as a convention the numbers will follow, not in the paragraph (the s26 ImageNet
-    reader: a switch of method "on an event that essentially never occurs" read as a clause for nothing there).
-    With data, the method each metric got is in ``intervals.methods`` and the paragraph names it."""
-    if intervals is None:
-        return
-    exact = {m for m, how in intervals.methods.items() if how in ("clopper_pearson", "wilson")}
-    tied = [m for m in rec if m.id in exact and m.id in intervals.tied_shares]
-    if not tied:
+    """With data, where scores tied with the true class at a share's cut-off: how many items, that each counts part of
+    a hit, and so the share's interval (said with the formulas that define the fractional hit). Before data nothing:
+    no answer says the scores can tie (discrete or rounded scores), and float scores do not (the ImageNet reader: the
+    tie rule before data "does nothing"); with data and no tie, nothing either."""
+    if intervals is None or not intervals.tied_items:
         return
     item = str(answers.get("item_name") or "item")
-    t.t(" " if t.spans and not t.spans[-1].text.endswith(" ") else "")
-    t.t(W.S["intervals_tied"].format(a=article(item).capitalize(), item=item, names=_join([_lower(m.name) for m in tied]),
-                                     each="each " if len(tied) > 1 else "", take="take" if len(tied) > 1 else "takes",
-                                     n=f"{intervals.n_resamples:,}", items=plural(item)) + ".")
+    for m in rec:
+        counts = {s: c for s, c in (intervals.tied_items.get(m.id) or {}).items() if c > 0}
+        if not counts:
+            continue
+        said = (f"{next(iter(counts.values())):,} {plural(item) if next(iter(counts.values())) != 1 else item}"
+                if len(intervals.tied_items[m.id]) == 1 else
+                _join([f"{c:,} {plural(item) if c != 1 else item} of {s}" for s, c in counts.items()]))
+        how = intervals.methods.get(m.id)
+        method = W.S["intervals_tied_method"].format(an=article(_RESAMPLED[how]), method=_RESAMPLED[how]) \
+            if how in _RESAMPLED else ""
+        t.t(" " if t.spans and not t.spans[-1].text.endswith(" ") else "")
+        t.t(W.S["intervals_tied"].format(name=_lower(m.name), counts=said, item=item, method=method) + ".")
 
 
 def _jackknifed(intervals: IntervalSettings) -> bool:

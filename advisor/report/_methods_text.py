@@ -548,9 +548,12 @@ S: dict[str, str] = {
     "paired_newcombe": "Differences in {names} take Newcombe's interval for paired proportions{among}",
     "paired_rest_systems": ". Any other difference comes from {n} paired bootstrap resamples of the {unit}",
     "paired_rest_pairs": ". Other paired differences come from {n} bootstrap resamples of the {unit}",
-    # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
-    "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
-                       "{names} then {each}{take} a BCa interval from {n} bootstrap resamples of the {items} instead"),
+    # with data, where scores tied with the true class at a share's cut-off (a blind reader: fractional tie credit has
+    # no exact binomial interval); before data nothing is said, since no answer says the scores can tie (the ImageNet
+    # reader: "ties among float softmax scores do not occur")
+    "intervals_tied": ("At the cut-off of {name}, the true class of {counts} tied in score with another class; each "
+                       "such {item} counts part of a hit, so {name} is no binomial proportion{method}"),
+    "intervals_tied_method": " and takes {an} {method} interval",
     "seed": ", seed {seed}",
     # the partition indices' resamples (advisor/stats/_partitions.py), said so a statistician can redo them. The
     # clustering methodologist of s28: the earlier "estimate plus each resample's error, its index minus that value
