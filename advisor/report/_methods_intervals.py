@@ -91,6 +91,10 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     exact = [m for m in ids if methods.get(m) in ("clopper_pearson", "wilson")]
     resampled = [m for m in ids if methods.get(m) in _UNIT_METHODS] or (ids and not exact and not methods)
     paired = intervals.paired and n_systems > 1
+    # before data the number of systems is known only from a ranking answered; without one it is not known, and how
+    # systems would be compared is said as a condition, not as a premise (the diagnostic reader: "'Differences between
+    # systems …' assumes more than one index test; the answers give a single software read")
+    unknown = systems_unknown(n_systems, answers)
     # the paired proportions with an exact interval (accuracy, sensitivity, specificity): McNemar's test and Newcombe's
     # interval where the items are whole and not grouped — with data, where McNemar's test ran; not a share whose
     # exact interval holds only while no score ties (top-1 accuracy from scores)
@@ -127,7 +131,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 if 0 < len(listed) <= 3 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
-        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
+        p.t(W.S["paired_proportions_if" if unknown else "paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
         p.cite([k for k in [cite("Newcombe", "1998")] if k])
         rest = [m for m in exact if m not in newcombe]
         if rest:
@@ -137,8 +141,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:
             p.t(W.S["intervals_exact_pairs"].format(n=n, unit=unit))
-        elif n_systems == 0:  # before data: what the seed is for, when systems are compared
-            p.t(W.S["intervals_exact_systems"].format(n=n, unit=unit))
+        elif n_systems == 0:  # before data: what the seed is for, when systems are compared (should they be)
+            p.t(W.S["intervals_exact_systems_if" if unknown else "intervals_exact_systems"].format(n=n, unit=unit))
     # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
     drawn = bool(resampled or not exact or paired or n_systems != 1) and drawn_rest
     if not jack:  # the jackknife's intervals draw nothing: no seed to name
@@ -200,6 +204,13 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     if one_run:  # one training run of each system compared: the conclusions are about that run
         p.t(W.S["runs_one"].format(system=_system_noun(answers)) + ". ")
     _withheld(p, intervals, ids, name, cite)
+
+
+def systems_unknown(n_systems: int, answers: Mapping[str, Any]) -> bool:
+    """Before data (``n_systems`` 0), whether the number of systems is unknown: only a ranking answered says several
+    are compared, and nothing says there is one, so a comparison is said as a condition ("should several systems be
+    compared, …"), never as a premise of a single system's study."""
+    return n_systems == 0 and not answers.get("ranking")
 
 
 def _system_noun(answers: Mapping[str, Any]) -> str:

@@ -535,11 +535,17 @@ S: dict[str, str] = {
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
+    # before data with the number of systems unknown (no ranking answered): a condition, not a premise (the
+    # diagnostic reader: "assumes more than one index test; the answers give a single software read")
+    "intervals_exact_systems_if": ("; should several systems be compared, any difference between them comes from {n} "
+                                   "paired bootstrap resamples of the {unit}"),
     # a paired proportion (sensitivity, specificity, accuracy): blind readers of a diagnostic accuracy study, "paired
     # sensitivities and specificities are customarily compared with McNemar's test and a Newcombe interval"
     # on whom (the s27 diagnostic reader: "among culture-positive, resp. culture-negative participants")
     "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
                            "Newcombe's interval for paired proportions{among}"),
+    "paired_proportions_if": ("Should several systems be compared, differences in {names} take McNemar's exact test "
+                              "and Newcombe's interval for paired proportions{among}"),
     # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
     # and the s28 digits reader read the clause there as "template carry-over … means nothing for accuracy"
     "paired_among": ", each among the {items} its denominator counts",
