@@ -262,18 +262,26 @@ S: dict[str, str] = {
                           "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of the {items} both rated put in the same "
                       "category, and Cohen's kappa, which corrects it for chance"),
-    # Zheng et al. (2023) give agreement with and without ties (their FastChat compute_agreement.py)
-    "judge_figures_ties": ("For each pair we give the agreement rate with and without ties, the share of the {items} "
-                           "both rated put in the same category, and Cohen's kappa, which corrects it for chance"),
+    # Zheng et al. (2023) give agreement with and without ties (their FastChat compute_agreement.py): "pair" said of
+    # the raters, never bare beside the author's items ("answer pairs"), and "without ties" defined as the engine
+    # computes it, among the items neither rater of the pair called a tie (advisor/engine/_judge.py; the LLM-judge
+    # reader: "'without ties' is never defined")
+    "judge_figures_ties": ("For each pair of raters we give the agreement rate, the share of the {items} both rated "
+                           "put in the same category, and Cohen's kappa, which corrects it for chance"),
+    "judge_no_tie": "The agreement without ties counts only the {items} neither rater called “{tie}”",
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
-    # their test of position bias swaps the two answers: ratings in one order cannot show it, said as such
-    "judge_position": "One order of the answers cannot show position bias",
     "judge_weighted_answer": "We read the weighted kappa's Δ first: it counts a disagreement two categories apart more",
     # Δ is taken on the items every rater rated, so its two sides compare the same items (the LLM-judge reader: the
     # pairs' own items differ; advisor/engine/_judge.py)
     "judge_delta": ("The difference Δ, the judge's mean with the humans minus {humans}, is taken on the {items} all "
                     "{m} rated; its interval resamples the {items}, both sides of Δ on the same resample"),
     "judge_delta_plain": "The difference Δ, taken on the {items} all {m} rated, is the judge's mean with the humans minus {humans}",
+    # the lead named in Δ's own sentence (the LLM-judge reader: "the question makes Δ on Cohen's kappa the lead; say so
+    # in one sentence")
+    "judge_delta_lead": ("We lead with Δ of Cohen's kappa, the judge's mean with the humans minus {humans}, both "
+                         "sides taken on the {items} all {m} rated and on the same resamples"),
+    "judge_delta_lead_plain": ("We lead with Δ of Cohen's kappa, taken on the {items} all {m} rated: the judge's mean "
+                               "with the humans minus {humans}"),
     "judge_humans_mean": "the humans' mean with each other",
     "judge_humans_two": "the two humans' agreement with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
