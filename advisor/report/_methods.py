@@ -628,7 +628,7 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
         p.t(context if context.rstrip()[-1:] in ".!?" else context.rstrip() + ".").t(" ")
     items = _items(answers)
     data = "" if task is None else (W.S["item_data"].format(n=f"{int(task.n):,}", items=items) if items else
-                                    W.S["task_data"].format(n=f"{int(task.n):,}"))
+                                    W.S["task_data"].format(n=f"{int(task.n):,}")) + _class_counts(task, answers)
     if answers.get("judge") and answers.get("annotators"):  # a judge against human raters (issue 22)
         _judge_situation(p, answers, task, k, items, bool(context))
         return
@@ -677,6 +677,23 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     if answers.get("label_structure") == "partition":  # the clusters each clustering produced, beside every index
         p.t(W.S["partition_cluster_counts"].format(
             reference="" if task is None else W.S["partition_reference_clusters"].format(k=task.k)) + ". ")
+
+
+def _class_counts(task: TaskInfo | None, answers: Mapping[str, Any]) -> str:
+    """", 9 to 47 per class": with data, the test set's smallest and largest class of a single-label
+    task of three classes or more whose classes are uneven, counted; "" otherwise (weighted counts, one structure or
+    raters). Every class's count is in the per-class table."""
+    if task is None or task.kind != "multiclass" or task.k < 3 or len(task.class_sizes) != len(task.labels) \
+            or answers.get("label_structure") not in (None, "nominal") or answers.get("annotators") \
+            or answers.get("symmetric"):
+        return ""
+    sizes = [(float(c), str(lab)) for c, lab in zip(task.class_sizes, task.labels) if c > 0]
+    if len(sizes) < 3 or any(c != int(c) for c, _ in sizes):
+        return ""
+    (lo, a), (hi, b) = min(sizes, key=lambda x: x[0]), max(sizes, key=lambda x: x[0])
+    if lo == hi:
+        return ""
+    return W.S["class_counts"].format(lo=f"{int(lo):,}", a=a, hi=f"{int(hi):,}", b=b)
 
 
 def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None, k: Any, items: str | None,
@@ -1065,7 +1082,10 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         ok, src = _status(property_status, primary.id, pid, binary)
         if ok and pid in W.PROPERTY:
             zero = pid == "chance_correction" and primary.id in _CHANCE_ZERO and not answers.get("symmetric")
-            said.append(W.S["chance_zero"] if zero else _property_words(pid, answers))
+            uniform = pid == "prevalence_invariance" and primary.id == "balanced_accuracy" \
+                and _uniform_in_use(answers, task_k=len(answers.get("classes") or []) or answers.get("n_classes"))
+            said.append(W.S["chance_zero"] if zero else W.S["lead_uniform"] if uniform
+                        else _property_words(pid, answers))
             keys += src
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
@@ -1133,6 +1153,20 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         p.t(nb)  # the clinical reader's own figure for the same weighing (the s30 retinopathy reader)
         p.cite([k for k in [cite("Vickers", "2006")] if k])
         p.t(". ")
+
+
+def _uniform_in_use(answers: Mapping[str, Any], task_k: Any = None) -> bool:
+    """Whether the answers give the class shares in use as equal (``target_prevalence``, every class the same share,
+    every class listed when the classes are known): balanced accuracy is then the accuracy to expect in use.
+
+    >>> _uniform_in_use({"target_prevalence": {"a": 0.5, "b": 0.5}}), _uniform_in_use({"target_prevalence": {"a": .9, "b": .1}})
+    (True, False)
+    """
+    shares = answers.get("target_prevalence")
+    if not isinstance(shares, Mapping) or len(shares) < 2 or (task_k and len(shares) != int(task_k)):
+        return False
+    values = [float(v) for v in shares.values()]
+    return max(values) - min(values) <= 1e-9
 
 
 #: Leads whose expected value is exactly 0 for a classifier independent of the true class (W.S["chance_zero"])

@@ -221,6 +221,10 @@ S: dict[str, str] = {
     # chance correction said with its value where it is exact: with both class-size vectors fixed, a classifier
     # whose calls are independent of the true class has E[C_ij] = a_i b_j / n, so the numerator of MCC and kappa,
     # n·ΣC_ii − Σa_i b_i, has expectation 0 over a denominator that is fixed (the CoLA reader)
+    # the shares in use given as equal (target_prevalence): balanced accuracy is then the accuracy to expect in use,
+    # the mean recall being the accuracy of the test set's matrix with every true class rescaled to one share (Opitz
+    # 2024, prevalence calibration; the digits reader: "the decisive reason for the lead is missing")
+    "lead_uniform": "is the accuracy to expect where every class is equally common, as in use",
     "chance_zero": "is 0 in expectation for every classifier whose predictions are independent of the true class",
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
@@ -405,6 +409,9 @@ S: dict[str, str] = {
     "field_why": ". We do not lead with {it}, because {they} {reason}",
     "field_why_each": ". We do not lead with them: {parts}",
     "item_data": " on {n} {items}",
+    # with data, the smallest and the largest class of the test set, counted (the digits reader: "state the per-class
+    # test counts"); every class's count is the Support column of the per-class table
+    "class_counts": ", {lo} to {hi} per class",
     "which": ", ",
     # not "We do not lead with": the metric is not reported beside the lead either (issue 22: read as a disguised drop)
     "avoid": "We do not rely on ",
