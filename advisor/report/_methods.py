@@ -319,7 +319,8 @@ def build_methods(
             and adds.get("accuracy", W.ADDS["accuracy"]) in (W.ADDS["accuracy"], W.S["accuracy_shares_too"]) \
             and "accuracy" not in planned_as
         if with_accuracy:
-            adds = {**adds, "accuracy": ""}  # said in the sentence of the figures that depend on the shares
+            # its dependence said in the sentence of the figures that depend on the shares; here, what it is
+            adds = {**adds, "accuracy": W.S["accuracy_plain"].format(items=_items(answers) or "test items")}
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
                          # not "Beside these" after "Beside it" (the retinopathy, intent and murmur readers)
                          start=W.S["beside_after_field"] if named and not _opened_beside(p) else W.S["beside"],

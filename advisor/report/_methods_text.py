@@ -244,6 +244,8 @@ S: dict[str, str] = {
     "beside_shares": "{names} {verb} on this test set's class shares",
     "beside_shares_too": "{names} {verb} on those shares too",
     "accuracy_shares_too": "whose value depends on those shares too",
+    # what accuracy is, when its dependence on the shares is said with the other figures' (one sentence for all)
+    "accuracy_plain": "the share of {items} classified correctly",
     "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
     # m named before its formula (the s22 intent reader: "the misrouting among the others" was hard to parse)
     "fallback_parts": ("With m the share of the other {items} that trigger a wrong action, 1 − {acc} − {rate}, it "
