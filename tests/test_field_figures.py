@@ -98,7 +98,8 @@ def test_the_judge_paragraph_says_the_figures_zheng_reports_and_nothing_for_noth
     # (the same reader: "'One order of the answers cannot show position bias' dangles")
     assert "position bias" not in text
     # the lead named, in one sentence (the same reader: "the question makes Δ on Cohen's kappa the lead")
-    assert "We lead with Δ of Cohen's kappa, the judge's mean with the humans" in text
+    assert "The lead figure is Δ of Cohen's kappa, the judge's mean with the humans minus the two humans' agreement " \
+           "with each other" in text
     assert "We also give how many items each annotator rated." in said
     assert "taken on the answer pairs all three rated" in text  # Δ's two sides on the same items
     everything = _notation(ctx)

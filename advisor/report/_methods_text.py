@@ -284,10 +284,10 @@ S: dict[str, str] = {
     "judge_delta_plain": "The difference Δ, taken on the {items} all {m} rated, is the judge's mean with the humans minus {humans}",
     # the lead named in Δ's own sentence (the LLM-judge reader: "the question makes Δ on Cohen's kappa the lead; say so
     # in one sentence")
-    "judge_delta_lead": ("We lead with Δ of Cohen's kappa, the judge's mean with the humans minus {humans}, both "
-                         "sides taken on the {items} all {m} rated and on the same resamples"),
-    "judge_delta_lead_plain": ("We lead with Δ of Cohen's kappa, taken on the {items} all {m} rated: the judge's mean "
-                               "with the humans minus {humans}"),
+    "judge_delta_lead": ("The lead figure is Δ of Cohen's kappa, the judge's mean with the humans minus {humans}; "
+                         "both sides are taken on the {items} all {m} rated, on the same resamples"),
+    "judge_delta_lead_plain": ("The lead figure is Δ of Cohen's kappa, taken on the {items} all {m} rated: the judge's "
+                               "mean with the humans minus {humans}"),
     "judge_humans_mean": "the humans' mean with each other",
     "judge_humans_two": "the two humans' agreement with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
