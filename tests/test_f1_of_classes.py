@@ -249,10 +249,12 @@ def test_the_methods_paragraph_names_f1_pn_with_the_fields_citation_and_defines_
     para = text.split("\n\n", 1)[0]
     assert "macro F1 over the classes “positive” and “negative”" in para
     # the task's own names at first mention, ours in brackets (the s22 reader: "There they are called AvgRec and
-    # F1^PN" read as a template)
-    assert "The customary figures in the SemEval shared tasks on sentiment in tweets (Rosenthal et al. 2017) are "\
-           "AvgRec (balanced accuracy) and F1^PN (macro F1 over the classes “positive” and “negative”)." \
-           in para
+    # F1^PN" read as a template); the lead in the task's name, with the task's source, in the lead sentence (the
+    # sentiment reader: "in this field it is AvgRec … name it AvgRec in the lead sentence, cite Rosenthal there")
+    assert "We lead with AvgRec, the customary figure in the SemEval shared tasks on sentiment in tweets (Rosenthal " \
+           "et al. 2017). It is balanced accuracy, which" in para
+    assert "Beside it the field reports F1^PN (macro F1 over the classes “positive” and “negative”)." in para
+    assert para.count("AvgRec") == 1 and para.count("Rosenthal") == 1
     assert "There they are called" not in para
     line = next(ln for ln in text.splitlines() if ln.startswith("- **Macro F1 over the classes"))
     assert r"\frac{1}{|S|}\sum_{i\in S}\frac{2C_{ii}}{a_i+b_i}" in line

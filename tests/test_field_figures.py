@@ -90,11 +90,18 @@ def test_the_judge_paragraph_says_the_figures_zheng_reports_and_nothing_for_noth
     ctx = build_report(load_answers(SITUATIONS / "llm_judge.yaml"), None, bootstrap=2000, seed=1)
     text, said, cited = _said(ctx)
     assert "zheng2023judging" in cited
-    assert "For each pair we give the agreement rate with and without ties" in text
-    # the position swap needs both orders: said as not measurable from one, never assumed done
-    assert "One order of the answers cannot show position bias." in said
+    # "pair" of the raters, never bare beside the answer pairs, and agreement without ties defined as computed: among
+    # the items neither rater of the pair called a tie (the LLM-judge reader)
+    assert "For each pair of raters we give the agreement rate" in text
+    assert "The agreement without ties counts only the answer pairs neither rater called “tie”." in said
+    # no answer says in which order the answers were shown or that they were swapped: position bias is not said
+    # (the same reader: "'One order of the answers cannot show position bias' dangles")
+    assert "position bias" not in text
+    # the lead named, in one sentence (the same reader: "the question makes Δ on Cohen's kappa the lead")
+    assert "The lead figure is Δ of Cohen's kappa, the judge's mean with the humans minus the two humans' agreement " \
+           "with each other" in text
     assert "We also give how many items each annotator rated." in said
-    assert "is taken on the answer pairs all three rated" in text  # Δ's two sides on the same items
+    assert "taken on the answer pairs all three rated" in text  # Δ's two sides on the same items
     everything = _notation(ctx)
     assert "the rater “llm”" not in everything  # a column's name is no word of the paper
     assert "chance disagreement is 0" not in everything and "one and the same class" not in everything

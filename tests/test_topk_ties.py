@@ -119,17 +119,27 @@ def test_untied_scores_keep_clopper_pearson_in_the_report():
     assert data["intervals"]["system"]["top_k_accuracy"]["method"] == "clopper_pearson"
 
 
-def test_the_paragraph_before_data_says_what_ties_change():
-    # said with the formulas that define the fractional hit, a convention the numbers will follow, not in the
-    # paragraph (the s26 ImageNet reader: a clause there for an event that seldom occurs)
+def test_the_paragraph_before_data_says_no_tie_rule():
+    # before data the paragraph cannot know ties, and no answer says the scores can tie (discrete or rounded scores):
+    # the tie rule is said nowhere, neither in the paragraph nor with the formulas (the ImageNet reader: "ties among
+    # float softmax scores do not occur", so the sentence "does nothing"); the formula's e_t keeps its definition
     md = methods_paragraph(ANSWERS, seed=1)
-    text, notes = md.split("\n\n")[0], md.split("\n\n")[1]
-    assert "Clopper–Pearson" in text and "part of a hit" not in text
-    assert ("A photograph whose true class ties in score with another at the cut-off counts part of a hit; top-2 "
-            "accuracy and accuracy then each take a BCa interval from 2,000 bootstrap resamples of the photographs "
-            "instead.") in notes
+    text = md.split("\n\n")[0]
+    assert "Clopper–Pearson" in text and "part of a hit" not in md
+    assert "$e_t$ those tied with it" in md
     plain = {k: v for k, v in ANSWERS.items() if k != "top_k"}  # single labels: every item counts 0 or 1
     assert "part of a hit" not in methods_paragraph(plain, seed=1)
+
+
+def test_the_definitions_say_where_ties_occurred():
+    # with data, where the scores tied with the true class at the cut-off: how many items, what they count, and the
+    # interval it gives; with untied scores nothing (the previous test's counterpart after the data)
+    text = render_report(_report(True), "md")
+    assert ("At the cut-off of top-2 accuracy, the true class of 2 photographs tied in score with another class; each "
+            "such photograph counts part of a hit, so top-2 accuracy is no binomial proportion and takes a BCa "
+            "interval.") in text
+    assert "At the cut-off of accuracy" not in text  # top-1 had no tie at its cut-off
+    assert "part of a hit" not in render_report(_report(False), "md")
 
 
 @pytest.mark.parametrize("tied,words", [

@@ -16,7 +16,10 @@ PROPERTY: dict[str, str] = {
     # read as a claim about the model")
     "prevalence_invariance": "does not change when only the class frequencies change",
     "class_decomposability": "averages the per-class scores, so a rare class counts as much as a common one",
-    "chance_correction": "gives every classifier that guesses at random, however it guesses, the same expected score",
+    # Opitz's PV, strict: the expected score of a classifier whose calls are independent of the true class (the CoLA
+    # reader: "however it guesses" is loose; independence of the true label is the condition)
+    "chance_correction": "gives the same expected score to every classifier whose predictions are independent of the "
+                         "true class",
     "constant_baseline": "gives every random labeling the same expected score",
     "symmetry": "stays the same when the two labelings swap roles",
     "distance": "satisfies the triangle inequality",

@@ -387,6 +387,7 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
                                    items=inputs.items, groups=getattr(inputs, "groups", None))
         _paired_intervals(results, None, ok, _catalogue(), None, cmp=cmp)
         _grouped(results, inputs)
+        _tied(results, inputs, ids)
         return
 
     for rep in results.reports:
@@ -397,6 +398,24 @@ def _intervals(results: Any, inputs: Any, ids: list[str], n: int, confidence: fl
         rep.intervals = {m: estimate_of(r) for m, r in bs.items()}
     results.intervals = IntervalSettings(n_resamples=n, confidence=confidence, seed=seed, paired=False)
     _grouped(results, inputs)
+    _tied(results, inputs, ids)
+
+
+def _tied(results: Any, inputs: Any, ids: list[str]) -> None:
+    """Top-k shares from scores: how many items of each system have their true class tied in score with another
+    class at the share's cut-off (top-1 for accuracy), each a fractional hit (:func:`advisor.engine._topk.top_k_hits`);
+    the Definitions say it where it occurred (:func:`advisor.report._methods_intervals.tied_note`)."""
+    import numpy as np
+
+    if inputs.structure != "top_k" or results.intervals is None:
+        return
+    cuts = {m: c for m, c in (("top_k_accuracy", inputs.top_k), ("accuracy", 1)) if m in ids and c}
+    for mid, cut in cuts.items():
+        counts = {}
+        for name, (scores, y, _) in inputs.systems.items():
+            hits = top_k_hits(scores, y, int(cut))
+            counts[str(name)] = int(np.count_nonzero((hits > 0) & (hits < 1)))
+        results.intervals.tied_items[mid] = counts
 
 
 def _grouped(results: Any, inputs: Any) -> None:

@@ -178,10 +178,12 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
         p.t(W.S["judge_compare_one"].format(judge=noun, items=items)).cite(cite_keys).t(". ")
     else:
         p.t(said(W.S["judge_compare"])).cite(cite_keys).t(". ")
-    # a pairwise preference with a tie: Zheng et al. (2023) give agreement with and without ties, and test position
-    # bias by swapping the answers (the LLM-judge reader); one rating per rater and item holds one order only, so the
-    # swap is said as not measurable, never assumed done
-    ties = tie_category(list(answers.get("classes") or [])) is not None
+    # a pairwise preference with a tie: Zheng et al. (2023) give agreement with and without ties (the LLM-judge
+    # reader), the latter defined as computed. Their test of position bias swaps the answers; no answer says in which
+    # order the answers were shown, or whether they were swapped, so nothing is said of it (the same reader: "'One
+    # order of the answers cannot show position bias' dangles")
+    tie = tie_category(list(answers.get("classes") or []))
+    ties = tie is not None
     if ties and not one:
         p.t(W.S["judge_figures_ties"].format(items=items))
     else:
@@ -189,13 +191,14 @@ def judge_sentences(p: Text, answers: Mapping[str, Any], cite_keys: list[str], h
     if weighted:
         p.t(W.S["judge_weighted"])
     p.t(". ")
-    if ties:
-        p.t(W.S["judge_position"] + ". ")
+    if tie is not None and not one:
+        p.t(W.S["judge_no_tie"].format(items=items, tie=list(answers.get("classes") or [])[tie]) + ". ")
     # with two humans the baseline is one pair's agreement, not a mean
     humans_said = W.S["judge_humans_two" if humans == 2 else "judge_humans_mean"]
     m = (systems_in_words(humans + 1, {}) if humans is not None else None) or "the raters"
-    delta = (W.S["judge_delta"].format(items=items, humans=humans_said, m=m) if intervals
-             else W.S["judge_delta_plain"].format(humans=humans_said, m=m, items=items))
+    lead = "" if weighted else "_lead"  # Δ of Cohen's kappa leads, named so; the weighted kappa's says it apart
+    delta = (W.S["judge_delta" + lead].format(items=items, humans=humans_said, m=m) if intervals
+             else W.S["judge_delta" + lead + "_plain"].format(humans=humans_said, m=m, items=items))
     p.t(said(W.S["judge_one_human"] if one else delta) + ". ")
     if weighted and not one:  # which Δ answers the question (issue 22, the grading reader: "never named")
         p.t(W.S["judge_weighted_answer"] + ". ")

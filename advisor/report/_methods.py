@@ -46,6 +46,7 @@ from ._methods_field import (
     field_of,
     field_scorer,
     field_sentences,
+    field_term_lead_sentence,
     in_field_terms,
     ranked_field_sentences,
     label_aucs_sentence,
@@ -313,17 +314,27 @@ def build_methods(
             # others; the coverage at the target risk, one beside the cut fixed in advance
             beside = [m.model_copy(update={"role": "complementary"}) if m.role == "primary" else m for m in beside]
         planned_as = _planned_as_sentence(p, answers, rec, given, beside)
+        # "those shares too" only after the lead was said to depend on them (the murmur reader)
+        adds = data_adds if shares_said else {k: v for k, v in data_adds.items() if v != W.S["accuracy_shares_too"]}
+        # the figures beside the lead read at this test set's shares: one sentence for all of them, accuracy among
+        # them, never accuracy's clause and then "Like accuracy, … depend on this test set's class shares" (the
+        # sentiment and murmur readers); only in the paragraph that keeps everything else (the first trial of the
+        # ladder below), the first to go when it runs long, and accuracy keeps its clause then
+        comp = [m for m in rec if m.role == "complementary"]
+        moving = _beside_moving(answers, comp, property_status, binary) if shares else []
+        with_accuracy = bool(moving) and any(m.id == "accuracy" for m in beside) \
+            and adds.get("accuracy", W.ADDS["accuracy"]) in (W.ADDS["accuracy"], W.S["accuracy_shares_too"]) \
+            and "accuracy" not in planned_as
+        if with_accuracy:
+            # its dependence said in the sentence of the figures that depend on the shares; here, what it is
+            adds = {**adds, "accuracy": W.S["accuracy_plain"].format(items=_items(answers) or "test items")}
         _beside_sentence(p, beside, multiclass=not binary, terse=terse,
                          # not "Beside these" after "Beside it" (the retinopathy, intent and murmur readers)
                          start=W.S["beside_after_field"] if named and not _opened_beside(p) else W.S["beside"],
-                         # "those shares too" only after the lead was said to depend on them (the murmur reader)
-                         data_adds=data_adds if shares_said else {k: v for k, v in data_adds.items()
-                                                                  if v != W.S["accuracy_shares_too"]},
-                         planned_as=planned_as)
-        # the figures beside the lead read at this test set's shares, said with accuracy's: only in the paragraph
-        # that keeps everything else (the first trial of the ladder below), the first to go when it runs long
-        if shares:
-            _beside_shares_sentence(p, answers, [m for m in rec if m.role == "complementary"], property_status, binary)
+                         data_adds=adds, planned_as=planned_as)
+        if moving:
+            accuracy = next((prose_name(m) for m in beside if m.id == "accuracy"), "accuracy")
+            _beside_shares_sentence(p, [*moving, accuracy] if with_accuracy else moving, too=shares_said)
         constant_sentence(p, answers, primary, rec, chance)  # the lead read against a constant middle score
         smd_said = False  # the subgroups' SMD flag said with the baseline's flags (each with its comparison)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
@@ -629,7 +640,7 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
         p.t(context if context.rstrip()[-1:] in ".!?" else context.rstrip() + ".").t(" ")
     items = _items(answers)
     data = "" if task is None else (W.S["item_data"].format(n=f"{int(task.n):,}", items=items) if items else
-                                    W.S["task_data"].format(n=f"{int(task.n):,}"))
+                                    W.S["task_data"].format(n=f"{int(task.n):,}")) + _class_counts(task, answers)
     if answers.get("judge") and answers.get("annotators"):  # a judge against human raters (issue 22)
         _judge_situation(p, answers, task, k, items, bool(context))
         return
@@ -678,6 +689,23 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     if answers.get("label_structure") == "partition":  # the clusters each clustering produced, beside every index
         p.t(W.S["partition_cluster_counts"].format(
             reference="" if task is None else W.S["partition_reference_clusters"].format(k=task.k)) + ". ")
+
+
+def _class_counts(task: TaskInfo | None, answers: Mapping[str, Any]) -> str:
+    """", 9 to 47 per class": with data, the test set's smallest and largest class of a single-label
+    task of three classes or more whose classes are uneven, counted; "" otherwise (weighted counts, one structure or
+    raters). Every class's count is in the per-class table."""
+    if task is None or task.kind != "multiclass" or task.k < 3 or len(task.class_sizes) != len(task.labels) \
+            or answers.get("label_structure") not in (None, "nominal") or answers.get("annotators") \
+            or answers.get("symmetric"):
+        return ""
+    sizes = [(float(c), str(lab)) for c, lab in zip(task.class_sizes, task.labels) if c > 0]
+    if len(sizes) < 3 or any(c != int(c) for c, _ in sizes):
+        return ""
+    (lo, a), (hi, b) = min(sizes, key=lambda x: x[0]), max(sizes, key=lambda x: x[0])
+    if lo == hi:
+        return ""
+    return W.S["class_counts"].format(lo=f"{int(lo):,}", a=a, hi=f"{int(hi):,}", b=b)
 
 
 def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None, k: Any, items: str | None,
@@ -971,25 +999,27 @@ def _fallback_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
     return said
 
 
-def _beside_shares_sentence(p: Text, answers: Mapping[str, Any], beside: Sequence[MetricEntry],
-                            property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> None:
-    """"Like accuracy, log loss, Brier score and Matthews correlation coefficient depend on this test set's class
-    shares": the figures beside the lead whose value moves with the class shares, when the author did not say the
-    test set's shares are those in use (the s26 digits reader: "log loss, Brier score and MCC are computed at the
-    test set's shares, while deployment is uniform … say they are test-share figures"). Accuracy says it itself."""
+def _beside_moving(answers: Mapping[str, Any], beside: Sequence[MetricEntry],
+                   property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool) -> list[str]:
+    """The figures beside the lead, accuracy aside, whose value moves with the class shares, when the author did not
+    say the test set's shares are those in use (the s26 digits reader: "log loss, Brier score and MCC are computed at
+    the test set's shares, while deployment is uniform … say they are test-share figures"), in the field's words as
+    its sentence said them."""
     field = field_of(answers)
     terms = field.terms if field is not None else {}
-    moving = [terms.get(m.id) or prose_name(m) for m in beside  # the field's word, as its sentence said it
-              if m.role == "complementary" and m.id != "accuracy" and m.params.get("positive_label") is None
-              and _moves_with_shares(answers, m.id, property_status, binary)]
+    return [terms.get(m.id) or prose_name(m) for m in beside
+            if m.role == "complementary" and m.id != "accuracy" and m.params.get("positive_label") is None
+            and _moves_with_shares(answers, m.id, property_status, binary)]
+
+
+def _beside_shares_sentence(p: Text, moving: Sequence[str], too: bool = False) -> None:
+    """"Accuracy, F1^PN and macro F1 depend on this test set's class shares": said once for every figure beside the
+    lead it applies to ("… on those shares too" after the lead was said to depend on them)."""
     if not moving:
         return
-    said = p.text()
-    like = any(m.id == "accuracy" for m in beside) and W.ADDS["accuracy"] in said
-    names = _join_words(moving)
-    p.t(W.S["beside_shares"].format(like=W.S["beside_shares_like"] if like else "",
-                                    names=names if like else names[:1].upper() + names[1:],
-                                    verb="depends" if len(moving) == 1 else "depend") + ". ")
+    names = _join_words(list(moving))
+    p.t(W.S["beside_shares_too" if too else "beside_shares"].format(
+        names=names[:1].upper() + names[1:], verb="depends" if len(moving) == 1 else "depend") + ". ")
 
 
 def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
@@ -1040,8 +1070,12 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         risks = W.S["lead_risks_of"].format(pos=pos) if pos is not None else W.S["lead_risks"]
         lead = W.S["lead"].format(name=prose_name(primary))
         p.t(risks + lead[:1].lower() + lead[1:])
+        own = primary.references[:1]
+    elif field_term_lead_sentence(p, answers, primary):  # the field's name for the lead, with the field's source
+        own = []
     else:
         p.t(W.S["lead"].format(name=prose_name(primary)))
+        own = primary.references[:1]
     beta = primary.params.get("beta")
     if primary.id == "f_beta" and beta is not None:
         p.t(W.S["beta"].format(beta=beta_text(float(beta))))
@@ -1059,7 +1093,11 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
             continue  # a score of the positive class is no mean of per-class scores
         ok, src = _status(property_status, primary.id, pid, binary)
         if ok and pid in W.PROPERTY:
-            said.append(_property_words(pid, answers))
+            zero = pid == "chance_correction" and primary.id in _CHANCE_ZERO and not answers.get("symmetric")
+            uniform = pid == "prevalence_invariance" and primary.id == "balanced_accuracy" \
+                and _uniform_in_use(answers, task_k=len(answers.get("classes") or []) or answers.get("n_classes"))
+            said.append(W.S["chance_zero"] if zero else W.S["lead_uniform"] if uniform
+                        else _property_words(pid, answers))
             keys += src
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
@@ -1106,14 +1144,14 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         source = cite(*W.LEAD_CITE[primary.id]) if primary.id in W.LEAD_CITE else None
         if primary.id == "tpr_at_fpr" and answers.get("field") != "fraud_detection":
             source = cite("Tong", "2018")  # a fraud benchmark is no source for a spam filter's or a screen's budget
-        keys = [source] if source else primary.references[:1]
+        keys = [source] if source else own
     elif said:  # the metric's own source at its name, the property's after the property (the CoLA reader:
         # "(Matthews 1975; Opitz 2024)" after the chance property credited Matthews with a property he did not show)
-        p.cite(primary.references[:1])
+        p.cite(own)
         p.t(W.S["lead_because"] + _join_words(said[:cap]))
     else:
         p.t(W.S["lead_fallback"])
-    p.cite(([k for k in keys if k not in primary.references[:1]][:1] if said else primary.references[:1])
+    p.cite(([k for k in keys if k not in primary.references[:1]][:1] if said else own)
            if not purpose else keys)
     p.t(". ")
     if after:
@@ -1128,6 +1166,23 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
         p.cite([k for k in [cite("Vickers", "2006")] if k])
         p.t(". ")
 
+
+def _uniform_in_use(answers: Mapping[str, Any], task_k: Any = None) -> bool:
+    """Whether the answers give the class shares in use as equal (``target_prevalence``, every class the same share,
+    every class listed when the classes are known): balanced accuracy is then the accuracy to expect in use.
+
+    >>> _uniform_in_use({"target_prevalence": {"a": 0.5, "b": 0.5}}), _uniform_in_use({"target_prevalence": {"a": .9, "b": .1}})
+    (True, False)
+    """
+    shares = answers.get("target_prevalence")
+    if not isinstance(shares, Mapping) or len(shares) < 2 or (task_k and len(shares) != int(task_k)):
+        return False
+    values = [float(v) for v in shares.values()]
+    return max(values) - min(values) <= 1e-9
+
+
+#: Leads whose expected value is exactly 0 for a classifier independent of the true class (W.S["chance_zero"])
+_CHANCE_ZERO = frozenset({"mcc", "cohen_kappa"})
 
 #: More class weights than this are given with the lead's formula, not in the paragraph (a sentence of 30 weights and
 #: 30 class names is no sentence a reader follows)
@@ -1295,7 +1350,7 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
             phrase = W.S["of_interest"].format(pos=m.params["positive_label"])
         else:
             planned = (m.reason or "").startswith("you planned")  # "as planned" only of what the author planned
-            phrase = (data_adds or {}).get(m.id) or W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
+            phrase = (data_adds or {})[m.id] if m.id in (data_adds or {}) else W.VARIANT_BESIDE.get(m.id) or W.ADDS.get(
                 m.id.split("@", 1)[0], W.S["adds_fallback"] if planned else "")
             if m.id in (planned_as or {}):  # the author's name for it, with it (not a sentence of its own)
                 named_as = W.S["planned_as_beside"].format(planned=(planned_as or {})[m.id])

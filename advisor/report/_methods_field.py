@@ -17,7 +17,8 @@ from . import _methods_text as W
 from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
-__all__ = ["field_forms_text", "field_of", "field_scorer", "field_sentences", "in_field_terms", "label_aucs_sentence",
+__all__ = ["field_forms_text", "field_lead_term", "field_of", "field_scorer", "field_sentences", "field_term_lead_sentence",
+           "in_field_terms", "label_aucs_sentence",
            "pair_first_sentences", "promise_sentence", "ranked_field_sentences", "summarised_pair"]
 
 
@@ -49,6 +50,40 @@ def in_field_terms(rec: Sequence[MetricEntry], answers: Mapping[str, Any]) -> li
             m = m.model_copy(update={"name": term[:1].upper() + term[1:]})
         out.append(m)
     return out
+
+
+def field_lead_term(answers: Mapping[str, Any], primary: MetricEntry | None) -> str | None:
+    """The field's own name for the lead when the field table gives it one that is not a gloss of ours ("AvgRec" for
+    balanced accuracy in the SemEval sentiment tasks, "unweighted average recall (UAR)" in the INTERSPEECH
+    challenges): the lead sentence then names the lead so, with the field's source (None otherwise)."""
+    field = field_of(answers)
+    # a field whose words are no names but a sentence of their own (TREC's complement of sm%: ``named``) keeps it
+    if field is None or primary is None or primary.id not in field.metrics or not _named_apart(field, primary) \
+            or field.named:
+        return None
+    return str(field.terms[primary.id])
+
+
+def field_term_lead_sentence(p: Text, answers: Mapping[str, Any], primary: MetricEntry) -> bool:
+    """"We lead with AvgRec, the customary figure in the SemEval shared tasks on sentiment in tweets (Rosenthal et al.
+    2017). It is balanced accuracy" — the field's name for the lead, its source, then our name, which the formula
+    keeps; what the lead does follows (", which …"). False, and nothing said, when the field has no name of its own
+    for the lead."""
+    term = field_lead_term(answers, primary)
+    field = field_of(answers)
+    if term is None or field is None:
+        return False
+    p.t(W.S["lead_field_term"].format(term=term, the="the" if field.metrics[0] == primary.id else "a",
+                                      field=field.name))
+    p.cite([field.source, *field.also]).t(". ")
+    p.t(W.S["lead_field_term_is"].format(name=_lower_name(prose_name(primary))))
+    return True
+
+
+def _lead_in_field_term(p: Text, field: CommunityField, primary: MetricEntry) -> bool:
+    """Whether the lead sentence already named the lead in the field's words, with its source."""
+    term = field.terms.get(primary.id)
+    return bool(term) and _named_apart(field, primary) and not field.named and f"We lead with {term}, " in p.text()
 
 
 def _glossed(term: str, name: str) -> bool:
@@ -199,6 +234,13 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
     others = sorted((m for m in rec if m.role == "complementary" and m.id in field.metrics),
                     key=lambda m: field.metrics.index(m.id))  # in the field's order, its customary figure first
     names = [_with_initials(field, m) for m in others]
+    if primary is not None and primary.id in field.metrics and _lead_in_field_term(p, field, primary):
+        # the lead sentence said the field's name for it and its source: the field's other figures, once
+        if names:
+            p.t(W.S["field_lead_named_also"].format(names=_join_words([_in_field_words(field, m) for m in others]))
+                + ". ")
+        _targets(p, field)
+        return {m.id for m in others}
     if primary is not None and primary.id in field.metrics:
         # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
         cited = any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:])

@@ -91,6 +91,10 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     exact = [m for m in ids if methods.get(m) in ("clopper_pearson", "wilson")]
     resampled = [m for m in ids if methods.get(m) in _UNIT_METHODS] or (ids and not exact and not methods)
     paired = intervals.paired and n_systems > 1
+    # before data the number of systems is known only from a ranking answered; without one it is not known, and how
+    # systems would be compared is said as a condition, not as a premise (the diagnostic reader: "'Differences between
+    # systems …' assumes more than one index test; the answers give a single software read")
+    unknown = systems_unknown(n_systems, answers)
     # the paired proportions with an exact interval (accuracy, sensitivity, specificity): McNemar's test and Newcombe's
     # interval where the items are whole and not grouped — with data, where McNemar's test ran; not a share whose
     # exact interval holds only while no score ties (top-1 accuracy from scores)
@@ -127,7 +131,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 if 0 < len(listed) <= 3 else W.S["intervals_exact_many"]
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
-        p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
+        p.t(W.S["paired_proportions_if" if unknown else "paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
         p.cite([k for k in [cite("Newcombe", "1998")] if k])
         rest = [m for m in exact if m not in newcombe]
         if rest:
@@ -137,8 +141,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         p.t(W.S["intervals_exact_only"].format(conf=conf))
         if paired:
             p.t(W.S["intervals_exact_pairs"].format(n=n, unit=unit))
-        elif n_systems == 0:  # before data: what the seed is for, when systems are compared
-            p.t(W.S["intervals_exact_systems"].format(n=n, unit=unit))
+        elif n_systems == 0:  # before data: what the seed is for, when systems are compared (should they be)
+            p.t(W.S["intervals_exact_systems_if" if unknown else "intervals_exact_systems"].format(n=n, unit=unit))
     # exact intervals of a single system draw nothing: no seed to name (with several, their comparison resamples)
     drawn = bool(resampled or not exact or paired or n_systems != 1) and drawn_rest
     if not jack:  # the jackknife's intervals draw nothing: no seed to name
@@ -208,6 +212,13 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     _withheld(p, intervals, ids, name, cite)
 
 
+def systems_unknown(n_systems: int, answers: Mapping[str, Any]) -> bool:
+    """Before data (``n_systems`` 0), whether the number of systems is unknown: only a ranking answered says several
+    are compared, and nothing says there is one, so a comparison is said as a condition ("should several systems be
+    compared, …"), never as a premise of a single system's study."""
+    return n_systems == 0 and not answers.get("ranking")
+
+
 def _system_noun(answers: Mapping[str, Any]) -> str:
     """What one compared system is: a clustering algorithm for partitions, else a system."""
     return "algorithm" if answers.get("label_structure") == "partition" else "system"
@@ -249,21 +260,25 @@ def _runs_not_exact(p: Any, intervals: IntervalSettings, ids: Sequence[str], nam
 
 def tied_note(t: Any, intervals: IntervalSettings | None, answers: Mapping[str, Any],
               rec: Sequence[MetricEntry]) -> None:
-    """Before data, a share of top-k scores is exact only while no scores tie at the cut-off: said with the formulas
-    that define the fractional hit, as a convention the numbers will follow, not in the paragraph (the s26 ImageNet
-    reader: a switch of method "on an event that essentially never occurs" read as a clause for nothing there).
-    With data, the method each metric got is in ``intervals.methods`` and the paragraph names it."""
-    if intervals is None:
-        return
-    exact = {m for m, how in intervals.methods.items() if how in ("clopper_pearson", "wilson")}
-    tied = [m for m in rec if m.id in exact and m.id in intervals.tied_shares]
-    if not tied:
+    """With data, where scores tied with the true class at a share's cut-off: how many items, that each counts part of
+    a hit, and so the share's interval (said with the formulas that define the fractional hit). Before data nothing:
+    no answer says the scores can tie (discrete or rounded scores), and float scores do not (the ImageNet reader: the
+    tie rule before data "does nothing"); with data and no tie, nothing either."""
+    if intervals is None or not intervals.tied_items:
         return
     item = str(answers.get("item_name") or "item")
-    t.t(" " if t.spans and not t.spans[-1].text.endswith(" ") else "")
-    t.t(W.S["intervals_tied"].format(a=article(item).capitalize(), item=item, names=_join([_lower(m.name) for m in tied]),
-                                     each="each " if len(tied) > 1 else "", take="take" if len(tied) > 1 else "takes",
-                                     n=f"{intervals.n_resamples:,}", items=plural(item)) + ".")
+    for m in rec:
+        counts = {s: c for s, c in (intervals.tied_items.get(m.id) or {}).items() if c > 0}
+        if not counts:
+            continue
+        said = (f"{next(iter(counts.values())):,} {plural(item) if next(iter(counts.values())) != 1 else item}"
+                if len(intervals.tied_items[m.id]) == 1 else
+                _join([f"{c:,} {plural(item) if c != 1 else item} of {s}" for s, c in counts.items()]))
+        how = intervals.methods.get(m.id)
+        method = W.S["intervals_tied_method"].format(an=article(_RESAMPLED[how]), method=_RESAMPLED[how]) \
+            if how in _RESAMPLED else ""
+        t.t(" " if t.spans and not t.spans[-1].text.endswith(" ") else "")
+        t.t(W.S["intervals_tied"].format(name=_lower(m.name), counts=said, item=item, method=method) + ".")
 
 
 def _jackknifed(intervals: IntervalSettings) -> bool:

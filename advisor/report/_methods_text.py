@@ -257,6 +257,21 @@ S: dict[str, str] = {
     "pos_share": "; “{pos}” makes up {share} of the cases in use",
     "and_which": ", and ",
     "lead": "We lead with {name}",
+    # the field's own name for the lead, with the field's source, in the lead sentence; our name after it (the
+    # sentiment and speech-emotion readers: "in this field it is AvgRec … name it AvgRec in the lead sentence")
+    "lead_field_term": "We lead with {term}, {the} customary figure in {field}",
+    "lead_field_term_is": "It is {name}",
+    # the field's other figures after a lead said in the field's words: the field and its source are said already,
+    # and its name is not said twice (a repeated 8-word run)
+    "field_lead_named_also": "Beside it the field reports {names}",
+    # chance correction said with its value where it is exact: with both class-size vectors fixed, a classifier
+    # whose calls are independent of the true class has E[C_ij] = a_i b_j / n, so the numerator of MCC and kappa,
+    # n·ΣC_ii − Σa_i b_i, has expectation 0 over a denominator that is fixed (the CoLA reader)
+    # the shares in use given as equal (target_prevalence): balanced accuracy is then the accuracy to expect in use,
+    # the mean recall being the accuracy of the test set's matrix with every true class rescaled to one share (Opitz
+    # 2024, prevalence calibration; the digits reader: "the decisive reason for the lead is missing")
+    "lead_uniform": "is the accuracy to expect where every class is equally common, as in use",
+    "chance_zero": "is 0 in expectation for every classifier whose predictions are independent of the true class",
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
@@ -272,9 +287,11 @@ S: dict[str, str] = {
     "net_benefit_proper_why_one": ", which also weighs the accuracy of risks at which no one acts,",
     # the lead depends on the test set's class shares, which were not said to be those met in use (the intent reader)
     "lead_test_shares": "Its value depends on the class shares of this test set",
-    "beside_shares": "{like}{names} {verb} on this test set's class shares",
-    "beside_shares_like": "Like accuracy, ",
+    "beside_shares": "{names} {verb} on this test set's class shares",
+    "beside_shares_too": "{names} {verb} on those shares too",
     "accuracy_shares_too": "whose value depends on those shares too",
+    # what accuracy is, when its dependence on the shares is said with the other figures' (one sentence for all)
+    "accuracy_plain": "the share of {items} classified correctly",
     "fallback_shares": "It depends on the share π of “{f}” {items} in this test set",
     # m named before its formula (the s22 intent reader: "the misrouting among the others" was hard to parse)
     "fallback_parts": ("With m the share of the other {items} that trigger a wrong action, 1 − {acc} − {rate}, it "
@@ -297,18 +314,26 @@ S: dict[str, str] = {
                           "Cohen's kappa, which corrects it for chance"),
     "judge_figures": ("For each pair we give the agreement rate, the share of the {items} both rated put in the same "
                       "category, and Cohen's kappa, which corrects it for chance"),
-    # Zheng et al. (2023) give agreement with and without ties (their FastChat compute_agreement.py)
-    "judge_figures_ties": ("For each pair we give the agreement rate with and without ties, the share of the {items} "
-                           "both rated put in the same category, and Cohen's kappa, which corrects it for chance"),
+    # Zheng et al. (2023) give agreement with and without ties (their FastChat compute_agreement.py): "pair" said of
+    # the raters, never bare beside the author's items ("answer pairs"), and "without ties" defined as the engine
+    # computes it, among the items neither rater of the pair called a tie (advisor/engine/_judge.py; the LLM-judge
+    # reader: "'without ties' is never defined")
+    "judge_figures_ties": ("For each pair of raters we give the agreement rate, the share of the {items} both rated "
+                           "put in the same category, and Cohen's kappa, which corrects it for chance"),
+    "judge_no_tie": "The agreement without ties counts only the {items} neither rater called “{tie}”",
     "judge_weighted": "; for the ordered categories also the quadratically weighted kappa",
-    # their test of position bias swaps the two answers: ratings in one order cannot show it, said as such
-    "judge_position": "One order of the answers cannot show position bias",
     "judge_weighted_answer": "We read the weighted kappa's Δ first: it counts a disagreement two categories apart more",
     # Δ is taken on the items every rater rated, so its two sides compare the same items (the LLM-judge reader: the
     # pairs' own items differ; advisor/engine/_judge.py)
     "judge_delta": ("The difference Δ, the judge's mean with the humans minus {humans}, is taken on the {items} all "
                     "{m} rated; its interval resamples the {items}, both sides of Δ on the same resample"),
     "judge_delta_plain": "The difference Δ, taken on the {items} all {m} rated, is the judge's mean with the humans minus {humans}",
+    # the lead named in Δ's own sentence (the LLM-judge reader: "the question makes Δ on Cohen's kappa the lead; say so
+    # in one sentence")
+    "judge_delta_lead": ("The lead figure is Δ of Cohen's kappa, the judge's mean with the humans minus {humans}; "
+                         "both sides are taken on the {items} all {m} rated, on the same resamples"),
+    "judge_delta_lead_plain": ("The lead figure is Δ of Cohen's kappa, taken on the {items} all {m} rated: the judge's "
+                               "mean with the humans minus {humans}"),
     "judge_humans_mean": "the humans' mean with each other",
     "judge_humans_two": "the two humans' agreement with each other",
     "judge_one_human": ("With one human rater there is no agreement among humans to set the judge beside, so no "
@@ -432,6 +457,9 @@ S: dict[str, str] = {
     "field_why": ". We do not lead with {it}, because {they} {reason}",
     "field_why_each": ". We do not lead with them: {parts}",
     "item_data": " on {n} {items}",
+    # with data, the smallest and the largest class of the test set, counted (the digits reader: "state the per-class
+    # test counts"); every class's count is the Support column of the per-class table
+    "class_counts": ", {lo} to {hi} per class",
     "which": ", ",
     # not "We do not lead with": the metric is not reported beside the lead either (issue 22: read as a disguised drop)
     "avoid": "We do not rely on ",
@@ -586,11 +614,17 @@ S: dict[str, str] = {
     "intervals_exact_only": "Intervals are exact {conf} Clopper–Pearson intervals",
     "intervals_exact_pairs": ", paired differences come from {n} bootstrap resamples of the {unit}",
     "intervals_exact_systems": "; any difference between systems comes from {n} paired bootstrap resamples of the {unit}",
+    # before data with the number of systems unknown (no ranking answered): a condition, not a premise (the
+    # diagnostic reader: "assumes more than one index test; the answers give a single software read")
+    "intervals_exact_systems_if": ("; should several systems be compared, any difference between them comes from {n} "
+                                   "paired bootstrap resamples of the {unit}"),
     # a paired proportion (sensitivity, specificity, accuracy): blind readers of a diagnostic accuracy study, "paired
     # sensitivities and specificities are customarily compared with McNemar's test and a Newcombe interval"
     # on whom (the s27 diagnostic reader: "among culture-positive, resp. culture-negative participants")
     "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
                            "Newcombe's interval for paired proportions{among}"),
+    "paired_proportions_if": ("Should several systems be compared, differences in {names} take McNemar's exact test "
+                              "and Newcombe's interval for paired proportions{among}"),
     # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
     # and the s28 digits reader read the clause there as "template carry-over … means nothing for accuracy"
     "paired_among": ", each among the {items} its denominator counts",
@@ -598,9 +632,12 @@ S: dict[str, str] = {
     # reader: "the formal comparison goes to a secondary metric"): the winners' sentence has named McNemar's test
     "paired_rest_systems": ". Any other difference comes from {n} paired bootstrap resamples of the {unit}",
     "paired_rest_pairs": ". Other paired differences come from {n} bootstrap resamples of the {unit}",
-    # before data, a share of top-k scores (a blind reader: fractional tie credit has no exact binomial interval)
-    "intervals_tied": ("{a} {item} whose true class ties in score with another at the cut-off counts part of a hit; "
-                       "{names} then {each}{take} a BCa interval from {n} bootstrap resamples of the {items} instead"),
+    # with data, where scores tied with the true class at a share's cut-off (a blind reader: fractional tie credit has
+    # no exact binomial interval); before data nothing is said, since no answer says the scores can tie (the ImageNet
+    # reader: "ties among float softmax scores do not occur")
+    "intervals_tied": ("At the cut-off of {name}, the true class of {counts} tied in score with another class; each "
+                       "such {item} counts part of a hit, so {name} is no binomial proportion{method}"),
+    "intervals_tied_method": " and takes {an} {method} interval",
     "seed": ", seed {seed}",
     # the partition indices' resamples (advisor/stats/_partitions.py), said so a statistician can redo them. The
     # clustering methodologist of s28: the earlier "estimate plus each resample's error, its index minus that value

@@ -187,6 +187,9 @@ class IntervalSettings(_M):
     tied_shares: list[str] = Field(default_factory=list, description=(
         "before data: metric ids whose Clopper–Pearson interval becomes BCa when tied scores give an item a fraction "
         "of a hit (with data, methods holds the method each metric got)"))
+    tied_items: dict[str, dict[str, int]] = Field(default_factory=dict, description=(
+        "with data: metric id → system → the items whose true class tied in score with another class at that "
+        "share's cut-off, each a fractional hit"))
     seed_given: bool = Field(True, description="False: advisor picked the seed")
     test: str | None = Field(None, description="the paired test behind the winners, named")
     mcnemar: bool = Field(False, description="accuracy, recall or specificity compared by McNemar's exact test")

@@ -184,6 +184,7 @@ def settle_intervals(results: Any, seed_given: bool) -> None:
     results.intervals.classes, results.intervals.redrawn = iv.classes, dict(iv.redrawn)
     results.intervals.absent_classes = dict(iv.absent_classes)
     results.intervals.one_group_classes = list(iv.one_group_classes)
+    results.intervals.tied_items = {m: dict(c) for m, c in iv.tied_items.items()}
 
 
 def uncertainty_tables(results: Any, entries: Sequence[Any], scores: Any) -> list[TableBlock]:
