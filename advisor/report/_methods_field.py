@@ -242,8 +242,10 @@ def _field_figures(p: Text, field: CommunityField, answers: Mapping[str, Any], r
         _targets(p, field)
         return {m.id for m in others}
     if primary is not None and primary.id in field.metrics:
-        # the lead's sentence may cite the same work (ImageNet, Bank Account Fraud): not twice in a row
-        cited = any(sp.kind == "cite" and field.source in sp.keys for sp in p.spans[-2:])
+        # a claim of what a field reports is cited where it is made (issue 22, item 2), even when the lead's
+        # sentence just cited the same work for the lead's definition (the s33 ImageNet reader: "'The customary
+        # figures … are top-1 accuracy and top-5 accuracy' carries no citation")
+        cited = False
         if names:  # the lead named as such: "…, which we also report" read as if the lead were beside itself
             listed = sorted([primary, *others], key=lambda m: field.metrics.index(m.id))  # the field's order
             # the field's own words at first mention, ours in brackets, the source after the field's name, so no
