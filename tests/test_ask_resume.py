@@ -28,8 +28,9 @@ STRUCTURE_DRAFT = {"label_structure": "nominal", "annotators": None, "top_k": No
                    "subgroups": [], "group": None}
 
 # multiclass, 3 classes, custom class weights: the follow-up question must be asked (the "none" after the
-# positive class answers the error-cost question, asked for multi-class tasks too since issue 11)
-CUSTOM = ["", "", "", *STRUCTURE_DEFAULTS, "multiclass", "3", "a, b, c", "no", "no", "none", "none", "same", "no", "custom", "a=1, b=2, c=3"]
+# positive class answers the error-cost question, asked for multi-class tasks too since issue 11; the Enter after it
+# skips the classes that matter most, focus_classes, asked next)
+CUSTOM = ["", "", "", *STRUCTURE_DEFAULTS, "multiclass", "3", "a, b, c", "no", "no", "none", "none", "", "same", "no", "custom", "a=1, b=2, c=3"]
 
 
 def _dialogue(replies, **kw):

@@ -266,7 +266,7 @@ def selective_by_class(truth: Any, error: Any, confidence: Any, coverage: float,
 
     >>> r = selective_by_class([0, 0, 1, 1], [0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6], 0.5, ["a", "b"])
     >>> r["a"], r["b"]["answered"]
-    ({'n': 2.0, 'answered': 1.0, 'recall_answered': 0.5, 'answered_wrong': 0.5}, 0.0)
+    ({'n': 2.0, 'answered': 1.0, 'recall_answered': 0.5, 'answered_wrong': 1.0}, 0.0)
     """
     t = np.asarray(truth)
     e = np.asarray(error, dtype=np.float64)
