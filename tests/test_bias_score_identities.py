@@ -68,7 +68,7 @@ def test_before_data_one_flag_column_promises_no_competition_score():
     text = _evaluation(ctx)
     assert "Jigsaw" not in text and "competition" not in text and "nine identities" not in text
     assert "BPSN" in text and "BNSP" in text
-    assert "We do not rely on F1 score" in text  # the author's planned F1 keeps its reason in the paragraph
+    assert "We do not report F1 score" in text  # the author's planned F1 keeps its reason in the paragraph
     assert not any(m.id == "jigsaw_bias_score" for m in ctx.definitions)
 
 
@@ -85,7 +85,7 @@ def test_before_data_the_score_is_said_comparable_only_over_the_competitions_ide
     # the author's planned F1 keeps its reason: in the paragraph, or (three columns named twice leave it no room) in
     # the paragraph after it
     said = " ".join(sp.text for par in ctx.methods for sp in par.spans)
-    assert "We do not rely on F1 score" in text or "We do not report F1: it scores labels at a threshold nobody " \
+    assert "We do not report F1 score" in text or "We do not report F1: it scores labels at a threshold nobody " \
         "chose" in said
     words = len(text.split())
     assert 60 <= words <= 220, words

@@ -241,7 +241,7 @@ def test_the_toxic_paragraph_gives_the_jigsaw_score_and_defines_it():
             "power means (p = −5) over identities, each near the lowest AUC") in text
     assert "It is comparable with the competition's only over its nine identities." in text
     # the author's planned F1 keeps its reason (_evaluation reads every methods paragraph: this one, or the next)
-    assert "We do not rely on F1 score" in text or "We do not report F1: it scores labels at a threshold" in text
+    assert "We do not report F1 score" in text or "We do not report F1: it scores labels at a threshold" in text
     assert "jigsaw_bias_score" in {m.id for m in ctx.definitions}
     assert "jigsaw2019unintended" in {r.key for r in ctx.references}
 

@@ -149,8 +149,10 @@ def _check_text(name: str, plan: Any, text: str, given: set[str], shown: list[st
             names = s.split(", which ")[0] if prefix == "We lead with" else _listed_names(s, prefix)
             extra = [ids for ids in _named(names) if not ids & reported]
             assert not extra, f"{name}: the methods report {extra}, which the plan does not: {s!r}"
-        elif s.startswith("We do not rely on"):
+        elif s.startswith(("We do not rely on", "We do not report")):  # "report": set aside, not computed
             extra = [ids for ids in _named(s.split(", because")[0]) if not ids & avoided]
+            if s.startswith("We do not report"):  # then none of them is reported
+                assert not [ids for ids in _named(s.split(", because")[0]) if ids & reported], s
             assert not extra, f"{name}: the methods advise against {extra}, which the plan does not: {s!r}"
         elif s.startswith("We also give"):
             said = s.removeprefix("We also give ").rstrip(".")

@@ -100,7 +100,7 @@ def test_a_planned_purity_is_advised_against_with_its_reason() -> None:
     # where the paragraph has room, the reason is its clause
     ctx = build_report(answers, None, bootstrap=0)
     evaluation = "".join(s.text for p in ctx.methods if p.heading == "Evaluation" for s in p.spans)
-    assert ("We do not rely on purity, because it reaches its best value when every article is a cluster of its "
+    assert ("We do not report purity, because it reaches its best value when every article is a cluster of its "
             "own, so it rewards over-splitting.") in evaluation
 
 

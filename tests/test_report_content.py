@@ -142,7 +142,7 @@ def test_a_metric_not_used_gets_one_reason_in_reader_terms() -> None:
               "lead": {"symmetry": ("holds", []), "distance": ("holds", [])}}
     rec = {"primary": {"metric": "lead"}, "discouraged": [{"metric": "kappa", "name": "Kappa"}]}
     text = _text(build_methods(answers, rec, [_entry("lead", "Lead")], property_status=status))
-    assert "We do not rely on kappa, because it changes when the two labelings swap roles" in text
+    assert "We do not report kappa, because it changes when the two labelings swap roles" in text
     assert "not symmetric" not in text and "neither symmetric" not in text
     status["kappa"] = {"distance": ("fails", [])}
     text = _text(build_methods(answers, rec, [_entry("lead", "Lead")], property_status=status))

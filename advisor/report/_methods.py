@@ -1466,7 +1466,7 @@ def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
-    """"We do not rely on X, because …": the metrics the author planned, else those whose reason is something
+    """"We do not report X, because …" ("We do not rely on X" where X is reported): the metrics the author planned, else those whose reason is something
     the answers say (``given``: the keys the author answered; a default is no premise, issue 22) — never "macro
     F1 depends on how often each class occurs" in a situation that said nothing about class shares."""
     disc = recommendation.get("discouraged") or []
@@ -1484,6 +1484,11 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
     # property": sentences stand between the lead's property and this one, and reviewers read the back-reference
     # as pointing at nothing (issue 22)
     said = answers if given is None else {k: v for k, v in answers.items() if k in given}
+    # what the report computes: a metric set aside and not computed is said as not reported ("We do not rely on
+    # accuracy" read as if it were reported but discounted; the s34 reader: "say 'X is not reported because …'")
+    reported = {str(_get(recommendation.get("primary") or {}, "metric"))} | {
+        str(_get(c, "metric")) for c in recommendation.get("complementary") or []}
+    unreported = all(str(_get(item, "metric")) not in reported for item in disc)
     groups: dict[str, list[str]] = {}
     for item in disc:
         mid = str(_get(item, "metric"))
@@ -1505,7 +1510,9 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         they = "it" if n == 1 else "they"
         parts.append(_join_words(ms, "or") + W.S["avoid_because"].format(they=they) + words)
     # one sentence per reason: with every reason said in words, "…; nor with …" runs past 40 words
-    p.t(W.S["avoid"] + parts[0] + ". " + "".join(W.S["avoid_more"] + part + ". " for part in parts[1:]))
+    first, more = (W.S["avoid_unreported"], W.S["avoid_more_unreported"]) if unreported else (W.S["avoid"],
+                                                                                              W.S["avoid_more"])
+    p.t(first + parts[0] + ". " + "".join(more + part + ". " for part in parts[1:]))
 
 
 #: Symbols the notation before the formulas defines whenever a formula uses them; a formula's own "where" clause

@@ -464,6 +464,9 @@ S: dict[str, str] = {
     # not "We do not lead with": the metric is not reported beside the lead either (issue 22: read as a disguised drop)
     "avoid": "We do not rely on ",
     "avoid_more": "Nor do we lead with ",
+    # a metric set aside that the report does not compute (the s34 reader: "'We do not rely on' dangles")
+    "avoid_unreported": "We do not report ",
+    "avoid_more_unreported": "Nor do we report ",
     "avoid_because": ", because {they} ",
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
