@@ -26,7 +26,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine import FOUR_FIFTHS, JointCounts, Ranking, adverse_impact, bias_auc_masks, identity_values, \
-    jigsaw_bias_score, power_mean
+    jigsaw_bias_score, line_verdict, power_mean
 from ._bootstrap import iter_resamples, make_rng, trials_and_probabilities
 from ._clusters import item_weights, iter_cluster_resamples
 from ._intervals import resampled_intervals
@@ -61,7 +61,9 @@ def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence
     """``{system: {"values": {value: {"n", "rate", "ratio"}}, "min_ratio", "argmin", "argmax", "below_line"}}`` of one
     subgroup column: ``values`` the value (index into ``names``) of each row of ``joint``, ``favourable`` the index of
     the class whose decision favours the item. With ``n_resamples``, each rate, ratio and the minimum carry
-    ``"low"``, ``"high"``, ``"method"``.
+    ``"low"``, ``"high"``, ``"method"``, and each ratio and the minimum a ``"verdict"`` against the four-fifths line
+    read by the interval (:func:`advisor.engine.line_verdict`: ``meets``, ``below``, ``undecided``; None without an
+    interval). ``below_line`` is the point estimate's side of the line.
 
     >>> j = JointCounts(("repaid", "default"), ("m",), np.array([[0, 0], [1, 1], [0, 1], [0, 0]]),
     ...                 np.array([30.0, 10.0, 20.0, 40.0]))
@@ -110,11 +112,16 @@ def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence
                 e = out[s]["values"][v]
                 e["rate_interval"] = _percentile(rate[:, j], confidence)
                 e["ratio_interval"] = _percentile(ratio[:, j], confidence)
+                e["verdict"] = line_verdict(e["ratio_interval"]["low"], e["ratio_interval"]["high"], FOUR_FIFTHS) \
+                    if e.get("ratio") is not None else None
         with np.errstate(invalid="ignore"):
             present = [j for j, v in enumerate(labels) if v in out[s]["values"]]
             mins = np.where(np.isfinite(ratio[:, present]).all(axis=1), np.nanmin(ratio[:, present], axis=1), np.nan) \
                 if present else np.full(n_resamples, np.nan)
         out[s]["min_ratio"].update(_percentile(mins, confidence))
+        out[s]["min_ratio"]["verdict"] = line_verdict(out[s]["min_ratio"]["low"], out[s]["min_ratio"]["high"],
+                                                      FOUR_FIFTHS) if out[s]["min_ratio"]["estimate"] is not None \
+            else None
     return out
 
 
