@@ -134,6 +134,40 @@ def test_the_ratios_carry_their_verdicts_and_intervals_that_contain_them():
     assert "verdict" not in bare["adverse_impact"]["sex"]["y_pred"]["values"]["female"]
 
 
+def test_the_approval_rate_and_the_bad_rate_among_the_approved_match_independent_oracles():
+    # the credit risk reader: a fixed cut-off is read by its approval rate and the bad (default) rate among the
+    # approved, overall and by group; "repaid" is favourable, so the bad rate is 1 − NPV of "default"
+    df = _loans(7)
+    res = advisor.subgroups(advisor.load(df, by=["sex", "ethnicity"]), positive_label="default", favourable="repaid",
+                            n_resamples=300, seed=2)
+    approved = (df["y_pred"] == "repaid").to_numpy()
+    tn, fp, fn, tp = sk.confusion_matrix(df["y_true"], df["y_pred"], labels=["repaid", "default"]).ravel()
+    for col in ("sex", "ethnicity"):
+        e = res["adverse_impact"][col]["y_pred"]
+        o = e["overall"]
+        assert o["n"] == len(df)
+        assert o["rate"] == pytest.approx(fl.selection_rate(approved.astype(int), approved.astype(int)), abs=1e-12)
+        assert o["bad_rate"] == pytest.approx(1 - sk.precision_score(df["y_true"], df["y_pred"], pos_label="repaid"),
+                                              abs=1e-12)
+        assert o["bad_rate"] == pytest.approx(1 - tn / (tn + fn), abs=1e-12)  # 1 − NPV of "default", by hand
+        for iv, x in ((o["rate_interval"], o["rate"]), (o["bad_rate_interval"], o["bad_rate"])):
+            assert iv["low"] <= x <= iv["high"]
+        for v, x in e["values"].items():
+            part = df[df[col] == v]
+            assert x["bad_rate"] == pytest.approx(
+                1 - sk.precision_score(part["y_true"], part["y_pred"], pos_label="repaid"), abs=1e-12)
+            assert x["bad_rate_interval"]["low"] <= x["bad_rate"] <= x["bad_rate_interval"]["high"]
+    # a hand count: 3 of 4 women approved, one of them a default; 1 of 2 men approved, repaid
+    hand = pd.DataFrame({"y_true": ["repaid", "default", "repaid", "default", "repaid", "default"],
+                         "y_pred": ["repaid", "repaid", "repaid", "default", "repaid", "default"],
+                         "sex": ["w", "w", "w", "w", "m", "m"]})
+    r = advisor.subgroups(advisor.load(hand, by="sex"), positive_label="default", favourable="repaid")
+    e = r["adverse_impact"]["sex"]["y_pred"]
+    assert e["values"]["w"]["rate"] == 0.75 and e["values"]["w"]["bad_rate"] == pytest.approx(1 / 3)
+    assert e["values"]["m"]["rate"] == 0.5 and e["values"]["m"]["bad_rate"] == 0.0
+    assert e["overall"] == {"n": 6.0, "rate": pytest.approx(4 / 6), "bad_rate": pytest.approx(1 / 4)}
+
+
 def test_the_interval_resamples_groups_when_items_come_in_groups():
     df = _loans(5, n=600)
     df["household"] = np.repeat(np.arange(200), 3)
@@ -291,12 +325,20 @@ def test_the_reports_show_both_tables(tmp_path):
     last = next(r for r in t.rows if r[0].startswith("smallest ratio"))
     assert last[4].startswith(f"{want:.3f} [")
     assert "four-fifths" in t.caption and "Adverse impact ratio by sex" in tables
-    # each ratio read against 0.8 by its interval, in the table's last column, and the rule in its caption
-    assert t.columns[-1] == "against 0.8" and "lower bound of its interval is at least 0.8" in t.caption
+    # each ratio read against 0.8 by its interval, in the column after it, and the rule in the table's caption
+    assert t.columns[5] == "against 0.8" and "lower bound of its interval is at least 0.8" in t.caption
+    # the approval rate over every applicant and the defaults among the approved, each value's and overall
+    assert t.columns[-1] == "default among predicted repaid" and t.columns[-2] == "against 0.8"
+    everyone = next(r for r in t.rows if r[0] == "all applicants")
+    assert everyone[3].startswith(f"{approved.mean():.3f} [")
+    bad = 1 - sk.precision_score(df["y_true"], df["y_pred"], pos_label="repaid")
+    assert everyone[6].startswith(f"{bad:.3f} [")
     words = {"meets": "meets 0.8", "below": "below 0.8", "undecided": "undecided"}
     out_air = json.loads(render_report(ctx, "json"))["adverse_impact"]["ethnicity"]["loans"]
     for row in t.rows:
-        if row[0].startswith("smallest ratio"):
+        if row[0] == "all applicants":
+            assert row[4] == row[5] == ""
+        elif row[0].startswith("smallest ratio"):
             assert row[5] == words[out_air["min_ratio"]["verdict"]]
         else:
             assert row[5] == words[out_air["values"][row[0]]["verdict"]]
