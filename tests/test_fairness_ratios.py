@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import advisor
-from advisor.engine import adverse_impact, favourable_class, identity_values, jigsaw_bias_score, power_mean
+from advisor.engine import adverse_impact, favourable_class, identity_values, jigsaw_bias_score, line_verdict, \
+    power_mean
 from advisor.plan import make_plan
 from advisor.questionnaire import load_answers
 from advisor.report import build_report, render_report
@@ -99,6 +100,72 @@ def test_subgroups_give_the_ratio_with_intervals_for_every_system(tmp_path):
                 assert x["rate_interval"]["low"] <= x["rate"] <= x["rate_interval"]["high"]
     same = advisor.subgroups(ds, positive_label="default", favourable="repaid", n_resamples=400, seed=4)
     assert same["adverse_impact"] == res["adverse_impact"]  # the seed fixes the resamples
+
+
+def test_each_ratio_is_read_against_the_line_by_its_interval():
+    # the fair-lending reader: the four-fifths rule of thumb the text cites is the test, read by the interval
+    assert line_verdict(0.83, 0.99) == "meets"  # the whole interval at or above 0.8
+    assert line_verdict(0.80, 0.95) == "meets"  # a lower bound on the line meets it (at least 0.8)
+    assert line_verdict(0.52, 0.71) == "below"  # the whole interval under 0.8
+    assert line_verdict(0.61, 0.80) == "undecided"  # an upper bound on the line is not under it
+    assert line_verdict(0.74, 0.91) == "undecided"  # across the line
+    assert line_verdict(0.5, 0.7, line=0.5) == "meets"  # another line, the same rule
+    assert line_verdict(None, 0.9) is None and line_verdict(0.9, 0.8) is None and line_verdict(float("nan"), 1) is None
+
+
+def test_the_ratios_carry_their_verdicts_and_intervals_that_contain_them():
+    df = _loans(7)
+    res = advisor.subgroups(advisor.load(df, by=["sex", "ethnicity"]), positive_label="default", favourable="repaid",
+                            n_resamples=400, seed=2)
+    seen = set()
+    for col in ("sex", "ethnicity"):
+        e = res["adverse_impact"][col]["y_pred"]
+        for x in e["values"].values():
+            iv = x["ratio_interval"]
+            assert iv["low"] <= x["ratio"] <= iv["high"]  # each interval contains its estimate
+            want = "meets" if iv["low"] >= 0.8 else "below" if iv["high"] < 0.8 else "undecided"
+            assert x["verdict"] == want
+            seen.add(want)
+        m = e["min_ratio"]
+        assert m["verdict"] == line_verdict(m["low"], m["high"])
+    assert {"meets", "below"} <= seen  # this population has ratios on both sides of the line
+    # without resamples there is no interval, so no verdict (the estimate alone decides nothing)
+    bare = advisor.subgroups(advisor.load(df, by="sex"), positive_label="default", favourable="repaid")
+    assert "verdict" not in bare["adverse_impact"]["sex"]["y_pred"]["values"]["female"]
+
+
+def test_the_approval_rate_and_the_bad_rate_among_the_approved_match_independent_oracles():
+    # the credit risk reader: a fixed cut-off is read by its approval rate and the bad (default) rate among the
+    # approved, overall and by group; "repaid" is favourable, so the bad rate is 1 − NPV of "default"
+    df = _loans(7)
+    res = advisor.subgroups(advisor.load(df, by=["sex", "ethnicity"]), positive_label="default", favourable="repaid",
+                            n_resamples=300, seed=2)
+    approved = (df["y_pred"] == "repaid").to_numpy()
+    tn, fp, fn, tp = sk.confusion_matrix(df["y_true"], df["y_pred"], labels=["repaid", "default"]).ravel()
+    for col in ("sex", "ethnicity"):
+        e = res["adverse_impact"][col]["y_pred"]
+        o = e["overall"]
+        assert o["n"] == len(df)
+        assert o["rate"] == pytest.approx(fl.selection_rate(approved.astype(int), approved.astype(int)), abs=1e-12)
+        assert o["bad_rate"] == pytest.approx(1 - sk.precision_score(df["y_true"], df["y_pred"], pos_label="repaid"),
+                                              abs=1e-12)
+        assert o["bad_rate"] == pytest.approx(1 - tn / (tn + fn), abs=1e-12)  # 1 − NPV of "default", by hand
+        for iv, x in ((o["rate_interval"], o["rate"]), (o["bad_rate_interval"], o["bad_rate"])):
+            assert iv["low"] <= x <= iv["high"]
+        for v, x in e["values"].items():
+            part = df[df[col] == v]
+            assert x["bad_rate"] == pytest.approx(
+                1 - sk.precision_score(part["y_true"], part["y_pred"], pos_label="repaid"), abs=1e-12)
+            assert x["bad_rate_interval"]["low"] <= x["bad_rate"] <= x["bad_rate_interval"]["high"]
+    # a hand count: 3 of 4 women approved, one of them a default; 1 of 2 men approved, repaid
+    hand = pd.DataFrame({"y_true": ["repaid", "default", "repaid", "default", "repaid", "default"],
+                         "y_pred": ["repaid", "repaid", "repaid", "default", "repaid", "default"],
+                         "sex": ["w", "w", "w", "w", "m", "m"]})
+    r = advisor.subgroups(advisor.load(hand, by="sex"), positive_label="default", favourable="repaid")
+    e = r["adverse_impact"]["sex"]["y_pred"]
+    assert e["values"]["w"]["rate"] == 0.75 and e["values"]["w"]["bad_rate"] == pytest.approx(1 / 3)
+    assert e["values"]["m"]["rate"] == 0.5 and e["values"]["m"]["bad_rate"] == 0.0
+    assert e["overall"] == {"n": 6.0, "rate": pytest.approx(4 / 6), "bad_rate": pytest.approx(1 / 4)}
 
 
 def test_the_interval_resamples_groups_when_items_come_in_groups():
@@ -258,6 +325,23 @@ def test_the_reports_show_both_tables(tmp_path):
     last = next(r for r in t.rows if r[0].startswith("smallest ratio"))
     assert last[4].startswith(f"{want:.3f} [")
     assert "four-fifths" in t.caption and "Adverse impact ratio by sex" in tables
+    # each ratio read against 0.8 by its interval, in the column after it, and the rule in the table's caption
+    assert t.columns[5] == "against 0.8" and "lower bound of its interval is at least 0.8" in t.caption
+    # the approval rate over every applicant and the defaults among the approved, each value's and overall
+    assert t.columns[-1] == "default among predicted repaid" and t.columns[-2] == "against 0.8"
+    everyone = next(r for r in t.rows if r[0] == "all applicants")
+    assert everyone[3].startswith(f"{approved.mean():.3f} [")
+    bad = 1 - sk.precision_score(df["y_true"], df["y_pred"], pos_label="repaid")
+    assert everyone[6].startswith(f"{bad:.3f} [")
+    words = {"meets": "meets 0.8", "below": "below 0.8", "undecided": "undecided"}
+    out_air = json.loads(render_report(ctx, "json"))["adverse_impact"]["ethnicity"]["loans"]
+    for row in t.rows:
+        if row[0] == "all applicants":
+            assert row[4] == row[5] == ""
+        elif row[0].startswith("smallest ratio"):
+            assert row[5] == words[out_air["min_ratio"]["verdict"]]
+        else:
+            assert row[5] == words[out_air["values"][row[0]]["verdict"]]
     out = json.loads(render_report(ctx, "json"))  # the numbers reach the JSON as computed
     assert out["adverse_impact"]["ethnicity"]["loans"]["min_ratio"]["estimate"] == pytest.approx(want, abs=1e-12)
 

@@ -161,6 +161,7 @@ _LAZY: dict[str, str] = {
     "favourable_class": "._fairness",
     "identity_values": "._fairness",
     "jigsaw_bias_score": "._fairness",
+    "line_verdict": "._fairness",
     "power_mean": "._fairness",
     "SELECTIVE_IDS": "._selective",
     "aurc": "._selective",
@@ -386,6 +387,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         favourable_class as favourable_class,
         identity_values as identity_values,
         jigsaw_bias_score as jigsaw_bias_score,
+        line_verdict as line_verdict,
         power_mean as power_mean,
     )
     from ._selective import (

@@ -23,7 +23,7 @@ identity, against every other item (:func:`identity_values`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from .._exceptions import InputError
 
 __all__ = ["FAIRNESS_IDS", "FAVOURABLE_WORDS", "FOUR_FIFTHS", "JIGSAW_POWER", "JIGSAW_WEIGHT", "adverse_impact",
            "equal_error_threshold", "extra_specs", "favourable_class", "identity_values", "jigsaw_bias_score",
-           "power_mean"]
+           "line_verdict", "power_mean"]
 
 #: ids of the two summaries (catalogue advisor/catalogue/metrics_bias.yaml)
 FAIRNESS_IDS = ("adverse_impact_ratio", "jigsaw_bias_score")
@@ -47,6 +47,25 @@ FAVOURABLE_WORDS = ("approve", "approved", "approval", "accept", "accepted", "ad
 #: Values of a yes/no mention column: the first set marks an item that mentions the identity
 _YES = frozenset({"yes", "y", "true", "t", "1", "1.0", "mentioned", "mention", "present", "identity"})
 _NO = frozenset({"no", "n", "false", "f", "0", "0.0", "not mentioned", "none", "absent", "no identity", ""})
+
+
+#: How an interval of a ratio reads against a line: wholly at or above it, wholly under it, or across it
+LineVerdict = Literal["meets", "below", "undecided"]
+
+
+def line_verdict(low: float | None, high: float | None, line: float = FOUR_FIFTHS) -> LineVerdict | None:
+    """An adverse impact ratio read against ``line`` (the four-fifths rule of thumb) by its interval ``[low, high]``:
+    ``"meets"`` when the lower bound is at least the line, ``"below"`` when the upper bound is under it, else
+    ``"undecided"``; None without an interval (the point estimate alone decides nothing).
+
+    >>> line_verdict(0.82, 0.97), line_verdict(0.55, 0.79), line_verdict(0.74, 0.88), line_verdict(None, 0.9)
+    ('meets', 'below', 'undecided', None)
+    >>> line_verdict(0.8, 0.9), line_verdict(0.7, 0.8)  # a bound on the line: at the line is not under it
+    ('meets', 'undecided')
+    """
+    if low is None or high is None or not (np.isfinite(low) and np.isfinite(high)) or low > high:
+        return None
+    return "meets" if low >= line else "below" if high < line else "undecided"
 
 
 def favourable_class(classes: Sequence[Any], positive: Any) -> Any:

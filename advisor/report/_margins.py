@@ -128,17 +128,26 @@ def judge_margin_sentence(p: Text, answers: Mapping[str, Any], noun: str, weight
 
 
 def gap_margin_sentence(p: Text, answers: Mapping[str, Any], confidence: float | None, intervals: bool,
-                        terse: bool = False, line: str | None = None) -> None:
+                        terse: bool = False, line: str | None = None, gaps: str | None = None) -> None:
     """The decision rule of the subgroup gaps (two-sided, equivalence) with a margin; without one, one clause: the
     gaps are descriptive (``terse``: without saying what they cannot show, once the paragraph must shorten).
     ``line``: the rates a fixed line was already drawn for (the four-fifths line for approval rates), set apart: "no
-    margin was fixed" right after it read as a contradiction (the loan reader)."""
+    margin was fixed" right after it read as a contradiction (the loan reader). ``gaps``: the figures whose gaps are
+    given ("TPR, FPR and ROC AUC"), named where a line was drawn, so the sentence speaks of them alone.
+
+    >>> t = Text(); gap_margin_sentence(t, {}, 0.95, True, line="approval rates", gaps="TPR, FPR and ROC AUC")
+    >>> print(t.spans[0].text.rstrip())
+    For the gaps in TPR, FPR and ROC AUC no margin was fixed in advance, so they describe and cannot show equal treatment.
+    """
     margin = margin_of(answers)
     if margin is None and line:
-        # short: the sentence before drew the line for {line}; "beyond" keeps it apart (the loan reader)
         # the line is US practice, not the author's criterion, and a gap with no margin cannot show that groups are
-        # treated alike (the s31 credit reader: "a must show cannot rest on descriptive gaps"; no jurisdiction given)
-        p.t("No margin was fixed in advance, so the gaps describe and cannot show equal treatment. ")
+        # treated alike (the s31 credit reader: "a must show cannot rest on descriptive gaps"; no jurisdiction given);
+        # the ratios are read against the line, so the sentence names the gaps it speaks of (the fair-lending reader:
+        # "no margin was fixed" beside a criterion the text cites read as a contradiction)
+        p.t(f"For the gaps in {gaps} no margin was fixed in advance, so they describe and cannot show equal treatment. "
+            if gaps else "For the gaps no margin was fixed in advance, so they describe and cannot show equal "
+            "treatment. ")
         return
     if margin is None:
         p.t("No margin was fixed in advance, so the gaps are descriptive. ")  # "treated alike" cannot be shown

@@ -39,7 +39,7 @@ from ..questionnaire import external_metrics, resolve_planned, scope_notes, scop
 from . import _methods_text as W
 from ._bib import parse_bibtex
 from ._judge import JUDGE_SOURCE, judge_noun, judge_said, judge_sentences
-from ._margins import gap_margin_sentence, humans_noun
+from ._margins import gap_margin_sentence, humans_noun, margin_of
 from ._methods_baseline import baseline_sentence, constant_said, constant_sentence, said_baseline
 from ._methods_field import (
     field_forms_text,
@@ -56,7 +56,7 @@ from ._methods_field import (
 )
 from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_score_sentence, bias_sentence, \
     decision_groups_sentence, error_rates_sentence
-from ._methods_bias import four_fifths_rates, one_flag_limitation, smd_sentence
+from ._methods_bias import four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
 from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_lead, frozen_lead_sentences, limit_lead_sentences
@@ -247,6 +247,13 @@ def build_methods(
     deployed = primary is not None and deployed_lead(answers, [primary.id, *(m.id for m in rec if m is not primary)])
     # the groups the budget's bound allows for (Korn & Graubard 1998), as the report's Definitions and table take them
     bound_group = intervals.group_column if intervals is not None and intervals.n_resamples > 0 else None
+    resampled = intervals is not None and intervals.n_resamples > 0  # the ratios have intervals to be read by
+    # the gaps' "no margin" sentence can leave for the Limitations (the last shortening) where each ratio is read
+    # against the line; a margin the author fixed is the design and stays
+    moved_gaps = air and resampled and sub_promise is not None and margin_of(answers) is None
+    # the figures whose gaps across the subgroups are given ("TPR, FPR and ROC AUC"), as the subgroup promise names them
+    gapped_figures = next((m.group(1) for m in [re.search(r", and the gaps? in (.+?)(?:, which .*)?$", sub_promise or "")]
+                           if m), None)
 
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
@@ -306,7 +313,7 @@ def build_methods(
                     and _lead_on_test_shares(answers, primary, property_status, binary):
                 p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
                 shares_said = True
-            named |= _risk_calibration_sentence(p, answers, rec, primary)  # risks as risks, beside a decision lead
+            named |= _risk_calibration_sentence(p, answers, rec, primary, short=rest > 3)  # risks as risks
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
         named = named | focus_sentence(p, answers, rec)  # the classes the author names as costly, right after the lead
         beside = [m for m in rec if m.id not in named]
@@ -386,7 +393,9 @@ def build_methods(
             bias_score_sentence(p, answers, identities=identities)
         if air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
-                                    columns_said=bias or (groups and sub_promise is not None))
+                                    columns_said=bias or (groups and sub_promise is not None), read=resampled)
+            if resampled:  # the rule of thumb it cites is the test of each ratio, by its interval (the fair-lending
+                four_fifths_reading_sentence(p)  # reader): never dropped
         if rest < 3:  # the field's standing caveat on its test sets (credit: selective labels); else a paragraph apart
             _field_caveat_sentence(p, answers)
         if smd and not smd_said:  # the author's question of bias in an ordered score: never dropped
@@ -406,9 +415,12 @@ def build_methods(
                 said = [every if x == W.PROMISE["per_class_recall"] else x for x in said]
             promise_sentence(p, answers, said, field_readings=not judge)
         gaps = sub_promise is not None and (sub_promise in shown or merged == sub_promise)
-        if gaps or (promised is None and answers.get("subgroups")):  # "alike" needs a margin fixed in advance
+        if (gaps or (promised is None and answers.get("subgroups"))) and not (rest > 3 and moved_gaps):
+            # "alike" needs a margin fixed in advance; where each ratio is read against the line and nothing else
+            # fits, what the gaps cannot show goes to the Limitations (a limit of the evidence, said there in full)
             gap_margin_sentence(p, answers, intervals.confidence if intervals is not None else None,
-                                intervals is not None, terse=terse > 2, line=four_fifths_rates(answers) if air else None)
+                                intervals is not None, terse=terse > 2, line=four_fifths_rates(answers) if air else None,
+                                gaps=gapped_figures)
         if odds and not constant_said(primary, rec):  # the chance levels: also in the report's chance table
             _chance_sentence(p, primary, chance)
         # the action's sensitivity and specificity named as the lead sentence names them ("referral sensitivity"), so
@@ -472,7 +484,7 @@ def build_methods(
               + [(*last, 0, False, True, True, False, True, 0), (*last, 0, False, False, True, False, True, 0),
                  (*last, 0, False, False, False, False, True, 0), (*last, 0, False, False, False, True, True, 0)]
               + [(*last, t, False, False, False, True, True, 0) for t in range(1, 9)]
-              + [(*last, t, False, False, False, True, False, r) for r in range(0, 4) for t in range(0, 9)])
+              + [(*last, t, False, False, False, True, False, r) for r in range(0, 5) for t in range(0, 9)])
     # the Jigsaw competition's score, the toxicity field's summary of the bias AUCs, goes only when nothing else
     # can (the toxicity reader marked its absence major); a planned metric set aside that loses its sentence is said
     # beside what is not reported, and the report's subgroup paragraph and table give the score all the same
@@ -545,6 +557,9 @@ def build_methods(
     caveat = Text()
     if rest > 2:  # the field's standing caveat on its test sets, a limitation of the data: a paragraph of its own
         _field_caveat_sentence(caveat, answers)
+    if rest > 3 and moved_gaps:  # what the gaps cannot show, moved here last
+        gap_margin_sentence(caveat, answers, intervals.confidence if intervals is not None else None, True,
+                            line=four_fifths_rates(answers), gaps=gapped_figures)
     if bias:  # one subgroup column that may pool every identity: a limitation of the data (the tox reader)
         one_flag_limitation(caveat, answers, identities)
     if caveat.spans:
@@ -823,7 +838,7 @@ _CALIBRATION = ("calibration_intercept", "calibration_slope", "ici")
 
 
 def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntry],
-                               primary: MetricEntry | None) -> set[str]:
+                               primary: MetricEntry | None, short: bool = False) -> set[str]:
     """"The calibration intercept, the calibration slope and the integrated calibration index read the predicted
     probabilities as risks (Van Calster et al. 2019)." — when the risks are used as such but a decision's error
     rate leads (a fixed threshold, the costlier error named): one lead, with what reads the risks said beside it as
@@ -834,9 +849,13 @@ def _risk_calibration_sentence(p: Text, answers: Mapping[str, Any], rec: Sequenc
     said = [mid for mid in _CALIBRATION if mid in by_id]
     if not {"calibration_intercept", "calibration_slope"} <= set(said):
         return set()
-    names = ("the calibration intercept, the calibration slope and the integrated calibration index" if "ici" in said
+    # ``short``: the last shortening, the same figures without "calibration" said thrice
+    names = ("calibration intercept, slope and integrated calibration index" if short and "ici" in said
+             else "calibration intercept and slope" if short
+             else "the calibration intercept, the calibration slope and the integrated calibration index" if "ici" in said
              else "the calibration intercept and the calibration slope")
-    p.t(W.S["risk_calibration"].format(names=names[:1].upper() + names[1:])).cite(["vancalster2019calibration"])
+    p.t(W.S["risk_calibration_short" if short else "risk_calibration"].format(names=names[:1].upper() + names[1:]))
+    p.cite(["vancalster2019calibration"])
     p.t(". ")
     return set(said)
 

@@ -19,7 +19,7 @@ from ._methods_text import GAPS_WHY as W_GAPS_WHY
 from ._methods_text import subgroup_unit, subgroups_phrase
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates",
+__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates", "four_fifths_reading_sentence",
            "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence",
            "smd_subgroup_flag"]
 
@@ -285,13 +285,14 @@ def _customary(answers: Mapping[str, Any], did: str, default: str) -> tuple[list
 
 
 def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = False, terse: bool = False,
-                            columns_said: bool = False) -> None:
+                            columns_said: bool = False, read: bool = False) -> None:
     """"For each value of “sex” and of “ethnicity” we give the approval rate, the share of applicants predicted
     “repaid”, and its ratio to the highest value's. Fair-lending reviews set the smallest ratio against the
     four-fifths line, a rule of thumb from US employment selection (…)." — the favourable decision is
     the class of interest when its name is a favour, else the other class (:func:`advisor.engine.favourable_class`).
     ``columns_said``: the sentence before named the subgroup columns, so "For each value we also give …" (not the
-    columns twice in two sentences).
+    columns twice in two sentences). ``read``: each ratio is read against the line by its interval in the sentence
+    after (:func:`four_fifths_reading_sentence`), so this one names the line without reading the estimates by it.
 
     >>> t = Text()
     >>> adverse_impact_sentence(t, {"subgroups": ["sex"], "item_name": "candidate", "classes": ["rejected", "hired"],
@@ -315,15 +316,33 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     elif rate:
         p.t(f"{each} the {rate}, the share of {items} predicted “{fav}”, and its "
             "ratio to the highest value's" + (" (percentile bootstrap intervals)" if intervals else "") + ". "
-            + ("Practitioners set the smallest ratio against the four-fifths line, a rule of thumb from US employment "
+            + ("Practitioners set the ratios against the four-fifths line, a rule of thumb from US employment "
+               "selection" if read and len(sources) > 1 else "The ratios are set against the four-fifths line, a rule "
+               "of thumb from the US guidelines on employee selection" if read else
+               "Practitioners set the smallest ratio against the four-fifths line, a rule of thumb from US employment "
                "selection" if len(sources) > 1 else "The smallest ratio is set against the four-fifths line, a rule "
                "of thumb from the US guidelines on employee selection"))
     else:
         p.t(f"{each} the share of {items} predicted “{fav}” and its ratio to "
             "the highest value's share" + (", each with its percentile bootstrap interval" if intervals else "")
-            + "; a ratio below 0.8 falls short of the four-fifths line, a rule of thumb from the US guidelines on "
-            "employee selection")
+            + ("; the four-fifths line, 0.8, is a rule of thumb from the US guidelines on employee selection" if read
+               else "; a ratio below 0.8 falls short of the four-fifths line, a rule of thumb from the US guidelines on "
+               "employee selection"))
     p.cite(sources).t(". ")
+
+
+def four_fifths_reading_sentence(p: Text) -> None:
+    """"Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under,
+    else undecided." — the rule of thumb the paragraph cites is the test of each ratio, read by its interval, never
+    by the estimate alone (the fair-lending reader: "make it the test"). The interval is the percentile interval of
+    the bootstrap (:mod:`advisor.stats._fairness`); the verdicts are in the report's table
+    (:func:`advisor.engine.line_verdict`: the lower bound at least 0.8 meets it, the upper bound under 0.8 falls below).
+
+    >>> t = Text(); four_fifths_reading_sentence(t); print(t.spans[0].text.rstrip())
+    Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under, else undecided.
+    """
+    p.t("Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under, "
+        "else undecided. ")
 
 
 def four_fifths_rates(answers: Mapping[str, Any]) -> str:

@@ -426,6 +426,7 @@ S: dict[str, str] = {
     "lead_costlier_missed": "Because a missed “{pos}” is the costlier error, we lead with {name}, the share of the {items} with “{pos}” that are found",
     # risks used as risks beside a decision's error rate as the lead (the loan reader): calibration reads them
     "risk_calibration": "{names} read the predicted probabilities as risks",
+    "risk_calibration_short": "{names} read the probabilities as risks",  # the last shortening (the loan paragraph)
     "lead_costlier_alarm": "Because a false alarm is the costlier error, we lead with {name}, {what}",
     "lead_costlier_alarm_tn": "the share of “{neg}” {items} the system calls “{neg}”",
     "lead_costlier_alarm_precision": "the share of “{pos}” calls that are right",

@@ -97,7 +97,11 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
     tables += [_scores_table(col, per_value, digits, names, pos) for col, per_value in (res.get("scores") or {}).items()]
     if res.get("error_rates"):
         tables.append(_error_rates_table(res["error_rates"], digits, pos, item_words))
-    tables += [_air_table(col, per_system, digits, favourable, item_words)
+    # the class that is not the favourable one, whose share among the favoured is the bad rate (in credit, defaults
+    # among the approved)
+    other = next((str(c) for per in (res.get("shares") or {}).values() for sh in per.values() for c in sh
+                  if str(c) != str(favourable)), None)
+    tables += [_air_table(col, per_system, digits, favourable, item_words, other)
                for col, per_system in (res.get("adverse_impact") or {}).items()]
     tables += [_bias_table(col, per_value, digits, pos, len(res["groups"][col]))
                for col, per_value in (res.get("bias_aucs") or {}).items()]
@@ -290,29 +294,68 @@ def _interval_text(e: Mapping[str, Any] | None, digits: int) -> str:
     return f" [{_num(e['low'], digits)}, {_num(e['high'], digits)}]"
 
 
-def _air_table(col: str, per_system: dict[str, Any], digits: int, favourable: Any, items: str) -> TableBlock:
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+#: A ratio's interval against the four-fifths line, in the table's words
+_LINE_WORDS = {"meets": "meets 0.8", "below": "below 0.8", "undecided": "undecided"}
+
+
+def _air_table(col: str, per_system: dict[str, Any], digits: int, favourable: Any, items: str,
+               other: str | None = None) -> TableBlock:
     """The adverse impact ratio of one subgroup column: a row per value and system, its rate of the favourable
-    decision and its ratio to the highest value's rate; the smallest ratio of each system in a last row per system."""
+    decision, its ratio to the highest value's rate and that ratio read against 0.8 by its interval (meets: the lower
+    bound is at least 0.8; below: the upper bound is under it; else undecided); the smallest ratio of each system in a
+    last row per system. Without intervals the verdict column is left out and the smallest ratio says on which side
+    of the line its estimate lies (the fair-lending reader: each ratio tested against the line, not the estimate).
+    With ``other`` (the class that is not the favourable one), a last column gives its share among the items given
+    the favourable decision, and a row per system gives both rates over every item: in credit, the approval rate and
+    the bad rate among the approved, which a fixed cut-off is read by (the credit risk reader)."""
+    read = any(x.get("ratio_interval") is not None for e in per_system.values() for x in e["values"].values())
+    bad_col = other is not None
+
+    def bad(x: Mapping[str, Any]) -> list[str]:
+        return [_num(x.get("bad_rate"), digits) + _interval_text(x.get("bad_rate_interval"), digits)] \
+            if bad_col else []
+
     rows = []
     for s, e in per_system.items():
         for v, x in e["values"].items():
             ratio = "—" if x.get("ratio") is None else _num(x["ratio"], digits) + _interval_text(x.get("ratio_interval"),
                                                                                                digits)
             rows.append([v, f"{x['n']:,.0f}", s, _num(x.get("rate"), digits) + _interval_text(x.get("rate_interval"),
-                                                                                                digits), ratio])
+                                                                                                digits), ratio]
+                        + ([_LINE_WORDS.get(str(x.get("verdict")), "—")] if read else []) + bad(x))
+        if bad_col and e.get("overall"):
+            o = e["overall"]
+            rows.append([f"all {items}", f"{o['n']:,.0f}", s,
+                         _num(o.get("rate"), digits) + _interval_text(o.get("rate_interval"), digits), "",
+                         *([""] if read else []), *bad(o)])
         m = e["min_ratio"]
-        flag = ("" if m.get("estimate") is None else " — below 0.8" if e.get("below_line") else " — at or above 0.8")
+        flag = ("" if m.get("estimate") is None or read else " — below 0.8" if e.get("below_line")
+                else " — at or above 0.8")
         rows.append([f"smallest ratio ({e.get('argmin') or '—'})", "", s, "",
                      ("—" if m.get("estimate") is None else _num(m["estimate"], digits) + _interval_text(m, digits))
-                     + flag])
+                     + flag] + ([_LINE_WORDS.get(str(m.get("verdict")), "—")] if read else [])
+                    + ([""] if bad_col else []))
     caption = (f"Rate: the share of the value's {items} given the favourable decision, predicted {favourable!s}. Ratio: "
                "the rate over the highest value's rate; the Uniform Guidelines on Employee Selection Procedures regard "
                "a ratio below four-fifths (0.8) as evidence of adverse impact (29 CFR 1607.4(D)). In brackets, 95% "
                "percentile intervals from the bootstrap that resamples every item together, rates and ratios "
-               "recomputed in each resample.")
+               "recomputed in each resample."
+               + (" Against 0.8: a ratio meets the rule of thumb when the lower bound of its interval is at least 0.8, "
+                  "falls below it when the upper bound is under 0.8, and is otherwise undecided." if read else "")
+               + (f" {_capital(str(other))} among predicted {favourable!s}: the share of the {items} predicted "
+                  f"{favourable!s} whose "
+                  f"true class is {other}, in each value and, in the row of all {items}, over every one of them."
+                  if bad_col else ""))
     return TableBlock(id="adverse_impact", title=f"Adverse impact ratio by {col}", caption=caption,
-                      columns=[col, "n", "system", f"rate of {favourable!s}", "ratio to the highest"],
-                      numeric=[False, True, False, True, True], rows=rows)
+                      columns=[col, "n", "system", f"rate of {favourable!s}", "ratio to the highest",
+                               *(["against 0.8"] if read else []),
+                               *([f"{other} among predicted {favourable!s}"] if bad_col else [])],
+                      numeric=[False, True, False, True, True, *([False] if read else []), *([True] if bad_col else [])],
+                      rows=rows)
 
 
 def _score_table(per_system: dict[str, Any], digits: int) -> TableBlock:
@@ -435,12 +478,19 @@ def _methods(columns: list[str], pos: Any, bootstrap: int, bias: bool = False, a
                                                    if bootstrap else "")),
                   Span(text=" "), Span(kind="cite", keys=["borkan2019nuanced"]), Span(text=".")]
     if air:  # the four-fifths rule, with its source
+        # with intervals, each ratio is read against the line by its interval, not the smallest estimate against it
+        # (the fair-lending reader: the rule of thumb the text cites is the test)
         spans += [Span(text=" Within each value, the rate of the favourable decision is divided by the highest value's "
+                            "rate, each with a percentile interval from the bootstrap that resamples every item "
+                            "together; each ratio is read against 0.8, the four-fifths rule of thumb from US employment "
+                            "selection, by its interval" if bootstrap else
+                            " Within each value, the rate of the favourable decision is divided by the highest value's "
                             "rate, and the smallest ratio is set against the four-fifths line, a rule of thumb from US "
-                            "employment selection"
-                            + (", each with a percentile interval from the bootstrap that resamples every item together"
-                               if bootstrap else "")),
+                            "employment selection"),
                   Span(text=" "), Span(kind="cite", keys=["eeoc1978uniform"]), Span(text=".")]
+        # the figures a fixed cut-off is read by in credit: the approval rate and the bad rate among the approved
+        spans += [Span(text=" The share of the items given the favourable decision whose true class is the other one "
+                            "is also given, within each value and over all items, with the share given it.")]
     if score:  # the Jigsaw competition's final score, over the identity values it found
         ids = next((e.get("identities") for e in score.values() if e.get("identities")), None) or []
         which = "; ".join(f"{c} = {v}" for c, v in ids) or "none found"

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._exceptions import InputError
 from ..engine import FOUR_FIFTHS, JointCounts, Ranking, adverse_impact, bias_auc_masks, identity_values, \
-    jigsaw_bias_score, power_mean
+    jigsaw_bias_score, line_verdict, power_mean
 from ._bootstrap import iter_resamples, make_rng, trials_and_probabilities
 from ._clusters import item_weights, iter_cluster_resamples
 from ._intervals import resampled_intervals
@@ -58,28 +58,45 @@ def _percentile(draws: np.ndarray, confidence: float) -> dict[str, Any]:
 def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence[Any], favourable: int, *,
                          n_resamples: int | None = None, confidence: float = 0.95, seed: Any = None,
                          groups: Any = None) -> dict[str, Any]:
-    """``{system: {"values": {value: {"n", "rate", "ratio"}}, "min_ratio", "argmin", "argmax", "below_line"}}`` of one
-    subgroup column: ``values`` the value (index into ``names``) of each row of ``joint``, ``favourable`` the index of
-    the class whose decision favours the item. With ``n_resamples``, each rate, ratio and the minimum carry
-    ``"low"``, ``"high"``, ``"method"``.
+    """``{system: {"values": {value: {"n", "rate", "ratio", "bad_rate"}}, "overall": {"n", "rate", "bad_rate"},
+    "min_ratio", "argmin", "argmax", "below_line"}}`` of one subgroup column: ``values`` the value (index into
+    ``names``) of each row of ``joint``, ``favourable`` the index of the class whose decision favours the item.
+    ``rate`` is the share given the favourable decision (in credit, the approval rate); ``bad_rate`` the share of those
+    whose true class is the other one (in credit, the bad rate among the approved: 1 − NPV when the class of interest
+    is the default), None when nobody got the favourable decision; ``overall`` gives both over every item. With ``n_resamples``, each rate, ratio and the minimum carry
+    ``"low"``, ``"high"``, ``"method"``, and each ratio and the minimum a ``"verdict"`` against the four-fifths line
+    read by the interval (:func:`advisor.engine.line_verdict`: ``meets``, ``below``, ``undecided``; None without an
+    interval). ``below_line`` is the point estimate's side of the line.
 
     >>> j = JointCounts(("repaid", "default"), ("m",), np.array([[0, 0], [1, 1], [0, 1], [0, 0]]),
     ...                 np.array([30.0, 10.0, 20.0, 40.0]))
     >>> r = adverse_impact_table(j, np.array([0, 0, 1, 1]), ["F", "M"], 0)
     >>> r["m"]["values"]["F"]["rate"], round(r["m"]["values"]["M"]["rate"], 6), round(r["m"]["min_ratio"]["estimate"], 6)
     (0.75, 0.666667, 0.888889)
+    >>> b = JointCounts(("repaid", "default"), ("m",), np.array([[0, 0], [1, 0], [1, 1], [0, 0], [1, 0]]),
+    ...                 np.array([30.0, 10.0, 10.0, 40.0, 20.0]))  # F: 40 of 50 approved, 10 of them default
+    >>> r = adverse_impact_table(b, np.array([0, 0, 0, 1, 1]), ["F", "M"], 0)
+    >>> r["m"]["values"]["F"]["bad_rate"], round(r["m"]["values"]["M"]["bad_rate"], 6), r["m"]["overall"]
+    (0.25, 0.333333, {'n': 110.0, 'rate': 0.9090909090909091, 'bad_rate': 0.3})
     """
     vals = np.asarray(values).reshape(-1)
     labels = [str(x) for x in names]
     onehot = (vals[:, None] == np.arange(len(labels))[None, :]).astype(np.float64)  # rows × values
     out: dict[str, Any] = {}
     favs = {s: joint.codes[:, 1 + i] == favourable for i, s in enumerate(joint.systems)}
+    other = joint.codes[:, 0] != favourable  # the true class is not the favourable one (in credit: a default)
+    total = float(joint.counts.sum())
     for s, fav in favs.items():
         point = adverse_impact(fav, np.asarray(labels, dtype=object)[vals], joint.counts)
         n = onehot.T @ joint.counts
-        per = {v: {"n": float(n[j]), "rate": point["rates"].get(v), "ratio": point["ratios"].get(v)}
+        given, bad = onehot.T @ (joint.counts * fav), onehot.T @ (joint.counts * (fav & other))
+        per = {v: {"n": float(n[j]), "rate": point["rates"].get(v), "ratio": point["ratios"].get(v),
+                   "bad_rate": float(bad[j] / given[j]) if given[j] > 0 else None}
                for j, v in enumerate(labels) if n[j] > 0}
-        out[s] = {"values": per, "min_ratio": {"estimate": point["min_ratio"]}, "argmin": point["argmin"],
+        g_all, b_all = float(joint.counts[fav].sum()), float(joint.counts[fav & other].sum())
+        out[s] = {"values": per, "overall": {"n": total, "rate": g_all / total if total > 0 else None,
+                                             "bad_rate": b_all / g_all if g_all > 0 else None},
+                  "min_ratio": {"estimate": point["min_ratio"]}, "argmin": point["argmin"],
                   "argmax": point["argmax"],
                   "below_line": None if point["min_ratio"] is None else bool(point["min_ratio"] < FOUR_FIFTHS)}
     if not n_resamples:
@@ -87,6 +104,8 @@ def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence
     rng = make_rng(seed)
     draws = {s: (np.full((n_resamples, len(labels)), np.nan), np.full((n_resamples, len(labels)), np.nan))
              for s in favs}
+    # the bad rate per value (columns) and, in the last two columns, the approval and bad rates over every item
+    bads = {s: np.full((n_resamples, len(labels) + 2), np.nan) for s in favs}
     size = max(1, min(n_resamples, 2_000_000 // max(joint.counts.shape[0], 1)))
     if groups is not None:
         _, gi = np.unique(np.asarray(groups, dtype=object).astype(str), return_inverse=True)
@@ -104,17 +123,31 @@ def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence
                 ratio = np.where(np.isfinite(rate) & (top > 0), rate / np.where(top > 0, top, 1.0), np.nan)
             draws[s][0][start:start + m.shape[0]] = rate
             draws[s][1][start:start + m.shape[0]] = ratio
+            g, b = (m * fav[None, :]) @ onehot, (m * (fav & other)[None, :]) @ onehot
+            g_all, b_all, t_all = (m * fav[None, :]).sum(axis=1), (m * (fav & other)[None, :]).sum(axis=1), m.sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                bads[s][start:start + m.shape[0], :len(labels)] = np.where(g > 0, b / np.where(g > 0, g, 1.0), np.nan)
+                bads[s][start:start + m.shape[0], len(labels)] = np.where(t_all > 0, g_all / t_all, np.nan)
+                bads[s][start:start + m.shape[0], len(labels) + 1] = np.where(g_all > 0, b_all / g_all, np.nan)
     for s, (rate, ratio) in draws.items():
         for j, v in enumerate(labels):
             if v in out[s]["values"]:
                 e = out[s]["values"][v]
                 e["rate_interval"] = _percentile(rate[:, j], confidence)
+                e["bad_rate_interval"] = _percentile(bads[s][:, j], confidence)
                 e["ratio_interval"] = _percentile(ratio[:, j], confidence)
+                e["verdict"] = line_verdict(e["ratio_interval"]["low"], e["ratio_interval"]["high"], FOUR_FIFTHS) \
+                    if e.get("ratio") is not None else None
+        out[s]["overall"]["rate_interval"] = _percentile(bads[s][:, len(labels)], confidence)
+        out[s]["overall"]["bad_rate_interval"] = _percentile(bads[s][:, len(labels) + 1], confidence)
         with np.errstate(invalid="ignore"):
             present = [j for j, v in enumerate(labels) if v in out[s]["values"]]
             mins = np.where(np.isfinite(ratio[:, present]).all(axis=1), np.nanmin(ratio[:, present], axis=1), np.nan) \
                 if present else np.full(n_resamples, np.nan)
         out[s]["min_ratio"].update(_percentile(mins, confidence))
+        out[s]["min_ratio"]["verdict"] = line_verdict(out[s]["min_ratio"]["low"], out[s]["min_ratio"]["high"],
+                                                      FOUR_FIFTHS) if out[s]["min_ratio"]["estimate"] is not None \
+            else None
     return out
 
 
