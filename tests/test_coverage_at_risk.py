@@ -184,6 +184,12 @@ def test_the_plan_for_legal_routing_leads_with_it() -> None:
 def test_with_a_target_coverage_too_the_selective_risk_leads_and_the_coverage_is_beside() -> None:
     answers = load_answers(LEGAL).model_dump(exclude_none=True) | {"target_coverage": 0.8}
     plan = make_plan(answers)
+    # no cut fixed in advance: the selective risk at the cut frozen on a calibration half for that coverage leads
+    assert plan.lead.id == "risk_at_frozen_coverage" and plan.lead.params["coverage"] == 0.8
+    beside = {m.id: m for m in plan.beside}
+    assert beside["coverage_at_risk"].params["target_risk"] == 0.02 and "aurc" in beside
+    assert "coverage_at_risk" not in [d.id for d in plan.diagnostics]
+    plan = make_plan(answers | {"operating_point": "fixed"})  # a cut fixed in advance: the test set's own cut
     assert plan.lead.id == "selective_risk" and plan.lead.params["coverage"] == 0.8
     beside = {m.id: m for m in plan.beside}
     assert beside["coverage_at_risk"].params["target_risk"] == 0.02 and "aurc" in beside

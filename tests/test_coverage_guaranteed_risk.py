@@ -148,7 +148,7 @@ def test_the_plan_leads_with_it_for_legal_routing() -> None:
 
 def test_the_plan_lists_it_for_a_derm_like_system_with_a_target_risk() -> None:
     plan = make_plan({**DERM, "target_coverage": 0.8, "target_risk": 0.1})
-    assert plan.lead.id == "selective_risk"
+    assert plan.lead.id == "risk_at_frozen_coverage"  # the cut for the coverage, frozen on the same calibration half
     beside = {m.id: m for m in plan.beside}
     assert beside["coverage_guaranteed_risk"].params["target_risk"] == 0.1
     assert "coverage_guaranteed_risk" not in {m.id for m in make_plan({**DERM, "target_coverage": 0.8}).beside}

@@ -162,9 +162,11 @@ def test_paired_bootstrap_with_abstentions_matches_a_direct_item_resampling() ->
 
 
 def test_report_leads_with_the_selective_risk_and_tables_the_coverage(tmp_path: Path) -> None:
+    # the systems' deferrals are in the predictions: a cut fixed in advance, so the selective risk at the coverage
+    # leads (without one, the cut frozen on a calibration half: tests/test_selective_frozen_coverage.py)
     answers = tmp_path / "a.yaml"
     answers.write_text("task: multiclass\noutputs: probabilities\nabstention: true\ntarget_coverage: 0.7\n"
-                       "reject_label: defer\n")
+                       "reject_label: defer\noperating_point: fixed\n")
     out = tmp_path / "r.md"
     code, text = _run("report", "--answers", answers, CNN, LABELS, "--bootstrap", "200", "--seed", "1", "-o", out)
     assert code == 0, text

@@ -1,7 +1,8 @@
 """Issue 23 item 2: answers `abstention` and `target_coverage`, and the plan they lead to.
 
-A system that may abstain leads with the selective risk at the target coverage, or with the AURC when no coverage
-was fixed — never with a flat metric of every item (the issue's dermatology case got a 4-class ROC AUC).
+A system that may abstain leads with the selective risk at the target coverage — at the cut frozen on a calibration
+half when no cut was fixed in advance (the dermatology reader), at the test set's own cut otherwise — or with the AURC
+when no coverage was fixed; never with a flat metric of every item (the issue's dermatology case got a 4-class ROC AUC).
 """
 
 from __future__ import annotations
@@ -17,11 +18,18 @@ DERM = {"task": "multiclass", "classes": ["melanoma", "nevus", "keratosis", "oth
 
 
 def test_abstention_with_a_target_coverage_leads_with_the_selective_risk_at_it() -> None:
+    # no cut fixed in advance: the cut that answers the coverage is fixed on a calibration half and frozen
     plan = make_plan({**DERM, "target_coverage": 0.8})
-    assert plan.lead.id == "selective_risk"
+    assert plan.lead.id == "risk_at_frozen_coverage"
     assert plan.lead.params == {"coverage": 0.8, "confidence_from": "top-label probability"}
     assert plan.lead.family == "score"
     assert "target_coverage" in plan.lead.answers and "abstention" in plan.lead.answers
+    assert "aurc" in [m.id for m in plan.beside] and "selective_risk" not in [m.id for m in plan.beside]
+    assert "0.8" in plan.lead.reason and "random half" in plan.lead.reason and "frozen" in plan.lead.reason
+    # a cut fixed in advance: the selective risk at the coverage, the most confident items of the test set
+    plan = make_plan({**DERM, "target_coverage": 0.8, "operating_point": "fixed"})
+    assert plan.lead.id == "selective_risk"
+    assert plan.lead.params == {"coverage": 0.8, "confidence_from": "top-label probability"}
     assert "aurc" in [m.id for m in plan.beside]
     assert "0.8" in plan.lead.reason and "most confident" in plan.lead.reason
 
@@ -40,7 +48,7 @@ def test_without_abstention_nothing_changes() -> None:
 def test_coverage_option_replaces_the_answers_and_implies_abstention() -> None:
     plain = {k: v for k, v in DERM.items() if k != "abstention"}
     plan = make_plan(plain, options={"coverage": 0.7})
-    assert plan.lead.id == "selective_risk" and plan.lead.params["coverage"] == 0.7
+    assert plan.lead.id == "risk_at_frozen_coverage" and plan.lead.params["coverage"] == 0.7
 
 
 @pytest.mark.parametrize("bad", [0, -0.2, 1.5, float("nan")])

@@ -48,8 +48,11 @@ def _loop_selective_risk(y: list[str], p: np.ndarray, pred: list[str], c: float)
 
 
 def test_report_leads_with_selective_risk_at_the_coverage_and_says_how() -> None:
+    # a cut fixed in advance: the selective risk at the coverage leads (without one, the cut frozen on a calibration
+    # half, tests/test_selective_frozen_coverage.py)
     y, p, pred = _derm(seed=3)
-    ctx = build_report(DERM, {"y_true": y, "derm": pred}, scores={"derm": p}, bootstrap=200, seed=1)
+    ctx = build_report({**DERM, "operating_point": "fixed"}, {"y_true": y, "derm": pred}, scores={"derm": p},
+                       bootstrap=200, seed=1)
     assert ctx.primary == "selective_risk"
     v = ctx.systems[0].values
     conf = p.max(axis=1)
@@ -98,7 +101,8 @@ def test_cli_report_draws_the_risk_coverage_figure(tmp_path: Path) -> None:
                                  "--bootstrap", "200", "--seed", "1", "-o", str(tmp_path / "r.md")])
     assert r.exit_code == 0, r.output
     md = (tmp_path / "r.md").read_text()
-    assert "risk_coverage.svg" in md and "Selective risk at a coverage" in md
+    # no cut fixed in advance: the selective risk at the cut frozen on a calibration half for 90% coverage leads
+    assert "risk_coverage.svg" in md and "Selective risk at the cut frozen for 90% coverage" in md
     assert (tmp_path / "r-figures" / "risk_coverage.svg").exists()
 
 

@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 #: ids of the metrics of this module
-SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk")
+SELECTIVE_IDS = ("aurc", "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk", "risk_at_frozen_coverage")
 _EULER = 0.57721566490153286061
 
 
@@ -257,12 +257,13 @@ def answered_share(confidence: Any, coverage: float) -> np.ndarray:
 
 
 def selective_by_class(truth: Any, error: Any, confidence: Any, coverage: float,
-                       labels: Sequence[Any]) -> dict[str, dict[str, float | None]]:
+                       labels: Sequence[Any], answered: Any = None) -> dict[str, dict[str, float | None]]:
     """Per true class at coverage ``c``: its items ``n``, the share of them answered, and the recall among those
     answered (right answers over answered items) — a cut met by deferring one class (the rare cancers) shows here,
     where the selective risk averages it away (issue 22, the dermatology reader) — and ``answered_wrong``, how many
     of its items are answered as another class (a melanoma answered as a benign lesion; a fraction of an item where
-    the cut splits a tie). ``truth`` holds class indices.
+    the cut splits a tie). ``truth`` holds class indices. ``answered``, when given, is the share of each item answered
+(1 or 0 at a confidence cut frozen elsewhere) and takes the place of the coverage's ``⌈c n⌉`` most confident items.
 
     >>> r = selective_by_class([0, 0, 1, 1], [0, 1, 0, 0], [0.9, 0.8, 0.7, 0.6], 0.5, ["a", "b"])
     >>> r["a"], r["b"]["answered"]
@@ -270,7 +271,7 @@ def selective_by_class(truth: Any, error: Any, confidence: Any, coverage: float,
     """
     t = np.asarray(truth)
     e = np.asarray(error, dtype=np.float64)
-    a = answered_share(confidence, coverage)
+    a = answered_share(confidence, coverage) if answered is None else np.asarray(answered, dtype=np.float64)
     out: dict[str, dict[str, float | None]] = {}
     for i, lab in enumerate(labels):
         mine = t == i

@@ -22,7 +22,7 @@ __all__ = ["family_of", "metric_specs", "cost_parameters"]
 COST_IDS = ("expected_cost", "normalized_expected_cost")
 SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece", "tpr_at_fpr", "partial_roc_auc", "ks_statistic",
              "precision_at_k", "recall_at_k", "calibration_intercept", "calibration_slope", "ici", "net_benefit", "aurc",
-             "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk")
+             "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk", "risk_at_frozen_coverage")
 PROBABILITY_IDS = ("log_loss", "brier", "ranked_probability_score", "rps_skill")
 EXTERNAL_IDS = ("entity_f1", "ndcg_at_k", "external_detection", "external_segmentation", "external_regression",
                 "external_generation")
@@ -109,7 +109,8 @@ def _params(metric_id: str, given: Mapping[str, Any], answers: Answers, family: 
     if family == "top_k" and answers.top_k:
         params["top_k"] = answers.top_k
         keys.append("top_k")
-    if metric_id in ("aurc", "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk"):  # issue 23: how the confidence is taken
+    if metric_id in ("aurc", "selective_risk", "coverage_at_risk", "coverage_guaranteed_risk",
+                     "risk_at_frozen_coverage"):  # issue 23: how the confidence is taken
         keys.append("abstention")
         params["confidence_from"] = "top-label probability"
         if answers.reject_label is not None:

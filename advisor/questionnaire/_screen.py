@@ -292,6 +292,8 @@ def screen_text(rec: Any, holds: Holds | None = None) -> str:
             top_k=answers.get("top_k") or "k", item=item, an=article(item), pair=ranked_pair(answers),
             items=plural(item) if answers.get("item_name") else "test items",
             risk=f"{float(risk) * 100:.3g}%" if risk is not None else "the target risk",
+            coverage=f"{float(answers['target_coverage']):.0%}" if answers.get("target_coverage") is not None
+            else "the target coverage",
             # with groups the halves are halves of the groups, and the bound is taken at their effective sample size
             independent=(f", approximately, the halves being of {plural(_unit_of(answers))} and the bound taken at "
                          "their effective sample size" if answers.get("group") else ""))]

@@ -113,6 +113,9 @@ LEAD: dict[str, str] = {
                        "that answers that share is placed on this test set's confidences, so a threshold fixed in "
                        "advance answers a different share"),
     "aurc": "averages the error rate of the most confident answers over every share of the items answered",
+    # the dermatology reader: the deferral threshold fixed on one half of the groups, frozen, tested on the other
+    "risk_at_frozen_coverage": ("is the error rate among the {items} answered on a random half of the test set at "
+                                "the cut that answers {coverage} of the other half, fixed there and frozen"),
     "coverage_at_risk": ("is the largest share of the {items} the system answers, most confident first, with at most "
                          "{risk} of them wrong; found on this test set, the cut is optimistic for a threshold fixed "
                          "in advance"),
@@ -203,6 +206,8 @@ ADDS: dict[str, str] = {
     # issue 23
     "aurc": "the summary over every coverage",
     "selective_risk": "the error rate among the answers given at the target coverage",
+    "risk_at_frozen_coverage": ("the error rate among the answers of a random half of the items at the cut that "
+                                "answers the target coverage of the other half"),
     "coverage_at_risk": "the largest share of the items answered, most confident first, within the target risk",
     "coverage_guaranteed_risk": ("the share of a random half of the items answered at the cut that selection with "
                                  "guaranteed risk fixes on the other half"),

@@ -328,6 +328,9 @@ def finish(state: ScoreState, results: Any, joint: Any, entries: Sequence[Any], 
             frozen = state.data.frozen_cut.get(rep.name)
             if "coverage_guaranteed_risk" in reported and frozen is not None:
                 rep.intervals["coverage_guaranteed_risk"] = estimate_of(dict(frozen["test"]["coverage"]))
+            at = state.data.frozen_coverage.get(rep.name)  # the selective risk at the cut frozen for a coverage
+            if "risk_at_frozen_coverage" in reported and at is not None:
+                rep.intervals["risk_at_frozen_coverage"] = estimate_of(dict(at["test"]["risk"]))
     _chance_rows(state, results, reported)
     _curves(state, results)
     return state.data

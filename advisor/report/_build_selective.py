@@ -26,7 +26,7 @@ from ..engine import (
     selective_risk,
 )
 from ._build_decisions import _fmt, _with_interval
-from ..stats import calibration_split, clustered_sgr, frozen_cut, pick_seed, proportion_interval
+from ..stats import calibration_split, clustered_sgr, frozen_cut, pick_seed, proportion_interval, quantile_cut
 from ._models import Paragraph, Span, TableBlock
 from ._models_scores import Curve
 
@@ -59,7 +59,14 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     guaranteed risk at ``δ = 1 − confidence`` fixes the cut on the calibration half, its bound at the effective sample
     size with groups (:func:`advisor.stats.clustered_sgr`); on the test half the cut's coverage and the error rate of
     its answers are given with BCa intervals over ``resamples`` resamples of the test groups, and the error rate's
-    one-sided bound against the target (:func:`advisor.stats.frozen_cut`)."""
+    one-sided bound against the target (:func:`advisor.stats.frozen_cut`).
+
+    The selective risk at the frozen cut (the plan's ``risk_at_frozen_coverage``; the dermatology reader: "fix the
+    deferral threshold on a validation split, then report on the test set the realised coverage and the selective risk
+    at that frozen threshold"): on the same split, the cut is the confidence that answers the target coverage of the
+    calibration items (:func:`advisor.stats.quantile_cut`), frozen; on the test half the error rate of its answers and
+    their share, with the same intervals (:func:`advisor.stats.frozen_cut`, no target risk), and the by-class figures
+    at it."""
     planned = _planned(rec_json)
     if not planned or state.y is None:
         return
@@ -75,8 +82,9 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     data.selective_n = n
     data.selective_target_risk = target_risk
     guaranteed = "coverage_guaranteed_risk" in planned and target_risk is not None
+    at_coverage = "risk_at_frozen_coverage" in planned and coverage is not None
     calib = None
-    if guaranteed:
+    if guaranteed or at_coverage:  # one split for both cuts, from the report's seed
         data.selective_confidence = float(confidence)
         seed = pick_seed(seed)
         g = None if groups is None else np.asarray(groups)
@@ -108,9 +116,28 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
             v["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         data.risk_coverage[name] = _thin(*risk_coverage_curve(error, conf))
         row: dict[str, float | None] = {"error_rate": float(error.mean())}
-        if coverage is not None:
+        if coverage is not None and not at_coverage:
             row["selective_risk"] = float(selective_risk(error, conf, coverage))
             data.selective_by_class[name] = selective_by_class(truth, error, conf, coverage, labels)
+        if at_coverage and coverage is not None and calib is not None and np.all(np.isfinite(error)):
+            g = None if groups is None else np.asarray(groups)
+            cut = quantile_cut(conf[calib], coverage)
+            test = ~calib
+            frozen = frozen_cut(error[test], conf[test], cut, None, float(confidence),
+                                groups=None if g is None else g[test], n_resamples=resamples, seed=seed)
+            v["risk_at_frozen_coverage"] = frozen.risk[0]
+            row["risk_at_frozen_coverage"] = frozen.risk[0]
+            row["frozen_coverage_threshold"] = cut
+            answered_calib = int((conf[calib] >= cut).sum()) if cut is not None else 0
+            data.frozen_coverage[name] = {"calibration": {"threshold": cut, "answered": answered_calib,
+                                                          "coverage": answered_calib / max(int(calib.sum()), 1),
+                                                          "items": int(calib.sum()),
+                                                          "units": _units(g, calib)},
+                                          "test": frozen.to_json()}
+            # the by-class figures at the frozen cut, on the test half (a cut met by deferring one class shows)
+            answered = (conf[test] >= cut) if cut is not None else np.zeros(int(test.sum()), dtype=bool)
+            data.selective_by_class[name] = selective_by_class(truth[test], error[test], conf[test], coverage, labels,
+                                                               answered=answered)
         if target_risk is not None and "coverage_at_risk" in planned:
             row["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         if guaranteed and target_risk is not None and calib is not None and np.all(np.isfinite(error)):
@@ -146,7 +173,11 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
     c = data.selective_coverage
     r = data.selective_target_risk if any("coverage_at_risk" in v for v in data.selective.values()) else None
     columns, numeric = ["system", "error rate, every item answered"], [False, True]
-    if c is not None:
+    at_c = data.frozen_coverage if data.selective_split is not None else {}
+    if c is not None and at_c:  # the cut frozen on the calibration half for the coverage, tested on the other
+        columns += [f"cut answering {c:g} of the calibration half", "coverage at it, test half",
+                    "selective risk at it, test half"]
+    elif c is not None:
         columns.append(f"selective risk at coverage {c:g}")
     if r is not None:
         columns.append(f"coverage at risk ≤ {r:g}")
@@ -161,7 +192,12 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
     rows = []
     for name, v in data.selective.items():
         row = [name, _fmt(v["error_rate"], digits)]
-        if c is not None:
+        if c is not None and at_c:
+            q = at_c.get(name)
+            row += ["—"] * 3 if q is None else [_fmt(q["calibration"]["threshold"], digits),
+                                                 _ci(q["test"]["coverage"], digits),
+                                                 _ci(q["test"]["risk"], max(digits, 4))]
+        elif c is not None:
             rep = by.get(name)
             row.append(_with_interval(rep, "selective_risk", digits) if rep is not None and "selective_risk" in
                        rep.values else _fmt(v.get("selective_risk"), digits))
@@ -181,7 +217,8 @@ def selective_table(data: Any, reports: Any, digits: int = 3) -> list[Any]:
     caption = " ".join(x for x in (
         "The items are answered most confident first (top-label probability; ties shared fractionally).",
         f"The selective risk is the error rate among the ⌈c·n⌉ = {data.selective_answered:,} most confident of the "
-        f"{data.selective_n:,} items." if c is not None else "",
+        f"{data.selective_n:,} items." if c is not None and not at_c else "",
+        _coverage_caption(data) if c is not None and at_c else "",
         f"The coverage at risk ≤ {r:g} is the largest share of the items, most confident first, whose error rate is at "
         "most that; chosen on the test set, it is optimistic for new data." if r is not None else "",
         _frozen_caption(data) if frozen and g is not None else "") if x)
@@ -213,6 +250,23 @@ def _frozen_caption(data: Any) -> str:
                                               split["grouped"] else "") + "; no cut when none tried qualifies.")
 
 
+def _coverage_caption(data: Any) -> str:
+    """How the cut for the target coverage was fixed on one half and tested on the other, with both halves' counts
+    (said once, when the cut frozen for a target risk has not said the split)."""
+    split, g, c = data.selective_split, float(data.selective_confidence), float(data.selective_coverage)
+    unit = "groups" if split["grouped"] else "items"
+    halves = "" if data.frozen_cut else (
+        f"The {split['calibration_units'] + split['test_units']:,} {unit} were split at random (seed "
+        f"{split['seed']}) into a calibration half of {split['calibration_units']:,} "
+        + (f"({split['calibration_items']:,} items) " if split["grouped"] else "")
+        + f"and a test half of {split['test_units']:,}" + (f" ({split['test_items']:,} items)" if split["grouped"]
+                                                            else "") + ". ")
+    return (halves + f"The cut for coverage {c:g} is the top-label probability of the ⌈c·n_c⌉-th most confident "
+            f"calibration item; frozen, it answers the test items whose top-label probability is at least it. On the "
+            f"test half: the share answered (the realised coverage) and the error rate of those answers (the selective "
+            f"risk), with {g:.0%} intervals over resamples of the test {unit}.")
+
+
 def _by_class_table(data: Any, digits: int) -> list[Any]:
     """Per true class and system at the target coverage: the share of the class's items answered and the recall
     among them (a cut met by deferring one class shows here)."""
@@ -222,11 +276,14 @@ def _by_class_table(data: Any, digits: int) -> list[Any]:
              _count(v.get("answered_wrong"))]
             for name, per in data.selective_by_class.items() for lab, v in per.items()]
     c = data.selective_coverage
-    caption = (f"At coverage {c:g}, the ⌈c·n⌉ most confident items answered (ties shared fractionally): for each true "
-               "class, the share of its items answered, the share of those answered that are right, and how many of "
-               "its items are answered as another class. A class whose share answered is far below the coverage is "
-               "the one the cut defers.")
-    return [TableBlock(id="selective_by_class", title=f"By class at coverage {c:g}", caption=caption,
+    frozen = bool(data.frozen_coverage) and data.selective_split is not None
+    at = (f"On the test half, at the cut frozen on the calibration half for coverage {c:g}" if frozen else
+          f"At coverage {c:g}, the ⌈c·n⌉ most confident items answered (ties shared fractionally)")
+    caption = (f"{at}: for each true class, the share of its items answered, the share of those answered that are "
+               "right, and how many of its items are answered as another class. A class whose share answered is far "
+               "below the coverage is the one the cut defers.")
+    title = f"By class at the cut frozen for coverage {c:g}" if frozen else f"By class at coverage {c:g}"
+    return [TableBlock(id="selective_by_class", title=title, caption=caption,
                        columns=["true class", "items", "system", "share answered", "recall among answered",
                                 "answered as another class"],
                        numeric=[False, True, False, True, True, True], rows=rows)]
@@ -266,7 +323,10 @@ def abstention_section(reject: Any, abstained: Mapping[str, float], systems: Map
         row = [name, f"{answered:,.0f} of {n:,.0f}", _ci(entry["coverage"], digits),
                _ci(entry["answered_error_rate"], digits)]
         if coverage is not None:
-            if name in ranked:
+            frozen_at = (getattr(score_data, "frozen_coverage", None) or {}).get(name)
+            if name in ranked and frozen_at is not None:  # the cut frozen for the coverage, on the test half
+                row.append(f"{_ci(frozen_at['test']['risk'], digits)} (at the cut frozen for it, test half)")
+            elif name in ranked:
                 sr = score_data.selective[name].get("selective_risk")
                 row.append(f"{_fmt(sr, digits)} (ranked by probability)")
             elif float(answered_count(n, coverage)) <= answered:

@@ -59,7 +59,8 @@ from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_sco
 from ._methods_bias import four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
-from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_lead, frozen_lead_sentences, limit_lead_sentences
+from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_coverage_lead, frozen_coverage_sentences, frozen_lead, \
+    frozen_lead_sentences, limit_lead_sentences
 from ._methods_lists import Text, distinct_names, net_benefits_once, prose_name
 from ._methods_focus import focus_sentence
 from ._voice import paper_voice
@@ -290,6 +291,10 @@ def build_methods(
                 frozen_lead_sentences(p, answers, cite, split_seed if split_seed is not None
                                       else intervals.seed if intervals is not None else None)
                 led = {"coverage_guaranteed_risk"}
+            elif frozen_coverage_lead(answers, primary):  # the cut for the coverage fixed on one half, tested on the other
+                frozen_coverage_sentences(p, answers, cite, split_seed if split_seed is not None
+                                          else intervals.seed if intervals is not None else None)
+                led = {"risk_at_frozen_coverage"}
             else:
                 led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
                     if primary is not None and not ranked else set()
@@ -408,7 +413,7 @@ def build_methods(
             _duties_sentence(p, answers, recommendation, task)
         elif [x for x in shown if x not in W.PROMISE_COMPARING]:  # the judge sentences said the field's reading
             said = [x for x in shown if x not in W.PROMISE_COMPARING]
-            if primary is not None and primary.id == "selective_risk":
+            if primary is not None and primary.id in ("selective_risk", "risk_at_frozen_coverage"):
                 # beside each class's recall among the answered items, the table's recall is of every item: said so
                 # (the derm reader, issue 22: "recall of every class" is undefined when lesions can be deferred)
                 every = W.S["per_class_all_answered"].format(items=_items(answers) or "items")

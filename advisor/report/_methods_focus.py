@@ -58,6 +58,12 @@ def focus_sentence(p: Text, answers: Mapping[str, Any], rec: Sequence[MetricEntr
         p.t(_opening(classes, "class") + W.S["focus_selective"].format(
             its="its" if one else "each one's", items=items, coverage=f"{float(coverage):.0%}") + ". ")
         return set()
+    if answers.get("abstention") and any(m.id == "risk_at_frozen_coverage" for m in rec):
+        # the by-class table at the cut frozen on the calibration half, on the test half (the dermatology reader)
+        items = plural(str(answers.get("item_name") or "item"))
+        p.t(_opening(classes, "class") + W.S["focus_selective_frozen"].format(
+            its="its" if one else "each one's", items=items) + ". ")
+        return set()
     named = [m for m in rec if class_metric(m.id) is not None and class_metric(m.id)[1] in classes]  # type: ignore[index]
     if not named:
         return set()

@@ -119,6 +119,8 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
     'Coverage at a risk of 2%'
     >>> name_with_parameters("coverage_guaranteed_risk", "Coverage at the frozen cut", {"target_risk": 0.02})
     'Coverage at the cut frozen for a risk of 2%'
+    >>> name_with_parameters("risk_at_frozen_coverage", "Selective risk at the frozen cut", {"coverage": 0.8})
+    'Selective risk at the cut frozen for 80% coverage'
     >>> name_with_parameters("top_k_accuracy", "Top-k accuracy", {"top_k": 5})
     'Top-5 accuracy'
     >>> name_with_parameters("macro_f1_of_classes", "Macro F1 over chosen classes", {"f1_classes": ["pos", "neg"]})
@@ -142,6 +144,8 @@ def name_with_parameters(metric_id: str, name: str, params: Mapping[str, Any]) -
         return f"Coverage at a risk of {risk * 100:.3g}%"
     if metric_id == "coverage_guaranteed_risk" and isinstance(risk, (int, float)):
         return f"Coverage at the cut frozen for a risk of {risk * 100:.3g}%"
+    if metric_id == "risk_at_frozen_coverage" and isinstance(params.get("coverage"), (int, float)):
+        return f"Selective risk at the cut frozen for {float(params['coverage']) * 100:.3g}% coverage"
     act = params.get("action")
     if metric_id in ("action_sensitivity", "action_specificity") and isinstance(act, str) and act:
         return f"{act[:1].upper()}{act[1:]} {metric_id.removeprefix('action_')}"  # "Referral sensitivity"

@@ -243,7 +243,8 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         brier: list[tuple[str, list[str]]] = [brier_convention(cite)] if k == 2 and "brier" in metrics else []
         curves = _curves_sentence(metrics, answers or {}, None, cite, k)
         cover = (answers or {}).get("target_coverage")
-        by_class = _by_class_sentence(answers or {}, float(cover)) if "selective_risk" in metrics and cover else []
+        by_class = _by_class_sentence(answers or {}, float(cover), "risk_at_frozen_coverage" in metrics) \
+            if ("selective_risk" in metrics or "risk_at_frozen_coverage" in metrics) and cover else []
         return brier + before + _threshold_before(metrics, answers or {}, names or {}, k) + curves + by_class
     cite = cite or (lambda author, year: None)
 
@@ -251,8 +252,9 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         return [k for k in (cite(a, y) for a, y in pairs) if k]
 
     out: list[tuple[str, list[str]]] = _curves_sentence(metrics, answers or {}, scores, cite, k)
-    if "selective_risk" in metrics and scores.selective_by_class and scores.selective_coverage is not None:
-        out += _by_class_sentence(answers or {}, scores.selective_coverage)
+    if ("selective_risk" in metrics or "risk_at_frozen_coverage" in metrics) and scores.selective_by_class \
+            and scores.selective_coverage is not None:
+        out += _by_class_sentence(answers or {}, scores.selective_coverage, bool(scores.frozen_coverage))
     ids = set(metrics)
     if ids & {"expected_cost", "normalized_expected_cost"} and scores.costs is not None:
         if not scores.costs_said:  # the situation sentence states the answers' costs and shares
@@ -383,6 +385,8 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     if s.labels_given and (ids & _DECISION_IDS or labels_shown) and s.bayes_threshold is None:
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
         text = f"The predicted labels are scored as given with the {what}; no threshold was chosen in this evaluation"
+        if s.frozen_coverage or s.frozen_cut:  # a deferral cut was fixed, on the calibration half: not said otherwise
+            text = f"The predicted labels are scored as given with the {what}"
         if "tpr_at_fpr" in ids and s.decision_budget is not None and ids & _DECISION_IDS:
             # the budget's threshold was chosen above: say which metrics it does not set (issue 22, the fraud reader);
             # the lead read at the deployed threshold has said so in its own sentence
@@ -395,14 +399,20 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     return out
 
 
-def _by_class_sentence(answers: Mapping[str, Any], coverage: float) -> list[tuple[str, list[str]]]:
+def _by_class_sentence(answers: Mapping[str, Any], coverage: float,
+                       frozen: bool = False) -> list[tuple[str, list[str]]]:
     """"For each class we also give the share of its lesions answered at 80% coverage and the recall among them, so
     a cut met by deferring one class shows" (issue 22, the dermatology reader: the selective risk is met most
-    cheaply by deferring the rare cancers)."""
+    cheaply by deferring the rare cancers); ``frozen``: at the cut frozen on the calibration half, on the test half.
+
+    >>> _by_class_sentence({"item_name": "lesion"}, 0.8, frozen=True)[0][0]
+    'For each class we also give the share of its lesions answered at that cut and the recall among them, so a cut met by deferring one class shows'
+    """
     items = plural(str(answers.get("item_name") or "item"))
     if answers.get("focus_classes"):  # said with the classes that matter most, right after the lead, with every
         return []  # class's share answered (advisor/report/_methods_focus.py)
-    return [(f"For each class we also give the share of its {items} answered at {coverage:.0%} coverage and the recall "
+    at = "at that cut" if frozen else f"at {coverage:.0%} coverage"
+    return [(f"For each class we also give the share of its {items} answered {at} and the recall "
              "among them, so a cut met by deferring one class shows", [])]
 
 

@@ -186,6 +186,7 @@ LEAD_CITE: dict[str, tuple[str, str]] = {
     "selective_risk": ("Geifman", "2017"),
     "coverage_at_risk": ("Geifman", "2017"),
     "coverage_guaranteed_risk": ("Geifman", "2017"),
+    "risk_at_frozen_coverage": ("Geifman", "2017"),
     "hierarchical_f1": ("Kiritchenko", "2006"),
 }
 
@@ -198,6 +199,9 @@ S: dict[str, str] = {
     "focus_label_aucs": ", we give {their} {aucs} first in the per-label table",
     "focus_selective": (", we give {its} recall among the answered {items} at {coverage} coverage and the number "
                         "answered as another class, and for every class the share answered"),
+    # the by-class figures at the cut frozen on the calibration half, on the test half (the dermatology reader)
+    "focus_selective_frozen": (", we give {its} recall among the {items} answered at that cut and the number "
+                               "answered as another class, and for every class the share answered"),
     "focus_area": ", and, since {names} {matter} most here, {cells}",
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
     "task_binary_plain": "We evaluate the agreement of two binary labelings",

@@ -97,5 +97,9 @@ class ScoreData(_M):
         "per system: the cut selection with guaranteed risk fixed on the calibration half (threshold, items answered, "
         "errors, design effect, bound) and what it does on the test half (coverage and error rate of the answers with "
         "their intervals, the error rate's one-sided bound and verdict against the target risk)"))
+    frozen_coverage: dict[str, dict[str, Any]] = Field(default_factory=dict, description=(
+        "per system: the cut that answers the target coverage of the calibration half (threshold, items answered and "
+        "their share there) and what it does on the test half (the realised coverage and the error rate of the "
+        "answers, with their intervals); the by-class figures are then those of the test half at this cut"))
     selective_given_labels: bool = Field(False, description="the answers are the predicted labels supplied with the "
                                          "probabilities (else the top label)")

@@ -32,8 +32,8 @@ from ._methods_intervals import unit_noun
 from ._methods_lists import Text
 from ._models import MetricEntry, TableBlock
 
-__all__ = ["LIMIT_PROMISE", "fixed_cut", "frozen_definitions", "frozen_lead", "frozen_lead_sentences",
-           "limit_definitions", "limit_lead_sentences", "limit_tables"]
+__all__ = ["LIMIT_PROMISE", "fixed_cut", "frozen_coverage_lead", "frozen_coverage_sentences", "frozen_definitions",
+           "frozen_lead", "frozen_lead_sentences", "limit_definitions", "limit_lead_sentences", "limit_tables"]
 
 #: The plan's diagnostic as the methods paragraph's list of promises carries it (said in the lead's sentences).
 LIMIT_PROMISE = "the error rate of the answers at the cut fixed in advance against the target risk"
@@ -132,6 +132,45 @@ def frozen_lead_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None,
         + (", approximately, as the design effect is estimated" if group else "") + ". ")
     p.t(f"We lead with coverage at the frozen cut on the other half, the share of its {items} {past}, with the "
         f"share of those {past} that are wrong and its one-sided 95% upper bound against the {limit} limit. ")
+
+
+def frozen_coverage_lead(answers: Mapping[str, Any], primary: Any) -> bool:
+    """Whether the cut that answers the target coverage is fixed on a calibration half and tested on the other (the
+    plan leads with the selective risk at the frozen cut).
+
+    >>> frozen_coverage_lead({"abstention": True, "target_coverage": 0.8}, MetricEntry(
+    ...     id="risk_at_frozen_coverage", name="r", formula="", role="primary"))
+    True
+    """
+    return primary is not None and primary.id == "risk_at_frozen_coverage" \
+        and answers.get("target_coverage") is not None
+
+
+def frozen_coverage_sentences(p: Text, answers: Mapping[str, Any], cite: Any = None, seed: Any = None) -> None:
+    """The cut that answers the target coverage fixed on one random half of the groups, and the lead: the selective
+    risk at that cut on the other half, with the share answered (the dermatology reader: "fix the deferral threshold
+    on a validation split, then report on the test set the realised coverage and the selective risk at that frozen
+    threshold").
+
+    >>> t = Text()
+    >>> frozen_coverage_sentences(t, {"item_name": "lesion", "target_coverage": 0.8, "group": "patient_id",
+    ...                               "context": "lesions are classified"}, seed=2024)
+    >>> print("".join(s.text for s in t.spans))
+    On a random half of the patients, seed 2024, the cut on the top-label probability that answers 80% of their lesions is fixed. We lead with the selective risk at the frozen cut on the other half, the error rate among the lesions answered, with the share answered. 
+    """
+    items = plural(str(answers.get("item_name") or "item"))
+    group = str(answers.get("group") or "")
+    units = (unit_noun(group, items) or "groups") if group else items
+    share = percent(float(answers["target_coverage"]))
+    whose = f"of their {items}" if group else "of them"
+    p.t(f"On a random half of the {units}" + (f", seed {seed}," if seed is not None else ",")
+        + f" the cut on the top-label probability that answers {share} {whose} is fixed")
+    key = cite("Geifman", "2017") if cite is not None else None
+    if key:
+        p.cite([key])
+    # "answered", not the author's verb for every item: a deferred lesion is classified too, by the dermatologist
+    p.t(f". We lead with the selective risk at the frozen cut on the other half, the error rate among the {items} "
+        "answered, with the share answered. ")
 
 
 def fewest_answers(limit: float, confidence: float = 0.95) -> int:

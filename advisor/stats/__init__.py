@@ -38,6 +38,7 @@ _LAZY: dict[str, str] = {
     "clustered_sgr": "._frozen_cut",
     "design_effect": "._frozen_cut",
     "frozen_cut": "._frozen_cut",
+    "quantile_cut": "._frozen_cut",
     "KornGraubard": "._budget",  # the bound over groups: Clopper–Pearson at the effective sample size (1998)
     "korn_graubard_upper": "._budget",
     "structure_bootstrap": "._structures",
@@ -112,6 +113,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
     from ._budget import one_sided_upper as one_sided_upper, risk_limit_check as risk_limit_check
     from ._frozen_cut import FrozenCut as FrozenCut, SgrFit as SgrFit, calibration_split as calibration_split
     from ._frozen_cut import clustered_sgr as clustered_sgr, design_effect as design_effect, frozen_cut as frozen_cut
+    from ._frozen_cut import quantile_cut as quantile_cut
     from ._budget import KornGraubard as KornGraubard, korn_graubard_upper as korn_graubard_upper
     from ._subgroup_aucs import BIAS_AUC_NAMES as BIAS_AUC_NAMES, subgroup_aucs as subgroup_aucs
     from ._subgroup_scores import SCORE_IDS as SUBGROUP_SCORE_IDS

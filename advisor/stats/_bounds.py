@@ -40,7 +40,7 @@ _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "
          "multilabel_samples_f1", "hamming_loss", "subset_accuracy", "top_k_accuracy", "tpr_at_fpr", "partial_roc_auc",
          "ks_statistic",
          "precision_at_k", "recall_at_k", "ici", "aurc", "selective_risk", "coverage_at_risk",
-         "coverage_guaranteed_risk",
+         "coverage_guaranteed_risk", "risk_at_frozen_coverage",
          "pair_correlation_distance", "purity", "normalized_mutual_info",
          "hierarchical_f1", "hierarchical_precision", "hierarchical_recall", "adjacent_accuracy", "in_scope_accuracy",
          "wrong_action_rate", "fallback_rate", "action_sensitivity", "action_specificity", "level_accuracy",

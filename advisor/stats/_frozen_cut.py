@@ -18,6 +18,9 @@ selective-classification methodologist). So:
   Clopper–Pearson bound at ``r̂ m/deff`` errors out of ``m/deff`` (:func:`advisor.stats.one_sided_upper`). The design
   effect is itself estimated, so with groups the guarantee is approximate: ``benchmarks/bench_frozen_cut.py`` measures
   how often the population risk at the frozen cut exceeds the target.
+* **A target coverage instead** (:func:`quantile_cut`): with a share ``c`` to answer and no cut fixed in advance,
+  the cut is the confidence of the ``⌈c·n_c⌉``-th most confident of the ``n_c`` calibration items (the dermatology
+  reader: "fix the deferral threshold on a validation split"); the same split, frozen and tested the same way.
 * **The test** (:func:`frozen_cut`): at the frozen threshold, on the test part, the share of items answered
   (realised coverage) and the error rate among them (realised selective risk), each with a BCa interval from
   resamples of the test groups (the acceleration from deleting one group at a time), and the error rate's one-sided
@@ -33,13 +36,13 @@ from typing import Any
 import numpy as np
 
 from .._exceptions import InputError
-from ..engine import check_target_risk, coverage_guaranteed_risk
+from ..engine import answered_count, check_coverage, check_target_risk, coverage_guaranteed_risk
 from ._budget import BudgetCheck, grouped_design_effect, one_sided_upper, risk_limit_check
 from ._clusters import group_weights
 from ._intervals import resampled_intervals
 from ._jackknife import EXACT_UNITS, GROUPS, acceleration
 
-__all__ = ["FrozenCut", "SgrFit", "calibration_split", "clustered_sgr", "design_effect", "frozen_cut"]
+__all__ = ["FrozenCut", "SgrFit", "calibration_split", "clustered_sgr", "design_effect", "frozen_cut", "quantile_cut"]
 
 
 def _units(n: int, groups: Any) -> np.ndarray:
@@ -128,6 +131,23 @@ def clustered_sgr(error: Any, confidence: Any, target_risk: float, delta: float 
     deff = design_effect(e[at], unit[at]) if groups is not None else 1.0
     return SgrFit(float(theta), float(cov), float(b), int(at.sum()), int(round(float(e[at].sum()))), deff,
                   int(e.shape[0]), units)
+
+
+def quantile_cut(confidence: Any, coverage: float) -> float | None:
+    """The confidence cut that answers the share ``coverage`` of these (calibration) items: the confidence of the
+    ``⌈c·n⌉``-th most confident item, so that the items at least that confident are answered (more than ``⌈c·n⌉``
+    when others tie with it); None without items.
+
+    >>> quantile_cut([0.9, 0.5, 0.7, 0.6, 0.95], 0.6)   # ⌈0.6·5⌉ = 3 answered: 0.95, 0.9 and 0.7
+    0.7
+    >>> quantile_cut([0.9, 0.5], 1.0)
+    0.5
+    """
+    c = np.sort(np.asarray(confidence, dtype=np.float64).ravel())[::-1]
+    if c.shape[0] == 0:
+        return None
+    m = int(min(answered_count(c.shape[0], check_coverage(coverage)), c.shape[0]))
+    return float(c[m - 1])
 
 
 @dataclass(frozen=True)
