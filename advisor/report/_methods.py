@@ -27,7 +27,7 @@ from ..engine import DEFAULT_CONVENTION
 from .._exceptions import UnknownMetricError
 from .._format import beta_text
 from ..catalogue import BIB_FILE, resolve_metric
-from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, undefined_case, undefined_whole
+from ..engine import LOG_LOSS_EPS, METRICS, NEEDS_PARAMETERS, SELECTIVE_IDS, undefined_case, undefined_whole
 from ..questionnaire import BACKQUOTED_FORMULA as FORMULA
 from ..questionnaire import RELEVANT_PROPERTIES as _RELEVANT
 from ..questionnaire import agree_verb as _agree
@@ -1518,6 +1518,11 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         mid = str(_get(item, "metric"))
         name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
         reason = avoid_reason(mid, said, _holds(property_status, binary))
+        if reason == "answers_every_item" and reported - set(SELECTIVE_IDS) - {"None"} \
+                and _holds(property_status, binary)(mid, "class_sensitivity") is False:
+            # a figure at full coverage is reported beside the selective lead (ISIC's balanced accuracy): "it scores
+            # every item" would hold for it too, so the reason is the one that sets them apart (the s34 reader)
+            reason = "class_sensitivity"
         if reason != "other":  # "fits this setting less well" says nothing, of a metric named or not (issue 22)
             groups.setdefault(reason, []).append(name)
     if not groups:
