@@ -457,7 +457,7 @@ def test_a_target_risk_leads_as_the_coverage_it_allows() -> None:
     assert "On a random half of the matters, seed 1, selection with guaranteed risk sets a cut on the top-label " \
            "probability  X ." in text
     assert "We lead with coverage at the frozen cut on the other half, the share of its documents routed, with the " \
-           "share of those routed that are wrong and its one-sided 95% upper bound against the 2% limit." in text
+           "share of those routed that are wrong and its one-sided 95% upper bound, adjusted for clustering, against the 2% limit." in text
     assert "Beside these we report area under the risk-coverage curve" in text and "optimistic" not in text
     # what the cited benchmarks do, not a custom of the firm's documents (the legal reader: "a firm's routing data are
     # not a benchmark"), with why it does not lead
