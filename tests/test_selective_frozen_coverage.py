@@ -27,6 +27,7 @@ from advisor.questionnaire import load_answers
 from advisor.report import build_report, methods_paragraph, render_report
 from advisor.stats import calibration_split, frozen_cut, quantile_cut
 from tests.test_methods_prose import evaluation_of, max_depth, repeated_ngram, sentences, words
+from tests.test_selective_guarantee import split_by_whole_groups
 
 ROOT = Path(__file__).resolve().parents[1]
 DERM = ROOT / "tests" / "situations" / "derm.yaml"
@@ -140,14 +141,8 @@ def test_the_frozen_cut_leads_on_the_test_patients(tmp_path: Path) -> None:
     ctx = build_report(_derm(), data, bootstrap=300, seed=5)
     assert ctx.primary == "risk_at_frozen_coverage"
     groups = np.array([f"pt{g}" for g in truth["patient"]])
-    # the split: whole patients, half of them, from the report's seed
-    calib = calibration_split(groups.shape[0], groups, seed=5)
-    assert not set(groups[calib]) & set(groups[~calib])
-    assert len(set(groups[calib])) == len(set(groups)) // 2
+    calib = split_by_whole_groups(ctx, groups, seed=5)  # whole patients, half of them, from the report's seed
     split = ctx.scores.selective_split
-    assert split == {"seed": 5, "grouped": True, "calibration_items": int(calib.sum()),
-                     "test_items": int((~calib).sum()), "calibration_units": len(set(groups[calib])),
-                     "test_units": len(set(groups[~calib]))}
     # the cut: the top-label probability that answers 80% of the calibration lesions, from them only
     e, c = truth["error"], truth["conf"]
     cut = float(np.sort(c[calib])[::-1][int(np.ceil(0.8 * calib.sum())) - 1])

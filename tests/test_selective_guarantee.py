@@ -222,6 +222,18 @@ def test_a_fixed_cut_with_data_gives_its_coverage_and_bound(tmp_path: Path) -> N
     assert "the documents of one matter are not independent" in formulas
 
 
+def split_by_whole_groups(ctx: Any, groups: np.ndarray, seed: int) -> np.ndarray:
+    """The report's calibration split, recomputed: whole groups, half of them, from the report's seed, as the report
+    records it (shared with the coverage target's frozen cut, tests/test_selective_frozen_coverage.py)."""
+    calib = calibration_split(groups.shape[0], groups, seed=seed)
+    assert not set(groups[calib]) & set(groups[~calib])
+    assert len(set(groups[calib])) == len(set(groups)) // 2
+    assert ctx.scores.selective_split == {
+        "seed": seed, "grouped": True, "calibration_items": int(calib.sum()), "test_items": int((~calib).sum()),
+        "calibration_units": len(set(groups[calib])), "test_units": len(set(groups[~calib]))}
+    return calib
+
+
 def test_without_a_cut_the_frozen_cut_leads_on_the_test_matters(tmp_path: Path) -> None:
     """The cut is fixed on the calibration matters only and tested on the others, every figure recomputed here."""
     path = tmp_path / "router.csv"
@@ -230,14 +242,8 @@ def test_without_a_cut_the_frozen_cut_leads_on_the_test_matters(tmp_path: Path) 
     ctx = build_report(_legal(), data, bootstrap=300, seed=5)
     assert ctx.primary == "coverage_guaranteed_risk"
     groups = np.array([f"m{g}" for g in truth["matter"]])
-    # the split: whole matters, half of them, from the report's seed
-    calib = calibration_split(groups.shape[0], groups, seed=5)
-    assert not set(groups[calib]) & set(groups[~calib])
-    assert len(set(groups[calib])) == len(set(groups)) // 2
+    calib = split_by_whole_groups(ctx, groups, seed=5)  # whole matters, half of them, from the report's seed
     split = ctx.scores.selective_split
-    assert split == {"seed": 5, "grouped": True, "calibration_items": int(calib.sum()),
-                     "test_items": int((~calib).sum()), "calibration_units": len(set(groups[calib])),
-                     "test_units": len(set(groups[~calib]))}
     # the cut: SGR on the calibration matters only, its bound at their effective sample size
     e, c = truth["error"], truth["conf"]
     fit = clustered_sgr(e[calib], c[calib], 0.02, 0.05, groups=groups[calib])
