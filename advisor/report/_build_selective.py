@@ -84,10 +84,10 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
     guaranteed = "coverage_guaranteed_risk" in planned and target_risk is not None
     at_coverage = "risk_at_frozen_coverage" in planned and coverage is not None
     calib = None
+    g = None if groups is None else np.asarray(groups)
     if guaranteed or at_coverage:  # one split for both cuts, from the report's seed
         data.selective_confidence = float(confidence)
         seed = pick_seed(seed)
-        g = None if groups is None else np.asarray(groups)
         calib = calibration_split(n, g, seed)
         data.selective_split = {"seed": seed, "grouped": g is not None,
                                 "calibration_items": int(calib.sum()), "test_items": int((~calib).sum()),
@@ -120,7 +120,6 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
             row["selective_risk"] = float(selective_risk(error, conf, coverage))
             data.selective_by_class[name] = selective_by_class(truth, error, conf, coverage, labels)
         if at_coverage and coverage is not None and calib is not None and np.all(np.isfinite(error)):
-            g = None if groups is None else np.asarray(groups)
             cut = quantile_cut(conf[calib], coverage)
             test = ~calib
             frozen = frozen_cut(error[test], conf[test], cut, None, float(confidence),
@@ -141,7 +140,6 @@ def selective_values(state: Any, values: dict[str, dict[str, Any]], rec_json: Ma
         if target_risk is not None and "coverage_at_risk" in planned:
             row["coverage_at_risk"] = float(coverage_at_risk(error, conf, target_risk))
         if guaranteed and target_risk is not None and calib is not None and np.all(np.isfinite(error)):
-            g = None if groups is None else np.asarray(groups)
             fit = clustered_sgr(error[calib], conf[calib], target_risk, 1.0 - float(confidence),
                                 groups=None if g is None else g[calib])
             test = ~calib
