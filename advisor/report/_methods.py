@@ -753,8 +753,11 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     context = answers.get("context")
     if context:  # the author's situation opens this paragraph too (issue 22: the NER paragraph dropped it)
         p.t(context if context.rstrip()[-1:] in ".!?" else context.rstrip() + ".").t(" ")
+    elif spans:
+        types = [str(c) for c in answers.get("classes") or []]
+        p.t(W.S["spans_what"].format(types=W.S["spans_types"].format(names=_join_words(types)) if types else ""))
     else:
-        p.t(W.S["spans_what" if spans else "ranking_what"])
+        p.t(W.S["ranking_what"])
     grades = len(answers.get("classes") or []) or int(answers.get("n_classes") or 0)
     p.t(W.S["spans"] if spans else W.S["ranking"].format(graded=W.S["ranking_graded"] if grades > 2 else ""))
     p.cite([k for k in [cite("Tjong Kim Sang", "2003") if spans else cite("rvelin", "2002")] if k])
@@ -765,7 +768,9 @@ def _external_paragraph(answers: Mapping[str, Any], intervals: IntervalSettings 
     if intervals is not None:
         p.t(W.S["external_intervals"].format(conf=f"{intervals.confidence:.0%}", method=method_words(intervals),
                                              n=f"{intervals.n_resamples:,}",
-                                             unit=_items(answers) or ("sentences" if spans else "queries")))
+                                             # the tagged sequences the data hold, unless the answers name them
+                                             # ("sentences" was a premise no answer gave)
+                                             unit=_items(answers) or ("sequences" if spans else "queries")))
         # the author's tool draws these resamples: a seed advisor picked would be a number nobody used
         given = intervals.seed is not None and intervals.seed_given
         p.t((W.S["seed"].format(seed=intervals.seed) if given else "") + ".")

@@ -239,7 +239,10 @@ S: dict[str, str] = {
     "notation_n_k": "$n$ and $k$ count items and classes",
     "notation_n": "$n$ counts the {items}",
     "notation_k": "$k$ counts the classes",
-    "spans_what": "We evaluate the extraction of spans, such as named entities, rather than the classification of items. ",
+    # the span types the answers name, nothing guessed ("such as named entities") and not the tool's own framing
+    # ("rather than the classification of items"): the spans reader
+    "spans_what": "We evaluate the extraction of spans{types}. ",
+    "spans_types": " of the types {names}",
     "spans": ("We report precision, recall and F1 over whole spans; a span counts as found only when its "
               "boundaries and type both match. They are micro-averaged over entities and also given per entity type, "
               "and the background tag is never scored"),
