@@ -707,8 +707,11 @@ class Answers(BaseModel):
             has_positive_class=self.positive_class is not None,
             tn_meaningful=self.true_negatives_meaningful is not False,
             has_costs=self.costs() is not None,
-            # `probabilities: true` (the older key) means outputs: probabilities
+            # `probabilities: true` (the older key) means outputs: probabilities, and outputs: probabilities means
+            # the probabilities are there: the rules that read either key (log loss and the Brier score beside the
+            # decision metrics) fire on both, as they do with data that hold the probabilities
             outputs=self.outputs or ("probabilities" if self.probabilities else None),
+            probabilities=self.probabilities or self.outputs == "probabilities",
             cost_ratio=self.cost_ratio(),
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import article, plural
+from ..questionnaire import article, lower_name, plural
 from ..stats import JACKKNIFE_EXACT_UNITS, JACKKNIFE_SETS, PAIRED_PROPORTIONS, PARTITION_NO_INTERVAL, \
     PARTITION_PAIR_DISTINCT, interval_methods
 from . import _methods_text as W
@@ -57,8 +57,7 @@ def _join(names: Sequence[str]) -> str:
 
 def _lower(name: str) -> str:
     """A metric's short name in running text: "Recall (sensitivity, true positive rate)" → "recall"."""
-    name = name.split(" (")[0]
-    return name if name[:2].isupper() else name[:1].lower() + name[1:]
+    return lower_name(name.split(" (")[0])  # an eponym keeps its capital ("Brier score", not "brier score")
 
 
 def unit_noun(column: str, items: str) -> str | None:
@@ -128,7 +127,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 names=names, take=W.S["exact_take_one" if one else "exact_take_many"],
                 kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else \
                 W.S["intervals_exact_but"].format(names=_join([name[m] for m in listed])) \
-                if 0 < len(listed) <= 3 else W.S["intervals_exact_many"]
+                if 0 < len(listed) < len(exact) else W.S["intervals_exact_many"]  # the shorter list named
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
         p.t(W.S["paired_proportions_if" if unknown else "paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
@@ -185,7 +184,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         # McNemar's test is named by the paired proportions' sentence where there is one, else here
-        named = bool(newcombe) and bool(resampled or not exact) and not brief
+        # (only when that sentence comes first: said after the winners, it would leave their tests unnamed until then —
+        # the digits reader: "one-sided paired tests" for balanced accuracy, then McNemar for accuracy, "two procedures")
+        named = bool(newcombe) and bool(resampled or not exact) and not brief and not after
         tests = (W.S["tests_plain"] if named else W.S["tests_paired"].format(names=_join([name[m] for m in newcombe]))) \
             if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)

@@ -63,8 +63,10 @@ PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it wo
                           "the table of those figures gives for each of the {k} classes")
 #: More classes than this: their shares in use are listed with the table, not in the paragraph.
 PROMISE_AT_PRIORS_LISTED = 8
-PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
-                            "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
+#: (said in 22 words, not 30: with log loss and the Brier score beside the probabilities, the retinopathy paragraph
+#: lost the promise by six words)
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} at the shares in use ({shares}), the "
+                            "confusion matrix's rows rescaled to those shares")
 #: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
 #: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
 #: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
@@ -440,7 +442,9 @@ S: dict[str, str] = {
     "lead_costlier_other": ("As no ratio of the two errors' costs was fixed, no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
                             "that {trivial}"),
-    "lead_costlier_other_terse": "{other} stands beside it, as {name} alone is perfect for a system that {trivial}",
+    # once the paragraph must shorten: the other error named, without the tutorial aside (the s36 reader: "'sensitivity
+    # alone is perfect for …' tutorial asides", a stock clause; the long form keeps it with the missing cost ratio)
+    "lead_costlier_other_terse": "{other} stands beside it for the other error",
     # the costlier error named while another lead holds (risks used as such, a budget): its rate, read out
     "costlier_read_missed": ("The costlier error, a missed “{pos}”, is read from {name}: one minus it is the share of the "
                              "“{pos}” {items} the system misses; {other} stands beside it"),
@@ -665,7 +669,9 @@ S: dict[str, str] = {
     # estimate of its population value (Roulston 1999 derives the bias), and a resampling interval centred on the
     # estimate keeps it (the benchmark's AMI rows: its estimate about half a standard error above the population's)
     "both_mutual_information": "both mutual information indices",
-    "intervals_partition_mi": "{names} {verb} no interval{s} or test{s}: a sample's mutual information is biased",
+    # upward (the s36/s37 readers: "bias does not stop you from building an interval"): on the small test sets of the
+    # benchmark by about half a standard error, which an interval centred on the estimate keeps
+    "intervals_partition_mi": "{names} {verb} no interval{s} or test{s}: a sample's mutual information is biased upward",
     "intervals_partition_mi_tail": ", and resampling around the estimate keeps the bias",
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
@@ -694,7 +700,8 @@ S: dict[str, str] = {
     "tests_plain": "tests",
     "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise,",
     "on_each_metric": "On each metric,",
-    "on_each_other_metric": "On each other metric,",
+    # the indices, not "each other metric": the partitions' indices but the two just said to have no test
+    "on_each_other_metric": "On the other indices,",
     # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
     # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
     # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
