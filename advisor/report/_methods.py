@@ -321,7 +321,8 @@ def build_methods(
                 named |= _best_within_budget(p, rec, of_field, extra, cite, field_of(answers))
             if primary is not None and not ranked and primary.id != "wrong_action_rate" \
                     and _lead_on_test_shares(answers, primary, property_status, binary):
-                p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
+                # after the field's figure, which a reader of the field seeks first; with what follows from it
+                p.t(W.S["lead_test_shares"] + _shares_consequence(answers, given) + ". ")
                 shares_said = True
             named |= _risk_calibration_sentence(p, answers, rec, primary, short=rest > 3)  # risks as risks
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
@@ -351,7 +352,8 @@ def build_methods(
                          data_adds=adds, planned_as=planned_as)
         if moving:
             accuracy = next((prose_name(m) for m in beside if m.id == "accuracy"), "accuracy")
-            _beside_shares_sentence(p, [*moving, accuracy] if with_accuracy else moving, too=shares_said)
+            _beside_shares_sentence(p, [*moving, accuracy] if with_accuracy else moving, too=shares_said,
+                                    consequence="" if shares_said else _shares_consequence(answers, given))
         constant_sentence(p, answers, primary, rec, chance)  # the lead read against a constant middle score
         smd_said = False  # the subgroups' SMD flag said with the baseline's flags (each with its comparison)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
@@ -1049,14 +1051,30 @@ def _beside_moving(answers: Mapping[str, Any], beside: Sequence[MetricEntry],
             and _moves_with_shares(answers, m.id, property_status, binary)]
 
 
-def _beside_shares_sentence(p: Text, moving: Sequence[str], too: bool = False) -> None:
+def _beside_shares_sentence(p: Text, moving: Sequence[str], too: bool = False, consequence: str = "") -> None:
     """"Accuracy, F1^PN and macro F1 depend on this test set's class shares": said once for every figure beside the
-    lead it applies to ("… on those shares too" after the lead was said to depend on them)."""
+    lead it applies to ("… on those shares too" after the lead was said to depend on them), with
+    ``consequence`` (:func:`_shares_consequence`)."""
     if not moving:
         return
     names = _join_words(list(moving))
     p.t(W.S["beside_shares_too" if too else "beside_shares"].format(
-        names=names[:1].upper() + names[1:], verb="depends" if len(moving) == 1 else "depend") + ". ")
+        names=names[:1].upper() + names[1:], verb="depends" if len(moving) == 1 else "depend") + consequence + ". ")
+
+
+def _shares_consequence(answers: Mapping[str, Any], given: Collection[str] | None = None) -> str:
+    """What follows from a figure's dependence on this test set's class shares, from the answer on the shares in use:
+    they differ (``shifted``), or nothing says they match (``unknown``); nothing when they are the same or not
+    answered (``given``: the keys the author answered; the s36 reader: "'depends on this test set's class shares' …
+    never draws the consequence").
+
+    >>> _shares_consequence({"deployment_prevalence": "shifted"}), _shares_consequence({})
+    (', which differ from those met in use', '')
+    """
+    if given is not None and "deployment_prevalence" not in given:  # a default is no answer (issue 22, item 3)
+        return ""
+    return {"shifted": W.S["shares_differ"], "unknown": W.S["shares_unknown"]}.get(
+        str(answers.get("deployment_prevalence")), "")
 
 
 def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
@@ -1527,8 +1545,16 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         str(_get(c, "metric")) for c in recommendation.get("complementary") or []}
     unreported = all(str(_get(item, "metric")) not in reported for item in disc)
     groups: dict[str, list[str]] = {}
+    # a planned accuracy beside a selective lead: the lead is its complement among the items answered, so it is read
+    # from the lead, never set aside for letting the large classes decide, which the lead does as much (the s37 derm
+    # reader: "the text contradicts itself on accuracy")
+    lead = str(_get(recommendation.get("primary") or {}, "metric"))
+    read_from_lead = lead in ("selective_risk", "risk_at_frozen_coverage") and any(
+        str(_get(item, "metric")) == "accuracy" for item in disc)
     for item in disc:
         mid = str(_get(item, "metric"))
+        if read_from_lead and mid == "accuracy":
+            continue
         name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
         reason = avoid_reason(mid, said, _holds(property_status, binary))
         if reason == "answers_every_item" and reported - set(SELECTIVE_IDS) - {"None"} \
@@ -1538,6 +1564,8 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
             reason = "class_sensitivity"
         if reason != "other":  # "fits this setting less well" says nothing, of a metric named or not (issue 22)
             groups.setdefault(reason, []).append(name)
+    if read_from_lead:
+        p.t(W.S["accuracy_from_selective"].format(items=_items(answers) or "items") + ". ")
     if not groups:
         return
     parts = []

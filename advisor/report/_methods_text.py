@@ -199,11 +199,13 @@ S: dict[str, str] = {
     "focus_figures": ", we give the {figures} of each",
     "focus_figures_one": ", we give its {figures}",
     "focus_label_aucs": ", we give {their} {aucs} first in the per-label table",
-    "focus_selective": (", we give {its} recall among the answered {items} at {coverage} coverage and the number "
-                        "answered as another class, and for every class the share answered"),
+    # the class's own items, answered and then answered wrong (the s37 dermatology reader: "its recall among the
+    # lesions answered … and the number answered as another class" read as if of every lesion answered)
+    "focus_selective": (", we give {its} recall among its {items} answered at {coverage} coverage, how many of those "
+                        "are answered as another class, and for every class the share answered"),
     # the by-class figures at the cut frozen on the calibration half, on the test half (the dermatology reader)
-    "focus_selective_frozen": (", we give {its} recall among the {items} answered at that cut and the number "
-                               "answered as another class, and for every class the share answered"),
+    "focus_selective_frozen": (", we give {its} recall among its {items} answered at that cut, how many of those "
+                               "are answered as another class, and for every class the share answered"),
     "focus_area": ", and, since {names} {matter} most here, {cells}",
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
     "task_binary_plain": "We evaluate the agreement of two binary labelings",
@@ -298,6 +300,8 @@ S: dict[str, str] = {
     "lead_test_shares": "Its value depends on the class shares of this test set",
     "beside_shares": "{names} {verb} on this test set's class shares",
     "beside_shares_too": "{names} {verb} on those shares too",
+    "shares_differ": ", which differ from those met in use",
+    "shares_unknown": ", which need not be those met in use",
     "accuracy_shares_too": "whose value depends on those shares too",
     # what accuracy is, when its dependence on the shares is said with the other figures' (one sentence for all)
     "accuracy_plain": "the share of {items} classified correctly",
@@ -480,6 +484,8 @@ S: dict[str, str] = {
     "avoid_unreported": "We do not report ",
     "avoid_more_unreported": "Nor do we report ",
     "avoid_because": ", because {they} ",
+    "accuracy_from_selective": "The accuracy planned is read from the lead: among the {items} answered it is one minus "
+                               "the selective risk",
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
                         "true class $i$ and predicted class $j$"),
