@@ -205,7 +205,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(idea).cite([k for k in [cite("Hsu", "1996")] if k]).t(colon + test)
         p.t(". ")
         if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
-            p.t(W.S["paired_proportions"].format(
+            # the winners' sentence of more systems named McNemar's test for them: their interval only (the digits
+            # reader: McNemar's test said twice read as "two testing procedures for one metric")
+            p.t(W.S["paired_proportions" if n_systems == 2 else "paired_proportions_interval"].format(
                 names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:

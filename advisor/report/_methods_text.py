@@ -644,6 +644,8 @@ S: dict[str, str] = {
     # on whom (the s27 diagnostic reader: "among culture-positive, resp. culture-negative participants")
     "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
                            "Newcombe's interval for paired proportions{among}"),
+    "paired_proportions_interval": ("Differences between systems in {names} take Newcombe's interval for paired "
+                                    "proportions{among}"),
     "paired_proportions_if": ("Should several systems be compared, differences in {names} take McNemar's exact test "
                               "and Newcombe's interval for paired proportions{among}"),
     # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
