@@ -282,7 +282,9 @@ S: dict[str, str] = {
     # the mean recall being the accuracy of the test set's matrix with every true class rescaled to one share (Opitz
     # 2024, prevalence calibration; the digits reader: "the decisive reason for the lead is missing")
     "lead_uniform": "is the accuracy to expect where every class is equally common, as in use",
-    "chance_zero": "is 0 in expectation for every classifier whose predictions are independent of the true class",
+    # Opitz's PV holds "for any (large) dataset": the population value, not the mean over finite test sets (the s37
+    # CoLA reader: "'0 in expectation' is only approximate")
+    "chance_zero": "on a large test set is 0 for every classifier whose predictions are independent of the true class",
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
