@@ -20,7 +20,7 @@ from advisor.catalogue import get_catalogue
 from advisor.cli import app
 from advisor.plan import make_plan
 from advisor.questionnaire import answers_from_mapping, load_answers, recommend
-from advisor.report import build_report
+from advisor.report import build_report, render_report
 from advisor.stats import bootstrap
 
 SITUATIONS = Path(__file__).parent / "situations"
@@ -136,7 +136,13 @@ def test_intent_leads_with_the_wrong_action_rate_and_gives_the_fallback_rate_bes
     text = _evaluation(build_report(answers, None, bootstrap=2000, seed=1))
     assert ("A prediction of “out-of-scope” takes no action, so we lead with the wrong-action rate, the share of "
             "utterances on which an action is taken and is wrong.") in text
-    assert "Beside it we give the fallback rate, the share of the other utterances taken as “out-of-scope”." in text
+    # what the fallback rate counts: in the paragraph while it has room, else with its formula (log loss and the Brier
+    # score beside the lead, the probabilities answered, took the words)
+    md = render_report(build_report(answers, None, bootstrap=2000, seed=1), "md")
+    assert "Beside it we give the fallback rate" in text
+    assert ("the fallback rate, the share of the other utterances taken as “out-of-scope”." in text
+            or "The fallback rate is the share of the utterances not “out-of-scope” that are taken as “out-of-scope”."
+            in md.partition("**Evaluation.**")[2].partition("\n\n")[2])  # the Definitions, after the paragraph
     assert "With no cost ratio between them fixed, the two errors are reported apart." in text
     assert "We lead with balanced accuracy" not in text
     assert text.index("wrong-action rate") < text.index("in-scope accuracy")

@@ -555,6 +555,13 @@ def build_methods(
             if isinstance(sentence, ThresholdNote):
                 notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
                 notation.say(sentence).cite(keys).t(".")
+    fallback = next((m for m in rec if m.id == "fallback_rate" and m.params.get("fallback_class") is not None), None)
+    if fallback is not None and W.S["fallback_beside"].format(name=prose_name(fallback)) in p.text() \
+            and W.S["fallback_beside_what"].split("{")[0] not in p.text():
+        # what the fallback rate counts, cut from the paragraph once it must shorten: with its formula, never unsaid
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
+        notation.t(W.S["fallback_defined"].format(f=fallback.params["fallback_class"],
+                                                  items=_items(answers) or "test items") + ".")
     if not variants:  # which adjusted Rand index and mutual information: with the formulas that show them
         moved = Text()
         _partition_sentence(moved, rec, cite)

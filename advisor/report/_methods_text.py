@@ -291,6 +291,7 @@ S: dict[str, str] = {
     "fallback_beside": "Beside it we give the {name}",
     # "the other {items}", as m's sentence names them (the s30 intent reader: "of other classes" read as generated)
     "fallback_beside_what": ", the share of the other {items} taken as “{f}”",
+    "fallback_defined": "The fallback rate is the share of the {items} not “{f}” that are taken as “{f}”",
     "fallback_not_merged": "With no cost ratio between them fixed, the two errors are reported apart",
     # the risks at which users act are given (decision_thresholds): the net benefit there leads (the sepsis reader)
     "lead_net_benefit": ("Because the risks of “{pos}” are acted on at {at}, we lead with the net benefit at {each}, "
@@ -708,7 +709,7 @@ S: dict[str, str] = {
     "tests_jackknife": "jackknife t tests",
     # the paired proportions' test is named in their own sentence, beside the winners' (McNemar's exact test)
     "tests_plain": "tests",
-    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise,",
+    "tests_paired": "tests (McNemar's exact test for {names}, the bootstrap's otherwise)",
     "on_each_metric": "On each metric,",
     # the indices, not "each other metric": the partitions' indices but the two just said to have no test
     "on_each_other_metric": "On the other indices,",
