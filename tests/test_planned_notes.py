@@ -272,6 +272,50 @@ def test_purity_rewards_over_splitting_and_is_not_symmetric() -> None:
     assert record.properties["max_agreement"].status == "fails" and record.properties["max_agreement"].verified
 
 
+# ------------------------------------------------------------------------------------------------------------------
+# inverse purity: purity with the two partitions' roles exchanged (Amigó, Gonzalo, Artiles & Verdejo 2009, §4.1)
+# ------------------------------------------------------------------------------------------------------------------
+def test_inverse_purity_of_the_books_worked_example() -> None:
+    # the same table: the classes x, o, ◇ have their largest clusters with 5, 4 and 3 of their 8, 5 and 4 items
+    table = [[5, 1, 2], [1, 4, 0], [0, 1, 3]]
+    assert partition_metrics(table, ["inverse_purity"])["inverse_purity"] == pytest.approx((5 + 4 + 3) / 17)
+    merged = [[5, 0], [4, 0], [0, 3]]  # x and o merged into one cluster: purity 8/12, inverse purity 1
+    got = partition_metrics(merged, ["purity", "inverse_purity"])
+    assert got["purity"] == pytest.approx((5 + 3) / 12) and got["inverse_purity"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_inverse_purity_matches_a_count_on_scikit_learns_contingency_table(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, 2 + seed, 200)
+    p = np.where(rng.random(200) < 0.3, rng.integers(0, 9, 200), t * 3 + 1)
+    c = contingency_matrix(t, p)  # rows: the reference's clusters, columns: the clustering's
+    by_hand = c.max(axis=1).sum() / c.sum()  # each reference cluster's largest cell
+    got = partition_metrics(c, ["purity", "inverse_purity"])
+    assert got["inverse_purity"] == pytest.approx(by_hand)
+    # the swap identity: inverse purity is purity with the two partitions exchanged, on scikit-learn's own table
+    assert got["inverse_purity"] == pytest.approx(partition_metrics(contingency_matrix(p, t), ["purity"])["purity"])
+    assert got["purity"] == pytest.approx(partition_metrics(c.T, ["inverse_purity"])["inverse_purity"])
+    rows, cols = np.nonzero(c)
+    batch = partition_cells_batch(np.stack([c[rows, cols], 2 * c[rows, cols]]), rows, cols, c.shape,
+                                  ["inverse_purity"])
+    assert batch["inverse_purity"] == pytest.approx([by_hand, by_hand])
+
+
+def test_inverse_purity_rewards_merging_where_purity_rewards_splitting() -> None:
+    two = np.array([[1, 1, 1, 0, 0, 0], [0, 0, 0, 1, 1, 1]])  # reference {0,1,2}{3,4,5}, one item per cluster
+    got = partition_metrics(two, ["purity", "inverse_purity"])
+    assert got["purity"] == 1.0 and got["inverse_purity"] == pytest.approx(2 / 6)  # over-splitting: the pair says so
+    merged = np.array([[3, 0], [2, 0], [0, 1]])  # three reference clusters, the first two merged
+    got = partition_metrics(merged, ["purity", "inverse_purity"])
+    assert got["inverse_purity"] == 1.0 and got["purity"] == pytest.approx(4 / 6)  # over-merging: the pair says so
+    record = get_catalogue().metrics["inverse_purity"]
+    assert record.structure == "partition" and record.higher_is_better and record.references == ["amigo2009comparison"]
+    assert record.formula == r"\frac{1}{n}\sum_{i}\max_{j}C_{ij}"
+    assert record.properties["max_agreement"].status == "fails" and record.properties["max_agreement"].verified
+    assert record.properties["symmetry"].status == "fails" and record.properties["symmetry"].verified
+
+
 def test_purity_has_a_bootstrap_interval() -> None:
     rows = PartitionRows(true=np.array([0, 0, 1, 1, 2]), pred={"a": np.array([0, 1, 0, 1, 1])},
                          counts=np.array([30., 5., 4., 25., 20.]))
