@@ -667,6 +667,13 @@ S: dict[str, str] = {
     "both_mutual_information": "both mutual information indices",
     "intervals_partition_mi": "{names} {verb} no interval{s} or test{s}: a sample's mutual information is biased",
     "intervals_partition_mi_tail": ", and resampling around the estimate keeps the bias",
+    # a planned purity with its inverse: sums of each cluster's (each reference cluster's) largest count, which a sample
+    # overstates (the expected maximum of counts is at least the maximum of their expectations), and their BCa
+    # intervals under-covered (benchmarks/README.md, --purity): none given, said with the mutual information's bias
+    "intervals_partition_shares": "Only pair-counting indices have intervals and tests: a sample overstates mutual information",
+    "intervals_partition_shares_tail": " and majority counts, and resampling keeps the bias",
+    "intervals_partition_shares_only": ("{names} {verb} no intervals or tests: a sample overstates majority counts, "
+                                        "and resampling around the estimate keeps the bias"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "
@@ -695,6 +702,7 @@ S: dict[str, str] = {
     "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise,",
     "on_each_metric": "On each metric,",
     "on_each_other_metric": "On each other metric,",
+    "on_each_pair_counting_index": "On each pair-counting index,",
     # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
     # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
     # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
