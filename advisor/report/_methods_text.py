@@ -132,7 +132,9 @@ DUTY: dict[str, str] = {
 
 #: The work behind what a metric beside the lead adds (its ADDS phrase), cited right after that phrase: MCC's constant
 #: baseline, the expected value 0 of a random labeling with fixed class sizes (Gösgens et al. 2021, §3.5 and Table 2).
-ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good"}
+#: Purity with inverse purity: what the two reward, as text-clustering studies report them (Amigó et al. 2009, §4.1).
+ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good", "purity": "amigo2009comparison",
+                             "inverse_purity": "amigo2009comparison"}
 
 #: What a variant is, when its name is ambiguous.
 VARIANT: dict[str, str] = {
@@ -504,6 +506,8 @@ S: dict[str, str] = {
     # both reported (NMI planned): one normalisation, said once for the two, just named beside the lead
     # a planned metric's caveat the paragraph had no room for, said in the note on the planned metrics
     "caveat_note": "The planned “{planned}” is reported as {name}, {caveat}.",
+    # a planned purity's pair, when the paragraph had no room for why the two go together
+    "purity_pair_note": "The planned “{planned}” is reported as purity with inverse purity, {why} (Amigó et al. 2009).",
     # after a planned purity set aside (the s28 clustering reader: "text-clustering papers report purity with
     # inverse purity, or the clustering F-measure; report that pair or say why not comparable")
     "purity_pair": ("Text-clustering studies pair it with inverse purity, which rewards merging instead, or combine "
@@ -762,4 +766,5 @@ UNDEFINED_CASE: dict[str, str] = {
 TERSE_FIRST: tuple[str, ...] = ("accuracy", "log loss", "Brier score", "balanced accuracy")
 #: What is said beside these metrics is a caveat, not what they add: the last to go when the paragraph must shorten
 #: (a planned NMI is not corrected for chance); when even it must go, the note on the planned metrics says it
-TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info"})
+#: (a planned NMI is not corrected for chance; a planned purity's pair says why the two go together)
+TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info", "purity", "inverse_purity"})
