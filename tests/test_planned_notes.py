@@ -118,6 +118,17 @@ def test_a_planned_purity_is_reported_with_inverse_purity_and_why() -> None:
                                                               "".join(s.text for s in p.spans) for p in ctx.methods)
 
 
+def test_a_list_of_bare_names_keeps_only_the_groups_a_reader_needs() -> None:
+    """With nothing added beside the names, "purity and inverse purity" is no group of its own ("…; and purity and
+    inverse purity"), but a class both names read stays with them: precision and F1 score of “out-of-scope”."""
+    from advisor.report import methods_paragraph
+
+    clusters = methods_paragraph(str(SITUATIONS / "clustering.yaml"), "md", seed=2024)
+    assert "adjusted mutual information, normalized mutual information, purity and inverse purity." in clusters
+    intents = methods_paragraph(str(SITUATIONS / "intent.yaml"), "md", seed=2024)
+    assert "precision and F1 score of “out-of-scope”" in intents
+
+
 def test_purity_planned_without_a_partition_is_not_paired() -> None:
     """The pair is the answer to a planned purity in a comparison of partitions, decided from the answers: the same
     articles classified into the editors' topics (labels, not cluster ids) get no inverse purity."""

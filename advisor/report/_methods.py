@@ -1429,9 +1429,12 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         bare = set(order[:terse])
         said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
-    if not any(adds for _, adds in said):  # nothing added: a plain list of names, a group kept only for a shared
-        # ending ("geometric and harmonic means of recalls"), never "…; and purity and inverse purity"
-        parts = [n for ns, _ in said for n in ([_shared_tail(ns)] if _shared_tail(ns) != _join_words(ns) else ns)]
+    if not any(adds for _, adds in said):  # nothing added: a plain list of names, never "…; and purity and inverse
+        # purity"; a group is kept for a shared ending ("geometric and harmonic means of recalls") or a shared class
+        # ("precision and F1 score of “out-of-scope”", whose class both names read)
+        parts = [n for (ns, _), ms in zip(said, groups.values())
+                 for n in ([_shared_tail(ns)] if _shared_tail(ns) != _join_words(ns)
+                           or (multiclass and ms[0].params.get("positive_label") is not None) else ns)]
     # the phrase each metric is said with (a situation's own, or the common one), which its source follows
     used = {m.id: adds for (_, adds), ms in zip(said, groups.values()) for m in ms if adds}
     # every metric keeps what it adds; a list too long for one sentence goes on in a second, a third …, no two
