@@ -238,11 +238,10 @@ def test_a_planned_index_a_partition_comparison_leaves_out_is_said_with_its_reas
     # with its reason and its bias (the s30 reader: comparability; more clusters favoured, Vinh et al. 2010)
     assert "normalized mutual information, as planned, for comparison with earlier clustering work; it is not " \
            "corrected for chance, and with this normalisation it favours clusterings with more clusters" in said
-    # a planned purity: computable, advised against with its reason (in the paragraph, where it has room, else in
-    # the note beside it), never "not a name the catalogue knows"
-    assert "purity, because it reaches its best value when every article is a cluster of its own, so it rewards " \
-           "over-splitting" in said or "We do not report purity: it reaches its best value when every " \
-           "article is a cluster of its own, so it rewards over-splitting" in said
+    # a planned purity: computable, reported with inverse purity and why the two go together (in the paragraph, where
+    # it has room, else in the note beside it; the text-clustering readers), never "not a name the catalogue knows"
+    assert "purity alone rewards splitting the articles into more clusters, inverse purity rewards merging them" in said
+    assert "We do not report purity" not in said
     assert "catalogue knows" not in said
     assert "does not cover partitions" not in said and "advisor does not evaluate this" not in said
     note = next((p for p in ctx.methods if p.heading in ("Not reported", "Not evaluated by advisor")), None)

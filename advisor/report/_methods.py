@@ -178,6 +178,8 @@ def build_methods(
             or len(answers.get("classes") or []) or None
         data_adds["macro_f1"] = W.S["macro_f1_tree"].format(
             k=f"{k_classes:,} " if k_classes else "", item=str(answers.get("item_name") or "item"))
+    if answers.get("label_structure") == "partition":  # a planned purity's pair: what each rewards, in the author's items
+        data_adds.update(_purity_pair(answers))
     if primary is not None and primary.id in W.BESIDE_PROPER:  # a second proper score beside a proper lead: not
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
     if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
@@ -532,14 +534,21 @@ def build_methods(
     notes: list[str] = []
     if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
         # a planned metric advised against that the paragraph has no room for is said to the author beside what is
-        # not reported, never dropped (the clustering's planned purity)
+        # not reported, never dropped
         notes += _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
     said_text = p.text()
     # a planned metric reported with a caveat the paragraph had no room for (NMI, not corrected for chance): the
     # caveat is said beside what became of the planned metrics, never dropped
     notes += [W.S["caveat_note"].format(planned=_planned_name(answers, m.id) or m.name, name=_lower_name(m.name),
                                         caveat=W.ADDS[m.id].removeprefix("as planned, "))
-              for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text]
+              for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text
+              and m.id not in ("purity", "inverse_purity")]
+    # a planned purity reported with inverse purity: why the two go together, said once for the pair where the
+    # paragraph had no room for it (never "We do not report purity": the text-clustering readers)
+    why = _purity_pair(answers)["purity"]
+    if answers.get("label_structure") == "partition" and {"purity", "inverse_purity"} <= {m.id for m in rec} \
+            and why not in said_text:
+        notes.append(W.S["purity_pair_note"].format(planned=_planned_name(answers, "purity") or "purity", why=why))
     # a planned figure the Evaluation paragraph itself gives for illustration at the conventional cut is not said
     # again before it (the CheXpert reader: the F1 caveat twice, almost word for word)
     shown_there = "given for illustration only" in said_text
@@ -755,6 +764,24 @@ def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None,
         p.t(W.S["task_judge"].format(humans=humans, items=f"{int(task.n):,} {items or 'items'}", k=k) + ". ")
     elif not context:
         p.t(W.S["task_judge_plain"].format(humans=humans) + ". ")
+
+
+def _purity_pair(answers: Mapping[str, Any]) -> dict[str, str]:
+    """What purity and inverse purity add, reported together for a planned purity: one phrase for the pair, the
+    author's items for "the items" (the text-clustering readers).
+
+    >>> _purity_pair({"item_name": "article"})["inverse_purity"][:75]
+    'as text-clustering studies report them: purity alone rewards splitting the '
+    >>> "the articles into more clusters" in _purity_pair({"item_name": "article"})["purity"]
+    True
+    """
+    items = _items(answers)
+    phrase = {m: W.ADDS[m].removesuffix(" " + _PAIR_SOURCE) for m in ("purity", "inverse_purity")}  # cited apart
+    return {m: p.replace("the items", f"the {items}") if items else p for m, p in phrase.items()}
+
+
+#: the source the pair's phrase names on the recommendation screen; the paragraph cites it as a reference
+_PAIR_SOURCE = "(Amigó et al. 2009)"
 
 
 def _items(answers: Mapping[str, Any]) -> str | None:
@@ -1435,6 +1462,14 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         bare = set(order[:terse])
         said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
+    if not any(adds for _, adds in said):  # nothing added: a plain list of names, never "…; and purity and inverse
+        # purity"; a group is kept for a shared ending ("geometric and harmonic means of recalls") or a shared class
+        # ("precision and F1 score of “out-of-scope”", whose class both names read)
+        parts = [n for (ns, _), ms in zip(said, groups.values())
+                 for n in ([_shared_tail(ns)] if _shared_tail(ns) != _join_words(ns)
+                           or (multiclass and ms[0].params.get("positive_label") is not None) else ns)]
+    # the phrase each metric is said with (a situation's own, or the common one), which its source follows
+    used = {m.id: adds for (_, adds), ms in zip(said, groups.values()) for m in ms if adds}
     # every metric keeps what it adds; a list too long for one sentence goes on in a second, a third …, no two
     # sentences in a row opening alike
     start = start or W.S["beside"]
@@ -1445,15 +1480,19 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         opening = start if i == 0 else more[(i - 1) % len(more)]
         cut = len(parts)
         while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) + _CITE_WORDS * sum(
-                W.ADDS[mid] in part for part in parts[:cut] for mid in W.ADDS_CITE if mid in W.ADDS) > _LIST_WORDS:
+                phrase in part for part in parts[:cut] for phrase in
+                dict.fromkeys(used[mid] for mid in W.ADDS_CITE if mid in used)) > _LIST_WORDS:
             cut -= 1
-        _cited_list(p, _listed(opening, parts[:cut]), [m for ms in groups.values() for m in ms])
+        _cited_list(p, _listed(opening, parts[:cut]), [m for ms in groups.values() for m in ms], used)
         parts = parts[cut:]
 
 
-def _cited_list(p: Text, sentence: str, metrics: Sequence[MetricEntry]) -> None:
-    """The sentence of metrics beside the lead, each phrase of :data:`W.ADDS_CITE` followed by its source."""
-    cites = [(W.ADDS[m.id], W.ADDS_CITE[m.id]) for m in metrics if m.id in W.ADDS_CITE and W.ADDS.get(m.id)]
+def _cited_list(p: Text, sentence: str, metrics: Sequence[MetricEntry], used: Mapping[str, str] | None = None) -> None:
+    """The sentence of metrics beside the lead, each phrase of :data:`W.ADDS_CITE` followed by its source (``used``:
+    the phrase each metric was said with, when not its common one); a phrase two metrics share is cited once."""
+    phrases = {m.id: (used or {}).get(m.id, W.ADDS.get(m.id, "")) for m in metrics}
+    cites = list(dict.fromkeys((phrases[m.id], W.ADDS_CITE[m.id]) for m in metrics
+                               if m.id in W.ADDS_CITE and phrases[m.id]))
     for phrase, key in cites:
         at = sentence.find(phrase)
         if at < 0:

@@ -134,7 +134,9 @@ DUTY: dict[str, str] = {
 
 #: The work behind what a metric beside the lead adds (its ADDS phrase), cited right after that phrase: MCC's constant
 #: baseline, the expected value 0 of a random labeling with fixed class sizes (Gösgens et al. 2021, §3.5 and Table 2).
-ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good"}
+#: Purity with inverse purity: what the two reward, as text-clustering studies report them (Amigó et al. 2009, §4.1).
+ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good", "purity": "amigo2009comparison",
+                             "inverse_purity": "amigo2009comparison"}
 
 #: What a variant is, when its name is ambiguous.
 VARIANT: dict[str, str] = {
@@ -517,6 +519,8 @@ S: dict[str, str] = {
     # both reported (NMI planned): one normalisation, said once for the two, just named beside the lead
     # a planned metric's caveat the paragraph had no room for, said in the note on the planned metrics
     "caveat_note": "The planned “{planned}” is reported as {name}, {caveat}.",
+    # a planned purity's pair, when the paragraph had no room for why the two go together
+    "purity_pair_note": "The planned “{planned}” is reported as purity with inverse purity, {why} (Amigó et al. 2009).",
     # after a planned purity set aside (the s28 clustering reader: "text-clustering papers report purity with
     # inverse purity, or the clustering F-measure; report that pair or say why not comparable")
     "purity_pair": ("Text-clustering studies pair it with inverse purity, which rewards merging instead, or combine "
@@ -684,6 +688,13 @@ S: dict[str, str] = {
     # benchmark by about half a standard error, which an interval centred on the estimate keeps
     "intervals_partition_mi": "{names} {verb} no interval{s} or test{s}: a sample's mutual information is biased upward",
     "intervals_partition_mi_tail": ", and resampling around the estimate keeps the bias",
+    # a planned purity with its inverse: sums of each cluster's (each reference cluster's) largest count, which a sample
+    # overstates (the expected maximum of counts is at least the maximum of their expectations), and their BCa
+    # intervals under-covered (benchmarks/README.md, --purity): none given, said with the mutual information's bias
+    "intervals_partition_shares": "Only pair-counting indices have intervals and tests: a sample overstates mutual information",
+    "intervals_partition_shares_tail": " and majority counts, and resampling keeps the bias",
+    "intervals_partition_shares_only": ("{names} {verb} no intervals or tests: a sample overstates majority counts, "
+                                        "and resampling around the estimate keeps the bias"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "
@@ -713,6 +724,7 @@ S: dict[str, str] = {
     "on_each_metric": "On each metric,",
     # the indices, not "each other metric": the partitions' indices but the two just said to have no test
     "on_each_other_metric": "On the other indices,",
+    "on_each_pair_counting_index": "On each pair-counting index,",
     # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
     # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
     # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
@@ -772,4 +784,5 @@ UNDEFINED_CASE: dict[str, str] = {
 TERSE_FIRST: tuple[str, ...] = ("accuracy", "log loss", "Brier score", "balanced accuracy")
 #: What is said beside these metrics is a caveat, not what they add: the last to go when the paragraph must shorten
 #: (a planned NMI is not corrected for chance); when even it must go, the note on the planned metrics says it
-TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info"})
+#: (a planned NMI is not corrected for chance; a planned purity's pair says why the two go together)
+TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info", "purity", "inverse_purity"})
