@@ -451,9 +451,9 @@ S: dict[str, str] = {
     "lead_costlier_other": ("As no ratio of the two errors' costs was fixed, no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
                             "that {trivial}"),
-    # once the paragraph must shorten: the other error named, without the tutorial aside (the s36 reader: "'sensitivity
-    # alone is perfect for …' tutorial asides", a stock clause; the long form keeps it with the missing cost ratio)
-    "lead_costlier_other_terse": "{other} stands beside it for the other error",
+    # the reason the companion stands beside the lead, kept when the paragraph must shorten (the s38 credit reader read
+    # the lead without it as "maximised by approving everyone"; the s36 reader had called it a tutorial aside)
+    "lead_costlier_other_terse": "{other} stands beside it, as {name} alone is perfect for a system that {trivial}",
     # the costlier error named while another lead holds (risks used as such, a budget): its rate, read out
     "costlier_read_missed": ("The costlier error, a missed “{pos}”, is read from {name}: one minus it is the share of the "
                              "“{pos}” {items} the system misses; {other} stands beside it"),
