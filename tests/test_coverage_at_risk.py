@@ -203,10 +203,9 @@ def test_advisor_methods_leads_with_it_and_states_the_optimism(tmp_path: Path) -
     r = CliRunner().invoke(app, ["methods", "--answers", str(answers), "--seed", "1"])
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())
-    # (log loss and the Brier score beside them: the probabilities are answered)
-    assert "Beside these we report coverage at a risk of 2%; balanced accuracy; log loss and Brier score; and area " \
-           "under the risk-coverage curve. The cut of the coverage at the target risk is found on this test set and " \
-           "is optimistic for a threshold fixed in advance." in text
+    assert "Beside these we report coverage at a risk of 2%, balanced accuracy and area under the risk-coverage " \
+           "curve. The cut of the coverage at the target risk is found on this test set and is optimistic for a " \
+           "threshold fixed in advance." in text
     assert r"**Coverage at a risk of 2%**: $$\max\left\{\frac{m}{n} : \frac{E_m}{m}\le r\right\}$$" in text
     assert "We also give the largest share" not in text  # said once, as the lead, not promised again
     # AURC beside it is the summary over every coverage, with its source (Geifman, Uziel & El-Yaniv 2019)
