@@ -280,12 +280,18 @@ def test_purity_reproduces_the_books_worked_example() -> None:
     assert round(12 / 17, 2) == 0.71
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_purity_matches_a_count_on_scikit_learns_contingency_table(seed: int) -> None:
+def _two_partitions(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A reference and a clustering of 200 items, and scikit-learn's contingency table of them (rows: the
+    reference's clusters, columns: the clustering's)."""
     rng = np.random.default_rng(seed)
     t = rng.integers(0, 2 + seed, 200)
     p = np.where(rng.random(200) < 0.3, rng.integers(0, 9, 200), t * 3 + 1)
-    c = contingency_matrix(t, p)  # rows: the reference's clusters, columns: the clustering's
+    return t, p, contingency_matrix(t, p)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_purity_matches_a_count_on_scikit_learns_contingency_table(seed: int) -> None:
+    t, p, c = _two_partitions(seed)
     by_hand = sum(max(c[i, j] for i in range(c.shape[0])) for j in range(c.shape[1])) / c.sum()
     assert partition_metrics(c, ["purity"])["purity"] == pytest.approx(by_hand)
     rows, cols = np.nonzero(c)
@@ -319,10 +325,7 @@ def test_inverse_purity_of_the_books_worked_example() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_inverse_purity_matches_a_count_on_scikit_learns_contingency_table(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    t = rng.integers(0, 2 + seed, 200)
-    p = np.where(rng.random(200) < 0.3, rng.integers(0, 9, 200), t * 3 + 1)
-    c = contingency_matrix(t, p)  # rows: the reference's clusters, columns: the clustering's
+    t, p, c = _two_partitions(seed)
     by_hand = c.max(axis=1).sum() / c.sum()  # each reference cluster's largest cell
     got = partition_metrics(c, ["purity", "inverse_purity"])
     assert got["inverse_purity"] == pytest.approx(by_hand)
