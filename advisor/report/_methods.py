@@ -56,7 +56,8 @@ from ._methods_field import (
 )
 from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_score_sentence, bias_sentence, \
     decision_groups_sentence, error_rates_sentence
-from ._methods_bias import four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, smd_sentence
+from ._methods_bias import RATIOS_NOT_BCA, four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, \
+    smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
 from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_coverage_lead, frozen_coverage_sentences, frozen_lead, \
@@ -251,6 +252,8 @@ def build_methods(
     # the groups the budget's bound allows for (Korn & Graubard 1998), as the report's Definitions and table take them
     bound_group = intervals.group_column if intervals is not None and intervals.n_resamples > 0 else None
     resampled = intervals is not None and intervals.n_resamples > 0  # the ratios have intervals to be read by
+    # the ratios' percentile interval beside BCa elsewhere says why (benchmarks/bench_adverse_impact.py)
+    bca_elsewhere = resampled and intervals is not None and method_words(intervals) == "BCa"
     # the gaps' "no margin" sentence can leave for the Limitations (the last shortening) where each ratio is read
     # against the line; a margin the author fixed is the design and stays
     moved_gaps = air and resampled and sub_promise is not None and margin_of(answers) is None
@@ -261,7 +264,7 @@ def build_methods(
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
                   thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
-                  rates_here: bool = True) -> Text:
+                  rates_here: bool = True, why: bool = True) -> Text:
         p = Text()
         # the very last shortening, with data (rest 5): the subgroups' paragraph below says each figure in full, so the
         # promise names the favourable decision's rate and ratio, and one sentence the line and its reading (the loan
@@ -407,12 +410,12 @@ def build_methods(
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
         if air and compact:  # the rates named with the promise above: the line, its source and how it is read
-            four_fifths_reading_sentence(p, answers)
+            four_fifths_reading_sentence(p, answers, bca=bca_elsewhere and why)
         elif air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
                                     columns_said=bias or (groups and sub_promise is not None), read=resampled)
             if resampled:  # the rule of thumb it cites is the test of each ratio, by its interval (the fair-lending
-                four_fifths_reading_sentence(p)  # reader): never dropped
+                four_fifths_reading_sentence(p, bca=bca_elsewhere and why)  # reader): never dropped
         if rest < 3:  # the field's standing caveat on its test sets (credit: selective labels); else a paragraph apart
             _field_caveat_sentence(p, answers)
         if smd and not smd_said:  # the author's question of bias in an ordered score: never dropped
@@ -519,14 +522,20 @@ def build_methods(
     passes = [(True, True, False), *([(True, False, False)] if undefined_count is not None else []),
               (True, True, True)] if rates else [(True, True, True)]
     passes += [(False, True, True)] if jigsaw else []  # (score, error rates said here, bare bias AUCs allowed)
+    # why the ratios' interval is not the paragraph's BCa is the first to go at each step (what is not used gets a
+    # clause at most, writing.md), said with the formulas instead
     for score, rates_here, bare in passes:
         for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest), \
                 shares in ladder:
             if terse > 4 and not bare:
                 continue
-            p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
-                          conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest,
-                          variants=variants, shares=shares, rates_here=rates_here)
+            for why_here in (True, False) if bca_elsewhere and air else (False,):
+                p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds,
+                              example=example, conventions=conventions, brief=brief, score=score,
+                              thresholds=thresholds, rest=rest, variants=variants, shares=shares,
+                              rates_here=rates_here, why=why_here)
+                if _word_count(p.spans) <= MAX_WORDS:
+                    break
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
@@ -579,6 +588,9 @@ def build_methods(
         if moved.spans:
             notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
             notation.spans += moved.spans
+    if bca_elsewhere and air and not why_here:  # why the ratios' interval is not BCa: with the formulas, no room above
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
+        notation.t(RATIOS_NOT_BCA)
     forms = field_forms_text(answers, rec, primary) if rest > 1 else ""
     if forms:  # the form the field quotes a figure in (2·AUC − 1), with the formulas
         notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "").t(forms)
