@@ -1,6 +1,7 @@
 """Benchmark: coverage of the intervals of the partition indices (issue 23, item 3).
 
-Run with ``python benchmarks/bench_partition_intervals.py`` (``--quick`` for a quarter of the test sets).
+Run with ``python benchmarks/bench_partition_intervals.py`` (``--quick`` for a quarter of the test sets;
+``--purity`` for purity and inverse purity alone, on the same populations).
 
 Each scenario is a population of items whose (reference cluster, predicted cluster) pair has known probabilities
 ``π_ij``; a test set is ``n`` items drawn from it, so the population value of each index is known: the pair
@@ -29,6 +30,11 @@ Methods, each on the same test sets (the first four on the same 1,000 resamples)
   or ``√(m/(n − m))`` (the rate with the finite-population factor), m = n/2 and n/4; groups are the units with
   groups.
 
+``--purity``: purity and inverse purity, means of per-cluster maxima rather than pair counts, so nothing is left
+out of a resample: BCa on the item bootstrap as drawn (what :func:`advisor.stats.partition_intervals` gives every
+index outside ``NO_INTERVAL``), beside the percentile interval of the same resamples and the jackknife normal
+interval. The population value is ``Σ_j max_i π_ij`` (purity) and ``Σ_i max_j π_ij`` (inverse purity).
+
 "none" is the share of test sets without an interval (advisor gives none that would exclude its estimate);
 coverage counts those as misses.
 """
@@ -51,7 +57,8 @@ from advisor.stats._partitions import _RECENTRED, _errors, _resample_values, _Sy
 
 IDS = ["pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info"]
 SHORT = {"pair_correlation": "CC", "pair_correlation_distance": "CD", "adjusted_rand_index": "ARI",
-         "adjusted_mutual_info": "AMI", "normalized_mutual_info": "NMI"}
+         "adjusted_mutual_info": "AMI", "normalized_mutual_info": "NMI", "purity": "purity",
+         "inverse_purity": "inverse purity"}
 METHODS = ("advisor", "recentred", "naive percentile", "naive BCa", "jackknife normal", "half-sampling",
            "advisor, items resampled")
 Z = NormalDist().inv_cdf(0.975)
@@ -60,11 +67,16 @@ SUBSAMPLING = (("subsampling n/2, rate", 0.5, "rate"), ("subsampling n/2, finite
                ("subsampling n/4, rate", 0.25, "rate"), ("subsampling n/4, finite", 0.25, "finite"))
 
 
+#: ``--purity``: the two shares of per-cluster maxima, and the methods compared on them.
+PURITY = ["purity", "inverse_purity"]
+PURITY_METHODS = ("advisor (BCa)", "percentile", "jackknife normal")
+
+
 def population_values(pi: np.ndarray) -> dict[str, float]:
     """The indices of a population of items with cell probabilities ``pi`` (n → ∞)."""
     r, c = np.nonzero(pi)
-    v = partition_cells_batch(pi[r, c][None], r, c, pi.shape, IDS, population=True)
-    return {m: float(v[m][0]) for m in IDS}
+    v = partition_cells_batch(pi[r, c][None], r, c, pi.shape, IDS + PURITY, population=True)
+    return {m: float(v[m][0]) for m in IDS + PURITY}
 
 
 def model(sizes: list[float], noise: float, extra: int = 2) -> np.ndarray:
@@ -120,14 +132,35 @@ def _ami_row(rows: PartitionRows, theta: dict[str, float], resamples: int, seed:
             width[m][meth].append(hi - lo if np.isfinite(lo) else np.nan)
 
 
+def _purity_row(rows: PartitionRows, theta: dict[str, float], resamples: int, seed: int,
+                cov: dict[str, dict[str, list]], width: dict[str, dict[str, list]]) -> None:
+    """Purity's and inverse purity's intervals on one test set: advisor's BCa on the item bootstrap as drawn, the
+    percentile interval of the same resamples, and the jackknife normal interval."""
+    point, moved, th, w = _errors(rows, PURITY, resamples, seed, None)
+    point, moved, th, w = point["s"], moved["s"], th["s"], w["s"]
+    acc = acceleration(th, w)
+    units = w.sum()
+    for j, m in enumerate(PURITY):
+        est = point[j]
+        ok = np.isfinite(th[:, j])
+        mean = np.sum(w[ok] * th[ok, j]) / w[ok].sum()
+        se = math.sqrt((units - 1) / units * np.sum(w[ok] * (th[ok, j] - mean) ** 2))
+        got = {"advisor (BCa)": _interval(moved[:, j], est, acc[j], "auto"),
+               "percentile": tuple(np.nanquantile(moved[:, j], [0.025, 0.975])),
+               "jackknife normal": (est - Z * se, est + Z * se)}
+        for meth, (lo, hi) in got.items():
+            cov[m][meth].append(bool(np.isfinite(lo) and lo <= theta[m] <= hi))
+            width[m][meth].append(hi - lo if np.isfinite(lo) else np.nan)
+
+
 def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed: int, groups: int = 0,
-             extras: bool = True, ami: bool = False) -> None:
+             extras: bool = True, ami: bool = False, purity: bool = False) -> None:
     """Coverage of every method on ``reps`` test sets of ``n`` items (or ``groups`` groups of about n/groups)."""
     rng = np.random.default_rng(seed)
     theta = population_values(pi)
     ka, kb = pi.shape
-    ids = MI if ami else IDS
-    methods = ("advisor",) + tuple(x[0] for x in SUBSAMPLING) if ami else METHODS
+    ids = MI if ami else PURITY if purity else IDS
+    methods = ("advisor",) + tuple(x[0] for x in SUBSAMPLING) if ami else PURITY_METHODS if purity else METHODS
     cov = {m: {mm: [] for mm in methods} for m in ids}
     width = {m: {mm: [] for mm in methods} for m in ids}
     t0 = time.time()
@@ -158,6 +191,9 @@ def scenario(name: str, pi: np.ndarray, n: int, reps: int, resamples: int, seed:
         done += 1
         if ami:
             _ami_row(rows, theta, resamples, done, cov, width)
+            continue
+        if purity:
+            _purity_row(rows, theta, resamples, done, cov, width)
             continue
         point, moved, th, w = _errors(rows, IDS, resamples, done, None, recentre=_RECENTRED)
         point, moved, th, w = point["s"], moved["s"], th["s"], w["s"]
@@ -211,12 +247,15 @@ def main() -> None:
     ap.add_argument("--only", default="", help="rows whose 'scenario n' contains this; alternatives split by |")
     ap.add_argument("--reps", type=int, default=0, help="test sets per row (default 400, 100 with --quick)")
     ap.add_argument("--ami", action="store_true", help="AMI and NMI alone: advisor's bootstrap beside subsampling")
+    ap.add_argument("--purity", action="store_true", help="purity and inverse purity alone: BCa on the item bootstrap")
+    ap.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples per test set")
     args = ap.parse_args()
     reps = args.reps or (100 if args.quick else 400)
     only = [x for x in args.only.split("|") if x]
-    b = 1000
+    b = args.resamples
     sizes = [0.4, 0.3, 0.2, 0.1]
-    methods = ("advisor",) + tuple(x[0] for x in SUBSAMPLING) if args.ami else METHODS
+    methods = ("advisor",) + tuple(x[0] for x in SUBSAMPLING) if args.ami else PURITY_METHODS if args.purity \
+        else METHODS
     print("| scenario: index, population value | n | test sets | " + " | ".join(methods) + " |")
     print("|---|---:|---:|" + "---|" * len(methods))
     rows = [
@@ -235,10 +274,10 @@ def main() -> None:
     for name, pi, n, seed in rows:
         if only and not any(x in f"{name} {n}" for x in only):
             continue
-        scenario(name, pi, n, reps, b, seed, extras=n <= 200, ami=args.ami)
+        scenario(name, pi, n, reps, b, seed, extras=n <= 200, ami=args.ami, purity=args.purity)
     if not only or any("groups" in x for x in only):
         scenario("40 groups of 5–15 items (moderate)", model(sizes, 0.2), 400, reps // 2, b, 12, groups=40,
-                 extras=False, ami=args.ami)
+                 extras=False, ami=args.ami, purity=args.purity)
 
 
 if __name__ == "__main__":

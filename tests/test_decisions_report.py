@@ -102,8 +102,11 @@ def test_clinical_calibration_catches_risks_that_are_too_high() -> None:
     cal = next(t for t in ctx.tables if t.id == "clinical_calibration")
     assert float(cal.rows[0][3]) < 0.5  # observed / expected
     assert ctx.scores.recalibration_loss["model"] > 0.1  # the share temperature scaling cannot see
+    # a result, given by the calibration table beside the intercept and slope it comes from, not in the methods
+    assert cal.columns[-1] == "recalibration gain" and "logistic recalibration" in cal.caption
+    assert cal.rows[0][-1] == f"{ctx.scores.recalibration_loss['model'] * 100:.1f}%"
     text = "".join(sp.text for sp in ctx.methods[0].spans)
-    assert "logistic recalibration" in text and "Temperature scaling" not in text
+    assert "logistic recalibration" not in text and "Temperature scaling" not in text
     nb = next(t for t in ctx.tables if t.id == "decision_curve")
     assert [r[0] for r in nb.rows] == ["0.05", "0.1", "0.2"]
     assert {f"net_benefit@{t}" for t in ("0.05", "0.1", "0.2")} <= set(v)

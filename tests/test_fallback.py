@@ -20,7 +20,7 @@ from advisor.catalogue import get_catalogue
 from advisor.cli import app
 from advisor.plan import make_plan
 from advisor.questionnaire import answers_from_mapping, load_answers, recommend
-from advisor.report import build_report
+from advisor.report import build_report, render_report
 from advisor.stats import bootstrap
 
 SITUATIONS = Path(__file__).parent / "situations"
@@ -211,3 +211,18 @@ def test_the_spread_of_per_class_recall_goes_with_a_reported_mean_of_recalls() -
     product = load_answers(Path(__file__).parents[1] / "examples/answers/product_categories_per_item.yaml")
     assert "recall_spread" in {d.id for d in make_plan(product).diagnostics}
     assert "recall_spread" not in {d.id for d in make_plan(load_answers(SITUATIONS / "intent.yaml")).diagnostics}
+
+
+def test_the_fallback_rate_s_meaning_goes_with_its_formula_when_the_paragraph_has_no_room() -> None:
+    # a longer context leaves no room for what the fallback rate counts: it is said after the notation, never unsaid
+    answers = load_answers(SITUATIONS / "intent.yaml")
+    longer = answers.model_copy(update={"context": answers.context + " Requests arrive from both the app and the "
+                                        "phone line, and a wrong action on a payment is costly to reverse."})
+    md = render_report(build_report(longer, None, bootstrap=2000, seed=1), "md")
+    evaluation, _, rest = md.partition("**Evaluation.**")[2].partition("\n\n")
+    assert "Beside it we give the fallback rate" in evaluation
+    said_here = "the fallback rate, the share of the other utterances taken as “out-of-scope”." in evaluation
+    said_there = ("The fallback rate is the share of the utterances not “out-of-scope” that are taken as "
+                  "“out-of-scope”.") in rest
+    assert said_here != said_there  # once, in one place
+    assert said_there

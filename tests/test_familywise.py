@@ -141,5 +141,7 @@ def test_the_report_shows_the_winners_against_the_best_and_rank_intervals(tmp_pa
     c = next(s for s in ctx.systems if s.name == "c")
     assert c.rank_interval[lead] == [3.0, 3.0]
     text = render_report(ctx, "md", figures=False)
-    assert "may be best (Hsu 1996): one-sided paired tests at 5%/2 do not place them below the leader" in text
+    # the tests named where accuracy's are McNemar's (said in the sentence after, with its interval)
+    assert ("may be best (Hsu 1996): one-sided paired tests (McNemar's exact test for accuracy, the bootstrap's "
+            "otherwise) at 5%/2 do not place them below the leader") in text
     assert "Hsu, J. C. (1996)" in text and "Holm" not in text and "interval of its rank" in text

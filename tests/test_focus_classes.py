@@ -159,8 +159,8 @@ def test_the_selective_by_class_table_counts_the_items_answered_as_another_class
     ("chex", "Because edema and pleural effusion matter most, we give their ROC AUCs first in the per-label "
              "table."),
     # at the cut frozen on a calibration half of the patients, on the other half (the dermatology reader)
-    ("derm", "Because “melanoma” matters most, we give its recall among the lesions answered at that cut "
-             "and the number answered as another class, and for every class the share answered."),
+    ("derm", "Because “melanoma” matters most, we give its recall among its lesions answered at that cut, "
+             "how many of those are answered as another class, and for every class the share answered."),
     ("landcover", "From it we report overall, user's and producer's accuracy and the area of each class, with 95% "
                   "intervals, and, since forest and cropland matter most here, the two cells between them."),
 ])

@@ -261,7 +261,8 @@ def test_grouped_intervals_contain_their_estimates() -> None:
 def _sentence(ids: list[str]) -> str:
     names = {"pair_correlation": "Pair-counting correlation coefficient (partitions)",
              "adjusted_rand_index": "Adjusted Rand index", "adjusted_mutual_info": "Adjusted mutual information",
-             "normalized_mutual_info": "Normalized mutual information"}
+             "normalized_mutual_info": "Normalized mutual information", "purity": "Purity",
+             "inverse_purity": "Inverse purity"}
     rec = [MetricEntry(id=m, name=names[m], formula="x", role="primary" if i == 0 else "complementary")
            for i, m in enumerate(ids)]
     p = Text()
@@ -290,6 +291,16 @@ def test_the_methods_say_how_each_kind_of_index_is_resampled() -> None:
     assert "no interval or test" not in pairs_only
     ami_only = _sentence(["adjusted_mutual_info"])
     assert "pair-counting index" not in ami_only and "has no interval or test" in ami_only
+    # a planned purity with its inverse: no interval or test either (their BCa intervals under-covered,
+    # benchmarks/README.md), said with the mutual information's bias in one sentence, and the bias of their own —
+    # a sample's largest count of each cluster overstates the population's — said without a borrowed source
+    shares = _sentence(["pair_correlation", "adjusted_rand_index", "adjusted_mutual_info", "normalized_mutual_info",
+                        "purity", "inverse_purity"])
+    assert ("Only pair-counting indices have intervals and tests: a sample overstates mutual information and majority "
+            "counts, and resampling keeps the bias.") in shares
+    assert "Both mutual information indices have no" not in shares
+    alone = _sentence(["pair_correlation", "purity", "inverse_purity"])
+    assert "Purity and inverse purity have no intervals or tests: a sample overstates majority counts" in alone
 
 
 def test_the_bundled_partition_paragraph_shifts_no_interval_by_hand():

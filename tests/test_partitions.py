@@ -108,8 +108,9 @@ def test_partition_metrics_are_in_the_one_registry_and_the_catalogue() -> None:
     assert not STRUCTURE_METRICS["pair_correlation_distance"].higher_is_better
     assert cat.metrics["pair_correlation_distance"].properties["distance"].status == "holds"
     assert cat.metrics["pair_correlation"].properties["distance"].status == "fails"
-    # and NMI, reported beside them only when the author plans it (computed on request, not by default)
-    assert set(reported_ids("partition")) == {*PARTITION_IDS, "normalized_mutual_info"}
+    # and NMI, and purity with inverse purity, reported beside them only when the author plans NMI or purity (computed
+    # on request, not by default)
+    assert set(reported_ids("partition")) == {*PARTITION_IDS, "normalized_mutual_info", "purity", "inverse_purity"}
     assert STRUCTURE_METRICS["normalized_mutual_info"].structure == "partition" == \
         cat.metrics["normalized_mutual_info"].structure
 

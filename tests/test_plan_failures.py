@@ -278,8 +278,8 @@ def test_the_shares_in_use_promised_are_in_the_report(tmp_path) -> None:
     assert "We also give" in text
     # what the table holds and the shares, in words (issue 22: "the metrics at the class shares in use" named nothing)
     # the other metrics of the table named, not "each other metric" (issue 22, the retinopathy reader)
-    said = re.search(r"the positive and negative predictive values(?:,| and) ([^()]+) as they would read at the shares in use "
-                     r"\(pos 3%\), each true class's row of the confusion matrix rescaled to its share", text)
+    said = re.search(r"the positive and negative predictive values(?:,| and) ([^()]+) at the shares in use "
+                     r"\(pos 3%\), the confusion matrix's rows rescaled to those shares", text)
     assert said is not None, text
     table = text.split("*At the class shares in use.*")[1].split("\n\n")[1]
     named = {line.split("|")[1].strip().lower() for line in table.splitlines()[2:]}

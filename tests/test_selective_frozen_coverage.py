@@ -115,7 +115,7 @@ def test_the_paragraph_says_the_split_the_cut_and_the_lead(tmp_path: Path) -> No
     assert "We lead with the selective risk at the frozen cut on the other half, the error rate among the lesions " \
            "answered, with the share answered." in text
     # the focus class at that cut, not at the test set's own 80%
-    assert "Because “melanoma” matters most, we give its recall among the lesions answered at that cut" in text
+    assert "Because “melanoma” matters most, we give its recall among its lesions answered at that cut" in text
     # the oracle figure is gone: no cut placed on the test set's confidences
     assert "placed on this test set's confidences" not in text and "at 80% coverage" not in text
     assert "Beside these we report area under the risk-coverage curve" in text

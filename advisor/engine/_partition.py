@@ -24,7 +24,12 @@ second; the confusion matrix the one reader counts, empty rows and columns dropp
 * ``purity`` — the share of items in the majority reference cluster of their own cluster, ``(1/n) Σ_j max_i C_ij``
   (Manning, Raghavan & Schütze 2008, §16.3): not symmetric, not corrected for chance, and 1 whenever every cluster
   of the second partition lies inside one of the first — one item per cluster included — so it rewards
-  over-splitting. Computed so that a planned purity can be shown and advised against with its reason.
+  over-splitting;
+* ``inverse_purity`` — purity with the two partitions' roles exchanged, ``(1/n) Σ_i max_j C_ij``: the share of
+  items in the largest cluster of their own reference cluster (Amigó, Gonzalo, Artiles & Verdejo 2009). It is 1
+  whenever every reference cluster lies inside one cluster — one cluster for all the items included — so it
+  rewards merging, exactly what purity penalises. Purity and inverse purity are computed so that a planned purity
+  is reported as text-clustering studies report it, beside its inverse, never alone.
 
 A partition with one cluster (or fewer than two items) has no pair of items apart: every index is 0/0 there and
 is refused in one sentence; so is the pair correlation of a partition whose clusters are all single items (no pair
@@ -36,7 +41,7 @@ define — pairs drawn with replacement (``Σ c_ij²`` in place of ``Σ c_ij(c_i
 without its chance correction — the value a resampled AMI is read against (:mod:`advisor.stats._partitions`); with
 ``squares`` (each cell's ``Σ m²`` over its items' copies) the pair counts leave out the pairs an item forms with its
 own copies, as the resampled pair-counting indices do.
-NMI and purity are functions of the table's shares alone, so their population value is the table's own: no pair of
+NMI, purity and inverse purity are functions of the table's shares alone, so their population value is the table's own: no pair of
 an item with itself enters them, and leaving out the pairs of an item's copies has no counterpart.
 """
 
@@ -56,11 +61,11 @@ __all__ = ["PARTITION_INDICES", "PARTITION_METRICS", "PartitionRows", "Partition
            "contingency_table", "pair_count_indices", "partition_cells_batch", "partition_metrics", "partition_table"]
 
 PARTITION_METRICS = ("pair_correlation", "pair_correlation_distance", "adjusted_rand_index", "adjusted_mutual_info")
-#: every index computed on request: the reported ones, NMI (reported beside them when the author plans it) and purity,
-#: which a planned purity is shown and argued with
-PARTITION_INDICES = (*PARTITION_METRICS, "normalized_mutual_info", "purity")
+#: every index computed on request: the reported ones, and NMI and purity with its inverse, reported beside them when
+#: the author plans NMI or purity
+PARTITION_INDICES = (*PARTITION_METRICS, "normalized_mutual_info", "purity", "inverse_purity")
 #: the indices that are not functions of the four pair counts
-_NOT_PAIR_COUNTING = ("adjusted_mutual_info", "normalized_mutual_info", "purity")
+_NOT_PAIR_COUNTING = ("adjusted_mutual_info", "normalized_mutual_info", "purity", "inverse_purity")
 
 #: Elements of the n_ij × window array of the expected mutual information evaluated at once.
 _EMI_CHUNK = 2_000_000
@@ -288,8 +293,11 @@ def _normalized_mutual_info(mi: np.ndarray, norm: np.ndarray, two_sides: np.ndar
 
 def _purity(w: np.ndarray, cols: np.ndarray, n: np.ndarray) -> np.ndarray:
     """``(R,)``: ``(1/n) Σ_j max_i C_ij`` of each table of masses ``w`` (R, cells): every column's largest cell, summed.
+    Given the cells' rows in place of their columns, the same sum over rows: inverse purity, ``(1/n) Σ_i max_j C_ij``.
 
     >>> _purity(np.array([[3., 1., 2.]]), np.array([0, 0, 1]), np.array([6.])).tolist()  # column 0: 3 and 1
+    [0.8333333333333334]
+    >>> _purity(np.array([[3., 1., 2.]]), np.array([0, 1, 1]), np.array([6.])).tolist()  # rows: 3; 1 and 2
     [0.8333333333333334]
     """
     if w.shape[1] == 0:
@@ -354,14 +362,14 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
 
     ``population=True``: the index of the distribution the table's shares define — pairs drawn with replacement,
     so an item pairs with itself (``N₁₁ = Σ c²/2``, ``A = Σ a²/2``, ``B = Σ b²/2``, ``N = n²/2``), and the
-    mutual information without chance correction (``I / ½(H_a + H_b)``, the table's NMI; NMI and purity are the same
-    either way).
+    mutual information without chance correction (``I / ½(H_a + H_b)``, the table's NMI; NMI, purity and inverse
+    purity are the same either way).
 
     ``squares`` (R, cells): a resample's ``Σ m²`` over the original items of each cell, ``m`` the number of copies
     of an item in it (``masses`` is ``Σ m``). The pair counts then count only pairs of two distinct original items —
     an item's copies never pair with each other: ``N₁₁ = Σ (w² − q)/2``, and so on for the cluster sizes and ``N``
-    (:func:`pair_counts`). Without it each unit of mass is one item (``q = w``). The mutual information, NMI and
-    purity do not count pairs and ignore it.
+    (:func:`pair_counts`). Without it each unit of mass is one item (``q = w``). The mutual information, NMI, purity
+    and inverse purity do not count pairs and ignore it.
 
     >>> r = partition_cells_batch([[5, 1, 1, 5]], [0, 0, 1, 1], [0, 1, 0, 1], (2, 2), ["adjusted_rand_index"])
     >>> round(float(r["adjusted_rand_index"][0]), 4)
@@ -385,6 +393,8 @@ def partition_cells_batch(masses: Any, rows: Any, cols: Any, shape: tuple[int, i
     out = {m: np.where(two_sides, v, np.nan) for m, v in out.items()}
     if "purity" in ids:  # a share of the items, the same for the table and the distribution of its shares
         out["purity"] = np.where(two_sides, _purity(w, cols, n), np.nan)
+    if "inverse_purity" in ids:  # purity with the partitions' roles exchanged: every row's largest cell
+        out["inverse_purity"] = np.where(two_sides, _purity(w, rows, n), np.nan)
     if {"adjusted_mutual_info", "normalized_mutual_info"} & set(ids):
         mi, norm = _mutual_info(w, rows, cols, a, b, n), 0.5 * (_entropy(a, n) + _entropy(b, n))
         # NMI is a function of the table's shares: the table's value is also that of the distribution of its shares

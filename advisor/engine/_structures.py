@@ -72,9 +72,10 @@ STRUCTURE_METRICS: dict[str, StructureSpec] = _table()
 
 
 NOMINAL_BESIDE = ("accuracy", "balanced_accuracy")
-#: reported beside the partition indices when the author plans it (computed on request, not by default): NMI, the
-#: customary figure of topic clustering, not corrected for chance
-PARTITION_BESIDE = ("normalized_mutual_info",)
+#: reported beside the partition indices when the author plans them (computed on request, not by default): NMI, the
+#: customary figure of topic clustering, not corrected for chance, and purity with inverse purity, which text-clustering
+#: studies report together (purity alone rewards over-splitting, inverse purity over-merging)
+PARTITION_BESIDE = ("normalized_mutual_info", "purity", "inverse_purity")
 #: the flat metrics beside the hierarchical ones: also macro F1, which a product-taxonomy author plans for comparison
 #: with flat results (each class weighs the same, whereas accuracy weighs the items)
 HIERARCHY_BESIDE = (*NOMINAL_BESIDE, "macro_f1")

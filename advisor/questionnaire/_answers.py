@@ -49,7 +49,7 @@ from ._answers_file import (  # noqa: F401 - _AnswersLoader is the draft reader'
 )
 from ._conditions import DERIVED_FACTS, validate_condition
 from ._fields import load_fields
-from ._planned import plans_f1, plans_nmi, plans_roc_auc
+from ._planned import plans_f1, plans_nmi, plans_purity, plans_roc_auc
 
 __all__ = [
     "QUESTIONS",
@@ -707,8 +707,11 @@ class Answers(BaseModel):
             has_positive_class=self.positive_class is not None,
             tn_meaningful=self.true_negatives_meaningful is not False,
             has_costs=self.costs() is not None,
-            # `probabilities: true` (the older key) means outputs: probabilities
+            # `probabilities: true` (the older key) means outputs: probabilities, and outputs: probabilities means
+            # the probabilities are there: the rules that read either key (log loss and the Brier score beside the
+            # decision metrics) fire on both, as they do with data that hold the probabilities
             outputs=self.outputs or ("probabilities" if self.probabilities else None),
+            probabilities=self.probabilities or self.outputs == "probabilities",
             cost_ratio=self.cost_ratio(),
             has_cost_matrix=costs is not None and costs.matrix is not None,
             has_target_prevalence=self.target_prevalence is not None,
@@ -722,6 +725,7 @@ class Answers(BaseModel):
             label_cut_open=self.label_cut_open(),
             planned_f1=any(plans_f1(str(n)) for n in self.planned_metrics),
             planned_nmi=any(plans_nmi(str(n)) for n in self.planned_metrics),
+            planned_purity=any(plans_purity(str(n)) for n in self.planned_metrics),
             has_fpr_budget=self.fpr_budget is not None,
             has_review_budget=self.review_share is not None,
             has_decision_thresholds=bool(self.decision_thresholds),

@@ -66,6 +66,7 @@ DERIVED_FACTS: dict[str, tuple[tuple[str, ...], str]] = {
                        "(operating_point or decision_thresholds)"),
     "planned_f1": (("planned_metrics",), "whether an F1 (of one label or class, or averaged) was planned"),
     "planned_nmi": (("planned_metrics",), "whether normalized mutual information (NMI) was planned"),
+    "planned_purity": (("planned_metrics",), "whether purity was planned"),
     "has_fpr_budget": (("fpr_budget",), "whether a largest acceptable false positive rate was given"),
     "has_review_budget": (("review_share",), "whether a review budget (a share of the items) was given"),
     "has_decision_thresholds": (("decision_thresholds",), "whether the risks at which users act were given"),

@@ -155,6 +155,15 @@ def plans_nmi(name: str) -> bool:
     return _plans_any(name, frozenset({"normalized_mutual_info"}))
 
 
+def plans_purity(name: str) -> bool:
+    """Whether a planned name is purity (reported with inverse purity beside a partition comparison's lead).
+
+    >>> plans_purity("purity"), plans_purity("NMI")
+    (True, False)
+    """
+    return _plans_any(name, frozenset({"purity"}))
+
+
 def field_reading(res: Resolution, field: str | None) -> Resolution:
     """``res``, or, when the catalogue does not know the name, what the field's ``terms`` make of it."""
     if res.known or not field:

@@ -140,8 +140,8 @@ def _own_discouraged(discouraged: list[Advice], rule: Any, primary: MetricChoice
                      ctx: dict[str, Any], render: Callable[[str, dict[str, Any]], str]) -> list[Advice]:
     """A metric of this structure is judged by the structure's rule, not by the nominal ranking (whose terms, such as
     prevalence invariance, do not apply to it): the rule's own reason, "use <the structure's lead> instead", and only
-    for a metric the author planned ("purity rewards over-splitting" is the answer to a planned purity, not a clause
-    every clustering paragraph owes)."""
+    for a metric the author planned (a structure's reason against a metric answers the author's plan, not a clause
+    every paragraph of that structure owes; a planned purity is no longer one: it is reported with inverse purity)."""
     planned = {mid for name in facts.get("planned_metrics") or [] for mid in resolve_planned(str(name)).ids}
     own = {d.metric: d for d in rule.discouraged if holds(d.when, facts)}
     out = []

@@ -222,6 +222,15 @@ ADDS: dict[str, str] = {
     "normalized_mutual_info": ("as planned, for comparison with earlier clustering work; it is not corrected for "
                                "chance, and with this normalisation it favours clusterings with more clusters (Vinh et "
                                "al. 2010), which matters when the number of clusters is free"),
+    # planned purity, reported with its inverse (rules_structures.yaml): why the pair, in what it rewards (the
+    # text-clustering readers: "report purity with inverse purity, as Amigó et al. advise; don't argue it away");
+    # the paragraph cites Amigó et al. (2009) as a reference in its place and says the author's items for "the items"
+    "purity": ("as text-clustering studies report them: purity alone rewards splitting the items into more clusters, "
+               "inverse purity rewards merging them, and together they show which a clustering does (Amigó et al. "
+               "2009)"),
+    "inverse_purity": ("as text-clustering studies report them: purity alone rewards splitting the items into more "
+                       "clusters, inverse purity rewards merging them, and together they show which a clustering does "
+                       "(Amigó et al. 2009)"),
     "hierarchical_f1": "the harmonic mean of hierarchical precision and recall",
     "hierarchical_precision": "how much of each predicted path in the tree is right",
     "hierarchical_recall": "how much of each true path in the tree is found",

@@ -56,7 +56,8 @@ from ._methods_field import (
 )
 from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_score_sentence, bias_sentence, \
     decision_groups_sentence, error_rates_sentence
-from ._methods_bias import four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, smd_sentence
+from ._methods_bias import RATIOS_NOT_BCA, four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, \
+    smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
 from ._risk_limit import LIMIT_PROMISE, fixed_cut, frozen_coverage_lead, frozen_coverage_sentences, frozen_lead, \
@@ -178,6 +179,8 @@ def build_methods(
             or len(answers.get("classes") or []) or None
         data_adds["macro_f1"] = W.S["macro_f1_tree"].format(
             k=f"{k_classes:,} " if k_classes else "", item=str(answers.get("item_name") or "item"))
+    if answers.get("label_structure") == "partition":  # a planned purity's pair: what each rewards, in the author's items
+        data_adds.update(_purity_pair(answers))
     if primary is not None and primary.id in W.BESIDE_PROPER:  # a second proper score beside a proper lead: not
         data_adds.update(W.BESIDE_PROPER[primary.id])         # "to judge the probabilities", which the lead does
     if said_answers.get("true_negatives_meaningful") is True:  # Fβ's blind spot is the author's concern (issue 22)
@@ -249,6 +252,8 @@ def build_methods(
     # the groups the budget's bound allows for (Korn & Graubard 1998), as the report's Definitions and table take them
     bound_group = intervals.group_column if intervals is not None and intervals.n_resamples > 0 else None
     resampled = intervals is not None and intervals.n_resamples > 0  # the ratios have intervals to be read by
+    # the ratios' percentile interval beside BCa elsewhere says why (benchmarks/bench_adverse_impact.py)
+    bca_elsewhere = resampled and intervals is not None and method_words(intervals) == "BCa"
     # the gaps' "no margin" sentence can leave for the Limitations (the last shortening) where each ratio is read
     # against the line; a margin the author fixed is the design and stays
     moved_gaps = air and resampled and sub_promise is not None and margin_of(answers) is None
@@ -259,8 +264,13 @@ def build_methods(
     def paragraph(avoid: bool, promises: int = 3, clauses: bool = True, terse: int = 0, odds: bool = True,
                   example: bool = True, conventions: bool = True, brief: bool = False, score: bool = True,
                   thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
-                  rates_here: bool = True) -> Text:
+                  rates_here: bool = True, why: bool = True) -> Text:
         p = Text()
+        # the very last shortening, with data (rest 5): the subgroups' paragraph below says each figure in full, so the
+        # promise names the favourable decision's rate and ratio, and one sentence the line and its reading (the loan
+        # with data ran to 266 words: its promise, the rate's sentence and the reading's said the subgroups thrice)
+        compact = rest > 4 and air and resampled and groups and sub_promise is not None \
+            and undefined_count is not None
         co_lead = False  # a bias AUC said beside the lead (the author's harm within a subgroup)
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
         _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
@@ -316,7 +326,8 @@ def build_methods(
                 named |= _best_within_budget(p, rec, of_field, extra, cite, field_of(answers))
             if primary is not None and not ranked and primary.id != "wrong_action_rate" \
                     and _lead_on_test_shares(answers, primary, property_status, binary):
-                p.t(W.S["lead_test_shares"] + ". ")  # after the field's figure, which a reader of the field seeks first
+                # after the field's figure, which a reader of the field seeks first; with what follows from it
+                p.t(W.S["lead_test_shares"] + _shares_consequence(answers, given) + ". ")
                 shares_said = True
             named |= _risk_calibration_sentence(p, answers, rec, primary, short=rest > 3)  # risks as risks
         named = named | label_aucs_sentence(p, answers, rec, field_of(answers))  # label scores: CheXpert's AUROCs
@@ -346,7 +357,8 @@ def build_methods(
                          data_adds=adds, planned_as=planned_as)
         if moving:
             accuracy = next((prose_name(m) for m in beside if m.id == "accuracy"), "accuracy")
-            _beside_shares_sentence(p, [*moving, accuracy] if with_accuracy else moving, too=shares_said)
+            _beside_shares_sentence(p, [*moving, accuracy] if with_accuracy else moving, too=shares_said,
+                                    consequence="" if shares_said else _shares_consequence(answers, given))
         constant_sentence(p, answers, primary, rec, chance)  # the lead read against a constant middle score
         smd_said = False  # the subgroups' SMD flag said with the baseline's flags (each with its comparison)
         if not judge:  # the human–human baseline, or in a field that expects it, that it is not available
@@ -391,16 +403,19 @@ def build_methods(
         if bias:  # shorter once the paragraph must shorten, never dropped
             bias_sentence(p, answers, terse=promises < 3, also=merged, bare=terse > 4, led=co_lead)
         if groups and sub_promise is not None:  # the decision read within each group (the loan reader)
-            decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0)
+            decision_groups_sentence(p, answers, [m.id for m in rec], sub_promise, terse=promises < 3, bare=rest > 0,
+                                     with_rate=compact)
         if rates and rates_here:  # the decision's errors within each group at a stated threshold: shorter when it
             error_rates_sentence(p, answers, terse=promises < 3)  # must; with data, else in the subgroups' paragraph
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
-        if air:  # the field's figure of the decisions across groups: never dropped
+        if air and compact:  # the rates named with the promise above: the line, its source and how it is read
+            four_fifths_reading_sentence(p, answers, bca=bca_elsewhere and why)
+        elif air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
                                     columns_said=bias or (groups and sub_promise is not None), read=resampled)
             if resampled:  # the rule of thumb it cites is the test of each ratio, by its interval (the fair-lending
-                four_fifths_reading_sentence(p)  # reader): never dropped
+                four_fifths_reading_sentence(p, bca=bca_elsewhere and why)  # reader): never dropped
         if rest < 3:  # the field's standing caveat on its test sets (credit: selective labels); else a paragraph apart
             _field_caveat_sentence(p, answers)
         if smd and not smd_said:  # the author's question of bias in an ordered score: never dropped
@@ -489,7 +504,7 @@ def build_methods(
               + [(*last, 0, False, True, True, False, True, 0), (*last, 0, False, False, True, False, True, 0),
                  (*last, 0, False, False, False, False, True, 0), (*last, 0, False, False, False, True, True, 0)]
               + [(*last, t, False, False, False, True, True, 0) for t in range(1, 9)]
-              + [(*last, t, False, False, False, True, False, r) for r in range(0, 5) for t in range(0, 9)])
+              + [(*last, t, False, False, False, True, False, r) for r in range(0, 6) for t in range(0, 9)])
     # the Jigsaw competition's score, the toxicity field's summary of the bias AUCs, goes only when nothing else
     # can (the toxicity reader marked its absence major); a planned metric set aside that loses its sentence is said
     # beside what is not reported, and the report's subgroup paragraph and table give the score all the same
@@ -507,14 +522,20 @@ def build_methods(
     passes = [(True, True, False), *([(True, False, False)] if undefined_count is not None else []),
               (True, True, True)] if rates else [(True, True, True)]
     passes += [(False, True, True)] if jigsaw else []  # (score, error rates said here, bare bias AUCs allowed)
+    # why the ratios' interval is not the paragraph's BCa is the first to go at each step (what is not used gets a
+    # clause at most, writing.md), said with the formulas instead
     for score, rates_here, bare in passes:
         for variants, (avoid, promises, clauses, terse, odds, example, conventions, brief, thresholds, rest), \
                 shares in ladder:
             if terse > 4 and not bare:
                 continue
-            p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds, example=example,
-                          conventions=conventions, brief=brief, score=score, thresholds=thresholds, rest=rest,
-                          variants=variants, shares=shares, rates_here=rates_here)
+            for why_here in (True, False) if bca_elsewhere and air else (False,):
+                p = paragraph(avoid=avoid, promises=promises, clauses=clauses, terse=terse, odds=odds,
+                              example=example, conventions=conventions, brief=brief, score=score,
+                              thresholds=thresholds, rest=rest, variants=variants, shares=shares,
+                              rates_here=rates_here, why=why_here)
+                if _word_count(p.spans) <= MAX_WORDS:
+                    break
             if _word_count(p.spans) <= MAX_WORDS:  # the notation goes with the formulas, apart from the paragraph
                 break
         if _word_count(p.spans) <= MAX_WORDS:
@@ -522,14 +543,21 @@ def build_methods(
     notes: list[str] = []
     if not avoid and answers.get("planned_metrics") and (given is None or "planned_metrics" in given):
         # a planned metric advised against that the paragraph has no room for is said to the author beside what is
-        # not reported, never dropped (the clustering's planned purity)
+        # not reported, never dropped
         notes += _avoided_notes(answers, recommendation, property_status, binary, given, {m.id for m in rec})
     said_text = p.text()
     # a planned metric reported with a caveat the paragraph had no room for (NMI, not corrected for chance): the
     # caveat is said beside what became of the planned metrics, never dropped
     notes += [W.S["caveat_note"].format(planned=_planned_name(answers, m.id) or m.name, name=_lower_name(m.name),
                                         caveat=W.ADDS[m.id].removeprefix("as planned, "))
-              for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text]
+              for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text
+              and m.id not in ("purity", "inverse_purity")]
+    # a planned purity reported with inverse purity: why the two go together, said once for the pair where the
+    # paragraph had no room for it (never "We do not report purity": the text-clustering readers)
+    why = _purity_pair(answers)["purity"]
+    if answers.get("label_structure") == "partition" and {"purity", "inverse_purity"} <= {m.id for m in rec} \
+            and why not in said_text:
+        notes.append(W.S["purity_pair_note"].format(planned=_planned_name(answers, "purity") or "purity", why=why))
     # a planned figure the Evaluation paragraph itself gives for illustration at the conventional cut is not said
     # again before it (the CheXpert reader: the F1 caveat twice, almost word for word)
     shown_there = "given for illustration only" in said_text
@@ -545,6 +573,13 @@ def build_methods(
             if isinstance(sentence, ThresholdNote):
                 notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
                 notation.say(sentence).cite(keys).t(".")
+    fallback = next((m for m in rec if m.id == "fallback_rate" and m.params.get("fallback_class") is not None), None)
+    if fallback is not None and W.S["fallback_beside"].format(name=prose_name(fallback)) in p.text() \
+            and W.S["fallback_beside_what"].split("{")[0] not in p.text():
+        # what the fallback rate counts, cut from the paragraph once it must shorten: with its formula, never unsaid
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
+        notation.t(W.S["fallback_defined"].format(f=fallback.params["fallback_class"],
+                                                  items=_items(answers) or "test items") + ".")
     if not variants:  # which adjusted Rand index and mutual information: with the formulas that show them
         moved = Text()
         _partition_sentence(moved, rec, cite)
@@ -553,6 +588,9 @@ def build_methods(
         if moved.spans:
             notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
             notation.spans += moved.spans
+    if bca_elsewhere and air and not why_here:  # why the ratios' interval is not BCa: with the formulas, no room above
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
+        notation.t(RATIOS_NOT_BCA)
     forms = field_forms_text(answers, rec, primary) if rest > 1 else ""
     if forms:  # the form the field quotes a figure in (2·AUC − 1), with the formulas
         notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "").t(forms)
@@ -738,6 +776,24 @@ def _judge_situation(p: Text, answers: Mapping[str, Any], task: TaskInfo | None,
         p.t(W.S["task_judge"].format(humans=humans, items=f"{int(task.n):,} {items or 'items'}", k=k) + ". ")
     elif not context:
         p.t(W.S["task_judge_plain"].format(humans=humans) + ". ")
+
+
+def _purity_pair(answers: Mapping[str, Any]) -> dict[str, str]:
+    """What purity and inverse purity add, reported together for a planned purity: one phrase for the pair, the
+    author's items for "the items" (the text-clustering readers).
+
+    >>> _purity_pair({"item_name": "article"})["inverse_purity"][:75]
+    'as text-clustering studies report them: purity alone rewards splitting the '
+    >>> "the articles into more clusters" in _purity_pair({"item_name": "article"})["purity"]
+    True
+    """
+    items = _items(answers)
+    phrase = {m: W.ADDS[m].removesuffix(" " + _PAIR_SOURCE) for m in ("purity", "inverse_purity")}  # cited apart
+    return {m: p.replace("the items", f"the {items}") if items else p for m, p in phrase.items()}
+
+
+#: the source the pair's phrase names on the recommendation screen; the paragraph cites it as a reference
+_PAIR_SOURCE = "(Amigó et al. 2009)"
 
 
 def _items(answers: Mapping[str, Any]) -> str | None:
@@ -1041,14 +1097,30 @@ def _beside_moving(answers: Mapping[str, Any], beside: Sequence[MetricEntry],
             and _moves_with_shares(answers, m.id, property_status, binary)]
 
 
-def _beside_shares_sentence(p: Text, moving: Sequence[str], too: bool = False) -> None:
+def _beside_shares_sentence(p: Text, moving: Sequence[str], too: bool = False, consequence: str = "") -> None:
     """"Accuracy, F1^PN and macro F1 depend on this test set's class shares": said once for every figure beside the
-    lead it applies to ("… on those shares too" after the lead was said to depend on them)."""
+    lead it applies to ("… on those shares too" after the lead was said to depend on them), with
+    ``consequence`` (:func:`_shares_consequence`)."""
     if not moving:
         return
     names = _join_words(list(moving))
     p.t(W.S["beside_shares_too" if too else "beside_shares"].format(
-        names=names[:1].upper() + names[1:], verb="depends" if len(moving) == 1 else "depend") + ". ")
+        names=names[:1].upper() + names[1:], verb="depends" if len(moving) == 1 else "depend") + consequence + ". ")
+
+
+def _shares_consequence(answers: Mapping[str, Any], given: Collection[str] | None = None) -> str:
+    """What follows from a figure's dependence on this test set's class shares, from the answer on the shares in use:
+    they differ (``shifted``), or nothing says they match (``unknown``); nothing when they are the same or not
+    answered (``given``: the keys the author answered; the s36 reader: "'depends on this test set's class shares' …
+    never draws the consequence").
+
+    >>> _shares_consequence({"deployment_prevalence": "shifted"}), _shares_consequence({})
+    (', which differ from those met in use', '')
+    """
+    if given is not None and "deployment_prevalence" not in given:  # a default is no answer (issue 22, item 3)
+        return ""
+    return {"shifted": W.S["shares_differ"], "unknown": W.S["shares_unknown"]}.get(
+        str(answers.get("deployment_prevalence")), "")
 
 
 def _shares_of_test_set(answers: Mapping[str, Any]) -> bool:
@@ -1402,6 +1474,14 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         bare = set(order[:terse])
         said = [(ns, "" if i in bare else adds) for i, (ns, adds) in enumerate(said)]
     parts = [_shared_tail(ns) + (W.S["which"] + adds if adds else "") for ns, adds in said]
+    if not any(adds for _, adds in said):  # nothing added: a plain list of names, never "…; and purity and inverse
+        # purity"; a group is kept for a shared ending ("geometric and harmonic means of recalls") or a shared class
+        # ("precision and F1 score of “out-of-scope”", whose class both names read)
+        parts = [n for (ns, _), ms in zip(said, groups.values())
+                 for n in ([_shared_tail(ns)] if _shared_tail(ns) != _join_words(ns)
+                           or (multiclass and ms[0].params.get("positive_label") is not None) else ns)]
+    # the phrase each metric is said with (a situation's own, or the common one), which its source follows
+    used = {m.id: adds for (_, adds), ms in zip(said, groups.values()) for m in ms if adds}
     # every metric keeps what it adds; a list too long for one sentence goes on in a second, a third …, no two
     # sentences in a row opening alike
     start = start or W.S["beside"]
@@ -1412,15 +1492,19 @@ def _beside_sentence(p: Text, rec: Sequence[MetricEntry], multiclass: bool = Fal
         opening = start if i == 0 else more[(i - 1) % len(more)]
         cut = len(parts)
         while cut > 1 and len(_WORD.findall(_listed(opening, parts[:cut]))) + _CITE_WORDS * sum(
-                W.ADDS[mid] in part for part in parts[:cut] for mid in W.ADDS_CITE if mid in W.ADDS) > _LIST_WORDS:
+                phrase in part for part in parts[:cut] for phrase in
+                dict.fromkeys(used[mid] for mid in W.ADDS_CITE if mid in used)) > _LIST_WORDS:
             cut -= 1
-        _cited_list(p, _listed(opening, parts[:cut]), [m for ms in groups.values() for m in ms])
+        _cited_list(p, _listed(opening, parts[:cut]), [m for ms in groups.values() for m in ms], used)
         parts = parts[cut:]
 
 
-def _cited_list(p: Text, sentence: str, metrics: Sequence[MetricEntry]) -> None:
-    """The sentence of metrics beside the lead, each phrase of :data:`W.ADDS_CITE` followed by its source."""
-    cites = [(W.ADDS[m.id], W.ADDS_CITE[m.id]) for m in metrics if m.id in W.ADDS_CITE and W.ADDS.get(m.id)]
+def _cited_list(p: Text, sentence: str, metrics: Sequence[MetricEntry], used: Mapping[str, str] | None = None) -> None:
+    """The sentence of metrics beside the lead, each phrase of :data:`W.ADDS_CITE` followed by its source (``used``:
+    the phrase each metric was said with, when not its common one); a phrase two metrics share is cited once."""
+    phrases = {m.id: (used or {}).get(m.id, W.ADDS.get(m.id, "")) for m in metrics}
+    cites = list(dict.fromkeys((phrases[m.id], W.ADDS_CITE[m.id]) for m in metrics
+                               if m.id in W.ADDS_CITE and phrases[m.id]))
     for phrase, key in cites:
         at = sentence.find(phrase)
         if at < 0:
@@ -1519,8 +1603,16 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
         str(_get(c, "metric")) for c in recommendation.get("complementary") or []}
     unreported = all(str(_get(item, "metric")) not in reported for item in disc)
     groups: dict[str, list[str]] = {}
+    # a planned accuracy beside a selective lead: the lead is its complement among the items answered, so it is read
+    # from the lead, never set aside for letting the large classes decide, which the lead does as much (the s37 derm
+    # reader: "the text contradicts itself on accuracy")
+    lead = str(_get(recommendation.get("primary") or {}, "metric"))
+    read_from_lead = lead in ("selective_risk", "risk_at_frozen_coverage") and any(
+        str(_get(item, "metric")) == "accuracy" for item in disc)
     for item in disc:
         mid = str(_get(item, "metric"))
+        if read_from_lead and mid == "accuracy":
+            continue
         name = _lower_name(str(_get(item, "name") or names.get(mid, mid.replace("_", " "))))
         reason = avoid_reason(mid, said, _holds(property_status, binary))
         if reason == "answers_every_item" and reported - set(SELECTIVE_IDS) - {"None"} \
@@ -1530,6 +1622,8 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
             reason = "class_sensitivity"
         if reason != "other":  # "fits this setting less well" says nothing, of a metric named or not (issue 22)
             groups.setdefault(reason, []).append(name)
+    if read_from_lead:
+        p.t(W.S["accuracy_from_selective"].format(items=_items(answers) or "items") + ". ")
     if not groups:
         return
     parts = []

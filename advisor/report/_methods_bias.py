@@ -19,7 +19,7 @@ from ._methods_text import GAPS_WHY as W_GAPS_WHY
 from ._methods_text import subgroup_unit, subgroups_phrase
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates", "four_fifths_reading_sentence",
+__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates", "four_fifths_reading_sentence", "RATIOS_NOT_BCA",
            "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence",
            "smd_subgroup_flag"]
 
@@ -118,13 +118,16 @@ def error_rates_sentence(p: Text, answers: Mapping[str, Any], terse: bool = Fals
 
 
 def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[str], promise: str,
-                             terse: bool = False, bare: bool = False) -> None:
+                             terse: bool = False, bare: bool = False, with_rate: bool = False) -> None:
     """Decisions at a fixed threshold, with subgroup columns: the per-group error rates at that threshold and, for
     risks used as risks, the calibration within each group, named in the subgroup promise — what reads the decision
     in each group, where the bias AUCs of a threshold-free ranking do not (the loan reader). ``ids``: the metrics
     reported (the rates and calibration figures among them are named); ``promise``: "every metric within each value
     of …, with the largest gap …". ``bare`` (the last shortening): the promise alone, "every metric" naming them all
-    (the lead and the calibration figures were said above it).
+    (the lead and the calibration figures were said above it). ``with_rate`` (with ``bare``, the paragraph's very last
+    shortening, with data, where the subgroups' paragraph below says each figure in full): the rate of the favourable
+    decision and its ratio join the promise (:func:`rate_clause`), and :func:`four_fifths_reading_sentence` with
+    ``answers`` says the line, its source and how each ratio is read, in place of :func:`adverse_impact_sentence`.
 
     >>> t = Text()
     >>> decision_groups_sentence(t, {"subgroups": ["sex"], "item_name": "applicant", "classes": ["repaid", "default"],
@@ -150,7 +153,21 @@ def decision_groups_sentence(p: Text, answers: Mapping[str, Any], ids: Sequence[
     tail = (": among them " + ", and ".join(named)) if named and not bare else ""
     if bare:  # the last shortening: why those gaps goes (the gap table's caption says it)
         promise = promise.replace(W_GAPS_WHY[True], "").replace(W_GAPS_WHY[False], "")
+    if bare and with_rate:  # "…, the gaps in TPR, FPR and ROC AUC, and the approval rate with its ratio …"
+        promise = promise.replace(", and the gaps", ", the gaps", 1) + ", and " + rate_clause(answers)
     p.t(f"We give {promise}{tail}. ")
+
+
+def rate_clause(answers: Mapping[str, Any]) -> str:
+    """The favourable decision's rate and its ratio, as one item of a list: the field's word for the rate where it has
+    one ("the approval rate with its ratio to the highest value's"), else the share it counts.
+
+    >>> rate_clause({"classes": ["rejected", "hired"], "positive_class": "hired", "item_name": "candidate"})
+    "the share of candidates predicted “hired” with its ratio to the highest value's share"
+    """
+    fav, items, rate, _ = _favourable_rate(answers)
+    return (f"the {rate} with its ratio to the highest value's" if rate else
+            f"the share of {items} predicted “{fav}” with its ratio to the highest value's share")
 
 
 def bias_definitions(cat: Any, two_class: bool = False) -> list[MetricEntry]:
@@ -331,18 +348,36 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     p.cite(sources).t(". ")
 
 
-def four_fifths_reading_sentence(p: Text) -> None:
+def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = None, bca: bool = False) -> None:
     """"Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under,
     else undecided." — the rule of thumb the paragraph cites is the test of each ratio, read by its interval, never
     by the estimate alone (the fair-lending reader: "make it the test"). The interval is the percentile interval of
     the bootstrap (:mod:`advisor.stats._fairness`); the verdicts are in the report's table
     (:func:`advisor.engine.line_verdict`: the lower bound at least 0.8 meets it, the upper bound under 0.8 falls below).
+    With ``bca`` (the paragraph's other intervals are BCa) one sentence says why the ratios' are not (the s38 credit
+    reader: "pick one and justify it"): a ratio stops at 1, and a value that leads in the test set has its estimate
+    there, where BCa's bias correction pushes the interval up against 1; benchmarks/bench_adverse_impact.py measured
+    BCa's coverage of the ratios at 0.78–0.91 near a true ratio of 0.95, the percentile interval's at 0.93–0.98.
 
     >>> t = Text(); four_fifths_reading_sentence(t); print(t.spans[0].text.rstrip())
     Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under, else undecided.
+    >>> t = Text(); four_fifths_reading_sentence(t, bca=True); print("".join(s.text for s in t.spans).strip().split(". ")[-1])
+    Ratios take no BCa interval: a ratio stops at 1, where BCa's bias correction fails.
     """
-    p.t("Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under, "
-        "else undecided. ")
+    if answers is not None:  # the line named here, with its origin and source (no sentence before this one says it)
+        sources = _favourable_rate(answers)[3]
+        p.t("Each ratio is set against 0.8, the four-fifths rule of thumb from US employment selection").cite(sources)
+        p.t(". It meets the line if its percentile interval lies wholly at or above it, falls below if wholly under, "
+            "else is undecided. ")
+    else:
+        p.t("Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly "
+            "under, else undecided. ")
+    if bca:
+        p.t(RATIOS_NOT_BCA + " ")
+
+
+#: Why the ratios take the percentile interval beside BCa elsewhere (benchmarks/bench_adverse_impact.py)
+RATIOS_NOT_BCA = "Ratios take no BCa interval: a ratio stops at 1, where BCa's bias correction fails."
 
 
 def four_fifths_rates(answers: Mapping[str, Any]) -> str:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..questionnaire import article, plural
+from ..questionnaire import article, lower_name, plural
 from ..stats import JACKKNIFE_EXACT_UNITS, JACKKNIFE_SETS, PAIRED_PROPORTIONS, PARTITION_NO_INTERVAL, \
     PARTITION_PAIR_DISTINCT, interval_methods
 from . import _methods_text as W
@@ -50,6 +50,10 @@ def method_words(intervals: IntervalSettings) -> str:
         else intervals.method
 
 
+#: Purity and inverse purity: no interval and no test either (advisor/stats/_partitions.py), for a bias of their own
+_SHARES = ("purity", "inverse_purity")
+
+
 def _join(names: Sequence[str]) -> str:
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -57,8 +61,7 @@ def _join(names: Sequence[str]) -> str:
 
 def _lower(name: str) -> str:
     """A metric's short name in running text: "Recall (sensitivity, true positive rate)" → "recall"."""
-    name = name.split(" (")[0]
-    return name if name[:2].isupper() else name[:1].lower() + name[1:]
+    return lower_name(name.split(" (")[0])  # an eponym keeps its capital ("Brier score", not "brier score")
 
 
 def unit_noun(column: str, items: str) -> str | None:
@@ -128,7 +131,7 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
                 names=names, take=W.S["exact_take_one" if one else "exact_take_many"],
                 kind=W.S["binomial_one" if one else "binomial_many"])) if len(exact) <= 5 else \
                 W.S["intervals_exact_but"].format(names=_join([name[m] for m in listed])) \
-                if 0 < len(listed) <= 3 else W.S["intervals_exact_many"]
+                if 0 < len(listed) < len(exact) else W.S["intervals_exact_many"]  # the shorter list named
     elif newcombe:  # McNemar's test and Newcombe's interval for the paired proportions, the bootstrap for the rest
         p.t(W.S["intervals_exact_only"].format(conf=conf) + ". ")
         p.t(W.S["paired_proportions_if" if unknown else "paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
@@ -164,13 +167,23 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         item = str(answers.get("item_name") or "item")
         if any(m in PARTITION_PAIR_DISTINCT for m in ids):
             p.t(W.S["intervals_partition_pairs"].format(item=item) + ". ")
-        mi = [m for m in ids if m in PARTITION_NO_INTERVAL]
-        if mi:
+        mi = [m for m in ids if m in PARTITION_NO_INTERVAL and m not in _SHARES]
+        shares = [m for m in ids if m in _SHARES]  # purity and inverse purity: sums of each cluster's largest count
+        if mi and shares:  # one sentence for every index without an interval, each with its own bias: said by the
+            # indices that have them, the pair-counting ones the sentence before names (the list beside the lead named
+            # the others just before; the paragraph has no words to name them twice)
+            p.t(W.S["intervals_partition_shares"])
+            p.cite([k for k in [cite("Roulston", "1999")] if k]).t(W.S["intervals_partition_shares_tail"] + ". ")
+        elif mi:
             one = len(mi) == 1
             names = _join([name[m] for m in mi]) if one else W.S["both_mutual_information"]
             p.t(W.S["intervals_partition_mi"].format(names=names[:1].upper() + names[1:], verb="has" if one else "have",
                                                      s="" if one else "s", items=plural(item)))
             p.cite([k for k in [cite("Roulston", "1999")] if k]).t(W.S["intervals_partition_mi_tail"] + ". ")
+        elif shares:
+            names = _join([name[m] for m in shares])
+            p.t(W.S["intervals_partition_shares_only"].format(names=names[:1].upper() + names[1:],
+                                                              verb="has" if len(shares) == 1 else "have") + ". ")
         if one_run:  # one run answered: what the intervals leave out, said as the author's design
             p.t(W.S["runs_one_partition"] + ". ")
             one_run = False
@@ -185,18 +198,23 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S["paired_proportions"].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         # McNemar's test is named by the paired proportions' sentence where there is one, else here
-        named = bool(newcombe) and bool(resampled or not exact) and not brief
+        # (only when that sentence comes first: said after the winners, it would leave their tests unnamed until then —
+        # the digits reader: "one-sided paired tests" for balanced accuracy, then McNemar for accuracy, "two procedures")
+        named = bool(newcombe) and bool(resampled or not exact) and not brief and not after
         tests = (W.S["tests_plain"] if named else W.S["tests_paired"].format(names=_join([name[m] for m in newcombe]))) \
             if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
         untested = any(m in PARTITION_NO_INTERVAL for m in ids)
+        # "Only pair-counting indices have intervals and tests" just said: the winners are on each of them
+        pairs_only = untested and any(m in _SHARES for m in ids) and any(m not in _SHARES for m in ids
+                                                                         if m in PARTITION_NO_INTERVAL)
         conf = f"{intervals.confidence:.0%}"
         if n_systems == 2:
             p.t(W.S["winners"])
         else:  # each system against the top one (multiple comparisons with the best)
-            said = _tested(W.S["winners_best"], untested).format(others=n_systems - 1, alpha=alpha, tests=tests,
-                                                                 conf=conf) if n_systems > 2 else \
-                _tested(W.S["winners_best_any"], untested).format(alpha=alpha, tests=tests, conf=conf)
+            said = _tested(W.S["winners_best"], untested, pairs_only).format(
+                others=n_systems - 1, alpha=alpha, tests=tests, conf=conf) if n_systems > 2 else \
+                _tested(W.S["winners_best_any"], untested, pairs_only).format(alpha=alpha, tests=tests, conf=conf)
             # Hsu's is the idea of the winners, the systems that may be best; the Bonferroni bound is ours, so the
             # citation follows the idea, not the test (the s34 reader: "attributes a Bonferroni comparison with the
             # observed leader to Hsu's MCB procedure")
@@ -204,7 +222,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(idea).cite([k for k in [cite("Hsu", "1996")] if k]).t(colon + test)
         p.t(". ")
         if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
-            p.t(W.S["paired_proportions"].format(
+            # the winners' sentence of more systems named McNemar's test for them: their interval only (the digits
+            # reader: McNemar's test said twice read as "two testing procedures for one metric")
+            p.t(W.S["paired_proportions" if n_systems == 2 else "paired_proportions_interval"].format(
                 names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
@@ -394,7 +414,14 @@ def _withheld(p: Any, intervals: IntervalSettings, ids: Sequence[str], name: Map
                                 its="its" if len(group) == 1 else "their") + ". ")
 
 
-def _tested(sentence: str, untested: bool) -> str:
+def _tested(sentence: str, untested: bool, pairs_only: bool = False) -> str:
     """"On each metric, the winners …" as "On each other metric, …" where some reported metric has no test (the
-    partitions' mutual information indices, said just before to have none)."""
+    partitions' mutual information indices, said just before to have none), or as "On each pair-counting index, …"
+    where the sentence before said only those have tests (purity and inverse purity have none either).
+
+    >>> _tested("On each metric, the winners", True, pairs_only=True)
+    'On each pair-counting index, the winners'
+    """
+    if pairs_only:
+        return sentence.replace(W.S["on_each_metric"], W.S["on_each_pair_counting_index"], 1)
     return sentence.replace(W.S["on_each_metric"], W.S["on_each_other_metric"], 1) if untested else sentence

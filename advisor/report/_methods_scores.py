@@ -68,6 +68,16 @@ class BudgetNote(str):
         return obj
 
 
+def _share_words(x: float) -> str:
+    """A share of the log loss recalibration removes, in words: under 0.5% (or a recalibration that does worse
+    on the held-out folds, a negative share) is "less than 1%", never "0%".
+
+    >>> _share_words(0.16), _share_words(0.004), _share_words(-0.01)
+    ('16%', 'less than 1%', 'less than 1%')
+    """
+    return f"{x:.0%}" if x >= 0.005 else "less than 1%"
+
+
 def _pct(x: float) -> str:
     return f"{x:.0%}" if x >= 0.01 else f"{x:.1%}" if x >= 0.001 else f"{x:.2g}"
 
@@ -299,10 +309,11 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
         out.append((Convention(f"The expected calibration error uses {scores.ece_bins} equal-mass bins of the "
                                "top-label confidence", "ece"), keys(("Guo", "2017"))))
     out += _decision_sentences(ids, scores, keys, labels_shown, list(metrics), names or {},
-                               deployed=deployed_lead(answers or {}, list(metrics)))
+                               deployed=deployed_lead(answers or {}, list(metrics)),
+                               fixed=(answers or {}).get("operating_point") == "fixed")
     loss = {n: v for n, v in scores.calibration_loss.items() if v is not None}
     if loss and "ece" in ids:
-        parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
+        parts = [f"{_share_words(v)} of {'the log loss' if i == 0 else 'that'} of {n}"
                  for i, (n, v) in enumerate(loss.items())]
         out.append(("Temperature scaling fitted on held-out folds removes " + _join(parts) +
                     ", the part due to miscalibration", []))
@@ -311,10 +322,12 @@ def score_sentences(metrics: Sequence[str], scores: Any, cite: Any = None,
 
 def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = False,
                         order: Sequence[str] = (), names: Mapping[str, str] | None = None,
-                        deployed: bool = False) -> list[tuple[str, list[str]]]:
+                        deployed: bool = False, fixed: bool = False) -> list[tuple[str, list[str]]]:
     """Issue 21: the threshold each budget chose and how, K, the clinical calibration, the decision curve, and
     which threshold made the labels the decision metrics score. ``deployed``: the recall of the deployed threshold
-    leads (:func:`~advisor.report._budget.deployed_lead`), and its sentence says the threshold it is read at."""
+    leads (:func:`~advisor.report._budget.deployed_lead`), and its sentence says the threshold it is read at.
+    ``fixed``: the labels come from the operating threshold in use (the answers' ``operating_point``), said so, as
+    before data (:func:`_threshold_before`)."""
     out: list[tuple[str, list[str]]] = []
     if "tpr_at_fpr" in ids and s.decision_budget is not None:
         read = (f"is read at the lowest threshold whose false positive rate on the test set is at most "
@@ -349,12 +362,9 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     if any(i.startswith("net_benefit@") for i in ids):
         out.append((Convention("Net benefit treats the items whose risk is at least $\\theta$ and weighs each "
                                "false positive by the odds $\\theta/(1-\\theta)$"), keys(("Vickers", "2006"))))
-    loss = {n: v for n, v in s.recalibration_loss.items() if v is not None}
-    if loss and ids & {"calibration_intercept", "calibration_slope", "ici"}:
-        parts = [f"{max(v, 0.0):.0%} of {'the log loss' if i == 0 else 'that'} of {n}"
-                 for i, (n, v) in enumerate(loss.items())]
-        out.append(("A logistic recalibration, intercept and slope, fitted on held-out folds removes " + _join(parts)
-                    + ", the part due to miscalibration", []))
+    # the share of the log loss a logistic recalibration removes is a result: the calibration table gives it per
+    # system, beside the intercept and slope it comes from, not this paragraph ("removes 0% of the log loss of a",
+    # a number in the methods that the loan paragraph had no room for)
     if ids & {"ranked_probability_score", "rps_skill"} and s.rps_order:
         order = ", ".join(s.rps_order)
         out.append((Convention(f"The ranked probability score sums the squared differences of the cumulative "
@@ -384,9 +394,9 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
     # the threshold of given labels, when a reported metric or the per-class table scores them
     if s.labels_given and (ids & _DECISION_IDS or labels_shown) and s.bayes_threshold is None:
         what = "probabilities" if s.reliability or s.calibration_loss or s.calibration else "scores"
-        text = f"The predicted labels are scored as given with the {what}; no threshold was chosen in this evaluation"
-        if s.frozen_coverage or s.frozen_cut:  # a deferral cut was fixed, on the calibration half: not said otherwise
-            text = f"The predicted labels are scored as given with the {what}"
+        # as given: no threshold of ours made them ("no threshold was chosen in this evaluation" read as if none
+        # existed, where the loan's threshold is fixed in advance)
+        text = f"The predicted labels are scored as given with the {what}"
         if "tpr_at_fpr" in ids and s.decision_budget is not None and ids & _DECISION_IDS:
             # the budget's threshold was chosen above: say which metrics it does not set (issue 22, the fraud reader);
             # the lead read at the deployed threshold has said so in its own sentence
@@ -395,7 +405,12 @@ def _decision_sentences(ids: set[str], s: Any, keys: Any, labels_shown: bool = F
                 return out
             text = (f"{said} {verb} the predicted labels given with the {what}, at the threshold that made "
                     "them, not at the one the budget sets")
-        out.append((text if ids & _DECISION_IDS else TableNote(text), []))
+        elif fixed and ids & _DECISION_IDS and not (s.frozen_coverage or s.frozen_cut):
+            said, verb = _decision_names(order[1:] if deployed else order, names or {})
+            if said:
+                text = f"{said} {verb} the labels the system gives at its fixed operating threshold, the one in use"
+        # how the decision metrics' formulas are computed: with them, in the Definitions, when the paragraph is full
+        out.append((ThresholdNote(text) if ids & _DECISION_IDS else TableNote(text), []))
     return out
 
 

@@ -63,8 +63,10 @@ PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it wo
                           "the table of those figures gives for each of the {k} classes")
 #: More classes than this: their shares in use are listed with the table, not in the paragraph.
 PROMISE_AT_PRIORS_LISTED = 8
-PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} as they would read at the shares "
-                            "in use ({shares}), each true class's row of the confusion matrix rescaled to its share")
+#: (said in 22 words, not 30: with log loss and the Brier score beside the probabilities, the retinopathy paragraph
+#: lost the promise by six words)
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} at the shares in use ({shares}), the "
+                            "confusion matrix's rows rescaled to those shares")
 #: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
 #: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
 #: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
@@ -132,7 +134,9 @@ DUTY: dict[str, str] = {
 
 #: The work behind what a metric beside the lead adds (its ADDS phrase), cited right after that phrase: MCC's constant
 #: baseline, the expected value 0 of a random labeling with fixed class sizes (Gösgens et al. 2021, §3.5 and Table 2).
-ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good"}
+#: Purity with inverse purity: what the two reward, as text-clustering studies report them (Amigó et al. 2009, §4.1).
+ADDS_CITE: dict[str, str] = {"mcc": "gosgens2021good", "purity": "amigo2009comparison",
+                             "inverse_purity": "amigo2009comparison"}
 
 #: What a variant is, when its name is ambiguous.
 VARIANT: dict[str, str] = {
@@ -197,11 +201,13 @@ S: dict[str, str] = {
     "focus_figures": ", we give the {figures} of each",
     "focus_figures_one": ", we give its {figures}",
     "focus_label_aucs": ", we give {their} {aucs} first in the per-label table",
-    "focus_selective": (", we give {its} recall among the answered {items} at {coverage} coverage and the number "
-                        "answered as another class, and for every class the share answered"),
+    # the class's own items, answered and then answered wrong (the s37 dermatology reader: "its recall among the
+    # lesions answered … and the number answered as another class" read as if of every lesion answered)
+    "focus_selective": (", we give {its} recall among its {items} answered at {coverage} coverage, how many of those "
+                        "are answered as another class, and for every class the share answered"),
     # the by-class figures at the cut frozen on the calibration half, on the test half (the dermatology reader)
-    "focus_selective_frozen": (", we give {its} recall among the {items} answered at that cut and the number "
-                               "answered as another class, and for every class the share answered"),
+    "focus_selective_frozen": (", we give {its} recall among its {items} answered at that cut, how many of those "
+                               "are answered as another class, and for every class the share answered"),
     "focus_area": ", and, since {names} {matter} most here, {cells}",
     "task_binary": "We evaluate a classifier that detects class “{pos}”",
     "task_binary_plain": "We evaluate the agreement of two binary labelings",
@@ -278,13 +284,16 @@ S: dict[str, str] = {
     # the mean recall being the accuracy of the test set's matrix with every true class rescaled to one share (Opitz
     # 2024, prevalence calibration; the digits reader: "the decisive reason for the lead is missing")
     "lead_uniform": "is the accuracy to expect where every class is equally common, as in use",
-    "chance_zero": "is 0 in expectation for every classifier whose predictions are independent of the true class",
+    # Opitz's PV holds "for any (large) dataset": the population value, not the mean over finite test sets (the s37
+    # CoLA reader: "'0 in expectation' is only approximate")
+    "chance_zero": "on a large test set is 0 for every classifier whose predictions are independent of the true class",
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
     "fallback_beside": "Beside it we give the {name}",
     # "the other {items}", as m's sentence names them (the s30 intent reader: "of other classes" read as generated)
     "fallback_beside_what": ", the share of the other {items} taken as “{f}”",
+    "fallback_defined": "The fallback rate is the share of the {items} not “{f}” that are taken as “{f}”",
     "fallback_not_merged": "With no cost ratio between them fixed, the two errors are reported apart",
     # the risks at which users act are given (decision_thresholds): the net benefit there leads (the sepsis reader)
     "lead_net_benefit": ("Because the risks of “{pos}” are acted on at {at}, we lead with the net benefit at {each}, "
@@ -296,6 +305,8 @@ S: dict[str, str] = {
     "lead_test_shares": "Its value depends on the class shares of this test set",
     "beside_shares": "{names} {verb} on this test set's class shares",
     "beside_shares_too": "{names} {verb} on those shares too",
+    "shares_differ": ", which differ from those met in use",
+    "shares_unknown": ", which need not be those met in use",
     "accuracy_shares_too": "whose value depends on those shares too",
     # what accuracy is, when its dependence on the shares is said with the other figures' (one sentence for all)
     "accuracy_plain": "the share of {items} classified correctly",
@@ -440,6 +451,8 @@ S: dict[str, str] = {
     "lead_costlier_other": ("As no ratio of the two errors' costs was fixed, no single figure can weigh them; {other} "
                             "stands beside the lead, not merged with it, as {name} alone is perfect for a system "
                             "that {trivial}"),
+    # the reason the companion stands beside the lead, kept when the paragraph must shorten (the s38 credit reader read
+    # the lead without it as "maximised by approving everyone"; the s36 reader had called it a tutorial aside)
     "lead_costlier_other_terse": "{other} stands beside it, as {name} alone is perfect for a system that {trivial}",
     # the costlier error named while another lead holds (risks used as such, a budget): its rate, read out
     "costlier_read_missed": ("The costlier error, a missed “{pos}”, is read from {name}: one minus it is the share of the "
@@ -476,6 +489,8 @@ S: dict[str, str] = {
     "avoid_unreported": "We do not report ",
     "avoid_more_unreported": "Nor do we report ",
     "avoid_because": ", because {they} ",
+    "accuracy_from_selective": "The accuracy planned is read from the lead: among the {items} answered it is one minus "
+                               "the selective risk",
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
                         "true class $i$ and predicted class $j$"),
@@ -504,6 +519,8 @@ S: dict[str, str] = {
     # both reported (NMI planned): one normalisation, said once for the two, just named beside the lead
     # a planned metric's caveat the paragraph had no room for, said in the note on the planned metrics
     "caveat_note": "The planned “{planned}” is reported as {name}, {caveat}.",
+    # a planned purity's pair, when the paragraph had no room for why the two go together
+    "purity_pair_note": "The planned “{planned}” is reported as purity with inverse purity, {why} (Amigó et al. 2009).",
     # after a planned purity set aside (the s28 clustering reader: "text-clustering papers report purity with
     # inverse purity, or the clustering F-measure; report that pair or say why not comparable")
     "purity_pair": ("Text-clustering studies pair it with inverse purity, which rewards merging instead, or combine "
@@ -634,6 +651,8 @@ S: dict[str, str] = {
     # on whom (the s27 diagnostic reader: "among culture-positive, resp. culture-negative participants")
     "paired_proportions": ("Differences between systems in {names} are compared with McNemar's exact test and "
                            "Newcombe's interval for paired proportions{among}"),
+    "paired_proportions_interval": ("Differences between systems in {names} take Newcombe's interval for paired "
+                                    "proportions{among}"),
     "paired_proportions_if": ("Should several systems be compared, differences in {names} take McNemar's exact test "
                               "and Newcombe's interval for paired proportions{among}"),
     # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
@@ -665,8 +684,17 @@ S: dict[str, str] = {
     # estimate of its population value (Roulston 1999 derives the bias), and a resampling interval centred on the
     # estimate keeps it (the benchmark's AMI rows: its estimate about half a standard error above the population's)
     "both_mutual_information": "both mutual information indices",
-    "intervals_partition_mi": "{names} {verb} no interval{s} or test{s}: a sample's mutual information is biased",
+    # upward (the s36/s37 readers: "bias does not stop you from building an interval"): on the small test sets of the
+    # benchmark by about half a standard error, which an interval centred on the estimate keeps
+    "intervals_partition_mi": "{names} {verb} no interval{s} or test{s}: a sample's mutual information is biased upward",
     "intervals_partition_mi_tail": ", and resampling around the estimate keeps the bias",
+    # a planned purity with its inverse: sums of each cluster's (each reference cluster's) largest count, which a sample
+    # overstates (the expected maximum of counts is at least the maximum of their expectations), and their BCa
+    # intervals under-covered (benchmarks/README.md, --purity): none given, said with the mutual information's bias
+    "intervals_partition_shares": "Only pair-counting indices have intervals and tests: a sample overstates mutual information",
+    "intervals_partition_shares_tail": " and majority counts, and resampling keeps the bias",
+    "intervals_partition_shares_only": ("{names} {verb} no intervals or tests: a sample overstates majority counts, "
+                                        "and resampling around the estimate keeps the bias"),
     # what the intervals leave out (the same readers: "ignores the algorithm's seed and initialisation"): a fact of
     # our resampling, fixed assignments drawn again, not a claim about the author's algorithm
     "intervals_partition_scope": ("These intervals reflect which {items} were drawn for the test, not reruns of a "
@@ -692,9 +720,11 @@ S: dict[str, str] = {
     "tests_jackknife": "jackknife t tests",
     # the paired proportions' test is named in their own sentence, beside the winners' (McNemar's exact test)
     "tests_plain": "tests",
-    "tests_paired": "tests, McNemar's exact test for {names} and the bootstrap's otherwise,",
+    "tests_paired": "tests (McNemar's exact test for {names}, the bootstrap's otherwise)",
     "on_each_metric": "On each metric,",
-    "on_each_other_metric": "On each other metric,",
+    # the indices, not "each other metric": the partitions' indices but the two just said to have no test
+    "on_each_other_metric": "On the other indices,",
+    "on_each_pair_counting_index": "On each pair-counting index,",
     # more than two systems: which cannot be told from the best (the s35 shared-task readers: Holm over all 300 pairs
     # of 25 teams "has very little power"; "shared-task papers compare against the top system only"), each system
     # against the top one, one-sided at α/(m − 1) — multiple comparisons with the best (advisor/stats/_familywise.py)
@@ -754,4 +784,5 @@ UNDEFINED_CASE: dict[str, str] = {
 TERSE_FIRST: tuple[str, ...] = ("accuracy", "log loss", "Brier score", "balanced accuracy")
 #: What is said beside these metrics is a caveat, not what they add: the last to go when the paragraph must shorten
 #: (a planned NMI is not corrected for chance); when even it must go, the note on the planned metrics says it
-TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info"})
+#: (a planned NMI is not corrected for chance; a planned purity's pair says why the two go together)
+TERSE_LAST: frozenset[str] = frozenset({"normalized_mutual_info", "purity", "inverse_purity"})

@@ -31,11 +31,13 @@ T: dict[str, str] = {
     "clusters_row_own": "Clusters produced",
     "runs_head": "({n} runs)",
     "runs_head_one": "(1 run)",
+    # a metric on which every system is a winner has no bold (Table 1 bolds only where some are set apart): said, so
+    # that two unbolded values read as tied, not as both losing (the loan's two cut-offs of one score)
     "winners_note": ("Bold: among the winners, the systems whose paired difference to the best has an "
-                     "interval containing 0."),
+                     "interval containing 0; none where every system is one."),
     "winners_note_best": ("Bold: among the winners, the top system and every system not significantly worse than "
                           "it in a one-sided paired test at {alpha}/{others}, so that they hold the best system "
-                          "with probability at least {conf} (Hsu 1996)."),
+                          "with probability at least {conf} (Hsu 1996); none where every system is one."),
     "lower_note": ": lower is better.",
     "chance_caption": "Each recommended metric for three reference classifiers on this test set's class sizes.",
     # with an ordered figure that is not chance-corrected (adjacent agreement): the best constant prediction too

@@ -41,7 +41,7 @@ _UNIT = ("accuracy", "micro_f1", "balanced_accuracy", "class_weighted_recall", "
          "ks_statistic",
          "precision_at_k", "recall_at_k", "ici", "aurc", "selective_risk", "coverage_at_risk",
          "coverage_guaranteed_risk", "risk_at_frozen_coverage",
-         "pair_correlation_distance", "purity", "normalized_mutual_info",
+         "pair_correlation_distance", "purity", "inverse_purity", "normalized_mutual_info",
          "hierarchical_f1", "hierarchical_precision", "hierarchical_recall", "adjacent_accuracy", "in_scope_accuracy",
          "wrong_action_rate", "fallback_rate", "action_sensitivity", "action_specificity", "level_accuracy",
          "subgroup_auc", "bpsn_auc", "bnsp_auc", "adverse_impact_ratio", "jigsaw_bias_score",
