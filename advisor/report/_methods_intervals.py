@@ -163,12 +163,14 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     # any difference between systems)
     before = n_systems == 0 and (bool(answers.get("ranking")) or not (resampled or not exact))
     one_run = intervals.runs == 1 and not runs and (n_systems > 1 or before)
+    pairs_only = False  # "Only pair-counting indices have intervals and tests": the winners are on each of them
     if answers.get("label_structure") == "partition":  # how the resamples are read (advisor/stats/_partitions.py)
         item = str(answers.get("item_name") or "item")
         if any(m in PARTITION_PAIR_DISTINCT for m in ids):
             p.t(W.S["intervals_partition_pairs"].format(item=item) + ". ")
         mi = [m for m in ids if m in PARTITION_NO_INTERVAL and m not in _SHARES]
         shares = [m for m in ids if m in _SHARES]  # purity and inverse purity: sums of each cluster's largest count
+        pairs_only = bool(mi and shares)
         if mi and shares:  # one sentence for every index without an interval, each with its own bias: said by the
             # indices that have them, the pair-counting ones the sentence before names (the list beside the lead named
             # the others just before; the paragraph has no words to name them twice)
@@ -205,9 +207,6 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
         untested = any(m in PARTITION_NO_INTERVAL for m in ids)
-        # "Only pair-counting indices have intervals and tests" just said: the winners are on each of them
-        pairs_only = untested and any(m in _SHARES for m in ids) and any(m not in _SHARES for m in ids
-                                                                         if m in PARTITION_NO_INTERVAL)
         conf = f"{intervals.confidence:.0%}"
         if n_systems == 2:
             p.t(W.S["winners"])

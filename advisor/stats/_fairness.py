@@ -36,7 +36,7 @@ from ._bootstrap import iter_resamples, make_rng, trials_and_probabilities
 from ._clusters import item_weights, iter_cluster_resamples
 from ._intervals import resampled_intervals
 from ._item_summary import item_jackknife
-from ._jackknife import acceleration
+from ._jackknife import acceleration, leave_out_values
 
 __all__ = ["AIR_METHOD", "AIR_METHODS", "SCORE_METHODS", "adverse_impact_table", "bias_score"]
 
@@ -83,22 +83,20 @@ def _intervals(draws: np.ndarray, est: np.ndarray, confidence: float, method: st
 
 def _air_acceleration(stats: Any, counts: np.ndarray, gi: np.ndarray | None) -> dict[str, np.ndarray]:
     """BCa's acceleration of every figure of :func:`adverse_impact_table` per system, from the jackknife over the
-    items: deleting one item of a row of the joint table gives the same figures for every item of the row, so each
-    row is one deletion weighted by its count (every item once, however many). With ``gi`` (the group of each row),
-    each group is deleted in turn."""
-    if gi is None:
-        rows = np.flatnonzero(counts >= 1.0)
-        w = counts[None, :] - np.eye(counts.shape[0])[rows]
-        theta, weights = stats(w), counts[rows]
-    else:
-        n_groups = int(gi.max()) + 1
-        parts: dict[str, list[np.ndarray]] = {}
-        for start in range(0, n_groups, 500):
-            g = np.arange(start, min(n_groups, start + 500))
-            for s, v in stats(counts[None, :] * (gi[None, :] != g[:, None])).items():
-                parts.setdefault(s, []).append(v)
-        theta, weights = {s: np.vstack(v) for s, v in parts.items()}, np.ones(n_groups)
-    return {s: acceleration(t, weights) for s, t in theta.items()}
+    rows of the joint table (:func:`advisor.stats._jackknife.leave_out_values`: one item of a row left out, weighted by
+    the row's count, or random groups of items above its limit); with ``gi`` (the group of each row), the groups."""
+    whole = stats(counts[None, :])
+    systems = list(whole)
+    width = whole[systems[0]].shape[1] if systems else 0
+
+    def evaluate(m: np.ndarray) -> np.ndarray:
+        res = stats(m)
+        return np.hstack([res[s] for s in systems])
+
+    groups = None if gi is None else (gi, int(gi.max()) + 1)
+    theta, weights = leave_out_values(counts, width * len(systems), evaluate,
+                                      max(1, 2_000_000 // max(counts.shape[0], 1)), groups=groups)
+    return {s: acceleration(theta[:, i * width:(i + 1) * width], weights) for i, s in enumerate(systems)}
 
 
 def adverse_impact_table(joint: JointCounts, values: np.ndarray, names: Sequence[Any], favourable: int, *,
