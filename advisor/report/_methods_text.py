@@ -147,8 +147,10 @@ VARIANT: dict[str, str] = {
 
 #: What a second proper scoring rule adds beside a proper lead (the lead already judges the probabilities).
 BESIDE_PROPER: dict[str, dict[str, str]] = {
-    "log_loss": {"brier": "a second proper scoring rule, bounded and milder on confident errors"},
+    "log_loss": {"brier": "a second proper scoring rule, bounded and milder on confident errors",
+                 "brier_binary": "a second proper scoring rule, bounded and milder on confident errors"},
     "brier": {"log_loss": "a second proper scoring rule, unbounded and harsh on confident errors"},
+    "brier_binary": {"log_loss": "a second proper scoring rule, unbounded and harsh on confident errors"},
 }
 
 #: Which formula an ambiguous name stands for, after the name in the Definitions ("**Macro F1 (mean of per-class
@@ -555,7 +557,6 @@ S: dict[str, str] = {
     "undefined_omit_counts_bullet": "Here ${symbol}$ counts only {kept}, in the test set and in each resample",
     # resamples that keep every class (advisor/stats/_draws.py): only the test set can lack one
     "undefined_omit_counts_test": "Here ${symbol}$ counts only {kept} in the test set",
-    "classes_kept_note": "; a resample that lacks one of them is drawn again",
     # resampled units, whose jackknife leaves one unit out at a time (the speech-emotion reader: "with speaker
     # resampling all four classes are practically always present, so the clause is dead"): said only where it can be
     "undefined_omit_counts_one_out": "Here ${symbol}$ counts only {kept}, in the test set and with one {one} left out",
@@ -571,11 +572,6 @@ S: dict[str, str] = {
     "classes_fixed": "Here ${symbol} = {count}$",
     # with data, a class of the answers absent from the test set: the number is that of the classes present
     "classes_fixed_present": "Here ${symbol} = {count}$, {kept}",
-    # before data, resamples that keep every class: the design that keeps the number, once
-    "classes_fixed_kept": "; a resample that lacks a class is drawn again",
-    # the jackknife over units: a unit that alone holds a class takes it out of the mean when it is left out
-    "classes_fixed_one_out": "Here ${symbol} = {count}$; leaving out a {one} that alone holds a class drops that class "
-                             "from the mean",
     "classes_fixed_one_group": ("Here ${symbol} = {count}$; one {one} alone holds {which}, which drops from the mean "
                                 "when that {one} is left out"),
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
