@@ -1026,6 +1026,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
         extra=extra, promised=promised, unreported=unreported, identities=identities,
         split_seed=(getattr(scores, "selective_split", None) or {}).get("seed"),
+        undefined_met={u.metric for r in results.reports for u in r.undefined},
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)

@@ -134,6 +134,7 @@ def build_methods(
     unreported: Sequence[str] = (),
     identities: Sequence[Sequence[Any]] | None = None,
     split_seed: int | None = None,
+    undefined_met: Collection[str] = (),
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -144,6 +145,8 @@ def build_methods(
     value]`` pairs that marked an identity in the data, when the Jigsaw bias score was computed (None before data):
     over one identity its power means are that identity's AUCs, and the paragraph says so. ``split_seed``: the seed of
     the split into a calibration and a test half, when the data were split (else the intervals' seed is said).
+    ``undefined_met``: with data, the metrics a value of which was undefined; the convention's example is one of
+    them where one is reported ("positive predictive value when … is never predicted", not a case the data never met).
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -376,7 +379,7 @@ def build_methods(
             if undefined_count == 0 and in_formula:  # its formula's line says it; nothing was undefined here
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
             elif not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                       case=_undefined_example(rec, task, answers, intervals), named=example,
+                                       case=_undefined_example(rec, task, answers, intervals, undefined_met), named=example,
                                        empty_items=_empty_items(rec), unit=_unit(answers),
                                        resampled=_resampled(intervals, rec, n_systems), scorer=scorer):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
@@ -467,15 +470,20 @@ def build_methods(
         if count is None and in_formula:
             return  # said after the mean's formula (mean_conventions), where its k is read
         said = Text()
+        # before data, a zero denominator that only the data can meet (a class no resample holds, a system that never
+        # predicts one) is not said: the report says it where it was met, with how often (the s41 readers of 14
+        # fields: "a template clause for a case that cannot arise"); a field's scorer sets the figure, so it is said
+        case = _undefined_example(rec, task, answers, intervals, undefined_met) \
+            if count is not None or scorer is not None else None
         _undefined_sentence(said, convention, count, cite, _annotators(answers) and (count is not None
                                                                                  or not _ratings_vary(answers)),
-                            case=_undefined_example(rec, task, answers, intervals), empty_items=_empty_items(rec),
+                            case=case, empty_items=_empty_items(rec),
                             unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems), scorer=scorer)
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
 
-    if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
+    if undefined_count is None:  # no data yet: only a convention that sets a figure whatever the data
         convention_with_formulas(None)
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
@@ -1781,15 +1789,17 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any],
-                       intervals: IntervalSettings | None = None) -> tuple[str, bool, str | None, str] | None:
+                       intervals: IntervalSettings | None = None,
+                       met: Collection[str] = ()) -> tuple[str, bool, str | None, str] | None:
     """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
     the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), whether the
     undefined value is the whole figure (a rate of one class of a binary task, MCC of a constant labeling) rather
     than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
     accuracy leaves out of its mean a class absent from the images"), and the metric's name alone; None when no
     reported metric can, so the convention is not stated for nothing (issue 22). ``intervals``: where they are the
-    jackknife's over units, what a mean leaves out is said of a unit left out, not of a resample."""
-    for m in rec:
+    jackknife's over units, what a mean leaves out is said of a unit left out, not of a resample. ``met``: with data,
+    the metrics that had an undefined value, tried first, so the example is a case the data met."""
+    for m in sorted(rec, key=lambda m: m.id not in met):
         found = _undefined_of(m, task, answers, intervals)
         if found is not None:
             return (*found[:3], found[4])
@@ -1862,7 +1872,9 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
     over when it is known (:func:`_fixed_count`). Where the resamples (or the jackknife's replicates) keep every one
     of them, the symbol is that number in the estimate and in each of them, and the line says the number, not a rule
     (the blind readers of ten fields: "fix the class set in advance, k = 4, L = 5, k = 30; where nothing can be
-    missing, the clause is dead text"). ``flat``: a flat label structure, whose resamples are the confusion matrix's;
+    missing, the clause is dead text"). Before data, how the number is kept (a resample that lacks a class drawn
+    again, a unit that alone holds one) is not said: it may never be needed, and the report says it with data where it
+    was, with how often (the s41 readers of 14 fields: "say how many, rather than design for it"). ``flat``: a flat label structure, whose resamples are the confusion matrix's;
     before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
     hierarchy's), whatever the plan's default says."""
     full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
@@ -1874,8 +1886,8 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
     one = jackknife_unit(intervals)
     if one is not None:  # the jackknife's intervals: a class is lost only with the one unit that holds it
-        if task is None:  # before data: wherever one unit holds a class
-            return W.S["classes_fixed_one_out"].format(symbol=symbol, count=number, one=one) if number and declared \
+        if task is None:  # before data: the number the answers give; with data, a unit that alone held a class
+            return fixed if number and declared \
                 else W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
         lone = intervals.one_group_classes
         if lone:
@@ -1897,12 +1909,11 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
             which=_labels_said(labels), verb="was" if len(labels) == 1 else "were",
             counts=_join_words([f"{lacking[c]:,}" for c in labels]), n=f"{intervals.n_resamples:,}")
     if task is None:  # before data: the classes the answers name, each expected in the test set, kept in each resample
-        if declared and fixed:
-            return fixed + (W.S["classes_fixed_kept"] if design == "kept" and intervals.n_resamples > 0 else "")
+        if declared and fixed:  # the redraw that keeps the number is said with data, where it was needed
+            return fixed
         if case == "absent_both":  # a class only predicted can still be missing from a resample
             return full
-        note = W.S["classes_kept_note"] if design == "kept" and intervals.n_resamples > 0 else ""
-        return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
+        return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
     if not absent_in_test:
         return fixed  # every class is in the test set and in each resample: k is the number of classes
     if case == "absent_both":  # a class only predicted can still be missing from a resample
