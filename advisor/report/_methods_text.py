@@ -649,6 +649,9 @@ S: dict[str, str] = {
                            "Newcombe's interval for paired proportions{among}"),
     "paired_proportions_interval": ("Differences between systems in {names} take Newcombe's interval for paired "
                                     "proportions{among}"),
+    # after the winners, the lead not a paired proportion: the lead's interval first, the proportions' after it
+    "paired_differences_after": ("Differences between systems take paired bootstrap intervals, in {names} Newcombe's "
+                                 "interval for paired proportions{among}"),
     "paired_proportions_if": ("Should several systems be compared, differences in {names} take McNemar's exact test "
                               "and Newcombe's interval for paired proportions{among}"),
     # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
@@ -717,6 +720,9 @@ S: dict[str, str] = {
     # the paired proportions' test is named in their own sentence, beside the winners' (McNemar's exact test)
     "tests_plain": "tests",
     "tests_paired": "tests (McNemar's exact test for {names}, the bootstrap's otherwise)",
+    # the lead not a paired proportion: its test first (the s41 digits reader: "the differences in the lead get only an
+    # unspecified 'bootstrap's' test … give the lead's first, and demote the accuracy tests")
+    "tests_paired_after": "bootstrap tests (McNemar's exact test for {names})",
     "on_each_metric": "On each metric,",
     # the indices, not "each other metric": the partitions' indices but the two just said to have no test
     "on_each_other_metric": "On the other indices,",
