@@ -1867,28 +1867,29 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
                    intervals: IntervalSettings | None, declared: bool = False, count: int | None = None,
                    flat: bool = True) -> str | None:
     """The line after a mean's formula that says which classes its ``symbol`` counts (see :func:`mean_conventions`);
-    None where nothing need be said. ``declared``: before data, the answers name the classes of a single-label task,
-    each expected in the test set (the report says where one is not). ``count``: the number of classes the mean runs
+    None where nothing need be said. ``declared``: before data, the answers name the classes (or labels), each
+    expected in the test set (the report says where one is not). ``count``: the number of classes the mean runs
     over when it is known (:func:`_fixed_count`). Where the resamples (or the jackknife's replicates) keep every one
     of them, the symbol is that number in the estimate and in each of them, and the line says the number, not a rule
     (the blind readers of ten fields: "fix the class set in advance, k = 4, L = 5, k = 30; where nothing can be
     missing, the clause is dead text"). Before data, how the number is kept (a resample that lacks a class drawn
     again, a unit that alone holds one) is not said: it may never be needed, and the report says it with data where it
-    was, with how often (the s41 readers of 14 fields: "say how many, rather than design for it"). ``flat``: a flat label structure, whose resamples are the confusion matrix's;
-    before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
+    was, with how often (the s41 readers of 14 fields: "say how many, rather than design for it"). ``flat``: a flat
+    label structure, whose resamples are the confusion matrix's; before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
     hierarchy's), whatever the plan's default says."""
     full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
+    number = f"{count:,}" if count else None
+    fixed = W.S["classes_fixed"].format(symbol=symbol, count=number) if number else None
+    if task is None and declared and fixed and case.removeprefix("label_") in ("absent", "absent_both"):
+        return fixed  # before data, the number the answers name; with data, where a class or label was missing
     if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
         return full
     design = intervals.classes if flat or task is not None else "free"
-    number = f"{count:,}" if count else None
-    fixed = W.S["classes_fixed"].format(symbol=symbol, count=number) if number else None
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
     one = jackknife_unit(intervals)
     if one is not None:  # the jackknife's intervals: a class is lost only with the one unit that holds it
         if task is None:  # before data: the number the answers give; with data, a unit that alone held a class
-            return fixed if number and declared \
-                else W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
+            return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
         lone = intervals.one_group_classes
         if lone:
             return W.S["classes_fixed_one_group"].format(symbol=symbol, count=number, one=one,
@@ -1909,8 +1910,6 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
             which=_labels_said(labels), verb="was" if len(labels) == 1 else "were",
             counts=_join_words([f"{lacking[c]:,}" for c in labels]), n=f"{intervals.n_resamples:,}")
     if task is None:  # before data: the classes the answers name, each expected in the test set, kept in each resample
-        if declared and fixed:  # the redraw that keeps the number is said with data, where it was needed
-            return fixed
         if case == "absent_both":  # a class only predicted can still be missing from a resample
             return full
         return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
@@ -2002,8 +2001,7 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
         metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items), also=also) if size and kept else \
         W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items), also=also)
     # the classes declared (a test set is expected to hold each; with data the report says where one is absent)
-    declared = bool(answers.get("classes") or answers.get("n_classes")) \
-        and answers.get("label_structure") in (None, "nominal", "ordinal")
+    declared = bool(answers.get("classes") or answers.get("n_classes"))
     bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals, declared,
                             _fixed_count(which, task, answers, declared),
                             flat=answers.get("label_structure") in (None, "nominal")) \
