@@ -56,7 +56,7 @@ from ._methods_field import (
 )
 from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_score_sentence, bias_sentence, \
     decision_groups_sentence, error_rates_sentence
-from ._methods_bias import RATIOS_NOT_BCA, four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, \
+from ._methods_bias import LINE_READING, RATIOS_NOT_BCA, four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, \
     smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
@@ -269,14 +269,16 @@ def build_methods(
                   thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
                   rates_here: bool = True, why: bool = True) -> Text:
         p = Text()
-        # the very last shortening, with data (rest 5): the subgroups' paragraph below says each figure in full, so the
-        # promise names the favourable decision's rate and ratio, and one sentence the line and its reading (the loan
-        # with data ran to 266 words: its promise, the rate's sentence and the reading's said the subgroups thrice)
+        # the last shortenings, with data (rest 5 to 7): the subgroups' paragraph below says each figure in full, so
+        # the promise names the favourable decision's rate and ratio, and one sentence the line and its reading (the
+        # loan with data ran to 266 words: its promise, the rate's sentence and the reading's said the subgroups
+        # thrice); then how each ratio is read goes with the formulas (rest 6), and the count of items and systems
+        # after the author's context (rest 7), which the report's header and Table 1 give
         compact = rest > 4 and air and resampled and groups and sub_promise is not None \
             and undefined_count is not None
         co_lead = False  # a bias AUC said beside the lead (the author's harm within a subgroup)
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
-        _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
+        _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses, counts=rest < 7)
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
             _judge_sentences(p, answers, primary, cite, intervals)
@@ -413,7 +415,7 @@ def build_methods(
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
         if air and compact:  # the rates named with the promise above: the line, its source and how it is read
-            four_fifths_reading_sentence(p, answers, bca=bca_elsewhere and why)
+            four_fifths_reading_sentence(p, answers, bca=bca_elsewhere and why, reading=rest < 6)
         elif air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
                                     columns_said=bias or (groups and sub_promise is not None), read=resampled)
@@ -512,7 +514,7 @@ def build_methods(
               + [(*last, 0, False, True, True, False, True, 0), (*last, 0, False, False, True, False, True, 0),
                  (*last, 0, False, False, False, False, True, 0), (*last, 0, False, False, False, True, True, 0)]
               + [(*last, t, False, False, False, True, True, 0) for t in range(1, 9)]
-              + [(*last, t, False, False, False, True, False, r) for r in range(0, 6) for t in range(0, 9)])
+              + [(*last, t, False, False, False, True, False, r) for r in range(0, 8) for t in range(0, 9)])
     # the Jigsaw competition's score, the toxicity field's summary of the bias AUCs, goes only when nothing else
     # can (the toxicity reader marked its absence major); a planned metric set aside that loses its sentence is said
     # beside what is not reported, and the report's subgroup paragraph and table give the score all the same
@@ -596,6 +598,9 @@ def build_methods(
         if moved.spans:
             notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
             notation.spans += moved.spans
+    if rest > 5 and air and resampled and groups and sub_promise is not None and undefined_count is not None:
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")  # the last shortening:
+        notation.t(LINE_READING)  # how each ratio is read against the line, with the formulas (the table gives each)
     if bca_elsewhere and air and not why_here:  # why the ratios' interval is not BCa: with the formulas, no room above
         notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
         notation.t(RATIOS_NOT_BCA)
@@ -697,7 +702,8 @@ def _task_pattern(key: str, many: str | None) -> str:
 
 
 def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | None,
-                        given: Collection[str] | None = None, many: str | None = None, clauses: bool = True) -> None:
+                        given: Collection[str] | None = None, many: str | None = None, clauses: bool = True,
+                        counts: bool = True) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
@@ -717,8 +723,9 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     # with the author's context and no data, what is classified and by how many systems is the context's to say:
     # "We evaluate a classifier of 6 ordered classes", "We compare several 4-class classifiers" (of 25 teams) read as
     # a template, and "no annotator is taken as the reference" contradicted an author comparing a judge with the
-    # humans (issue 22); with data, the sentence counts the items
-    if context and task is None:
+    # humans (issue 22); with data, the sentence counts the items, unless the paragraph has no room (``counts`` False,
+    # the last shortening: the report's header and Table 1 count them)
+    if context and (task is None or not counts):
         return
     if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} {items or 'items'}", many,
                            data):
