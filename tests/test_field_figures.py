@@ -224,7 +224,9 @@ def test_the_derm_paragraph_sets_the_isic_figure_at_full_coverage_beside_the_sel
     # "at full coverage" says why it does not lead; the planned accuracy is read from the selective lead, its
     # complement among the lesions answered — never set aside for scoring every item (s34, s35), nor for letting the
     # large classes decide, which the lead does as much (s37)
-    assert text.count("The accuracy planned is read from the lead") == 1 and "scores every item" not in text
+    assert "given by the lead" not in text and "scores every item" not in text  # said beside the planned metrics
+    planned = "".join(s.text for p in ctx.methods if p.heading == "Planned metrics" for s in p.spans)
+    assert planned.count("Accuracy is given by the lead: among the lesions answered it is one minus") == 1
     assert "lets the large classes decide" not in text
     assert "the recall of every class with all lesions answered" in text  # the per-class promise keeps its place
     assert 60 <= len(text.split()) <= 220 and all(len(s.split()) <= 40 for s in said[1:])

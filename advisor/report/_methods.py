@@ -562,6 +562,9 @@ def build_methods(
                                         caveat=W.ADDS[m.id].removeprefix("as planned, "))
               for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text
               and m.id not in ("purity", "inverse_purity")]
+    if _read_from_lead(answers, recommendation, given):  # a planned accuracy beside a selective lead: its complement
+        notes.append(W.S["accuracy_from_selective"].format(planned=_planned_name(answers, "accuracy") or "accuracy",
+                                                           items=_items(answers) or "items"))
     # a planned purity reported with inverse purity: why the two go together, said once for the pair where the
     # paragraph had no room for it (never "We do not report purity": the text-clustering readers)
     why = _purity_pair(answers)["purity"]
@@ -1591,6 +1594,16 @@ def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
     return out
 
 
+def _read_from_lead(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
+                    given: Collection[str] | None) -> bool:
+    """Whether the author planned accuracy and the lead is the selective risk, whose complement among the items answered
+    it is: the planned accuracy is then reported as the lead, never set aside (the s37 derm reader)."""
+    lead = str(_get(recommendation.get("primary") or {}, "metric"))
+    planned = "accuracy" in _planned_ids(answers) and (given is None or "planned_metrics" in given)
+    return planned and lead in ("selective_risk", "risk_at_frozen_coverage") and any(
+        str(_get(item, "metric")) == "accuracy" for item in recommendation.get("discouraged") or [])
+
+
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
@@ -1637,9 +1650,7 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
             reason = "class_sensitivity"
         if reason != "other":  # "fits this setting less well" says nothing, of a metric named or not (issue 22)
             groups.setdefault(reason, []).append(name)
-    if read_from_lead:
-        p.t(W.S["accuracy_from_selective"].format(items=_items(answers) or "items") + ". ")
-    if not groups:
+    if not groups:  # a planned accuracy read from the lead is said beside the planned metrics (_read_from_lead)
         return
     parts = []
     for reason, ms in groups.items():

@@ -491,8 +491,10 @@ S: dict[str, str] = {
     "avoid_unreported": "We do not report ",
     "avoid_more_unreported": "Nor do we report ",
     "avoid_because": ", because {they} ",
-    "accuracy_from_selective": "The accuracy planned is read from the lead: among the {items} answered it is one minus "
-                               "the selective risk",
+    # said beside the planned metrics, after the paragraph (the s40 and s41 derm readers: in the paragraph it "restates
+    # the lead and can go")
+    "accuracy_from_selective": ("The planned “{planned}” is given by the lead: among the {items} answered it is one "
+                                "minus the selective risk."),
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
                         "true class $i$ and predicted class $j$"),
