@@ -134,10 +134,10 @@ def test_the_methods_say_the_convention_as_the_fields_scorer() -> None:
 
 
 def test_omit_chosen_keeps_its_own_sentence_and_no_scorer(reports) -> None:
-    # before data, omit is no field's scorer: a zero denominator that only the data can meet is not said (the s41
-    # readers of 14 fields: "a template clause for a case that cannot arise; if it occurs, say how many")
+    # an option the author chose is their method's: said before data, though omit is no field's scorer
     text = methods_paragraph(COLA, seed=2024, undefined="omit")
-    assert "GLUE" not in text and "zero denominator" not in text
+    assert "reported as undefined, and the resamples in which it is undefined are left out of its interval" in text
+    assert "GLUE" not in text
     # with data, where the accept-everything baseline met it: the convention, with how often
     said = _paragraph(reports["omit"], "Definitions")
     sentence = next(s for s in _sentences(said) if "zero denominator" in s)
@@ -152,7 +152,7 @@ def test_the_methods_command_follows_the_field_unless_told() -> None:
     assert "as in the GLUE benchmark's scorer, which uses scikit-learn" in out.output and "left out" not in out.output
     out = runner.invoke(app, ["methods", "--answers", str(COLA), "--seed", "5", "--undefined", "omit"])
     assert out.exit_code == 0, out.output
-    assert "GLUE" not in out.output and "zero denominator" not in out.output  # omit: said with data, where met
+    assert "GLUE" not in out.output and "left out of its interval" in out.output
     out = runner.invoke(app, ["methods", "--answers", str(COLA), "--undefined", "never"])
     assert out.exit_code != 0 and "--undefined must be one of" in out.output
 

@@ -568,7 +568,8 @@ class _Run:
         The binary form is scikit-learn's and most fields' (the toxicity readers of s40 and s41: "for a binary score
         the field uses the binary form"); the sum is twice it."""
         f = load_fields().get(self.answers.field) if self.answers.field else None
-        return (f is None or f.brier != "classes") and self._computable(self.cat.metrics["brier_binary"])
+        binary = self.cat.metrics.get("brier_binary")  # (a catalogue without it: the sum, the only form it has)
+        return binary is not None and (f is None or f.brier != "classes") and self._computable(binary)
 
     def _needs(self, mid: str, named: Sequence[str]) -> str:
         """What a field's figure needs that these answers do not give."""

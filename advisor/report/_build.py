@@ -542,6 +542,8 @@ def build_report(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
         promised=promised, unreported=unreported_planned(plan) if plan is not None else (),
+        chosen=plan is not None and plan.design.undefined_from == "option"  # a choice that changes the convention
+        and plan.design.undefined != undefined_convention(None, answers_dict.get("field"))[0],
         identities=_score_identities(sub_json))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if ab_par is not None:
@@ -987,9 +989,11 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
                             evaluated: bool, digits: int, scores: Any = None,
                             promised: Sequence[str] | None = None, unreported: Sequence[str] = (),
-                            identities: Sequence[Sequence[Any]] | None = None
+                            identities: Sequence[Sequence[Any]] | None = None, chosen: bool = False
                             ) -> tuple[list[Any], Any, list[Reference]]:
-    """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
+    """The methods paragraphs, the justification, and the references they cite (cited ones only). ``chosen``: the
+    author chose an undefined-value convention other than the one the text would otherwise follow (an option), a
+    decision of the method the text states before data."""
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
 
@@ -1026,7 +1030,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
         extra=extra, promised=promised, unreported=unreported, identities=identities,
         split_seed=(getattr(scores, "selective_split", None) or {}).get("seed"),
-        undefined_met={u.metric for r in results.reports for u in r.undefined},
+        undefined_met={u.metric for r in results.reports for u in r.undefined}, convention_chosen=chosen,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)

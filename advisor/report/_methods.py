@@ -135,6 +135,7 @@ def build_methods(
     identities: Sequence[Sequence[Any]] | None = None,
     split_seed: int | None = None,
     undefined_met: Collection[str] = (),
+    convention_chosen: bool = False,
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -147,6 +148,8 @@ def build_methods(
     the split into a calibration and a test half, when the data were split (else the intervals' seed is said).
     ``undefined_met``: with data, the metrics a value of which was undefined; the convention's example is one of
     them where one is reported ("positive predictive value when … is never predicted", not a case the data never met).
+    ``convention_chosen``: the author chose the convention (an option, not the default): before data it is said, a
+    decision of their method; the default is said only where the data meet it.
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -474,9 +477,10 @@ def build_methods(
         said = Text()
         # before data, a zero denominator that only the data can meet (a class no resample holds, a system that never
         # predicts one) is not said: the report says it where it was met, with how often (the s41 readers of 14
-        # fields: "a template clause for a case that cannot arise"); a field's scorer sets the figure, so it is said
+        # fields: "a template clause for a case that cannot arise"); a field's scorer sets the figure, and a convention
+        # the author chose is their method's: both are said
         case = _undefined_example(rec, task, answers, intervals, undefined_met) \
-            if count is not None or scorer is not None else None
+            if count is not None or scorer is not None or convention_chosen else None
         _undefined_sentence(said, convention, count, cite, _annotators(answers) and (count is not None
                                                                                  or not _ratings_vary(answers)),
                             case=case, empty_items=_empty_items(rec),
