@@ -127,7 +127,8 @@ class PriorScores:
             try:
                 pi = np.asarray(priors, dtype=np.float64).reshape(-1)
             except (TypeError, ValueError):
-                raise InputError("the class shares must be numbers, one per class, or a mapping label → share.") from None
+                raise InputError("the class shares must be numbers, one per class, or a mapping label → share."
+                                 ) from None
             if pi.shape[0] != k:
                 raise InputError(f"{pi.shape[0]} class shares were given for {k} classes; give one per class.")
         if not np.all(np.isfinite(pi)) or np.any(pi < 0) or pi.sum() <= 0:
@@ -139,7 +140,8 @@ class PriorScores:
         return np.asarray(pi / pi.sum(), dtype=np.float64)
 
     def at(self, priors: Any = None, weights: np.ndarray | None = None) -> dict[str, Any]:
-        """``Σ_c π_c · s̄_c`` of each score at the shares ``priors`` (the test set's own when None: the plain metric).
+        """``Σ_c π_c · s̄_c`` of each score at the shares ``priors`` (the test set's own when None: the plain
+        metric).
 
         ``weights`` (shape (n,) or (b, n)): item weights, e.g. how often each item was drawn in a bootstrap
         resample; each class's mean is then the weighted mean of its items, and a resample that holds no item of a

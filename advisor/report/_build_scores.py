@@ -86,7 +86,8 @@ def prior_scores(state: ScoreState | None) -> dict[str, PriorScores]:
         return {}
     labels = state.score_labels or state.labels
     pos = state.pos if len(labels) == 2 else None
-    return {name: PriorScores(state.y, s, labels, positive_label=pos) for name, s in state.outputs.items() if s.ndim == 2}
+    return {name: PriorScores(state.y, s, labels, positive_label=pos)
+            for name, s in state.outputs.items() if s.ndim == 2}
 
 
 # ----------------------------------------------------------------------------------------------

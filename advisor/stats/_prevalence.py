@@ -165,8 +165,8 @@ _CHUNK_ITEMS = 800_000
 
 def projected_score_intervals(scores: PriorScores, priors: Any, n_resamples: int, confidence: float, seed: Any
                               ) -> dict[str, tuple[float, float]]:
-    """Percentile intervals of log loss and the Brier score at the shares ``priors`` (:class:`advisor.engine.PriorScores`):
-    the test items resampled with replacement (the item bootstrap, :func:`advisor.stats._draws.iter_item_resamples`),
+    """Percentile intervals of log loss and the Brier score at the shares ``priors``
+    (:class:`advisor.engine.PriorScores`): the test items resampled with replacement (the item bootstrap, :func:`advisor.stats._draws.iter_item_resamples`),
     each resample's per-class mean scores weighted by the shares. As for the projected confusion matrix, a resample
     that holds no item of a class with a positive share gives no value.
 
