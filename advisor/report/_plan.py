@@ -28,7 +28,8 @@ from ._subgroups import shares_free
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_GAPS, PROMISE_SUBGROUPS
 from ._methods_text import GAPS_WHY, subgroups_phrase
-from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY
+from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY, PROMISE_AT_PRIORS_ROWS, \
+    PROMISE_AT_PRIORS_SCORES
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -220,13 +221,18 @@ def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
     return _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
 
 
-def _at_priors_scores(plan: Plan, scores: Mapping[str, Any] | None, systems: Collection[str]) -> list[str]:
+def _at_priors_score_ids(plan: Plan) -> list[str]:
     """The plan's log loss and Brier scores, which depend on the class shares (each class weighs as its share of the
-    test set), where every system's probabilities are at hand: each class's mean score is weighted by its share in use
+    test set): the table at the shares in use weighs each class's mean score by its share there
     (:class:`advisor.engine.PriorScores`)."""
+    return _dependent([m.id for m in plan.metrics if m.id in PRIOR_SCORES])
+
+
+def _at_priors_scores(plan: Plan, scores: Mapping[str, Any] | None, systems: Collection[str]) -> list[str]:
+    """:func:`_at_priors_score_ids` where every system's probabilities are at hand, else none."""
     if not scores or any(name not in scores for name in systems):
         return []
-    return _dependent([m.id for m in plan.metrics if m.id in PRIOR_SCORES])
+    return _at_priors_score_ids(plan)
 
 
 def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str], pos: Any, beta: float,
@@ -652,11 +658,13 @@ def _priors_promise(plan: Plan) -> str:
     if plan.task.kind == "binary" and pos is not None and str(pos) in priors:
         # the metrics the table projects, named (the retinopathy reader: "each other metric" was vague)
         others = [m for m in _at_priors_ids(plan, True) if m not in ("precision", "npv")]
+        scores = _at_priors_score_ids(plan)  # log loss and the Brier score, each class's mean weighted by its share
         cat = get_catalogue().metrics
-        names = [lower_name(cat[m].name) for m in others if m in cat]
+        names = list(dict.fromkeys(lower_name(cat[m].name) for m in [*others, *scores] if m in cat))
         return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}",
                                                others=(" and " if len(names) == 1 else ", ") + join_words(names)
-                                               if names else "")
+                                               if names else "",
+                                               how=PROMISE_AT_PRIORS_SCORES if scores else PROMISE_AT_PRIORS_ROWS)
     if len(priors) > PROMISE_AT_PRIORS_LISTED:  # a list no sentence carries: the table's caption lists the shares
         return PROMISE_AT_PRIORS_MANY.format(k=len(priors))
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
