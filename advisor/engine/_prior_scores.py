@@ -148,18 +148,22 @@ class PriorScores:
         class with a positive share gives NaN. Without weights the values are floats, else arrays of shape (b,).
         """
         pi = self.sizes / self.sizes.sum() if priors is None else self.shares(priors)
-        w = np.ones(self.index.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
-        k = len(self.labels)
-        onehot = (self.index[:, None] == np.arange(k)[None, :]).astype(np.float64)  # (n, k)
-        mass = w @ onehot  # (..., k): each class's weight
+        n, k = self.index.shape[0], len(self.labels)
+        w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        rows = w.reshape(-1, n)
+
+        def by_class(x: np.ndarray) -> np.ndarray:  # (b, k): each row's sum over the items of each class
+            return np.stack([np.bincount(self.index, weights=r, minlength=k) for r in x])
+
+        mass = by_class(rows)  # each class's weight in each row
         need = pi > 0
-        lacking = np.any(mass[..., need] <= 0, axis=-1)
-        safe = np.where(mass > 0, mass, 1.0)
+        lacking = np.any(mass[:, need] <= 0, axis=1)
+        safe = np.where(mass[:, need] > 0, mass[:, need], 1.0)
         out: dict[str, Any] = {}
         for m, v in self.values.items():
-            means = ((w * v) @ onehot) / safe  # (..., k): each class's mean score
-            value = np.where(lacking, np.nan, (means[..., need] * pi[need]).sum(axis=-1))
-            out[m] = float(value) if weights is None or np.ndim(value) == 0 else value
+            means = by_class(rows * v)[:, need] / safe  # each class's mean score
+            value = np.where(lacking, np.nan, (means * pi[need]).sum(axis=1))
+            out[m] = float(value[0]) if w.ndim == 1 else value
         return out
 
 
