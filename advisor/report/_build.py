@@ -28,7 +28,7 @@ from ..stats import compare_joint, prevalence_sensitivity
 from ._bib import parse_bibtex
 from ._build_decisions import decision_tables
 from ._build_selective import abstention_section, selective_table
-from ._build_scores import finish, item_ids, prepare
+from ._build_scores import finish, item_ids, prepare, prior_scores
 from ._confusions import top_confusions
 from ._baseline import baseline_figures, baseline_table
 from ._judge import definitions_for
@@ -494,7 +494,9 @@ def build_report(
     elif plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
+                                   undefined=undefined, digits=digits, at_priors=at_priors, actions=actions,
+                                   # log loss and the Brier score at the shares in use need each item's probabilities
+                                   scores=prior_scores(score_state) if plan.diagnostic("at_priors") else None)
         # the machine against the human–human baseline (Williamson et al. 2012), first: the field's central reading
         base_table = baseline_table(baseline_figures(plan, data, order_of(plan), bootstrap, confidence, seed,
                                                      undefined),

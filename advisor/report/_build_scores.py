@@ -22,6 +22,7 @@ from .._exceptions import InputError
 from ..engine import (
     LOWER_IS_BETTER,
     ConfusionMatrix,
+    PriorScores,
     align_probabilities,
     cost_matrix,
     cost_metrics,
@@ -39,7 +40,7 @@ from ._models import MANY_CLASSES, ChanceRow, Estimate, IntervalSettings
 from ._models_scores import Curve, ScoreData
 from ._uncertainty import difference_row, estimate_of
 
-__all__ = ["ScoreState", "finish", "item_ids", "prepare"]
+__all__ = ["ScoreState", "finish", "item_ids", "prepare", "prior_scores"]
 
 ITEM_SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
@@ -76,6 +77,17 @@ def item_ids(state: ScoreState | None) -> set[str]:
         return set()
     decisions = {m for vals in state.values_seen for m in vals if is_decision_id(m)} if state.values_seen else set()
     return {*ITEM_SCORE_IDS, "log_loss", "brier", *(COST_IDS if state.cost_ids else ()), *decisions}
+
+
+def prior_scores(state: ScoreState | None) -> dict[str, PriorScores]:
+    """Per system with probabilities, its items' log loss and Brier scores by true class, for those scores at the class
+    shares in use (each class's mean score weighted by its share; :class:`advisor.engine.PriorScores`)."""
+    if state is None or state.y is None:
+        return {}
+    labels = state.score_labels or state.labels
+    pos = state.pos if len(labels) == 2 else None
+    return {name: PriorScores(state.y, s, labels, positive_label=pos)
+            for name, s in state.outputs.items() if s.ndim == 2}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "GROUPS_OF_COLUMNS", "GROUPS_DESCRIBED", "subgroups_phrase", "subgroup_unit", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_AT_PRIORS_ROWS", "PROMISE_AT_PRIORS_SCORES", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "GROUPS_OF_COLUMNS", "GROUPS_DESCRIBED", "subgroups_phrase", "subgroup_unit", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -65,8 +65,14 @@ PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it wo
 PROMISE_AT_PRIORS_LISTED = 8
 #: (said in 22 words, not 30: with log loss and the Brier score beside the probabilities, the retinopathy paragraph
 #: lost the promise by six words)
-PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} at the shares in use ({shares}), the "
-                            "confusion matrix's rows rescaled to those shares")
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} at the shares in use ({shares}), "
+                            "{how}")
+#: How the table projects them: the matrix's rows rescaled to the shares.
+PROMISE_AT_PRIORS_ROWS = "the confusion matrix's rows rescaled to those shares"
+#: With log loss or the Brier score among them, which no matrix holds: what both projections do, in fewer words (each
+#: item of true class c weighs π_c/n_c, in the rescaled matrix as in the weighted mean score; a paragraph of two
+#: systems with probabilities lost this promise to a clause of eight words said beside the matrix's)
+PROMISE_AT_PRIORS_SCORES = "each class reweighted to its share"
 #: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
 #: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
 #: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
