@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_AT_PRIORS_ROWS", "PROMISE_AT_PRIORS_SCORES", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "GROUPS_OF_COLUMNS", "GROUPS_DESCRIBED", "subgroups_phrase", "subgroup_unit", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_EQUAL", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_AT_PRIORS_ROWS", "PROMISE_AT_PRIORS_SCORES", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "GROUPS_OF_COLUMNS", "GROUPS_DESCRIBED", "subgroups_phrase", "subgroup_unit", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -61,6 +61,8 @@ PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would re
 #: The same with more classes than a sentence can list with their shares: the table's caption lists them.
 PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it would read at the shares in use, which "
                           "the table of those figures gives for each of the {k} classes")
+#: Every class equally common in use (the digits example): said so, not as a list of equal shares.
+PROMISE_AT_PRIORS_EQUAL = "each metric that depends on the class shares as it would read with every class equally common"
 #: More classes than this: their shares in use are listed with the table, not in the paragraph.
 PROMISE_AT_PRIORS_LISTED = 8
 #: (said in 22 words, not 30: with log loss and the Brier score beside the probabilities, the retinopathy paragraph

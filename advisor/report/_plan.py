@@ -28,7 +28,7 @@ from ._subgroups import shares_free
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_GAPS, PROMISE_SUBGROUPS
 from ._methods_text import GAPS_WHY, subgroups_phrase
-from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY, PROMISE_AT_PRIORS_ROWS, \
+from ._methods_text import PROMISE_AT_PRIORS_EQUAL, PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY, PROMISE_AT_PRIORS_ROWS, \
     PROMISE_AT_PRIORS_SCORES
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
@@ -212,8 +212,15 @@ def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
     is then the harmonic mean of two figures given."""
     ids = {m.id for m in plan.metrics}
     candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
+    diag = plan.diagnostic("at_priors")
+    shares = [float(v) for v in ((diag.params.get("priors") if diag is not None else None) or {}).values()]
+    # at equal shares accuracy is balanced accuracy: where that is reported, the table would give it a second
+    # number and a second interval (the digits report: 0.963 twice, with a BCa and a percentile interval)
+    equal = len(shares) > 1 and max(shares) - min(shares) < 1e-9 and "balanced_accuracy" in ids
     if not any(m.family == "cost" for m in plan.metrics):
         candidates.append("accuracy")
+    if equal:
+        candidates = [m for m in candidates if m != "accuracy"]
     if binary:
         candidates += ["precision", "npv"] + ([] if "recall" in ids else ["f1"])
     else:
@@ -278,7 +285,9 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
             rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits), band])
             record["metrics"][name][mid] = {"test_set": _finite(now[mid]), "estimate": _finite(there[mid]),
                                             "low": _finite(lo), "high": _finite(hi)}
-    said = ", ".join(f"{c} {v:.0%}" for c, v in target.items())
+    in_use = list(target.values())
+    said = f"every class {in_use[0]:.0%}" if len(in_use) > 2 and max(in_use) - min(in_use) < 1e-9 else \
+        ", ".join(f"{c} {v:.0%}" for c, v in target.items())
     costs_note = ("" if has_costs else " No error costs were given, so no expected cost is computed: unit costs "
                   "would be costs nobody chose.")
     band_note = (f" The interval is a {confidence:.0%} bootstrap interval: each resample of the test items is "
@@ -291,7 +300,10 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
     return TableBlock(id="at_priors", title="At the class shares in use",
                       caption=f"Metrics that depend on the class shares, on the test set and projected to the shares "
                               f"in use ({said}) from the per-class rates: each true class's row of the confusion "
-                              f"matrix is rescaled to its share (Opitz 2024, §6.3){score_note}.{band_note}{costs_note}",
+                              f"matrix is rescaled to its share (Opitz 2024, §6.3){score_note}.{band_note}{costs_note}"
+                              + (" At equal shares accuracy is balanced accuracy, reported with the other metrics."
+                                 if "accuracy" not in ids and any(m.id == "balanced_accuracy" for m in plan.metrics)
+                                 and "every class" in said else ""),
                       columns=["metric", "system", "test set", "in use", "interval in use"],
                       numeric=[False, False, True, True, False], rows=rows)
 
@@ -665,6 +677,9 @@ def _priors_promise(plan: Plan) -> str:
                                                others=(" and " if len(names) == 1 else ", ") + join_words(names)
                                                if names else "",
                                                how=PROMISE_AT_PRIORS_SCORES if scores else PROMISE_AT_PRIORS_ROWS)
+    values = [float(v) for v in priors.values()]
+    if len(values) > 2 and max(values) - min(values) < 1e-9:  # every class as common as the others: said so
+        return PROMISE_AT_PRIORS_EQUAL
     if len(priors) > PROMISE_AT_PRIORS_LISTED:  # a list no sentence carries: the table's caption lists the shares
         return PROMISE_AT_PRIORS_MANY.format(k=len(priors))
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))
