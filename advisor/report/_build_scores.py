@@ -446,7 +446,8 @@ def _neg(x: float | None) -> float | None:
 
 
 def _chance_rows(state: ScoreState, results: Any, reported: Sequence[str]) -> None:
-    """Chance levels: ROC AUC 0.5; average precision the positive share; the expected costs of the three
+    """Chance levels: ROC AUC 0.5; average precision the positive share; the binary Brier score of a constant 1/2,
+    of each class's share (π(1 − π)) and of all on the larger class (1 − π_max); the expected costs of the three
     reference classifiers' expected confusion matrices."""
     rows: list[ChanceRow] = []
     first = results.reports[0] if results.reports else None
@@ -456,6 +457,10 @@ def _chance_rows(state: ScoreState, results: Any, reported: Sequence[str]) -> No
     k, n = len(a), float(a.sum())
     if "roc_auc" in reported and state.outputs:
         rows.append(ChanceRow(metric="roc_auc", uniform=0.5, prevalence=0.5, majority=0.5))
+    if "brier_binary" in reported and state.outputs and k == 2:  # half the two-class sum's (probability_chance_levels)
+        share = float(a.max() / n)  # a constant 1/2, each class's share, all on the larger class
+        rows.append(ChanceRow(metric="brier_binary", uniform=0.25, prevalence=_num(share * (1 - share)),
+                              majority=_num(1 - share)))
     if "average_precision" in reported and state.outputs and k == 2 and state.pos is not None:
         share = float(a[state.labels.index(state.pos)] / n)
         rows.append(ChanceRow(metric="average_precision", uniform=share, prevalence=share, majority=share))
