@@ -67,7 +67,8 @@ def test_subgroups_of_a_dataset_match_sklearn_with_intervals():
     ds = advisor.load(df, by="identity")
     res = advisor.subgroups(ds, positive_label="toxic", n_resamples=400, seed=5)
     per_value = res["bias_aucs"]["identity"]
-    assert list(per_value) == ["gay", "muslim", "none"]
+    # the identity subgroups of Borkan et al. (2019), not the value that mentions none (engine.identity_values)
+    assert list(per_value) == ["gay", "muslim"]
     for value, per_system in per_value.items():
         want = _oracle(y, s, g == value)
         entry = per_system["y_pred"]
@@ -77,9 +78,10 @@ def test_subgroups_of_a_dataset_match_sklearn_with_intervals():
             assert e["low"] <= e["estimate"] <= e["high"] and e["method"] == "bca"
         assert entry["bpsn_auc"]["negatives"] == int(((g == value) & (y == 0)).sum())
         assert entry["bpsn_auc"]["positives"] == int(((g != value) & (y == 1)).sum())
-    # the shift of the identity mentions shows where Borkan et al. say it does: a low BPSN AUC, a high BNSP AUC
-    assert per_value["gay"]["y_pred"]["bpsn_auc"]["estimate"] < per_value["none"]["y_pred"]["bpsn_auc"]["estimate"]
-    assert per_value["gay"]["y_pred"]["bnsp_auc"]["estimate"] > per_value["none"]["y_pred"]["bnsp_auc"]["estimate"]
+    # the shift of the identity mentions shows where Borkan et al. say it does: a BPSN AUC below the overall ROC AUC,
+    # a BNSP AUC above it
+    overall = sk.roc_auc_score(y, s)
+    assert per_value["gay"]["y_pred"]["bpsn_auc"]["estimate"] < overall < per_value["gay"]["y_pred"]["bnsp_auc"]["estimate"]
 
 
 def test_the_interval_is_the_item_bootstrap_of_roc_auc_on_the_ranked_items():
@@ -94,10 +96,23 @@ def test_the_interval_is_the_item_bootstrap_of_roc_auc_on_the_ranked_items():
 
 def test_two_values_bpsn_of_one_is_bnsp_of_the_other():
     df, y, s, g = _frame(5)
-    df["two"] = np.where(g == "none", "no", "yes")
+    df["two"] = np.where(g == "none", "b", "a")
     res = advisor.subgroups(advisor.load(df, by="two"), positive_label="toxic")
     v = res["bias_aucs"]["two"]
-    assert v["yes"]["y_pred"]["bpsn_auc"]["estimate"] == pytest.approx(v["no"]["y_pred"]["bnsp_auc"]["estimate"])
+    assert v["a"]["y_pred"]["bpsn_auc"]["estimate"] == pytest.approx(v["b"]["y_pred"]["bnsp_auc"]["estimate"])
+
+
+def test_a_yes_no_mention_column_has_the_bias_aucs_of_its_yes_alone():
+    """Borkan et al. (2019) score the identity subgroup against its background: of a yes/no mention column, the "yes"
+    (its "no" would repeat the same AUCs with BPSN and BNSP swapped, as a subgroup that mentions no identity)."""
+    df, y, s, g = _frame(5)
+    df["mention"] = np.where(g == "none", "no", "yes")
+    res = advisor.subgroups(advisor.load(df, by="mention"), positive_label="toxic")
+    v = res["bias_aucs"]["mention"]
+    assert list(v) == ["yes"]
+    want = _oracle(y, s, g != "none")
+    for m, x in want.items():
+        assert v["yes"]["y_pred"][m]["estimate"] == pytest.approx(x, abs=1e-12)
 
 
 def test_a_subgroup_without_positives_is_undefined_said_and_kept():

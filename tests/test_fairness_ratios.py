@@ -419,3 +419,22 @@ def test_the_reports_show_both_tables(tmp_path):
     want = _numpy_score(y.astype(int), p, [mention == "yes"])
     assert t.rows[0][1].startswith(f"{want:.3f} [") and "identity_mentioned = yes" in t.caption
     assert "identity_mentioned = yes" in render_report(ctx, "md")  # the subgroups' paragraph names the identities
+
+
+def test_the_loan_paragraph_with_data_keeps_to_a_papers_length_and_moves_only_what_has_a_home(tmp_path):
+    """With data the loan paragraph ran to 249 words (subgroups, approval rates, risks and the field's caveat, none
+    ever cut): the last shortenings move how each ratio is read to the formulas and leave the count of items and
+    systems to the header and Table 1, so it keeps to 220 words; nothing is dropped."""
+    from test_methods_prose import sentences, words
+
+    df = _loans(11)
+    df.to_csv(tmp_path / "a.csv", index=False)
+    df.assign(y_pred=np.where(df["p_default"] > 0.3, "default", "repaid")).to_csv(tmp_path / "b.csv", index=False)
+    data = advisor.load([tmp_path / "a.csv", tmp_path / "b.csv"], by=["sex", "ethnicity"])
+    ctx = build_report(load_answers(LOAN), data, seed=2024)
+    evaluation = next(p for p in ctx.methods if p.heading == "Evaluation")
+    text = "".join(s.text if s.kind in ("text", "strong") else "(X)" for s in evaluation.spans)
+    assert len(words(text)) <= 220 and all(len(words(s)) <= 40 for s in sentences(text)[1:]), text
+    assert "four-fifths" in text  # the line itself stays in the paragraph
+    said = _evaluation(ctx)
+    assert said.count("percentile interval lies wholly at or above") == 1  # its reading: said once, somewhere

@@ -33,19 +33,29 @@ def _notation(ctx) -> str:
 def test_a_tb_accuracy_study_is_not_told_sensitivity_can_have_no_cases() -> None:
     """Consecutive enrolment with a reference standard holds participants with and without tuberculosis, and a
     resample of participants that lacks one is drawn again: "sensitivity when no participant is tuberculosis" is no
-    case the study meets (the TB reader). A system that never calls tuberculosis is one: its PPV is then 0/0."""
-    ctx = build_report(load_answers(SITUATIONS / "diagnostic.yaml"), None, bootstrap=2000, seed=1)
-    said = _notation(ctx)
+    case the study meets (the TB reader). A system that never calls tuberculosis is one, met only with data: before
+    data no zero denominator is said (the s41 readers of 14 fields: "if it occurs, say how many"); with data, where
+    a system never calls tuberculosis, its PPV's 0/0 is said with how often."""
+    answers = load_answers(SITUATIONS / "diagnostic.yaml")
+    said = _notation(build_report(answers, None, bootstrap=2000, seed=1))
+    assert "when no participant is “tuberculosis”" not in said and "zero denominator" not in said
+    y = ["tuberculosis"] * 30 + ["no tuberculosis"] * 90
+    data = {"y_true": y, "cad": y[:25] + ["no tuberculosis"] * 5 + y[30:110] + ["tuberculosis"] * 10,
+            "never": ["no tuberculosis"] * 120}
+    said = _notation(build_report(answers, data, bootstrap=200, seed=1))
     assert "when no participant is “tuberculosis”" not in said
-    assert "positive predictive value when “tuberculosis” is never predicted" in said
+    sentence = next(s.strip() for s in re.split(r"(?<=[.])\s+(?=[A-Z])", said) if "zero denominator" in s)
+    assert "positive predictive value when “tuberculosis” is never predicted" in sentence
+    assert re.search(r"; \d+ values? (was|were) undefined here\.$", sentence), sentence
 
 
 def test_a_class_can_still_be_missing_from_a_resample_of_whole_groups(tmp_path: Path) -> None:
-    """Groups drawn whole cannot keep both classes in every resample: there the absent class is said."""
+    """Groups drawn whole cannot keep both classes in every resample, but before data whether one lacked a class is
+    not known: nothing is said then (with data, tests/test_stratified_bootstrap.py: how often a class was absent)."""
     text = (SITUATIONS / "diagnostic.yaml").read_text() + "group: site_id\n"
     (tmp_path / "grouped.yaml").write_text(text)
     ctx = build_report(load_answers(tmp_path / "grouped.yaml"), None, bootstrap=2000, seed=1)
-    assert "sensitivity when no participant is “tuberculosis”" in _notation(ctx)
+    assert "sensitivity when no participant is “tuberculosis”" not in _notation(ctx)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -214,7 +224,9 @@ def test_the_derm_paragraph_sets_the_isic_figure_at_full_coverage_beside_the_sel
     # "at full coverage" says why it does not lead; the planned accuracy is read from the selective lead, its
     # complement among the lesions answered — never set aside for scoring every item (s34, s35), nor for letting the
     # large classes decide, which the lead does as much (s37)
-    assert text.count("The accuracy planned is read from the lead") == 1 and "scores every item" not in text
+    assert "given by the lead" not in text and "scores every item" not in text  # said beside the planned metrics
+    planned = "".join(s.text for p in ctx.methods if p.heading == "Planned metrics" for s in p.spans)
+    assert planned.count("Accuracy is given by the lead: among the lesions answered it is one minus") == 1
     assert "lets the large classes decide" not in text
     assert "the recall of every class with all lesions answered" in text  # the per-class promise keeps its place
     assert 60 <= len(text.split()) <= 220 and all(len(s.split()) <= 40 for s in said[1:])

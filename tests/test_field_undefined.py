@@ -133,10 +133,17 @@ def test_the_methods_say_the_convention_as_the_fields_scorer() -> None:
     assert all(len(s.split()) <= 40 for s in _sentences(evaluation))
 
 
-def test_omit_chosen_keeps_its_own_sentence_and_no_scorer() -> None:
+def test_omit_chosen_keeps_its_own_sentence_and_no_scorer(reports) -> None:
+    # an option the author chose is their method's: said before data, though omit is no field's scorer
     text = methods_paragraph(COLA, seed=2024, undefined="omit")
     assert "reported as undefined, and the resamples in which it is undefined are left out of its interval" in text
     assert "GLUE" not in text
+    # with data, where the accept-everything baseline met it: the convention, with how often
+    said = _paragraph(reports["omit"], "Definitions")
+    sentence = next(s for s in _sentences(said) if "zero denominator" in s)
+    assert "reported as undefined, and the resamples in which it is undefined are left out of its interval" in sentence
+    assert re.search(r"; \d+ values were undefined here\.$", sentence), sentence
+    assert "GLUE" not in said
 
 
 def test_the_methods_command_follows_the_field_unless_told() -> None:

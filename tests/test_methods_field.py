@@ -347,8 +347,13 @@ def test_the_note_on_planned_metrics_claims_nothing_it_cannot_know() -> None:
     # says why it does not lead; the planned accuracy is read from the selective lead, its complement among the
     # lesions answered — not set aside for letting the large classes decide, which the lead does as much (s37)
     derm = evaluation("derm")
-    assert "The accuracy planned is read from the lead: among the lesions answered it is one minus the selective " \
-           "risk." in derm and "lets the large classes decide" not in derm
+    # said beside the planned metrics, after the paragraph, where it restates nothing (the s40 and s41 derm readers:
+    # in the paragraph it "restates the lead and can go")
+    planned = next(p for p in ctx.methods if p.heading == "Planned metrics")
+    assert "".join(s.text for s in planned.spans) == ("Accuracy is given by the lead: among the lesions answered it is "
+                                                      "one minus the selective risk.")
+    assert "selective risk." not in derm.split("the selective risk at the frozen cut")[-1]
+    assert "lets the large classes decide" not in derm
     assert "we also report balanced accuracy at full coverage" in evaluation("derm")
     uses = {u["value"]: u for u in ctx.plan["answers"] if u["key"] == "planned_metrics"}
     assert uses["accuracy"]["used_by"][0].startswith("advised against as the lead")

@@ -112,12 +112,21 @@ def test_the_brier_form_is_the_fields_attribute():
         assert "**Brier score (binary)**" in defs and r"\frac{2}{n}" not in defs, name
 
 
-def test_without_the_field_the_brier_score_sums_over_both_classes(tmp_path):
+def test_without_the_field_the_brier_score_is_binary_and_a_field_can_ask_for_the_sum(tmp_path, monkeypatch):
+    """A two-class task's Brier score is the binary form, scikit-learn's and most fields' (the toxicity readers of s40
+    and s41: "for a binary score the field uses the binary form"), with or without a field; a field whose papers
+    report the sum over both classes says so (``brier: classes``) and gets it, twice the binary form."""
     answers = yaml.safe_load((SITUATIONS / "sepsis.yaml").read_text(encoding="utf-8"))
     del answers["field"]
     path = tmp_path / "sepsis_no_field.yaml"
     path.write_text(yaml.safe_dump(answers), encoding="utf-8")
     defs = _definitions(_methods(path))
+    assert "**Brier score (binary)**" in defs and r"\frac{1}{n}\sum_{t=1}^{n}\left(p_t-y_t\right)^2" in defs
+    assert r"\frac{2}{n}" not in defs
+    fields = load_fields()
+    monkeypatch.setitem(fields, "clinical_prediction",
+                        fields["clinical_prediction"].model_copy(update={"brier": "classes"}))
+    defs = _definitions(_methods(SITUATIONS / "sepsis.yaml"))
     assert "**Brier score**" in defs and r"\frac{2}{n}\sum_{t=1}^{n}\left(p_t-y_t\right)^2" in defs
 
 
@@ -130,7 +139,10 @@ def test_label_sets_define_n_and_say_the_empty_item_convention():
     assert "sample-averaged F1" not in defs
     defs = _definitions(_methods(ROOT / "examples" / "structures" / "multilabel_answers.yaml"))  # label sets only
     assert "$n$ counts the articles" in defs
-    assert "also in a resample. In sample-averaged F1, an item with no true and no predicted label counts 1" in defs
+    # the empty item's convention once, and the six labels named as a number, not a rule said again for a case only
+    # the data can meet (the s41 readers: "if it occurs, say how many")
+    assert defs.count("In sample-averaged F1, an item with no true and no predicted label counts 1") == 1
+    assert "Here $L = 6$." in defs and "also in a resample" not in defs
 
 
 def test_the_cost_shares_are_said_as_this_plan_weighs_them() -> None:

@@ -337,3 +337,23 @@ def test_the_appendix_f_beta_takes_beta_from_the_answers_costs():
     assert v["f_beta"] == pytest.approx(skm.fbeta_score(y, pred, beta=10 ** 0.5), abs=1e-12)
     entry = next(m for m in ctx.metrics if m.id == "f_beta")
     assert "β = √10 ≈ 3.16" in (entry.variant or "")
+
+
+def test_the_binary_brier_scores_chance_levels_are_its_constant_predictors():
+    """The chance rows of the binary Brier score (the form a two-class report gives, the s40 and s41 readers): a
+    constant 1/2, each class's share and all mass on the larger class, each scored by scikit-learn."""
+    from advisor.report import build_report
+
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    y = (rng.random(300) < 0.3).astype(int)
+    p = np.clip(0.3 + 0.4 * (y - 0.3) + rng.normal(0, 0.15, y.size), 0.01, 0.99)
+    data = pd.DataFrame({"y_true": np.where(y == 1, "yes", "no"), "y_pred": np.where(p > 0.5, "yes", "no"),
+                         "p_no": 1 - p, "p_yes": p})
+    answers = {"task": "binary", "classes": ["no", "yes"], "positive_class": "yes", "outputs": "probabilities"}
+    ctx = build_report(answers, advisor.load(data), seed=1, bootstrap=0)
+    row = next(r for r in ctx.chance if r.metric == "brier_binary")
+    share = y.mean()
+    assert row.uniform == pytest.approx(skm.brier_score_loss(y, np.full(y.size, 0.5)), abs=1e-12)
+    assert row.prevalence == pytest.approx(skm.brier_score_loss(y, np.full(y.size, share)), abs=1e-12)
+    assert row.majority == pytest.approx(skm.brier_score_loss(y, np.full(y.size, float(share > 0.5))), abs=1e-12)

@@ -63,7 +63,8 @@ def test_risk_estimates_put_brier_and_calibration_beside_log_loss() -> None:
     r = recommend(Answers(task="binary", classes=["no", "yes"], positive_class="yes", outputs="probabilities",
                           risk_estimates=True))
     beside = {a.metric for a in r.complementary}
-    assert {"brier", "calibration_intercept", "calibration_slope", "ici"} <= beside and "ece" not in beside
+    # two classes: the Brier score in its binary form (scikit-learn's and most fields')
+    assert {"brier_binary", "calibration_intercept", "calibration_slope", "ici"} <= beside and "ece" not in beside
     assert not beside & {"accuracy", "recall", "specificity", "precision"}  # no decisions at a threshold nobody chose
     r = recommend(Answers(task="multiclass", classes=["a", "b", "c"], outputs="probabilities", risk_estimates=True))
     assert {"brier", "ece"} <= {a.metric for a in r.complementary}

@@ -113,4 +113,5 @@ def test_two_system_report_drops_uninformative_parts(tmp_path: Path) -> None:
         if line.startswith("- "):
             author = line[2:].split(",")[0]
             assert author in md.split("## References")[0], author  # every listed work is cited
-    assert body.count("0.963") == 2  # the primary estimate: summary box and Table 1
+    # the primary estimate: summary box and Table 1 (as a number of its own: macro F1 at equal shares reads 0.9633)
+    assert len(re.findall(r"(?<![\d.])0\.963(?!\d)", body)) == 2

@@ -47,6 +47,10 @@ _LAZY: dict[str, str] = {
     "evaluate": "._evaluate",
     "per_class": "._metrics",
     "probability_metrics": "._probabilities",
+    # log loss and the Brier score at the class shares in use: each class's mean score weighted by its share
+    "PRIOR_SCORES": "._prior_scores",
+    "PriorScores": "._prior_scores",
+    "scores_at_priors": "._prior_scores",
     "undefined_case": "._probe",
     "undefined_whole": "._probe",
     "reference_matrices": "._chance",
@@ -346,6 +350,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         SUM_TOLERANCE as SUM_TOLERANCE,
         probability_metrics as probability_metrics,
     )
+    from ._prior_scores import PRIOR_SCORES as PRIOR_SCORES, PriorScores as PriorScores
+    from ._prior_scores import scores_at_priors as scores_at_priors
     from ._probe import undefined_case as undefined_case
     from ._probe import undefined_whole as undefined_whole
     from ._score_eval import (

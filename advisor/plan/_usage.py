@@ -140,8 +140,7 @@ def _planned_uses(names: Sequence[str], lead: MetricSpec, beside: Sequence[Metri
         if "per_class" in shown and (reading := planned_per_class(name, classes, field, reported)) is not None:
             used.append(f"shown in the per-class table: {reading.words}"
                         + ("" if reading.matched else ", if the data have a class of that name"))
-        binary_brier = field is not None and getattr(load_fields().get(field), "brier", None) == "binary"
-        if "brier" in ids and binary_brier and "brier_binary" in reported:  # the field's Brier: the binary form
+        if "brier" in ids and "brier_binary" in reported:  # the Brier score reported in its binary form
             ids = [*ids, "brier_binary"]
         for mid in ids:
             if mid == lead.id:

@@ -201,6 +201,7 @@ class _Run:
         discouraged = self.discouraged(fired, terms, ctx)
         self.add_views(complementary, discouraged, ctx)
         self.field_metrics(complementary, discouraged)
+        self.one_brier(complementary)
         self.rule_warnings(fired, ctx)
         self.planned(kept, complementary, discouraged)
         self.overridden(fired, complementary, discouraged)
@@ -535,14 +536,6 @@ class _Run:
             discouraged[:] = [d for d in discouraged if d.metric != mid]  # reported for comparability, not avoided
             chosen.add(mid)
             added.append(m.name)
-        if self.binary_brier():  # the field's Brier is the binary form: one Brier, in its form (issue 22)
-            binary = self.cat.metrics["brier_binary"]
-            for i, c in enumerate(list(complementary)):
-                if c.metric == "brier":
-                    complementary[i] = Advice(metric=binary.id, name=binary.name, reason=c.reason,
-                                              params=self.params(binary, []))
-            complementary[:] = [c for i, c in enumerate(complementary)
-                                if all(c.metric != d.metric for d in complementary[:i])]  # one Brier, not both
         leads = self.primary.id in f.metrics
         said = [f"{self.lead_name} leads and is that figure."] if leads else []
         if added or [n for n in present if n != self.lead_name]:
@@ -557,11 +550,26 @@ class _Run:
         self.rationale.append(RationaleEntry(rule="field", title=f"The figure of {f.name}", text=text.strip(),
                                              source=f.cite, answers={"field": f.id}))
 
+    def one_brier(self, complementary: list[Advice]) -> None:
+        """In a two-class task, the Brier score in its binary form (:meth:`binary_brier`): one Brier, not both."""
+        if not self.binary_brier():
+            return
+        binary = self.cat.metrics["brier_binary"]
+        for i, c in enumerate(list(complementary)):
+            if c.metric == "brier":
+                complementary[i] = Advice(metric=binary.id, name=binary.name, reason=c.reason,
+                                          params=self.params(binary, []))
+        complementary[:] = [c for i, c in enumerate(complementary)
+                            if all(c.metric != d.metric for d in complementary[:i])]
+
     def binary_brier(self) -> bool:
-        """Whether the Brier score is reported in its binary form: the author's field reports that form
-        (``brier: binary`` in fields.yaml) and the task has a positive class to take it of."""
+        """Whether the Brier score is reported in its binary form: the task has a positive class to take it of, and
+        the author's field, if any, does not report the sum over both classes (``brier: classes`` in fields.yaml).
+        The binary form is scikit-learn's and most fields' (the toxicity readers of s40 and s41: "for a binary score
+        the field uses the binary form"); the sum is twice it."""
         f = load_fields().get(self.answers.field) if self.answers.field else None
-        return f is not None and f.brier == "binary" and self._computable(self.cat.metrics["brier_binary"])
+        binary = self.cat.metrics.get("brier_binary")  # (a catalogue without it: the sum, the only form it has)
+        return binary is not None and (f is None or f.brier != "classes") and self._computable(binary)
 
     def _needs(self, mid: str, named: Sequence[str]) -> str:
         """What a field's figure needs that these answers do not give."""
@@ -808,7 +816,10 @@ class _Run:
             # the name also reads as the lead, the field's figure: that is the one meant (the warning names both)
             return f"{label}: the other formula of this name; the lead is the one reported under it."
         if mid == "brier" and self.binary_brier() and any(c.metric == "brier_binary" for c in complementary):
-            return f"{label}: reported beside {self.lead_name} in its binary form, as the author's field reports it."
+            field = self.answers.field and load_fields().get(self.answers.field)
+            return f"{label}: reported beside {self.lead_name} in its binary form, " + (
+                "as the author's field reports it." if field and field.brier == "binary" else
+                "the mean squared error of the positive class's probability, as scikit-learn computes it.")
         beside = next((c for c in complementary if c.metric == mid), None)
         if beside is not None and not self._computable(m):  # the field's figure, reported for comparability
             return f"{label}: reported beside {self.lead_name}: {beside.reason}."

@@ -94,9 +94,10 @@ class CommunityField(BaseModel):
     forms: dict[str, str] = Field(default_factory=dict, description=(
         "another form in which the field quotes a catalogue metric, as a noun phrase with its formula (roc_auc: the "
         "Gini coefficient, 2·AUC − 1), said after the field's sentence; only a form its `reports` names"))
-    brier: Literal["binary"] | None = Field(None, description=(
+    brier: Literal["binary", "classes"] | None = Field(None, description=(
         "the Brier score the field reports in a two-class task: 'binary', the mean squared error of the positive-class "
-        "probability, in place of the sum over both classes; None: the sum over the classes"))
+        "probability (scikit-learn's brier_score_loss); 'classes', the sum over both classes, twice it (Brier's 1950 "
+        "form); None: the binary form, the one most fields and scikit-learn report (the s40 and s41 readers)"))
     one_of: bool = Field(False, description=(
         "the metrics are alternatives, one per kind of category (Krippendorff's alpha at the level of measurement): "
         "when the lead or a metric beside it is one of them, the others are not added"))

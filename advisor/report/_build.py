@@ -28,7 +28,7 @@ from ..stats import compare_joint, prevalence_sensitivity
 from ._bib import parse_bibtex
 from ._build_decisions import decision_tables
 from ._build_selective import abstention_section, selective_table
-from ._build_scores import finish, item_ids, prepare
+from ._build_scores import finish, item_ids, prepare, prior_scores
 from ._confusions import top_confusions
 from ._baseline import baseline_figures, baseline_table
 from ._judge import definitions_for
@@ -494,7 +494,9 @@ def build_report(
     elif plan is not None and ev is not None:
         names = {m.id: m.name for m in entries}
         tables = diagnostic_tables(plan, results.reports, systems, task=task, names=names, pos=pos, beta=beta,
-                                   undefined=undefined, digits=digits, at_priors=at_priors, actions=actions)
+                                   undefined=undefined, digits=digits, at_priors=at_priors, actions=actions,
+                                   # log loss and the Brier score at the shares in use need each item's probabilities
+                                   scores=prior_scores(score_state) if plan.diagnostic("at_priors") else None)
         # the machine against the human–human baseline (Williamson et al. 2012), first: the field's central reading
         base_table = baseline_table(baseline_figures(plan, data, order_of(plan), bootstrap, confidence, seed,
                                                      undefined),
@@ -542,6 +544,8 @@ def build_report(
         answers_dict, rec_json, entries, cat, bib, given=given, task=task, undefined=undefined,
         results=results, evaluated=ev is not None, digits=digits, scores=score_data,
         promised=promised, unreported=unreported_planned(plan) if plan is not None else (),
+        chosen=plan is not None and plan.design.undefined_from == "option"  # a choice that changes the convention
+        and plan.design.undefined != undefined_convention(None, answers_dict.get("field"))[0],
         identities=_score_identities(sub_json))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if ab_par is not None:
@@ -987,9 +991,11 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
                             evaluated: bool, digits: int, scores: Any = None,
                             promised: Sequence[str] | None = None, unreported: Sequence[str] = (),
-                            identities: Sequence[Sequence[Any]] | None = None
+                            identities: Sequence[Sequence[Any]] | None = None, chosen: bool = False
                             ) -> tuple[list[Any], Any, list[Reference]]:
-    """The methods paragraphs, the justification, and the references they cite (cited ones only)."""
+    """The methods paragraphs, the justification, and the references they cite (cited ones only). ``chosen``: the
+    author chose an undefined-value convention other than the one the text would otherwise follow (an option), a
+    decision of the method the text states before data."""
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
 
@@ -1026,6 +1032,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         intervals=results.intervals, n_systems=len(results.reports), digits=digits,
         extra=extra, promised=promised, unreported=unreported, identities=identities,
         split_seed=(getattr(scores, "selective_split", None) or {}).get("seed"),
+        undefined_met={u.metric for r in results.reports for u in r.undefined}, convention_chosen=chosen,
     )
     names = {**{m: r.name for m, r in cat.metrics.items()}, **{m.id: m.name for m in entries}}
     justification = build_justification(rec_json, lambda src: [k for k in _keys_in(src, bib) if k in bib], names)

@@ -22,6 +22,7 @@ from .._exceptions import InputError
 from ..engine import (
     LOWER_IS_BETTER,
     ConfusionMatrix,
+    PriorScores,
     align_probabilities,
     cost_matrix,
     cost_metrics,
@@ -39,7 +40,7 @@ from ._models import MANY_CLASSES, ChanceRow, Estimate, IntervalSettings
 from ._models_scores import Curve, ScoreData
 from ._uncertainty import difference_row, estimate_of
 
-__all__ = ["ScoreState", "finish", "item_ids", "prepare"]
+__all__ = ["ScoreState", "finish", "item_ids", "prepare", "prior_scores"]
 
 ITEM_SCORE_IDS = ("roc_auc", "average_precision", "brier_binary", "ece")
 COST_IDS = ("expected_cost", "normalized_expected_cost")
@@ -76,6 +77,17 @@ def item_ids(state: ScoreState | None) -> set[str]:
         return set()
     decisions = {m for vals in state.values_seen for m in vals if is_decision_id(m)} if state.values_seen else set()
     return {*ITEM_SCORE_IDS, "log_loss", "brier", *(COST_IDS if state.cost_ids else ()), *decisions}
+
+
+def prior_scores(state: ScoreState | None) -> dict[str, PriorScores]:
+    """Per system with probabilities, its items' log loss and Brier scores by true class, for those scores at the class
+    shares in use (each class's mean score weighted by its share; :class:`advisor.engine.PriorScores`)."""
+    if state is None or state.y is None:
+        return {}
+    labels = state.score_labels or state.labels
+    pos = state.pos if len(labels) == 2 else None
+    return {name: PriorScores(state.y, s, labels, positive_label=pos)
+            for name, s in state.outputs.items() if s.ndim == 2}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -434,7 +446,8 @@ def _neg(x: float | None) -> float | None:
 
 
 def _chance_rows(state: ScoreState, results: Any, reported: Sequence[str]) -> None:
-    """Chance levels: ROC AUC 0.5; average precision the positive share; the expected costs of the three
+    """Chance levels: ROC AUC 0.5; average precision the positive share; the binary Brier score of a constant 1/2,
+    of each class's share (π(1 − π)) and of all on the larger class (1 − π_max); the expected costs of the three
     reference classifiers' expected confusion matrices."""
     rows: list[ChanceRow] = []
     first = results.reports[0] if results.reports else None
@@ -444,6 +457,10 @@ def _chance_rows(state: ScoreState, results: Any, reported: Sequence[str]) -> No
     k, n = len(a), float(a.sum())
     if "roc_auc" in reported and state.outputs:
         rows.append(ChanceRow(metric="roc_auc", uniform=0.5, prevalence=0.5, majority=0.5))
+    if "brier_binary" in reported and state.outputs and k == 2:  # half the two-class sum's (probability_chance_levels)
+        share = float(a.max() / n)  # a constant 1/2, each class's share, all on the larger class
+        rows.append(ChanceRow(metric="brier_binary", uniform=0.25, prevalence=_num(share * (1 - share)),
+                              majority=_num(1 - share)))
     if "average_precision" in reported and state.outputs and k == 2 and state.pos is not None:
         share = float(a[state.labels.index(state.pos)] / n)
         rows.append(ChanceRow(metric="average_precision", uniform=share, prevalence=share, majority=share))

@@ -56,7 +56,7 @@ from ._methods_field import (
 )
 from ._methods_bias import adverse_impact_sentence, bias_lead_sentence, bias_score_sentence, bias_sentence, \
     decision_groups_sentence, error_rates_sentence
-from ._methods_bias import RATIOS_NOT_BCA, four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, \
+from ._methods_bias import LINE_READING, RATIOS_NOT_BCA, four_fifths_rates, four_fifths_reading_sentence, one_flag_limitation, \
     smd_sentence
 from ._actions import ACTION_IDS, ACTIONS_PROMISE, actions_lead, actions_lead_sentence, actions_sentence
 from ._budget import BUDGET_PROMISE, budget_sentence, deployed_lead, deployed_lead_sentence
@@ -134,6 +134,8 @@ def build_methods(
     unreported: Sequence[str] = (),
     identities: Sequence[Sequence[Any]] | None = None,
     split_seed: int | None = None,
+    undefined_met: Collection[str] = (),
+    convention_chosen: bool = False,
 ) -> list[Paragraph]:
     """The ``Evaluation`` paragraph and the ``Definitions`` block.
 
@@ -144,6 +146,10 @@ def build_methods(
     value]`` pairs that marked an identity in the data, when the Jigsaw bias score was computed (None before data):
     over one identity its power means are that identity's AUCs, and the paragraph says so. ``split_seed``: the seed of
     the split into a calibration and a test half, when the data were split (else the intervals' seed is said).
+    ``undefined_met``: with data, the metrics a value of which was undefined; the convention's example is one of
+    them where one is reported ("positive predictive value when … is never predicted", not a case the data never met).
+    ``convention_chosen``: the author chose the convention (an option, not the default): before data it is said, a
+    decision of their method; the default is said only where the data meet it.
     """
     cite = cite or (lambda author, year: None)
     property_status = property_status or {}
@@ -266,14 +272,16 @@ def build_methods(
                   thresholds: bool = True, rest: int = 0, variants: bool = True, shares: bool = False,
                   rates_here: bool = True, why: bool = True) -> Text:
         p = Text()
-        # the very last shortening, with data (rest 5): the subgroups' paragraph below says each figure in full, so the
-        # promise names the favourable decision's rate and ratio, and one sentence the line and its reading (the loan
-        # with data ran to 266 words: its promise, the rate's sentence and the reading's said the subgroups thrice)
+        # the last shortenings, with data (rest 5 to 7): the subgroups' paragraph below says each figure in full, so
+        # the promise names the favourable decision's rate and ratio, and one sentence the line and its reading (the
+        # loan with data ran to 266 words: its promise, the rate's sentence and the reading's said the subgroups
+        # thrice); then how each ratio is read goes with the formulas (rest 6), and the count of items and systems
+        # after the author's context (rest 7), which the report's header and Table 1 give
         compact = rest > 4 and air and resampled and groups and sub_promise is not None \
             and undefined_count is not None
         co_lead = False  # a bias AUC said beside the lead (the author's harm within a subgroup)
         shares_said = False  # "Its value depends on the class shares of this test set", said of the lead
-        _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses)
+        _situation_sentence(p, answers, task, given, _systems(n_systems, answers), clauses=clauses, counts=rest < 7)
         pair = summarised_pair(answers, rec, primary) if binary else []
         if judge and primary is not None:  # Zheng et al. (2023): the judge beside the humans, alpha the summary
             _judge_sentences(p, answers, primary, cite, intervals)
@@ -376,7 +384,7 @@ def build_methods(
             if undefined_count == 0 and in_formula:  # its formula's line says it; nothing was undefined here
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
             elif not _undefined_sentence(p, convention, undefined_count, cite, _annotators(answers), clean,
-                                       case=_undefined_example(rec, task, answers, intervals), named=example,
+                                       case=_undefined_example(rec, task, answers, intervals, undefined_met), named=example,
                                        empty_items=_empty_items(rec), unit=_unit(answers),
                                        resampled=_resampled(intervals, rec, n_systems), scorer=scorer):
                 _log_loss_zero_sentence(p, rec, log_loss_zero, task)
@@ -410,7 +418,7 @@ def build_methods(
         if jigsaw and score:  # the competition's summary of the bias AUCs, right after them
             bias_score_sentence(p, answers, identities=identities)
         if air and compact:  # the rates named with the promise above: the line, its source and how it is read
-            four_fifths_reading_sentence(p, answers, bca=bca_elsewhere and why)
+            four_fifths_reading_sentence(p, answers, bca=bca_elsewhere and why, reading=rest < 6)
         elif air:  # the field's figure of the decisions across groups: never dropped
             adverse_impact_sentence(p, answers, intervals=intervals is not None, terse=promises < 3,
                                     columns_said=bias or (groups and sub_promise is not None), read=resampled)
@@ -467,15 +475,21 @@ def build_methods(
         if count is None and in_formula:
             return  # said after the mean's formula (mean_conventions), where its k is read
         said = Text()
+        # before data, a zero denominator that only the data can meet (a class no resample holds, a system that never
+        # predicts one) is not said: the report says it where it was met, with how often (the s41 readers of 14
+        # fields: "a template clause for a case that cannot arise"); a field's scorer sets the figure, and a convention
+        # the author chose is their method's: both are said
+        case = _undefined_example(rec, task, answers, intervals, undefined_met) \
+            if count is not None or scorer is not None or convention_chosen else None
         _undefined_sentence(said, convention, count, cite, _annotators(answers) and (count is not None
                                                                                  or not _ratings_vary(answers)),
-                            case=_undefined_example(rec, task, answers, intervals), empty_items=_empty_items(rec),
+                            case=case, empty_items=_empty_items(rec),
                             unit=_unit(answers), resampled=_resampled(intervals, rec, n_systems), scorer=scorer)
         if said.spans:
             notation.t(" " if notation.spans else "")
             notation.spans += said.spans
 
-    if undefined_count is None:  # no data yet: the convention the numbers will follow, said with the formulas
+    if undefined_count is None:  # no data yet: only a convention that sets a figure whatever the data
         convention_with_formulas(None)
     # a paper's methods paragraph runs to about 220 words (the notation is set with the formulas, apart): what is
     # not used is the first to go (the justification keeps it), then the diagnostics beyond the first (the report
@@ -504,7 +518,7 @@ def build_methods(
               + [(*last, 0, False, True, True, False, True, 0), (*last, 0, False, False, True, False, True, 0),
                  (*last, 0, False, False, False, False, True, 0), (*last, 0, False, False, False, True, True, 0)]
               + [(*last, t, False, False, False, True, True, 0) for t in range(1, 9)]
-              + [(*last, t, False, False, False, True, False, r) for r in range(0, 6) for t in range(0, 9)])
+              + [(*last, t, False, False, False, True, False, r) for r in range(0, 8) for t in range(0, 9)])
     # the Jigsaw competition's score, the toxicity field's summary of the bias AUCs, goes only when nothing else
     # can (the toxicity reader marked its absence major); a planned metric set aside that loses its sentence is said
     # beside what is not reported, and the report's subgroup paragraph and table give the score all the same
@@ -552,6 +566,9 @@ def build_methods(
                                         caveat=W.ADDS[m.id].removeprefix("as planned, "))
               for m in rec if m.id in W.TERSE_LAST and m.id in W.ADDS and W.ADDS[m.id] not in said_text
               and m.id not in ("purity", "inverse_purity")]
+    if _read_from_lead(answers, recommendation, given):  # a planned accuracy beside a selective lead: its complement
+        notes.append(W.S["accuracy_from_selective"].format(planned=_planned_name(answers, "accuracy") or "accuracy",
+                                                           items=_items(answers) or "items"))
     # a planned purity reported with inverse purity: why the two go together, said once for the pair where the
     # paragraph had no room for it (never "We do not report purity": the text-clustering readers)
     why = _purity_pair(answers)["purity"]
@@ -588,6 +605,9 @@ def build_methods(
         if moved.spans:
             notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
             notation.spans += moved.spans
+    if rest > 5 and air and resampled and groups and sub_promise is not None and undefined_count is not None:
+        notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")  # the last shortening:
+        notation.t(LINE_READING)  # how each ratio is read against the line, with the formulas (the table gives each)
     if bca_elsewhere and air and not why_here:  # why the ratios' interval is not BCa: with the formulas, no room above
         notation.t(" " if notation.spans and not notation.spans[-1].text.endswith(" ") else "")
         notation.t(RATIOS_NOT_BCA)
@@ -689,7 +709,8 @@ def _task_pattern(key: str, many: str | None) -> str:
 
 
 def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | None,
-                        given: Collection[str] | None = None, many: str | None = None, clauses: bool = True) -> None:
+                        given: Collection[str] | None = None, many: str | None = None, clauses: bool = True,
+                        counts: bool = True) -> None:
     pos = answers.get("positive_class") if task is None else (task.positive_label or answers.get("positive_class"))
     k = task.k if task is not None else answers.get("n_classes") or len(answers.get("classes") or []) or None
     kind = task.kind if task is not None else answers.get("task")
@@ -709,8 +730,9 @@ def _situation_sentence(p: Text, answers: Mapping[str, Any], task: TaskInfo | No
     # with the author's context and no data, what is classified and by how many systems is the context's to say:
     # "We evaluate a classifier of 6 ordered classes", "We compare several 4-class classifiers" (of 25 teams) read as
     # a template, and "no annotator is taken as the reference" contradicted an author comparing a judge with the
-    # humans (issue 22); with data, the sentence counts the items
-    if context and task is None:
+    # humans (issue 22); with data, the sentence counts the items, unless the paragraph has no room (``counts`` False,
+    # the last shortening: the report's header and Table 1 count them)
+    if context and (task is None or not counts):
         return
     if _structure_sentence(p, answers, k, None if task is None else f"{int(task.n):,} {items or 'items'}", many,
                            data):
@@ -1576,6 +1598,16 @@ def _avoided_notes(answers: Mapping[str, Any], recommendation: Mapping[str, Any]
     return out
 
 
+def _read_from_lead(answers: Mapping[str, Any], recommendation: Mapping[str, Any],
+                    given: Collection[str] | None) -> bool:
+    """Whether the author planned accuracy and the lead is the selective risk, whose complement among the items answered
+    it is: the planned accuracy is then reported as the lead, never set aside (the s37 derm reader)."""
+    lead = str(_get(recommendation.get("primary") or {}, "metric"))
+    planned = "accuracy" in _planned_ids(answers) and (given is None or "planned_metrics" in given)
+    return planned and lead in ("selective_risk", "risk_at_frozen_coverage") and any(
+        str(_get(item, "metric")) == "accuracy" for item in recommendation.get("discouraged") or [])
+
+
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
                     names: Mapping[str, str], property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]],
                     binary: bool, given: Collection[str] | None = None) -> None:
@@ -1622,9 +1654,7 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
             reason = "class_sensitivity"
         if reason != "other":  # "fits this setting less well" says nothing, of a metric named or not (issue 22)
             groups.setdefault(reason, []).append(name)
-    if read_from_lead:
-        p.t(W.S["accuracy_from_selective"].format(items=_items(answers) or "items") + ". ")
-    if not groups:
+    if not groups:  # a planned accuracy read from the lead is said beside the planned metrics (_read_from_lead)
         return
     parts = []
     for reason, ms in groups.items():
@@ -1781,15 +1811,17 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any],
-                       intervals: IntervalSettings | None = None) -> tuple[str, bool, str | None, str] | None:
+                       intervals: IntervalSettings | None = None,
+                       met: Collection[str] = ()) -> tuple[str, bool, str | None, str] | None:
     """``recall when no child is “Present”``: the first reported metric that can meet a zero denominator, with
     the case that makes it one (found by computing it, :func:`advisor.engine.undefined_case`), whether the
     undefined value is the whole figure (a rate of one class of a binary task, MCC of a constant labeling) rather
     than one class's or label's term of a mean, and, for a term of a mean, what the mean leaves out ("balanced
     accuracy leaves out of its mean a class absent from the images"), and the metric's name alone; None when no
     reported metric can, so the convention is not stated for nothing (issue 22). ``intervals``: where they are the
-    jackknife's over units, what a mean leaves out is said of a unit left out, not of a resample."""
-    for m in rec:
+    jackknife's over units, what a mean leaves out is said of a unit left out, not of a resample. ``met``: with data,
+    the metrics that had an undefined value, tried first, so the example is a case the data met."""
+    for m in sorted(rec, key=lambda m: m.id not in met):
         found = _undefined_of(m, task, answers, intervals)
         if found is not None:
             return (*found[:3], found[4])
@@ -1857,26 +1889,29 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
                    intervals: IntervalSettings | None, declared: bool = False, count: int | None = None,
                    flat: bool = True) -> str | None:
     """The line after a mean's formula that says which classes its ``symbol`` counts (see :func:`mean_conventions`);
-    None where nothing need be said. ``declared``: before data, the answers name the classes of a single-label task,
-    each expected in the test set (the report says where one is not). ``count``: the number of classes the mean runs
+    None where nothing need be said. ``declared``: before data, the answers name the classes (or labels), each
+    expected in the test set (the report says where one is not). ``count``: the number of classes the mean runs
     over when it is known (:func:`_fixed_count`). Where the resamples (or the jackknife's replicates) keep every one
     of them, the symbol is that number in the estimate and in each of them, and the line says the number, not a rule
     (the blind readers of ten fields: "fix the class set in advance, k = 4, L = 5, k = 30; where nothing can be
-    missing, the clause is dead text"). ``flat``: a flat label structure, whose resamples are the confusion matrix's;
-    before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
+    missing, the clause is dead text"). Before data, how the number is kept (a resample that lacks a class drawn
+    again, a unit that alone holds one) is not said: it may never be needed, and the report says it with data where it
+    was, with how often (the s41 readers of 14 fields: "say how many, rather than design for it"). ``flat``: a flat
+    label structure, whose resamples are the confusion matrix's; before data the others' are planned free (their resamplers draw the items as they come: the ordinal table's, the
     hierarchy's), whatever the plan's default says."""
     full = W.S["undefined_omit_counts_bullet"].format(symbol=symbol, kept=kept)
+    number = f"{count:,}" if count else None
+    fixed = W.S["classes_fixed"].format(symbol=symbol, count=number) if number else None
+    if task is None and declared and fixed and case.removeprefix("label_") in ("absent", "absent_both"):
+        return fixed  # before data, the number the answers name; with data, where a class or label was missing
     if intervals is None or case not in ("absent", "absent_both"):  # predicted classes vary in any resample
         return full
     design = intervals.classes if flat or task is not None else "free"
-    number = f"{count:,}" if count else None
-    fixed = W.S["classes_fixed"].format(symbol=symbol, count=number) if number else None
     absent_in_test = task is not None and any(s <= 0 for s in task.class_sizes)
     one = jackknife_unit(intervals)
     if one is not None:  # the jackknife's intervals: a class is lost only with the one unit that holds it
-        if task is None:  # before data: wherever one unit holds a class
-            return W.S["classes_fixed_one_out"].format(symbol=symbol, count=number, one=one) if number and declared \
-                else W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
+        if task is None:  # before data: the number the answers give; with data, a unit that alone held a class
+            return W.S["undefined_omit_counts_one_out"].format(symbol=symbol, kept=kept, one=one)
         lone = intervals.one_group_classes
         if lone:
             return W.S["classes_fixed_one_group"].format(symbol=symbol, count=number, one=one,
@@ -1897,12 +1932,9 @@ def _counts_bullet(case: str, symbol: str, kept: str, task: TaskInfo | None,
             which=_labels_said(labels), verb="was" if len(labels) == 1 else "were",
             counts=_join_words([f"{lacking[c]:,}" for c in labels]), n=f"{intervals.n_resamples:,}")
     if task is None:  # before data: the classes the answers name, each expected in the test set, kept in each resample
-        if declared and fixed:
-            return fixed + (W.S["classes_fixed_kept"] if design == "kept" and intervals.n_resamples > 0 else "")
         if case == "absent_both":  # a class only predicted can still be missing from a resample
             return full
-        note = W.S["classes_kept_note"] if design == "kept" and intervals.n_resamples > 0 else ""
-        return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept) + note
+        return W.S["undefined_omit_counts_test"].format(symbol=symbol, kept=kept)
     if not absent_in_test:
         return fixed  # every class is in the test set and in each resample: k is the number of classes
     if case == "absent_both":  # a class only predicted can still be missing from a resample
@@ -1991,8 +2023,7 @@ def _undefined_of(m: MetricEntry, task: TaskInfo | None, answers: Mapping[str, A
         metric=_lower_name(m.name), symbol=size, kept=kept.format(items=items), also=also) if size and kept else \
         W.S["undefined_omit_named"].format(metric=_lower_name(m.name), case=left.format(items=items), also=also)
     # the classes declared (a test set is expected to hold each; with data the report says where one is absent)
-    declared = bool(answers.get("classes") or answers.get("n_classes")) \
-        and answers.get("label_structure") in (None, "nominal", "ordinal")
+    declared = bool(answers.get("classes") or answers.get("n_classes"))
     bullet = _counts_bullet(which, size, kept.format(items=items), task, intervals, declared,
                             _fixed_count(which, task, answers, declared),
                             flat=answers.get("label_structure") in (None, "nominal")) \

@@ -19,7 +19,7 @@ from ._methods_text import GAPS_WHY as W_GAPS_WHY
 from ._methods_text import subgroup_unit, subgroups_phrase
 from ._models import MetricEntry
 
-__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates", "four_fifths_reading_sentence", "RATIOS_NOT_BCA",
+__all__ = ["BIAS_SOURCE", "bias_lead_sentence", "one_flag_limitation", "ERROR_RATES_SOURCE", "SMD_SOURCE", "adverse_impact_sentence", "error_rates_sentence", "bias_definitions", "bias_score_sentence", "four_fifths_rates", "four_fifths_reading_sentence", "LINE_READING", "RATIOS_NOT_BCA",
            "bias_sentence", "catalogue_definitions", "decision_groups_sentence", "smd_definitions", "smd_sentence",
            "smd_subgroup_flag"]
 
@@ -348,7 +348,8 @@ def adverse_impact_sentence(p: Text, answers: Mapping[str, Any], intervals: bool
     p.cite(sources).t(". ")
 
 
-def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = None, bca: bool = False) -> None:
+def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = None, bca: bool = False,
+                                 reading: bool = True) -> None:
     """"Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under,
     else undecided." — the rule of thumb the paragraph cites is the test of each ratio, read by its interval, never
     by the estimate alone (the fair-lending reader: "make it the test"). The interval is the percentile interval of
@@ -359,6 +360,9 @@ def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = No
     there, where BCa's bias correction pushes the interval up against 1; benchmarks/bench_adverse_impact.py measured
     BCa's coverage of the ratios at 0.78–0.91 near a true ratio of 0.95, the percentile interval's at 0.93–0.98.
 
+    With ``reading`` False (the paragraph is full) only the line is said here, and :data:`LINE_READING` goes with the
+    formulas.
+
     >>> t = Text(); four_fifths_reading_sentence(t); print(t.spans[0].text.rstrip())
     Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under, else undecided.
     >>> t = Text(); four_fifths_reading_sentence(t, bca=True); print("".join(s.text for s in t.spans).strip().split(". ")[-1])
@@ -368,7 +372,7 @@ def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = No
         sources = _favourable_rate(answers)[3]
         p.t("Each ratio is set against 0.8, the four-fifths rule of thumb from US employment selection").cite(sources)
         p.t(". It meets the line if its percentile interval lies wholly at or above it, falls below if wholly under, "
-            "else is undecided. ")
+            "else is undecided. " if reading else ". ")
     else:
         p.t("Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly "
             "under, else undecided. ")
@@ -376,6 +380,10 @@ def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = No
         p.t(RATIOS_NOT_BCA + " ")
 
 
+#: How each ratio is read against the four-fifths line, said with the formulas when the paragraph has no room (the
+#: loan report with data ran to 249 words); the report's table gives each verdict
+LINE_READING = ("Each ratio meets the four-fifths line if its percentile interval lies wholly at or above 0.8, falls "
+                "below it if wholly under, and is otherwise undecided.")
 #: Why the ratios take the percentile interval beside BCa elsewhere (benchmarks/bench_adverse_impact.py)
 RATIOS_NOT_BCA = "Ratios take no BCa interval: a ratio stops at 1, where BCa's bias correction fails."
 

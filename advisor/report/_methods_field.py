@@ -423,6 +423,10 @@ def promise_sentence(p: Text, answers: Mapping[str, Any], shown: Sequence[str], 
     plain, long = [x for x in said if "," not in x], [x for x in said if "," in x]
     if plain and long:
         p.t(W.S["duties"] + _join_words(plain) + ". " + W.S["duties_more"] + _join_words(long))
+    elif len(said) == 2 and not read and any(" and " in x for x in said):  # "… of per-class recall, and each metric
+        # that depends …": the shorter first, a comma before the "and" that joins them, so neither reads into the other
+        first, second = sorted(said, key=lambda x: len(x.split()))
+        p.t(W.S["duties"] + first + ", and " + second)
     else:
         p.t(W.S["duties"] + _join_words(said))
     if renamed and field is not None:

@@ -203,8 +203,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         # (only when that sentence comes first: said after the winners, it would leave their tests unnamed until then —
         # the digits reader: "one-sided paired tests" for balanced accuracy, then McNemar for accuracy, "two procedures")
         named = bool(newcombe) and bool(resampled or not exact) and not brief and not after
-        tests = (W.S["tests_plain"] if named else W.S["tests_paired"].format(names=_join([name[m] for m in newcombe]))) \
-            if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
+        lead_first = after and not jack  # the lead is resampled, a paired proportion is not the lead: its test first
+        tests = (W.S["tests_plain"] if named else W.S["tests_paired_after" if lead_first else "tests_paired"].format(
+            names=_join([name[m] for m in newcombe]))) if newcombe else W.S["tests_jackknife" if jack else "tests_bootstrap"]
         # the mutual information indices of partitions have no test: the winners are on the others (the clust3 note)
         untested = any(m in PARTITION_NO_INTERVAL for m in ids)
         conf = f"{intervals.confidence:.0%}"
@@ -223,8 +224,9 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
         if newcombe and (resampled or not exact) and not brief and after:  # two systems' sentence names no test
             # the winners' sentence of more systems named McNemar's test for them: their interval only (the digits
             # reader: McNemar's test said twice read as "two testing procedures for one metric")
-            p.t(W.S["paired_proportions" if n_systems == 2 else "paired_proportions_interval"].format(
-                names=_join([name[m] for m in newcombe]), among=among))
+            key = "paired_proportions" if n_systems == 2 else \
+                "paired_differences_after" if lead_first else "paired_proportions_interval"
+            p.t(W.S[key].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
             p.t(W.S["mcnemar"] + ". ")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "GROUPS_OF_COLUMNS", "GROUPS_DESCRIBED", "subgroups_phrase", "subgroup_unit", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
+__all__ = ["ADDS", "ADDS_CITE", "AVOID", "GAPS_WHY", "BESIDE_PROPER", "DEFINITION_VARIANT", "DUTY", "LEAD", "LEAD_CITE", "LEAD_COSTS", "LEAD_ITEMS", "NOTE_SOURCES", "PARTITION_CITE", "PROMISE", "PROMISE_AT_PRIORS", "PROMISE_AT_PRIORS_BINARY", "PROMISE_AT_PRIORS_EQUAL", "PROMISE_AT_PRIORS_LISTED", "PROMISE_AT_PRIORS_MANY", "PROMISE_AT_PRIORS_ROWS", "PROMISE_AT_PRIORS_SCORES", "PROMISE_COMPARING", "PROMISE_FIRST_UNITS", "PROMISE_GAPS", "PROMISE_PER_CLASS", "PROMISE_SUBGROUPS", "GROUPS_OF_COLUMNS", "GROUPS_DESCRIBED", "subgroups_phrase", "subgroup_unit", "PROPERTY", "S", "SITUATION", "TERSE_FIRST", "TERSE_LAST", "UNDEFINED_CASE", "UNDEFINED_KEPT", "UNDEFINED_LEFT_OUT", "VARIANT", "VARIANT_BESIDE",
            "per_class_promised"]
 
 from ..questionnaire import ADDS_PHRASES as ADDS
@@ -61,12 +61,20 @@ PROMISE_AT_PRIORS = "each metric that depends on the class shares as it would re
 #: The same with more classes than a sentence can list with their shares: the table's caption lists them.
 PROMISE_AT_PRIORS_MANY = ("each metric that depends on the class shares as it would read at the shares in use, which "
                           "the table of those figures gives for each of the {k} classes")
+#: Every class equally common in use (the digits example): said so, not as a list of equal shares.
+PROMISE_AT_PRIORS_EQUAL = "each metric that depends on the class shares as it would read with every class equally common"
 #: More classes than this: their shares in use are listed with the table, not in the paragraph.
 PROMISE_AT_PRIORS_LISTED = 8
 #: (said in 22 words, not 30: with log loss and the Brier score beside the probabilities, the retinopathy paragraph
 #: lost the promise by six words)
-PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} at the shares in use ({shares}), the "
-                            "confusion matrix's rows rescaled to those shares")
+PROMISE_AT_PRIORS_BINARY = ("the positive and negative predictive values{others} at the shares in use ({shares}), "
+                            "{how}")
+#: How the table projects them: the matrix's rows rescaled to the shares.
+PROMISE_AT_PRIORS_ROWS = "the confusion matrix's rows rescaled to those shares"
+#: With log loss or the Brier score among them, which no matrix holds: what both projections do, in fewer words (each
+#: item of true class c weighs π_c/n_c, in the rescaled matrix as in the weighted mean score; a paragraph of two
+#: systems with probabilities lost this promise to a clause of eight words said beside the matrix's)
+PROMISE_AT_PRIORS_SCORES = "each class reweighted to its share"
 #: The same where the intervals are the jackknife's, whose sentence names no resamples (the s35 shared-task reader: "there
 #: is no bootstrap: a dangling reference to a procedure that does not exist"): the shares still come from resampled
 #: units, drawn with the report's seed (advisor/stats/_paired.py), so their design is said here
@@ -147,8 +155,10 @@ VARIANT: dict[str, str] = {
 
 #: What a second proper scoring rule adds beside a proper lead (the lead already judges the probabilities).
 BESIDE_PROPER: dict[str, dict[str, str]] = {
-    "log_loss": {"brier": "a second proper scoring rule, bounded and milder on confident errors"},
+    "log_loss": {"brier": "a second proper scoring rule, bounded and milder on confident errors",
+                 "brier_binary": "a second proper scoring rule, bounded and milder on confident errors"},
     "brier": {"log_loss": "a second proper scoring rule, unbounded and harsh on confident errors"},
+    "brier_binary": {"log_loss": "a second proper scoring rule, unbounded and harsh on confident errors"},
 }
 
 #: Which formula an ambiguous name stands for, after the name in the Definitions ("**Macro F1 (mean of per-class
@@ -489,8 +499,10 @@ S: dict[str, str] = {
     "avoid_unreported": "We do not report ",
     "avoid_more_unreported": "Nor do we report ",
     "avoid_because": ", because {they} ",
-    "accuracy_from_selective": "The accuracy planned is read from the lead: among the {items} answered it is one minus "
-                               "the selective risk",
+    # said beside the planned metrics, after the paragraph (the s40 and s41 derm readers: in the paragraph it "restates
+    # the lead and can go")
+    "accuracy_from_selective": ("The planned “{planned}” is given by the lead: among the {items} answered it is one "
+                                "minus the selective risk."),
     "definitions": "Below, ",
     "notation_matrix": ("$C$ is the confusion matrix with true classes as rows, $a_i$ and $b_j$ are the sizes of "
                         "true class $i$ and predicted class $j$"),
@@ -555,7 +567,6 @@ S: dict[str, str] = {
     "undefined_omit_counts_bullet": "Here ${symbol}$ counts only {kept}, in the test set and in each resample",
     # resamples that keep every class (advisor/stats/_draws.py): only the test set can lack one
     "undefined_omit_counts_test": "Here ${symbol}$ counts only {kept} in the test set",
-    "classes_kept_note": "; a resample that lacks one of them is drawn again",
     # resampled units, whose jackknife leaves one unit out at a time (the speech-emotion reader: "with speaker
     # resampling all four classes are practically always present, so the clause is dead"): said only where it can be
     "undefined_omit_counts_one_out": "Here ${symbol}$ counts only {kept}, in the test set and with one {one} left out",
@@ -571,11 +582,6 @@ S: dict[str, str] = {
     "classes_fixed": "Here ${symbol} = {count}$",
     # with data, a class of the answers absent from the test set: the number is that of the classes present
     "classes_fixed_present": "Here ${symbol} = {count}$, {kept}",
-    # before data, resamples that keep every class: the design that keeps the number, once
-    "classes_fixed_kept": "; a resample that lacks a class is drawn again",
-    # the jackknife over units: a unit that alone holds a class takes it out of the mean when it is left out
-    "classes_fixed_one_out": "Here ${symbol} = {count}$; leaving out a {one} that alone holds a class drops that class "
-                             "from the mean",
     "classes_fixed_one_group": ("Here ${symbol} = {count}$; one {one} alone holds {which}, which drops from the mean "
                                 "when that {one} is left out"),
     "undefined_omit_scalar": ("A figure with a zero denominator{example} is reported as undefined, and the resamples "
@@ -653,6 +659,9 @@ S: dict[str, str] = {
                            "Newcombe's interval for paired proportions{among}"),
     "paired_proportions_interval": ("Differences between systems in {names} take Newcombe's interval for paired "
                                     "proportions{among}"),
+    # after the winners, the lead not a paired proportion: the lead's interval first, the proportions' after it
+    "paired_differences_after": ("Differences between systems take paired bootstrap intervals, in {names} Newcombe's "
+                                 "interval for paired proportions{among}"),
     "paired_proportions_if": ("Should several systems be compared, differences in {names} take McNemar's exact test "
                               "and Newcombe's interval for paired proportions{among}"),
     # said only when a named proportion counts some of the items (sensitivity: the positives); accuracy counts all,
@@ -721,6 +730,9 @@ S: dict[str, str] = {
     # the paired proportions' test is named in their own sentence, beside the winners' (McNemar's exact test)
     "tests_plain": "tests",
     "tests_paired": "tests (McNemar's exact test for {names}, the bootstrap's otherwise)",
+    # the lead not a paired proportion: its test first (the s41 digits reader: "the differences in the lead get only an
+    # unspecified 'bootstrap's' test … give the lead's first, and demote the accuracy tests")
+    "tests_paired_after": "bootstrap tests (McNemar's exact test for {names})",
     "on_each_metric": "On each metric,",
     # the indices, not "each other metric": the partitions' indices but the two just said to have no test
     "on_each_other_metric": "On the other indices,",

@@ -16,10 +16,11 @@ import numpy as np
 from .._exceptions import InputError
 from .._format import few_names
 from ..catalogue import get_catalogue
-from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, ConfusionMatrix, class_metric, compute_metrics
+from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, PRIOR_SCORES, ConfusionMatrix, class_metric, \
+    compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
 from ..questionnaire import external_metrics, join_words, load_fields, lower_name, plural, resolve_planned
-from ..stats import project_to_prevalence, stratified_estimates
+from ..stats import project_to_prevalence, projected_score_intervals, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
 from ._risk_limit import LIMIT_PROMISE
@@ -27,7 +28,8 @@ from ._subgroups import shares_free
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_GAPS, PROMISE_SUBGROUPS
 from ._methods_text import GAPS_WHY, subgroups_phrase
-from ._methods_text import PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY
+from ._methods_text import PROMISE_AT_PRIORS_EQUAL, PROMISE_AT_PRIORS_LISTED, PROMISE_AT_PRIORS_MANY, PROMISE_AT_PRIORS_ROWS, \
+    PROMISE_AT_PRIORS_SCORES
 from ._models import HEATMAP_RATERS, SystemReport, TableBlock
 
 __all__ = [
@@ -210,8 +212,15 @@ def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
     is then the harmonic mean of two figures given."""
     ids = {m.id for m in plan.metrics}
     candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
+    diag = plan.diagnostic("at_priors")
+    shares = [float(v) for v in ((diag.params.get("priors") if diag is not None else None) or {}).values()]
+    # at equal shares accuracy is balanced accuracy: where that is reported, the table would give it a second
+    # number and a second interval (the digits report: 0.963 twice, with a BCa and a percentile interval)
+    equal = len(shares) > 1 and max(shares) - min(shares) < 1e-9 and "balanced_accuracy" in ids
     if not any(m.family == "cost" for m in plan.metrics):
         candidates.append("accuracy")
+    if equal:
+        candidates = [m for m in candidates if m != "accuracy"]
     if binary:
         candidates += ["precision", "npv"] + ([] if "recall" in ids else ["f1"])
     else:
@@ -219,8 +228,25 @@ def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
     return _dependent(list(dict.fromkeys(i for i in candidates if binary or i not in ONE_VS_REST)))
 
 
+def _at_priors_score_ids(plan: Plan) -> list[str]:
+    """The plan's log loss and Brier scores, which depend on the class shares (each class weighs as its share of the
+    test set): the table at the shares in use weighs each class's mean score by its share there
+    (:class:`advisor.engine.PriorScores`)."""
+    return _dependent([m.id for m in plan.metrics if m.id in PRIOR_SCORES])
+
+
+def _at_priors_scores(plan: Plan, scores: Mapping[str, Any] | None, systems: Collection[str]) -> list[str]:
+    """:func:`_at_priors_score_ids` where every system's probabilities are at hand, else none."""
+    if not scores or any(name not in scores for name in systems):
+        return []
+    return _at_priors_score_ids(plan)
+
+
 def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str], pos: Any, beta: float,
-               undefined: str, digits: int, at_priors_json: dict[str, Any] | None = None) -> TableBlock | None:
+               undefined: str, digits: int, at_priors_json: dict[str, Any] | None = None,
+               scores: Mapping[str, Any] | None = None) -> TableBlock | None:
+    """The table at the class shares in use; ``scores``: per system, its items' scores by true class
+    (:class:`advisor.engine.PriorScores`), for the plan's log loss and Brier score at those shares."""
     diag = plan.diagnostic("at_priors")
     priors = (diag.params.get("priors") if diag is not None else None) or {}
     if not priors or not systems:
@@ -230,6 +256,7 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
     ids = _at_priors_ids(plan, binary)
     if not ids:
         return None
+    scored = _at_priors_scores(plan, scores, systems)
     at_priors_json = {} if at_priors_json is None else at_priors_json
     design = plan.design
     resamples, confidence, seed = design.resamples, design.confidence, design.seed
@@ -239,29 +266,44 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
     record: dict[str, Any] = {"priors": target, "metrics": {}}
     for name, cm in systems.items():
         try:
-            now = compute_metrics(cm, ids, positive_label=pos, beta=beta, undefined=undefined)
+            now = dict(compute_metrics(cm, ids, positive_label=pos, beta=beta, undefined=undefined))
             shares = {lab: target.get(str(lab), 0.0) for lab in cm.labels}
-            there = project_to_prevalence(cm, shares, ids, positive_label=pos, beta=beta, undefined=undefined)
+            there = dict(project_to_prevalence(cm, shares, ids, positive_label=pos, beta=beta, undefined=undefined))
             bands = _projected_intervals(cm, shares, ids, pos, beta, undefined, resamples, confidence, seed)
+            if scored and scores is not None:  # each true class's mean score weighted by its share in use
+                items = scores[name]
+                now.update({m: v for m, v in items.at().items() if m in scored})
+                held = {lab: v for lab, v in shares.items() if v > 0}
+                there.update({m: v for m, v in items.at(held).items() if m in scored})
+                bands.update(projected_score_intervals(items, held, resamples, confidence, seed))
         except InputError:
             return None
         record["metrics"][name] = {}
-        for mid in ids:
+        for mid in [*ids, *scored]:
             lo, hi = bands.get(mid, (None, None))
             band = f"{_num(lo, digits)} to {_num(hi, digits)}" if lo is not None and hi is not None else "—"
             rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits), band])
             record["metrics"][name][mid] = {"test_set": _finite(now[mid]), "estimate": _finite(there[mid]),
                                             "low": _finite(lo), "high": _finite(hi)}
-    said = ", ".join(f"{c} {v:.0%}" for c, v in target.items())
+    in_use = list(target.values())
+    said = f"every class {in_use[0]:.0%}" if len(in_use) > 2 and max(in_use) - min(in_use) < 1e-9 else \
+        ", ".join(f"{c} {v:.0%}" for c, v in target.items())
     costs_note = ("" if has_costs else " No error costs were given, so no expected cost is computed: unit costs "
                   "would be costs nobody chose.")
     band_note = (f" The interval is a {confidence:.0%} bootstrap interval: each resample of the test items is "
                  "projected in turn." if resamples else "")
+    cat = get_catalogue().metrics
+    named = list(dict.fromkeys(lower_name(cat[m].name) if m in cat else m for m in scored))
+    # the scores are not read off the rescaled matrix: how they are projected, in one clause
+    score_note = f"; for {join_words(named)}, each true class's mean score is weighted by its share" if named else ""
     at_priors_json.update(record)
     return TableBlock(id="at_priors", title="At the class shares in use",
                       caption=f"Metrics that depend on the class shares, on the test set and projected to the shares "
                               f"in use ({said}) from the per-class rates: each true class's row of the confusion "
-                              f"matrix is rescaled to its share (Opitz 2024, §6.3).{band_note}{costs_note}",
+                              f"matrix is rescaled to its share (Opitz 2024, §6.3){score_note}.{band_note}{costs_note}"
+                              + (" At equal shares accuracy is balanced accuracy, reported with the other metrics."
+                                 if "accuracy" not in ids and any(m.id == "balanced_accuracy" for m in plan.metrics)
+                                 and "every class" in said else ""),
                       columns=["metric", "system", "test set", "in use", "interval in use"],
                       numeric=[False, False, True, True, False], rows=rows)
 
@@ -469,15 +511,18 @@ def diagnostic_tables(plan: Plan, reports: Sequence[SystemReport], systems: Mapp
                       names: Mapping[str, str], pos: Any, beta: float, undefined: str, digits: int,
                       structure: Any = None, items: float | None = None,
                       at_priors: dict[str, Any] | None = None,
-                      actions: dict[str, Any] | None = None) -> list[TableBlock]:
+                      actions: dict[str, Any] | None = None,
+                      scores: Mapping[str, Any] | None = None) -> list[TableBlock]:
     """One table for each diagnostic of the plan that is not shown elsewhere in the report; ``at_priors``, when
-    given, receives the projected metrics with their intervals (the report's JSON ``"at_priors"``)."""
+    given, receives the projected metrics with their intervals (the report's JSON ``"at_priors"``); ``scores``, per
+    system, its items' scores by true class (:class:`advisor.engine.PriorScores`) for log loss and the Brier score
+    at the shares in use."""
     out: list[TableBlock | None] = []
     for d in plan.diagnostics:
         if d.id == "recall_spread":
             out.append(_recall_spread(reports, 2))
         elif d.id == "at_priors":
-            out.append(_at_priors(plan, systems, names, pos, beta, undefined, digits, at_priors))
+            out.append(_at_priors(plan, systems, names, pos, beta, undefined, digits, at_priors, scores))
         elif d.id == "annotator_counts":
             out.append(_annotators(structure, items))
         elif d.id == "class_order":
@@ -625,11 +670,16 @@ def _priors_promise(plan: Plan) -> str:
     if plan.task.kind == "binary" and pos is not None and str(pos) in priors:
         # the metrics the table projects, named (the retinopathy reader: "each other metric" was vague)
         others = [m for m in _at_priors_ids(plan, True) if m not in ("precision", "npv")]
+        scores = _at_priors_score_ids(plan)  # log loss and the Brier score, each class's mean weighted by its share
         cat = get_catalogue().metrics
-        names = [lower_name(cat[m].name) for m in others if m in cat]
+        names = list(dict.fromkeys(lower_name(cat[m].name) for m in [*others, *scores] if m in cat))
         return PROMISE_AT_PRIORS_BINARY.format(shares=f"{pos} {priors[str(pos)]:.0%}",
                                                others=(" and " if len(names) == 1 else ", ") + join_words(names)
-                                               if names else "")
+                                               if names else "",
+                                               how=PROMISE_AT_PRIORS_SCORES if scores else PROMISE_AT_PRIORS_ROWS)
+    values = [float(v) for v in priors.values()]
+    if len(values) > 2 and max(values) - min(values) < 1e-9:  # every class as common as the others: said so
+        return PROMISE_AT_PRIORS_EQUAL
     if len(priors) > PROMISE_AT_PRIORS_LISTED:  # a list no sentence carries: the table's caption lists the shares
         return PROMISE_AT_PRIORS_MANY.format(k=len(priors))
     return PROMISE_AT_PRIORS.format(shares=join_words([f"{c} {v:.0%}" for c, v in priors.items()]))

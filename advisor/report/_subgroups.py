@@ -103,7 +103,7 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
                   if str(c) != str(favourable)), None)
     tables += [_air_table(col, per_system, digits, favourable, item_words, other)
                for col, per_system in (res.get("adverse_impact") or {}).items()]
-    tables += [_bias_table(col, per_value, digits, pos, len(res["groups"][col]))
+    tables += [_bias_table(col, per_value, digits, pos, len(per_value))
                for col, per_value in (res.get("bias_aucs") or {}).items()]
     if res.get("bias_score"):
         tables.append(_score_table(res["bias_score"], digits))

@@ -23,6 +23,7 @@ _LAZY: dict[str, str] = {
     "compare_systems": "._compare",
     "prevalence_sensitivity": "._prevalence",
     "project_to_prevalence": "._prevalence",
+    "projected_score_intervals": "._prevalence",  # log loss and the Brier score at the shares in use, resampled
     "proportion_interval": "._proportions",
     # proportions among a fixed set of items both systems classify: McNemar's test, Newcombe's paired interval
     "PAIRED_PROPORTIONS": "._mcnemar",
@@ -106,6 +107,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         PrevalenceProjection as PrevalenceProjection,
         prevalence_sensitivity as prevalence_sensitivity,
         project_to_prevalence as project_to_prevalence,
+        projected_score_intervals as projected_score_intervals,
     )
     from ._proportions import proportion_interval as proportion_interval
     from ._mcnemar import PAIRED_PROPORTIONS as PAIRED_PROPORTIONS

@@ -23,10 +23,11 @@ import numpy as np
 
 from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
-from ..engine import Cells, ConfusionMatrix, Label, MetricResult, compute_metrics, metrics_of_cells
+from ..engine import Cells, ConfusionMatrix, Label, MetricResult, PriorScores, compute_metrics, metrics_of_cells
 from ._calibrate import rescale_cells
+from ._draws import iter_item_resamples
 
-__all__ = ["PrevalenceProjection", "project_to_prevalence", "prevalence_sensitivity"]
+__all__ = ["PrevalenceProjection", "project_to_prevalence", "prevalence_sensitivity", "projected_score_intervals"]
 
 
 class PrevalenceProjection(MetricResult):
@@ -156,6 +157,42 @@ def project_to_prevalence(
     projected = ConfusionMatrix.from_cells(out.rows, out.cols, out.w, cm.labels)
     result = compute_metrics(projected, metrics, positive_label=positive_label, beta=beta, undefined=undefined)
     return PrevalenceProjection(result, projected, shares, cm.true_sizes / cm.n)
+
+
+#: Item weights held at once (resamples × items) while the projected scores are resampled.
+_CHUNK_ITEMS = 800_000
+
+
+def projected_score_intervals(scores: PriorScores, priors: Any, n_resamples: int, confidence: float, seed: Any
+                              ) -> dict[str, tuple[float, float]]:
+    """Percentile intervals of log loss and the Brier score at the shares ``priors``
+    (:class:`advisor.engine.PriorScores`): the test items resampled with replacement (the item bootstrap, :func:`advisor.stats._draws.iter_item_resamples`),
+    each resample's per-class mean scores weighted by the shares. As for the projected confusion matrix, a resample
+    that holds no item of a class with a positive share gives no value.
+
+    >>> s = PriorScores(["a"] * 30 + ["b"] * 10, [[0.8, 0.2]] * 25 + [[0.3, 0.7]] * 5 + [[0.4, 0.6]] * 10, ["a", "b"])
+    >>> lo, hi = projected_score_intervals(s, {"a": 0.5, "b": 0.5}, 200, 0.95, 1)["brier"]
+    >>> bool(lo <= s.at({"a": 0.5, "b": 0.5})["brier"] <= hi)
+    True
+    """
+    n = int(scores.index.shape[0])
+    if n_resamples <= 0 or n <= 0:
+        return {}
+    scores.shares(priors)  # a class the shares need and no item has: refused before any draw
+    rng = np.random.default_rng(seed)
+    values: dict[str, list[np.ndarray]] = {m: [] for m in scores.values}
+    size = max(1, _CHUNK_ITEMS // n)
+    for _, (weights,) in iter_item_resamples(rng, np.arange(n, dtype=np.intp)[:, None], [n], n_resamples, size):
+        for m, v in scores.at(priors, weights).items():
+            values[m].append(np.asarray(v, dtype=np.float64).reshape(-1))
+    alpha = (1.0 - confidence) / 2.0
+    out = {}
+    for m, chunks in values.items():
+        arr = np.concatenate(chunks) if chunks else np.empty(0)
+        arr = arr[np.isfinite(arr)]
+        if arr.size:
+            out[m] = (float(np.quantile(arr, alpha)), float(np.quantile(arr, 1.0 - alpha)))
+    return out
 
 
 def _grid(grid: Any) -> np.ndarray:

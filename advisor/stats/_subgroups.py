@@ -26,7 +26,8 @@ import numpy as np
 
 from ..engine import DEFAULT_CONVENTION
 from .._exceptions import InputError
-from ..engine import PROBABILITY_METRICS, JointCounts, OrdinalCells, class_values, evaluate, ordinal_metrics
+from ..engine import PROBABILITY_METRICS, JointCounts, OrdinalCells, class_values, evaluate, identity_values, \
+    ordinal_metrics
 from ._bootstrap import bootstrap
 from ._proportions import finite_or_none as _num, rates_of
 from ._fairness import adverse_impact_table, bias_score
@@ -159,8 +160,11 @@ def subgroups(data: Any, by: Sequence[str] | str | None = None, *, metrics: Sequ
         out["error_rates"] = error_rates_at_threshold(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
                                                       list(joint.labels), positive_label, n_resamples=n_resamples,
                                                       confidence=confidence, seed=seed)
-    if binary and scored:  # scores beside the labels: the bias AUCs of Borkan et al. (2019) per subgroup value
-        aucs, notes = subgroup_aucs(scored, list(joint.systems), {c: list(found[c][1]) for c in cols},
+    if binary and scored:  # scores beside the labels: the bias AUCs of Borkan et al. (2019) per identity subgroup
+        # (identity_values: the "yes" of a yes/no mention column, not its "no", whose BPSN AUC is the "yes" value's
+        # BNSP AUC over again; every value of a column such as sex)
+        identities = {c: identity_values(list(found[c][1])) for c in cols}
+        aucs, notes = subgroup_aucs(scored, list(joint.systems), {c: v for c, v in identities.items() if v},
                                     list(joint.labels), positive_label, n_resamples=n_resamples,
                                     confidence=confidence, seed=seed)
         if aucs:
