@@ -6,8 +6,9 @@ the test set: ``(1/n) Σ_t s_t = Σ_c (n_c/n) · s̄_c`` with ``s̄_c`` the mean
 
     ``S_π = Σ_c π_c · s̄_c``,
 
-the prior-weighted expected proper scoring rule of Ferrer (2022), §4: psrcal's ``LogLoss`` and ``Brier``
-with ``priors=π`` and ``norm=False`` weigh item ``t`` by ``π_{y_t} / (n_{y_t}/n)``, which is this
+the prior-weighted expected proper scoring rule as Ferrer's psrcal computes it (the section is not cited: only
+the code was read): its ``LogLoss`` and ``Brier`` with ``priors=π`` and ``norm=False`` weigh item ``t`` by
+``π_{y_t} / (n_{y_t}/n)``, which is this
 (its Brier is also averaged over the ``k`` columns, so it is ``1/k`` of advisor's). It is the weighted mean
 of the item scores with weight ``π_c / n_c`` for each item of class ``c``, as scikit-learn's ``log_loss``
 and ``brier_score_loss`` compute it with ``sample_weight``; at the test set's own shares it is the plain
