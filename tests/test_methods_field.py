@@ -172,10 +172,16 @@ def test_imagenet_names_top_5_and_top_1_accuracy_and_promises_no_idle_seed() -> 
     assert "top-5 accuracy" in text and "top-1 accuracy" in text
     assert "top-k" not in text
     assert "We evaluate a classifier of 1000 classes" not in text  # the author's context said it
-    # the seed is said for what it draws: the paired differences between systems, said as a condition before data,
-    # since no answer gives the number of systems (the diagnostic reader: a comparison assumed of a single system)
+    # the seed is said for what it draws: the paired differences between the two networks the answers compare
+    # (systems: 2; the s41–s43 readers: "should several systems be compared" where the design is two networks)
+    assert re.search(r"paired differences come from [\d,]+ bootstrap resamples of the images, seed 1\. One system is "
+                     r"called better than the other only when the interval of their paired difference excludes 0",
+                     text), text
+    assert "should several" not in text and "McNemar" not in text  # top-k hits from scores: no McNemar test is run
+    # without the number of systems, a condition (the diagnostic reader: a comparison assumed of a single system)
+    unknown = evaluation("imagenet", systems=None)
     assert re.search(r"should several systems be compared, any difference between them comes from [\d,]+ paired "
-                     r"bootstrap resamples of the images, seed 1", text), text
+                     r"bootstrap resamples of the images, seed 1", unknown), unknown
 
 
 def test_a_reason_is_given_or_nothing_is_said() -> None:

@@ -401,8 +401,10 @@ def _design(options: PlanOptions, n_systems: int | None, paired: bool, metric_id
     methods = interval_methods(metric_ids) if options.resamples > 0 else {}
     test = None
     if several and options.resamples > 0:
-        tested = (["accuracy"] if {"accuracy", "micro_f1"} & set(metric_ids) else []) + [
-            m for m in ("recall", "specificity") if m in metric_ids]  # proportions over items both systems classify
+        # proportions over items both systems classify; not top-k hits from scores, whose ties give fractions (the
+        # structure's resampler runs no McNemar test, so the plan names none)
+        tested = [] if scored else (["accuracy"] if {"accuracy", "micro_f1"} & set(metric_ids) else []) + [
+            m for m in ("recall", "specificity") if m in metric_ids]
         test = "paired bootstrap test of the difference" + (
             "; McNemar's exact test reported beside it for " + " and ".join(tested) if tested else "")
     return Design(
@@ -527,6 +529,8 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
     cat = get_catalogue()
     k, n_systems = _data_facts(data)
     ans = rec.answers  # as the data confirmed them
+    if n_systems is None and ans.systems is not None:  # before data, the number of systems the answers give
+        n_systems = ans.systems
     planned: dict[str, str] = {}
     for name in effective.planned_metrics:
         for mid in resolve_planned(name, effective.field).ids:

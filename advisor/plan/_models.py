@@ -162,7 +162,8 @@ class Design(_Model):
     undefined_from: Literal["option", "field", "default"] = Field("default", description=(
         "why that convention: the run chose it (option: --undefined, undefined=), the field the answers name "
         "follows it in its scorer (field: fields.yaml undefined), or none was chosen (default)"))
-    systems: int | None = Field(None, description="number of systems, when the data are known")
+    systems: int | None = Field(None, description=(
+        "number of systems: the data's, else the answers' (systems), else unknown"))
     runs: int | None = Field(None, ge=1, description=(
         "training runs (seeds) of each system (answers runs); above 1 each system is its mean over its runs and the "
         "resamples draw runs and items (advisor.stats._runs); None: not answered"))

@@ -225,6 +225,11 @@ def answer_uses(original: Answers, effective: Answers, replaced: Mapping[str, st
             used.append("each system is its mean over its training runs, and the intervals resample runs and items"
                         if value > 1 else "the methods say that the conclusions hold for this run of each system, "
                         "not for retraining")
+        if key == "systems" and value:  # before data, how the methods compare the systems; the data's count holds
+            used.append("before data, the methods describe no comparison, one system being evaluated" if value == 1
+                        else f"before data, the methods compare the {value} systems on the same items, as the report "
+                        "does with data (paired differences" + (", and the winners among them)" if value > 2 else ")")
+                        + "; the data's count of systems holds once there are data")
         if key == "subgroups" and value:  # issue 23 item 1: the report's per-subgroup tables (--by)
             used.append("every metric is also reported per subgroup of these columns, with the gaps across them")
         if key == "subgroup_descriptions" and value and effective.subgroups:  # the groups in the author's words

@@ -203,6 +203,9 @@ class Answers(BaseModel):
     # the training runs (seeds, initialisations) of each system: several are averaged, and resampled with the items
     # (Bouthillier et al. 2021); None: not answered, which is not one run
     runs: int | None = Field(None, ge=1, description="the training runs (seeds, initialisations) of each system")
+    systems: int | None = Field(None, ge=1, description=(
+        "how many systems are compared on the same test items; before data it decides how they are compared (the "
+        "data's count holds once there are data)"))
     # issue 23 item 1: subgroups — the columns naming each item's subgroup (sex, site, …)
     subgroups: list[str] = Field(default_factory=list, description="the columns naming each item's subgroup")
     # the tox readers (Borkan et al. 2019; Dixon et al. 2018): which error within a subgroup is the harm the author

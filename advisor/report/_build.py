@@ -469,7 +469,11 @@ def build_report(
         # a small test set is flagged by the recommendation's small_sample warning (its thresholds)
         warnings += [WarningEntry(code="data", message=str(note), source="report") for note in data_notes]
     elif bootstrap > 0:
-        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed, paired=False,
+        # before data, systems the answers say are compared on the same items are paired, as the data will pair them
+        results.intervals = IntervalSettings(n_resamples=bootstrap, confidence=confidence, seed=seed,
+                                             paired=plan is not None and plan.design.paired,
+                                             mcnemar=plan is not None and plan.design.paired
+                                             and "McNemar" in (plan.design.test or ""),
                                              seed_given=seed_given, methods=dict(plan.design.interval_methods)
                                              if plan is not None else {},
                                              # before data: exact only while no score ties at the cut-off
@@ -546,6 +550,7 @@ def build_report(
         promised=promised, unreported=unreported_planned(plan) if plan is not None else (),
         chosen=plan is not None and plan.design.undefined_from == "option"  # a choice that changes the convention
         and plan.design.undefined != undefined_convention(None, answers_dict.get("field"))[0],
+        systems=(plan.design.systems or 0) if plan is not None and ev is None else 0,
         identities=_score_identities(sub_json))
     methods = label_words(methods, answers_dict)  # a multi-label task has labels, not classes
     if ab_par is not None:
@@ -991,11 +996,12 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
                             given: set[str] | None, task: TaskInfo | None, undefined: str, results: _Results,
                             evaluated: bool, digits: int, scores: Any = None,
                             promised: Sequence[str] | None = None, unreported: Sequence[str] = (),
-                            identities: Sequence[Sequence[Any]] | None = None, chosen: bool = False
-                            ) -> tuple[list[Any], Any, list[Reference]]:
+                            identities: Sequence[Sequence[Any]] | None = None, chosen: bool = False,
+                            systems: int = 0) -> tuple[list[Any], Any, list[Reference]]:
     """The methods paragraphs, the justification, and the references they cite (cited ones only). ``chosen``: the
     author chose an undefined-value convention other than the one the text would otherwise follow (an option), a
-    decision of the method the text states before data."""
+    decision of the method the text states before data. ``systems``: before data, the number of systems the answers
+    give (0 unknown); with data, the data's."""
     status = _property_status(cat, [m.id for m in entries if m.role != "appendix"]
                               + [str(_get(d, "metric")) for d in rec_json.get("discouraged") or []], bib)
 
@@ -1029,7 +1035,7 @@ def _methods_and_references(answers_dict: Mapping[str, Any], rec_json: Mapping[s
         cite_source=lambda src: [k for k in _keys_in(src, bib) if k in bib], task=task, convention=undefined,
         undefined_count=results.undefined_total if evaluated else None, chance=results.chance,
         log_loss_zero={r.name: r.log_loss_zero for r in results.reports if r.log_loss_zero is not None},
-        intervals=results.intervals, n_systems=len(results.reports), digits=digits,
+        intervals=results.intervals, n_systems=len(results.reports) or systems, digits=digits,
         extra=extra, promised=promised, unreported=unreported, identities=identities,
         split_seed=(getattr(scores, "selective_split", None) or {}).get("seed"),
         undefined_met={u.metric for r in results.reports for u in r.undefined}, convention_chosen=chosen,

@@ -229,7 +229,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
             p.t(W.S[key].format(names=_join([name[m] for m in newcombe]), among=among))
             p.cite([k for k in [cite("Newcombe", "1998")] if k]).t(". ")
         if "accuracy" in ids and intervals.mcnemar and not brief and "accuracy" not in newcombe:
-            p.t(W.S["mcnemar"] + ". ")
+            said = name.get("accuracy", "accuracy")  # in the field's words (ImageNet's top-1 accuracy)
+            p.t(W.S["mcnemar"].format(Name=said[:1].upper() + said[1:]) + ". ")
     if one_run:  # one training run of each system compared: the conclusions are about that run
         p.t(W.S["runs_one"].format(system=_system_noun(answers)) + ". ")
     _withheld(p, intervals, ids, name, cite)

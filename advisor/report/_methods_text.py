@@ -723,7 +723,7 @@ S: dict[str, str] = {
     "runs_one_partition": ("Each clustering is one run of its algorithm, so the conclusions hold for that run, not for "
                            "other seeds"),
     "winners": "One system is called better than the other only when the interval of their paired difference excludes 0",
-    "mcnemar": "Accuracy is also compared with McNemar's exact test",
+    "mcnemar": "{Name} is also compared with McNemar's exact test",
     # the winners' tests: the paired bootstrap's, or McNemar's where a paired proportion's interval is Newcombe's
     "tests_bootstrap": "bootstrap tests",
     "tests_jackknife": "jackknife t tests",
