@@ -1750,12 +1750,8 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
         said.append(W.S["notation_top_k"])
     if size:  # no matrix and no probabilities: n (and k) alone, as the multi-label formulas use them
         said.append(size)
-    if counts:  # only the counts a formula shown uses (the s44 shared-task reader: "TN is never used")
-        used = [c for c in ("TP", "FP", "FN", "TN") if re.search(rf"\b{c}\b", formulas)]
-        text = W.S["notation_binary"] if len(used) == 4 else W.S["notation_counts"].format(
-            symbols=_join_words([f"${c}$" for c in used]), verb="counts" if len(used) == 1 else "count",
-            names=_join_words([_COUNT_NAMES[c] for c in used]))
-        said.append(text + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
+    if counts:
+        said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
     for i, sentence in enumerate(said):
         p.t(W.S["definitions"] if i == 0 else "").say(sentence[:1].upper() + sentence[1:] if i else sentence)
         p.t(". " if i < len(said) - 1 else ".")
@@ -1812,10 +1808,6 @@ def _empty_items(rec: Sequence[MetricEntry]) -> bool:
     the zero-denominator convention (it is predicted exactly, as subset accuracy counts it), said with the
     convention so that "gives 0" is never read as covering it (issue 22)."""
     return any(m.id == "multilabel_samples_f1" for m in rec)
-
-
-#: The counts of a class's confusion table, as the notation names them.
-_COUNT_NAMES = {"TP": "true positives", "FP": "false positives", "FN": "false negatives", "TN": "true negatives"}
 
 
 def _undefined_example(rec: Sequence[MetricEntry], task: TaskInfo | None, answers: Mapping[str, Any],

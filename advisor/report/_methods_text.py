@@ -545,8 +545,6 @@ S: dict[str, str] = {
                            "cluster $j$, and $n$ counts items"),
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
-    # fewer than the four counts used by the formulas shown (F1 leaves out TN): only those are defined
-    "notation_counts": "{symbols} {verb} the {names}",
     "undefined_zero": "A zero denominator{example} gives 0",
     # the convention of the author's field, its scorer's (fields.yaml undefined): said as the field's, the figure that
     # meets it named after it (the CoLA reader: "report 0, and say so, to stay comparable" with GLUE)
