@@ -1602,10 +1602,16 @@ def _read_from_lead(answers: Mapping[str, Any], recommendation: Mapping[str, Any
                     given: Collection[str] | None) -> bool:
     """Whether the author planned accuracy and the lead is the selective risk, whose complement among the items answered
     it is: the planned accuracy is then reported as the lead, never set aside (the s37 derm reader)."""
-    lead = str(_get(recommendation.get("primary") or {}, "metric"))
     planned = "accuracy" in _planned_ids(answers) and (given is None or "planned_metrics" in given)
-    return planned and lead in ("selective_risk", "risk_at_frozen_coverage") and any(
-        str(_get(item, "metric")) == "accuracy" for item in recommendation.get("discouraged") or [])
+    return planned and _accuracy_from_lead(recommendation, recommendation.get("discouraged") or [])
+
+
+def _accuracy_from_lead(recommendation: Mapping[str, Any], disc: Sequence[Any]) -> bool:
+    """Whether the lead is the selective risk and accuracy is among ``disc``: among the items answered accuracy is
+    one minus the lead, so it is read from the lead, never set aside."""
+    lead = str(_get(recommendation.get("primary") or {}, "metric"))
+    return lead in ("selective_risk", "risk_at_frozen_coverage") and any(
+        str(_get(item, "metric")) == "accuracy" for item in disc)
 
 
 def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping[str, Any],
@@ -1638,9 +1644,7 @@ def _avoid_sentence(p: Text, answers: Mapping[str, Any], recommendation: Mapping
     # a planned accuracy beside a selective lead: the lead is its complement among the items answered, so it is read
     # from the lead, never set aside for letting the large classes decide, which the lead does as much (the s37 derm
     # reader: "the text contradicts itself on accuracy")
-    lead = str(_get(recommendation.get("primary") or {}, "metric"))
-    read_from_lead = lead in ("selective_risk", "risk_at_frozen_coverage") and any(
-        str(_get(item, "metric")) == "accuracy" for item in disc)
+    read_from_lead = _accuracy_from_lead(recommendation, disc)
     for item in disc:
         mid = str(_get(item, "metric"))
         if read_from_lead and mid == "accuracy":

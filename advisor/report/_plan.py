@@ -19,7 +19,7 @@ from ..catalogue import get_catalogue
 from ..engine import METRICS, NEEDS_PARAMETERS, ONE_VS_REST, PRIOR_SCORES, ConfusionMatrix, class_metric, \
     compute_metrics
 from ..plan import Avoided, Plan, PlanOptions, make_plan
-from ..questionnaire import external_metrics, join_words, load_fields, lower_name, plural, resolve_planned
+from ..questionnaire import external_metrics, join_words, load_fields, lower_name, plural
 from ..stats import project_to_prevalence, projected_score_intervals, stratified_estimates
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
@@ -212,14 +212,9 @@ def _at_priors_ids(plan: Plan, binary: bool) -> list[str]:
     is then the harmonic mean of two figures given."""
     ids = {m.id for m in plan.metrics}
     candidates = [m.id for m in plan.metrics if m.family == "confusion" and m.id not in NEEDS_PARAMETERS]
-    diag = plan.diagnostic("at_priors")
-    shares = [float(v) for v in ((diag.params.get("priors") if diag is not None else None) or {}).values()]
-    # at equal shares accuracy is balanced accuracy: where that is reported, the table would give it a second
-    # number and a second interval (the digits report: 0.963 twice, with a BCa and a percentile interval)
-    equal = len(shares) > 1 and max(shares) - min(shares) < 1e-9 and "balanced_accuracy" in ids
     if not any(m.family == "cost" for m in plan.metrics):
         candidates.append("accuracy")
-    if equal:
+    if _accuracy_is_balanced(plan):  # not a second number and interval for the balanced accuracy reported
         candidates = [m for m in candidates if m != "accuracy"]
     if binary:
         candidates += ["precision", "npv"] + ([] if "recall" in ids else ["f1"])
@@ -240,6 +235,25 @@ def _at_priors_scores(plan: Plan, scores: Mapping[str, Any] | None, systems: Col
     if not scores or any(name not in scores for name in systems):
         return []
     return _at_priors_score_ids(plan)
+
+
+def _equal_shares(shares: Collection[float], least: int = 2) -> bool:
+    """Whether there are at least ``least`` class shares and all are equal: every class as common as the others.
+
+    >>> _equal_shares([0.1] * 10), _equal_shares([0.5, 0.5], least=3), _equal_shares([0.9, 0.1])
+    (True, False, False)
+    """
+    values = [float(v) for v in shares]
+    return len(values) >= least and max(values) - min(values) < 1e-9
+
+
+def _accuracy_is_balanced(plan: Plan) -> bool:
+    """Whether, at the shares in use, accuracy is the balanced accuracy the plan reports: at equal shares it is, and
+    the table would give it a second number and a second interval (the digits report: 0.963 twice, with a BCa and a
+    percentile interval)."""
+    diag = plan.diagnostic("at_priors")
+    shares = ((diag.params.get("priors") if diag is not None else None) or {}).values()
+    return _equal_shares(shares) and any(m.id == "balanced_accuracy" for m in plan.metrics)
 
 
 def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str], pos: Any, beta: float,
@@ -285,8 +299,7 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
             rows.append([names.get(mid, mid), name, _num(now[mid], digits), _num(there[mid], digits), band])
             record["metrics"][name][mid] = {"test_set": _finite(now[mid]), "estimate": _finite(there[mid]),
                                             "low": _finite(lo), "high": _finite(hi)}
-    in_use = list(target.values())
-    said = f"every class {in_use[0]:.0%}" if len(in_use) > 2 and max(in_use) - min(in_use) < 1e-9 else \
+    said = f"every class {next(iter(target.values())):.0%}" if _equal_shares(target.values(), least=3) else \
         ", ".join(f"{c} {v:.0%}" for c, v in target.items())
     costs_note = ("" if has_costs else " No error costs were given, so no expected cost is computed: unit costs "
                   "would be costs nobody chose.")
@@ -302,8 +315,7 @@ def _at_priors(plan: Plan, systems: Mapping[str, Any], names: Mapping[str, str],
                               f"in use ({said}) from the per-class rates: each true class's row of the confusion "
                               f"matrix is rescaled to its share (Opitz 2024, §6.3){score_note}.{band_note}{costs_note}"
                               + (" At equal shares accuracy is balanced accuracy, reported with the other metrics."
-                                 if "accuracy" not in ids and any(m.id == "balanced_accuracy" for m in plan.metrics)
-                                 and "every class" in said else ""),
+                                 if _accuracy_is_balanced(plan) else ""),
                       columns=["metric", "system", "test set", "in use", "interval in use"],
                       numeric=[False, False, True, True, False], rows=rows)
 
@@ -677,8 +689,7 @@ def _priors_promise(plan: Plan) -> str:
                                                others=(" and " if len(names) == 1 else ", ") + join_words(names)
                                                if names else "",
                                                how=PROMISE_AT_PRIORS_SCORES if scores else PROMISE_AT_PRIORS_ROWS)
-    values = [float(v) for v in priors.values()]
-    if len(values) > 2 and max(values) - min(values) < 1e-9:  # every class as common as the others: said so
+    if _equal_shares(priors.values(), least=3):  # every class as common as the others: said so
         return PROMISE_AT_PRIORS_EQUAL
     if len(priors) > PROMISE_AT_PRIORS_LISTED:  # a list no sentence carries: the table's caption lists the shares
         return PROMISE_AT_PRIORS_MANY.format(k=len(priors))
