@@ -189,7 +189,7 @@ def test_the_methods_say_the_no_skill_point_and_each_comparison():
     assert "The same source flags the machine's QWK" in ev  # Williamson et al.'s thresholds, said as theirs
     # each flag's comparison: a single rater for QWK and r, the raters' for the degradation, the resolved score for SMD
     assert "QWK or correlation with any rater below 0.70 or more than 0.10 below the raters'" in ev
-    assert "standardized mean difference from the resolved score beyond ±0.15, or ±0.10 within a value of " \
+    assert "standardized mean difference from the resolved score beyond ±0.15, or ±0.10 within each value of " \
            "“english_learner”" in ev
     assert 60 <= len(words(ev)) <= 220
     assert all(len(words(s)) <= 40 for s in sentences(ev) if not s.startswith("Student essays"))  # the author's own

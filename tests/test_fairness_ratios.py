@@ -332,7 +332,7 @@ def test_the_loan_paragraph_gives_the_approval_rate_ratio_with_its_sources():
     # the columns named once, in the subgroup promise just before (two sentences naming them read as a repetition)
     # the approval rate, the credit field's word, without its gloss once the paragraph must shorten (the line's origin
     # took the words: a practitioners' rule of thumb from US employment selection, the tox loan reader)
-    assert ("We give every metric within each value of “sex” and “ethnicity”, and the gaps in TPR, FPR and "
+    assert ("We give every metric within each value of “sex” and “ethnicity”, and the gaps in FPR, TPR and "
             "ROC AUC. For each value we also give the approval rate and its ratio to the highest value's") in text
     assert "four-fifths rule of thumb from US employment selection" in text
     keys = {r.key for r in ctx.references}
@@ -348,7 +348,7 @@ def test_the_ratios_percentile_interval_beside_bca_says_why():
     # percentile interval's (0.78–0.91 near a true ratio of 0.95): the reason is said, in the paragraph when it has
     # room, else with the formulas (the loan's paragraph is full)
     ctx = build_report(load_answers(LOAN), None, bootstrap=2000, seed=1)
-    why = "Ratios take no BCa interval: a ratio stops at 1, where BCa's bias correction fails."
+    why = "The ratios take percentile intervals: they are bounded at 1, near which BCa's intervals cover poorly."
     text = {p.heading: "".join(sp.text for sp in p.spans if sp.kind != "cite") for p in ctx.methods}
     assert "Intervals are 95% BCa intervals" in text["Evaluation"]
     assert "Each ratio is read against 0.8 by its percentile interval" in text["Evaluation"]

@@ -134,8 +134,9 @@ def test_report_with_schools_and_raters_gives_the_baseline_table(tmp_path, cli) 
     q_h = cohen_kappa_score(r1, r2, weights="quadratic", labels=ORDER)
     assert f"| rater_1 – rater_2 | {len(t)} |" in text and f"{q_h:.3f} [" in text.replace("\\[", "[")
     # each figure with its comparison (the essay reader: "the reference is ambiguous")
+    # and the degradation named by its symbol, which its formula defines (the s41 essay reader: "dangling")
     assert "We give each figure for the machine against the resolved score and each rater, and between the raters, " \
-           "with the degradation's paired interval" in text
+           "with a paired interval for the degradation $D$." in text
     assert "resamples of the 25 schools" in text
 
 

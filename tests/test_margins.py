@@ -160,11 +160,11 @@ def test_subgroups_without_a_margin_are_descriptive() -> None:
     assert "No margin was fixed in advance" not in text and "We call the groups alike" not in text
     ctx = build_report(answers_from_mapping(loan), None, bootstrap=2000, seed=1)
     limits = "".join(s.text for p in ctx.methods if p.heading == "Limitations" for s in p.spans)
-    assert ("For the gaps in TPR, FPR and ROC AUC no margin was fixed in advance, so they describe and cannot show "
+    assert ("For the gaps in FPR, TPR and ROC AUC no margin was fixed in advance, so they describe and cannot show "
             "equal treatment.") in limits
     # without resamples there is no interval to read a ratio by: no reading rule, "no margin" for the gaps
     bare = _methods(loan, bootstrap=0)
-    assert "Each ratio is read" not in bare and "For the gaps in TPR, FPR and ROC AUC no margin was fixed" in bare
+    assert "Each ratio is read" not in bare and "For the gaps in FPR, TPR and ROC AUC no margin was fixed" in bare
     # hiring, no field: the line is for the shares of candidates hired, in the adverse impact sentence's own words
     hiring = {**loan, "field": None, "item_name": "candidate", "classes": ["rejected", "hired"],
               "positive_class": "hired", "context": "Candidates for a warehouse job are screened by a model; we must "
@@ -174,7 +174,7 @@ def test_subgroups_without_a_margin_are_descriptive() -> None:
     assert "a ratio below 0.8 falls short" not in text  # the estimate is not read against the line, its interval is
     ctx = build_report(answers_from_mapping(hiring), None, bootstrap=2000, seed=1)
     said = " ".join(s.text for p in ctx.methods if p.heading in ("Evaluation", "Limitations") for s in p.spans)
-    assert "For the gaps in TPR, FPR and ROC AUC no margin was fixed in advance, so they describe and cannot show" in said
+    assert "For the gaps in FPR, TPR and ROC AUC no margin was fixed in advance, so they describe and cannot show" in said
     # no four-fifths line (the toxicity scores' subgroups): no line to set apart
     text = _methods(yaml.safe_load((SITUATIONS / "toxic.yaml").read_text()))
     assert "No margin was fixed in advance, so the gaps are descriptive" in text and "Apart from" not in text

@@ -211,8 +211,9 @@ def test_the_judges_agreement_is_read_against_the_humans() -> None:
 def test_the_loan_paragraph_keeps_the_fairness_question() -> None:
     text = evaluation("loan")
     assert "every metric within each value of “sex” and “ethnicity”" in text
-    # the gaps, named (the s29 and s30 readers: "the range of each figure unaffected by class shares" named none)
-    assert "and the gaps in TPR, FPR and ROC AUC" in text
+    # the gaps, named (the s29 and s30 readers: "the range of each figure unaffected by class shares" named none),
+    # the costlier error's rate first (the s45 reader: the harm is rejected repayers)
+    assert "and the gaps in FPR, TPR and ROC AUC" in text
 
 
 def test_a_risk_model_acted_on_at_its_thresholds_promises_no_recall_at_one_half() -> None:
@@ -766,7 +767,9 @@ def test_many_exact_intervals_name_the_few_figures_resampled() -> None:
     are; the few resampled figures are named instead, and every other one is a proportion."""
     text = evaluation("intent")
     assert "the binomial proportions take" not in text
-    assert "all but F1 score and macro F1 take exact Clopper–Pearson intervals" in text
+    # the proportions' exact interval said first, the few resampled named with their method (the s45 intent reader)
+    assert ("Intervals are 95%: exact Clopper–Pearson intervals for every figure but F1 score and macro F1, which take "
+            "BCa intervals from 2,000 bootstrap resamples of the utterances") in text
 
 
 def test_the_subgroup_gaps_of_a_multiclass_task_name_the_figures_free_of_class_shares() -> None:

@@ -35,7 +35,7 @@ def test_other_values_are_refused_naming_the_key(bad) -> None:
 def test_the_paragraph_says_why_in_the_authors_items() -> None:
     text = methods_texts({**BASE, "tolerated_steps": 1}, seed=1)[0]
     # the metric's source is cited at its definition; the reason is the author's premise, cited to no one
-    assert ("We lead with adjacent agreement, the share of essays whose predicted class is within one step of "
+    assert ("We lead with adjacent agreement, the share of essays predicted within one step of "
             "the true class (Williamson et al. 2012), because one step off is tolerable here and a larger "
             "error is not.") in text
 

@@ -375,7 +375,8 @@ def build_methods(
                                          correlation=any(m.id == "pearson_r" for m in rec))
         if avoid:
             _avoid_sentence(p, answers, recommendation, names or {}, property_status, binary, given)
-        _variant_sentence(p, rec)
+        # which formula an ambiguous name stands for is said once, at its formula ("**Macro F1 (mean of per-class F1)**,
+        # not the F1 of macro precision and recall"), not again here (the s47 shared-task reader: "Keep one")
         if answers.get("label_structure") == "partition" and variants:
             _partition_sentence(p, rec, cite)
         # partitions have no convention to state (a 0/0 index is refused, never set)
@@ -1755,7 +1756,10 @@ def _notation_sentence(p: Text, rec: Sequence[MetricEntry], task: TaskInfo | Non
     if size:  # no matrix and no probabilities: n (and k) alone, as the multi-label formulas use them
         said.append(size)
     if counts:
-        said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None else ""))
+        # with no positive class, the class each count is of is the one its formula names (the s45 shared-task reader:
+        # "a dangling definition")
+        said.append(W.S["notation_binary"] + (W.S["notation_binary_pos"].format(pos=pos) if pos is not None
+                                              else W.S["notation_binary_each"]))
     for i, sentence in enumerate(said):
         p.t(W.S["definitions"] if i == 0 else "").say(sentence[:1].upper() + sentence[1:] if i else sentence)
         p.t(". " if i < len(said) - 1 else ".")
@@ -1787,14 +1791,6 @@ def _partition_sentence(p: Text, rec: Sequence[MetricEntry], cite: Any) -> None:
         p.t(". " if i else "").say(text[:1].upper() + text[1:]).cite(keys)  # $I$: a symbol of AMI's formula
     if parts:
         p.t(". ")
-
-
-def _variant_sentence(p: Text, rec: Sequence[MetricEntry]) -> None:
-    """Which formula an ambiguous name stands for ("macro F1 is the mean of the per-class F1 scores")."""
-    variants = [W.VARIANT[m.id] for m in rec if m.id in W.VARIANT
-                and not (m.role == "complementary" and m.id in W.VARIANT_BESIDE)]  # else said beside the lead
-    if variants:
-        p.t("; ".join(variants)[:1].upper() + "; ".join(variants)[1:] + ". ")
 
 
 #: Metrics whose formula leaves an absent class out of its average (macro MAE's k'): no zero-denominator value is

@@ -16,6 +16,7 @@ from typing import Any
 from ..engine import class_values
 from ..questionnaire import join_words, load_fields
 from ._methods_lists import Text, where_clause
+from ._methods_text import subgroups_phrase
 from ._models import ChanceRow, MetricEntry
 
 __all__ = ["baseline_definitions", "baseline_sentence", "constant_said", "constant_sentence"]
@@ -32,10 +33,14 @@ def _kappa(field: Any) -> str:
     return term if term and term.isupper() else "quadratically weighted kappa"
 
 
+#: the degradation, named with what it is (the formula's D)
+W_DEGRADATION = ", {interval}the degradation "
+
+
 def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = True, subgroups: bool = False,
                       correlation: bool = True) -> bool:
     """"We give each figure for the machine against the resolved score and each rater, and for “rater_1” against
-    “rater_2”, with the degradation's paired interval." — which comparison each figure is (the essay reader: "the
+    “rater_2”, with a paired interval for the degradation $D$." — which comparison each figure is (the essay reader: "the
     reference is ambiguous") — then, in a field with thresholds, what is flagged and against what: the machine's QWK
     (and Pearson correlation, reported: ``correlation``) with a single rater below the floor or beyond the degradation
     from the raters', and its standardized mean difference from the resolved score beyond ± the overall flag and, with
@@ -51,8 +56,8 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     >>> t = Text()
     >>> baseline_sentence(t, {"rater_columns": ["r1", "r2"]})
     False
-    >>> "and between the raters" in t.spans[0].text, len(t.spans)
-    (True, 1)
+    >>> "and between the raters" in t.spans[0].text, [s.kind for s in t.spans]
+    (True, ['text', 'math', 'text'])
     """
     field = _field(answers)
     base = field.baseline if field is not None else None
@@ -71,10 +76,13 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
     pairs = "between the raters" if len(named) == 2 else f"for each pair of {join_words(named)}"
     # like for like: one rater against one rater on both sides; the resolved score pools two raters, so the machine
     # set against it would be favoured (the essay reader, issue 22) — and each figure says which comparison it is
+    # the degradation named by its symbol, which its formula defines (the s41 essay reader: "'with the degradation's
+    # paired interval' is dangling")
     said = (f"We give each figure for the machine against the resolved score and each rater, and {pairs}"
-            + (", with the degradation's paired interval" if intervals else ", and the degradation"))
+            + W_DEGRADATION.format(interval="with a paired interval for " if intervals else "and "))
+    p.t(said).m("D")
     if base is None:
-        p.t(said + ". ")
+        p.t(". ")
         return False
     # the flags in a sentence of their own, each with its comparison (Williamson et al. 2012)
     raters_own = "the raters'" if len(named) == 2 else "the raters' mean over the pairs"
@@ -87,12 +95,15 @@ def baseline_sentence(p: Text, answers: Mapping[str, Any], intervals: bool = Tru
             f"{base.qwk_floor:.2f} or more than {base.degradation:.2f} below {raters_own}"
     if correlation and base.r_floor is not None and not same:
         flags += f", its correlation below {base.r_floor:.2f} or more than {base.r_degradation:.2f} below theirs"
-    cols = " and of ".join(f"“{c}”" for c in answers.get("subgroups") or [])
+    cols = [str(c) for c in answers.get("subgroups") or []]
     told = bool(subgroups and cols and base.smd_subgroup is not None)
     if base.smd_overall is not None:
+        # the subgroups in the author's words where they gave them, as every other sentence names them (the
+        # description was dropped on this path: "within a value of “english_learner”", the s45 and s47 readers)
+        within = subgroups_phrase(cols, answers.get("subgroup_descriptions")) if told else ""
         flags += (", and its standardized mean difference from the resolved score beyond "
-                  f"±{base.smd_overall:.2f}" + (f", or ±{base.smd_subgroup:.2f} within a value of {cols}" if told else ""))
-    p.t(said + ". " + flags)
+                  f"±{base.smd_overall:.2f}" + (f", or ±{base.smd_subgroup:.2f} {within}" if told else ""))
+    p.t(". " + flags)
     if not cited:
         p.cite([field.source])
     p.t(". ")
@@ -151,8 +162,12 @@ def baseline_definitions(answers: Mapping[str, Any]) -> list[MetricEntry]:
                {r"\kappa^{w}_{Mh}": "the quadratically weighted kappa of the machine's scores $M$ against human rater "
                                     "$h$",
                 r"\kappa^{w}_{hh'}": "that of human raters $h$ and $h'$", "H": "the number of human raters"})
+    # its sign said (the s47 essay reader took Williamson et al.'s degradation for the raters' kappa minus the
+    # machine's): negative when the machine agrees less, the sign of ETS's RSMTool (human–system minus human–human)
     return [MetricEntry(id="human_degradation", name="Degradation from the human–human kappa", formula=formula,
-                        role="complementary", where=where_clause(symbols))]
+                        role="complementary", where=where_clause(
+                            {**symbols, "D": "negative when the machine agrees with the raters less than they agree "
+                                             "with each other"}))]
 
 
 def said_baseline(promised: Sequence[str] | None, answers: Mapping[str, Any], promise: str) -> bool:

@@ -366,7 +366,7 @@ def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = No
     >>> t = Text(); four_fifths_reading_sentence(t); print(t.spans[0].text.rstrip())
     Each ratio is read against 0.8 by its percentile interval: met if wholly at or above, below if wholly under, else undecided.
     >>> t = Text(); four_fifths_reading_sentence(t, bca=True); print("".join(s.text for s in t.spans).strip().split(". ")[-1])
-    Ratios take no BCa interval: a ratio stops at 1, where BCa's bias correction fails.
+    The ratios take percentile intervals: they are bounded at 1, near which BCa's intervals cover poorly.
     """
     if answers is not None:  # the line named here, with its origin and source (no sentence before this one says it)
         sources = _favourable_rate(answers)[3]
@@ -385,7 +385,7 @@ def four_fifths_reading_sentence(p: Text, answers: Mapping[str, Any] | None = No
 LINE_READING = ("Each ratio meets the four-fifths line if its percentile interval lies wholly at or above 0.8, falls "
                 "below it if wholly under, and is otherwise undecided.")
 #: Why the ratios take the percentile interval beside BCa elsewhere (benchmarks/bench_adverse_impact.py)
-RATIOS_NOT_BCA = "Ratios take no BCa interval: a ratio stops at 1, where BCa's bias correction fails."
+RATIOS_NOT_BCA = "The ratios take percentile intervals: they are bounded at 1, near which BCa's intervals cover poorly."
 
 
 def four_fifths_rates(answers: Mapping[str, Any]) -> str:

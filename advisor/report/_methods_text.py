@@ -472,8 +472,7 @@ S: dict[str, str] = {
     # ordered classes where one step off is tolerable (answers key tolerated_steps: 1)
     # the reason is the author's premise, cited to no one; the metric's source (the field's convention) is cited
     # at its name when no field sentence follows to cite it (issue 22, the essay reader)
-    "lead_tolerated": "We lead with {name}, the share of {items} whose predicted class is within one step of the "
-                      "true class",
+    "lead_tolerated": "We lead with {name}, the share of {items} predicted within one step of the true class",
     "mae_macro_beside_tolerated": "since adjacent agreement counts an error of two steps like one of five",
     "lead_tolerated_why": ", because one step off is tolerable here and a larger error is not",
     "costlier_read_missed_terse": "{name} reads the costlier error, a missed “{pos}”; {other} stands beside it",
@@ -545,6 +544,7 @@ S: dict[str, str] = {
                            "cluster $j$, and $n$ counts items"),
     "notation_binary": "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives",
     "notation_binary_pos": " of class “{pos}”",
+    "notation_binary_each": " of the class each formula names",
     "undefined_zero": "A zero denominator{example} gives 0",
     # the convention of the author's field, its scorer's (fields.yaml undefined): said as the field's, the figure that
     # meets it named after it (the CoLA reader: "report 0, and say so, to stay comparable" with GLUE)
@@ -626,6 +626,11 @@ S: dict[str, str] = {
     # more than five exact: the few resampled named instead (the intent reader: "which figures are the binomial
     # proportions?")
     "intervals_exact_but": "; all but {names} take exact Clopper–Pearson intervals",
+    # most figures proportions, a few resampled: the exact interval said first, the exceptions after it (s45 intent)
+    "intervals_exact_first": ("Intervals are {conf}: exact Clopper–Pearson intervals for every figure but {names}, "
+                              "{them} {method} intervals from {n} {paired}bootstrap resamples of the {unit}"),
+    "them_one": "which takes",
+    "them_many": "which take",
     "units_named": "{count} {units}, not of single {items}",
     "groups_unit": "{groups} groups of {items} that share a value of “{column}”, not of single {items}",
     # resampled units (readers of a ten-speaker and a 22-record study: "BCa from 10 clusters does not have nominal

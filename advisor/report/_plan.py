@@ -666,8 +666,10 @@ def _gapped(plan: Plan) -> list[str]:
         return [lower_name(cat[m].name) for m in ids if m in cat and shares_free(m, False)]
     scores = str(plan.answered("outputs") or "labels") != "labels"
     labels = not scores or plan.answered("operating_point") == "fixed"
-    return [*(["TPR", "FPR"] if labels else []), *(["ROC AUC"] if scores and "roc_auc" in ids
-                                                                          else [])]
+    # the rate of the costlier error first (the s45 credit reader: "the harm is rejected repayers … lead the fairness
+    # section with the FPR gap")
+    rates = ["FPR", "TPR"] if plan.answered("costlier_error") == "false_alarm" else ["TPR", "FPR"]
+    return [*(rates if labels else []), *(["ROC AUC"] if scores and "roc_auc" in ids else [])]
 
 
 def _priors_promise(plan: Plan) -> str:
