@@ -284,3 +284,25 @@ def test_symmetric_metrics_are_symmetric_and_scale_invariant():
             assert r[m] == pytest.approx(rt[m], abs=1e-13), m
         for m, v in r.items():
             assert r10[m] == pytest.approx(v, abs=1e-13), m
+
+
+@pytest.mark.parametrize("truth, called", [
+    ([0, 0, 0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1, 1]),      # two classes, unequal class sizes
+    ([0, 0, 0, 1, 1, 2, 2, 2], [0, 1, 1, 1, 2, 2, 2, 2]),      # three classes
+    ([0, 0, 0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0, 0, 1]),      # one call of the rare class
+])
+def test_mcc_and_kappa_have_expected_value_zero_for_calls_independent_of_the_truth(truth, called):
+    """The methods say MCC and Cohen's kappa have "expected value 0 for every classifier whose predictions are
+    independent of the true class, whatever the class sizes" (Gösgens et al. 2021, constant baseline). Given both
+    class-size vectors, calls independent of the truth place every arrangement of the calls equally likely: the mean
+    over all of them, each scored by scikit-learn, is 0 exactly, at a test set of 8 items, not only on a large one."""
+    from itertools import permutations
+
+    from sklearn.metrics import cohen_kappa_score, matthews_corrcoef
+
+    arrangements = set(permutations(called))
+    mcc = [matthews_corrcoef(truth, list(a)) for a in arrangements]
+    kappa = [cohen_kappa_score(truth, list(a)) for a in arrangements]
+    assert len(arrangements) >= 8
+    assert abs(float(np.mean(mcc))) < 1e-12 and abs(float(np.mean(kappa))) < 1e-12
+    assert max(mcc) > 0.3 and min(mcc) < -0.1  # not 0 on each test set: 0 on average

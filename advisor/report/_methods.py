@@ -1222,7 +1222,8 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
                 and _uniform_in_use(answers, task_k=len(answers.get("classes") or []) or answers.get("n_classes"))
             said.append(W.S["chance_zero"] if zero else W.S["lead_uniform"] if uniform
                         else _property_words(pid, answers))
-            keys += src
+            # the exact zero is Gösgens et al.'s constant baseline (their Table 2), not Opitz's population value
+            keys += [_CONSTANT_BASELINE] if zero else src
     if primary.id == "f_beta" and beta is not None:
         said.insert(0, W.LEAD_COSTS)
     if answers.get("class_weighting") == "per_instance" and primary.id in ("accuracy", "micro_f1"):
@@ -1307,6 +1308,8 @@ def _uniform_in_use(answers: Mapping[str, Any], task_k: Any = None) -> bool:
 
 #: Leads whose expected value is exactly 0 for a classifier independent of the true class (W.S["chance_zero"])
 _CHANCE_ZERO = frozenset({"mcc", "cohen_kappa"})
+#: Where that exact zero is shown: the constant baseline of MCC and kappa (Gösgens et al. 2021, §3.5 and Table 2)
+_CONSTANT_BASELINE = "gosgens2021good"
 
 #: More class weights than this are given with the lead's formula, not in the paragraph (a sentence of 30 weights and
 #: 30 class names is no sentence a reader follows)

@@ -294,9 +294,11 @@ S: dict[str, str] = {
     # the mean recall being the accuracy of the test set's matrix with every true class rescaled to one share (Opitz
     # 2024, prevalence calibration; the digits reader: "the decisive reason for the lead is missing")
     "lead_uniform": "is the accuracy to expect where every class is equally common, as in use",
-    # Opitz's PV holds "for any (large) dataset": the population value, not the mean over finite test sets (the s37
-    # CoLA reader: "'0 in expectation' is only approximate")
-    "chance_zero": "on a large test set is 0 for every classifier whose predictions are independent of the true class",
+    # exact at any size: given both class-size vectors the numerator's expectation is 0 (above), so the expectation is
+    # 0 over any draw of them too — Gösgens et al.'s constant baseline (the s45 and s47 CoLA readers: "on a large
+    # test set" understates it; the s37 reader's "only approximate" holds for Opitz's population value, not this)
+    "chance_zero": ("has expected value 0 for every classifier whose predictions are independent of the true class, "
+                    "whatever the class sizes"),
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",
