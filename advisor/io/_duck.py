@@ -37,6 +37,7 @@ __all__ = [
     "duck_error",
     "number_of",
     "quote",
+    "sweep_spill_folders",
     "table_format",
 ]
 
@@ -88,13 +89,67 @@ def duckdb_memory() -> str:
     return f"{max(256, total // 2 // 2**20)}MB"
 
 
+#: The spill folders' names: the owning process's id first, so a later run can tell a dead process's folder
+_SPILL_PREFIX = "advisor-duckdb-"
+_SPILL_NAME = re.compile(re.escape(_SPILL_PREFIX) + r"(\d+)-[A-Za-z0-9_]+")
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id exists (POSIX; a process of another user counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def sweep_spill_folders(root: str | None = None) -> list[str]:
+    """Remove the spill folders that advisor processes left when they died without closing their connection
+    (killed by SIGKILL or a termination signal, out of memory, a crash), and return their paths.
+
+    A folder is removed only when its name is ``advisor-duckdb-<pid>-…``, it is a real folder (not a link) owned
+    by this user, and no process ``<pid>`` runs: a live run's folder, another user's, or a folder whose process
+    id was taken again by an unrelated process is left alone. DuckDB's spilled blocks can be as large as the
+    data read, so a killed run would otherwise leave them for good (found by the signal tests: a SIGTERM landing
+    as a connection opened left its folder in the temporary directory). On systems without POSIX process ids
+    nothing is removed.
+    """
+    if os.name != "posix":  # pragma: no cover - os.kill(pid, 0) would end the process on Windows
+        return []
+    root = root or tempfile.gettempdir()
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        m = _SPILL_NAME.fullmatch(name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        path = os.path.join(root, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or _running(int(m.group(1))):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            removed.append(path)
+    return removed
+
+
 class Connection:
-    """An in-memory DuckDB connection whose ``close`` also removes its private spill folder."""
+    """An in-memory DuckDB connection whose ``close`` also removes its private spill folder; opening one first
+    removes the folders of dead runs (:func:`sweep_spill_folders`)."""
 
     def __init__(self) -> None:
         import duckdb
 
-        self._tmp = tempfile.mkdtemp(prefix="advisor-duckdb-")
+        sweep_spill_folders()
+        self._tmp = tempfile.mkdtemp(prefix=f"{_SPILL_PREFIX}{os.getpid()}-")
         self._con = duckdb.connect(":memory:")
         self.memory = duckdb_memory()
         self._fs: Any = None  # Parquet files are read through one descriptor each (see _fdfs.py), on first use
@@ -108,6 +163,11 @@ class Connection:
                         "autoinstall_known_extensions = false", "autoload_known_extensions = false",
                         "lock_configuration = true"):
             self._con.execute(f"SET {setting}")
+
+    @property
+    def spill_folder(self) -> str:
+        """The private folder DuckDB spills to beyond its memory budget, removed by :meth:`close`."""
+        return self._tmp
 
     def execute(self, sql: str) -> Any:
         return self._con.execute(sql)
