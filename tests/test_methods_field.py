@@ -768,8 +768,8 @@ def test_many_exact_intervals_name_the_few_figures_resampled() -> None:
     text = evaluation("intent")
     assert "the binomial proportions take" not in text
     # the proportions' exact interval said first, the few resampled named with their method (the s45 intent reader)
-    assert ("Intervals are 95%: exact Clopper–Pearson intervals for every figure but F1 score and macro F1, which take "
-            "BCa intervals from 2,000 bootstrap resamples of the utterances") in text
+    assert ("Intervals (95%) are exact Clopper–Pearson ones except for F1 score and macro F1, which take BCa "
+            "intervals from 2,000 bootstrap resamples of the utterances") in text
 
 
 def test_the_subgroup_gaps_of_a_multiclass_task_name_the_figures_free_of_class_shares() -> None:

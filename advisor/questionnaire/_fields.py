@@ -60,6 +60,16 @@ BASELINE_THRESHOLDS: tuple[str, ...] = ("qwk_floor", "degradation", "r_floor", "
                                         "smd_subgroup")
 
 
+class FieldPremise(BaseModel):
+    """A fact of the study design that the field's reports state and the answers do not give (``left_open``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str = Field(description="what to state, a clause after \"look for\" (\"how missing results were handled\")")
+    said_by: list[str] = Field(default_factory=list, description=(
+        "words of the answers' context or notes that show the author gave it already (then it is not listed)"))
+
+
 class CommunityField(BaseModel):
     """A community and the figure its papers report."""
 
@@ -75,6 +85,13 @@ class CommunityField(BaseModel):
         "the field's standing caveat on its test sets, a sentence with {items} for the author's items (credit scoring: "
         "outcomes exist only for past approvals), said with caveat_sources"))
     caveat_sources: list[str] = Field(default_factory=list, description="BibTeX keys of the work behind the caveat")
+    left_open: list[FieldPremise] = Field(default_factory=list, description=(
+        "what the field's reports also state that no answer gives (how indeterminate results were handled, STARD "
+        "2015 item 15): said to the authors after the methods, with left_open_sources, never as a premise"))
+    left_open_as: str | None = Field(None, description=(
+        "what asks for them, said before their citation (\"as items 15, 16 and 18 of STARD 2015 ask\")"))
+    left_open_sources: list[str] = Field(default_factory=list,
+                                         description="BibTeX keys of the reporting guideline or work that asks for them")
     also: list[str] = Field(default_factory=list, description=(
         "BibTeX keys of further works that set the same figure, cited with the source where the figure is named "
         "(iSarcasmEval beside SemEval-2018 Task 3)"))

@@ -44,6 +44,7 @@ from ._methods_baseline import baseline_sentence, constant_said, constant_senten
 from ._methods_field import (
     field_forms_text,
     field_of,
+    left_open_sentence,
     field_scorer,
     field_sentences,
     field_term_lead_sentence,
@@ -628,6 +629,9 @@ def build_methods(
         one_flag_limitation(caveat, answers, identities)
     if caveat.spans:
         paras.append(caveat.para("Limitations"))
+    left = Text()  # what the field's reports also state and the answers leave open: to the authors, not assumed
+    if left_open_sentence(left, answers):
+        paras.append(left.para("Left to the authors"))
     return paras
 
 

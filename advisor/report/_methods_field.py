@@ -18,12 +18,44 @@ from ._methods_lists import Text, prose_name
 from ._models import MetricEntry
 
 __all__ = ["field_forms_text", "field_lead_term", "field_of", "field_scorer", "field_sentences", "field_term_lead_sentence",
-           "in_field_terms", "label_aucs_sentence",
+           "in_field_terms", "label_aucs_sentence", "left_open_sentence",
            "pair_first_sentences", "promise_sentence", "ranked_field_sentences", "summarised_pair"]
 
 
 def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
     return load_fields().get(str(answers.get("field"))) if answers.get("field") else None
+
+
+def left_open_sentence(p: Text, answers: Mapping[str, Any]) -> bool:
+    """What the field's reports also state that the answers do not give, said to the authors after the methods
+    (``fields.yaml`` ``left_open``), never assumed in the text: "Readers of diagnostic accuracy studies also look for
+    how indeterminate index-test or reference results were handled … as items 15, 16 and 18 of STARD 2015 ask
+    (Bossuyt et al. 2015). They were not given, so the text above does not state them." (the s45–s47 readers: "the text is silent instead of asking"). An item
+    the author's context or notes already speak of (its ``said_by`` words) is not listed. Returns whether it was said.
+
+    >>> t = Text()
+    >>> left_open_sentence(t, {"field": "acceptability_judgements"})
+    True
+    >>> print(t.spans[0].text.rstrip())
+    Readers of acceptability judgements such as CoLA also look for whether the in-domain or the out-of-domain sentences are scored, as the two are reported apart
+    >>> left_open_sentence(Text(), {"field": "acceptability_judgements", "context": "CoLA's in-domain test set"})
+    False
+    """
+    field = field_of(answers)
+    if field is None or not field.left_open:
+        return False
+    said = f"{answers.get('context') or ''} {answers.get('notes') or ''}".lower()
+    items = [x.text for x in field.left_open if not any(w.lower() in said for w in x.said_by)]
+    if not items:
+        return False
+    # items with commas of their own are set apart by semicolons, so the list reads as one
+    listed = "; ".join(items[:-1]) + "; and " + items[-1] \
+        if len(items) > 1 and any("," in re.sub(r"\([^)]*\)", "", x) for x in items) else _join_words(items)
+    asks = f", {field.left_open_as}" if field.left_open_as else ""
+    p.t(f"Readers of {field.name} also look for {listed}{asks}").cite(list(field.left_open_sources))
+    one = len(items) == 1
+    p.t(f". {'It was' if one else 'They were'} not given, so the text above does not state {'it' if one else 'them'}. ")
+    return True
 
 
 def field_scorer(answers: Mapping[str, Any], convention: str) -> tuple[str, list[str]] | None:

@@ -629,8 +629,8 @@ S: dict[str, str] = {
     # proportions?")
     "intervals_exact_but": "; all but {names} take exact Clopper–Pearson intervals",
     # most figures proportions, a few resampled: the exact interval said first, the exceptions after it (s45 intent)
-    "intervals_exact_first": ("Intervals are {conf}: exact Clopper–Pearson intervals for every figure but {names}, "
-                              "{them} {method} intervals from {n} {paired}bootstrap resamples of the {unit}"),
+    "intervals_exact_first": ("Intervals ({conf}) are exact Clopper–Pearson ones except for {names}, {them} {method} "
+                              "intervals from {n} {paired}bootstrap resamples of the {unit}"),
     "them_one": "which takes",
     "them_many": "which take",
     "units_named": "{count} {units}, not of single {items}",
