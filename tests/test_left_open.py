@@ -68,3 +68,14 @@ def test_every_field_item_is_sourced_and_reads_as_one_sentence(fid: str) -> None
     assert all(len(words(s)) <= 40 for s in sentences(text)), text  # every item listed: the longest case
     assert "answers" not in text.lower() and "advisor" not in text.lower()  # the paper's words, not the tool's
     assert all(x.text in text for x in field.left_open)
+
+
+def test_the_plan_carries_what_is_left_to_the_authors() -> None:
+    """The plan, the one object every output works from, holds the list the methods say (the API and JSON)."""
+    from advisor.plan import make_plan
+
+    plan = make_plan(str(SITUATIONS / "diagnostic.yaml"))
+    assert plan.left_open == ["how indeterminate and missing index-test or reference results were handled",
+                              "the intended sample size"]
+    assert make_plan(str(SITUATIONS / "loan.yaml")).left_open == []
+    assert "left_open" in plan.model_dump(mode="json")

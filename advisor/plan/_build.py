@@ -26,6 +26,7 @@ from ..questionnaire import (
     Answers,
     Recommendation,
     answers_from_mapping,
+    left_open_items,
     load_answers,
     load_fields,
     load_rules,
@@ -606,6 +607,7 @@ def make_plan(answers: Any, data: Any = None, *, options: PlanOptions | Mapping[
         answers=uses,
         conflicts=_conflicts(ans, replaced, lead.id), warnings=warnings,
         out_of_scope=_scope(rec, ans), recommendation=rec.to_json_dict(),
+        left_open=left_open_items(ans.field, ans.context, ans.notes),
     )
     plan.design.subgroups = list(ans.subgroups)  # per-subgroup results and gaps (issue 23 item 1)
     plan.design.folds = ans.folds  # cross-validation folds: the figures pool them, each fold's lead value beside

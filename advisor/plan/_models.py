@@ -243,6 +243,9 @@ class Plan(_Model):
                                         "(set when the plan is carried out on data)")
     warnings: list[PlanWarning] = Field(default_factory=list)
     out_of_scope: list[ScopeNote] = Field(default_factory=list)
+    left_open: list[str] = Field(default_factory=list, description=(
+        "what the field's reports also state that no answer gives (STARD 2015's handling of indeterminate results): "
+        "left to the authors, never assumed in the text"))
     recommendation: dict[str, Any] = Field(default_factory=dict, description="the rule engine's full reasoning")
     _rec: Any = PrivateAttr(default=None)  # the Recommendation object itself, for its text views
 

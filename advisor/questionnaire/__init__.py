@@ -53,6 +53,7 @@ _LAZY: dict[str, str] = {
     "screen_columns": "._screen",
     "screen_width": "._screen",
     "suggest_field": "._fields",
+    "left_open_items": "._fields",
     # the reader's words: the methods paragraph says the situation, reasons and warnings as the one-screen view does
     "ADDS_PHRASES": "._words:ADDS",
     "BACKQUOTED_FORMULA": "._plain:FORMULA",
@@ -133,6 +134,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         CommunityField as CommunityField,
         field_f1_classes as field_f1_classes,
         field_term_ids as field_term_ids,
+        left_open_items as left_open_items,
         load_fields as load_fields,
         article as article,
         plural as plural,

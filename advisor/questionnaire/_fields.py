@@ -22,7 +22,7 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["BASELINE_THRESHOLDS", "CommunityField", "field_f1_classes", "field_term_ids", "load_fields", "plural", "suggest_field"]
+__all__ = ["BASELINE_THRESHOLDS", "CommunityField", "field_f1_classes", "field_term_ids", "left_open_items", "load_fields", "plural", "suggest_field"]
 
 
 class FieldSetting(BaseModel):
@@ -211,6 +211,23 @@ def field_f1_classes(field: str | None, classes: Sequence[Any] | None) -> list[A
             return None
         out.append(hits[0])
     return out
+
+
+def left_open_items(field: str | None, context: str | None = None, notes: str | None = None) -> list[str]:
+    """What the field's reports also state that the answers do not give (``fields.yaml`` ``left_open``), leaving out
+    an item the author's context or notes already speak of (its ``said_by`` words): said to the authors after the
+    methods and kept in the plan, never a premise of the text.
+
+    >>> left_open_items("acceptability_judgements")
+    ['whether the in-domain or the out-of-domain sentences are scored, as the two are reported apart']
+    >>> left_open_items("acceptability_judgements", "CoLA's out-of-domain test set"), left_open_items(None)
+    ([], [])
+    """
+    entry = load_fields().get(str(field)) if field else None
+    if entry is None:
+        return []
+    said = f"{context or ''} {notes or ''}".lower()
+    return [x.text for x in entry.left_open if not any(w.lower() in said for w in x.said_by)]
 
 
 def suggest_field(context: str | None) -> CommunityField | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import LABEL_CUT
 from ..plan import label_quantities
-from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, article, load_fields, plural
+from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, article, left_open_items, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from . import _methods_text as W
@@ -42,11 +42,8 @@ def left_open_sentence(p: Text, answers: Mapping[str, Any]) -> bool:
     False
     """
     field = field_of(answers)
-    if field is None or not field.left_open:
-        return False
-    said = f"{answers.get('context') or ''} {answers.get('notes') or ''}".lower()
-    items = [x.text for x in field.left_open if not any(w.lower() in said for w in x.said_by)]
-    if not items:
+    items = left_open_items(answers.get("field"), answers.get("context"), answers.get("notes"))
+    if field is None or not items:
         return False
     # items with commas of their own are set apart by semicolons, so the list reads as one
     listed = "; ".join(items[:-1]) + "; and " + items[-1] \
