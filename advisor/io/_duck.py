@@ -89,32 +89,64 @@ def duckdb_memory() -> str:
     return f"{max(256, total // 2 // 2**20)}MB"
 
 
-#: The spill folders' names: the owning process's id first, so a later run can tell a dead process's folder
+#: The spill folders' names: the host and the owning process's id first, so a later run on the same host can tell a
+#: dead process's folder; the lock file inside is held while the connection is open
 _SPILL_PREFIX = "advisor-duckdb-"
-_SPILL_NAME = re.compile(re.escape(_SPILL_PREFIX) + r"(\d+)-[A-Za-z0-9_]+")
+_SPILL_NAME = re.compile(re.escape(_SPILL_PREFIX) + r"([0-9a-f]{8})-(\d+)-[A-Za-z0-9_]+")
+_LOCK = ".lock"
+
+
+def _host_tag() -> str:
+    """Eight hex digits naming this host (a temporary folder shared with other machines or containers holds
+    folders whose process ids mean nothing here)."""
+    import hashlib
+    import socket
+
+    return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
 
 
 def _running(pid: int) -> bool:
-    """Whether a process with this id exists (POSIX; a process of another user counts as running)."""
+    """Whether a process with this id exists (POSIX; a process of another user, or an id out of range, counts as
+    running: the folder is then left alone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:
+    except (OSError, OverflowError, ValueError):
         return True
     return True
+
+
+def _unlocked(folder: str) -> Any:
+    """The folder's lock file opened and locked here (the caller closes it), or None when a live connection holds
+    it. A folder without a lock file was left between its creation and its lock: its process is gone, so it is free."""
+    import fcntl
+
+    try:
+        fd = os.open(os.path.join(folder, _LOCK), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return -1
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def sweep_spill_folders(root: str | None = None) -> list[str]:
     """Remove the spill folders that advisor processes left when they died without closing their connection
     (killed by SIGKILL or a termination signal, out of memory, a crash), and return their paths.
 
-    A folder is removed only when its name is ``advisor-duckdb-<pid>-…``, it is a real folder (not a link) owned
-    by this user, and no process ``<pid>`` runs: a live run's folder, another user's, or a folder whose process
-    id was taken again by an unrelated process is left alone. DuckDB's spilled blocks can be as large as the
-    data read, so a killed run would otherwise leave them for good (found by the signal tests: a SIGTERM landing
-    as a connection opened left its folder in the temporary directory). On systems without POSIX process ids
-    nothing is removed.
+    A folder is removed only when its name is ``advisor-duckdb-<host>-<pid>-…`` with this host's tag, it is a real
+    folder (not a link) owned by this user, no process ``<pid>`` runs, and no one holds the lock file a live
+    connection keeps locked inside it: a live run's folder (also one whose process id this host cannot see, in
+    another container sharing the folder), another user's, another host's, or a folder whose process id was taken
+    again is left alone. DuckDB's spilled blocks can be as large as the data read, so a killed run would otherwise
+    leave them for good (found by the signal tests: a SIGTERM landing as a connection opened left its folder in the
+    temporary directory). On systems without POSIX process ids and locks nothing is removed.
     """
     if os.name != "posix":  # pragma: no cover - os.kill(pid, 0) would end the process on Windows
         return []
@@ -123,22 +155,44 @@ def sweep_spill_folders(root: str | None = None) -> list[str]:
         names = os.listdir(root)
     except OSError:
         return []
-    removed = []
+    host, removed = _host_tag(), []
     for name in names:
         m = _SPILL_NAME.fullmatch(name)
-        if m is None or int(m.group(1)) == os.getpid():
+        if m is None or m.group(1) != host or int(m.group(2)) == os.getpid():
             continue
         path = os.path.join(root, name)
         try:
             st = os.lstat(path)
         except OSError:
             continue
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or _running(int(m.group(1))):
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or _running(int(m.group(2))):
             continue
-        shutil.rmtree(path, ignore_errors=True)
+        fd = _unlocked(path)
+        if fd is None:
+            continue
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            if fd >= 0:
+                os.close(fd)
         if not os.path.lexists(path):
             removed.append(path)
     return removed
+
+
+def _hold_lock(folder: str) -> int | None:
+    """A lock file in ``folder``, locked for as long as the connection is open (None where locks are unavailable):
+    a sweep elsewhere sees the folder is in use even when it cannot see this process."""
+    if os.name != "posix":  # pragma: no cover
+        return None
+    import fcntl
+
+    fd = os.open(os.path.join(folder, _LOCK), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # pragma: no cover - a file system without locks: the process id still guards it
+        pass
+    return fd
 
 
 class Connection:
@@ -148,8 +202,12 @@ class Connection:
     def __init__(self) -> None:
         import duckdb
 
-        sweep_spill_folders()
-        self._tmp = tempfile.mkdtemp(prefix=f"{_SPILL_PREFIX}{os.getpid()}-")
+        try:
+            sweep_spill_folders()
+        except Exception:  # pragma: no cover - cleaning up after others never stops this run
+            pass
+        self._tmp = tempfile.mkdtemp(prefix=f"{_SPILL_PREFIX}{_host_tag()}-{os.getpid()}-")
+        self._lock = _hold_lock(self._tmp)
         self._con = duckdb.connect(":memory:")
         self.memory = duckdb_memory()
         self._fs: Any = None  # Parquet files are read through one descriptor each (see _fdfs.py), on first use
@@ -204,6 +262,9 @@ class Connection:
         if self._fs is not None:
             self._fs.close_all()
         shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
 
 def connect() -> Connection:
