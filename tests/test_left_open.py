@@ -33,19 +33,25 @@ def _left(answers: dict) -> str:
 def test_a_diagnostic_study_is_told_what_stard_asks_that_it_did_not_say() -> None:
     answers = yaml.safe_load((SITUATIONS / "diagnostic.yaml").read_text(encoding="utf-8"))
     md = methods_paragraph(answers, "md", seed=1)
-    assert ("**Left to the authors.** Readers of diagnostic accuracy studies also look for how indeterminate and "
-            "missing index-test or reference results were handled and the intended sample size, as items 15, 16 and "
-            "18 of STARD 2015 ask (Bossuyt et al. 2015). They were not given, so the text above does not state them."
-            ) in md
+    assert ("**Left to the authors.** Readers of diagnostic accuracy studies also look for how indeterminate results "
+            "were handled, how missing results were handled and the intended sample size, as items 15, 16 and 18 of "
+            "STARD 2015 ask (Bossuyt et al. 2015). They were not given, so the text above does not state them.") in md
     # after the methods, never inside the paragraph a paper keeps
     evaluation = md.split("\n\n")[0]
     assert "STARD 2015 ask" not in evaluation and md.index("**Left to the authors.**") > md.index("**Evaluation.**")
     # the author who said it: that item is no longer listed, the rest is
+    # and the guideline's items are those of the facts listed (the reviewer: "items 15, 16 and 18" beside one fact)
     said = _left({**answers, "context": answers["context"] + " Unreadable radiographs count as positive."})
-    assert "indeterminate" not in said and "the intended sample size" in said and "It was not given" in said
+    assert "indeterminate" not in said
+    assert ("how missing results were handled and the intended sample size, as items 16 and 18 of STARD 2015 ask"
+            in said) and "They were not given" in said
+    said = _left({**answers, "notes": "Unreadable and missing results count as positive."})
+    assert "also look for the intended sample size, as item 18 of STARD 2015 ask" in said and "It was not given" in said
+    # a phrase counts only as whole words: an AI-powered reader says nothing of a power calculation
+    assert "the intended sample size" in _left({**answers, "context": "An AI-powered power-calculation-free reader."})
     # everything said: no paragraph at all
-    told = {**answers, "notes": "Indeterminate results are reported as positive; the sample size was set for a "
-                                "sensitivity half-width of 5 points."}
+    told = {**answers, "notes": "Indeterminate results are reported as positive, missing results as negative; the "
+                                "sample size was set for a sensitivity half-width of 5 points."}
     assert _left(told) == ""
 
 
@@ -75,7 +81,7 @@ def test_the_plan_carries_what_is_left_to_the_authors() -> None:
     from advisor.plan import make_plan
 
     plan = make_plan(str(SITUATIONS / "diagnostic.yaml"))
-    assert plan.left_open == ["how indeterminate and missing index-test or reference results were handled",
+    assert plan.left_open == ["how indeterminate results were handled", "how missing results were handled",
                               "the intended sample size"]
     assert make_plan(str(SITUATIONS / "loan.yaml")).left_open == []
     assert "left_open" in plan.model_dump(mode="json")

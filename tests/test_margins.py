@@ -318,6 +318,11 @@ def test_subgroup_gaps_get_a_verdict_each() -> None:
     # the selection rate and precision move with each group's share of the class of interest: beside those shares in
     # the subgroup tables, with no gap in the table of gaps (the fairness reader)
     assert table.columns == ["subgroups by", "system", "TPR gap", "FPR gap"] and len(cells) == 4
+    # a false alarm the costlier error: its rate's gap first, in the table as in the methods (the s45 credit reader;
+    # the review: the text said "FPR, TPR" while the table kept "TPR, FPR")
+    table = _gap_table(gaps, 3, "default", 0.05, alarm_first=True)
+    assert table.columns == ["subgroups by", "system", "FPR gap", "TPR gap"]
+    assert "differ beyond ±0.05" in table.rows[0][2] and "alike within ±0.05" in table.rows[0][3]
 
 
 def test_a_report_with_subgroups_gives_each_gap_its_verdict() -> None:

@@ -790,3 +790,17 @@ def test_a_mean_of_class_f1_promises_each_class_f1() -> None:
     assert "the recall of every class" not in text
     # with deny and query named as costly, their F1 is said right after the lead
     assert "Because “deny” and “query” matter most, we give the F1 score of each." in evaluation("shared_task")
+
+
+def test_the_zero_expectation_of_mcc_is_said_of_defined_values_when_undefined_ones_are_left_out() -> None:
+    """MCC "has expected value 0 for every classifier whose predictions are independent of the true class" (exact at
+    any size: tests/test_metrics_identities.py); a constant classifier's MCC is 0/0, which the GLUE convention sets to
+    0 and the omit convention leaves out — then the zero is said of the values that are defined (the reviewer)."""
+    from advisor.report import methods_paragraph
+
+    cola = yaml.safe_load((SITUATIONS / "cola.yaml").read_text(encoding="utf-8"))
+    said = ("has expected value 0 for every classifier whose predictions are independent of the true class, whatever "
+            "the class sizes")
+    default = methods_paragraph(cola, "md", seed=1)
+    assert said + " (" in default and "where it is defined" not in default
+    assert said + ", where it is defined (" in methods_paragraph(cola, "md", seed=1, undefined="omit")

@@ -54,6 +54,7 @@ _LAZY: dict[str, str] = {
     "screen_width": "._screen",
     "suggest_field": "._fields",
     "left_open_items": "._fields",
+    "left_open_premises": "._fields",
     # the reader's words: the methods paragraph says the situation, reasons and warnings as the one-screen view does
     "ADDS_PHRASES": "._words:ADDS",
     "BACKQUOTED_FORMULA": "._plain:FORMULA",
@@ -135,6 +136,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy table resolves to, for typ
         field_f1_classes as field_f1_classes,
         field_term_ids as field_term_ids,
         left_open_items as left_open_items,
+        left_open_premises as left_open_premises,
         load_fields as load_fields,
         article as article,
         plural as plural,

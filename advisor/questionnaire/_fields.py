@@ -22,7 +22,7 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["BASELINE_THRESHOLDS", "CommunityField", "field_f1_classes", "field_term_ids", "left_open_items", "load_fields", "plural", "suggest_field"]
+__all__ = ["BASELINE_THRESHOLDS", "CommunityField", "field_f1_classes", "field_term_ids", "left_open_items", "left_open_premises", "load_fields", "plural", "suggest_field"]
 
 
 class FieldSetting(BaseModel):
@@ -66,6 +66,7 @@ class FieldPremise(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     text: str = Field(description="what to state, a clause after \"look for\" (\"how missing results were handled\")")
+    item: str | None = Field(None, description="the guideline's item that asks for it (STARD 2015: \"16\")")
     said_by: list[str] = Field(default_factory=list, description=(
         "words of the answers' context or notes that show the author gave it already (then it is not listed)"))
 
@@ -89,7 +90,8 @@ class CommunityField(BaseModel):
         "what the field's reports also state that no answer gives (how indeterminate results were handled, STARD "
         "2015 item 15): said to the authors after the methods, with left_open_sources, never as a premise"))
     left_open_as: str | None = Field(None, description=(
-        "what asks for them, said before their citation (\"as items 15, 16 and 18 of STARD 2015 ask\")"))
+        "what asks for them, said before their citation, {items} the items of those listed (\"as {items} of STARD "
+        "2015 ask\" → \"as items 15 and 18 of STARD 2015 ask\")"))
     left_open_sources: list[str] = Field(default_factory=list,
                                          description="BibTeX keys of the reporting guideline or work that asks for them")
     also: list[str] = Field(default_factory=list, description=(
@@ -219,15 +221,22 @@ def left_open_items(field: str | None, context: str | None = None, notes: str | 
     methods and kept in the plan, never a premise of the text.
 
     >>> left_open_items("acceptability_judgements")
-    ['whether the in-domain or the out-of-domain sentences are scored, as the two are reported apart']
+    ['whether the in-domain sentences, the out-of-domain ones or both pooled are scored, as the two sets are also reported apart']
     >>> left_open_items("acceptability_judgements", "CoLA's out-of-domain test set"), left_open_items(None)
     ([], [])
     """
+    return [x.text for x in left_open_premises(field, context, notes)]
+
+
+def left_open_premises(field: str | None, context: str | None = None, notes: str | None = None) -> list[FieldPremise]:
+    """The entries :func:`left_open_items` lists, with their guideline items. A ``said_by`` phrase counts only as
+    whole words ("powered" is not said by "AI-powered", "paced" not by "spaced")."""
     entry = load_fields().get(str(field)) if field else None
     if entry is None:
         return []
     said = f"{context or ''} {notes or ''}".lower()
-    return [x.text for x in entry.left_open if not any(w.lower() in said for w in x.said_by)]
+    return [x for x in entry.left_open
+            if not any(re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w-])", said) for w in x.said_by)]
 
 
 def suggest_field(context: str | None) -> CommunityField | None:

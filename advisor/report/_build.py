@@ -531,7 +531,8 @@ def build_report(
             favourable=_favourable(plan, first), score=plan is not None and plan.diagnostic("bias_score") is not None,
             item_words=plural(str(answers_dict["item_name"])) if answers_dict.get("item_name") else "items",
             smd_flag=smd_subgroup_flag(answers_dict), score_ids=[m.id for m in entries if m.role != "appendix"],
-            error_rates=plan is not None and plan.diagnostic("subgroup_error_rates") is not None)
+            error_rates=plan is not None and plan.diagnostic("subgroup_error_rates") is not None,
+            alarm_first=answers_dict.get("costlier_error") == "false_alarm")
         tables += sub_tables
         warnings += sub_warn
         if shown is not None and sub_json.get("bias_aucs") and plan is not None and plan.diagnostic("bias_aucs"):

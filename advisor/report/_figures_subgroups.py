@@ -12,7 +12,7 @@ from typing import Any
 
 from ._figure_io import _WIDTH, _colour, _text
 from ._models import ReportContext
-from ._subgroups import shares_free
+from ._subgroups import rates_in_order, shares_free
 
 __all__ = ["draw_subgroups"]
 
@@ -30,7 +30,9 @@ def draw_subgroups(ctx: ReportContext, plt: Any) -> tuple[Any, str] | None:
     # only figures that do not depend on the class shares are set side by side: the others, beside each subgroup's
     # shares in the tables, would show the subgroups' base rates as a difference (the fairness reader)
     binary = bool(sub.get("positive_label") is not None)
-    panels = [m for m in _NAMES if m in ids and shares_free(m, True)] or [m for m in ids if shares_free(m, binary)][:4]
+    panels = rates_in_order([m for m in _NAMES if m in ids and shares_free(m, True)],
+                            ctx.answers.get("costlier_error") == "false_alarm") \
+        or [m for m in ids if shares_free(m, binary)][:4]
     if not panels:
         return None
     names = {m.id: m.name for m in ctx.metrics}

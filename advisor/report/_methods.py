@@ -315,7 +315,8 @@ def build_methods(
                                           else intervals.seed if intervals is not None else None)
                 led = {"risk_at_frozen_coverage"}
             else:
-                led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task) \
+                led = _lead_sentences(p, answers, primary, property_status, binary, cite, rec, given, terse, task,
+                                      defined_only=convention == "omit") \
                     if primary is not None and not ranked else set()
                 # the bias AUC that answers the author's harm within a subgroup leads beside the overall ROC AUC, the
                 # comparability figure of unintended-bias work (the tox reader, after Borkan et al. 2019)
@@ -988,7 +989,7 @@ def _costlier_lead(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                     property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                     cite: Any, rec: Sequence[MetricEntry] = (), given: Collection[str] | None = None,
-                    terse: int = 0, task: TaskInfo | None = None) -> set[str]:
+                    terse: int = 0, task: TaskInfo | None = None, defined_only: bool = False) -> set[str]:
     """The lead and why; returns the ids of the metrics said beside it here (not to be listed again). ``terse``: how
     far the paragraph must shorten; the fallback lead keeps what the lead is until what the metrics beside it add
     has gone (terse > 2)."""
@@ -1007,7 +1008,7 @@ def _lead_sentences(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
             p.cite(primary.references[:1])
         p.t(W.S["lead_tolerated_why"] + ". ")
         return set()
-    _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos)
+    _lead_sentences_by_properties(p, answers, primary, property_status, binary, cite, rec, given, pos, defined_only)
     return _costlier_read(p, answers, primary, rec, pos, terse > 0) | _cost_reference(p, answers, primary, rec, task)
 
 
@@ -1193,7 +1194,7 @@ def _costlier_read(p: Text, answers: Mapping[str, Any], primary: MetricEntry, re
 def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: MetricEntry,
                                   property_status: Mapping[str, Mapping[str, tuple[str, list[str]]]], binary: bool,
                                   cite: Any, rec: Sequence[MetricEntry], given: Collection[str] | None,
-                                  pos: Any) -> None:
+                                  pos: Any, defined_only: bool = False) -> None:
     if answers.get("risk_estimates") and primary.id in PROPER_RULES:  # the author's use of the scores argues first
         risks = W.S["lead_risks_of"].format(pos=pos) if pos is not None else W.S["lead_risks"]
         lead = W.S["lead"].format(name=prose_name(primary))
@@ -1224,8 +1225,10 @@ def _lead_sentences_by_properties(p: Text, answers: Mapping[str, Any], primary: 
             zero = pid == "chance_correction" and primary.id in _CHANCE_ZERO and not answers.get("symmetric")
             uniform = pid == "prevalence_invariance" and primary.id == "balanced_accuracy" \
                 and _uniform_in_use(answers, task_k=len(answers.get("classes") or []) or answers.get("n_classes"))
-            said.append(W.S["chance_zero"] if zero else W.S["lead_uniform"] if uniform
-                        else _property_words(pid, answers))
+            # a constant classifier's MCC is 0/0: left out under the omit convention, so the zero is said of the
+            # values that are defined (the reviewer: "expected value 0 … for every classifier" beside "undefined")
+            said.append(W.S["chance_zero"] + (W.S["chance_zero_defined"] if defined_only else "") if zero
+                        else W.S["lead_uniform"] if uniform else _property_words(pid, answers))
             # the exact zero is Gösgens et al.'s constant baseline (their Table 2), not Opitz's population value
             keys += [_CONSTANT_BASELINE] if zero else src
     if primary.id == "f_beta" and beta is not None:

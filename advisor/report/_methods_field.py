@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine import LABEL_CUT
 from ..plan import label_quantities
-from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, article, left_open_items, load_fields, plural
+from ..questionnaire import SET_ASIDE_PREFIX, CommunityField, article, left_open_premises, load_fields, plural
 from ..questionnaire import join_words as _join_words
 from ..questionnaire import lower_name as _lower_name
 from . import _methods_text as W
@@ -29,7 +29,7 @@ def field_of(answers: Mapping[str, Any]) -> CommunityField | None:
 def left_open_sentence(p: Text, answers: Mapping[str, Any]) -> bool:
     """What the field's reports also state that the answers do not give, said to the authors after the methods
     (``fields.yaml`` ``left_open``), never assumed in the text: "Readers of diagnostic accuracy studies also look for
-    how indeterminate index-test or reference results were handled … as items 15, 16 and 18 of STARD 2015 ask
+    how indeterminate results were handled … as items 15, 16 and 18 of STARD 2015 ask
     (Bossuyt et al. 2015). They were not given, so the text above does not state them." (the s45–s47 readers: "the text is silent instead of asking"). An item
     the author's context or notes already speak of (its ``said_by`` words) is not listed. Returns whether it was said.
 
@@ -37,18 +37,23 @@ def left_open_sentence(p: Text, answers: Mapping[str, Any]) -> bool:
     >>> left_open_sentence(t, {"field": "acceptability_judgements"})
     True
     >>> print(t.spans[0].text.rstrip())
-    Readers of acceptability judgements such as CoLA also look for whether the in-domain or the out-of-domain sentences are scored, as the two are reported apart
+    Readers of acceptability judgements such as CoLA also look for whether the in-domain sentences, the out-of-domain ones or both pooled are scored, as the two sets are also reported apart
     >>> left_open_sentence(Text(), {"field": "acceptability_judgements", "context": "CoLA's in-domain test set"})
     False
     """
     field = field_of(answers)
-    items = left_open_items(answers.get("field"), answers.get("context"), answers.get("notes"))
-    if field is None or not items:
+    premises = left_open_premises(answers.get("field"), answers.get("context"), answers.get("notes"))
+    if field is None or not premises:
         return False
+    items = [x.text for x in premises]
+    # the guideline's items of those listed, none that asks for what the author said (the reviewer: "as items 15,
+    # 16 and 18 … ask" stood beside the sample size alone)
+    numbers = [x.item for x in premises if x.item]
+    numbered = ("item " if len(numbers) == 1 else "items ") + _join_words(numbers) if numbers else ""
     # items with commas of their own are set apart by semicolons, so the list reads as one
     listed = "; ".join(items[:-1]) + "; and " + items[-1] \
         if len(items) > 1 and any("," in re.sub(r"\([^)]*\)", "", x) for x in items) else _join_words(items)
-    asks = f", {field.left_open_as}" if field.left_open_as else ""
+    asks = f", {field.left_open_as.format(items=numbered)}" if field.left_open_as else ""
     p.t(f"Readers of {field.name} also look for {listed}{asks}").cite(list(field.left_open_sources))
     one = len(items) == 1
     p.t(f". {'It was' if one else 'They were'} not given, so the text above does not state {'it' if one else 'them'}. ")

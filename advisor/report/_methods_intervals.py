@@ -118,7 +118,8 @@ def intervals_sentence(p: Any, intervals: IntervalSettings | None, n_systems: in
     if jack:  # resampled units: the delete-one-unit jackknife's t intervals (benchmarks/bench_few_groups_methods.py)
         p.t(_jackknife_words(intervals, conf, items))
         p.cite([k for k in [cite("Cameron", "2015")] if k]).t(". ")
-    elif isinstance(resampled, list) and 5 < len(exact) and 0 < len(resampled) < len(exact) and not runs:
+    elif isinstance(resampled, list) and 5 < len(exact) and 0 < len(resampled) < len(exact) and not runs \
+            and set(ids) == set(exact) | set(resampled):  # every figure one or the other: "except for" is the whole list
         # most figures are proportions: their exact interval first, the few resampled named with their method (the s45
         # intent reader: "Nearly everything gets Clopper–Pearson … Say that directly")
         p.t(W.S["intervals_exact_first"].format(conf=conf, names=_join([name[m] for m in resampled]),

@@ -299,6 +299,7 @@ S: dict[str, str] = {
     # test set" understates it; the s37 reader's "only approximate" holds for Opitz's population value, not this)
     "chance_zero": ("has expected value 0 for every classifier whose predictions are independent of the true class, "
                     "whatever the class sizes"),
+    "chance_zero_defined": ", where it is defined",
     # a class whose prediction takes no action (fallback_class): the errors split by what they cost
     "lead_no_action": "A prediction of “{f}” takes no action, so we lead with the {name}",
     "lead_no_action_what": ", the share of {items} on which an action is taken and is wrong",

@@ -22,7 +22,7 @@ from ._margins import gap_verdict_words, margin_text, verdict
 from ._methods_bias import JIGSAW_IDENTITIES
 from ._models import Paragraph, Span, TableBlock, WarningEntry
 
-__all__ = ["check_subgroup_columns", "shares_free", "subgroup_columns", "subgroup_section"]
+__all__ = ["check_subgroup_columns", "rates_in_order", "shares_free", "subgroup_columns", "subgroup_section"]
 
 _RATE_NAMES = {"tpr": "TPR", "fpr": "FPR", "selection_rate": "selection rate", "precision": "precision"}
 #: The rates of a binary task as the catalogue's metrics they are (FPR = 1 − specificity); the selection rate,
@@ -72,8 +72,8 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
                      undefined: str, bootstrap: int, confidence: float, seed: int | None,
                      digits: int, order: Sequence[Any] | None = None, margin: float | None = None,
                      favourable: Any = None, score: bool = False, item_words: str = "items",
-                     smd_flag: float = 0.10, score_ids: Sequence[str] = (), error_rates: bool = False
-                     ) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
+                     smd_flag: float = 0.10, score_ids: Sequence[str] = (), error_rates: bool = False,
+                     alarm_first: bool = False) -> tuple[dict[str, Any], list[TableBlock], list[WarningEntry], Paragraph]:
     """``(JSON, tables, warnings, methods paragraph)`` of the report's subgroups: the report's metrics (``id →
     name``) that a confusion matrix gives, per subgroup; with an ``order`` (an ordinal task), also the standardized
     mean difference of predicted minus true scores within each value (Williamson et al. 2012), flagged beyond
@@ -83,7 +83,8 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
     :mod:`._margins`). Every value's class shares stand beside its metrics; a gap across the values is shown only for
     the figures that do not depend on the class shares (:func:`shares_free`). ``score_ids``: the report's score
     metrics, computed within each value with the ROC AUC gap; ``error_rates``: each value's false positive and false
-    negative rates at the whole test set's equal-error threshold (Dixon et al. 2018)."""
+    negative rates at the whole test set's equal-error threshold (Dixon et al. 2018). ``alarm_first``: a false alarm
+    is the costlier error, so the FPR gap comes before the TPR gap, as the methods name them."""
     metric_ids = list(metric_names)
     names = {**metric_names, **_RATE_NAMES}
     ids = [m for m in metric_ids if m not in NEEDS_PARAMETERS
@@ -114,7 +115,8 @@ def subgroup_section(data: Any, columns: Sequence[str], metric_names: Mapping[st
         tables += [_smd_table(col, per_value, digits, smd_flag) for col, per_value in smd.items()]
     if margin is not None:
         _gap_verdicts(res["gaps"], margin)
-    gap_table = _gap_table(res["gaps"], digits, res["positive_label"], margin, res.get("auc_gaps") or {})
+    gap_table = _gap_table(res["gaps"], digits, res["positive_label"], margin, res.get("auc_gaps") or {},
+                           alarm_first=alarm_first)
     if gap_table is not None:
         tables.append(gap_table)
     warnings = [WarningEntry(code="small_subgroup", message=w, source="report") for w in res["warnings"]]
@@ -394,14 +396,29 @@ def _score_table(per_system: dict[str, Any], digits: int) -> TableBlock:
                       numeric=[False, True, True, True, True, True], rows=rows)
 
 
+def rates_in_order(ids: Sequence[str], alarm_first: bool) -> list[str]:
+    """``ids`` with FPR before TPR when a false alarm is the costlier error (the order the methods name the gaps in,
+    :func:`advisor.report._plan`), else as given.
+
+    >>> rates_in_order(["tpr", "fpr", "precision"], True), rates_in_order(["tpr", "fpr"], False)
+    (['fpr', 'tpr', 'precision'], ['tpr', 'fpr'])
+    """
+    out = list(ids)
+    if alarm_first and "tpr" in out and "fpr" in out and out.index("tpr") < out.index("fpr"):
+        i, j = out.index("tpr"), out.index("fpr")
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def _gap_table(gaps: dict[str, Any], digits: int, pos: Any, margin: float | None = None,
-               auc: Mapping[str, Any] | None = None) -> TableBlock | None:
+               auc: Mapping[str, Any] | None = None, alarm_first: bool = False) -> TableBlock | None:
     """The gaps across the subgroups of the figures that do not depend on the class shares (:func:`shares_free`),
     ROC AUC's among them when the scores were read (``auc``: :func:`advisor.stats._subgroup_scores.auc_gaps`); None
     when no such figure was computed."""
     first = next(iter(gaps.values()))
     binary = pos is not None
-    shown = [m for m in ((*_RATE_NAMES, "equalized_odds") if binary else first) if m in first and shares_free(m, binary)]
+    shown = rates_in_order([m for m in ((*_RATE_NAMES, "equalized_odds") if binary else first)
+                            if m in first and shares_free(m, binary)], alarm_first)
     auc = auc or {}
     if not shown and not auc:
         return None
