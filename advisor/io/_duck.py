@@ -13,15 +13,22 @@ reader thread outlives the command).
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 import shutil
+import socket
 import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no locks, and no sweep either
+    fcntl = None  # type: ignore[assignment]
 
 from .._exceptions import InputError
 from ._fdfs import fd_filesystem
@@ -99,9 +106,6 @@ _LOCK = ".lock"
 def _host_tag() -> str:
     """Eight hex digits naming this host (a temporary folder shared with other machines or containers holds
     folders whose process ids mean nothing here)."""
-    import hashlib
-    import socket
-
     return hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
 
 
@@ -120,8 +124,8 @@ def _running(pid: int) -> bool:
 def _unlocked(folder: str) -> Any:
     """The folder's lock file opened and locked here (the caller closes it), or None when a live connection holds
     it. A folder without a lock file was left between its creation and its lock: its process is gone, so it is free."""
-    import fcntl
-
+    if fcntl is None:  # pragma: no cover - not POSIX
+        return None
     try:
         fd = os.open(os.path.join(folder, _LOCK), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
@@ -183,10 +187,8 @@ def sweep_spill_folders(root: str | None = None) -> list[str]:
 def _hold_lock(folder: str) -> int | None:
     """A lock file in ``folder``, locked for as long as the connection is open (None where locks are unavailable):
     a sweep elsewhere sees the folder is in use even when it cannot see this process."""
-    if os.name != "posix":  # pragma: no cover
+    if fcntl is None:  # pragma: no cover - not POSIX
         return None
-    import fcntl
-
     fd = os.open(os.path.join(folder, _LOCK), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -261,10 +263,14 @@ class Connection:
         self._con.close()
         if self._fs is not None:
             self._fs.close_all()
-        shutil.rmtree(self._tmp, ignore_errors=True)
-        if self._lock is not None:
+        if self._lock is not None:  # the lock file first, by its path alone, then the folder
             os.close(self._lock)
             self._lock = None
+            try:
+                os.unlink(os.path.join(self._tmp, _LOCK))
+            except OSError:
+                pass
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
 
 def connect() -> Connection:
