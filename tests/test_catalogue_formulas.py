@@ -349,3 +349,46 @@ def test_binary_forms_compute_what_the_engine_and_scikit_learn_compute():
         values, _ = score_metrics(list(y), [0, 1], proba=proba, proba_labels=["0", "1"], positive_label=1,
                                   metrics=["roc_auc"])
         assert values["roc_auc"] == pytest.approx(auc, rel=1e-12)
+
+
+COUNTS_FORM_IDS = [m for m in FORMULA_IDS if CAT.metrics[m].counts_form is not None]
+
+
+def test_mcc_has_matthews_two_class_form() -> None:
+    assert "mcc" in COUNTS_FORM_IDS  # the s45, s47 and s50 CoLA readers: the k-class form read as another metric
+
+
+@pytest.mark.parametrize("mid", COUNTS_FORM_IDS)
+def test_counts_form_computes_what_the_engine_computes_and_renders(mid):
+    """A two-class report prints the counts form (Matthews's (TP·TN − FP·FN)/√(…) for MCC): at k = 2 it is the
+    engine's value, with either class as the positive one (the form's own claim), and it renders and passes the
+    allow-list like every catalogue formula."""
+    form = CAT.metrics[mid].counts_form.formula
+    rng = np.random.default_rng(sum(map(ord, mid)) + 2)
+    for C in _matrices(2, 12, rng):
+        expected = compute_metrics(C, [mid])[mid]
+        assert evaluate_formula(form, C) == pytest.approx(expected, rel=1e-9, abs=1e-12), C.tolist()
+        swapped = C[::-1, ::-1].copy()  # the other class taken as positive
+        assert evaluate_formula(form, swapped) == pytest.approx(expected, rel=1e-9, abs=1e-12), C.tolist()
+    wrong = form.replace(r"\mathrm{FP}\cdot\mathrm{FN}", r"\mathrm{FP}\cdot\mathrm{TN}")
+    assert evaluate_formula(wrong, _matrices(2, 1, rng)[0]) != pytest.approx(evaluate_formula(form, _matrices(2, 1, rng)[0]))
+    ziamath = pytest.importorskip("ziamath")
+    from advisor.report._texsafe import safe_math
+
+    assert safe_math(form) == form and form.count("{") == form.count("}")
+    assert "<svg" in ziamath.Math.fromlatex(form).svg()
+
+
+def test_a_two_class_report_prints_the_counts_form_and_a_multiclass_one_the_general_form() -> None:
+    from pathlib import Path
+
+    from advisor.report import methods_paragraph
+
+    situations = Path(__file__).parent / "situations"
+    cola = methods_paragraph(situations / "cola.yaml", "md", seed=1)
+    assert CAT.metrics["mcc"].counts_form.formula in cola and CAT.metrics["mcc"].formula not in cola
+    assert "$TP$, $FP$, $FN$ and $TN$ count true and false positives and negatives" in cola  # the notation says them
+    assert "with either class taken as the positive one, which leaves MCC unchanged" in cola
+    three = methods_paragraph({"task": "multiclass", "classes": ["a", "b", "c"], "planned_metrics": ["MCC"]}, "md",
+                              seed=1)
+    assert CAT.metrics["mcc"].formula in three and CAT.metrics["mcc"].counts_form.formula not in three

@@ -124,6 +124,14 @@ class PropertyClaim(_Strict):
     )
 
 
+class CountsForm(_Strict):
+    """A formula written in the counts of a two-class task, $TP$, $FP$, $FN$ and $TN$ (Matthews's own form of MCC):
+    readers of a two-class study know it, where the general form over $k$ classes reads as another metric."""
+
+    formula: str = Field(description="LaTeX in TP, FP, FN and TN; equal in value to the record's formula at k = 2")
+    symbols: dict[str, str] = Field(default_factory=dict, description="what the counts are here, beyond the notation")
+
+
 class BinaryForm(_Strict):
     """A formula written in the notation of a two-class task with probabilities: $y_t$ is 1 when item $t$ is
     positive, else 0, and $p_t$ is item $t$'s probability for the positive class (one notation across a report's
@@ -166,6 +174,9 @@ class MetricRecord(_Strict):
     binary_form: BinaryForm | None = Field(None, description=(
         "the formula in the two-class notation of probabilities (y_t 1 or 0, p_t the positive class's probability), "
         "printed instead of the general one in a two-class report with probabilities"))
+    counts_form: CountsForm | None = Field(None, description=(
+        "the formula in the counts of a two-class task (TP, FP, FN, TN), printed instead of the general one in a "
+        "two-class report"))
     structure: Structure = Field("nominal", description="what the metric scores; non-nominal properties are "
                                  "checked on inputs of that kind (advisor/catalogue/_check_structures.py)")
 

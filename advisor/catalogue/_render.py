@@ -233,6 +233,9 @@ def record_markdown(rec: MetricRecord, level: int = 2, *, heading: bool = True) 
     if rec.binary_form is not None:  # the form a two-class report with probabilities prints (y_t 1 or 0, p_t)
         formula += ["", "In a two-class task with probabilities ($y_t$ is 1 when item $t$ is positive, else 0; $p_t$ "
                     "is its probability of the positive class):", "", "$$", rec.binary_form.formula, "$$"]
+    if rec.counts_form is not None:  # the form a two-class report prints (Matthews's MCC)
+        formula += ["", "In a two-class task, in the counts of true and false positives and negatives:", "", "$$",
+                    rec.counts_form.formula, "$$"]
     lines += record_body(rec, formula, properties + [""])
     return "\n".join(lines)
 

@@ -169,10 +169,11 @@ def _keys_in(source: str | None, bib: Mapping[str, Any]) -> list[str]:
 
 
 def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Mapping[str, Any],
-                  pos_label: Any, beta: float, binary_probs: bool = False) -> MetricEntry:
+                  pos_label: Any, beta: float, binary_probs: bool = False, two_class: bool = False) -> MetricEntry:
     """One metric as the report presents it; ``binary_probs``: the Definitions use the two-class notation of
     probabilities ($y_t$ 1 or 0, $p_t$ the positive class's probability), so a formula with a form in it
-    (:attr:`~advisor.catalogue.MetricRecord.binary_form`) is printed in that form."""
+    (:attr:`~advisor.catalogue.MetricRecord.binary_form`) is printed in that form; ``two_class``: a formula with a
+    form in the counts (:attr:`~advisor.catalogue.MetricRecord.counts_form`, Matthews's MCC) is printed in it."""
 
     variant = DEFINITION_VARIANT.get(mid, VARIANT_NOTES.get(mid))
     if mid in ("precision", "recall", "f1", "f_beta", "jaccard") and pos_label is not None:
@@ -192,7 +193,8 @@ def _metric_entry(mid: str, rec: Any, role: str, reason: str | None, params: Map
         return MetricEntry(id=mid, name=mid.replace("_", " "), formula="", role=role, reason=reason,
                            variant=variant, params=dict(params))
     at = mid.split("@", 1)[1] if "@" in mid and named is None else None  # net_benefit@t: one per risk threshold
-    form = rec.binary_form if binary_probs and rec.binary_form is not None else rec
+    form = rec.binary_form if binary_probs and rec.binary_form is not None else \
+        rec.counts_form if two_class and rec.counts_form is not None else rec
     symbols = _shares_symbol(dict(form.symbols), params)
     return MetricEntry(
         id=mid,
@@ -429,7 +431,7 @@ def build_report(
     # scores that are no probabilities keep s_t in ROC AUC: "p_t is its predicted probability" would be false
     entries = _metric_entries(rec_items, ev, cat, pos, beta, warnings, reasons,
                               binary=binary and (pos is not None or ans.positive_class is not None)
-                              and getattr(ans, "outputs", None) != "scores")
+                              and getattr(ans, "outputs", None) != "scores", two_class=binary)
     reasons.update(ordinal_reasons)
     if plan is not None and ev is not None:  # the plan as carried out: what the data cannot give, said
         plan = settle(plan, {m.id for m in entries if m.id not in reasons}, reasons)
@@ -738,7 +740,8 @@ def _recommended_items(rec_json: Mapping[str, Any], primary_reason: Any) -> list
 
 def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, Any]]], ev: Any, cat: Any, pos: Any,
                     beta: float, warnings: list[WarningEntry], reasons: dict[str, str] | None = None,
-                    extra: Collection[str] = (), binary: bool = False) -> list[MetricEntry]:
+                    extra: Collection[str] = (), binary: bool = False, two_class: bool = False
+                    ) -> list[MetricEntry]:
     """The recommended metrics, then every other computed one (appendix); a recommended metric the
     data cannot give is a warning, its reason kept in ``reasons``. ``extra``: ids computed apart (the score
     and cost metrics of the item-level outputs)."""
@@ -766,10 +769,11 @@ def _metric_entries(rec_items: Sequence[tuple[str, str, str | None, dict[str, An
                 continue
         seen.add(mid)
         entries.append(_metric_entry(mid, cat.metrics.get(mid.split("@", 1)[0]), role, reason, params, pos, beta,
-                                     binary_probs))
+                                     binary_probs, two_class))
     for mid in computed:
         if mid not in seen and not (METRICS.get(mid) and METRICS[mid].alias_of):
-            entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta, binary_probs))
+            entries.append(_metric_entry(mid, cat.metrics.get(mid), "appendix", None, {}, pos, beta, binary_probs,
+                                         two_class))
             seen.add(mid)
 
     external = {lead for lead, _, _ in EXTERNAL.values()}  # spans, rankings: measured by another tool
