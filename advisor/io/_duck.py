@@ -121,23 +121,25 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _unlocked(folder: str) -> Any:
-    """The folder's lock file opened and locked here (the caller closes it), or None when a live connection holds
-    it. A folder without a lock file was left between its creation and its lock: its process is gone, so it is free."""
+def _in_use(folder: str) -> bool:
+    """Whether a live connection holds the folder's lock file. A folder without one was left between its creation
+    and its lock, by a process that is gone; a lock this process can take is held by no one. A folder whose process
+    is gone never gains a new holder, so the lock need not be kept while the folder is removed."""
     if fcntl is None:  # pragma: no cover - not POSIX
-        return None
+        return True
     try:
         fd = os.open(os.path.join(folder, _LOCK), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
-        return -1
+        return False
     except OSError:
-        return None
+        return True
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
+        return True
+    finally:
         os.close(fd)
-        return None
-    return fd
+    return False
 
 
 def sweep_spill_folders(root: str | None = None) -> list[str]:
@@ -171,14 +173,9 @@ def sweep_spill_folders(root: str | None = None) -> list[str]:
             continue
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or _running(int(m.group(2))):
             continue
-        fd = _unlocked(path)
-        if fd is None:
+        if _in_use(path):
             continue
-        try:
-            shutil.rmtree(path, ignore_errors=True)
-        finally:
-            if fd >= 0:
-                os.close(fd)
+        shutil.rmtree(path, ignore_errors=True)
         if not os.path.lexists(path):
             removed.append(path)
     return removed

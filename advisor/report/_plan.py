@@ -24,7 +24,7 @@ from ..stats import project_to_prevalence, projected_score_intervals, stratified
 from ._actions import ACTIONS_PROMISE, actions_tables
 from ._budget import BUDGET_PROMISE
 from ._risk_limit import LIMIT_PROMISE
-from ._subgroups import shares_free
+from ._subgroups import rates_in_order, shares_free
 from ._judge import judge_table
 from ._methods_text import PROMISE, PROMISE_AT_PRIORS, PROMISE_AT_PRIORS_BINARY, PROMISE_GAPS, PROMISE_SUBGROUPS
 from ._methods_text import GAPS_WHY, subgroups_phrase
@@ -668,7 +668,8 @@ def _gapped(plan: Plan) -> list[str]:
     labels = not scores or plan.answered("operating_point") == "fixed"
     # the rate of the costlier error first (the s45 credit reader: "the harm is rejected repayers … lead the fairness
     # section with the FPR gap")
-    rates = ["FPR", "TPR"] if plan.answered("costlier_error") == "false_alarm" else ["TPR", "FPR"]
+    rates = [{"tpr": "TPR", "fpr": "FPR"}[m]
+             for m in rates_in_order(["tpr", "fpr"], plan.answered("costlier_error") == "false_alarm")]
     return [*(rates if labels else []), *(["ROC AUC"] if scores and "roc_auc" in ids else [])]
 
 
